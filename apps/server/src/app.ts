@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import type { DatabaseConnection } from './db/client.ts';
+import { registerConsoleAssets } from './http/console-assets.ts';
+import { registerErrorHandler } from './http/error-handler.ts';
+import { createOwnerGuard } from './http/owner-guard.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import type { IdentityVerifier } from './identity/identity-verifier.ts';
+import { systemClock, type Clock } from './lib/clock.ts';
+import { registerOwnerAuthRoutes, registerPublicAuthRoutes } from './modules/auth/routes.ts';
+import { registerDashboardRoutes } from './modules/dashboard/routes.ts';
+import { registerHealthRoutes } from './modules/health/routes.ts';
+
+export interface AppDependencies {
+  config: Config;
+  database: DatabaseConnection;
+  identity: IdentityVerifier;
+  clock: Clock;
+}
+
+const REQUEST_ID_PATTERN = /^[\w-]{8,64}$/;
+
+/** The whole HTTP application, built from its dependencies (main.ts and tests both use it). */
+export async function buildApp(
+  dependencies: Omit<AppDependencies, 'clock'> & {
+    clock?: Clock;
+    logger?: FastifyServerOptions['logger'];
+  },
+): Promise<FastifyInstance> {
+  const deps: AppDependencies = { ...dependencies, clock: dependencies.clock ?? systemClock };
+  const { config } = deps;
+
+  const app = Fastify({
+    logger: dependencies.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-api-key"]'],
+    },
+    bodyLimit: config.bodyLimitBytes,
+    // Only the configured number of proxy hops may set the client address (X-Forwarded-For).
+    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    // genReqId vets the incoming header itself: an unchecked one could inject into logs.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const incoming = request.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming)
+        ? incoming
+        : randomUUID();
+    },
+  });
+  app.decorateRequest('owner', null);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandler(app);
+  await registerSecurityHeaders(app, config);
+  await app.register(fastifyCookie);
+
+  registerHealthRoutes(app, deps);
+  registerPublicAuthRoutes(app, deps);
+
+  await app.register(async (ownerScope) => {
+    ownerScope.addHook('preHandler', createOwnerGuard(deps));
+    registerOwnerAuthRoutes(ownerScope);
+    registerDashboardRoutes(ownerScope);
+  });
+
+  await registerConsoleAssets(app, config.consoleDistDir);
+  return app;
+}

@@ -1,0 +1,159 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+/** Every environment variable the server reads, parsed once. */
+const environmentSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  HOST: z.string().default('0.0.0.0'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATA_DIR: z.string().default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  FIREBASE_PROJECT_ID: z.string().min(1).default('demo-latchkey'),
+  FIREBASE_API_KEY: z.string().min(1).optional(),
+  FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
+  FIREBASE_APP_ID: z.string().min(1).optional(),
+  FIREBASE_AUTH_EMULATOR_HOST: z
+    .string()
+    .regex(/^[\w.-]+:\d+$/, 'FIREBASE_AUTH_EMULATOR_HOST must be host:port')
+    .optional(),
+  /** Secret for encrypting signing keys at rest. Required in production; generated locally. */
+  SERVER_SECRET: z.string().min(32, 'SERVER_SECRET must be at least 32 characters').optional(),
+  /** Origin the console is served from (e.g. https://latchkey.example.com); defaults to the request's own host. */
+  PUBLIC_ORIGIN: z.url().optional(),
+  /** Trust X-Forwarded-For from this many proxy hops (0 = use the socket address). */
+  TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .default(64 * 1024),
+  OWNER_SESSION_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+  /** Directory of the built console; empty disables serving it (API-only deployments). */
+  CONSOLE_DIST_DIR: z.string().optional(),
+  SERVE_CONSOLE: booleanFlag.default(true),
+});
+
+export type Environment = z.infer<typeof environmentSchema>;
+
+export interface Config {
+  nodeEnv: Environment['NODE_ENV'];
+  isProduction: boolean;
+  host: string;
+  port: number;
+  logLevel: Environment['LOG_LEVEL'];
+  dataDir: string;
+  database:
+    { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number };
+  identity: {
+    projectId: string;
+    webConfig: { apiKey: string; authDomain: string; projectId: string; appId?: string };
+    /** host:port of the Auth emulator; null means a real Firebase project. */
+    emulatorHost: string | null;
+  };
+  serverSecret: string;
+  publicOrigin: string | null;
+  trustProxyHops: number;
+  bodyLimitBytes: number;
+  ownerSessionMs: number;
+  consoleDistDir: string | null;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment into a Config, refusing unsafe production combinations. */
+export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = environmentSchema.safeParse(environment);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `${issue.path.join('.')}: ${issue.message}`,
+    );
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const env = parsed.data;
+  const isProduction = env.NODE_ENV === 'production';
+  const dataDir = resolve(env.DATA_DIR);
+  const isDemoProject = env.FIREBASE_PROJECT_ID.startsWith('demo-');
+
+  // A production server that honoured the emulator would accept unsigned tokens: anyone
+  // could sign in as anyone. Refuse to start rather than degrade silently.
+  if (isProduction && env.FIREBASE_AUTH_EMULATOR_HOST) {
+    throw new ConfigError('FIREBASE_AUTH_EMULATOR_HOST must not be set in production');
+  }
+  if (isProduction && isDemoProject) {
+    throw new ConfigError('Production needs a real Firebase project: set FIREBASE_PROJECT_ID');
+  }
+  if (!isDemoProject && (!env.FIREBASE_API_KEY || !env.FIREBASE_AUTH_DOMAIN)) {
+    throw new ConfigError(
+      'A real Firebase project needs FIREBASE_API_KEY and FIREBASE_AUTH_DOMAIN (its web config)',
+    );
+  }
+  if (isProduction && !env.SERVER_SECRET) {
+    throw new ConfigError('SERVER_SECRET is required in production (at least 32 characters)');
+  }
+
+  const emulatorHost = isDemoProject
+    ? (env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099')
+    : (env.FIREBASE_AUTH_EMULATOR_HOST ?? null);
+
+  return {
+    nodeEnv: env.NODE_ENV,
+    isProduction,
+    host: env.HOST,
+    port: env.PORT,
+    logLevel: env.LOG_LEVEL,
+    dataDir,
+    database: env.DATABASE_URL
+      ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
+      : { kind: 'pglite', dataDir: resolve(dataDir, 'pglite') },
+    identity: {
+      projectId: env.FIREBASE_PROJECT_ID,
+      webConfig: {
+        apiKey: env.FIREBASE_API_KEY ?? 'demo-api-key',
+        authDomain: env.FIREBASE_AUTH_DOMAIN ?? `${env.FIREBASE_PROJECT_ID}.firebaseapp.com`,
+        projectId: env.FIREBASE_PROJECT_ID,
+        ...(env.FIREBASE_APP_ID ? { appId: env.FIREBASE_APP_ID } : {}),
+      },
+      emulatorHost,
+    },
+    serverSecret: env.SERVER_SECRET ?? readOrCreateLocalSecret(dataDir),
+    publicOrigin: env.PUBLIC_ORIGIN ? new URL(env.PUBLIC_ORIGIN).origin : null,
+    trustProxyHops: env.TRUST_PROXY_HOPS,
+    bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    ownerSessionMs: env.OWNER_SESSION_DAYS * 24 * 60 * 60 * 1000,
+    consoleDistDir: env.SERVE_CONSOLE
+      ? resolve(env.CONSOLE_DIST_DIR ?? new URL('../../console/dist', import.meta.url).pathname)
+      : null,
+  };
+}
+
+/**
+ * Local installs get a secret generated once and kept beside the data it protects, so a
+ * restart can still decrypt the signing keys it encrypted.
+ */
+function readOrCreateLocalSecret(dataDir: string): string {
+  const path = resolve(dataDir, 'server-secret');
+  try {
+    return readFileSync(path, 'utf8').trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(32).toString('base64url');
+    try {
+      writeFileSync(path, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+      return secret;
+    } catch {
+      // Another process created it first: theirs is the one in use.
+      return readFileSync(path, 'utf8').trim();
+    }
+  }
+}

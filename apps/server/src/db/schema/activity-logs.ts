@@ -1,0 +1,38 @@
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { applications } from './applications.ts';
+import { appUsers } from './app-users.ts';
+
+/** One authentication event of the public client API (spec doc 2 §3). */
+export const activityLogs = pgTable(
+  'activity_logs',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    appUserId: uuid('app_user_id').references(() => appUsers.id, { onDelete: 'set null' }),
+    /** The username as sent, kept even when no such user exists or it is later deleted. */
+    username: text('username'),
+    event: text('event').notNull(),
+    success: boolean('success').notNull(),
+    ipAddress: text('ip_address'),
+    errorMessage: text('error_message'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('activity_logs_application_created_idx').on(table.applicationId, table.createdAt),
+  ],
+);
+
+export type ActivityLog = typeof activityLogs.$inferSelect;

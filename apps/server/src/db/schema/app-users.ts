@@ -1,0 +1,40 @@
+import {
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { applications } from './applications.ts';
+
+/** An end user of a vendor's application. The id is an opaque UUID, never a counter. */
+export const appUsers = pgTable(
+  'app_users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    username: text('username').notNull(),
+    email: text('email'),
+    /** argon2id PHC string; never leaves the server. */
+    passwordHash: text('password_hash').notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    isPaused: boolean('is_paused').notNull().default(false),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    hwid: text('hwid'),
+    loginAttempts: integer('login_attempts').notNull().default(0),
+    lastLogin: timestamp('last_login', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('app_users_application_username_idx').on(table.applicationId, table.username),
+    index('app_users_application_created_idx').on(table.applicationId, table.createdAt),
+  ],
+);
+
+export type AppUser = typeof appUsers.$inferSelect;

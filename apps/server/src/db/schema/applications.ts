@@ -1,0 +1,45 @@
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { ownerAccounts } from './owner-accounts.ts';
+
+/** A vendor's program: its API key, signing key, policy and end-user messages. */
+export const applications = pgTable(
+  'applications',
+  {
+    id: integer('id').primaryKey().generatedAlwaysAsIdentity(),
+    ownerAccountId: uuid('owner_account_id')
+      .notNull()
+      .references(() => ownerAccounts.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    description: text('description'),
+    apiKey: text('api_key').notNull().unique(),
+    isActive: boolean('is_active').notNull().default(true),
+    version: text('version').notNull().default('1.0.0'),
+    hwidLockEnabled: boolean('hwid_lock_enabled').notNull().default(false),
+    loginSuccessMessage: text('login_success_message').notNull(),
+    loginFailedMessage: text('login_failed_message').notNull(),
+    accountDisabledMessage: text('account_disabled_message').notNull(),
+    accountExpiredMessage: text('account_expired_message').notNull(),
+    versionMismatchMessage: text('version_mismatch_message').notNull(),
+    hwidMismatchMessage: text('hwid_mismatch_message').notNull(),
+    /** Raw 32-byte Ed25519 public key, hex. */
+    signingPublicKey: text('signing_public_key').notNull(),
+    /** Ed25519 private key (PKCS#8), AES-256-GCM encrypted with the server secret. */
+    signingPrivateKeyEncrypted: text('signing_private_key_encrypted').notNull(),
+    totalApiRequests: bigint('total_api_requests', { mode: 'number' }).notNull().default(0),
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('applications_owner_idx').on(table.ownerAccountId)],
+);
+
+export type Application = typeof applications.$inferSelect;

@@ -1,0 +1,120 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/test-app.ts';
+
+describe('HTTP behaviour shared by every route', () => {
+  let testApp: TestApp;
+  const distDir = mkdtempSync(join(tmpdir(), 'latchkey-dist-'));
+
+  beforeAll(async () => {
+    mkdirSync(join(distDir, 'assets'));
+    writeFileSync(join(distDir, 'index.html'), '<!doctype html><div id="root"></div>');
+    writeFileSync(join(distDir, 'assets', 'index-abc123.js'), 'console.log(1)');
+    testApp = await createTestApp({
+      env: { SERVE_CONSOLE: 'true', CONSOLE_DIST_DIR: distDir, BODY_LIMIT_BYTES: '2048' },
+    });
+  });
+  afterAll(() => testApp.close());
+
+  it('reports health with the database and identity in use', async () => {
+    const response = await testApp.app.inject({ url: '/api/health' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'ok', identity: 'emulator' });
+  });
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const response = await testApp.app.inject({ url: '/api/does-not-exist' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/application\/json/);
+    expect(response.json()).toEqual({
+      message: 'Route GET /api/does-not-exist not found',
+      code: 'NOT_FOUND',
+    });
+  });
+
+  it("answers every other path with the console's index.html, revalidated on each load", async () => {
+    for (const path of ['/', '/dashboard', '/no/such/page']) {
+      const response = await testApp.app.inject({ url: path });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain('<div id="root">');
+      expect(response.headers['cache-control']).toBe('no-cache');
+    }
+  });
+
+  it('caches fingerprinted assets for a year', async () => {
+    const response = await testApp.app.inject({ url: '/assets/index-abc123.js' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends security headers with a content security policy', async () => {
+    const response = await testApp.app.inject({ url: '/' });
+    const csp = String(response.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain(`http://${testApp.config.identity.emulatorHost}`);
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
+  });
+
+  it('answers malformed JSON with a 400 and a message, never a 500', async () => {
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/firebase-login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"firebase_token": ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: 'Malformed JSON in request body',
+      code: 'BAD_REQUEST',
+    });
+  });
+
+  it('answers a body over the limit with a 413', async () => {
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/firebase-login',
+      payload: { firebase_token: 'x'.repeat(4096) },
+    });
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('answers a wrongly typed body with a 400 naming the field', async () => {
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/firebase-login',
+      payload: { firebase_token: 42 },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/^firebase_token: /);
+  });
+
+  it('echoes a sane request id and replaces an unsafe one', async () => {
+    const kept = await testApp.app.inject({
+      url: '/api/health',
+      headers: { 'x-request-id': 'req-12345678' },
+    });
+    expect(kept.headers['x-request-id']).toBe('req-12345678');
+    const replaced = await testApp.app.inject({
+      url: '/api/health',
+      headers: { 'x-request-id': 'bad id!' },
+    });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('serves the runtime Firebase settings the console needs', async () => {
+    const response = await testApp.app.inject({ url: '/api/config' });
+    expect(response.json()).toEqual({
+      firebase: {
+        apiKey: 'demo-api-key',
+        authDomain: 'demo-latchkey.firebaseapp.com',
+        projectId: 'demo-latchkey',
+      },
+      authEmulatorUrl: `http://${testApp.config.identity.emulatorHost}`,
+    });
+  });
+});

@@ -1,0 +1,38 @@
+import type { ErrorCode } from '@latchkey/contracts';
+
+const statusByCode: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+};
+
+/** The one error type of the owner API; its code decides the HTTP status in one place. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'AppError';
+    this.code = code;
+  }
+
+  get statusCode(): number {
+    return statusByCode[this.code];
+  }
+}
+
+export function httpStatusOf(code: ErrorCode): number {
+  return statusByCode[code];
+}
+
+export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
+export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', message);
+export const unauthenticated = (message = 'Not authenticated') =>
+  new AppError('UNAUTHENTICATED', message);

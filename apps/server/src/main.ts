@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './db/client.ts';
+import { startAuthEmulator, type RunningAuthEmulator } from './identity/auth-emulator.ts';
+import { createFirebaseIdentityVerifier } from './identity/identity-verifier.ts';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+
+  // The emulator and the database start side by side: the emulator is the slow one.
+  const emulatorStarting: Promise<RunningAuthEmulator | null> = config.identity.emulatorHost
+    ? startAuthEmulator({
+        host: config.identity.emulatorHost,
+        projectId: config.identity.projectId,
+        stateDir: join(config.dataDir, 'firebase-auth-emulator'),
+      })
+    : Promise.resolve(null);
+  const [database, emulator] = await Promise.all([
+    openDatabase(
+      config.database.kind === 'postgres'
+        ? config.database
+        : { kind: 'pglite', dataDir: config.database.dataDir },
+    ),
+    emulatorStarting,
+  ]);
+
+  const identity = createFirebaseIdentityVerifier({
+    projectId: config.identity.projectId,
+    emulatorHost: config.identity.emulatorHost,
+  });
+  const app = await buildApp({ config, database, identity });
+  app.addHook('onClose', async () => {
+    await identity.close();
+    await database.close();
+  });
+
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    app.log.info({ signal }, 'shutting down');
+    const forceExit = setTimeout(() => process.exit(1), 20_000);
+    forceExit.unref();
+    await app.close();
+    await emulator?.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ host: config.host, port: config.port });
+  app.log.info(
+    { database: database.kind, identity: identity.mode },
+    `Latchkey is ready at http://localhost:${config.port}`,
+  );
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof ConfigError ? error.message : error);
+  process.exit(1);
+});

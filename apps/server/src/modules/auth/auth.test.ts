@@ -1,0 +1,148 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ownerSessions } from '../../db/schema/index.ts';
+import {
+  emulatorGoogleIdToken,
+  emulatorPasswordIdToken,
+  foreignProjectIdToken,
+  newGoogleAccount,
+} from '../../../test/emulator-accounts.ts';
+import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
+
+describe('owner sign-in with Google through Firebase', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+  afterAll(() => testApp.close());
+
+  const login = (payload: object, headers: Record<string, string> = {}) =>
+    testApp.app.inject({ method: 'POST', url: '/api/auth/firebase-login', payload, headers });
+
+  it('creates the first account as the site owner and later ones as users', async () => {
+    const first = await signInOwner(testApp.app, newGoogleAccount('Ada Lovelace'));
+    const second = await signInOwner(testApp.app);
+    const firstProfile = await testApp.app.inject({
+      url: '/api/auth/user',
+      headers: first.headers,
+    });
+    expect(firstProfile.statusCode).toBe(200);
+    expect(firstProfile.json()).toEqual({
+      id: first.accountId,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: first.account.email,
+      userPermissions: { role: 'owner', permissions: [] },
+    });
+    const secondProfile = await testApp.app.inject({
+      url: '/api/auth/user',
+      headers: second.headers,
+    });
+    expect(secondProfile.json().userPermissions.role).toBe('user');
+    expect(second.accountId).not.toBe(first.accountId);
+  });
+
+  it('signs the same Google account in to the same owner', async () => {
+    const account = newGoogleAccount();
+    const first = await signInOwner(testApp.app, account);
+    const again = await signInOwner(testApp.app, account);
+    expect(again.accountId).toBe(first.accountId);
+    expect(again.cookie).not.toBe(first.cookie);
+  });
+
+  it('sets an HttpOnly, SameSite=Lax session cookie holding a 256-bit token stored only hashed', async () => {
+    const { idToken } = await emulatorGoogleIdToken(newGoogleAccount());
+    const response = await login({ firebase_token: idToken });
+    const cookie = response.cookies.find((c) => c.name === 'latchkey_session');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(Buffer.from(cookie!.value, 'base64url').length).toBe(32);
+    const stored = await testApp.database.db.select().from(ownerSessions);
+    expect(stored.some((row) => row.tokenHash === cookie!.value)).toBe(false);
+    expect(stored.every((row) => /^[0-9a-f]{64}$/.test(row.tokenHash))).toBe(true);
+  });
+
+  it.each([
+    ['a garbage token', async () => 'not-a-jwt'],
+    ['a token of another Firebase project', async () => foreignProjectIdToken()],
+    ['a non-Google (password) sign-in', async () => emulatorPasswordIdToken()],
+  ])('refuses %s with success false and no session', async (_label, makeToken) => {
+    const response = await login({ firebase_token: await makeToken() });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ success: false });
+    expect(response.json().account_id).toBeUndefined();
+    expect(response.cookies.find((c) => c.name === 'latchkey_session')).toBeUndefined();
+  });
+
+  it('trusts the token, not the uid or e-mail in the body', async () => {
+    const victim = await signInOwner(testApp.app);
+    const attacker = newGoogleAccount();
+    const { idToken } = await emulatorGoogleIdToken(attacker);
+    const response = await login({
+      firebase_token: idToken,
+      firebase_uid: victim.account.sub,
+      email: victim.account.email,
+    });
+    expect(response.json().account_id).not.toBe(victim.accountId);
+  });
+
+  it('refuses a sign-in posted from a foreign origin', async () => {
+    const { idToken } = await emulatorGoogleIdToken(newGoogleAccount());
+    const response = await login({ firebase_token: idToken }, { origin: 'https://evil.example' });
+    expect(response.statusCode).toBe(403);
+    expect(response.cookies).toHaveLength(0);
+  });
+
+  it('requires a session for owner routes', async () => {
+    for (const url of ['/api/auth/user', '/api/dashboard/stats']) {
+      const response = await testApp.app.inject({ url });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+      const forged = await testApp.app.inject({
+        url,
+        headers: { cookie: 'latchkey_session=forged' },
+      });
+      expect(forged.statusCode).toBe(401);
+    }
+  });
+
+  it('refuses an x-account-id naming another account, even a real one', async () => {
+    const alice = await signInOwner(testApp.app);
+    const bob = await signInOwner(testApp.app);
+    const response = await testApp.app.inject({
+      url: '/api/auth/user',
+      headers: { cookie: alice.cookie, 'x-account-id': bob.accountId },
+    });
+    expect(response.statusCode).toBe(403);
+    const withoutHeader = await testApp.app.inject({
+      url: '/api/auth/user',
+      headers: { cookie: alice.cookie },
+    });
+    expect(withoutHeader.json().id).toBe(alice.accountId);
+  });
+
+  it('logs out server-side: clears the cookie, redirects home, and the old cookie stops working', async () => {
+    const owner = await signInOwner(testApp.app);
+    const response = await testApp.app.inject({ url: '/api/logout', headers: owner.headers });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/');
+    const cleared = response.cookies.find((c) => c.name === 'latchkey_session');
+    expect(cleared?.value).toBe('');
+    const replay = await testApp.app.inject({ url: '/api/auth/user', headers: owner.headers });
+    expect(replay.statusCode).toBe(401);
+    const sessions = await testApp.database.db
+      .select()
+      .from(ownerSessions)
+      .where(eq(ownerSessions.accountId, owner.accountId));
+    expect(sessions).toHaveLength(0);
+  });
+
+  it('expires sessions after their lifetime', async () => {
+    const owner = await signInOwner(testApp.app);
+    await testApp.database.db
+      .update(ownerSessions)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(ownerSessions.accountId, owner.accountId));
+    const response = await testApp.app.inject({ url: '/api/auth/user', headers: owner.headers });
+    expect(response.statusCode).toBe(401);
+  });
+});

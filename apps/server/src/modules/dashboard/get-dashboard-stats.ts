@@ -1,0 +1,49 @@
+import { and, eq, gt, isNull, sql } from 'drizzle-orm';
+import type { DashboardStats } from '@latchkey/contracts';
+import { applications, appUserSessions, appUsers } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+
+/** A client session with no heartbeat for this long no longer counts as live. */
+export const LIVE_SESSION_WINDOW_MS = 90_000;
+
+/** Totals over the owner's own applications; each application has exactly one API key. */
+export async function getDashboardStats({ ctx }: { ctx: OwnerContext }): Promise<DashboardStats> {
+  const ownerId = ctx.account.id;
+  const liveSince = new Date(ctx.clock.now().getTime() - LIVE_SESSION_WINDOW_MS);
+  const [applicationCounts, userCounts, sessionCounts] = await Promise.all([
+    ctx.db
+      .select({
+        total: sql<number>`count(*)::int`,
+        active: sql<number>`count(*) filter (where ${applications.isActive})::int`,
+      })
+      .from(applications)
+      .where(eq(applications.ownerAccountId, ownerId)),
+    ctx.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(appUsers)
+      .innerJoin(applications, eq(applications.id, appUsers.applicationId))
+      .where(eq(applications.ownerAccountId, ownerId)),
+    ctx.db
+      .select({ total: sql<number>`count(*)::int` })
+      .from(appUserSessions)
+      .innerJoin(applications, eq(applications.id, appUserSessions.applicationId))
+      .where(
+        and(
+          eq(applications.ownerAccountId, ownerId),
+          isNull(appUserSessions.endedAt),
+          gt(appUserSessions.lastHeartbeatAt, liveSince),
+        ),
+      ),
+  ]);
+  const totalApplications = applicationCounts[0]?.total ?? 0;
+  const activeApplications = applicationCounts[0]?.active ?? 0;
+  return {
+    totalUsers: userCounts[0]?.total ?? 0,
+    totalApiKeys: totalApplications,
+    activeApiKeys: activeApplications,
+    accountType: ctx.account.accountType,
+    totalApplications,
+    activeApplications,
+    totalActiveSessions: sessionCounts[0]?.total ?? 0,
+  };
+}

@@ -1,0 +1,82 @@
+import { randomUUID } from 'node:crypto';
+
+export const testEmulatorHost = () => process.env.TEST_AUTH_EMULATOR_HOST ?? '127.0.0.1:9499';
+
+export interface GoogleTestAccount {
+  sub: string;
+  email: string;
+  name?: string;
+}
+
+/** A unique fake Google account, so tests sharing one emulator never collide. */
+export function newGoogleAccount(name = 'Test Owner'): GoogleTestAccount {
+  const id = randomUUID().slice(0, 8);
+  return { sub: `google-${id}`, email: `owner-${id}@example.com`, name };
+}
+
+/**
+ * Signs in to the real Auth emulator with Google the way its documentation prescribes for
+ * automated tests (an unsigned Google ID token), and returns the Firebase ID token.
+ */
+export async function emulatorGoogleIdToken(
+  account: GoogleTestAccount,
+  host = testEmulatorHost(),
+): Promise<{ idToken: string; uid: string }> {
+  const claims = JSON.stringify({ ...account, email_verified: true });
+  const response = await fetch(
+    `http://${host}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        postBody: `id_token=${encodeURIComponent(claims)}&providerId=google.com`,
+        requestUri: 'http://localhost',
+        returnSecureToken: true,
+      }),
+    },
+  );
+  const body = (await response.json()) as { idToken?: string; localId?: string; error?: unknown };
+  if (!body.idToken || !body.localId)
+    throw new Error(`emulator sign-in failed: ${JSON.stringify(body)}`);
+  return { idToken: body.idToken, uid: body.localId };
+}
+
+/** An ID token from the emulator's e-mail/password provider (not Google). */
+export async function emulatorPasswordIdToken(host = testEmulatorHost()): Promise<string> {
+  const response = await fetch(
+    `http://${host}/identitytoolkit.googleapis.com/v1/accounts:signUp?key=demo-api-key`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        email: `pw-${randomUUID().slice(0, 8)}@example.com`,
+        password: 'correct horse battery',
+        returnSecureToken: true,
+      }),
+    },
+  );
+  const body = (await response.json()) as { idToken: string };
+  return body.idToken;
+}
+
+/** An unsigned token shaped like the emulator's, but issued for another Firebase project. */
+export function foreignProjectIdToken(projectId = 'demo-someone-else'): string {
+  const now = Math.floor(Date.now() / 1000);
+  const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return [
+    encode({ alg: 'none', typ: 'JWT' }),
+    encode({
+      iss: `https://securetoken.google.com/${projectId}`,
+      aud: projectId,
+      auth_time: now,
+      user_id: 'foreign-user',
+      sub: 'foreign-user',
+      iat: now,
+      exp: now + 3600,
+      email: 'intruder@example.com',
+      email_verified: true,
+      firebase: { identities: {}, sign_in_provider: 'google.com' },
+    }),
+    '',
+  ].join('.');
+}

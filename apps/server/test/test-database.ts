@@ -1,0 +1,31 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
+
+/**
+ * A fresh, migrated database for one test file: in-memory PGlite by default, or a new
+ * database on the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite both ways).
+ */
+export async function createTestDatabase(): Promise<DatabaseConnection> {
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) return openDatabase({ kind: 'pglite', dataDir: null });
+
+  const name = `latchkey_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const connection = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
+  return {
+    ...connection,
+    close: async () => {
+      await connection.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { userPermissionsSchema } from './roles.ts';
+
+/** POST /api/auth/firebase-login (spec doc 1 §7). */
+export const firebaseLoginRequestSchema = z.object({
+  firebase_token: z.string().min(1).max(8192),
+  firebase_uid: z.string().max(128).optional(),
+  email: z.string().max(320).nullish(),
+  display_name: z.string().max(256).nullish(),
+});
+export type FirebaseLoginRequest = z.infer<typeof firebaseLoginRequestSchema>;
+
+export const firebaseLoginResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  account_id: z.string().optional(),
+});
+export type FirebaseLoginResponse = z.infer<typeof firebaseLoginResponseSchema>;
+
+/** GET /api/auth/user: the signed-in owner's profile. */
+export const currentUserSchema = z.object({
+  id: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string(),
+  userPermissions: userPermissionsSchema,
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/** GET /api/dashboard/stats (spec doc 1 §3). */
+export const dashboardStatsSchema = z.object({
+  totalUsers: z.number().int(),
+  totalApiKeys: z.number().int(),
+  activeApiKeys: z.number().int(),
+  accountType: z.string(),
+  totalApplications: z.number().int(),
+  activeApplications: z.number().int(),
+  totalActiveSessions: z.number().int(),
+});
+export type DashboardStats = z.infer<typeof dashboardStatsSchema>;

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** The closed set of owner-API error codes; each maps to one HTTP status on the server. */
+export const errorCodeSchema = z.enum([
+  'BAD_REQUEST',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'RATE_LIMITED',
+  'INTERNAL',
+]);
+export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+/** Every owner-API error body. */
+export const errorBodySchema = z.object({ message: z.string(), code: errorCodeSchema });
+export type ErrorBody = z.infer<typeof errorBodySchema>;
+
+export const healthSchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  database: z.enum(['pglite', 'postgres']),
+  identity: z.enum(['emulator', 'firebase']),
+});
+export type Health = z.infer<typeof healthSchema>;

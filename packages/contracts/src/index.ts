@@ -1,0 +1,5 @@
+export * from './auth.ts';
+export * from './dashboard.ts';
+export * from './errors.ts';
+export * from './roles.ts';
+export * from './runtime-config.ts';

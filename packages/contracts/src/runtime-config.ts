@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/**
+ * GET /api/config: what the console needs to know at run time, so that one console
+ * build serves every deployment (emulator locally, a real Firebase project in production).
+ */
+export const runtimeConfigSchema = z.object({
+  firebase: z.object({
+    apiKey: z.string(),
+    authDomain: z.string(),
+    projectId: z.string(),
+    appId: z.string().optional(),
+  }),
+  /** Base URL of the Firebase Auth emulator, e.g. http://127.0.0.1:9099; null in production. */
+  authEmulatorUrl: z.string().nullable(),
+});
+export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
