@@ -9,6 +9,12 @@ import { createOwnerGuard } from './http/owner-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { IdentityVerifier } from './identity/identity-verifier.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import {
+  createApplicationEvents,
+  type ApplicationEvents,
+} from './modules/applications/application-events.ts';
+import { registerApplicationRoutes } from './modules/applications/routes.ts';
+import { registerAppUserRoutes } from './modules/app-users/routes.ts';
 import { registerOwnerAuthRoutes, registerPublicAuthRoutes } from './modules/auth/routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
@@ -18,18 +24,25 @@ export interface AppDependencies {
   database: DatabaseConnection;
   identity: IdentityVerifier;
   clock: Clock;
+  /** Fired after an application is updated or deleted, so caches of it can drop it. */
+  applicationEvents: ApplicationEvents;
 }
 
 const REQUEST_ID_PATTERN = /^[\w-]{8,64}$/;
 
 /** The whole HTTP application, built from its dependencies (main.ts and tests both use it). */
 export async function buildApp(
-  dependencies: Omit<AppDependencies, 'clock'> & {
+  dependencies: Omit<AppDependencies, 'clock' | 'applicationEvents'> & {
     clock?: Clock;
+    applicationEvents?: ApplicationEvents;
     logger?: FastifyServerOptions['logger'];
   },
 ): Promise<FastifyInstance> {
-  const deps: AppDependencies = { ...dependencies, clock: dependencies.clock ?? systemClock };
+  const deps: AppDependencies = {
+    ...dependencies,
+    clock: dependencies.clock ?? systemClock,
+    applicationEvents: dependencies.applicationEvents ?? createApplicationEvents(),
+  };
   const { config } = deps;
 
   const app = Fastify({
@@ -65,6 +78,8 @@ export async function buildApp(
     ownerScope.addHook('preHandler', createOwnerGuard(deps));
     registerOwnerAuthRoutes(ownerScope);
     registerDashboardRoutes(ownerScope);
+    registerApplicationRoutes(ownerScope, deps);
+    registerAppUserRoutes(ownerScope);
   });
 
   await registerConsoleAssets(app, config.consoleDistDir);

@@ -46,8 +46,10 @@ async function main(): Promise<void> {
     await emulator?.stop();
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  // `on`, not `once`: a terminal's Ctrl-C reaches us twice (directly and via npm start),
+  // and a second, unhandled SIGINT would kill the process mid-shutdown.
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 
   await app.listen({ host: config.host, port: config.port });
   app.log.info(

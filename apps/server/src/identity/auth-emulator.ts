@@ -81,11 +81,21 @@ export async function startAuthEmulator(options: {
     args.push('--import', exportDir);
   }
 
+  // Its own process group: a terminal's Ctrl-C must not reach it directly, because a second
+  // SIGINT (ours, during shutdown) makes firebase-tools quit without exporting its accounts.
   const child = spawn(process.execPath, args, {
     cwd: workDir,
+    detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: '', CI: process.env.CI ?? '' },
+    // firebase-tools finds "its" hub through a locator file named after the project in the
+    // temp dir; emulators of the same project (dev server, tests) would otherwise export
+    // each other's accounts. A private TMPDIR keeps each one to itself.
+    env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: '', TMPDIR: workDir },
   });
+  // Should this process die without a graceful stop, the emulator must not outlive it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   let output = '';
   const capture = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000);

@@ -6,10 +6,17 @@ import type { OwnerContext } from '../../http/request-context.ts';
 /** A client session with no heartbeat for this long no longer counts as live. */
 export const LIVE_SESSION_WINDOW_MS = 90_000;
 
+/** Not ended and heard from within the window: the one definition of "live" for every stat. */
+export function isLiveSession(now: Date) {
+  return and(
+    isNull(appUserSessions.endedAt),
+    gt(appUserSessions.lastHeartbeatAt, new Date(now.getTime() - LIVE_SESSION_WINDOW_MS)),
+  );
+}
+
 /** Totals over the owner's own applications; each application has exactly one API key. */
 export async function getDashboardStats({ ctx }: { ctx: OwnerContext }): Promise<DashboardStats> {
   const ownerId = ctx.account.id;
-  const liveSince = new Date(ctx.clock.now().getTime() - LIVE_SESSION_WINDOW_MS);
   const [applicationCounts, userCounts, sessionCounts] = await Promise.all([
     ctx.db
       .select({
@@ -27,13 +34,7 @@ export async function getDashboardStats({ ctx }: { ctx: OwnerContext }): Promise
       .select({ total: sql<number>`count(*)::int` })
       .from(appUserSessions)
       .innerJoin(applications, eq(applications.id, appUserSessions.applicationId))
-      .where(
-        and(
-          eq(applications.ownerAccountId, ownerId),
-          isNull(appUserSessions.endedAt),
-          gt(appUserSessions.lastHeartbeatAt, liveSince),
-        ),
-      ),
+      .where(and(eq(applications.ownerAccountId, ownerId), isLiveSession(ctx.clock.now()))),
   ]);
   const totalApplications = applicationCounts[0]?.total ?? 0;
   const activeApplications = applicationCounts[0]?.active ?? 0;

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// `npm start`: build the console if its sources changed since the last build, then run the
+// server (which starts the Firebase Auth emulator itself when no real project is configured).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const consoleDir = join(root, 'apps/console');
+const builtIndex = join(consoleDir, 'dist/index.html');
+
+function newestModification(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return readdirSync(path).reduce(
+    (newest, entry) => Math.max(newest, newestModification(join(path, entry))),
+    0,
+  );
+}
+
+const sources = ['src', 'public', 'index.html', 'vite.config.ts'].map((entry) =>
+  join(consoleDir, entry),
+);
+sources.push(join(root, 'packages/contracts/src'));
+const isStale =
+  !existsSync(builtIndex) ||
+  Math.max(...sources.map(newestModification)) > statSync(builtIndex).mtimeMs;
+
+if (isStale && process.env.SERVE_CONSOLE !== 'false') {
+  console.log('Building the console…');
+  const build = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: consoleDir,
+      stdio: 'inherit',
+    },
+  );
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
+const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts')], {
+  cwd: root,
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

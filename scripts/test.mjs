@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// `npm test`: every check, in order of speed. Any failing step fails the run. Test counts
+// from the vitest and Playwright JSON reports are summed into one closing line.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const reportsDir = join(root, '.test-results');
+rmSync(reportsDir, { recursive: true, force: true });
+mkdirSync(reportsDir, { recursive: true });
+const isCi = process.env.CI === 'true';
+const bin = (name) => join(root, 'node_modules/.bin', name);
+
+const steps = [
+  {
+    name: 'typecheck',
+    command: [bin('tsc'), '-p', 'packages/contracts'],
+    also: [
+      [bin('tsc'), '-p', 'apps/server'],
+      [bin('tsc'), '-p', 'apps/console'],
+      [bin('tsc'), '-p', 'e2e'],
+    ],
+  },
+  {
+    name: 'lint',
+    command: [bin('eslint'), '.', '--max-warnings=0'],
+    also: [[bin('prettier'), '--check', '.']],
+  },
+  {
+    name: 'unit and integration tests (PGlite)',
+    command: [
+      bin('vitest'),
+      'run',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reportsDir, 'vitest-pglite.json')}`,
+    ],
+    env: { TEST_DATABASE_URL: '' },
+  },
+];
+
+if (process.env.TEST_DATABASE_URL) {
+  steps.push({
+    name: 'server integration tests (PostgreSQL)',
+    command: [
+      bin('vitest'),
+      'run',
+      '--project',
+      'server',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reportsDir, 'vitest-postgres.json')}`,
+    ],
+  });
+} else if (isCi) {
+  console.error(
+    'CI=true but TEST_DATABASE_URL is not set: the PostgreSQL run cannot be skipped in CI.',
+  );
+  process.exit(1);
+} else {
+  console.warn(
+    'Skipping the PostgreSQL run of the server suite (set TEST_DATABASE_URL=postgres://… to include it).',
+  );
+}
+
+steps.push(
+  {
+    name: 'console build',
+    command: [
+      process.execPath,
+      join(root, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--logLevel',
+      'warn',
+    ],
+    cwd: join(root, 'apps/console'),
+  },
+  {
+    name: 'browser tests (Chromium)',
+    command: [bin('playwright'), 'test', '-c', 'e2e/playwright.config.ts'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: join(reportsDir, 'playwright.json') },
+  },
+);
+
+const failedSteps = [];
+for (const step of steps) {
+  console.log(`\n━━ ${step.name}`);
+  const started = Date.now();
+  for (const [executable, ...args] of [step.command, ...(step.also ?? [])]) {
+    const result = spawnSync(executable, args, {
+      cwd: step.cwd ?? root,
+      stdio: 'inherit',
+      env: { ...process.env, ...step.env },
+    });
+    if (result.status !== 0) {
+      failedSteps.push(step.name);
+      break;
+    }
+  }
+  console.log(
+    `━━ ${step.name}: ${failedSteps.includes(step.name) ? 'FAILED' : 'ok'} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+}
+
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+for (const file of ['vitest-pglite.json', 'vitest-postgres.json']) {
+  const path = join(reportsDir, file);
+  if (!existsSync(path)) continue;
+  const report = JSON.parse(readFileSync(path, 'utf8'));
+  passed += report.numPassedTests;
+  failed += report.numFailedTests;
+  skipped += report.numPendingTests + report.numTodoTests;
+}
+const playwrightReport = join(reportsDir, 'playwright.json');
+if (existsSync(playwrightReport)) {
+  const { stats } = JSON.parse(readFileSync(playwrightReport, 'utf8'));
+  passed += stats.expected + stats.flaky;
+  failed += stats.unexpected;
+  skipped += stats.skipped;
+}
+
+console.log('');
+if (failedSteps.length > 0) console.log(`Failed steps: ${failedSteps.join(', ')}`);
+console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
+process.exit(failedSteps.length > 0 || failed > 0 || passed === 0 ? 1 : 0);
