@@ -30,14 +30,10 @@ const isStale =
 
 if (isStale && process.env.SERVE_CONSOLE !== 'false') {
   console.log('Building the console…');
-  const build = spawnSync(
-    process.execPath,
-    [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-    {
-      cwd: consoleDir,
-      stdio: 'inherit',
-    },
-  );
+  const build = spawnSync('npm', ['run', 'build', '--silent', '--workspace', 'apps/console'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 

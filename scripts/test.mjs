@@ -68,14 +68,7 @@ if (process.env.TEST_DATABASE_URL) {
 steps.push(
   {
     name: 'console build',
-    command: [
-      process.execPath,
-      join(root, 'node_modules/vite/bin/vite.js'),
-      'build',
-      '--logLevel',
-      'warn',
-    ],
-    cwd: join(root, 'apps/console'),
+    command: ['npm', 'run', 'build', '--silent', '--workspace', 'apps/console'],
   },
   {
     name: 'browser tests (Chromium)',

@@ -1,0 +1,268 @@
+import { currentUserSchema, firebaseLoginResponseSchema } from '@latchkey/contracts';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  getRedirectResult,
+  onAuthStateChanged,
+  signOut as signOutOfFirebase,
+  type User,
+  type UserCredential,
+} from 'firebase/auth';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useLocation } from 'wouter';
+import { AuthContext, type AuthContextValue } from '@/hooks/use-auth.ts';
+import { toast } from '@/hooks/use-toast.ts';
+import { clearStoredAccount, storeAccount } from '@/lib/account-storage.ts';
+import { apiRequest, getQueryFn, isUnauthorizedError } from '@/lib/api.ts';
+import {
+  isUserCancellation,
+  loadFirebase,
+  signInWithEmulatorGoogleClaims,
+  signInWithGoogle as signInWithGooglePopup,
+  type FirebaseServices,
+} from '@/lib/firebase.ts';
+
+export const CURRENT_USER_QUERY_KEY = ['/api/auth/user'] as const;
+
+/** Spec doc 1 §4/§9: the success toast stays readable this long before leaving the page. */
+export const SIGN_IN_REDIRECT_DELAY_MS = 1500;
+
+/**
+ * 'sign-in': the person just signed in with Google on the sign-in page; they get the toasts
+ * and the redirect of spec doc 1 §4.
+ * 'session-recovery': Firebase restored a Google user but the server has no session for it
+ * (expired, or cleared by a server restart). Exchanging once, quietly, avoids stranding the
+ * owner in a state where Firebase says "signed in" and every server call says 401.
+ */
+type ExchangeMode = 'sign-in' | 'session-recovery';
+
+interface ExchangeState {
+  uid: string;
+  mode: ExchangeMode;
+  isRunning: boolean;
+}
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const [, navigate] = useLocation();
+  const [services, setServices] = useState<FirebaseServices | null>(null);
+  const [firebaseUser, setFirebaseUser] = useState<User | null>(null);
+  const [isFirebaseReady, setIsFirebaseReady] = useState(false);
+  const [isSigningIn, setIsSigningIn] = useState(false);
+  // The last backend exchange, so each Firebase user gets at most one automatic recovery.
+  const [exchange, setExchange] = useState<ExchangeState | null>(null);
+  // A ref, not state: two triggers in the same tick must not both pass the guard.
+  const isExchangeRunningRef = useRef(false);
+  const redirectTimerRef = useRef<ReturnType<typeof setTimeout> | null>(null);
+  // Read by callbacks that may run before a re-render has delivered `services`.
+  const servicesRef = useRef<FirebaseServices | null>(null);
+
+  const profileQuery = useQuery({
+    queryKey: CURRENT_USER_QUERY_KEY,
+    queryFn: getQueryFn({ on401: 'throw', schema: currentUserSchema }),
+    // Held back while a sign-in is being exchanged: before the server has set the session
+    // cookie the answer could only be 401.
+    enabled: firebaseUser !== null && !isSigningIn,
+    retry: false,
+  });
+
+  const exchangeWithBackend = useCallback(
+    async (user: User, mode: ExchangeMode): Promise<void> => {
+      if (isExchangeRunningRef.current) return;
+      isExchangeRunningRef.current = true;
+      setExchange({ uid: user.uid, mode, isRunning: true });
+      let isSuccess = false;
+      try {
+        const idToken = await user.getIdToken();
+        const response = await apiRequest('POST', '/api/auth/firebase-login', {
+          firebase_token: idToken,
+          firebase_uid: user.uid,
+          email: user.email,
+          display_name: user.displayName,
+        });
+        const result = firebaseLoginResponseSchema.parse(await response.json());
+        if (result.success) {
+          isSuccess = true;
+          storeAccount({ accountId: result.account_id, email: user.email, firebaseUid: user.uid });
+          if (mode === 'sign-in') {
+            toast({ title: 'Success', description: 'Login successful! Redirecting...' });
+            redirectTimerRef.current = setTimeout(() => navigate('/'), SIGN_IN_REDIRECT_DELAY_MS);
+          }
+          // In a session recovery this refetches the profile and waits for it, so the router
+          // never briefly treats the owner as signed out. During a sign-in the query is held
+          // back and fetches as soon as the sign-in finishes.
+          await queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
+        } else {
+          toast({ variant: 'destructive', title: 'Error', description: result.message });
+        }
+      } catch (error) {
+        console.error('Backend sign-in failed', error);
+        toast({
+          variant: 'destructive',
+          title: 'Error',
+          description: 'Failed to authenticate with backend',
+        });
+      } finally {
+        const auth = servicesRef.current?.auth;
+        if (!isSuccess && auth) {
+          // Without a server session the Google identity alone is useless, and keeping it
+          // would show "You are now logged in" with no way forward; dropping it (before the
+          // busy state clears) brings the sign-in button back so the owner can try again.
+          await signOutOfFirebase(auth).catch((error: unknown) => {
+            console.error('Firebase sign-out after a failed backend sign-in failed', error);
+          });
+        }
+        isExchangeRunningRef.current = false;
+        setExchange({ uid: user.uid, mode, isRunning: false });
+        if (mode === 'sign-in') setIsSigningIn(false);
+      }
+    },
+    [navigate, queryClient],
+  );
+
+  // The mount-time effect below outlives renders; it reads the latest function through this ref.
+  const exchangeRef = useRef(exchangeWithBackend);
+  useEffect(() => {
+    exchangeRef.current = exchangeWithBackend;
+  }, [exchangeWithBackend]);
+
+  useEffect(() => {
+    let isCancelled = false;
+    let unsubscribe: () => void = () => {};
+
+    loadFirebase()
+      .then(async (loaded) => {
+        if (isCancelled) return;
+        servicesRef.current = loaded;
+        setServices(loaded);
+        // A Google redirect sign-in (the popup fallback) finishes on this page load.
+        let redirectUser: User | null = null;
+        try {
+          const result = await getRedirectResult(loaded.auth);
+          redirectUser = result?.user ?? null;
+        } catch (error) {
+          console.error('Google redirect sign-in failed', error);
+          toast({ variant: 'destructive', title: 'Error', description: 'Authentication failed' });
+        }
+        if (isCancelled) return;
+        if (redirectUser) {
+          setIsSigningIn(true);
+          void exchangeRef.current(redirectUser, 'sign-in');
+        }
+        unsubscribe = onAuthStateChanged(loaded.auth, (user) => {
+          setFirebaseUser(user);
+          setIsFirebaseReady(true);
+        });
+      })
+      .catch((error: unknown) => {
+        // Without the runtime config nobody can sign in, but the public pages still work.
+        console.error('Could not load the Firebase configuration', error);
+        if (!isCancelled) setIsFirebaseReady(true);
+      });
+
+    return () => {
+      isCancelled = true;
+      unsubscribe();
+    };
+  }, []);
+
+  useEffect(
+    () => () => {
+      if (redirectTimerRef.current) clearTimeout(redirectTimerRef.current);
+    },
+    [],
+  );
+
+  const startSignIn = useCallback(
+    async (performSignIn: (services: FirebaseServices) => Promise<UserCredential>) => {
+      setIsSigningIn(true);
+      let credential: UserCredential;
+      try {
+        if (!services) throw new Error('Firebase is not configured');
+        credential = await performSignIn(services);
+      } catch (error) {
+        setIsSigningIn(false);
+        if (!isUserCancellation(error)) {
+          console.error('Google sign-in failed', error);
+          toast({
+            variant: 'destructive',
+            title: 'Error',
+            description: 'Failed to initiate Google login',
+          });
+        }
+        throw error;
+      }
+      await exchangeWithBackend(credential.user, 'sign-in');
+    },
+    [exchangeWithBackend, services],
+  );
+
+  const signInWithGoogle = useCallback(async () => {
+    await startSignIn(({ auth }) => signInWithGooglePopup(auth)).catch(() => {
+      // Already reported to the person by startSignIn.
+    });
+  }, [startSignIn]);
+
+  // Only against the emulator: browser tests cannot reach Google's popup, so they sign in
+  // with fake Google claims and then run exactly the flow the popup would.
+  useEffect(() => {
+    if (!services?.isEmulator) return;
+    window.__latchkeyEmulator = {
+      signInWithGoogleClaims: (claims) =>
+        startSignIn(({ auth }) => signInWithEmulatorGoogleClaims(auth, claims)),
+    };
+    return () => {
+      delete window.__latchkeyEmulator;
+    };
+  }, [services, startSignIn]);
+
+  const signOut = useCallback(async () => {
+    try {
+      if (services) await signOutOfFirebase(services.auth);
+    } catch (error) {
+      console.error('Firebase sign-out failed', error);
+    }
+    clearStoredAccount();
+    // A full-page navigation: the server clears the session cookie and redirects to /.
+    window.location.href = '/api/logout';
+  }, [services]);
+
+  const hasProfileUnauthorized = isUnauthorizedError(profileQuery.error);
+  const needsSessionRecovery =
+    firebaseUser !== null &&
+    hasProfileUnauthorized &&
+    !isSigningIn &&
+    exchange?.uid !== firebaseUser.uid;
+
+  useEffect(() => {
+    if (needsSessionRecovery && firebaseUser) {
+      void exchangeWithBackend(firebaseUser, 'session-recovery');
+    }
+  }, [needsSessionRecovery, firebaseUser, exchangeWithBackend]);
+
+  const isResolving =
+    !isFirebaseReady ||
+    (firebaseUser !== null && profileQuery.isPending) ||
+    needsSessionRecovery ||
+    (exchange?.mode === 'session-recovery' && exchange.isRunning);
+  // The full-screen spinner is for the first answer only. Later changes (a sign-in on the
+  // sign-in page) keep the current page on screen, which shows its own busy state.
+  const [hasResolvedOnce, setHasResolvedOnce] = useState(false);
+  if (!hasResolvedOnce && !isResolving) setHasResolvedOnce(true);
+
+  const user = firebaseUser !== null && profileQuery.isSuccess ? profileQuery.data : null;
+
+  const value = useMemo<AuthContextValue>(
+    () => ({
+      firebaseUser,
+      user,
+      isLoading: !hasResolvedOnce,
+      isAuthenticated: user !== null,
+      isSigningIn,
+      signInWithGoogle,
+      signOut,
+    }),
+    [firebaseUser, user, hasResolvedOnce, isSigningIn, signInWithGoogle, signOut],
+  );
+
+  return <AuthContext value={value}>{children}</AuthContext>;
+}

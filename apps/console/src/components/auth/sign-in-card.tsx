@@ -1,0 +1,45 @@
+import { KeyRound, ShieldCheck } from 'lucide-react';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card.tsx';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { GoogleIcon } from './google-icon.tsx';
+
+export function SignInCard({
+  isSigningIn,
+  onSignIn,
+}: {
+  isSigningIn: boolean;
+  onSignIn: () => void;
+}) {
+  return (
+    <Card className="w-full max-w-md gap-8 shadow-xl shadow-primary/5">
+      <CardHeader className="items-center gap-3 text-center">
+        <span className="flex size-12 items-center justify-center rounded-xl bg-primary text-primary-foreground shadow-md shadow-primary/30">
+          <KeyRound className="size-6" aria-hidden="true" />
+        </span>
+        <h1 className="text-2xl font-bold tracking-tight">Create Your Account</h1>
+        <CardDescription className="text-balance">
+          Sign in with Google to get started. Each Google account creates its own isolated
+          environment with unique API keys and user management.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        <Button
+          size="lg"
+          variant="outline"
+          className="w-full"
+          disabled={isSigningIn}
+          aria-busy={isSigningIn}
+          onClick={onSignIn}
+        >
+          {isSigningIn ? <Spinner /> : <GoogleIcon className="size-5" />}
+          {isSigningIn ? 'Authenticating...' : 'Continue with Google'}
+        </Button>
+        <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
+          <ShieldCheck className="size-3.5" aria-hidden="true" />
+          Google sign-in, secured by Firebase Authentication
+        </p>
+      </CardContent>
+    </Card>
+  );
+}

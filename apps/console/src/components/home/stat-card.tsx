@@ -1,0 +1,40 @@
+import type { LucideIcon } from 'lucide-react';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+
+export function StatCard({
+  title,
+  value,
+  description,
+  icon: Icon,
+  isLoading,
+  testId,
+}: {
+  title: string;
+  value: string;
+  description: string;
+  icon: LucideIcon;
+  isLoading: boolean;
+  testId: string;
+}) {
+  return (
+    <Card className="gap-3">
+      <CardHeader className="flex-row items-center justify-between gap-2">
+        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
+        <span className="flex size-8 items-center justify-center rounded-md bg-primary/10 text-primary">
+          <Icon className="size-4" aria-hidden="true" />
+        </span>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-1">
+        {isLoading ? (
+          <Skeleton className="h-8 w-20" />
+        ) : (
+          <p data-testid={testId} className="text-3xl font-bold tracking-tight tabular-nums">
+            {value}
+          </p>
+        )}
+        <p className="text-xs text-muted-foreground">{description}</p>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,26 @@
+import type { CurrentUser } from '@latchkey/contracts';
+import type { User } from 'firebase/auth';
+import { createContext, useContext } from 'react';
+
+export interface AuthContextValue {
+  /** The Firebase (Google) identity, once Firebase has restored or created one. */
+  firebaseUser: User | null;
+  /** The owner's profile from our server; present only with a valid server session. */
+  user: CurrentUser | null;
+  /** True until the first authentication state is known; the router waits for it. */
+  isLoading: boolean;
+  /** A Firebase user exists and the server accepted its session (spec doc 1 §4). */
+  isAuthenticated: boolean;
+  /** A Google sign-in or the backend exchange that follows it is in progress. */
+  isSigningIn: boolean;
+  signInWithGoogle: () => Promise<void>;
+  signOut: () => Promise<void>;
+}
+
+export const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function useAuth(): AuthContextValue {
+  const context = useContext(AuthContext);
+  if (!context) throw new Error('useAuth must be used inside <AuthProvider>');
+  return context;
+}

@@ -1,0 +1,112 @@
+import type { QueryFunction } from '@tanstack/react-query';
+import { readStoredAccountId } from './account-storage.ts';
+
+/**
+ * A non-OK answer from our server. The message follows spec doc 1 §8
+ * (`${status}: ${body || statusText}`); `status` lets callers branch without parsing it.
+ */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly bodyText: string;
+
+  constructor(status: number, statusText: string, bodyText: string) {
+    super(`${status}: ${bodyText || statusText}`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.bodyText = bodyText;
+  }
+
+  /** The `message` of the server's `{ message, code }` error body, when it sent one. */
+  get serverMessage(): string | null {
+    try {
+      const body: unknown = JSON.parse(this.bodyText);
+      if (typeof body === 'object' && body !== null && 'message' in body) {
+        const { message } = body;
+        if (typeof message === 'string' && message !== '') return message;
+      }
+    } catch {
+      // not JSON: there is no server message to show
+    }
+    return null;
+  }
+}
+
+export function isUnauthorizedError(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 401;
+}
+
+/** The message to put in an error toast: the server's own words, else the given fallback. */
+export function getErrorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError ? (error.serverMessage ?? fallback) : fallback;
+}
+
+async function throwIfNotOk(response: Response): Promise<void> {
+  if (response.ok) return;
+  const bodyText = await response.text().catch(() => '');
+  throw new ApiError(response.status, response.statusText, bodyText);
+}
+
+function buildHeaders(hasBody: boolean): Headers {
+  const headers = new Headers({ Accept: 'application/json' });
+  if (hasBody) headers.set('Content-Type', 'application/json');
+  const accountId = readStoredAccountId();
+  if (accountId) headers.set('x-account-id', accountId);
+  return headers;
+}
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Calls our own server with JSON and the session cookie; throws ApiError on any non-OK status. */
+export async function apiRequest(
+  method: HttpMethod,
+  url: string,
+  body?: unknown,
+): Promise<Response> {
+  const hasBody = body !== undefined;
+  const response = await fetch(url, {
+    method,
+    headers: buildHeaders(hasBody),
+    body: hasBody ? JSON.stringify(body) : undefined,
+    credentials: 'include',
+  });
+  await throwIfNotOk(response);
+  return response;
+}
+
+/** Anything with zod's `parse`, so responses are checked against the shared contracts. */
+export interface ResponseParser<T> {
+  parse(data: unknown): T;
+}
+
+export type UnauthorizedBehavior = 'returnNull' | 'throw';
+
+export function getQueryFn<T>(options: {
+  on401: 'returnNull';
+  schema?: ResponseParser<T>;
+}): QueryFunction<T | null>;
+export function getQueryFn<T>(options: {
+  on401: 'throw';
+  schema?: ResponseParser<T>;
+}): QueryFunction<T>;
+/** A TanStack query function whose first query-key element is the URL to GET. */
+export function getQueryFn<T>({
+  on401,
+  schema,
+}: {
+  on401: UnauthorizedBehavior;
+  schema?: ResponseParser<T>;
+}): QueryFunction<T | null> {
+  return async ({ queryKey, signal }) => {
+    const [url] = queryKey;
+    if (typeof url !== 'string') throw new TypeError('The first query key element must be a URL');
+    const response = await fetch(url, {
+      headers: buildHeaders(false),
+      credentials: 'include',
+      signal,
+    });
+    if (on401 === 'returnNull' && response.status === 401) return null;
+    await throwIfNotOk(response);
+    const data: unknown = await response.json();
+    return schema ? schema.parse(data) : (data as T);
+  };
+}

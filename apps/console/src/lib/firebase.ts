@@ -1,0 +1,131 @@
+import { runtimeConfigSchema, type RuntimeConfig } from '@latchkey/contracts';
+import { getApp, getApps, initializeApp } from 'firebase/app';
+import {
+  GoogleAuthProvider,
+  connectAuthEmulator,
+  getAuth,
+  signInWithCredential,
+  signInWithPopup,
+  signInWithRedirect,
+  type Auth,
+  type UserCredential,
+} from 'firebase/auth';
+
+export interface FirebaseServices {
+  auth: Auth;
+  config: RuntimeConfig;
+  isEmulator: boolean;
+}
+
+/** Claims of the unsigned Google ID token the Auth emulator accepts in place of a real one. */
+export interface EmulatorGoogleClaims {
+  sub: string;
+  email: string;
+  name?: string;
+}
+
+declare global {
+  interface Window {
+    /**
+     * Present only while the console talks to the Firebase Auth emulator: browser tests use
+     * it because the Google popup needs apis.google.com, which the test machines cannot reach.
+     */
+    __latchkeyEmulator?: {
+      signInWithGoogleClaims(claims: EmulatorGoogleClaims): Promise<void>;
+    };
+  }
+}
+
+let servicesPromise: Promise<FirebaseServices> | null = null;
+
+async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
+  const response = await fetch('/api/config', {
+    credentials: 'include',
+    headers: { Accept: 'application/json' },
+  });
+  if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
+  return runtimeConfigSchema.parse(await response.json());
+}
+
+async function initializeFirebase(): Promise<FirebaseServices> {
+  // Fetched at run time rather than baked into the bundle: one build serves the emulator
+  // locally and a real Firebase project in production.
+  const config = await fetchRuntimeConfig();
+  // getApps() guards against a second initializeApp when Vite hot-reloads this module.
+  const app = getApps().length > 0 ? getApp() : initializeApp(config.firebase);
+  const auth = getAuth(app);
+  const isEmulator = config.authEmulatorUrl !== null;
+  if (config.authEmulatorUrl !== null && !auth.emulatorConfig) {
+    connectAuthEmulator(auth, config.authEmulatorUrl, { disableWarnings: true });
+  }
+  return { auth, config, isEmulator };
+}
+
+/** Loads the runtime config and Firebase once; a failed attempt may be retried later. */
+export function loadFirebase(): Promise<FirebaseServices> {
+  servicesPromise ??= initializeFirebase().catch((error: unknown) => {
+    servicesPromise = null;
+    throw error;
+  });
+  return servicesPromise;
+}
+
+function createGoogleProvider(): GoogleAuthProvider {
+  const provider = new GoogleAuthProvider();
+  // Always show the account chooser, so an owner with several Google accounts picks the
+  // environment deliberately instead of silently reusing the last one.
+  provider.setCustomParameters({ prompt: 'select_account' });
+  return provider;
+}
+
+function getFirebaseErrorCode(error: unknown): string | null {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const { code } = error;
+    if (typeof code === 'string') return code;
+  }
+  return null;
+}
+
+// Only environments where a popup cannot work fall back to a full-page redirect.
+// 'auth/cancelled-popup-request' means a newer popup replaced this one, so it is not one.
+const REDIRECT_FALLBACK_CODES = new Set([
+  'auth/popup-blocked',
+  'auth/operation-not-supported-in-this-environment',
+]);
+
+// Ways the person backed out themselves: not failures worth an error toast.
+const USER_CANCELLED_CODES = new Set(['auth/popup-closed-by-user', 'auth/cancelled-popup-request']);
+
+export function isUserCancellation(error: unknown): boolean {
+  const code = getFirebaseErrorCode(error);
+  return code !== null && USER_CANCELLED_CODES.has(code);
+}
+
+/**
+ * Google sign-in with a popup, or a redirect where popups are blocked or unsupported. After a
+ * redirect the page unloads; the result is picked up by getRedirectResult on the next load.
+ */
+export async function signInWithGoogle(auth: Auth): Promise<UserCredential> {
+  const provider = createGoogleProvider();
+  try {
+    return await signInWithPopup(auth, provider);
+  } catch (error) {
+    const code = getFirebaseErrorCode(error);
+    if (code !== null && REDIRECT_FALLBACK_CODES.has(code)) {
+      return signInWithRedirect(auth, provider);
+    }
+    throw error;
+  }
+}
+
+/**
+ * The Firebase-documented way to sign in to the Auth emulator without Google: an unsigned
+ * ID token carrying the claims. The emulator accepts it; real Firebase rejects it.
+ */
+export function signInWithEmulatorGoogleClaims(
+  auth: Auth,
+  { sub, email, name }: EmulatorGoogleClaims,
+): Promise<UserCredential> {
+  const idToken = JSON.stringify({ sub, email, email_verified: true, name });
+  return signInWithCredential(auth, GoogleAuthProvider.credential(idToken));
+}

@@ -1,0 +1,54 @@
+import type { CurrentUser } from '@latchkey/contracts';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render, type RenderResult } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import { ThemeProvider } from '@/components/theme/theme-provider.tsx';
+import { TooltipProvider } from '@/components/ui/tooltip.tsx';
+import { AuthContext, type AuthContextValue } from '@/hooks/use-auth.ts';
+import { createQueryClient } from '@/lib/query-client.ts';
+
+export function createAuthValue(overrides: Partial<AuthContextValue> = {}): AuthContextValue {
+  return {
+    firebaseUser: null,
+    user: null,
+    isLoading: false,
+    isAuthenticated: false,
+    isSigningIn: false,
+    signInWithGoogle: async () => {},
+    signOut: async () => {},
+    ...overrides,
+  };
+}
+
+export function createCurrentUser(overrides: Partial<CurrentUser> = {}): CurrentUser {
+  return {
+    id: 'account-1',
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    userPermissions: { role: 'owner', permissions: [] },
+    ...overrides,
+  };
+}
+
+/** Renders inside the app's providers, at `path`, with a fake authentication state. */
+export function renderWithProviders(
+  ui: ReactElement,
+  { path = '/', auth = createAuthValue() }: { path?: string; auth?: AuthContextValue } = {},
+): RenderResult & { location: ReturnType<typeof memoryLocation> } {
+  const location = memoryLocation({ path, record: true });
+  const result = render(
+    <QueryClientProvider client={createQueryClient()}>
+      <ThemeProvider>
+        <TooltipProvider>
+          <AuthContext value={auth}>
+            <Router hook={location.hook}>{ui}</Router>
+          </AuthContext>
+        </TooltipProvider>
+      </ThemeProvider>
+    </QueryClientProvider>,
+  );
+  return { ...result, location };
+}
