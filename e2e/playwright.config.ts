@@ -18,7 +18,17 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   forbidOnly: process.env.CI === 'true',
   outputDir: join(import.meta.dirname, 'test-results'),
-  reporter: [['list'], ['json']],
+  reporter: [
+    ['list'],
+    [
+      'json',
+      {
+        outputFile:
+          process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ??
+          join(import.meta.dirname, 'playwright-report.json'),
+      },
+    ],
+  ],
   use: {
     baseURL: `http://localhost:${port}`,
     trace: 'retain-on-failure',

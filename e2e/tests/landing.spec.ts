@@ -1,0 +1,50 @@
+import { expect, test } from '@playwright/test';
+
+test.describe('landing page (signed out)', () => {
+  test('shows the splash with its status texts, then the landing content', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByText('Initializing', { exact: false }).first()).toBeVisible();
+    await expect(page.getByRole('progressbar')).toBeVisible();
+    await expect(page.getByText('Finalizing Setup', { exact: false }).first()).toBeVisible({
+      timeout: 6_000,
+    });
+
+    await expect(page.getByRole('link', { name: 'Get Started' })).toBeVisible({ timeout: 8_000 });
+    await expect(page.getByRole('progressbar')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'View Documentation' })).toBeVisible();
+    await expect(page.getByText('99.9%')).toBeVisible();
+    await expect(page.getByText('24/7')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Start Building Now' })).toBeVisible();
+    await expect(page.getByText(/© 2024/)).toBeVisible();
+    await expect(page.locator('canvas')).toHaveCount(1);
+
+    await page.getByRole('link', { name: 'Sign In' }).first().click();
+    await expect(page).toHaveURL('/firebase-login');
+    await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeEnabled();
+  });
+
+  test('shows the 404 page for unknown paths, and /dashboard is unknown while signed out', async ({
+    page,
+  }) => {
+    for (const path of ['/no-such-page', '/dashboard']) {
+      await page.goto(path);
+      await expect(page.getByText('404 Page Not Found')).toBeVisible();
+    }
+  });
+
+  test('keeps the chosen theme across a reload', async ({ page }) => {
+    await page.goto('/firebase-login');
+    const html = page.locator('html');
+    await expect(html).not.toHaveClass(/dark/);
+    await page.getByRole('button', { name: 'Toggle theme' }).first().click();
+    await expect(html).toHaveClass(/dark/);
+    expect(await page.evaluate(() => localStorage.getItem('latchkey-auth-theme'))).toBe('dark');
+
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
+    await expect(html).toHaveClass(/dark/);
+    await page.getByRole('button', { name: 'Toggle theme' }).first().click();
+    await expect(html).not.toHaveClass(/dark/);
+  });
+});

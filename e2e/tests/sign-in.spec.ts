@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+import { newGoogleAccount, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
+
+test.describe('owner sign-in with Google', () => {
+  test('signs in through the emulator, lands on home with real stats, and survives a reload', async ({
+    page,
+  }) => {
+    await signInAsNewOwner(page, 'Grace Hopper');
+    await expect(page.getByRole('heading', { name: 'Welcome back, Grace!' })).toBeVisible();
+    await expect(page.getByTestId('stat-total-users')).toContainText('0');
+    await expect(page.getByTestId('stat-account-type')).toContainText('Premium');
+    const stored = await page.evaluate(() => ({
+      accountId: localStorage.getItem('account_id'),
+      email: localStorage.getItem('account_email'),
+      uid: localStorage.getItem('firebase_uid'),
+    }));
+    expect(stored.accountId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(stored.email).toMatch(/@example\.com$/);
+    expect(stored.uid).toBeTruthy();
+
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Welcome back, Grace!' })).toBeVisible();
+
+    // The sign-in page now shows the welcome-card variant.
+    await page.goto('/firebase-login');
+    await expect(
+      page.getByText('You are now logged in with Firebase authentication.'),
+    ).toBeVisible();
+    await expect(page.getByText('Grace Hopper')).toBeVisible();
+    await page.getByRole('link', { name: 'Go to Dashboard' }).click();
+    await expect(page).toHaveURL('/dashboard');
+  });
+
+  test('signs out: the session ends server-side and the landing page returns', async ({ page }) => {
+    await signInAsNewOwner(page);
+    await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
+    await expect(page).toHaveURL('/dashboard');
+    await page.getByRole('button', { name: 'Sign Out' }).click();
+    await expect(page).toHaveURL('/');
+    await expect(page.getByRole('link', { name: 'Get Started' })).toBeVisible({ timeout: 10_000 });
+    const profile = await page.request.get('/api/auth/user');
+    expect(profile.status()).toBe(401);
+    expect(await page.evaluate(() => localStorage.getItem('account_id'))).toBeNull();
+  });
+
+  test('shows the 404 page for unknown paths while signed in', async ({ page }) => {
+    await signInAsNewOwner(page);
+    await page.goto('/definitely/not/here');
+    await expect(page.getByText('404 Page Not Found')).toBeVisible();
+  });
+
+  test('two Google accounts are two isolated owners; the same account is the same owner', async ({
+    browser,
+  }) => {
+    const first = newGoogleAccount('First Owner');
+    const second = newGoogleAccount('Second Owner');
+    const contextA = await browser.newContext();
+    const contextB = await browser.newContext();
+    const pageA = await contextA.newPage();
+    const pageB = await contextB.newPage();
+    await signInWithGoogle(pageA, first);
+    await signInWithGoogle(pageB, second);
+    const idA = await pageA.evaluate(() => localStorage.getItem('account_id'));
+    const idB = await pageB.evaluate(() => localStorage.getItem('account_id'));
+    expect(idA).not.toBe(idB);
+
+    // B's session cannot act as A: the server refuses a mismatching x-account-id.
+    const crossed = await pageB.request.get('/api/auth/user', {
+      headers: { 'x-account-id': idA! },
+    });
+    expect(crossed.status()).toBe(403);
+
+    // A fresh browser signing in with A's Google account reaches A's owner again.
+    const contextC = await browser.newContext();
+    const pageC = await contextC.newPage();
+    await signInWithGoogle(pageC, first);
+    expect(await pageC.evaluate(() => localStorage.getItem('account_id'))).toBe(idA);
+    await Promise.all([contextA.close(), contextB.close(), contextC.close()]);
+  });
+});

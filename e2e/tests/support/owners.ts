@@ -1,0 +1,40 @@
+import { randomUUID } from 'node:crypto';
+import { expect, type Page } from '@playwright/test';
+
+export interface GoogleAccount {
+  sub: string;
+  email: string;
+  name: string;
+}
+
+/** A Google account no other test uses (one emulator serves the whole run). */
+export function newGoogleAccount(name = 'Test Owner'): GoogleAccount {
+  const id = randomUUID().slice(0, 8);
+  return { sub: `e2e-${id}`, email: `owner-${id}@example.com`, name };
+}
+
+/**
+ * Signs in from the real sign-in page through the real Firebase SDK and Auth emulator.
+ * The Google popup itself needs apis.google.com (unreachable here), so the console exposes,
+ * only when it talks to the emulator, a hook that signs in with a Google credential; the
+ * rest of the flow (backend exchange, toast, redirect) is the popup's own code path.
+ */
+export async function signInWithGoogle(page: Page, account: GoogleAccount): Promise<void> {
+  await page.goto('/firebase-login');
+  await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
+  await page.waitForFunction(() => window.__latchkeyEmulator !== undefined);
+  await page.evaluate(
+    (claims) => window.__latchkeyEmulator!.signInWithGoogleClaims(claims),
+    account,
+  );
+  await expect(page.getByText('Login successful! Redirecting...', { exact: true })).toBeVisible();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('heading', { name: /Welcome back/ })).toBeVisible();
+}
+
+/** Signs in and returns the page ready on the home page. */
+export async function signInAsNewOwner(page: Page, name = 'Test Owner'): Promise<GoogleAccount> {
+  const account = newGoogleAccount(name);
+  await signInWithGoogle(page, account);
+  return account;
+}
