@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
 import { startAuthEmulator } from '../../identity/auth-emulator.ts';
-import { emulatorGoogleIdToken, newGoogleAccount } from '../../../test/emulator-accounts.ts';
+import {
+  emulatorGoogleIdToken,
+  newGoogleAccount,
+  testEmulatorHost,
+} from '../../../test/emulator-accounts.ts';
 import { createTestApp, signInOwner } from '../../../test/test-app.ts';
 
 describe('the same Google account is the same owner after a restart', () => {
@@ -28,7 +32,9 @@ describe('the same Google account is the same owner after a restart', () => {
 
   it('keeps emulator accounts (and so their uid) across an emulator restart', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'latchkey-emulator-state-'));
-    const host = '127.0.0.1:9599';
+    // Beside the shared test emulator's port, so parallel suites with their own ports don't clash.
+    const [hostname, port] = testEmulatorHost().split(':');
+    const host = `${hostname}:${Number(port) + 10}`;
     const quiet = { info: () => {}, warn: () => {} };
     const account = newGoogleAccount();
 
