@@ -1,6 +1,24 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import {
+  appUserSchema,
+  applicationSchema,
+  defaultApplicationMessages,
+  type AppUser,
+  type Application,
+  type CreateAppUserRequest,
+  type CreateApplicationRequest,
+} from '@latchkey/contracts';
 import type { Database } from '../src/db/client.ts';
-import { applications, appUserSessions, appUsers } from '../src/db/schema/index.ts';
+import {
+  activityLogs,
+  applications,
+  appUserSessions,
+  appUsers,
+  blacklistEntries,
+} from '../src/db/schema/index.ts';
+import { createApiKey } from '../src/lib/api-keys.ts';
+import type { SignedInOwner } from './test-app.ts';
 
 /**
  * Direct inserts for tests that need rows to exist but are not about how they are made.
@@ -16,13 +34,8 @@ export async function insertApplication(
     .values({
       ownerAccountId,
       name: 'Test App',
-      apiKey: `lk_test_${randomBytes(16).toString('hex')}`,
-      loginSuccessMessage: 'Login successful!',
-      loginFailedMessage: 'Invalid username or password',
-      accountDisabledMessage: 'Your account has been disabled',
-      accountExpiredMessage: 'Your account has expired',
-      versionMismatchMessage: 'Please update the application',
-      hwidMismatchMessage: 'HWID mismatch',
+      apiKey: createApiKey(),
+      ...defaultApplicationMessages,
       signingPublicKey: '00'.repeat(32),
       signingPrivateKeyEncrypted: 'placeholder',
       ...overrides,
@@ -57,4 +70,72 @@ export async function insertAppUserSession(
     .values({ ...input, tokenHash: randomBytes(32).toString('hex') })
     .returning();
   return row!;
+}
+
+export async function insertActivityLog(
+  db: Database,
+  input: {
+    applicationId: number;
+    event: string;
+    success: boolean;
+    appUserId?: string | null;
+    username?: string | null;
+    createdAt?: Date;
+  },
+) {
+  const [row] = await db.insert(activityLogs).values(input).returning();
+  return row!;
+}
+
+export async function insertBlacklistEntry(
+  db: Database,
+  input: {
+    ownerAccountId: string;
+    applicationId?: number | null;
+    type?: 'ip' | 'username' | 'email' | 'hwid';
+    value?: string;
+  },
+) {
+  const [row] = await db
+    .insert(blacklistEntries)
+    .values({ type: 'ip', value: '203.0.113.7', ...input })
+    .returning();
+  return row!;
+}
+
+/** Creates an application the way the console does, through POST /api/applications. */
+export async function createApplicationViaApi(
+  app: FastifyInstance,
+  owner: SignedInOwner,
+  body: CreateApplicationRequest = { name: `App ${randomBytes(3).toString('hex')}` },
+): Promise<Application> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/applications',
+    headers: owner.headers,
+    payload: body,
+  });
+  if (response.statusCode !== 201) throw new Error(`create application: ${response.body}`);
+  return applicationSchema.parse(response.json());
+}
+
+/** Creates an end user the way the console does, through POST /api/applications/:id/users. */
+export async function createAppUserViaApi(
+  app: FastifyInstance,
+  owner: SignedInOwner,
+  applicationId: number,
+  body: Partial<CreateAppUserRequest> = {},
+): Promise<AppUser> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/applications/${applicationId}/users`,
+    headers: owner.headers,
+    payload: {
+      username: `user_${randomBytes(4).toString('hex')}`,
+      password: 'correct horse battery staple',
+      ...body,
+    },
+  });
+  if (response.statusCode !== 201) throw new Error(`create app user: ${response.body}`);
+  return appUserSchema.parse(response.json());
 }

@@ -1,3 +1,5 @@
+export * from './app-users.ts';
+export * from './applications.ts';
 export * from './auth.ts';
 export * from './dashboard.ts';
 export * from './errors.ts';

@@ -1,0 +1,40 @@
+import { DrizzleQueryError } from 'drizzle-orm/errors';
+import { describe, expect, it } from 'vitest';
+import { isUniqueViolation, redactDatabaseError } from './database-errors.ts';
+
+const driverError = (code: string, constraint?: string) =>
+  Object.assign(new Error(`duplicate key value violates unique constraint "${constraint}"`), {
+    code,
+    constraint,
+    table: 'app_users',
+    detail: 'Failing row contains (alice, $argon2id$v=19$secret-hash)',
+  });
+
+describe('database errors', () => {
+  it('recognises a unique violation of one constraint through the driver wrapper', () => {
+    const wrapped = new DrizzleQueryError(
+      'insert into app_users ...',
+      ['alice'],
+      driverError('23505', 'users_idx'),
+    );
+    expect(isUniqueViolation(wrapped, 'users_idx')).toBe(true);
+    expect(isUniqueViolation(wrapped, 'other_idx')).toBe(false);
+    expect(isUniqueViolation(driverError('23503', 'users_idx'), 'users_idx')).toBe(false);
+    expect(isUniqueViolation(new Error('plain'), 'users_idx')).toBe(false);
+    expect(isUniqueViolation(null, 'users_idx')).toBe(false);
+  });
+
+  it('drops query parameters and row details before the error can reach a log', () => {
+    const wrapped = new DrizzleQueryError(
+      'insert into app_users (username, password_hash) values ($1, $2)',
+      ['alice', '$argon2id$v=19$secret-hash'],
+      driverError('23514', 'some_check'),
+    );
+    expect(wrapped.message).toContain('secret-hash');
+    const redacted = redactDatabaseError(wrapped);
+    expect(JSON.stringify({ ...redacted, message: redacted.message })).not.toContain('secret-hash');
+    expect(redacted.message).not.toContain('argon2');
+    expect(redacted).toMatchObject({ code: '23514', constraint: 'some_check', table: 'app_users' });
+    expect(redacted.cause).toBeUndefined();
+  });
+});

@@ -1,0 +1,459 @@
+import { randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  appUserListSchema,
+  appUserSchema,
+  deletedResponseSchema,
+  errorBodySchema,
+  type Application,
+} from '@latchkey/contracts';
+import { appUserSessions, appUsers } from '../../db/schema/index.ts';
+import { createManualClock } from '../../lib/clock.ts';
+import { PASSWORD_HASH_PREFIX, verifyPassword } from '../../lib/password-hashing.ts';
+import {
+  createApplicationViaApi,
+  createAppUserViaApi,
+  insertAppUserSession,
+} from '../../../test/factories.ts';
+import {
+  createTestApp,
+  signInOwner,
+  type SignedInOwner,
+  type TestApp,
+} from '../../../test/test-app.ts';
+
+describe('owner API: end users of an application', () => {
+  let testApp: TestApp;
+  let owner: SignedInOwner;
+  let application: Application;
+  const clock = createManualClock(new Date('2026-03-01T10:00:00Z'));
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ clock });
+    owner = await signInOwner(testApp.app);
+    application = await createApplicationViaApi(testApp.app, owner, { name: 'Users app' });
+  });
+  afterAll(() => testApp.close());
+
+  const request = (
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    testApp.app.inject({
+      method,
+      url,
+      headers: { ...owner.headers, ...headers },
+      ...(payload === undefined ? {} : { payload: payload as string }),
+    });
+  const usersUrl = () => `/api/applications/${application.id}/users`;
+  const userUrl = (userId: string, action = '') =>
+    `/api/applications/${application.id}/users/${userId}${action}`;
+
+  const expectBadRequest = async (
+    response: Awaited<ReturnType<typeof request>>,
+    message: string | RegExp,
+  ) => {
+    expect(response.statusCode).toBe(400);
+    const body = errorBodySchema.parse(response.json());
+    if (typeof message === 'string') expect(body.message).toBe(message);
+    else expect(body.message).toMatch(message);
+  };
+
+  const storedUser = async (id: string) => {
+    const [row] = await testApp.database.db.select().from(appUsers).where(eq(appUsers.id, id));
+    return row!;
+  };
+
+  describe('POST /api/applications/:id/users', () => {
+    it('creates a user with an opaque id and an argon2id hash, never returning the password', async () => {
+      const password = 'Tr0ub4dor&3 with spaces ';
+      const response = await request('POST', usersUrl(), {
+        username: '  alice  ',
+        email: 'alice@example.com',
+        password,
+        expiresAt: '2027-01-31T23:59:00.000Z',
+        hwid: 'HWID-ABC-123',
+      });
+      expect(response.statusCode).toBe(201);
+      const user = appUserSchema.parse(response.json());
+      expect(user).toMatchObject({
+        applicationId: application.id,
+        username: 'alice',
+        email: 'alice@example.com',
+        isActive: true,
+        isPaused: false,
+        expiresAt: '2027-01-31T23:59:00.000Z',
+        hwid: 'HWID-ABC-123',
+        loginAttempts: 0,
+        lastLogin: null,
+        createdAt: '2026-03-01T10:00:00.000Z',
+      });
+      expect(user.id).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+      );
+      expect(Object.keys(response.json()).sort()).toEqual(Object.keys(appUserSchema.shape).sort());
+      expect(response.body).not.toContain(password.trim());
+      expect(response.body).not.toMatch(/password|argon2/i);
+
+      const row = await storedUser(user.id);
+      expect(row.passwordHash.startsWith(PASSWORD_HASH_PREFIX)).toBe(true);
+      expect(row.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+      expect(await verifyPassword(row.passwordHash, password)).toBe(true);
+      expect(await verifyPassword(row.passwordHash, password.trim())).toBe(false);
+    });
+
+    it('accepts an empty or null e-mail and no expiry or HWID', async () => {
+      for (const email of ['', null, undefined]) {
+        const user = await createAppUserViaApi(testApp.app, owner, application.id, {
+          email,
+          expiresAt: '',
+          hwid: '',
+        });
+        expect(user).toMatchObject({ email: null, expiresAt: null, hwid: null });
+      }
+    });
+
+    it("refuses a missing or blank username or password with the spec's message", async () => {
+      for (const body of [
+        {},
+        { username: 'bob' },
+        { password: 'secret' },
+        { username: '   ', password: 'secret' },
+        { username: 'bob', password: '   ' },
+      ]) {
+        await expectBadRequest(
+          await request('POST', usersUrl(), body),
+          'Please fill in username and password',
+        );
+      }
+    });
+
+    it('refuses bad e-mails, dates, oversized strings and wrong types', async () => {
+      const valid = { username: 'carol', password: 'secret' };
+      await expectBadRequest(
+        await request('POST', usersUrl(), { ...valid, email: 'not-an-email' }),
+        'email: Please enter a valid e-mail address',
+      );
+      for (const expiresAt of ['tomorrow', '2027-02-30T00:00:00Z', '2027-01-01', 1767225600000]) {
+        await expectBadRequest(
+          await request('POST', usersUrl(), { ...valid, expiresAt }),
+          /^expiresAt: /,
+        );
+      }
+      await expectBadRequest(
+        await request('POST', usersUrl(), { ...valid, username: 'u'.repeat(65) }),
+        'username: Username must be at most 64 characters',
+      );
+      await expectBadRequest(
+        await request('POST', usersUrl(), { ...valid, password: 'p'.repeat(1025) }),
+        'password: Password must be at most 1024 characters',
+      );
+      await expectBadRequest(
+        await request('POST', usersUrl(), { ...valid, hwid: 'h'.repeat(257) }),
+        'hwid: HWID must be at most 256 characters',
+      );
+      await expectBadRequest(
+        await request('POST', usersUrl(), { ...valid, email: `${'e'.repeat(250)}@example.com` }),
+        /^email: /,
+      );
+      await expectBadRequest(
+        await request('POST', usersUrl(), { ...valid, username: 'bad\u0000name' }),
+        'username: Username contains invalid characters',
+      );
+      await expectBadRequest(
+        await request('POST', usersUrl(), { username: 7, password: 'x' }),
+        /^username: /,
+      );
+      await expectBadRequest(
+        await request('POST', usersUrl(), { username: 'x', password: true }),
+        /^password: /,
+      );
+      await expectBadRequest(await request('POST', usersUrl(), { ...valid, hwid: 12 }), /^hwid: /);
+      await expectBadRequest(
+        await request('POST', usersUrl(), '{"username":"x",', {
+          'content-type': 'application/json',
+        }),
+        'Malformed JSON in request body',
+      );
+      const carols = await testApp.database.db
+        .select()
+        .from(appUsers)
+        .where(eq(appUsers.username, 'carol'));
+      expect(carols).toEqual([]);
+    });
+
+    it('refuses a username already taken in the same application with a 409', async () => {
+      await createAppUserViaApi(testApp.app, owner, application.id, { username: 'dave' });
+      const duplicate = await request('POST', usersUrl(), { username: 'dave', password: 'x' });
+      expect(duplicate.statusCode).toBe(409);
+      expect(duplicate.json()).toEqual({ message: 'Username already exists', code: 'CONFLICT' });
+      const trimmedDuplicate = await request('POST', usersUrl(), {
+        username: ' dave ',
+        password: 'x',
+      });
+      expect(trimmedDuplicate.statusCode).toBe(409);
+
+      // Usernames are unique per application, not globally.
+      const otherApplication = await createApplicationViaApi(testApp.app, owner);
+      await createAppUserViaApi(testApp.app, owner, otherApplication.id, { username: 'dave' });
+    });
+
+    it('answers an unknown application with 404 and a malformed id with 400', async () => {
+      const unknown = await request('POST', '/api/applications/999999/users', {
+        username: 'x',
+        password: 'y',
+      });
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()).toEqual({ message: 'Application not found', code: 'NOT_FOUND' });
+      await expectBadRequest(
+        await request('POST', '/api/applications/abc/users', { username: 'x', password: 'y' }),
+        'id: Invalid application id',
+      );
+    });
+  });
+
+  describe('GET /api/applications/:id/users', () => {
+    it("lists that application's users only, newest first, without passwords", async () => {
+      const listed = await createApplicationViaApi(testApp.app, owner);
+      const other = await createApplicationViaApi(testApp.app, owner);
+      const first = await createAppUserViaApi(testApp.app, owner, listed.id);
+      clock.advance(1000);
+      const second = await createAppUserViaApi(testApp.app, owner, listed.id);
+      await createAppUserViaApi(testApp.app, owner, other.id);
+
+      const response = await request('GET', `/api/applications/${listed.id}/users`);
+      expect(response.statusCode).toBe(200);
+      const users = appUserListSchema.parse(response.json());
+      expect(users.map((user) => user.id)).toEqual([second.id, first.id]);
+      expect(response.body).not.toMatch(/password|argon2/i);
+
+      expect((await request('GET', `/api/applications/${other.id}/users`)).json()).toHaveLength(1);
+      expect((await request('GET', '/api/applications/999999/users')).statusCode).toBe(404);
+      await expectBadRequest(
+        await request('GET', '/api/applications/1x/users'),
+        'id: Invalid application id',
+      );
+    });
+  });
+
+  describe('PUT /api/applications/:appId/users/:userId', () => {
+    it("applies the spec's edit body and keeps the password", async () => {
+      const user = await createAppUserViaApi(testApp.app, owner, application.id, {
+        email: 'old@example.com',
+        hwid: 'OLD-HWID',
+        expiresAt: '2026-12-31T00:00:00.000Z',
+      });
+      const hashBefore = (await storedUser(user.id)).passwordHash;
+      clock.advance(5_000);
+      const response = await request('PUT', userUrl(user.id), {
+        username: 'edited',
+        email: 'new@example.com',
+        isActive: false,
+        isPaused: true,
+        hwid: 'NEW-HWID',
+        expiresAt: '2030-06-01T12:30:00.000Z',
+      });
+      expect(response.statusCode).toBe(200);
+      const updated = appUserSchema.parse(response.json());
+      expect(updated).toMatchObject({
+        id: user.id,
+        username: 'edited',
+        email: 'new@example.com',
+        isActive: false,
+        isPaused: true,
+        hwid: 'NEW-HWID',
+        expiresAt: '2030-06-01T12:30:00.000Z',
+      });
+      expect(Date.parse(updated.updatedAt) - Date.parse(user.updatedAt)).toBe(5_000);
+      expect((await storedUser(user.id)).passwordHash).toBe(hashBefore);
+    });
+
+    it('resets the HWID on an empty value and clears the expiry and e-mail on null', async () => {
+      const user = await createAppUserViaApi(testApp.app, owner, application.id, {
+        email: 'someone@example.com',
+        hwid: 'BOUND',
+        expiresAt: '2026-12-31T00:00:00.000Z',
+      });
+      const updated = appUserSchema.parse(
+        (
+          await request('PUT', userUrl(user.id), {
+            username: user.username,
+            email: null,
+            isActive: true,
+            isPaused: false,
+            hwid: '',
+            expiresAt: null,
+          })
+        ).json(),
+      );
+      expect(updated).toMatchObject({ email: null, hwid: null, expiresAt: null });
+    });
+
+    it('changes only what is given, and resets the password when one is given', async () => {
+      const user = await createAppUserViaApi(testApp.app, owner, application.id, {
+        email: 'keep@example.com',
+        hwid: 'KEEP',
+      });
+      const hashBefore = (await storedUser(user.id)).passwordHash;
+      const paused = appUserSchema.parse(
+        (await request('PUT', userUrl(user.id), { isPaused: true, password: '' })).json(),
+      );
+      expect(paused).toMatchObject({ ...user, isPaused: true, updatedAt: paused.updatedAt });
+      expect((await storedUser(user.id)).passwordHash).toBe(hashBefore);
+
+      const reset = await request('PUT', userUrl(user.id), { password: 'brand new secret' });
+      expect(reset.statusCode).toBe(200);
+      expect(reset.body).not.toContain('brand new secret');
+      const hashAfter = (await storedUser(user.id)).passwordHash;
+      expect(hashAfter).not.toBe(hashBefore);
+      expect(hashAfter.startsWith(PASSWORD_HASH_PREFIX)).toBe(true);
+      expect(await verifyPassword(hashAfter, 'brand new secret')).toBe(true);
+    });
+
+    it('refuses a taken username with 409 and bad input with 400', async () => {
+      const taken = await createAppUserViaApi(testApp.app, owner, application.id);
+      const user = await createAppUserViaApi(testApp.app, owner, application.id);
+      const conflict = await request('PUT', userUrl(user.id), { username: taken.username });
+      expect(conflict.statusCode).toBe(409);
+      expect(conflict.json()).toEqual({ message: 'Username already exists', code: 'CONFLICT' });
+      // Renaming to its own name is not a conflict.
+      expect((await request('PUT', userUrl(user.id), { username: user.username })).statusCode).toBe(
+        200,
+      );
+
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { username: '  ' }),
+        'Please enter a username',
+      );
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { isActive: 'false' }),
+        /^isActive: /,
+      );
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { isPaused: null }),
+        /^isPaused: /,
+      );
+      await expectBadRequest(await request('PUT', userUrl(user.id), { email: 'nope' }), /^email: /);
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { expiresAt: '31/12/2030' }),
+        /^expiresAt: /,
+      );
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { hwid: 'h'.repeat(257) }),
+        /^hwid: /,
+      );
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { username: 'u'.repeat(65) }),
+        /^username: /,
+      );
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { password: 5 }),
+        /^password: /,
+      );
+      expect(await storedUser(user.id)).toMatchObject({ username: user.username, isActive: true });
+    });
+  });
+
+  describe('pause, unpause and reset-hwid', () => {
+    it('sets and clears the paused flag and unbinds the device', async () => {
+      const user = await createAppUserViaApi(testApp.app, owner, application.id, {
+        hwid: 'DEVICE-1',
+      });
+
+      const paused = await request('POST', userUrl(user.id, '/pause'));
+      expect(paused.statusCode).toBe(200);
+      expect(appUserSchema.parse(paused.json())).toMatchObject({ id: user.id, isPaused: true });
+      expect((await storedUser(user.id)).isPaused).toBe(true);
+
+      const unpaused = await request('POST', userUrl(user.id, '/unpause'));
+      expect(appUserSchema.parse(unpaused.json())).toMatchObject({ isPaused: false });
+      expect((await storedUser(user.id)).isPaused).toBe(false);
+
+      const reset = await request('POST', userUrl(user.id, '/reset-hwid'));
+      expect(appUserSchema.parse(reset.json())).toMatchObject({ hwid: null, isActive: true });
+      expect((await storedUser(user.id)).hwid).toBeNull();
+    });
+  });
+
+  describe('DELETE /api/applications/:appId/users/:userId', () => {
+    it('deletes the user and their client sessions', async () => {
+      const user = await createAppUserViaApi(testApp.app, owner, application.id);
+      await insertAppUserSession(testApp.database.db, {
+        applicationId: application.id,
+        appUserId: user.id,
+        lastHeartbeatAt: new Date(),
+      });
+      const response = await request('DELETE', userUrl(user.id));
+      expect(response.statusCode).toBe(200);
+      expect(deletedResponseSchema.parse(response.json()).message).toBe(
+        'User deleted successfully',
+      );
+      const [row] = await testApp.database.db
+        .select()
+        .from(appUsers)
+        .where(eq(appUsers.id, user.id));
+      expect(row).toBeUndefined();
+      const sessions = await testApp.database.db
+        .select()
+        .from(appUserSessions)
+        .where(eq(appUserSessions.appUserId, user.id));
+      expect(sessions).toEqual([]);
+      expect((await request('DELETE', userUrl(user.id))).statusCode).toBe(404);
+    });
+  });
+
+  describe('unknown and malformed ids on every user route', () => {
+    const routes = [
+      ['PUT', '', { isPaused: true }],
+      ['DELETE', '', undefined],
+      ['POST', '/pause', undefined],
+      ['POST', '/unpause', undefined],
+      ['POST', '/reset-hwid', undefined],
+    ] as const;
+
+    it('answers 404 for an unknown user, a user of another application and an unknown application', async () => {
+      const user = await createAppUserViaApi(testApp.app, owner, application.id);
+      const sibling = await createApplicationViaApi(testApp.app, owner);
+      for (const [method, action, body] of routes) {
+        const unknownUser = await request(method, userUrl(randomUUID(), action), body);
+        expect(unknownUser.statusCode).toBe(404);
+        expect(unknownUser.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+
+        const wrongApplication = await request(
+          method,
+          `/api/applications/${sibling.id}/users/${user.id}${action}`,
+          body,
+        );
+        expect(wrongApplication.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+
+        const unknownApplication = await request(
+          method,
+          `/api/applications/999999/users/${user.id}${action}`,
+          body,
+        );
+        expect(unknownApplication.json()).toEqual({
+          message: 'Application not found',
+          code: 'NOT_FOUND',
+        });
+      }
+      expect(await storedUser(user.id)).toMatchObject({ isPaused: false });
+    });
+
+    it('answers 400 for a non-UUID user id or a non-numeric application id', async () => {
+      const user = await createAppUserViaApi(testApp.app, owner, application.id);
+      for (const [method, action, body] of routes) {
+        await expectBadRequest(
+          await request(method, userUrl('42', action), body),
+          'userId: Invalid user id',
+        );
+        await expectBadRequest(
+          await request(method, `/api/applications/x1/users/${user.id}${action}`, body),
+          'appId: Invalid application id',
+        );
+      }
+    });
+  });
+});

@@ -1,0 +1,76 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { USERNAME_TAKEN } from '@latchkey/contracts';
+import { applications, appUsers, type AppUser } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+
+export const USER_NOT_FOUND = 'User not found';
+
+export interface AppUserIds {
+  applicationId: number;
+  userId: string;
+}
+
+/**
+ * The condition every statement on one end user carries: the user, in that application,
+ * and that application belongs to the signed-in owner. Scoping lives here, in the query,
+ * so no verb can reach another owner's user by forgetting a check.
+ */
+export function ownedAppUserWhere(ctx: OwnerContext, ids: AppUserIds) {
+  return and(
+    eq(appUsers.id, ids.userId),
+    eq(appUsers.applicationId, ids.applicationId),
+    inArray(
+      appUsers.applicationId,
+      ctx.db
+        .select({ id: applications.id })
+        .from(applications)
+        .where(
+          and(
+            eq(applications.id, ids.applicationId),
+            eq(applications.ownerAccountId, ctx.account.id),
+          ),
+        ),
+    ),
+  );
+}
+
+/** The 404 to give when a scoped statement matched nothing: which of the two is missing. */
+export async function appUserNotFound(ctx: OwnerContext, ids: AppUserIds): Promise<AppError> {
+  // Throws 'Application not found' itself when the application is not the owner's.
+  await loadOwnedApplication({ ctx, input: { applicationId: ids.applicationId } });
+  return notFound(USER_NOT_FOUND);
+}
+
+const USERNAME_INDEX = 'app_users_application_username_idx';
+
+/**
+ * A failed write as the owner should see it: a taken username is a 409; anything else is
+ * rethrown without the statement's parameters, which can include a password hash.
+ */
+export function toAppUserWriteError(error: unknown): Error {
+  if (isUniqueViolation(error, USERNAME_INDEX)) return new AppError('CONFLICT', USERNAME_TAKEN);
+  return redactDatabaseError(error);
+}
+
+/** Updates one of the owner's end users (and its updatedAt), or throws the right 404. */
+export async function updateOwnedAppUser(
+  ctx: OwnerContext,
+  ids: AppUserIds,
+  values: Partial<typeof appUsers.$inferInsert>,
+): Promise<AppUser> {
+  let user: AppUser | undefined;
+  try {
+    [user] = await ctx.db
+      .update(appUsers)
+      .set({ ...values, updatedAt: ctx.clock.now() })
+      .where(ownedAppUserWhere(ctx, ids))
+      .returning();
+  } catch (error) {
+    throw toAppUserWriteError(error);
+  }
+  if (!user) throw await appUserNotFound(ctx, ids);
+  return user;
+}

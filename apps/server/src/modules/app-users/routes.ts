@@ -1,0 +1,86 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  appUserParamsSchema,
+  applicationParamsSchema,
+  createAppUserRequestSchema,
+  updateAppUserRequestSchema,
+  type AppUser,
+  type DeletedResponse,
+} from '@latchkey/contracts';
+import { parseInput } from '../../http/parse-input.ts';
+import { createAppUser } from './create-app-user.ts';
+import { deleteAppUser } from './delete-app-user.ts';
+import { listAppUsers } from './list-app-users.ts';
+import { pauseAppUser } from './pause-app-user.ts';
+import { resetAppUserHwid } from './reset-app-user-hwid.ts';
+import { toAppUserResponse } from './to-app-user-response.ts';
+import { unpauseAppUser } from './unpause-app-user.ts';
+import { updateAppUser } from './update-app-user.ts';
+
+/** End users of the owner's applications (spec doc 1 §7). Registered inside the owner scope. */
+export function registerAppUserRoutes(app: FastifyInstance): void {
+  app.get('/api/applications/:id/users', async (request): Promise<AppUser[]> => {
+    const { id } = parseInput(applicationParamsSchema, request.params);
+    const users = await listAppUsers({ ctx: request.owner!, input: { applicationId: id } });
+    return users.map(toAppUserResponse);
+  });
+
+  app.post('/api/applications/:id/users', async (request, reply) => {
+    const { id } = parseInput(applicationParamsSchema, request.params);
+    const user = parseInput(createAppUserRequestSchema, request.body);
+    const created = await createAppUser({
+      ctx: request.owner!,
+      input: { applicationId: id, user },
+    });
+    return reply.status(201).send(toAppUserResponse(created) satisfies AppUser);
+  });
+
+  app.put('/api/applications/:appId/users/:userId', async (request): Promise<AppUser> => {
+    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
+    const changes = parseInput(updateAppUserRequestSchema, request.body);
+    const user = await updateAppUser({
+      ctx: request.owner!,
+      input: { applicationId: appId, userId, changes },
+    });
+    return toAppUserResponse(user);
+  });
+
+  app.delete(
+    '/api/applications/:appId/users/:userId',
+    async (request): Promise<DeletedResponse> => {
+      const { appId, userId } = parseInput(appUserParamsSchema, request.params);
+      await deleteAppUser({ ctx: request.owner!, input: { applicationId: appId, userId } });
+      return { success: true, message: 'User deleted successfully' };
+    },
+  );
+
+  app.post('/api/applications/:appId/users/:userId/pause', async (request): Promise<AppUser> => {
+    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
+    const user = await pauseAppUser({
+      ctx: request.owner!,
+      input: { applicationId: appId, userId },
+    });
+    return toAppUserResponse(user);
+  });
+
+  app.post('/api/applications/:appId/users/:userId/unpause', async (request): Promise<AppUser> => {
+    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
+    const user = await unpauseAppUser({
+      ctx: request.owner!,
+      input: { applicationId: appId, userId },
+    });
+    return toAppUserResponse(user);
+  });
+
+  app.post(
+    '/api/applications/:appId/users/:userId/reset-hwid',
+    async (request): Promise<AppUser> => {
+      const { appId, userId } = parseInput(appUserParamsSchema, request.params);
+      const user = await resetAppUserHwid({
+        ctx: request.owner!,
+        input: { applicationId: appId, userId },
+      });
+      return toAppUserResponse(user);
+    },
+  );
+}

@@ -1,0 +1,20 @@
+import type { AppUser as AppUserResponse } from '@latchkey/contracts';
+import type { AppUser } from '../../db/schema/index.ts';
+
+/** The owner-API view of an end user. The password hash is deliberately not copied. */
+export function toAppUserResponse(user: AppUser): AppUserResponse {
+  return {
+    id: user.id,
+    applicationId: user.applicationId,
+    username: user.username,
+    email: user.email,
+    isActive: user.isActive,
+    isPaused: user.isPaused,
+    expiresAt: user.expiresAt?.toISOString() ?? null,
+    hwid: user.hwid,
+    loginAttempts: user.loginAttempts,
+    lastLogin: user.lastLogin?.toISOString() ?? null,
+    createdAt: user.createdAt.toISOString(),
+    updatedAt: user.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,44 @@
+import type { FastifyBaseLogger } from 'fastify';
+
+/** An application's settings changed or it was deleted. */
+export interface ApplicationChange {
+  kind: 'updated' | 'deleted';
+  applicationId: number;
+  apiKey: string;
+}
+
+export type ApplicationChangeListener = (change: ApplicationChange) => void;
+
+/**
+ * The invalidation hook for anything that caches applications (the client API keeps them
+ * in memory by API key). Owner verbs emit after their change is committed; listeners run
+ * synchronously and must be cheap (drop a cache entry). One instance per app (AppDependencies).
+ */
+export interface ApplicationEvents {
+  /** Returns a function that removes the listener. */
+  onChange(listener: ApplicationChangeListener): () => void;
+  emitChange(change: ApplicationChange, log: FastifyBaseLogger): void;
+}
+
+export function createApplicationEvents(): ApplicationEvents {
+  const listeners = new Set<ApplicationChangeListener>();
+  return {
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emitChange(change, log) {
+      for (const listener of listeners) {
+        try {
+          listener(change);
+        } catch (error) {
+          // The owner's change is already committed; a failing listener must not undo the reply.
+          log.error(
+            { err: error, applicationId: change.applicationId },
+            'application change listener failed',
+          );
+        }
+      }
+    },
+  };
+}

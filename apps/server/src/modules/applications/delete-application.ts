@@ -1,0 +1,29 @@
+import { applications } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+import { notFound } from '../../lib/errors.ts';
+import type { ApplicationEvents } from './application-events.ts';
+import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
+
+/**
+ * Deletes an application with everything that belongs to it. One statement, so one
+ * transaction: the foreign keys of end users, their sessions, activity logs and blacklist
+ * entries cascade, and either all of it goes or none of it does.
+ */
+export async function deleteApplication({
+  ctx,
+  input,
+}: {
+  ctx: OwnerContext & { applicationEvents: ApplicationEvents };
+  input: { applicationId: number };
+}): Promise<void> {
+  const [deleted] = await ctx.db
+    .delete(applications)
+    .where(ownedApplicationWhere(ctx, input.applicationId))
+    .returning({ id: applications.id, apiKey: applications.apiKey });
+  if (!deleted) throw notFound(APPLICATION_NOT_FOUND);
+  ctx.log.info({ applicationId: deleted.id }, 'application deleted');
+  ctx.applicationEvents.emitChange(
+    { kind: 'deleted', applicationId: deleted.id, apiKey: deleted.apiKey },
+    ctx.log,
+  );
+}

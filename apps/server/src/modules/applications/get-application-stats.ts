@@ -1,0 +1,87 @@
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { activityLogs, appUserSessions, appUsers } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+import { isLiveSession } from '../dashboard/get-dashboard-stats.ts';
+import { loadOwnedApplication } from './load-owned-application.ts';
+
+/** The login outcomes of the client API (spec doc 2 §3): one success, the rest failures. */
+export const LOGIN_SUCCESS_EVENT = 'user_login';
+export const LOGIN_FAILURE_EVENTS = [
+  'login_failed',
+  'account_disabled',
+  'account_expired',
+  'version_mismatch',
+  'hwid_mismatch',
+  'login_blocked_ip',
+  'login_blocked_username',
+  'login_blocked_hwid',
+] as const;
+
+export interface ApplicationStatsResult {
+  totalUsers: number;
+  activeUsers: number;
+  activeSessions: number;
+  totalApiRequests: number;
+  loginSuccessRate: number;
+  lastActivity: Date | null;
+}
+
+/** Live numbers for one of the owner's applications (the management page polls them). */
+export async function getApplicationStats({
+  ctx,
+  input,
+}: {
+  ctx: OwnerContext;
+  input: { applicationId: number };
+}): Promise<ApplicationStatsResult> {
+  const application = await loadOwnedApplication({ ctx, input });
+  const now = ctx.clock.now();
+  const [[users], [sessions], [logins]] = await Promise.all([
+    ctx.db
+      .select({
+        total: sql<number>`count(*)::int`,
+        active: sql<number>`(count(*) filter (where ${and(
+          eq(appUsers.isActive, true),
+          eq(appUsers.isPaused, false),
+          or(isNull(appUsers.expiresAt), gt(appUsers.expiresAt, now)),
+        )}))::int`,
+      })
+      .from(appUsers)
+      .where(eq(appUsers.applicationId, application.id)),
+    ctx.db
+      .select({ live: sql<number>`count(*)::int` })
+      .from(appUserSessions)
+      .where(and(eq(appUserSessions.applicationId, application.id), isLiveSession(now))),
+    ctx.db
+      .select({
+        // A user_login logged with success=false counts as a failed attempt too.
+        succeeded: sql<number>`(count(*) filter (where ${and(
+          eq(activityLogs.event, LOGIN_SUCCESS_EVENT),
+          eq(activityLogs.success, true),
+        )}))::int`,
+        attempted: sql<number>`(count(*) filter (where ${inArray(activityLogs.event, [
+          LOGIN_SUCCESS_EVENT,
+          ...LOGIN_FAILURE_EVENTS,
+        ])}))::int`,
+        newest: sql<Date | null>`max(${activityLogs.createdAt})`.mapWith(activityLogs.createdAt),
+      })
+      .from(activityLogs)
+      .where(eq(activityLogs.applicationId, application.id)),
+  ]);
+  const attempted = logins?.attempted ?? 0;
+  const succeeded = logins?.succeeded ?? 0;
+  return {
+    totalUsers: users?.total ?? 0,
+    activeUsers: users?.active ?? 0,
+    activeSessions: sessions?.live ?? 0,
+    totalApiRequests: application.totalApiRequests,
+    loginSuccessRate: attempted === 0 ? 0 : Math.round((succeeded / attempted) * 1000) / 10,
+    lastActivity: latest(logins?.newest ?? null, application.lastActivityAt),
+  };
+}
+
+function latest(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a > b ? a : b;
+}

@@ -1,0 +1,24 @@
+import type { Application as ApplicationResponse } from '@latchkey/contracts';
+import type { Application } from '../../db/schema/index.ts';
+
+/** The owner-API view of an application: everything except the encrypted private key. */
+export function toApplicationResponse(application: Application): ApplicationResponse {
+  return {
+    id: application.id,
+    name: application.name,
+    description: application.description,
+    apiKey: application.apiKey,
+    isActive: application.isActive,
+    version: application.version,
+    hwidLockEnabled: application.hwidLockEnabled,
+    loginSuccessMessage: application.loginSuccessMessage,
+    loginFailedMessage: application.loginFailedMessage,
+    accountDisabledMessage: application.accountDisabledMessage,
+    accountExpiredMessage: application.accountExpiredMessage,
+    versionMismatchMessage: application.versionMismatchMessage,
+    hwidMismatchMessage: application.hwidMismatchMessage,
+    signingPublicKey: application.signingPublicKey,
+    createdAt: application.createdAt.toISOString(),
+    updatedAt: application.updatedAt.toISOString(),
+  };
+}

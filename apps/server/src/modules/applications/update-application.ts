@@ -1,0 +1,41 @@
+import type { UpdateApplicationInput } from '@latchkey/contracts';
+import { applications, type Application } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+import { notFound } from '../../lib/errors.ts';
+import type { ApplicationEvents } from './application-events.ts';
+import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
+
+/** Applies the given settings (absent fields stay as they are) and bumps updatedAt. */
+export async function updateApplication({
+  ctx,
+  input,
+}: {
+  ctx: OwnerContext & { applicationEvents: ApplicationEvents };
+  input: { applicationId: number; changes: UpdateApplicationInput };
+}): Promise<Application> {
+  const { changes } = input;
+  const [application] = await ctx.db
+    .update(applications)
+    .set({
+      name: changes.name,
+      description: changes.description,
+      version: changes.version,
+      isActive: changes.isActive,
+      hwidLockEnabled: changes.hwidLockEnabled,
+      loginSuccessMessage: changes.loginSuccessMessage,
+      loginFailedMessage: changes.loginFailedMessage,
+      accountDisabledMessage: changes.accountDisabledMessage,
+      accountExpiredMessage: changes.accountExpiredMessage,
+      versionMismatchMessage: changes.versionMismatchMessage,
+      hwidMismatchMessage: changes.hwidMismatchMessage,
+      updatedAt: ctx.clock.now(),
+    })
+    .where(ownedApplicationWhere(ctx, input.applicationId))
+    .returning();
+  if (!application) throw notFound(APPLICATION_NOT_FOUND);
+  ctx.applicationEvents.emitChange(
+    { kind: 'updated', applicationId: application.id, apiKey: application.apiKey },
+    ctx.log,
+  );
+  return application;
+}

@@ -1,0 +1,350 @@
+import { randomUUID } from 'node:crypto';
+import { eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import {
+  activityLogs,
+  applications,
+  appUserSessions,
+  appUsers,
+  blacklistEntries,
+  ownerAccounts,
+} from '../src/db/schema/index.ts';
+import {
+  createApplicationViaApi,
+  createAppUserViaApi,
+  insertActivityLog,
+  insertAppUserSession,
+  insertBlacklistEntry,
+} from './factories.ts';
+import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './test-app.ts';
+
+/**
+ * Every route registered on the app, collected through Fastify's onRoute hook, so the table
+ * below cannot silently fall behind: a new /api route fails this file until it is listed.
+ */
+const { registeredRoutes } = vi.hoisted(() => ({
+  registeredRoutes: [] as { method: string; url: string }[],
+}));
+vi.mock('fastify', async (importOriginal) => {
+  const actual = await importOriginal<{ default: (...args: unknown[]) => FastifyInstance }>();
+  const withRouteCollector = (...args: unknown[]) => {
+    const instance = actual.default(...args);
+    instance.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) registeredRoutes.push({ method, url: route.url });
+    });
+    return instance;
+  };
+  return { ...actual, default: withRouteCollector };
+});
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+interface Fixture {
+  applicationId: number;
+  userId: string;
+}
+
+interface OwnerRoute {
+  method: Method;
+  path: string;
+  body?: Record<string, unknown>;
+  /**
+   * What a second owner gets when replaying it with the first owner's ids: a 404 that does
+   * not reveal the target exists, or (routes without ids) only their own data.
+   */
+  asOtherOwner: { status: 404; message: string } | 'own-data';
+}
+
+const applicationNotFound = { status: 404, message: 'Application not found' } as const;
+
+/** EVERY owner route. Adding an owner route means adding it here. */
+const ownerRoutes: OwnerRoute[] = [
+  { method: 'GET', path: '/api/auth/user', asOtherOwner: 'own-data' },
+  { method: 'GET', path: '/api/dashboard/stats', asOtherOwner: 'own-data' },
+  { method: 'GET', path: '/api/applications', asOtherOwner: 'own-data' },
+  {
+    method: 'POST',
+    path: '/api/applications',
+    body: { name: 'Intruder app', description: 'made by the second owner' },
+    asOtherOwner: 'own-data',
+  },
+  {
+    method: 'PUT',
+    path: '/api/applications/:id',
+    body: {
+      name: 'Hijacked',
+      description: 'hijacked',
+      version: '6.6.6',
+      isActive: false,
+      hwidLockEnabled: true,
+      loginSuccessMessage: 'pwned',
+      loginFailedMessage: 'pwned',
+      accountDisabledMessage: 'pwned',
+      accountExpiredMessage: 'pwned',
+      versionMismatchMessage: 'pwned',
+      hwidMismatchMessage: 'pwned',
+    },
+    asOtherOwner: applicationNotFound,
+  },
+  { method: 'DELETE', path: '/api/applications/:id', asOtherOwner: applicationNotFound },
+  { method: 'GET', path: '/api/applications/:id/stats', asOtherOwner: applicationNotFound },
+  { method: 'GET', path: '/api/applications/:id/users', asOtherOwner: applicationNotFound },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/users',
+    body: { username: 'planted', password: 'planted-password', email: null },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/api/applications/:appId/users/:userId',
+    body: {
+      username: 'hijacked',
+      email: 'hijacked@example.com',
+      isActive: false,
+      isPaused: true,
+      hwid: 'ATTACKER-DEVICE',
+      expiresAt: '2000-01-01T00:00:00.000Z',
+      password: 'attacker-password',
+    },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/pause',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/unpause',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/reset-hwid',
+    asOtherOwner: applicationNotFound,
+  },
+];
+
+/** Routes reachable without an owner session, on purpose. */
+const publicRoutes = [
+  'GET /api/health',
+  'GET /api/config',
+  'POST /api/auth/firebase-login',
+  'GET /api/logout',
+];
+
+/** The public client API (authenticated by API key, not by an owner session). */
+const isClientApiRoute = (url: string) => url.startsWith('/api/v1/');
+
+const routeKey = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
+
+function fill(path: string, fixture: Fixture): string {
+  return path
+    .replace(':id', String(fixture.applicationId))
+    .replace(':appId', String(fixture.applicationId))
+    .replace(':userId', fixture.userId);
+}
+
+const mutating = (method: Method) => method !== 'GET';
+
+describe('every owner route is closed to everyone but its owner', () => {
+  let testApp: TestApp;
+  let victim: SignedInOwner;
+  let attacker: SignedInOwner;
+  let victimData: Fixture;
+
+  /** Everything of the victim's that any route could change, read straight from the tables. */
+  const snapshotOfVictim = async () => {
+    const db = testApp.database.db;
+    const victimApplications = await db
+      .select()
+      .from(applications)
+      .where(eq(applications.ownerAccountId, victim.accountId))
+      .orderBy(applications.id);
+    const applicationIds = victimApplications.map((application) => application.id);
+    return {
+      account: await db.select().from(ownerAccounts).where(eq(ownerAccounts.id, victim.accountId)),
+      applications: victimApplications,
+      users: await db
+        .select()
+        .from(appUsers)
+        .where(inArray(appUsers.applicationId, applicationIds))
+        .orderBy(appUsers.id),
+      sessions: await db
+        .select()
+        .from(appUserSessions)
+        .where(inArray(appUserSessions.applicationId, applicationIds))
+        .orderBy(appUserSessions.id),
+      logs: await db
+        .select()
+        .from(activityLogs)
+        .where(inArray(activityLogs.applicationId, applicationIds))
+        .orderBy(activityLogs.id),
+      blacklist: await db
+        .select()
+        .from(blacklistEntries)
+        .where(eq(blacklistEntries.ownerAccountId, victim.accountId))
+        .orderBy(blacklistEntries.id),
+    };
+  };
+
+  const createFixture = async (owner: SignedInOwner): Promise<Fixture> => {
+    const application = await createApplicationViaApi(testApp.app, owner);
+    const user = await createAppUserViaApi(testApp.app, owner, application.id, {
+      email: 'victim-user@example.com',
+      hwid: 'VICTIM-DEVICE',
+    });
+    return { applicationId: application.id, userId: user.id };
+  };
+
+  const send = (route: OwnerRoute, fixture: Fixture, headers: Record<string, string>) =>
+    testApp.app.inject({
+      method: route.method,
+      url: fill(route.path, fixture),
+      headers,
+      ...(route.body ? { payload: route.body } : {}),
+    } as InjectOptions);
+
+  let before: Awaited<ReturnType<typeof snapshotOfVictim>>;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    victim = await signInOwner(testApp.app);
+    attacker = await signInOwner(testApp.app);
+    victimData = await createFixture(victim);
+    const db = testApp.database.db;
+    await insertAppUserSession(db, {
+      applicationId: victimData.applicationId,
+      appUserId: victimData.userId,
+      lastHeartbeatAt: new Date(),
+    });
+    await insertActivityLog(db, {
+      applicationId: victimData.applicationId,
+      appUserId: victimData.userId,
+      event: 'user_login',
+      success: true,
+    });
+    await insertBlacklistEntry(db, {
+      ownerAccountId: victim.accountId,
+      applicationId: victimData.applicationId,
+    });
+    before = await snapshotOfVictim();
+  });
+  afterAll(() => testApp.close());
+
+  it('lists every registered owner route in the table, and nothing else', () => {
+    const apiRoutes = registeredRoutes
+      .filter((route) => route.method !== 'HEAD' && route.url.startsWith('/api'))
+      .map(routeKey);
+    expect(apiRoutes.length).toBeGreaterThan(ownerRoutes.length);
+    const ownerRouteKeys = apiRoutes.filter(
+      (key) => !publicRoutes.includes(key) && !isClientApiRoute(key.split(' ')[1]!),
+    );
+    const table = ownerRoutes.map((route) => routeKey({ method: route.method, url: route.path }));
+    expect(new Set(table).size).toBe(table.length);
+    expect([...ownerRouteKeys].sort()).toEqual([...table].sort());
+    for (const key of publicRoutes) expect(apiRoutes).toContain(key);
+  });
+
+  it.each(ownerRoutes)('$method $path: 401 without a session', async (route) => {
+    const response = await send(route, victimData, {});
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    const forged = await send(route, victimData, {
+      cookie: 'latchkey_session=forged-token',
+      'x-account-id': victim.accountId,
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it.each(ownerRoutes)(
+    "$method $path: a second owner gets 404 (or only their own data) for the first owner's ids",
+    async (route) => {
+      const response = await send(route, victimData, attacker.headers);
+      if (route.asOtherOwner === 'own-data') {
+        expect(response.statusCode).toBeLessThan(300);
+        for (const secret of [victim.accountId, victim.account.email, victimData.userId]) {
+          expect(response.body).not.toContain(secret);
+        }
+        if (route.path === '/api/applications' && route.method === 'GET') {
+          expect(response.json()).toEqual(
+            expect.not.arrayContaining([expect.objectContaining({ id: victimData.applicationId })]),
+          );
+        }
+        return;
+      }
+      expect(response.statusCode).toBe(route.asOtherOwner.status);
+      expect(response.json()).toEqual({ message: route.asOtherOwner.message, code: 'NOT_FOUND' });
+      // Indistinguishable from ids that do not exist at all.
+      const nonexistent = await send(
+        route,
+        { applicationId: 2_000_000_000, userId: randomUUID() },
+        attacker.headers,
+      );
+      expect(nonexistent.statusCode).toBe(response.statusCode);
+      expect(nonexistent.json()).toEqual(response.json());
+    },
+  );
+
+  it("a second owner cannot reach the first owner's user through their own application", async () => {
+    const attackerData = await createFixture(attacker);
+    for (const route of ownerRoutes.filter((r) => r.path.includes(':userId'))) {
+      const response = await send(
+        route,
+        { applicationId: attackerData.applicationId, userId: victimData.userId },
+        attacker.headers,
+      );
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+    }
+  });
+
+  it.each(ownerRoutes.filter((route) => mutating(route.method)))(
+    '$method $path: 403 for a foreign Origin or a cross-site fetch',
+    async (route) => {
+      const foreignOrigin = await send(route, victimData, {
+        ...victim.headers,
+        origin: 'https://evil.example',
+      });
+      expect(foreignOrigin.statusCode).toBe(403);
+      expect(foreignOrigin.json()).toMatchObject({ code: 'FORBIDDEN' });
+      const crossSite = await send(route, victimData, {
+        ...victim.headers,
+        'sec-fetch-site': 'cross-site',
+      });
+      expect(crossSite.statusCode).toBe(403);
+    },
+  );
+
+  it.each(ownerRoutes)("$method $path: 403 with another account's x-account-id", async (route) => {
+    const response = await send(route, victimData, {
+      ...victim.headers,
+      'x-account-id': attacker.accountId,
+    });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'FORBIDDEN' });
+  });
+
+  it("left the first owner's data exactly as it was", async () => {
+    expect(await snapshotOfVictim()).toEqual(before);
+  });
+
+  // Positive control: the same requests succeed for the owner, so the refusals above are
+  // the guard and the scoping at work, not a wrong path or body in the table.
+  it.each(ownerRoutes)('$method $path: succeeds for the owner', async (route) => {
+    const fixture = await createFixture(victim);
+    const response = await send(route, fixture, {
+      ...victim.headers,
+      origin: 'http://localhost:80',
+    });
+    expect(response.statusCode, response.body).toBeLessThan(300);
+  });
+});

@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { applicationIdSchema } from './applications.ts';
+
+/** Longest accepted values; longer input is a 400, never a database error. */
+export const appUserLimits = {
+  username: 64,
+  email: 254,
+  password: 1024,
+  hwid: 256,
+} as const;
+
+export const USERNAME_AND_PASSWORD_REQUIRED = 'Please fill in username and password';
+export const USERNAME_TAKEN = 'Username already exists';
+
+/** An end user as the owner API returns it. The password (and its hash) never appears. */
+export const appUserSchema = z.object({
+  id: z.uuid(),
+  applicationId: z.number().int(),
+  username: z.string(),
+  email: z.string().nullable(),
+  isActive: z.boolean(),
+  isPaused: z.boolean(),
+  expiresAt: z.iso.datetime().nullable(),
+  hwid: z.string().nullable(),
+  loginAttempts: z.number().int(),
+  lastLogin: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type AppUser = z.infer<typeof appUserSchema>;
+
+export const appUserListSchema = z.array(appUserSchema);
+
+// Blank strings mean "none": the console's forms send '' for an empty field.
+const blankToNull = (value: unknown) => (typeof value === 'string' ? value.trim() || null : value);
+
+const hasControlCharacters = (value: string) => /\p{Cc}/u.test(value);
+
+const username = z
+  .string()
+  .trim()
+  .max(appUserLimits.username, `Username must be at most ${appUserLimits.username} characters`)
+  .refine((value) => !hasControlCharacters(value), 'Username contains invalid characters');
+
+const password = z
+  .string()
+  .max(appUserLimits.password, `Password must be at most ${appUserLimits.password} characters`);
+
+/** Optional e-mail: '' or null is "none" (the management page does not require one). */
+const email = z.preprocess(
+  blankToNull,
+  z
+    .email('Please enter a valid e-mail address')
+    .max(appUserLimits.email, `E-mail must be at most ${appUserLimits.email} characters`)
+    .nullish(),
+);
+
+/** ISO 8601 date-time with Z or an offset (Date.prototype.toISOString()); '' or null is "never". */
+const expiresAt = z.preprocess(
+  blankToNull,
+  z.iso
+    .datetime({
+      offset: true,
+      error: 'expiresAt must be an ISO date-time, e.g. 2030-01-31T23:59:00Z',
+    })
+    .nullish()
+    .transform((value) => (typeof value === 'string' ? new Date(value) : value)),
+);
+
+/** Hardware id; '' or null is "none" (on edit: reset, so the next login binds a new one). */
+const hwid = z.preprocess(
+  blankToNull,
+  z
+    .string()
+    .max(appUserLimits.hwid, `HWID must be at most ${appUserLimits.hwid} characters`)
+    .nullish(),
+);
+
+/** POST /api/applications/:id/users (spec doc 1 §7; §5: username and password required). */
+export const createAppUserRequestSchema = z
+  .object({
+    // Optional here so a missing field gets the spec's message below, not a type error.
+    username: username.optional(),
+    email,
+    password: password.optional(),
+    expiresAt,
+    hwid,
+  })
+  .superRefine((value, ctx) => {
+    if (!value.username || !value.password?.trim()) {
+      ctx.addIssue({ code: 'custom', message: USERNAME_AND_PASSWORD_REQUIRED });
+    }
+  })
+  .transform((value) => ({
+    username: value.username ?? '',
+    // Stored exactly as typed: a password's spaces are part of it.
+    password: value.password ?? '',
+    email: value.email ?? null,
+    expiresAt: value.expiresAt ?? null,
+    hwid: value.hwid ?? null,
+  }));
+export type CreateAppUserRequest = z.input<typeof createAppUserRequestSchema>;
+export type CreateAppUserInput = z.output<typeof createAppUserRequestSchema>;
+
+/**
+ * PUT /api/applications/:appId/users/:userId. Every field is optional (absent = unchanged);
+ * null or '' clears email, expiresAt and hwid. A non-blank password resets the password.
+ */
+export const updateAppUserRequestSchema = z
+  .object({
+    username: username.optional(),
+    email,
+    password: password.optional(),
+    isActive: z.boolean().optional(),
+    isPaused: z.boolean().optional(),
+    expiresAt,
+    hwid,
+  })
+  .superRefine((value, ctx) => {
+    if (value.username === '') {
+      ctx.addIssue({ code: 'custom', message: 'Please enter a username' });
+    }
+  })
+  .transform(({ password: newPassword, ...rest }) => ({
+    ...rest,
+    // A blank password field in an edit form means "keep the current one".
+    password: newPassword?.trim() ? newPassword : undefined,
+  }));
+export type UpdateAppUserRequest = z.input<typeof updateAppUserRequestSchema>;
+export type UpdateAppUserInput = z.output<typeof updateAppUserRequestSchema>;
+
+/** Path parameters of /api/applications/:appId/users/:userId/... */
+export const appUserParamsSchema = z.object({
+  appId: applicationIdSchema,
+  userId: z.uuid('Invalid user id'),
+});

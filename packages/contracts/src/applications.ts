@@ -1,0 +1,173 @@
+import { z } from 'zod';
+
+/** Longest accepted values; longer input is a 400, never a database error. */
+export const applicationLimits = {
+  name: 100,
+  description: 1000,
+  version: 32,
+  message: 500,
+} as const;
+
+export const DEFAULT_APPLICATION_VERSION = '1.0.0';
+
+/** The six per-application texts shown to end users, in the order of spec doc 1 §3. */
+export const applicationMessageFields = [
+  'loginSuccessMessage',
+  'loginFailedMessage',
+  'accountDisabledMessage',
+  'accountExpiredMessage',
+  'versionMismatchMessage',
+  'hwidMismatchMessage',
+] as const;
+export type ApplicationMessageField = (typeof applicationMessageFields)[number];
+
+/**
+ * Texts a new application starts with. The client samples recognise outcomes by words in
+ * these texts ("update", "HWID", "expired", "disabled"), so every default contains its word.
+ */
+export const defaultApplicationMessages: Record<ApplicationMessageField, string> = {
+  loginSuccessMessage: 'Login successful!',
+  loginFailedMessage: 'Invalid username or password',
+  accountDisabledMessage: 'Your account has been disabled. Please contact support.',
+  accountExpiredMessage: 'Your account has expired. Please renew your license.',
+  versionMismatchMessage: 'A new version is available. Please update the application.',
+  hwidMismatchMessage: 'HWID mismatch: this account is locked to another device.',
+};
+
+export const applicationMessageLabels: Record<ApplicationMessageField, string> = {
+  loginSuccessMessage: 'Login success',
+  loginFailedMessage: 'Login failed',
+  accountDisabledMessage: 'Account disabled',
+  accountExpiredMessage: 'Account expired',
+  versionMismatchMessage: 'Version mismatch',
+  hwidMismatchMessage: 'HWID mismatch',
+};
+
+export const APPLICATION_NAME_REQUIRED = 'Please enter an application name';
+
+/** An application as the owner API returns it. The signing private key never appears here. */
+export const applicationSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  apiKey: z.string(),
+  isActive: z.boolean(),
+  version: z.string(),
+  hwidLockEnabled: z.boolean(),
+  loginSuccessMessage: z.string(),
+  loginFailedMessage: z.string(),
+  accountDisabledMessage: z.string(),
+  accountExpiredMessage: z.string(),
+  versionMismatchMessage: z.string(),
+  hwidMismatchMessage: z.string(),
+  /** Ed25519 public key (raw 32 bytes, hex) that verifies this application's client-API responses. */
+  signingPublicKey: z.string().regex(/^[0-9a-f]{64}$/),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+});
+export type Application = z.infer<typeof applicationSchema>;
+
+export const applicationListSchema = z.array(applicationSchema);
+
+/** Blank optional text is stored as "no value". */
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullable()
+    .transform((value) => value || null)
+    .optional();
+
+const applicationName = z
+  .string()
+  .trim()
+  .max(
+    applicationLimits.name,
+    `Application name must be at most ${applicationLimits.name} characters`,
+  );
+
+const applicationMessage = z
+  .string()
+  .trim()
+  .min(1, 'Messages cannot be empty')
+  .max(
+    applicationLimits.message,
+    `Messages must be at most ${applicationLimits.message} characters`,
+  );
+
+/** POST /api/applications (spec doc 1 §7; §5: the name must not be blank). */
+export const createApplicationRequestSchema = z
+  .object({
+    // Optional here so a missing name gets the spec's message below, not a type error.
+    name: applicationName.optional(),
+    description: optionalText(applicationLimits.description, 'Description'),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.name) ctx.addIssue({ code: 'custom', message: APPLICATION_NAME_REQUIRED });
+  })
+  .transform((value) => ({ name: value.name ?? '', description: value.description ?? null }));
+export type CreateApplicationRequest = z.input<typeof createApplicationRequestSchema>;
+export type CreateApplicationInput = z.output<typeof createApplicationRequestSchema>;
+
+/**
+ * PUT /api/applications/:id. The console sends the whole body of spec doc 1 §7; every field
+ * is optional so a partial update works too. Unknown fields (id, apiKey, ...) are ignored.
+ */
+export const updateApplicationRequestSchema = z
+  .object({
+    name: applicationName.optional(),
+    description: optionalText(applicationLimits.description, 'Description'),
+    version: z
+      .string()
+      .trim()
+      .min(1, 'Please enter a version')
+      .max(
+        applicationLimits.version,
+        `Version must be at most ${applicationLimits.version} characters`,
+      )
+      .optional(),
+    isActive: z.boolean().optional(),
+    hwidLockEnabled: z.boolean().optional(),
+    loginSuccessMessage: applicationMessage.optional(),
+    loginFailedMessage: applicationMessage.optional(),
+    accountDisabledMessage: applicationMessage.optional(),
+    accountExpiredMessage: applicationMessage.optional(),
+    versionMismatchMessage: applicationMessage.optional(),
+    hwidMismatchMessage: applicationMessage.optional(),
+  })
+  .superRefine((value, ctx) => {
+    if (value.name === '') ctx.addIssue({ code: 'custom', message: APPLICATION_NAME_REQUIRED });
+  });
+export type UpdateApplicationRequest = z.input<typeof updateApplicationRequestSchema>;
+export type UpdateApplicationInput = z.output<typeof updateApplicationRequestSchema>;
+
+const MAX_SERIAL_ID = 2_147_483_647;
+
+/** A positive integer id from a path segment; anything else is a 400, not a database error. */
+export const applicationIdSchema = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/, 'Invalid application id')
+  .transform(Number)
+  .refine((id) => id <= MAX_SERIAL_ID, 'Invalid application id');
+
+/** Path parameters of /api/applications/:id/... */
+export const applicationParamsSchema = z.object({ id: applicationIdSchema });
+
+/** GET /api/applications/:id/stats (spec doc 1 §3). */
+export const applicationStatsSchema = z.object({
+  totalUsers: z.number().int(),
+  /** Users that can log in now: active, not paused, not expired. */
+  activeUsers: z.number().int(),
+  /** End-user sessions not ended and seen within the last 90 seconds. */
+  activeSessions: z.number().int(),
+  totalApiRequests: z.number().int(),
+  /** Successful logins as a percent (0-100, one decimal) of all login attempts; 0 when none. */
+  loginSuccessRate: z.number().min(0).max(100),
+  lastActivity: z.iso.datetime().nullable(),
+});
+export type ApplicationStats = z.infer<typeof applicationStatsSchema>;
+
+/** Body of a successful DELETE. */
+export const deletedResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+export type DeletedResponse = z.infer<typeof deletedResponseSchema>;
