@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import type { Config } from './config.ts';
 import type { DatabaseConnection } from './db/client.ts';
 import { registerConsoleAssets } from './http/console-assets.ts';
+import { acceptEmptyJsonBodies } from './http/accept-empty-json-bodies.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
 import { createOwnerGuard } from './http/owner-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -68,6 +69,7 @@ export async function buildApp(
   });
 
   registerErrorHandler(app);
+  acceptEmptyJsonBodies(app);
   await registerSecurityHeaders(app, config);
   await app.register(fastifyCookie);
 

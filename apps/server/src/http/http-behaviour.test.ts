@@ -118,3 +118,32 @@ describe('HTTP behaviour shared by every route', () => {
     });
   });
 });
+
+describe('JSON bodies', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await createTestApp();
+  });
+  afterAll(() => testApp.close());
+
+  it('treats an empty body sent as JSON as no body rather than a parse error', async () => {
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/firebase-login',
+      headers: { 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/^firebase_token: /);
+  });
+
+  it('refuses prototype poisoning in JSON bodies', async () => {
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/firebase-login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"firebase_token":"x","__proto__":{"isAdmin":true}}',
+    });
+    expect(response.statusCode).toBe(400);
+  });
+});
