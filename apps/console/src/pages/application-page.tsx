@@ -1,13 +1,171 @@
-import { useParams } from 'wouter';
-import { PageHeading } from '@/components/layout/page-heading.tsx';
+import { applicationIdSchema, type Application } from '@latchkey/contracts';
+import { ArrowLeft, CircleAlert, SearchX } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { Link, useParams } from 'wouter';
+import { ApplicationApiConfiguration } from '@/components/applications/application-api-configuration.tsx';
+import { ApplicationMessages } from '@/components/applications/application-messages.tsx';
+import { ApplicationOverview } from '@/components/applications/application-overview.tsx';
+import { ApplicationSettingsDialog } from '@/components/applications/application-settings-dialog.tsx';
+import { ApplicationStatusBadge } from '@/components/applications/application-status-badge.tsx';
+import { ApplicationUsersPanel } from '@/components/app-users/application-users-panel.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { Card, CardContent } from '@/components/ui/card.tsx';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
+import { useApplicationStats } from '@/hooks/use-application-stats.ts';
+import { useAppUsers } from '@/hooks/use-app-users.ts';
+import { useApplications } from '@/hooks/use-applications.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 
+export const APPLICATION_NOT_FOUND_MESSAGE =
+  'This application does not exist, or it belongs to another account.';
+
+function BackToDashboardButton() {
+  return (
+    <Button asChild variant="outline">
+      <Link href="/dashboard">
+        <ArrowLeft aria-hidden="true" />
+        Back to Dashboard
+      </Link>
+    </Button>
+  );
+}
+
+function StatusMessage({
+  icon,
+  title,
+  children,
+}: {
+  icon: ReactNode;
+  title: string;
+  children?: ReactNode;
+}) {
+  return (
+    <Card className="mx-auto mt-8 w-full max-w-md">
+      <CardContent className="flex flex-col items-center gap-4 text-center">
+        {icon}
+        <h1 className="text-2xl font-bold tracking-tight">{title}</h1>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** Spec doc 1 §2: /app/:id, the management page of one application. */
 export function ApplicationPage() {
   const { id } = useParams<{ id: string }>();
+  const parsedId = applicationIdSchema.safeParse(id ?? '');
 
   return (
     <SignedInLayout>
-      <PageHeading title="Application" description={`Application ${id}`} />
+      {parsedId.success ? (
+        // Keyed: moving to another application starts from its own state (tab, dialogs).
+        <ApplicationManagement key={parsedId.data} applicationId={parsedId.data} />
+      ) : (
+        <StatusMessage
+          icon={<CircleAlert className="size-10 text-destructive" aria-hidden="true" />}
+          title="Invalid application ID"
+        >
+          <BackToDashboardButton />
+        </StatusMessage>
+      )}
     </SignedInLayout>
+  );
+}
+
+function ApplicationManagement({ applicationId }: { applicationId: number }) {
+  const applicationsQuery = useApplications();
+  // There is no single-application read: the page looks in the owner's own list, which is
+  // also what makes another owner's application "not found" rather than forbidden.
+  const application =
+    applicationsQuery.data?.find((candidate) => candidate.id === applicationId) ?? null;
+
+  const knownId = application ? applicationId : null;
+  const usersQuery = useAppUsers(knownId, { refetchOnWindowFocus: true });
+  const statsQuery = useApplicationStats(knownId);
+
+  if (applicationsQuery.isPending) {
+    return (
+      <div role="status" className="flex min-h-[50vh] flex-col items-center justify-center gap-3">
+        <Spinner className="size-8 text-primary" />
+        <p className="text-sm font-medium text-muted-foreground">Loading application...</p>
+      </div>
+    );
+  }
+
+  if (!application) {
+    const message = applicationsQuery.error
+      ? getErrorToastMessage(applicationsQuery.error, applicationsQuery.error.message)
+      : APPLICATION_NOT_FOUND_MESSAGE;
+    return (
+      <StatusMessage
+        icon={<SearchX className="size-10 text-muted-foreground" aria-hidden="true" />}
+        title="Application Not Found"
+      >
+        <p className="text-sm text-muted-foreground">{message}</p>
+        <BackToDashboardButton />
+      </StatusMessage>
+    );
+  }
+
+  const userCount = usersQuery.data?.length ?? statsQuery.data?.totalUsers;
+
+  return (
+    <div className="flex flex-col gap-8">
+      <ApplicationHeader application={application} />
+      <Tabs defaultValue="overview" className="flex flex-col gap-4">
+        <TabsList>
+          <TabsTrigger value="overview">Overview</TabsTrigger>
+          <TabsTrigger value="users">
+            Users{userCount === undefined ? '' : ` (${userCount})`}
+          </TabsTrigger>
+          <TabsTrigger value="api">API Configuration</TabsTrigger>
+          <TabsTrigger value="messages">Messages</TabsTrigger>
+        </TabsList>
+        <TabsContent value="overview">
+          <ApplicationOverview
+            application={application}
+            users={usersQuery.data}
+            statsQuery={statsQuery}
+          />
+        </TabsContent>
+        <TabsContent value="users">
+          <ApplicationUsersPanel application={application} usersQuery={usersQuery} />
+        </TabsContent>
+        <TabsContent value="api">
+          <ApplicationApiConfiguration application={application} />
+        </TabsContent>
+        <TabsContent value="messages">
+          <ApplicationMessages application={application} />
+        </TabsContent>
+      </Tabs>
+    </div>
+  );
+}
+
+function ApplicationHeader({ application }: { application: Application }) {
+  return (
+    <div className="flex flex-col gap-4">
+      <Link
+        href="/dashboard"
+        className="inline-flex w-fit items-center gap-1.5 rounded-md text-sm text-muted-foreground outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60"
+      >
+        <ArrowLeft className="size-4" aria-hidden="true" />
+        Back to Dashboard
+      </Link>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div className="flex min-w-0 flex-col gap-2">
+          <div className="flex flex-wrap items-center gap-3">
+            <h1 className="truncate text-3xl font-bold tracking-tight">{application.name}</h1>
+            <ApplicationStatusBadge isActive={application.isActive} />
+          </div>
+          <p className="max-w-3xl text-muted-foreground">
+            {application.description || 'No description'}
+          </p>
+        </div>
+        <ApplicationSettingsDialog application={application} />
+      </div>
+    </div>
   );
 }

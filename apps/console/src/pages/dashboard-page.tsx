@@ -1,10 +1,102 @@
-import { PageHeading } from '@/components/layout/page-heading.tsx';
-import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
+import type { Application } from '@latchkey/contracts';
+import { AppWindow, Crown, Users } from 'lucide-react';
+import { useState } from 'react';
+import { ApplicationsTab } from '@/components/dashboard/applications-tab.tsx';
+import { DashboardNavigation } from '@/components/dashboard/dashboard-navigation.tsx';
+import { DashboardStats } from '@/components/dashboard/dashboard-stats.tsx';
+import { UsersTab } from '@/components/dashboard/users-tab.tsx';
+import { DEFAULT_ACCOUNT_TYPE } from '@/components/home/home-stats.tsx';
+import { SiteFooter } from '@/components/layout/site-footer.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
+import { useApplications } from '@/hooks/use-applications.ts';
+import { useAuth } from '@/hooks/use-auth.ts';
+import { useDashboardStats } from '@/hooks/use-dashboard-stats.ts';
+
+type DashboardTab = 'applications' | 'users';
 
 export function DashboardPage() {
+  const { user } = useAuth();
+  const statsQuery = useDashboardStats();
+  const applicationsQuery = useApplications();
+  const [activeTab, setActiveTab] = useState<DashboardTab>('applications');
+  const [selectedApplicationId, setSelectedApplicationId] = useState<number | null>(null);
+
+  // Derived from the list, so the tab label and users table follow edits, and an application
+  // deleted elsewhere stops being selected.
+  const selectedApplication =
+    applicationsQuery.data?.find((application) => application.id === selectedApplicationId) ?? null;
+  const name = user?.firstName || user?.email || '';
+
+  const showUsers = (application: Application) => {
+    setSelectedApplicationId(application.id);
+    setActiveTab('users');
+  };
+
   return (
-    <SignedInLayout>
-      <PageHeading title="Dashboard" />
-    </SignedInLayout>
+    <div className="flex min-h-screen flex-col bg-background">
+      <DashboardNavigation />
+      <main className="mx-auto flex w-full max-w-7xl flex-1 flex-col gap-8 px-4 py-10 sm:px-6 lg:px-8">
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <div className="flex flex-col gap-1">
+            <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
+            <p className="text-muted-foreground">
+              Welcome back{name ? `, ${name}` : ''}. Manage your applications, API keys and users.
+            </p>
+          </div>
+          <Badge
+            data-testid="account-type"
+            className="gap-1.5 bg-gradient-to-r from-primary to-violet-600 px-3 py-1 text-sm text-white"
+          >
+            <Crown aria-hidden="true" className="size-3.5!" />
+            {statsQuery.data?.accountType || DEFAULT_ACCOUNT_TYPE}
+          </Badge>
+        </div>
+
+        <DashboardStats
+          stats={statsQuery.data}
+          isLoading={statsQuery.isPending}
+          isError={statsQuery.isError}
+        />
+
+        <Tabs
+          value={activeTab}
+          onValueChange={(value) => setActiveTab(value as DashboardTab)}
+          className="flex flex-col gap-4"
+        >
+          <TabsList>
+            <TabsTrigger value="applications">
+              <AppWindow aria-hidden="true" />
+              Applications
+            </TabsTrigger>
+            {/* Spec doc 1 §2: usable only once an application is selected, and named after it. */}
+            <TabsTrigger value="users" disabled={!selectedApplication} className="max-w-72">
+              <Users aria-hidden="true" />
+              <span className="truncate">
+                {selectedApplication ? `Users (${selectedApplication.name})` : 'Users'}
+              </span>
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="applications">
+            <ApplicationsTab
+              applicationsQuery={applicationsQuery}
+              selectedApplicationId={selectedApplication?.id ?? null}
+              onSelect={(application) => setSelectedApplicationId(application.id)}
+              onShowUsers={showUsers}
+              onDeleted={(applicationId) =>
+                setSelectedApplicationId((current) => (current === applicationId ? null : current))
+              }
+            />
+          </TabsContent>
+          <TabsContent value="users">
+            <UsersTab
+              application={selectedApplication}
+              onGoToApplications={() => setActiveTab('applications')}
+            />
+          </TabsContent>
+        </Tabs>
+      </main>
+      <SiteFooter />
+    </div>
   );
 }

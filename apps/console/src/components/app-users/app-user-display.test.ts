@@ -1,0 +1,111 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  describeHwidCell,
+  describeLoginAttempts,
+  fromDateTimeLocalValue,
+  getAppUserStatus,
+  getHwidLockLabel,
+  toDateTimeLocalValue,
+} from './app-user-display.ts';
+
+const NOW = new Date('2030-06-01T12:00:00.000Z');
+const PAST = '2030-05-31T12:00:00.000Z';
+const FUTURE = '2030-06-02T12:00:00.000Z';
+
+describe('getAppUserStatus', () => {
+  const user = (overrides: Partial<Parameters<typeof getAppUserStatus>[0]>) => ({
+    expiresAt: null,
+    isPaused: false,
+    isActive: true,
+    ...overrides,
+  });
+
+  it('puts Expired above Paused, Paused above Active and Inactive', () => {
+    expect(getAppUserStatus(user({ expiresAt: PAST, isPaused: true }), NOW)).toBe('Expired');
+    expect(getAppUserStatus(user({ expiresAt: PAST, isActive: false }), NOW)).toBe('Expired');
+    expect(getAppUserStatus(user({ isPaused: true, isActive: false }), NOW)).toBe('Paused');
+    expect(getAppUserStatus(user({ isPaused: true }), NOW)).toBe('Paused');
+    expect(getAppUserStatus(user({}), NOW)).toBe('Active');
+    expect(getAppUserStatus(user({ isActive: false }), NOW)).toBe('Inactive');
+  });
+
+  it('treats a future expiry as not expired', () => {
+    expect(getAppUserStatus(user({ expiresAt: FUTURE }), NOW)).toBe('Active');
+    expect(getAppUserStatus(user({ expiresAt: FUTURE, isPaused: true }), NOW)).toBe('Paused');
+  });
+});
+
+describe('getHwidLockLabel (dashboard)', () => {
+  it('is Disabled whenever the application does not lock, bound or not', () => {
+    expect(getHwidLockLabel('HWID-1', false)).toBe('Disabled');
+    expect(getHwidLockLabel(null, false)).toBe('Disabled');
+  });
+
+  it('is Locked with a bound HWID and Not Set without one', () => {
+    expect(getHwidLockLabel('HWID-1', true)).toBe('Locked');
+    expect(getHwidLockLabel(null, true)).toBe('Not Set');
+    expect(getHwidLockLabel('', true)).toBe('Not Set');
+  });
+});
+
+describe('describeHwidCell (management page)', () => {
+  it('shows the first 8 characters of a bound HWID, lock on or off', () => {
+    const bound = { kind: 'bound', preview: 'ABCD-EFG...', hwid: 'ABCD-EFGH-1234' };
+    expect(describeHwidCell('ABCD-EFGH-1234', true)).toEqual(bound);
+    expect(describeHwidCell('ABCD-EFGH-1234', false)).toEqual(bound);
+  });
+
+  it('explains an empty HWID by the application lock', () => {
+    expect(describeHwidCell(null, true)).toEqual({
+      kind: 'empty',
+      text: 'Will be set on first login',
+    });
+    expect(describeHwidCell(null, false)).toEqual({ kind: 'empty', text: 'Not required' });
+  });
+});
+
+describe('describeLoginAttempts', () => {
+  it('warns from the first attempt and turns red above 5', () => {
+    expect(describeLoginAttempts(0)).toEqual({ isExcessive: false, hasWarning: false });
+    expect(describeLoginAttempts(1)).toEqual({ isExcessive: false, hasWarning: true });
+    expect(describeLoginAttempts(5)).toEqual({ isExcessive: false, hasWarning: true });
+    expect(describeLoginAttempts(6)).toEqual({ isExcessive: true, hasWarning: true });
+  });
+});
+
+describe('expiry in a datetime-local input', () => {
+  const originalTimeZone = process.env.TZ;
+  afterEach(() => {
+    process.env.TZ = originalTimeZone;
+  });
+
+  it('prefills minute precision in local time, not UTC', () => {
+    process.env.TZ = 'America/New_York';
+    expect(toDateTimeLocalValue('2030-01-15T15:30:45.123Z')).toBe('2030-01-15T10:30');
+    // Summer time moves the offset to -4.
+    expect(toDateTimeLocalValue('2030-07-15T15:30:45.123Z')).toBe('2030-07-15T11:30');
+
+    process.env.TZ = 'Asia/Kolkata';
+    expect(toDateTimeLocalValue('2030-01-15T20:45:00.000Z')).toBe('2030-01-16T02:15');
+
+    process.env.TZ = 'UTC';
+    expect(toDateTimeLocalValue('2030-01-15T15:30:45.123Z')).toBe('2030-01-15T15:30');
+  });
+
+  it('is empty for no expiry', () => {
+    expect(toDateTimeLocalValue(null)).toBe('');
+    expect(toDateTimeLocalValue('not a date')).toBe('');
+  });
+
+  it('round-trips a local value to the ISO instant it means', () => {
+    process.env.TZ = 'Europe/Berlin';
+    const iso = fromDateTimeLocalValue('2030-01-15T10:30');
+    expect(iso).toBe('2030-01-15T09:30:00.000Z');
+    expect(toDateTimeLocalValue(iso)).toBe('2030-01-15T10:30');
+  });
+
+  it('sends nothing for an empty field', () => {
+    expect(fromDateTimeLocalValue('')).toBeNull();
+    expect(fromDateTimeLocalValue('   ')).toBeNull();
+  });
+});

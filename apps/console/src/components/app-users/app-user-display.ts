@@ -1,0 +1,75 @@
+import type { AppUser } from '@latchkey/contracts';
+import { truncateForPreview } from '@/components/applications/application-display.ts';
+
+export type AppUserStatus = 'Expired' | 'Paused' | 'Active' | 'Inactive';
+
+export function isExpired(expiresAt: string | null, now: Date = new Date()): boolean {
+  return expiresAt !== null && new Date(expiresAt).getTime() < now.getTime();
+}
+
+/**
+ * Spec doc 1 §4: Expired > Paused > Active > Inactive. The first state that stops a login
+ * wins, so the label always names the reason the user cannot get in.
+ */
+export function getAppUserStatus(
+  user: Pick<AppUser, 'expiresAt' | 'isPaused' | 'isActive'>,
+  now: Date = new Date(),
+): AppUserStatus {
+  if (isExpired(user.expiresAt, now)) return 'Expired';
+  if (user.isPaused) return 'Paused';
+  return user.isActive ? 'Active' : 'Inactive';
+}
+
+export type HwidLockLabel = 'Disabled' | 'Locked' | 'Not Set';
+
+/** The dashboard's "HWID Lock" column (spec doc 1 §4). */
+export function getHwidLockLabel(hwid: string | null, isHwidLockEnabled: boolean): HwidLockLabel {
+  if (!isHwidLockEnabled) return 'Disabled';
+  return hwid ? 'Locked' : 'Not Set';
+}
+
+export type HwidCell =
+  | { kind: 'bound'; preview: string; hwid: string }
+  | { kind: 'empty'; text: 'Will be set on first login' | 'Not required' };
+
+/** The management page's "HWID" column (spec doc 1 §2). */
+export function describeHwidCell(hwid: string | null, isHwidLockEnabled: boolean): HwidCell {
+  if (hwid) return { kind: 'bound', preview: truncateForPreview(hwid), hwid };
+  return {
+    kind: 'empty',
+    text: isHwidLockEnabled ? 'Will be set on first login' : 'Not required',
+  };
+}
+
+/** Spec doc 1 §4/§9: more than 5 failed attempts is red; any at all shows a warning icon. */
+export const LOGIN_ATTEMPTS_WARNING_THRESHOLD = 5;
+
+export function describeLoginAttempts(loginAttempts: number): {
+  isExcessive: boolean;
+  hasWarning: boolean;
+} {
+  return {
+    isExcessive: loginAttempts > LOGIN_ATTEMPTS_WARNING_THRESHOLD,
+    hasWarning: loginAttempts > 0,
+  };
+}
+
+/**
+ * The value of an <input type="datetime-local"> for an ISO instant: the first 16 characters
+ * of the ISO form (minute precision, spec doc 1 §9), but in the viewer's local time, because
+ * the input shows and edits wall-clock time. Slicing the UTC form would shift it by the offset.
+ */
+export function toDateTimeLocalValue(isoDateTime: string | null): string {
+  if (!isoDateTime) return '';
+  const instant = new Date(isoDateTime);
+  if (Number.isNaN(instant.getTime())) return '';
+  const localAsUtc = new Date(instant.getTime() - instant.getTimezoneOffset() * 60_000);
+  return localAsUtc.toISOString().slice(0, 16);
+}
+
+/** The ISO instant for a datetime-local value (read as local time); null when empty. */
+export function fromDateTimeLocalValue(value: string): string | null {
+  if (!value.trim()) return null;
+  const instant = new Date(value);
+  return Number.isNaN(instant.getTime()) ? null : instant.toISOString();
+}

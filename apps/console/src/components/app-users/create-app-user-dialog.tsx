@@ -1,0 +1,229 @@
+import { appUserLimits, USERNAME_AND_PASSWORD_REQUIRED } from '@latchkey/contracts';
+import { UserPlus } from 'lucide-react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog.tsx';
+import { FormError, FormField } from '@/components/ui/form-field.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { useCreateAppUser } from '@/hooks/use-app-users.ts';
+import { fromDateTimeLocalValue } from './app-user-display.ts';
+
+/** Spec doc 1 §5: the dashboard requires an e-mail too; the management page does not. */
+export const ALL_REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
+
+export type CreateAppUserVariant = 'dashboard' | 'application';
+
+const TITLES: Record<CreateAppUserVariant, string> = {
+  dashboard: 'Add User',
+  application: 'Create New User',
+};
+
+export interface CreateAppUserFields {
+  username: string;
+  email: string;
+  password: string;
+  expiresAt: string;
+  hwid: string;
+}
+
+/** The validation message for the form, or null when it may be sent (spec doc 1 §5). */
+export function validateCreateAppUser(
+  fields: CreateAppUserFields,
+  variant: CreateAppUserVariant,
+): string | null {
+  const hasUsernameAndPassword = fields.username.trim() !== '' && fields.password.trim() !== '';
+  if (variant === 'dashboard') {
+    return hasUsernameAndPassword && fields.email.trim() !== ''
+      ? null
+      : ALL_REQUIRED_FIELDS_MESSAGE;
+  }
+  return hasUsernameAndPassword ? null : USERNAME_AND_PASSWORD_REQUIRED;
+}
+
+/** Spec doc 1 §5/§7: expiresAt (as ISO) and hwid are sent only when filled in. */
+export function toCreateAppUserRequest(fields: CreateAppUserFields) {
+  const expiresAt = fromDateTimeLocalValue(fields.expiresAt);
+  const hwid = fields.hwid.trim();
+  return {
+    username: fields.username.trim(),
+    email: fields.email.trim() || null,
+    // As typed: spaces can be part of a password.
+    password: fields.password,
+    ...(expiresAt ? { expiresAt } : {}),
+    ...(hwid ? { hwid } : {}),
+  };
+}
+
+export function CreateAppUserDialog({
+  applicationId,
+  applicationName,
+  variant,
+  trigger,
+}: {
+  applicationId: number | null;
+  applicationName?: string;
+  variant: CreateAppUserVariant;
+  trigger?: ReactNode;
+}) {
+  const [isOpen, setIsOpen] = useState(false);
+
+  return (
+    <Dialog open={isOpen} onOpenChange={setIsOpen}>
+      <DialogTrigger asChild>
+        {trigger ?? (
+          <Button>
+            <UserPlus aria-hidden="true" />
+            Add User
+          </Button>
+        )}
+      </DialogTrigger>
+      <DialogContent>
+        {/* Radix unmounts the content once closed, so each opening starts an empty form. */}
+        <CreateAppUserForm
+          applicationId={applicationId}
+          applicationName={applicationName}
+          variant={variant}
+          onDone={() => setIsOpen(false)}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function CreateAppUserForm({
+  applicationId,
+  applicationName,
+  variant,
+  onDone,
+}: {
+  applicationId: number | null;
+  applicationName?: string;
+  variant: CreateAppUserVariant;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const [fields, setFields] = useState<CreateAppUserFields>({
+    username: '',
+    email: '',
+    password: '',
+    expiresAt: '',
+    hwid: '',
+  });
+  const [validationError, setValidationError] = useState<string | null>(null);
+  const createAppUser = useCreateAppUser();
+  const isEmailRequired = variant === 'dashboard';
+
+  const setField = (field: keyof CreateAppUserFields, value: string) =>
+    setFields((current) => ({ ...current, [field]: value }));
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const problem = validateCreateAppUser(fields, variant);
+    setValidationError(problem);
+    if (problem) return;
+    createAppUser.mutate(
+      { applicationId, user: toCreateAppUserRequest(fields) },
+      { onSuccess: onDone },
+    );
+  };
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className="grid gap-4">
+      <DialogHeader>
+        <DialogTitle>{TITLES[variant]}</DialogTitle>
+        <DialogDescription>
+          {applicationName
+            ? `A new end user of ${applicationName}. They sign in from your program.`
+            : 'A new end user. They sign in from your program.'}
+        </DialogDescription>
+      </DialogHeader>
+      <FormError>{validationError}</FormError>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField htmlFor={`${id}-username`} label="Username" isRequired>
+          <Input
+            id={`${id}-username`}
+            value={fields.username}
+            onChange={(event) => setField('username', event.target.value)}
+            maxLength={appUserLimits.username}
+            autoComplete="off"
+            aria-required="true"
+            autoFocus
+          />
+        </FormField>
+        <FormField
+          htmlFor={`${id}-email`}
+          label={isEmailRequired ? 'Email' : 'Email (optional)'}
+          isRequired={isEmailRequired}
+        >
+          <Input
+            id={`${id}-email`}
+            type="email"
+            value={fields.email}
+            onChange={(event) => setField('email', event.target.value)}
+            maxLength={appUserLimits.email}
+            autoComplete="off"
+            aria-required={isEmailRequired || undefined}
+          />
+        </FormField>
+      </div>
+      <FormField htmlFor={`${id}-password`} label="Password" isRequired>
+        <Input
+          id={`${id}-password`}
+          type="password"
+          value={fields.password}
+          onChange={(event) => setField('password', event.target.value)}
+          maxLength={appUserLimits.password}
+          autoComplete="new-password"
+          aria-required="true"
+        />
+      </FormField>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField
+          htmlFor={`${id}-expires-at`}
+          label="Expires At (optional)"
+          hint="Leave empty for an account that never expires."
+        >
+          <Input
+            id={`${id}-expires-at`}
+            type="datetime-local"
+            value={fields.expiresAt}
+            onChange={(event) => setField('expiresAt', event.target.value)}
+            aria-describedby={`${id}-expires-at-hint`}
+          />
+        </FormField>
+        <FormField
+          htmlFor={`${id}-hwid`}
+          label="HWID (optional)"
+          hint="Binds the user to one device now, instead of at first login."
+        >
+          <Input
+            id={`${id}-hwid`}
+            value={fields.hwid}
+            onChange={(event) => setField('hwid', event.target.value)}
+            maxLength={appUserLimits.hwid}
+            autoComplete="off"
+            aria-describedby={`${id}-hwid-hint`}
+          />
+        </FormField>
+      </div>
+      <DialogFooter>
+        <Button variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={createAppUser.isPending}>
+          {createAppUser.isPending && <Spinner />}
+          Create User
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,164 @@
+import type { AppUser } from '@latchkey/contracts';
+import {
+  Lock,
+  LockOpen,
+  Pause,
+  Pencil,
+  Play,
+  ShieldOff,
+  Trash2,
+  TriangleAlert,
+} from 'lucide-react';
+import { formatDateTime } from '@/components/applications/application-display.ts';
+import { IconButton } from '@/components/ui/icon-button.tsx';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table.tsx';
+import { cn } from '@/lib/utils.ts';
+import {
+  describeLoginAttempts,
+  getAppUserStatus,
+  getHwidLockLabel,
+  isExpired,
+  type HwidLockLabel,
+} from './app-user-display.ts';
+import { AppUserStatusBadge } from './app-user-status-badge.tsx';
+
+const HWID_LOCK_ICONS = { Disabled: ShieldOff, Locked: Lock, 'Not Set': LockOpen } as const;
+
+function HwidLockCell({ label, hwid }: { label: HwidLockLabel; hwid: string | null }) {
+  const Icon = HWID_LOCK_ICONS[label];
+  return (
+    <span
+      title={label === 'Locked' && hwid ? hwid : undefined}
+      className={cn(
+        'inline-flex items-center gap-1.5 text-sm whitespace-nowrap',
+        label === 'Locked' ? 'text-foreground' : 'text-muted-foreground',
+      )}
+    >
+      <Icon className={cn('size-3.5', label === 'Locked' && 'text-primary')} aria-hidden="true" />
+      {label}
+    </span>
+  );
+}
+
+export function LoginAttemptsCell({ loginAttempts }: { loginAttempts: number }) {
+  const { isExcessive, hasWarning } = describeLoginAttempts(loginAttempts);
+  return (
+    <span
+      data-testid="login-attempts"
+      className={cn(
+        'inline-flex items-center gap-1 tabular-nums',
+        isExcessive && 'font-semibold text-destructive',
+      )}
+    >
+      {hasWarning && (
+        <TriangleAlert
+          className={cn('size-3.5', isExcessive ? 'text-destructive' : 'text-warning')}
+          aria-label="Failed login attempts"
+          role="img"
+        />
+      )}
+      {loginAttempts}
+    </span>
+  );
+}
+
+/** Spec doc 1 §2: the dashboard's users table. */
+export function DashboardUsersTable({
+  users,
+  isHwidLockEnabled,
+  busyUserId,
+  onEdit,
+  onTogglePause,
+  onDelete,
+}: {
+  users: readonly AppUser[];
+  isHwidLockEnabled: boolean;
+  /** The user a row action is currently changing; its buttons wait for it. */
+  busyUserId: string | null;
+  onEdit: (user: AppUser) => void;
+  onTogglePause: (user: AppUser) => void;
+  onDelete: (user: AppUser) => void;
+}) {
+  const now = new Date();
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead>Username</TableHead>
+          <TableHead>Email</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead>HWID Lock</TableHead>
+          <TableHead>Login Attempts</TableHead>
+          <TableHead>Expires</TableHead>
+          <TableHead>Last Login</TableHead>
+          <TableHead className="text-right">Actions</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {users.map((user) => {
+          const isBusy = user.id === busyUserId;
+          return (
+            <TableRow key={user.id} data-testid={`user-row-${user.username}`}>
+              <TableCell className="max-w-48 truncate font-medium">{user.username}</TableCell>
+              <TableCell className="max-w-56 truncate text-muted-foreground">
+                {user.email ?? '—'}
+              </TableCell>
+              <TableCell>
+                <AppUserStatusBadge status={getAppUserStatus(user, now)} />
+              </TableCell>
+              <TableCell>
+                <HwidLockCell
+                  label={getHwidLockLabel(user.hwid, isHwidLockEnabled)}
+                  hwid={user.hwid}
+                />
+              </TableCell>
+              <TableCell>
+                <LoginAttemptsCell loginAttempts={user.loginAttempts} />
+              </TableCell>
+              <TableCell
+                className={cn(
+                  'whitespace-nowrap',
+                  isExpired(user.expiresAt, now) ? 'text-destructive' : 'text-muted-foreground',
+                )}
+              >
+                {user.expiresAt ? formatDateTime(user.expiresAt) : 'Never'}
+              </TableCell>
+              <TableCell className="whitespace-nowrap text-muted-foreground">
+                {user.lastLogin ? formatDateTime(user.lastLogin) : 'Never'}
+              </TableCell>
+              <TableCell>
+                <div className="flex items-center justify-end gap-0.5">
+                  <IconButton label="Edit user" disabled={isBusy} onClick={() => onEdit(user)}>
+                    <Pencil aria-hidden="true" />
+                  </IconButton>
+                  <IconButton
+                    label={user.isPaused ? 'Unpause user' : 'Pause user'}
+                    disabled={isBusy}
+                    onClick={() => onTogglePause(user)}
+                  >
+                    {user.isPaused ? <Play aria-hidden="true" /> : <Pause aria-hidden="true" />}
+                  </IconButton>
+                  <IconButton
+                    label="Delete user"
+                    disabled={isBusy}
+                    className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                    onClick={() => onDelete(user)}
+                  >
+                    <Trash2 aria-hidden="true" />
+                  </IconButton>
+                </div>
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}

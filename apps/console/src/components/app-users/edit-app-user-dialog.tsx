@@ -1,0 +1,190 @@
+import { appUserLimits, type AppUser } from '@latchkey/contracts';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { Checkbox } from '@/components/ui/checkbox.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog.tsx';
+import { FormField } from '@/components/ui/form-field.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
+import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
+
+interface EditAppUserFields {
+  username: string;
+  email: string;
+  expiresAt: string;
+  hwid: string;
+  isActive: boolean;
+  isPaused: boolean;
+}
+
+function toFields(user: AppUser): EditAppUserFields {
+  return {
+    username: user.username,
+    email: user.email ?? '',
+    expiresAt: toDateTimeLocalValue(user.expiresAt),
+    hwid: user.hwid ?? '',
+    isActive: user.isActive,
+    isPaused: user.isPaused,
+  };
+}
+
+/** Spec doc 1 §7: the edit body; an empty HWID resets it, an empty expiry means never. */
+export function toUpdateAppUserRequest(fields: EditAppUserFields) {
+  return {
+    username: fields.username.trim(),
+    email: fields.email.trim() || null,
+    isActive: fields.isActive,
+    isPaused: fields.isPaused,
+    hwid: fields.hwid.trim() || null,
+    expiresAt: fromDateTimeLocalValue(fields.expiresAt),
+  };
+}
+
+/** Spec doc 1 §2: the Edit User dialog. */
+export function EditAppUserDialog({
+  applicationId,
+  user,
+  open,
+  onOpenChange,
+}: {
+  applicationId: number;
+  user: AppUser | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        {user && (
+          <EditAppUserForm
+            key={user.id}
+            applicationId={applicationId}
+            user={user}
+            onDone={() => onOpenChange(false)}
+          />
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function EditAppUserForm({
+  applicationId,
+  user,
+  onDone,
+}: {
+  applicationId: number;
+  user: AppUser;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const [fields, setFields] = useState(() => toFields(user));
+  const updateAppUser = useUpdateAppUser();
+
+  const setField = <Field extends keyof EditAppUserFields>(
+    field: Field,
+    value: EditAppUserFields[Field],
+  ) => setFields((current) => ({ ...current, [field]: value }));
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    updateAppUser.mutate(
+      { applicationId, userId: user.id, changes: toUpdateAppUserRequest(fields) },
+      { onSuccess: onDone },
+    );
+  };
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className="grid gap-4">
+      <DialogHeader>
+        <DialogTitle>Edit User</DialogTitle>
+        <DialogDescription>Account details and access of {user.username}.</DialogDescription>
+      </DialogHeader>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField htmlFor={`${id}-username`} label="Username">
+          <Input
+            id={`${id}-username`}
+            value={fields.username}
+            onChange={(event) => setField('username', event.target.value)}
+            maxLength={appUserLimits.username}
+            autoComplete="off"
+          />
+        </FormField>
+        <FormField htmlFor={`${id}-email`} label="Email">
+          <Input
+            id={`${id}-email`}
+            type="email"
+            value={fields.email}
+            onChange={(event) => setField('email', event.target.value)}
+            maxLength={appUserLimits.email}
+            autoComplete="off"
+          />
+        </FormField>
+      </div>
+      <FormField
+        htmlFor={`${id}-expires-at`}
+        label="Expires At"
+        hint="In your local time. Leave empty for an account that never expires."
+      >
+        <Input
+          id={`${id}-expires-at`}
+          type="datetime-local"
+          value={fields.expiresAt}
+          onChange={(event) => setField('expiresAt', event.target.value)}
+          aria-describedby={`${id}-expires-at-hint`}
+        />
+      </FormField>
+      <FormField
+        htmlFor={`${id}-hwid`}
+        label="Hardware ID"
+        hint="Leave empty to reset it: the next login binds whichever device it comes from."
+      >
+        <Input
+          id={`${id}-hwid`}
+          value={fields.hwid}
+          onChange={(event) => setField('hwid', event.target.value)}
+          maxLength={appUserLimits.hwid}
+          autoComplete="off"
+          className="font-mono"
+          aria-describedby={`${id}-hwid-hint`}
+        />
+      </FormField>
+      <div className="flex flex-wrap gap-6">
+        <Label htmlFor={`${id}-active`} className="cursor-pointer">
+          <Checkbox
+            id={`${id}-active`}
+            checked={fields.isActive}
+            onCheckedChange={(checked) => setField('isActive', checked === true)}
+          />
+          Active
+        </Label>
+        <Label htmlFor={`${id}-paused`} className="cursor-pointer">
+          <Checkbox
+            id={`${id}-paused`}
+            checked={fields.isPaused}
+            onCheckedChange={(checked) => setField('isPaused', checked === true)}
+          />
+          Paused
+        </Label>
+      </div>
+      <DialogFooter>
+        <Button variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={updateAppUser.isPending}>
+          {updateAppUser.isPending && <Spinner />}
+          Save Changes
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,134 @@
+import type { Application } from '@latchkey/contracts';
+import { Eye, EyeOff, KeyRound, Network, ShieldCheck } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Badge } from '@/components/ui/badge.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { CopyButton } from '@/components/ui/copy-button.tsx';
+import { IconButton } from '@/components/ui/icon-button.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+
+/** Spec doc 1 §2: the client API calls a vendor's program makes. */
+export const CLIENT_API_ENDPOINTS = [
+  { path: '/api/v1/register', description: 'Create an end-user account.' },
+  {
+    path: '/api/v1/login',
+    description: 'Check the credentials, version, expiry and HWID, and start a session.',
+  },
+  { path: '/api/v1/verify', description: 'Confirm that a session is still valid.' },
+] as const;
+
+/** Spec doc 1 §2 and issue 3: the API Configuration tab. */
+export function ApplicationApiConfiguration({ application }: { application: Application }) {
+  const id = useId();
+  const [isKeyVisible, setIsKeyVisible] = useState(false);
+  const origin = window.location.origin;
+
+  return (
+    <div className="grid gap-4 lg:grid-cols-2">
+      <Card className="lg:col-span-2">
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2 text-base">
+            <KeyRound className="size-4 text-primary" aria-hidden="true" />
+            API Key
+          </CardTitle>
+          <CardDescription>
+            Your program sends this key with every request. Keep it out of public repositories.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-2">
+          <Label htmlFor={`${id}-api-key`} className="sr-only">
+            API Key
+          </Label>
+          <div className="flex items-center gap-1">
+            <Input
+              id={`${id}-api-key`}
+              type={isKeyVisible ? 'text' : 'password'}
+              value={application.apiKey}
+              readOnly
+              spellCheck={false}
+              autoComplete="off"
+              className="font-mono"
+            />
+            <IconButton
+              label={isKeyVisible ? 'Hide API key' : 'Show API key'}
+              aria-pressed={isKeyVisible}
+              onClick={() => setIsKeyVisible((visible) => !visible)}
+            >
+              {isKeyVisible ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+            </IconButton>
+            <CopyButton value={application.apiKey} label="Copy API key" />
+          </div>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2 text-base">
+            <Network className="size-4 text-primary" aria-hidden="true" />
+            Endpoints
+          </CardTitle>
+          <CardDescription>
+            JSON over HTTPS at <code className="font-mono text-xs">{origin}</code>.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <ul className="grid gap-3">
+            {CLIENT_API_ENDPOINTS.map((endpoint) => (
+              <li
+                key={endpoint.path}
+                className="flex items-center gap-3 rounded-lg border border-border p-3"
+              >
+                <Badge variant="secondary" className="font-mono">
+                  POST
+                </Badge>
+                <div className="grid min-w-0 flex-1 gap-0.5">
+                  <code className="truncate font-mono text-sm font-medium">{endpoint.path}</code>
+                  <span className="text-xs text-muted-foreground">{endpoint.description}</span>
+                </div>
+                <CopyButton
+                  value={`${origin}${endpoint.path}`}
+                  label={`Copy ${endpoint.path} URL`}
+                />
+              </li>
+            ))}
+          </ul>
+        </CardContent>
+      </Card>
+
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2 text-base">
+            <ShieldCheck className="size-4 text-primary" aria-hidden="true" />
+            Response Signing Key
+          </CardTitle>
+          <CardDescription>
+            Clients verify the Ed25519 signature of every response with this public key, so a forged
+            or tampered answer is rejected.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-2">
+          <p id={`${id}-signing-key-label`} className="text-sm font-medium">
+            Signing public key (hex)
+          </p>
+          <div className="flex items-start gap-1">
+            <code
+              data-testid="signing-public-key"
+              aria-labelledby={`${id}-signing-key-label`}
+              className="min-w-0 flex-1 rounded-md border border-input bg-muted/40 px-3 py-2 font-mono text-xs break-all"
+            >
+              {application.signingPublicKey}
+            </code>
+            <CopyButton value={application.signingPublicKey} label="Copy signing public key" />
+          </div>
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

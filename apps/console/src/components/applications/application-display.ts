@@ -1,0 +1,40 @@
+/** Spec doc 1 §2/§9: the dashboard shows 12 characters, 20 bullets, then the last 8. */
+export const API_KEY_MASK_PREFIX_LENGTH = 12;
+export const API_KEY_MASK_BULLET_COUNT = 20;
+export const API_KEY_MASK_SUFFIX_LENGTH = 8;
+
+/** Spec doc 1 §9: the management page and the HWID column show the first 8 characters. */
+export const SHORT_PREVIEW_LENGTH = 8;
+
+/**
+ * The dashboard's masked API key. Enough of both ends stays visible to tell keys apart at a
+ * glance, while the middle (most of the secret) stays off screen until revealed.
+ */
+export function maskApiKey(apiKey: string): string {
+  return (
+    apiKey.slice(0, API_KEY_MASK_PREFIX_LENGTH) +
+    '•'.repeat(API_KEY_MASK_BULLET_COUNT) +
+    apiKey.slice(-API_KEY_MASK_SUFFIX_LENGTH)
+  );
+}
+
+/** The first 8 characters, with an ellipsis when something was cut off. */
+export function truncateForPreview(value: string): string {
+  return value.length > SHORT_PREVIEW_LENGTH ? `${value.slice(0, SHORT_PREVIEW_LENGTH)}...` : value;
+}
+
+const shortDateFormat = new Intl.DateTimeFormat('en-US');
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
+/** Spec doc 1 §2: "Created" is a short en-US date, e.g. 3/14/2025. */
+export function formatShortDate(isoDateTime: string): string {
+  return shortDateFormat.format(new Date(isoDateTime));
+}
+
+/** A date and time in the viewer's own time zone, e.g. "Mar 14, 2025, 4:05 PM". */
+export function formatDateTime(isoDateTime: string): string {
+  return dateTimeFormat.format(new Date(isoDateTime));
+}

@@ -1,0 +1,192 @@
+import type { Application, ApplicationStats, AppUser } from '@latchkey/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Activity, Info, ShieldCheck } from 'lucide-react';
+import type { LucideIcon } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { getAppUserStatus } from '@/components/app-users/app-user-display.ts';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
+import { CopyButton } from '@/components/ui/copy-button.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { cn } from '@/lib/utils.ts';
+import { formatDateTime, truncateForPreview } from './application-display.ts';
+import { ApplicationStatusBadge } from './application-status-badge.tsx';
+
+const countFormat = new Intl.NumberFormat('en-US');
+const percentFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
+
+/** Spec doc 1 §2: the success rate is a percent. */
+export function formatSuccessRate(loginSuccessRate: number): string {
+  return `${percentFormat.format(loginSuccessRate)}%`;
+}
+
+function OverviewCard({
+  title,
+  icon: Icon,
+  badge,
+  footer,
+  children,
+}: {
+  title: string;
+  icon: LucideIcon;
+  badge?: ReactNode;
+  footer?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <Card className="gap-4">
+      <CardHeader className="flex-row items-center justify-between gap-2">
+        <CardTitle className="flex items-center gap-2 text-base">
+          <span className="flex size-8 items-center justify-center rounded-md bg-primary/10 text-primary">
+            <Icon className="size-4" aria-hidden="true" />
+          </span>
+          {title}
+        </CardTitle>
+        {badge}
+      </CardHeader>
+      <CardContent>
+        <dl className="grid gap-3 text-sm">{children}</dl>
+        {footer}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Item({
+  term,
+  children,
+  className,
+}: {
+  term: string;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <div className="flex min-h-8 items-center justify-between gap-4">
+      <dt className="shrink-0 text-muted-foreground">{term}</dt>
+      <dd className={cn('min-w-0 text-right font-medium', className)}>{children}</dd>
+    </div>
+  );
+}
+
+function StatValue({ isLoading, children }: { isLoading: boolean; children: ReactNode }) {
+  return isLoading ? <Skeleton className="ml-auto h-5 w-14" /> : children;
+}
+
+/** Spec doc 1 §2: the Overview tab's three cards. */
+export function ApplicationOverview({
+  application,
+  users,
+  statsQuery,
+}: {
+  application: Application;
+  users: readonly AppUser[] | undefined;
+  statsQuery: UseQueryResult<ApplicationStats>;
+}) {
+  const { data: stats, isPending: isStatsPending, error: statsError } = statsQuery;
+  const userCount = stats?.totalUsers ?? users?.length;
+  const activeUserCount =
+    stats?.activeUsers ?? users?.filter((user) => getAppUserStatus(user) === 'Active').length;
+
+  return (
+    <div className="grid gap-4 lg:grid-cols-3">
+      <OverviewCard title="Application Info" icon={Info}>
+        <Item term="Name" className="truncate">
+          {application.name}
+        </Item>
+        <Item term="Version">
+          <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">
+            {application.version}
+          </code>
+        </Item>
+        <Item term="Description" className="line-clamp-2 font-normal">
+          {application.description || (
+            <span className="text-muted-foreground italic">No description</span>
+          )}
+        </Item>
+        <Item term="Created">{formatDateTime(application.createdAt)}</Item>
+        <Item term="Last Updated">{formatDateTime(application.updatedAt)}</Item>
+        <Item term="API Key">
+          <span className="inline-flex items-center gap-1">
+            <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">
+              {truncateForPreview(application.apiKey)}
+            </code>
+            <CopyButton value={application.apiKey} label="Copy API key" />
+          </span>
+        </Item>
+      </OverviewCard>
+
+      <OverviewCard title="Security Settings" icon={ShieldCheck}>
+        <Item term="Status">
+          <ApplicationStatusBadge isActive={application.isActive} activeLabel="Online" />
+        </Item>
+        <Item term="HWID Lock">
+          <span className={application.hwidLockEnabled ? 'text-success' : 'text-muted-foreground'}>
+            {application.hwidLockEnabled ? 'Enabled' : 'Disabled'}
+          </span>
+        </Item>
+        <Item term="User Count" className="tabular-nums">
+          <StatValue isLoading={userCount === undefined}>
+            {countFormat.format(userCount ?? 0)}
+          </StatValue>
+        </Item>
+        <Item term="Active Users" className="tabular-nums">
+          <StatValue isLoading={activeUserCount === undefined}>
+            {countFormat.format(activeUserCount ?? 0)}
+          </StatValue>
+        </Item>
+      </OverviewCard>
+
+      <OverviewCard
+        title="Real-time Statistics"
+        icon={Activity}
+        badge={
+          <span className="inline-flex items-center gap-1.5 text-xs font-medium text-success">
+            <span className="relative flex size-2" aria-hidden="true">
+              <span className="absolute inline-flex size-full animate-ping rounded-full bg-success opacity-60 motion-reduce:hidden" />
+              <span className="relative inline-flex size-2 rounded-full bg-success" />
+            </span>
+            Live
+          </span>
+        }
+        footer={
+          statsError && (
+            <p role="alert" className="mt-3 text-xs text-destructive">
+              {statsError.message}
+            </p>
+          )
+        }
+      >
+        <Item term="Live Sessions" className="tabular-nums">
+          <StatValue isLoading={isStatsPending && !statsError}>
+            <span data-testid="stat-live-sessions">
+              {countFormat.format(stats?.activeSessions ?? 0)}
+            </span>
+          </StatValue>
+        </Item>
+        <Item term="API Requests" className="tabular-nums">
+          <StatValue isLoading={isStatsPending && !statsError}>
+            <span data-testid="stat-api-requests">
+              {countFormat.format(stats?.totalApiRequests ?? 0)}
+            </span>
+          </StatValue>
+        </Item>
+        <Item term="Success Rate" className="tabular-nums">
+          <StatValue isLoading={isStatsPending && !statsError}>
+            <span data-testid="stat-success-rate">
+              {formatSuccessRate(stats?.loginSuccessRate ?? 0)}
+            </span>
+          </StatValue>
+        </Item>
+        <Item term="Last Activity">
+          <StatValue isLoading={isStatsPending && !statsError}>
+            {stats?.lastActivity ? (
+              formatDateTime(stats.lastActivity)
+            ) : (
+              <span className="font-normal text-muted-foreground">No recent activity</span>
+            )}
+          </StatValue>
+        </Item>
+      </OverviewCard>
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import {
+  applicationLimits,
+  DEFAULT_APPLICATION_VERSION,
+  type Application,
+} from '@latchkey/contracts';
+import { Settings } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog.tsx';
+import { FormField } from '@/components/ui/form-field.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { Switch } from '@/components/ui/switch.tsx';
+import { Textarea } from '@/components/ui/textarea.tsx';
+import { useUpdateApplication } from '@/hooks/use-applications.ts';
+
+/** Spec doc 1 §2: the management page's Settings dialog. */
+export function ApplicationSettingsDialog({ application }: { application: Application }) {
+  const [isOpen, setIsOpen] = useState(false);
+
+  return (
+    <Dialog open={isOpen} onOpenChange={setIsOpen}>
+      <DialogTrigger asChild>
+        <Button variant="outline">
+          <Settings aria-hidden="true" />
+          Settings
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        {/* Radix unmounts the content once closed: each opening starts from the saved values. */}
+        <ApplicationSettingsForm application={application} onDone={() => setIsOpen(false)} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function ApplicationSettingsForm({
+  application,
+  onDone,
+}: {
+  application: Application;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const [name, setName] = useState(application.name);
+  const [version, setVersion] = useState(application.version);
+  const [description, setDescription] = useState(application.description ?? '');
+  const [isActive, setIsActive] = useState(application.isActive);
+  const [hwidLockEnabled, setHwidLockEnabled] = useState(application.hwidLockEnabled);
+  const updateApplication = useUpdateApplication();
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    // Spec doc 1 §5: no validation here; the server's message explains a refusal.
+    updateApplication.mutate(
+      {
+        applicationId: application.id,
+        changes: {
+          name,
+          version,
+          description,
+          isActive,
+          hwidLockEnabled,
+          // Spec doc 1 §7's whole body: the messages are sent back unchanged.
+          loginSuccessMessage: application.loginSuccessMessage,
+          loginFailedMessage: application.loginFailedMessage,
+          accountDisabledMessage: application.accountDisabledMessage,
+          accountExpiredMessage: application.accountExpiredMessage,
+          versionMismatchMessage: application.versionMismatchMessage,
+          hwidMismatchMessage: application.hwidMismatchMessage,
+        },
+      },
+      { onSuccess: onDone },
+    );
+  };
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className="grid gap-5">
+      <DialogHeader>
+        <DialogTitle>Application Settings</DialogTitle>
+        <DialogDescription>Changes apply to the next request from your program.</DialogDescription>
+      </DialogHeader>
+      <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+        <FormField htmlFor={`${id}-name`} label="Application Name">
+          <Input
+            id={`${id}-name`}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+            maxLength={applicationLimits.name}
+          />
+        </FormField>
+        <FormField htmlFor={`${id}-version`} label="Version">
+          <Input
+            id={`${id}-version`}
+            value={version}
+            onChange={(event) => setVersion(event.target.value)}
+            placeholder={DEFAULT_APPLICATION_VERSION}
+            maxLength={applicationLimits.version}
+          />
+        </FormField>
+      </div>
+      <FormField htmlFor={`${id}-description`} label="Description">
+        <Textarea
+          id={`${id}-description`}
+          value={description}
+          onChange={(event) => setDescription(event.target.value)}
+          maxLength={applicationLimits.description}
+          rows={3}
+        />
+      </FormField>
+      <div className="grid divide-y divide-border rounded-lg border border-border">
+        <div className="flex items-center justify-between gap-4 p-4">
+          <div className="grid gap-1">
+            <Label htmlFor={`${id}-active`}>Application Active</Label>
+            <p id={`${id}-active-hint`} className="text-sm text-muted-foreground">
+              An inactive application refuses every client request.
+            </p>
+          </div>
+          <Switch
+            id={`${id}-active`}
+            checked={isActive}
+            onCheckedChange={setIsActive}
+            aria-describedby={`${id}-active-hint`}
+          />
+        </div>
+        <div className="flex items-center justify-between gap-4 p-4">
+          <div className="grid gap-1">
+            <Label htmlFor={`${id}-hwid-lock`}>Hardware ID Locking</Label>
+            <p id={`${id}-hwid-lock-hint`} className="text-sm text-muted-foreground">
+              Lock each user to the device they first log in from, to prevent account sharing.
+            </p>
+          </div>
+          <Switch
+            id={`${id}-hwid-lock`}
+            checked={hwidLockEnabled}
+            onCheckedChange={setHwidLockEnabled}
+            aria-describedby={`${id}-hwid-lock-hint`}
+          />
+        </div>
+      </div>
+      <DialogFooter>
+        <Button variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={updateApplication.isPending}>
+          {updateApplication.isPending && <Spinner />}
+          Update Application
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

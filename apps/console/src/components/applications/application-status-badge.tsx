@@ -1,0 +1,32 @@
+import { Badge } from '@/components/ui/badge.tsx';
+import { cn } from '@/lib/utils.ts';
+
+/** Spec doc 1 §4: an application is Active or Inactive by isActive. */
+export function ApplicationStatusBadge({
+  isActive,
+  activeLabel = 'Active',
+  className,
+}: {
+  isActive: boolean;
+  /** The management page's Security Settings card says "Online" instead. */
+  activeLabel?: string;
+  className?: string;
+}) {
+  return (
+    <Badge
+      variant="outline"
+      className={cn(
+        isActive
+          ? 'border-success/30 bg-success/10 text-success'
+          : 'border-border bg-muted text-muted-foreground',
+        className,
+      )}
+    >
+      <span
+        aria-hidden="true"
+        className={cn('size-1.5 rounded-full', isActive ? 'bg-success' : 'bg-muted-foreground')}
+      />
+      {isActive ? activeLabel : 'Inactive'}
+    </Badge>
+  );
+}

@@ -1,0 +1,135 @@
+import type { Application } from '@latchkey/contracts';
+import { Eye, EyeOff, Pencil, SquareArrowOutUpRight, Trash2, Users } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { CopyButton } from '@/components/ui/copy-button.tsx';
+import { IconButton } from '@/components/ui/icon-button.tsx';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table.tsx';
+import { cn } from '@/lib/utils.ts';
+import { formatShortDate, maskApiKey } from './application-display.ts';
+import { ApplicationStatusBadge } from './application-status-badge.tsx';
+
+/** Spec doc 1 §2: the dashboard's applications table. A row click selects the application. */
+export function ApplicationsTable({
+  applications,
+  selectedApplicationId,
+  onSelect,
+  onShowUsers,
+  onEdit,
+  onDelete,
+}: {
+  applications: readonly Application[];
+  selectedApplicationId: number | null;
+  onSelect: (application: Application) => void;
+  onShowUsers: (application: Application) => void;
+  onEdit: (application: Application) => void;
+  onDelete: (application: Application) => void;
+}) {
+  const [revealedIds, setRevealedIds] = useState<ReadonlySet<number>>(new Set());
+
+  const toggleRevealed = (applicationId: number) =>
+    setRevealedIds((current) => {
+      const next = new Set(current);
+      if (!next.delete(applicationId)) next.add(applicationId);
+      return next;
+    });
+
+  return (
+    <Table>
+      <TableHeader>
+        <TableRow className="hover:bg-transparent">
+          <TableHead>Name</TableHead>
+          <TableHead>API Key</TableHead>
+          <TableHead>Status</TableHead>
+          <TableHead>Created</TableHead>
+          <TableHead className="text-right">Actions</TableHead>
+        </TableRow>
+      </TableHeader>
+      <TableBody>
+        {applications.map((application) => {
+          const isRevealed = revealedIds.has(application.id);
+          const isSelected = application.id === selectedApplicationId;
+          return (
+            <TableRow
+              key={application.id}
+              data-testid={`application-row-${application.id}`}
+              aria-selected={isSelected}
+              data-state={isSelected ? 'selected' : undefined}
+              className="cursor-pointer"
+              onClick={() => onSelect(application)}
+            >
+              <TableCell className="max-w-64">
+                <div className="truncate font-medium">{application.name}</div>
+                {application.description && (
+                  <div className="truncate text-xs text-muted-foreground">
+                    {application.description}
+                  </div>
+                )}
+              </TableCell>
+              <TableCell>
+                {/* Wide enough for the full key, so revealing it does not shift the table. */}
+                <code
+                  data-testid="api-key"
+                  className={cn(
+                    'inline-block min-w-[52ch] rounded bg-muted px-2 py-1 font-mono text-xs',
+                    !isRevealed && 'tracking-tight text-muted-foreground',
+                  )}
+                >
+                  {isRevealed ? application.apiKey : maskApiKey(application.apiKey)}
+                </code>
+              </TableCell>
+              <TableCell>
+                <ApplicationStatusBadge isActive={application.isActive} />
+              </TableCell>
+              <TableCell className="whitespace-nowrap text-muted-foreground">
+                {formatShortDate(application.createdAt)}
+              </TableCell>
+              {/* The actions act on the row; they must not also select it. */}
+              <TableCell onClick={(event) => event.stopPropagation()}>
+                <div className="flex items-center justify-end gap-0.5">
+                  <IconButton
+                    label={isRevealed ? 'Hide API key' : 'Reveal API key'}
+                    aria-pressed={isRevealed}
+                    onClick={() => toggleRevealed(application.id)}
+                  >
+                    {isRevealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+                  </IconButton>
+                  <CopyButton
+                    value={application.apiKey}
+                    label="Copy API key"
+                    toastMessage="API key copied to clipboard"
+                  />
+                  <IconButton label="View users" onClick={() => onShowUsers(application)}>
+                    <Users aria-hidden="true" />
+                  </IconButton>
+                  <IconButton label="Edit application" onClick={() => onEdit(application)}>
+                    <Pencil aria-hidden="true" />
+                  </IconButton>
+                  <IconButton label="Manage application" asChild>
+                    <Link href={`/app/${application.id}`}>
+                      <SquareArrowOutUpRight aria-hidden="true" />
+                    </Link>
+                  </IconButton>
+                  <IconButton
+                    label="Delete application"
+                    className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                    onClick={() => onDelete(application)}
+                  >
+                    <Trash2 aria-hidden="true" />
+                  </IconButton>
+                </div>
+              </TableCell>
+            </TableRow>
+          );
+        })}
+      </TableBody>
+    </Table>
+  );
+}

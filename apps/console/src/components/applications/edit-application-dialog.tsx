@@ -1,0 +1,241 @@
+import {
+  APPLICATION_NAME_REQUIRED,
+  applicationLimits,
+  applicationMessageFields,
+  applicationMessageLabels,
+  DEFAULT_APPLICATION_VERSION,
+  type Application,
+  type ApplicationMessageField,
+  type UpdateApplicationRequest,
+} from '@latchkey/contracts';
+import { Fingerprint, MessageSquare, Settings2 } from 'lucide-react';
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { Checkbox } from '@/components/ui/checkbox.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog.tsx';
+import { FormError, FormField } from '@/components/ui/form-field.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
+import { Textarea } from '@/components/ui/textarea.tsx';
+import { useUpdateApplication } from '@/hooks/use-applications.ts';
+
+type ApplicationForm = Required<
+  Pick<
+    UpdateApplicationRequest,
+    'name' | 'version' | 'isActive' | 'hwidLockEnabled' | ApplicationMessageField
+  >
+> & { description: string };
+
+function toForm(application: Application): ApplicationForm {
+  const messages = Object.fromEntries(
+    applicationMessageFields.map((field) => [field, application[field]]),
+  ) as Record<ApplicationMessageField, string>;
+  return {
+    name: application.name,
+    description: application.description ?? '',
+    version: application.version,
+    isActive: application.isActive,
+    hwidLockEnabled: application.hwidLockEnabled,
+    ...messages,
+  };
+}
+
+/** Spec doc 1 §2: the dashboard's Edit Application dialog with its three tabs. */
+export function EditApplicationDialog({
+  application,
+  open,
+  onOpenChange,
+}: {
+  application: Application | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-2xl">
+        {application && (
+          <EditApplicationForm
+            // Reset to the saved values whenever another application (or a newer save) opens.
+            key={`${application.id}:${application.updatedAt}`}
+            application={application}
+            onDone={() => onOpenChange(false)}
+          />
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function EditApplicationForm({
+  application,
+  onDone,
+}: {
+  application: Application;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const [form, setForm] = useState(() => toForm(application));
+  const [validationError, setValidationError] = useState<string | null>(null);
+  const updateApplication = useUpdateApplication();
+
+  const setField = <Field extends keyof ApplicationForm>(
+    field: Field,
+    value: ApplicationForm[Field],
+  ) => setForm((current) => ({ ...current, [field]: value }));
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!form.name.trim()) {
+      setValidationError(APPLICATION_NAME_REQUIRED);
+      return;
+    }
+    setValidationError(null);
+    // Spec doc 1 §7: the whole body, every time.
+    updateApplication.mutate(
+      { applicationId: application.id, changes: form },
+      { onSuccess: onDone },
+    );
+  };
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className="grid gap-5">
+      <DialogHeader>
+        <DialogTitle>Edit Application</DialogTitle>
+        <DialogDescription>
+          Settings, device locking and the messages your users see for {application.name}.
+        </DialogDescription>
+      </DialogHeader>
+      <FormError>{validationError}</FormError>
+      <Tabs defaultValue="basic" className="grid gap-4">
+        <TabsList className="w-full sm:w-fit">
+          <TabsTrigger value="basic">
+            <Settings2 aria-hidden="true" />
+            Basic Settings
+          </TabsTrigger>
+          <TabsTrigger value="security">
+            <Fingerprint aria-hidden="true" />
+            Security &amp; HWID
+          </TabsTrigger>
+          <TabsTrigger value="messages">
+            <MessageSquare aria-hidden="true" />
+            Custom Messages
+          </TabsTrigger>
+        </TabsList>
+
+        {/* forceMount keeps every tab's fields in the form, so Enter anywhere saves them all. */}
+        <TabsContent value="basic" className="grid gap-4 data-[state=inactive]:hidden" forceMount>
+          <FormField htmlFor={`${id}-name`} label="Name" isRequired>
+            <Input
+              id={`${id}-name`}
+              value={form.name}
+              onChange={(event) => setField('name', event.target.value)}
+              maxLength={applicationLimits.name}
+              aria-required="true"
+              aria-invalid={validationError ? true : undefined}
+            />
+          </FormField>
+          <FormField htmlFor={`${id}-description`} label="Description">
+            <Textarea
+              id={`${id}-description`}
+              value={form.description}
+              onChange={(event) => setField('description', event.target.value)}
+              maxLength={applicationLimits.description}
+              rows={3}
+            />
+          </FormField>
+          <FormField
+            htmlFor={`${id}-version`}
+            label="Version"
+            hint="Clients reporting a different version are asked to update."
+          >
+            <Input
+              id={`${id}-version`}
+              value={form.version}
+              onChange={(event) => setField('version', event.target.value)}
+              placeholder={DEFAULT_APPLICATION_VERSION}
+              maxLength={applicationLimits.version}
+              aria-describedby={`${id}-version-hint`}
+            />
+          </FormField>
+          <Label htmlFor={`${id}-active`} className="w-fit cursor-pointer">
+            <Checkbox
+              id={`${id}-active`}
+              checked={form.isActive}
+              onCheckedChange={(checked) => setField('isActive', checked === true)}
+            />
+            Active
+          </Label>
+        </TabsContent>
+
+        <TabsContent
+          value="security"
+          className="grid gap-3 data-[state=inactive]:hidden"
+          forceMount
+        >
+          <div className="flex items-start gap-3 rounded-lg border border-border p-4">
+            <Checkbox
+              id={`${id}-hwid-lock`}
+              checked={form.hwidLockEnabled}
+              onCheckedChange={(checked) => setField('hwidLockEnabled', checked === true)}
+              aria-describedby={`${id}-hwid-lock-hint`}
+              className="mt-0.5"
+            />
+            <div className="grid gap-1.5">
+              <Label htmlFor={`${id}-hwid-lock`} className="cursor-pointer">
+                Enable HWID lock
+              </Label>
+              <p id={`${id}-hwid-lock-hint`} className="text-sm text-muted-foreground">
+                Users are locked to the device they first log in from, to prevent account sharing.
+                Reset a user&apos;s HWID to let them move to a new device.
+              </p>
+            </div>
+          </div>
+        </TabsContent>
+
+        <TabsContent
+          value="messages"
+          className="grid gap-4 data-[state=inactive]:hidden"
+          forceMount
+        >
+          <p className="text-sm text-muted-foreground">
+            Shown to your users by your client program.
+          </p>
+          <div className="grid gap-4 sm:grid-cols-2">
+            {applicationMessageFields.map((field) => (
+              <FormField
+                key={field}
+                htmlFor={`${id}-${field}`}
+                label={`${applicationMessageLabels[field]} message`}
+              >
+                <Input
+                  id={`${id}-${field}`}
+                  value={form[field]}
+                  onChange={(event) => setField(field, event.target.value)}
+                  maxLength={applicationLimits.message}
+                />
+              </FormField>
+            ))}
+          </div>
+        </TabsContent>
+      </Tabs>
+      <DialogFooter>
+        <Button variant="outline" onClick={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={updateApplication.isPending}>
+          {updateApplication.isPending && <Spinner />}
+          Save Changes
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}

@@ -1,0 +1,150 @@
+import type { Application, AppUser } from '@latchkey/contracts';
+import { CircleAlert, MousePointerClick, RefreshCw, UserPlus, Users } from 'lucide-react';
+import { CreateAppUserDialog } from '@/components/app-users/create-app-user-dialog.tsx';
+import { DashboardUsersTable } from '@/components/app-users/dashboard-users-table.tsx';
+import { EditAppUserDialog } from '@/components/app-users/edit-app-user-dialog.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
+import { useAppUsers, useDeleteAppUser, useSetAppUserPaused } from '@/hooks/use-app-users.ts';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { cn } from '@/lib/utils.ts';
+
+/** Spec doc 1 §2: the dashboard's Users tab, for the selected application. */
+export function UsersTab({
+  application,
+  onGoToApplications,
+}: {
+  application: Application | null;
+  onGoToApplications: () => void;
+}) {
+  if (!application) {
+    return (
+      <EmptyState
+        icon={MousePointerClick}
+        title="Select an Application"
+        description="Choose an application on the Applications tab to see and manage its users."
+        action={
+          <Button variant="outline" onClick={onGoToApplications}>
+            Go to Applications
+          </Button>
+        }
+      />
+    );
+  }
+  return <SelectedApplicationUsers key={application.id} application={application} />;
+}
+
+function SelectedApplicationUsers({ application }: { application: Application }) {
+  const applicationId = application.id;
+  const {
+    data: users,
+    isPending,
+    isError,
+    error,
+    isFetching,
+    refetch,
+  } = useAppUsers(applicationId);
+  const setPaused = useSetAppUserPaused();
+  const deleteAppUser = useDeleteAppUser();
+  const editing = useDialogTarget<AppUser>();
+  const deleting = useDialogTarget<AppUser>();
+  const busyUserId =
+    (setPaused.isPending && setPaused.variables.userId) ||
+    (deleteAppUser.isPending && deleteAppUser.variables.userId) ||
+    null;
+
+  const addUserButton = (
+    <CreateAppUserDialog
+      applicationId={applicationId}
+      applicationName={application.name}
+      variant="dashboard"
+      trigger={
+        <Button>
+          <UserPlus aria-hidden="true" />
+          Add User
+        </Button>
+      }
+    />
+  );
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle>Users of {application.name}</CardTitle>
+          <CardDescription>
+            HWID lock is {application.hwidLockEnabled ? 'on' : 'off'} for this application.
+          </CardDescription>
+        </div>
+        {addUserButton}
+      </CardHeader>
+      <CardContent>
+        {isPending ? (
+          <TableSkeleton label="Loading users" />
+        ) : isError ? (
+          <EmptyState
+            icon={CircleAlert}
+            tone="destructive"
+            title="Error loading users"
+            description={error.message}
+            action={
+              <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
+                <RefreshCw className={cn(isFetching && 'animate-spin')} aria-hidden="true" />
+                Try Again
+              </Button>
+            }
+          />
+        ) : users.length === 0 ? (
+          <EmptyState
+            icon={Users}
+            title="No Users"
+            description="This application has no users yet."
+            action={addUserButton}
+          />
+        ) : (
+          <DashboardUsersTable
+            users={users}
+            isHwidLockEnabled={application.hwidLockEnabled}
+            busyUserId={busyUserId}
+            onEdit={editing.open}
+            onTogglePause={(user) =>
+              setPaused.mutate({ applicationId, userId: user.id, isPaused: !user.isPaused })
+            }
+            onDelete={deleting.open}
+          />
+        )}
+      </CardContent>
+
+      <EditAppUserDialog
+        applicationId={applicationId}
+        user={editing.target}
+        open={editing.isOpen}
+        onOpenChange={editing.setIsOpen}
+      />
+      <ConfirmDialog
+        open={deleting.isOpen}
+        onOpenChange={deleting.setIsOpen}
+        title="Delete user?"
+        description={
+          <>
+            <strong className="font-medium text-foreground">{deleting.target?.username}</strong>{' '}
+            will be permanently deleted. This action cannot be undone.
+          </>
+        }
+        confirmLabel="Delete User"
+        onConfirm={() =>
+          deleting.target && deleteAppUser.mutate({ applicationId, userId: deleting.target.id })
+        }
+      />
+    </Card>
+  );
+}

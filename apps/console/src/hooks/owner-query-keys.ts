@@ -1,0 +1,14 @@
+/**
+ * Query keys of the owner's applications. Everything about applications sits under the list's
+ * URL, so invalidating APPLICATIONS_QUERY_KEY refreshes the list, every user list and every
+ * application's stats at once (spec doc 1 §4: "after every mutation ... refreshed").
+ */
+export const APPLICATIONS_QUERY_KEY = ['/api/applications'] as const;
+
+export function appUsersQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'users'] as const;
+}
+
+export function applicationStatsQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'stats'] as const;
+}

@@ -1,0 +1,141 @@
+import {
+  appUserListSchema,
+  appUserSchema,
+  type AppUser,
+  type CreateAppUserRequest,
+  type UpdateAppUserRequest,
+} from '@latchkey/contracts';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError, apiRequest } from '@/lib/api.ts';
+import { appUsersQueryKey } from './owner-query-keys.ts';
+import { ConsoleInputError, useOwnerMutation } from './use-owner-mutation.ts';
+
+/** Spec doc 1 §7/§9: the user list is the one query that retries, twice. */
+export const APP_USERS_RETRY_COUNT = 2;
+
+/**
+ * Spec doc 1 §8: a failed user list reads the server's message, else "HTTP {status}", else
+ * (network failure, unreadable answer) "Failed to fetch users".
+ */
+export function toUsersFetchError(error: unknown): Error {
+  if (error instanceof ApiError) return new Error(error.serverMessage ?? `HTTP ${error.status}`);
+  return new Error('Failed to fetch users');
+}
+
+async function fetchAppUsers(applicationId: number): Promise<AppUser[]> {
+  try {
+    const response = await apiRequest('GET', `/api/applications/${applicationId}/users`);
+    return appUserListSchema.parse(await response.json());
+  } catch (error) {
+    throw toUsersFetchError(error);
+  }
+}
+
+/**
+ * The end users of one application; idle while none is selected. The management page also
+ * refetches when the window regains focus (spec doc 1 §4): 'always', because the console's
+ * data never goes stale on its own, and `true` would refetch only stale data.
+ */
+export function useAppUsers(
+  applicationId: number | null,
+  { refetchOnWindowFocus = false }: { refetchOnWindowFocus?: boolean } = {},
+) {
+  return useQuery({
+    queryKey: appUsersQueryKey(applicationId ?? 0),
+    queryFn: () => fetchAppUsers(applicationId!),
+    enabled: applicationId !== null,
+    retry: APP_USERS_RETRY_COUNT,
+    refetchOnWindowFocus: refetchOnWindowFocus ? 'always' : false,
+  });
+}
+
+async function readAppUser(response: Response): Promise<AppUser> {
+  return appUserSchema.parse(await response.json());
+}
+
+export interface AppUserTarget {
+  applicationId: number;
+  userId: string;
+}
+
+function userUrl({ applicationId, userId }: AppUserTarget, action = ''): string {
+  return `/api/applications/${applicationId}/users/${encodeURIComponent(userId)}${action}`;
+}
+
+export function useCreateAppUser() {
+  return useOwnerMutation({
+    mutationFn: async ({
+      applicationId,
+      user,
+    }: {
+      applicationId: number | null;
+      user: CreateAppUserRequest;
+    }) => {
+      if (applicationId === null) throw new ConsoleInputError('No application selected');
+      return readAppUser(
+        await apiRequest('POST', `/api/applications/${applicationId}/users`, user),
+      );
+    },
+    successMessage: 'User created successfully',
+    errorMessage: 'Failed to create user',
+  });
+}
+
+export function useUpdateAppUser() {
+  return useOwnerMutation({
+    mutationFn: async ({ changes, ...target }: AppUserTarget & { changes: UpdateAppUserRequest }) =>
+      readAppUser(await apiRequest('PUT', userUrl(target), changes)),
+    successMessage: 'User updated successfully',
+    errorMessage: 'Failed to update user',
+  });
+}
+
+export function usePauseAppUser() {
+  return useOwnerMutation({
+    mutationFn: async (target: AppUserTarget) =>
+      readAppUser(await apiRequest('POST', userUrl(target, '/pause'))),
+    successMessage: 'User paused successfully',
+    errorMessage: 'Failed to pause user',
+  });
+}
+
+export function useUnpauseAppUser() {
+  return useOwnerMutation({
+    mutationFn: async (target: AppUserTarget) =>
+      readAppUser(await apiRequest('POST', userUrl(target, '/unpause'))),
+    successMessage: 'User unpaused successfully',
+    errorMessage: 'Failed to unpause user',
+  });
+}
+
+/**
+ * The dashboard's pause/unpause toggle. Same calls as above, but spec doc 1 §8 words its
+ * toasts as a status change ('User status updated successfully').
+ */
+export function useSetAppUserPaused() {
+  return useOwnerMutation({
+    mutationFn: async ({ isPaused, ...target }: AppUserTarget & { isPaused: boolean }) =>
+      readAppUser(await apiRequest('POST', userUrl(target, isPaused ? '/pause' : '/unpause'))),
+    successMessage: 'User status updated successfully',
+    errorMessage: 'Failed to update user status',
+  });
+}
+
+export function useResetAppUserHwid() {
+  return useOwnerMutation({
+    mutationFn: async (target: AppUserTarget) =>
+      readAppUser(await apiRequest('POST', userUrl(target, '/reset-hwid'))),
+    successMessage: 'HWID reset successfully',
+    errorMessage: 'Failed to reset HWID',
+  });
+}
+
+export function useDeleteAppUser() {
+  return useOwnerMutation({
+    mutationFn: async (target: AppUserTarget) => {
+      await apiRequest('DELETE', userUrl(target));
+    },
+    successMessage: 'User deleted successfully',
+    errorMessage: 'Failed to delete user',
+  });
+}

@@ -1,0 +1,83 @@
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { ApiError } from '@/lib/api.ts';
+import { DASHBOARD_STATS_QUERY_KEY } from './use-dashboard-stats.ts';
+import { toast } from './use-toast.ts';
+import { APPLICATIONS_QUERY_KEY } from './owner-query-keys.ts';
+
+/** A problem found in the console before any request; its message is meant for the owner. */
+export class ConsoleInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConsoleInputError';
+  }
+}
+
+const STATUS_PREFIX = /^\d{3}: ([\s\S]*)$/;
+
+/**
+ * The `message` of the server's `{ message, code }` error body. Errors follow spec doc 1 §8's
+ * "{status}: {body}" form, so a plain Error in that form is read as well as an ApiError.
+ */
+export function getServerMessage(error: unknown): string | null {
+  if (error instanceof ApiError) return error.serverMessage;
+  if (!(error instanceof Error)) return null;
+  const body = STATUS_PREFIX.exec(error.message)?.[1];
+  if (body === undefined) return null;
+  try {
+    const parsed: unknown = JSON.parse(body);
+    if (typeof parsed === 'object' && parsed !== null && 'message' in parsed) {
+      const { message } = parsed;
+      if (typeof message === 'string' && message !== '') return message;
+    }
+  } catch {
+    // not JSON: nothing the owner should read
+  }
+  return null;
+}
+
+/**
+ * What an error toast says: the server's words, else the spec's fallback. Network failures and
+ * unexpected response shapes get the fallback, never a stack-trace-like message.
+ */
+export function getErrorToastMessage(error: unknown, fallback: string): string {
+  if (error instanceof ConsoleInputError) return error.message;
+  return getServerMessage(error) ?? fallback;
+}
+
+export function invalidateOwnerData(queryClient: QueryClient): Promise<unknown> {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: APPLICATIONS_QUERY_KEY }),
+    queryClient.invalidateQueries({ queryKey: DASHBOARD_STATS_QUERY_KEY }),
+  ]);
+}
+
+/**
+ * A change to the owner's data with the toasts of spec doc 1 §8 ('Success' / destructive
+ * 'Error'), after which the application list, user lists and dashboard stats are refetched.
+ */
+export function useOwnerMutation<TVariables, TData = unknown>({
+  mutationFn,
+  successMessage,
+  errorMessage,
+}: {
+  mutationFn: (variables: TVariables) => Promise<TData>;
+  successMessage: string;
+  errorMessage: string;
+}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn,
+    onSuccess: () => {
+      toast({ title: 'Success', description: successMessage });
+    },
+    onError: (error) => {
+      toast({
+        title: 'Error',
+        description: getErrorToastMessage(error, errorMessage),
+        variant: 'destructive',
+      });
+    },
+    // Also after a failure: a 404 usually means something changed elsewhere.
+    onSettled: () => invalidateOwnerData(queryClient),
+  });
+}

@@ -1,0 +1,274 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { signInAsNewOwner } from './support/owners.ts';
+
+const API_KEY_PATTERN = /^lk_live_[A-Za-z0-9_-]{43}$/;
+const MASKED_KEY_PATTERN = /^lk_live_[A-Za-z0-9_-]{4}•{20}[A-Za-z0-9_-]{8}$/;
+
+test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
+
+async function openDashboard(page: Page): Promise<void> {
+  await signInAsNewOwner(page, 'Dana Dashboard');
+  await page.getByRole('link', { name: 'Go to Dashboard' }).click();
+  await expect(page).toHaveURL('/dashboard');
+  await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
+}
+
+async function createApplication(page: Page, name: string, description = ''): Promise<Locator> {
+  await page.getByRole('button', { name: 'New Application' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New Application' });
+  await dialog.getByLabel('Name').fill(name);
+  if (description) await dialog.getByLabel('Description (optional)').fill(description);
+  await dialog.getByRole('button', { name: 'Create Application' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByRole('row').filter({ hasText: name });
+  await expect(row).toBeVisible();
+  return row;
+}
+
+/**
+ * A toast by its text. Located by markup, not role: while a modal dialog is open, everything
+ * outside it (the toast region too) is aria-hidden.
+ */
+function toast(page: Page, text: string | RegExp): Locator {
+  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
+}
+
+test.describe('dashboard', () => {
+  test('creates an application through the dialog, reveals and copies its key, edits its settings and messages, and deletes it after confirming', async ({
+    page,
+  }) => {
+    await openDashboard(page);
+    await expect(page.getByText('Welcome back, Dana.')).toBeVisible();
+    await expect(page.getByTestId('account-type')).toHaveText('Premium');
+    await expect(page.getByTestId('stat-applications')).toHaveText('0');
+    await expect(page.getByRole('navigation', { name: 'Main' })).toContainText('Docs');
+    await expect(page.getByRole('heading', { name: 'No Applications' })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Users' })).toBeDisabled();
+
+    // Blank name: the spec's message, nothing sent.
+    await page.getByRole('button', { name: 'Create Application' }).click();
+    const createDialog = page.getByRole('dialog', { name: 'New Application' });
+    await createDialog.getByLabel('Name').fill('   ');
+    await createDialog.getByRole('button', { name: 'Create Application' }).click();
+    await expect(createDialog.getByRole('alert')).toHaveText('Please enter an application name');
+    // Enter submits the form.
+    await createDialog.getByLabel('Name').fill('Acme Desktop');
+    await createDialog.getByLabel('Description (optional)').fill('Licensing for Acme');
+    await createDialog.getByLabel('Name').press('Enter');
+    await expect(toast(page, 'Application created successfully')).toBeVisible();
+    await expect(createDialog).toBeHidden();
+
+    const row = page.getByRole('row').filter({ hasText: 'Acme Desktop' });
+    await expect(row).toContainText('Licensing for Acme');
+    await expect(row).toContainText('Active');
+    await expect(row).toContainText(new Date().toLocaleDateString('en-US'));
+    await expect(page.getByTestId('stat-applications')).toHaveText('1');
+    await expect(page.getByTestId('stat-active-apps')).toHaveText('1');
+
+    // Masked: 12 characters, 20 bullets, the last 8.
+    const key = row.getByTestId('api-key');
+    await expect(key).toHaveText(MASKED_KEY_PATTERN);
+    await row.getByRole('button', { name: 'Reveal API key' }).click();
+    await expect(key).toHaveText(API_KEY_PATTERN);
+    const apiKey = (await key.textContent())!;
+    await row.getByRole('button', { name: 'Hide API key' }).click();
+    await expect(key).toHaveText(MASKED_KEY_PATTERN);
+    expect(await key.textContent()).toBe(
+      `${apiKey.slice(0, 12)}${'•'.repeat(20)}${apiKey.slice(-8)}`,
+    );
+
+    await row.getByRole('button', { name: 'Copy API key' }).click();
+    await expect(toast(page, 'API key copied to clipboard')).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
+
+    // Edit: every tab of the dialog.
+    await row.getByRole('button', { name: 'Edit application' }).click();
+    const editDialog = page.getByRole('dialog', { name: 'Edit Application' });
+    await expect(editDialog.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(
+      'Acme Desktop',
+    );
+    await expect(editDialog.getByRole('textbox', { name: 'Version', exact: true })).toHaveAttribute(
+      'placeholder',
+      '1.0.0',
+    );
+    await editDialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme Pro');
+    await editDialog
+      .getByRole('textbox', { name: 'Description', exact: true })
+      .fill('The professional edition');
+    await editDialog.getByRole('textbox', { name: 'Version', exact: true }).fill('2.1.0');
+    await editDialog.getByRole('checkbox', { name: 'Active' }).click();
+    await editDialog.getByRole('tab', { name: 'Security & HWID' }).click();
+    await expect(editDialog.getByText(/locked to the device they first log in from/)).toBeVisible();
+    await editDialog.getByRole('checkbox', { name: 'Enable HWID lock' }).click();
+    await editDialog.getByRole('tab', { name: 'Custom Messages' }).click();
+    await expect(editDialog.getByLabel('Version mismatch message')).toHaveValue(/update/);
+    await editDialog.getByLabel('Login success message').fill('Welcome aboard!');
+    await editDialog.getByLabel('HWID mismatch message').fill('Wrong device (HWID).');
+    await editDialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(page, 'Application updated successfully')).toBeVisible();
+    await expect(editDialog).toBeHidden();
+    await expect(row).toHaveCount(0);
+    const editedRow = page.getByRole('row').filter({ hasText: 'Acme Pro' });
+    await expect(editedRow).toContainText('Inactive');
+    await expect(page.getByTestId('stat-active-apps')).toHaveText('0');
+
+    // The changes are the server's now, not just the page's.
+    await page.reload();
+    await editedRow.getByRole('button', { name: 'Edit application' }).click();
+    await expect(editDialog.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(
+      'Acme Pro',
+    );
+    await expect(editDialog.getByRole('textbox', { name: 'Description', exact: true })).toHaveValue(
+      'The professional edition',
+    );
+    await expect(editDialog.getByRole('textbox', { name: 'Version', exact: true })).toHaveValue(
+      '2.1.0',
+    );
+    await expect(editDialog.getByRole('checkbox', { name: 'Active' })).not.toBeChecked();
+    await editDialog.getByRole('tab', { name: 'Security & HWID' }).click();
+    await expect(editDialog.getByRole('checkbox', { name: 'Enable HWID lock' })).toBeChecked();
+    await editDialog.getByRole('tab', { name: 'Custom Messages' }).click();
+    await expect(editDialog.getByLabel('Login success message')).toHaveValue('Welcome aboard!');
+    await expect(editDialog.getByLabel('HWID mismatch message')).toHaveValue(
+      'Wrong device (HWID).',
+    );
+    // A message emptied is refused by the server, in its own words.
+    await editDialog.getByLabel('Login failed message').fill('');
+    await editDialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(page, /Messages cannot be empty/)).toBeVisible();
+    await expect(editDialog).toBeVisible();
+    await editDialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(editDialog).toBeHidden();
+
+    // Delete asks first (issue 3); cancelling keeps the application.
+    await editedRow.getByRole('button', { name: 'Delete application' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete application?' });
+    await expect(confirm).toContainText('Acme Pro');
+    await expect(confirm).toContainText('cannot be undone');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(editedRow).toBeVisible();
+
+    await editedRow.getByRole('button', { name: 'Delete application' }).click();
+    await confirm.getByRole('button', { name: 'Delete Application' }).click();
+    await expect(toast(page, 'Application deleted successfully')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No Applications' })).toBeVisible();
+    await expect(page.getByTestId('stat-applications')).toHaveText('0');
+    const applications = await page.evaluate(async () =>
+      (await fetch('/api/applications', { credentials: 'include' })).json(),
+    );
+    expect(applications).toEqual([]);
+  });
+
+  test('manages the users of the selected application on the Users tab', async ({ page }) => {
+    await openDashboard(page);
+    await createApplication(page, 'Orbit Client', 'Satellite tools');
+    const targetRow = await createApplication(page, 'Nova Client');
+    await expect(page.getByRole('tab', { name: 'Users' })).toBeDisabled();
+
+    // Selecting by clicking the row enables the tab, named after the application.
+    await targetRow.getByText('Nova Client').click();
+    await expect(targetRow).toHaveAttribute('aria-selected', 'true');
+    const usersTab = page.getByRole('tab', { name: 'Users (Nova Client)' });
+    await expect(usersTab).toBeEnabled();
+    await usersTab.click();
+    await expect(page.getByRole('heading', { name: 'No Users' })).toBeVisible();
+
+    // The dashboard requires username, e-mail and password.
+    await page.getByRole('button', { name: 'Add User' }).first().click();
+    const addDialog = page.getByRole('dialog', { name: 'Add User' });
+    await addDialog.getByLabel('Username').fill('alice');
+    await addDialog.getByLabel('Password').fill('correct horse');
+    await addDialog.getByRole('button', { name: 'Create User' }).click();
+    await expect(addDialog.getByRole('alert')).toHaveText('Please fill in all required fields');
+    await addDialog.getByLabel('Email').fill('alice@example.com');
+    await addDialog.getByLabel('Expires At (optional)').fill('2031-03-04T05:06');
+    await addDialog.getByLabel('HWID (optional)').fill('PC-ALICE-0001');
+    await addDialog.getByLabel('Password').press('Enter');
+    await expect(toast(page, 'User created successfully')).toBeVisible();
+    await expect(addDialog).toBeHidden();
+
+    const alice = page.getByTestId('user-row-alice');
+    await expect(alice).toContainText('alice@example.com');
+    await expect(alice).toContainText('Active');
+    // HWID lock is off for this application, whatever the user's HWID.
+    await expect(alice).toContainText('Disabled');
+    await expect(alice.getByTestId('login-attempts')).toHaveText('0');
+    await expect(alice).toContainText('Mar 4, 2031, 5:06 AM');
+    await expect(alice).toContainText('Never');
+    await expect(page.getByTestId('stat-total-users')).toHaveText('1');
+
+    // Pause and unpause (spec doc 1 §8 words these as a status change on the dashboard).
+    await alice.getByRole('button', { name: 'Pause user' }).click();
+    await expect(toast(page, 'User status updated successfully')).toBeVisible();
+    await expect(alice).toContainText('Paused');
+    await alice.getByRole('button', { name: 'Unpause user' }).click();
+    await expect(alice.getByRole('button', { name: 'Pause user' })).toBeVisible();
+    await expect(alice).toContainText('Active');
+
+    // Edit: the expiry comes back to the minute, in local time; an empty HWID resets it.
+    await alice.getByRole('button', { name: 'Edit user' }).click();
+    const editDialog = page.getByRole('dialog', { name: 'Edit User' });
+    await expect(editDialog.getByLabel('Expires At')).toHaveValue('2031-03-04T05:06');
+    await expect(editDialog.getByLabel('Hardware ID')).toHaveValue('PC-ALICE-0001');
+    await editDialog.getByLabel('Email').fill('alice@acme.test');
+    await editDialog.getByLabel('Hardware ID').fill('');
+    await editDialog.getByLabel('Expires At').fill('2020-01-01T00:00');
+    await editDialog.getByRole('checkbox', { name: 'Paused' }).click();
+    await editDialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(page, 'User updated successfully')).toBeVisible();
+    await expect(alice).toContainText('alice@acme.test');
+    // Expired outranks Paused.
+    await expect(alice).toContainText('Expired');
+    await alice.getByRole('button', { name: 'Edit user' }).click();
+    await expect(editDialog.getByLabel('Hardware ID')).toHaveValue('');
+    await expect(editDialog.getByRole('checkbox', { name: 'Paused' })).toBeChecked();
+    await editDialog.getByRole('button', { name: 'Cancel' }).click();
+
+    // With HWID lock on, a user without a bound device shows "Not Set".
+    await page.getByRole('tab', { name: 'Applications' }).click();
+    await targetRow.getByRole('button', { name: 'Edit application' }).click();
+    const appDialog = page.getByRole('dialog', { name: 'Edit Application' });
+    await appDialog.getByRole('tab', { name: 'Security & HWID' }).click();
+    await appDialog.getByRole('checkbox', { name: 'Enable HWID lock' }).click();
+    await appDialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(page, 'Application updated successfully')).toBeVisible();
+    await page.getByRole('tab', { name: 'Users (Nova Client)' }).click();
+    await expect(alice).toContainText('Not Set');
+
+    // Deleting asks first.
+    await alice.getByRole('button', { name: 'Delete user' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete user?' });
+    await expect(confirm).toContainText('cannot be undone');
+    await confirm.getByRole('button', { name: 'Delete User' }).click();
+    await expect(toast(page, 'User deleted successfully')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No Users' })).toBeVisible();
+    await expect(page.getByTestId('stat-total-users')).toHaveText('0');
+
+    // The "View users" action selects another application and opens its tab.
+    await page.getByRole('tab', { name: 'Applications' }).click();
+    const orbitRow = page.getByRole('row').filter({ hasText: 'Orbit Client' });
+    await orbitRow.getByRole('button', { name: 'View users' }).click();
+    await expect(page.getByRole('tab', { name: 'Users (Orbit Client)' })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
+    await expect(page.getByRole('heading', { name: 'Users of Orbit Client' })).toBeVisible();
+
+    // Deleting the selected application clears the selection.
+    await page.getByRole('tab', { name: 'Applications' }).click();
+    await orbitRow.getByRole('button', { name: 'Delete application' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete application?' })
+      .getByRole('button', { name: 'Delete Application' })
+      .click();
+    await expect(toast(page, 'Application deleted successfully')).toBeVisible();
+    await expect(orbitRow).toHaveCount(0);
+    await expect(page.getByRole('tab', { name: 'Users' })).toBeDisabled();
+
+    // Manage opens the application's own page.
+    await targetRow.getByRole('link', { name: 'Manage application' }).click();
+    await expect(page).toHaveURL(/\/app\/\d+$/);
+    await expect(page.getByRole('heading', { name: 'Nova Client', level: 1 })).toBeVisible();
+  });
+});
