@@ -1,14 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
 import { startAuthEmulator } from '../../identity/auth-emulator.ts';
-import {
-  emulatorGoogleIdToken,
-  newGoogleAccount,
-  testEmulatorHost,
-} from '../../../test/emulator-accounts.ts';
+import { emulatorGoogleIdToken, newGoogleAccount } from '../../../test/emulator-accounts.ts';
 import { createTestApp, signInOwner } from '../../../test/test-app.ts';
 
 describe('the same Google account is the same owner after a restart', () => {
@@ -32,9 +29,9 @@ describe('the same Google account is the same owner after a restart', () => {
 
   it('keeps emulator accounts (and so their uid) across an emulator restart', async () => {
     const stateDir = mkdtempSync(join(tmpdir(), 'latchkey-emulator-state-'));
-    // Beside the shared test emulator's port, so parallel suites with their own ports don't clash.
-    const [hostname, port] = testEmulatorHost().split(':');
-    const host = `${hostname}:${Number(port) + 10}`;
+    // A port of its own (the emulator also takes the next two): reusing a running emulator
+    // would make this test pass or fail for reasons unrelated to persistence.
+    const host = `127.0.0.1:${await findFreePortBlock()}`;
     const quiet = { info: () => {}, warn: () => {} };
     const account = newGoogleAccount();
 
@@ -56,7 +53,23 @@ describe('the same Google account is the same owner after a restart', () => {
     const after = await emulatorGoogleIdToken(account, host);
     await secondEmulator.stop();
     expect(firstEmulator.isOwnedByUs).toBe(true);
+    expect(secondEmulator.isOwnedByUs).toBe(true);
     expect(after.uid).toBe(before.uid);
     rmSync(stateDir, { recursive: true, force: true });
   }, 120_000);
 });
+
+/** A free port whose two successors are free too (auth, hub and logging ports). */
+async function findFreePortBlock(): Promise<number> {
+  const isFree = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const server = createServer();
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    });
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 20_000);
+    if ((await isFree(port)) && (await isFree(port + 1)) && (await isFree(port + 2))) return port;
+  }
+  throw new Error('no free port block found');
+}
