@@ -33,7 +33,13 @@ test.describe('landing page (signed out)', () => {
     }
   });
 
-  test('keeps the chosen theme across a reload', async ({ page }) => {
+  test('keeps the chosen theme across a reload, applied by the CSP-allowed inline script', async ({
+    page,
+  }) => {
+    const cspViolations: string[] = [];
+    page.on('console', (message) => {
+      if (message.text().includes('Content Security Policy')) cspViolations.push(message.text());
+    });
     await page.goto('/firebase-login');
     const html = page.locator('html');
     await expect(html).not.toHaveClass(/dark/);
@@ -41,9 +47,12 @@ test.describe('landing page (signed out)', () => {
     await expect(html).toHaveClass(/dark/);
     expect(await page.evaluate(() => localStorage.getItem('latchkey-auth-theme'))).toBe('dark');
 
-    await page.reload();
+    await page.reload({ waitUntil: 'commit' });
+    // Set by index.html's inline script, before the bundle (and React) can have run.
+    await page.waitForSelector('html.dark', { timeout: 5_000 });
     await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
     await expect(html).toHaveClass(/dark/);
+    expect(cspViolations).toEqual([]);
     await page.getByRole('button', { name: 'Toggle theme' }).first().click();
     await expect(html).not.toHaveClass(/dark/);
   });

@@ -4,8 +4,8 @@ import { App } from './App.tsx';
 import { applyTheme, readStoredTheme } from './lib/theme.ts';
 import './index.css';
 
-// Before the first render, so a dark-theme visitor never sees a light flash. (The CSP allows
-// only scripts from our own origin, which rules out the usual inline script in index.html.)
+// index.html's inline script already set the class before first paint; applying it again here
+// keeps the document right where that script could not run (the Vite dev server, tests).
 applyTheme(readStoredTheme());
 
 const rootElement = document.getElementById('root');

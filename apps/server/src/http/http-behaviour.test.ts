@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -145,5 +146,27 @@ describe('JSON bodies', () => {
       payload: '{"firebase_token":"x","__proto__":{"isAdmin":true}}',
     });
     expect(response.statusCode).toBe(400);
+  });
+});
+
+describe('inline scripts of the console', () => {
+  it("allows exactly the built index.html's inline scripts by hash", async () => {
+    const distDir = mkdtempSync(join(tmpdir(), 'latchkey-dist-'));
+    const script = "document.documentElement.classList.add('dark');";
+    writeFileSync(join(distDir, 'index.html'), `<!doctype html><script>${script}</script>`);
+    const testApp = await createTestApp({
+      env: { SERVE_CONSOLE: 'true', CONSOLE_DIST_DIR: distDir },
+    });
+    try {
+      const response = await testApp.app.inject({ url: '/' });
+      const hash = createHash('sha256').update(script).digest('base64');
+      const scriptSrc = String(response.headers['content-security-policy'])
+        .split(';')
+        .find((directive) => directive.startsWith('script-src'));
+      expect(scriptSrc).toContain(`'sha256-${hash}'`);
+      expect(scriptSrc).not.toContain('unsafe-inline');
+    } finally {
+      await testApp.close();
+    }
   });
 });
