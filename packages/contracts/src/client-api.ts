@@ -1,0 +1,209 @@
+import { z } from 'zod';
+import { appUserLimits } from './app-users.ts';
+
+/**
+ * The public client API (/api/v1), used by vendors' desktop programs (spec doc 2 §3, §7).
+ * Business outcomes are HTTP 200 with `success` and a `code`; only a malformed request
+ * (400), a missing or unknown API key (401) and a rate limit (429) are HTTP errors, plus
+ * 404 for an unknown path and 413 for an oversized body. docs/client-api.md is the guide.
+ */
+
+/** The closed list of codes every /api/v1 answer carries, with what each one means. */
+export const clientApiCodeMeanings = {
+  OK: 'The request succeeded.',
+  INVALID_CREDENTIALS: 'Unknown username or wrong password (the two are indistinguishable).',
+  ACCOUNT_DISABLED: 'The end user is paused or inactive.',
+  ACCOUNT_EXPIRED: "The end user's expiry date has passed.",
+  VERSION_MISMATCH: "The client's version is not the application's current version.",
+  HWID_MISMATCH: 'HWID lock is on and the hardware id is missing or not the bound one.',
+  BLACKLISTED: 'The IP address, username, e-mail or HWID is on the blacklist.',
+  USERNAME_TAKEN: 'Registration refused: the username already exists in this application.',
+  APP_DISABLED: 'The application is inactive: every endpoint refuses until it is re-enabled.',
+  USER_NOT_FOUND: 'No user with this id in this application.',
+  SESSION_INVALID: 'The session cannot be started, or is unknown, ended or of another app.',
+  INVALID_REQUEST: 'HTTP 400 (also 404, 413): malformed JSON, wrong types, oversized values.',
+  INVALID_API_KEY: 'HTTP 401: the X-API-Key header (or login body api_key) is missing or unknown.',
+  RATE_LIMITED: 'HTTP 429: too many requests or failed logins; see the Retry-After header.',
+} as const;
+
+export const clientApiCodes = Object.keys(clientApiCodeMeanings) as [
+  keyof typeof clientApiCodeMeanings,
+  ...(keyof typeof clientApiCodeMeanings)[],
+];
+export const clientApiCodeSchema = z.enum(clientApiCodes);
+export type ClientApiCode = z.infer<typeof clientApiCodeSchema>;
+
+/**
+ * A 5xx is a server fault, not an answer of the contract: its body still has the v1 shape,
+ * with this code outside the closed list. Clients treat it like a network error.
+ */
+export const CLIENT_API_SERVER_ERROR_CODE = 'INTERNAL_ERROR';
+
+/** Response headers that carry the Ed25519 signature, and the request header it binds. */
+export const clientApiHeaders = {
+  apiKey: 'x-api-key',
+  signature: 'x-signature-ed25519',
+  signatureTimestamp: 'x-signature-timestamp',
+  nonce: 'x-request-nonce',
+} as const;
+
+/** Longest accepted X-Request-Nonce; it must be visible ASCII (0x21-0x7e). */
+export const CLIENT_NONCE_MAX_LENGTH = 128;
+export const CLIENT_NONCE_PATTERN = /^[\x21-\x7e]*$/;
+
+/** Longest accepted values; anything longer is a 400 INVALID_REQUEST. */
+export const clientApiLimits = {
+  ...appUserLimits,
+  version: 64,
+  apiKey: 128,
+  userId: 128,
+  sessionToken: 256,
+} as const;
+
+/** A session start lasts this long after the user's last successful login. */
+export const SESSION_START_WINDOW_SECONDS = 600;
+/** A session with no heartbeat for this long is no longer active (spec: heartbeat every 30 s). */
+export const SESSION_LIVENESS_SECONDS = 90;
+
+/**
+ * `sess_<random id without dashes>_<unix seconds>`: the client samples' format (spec doc 2
+ * §3), also the format of the token login issues. A start needs at least 32 random
+ * characters so a session cannot be guessed.
+ */
+export const SESSION_TOKEN_PATTERN = /^sess_[0-9A-Za-z]{32,128}_\d{1,20}$/;
+
+/** 'field is required' when absent, 'field must be a string' for any other type. */
+const stringOf = (field: string) =>
+  z.string({
+    error: (issue) =>
+      issue.input === undefined ? `${field} is required` : `${field} must be a string`,
+  });
+
+const hasControlCharacters = (value: string) => /\p{Cc}/u.test(value);
+const text = (field: string, max: number) =>
+  stringOf(field)
+    .max(max, `${field} must be at most ${max} characters`)
+    .refine((value) => !hasControlCharacters(value), `${field} contains invalid characters`);
+const optionalText = (field: string, max: number) =>
+  text(field, max)
+    .nullish()
+    .transform((value) => value?.trim() || null);
+
+const requiredUsername = text('username', clientApiLimits.username)
+  .transform((value) => value.trim())
+  .refine((value) => value !== '', 'username is required');
+const requiredPassword = stringOf('password')
+  .max(clientApiLimits.password, `password must be at most ${clientApiLimits.password} characters`)
+  .refine((value) => value !== '', 'password is required');
+
+/** POST /api/v1/register (spec doc 2 §3): username, email, password, expiresAt, hwid. */
+export const clientRegisterRequestSchema = z.object({
+  username: requiredUsername,
+  password: requiredPassword,
+  email: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim() || null : value),
+    z
+      .email('email must be a valid e-mail address')
+      .max(clientApiLimits.email, `email must be at most ${clientApiLimits.email} characters`)
+      .nullish()
+      .transform((value) => value ?? null),
+  ),
+  /** An expiry the registering client asks for (never longer than "no expiry", the default). */
+  expiresAt: z.preprocess(
+    (value) => (value === '' ? null : value),
+    z.iso
+      .datetime({ offset: true, error: 'expiresAt must be an ISO date-time' })
+      .nullish()
+      .transform((value) => (value ? new Date(value) : null)),
+  ),
+  hwid: optionalText('hwid', clientApiLimits.hwid),
+});
+export type ClientRegisterRequest = z.input<typeof clientRegisterRequestSchema>;
+export type ClientRegisterInput = z.output<typeof clientRegisterRequestSchema>;
+
+/** POST /api/v1/login (spec doc 2 §3): the API key may come in the body instead of X-API-Key. */
+export const clientLoginRequestSchema = z.object({
+  username: requiredUsername,
+  password: requiredPassword,
+  api_key: optionalText('api_key', clientApiLimits.apiKey),
+  version: optionalText('version', clientApiLimits.version),
+  hwid: optionalText('hwid', clientApiLimits.hwid),
+});
+export type ClientLoginRequest = z.input<typeof clientLoginRequestSchema>;
+export type ClientLoginInput = z.output<typeof clientLoginRequestSchema>;
+
+/** POST /api/v1/verify. Any string is accepted; one that is not a user id is USER_NOT_FOUND. */
+export const clientVerifyRequestSchema = z.object({
+  user_id: stringOf('user_id').max(
+    clientApiLimits.userId,
+    `user_id must be at most ${clientApiLimits.userId} characters`,
+  ),
+});
+export type ClientVerifyRequest = z.input<typeof clientVerifyRequestSchema>;
+
+const sessionToken = stringOf('session_token').max(
+  clientApiLimits.sessionToken,
+  `session_token must be at most ${clientApiLimits.sessionToken} characters`,
+);
+
+/** POST /api/v1/session/track: start (user_id and session_token), heartbeat or end (token only). */
+export const clientSessionRequestSchema = z.discriminatedUnion(
+  'action',
+  [
+    z.object({
+      action: z.literal('start'),
+      user_id: clientVerifyRequestSchema.shape.user_id,
+      session_token: sessionToken,
+    }),
+    z.object({ action: z.literal('heartbeat'), session_token: sessionToken }),
+    z.object({ action: z.literal('end'), session_token: sessionToken }),
+  ],
+  { error: 'action must be start, heartbeat or end' },
+);
+export type ClientSessionRequest = z.infer<typeof clientSessionRequestSchema>;
+
+/** Register and login answers (spec doc 2 §3: the auth response). */
+export const clientAuthResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  code: clientApiCodeSchema,
+  user_id: z.uuid().optional(),
+  username: z.string().optional(),
+  email: z.string().nullable().optional(),
+  expires_at: z.iso.datetime().nullable().optional(),
+  /** True when the account is bound to one device: HWID lock on and a HWID bound. */
+  hwid_locked: z.boolean().optional(),
+  /** Login only: a fresh `sess_…` token the client may use for session/track start. */
+  session_token: z.string().regex(SESSION_TOKEN_PATTERN).optional(),
+});
+export type ClientAuthResponse = z.infer<typeof clientAuthResponseSchema>;
+
+export const clientVerifyResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  code: clientApiCodeSchema,
+});
+export type ClientVerifyResponse = z.infer<typeof clientVerifyResponseSchema>;
+
+export const clientSessionResponseSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  code: clientApiCodeSchema,
+  session_token: z.string().optional(),
+});
+export type ClientSessionResponse = z.infer<typeof clientSessionResponseSchema>;
+
+/** GET /api/v1/public-key: the server-wide key that signs answers to unknown API keys. */
+export const clientPublicKeyResponseSchema = z.object({
+  success: z.literal(true),
+  public_key: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ClientPublicKeyResponse = z.infer<typeof clientPublicKeyResponseSchema>;
+
+/** Every /api/v1 HTTP error (400, 401, 404, 413, 429; 5xx with CLIENT_API_SERVER_ERROR_CODE). */
+export const clientErrorResponseSchema = z.object({
+  success: z.literal(false),
+  code: z.union([clientApiCodeSchema, z.literal(CLIENT_API_SERVER_ERROR_CODE)]),
+  message: z.string(),
+});
+export type ClientErrorResponse = z.infer<typeof clientErrorResponseSchema>;
