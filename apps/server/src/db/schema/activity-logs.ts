@@ -32,6 +32,8 @@ export const activityLogs = pgTable(
   },
   (table) => [
     index('activity_logs_application_created_idx').on(table.applicationId, table.createdAt),
+    // Deleting an end user sets app_user_id to null in its logs: without an index, a scan.
+    index('activity_logs_app_user_idx').on(table.appUserId),
   ],
 );
 

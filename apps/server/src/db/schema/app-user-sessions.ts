@@ -22,6 +22,8 @@ export const appUserSessions = pgTable(
   (table) => [
     uniqueIndex('app_user_sessions_token_idx').on(table.applicationId, table.tokenHash),
     index('app_user_sessions_live_idx').on(table.applicationId, table.lastHeartbeatAt),
+    // Deleting an end user cascades to their sessions: without an index, a scan.
+    index('app_user_sessions_app_user_idx').on(table.appUserId),
   ],
 );
 

@@ -1,9 +1,10 @@
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { BlacklistType } from '@latchkey/contracts';
 import { applications } from './applications.ts';
 import { ownerAccounts } from './owner-accounts.ts';
 
-export const blacklistTypes = ['ip', 'username', 'email', 'hwid'] as const;
-export type BlacklistType = (typeof blacklistTypes)[number];
+export { blacklistTypes, type BlacklistType } from '@latchkey/contracts';
 
 /** A block on an IP, username, e-mail or HWID: for one application, or (null) all of the owner's. */
 export const blacklistEntries = pgTable(
@@ -22,7 +23,15 @@ export const blacklistEntries = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('blacklist_entries_owner_idx').on(table.ownerAccountId, table.type)],
+  // The client API asks "is this IP, username, e-mail or HWID blocked?" on every login and
+  // registration: usernames and e-mails match case-insensitively, hence lower(value).
+  (table) => [
+    index('blacklist_entries_match_idx').on(
+      table.ownerAccountId,
+      table.type,
+      sql`lower(${table.value})`,
+    ),
+  ],
 );
 
 export type BlacklistEntry = typeof blacklistEntries.$inferSelect;
