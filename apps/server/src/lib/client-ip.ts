@@ -1,0 +1,31 @@
+import { isIP } from 'node:net';
+import type { FastifyRequest } from 'fastify';
+
+const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
+
+/**
+ * One spelling per address, so a blacklist entry and a client address compare equal:
+ * IPv4-mapped IPv6 (::ffff:1.2.3.4, what a dual-stack socket reports) becomes plain IPv4,
+ * and IPv6 is lower-cased and compressed (2001:DB8:0::1 -> 2001:db8::1).
+ */
+export function normalizeIpAddress(address: string): string {
+  if (!address.includes(':')) return address;
+  const mapped = IPV4_MAPPED.exec(address);
+  if (mapped) return mapped[1]!;
+  if (isIP(address) === 6) {
+    try {
+      return new URL(`http://[${address}]`).hostname.slice(1, -1);
+    } catch {
+      // Zone ids (fe80::1%eth0) are valid addresses but not valid URL hosts.
+    }
+  }
+  return address.toLowerCase();
+}
+
+/**
+ * The client's address: the socket's peer, unless TRUST_PROXY_HOPS lets that many proxies
+ * speak for it through X-Forwarded-For (Fastify's trustProxy, wired in app.ts).
+ */
+export function clientIpOf(request: FastifyRequest): string {
+  return normalizeIpAddress(request.ip);
+}
