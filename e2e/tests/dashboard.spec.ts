@@ -168,7 +168,7 @@ test.describe('dashboard', () => {
 
     // Selecting by clicking the row enables the tab, named after the application.
     await targetRow.getByText('Nova Client').click();
-    await expect(targetRow).toHaveAttribute('aria-selected', 'true');
+    await expect(targetRow).toHaveAttribute('aria-current', 'true');
     const usersTab = page.getByRole('tab', { name: 'Users (Nova Client)' });
     await expect(usersTab).toBeEnabled();
     await usersTab.click();

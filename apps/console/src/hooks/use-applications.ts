@@ -10,11 +10,15 @@ import { apiRequest, getQueryFn } from '@/lib/api.ts';
 import { APPLICATIONS_QUERY_KEY } from './owner-query-keys.ts';
 import { useOwnerMutation } from './use-owner-mutation.ts';
 
-/** The signed-in owner's applications (GET /api/applications). */
-export function useApplications() {
+/**
+ * The signed-in owner's applications (GET /api/applications). `isRefreshedOnMount` re-reads
+ * the list even when cached: for a page that must not miss an application made elsewhere.
+ */
+export function useApplications({ isRefreshedOnMount = false } = {}) {
   return useQuery({
     queryKey: APPLICATIONS_QUERY_KEY,
     queryFn: getQueryFn({ on401: 'throw', schema: applicationListSchema }),
+    refetchOnMount: isRefreshedOnMount ? 'always' : true,
   });
 }
 

@@ -75,9 +75,10 @@ export function ApplicationPage() {
 }
 
 function ApplicationManagement({ applicationId }: { applicationId: number }) {
-  const applicationsQuery = useApplications();
   // There is no single-application read: the page looks in the owner's own list, which is
-  // also what makes another owner's application "not found" rather than forbidden.
+  // also what makes another owner's application "not found" rather than forbidden. The list
+  // is re-read on arrival, so one created in another tab is not reported missing.
+  const applicationsQuery = useApplications({ isRefreshedOnMount: true });
   const application =
     applicationsQuery.data?.find((candidate) => candidate.id === applicationId) ?? null;
 
@@ -85,7 +86,7 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
   const usersQuery = useAppUsers(knownId, { refetchOnWindowFocus: true });
   const statsQuery = useApplicationStats(knownId);
 
-  if (applicationsQuery.isPending) {
+  if (applicationsQuery.isPending || (!application && applicationsQuery.isFetching)) {
     return (
       <div role="status" className="flex min-h-[50vh] flex-col items-center justify-center gap-3">
         <Spinner className="size-8 text-primary" />

@@ -75,7 +75,7 @@ export function ApplicationApiConfiguration({ application }: { application: Appl
             Endpoints
           </CardTitle>
           <CardDescription>
-            JSON over HTTPS at <code className="font-mono text-xs">{origin}</code>.
+            Your program posts JSON to <code className="font-mono text-xs">{origin}</code>.
           </CardDescription>
         </CardHeader>
         <CardContent>

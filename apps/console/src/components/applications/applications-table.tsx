@@ -60,7 +60,7 @@ export function ApplicationsTable({
             <TableRow
               key={application.id}
               data-testid={`application-row-${application.id}`}
-              aria-selected={isSelected}
+              aria-current={isSelected || undefined}
               data-state={isSelected ? 'selected' : undefined}
               className="cursor-pointer"
               onClick={() => onSelect(application)}

@@ -17,19 +17,20 @@ export function DashboardNavigation() {
           <Button asChild variant="ghost" size="sm">
             <Link href="/">
               <House aria-hidden="true" />
-              Home
+              {/* Icons alone on narrow screens, so the bar never overflows a phone. */}
+              <span className="sr-only sm:not-sr-only">Home</span>
             </Link>
           </Button>
           <Button asChild variant="ghost" size="sm">
             <Link href="/docs">
               <BookOpen aria-hidden="true" />
-              Docs
+              <span className="sr-only sm:not-sr-only">Docs</span>
             </Link>
           </Button>
           <ThemeToggle />
           <Button variant="outline" size="sm" onClick={() => void signOut()}>
             <LogOut aria-hidden="true" />
-            Logout
+            <span className="sr-only sm:not-sr-only">Logout</span>
           </Button>
         </nav>
       </div>
