@@ -1,0 +1,82 @@
+import type { AppUser } from '@latchkey/contracts';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render-with-providers.tsx';
+import { DashboardUsersTable } from './dashboard-users-table.tsx';
+
+function createUser(overrides: Partial<AppUser>): AppUser {
+  return {
+    id: '00000000-0000-4000-8000-000000000001',
+    applicationId: 1,
+    username: 'alice',
+    email: 'alice@example.com',
+    isActive: true,
+    isPaused: false,
+    expiresAt: null,
+    hwid: null,
+    loginAttempts: 0,
+    lastLogin: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    updatedAt: '2025-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+const users = [
+  createUser({ username: 'locked', hwid: 'PC-1', loginAttempts: 2 }),
+  createUser({
+    id: '00000000-0000-4000-8000-000000000002',
+    username: 'blocked',
+    isPaused: true,
+    expiresAt: '2000-01-01T00:00:00.000Z',
+    loginAttempts: 9,
+  }),
+];
+
+function renderTable(isHwidLockEnabled: boolean) {
+  const handlers = { onEdit: vi.fn(), onTogglePause: vi.fn(), onDelete: vi.fn() };
+  renderWithProviders(
+    <DashboardUsersTable
+      users={users}
+      isHwidLockEnabled={isHwidLockEnabled}
+      busyUserId={null}
+      {...handlers}
+    />,
+  );
+  return handlers;
+}
+
+describe('DashboardUsersTable', () => {
+  it('applies the HWID, status and login-attempt rules per row', () => {
+    renderTable(true);
+    const locked = screen.getByTestId('user-row-locked');
+    const blocked = screen.getByTestId('user-row-blocked');
+
+    expect(within(locked).getByText('Locked')).toBeTruthy();
+    expect(within(blocked).getByText('Not Set')).toBeTruthy();
+    expect(within(blocked).getByText('Expired')).toBeTruthy();
+    expect(within(locked).getByText('Active')).toBeTruthy();
+
+    const fewAttempts = within(locked).getByTestId('login-attempts');
+    expect(within(fewAttempts).getByRole('img', { name: 'Failed login attempts' })).toBeTruthy();
+    expect(fewAttempts.className).not.toContain('text-destructive');
+    expect(within(blocked).getByTestId('login-attempts').className).toContain('text-destructive');
+    expect(within(locked).getAllByText('Never')).toHaveLength(2);
+  });
+
+  it('says Disabled for every user when the application does not lock', () => {
+    renderTable(false);
+    expect(screen.getAllByText('Disabled')).toHaveLength(2);
+  });
+
+  it('offers Unpause to a paused user and Pause to the others', () => {
+    const handlers = renderTable(true);
+    fireEvent.click(
+      within(screen.getByTestId('user-row-blocked')).getByRole('button', { name: 'Unpause user' }),
+    );
+    expect(handlers.onTogglePause).toHaveBeenCalledWith(users[1]);
+    expect(
+      within(screen.getByTestId('user-row-locked')).getByRole('button', { name: 'Pause user' }),
+    ).toBeTruthy();
+  });
+});

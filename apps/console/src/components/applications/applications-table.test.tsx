@@ -1,0 +1,87 @@
+import type { Application } from '@latchkey/contracts';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render-with-providers.tsx';
+import { ApplicationsTable } from './applications-table.tsx';
+
+const API_KEY = 'lk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHI';
+
+function createApplication(overrides: Partial<Application> = {}): Application {
+  return {
+    id: 7,
+    name: 'Acme Desktop',
+    description: 'Licensing for Acme',
+    apiKey: API_KEY,
+    isActive: true,
+    version: '1.0.0',
+    hwidLockEnabled: false,
+    loginSuccessMessage: 'ok',
+    loginFailedMessage: 'no',
+    accountDisabledMessage: 'disabled',
+    accountExpiredMessage: 'expired',
+    versionMismatchMessage: 'update',
+    hwidMismatchMessage: 'HWID',
+    signingPublicKey: 'ab'.repeat(32),
+    createdAt: '2025-03-14T12:00:00.000Z',
+    updatedAt: '2025-03-14T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+function renderTable(applications: Application[], selectedApplicationId: number | null = null) {
+  const handlers = {
+    onSelect: vi.fn(),
+    onShowUsers: vi.fn(),
+    onEdit: vi.fn(),
+    onDelete: vi.fn(),
+  };
+  renderWithProviders(
+    <ApplicationsTable
+      applications={applications}
+      selectedApplicationId={selectedApplicationId}
+      {...handlers}
+    />,
+  );
+  return handlers;
+}
+
+describe('ApplicationsTable', () => {
+  it('masks the key until revealed, and hides it again', () => {
+    renderTable([createApplication()]);
+    const key = screen.getByTestId('api-key');
+    expect(key.textContent).toBe(`lk_live_0123${'•'.repeat(20)}BCDEFGHI`);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Reveal API key' }));
+    expect(key.textContent).toBe(API_KEY);
+    fireEvent.click(screen.getByRole('button', { name: 'Hide API key' }));
+    expect(key.textContent).not.toContain('456789');
+  });
+
+  it('shows name, description, status and a short en-US date, and links to the management page', () => {
+    renderTable([createApplication(), createApplication({ id: 8, name: 'Old', isActive: false })]);
+    const [, activeRow, inactiveRow] = screen.getAllByRole('row');
+    expect(activeRow!.textContent).toContain('Licensing for Acme');
+    expect(within(activeRow!).getByText('Active')).toBeTruthy();
+    expect(within(activeRow!).getByText('3/14/2025')).toBeTruthy();
+    expect(within(inactiveRow!).getByText('Inactive')).toBeTruthy();
+    expect(
+      within(inactiveRow!).getByRole('link', { name: 'Manage application' }).getAttribute('href'),
+    ).toBe('/app/8');
+  });
+
+  it('selects on a row click, but a row action does only its own job', () => {
+    const application = createApplication();
+    const handlers = renderTable([application], application.id);
+    const row = screen.getAllByRole('row')[1]!;
+    expect(row.getAttribute('aria-current')).toBe('true');
+
+    fireEvent.click(within(row).getByText('Acme Desktop'));
+    expect(handlers.onSelect).toHaveBeenCalledWith(application);
+
+    fireEvent.click(within(row).getByRole('button', { name: 'Delete application' }));
+    expect(handlers.onDelete).toHaveBeenCalledWith(application);
+    fireEvent.click(within(row).getByRole('button', { name: 'Edit application' }));
+    expect(handlers.onEdit).toHaveBeenCalledWith(application);
+    expect(handlers.onSelect).toHaveBeenCalledTimes(1);
+  });
+});
