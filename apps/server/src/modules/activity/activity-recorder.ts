@@ -1,0 +1,400 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import type { ActivityEvents, ActivityRecord } from './activity-events.ts';
+
+/**
+ * The client API's side effects, taken off the response path: activity log rows, the
+ * per-application request counter and last-activity stamp, end users' loginAttempts, and
+ * session heartbeats. Requests only append to memory; a flush writes everything pending in
+ * one transaction every `flushIntervalMs` (sooner when `batchSize` logs are waiting).
+ *
+ * Durability: a failed flush puts its work back and retries with backoff, so a database
+ * outage delays writes instead of losing them (up to `maxPendingLogs` log rows, beyond which
+ * the oldest are dropped and the drop is logged). A graceful shutdown (app.close(), SIGTERM)
+ * waits for in-flight requests and flushes. What a crash (SIGKILL, OOM, power loss) can lose
+ * is what was accepted since the last flush: about `flushIntervalMs` of events, plus any
+ * backlog held during an outage.
+ */
+export interface ActivityRecorder {
+  /** The one place activity is recorded: queues the row and tells the subscribers. */
+  recordActivity(record: Omit<ActivityRecord, 'createdAt'> & { createdAt: Date }): void;
+  /** One client-API request answered for the application (totalApiRequests, lastActivityAt). */
+  countApiRequest(applicationId: number, at: Date): void;
+  /** A refused login of an existing end user: loginAttempts + 1. */
+  countFailedLogin(appUserId: string): void;
+  /** A successful login: loginAttempts back to 0 (ordered after earlier increments). */
+  resetLoginAttempts(appUserId: string): void;
+  /** A heartbeat of a live session: lastHeartbeatAt (never revives an ended session). */
+  recordHeartbeat(sessionId: string, at: Date): void;
+  /** Writes everything pending now; rejects if the database refuses. */
+  flush(): Promise<void>;
+  /** Stops the timer and flushes, retrying until `deadlineMs` has passed. */
+  close(options?: { deadlineMs?: number }): Promise<void>;
+  /** Log rows accepted but not yet written. */
+  readonly pendingLogCount: number;
+}
+
+export interface ActivityRecorderOptions {
+  db: Database;
+  log: FastifyBaseLogger;
+  events: ActivityEvents;
+  flushIntervalMs: number;
+  batchSize: number;
+  maxPendingLogs?: number;
+}
+
+interface Pending {
+  logs: ActivityRecord[];
+  requests: Map<number, { count: number; lastAt: Date }>;
+  /** Per user, in order: an optional reset to 0, then `increment` more failures. */
+  loginAttempts: Map<string, { isReset: boolean; increment: number }>;
+  heartbeats: Map<string, Date>;
+}
+
+const emptyPending = (): Pending => ({
+  logs: [],
+  requests: new Map(),
+  loginAttempts: new Map(),
+  heartbeats: new Map(),
+});
+
+const MAX_BACKOFF_MS = 5_000;
+/** Most log rows one INSERT carries; a larger backlog is written in several statements. */
+const MAX_LOGS_PER_STATEMENT = 2_000;
+/** Permanent failures of the same batch before it is written item by item. */
+const ATTEMPTS_BEFORE_SPLITTING = 3;
+
+export function createActivityRecorder(options: ActivityRecorderOptions): ActivityRecorder {
+  const { db, log, events, flushIntervalMs, batchSize } = options;
+  const maxPendingLogs = options.maxPendingLogs ?? 100_000;
+  let pending = emptyPending();
+  let timer: NodeJS.Timeout | null = null;
+  let flushing: Promise<void> | null = null;
+  let consecutiveFailures = 0;
+  let permanentFailures = 0;
+  let isClosed = false;
+
+  const hasPending = () =>
+    pending.logs.length > 0 ||
+    pending.requests.size > 0 ||
+    pending.loginAttempts.size > 0 ||
+    pending.heartbeats.size > 0;
+
+  let timerDueAt = 0;
+  const schedule = (delayMs: number) => {
+    if (flushing) return; // its completion schedules what is still pending
+    const dueAt = Date.now() + delayMs;
+    if (timer) {
+      if (dueAt >= timerDueAt) return;
+      clearTimeout(timer); // a full batch moves the flush forward
+    }
+    timerDueAt = dueAt;
+    timer = setTimeout(() => {
+      timer = null;
+      runFlush().catch(() => {
+        // Logged in runFlush; the retry is already scheduled.
+      });
+    }, delayMs);
+    timer.unref();
+  };
+
+  /** After failures, back off (new work does not hurry a retry); else the interval or now. */
+  const scheduleNormally = () =>
+    schedule(
+      consecutiveFailures > 0
+        ? Math.min(MAX_BACKOFF_MS, flushIntervalMs * 2 ** consecutiveFailures)
+        : isClosed || pending.logs.length >= batchSize
+          ? 0
+          : flushIntervalMs,
+    );
+
+  function runFlush(): Promise<void> {
+    if (flushing) return flushing;
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+    }
+    const batch = takeBatch();
+    flushing = writeBatch(batch)
+      .then(
+        () => {
+          consecutiveFailures = 0;
+          permanentFailures = 0;
+        },
+        (error: unknown) => {
+          consecutiveFailures += 1;
+          putBack(batch);
+          log.error(
+            { err: error, attempt: consecutiveFailures, pendingLogs: pending.logs.length },
+            'activity flush failed; will retry',
+          );
+          throw error;
+        },
+      )
+      .finally(() => {
+        flushing = null;
+        if (hasPending()) scheduleNormally();
+      });
+    return flushing;
+  }
+
+  function takeBatch(): Pending {
+    const batch = pending;
+    pending = emptyPending();
+    if (batch.logs.length > MAX_LOGS_PER_STATEMENT * 5) {
+      // A backlog after an outage: write it in slices rather than one giant transaction.
+      pending.logs = batch.logs.splice(MAX_LOGS_PER_STATEMENT * 5);
+    }
+    return batch;
+  }
+
+  /** A failed batch goes back in front of what arrived meanwhile, keeping the order. */
+  function putBack(batch: Pending): void {
+    const newer = pending;
+    pending = batch;
+    pending.logs.push(...newer.logs);
+    for (const [applicationId, counts] of newer.requests) addRequests(applicationId, counts);
+    for (const [appUserId, attempts] of newer.loginAttempts) {
+      const earlier = pending.loginAttempts.get(appUserId);
+      pending.loginAttempts.set(
+        appUserId,
+        attempts.isReset || !earlier
+          ? attempts
+          : { isReset: earlier.isReset, increment: earlier.increment + attempts.increment },
+      );
+    }
+    for (const [sessionId, at] of newer.heartbeats) recordHeartbeatAt(sessionId, at);
+    dropOverflow();
+  }
+
+  function dropOverflow(): void {
+    const overflow = pending.logs.length - maxPendingLogs;
+    if (overflow > 0) {
+      pending.logs.splice(0, overflow);
+      log.error({ dropped: overflow }, 'activity backlog full: oldest log rows dropped');
+    }
+  }
+
+  function addRequests(applicationId: number, counts: { count: number; lastAt: Date }): void {
+    const current = pending.requests.get(applicationId);
+    if (!current) {
+      pending.requests.set(applicationId, { ...counts });
+      return;
+    }
+    current.count += counts.count;
+    if (counts.lastAt > current.lastAt) current.lastAt = counts.lastAt;
+  }
+
+  function recordHeartbeatAt(sessionId: string, at: Date): void {
+    const current = pending.heartbeats.get(sessionId);
+    if (!current || at > current) pending.heartbeats.set(sessionId, at);
+  }
+
+  async function writeBatch(batch: Pending): Promise<void> {
+    try {
+      await db.transaction(async (tx) => {
+        await writeLogs(tx, batch.logs);
+        await writeCounters(tx, batch);
+      });
+    } catch (error) {
+      if (isTransient(error)) throw error;
+      permanentFailures += 1;
+      if (permanentFailures < ATTEMPTS_BEFORE_SPLITTING) throw error;
+      // The same batch keeps failing for a reason retrying cannot fix: write what can be
+      // written, one item at a time, and drop (and log) only the items that fail alone.
+      await writeItemByItem(batch);
+    }
+  }
+
+  async function writeItemByItem(batch: Pending): Promise<void> {
+    await writeCounters(db, batch);
+    let dropped = 0;
+    for (const record of batch.logs) {
+      try {
+        await writeLogs(db, [record]);
+      } catch (error) {
+        if (isTransient(error)) throw error;
+        dropped += 1;
+        log.error({ err: error, event: record.event }, 'activity log row refused; dropped');
+      }
+    }
+    if (dropped > 0) log.error({ dropped }, 'activity rows dropped after repeated failures');
+    batch.logs = [];
+  }
+
+  return {
+    recordActivity(input) {
+      const record = sanitize(input);
+      pending.logs.push(record);
+      if (pending.logs.length > maxPendingLogs) dropOverflow();
+      events.emitRecorded(record, log);
+      scheduleNormally();
+    },
+    countApiRequest(applicationId, at) {
+      const current = pending.requests.get(applicationId);
+      if (current) {
+        current.count += 1;
+        if (at > current.lastAt) current.lastAt = at;
+      } else {
+        pending.requests.set(applicationId, { count: 1, lastAt: at });
+      }
+      scheduleNormally();
+    },
+    countFailedLogin(appUserId) {
+      const current = pending.loginAttempts.get(appUserId);
+      if (current) current.increment += 1;
+      else pending.loginAttempts.set(appUserId, { isReset: false, increment: 1 });
+      scheduleNormally();
+    },
+    resetLoginAttempts(appUserId) {
+      pending.loginAttempts.set(appUserId, { isReset: true, increment: 0 });
+      scheduleNormally();
+    },
+    recordHeartbeat(sessionId, at) {
+      recordHeartbeatAt(sessionId, at);
+      scheduleNormally();
+    },
+    async flush() {
+      while (flushing || hasPending()) await runFlush();
+    },
+    async close({ deadlineMs = 10_000 } = {}) {
+      isClosed = true;
+      if (timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
+      const deadline = Date.now() + deadlineMs;
+      while (flushing || hasPending()) {
+        try {
+          await runFlush();
+        } catch {
+          if (Date.now() >= deadline) {
+            log.error(
+              { lostLogs: pending.logs.length },
+              'activity could not be written before shutdown; pending rows are lost',
+            );
+            pending = emptyPending();
+            if (timer) clearTimeout(timer);
+            timer = null;
+            return;
+          }
+          await new Promise((resolve) => setTimeout(resolve, Math.min(200, flushIntervalMs)));
+        }
+      }
+    },
+    get pendingLogCount() {
+      return pending.logs.length;
+    },
+  };
+}
+
+type Executor = Pick<Database, 'execute'>;
+
+async function writeLogs(executor: Executor, logs: ActivityRecord[]): Promise<void> {
+  for (let start = 0; start < logs.length; start += MAX_LOGS_PER_STATEMENT) {
+    const rows = logs.slice(start, start + MAX_LOGS_PER_STATEMENT).map((record, index) => ({
+      ord: index,
+      application_id: record.applicationId,
+      app_user_id: record.appUserId,
+      username: record.username,
+      event: record.event,
+      success: record.success,
+      ip_address: record.ipAddress,
+      error_message: record.errorMessage,
+      metadata: record.metadata,
+      created_at: record.createdAt.toISOString(),
+    }));
+    // Rows of an application deleted meanwhile are skipped (the join) and a deleted end
+    // user becomes null (the left join), so a batch never fails on a foreign key.
+    await executor.execute(sql`
+      insert into activity_logs
+        (application_id, app_user_id, username, event, success, ip_address, error_message,
+         metadata, created_at)
+      select r.application_id, u.id, r.username, r.event, r.success, r.ip_address,
+             r.error_message, r.metadata, r.created_at
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
+        ord int, application_id int, app_user_id uuid, username text, event text,
+        success boolean, ip_address text, error_message text, metadata jsonb,
+        created_at timestamptz)
+      join applications a on a.id = r.application_id
+      left join app_users u on u.id = r.app_user_id
+      order by r.ord`);
+  }
+}
+
+async function writeCounters(executor: Executor, batch: Pending): Promise<void> {
+  if (batch.requests.size > 0) {
+    const rows = [...batch.requests].map(([id, counts]) => ({
+      id,
+      requests: counts.count,
+      last_at: counts.lastAt.toISOString(),
+    }));
+    await executor.execute(sql`
+      update applications as a
+      set total_api_requests = a.total_api_requests + r.requests,
+          last_activity_at = greatest(a.last_activity_at, r.last_at)
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as r(id int, requests bigint, last_at timestamptz)
+      where a.id = r.id`);
+  }
+  if (batch.loginAttempts.size > 0) {
+    const rows = [...batch.loginAttempts].map(([id, attempts]) => ({
+      id,
+      is_reset: attempts.isReset,
+      increment: attempts.increment,
+    }));
+    await executor.execute(sql`
+      update app_users as u
+      set login_attempts = case when r.is_reset then r.increment
+                                else u.login_attempts + r.increment end
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+        as r(id uuid, is_reset boolean, increment int)
+      where u.id = r.id`);
+  }
+  if (batch.heartbeats.size > 0) {
+    const rows = [...batch.heartbeats].map(([id, at]) => ({ id, at: at.toISOString() }));
+    await executor.execute(sql`
+      update app_user_sessions as s
+      set last_heartbeat_at = greatest(s.last_heartbeat_at, r.at)
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, at timestamptz)
+      where s.id = r.id and s.ended_at is null`);
+  }
+}
+
+/** PostgreSQL refuses U+0000 in text and jsonb: a client-sent NUL must not poison a batch. */
+function sanitize(record: ActivityRecord): ActivityRecord {
+  return {
+    ...record,
+    username: withoutNul(record.username),
+    ipAddress: withoutNul(record.ipAddress),
+    errorMessage: withoutNul(record.errorMessage),
+    metadata: withoutNul(record.metadata),
+  };
+}
+
+function withoutNul<Value>(value: Value): Value {
+  if (typeof value === 'string') return value.replace(/\0/g, '\uFFFD') as Value;
+  if (Array.isArray(value)) return value.map(withoutNul) as Value;
+  if (value && typeof value === 'object' && !(value instanceof Date)) {
+    return Object.fromEntries(
+      Object.entries(value).map(([key, entry]) => [withoutNul(key), withoutNul(entry)]),
+    ) as Value;
+  }
+  return value;
+}
+
+const TRANSIENT_SQLSTATE_CLASSES = new Set(['08', '40', '53', '55', '57', '58', 'XX']);
+
+/** Connection trouble, deadlocks, shutdowns: worth retrying. Bad data is not. */
+function isTransient(error: unknown): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code)) {
+      return TRANSIENT_SQLSTATE_CLASSES.has(code.slice(0, 2));
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return true;
+}

@@ -1,0 +1,30 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  blacklistEntryParamsSchema,
+  createBlacklistEntryRequestSchema,
+  type BlacklistEntry,
+  type DeletedResponse,
+} from '@latchkey/contracts';
+import { parseInput } from '../../http/parse-input.ts';
+import { createBlacklistEntry } from './create-blacklist-entry.ts';
+import { deleteBlacklistEntry } from './delete-blacklist-entry.ts';
+import { listBlacklistEntries } from './list-blacklist-entries.ts';
+
+/** The owner's blacklist (spec doc 2 §5, §7). Registered inside the owner-guarded scope. */
+export function registerBlacklistRoutes(app: FastifyInstance): void {
+  app.get('/api/blacklist', async (request): Promise<BlacklistEntry[]> =>
+    listBlacklistEntries({ ctx: request.owner! }),
+  );
+
+  app.post('/api/blacklist', async (request, reply) => {
+    const input = parseInput(createBlacklistEntryRequestSchema, request.body);
+    const entry = await createBlacklistEntry({ ctx: request.owner!, input });
+    return reply.status(201).send(entry satisfies BlacklistEntry);
+  });
+
+  app.delete('/api/blacklist/:entryId', async (request): Promise<DeletedResponse> => {
+    const { entryId } = parseInput(blacklistEntryParamsSchema, request.params);
+    await deleteBlacklistEntry({ ctx: request.owner!, input: { entryId } });
+    return { success: true, message: 'Blacklist entry deleted successfully' };
+  });
+}
