@@ -10,6 +10,12 @@ import { createOwnerGuard } from './http/owner-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { IdentityVerifier } from './identity/identity-verifier.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { createActivityEvents, type ActivityEvents } from './modules/activity/activity-events.ts';
+import {
+  createActivityRecorder,
+  type ActivityRecorder,
+} from './modules/activity/activity-recorder.ts';
+import { registerActivityRoutes } from './modules/activity/routes.ts';
 import {
   createApplicationEvents,
   type ApplicationEvents,
@@ -17,6 +23,8 @@ import {
 import { registerApplicationRoutes } from './modules/applications/routes.ts';
 import { registerAppUserRoutes } from './modules/app-users/routes.ts';
 import { registerOwnerAuthRoutes, registerPublicAuthRoutes } from './modules/auth/routes.ts';
+import { registerBlacklistRoutes } from './modules/blacklist/routes.ts';
+import { registerClientApiRoutes } from './modules/client-api/routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
 
@@ -27,15 +35,25 @@ export interface AppDependencies {
   clock: Clock;
   /** Fired after an application is updated or deleted, so caches of it can drop it. */
   applicationEvents: ApplicationEvents;
+  /** Fired for every client-API event recorded in the activity log (webhooks subscribe). */
+  activityEvents: ActivityEvents;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The client API's side-effect recorder (activity log, counters); tests flush it. */
+    activity: ActivityRecorder;
+  }
 }
 
 const REQUEST_ID_PATTERN = /^[\w-]{8,64}$/;
 
 /** The whole HTTP application, built from its dependencies (main.ts and tests both use it). */
 export async function buildApp(
-  dependencies: Omit<AppDependencies, 'clock' | 'applicationEvents'> & {
+  dependencies: Omit<AppDependencies, 'clock' | 'applicationEvents' | 'activityEvents'> & {
     clock?: Clock;
     applicationEvents?: ApplicationEvents;
+    activityEvents?: ActivityEvents;
     logger?: FastifyServerOptions['logger'];
   },
 ): Promise<FastifyInstance> {
@@ -43,6 +61,7 @@ export async function buildApp(
     ...dependencies,
     clock: dependencies.clock ?? systemClock,
     applicationEvents: dependencies.applicationEvents ?? createApplicationEvents(),
+    activityEvents: dependencies.activityEvents ?? createActivityEvents(),
   };
   const { config } = deps;
 
@@ -73,8 +92,23 @@ export async function buildApp(
   await registerSecurityHeaders(app, config);
   await app.register(fastifyCookie);
 
+  const activity = createActivityRecorder({
+    db: deps.database.db,
+    log: app.log,
+    events: deps.activityEvents,
+    flushIntervalMs: config.activity.flushIntervalMs,
+    batchSize: config.activity.batchSize,
+  });
+  app.decorate('activity', activity);
+  // preClose runs before main.ts's onClose closes the database: requests still in flight
+  // record after this flush, and then flush at once because the recorder is closed; the
+  // onClose flush catches anything left when the database outlives the app (tests).
+  app.addHook('preClose', () => activity.close());
+  app.addHook('onClose', () => activity.close());
+
   registerHealthRoutes(app, deps);
   registerPublicAuthRoutes(app, deps);
+  await registerClientApiRoutes(app, { ...deps, activity });
 
   await app.register(async (ownerScope) => {
     ownerScope.addHook('preHandler', createOwnerGuard(deps));
@@ -82,6 +116,8 @@ export async function buildApp(
     registerDashboardRoutes(ownerScope);
     registerApplicationRoutes(ownerScope, deps);
     registerAppUserRoutes(ownerScope);
+    registerBlacklistRoutes(ownerScope);
+    registerActivityRoutes(ownerScope);
   });
 
   await registerConsoleAssets(app, config.consoleDistDir);

@@ -39,6 +39,18 @@ const environmentSchema = z.object({
     .min(1024)
     .default(64 * 1024),
   OWNER_SESSION_DAYS: z.coerce.number().int().min(1).max(90).default(14),
+  /** Client-API requests per minute from one IP address to one application (many users share a NAT). */
+  CLIENT_API_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Failed logins per application, username and IP address before logins are refused... */
+  LOGIN_FAILURE_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
+  /** ...within this many minutes (a sliding window). */
+  LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** How long another instance may serve a changed application from its cache (multi-instance). */
+  CLIENT_API_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
+  /** Activity rows and counters are written in batches at most this far apart... */
+  ACTIVITY_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
+  /** ...or as soon as this many activity rows are waiting. */
+  ACTIVITY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   /** Directory of the built console; empty disables serving it (API-only deployments). */
   CONSOLE_DIST_DIR: z.string().optional(),
   SERVE_CONSOLE: booleanFlag.default(true),
@@ -67,6 +79,13 @@ export interface Config {
   bodyLimitBytes: number;
   ownerSessionMs: number;
   consoleDistDir: string | null;
+  clientApi: {
+    ipLimitPerMinute: number;
+    loginFailureLimit: number;
+    loginFailureWindowMs: number;
+    applicationCacheTtlMs: number;
+  };
+  activity: { flushIntervalMs: number; batchSize: number };
 }
 
 export class ConfigError extends Error {}
@@ -134,6 +153,16 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     consoleDistDir: env.SERVE_CONSOLE
       ? resolve(env.CONSOLE_DIST_DIR ?? new URL('../../console/dist', import.meta.url).pathname)
       : null,
+    clientApi: {
+      ipLimitPerMinute: env.CLIENT_API_IP_LIMIT_PER_MINUTE,
+      loginFailureLimit: env.LOGIN_FAILURE_LIMIT,
+      loginFailureWindowMs: env.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
+      applicationCacheTtlMs: env.CLIENT_API_CACHE_TTL_SECONDS * 1000,
+    },
+    activity: {
+      flushIntervalMs: env.ACTIVITY_FLUSH_INTERVAL_MS,
+      batchSize: env.ACTIVITY_BATCH_SIZE,
+    },
   };
 }
 

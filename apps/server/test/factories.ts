@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   appUserSchema,
   applicationSchema,
@@ -18,7 +18,9 @@ import {
   blacklistEntries,
 } from '../src/db/schema/index.ts';
 import { createApiKey } from '../src/lib/api-keys.ts';
-import type { SignedInOwner } from './test-app.ts';
+import { hashPassword } from '../src/lib/password-hashing.ts';
+import { generateSigningKeyPair } from '../src/lib/signing-keys.ts';
+import type { SignedInOwner, TestApp } from './test-app.ts';
 
 /**
  * Direct inserts for tests that need rows to exist but are not about how they are made.
@@ -138,4 +140,61 @@ export async function createAppUserViaApi(
   });
   if (response.statusCode !== 201) throw new Error(`create app user: ${response.body}`);
   return appUserSchema.parse(response.json());
+}
+
+/**
+ * An application the client API can serve: a real Ed25519 key pair encrypted with this test
+ * app's server secret (insertApplication's placeholder key cannot sign).
+ */
+export async function insertClientApplication(
+  testApp: TestApp,
+  ownerAccountId: string,
+  overrides: Partial<typeof applications.$inferInsert> = {},
+) {
+  return insertApplication(testApp.database.db, ownerAccountId, {
+    ...generateSigningKeyPair(testApp.config.serverSecret),
+    ...overrides,
+  });
+}
+
+const passwordHashes = new Map<string, Promise<string>>();
+
+/** An end user who can log in with `password` (hashes are memoised: argon2 is slow on purpose). */
+export async function insertAppUserWithPassword(
+  db: Database,
+  applicationId: number,
+  password: string,
+  overrides: Partial<typeof appUsers.$inferInsert> = {},
+) {
+  let passwordHash = passwordHashes.get(password);
+  if (!passwordHash) {
+    passwordHash = hashPassword(password);
+    passwordHashes.set(password, passwordHash);
+  }
+  return insertAppUser(db, applicationId, { passwordHash: await passwordHash, ...overrides });
+}
+
+/** A call to the public client API as a desktop client makes it, from 127.0.0.2 by default. */
+export function callClientApi(
+  app: FastifyInstance,
+  path: string,
+  options: {
+    apiKey?: string;
+    body?: unknown;
+    method?: 'GET' | 'POST';
+    nonce?: string;
+    remoteAddress?: string;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<LightMyRequestResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.apiKey !== undefined) headers['x-api-key'] = options.apiKey;
+  if (options.nonce !== undefined) headers['x-request-nonce'] = options.nonce;
+  return app.inject({
+    method: options.method ?? 'POST',
+    url: path.startsWith('/api/') ? path : `/api/v1/${path}`,
+    remoteAddress: options.remoteAddress ?? '127.0.0.2',
+    headers,
+    ...(options.body === undefined ? {} : { payload: options.body as InjectOptions['payload'] }),
+  });
 }

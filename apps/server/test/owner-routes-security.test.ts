@@ -44,12 +44,15 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 interface Fixture {
   applicationId: number;
   userId: string;
+  blacklistEntryId: number;
 }
 
 interface OwnerRoute {
   method: Method;
   path: string;
-  body?: Record<string, unknown>;
+  /** Query string, with the same :placeholders as the path. */
+  query?: string;
+  body?: Record<string, unknown> | ((fixture: Fixture) => Record<string, unknown>);
   /**
    * What a second owner gets when replaying it with the first owner's ids: a 404 that does
    * not reveal the target exists, or (routes without ids) only their own data.
@@ -58,6 +61,9 @@ interface OwnerRoute {
 }
 
 const applicationNotFound = { status: 404, message: 'Application not found' } as const;
+
+/** A value only the victim's data contains: it must never reach the second owner. */
+const VICTIM_BLOCKED_VALUE = 'victim-blocked-username';
 
 /** EVERY owner route. Adding an owner route means adding it here. */
 const ownerRoutes: OwnerRoute[] = [
@@ -131,6 +137,29 @@ const ownerRoutes: OwnerRoute[] = [
     path: '/api/applications/:appId/users/:userId/reset-hwid',
     asOtherOwner: applicationNotFound,
   },
+  { method: 'GET', path: '/api/blacklist', asOtherOwner: 'own-data' },
+  {
+    method: 'POST',
+    path: '/api/blacklist',
+    body: (fixture) => ({
+      type: 'ip',
+      value: '198.51.100.23',
+      reason: 'planted',
+      applicationId: fixture.applicationId,
+    }),
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/blacklist/:entryId',
+    asOtherOwner: { status: 404, message: 'Blacklist entry not found' },
+  },
+  {
+    method: 'GET',
+    path: '/api/activity-logs',
+    query: 'applicationId=:id',
+    asOtherOwner: applicationNotFound,
+  },
 ];
 
 /** Routes reachable without an owner session, on purpose. */
@@ -150,7 +179,8 @@ function fill(path: string, fixture: Fixture): string {
   return path
     .replace(':id', String(fixture.applicationId))
     .replace(':appId', String(fixture.applicationId))
-    .replace(':userId', fixture.userId);
+    .replace(':userId', fixture.userId)
+    .replace(':entryId', String(fixture.blacklistEntryId));
 }
 
 const mutating = (method: Method) => method !== 'GET';
@@ -202,16 +232,25 @@ describe('every owner route is closed to everyone but its owner', () => {
       email: 'victim-user@example.com',
       hwid: 'VICTIM-DEVICE',
     });
-    return { applicationId: application.id, userId: user.id };
+    const entry = await insertBlacklistEntry(testApp.database.db, {
+      ownerAccountId: owner.accountId,
+      applicationId: application.id,
+      type: 'username',
+      value: owner === victim ? VICTIM_BLOCKED_VALUE : `blocked-by-${owner.accountId}`,
+    });
+    return { applicationId: application.id, userId: user.id, blacklistEntryId: entry.id };
   };
 
-  const send = (route: OwnerRoute, fixture: Fixture, headers: Record<string, string>) =>
-    testApp.app.inject({
+  const send = (route: OwnerRoute, fixture: Fixture, headers: Record<string, string>) => {
+    const body = typeof route.body === 'function' ? route.body(fixture) : route.body;
+    const query = route.query ? `?${fill(route.query, fixture)}` : '';
+    return testApp.app.inject({
       method: route.method,
-      url: fill(route.path, fixture),
+      url: `${fill(route.path, fixture)}${query}`,
       headers,
-      ...(route.body ? { payload: route.body } : {}),
+      ...(body ? { payload: body } : {}),
     } as InjectOptions);
+  };
 
   let before: Awaited<ReturnType<typeof snapshotOfVictim>>;
 
@@ -231,10 +270,6 @@ describe('every owner route is closed to everyone but its owner', () => {
       appUserId: victimData.userId,
       event: 'user_login',
       success: true,
-    });
-    await insertBlacklistEntry(db, {
-      ownerAccountId: victim.accountId,
-      applicationId: victimData.applicationId,
     });
     before = await snapshotOfVictim();
   });
@@ -271,7 +306,12 @@ describe('every owner route is closed to everyone but its owner', () => {
       const response = await send(route, victimData, attacker.headers);
       if (route.asOtherOwner === 'own-data') {
         expect(response.statusCode).toBeLessThan(300);
-        for (const secret of [victim.accountId, victim.account.email, victimData.userId]) {
+        for (const secret of [
+          victim.accountId,
+          victim.account.email,
+          victimData.userId,
+          VICTIM_BLOCKED_VALUE,
+        ]) {
           expect(response.body).not.toContain(secret);
         }
         if (route.path === '/api/applications' && route.method === 'GET') {
@@ -286,7 +326,7 @@ describe('every owner route is closed to everyone but its owner', () => {
       // Indistinguishable from ids that do not exist at all.
       const nonexistent = await send(
         route,
-        { applicationId: 2_000_000_000, userId: randomUUID() },
+        { applicationId: 2_000_000_000, userId: randomUUID(), blacklistEntryId: 2_000_000_000 },
         attacker.headers,
       );
       expect(nonexistent.statusCode).toBe(response.statusCode);
@@ -299,7 +339,7 @@ describe('every owner route is closed to everyone but its owner', () => {
     for (const route of ownerRoutes.filter((r) => r.path.includes(':userId'))) {
       const response = await send(
         route,
-        { applicationId: attackerData.applicationId, userId: victimData.userId },
+        { ...attackerData, userId: victimData.userId },
         attacker.headers,
       );
       expect(response.statusCode).toBe(404);

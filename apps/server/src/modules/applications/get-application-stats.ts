@@ -1,21 +1,9 @@
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
+import { LOGIN_FAILURE_EVENTS, LOGIN_SUCCESS_EVENT } from '@latchkey/contracts';
 import { activityLogs, appUserSessions, appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { isLiveSession } from '../dashboard/get-dashboard-stats.ts';
 import { loadOwnedApplication } from './load-owned-application.ts';
-
-/** The login outcomes of the client API (spec doc 2 §3): one success, the rest failures. */
-export const LOGIN_SUCCESS_EVENT = 'user_login';
-export const LOGIN_FAILURE_EVENTS = [
-  'login_failed',
-  'account_disabled',
-  'account_expired',
-  'version_mismatch',
-  'hwid_mismatch',
-  'login_blocked_ip',
-  'login_blocked_username',
-  'login_blocked_hwid',
-] as const;
 
 export interface ApplicationStatsResult {
   totalUsers: number;
@@ -59,10 +47,11 @@ export async function getApplicationStats({
           eq(activityLogs.event, LOGIN_SUCCESS_EVENT),
           eq(activityLogs.success, true),
         )}))::int`,
-        attempted: sql<number>`(count(*) filter (where ${inArray(activityLogs.event, [
-          LOGIN_SUCCESS_EVENT,
-          ...LOGIN_FAILURE_EVENTS,
-        ])}))::int`,
+        // A blocked registration is logged as login_blocked_*, but it is not a login attempt.
+        attempted: sql<number>`(count(*) filter (where ${and(
+          inArray(activityLogs.event, [LOGIN_SUCCESS_EVENT, ...LOGIN_FAILURE_EVENTS]),
+          sql`(${activityLogs.metadata}->>'action') is distinct from 'register'`,
+        )}))::int`,
         newest: sql<Date | null>`max(${activityLogs.createdAt})`.mapWith(activityLogs.createdAt),
       })
       .from(activityLogs)

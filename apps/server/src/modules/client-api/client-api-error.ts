@@ -1,0 +1,105 @@
+import {
+  CLIENT_API_SERVER_ERROR_CODE,
+  type ClientApiCode,
+  type ClientErrorResponse,
+} from '@latchkey/contracts';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+
+type HttpErrorCode = Extract<ClientApiCode, 'INVALID_REQUEST' | 'INVALID_API_KEY' | 'RATE_LIMITED'>;
+
+/**
+ * The client API's HTTP errors: a malformed request (400), a missing or unknown API key
+ * (401) or a rate limit (429). Every other outcome is data (HTTP 200), never thrown.
+ */
+export class ClientApiError extends Error {
+  constructor(
+    readonly statusCode: 400 | 401 | 429,
+    readonly code: HttpErrorCode,
+    message: string,
+    readonly retryAfterSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'ClientApiError';
+  }
+}
+
+export const invalidRequest = (message: string) =>
+  new ClientApiError(400, 'INVALID_REQUEST', message);
+
+export const invalidApiKey = (isMissing: boolean) =>
+  new ClientApiError(
+    401,
+    'INVALID_API_KEY',
+    isMissing ? 'Missing API key: send it in the X-API-Key header' : 'Invalid API key',
+  );
+
+export const rateLimited = (retryAfterSeconds: number, what = 'Too many requests') =>
+  new ClientApiError(
+    429,
+    'RATE_LIMITED',
+    `${what}. Try again in ${retryAfterSeconds} seconds.`,
+    retryAfterSeconds,
+  );
+
+/** Validates a request body against a contract schema; the first problem is the 400's message. */
+export function parseClientInput<Schema extends z.ZodType>(
+  schema: Schema,
+  input: unknown,
+): z.output<Schema> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  throw invalidRequest(issue ? `${field}${issue.message}` : 'Invalid request');
+}
+
+const errorBody = (code: ClientErrorResponse['code'], message: string): ClientErrorResponse => ({
+  success: false,
+  code,
+  message,
+});
+
+/**
+ * Every /api/v1 error has the v1 shape `{ success: false, code, message }`, whatever its
+ * status: our own 400/401/429, Fastify's malformed-JSON 400 and oversized-body 413, and any
+ * other client error as a 400. A 5xx keeps its details in the log.
+ */
+export function handleClientApiError(
+  error: FastifyError | ClientApiError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  if (error instanceof ClientApiError) {
+    if (error.retryAfterSeconds !== null) {
+      reply.header('retry-after', String(error.retryAfterSeconds));
+    }
+    return reply.status(error.statusCode).send(errorBody(error.code, error.message));
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 413) {
+    return reply.status(413).send(errorBody('INVALID_REQUEST', 'Request body is too large'));
+  }
+  if (status >= 400 && status < 500) {
+    const isMalformedJson =
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError;
+    return reply
+      .status(400)
+      .send(
+        errorBody(
+          'INVALID_REQUEST',
+          isMalformedJson ? 'Malformed JSON in request body' : error.message,
+        ),
+      );
+  }
+  request.log.error({ err: error }, 'unhandled client API error');
+  return reply.status(500).send(errorBody(CLIENT_API_SERVER_ERROR_CODE, 'Internal server error'));
+}
+
+/** An unknown /api/v1 path (or method): 404 in the v1 shape, signed like every v1 answer. */
+export function handleClientApiNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0] ?? '';
+  return reply
+    .status(404)
+    .send(errorBody('INVALID_REQUEST', `Route ${request.method} ${path} not found`));
+}

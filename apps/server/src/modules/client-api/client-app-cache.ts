@@ -1,0 +1,131 @@
+import type { KeyObject } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { applications } from '../../db/schema/index.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { decryptSigningKey } from '../../lib/signing-keys.ts';
+import type { ApplicationEvents } from '../applications/application-events.ts';
+
+/** What the client API needs of an application, with its signing key ready to use. */
+export interface ClientApplication {
+  id: number;
+  ownerAccountId: string;
+  apiKey: string;
+  isActive: boolean;
+  version: string;
+  hwidLockEnabled: boolean;
+  loginSuccessMessage: string;
+  loginFailedMessage: string;
+  accountDisabledMessage: string;
+  accountExpiredMessage: string;
+  versionMismatchMessage: string;
+  hwidMismatchMessage: string;
+  /** The decrypted Ed25519 private key: decrypting it per request would cost more than signing. */
+  signingKey: KeyObject;
+}
+
+export interface ClientAppCache {
+  /** A fresh cached application, without touching the database (the hot path). */
+  peek(apiKey: string): ClientApplication | undefined;
+  /** The application with this API key, from the cache or one indexed lookup; null if none. */
+  load(apiKey: string): Promise<ClientApplication | null>;
+  readonly size: number;
+}
+
+/**
+ * Applications by API key, in memory. This process drops an entry as soon as the owner API
+ * changes or deletes the application (applicationEvents); the TTL bounds how long another
+ * instance of a multi-instance deployment, which does not hear those events, can serve a
+ * stale copy. Unknown keys are not cached (they are rate-limited per IP instead).
+ */
+export function createClientAppCache(options: {
+  db: Database;
+  serverSecret: string;
+  clock: Clock;
+  applicationEvents: ApplicationEvents;
+  ttlMs: number;
+  maxEntries?: number;
+}): ClientAppCache {
+  const { db, serverSecret, clock, ttlMs } = options;
+  const maxEntries = options.maxEntries ?? 10_000;
+  const entries = new Map<string, { application: ClientApplication; expiresAt: number }>();
+  const loading = new Map<string, Promise<ClientApplication | null>>();
+  // Bumped by every change: a lookup that started before a change must not cache its result.
+  let generation = 0;
+
+  options.applicationEvents.onChange((change) => {
+    generation += 1;
+    entries.delete(change.apiKey);
+    loading.delete(change.apiKey);
+  });
+
+  const byApiKey = db
+    .select({
+      id: applications.id,
+      ownerAccountId: applications.ownerAccountId,
+      apiKey: applications.apiKey,
+      isActive: applications.isActive,
+      version: applications.version,
+      hwidLockEnabled: applications.hwidLockEnabled,
+      loginSuccessMessage: applications.loginSuccessMessage,
+      loginFailedMessage: applications.loginFailedMessage,
+      accountDisabledMessage: applications.accountDisabledMessage,
+      accountExpiredMessage: applications.accountExpiredMessage,
+      versionMismatchMessage: applications.versionMismatchMessage,
+      hwidMismatchMessage: applications.hwidMismatchMessage,
+      signingPublicKey: applications.signingPublicKey,
+      signingPrivateKeyEncrypted: applications.signingPrivateKeyEncrypted,
+    })
+    .from(applications)
+    .where(eq(applications.apiKey, sql.placeholder('apiKey')))
+    .limit(1)
+    .prepare('client_api_application_by_key');
+
+  async function fetchApplication(apiKey: string): Promise<ClientApplication | null> {
+    const [row] = await byApiKey.execute({ apiKey });
+    if (!row) return null;
+    const { signingPublicKey, signingPrivateKeyEncrypted, ...application } = row;
+    return {
+      ...application,
+      signingKey: decryptSigningKey({ signingPublicKey, signingPrivateKeyEncrypted }, serverSecret),
+    };
+  }
+
+  return {
+    peek(apiKey) {
+      const entry = entries.get(apiKey);
+      if (!entry) return undefined;
+      if (entry.expiresAt <= clock.now().getTime()) {
+        entries.delete(apiKey);
+        return undefined;
+      }
+      return entry.application;
+    },
+    load(apiKey) {
+      const cached = this.peek(apiKey);
+      if (cached) return Promise.resolve(cached);
+      const inFlight = loading.get(apiKey);
+      if (inFlight) return inFlight;
+      const startedAt = generation;
+      const lookup = fetchApplication(apiKey)
+        .then((application) => {
+          if (application && generation === startedAt) {
+            if (entries.size >= maxEntries) {
+              const oldest = entries.keys().next();
+              if (!oldest.done) entries.delete(oldest.value);
+            }
+            entries.set(apiKey, { application, expiresAt: clock.now().getTime() + ttlMs });
+          }
+          return application;
+        })
+        .finally(() => {
+          if (loading.get(apiKey) === lookup) loading.delete(apiKey);
+        });
+      loading.set(apiKey, lookup);
+      return lookup;
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}

@@ -1,0 +1,19 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Database } from '../../db/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import type { ClientApplication } from './client-app-cache.ts';
+
+/**
+ * What every client-API verb receives: the application the API key identified (instead of
+ * an owner), the client's address, the database, logger and clock, and the recorder that
+ * takes side effects off the response path.
+ */
+export interface ClientContext {
+  application: ClientApplication;
+  ipAddress: string;
+  db: Database;
+  log: FastifyBaseLogger;
+  clock: Clock;
+  activity: ActivityRecorder;
+}

@@ -1,0 +1,171 @@
+import { and, eq, isNull, or } from 'drizzle-orm';
+import type {
+  ActivityEvent,
+  ClientApiCode,
+  ClientAuthResponse,
+  ClientLoginInput,
+} from '@latchkey/contracts';
+import { appUsers } from '../../db/schema/index.ts';
+import { verifyPassword } from '../../lib/password-hashing.ts';
+import type { FailureLimiter } from '../../lib/rate-limiter.ts';
+import { findBlacklistMatch } from '../blacklist/find-blacklist-match.ts';
+import { blockedEventOf } from './blocked-event.ts';
+import { rateLimited } from './client-api-error.ts';
+import type { ClientContext } from './client-context.ts';
+import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import { issueSessionToken } from './session-token.ts';
+
+/**
+ * POST /api/v1/login. Checks, in this order: blacklist (IP, username, the user's e-mail,
+ * HWID), credentials, paused or inactive, expiry, version, HWID. Every refusal of an existing
+ * user adds 1 to loginAttempts; a success sets lastLogin, resets loginAttempts to 0, binds the
+ * HWID on first login under HWID lock, and issues a session token.
+ *
+ * An unknown username and a wrong password are the same answer in the same time: the
+ * password check runs (on a dummy hash) either way, and the loginAttempts write happens off
+ * the response path for both alike (only the existing user's row is changed).
+ */
+export async function logInEndUser({
+  ctx,
+  input,
+}: {
+  ctx: ClientContext & { loginThrottle: FailureLimiter };
+  input: ClientLoginInput;
+}): Promise<ClientAuthResponse> {
+  const { application, activity } = ctx;
+  if (!application.isActive) return appDisabled();
+
+  // Brute force: refused before the user is even looked up, so a throttled guess costs
+  // neither a hash nor a log row. Other usernames, and other addresses, are unaffected.
+  const throttleKey = `${application.id}\n${ctx.ipAddress}\n${input.username}`;
+  const throttle = ctx.loginThrottle.check(throttleKey);
+  if (!throttle.isAllowed) {
+    throw rateLimited(throttle.retryAfterSeconds, 'Too many failed login attempts');
+  }
+
+  const now = ctx.clock.now();
+  const [user] = await ctx.db
+    .select({
+      id: appUsers.id,
+      username: appUsers.username,
+      email: appUsers.email,
+      passwordHash: appUsers.passwordHash,
+      isActive: appUsers.isActive,
+      isPaused: appUsers.isPaused,
+      expiresAt: appUsers.expiresAt,
+      hwid: appUsers.hwid,
+    })
+    .from(appUsers)
+    .where(and(eq(appUsers.applicationId, application.id), eq(appUsers.username, input.username)))
+    .limit(1);
+
+  const metadata = { hwid: input.hwid, version: input.version };
+  const refuse = (
+    code: ClientApiCode,
+    event: ActivityEvent,
+    message: string,
+    extraMetadata: Record<string, unknown> = {},
+  ): ClientAuthResponse => {
+    activity.recordActivity({
+      applicationId: application.id,
+      appUserId: user?.id ?? null,
+      username: input.username,
+      event,
+      success: false,
+      ipAddress: ctx.ipAddress,
+      errorMessage: message,
+      metadata: { ...metadata, ...extraMetadata, code },
+      createdAt: now,
+    });
+    if (user) activity.countFailedLogin(user.id);
+    return refusal(code, message);
+  };
+
+  const blockedBy = await findBlacklistMatch({
+    ctx,
+    input: {
+      ownerAccountId: application.ownerAccountId,
+      applicationId: application.id,
+      ipAddress: ctx.ipAddress,
+      username: input.username,
+      email: user?.email ?? null,
+      hwid: input.hwid,
+    },
+  });
+  if (blockedBy) {
+    return refuse('BLACKLISTED', blockedEventOf[blockedBy], clientMessages.blacklisted, {
+      blockedBy,
+    });
+  }
+
+  const isPasswordCorrect = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (!user || !isPasswordCorrect) {
+    ctx.loginThrottle.recordFailure(throttleKey);
+    return refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
+  }
+
+  const standing = standingRefusal(application, user, now);
+  if (standing) {
+    return refuse(
+      standing.code,
+      standing.code === 'ACCOUNT_DISABLED' ? 'account_disabled' : 'account_expired',
+      standing.message,
+    );
+  }
+  if (input.version !== application.version) {
+    return refuse('VERSION_MISMATCH', 'version_mismatch', application.versionMismatchMessage);
+  }
+  const { hwid } = input;
+  if (application.hwidLockEnabled && (!hwid || (user.hwid !== null && user.hwid !== hwid))) {
+    return refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
+  }
+
+  // Binding and the login stamp in one statement: of two first logins from different
+  // devices racing, only one can bind; the other finds the row bound and is refused.
+  const [updated] = await ctx.db
+    .update(appUsers)
+    .set(application.hwidLockEnabled ? { lastLogin: now, hwid } : { lastLogin: now })
+    .where(
+      and(
+        eq(appUsers.id, user.id),
+        application.hwidLockEnabled && hwid
+          ? or(isNull(appUsers.hwid), eq(appUsers.hwid, hwid))
+          : undefined,
+      ),
+    )
+    .returning({ hwid: appUsers.hwid });
+  if (!updated) {
+    return application.hwidLockEnabled
+      ? refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage)
+      : refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
+  }
+
+  ctx.loginThrottle.reset(throttleKey);
+  activity.resetLoginAttempts(user.id);
+  activity.recordActivity({
+    applicationId: application.id,
+    appUserId: user.id,
+    username: user.username,
+    event: 'user_login',
+    success: true,
+    ipAddress: ctx.ipAddress,
+    errorMessage: null,
+    metadata: {
+      ...metadata,
+      code: 'OK',
+      ...(application.hwidLockEnabled && user.hwid === null ? { hwidBound: true } : {}),
+    },
+    createdAt: now,
+  });
+  return {
+    success: true,
+    message: application.loginSuccessMessage,
+    code: 'OK',
+    user_id: user.id,
+    username: user.username,
+    email: user.email,
+    expires_at: user.expiresAt?.toISOString() ?? null,
+    hwid_locked: application.hwidLockEnabled && updated.hwid !== null,
+    session_token: issueSessionToken(now),
+  };
+}

@@ -1,0 +1,226 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  CLIENT_NONCE_MAX_LENGTH,
+  CLIENT_NONCE_PATTERN,
+  clientApiHeaders,
+  clientLoginRequestSchema,
+  clientRegisterRequestSchema,
+  clientSessionRequestSchema,
+  clientVerifyRequestSchema,
+  type ClientAuthResponse,
+  type ClientPublicKeyResponse,
+  type ClientSessionResponse,
+  type ClientVerifyResponse,
+} from '@latchkey/contracts';
+import type { AppDependencies } from '../../app.ts';
+import { isWellFormedApiKey } from '../../lib/api-keys.ts';
+import { clientIpOf } from '../../lib/client-ip.ts';
+import { createFailureLimiter, createRequestRateLimiter } from '../../lib/rate-limiter.ts';
+import { deriveServerSigningKey } from '../../lib/server-signing-key.ts';
+import { signWithApplicationKey } from '../../lib/signing-keys.ts';
+import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import {
+  handleClientApiError,
+  handleClientApiNotFound,
+  invalidApiKey,
+  invalidRequest,
+  parseClientInput,
+  rateLimited,
+} from './client-api-error.ts';
+import { createClientAppCache, type ClientApplication } from './client-app-cache.ts';
+import type { ClientContext } from './client-context.ts';
+import { logInEndUser } from './log-in-end-user.ts';
+import { registerEndUser } from './register-end-user.ts';
+import { createSessionLookup } from './session-lookup.ts';
+import { trackClientSession } from './track-client-session.ts';
+import { createUserStandingLookup } from './user-standing-lookup.ts';
+import { verifyEndUser } from './verify-end-user.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The application the X-API-Key header identified (client API only; null elsewhere). */
+    clientApp: ClientApplication | null;
+    /** The client's address, normalised (client API only). */
+    clientIp: string;
+    /** The X-Request-Nonce the response signature binds ('' when absent). */
+    clientNonce: string;
+  }
+}
+
+/** The X-API-Key header; an empty one counts as absent. */
+const apiKeyHeaderOf = (request: FastifyRequest): unknown => {
+  const value = request.headers[clientApiHeaders.apiKey];
+  return value === '' ? undefined : value;
+};
+
+const NONCE_PROBLEM = `${clientApiHeaders.nonce} must be at most ${CLIENT_NONCE_MAX_LENGTH} visible ASCII characters`;
+
+/**
+ * The public client API, /api/v1 (spec doc 2 §3, §7; docs/client-api.md). Its own scope:
+ * its errors and unknown paths answer in the v1 shape, every answer is signed, and the
+ * application behind the API key is found once per request, from memory when cached.
+ */
+export async function registerClientApiRoutes(
+  app: FastifyInstance,
+  deps: Pick<AppDependencies, 'config' | 'database' | 'clock' | 'applicationEvents'> & {
+    activity: ActivityRecorder;
+  },
+): Promise<void> {
+  const { config, clock, activity } = deps;
+  const { db } = deps.database;
+  const serverKey = deriveServerSigningKey(config.serverSecret);
+  const applications = createClientAppCache({
+    db,
+    serverSecret: config.serverSecret,
+    clock,
+    applicationEvents: deps.applicationEvents,
+    ttlMs: config.clientApi.applicationCacheTtlMs,
+  });
+  const requestLimiter = createRequestRateLimiter({
+    limit: config.clientApi.ipLimitPerMinute,
+    windowMs: 60_000,
+    clock,
+  });
+  const loginThrottle = createFailureLimiter({
+    maxFailures: config.clientApi.loginFailureLimit,
+    windowMs: config.clientApi.loginFailureWindowMs,
+    clock,
+  });
+  const userStanding = createUserStandingLookup(db);
+  const sessions = createSessionLookup(db);
+
+  /** Per IP and application; requests that name no known application share one budget. */
+  const spendRequest = (bucket: number | '?', ipAddress: string) => {
+    const decision = requestLimiter.take(`${bucket} ${ipAddress}`);
+    if (!decision.isAllowed) throw rateLimited(decision.retryAfterSeconds);
+  };
+
+  /** The hot path's one lookup: memory first; the database only on a miss. */
+  const identifyApplication = async (apiKey: unknown, ipAddress: string) => {
+    const cached = typeof apiKey === 'string' ? applications.peek(apiKey) : undefined;
+    if (cached) return cached;
+    // Unknown keys are spent from the unidentified budget before any database lookup.
+    spendRequest('?', ipAddress);
+    return isWellFormedApiKey(apiKey) ? applications.load(apiKey) : null;
+  };
+
+  const identifyClient = async (request: FastifyRequest) => {
+    const nonce = request.headers[clientApiHeaders.nonce];
+    const isNonceValid =
+      nonce === undefined ||
+      (typeof nonce === 'string' &&
+        nonce.length <= CLIENT_NONCE_MAX_LENGTH &&
+        CLIENT_NONCE_PATTERN.test(nonce));
+    if (isNonceValid && nonce !== undefined) request.clientNonce = nonce;
+    request.clientIp = clientIpOf(request);
+    const application = await identifyApplication(apiKeyHeaderOf(request), request.clientIp);
+    request.clientApp = application;
+    if (application) spendRequest(application.id, request.clientIp);
+    // Checked after the application is known, so even this 400 is signed with its key.
+    if (!isNonceValid) throw invalidRequest(NONCE_PROBLEM);
+  };
+
+  /**
+   * Ed25519 over `{timestamp}.{nonce}.{body}`, the exact bytes sent, with the application's
+   * key when the API key identified one, else the server-wide key. One place, the last step
+   * before sending, so errors, 404s and 429s are signed exactly like successes.
+   */
+  const signResponse = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    payload: unknown,
+    done: (error: Error | null, payload?: unknown) => void,
+  ) => {
+    const now = clock.now();
+    const timestamp = String(Math.floor(now.getTime() / 1000));
+    const prefix = `${timestamp}.${request.clientNonce}.`;
+    let message: string | Buffer;
+    if (typeof payload === 'string') message = prefix + payload;
+    else if (payload === null || payload === undefined) message = prefix;
+    else if (Buffer.isBuffer(payload)) message = Buffer.concat([Buffer.from(prefix), payload]);
+    else return done(new Error('client API responses must not be streamed: they are signed'));
+    const application = request.clientApp;
+    const signature = signWithApplicationKey(
+      application?.signingKey ?? serverKey.privateKey,
+      message,
+    );
+    reply.header(clientApiHeaders.signature, signature.toString('hex'));
+    reply.header(clientApiHeaders.signatureTimestamp, timestamp);
+    if (application) activity.countApiRequest(application.id, now);
+    done(null, payload);
+  };
+
+  const requireApplication = (request: FastifyRequest): ClientApplication => {
+    if (request.clientApp) return request.clientApp;
+    throw invalidApiKey(apiKeyHeaderOf(request) === undefined);
+  };
+
+  /** Login may carry the key as `api_key` in the body; the header, when sent, decides. */
+  const applicationForLogin = async (
+    request: FastifyRequest,
+    bodyApiKey: string | null,
+  ): Promise<ClientApplication> => {
+    if (request.clientApp || apiKeyHeaderOf(request) !== undefined) {
+      return requireApplication(request);
+    }
+    const application = isWellFormedApiKey(bodyApiKey) ? await applications.load(bodyApiKey) : null;
+    if (!application) throw invalidApiKey(bodyApiKey === null);
+    request.clientApp = application;
+    spendRequest(application.id, request.clientIp);
+    return application;
+  };
+
+  const contextOf = (request: FastifyRequest, application: ClientApplication): ClientContext => ({
+    application,
+    ipAddress: request.clientIp,
+    db,
+    log: request.log,
+    clock,
+    activity,
+  });
+
+  await app.register(
+    async (v1) => {
+      v1.decorateRequest('clientApp', null);
+      v1.decorateRequest('clientIp', '');
+      v1.decorateRequest('clientNonce', '');
+      v1.setErrorHandler(handleClientApiError);
+      v1.setNotFoundHandler(handleClientApiNotFound);
+      v1.addHook('onRequest', identifyClient);
+      v1.addHook('onSend', signResponse);
+
+      v1.get('/public-key', async (): Promise<ClientPublicKeyResponse> => ({
+        success: true,
+        public_key: serverKey.publicKeyHex,
+      }));
+
+      v1.post('/register', async (request): Promise<ClientAuthResponse> => {
+        const input = parseClientInput(clientRegisterRequestSchema, request.body);
+        return registerEndUser({ ctx: contextOf(request, requireApplication(request)), input });
+      });
+
+      v1.post('/login', async (request): Promise<ClientAuthResponse> => {
+        const input = parseClientInput(clientLoginRequestSchema, request.body);
+        const application = await applicationForLogin(request, input.api_key);
+        return logInEndUser({ ctx: { ...contextOf(request, application), loginThrottle }, input });
+      });
+
+      v1.post('/verify', async (request): Promise<ClientVerifyResponse> => {
+        const { user_id: userId } = parseClientInput(clientVerifyRequestSchema, request.body);
+        return verifyEndUser({
+          ctx: { ...contextOf(request, requireApplication(request)), userStanding },
+          input: { userId },
+        });
+      });
+
+      v1.post('/session/track', async (request): Promise<ClientSessionResponse> => {
+        const input = parseClientInput(clientSessionRequestSchema, request.body);
+        return trackClientSession({
+          ctx: { ...contextOf(request, requireApplication(request)), userStanding, sessions },
+          input,
+        });
+      });
+    },
+    { prefix: '/api/v1' },
+  );
+}

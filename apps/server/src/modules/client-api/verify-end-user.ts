@@ -1,0 +1,39 @@
+import type { ClientVerifyResponse } from '@latchkey/contracts';
+import type { ClientContext } from './client-context.ts';
+import {
+  appDisabled,
+  clientMessages,
+  refusal,
+  standingRefusal,
+  UUID_PATTERN,
+} from './client-outcomes.ts';
+import type { UserStandingLookup } from './user-standing-lookup.ts';
+
+/**
+ * POST /api/v1/verify (the hot path: clients call it every 5 minutes). Success only for a
+ * user of this API key's application who can log in now: exists, active, not paused, not
+ * expired. Cheapest first: the application (memory), the id's shape (no query for a
+ * non-UUID), then one primary-key lookup; nothing is hashed or written on the way.
+ */
+export async function verifyEndUser({
+  ctx,
+  input,
+}: {
+  ctx: ClientContext & { userStanding: UserStandingLookup };
+  input: { userId: string };
+}): Promise<ClientVerifyResponse> {
+  const { application } = ctx;
+  if (!application.isActive) return appDisabled();
+  const notFound = () => refusal('USER_NOT_FOUND', clientMessages.userNotFound);
+  if (!UUID_PATTERN.test(input.userId)) return notFound();
+  const user = await ctx.userStanding.load(input.userId);
+  // Another application's user is not found here, exactly like an id that does not exist.
+  if (!user || user.applicationId !== application.id) return notFound();
+  return (
+    standingRefusal(application, user, ctx.clock.now()) ?? {
+      success: true,
+      message: clientMessages.verified,
+      code: 'OK',
+    }
+  );
+}
