@@ -1,0 +1,344 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientSessionResponseSchema } from '@latchkey/contracts';
+import { appUserSessions } from '../../db/schema/index.ts';
+import { createManualClock } from '../../lib/clock.ts';
+import { hashToken } from '../../lib/tokens.ts';
+import {
+  callClientApi,
+  insertAppUserWithPassword,
+  insertClientApplication,
+} from '../../../test/factories.ts';
+import {
+  createTestApp,
+  signInOwner,
+  type SignedInOwner,
+  type TestApp,
+} from '../../../test/test-app.ts';
+
+const PASSWORD = 'session password';
+
+/** A token in the client samples' format: sess_<uuid without dashes>_<unix seconds>. */
+const clientToken = (at: Date) =>
+  `sess_${randomUUID().replaceAll('-', '')}_${Math.floor(at.getTime() / 1000)}`;
+
+describe('POST /api/v1/session/track', () => {
+  let testApp: TestApp;
+  let owner: SignedInOwner;
+  const start = new Date('2026-04-01T12:00:00Z');
+  const clock = createManualClock(start);
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ clock });
+    owner = await signInOwner(testApp.app);
+  });
+  afterAll(() => testApp.close());
+
+  const track = async (apiKey: string, body: Record<string, unknown>) => {
+    const response = await callClientApi(testApp.app, 'session/track', { apiKey, body });
+    expect(response.statusCode, response.body).toBe(200);
+    return clientSessionResponseSchema.parse(response.json());
+  };
+
+  /** An application and a user who has just logged in through the API. */
+  const loggedIn = async (overrides: Parameters<typeof insertClientApplication>[2] = {}) => {
+    clock.set(start);
+    const application = await insertClientApplication(testApp, owner.accountId, overrides);
+    const user = await insertAppUserWithPassword(testApp.database.db, application.id, PASSWORD);
+    const login = await callClientApi(testApp.app, 'login', {
+      apiKey: application.apiKey,
+      body: { username: user.username, password: PASSWORD, version: '1.0.0' },
+    });
+    expect(login.json()).toMatchObject({ success: true });
+    return { application, user, loginToken: login.json().session_token as string };
+  };
+
+  const activeSessions = async (applicationId: number) => {
+    await testApp.app.activity.flush();
+    const [application, dashboard] = await Promise.all([
+      testApp.app.inject({
+        url: `/api/applications/${applicationId}/stats`,
+        headers: owner.headers,
+      }),
+      testApp.app.inject({ url: '/api/dashboard/stats', headers: owner.headers }),
+    ]);
+    return {
+      application: application.json().activeSessions as number,
+      dashboard: dashboard.json().totalActiveSessions as number,
+    };
+  };
+
+  it('starts a session with the token login issued, storing only its SHA-256', async () => {
+    const { application, user, loginToken } = await loggedIn();
+    clock.advance(5_000);
+    expect(
+      await track(application.apiKey, {
+        action: 'start',
+        user_id: user.id,
+        session_token: loginToken,
+      }),
+    ).toEqual({ success: true, message: 'Session started', code: 'OK', session_token: loginToken });
+    const rows = await testApp.database.db
+      .select()
+      .from(appUserSessions)
+      .where(eq(appUserSessions.appUserId, user.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      applicationId: application.id,
+      tokenHash: hashToken(loginToken),
+      ipAddress: '127.0.0.2',
+      startedAt: clock.now(),
+      lastHeartbeatAt: clock.now(),
+      endedAt: null,
+    });
+    expect(JSON.stringify(rows)).not.toContain(loginToken);
+  });
+
+  it("starts a session with the client's own sess_ token within 10 minutes of login", async () => {
+    const { application, user } = await loggedIn();
+    clock.advance(10 * 60_000);
+    const token = clientToken(clock.now());
+    expect(
+      await track(application.apiKey, { action: 'start', user_id: user.id, session_token: token }),
+    ).toMatchObject({ success: true, code: 'OK', session_token: token });
+  });
+
+  it('refuses a start more than 10 minutes after the last login, or with no login', async () => {
+    const { application, user, loginToken } = await loggedIn();
+    clock.advance(10 * 60_000 + 1000);
+    expect(
+      await track(application.apiKey, {
+        action: 'start',
+        user_id: user.id,
+        session_token: loginToken,
+      }),
+    ).toEqual({
+      success: false,
+      message: expect.stringMatching(/log in again/i),
+      code: 'SESSION_INVALID',
+    });
+    const neverLoggedIn = await insertAppUserWithPassword(
+      testApp.database.db,
+      application.id,
+      PASSWORD,
+    );
+    expect(
+      (
+        await track(application.apiKey, {
+          action: 'start',
+          user_id: neverLoggedIn.id,
+          session_token: clientToken(clock.now()),
+        })
+      ).code,
+    ).toBe('SESSION_INVALID');
+  });
+
+  it('refuses a start for unknown, foreign, paused or expired users', async () => {
+    const { application, user } = await loggedIn();
+    const other = await loggedIn();
+    const startFor = (userId: string, apiKey = application.apiKey) =>
+      track(apiKey, { action: 'start', user_id: userId, session_token: clientToken(start) });
+    expect(await startFor(randomUUID())).toMatchObject({ code: 'USER_NOT_FOUND' });
+    expect(await startFor('not-a-uuid')).toMatchObject({ code: 'USER_NOT_FOUND' });
+    expect(await startFor(other.user.id)).toMatchObject({ code: 'USER_NOT_FOUND' });
+
+    await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/users/${user.id}/pause`,
+      headers: owner.headers,
+    });
+    expect(await startFor(user.id)).toMatchObject({ code: 'ACCOUNT_DISABLED' });
+  });
+
+  it('refuses tokens that are not in the sess_ format or too short to be unguessable', async () => {
+    const { application, user } = await loggedIn();
+    for (const token of [
+      '',
+      'abc',
+      'sess_abc_123',
+      `sess_${'a'.repeat(31)}_1`,
+      `x${clientToken(start)}`,
+    ]) {
+      expect(
+        await track(application.apiKey, {
+          action: 'start',
+          user_id: user.id,
+          session_token: token,
+        }),
+      ).toMatchObject({ success: false, code: 'SESSION_INVALID' });
+    }
+  });
+
+  it('accepts a repeated start of the same session, but no other use of its token', async () => {
+    const { application, user, loginToken } = await loggedIn();
+    const body = { action: 'start', user_id: user.id, session_token: loginToken };
+    expect((await track(application.apiKey, body)).code).toBe('OK');
+    expect((await track(application.apiKey, body)).code).toBe('OK');
+
+    const other = await insertAppUserWithPassword(testApp.database.db, application.id, PASSWORD);
+    await callClientApi(testApp.app, 'login', {
+      apiKey: application.apiKey,
+      body: { username: other.username, password: PASSWORD, version: '1.0.0' },
+    });
+    expect(await track(application.apiKey, { ...body, user_id: other.id })).toMatchObject({
+      code: 'SESSION_INVALID',
+      message: 'This session token is already in use',
+    });
+
+    expect(
+      (await track(application.apiKey, { action: 'end', session_token: loginToken })).code,
+    ).toBe('OK');
+    // Ended stays ended: starting it again is refused.
+    expect((await track(application.apiKey, body)).code).toBe('SESSION_INVALID');
+  });
+
+  it('heartbeats and ends only a started, unended session of this application', async () => {
+    const { application, user, loginToken } = await loggedIn();
+    const sibling = await insertClientApplication(testApp, owner.accountId);
+    const heartbeat = (apiKey = application.apiKey, token = loginToken) =>
+      track(apiKey, { action: 'heartbeat', session_token: token });
+    const end = (apiKey = application.apiKey, token = loginToken) =>
+      track(apiKey, { action: 'end', session_token: token });
+    const invalid = {
+      success: false,
+      message: 'Session not found or already ended',
+      code: 'SESSION_INVALID',
+    };
+
+    // Not started yet.
+    expect(await heartbeat()).toEqual(invalid);
+    expect(await end()).toEqual(invalid);
+
+    await track(application.apiKey, {
+      action: 'start',
+      user_id: user.id,
+      session_token: loginToken,
+    });
+    expect(await heartbeat()).toEqual({
+      success: true,
+      message: 'Session is active',
+      code: 'OK',
+      session_token: loginToken,
+    });
+    // Another application's key cannot touch it.
+    expect(await heartbeat(sibling.apiKey)).toEqual(invalid);
+    expect(await end(sibling.apiKey)).toEqual(invalid);
+    // Unknown tokens, including malformed ones.
+    expect(await heartbeat(application.apiKey, clientToken(start))).toEqual(invalid);
+    expect(await heartbeat(application.apiKey, 'garbage')).toEqual(invalid);
+
+    expect(await end()).toEqual({
+      success: true,
+      message: 'Session ended',
+      code: 'OK',
+      session_token: loginToken,
+    });
+    expect(await heartbeat()).toEqual(invalid);
+    expect(await end()).toEqual(invalid);
+  });
+
+  it('counts a session as active until 90 s without a heartbeat, in both stats', async () => {
+    const { application, user, loginToken } = await loggedIn();
+    expect(await activeSessions(application.id)).toMatchObject({ application: 0 });
+    const baseline = (await activeSessions(application.id)).dashboard;
+
+    await track(application.apiKey, {
+      action: 'start',
+      user_id: user.id,
+      session_token: loginToken,
+    });
+    expect(await activeSessions(application.id)).toEqual({
+      application: 1,
+      dashboard: baseline + 1,
+    });
+    clock.advance(89_000);
+    expect((await activeSessions(application.id)).application).toBe(1);
+    clock.advance(2_000);
+    expect(await activeSessions(application.id)).toEqual({ application: 0, dashboard: baseline });
+
+    // A heartbeat after the silence makes it active again (it was never ended)...
+    expect(
+      (await track(application.apiKey, { action: 'heartbeat', session_token: loginToken })).code,
+    ).toBe('OK');
+    expect((await activeSessions(application.id)).application).toBe(1);
+    clock.advance(60_000);
+    await track(application.apiKey, { action: 'heartbeat', session_token: loginToken });
+    clock.advance(60_000);
+    expect((await activeSessions(application.id)).application).toBe(1);
+
+    // ...and ending it takes it out at once.
+    await track(application.apiKey, { action: 'end', session_token: loginToken });
+    expect((await activeSessions(application.id)).application).toBe(0);
+  });
+
+  it('never revives an ended session with a heartbeat still waiting to be written', async () => {
+    const { application, user, loginToken } = await loggedIn();
+    await track(application.apiKey, {
+      action: 'start',
+      user_id: user.id,
+      session_token: loginToken,
+    });
+    clock.advance(1000);
+    await track(application.apiKey, { action: 'heartbeat', session_token: loginToken });
+    // The heartbeat's write is still queued when the session ends.
+    await track(application.apiKey, { action: 'end', session_token: loginToken });
+    await testApp.app.activity.flush();
+    const [row] = await testApp.database.db
+      .select()
+      .from(appUserSessions)
+      .where(eq(appUserSessions.tokenHash, hashToken(loginToken)));
+    expect(row!.endedAt).toEqual(clock.now());
+    expect((await activeSessions(application.id)).application).toBe(0);
+  });
+
+  it('answers 400 for a missing or unknown action and a missing or non-string token', async () => {
+    const { application, user } = await loggedIn();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ session_token: clientToken(start) }, /^action: action must be start, heartbeat or end$/],
+      [{ action: 'pause', session_token: 'x' }, /^action: /],
+      [{ action: 'heartbeat' }, /^session_token: session_token is required$/],
+      [{ action: 'end', session_token: 42 }, /^session_token: session_token must be a string$/],
+      [{ action: 'start', session_token: clientToken(start) }, /^user_id: user_id is required$/],
+      [
+        { action: 'heartbeat', session_token: `sess_${randomBytes(200).toString('hex')}_1` },
+        /at most 256/,
+      ],
+    ];
+    for (const [body, message] of cases) {
+      const response = await callClientApi(testApp.app, 'session/track', {
+        apiKey: application.apiKey,
+        body: { user_id: body.action === 'start' ? undefined : user.id, ...body },
+      });
+      expect(response.statusCode, JSON.stringify(body)).toBe(400);
+      expect(response.json()).toEqual({
+        success: false,
+        code: 'INVALID_REQUEST',
+        message: expect.stringMatching(message),
+      });
+    }
+  });
+
+  it('answers APP_DISABLED for every action once the owner deactivates the application', async () => {
+    const { application, user, loginToken } = await loggedIn();
+    await track(application.apiKey, {
+      action: 'start',
+      user_id: user.id,
+      session_token: loginToken,
+    });
+    const deactivated = await testApp.app.inject({
+      method: 'PUT',
+      url: `/api/applications/${application.id}`,
+      headers: owner.headers,
+      payload: { isActive: false },
+    });
+    expect(deactivated.statusCode).toBe(200);
+    for (const body of [
+      { action: 'start', user_id: user.id, session_token: clientToken(start) },
+      { action: 'heartbeat', session_token: loginToken },
+      { action: 'end', session_token: loginToken },
+    ]) {
+      expect((await track(application.apiKey, body)).code).toBe('APP_DISABLED');
+    }
+  });
+});
