@@ -1,10 +1,111 @@
+import { blacklistTypeLabels, type BlacklistEntry } from '@latchkey/contracts';
+import { CircleAlert, RefreshCw, ShieldCheck } from 'lucide-react';
+import { AddBlacklistEntryDialog } from '@/components/blacklist/add-blacklist-entry-dialog.tsx';
+import { BlacklistCountCards } from '@/components/blacklist/blacklist-count-cards.tsx';
+import { getBlacklistScopeLabel } from '@/components/blacklist/blacklist-display.ts';
+import { BlacklistTable } from '@/components/blacklist/blacklist-table.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
+import { useBlacklist, useDeleteBlacklistEntry } from '@/hooks/use-blacklist.ts';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { cn } from '@/lib/utils.ts';
 
+export const BLACKLIST_FETCH_ERROR = 'Failed to fetch blacklist entries';
+
+/** Spec doc 2 §2: /blacklist. */
 export function BlacklistPage() {
+  const { data: entries, isPending, isError, error, isFetching, refetch } = useBlacklist();
+  const deleteEntry = useDeleteBlacklistEntry();
+  const deleting = useDialogTarget<BlacklistEntry>();
+
   return (
     <SignedInLayout>
-      <PageHeading title="Blacklist" />
+      <div className="flex flex-col gap-8">
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <PageHeading
+            title="Blacklist"
+            description="Block IP addresses, usernames, emails and hardware IDs from registering and logging in."
+          />
+          <AddBlacklistEntryDialog />
+        </div>
+
+        <BlacklistCountCards entries={entries} isLoading={isPending} />
+
+        <Card>
+          <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+            <div className="grid gap-1.5">
+              <CardTitle>Blacklist Entries</CardTitle>
+              <CardDescription>
+                A global entry applies to every one of your applications; others to one only.
+              </CardDescription>
+            </div>
+          </CardHeader>
+          <CardContent>
+            {isPending ? (
+              <TableSkeleton label="Loading blacklist entries" />
+            ) : isError ? (
+              <EmptyState
+                icon={CircleAlert}
+                tone="destructive"
+                title="Error loading blacklist"
+                description={getErrorToastMessage(error, BLACKLIST_FETCH_ERROR)}
+                action={
+                  <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
+                    <RefreshCw className={cn(isFetching && 'animate-spin')} aria-hidden="true" />
+                    Try Again
+                  </Button>
+                }
+              />
+            ) : entries.length === 0 ? (
+              <EmptyState
+                icon={ShieldCheck}
+                title="No blacklist entries"
+                description="Nothing is blocked yet. Add an IP address, username, email or hardware ID to refuse it access."
+              />
+            ) : (
+              <BlacklistTable
+                entries={entries}
+                busyEntryId={deleteEntry.isPending ? deleteEntry.variables : null}
+                onDelete={deleting.open}
+              />
+            )}
+          </CardContent>
+        </Card>
+      </div>
+
+      <ConfirmDialog
+        open={deleting.isOpen}
+        onOpenChange={deleting.setIsOpen}
+        title="Delete blacklist entry?"
+        description={
+          deleting.target && (
+            <>
+              Removing this entry will allow access again:{' '}
+              <strong className="font-medium break-all text-foreground">
+                {deleting.target.value}
+              </strong>{' '}
+              ({blacklistTypeLabels[deleting.target.type]}) will no longer be blocked
+              {deleting.target.applicationId === null
+                ? ' in any of your applications.'
+                : ` in ${getBlacklistScopeLabel(deleting.target)}.`}
+            </>
+          )
+        }
+        confirmLabel="Delete Entry"
+        onConfirm={() => deleting.target && deleteEntry.mutate(deleting.target.id)}
+      />
     </SignedInLayout>
   );
 }

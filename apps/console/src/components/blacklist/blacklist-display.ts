@@ -1,0 +1,84 @@
+import {
+  blacklistTypes,
+  createBlacklistEntryRequestSchema,
+  type BlacklistEntry,
+  type BlacklistType,
+  type CreateBlacklistEntryRequest,
+} from '@latchkey/contracts';
+
+/** Spec doc 2 §2: the four count cards, titled as the spec spells them ('Addresss' included). */
+export const BLACKLIST_COUNT_CARD_TITLES: Record<BlacklistType, string> = {
+  ip: 'Blocked IP Addresss',
+  username: 'Usernames',
+  email: 'Emails',
+  hwid: 'Hardware IDs',
+};
+
+/** Spec doc 2 §2: the cards count active entries only. */
+export function countActiveEntries(
+  entries: readonly Pick<BlacklistEntry, 'type' | 'isActive'>[],
+): Record<BlacklistType, number> {
+  const counts = Object.fromEntries(blacklistTypes.map((type) => [type, 0])) as Record<
+    BlacklistType,
+    number
+  >;
+  for (const entry of entries) if (entry.isActive) counts[entry.type] += 1;
+  return counts;
+}
+
+export const GLOBAL_SCOPE_LABEL = 'Global';
+
+/** The Application column: the application's name, or 'Global' for an entry without one. */
+export function getBlacklistScopeLabel(
+  entry: Pick<BlacklistEntry, 'applicationId' | 'application'>,
+): string {
+  if (entry.applicationId === null) return GLOBAL_SCOPE_LABEL;
+  return entry.application?.name || `App ${entry.applicationId}`;
+}
+
+export const NO_REASON_TEXT = 'No reason provided';
+
+export function getBlacklistReason(entry: Pick<BlacklistEntry, 'reason'>): string {
+  return entry.reason?.trim() || NO_REASON_TEXT;
+}
+
+/** The application select's value for "every application" (Radix reserves ''). */
+export const GLOBAL_SCOPE_VALUE = 'global';
+
+export interface BlacklistEntryFields {
+  type: BlacklistType | '';
+  value: string;
+  reason: string;
+  /** GLOBAL_SCOPE_VALUE or an application id as a string. */
+  scope: string;
+}
+
+export const EMPTY_BLACKLIST_ENTRY_FIELDS: BlacklistEntryFields = {
+  type: '',
+  value: '',
+  reason: '',
+  scope: GLOBAL_SCOPE_VALUE,
+};
+
+/** Spec doc 2 §5/§7: a global entry leaves applicationId out; an empty reason is null. */
+export function toCreateBlacklistEntryRequest(
+  fields: BlacklistEntryFields,
+): CreateBlacklistEntryRequest {
+  return {
+    type: fields.type || undefined,
+    value: fields.value.trim(),
+    reason: fields.reason.trim() || null,
+    ...(fields.scope === GLOBAL_SCOPE_VALUE ? {} : { applicationId: Number(fields.scope) }),
+  };
+}
+
+/**
+ * The message to show in the dialog, or null when the entry may be sent. The server's own
+ * request schema decides, so the console and the server never disagree: a missing type or
+ * value gives 'Please select a type and provide a value' (spec doc 2 §5), and an IP entry
+ * that is not one address gives the contract's message.
+ */
+export function validateBlacklistEntry(fields: BlacklistEntryFields): string | null {
+  const result = createBlacklistEntryRequestSchema.safeParse(toCreateBlacklistEntryRequest(fields));
+  return result.success ? null : (result.error.issues[0]?.message ?? null);
+}
