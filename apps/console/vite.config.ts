@@ -26,12 +26,17 @@ export default defineConfig({
     emptyOutDir: true,
     rolldownOptions: {
       output: {
-        // Vendor code changes far less often than ours; separate chunks stay cached across
-        // console releases.
+        // The libraries every page needs change far less often than our code: their own
+        // chunks stay cached across console releases. Everything else (Radix primitives used
+        // by one page, say) splits with the lazily loaded page that uses it.
         codeSplitting: {
           groups: [
             { name: 'firebase', test: /node_modules[\\/](@firebase|firebase)[\\/]/, priority: 2 },
-            { name: 'vendor', test: /node_modules[\\/]/, priority: 1 },
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler|@tanstack|wouter)[\\/]/,
+              priority: 1,
+            },
           ],
         },
       },

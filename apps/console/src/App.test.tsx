@@ -40,9 +40,9 @@ describe('AppRoutes', () => {
     expect(screen.getByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
   });
 
-  it('routes a signed-in owner to the pages and unknown paths to 404', () => {
+  it('routes a signed-in owner to the pages (loaded on demand) and unknown paths to 404', async () => {
     renderWithProviders(<AppRoutes />, { path: '/activity-logs', auth: signedIn() });
-    expect(screen.getByRole('heading', { level: 1, name: 'Activity Logs' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Activity Logs' })).toBeTruthy();
   });
 
   it('greets a signed-in owner by first name on the home page', () => {

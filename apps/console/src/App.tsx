@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useEffect, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Route, Switch, useLocation } from 'wouter';
 import { AuthProvider } from '@/components/auth/auth-provider.tsx';
 import { FullPageSpinner } from '@/components/layout/full-page-spinner.tsx';
@@ -8,19 +8,42 @@ import { Toaster } from '@/components/ui/toaster.tsx';
 import { TooltipProvider } from '@/components/ui/tooltip.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 import { queryClient } from '@/lib/query-client.ts';
-import { ActivityLogsPage } from '@/pages/activity-logs-page.tsx';
-import { ApplicationPage } from '@/pages/application-page.tsx';
-import { BlacklistPage } from '@/pages/blacklist-page.tsx';
-import { CodeEditorPage } from '@/pages/code-editor-page.tsx';
-import { DashboardPage } from '@/pages/dashboard-page.tsx';
-import { DocsPage } from '@/pages/docs-page.tsx';
 import { FirebaseLoginPage } from '@/pages/firebase-login-page.tsx';
 import { HomePage } from '@/pages/home-page.tsx';
-import { IntegrationPage } from '@/pages/integration-page.tsx';
 import { LandingPage } from '@/pages/landing-page.tsx';
 import { NotFoundPage } from '@/pages/not-found-page.tsx';
-import { UserManagementPage } from '@/pages/user-management-page.tsx';
-import { WebhooksPage } from '@/pages/webhooks-page.tsx';
+
+// Pages only a signed-in owner reaches load on first visit: visitors of the landing page never
+// download the dashboard, and each page's code is cached on its own.
+const ActivityLogsPage = lazy(() =>
+  import('@/pages/activity-logs-page.tsx').then((module) => ({ default: module.ActivityLogsPage })),
+);
+const UserManagementPage = lazy(() =>
+  import('@/pages/user-management-page.tsx').then((module) => ({
+    default: module.UserManagementPage,
+  })),
+);
+const ApplicationPage = lazy(() =>
+  import('@/pages/application-page.tsx').then((module) => ({ default: module.ApplicationPage })),
+);
+const BlacklistPage = lazy(() =>
+  import('@/pages/blacklist-page.tsx').then((module) => ({ default: module.BlacklistPage })),
+);
+const CodeEditorPage = lazy(() =>
+  import('@/pages/code-editor-page.tsx').then((module) => ({ default: module.CodeEditorPage })),
+);
+const DashboardPage = lazy(() =>
+  import('@/pages/dashboard-page.tsx').then((module) => ({ default: module.DashboardPage })),
+);
+const DocsPage = lazy(() =>
+  import('@/pages/docs-page.tsx').then((module) => ({ default: module.DocsPage })),
+);
+const IntegrationPage = lazy(() =>
+  import('@/pages/integration-page.tsx').then((module) => ({ default: module.IntegrationPage })),
+);
+const WebhooksPage = lazy(() =>
+  import('@/pages/webhooks-page.tsx').then((module) => ({ default: module.WebhooksPage })),
+);
 
 function SignedOutRoutes() {
   return (
@@ -34,21 +57,23 @@ function SignedOutRoutes() {
 
 function SignedInRoutes() {
   return (
-    <Switch>
-      <Route path="/" component={HomePage} />
-      <Route path="/dashboard" component={DashboardPage} />
-      <Route path="/app/:id" component={ApplicationPage} />
-      <Route path="/webhooks" component={WebhooksPage} />
-      <Route path="/blacklist" component={BlacklistPage} />
-      <Route path="/activity-logs" component={ActivityLogsPage} />
-      <Route path="/integration" component={IntegrationPage} />
-      <Route path="/docs" component={DocsPage} />
-      <Route path="/code-editor" component={CodeEditorPage} />
-      <Route path="/user-management" component={UserManagementPage} />
-      {/* Still reachable when signed in: it shows the welcome card (spec doc 1 §2). */}
-      <Route path="/firebase-login" component={FirebaseLoginPage} />
-      <Route component={NotFoundPage} />
-    </Switch>
+    <Suspense fallback={<FullPageSpinner />}>
+      <Switch>
+        <Route path="/" component={HomePage} />
+        <Route path="/dashboard" component={DashboardPage} />
+        <Route path="/app/:id" component={ApplicationPage} />
+        <Route path="/webhooks" component={WebhooksPage} />
+        <Route path="/blacklist" component={BlacklistPage} />
+        <Route path="/activity-logs" component={ActivityLogsPage} />
+        <Route path="/integration" component={IntegrationPage} />
+        <Route path="/docs" component={DocsPage} />
+        <Route path="/code-editor" component={CodeEditorPage} />
+        <Route path="/user-management" component={UserManagementPage} />
+        {/* Still reachable when signed in: it shows the welcome card (spec doc 1 §2). */}
+        <Route path="/firebase-login" component={FirebaseLoginPage} />
+        <Route component={NotFoundPage} />
+      </Switch>
+    </Suspense>
   );
 }
 
