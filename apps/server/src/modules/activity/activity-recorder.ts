@@ -350,7 +350,8 @@ async function writeCounters(executor: Executor, batch: Pending): Promise<void> 
                                 else u.login_attempts + r.increment end
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
         as r(id uuid, is_reset boolean, increment int)
-      where u.id = r.id`);
+      -- A reset of a counter already at 0 (most successful logins) writes nothing.
+      where u.id = r.id and (r.increment > 0 or u.login_attempts <> 0)`);
   }
   if (batch.heartbeats.size > 0) {
     const rows = [...batch.heartbeats].map(([id, at]) => ({ id, at: at.toISOString() }));
@@ -358,7 +359,7 @@ async function writeCounters(executor: Executor, batch: Pending): Promise<void> 
       update app_user_sessions as s
       set last_heartbeat_at = greatest(s.last_heartbeat_at, r.at)
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(id uuid, at timestamptz)
-      where s.id = r.id and s.ended_at is null`);
+      where s.id = r.id and s.ended_at is null and s.last_heartbeat_at < r.at`);
   }
 }
 

@@ -1,4 +1,4 @@
-import { and, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type { BlacklistType } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { blacklistEntries } from '../../db/schema/index.ts';
@@ -13,57 +13,64 @@ export interface BlacklistProbe {
   hwid: string | null;
 }
 
+export interface BlacklistMatcher {
+  /** Which part of the request is blocked (first of IP, username, e-mail, HWID), or null. */
+  find(probe: BlacklistProbe): Promise<BlacklistType | null>;
+}
+
 /** The order in which a request's parts are reported when several are blocked. */
 const checkOrder: BlacklistType[] = ['ip', 'username', 'email', 'hwid'];
 
 /**
- * Whether the request is blocked, and by which of its parts (first in the order IP,
- * username, e-mail, HWID). Only active entries count: the owner's global entries
+ * Whether a request is blocked. Only active entries count: the owner's global entries
  * (applicationId null) and this application's. Usernames and e-mails match
- * case-insensitively; IPs are compared normalised (both sides) and HWIDs exactly.
- * Read from the database on every call, so a change applies to the very next request.
+ * case-insensitively; IPs are compared normalised (both sides) and HWIDs exactly. Read from
+ * the database on every call (one prepared statement on the (owner, type, lower(value))
+ * index), so a change applies to the very next request.
  */
-export async function findBlacklistMatch({
-  ctx,
-  input,
-}: {
-  ctx: { db: Database };
-  input: BlacklistProbe;
-}): Promise<BlacklistType | null> {
+export function createBlacklistMatcher(db: Database): BlacklistMatcher {
   const lowerValue = sql`lower(${blacklistEntries.value})`;
-  const probes: SQL[] = [
-    and(eq(blacklistEntries.type, 'ip'), eq(lowerValue, input.ipAddress.toLowerCase()))!,
-    and(eq(blacklistEntries.type, 'username'), eq(lowerValue, input.username.toLowerCase()))!,
-  ];
-  if (input.email) {
-    probes.push(
-      and(eq(blacklistEntries.type, 'email'), eq(lowerValue, input.email.toLowerCase()))!,
-    );
-  }
-  if (input.hwid) {
-    probes.push(
-      and(
-        eq(blacklistEntries.type, 'hwid'),
-        eq(lowerValue, input.hwid.toLowerCase()),
-        eq(blacklistEntries.value, input.hwid),
-      )!,
-    );
-  }
-  const rows = await ctx.db
+  const placeholder = (name: string) => sql.placeholder(name);
+  const matching = db
     .selectDistinct({ type: blacklistEntries.type })
     .from(blacklistEntries)
     .where(
       and(
-        eq(blacklistEntries.ownerAccountId, input.ownerAccountId),
+        eq(blacklistEntries.ownerAccountId, placeholder('ownerAccountId')),
         eq(blacklistEntries.isActive, true),
         or(
           isNull(blacklistEntries.applicationId),
-          eq(blacklistEntries.applicationId, input.applicationId),
+          eq(blacklistEntries.applicationId, placeholder('applicationId')),
         ),
-        or(...probes),
+        // A null parameter (no e-mail, no HWID) compares as unknown: that part never matches.
+        or(
+          and(eq(blacklistEntries.type, 'ip'), eq(lowerValue, placeholder('ip'))),
+          and(eq(blacklistEntries.type, 'username'), eq(lowerValue, placeholder('username'))),
+          and(eq(blacklistEntries.type, 'email'), eq(lowerValue, placeholder('email'))),
+          and(
+            eq(blacklistEntries.type, 'hwid'),
+            eq(lowerValue, placeholder('hwidLower')),
+            eq(blacklistEntries.value, placeholder('hwid')),
+          ),
+        ),
       ),
-    );
-  if (rows.length === 0) return null;
-  const matched = new Set(rows.map((row) => row.type));
-  return checkOrder.find((type) => matched.has(type)) ?? null;
+    )
+    .prepare('blacklist_match');
+
+  return {
+    async find(probe) {
+      const rows = await matching.execute({
+        ownerAccountId: probe.ownerAccountId,
+        applicationId: probe.applicationId,
+        ip: probe.ipAddress.toLowerCase(),
+        username: probe.username.toLowerCase(),
+        email: probe.email?.toLowerCase() ?? null,
+        hwidLower: probe.hwid?.toLowerCase() ?? null,
+        hwid: probe.hwid,
+      });
+      if (rows.length === 0) return null;
+      const matched = new Set(rows.map((row) => row.type));
+      return checkOrder.find((type) => matched.has(type)) ?? null;
+    },
+  };
 }

@@ -2,12 +2,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import type { BlacklistMatcher } from '../blacklist/find-blacklist-match.ts';
 import type { ClientApplication } from './client-app-cache.ts';
 
 /**
  * What every client-API verb receives: the application the API key identified (instead of
- * an owner), the client's address, the database, logger and clock, and the recorder that
- * takes side effects off the response path.
+ * an owner), the client's address, the database, logger and clock, the recorder that
+ * takes side effects off the response path, and the blacklist.
  */
 export interface ClientContext {
   application: ClientApplication;
@@ -16,4 +17,5 @@ export interface ClientContext {
   log: FastifyBaseLogger;
   clock: Clock;
   activity: ActivityRecorder;
+  blacklist: BlacklistMatcher;
 }

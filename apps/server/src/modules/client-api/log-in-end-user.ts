@@ -1,19 +1,67 @@
-import { and, eq, isNull, or } from 'drizzle-orm';
+import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type {
   ActivityEvent,
   ClientApiCode,
   ClientAuthResponse,
   ClientLoginInput,
 } from '@latchkey/contracts';
+import type { Database } from '../../db/client.ts';
 import { appUsers } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import type { FailureLimiter } from '../../lib/rate-limiter.ts';
-import { findBlacklistMatch } from '../blacklist/find-blacklist-match.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { rateLimited } from './client-api-error.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import { issueSessionToken } from './session-token.ts';
+
+/** Login's statements, prepared once per app: parsing and planning them per login adds up. */
+export function createLoginStatements(db: Database) {
+  const userByName = db
+    .select({
+      id: appUsers.id,
+      username: appUsers.username,
+      email: appUsers.email,
+      passwordHash: appUsers.passwordHash,
+      isActive: appUsers.isActive,
+      isPaused: appUsers.isPaused,
+      expiresAt: appUsers.expiresAt,
+      hwid: appUsers.hwid,
+    })
+    .from(appUsers)
+    .where(
+      and(
+        eq(appUsers.applicationId, sql.placeholder('applicationId')),
+        eq(appUsers.username, sql.placeholder('username')),
+      ),
+    )
+    .limit(1)
+    .prepare('client_api_login_user');
+  const stampLogin = db
+    .update(appUsers)
+    .set({ lastLogin: sql`${sql.placeholder('now')}::timestamptz` })
+    .where(eq(appUsers.id, sql.placeholder('userId')))
+    .returning({ hwid: appUsers.hwid })
+    .prepare('client_api_login_stamp');
+  // Binding and the login stamp in one statement: of two first logins from different
+  // devices racing, only one can bind; the other finds the row bound and is refused.
+  const stampLoginAndBind = db
+    .update(appUsers)
+    .set({
+      lastLogin: sql`${sql.placeholder('now')}::timestamptz`,
+      hwid: sql`${sql.placeholder('hwid')}::text`,
+    })
+    .where(
+      and(
+        eq(appUsers.id, sql.placeholder('userId')),
+        or(isNull(appUsers.hwid), eq(appUsers.hwid, sql.placeholder('hwid'))),
+      ),
+    )
+    .returning({ hwid: appUsers.hwid })
+    .prepare('client_api_login_stamp_bind');
+  return { userByName, stampLogin, stampLoginAndBind };
+}
+export type LoginStatements = ReturnType<typeof createLoginStatements>;
 
 /**
  * POST /api/v1/login. Checks, in this order: blacklist (IP, username, the user's e-mail,
@@ -29,7 +77,7 @@ export async function logInEndUser({
   ctx,
   input,
 }: {
-  ctx: ClientContext & { loginThrottle: FailureLimiter };
+  ctx: ClientContext & { loginThrottle: FailureLimiter; statements: LoginStatements };
   input: ClientLoginInput;
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
@@ -44,20 +92,10 @@ export async function logInEndUser({
   }
 
   const now = ctx.clock.now();
-  const [user] = await ctx.db
-    .select({
-      id: appUsers.id,
-      username: appUsers.username,
-      email: appUsers.email,
-      passwordHash: appUsers.passwordHash,
-      isActive: appUsers.isActive,
-      isPaused: appUsers.isPaused,
-      expiresAt: appUsers.expiresAt,
-      hwid: appUsers.hwid,
-    })
-    .from(appUsers)
-    .where(and(eq(appUsers.applicationId, application.id), eq(appUsers.username, input.username)))
-    .limit(1);
+  const [user] = await ctx.statements.userByName.execute({
+    applicationId: application.id,
+    username: input.username,
+  });
 
   const metadata = { hwid: input.hwid, version: input.version };
   const refuse = (
@@ -81,16 +119,13 @@ export async function logInEndUser({
     return refusal(code, message);
   };
 
-  const blockedBy = await findBlacklistMatch({
-    ctx,
-    input: {
-      ownerAccountId: application.ownerAccountId,
-      applicationId: application.id,
-      ipAddress: ctx.ipAddress,
-      username: input.username,
-      email: user?.email ?? null,
-      hwid: input.hwid,
-    },
+  const blockedBy = await ctx.blacklist.find({
+    ownerAccountId: application.ownerAccountId,
+    applicationId: application.id,
+    ipAddress: ctx.ipAddress,
+    username: input.username,
+    email: user?.email ?? null,
+    hwid: input.hwid,
   });
   if (blockedBy) {
     return refuse('BLACKLISTED', blockedEventOf[blockedBy], clientMessages.blacklisted, {
@@ -120,20 +155,10 @@ export async function logInEndUser({
     return refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
   }
 
-  // Binding and the login stamp in one statement: of two first logins from different
-  // devices racing, only one can bind; the other finds the row bound and is refused.
-  const [updated] = await ctx.db
-    .update(appUsers)
-    .set(application.hwidLockEnabled ? { lastLogin: now, hwid } : { lastLogin: now })
-    .where(
-      and(
-        eq(appUsers.id, user.id),
-        application.hwidLockEnabled && hwid
-          ? or(isNull(appUsers.hwid), eq(appUsers.hwid, hwid))
-          : undefined,
-      ),
-    )
-    .returning({ hwid: appUsers.hwid });
+  const [updated] =
+    application.hwidLockEnabled && hwid
+      ? await ctx.statements.stampLoginAndBind.execute({ userId: user.id, now, hwid })
+      : await ctx.statements.stampLogin.execute({ userId: user.id, now });
   if (!updated) {
     return application.hwidLockEnabled
       ? refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage)

@@ -3,7 +3,6 @@ import type { ClientAuthResponse, ClientRegisterInput } from '@latchkey/contract
 import { appUsers } from '../../db/schema/index.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
-import { findBlacklistMatch } from '../blacklist/find-blacklist-match.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
@@ -27,16 +26,13 @@ export async function registerEndUser({
   if (!application.isActive) return appDisabled();
   const now = ctx.clock.now();
 
-  const blockedBy = await findBlacklistMatch({
-    ctx,
-    input: {
-      ownerAccountId: application.ownerAccountId,
-      applicationId: application.id,
-      ipAddress: ctx.ipAddress,
-      username: input.username,
-      email: input.email,
-      hwid: input.hwid,
-    },
+  const blockedBy = await ctx.blacklist.find({
+    ownerAccountId: application.ownerAccountId,
+    applicationId: application.id,
+    ipAddress: ctx.ipAddress,
+    username: input.username,
+    email: input.email,
+    hwid: input.hwid,
   });
   if (blockedBy) {
     activity.recordActivity({

@@ -1,30 +1,32 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUserSessions } from '../../db/schema/index.ts';
+import { createMicroBatcher } from '../../lib/micro-batcher.ts';
 
 export interface SessionLookup {
   /** The id of the application's started, unended session with this token hash, if any. */
   findOpen(applicationId: number, tokenHash: string): Promise<string | undefined>;
 }
 
-/** One lookup on the (application_id, token_hash) unique index, as a prepared statement. */
+/**
+ * Lookups on the (application_id, token_hash) unique index, micro-batched per application:
+ * the heartbeats of one event-loop turn share one prepared `= any($2)` query.
+ */
 export function createSessionLookup(db: Database): SessionLookup {
-  const openByToken = db
-    .select({ id: appUserSessions.id })
+  const openByTokens = db
+    .select({ id: appUserSessions.id, tokenHash: appUserSessions.tokenHash })
     .from(appUserSessions)
     .where(
       and(
         eq(appUserSessions.applicationId, sql.placeholder('applicationId')),
-        eq(appUserSessions.tokenHash, sql.placeholder('tokenHash')),
+        sql`${appUserSessions.tokenHash} = any(${sql.placeholder('tokenHashes')}::text[])`,
         isNull(appUserSessions.endedAt),
       ),
     )
-    .limit(1)
-    .prepare('client_api_open_session');
-  return {
-    async findOpen(applicationId, tokenHash) {
-      const [session] = await openByToken.execute({ applicationId, tokenHash });
-      return session?.id;
-    },
-  };
+    .prepare('client_api_open_sessions');
+  const batcher = createMicroBatcher<string>(async (applicationId, tokenHashes) => {
+    const sessions = await openByTokens.execute({ applicationId, tokenHashes });
+    return new Map(sessions.map((session) => [session.tokenHash, session.id]));
+  });
+  return { findOpen: (applicationId, tokenHash) => batcher.load(applicationId, tokenHash) };
 }

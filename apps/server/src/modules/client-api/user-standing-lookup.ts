@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUsers } from '../../db/schema/index.ts';
+import { createMicroBatcher } from '../../lib/micro-batcher.ts';
 
 /** What verify and session start need to know about an end user. */
 export interface UserStanding {
@@ -17,9 +18,12 @@ export interface UserStandingLookup {
   load(userId: string): Promise<UserStanding | undefined>;
 }
 
-/** One primary-key lookup per call, as a prepared statement (parsed and planned once). */
+/**
+ * Primary-key lookups, read fresh on every call (a pause or an expiry applies at once) and
+ * micro-batched: the lookups of one event-loop turn share one prepared `= any($1)` query.
+ */
 export function createUserStandingLookup(db: Database): UserStandingLookup {
-  const byId = db
+  const byIds = db
     .select({
       id: appUsers.id,
       applicationId: appUsers.applicationId,
@@ -29,13 +33,14 @@ export function createUserStandingLookup(db: Database): UserStandingLookup {
       lastLogin: appUsers.lastLogin,
     })
     .from(appUsers)
-    .where(eq(appUsers.id, sql.placeholder('userId')))
-    .limit(1)
+    .where(sql`${appUsers.id} = any(${sql.placeholder('userIds')}::uuid[])`)
     .prepare('client_api_user_standing');
+  const batcher = createMicroBatcher<UserStanding>(async (_group, userIds) => {
+    const users = await byIds.execute({ userIds });
+    return new Map(users.map((user) => [user.id, user]));
+  });
   return {
-    async load(userId) {
-      const [user] = await byId.execute({ userId });
-      return user;
-    },
+    // PostgreSQL answers with lower-case UUIDs; the key must match what comes back.
+    load: (userId) => batcher.load(0, userId.toLowerCase()),
   };
 }
