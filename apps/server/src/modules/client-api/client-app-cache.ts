@@ -1,8 +1,8 @@
-import type { KeyObject } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { applications } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { createEd25519Signer, type Ed25519Signer } from '../../lib/ed25519-signer.ts';
 import { decryptSigningKey } from '../../lib/signing-keys.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
 
@@ -20,8 +20,8 @@ export interface ClientApplication {
   accountExpiredMessage: string;
   versionMismatchMessage: string;
   hwidMismatchMessage: string;
-  /** The decrypted Ed25519 private key: decrypting it per request would cost more than signing. */
-  signingKey: KeyObject;
+  /** Signs with the decrypted private key: decrypting it per request would cost more than signing. */
+  sign: Ed25519Signer;
 }
 
 export interface ClientAppCache {
@@ -87,7 +87,9 @@ export function createClientAppCache(options: {
     const { signingPublicKey, signingPrivateKeyEncrypted, ...application } = row;
     return {
       ...application,
-      signingKey: decryptSigningKey({ signingPublicKey, signingPrivateKeyEncrypted }, serverSecret),
+      sign: createEd25519Signer(
+        decryptSigningKey({ signingPublicKey, signingPrivateKeyEncrypted }, serverSecret),
+      ),
     };
   }
 

@@ -17,8 +17,9 @@ import { isWellFormedApiKey } from '../../lib/api-keys.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';
 import { createFailureLimiter, createRequestRateLimiter } from '../../lib/rate-limiter.ts';
 import { deriveServerSigningKey } from '../../lib/server-signing-key.ts';
-import { signWithApplicationKey } from '../../lib/signing-keys.ts';
+import { createEd25519Signer } from '../../lib/ed25519-signer.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import { createBlacklistMatcher } from '../blacklist/find-blacklist-match.ts';
 import {
   handleClientApiError,
   handleClientApiNotFound,
@@ -29,7 +30,7 @@ import {
 } from './client-api-error.ts';
 import { createClientAppCache, type ClientApplication } from './client-app-cache.ts';
 import type { ClientContext } from './client-context.ts';
-import { logInEndUser } from './log-in-end-user.ts';
+import { createLoginStatements, logInEndUser } from './log-in-end-user.ts';
 import { registerEndUser } from './register-end-user.ts';
 import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
@@ -69,6 +70,7 @@ export async function registerClientApiRoutes(
   const { config, clock, activity } = deps;
   const { db } = deps.database;
   const serverKey = deriveServerSigningKey(config.serverSecret);
+  const signWithServerKey = createEd25519Signer(serverKey.privateKey);
   const applications = createClientAppCache({
     db,
     serverSecret: config.serverSecret,
@@ -88,6 +90,8 @@ export async function registerClientApiRoutes(
   });
   const userStanding = createUserStandingLookup(db);
   const sessions = createSessionLookup(db);
+  const blacklist = createBlacklistMatcher(db);
+  const loginStatements = createLoginStatements(db);
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {
@@ -95,16 +99,16 @@ export async function registerClientApiRoutes(
     if (!decision.isAllowed) throw rateLimited(decision.retryAfterSeconds);
   };
 
-  /** The hot path's one lookup: memory first; the database only on a miss. */
-  const identifyApplication = async (apiKey: unknown, ipAddress: string) => {
-    const cached = typeof apiKey === 'string' ? applications.peek(apiKey) : undefined;
-    if (cached) return cached;
-    // Unknown keys are spent from the unidentified budget before any database lookup.
-    spendRequest('?', ipAddress);
-    return isWellFormedApiKey(apiKey) ? applications.load(apiKey) : null;
-  };
-
-  const identifyClient = async (request: FastifyRequest) => {
+  /**
+   * The hot path's one lookup, from memory when cached (then this hook finishes without a
+   * promise); on a miss, requests naming no known application spend the per-IP budget of
+   * unidentified requests before any database lookup.
+   */
+  const identifyClient = (
+    request: FastifyRequest,
+    _reply: FastifyReply,
+    done: (error?: Error) => void,
+  ) => {
     const nonce = request.headers[clientApiHeaders.nonce];
     const isNonceValid =
       nonce === undefined ||
@@ -112,12 +116,31 @@ export async function registerClientApiRoutes(
         nonce.length <= CLIENT_NONCE_MAX_LENGTH &&
         CLIENT_NONCE_PATTERN.test(nonce));
     if (isNonceValid && nonce !== undefined) request.clientNonce = nonce;
-    request.clientIp = clientIpOf(request);
-    const application = await identifyApplication(apiKeyHeaderOf(request), request.clientIp);
-    request.clientApp = application;
-    if (application) spendRequest(application.id, request.clientIp);
-    // Checked after the application is known, so even this 400 is signed with its key.
-    if (!isNonceValid) throw invalidRequest(NONCE_PROBLEM);
+    const ipAddress = clientIpOf(request);
+    request.clientIp = ipAddress;
+
+    const identified = (application: ClientApplication | null) => {
+      request.clientApp = application;
+      try {
+        if (application) spendRequest(application.id, ipAddress);
+        // Checked after the application is known, so even this 400 is signed with its key.
+        if (!isNonceValid) throw invalidRequest(NONCE_PROBLEM);
+      } catch (error) {
+        return done(error as Error);
+      }
+      done();
+    };
+
+    const apiKey = apiKeyHeaderOf(request);
+    const cached = typeof apiKey === 'string' ? applications.peek(apiKey) : undefined;
+    if (cached) return identified(cached);
+    try {
+      spendRequest('?', ipAddress);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (!isWellFormedApiKey(apiKey)) return identified(null);
+    applications.load(apiKey).then(identified, done);
   };
 
   /**
@@ -140,10 +163,7 @@ export async function registerClientApiRoutes(
     else if (Buffer.isBuffer(payload)) message = Buffer.concat([Buffer.from(prefix), payload]);
     else return done(new Error('client API responses must not be streamed: they are signed'));
     const application = request.clientApp;
-    const signature = signWithApplicationKey(
-      application?.signingKey ?? serverKey.privateKey,
-      message,
-    );
+    const signature = (application?.sign ?? signWithServerKey)(message);
     reply.header(clientApiHeaders.signature, signature.toString('hex'));
     reply.header(clientApiHeaders.signatureTimestamp, timestamp);
     if (application) activity.countApiRequest(application.id, now);
@@ -177,7 +197,12 @@ export async function registerClientApiRoutes(
     log: request.log,
     clock,
     activity,
+    blacklist,
   });
+
+  // Helmet's headers are for browser pages (CSP, COOP, frame rules): they mean nothing to a
+  // desktop program reading signed JSON, and setting a dozen headers costs the hot path.
+  const routeOptions = { helmet: false } as const;
 
   await app.register(
     async (v1) => {
@@ -189,23 +214,26 @@ export async function registerClientApiRoutes(
       v1.addHook('onRequest', identifyClient);
       v1.addHook('onSend', signResponse);
 
-      v1.get('/public-key', async (): Promise<ClientPublicKeyResponse> => ({
+      v1.get('/public-key', routeOptions, async (): Promise<ClientPublicKeyResponse> => ({
         success: true,
         public_key: serverKey.publicKeyHex,
       }));
 
-      v1.post('/register', async (request): Promise<ClientAuthResponse> => {
+      v1.post('/register', routeOptions, async (request): Promise<ClientAuthResponse> => {
         const input = parseClientInput(clientRegisterRequestSchema, request.body);
         return registerEndUser({ ctx: contextOf(request, requireApplication(request)), input });
       });
 
-      v1.post('/login', async (request): Promise<ClientAuthResponse> => {
+      v1.post('/login', routeOptions, async (request): Promise<ClientAuthResponse> => {
         const input = parseClientInput(clientLoginRequestSchema, request.body);
         const application = await applicationForLogin(request, input.api_key);
-        return logInEndUser({ ctx: { ...contextOf(request, application), loginThrottle }, input });
+        return logInEndUser({
+          ctx: { ...contextOf(request, application), loginThrottle, statements: loginStatements },
+          input,
+        });
       });
 
-      v1.post('/verify', async (request): Promise<ClientVerifyResponse> => {
+      v1.post('/verify', routeOptions, async (request): Promise<ClientVerifyResponse> => {
         const { user_id: userId } = parseClientInput(clientVerifyRequestSchema, request.body);
         return verifyEndUser({
           ctx: { ...contextOf(request, requireApplication(request)), userStanding },
@@ -213,7 +241,7 @@ export async function registerClientApiRoutes(
         });
       });
 
-      v1.post('/session/track', async (request): Promise<ClientSessionResponse> => {
+      v1.post('/session/track', routeOptions, async (request): Promise<ClientSessionResponse> => {
         const input = parseClientInput(clientSessionRequestSchema, request.body);
         return trackClientSession({
           ctx: { ...contextOf(request, requireApplication(request)), userStanding, sessions },
