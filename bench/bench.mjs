@@ -1,0 +1,284 @@
+#!/usr/bin/env node
+// `npm run bench`: the client API's hot paths under load, each beside its ceiling measured in
+// the same run (this machine is shared and noisy: only figures from one run compare).
+//
+// - Starts Latchkey (bench/latchkey-server.ts) on PostgreSQL: DATABASE_URL if set, else a
+//   throwaway database created on BENCH_DATABASE_URL's server (default: the local CI role)
+//   and dropped afterwards. The per-IP limit is raised for the run (one load generator is
+//   one IP); logins are successful ones spread over many users, so the failed-login
+//   throttle never applies.
+// - Starts a bare Fastify route (bench/bare-server.mjs): the ceiling for verify and heartbeat.
+// - Measures argon2id hashes a second (bench/hash-limit.ts): the ceiling for login.
+// - Loads each from this process with autocannon, interleaved over BENCH_ROUNDS rounds, and
+//   prints the medians: requests a second at saturation, p50/p99 at a fixed 1,000 a second.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const LOGIN_CONNECTIONS = Number(process.env.BENCH_LOGIN_CONNECTIONS ?? 16);
+const FIXED_RATE = 1000;
+const TARGETS = { throughput: 0.5, p99: 2, login: 0.8 };
+
+const log = (message) => process.stderr.write(`${message}\n`);
+
+async function prepareDatabase() {
+  if (process.env.DATABASE_URL) {
+    return { url: process.env.DATABASE_URL, label: 'DATABASE_URL', drop: async () => {} };
+  }
+  const serverUrl =
+    process.env.BENCH_DATABASE_URL ?? 'postgres://latchkey_ci:latchkey_ci@127.0.0.1:5432/postgres';
+  const name = `latchkey_bench_${randomBytes(4).toString('hex')}`;
+  const run = async (sql) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    label: `throwaway database ${name}`,
+    drop: () => run(`drop database if exists ${name} with (force)`),
+  };
+}
+
+/** Starts a Node child and resolves with the JSON it prints on its first stdout line. */
+function startChild(args, env = {}) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      try {
+        resolve({ child, info: JSON.parse(line) });
+      } catch (error) {
+        reject(error);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+function stopChild(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+async function runNode(args, env) {
+  const { child, info } = await startChild(args, env);
+  await new Promise((resolve) =>
+    child.exitCode !== null ? resolve() : child.once('exit', resolve),
+  );
+  return info;
+}
+
+/** One autocannon run from this process; bodies rotate so every request names another user. */
+async function load({ port, path, headers = {}, bodies, connections, overallRate, duration }) {
+  let next = 0;
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    duration: duration ?? DURATION_SECONDS,
+    ...(overallRate ? { overallRate } : {}),
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', ...headers },
+        setupRequest: (request) => {
+          request.body = bodies[next++ % bodies.length];
+          return request;
+        },
+      },
+    ],
+  });
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    log(
+      `  warning: ${path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+async function main() {
+  const database = await prepareDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-bench-'));
+  let latchkey;
+  let bare;
+  try {
+    log(`Starting Latchkey on PostgreSQL (${database.label}) and the bare route...`);
+    latchkey = await startChild(['--import', 'tsx', 'bench/latchkey-server.ts'], {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      SERVER_SECRET: randomBytes(32).toString('base64url'),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      SERVE_CONSOLE: 'false',
+      // One load generator is one IP address: lift the per-IP limit for the run.
+      CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
+    });
+    bare = await startChild(['bench/bare-server.mjs']);
+    const { port, apiKey, version, password, users, tokens } = latchkey.info;
+    const apiHeaders = { 'x-api-key': apiKey };
+    const verifyBodies = users.map((user) => JSON.stringify({ user_id: user.id }));
+    const heartbeatBodies = tokens.map((token) =>
+      JSON.stringify({ action: 'heartbeat', session_token: token }),
+    );
+    const loginBodies = users.map((user) =>
+      JSON.stringify({ username: user.username, password, version }),
+    );
+
+    // Each measured call must be a success, or the figures would measure refusals.
+    for (const [path, body] of [
+      ['/api/v1/verify', verifyBodies[0]],
+      ['/api/v1/session/track', heartbeatBodies[0]],
+      ['/api/v1/login', loginBodies[0]],
+    ]) {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...apiHeaders },
+        body,
+      });
+      const answer = await response.json();
+      if (!answer.success) throw new Error(`${path} is not succeeding: ${JSON.stringify(answer)}`);
+    }
+
+    const targets = {
+      bare: { port: bare.info.port, path: '/bare', bodies: verifyBodies },
+      verify: { port, path: '/api/v1/verify', headers: apiHeaders, bodies: verifyBodies },
+      heartbeat: {
+        port,
+        path: '/api/v1/session/track',
+        headers: apiHeaders,
+        bodies: heartbeatBodies,
+      },
+      login: { port, path: '/api/v1/login', headers: apiHeaders, bodies: loginBodies },
+    };
+
+    log('Warming up...');
+    for (const name of ['bare', 'verify', 'heartbeat']) {
+      await load({ ...targets[name], connections: CONNECTIONS, duration: 2 });
+    }
+    await load({ ...targets.login, connections: LOGIN_CONNECTIONS, duration: 2 });
+
+    const rounds = [];
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      log(`Round ${round} of ${ROUNDS}...`);
+      const figures = {};
+      for (const name of ['bare', 'verify', 'heartbeat']) {
+        figures[`${name}Saturated`] = await load({ ...targets[name], connections: CONNECTIONS });
+      }
+      for (const name of ['bare', 'verify', 'heartbeat']) {
+        figures[`${name}Fixed`] = await load({
+          ...targets[name],
+          connections: 20,
+          overallRate: FIXED_RATE,
+        });
+      }
+      figures.hash = await runNode(['--import', 'tsx', 'bench/hash-limit.ts'], {
+        BENCH_DURATION_MS: String(DURATION_SECONDS * 1000),
+      });
+      figures.loginSaturated = await load({ ...targets.login, connections: LOGIN_CONNECTIONS });
+      figures.loginFixed = await load({
+        ...targets.login,
+        connections: LOGIN_CONNECTIONS,
+        overallRate: FIXED_RATE,
+      });
+      rounds.push(figures);
+      log(
+        `  bare ${figures.bareSaturated.rps.toFixed(0)}/s, verify ${figures.verifySaturated.rps.toFixed(0)}/s, ` +
+          `heartbeat ${figures.heartbeatSaturated.rps.toFixed(0)}/s, login ${figures.loginSaturated.rps.toFixed(0)}/s, ` +
+          `argon2id ${figures.hash.hashesPerSecond.toFixed(0)}/s`,
+      );
+    }
+
+    const m = (pick) => median(rounds.map(pick));
+    const result = {
+      bare: {
+        rps: m((r) => r.bareSaturated.rps),
+        p50: m((r) => r.bareFixed.p50),
+        p99: m((r) => r.bareFixed.p99),
+      },
+      hashesPerSecond: m((r) => r.hash.hashesPerSecond),
+    };
+    for (const name of ['verify', 'heartbeat', 'login']) {
+      result[name] = {
+        rps: m((r) => r[`${name}Saturated`].rps),
+        p50: m((r) => r[`${name}Fixed`].p50),
+        p99: m((r) => r[`${name}Fixed`].p99),
+        // Ratios per round (adjacent measurements), then the median.
+        throughputRatio: m((r) =>
+          name === 'login'
+            ? r.loginSaturated.rps / r.hash.hashesPerSecond
+            : r[`${name}Saturated`].rps / r.bareSaturated.rps,
+        ),
+        p99Ratio: name === 'login' ? null : m((r) => r[`${name}Fixed`].p99 / r.bareFixed.p99),
+      };
+    }
+
+    const pgVersion = await (async () => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      const { rows } = await client.query('show server_version');
+      await client.end();
+      return rows[0].server_version;
+    })();
+
+    const pass = (ok) => (ok ? 'met' : 'MISSED');
+    const percent = (ratio) => `${(ratio * 100).toFixed(0)}%`;
+    const fixed = (value) => value.toFixed(0);
+    const lines = [
+      `Latchkey client API benchmark, ${new Date().toISOString().slice(0, 10)}`,
+      `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; PostgreSQL ${pgVersion}`,
+      `${ROUNDS} interleaved rounds x ${DURATION_SECONDS} s per measurement (medians); ${CONNECTIONS} connections at saturation (${LOGIN_CONNECTIONS} for login); fixed rate ${FIXED_RATE} req/s over 20 connections (${LOGIN_CONNECTIONS} for login); ${users.length} users`,
+      '',
+      '| endpoint | req/s at saturation | ceiling | ratio (target) | p50 at 1,000 req/s | p99 at 1,000 req/s | ceiling p99 | p99 ratio (target) |',
+      '| --- | --- | --- | --- | --- | --- | --- | --- |',
+      `| bare Fastify route (ceiling) | ${fixed(result.bare.rps)} | — | — | ${result.bare.p50} ms | ${result.bare.p99} ms | — | — |`,
+      ...['verify', 'heartbeat'].map((name) => {
+        const row = result[name];
+        return `| ${name} | ${fixed(row.rps)} | ${fixed(result.bare.rps)} (bare route) | ${percent(row.throughputRatio)} (≥ 50%: ${pass(row.throughputRatio >= TARGETS.throughput)}) | ${row.p50} ms | ${row.p99} ms | ${result.bare.p99} ms | ${row.p99Ratio.toFixed(2)}× (≤ 2×: ${pass(row.p99Ratio <= TARGETS.p99)}) |`;
+      }),
+      `| login | ${fixed(result.login.rps)} | ${fixed(result.hashesPerSecond)} (argon2id hashes/s) | ${percent(result.login.throughputRatio)} (≥ 80%: ${pass(result.login.throughputRatio >= TARGETS.login)}) | ${result.login.p50} ms | ${result.login.p99} ms | — | — (1,000 req/s is above login's capacity: queueing) |`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+    if (process.env.BENCH_JSON) process.stdout.write(`${JSON.stringify({ result, rounds })}\n`);
+  } finally {
+    if (latchkey) await stopChild(latchkey.child);
+    if (bare) await stopChild(bare.child);
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

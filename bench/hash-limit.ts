@@ -1,0 +1,21 @@
+// The ceiling for login: argon2id hashes a second at the project's parameters, with as many
+// in flight as the server can run at once (the libuv thread pool, 4 by default).
+import { hashPassword } from '../apps/server/src/lib/password-hashing.ts';
+
+const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);
+const concurrency = Number(process.env.UV_THREADPOOL_SIZE ?? 4);
+await hashPassword('warm-up');
+let done = 0;
+const deadline = Date.now() + durationMs;
+const started = Date.now();
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    while (Date.now() < deadline) {
+      await hashPassword('benchmark password');
+      done += 1;
+    }
+  }),
+);
+process.stdout.write(
+  `${JSON.stringify({ hashesPerSecond: (done * 1000) / (Date.now() - started) })}\n`,
+);
