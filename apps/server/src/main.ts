@@ -30,10 +30,6 @@ async function main(): Promise<void> {
     emulatorHost: config.identity.emulatorHost,
   });
   const app = await buildApp({ config, database, identity });
-  app.addHook('onClose', async () => {
-    await identity.close();
-    await database.close();
-  });
 
   let isStopping = false;
   const stop = async (signal: string) => {
@@ -42,7 +38,11 @@ async function main(): Promise<void> {
     app.log.info({ signal }, 'shutting down');
     const forceExit = setTimeout(() => process.exit(1), 20_000);
     forceExit.unref();
+    // The database closes after the app: app.close() drains requests and flushes the
+    // activity recorder, which still needs the database.
     await app.close();
+    await identity.close();
+    await database.close();
     await emulator?.stop();
     process.exit(0);
   };

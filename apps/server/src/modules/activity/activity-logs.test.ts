@@ -79,7 +79,7 @@ describe('GET /api/activity-logs', () => {
         username: user.username,
         ipAddress: '127.0.0.3',
         errorMessage: 'Invalid username or password',
-        metadata: { code: 'INVALID_CREDENTIALS', hwid: null, version: '1.0.0' },
+        metadata: { code: 'INVALID_CREDENTIALS', version: '1.0.0' },
         createdAt: '2026-04-01T12:00:00.000Z',
       },
     ]);

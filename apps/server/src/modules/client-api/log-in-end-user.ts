@@ -97,7 +97,8 @@ export async function logInEndUser({
     username: input.username,
   });
 
-  const metadata = { hwid: input.hwid, version: input.version };
+  // The version always (a missing one explains a version_mismatch); the hwid only if sent.
+  const metadata = { ...(input.hwid ? { hwid: input.hwid } : {}), version: input.version };
   const refuse = (
     code: ClientApiCode,
     event: ActivityEvent,

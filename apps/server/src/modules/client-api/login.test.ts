@@ -154,7 +154,7 @@ describe('POST /api/v1/login', () => {
       appUserId: null,
       username: 'nobody',
       errorMessage: 'Nope: wrong name or password',
-      metadata: { code: 'INVALID_CREDENTIALS', hwid: null, version: '2.1.0' },
+      metadata: { code: 'INVALID_CREDENTIALS', version: '2.1.0' },
     });
     expect(wrongLog).toMatchObject({ event: 'login_failed', appUserId: user.id });
     expect((await storedUser(user.id)).loginAttempts).toBe(1);

@@ -43,7 +43,12 @@ export async function registerEndUser({
       success: false,
       ipAddress: ctx.ipAddress,
       errorMessage: clientMessages.blacklisted,
-      metadata: { action: 'register', blockedBy, hwid: input.hwid, code: 'BLACKLISTED' },
+      metadata: {
+        action: 'register',
+        blockedBy,
+        ...(input.hwid ? { hwid: input.hwid } : {}),
+        code: 'BLACKLISTED',
+      },
       createdAt: now,
     });
     return refusal('BLACKLISTED', clientMessages.blacklisted);
@@ -88,7 +93,8 @@ export async function registerEndUser({
     success: true,
     ipAddress: ctx.ipAddress,
     errorMessage: null,
-    metadata: { hwid: input.hwid, code: 'OK' },
+    // Only what the client sent: an absent hwid is not recorded as null.
+    metadata: { ...(input.hwid ? { hwid: input.hwid } : {}), code: 'OK' },
     createdAt: now,
   });
   return {
