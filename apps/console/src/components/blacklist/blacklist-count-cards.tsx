@@ -1,6 +1,7 @@
 import { blacklistTypes, type BlacklistEntry, type BlacklistType } from '@latchkey/contracts';
 import { Cpu, Mail, Network, UserX, type LucideIcon } from 'lucide-react';
-import { StatCard } from '@/components/home/stat-card.tsx';
+import { formatStatCount } from '@/components/ui/stat-card.tsx';
+import { StatGrid } from '@/components/ui/stat-grid.tsx';
 import { BLACKLIST_COUNT_CARD_TITLES, countActiveEntries } from './blacklist-display.ts';
 
 const ICONS: Record<BlacklistType, LucideIcon> = {
@@ -9,8 +10,6 @@ const ICONS: Record<BlacklistType, LucideIcon> = {
   email: Mail,
   hwid: Cpu,
 };
-
-const countFormat = new Intl.NumberFormat('en-US');
 
 /** Spec doc 2 §2: one card per type, counting active entries only. */
 export function BlacklistCountCards({
@@ -22,23 +21,17 @@ export function BlacklistCountCards({
 }) {
   const counts = entries ? countActiveEntries(entries) : undefined;
   return (
-    <section aria-labelledby="blacklist-counts-heading" aria-busy={isLoading}>
-      <h2 id="blacklist-counts-heading" className="sr-only">
-        Active blacklist entries by type
-      </h2>
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        {blacklistTypes.map((type) => (
-          <StatCard
-            key={type}
-            title={BLACKLIST_COUNT_CARD_TITLES[type]}
-            value={counts ? countFormat.format(counts[type]) : '—'}
-            description="Active entries"
-            icon={ICONS[type]}
-            isLoading={isLoading}
-            testId={`blacklist-count-${type}`}
-          />
-        ))}
-      </div>
-    </section>
+    <StatGrid
+      headingId="blacklist-counts-heading"
+      heading="Active blacklist entries by type"
+      isLoading={isLoading}
+      items={blacklistTypes.map((type) => ({
+        title: BLACKLIST_COUNT_CARD_TITLES[type],
+        value: formatStatCount(counts?.[type]),
+        description: 'Active entries',
+        icon: ICONS[type],
+        testId: `blacklist-count-${type}`,
+      }))}
+    />
   );
 }

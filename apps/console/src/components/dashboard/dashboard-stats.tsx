@@ -1,8 +1,7 @@
 import type { DashboardStats as DashboardStatsData } from '@latchkey/contracts';
 import { Activity, AppWindow, CircleCheck, Users } from 'lucide-react';
-import { StatCard } from '@/components/home/stat-card.tsx';
-
-const countFormat = new Intl.NumberFormat('en-US');
+import { formatStatCount } from '@/components/ui/stat-card.tsx';
+import { StatGrid } from '@/components/ui/stat-grid.tsx';
 
 /** Spec doc 1 §2: the dashboard's four stat cards. */
 export function DashboardStats({
@@ -14,53 +13,42 @@ export function DashboardStats({
   isLoading: boolean;
   isError: boolean;
 }) {
-  const format = (count: number | undefined) =>
-    count === undefined ? '—' : countFormat.format(count);
-
   return (
-    <section aria-labelledby="dashboard-stats-heading" aria-busy={isLoading}>
-      <h2 id="dashboard-stats-heading" className="sr-only">
-        Statistics
-      </h2>
-      {isError && (
-        <p role="alert" className="mb-4 text-sm text-destructive">
-          Statistics could not be loaded. Please try again later.
-        </p>
-      )}
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <StatCard
-          title="Applications"
-          value={format(stats?.totalApplications)}
-          description="Total created"
-          icon={AppWindow}
-          isLoading={isLoading}
-          testId="stat-applications"
-        />
-        <StatCard
-          title="Total Users"
-          value={format(stats?.totalUsers)}
-          description="Across all apps"
-          icon={Users}
-          isLoading={isLoading}
-          testId="stat-total-users"
-        />
-        <StatCard
-          title="Active Apps"
-          value={format(stats?.activeApplications)}
-          description="Currently accepting logins"
-          icon={CircleCheck}
-          isLoading={isLoading}
-          testId="stat-active-apps"
-        />
-        <StatCard
-          title="Active Sessions"
-          value={format(stats?.totalActiveSessions)}
-          description="Live connections"
-          icon={Activity}
-          isLoading={isLoading}
-          testId="stat-active-sessions"
-        />
-      </div>
-    </section>
+    <StatGrid
+      headingId="dashboard-stats-heading"
+      heading="Statistics"
+      isLoading={isLoading}
+      errorMessage={isError ? 'Statistics could not be loaded. Please try again later.' : undefined}
+      items={[
+        {
+          title: 'Applications',
+          value: formatStatCount(stats?.totalApplications),
+          description: 'Total created',
+          icon: AppWindow,
+          testId: 'stat-applications',
+        },
+        {
+          title: 'Total Users',
+          value: formatStatCount(stats?.totalUsers),
+          description: 'Across all apps',
+          icon: Users,
+          testId: 'stat-total-users',
+        },
+        {
+          title: 'Active Apps',
+          value: formatStatCount(stats?.activeApplications),
+          description: 'Currently accepting logins',
+          icon: CircleCheck,
+          testId: 'stat-active-apps',
+        },
+        {
+          title: 'Active Sessions',
+          value: formatStatCount(stats?.totalActiveSessions),
+          description: 'Live connections',
+          icon: Activity,
+          testId: 'stat-active-sessions',
+        },
+      ]}
+    />
   );
 }

@@ -38,3 +38,10 @@ export function StatCard({
     </Card>
   );
 }
+
+const countFormat = new Intl.NumberFormat('en-US');
+
+/** A count as a stat card shows it: grouped digits, or a dash while it is unknown. */
+export function formatStatCount(count: number | undefined): string {
+  return count === undefined ? '—' : countFormat.format(count);
+}
