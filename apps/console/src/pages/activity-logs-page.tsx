@@ -1,4 +1,4 @@
-import { CircleAlert, History, RefreshCw, SearchX } from 'lucide-react';
+import { History, SearchX } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import {
   computeActivityLogStats,
@@ -12,7 +12,6 @@ import { ActivityLogStats } from '@/components/activity-logs/activity-log-stats.
 import { ActivityLogsTable } from '@/components/activity-logs/activity-logs-table.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
-import { Button } from '@/components/ui/button.tsx';
 import {
   Card,
   CardContent,
@@ -22,11 +21,12 @@ import {
 } from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { FormError } from '@/components/ui/form-field.tsx';
+import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { ACTIVITY_LOGS_FETCH_ERROR, useActivityLogs } from '@/hooks/use-activity-logs.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
 import { getServerMessage } from '@/hooks/use-owner-mutation.ts';
-import { cn } from '@/lib/utils.ts';
 
 export const NO_EVENTS_MESSAGE = 'No authentication events have been recorded yet';
 export const NO_MATCHING_LOGS_MESSAGE = 'No logs match your current filters';
@@ -54,13 +54,6 @@ export function ActivityLogsPage() {
   );
   const isFiltered = hasActiveFilters(filters);
 
-  const refreshButton = (label: string) => (
-    <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
-      <RefreshCw className={cn(isFetching && 'animate-spin')} aria-hidden="true" />
-      {label}
-    </Button>
-  );
-
   return (
     <SignedInLayout>
       <div className="flex flex-col gap-8">
@@ -69,7 +62,9 @@ export function ActivityLogsPage() {
             title="Activity Logs"
             description="Registrations, logins and refusals from your applications' users. Updated every 10 seconds."
           />
-          {refreshButton('Refresh')}
+          <RefreshButton isRefreshing={isFetching} onRefresh={() => void refetch()}>
+            Refresh
+          </RefreshButton>
         </div>
 
         <ActivityLogStats stats={stats} isLoading={isPending} />
@@ -98,12 +93,11 @@ export function ActivityLogsPage() {
             {isPending ? (
               <TableSkeleton rows={5} label="Loading activity logs" />
             ) : !filteredLogs ? (
-              <EmptyState
-                icon={CircleAlert}
-                tone="destructive"
+              <LoadErrorState
                 title={ACTIVITY_LOGS_FETCH_ERROR}
                 description={getServerMessage(error) ?? 'Please try again in a moment.'}
-                action={refreshButton('Try Again')}
+                isRetrying={isFetching}
+                onRetry={() => void refetch()}
               />
             ) : filteredLogs.length === 0 ? (
               isFiltered ? (

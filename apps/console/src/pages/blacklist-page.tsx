@@ -1,12 +1,11 @@
 import { blacklistTypeLabels, type BlacklistEntry } from '@latchkey/contracts';
-import { CircleAlert, RefreshCw, ShieldCheck } from 'lucide-react';
+import { ShieldCheck } from 'lucide-react';
 import { AddBlacklistEntryDialog } from '@/components/blacklist/add-blacklist-entry-dialog.tsx';
 import { BlacklistCountCards } from '@/components/blacklist/blacklist-count-cards.tsx';
 import { getBlacklistScopeLabel } from '@/components/blacklist/blacklist-display.ts';
 import { BlacklistTable } from '@/components/blacklist/blacklist-table.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
-import { Button } from '@/components/ui/button.tsx';
 import {
   Card,
   CardContent,
@@ -16,11 +15,11 @@ import {
 } from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { useBlacklist, useDeleteBlacklistEntry } from '@/hooks/use-blacklist.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
-import { cn } from '@/lib/utils.ts';
 
 export const BLACKLIST_FETCH_ERROR = 'Failed to fetch blacklist entries';
 
@@ -56,17 +55,11 @@ export function BlacklistPage() {
             {isPending ? (
               <TableSkeleton label="Loading blacklist entries" />
             ) : isError ? (
-              <EmptyState
-                icon={CircleAlert}
-                tone="destructive"
+              <LoadErrorState
                 title="Error loading blacklist"
                 description={getErrorToastMessage(error, BLACKLIST_FETCH_ERROR)}
-                action={
-                  <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
-                    <RefreshCw className={cn(isFetching && 'animate-spin')} aria-hidden="true" />
-                    Try Again
-                  </Button>
-                }
+                isRetrying={isFetching}
+                onRetry={() => void refetch()}
               />
             ) : entries.length === 0 ? (
               <EmptyState

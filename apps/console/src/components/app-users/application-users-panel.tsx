@@ -1,7 +1,6 @@
 import type { Application, AppUser } from '@latchkey/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { CircleAlert, RefreshCw, UserPlus, Users } from 'lucide-react';
-import { Button } from '@/components/ui/button.tsx';
+import { Users } from 'lucide-react';
 import {
   Card,
   CardContent,
@@ -11,6 +10,8 @@ import {
 } from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import {
   useDeleteAppUser,
@@ -19,9 +20,9 @@ import {
   useUnpauseAppUser,
 } from '@/hooks/use-app-users.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
-import { cn } from '@/lib/utils.ts';
 import { ApplicationUsersTable } from './application-users-table.tsx';
 import { CreateAppUserDialog } from './create-app-user-dialog.tsx';
+import { DeleteAppUserDialog } from './delete-app-user-dialog.tsx';
 import { EditAppUserDialog } from './edit-app-user-dialog.tsx';
 
 /** The management page's Users tab (spec doc 1 §2). */
@@ -52,12 +53,6 @@ export function ApplicationUsersPanel({
       applicationId={applicationId}
       applicationName={application.name}
       variant="application"
-      trigger={
-        <Button>
-          <UserPlus aria-hidden="true" />
-          Add User
-        </Button>
-      }
     />
   );
 
@@ -69,10 +64,9 @@ export function ApplicationUsersPanel({
           <CardDescription>The end users who sign in to {application.name}.</CardDescription>
         </div>
         <div className="flex items-center gap-2">
-          <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
-            <RefreshCw className={cn(isFetching && 'animate-spin')} aria-hidden="true" />
+          <RefreshButton isRefreshing={isFetching} onRefresh={() => void refetch()}>
             Refresh
-          </Button>
+          </RefreshButton>
           {addUserButton}
         </div>
       </CardHeader>
@@ -80,17 +74,11 @@ export function ApplicationUsersPanel({
         {isPending ? (
           <TableSkeleton label="Loading users" />
         ) : isError ? (
-          <EmptyState
-            icon={CircleAlert}
-            tone="destructive"
+          <LoadErrorState
             title="Error loading users"
             description={error.message}
-            action={
-              <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
-                <RefreshCw className={cn(isFetching && 'animate-spin')} aria-hidden="true" />
-                Try Again
-              </Button>
-            }
+            isRetrying={isFetching}
+            onRetry={() => void refetch()}
           />
         ) : users.length === 0 ? (
           <EmptyState
@@ -140,20 +128,11 @@ export function ApplicationUsersPanel({
           resetting.target && resetHwid.mutate({ applicationId, userId: resetting.target.id })
         }
       />
-      <ConfirmDialog
+      <DeleteAppUserDialog
+        user={deleting.target}
         open={deleting.isOpen}
         onOpenChange={deleting.setIsOpen}
-        title="Delete user?"
-        description={
-          <>
-            <strong className="font-medium text-foreground">{deleting.target?.username}</strong>{' '}
-            will be permanently deleted. This action cannot be undone.
-          </>
-        }
-        confirmLabel="Delete User"
-        onConfirm={() =>
-          deleting.target && deleteAppUser.mutate({ applicationId, userId: deleting.target.id })
-        }
+        onDelete={(user) => deleteAppUser.mutate({ applicationId, userId: user.id })}
       />
     </Card>
   );

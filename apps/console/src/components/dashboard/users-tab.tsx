@@ -1,6 +1,7 @@
 import type { Application, AppUser } from '@latchkey/contracts';
-import { CircleAlert, MousePointerClick, RefreshCw, UserPlus, Users } from 'lucide-react';
+import { MousePointerClick, Users } from 'lucide-react';
 import { CreateAppUserDialog } from '@/components/app-users/create-app-user-dialog.tsx';
+import { DeleteAppUserDialog } from '@/components/app-users/delete-app-user-dialog.tsx';
 import { DashboardUsersTable } from '@/components/app-users/dashboard-users-table.tsx';
 import { EditAppUserDialog } from '@/components/app-users/edit-app-user-dialog.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -11,12 +12,11 @@ import {
   CardHeader,
   CardTitle,
 } from '@/components/ui/card.tsx';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { useAppUsers, useDeleteAppUser, useSetAppUserPaused } from '@/hooks/use-app-users.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
-import { cn } from '@/lib/utils.ts';
 
 /** Spec doc 1 §2: the dashboard's Users tab, for the selected application. */
 export function UsersTab({
@@ -67,12 +67,6 @@ function SelectedApplicationUsers({ application }: { application: Application })
       applicationId={applicationId}
       applicationName={application.name}
       variant="dashboard"
-      trigger={
-        <Button>
-          <UserPlus aria-hidden="true" />
-          Add User
-        </Button>
-      }
     />
   );
 
@@ -91,17 +85,11 @@ function SelectedApplicationUsers({ application }: { application: Application })
         {isPending ? (
           <TableSkeleton label="Loading users" />
         ) : isError ? (
-          <EmptyState
-            icon={CircleAlert}
-            tone="destructive"
+          <LoadErrorState
             title="Error loading users"
             description={error.message}
-            action={
-              <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
-                <RefreshCw className={cn(isFetching && 'animate-spin')} aria-hidden="true" />
-                Try Again
-              </Button>
-            }
+            isRetrying={isFetching}
+            onRetry={() => void refetch()}
           />
         ) : users.length === 0 ? (
           <EmptyState
@@ -130,20 +118,11 @@ function SelectedApplicationUsers({ application }: { application: Application })
         open={editing.isOpen}
         onOpenChange={editing.setIsOpen}
       />
-      <ConfirmDialog
+      <DeleteAppUserDialog
+        user={deleting.target}
         open={deleting.isOpen}
         onOpenChange={deleting.setIsOpen}
-        title="Delete user?"
-        description={
-          <>
-            <strong className="font-medium text-foreground">{deleting.target?.username}</strong>{' '}
-            will be permanently deleted. This action cannot be undone.
-          </>
-        }
-        confirmLabel="Delete User"
-        onConfirm={() =>
-          deleting.target && deleteAppUser.mutate({ applicationId, userId: deleting.target.id })
-        }
+        onDelete={(user) => deleteAppUser.mutate({ applicationId, userId: user.id })}
       />
     </Card>
   );
