@@ -1,8 +1,6 @@
 import type { AppUser } from '@latchkey/contracts';
-import { Pause, Pencil, Play, RotateCcw, Trash2 } from 'lucide-react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
-import { IconButton } from '@/components/ui/icon-button.tsx';
 import {
   Table,
   TableBody,
@@ -13,6 +11,7 @@ import {
 } from '@/components/ui/table.tsx';
 import { cn } from '@/lib/utils.ts';
 import { describeHwidCell, isExpired } from './app-user-display.ts';
+import { AppUserRowActions } from './app-user-row-actions.tsx';
 import { AppUserStatusBadge } from './app-user-status-badge.tsx';
 
 function HwidCell({
@@ -102,38 +101,14 @@ export function ApplicationUsersTable({
                 {user.expiresAt ? formatDateTime(user.expiresAt) : 'Never'}
               </TableCell>
               <TableCell>
-                <div className="flex items-center justify-end gap-0.5">
-                  <IconButton label="Edit user" disabled={isBusy} onClick={() => onEdit(user)}>
-                    <Pencil aria-hidden="true" />
-                  </IconButton>
-                  <IconButton
-                    label={user.isPaused ? 'Unpause user' : 'Pause user'}
-                    disabled={isBusy}
-                    onClick={() => onTogglePause(user)}
-                  >
-                    {user.isPaused ? <Play aria-hidden="true" /> : <Pause aria-hidden="true" />}
-                  </IconButton>
-                  {/* An empty slot keeps the other buttons aligned across rows. */}
-                  {user.hwid ? (
-                    <IconButton
-                      label="Reset HWID"
-                      disabled={isBusy}
-                      onClick={() => onResetHwid(user)}
-                    >
-                      <RotateCcw aria-hidden="true" />
-                    </IconButton>
-                  ) : (
-                    <span aria-hidden="true" className="size-8" />
-                  )}
-                  <IconButton
-                    label="Delete user"
-                    disabled={isBusy}
-                    className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
-                    onClick={() => onDelete(user)}
-                  >
-                    <Trash2 aria-hidden="true" />
-                  </IconButton>
-                </div>
+                <AppUserRowActions
+                  user={user}
+                  isBusy={isBusy}
+                  onEdit={onEdit}
+                  onTogglePause={onTogglePause}
+                  onResetHwid={onResetHwid}
+                  onDelete={onDelete}
+                />
               </TableCell>
             </TableRow>
           );

@@ -1,16 +1,6 @@
 import type { AppUser } from '@latchkey/contracts';
-import {
-  Lock,
-  LockOpen,
-  Pause,
-  Pencil,
-  Play,
-  ShieldOff,
-  Trash2,
-  TriangleAlert,
-} from 'lucide-react';
+import { Lock, LockOpen, ShieldOff, TriangleAlert } from 'lucide-react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
-import { IconButton } from '@/components/ui/icon-button.tsx';
 import {
   Table,
   TableBody,
@@ -27,6 +17,7 @@ import {
   isExpired,
   type HwidLockLabel,
 } from './app-user-display.ts';
+import { AppUserRowActions } from './app-user-row-actions.tsx';
 import { AppUserStatusBadge } from './app-user-status-badge.tsx';
 
 const HWID_LOCK_ICONS = { Disabled: ShieldOff, Locked: Lock, 'Not Set': LockOpen } as const;
@@ -134,26 +125,13 @@ export function DashboardUsersTable({
                 {user.lastLogin ? formatDateTime(user.lastLogin) : 'Never'}
               </TableCell>
               <TableCell>
-                <div className="flex items-center justify-end gap-0.5">
-                  <IconButton label="Edit user" disabled={isBusy} onClick={() => onEdit(user)}>
-                    <Pencil aria-hidden="true" />
-                  </IconButton>
-                  <IconButton
-                    label={user.isPaused ? 'Unpause user' : 'Pause user'}
-                    disabled={isBusy}
-                    onClick={() => onTogglePause(user)}
-                  >
-                    {user.isPaused ? <Play aria-hidden="true" /> : <Pause aria-hidden="true" />}
-                  </IconButton>
-                  <IconButton
-                    label="Delete user"
-                    disabled={isBusy}
-                    className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
-                    onClick={() => onDelete(user)}
-                  >
-                    <Trash2 aria-hidden="true" />
-                  </IconButton>
-                </div>
+                <AppUserRowActions
+                  user={user}
+                  isBusy={isBusy}
+                  onEdit={onEdit}
+                  onTogglePause={onTogglePause}
+                  onDelete={onDelete}
+                />
               </TableCell>
             </TableRow>
           );
