@@ -6,14 +6,13 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog.tsx';
+import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
 import { FormError, FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
-import { Spinner } from '@/components/ui/spinner.tsx';
 import { useCreateAppUser } from '@/hooks/use-app-users.ts';
 import { fromDateTimeLocalValue } from './app-user-display.ts';
 
@@ -215,15 +214,11 @@ function CreateAppUserForm({
           />
         </FormField>
       </div>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={createAppUser.isPending}>
-          {createAppUser.isPending && <Spinner />}
-          Create User
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter
+        submitLabel="Create User"
+        isSubmitting={createAppUser.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

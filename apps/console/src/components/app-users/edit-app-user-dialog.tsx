@@ -1,19 +1,17 @@
 import { appUserLimits, type AppUser } from '@latchkey/contracts';
 import { useId, useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button.tsx';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
+import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
 import { FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { Spinner } from '@/components/ui/spinner.tsx';
 import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
 
@@ -176,15 +174,11 @@ function EditAppUserForm({
           Paused
         </Label>
       </div>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={updateAppUser.isPending}>
-          {updateAppUser.isPending && <Spinner />}
-          Save Changes
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter
+        submitLabel="Save Changes"
+        isSubmitting={updateAppUser.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

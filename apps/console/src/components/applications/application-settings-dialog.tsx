@@ -10,15 +10,14 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog.tsx';
+import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
 import { FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { Spinner } from '@/components/ui/spinner.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
@@ -147,15 +146,11 @@ function ApplicationSettingsForm({
           />
         </div>
       </div>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={updateApplication.isPending}>
-          {updateApplication.isPending && <Spinner />}
-          Update Application
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter
+        submitLabel="Update Application"
+        isSubmitting={updateApplication.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

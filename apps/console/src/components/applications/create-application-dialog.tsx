@@ -6,14 +6,13 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog.tsx';
+import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
 import { FormError, FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
-import { Spinner } from '@/components/ui/spinner.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { useCreateApplication } from '@/hooks/use-applications.ts';
 
@@ -90,15 +89,11 @@ function CreateApplicationForm({ onDone }: { onDone: () => void }) {
           rows={3}
         />
       </FormField>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={createApplication.isPending}>
-          {createApplication.isPending && <Spinner />}
-          Create Application
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter
+        submitLabel="Create Application"
+        isSubmitting={createApplication.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

@@ -10,20 +10,18 @@ import {
 } from '@latchkey/contracts';
 import { Fingerprint, MessageSquare, Settings2 } from 'lucide-react';
 import { useId, useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button.tsx';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
+import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
 import { FormError, FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { Spinner } from '@/components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
@@ -227,15 +225,11 @@ function EditApplicationForm({
           </div>
         </TabsContent>
       </Tabs>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={updateApplication.isPending}>
-          {updateApplication.isPending && <Spinner />}
-          Save Changes
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter
+        submitLabel="Save Changes"
+        isSubmitting={updateApplication.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

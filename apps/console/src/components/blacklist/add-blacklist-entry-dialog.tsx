@@ -11,11 +11,11 @@ import {
   Dialog,
   DialogContent,
   DialogDescription,
-  DialogFooter,
   DialogHeader,
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog.tsx';
+import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
 import { FormError, FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import {
@@ -26,7 +26,6 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select.tsx';
-import { Spinner } from '@/components/ui/spinner.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
 import { useCreateBlacklistEntry } from '@/hooks/use-blacklist.ts';
@@ -169,15 +168,11 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
           rows={3}
         />
       </FormField>
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={createEntry.isPending}>
-          {createEntry.isPending && <Spinner />}
-          Add Entry
-        </Button>
-      </DialogFooter>
+      <DialogFormFooter
+        submitLabel="Add Entry"
+        isSubmitting={createEntry.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }
