@@ -4,7 +4,11 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 5180);
-const emulatorHost = process.env.E2E_AUTH_EMULATOR_HOST ?? '127.0.0.1:9699';
+// A random port block by default (the emulator also takes the next two ports): the server
+// would otherwise adopt an emulator some earlier run left on a fixed port. Set once in the
+// environment so Playwright's worker processes agree.
+process.env.E2E_AUTH_EMULATOR_HOST ??= `127.0.0.1:${20_000 + Math.floor(Math.random() * 10_000) * 3}`;
+const emulatorHost = process.env.E2E_AUTH_EMULATOR_HOST;
 // A fresh data directory per run, so the first account signed in is the site owner. Set once
 // in the environment so Playwright's worker processes see the same value.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'latchkey-e2e-'));
@@ -52,6 +56,9 @@ export default defineConfig({
     url: `http://localhost:${port}/api/health`,
     timeout: 120_000,
     reuseExistingServer: false,
+    // Without this Playwright SIGKILLs the server, which then cannot stop the Auth emulator
+    // it started (a process group of its own), leaving it running after the tests.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 20_000 },
     stdout: 'ignore',
     stderr: 'pipe',
     env: {

@@ -1,5 +1,10 @@
 import { defineProject } from 'vitest/config';
 
+// A random port block by default (the emulator also takes the next two ports), so a leftover
+// emulator on a fixed port is never adopted by mistake. Set here, once, in the main process:
+// the global setup and every worker read the same value.
+process.env.TEST_AUTH_EMULATOR_HOST ??= `127.0.0.1:${20_000 + Math.floor(Math.random() * 10_000) * 3}`;
+
 export default defineProject({
   test: {
     name: 'server',
@@ -9,7 +14,7 @@ export default defineProject({
     testTimeout: 30_000,
     hookTimeout: 90_000,
     env: {
-      TEST_AUTH_EMULATOR_HOST: process.env.TEST_AUTH_EMULATOR_HOST ?? '127.0.0.1:9499',
+      TEST_AUTH_EMULATOR_HOST: process.env.TEST_AUTH_EMULATOR_HOST,
     },
   },
 });
