@@ -6,7 +6,9 @@ import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new
  * database on the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite both ways).
  */
-export async function createTestDatabase(): Promise<DatabaseConnection> {
+export async function createTestDatabase(
+  options: { onConnectionError?: (error: Error) => void } = {},
+): Promise<DatabaseConnection> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) return openDatabase({ kind: 'pglite', dataDir: null });
 
@@ -17,7 +19,12 @@ export async function createTestDatabase(): Promise<DatabaseConnection> {
   await admin.end();
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  const connection = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
+  // Teardown drops the database WITH (FORCE), which terminates connections still open:
+  // expected here, so not reported.
+  const connection = await openDatabase(
+    { kind: 'postgres', url: url.toString(), poolSize: 5 },
+    options.onConnectionError ?? (() => {}),
+  );
   return {
     ...connection,
     close: async () => {

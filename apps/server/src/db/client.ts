@@ -26,12 +26,20 @@ export interface DatabaseConnection {
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /** Opens the database and applies committed migrations, so start-up leaves it current. */
-export async function openDatabase(target: DatabaseTarget): Promise<DatabaseConnection> {
+export async function openDatabase(
+  target: DatabaseTarget,
+  onConnectionError: (error: Error) => void = (error) =>
+    console.error(`database connection lost: ${error.message}`),
+): Promise<DatabaseConnection> {
   if (target.kind === 'postgres') {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize });
+    // An idle connection can die under us (a database restart, a failover, an admin's
+    // pg_terminate_backend). Without a listener node-postgres rethrows that as an uncaught
+    // exception and the whole server exits; the pool replaces the connection on next use.
+    pool.on('error', onConnectionError);
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
     return {
