@@ -83,14 +83,15 @@ export async function buildApp(
     },
   });
   app.decorateRequest('owner', null);
-  app.addHook('onSend', async (request, reply) => {
+  // Set before the handler runs (a synchronous hook, no promise per request); Fastify keeps
+  // headers set this early on error replies too.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
-  await registerSecurityHeaders(app, config);
-  await app.register(fastifyCookie);
 
   const activity = createActivityRecorder({
     db: deps.database.db,
@@ -106,20 +107,25 @@ export async function buildApp(
   app.addHook('preClose', () => activity.close());
   app.addHook('onClose', () => activity.close());
 
-  registerHealthRoutes(app, deps);
-  registerPublicAuthRoutes(app, deps);
+  // Two sibling scopes. The client API answers desktop programs with signed JSON; the
+  // browser scope carries what only browsers need (helmet's headers, the cookie parser),
+  // whose per-request hooks would otherwise run on the client API's hot path too.
   await registerClientApiRoutes(app, { ...deps, activity });
-
-  await app.register(async (ownerScope) => {
-    ownerScope.addHook('preHandler', createOwnerGuard(deps));
-    registerOwnerAuthRoutes(ownerScope);
-    registerDashboardRoutes(ownerScope);
-    registerApplicationRoutes(ownerScope, deps);
-    registerAppUserRoutes(ownerScope);
-    registerBlacklistRoutes(ownerScope);
-    registerActivityRoutes(ownerScope);
+  await app.register(async (browser) => {
+    await registerSecurityHeaders(browser, config);
+    await browser.register(fastifyCookie);
+    registerHealthRoutes(browser, deps);
+    registerPublicAuthRoutes(browser, deps);
+    await browser.register(async (ownerScope) => {
+      ownerScope.addHook('preHandler', createOwnerGuard(deps));
+      registerOwnerAuthRoutes(ownerScope);
+      registerDashboardRoutes(ownerScope);
+      registerApplicationRoutes(ownerScope, deps);
+      registerAppUserRoutes(ownerScope);
+      registerBlacklistRoutes(ownerScope);
+      registerActivityRoutes(ownerScope);
+    });
+    await registerConsoleAssets(browser, config.consoleDistDir);
   });
-
-  await registerConsoleAssets(app, config.consoleDistDir);
   return app;
 }

@@ -60,6 +60,18 @@ describe('HTTP behaviour shared by every route', () => {
     expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
   });
 
+  it('sends them on API answers and errors outside the client API too', async () => {
+    for (const response of [
+      await testApp.app.inject({ url: '/api/health' }),
+      await testApp.app.inject({ url: '/api/does-not-exist' }),
+      await testApp.app.inject({ url: '/api/applications' }),
+    ]) {
+      expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+      expect(response.headers['x-content-type-options']).toBe('nosniff');
+      expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    }
+  });
+
   it('answers malformed JSON with a 400 and a message, never a 500', async () => {
     const response = await testApp.app.inject({
       method: 'POST',

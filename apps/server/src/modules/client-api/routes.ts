@@ -99,10 +99,28 @@ export async function registerClientApiRoutes(
     if (!decision.isAllowed) throw rateLimited(decision.retryAfterSeconds);
   };
 
+  /** Records the application the API key named and spends its per-IP budget. */
+  const admitIdentified = (
+    request: FastifyRequest,
+    application: ClientApplication | null,
+    isNonceValid: boolean,
+    done: (error?: Error) => void,
+  ) => {
+    request.clientApp = application;
+    try {
+      if (application) spendRequest(application.id, request.clientIp);
+      // Checked after the application is known, so even this 400 is signed with its key.
+      if (!isNonceValid) throw invalidRequest(NONCE_PROBLEM);
+    } catch (error) {
+      return done(error as Error);
+    }
+    done();
+  };
+
   /**
    * The hot path's one lookup, from memory when cached (then this hook finishes without a
-   * promise); on a miss, requests naming no known application spend the per-IP budget of
-   * unidentified requests before any database lookup.
+   * promise or a closure); on a miss, requests naming no known application spend the per-IP
+   * budget of unidentified requests before any database lookup.
    */
   const identifyClient = (
     request: FastifyRequest,
@@ -116,31 +134,20 @@ export async function registerClientApiRoutes(
         nonce.length <= CLIENT_NONCE_MAX_LENGTH &&
         CLIENT_NONCE_PATTERN.test(nonce));
     if (isNonceValid && nonce !== undefined) request.clientNonce = nonce;
-    const ipAddress = clientIpOf(request);
-    request.clientIp = ipAddress;
-
-    const identified = (application: ClientApplication | null) => {
-      request.clientApp = application;
-      try {
-        if (application) spendRequest(application.id, ipAddress);
-        // Checked after the application is known, so even this 400 is signed with its key.
-        if (!isNonceValid) throw invalidRequest(NONCE_PROBLEM);
-      } catch (error) {
-        return done(error as Error);
-      }
-      done();
-    };
+    request.clientIp = clientIpOf(request);
 
     const apiKey = apiKeyHeaderOf(request);
     const cached = typeof apiKey === 'string' ? applications.peek(apiKey) : undefined;
-    if (cached) return identified(cached);
+    if (cached) return admitIdentified(request, cached, isNonceValid, done);
     try {
-      spendRequest('?', ipAddress);
+      spendRequest('?', request.clientIp);
     } catch (error) {
       return done(error as Error);
     }
-    if (!isWellFormedApiKey(apiKey)) return identified(null);
-    applications.load(apiKey).then(identified, done);
+    if (!isWellFormedApiKey(apiKey)) return admitIdentified(request, null, isNonceValid, done);
+    applications
+      .load(apiKey)
+      .then((application) => admitIdentified(request, application, isNonceValid, done), done);
   };
 
   /**
@@ -200,10 +207,6 @@ export async function registerClientApiRoutes(
     blacklist,
   });
 
-  // Helmet's headers are for browser pages (CSP, COOP, frame rules): they mean nothing to a
-  // desktop program reading signed JSON, and setting a dozen headers costs the hot path.
-  const routeOptions = { helmet: false } as const;
-
   await app.register(
     async (v1) => {
       v1.decorateRequest('clientApp', null);
@@ -214,17 +217,17 @@ export async function registerClientApiRoutes(
       v1.addHook('onRequest', identifyClient);
       v1.addHook('onSend', signResponse);
 
-      v1.get('/public-key', routeOptions, async (): Promise<ClientPublicKeyResponse> => ({
+      v1.get('/public-key', async (): Promise<ClientPublicKeyResponse> => ({
         success: true,
         public_key: serverKey.publicKeyHex,
       }));
 
-      v1.post('/register', routeOptions, async (request): Promise<ClientAuthResponse> => {
+      v1.post('/register', async (request): Promise<ClientAuthResponse> => {
         const input = parseClientInput(clientRegisterRequestSchema, request.body);
         return registerEndUser({ ctx: contextOf(request, requireApplication(request)), input });
       });
 
-      v1.post('/login', routeOptions, async (request): Promise<ClientAuthResponse> => {
+      v1.post('/login', async (request): Promise<ClientAuthResponse> => {
         const input = parseClientInput(clientLoginRequestSchema, request.body);
         const application = await applicationForLogin(request, input.api_key);
         return logInEndUser({
@@ -233,7 +236,7 @@ export async function registerClientApiRoutes(
         });
       });
 
-      v1.post('/verify', routeOptions, async (request): Promise<ClientVerifyResponse> => {
+      v1.post('/verify', async (request): Promise<ClientVerifyResponse> => {
         const { user_id: userId } = parseClientInput(clientVerifyRequestSchema, request.body);
         return verifyEndUser({
           ctx: { ...contextOf(request, requireApplication(request)), userStanding },
@@ -241,7 +244,7 @@ export async function registerClientApiRoutes(
         });
       });
 
-      v1.post('/session/track', routeOptions, async (request): Promise<ClientSessionResponse> => {
+      v1.post('/session/track', async (request): Promise<ClientSessionResponse> => {
         const input = parseClientInput(clientSessionRequestSchema, request.body);
         return trackClientSession({
           ctx: { ...contextOf(request, requireApplication(request)), userStanding, sessions },

@@ -208,6 +208,27 @@ describe('signed /api/v1 responses', () => {
     expect(isSignedBy(application.signingPublicKey, longest, 'n'.repeat(128))).toBe(true);
   });
 
+  it("carries the request id and the signature, and none of the console's browser headers", async () => {
+    const user = await insertAppUserWithPassword(testApp.database.db, application.id, 'pw');
+    for (const response of [
+      await callClientApi(testApp.app, 'verify', {
+        apiKey: application.apiKey,
+        body: { user_id: user.id },
+        headers: { 'x-request-id': 'client-req-0001' },
+      }),
+      await callClientApi(testApp.app, 'verify', { apiKey: application.apiKey, body: '{' }),
+      await callClientApi(testApp.app, 'no-such-path', { apiKey: application.apiKey }),
+    ]) {
+      expect(response.headers['x-signature-ed25519']).toMatch(/^[0-9a-f]{128}$/);
+      expect(response.headers['x-request-id']).toMatch(/^(client-req-0001|[0-9a-f-]{36})$/);
+      // Helmet and the cookie parser belong to the browser scope: their per-request hooks
+      // (and a dozen headers a desktop program ignores) stay off the client API.
+      expect(response.headers['content-security-policy']).toBeUndefined();
+      expect(response.headers['x-frame-options']).toBeUndefined();
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
+  });
+
   it('derives the same server-wide key on every instance with the same secret', async () => {
     const sibling = await createTestApp({ env: { SERVER_SECRET } });
     const stranger = await createTestApp({ env: { SERVER_SECRET: `${SERVER_SECRET}-other` } });
