@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
@@ -21,7 +22,13 @@ export const appUserSessions = pgTable(
   },
   (table) => [
     uniqueIndex('app_user_sessions_token_idx').on(table.applicationId, table.tokenHash),
-    index('app_user_sessions_live_idx').on(table.applicationId, table.lastHeartbeatAt),
+    // Open sessions per application, for the live-session stats. last_heartbeat_at is in
+    // no index on purpose: a heartbeat then rewrites the row in place (a HOT update, with
+    // the table's fillfactor leaving room) instead of inserting into every index; that was
+    // most of PostgreSQL's work per heartbeat.
+    index('app_user_sessions_open_idx')
+      .on(table.applicationId)
+      .where(sql`${table.endedAt} is null`),
     // Deleting an end user cascades to their sessions: without an index, a scan.
     index('app_user_sessions_app_user_idx').on(table.appUserId),
   ],

@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientSessionResponseSchema } from '@latchkey/contracts';
 import { appUserSessions } from '../../db/schema/index.ts';
@@ -270,6 +270,22 @@ describe('POST /api/v1/session/track', () => {
     // ...and ending it takes it out at once.
     await track(application.apiKey, { action: 'end', session_token: loginToken });
     expect((await activeSessions(application.id)).application).toBe(0);
+  });
+
+  it('keeps heartbeats cheap: last_heartbeat_at is in no index, pages leave room', async () => {
+    // A heartbeat then rewrites its row in place (a HOT update) instead of adding an entry
+    // to every index of the table: most of PostgreSQL's work per heartbeat before 0002.
+    const query = async <Row>(statement: ReturnType<typeof sql>) =>
+      ((await testApp.database.db.execute(statement)) as unknown as { rows: Row[] }).rows;
+    const indexes = await query<{ indexdef: string }>(
+      sql`select indexdef from pg_indexes where tablename = 'app_user_sessions'`,
+    );
+    expect(indexes.length).toBeGreaterThanOrEqual(3);
+    for (const { indexdef } of indexes) expect(indexdef).not.toContain('last_heartbeat_at');
+    const [table] = await query<{ reloptions: string[] | string | null }>(
+      sql`select reloptions from pg_class where relname = 'app_user_sessions'`,
+    );
+    expect(String(table?.reloptions)).toContain('fillfactor=70');
   });
 
   it('never revives an ended session with a heartbeat still waiting to be written', async () => {
