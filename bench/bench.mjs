@@ -13,7 +13,8 @@
 //   prints the medians: requests a second at saturation, p50/p99 at a fixed 1,000 a second.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -118,7 +119,59 @@ async function load({ port, path, headers = {}, bodies, connections, overallRate
       `  warning: ${path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
     );
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+  };
+}
+
+/**
+ * CPU time (µs) of the server process, all PostgreSQL processes and this load generator,
+ * read from /proc around a measurement: where a request's cost goes. Linux only; elsewhere
+ * the CPU table is left out.
+ */
+const canReadCpu = existsSync('/proc/self/stat');
+const TICK_US = 1e6 / Number(execFileSyncSafe('getconf', ['CLK_TCK']) || 100);
+function execFileSyncSafe(command, args) {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8' }).trim();
+  } catch {
+    return '';
+  }
+}
+function processCpuUs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_US;
+  } catch {
+    return 0; // a backend that ended meanwhile
+  }
+}
+function cpuSnapshot(serverPid) {
+  const postgres = execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean);
+  const own = process.cpuUsage();
+  return {
+    server: processCpuUs(serverPid),
+    postgres: postgres.reduce((sum, pid) => sum + processCpuUs(pid), 0),
+    loadGenerator: own.user + own.system,
+  };
+}
+async function measureCpu(serverPid, run) {
+  if (!canReadCpu) return { ...(await run()), cpu: null };
+  const before = cpuSnapshot(serverPid);
+  const result = await run();
+  const after = cpuSnapshot(serverPid);
+  const perRequest = (key) => (after[key] - before[key]) / Math.max(1, result.total);
+  return {
+    ...result,
+    cpu: {
+      server: perRequest('server'),
+      postgres: perRequest('postgres'),
+      loadGenerator: perRequest('loadGenerator'),
+    },
+  };
 }
 
 const median = (values) => {
@@ -171,10 +224,17 @@ async function main() {
     }
 
     const targets = {
-      bare: { port: bare.info.port, path: '/bare', bodies: verifyBodies },
-      verify: { port, path: '/api/v1/verify', headers: apiHeaders, bodies: verifyBodies },
+      bare: { port: bare.info.port, path: '/bare', bodies: verifyBodies, pid: bare.child.pid },
+      verify: {
+        port,
+        path: '/api/v1/verify',
+        headers: apiHeaders,
+        bodies: verifyBodies,
+        pid: latchkey.child.pid,
+      },
       heartbeat: {
         port,
+        pid: latchkey.child.pid,
         path: '/api/v1/session/track',
         headers: apiHeaders,
         bodies: heartbeatBodies,
@@ -193,7 +253,9 @@ async function main() {
       log(`Round ${round} of ${ROUNDS}...`);
       const figures = {};
       for (const name of ['bare', 'verify', 'heartbeat']) {
-        figures[`${name}Saturated`] = await load({ ...targets[name], connections: CONNECTIONS });
+        figures[`${name}Saturated`] = await measureCpu(targets[name].pid, () =>
+          load({ ...targets[name], connections: CONNECTIONS }),
+        );
       }
       for (const name of ['bare', 'verify', 'heartbeat']) {
         figures[`${name}Fixed`] = await load({
@@ -268,6 +330,23 @@ async function main() {
       }),
       `| login | ${fixed(result.login.rps)} | ${fixed(result.hashesPerSecond)} (argon2id hashes/s) | ${percent(result.login.throughputRatio)} (≥ 80%: ${pass(result.login.throughputRatio >= TARGETS.login)}) | ${result.login.p50} ms | ${result.login.p99} ms | — | — (1,000 req/s is above login's capacity: queueing) |`,
     ];
+    if (canReadCpu) {
+      const us = (value) => `${value.toFixed(0)} µs`;
+      lines.push(
+        '',
+        'CPU per request at saturation (medians; server process, all PostgreSQL processes, this load generator):',
+        '',
+        '| path | server | PostgreSQL | load generator | total |',
+        '| --- | --- | --- | --- | --- |',
+        ...['bare', 'verify', 'heartbeat'].map((name) => {
+          const pick = (key) => m((r) => r[`${name}Saturated`].cpu[key]);
+          const [server, postgres, loadGenerator] = ['server', 'postgres', 'loadGenerator'].map(
+            pick,
+          );
+          return `| ${name} | ${us(server)} | ${us(postgres)} | ${us(loadGenerator)} | ${us(server + postgres + loadGenerator)} |`;
+        }),
+      );
+    }
     process.stdout.write(`${lines.join('\n')}\n`);
     if (process.env.BENCH_JSON) process.stdout.write(`${JSON.stringify({ result, rounds })}\n`);
   } finally {
