@@ -150,26 +150,28 @@ function processCpuUs(pid) {
   }
 }
 function cpuSnapshot(serverPid) {
-  const postgres = execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean);
+  const postgres = new Map();
+  for (const pid of execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean)) {
+    postgres.set(pid, processCpuUs(pid));
+  }
   const own = process.cpuUsage();
-  return {
-    server: processCpuUs(serverPid),
-    postgres: postgres.reduce((sum, pid) => sum + processCpuUs(pid), 0),
-    loadGenerator: own.user + own.system,
-  };
+  return { server: processCpuUs(serverPid), postgres, loadGenerator: own.user + own.system };
 }
 async function measureCpu(serverPid, run) {
   if (!canReadCpu) return { ...(await run()), cpu: null };
   const before = cpuSnapshot(serverPid);
   const result = await run();
   const after = cpuSnapshot(serverPid);
-  const perRequest = (key) => (after[key] - before[key]) / Math.max(1, result.total);
+  // Per backend: one that started meanwhile counts whole; one that ended is not seen.
+  let postgres = 0;
+  for (const [pid, used] of after.postgres) postgres += used - (before.postgres.get(pid) ?? 0);
+  const perRequest = (used) => used / Math.max(1, result.total);
   return {
     ...result,
     cpu: {
-      server: perRequest('server'),
-      postgres: perRequest('postgres'),
-      loadGenerator: perRequest('loadGenerator'),
+      server: perRequest(after.server - before.server),
+      postgres: perRequest(postgres),
+      loadGenerator: perRequest(after.loadGenerator - before.loadGenerator),
     },
   };
 }
