@@ -99,7 +99,7 @@ export async function registerClientApiRoutes(
     if (!decision.isAllowed) throw rateLimited(decision.retryAfterSeconds);
   };
 
-  /** Records the application the API key named and spends its per-IP budget. */
+  /** Records the application the API key named, spends its per-IP budget, refuses a bad nonce. */
   const admitIdentified = (
     request: FastifyRequest,
     application: ClientApplication | null,
