@@ -21,11 +21,17 @@ export const appUserSessions = pgTable(
     endedAt: timestamp('ended_at', { withTimezone: true }),
   },
   (table) => [
-    uniqueIndex('app_user_sessions_token_idx').on(table.applicationId, table.tokenHash),
+    // The token first, so a lookup by token is a probe PostgreSQL cannot plan as a scan of
+    // the application: with statistics from before the table grew (a new application's
+    // sessions not yet analysed), "application_id = $1" looks like one row, and with an
+    // (application_id, token_hash) index PostgreSQL 15 did read all of the application's
+    // sessions, filtering on the token, for every heartbeat batch.
+    uniqueIndex('app_user_sessions_token_idx').on(table.tokenHash, table.applicationId),
     // Open sessions per application, for the live-session stats. last_heartbeat_at is in
     // no index on purpose: a heartbeat then rewrites the row in place (a HOT update, with
     // the table's fillfactor leaving room) instead of inserting into every index; that was
-    // most of PostgreSQL's work per heartbeat.
+    // most of PostgreSQL's work per heartbeat. Lookups by token leave "ended_at is null"
+    // out of their WHERE, so that this index can never be chosen for them (see above).
     index('app_user_sessions_open_idx')
       .on(table.applicationId)
       .where(sql`${table.endedAt} is null`),

@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUserSessions } from '../../db/schema/index.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
@@ -9,24 +9,45 @@ export interface SessionLookup {
 }
 
 /**
- * Lookups on the (application_id, token_hash) unique index, micro-batched per application:
- * the heartbeats of one event-loop turn share one prepared `= any($2)` query.
+ * One application's sessions among some token hashes, open or not: probes of the
+ * (token_hash, application_id) unique index. "Ended" is returned, not filtered on: with
+ * `ended_at is null` in the WHERE, the partial index of open sessions (application_id)
+ * becomes a candidate, and statistics older than the table's growth make PostgreSQL scan
+ * every open session of the application with it (sessions.test.ts).
  */
-export function createSessionLookup(db: Database): SessionLookup {
-  const openByTokens = db
-    .select({ id: appUserSessions.id, tokenHash: appUserSessions.tokenHash })
+export function sessionsByTokens(
+  db: Database,
+  applicationId: number | Placeholder,
+  tokenHashes: string[] | Placeholder,
+) {
+  return db
+    .select({
+      id: appUserSessions.id,
+      tokenHash: appUserSessions.tokenHash,
+      isEnded: sql<boolean>`${appUserSessions.endedAt} is not null`,
+    })
     .from(appUserSessions)
     .where(
       and(
-        eq(appUserSessions.applicationId, sql.placeholder('applicationId')),
-        sql`${appUserSessions.tokenHash} = any(${sql.placeholder('tokenHashes')}::text[])`,
-        isNull(appUserSessions.endedAt),
+        // sql.param: an array inlined into a template would become a row of parameters.
+        sql`${appUserSessions.tokenHash} = any(${Array.isArray(tokenHashes) ? sql.param(tokenHashes) : tokenHashes}::text[])`,
+        eq(appUserSessions.applicationId, applicationId),
       ),
-    )
-    .prepare('client_api_open_sessions');
+    );
+}
+
+/** Heartbeat lookups, micro-batched per application: one event-loop turn, one query. */
+export function createSessionLookup(db: Database): SessionLookup {
+  const byTokens = sessionsByTokens(
+    db,
+    sql.placeholder('applicationId'),
+    sql.placeholder('tokenHashes'),
+  ).prepare('client_api_sessions_by_tokens');
   const batcher = createMicroBatcher<string>(async (applicationId, tokenHashes) => {
-    const sessions = await openByTokens.execute({ applicationId, tokenHashes });
-    return new Map(sessions.map((session) => [session.tokenHash, session.id]));
+    const sessions = await byTokens.execute({ applicationId, tokenHashes });
+    const open = new Map<string, string>();
+    for (const session of sessions) if (!session.isEnded) open.set(session.tokenHash, session.id);
+    return open;
   });
   return { findOpen: (applicationId, tokenHash) => batcher.load(applicationId, tokenHash) };
 }

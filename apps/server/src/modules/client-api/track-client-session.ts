@@ -118,8 +118,19 @@ async function endSession(ctx: SessionContext, token: string): Promise<ClientSes
     .set({ endedAt: ctx.clock.now() })
     .where(
       and(
-        eq(appUserSessions.applicationId, ctx.application.id),
-        eq(appUserSessions.tokenHash, hashToken(token)),
+        // Found by its token, without "ended_at is null" (session-lookup.ts says why).
+        eq(
+          appUserSessions.id,
+          sql`(${ctx.db
+            .select({ id: appUserSessions.id })
+            .from(appUserSessions)
+            .where(
+              and(
+                eq(appUserSessions.tokenHash, hashToken(token)),
+                eq(appUserSessions.applicationId, ctx.application.id),
+              ),
+            )})`,
+        ),
         isNull(appUserSessions.endedAt),
       ),
     )
