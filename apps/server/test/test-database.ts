@@ -31,8 +31,30 @@ export async function createTestDatabase(
       await connection.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });
       await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      try {
+        await dropWithRetries(cleanup, name);
+      } finally {
+        await cleanup.end();
+      }
     },
   };
+}
+
+/**
+ * WITH (FORCE) was once refused in CI with insufficient_privilege ("must be a member of the
+ * role whose process is being terminated"): a backend of no login role was in the database,
+ * most likely an autovacuum worker analysing it (tests write thousands of rows), which a
+ * role without pg_signal_backend may not terminate. Such a worker finishes soon.
+ */
+async function dropWithRetries(client: pg.Client, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await client.query(`drop database if exists ${name} with (force)`);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 20 || (code !== '42501' && code !== '55006')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
 }

@@ -97,14 +97,19 @@ export async function startAuthEmulator(options: {
   process.once('exit', killOnExit);
   child.once('exit', () => process.removeListener('exit', killOnExit));
   let output = '';
+  // The auth port answers before the accounts are imported (firebase-tools starts the
+  // emulator, then imports into it): a sign-in in between would get a new uid for a known
+  // account. firebase-tools prints this line once the import is done.
+  let isImportDone = false;
   const capture = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000);
+    if (output.includes('All emulators ready')) isImportDone = true;
   };
   child.stdout?.on('data', capture);
   child.stderr?.on('data', capture);
 
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
-  while (!(await isAuthEmulatorReady(options.host))) {
+  while (!(isImportDone && (await isAuthEmulatorReady(options.host)))) {
     if (child.exitCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`The Firebase Auth emulator did not start at ${options.host}:\n${output}`);
