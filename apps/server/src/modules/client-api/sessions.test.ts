@@ -55,6 +55,10 @@ describe('POST /api/v1/session/track', () => {
     return { application, user, loginToken: login.json().session_token as string };
   };
 
+  /** Rows of a raw statement, whichever driver runs (both answer with `rows`). */
+  const query = async <Row>(statement: ReturnType<typeof sql>) =>
+    ((await testApp.database.db.execute(statement)) as unknown as { rows: Row[] }).rows;
+
   const activeSessions = async (applicationId: number) => {
     await testApp.app.activity.flush();
     const [application, dashboard] = await Promise.all([
@@ -276,8 +280,6 @@ describe('POST /api/v1/session/track', () => {
   it('keeps heartbeats cheap: last_heartbeat_at is in no index, pages leave room', async () => {
     // A heartbeat then rewrites its row in place (a HOT update) instead of adding an entry
     // to every index of the table: most of PostgreSQL's work per heartbeat before 0002.
-    const query = async <Row>(statement: ReturnType<typeof sql>) =>
-      ((await testApp.database.db.execute(statement)) as unknown as { rows: Row[] }).rows;
     const indexes = await query<{ indexdef: string }>(
       sql`select indexdef from pg_indexes where tablename = 'app_user_sessions'`,
     );
@@ -295,8 +297,6 @@ describe('POST /api/v1/session/track', () => {
     // the lookup (the partial index of open sessions), it then read every open session of
     // the application for each batch: 1–3 ms a batch, most of PostgreSQL's work per heartbeat.
     const { application, user } = await loggedIn();
-    const query = async <Row>(statement: ReturnType<typeof sql>) =>
-      ((await testApp.database.db.execute(statement)) as unknown as { rows: Row[] }).rows;
     await query(sql`
       insert into app_user_sessions (application_id, app_user_id, token_hash)
       select ${application.id}, ${user.id}, md5(g::text) || md5((g + 1)::text)
