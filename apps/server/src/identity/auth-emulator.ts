@@ -103,7 +103,7 @@ export async function startAuthEmulator(options: {
   let isImportDone = false;
   const capture = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000);
-    if (output.includes('All emulators ready')) isImportDone = true;
+    if (!isImportDone && output.includes('All emulators ready')) isImportDone = true;
   };
   child.stdout?.on('data', capture);
   child.stderr?.on('data', capture);
