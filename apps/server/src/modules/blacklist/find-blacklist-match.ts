@@ -1,4 +1,4 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BlacklistType } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { blacklistEntries } from '../../db/schema/index.ts';
@@ -21,56 +21,91 @@ export interface BlacklistMatcher {
 /** The order in which a request's parts are reported when several are blocked. */
 const checkOrder: BlacklistType[] = ['ip', 'username', 'email', 'hwid'];
 
+/** The part reported when entries of these types matched (the first in check order). */
+export function firstBlockedPart(matchedTypes: readonly string[] | null): BlacklistType | null {
+  if (!matchedTypes || matchedTypes.length === 0) return null;
+  return checkOrder.find((type) => matchedTypes.includes(type)) ?? null;
+}
+
 /**
- * Whether a request is blocked. Only active entries count: the owner's global entries
- * (applicationId null) and this application's. Usernames and e-mails match
- * case-insensitively; IPs are compared normalised (both sides) and HWIDs exactly. Read from
- * the database on every call (one prepared statement on the (owner, type, lower(value))
- * index), so a change applies to the very next request.
+ * The SQL values a match compares, each already lower-cased except `hwid` (HWIDs match
+ * exactly; `hwidLower` only lets the index on lower(value) find them). A null value
+ * compares as unknown: that part never matches.
+ */
+export type BlacklistMatchValues = Record<
+  'ownerAccountId' | 'applicationId' | 'ip' | 'username' | 'email' | 'hwidLower' | 'hwid',
+  SQLWrapper
+>;
+
+/**
+ * The rule, in one place: the active entries of the owner that are global (applicationId
+ * null) or this application's, and match one of the request's parts. Usernames and e-mails
+ * match case-insensitively; IPs are compared normalised (both sides) and HWIDs exactly. It
+ * reads the (owner, type, lower(value)) index.
+ */
+export function blacklistMatchCondition(values: BlacklistMatchValues): SQL {
+  const lowerValue = sql`lower(${blacklistEntries.value})`;
+  return and(
+    eq(blacklistEntries.ownerAccountId, values.ownerAccountId),
+    eq(blacklistEntries.isActive, true),
+    or(
+      isNull(blacklistEntries.applicationId),
+      eq(blacklistEntries.applicationId, values.applicationId),
+    ),
+    or(
+      and(eq(blacklistEntries.type, 'ip'), eq(lowerValue, values.ip)),
+      and(eq(blacklistEntries.type, 'username'), eq(lowerValue, values.username)),
+      and(eq(blacklistEntries.type, 'email'), eq(lowerValue, values.email)),
+      and(
+        eq(blacklistEntries.type, 'hwid'),
+        eq(lowerValue, values.hwidLower),
+        eq(blacklistEntries.value, values.hwid),
+      ),
+    ),
+  )!;
+}
+
+/** A probe's values as statement parameters, lower-cased as blacklistMatchCondition expects. */
+export function blacklistProbeParameters(probe: Omit<BlacklistProbe, 'email'>) {
+  return {
+    ownerAccountId: probe.ownerAccountId,
+    applicationId: probe.applicationId,
+    ip: probe.ipAddress.toLowerCase(),
+    username: probe.username.toLowerCase(),
+    hwidLower: probe.hwid?.toLowerCase() ?? null,
+    hwid: probe.hwid,
+  };
+}
+
+/**
+ * Whether a request is blocked, read from the database on every call (one prepared
+ * statement), so a change applies to the very next request. Login asks the same question
+ * in the statement that finds its user (log-in-end-user.ts), saving a round trip.
  */
 export function createBlacklistMatcher(db: Database): BlacklistMatcher {
-  const lowerValue = sql`lower(${blacklistEntries.value})`;
-  const placeholder = (name: string) => sql.placeholder(name);
   const matching = db
     .selectDistinct({ type: blacklistEntries.type })
     .from(blacklistEntries)
     .where(
-      and(
-        eq(blacklistEntries.ownerAccountId, placeholder('ownerAccountId')),
-        eq(blacklistEntries.isActive, true),
-        or(
-          isNull(blacklistEntries.applicationId),
-          eq(blacklistEntries.applicationId, placeholder('applicationId')),
-        ),
-        // A null parameter (no e-mail, no HWID) compares as unknown: that part never matches.
-        or(
-          and(eq(blacklistEntries.type, 'ip'), eq(lowerValue, placeholder('ip'))),
-          and(eq(blacklistEntries.type, 'username'), eq(lowerValue, placeholder('username'))),
-          and(eq(blacklistEntries.type, 'email'), eq(lowerValue, placeholder('email'))),
-          and(
-            eq(blacklistEntries.type, 'hwid'),
-            eq(lowerValue, placeholder('hwidLower')),
-            eq(blacklistEntries.value, placeholder('hwid')),
-          ),
-        ),
-      ),
+      blacklistMatchCondition({
+        ownerAccountId: sql.placeholder('ownerAccountId'),
+        applicationId: sql.placeholder('applicationId'),
+        ip: sql.placeholder('ip'),
+        username: sql.placeholder('username'),
+        email: sql.placeholder('email'),
+        hwidLower: sql.placeholder('hwidLower'),
+        hwid: sql.placeholder('hwid'),
+      }),
     )
     .prepare('blacklist_match');
 
   return {
     async find(probe) {
       const rows = await matching.execute({
-        ownerAccountId: probe.ownerAccountId,
-        applicationId: probe.applicationId,
-        ip: probe.ipAddress.toLowerCase(),
-        username: probe.username.toLowerCase(),
+        ...blacklistProbeParameters(probe),
         email: probe.email?.toLowerCase() ?? null,
-        hwidLower: probe.hwid?.toLowerCase() ?? null,
-        hwid: probe.hwid,
       });
-      if (rows.length === 0) return null;
-      const matched = new Set(rows.map((row) => row.type));
-      return checkOrder.find((type) => matched.has(type)) ?? null;
+      return firstBlockedPart(rows.map((row) => row.type));
     },
   };
 }

@@ -1,23 +1,43 @@
 import { and, eq, isNull, or, sql } from 'drizzle-orm';
 import type {
   ActivityEvent,
+  BlacklistType,
   ClientApiCode,
   ClientAuthResponse,
   ClientLoginInput,
 } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
-import { appUsers } from '../../db/schema/index.ts';
+import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import type { FailureLimiter } from '../../lib/rate-limiter.ts';
+import {
+  blacklistMatchCondition,
+  blacklistProbeParameters,
+  firstBlockedPart,
+  type BlacklistProbe,
+} from '../blacklist/find-blacklist-match.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { rateLimited } from './client-api-error.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import { issueSessionToken } from './session-token.ts';
 
+/** The user a login names, as its checks need it. */
+interface LoginUser {
+  id: string;
+  username: string;
+  email: string | null;
+  passwordHash: string;
+  isActive: boolean;
+  isPaused: boolean;
+  expiresAt: Date | null;
+  hwid: string | null;
+}
+
 /** Login's statements, prepared once per app: parsing and planning them per login adds up. */
 export function createLoginStatements(db: Database) {
-  const userByName = db
+  const placeholder = (name: string) => sql.placeholder(name);
+  const namedUser = db
     .select({
       id: appUsers.id,
       username: appUsers.username,
@@ -31,11 +51,44 @@ export function createLoginStatements(db: Database) {
     .from(appUsers)
     .where(
       and(
-        eq(appUsers.applicationId, sql.placeholder('applicationId')),
-        eq(appUsers.username, sql.placeholder('username')),
+        eq(appUsers.applicationId, placeholder('applicationId')),
+        eq(appUsers.username, placeholder('loginUsername')),
       ),
     )
     .limit(1)
+    .as('login_user');
+  // The blacklist types the request matches, the user's e-mail included (null when no user).
+  const matchedTypes = db
+    .select({ types: sql`array_agg(distinct ${blacklistEntries.type})` })
+    .from(blacklistEntries)
+    .where(
+      blacklistMatchCondition({
+        ownerAccountId: placeholder('ownerAccountId'),
+        applicationId: placeholder('applicationId'),
+        ip: placeholder('ip'),
+        username: placeholder('username'),
+        email: sql`lower(${namedUser.email})`,
+        hwidLower: placeholder('hwidLower'),
+        hwid: placeholder('hwid'),
+      }),
+    );
+  // One round trip for both questions, and exactly one row whether or not the user exists
+  // (an unknown username can still be blacklisted by IP, name or HWID). Under load every
+  // round trip costs the database and the event loop far more than the queries themselves.
+  const userAndBlacklist = db
+    .select({
+      id: namedUser.id,
+      username: namedUser.username,
+      email: namedUser.email,
+      passwordHash: namedUser.passwordHash,
+      isActive: namedUser.isActive,
+      isPaused: namedUser.isPaused,
+      expiresAt: namedUser.expiresAt,
+      hwid: namedUser.hwid,
+      blacklistedTypes: sql<string[] | null>`(${matchedTypes})`,
+    })
+    .from(sql`(select 1) as one`)
+    .leftJoin(namedUser, sql`true`)
     .prepare('client_api_login_user');
   const stampLogin = db
     .update(appUsers)
@@ -59,7 +112,38 @@ export function createLoginStatements(db: Database) {
     )
     .returning({ hwid: appUsers.hwid })
     .prepare('client_api_login_stamp_bind');
-  return { userByName, stampLogin, stampLoginAndBind };
+  return {
+    /** The user with this username (if any) and the part of the request that is blocked. */
+    async findUserAndBlock(probe: Omit<BlacklistProbe, 'email'>): Promise<{
+      user: LoginUser | undefined;
+      blockedBy: BlacklistType | null;
+    }> {
+      const [row] = await userAndBlacklist.execute({
+        ...blacklistProbeParameters(probe),
+        loginUsername: probe.username,
+      });
+      return {
+        user: row && row.id !== null ? foundUser(row) : undefined,
+        blockedBy: firstBlockedPart(row?.blacklistedTypes ?? null),
+      };
+    },
+    stampLogin,
+    stampLoginAndBind,
+  };
+}
+
+/** The left join makes every column nullable; with an id, the row is a user and they are not. */
+function foundUser(row: { [K in keyof LoginUser]: LoginUser[K] | null }): LoginUser {
+  return {
+    id: row.id!,
+    username: row.username!,
+    email: row.email,
+    passwordHash: row.passwordHash!,
+    isActive: row.isActive!,
+    isPaused: row.isPaused!,
+    expiresAt: row.expiresAt,
+    hwid: row.hwid,
+  };
 }
 export type LoginStatements = ReturnType<typeof createLoginStatements>;
 
@@ -92,9 +176,14 @@ export async function logInEndUser({
   }
 
   const now = ctx.clock.now();
-  const [user] = await ctx.statements.userByName.execute({
+  // One statement finds the user and the blacklist match (the user's e-mail included); the
+  // blacklist is still the first check.
+  const { user, blockedBy } = await ctx.statements.findUserAndBlock({
+    ownerAccountId: application.ownerAccountId,
     applicationId: application.id,
+    ipAddress: ctx.ipAddress,
     username: input.username,
+    hwid: input.hwid,
   });
 
   // The version always (a missing one explains a version_mismatch); the hwid only if sent.
@@ -120,14 +209,6 @@ export async function logInEndUser({
     return refusal(code, message);
   };
 
-  const blockedBy = await ctx.blacklist.find({
-    ownerAccountId: application.ownerAccountId,
-    applicationId: application.id,
-    ipAddress: ctx.ipAddress,
-    username: input.username,
-    email: user?.email ?? null,
-    hwid: input.hwid,
-  });
   if (blockedBy) {
     return refuse('BLACKLISTED', blockedEventOf[blockedBy], clientMessages.blacklisted, {
       blockedBy,

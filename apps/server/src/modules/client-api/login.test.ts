@@ -350,6 +350,31 @@ describe('POST /api/v1/login', () => {
       }
     });
 
+    it('names the first blocked part when several are blocked (IP, username, e-mail, HWID)', async () => {
+      const { application, user } = await setUp({}, { email: 'several@example.com' });
+      const block = (type: 'username' | 'email' | 'hwid', value: string) =>
+        insertBlacklistEntry(db(), {
+          ownerAccountId: owner.accountId,
+          applicationId: null,
+          type,
+          value,
+        });
+      const attempt = () =>
+        login(application.apiKey, { username: user.username, password: PASSWORD, hwid: 'HW-9' });
+      await block('hwid', 'HW-9');
+      await block('email', 'SEVERAL@example.com');
+      expect(await attempt()).toMatchObject({ code: 'BLACKLISTED' });
+      expect((await logsOf(application.id))[0]).toMatchObject({
+        metadata: { blockedBy: 'email' },
+      });
+      await block('username', user.username.toUpperCase());
+      await attempt();
+      expect((await logsOf(application.id))[0]).toMatchObject({
+        event: 'login_blocked_username',
+        metadata: { blockedBy: 'username' },
+      });
+    });
+
     it('checks the blacklist before the password, and blocks unknown usernames too', async () => {
       const { application, user } = await setUp();
       await insertBlacklistEntry(db(), {
