@@ -7,7 +7,9 @@
 //   and dropped afterwards. The per-IP limit is raised for the run (one load generator is
 //   one IP); logins are successful ones spread over many users, so the failed-login
 //   throttle never applies.
-// - Starts a bare Fastify route (bench/bare-server.mjs): the ceiling for verify and heartbeat.
+// - Starts a bare Fastify route (bench/bare-server.mjs): the ceiling for verify and heartbeat;
+//   and beside it the same route with an Ed25519-signed answer, which shows what signing alone
+//   costs (every client API answer is signed).
 // - Measures argon2id hashes a second (bench/hash-limit.ts): the ceiling for login.
 // - Loads each from this process with autocannon, interleaved over BENCH_ROUNDS rounds, and
 //   prints the medians: requests a second at saturation, p50/p99 at a fixed 1,000 a second.
@@ -29,6 +31,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LOGIN_CONNECTIONS = Number(process.env.BENCH_LOGIN_CONNECTIONS ?? 16);
 const FIXED_RATE = 1000;
 const TARGETS = { throughput: 0.5, p99: 2, login: 0.8 };
+/** The paths measured against the bare routes, in the order each round runs them. */
+const SERVED = ['bare', 'signed', 'verify', 'heartbeat'];
 
 const log = (message) => process.stderr.write(`${message}\n`);
 
@@ -227,6 +231,12 @@ async function main() {
 
     const targets = {
       bare: { port: bare.info.port, path: '/bare', bodies: verifyBodies, pid: bare.child.pid },
+      signed: {
+        port: bare.info.port,
+        path: '/bare-signed',
+        bodies: verifyBodies,
+        pid: bare.child.pid,
+      },
       verify: {
         port,
         path: '/api/v1/verify',
@@ -245,7 +255,7 @@ async function main() {
     };
 
     log('Warming up...');
-    for (const name of ['bare', 'verify', 'heartbeat']) {
+    for (const name of SERVED) {
       await load({ ...targets[name], connections: CONNECTIONS, duration: 2 });
     }
     await load({ ...targets.login, connections: LOGIN_CONNECTIONS, duration: 2 });
@@ -254,12 +264,12 @@ async function main() {
     for (let round = 1; round <= ROUNDS; round += 1) {
       log(`Round ${round} of ${ROUNDS}...`);
       const figures = {};
-      for (const name of ['bare', 'verify', 'heartbeat']) {
+      for (const name of SERVED) {
         figures[`${name}Saturated`] = await measureCpu(targets[name].pid, () =>
           load({ ...targets[name], connections: CONNECTIONS }),
         );
       }
-      for (const name of ['bare', 'verify', 'heartbeat']) {
+      for (const name of SERVED) {
         figures[`${name}Fixed`] = await load({
           ...targets[name],
           connections: 20,
@@ -277,7 +287,7 @@ async function main() {
       });
       rounds.push(figures);
       log(
-        `  bare ${figures.bareSaturated.rps.toFixed(0)}/s, verify ${figures.verifySaturated.rps.toFixed(0)}/s, ` +
+        `  bare ${figures.bareSaturated.rps.toFixed(0)}/s, bare signed ${figures.signedSaturated.rps.toFixed(0)}/s, verify ${figures.verifySaturated.rps.toFixed(0)}/s, ` +
           `heartbeat ${figures.heartbeatSaturated.rps.toFixed(0)}/s, login ${figures.loginSaturated.rps.toFixed(0)}/s, ` +
           `argon2id ${figures.hash.hashesPerSecond.toFixed(0)}/s`,
       );
@@ -289,6 +299,12 @@ async function main() {
         rps: m((r) => r.bareSaturated.rps),
         p50: m((r) => r.bareFixed.p50),
         p99: m((r) => r.bareFixed.p99),
+      },
+      signed: {
+        rps: m((r) => r.signedSaturated.rps),
+        p50: m((r) => r.signedFixed.p50),
+        p99: m((r) => r.signedFixed.p99),
+        throughputRatio: m((r) => r.signedSaturated.rps / r.bareSaturated.rps),
       },
       hashesPerSecond: m((r) => r.hash.hashesPerSecond),
     };
@@ -304,6 +320,8 @@ async function main() {
             : r[`${name}Saturated`].rps / r.bareSaturated.rps,
         ),
         p99Ratio: name === 'login' ? null : m((r) => r[`${name}Fixed`].p99 / r.bareFixed.p99),
+        signedRatio:
+          name === 'login' ? null : m((r) => r[`${name}Saturated`].rps / r.signedSaturated.rps),
       };
     }
 
@@ -326,11 +344,14 @@ async function main() {
       '| endpoint | req/s at saturation | ceiling | ratio (target) | p50 at 1,000 req/s | p99 at 1,000 req/s | ceiling p99 | p99 ratio (target) |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
       `| bare Fastify route (ceiling) | ${fixed(result.bare.rps)} | — | — | ${result.bare.p50} ms | ${result.bare.p99} ms | — | — |`,
+      `| bare route, signed answer | ${fixed(result.signed.rps)} | ${fixed(result.bare.rps)} (bare route) | ${percent(result.signed.throughputRatio)} (no target) | ${result.signed.p50} ms | ${result.signed.p99} ms | ${result.bare.p99} ms | — |`,
       ...['verify', 'heartbeat'].map((name) => {
         const row = result[name];
         return `| ${name} | ${fixed(row.rps)} | ${fixed(result.bare.rps)} (bare route) | ${percent(row.throughputRatio)} (≥ 50%: ${pass(row.throughputRatio >= TARGETS.throughput)}) | ${row.p50} ms | ${row.p99} ms | ${result.bare.p99} ms | ${row.p99Ratio.toFixed(2)}× (≤ 2×: ${pass(row.p99Ratio <= TARGETS.p99)}) |`;
       }),
       `| login | ${fixed(result.login.rps)} | ${fixed(result.hashesPerSecond)} (argon2id hashes/s) | ${percent(result.login.throughputRatio)} (≥ 80%: ${pass(result.login.throughputRatio >= TARGETS.login)}) | ${result.login.p50} ms | ${result.login.p99} ms | — | — (1,000 req/s is above login's capacity: queueing) |`,
+      '',
+      `Against the signed bare route (${fixed(result.signed.rps)} req/s, ${percent(result.signed.throughputRatio)} of the bare route): verify ${percent(result.verify.signedRatio)}, heartbeat ${percent(result.heartbeat.signedRatio)}.`,
     ];
     if (canReadCpu) {
       const us = (value) => `${value.toFixed(0)} µs`;
@@ -340,7 +361,7 @@ async function main() {
         '',
         '| path | server | PostgreSQL | load generator | total |',
         '| --- | --- | --- | --- | --- |',
-        ...['bare', 'verify', 'heartbeat'].map((name) => {
+        ...SERVED.map((name) => {
           const pick = (key) => m((r) => r[`${name}Saturated`].cpu[key]);
           const [server, postgres, loadGenerator] = ['server', 'postgres', 'loadGenerator'].map(
             pick,
