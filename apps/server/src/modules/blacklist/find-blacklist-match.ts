@@ -28,44 +28,39 @@ export function firstBlockedPart(matchedTypes: readonly string[] | null): Blackl
 }
 
 /**
- * The SQL values a match compares, each already lower-cased except `hwid` (HWIDs match
- * exactly; `hwidLower` only lets the index on lower(value) find them). A null value
- * compares as unknown: that part never matches.
- */
-export type BlacklistMatchValues = Record<
-  'ownerAccountId' | 'applicationId' | 'ip' | 'username' | 'email' | 'hwidLower' | 'hwid',
-  SQLWrapper
->;
-
-/**
  * The rule, in one place: the active entries of the owner that are global (applicationId
  * null) or this application's, and match one of the request's parts. Usernames and e-mails
- * match case-insensitively; IPs are compared normalised (both sides) and HWIDs exactly. It
- * reads the (owner, type, lower(value)) index.
+ * match case-insensitively; IPs are compared normalised (both sides) and HWIDs exactly
+ * (`hwidLower` only lets the index on lower(value) find them). It reads the (owner, type,
+ * lower(value)) index. The request's parts are placeholders filled by
+ * blacklistProbeParameters, except the e-mail, which the caller supplies already
+ * lower-cased (a placeholder, or the e-mail of a user found in the same statement). A null
+ * part compares as unknown: it never matches.
  */
-export function blacklistMatchCondition(values: BlacklistMatchValues): SQL {
+export function blacklistMatchCondition(email: SQLWrapper): SQL {
   const lowerValue = sql`lower(${blacklistEntries.value})`;
+  const part = (name: keyof ReturnType<typeof blacklistProbeParameters>) => sql.placeholder(name);
   return and(
-    eq(blacklistEntries.ownerAccountId, values.ownerAccountId),
+    eq(blacklistEntries.ownerAccountId, part('ownerAccountId')),
     eq(blacklistEntries.isActive, true),
     or(
       isNull(blacklistEntries.applicationId),
-      eq(blacklistEntries.applicationId, values.applicationId),
+      eq(blacklistEntries.applicationId, part('applicationId')),
     ),
     or(
-      and(eq(blacklistEntries.type, 'ip'), eq(lowerValue, values.ip)),
-      and(eq(blacklistEntries.type, 'username'), eq(lowerValue, values.username)),
-      and(eq(blacklistEntries.type, 'email'), eq(lowerValue, values.email)),
+      and(eq(blacklistEntries.type, 'ip'), eq(lowerValue, part('ip'))),
+      and(eq(blacklistEntries.type, 'username'), eq(lowerValue, part('username'))),
+      and(eq(blacklistEntries.type, 'email'), eq(lowerValue, email)),
       and(
         eq(blacklistEntries.type, 'hwid'),
-        eq(lowerValue, values.hwidLower),
-        eq(blacklistEntries.value, values.hwid),
+        eq(lowerValue, part('hwidLower')),
+        eq(blacklistEntries.value, part('hwid')),
       ),
     ),
   )!;
 }
 
-/** A probe's values as statement parameters, lower-cased as blacklistMatchCondition expects. */
+/** A probe's parts as the parameters blacklistMatchCondition's placeholders name. */
 export function blacklistProbeParameters(probe: Omit<BlacklistProbe, 'email'>) {
   return {
     ownerAccountId: probe.ownerAccountId,
@@ -86,17 +81,7 @@ export function createBlacklistMatcher(db: Database): BlacklistMatcher {
   const matching = db
     .selectDistinct({ type: blacklistEntries.type })
     .from(blacklistEntries)
-    .where(
-      blacklistMatchCondition({
-        ownerAccountId: sql.placeholder('ownerAccountId'),
-        applicationId: sql.placeholder('applicationId'),
-        ip: sql.placeholder('ip'),
-        username: sql.placeholder('username'),
-        email: sql.placeholder('email'),
-        hwidLower: sql.placeholder('hwidLower'),
-        hwid: sql.placeholder('hwid'),
-      }),
-    )
+    .where(blacklistMatchCondition(sql.placeholder('email')))
     .prepare('blacklist_match');
 
   return {

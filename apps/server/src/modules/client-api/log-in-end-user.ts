@@ -36,7 +36,6 @@ interface LoginUser {
 
 /** Login's statements, prepared once per app: parsing and planning them per login adds up. */
 export function createLoginStatements(db: Database) {
-  const placeholder = (name: string) => sql.placeholder(name);
   const namedUser = db
     .select({
       id: appUsers.id,
@@ -51,8 +50,8 @@ export function createLoginStatements(db: Database) {
     .from(appUsers)
     .where(
       and(
-        eq(appUsers.applicationId, placeholder('applicationId')),
-        eq(appUsers.username, placeholder('loginUsername')),
+        eq(appUsers.applicationId, sql.placeholder('applicationId')),
+        eq(appUsers.username, sql.placeholder('loginUsername')),
       ),
     )
     .limit(1)
@@ -61,17 +60,7 @@ export function createLoginStatements(db: Database) {
   const matchedTypes = db
     .select({ types: sql`array_agg(distinct ${blacklistEntries.type})` })
     .from(blacklistEntries)
-    .where(
-      blacklistMatchCondition({
-        ownerAccountId: placeholder('ownerAccountId'),
-        applicationId: placeholder('applicationId'),
-        ip: placeholder('ip'),
-        username: placeholder('username'),
-        email: sql`lower(${namedUser.email})`,
-        hwidLower: placeholder('hwidLower'),
-        hwid: placeholder('hwid'),
-      }),
-    );
+    .where(blacklistMatchCondition(sql`lower(${namedUser.email})`));
   // One round trip for both questions, and exactly one row whether or not the user exists
   // (an unknown username can still be blacklisted by IP, name or HWID). Under load every
   // round trip costs the database and the event loop far more than the queries themselves.
