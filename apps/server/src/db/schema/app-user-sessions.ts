@@ -3,6 +3,9 @@ import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'dri
 import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
 
+export const sessionEndReasons = ['client', 'owner', 'standing', 'replaced', 'idle'] as const;
+export type SessionEndReason = (typeof sessionEndReasons)[number];
+
 /** A desktop client's session, kept alive by heartbeats. Only the token's hash is stored. */
 export const appUserSessions = pgTable(
   'app_user_sessions',
@@ -19,6 +22,8 @@ export const appUserSessions = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
+    /** Why it ended: the client, the owner, the user's standing, the session limit, or silence. */
+    endReason: text('end_reason').$type<SessionEndReason>(),
   },
   (table) => [
     // The token first, so a lookup by token is a probe PostgreSQL cannot plan as a scan of
@@ -37,6 +42,10 @@ export const appUserSessions = pgTable(
       .where(sql`${table.endedAt} is null`),
     // Deleting an end user cascades to their sessions: without an index, a scan.
     index('app_user_sessions_app_user_idx').on(table.appUserId),
+    // The retention sweep deletes ended sessions oldest first, a batch at a time.
+    index('app_user_sessions_ended_idx')
+      .on(table.endedAt)
+      .where(sql`${table.endedAt} is not null`),
   ],
 );
 

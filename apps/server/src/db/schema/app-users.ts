@@ -28,6 +28,14 @@ export const appUsers = pgTable(
     hwid: text('hwid'),
     loginAttempts: integer('login_attempts').notNull().default(0),
     lastLogin: timestamp('last_login', { withTimezone: true }),
+    /**
+     * What the last successful login came from, so a session start can prove it follows that
+     * login (docs/client-api.md, "Sessions"): the client IP, the HWID sent, and the SHA-256 of
+     * the session token login issued. A per-username throttle also spares this IP.
+     */
+    lastLoginIp: text('last_login_ip'),
+    lastLoginHwid: text('last_login_hwid'),
+    lastLoginTokenHash: text('last_login_token_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

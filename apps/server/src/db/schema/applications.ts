@@ -24,6 +24,8 @@ export const applications = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     version: text('version').notNull().default('1.0.0'),
     hwidLockEnabled: boolean('hwid_lock_enabled').notNull().default(false),
+    /** Concurrent sessions per end user; null is unlimited. Starting one more ends the oldest. */
+    maxSessionsPerUser: integer('max_sessions_per_user'),
     loginSuccessMessage: text('login_success_message').notNull(),
     loginFailedMessage: text('login_failed_message').notNull(),
     accountDisabledMessage: text('account_disabled_message').notNull(),

@@ -5,3 +5,4 @@ export * from './app-users.ts';
 export * from './app-user-sessions.ts';
 export * from './blacklist-entries.ts';
 export * from './activity-logs.ts';
+export * from './rate-limits.ts';
