@@ -338,7 +338,8 @@ describe('POST /api/v1/session/track', () => {
     const nodes: PlanNode[] = [];
     const walk = (node: PlanNode) => (nodes.push(node), node.Plans?.forEach(walk));
     walk(root);
-    // Three probes that read three rows, not 2,000 rows filtered down to three.
+    // Three probes that read three rows, not 2,000 rows filtered down to three; the users'
+    // standing, joined for heartbeat and end, must come by primary key in the same way.
     expect(root['Actual Rows']).toBe(3);
     for (const node of nodes) {
       expect(node['Actual Rows']).toBeLessThanOrEqual(3);
