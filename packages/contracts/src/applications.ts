@@ -6,6 +6,7 @@ export const applicationLimits = {
   description: 1000,
   version: 32,
   message: 500,
+  maxSessionsPerUser: 1000,
 } as const;
 
 export const DEFAULT_APPLICATION_VERSION = '1.0.0';
@@ -54,6 +55,8 @@ export const applicationSchema = z.object({
   isActive: z.boolean(),
   version: z.string(),
   hwidLockEnabled: z.boolean(),
+  /** Concurrent sessions per end user; null is unlimited. */
+  maxSessionsPerUser: z.number().int().nullable(),
   loginSuccessMessage: z.string(),
   loginFailedMessage: z.string(),
   accountDisabledMessage: z.string(),
@@ -129,6 +132,17 @@ export const updateApplicationRequestSchema = z
       .optional(),
     isActive: z.boolean().optional(),
     hwidLockEnabled: z.boolean().optional(),
+    /** Null (or absent from a new application) is unlimited. */
+    maxSessionsPerUser: z
+      .number({ error: 'Session limit must be a whole number' })
+      .int('Session limit must be a whole number')
+      .min(1, 'Session limit must be at least 1 (leave it empty for no limit)')
+      .max(
+        applicationLimits.maxSessionsPerUser,
+        `Session limit must be at most ${applicationLimits.maxSessionsPerUser}`,
+      )
+      .nullable()
+      .optional(),
     loginSuccessMessage: applicationMessage.optional(),
     loginFailedMessage: applicationMessage.optional(),
     accountDisabledMessage: applicationMessage.optional(),

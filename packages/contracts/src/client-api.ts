@@ -146,7 +146,10 @@ const sessionToken = stringOf('session_token').max(
   `session_token must be at most ${clientApiLimits.sessionToken} characters`,
 );
 
-/** POST /api/v1/session/track: start (user_id and session_token), heartbeat or end (token only). */
+/**
+ * POST /api/v1/session/track: start (user_id, session_token and optionally the hwid the login
+ * sent), heartbeat or end (token only).
+ */
 export const clientSessionRequestSchema = z.discriminatedUnion(
   'action',
   [
@@ -154,6 +157,7 @@ export const clientSessionRequestSchema = z.discriminatedUnion(
       action: z.literal('start'),
       user_id: clientVerifyRequestSchema.shape.user_id,
       session_token: sessionToken,
+      hwid: optionalText('hwid', clientApiLimits.hwid),
     }),
     z.object({ action: z.literal('heartbeat'), session_token: sessionToken }),
     z.object({ action: z.literal('end'), session_token: sessionToken }),

@@ -124,6 +124,13 @@ export function ApplicationOverview({
             {application.hwidLockEnabled ? 'Enabled' : 'Disabled'}
           </span>
         </Item>
+        <Item term="Sessions per User" className="tabular-nums">
+          {application.maxSessionsPerUser === null ? (
+            <span className="text-muted-foreground">Unlimited</span>
+          ) : (
+            countFormat.format(application.maxSessionsPerUser)
+          )}
+        </Item>
         <Item term="User Count" className="tabular-nums">
           <StatValue isLoading={userCount === undefined}>
             {countFormat.format(userCount ?? 0)}

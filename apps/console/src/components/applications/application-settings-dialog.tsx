@@ -55,6 +55,7 @@ function ApplicationSettingsForm({
   const [description, setDescription] = useState(application.description ?? '');
   const [isActive, setIsActive] = useState(application.isActive);
   const [hwidLockEnabled, setHwidLockEnabled] = useState(application.hwidLockEnabled);
+  const [maxSessions, setMaxSessions] = useState(application.maxSessionsPerUser?.toString() ?? '');
   const updateApplication = useUpdateApplication();
 
   const handleSubmit = (event: FormEvent) => {
@@ -69,6 +70,8 @@ function ApplicationSettingsForm({
           description,
           isActive,
           hwidLockEnabled,
+          // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
+          maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
           // Spec doc 1 §7's whole body: the messages are sent back unchanged.
           loginSuccessMessage: application.loginSuccessMessage,
           loginFailedMessage: application.loginFailedMessage,
@@ -146,6 +149,25 @@ function ApplicationSettingsForm({
           />
         </div>
       </div>
+      <FormField
+        htmlFor={`${id}-max-sessions`}
+        label="Sessions per User"
+        hint="How many sessions one user may have open at once; starting one more ends the oldest. Leave empty for no limit."
+      >
+        <Input
+          id={`${id}-max-sessions`}
+          type="number"
+          inputMode="numeric"
+          min={1}
+          max={applicationLimits.maxSessionsPerUser}
+          step={1}
+          value={maxSessions}
+          onChange={(event) => setMaxSessions(event.target.value)}
+          placeholder="Unlimited"
+          aria-describedby={`${id}-max-sessions-hint`}
+          className="w-40"
+        />
+      </FormField>
       <DialogFormFooter
         submitLabel="Update Application"
         isSubmitting={updateApplication.isPending}

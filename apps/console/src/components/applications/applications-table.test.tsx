@@ -15,6 +15,7 @@ function createApplication(overrides: Partial<Application> = {}): Application {
     isActive: true,
     version: '1.0.0',
     hwidLockEnabled: false,
+    maxSessionsPerUser: null,
     loginSuccessMessage: 'ok',
     loginFailedMessage: 'no',
     accountDisabledMessage: 'disabled',

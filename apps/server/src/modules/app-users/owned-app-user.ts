@@ -5,6 +5,8 @@ import type { OwnerContext } from '../../http/request-context.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { isInGoodStanding } from '../client-api/client-outcomes.ts';
+import { endSessions } from '../client-api/end-sessions.ts';
 
 export const USER_NOT_FOUND = 'User not found';
 
@@ -55,19 +57,30 @@ export function toAppUserWriteError(error: unknown): Error {
   return redactDatabaseError(error);
 }
 
-/** Updates one of the owner's end users (and its updatedAt), or throws the right 404. */
+/**
+ * Updates one of the owner's end users (and its updatedAt), or throws the right 404. A user
+ * it leaves paused, inactive or expired loses their open client sessions in the same
+ * transaction: the owner's action takes effect at once, not at the client's next login.
+ */
 export async function updateOwnedAppUser(
   ctx: OwnerContext,
   ids: AppUserIds,
   values: Partial<typeof appUsers.$inferInsert>,
 ): Promise<AppUser> {
+  const now = ctx.clock.now();
   let user: AppUser | undefined;
   try {
-    [user] = await ctx.db
-      .update(appUsers)
-      .set({ ...values, updatedAt: ctx.clock.now() })
-      .where(ownedAppUserWhere(ctx, ids))
-      .returning();
+    user = await ctx.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(appUsers)
+        .set({ ...values, updatedAt: now })
+        .where(ownedAppUserWhere(ctx, ids))
+        .returning();
+      if (updated && !isInGoodStanding(updated, now)) {
+        await endSessions(tx, { appUserId: updated.id }, 'owner', now);
+      }
+      return updated;
+    });
   } catch (error) {
     throw toAppUserWriteError(error);
   }

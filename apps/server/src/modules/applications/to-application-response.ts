@@ -11,6 +11,7 @@ export function toApplicationResponse(application: Application): ApplicationResp
     isActive: application.isActive,
     version: application.version,
     hwidLockEnabled: application.hwidLockEnabled,
+    maxSessionsPerUser: application.maxSessionsPerUser,
     loginSuccessMessage: application.loginSuccessMessage,
     loginFailedMessage: application.loginFailedMessage,
     accountDisabledMessage: application.accountDisabledMessage,

@@ -2,10 +2,14 @@ import type { UpdateApplicationInput } from '@latchkey/contracts';
 import { applications, type Application } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
+import { endSessions } from '../client-api/end-sessions.ts';
 import type { ApplicationEvents } from './application-events.ts';
 import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
 
-/** Applies the given settings (absent fields stay as they are) and bumps updatedAt. */
+/**
+ * Applies the given settings (absent fields stay as they are) and bumps updatedAt. Turning
+ * the application off ends all its open client sessions in the same transaction.
+ */
 export async function updateApplication({
   ctx,
   input,
@@ -14,24 +18,32 @@ export async function updateApplication({
   input: { applicationId: number; changes: UpdateApplicationInput };
 }): Promise<Application> {
   const { changes } = input;
-  const [application] = await ctx.db
-    .update(applications)
-    .set({
-      name: changes.name,
-      description: changes.description,
-      version: changes.version,
-      isActive: changes.isActive,
-      hwidLockEnabled: changes.hwidLockEnabled,
-      loginSuccessMessage: changes.loginSuccessMessage,
-      loginFailedMessage: changes.loginFailedMessage,
-      accountDisabledMessage: changes.accountDisabledMessage,
-      accountExpiredMessage: changes.accountExpiredMessage,
-      versionMismatchMessage: changes.versionMismatchMessage,
-      hwidMismatchMessage: changes.hwidMismatchMessage,
-      updatedAt: ctx.clock.now(),
-    })
-    .where(ownedApplicationWhere(ctx, input.applicationId))
-    .returning();
+  const now = ctx.clock.now();
+  const application = await ctx.db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(applications)
+      .set({
+        name: changes.name,
+        description: changes.description,
+        version: changes.version,
+        isActive: changes.isActive,
+        hwidLockEnabled: changes.hwidLockEnabled,
+        maxSessionsPerUser: changes.maxSessionsPerUser,
+        loginSuccessMessage: changes.loginSuccessMessage,
+        loginFailedMessage: changes.loginFailedMessage,
+        accountDisabledMessage: changes.accountDisabledMessage,
+        accountExpiredMessage: changes.accountExpiredMessage,
+        versionMismatchMessage: changes.versionMismatchMessage,
+        hwidMismatchMessage: changes.hwidMismatchMessage,
+        updatedAt: now,
+      })
+      .where(ownedApplicationWhere(ctx, input.applicationId))
+      .returning();
+    if (updated && !updated.isActive) {
+      await endSessions(tx, { applicationId: updated.id }, 'owner', now);
+    }
+    return updated;
+  });
   if (!application) throw notFound(APPLICATION_NOT_FOUND);
   ctx.applicationEvents.emitChange(
     { kind: 'updated', applicationId: application.id, apiKey: application.apiKey },

@@ -14,6 +14,8 @@ export interface ClientApplication {
   isActive: boolean;
   version: string;
   hwidLockEnabled: boolean;
+  /** Concurrent sessions per end user; null is unlimited. */
+  maxSessionsPerUser: number | null;
   loginSuccessMessage: string;
   loginFailedMessage: string;
   accountDisabledMessage: string;
@@ -67,6 +69,7 @@ export function createClientAppCache(options: {
       isActive: applications.isActive,
       version: applications.version,
       hwidLockEnabled: applications.hwidLockEnabled,
+      maxSessionsPerUser: applications.maxSessionsPerUser,
       loginSuccessMessage: applications.loginSuccessMessage,
       loginFailedMessage: applications.loginFailedMessage,
       accountDisabledMessage: applications.accountDisabledMessage,

@@ -27,6 +27,8 @@ export const clientMessages = {
   sessionTokenMalformed: 'Session token must look like sess_<32+ letters or digits>_<unix time>',
   sessionNeedsLogin: 'Log in again to start a session (a session must start within 10 minutes)',
   sessionTokenInUse: 'This session token is already in use',
+  sessionNotProven:
+    'This session start does not follow the last login: start with the session_token login returned, or from the same network and device as that login',
 } as const;
 
 export const refusal = (code: ClientApiCode, message: string): ClientOutcome => ({
@@ -53,6 +55,18 @@ export function standingRefusal(
     return refusal('ACCOUNT_EXPIRED', application.accountExpiredMessage);
   }
   return null;
+}
+
+/** What standingRefusal checks, without the message: the owner side ends sessions by it. */
+export function isInGoodStanding(
+  user: { isActive: boolean; isPaused: boolean; expiresAt: Date | null },
+  now: Date,
+): boolean {
+  return (
+    user.isActive &&
+    !user.isPaused &&
+    (user.expiresAt === null || user.expiresAt.getTime() > now.getTime())
+  );
 }
 
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

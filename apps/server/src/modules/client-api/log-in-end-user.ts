@@ -9,6 +9,7 @@ import type {
 import type { Database } from '../../db/client.ts';
 import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import type { FailureLimiter } from '../../lib/rate-limiter.ts';
 import {
   blacklistMatchCondition,
@@ -79,9 +80,16 @@ export function createLoginStatements(db: Database) {
     .from(sql`(select 1) as one`)
     .leftJoin(namedUser, sql`true`)
     .prepare('client_api_login_user');
+  // What a session start must match (track-client-session.ts), stamped with the login itself.
+  const lastLoginProof = {
+    lastLogin: sql`${sql.placeholder('now')}::timestamptz`,
+    lastLoginIp: sql`${sql.placeholder('ipAddress')}::text`,
+    lastLoginHwid: sql`${sql.placeholder('loginHwid')}::text`,
+    lastLoginTokenHash: sql`${sql.placeholder('tokenHash')}::text`,
+  };
   const stampLogin = db
     .update(appUsers)
-    .set({ lastLogin: sql`${sql.placeholder('now')}::timestamptz` })
+    .set(lastLoginProof)
     .where(eq(appUsers.id, sql.placeholder('userId')))
     .returning({ hwid: appUsers.hwid })
     .prepare('client_api_login_stamp');
@@ -89,10 +97,7 @@ export function createLoginStatements(db: Database) {
   // devices racing, only one can bind; the other finds the row bound and is refused.
   const stampLoginAndBind = db
     .update(appUsers)
-    .set({
-      lastLogin: sql`${sql.placeholder('now')}::timestamptz`,
-      hwid: sql`${sql.placeholder('hwid')}::text`,
-    })
+    .set({ ...lastLoginProof, hwid: sql`${sql.placeholder('hwid')}::text` })
     .where(
       and(
         eq(appUsers.id, sql.placeholder('userId')),
@@ -140,7 +145,8 @@ export type LoginStatements = ReturnType<typeof createLoginStatements>;
  * POST /api/v1/login. Checks, in this order: blacklist (IP, username, the user's e-mail,
  * HWID), credentials, paused or inactive, expiry, version, HWID. Every refusal of an existing
  * user adds 1 to loginAttempts; a success sets lastLogin, resets loginAttempts to 0, binds the
- * HWID on first login under HWID lock, and issues a session token.
+ * HWID on first login under HWID lock, and issues a session token; the same statement keeps
+ * the login's IP, HWID and the token's hash for the session start to match.
  *
  * An unknown username and a wrong password are the same answer in the same time: the
  * password check runs (on a dummy hash) either way, and the loginAttempts write happens off
@@ -226,10 +232,18 @@ export async function logInEndUser({
     return refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
   }
 
+  const sessionToken = issueSessionToken(now);
+  const stamp = {
+    userId: user.id,
+    now,
+    ipAddress: ctx.ipAddress,
+    loginHwid: hwid,
+    tokenHash: hashToken(sessionToken),
+  };
   const [updated] =
     application.hwidLockEnabled && hwid
-      ? await ctx.statements.stampLoginAndBind.execute({ userId: user.id, now, hwid })
-      : await ctx.statements.stampLogin.execute({ userId: user.id, now });
+      ? await ctx.statements.stampLoginAndBind.execute({ ...stamp, hwid })
+      : await ctx.statements.stampLogin.execute(stamp);
   if (!updated) {
     return application.hwidLockEnabled
       ? refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage)
@@ -262,6 +276,6 @@ export async function logInEndUser({
     email: user.email,
     expires_at: user.expiresAt?.toISOString() ?? null,
     hwid_locked: application.hwidLockEnabled && updated.hwid !== null,
-    session_token: issueSessionToken(now),
+    session_token: sessionToken,
   };
 }

@@ -247,7 +247,7 @@ export async function registerClientApiRoutes(
       v1.post('/session/track', async (request): Promise<ClientSessionResponse> => {
         const input = parseClientInput(clientSessionRequestSchema, request.body);
         return trackClientSession({
-          ctx: { ...contextOf(request, requireApplication(request)), userStanding, sessions },
+          ctx: { ...contextOf(request, requireApplication(request)), sessions },
           input,
         });
       });

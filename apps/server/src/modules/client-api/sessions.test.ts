@@ -74,6 +74,29 @@ describe('POST /api/v1/session/track', () => {
     };
   };
 
+  const sessionRow = async (token: string) => {
+    const [row] = await testApp.database.db
+      .select()
+      .from(appUserSessions)
+      .where(eq(appUserSessions.tokenHash, hashToken(token)));
+    return row;
+  };
+
+  /** A user of a fresh application with one started session (the token login issued). */
+  const startedSession = async (overrides: Parameters<typeof insertClientApplication>[2] = {}) => {
+    const session = await loggedIn(overrides);
+    const started = await track(session.application.apiKey, {
+      action: 'start',
+      user_id: session.user.id,
+      session_token: session.loginToken,
+    });
+    expect(started.code).toBe('OK');
+    return session;
+  };
+
+  const ownerCall = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
+    testApp.app.inject({ method, url, headers: owner.headers, ...(payload ? { payload } : {}) });
+
   it('starts a session with the token login issued, storing only its SHA-256', async () => {
     const { application, user, loginToken } = await loggedIn();
     clock.advance(5_000);
@@ -315,7 +338,8 @@ describe('POST /api/v1/session/track', () => {
     const nodes: PlanNode[] = [];
     const walk = (node: PlanNode) => (nodes.push(node), node.Plans?.forEach(walk));
     walk(root);
-    // Three probes that read three rows, not 2,000 rows filtered down to three.
+    // Three probes that read three rows, not 2,000 rows filtered down to three; the users'
+    // standing, joined for heartbeat and end, must come by primary key in the same way.
     expect(root['Actual Rows']).toBe(3);
     for (const node of nodes) {
       expect(node['Actual Rows']).toBeLessThanOrEqual(3);
@@ -392,5 +416,294 @@ describe('POST /api/v1/session/track', () => {
     ]) {
       expect((await track(application.apiKey, body)).code).toBe('APP_DISABLED');
     }
+  });
+
+  it('ends every session of an application the owner deactivates, at once', async () => {
+    const sibling = await startedSession();
+    const { application, loginToken } = await startedSession();
+    // A second user of the same application, with a session of their own.
+    const user = await insertAppUserWithPassword(testApp.database.db, application.id, PASSWORD);
+    const login = await callClientApi(testApp.app, 'login', {
+      apiKey: application.apiKey,
+      body: { username: user.username, password: PASSWORD, version: '1.0.0' },
+    });
+    const token = login.json().session_token as string;
+    await track(application.apiKey, { action: 'start', user_id: user.id, session_token: token });
+    const before = await activeSessions(application.id);
+    expect(before.application).toBe(2);
+
+    const deactivated = await ownerCall('PUT', `/api/applications/${application.id}`, {
+      isActive: false,
+    });
+    expect(deactivated.statusCode).toBe(200);
+    expect(await activeSessions(application.id)).toEqual({
+      application: 0,
+      dashboard: before.dashboard - 2,
+    });
+    for (const ended of [await sessionRow(loginToken), await sessionRow(token)]) {
+      expect(ended).toMatchObject({ endedAt: clock.now(), endReason: 'owner' });
+    }
+    // Another application's sessions are untouched.
+    expect((await sessionRow(sibling.loginToken))?.endedAt).toBeNull();
+  });
+
+  describe("the end user's standing", () => {
+    const ownerActions: {
+      name: string;
+      act: (applicationId: number, userId: string) => Promise<{ statusCode: number }>;
+      code: string;
+    }[] = [
+      {
+        name: 'pauses',
+        act: (applicationId, userId) =>
+          ownerCall('POST', `/api/applications/${applicationId}/users/${userId}/pause`),
+        code: 'ACCOUNT_DISABLED',
+      },
+      {
+        name: 'deactivates',
+        act: (applicationId, userId) =>
+          ownerCall('PUT', `/api/applications/${applicationId}/users/${userId}`, {
+            isActive: false,
+          }),
+        code: 'ACCOUNT_DISABLED',
+      },
+      {
+        name: 'sets an expiry in the past for',
+        act: (applicationId, userId) =>
+          ownerCall('PUT', `/api/applications/${applicationId}/users/${userId}`, {
+            expiresAt: new Date(clock.now().getTime() - 60_000).toISOString(),
+          }),
+        code: 'ACCOUNT_EXPIRED',
+      },
+    ];
+
+    for (const { name, act, code } of ownerActions) {
+      it(`ends the sessions of a user the owner ${name}, and heartbeat and end answer ${code}`, async () => {
+        const { application, user, loginToken } = await startedSession();
+        const before = await activeSessions(application.id);
+        expect(before.application).toBe(1);
+
+        expect((await act(application.id, user.id)).statusCode).toBe(200);
+        // Ended by the owner's action itself, before the client says anything.
+        expect(await sessionRow(loginToken)).toMatchObject({
+          endedAt: clock.now(),
+          endReason: 'owner',
+        });
+        expect(await activeSessions(application.id)).toEqual({
+          application: 0,
+          dashboard: before.dashboard - 1,
+        });
+        for (const action of ['heartbeat', 'end']) {
+          expect(
+            await track(application.apiKey, { action, session_token: loginToken }),
+          ).toMatchObject({ success: false, code });
+        }
+        expect((await sessionRow(loginToken))?.endReason).toBe('owner');
+      });
+    }
+
+    it("deletes a deleted user's sessions: heartbeat and end answer SESSION_INVALID", async () => {
+      const { application, user, loginToken } = await startedSession();
+      const before = await activeSessions(application.id);
+      const deleted = await ownerCall(
+        'DELETE',
+        `/api/applications/${application.id}/users/${user.id}`,
+      );
+      expect(deleted.statusCode).toBeLessThan(300);
+      expect(await activeSessions(application.id)).toEqual({
+        application: 0,
+        dashboard: before.dashboard - 1,
+      });
+      for (const action of ['heartbeat', 'end']) {
+        expect(
+          await track(application.apiKey, { action, session_token: loginToken }),
+        ).toMatchObject({ success: false, code: 'SESSION_INVALID' });
+      }
+    });
+
+    it('ends a session whose user expired meanwhile at its next heartbeat or end', async () => {
+      const expiresAt = new Date(start.getTime() + 60_000);
+      const { application, user, loginToken } = await loggedIn();
+      await ownerCall('PUT', `/api/applications/${application.id}/users/${user.id}`, {
+        expiresAt: expiresAt.toISOString(),
+      });
+      const login = await callClientApi(testApp.app, 'login', {
+        apiKey: application.apiKey,
+        body: { username: user.username, password: PASSWORD, version: '1.0.0' },
+      });
+      const token = login.json().session_token as string;
+      expect(token).not.toBe(loginToken);
+      const body = { action: 'start', user_id: user.id, session_token: token };
+      expect((await track(application.apiKey, body)).code).toBe('OK');
+      // A second session, ended by the client before the expiry, keeps its reason.
+      const other = clientToken(start);
+      await track(application.apiKey, { ...body, session_token: other });
+      await track(application.apiKey, { action: 'end', session_token: other });
+      expect((await sessionRow(other))?.endReason).toBe('client');
+
+      clock.set(expiresAt);
+      expect(
+        await track(application.apiKey, { action: 'heartbeat', session_token: token }),
+      ).toEqual({
+        success: false,
+        message: 'Your account has expired. Please renew your license.',
+        code: 'ACCOUNT_EXPIRED',
+      });
+      expect(await sessionRow(token)).toMatchObject({ endedAt: expiresAt, endReason: 'standing' });
+      expect((await track(application.apiKey, { action: 'end', session_token: other })).code).toBe(
+        'ACCOUNT_EXPIRED',
+      );
+      expect((await sessionRow(other))?.endReason).toBe('client');
+    });
+  });
+
+  describe('proof of login at start', () => {
+    const ATTACKER_IP = '203.0.113.9';
+
+    it('stamps the login with its IP, HWID and the hash of the token it issued', async () => {
+      const application = await insertClientApplication(testApp, owner.accountId);
+      const user = await insertAppUserWithPassword(testApp.database.db, application.id, PASSWORD);
+      const login = await callClientApi(testApp.app, 'login', {
+        apiKey: application.apiKey,
+        body: { username: user.username, password: PASSWORD, version: '1.0.0', hwid: 'HW-1' },
+      });
+      const [row] = await query<Record<string, unknown>>(
+        sql`select last_login_ip, last_login_hwid, last_login_token_hash from app_users where id = ${user.id}`,
+      );
+      expect(row).toEqual({
+        last_login_ip: '127.0.0.2',
+        last_login_hwid: 'HW-1',
+        last_login_token_hash: hashToken(login.json().session_token as string),
+      });
+    });
+
+    it('refuses starts with self-made tokens from another IP: a user id is not a login', async () => {
+      const { application, user, loginToken } = await loggedIn();
+      const attempts = await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          const response = await callClientApi(testApp.app, 'session/track', {
+            apiKey: application.apiKey,
+            remoteAddress: ATTACKER_IP,
+            body: { action: 'start', user_id: user.id, session_token: clientToken(start) },
+          });
+          return clientSessionResponseSchema.parse(response.json());
+        }),
+      );
+      for (const attempt of attempts) {
+        expect(attempt).toEqual({
+          success: false,
+          message: expect.stringMatching(/session_token login returned/),
+          code: 'SESSION_INVALID',
+        });
+      }
+      expect(
+        await testApp.database.db
+          .select()
+          .from(appUserSessions)
+          .where(eq(appUserSessions.appUserId, user.id)),
+      ).toHaveLength(0);
+
+      // The rightful client: its own token from the login's IP, or the issued one from anywhere.
+      expect(
+        (
+          await track(application.apiKey, {
+            action: 'start',
+            user_id: user.id,
+            session_token: clientToken(start),
+          })
+        ).code,
+      ).toBe('OK');
+      const fromElsewhere = await callClientApi(testApp.app, 'session/track', {
+        apiKey: application.apiKey,
+        remoteAddress: ATTACKER_IP,
+        body: { action: 'start', user_id: user.id, session_token: loginToken },
+      });
+      expect(fromElsewhere.json()).toMatchObject({ success: true, code: 'OK' });
+    });
+
+    it("requires the login's HWID when a start from the login's IP sends one", async () => {
+      clock.set(start);
+      const application = await insertClientApplication(testApp, owner.accountId);
+      const user = await insertAppUserWithPassword(testApp.database.db, application.id, PASSWORD);
+      await callClientApi(testApp.app, 'login', {
+        apiKey: application.apiKey,
+        body: { username: user.username, password: PASSWORD, version: '1.0.0', hwid: 'HW-1' },
+      });
+      const startWith = (hwid?: string) =>
+        track(application.apiKey, {
+          action: 'start',
+          user_id: user.id,
+          session_token: clientToken(start),
+          ...(hwid === undefined ? {} : { hwid }),
+        });
+      expect((await startWith('HW-2')).code).toBe('SESSION_INVALID');
+      expect((await startWith('HW-1')).code).toBe('OK');
+      expect((await startWith()).code).toBe('OK');
+    });
+  });
+
+  describe('the per-user session limit', () => {
+    const startOwn = (apiKey: string, userId: string, token = clientToken(start)) =>
+      track(apiKey, { action: 'start', user_id: userId, session_token: token });
+
+    it('ends the oldest open sessions beyond the limit when one more starts', async () => {
+      const { application, user, loginToken } = await startedSession({ maxSessionsPerUser: 2 });
+      clock.advance(1000);
+      const second = clientToken(start);
+      expect((await startOwn(application.apiKey, user.id, second)).code).toBe('OK');
+      expect((await activeSessions(application.id)).application).toBe(2);
+      clock.advance(1000);
+      const third = clientToken(start);
+      expect((await startOwn(application.apiKey, user.id, third)).code).toBe('OK');
+
+      expect(await sessionRow(loginToken)).toMatchObject({
+        endedAt: clock.now(),
+        endReason: 'replaced',
+      });
+      expect((await sessionRow(second))?.endedAt).toBeNull();
+      expect((await sessionRow(third))?.endedAt).toBeNull();
+      expect((await activeSessions(application.id)).application).toBe(2);
+      // A retried start of an open session is no new session: nothing else ends.
+      expect((await startOwn(application.apiKey, user.id, second)).code).toBe('OK');
+      expect((await sessionRow(third))?.endedAt).toBeNull();
+      expect(
+        (await track(application.apiKey, { action: 'heartbeat', session_token: loginToken })).code,
+      ).toBe('SESSION_INVALID');
+    });
+
+    it('keeps at most the limit open under concurrent starts for one user', async () => {
+      const { application, user } = await startedSession({ maxSessionsPerUser: 1 });
+      const results = await Promise.all(
+        Array.from({ length: 12 }, () => startOwn(application.apiKey, user.id)),
+      );
+      for (const result of results) expect(result.code).toBe('OK');
+      const open = await query<{ count: number }>(
+        sql`select count(*)::int as count from app_user_sessions
+            where app_user_id = ${user.id} and ended_at is null`,
+      );
+      expect(open[0]?.count).toBe(1);
+    });
+
+    it('is set by the owner (1 to 1000, null for none) and applies at once', async () => {
+      const { application, user } = await startedSession();
+      const put = (maxSessionsPerUser: unknown) =>
+        ownerCall('PUT', `/api/applications/${application.id}`, { maxSessionsPerUser });
+      for (const bad of [0, 1001, 1.5, '2']) expect((await put(bad)).statusCode).toBe(400);
+      const updated = await put(1);
+      expect(updated.statusCode).toBe(200);
+      expect(updated.json()).toMatchObject({ maxSessionsPerUser: 1 });
+      const read = await ownerCall('PUT', `/api/applications/${application.id}`, {});
+      expect(read.json()).toMatchObject({ maxSessionsPerUser: 1 });
+
+      // The client API's cached application sees the new limit on the next start.
+      clock.advance(1000);
+      expect((await startOwn(application.apiKey, user.id)).code).toBe('OK');
+      expect((await activeSessions(application.id)).application).toBe(1);
+
+      expect((await put(null)).json()).toMatchObject({ maxSessionsPerUser: null });
+      clock.advance(1000);
+      expect((await startOwn(application.apiKey, user.id)).code).toBe('OK');
+      expect((await activeSessions(application.id)).application).toBe(2);
+    });
   });
 });

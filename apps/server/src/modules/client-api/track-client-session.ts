@@ -1,12 +1,12 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import {
   SESSION_START_WINDOW_SECONDS,
   SESSION_TOKEN_PATTERN,
   type ClientSessionRequest,
   type ClientSessionResponse,
 } from '@latchkey/contracts';
-import { appUserSessions } from '../../db/schema/index.ts';
-import { hashToken } from '../../lib/tokens.ts';
+import { appUsers, appUserSessions } from '../../db/schema/index.ts';
+import { constantTimeEqual, hashToken } from '../../lib/tokens.ts';
 import type { ClientContext } from './client-context.ts';
 import {
   appDisabled,
@@ -14,26 +14,28 @@ import {
   refusal,
   standingRefusal,
   UUID_PATTERN,
+  type ClientOutcome,
 } from './client-outcomes.ts';
-import type { SessionLookup } from './session-lookup.ts';
-import type { UserStanding, UserStandingLookup } from './user-standing-lookup.ts';
+import { endSessions } from './end-sessions.ts';
+import type { FoundSession, SessionLookup } from './session-lookup.ts';
 
-type SessionContext = ClientContext & {
-  userStanding: UserStandingLookup;
-  sessions: SessionLookup;
-};
+type SessionContext = ClientContext & { sessions: SessionLookup };
+type StartInput = Extract<ClientSessionRequest, { action: 'start' }>;
 
 const sessionInvalid = (message: string) => refusal('SESSION_INVALID', message);
 
 /**
  * POST /api/v1/session/track. Sessions are kept by the SHA-256 of their token only.
- * - start: `user_id` and the client's `sess_…` token (or the one login issued), for a user
- *   of this application in good standing who logged in within the last 10 minutes. Starting
- *   again with the same token for the same user is a harmless retry; any other reuse of a
- *   token is refused.
- * - heartbeat, end: the token alone; only a started, unended session of this application.
- *   A heartbeat after a silence of more than 90 s makes a session active again; an ended
- *   session stays ended.
+ * - start: `user_id` and a `sess_…` token, for a user of this application in good standing
+ *   who logged in within the last 10 minutes, proving that login: the token is the one login
+ *   issued, or the start comes from the login's IP address (and, when it sends a hwid, the
+ *   login's HWID). Starting again with the same token for the same user is a harmless retry;
+ *   any other reuse of a token is refused. Beyond the application's session limit, the
+ *   user's oldest open sessions end.
+ * - heartbeat, end: the token alone; only a started, unended session of this application
+ *   whose user is in good standing. A user no longer in good standing gets that answer and
+ *   the session ends. A heartbeat after a silence of more than 90 s makes a session active
+ *   again; an ended session stays ended.
  */
 export async function trackClientSession({
   ctx,
@@ -45,7 +47,7 @@ export async function trackClientSession({
   if (!ctx.application.isActive) return appDisabled();
   switch (input.action) {
     case 'start':
-      return startSession(ctx, input.user_id, input.session_token);
+      return startSession(ctx, input);
     case 'heartbeat':
       return heartbeat(ctx, input.session_token);
     case 'end':
@@ -55,86 +57,163 @@ export async function trackClientSession({
 
 async function startSession(
   ctx: SessionContext,
-  userId: string,
-  token: string,
+  input: StartInput,
 ): Promise<ClientSessionResponse> {
+  const token = input.session_token;
   if (!SESSION_TOKEN_PATTERN.test(token)) {
     return sessionInvalid(clientMessages.sessionTokenMalformed);
   }
-  const user = UUID_PATTERN.test(userId) ? await ctx.userStanding.load(userId) : undefined;
-  if (!user || user.applicationId !== ctx.application.id) {
+  if (!UUID_PATTERN.test(input.user_id)) {
     return refusal('USER_NOT_FOUND', clientMessages.userNotFound);
   }
+  const { application } = ctx;
   const now = ctx.clock.now();
-  const standing = standingRefusal(ctx.application, user, now);
-  if (standing) return standing;
-  if (!hasRecentLogin(user, now)) return sessionInvalid(clientMessages.sessionNeedsLogin);
+  const tokenHash = hashToken(token);
+  // The user's row stays locked until the session is in and the surplus ended, so that
+  // concurrent starts for one user are counted one after the other against the limit.
+  return ctx.db.transaction(async (tx): Promise<ClientSessionResponse> => {
+    const [user] = await tx
+      .select({
+        id: appUsers.id,
+        isActive: appUsers.isActive,
+        isPaused: appUsers.isPaused,
+        expiresAt: appUsers.expiresAt,
+        lastLogin: appUsers.lastLogin,
+        lastLoginIp: appUsers.lastLoginIp,
+        lastLoginHwid: appUsers.lastLoginHwid,
+        lastLoginTokenHash: appUsers.lastLoginTokenHash,
+      })
+      .from(appUsers)
+      .where(and(eq(appUsers.id, input.user_id), eq(appUsers.applicationId, application.id)))
+      .for('update');
+    if (!user) return refusal('USER_NOT_FOUND', clientMessages.userNotFound);
+    const standing = standingRefusal(application, user, now);
+    if (standing) return standing;
+    if (!hasRecentLogin(user.lastLogin, now)) {
+      return sessionInvalid(clientMessages.sessionNeedsLogin);
+    }
+    if (!provesLogin(user, tokenHash, ctx.ipAddress, input.hwid ?? null)) {
+      return sessionInvalid(clientMessages.sessionNotProven);
+    }
 
-  const [session] = await ctx.db
-    .insert(appUserSessions)
-    .values({
-      applicationId: ctx.application.id,
-      appUserId: user.id,
-      tokenHash: hashToken(token),
-      ipAddress: ctx.ipAddress,
-      startedAt: now,
-      lastHeartbeatAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [appUserSessions.applicationId, appUserSessions.tokenHash],
-      set: { lastHeartbeatAt: sql`excluded.last_heartbeat_at` },
-      // Only the same user's open session may be "started" again (a client retrying).
-      setWhere: and(eq(appUserSessions.appUserId, user.id), isNull(appUserSessions.endedAt)),
-    })
-    .returning({ id: appUserSessions.id });
-  if (!session) return sessionInvalid(clientMessages.sessionTokenInUse);
-  return {
-    success: true,
-    message: clientMessages.sessionStarted,
-    code: 'OK',
-    session_token: token,
-  };
+    const [session] = await tx
+      .insert(appUserSessions)
+      .values({
+        applicationId: application.id,
+        appUserId: user.id,
+        tokenHash,
+        ipAddress: ctx.ipAddress,
+        startedAt: now,
+        lastHeartbeatAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [appUserSessions.applicationId, appUserSessions.tokenHash],
+        set: { lastHeartbeatAt: sql`excluded.last_heartbeat_at` },
+        // Only the same user's open session may be "started" again (a client retrying).
+        setWhere: and(eq(appUserSessions.appUserId, user.id), isNull(appUserSessions.endedAt)),
+      })
+      .returning({ id: appUserSessions.id });
+    if (!session) return sessionInvalid(clientMessages.sessionTokenInUse);
+
+    const limit = application.maxSessionsPerUser;
+    if (limit !== null) {
+      // This session and the newest limit - 1 others stay open; the older ones end.
+      const surplus = tx
+        .select({ id: appUserSessions.id })
+        .from(appUserSessions)
+        .where(
+          and(
+            eq(appUserSessions.appUserId, user.id),
+            isNull(appUserSessions.endedAt),
+            ne(appUserSessions.id, session.id),
+          ),
+        )
+        .orderBy(desc(appUserSessions.startedAt))
+        .offset(limit - 1);
+      await tx
+        .update(appUserSessions)
+        .set({ endedAt: now, endReason: 'replaced' })
+        .where(and(inArray(appUserSessions.id, surplus), isNull(appUserSessions.endedAt)));
+    }
+    return {
+      success: true,
+      message: clientMessages.sessionStarted,
+      code: 'OK',
+      session_token: token,
+    };
+  });
 }
 
-function hasRecentLogin(user: UserStanding, now: Date): boolean {
-  if (!user.lastLogin) return false;
-  const age = now.getTime() - user.lastLogin.getTime();
-  return age <= SESSION_START_WINDOW_SECONDS * 1000;
+function hasRecentLogin(lastLogin: Date | null, now: Date): boolean {
+  if (!lastLogin) return false;
+  return now.getTime() - lastLogin.getTime() <= SESSION_START_WINDOW_SECONDS * 1000;
 }
 
-/** The hot path: one indexed read; the heartbeat's write is batched by the recorder. */
+/**
+ * A user id alone is no proof: it is not secret. Either the token is the one login issued
+ * (only that login's answer carried it), or the start comes from where that login came from
+ * (for clients that make their own token, spec doc 2 §3), with the same HWID when it sends one.
+ */
+function provesLogin(
+  user: {
+    lastLoginIp: string | null;
+    lastLoginHwid: string | null;
+    lastLoginTokenHash: string | null;
+  },
+  tokenHash: string,
+  ipAddress: string,
+  hwid: string | null,
+): boolean {
+  if (user.lastLoginTokenHash !== null && constantTimeEqual(user.lastLoginTokenHash, tokenHash)) {
+    return true;
+  }
+  return (
+    user.lastLoginIp !== null &&
+    user.lastLoginIp === ipAddress &&
+    (hwid === null || hwid === user.lastLoginHwid)
+  );
+}
+
+/**
+ * A session whose user is no longer in good standing (the owner paused, deactivated or
+ * expired them, or the expiry passed) answers why, and ends if it had not already.
+ */
+async function refuseForStanding(
+  ctx: SessionContext,
+  session: FoundSession,
+  refused: ClientOutcome,
+  now: Date,
+): Promise<ClientOutcome> {
+  if (!session.isEnded) await endSessions(ctx.db, { sessionId: session.id }, 'standing', now);
+  return refused;
+}
+
+/** The hot path: one indexed read (with the user's standing); its write is batched. */
 async function heartbeat(ctx: SessionContext, token: string): Promise<ClientSessionResponse> {
   if (!SESSION_TOKEN_PATTERN.test(token)) return sessionInvalid(clientMessages.sessionUnknown);
-  const sessionId = await ctx.sessions.findOpen(ctx.application.id, hashToken(token));
-  if (!sessionId) return sessionInvalid(clientMessages.sessionUnknown);
-  ctx.activity.recordHeartbeat(sessionId, ctx.clock.now());
+  const session = await ctx.sessions.find(ctx.application.id, hashToken(token));
+  if (!session) return sessionInvalid(clientMessages.sessionUnknown);
+  const now = ctx.clock.now();
+  const refused = standingRefusal(ctx.application, session, now);
+  if (refused) return refuseForStanding(ctx, session, refused, now);
+  if (session.isEnded) return sessionInvalid(clientMessages.sessionUnknown);
+  ctx.activity.recordHeartbeat(session.id, now);
   return { success: true, message: clientMessages.heartbeat, code: 'OK', session_token: token };
 }
 
 async function endSession(ctx: SessionContext, token: string): Promise<ClientSessionResponse> {
   if (!SESSION_TOKEN_PATTERN.test(token)) return sessionInvalid(clientMessages.sessionUnknown);
-  const [ended] = await ctx.db
-    .update(appUserSessions)
-    .set({ endedAt: ctx.clock.now() })
-    .where(
-      and(
-        // Found by its token, without "ended_at is null" (session-lookup.ts says why).
-        eq(
-          appUserSessions.id,
-          sql`(${ctx.db
-            .select({ id: appUserSessions.id })
-            .from(appUserSessions)
-            .where(
-              and(
-                eq(appUserSessions.tokenHash, hashToken(token)),
-                eq(appUserSessions.applicationId, ctx.application.id),
-              ),
-            )})`,
-        ),
-        isNull(appUserSessions.endedAt),
-      ),
-    )
-    .returning({ id: appUserSessions.id });
-  if (!ended) return sessionInvalid(clientMessages.sessionUnknown);
+  const session = await ctx.sessions.find(ctx.application.id, hashToken(token));
+  if (!session) return sessionInvalid(clientMessages.sessionUnknown);
+  const now = ctx.clock.now();
+  const refused = standingRefusal(ctx.application, session, now);
+  if (refused) return refuseForStanding(ctx, session, refused, now);
+  // Ended by primary key only if still open: of two racing ends, one succeeds.
+  if (
+    session.isEnded ||
+    (await endSessions(ctx.db, { sessionId: session.id }, 'client', now)) === 0
+  ) {
+    return sessionInvalid(clientMessages.sessionUnknown);
+  }
   return { success: true, message: clientMessages.sessionEnded, code: 'OK', session_token: token };
 }

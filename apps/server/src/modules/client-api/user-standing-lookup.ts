@@ -3,14 +3,13 @@ import type { Database } from '../../db/client.ts';
 import { appUsers } from '../../db/schema/index.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
 
-/** What verify and session start need to know about an end user. */
+/** What verify needs to know about an end user. */
 export interface UserStanding {
   id: string;
   applicationId: number;
   isActive: boolean;
   isPaused: boolean;
   expiresAt: Date | null;
-  lastLogin: Date | null;
 }
 
 export interface UserStandingLookup {
@@ -30,7 +29,6 @@ export function createUserStandingLookup(db: Database): UserStandingLookup {
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
-      lastLogin: appUsers.lastLogin,
     })
     .from(appUsers)
     .where(sql`${appUsers.id} = any(${sql.placeholder('userIds')}::uuid[])`)

@@ -1,0 +1,32 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { appUserSessions, type SessionEndReason } from '../../db/schema/index.ts';
+
+/** Which open sessions to end: one, all of an end user's, or all of an application's. */
+export type SessionsToEnd =
+  { sessionId: string } | { appUserId: string } | { applicationId: number };
+
+/**
+ * Ends the open sessions in scope, saying why; ended sessions keep their first reason. Pass
+ * the transaction of the change that causes it, so the change and its effect land together.
+ * Returns how many were ended.
+ */
+export async function endSessions(
+  db: Database,
+  scope: SessionsToEnd,
+  reason: SessionEndReason,
+  now: Date,
+): Promise<number> {
+  const inScope =
+    'sessionId' in scope
+      ? eq(appUserSessions.id, scope.sessionId)
+      : 'appUserId' in scope
+        ? eq(appUserSessions.appUserId, scope.appUserId)
+        : eq(appUserSessions.applicationId, scope.applicationId);
+  const ended = await db
+    .update(appUserSessions)
+    .set({ endedAt: now, endReason: reason })
+    .where(and(inScope, isNull(appUserSessions.endedAt)))
+    .returning({ id: appUserSessions.id });
+  return ended.length;
+}
