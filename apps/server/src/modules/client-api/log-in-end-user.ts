@@ -9,7 +9,6 @@ import type {
 import type { Database } from '../../db/client.ts';
 import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
-import type { FailureLimiter } from '../../lib/rate-limiter.ts';
 import {
   blacklistMatchCondition,
   blacklistProbeParameters,
@@ -17,9 +16,9 @@ import {
   type BlacklistProbe,
 } from '../blacklist/find-blacklist-match.ts';
 import { blockedEventOf } from './blocked-event.ts';
-import { rateLimited } from './client-api-error.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import type { LoginThrottles } from './login-throttles.ts';
 import { issueSessionToken } from './session-token.ts';
 
 /** The user a login names, as its checks need it. */
@@ -32,6 +31,8 @@ interface LoginUser {
   isPaused: boolean;
   expiresAt: Date | null;
   hwid: string | null;
+  /** Exempt from the per-username failure limit (see login-throttles.ts). */
+  lastLoginIp: string | null;
 }
 
 /** Login's statements, prepared once per app: parsing and planning them per login adds up. */
@@ -46,6 +47,7 @@ export function createLoginStatements(db: Database) {
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
       hwid: appUsers.hwid,
+      lastLoginIp: appUsers.lastLoginIp,
     })
     .from(appUsers)
     .where(
@@ -74,6 +76,7 @@ export function createLoginStatements(db: Database) {
       isPaused: namedUser.isPaused,
       expiresAt: namedUser.expiresAt,
       hwid: namedUser.hwid,
+      lastLoginIp: namedUser.lastLoginIp,
       blacklistedTypes: sql<string[] | null>`(${matchedTypes})`,
     })
     .from(sql`(select 1) as one`)
@@ -132,6 +135,7 @@ function foundUser(row: { [K in keyof LoginUser]: LoginUser[K] | null }): LoginU
     isPaused: row.isPaused!,
     expiresAt: row.expiresAt,
     hwid: row.hwid,
+    lastLoginIp: row.lastLoginIp,
   };
 }
 export type LoginStatements = ReturnType<typeof createLoginStatements>;
@@ -150,19 +154,20 @@ export async function logInEndUser({
   ctx,
   input,
 }: {
-  ctx: ClientContext & { loginThrottle: FailureLimiter; statements: LoginStatements };
+  ctx: ClientContext & { loginThrottles: LoginThrottles; statements: LoginStatements };
   input: ClientLoginInput;
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
   if (!application.isActive) return appDisabled();
 
-  // Brute force: refused before the user is even looked up, so a throttled guess costs
-  // neither a hash nor a log row. Other usernames, and other addresses, are unaffected.
-  const throttleKey = `${application.id}\n${ctx.ipAddress}\n${input.username}`;
-  const throttle = ctx.loginThrottle.check(throttleKey);
-  if (!throttle.isAllowed) {
-    throw rateLimited(throttle.retryAfterSeconds, 'Too many failed login attempts');
-  }
+  // Brute force: refused before the user is even looked up where no user is needed, so a
+  // throttled guess costs neither a hash nor a log row.
+  const attempt = {
+    applicationId: application.id,
+    username: input.username,
+    ipAddress: ctx.ipAddress,
+  };
+  const { hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt);
 
   const now = ctx.clock.now();
   // One statement finds the user and the blacklist match (the user's e-mail included); the
@@ -174,6 +179,10 @@ export async function logInEndUser({
     username: input.username,
     hwid: input.hwid,
   });
+  // Guessing at one username from many addresses: it needs the user's last login IP, so
+  // it runs now, still before the hash. An unknown username is throttled alike.
+  const lastLoginIp = user?.lastLoginIp ?? null;
+  await ctx.loginThrottles.admitForUser(attempt, lastLoginIp);
 
   // The version always (a missing one explains a version_mismatch); the hwid only if sent.
   const metadata = { ...(input.hwid ? { hwid: input.hwid } : {}), version: input.version };
@@ -206,7 +215,7 @@ export async function logInEndUser({
 
   const isPasswordCorrect = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !isPasswordCorrect) {
-    ctx.loginThrottle.recordFailure(throttleKey);
+    await ctx.loginThrottles.recordFailure(attempt, lastLoginIp);
     return refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
   }
 
@@ -236,7 +245,7 @@ export async function logInEndUser({
       : refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
   }
 
-  ctx.loginThrottle.reset(throttleKey);
+  if (hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
   activity.resetLoginAttempts(user.id);
   activity.recordActivity({
     applicationId: application.id,
