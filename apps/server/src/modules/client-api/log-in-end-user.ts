@@ -141,8 +141,9 @@ function foundUser(row: { [K in keyof LoginUser]: LoginUser[K] | null }): LoginU
 export type LoginStatements = ReturnType<typeof createLoginStatements>;
 
 /**
- * POST /api/v1/login. Checks, in this order: blacklist (IP, username, the user's e-mail,
- * HWID), credentials, paused or inactive, expiry, version, HWID. Every refusal of an existing
+ * POST /api/v1/login. Checks, in this order: the failed-login throttles (login-throttles.ts),
+ * blacklist (IP, username, the user's e-mail, HWID), credentials, paused or inactive, expiry,
+ * version, HWID. Every refusal of an existing
  * user adds 1 to loginAttempts; a success sets lastLogin, resets loginAttempts to 0, binds the
  * HWID on first login under HWID lock, and issues a session token.
  *
