@@ -25,6 +25,31 @@ describe('loadConfig', () => {
     expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://u:p@localhost/db' });
   });
 
+  it('keeps failed-login counters in the database unless REDIS_URL names a Redis', () => {
+    const defaults = loadConfig({ DATA_DIR: dataDir() });
+    expect(defaults.redisUrl).toBeNull();
+    expect(defaults.clientApi).toMatchObject({
+      loginFailureLimit: 10,
+      loginUsernameFailureLimit: 50,
+      loginIpFailureLimit: 100,
+      loginFailureWindowMs: 15 * 60_000,
+    });
+    const configured = loadConfig({
+      DATA_DIR: dataDir(),
+      REDIS_URL: 'redis://cache.internal:6379/2',
+      LOGIN_USERNAME_FAILURE_LIMIT: '20',
+      LOGIN_IP_FAILURE_LIMIT: '300',
+    });
+    expect(configured.redisUrl).toBe('redis://cache.internal:6379/2');
+    expect(configured.clientApi).toMatchObject({
+      loginUsernameFailureLimit: 20,
+      loginIpFailureLimit: 300,
+    });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), REDIS_URL: 'cache.internal:6379' })).toThrow(
+      /REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/,
+    );
+  });
+
   it('refuses the emulator in production', () => {
     expect(() =>
       loadConfig({

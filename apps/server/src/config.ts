@@ -43,8 +43,17 @@ const environmentSchema = z.object({
   CLIENT_API_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
   /** Failed logins per application, username and IP address before logins are refused... */
   LOGIN_FAILURE_LIMIT: z.coerce.number().int().min(1).max(1000).default(10),
-  /** ...within this many minutes (a sliding window). */
+  /** ...per application and username from any IP address except the user's last login IP... */
+  LOGIN_USERNAME_FAILURE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(50),
+  /** ...per application and IP address across usernames (password spraying)... */
+  LOGIN_IP_FAILURE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
+  /** ...within this many minutes from the first failure (a fixed window per counter). */
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  /** Keeps the failed-login counters in Redis instead of the database (shared by all instances either way). */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// or rediss:// URL')
+    .optional(),
   /** How long another instance may serve a changed application from its cache (multi-instance). */
   CLIENT_API_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Activity rows and counters are written in batches at most this far apart... */
@@ -79,9 +88,13 @@ export interface Config {
   bodyLimitBytes: number;
   ownerSessionMs: number;
   consoleDistDir: string | null;
+  /** Where failed-login counters live: Redis when set, else the database. */
+  redisUrl: string | null;
   clientApi: {
     ipLimitPerMinute: number;
     loginFailureLimit: number;
+    loginUsernameFailureLimit: number;
+    loginIpFailureLimit: number;
     loginFailureWindowMs: number;
     applicationCacheTtlMs: number;
   };
@@ -153,9 +166,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     consoleDistDir: env.SERVE_CONSOLE
       ? resolve(env.CONSOLE_DIST_DIR ?? new URL('../../console/dist', import.meta.url).pathname)
       : null,
+    redisUrl: env.REDIS_URL ?? null,
     clientApi: {
       ipLimitPerMinute: env.CLIENT_API_IP_LIMIT_PER_MINUTE,
       loginFailureLimit: env.LOGIN_FAILURE_LIMIT,
+      loginUsernameFailureLimit: env.LOGIN_USERNAME_FAILURE_LIMIT,
+      loginIpFailureLimit: env.LOGIN_IP_FAILURE_LIMIT,
       loginFailureWindowMs: env.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
       applicationCacheTtlMs: env.CLIENT_API_CACHE_TTL_SECONDS * 1000,
     },

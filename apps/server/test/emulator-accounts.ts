@@ -80,3 +80,27 @@ export function foreignProjectIdToken(projectId = 'demo-someone-else'): string {
     '',
   ].join('.');
 }
+
+/**
+ * A new Google identity (its own Google subject, so its own Firebase uid) with the verified
+ * address `email`, as when an address was released and registered again by someone else.
+ * The emulator, like a real project, keeps one account per address (it folds a Google
+ * sign-in with a known address into that account and refuses duplicates even through its
+ * admin API), so the identity that held the address is deleted from the emulator first.
+ */
+export async function newGoogleIdentityWithEmail(
+  previousHolder: GoogleTestAccount,
+  host = testEmulatorHost(),
+): Promise<GoogleTestAccount> {
+  const { uid } = await emulatorGoogleIdToken(previousHolder, host);
+  const response = await fetch(
+    `http://${host}/identitytoolkit.googleapis.com/v1/projects/demo-latchkey/accounts:delete`,
+    {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer owner' },
+      body: JSON.stringify({ localId: uid }),
+    },
+  );
+  if (!response.ok) throw new Error(`emulator account delete failed: ${await response.text()}`);
+  return { ...newGoogleAccount(), email: previousHolder.email };
+}

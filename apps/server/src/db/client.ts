@@ -15,9 +15,27 @@ export type Database = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRel
 export type DatabaseTarget =
   { kind: 'pglite'; dataDir: string | null } | { kind: 'postgres'; url: string; poolSize: number };
 
+/** A statement for `DatabaseConnection.query`; a name makes node-postgres prepare it once per connection. */
+export interface RawStatement {
+  name?: string;
+  text: string;
+  values?: unknown[];
+}
+
+export interface RawQueryResult {
+  rows: Record<string, unknown>[];
+  /** Rows returned, or changed by an INSERT, UPDATE or DELETE without RETURNING. */
+  rowCount: number;
+}
+
 export interface DatabaseConnection {
   db: Database;
   kind: 'pglite' | 'postgres';
+  /**
+   * Plain SQL outside the ORM, in node-postgres's calling convention, for libraries that
+   * bring their own statements (the shared throttle store).
+   */
+  query(statement: RawStatement): Promise<RawQueryResult>;
   /** Answers quickly whether the database is reachable (health checks). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -45,6 +63,10 @@ export async function openDatabase(
     return {
       db: db as unknown as Database,
       kind: 'postgres',
+      query: async (statement) => {
+        const result = await pool.query<Record<string, unknown>>(statement);
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      },
       ping: async () => {
         await pool.query('select 1');
       },
@@ -62,6 +84,14 @@ export async function openDatabase(
   return {
     db: db as unknown as Database,
     kind: 'pglite',
+    // PGlite has no named statements, and reports changed rows as affectedRows.
+    query: async ({ text, values }) => {
+      const result = await client.query<Record<string, unknown>>(text, values);
+      return {
+        rows: result.rows,
+        rowCount: Math.max(result.rows.length, result.affectedRows ?? 0),
+      };
+    },
     ping: async () => {
       await client.query('select 1');
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createManualClock } from './clock.ts';
-import { createFailureLimiter, createRequestRateLimiter } from './rate-limiter.ts';
+import { createRequestRateLimiter } from './rate-limiter.ts';
 
 describe('request rate limiter (token bucket)', () => {
   it('allows the limit in a burst, then refills at limit per window', () => {
@@ -46,49 +46,5 @@ describe('request rate limiter (token bucket)', () => {
     expect(limiter.size).toBe(3);
     expect(limiter.take('a').isAllowed).toBe(false); // still remembered
     expect(limiter.take('b').isAllowed).toBe(true); // evicted, so forgotten
-  });
-});
-
-describe('failure limiter (sliding window)', () => {
-  it('refuses after maxFailures within the window until the oldest leaves it', () => {
-    const clock = createManualClock();
-    const limiter = createFailureLimiter({ maxFailures: 10, windowMs: 15 * 60_000, clock });
-    for (let index = 0; index < 10; index += 1) {
-      expect(limiter.check('k').isAllowed).toBe(true);
-      limiter.recordFailure('k');
-      clock.advance(60_000);
-    }
-    // First failure at 0 min, tenth at 9 min, now 10 min: the first leaves at 15 min.
-    expect(limiter.check('k')).toEqual({ isAllowed: false, retryAfterSeconds: 300 });
-    clock.advance(300_000 - 1);
-    expect(limiter.check('k').isAllowed).toBe(false);
-    clock.advance(1);
-    expect(limiter.check('k').isAllowed).toBe(true);
-    // One more failure fills the window again.
-    limiter.recordFailure('k');
-    expect(limiter.check('k')).toEqual({ isAllowed: false, retryAfterSeconds: 60 });
-  });
-
-  it('forgets a key on reset and after a quiet window', () => {
-    const clock = createManualClock();
-    const limiter = createFailureLimiter({ maxFailures: 2, windowMs: 1000, clock });
-    limiter.recordFailure('k');
-    limiter.recordFailure('k');
-    expect(limiter.check('k').isAllowed).toBe(false);
-    limiter.reset('k');
-    expect(limiter.check('k').isAllowed).toBe(true);
-    limiter.recordFailure('k');
-    clock.advance(1000);
-    expect(limiter.check('k').isAllowed).toBe(true);
-    expect(limiter.size).toBe(0);
-  });
-
-  it('keeps memory bounded', () => {
-    const clock = createManualClock();
-    const limiter = createFailureLimiter({ maxFailures: 3, windowMs: 60_000, clock, maxKeys: 100 });
-    for (let index = 0; index < 1000; index += 1) limiter.recordFailure(`user-${index}`);
-    expect(limiter.size).toBe(100);
-    for (let index = 0; index < 10; index += 1) limiter.recordFailure('one');
-    expect(limiter.size).toBe(100);
   });
 });

@@ -55,62 +55,6 @@ export function createRequestRateLimiter(options: {
 }
 export type RequestRateLimiter = ReturnType<typeof createRequestRateLimiter>;
 
-/**
- * Counts failures per key in a sliding window: once `maxFailures` fall within `windowMs`,
- * the key is refused until the oldest of them leaves the window. Keeps at most
- * `maxFailures` timestamps per key and at most `maxKeys` keys (least recently failed first out).
- */
-export function createFailureLimiter(options: {
-  maxFailures: number;
-  windowMs: number;
-  clock: Clock;
-  maxKeys?: number;
-}) {
-  const { maxFailures, windowMs, clock } = options;
-  const maxKeys = options.maxKeys ?? DEFAULT_MAX_KEYS;
-  const failures = new Map<string, number[]>();
-
-  const recentFailures = (key: string, now: number): number[] | undefined => {
-    const times = failures.get(key);
-    if (!times) return undefined;
-    while (times.length > 0 && times[0]! <= now - windowMs) times.shift();
-    if (times.length === 0) {
-      failures.delete(key);
-      return undefined;
-    }
-    return times;
-  };
-
-  return {
-    check(key: string): RateLimitDecision {
-      const now = clock.now().getTime();
-      const times = recentFailures(key, now);
-      if (!times || times.length < maxFailures) return ALLOWED;
-      const oldest = times[times.length - maxFailures]!;
-      return {
-        isAllowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil((oldest + windowMs - now) / 1000)),
-      };
-    },
-    recordFailure(key: string): void {
-      const now = clock.now().getTime();
-      const times = recentFailures(key, now) ?? [];
-      failures.delete(key);
-      evictOldest(failures, maxKeys);
-      times.push(now);
-      if (times.length > maxFailures) times.shift();
-      failures.set(key, times);
-    },
-    reset(key: string): void {
-      failures.delete(key);
-    },
-    get size() {
-      return failures.size;
-    },
-  };
-}
-export type FailureLimiter = ReturnType<typeof createFailureLimiter>;
-
 function evictOldest(map: Map<string, unknown>, maxKeys: number): void {
   while (map.size >= maxKeys) {
     const oldest = map.keys().next();

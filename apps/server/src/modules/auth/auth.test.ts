@@ -1,11 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownerSessions } from '../../db/schema/index.ts';
+import { ownerAccounts, ownerSessions } from '../../db/schema/index.ts';
 import {
   emulatorGoogleIdToken,
   emulatorPasswordIdToken,
   foreignProjectIdToken,
   newGoogleAccount,
+  newGoogleIdentityWithEmail,
 } from '../../../test/emulator-accounts.ts';
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
 
@@ -48,6 +49,32 @@ describe('owner sign-in with Google through Firebase', () => {
     const again = await signInOwner(testApp.app, account);
     expect(again.accountId).toBe(first.accountId);
     expect(again.cookie).not.toBe(first.cookie);
+  });
+
+  it('never links another Google identity by e-mail: it gets its own account', async () => {
+    const original = await signInOwner(testApp.app);
+    const { uid: originalUid } = await emulatorGoogleIdToken(original.account);
+    const newcomer = await newGoogleIdentityWithEmail(original.account);
+    const { uid: newcomerUid } = await emulatorGoogleIdToken(newcomer);
+    expect(newcomerUid).not.toBe(originalUid);
+
+    const signedIn = await signInOwner(testApp.app, newcomer);
+    expect(signedIn.accountId).not.toBe(original.accountId);
+    const accounts = await testApp.database.db
+      .select()
+      .from(ownerAccounts)
+      .where(inArray(ownerAccounts.id, [original.accountId, signedIn.accountId]));
+    expect(accounts.find((row) => row.id === original.accountId)?.firebaseUid).toBe(originalUid);
+    expect(accounts.find((row) => row.id === signedIn.accountId)?.firebaseUid).toBe(newcomerUid);
+    // The original session still opens the original account, and only it.
+    const profile = await testApp.app.inject({ url: '/api/auth/user', headers: original.headers });
+    expect(profile.statusCode).toBe(200);
+    expect(profile.json().id).toBe(original.accountId);
+    const newcomerProfile = await testApp.app.inject({
+      url: '/api/auth/user',
+      headers: signedIn.headers,
+    });
+    expect(newcomerProfile.json().id).toBe(signedIn.accountId);
   });
 
   it('sets an HttpOnly, SameSite=Lax session cookie holding a 256-bit token stored only hashed', async () => {

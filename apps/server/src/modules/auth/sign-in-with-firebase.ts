@@ -11,7 +11,8 @@ export type SignInResult =
 
 /**
  * Exchanges a Firebase ID token for a server-side console session. The token, not the
- * body's uid or e-mail, is the only thing trusted: those fields are informational.
+ * body's uid or e-mail, is the only thing trusted: those fields are informational. The
+ * token's uid names the account; its e-mail is only kept up to date.
  */
 export async function signInWithFirebase({
   ctx,
@@ -70,16 +71,9 @@ async function findOrCreateOwnerAccount(
       .returning();
     if (byUid) return byUid;
 
-    // The same verified Google address is the same owner even if the identity provider
-    // issued a new uid (for example after the local emulator's state was reset).
-    if (identity.isEmailVerified) {
-      const [byEmail] = await tx
-        .update(ownerAccounts)
-        .set({ firebaseUid: identity.uid, lastSignInAt: now })
-        .where(sql`lower(${ownerAccounts.email}) = lower(${email})`)
-        .returning();
-      if (byEmail) return byEmail;
-    }
+    // Keyed by the provider's uid alone: an e-mail match never links two identities, or
+    // whoever next holds an address (or any provider that vouches for it) would take over
+    // the account and its data.
 
     // Serialises the "first account becomes the site owner" decision across processes.
     await tx.execute(sql`select pg_advisory_xact_lock(727001)`);

@@ -10,7 +10,6 @@ import type { Database } from '../../db/client.ts';
 import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import { hashToken } from '../../lib/tokens.ts';
-import type { FailureLimiter } from '../../lib/rate-limiter.ts';
 import {
   blacklistMatchCondition,
   blacklistProbeParameters,
@@ -18,9 +17,9 @@ import {
   type BlacklistProbe,
 } from '../blacklist/find-blacklist-match.ts';
 import { blockedEventOf } from './blocked-event.ts';
-import { rateLimited } from './client-api-error.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import type { LoginThrottles } from './login-throttles.ts';
 import { issueSessionToken } from './session-token.ts';
 
 /** The user a login names, as its checks need it. */
@@ -33,6 +32,8 @@ interface LoginUser {
   isPaused: boolean;
   expiresAt: Date | null;
   hwid: string | null;
+  /** Exempt from the per-username failure limit (see login-throttles.ts). */
+  lastLoginIp: string | null;
 }
 
 /** Login's statements, prepared once per app: parsing and planning them per login adds up. */
@@ -47,6 +48,7 @@ export function createLoginStatements(db: Database) {
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
       hwid: appUsers.hwid,
+      lastLoginIp: appUsers.lastLoginIp,
     })
     .from(appUsers)
     .where(
@@ -75,6 +77,7 @@ export function createLoginStatements(db: Database) {
       isPaused: namedUser.isPaused,
       expiresAt: namedUser.expiresAt,
       hwid: namedUser.hwid,
+      lastLoginIp: namedUser.lastLoginIp,
       blacklistedTypes: sql<string[] | null>`(${matchedTypes})`,
     })
     .from(sql`(select 1) as one`)
@@ -137,13 +140,15 @@ function foundUser(row: { [K in keyof LoginUser]: LoginUser[K] | null }): LoginU
     isPaused: row.isPaused!,
     expiresAt: row.expiresAt,
     hwid: row.hwid,
+    lastLoginIp: row.lastLoginIp,
   };
 }
 export type LoginStatements = ReturnType<typeof createLoginStatements>;
 
 /**
- * POST /api/v1/login. Checks, in this order: blacklist (IP, username, the user's e-mail,
- * HWID), credentials, paused or inactive, expiry, version, HWID. Every refusal of an existing
+ * POST /api/v1/login. Checks, in this order: the failed-login throttles (login-throttles.ts),
+ * blacklist (IP, username, the user's e-mail, HWID), credentials, paused or inactive, expiry,
+ * version, HWID. Every refusal of an existing
  * user adds 1 to loginAttempts; a success sets lastLogin, resets loginAttempts to 0, binds the
  * HWID on first login under HWID lock, and issues a session token; the same statement keeps
  * the login's IP, HWID and the token's hash for the session start to match.
@@ -156,19 +161,20 @@ export async function logInEndUser({
   ctx,
   input,
 }: {
-  ctx: ClientContext & { loginThrottle: FailureLimiter; statements: LoginStatements };
+  ctx: ClientContext & { loginThrottles: LoginThrottles; statements: LoginStatements };
   input: ClientLoginInput;
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
   if (!application.isActive) return appDisabled();
 
-  // Brute force: refused before the user is even looked up, so a throttled guess costs
-  // neither a hash nor a log row. Other usernames, and other addresses, are unaffected.
-  const throttleKey = `${application.id}\n${ctx.ipAddress}\n${input.username}`;
-  const throttle = ctx.loginThrottle.check(throttleKey);
-  if (!throttle.isAllowed) {
-    throw rateLimited(throttle.retryAfterSeconds, 'Too many failed login attempts');
-  }
+  // Brute force: refused before the user is even looked up where no user is needed, so a
+  // throttled guess costs neither a hash nor a log row.
+  const attempt = {
+    applicationId: application.id,
+    username: input.username,
+    ipAddress: ctx.ipAddress,
+  };
+  const { hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt);
 
   const now = ctx.clock.now();
   // One statement finds the user and the blacklist match (the user's e-mail included); the
@@ -180,6 +186,10 @@ export async function logInEndUser({
     username: input.username,
     hwid: input.hwid,
   });
+  // Guessing at one username from many addresses: it needs the user's last login IP, so
+  // it runs now, still before the hash. An unknown username is throttled alike.
+  const lastLoginIp = user?.lastLoginIp ?? null;
+  await ctx.loginThrottles.admitForUser(attempt, lastLoginIp);
 
   // The version always (a missing one explains a version_mismatch); the hwid only if sent.
   const metadata = { ...(input.hwid ? { hwid: input.hwid } : {}), version: input.version };
@@ -212,7 +222,7 @@ export async function logInEndUser({
 
   const isPasswordCorrect = await verifyPassword(user?.passwordHash ?? null, input.password);
   if (!user || !isPasswordCorrect) {
-    ctx.loginThrottle.recordFailure(throttleKey);
+    await ctx.loginThrottles.recordFailure(attempt, lastLoginIp);
     return refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
   }
 
@@ -250,7 +260,7 @@ export async function logInEndUser({
       : refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
   }
 
-  ctx.loginThrottle.reset(throttleKey);
+  if (hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
   activity.resetLoginAttempts(user.id);
   activity.recordActivity({
     applicationId: application.id,

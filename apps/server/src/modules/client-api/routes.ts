@@ -15,7 +15,8 @@ import {
 import type { AppDependencies } from '../../app.ts';
 import { isWellFormedApiKey } from '../../lib/api-keys.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';
-import { createFailureLimiter, createRequestRateLimiter } from '../../lib/rate-limiter.ts';
+import { createThrottleStore } from '../../lib/failure-throttle.ts';
+import { createRequestRateLimiter } from '../../lib/rate-limiter.ts';
 import { deriveServerSigningKey } from '../../lib/server-signing-key.ts';
 import { createEd25519Signer } from '../../lib/ed25519-signer.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
@@ -31,6 +32,7 @@ import {
 import { createClientAppCache, type ClientApplication } from './client-app-cache.ts';
 import type { ClientContext } from './client-context.ts';
 import { createLoginStatements, logInEndUser } from './log-in-end-user.ts';
+import { createLoginThrottles } from './login-throttles.ts';
 import { registerEndUser } from './register-end-user.ts';
 import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
@@ -83,11 +85,13 @@ export async function registerClientApiRoutes(
     windowMs: 60_000,
     clock,
   });
-  const loginThrottle = createFailureLimiter({
-    maxFailures: config.clientApi.loginFailureLimit,
-    windowMs: config.clientApi.loginFailureWindowMs,
-    clock,
+  const throttleStore = createThrottleStore({
+    redisUrl: config.redisUrl,
+    database: deps.database,
+    onRedisError: (error) => app.log.warn({ err: error }, 'throttle store (Redis) unavailable'),
   });
+  app.addHook('onClose', () => throttleStore.close());
+  const loginThrottles = createLoginThrottles({ store: throttleStore, limits: config.clientApi });
   const userStanding = createUserStandingLookup(db);
   const sessions = createSessionLookup(db);
   const blacklist = createBlacklistMatcher(db);
@@ -231,7 +235,7 @@ export async function registerClientApiRoutes(
         const input = parseClientInput(clientLoginRequestSchema, request.body);
         const application = await applicationForLogin(request, input.api_key);
         return logInEndUser({
-          ctx: { ...contextOf(request, application), loginThrottle, statements: loginStatements },
+          ctx: { ...contextOf(request, application), loginThrottles, statements: loginStatements },
           input,
         });
       });

@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { Redis } from 'ioredis';
+import {
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  type RateLimiterStoreAbstract,
+} from 'rate-limiter-flexible';
+import type { DatabaseConnection } from '../db/client.ts';
+import type { RateLimitDecision } from './rate-limiter.ts';
+
+/** The table migration 0004 created in rate-limiter-flexible's RateLimiterPostgres layout. */
+const THROTTLE_TABLE = 'rate_limits';
+
+/**
+ * Where failure counters live: every instance sees them and a restart keeps them. The
+ * database by default; Redis when configured. The counting is rate-limiter-flexible's.
+ */
+export interface ThrottleStore {
+  kind: 'database' | 'redis';
+  createLimiter(options: { name: string; points: number; durationSeconds: number }): Limiter;
+  close(): Promise<void>;
+}
+type Limiter = RateLimiterStoreAbstract;
+
+export function createThrottleStore(options: {
+  redisUrl: string | null;
+  database: DatabaseConnection;
+  onRedisError: (error: Error) => void;
+}): ThrottleStore {
+  if (options.redisUrl) {
+    const client = new Redis(options.redisUrl);
+    // Without a listener ioredis prints every failed reconnection attempt to stderr; it
+    // keeps reconnecting either way, and commands wait for it.
+    client.on('error', options.onRedisError);
+    return {
+      kind: 'redis',
+      createLimiter: ({ name, points, durationSeconds }) =>
+        new RateLimiterRedis({
+          storeClient: client,
+          keyPrefix: name,
+          points,
+          duration: durationSeconds,
+        }),
+      close: async () => {
+        await client.quit().catch(() => client.disconnect());
+      },
+    };
+  }
+  // RateLimiterPostgres speaks node-postgres (`query({ name, text, values })`, `rows`,
+  // `rowCount`); DatabaseConnection.query answers in that shape for PGlite too.
+  const storeClient = { query: options.database.query };
+  let isSweepScheduled = false;
+  return {
+    kind: 'database',
+    createLimiter: ({ name, points, durationSeconds }) => {
+      // One limiter per store sweeps expired rows (every 5 minutes, rows expired over an
+      // hour ago); all of them share the table.
+      const clearExpiredByTimeout = !isSweepScheduled;
+      isSweepScheduled = true;
+      return new RateLimiterPostgres({
+        storeClient,
+        storeType: 'client',
+        tableName: THROTTLE_TABLE,
+        tableCreated: true,
+        clearExpiredByTimeout,
+        keyPrefix: name,
+        points,
+        duration: durationSeconds,
+      });
+    },
+    close: async () => {},
+  };
+}
+
+/** What a failure counter says about one key. */
+export interface FailureCheck extends RateLimitDecision {
+  /** Whether the key has failures in its current window (so a success has one to clear). */
+  hasFailures: boolean;
+}
+
+/**
+ * At most `maxFailures` failures per key within a window that starts at the key's first
+ * failure. Keys are hashed: they carry usernames (any Unicode) and addresses, and the
+ * store's key column is varchar(255).
+ */
+export function createFailureThrottle(options: {
+  store: ThrottleStore;
+  name: string;
+  maxFailures: number;
+  windowMs: number;
+}) {
+  const { maxFailures } = options;
+  const limiter = options.store.createLimiter({
+    name: options.name,
+    points: maxFailures,
+    durationSeconds: Math.max(1, Math.round(options.windowMs / 1000)),
+  });
+  return {
+    async check(key: string): Promise<FailureCheck> {
+      const counter = await limiter.get(hashKey(key));
+      if (!counter) return { isAllowed: true, retryAfterSeconds: 0, hasFailures: false };
+      if (counter.consumedPoints < maxFailures) {
+        return { isAllowed: true, retryAfterSeconds: 0, hasFailures: counter.consumedPoints > 0 };
+      }
+      return {
+        isAllowed: false,
+        retryAfterSeconds: Math.max(1, Math.ceil(counter.msBeforeNext / 1000)),
+        hasFailures: true,
+      };
+    },
+    async recordFailure(key: string): Promise<void> {
+      await limiter.penalty(hashKey(key), 1);
+    },
+    async reset(key: string): Promise<void> {
+      await limiter.delete(hashKey(key));
+    },
+  };
+}
+export type FailureThrottle = ReturnType<typeof createFailureThrottle>;
+
+const hashKey = (key: string) => createHash('sha256').update(key).digest('base64url');
