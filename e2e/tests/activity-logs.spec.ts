@@ -1,9 +1,12 @@
 import type { Application, ClientAuthResponse } from '@latchkey/contracts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signInAsNewOwner } from './support/owners.ts';
+import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 
 async function createApplication(page: Page, name: string): Promise<Application> {
-  const response = await page.request.post('/api/applications', { data: { name } });
+  const response = await page.request.post('/api/applications', {
+    headers: consoleOriginHeaders(page),
+    data: { name },
+  });
   expect(response.status()).toBe(201);
   return (await response.json()) as Application;
 }
@@ -97,6 +100,7 @@ test.describe('activity logs', () => {
       }),
     ).toMatchObject({ success: true, code: 'OK' });
     const block = await page.request.post('/api/blacklist', {
+      headers: consoleOriginHeaders(page),
       data: { type: 'username', value: 'mallory', reason: 'Chargebacks' },
     });
     expect(block.status()).toBe(201);

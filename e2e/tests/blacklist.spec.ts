@@ -1,6 +1,6 @@
 import type { Application, BlacklistEntry } from '@latchkey/contracts';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { signInAsNewOwner } from './support/owners.ts';
+import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 
 /** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
 function toast(page: Page, text: string): Locator {
@@ -8,7 +8,10 @@ function toast(page: Page, text: string): Locator {
 }
 
 async function createApplication(page: Page, name: string): Promise<Application> {
-  const response = await page.request.post('/api/applications', { data: { name } });
+  const response = await page.request.post('/api/applications', {
+    headers: consoleOriginHeaders(page),
+    data: { name },
+  });
   expect(response.status()).toBe(201);
   return (await response.json()) as Application;
 }
@@ -180,6 +183,7 @@ test.describe('blacklist', () => {
   test('a failed delete shows the server message in an error toast', async ({ page }) => {
     await signInAsNewOwner(page, 'Felix Failure');
     const response = await page.request.post('/api/blacklist', {
+      headers: consoleOriginHeaders(page),
       data: { type: 'hwid', value: 'HWID-GONE' },
     });
     expect(response.status()).toBe(201);
@@ -189,7 +193,13 @@ test.describe('blacklist', () => {
     const entryRow = row(page, 'HWID-GONE');
     await expect(entryRow).toContainText('Global');
     // Removed elsewhere meanwhile: the delete answers 404 and the list catches up.
-    expect((await page.request.delete(`/api/blacklist/${entry.id}`)).status()).toBe(200);
+    expect(
+      (
+        await page.request.delete(`/api/blacklist/${entry.id}`, {
+          headers: consoleOriginHeaders(page),
+        })
+      ).status(),
+    ).toBe(200);
     await entryRow.getByRole('button', { name: 'Delete blacklist entry' }).click();
     await page
       .getByRole('alertdialog', { name: 'Delete blacklist entry?' })

@@ -1,14 +1,22 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, describeMode, loadConfig } from './config.ts';
 
 const dataDir = () => mkdtempSync(join(tmpdir(), 'latchkey-config-'));
 const realFirebase = {
   FIREBASE_PROJECT_ID: 'acme-prod',
   FIREBASE_API_KEY: 'AIza-test',
   FIREBASE_AUTH_DOMAIN: 'acme-prod.firebaseapp.com',
+};
+/** Everything production needs besides the variable a test is about. */
+const production = {
+  NODE_ENV: 'production',
+  SERVER_SECRET: randomBytes(48).toString('base64'),
+  PUBLIC_ORIGIN: 'https://latchkey.example.com',
+  ...realFirebase,
 };
 
 describe('loadConfig', () => {
@@ -53,28 +61,24 @@ describe('loadConfig', () => {
   it('refuses the emulator in production', () => {
     expect(() =>
       loadConfig({
-        NODE_ENV: 'production',
-        SERVER_SECRET: 'x'.repeat(40),
+        ...production,
         FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
-        ...realFirebase,
       }),
     ).toThrow(ConfigError);
   });
 
   it('refuses a demo project and a missing secret in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', SERVER_SECRET: 'x'.repeat(40) })).toThrow(
+    expect(() => loadConfig({ ...production, FIREBASE_PROJECT_ID: 'demo-latchkey' })).toThrow(
       /real Firebase project/,
     );
-    expect(() => loadConfig({ NODE_ENV: 'production', ...realFirebase })).toThrow(/SERVER_SECRET/);
+    const { SERVER_SECRET: _secret, ...withoutSecret } = production;
+    expect(() => loadConfig(withoutSecret)).toThrow(/SERVER_SECRET/);
   });
 
   it('uses a real Firebase project without the emulator in production', () => {
-    const config = loadConfig({
-      NODE_ENV: 'production',
-      SERVER_SECRET: 'x'.repeat(40),
-      ...realFirebase,
-    });
+    const config = loadConfig(production);
     expect(config.identity.emulatorHost).toBeNull();
+    expect(config.publicOrigin).toBe('https://latchkey.example.com');
     expect(config.identity.webConfig.authDomain).toBe('acme-prod.firebaseapp.com');
   });
 
@@ -89,5 +93,74 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x' })).toThrow(
       /PORT[\s\S]*DATABASE_URL/,
     );
+  });
+
+  it('refuses production without PUBLIC_ORIGIN', () => {
+    const { PUBLIC_ORIGIN: _origin, ...withoutOrigin } = production;
+    expect(() => loadConfig(withoutOrigin)).toThrow(ConfigError);
+    expect(() => loadConfig(withoutOrigin)).toThrow(/PUBLIC_ORIGIN is required in production/);
+    // Outside production the request's own origin stays the default.
+    expect(loadConfig({ DATA_DIR: dataDir() }).publicOrigin).toBeNull();
+  });
+
+  it.each(['development', 'test', undefined])(
+    'refuses the emulator beside a real Firebase project (NODE_ENV %s)',
+    (nodeEnv) => {
+      expect(() =>
+        loadConfig({
+          ...(nodeEnv ? { NODE_ENV: nodeEnv } : {}),
+          DATA_DIR: dataDir(),
+          FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9099',
+          ...realFirebase,
+        }),
+      ).toThrow(/FIREBASE_AUTH_EMULATOR_HOST is set for the real Firebase project "acme-prod"/);
+    },
+  );
+
+  it('still lets a demo- project choose its emulator host outside production', () => {
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      FIREBASE_PROJECT_ID: 'demo-other',
+      FIREBASE_AUTH_EMULATOR_HOST: '127.0.0.1:9199',
+    });
+    expect(config.identity.emulatorHost).toBe('127.0.0.1:9199');
+  });
+
+  it.each([
+    ['41 × a', 'a'.repeat(41)],
+    ['a repeated short pattern', 'abc'.repeat(14)],
+    ['a run of letters and digits', 'abcdefghijklmnopqrstuvwxyz0123456789'],
+    ['a tiny alphabet', '0110100110010110'.repeat(4)],
+    ['a repeated phrase', 'hunter2-hunter2-hunter2-hunter2-hunter2'],
+  ])('refuses a predictable SERVER_SECRET in production: %s', (_name, secret) => {
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(() => loadConfig({ ...production, SERVER_SECRET: secret })).toThrow(/too predictable/);
+  });
+
+  it('accepts generated secrets in production: openssl rand -base64 48 and -hex 32', () => {
+    // Many draws, so a rule that rejects a random secret now and then cannot hide.
+    for (let draw = 0; draw < 500; draw += 1) {
+      for (const secret of [randomBytes(48).toString('base64'), randomBytes(32).toString('hex')]) {
+        expect(() => loadConfig({ ...production, SERVER_SECRET: secret })).not.toThrow();
+      }
+    }
+  });
+
+  it('says which mode is running, without the database password', () => {
+    const local = describeMode(loadConfig({ DATA_DIR: '/srv/latchkey', SERVE_CONSOLE: 'false' }));
+    expect(local).toBe(
+      "NODE_ENV=development; database: PGlite at /srv/latchkey/pglite; identity: Firebase Auth emulator at 127.0.0.1:9099 (project demo-latchkey); public origin: each request's own origin (PUBLIC_ORIGIN unset); console: not served",
+    );
+    const deployed = describeMode(
+      loadConfig({
+        ...production,
+        DATABASE_URL: 'postgres://latchkey:s3cret-pw@db.internal:5432/latchkey',
+        CONSOLE_DIST_DIR: '/srv/console',
+      }),
+    );
+    expect(deployed).toBe(
+      'NODE_ENV=production; database: PostgreSQL at db.internal:5432/latchkey; identity: Firebase project acme-prod; public origin: https://latchkey.example.com; console: served from /srv/console',
+    );
+    expect(deployed).not.toContain('s3cret-pw');
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { minimumSecretLength, secretWeakness } from './lib/secret-strength.ts';
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -27,9 +28,12 @@ const environmentSchema = z.object({
     .string()
     .regex(/^[\w.-]+:\d+$/, 'FIREBASE_AUTH_EMULATOR_HOST must be host:port')
     .optional(),
-  /** Secret for encrypting signing keys at rest. Required in production; generated locally. */
-  SERVER_SECRET: z.string().min(32, 'SERVER_SECRET must be at least 32 characters').optional(),
-  /** Origin the console is served from (e.g. https://latchkey.example.com); defaults to the request's own host. */
+  /** Secret for encrypting signing keys at rest. Required (and strong) in production; generated locally. */
+  SERVER_SECRET: z
+    .string()
+    .min(minimumSecretLength, `SERVER_SECRET must be at least ${minimumSecretLength} characters`)
+    .optional(),
+  /** Origin the console is served from (e.g. https://latchkey.example.com). Required in production; elsewhere defaults to the request's own origin. */
   PUBLIC_ORIGIN: z.url().optional(),
   /** Trust X-Forwarded-For from this many proxy hops (0 = use the socket address). */
   TRUST_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
@@ -117,10 +121,16 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   const dataDir = resolve(env.DATA_DIR);
   const isDemoProject = env.FIREBASE_PROJECT_ID.startsWith('demo-');
 
-  // A production server that honoured the emulator would accept unsigned tokens: anyone
-  // could sign in as anyone. Refuse to start rather than degrade silently.
+  // A server that honoured the emulator would accept unsigned tokens: anyone could sign in
+  // as anyone. Refuse to start rather than degrade silently, and refuse it beside a real
+  // project in every mode: a forgotten NODE_ENV must not open a real deployment.
   if (isProduction && env.FIREBASE_AUTH_EMULATOR_HOST) {
     throw new ConfigError('FIREBASE_AUTH_EMULATOR_HOST must not be set in production');
+  }
+  if (!isDemoProject && env.FIREBASE_AUTH_EMULATOR_HOST) {
+    throw new ConfigError(
+      `FIREBASE_AUTH_EMULATOR_HOST is set for the real Firebase project "${env.FIREBASE_PROJECT_ID}": the emulator is only for demo- projects`,
+    );
   }
   if (isProduction && isDemoProject) {
     throw new ConfigError('Production needs a real Firebase project: set FIREBASE_PROJECT_ID');
@@ -131,12 +141,21 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     );
   }
   if (isProduction && !env.SERVER_SECRET) {
-    throw new ConfigError('SERVER_SECRET is required in production (at least 32 characters)');
+    throw new ConfigError(
+      'SERVER_SECRET is required in production: generate one with `openssl rand -base64 48`',
+    );
+  }
+  const secretProblem =
+    isProduction && env.SERVER_SECRET ? secretWeakness(env.SERVER_SECRET) : null;
+  if (secretProblem) throw new ConfigError(secretProblem);
+  // Without it the allowed origin would come from the Host header, which the client chooses.
+  if (isProduction && !env.PUBLIC_ORIGIN) {
+    throw new ConfigError(
+      'PUBLIC_ORIGIN is required in production: the origin the console is served from, e.g. https://latchkey.example.com',
+    );
   }
 
-  const emulatorHost = isDemoProject
-    ? (env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099')
-    : (env.FIREBASE_AUTH_EMULATOR_HOST ?? null);
+  const emulatorHost = isDemoProject ? (env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099') : null;
 
   return {
     nodeEnv: env.NODE_ENV,
@@ -200,5 +219,33 @@ function readOrCreateLocalSecret(dataDir: string): string {
       // Another process created it first: theirs is the one in use.
       return readFileSync(path, 'utf8').trim();
     }
+  }
+}
+
+/**
+ * One line that says which mode is running, so a server started on the emulator or on the
+ * wrong database is noticed at once. Never includes credentials.
+ */
+export function describeMode(config: Config): string {
+  const database =
+    config.database.kind === 'pglite'
+      ? `PGlite at ${config.database.dataDir}`
+      : `PostgreSQL at ${postgresLocation(config.database.url)}`;
+  const identity = config.identity.emulatorHost
+    ? `Firebase Auth emulator at ${config.identity.emulatorHost} (project ${config.identity.projectId})`
+    : `Firebase project ${config.identity.projectId}`;
+  const publicOrigin = config.publicOrigin ?? "each request's own origin (PUBLIC_ORIGIN unset)";
+  const console = config.consoleDistDir ? `served from ${config.consoleDistDir}` : 'not served';
+  return `NODE_ENV=${config.nodeEnv}; database: ${database}; identity: ${identity}; public origin: ${publicOrigin}; console: ${console}`;
+}
+
+/** host:port/database of a postgres:// URL, without user or password. */
+function postgresLocation(url: string): string {
+  try {
+    const parsed = new URL(url);
+    const database = decodeURIComponent(parsed.pathname.replace(/^\//, '')) || '(default)';
+    return `${parsed.hostname}${parsed.port ? `:${parsed.port}` : ''}/${database}`;
+  } catch {
+    return '(unparsable URL)';
   }
 }

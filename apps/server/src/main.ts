@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { buildApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, describeMode, loadConfig } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startAuthEmulator, type RunningAuthEmulator } from './identity/auth-emulator.ts';
 import { createFirebaseIdentityVerifier } from './identity/identity-verifier.ts';
@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     emulatorHost: config.identity.emulatorHost,
   });
   const app = await buildApp({ config, database, identity });
+  app.log.info(`Latchkey mode: ${describeMode(config)}`);
 
   let isStopping = false;
   const stop = async (signal: string) => {

@@ -17,7 +17,13 @@ import {
   insertAppUserSession,
   insertBlacklistEntry,
 } from './factories.ts';
-import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './test-app.ts';
+import {
+  createTestApp,
+  signInOwner,
+  testConsoleOrigin,
+  type SignedInOwner,
+  type TestApp,
+} from './test-app.ts';
 
 /**
  * Every route registered on the app, collected through Fastify's onRoute hook, so the table
@@ -296,6 +302,7 @@ describe('every owner route is closed to everyone but its owner', () => {
     const forged = await send(route, victimData, {
       cookie: 'latchkey_session=forged-token',
       'x-account-id': victim.accountId,
+      origin: testConsoleOrigin,
     });
     expect(forged.statusCode).toBe(401);
   });
@@ -348,19 +355,23 @@ describe('every owner route is closed to everyone but its owner', () => {
   });
 
   it.each(ownerRoutes.filter((route) => mutating(route.method)))(
-    '$method $path: 403 for a foreign Origin or a cross-site fetch',
+    '$method $path: 403 for a foreign Origin, no Origin, or a cross-site or same-site fetch',
     async (route) => {
-      const foreignOrigin = await send(route, victimData, {
-        ...victim.headers,
-        origin: 'https://evil.example',
-      });
-      expect(foreignOrigin.statusCode).toBe(403);
-      expect(foreignOrigin.json()).toMatchObject({ code: 'FORBIDDEN' });
-      const crossSite = await send(route, victimData, {
-        ...victim.headers,
-        'sec-fetch-site': 'cross-site',
-      });
-      expect(crossSite.statusCode).toBe(403);
+      const { origin: _origin, ...withoutOrigin } = victim.headers;
+      for (const headers of [
+        { ...victim.headers, origin: 'https://evil.example' },
+        { ...victim.headers, origin: 'null' },
+        withoutOrigin,
+        { ...withoutOrigin, 'sec-fetch-site': 'none' },
+        { ...victim.headers, 'sec-fetch-site': 'cross-site' },
+        { ...victim.headers, 'sec-fetch-site': 'same-site' },
+        // Sec-Fetch-Site vouches only when Origin is absent, never against a foreign one.
+        { ...victim.headers, origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' },
+      ]) {
+        const response = await send(route, victimData, headers);
+        expect(response.statusCode, JSON.stringify(headers)).toBe(403);
+        expect(response.json()).toMatchObject({ code: 'FORBIDDEN' });
+      }
     },
   );
 
@@ -377,14 +388,24 @@ describe('every owner route is closed to everyone but its owner', () => {
     expect(await snapshotOfVictim()).toEqual(before);
   });
 
+  it.each(ownerRoutes.filter((route) => mutating(route.method)))(
+    '$method $path: succeeds without Origin when Sec-Fetch-Site says same-origin',
+    async (route) => {
+      const fixture = await createFixture(victim);
+      const { origin: _origin, ...withoutOrigin } = victim.headers;
+      const response = await send(route, fixture, {
+        ...withoutOrigin,
+        'sec-fetch-site': 'same-origin',
+      });
+      expect(response.statusCode, response.body).toBeLessThan(300);
+    },
+  );
+
   // Positive control: the same requests succeed for the owner, so the refusals above are
   // the guard and the scoping at work, not a wrong path or body in the table.
   it.each(ownerRoutes)('$method $path: succeeds for the owner', async (route) => {
     const fixture = await createFixture(victim);
-    const response = await send(route, fixture, {
-      ...victim.headers,
-      origin: 'http://localhost:80',
-    });
+    const response = await send(route, fixture, victim.headers);
     expect(response.statusCode, response.body).toBeLessThan(300);
   });
 });

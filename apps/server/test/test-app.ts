@@ -58,11 +58,17 @@ export async function createTestApp(
   };
 }
 
+/**
+ * The Origin a browser on the console sends with every POST, PUT and DELETE: the test
+ * app's own origin (inject's Host is localhost:80), so owner mutations pass the CSRF check.
+ */
+export const testConsoleOrigin = 'http://localhost';
+
 export interface SignedInOwner {
   accountId: string;
   cookie: string;
   account: GoogleTestAccount;
-  /** Headers the console would send: the session cookie and the stored account id. */
+  /** Headers the console would send: the session cookie, the stored account id and its Origin. */
   headers: Record<string, string>;
 }
 
@@ -75,6 +81,7 @@ export async function signInOwner(
   const response = await app.inject({
     method: 'POST',
     url: '/api/auth/firebase-login',
+    headers: { origin: testConsoleOrigin },
     payload: {
       firebase_token: idToken,
       firebase_uid: uid,
@@ -92,6 +99,6 @@ export async function signInOwner(
     accountId: body.account_id,
     cookie,
     account,
-    headers: { cookie, 'x-account-id': body.account_id },
+    headers: { cookie, 'x-account-id': body.account_id, origin: testConsoleOrigin },
   };
 }

@@ -38,3 +38,12 @@ export async function signInAsNewOwner(page: Page, name = 'Test Owner'): Promise
   await signInWithGoogle(page, account);
   return account;
 }
+
+/**
+ * Headers for owner API calls made through page.request: unlike the console's own fetch,
+ * Playwright's request context sends no Origin, and the server refuses a cookie-authenticated
+ * change that does not prove it comes from the console.
+ */
+export function consoleOriginHeaders(page: Page): Record<string, string> {
+  return { origin: new URL(page.url()).origin };
+}

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { createTestApp, testConsoleOrigin, type TestApp } from '../../test/test-app.ts';
 
 describe('HTTP behaviour shared by every route', () => {
   let testApp: TestApp;
@@ -76,7 +76,7 @@ describe('HTTP behaviour shared by every route', () => {
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/api/auth/firebase-login',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', origin: testConsoleOrigin },
       payload: '{"firebase_token": ',
     });
     expect(response.statusCode).toBe(400);
@@ -90,6 +90,7 @@ describe('HTTP behaviour shared by every route', () => {
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/api/auth/firebase-login',
+      headers: { origin: testConsoleOrigin },
       payload: { firebase_token: 'x'.repeat(4096) },
     });
     expect(response.statusCode).toBe(413);
@@ -100,6 +101,7 @@ describe('HTTP behaviour shared by every route', () => {
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/api/auth/firebase-login',
+      headers: { origin: testConsoleOrigin },
       payload: { firebase_token: 42 },
     });
     expect(response.statusCode).toBe(400);
@@ -143,7 +145,7 @@ describe('JSON bodies', () => {
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/api/auth/firebase-login',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', origin: testConsoleOrigin },
       payload: '',
     });
     expect(response.statusCode).toBe(400);
@@ -154,7 +156,7 @@ describe('JSON bodies', () => {
     const response = await testApp.app.inject({
       method: 'POST',
       url: '/api/auth/firebase-login',
-      headers: { 'content-type': 'application/json' },
+      headers: { 'content-type': 'application/json', origin: testConsoleOrigin },
       payload: '{"firebase_token":"x","__proto__":{"isAdmin":true}}',
     });
     expect(response.statusCode).toBe(400);

@@ -1,11 +1,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  forgetEmulatorRecord,
+  isPortAnswering,
+  stopStaleEmulator,
+  writeEmulatorRecord,
+} from './emulator-record.ts';
 
+/** An emulator this process started (it never adopts one), and so must stop. */
 export interface RunningAuthEmulator {
-  /** True when this process started it (and so must stop it). */
-  isOwnedByUs: boolean;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -13,6 +20,8 @@ interface Logger {
   info(message: string): void;
   warn(message: string): void;
 }
+
+const exitWithParentPreload = fileURLToPath(new URL('./exit-with-parent.cjs', import.meta.url));
 
 const consoleLogger: Logger = {
   info: (message) => console.log(message),
@@ -30,9 +39,12 @@ export async function isAuthEmulatorReady(host: string): Promise<boolean> {
 }
 
 /**
- * Starts the Firebase Auth emulator from firebase-tools, unless one already answers at
- * `host` (tests and a second server share one). Its accounts are imported from and exported
- * to `stateDir`, so a Google account keeps its uid across restarts.
+ * Starts the Firebase Auth emulator from firebase-tools for `stateDir`. Its accounts are
+ * imported from and exported to `stateDir`, so a Google account keeps its uid across restarts.
+ *
+ * It never adopts an emulator it finds running: one that a killed earlier run left for this
+ * `stateDir` (recorded there) is stopped and replaced; anything else on the port is refused,
+ * because an emulator started for other data would hand out other uids for the same people.
  */
 export async function startAuthEmulator(options: {
   host: string;
@@ -42,15 +54,26 @@ export async function startAuthEmulator(options: {
   timeoutMs?: number;
 }): Promise<RunningAuthEmulator> {
   const log = options.log ?? consoleLogger;
-  if (await isAuthEmulatorReady(options.host)) {
-    log.info(`Using the Firebase Auth emulator already running at ${options.host}`);
-    return { isOwnedByUs: false, stop: async () => {} };
-  }
-
+  const stateDir = resolve(options.stateDir);
+  const firebaseCli = createRequire(import.meta.url).resolve('firebase-tools/lib/bin/firebase.js');
   const [hostname = '127.0.0.1', portText = '9099'] = options.host.split(':');
   const port = Number(portText);
-  const workDir = join(options.stateDir, 'workdir');
-  const exportDir = join(options.stateDir, 'export');
+  const workDir = join(stateDir, 'workdir');
+  const exportDir = join(stateDir, 'export');
+
+  const stopped = await stopStaleEmulator({ stateDir, exportDir, firebaseCli });
+  if (stopped) {
+    log.warn(
+      `Stopped the Firebase Auth emulator (pid ${stopped.pid}, port ${stopped.port}) that an earlier run left behind`,
+    );
+  }
+  if (await isPortAnswering(hostname, port)) {
+    throw new Error(
+      `Port ${port} (FIREBASE_AUTH_EMULATOR_HOST ${options.host}) is already in use by a process ` +
+        `this server did not start for ${stateDir}. Stop that process, or set ` +
+        'FIREBASE_AUTH_EMULATOR_HOST to a free host:port (the next two ports must be free too).',
+    );
+  }
   mkdirSync(workDir, { recursive: true });
   // Hub and logging ports sit beside the auth port so several emulators can coexist.
   writeFileSync(
@@ -66,8 +89,9 @@ export async function startAuthEmulator(options: {
     }),
   );
 
-  const firebaseCli = createRequire(import.meta.url).resolve('firebase-tools/lib/bin/firebase.js');
   const args = [
+    '--require',
+    exitWithParentPreload,
     firebaseCli,
     'emulators:start',
     '--only',
@@ -92,10 +116,18 @@ export async function startAuthEmulator(options: {
     // each other's accounts. A private TMPDIR keeps each one to itself.
     env: { ...process.env, FIREBASE_AUTH_EMULATOR_HOST: '', TMPDIR: workDir },
   });
-  // Should this process die without a graceful stop, the emulator must not outlive it.
+  // Should this process exit without a graceful stop, the emulator must not outlive it; a
+  // kill -9 skips this, which is what the record and the exit-with-parent preload are for.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  child.once('exit', () => process.removeListener('exit', killOnExit));
+  if (child.pid !== undefined) {
+    // detached: the child leads a process group of its own, whose id is its pid.
+    writeEmulatorRecord(stateDir, { pid: child.pid, processGroup: child.pid, port, stateDir });
+  }
+  child.once('exit', () => {
+    process.removeListener('exit', killOnExit);
+    if (child.pid !== undefined) forgetEmulatorRecord(stateDir, child.pid);
+  });
   let output = '';
   // The auth port answers before the accounts are imported (firebase-tools starts the
   // emulator, then imports into it): a sign-in in between would get a new uid for a known
@@ -110,14 +142,14 @@ export async function startAuthEmulator(options: {
 
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (!(isImportDone && (await isAuthEmulatorReady(options.host)))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
+    if (child.exitCode !== null || child.signalCode !== null || Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`The Firebase Auth emulator did not start at ${options.host}:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   log.info(`Firebase Auth emulator ready at ${options.host}`);
-  return { isOwnedByUs: true, stop: () => stopChild(child, log) };
+  return { pid: child.pid!, stop: () => stopChild(child, log) };
 }
 
 /** SIGINT lets the emulator export its accounts before it exits. */

@@ -8,7 +8,12 @@ import {
   newGoogleAccount,
   newGoogleIdentityWithEmail,
 } from '../../../test/emulator-accounts.ts';
-import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
+import {
+  createTestApp,
+  signInOwner,
+  testConsoleOrigin,
+  type TestApp,
+} from '../../../test/test-app.ts';
 
 describe('owner sign-in with Google through Firebase', () => {
   let testApp: TestApp;
@@ -17,8 +22,10 @@ describe('owner sign-in with Google through Firebase', () => {
   });
   afterAll(() => testApp.close());
 
-  const login = (payload: object, headers: Record<string, string> = {}) =>
-    testApp.app.inject({ method: 'POST', url: '/api/auth/firebase-login', payload, headers });
+  const login = (
+    payload: object,
+    headers: Record<string, string> = { origin: testConsoleOrigin },
+  ) => testApp.app.inject({ method: 'POST', url: '/api/auth/firebase-login', payload, headers });
 
   it('creates the first account as the site owner and later ones as users', async () => {
     const first = await signInOwner(testApp.app, newGoogleAccount('Ada Lovelace'));
@@ -112,11 +119,48 @@ describe('owner sign-in with Google through Firebase', () => {
     expect(response.json().account_id).not.toBe(victim.accountId);
   });
 
-  it('refuses a sign-in posted from a foreign origin', async () => {
+  it.each([
+    ['from a foreign origin', { origin: 'https://evil.example' }],
+    ['without an Origin', {}],
+    ['by a cross-site fetch', { origin: testConsoleOrigin, 'sec-fetch-site': 'cross-site' }],
+    ['by a same-site fetch', { 'sec-fetch-site': 'same-site' }],
+  ])('refuses a sign-in posted %s (login CSRF)', async (_label, headers) => {
     const { idToken } = await emulatorGoogleIdToken(newGoogleAccount());
-    const response = await login({ firebase_token: idToken }, { origin: 'https://evil.example' });
+    const response = await login({ firebase_token: idToken }, headers);
     expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'FORBIDDEN' });
     expect(response.cookies).toHaveLength(0);
+  });
+
+  it('accepts a sign-in without Origin when Sec-Fetch-Site says same-origin', async () => {
+    const { idToken } = await emulatorGoogleIdToken(newGoogleAccount());
+    const response = await login({ firebase_token: idToken }, { 'sec-fetch-site': 'same-origin' });
+    expect(response.json()).toMatchObject({ success: true });
+  });
+
+  it('allows only PUBLIC_ORIGIN when it is set, whatever the Host header says', async () => {
+    const behindProxy = await createTestApp({
+      env: { PUBLIC_ORIGIN: 'https://latchkey.example.com' },
+    });
+    try {
+      const { idToken } = await emulatorGoogleIdToken(newGoogleAccount());
+      const hostOrigin = await behindProxy.app.inject({
+        method: 'POST',
+        url: '/api/auth/firebase-login',
+        headers: { host: 'evil.example', origin: 'http://evil.example' },
+        payload: { firebase_token: idToken },
+      });
+      expect(hostOrigin.statusCode).toBe(403);
+      const publicOrigin = await behindProxy.app.inject({
+        method: 'POST',
+        url: '/api/auth/firebase-login',
+        headers: { origin: 'https://latchkey.example.com' },
+        payload: { firebase_token: idToken },
+      });
+      expect(publicOrigin.json()).toMatchObject({ success: true });
+    } finally {
+      await behindProxy.close();
+    }
   });
 
   it('requires a session for owner routes', async () => {

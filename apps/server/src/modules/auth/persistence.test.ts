@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
 import { startAuthEmulator } from '../../identity/auth-emulator.ts';
 import { emulatorGoogleIdToken, newGoogleAccount } from '../../../test/emulator-accounts.ts';
+import { findFreePortBlock } from '../../../test/free-port-block.ts';
 import { createTestApp, signInOwner } from '../../../test/test-app.ts';
 
 describe('the same Google account is the same owner after a restart', () => {
@@ -52,24 +52,7 @@ describe('the same Google account is the same owner after a restart', () => {
     });
     const after = await emulatorGoogleIdToken(account, host);
     await secondEmulator.stop();
-    expect(firstEmulator.isOwnedByUs).toBe(true);
-    expect(secondEmulator.isOwnedByUs).toBe(true);
     expect(after.uid).toBe(before.uid);
     rmSync(stateDir, { recursive: true, force: true });
   }, 120_000);
 });
-
-/** A free port whose two successors are free too (auth, hub and logging ports). */
-async function findFreePortBlock(): Promise<number> {
-  const isFree = (port: number) =>
-    new Promise<boolean>((resolve) => {
-      const server = createServer();
-      server.once('error', () => resolve(false));
-      server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-    });
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    const port = 20_000 + Math.floor(Math.random() * 20_000);
-    if ((await isFree(port)) && (await isFree(port + 1)) && (await isFree(port + 2))) return port;
-  }
-  throw new Error('no free port block found');
-}

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { firebaseLoginRequestSchema, type FirebaseLoginResponse } from '@latchkey/contracts';
 import type { AppDependencies } from '../../app.ts';
-import { assertSameOrigin } from '../../http/owner-guard.ts';
+import { assertSameOrigin } from '../../http/assert-same-origin.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { endOwnerSession } from './end-owner-session.ts';
 import { sessionCookieName, sessionCookieOptions } from './session-cookie.ts';
