@@ -6,6 +6,7 @@ import type { DatabaseConnection } from './db/client.ts';
 import { registerConsoleAssets } from './http/console-assets.ts';
 import { acceptEmptyJsonBodies } from './http/accept-empty-json-bodies.ts';
 import { registerErrorHandler } from './http/error-handler.ts';
+import { refuseUncleanRequestText } from './http/refuse-unclean-request-text.ts';
 import { createOwnerGuard } from './http/owner-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { IdentityVerifier } from './identity/identity-verifier.ts';
@@ -92,6 +93,7 @@ export async function buildApp(
 
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
+  refuseUncleanRequestText(app);
 
   const activity = createActivityRecorder({
     db: deps.database.db,
