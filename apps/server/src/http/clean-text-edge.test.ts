@@ -221,6 +221,19 @@ describe('clean text at the edge', () => {
     );
   });
 
+  it('answers a path parameter that is not UTF-8, or too long, in the owner error shape', async () => {
+    for (const [url, message] of [
+      ['/api/blacklist/%FF', 'The URL is not valid percent-encoded UTF-8'],
+      [
+        `/api/applications/${applicationId}/users/%ED%A0%80`,
+        'The URL is not valid percent-encoded UTF-8',
+      ],
+      [`/api/blacklist/${'9'.repeat(500)}`, 'A path parameter is too long'],
+    ] as const) {
+      expect(expectOwnerBadRequest(await callOwnerRaw('DELETE', url))).toBe(message);
+    }
+  });
+
   it('still accepts an application name with characters beyond the BMP', async () => {
     const response = await callOwnerRaw(
       'POST',
