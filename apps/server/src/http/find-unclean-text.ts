@@ -40,8 +40,8 @@ interface PathNode {
 
 function pathOf(node: PathNode | null): Path {
   const path: Path = [];
-  for (let current = node; current; current = current.parent) path.unshift(current.key);
-  return path;
+  for (let current = node; current; current = current.parent) path.push(current.key);
+  return path.reverse();
 }
 
 /** `name: text must be …`; the path is made printable, as it may hold the bad text itself. */
