@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RouteOptions,
+} from 'fastify';
 import type { Config } from './config.ts';
 import type { DatabaseConnection } from './db/client.ts';
 import { registerConsoleAssets } from './http/console-assets.ts';
 import { acceptEmptyJsonBodies } from './http/accept-empty-json-bodies.ts';
-import { registerErrorHandler } from './http/error-handler.ts';
+import { answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
+import { refuseUncleanRequestText } from './http/refuse-unclean-request-text.ts';
 import { createOwnerGuard } from './http/owner-guard.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { IdentityVerifier } from './identity/identity-verifier.ts';
@@ -55,6 +60,8 @@ export async function buildApp(
     applicationEvents?: ApplicationEvents;
     activityEvents?: ActivityEvents;
     logger?: FastifyServerOptions['logger'];
+    /** Told about every route as it is registered (the fuzz suite walks them all). */
+    onRoute?: (route: RouteOptions) => void;
   },
 ): Promise<FastifyInstance> {
   const deps: AppDependencies = {
@@ -71,6 +78,7 @@ export async function buildApp(
       redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-api-key"]'],
     },
     bodyLimit: config.bodyLimitBytes,
+    frameworkErrors: answerFrameworkError,
     // Only the configured number of proxy hops may set the client address (X-Forwarded-For).
     trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
     // genReqId vets the incoming header itself: an unchecked one could inject into logs.
@@ -82,6 +90,7 @@ export async function buildApp(
         : randomUUID();
     },
   });
+  if (dependencies.onRoute) app.addHook('onRoute', dependencies.onRoute);
   app.decorateRequest('owner', null);
   // Set before the handler runs (a synchronous hook, no promise per request); Fastify keeps
   // headers set this early on error replies too.
@@ -92,6 +101,7 @@ export async function buildApp(
 
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
+  refuseUncleanRequestText(app);
 
   const activity = createActivityRecorder({
     db: deps.database.db,

@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import type { DatabaseConnection } from '../src/db/client.ts';
@@ -24,7 +24,12 @@ export interface TestApp {
 
 /** The real application on a fresh database, wired to the shared test emulator. */
 export async function createTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; database?: DatabaseConnection } = {},
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    database?: DatabaseConnection;
+    onRoute?: (route: RouteOptions) => void;
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -44,6 +49,7 @@ export async function createTestApp(
     database,
     identity,
     ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
   });
   await app.ready();
   return {

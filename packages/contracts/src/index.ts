@@ -3,6 +3,7 @@ export * from './app-users.ts';
 export * from './applications.ts';
 export * from './auth.ts';
 export * from './blacklist.ts';
+export * from './clean-text.ts';
 export * from './client-api.ts';
 export * from './dashboard.ts';
 export * from './errors.ts';

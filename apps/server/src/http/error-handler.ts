@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@latchkey/contracts';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, httpStatusOf } from '../lib/errors.ts';
 
 const codeByStatus: Record<number, ErrorCode> = {
@@ -41,4 +41,37 @@ function clientMessage(error: FastifyError, status: number): string {
   }
   if (status === 413) return 'Request body is too large';
   return error.message;
+}
+
+const frameworkErrorMessages: Record<string, string> = {
+  FST_ERR_BAD_URL: 'The URL is not valid percent-encoded UTF-8',
+  FST_ERR_MAX_PARAM_LENGTH: 'A path parameter is too long',
+};
+
+/**
+ * Errors Fastify raises while routing, before any scope's error handler can see them: a path
+ * parameter that is not valid percent-encoded UTF-8, or longer than the router allows. They
+ * get a 400 in the documented shapes instead of Fastify's own. Only routes with path
+ * parameters raise them, and the client API has none, so its v1-shaped branch (unsigned: the
+ * application is not known yet) is a guard for routes to come.
+ */
+export function answerFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const message = frameworkErrorMessages[error.code];
+  if (!message) {
+    request.log.error({ err: error }, 'framework error');
+    void reply.status(500).send({ message: 'Internal server error', code: 'INTERNAL' });
+    return;
+  }
+  const isClientApi = request.url === '/api/v1' || request.url.startsWith('/api/v1/');
+  void reply
+    .status(400)
+    .send(
+      isClientApi
+        ? { success: false, code: 'INVALID_REQUEST', message }
+        : { message, code: 'BAD_REQUEST' },
+    );
 }

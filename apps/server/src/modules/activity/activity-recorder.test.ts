@@ -195,6 +195,104 @@ describe('activity recorder', () => {
     await recorder.close();
   });
 
+  /** Flushes as the timer would: permanent failures are retried, then written item by item. */
+  const flushThroughRetries = async (recorder: ReturnType<typeof recorderFor>) => {
+    for (let attempt = 1; attempt < 3; attempt += 1) {
+      try {
+        await recorder.flush();
+        return;
+      } catch {
+        // The recorder keeps the batch and retries it.
+      }
+    }
+    await recorder.flush();
+  };
+
+  /** A recorder whose warnings and errors are kept, parsed, for the test to read. */
+  const recorderWithLog = () => {
+    const lines: { level: number; msg: string; [field: string]: unknown }[] = [];
+    const recorder = createActivityRecorder({
+      db: database.db,
+      log: pino({ level: 'warn' }, { write: (line: string) => lines.push(JSON.parse(line)) }),
+      events: createActivityEvents(),
+      flushIntervalMs: 60_000,
+      batchSize: 500,
+    });
+    return { recorder, lines };
+  };
+
+  it('writes a record with lone surrogates (bypassing the edge) with U+FFFD in their place', async () => {
+    const application = (await insertApplication(database.db, ownerAccountId)).id;
+    const recorder = recorderFor(database.db);
+    recorder.recordActivity(
+      record({
+        applicationId: application,
+        username: 'lone\ud800',
+        errorMessage: '\udfffnope',
+        metadata: { hwid: '\ud800', version: ['v\udc00'], 'key\ud800': 'x\u0000' },
+      }),
+    );
+    await flushThroughRetries(recorder);
+    const logs = await storedLogs(application);
+    expect(logs).toHaveLength(1);
+    expect(logs[0]).toMatchObject({ username: 'lone\uFFFD', errorMessage: '\uFFFDnope' });
+    expect(logs[0]!.metadata).toEqual({
+      hwid: '\uFFFD',
+      version: ['v\uFFFD'],
+      'key\uFFFD': 'x\uFFFD',
+    });
+    await recorder.close();
+  });
+
+  it('writes a row the database refuses alone again in safe form, marked, keeping the others', async () => {
+    const application = (await insertApplication(database.db, ownerAccountId)).id;
+    const { recorder, lines } = recorderWithLog();
+    recorder.recordActivity(record({ applicationId: application, username: 'before' }));
+    // A text field the intake does not clean (the event name) with a lone surrogate: the
+    // real database refuses the row, as it refused client text before the edge check.
+    recorder.recordActivity(
+      record({
+        applicationId: application,
+        username: 'odd',
+        event: 'login_failed\ud800' as ActivityRecord['event'],
+      }),
+    );
+    recorder.recordActivity(record({ applicationId: application, username: 'after' }));
+    await flushThroughRetries(recorder);
+    const logs = await storedLogs(application);
+    expect(logs.map((log) => log.username)).toEqual(['before', 'odd', 'after']);
+    expect(logs[1]).toMatchObject({ event: 'login_failed\uFFFD' });
+    expect(logs[1]!.metadata).toEqual({ code: 'INVALID_CREDENTIALS', sanitized: true });
+    expect(logs[0]!.metadata).toEqual({ code: 'INVALID_CREDENTIALS' });
+    expect(lines.filter((line) => line.msg.includes('writing it in safe form'))).toHaveLength(1);
+    expect(lines.some((line) => line.msg.includes('even in safe form'))).toBe(false);
+    await recorder.close();
+  });
+
+  it('logs the whole record at error level when even the safe form is refused', async () => {
+    const application = (await insertApplication(database.db, ownerAccountId)).id;
+    const { recorder, lines } = recorderWithLog();
+    recorder.recordActivity(
+      record({ applicationId: application, appUserId: 'not-a-uuid', username: 'unwritable' }),
+    );
+    recorder.recordActivity(record({ applicationId: application, username: 'fine' }));
+    await flushThroughRetries(recorder);
+    expect((await storedLogs(application)).map((log) => log.username)).toEqual(['fine']);
+    const refusal = lines.find((line) => line.msg.includes('even in safe form'));
+    expect(refusal).toMatchObject({
+      level: 50,
+      record: {
+        applicationId: application,
+        appUserId: 'not-a-uuid',
+        username: 'unwritable',
+        event: 'login_failed',
+        metadata: { code: 'INVALID_CREDENTIALS' },
+      },
+    });
+    expect(recorder.pendingLogCount).toBe(0);
+    await recorder.close();
+  });
+
   it('orders loginAttempts increments and resets, and writes heartbeats without reviving ended sessions', async () => {
     const application = (await insertApplication(database.db, ownerAccountId)).id;
     const user = await insertAppUser(database.db, application, { loginAttempts: 5 });

@@ -1,3 +1,4 @@
+import { isCleanText } from '@latchkey/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
@@ -11,10 +12,11 @@ import type { ActivityEvents, ActivityRecord } from './activity-events.ts';
  *
  * Durability: a failed flush puts its work back and retries with backoff, so a database
  * outage delays writes instead of losing them (up to `maxPendingLogs` log rows, beyond which
- * the oldest are dropped and the drop is logged). A graceful shutdown (app.close(), SIGTERM)
- * waits for in-flight requests and flushes. What a crash (SIGKILL, OOM, power loss) can lose
- * is what was accepted since the last flush: about `flushIntervalMs` of events, plus any
- * backlog held during an outage.
+ * the oldest are dropped and the drop is logged). A row the database refuses for its content
+ * is written again in a safe form, or logged whole at error level: never dropped silently.
+ * A graceful shutdown (app.close(), SIGTERM) waits for in-flight requests and flushes. What
+ * a crash (SIGKILL, OOM, power loss) can lose is what was accepted since the last flush:
+ * about `flushIntervalMs` of events, plus any backlog held during an outage.
  */
 export interface ActivityRecorder {
   /** The one place activity is recorded: queues the row and tells the subscribers. */
@@ -207,19 +209,35 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
     }
   }
 
+  /**
+   * Guide rule 12: a refused row is an error someone sees, never a silent drop. A row the
+   * database refuses alone is written again with every text field made well-formed and
+   * marked `metadata.sanitized`; only if that is refused too is it given up, and then the
+   * whole record goes to the error log (activity rows hold no secrets) for an operator.
+   */
   async function writeItemByItem(batch: Pending): Promise<void> {
     await writeCounters(db, batch);
-    let dropped = 0;
     for (const record of batch.logs) {
       try {
         await writeLogs(db, [record]);
+        continue;
       } catch (error) {
         if (isTransient(error)) throw error;
-        dropped += 1;
-        log.error({ err: error, event: record.event }, 'activity log row refused; dropped');
+        log.warn(
+          { err: error, event: record.event },
+          'activity log row refused; writing it in safe form',
+        );
+      }
+      try {
+        await writeLogs(db, [safeForm(record)]);
+      } catch (error) {
+        if (isTransient(error)) throw error;
+        log.error(
+          { err: error, record },
+          'activity log row refused even in safe form; not written',
+        );
       }
     }
-    if (dropped > 0) log.error({ dropped }, 'activity rows dropped after repeated failures');
     batch.logs = [];
   }
 
@@ -365,23 +383,39 @@ async function writeCounters(executor: Executor, batch: Pending): Promise<void> 
   }
 }
 
-/** PostgreSQL refuses U+0000 in text and jsonb: a client-sent NUL must not poison a batch. */
+/**
+ * PostgreSQL refuses U+0000 in text and jsonb, and a lone surrogate breaks the jsonb
+ * document a batch is written through: client-sent text must not poison a batch. The edge
+ * already refuses both; this is defence in depth for any path that bypasses it.
+ */
 function sanitize(record: ActivityRecord): ActivityRecord {
   return {
     ...record,
-    username: withoutNul(record.username),
-    ipAddress: withoutNul(record.ipAddress),
-    errorMessage: withoutNul(record.errorMessage),
-    metadata: withoutNul(record.metadata),
+    username: wellFormed(record.username),
+    ipAddress: wellFormed(record.ipAddress),
+    errorMessage: wellFormed(record.errorMessage),
+    metadata: wellFormed(record.metadata),
   };
 }
 
-function withoutNul<Value>(value: Value): Value {
-  if (typeof value === 'string') return value.replace(/\0/g, '\uFFFD') as Value;
-  if (Array.isArray(value)) return value.map(withoutNul) as Value;
+/** A refused row's last chance: every text field well-formed, and marked so. */
+function safeForm(record: ActivityRecord): ActivityRecord {
+  return {
+    ...sanitize(record),
+    event: wellFormed(record.event),
+    metadata: { ...wellFormed(record.metadata), sanitized: true },
+  };
+}
+
+/** Lone surrogates and NUL become U+FFFD, in strings and keys at any depth. */
+function wellFormed<Value>(value: Value): Value {
+  if (typeof value === 'string') {
+    return (isCleanText(value) ? value : value.toWellFormed().replaceAll('\0', '\uFFFD')) as Value;
+  }
+  if (Array.isArray(value)) return value.map(wellFormed) as Value;
   if (value && typeof value === 'object' && !(value instanceof Date)) {
     return Object.fromEntries(
-      Object.entries(value).map(([key, entry]) => [withoutNul(key), withoutNul(entry)]),
+      Object.entries(value).map(([key, entry]) => [wellFormed(key), wellFormed(entry)]),
     ) as Value;
   }
   return value;

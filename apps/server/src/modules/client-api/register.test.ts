@@ -234,7 +234,8 @@ describe('POST /api/v1/register', () => {
       [{ username: 'u'.repeat(65), password: 'x' }, /^username: .*at most 64/],
       [{ username: 'a', password: 'p'.repeat(1025) }, /^password: .*at most 1024/],
       [{ username: 'a', password: 'x', hwid: 'h'.repeat(257) }, /^hwid: .*at most 256/],
-      [{ username: 'a\u0000b', password: 'x' }, /^username: .*invalid characters/],
+      [{ username: 'a\u0007b', password: 'x' }, /^username: .*invalid characters/],
+      [{ username: 'a\u0000b', password: 'x' }, /^username: text must be valid Unicode/],
       [{ username: ['a'], password: 'x' }, /^username: username must be a string$/],
     ];
     for (const [body, message] of cases) {

@@ -1,0 +1,575 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import {
+  activityLogsQuerySchema,
+  appUserParamsSchema,
+  applicationParamsSchema,
+  blacklistEntryParamsSchema,
+  clientErrorResponseSchema,
+  clientLoginRequestSchema,
+  clientRegisterRequestSchema,
+  clientSessionRequestSchema,
+  clientVerifyRequestSchema,
+  createAppUserRequestSchema,
+  createApplicationRequestSchema,
+  createBlacklistEntryRequestSchema,
+  errorBodySchema,
+  firebaseLoginRequestSchema,
+  updateAppUserRequestSchema,
+  updateApplicationRequestSchema,
+} from '@latchkey/contracts';
+import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { createAppUserViaApi, createApplicationViaApi } from './factories.ts';
+import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './test-app.ts';
+
+/**
+ * Generated bad input for every route of the real app (issue 11): no input may cause a 5xx,
+ * and every 4xx has the documented shape. Each route is fuzzed from the zod schemas it
+ * parses, listed here by hand; a route registered without an entry fails the first test, so
+ * a new route must be added to the map (and so to the fuzzing).
+ */
+type Caller = 'owner' | 'client' | 'public';
+interface RouteSchemas {
+  caller: Caller;
+  body?: z.ZodType;
+  params?: z.ZodType;
+  query?: z.ZodType;
+}
+
+const routeSchemas: Record<string, RouteSchemas> = {
+  'GET /api/v1/public-key': { caller: 'client' },
+  'POST /api/v1/register': { caller: 'client', body: clientRegisterRequestSchema },
+  'POST /api/v1/login': { caller: 'client', body: clientLoginRequestSchema },
+  'POST /api/v1/verify': { caller: 'client', body: clientVerifyRequestSchema },
+  'POST /api/v1/session/track': { caller: 'client', body: clientSessionRequestSchema },
+  'GET /api/health': { caller: 'public' },
+  'GET /api/config': { caller: 'public' },
+  'POST /api/auth/firebase-login': { caller: 'public', body: firebaseLoginRequestSchema },
+  'GET /api/logout': { caller: 'public' },
+  'GET /api/auth/user': { caller: 'owner' },
+  'GET /api/dashboard/stats': { caller: 'owner' },
+  'GET /api/applications': { caller: 'owner' },
+  'POST /api/applications': { caller: 'owner', body: createApplicationRequestSchema },
+  'PUT /api/applications/:id': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    body: updateApplicationRequestSchema,
+  },
+  'DELETE /api/applications/:id': { caller: 'owner', params: applicationParamsSchema },
+  'GET /api/applications/:id/stats': { caller: 'owner', params: applicationParamsSchema },
+  'GET /api/applications/:id/users': { caller: 'owner', params: applicationParamsSchema },
+  'POST /api/applications/:id/users': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    body: createAppUserRequestSchema,
+  },
+  'PUT /api/applications/:appId/users/:userId': {
+    caller: 'owner',
+    params: appUserParamsSchema,
+    body: updateAppUserRequestSchema,
+  },
+  'DELETE /api/applications/:appId/users/:userId': { caller: 'owner', params: appUserParamsSchema },
+  'POST /api/applications/:appId/users/:userId/pause': {
+    caller: 'owner',
+    params: appUserParamsSchema,
+  },
+  'POST /api/applications/:appId/users/:userId/unpause': {
+    caller: 'owner',
+    params: appUserParamsSchema,
+  },
+  'POST /api/applications/:appId/users/:userId/reset-hwid': {
+    caller: 'owner',
+    params: appUserParamsSchema,
+  },
+  'GET /api/blacklist': { caller: 'owner' },
+  'POST /api/blacklist': { caller: 'owner', body: createBlacklistEntryRequestSchema },
+  'DELETE /api/blacklist/:entryId': { caller: 'owner', params: blacklistEntryParamsSchema },
+  'GET /api/activity-logs': { caller: 'owner', query: activityLogsQuerySchema },
+};
+
+const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
+const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 160);
+const PASSWORD = 'correct horse battery staple';
+
+interface JsonSchemaNode {
+  type?: string | string[];
+  const?: unknown;
+  enum?: unknown[];
+  format?: string;
+  properties?: Record<string, JsonSchemaNode>;
+  anyOf?: JsonSchemaNode[];
+  oneOf?: JsonSchemaNode[];
+}
+
+/** The object shapes a body schema accepts: one per branch of a union. */
+function objectShapesOf(schema: z.ZodType): Record<string, JsonSchemaNode>[] {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchemaNode;
+  const branches = json.anyOf ?? json.oneOf ?? [json];
+  return branches.map((branch) => branch.properties ?? {});
+}
+
+/** A plausible value for a field, so that mutating one field leaves the others valid. */
+function sampleFor(name: string, node: JsonSchemaNode, known: Record<string, unknown>): unknown {
+  if (node.const !== undefined) return node.const;
+  if (node.enum && node.enum.length > 0) return node.enum[0];
+  if (name in known) return known[name];
+  const choices = node.anyOf ?? node.oneOf;
+  if (choices) {
+    const nonNull = choices.find((choice) => choice.type !== 'null');
+    if (nonNull) return sampleFor(name, nonNull, known);
+  }
+  const type = Array.isArray(node.type) ? node.type[0] : node.type;
+  if (node.format === 'email') return 'fuzz@example.com';
+  if (node.format === 'date-time') return '2030-01-01T00:00:00Z';
+  if (type === 'boolean') return true;
+  if (type === 'number' || type === 'integer') return 1;
+  return 'fuzz';
+}
+
+/** Builds each URL segment from UTF-8 bytes, so any string (even a lone surrogate) can be sent. */
+const encodeSegment = (value: string) =>
+  [...Buffer.from(value, 'utf8')]
+    .map((byte) =>
+      /[A-Za-z0-9\-._~]/.test(String.fromCharCode(byte))
+        ? String.fromCharCode(byte)
+        : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`,
+    )
+    .join('');
+
+const loneSurrogate = fc.constantFrom('\ud800', '\udfff', 'a\udbffb', '\udc00\ud800');
+const withInside = (inside: fc.Arbitrary<string>) =>
+  fc.tuple(fc.string(), inside, fc.string()).map(([before, bad, after]) => before + bad + after);
+const badString = fc.oneof(
+  fc.string(),
+  fc.string({ unit: 'binary' }),
+  withInside(loneSurrogate),
+  withInside(fc.constant('\u0000')),
+  fc.integer({ min: 100, max: 70_000 }).map((length) => 'x'.repeat(length)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\t\n',
+    '\u202e\ufeff',
+    "' OR 1=1 --",
+    '__proto__',
+    'constructor',
+    '%00',
+    '../../etc/passwd',
+    'null',
+    '1e400',
+    '-1',
+    '0',
+    '99999999999999999999',
+    '00000000-0000-0000-0000-000000000000',
+    'sess_' + 'a'.repeat(40) + '_1',
+  ),
+);
+const hugeNumber = fc.constantFrom(
+  1e308,
+  -1e308,
+  Number.MAX_SAFE_INTEGER + 2,
+  2 ** 31,
+  -(2 ** 63),
+  5e-324,
+  0.5,
+  -0,
+);
+const deepArray = fc
+  .integer({ min: 1, max: 3000 })
+  .map((depth) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown);
+const badValue: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 4 }),
+  badString,
+  hugeNumber,
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.dictionary(badString, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }),
+  deepArray,
+);
+const badKey = fc.oneof(badString, fc.constantFrom('__proto__', 'constructor', 'prototype'));
+
+interface FuzzRequest {
+  label: string;
+  method: InjectOptions['method'];
+  url: string;
+  headers: Record<string, string>;
+  payload?: string | Buffer | Record<string, unknown> | unknown[];
+}
+
+interface Fixtures {
+  owner: SignedInOwner;
+  apiKey: string;
+  applicationId: number;
+  appUserId: string;
+  username: string;
+  blacklistEntryId: number;
+}
+
+function bodyArbitrary(
+  schema: z.ZodType,
+  known: Record<string, unknown>,
+): fc.Arbitrary<Pick<FuzzRequest, 'label' | 'headers' | 'payload'>> {
+  const bases = objectShapesOf(schema).map((shape) =>
+    Object.fromEntries(
+      Object.entries(shape).map(([name, node]) => [name, sampleFor(name, node, known)]),
+    ),
+  );
+  const fieldNames = [...new Set(bases.flatMap((base) => Object.keys(base)))];
+  const base = fc.constantFrom(...bases);
+  const field = fieldNames.length > 0 ? fc.constantFrom(...fieldNames) : fc.constant('field');
+  const json = (label: string, payload: unknown) => ({
+    label,
+    headers: { 'content-type': 'application/json' },
+    payload: JSON.stringify(payload),
+  });
+  const raw = (label: string, contentType: string | null, payload: string | Buffer) => ({
+    label,
+    headers: (contentType === null ? {} : { 'content-type': contentType }) as Record<
+      string,
+      string
+    >,
+    payload,
+  });
+  return fc.oneof(
+    { weight: 6, arbitrary: base.map((body) => json('valid', body)) },
+    {
+      weight: 20,
+      arbitrary: fc
+        .tuple(base, fc.array(fc.tuple(field, badValue), { minLength: 1, maxLength: 3 }))
+        .map(([body, changes]) =>
+          json('fields replaced', { ...body, ...Object.fromEntries(changes) }),
+        ),
+    },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(base, fc.subarray(fieldNames))
+        .map(([body, removed]) =>
+          json(
+            'fields missing',
+            Object.fromEntries(Object.entries(body).filter(([name]) => !removed.includes(name))),
+          ),
+        ),
+    },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(base, fc.array(fc.tuple(badKey, badValue), { minLength: 1, maxLength: 4 }))
+        .map(([body, extra]) => {
+          const payload: Record<string, unknown> = { ...body };
+          // defineProperty, so "__proto__" becomes a key of the JSON text, as an attacker sends it.
+          for (const [key, value] of extra) {
+            Object.defineProperty(payload, key, { value, enumerable: true, writable: true });
+          }
+          return json('unknown fields', payload);
+        }),
+    },
+    {
+      weight: 6,
+      arbitrary: fc
+        .tuple(base, field, fc.constantFrom('\\ud800', '\\uDC00', '\\u0000', 'a\\u0000\\udbff'))
+        .map(([body, name, escape]) => {
+          const text = JSON.stringify({ ...body, [name]: 'X' }).replace('"X"', `"${escape}"`);
+          return raw('raw escape', 'application/json', text);
+        }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .tuple(
+          base,
+          field,
+          fc.constantFrom('1e400', '-1e400', '123456789012345678901234567890', '0e-999'),
+        )
+        .map(([body, name, number]) =>
+          raw(
+            'raw huge number',
+            'application/json',
+            JSON.stringify({ ...body, [name]: 'X' }).replace('"X"', number),
+          ),
+        ),
+    },
+    {
+      weight: 4,
+      arbitrary: fc.tuple(base, fc.nat()).map(([body, cut]) => {
+        const text = JSON.stringify(body);
+        return raw(
+          'truncated JSON',
+          'application/json',
+          text.slice(0, cut % Math.max(1, text.length)),
+        );
+      }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.string().map((text) => raw('malformed JSON', 'application/json', text)),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .uint8Array({ minLength: 1, maxLength: 64 })
+        .map((bytes) => raw('arbitrary bytes', 'application/json', Buffer.from(bytes))),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .integer({ min: 1, max: 20_000 })
+        .map((depth) =>
+          raw('deep nesting', 'application/json', '['.repeat(depth) + ']'.repeat(depth)),
+        ),
+    },
+    {
+      weight: 3,
+      arbitrary: fc
+        .constantFrom('[]', 'null', '1', '"text"', 'true', '{}', '[{}]', '{"__proto__":{"x":1}}')
+        .map((text) => raw('not an object', 'application/json', text)),
+    },
+    {
+      weight: 5,
+      arbitrary: fc
+        .tuple(
+          fc.constantFrom(
+            'text/plain',
+            'application/x-www-form-urlencoded',
+            'application/octet-stream',
+            'multipart/form-data; boundary=x',
+            'application/xml',
+            'application/json; charset=latin1',
+            'application/jsonx',
+            null,
+          ),
+          fc.oneof(
+            base.map((body) => JSON.stringify(body)),
+            fc.string(),
+            fc.constant('a=1&b=%00&c=%ED%A0%80'),
+          ),
+        )
+        .map(([contentType, text]) => raw('other content type', contentType, text)),
+    },
+  );
+}
+
+const rawPathEscapes = fc.constantFrom(
+  '%00',
+  '%ED%A0%80',
+  '%FF',
+  '%',
+  '%zz',
+  '%C0%AF',
+  '..',
+  '%2F',
+);
+
+function paramArbitrary(valid: string): fc.Arbitrary<string> {
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant(encodeSegment(valid)) },
+    { weight: 4, arbitrary: badString.map((value) => encodeSegment(value.slice(0, 300))) },
+    { weight: 1, arbitrary: fc.uuid().map(encodeSegment) },
+    {
+      weight: 1,
+      arbitrary: fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).map((number) => String(number)),
+    },
+    { weight: 2, arbitrary: rawPathEscapes },
+  );
+}
+
+function queryArbitrary(schema: z.ZodType | undefined): fc.Arbitrary<string> {
+  const knownKeys = schema ? objectShapesOf(schema).flatMap((shape) => Object.keys(shape)) : [];
+  const key = knownKeys.length > 0 ? fc.oneof(fc.constantFrom(...knownKeys), badString) : badString;
+  const short = (arbitrary: fc.Arbitrary<string>) => arbitrary.map((value) => value.slice(0, 200));
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant('') },
+    {
+      weight: 5,
+      arbitrary: fc
+        .array(fc.tuple(short(key), short(badString)), { minLength: 1, maxLength: 4 })
+        .map(
+          (pairs) =>
+            '?' +
+            pairs
+              .map(([name, value]) => `${encodeSegment(name)}=${encodeSegment(value)}`)
+              .join('&'),
+        ),
+    },
+    {
+      weight: 2,
+      arbitrary: fc
+        .tuple(
+          knownKeys.length > 0 ? fc.constantFrom(...knownKeys) : fc.constant('q'),
+          rawPathEscapes,
+        )
+        .map(([name, escape]) => `?${name}=${escape}&${name}=1&${escape}=x&a[b]=1`),
+    },
+  );
+}
+
+function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzRequest> {
+  const [method, path] = route.split(' ') as [FuzzRequest['method'], string];
+  const schemas = routeSchemas[route]!;
+  const known: Record<string, unknown> = {
+    user_id: fixtures.appUserId,
+    username: fixtures.username,
+    password: PASSWORD,
+    api_key: fixtures.apiKey,
+    version: '1.0.0',
+    session_token: `sess_${'b'.repeat(32)}_1700000000`,
+    type: 'hwid',
+    value: 'HW-FUZZ',
+    applicationId: fixtures.applicationId,
+    name: 'Fuzzed application',
+  };
+  const validParams: Record<string, string> = {
+    id: String(fixtures.applicationId),
+    appId: String(fixtures.applicationId),
+    userId: fixtures.appUserId,
+    entryId: String(fixtures.blacklistEntryId),
+  };
+  const paramNames = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
+  const params = fc.tuple(...paramNames.map((name) => paramArbitrary(validParams[name] ?? '1')));
+  const hasBody = method === 'POST' || method === 'PUT';
+  const body = schemas.body
+    ? bodyArbitrary(schemas.body, known)
+    : hasBody
+      ? bodyArbitrary(z.object({}), known)
+      : fc.constant({ label: 'no body', headers: {}, payload: undefined });
+  const callerHeaders: fc.Arbitrary<Record<string, string>> =
+    schemas.caller === 'owner'
+      ? fc.constant({
+          ...fixtures.owner.headers,
+          origin: 'http://localhost',
+          'sec-fetch-site': 'same-origin',
+        })
+      : schemas.caller === 'client'
+        ? fc.oneof(
+            { weight: 8, arbitrary: fc.constant({ 'x-api-key': fixtures.apiKey }) },
+            {
+              weight: 1,
+              arbitrary: fc
+                .string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz_-0123456789') })
+                .map((apiKey) => ({ 'x-api-key': apiKey })),
+            },
+            {
+              weight: 1,
+              arbitrary: fc
+                .string({
+                  unit: fc
+                    .integer({ min: 0x20, max: 0x7e })
+                    .map((code) => String.fromCharCode(code)),
+                  maxLength: 200,
+                })
+                .map((nonce) => ({ 'x-api-key': fixtures.apiKey, 'x-request-nonce': nonce })),
+            },
+          )
+        : fc.constant({ origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
+  return fc
+    .tuple(params, queryArbitrary(schemas.query), body, callerHeaders)
+    .map(([values, query, request, headers]) => {
+      let url = path;
+      paramNames.forEach((name, index) => {
+        url = url.replace(`:${name}`, values[index]!);
+      });
+      return {
+        label: request.label,
+        method,
+        url: url + query,
+        headers: { ...headers, ...request.headers },
+        ...(request.payload === undefined ? {} : { payload: request.payload }),
+      };
+    });
+}
+
+/** No 5xx; a 4xx in the documented shape of its API. */
+function checkResponse(caller: Caller, response: LightMyRequestResponse): void {
+  expect(response.statusCode, response.body).toBeLessThan(500);
+  if (response.statusCode < 400) return;
+  if (caller === 'client') {
+    const body: unknown = response.json();
+    expect(clientErrorResponseSchema.strict().safeParse(body).success, response.body).toBe(true);
+    expect(response.headers['x-signature-ed25519']).toMatch(/^[0-9a-f]{128}$/);
+  } else {
+    expect(errorBodySchema.strict().safeParse(response.json()).success, response.body).toBe(true);
+  }
+}
+
+describe('fuzzing every route', () => {
+  let testApp: TestApp;
+  let fixtures: Fixtures;
+  const registered = new Set<string>();
+
+  beforeAll(async () => {
+    testApp = await createTestApp({
+      env: {
+        PUBLIC_ORIGIN: 'http://localhost',
+        CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000',
+        LOGIN_FAILURE_LIMIT: '1000',
+      },
+      onRoute: (route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        for (const method of methods)
+          if (method !== 'HEAD') registered.add(`${method} ${route.url}`);
+      },
+    });
+    const owner = await signInOwner(testApp.app);
+    const application = await createApplicationViaApi(testApp.app, owner);
+    const appUser = await createAppUserViaApi(testApp.app, owner, application.id, {
+      password: PASSWORD,
+    });
+    const entry = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/blacklist',
+      headers: owner.headers,
+      payload: { type: 'hwid', value: 'HW-BLOCKED' },
+    });
+    fixtures = {
+      owner,
+      apiKey: application.apiKey,
+      applicationId: application.id,
+      appUserId: appUser.id,
+      username: appUser.username,
+      blacklistEntryId: (entry.json() as { id: number }).id,
+    };
+  });
+  afterAll(() => testApp?.close());
+
+  it('has the schemas of every registered route (add a new route to routeSchemas)', () => {
+    expect([...registered].filter((route) => !(route in routeSchemas)).sort()).toEqual([]);
+    expect(Object.keys(routeSchemas).filter((route) => !registered.has(route))).toEqual([]);
+  });
+
+  // Deleting routes last, so the fixtures they may delete serve every other route first.
+  const routes = Object.keys(routeSchemas).sort(
+    (a, b) => Number(a.startsWith('DELETE')) - Number(b.startsWith('DELETE')),
+  );
+  for (const route of routes) {
+    it(`answers bad input to ${route} without a 5xx`, { timeout: 120_000 }, async () => {
+      const { caller } = routeSchemas[route]!;
+      let remote = 0;
+      await fc.assert(
+        fc.asyncProperty(requestArbitrary(route, fixtures), async (request) => {
+          remote += 1;
+          const response = await testApp.app.inject({
+            method: request.method,
+            url: request.url,
+            headers: request.headers,
+            // A fresh address each time: per-IP limits must not hide the handlers.
+            remoteAddress: `10.${(remote >> 16) & 255}.${(remote >> 8) & 255}.${remote & 255}`,
+            ...(request.payload === undefined
+              ? {}
+              : { payload: request.payload as InjectOptions['payload'] }),
+          });
+          try {
+            checkResponse(caller, response);
+          } catch (error) {
+            throw new Error(
+              `${route} (${request.label}) ${request.method} ${request.url} -> ` +
+                `${response.statusCode}: ${(error as Error).message}`,
+            );
+          }
+        }),
+        { seed: SEED, numRuns: RUNS_PER_ROUTE, endOnFailure: true },
+      );
+    });
+  }
+});
