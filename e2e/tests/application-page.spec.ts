@@ -156,14 +156,14 @@ test.describe('application management page', () => {
     // Refresh picks up a user created elsewhere; so does coming back to the window.
     await ownerApi(page, 'POST', `/api/applications/${applicationId}/users`, {
       username: 'carol',
-      password: 'pw-carol',
+      password: 'pw-carol-1',
     });
     await expect(page.getByTestId('user-row-carol')).toHaveCount(0);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(page.getByTestId('user-row-carol')).toContainText('Will be set on first login');
     await ownerApi(page, 'POST', `/api/applications/${applicationId}/users`, {
       username: 'dave',
-      password: 'pw-dave',
+      password: 'pw-dave-12',
     });
     await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
     await expect(page.getByTestId('user-row-dave')).toBeVisible();
@@ -221,7 +221,7 @@ test.describe('application management page', () => {
     // A user created behind the page's back shows up on the next poll, with no interaction.
     await ownerApi(page, 'POST', `/api/applications/${applicationId}/users`, {
       username: 'erin',
-      password: 'pw-erin',
+      password: 'pw-erin-1',
     });
     await expect(userCount).toContainText('1', { timeout: 8_000 });
     await expect.poll(() => statsRequests.length, { timeout: 12_000 }).toBeGreaterThanOrEqual(2);

@@ -121,7 +121,7 @@ export async function buildApp(
       registerOwnerAuthRoutes(ownerScope);
       registerDashboardRoutes(ownerScope);
       registerApplicationRoutes(ownerScope, deps);
-      registerAppUserRoutes(ownerScope);
+      registerAppUserRoutes(ownerScope, deps);
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
     });

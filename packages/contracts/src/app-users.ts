@@ -104,7 +104,7 @@ export type CreateAppUserInput = z.output<typeof createAppUserRequestSchema>;
 
 /**
  * PUT /api/applications/:appId/users/:userId. Every field is optional (absent = unchanged);
- * null or '' clears email, expiresAt and hwid. A non-blank password resets the password.
+ * null or '' clears email, expiresAt and hwid. A non-empty password resets the password.
  */
 export const updateAppUserRequestSchema = z
   .object({
@@ -123,8 +123,9 @@ export const updateAppUserRequestSchema = z
   })
   .transform(({ password: newPassword, ...rest }) => ({
     ...rest,
-    // A blank password field in an edit form means "keep the current one".
-    password: newPassword?.trim() ? newPassword : undefined,
+    // An empty password field in an edit form means "keep the current one"; one of only
+    // spaces is a new password, and the password rule (endUserPasswordProblem) refuses it.
+    password: newPassword === '' ? undefined : newPassword,
   }));
 export type UpdateAppUserRequest = z.input<typeof updateAppUserRequestSchema>;
 export type UpdateAppUserInput = z.output<typeof updateAppUserRequestSchema>;

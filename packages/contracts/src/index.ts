@@ -5,6 +5,7 @@ export * from './auth.ts';
 export * from './blacklist.ts';
 export * from './client-api.ts';
 export * from './dashboard.ts';
+export * from './end-user-password.ts';
 export * from './errors.ts';
 export * from './roles.ts';
 export * from './runtime-config.ts';

@@ -131,6 +131,20 @@ describe('owner API: end users of an application', () => {
       }
     });
 
+    it('refuses a password shorter than END_USER_PASSWORD_MIN_LENGTH (default 8)', async () => {
+      for (const password of ['x', 'seven77', '\u{1F511}'.repeat(7)]) {
+        await expectBadRequest(
+          await request('POST', usersUrl(), { username: 'shorty', password }),
+          'password: Password must be at least 8 characters',
+        );
+      }
+      const created = await request('POST', usersUrl(), {
+        username: 'eight',
+        password: '8 chars!',
+      });
+      expect(created.statusCode).toBe(201);
+    });
+
     it('refuses bad e-mails, dates, oversized strings and wrong types', async () => {
       const valid = { username: 'carol', password: 'secret' };
       await expectBadRequest(
@@ -187,12 +201,15 @@ describe('owner API: end users of an application', () => {
 
     it('refuses a username already taken in the same application with a 409', async () => {
       await createAppUserViaApi(testApp.app, owner, application.id, { username: 'dave' });
-      const duplicate = await request('POST', usersUrl(), { username: 'dave', password: 'x' });
+      const duplicate = await request('POST', usersUrl(), {
+        username: 'dave',
+        password: 'long enough',
+      });
       expect(duplicate.statusCode).toBe(409);
       expect(duplicate.json()).toEqual({ message: 'Username already exists', code: 'CONFLICT' });
       const trimmedDuplicate = await request('POST', usersUrl(), {
         username: ' dave ',
-        password: 'x',
+        password: 'long enough',
       });
       expect(trimmedDuplicate.statusCode).toBe(409);
 
@@ -204,12 +221,15 @@ describe('owner API: end users of an application', () => {
     it('answers an unknown application with 404 and a malformed id with 400', async () => {
       const unknown = await request('POST', '/api/applications/999999/users', {
         username: 'x',
-        password: 'y',
+        password: 'long enough',
       });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toEqual({ message: 'Application not found', code: 'NOT_FOUND' });
       await expectBadRequest(
-        await request('POST', '/api/applications/abc/users', { username: 'x', password: 'y' }),
+        await request('POST', '/api/applications/abc/users', {
+          username: 'x',
+          password: 'long enough',
+        }),
         'id: Invalid application id',
       );
     });
@@ -311,6 +331,20 @@ describe('owner API: end users of an application', () => {
       expect(hashAfter).not.toBe(hashBefore);
       expect(hashAfter.startsWith(PASSWORD_HASH_PREFIX)).toBe(true);
       expect(await verifyPassword(hashAfter, 'brand new secret')).toBe(true);
+    });
+
+    it('refuses a new password that is short or only spaces; an empty one keeps it', async () => {
+      const user = await createAppUserViaApi(testApp.app, owner, application.id);
+      const hashBefore = (await storedUser(user.id)).passwordHash;
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { password: '   ' }),
+        'password: Password must not be only spaces',
+      );
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { password: 'short' }),
+        'password: Password must be at least 8 characters',
+      );
+      expect((await storedUser(user.id)).passwordHash).toBe(hashBefore);
     });
 
     it('refuses a taken username with 409 and bad input with 400', async () => {

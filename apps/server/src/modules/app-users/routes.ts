@@ -3,11 +3,14 @@ import {
   appUserParamsSchema,
   applicationParamsSchema,
   createAppUserRequestSchema,
+  endUserPasswordProblem,
   updateAppUserRequestSchema,
   type AppUser,
   type DeletedResponse,
 } from '@latchkey/contracts';
+import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { createAppUser } from './create-app-user.ts';
 import { deleteAppUser } from './delete-app-user.ts';
 import { listAppUsers } from './list-app-users.ts';
@@ -18,7 +21,17 @@ import { unpauseAppUser } from './unpause-app-user.ts';
 import { updateAppUser } from './update-app-user.ts';
 
 /** End users of the owner's applications (spec doc 1 §7). Registered inside the owner scope. */
-export function registerAppUserRoutes(app: FastifyInstance): void {
+export function registerAppUserRoutes(
+  app: FastifyInstance,
+  { config }: { config: Pick<Config, 'endUserPasswordMinLength'> },
+): void {
+  // Only new passwords meet the rule: users with older, shorter ones can still log in.
+  const assertAcceptablePassword = (password: string | undefined) => {
+    if (password === undefined) return;
+    const problem = endUserPasswordProblem(password, config.endUserPasswordMinLength);
+    if (problem) throw badRequest(`password: ${problem}`);
+  };
+
   app.get('/api/applications/:id/users', async (request): Promise<AppUser[]> => {
     const { id } = parseInput(applicationParamsSchema, request.params);
     const users = await listAppUsers({ ctx: request.owner!, input: { applicationId: id } });
@@ -28,6 +41,7 @@ export function registerAppUserRoutes(app: FastifyInstance): void {
   app.post('/api/applications/:id/users', async (request, reply) => {
     const { id } = parseInput(applicationParamsSchema, request.params);
     const user = parseInput(createAppUserRequestSchema, request.body);
+    assertAcceptablePassword(user.password);
     const created = await createAppUser({
       ctx: request.owner!,
       input: { applicationId: id, user },
@@ -38,6 +52,7 @@ export function registerAppUserRoutes(app: FastifyInstance): void {
   app.put('/api/applications/:appId/users/:userId', async (request): Promise<AppUser> => {
     const { appId, userId } = parseInput(appUserParamsSchema, request.params);
     const changes = parseInput(updateAppUserRequestSchema, request.body);
+    assertAcceptablePassword(changes.password);
     const user = await updateAppUser({
       ctx: request.owner!,
       input: { applicationId: appId, userId, changes },
