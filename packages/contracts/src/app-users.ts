@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
+import { pageQueryFields } from './paging.ts';
 
 /** Longest accepted values; longer input is a 400, never a database error. */
 export const appUserLimits = {
@@ -30,6 +31,10 @@ export const appUserSchema = z.object({
 export type AppUser = z.infer<typeof appUserSchema>;
 
 export const appUserListSchema = z.array(appUserSchema);
+
+/** GET /api/applications/:id/users?page=&pageSize=&search= (search: username or e-mail). */
+export const appUserListQuerySchema = z.object(pageQueryFields);
+export type AppUserListQuery = z.input<typeof appUserListQuerySchema>;
 
 // Blank strings mean "none": the console's forms send '' for an empty field.
 const blankToNull = (value: unknown) => (typeof value === 'string' ? value.trim() || null : value);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
+import { pageQueryFields } from './paging.ts';
 
 /** What a blacklist entry can block (spec doc 2 §3, §9: four types). */
 export const blacklistTypes = ['ip', 'username', 'email', 'hwid'] as const;
@@ -38,6 +39,16 @@ export const blacklistEntrySchema = z.object({
 export type BlacklistEntry = z.infer<typeof blacklistEntrySchema>;
 
 export const blacklistEntryListSchema = z.array(blacklistEntrySchema);
+
+/** GET /api/blacklist?page=&pageSize=&search=&type= (search: value or reason). */
+export const blacklistListQuerySchema = z.object({
+  ...pageQueryFields,
+  type: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(blacklistTypes, `type must be one of ${blacklistTypes.join(', ')}`).optional(),
+  ),
+});
+export type BlacklistListQuery = z.input<typeof blacklistListQuerySchema>;
 
 const ipAddress = z.union([z.ipv4(), z.ipv6()]);
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  appUserListQuerySchema,
   appUserParamsSchema,
   applicationParamsSchema,
   createAppUserRequestSchema,
@@ -10,6 +11,7 @@ import {
 } from '@latchkey/contracts';
 import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
+import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { createAppUser } from './create-app-user.ts';
 import { deleteAppUser } from './delete-app-user.ts';
@@ -32,10 +34,15 @@ export function registerAppUserRoutes(
     if (problem) throw badRequest(`password: ${problem}`);
   };
 
-  app.get('/api/applications/:id/users', async (request): Promise<AppUser[]> => {
+  app.get('/api/applications/:id/users', async (request, reply): Promise<AppUser[]> => {
     const { id } = parseInput(applicationParamsSchema, request.params);
-    const users = await listAppUsers({ ctx: request.owner!, input: { applicationId: id } });
-    return users.map(toAppUserResponse);
+    const query = parseInput(appUserListQuerySchema, request.query);
+    const page = await listAppUsers({
+      ctx: request.owner!,
+      input: { applicationId: id, ...query },
+    });
+    setPagingHeaders(reply, query, page.totalCount);
+    return page.rows.map(toAppUserResponse);
   });
 
   app.post('/api/applications/:id/users', async (request, reply) => {
