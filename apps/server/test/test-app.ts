@@ -24,7 +24,13 @@ export interface TestApp {
 
 /** The real application on a fresh database, wired to the shared test emulator. */
 export async function createTestApp(
-  options: { clock?: Clock; env?: Record<string, string>; database?: DatabaseConnection } = {},
+  options: {
+    clock?: Clock;
+    env?: Record<string, string>;
+    database?: DatabaseConnection;
+    /** The background retention sweep is off unless a test asks for it: it deletes by age. */
+    isRetentionSweepEnabled?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -44,6 +50,7 @@ export async function createTestApp(
     database,
     identity,
     ...(options.clock ? { clock: options.clock } : {}),
+    isRetentionSweepEnabled: options.isRetentionSweepEnabled ?? false,
   });
   await app.ready();
   return {
