@@ -40,9 +40,16 @@ export type BlacklistEntry = z.infer<typeof blacklistEntrySchema>;
 
 export const blacklistEntryListSchema = z.array(blacklistEntrySchema);
 
-/** GET /api/blacklist?page=&pageSize=&search=&type= (search: value or reason). */
+/** GET /api/blacklist?page=&pageSize=&search=&type=&isActive= (search: value or reason). */
 export const blacklistListQuerySchema = z.object({
   ...pageQueryFields,
+  isActive: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .enum(['true', 'false'], 'isActive must be true or false')
+      .transform((value) => value === 'true')
+      .optional(),
+  ),
   type: z.preprocess(
     (value) => (value === '' ? undefined : value),
     z.enum(blacklistTypes, `type must be one of ${blacklistTypes.join(', ')}`).optional(),

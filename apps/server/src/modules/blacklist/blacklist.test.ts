@@ -250,6 +250,12 @@ describe('owner API: blacklist', () => {
       values: [value(50), value(25), value(0)],
     });
     expect((await list('?type=hwid')).total).toBe('25');
+    await testApp.database.db
+      .update(blacklistEntries)
+      .set({ isActive: false })
+      .where(eq(blacklistEntries.value, value(72)));
+    expect((await list('?type=hwid&isActive=true')).total).toBe('24');
+    expect((await list('?isActive=false')).values).toEqual([value(72)]);
     expect(await list('?type=hwid&search=value-&pageSize=2')).toMatchObject({
       total: '25',
       values: [value(72), value(69)],
@@ -259,6 +265,7 @@ describe('owner API: blacklist', () => {
 
     for (const [query, message] of [
       ['?type=cookie', /^type: /],
+      ['?isActive=yes', /^isActive: /],
       ['?pageSize=0', /^pageSize: /],
       ['?page=x', /^page: /],
     ] as const) {

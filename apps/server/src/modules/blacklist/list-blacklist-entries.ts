@@ -12,7 +12,7 @@ import { toBlacklistEntryResponse } from './to-blacklist-entry-response.ts';
 
 /**
  * One page of the owner's blacklist, active and inactive entries, newest first; optionally
- * of one type, and only entries whose value or reason contains the search (case-insensitively).
+ * of one type or state, and only entries whose value or reason contains the search (case-insensitively).
  * The owner's entries are found through the match index (it leads with the owner); sorting
  * and searching them scans this one owner's blacklist, never another's.
  */
@@ -21,10 +21,11 @@ export async function listBlacklistEntries({
   input,
 }: {
   ctx: OwnerContext;
-  input: PageRequest & { type?: BlacklistType | undefined };
+  input: PageRequest & { type?: BlacklistType | undefined; isActive?: boolean | undefined };
 }): Promise<Page<BlacklistEntryResponse>> {
   const conditions: SQL[] = [eq(blacklistEntries.ownerAccountId, ctx.account.id)];
   if (input.type) conditions.push(eq(blacklistEntries.type, input.type));
+  if (input.isActive !== undefined) conditions.push(eq(blacklistEntries.isActive, input.isActive));
   if (input.search) {
     const pattern = containsPattern(input.search);
     conditions.push(
