@@ -106,7 +106,7 @@ test.describe('application management page', () => {
     await page.getByRole('button', { name: 'Add User' }).last().click();
     const addDialog = page.getByRole('dialog', { name: 'Create New User' });
     await addDialog.getByLabel('Username').fill('   ');
-    await addDialog.getByLabel('Password').fill('hunter2');
+    await addDialog.getByLabel('Password').fill('hunter2 hunter2');
     await addDialog.getByRole('button', { name: 'Create User' }).click();
     await expect(addDialog.getByRole('alert')).toHaveText('Please fill in username and password');
     await addDialog.getByLabel('Username').fill('bob');
