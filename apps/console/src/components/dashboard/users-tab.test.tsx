@@ -91,7 +91,9 @@ describe('UsersTab paging and search', { timeout: 30_000 }, () => {
     fireEvent.change(screen.getByRole('searchbox', { name: 'Search users' }), {
       target: { value: 'player_11' },
     });
-    expect(await screen.findByText('Showing 1–11 of 11')).toBeTruthy();
+    expect(
+      await screen.findByText('Showing 1–11 of 11', undefined, { timeout: 5000 }),
+    ).toBeTruthy();
     expect(fetchMock).toHaveBeenCalledWith(
       '/api/applications/7/users?search=player_11',
       expect.anything(),
