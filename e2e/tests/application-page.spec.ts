@@ -106,7 +106,7 @@ test.describe('application management page', () => {
     await page.getByRole('button', { name: 'Add User' }).last().click();
     const addDialog = page.getByRole('dialog', { name: 'Create New User' });
     await addDialog.getByLabel('Username').fill('   ');
-    await addDialog.getByLabel('Password').fill('hunter2');
+    await addDialog.getByLabel('Password').fill('hunter2 hunter2');
     await addDialog.getByRole('button', { name: 'Create User' }).click();
     await expect(addDialog.getByRole('alert')).toHaveText('Please fill in username and password');
     await addDialog.getByLabel('Username').fill('bob');
@@ -156,14 +156,14 @@ test.describe('application management page', () => {
     // Refresh picks up a user created elsewhere; so does coming back to the window.
     await ownerApi(page, 'POST', `/api/applications/${applicationId}/users`, {
       username: 'carol',
-      password: 'pw-carol',
+      password: 'pw-carol-1',
     });
     await expect(page.getByTestId('user-row-carol')).toHaveCount(0);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await expect(page.getByTestId('user-row-carol')).toContainText('Will be set on first login');
     await ownerApi(page, 'POST', `/api/applications/${applicationId}/users`, {
       username: 'dave',
-      password: 'pw-dave',
+      password: 'pw-dave-12',
     });
     await page.evaluate(() => window.dispatchEvent(new Event('visibilitychange')));
     await expect(page.getByTestId('user-row-dave')).toBeVisible();
@@ -221,7 +221,7 @@ test.describe('application management page', () => {
     // A user created behind the page's back shows up on the next poll, with no interaction.
     await ownerApi(page, 'POST', `/api/applications/${applicationId}/users`, {
       username: 'erin',
-      password: 'pw-erin',
+      password: 'pw-erin-1',
     });
     await expect(userCount).toContainText('1', { timeout: 8_000 });
     await expect.poll(() => statsRequests.length, { timeout: 12_000 }).toBeGreaterThanOrEqual(2);

@@ -32,6 +32,10 @@ import { registerBlacklistRoutes } from './modules/blacklist/routes.ts';
 import { registerClientApiRoutes } from './modules/client-api/routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
+import {
+  startRetentionSweeper,
+  type RetentionSweeper,
+} from './modules/retention/retention-sweeper.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -48,8 +52,16 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The client API's side-effect recorder (activity log, counters); tests flush it. */
     activity: ActivityRecorder;
+    /** The retention sweep's schedule; null when buildApp was asked not to sweep (tests). */
+    retentionSweeper: RetentionSweeper | null;
   }
 }
+
+/** Rows per retention statement, and the pause between statements. */
+const RETENTION_BATCH_SIZE = 1000;
+const RETENTION_PAUSE_MS = 50;
+/** The first sweep waits until start-up's own work (migrations, first requests) is done. */
+const RETENTION_START_DELAY_MS = 30_000;
 
 const REQUEST_ID_PATTERN = /^[\w-]{8,64}$/;
 
@@ -62,6 +74,8 @@ export async function buildApp(
     logger?: FastifyServerOptions['logger'];
     /** Told about every route as it is registered (the fuzz suite walks them all). */
     onRoute?: (route: RouteOptions) => void;
+    /** false: no background retention sweep (tests whose clocks and fixtures it would disturb). */
+    isRetentionSweepEnabled?: boolean;
   },
 ): Promise<FastifyInstance> {
   const deps: AppDependencies = {
@@ -117,6 +131,28 @@ export async function buildApp(
   app.addHook('preClose', () => activity.close());
   app.addHook('onClose', () => activity.close());
 
+  const retentionSweeper =
+    dependencies.isRetentionSweepEnabled === false
+      ? null
+      : startRetentionSweeper({
+          database: deps.database,
+          clock: deps.clock,
+          log: app.log,
+          policy: {
+            sessionMs: config.retention.sessionMs,
+            activityLogMs: config.retention.activityLogMs,
+            batchSize: RETENTION_BATCH_SIZE,
+            pauseMs: RETENTION_PAUSE_MS,
+          },
+          intervalMs: config.retention.sweepIntervalMs,
+          startDelayMs: RETENTION_START_DELAY_MS,
+        });
+  app.decorate('retentionSweeper', retentionSweeper);
+  // Before main.ts closes the database: a running sweep stops at its next batch.
+  app.addHook('preClose', async () => {
+    await retentionSweeper?.stop();
+  });
+
   // Two sibling scopes. The client API answers desktop programs with signed JSON; the
   // browser scope carries what only browsers need (helmet's headers, the cookie parser),
   // whose per-request hooks would otherwise run on the client API's hot path too.
@@ -131,7 +167,7 @@ export async function buildApp(
       registerOwnerAuthRoutes(ownerScope);
       registerDashboardRoutes(ownerScope);
       registerApplicationRoutes(ownerScope, deps);
-      registerAppUserRoutes(ownerScope);
+      registerAppUserRoutes(ownerScope, deps);
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
     });

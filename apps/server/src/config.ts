@@ -64,10 +64,20 @@ const environmentSchema = z.object({
   ACTIVITY_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
   /** ...or as soon as this many activity rows are waiting. */
   ACTIVITY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Shortest password a new end user may choose (register, owner create and change). */
+  END_USER_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(128).default(8),
+  /** Ended sessions are deleted after this many days; open ones silent this long are ended. */
+  SESSION_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(30),
+  /** Activity log rows are deleted after this many days. */
+  ACTIVITY_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** How often the retention sweep runs (it also runs shortly after start-up). */
+  RETENTION_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   /** Directory of the built console; empty disables serving it (API-only deployments). */
   CONSOLE_DIST_DIR: z.string().optional(),
   SERVE_CONSOLE: booleanFlag.default(true),
 });
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type Environment = z.infer<typeof environmentSchema>;
 
@@ -103,6 +113,8 @@ export interface Config {
     applicationCacheTtlMs: number;
   };
   activity: { flushIntervalMs: number; batchSize: number };
+  endUserPasswordMinLength: number;
+  retention: { sessionMs: number; activityLogMs: number; sweepIntervalMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -197,6 +209,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     activity: {
       flushIntervalMs: env.ACTIVITY_FLUSH_INTERVAL_MS,
       batchSize: env.ACTIVITY_BATCH_SIZE,
+    },
+    endUserPasswordMinLength: env.END_USER_PASSWORD_MIN_LENGTH,
+    retention: {
+      sessionMs: env.SESSION_RETENTION_DAYS * DAY_MS,
+      activityLogMs: env.ACTIVITY_LOG_RETENTION_DAYS * DAY_MS,
+      sweepIntervalMs: env.RETENTION_SWEEP_INTERVAL_MINUTES * 60_000,
     },
   };
 }

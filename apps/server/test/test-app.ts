@@ -29,6 +29,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     database?: DatabaseConnection;
     onRoute?: (route: RouteOptions) => void;
+    /** The background retention sweep is off unless a test asks for it: it deletes by age. */
+    isRetentionSweepEnabled?: boolean;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -50,6 +52,7 @@ export async function createTestApp(
     identity,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    isRetentionSweepEnabled: options.isRetentionSweepEnabled ?? false,
   });
   await app.ready();
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
+import { pageQueryFields } from './paging.ts';
 
 /** Longest accepted values; longer input is a 400, never a database error. */
 export const appUserLimits = {
@@ -30,6 +31,10 @@ export const appUserSchema = z.object({
 export type AppUser = z.infer<typeof appUserSchema>;
 
 export const appUserListSchema = z.array(appUserSchema);
+
+/** GET /api/applications/:id/users?page=&pageSize=&search= (search: username or e-mail). */
+export const appUserListQuerySchema = z.object(pageQueryFields);
+export type AppUserListQuery = z.input<typeof appUserListQuerySchema>;
 
 // Blank strings mean "none": the console's forms send '' for an empty field.
 const blankToNull = (value: unknown) => (typeof value === 'string' ? value.trim() || null : value);
@@ -104,7 +109,7 @@ export type CreateAppUserInput = z.output<typeof createAppUserRequestSchema>;
 
 /**
  * PUT /api/applications/:appId/users/:userId. Every field is optional (absent = unchanged);
- * null or '' clears email, expiresAt and hwid. A non-blank password resets the password.
+ * null or '' clears email, expiresAt and hwid. A non-empty password resets the password.
  */
 export const updateAppUserRequestSchema = z
   .object({
@@ -123,8 +128,9 @@ export const updateAppUserRequestSchema = z
   })
   .transform(({ password: newPassword, ...rest }) => ({
     ...rest,
-    // A blank password field in an edit form means "keep the current one".
-    password: newPassword?.trim() ? newPassword : undefined,
+    // An empty password field in an edit form means "keep the current one"; one of only
+    // spaces is a new password, and the password rule (endUserPasswordProblem) refuses it.
+    password: newPassword === '' ? undefined : newPassword,
   }));
 export type UpdateAppUserRequest = z.input<typeof updateAppUserRequestSchema>;
 export type UpdateAppUserInput = z.output<typeof updateAppUserRequestSchema>;

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
+import { pageQueryFields } from './paging.ts';
 
 /** What a blacklist entry can block (spec doc 2 §3, §9: four types). */
 export const blacklistTypes = ['ip', 'username', 'email', 'hwid'] as const;
@@ -38,6 +39,23 @@ export const blacklistEntrySchema = z.object({
 export type BlacklistEntry = z.infer<typeof blacklistEntrySchema>;
 
 export const blacklistEntryListSchema = z.array(blacklistEntrySchema);
+
+/** GET /api/blacklist?page=&pageSize=&search=&type=&isActive= (search: value or reason). */
+export const blacklistListQuerySchema = z.object({
+  ...pageQueryFields,
+  isActive: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z
+      .enum(['true', 'false'], 'isActive must be true or false')
+      .transform((value) => value === 'true')
+      .optional(),
+  ),
+  type: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(blacklistTypes, `type must be one of ${blacklistTypes.join(', ')}`).optional(),
+  ),
+});
+export type BlacklistListQuery = z.input<typeof blacklistListQuerySchema>;
 
 const ipAddress = z.union([z.ipv4(), z.ipv6()]);
 

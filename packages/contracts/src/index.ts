@@ -6,6 +6,8 @@ export * from './blacklist.ts';
 export * from './clean-text.ts';
 export * from './client-api.ts';
 export * from './dashboard.ts';
+export * from './end-user-password.ts';
 export * from './errors.ts';
+export * from './paging.ts';
 export * from './roles.ts';
 export * from './runtime-config.ts';

@@ -13,5 +13,7 @@ export const runtimeConfigSchema = z.object({
   }),
   /** Base URL of the Firebase Auth emulator, e.g. http://127.0.0.1:9099; null in production. */
   authEmulatorUrl: z.string().nullable(),
+  /** END_USER_PASSWORD_MIN_LENGTH, so the user dialogs can say and check it before sending. */
+  endUserPasswordMinLength: z.number().int().min(1),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

@@ -5,8 +5,9 @@ import {
   type CreateAppUserRequest,
   type UpdateAppUserRequest,
 } from '@latchkey/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '@/lib/api.ts';
+import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
 import { appUsersQueryKey } from './owner-query-keys.ts';
 import { ConsoleInputError, useOwnerMutation } from './use-owner-mutation.ts';
 
@@ -22,30 +23,46 @@ export function toUsersFetchError(error: unknown): Error {
   return new Error('Failed to fetch users');
 }
 
-async function fetchAppUsers(applicationId: number): Promise<AppUser[]> {
+async function fetchAppUsers(
+  applicationId: number,
+  { page, search }: AppUsersPageRequest,
+): Promise<PagedList<AppUser>> {
   try {
-    const response = await apiRequest('GET', `/api/applications/${applicationId}/users`);
-    return appUserListSchema.parse(await response.json());
+    const query = toPageQueryString({ page, search: search.trim() });
+    const response = await apiRequest('GET', `/api/applications/${applicationId}/users${query}`);
+    return toPagedList(response, appUserListSchema.parse(await response.json()));
   } catch (error) {
     throw toUsersFetchError(error);
   }
 }
 
+/** Which page of an application's users, and the search typed (username or e-mail). */
+export interface AppUsersPageRequest {
+  page: number;
+  search: string;
+}
+
 /**
- * The end users of one application; idle while none is selected. The management page also
- * refetches when the window regains focus (spec doc 1 §4): 'always', because the console's
- * data never goes stale on its own, and `true` would refetch only stale data.
+ * One page of the end users of one application (the server's default page size); idle while
+ * none is selected. The management page also refetches when the window regains focus (spec
+ * doc 1 §4): 'always', because the console's data never goes stale on its own, and `true`
+ * would refetch only stale data. The previous page stays on screen while the next loads.
  */
 export function useAppUsers(
   applicationId: number | null,
-  { refetchOnWindowFocus = false }: { refetchOnWindowFocus?: boolean } = {},
+  {
+    refetchOnWindowFocus = false,
+    page = 1,
+    search = '',
+  }: { refetchOnWindowFocus?: boolean } & Partial<AppUsersPageRequest> = {},
 ) {
   return useQuery({
-    queryKey: appUsersQueryKey(applicationId ?? 0),
-    queryFn: () => fetchAppUsers(applicationId!),
+    queryKey: [...appUsersQueryKey(applicationId ?? 0), { page, search }],
+    queryFn: () => fetchAppUsers(applicationId!, { page, search }),
     enabled: applicationId !== null,
     retry: APP_USERS_RETRY_COUNT,
     refetchOnWindowFocus: refetchOnWindowFocus ? 'always' : false,
+    placeholderData: keepPreviousData,
   });
 }
 

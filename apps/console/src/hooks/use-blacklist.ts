@@ -1,19 +1,62 @@
 import {
   blacklistEntryListSchema,
   blacklistEntrySchema,
+  blacklistTypes,
+  type BlacklistEntry,
+  type BlacklistType,
   type CreateBlacklistEntryRequest,
 } from '@latchkey/contracts';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest, getQueryFn } from '@/lib/api.ts';
+import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api.ts';
+import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
 import { useOwnerMutation } from './use-owner-mutation.ts';
 
 export const BLACKLIST_QUERY_KEY = ['/api/blacklist'] as const;
 
-/** The signed-in owner's blacklist (GET /api/blacklist), global and per-application entries. */
-export function useBlacklist() {
+/** Which page of the blacklist, and the search typed (value or reason). */
+export interface BlacklistPageRequest {
+  page: number;
+  search: string;
+}
+
+async function fetchBlacklistPage(
+  query: Record<string, string | number | undefined>,
+): Promise<PagedList<BlacklistEntry>> {
+  const response = await apiRequest('GET', `/api/blacklist${toPageQueryString(query)}`);
+  return toPagedList(response, blacklistEntryListSchema.parse(await response.json()));
+}
+
+/**
+ * One page of the signed-in owner's blacklist (GET /api/blacklist), global and
+ * per-application entries; the previous page stays on screen while the next loads.
+ */
+export function useBlacklist({ page = 1, search = '' }: Partial<BlacklistPageRequest> = {}) {
   return useQuery({
-    queryKey: BLACKLIST_QUERY_KEY,
-    queryFn: getQueryFn({ on401: 'throw', schema: blacklistEntryListSchema }),
+    queryKey: [...BLACKLIST_QUERY_KEY, { page, search }],
+    queryFn: () => fetchBlacklistPage({ page, search: search.trim() }),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/**
+ * Active entries per type, for the count cards: the list is one page, so each count is
+ * the X-Total-Count of a one-row page of that type. Under BLACKLIST_QUERY_KEY, so every
+ * blacklist change refreshes them too.
+ */
+export function useBlacklistCounts() {
+  return useQueries({
+    queries: blacklistTypes.map((type) => ({
+      queryKey: [...BLACKLIST_QUERY_KEY, 'count', type],
+      queryFn: () => fetchBlacklistPage({ type, isActive: 'true', pageSize: 1 }),
+    })),
+    combine: (results) => ({
+      counts: results.every((result) => result.data)
+        ? (Object.fromEntries(
+            blacklistTypes.map((type, index) => [type, results[index]!.data!.totalCount]),
+          ) as Record<BlacklistType, number>)
+        : undefined,
+      isPending: results.some((result) => result.isPending),
+    }),
   });
 }
 

@@ -1,4 +1,4 @@
-import { runtimeConfigSchema, type RuntimeConfig } from '@latchkey/contracts';
+import type { RuntimeConfig } from '@latchkey/contracts';
 import { getApp, getApps, initializeApp } from 'firebase/app';
 import {
   GoogleAuthProvider,
@@ -10,6 +10,7 @@ import {
   type Auth,
   type UserCredential,
 } from 'firebase/auth';
+import { fetchRuntimeConfig } from './runtime-config.ts';
 
 export interface FirebaseServices {
   auth: Auth;
@@ -37,15 +38,6 @@ declare global {
 }
 
 let servicesPromise: Promise<FirebaseServices> | null = null;
-
-async function fetchRuntimeConfig(): Promise<RuntimeConfig> {
-  const response = await fetch('/api/config', {
-    credentials: 'include',
-    headers: { Accept: 'application/json' },
-  });
-  if (!response.ok) throw new Error(`${response.status}: ${response.statusText}`);
-  return runtimeConfigSchema.parse(await response.json());
-}
 
 async function initializeFirebase(): Promise<FirebaseServices> {
   // Fetched at run time rather than baked into the bundle: one build serves the emulator

@@ -1,6 +1,6 @@
 import { applicationIdSchema, type Application } from '@latchkey/contracts';
 import { ArrowLeft, CircleAlert, SearchX } from 'lucide-react';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
 import { ApplicationApiConfiguration } from '@/components/applications/application-api-configuration.tsx';
 import { ApplicationMessages } from '@/components/applications/application-messages.tsx';
@@ -15,6 +15,7 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useApplicationStats } from '@/hooks/use-application-stats.ts';
 import { useAppUsers } from '@/hooks/use-app-users.ts';
+import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 
@@ -83,7 +84,14 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
     applicationsQuery.data?.find((candidate) => candidate.id === applicationId) ?? null;
 
   const knownId = application ? applicationId : null;
-  const usersQuery = useAppUsers(knownId, { refetchOnWindowFocus: true });
+  const [usersPage, setUsersPage] = useState(1);
+  const [usersSearch, setUsersSearch] = useState('');
+  const settledSearch = useDebouncedValue(usersSearch);
+  const usersQuery = useAppUsers(knownId, {
+    refetchOnWindowFocus: true,
+    page: usersPage,
+    search: settledSearch,
+  });
   const statsQuery = useApplicationStats(knownId);
 
   if (applicationsQuery.isPending || (!application && applicationsQuery.isFetching)) {
@@ -110,7 +118,10 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
     );
   }
 
-  const userCount = usersQuery.data?.length ?? statsQuery.data?.totalUsers;
+  // The list is one page (and maybe a search): the count comes from the stats, or else
+  // from the list's total while it is not searching.
+  const userCount =
+    statsQuery.data?.totalUsers ?? (settledSearch ? undefined : usersQuery.data?.totalCount);
 
   return (
     <div className="flex flex-col gap-8">
@@ -125,14 +136,19 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
           <TabsTrigger value="messages">Messages</TabsTrigger>
         </TabsList>
         <TabsContent value="overview">
-          <ApplicationOverview
-            application={application}
-            users={usersQuery.data}
-            statsQuery={statsQuery}
-          />
+          <ApplicationOverview application={application} statsQuery={statsQuery} />
         </TabsContent>
         <TabsContent value="users">
-          <ApplicationUsersPanel application={application} usersQuery={usersQuery} />
+          <ApplicationUsersPanel
+            application={application}
+            usersQuery={usersQuery}
+            search={usersSearch}
+            onSearchChange={(search) => {
+              setUsersSearch(search);
+              setUsersPage(1);
+            }}
+            onPageChange={setUsersPage}
+          />
         </TabsContent>
         <TabsContent value="api">
           <ApplicationApiConfiguration application={application} />

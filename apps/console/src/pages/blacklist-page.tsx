@@ -1,5 +1,6 @@
-import { blacklistTypeLabels, type BlacklistEntry } from '@latchkey/contracts';
+import { blacklistTypeLabels, pagingLimits, type BlacklistEntry } from '@latchkey/contracts';
 import { ShieldCheck } from 'lucide-react';
+import { useState } from 'react';
 import { AddBlacklistEntryDialog } from '@/components/blacklist/add-blacklist-entry-dialog.tsx';
 import { BlacklistCountCards } from '@/components/blacklist/blacklist-count-cards.tsx';
 import { getBlacklistScopeLabel } from '@/components/blacklist/blacklist-display.ts';
@@ -15,9 +16,16 @@ import {
 } from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { ListPager } from '@/components/ui/list-pager.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { SearchInput } from '@/components/ui/search-input.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
-import { useBlacklist, useDeleteBlacklistEntry } from '@/hooks/use-blacklist.ts';
+import {
+  useBlacklist,
+  useBlacklistCounts,
+  useDeleteBlacklistEntry,
+} from '@/hooks/use-blacklist.ts';
+import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 
@@ -25,7 +33,18 @@ export const BLACKLIST_FETCH_ERROR = 'Failed to fetch blacklist entries';
 
 /** Spec doc 2 §2: /blacklist. */
 export function BlacklistPage() {
-  const { data: entries, isPending, isError, error, isFetching, refetch } = useBlacklist();
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const settledSearch = useDebouncedValue(search);
+  const {
+    data: entriesPage,
+    isPending,
+    isError,
+    error,
+    isFetching,
+    refetch,
+  } = useBlacklist({ page, search: settledSearch });
+  const counts = useBlacklistCounts();
   const deleteEntry = useDeleteBlacklistEntry();
   const deleting = useDialogTarget<BlacklistEntry>();
 
@@ -40,7 +59,7 @@ export function BlacklistPage() {
           <AddBlacklistEntryDialog />
         </div>
 
-        <BlacklistCountCards entries={entries} isLoading={isPending} />
+        <BlacklistCountCards counts={counts.counts} isLoading={counts.isPending} />
 
         <Card>
           <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
@@ -51,7 +70,17 @@ export function BlacklistPage() {
               </CardDescription>
             </div>
           </CardHeader>
-          <CardContent>
+          <CardContent className="flex flex-col gap-4">
+            <SearchInput
+              value={search}
+              onChange={(value) => {
+                setSearch(value);
+                setPage(1);
+              }}
+              label="Search blacklist"
+              placeholder="Search by value or reason"
+              maxLength={pagingLimits.search}
+            />
             {isPending ? (
               <TableSkeleton label="Loading blacklist entries" />
             ) : isError ? (
@@ -61,18 +90,28 @@ export function BlacklistPage() {
                 isRetrying={isFetching}
                 onRetry={() => void refetch()}
               />
-            ) : entries.length === 0 ? (
+            ) : entriesPage.totalCount === 0 && search.trim() === '' ? (
               <EmptyState
                 icon={ShieldCheck}
                 title="No blacklist entries"
                 description="Nothing is blocked yet. Add an IP address, username, email or hardware ID to refuse it access."
               />
             ) : (
-              <BlacklistTable
-                entries={entries}
-                busyEntryId={deleteEntry.isPending ? deleteEntry.variables : null}
-                onDelete={deleting.open}
-              />
+              <>
+                <BlacklistTable
+                  entries={entriesPage.rows}
+                  busyEntryId={deleteEntry.isPending ? deleteEntry.variables : null}
+                  onDelete={deleting.open}
+                />
+                <ListPager
+                  label="Blacklist pages"
+                  page={entriesPage.page}
+                  pageSize={entriesPage.pageSize}
+                  rowCount={entriesPage.rows.length}
+                  totalCount={entriesPage.totalCount}
+                  onPageChange={setPage}
+                />
+              </>
             )}
           </CardContent>
         </Card>

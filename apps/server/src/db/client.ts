@@ -38,6 +38,11 @@ export interface DatabaseConnection {
   query(statement: RawStatement): Promise<RawQueryResult>;
   /** Answers quickly whether the database is reachable (health checks). */
   ping(): Promise<void>;
+  /**
+   * Runs `work` unless another holder of `lockKey` (in this or any other instance) is
+   * running; answers whether it ran. For background jobs that one instance at a time does.
+   */
+  runExclusively(lockKey: number, work: () => Promise<void>): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -70,6 +75,26 @@ export async function openDatabase(
       ping: async () => {
         await pool.query('select 1');
       },
+      // A session-level advisory lock on a connection of its own: held across the work's
+      // many short transactions (on other connections) without being a long transaction.
+      runExclusively: async (lockKey, work) => {
+        const client = await pool.connect();
+        try {
+          const { rows } = await client.query<{ locked: boolean }>(
+            'select pg_try_advisory_lock($1) as locked',
+            [lockKey],
+          );
+          if (!rows[0]?.locked) return false;
+          try {
+            await work();
+          } finally {
+            await client.query('select pg_advisory_unlock($1)', [lockKey]);
+          }
+          return true;
+        } finally {
+          client.release();
+        }
+      },
       close: () => pool.end(),
     };
   }
@@ -81,6 +106,9 @@ export async function openDatabase(
   const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
+  // Only one process can open a PGlite data directory, so "another instance" can only be
+  // this one; its single session would also re-enter an advisory lock it already holds.
+  const heldLocks = new Set<number>();
   return {
     db: db as unknown as Database,
     kind: 'pglite',
@@ -94,6 +122,16 @@ export async function openDatabase(
     },
     ping: async () => {
       await client.query('select 1');
+    },
+    runExclusively: async (lockKey, work) => {
+      if (heldLocks.has(lockKey)) return false;
+      heldLocks.add(lockKey);
+      try {
+        await work();
+      } finally {
+        heldLocks.delete(lockKey);
+      }
+      return true;
     },
     close: () => client.close(),
   };

@@ -130,6 +130,7 @@ describe('HTTP behaviour shared by every route', () => {
         projectId: 'demo-latchkey',
       },
       authEmulatorUrl: `http://${testApp.config.identity.emulatorHost}`,
+      endUserPasswordMinLength: 8,
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { Application, AppUser } from '@latchkey/contracts';
+import { pagingLimits, type Application, type AppUser } from '@latchkey/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Users } from 'lucide-react';
 import {
@@ -10,8 +10,10 @@ import {
 } from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { ListPager } from '@/components/ui/list-pager.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
+import { SearchInput } from '@/components/ui/search-input.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import {
   useDeleteAppUser,
@@ -20,20 +22,27 @@ import {
   useUnpauseAppUser,
 } from '@/hooks/use-app-users.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import type { PagedList } from '@/lib/paged-list.ts';
 import { ApplicationUsersTable } from './application-users-table.tsx';
 import { CreateAppUserDialog } from './create-app-user-dialog.tsx';
 import { DeleteAppUserDialog } from './delete-app-user-dialog.tsx';
 import { EditAppUserDialog } from './edit-app-user-dialog.tsx';
 
-/** The management page's Users tab (spec doc 1 §2). */
+/** The management page's Users tab (spec doc 1 §2), a page at a time, with a search. */
 export function ApplicationUsersPanel({
   application,
   usersQuery,
+  search,
+  onSearchChange,
+  onPageChange,
 }: {
   application: Application;
-  usersQuery: UseQueryResult<AppUser[]>;
+  usersQuery: UseQueryResult<PagedList<AppUser>>;
+  search: string;
+  onSearchChange: (search: string) => void;
+  onPageChange: (page: number) => void;
 }) {
-  const { data: users, isPending, isError, error, isFetching, refetch } = usersQuery;
+  const { data: usersPage, isPending, isError, error, isFetching, refetch } = usersQuery;
   const pauseAppUser = usePauseAppUser();
   const unpauseAppUser = useUnpauseAppUser();
   const resetHwid = useResetAppUserHwid();
@@ -70,7 +79,14 @@ export function ApplicationUsersPanel({
           {addUserButton}
         </div>
       </CardHeader>
-      <CardContent>
+      <CardContent className="flex flex-col gap-4">
+        <SearchInput
+          value={search}
+          onChange={onSearchChange}
+          label="Search users"
+          placeholder="Search by username or email"
+          maxLength={pagingLimits.search}
+        />
         {isPending ? (
           <TableSkeleton label="Loading users" />
         ) : isError ? (
@@ -80,7 +96,7 @@ export function ApplicationUsersPanel({
             isRetrying={isFetching}
             onRetry={() => void refetch()}
           />
-        ) : users.length === 0 ? (
+        ) : usersPage.totalCount === 0 && search.trim() === '' ? (
           <EmptyState
             icon={Users}
             title="No users found"
@@ -88,20 +104,30 @@ export function ApplicationUsersPanel({
             action={addUserButton}
           />
         ) : (
-          <ApplicationUsersTable
-            users={users}
-            isHwidLockEnabled={application.hwidLockEnabled}
-            busyUserId={busyUserId}
-            onEdit={editing.open}
-            onTogglePause={(user) =>
-              (user.isPaused ? unpauseAppUser : pauseAppUser).mutate({
-                applicationId,
-                userId: user.id,
-              })
-            }
-            onResetHwid={resetting.open}
-            onDelete={deleting.open}
-          />
+          <>
+            <ApplicationUsersTable
+              users={usersPage.rows}
+              isHwidLockEnabled={application.hwidLockEnabled}
+              busyUserId={busyUserId}
+              onEdit={editing.open}
+              onTogglePause={(user) =>
+                (user.isPaused ? unpauseAppUser : pauseAppUser).mutate({
+                  applicationId,
+                  userId: user.id,
+                })
+              }
+              onResetHwid={resetting.open}
+              onDelete={deleting.open}
+            />
+            <ListPager
+              label="Users pages"
+              page={usersPage.page}
+              pageSize={usersPage.pageSize}
+              rowCount={usersPage.rows.length}
+              totalCount={usersPage.totalCount}
+              onPageChange={onPageChange}
+            />
+          </>
         )}
       </CardContent>
 

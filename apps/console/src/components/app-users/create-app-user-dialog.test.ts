@@ -10,29 +10,45 @@ import {
 const filled: CreateAppUserFields = {
   username: 'alice',
   email: 'alice@example.com',
-  password: 'secret',
+  password: 'long secret',
   expiresAt: '',
   hwid: '',
 };
 
 describe('validateCreateAppUser', () => {
   it('requires username, e-mail and password on the dashboard', () => {
-    expect(validateCreateAppUser(filled, 'dashboard')).toBeNull();
-    expect(validateCreateAppUser({ ...filled, email: '  ' }, 'dashboard')).toBe(
+    expect(validateCreateAppUser(filled, 'dashboard', 8)).toBeNull();
+    expect(validateCreateAppUser({ ...filled, email: '  ' }, 'dashboard', 8)).toBe(
       ALL_REQUIRED_FIELDS_MESSAGE,
     );
-    expect(validateCreateAppUser({ ...filled, username: '' }, 'dashboard')).toBe(
+    expect(validateCreateAppUser({ ...filled, username: '' }, 'dashboard', 8)).toBe(
       'Please fill in all required fields',
     );
   });
 
   it('requires only a trimmed username and password on the management page', () => {
-    expect(validateCreateAppUser({ ...filled, email: '' }, 'application')).toBeNull();
-    expect(validateCreateAppUser({ ...filled, username: '   ' }, 'application')).toBe(
+    expect(validateCreateAppUser({ ...filled, email: '' }, 'application', 8)).toBeNull();
+    expect(validateCreateAppUser({ ...filled, username: '   ' }, 'application', 8)).toBe(
       USERNAME_AND_PASSWORD_REQUIRED,
     );
-    expect(validateCreateAppUser({ ...filled, password: '   ' }, 'application')).toBe(
+    expect(validateCreateAppUser({ ...filled, password: '   ' }, 'application', 8)).toBe(
       'Please fill in username and password',
+    );
+  });
+});
+
+describe('validateCreateAppUser: the password rule', () => {
+  it('refuses a password shorter than the minimum the server announced', () => {
+    const short = { ...filled, password: 'x'.repeat(11) };
+    expect(validateCreateAppUser(short, 'application', 12)).toBe(
+      'Password must be at least 12 characters',
+    );
+    expect(validateCreateAppUser(short, 'dashboard', 11)).toBeNull();
+  });
+
+  it('still gives the required-fields message first for an all-space password', () => {
+    expect(validateCreateAppUser({ ...filled, password: '          ' }, 'application', 8)).toBe(
+      USERNAME_AND_PASSWORD_REQUIRED,
     );
   });
 });
@@ -45,7 +61,7 @@ describe('toCreateAppUserRequest', () => {
 
   it('leaves out an empty expiry and HWID, and sends a missing e-mail as null', () => {
     const body = toCreateAppUserRequest({ ...filled, username: ' alice ', email: ' ' });
-    expect(body).toEqual({ username: 'alice', email: null, password: 'secret' });
+    expect(body).toEqual({ username: 'alice', email: null, password: 'long secret' });
     expect('expiresAt' in body).toBe(false);
     expect('hwid' in body).toBe(false);
   });
@@ -57,7 +73,7 @@ describe('toCreateAppUserRequest', () => {
     ).toEqual({
       username: 'alice',
       email: 'alice@example.com',
-      password: 'secret',
+      password: 'long secret',
       expiresAt: '2030-01-15T15:30:00.000Z',
       hwid: 'PC-1',
     });

@@ -1,4 +1,8 @@
-import { appUserLimits, USERNAME_AND_PASSWORD_REQUIRED } from '@latchkey/contracts';
+import {
+  appUserLimits,
+  endUserPasswordProblem,
+  USERNAME_AND_PASSWORD_REQUIRED,
+} from '@latchkey/contracts';
 import { UserPlus } from 'lucide-react';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
@@ -14,6 +18,7 @@ import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
 import { FormError, FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { useCreateAppUser } from '@/hooks/use-app-users.ts';
+import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
 import { fromDateTimeLocalValue } from './app-user-display.ts';
 
 /** Spec doc 1 §5: the dashboard requires an e-mail too; the management page does not. */
@@ -34,18 +39,22 @@ export interface CreateAppUserFields {
   hwid: string;
 }
 
-/** The validation message for the form, or null when it may be sent (spec doc 1 §5). */
+/**
+ * The validation message for the form, or null when it may be sent (spec doc 1 §5), then
+ * the installation's password rule (minimum length, not only spaces).
+ */
 export function validateCreateAppUser(
   fields: CreateAppUserFields,
   variant: CreateAppUserVariant,
+  passwordMinLength: number,
 ): string | null {
   const hasUsernameAndPassword = fields.username.trim() !== '' && fields.password.trim() !== '';
   if (variant === 'dashboard') {
-    return hasUsernameAndPassword && fields.email.trim() !== ''
-      ? null
-      : ALL_REQUIRED_FIELDS_MESSAGE;
+    if (!hasUsernameAndPassword || fields.email.trim() === '') return ALL_REQUIRED_FIELDS_MESSAGE;
+  } else if (!hasUsernameAndPassword) {
+    return USERNAME_AND_PASSWORD_REQUIRED;
   }
-  return hasUsernameAndPassword ? null : USERNAME_AND_PASSWORD_REQUIRED;
+  return endUserPasswordProblem(fields.password, passwordMinLength);
 }
 
 /** Spec doc 1 §5/§7: expiresAt (as ISO) and hwid are sent only when filled in. */
@@ -119,6 +128,7 @@ function CreateAppUserForm({
   });
   const [validationError, setValidationError] = useState<string | null>(null);
   const createAppUser = useCreateAppUser();
+  const passwordMinLength = useEndUserPasswordMinLength();
   const isEmailRequired = variant === 'dashboard';
 
   const setField = (field: keyof CreateAppUserFields, value: string) =>
@@ -126,7 +136,7 @@ function CreateAppUserForm({
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
-    const problem = validateCreateAppUser(fields, variant);
+    const problem = validateCreateAppUser(fields, variant, passwordMinLength);
     setValidationError(problem);
     if (problem) return;
     createAppUser.mutate(
@@ -174,7 +184,12 @@ function CreateAppUserForm({
           />
         </FormField>
       </div>
-      <FormField htmlFor={`${id}-password`} label="Password" isRequired>
+      <FormField
+        htmlFor={`${id}-password`}
+        label="Password"
+        isRequired
+        hint={`At least ${passwordMinLength} characters.`}
+      >
         <Input
           id={`${id}-password`}
           type="password"
@@ -183,6 +198,7 @@ function CreateAppUserForm({
           maxLength={appUserLimits.password}
           autoComplete="new-password"
           aria-required="true"
+          aria-describedby={`${id}-password-hint`}
         />
       </FormField>
       <div className="grid gap-4 sm:grid-cols-2">

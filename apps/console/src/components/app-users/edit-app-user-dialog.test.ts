@@ -33,4 +33,11 @@ describe('toUpdateAppUserRequest', () => {
       toUpdateAppUserRequest({ ...fields, hwid: '  ', expiresAt: '', email: '' }),
     ).toMatchObject({ hwid: null, expiresAt: null, email: null });
   });
+
+  it('sends a new password only when one is typed, exactly as typed', () => {
+    expect(toUpdateAppUserRequest({ ...fields, password: '' })).not.toHaveProperty('password');
+    expect(toUpdateAppUserRequest({ ...fields, password: ' new secret ' })).toMatchObject({
+      password: ' new secret ',
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { appUserLimits, type AppUser } from '@latchkey/contracts';
+import { appUserLimits, endUserPasswordProblem, type AppUser } from '@latchkey/contracts';
 import { useId, useState, type FormEvent } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import {
@@ -9,10 +9,11 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
-import { FormField } from '@/components/ui/form-field.tsx';
+import { FormError, FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
+import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
 
 interface EditAppUserFields {
@@ -22,6 +23,8 @@ interface EditAppUserFields {
   hwid: string;
   isActive: boolean;
   isPaused: boolean;
+  /** A new password; empty keeps the current one. */
+  password?: string;
 }
 
 function toFields(user: AppUser): EditAppUserFields {
@@ -35,9 +38,13 @@ function toFields(user: AppUser): EditAppUserFields {
   };
 }
 
-/** Spec doc 1 §7: the edit body; an empty HWID resets it, an empty expiry means never. */
+/**
+ * Spec doc 1 §7: the edit body; an empty HWID resets it, an empty expiry means never. A new
+ * password is sent only when one is typed (as typed: spaces can be part of it).
+ */
 export function toUpdateAppUserRequest(fields: EditAppUserFields) {
   return {
+    ...(fields.password ? { password: fields.password } : {}),
     username: fields.username.trim(),
     email: fields.email.trim() || null,
     isActive: fields.isActive,
@@ -87,6 +94,8 @@ function EditAppUserForm({
   const id = useId();
   const [fields, setFields] = useState(() => toFields(user));
   const updateAppUser = useUpdateAppUser();
+  const passwordMinLength = useEndUserPasswordMinLength();
+  const [validationError, setValidationError] = useState<string | null>(null);
 
   const setField = <Field extends keyof EditAppUserFields>(
     field: Field,
@@ -95,6 +104,11 @@ function EditAppUserForm({
 
   const handleSubmit = (event: FormEvent) => {
     event.preventDefault();
+    const problem = fields.password
+      ? endUserPasswordProblem(fields.password, passwordMinLength)
+      : null;
+    setValidationError(problem);
+    if (problem) return;
     updateAppUser.mutate(
       { applicationId, userId: user.id, changes: toUpdateAppUserRequest(fields) },
       { onSuccess: onDone },
@@ -107,6 +121,7 @@ function EditAppUserForm({
         <DialogTitle>Edit User</DialogTitle>
         <DialogDescription>Account details and access of {user.username}.</DialogDescription>
       </DialogHeader>
+      <FormError>{validationError}</FormError>
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField htmlFor={`${id}-username`} label="Username">
           <Input
@@ -154,6 +169,21 @@ function EditAppUserForm({
           autoComplete="off"
           className="font-mono"
           aria-describedby={`${id}-hwid-hint`}
+        />
+      </FormField>
+      <FormField
+        htmlFor={`${id}-password`}
+        label="New Password (optional)"
+        hint={`Leave empty to keep the current password. At least ${passwordMinLength} characters.`}
+      >
+        <Input
+          id={`${id}-password`}
+          type="password"
+          value={fields.password ?? ''}
+          onChange={(event) => setField('password', event.target.value)}
+          maxLength={appUserLimits.password}
+          autoComplete="new-password"
+          aria-describedby={`${id}-password-hint`}
         />
       </FormField>
       <div className="flex flex-wrap gap-6">

@@ -1,9 +1,8 @@
-import type { Application, ApplicationStats, AppUser } from '@latchkey/contracts';
+import type { Application, ApplicationStats } from '@latchkey/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Activity, Info, ShieldCheck } from 'lucide-react';
 import type { LucideIcon } from 'lucide-react';
 import type { ReactNode } from 'react';
-import { getAppUserStatus } from '@/components/app-users/app-user-display.ts';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
@@ -75,17 +74,15 @@ function StatValue({ isLoading, children }: { isLoading: boolean; children: Reac
 /** Spec doc 1 §2: the Overview tab's three cards. */
 export function ApplicationOverview({
   application,
-  users,
   statsQuery,
 }: {
   application: Application;
-  users: readonly AppUser[] | undefined;
   statsQuery: UseQueryResult<ApplicationStats>;
 }) {
+  // From the stats only: the user list is one page, so it cannot be counted.
   const { data: stats, isPending: isStatsPending, error: statsError } = statsQuery;
-  const userCount = stats?.totalUsers ?? users?.length;
-  const activeUserCount =
-    stats?.activeUsers ?? users?.filter((user) => getAppUserStatus(user) === 'Active').length;
+  const userCount = stats?.totalUsers;
+  const activeUserCount = stats?.activeUsers;
 
   return (
     <div className="grid gap-4 lg:grid-cols-3">

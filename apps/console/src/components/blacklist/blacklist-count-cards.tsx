@@ -1,8 +1,8 @@
-import { blacklistTypes, type BlacklistEntry, type BlacklistType } from '@latchkey/contracts';
+import { blacklistTypes, type BlacklistType } from '@latchkey/contracts';
 import { Cpu, Mail, Network, UserX, type LucideIcon } from 'lucide-react';
 import { formatStatCount } from '@/components/ui/stat-card.tsx';
 import { StatGrid } from '@/components/ui/stat-grid.tsx';
-import { BLACKLIST_COUNT_CARD_TITLES, countActiveEntries } from './blacklist-display.ts';
+import { BLACKLIST_COUNT_CARD_TITLES } from './blacklist-display.ts';
 
 const ICONS: Record<BlacklistType, LucideIcon> = {
   ip: Network,
@@ -11,15 +11,14 @@ const ICONS: Record<BlacklistType, LucideIcon> = {
   hwid: Cpu,
 };
 
-/** Spec doc 2 §2: one card per type, counting active entries only. */
+/** Spec doc 2 §2: one card per type, counting active entries only (counted by the server). */
 export function BlacklistCountCards({
-  entries,
+  counts,
   isLoading,
 }: {
-  entries: readonly BlacklistEntry[] | undefined;
+  counts: Record<BlacklistType, number> | undefined;
   isLoading: boolean;
 }) {
-  const counts = entries ? countActiveEntries(entries) : undefined;
   return (
     <StatGrid
       headingId="blacklist-counts-heading"

@@ -1,4 +1,5 @@
-import type { Application, AppUser } from '@latchkey/contracts';
+import { pagingLimits, type Application, type AppUser } from '@latchkey/contracts';
+import { useState } from 'react';
 import { MousePointerClick, Users } from 'lucide-react';
 import { CreateAppUserDialog } from '@/components/app-users/create-app-user-dialog.tsx';
 import { DeleteAppUserDialog } from '@/components/app-users/delete-app-user-dialog.tsx';
@@ -13,9 +14,12 @@ import {
   CardTitle,
 } from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { ListPager } from '@/components/ui/list-pager.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { SearchInput } from '@/components/ui/search-input.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { useAppUsers, useDeleteAppUser, useSetAppUserPaused } from '@/hooks/use-app-users.ts';
+import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 
 /** Spec doc 1 §2: the dashboard's Users tab, for the selected application. */
@@ -45,14 +49,17 @@ export function UsersTab({
 
 function SelectedApplicationUsers({ application }: { application: Application }) {
   const applicationId = application.id;
+  const [page, setPage] = useState(1);
+  const [search, setSearch] = useState('');
+  const settledSearch = useDebouncedValue(search);
   const {
-    data: users,
+    data: usersPage,
     isPending,
     isError,
     error,
     isFetching,
     refetch,
-  } = useAppUsers(applicationId);
+  } = useAppUsers(applicationId, { page, search: settledSearch });
   const setPaused = useSetAppUserPaused();
   const deleteAppUser = useDeleteAppUser();
   const editing = useDialogTarget<AppUser>();
@@ -81,7 +88,17 @@ function SelectedApplicationUsers({ application }: { application: Application })
         </div>
         {addUserButton}
       </CardHeader>
-      <CardContent>
+      <CardContent className="flex flex-col gap-4">
+        <SearchInput
+          value={search}
+          onChange={(value) => {
+            setSearch(value);
+            setPage(1);
+          }}
+          label="Search users"
+          placeholder="Search by username or email"
+          maxLength={pagingLimits.search}
+        />
         {isPending ? (
           <TableSkeleton label="Loading users" />
         ) : isError ? (
@@ -91,7 +108,7 @@ function SelectedApplicationUsers({ application }: { application: Application })
             isRetrying={isFetching}
             onRetry={() => void refetch()}
           />
-        ) : users.length === 0 ? (
+        ) : usersPage.totalCount === 0 && search.trim() === '' ? (
           <EmptyState
             icon={Users}
             title="No Users"
@@ -99,16 +116,26 @@ function SelectedApplicationUsers({ application }: { application: Application })
             action={addUserButton}
           />
         ) : (
-          <DashboardUsersTable
-            users={users}
-            isHwidLockEnabled={application.hwidLockEnabled}
-            busyUserId={busyUserId}
-            onEdit={editing.open}
-            onTogglePause={(user) =>
-              setPaused.mutate({ applicationId, userId: user.id, isPaused: !user.isPaused })
-            }
-            onDelete={deleting.open}
-          />
+          <>
+            <DashboardUsersTable
+              users={usersPage.rows}
+              isHwidLockEnabled={application.hwidLockEnabled}
+              busyUserId={busyUserId}
+              onEdit={editing.open}
+              onTogglePause={(user) =>
+                setPaused.mutate({ applicationId, userId: user.id, isPaused: !user.isPaused })
+              }
+              onDelete={deleting.open}
+            />
+            <ListPager
+              label="Users pages"
+              page={usersPage.page}
+              pageSize={usersPage.pageSize}
+              rowCount={usersPage.rows.length}
+              totalCount={usersPage.totalCount}
+              onPageChange={setPage}
+            />
+          </>
         )}
       </CardContent>
 

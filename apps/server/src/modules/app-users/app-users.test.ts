@@ -131,6 +131,20 @@ describe('owner API: end users of an application', () => {
       }
     });
 
+    it('refuses a password shorter than END_USER_PASSWORD_MIN_LENGTH (default 8)', async () => {
+      for (const password of ['x', 'seven77', '\u{1F511}'.repeat(7)]) {
+        await expectBadRequest(
+          await request('POST', usersUrl(), { username: 'shorty', password }),
+          'password: Password must be at least 8 characters',
+        );
+      }
+      const created = await request('POST', usersUrl(), {
+        username: 'eight',
+        password: '8 chars!',
+      });
+      expect(created.statusCode).toBe(201);
+    });
+
     it('refuses bad e-mails, dates, oversized strings and wrong types', async () => {
       const valid = { username: 'carol', password: 'secret' };
       await expectBadRequest(
@@ -188,12 +202,15 @@ describe('owner API: end users of an application', () => {
 
     it('refuses a username already taken in the same application with a 409', async () => {
       await createAppUserViaApi(testApp.app, owner, application.id, { username: 'dave' });
-      const duplicate = await request('POST', usersUrl(), { username: 'dave', password: 'x' });
+      const duplicate = await request('POST', usersUrl(), {
+        username: 'dave',
+        password: 'long enough',
+      });
       expect(duplicate.statusCode).toBe(409);
       expect(duplicate.json()).toEqual({ message: 'Username already exists', code: 'CONFLICT' });
       const trimmedDuplicate = await request('POST', usersUrl(), {
         username: ' dave ',
-        password: 'x',
+        password: 'long enough',
       });
       expect(trimmedDuplicate.statusCode).toBe(409);
 
@@ -205,12 +222,15 @@ describe('owner API: end users of an application', () => {
     it('answers an unknown application with 404 and a malformed id with 400', async () => {
       const unknown = await request('POST', '/api/applications/999999/users', {
         username: 'x',
-        password: 'y',
+        password: 'long enough',
       });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toEqual({ message: 'Application not found', code: 'NOT_FOUND' });
       await expectBadRequest(
-        await request('POST', '/api/applications/abc/users', { username: 'x', password: 'y' }),
+        await request('POST', '/api/applications/abc/users', {
+          username: 'x',
+          password: 'long enough',
+        }),
         'id: Invalid application id',
       );
     });
@@ -237,6 +257,83 @@ describe('owner API: end users of an application', () => {
         await request('GET', '/api/applications/1x/users'),
         'id: Invalid application id',
       );
+    });
+  });
+
+  describe('GET /api/applications/:id/users: pages and search', () => {
+    let paged: Application;
+    // 120 users, one a minute: user_000 oldest, user_119 newest; every tenth has an e-mail.
+    beforeAll(async () => {
+      paged = await createApplicationViaApi(testApp.app, owner, { name: 'Many users' });
+      const start = Date.parse('2026-02-01T00:00:00Z');
+      await testApp.database.db.insert(appUsers).values(
+        Array.from({ length: 120 }, (_, index) => ({
+          applicationId: paged.id,
+          username: `user_${String(index).padStart(3, '0')}`,
+          email: index % 10 === 0 ? `Player${index}@Example.COM` : null,
+          passwordHash: 'not-a-real-hash',
+          createdAt: new Date(start + index * 60_000),
+        })),
+      );
+    });
+    const list = async (query = '') => {
+      const response = await request('GET', `/api/applications/${paged.id}/users${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return {
+        names: appUserListSchema.parse(response.json()).map((user) => user.username),
+        total: response.headers['x-total-count'],
+        page: response.headers['x-page'],
+        pageSize: response.headers['x-page-size'],
+      };
+    };
+    const name = (index: number) => `user_${String(index).padStart(3, '0')}`;
+
+    it('answers one page of 50 by default, newest first, with the total in a header', async () => {
+      const first = await list();
+      expect(first).toMatchObject({ total: '120', page: '1', pageSize: '50' });
+      expect(first.names).toEqual(Array.from({ length: 50 }, (_, index) => name(119 - index)));
+      const third = await list('?page=3');
+      expect(third.names).toEqual(Array.from({ length: 20 }, (_, index) => name(19 - index)));
+      expect(await list('?page=4')).toMatchObject({ names: [], total: '120', page: '4' });
+      const all = await list('?pageSize=200');
+      expect(all).toMatchObject({ total: '120', pageSize: '200' });
+      expect(all.names).toHaveLength(120);
+      expect((await list('?page=2&pageSize=7')).names).toEqual(
+        Array.from({ length: 7 }, (_, index) => name(112 - index)),
+      );
+    });
+
+    it('searches usernames and e-mails, case-insensitively, as plain text', async () => {
+      expect(await list('?search=USER_11')).toMatchObject({
+        total: '10',
+        names: Array.from({ length: 10 }, (_, index) => name(119 - index)),
+      });
+      expect(await list('?search=%20example.com%20&pageSize=5')).toMatchObject({
+        total: '12',
+        names: [name(110), name(100), name(90), name(80), name(70)],
+      });
+      // % and _ are not wildcards: no username has a literal "%", every one has "_0".
+      expect(await list('?search=%25')).toMatchObject({ names: [], total: '0' });
+      expect((await list('?search=r_0')).total).toBe('100');
+      expect((await list('?search=')).total).toBe('120');
+    });
+
+    it('refuses a bad page, page size or search with 400', async () => {
+      for (const [query, message] of [
+        ['?page=0', /^page: /],
+        ['?page=-1', /^page: /],
+        ['?page=abc', /^page: /],
+        ['?page=1&page=2', /^page: /],
+        ['?pageSize=201', 'pageSize: pageSize must be at most 200'],
+        ['?pageSize=1.5', /^pageSize: /],
+        [`?search=${'s'.repeat(101)}`, 'search: search must be at most 100 characters'],
+        ['?search=a%00b', 'search: search contains invalid characters'],
+      ] as const) {
+        await expectBadRequest(
+          await request('GET', `/api/applications/${paged.id}/users${query}`),
+          message,
+        );
+      }
     });
   });
 
@@ -312,6 +409,20 @@ describe('owner API: end users of an application', () => {
       expect(hashAfter).not.toBe(hashBefore);
       expect(hashAfter.startsWith(PASSWORD_HASH_PREFIX)).toBe(true);
       expect(await verifyPassword(hashAfter, 'brand new secret')).toBe(true);
+    });
+
+    it('refuses a new password that is short or only spaces; an empty one keeps it', async () => {
+      const user = await createAppUserViaApi(testApp.app, owner, application.id);
+      const hashBefore = (await storedUser(user.id)).passwordHash;
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { password: '   ' }),
+        'password: Password must not be only spaces',
+      );
+      await expectBadRequest(
+        await request('PUT', userUrl(user.id), { password: 'short' }),
+        'password: Password must be at least 8 characters',
+      );
+      expect((await storedUser(user.id)).passwordHash).toBe(hashBefore);
     });
 
     it('refuses a taken username with 409 and bad input with 400', async () => {

@@ -1,13 +1,18 @@
 import type { FastifyInstance } from 'fastify';
 import {
+  appUserListQuerySchema,
   appUserParamsSchema,
   applicationParamsSchema,
   createAppUserRequestSchema,
+  endUserPasswordProblem,
   updateAppUserRequestSchema,
   type AppUser,
   type DeletedResponse,
 } from '@latchkey/contracts';
+import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
+import { setPagingHeaders } from '../../http/paging-headers.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { createAppUser } from './create-app-user.ts';
 import { deleteAppUser } from './delete-app-user.ts';
 import { listAppUsers } from './list-app-users.ts';
@@ -18,16 +23,32 @@ import { unpauseAppUser } from './unpause-app-user.ts';
 import { updateAppUser } from './update-app-user.ts';
 
 /** End users of the owner's applications (spec doc 1 §7). Registered inside the owner scope. */
-export function registerAppUserRoutes(app: FastifyInstance): void {
-  app.get('/api/applications/:id/users', async (request): Promise<AppUser[]> => {
+export function registerAppUserRoutes(
+  app: FastifyInstance,
+  { config }: { config: Pick<Config, 'endUserPasswordMinLength'> },
+): void {
+  // Only new passwords meet the rule: users with older, shorter ones can still log in.
+  const assertAcceptablePassword = (password: string | undefined) => {
+    if (password === undefined) return;
+    const problem = endUserPasswordProblem(password, config.endUserPasswordMinLength);
+    if (problem) throw badRequest(`password: ${problem}`);
+  };
+
+  app.get('/api/applications/:id/users', async (request, reply): Promise<AppUser[]> => {
     const { id } = parseInput(applicationParamsSchema, request.params);
-    const users = await listAppUsers({ ctx: request.owner!, input: { applicationId: id } });
-    return users.map(toAppUserResponse);
+    const query = parseInput(appUserListQuerySchema, request.query);
+    const page = await listAppUsers({
+      ctx: request.owner!,
+      input: { applicationId: id, ...query },
+    });
+    setPagingHeaders(reply, query, page.totalCount);
+    return page.rows.map(toAppUserResponse);
   });
 
   app.post('/api/applications/:id/users', async (request, reply) => {
     const { id } = parseInput(applicationParamsSchema, request.params);
     const user = parseInput(createAppUserRequestSchema, request.body);
+    assertAcceptablePassword(user.password);
     const created = await createAppUser({
       ctx: request.owner!,
       input: { applicationId: id, user },
@@ -38,6 +59,7 @@ export function registerAppUserRoutes(app: FastifyInstance): void {
   app.put('/api/applications/:appId/users/:userId', async (request): Promise<AppUser> => {
     const { appId, userId } = parseInput(appUserParamsSchema, request.params);
     const changes = parseInput(updateAppUserRequestSchema, request.body);
+    assertAcceptablePassword(changes.password);
     const user = await updateAppUser({
       ctx: request.owner!,
       input: { applicationId: appId, userId, changes },

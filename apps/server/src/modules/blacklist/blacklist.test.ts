@@ -211,4 +211,67 @@ describe('owner API: blacklist', () => {
     await request('DELETE', `/api/blacklist/${byEmail.id}`);
     expect(await login()).toBe('OK');
   });
+  it('answers a page of 50 by default with the total in a header; searches and filters', async () => {
+    const many = await signInOwner(testApp.app);
+    const start = Date.parse('2026-02-01T00:00:00Z');
+    await testApp.database.db.insert(blacklistEntries).values(
+      Array.from({ length: 75 }, (_, index) => ({
+        ownerAccountId: many.accountId,
+        type: index % 3 === 0 ? ('hwid' as const) : ('username' as const),
+        value: `Value-${String(index).padStart(2, '0')}`,
+        reason: index % 25 === 0 ? 'Chargeback fraud' : null,
+        createdAt: new Date(start + index * 60_000),
+      })),
+    );
+    const list = async (query = '') => {
+      const response = await request('GET', `/api/blacklist${query}`, undefined, many);
+      expect(response.statusCode, response.body).toBe(200);
+      return {
+        values: blacklistEntryListSchema.parse(response.json()).map((entry) => entry.value),
+        total: response.headers['x-total-count'],
+        page: response.headers['x-page'],
+        pageSize: response.headers['x-page-size'],
+      };
+    };
+    const value = (index: number) => `Value-${String(index).padStart(2, '0')}`;
+
+    const first = await list();
+    expect(first).toMatchObject({ total: '75', page: '1', pageSize: '50' });
+    expect(first.values).toEqual(Array.from({ length: 50 }, (_, index) => value(74 - index)));
+    expect((await list('?page=2')).values).toEqual(
+      Array.from({ length: 25 }, (_, index) => value(24 - index)),
+    );
+    expect(await list('?search=value-7')).toMatchObject({
+      total: '5',
+      values: [value(74), value(73), value(72), value(71), value(70)],
+    });
+    expect(await list('?search=CHARGEBACK')).toMatchObject({
+      total: '3',
+      values: [value(50), value(25), value(0)],
+    });
+    expect((await list('?type=hwid')).total).toBe('25');
+    await testApp.database.db
+      .update(blacklistEntries)
+      .set({ isActive: false })
+      .where(eq(blacklistEntries.value, value(72)));
+    expect((await list('?type=hwid&isActive=true')).total).toBe('24');
+    expect((await list('?isActive=false')).values).toEqual([value(72)]);
+    expect(await list('?type=hwid&search=value-&pageSize=2')).toMatchObject({
+      total: '25',
+      values: [value(72), value(69)],
+    });
+    // Another owner's entries are neither listed nor counted.
+    expect((await list('?search=value')).total).toBe('75');
+
+    for (const [query, message] of [
+      ['?type=cookie', /^type: /],
+      ['?isActive=yes', /^isActive: /],
+      ['?pageSize=0', /^pageSize: /],
+      ['?page=x', /^page: /],
+    ] as const) {
+      const response = await request('GET', `/api/blacklist${query}`, undefined, many);
+      expect(response.statusCode, query).toBe(400);
+      expect(errorBodySchema.parse(response.json()).message).toMatch(message);
+    }
+  });
 });

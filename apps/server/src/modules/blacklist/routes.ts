@@ -1,20 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import {
   blacklistEntryParamsSchema,
+  blacklistListQuerySchema,
   createBlacklistEntryRequestSchema,
   type BlacklistEntry,
   type DeletedResponse,
 } from '@latchkey/contracts';
 import { parseInput } from '../../http/parse-input.ts';
+import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { createBlacklistEntry } from './create-blacklist-entry.ts';
 import { deleteBlacklistEntry } from './delete-blacklist-entry.ts';
 import { listBlacklistEntries } from './list-blacklist-entries.ts';
 
 /** The owner's blacklist (spec doc 2 §5, §7). Registered inside the owner-guarded scope. */
 export function registerBlacklistRoutes(app: FastifyInstance): void {
-  app.get('/api/blacklist', async (request): Promise<BlacklistEntry[]> =>
-    listBlacklistEntries({ ctx: request.owner! }),
-  );
+  app.get('/api/blacklist', async (request, reply): Promise<BlacklistEntry[]> => {
+    const query = parseInput(blacklistListQuerySchema, request.query);
+    const page = await listBlacklistEntries({ ctx: request.owner!, input: query });
+    setPagingHeaders(reply, query, page.totalCount);
+    return page.rows;
+  });
 
   app.post('/api/blacklist', async (request, reply) => {
     const input = parseInput(createBlacklistEntryRequestSchema, request.body);

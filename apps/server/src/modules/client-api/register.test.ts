@@ -7,6 +7,7 @@ import { PASSWORD_HASH_PREFIX, verifyPassword } from '../../lib/password-hashing
 import {
   callClientApi,
   insertAppUser,
+  insertAppUserWithPassword,
   insertBlacklistEntry,
   insertClientApplication,
 } from '../../../test/factories.ts';
@@ -253,5 +254,56 @@ describe('POST /api/v1/register', () => {
     expect(
       await db().select().from(appUsers).where(eq(appUsers.applicationId, application.id)),
     ).toEqual([]);
+  });
+  it('refuses a password shorter than the minimum or of only spaces, and logs in older ones', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const cases: [string, string][] = [
+      [' ', 'password: Password must not be only spaces'],
+      [' '.repeat(12), 'password: Password must not be only spaces'],
+      ['\t\n  ', 'password: Password must not be only spaces'],
+      ['seven77', 'password: Password must be at least 8 characters'],
+    ];
+    for (const [password, message] of cases) {
+      const response = await callClientApi(testApp.app, 'register', {
+        apiKey: application.apiKey,
+        body: { username: 'shorty', password },
+      });
+      expect(response.statusCode, JSON.stringify(password)).toBe(400);
+      expect(response.json()).toEqual({ success: false, code: 'INVALID_REQUEST', message });
+    }
+    expect(await usersNamed(application.id, 'shorty')).toEqual([]);
+    expect(
+      await register(application.apiKey, { username: 'eight', password: '8 chars!' }),
+    ).toMatchObject({ success: true });
+
+    // Users created before the rule (or under a lower minimum) keep their passwords.
+    const older = await insertAppUserWithPassword(db(), application.id, 'x', { username: 'old' });
+    const login = await callClientApi(testApp.app, 'login', {
+      apiKey: application.apiKey,
+      body: { username: older.username, password: 'x', version: '1.0.0' },
+    });
+    expect(login.json()).toMatchObject({ success: true, code: 'OK' });
+  });
+
+  it('takes the minimum from END_USER_PASSWORD_MIN_LENGTH', async () => {
+    // The same database, so the owner signed in above exists there too.
+    const strictApp = await createTestApp({
+      clock,
+      database: testApp.database,
+      env: { END_USER_PASSWORD_MIN_LENGTH: '12' },
+    });
+    try {
+      const application = await insertClientApplication(strictApp, owner.accountId);
+      const response = await callClientApi(strictApp.app, 'register', {
+        apiKey: application.apiKey,
+        body: { username: 'eleven', password: '11 chars!!!' },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe('password: Password must be at least 12 characters');
+      const config = await strictApp.app.inject({ url: '/api/config' });
+      expect(config.json().endUserPasswordMinLength).toBe(12);
+    } finally {
+      await strictApp.close();
+    }
   });
 });

@@ -7,6 +7,7 @@ import {
   clientRegisterRequestSchema,
   clientSessionRequestSchema,
   clientVerifyRequestSchema,
+  endUserPasswordProblem,
   type ClientAuthResponse,
   type ClientPublicKeyResponse,
   type ClientSessionResponse,
@@ -228,7 +229,13 @@ export async function registerClientApiRoutes(
 
       v1.post('/register', async (request): Promise<ClientAuthResponse> => {
         const input = parseClientInput(clientRegisterRequestSchema, request.body);
-        return registerEndUser({ ctx: contextOf(request, requireApplication(request)), input });
+        const application = requireApplication(request);
+        const passwordProblem = endUserPasswordProblem(
+          input.password,
+          config.endUserPasswordMinLength,
+        );
+        if (passwordProblem) throw invalidRequest(`password: ${passwordProblem}`);
+        return registerEndUser({ ctx: contextOf(request, application), input });
       });
 
       v1.post('/login', async (request): Promise<ClientAuthResponse> => {

@@ -83,7 +83,7 @@ describe('signed /api/v1 responses', () => {
       }),
       await callClientApi(testApp.app, 'register', {
         apiKey: application.apiKey,
-        body: { username: user.username, password: 'x' },
+        body: { username: user.username, password: 'long enough' },
       }),
     ];
     expect(responses.map((response) => response.json().code)).toEqual([

@@ -28,5 +28,6 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDependencies
   app.get('/api/config', async (): Promise<RuntimeConfig> => ({
     firebase: config.identity.webConfig,
     authEmulatorUrl: config.identity.emulatorHost ? `http://${config.identity.emulatorHost}` : null,
+    endUserPasswordMinLength: config.endUserPasswordMinLength,
   }));
 }

@@ -1,0 +1,106 @@
+import { defaultApplicationMessages, type Application, type AppUser } from '@latchkey/contracts';
+import { fireEvent, screen, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { renderWithProviders } from '@/test/render-with-providers.tsx';
+import { UsersTab } from './users-tab.tsx';
+
+const application: Application = {
+  id: 7,
+  name: 'Orbit',
+  description: null,
+  apiKey: 'lk_live_key',
+  isActive: true,
+  version: '1.0.0',
+  hwidLockEnabled: false,
+  maxSessionsPerUser: null,
+  ...defaultApplicationMessages,
+  signingPublicKey: '0'.repeat(64),
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+};
+
+const user = (index: number): AppUser => ({
+  id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+  applicationId: 7,
+  username: `player_${index}`,
+  email: null,
+  isActive: true,
+  isPaused: false,
+  expiresAt: null,
+  hwid: null,
+  loginAttempts: 0,
+  lastLogin: null,
+  createdAt: '2025-01-01T00:00:00.000Z',
+  updatedAt: '2025-01-01T00:00:00.000Z',
+});
+
+/** The server's paged answer: 120 users in all, pages of 50, searched by username. */
+function stubUsersApi() {
+  const all = Array.from({ length: 120 }, (_, index) => user(120 - index));
+  const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = new URL(String(input), 'http://localhost');
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const search = url.searchParams.get('search') ?? '';
+    const matching = all.filter((candidate) => candidate.username.includes(search));
+    const rows = matching.slice((page - 1) * 50, page * 50);
+    return new Response(JSON.stringify(rows), {
+      status: 200,
+      headers: {
+        'Content-Type': 'application/json',
+        'X-Total-Count': String(matching.length),
+        'X-Page': String(page),
+        'X-Page-Size': '50',
+      },
+    });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return fetchMock;
+}
+
+const bodyRows = () => screen.getAllByRole('row').slice(1);
+
+describe('UsersTab paging and search', { timeout: 30_000 }, () => {
+  it('shows one page with "Showing a–b of N" from the header and pages with Previous/Next', async () => {
+    const fetchMock = stubUsersApi();
+    renderWithProviders(<UsersTab application={application} onGoToApplications={() => {}} />);
+    expect(await screen.findByText('Showing 1–50 of 120')).toBeTruthy();
+    expect(bodyRows()).toHaveLength(50);
+    // The first page asks exactly as before paging: no query string.
+    expect(fetchMock).toHaveBeenCalledWith('/api/applications/7/users', expect.anything());
+    const pager = screen.getByRole('navigation', { name: 'Users pages' });
+    expect(within(pager).getByRole('button', { name: /Previous/ })).toHaveProperty(
+      'disabled',
+      true,
+    );
+
+    fireEvent.click(within(pager).getByRole('button', { name: /Next/ }));
+    expect(await screen.findByText('Showing 51–100 of 120')).toBeTruthy();
+    fireEvent.click(within(pager).getByRole('button', { name: /Next/ }));
+    expect(await screen.findByText('Showing 101–120 of 120')).toBeTruthy();
+    expect(bodyRows()).toHaveLength(20);
+    expect(within(pager).getByRole('button', { name: /Next/ })).toHaveProperty('disabled', true);
+    expect(fetchMock).toHaveBeenCalledWith('/api/applications/7/users?page=3', expect.anything());
+  });
+
+  it('searches on the server and starts again from the first page', async () => {
+    const fetchMock = stubUsersApi();
+    renderWithProviders(<UsersTab application={application} onGoToApplications={() => {}} />);
+    await screen.findByText('Showing 1–50 of 120');
+    fireEvent.click(screen.getByRole('button', { name: /Next/ }));
+    await screen.findByText('Showing 51–100 of 120');
+
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search users' }), {
+      target: { value: 'player_11' },
+    });
+    expect(
+      await screen.findByText('Showing 1–11 of 11', undefined, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/applications/7/users?search=player_11',
+      expect.anything(),
+    );
+    expect(bodyRows().map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toContain(
+      'player_110',
+    );
+  });
+});

@@ -1,0 +1,195 @@
+import { count, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activityLogs, applications, appUserSessions } from '../../db/schema/index.ts';
+import { createManualClock } from '../../lib/clock.ts';
+import {
+  insertActivityLog,
+  insertAppUser,
+  insertAppUserSession,
+  insertApplication,
+} from '../../../test/factories.ts';
+import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
+import { sweepExpiredRows, type RetentionPolicy } from './sweep-expired-rows.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const now = new Date('2026-06-01T12:00:00Z');
+const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS);
+
+describe('sweepExpiredRows', () => {
+  let testApp: TestApp;
+  let ownerAccountId: string;
+  const clock = createManualClock(now);
+  const policy: RetentionPolicy = {
+    sessionMs: 30 * DAY_MS,
+    activityLogMs: 90 * DAY_MS,
+    batchSize: 1000,
+    pauseMs: 0,
+  };
+
+  beforeAll(async () => {
+    testApp = await createTestApp({ clock });
+    ownerAccountId = (await signInOwner(testApp.app)).accountId;
+  });
+  afterAll(() => testApp.close());
+
+  const db = () => testApp.database.db;
+  const sweep = (overrides: Partial<RetentionPolicy> = {}) =>
+    sweepExpiredRows({
+      ctx: { db: db(), database: testApp.database, clock, log: testApp.app.log },
+      input: { ...policy, ...overrides },
+    });
+  const newUser = async () => {
+    const application = await insertApplication(db(), ownerAccountId);
+    const user = await insertAppUser(db(), application.id);
+    return { applicationId: application.id, appUserId: user.id };
+  };
+  const sessionsById = async (ids: string[]) =>
+    new Map(
+      (await db().select().from(appUserSessions).where(inArray(appUserSessions.id, ids))).map(
+        (row) => [row.id, row],
+      ),
+    );
+
+  it('deletes old ended sessions and activity, ends long-silent sessions, keeps the rest', async () => {
+    const first = await newUser();
+    const second = await newUser();
+    const session = (endedDaysAgo: number | null, heartbeatDaysAgo: number) =>
+      insertAppUserSession(db(), {
+        ...first,
+        lastHeartbeatAt: daysAgo(heartbeatDaysAgo),
+        endedAt: endedDaysAgo === null ? null : daysAgo(endedDaysAgo),
+      });
+    const endedLongAgo = await session(31, 31);
+    const endedRecently = await session(29, 29);
+    const silent = await session(null, 31);
+    const live = await session(null, 0);
+    const log = (applicationId: number, days: number) =>
+      insertActivityLog(db(), {
+        applicationId,
+        event: 'login_success',
+        success: true,
+        createdAt: daysAgo(days),
+      });
+    const oldLogs = [await log(first.applicationId, 91), await log(second.applicationId, 400)];
+    const recentLogs = [await log(first.applicationId, 89), await log(second.applicationId, 0)];
+
+    const result = await sweep();
+    expect(result).toMatchObject({ sessionsEnded: 1, sessionsDeleted: 1, activityLogsDeleted: 2 });
+
+    const sessions = await sessionsById([endedLongAgo.id, endedRecently.id, silent.id, live.id]);
+    expect(sessions.has(endedLongAgo.id)).toBe(false);
+    expect(sessions.get(endedRecently.id)?.endedAt).toEqual(daysAgo(29));
+    // Ended now, so it is kept for another retention period like any ended session.
+    expect(sessions.get(silent.id)).toMatchObject({ endedAt: now, endReason: 'idle' });
+    expect(sessions.get(live.id)).toMatchObject({ endedAt: null, endReason: null });
+    const remainingLogs = await db()
+      .select({ id: activityLogs.id })
+      .from(activityLogs)
+      .where(
+        inArray(
+          activityLogs.id,
+          [...oldLogs, ...recentLogs].map((row) => row.id),
+        ),
+      );
+    expect(remainingLogs.map((row) => row.id).sort()).toEqual(
+      recentLogs.map((row) => row.id).sort(),
+    );
+
+    // Nothing left to do: a second sweep changes nothing.
+    expect(await sweep()).toMatchObject({
+      sessionsEnded: 0,
+      sessionsDeleted: 0,
+      activityLogsDeleted: 0,
+    });
+  });
+
+  it('deletes in bounded batches: 35 rows at 10 a statement take 4 statements', async () => {
+    const { applicationId, appUserId } = await newUser();
+    for (let index = 0; index < 35; index += 1) {
+      await insertAppUserSession(db(), {
+        applicationId,
+        appUserId,
+        lastHeartbeatAt: daysAgo(40 + index),
+        endedAt: daysAgo(40 + index),
+      });
+      await insertActivityLog(db(), {
+        applicationId,
+        event: 'login_failed',
+        success: false,
+        createdAt: daysAgo(100 + index),
+      });
+    }
+    const result = await sweep({ batchSize: 10 });
+    expect(result).toMatchObject({ sessionsDeleted: 35, activityLogsDeleted: 35 });
+    expect(result?.statements.sessionsDeleted).toBe(4);
+    // Four statements for this application's log, one (finding nothing) for every other.
+    const [applicationCount] = await db().select({ value: count() }).from(applications);
+    expect(result?.statements.activityLogsDeleted).toBe(applicationCount!.value - 1 + 4);
+    expect(
+      await db().select().from(appUserSessions).where(eq(appUserSessions.appUserId, appUserId)),
+    ).toEqual([]);
+  });
+
+  it('lets only one sweep run at a time: a concurrent one does nothing', async () => {
+    const { applicationId, appUserId } = await newUser();
+    for (let index = 0; index < 5; index += 1) {
+      await insertAppUserSession(db(), {
+        applicationId,
+        appUserId,
+        lastHeartbeatAt: daysAgo(60),
+        endedAt: daysAgo(60),
+      });
+    }
+    // A pause between batches keeps the first sweep holding the lock while the second asks.
+    const results = await Promise.all([
+      sweep({ batchSize: 1, pauseMs: 20 }),
+      sweep({ batchSize: 1, pauseMs: 20 }),
+    ]);
+    expect(results.filter((result) => result === null)).toHaveLength(1);
+    expect(results.find((result) => result !== null)?.sessionsDeleted).toBe(5);
+    // The lock is released: the next sweep runs.
+    expect(await sweep()).not.toBeNull();
+  });
+  it('is started by buildApp with the configured retention, and stops with the app', async () => {
+    // The same database, so the owner signed in above exists there too.
+    const sweepingApp = await createTestApp({
+      clock,
+      database: testApp.database,
+      isRetentionSweepEnabled: true,
+      env: { SESSION_RETENTION_DAYS: '7', ACTIVITY_LOG_RETENTION_DAYS: '10' },
+    });
+    const { applicationId, appUserId } = await newUser();
+    try {
+      const gone = await insertAppUserSession(db(), {
+        applicationId,
+        appUserId,
+        lastHeartbeatAt: daysAgo(8),
+        endedAt: daysAgo(8),
+      });
+      const kept = await insertAppUserSession(db(), {
+        applicationId,
+        appUserId,
+        lastHeartbeatAt: daysAgo(6),
+        endedAt: daysAgo(6),
+      });
+      const oldLog = await insertActivityLog(db(), {
+        applicationId,
+        event: 'login_success',
+        success: true,
+        createdAt: daysAgo(11),
+      });
+      expect(sweepingApp.app.retentionSweeper).not.toBeNull();
+      // 7 and 10 days here: rows the tests above kept under 30 and 90 days go too.
+      const result = await sweepingApp.app.retentionSweeper!.sweepNow();
+      expect(result?.sessionsDeleted).toBeGreaterThanOrEqual(1);
+      expect([...(await sessionsById([gone.id, kept.id])).keys()]).toEqual([kept.id]);
+      expect(await db().select().from(activityLogs).where(eq(activityLogs.id, oldLog.id))).toEqual(
+        [],
+      );
+    } finally {
+      await sweepingApp.close();
+    }
+    expect(await sweepingApp.app.retentionSweeper!.sweepNow()).toBeNull();
+    expect(testApp.app.retentionSweeper).toBeNull();
+  });
+});

@@ -1,0 +1,141 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
+import type { DatabaseConnection } from '../../db/client.ts';
+import { activityLogs, applications, appUserSessions } from '../../db/schema/index.ts';
+import type { Context } from '../../http/request-context.ts';
+
+/** Arbitrary but fixed: every instance must ask for the same advisory lock. */
+export const RETENTION_SWEEP_LOCK_KEY = 0x4c4b5357;
+
+export interface RetentionPolicy {
+  /** Ended sessions older than this go; open ones silent this long are ended first. */
+  sessionMs: number;
+  activityLogMs: number;
+  /** Rows per statement: each statement is its own short transaction, so locks stay short. */
+  batchSize: number;
+  /** Breathing room between statements for the requests the sweep shares the database with. */
+  pauseMs: number;
+}
+
+export interface SweepResult {
+  sessionsEnded: number;
+  sessionsDeleted: number;
+  activityLogsDeleted: number;
+  /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
+  statements: { sessionsEnded: number; sessionsDeleted: number; activityLogsDeleted: number };
+}
+
+/**
+ * Ends sessions silent for longer than the session retention ('idle'), then deletes ended
+ * sessions and activity log rows older than their retention, a batch per statement. Only
+ * one instance sweeps at a time: null when another holds the sweep lock. `shouldStop` is
+ * asked between statements, so a shutdown does not wait for a long sweep.
+ */
+export async function sweepExpiredRows({
+  ctx,
+  input,
+}: {
+  ctx: Context & { database: Pick<DatabaseConnection, 'runExclusively'> };
+  input: RetentionPolicy & { shouldStop?: () => boolean };
+}): Promise<SweepResult | null> {
+  const result: SweepResult = {
+    sessionsEnded: 0,
+    sessionsDeleted: 0,
+    activityLogsDeleted: 0,
+    statements: { sessionsEnded: 0, sessionsDeleted: 0, activityLogsDeleted: 0 },
+  };
+  const ran = await ctx.database.runExclusively(RETENTION_SWEEP_LOCK_KEY, async () => {
+    const now = ctx.clock.now();
+    const sessionCutoff = new Date(now.getTime() - input.sessionMs);
+    const activityCutoff = new Date(now.getTime() - input.activityLogMs);
+    const { db } = ctx;
+
+    /** Runs one batch statement after another until a batch comes back short. */
+    const inBatches = async (
+      kind: keyof SweepResult['statements'],
+      statement: () => Promise<number>,
+    ): Promise<number> => {
+      let total = 0;
+      for (;;) {
+        if (input.shouldStop?.()) return total;
+        const affected = await statement();
+        result.statements[kind] += 1;
+        total += affected;
+        if (affected < input.batchSize) return total;
+        if (input.pauseMs > 0) await sleep(input.pauseMs);
+      }
+    };
+
+    // Open sessions are few (the live ones) and found through the open-sessions index;
+    // last_heartbeat_at is in no index on purpose (heartbeats stay HOT updates).
+    result.sessionsEnded = await inBatches('sessionsEnded', async () => {
+      const silent = db
+        .select({ id: appUserSessions.id })
+        .from(appUserSessions)
+        .where(
+          and(isNull(appUserSessions.endedAt), lt(appUserSessions.lastHeartbeatAt, sessionCutoff)),
+        )
+        .limit(input.batchSize);
+      const ended = await db
+        .update(appUserSessions)
+        .set({ endedAt: now, endReason: 'idle' })
+        .where(and(inArray(appUserSessions.id, silent), isNull(appUserSessions.endedAt)))
+        .returning({ id: appUserSessions.id });
+      return ended.length;
+    });
+
+    // Oldest first through the partial index on ended_at.
+    result.sessionsDeleted = await inBatches('sessionsDeleted', async () => {
+      const expired = db
+        .select({ id: appUserSessions.id })
+        .from(appUserSessions)
+        .where(and(isNotNull(appUserSessions.endedAt), lt(appUserSessions.endedAt, sessionCutoff)))
+        .orderBy(asc(appUserSessions.endedAt))
+        .limit(input.batchSize);
+      const deleted = await db
+        .delete(appUserSessions)
+        .where(inArray(appUserSessions.id, expired))
+        .returning({ id: appUserSessions.id });
+      return deleted.length;
+    });
+
+    // Per application, so each batch is a range of the (application_id, created_at) index
+    // instead of a scan of the whole log; applications are walked by id, a page at a time.
+    let afterApplicationId = 0;
+    for (;;) {
+      if (input.shouldStop?.()) break;
+      const applicationIds = await db
+        .select({ id: applications.id })
+        .from(applications)
+        .where(gt(applications.id, afterApplicationId))
+        .orderBy(asc(applications.id))
+        .limit(1000);
+      for (const { id: applicationId } of applicationIds) {
+        result.activityLogsDeleted += await inBatches('activityLogsDeleted', async () => {
+          const expired = db
+            .select({ id: activityLogs.id })
+            .from(activityLogs)
+            .where(
+              and(
+                eq(activityLogs.applicationId, applicationId),
+                lt(activityLogs.createdAt, activityCutoff),
+              ),
+            )
+            .limit(input.batchSize);
+          const deleted = await db
+            .delete(activityLogs)
+            .where(inArray(activityLogs.id, expired))
+            .returning({ id: activityLogs.id });
+          return deleted.length;
+        });
+      }
+      const last = applicationIds.at(-1);
+      if (!last || applicationIds.length < 1000) break;
+      afterApplicationId = last.id;
+    }
+  });
+  if (!ran) return null;
+  const changed = result.sessionsEnded + result.sessionsDeleted + result.activityLogsDeleted;
+  if (changed > 0) ctx.log.info({ retention: result }, 'retention sweep done');
+  return result;
+}

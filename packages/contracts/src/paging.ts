@@ -1,0 +1,62 @@
+import { z } from 'zod';
+
+/** Rows per page when a list request names none; also what keeps every answer bounded. */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+export const pagingLimits = { search: 100 } as const;
+
+/**
+ * Response headers of a paged list. The body stays the plain JSON array the spec shows;
+ * the total number of matching rows (all pages) travels beside it.
+ */
+export const pagingHeaders = {
+  totalCount: 'x-total-count',
+  page: 'x-page',
+  pageSize: 'x-page-size',
+} as const;
+
+// A query string value arrives as a string (or an array when repeated: refused below).
+const positiveInteger = (field: string, max: number) =>
+  z
+    .string(`${field} must be a whole number`)
+    .regex(/^[1-9]\d{0,8}$/, `${field} must be a whole number from 1`)
+    .transform(Number)
+    .refine((value) => value <= max, `${field} must be at most ${max}`);
+
+/** Control characters and lone UTF-16 surrogates: never valid in text we accept. */
+const hasInvalidCharacters = (value: string) => /[\p{Cc}\p{Cs}]/u.test(value);
+
+/**
+ * ?page (1-based), ?pageSize and ?search (case-insensitive substring). '' counts as absent,
+ * so a console's empty search box needs no special case.
+ */
+export const pageQueryFields = {
+  page: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    positiveInteger('page', 10_000_000).default(1),
+  ),
+  pageSize: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    positiveInteger('pageSize', MAX_PAGE_SIZE).default(DEFAULT_PAGE_SIZE),
+  ),
+  search: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim() || undefined : value),
+    z
+      .string('search must be text')
+      .max(pagingLimits.search, `search must be at most ${pagingLimits.search} characters`)
+      .refine((value) => !hasInvalidCharacters(value), 'search contains invalid characters')
+      .optional(),
+  ),
+};
+
+export interface PageRequest {
+  page: number;
+  pageSize: number;
+  search?: string | undefined;
+}
+
+/** One page of a list and how many rows match in all. */
+export interface Page<Row> {
+  rows: Row[];
+  totalCount: number;
+}
