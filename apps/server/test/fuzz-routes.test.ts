@@ -3,9 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   activityLogsQuerySchema,
+  appUserListQuerySchema,
   appUserParamsSchema,
   applicationParamsSchema,
   blacklistEntryParamsSchema,
+  blacklistListQuerySchema,
   clientErrorResponseSchema,
   clientLoginRequestSchema,
   clientRegisterRequestSchema,
@@ -58,7 +60,11 @@ const routeSchemas: Record<string, RouteSchemas> = {
   },
   'DELETE /api/applications/:id': { caller: 'owner', params: applicationParamsSchema },
   'GET /api/applications/:id/stats': { caller: 'owner', params: applicationParamsSchema },
-  'GET /api/applications/:id/users': { caller: 'owner', params: applicationParamsSchema },
+  'GET /api/applications/:id/users': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    query: appUserListQuerySchema,
+  },
   'POST /api/applications/:id/users': {
     caller: 'owner',
     params: applicationParamsSchema,
@@ -82,7 +88,7 @@ const routeSchemas: Record<string, RouteSchemas> = {
     caller: 'owner',
     params: appUserParamsSchema,
   },
-  'GET /api/blacklist': { caller: 'owner' },
+  'GET /api/blacklist': { caller: 'owner', query: blacklistListQuerySchema },
   'POST /api/blacklist': { caller: 'owner', body: createBlacklistEntryRequestSchema },
   'DELETE /api/blacklist/:entryId': { caller: 'owner', params: blacklistEntryParamsSchema },
   'GET /api/activity-logs': { caller: 'owner', query: activityLogsQuerySchema },
