@@ -11,3 +11,4 @@ export * from './errors.ts';
 export * from './paging.ts';
 export * from './roles.ts';
 export * from './runtime-config.ts';
+export * from './webhooks.ts';

@@ -6,3 +6,4 @@ export * from './app-user-sessions.ts';
 export * from './blacklist-entries.ts';
 export * from './activity-logs.ts';
 export * from './rate-limits.ts';
+export * from './webhooks.ts';
