@@ -1,10 +1,16 @@
 import type { CreateWebhookInput, Webhook as WebhookResponse } from '@latchkey/contracts';
 import { webhooks } from '../../db/schema/index.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { assertWebhookUrlAllowed } from './assert-webhook-url-allowed.ts';
 import { toWebhookResponse } from './to-webhook-response.ts';
 import type { WebhookContext } from './webhook-context.ts';
-import { generateWebhookSecret, secretHintOf } from './webhook-secret.ts';
+import {
+  generateWebhookSecret,
+  isStandardSecretMalformed,
+  secretHintOf,
+  STANDARD_SECRET_MALFORMED,
+} from './webhook-secret.ts';
 import { sealWebhookSecret } from './webhook-secret-sealing.ts';
 
 /**
@@ -26,6 +32,9 @@ export async function createWebhook({
       ? null
       : await loadOwnedApplication({ ctx, input: { applicationId: input.applicationId } });
   await assertWebhookUrlAllowed(input.url, ctx.destinationPolicy);
+  if (input.secret && isStandardSecretMalformed(input.secret)) {
+    throw badRequest(STANDARD_SECRET_MALFORMED);
+  }
   const secret = input.secret ?? generateWebhookSecret();
   const now = ctx.clock.now();
 

@@ -1,11 +1,16 @@
 import type { UpdateWebhookInput, Webhook as WebhookResponse } from '@latchkey/contracts';
 import { webhooks } from '../../db/schema/index.ts';
+import { badRequest } from '../../lib/errors.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { assertWebhookUrlAllowed } from './assert-webhook-url-allowed.ts';
 import { loadOwnedWebhook, ownedWebhookWhere, webhookNotFound } from './owned-webhook.ts';
 import { toWebhookResponse } from './to-webhook-response.ts';
 import type { WebhookContext } from './webhook-context.ts';
-import { secretHintOf } from './webhook-secret.ts';
+import {
+  isStandardSecretMalformed,
+  secretHintOf,
+  STANDARD_SECRET_MALFORMED,
+} from './webhook-secret.ts';
 import { sealWebhookSecret } from './webhook-secret-sealing.ts';
 
 /**
@@ -28,6 +33,9 @@ export async function updateWebhook({
       ? null
       : await loadOwnedApplication({ ctx, input: { applicationId: changes.applicationId } });
   if (changes.url !== undefined) await assertWebhookUrlAllowed(changes.url, ctx.destinationPolicy);
+  if (changes.secret && isStandardSecretMalformed(changes.secret)) {
+    throw badRequest(STANDARD_SECRET_MALFORMED);
+  }
   const isSwitchedOn = changes.isActive === true;
 
   const [webhook] = await ctx.db

@@ -23,6 +23,7 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 import { WEBHOOK_HTTPS_REQUIRED_OUTSIDE_LOOPBACK } from './assert-webhook-url-allowed.ts';
+import { STANDARD_SECRET_MALFORMED } from './webhook-secret.ts';
 
 const PUBLIC_URL = 'https://93.184.215.14/hooks/latchkey';
 /** `whsec_` and the base64 of 24 random bytes (Standard Webhooks). */
@@ -132,6 +133,35 @@ describe('owner API: webhooks', () => {
     expect(byId(blank).secret).toMatch(/^whsec_••••.{4}$/);
     expect(await reveal(custom.id)).toBe('my-own-signing-secret-1234');
     expect(await reveal(blank.id)).toMatch(GENERATED_SECRET);
+  });
+
+  it('accepts a Standard Webhooks secret of the owner, and refuses a malformed one', async () => {
+    const own = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+    const webhook = await createWebhookViaApi(testApp.app, owner, { secret: own });
+    expect(webhook.secret).toBe(own);
+    expect((await list()).find((entry) => entry.id === webhook.id)!.secret).toBe(
+      `whsec_••••${own.slice(-4)}`,
+    );
+    for (const secret of [
+      'whsec_not base64!',
+      `whsec_${Buffer.alloc(8).toString('base64')}`,
+      `whsec_${Buffer.alloc(65).toString('base64')}`,
+      `whsec_${Buffer.alloc(33, 0xfb).toString('base64url')}`,
+    ]) {
+      await expectBadRequest(
+        'POST',
+        '/api/webhooks',
+        { url: PUBLIC_URL, secret },
+        STANDARD_SECRET_MALFORMED,
+      );
+      await expectBadRequest(
+        'PUT',
+        `/api/webhooks/${webhook.id}`,
+        { secret },
+        STANDARD_SECRET_MALFORMED,
+      );
+    }
+    expect(await reveal(webhook.id)).toBe(own);
   });
 
   it("refuses a missing URL with the spec's message, and other bad input", async () => {
