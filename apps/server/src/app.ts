@@ -36,6 +36,7 @@ import {
   startRetentionSweeper,
   type RetentionSweeper,
 } from './modules/retention/retention-sweeper.ts';
+import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -170,6 +171,7 @@ export async function buildApp(
       registerAppUserRoutes(ownerScope, deps);
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
+      registerWebhookRoutes(ownerScope, deps);
     });
     await registerConsoleAssets(browser, config.consoleDistDir);
   });

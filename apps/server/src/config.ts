@@ -72,6 +72,8 @@ const environmentSchema = z.object({
   ACTIVITY_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** How often the retention sweep runs (it also runs shortly after start-up). */
   RETENTION_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  /** Lets webhooks reach private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): self-hosters' internal receivers. */
+  WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
   /** Directory of the built console; empty disables serving it (API-only deployments). */
   CONSOLE_DIST_DIR: z.string().optional(),
   SERVE_CONSOLE: booleanFlag.default(true),
@@ -115,6 +117,7 @@ export interface Config {
   activity: { flushIntervalMs: number; batchSize: number };
   endUserPasswordMinLength: number;
   retention: { sessionMs: number; activityLogMs: number; sweepIntervalMs: number };
+  webhooks: { allowPrivateNetworks: boolean };
 }
 
 export class ConfigError extends Error {}
@@ -216,6 +219,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       activityLogMs: env.ACTIVITY_LOG_RETENTION_DAYS * DAY_MS,
       sweepIntervalMs: env.RETENTION_SWEEP_INTERVAL_MINUTES * 60_000,
     },
+    webhooks: { allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
   };
 }
 

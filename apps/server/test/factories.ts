@@ -4,10 +4,13 @@ import {
   appUserSchema,
   applicationSchema,
   defaultApplicationMessages,
+  webhookSchema,
   type AppUser,
   type Application,
   type CreateAppUserRequest,
   type CreateApplicationRequest,
+  type CreateWebhookRequest,
+  type Webhook,
 } from '@latchkey/contracts';
 import type { Database } from '../src/db/client.ts';
 import {
@@ -16,6 +19,7 @@ import {
   appUserSessions,
   appUsers,
   blacklistEntries,
+  webhookDeliveries,
 } from '../src/db/schema/index.ts';
 import { createApiKey } from '../src/lib/api-keys.ts';
 import { hashPassword } from '../src/lib/password-hashing.ts';
@@ -105,6 +109,41 @@ export async function insertBlacklistEntry(
   return row!;
 }
 
+/**
+ * A delivery-log row of a webhook, as the engine would have left it (pending and due unless
+ * overridden). The payload is a minimal valid event; nothing here sends it.
+ */
+export async function insertWebhookDelivery(
+  db: Database,
+  webhookId: number,
+  overrides: Partial<typeof webhookDeliveries.$inferInsert> = {},
+) {
+  const event = overrides.event ?? 'user_login';
+  const [row] = await db
+    .insert(webhookDeliveries)
+    .values({
+      webhookId,
+      event,
+      payload: {
+        type: event,
+        timestamp: new Date().toISOString(),
+        data: {
+          application: { id: 1, name: 'Test App' },
+          user: { id: null, username: 'someone' },
+          success: event === 'user_login',
+          ipAddress: '203.0.113.9',
+          hwid: null,
+          version: '1.0.0',
+          message: null,
+          activityLogId: null,
+        },
+      },
+      ...overrides,
+    })
+    .returning();
+  return row!;
+}
+
 /** Creates an application the way the console does, through POST /api/applications. */
 export async function createApplicationViaApi(
   app: FastifyInstance,
@@ -119,6 +158,22 @@ export async function createApplicationViaApi(
   });
   if (response.statusCode !== 201) throw new Error(`create application: ${response.body}`);
   return applicationSchema.parse(response.json());
+}
+
+/** Creates a webhook the way the console does, through POST /api/webhooks (to a public address). */
+export async function createWebhookViaApi(
+  app: FastifyInstance,
+  owner: SignedInOwner,
+  body: Partial<CreateWebhookRequest> = {},
+): Promise<Webhook> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/webhooks',
+    headers: owner.headers,
+    payload: { url: 'https://93.184.215.14/hooks/latchkey', events: ['user_login'], ...body },
+  });
+  if (response.statusCode !== 201) throw new Error(`create webhook: ${response.body}`);
+  return webhookSchema.parse(response.json());
 }
 
 /** Creates an end user the way the console does, through POST /api/applications/:id/users. */

@@ -16,13 +16,24 @@ import {
   createAppUserRequestSchema,
   createApplicationRequestSchema,
   createBlacklistEntryRequestSchema,
+  createWebhookRequestSchema,
   errorBodySchema,
   firebaseLoginRequestSchema,
   updateAppUserRequestSchema,
   updateApplicationRequestSchema,
+  testWebhookRequestSchema,
+  updateWebhookRequestSchema,
+  webhookDeliveryListQuerySchema,
+  webhookDeliveryParamsSchema,
+  webhookParamsSchema,
 } from '@latchkey/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { createAppUserViaApi, createApplicationViaApi } from './factories.ts';
+import {
+  createAppUserViaApi,
+  createApplicationViaApi,
+  createWebhookViaApi,
+  insertWebhookDelivery,
+} from './factories.ts';
 import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './test-app.ts';
 
 /**
@@ -92,6 +103,25 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'POST /api/blacklist': { caller: 'owner', body: createBlacklistEntryRequestSchema },
   'DELETE /api/blacklist/:entryId': { caller: 'owner', params: blacklistEntryParamsSchema },
   'GET /api/activity-logs': { caller: 'owner', query: activityLogsQuerySchema },
+  'GET /api/webhooks': { caller: 'owner' },
+  'POST /api/webhooks': { caller: 'owner', body: createWebhookRequestSchema },
+  'PUT /api/webhooks/:id': {
+    caller: 'owner',
+    params: webhookParamsSchema,
+    body: updateWebhookRequestSchema,
+  },
+  'DELETE /api/webhooks/:id': { caller: 'owner', params: webhookParamsSchema },
+  'GET /api/webhooks/:id/secret': { caller: 'owner', params: webhookParamsSchema },
+  'GET /api/webhooks/:id/deliveries': {
+    caller: 'owner',
+    params: webhookParamsSchema,
+    query: webhookDeliveryListQuerySchema,
+  },
+  'POST /api/webhooks/:id/deliveries/:deliveryId/retry': {
+    caller: 'owner',
+    params: webhookDeliveryParamsSchema,
+  },
+  'POST /api/test-webhook': { caller: 'owner', body: testWebhookRequestSchema },
 };
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -211,6 +241,8 @@ interface Fixtures {
   appUserId: string;
   username: string;
   blacklistEntryId: number;
+  webhookId: number;
+  deliveryId: string;
 }
 
 function bodyArbitrary(
@@ -425,9 +457,12 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     value: 'HW-FUZZ',
     applicationId: fixtures.applicationId,
     name: 'Fuzzed application',
+    // A public address literal: a valid body reaches the verb without a DNS lookup.
+    url: 'https://93.184.215.14/fuzz',
   };
   const validParams: Record<string, string> = {
-    id: String(fixtures.applicationId),
+    id: String(path.startsWith('/api/webhooks/') ? fixtures.webhookId : fixtures.applicationId),
+    deliveryId: fixtures.deliveryId,
     appId: String(fixtures.applicationId),
     userId: fixtures.appUserId,
     entryId: String(fixtures.blacklistEntryId),
@@ -528,8 +563,14 @@ describe('fuzzing every route', () => {
       headers: owner.headers,
       payload: { type: 'hwid', value: 'HW-BLOCKED' },
     });
+    const webhook = await createWebhookViaApi(testApp.app, owner);
+    const delivery = await insertWebhookDelivery(testApp.database.db, webhook.id, {
+      status: 'failed',
+    });
     fixtures = {
       owner,
+      webhookId: webhook.id,
+      deliveryId: delivery.id,
       apiKey: application.apiKey,
       applicationId: application.id,
       appUserId: appUser.id,

@@ -9,13 +9,17 @@ import {
   appUsers,
   blacklistEntries,
   ownerAccounts,
+  webhookDeliveries,
+  webhooks,
 } from '../src/db/schema/index.ts';
 import {
   createApplicationViaApi,
   createAppUserViaApi,
+  createWebhookViaApi,
   insertActivityLog,
   insertAppUserSession,
   insertBlacklistEntry,
+  insertWebhookDelivery,
 } from './factories.ts';
 import {
   createTestApp,
@@ -51,6 +55,8 @@ interface Fixture {
   applicationId: number;
   userId: string;
   blacklistEntryId: number;
+  webhookId: number;
+  deliveryId: string;
 }
 
 interface OwnerRoute {
@@ -67,9 +73,11 @@ interface OwnerRoute {
 }
 
 const applicationNotFound = { status: 404, message: 'Application not found' } as const;
+const webhookNotFound = { status: 404, message: 'Webhook not found' } as const;
 
 /** A value only the victim's data contains: it must never reach the second owner. */
 const VICTIM_BLOCKED_VALUE = 'victim-blocked-username';
+const VICTIM_WEBHOOK_URL = 'https://93.184.215.14/victim-receiver';
 
 /** EVERY owner route. Adding an owner route means adding it here. */
 const ownerRoutes: OwnerRoute[] = [
@@ -166,6 +174,44 @@ const ownerRoutes: OwnerRoute[] = [
     query: 'applicationId=:id',
     asOtherOwner: applicationNotFound,
   },
+  { method: 'GET', path: '/api/webhooks', asOtherOwner: 'own-data' },
+  {
+    method: 'POST',
+    path: '/api/webhooks',
+    body: (fixture) => ({
+      url: 'https://93.184.215.14/planted',
+      events: ['user_login'],
+      applicationId: fixture.applicationId,
+    }),
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/api/webhooks/:id',
+    body: {
+      url: 'https://93.184.215.14/hijacked',
+      secret: 'attacker-chosen-secret',
+      events: ['user_login', 'login_failed'],
+      isActive: false,
+      applicationId: null,
+      format: 'json',
+    },
+    asOtherOwner: webhookNotFound,
+  },
+  { method: 'DELETE', path: '/api/webhooks/:id', asOtherOwner: webhookNotFound },
+  { method: 'GET', path: '/api/webhooks/:id/secret', asOtherOwner: webhookNotFound },
+  { method: 'GET', path: '/api/webhooks/:id/deliveries', asOtherOwner: webhookNotFound },
+  {
+    method: 'POST',
+    path: '/api/webhooks/:id/deliveries/:deliveryId/retry',
+    asOtherOwner: webhookNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/test-webhook',
+    body: { event: 'user_login' },
+    asOtherOwner: 'own-data',
+  },
 ];
 
 /** Routes reachable without an owner session, on purpose. */
@@ -182,8 +228,10 @@ const isClientApiRoute = (url: string) => url.startsWith('/api/v1/');
 const routeKey = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 
 function fill(path: string, fixture: Fixture): string {
+  const id = path.startsWith('/api/webhooks/') ? fixture.webhookId : fixture.applicationId;
   return path
-    .replace(':id', String(fixture.applicationId))
+    .replace(':id', String(id))
+    .replace(':deliveryId', fixture.deliveryId)
     .replace(':appId', String(fixture.applicationId))
     .replace(':userId', fixture.userId)
     .replace(':entryId', String(fixture.blacklistEntryId));
@@ -206,6 +254,11 @@ describe('every owner route is closed to everyone but its owner', () => {
       .where(eq(applications.ownerAccountId, victim.accountId))
       .orderBy(applications.id);
     const applicationIds = victimApplications.map((application) => application.id);
+    const victimWebhooks = await db
+      .select()
+      .from(webhooks)
+      .where(eq(webhooks.ownerAccountId, victim.accountId))
+      .orderBy(webhooks.id);
     return {
       account: await db.select().from(ownerAccounts).where(eq(ownerAccounts.id, victim.accountId)),
       applications: victimApplications,
@@ -229,6 +282,17 @@ describe('every owner route is closed to everyone but its owner', () => {
         .from(blacklistEntries)
         .where(eq(blacklistEntries.ownerAccountId, victim.accountId))
         .orderBy(blacklistEntries.id),
+      webhooks: victimWebhooks,
+      deliveries: await db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          inArray(
+            webhookDeliveries.webhookId,
+            victimWebhooks.map((webhook) => webhook.id),
+          ),
+        )
+        .orderBy(webhookDeliveries.id),
     };
   };
 
@@ -244,7 +308,20 @@ describe('every owner route is closed to everyone but its owner', () => {
       type: 'username',
       value: owner === victim ? VICTIM_BLOCKED_VALUE : `blocked-by-${owner.accountId}`,
     });
-    return { applicationId: application.id, userId: user.id, blacklistEntryId: entry.id };
+    const webhook = await createWebhookViaApi(testApp.app, owner, {
+      url: owner === victim ? VICTIM_WEBHOOK_URL : 'https://93.184.215.14/attacker-receiver',
+      events: ['user_login'],
+    });
+    const delivery = await insertWebhookDelivery(testApp.database.db, webhook.id, {
+      status: 'failed',
+    });
+    return {
+      applicationId: application.id,
+      userId: user.id,
+      blacklistEntryId: entry.id,
+      webhookId: webhook.id,
+      deliveryId: delivery.id,
+    };
   };
 
   const send = (route: OwnerRoute, fixture: Fixture, headers: Record<string, string>) => {
@@ -318,6 +395,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           victim.account.email,
           victimData.userId,
           VICTIM_BLOCKED_VALUE,
+          VICTIM_WEBHOOK_URL,
         ]) {
           expect(response.body).not.toContain(secret);
         }
@@ -333,7 +411,13 @@ describe('every owner route is closed to everyone but its owner', () => {
       // Indistinguishable from ids that do not exist at all.
       const nonexistent = await send(
         route,
-        { applicationId: 2_000_000_000, userId: randomUUID(), blacklistEntryId: 2_000_000_000 },
+        {
+          applicationId: 2_000_000_000,
+          userId: randomUUID(),
+          blacklistEntryId: 2_000_000_000,
+          webhookId: 2_000_000_000,
+          deliveryId: randomUUID(),
+        },
         attacker.headers,
       );
       expect(nonexistent.statusCode).toBe(response.statusCode);
