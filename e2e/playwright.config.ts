@@ -68,6 +68,9 @@ export default defineConfig({
       FIREBASE_AUTH_EMULATOR_HOST: emulatorHost,
       LOG_LEVEL: 'warn',
       NODE_ENV: 'development',
+      // A failed webhook delivery waits ten minutes for its next try, so the webhooks spec sees
+      // it pending and sends it again with the log's Retry button rather than by the schedule.
+      WEBHOOK_RETRY_DELAYS_SECONDS: '600',
     },
   },
 });

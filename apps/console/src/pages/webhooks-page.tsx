@@ -1,10 +1,128 @@
+import type { Webhook } from '@latchkey/contracts';
+import { Webhook as WebhookIcon } from 'lucide-react';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
+import { SignatureHelpCard } from '@/components/webhooks/signature-help-card.tsx';
+import { TestWebhookMenu } from '@/components/webhooks/test-webhook-menu.tsx';
+import { WebhookDeliveriesDialog } from '@/components/webhooks/webhook-deliveries-dialog.tsx';
+import {
+  CreateWebhookDialog,
+  EditWebhookDialog,
+} from '@/components/webhooks/webhook-form-dialog.tsx';
+import { WebhookSecretDialog } from '@/components/webhooks/webhook-secret-dialog.tsx';
+import { WebhooksTable } from '@/components/webhooks/webhooks-table.tsx';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { useDeleteWebhook, useWebhooks } from '@/hooks/use-webhooks.ts';
 
+export const WEBHOOKS_FETCH_ERROR = 'Failed to fetch webhooks';
+
+/** Spec doc 2 §2: /webhooks. */
 export function WebhooksPage() {
+  const { data: webhooks, isPending, isError, error, isFetching, refetch } = useWebhooks();
+  const deleteWebhook = useDeleteWebhook();
+  const editing = useDialogTarget<Webhook>();
+  const deleting = useDialogTarget<Webhook>();
+  const viewingDeliveries = useDialogTarget<Webhook>();
+  const viewingSecret = useDialogTarget<Webhook>();
+
   return (
     <SignedInLayout>
-      <PageHeading title="Webhooks" />
+      <div className="flex flex-col gap-8">
+        <div className="flex flex-wrap items-end justify-between gap-4">
+          <PageHeading
+            title="Webhooks"
+            description="Get logins, failures and blocked attempts of your users in Discord, Slack or your own server within seconds."
+          />
+          <div className="flex flex-wrap gap-2">
+            <TestWebhookMenu />
+            <CreateWebhookDialog />
+          </div>
+        </div>
+
+        <Card>
+          <CardHeader>
+            <CardTitle>Your Webhooks</CardTitle>
+            <CardDescription>
+              Each webhook receives the events it subscribes to, from every application or one.
+              Deliveries that fail are retried; see each one in its delivery log.
+            </CardDescription>
+          </CardHeader>
+          <CardContent>
+            {isPending ? (
+              <TableSkeleton label="Loading webhooks" />
+            ) : isError ? (
+              <LoadErrorState
+                title="Error loading webhooks"
+                description={getErrorToastMessage(error, WEBHOOKS_FETCH_ERROR)}
+                isRetrying={isFetching}
+                onRetry={() => void refetch()}
+              />
+            ) : webhooks.length === 0 ? (
+              <EmptyState
+                icon={WebhookIcon}
+                title="No webhooks configured"
+                description="Create a webhook to be told about logins, failed attempts and blocked users as they happen."
+              />
+            ) : (
+              <WebhooksTable
+                webhooks={webhooks}
+                busyWebhookId={deleteWebhook.isPending ? deleteWebhook.variables : null}
+                onShowDeliveries={viewingDeliveries.open}
+                onShowSecret={viewingSecret.open}
+                onEdit={editing.open}
+                onDelete={deleting.open}
+              />
+            )}
+          </CardContent>
+        </Card>
+
+        <SignatureHelpCard />
+      </div>
+
+      <EditWebhookDialog
+        webhook={editing.target}
+        open={editing.isOpen}
+        onOpenChange={editing.setIsOpen}
+      />
+      <WebhookDeliveriesDialog
+        webhook={viewingDeliveries.target}
+        open={viewingDeliveries.isOpen}
+        onOpenChange={viewingDeliveries.setIsOpen}
+      />
+      <WebhookSecretDialog
+        webhook={viewingSecret.target}
+        open={viewingSecret.isOpen}
+        onOpenChange={viewingSecret.setIsOpen}
+      />
+      <ConfirmDialog
+        open={deleting.isOpen}
+        onOpenChange={deleting.setIsOpen}
+        title="Delete webhook?"
+        description={
+          deleting.target && (
+            <>
+              <strong className="font-medium break-all text-foreground">
+                {deleting.target.url}
+              </strong>{' '}
+              will receive no more events, and its delivery log is deleted with it.
+            </>
+          )
+        }
+        confirmLabel="Delete Webhook"
+        onConfirm={() => deleting.target && deleteWebhook.mutate(deleting.target.id)}
+      />
     </SignedInLayout>
   );
 }

@@ -1,0 +1,290 @@
+import {
+  webhookEventLabels,
+  webhookEventNames,
+  webhookFormats,
+  webhookLimits,
+  type Webhook,
+  type WebhookFormat,
+} from '@latchkey/contracts';
+import { Plus } from 'lucide-react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { Checkbox } from '@/components/ui/checkbox.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog.tsx';
+import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
+import { FormError, FormField } from '@/components/ui/form-field.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectSeparator,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select.tsx';
+import { Switch } from '@/components/ui/switch.tsx';
+import { useApplications } from '@/hooks/use-applications.ts';
+import { useCreateWebhook, useUpdateWebhook } from '@/hooks/use-webhooks.ts';
+import {
+  ALL_APPLICATIONS_LABEL,
+  ALL_APPLICATIONS_VALUE,
+  EMPTY_WEBHOOK_FIELDS,
+  toggleEvent,
+  toWebhookFields,
+  toWebhookRequest,
+  validateWebhook,
+  webhookFormatHints,
+  webhookFormatLabels,
+  type WebhookFields,
+} from './webhook-display.ts';
+
+/** Spec doc 2 §2: the Create Webhook dialog, opened from its own button. */
+export function CreateWebhookDialog({ trigger }: { trigger?: ReactNode }) {
+  const [isOpen, setIsOpen] = useState(false);
+  const createWebhook = useCreateWebhook();
+
+  return (
+    <Dialog open={isOpen} onOpenChange={setIsOpen}>
+      <DialogTrigger asChild>
+        {trigger ?? (
+          <Button>
+            <Plus aria-hidden="true" />
+            Create Webhook
+          </Button>
+        )}
+      </DialogTrigger>
+      <DialogContent className="sm:max-w-2xl">
+        {/* Radix unmounts the content once closed, so each opening starts an empty form. */}
+        <WebhookForm
+          title="Create Webhook"
+          description="Send your applications' login, failure and session events to a URL: a Discord or Slack channel, or your own server."
+          submitLabel="Create Webhook"
+          initialFields={EMPTY_WEBHOOK_FIELDS}
+          secretHint="Leave blank and a signing secret (whsec_…) is generated for you."
+          isSubmitting={createWebhook.isPending}
+          onSubmit={(fields) =>
+            createWebhook.mutate(toWebhookRequest(fields), { onSuccess: () => setIsOpen(false) })
+          }
+          onCancel={() => setIsOpen(false)}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+/** Spec doc 2 §2: the Edit dialog, for the webhook a row asked for. */
+export function EditWebhookDialog({
+  webhook,
+  open,
+  onOpenChange,
+}: {
+  webhook: Webhook | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const updateWebhook = useUpdateWebhook();
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="sm:max-w-2xl">
+        {webhook && (
+          <WebhookForm
+            // Reset to the saved values whenever another webhook (or a newer save) opens.
+            key={`${webhook.id}:${webhook.updatedAt}`}
+            title="Edit Webhook"
+            description="Changes apply to events from now on; deliveries already queued keep their content."
+            submitLabel="Save Changes"
+            initialFields={toWebhookFields(webhook)}
+            secretHint={`Current secret: ${webhook.secret}. Leave blank to keep it.`}
+            isSubmitting={updateWebhook.isPending}
+            onSubmit={(fields) =>
+              updateWebhook.mutate(
+                { webhookId: webhook.id, changes: toWebhookRequest(fields) },
+                { onSuccess: () => onOpenChange(false) },
+              )
+            }
+            onCancel={() => onOpenChange(false)}
+          />
+        )}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function WebhookForm({
+  title,
+  description,
+  submitLabel,
+  initialFields,
+  secretHint,
+  isSubmitting,
+  onSubmit,
+  onCancel,
+}: {
+  title: string;
+  description: string;
+  submitLabel: string;
+  initialFields: WebhookFields;
+  secretHint: string;
+  isSubmitting: boolean;
+  onSubmit: (fields: WebhookFields) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const [fields, setFields] = useState(initialFields);
+  const [validationError, setValidationError] = useState<string | null>(null);
+  const { data: applications, isPending: isLoadingApplications } = useApplications();
+
+  const setField = <K extends keyof WebhookFields>(field: K, value: WebhookFields[K]) =>
+    setFields((current) => ({ ...current, [field]: value }));
+
+  const handleSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    const problem = validateWebhook(fields);
+    setValidationError(problem);
+    if (problem) return;
+    onSubmit(fields);
+  };
+
+  const allEventsChosen = fields.events.length === webhookEventNames.length;
+
+  return (
+    <form onSubmit={handleSubmit} noValidate className="grid gap-4">
+      <DialogHeader>
+        <DialogTitle>{title}</DialogTitle>
+        <DialogDescription>{description}</DialogDescription>
+      </DialogHeader>
+      <FormError>{validationError}</FormError>
+      <FormField
+        htmlFor={`${id}-url`}
+        label="Webhook URL"
+        isRequired
+        hint="https:// only; Discord and Slack webhook URLs are recognised."
+      >
+        <Input
+          id={`${id}-url`}
+          type="url"
+          inputMode="url"
+          value={fields.url}
+          onChange={(event) => setField('url', event.target.value)}
+          placeholder="https://discord.com/api/webhooks/…"
+          maxLength={webhookLimits.url}
+          autoComplete="off"
+          spellCheck={false}
+          autoFocus
+          aria-required="true"
+          aria-invalid={validationError ? true : undefined}
+          aria-describedby={`${id}-url-hint`}
+        />
+      </FormField>
+      <FormField htmlFor={`${id}-secret`} label="Secret (optional)" hint={secretHint}>
+        <Input
+          id={`${id}-secret`}
+          value={fields.secret}
+          onChange={(event) => setField('secret', event.target.value)}
+          placeholder="whsec_…"
+          maxLength={webhookLimits.secret}
+          autoComplete="off"
+          spellCheck={false}
+          aria-describedby={`${id}-secret-hint`}
+        />
+      </FormField>
+
+      <div role="group" aria-labelledby={`${id}-events`} className="grid gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <span id={`${id}-events`} className="text-sm font-medium">
+            Events
+          </span>
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => setField('events', allEventsChosen ? [] : [...webhookEventNames])}
+          >
+            {allEventsChosen ? 'Clear all' : 'Select all'}
+          </Button>
+        </div>
+        <div className="grid gap-x-4 gap-y-3 rounded-lg border border-border p-3 sm:grid-cols-2">
+          {webhookEventNames.map((event) => (
+            <Label
+              key={event}
+              htmlFor={`${id}-event-${event}`}
+              className="cursor-pointer font-normal"
+            >
+              <Checkbox
+                id={`${id}-event-${event}`}
+                checked={fields.events.includes(event)}
+                onCheckedChange={(checked) =>
+                  setField(
+                    'events',
+                    toggleEvent(fields.events, event, checked === true, webhookEventNames),
+                  )
+                }
+              />
+              {webhookEventLabels[event]}
+            </Label>
+          ))}
+        </div>
+      </div>
+
+      <div className="grid gap-4 sm:grid-cols-2">
+        <FormField htmlFor={`${id}-application`} label="Application">
+          <Select value={fields.scope} onValueChange={(value) => setField('scope', value)}>
+            <SelectTrigger id={`${id}-application`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={ALL_APPLICATIONS_VALUE}>{ALL_APPLICATIONS_LABEL}</SelectItem>
+              {(applications?.length ?? 0) > 0 && <SelectSeparator />}
+              {applications?.map((application) => (
+                <SelectItem key={application.id} value={String(application.id)}>
+                  {application.name}
+                </SelectItem>
+              ))}
+              {isLoadingApplications && (
+                <SelectItem value="loading" disabled>
+                  Loading applications...
+                </SelectItem>
+              )}
+            </SelectContent>
+          </Select>
+        </FormField>
+        <FormField htmlFor={`${id}-format`} label="Format" hint={webhookFormatHints[fields.format]}>
+          <Select
+            value={fields.format}
+            onValueChange={(value) => setField('format', value as WebhookFormat)}
+          >
+            <SelectTrigger id={`${id}-format`} aria-describedby={`${id}-format-hint`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {webhookFormats.map((format) => (
+                <SelectItem key={format} value={format}>
+                  {webhookFormatLabels[format]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </FormField>
+      </div>
+
+      <Label htmlFor={`${id}-active`} className="w-fit cursor-pointer">
+        <Switch
+          id={`${id}-active`}
+          checked={fields.isActive}
+          onCheckedChange={(checked) => setField('isActive', checked)}
+        />
+        Active
+      </Label>
+
+      <DialogFormFooter submitLabel={submitLabel} isSubmitting={isSubmitting} onCancel={onCancel} />
+    </form>
+  );
+}
