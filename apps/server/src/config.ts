@@ -72,6 +72,14 @@ const environmentSchema = z.object({
   ACTIVITY_LOG_RETENTION_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
   /** How often the retention sweep runs (it also runs shortly after start-up). */
   RETENTION_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
+  /** How often the webhook dispatcher looks for due deliveries (it also wakes on new ones). */
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Seconds to wait before each retry of a failed delivery; after the last, it has failed. */
+  WEBHOOK_RETRY_DELAYS_SECONDS: z
+    .string()
+    .regex(/^\s*\d{1,6}(\s*,\s*\d{1,6}){0,49}\s*$/, 'a comma list of whole seconds')
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((text) => text.split(',').map(Number)),
   /** Directory of the built console; empty disables serving it (API-only deployments). */
   CONSOLE_DIST_DIR: z.string().optional(),
   SERVE_CONSOLE: booleanFlag.default(true),
@@ -115,6 +123,7 @@ export interface Config {
   activity: { flushIntervalMs: number; batchSize: number };
   endUserPasswordMinLength: number;
   retention: { sessionMs: number; activityLogMs: number; sweepIntervalMs: number };
+  webhooks: { pollIntervalMs: number; retryDelaysMs: number[] };
 }
 
 export class ConfigError extends Error {}
@@ -215,6 +224,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       sessionMs: env.SESSION_RETENTION_DAYS * DAY_MS,
       activityLogMs: env.ACTIVITY_LOG_RETENTION_DAYS * DAY_MS,
       sweepIntervalMs: env.RETENTION_SWEEP_INTERVAL_MINUTES * 60_000,
+    },
+    webhooks: {
+      pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+      retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_SECONDS.map((seconds) => seconds * 1000),
     },
   };
 }
