@@ -36,7 +36,16 @@ import {
   startRetentionSweeper,
   type RetentionSweeper,
 } from './modules/retention/retention-sweeper.ts';
+import {
+  checkWebhookDestination,
+  destinationPolicyFor,
+  guardedLookup,
+} from './modules/webhooks/destination-guard.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
+import {
+  createWebhookDispatcher,
+  type WebhookDispatcher,
+} from './modules/webhooks/webhook-dispatcher.ts';
 
 export interface AppDependencies {
   config: Config;
@@ -55,6 +64,8 @@ declare module 'fastify' {
     activity: ActivityRecorder;
     /** The retention sweep's schedule; null when buildApp was asked not to sweep (tests). */
     retentionSweeper: RetentionSweeper | null;
+    /** Sends queued webhook deliveries; null when buildApp was asked not to (tests). */
+    webhookDispatcher: WebhookDispatcher | null;
   }
 }
 
@@ -77,6 +88,8 @@ export async function buildApp(
     onRoute?: (route: RouteOptions) => void;
     /** false: no background retention sweep (tests whose clocks and fixtures it would disturb). */
     isRetentionSweepEnabled?: boolean;
+    /** false: no webhook sending (tests that look at queued deliveries, or bring their own). */
+    isWebhookDispatcherEnabled?: boolean;
   },
 ): Promise<FastifyInstance> {
   const deps: AppDependencies = {
@@ -118,12 +131,35 @@ export async function buildApp(
   acceptEmptyJsonBodies(app);
   refuseUncleanRequestText(app);
 
+  const destinationPolicy = destinationPolicyFor(config);
+  const webhookDispatcher =
+    dependencies.isWebhookDispatcherEnabled === false
+      ? null
+      : createWebhookDispatcher({
+          db: deps.database.db,
+          log: app.log,
+          clock: deps.clock,
+          serverSecret: config.serverSecret,
+          isProduction: config.isProduction,
+          pollIntervalMs: config.webhooks.pollIntervalMs,
+          retryDelaysMs: config.webhooks.retryDelaysMs,
+          // The SSRF guard again at delivery time: DNS may have changed since the save.
+          lookup: guardedLookup(destinationPolicy),
+          refuseDestination: async (url) => {
+            const verdict = await checkWebhookDestination(url, destinationPolicy);
+            return verdict.isAllowed ? null : verdict.reason;
+          },
+        });
+  app.decorate('webhookDispatcher', webhookDispatcher);
+
   const activity = createActivityRecorder({
     db: deps.database.db,
     log: app.log,
     events: deps.activityEvents,
     flushIntervalMs: config.activity.flushIntervalMs,
     batchSize: config.activity.batchSize,
+    // Deliveries this instance just queued go out now, not at the next poll.
+    onDeliveriesQueued: () => webhookDispatcher?.wake(),
   });
   app.decorate('activity', activity);
   // preClose runs before main.ts's onClose closes the database: requests still in flight
@@ -131,6 +167,11 @@ export async function buildApp(
   // onClose flush catches anything left when the database outlives the app (tests).
   app.addHook('preClose', () => activity.close());
   app.addHook('onClose', () => activity.close());
+  // After the recorder's flush, before main.ts closes the database: sends in flight are
+  // aborted and handed back (due again at once, for the next start or another instance).
+  app.addHook('preClose', async () => {
+    await webhookDispatcher?.stop();
+  });
 
   const retentionSweeper =
     dependencies.isRetentionSweepEnabled === false

@@ -33,6 +33,29 @@ describe('loadConfig', () => {
     expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://u:p@localhost/db' });
   });
 
+  it('reads the webhook retry schedule as a comma list of seconds, and refuses anything else', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).webhooks).toEqual({
+      allowPrivateNetworks: false,
+      pollIntervalMs: 1000,
+      retryDelaysMs: [5, 300, 1800, 7200, 18000, 36000, 36000].map((seconds) => seconds * 1000),
+    });
+    const short = loadConfig({
+      DATA_DIR: dataDir(),
+      WEBHOOK_RETRY_DELAYS_SECONDS: ' 1, 2 ,3',
+      WEBHOOK_POLL_INTERVAL_MS: '50',
+    });
+    expect(short.webhooks).toEqual({
+      allowPrivateNetworks: false,
+      pollIntervalMs: 50,
+      retryDelaysMs: [1000, 2000, 3000],
+    });
+    for (const bad of ['', '1,,2', '1.5', '-1', 'soon']) {
+      expect(() => loadConfig({ DATA_DIR: dataDir(), WEBHOOK_RETRY_DELAYS_SECONDS: bad })).toThrow(
+        /WEBHOOK_RETRY_DELAYS_SECONDS/,
+      );
+    }
+  });
+
   it('keeps failed-login counters in the database unless REDIS_URL names a Redis', () => {
     const defaults = loadConfig({ DATA_DIR: dataDir() });
     expect(defaults.redisUrl).toBeNull();

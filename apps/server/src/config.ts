@@ -74,6 +74,14 @@ const environmentSchema = z.object({
   RETENTION_SWEEP_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10_080).default(60),
   /** Lets webhooks reach private networks (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7): self-hosters' internal receivers. */
   WEBHOOK_ALLOW_PRIVATE_NETWORKS: booleanFlag.default(false),
+  /** How often the webhook dispatcher looks for due deliveries (it also wakes on new ones). */
+  WEBHOOK_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Seconds to wait before each retry of a failed delivery; after the last, it has failed. */
+  WEBHOOK_RETRY_DELAYS_SECONDS: z
+    .string()
+    .regex(/^\s*\d{1,6}(\s*,\s*\d{1,6}){0,49}\s*$/, 'a comma list of whole seconds')
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((text) => text.split(',').map(Number)),
   /** Directory of the built console; empty disables serving it (API-only deployments). */
   CONSOLE_DIST_DIR: z.string().optional(),
   SERVE_CONSOLE: booleanFlag.default(true),
@@ -117,7 +125,7 @@ export interface Config {
   activity: { flushIntervalMs: number; batchSize: number };
   endUserPasswordMinLength: number;
   retention: { sessionMs: number; activityLogMs: number; sweepIntervalMs: number };
-  webhooks: { allowPrivateNetworks: boolean };
+  webhooks: { allowPrivateNetworks: boolean; pollIntervalMs: number; retryDelaysMs: number[] };
 }
 
 export class ConfigError extends Error {}
@@ -219,7 +227,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       activityLogMs: env.ACTIVITY_LOG_RETENTION_DAYS * DAY_MS,
       sweepIntervalMs: env.RETENTION_SWEEP_INTERVAL_MINUTES * 60_000,
     },
-    webhooks: { allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS },
+    webhooks: {
+      allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
+      pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
+      retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_SECONDS.map((seconds) => seconds * 1000),
+    },
   };
 }
 

@@ -31,6 +31,8 @@ export async function createTestApp(
     onRoute?: (route: RouteOptions) => void;
     /** The background retention sweep is off unless a test asks for it: it deletes by age. */
     isRetentionSweepEnabled?: boolean;
+    /** Webhooks are not sent unless a test asks: most look at the queued deliveries. */
+    isWebhookDispatcherEnabled?: boolean;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -53,6 +55,7 @@ export async function createTestApp(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     isRetentionSweepEnabled: options.isRetentionSweepEnabled ?? false,
+    isWebhookDispatcherEnabled: options.isWebhookDispatcherEnabled ?? false,
   });
   await app.ready();
   return {

@@ -81,7 +81,7 @@ describe('activity recorder', () => {
 
   const recorderFor = (
     db: Database,
-    options: { flushIntervalMs?: number; batchSize?: number } = {},
+    options: { flushIntervalMs?: number; batchSize?: number; acknowledgeTimeoutMs?: number } = {},
   ) =>
     createActivityRecorder({
       db,
@@ -89,40 +89,95 @@ describe('activity recorder', () => {
       events: createActivityEvents(),
       flushIntervalMs: options.flushIntervalMs ?? 60_000,
       batchSize: options.batchSize ?? 500,
+      ...(options.acknowledgeTimeoutMs
+        ? { acknowledgeTimeoutMs: options.acknowledgeTimeoutMs }
+        : {}),
     });
 
-  it('writes nothing on the response path, then everything in one flush, in order', async () => {
+  /** The database, counting the transactions begun through it. */
+  const countingTransactions = (db: Database) => {
+    const counter = { transactions: 0 };
+    const counted = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property === 'transaction') counter.transactions += 1;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    return { db: counted, counter };
+  };
+
+  it('resolves each recorded row once committed: rows recorded together share one transaction', async () => {
     const application = (await insertApplication(database.db, ownerAccountId)).id;
-    const recorder = recorderFor(database.db);
-    for (const username of ['a', 'b', 'c'])
-      recorder.recordActivity(record({ applicationId: application, username }));
+    const { db, counter } = countingTransactions(database.db);
+    const recorder = recorderFor(db);
+    const written = ['a', 'b', 'c'].map((username) =>
+      recorder.recordActivity(record({ applicationId: application, username })),
+    );
+    // Nothing is written on the request's own tick...
     expect(recorder.pendingLogCount).toBe(3);
-    expect(await storedLogs(application)).toEqual([]);
-    await recorder.flush();
+    // ...but on the next one, not after the 60 s timer, because someone awaits the rows.
+    await Promise.all(written);
     expect((await storedLogs(application)).map((log) => log.username)).toEqual(['a', 'b', 'c']);
+    expect(counter.transactions).toBe(1);
     expect(recorder.pendingLogCount).toBe(0);
     await recorder.close();
   });
 
-  it('flushes on its own after the interval, and at once when a batch is full', async () => {
+  it('makes rows arriving during a flush the next batch (group commit)', async () => {
+    const application = (await insertApplication(database.db, ownerAccountId)).id;
+    const { db, counter } = countingTransactions(database.db);
+    const recorder = recorderFor(db);
+    const first = recorder.recordActivity(record({ applicationId: application, username: 'a' }));
+    const flushing = recorder.flush(); // takes the batch now: 'a' alone
+    const later = ['b', 'c'].map((username) =>
+      recorder.recordActivity(record({ applicationId: application, username })),
+    );
+    await first;
+    await Promise.all([...later, flushing]);
+    expect((await storedLogs(application)).map((log) => log.username)).toEqual(['a', 'b', 'c']);
+    expect(counter.transactions).toBe(2);
+    await recorder.close();
+  });
+
+  it('flushes counters on their own after the interval, and with the next awaited row sooner', async () => {
+    const requestsOf = async (id: number) =>
+      (await database.db.select().from(applications).where(eq(applications.id, id)))[0]!
+        .totalApiRequests;
     const timed = (await insertApplication(database.db, ownerAccountId)).id;
     const recorder = recorderFor(database.db, { flushIntervalMs: 5 });
-    recorder.recordActivity(record({ applicationId: timed }));
-    await vi.waitFor(async () => expect(await storedLogs(timed)).toHaveLength(1), {
+    recorder.countApiRequest(timed, new Date('2026-04-01T12:00:00Z'));
+    await vi.waitFor(async () => expect(await requestsOf(timed)).toBe(1), {
       timeout: 2000,
       interval: 5,
     });
     await recorder.close();
 
-    const batched = (await insertApplication(database.db, ownerAccountId)).id;
-    const full = recorderFor(database.db, { flushIntervalMs: 60_000, batchSize: 3 });
-    for (let index = 0; index < 3; index += 1)
-      full.recordActivity(record({ applicationId: batched }));
-    await vi.waitFor(async () => expect(await storedLogs(batched)).toHaveLength(3), {
-      timeout: 2000,
-      interval: 5,
+    const riding = (await insertApplication(database.db, ownerAccountId)).id;
+    const slow = recorderFor(database.db, { flushIntervalMs: 60_000 });
+    slow.countApiRequest(riding, new Date('2026-04-01T12:00:00Z'));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(await requestsOf(riding)).toBe(0);
+    await slow.recordActivity(record({ applicationId: riding }));
+    expect(await requestsOf(riding)).toBe(1);
+    await slow.close();
+  });
+
+  it('rejects an awaited row it cannot write in time, and still writes it when the database is back', async () => {
+    const application = (await insertApplication(database.db, ownerAccountId)).id;
+    const failures = { count: Number.POSITIVE_INFINITY };
+    const recorder = recorderFor(flakyDatabase(database.db, failures), {
+      flushIntervalMs: 10,
+      acknowledgeTimeoutMs: 200,
     });
-    await full.close();
+    const started = Date.now();
+    await expect(
+      recorder.recordActivity(record({ applicationId: application, username: 'late' })),
+    ).rejects.toThrow('activity could not be written in time');
+    expect(Date.now() - started).toBeLessThan(2000);
+    failures.count = 0;
+    await recorder.flush();
+    expect((await storedLogs(application)).map((log) => log.username)).toEqual(['late']);
+    await recorder.close();
   });
 
   it('keeps and retries its work when the database fails, losing and reordering nothing', async () => {
@@ -177,6 +232,9 @@ describe('activity recorder', () => {
     const doomed = (await insertApplication(database.db, ownerAccountId)).id;
     const user = await insertAppUser(database.db, kept);
     const recorder = recorderFor(database.db);
+    // Deleted after the request read them, before the flush.
+    await database.db.delete(applications).where(eq(applications.id, doomed));
+    await database.db.delete(appUsers).where(eq(appUsers.id, user.id));
     recorder.recordActivity(record({ applicationId: doomed }));
     recorder.recordActivity(
       record({ applicationId: kept, appUserId: user.id, username: 'nul\u0000name' }),
@@ -184,8 +242,6 @@ describe('activity recorder', () => {
     recorder.recordActivity(
       record({ applicationId: kept, metadata: { hwid: 'a\u0000b', code: 'X' } }),
     );
-    await database.db.delete(applications).where(eq(applications.id, doomed));
-    await database.db.delete(appUsers).where(eq(appUsers.id, user.id));
     await recorder.flush();
     const logs = await storedLogs(kept);
     expect(logs).toHaveLength(2);
@@ -392,8 +448,15 @@ describe('activity through the app', () => {
         apiKey: application.apiKey,
         body: { user_id: user.id },
       });
-      // No flush: closing the app must write what is pending.
-      expect(testApp.app.activity.pendingLogCount).toBe(2);
+      // Each login answered only once its event was written; the counters are batched,
+      // and closing the app must write what is pending.
+      expect(testApp.app.activity.pendingLogCount).toBe(0);
+      expect(
+        await database.db
+          .select()
+          .from(activityLogs)
+          .where(eq(activityLogs.applicationId, application.id)),
+      ).toHaveLength(2);
       await testApp.close();
 
       const logs = await database.db

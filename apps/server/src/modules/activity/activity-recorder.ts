@@ -2,25 +2,42 @@ import { isCleanText } from '@latchkey/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
+import { insertActivityWithDeliveries } from '../webhooks/webhook-outbox.ts';
 import type { ActivityEvents, ActivityRecord } from './activity-events.ts';
 
 /**
- * The client API's side effects, taken off the response path: activity log rows, the
- * per-application request counter and last-activity stamp, end users' loginAttempts, and
- * session heartbeats. Requests only append to memory; a flush writes everything pending in
- * one transaction every `flushIntervalMs` (sooner when `batchSize` logs are waiting).
+ * The client API's side effects: activity log rows (with their webhook deliveries, the
+ * outbox), the per-application request counter and last-activity stamp, end users'
+ * loginAttempts, and session heartbeats. Requests append to memory; a flush writes everything
+ * pending in one transaction.
  *
- * Durability: a failed flush puts its work back and retries with backoff, so a database
- * outage delays writes instead of losing them (up to `maxPendingLogs` log rows, beyond which
- * the oldest are dropped and the drop is logged). A row the database refuses for its content
- * is written again in a safe form, or logged whole at error level: never dropped silently.
- * A graceful shutdown (app.close(), SIGTERM) waits for in-flight requests and flushes. What
- * a crash (SIGKILL, OOM, power loss) can lose is what was accepted since the last flush:
- * about `flushIntervalMs` of events, plus any backlog held during an outage.
+ * Events are acknowledged only once written (guide rule 10), by group commit: recordActivity
+ * answers a promise that settles when the transaction holding that row has committed, and
+ * login and register await it before answering. A batch holding such rows is flushed on the
+ * next tick rather than after the timer; rows arriving while a flush runs form the next
+ * batch, so concurrent logins share one transaction. The activity rows and their deliveries
+ * are one statement (webhook-outbox.ts). Counters, loginAttempts and heartbeats nobody
+ * awaits: they ride along with the next flush, or go every `flushIntervalMs` (sooner when
+ * `batchSize` logs are waiting).
+ *
+ * Durability: a failed flush puts its work back and retries with backoff. An awaited row
+ * not written within `acknowledgeTimeoutMs` has its promise rejected (the client gets a 5xx,
+ * not an acknowledgement); the row itself stays queued and is written when the database is
+ * back, because the event did happen. The backlog is bounded by `maxPendingLogs`, beyond
+ * which the oldest rows are dropped and the drop is logged. A row the database refuses for
+ * its content is written again in a safe form, or logged whole at error level: never dropped
+ * silently. A graceful shutdown (app.close(), SIGTERM) waits for in-flight requests and
+ * flushes. What a crash (SIGKILL, OOM, power loss) can lose: no acknowledged event; only
+ * the batched counters, loginAttempts and heartbeats since the last flush (about
+ * `flushIntervalMs`), and rows whose requests got no acknowledgement.
  */
 export interface ActivityRecorder {
-  /** The one place activity is recorded: queues the row and tells the subscribers. */
-  recordActivity(record: Omit<ActivityRecord, 'createdAt'> & { createdAt: Date }): void;
+  /**
+   * The one place activity is recorded: queues the row, tells the subscribers, and answers
+   * a promise that resolves once the row (and its webhook deliveries) is committed, or
+   * rejects when it could not be written within `acknowledgeTimeoutMs`.
+   */
+  recordActivity(record: Omit<ActivityRecord, 'createdAt'> & { createdAt: Date }): Promise<void>;
   /** One client-API request answered for the application (totalApiRequests, lastActivityAt). */
   countApiRequest(applicationId: number, at: Date): void;
   /** A refused login of an existing end user: loginAttempts + 1. */
@@ -44,10 +61,26 @@ export interface ActivityRecorderOptions {
   flushIntervalMs: number;
   batchSize: number;
   maxPendingLogs?: number;
+  /** How long an awaited row may take to be written before its request fails (default 5 s). */
+  acknowledgeTimeoutMs?: number;
+  /** Told after a commit that queued webhook deliveries (the dispatcher wakes). */
+  onDeliveriesQueued?: () => void;
+}
+
+/** Someone awaiting a row's commit. */
+interface Waiter {
+  resolve(): void;
+  reject(error: Error): void;
+  deadline: number;
+}
+
+interface PendingLog {
+  record: ActivityRecord;
+  waiter: Waiter | null;
 }
 
 interface Pending {
-  logs: ActivityRecord[];
+  logs: PendingLog[];
   requests: Map<number, { count: number; lastAt: Date }>;
   /** Per user, in order: an optional reset to 0, then `increment` more failures. */
   loginAttempts: Map<string, { isReset: boolean; increment: number }>;
@@ -70,6 +103,7 @@ const ATTEMPTS_BEFORE_SPLITTING = 3;
 export function createActivityRecorder(options: ActivityRecorderOptions): ActivityRecorder {
   const { db, log, events, flushIntervalMs, batchSize } = options;
   const maxPendingLogs = options.maxPendingLogs ?? 100_000;
+  const acknowledgeTimeoutMs = options.acknowledgeTimeoutMs ?? 5_000;
   let pending = emptyPending();
   let timer: NodeJS.Timeout | null = null;
   let flushing: Promise<void> | null = null;
@@ -101,15 +135,40 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
     timer.unref();
   };
 
-  /** After failures, back off (new work does not hurry a retry); else the interval or now. */
+  let waitingCount = 0;
+  const backoffMs = () => Math.min(MAX_BACKOFF_MS, flushIntervalMs * 2 ** consecutiveFailures);
+
+  /**
+   * After failures, back off (new work does not hurry a retry); else now when someone awaits
+   * a row (group commit), the batch is full or the recorder is closing; else the interval.
+   */
   const scheduleNormally = () =>
     schedule(
       consecutiveFailures > 0
-        ? Math.min(MAX_BACKOFF_MS, flushIntervalMs * 2 ** consecutiveFailures)
-        : isClosed || pending.logs.length >= batchSize
+        ? backoffMs()
+        : isClosed || waitingCount > 0 || pending.logs.length >= batchSize
           ? 0
           : flushIntervalMs,
     );
+
+  const settle = (entry: PendingLog, error?: Error) => {
+    const { waiter } = entry;
+    if (!waiter) return;
+    entry.waiter = null;
+    waitingCount -= 1;
+    if (error) waiter.reject(error);
+    else waiter.resolve();
+  };
+
+  /** Awaited rows that cannot be written before their deadline fail their requests now. */
+  const rejectOverdue = (retryAt: number) => {
+    if (waitingCount === 0) return;
+    for (const entry of pending.logs) {
+      if (entry.waiter && entry.waiter.deadline <= retryAt) {
+        settle(entry, new Error('activity could not be written in time'));
+      }
+    }
+  };
 
   function runFlush(): Promise<void> {
     if (flushing) return flushing;
@@ -120,13 +179,16 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
     const batch = takeBatch();
     flushing = writeBatch(batch)
       .then(
-        () => {
+        (queued) => {
           consecutiveFailures = 0;
           permanentFailures = 0;
+          for (const entry of batch.logs) settle(entry);
+          if (queued > 0) notifyQueued();
         },
         (error: unknown) => {
           consecutiveFailures += 1;
           putBack(batch);
+          rejectOverdue(Date.now() + backoffMs());
           log.error(
             { err: error, attempt: consecutiveFailures, pendingLogs: pending.logs.length },
             'activity flush failed; will retry',
@@ -170,10 +232,19 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
     dropOverflow();
   }
 
+  function notifyQueued(): void {
+    try {
+      options.onDeliveriesQueued?.();
+    } catch (error) {
+      log.error({ err: error }, 'webhook wake-up failed');
+    }
+  }
+
   function dropOverflow(): void {
     const overflow = pending.logs.length - maxPendingLogs;
     if (overflow > 0) {
-      pending.logs.splice(0, overflow);
+      const dropped = pending.logs.splice(0, overflow);
+      for (const entry of dropped) settle(entry, new Error('activity backlog full'));
       log.error({ dropped: overflow }, 'activity backlog full: oldest log rows dropped');
     }
   }
@@ -193,11 +264,16 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
     if (!current || at > current) pending.heartbeats.set(sessionId, at);
   }
 
-  async function writeBatch(batch: Pending): Promise<void> {
+  /** Answers how many webhook deliveries the batch queued. */
+  async function writeBatch(batch: Pending): Promise<number> {
     try {
-      await db.transaction(async (tx) => {
-        await writeLogs(tx, batch.logs);
+      return await db.transaction(async (tx) => {
+        const queued = await writeLogs(
+          tx,
+          batch.logs.map((entry) => entry.record),
+        );
         await writeCounters(tx, batch);
+        return queued;
       });
     } catch (error) {
       if (isTransient(error)) throw error;
@@ -205,7 +281,7 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
       if (permanentFailures < ATTEMPTS_BEFORE_SPLITTING) throw error;
       // The same batch keeps failing for a reason retrying cannot fix: write what can be
       // written, one item at a time, and drop (and log) only the items that fail alone.
-      await writeItemByItem(batch);
+      return writeItemByItem(batch);
     }
   }
 
@@ -215,11 +291,14 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
    * marked `metadata.sanitized`; only if that is refused too is it given up, and then the
    * whole record goes to the error log (activity rows hold no secrets) for an operator.
    */
-  async function writeItemByItem(batch: Pending): Promise<void> {
+  async function writeItemByItem(batch: Pending): Promise<number> {
     await writeCounters(db, batch);
-    for (const record of batch.logs) {
+    let queued = 0;
+    for (const entry of batch.logs) {
+      const { record } = entry;
       try {
-        await writeLogs(db, [record]);
+        queued += await writeLogs(db, [record]);
+        settle(entry);
         continue;
       } catch (error) {
         if (isTransient(error)) throw error;
@@ -229,25 +308,38 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
         );
       }
       try {
-        await writeLogs(db, [safeForm(record)]);
+        queued += await writeLogs(db, [safeForm(record)]);
+        settle(entry);
       } catch (error) {
         if (isTransient(error)) throw error;
         log.error(
           { err: error, record },
           'activity log row refused even in safe form; not written',
         );
+        settle(entry, new Error('activity log row refused'));
       }
     }
     batch.logs = [];
+    return queued;
   }
 
   return {
     recordActivity(input) {
       const record = sanitize(input);
-      pending.logs.push(record);
+      const written = new Promise<void>((resolve, reject) => {
+        pending.logs.push({
+          record,
+          waiter: { resolve, reject, deadline: Date.now() + acknowledgeTimeoutMs },
+        });
+      });
+      // A caller that does not await (tests, fire-and-forget uses) must not crash the
+      // process with an unhandled rejection; one that awaits still sees it.
+      written.catch(() => {});
+      waitingCount += 1;
       if (pending.logs.length > maxPendingLogs) dropOverflow();
       events.emitRecorded(record, log);
       scheduleNormally();
+      return written;
     },
     countApiRequest(applicationId, at) {
       const current = pending.requests.get(applicationId);
@@ -292,6 +384,9 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
               { lostLogs: pending.logs.length },
               'activity could not be written before shutdown; pending rows are lost',
             );
+            for (const entry of pending.logs) {
+              settle(entry, new Error('activity could not be written before shutdown'));
+            }
             pending = emptyPending();
             if (timer) clearTimeout(timer);
             timer = null;
@@ -309,7 +404,9 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
 
 type Executor = Pick<Database, 'execute'>;
 
-async function writeLogs(executor: Executor, logs: ActivityRecord[]): Promise<void> {
+/** Writes the rows and their webhook deliveries; answers how many deliveries were queued. */
+async function writeLogs(executor: Executor, logs: ActivityRecord[]): Promise<number> {
+  let queued = 0;
   for (let start = 0; start < logs.length; start += MAX_LOGS_PER_STATEMENT) {
     const rows = logs.slice(start, start + MAX_LOGS_PER_STATEMENT).map((record, index) => ({
       ord: index,
@@ -325,10 +422,9 @@ async function writeLogs(executor: Executor, logs: ActivityRecord[]): Promise<vo
     }));
     // Rows of an application deleted meanwhile are skipped (the join) and a deleted end
     // user becomes null (the left join), so a batch never fails on a foreign key.
-    await executor.execute(sql`
-      insert into activity_logs
-        (application_id, app_user_id, username, event, success, ip_address, error_message,
-         metadata, created_at)
+    queued += await insertActivityWithDeliveries(
+      executor,
+      sql`
       select r.application_id, u.id, r.username, r.event, r.success, r.ip_address,
              r.error_message, r.metadata, r.created_at
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
@@ -337,8 +433,10 @@ async function writeLogs(executor: Executor, logs: ActivityRecord[]): Promise<vo
         created_at timestamptz)
       join applications a on a.id = r.application_id
       left join app_users u on u.id = r.app_user_id
-      order by r.ord`);
+      order by r.ord`,
+    );
   }
+  return queued;
 }
 
 async function writeCounters(executor: Executor, batch: Pending): Promise<void> {

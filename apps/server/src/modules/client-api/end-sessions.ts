@@ -1,6 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUserSessions, type SessionEndReason } from '../../db/schema/index.ts';
+import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
 
 /** Which open sessions to end: one, all of an end user's, or all of an application's. */
 export type SessionsToEnd =
@@ -9,7 +10,8 @@ export type SessionsToEnd =
 /**
  * Ends the open sessions in scope, saying why; ended sessions keep their first reason. Pass
  * the transaction of the change that causes it, so the change and its effect land together.
- * Returns how many were ended.
+ * The same statement queues the `session_end` webhook deliveries (the outbox). Returns how
+ * many were ended.
  */
 export async function endSessions(
   db: Database,
@@ -23,10 +25,5 @@ export async function endSessions(
       : 'appUserId' in scope
         ? eq(appUserSessions.appUserId, scope.appUserId)
         : eq(appUserSessions.applicationId, scope.applicationId);
-  const ended = await db
-    .update(appUserSessions)
-    .set({ endedAt: now, endReason: reason })
-    .where(and(inScope, isNull(appUserSessions.endedAt)))
-    .returning({ id: appUserSessions.id });
-  return ended.length;
+  return endSessionsWithDeliveries(db, inScope, reason, now);
 }

@@ -193,13 +193,15 @@ export async function logInEndUser({
 
   // The version always (a missing one explains a version_mismatch); the hwid only if sent.
   const metadata = { ...(input.hwid ? { hwid: input.hwid } : {}), version: input.version };
-  const refuse = (
+  // Every answer that records an event waits for its commit: acknowledged means written.
+  const refuse = async (
     code: ClientApiCode,
     event: ActivityEvent,
     message: string,
     extraMetadata: Record<string, unknown> = {},
-  ): ClientAuthResponse => {
-    activity.recordActivity({
+  ): Promise<ClientAuthResponse> => {
+    if (user) activity.countFailedLogin(user.id);
+    await activity.recordActivity({
       applicationId: application.id,
       appUserId: user?.id ?? null,
       username: input.username,
@@ -210,7 +212,6 @@ export async function logInEndUser({
       metadata: { ...metadata, ...extraMetadata, code },
       createdAt: now,
     });
-    if (user) activity.countFailedLogin(user.id);
     return refusal(code, message);
   };
 
@@ -262,7 +263,7 @@ export async function logInEndUser({
 
   if (hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
   activity.resetLoginAttempts(user.id);
-  activity.recordActivity({
+  await activity.recordActivity({
     applicationId: application.id,
     appUserId: user.id,
     username: user.username,

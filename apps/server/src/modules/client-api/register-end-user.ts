@@ -34,8 +34,9 @@ export async function registerEndUser({
     email: input.email,
     hwid: input.hwid,
   });
+  // Both answers that record an event wait for its commit: acknowledged means written.
   if (blockedBy) {
-    activity.recordActivity({
+    await activity.recordActivity({
       applicationId: application.id,
       appUserId: null,
       username: input.username,
@@ -85,7 +86,7 @@ export async function registerEndUser({
   }
   if (!created) throw new Error('insert returned no row');
 
-  activity.recordActivity({
+  await activity.recordActivity({
     applicationId: application.id,
     appUserId: created.id,
     username: created.username,

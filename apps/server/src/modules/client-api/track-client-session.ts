@@ -16,6 +16,7 @@ import {
   UUID_PATTERN,
   type ClientOutcome,
 } from './client-outcomes.ts';
+import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
 import { endSessions } from './end-sessions.ts';
 import type { FoundSession, SessionLookup } from './session-lookup.ts';
 
@@ -130,10 +131,7 @@ async function startSession(
         )
         .orderBy(desc(appUserSessions.startedAt))
         .offset(limit - 1);
-      await tx
-        .update(appUserSessions)
-        .set({ endedAt: now, endReason: 'replaced' })
-        .where(and(inArray(appUserSessions.id, surplus), isNull(appUserSessions.endedAt)));
+      await endSessionsWithDeliveries(tx, inArray(appUserSessions.id, surplus), 'replaced', now);
     }
     return {
       success: true,

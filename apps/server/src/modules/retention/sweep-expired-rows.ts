@@ -3,6 +3,7 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
 import type { DatabaseConnection } from '../../db/client.ts';
 import { activityLogs, applications, appUserSessions } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
+import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
 
 /** Arbitrary but fixed: every instance must ask for the same advisory lock. */
 export const RETENTION_SWEEP_LOCK_KEY = 0x4c4b5357;
@@ -76,12 +77,7 @@ export async function sweepExpiredRows({
           and(isNull(appUserSessions.endedAt), lt(appUserSessions.lastHeartbeatAt, sessionCutoff)),
         )
         .limit(input.batchSize);
-      const ended = await db
-        .update(appUserSessions)
-        .set({ endedAt: now, endReason: 'idle' })
-        .where(and(inArray(appUserSessions.id, silent), isNull(appUserSessions.endedAt)))
-        .returning({ id: appUserSessions.id });
-      return ended.length;
+      return endSessionsWithDeliveries(db, inArray(appUserSessions.id, silent), 'idle', now);
     });
 
     // Oldest first through the partial index on ended_at.

@@ -11,7 +11,7 @@ import {
   secretHintOf,
   STANDARD_SECRET_MALFORMED,
 } from './webhook-secret.ts';
-import { sealWebhookSecret } from './webhook-secret-sealing.ts';
+import { encryptWebhookSecret } from './webhook-secret-crypto.ts';
 
 /**
  * Saves a webhook for all the owner's applications or one of them. Without a secret one is
@@ -44,7 +44,7 @@ export async function createWebhook({
       ownerAccountId: ctx.account.id,
       applicationId: application?.id ?? null,
       url: input.url,
-      secretEncrypted: sealWebhookSecret(secret, ctx.serverSecret),
+      secretEncrypted: encryptWebhookSecret(secret, ctx.serverSecret),
       secretHint: secretHintOf(secret),
       events: [...new Set(input.events)],
       format: input.format,

@@ -31,9 +31,10 @@ export interface DestinationPolicy {
  * Link-local (169.254.169.254 is the metadata service of most clouds) and special addresses
  * are refused in every mode and by no flag: no legitimate receiver lives there.
  */
-export function destinationPolicyFor(
-  config: Pick<Config, 'isProduction' | 'webhooks'>,
-): DestinationPolicy {
+export function destinationPolicyFor(config: {
+  isProduction: boolean;
+  webhooks: Pick<Config['webhooks'], 'allowPrivateNetworks'>;
+}): DestinationPolicy {
   return {
     isLoopbackAllowed: !config.isProduction,
     isPrivateNetworkAllowed: config.webhooks.allowPrivateNetworks,

@@ -1,7 +1,7 @@
 import type { WebhookSecretResponse } from '@latchkey/contracts';
 import { loadOwnedWebhook } from './owned-webhook.ts';
 import type { WebhookContext } from './webhook-context.ts';
-import { openWebhookSecret } from './webhook-secret-sealing.ts';
+import { decryptWebhookSecret } from './webhook-secret-crypto.ts';
 
 /** The full signing secret, for the owner's receiver; logged, as any reveal of a secret should be. */
 export async function revealWebhookSecret({
@@ -12,7 +12,7 @@ export async function revealWebhookSecret({
   input: { webhookId: number };
 }): Promise<WebhookSecretResponse> {
   const { webhook } = await loadOwnedWebhook({ ctx, input });
-  const secret = openWebhookSecret(webhook.secretEncrypted, ctx.serverSecret);
+  const secret = decryptWebhookSecret(webhook.secretEncrypted, ctx.serverSecret);
   ctx.log.info({ webhookId: webhook.id }, 'webhook secret revealed');
   return { secret };
 }

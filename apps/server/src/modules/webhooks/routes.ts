@@ -84,12 +84,20 @@ export function registerWebhookRoutes(
     '/api/webhooks/:id/deliveries/:deliveryId/retry',
     async (request): Promise<WebhookDelivery> => {
       const { id, deliveryId } = parseInput(webhookDeliveryParamsSchema, request.params);
-      return retryWebhookDelivery({ ctx: request.owner!, input: { webhookId: id, deliveryId } });
+      const delivery = await retryWebhookDelivery({
+        ctx: request.owner!,
+        input: { webhookId: id, deliveryId },
+      });
+      // Sent now by this instance, not at the next poll.
+      app.webhookDispatcher?.wake();
+      return delivery;
     },
   );
 
   app.post('/api/test-webhook', async (request): Promise<TestWebhookResponse> => {
     const input = parseInput(testWebhookRequestSchema, request.body);
-    return sendTestWebhook({ ctx: request.owner!, input });
+    const result = await sendTestWebhook({ ctx: request.owner!, input });
+    app.webhookDispatcher?.wake();
+    return result;
   });
 }

@@ -11,7 +11,7 @@ import {
   secretHintOf,
   STANDARD_SECRET_MALFORMED,
 } from './webhook-secret.ts';
-import { sealWebhookSecret } from './webhook-secret-sealing.ts';
+import { encryptWebhookSecret } from './webhook-secret-crypto.ts';
 
 /**
  * Applies the given changes (absent fields stay as they are). An absent or blank secret
@@ -48,7 +48,7 @@ export async function updateWebhook({
       format: changes.format,
       ...(changes.secret
         ? {
-            secretEncrypted: sealWebhookSecret(changes.secret, ctx.serverSecret),
+            secretEncrypted: encryptWebhookSecret(changes.secret, ctx.serverSecret),
             secretHint: secretHintOf(changes.secret),
           }
         : {}),

@@ -7,7 +7,7 @@ import {
   maskWebhookSecret,
   secretHintOf,
 } from './webhook-secret.ts';
-import { openWebhookSecret, sealWebhookSecret } from './webhook-secret-sealing.ts';
+import { decryptWebhookSecret, encryptWebhookSecret } from './webhook-secret-crypto.ts';
 
 describe('webhook secrets', () => {
   it('generates distinct Standard Webhooks secrets that the reference library signs with', () => {
@@ -43,29 +43,29 @@ describe('webhook secrets', () => {
   });
 
   it('seals reversibly under the server secret only', () => {
-    const sealed = sealWebhookSecret(
+    const sealed = encryptWebhookSecret(
       'whsec_secret-value',
       'server-secret-one-which-is-long-enough',
     );
     expect(sealed).not.toContain('secret-value');
     expect(
-      sealWebhookSecret('whsec_secret-value', 'server-secret-one-which-is-long-enough'),
+      encryptWebhookSecret('whsec_secret-value', 'server-secret-one-which-is-long-enough'),
     ).not.toBe(sealed);
-    expect(openWebhookSecret(sealed, 'server-secret-one-which-is-long-enough')).toBe(
+    expect(decryptWebhookSecret(sealed, 'server-secret-one-which-is-long-enough')).toBe(
       'whsec_secret-value',
     );
-    expect(() => openWebhookSecret(sealed, 'another-server-secret-entirely-000')).toThrow();
+    expect(() => decryptWebhookSecret(sealed, 'another-server-secret-entirely-000')).toThrow();
     const [version, iv, tag, ciphertext] = sealed.split('.');
     const flipped = Buffer.from(ciphertext!, 'base64url');
     flipped[0] = flipped[0]! ^ 1;
     expect(() =>
-      openWebhookSecret(
+      decryptWebhookSecret(
         [version, iv, tag, flipped.toString('base64url')].join('.'),
         'server-secret-one-which-is-long-enough',
       ),
     ).toThrow();
     expect(() =>
-      openWebhookSecret('v1.garbage', 'server-secret-one-which-is-long-enough'),
+      decryptWebhookSecret('v1.garbage', 'server-secret-one-which-is-long-enough'),
     ).toThrow();
   });
 });

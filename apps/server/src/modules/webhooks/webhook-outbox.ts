@@ -1,0 +1,117 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import type { SessionEndReason } from '../../db/schema/index.ts';
+
+/**
+ * The outbox's writers (guide rule 10). Deliveries are inserted by the very statement that
+ * writes what caused them (the activity rows, the session ends), so an event is either
+ * written with all its deliveries or not at all: a `kill -9` between the two cannot happen.
+ *
+ * A webhook receives an event when it is active, belongs to the application's owner, is
+ * scoped to that application or to all of them, and subscribes to the event.
+ */
+const matchingWebhooks = (applicationAlias: SQL, eventExpression: SQL) => sql`
+  join webhooks w
+    on w.owner_account_id = ${applicationAlias}.owner_account_id
+   and w.is_active
+   and (w.application_id is null or w.application_id = ${applicationAlias}.id)
+   and ${eventExpression} = any(w.events)`;
+
+/** An instant as the payload's `timestamp` (ISO 8601, UTC, milliseconds, `Z`). */
+const isoTimestamp = (column: SQL) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/**
+ * Writes activity rows (a `select` yielding the activity_logs columns, in order) and, in the
+ * same statement, one pending delivery per row per matching webhook, carrying the canonical
+ * payload (webhookEventPayloadSchema). Answers how many deliveries were queued.
+ */
+export async function insertActivityWithDeliveries(
+  executor: Pick<Database, 'execute'>,
+  rowsToInsert: SQL,
+): Promise<number> {
+  const result = await executor.execute(sql`
+    with inserted as (
+      insert into activity_logs
+        (application_id, app_user_id, username, event, success, ip_address, error_message,
+         metadata, created_at)
+      ${rowsToInsert}
+      returning id, application_id, app_user_id, username, event, success, ip_address,
+                error_message, metadata, created_at
+    ),
+    queued as (
+      insert into webhook_deliveries (webhook_id, event, payload, activity_log_id)
+      select w.id, i.event,
+             jsonb_build_object(
+               'type', i.event,
+               'timestamp', ${isoTimestamp(sql`i.created_at`)},
+               'data', jsonb_build_object(
+                 'application', jsonb_build_object('id', a.id, 'name', a.name),
+                 'user', jsonb_build_object('id', i.app_user_id, 'username', i.username),
+                 'success', i.success,
+                 'ipAddress', i.ip_address,
+                 'hwid', i.metadata->>'hwid',
+                 'version', i.metadata->>'version',
+                 'message', i.error_message,
+                 'activityLogId', i.id)),
+             i.id
+      from inserted i
+      join applications a on a.id = i.application_id
+      ${matchingWebhooks(sql`a`, sql`i.event`)}
+      order by i.id, w.id
+      returning 1
+    )
+    select count(*)::int as queued from queued`);
+  return countOf(result, 'queued');
+}
+
+/**
+ * Ends the open sessions matching `condition` (on app_user_sessions), saying why, and queues
+ * a `session_end` delivery for each in the same statement. Answers how many sessions ended.
+ * Session ends write no activity row: the activity log keeps the spec's ten events.
+ */
+export async function endSessionsWithDeliveries(
+  executor: Pick<Database, 'execute'>,
+  condition: SQL,
+  reason: SessionEndReason,
+  now: Date,
+): Promise<number> {
+  const result = await executor.execute(sql`
+    with ended as (
+      update app_user_sessions
+      set ended_at = ${now.toISOString()}::timestamptz, end_reason = ${reason}
+      where ${condition} and app_user_sessions.ended_at is null
+      returning id, application_id, app_user_id, ip_address, ended_at, end_reason
+    ),
+    queued as (
+      insert into webhook_deliveries (webhook_id, event, payload)
+      select w.id, 'session_end',
+             jsonb_build_object(
+               'type', 'session_end',
+               'timestamp', ${isoTimestamp(sql`e.ended_at`)},
+               'data', jsonb_build_object(
+                 'application', jsonb_build_object('id', a.id, 'name', a.name),
+                 'user', jsonb_build_object('id', e.app_user_id, 'username', u.username),
+                 'success', true,
+                 'ipAddress', e.ip_address,
+                 'hwid', null,
+                 'version', null,
+                 'message', null,
+                 'activityLogId', null,
+                 'sessionEndReason', e.end_reason))
+      from ended e
+      join applications a on a.id = e.application_id
+      left join app_users u on u.id = e.app_user_id
+      ${matchingWebhooks(sql`a`, sql`'session_end'`)}
+      order by e.id, w.id
+      returning 1
+    )
+    select (select count(*) from ended)::int as ended`);
+  return countOf(result, 'ended');
+}
+
+/** node-postgres and PGlite both answer `execute` with `{ rows }`. */
+function countOf(result: unknown, column: string): number {
+  const rows = (result as { rows?: Record<string, unknown>[] }).rows ?? [];
+  return Number(rows[0]?.[column] ?? 0);
+}
