@@ -8,17 +8,17 @@ import type { ActivityEvents, ActivityRecord } from './activity-events.ts';
 /**
  * The client API's side effects: activity log rows (with their webhook deliveries, the
  * outbox), the per-application request counter and last-activity stamp, end users'
- * loginAttempts, and session heartbeats. Requests append to memory; a flush writes everything
- * pending in one transaction.
+ * loginAttempts, and session heartbeats. Requests append to memory; a flush writes them.
  *
  * Events are acknowledged only once written (guide rule 10), by group commit: recordActivity
  * answers a promise that settles when the transaction holding that row has committed, and
  * login and register await it before answering. A batch holding such rows is flushed on the
  * next tick rather than after the timer; rows arriving while a flush runs form the next
- * batch, so concurrent logins share one transaction. The activity rows and their deliveries
- * are one statement (webhook-outbox.ts). Counters, loginAttempts and heartbeats nobody
- * awaits: they ride along with the next flush, or go every `flushIntervalMs` (sooner when
- * `batchSize` logs are waiting).
+ * batch, so concurrent logins share one write. Such a group commit takes the log rows only:
+ * rows and their deliveries are one statement (webhook-outbox.ts), atomic without BEGIN and
+ * COMMIT, which matters because login waits on it and login is bound by CPU. Counters,
+ * loginAttempts and heartbeats nobody awaits: they go every `flushIntervalMs` in one
+ * transaction (sooner when `batchSize` logs are waiting).
  *
  * Durability: a failed flush puts its work back and retries with backoff. An awaited row
  * not written within `acknowledgeTimeoutMs` has its promise rejected (the client gets a 5xx,
@@ -204,6 +204,13 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
   }
 
   function takeBatch(): Pending {
+    if (waitingCount > 0 && !isClosed) {
+      // A group commit for awaiting requests takes only the log rows: the counters wait for
+      // the timer's flush, so the awaited write is one statement (atomic on its own) rather
+      // than a transaction of several. Login waits on it, and login is bound by CPU.
+      const logsOnly = { ...emptyPending(), logs: pending.logs.splice(0, MAX_LOGS_PER_STATEMENT) };
+      return logsOnly;
+    }
     const batch = pending;
     pending = emptyPending();
     if (batch.logs.length > MAX_LOGS_PER_STATEMENT * 5) {
@@ -266,7 +273,16 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
 
   /** Answers how many webhook deliveries the batch queued. */
   async function writeBatch(batch: Pending): Promise<number> {
+    const hasCounters =
+      batch.requests.size > 0 || batch.loginAttempts.size > 0 || batch.heartbeats.size > 0;
     try {
+      // One INSERT (rows and their webhook deliveries in one statement) needs no BEGIN/COMMIT.
+      if (!hasCounters && batch.logs.length <= MAX_LOGS_PER_STATEMENT) {
+        return await writeLogs(
+          db,
+          batch.logs.map((entry) => entry.record),
+        );
+      }
       return await db.transaction(async (tx) => {
         const queued = await writeLogs(
           tx,
