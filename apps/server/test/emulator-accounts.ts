@@ -15,6 +15,28 @@ export function newGoogleAccount(name = 'Test Owner'): GoogleTestAccount {
 }
 
 /**
+ * POSTs JSON to the emulator, once more if the connection was closed under us. fetch keeps
+ * connections alive and does not retry a POST when the emulator closes an idle one just as
+ * it is reused (the keep-alive race: "other side closed", seen on a loaded CI machine). Both
+ * calls here are safe to repeat: the same Google account signs in as the same uid.
+ */
+async function postToEmulator(url: string, body: unknown): Promise<Response> {
+  const send = () =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  try {
+    return await send();
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (code !== 'UND_ERR_SOCKET' && code !== 'ECONNRESET') throw error;
+    return send();
+  }
+}
+
+/**
  * Signs in to the real Auth emulator with Google the way its documentation prescribes for
  * automated tests (an unsigned Google ID token), and returns the Firebase ID token.
  */
@@ -23,16 +45,12 @@ export async function emulatorGoogleIdToken(
   host = testEmulatorHost(),
 ): Promise<{ idToken: string; uid: string }> {
   const claims = JSON.stringify({ ...account, email_verified: true });
-  const response = await fetch(
+  const response = await postToEmulator(
     `http://${host}/identitytoolkit.googleapis.com/v1/accounts:signInWithIdp?key=demo-api-key`,
     {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        postBody: `id_token=${encodeURIComponent(claims)}&providerId=google.com`,
-        requestUri: 'http://localhost',
-        returnSecureToken: true,
-      }),
+      postBody: `id_token=${encodeURIComponent(claims)}&providerId=google.com`,
+      requestUri: 'http://localhost',
+      returnSecureToken: true,
     },
   );
   const body = (await response.json()) as { idToken?: string; localId?: string; error?: unknown };
