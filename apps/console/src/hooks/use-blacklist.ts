@@ -49,14 +49,24 @@ export function useBlacklistCounts() {
       queryKey: [...BLACKLIST_QUERY_KEY, 'count', type],
       queryFn: () => fetchBlacklistPage({ type, isActive: 'true', pageSize: 1 }),
     })),
-    combine: (results) => ({
-      counts: results.every((result) => result.data)
-        ? (Object.fromEntries(
-            blacklistTypes.map((type, index) => [type, results[index]!.data!.totalCount]),
-          ) as Record<BlacklistType, number>)
-        : undefined,
-      isPending: results.some((result) => result.isPending),
-    }),
+    combine: (results) => {
+      const isError = results.some((result) => result.isError);
+      return {
+        // A count whose latest read failed may be stale: all are shown as unknown then.
+        counts:
+          !isError && results.every((result) => result.data)
+            ? (Object.fromEntries(
+                blacklistTypes.map((type, index) => [type, results[index]!.data!.totalCount]),
+              ) as Record<BlacklistType, number>)
+            : undefined,
+        isPending: results.some((result) => result.isPending),
+        isError,
+        isFetching: results.some((result) => result.isFetching),
+        refetch: () => {
+          for (const result of results) if (result.isError) void result.refetch();
+        },
+      };
+    },
   });
 }
 

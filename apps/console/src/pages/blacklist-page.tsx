@@ -59,7 +59,13 @@ export function BlacklistPage() {
           <AddBlacklistEntryDialog />
         </div>
 
-        <BlacklistCountCards counts={counts.counts} isLoading={counts.isPending} />
+        <BlacklistCountCards
+          counts={counts.counts}
+          isLoading={counts.isPending}
+          isError={counts.isError}
+          isRetrying={counts.isFetching}
+          onRetry={counts.refetch}
+        />
 
         <Card>
           <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">

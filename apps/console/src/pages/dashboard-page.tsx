@@ -57,6 +57,8 @@ export function DashboardPage() {
           stats={statsQuery.data}
           isLoading={statsQuery.isPending}
           isError={statsQuery.isError}
+          isRetrying={statsQuery.isFetching}
+          onRetry={() => void statsQuery.refetch()}
         />
 
         <Tabs

@@ -4,6 +4,7 @@ import {
   describeLoginAttempts,
   fromDateTimeLocalValue,
   getAppUserStatus,
+  getAppUserStatusBadges,
   getHwidLockLabel,
   toDateTimeLocalValue,
 } from './app-user-display.ts';
@@ -32,6 +33,39 @@ describe('getAppUserStatus', () => {
   it('treats a future expiry as not expired', () => {
     expect(getAppUserStatus(user({ expiresAt: FUTURE }), NOW)).toBe('Active');
     expect(getAppUserStatus(user({ expiresAt: FUTURE, isPaused: true }), NOW)).toBe('Paused');
+  });
+});
+
+describe('getAppUserStatusBadges (management page)', () => {
+  const user = (overrides: Partial<Parameters<typeof getAppUserStatusBadges>[0]>) => ({
+    expiresAt: null,
+    isPaused: false,
+    isActive: true,
+    ...overrides,
+  });
+
+  it('keeps the spec badges (Active or Inactive, plus Paused) while not expired', () => {
+    expect(getAppUserStatusBadges(user({}), NOW)).toEqual(['Active']);
+    expect(getAppUserStatusBadges(user({ isActive: false }), NOW)).toEqual(['Inactive']);
+    expect(getAppUserStatusBadges(user({ isPaused: true }), NOW)).toEqual(['Active', 'Paused']);
+    expect(getAppUserStatusBadges(user({ expiresAt: FUTURE }), NOW)).toEqual(['Active']);
+  });
+
+  it('leads with Expired exactly when getAppUserStatus says Expired', () => {
+    expect(getAppUserStatusBadges(user({ expiresAt: PAST }), NOW)).toEqual(['Expired', 'Active']);
+    expect(
+      getAppUserStatusBadges(user({ expiresAt: PAST, isActive: false, isPaused: true }), NOW),
+    ).toEqual(['Expired', 'Inactive', 'Paused']);
+    for (const candidate of [
+      user({}),
+      user({ expiresAt: PAST }),
+      user({ expiresAt: FUTURE, isPaused: true }),
+      user({ expiresAt: PAST, isActive: false }),
+    ]) {
+      expect(getAppUserStatusBadges(candidate, NOW).includes('Expired')).toBe(
+        getAppUserStatus(candidate, NOW) === 'Expired',
+      );
+    }
   });
 });
 

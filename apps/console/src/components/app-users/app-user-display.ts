@@ -20,6 +20,20 @@ export function getAppUserStatus(
   return user.isActive ? 'Active' : 'Inactive';
 }
 
+/**
+ * The management page's Status badges (spec doc 1 §2: Active/Inactive plus Paused), led by an
+ * Expired badge whenever getAppUserStatus says Expired, so both users tables tell the same truth.
+ */
+export function getAppUserStatusBadges(
+  user: Pick<AppUser, 'expiresAt' | 'isPaused' | 'isActive'>,
+  now: Date = new Date(),
+): AppUserStatus[] {
+  const badges: AppUserStatus[] = getAppUserStatus(user, now) === 'Expired' ? ['Expired'] : [];
+  badges.push(user.isActive ? 'Active' : 'Inactive');
+  if (user.isPaused) badges.push('Paused');
+  return badges;
+}
+
 export type HwidLockLabel = 'Disabled' | 'Locked' | 'Not Set';
 
 /** The dashboard's "HWID Lock" column (spec doc 1 §4). */

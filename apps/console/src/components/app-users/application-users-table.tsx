@@ -10,7 +10,7 @@ import {
   TableRow,
 } from '@/components/ui/table.tsx';
 import { cn } from '@/lib/utils.ts';
-import { describeHwidCell, isExpired } from './app-user-display.ts';
+import { describeHwidCell, getAppUserStatus, getAppUserStatusBadges } from './app-user-display.ts';
 import { AppUserRowActions } from './app-user-row-actions.tsx';
 import { AppUserStatusBadge } from './app-user-status-badge.tsx';
 
@@ -70,7 +70,7 @@ export function ApplicationUsersTable({
       <TableBody>
         {users.map((user) => {
           const isBusy = user.id === busyUserId;
-          const hasExpired = isExpired(user.expiresAt, now);
+          const hasExpired = getAppUserStatus(user, now) === 'Expired';
           return (
             <TableRow key={user.id} data-testid={`user-row-${user.username}`}>
               <TableCell className="max-w-48 truncate font-medium">{user.username}</TableCell>
@@ -81,8 +81,9 @@ export function ApplicationUsersTable({
               </TableCell>
               <TableCell>
                 <div className="flex flex-wrap items-center gap-1">
-                  <AppUserStatusBadge status={user.isActive ? 'Active' : 'Inactive'} />
-                  {user.isPaused && <AppUserStatusBadge status="Paused" />}
+                  {getAppUserStatusBadges(user, now).map((status) => (
+                    <AppUserStatusBadge key={status} status={status} />
+                  ))}
                 </div>
               </TableCell>
               <TableCell>

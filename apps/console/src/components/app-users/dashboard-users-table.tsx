@@ -14,7 +14,6 @@ import {
   describeLoginAttempts,
   getAppUserStatus,
   getHwidLockLabel,
-  isExpired,
   type HwidLockLabel,
 } from './app-user-display.ts';
 import { AppUserRowActions } from './app-user-row-actions.tsx';
@@ -95,6 +94,7 @@ export function DashboardUsersTable({
       <TableBody>
         {users.map((user) => {
           const isBusy = user.id === busyUserId;
+          const status = getAppUserStatus(user, now);
           return (
             <TableRow key={user.id} data-testid={`user-row-${user.username}`}>
               <TableCell className="max-w-48 truncate font-medium">{user.username}</TableCell>
@@ -102,7 +102,7 @@ export function DashboardUsersTable({
                 {user.email ?? '—'}
               </TableCell>
               <TableCell>
-                <AppUserStatusBadge status={getAppUserStatus(user, now)} />
+                <AppUserStatusBadge status={status} />
               </TableCell>
               <TableCell>
                 <HwidLockCell
@@ -116,7 +116,7 @@ export function DashboardUsersTable({
               <TableCell
                 className={cn(
                   'whitespace-nowrap',
-                  isExpired(user.expiresAt, now) ? 'text-destructive' : 'text-muted-foreground',
+                  status === 'Expired' ? 'text-destructive' : 'text-muted-foreground',
                 )}
               >
                 {user.expiresAt ? formatDateTime(user.expiresAt) : 'Never'}

@@ -6,6 +6,8 @@ import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { StatLoadError } from '@/components/ui/stat-load-error.tsx';
+import { UnknownFigure } from '@/components/ui/unknown-figure.tsx';
 import { cn } from '@/lib/utils.ts';
 import { formatDateTime, truncateForPreview } from './application-display.ts';
 import { ApplicationStatusBadge } from './application-status-badge.tsx';
@@ -67,8 +69,19 @@ function Item({
   );
 }
 
-function StatValue({ isLoading, children }: { isLoading: boolean; children: ReactNode }) {
-  return isLoading ? <Skeleton className="ml-auto h-5 w-14" /> : children;
+type StatState = 'loading' | 'unknown' | 'known';
+
+/** A figure from the stats: a skeleton while loading, a dash when it failed, never a made-up 0. */
+function StatValue({ state, children }: { state: StatState; children: ReactNode }) {
+  if (state === 'loading') {
+    return (
+      <>
+        <Skeleton className="ml-auto h-5 w-14" aria-hidden="true" />
+        <span className="sr-only">Loading</span>
+      </>
+    );
+  }
+  return state === 'unknown' ? <UnknownFigure /> : children;
 }
 
 /** Spec doc 1 §2: the Overview tab's three cards. */
@@ -80,9 +93,10 @@ export function ApplicationOverview({
   statsQuery: UseQueryResult<ApplicationStats>;
 }) {
   // From the stats only: the user list is one page, so it cannot be counted.
-  const { data: stats, isPending: isStatsPending, error: statsError } = statsQuery;
-  const userCount = stats?.totalUsers;
-  const activeUserCount = stats?.activeUsers;
+  const { data, isPending, error: statsError, isFetching, refetch } = statsQuery;
+  // After a failed poll the last figures may no longer be true (they are "live"): unknown.
+  const stats = statsError ? undefined : data;
+  const statState: StatState = stats ? 'known' : isPending && !statsError ? 'loading' : 'unknown';
 
   return (
     <div className="grid gap-4 lg:grid-cols-3">
@@ -129,14 +143,10 @@ export function ApplicationOverview({
           )}
         </Item>
         <Item term="User Count" className="tabular-nums">
-          <StatValue isLoading={userCount === undefined}>
-            {countFormat.format(userCount ?? 0)}
-          </StatValue>
+          <StatValue state={statState}>{stats && countFormat.format(stats.totalUsers)}</StatValue>
         </Item>
         <Item term="Active Users" className="tabular-nums">
-          <StatValue isLoading={activeUserCount === undefined}>
-            {countFormat.format(activeUserCount ?? 0)}
-          </StatValue>
+          <StatValue state={statState}>{stats && countFormat.format(stats.activeUsers)}</StatValue>
         </Item>
       </OverviewCard>
 
@@ -154,40 +164,44 @@ export function ApplicationOverview({
         }
         footer={
           statsError && (
-            <p role="alert" className="mt-3 text-xs text-destructive">
-              {statsError.message}
-            </p>
+            <StatLoadError
+              message={statsError.message}
+              isRetrying={isFetching}
+              onRetry={() => void refetch()}
+              className="mt-4 flex flex-wrap items-center justify-between gap-2"
+            />
           )
         }
       >
         <Item term="Live Sessions" className="tabular-nums">
-          <StatValue isLoading={isStatsPending && !statsError}>
-            <span data-testid="stat-live-sessions">
-              {countFormat.format(stats?.activeSessions ?? 0)}
-            </span>
-          </StatValue>
+          <span data-testid="stat-live-sessions">
+            <StatValue state={statState}>
+              {stats && countFormat.format(stats.activeSessions)}
+            </StatValue>
+          </span>
         </Item>
         <Item term="API Requests" className="tabular-nums">
-          <StatValue isLoading={isStatsPending && !statsError}>
-            <span data-testid="stat-api-requests">
-              {countFormat.format(stats?.totalApiRequests ?? 0)}
-            </span>
-          </StatValue>
+          <span data-testid="stat-api-requests">
+            <StatValue state={statState}>
+              {stats && countFormat.format(stats.totalApiRequests)}
+            </StatValue>
+          </span>
         </Item>
         <Item term="Success Rate" className="tabular-nums">
-          <StatValue isLoading={isStatsPending && !statsError}>
-            <span data-testid="stat-success-rate">
-              {formatSuccessRate(stats?.loginSuccessRate ?? 0)}
-            </span>
-          </StatValue>
+          <span data-testid="stat-success-rate">
+            <StatValue state={statState}>
+              {stats && formatSuccessRate(stats.loginSuccessRate)}
+            </StatValue>
+          </span>
         </Item>
         <Item term="Last Activity">
-          <StatValue isLoading={isStatsPending && !statsError}>
-            {stats?.lastActivity ? (
-              formatDateTime(stats.lastActivity)
-            ) : (
-              <span className="font-normal text-muted-foreground">No recent activity</span>
-            )}
+          <StatValue state={statState}>
+            {stats &&
+              (stats.lastActivity ? (
+                formatDateTime(stats.lastActivity)
+              ) : (
+                <span className="font-normal text-muted-foreground">No recent activity</span>
+              ))}
           </StatValue>
         </Item>
       </OverviewCard>

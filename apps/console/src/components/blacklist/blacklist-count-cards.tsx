@@ -11,19 +11,28 @@ const ICONS: Record<BlacklistType, LucideIcon> = {
   hwid: Cpu,
 };
 
+export const BLACKLIST_COUNTS_LOAD_ERROR = 'The blacklist counts could not be loaded.';
+
 /** Spec doc 2 §2: one card per type, counting active entries only (counted by the server). */
 export function BlacklistCountCards({
   counts,
   isLoading,
+  isError,
+  isRetrying,
+  onRetry,
 }: {
   counts: Record<BlacklistType, number> | undefined;
   isLoading: boolean;
+  isError: boolean;
+  isRetrying: boolean;
+  onRetry: () => void;
 }) {
   return (
     <StatGrid
       headingId="blacklist-counts-heading"
       heading="Active blacklist entries by type"
       isLoading={isLoading}
+      error={isError ? { message: BLACKLIST_COUNTS_LOAD_ERROR, isRetrying, onRetry } : undefined}
       items={blacklistTypes.map((type) => ({
         title: BLACKLIST_COUNT_CARD_TITLES[type],
         value: formatStatCount(counts?.[type]),

@@ -3,22 +3,30 @@ import { Activity, AppWindow, CircleCheck, Users } from 'lucide-react';
 import { formatStatCount } from '@/components/ui/stat-card.tsx';
 import { StatGrid } from '@/components/ui/stat-grid.tsx';
 
+export const STATS_LOAD_ERROR_MESSAGE = 'Statistics could not be loaded.';
+
 /** Spec doc 1 §2: the dashboard's four stat cards. */
 export function DashboardStats({
-  stats,
+  stats: loadedStats,
   isLoading,
   isError,
+  isRetrying,
+  onRetry,
 }: {
   stats: DashboardStatsData | undefined;
   isLoading: boolean;
   isError: boolean;
+  isRetrying: boolean;
+  onRetry: () => void;
 }) {
+  // After a failed refetch the last figures may no longer be true: show them as unknown.
+  const stats = isError ? undefined : loadedStats;
   return (
     <StatGrid
       headingId="dashboard-stats-heading"
       heading="Statistics"
       isLoading={isLoading}
-      errorMessage={isError ? 'Statistics could not be loaded. Please try again later.' : undefined}
+      error={isError ? { message: STATS_LOAD_ERROR_MESSAGE, isRetrying, onRetry } : undefined}
       items={[
         {
           title: 'Applications',

@@ -1,4 +1,5 @@
 import { Crown, KeyRound, ShieldCheck, Users } from 'lucide-react';
+import { STATS_LOAD_ERROR_MESSAGE } from '@/components/dashboard/dashboard-stats.tsx';
 import { useDashboardStats } from '@/hooks/use-dashboard-stats.ts';
 import { formatStatCount } from '@/components/ui/stat-card.tsx';
 import { StatGrid } from '@/components/ui/stat-grid.tsx';
@@ -7,14 +8,24 @@ import { StatGrid } from '@/components/ui/stat-grid.tsx';
 export const DEFAULT_ACCOUNT_TYPE = 'Premium';
 
 export function HomeStats() {
-  const { data: stats, isPending, isError } = useDashboardStats();
+  const { data, isPending, isError, isFetching, refetch } = useDashboardStats();
+  // After a failed refetch the last figures may no longer be true: show them as unknown.
+  const stats = isError ? undefined : data;
 
   return (
     <StatGrid
       headingId="stats-heading"
       heading="Statistics"
       isLoading={isPending}
-      errorMessage={isError ? 'Statistics could not be loaded. Please try again later.' : undefined}
+      error={
+        isError
+          ? {
+              message: STATS_LOAD_ERROR_MESSAGE,
+              isRetrying: isFetching,
+              onRetry: () => void refetch(),
+            }
+          : undefined
+      }
       items={[
         {
           title: 'Total Users',

@@ -1,17 +1,30 @@
 import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog';
 import type { ComponentProps } from 'react';
 import { buttonVariants } from '@/components/ui/button.tsx';
+import { useDialogOpenState } from '@/hooks/use-dialog-open-state.ts';
+import { rememberDialogOpener, returnFocusToOpener } from '@/lib/dialog-opener.ts';
 import { cn } from '@/lib/utils.ts';
 
 /**
  * A confirmation before something irreversible. Unlike Dialog it does not close on an outside
  * click, and focus starts on Cancel, so a stray Enter never confirms a deletion.
  */
-export const AlertDialog = AlertDialogPrimitive.Root;
+export function AlertDialog({
+  open,
+  defaultOpen,
+  onOpenChange,
+  ...props
+}: ComponentProps<typeof AlertDialogPrimitive.Root>) {
+  const [isOpen, setOpen] = useDialogOpenState({ open, defaultOpen, onOpenChange });
+  return <AlertDialogPrimitive.Root open={isOpen} onOpenChange={setOpen} {...props} />;
+}
 export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 
+/** On close focus returns to whatever opened the confirmation (see lib/dialog-opener.ts). */
 export function AlertDialogContent({
   className,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof AlertDialogPrimitive.Content>) {
   return (
@@ -22,6 +35,16 @@ export function AlertDialogContent({
           'fixed top-1/2 left-1/2 z-50 grid w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 rounded-xl border border-border bg-background p-6 shadow-xl outline-none data-[state=closed]:animate-fade-out data-[state=open]:animate-fade-in motion-reduce:animate-none sm:max-w-md',
           className,
         )}
+        onOpenAutoFocus={(event) => {
+          rememberDialogOpener(event.currentTarget as Element);
+          onOpenAutoFocus?.(event);
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          if (!event.defaultPrevented && returnFocusToOpener(event.currentTarget as Element)) {
+            event.preventDefault();
+          }
+        }}
         {...props}
       />
     </AlertDialogPrimitive.Portal>

@@ -1,9 +1,21 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { X } from 'lucide-react';
 import type { ComponentProps } from 'react';
+import { useDialogOpenState } from '@/hooks/use-dialog-open-state.ts';
+import { rememberDialogOpener, returnFocusToOpener } from '@/lib/dialog-opener.ts';
 import { cn } from '@/lib/utils.ts';
 
-export const Dialog = DialogPrimitive.Root;
+/** Radix's Root, with Escape that closes in every state (see useDialogOpenState). */
+export function Dialog({
+  open,
+  defaultOpen,
+  onOpenChange,
+  ...props
+}: ComponentProps<typeof DialogPrimitive.Root>) {
+  const [isOpen, setOpen] = useDialogOpenState({ open, defaultOpen, onOpenChange });
+  return <DialogPrimitive.Root open={isOpen} onOpenChange={setOpen} {...props} />;
+}
+
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
@@ -22,10 +34,12 @@ export function DialogOverlay({
   );
 }
 
-/** Radix traps focus inside and returns it to the trigger on close; Escape closes. */
+/** Radix traps focus inside; on close focus returns to whatever opened the dialog. */
 export function DialogContent({
   className,
   children,
+  onOpenAutoFocus,
+  onCloseAutoFocus,
   ...props
 }: ComponentProps<typeof DialogPrimitive.Content>) {
   return (
@@ -36,6 +50,16 @@ export function DialogContent({
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border border-border bg-background p-6 shadow-xl outline-none data-[state=closed]:animate-fade-out data-[state=open]:animate-fade-in motion-reduce:animate-none sm:max-w-lg',
           className,
         )}
+        onOpenAutoFocus={(event) => {
+          rememberDialogOpener(event.currentTarget as Element);
+          onOpenAutoFocus?.(event);
+        }}
+        onCloseAutoFocus={(event) => {
+          onCloseAutoFocus?.(event);
+          if (!event.defaultPrevented && returnFocusToOpener(event.currentTarget as Element)) {
+            event.preventDefault();
+          }
+        }}
         {...props}
       >
         {children}

@@ -1,6 +1,10 @@
 import type { LucideIcon } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { UnknownFigure } from '@/components/ui/unknown-figure.tsx';
+
+/** What formatStatCount gives for a count that is not known; the card renders it as unknown. */
+export const UNKNOWN_STAT_VALUE = '—';
 
 export function StatCard({
   title,
@@ -27,10 +31,13 @@ export function StatCard({
       </CardHeader>
       <CardContent className="flex flex-col gap-1">
         {isLoading ? (
-          <Skeleton className="h-8 w-20" />
+          <>
+            <Skeleton className="h-8 w-20" aria-hidden="true" />
+            <span className="sr-only">Loading</span>
+          </>
         ) : (
           <p data-testid={testId} className="text-3xl font-bold tracking-tight tabular-nums">
-            {value}
+            {value === UNKNOWN_STAT_VALUE ? <UnknownFigure /> : value}
           </p>
         )}
         <p className="text-xs text-muted-foreground">{description}</p>
@@ -43,5 +50,5 @@ const countFormat = new Intl.NumberFormat('en-US');
 
 /** A count as a stat card shows it: grouped digits, or a dash while it is unknown. */
 export function formatStatCount(count: number | undefined): string {
-  return count === undefined ? '—' : countFormat.format(count);
+  return count === undefined ? UNKNOWN_STAT_VALUE : countFormat.format(count);
 }

@@ -1,5 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import { StatCard } from './stat-card.tsx';
+import { StatLoadError } from './stat-load-error.tsx';
 
 export interface StatGridItem {
   title: string;
@@ -15,26 +16,22 @@ export function StatGrid({
   heading,
   items,
   isLoading,
-  errorMessage,
+  error,
 }: {
   headingId: string;
   /** Read by screen readers only. */
   heading: string;
   items: readonly StatGridItem[];
   isLoading: boolean;
-  /** Shown above the cards when set. */
-  errorMessage?: string;
+  /** Shown above the cards, with a Retry, when they could not be loaded. */
+  error?: { message: string; isRetrying: boolean; onRetry: () => void };
 }) {
   return (
     <section aria-labelledby={headingId} aria-busy={isLoading}>
       <h2 id={headingId} className="sr-only">
         {heading}
       </h2>
-      {errorMessage && (
-        <p role="alert" className="mb-4 text-sm text-destructive">
-          {errorMessage}
-        </p>
-      )}
+      {error && <StatLoadError {...error} className="mb-4 flex flex-wrap items-center gap-3" />}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         {items.map((item) => (
           <StatCard key={item.testId} {...item} isLoading={isLoading} />

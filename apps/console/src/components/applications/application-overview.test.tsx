@@ -1,0 +1,105 @@
+import type { Application, ApplicationStats } from '@latchkey/contracts';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useApplicationStats } from '@/hooks/use-application-stats.ts';
+import {
+  createAuthValue,
+  createCurrentUser,
+  renderWithProviders,
+} from '@/test/render-with-providers.tsx';
+import { ApplicationOverview } from './application-overview.tsx';
+
+const application: Application = {
+  id: 7,
+  name: 'Acme Desktop',
+  description: null,
+  apiKey: 'lk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHI',
+  isActive: true,
+  version: '1.0.0',
+  hwidLockEnabled: false,
+  maxSessionsPerUser: 3,
+  loginSuccessMessage: 'ok',
+  loginFailedMessage: 'no',
+  accountDisabledMessage: 'disabled',
+  accountExpiredMessage: 'expired',
+  versionMismatchMessage: 'update',
+  hwidMismatchMessage: 'HWID',
+  signingPublicKey: 'ab'.repeat(32),
+  createdAt: '2025-03-14T12:00:00.000Z',
+  updatedAt: '2025-03-14T12:00:00.000Z',
+};
+
+const quietStats: ApplicationStats = {
+  totalUsers: 0,
+  activeUsers: 0,
+  activeSessions: 0,
+  totalApiRequests: 0,
+  loginSuccessRate: 0,
+  lastActivity: null,
+};
+
+function OverviewWithStats() {
+  const statsQuery = useApplicationStats(application.id);
+  return <ApplicationOverview application={application} statsQuery={statsQuery} />;
+}
+
+/** Answers GET /api/applications/7/stats from `answers`, one per request, the last repeating. */
+function stubStats(answers: (() => Promise<Response>)[]) {
+  let calls = 0;
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => answers[Math.min(calls++, answers.length - 1)]!()),
+  );
+}
+
+function renderOverview() {
+  return renderWithProviders(<OverviewWithStats />, {
+    auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
+  });
+}
+
+const figureTestIds = ['stat-live-sessions', 'stat-api-requests', 'stat-success-rate'];
+
+describe('ApplicationOverview: honest figures', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows failed stats as unknown, with the error and a Retry that loads them', async () => {
+    stubStats([
+      async () => Response.json({ message: 'boom', code: 'INTERNAL' }, { status: 500 }),
+      async () => Response.json(quietStats),
+    ]);
+    renderOverview();
+
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('Failed to fetch stats: 500');
+    for (const testId of figureTestIds) {
+      const figure = screen.getByTestId(testId);
+      expect(figure.textContent).toBe('—Unknown');
+      expect(within(figure).getByText('—').getAttribute('aria-hidden')).toBe('true');
+    }
+    expect(screen.queryByText('0')).toBeNull();
+    expect(screen.queryByText('0%')).toBeNull();
+    expect(screen.queryByText('No recent activity')).toBeNull();
+    // User Count, Active Users, the three figures and Last Activity.
+    expect(screen.getAllByText('Unknown')).toHaveLength(6);
+
+    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
+    await waitFor(() => expect(screen.getByTestId('stat-live-sessions').textContent).toBe('0'));
+    expect(screen.getByTestId('stat-success-rate').textContent).toBe('0%');
+    expect(screen.getByText('No recent activity')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows loading figures as loading, never as 0 or "No recent activity"', () => {
+    stubStats([() => new Promise<Response>(() => {})]);
+    renderOverview();
+
+    for (const testId of figureTestIds) {
+      expect(screen.getByTestId(testId).textContent).toBe('Loading');
+    }
+    expect(screen.queryByText('0')).toBeNull();
+    expect(screen.queryByText('No recent activity')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

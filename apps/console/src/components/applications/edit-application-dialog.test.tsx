@@ -1,0 +1,122 @@
+import type { Application } from '@latchkey/contracts';
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Button } from '@/components/ui/button.tsx';
+import { Toaster } from '@/components/ui/toaster.tsx';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import {
+  createAuthValue,
+  createCurrentUser,
+  renderWithProviders,
+} from '@/test/render-with-providers.tsx';
+import { EditApplicationDialog } from './edit-application-dialog.tsx';
+
+const application: Application = {
+  id: 7,
+  name: 'Acme Desktop',
+  description: null,
+  apiKey: 'lk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHI',
+  isActive: true,
+  version: '1.0.0',
+  hwidLockEnabled: false,
+  maxSessionsPerUser: 3,
+  loginSuccessMessage: 'ok',
+  loginFailedMessage: 'no',
+  accountDisabledMessage: 'disabled',
+  accountExpiredMessage: 'expired',
+  versionMismatchMessage: 'update',
+  hwidMismatchMessage: 'HWID',
+  signingPublicKey: 'ab'.repeat(32),
+  createdAt: '2025-03-14T12:00:00.000Z',
+  updatedAt: '2025-03-14T12:00:00.000Z',
+};
+
+/** Opened the way the dashboard's table opens it: a row button sets the (controlled) target. */
+function EditFromRow() {
+  const editing = useDialogTarget<Application>();
+  return (
+    <>
+      <Button onClick={() => editing.open(application)}>Edit application</Button>
+      <EditApplicationDialog
+        application={editing.target}
+        open={editing.isOpen}
+        onOpenChange={editing.setIsOpen}
+      />
+      <Toaster />
+    </>
+  );
+}
+
+async function openEditDialog() {
+  const user = userEvent.setup();
+  renderWithProviders(<EditFromRow />, {
+    auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
+  });
+  const opener = screen.getByRole('button', { name: 'Edit application' });
+  await user.click(opener);
+  await screen.findByRole('dialog', { name: 'Edit Application' });
+  return { user, opener };
+}
+
+function stubFetch(answer: () => Promise<Response>) {
+  vi.stubGlobal('fetch', vi.fn(answer));
+}
+
+describe('EditApplicationDialog: focus and Escape', () => {
+  // Radix's Checkbox measures itself; jsdom has no ResizeObserver, and sizes are not under test.
+  beforeEach(() =>
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    ),
+  );
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('returns focus to the button that opened it when Esc closes it', async () => {
+    const { user, opener } = await openEditDialog();
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('returns focus to the opener after Cancel', async () => {
+    const { user, opener } = await openEditDialog();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('closes with Esc after a failed save, while the error toast is showing', async () => {
+    stubFetch(async () =>
+      Response.json({ message: 'Database unavailable', code: 'INTERNAL' }, { status: 500 }),
+    );
+    const { user, opener } = await openEditDialog();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Database unavailable')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Edit Application' })).toBeTruthy();
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('closes with Esc while the save is still pending', async () => {
+    stubFetch(() => new Promise<Response>(() => {}));
+    const { user, opener } = await openEditDialog();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() =>
+      expect(screen.getByRole('button', { name: 'Save Changes' }).hasAttribute('disabled')).toBe(
+        true,
+      ),
+    );
+
+    await user.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+});

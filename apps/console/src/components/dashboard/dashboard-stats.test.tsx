@@ -1,0 +1,85 @@
+import type { DashboardStats as DashboardStatsData } from '@latchkey/contracts';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { DashboardStats, STATS_LOAD_ERROR_MESSAGE } from './dashboard-stats.tsx';
+
+const testIds = [
+  'stat-applications',
+  'stat-total-users',
+  'stat-active-apps',
+  'stat-active-sessions',
+];
+
+const stats: DashboardStatsData = {
+  totalApplications: 2,
+  totalUsers: 1234,
+  activeApplications: 1,
+  totalActiveSessions: 0,
+  totalApiKeys: 2,
+  activeApiKeys: 1,
+  accountType: 'Premium',
+};
+
+describe('DashboardStats: honest figures', () => {
+  it('shows failed stats as unknown, with the error and a Retry', async () => {
+    const onRetry = vi.fn();
+    render(
+      <DashboardStats
+        stats={undefined}
+        isLoading={false}
+        isError
+        isRetrying={false}
+        onRetry={onRetry}
+      />,
+    );
+    const alert = screen.getByRole('alert');
+    expect(alert.textContent).toContain(STATS_LOAD_ERROR_MESSAGE);
+    for (const testId of testIds) expect(screen.getByTestId(testId).textContent).toBe('—Unknown');
+    expect(screen.queryByText('0')).toBeNull();
+
+    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
+    expect(onRetry).toHaveBeenCalledOnce();
+  });
+
+  it('does not show figures from before a failed refetch', () => {
+    render(
+      <DashboardStats stats={stats} isLoading={false} isError isRetrying onRetry={() => {}} />,
+    );
+    expect(screen.getByTestId('stat-total-users').textContent).toBe('—Unknown');
+    expect(within(screen.getByRole('alert')).getByRole('button', { name: 'Retry' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+  });
+
+  it('shows loading figures as loading, never as 0', () => {
+    render(
+      <DashboardStats
+        stats={undefined}
+        isLoading
+        isError={false}
+        isRetrying={false}
+        onRetry={() => {}}
+      />,
+    );
+    for (const testId of testIds) expect(screen.queryByTestId(testId)).toBeNull();
+    expect(screen.getAllByText('Loading')).toHaveLength(4);
+    expect(screen.queryByText('0')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('shows loaded figures, 0 included', () => {
+    render(
+      <DashboardStats
+        stats={stats}
+        isLoading={false}
+        isError={false}
+        isRetrying={false}
+        onRetry={() => {}}
+      />,
+    );
+    expect(screen.getByTestId('stat-total-users').textContent).toBe('1,234');
+    expect(screen.getByTestId('stat-active-sessions').textContent).toBe('0');
+  });
+});
