@@ -8,10 +8,10 @@ import { LandingSectionMenuButton } from './landing-section-menu-button.tsx';
 import { LANDING_SECTIONS, useGoToSection } from './section-link.tsx';
 
 /** The signed-out header's section menu on narrow screens, where the section links are hidden. */
-export function LandingSectionMenu() {
+export function LandingSectionMenu({ defaultOpen = false }: { defaultOpen?: boolean }) {
   const goToSection = useGoToSection();
   return (
-    <DropdownMenu modal={false}>
+    <DropdownMenu modal={false} defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>
         <LandingSectionMenuButton />
       </DropdownMenuTrigger>

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { ThemeToggle } from '@/components/theme/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -18,6 +18,9 @@ const navLinkClassName =
 
 export function SignedOutHeader() {
   const hasPageLoaded = useHasPageLoaded();
+  // A tap before the menu's code has arrived is not lost: the menu opens when it does.
+  const [isMenuRequested, setIsMenuRequested] = useState(false);
+  const menuPlaceholder = <LandingSectionMenuButton onClick={() => setIsMenuRequested(true)} />;
 
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-background/75 backdrop-blur-md supports-[backdrop-filter]:bg-background/60">
@@ -32,12 +35,12 @@ export function SignedOutHeader() {
         </nav>
         <div className="flex items-center gap-2">
           <ThemeToggle />
-          {hasPageLoaded ? (
-            <Suspense fallback={<LandingSectionMenuButton />}>
-              <LandingSectionMenu />
+          {hasPageLoaded || isMenuRequested ? (
+            <Suspense fallback={menuPlaceholder}>
+              <LandingSectionMenu defaultOpen={isMenuRequested} />
             </Suspense>
           ) : (
-            <LandingSectionMenuButton />
+            menuPlaceholder
           )}
           <Button asChild>
             <Link href="/firebase-login">Sign In</Link>
