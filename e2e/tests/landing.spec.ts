@@ -24,13 +24,14 @@ test.describe('landing page (signed out)', () => {
     await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeEnabled();
   });
 
-  test('shows the 404 page for unknown paths, and /dashboard is unknown while signed out', async ({
+  test('shows the 404 page for unknown paths, and sends /dashboard to sign in first', async ({
     page,
   }) => {
-    for (const path of ['/no-such-page', '/dashboard']) {
-      await page.goto(path);
-      await expect(page.getByText('404 Page Not Found')).toBeVisible();
-    }
+    await page.goto('/no-such-page');
+    await expect(page.getByText('404 Page Not Found')).toBeVisible();
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL('/firebase-login?next=%2Fdashboard');
+    await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
   });
 
   test('keeps the chosen theme across a reload, applied by the CSP-allowed inline script', async ({

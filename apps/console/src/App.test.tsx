@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
-import { AppRoutes } from './App.tsx';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ACCOUNT_ID_KEY } from '@/lib/account-storage.ts';
+import { AppRoutes, SIGNED_IN_ROUTES } from './App.tsx';
 import {
   createAuthValue,
   createCurrentUser,
@@ -10,34 +11,100 @@ import {
 const signedIn = () => createAuthValue({ isAuthenticated: true, user: createCurrentUser() });
 
 describe('AppRoutes', () => {
-  it('shows only a spinner while the authentication state loads', () => {
-    renderWithProviders(<AppRoutes />, { auth: createAuthValue({ isLoading: true }) });
+  afterEach(() => localStorage.clear());
 
-    expect(screen.getByRole('status').textContent).toBe('Loading...');
-    expect(screen.queryByRole('heading')).toBeNull();
+  it('shows only a spinner while the authentication state loads', () => {
+    for (const path of ['/dashboard', '/firebase-login', '/nope']) {
+      const { unmount } = renderWithProviders(<AppRoutes />, {
+        path,
+        auth: createAuthValue({ isLoading: true }),
+      });
+      expect(screen.getByRole('status').textContent, path).toBe('Loading...');
+      expect(screen.queryByRole('heading'), path).toBeNull();
+      unmount();
+    }
   });
 
-  it('offers the sign-in page to visitors', () => {
+  it('paints the landing page at once for a browser that never signed in, while auth loads', () => {
+    renderWithProviders(<AppRoutes />, { path: '/', auth: createAuthValue({ isLoading: true }) });
+
+    expect(screen.getByRole('progressbar')).toBeTruthy();
+    expect(screen.queryByText('Loading...')).toBeNull();
+  });
+
+  it('waits with a spinner on / when this browser has signed in before', () => {
+    localStorage.setItem(ACCOUNT_ID_KEY, 'account-1');
+    renderWithProviders(<AppRoutes />, { path: '/', auth: createAuthValue({ isLoading: true }) });
+
+    expect(screen.getByRole('status').textContent).toBe('Loading...');
+    expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('offers the sign-in page to visitors', async () => {
     renderWithProviders(<AppRoutes />, { path: '/firebase-login' });
 
-    expect(screen.getByRole('heading', { name: 'Create Your Account' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Create Your Account' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeTruthy();
   });
 
-  it('shows the busy label while signing in', () => {
+  it('shows the busy label while signing in', async () => {
     renderWithProviders(<AppRoutes />, {
       path: '/firebase-login',
       auth: createAuthValue({ isSigningIn: true }),
     });
 
-    const button = screen.getByRole('button', { name: 'Authenticating...' });
+    const button = await screen.findByRole('button', { name: 'Authenticating...' });
     expect(button.hasAttribute('disabled')).toBe(true);
   });
 
-  it('keeps signed-in pages from visitors', () => {
-    renderWithProviders(<AppRoutes />, { path: '/dashboard' });
+  it.each([
+    '/dashboard',
+    '/app/3',
+    '/app/',
+    '/blacklist',
+    '/activity-logs',
+    '/webhooks',
+    '/integration',
+    '/docs',
+    '/code-editor',
+    '/user-management',
+  ])('sends a visitor of %s to sign in first, remembering where they were going', async (path) => {
+    const { location } = renderWithProviders(<AppRoutes />, { path });
 
-    expect(screen.getByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Create Your Account' })).toBeTruthy();
+    expect(location.history?.at(-1)).toBe(`/firebase-login?next=${encodeURIComponent(path)}`);
+    // Replaced, not pushed: Back leaves the site rather than bouncing to sign-in again.
+    expect(location.history).toHaveLength(1);
+  });
+
+  it('keeps the query of a deep link', async () => {
+    const { location } = renderWithProviders(<AppRoutes />, { path: '/app/3?tab=users' });
+
+    await screen.findByRole('heading', { name: 'Create Your Account' });
+    expect(location.history?.at(-1)).toBe('/firebase-login?next=%2Fapp%2F3%3Ftab%3Dusers');
+  });
+
+  it('covers every signed-in page, so a new page is never a 404 for a visitor', () => {
+    expect(SIGNED_IN_ROUTES.map(({ path }) => path)).toEqual(
+      expect.arrayContaining(['/dashboard', '/app/:id?', '/blacklist', '/webhooks']),
+    );
+  });
+
+  it('shows the 404 page only for unknown paths while signed out', async () => {
+    for (const path of ['/nope', '/dashboard/extra', '/app/3/x']) {
+      const { location, unmount } = renderWithProviders(<AppRoutes />, { path });
+      expect(await screen.findByRole('heading', { name: '404 Page Not Found' }), path).toBeTruthy();
+      expect(location.history, path).toEqual([path]);
+      unmount();
+    }
+  });
+
+  it("shows 'Invalid application ID' for /app without an id (spec doc 1 §2)", async () => {
+    for (const path of ['/app', '/app/', '/app/abc']) {
+      const { unmount } = renderWithProviders(<AppRoutes />, { path, auth: signedIn() });
+      expect(await screen.findByText('Invalid application ID'), path).toBeTruthy();
+      unmount();
+    }
   });
 
   it('routes a signed-in owner to the pages (loaded on demand) and unknown paths to 404', async () => {
@@ -45,9 +112,11 @@ describe('AppRoutes', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Activity Logs' })).toBeTruthy();
   });
 
-  it('greets a signed-in owner by first name on the home page', () => {
+  it('greets a signed-in owner by first name on the home page', async () => {
     renderWithProviders(<AppRoutes />, { path: '/', auth: signedIn() });
-    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Welcome back, Ada!');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(
+      'Welcome back, Ada!',
+    );
   });
 
   it('shows 404 for an unknown signed-in path', () => {

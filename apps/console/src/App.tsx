@@ -1,57 +1,109 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { lazy, Suspense, useEffect, type ReactNode } from 'react';
-import { Route, Switch, useLocation } from 'wouter';
-import { AuthProvider } from '@/components/auth/auth-provider.tsx';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { DeferredAuthProvider } from '@/components/auth/deferred-auth-provider.tsx';
 import { FullPageSpinner } from '@/components/layout/full-page-spinner.tsx';
 import { ThemeProvider } from '@/components/theme/theme-provider.tsx';
-import { Toaster } from '@/components/ui/toaster.tsx';
-import { TooltipProvider } from '@/components/ui/tooltip.tsx';
+import { DeferredToaster } from '@/components/ui/deferred-toaster.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
+import { readStoredAccountId } from '@/lib/account-storage.ts';
+import { buildSignInPath } from '@/lib/next-path.ts';
 import { queryClient } from '@/lib/query-client.ts';
-import { FirebaseLoginPage } from '@/pages/firebase-login-page.tsx';
-import { HomePage } from '@/pages/home-page.tsx';
 import { LandingPage } from '@/pages/landing-page.tsx';
 import { NotFoundPage } from '@/pages/not-found-page.tsx';
 
-// Pages only a signed-in owner reaches load on first visit: visitors of the landing page never
-// download the dashboard, and each page's code is cached on its own.
-const ActivityLogsPage = lazy(() =>
-  import('@/pages/activity-logs-page.tsx').then((module) => ({ default: module.ActivityLogsPage })),
+/**
+ * A page loaded on first visit, inside one TooltipProvider so that all of its tooltips share
+ * the skip delay (spec doc 1 §9). The provider loads with the page: Radix's tooltip code is
+ * kept out of the landing page's first paint.
+ */
+function lazyPage(loadPage: () => Promise<ComponentType>) {
+  return lazy(async () => {
+    const [Page, { TooltipProvider }] = await Promise.all([
+      loadPage(),
+      import('@/components/ui/tooltip.tsx'),
+    ]);
+    return {
+      default: function LazyPage() {
+        return (
+          <TooltipProvider>
+            <Page />
+          </TooltipProvider>
+        );
+      },
+    };
+  });
+}
+
+// Only the landing page and the 404 page come with the first load: every other page loads on
+// first visit, so visitors of the landing page never download the dashboard (nor zod and the
+// shared contracts), and each page's code is cached on its own.
+const FirebaseLoginPage = lazyPage(() =>
+  import('@/pages/firebase-login-page.tsx').then((module) => module.FirebaseLoginPage),
 );
-const UserManagementPage = lazy(() =>
-  import('@/pages/user-management-page.tsx').then((module) => ({
-    default: module.UserManagementPage,
-  })),
+const HomePage = lazyPage(() => import('@/pages/home-page.tsx').then((module) => module.HomePage));
+const ActivityLogsPage = lazyPage(() =>
+  import('@/pages/activity-logs-page.tsx').then((module) => module.ActivityLogsPage),
 );
-const ApplicationPage = lazy(() =>
-  import('@/pages/application-page.tsx').then((module) => ({ default: module.ApplicationPage })),
+const UserManagementPage = lazyPage(() =>
+  import('@/pages/user-management-page.tsx').then((module) => module.UserManagementPage),
 );
-const BlacklistPage = lazy(() =>
-  import('@/pages/blacklist-page.tsx').then((module) => ({ default: module.BlacklistPage })),
+const ApplicationPage = lazyPage(() =>
+  import('@/pages/application-page.tsx').then((module) => module.ApplicationPage),
 );
-const CodeEditorPage = lazy(() =>
-  import('@/pages/code-editor-page.tsx').then((module) => ({ default: module.CodeEditorPage })),
+const BlacklistPage = lazyPage(() =>
+  import('@/pages/blacklist-page.tsx').then((module) => module.BlacklistPage),
 );
-const DashboardPage = lazy(() =>
-  import('@/pages/dashboard-page.tsx').then((module) => ({ default: module.DashboardPage })),
+const CodeEditorPage = lazyPage(() =>
+  import('@/pages/code-editor-page.tsx').then((module) => module.CodeEditorPage),
 );
-const DocsPage = lazy(() =>
-  import('@/pages/docs-page.tsx').then((module) => ({ default: module.DocsPage })),
+const DashboardPage = lazyPage(() =>
+  import('@/pages/dashboard-page.tsx').then((module) => module.DashboardPage),
 );
-const IntegrationPage = lazy(() =>
-  import('@/pages/integration-page.tsx').then((module) => ({ default: module.IntegrationPage })),
+const DocsPage = lazyPage(() => import('@/pages/docs-page.tsx').then((module) => module.DocsPage));
+const IntegrationPage = lazyPage(() =>
+  import('@/pages/integration-page.tsx').then((module) => module.IntegrationPage),
 );
-const WebhooksPage = lazy(() =>
-  import('@/pages/webhooks-page.tsx').then((module) => ({ default: module.WebhooksPage })),
+const WebhooksPage = lazyPage(() =>
+  import('@/pages/webhooks-page.tsx').then((module) => module.WebhooksPage),
 );
+
+/**
+ * The pages only a signed-in owner sees (spec doc 1 §2). One table for both route sets: a page
+ * added here is also one a signed-out deep link is sent to sign in for, never a 404.
+ */
+export const SIGNED_IN_ROUTES: readonly { path: string; component: ComponentType }[] = [
+  { path: '/dashboard', component: DashboardPage },
+  // The optional id: /app and /app/ show 'Invalid application ID' (spec doc 1 §2), not 404.
+  { path: '/app/:id?', component: ApplicationPage },
+  { path: '/webhooks', component: WebhooksPage },
+  { path: '/blacklist', component: BlacklistPage },
+  { path: '/activity-logs', component: ActivityLogsPage },
+  { path: '/integration', component: IntegrationPage },
+  { path: '/docs', component: DocsPage },
+  { path: '/code-editor', component: CodeEditorPage },
+  { path: '/user-management', component: UserManagementPage },
+];
+
+/** Sends a signed-out visit to a signed-in page to sign in first, remembering the target. */
+function SignInFirst() {
+  const [location] = useLocation();
+  const search = useSearch();
+  return <Redirect to={buildSignInPath(search ? `${location}?${search}` : location)} replace />;
+}
 
 function SignedOutRoutes() {
   return (
-    <Switch>
-      <Route path="/" component={LandingPage} />
-      <Route path="/firebase-login" component={FirebaseLoginPage} />
-      <Route component={NotFoundPage} />
-    </Switch>
+    <Suspense fallback={<FullPageSpinner />}>
+      <Switch>
+        <Route path="/" component={LandingPage} />
+        <Route path="/firebase-login" component={FirebaseLoginPage} />
+        {SIGNED_IN_ROUTES.map(({ path }) => (
+          <Route key={path} path={path} component={SignInFirst} />
+        ))}
+        <Route component={NotFoundPage} />
+      </Switch>
+    </Suspense>
   );
 }
 
@@ -60,15 +112,9 @@ function SignedInRoutes() {
     <Suspense fallback={<FullPageSpinner />}>
       <Switch>
         <Route path="/" component={HomePage} />
-        <Route path="/dashboard" component={DashboardPage} />
-        <Route path="/app/:id" component={ApplicationPage} />
-        <Route path="/webhooks" component={WebhooksPage} />
-        <Route path="/blacklist" component={BlacklistPage} />
-        <Route path="/activity-logs" component={ActivityLogsPage} />
-        <Route path="/integration" component={IntegrationPage} />
-        <Route path="/docs" component={DocsPage} />
-        <Route path="/code-editor" component={CodeEditorPage} />
-        <Route path="/user-management" component={UserManagementPage} />
+        {SIGNED_IN_ROUTES.map(({ path, component }) => (
+          <Route key={path} path={path} component={component} />
+        ))}
         {/* Still reachable when signed in: it shows the welcome card (spec doc 1 §2). */}
         <Route path="/firebase-login" component={FirebaseLoginPage} />
         <Route component={NotFoundPage} />
@@ -88,7 +134,12 @@ export function AppRoutes() {
     if (!window.location.hash) window.scrollTo(0, 0);
   }, [location]);
 
-  if (isLoading) return <FullPageSpinner />;
+  if (isLoading) {
+    // A browser that never signed in (no stored account) sees the landing page at once, while
+    // the sign-in code loads behind its splash; anyone else waits to learn who they are.
+    const isLikelyVisitor = location === '/' && readStoredAccountId() === null;
+    return isLikelyVisitor ? <SignedOutRoutes /> : <FullPageSpinner />;
+  }
   return isAuthenticated ? <SignedInRoutes /> : <SignedOutRoutes />;
 }
 
@@ -96,12 +147,10 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <QueryClientProvider client={queryClient}>
       <ThemeProvider>
-        <TooltipProvider>
-          <AuthProvider>
-            {children}
-            <Toaster />
-          </AuthProvider>
-        </TooltipProvider>
+        <DeferredAuthProvider>
+          {children}
+          <DeferredToaster />
+        </DeferredAuthProvider>
       </ThemeProvider>
     </QueryClientProvider>
   );

@@ -8,6 +8,8 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
 /**
  * Serves the built console. Vite fingerprints everything under /assets/, so those files are
  * cached for a year; index.html is revalidated on every load so a deploy shows at once.
+ * The build writes brotli and gzip copies beside each file (apps/console/build-tools), sent
+ * as they are to browsers that accept them: no compression work per request.
  * Unknown non-API paths fall through to index.html, whose router shows the 404 page.
  */
 export async function registerConsoleAssets(
@@ -20,6 +22,7 @@ export async function registerConsoleAssets(
       root: distDir,
       wildcard: true,
       index: 'index.html',
+      preCompressed: true,
       setHeaders(reply, path) {
         reply.header('cache-control', path.includes('/assets/') ? IMMUTABLE : 'no-cache');
       },

@@ -7,9 +7,9 @@ import {
   type User,
   type UserCredential,
 } from 'firebase/auth';
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
-import { AuthContext, type AuthContextValue } from '@/hooks/use-auth.ts';
+import type { AuthContextValue } from '@/hooks/use-auth.ts';
 import { toast } from '@/hooks/use-toast.ts';
 import { clearStoredAccount, storeAccount } from '@/lib/account-storage.ts';
 import { apiRequest, getQueryFn, isUnauthorizedError } from '@/lib/api.ts';
@@ -20,6 +20,7 @@ import {
   signInWithGoogle as signInWithGooglePopup,
   type FirebaseServices,
 } from '@/lib/firebase.ts';
+import { readSafeNextPath } from '@/lib/next-path.ts';
 
 export const CURRENT_USER_QUERY_KEY = ['/api/auth/user'] as const;
 
@@ -41,7 +42,12 @@ interface ExchangeState {
   isRunning: boolean;
 }
 
-export function AuthProvider({ children }: { children: ReactNode }) {
+/**
+ * Owns the Firebase session and its exchange for a server session, and reports the resulting
+ * authentication state through `onChange`. It renders nothing: DeferredAuthProvider loads
+ * this module (and the Firebase SDK with it) after the first paint and provides the state.
+ */
+export function AuthController({ onChange }: { onChange: (value: AuthContextValue) => void }) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
   const [services, setServices] = useState<FirebaseServices | null>(null);
@@ -85,7 +91,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
           storeAccount({ accountId: result.account_id, email: user.email, firebaseUid: user.uid });
           if (mode === 'sign-in') {
             toast({ title: 'Success', description: 'Login successful! Redirecting...' });
-            redirectTimerRef.current = setTimeout(() => navigate('/'), SIGN_IN_REDIRECT_DELAY_MS);
+            // Back to where a signed-out deep link was going (spec doc 1 §4 says home otherwise).
+            const target = readSafeNextPath(window.location.search) ?? '/';
+            redirectTimerRef.current = setTimeout(
+              () => navigate(target),
+              SIGN_IN_REDIRECT_DELAY_MS,
+            );
           }
           // In a session recovery this refetches the profile and waits for it, so the router
           // never briefly treats the owner as signed out. During a sign-in the query is held
@@ -264,5 +275,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     [firebaseUser, user, hasResolvedOnce, isSigningIn, signInWithGoogle, signOut],
   );
 
-  return <AuthContext value={value}>{children}</AuthContext>;
+  useEffect(() => onChange(value), [onChange, value]);
+  return null;
 }

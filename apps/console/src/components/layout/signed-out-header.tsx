@@ -1,21 +1,26 @@
-import { Menu } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'wouter';
 import { ThemeToggle } from '@/components/theme/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '@/components/ui/dropdown-menu.tsx';
+import { useHasPageLoaded } from '@/hooks/use-has-page-loaded.ts';
 import { BrandLogo } from './brand-logo.tsx';
-import { LANDING_SECTIONS, SectionLink, useGoToSection } from './section-link.tsx';
+import { LandingSectionMenuButton } from './landing-section-menu-button.tsx';
+import { LANDING_SECTIONS, SectionLink } from './section-link.tsx';
+
+// Radix's menu (with its positioning and focus code) is a fifth of the landing page's JavaScript;
+// it loads after first paint, before anyone can reach for it.
+const LandingSectionMenu = lazy(() =>
+  import('./landing-section-menu.tsx').then((module) => ({ default: module.LandingSectionMenu })),
+);
 
 const navLinkClassName =
   'rounded-md px-3 py-2 text-sm font-medium text-muted-foreground transition-colors outline-none hover:text-foreground focus-visible:ring-[3px] focus-visible:ring-ring/60';
 
 export function SignedOutHeader() {
-  const goToSection = useGoToSection();
+  const hasPageLoaded = useHasPageLoaded();
+  // A tap before the menu's code has arrived is not lost: the menu opens when it does.
+  const [isMenuRequested, setIsMenuRequested] = useState(false);
+  const menuPlaceholder = <LandingSectionMenuButton onClick={() => setIsMenuRequested(true)} />;
 
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-background/75 backdrop-blur-md supports-[backdrop-filter]:bg-background/60">
@@ -30,20 +35,13 @@ export function SignedOutHeader() {
         </nav>
         <div className="flex items-center gap-2">
           <ThemeToggle />
-          <DropdownMenu modal={false}>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon" className="md:hidden" aria-label="Open menu">
-                <Menu aria-hidden="true" />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              {LANDING_SECTIONS.map((section) => (
-                <DropdownMenuItem key={section.id} onSelect={() => goToSection(section.id)}>
-                  {section.label}
-                </DropdownMenuItem>
-              ))}
-            </DropdownMenuContent>
-          </DropdownMenu>
+          {hasPageLoaded || isMenuRequested ? (
+            <Suspense fallback={menuPlaceholder}>
+              <LandingSectionMenu defaultOpen={isMenuRequested} />
+            </Suspense>
+          ) : (
+            menuPlaceholder
+          )}
           <Button asChild>
             <Link href="/firebase-login">Sign In</Link>
           </Button>

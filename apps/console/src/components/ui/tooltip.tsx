@@ -1,13 +1,28 @@
 import * as TooltipPrimitive from '@radix-ui/react-tooltip';
-import type { ComponentProps } from 'react';
+import { createContext, use, type ComponentProps, type ReactElement, type ReactNode } from 'react';
 import { cn } from '@/lib/utils.ts';
+
+const HasTooltipProviderContext = createContext(false);
 
 /** Spec doc 1 §9: tooltips open after 700 ms; moving between triggers within 300 ms skips it. */
 export function TooltipProvider(props: ComponentProps<typeof TooltipPrimitive.Provider>) {
-  return <TooltipPrimitive.Provider delayDuration={700} skipDelayDuration={300} {...props} />;
+  return (
+    <HasTooltipProviderContext value={true}>
+      <TooltipPrimitive.Provider delayDuration={700} skipDelayDuration={300} {...props} />
+    </HasTooltipProviderContext>
+  );
 }
 
-export const Tooltip = TooltipPrimitive.Root;
+/**
+ * Shares the page's TooltipProvider (every lazily loaded page has one, see App.tsx). The console
+ * shell has none, so that Radix's tooltip code stays out of the first paint; a tooltip shown
+ * there (the landing page's theme toggle) brings its own.
+ */
+export function Tooltip(props: ComponentProps<typeof TooltipPrimitive.Root>) {
+  const hasProvider = use(HasTooltipProviderContext);
+  const root = <TooltipPrimitive.Root {...props} />;
+  return hasProvider ? root : <TooltipProvider>{root}</TooltipProvider>;
+}
 export const TooltipTrigger = TooltipPrimitive.Trigger;
 
 export function TooltipContent({
@@ -26,5 +41,21 @@ export function TooltipContent({
         {...props}
       />
     </TooltipPrimitive.Portal>
+  );
+}
+
+/** A trigger with its tooltip: the shape DeferredTooltip loads. */
+export function LabelledTooltip({
+  content,
+  children,
+}: {
+  content: ReactNode;
+  children: ReactElement;
+}) {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>{children}</TooltipTrigger>
+      <TooltipContent>{content}</TooltipContent>
+    </Tooltip>
   );
 }
