@@ -49,7 +49,7 @@ function StatusIcon({ isSuccess }: { isSuccess: boolean }) {
 /** Spec doc 2 §2: the activity log table, newest first as the server sends it. */
 export function ActivityLogsTable({ logs }: { logs: readonly ActivityLog[] }) {
   return (
-    <Table>
+    <Table label="Activity logs">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead className="w-12">Status</TableHead>

@@ -109,7 +109,7 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
                 <TableHead>Last Error</TableHead>
                 <TableHead>Time</TableHead>
                 <TableHead>Next Attempt</TableHead>
-                <TableHead className="text-right">
+                <TableHead pinned className="text-right">
                   <span className="sr-only">Actions</span>
                 </TableHead>
               </TableRow>
@@ -142,7 +142,7 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
                   <TableCell className="whitespace-nowrap text-muted-foreground">
                     {delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'}
                   </TableCell>
-                  <TableCell className="text-right">
+                  <TableCell pinned className="text-right">
                     <Button
                       variant="outline"
                       size="sm"
