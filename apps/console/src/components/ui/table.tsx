@@ -77,10 +77,10 @@ export function TableRow({ className, ...props }: ComponentProps<'tr'>) {
 /**
  * A pinned column stays at the right edge while the rest scrolls under it, so a row's actions
  * are reachable on a phone without scrolling. Its own background hides what passes beneath;
- * its shadow is the visible sign that more columns lie under it.
+ * its edge line and shadow, shown while columns lie under it, are the sign that there are more.
  */
 const pinnedClasses =
-  'sticky right-0 z-10 bg-(--table-surface) group-data-[clipped-end]/table:shadow-[-8px_0_8px_-6px_rgb(0_0_0/0.25)]';
+  'sticky right-0 z-10 bg-(--table-surface) group-data-[clipped-end]/table:shadow-[inset_1px_0_0_var(--color-border),-10px_0_10px_-8px_rgb(0_0_0/0.3)] dark:group-data-[clipped-end]/table:shadow-[inset_1px_0_0_var(--color-border),-10px_0_10px_-8px_rgb(0_0_0/0.9)]';
 
 export function TableHead({
   className,
