@@ -18,9 +18,11 @@ export function Table({
   const scrollRef = useRef<HTMLDivElement>(null);
   const { clippedStart, clippedEnd } = useScrollEdges(scrollRef);
   return (
+    // min-w-0: unlike a scroll box, a plain grid or flex item grows to its content's width, which
+    // would push the page sideways on a phone instead of letting the table scroll.
     // The surface the table sits on (a card unless an ancestor says otherwise, as a dialog does):
     // the pinned column and the fades must match it to hide what scrolls beneath them.
-    <div className="group/wrapper relative w-full [--table-surface:var(--surface,var(--color-card))]">
+    <div className="group/wrapper relative w-full min-w-0 [--table-surface:var(--surface,var(--color-card))]">
       <div
         ref={scrollRef}
         role="region"
