@@ -126,7 +126,9 @@ async function checkPage(
     );
   }
 
-  // Before the clicks below scroll the tables: the screenshot shows the page as it opens.
+  // Before the clicks below scroll the tables: the screenshot shows the page as it opens. From
+  // the top, or the sticky header is drawn over the middle of the full-page image.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
 
   // A trial click scrolls the control into view and checks it is visible, enabled and the
