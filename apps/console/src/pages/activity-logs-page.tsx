@@ -87,7 +87,9 @@ export function ActivityLogsPage() {
               applications={applications}
             />
           </CardHeader>
-          <CardContent className="grid gap-4">
+          {/* One minmax(0, 1fr) column: an auto column would grow to the table's width and
+              push the page sideways on a phone instead of letting the table scroll. */}
+          <CardContent className="grid grid-cols-1 gap-4">
             {/* A failed background refresh keeps the last list on screen, flagged as stale. */}
             {isError && logs && <FormError>{ACTIVITY_LOGS_FETCH_ERROR}</FormError>}
             {isPending ? (

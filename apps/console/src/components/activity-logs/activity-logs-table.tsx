@@ -1,6 +1,6 @@
 import { activityEventLabels, type ActivityEvent, type ActivityLog } from '@latchkey/contracts';
 import { CircleCheck, CircleX } from 'lucide-react';
-import { Badge } from '@/components/ui/badge.tsx';
+import { Badge, type BadgeVariant } from '@/components/ui/badge.tsx';
 import {
   Table,
   TableBody,
@@ -21,15 +21,15 @@ import {
   type ActivityEventTone,
 } from './activity-log-display.ts';
 
-const EVENT_TONE_STYLES: Record<ActivityEventTone, string> = {
-  success: 'border-success/30 bg-success/10 text-success',
-  failure: 'border-warning/40 bg-warning/15 text-warning',
-  blocked: 'border-destructive/30 bg-destructive/10 text-destructive',
+const EVENT_TONE_VARIANTS: Record<ActivityEventTone, BadgeVariant> = {
+  success: 'success',
+  failure: 'warning',
+  blocked: 'danger',
 };
 
 export function ActivityEventBadge({ event }: { event: ActivityEvent }) {
   return (
-    <Badge variant="outline" className={EVENT_TONE_STYLES[getActivityEventTone(event)]}>
+    <Badge variant={EVENT_TONE_VARIANTS[getActivityEventTone(event)]}>
       {activityEventLabels[event]}
     </Badge>
   );
@@ -49,7 +49,7 @@ function StatusIcon({ isSuccess }: { isSuccess: boolean }) {
 /** Spec doc 2 §2: the activity log table, newest first as the server sends it. */
 export function ActivityLogsTable({ logs }: { logs: readonly ActivityLog[] }) {
   return (
-    <Table>
+    <Table label="Activity logs">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead className="w-12">Status</TableHead>

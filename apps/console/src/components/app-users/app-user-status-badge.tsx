@@ -1,12 +1,11 @@
-import { Badge } from '@/components/ui/badge.tsx';
-import { cn } from '@/lib/utils.ts';
+import { Badge, type BadgeVariant } from '@/components/ui/badge.tsx';
 import type { AppUserStatus } from './app-user-display.ts';
 
-const STATUS_STYLES: Record<AppUserStatus | 'Paused', string> = {
-  Active: 'border-success/30 bg-success/10 text-success',
-  Paused: 'border-warning/40 bg-warning/15 text-warning',
-  Expired: 'border-destructive/30 bg-destructive/10 text-destructive',
-  Inactive: 'border-border bg-muted text-muted-foreground',
+const STATUS_VARIANTS: Record<AppUserStatus | 'Paused', BadgeVariant> = {
+  Active: 'success',
+  Paused: 'warning',
+  Expired: 'danger',
+  Inactive: 'muted',
 };
 
 export function AppUserStatusBadge({
@@ -17,7 +16,7 @@ export function AppUserStatusBadge({
   className?: string;
 }) {
   return (
-    <Badge variant="outline" className={cn(STATUS_STYLES[status], className)}>
+    <Badge variant={STATUS_VARIANTS[status]} className={className}>
       {status}
     </Badge>
   );

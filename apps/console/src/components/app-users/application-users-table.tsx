@@ -55,7 +55,7 @@ export function ApplicationUsersTable({
 }) {
   const now = new Date();
   return (
-    <Table>
+    <Table label="Users">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead>Username</TableHead>
@@ -64,7 +64,9 @@ export function ApplicationUsersTable({
           <TableHead>HWID</TableHead>
           <TableHead>Last Login</TableHead>
           <TableHead>Expires</TableHead>
-          <TableHead className="text-right">Actions</TableHead>
+          <TableHead pinned className="text-right">
+            Actions
+          </TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -101,7 +103,7 @@ export function ApplicationUsersTable({
               >
                 {user.expiresAt ? formatDateTime(user.expiresAt) : 'Never'}
               </TableCell>
-              <TableCell>
+              <TableCell pinned>
                 <AppUserRowActions
                   user={user}
                   isBusy={isBusy}

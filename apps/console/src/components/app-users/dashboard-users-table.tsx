@@ -78,7 +78,7 @@ export function DashboardUsersTable({
 }) {
   const now = new Date();
   return (
-    <Table>
+    <Table label="Users">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead>Username</TableHead>
@@ -88,7 +88,9 @@ export function DashboardUsersTable({
           <TableHead>Login Attempts</TableHead>
           <TableHead>Expires</TableHead>
           <TableHead>Last Login</TableHead>
-          <TableHead className="text-right">Actions</TableHead>
+          <TableHead pinned className="text-right">
+            Actions
+          </TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -124,7 +126,7 @@ export function DashboardUsersTable({
               <TableCell className="whitespace-nowrap text-muted-foreground">
                 {user.lastLogin ? formatDateTime(user.lastLogin) : 'Never'}
               </TableCell>
-              <TableCell>
+              <TableCell pinned>
                 <AppUserRowActions
                   user={user}
                   isBusy={isBusy}

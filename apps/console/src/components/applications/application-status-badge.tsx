@@ -13,15 +13,7 @@ export function ApplicationStatusBadge({
   className?: string;
 }) {
   return (
-    <Badge
-      variant="outline"
-      className={cn(
-        isActive
-          ? 'border-success/30 bg-success/10 text-success'
-          : 'border-border bg-muted text-muted-foreground',
-        className,
-      )}
-    >
+    <Badge variant={isActive ? 'success' : 'muted'} className={className}>
       <span
         aria-hidden="true"
         className={cn('size-1.5 rounded-full', isActive ? 'bg-success' : 'bg-muted-foreground')}

@@ -42,14 +42,16 @@ export function ApplicationsTable({
     });
 
   return (
-    <Table>
+    <Table label="Applications">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead>Name</TableHead>
           <TableHead>API Key</TableHead>
           <TableHead>Status</TableHead>
           <TableHead>Created</TableHead>
-          <TableHead className="text-right">Actions</TableHead>
+          <TableHead pinned className="text-right">
+            Actions
+          </TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>
@@ -92,7 +94,7 @@ export function ApplicationsTable({
                 {formatShortDate(application.createdAt)}
               </TableCell>
               {/* The actions act on the row; they must not also select it. */}
-              <TableCell onClick={(event) => event.stopPropagation()}>
+              <TableCell pinned onClick={(event) => event.stopPropagation()}>
                 <div className="flex items-center justify-end gap-0.5">
                   <IconButton
                     label={isRevealed ? 'Hide API key' : 'Reveal API key'}

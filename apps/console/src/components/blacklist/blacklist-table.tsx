@@ -27,7 +27,7 @@ export function BlacklistTable({
   onDelete: (entry: BlacklistEntry) => void;
 }) {
   return (
-    <Table>
+    <Table label="Blacklist entries">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead>Type</TableHead>
@@ -36,7 +36,7 @@ export function BlacklistTable({
           <TableHead>Reason</TableHead>
           <TableHead>Status</TableHead>
           <TableHead>Created</TableHead>
-          <TableHead className="text-right">
+          <TableHead pinned className="text-right">
             <span className="sr-only">Actions</span>
           </TableHead>
         </TableRow>
@@ -81,7 +81,7 @@ export function BlacklistTable({
               >
                 {formatShortDate(entry.createdAt)}
               </TableCell>
-              <TableCell className="text-right">
+              <TableCell pinned className="text-right">
                 <IconButton
                   label="Delete blacklist entry"
                   disabled={entry.id === busyEntryId}

@@ -22,21 +22,26 @@ export function StatCard({
   testId: string;
 }) {
   return (
-    <Card className="gap-3">
-      <CardHeader className="flex-row items-center justify-between gap-2">
-        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
-        <span className="flex size-8 items-center justify-center rounded-md bg-primary/10 text-primary">
+    <Card className="gap-3 py-4 sm:py-6">
+      <CardHeader className="flex-row items-center justify-between gap-2 px-4 sm:px-6">
+        <CardTitle className="min-w-0 text-sm leading-snug font-medium text-muted-foreground">
+          {title}
+        </CardTitle>
+        <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary">
           <Icon className="size-4" aria-hidden="true" />
         </span>
       </CardHeader>
-      <CardContent className="flex flex-col gap-1">
+      <CardContent className="flex flex-col gap-1 px-4 sm:px-6">
         {isLoading ? (
           <>
             <Skeleton className="h-8 w-20" aria-hidden="true" />
             <span className="sr-only">Loading</span>
           </>
         ) : (
-          <p data-testid={testId} className="text-3xl font-bold tracking-tight tabular-nums">
+          <p
+            data-testid={testId}
+            className="text-2xl font-bold tracking-tight tabular-nums sm:text-3xl"
+          >
             {value === UNKNOWN_STAT_VALUE ? <UnknownFigure /> : value}
           </p>
         )}

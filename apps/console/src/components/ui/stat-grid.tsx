@@ -10,7 +10,7 @@ export interface StatGridItem {
   testId: string;
 }
 
-/** A labelled section of stat cards, four to a row on wide screens. */
+/** A labelled section of stat cards, two to a row on phones and four on wide screens. */
 export function StatGrid({
   headingId,
   heading,
@@ -32,7 +32,7 @@ export function StatGrid({
         {heading}
       </h2>
       {error && <StatLoadError {...error} className="mb-4 flex flex-wrap items-center gap-3" />}
-      <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
         {items.map((item) => (
           <StatCard key={item.testId} {...item} isLoading={isLoading} />
         ))}

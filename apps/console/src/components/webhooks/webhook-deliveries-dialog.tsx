@@ -7,7 +7,7 @@ import {
 import { Inbox, RotateCw } from 'lucide-react';
 import { useState } from 'react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
-import { Badge } from '@/components/ui/badge.tsx';
+import { Badge, type BadgeVariant } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import {
   Dialog,
@@ -99,7 +99,7 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
         />
       ) : (
         <>
-          <Table>
+          <Table label="Deliveries">
             <TableHeader>
               <TableRow className="hover:bg-transparent">
                 <TableHead>Event</TableHead>
@@ -109,7 +109,7 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
                 <TableHead>Last Error</TableHead>
                 <TableHead>Time</TableHead>
                 <TableHead>Next Attempt</TableHead>
-                <TableHead className="text-right">
+                <TableHead pinned className="text-right">
                   <span className="sr-only">Actions</span>
                 </TableHead>
               </TableRow>
@@ -142,7 +142,7 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
                   <TableCell className="whitespace-nowrap text-muted-foreground">
                     {delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'}
                   </TableCell>
-                  <TableCell className="text-right">
+                  <TableCell pinned className="text-right">
                     <Button
                       variant="outline"
                       size="sm"
@@ -172,18 +172,14 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
   );
 }
 
-const STATUS_CLASSES: Record<WebhookDeliveryStatus, string> = {
-  pending: 'border-warning/30 bg-warning/10 text-warning',
-  succeeded: 'border-success/30 bg-success/10 text-success',
-  failed: 'border-destructive/30 bg-destructive/10 text-destructive',
+const STATUS_VARIANTS: Record<WebhookDeliveryStatus, BadgeVariant> = {
+  pending: 'warning',
+  succeeded: 'success',
+  failed: 'danger',
 };
 
 function DeliveryStatusBadge({ status }: { status: WebhookDeliveryStatus }) {
-  return (
-    <Badge variant="outline" className={STATUS_CLASSES[status]}>
-      {webhookDeliveryStatusLabels[status]}
-    </Badge>
-  );
+  return <Badge variant={STATUS_VARIANTS[status]}>{webhookDeliveryStatusLabels[status]}</Badge>;
 }
 
 /** The last HTTP status and how long it took, or '—' before any answer. */

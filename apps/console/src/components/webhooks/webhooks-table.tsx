@@ -34,7 +34,7 @@ export function WebhooksTable({
   onDelete: (webhook: Webhook) => void;
 }) {
   return (
-    <Table>
+    <Table label="Webhooks">
       <TableHeader>
         <TableRow className="hover:bg-transparent">
           <TableHead>URL</TableHead>
@@ -42,7 +42,7 @@ export function WebhooksTable({
           <TableHead>Application</TableHead>
           <TableHead>Status</TableHead>
           <TableHead>Created</TableHead>
-          <TableHead className="text-right">
+          <TableHead pinned className="text-right">
             <span className="sr-only">Actions</span>
           </TableHead>
         </TableRow>
@@ -95,7 +95,7 @@ export function WebhooksTable({
             >
               {formatShortDate(webhook.createdAt)}
             </TableCell>
-            <TableCell className="text-right whitespace-nowrap">
+            <TableCell pinned className="text-right whitespace-nowrap">
               <IconButton label="Delivery log" onClick={() => onShowDeliveries(webhook)}>
                 <History aria-hidden="true" />
               </IconButton>
