@@ -6,10 +6,10 @@ import {
   type BlacklistType,
   type CreateBlacklistEntryRequest,
 } from '@latchkey/contracts';
-import { keepPreviousData, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
 import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
-import { useOwnerMutation } from './use-owner-mutation.ts';
+import { useListMutation } from './use-owner-mutation.ts';
 
 export const BLACKLIST_QUERY_KEY = ['/api/blacklist'] as const;
 
@@ -70,32 +70,11 @@ export function useBlacklistCounts() {
   });
 }
 
-/**
- * A blacklist change with the owner toasts. The list is re-read before the mutation settles
- * (spec doc 2 §4: the list refreshes after its mutations), also after a failure, since a 404
- * or a duplicate usually means the list changed elsewhere; so a dialog closes onto the new list.
- */
-function useBlacklistMutation<TVariables, TData>({
-  mutationFn,
-  successMessage,
-  errorMessage,
-}: {
-  mutationFn: (variables: TVariables) => Promise<TData>;
-  successMessage: string;
-  errorMessage: string;
-}) {
-  const queryClient = useQueryClient();
-  return useOwnerMutation({
-    mutationFn: async (variables: TVariables) => {
-      try {
-        return await mutationFn(variables);
-      } finally {
-        await queryClient.invalidateQueries({ queryKey: BLACKLIST_QUERY_KEY });
-      }
-    },
-    successMessage,
-    errorMessage,
-  });
+/** A change of this list, with the owner toasts; the list is re-read as it settles. */
+function useBlacklistMutation<TVariables, TData>(
+  options: Omit<Parameters<typeof useListMutation<TVariables, TData>>[0], 'listQueryKey'>,
+) {
+  return useListMutation({ listQueryKey: BLACKLIST_QUERY_KEY, ...options });
 }
 
 export function useCreateBlacklistEntry() {

@@ -81,3 +81,33 @@ export function useOwnerMutation<TVariables, TData = unknown>({
     onSettled: () => invalidateOwnerData(queryClient),
   });
 }
+
+/**
+ * An owner mutation whose list is re-read before the mutation settles, also after a
+ * failure (spec doc 2 §4: lists refresh after their mutations; a 404 or a conflict usually
+ * means the list changed elsewhere), so a dialog closes onto the new list.
+ */
+export function useListMutation<TVariables, TData>({
+  listQueryKey,
+  mutationFn,
+  successMessage,
+  errorMessage,
+}: {
+  listQueryKey: readonly unknown[];
+  mutationFn: (variables: TVariables) => Promise<TData>;
+  successMessage: string;
+  errorMessage: string;
+}) {
+  const queryClient = useQueryClient();
+  return useOwnerMutation({
+    mutationFn: async (variables: TVariables) => {
+      try {
+        return await mutationFn(variables);
+      } finally {
+        await queryClient.invalidateQueries({ queryKey: listQueryKey });
+      }
+    },
+    successMessage,
+    errorMessage,
+  });
+}

@@ -12,7 +12,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, getQueryFn } from '@/lib/api.ts';
 import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
-import { getErrorToastMessage, useOwnerMutation } from './use-owner-mutation.ts';
+import { getErrorToastMessage, useListMutation, useOwnerMutation } from './use-owner-mutation.ts';
 import { toast } from './use-toast.ts';
 
 /** Everything about webhooks (each one's delivery log included) sits under the list's URL. */
@@ -34,31 +34,11 @@ export function useWebhooks() {
   });
 }
 
-/**
- * A webhook change with the toasts of spec doc 2 §8. The list is re-read before the mutation
- * settles (spec doc 2 §4), also after a failure, since a 404 usually means it changed elsewhere.
- */
-function useWebhookMutation<TVariables, TData>({
-  mutationFn,
-  successMessage,
-  errorMessage,
-}: {
-  mutationFn: (variables: TVariables) => Promise<TData>;
-  successMessage: string;
-  errorMessage: string;
-}) {
-  const queryClient = useQueryClient();
-  return useOwnerMutation({
-    mutationFn: async (variables: TVariables) => {
-      try {
-        return await mutationFn(variables);
-      } finally {
-        await queryClient.invalidateQueries({ queryKey: WEBHOOKS_QUERY_KEY });
-      }
-    },
-    successMessage,
-    errorMessage,
-  });
+/** A change of this list, with the owner toasts; the list is re-read as it settles. */
+function useWebhookMutation<TVariables, TData>(
+  options: Omit<Parameters<typeof useListMutation<TVariables, TData>>[0], 'listQueryKey'>,
+) {
+  return useListMutation({ listQueryKey: WEBHOOKS_QUERY_KEY, ...options });
 }
 
 export function useCreateWebhook() {
