@@ -11,7 +11,6 @@ export default tseslint.config(
       '.data/**',
       '**/test-results/**',
       '**/playwright-report/**',
-      'samples/**',
     ],
   },
   js.configs.recommended,

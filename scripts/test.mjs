@@ -21,6 +21,7 @@ const steps = [
       [bin('tsc'), '-p', 'apps/server'],
       [bin('tsc'), '-p', 'apps/console'],
       [bin('tsc'), '-p', 'e2e'],
+      [bin('tsc'), '-p', 'samples'],
     ],
   },
   {

@@ -32,6 +32,7 @@ import { registerBlacklistRoutes } from './modules/blacklist/routes.ts';
 import { registerClientApiRoutes } from './modules/client-api/routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/routes.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
+import { registerIntegrationRoutes } from './modules/integration/routes.ts';
 import {
   startRetentionSweeper,
   type RetentionSweeper,
@@ -213,6 +214,7 @@ export async function buildApp(
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
       registerWebhookRoutes(ownerScope, deps);
+      registerIntegrationRoutes(ownerScope, deps);
     });
     await registerConsoleAssets(browser, config.consoleDistDir);
   });

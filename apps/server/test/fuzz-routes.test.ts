@@ -17,6 +17,9 @@ import {
   createApplicationRequestSchema,
   createBlacklistEntryRequestSchema,
   createWebhookRequestSchema,
+  defaultSampleParamsSchema,
+  sampleParamsSchema,
+  saveSampleRequestSchema,
   errorBodySchema,
   firebaseLoginRequestSchema,
   updateAppUserRequestSchema,
@@ -122,6 +125,17 @@ const routeSchemas: Record<string, RouteSchemas> = {
     params: webhookDeliveryParamsSchema,
   },
   'POST /api/test-webhook': { caller: 'owner', body: testWebhookRequestSchema },
+  'GET /api/samples/:language': { caller: 'owner', params: defaultSampleParamsSchema },
+  'GET /api/applications/:id/samples/:language': { caller: 'owner', params: sampleParamsSchema },
+  'PUT /api/applications/:id/samples/:language': {
+    caller: 'owner',
+    params: sampleParamsSchema,
+    body: saveSampleRequestSchema,
+  },
+  'DELETE /api/applications/:id/samples/:language': {
+    caller: 'owner',
+    params: sampleParamsSchema,
+  },
 };
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -466,6 +480,7 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     appId: String(fixtures.applicationId),
     userId: fixtures.appUserId,
     entryId: String(fixtures.blacklistEntryId),
+    language: 'csharp',
   };
   const paramNames = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const params = fc.tuple(...paramNames.map((name) => paramArbitrary(validParams[name] ?? '1')));

@@ -212,6 +212,23 @@ const ownerRoutes: OwnerRoute[] = [
     body: { event: 'user_login' },
     asOtherOwner: 'own-data',
   },
+  { method: 'GET', path: '/api/samples/:language', asOtherOwner: 'own-data' },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/samples/:language',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/api/applications/:id/samples/:language',
+    body: { code: 'planted code' },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/samples/:language',
+    asOtherOwner: applicationNotFound,
+  },
 ];
 
 /** Routes reachable without an owner session, on purpose. */
@@ -234,7 +251,8 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':deliveryId', fixture.deliveryId)
     .replace(':appId', String(fixture.applicationId))
     .replace(':userId', fixture.userId)
-    .replace(':entryId', String(fixture.blacklistEntryId));
+    .replace(':entryId', String(fixture.blacklistEntryId))
+    .replace(':language', 'csharp');
 }
 
 const mutating = (method: Method) => method !== 'GET';

@@ -12,3 +12,4 @@ export * from './paging.ts';
 export * from './roles.ts';
 export * from './runtime-config.ts';
 export * from './webhooks.ts';
+export * from './samples.ts';

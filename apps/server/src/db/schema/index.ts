@@ -7,3 +7,4 @@ export * from './blacklist-entries.ts';
 export * from './activity-logs.ts';
 export * from './rate-limits.ts';
 export * from './webhooks.ts';
+export * from './integration-samples.ts';

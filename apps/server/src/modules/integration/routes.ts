@@ -1,0 +1,76 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  defaultSampleParamsSchema,
+  sampleLanguageCatalogue,
+  sampleParamsSchema,
+  saveSampleRequestSchema,
+  type Sample,
+} from '@latchkey/contracts';
+import type { AppDependencies } from '../../app.ts';
+import type { Config } from '../../config.ts';
+import { parseInput } from '../../http/parse-input.ts';
+import { getSample } from './get-sample.ts';
+import { resetSample, saveSample } from './save-sample.ts';
+import { loadSampleTemplate } from './sample-templates.ts';
+
+/**
+ * The client samples (issue 13): rendered for one of the owner's applications, saved as the
+ * account's edit, reset to the default; and the bare template, placeholders unfilled, for
+ * pages with no application chosen. Registered inside the owner-guarded scope.
+ */
+export function registerIntegrationRoutes(
+  app: FastifyInstance,
+  deps: Pick<AppDependencies, 'config'>,
+): void {
+  const { config } = deps;
+
+  app.get('/api/samples/:language', async (request): Promise<Sample> => {
+    const { language } = parseInput(defaultSampleParamsSchema, request.params);
+    return {
+      language,
+      filename: sampleLanguageCatalogue[language].filename,
+      code: await loadSampleTemplate(language),
+      isCustomized: false,
+      updatedAt: null,
+    };
+  });
+
+  app.get('/api/applications/:id/samples/:language', async (request): Promise<Sample> => {
+    const { id, language } = parseInput(sampleParamsSchema, request.params);
+    return getSample({
+      ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
+      input: { applicationId: id, language },
+    });
+  });
+
+  app.put('/api/applications/:id/samples/:language', async (request): Promise<Sample> => {
+    const { id, language } = parseInput(sampleParamsSchema, request.params);
+    const { code } = parseInput(saveSampleRequestSchema, request.body);
+    return saveSample({ ctx: request.owner!, input: { applicationId: id, language, code } });
+  });
+
+  app.delete('/api/applications/:id/samples/:language', async (request): Promise<Sample> => {
+    const { id, language } = parseInput(sampleParamsSchema, request.params);
+    await resetSample({ ctx: request.owner!, input: { applicationId: id, language } });
+    return getSample({
+      ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
+      input: { applicationId: id, language },
+    });
+  });
+}
+
+/**
+ * The base URL a vendor's program should call: PUBLIC_ORIGIN (always set in production),
+ * else the origin this request reached. A Host header that does not make a URL falls back
+ * to the loopback address, never into the rendered code as raw text.
+ */
+export function publicBaseUrl(request: FastifyRequest, config: Config): string {
+  if (config.publicOrigin) return config.publicOrigin;
+  try {
+    const origin = new URL(`${request.protocol}://${request.host}`).origin;
+    if (origin !== 'null') return origin;
+  } catch {
+    // fall through
+  }
+  return `http://localhost:${config.port}`;
+}

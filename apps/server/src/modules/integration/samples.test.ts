@@ -1,0 +1,144 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import {
+  applicationSchema,
+  errorBodySchema,
+  sampleLanguageCatalogue,
+  sampleLanguages,
+  samplePlaceholders,
+  sampleSchema,
+  type Application,
+} from '@latchkey/contracts';
+import { createApplicationViaApi } from '../../../test/factories.ts';
+import {
+  createTestApp,
+  signInOwner,
+  type SignedInOwner,
+  type TestApp,
+} from '../../../test/test-app.ts';
+import { toSampleLiteral } from './sample-literal.ts';
+
+describe('owner API: client samples', () => {
+  let testApp: TestApp;
+  let owner: SignedInOwner;
+  let otherOwner: SignedInOwner;
+  let application: Application;
+
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    owner = await signInOwner(testApp.app);
+    otherOwner = await signInOwner(testApp.app);
+    const created = await createApplicationViaApi(testApp.app, owner, { name: 'Sampled' });
+    const updated = await request('PUT', `/api/applications/${created.id}`, {
+      version: '2.1.0 "beta"\\next',
+    });
+    application = applicationSchema.parse(updated.json());
+  });
+  afterAll(() => testApp.close());
+
+  const request = (
+    method: 'GET' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    who: SignedInOwner = owner,
+  ) =>
+    testApp.app.inject({
+      method,
+      url,
+      headers: who.headers,
+      ...(payload === undefined ? {} : { payload: payload as string }),
+    });
+
+  it.each(sampleLanguages)(
+    'renders the %s sample with the application key, base URL, version and public key',
+    async (language) => {
+      // Without PUBLIC_ORIGIN, the base URL is the origin the request reached.
+      const response = await testApp.app.inject({
+        method: 'GET',
+        url: `/api/applications/${application.id}/samples/${language}`,
+        headers: { ...owner.headers, host: 'auth.vendor.example:8443' },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const sample = sampleSchema.parse(response.json());
+      expect(sample).toMatchObject({
+        language,
+        filename: sampleLanguageCatalogue[language].filename,
+        isCustomized: false,
+        updatedAt: null,
+      });
+      expect(sample.code).toContain(`"${application.apiKey}"`);
+      expect(sample.code).toContain('"http://auth.vendor.example:8443"');
+      expect(sample.code).toContain(`"${application.signingPublicKey}"`);
+      // The owner's version text is one escaped literal: its quote cannot end the string.
+      expect(sample.code).toContain('"2.1.0 \\"beta\\"\\\\next"');
+      for (const placeholder of Object.values(samplePlaceholders)) {
+        expect(sample.code).not.toContain(placeholder);
+      }
+    },
+  );
+
+  it('serves the bare template, placeholders unfilled, with no application', async () => {
+    const response = await request('GET', '/api/samples/python');
+    expect(response.statusCode, response.body).toBe(200);
+    const sample = sampleSchema.parse(response.json());
+    for (const placeholder of Object.values(samplePlaceholders)) {
+      expect(sample.code).toContain(placeholder);
+    }
+  });
+
+  it('keeps an edited sample per application and language, and resets it', async () => {
+    const url = `/api/applications/${application.id}/samples/nodejs`;
+    const saved = await request('PUT', url, { code: 'console.log("edited");\n' });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(sampleSchema.parse(saved.json())).toMatchObject({
+      code: 'console.log("edited");\n',
+      isCustomized: true,
+    });
+
+    const served = sampleSchema.parse((await request('GET', url)).json());
+    expect(served.code).toBe('console.log("edited");\n');
+    expect(served.updatedAt).not.toBeNull();
+    // Other languages of the same application are untouched.
+    const python = sampleSchema.parse(
+      (await request('GET', `/api/applications/${application.id}/samples/python`)).json(),
+    );
+    expect(python.isCustomized).toBe(false);
+
+    const reset = await request('DELETE', url);
+    expect(reset.statusCode, reset.body).toBe(200);
+    const defaultSample = sampleSchema.parse(reset.json());
+    expect(defaultSample.isCustomized).toBe(false);
+    expect(defaultSample.code).toContain(`"${application.apiKey}"`);
+    expect(sampleSchema.parse((await request('GET', url)).json()).isCustomized).toBe(false);
+  });
+
+  it("answers 404 for another owner's application, and stores nothing for them", async () => {
+    const url = `/api/applications/${application.id}/samples/cpp`;
+    const read = await request('GET', url, undefined, otherOwner);
+    expect(read.statusCode).toBe(404);
+    expect(errorBodySchema.parse(read.json()).message).toBe('Application not found');
+    const write = await request('PUT', url, { code: 'planted' }, otherOwner);
+    expect(write.statusCode).toBe(404);
+    expect(sampleSchema.parse((await request('GET', url)).json()).isCustomized).toBe(false);
+  });
+
+  it('refuses an unknown language and a body without code', async () => {
+    const unknown = await request('GET', `/api/applications/${application.id}/samples/rust`);
+    expect(unknown.statusCode).toBe(400);
+    expect(errorBodySchema.parse(unknown.json()).message).toContain('Unknown language: rust');
+    const noCode = await request('PUT', `/api/applications/${application.id}/samples/cpp`, {});
+    expect(noCode.statusCode).toBe(400);
+  });
+});
+
+describe('toSampleLiteral', () => {
+  it('writes a literal that reads back as the same text (JSON string syntax, shared by all four)', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), (value) => {
+        expect(JSON.parse(toSampleLiteral(value))).toBe(value);
+      }),
+      { seed: 20_261_123, numRuns: 500 },
+    );
+    expect(toSampleLiteral('a"b\\c\n\u0001')).toBe('"a\\"b\\\\c\\n\\u0001"');
+  });
+});

@@ -1,0 +1,123 @@
+import type { AddressInfo } from 'node:net';
+import {
+  appUserSchema,
+  applicationSchema,
+  applicationStatsSchema,
+  sampleSchema,
+  type AppUser,
+  type Application,
+  type SampleLanguage,
+  type UpdateApplicationRequest,
+} from '@latchkey/contracts';
+import { createApplicationViaApi } from '../../apps/server/test/factories.ts';
+import {
+  createTestApp,
+  signInOwner,
+  type SignedInOwner,
+  type TestApp,
+} from '../../apps/server/test/test-app.ts';
+
+/**
+ * A real Latchkey listening on 127.0.0.1 (its own database, the shared test emulator), with
+ * one signed-in owner and one application, for driving a compiled client sample against it.
+ * Everything goes through the owner API over real HTTP, as the console would.
+ */
+export interface LiveLatchkey {
+  baseUrl: string;
+  testApp: TestApp;
+  owner: SignedInOwner;
+  application: Application;
+  /** The sample exactly as `GET /api/applications/:id/samples/:language` renders it. */
+  renderSample(language: SampleLanguage): Promise<string>;
+  createEndUser(input?: {
+    username?: string;
+    password?: string;
+    hwid?: string;
+  }): Promise<AppUser & { password: string }>;
+  updateApplication(changes: UpdateApplicationRequest): Promise<Application>;
+  pauseEndUser(userId: string): Promise<void>;
+  /** The application's live sessions, as the console shows them. */
+  activeSessionCount(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startLiveLatchkey(): Promise<LiveLatchkey> {
+  const testApp = await createTestApp();
+  await testApp.app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = testApp.app.server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const owner = await signInOwner(testApp.app);
+  let application = await createApplicationViaApi(testApp.app, owner, {
+    name: 'Sample under test',
+  });
+
+  const ownerCall = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: {
+        ...owner.headers,
+        origin: baseUrl,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as unknown;
+  };
+
+  let userCount = 0;
+  return {
+    baseUrl,
+    testApp,
+    owner,
+    get application() {
+      return application;
+    },
+    async renderSample(language) {
+      const sample = sampleSchema.parse(
+        await ownerCall('GET', `/api/applications/${application.id}/samples/${language}`),
+      );
+      return sample.code;
+    },
+    async createEndUser(input = {}) {
+      userCount += 1;
+      const password = input.password ?? 'correct horse battery staple';
+      const user = appUserSchema.parse(
+        await ownerCall('POST', `/api/applications/${application.id}/users`, {
+          username: input.username ?? `sample_user_${userCount}`,
+          password,
+          ...(input.hwid === undefined ? {} : { hwid: input.hwid }),
+        }),
+      );
+      return { ...user, password };
+    },
+    async updateApplication(changes) {
+      application = applicationSchema.parse(
+        await ownerCall('PUT', `/api/applications/${application.id}`, changes),
+      );
+      return application;
+    },
+    async pauseEndUser(userId) {
+      await ownerCall('POST', `/api/applications/${application.id}/users/${userId}/pause`);
+    },
+    async activeSessionCount() {
+      const stats = applicationStatsSchema.parse(
+        await ownerCall('GET', `/api/applications/${application.id}/stats`),
+      );
+      return stats.activeSessions;
+    },
+    close: () => testApp.close(),
+  };
+}
+
+/**
+ * Sets a named constant of a rendered sample (`NAME = value`, with or without a type and a
+ * closing semicolon, in any of the four languages), so a test can run the 30-second
+ * heartbeat every second. Fails loudly when the constant is not there.
+ */
+export function replaceConstant(code: string, name: string, value: string | number): string {
+  const pattern = new RegExp(`(\\b${name}\\s*=\\s*)[^;\\n]+`);
+  if (!pattern.test(code)) throw new Error(`constant ${name} not found in the sample`);
+  return code.replace(pattern, `$1${value}`);
+}
