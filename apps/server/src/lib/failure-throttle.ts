@@ -95,18 +95,39 @@ export function createFailureThrottle(options: {
     points: maxFailures,
     durationSeconds: Math.max(1, Math.round(options.windowMs / 1000)),
   });
+  const decide = (counter: { consumedPoints: number; msBeforeNext: number } | null) => {
+    if (!counter) return { isAllowed: true, retryAfterSeconds: 0, hasFailures: false };
+    if (counter.consumedPoints < maxFailures) {
+      return { isAllowed: true, retryAfterSeconds: 0, hasFailures: counter.consumedPoints > 0 };
+    }
+    return {
+      isAllowed: false,
+      retryAfterSeconds: Math.max(1, Math.ceil(counter.msBeforeNext / 1000)),
+      hasFailures: true,
+    };
+  };
   return {
     async check(key: string): Promise<FailureCheck> {
-      const counter = await limiter.get(hashKey(key));
-      if (!counter) return { isAllowed: true, retryAfterSeconds: 0, hasFailures: false };
-      if (counter.consumedPoints < maxFailures) {
-        return { isAllowed: true, retryAfterSeconds: 0, hasFailures: counter.consumedPoints > 0 };
-      }
-      return {
-        isAllowed: false,
-        retryAfterSeconds: Math.max(1, Math.ceil(counter.msBeforeNext / 1000)),
-        hasFailures: true,
-      };
+      return decide(await limiter.get(hashKey(key)));
+    },
+    /**
+     * The key's row in the database store's table (`rate_limits.key`), for a statement that
+     * reads counters together with other data (login's user lookup); null for Redis.
+     */
+    storeKey(key: string): string | null {
+      return options.store.kind === 'database' ? limiter.getKey(hashKey(key)) : null;
+    },
+    /**
+     * What `check` would answer, from the key's row read elsewhere: absent (or expired, which
+     * the reader must filter out as rate-limiter-flexible does: `expire > now or expire is
+     * null`) means no failures.
+     */
+    decideFromRow(row: ThrottleRow | undefined, nowMs: number): FailureCheck {
+      if (!row) return decide(null);
+      return decide({
+        consumedPoints: row.points,
+        msBeforeNext: row.expire === null ? -1 : Math.max(row.expire - nowMs, 0),
+      });
     },
     async recordFailure(key: string): Promise<void> {
       await limiter.penalty(hashKey(key), 1);
@@ -115,6 +136,13 @@ export function createFailureThrottle(options: {
       await limiter.delete(hashKey(key));
     },
   };
+}
+
+/** A row of the database store's table, as rate-limiter-flexible's RateLimiterPostgres keeps it. */
+export interface ThrottleRow {
+  points: number;
+  /** Epoch milliseconds; null for a key that never expires. */
+  expire: number | null;
 }
 export type FailureThrottle = ReturnType<typeof createFailureThrottle>;
 

@@ -38,6 +38,12 @@ export interface ActivityRecorder {
    * rejects when it could not be written within `acknowledgeTimeoutMs`.
    */
   recordActivity(record: Omit<ActivityRecord, 'createdAt'> & { createdAt: Date }): Promise<void>;
+  /**
+   * A row some other statement has already written, with its deliveries (a successful
+   * login writes its row with the login stamp): tells the subscribers and, when deliveries
+   * were queued, wakes the dispatcher, as a flush would have.
+   */
+  noteWritten(record: ActivityRecord, queuedDeliveries: number): void;
   /** One client-API request answered for the application (totalApiRequests, lastActivityAt). */
   countApiRequest(applicationId: number, at: Date): void;
   /** A refused login of an existing end user: loginAttempts + 1. */
@@ -356,6 +362,10 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
       events.emitRecorded(record, log);
       scheduleNormally();
       return written;
+    },
+    noteWritten(record, queuedDeliveries) {
+      events.emitRecorded(record, log);
+      if (queuedDeliveries > 0) notifyQueued();
     },
     countApiRequest(applicationId, at) {
       const current = pending.requests.get(applicationId);

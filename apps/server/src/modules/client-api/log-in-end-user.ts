@@ -1,4 +1,4 @@
-import { and, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type {
   ActivityEvent,
   BlacklistType,
@@ -6,7 +6,9 @@ import type {
   ClientAuthResponse,
   ClientLoginInput,
 } from '@latchkey/contracts';
-import type { Database } from '../../db/client.ts';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { DatabaseConnection } from '../../db/client.ts';
+import { deliveriesOfInsertedActivity } from '../webhooks/webhook-outbox.ts';
 import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import { hashToken } from '../../lib/tokens.ts';
@@ -17,9 +19,10 @@ import {
   type BlacklistProbe,
 } from '../blacklist/find-blacklist-match.ts';
 import { blockedEventOf } from './blocked-event.ts';
+import type { ActivityRecord } from '../activity/activity-events.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
-import type { LoginThrottles } from './login-throttles.ts';
+import type { LoginThrottles, PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
 import { issueSessionToken } from './session-token.ts';
 
 /** The user a login names, as its checks need it. */
@@ -37,7 +40,8 @@ interface LoginUser {
 }
 
 /** Login's statements, prepared once per app: parsing and planning them per login adds up. */
-export function createLoginStatements(db: Database) {
+export function createLoginStatements(connection: DatabaseConnection) {
+  const { db } = connection;
   const namedUser = db
     .select({
       id: appUsers.id,
@@ -79,53 +83,149 @@ export function createLoginStatements(db: Database) {
       hwid: namedUser.hwid,
       lastLoginIp: namedUser.lastLoginIp,
       blacklistedTypes: sql<string[] | null>`(${matchedTypes})`,
+      // The failed-login counters of the database store (three keys; nothing with Redis,
+      // whose keys are null): live rows only, as rate-limiter-flexible reads them.
+      throttles: sql<ThrottleRowWithKey[] | null>`(
+        select json_agg(json_build_object('key', key, 'points', points, 'expire', expire))
+        from rate_limits
+        where key in (${sql.placeholder('throttleUserAndIp')}, ${sql.placeholder('throttleIp')},
+                      ${sql.placeholder('throttleUser')})
+          and (expire > ${sql.placeholder('throttleNowMs')} or expire is null))`,
     })
     .from(sql`(select 1) as one`)
     .leftJoin(namedUser, sql`true`)
     .prepare('client_api_login_user');
-  // What a session start must match (track-client-session.ts), stamped with the login itself.
-  const lastLoginProof = {
-    lastLogin: sql`${sql.placeholder('now')}::timestamptz`,
-    lastLoginIp: sql`${sql.placeholder('ipAddress')}::text`,
-    lastLoginHwid: sql`${sql.placeholder('loginHwid')}::text`,
-    lastLoginTokenHash: sql`${sql.placeholder('tokenHash')}::text`,
-  };
-  const stampLogin = db
-    .update(appUsers)
-    .set(lastLoginProof)
-    .where(eq(appUsers.id, sql.placeholder('userId')))
-    .returning({ hwid: appUsers.hwid })
-    .prepare('client_api_login_stamp');
-  // Binding and the login stamp in one statement: of two first logins from different
-  // devices racing, only one can bind; the other finds the row bound and is refused.
-  const stampLoginAndBind = db
-    .update(appUsers)
-    .set({ ...lastLoginProof, hwid: sql`${sql.placeholder('hwid')}::text` })
-    .where(
-      and(
-        eq(appUsers.id, sql.placeholder('userId')),
-        or(isNull(appUsers.hwid), eq(appUsers.hwid, sql.placeholder('hwid'))),
-      ),
-    )
-    .returning({ hwid: appUsers.hwid })
-    .prepare('client_api_login_stamp_bind');
+  const stampAndRecord = compileLoginSuccess(false);
+  const stampBindAndRecord = compileLoginSuccess(true);
   return {
     /** The user with this username (if any) and the part of the request that is blocked. */
-    async findUserAndBlock(probe: Omit<BlacklistProbe, 'email'>): Promise<{
+    async findUserAndBlock(
+      probe: Omit<BlacklistProbe, 'email'>,
+      throttleKeys: PrefetchKeys | null,
+    ): Promise<{
       user: LoginUser | undefined;
       blockedBy: BlacklistType | null;
+      throttles: PrefetchedRows | undefined;
     }> {
+      const nowMs = Date.now();
       const [row] = await userAndBlacklist.execute({
         ...blacklistProbeParameters(probe),
         loginUsername: probe.username,
+        throttleUserAndIp: throttleKeys?.userAndIp ?? null,
+        throttleIp: throttleKeys?.ip ?? null,
+        throttleUser: throttleKeys?.user ?? null,
+        throttleNowMs: nowMs,
       });
       return {
         user: row && row.id !== null ? foundUser(row) : undefined,
         blockedBy: firstBlockedPart(row?.blacklistedTypes ?? null),
+        throttles: throttleKeys
+          ? prefetchedRows(throttleKeys, row?.throttles ?? null, nowMs)
+          : undefined,
       };
     },
-    stampLogin,
-    stampLoginAndBind,
+    /**
+     * A successful login's writes, in one statement and one round trip: the login stamp
+     * (what a session start must match: track-client-session.ts), the HWID binding when the
+     * lock binds, the `user_login` activity row and its webhook deliveries (the outbox).
+     * Atomic without BEGIN and COMMIT, so the event is acknowledged with the login itself;
+     * no row (the binding lost a race, or the user was deleted) means nothing was written.
+     */
+    async stampAndRecordLogin(
+      input: LoginSuccessInput,
+    ): Promise<{ hwid: string | null; queuedDeliveries: number } | undefined> {
+      const statement = input.bindHwid === null ? stampAndRecord : stampBindAndRecord;
+      const { rows } = await connection.query({
+        name: statement.name,
+        text: statement.text,
+        values: [
+          input.userId,
+          input.now.toISOString(),
+          input.ipAddress,
+          input.loginHwid,
+          input.tokenHash,
+          input.applicationId,
+          JSON.stringify(input.metadata),
+          ...(input.bindHwid === null ? [] : [input.bindHwid]),
+        ],
+      });
+      const [row] = rows;
+      if (!row) return undefined;
+      return { hwid: (row.hwid as string | null) ?? null, queuedDeliveries: Number(row.queued) };
+    },
+  };
+}
+
+interface LoginSuccessInput {
+  userId: string;
+  now: Date;
+  ipAddress: string;
+  loginHwid: string | null;
+  tokenHash: string;
+  applicationId: number;
+  /** The user_login row's metadata. */
+  metadata: Record<string, unknown>;
+  /** The HWID to bind (HWID lock on and one sent), or null. */
+  bindHwid: string | null;
+}
+
+/**
+ * The text of the login-success statement. Raw SQL with positional parameters, prepared
+ * once per connection by name: a data-modifying CTE chain the query builder cannot prepare.
+ * Binding and the stamp are one UPDATE: of two first logins from different devices racing,
+ * only one can bind; the other finds the row bound, gets no row back and is refused.
+ */
+function compileLoginSuccess(isBinding: boolean): { name: string; text: string } {
+  const deliveries = new PgDialect().sqlToQuery(deliveriesOfInsertedActivity(sql`inserted`));
+  if (deliveries.params.length > 0) throw new Error('the deliveries CTE must hold no parameters');
+  return {
+    name: isBinding ? 'client_api_login_success_bind' : 'client_api_login_success',
+    text: `
+    with stamped as (
+      update app_users
+      set last_login = $2::timestamptz, last_login_ip = $3::text,
+          last_login_hwid = $4::text, last_login_token_hash = $5::text
+          ${isBinding ? ', hwid = $8::text' : ''}
+      where id = $1::uuid ${isBinding ? 'and (hwid is null or hwid = $8::text)' : ''}
+      returning id, username, hwid
+    ),
+    inserted as (
+      insert into activity_logs
+        (application_id, app_user_id, username, event, success, ip_address, error_message,
+         metadata, created_at)
+      select $6::int, s.id, s.username, 'user_login', true, $3::text, null, $7::jsonb,
+             $2::timestamptz
+      from stamped s
+      returning id, application_id, app_user_id, username, event, success, ip_address,
+                error_message, metadata, created_at
+    ),
+    queued as (${deliveries.sql})
+    select s.hwid, (select count(*) from queued)::int as queued from stamped s`,
+  };
+}
+
+interface ThrottleRowWithKey {
+  key: string;
+  points: number;
+  expire: number | string | null;
+}
+
+/** The counter rows by the attempt's three keys (bigint `expire` may arrive as text). */
+function prefetchedRows(
+  keys: PrefetchKeys,
+  rows: ThrottleRowWithKey[] | null,
+  nowMs: number,
+): PrefetchedRows {
+  const byKey = new Map((rows ?? []).map((row) => [row.key, row]));
+  const rowOf = (key: string) => {
+    const row = byKey.get(key);
+    return row
+      ? { points: Number(row.points), expire: row.expire === null ? null : Number(row.expire) }
+      : undefined;
+  };
+  return {
+    nowMs,
+    rows: { userAndIp: rowOf(keys.userAndIp), ip: rowOf(keys.ip), user: rowOf(keys.user) },
   };
 }
 
@@ -174,22 +274,32 @@ export async function logInEndUser({
     username: input.username,
     ipAddress: ctx.ipAddress,
   };
-  const { hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt);
-
-  const now = ctx.clock.now();
-  // One statement finds the user and the blacklist match (the user's e-mail included); the
-  // blacklist is still the first check.
-  const { user, blockedBy } = await ctx.statements.findUserAndBlock({
+  const throttleKeys = ctx.loginThrottles.storeKeysOf(attempt);
+  // With the database store, one statement reads the throttle counters, the user and the
+  // blacklist match (the user's e-mail included); with Redis, the counters come first. Either
+  // way the throttles are checked first: a throttled guess costs neither a hash nor a log row.
+  const lookup = {
     ownerAccountId: application.ownerAccountId,
     applicationId: application.id,
     ipAddress: ctx.ipAddress,
     username: input.username,
     hwid: input.hwid,
-  });
+  };
+  let hasFailuresToClear: boolean;
+  let found: Awaited<ReturnType<LoginStatements['findUserAndBlock']>>;
+  if (throttleKeys) {
+    found = await ctx.statements.findUserAndBlock(lookup, throttleKeys);
+    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt, found.throttles));
+  } else {
+    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt));
+    found = await ctx.statements.findUserAndBlock(lookup, null);
+  }
+  const { user, blockedBy } = found;
+  const now = ctx.clock.now();
   // Guessing at one username from many addresses: it needs the user's last login IP, so
-  // it runs now, still before the hash. An unknown username is throttled alike.
+  // it is decided now, still before the hash. An unknown username is throttled alike.
   const lastLoginIp = user?.lastLoginIp ?? null;
-  await ctx.loginThrottles.admitForUser(attempt, lastLoginIp);
+  await ctx.loginThrottles.admitForUser(attempt, lastLoginIp, found.throttles);
 
   // The version always (a missing one explains a version_mismatch); the hwid only if sent.
   const metadata = { ...(input.hwid ? { hwid: input.hwid } : {}), version: input.version };
@@ -244,26 +354,7 @@ export async function logInEndUser({
   }
 
   const sessionToken = issueSessionToken(now);
-  const stamp = {
-    userId: user.id,
-    now,
-    ipAddress: ctx.ipAddress,
-    loginHwid: hwid,
-    tokenHash: hashToken(sessionToken),
-  };
-  const [updated] =
-    application.hwidLockEnabled && hwid
-      ? await ctx.statements.stampLoginAndBind.execute({ ...stamp, hwid })
-      : await ctx.statements.stampLogin.execute(stamp);
-  if (!updated) {
-    return application.hwidLockEnabled
-      ? refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage)
-      : refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
-  }
-
-  if (hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
-  activity.resetLoginAttempts(user.id);
-  await activity.recordActivity({
+  const successRecord = {
     applicationId: application.id,
     appUserId: user.id,
     username: user.username,
@@ -277,7 +368,26 @@ export async function logInEndUser({
       ...(application.hwidLockEnabled && user.hwid === null ? { hwidBound: true } : {}),
     },
     createdAt: now,
+  } satisfies ActivityRecord;
+  const written = await ctx.statements.stampAndRecordLogin({
+    userId: user.id,
+    now,
+    ipAddress: ctx.ipAddress,
+    loginHwid: hwid,
+    tokenHash: hashToken(sessionToken),
+    applicationId: application.id,
+    metadata: successRecord.metadata,
+    bindHwid: application.hwidLockEnabled && hwid ? hwid : null,
   });
+  if (!written) {
+    return application.hwidLockEnabled
+      ? refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage)
+      : refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
+  }
+  activity.noteWritten(successRecord, written.queuedDeliveries);
+
+  if (hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
+  activity.resetLoginAttempts(user.id);
   return {
     success: true,
     message: application.loginSuccessMessage,
@@ -286,7 +396,7 @@ export async function logInEndUser({
     username: user.username,
     email: user.email,
     expires_at: user.expiresAt?.toISOString() ?? null,
-    hwid_locked: application.hwidLockEnabled && updated.hwid !== null,
+    hwid_locked: application.hwidLockEnabled && written.hwid !== null,
     session_token: sessionToken,
   };
 }

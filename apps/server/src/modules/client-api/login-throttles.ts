@@ -1,5 +1,9 @@
 import type { Config } from '../../config.ts';
-import { createFailureThrottle, type ThrottleStore } from '../../lib/failure-throttle.ts';
+import {
+  createFailureThrottle,
+  type ThrottleRow,
+  type ThrottleStore,
+} from '../../lib/failure-throttle.ts';
 import { rateLimited } from './client-api-error.ts';
 
 interface LoginAttempt {
@@ -57,23 +61,48 @@ export function createLoginThrottles(options: {
 
   return {
     /**
-     * The checks that need no user, side by side (one round trip's wait). Throws
-     * RATE_LIMITED; otherwise says whether a success has a per-IP-and-username count to clear.
+     * The three counters' rows in the database store (`rate_limits.key`), so login can read
+     * them in its user lookup instead of three more round trips; null with Redis.
      */
-    async admitBeforeLookup(attempt: LoginAttempt): Promise<{ hasFailuresToClear: boolean }> {
-      const [userAndIp, ip] = await Promise.all([
-        perUserAndIp.check(userAndIpKey(attempt)),
-        perIp.check(ipKey(attempt)),
-      ]);
+    storeKeysOf(attempt: LoginAttempt): PrefetchKeys | null {
+      const userAndIp = perUserAndIp.storeKey(userAndIpKey(attempt));
+      const ip = perIp.storeKey(ipKey(attempt));
+      const user = perUser.storeKey(userKey(attempt));
+      return userAndIp === null || ip === null || user === null ? null : { userAndIp, ip, user };
+    },
+    /**
+     * The checks that need no user, side by side (one round trip's wait), or from rows
+     * already read. Throws RATE_LIMITED; otherwise says whether a success has a
+     * per-IP-and-username count to clear.
+     */
+    async admitBeforeLookup(
+      attempt: LoginAttempt,
+      prefetched?: PrefetchedRows,
+    ): Promise<{ hasFailuresToClear: boolean }> {
+      const [userAndIp, ip] = prefetched
+        ? [
+            perUserAndIp.decideFromRow(prefetched.rows.userAndIp, prefetched.nowMs),
+            perIp.decideFromRow(prefetched.rows.ip, prefetched.nowMs),
+          ]
+        : await Promise.all([
+            perUserAndIp.check(userAndIpKey(attempt)),
+            perIp.check(ipKey(attempt)),
+          ]);
       if (!userAndIp.isAllowed || !ip.isAllowed) {
         throw refuse(Math.max(userAndIp.retryAfterSeconds, ip.retryAfterSeconds));
       }
       return { hasFailuresToClear: userAndIp.hasFailures };
     },
     /** The per-username check, once the user's last login IP is known (null: none, or no user). */
-    async admitForUser(attempt: LoginAttempt, lastLoginIp: string | null): Promise<void> {
+    async admitForUser(
+      attempt: LoginAttempt,
+      lastLoginIp: string | null,
+      prefetched?: PrefetchedRows,
+    ): Promise<void> {
       if (isPerUserExempt(attempt, lastLoginIp)) return;
-      const user = await perUser.check(userKey(attempt));
+      const user = prefetched
+        ? perUser.decideFromRow(prefetched.rows.user, prefetched.nowMs)
+        : await perUser.check(userKey(attempt));
       if (!user.isAllowed) throw refuse(user.retryAfterSeconds);
     },
     async recordFailure(attempt: LoginAttempt, lastLoginIp: string | null): Promise<void> {
@@ -89,3 +118,16 @@ export function createLoginThrottles(options: {
   };
 }
 export type LoginThrottles = ReturnType<typeof createLoginThrottles>;
+
+/** The database store's keys of one attempt's three counters. */
+export interface PrefetchKeys {
+  userAndIp: string;
+  ip: string;
+  user: string;
+}
+
+/** Their live rows (expired ones left out), read at `nowMs` (wall-clock epoch ms). */
+export interface PrefetchedRows {
+  nowMs: number;
+  rows: Partial<Record<keyof PrefetchKeys, ThrottleRow>>;
+}

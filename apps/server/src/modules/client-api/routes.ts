@@ -96,7 +96,7 @@ export async function registerClientApiRoutes(
   const userStanding = createUserStandingLookup(db);
   const sessions = createSessionLookup(db);
   const blacklist = createBlacklistMatcher(db);
-  const loginStatements = createLoginStatements(db);
+  const loginStatements = createLoginStatements(deps.database);
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {

@@ -39,7 +39,18 @@ export async function insertActivityWithDeliveries(
       returning id, application_id, app_user_id, username, event, success, ip_address,
                 error_message, metadata, created_at
     ),
-    queued as (
+    queued as (${deliveriesOfInsertedActivity(sql`inserted`)})
+    select count(*)::int as queued from queued`);
+  return countOf(result, 'queued');
+}
+
+/**
+ * The deliveries of activity rows just inserted (`inserted`: a CTE returning the
+ * activity_logs columns and `id`): one pending delivery per row per matching webhook,
+ * carrying the canonical payload (webhookEventPayloadSchema). An INSERT … RETURNING 1, for
+ * a CTE of the statement that inserted the rows; it holds no parameters.
+ */
+export const deliveriesOfInsertedActivity = (inserted: SQL) => sql`
       insert into webhook_deliveries (webhook_id, event, payload, activity_log_id)
       select w.id, i.event,
              jsonb_build_object(
@@ -55,15 +66,11 @@ export async function insertActivityWithDeliveries(
                  'message', i.error_message,
                  'activityLogId', i.id)),
              i.id
-      from inserted i
+      from ${inserted} i
       join applications a on a.id = i.application_id
       ${matchingWebhooks(sql`a`, sql`i.event`)}
       order by i.id, w.id
-      returning 1
-    )
-    select count(*)::int as queued from queued`);
-  return countOf(result, 'queued');
-}
+      returning 1`;
 
 /**
  * Ends the open sessions matching `condition` (on app_user_sessions), saying why, and queues
