@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { startTamperingProxy } from './tampering-proxy.ts';
@@ -53,6 +53,14 @@ describe('Node.js sample against a live Latchkey', () => {
     code = replaceConstant(rendered, 'HEARTBEAT_INTERVAL_SECONDS', 1);
     code = replaceConstant(code, 'VERIFY_INTERVAL_SECONDS', 1);
   });
+
+  // Counted from each test's start, so a session left open by a failed test cannot fail the next.
+  let liveSessionsBefore = 0;
+  beforeEach(async () => {
+    liveSessionsBefore = await live.activeSessionCount();
+  });
+  /** The application's live sessions (as the console shows them) opened during this test. */
+  const newLiveSessions = async () => (await live.activeSessionCount()) - liveSessionsBefore;
 
   afterEach(() => {
     for (const child of running) child.kill('SIGKILL');
@@ -164,7 +172,7 @@ describe('Node.js sample against a live Latchkey', () => {
     await sample.waitFor('[latchkey] session started (sess_', from);
     const mainScreen = await sample.waitFor('> ', from);
     expect(sample.output()).toContain(`User ID:     ${user.id}`);
-    expect(await live.activeSessionCount()).toBe(1);
+    expect(await newLiveSessions()).toBe(1);
     // The password never reaches the output, nor does the whole session token.
     expect(sample.output()).not.toContain(user.password);
 
@@ -196,7 +204,7 @@ describe('Node.js sample against a live Latchkey', () => {
     const [session] = await sessionsOf(user.id);
     expect(session).toMatchObject({ endReason: 'client' });
     expect(session!.endedAt).not.toBeNull();
-    expect(await live.activeSessionCount()).toBe(0);
+    expect(await newLiveSessions()).toBe(0);
     expect(existsSync(savedSessionFile(home))).toBe(false);
 
     expect(await sample.end()).toBe(0);
@@ -238,7 +246,7 @@ describe('Node.js sample against a live Latchkey', () => {
     const sample = await startSample(home);
     const from = await logIn(sample, user.username, user.password, 0);
     const mainScreen = await sample.waitFor('[latchkey] session started', from);
-    expect(await live.activeSessionCount()).toBe(1);
+    expect(await newLiveSessions()).toBe(1);
 
     await live.pauseEndUser(user.id);
     const expired = await sample.waitFor(
@@ -253,7 +261,7 @@ describe('Node.js sample against a live Latchkey', () => {
     expect(failures.every((index) => index >= 0)).toBe(true);
     expect([...failures].sort((a, b) => a - b)).toEqual(failures);
     expect(monitoring).toContain('[latchkey] forced logout');
-    expect(await live.activeSessionCount()).toBe(0);
+    expect(await newLiveSessions()).toBe(0);
     expect(existsSync(savedSessionFile(home))).toBe(false);
 
     // Monitoring stopped: no verify is attempted while the login prompt waits.
@@ -280,12 +288,12 @@ describe('Node.js sample against a live Latchkey', () => {
     expect(sample.output()).toContain('[latchkey] response not verified');
     expect(sample.output()).not.toContain('Login Successful');
     expect(await sessionsOf(user.id)).toEqual([]);
-    expect(await live.activeSessionCount()).toBe(0);
+    expect(await newLiveSessions()).toBe(0);
 
     proxy.state.tamper = false;
     from = await logIn(sample, user.username, user.password, from);
     await sample.waitFor('[latchkey] session started', from);
-    expect(await live.activeSessionCount()).toBe(1);
+    expect(await newLiveSessions()).toBe(1);
     expect(await sample.end()).toBe(0);
   });
 
@@ -298,7 +306,7 @@ describe('Node.js sample against a live Latchkey', () => {
     await first.waitFor('[latchkey] session started', 0);
     expect(await first.end()).toBe(0);
     // Leaving ends the session; the saved user id stays for the next start.
-    expect(await live.activeSessionCount()).toBe(0);
+    expect(await newLiveSessions()).toBe(0);
     expect(existsSync(savedSessionFile(home))).toBe(true);
 
     const second = await startSample(home);
@@ -306,7 +314,7 @@ describe('Node.js sample against a live Latchkey', () => {
     await second.waitFor('[latchkey] session started');
     await second.waitFor('> ');
     expect(second.output()).not.toContain('Username: ');
-    expect(await live.activeSessionCount()).toBe(1);
+    expect(await newLiveSessions()).toBe(1);
     const sessions = await sessionsOf(user.id);
     expect(sessions).toHaveLength(2);
     expect(await second.end()).toBe(0);
