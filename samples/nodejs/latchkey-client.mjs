@@ -1,5 +1,729 @@
-// Latchkey client sample for Node.js (skeleton; the full sample replaces it).
+// Latchkey client sample for Node.js: a console program (Node 20 or later, no dependencies).
+//
+// Run it with `node latchkey-client.mjs`. It asks for a username and a password, logs in,
+// verifies the account, then keeps a live session (a heartbeat every 30 s, a verify every
+// 5 min) while it shows a `> ` prompt that accepts `status`, `help` and `logout`. Every answer
+// from the server is checked against the application's Ed25519 signing key before it is
+// believed, so a fake server cannot unlock the program. Import it to reuse `LatchkeyClient`
+// and `verifyResponseSignature` in your own program: the console part only runs when this
+// file is executed directly.
+
+// Settings: Latchkey fills these in when you copy the sample for your application.
 export const API_KEY = 'YOUR_API_KEY';
 export const BASE_URL = 'YOUR_LATCHKEY_URL';
 export const APP_VERSION = 'YOUR_APP_VERSION';
 export const SIGNING_PUBLIC_KEY = 'YOUR_SIGNING_PUBLIC_KEY';
+
+export const HEARTBEAT_INTERVAL_SECONDS = 30;
+export const VERIFY_INTERVAL_SECONDS = 300;
+export const MAX_VERIFY_FAILURES = 3;
+export const HTTP_TIMEOUT_SECONDS = 30;
+export const MAX_CLOCK_SKEW_SECONDS = 300;
+
+import { execFileSync } from 'node:child_process';
+import { createHash, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, homedir, hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { clearLine, createInterface, cursorTo } from 'node:readline';
+import { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+
+export const NOT_VERIFIED_MESSAGE = 'The server response could not be verified.';
+export const MISSING_CREDENTIALS_MESSAGE = 'Please provide both username and password';
+export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please login again.';
+export const LOGGED_OUT_MESSAGE = 'You have been logged out.';
+export const VERIFY_AFTER_LOGIN_FAILED_MESSAGE =
+  'Session verification failed. Please try logging in again.';
+
+const HEX_SIGNATURE = /^[0-9a-fA-F]{128}$/;
+const HEX_PUBLIC_KEY = /^[0-9a-fA-F]{64}$/;
+const UNIX_SECONDS = /^\d{1,15}$/;
+
+/**
+ * Whether a response really comes from your Latchkey application: the Ed25519 signature
+ * (`X-Signature-Ed25519`, hex) must cover `{timestamp}.{nonce}.{body}` exactly as received,
+ * under the application's public key, and the timestamp (`X-Signature-Timestamp`) must be
+ * within `maxClockSkewSeconds` of this machine's clock, so an old genuine answer cannot be
+ * replayed. Anything missing or malformed is simply not genuine.
+ */
+export function verifyResponseSignature({
+  publicKeyHex,
+  timestamp,
+  nonce,
+  body,
+  signatureHex,
+  nowSeconds = Date.now() / 1000,
+  maxClockSkewSeconds = MAX_CLOCK_SKEW_SECONDS,
+}) {
+  if (typeof publicKeyHex !== 'string' || !HEX_PUBLIC_KEY.test(publicKeyHex)) return false;
+  if (typeof signatureHex !== 'string' || !HEX_SIGNATURE.test(signatureHex)) return false;
+  if (typeof timestamp !== 'string' || !UNIX_SECONDS.test(timestamp)) return false;
+  if (Math.abs(nowSeconds - Number(timestamp)) > maxClockSkewSeconds) return false;
+  try {
+    const key = createPublicKey({
+      key: {
+        kty: 'OKP',
+        crv: 'Ed25519',
+        x: Buffer.from(publicKeyHex, 'hex').toString('base64url'),
+      },
+      format: 'jwk',
+    });
+    const bodyBytes = typeof body === 'string' ? Buffer.from(body, 'utf8') : Buffer.from(body);
+    const message = Buffer.concat([Buffer.from(`${timestamp}.${nonce}.`, 'utf8'), bodyBytes]);
+    return verify(null, message, key, Buffer.from(signatureHex, 'hex'));
+  } catch {
+    return false;
+  }
+}
+
+/** A network failure, a timeout, a server fault (5xx) or an answer that is not JSON. */
+export class ConnectionError extends Error {
+  constructor(detail) {
+    super(`Connection error: ${detail}`);
+    this.name = 'ConnectionError';
+    this.detail = detail;
+  }
+}
+
+/** An answer whose signature or timestamp did not check out: never to be believed. */
+export class ResponseNotVerifiedError extends Error {
+  constructor() {
+    super(NOT_VERIFIED_MESSAGE);
+    this.name = 'ResponseNotVerifiedError';
+  }
+}
+
+/**
+ * The dialog title for a refused login, chosen by the stable `code` (never by the message,
+ * which the vendor may rewrite), and whether the program must exit.
+ */
+export function describeLoginRefusal(code) {
+  switch (code) {
+    case 'VERSION_MISMATCH':
+      return { title: 'Update Required', shouldExit: true };
+    case 'HWID_MISMATCH':
+      return { title: 'Hardware Mismatch', shouldExit: false };
+    case 'ACCOUNT_EXPIRED':
+      return { title: 'Account Expired', shouldExit: false };
+    case 'ACCOUNT_DISABLED':
+      return { title: 'Account Disabled', shouldExit: false };
+    case 'BLACKLISTED':
+      return { title: 'Access Blocked', shouldExit: true };
+    case 'RATE_LIMITED':
+      return { title: 'Too Many Attempts', shouldExit: false };
+    default:
+      return { title: 'Login Failed', shouldExit: false };
+  }
+}
+
+/**
+ * This machine's hardware id: the SHA-256 (hex) of its machine identifier (Linux
+ * /etc/machine-id, the Windows MachineGuid, the macOS platform UUID) and its processor model.
+ * Where no machine identifier can be read, the host name, platform and architecture stand in.
+ */
+export function getHardwareId() {
+  const processor = cpus()[0]?.model ?? 'unknown processor';
+  const machine = readMachineIdentifier();
+  const source = machine
+    ? `${machine}|${processor}`
+    : `fallback|${hostname()}|${process.platform}|${process.arch}|${processor}`;
+  return createHash('sha256').update(source, 'utf8').digest('hex');
+}
+
+function readMachineIdentifier() {
+  try {
+    if (process.platform === 'win32') {
+      const output = execFileSync(
+        'reg',
+        ['query', 'HKLM\\SOFTWARE\\Microsoft\\Cryptography', '/v', 'MachineGuid'],
+        { encoding: 'utf8', timeout: 5000, windowsHide: true },
+      );
+      return /MachineGuid\s+REG_SZ\s+(\S+)/.exec(output)?.[1] ?? null;
+    }
+    if (process.platform === 'darwin') {
+      const output = execFileSync('ioreg', ['-rd1', '-c', 'IOPlatformExpertDevice'], {
+        encoding: 'utf8',
+        timeout: 5000,
+      });
+      return /"IOPlatformUUID" = "([^"]+)"/.exec(output)?.[1] ?? null;
+    }
+  } catch {
+    return null;
+  }
+  for (const path of ['/etc/machine-id', '/var/lib/dbus/machine-id']) {
+    try {
+      const id = readFileSync(path, 'utf8').trim();
+      if (id) return id;
+    } catch {
+      // Not there on this system: try the next place.
+    }
+  }
+  return null;
+}
+
+/** A session token in the clients' own format: `sess_<32 hex>_<unix seconds>`. */
+export function createSessionToken() {
+  return `sess_${randomUUID().replaceAll('-', '')}_${Math.floor(Date.now() / 1000)}`;
+}
+
+const preview = (token) => `${String(token).slice(0, 8)}…`;
+
+const defaultLog = (line) => console.log(`[latchkey] ${line}`);
+
+/**
+ * The Latchkey client: login, verify and the session calls, each answer verified before it
+ * is read, and session monitoring (a heartbeat and a periodic verify). Refusals are data
+ * (`{ success: false, code, message }`); only a bad input, a connection problem or an
+ * unverifiable answer throws.
+ */
+export class LatchkeyClient {
+  constructor({
+    apiKey = API_KEY,
+    baseUrl = BASE_URL,
+    version = APP_VERSION,
+    signingPublicKey = SIGNING_PUBLIC_KEY,
+    hardwareId = getHardwareId(),
+    log = defaultLog,
+  } = {}) {
+    this.apiKey = apiKey;
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+    this.version = version;
+    this.signingPublicKey = signingPublicKey;
+    this.hardwareId = hardwareId;
+    this.log = log;
+    this.session = null;
+    this.timers = [];
+    this.isMonitoring = false;
+  }
+
+  /**
+   * One call to the client API. The answer's signature is checked over its raw bytes before
+   * anything reads them; a 5xx is a server fault, reported like a network error.
+   */
+  async post(path, payload) {
+    const nonce = randomBytes(16).toString('hex');
+    let response;
+    let body;
+    try {
+      response = await fetch(`${this.baseUrl}/api/v1${path}`, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          'X-API-Key': this.apiKey,
+          'X-Request-Nonce': nonce,
+        },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(HTTP_TIMEOUT_SECONDS * 1000),
+      });
+      body = Buffer.from(await response.arrayBuffer());
+    } catch (error) {
+      throw new ConnectionError(describeNetworkError(error));
+    }
+    const isGenuine = verifyResponseSignature({
+      publicKeyHex: this.signingPublicKey,
+      timestamp: response.headers.get('x-signature-timestamp'),
+      nonce,
+      body,
+      signatureHex: response.headers.get('x-signature-ed25519'),
+    });
+    if (!isGenuine) {
+      this.log(`response not verified (${path}, HTTP ${response.status})`);
+      throw new ResponseNotVerifiedError();
+    }
+    let data;
+    try {
+      data = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new ConnectionError('Failed to parse response');
+    }
+    if (data === null || typeof data !== 'object' || typeof data.code !== 'string') {
+      throw new ConnectionError('Failed to parse response');
+    }
+    if (response.status >= 500) {
+      throw new ConnectionError(
+        typeof data.message === 'string' ? data.message : `HTTP ${response.status}`,
+      );
+    }
+    const retryAfter = Number(response.headers.get('retry-after'));
+    return {
+      ...data,
+      success: data.success === true && data.code === 'OK',
+      message: typeof data.message === 'string' ? data.message : '',
+      retryAfterSeconds: response.status === 429 && retryAfter > 0 ? retryAfter : null,
+    };
+  }
+
+  /** POST /login. Throws when either field is empty, before any request is made. */
+  async login(username, password) {
+    const name = typeof username === 'string' ? username.trim() : '';
+    if (!name || typeof password !== 'string' || password.length === 0) {
+      throw new Error(MISSING_CREDENTIALS_MESSAGE);
+    }
+    const result = await this.post('/login', {
+      username: name,
+      password,
+      api_key: this.apiKey,
+      version: this.version,
+      hwid: this.hardwareId,
+    });
+    this.log(result.success ? 'login ok' : `login refused (${result.code})`);
+    return result;
+  }
+
+  /** POST /verify: is this user still in good standing? */
+  async verify(userId) {
+    return this.post('/verify', { user_id: userId });
+  }
+
+  /**
+   * Opens the session for a verified user: with the token login returned, or (for a saved
+   * session, which has none) a token of our own, which the server accepts from the address and
+   * device of the user's last login.
+   */
+  async startSession(user, loginToken) {
+    const token = loginToken || createSessionToken();
+    const result = await this.post('/session/track', {
+      action: 'start',
+      user_id: user.userId,
+      session_token: token,
+      hwid: this.hardwareId,
+    });
+    if (result.success) {
+      this.session = {
+        ...user,
+        token,
+        startedAt: new Date(),
+        lastHeartbeatAt: null,
+        lastVerifiedAt: new Date(),
+        verifyFailures: 0,
+      };
+      this.log(`session started (${preview(token)})`);
+    } else {
+      this.log(`session start refused (${result.code})`);
+    }
+    return result;
+  }
+
+  /** Ends the open session, if any; failures are only logged (the session is over for us). */
+  async endSession() {
+    const session = this.session;
+    this.session = null;
+    if (!session) return;
+    try {
+      const result = await this.post('/session/track', {
+        action: 'end',
+        session_token: session.token,
+      });
+      this.log(result.success ? 'session ended' : `Session end error: ${result.message}`);
+    } catch (error) {
+      this.log(`Session end error: ${error.message}`);
+    }
+  }
+
+  /**
+   * Heartbeats and periodic verifies. Heartbeat failures and network errors are only logged;
+   * a verify refusal (or an answer that cannot be verified) counts, a success resets the
+   * count, and MAX_VERIFY_FAILURES in a row end the session and call `onForcedLogout`.
+   */
+  startMonitoring({ onForcedLogout }) {
+    this.stopMonitoring();
+    this.isMonitoring = true;
+    let isHeartbeatRunning = false;
+    let isVerifyRunning = false;
+    const heartbeat = async () => {
+      if (isHeartbeatRunning || !this.session) return;
+      isHeartbeatRunning = true;
+      const session = this.session;
+      try {
+        const result = await this.post('/session/track', {
+          action: 'heartbeat',
+          session_token: session.token,
+        });
+        if (result.success) {
+          session.lastHeartbeatAt = new Date();
+          this.log('heartbeat ok');
+        } else {
+          this.log(`heartbeat failed (${result.code}): ${result.message}`);
+        }
+      } catch (error) {
+        this.log(`Heartbeat error: ${error.message}`);
+      } finally {
+        isHeartbeatRunning = false;
+      }
+    };
+    const periodicVerify = async () => {
+      if (isVerifyRunning || !this.session) return;
+      isVerifyRunning = true;
+      const session = this.session;
+      let outcome = 'network error';
+      let reason = '';
+      try {
+        const result = await this.verify(session.userId);
+        outcome = result.success ? 'ok' : 'refused';
+        reason = `${result.code}: ${result.message}`;
+      } catch (error) {
+        if (error instanceof ResponseNotVerifiedError) {
+          outcome = 'refused';
+          reason = error.message;
+        } else {
+          this.log(`Verification error: ${error.message}`);
+        }
+      } finally {
+        isVerifyRunning = false;
+      }
+      if (!this.isMonitoring || this.session !== session || outcome === 'network error') return;
+      if (outcome === 'ok') {
+        session.verifyFailures = 0;
+        session.lastVerifiedAt = new Date();
+        this.log('verify ok');
+        return;
+      }
+      session.verifyFailures += 1;
+      this.log(`verify failed (${session.verifyFailures}/${MAX_VERIFY_FAILURES}) ${reason}`);
+      if (session.verifyFailures >= MAX_VERIFY_FAILURES) {
+        this.stopMonitoring();
+        this.log('forced logout');
+        await this.endSession();
+        onForcedLogout();
+      }
+    };
+    this.timers = [
+      setInterval(heartbeat, HEARTBEAT_INTERVAL_SECONDS * 1000),
+      setInterval(periodicVerify, VERIFY_INTERVAL_SECONDS * 1000),
+    ];
+  }
+
+  stopMonitoring() {
+    this.isMonitoring = false;
+    for (const timer of this.timers) clearInterval(timer);
+    this.timers = [];
+  }
+}
+
+function describeNetworkError(error) {
+  if (error?.name === 'TimeoutError') return `no answer within ${HTTP_TIMEOUT_SECONDS} seconds`;
+  const cause = error?.cause;
+  if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`;
+  return error?.message ?? String(error);
+}
+
+/** Where the program remembers who logged in: `~/.latchkey/<first 12 chars of the key>.json`. */
+export function savedSessionPath(apiKey = API_KEY) {
+  const name = apiKey.slice(0, 12).replace(/[^0-9A-Za-z_-]/g, '_') || 'default';
+  return join(homedir(), '.latchkey', `${name}.json`);
+}
+
+export function loadSavedSession(path) {
+  try {
+    const saved = JSON.parse(readFileSync(path, 'utf8'));
+    return typeof saved?.user_id === 'string' && saved.user_id ? saved : null;
+  } catch {
+    return null;
+  }
+}
+
+function saveSession(path, user) {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(path, JSON.stringify({ user_id: user.userId, username: user.username }), {
+      mode: 0o600,
+    });
+  } catch (error) {
+    console.log(`[latchkey] could not save the session: ${error.message}`);
+  }
+}
+
+function clearSavedSession(path) {
+  rmSync(path, { force: true });
+}
+
+/**
+ * The console: prompts that stay at the bottom while log lines and messages print above
+ * them, and a hidden password on a terminal. Lines are read through readline's async
+ * iterator, which queues what arrives while the program is busy (piped input loses nothing).
+ */
+class ConsoleScreen {
+  constructor(input, output) {
+    this.output = output;
+    this.isTerminal = Boolean(input.isTTY && output.isTTY);
+    this.isHidden = false;
+    this.prompt = '';
+    const echo = new Writable({
+      write: (chunk, _encoding, done) => {
+        if (!this.isHidden) output.write(chunk);
+        done();
+      },
+    });
+    this.readline = createInterface({ input, output: echo, terminal: this.isTerminal });
+  }
+
+  ask(prompt, { isHidden = false } = {}) {
+    if (this.prompt) this.leavePromptLine();
+    this.prompt = prompt;
+    this.isHidden = false;
+    this.readline.setPrompt(prompt);
+    this.readline.prompt();
+    this.isHidden = isHidden && this.isTerminal;
+  }
+
+  /** Called once a line has been read: no prompt is open while the program works. */
+  answered() {
+    if (this.isHidden) this.output.write('\n');
+    this.isHidden = false;
+    this.prompt = '';
+  }
+
+  /** Makes room for a line of text where an open prompt is: erased on a terminal. */
+  leavePromptLine() {
+    if (this.isTerminal) {
+      clearLine(this.output, 0);
+      cursorTo(this.output, 0);
+    } else {
+      this.output.write('\n');
+    }
+  }
+
+  print(text) {
+    const prompt = this.prompt;
+    if (prompt) this.leavePromptLine();
+    this.output.write(`${text}\n`);
+    if (prompt) {
+      this.output.write(prompt);
+      if (this.isTerminal && !this.isHidden) this.output.write(this.readline.line);
+    }
+  }
+}
+
+/** The interactive program: login screen, main screen, commands and the saved session. */
+export async function runConsoleProgram({
+  input = process.stdin,
+  output = process.stdout,
+  clientOptions = {},
+} = {}) {
+  const screen = new ConsoleScreen(input, output);
+  const client = new LatchkeyClient({
+    ...clientOptions,
+    log: (line) => screen.print(`[latchkey] ${line}`),
+  });
+  const sessionFile = savedSessionPath(client.apiKey);
+  let state = 'busy';
+  let pendingUsername = '';
+  let exitCode = 0;
+
+  const showLogin = () => {
+    state = 'username';
+    pendingUsername = '';
+    screen.ask('Username: ');
+  };
+
+  const showMain = () => {
+    const session = client.session;
+    state = 'main';
+    screen.print('');
+    screen.print(`=== Welcome, ${session.username || 'user'} ===`);
+    screen.print(`User ID:     ${session.userId}`);
+    if (session.expiresAt !== undefined) {
+      screen.print(`Expires:     ${session.expiresAt ?? 'never'}`);
+    }
+    if (session.isHwidLocked !== undefined) {
+      screen.print(`HWID locked: ${session.isHwidLocked ? 'yes' : 'no'}`);
+    }
+    screen.print("Type 'help' for the commands.");
+    screen.ask('> ');
+  };
+
+  const onForcedLogout = () => {
+    clearSavedSession(sessionFile);
+    screen.print(SESSION_EXPIRED_MESSAGE);
+    showLogin();
+  };
+
+  /** Opens the session and the main screen; a refused start returns to the login prompt. */
+  const enterMainScreen = async (user, loginToken) => {
+    let result;
+    try {
+      result = await client.startSession(user, loginToken);
+    } catch (error) {
+      screen.print(
+        error instanceof ConnectionError ? `Session start error: ${error.message}` : error.message,
+      );
+      showLogin();
+      return;
+    }
+    if (!result.success) {
+      clearSavedSession(sessionFile);
+      screen.print(`Session start error: ${result.message}`);
+      showLogin();
+      return;
+    }
+    client.startMonitoring({ onForcedLogout });
+    showMain();
+  };
+
+  const attemptLogin = async (username, password) => {
+    let result;
+    try {
+      result = await client.login(username, password);
+    } catch (error) {
+      screen.print(error.message);
+      showLogin();
+      return;
+    }
+    if (!result.success) {
+      const { title, shouldExit } = describeLoginRefusal(result.code);
+      const retry = result.retryAfterSeconds
+        ? ` (try again in ${result.retryAfterSeconds} seconds)`
+        : '';
+      screen.print(`${title}: ${result.message}${retry}`);
+      if (shouldExit) {
+        exitCode = 1;
+        state = 'exit';
+        screen.readline.close();
+        return;
+      }
+      showLogin();
+      return;
+    }
+    screen.print(`Login Successful: ${result.message}`);
+    const user = {
+      userId: result.user_id,
+      username: result.username,
+      email: result.email,
+      expiresAt: result.expires_at,
+      isHwidLocked: result.hwid_locked,
+    };
+    let verified;
+    try {
+      verified = await client.verify(user.userId);
+    } catch (error) {
+      screen.print(
+        error instanceof ConnectionError ? `Verification error: ${error.message}` : error.message,
+      );
+      showLogin();
+      return;
+    }
+    if (!verified.success) {
+      client.log(`verify failed after login (${verified.code})`);
+      screen.print(`Security Warning: ${VERIFY_AFTER_LOGIN_FAILED_MESSAGE}`);
+      showLogin();
+      return;
+    }
+    client.log('verify ok');
+    saveSession(sessionFile, user);
+    await enterMainScreen(user, result.session_token);
+  };
+
+  const resumeSavedSession = async (saved) => {
+    let verified;
+    try {
+      verified = await client.verify(saved.user_id);
+    } catch (error) {
+      // Not an answer from the server: keep the saved id for the next start.
+      screen.print(error.message);
+      return false;
+    }
+    if (!verified.success) {
+      client.log(`saved session refused (${verified.code})`);
+      clearSavedSession(sessionFile);
+      return false;
+    }
+    screen.print('Saved session verified.');
+    client.log('saved session verified');
+    await enterMainScreen({ userId: saved.user_id, username: saved.username ?? '' }, null);
+    return true;
+  };
+
+  const logout = async () => {
+    client.stopMonitoring();
+    await client.endSession();
+    clearSavedSession(sessionFile);
+    client.log('logged out');
+    screen.print(LOGGED_OUT_MESSAGE);
+    showLogin();
+  };
+
+  const showStatus = () => {
+    const session = client.session;
+    if (!session) {
+      screen.print('No active session.');
+      return;
+    }
+    const time = (date) => (date ? date.toLocaleTimeString() : 'not yet');
+    screen.print(`User:            ${session.username || '(saved session)'} (${session.userId})`);
+    screen.print(`Session:         ${preview(session.token)} since ${time(session.startedAt)}`);
+    screen.print(`Monitoring:      ${client.isMonitoring ? 'on' : 'off'}`);
+    screen.print(`Last heartbeat:  ${time(session.lastHeartbeatAt)}`);
+    screen.print(`Last verified:   ${time(session.lastVerifiedAt)}`);
+    screen.print(`Verify failures: ${session.verifyFailures}/${MAX_VERIFY_FAILURES}`);
+    screen.print(`Version:         ${client.version}`);
+  };
+
+  const showHelp = () => {
+    screen.print('Commands:');
+    screen.print('  status   show the session: user, token, last heartbeat and verify');
+    screen.print('  help     show this list');
+    screen.print('  logout   end the session and return to the login prompt');
+  };
+
+  const runCommand = async (command) => {
+    switch (command) {
+      case '':
+        break;
+      case 'status':
+        showStatus();
+        break;
+      case 'help':
+        showHelp();
+        break;
+      case 'logout':
+        await logout();
+        return;
+      default:
+        screen.print(`Unknown command: ${command}. Type 'help' for the commands.`);
+    }
+    if (state === 'main') screen.ask('> ');
+  };
+
+  const stop = () => screen.readline.close();
+  screen.readline.on('SIGINT', stop);
+  process.once('SIGTERM', stop);
+
+  const saved = loadSavedSession(sessionFile);
+  if (!(saved && (await resumeSavedSession(saved)))) {
+    if (state !== 'username') showLogin();
+  }
+
+  for await (const line of screen.readline) {
+    if (state === 'exit') break;
+    const currentState = state;
+    screen.answered();
+    if (currentState === 'username') {
+      pendingUsername = line;
+      state = 'password';
+      screen.ask('Password: ', { isHidden: true });
+    } else if (currentState === 'password') {
+      state = 'busy';
+      await attemptLogin(pendingUsername, line);
+    } else if (currentState === 'main') {
+      await runCommand(line.trim().toLowerCase());
+    }
+    if (state === 'exit') break;
+  }
+
+  // The input ended (or the window closed): stop monitoring and close the session cleanly.
+  process.removeListener('SIGTERM', stop);
+  client.stopMonitoring();
+  await client.endSession();
+  screen.readline.close();
+  return exitCode;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // Exit once everything written has left: output to a pipe is asynchronous.
+  const exit = (code) => process.stdout.write('', () => process.exit(code));
+  runConsoleProgram().then(exit, (error) => {
+    console.error(error);
+    exit(1);
+  });
+}

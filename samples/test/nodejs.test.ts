@@ -1,0 +1,329 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
+import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
+import { startTamperingProxy } from './tampering-proxy.ts';
+
+/**
+ * The Node.js sample as a vendor gets it: rendered by the server for a live application,
+ * written to disk and run with the real `node`, driven through standard input and read from
+ * standard output, while the server's own records (live session count, session rows) say
+ * whether it really did what it printed.
+ */
+
+const WAIT_MS = 15_000;
+const messages = {
+  loginSuccessMessage: 'Welcome back (sample test)',
+  loginFailedMessage: 'Those details do not match (sample test)',
+  hwidMismatchMessage: 'This licence lives on another machine (sample test)',
+};
+
+interface RunningSample {
+  process: ChildProcessWithoutNullStreams;
+  output(): string;
+  /** Where the output ends now: wait for text printed after this point. */
+  mark(): number;
+  /** Resolves with the end of the first match at or after `from`; rejects after `WAIT_MS`. */
+  waitFor(text: string, from?: number): Promise<number>;
+  send(line: string): void;
+  /** Closes standard input (the user leaves) and waits for the exit code. */
+  end(): Promise<number | null>;
+}
+
+const running = new Set<ChildProcessWithoutNullStreams>();
+
+describe('Node.js sample against a live Latchkey', () => {
+  let live: LiveLatchkey;
+  let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
+  let workDirectory: string;
+  let code: string;
+  let runCount = 0;
+
+  beforeAll(async () => {
+    live = await startLiveLatchkey();
+    proxy = await startTamperingProxy(live.baseUrl);
+    await live.updateApplication(messages);
+    workDirectory = await mkdtemp(join(tmpdir(), 'latchkey-nodejs-sample-'));
+    const rendered = await live.renderSample('nodejs');
+    code = replaceConstant(rendered, 'HEARTBEAT_INTERVAL_SECONDS', 1);
+    code = replaceConstant(code, 'VERIFY_INTERVAL_SECONDS', 1);
+  });
+
+  // Counted from each test's start, so a session left open by a failed test cannot fail the next.
+  let liveSessionsBefore = 0;
+  beforeEach(async () => {
+    liveSessionsBefore = await live.activeSessionCount();
+  });
+  /** The application's live sessions (as the console shows them) opened during this test. */
+  const newLiveSessions = async () => (await live.activeSessionCount()) - liveSessionsBefore;
+
+  afterEach(() => {
+    for (const child of running) child.kill('SIGKILL');
+    running.clear();
+    proxy.state.tamper = false;
+  });
+
+  afterAll(async () => {
+    await proxy?.close();
+    await live?.close();
+    if (workDirectory) await rm(workDirectory, { recursive: true, force: true });
+  });
+
+  const newHome = async () => {
+    runCount += 1;
+    const home = join(workDirectory, `home-${runCount}`);
+    await mkdir(home);
+    return home;
+  };
+
+  const savedSessionFile = (home: string) =>
+    join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
+
+  const startSample = async (home: string, source = code): Promise<RunningSample> => {
+    runCount += 1;
+    const directory = join(workDirectory, `run-${runCount}`);
+    await mkdir(directory);
+    const file = join(directory, 'latchkey-client.mjs');
+    await writeFile(file, source);
+    const child = spawn(process.execPath, [file], {
+      cwd: directory,
+      env: { PATH: process.env.PATH ?? '', HOME: home },
+    });
+    running.add(child);
+    let output = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) =>
+      child.on('exit', (exitCode) => {
+        running.delete(child);
+        resolve(exitCode);
+      }),
+    );
+    let hasExited = false;
+    void exited.then(() => (hasExited = true));
+
+    return {
+      process: child,
+      output: () => output,
+      mark: () => output.length,
+      waitFor: (text, from = 0) =>
+        new Promise<number>((resolve, reject) => {
+          const startedAt = Date.now();
+          const check = () => {
+            const index = output.indexOf(text, from);
+            if (index >= 0) return resolve(index + text.length);
+            if (hasExited || Date.now() - startedAt > WAIT_MS) {
+              return reject(
+                new Error(
+                  `${hasExited ? 'exited' : 'timed out'} waiting for ${JSON.stringify(text)}; output:\n${output}`,
+                ),
+              );
+            }
+            setTimeout(check, 25);
+          };
+          check();
+        }),
+      send: (line) => child.stdin.write(`${line}\n`),
+      end: async () => {
+        child.stdin.end();
+        const timeout = new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error(`did not exit; output:\n${output}`)), WAIT_MS),
+        );
+        return Promise.race([exited, timeout]);
+      },
+    };
+  };
+
+  /** Types a username and password at the prompts that follow `from`. */
+  const logIn = async (
+    sample: RunningSample,
+    username: string,
+    password: string,
+    from = sample.mark(),
+  ) => {
+    const afterUsernamePrompt = await sample.waitFor('Username: ', from);
+    sample.send(username);
+    await sample.waitFor('Password: ', afterUsernamePrompt);
+    sample.send(password);
+    return afterUsernamePrompt;
+  };
+
+  const sessionsOf = (userId: string) =>
+    live.testApp.database.db
+      .select()
+      .from(appUserSessions)
+      .where(eq(appUserSessions.appUserId, userId));
+
+  const waitUntil = (assertion: () => Promise<void>) =>
+    vi.waitFor(assertion, { timeout: WAIT_MS, interval: 100 });
+
+  it('logs in, verifies, starts a session with heartbeats, answers status and help, and logs out', async () => {
+    const user = await live.createEndUser();
+    const home = await newHome();
+    const sample = await startSample(home);
+
+    const from = await logIn(sample, user.username, user.password, 0);
+    await sample.waitFor(`Login Successful: ${messages.loginSuccessMessage}`, from);
+    await sample.waitFor('[latchkey] session started (sess_', from);
+    const mainScreen = await sample.waitFor('> ', from);
+    expect(sample.output()).toContain(`User ID:     ${user.id}`);
+    expect(await newLiveSessions()).toBe(1);
+    // The password never reaches the output, nor does the whole session token.
+    expect(sample.output()).not.toContain(user.password);
+
+    await waitUntil(async () => {
+      const [session] = await sessionsOf(user.id);
+      expect(session!.lastHeartbeatAt.getTime()).toBeGreaterThan(session!.startedAt.getTime());
+    });
+    await sample.waitFor('[latchkey] heartbeat ok', mainScreen);
+    await sample.waitFor('[latchkey] verify ok', mainScreen);
+    expect(JSON.parse(readFileSync(savedSessionFile(home), 'utf8'))).toMatchObject({
+      user_id: user.id,
+    });
+
+    let mark = sample.mark();
+    sample.send('status');
+    await sample.waitFor('Verify failures: 0/3', mark);
+    expect(sample.output().slice(mark)).toContain(`${user.username} (${user.id})`);
+    expect(sample.output().slice(mark)).toMatch(/Session: +sess_\w{3}… since/);
+
+    mark = sample.mark();
+    sample.send('help');
+    await sample.waitFor('  logout ', mark);
+    expect(sample.output().slice(mark)).toContain('  status ');
+
+    mark = sample.mark();
+    sample.send('logout');
+    await sample.waitFor('You have been logged out.', mark);
+    await sample.waitFor('Username: ', mark);
+    const [session] = await sessionsOf(user.id);
+    expect(session).toMatchObject({ endReason: 'client' });
+    expect(session!.endedAt).not.toBeNull();
+    expect(await newLiveSessions()).toBe(0);
+    expect(existsSync(savedSessionFile(home))).toBe(false);
+
+    expect(await sample.end()).toBe(0);
+  });
+
+  it('asks again when a field is empty, and shows the application message for a wrong password', async () => {
+    const user = await live.createEndUser();
+    const sample = await startSample(await newHome());
+
+    let from = await logIn(sample, user.username, '', 0);
+    await sample.waitFor('Please provide both username and password', from);
+    from = await logIn(sample, user.username, 'not the password', from);
+    await sample.waitFor(`Login Failed: ${messages.loginFailedMessage}`, from);
+    await sample.waitFor('Username: ', from);
+    expect(sample.output()).not.toContain('Login Successful');
+    expect(await sessionsOf(user.id)).toEqual([]);
+    expect(await sample.end()).toBe(0);
+  });
+
+  it('refuses a login from another device under HWID lock, with the application message', async () => {
+    await live.updateApplication({ hwidLockEnabled: true });
+    try {
+      const user = await live.createEndUser({ hwid: 'the-licensed-machine' });
+      const sample = await startSample(await newHome());
+      const from = await logIn(sample, user.username, user.password, 0);
+      await sample.waitFor(`Hardware Mismatch: ${messages.hwidMismatchMessage}`, from);
+      await sample.waitFor('Username: ', from);
+      expect(sample.output()).not.toContain('Login Successful');
+      expect(await sessionsOf(user.id)).toEqual([]);
+      expect(await sample.end()).toBe(0);
+    } finally {
+      await live.updateApplication({ hwidLockEnabled: false });
+    }
+  });
+
+  it('forces a logout after three failed verifies once the owner pauses the user', async () => {
+    const user = await live.createEndUser();
+    const home = await newHome();
+    const sample = await startSample(home);
+    const from = await logIn(sample, user.username, user.password, 0);
+    const mainScreen = await sample.waitFor('[latchkey] session started', from);
+    expect(await newLiveSessions()).toBe(1);
+
+    await live.pauseEndUser(user.id);
+    const expired = await sample.waitFor(
+      'Your session has expired. Please login again.',
+      mainScreen,
+    );
+    await sample.waitFor('Username: ', expired);
+    const monitoring = sample.output().slice(mainScreen, expired);
+    const failures = ['(1/3)', '(2/3)', '(3/3)'].map((count) =>
+      monitoring.indexOf(`[latchkey] verify failed ${count} ACCOUNT_DISABLED`),
+    );
+    expect(failures.every((index) => index >= 0)).toBe(true);
+    expect([...failures].sort((a, b) => a - b)).toEqual(failures);
+    expect(monitoring).toContain('[latchkey] forced logout');
+    expect(await newLiveSessions()).toBe(0);
+    expect(existsSync(savedSessionFile(home))).toBe(false);
+
+    // Monitoring stopped: no verify is attempted while the login prompt waits.
+    const afterLogout = sample.mark();
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(sample.output().slice(afterLogout)).not.toContain('verify failed');
+    expect(await sample.end()).toBe(0);
+  });
+
+  it('refuses a tampered answer: no login, no session; the same answers untampered log in', async () => {
+    const user = await live.createEndUser();
+    const throughProxy = code.replaceAll(
+      JSON.stringify(live.baseUrl),
+      JSON.stringify(proxy.baseUrl),
+    );
+    expect(throughProxy).not.toBe(code);
+    const sample = await startSample(await newHome(), throughProxy);
+
+    proxy.state.tamper = true;
+    let from = await logIn(sample, user.username, user.password, 0);
+    await sample.waitFor('The server response could not be verified.', from);
+    await sample.waitFor('Username: ', from);
+    expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+    expect(sample.output()).toContain('[latchkey] response not verified');
+    expect(sample.output()).not.toContain('Login Successful');
+    expect(await sessionsOf(user.id)).toEqual([]);
+    expect(await newLiveSessions()).toBe(0);
+
+    proxy.state.tamper = false;
+    from = await logIn(sample, user.username, user.password, from);
+    await sample.waitFor('[latchkey] session started', from);
+    expect(await newLiveSessions()).toBe(1);
+    expect(await sample.end()).toBe(0);
+  });
+
+  it('resumes a saved session on the next start, and forgets it once it is refused', async () => {
+    const user = await live.createEndUser();
+    const home = await newHome();
+
+    const first = await startSample(home);
+    await logIn(first, user.username, user.password, 0);
+    await first.waitFor('[latchkey] session started', 0);
+    expect(await first.end()).toBe(0);
+    // Leaving ends the session; the saved user id stays for the next start.
+    expect(await newLiveSessions()).toBe(0);
+    expect(existsSync(savedSessionFile(home))).toBe(true);
+
+    const second = await startSample(home);
+    await second.waitFor('Saved session verified.');
+    await second.waitFor('[latchkey] session started');
+    await second.waitFor('> ');
+    expect(second.output()).not.toContain('Username: ');
+    expect(await newLiveSessions()).toBe(1);
+    const sessions = await sessionsOf(user.id);
+    expect(sessions).toHaveLength(2);
+    expect(await second.end()).toBe(0);
+
+    await live.pauseEndUser(user.id);
+    const third = await startSample(home);
+    await third.waitFor('Username: ');
+    expect(third.output()).not.toContain('Saved session verified.');
+    expect(existsSync(savedSessionFile(home))).toBe(false);
+    expect(await third.end()).toBe(0);
+  });
+});
