@@ -31,6 +31,8 @@ const isRunnable =
 
 interface RunningSample {
   output: () => string;
+  /** Resolves with the program's exit code once it exits of itself. */
+  exitCode(): Promise<number | null>;
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
@@ -87,14 +89,15 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const killTimer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    const exited = new Promise<void>((resolve) =>
-      child.once('exit', () => {
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => {
         clearTimeout(killTimer);
-        resolve();
+        resolve(code);
       }),
     );
     const sample: RunningSample = {
       output: () => output,
+      exitCode: () => exited,
       async waitForLine(pattern, timeoutMs = 15_000) {
         const deadline = Date.now() + timeoutMs;
         while (!pattern.test(output)) {
@@ -227,8 +230,20 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     expect(await live.activeSessionCount()).toBe(0);
   });
 
-  it("refuses a wrong password with the application's own message", async () => {
+  it("asks for both fields, then refuses a wrong password with the application's own message", async () => {
     const user = await live.createEndUser();
+    const first = startSample(samplePath, newHome());
+    const loginWindow = await x.waitForWindow(loginTitle);
+    expect(await x.windowGeometry(loginWindow)).toMatchObject({ width: 400, height: 300 });
+    await logIn('   ', 'a password'); // trimmed, the username is empty
+    await dismissDialog('Validation Error');
+    expect(first.output()).toContain(
+      '[latchkey] dialog Validation Error: Please enter both username and password.\n',
+    );
+    expect(first.output()).not.toContain('login as');
+
+    await first.stop();
+
     const sample = startSample(samplePath, newHome());
     await logIn(user.username, 'not the password');
     await dismissDialog('Login Failed');
@@ -288,5 +303,28 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     );
     await x.waitForWindow(loginTitle);
     expect(await sessionsOf(user.id)).toHaveLength(0);
+  });
+
+  it("shows Update Required and exits when the version is not the application's", async () => {
+    const user = await live.createEndUser();
+    const code = readFileSync(samplePath, 'utf8');
+    const versionLiteral = JSON.stringify(live.application.version);
+    expect(code).toContain(`APP_VERSION = ${versionLiteral}\n`);
+    const oldVersionPath = join(workDirectory, 'latchkey_client_old_version.py');
+    writeFileSync(
+      oldVersionPath,
+      code.replace(`APP_VERSION = ${versionLiteral}`, 'APP_VERSION = "0.0.1"'),
+    );
+    const sample = startSample(oldVersionPath, newHome());
+    await logIn(user.username, user.password);
+    await dismissDialog('Update Required');
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Update Required: ${live.application.versionMismatchMessage}\n`,
+    );
+    const stillRunning = new Promise((resolve) =>
+      setTimeout(() => resolve('still running'), 10_000),
+    );
+    expect(await Promise.race([sample.exitCode(), stillRunning])).toBe(1);
+    expect(await x.findWindows(loginTitle)).toEqual([]);
   });
 });
