@@ -1,5 +1,652 @@
-# Latchkey client sample for Python (skeleton; the full sample replaces it).
+# Latchkey client sample: Python 3 with Tkinter and PyNaCl (pip install pynacl,
+# or Debian/Ubuntu: apt install python3-tk python3-nacl). Run: python3 latchkey_client.py
+
+# Settings: Latchkey fills these in when you copy the sample from the console.
 API_KEY = "YOUR_API_KEY"
 BASE_URL = "YOUR_LATCHKEY_URL"
 APP_VERSION = "YOUR_APP_VERSION"
+# The application's Ed25519 public key (hex): every answer must be signed with it.
 SIGNING_PUBLIC_KEY = "YOUR_SIGNING_PUBLIC_KEY"
+
+HEARTBEAT_INTERVAL_SECONDS = 30
+VERIFY_INTERVAL_SECONDS = 300
+MAX_VERIFY_FAILURES = 3
+HTTP_TIMEOUT_SECONDS = 30
+MAX_CLOCK_SKEW_SECONDS = 300
+
+import hashlib  # noqa: E402 (the settings above stay at the very top, where vendors look)
+import json  # noqa: E402
+import os  # noqa: E402
+import platform  # noqa: E402
+import queue  # noqa: E402
+import secrets  # noqa: E402
+import sys  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+import urllib.error  # noqa: E402
+import urllib.request  # noqa: E402
+import uuid  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import tkinter as tk  # noqa: E402
+from tkinter import messagebox  # noqa: E402
+
+from nacl.exceptions import BadSignatureError  # noqa: E402
+from nacl.signing import VerifyKey  # noqa: E402
+
+NOT_VERIFIED_MESSAGE = "The server response could not be verified."
+VERIFY_AFTER_LOGIN_FAILED_MESSAGE = "Session verification failed. Please try logging in again."
+SESSION_EXPIRED_MESSAGE = "Your session has expired. Please login again."
+LOGGED_OUT_MESSAGE = "You have been logged out."
+MISSING_CREDENTIALS_MESSAGE = "Please enter both username and password."
+
+# Login outcomes by the answer's stable code (never by its text: vendors rewrite messages).
+# The flag says whether the program must exit after showing the message.
+LOGIN_FAILURE_TITLES = {
+    "VERSION_MISMATCH": ("Update Required", True),
+    "HWID_MISMATCH": ("Hardware Mismatch", False),
+    "ACCOUNT_EXPIRED": ("Account Expired", False),
+    "ACCOUNT_DISABLED": ("Account Disabled", False),
+    "BLACKLISTED": ("Access Blocked", True),
+}
+
+
+def log(text):
+    """One line per event on standard output (never a password; tokens only by 8 chars)."""
+    print(f"[latchkey] {text}", flush=True)
+
+
+# --- Signed responses ---------------------------------------------------------------------
+
+
+def verify_signature(public_key_hex, timestamp, nonce, body, signature_hex, now=None):
+    """True when `body` (the raw response bytes) was signed by the application's key for this
+    request's nonce, at a time within MAX_CLOCK_SKEW_SECONDS of our clock.
+
+    The signature covers the bytes `{timestamp}.{nonce}.{body}`: a fake server without the
+    private key cannot produce it, and the nonce stops a genuine old answer being replayed.
+    """
+    if not isinstance(timestamp, str) or not timestamp.isdigit() or len(timestamp) > 12:
+        return False
+    current = time.time() if now is None else now
+    if abs(current - int(timestamp)) > MAX_CLOCK_SKEW_SECONDS:
+        return False
+    try:
+        key = VerifyKey(bytes.fromhex(public_key_hex))
+        signature = bytes.fromhex(signature_hex or "")
+        if len(signature) != 64:
+            return False
+        message = f"{timestamp}.{nonce}.".encode("utf-8") + bytes(body)
+        key.verify(message, signature)
+        return True
+    except (BadSignatureError, ValueError, TypeError):
+        return False
+    except Exception:  # any other refusal of the key or signature by libsodium
+        return False
+
+
+class ResponseNotVerified(Exception):
+    """The answer's signature or timestamp did not check out: never treat it as success."""
+
+
+class NetworkError(Exception):
+    """No usable answer: connection refused, timeout, a server fault (5xx), unreadable JSON."""
+
+
+class ApiResponse:
+    def __init__(self, status, data, retry_after):
+        self.status = status
+        self.data = data
+        self.retry_after = retry_after
+
+    @property
+    def is_success(self):
+        return self.data.get("success") is True and self.data.get("code") == "OK"
+
+    @property
+    def code(self):
+        return str(self.data.get("code", ""))
+
+    @property
+    def message(self):
+        return str(self.data.get("message", ""))
+
+
+def call_api(path, payload):
+    """POST JSON to the client API and return the verified, parsed answer."""
+    nonce = secrets.token_hex(16)
+    request = urllib.request.Request(
+        BASE_URL.rstrip("/") + path,
+        data=json.dumps(payload).encode("utf-8"),
+        method="POST",
+        headers={
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "X-API-Key": API_KEY,
+            "X-Request-Nonce": nonce,
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT_SECONDS) as response:
+            status, headers, body = response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        # 4xx/5xx answers are signed too, and must be checked like any other.
+        status, headers = error.code, error.headers
+        body = error.read()
+    except (urllib.error.URLError, OSError) as error:
+        raise NetworkError(str(getattr(error, "reason", error))) from error
+
+    # Verified before parsing: nothing in an unverified body may be read, let alone trusted.
+    if not verify_signature(
+        SIGNING_PUBLIC_KEY,
+        headers.get("X-Signature-Timestamp"),
+        nonce,
+        body,
+        headers.get("X-Signature-Ed25519"),
+    ):
+        raise ResponseNotVerified(NOT_VERIFIED_MESSAGE)
+    try:
+        data = json.loads(body.decode("utf-8"))
+    except ValueError as error:
+        raise NetworkError("Failed to parse response") from error
+    if not isinstance(data, dict):
+        raise NetworkError("Failed to parse response")
+    if status >= 500:
+        raise NetworkError(f"server error {status}: {data.get('message', '')}")
+    return ApiResponse(status, data, headers.get("Retry-After"))
+
+
+# --- Hardware ID and the saved session ------------------------------------------------------
+
+
+def hardware_id():
+    """SHA-256 (hex) of this machine's identifiers: /etc/machine-id on Linux, the MachineGuid
+    on Windows, the platform UUID on macOS; else the machine name and other values."""
+    parts = []
+    if sys.platform == "win32":
+        try:
+            import winreg
+
+            with winreg.OpenKey(
+                winreg.HKEY_LOCAL_MACHINE,
+                r"SOFTWARE\Microsoft\Cryptography",
+                0,
+                winreg.KEY_READ | winreg.KEY_WOW64_64KEY,
+            ) as key:
+                parts.append(str(winreg.QueryValueEx(key, "MachineGuid")[0]))
+        except OSError:
+            pass
+    elif sys.platform == "darwin":
+        try:
+            import subprocess
+
+            output = subprocess.run(
+                ["ioreg", "-rd1", "-c", "IOPlatformExpertDevice"],
+                capture_output=True,
+                text=True,
+                timeout=5,
+            ).stdout
+            for line in output.splitlines():
+                if "IOPlatformUUID" in line:
+                    parts.append(line.split("=")[-1].strip().strip('"'))
+        except (OSError, ValueError):
+            pass
+    else:
+        for candidate in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+            try:
+                machine_id = Path(candidate).read_text(encoding="utf-8").strip()
+            except OSError:
+                continue
+            if machine_id:
+                parts.append(machine_id)
+                break
+    if not parts:
+        parts = ["fallback", platform.node(), platform.machine(), platform.system()]
+    return hashlib.sha256("|".join(parts).encode("utf-8")).hexdigest()
+
+
+def saved_session_path():
+    return Path.home() / ".latchkey" / f"{API_KEY[:12]}.json"
+
+
+def load_saved_session():
+    """The saved {"user_id", "username"}, or None."""
+    try:
+        data = json.loads(saved_session_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    user_id = data.get("user_id") if isinstance(data, dict) else None
+    if not isinstance(user_id, str) or not user_id:
+        return None
+    return {"user_id": user_id, "username": str(data.get("username", ""))}
+
+
+def save_user_id(user_id, username):
+    path = saved_session_path()
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        text = json.dumps({"user_id": user_id, "username": username})
+        path.write_text(text, encoding="utf-8")
+        os.chmod(path, 0o600)
+    except OSError as error:
+        log(f"could not save the session: {error}")
+
+
+def clear_saved_user_id():
+    try:
+        saved_session_path().unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        log(f"could not clear the saved session: {error}")
+
+
+def new_session_token():
+    """The clients' own token format (sess_<random hex>_<unix seconds>), for a start that
+    has no token from login (a saved session): the server then matches the login's IP."""
+    return f"sess_{uuid.uuid4().hex}_{int(time.time())}"
+
+
+# --- The GUI ----------------------------------------------------------------------------------
+
+
+class LatchkeyClient:
+    """One window: the login form (400x300), then the main screen (600x400)."""
+
+    def __init__(self, root):
+        self.root = root
+        self.hwid = hardware_id()
+        self.results = queue.Queue()
+        self.generation = 0  # bumped when a session ends: late answers of the old one are ignored
+        self.is_busy = False
+        self.user = None
+        self.session_token = None
+        self.verify_failures = 0
+        self.heartbeat_timer = None
+        self.verify_timer = None
+        self.is_heartbeat_running = False
+        self.is_verify_running = False
+        self.exit_code = 0
+
+        root.protocol("WM_DELETE_WINDOW", self.on_close)
+        root.resizable(False, False)
+        self.root.after(50, self.deliver_results)
+        self.build_login_screen()
+        saved = load_saved_session()
+        if saved:
+            self.verify_saved_session(saved)
+
+    # Network calls run on worker threads; their results come back to the Tk thread here.
+    def run_in_background(self, work, on_done):
+        def worker():
+            try:
+                outcome = ("ok", work())
+            except Exception as error:  # noqa: BLE001 (handed to the Tk thread as it is)
+                outcome = ("error", error)
+            self.results.put((on_done, outcome))
+
+        threading.Thread(target=worker, daemon=True).start()
+
+    def deliver_results(self):
+        while True:
+            try:
+                on_done, outcome = self.results.get_nowait()
+            except queue.Empty:
+                break
+            try:
+                on_done(*outcome)
+            except Exception as error:  # noqa: BLE001 (one bad answer must not stop the loop)
+                log(f"error: {error!r}")
+        self.root.after(50, self.deliver_results)
+
+    def show_dialog(self, kind, title, message):
+        log(f"dialog {title}: {message}")
+        show = {"info": messagebox.showinfo, "warning": messagebox.showwarning}.get(
+            kind, messagebox.showerror
+        )
+        show(title, message, parent=self.root)
+
+    # --- Screens -----------------------------------------------------------------------------
+
+    def clear_window(self):
+        for child in self.root.winfo_children():
+            child.destroy()
+
+    def build_login_screen(self):
+        self.clear_window()
+        self.root.title("Latchkey Client - Login")
+        self.root.geometry("400x300+100+100")
+        tk.Label(self.root, text="Sign in", font=("TkDefaultFont", 16, "bold")).place(
+            x=200, y=40, anchor="center"
+        )
+        tk.Label(self.root, text="Username").place(x=50, y=85)
+        self.username_entry = tk.Entry(self.root, width=30)
+        self.username_entry.place(x=50, y=105, width=300, height=26)
+        tk.Label(self.root, text="Password").place(x=50, y=140)
+        self.password_entry = tk.Entry(self.root, show="*", width=30)
+        self.password_entry.place(x=50, y=160, width=300, height=26)
+        self.login_button = tk.Button(self.root, text="Login", command=self.on_login)
+        self.login_button.place(x=200, y=225, width=120, height=32, anchor="center")
+        self.status_label = tk.Label(self.root, text="", fg="#555555")
+        self.status_label.place(x=200, y=270, anchor="center")
+        self.root.bind("<Return>", lambda _event: self.on_login())
+        self.username_entry.focus_set()
+
+    def set_busy(self, is_busy, status=""):
+        self.is_busy = is_busy
+        if self.login_button.winfo_exists():
+            self.login_button.config(state=tk.DISABLED if is_busy else tk.NORMAL)
+            self.status_label.config(text=status)
+
+    def reset_to_login(self):
+        """Login screen with cleared fields and no session data."""
+        self.stop_monitoring()
+        self.user = None
+        self.session_token = None
+        self.verify_failures = 0
+        self.build_login_screen()
+        self.set_busy(False)
+
+    def build_main_screen(self):
+        self.clear_window()
+        self.root.unbind("<Return>")
+        self.root.title("Latchkey Client - Main")
+        self.root.geometry("600x400+100+100")
+        user = self.user
+        tk.Label(
+            self.root,
+            text=f"Welcome, {user.get('username', '')}!",
+            font=("TkDefaultFont", 18, "bold"),
+        ).pack(pady=(30, 15))
+        info = tk.Frame(self.root)
+        info.pack(pady=5)
+        rows = [
+            ("User ID", user.get("user_id", "")),
+            ("Email", user.get("email") or "-"),
+            ("Expires", user.get("expires_at") or "Never"),
+            ("HWID locked", "Yes" if user.get("hwid_locked") else "No"),
+            ("Session", f"{(self.session_token or '')[:8]}..."),
+        ]
+        for row, (label, value) in enumerate(rows):
+            tk.Label(info, text=f"{label}:", font=("TkDefaultFont", 11, "bold")).grid(
+                row=row, column=0, sticky="e", padx=8, pady=3
+            )
+            tk.Label(info, text=str(value), font=("TkDefaultFont", 11)).grid(
+                row=row, column=1, sticky="w", padx=8, pady=3
+            )
+        self.session_label = tk.Label(self.root, text="Starting session...", fg="#2e7d32")
+        self.session_label.pack(pady=15)
+        tk.Button(self.root, text="Logout", command=self.on_logout).place(
+            x=300, y=350, width=120, height=32, anchor="center"
+        )
+
+    def set_session_status(self, text):
+        if self.user is not None and self.session_label.winfo_exists():
+            self.session_label.config(text=text)
+
+    # --- Login flow (spec doc 2 §4) ---------------------------------------------------------
+
+    def on_login(self):
+        if self.is_busy or self.user is not None:
+            return
+        username = self.username_entry.get().strip()
+        password = self.password_entry.get().strip()
+        if not username or not password:
+            self.show_dialog("warning", "Validation Error", MISSING_CREDENTIALS_MESSAGE)
+            return
+        self.set_busy(True, "Logging in...")
+        log(f"login as {username}")
+        payload = {
+            "username": username,
+            "password": password,
+            "api_key": API_KEY,
+            "version": APP_VERSION,
+            "hwid": self.hwid,
+        }
+        self.run_in_background(lambda: call_api("/api/v1/login", payload), self.on_login_answer)
+
+    def on_login_answer(self, status, result):
+        if status == "error":
+            self.set_busy(False)
+            self.show_request_error(result, "Connection error")
+            return
+        if not result.is_success:
+            self.set_busy(False)
+            log(f"login failed: {result.code}")
+            if result.code == "RATE_LIMITED":
+                retry = ""
+                if result.retry_after:
+                    retry = f" Please try again in {result.retry_after} seconds."
+                self.show_dialog("error", "Login Failed", f"{result.message}{retry}")
+                return
+            title, must_exit = LOGIN_FAILURE_TITLES.get(result.code, ("Login Failed", False))
+            self.show_dialog("error", title, result.message)
+            if must_exit:
+                self.exit_code = 1
+                self.root.destroy()
+            return
+        log("login ok")
+        self.show_dialog("info", "Login Successful", result.message)
+        user = result.data
+        token = user.get("session_token")
+        self.session_token = token if isinstance(token, str) and token else new_session_token()
+        self.set_busy(True, "Verifying...")
+        user_id = str(user.get("user_id", ""))
+        self.run_in_background(
+            lambda: call_api("/api/v1/verify", {"user_id": user_id}),
+            lambda status, answer: self.on_verify_after_login(user, status, answer),
+        )
+
+    def on_verify_after_login(self, user, status, result):
+        self.set_busy(False)
+        if status == "error":
+            self.session_token = None
+            self.clear_fields()
+            if isinstance(result, ResponseNotVerified):
+                self.show_request_error(result, "Verification error")
+            else:
+                log(f"Verification error: {result}")
+                self.show_dialog("warning", "Security Warning", VERIFY_AFTER_LOGIN_FAILED_MESSAGE)
+            return
+        if not result.is_success:
+            log(f"verify after login failed: {result.code}")
+            self.session_token = None
+            self.clear_fields()
+            self.show_dialog("warning", "Security Warning", VERIFY_AFTER_LOGIN_FAILED_MESSAGE)
+            return
+        log("verify ok")
+        self.user = user
+        save_user_id(str(user.get("user_id", "")), str(user.get("username", "")))
+        self.open_main_screen()
+
+    def clear_fields(self):
+        self.username_entry.delete(0, tk.END)
+        self.password_entry.delete(0, tk.END)
+        self.username_entry.focus_set()
+
+    def verify_saved_session(self, saved):
+        self.set_busy(True, "Checking saved session...")
+        log("verifying saved session")
+        user_id = saved["user_id"]
+
+        def on_done(status, result):
+            self.set_busy(False)
+            if status == "error" and isinstance(result, NetworkError):
+                log(f"Verification error: {result}")  # kept: the next start tries again
+                return
+            clear_saved_user_id()
+            if status == "error":
+                self.show_request_error(result, "Verification error")
+                return
+            if not result.is_success:
+                log(f"saved session refused: {result.code}")
+                return
+            log("Saved session verified.")
+            self.user = {"user_id": user_id, "username": saved["username"]}
+            save_user_id(user_id, saved["username"])
+            self.session_token = new_session_token()
+            self.open_main_screen()
+
+        self.run_in_background(lambda: call_api("/api/v1/verify", {"user_id": user_id}), on_done)
+
+    def show_request_error(self, error, prefix):
+        if isinstance(error, ResponseNotVerified):
+            log("response not verified")
+            self.show_dialog("error", "Security Warning", NOT_VERIFIED_MESSAGE)
+        else:
+            log(f"{prefix}: {error}")
+            self.show_dialog("error", "Connection Error", f"{prefix}: {error}")
+
+    # --- Session monitoring -------------------------------------------------------------------
+
+    def open_main_screen(self):
+        self.generation += 1
+        self.verify_failures = 0
+        self.build_main_screen()
+        generation = self.generation
+        payload = {
+            "action": "start",
+            "user_id": str(self.user.get("user_id", "")),
+            "session_token": self.session_token,
+            "hwid": self.hwid,
+        }
+        self.run_in_background(
+            lambda: call_api("/api/v1/session/track", payload),
+            lambda status, result: self.on_session_started(generation, status, result),
+        )
+
+    def on_session_started(self, generation, status, result):
+        if generation != self.generation:
+            return
+        if status == "ok" and result.is_success:
+            log(f"session started {self.session_token[:8]}")
+            self.set_session_status("Session active")
+        elif status == "error" and isinstance(result, NetworkError):
+            # Only a network fault: keep monitoring, the next heartbeat says more.
+            log(f"Session start error: {result}")
+            self.set_session_status("Session start error")
+        else:
+            refused = NOT_VERIFIED_MESSAGE if status == "error" else result.message
+            log(f"session start refused: {'not verified' if status == 'error' else result.code}")
+            clear_saved_user_id()
+            self.reset_to_login()
+            self.show_dialog("error", "Session Error", refused)
+            return
+        self.heartbeat_timer = self.root.after(HEARTBEAT_INTERVAL_SECONDS * 1000, self.heartbeat)
+        self.verify_timer = self.root.after(VERIFY_INTERVAL_SECONDS * 1000, self.periodic_verify)
+
+    def heartbeat(self):
+        generation = self.generation
+        self.heartbeat_timer = self.root.after(HEARTBEAT_INTERVAL_SECONDS * 1000, self.heartbeat)
+        if self.is_heartbeat_running:
+            return
+        self.is_heartbeat_running = True
+        payload = {"action": "heartbeat", "session_token": self.session_token}
+
+        def on_done(status, result):
+            self.is_heartbeat_running = False
+            if generation != self.generation:
+                return
+            if status == "error":
+                if isinstance(result, ResponseNotVerified):
+                    log("heartbeat: response not verified")
+                else:
+                    log(f"Heartbeat error: {result}")
+            elif result.is_success:
+                log("heartbeat ok")
+                now = time.strftime("%H:%M:%S")
+                self.set_session_status(f"Session active (last heartbeat {now})")
+            else:
+                log(f"heartbeat failed: {result.code}")
+
+        self.run_in_background(lambda: call_api("/api/v1/session/track", payload), on_done)
+
+    def periodic_verify(self):
+        generation = self.generation
+        self.verify_timer = self.root.after(VERIFY_INTERVAL_SECONDS * 1000, self.periodic_verify)
+        if self.is_verify_running:
+            return
+        self.is_verify_running = True
+        payload = {"user_id": str(self.user.get("user_id", ""))}
+
+        def on_done(status, result):
+            self.is_verify_running = False
+            if generation != self.generation:
+                return
+            if status == "error" and isinstance(result, NetworkError):
+                log(f"Verification error: {result}")  # network faults are not counted
+                return
+            if status == "ok" and result.is_success:
+                self.verify_failures = 0
+                log("verify ok")
+                return
+            # A refusal, or an answer that failed verification: never a success.
+            self.verify_failures += 1
+            reason = "response not verified" if status == "error" else result.code
+            log(f"verify failed ({self.verify_failures}/{MAX_VERIFY_FAILURES}): {reason}")
+            if self.verify_failures >= MAX_VERIFY_FAILURES:
+                self.forced_logout()
+
+        self.run_in_background(lambda: call_api("/api/v1/verify", payload), on_done)
+
+    def stop_monitoring(self):
+        self.generation += 1
+        for timer in (self.heartbeat_timer, self.verify_timer):
+            if timer is not None:
+                self.root.after_cancel(timer)
+        self.heartbeat_timer = None
+        self.verify_timer = None
+
+    def end_session(self, wait_seconds=0.0):
+        """The session end call, off the Tk thread; its outcome is only logged."""
+        token = self.session_token
+        if not token:
+            return None
+
+        def work():
+            try:
+                payload = {"action": "end", "session_token": token}
+                result = call_api("/api/v1/session/track", payload)
+                log("session ended" if result.is_success else f"session end: {result.code}")
+            except Exception as error:  # noqa: BLE001 (only logged)
+                log(f"Session end error: {error}")
+
+        thread = threading.Thread(target=work, daemon=True)
+        thread.start()
+        if wait_seconds:
+            thread.join(wait_seconds)
+        return thread
+
+    def forced_logout(self):
+        log("forced logout")
+        self.end_session()
+        self.stop_monitoring()
+        clear_saved_user_id()
+        self.show_dialog("warning", "Session Expired", SESSION_EXPIRED_MESSAGE)
+        self.reset_to_login()
+
+    def on_logout(self):
+        log("logout")
+        self.end_session()
+        self.stop_monitoring()
+        clear_saved_user_id()
+        self.reset_to_login()
+        self.show_dialog("info", "Logged Out", LOGGED_OUT_MESSAGE)
+
+    def on_close(self):
+        # Closing the window stops monitoring; the session is ended so it stops counting as live.
+        self.stop_monitoring()
+        if self.user is not None:
+            self.end_session(wait_seconds=3.0)
+        self.root.destroy()
+
+
+def main():
+    root = tk.Tk()
+    client = LatchkeyClient(root)
+    root.mainloop()
+    sys.exit(client.exit_code)
+
+
+if __name__ == "__main__":
+    main()

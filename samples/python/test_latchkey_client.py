@@ -1,0 +1,79 @@
+"""Unit tests of the sample's response verifier, on the worked example of docs/client-api.md
+(RFC 8032 test 1 key). Run: /usr/bin/python3 -m unittest test_latchkey_client (from this folder),
+or with LATCHKEY_CLIENT_PATH naming a rendered copy of the sample to test that one."""
+
+import importlib.util
+import os
+import unittest
+from pathlib import Path
+
+SAMPLE_PATH = Path(os.environ.get("LATCHKEY_CLIENT_PATH", Path(__file__).with_name("latchkey_client.py")))
+_spec = importlib.util.spec_from_file_location("latchkey_client_under_test", SAMPLE_PATH)
+client = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(client)  # import-safe: no window opens
+
+PUBLIC_KEY = "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"
+TIMESTAMP = "1775044800"
+NONCE = "c2f1b6a0-7e44-4f7e-9d1b-0b8f6f7f9e11"
+BODY = b'{"success":true,"message":"User verified","code":"OK"}'
+SIGNATURE = (
+    "cfccec4a7f60fa37eee036f851e1e9ee875e33ba0eedfcd95150cbc94d9abb44"
+    "cf97529416254ca29e28c50d7b344b52fe770894ddbd5c02a0fa6a102f096201"
+)
+# The clock of the worked example: the answer was signed "now".
+NOW = int(TIMESTAMP)
+
+
+class VerifySignatureTest(unittest.TestCase):
+    def verify(self, **changes):
+        arguments = {
+            "public_key_hex": PUBLIC_KEY,
+            "timestamp": TIMESTAMP,
+            "nonce": NONCE,
+            "body": BODY,
+            "signature_hex": SIGNATURE,
+            "now": NOW,
+        }
+        arguments.update(changes)
+        return client.verify_signature(**arguments)
+
+    def test_accepts_the_worked_example(self):
+        self.assertIs(self.verify(), True)
+
+    def test_accepts_a_clock_within_the_allowed_skew(self):
+        self.assertIs(self.verify(now=NOW + client.MAX_CLOCK_SKEW_SECONDS), True)
+        self.assertIs(self.verify(now=NOW - client.MAX_CLOCK_SKEW_SECONDS), True)
+
+    def test_refuses_a_tampered_body(self):
+        self.assertIs(self.verify(body=BODY.replace(b"User verified", b"user verified")), False)
+        self.assertIs(self.verify(body=BODY + b" "), False)
+
+    def test_refuses_a_wrong_nonce(self):
+        self.assertIs(self.verify(nonce="c2f1b6a0-7e44-4f7e-9d1b-0b8f6f7f9e12"), False)
+        self.assertIs(self.verify(nonce=""), False)
+
+    def test_refuses_a_stale_or_future_timestamp(self):
+        self.assertIs(self.verify(now=NOW + client.MAX_CLOCK_SKEW_SECONDS + 1), False)
+        self.assertIs(self.verify(now=NOW - client.MAX_CLOCK_SKEW_SECONDS - 1), False)
+
+    def test_refuses_a_changed_timestamp_even_within_the_skew(self):
+        self.assertIs(self.verify(timestamp=str(NOW + 1), now=NOW), False)
+
+    def test_refuses_a_wrong_key(self):
+        # RFC 8032 test 2's public key: a real key, but not the one that signed.
+        other_key = "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"
+        self.assertIs(self.verify(public_key_hex=other_key), False)
+
+    def test_refuses_missing_or_malformed_headers(self):
+        self.assertIs(self.verify(signature_hex=None), False)
+        self.assertIs(self.verify(signature_hex=""), False)
+        self.assertIs(self.verify(signature_hex=SIGNATURE[:-2]), False)
+        self.assertIs(self.verify(signature_hex="zz" + SIGNATURE[2:]), False)
+        self.assertIs(self.verify(timestamp=None), False)
+        self.assertIs(self.verify(timestamp="1775044800.5"), False)
+        self.assertIs(self.verify(public_key_hex="not hex"), False)
+        self.assertIs(self.verify(public_key_hex=PUBLIC_KEY[:-2]), False)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,336 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { and, eq, isNull } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
+import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
+import { hasTool } from './require-tool.ts';
+import { startTamperingProxy } from './tampering-proxy.ts';
+import { startXDisplay, type XDisplay } from './x-display.ts';
+
+/**
+ * Issue 13's proof for the Python sample: the Tkinter program exactly as the server renders
+ * it (intervals shortened to one second), run by Debian's /usr/bin/python3 in a real window
+ * on Xvfb and driven with xdotool against a live Latchkey. Every outcome is checked on the
+ * server (sessions, heartbeats) and on screen (window titles); the sample's `[latchkey]` log
+ * lines say which text a dialog showed, since xdotool cannot read it.
+ */
+const python = '/usr/bin/python3';
+const samplesDirectory = fileURLToPath(new URL('..', import.meta.url));
+const screenshotPath = join(samplesDirectory, 'test-results', 'python-main-screen.png');
+const loginTitle = '^Latchkey Client - Login$';
+const mainTitle = '^Latchkey Client - Main$';
+
+const isRunnable =
+  hasTool(python, ['-c', 'import tkinter, nacl.signing'], 'python3-tk python3-nacl') &&
+  hasTool('Xvfb', ['-help'], 'xvfb') &&
+  hasTool('xdotool', ['--version'], 'xdotool');
+
+interface RunningSample {
+  output: () => string;
+  /** Resolves with the program's exit code once it exits of itself. */
+  exitCode(): Promise<number | null>;
+  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', () => {
+  let live: LiveLatchkey;
+  let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
+  let x: XDisplay;
+  let workDirectory: string;
+  let samplePath: string;
+  let proxiedSamplePath: string;
+  const running: RunningSample[] = [];
+
+  beforeAll(async () => {
+    [live, x] = await Promise.all([startLiveLatchkey(), startXDisplay()]);
+    proxy = await startTamperingProxy(live.baseUrl);
+    workDirectory = mkdtempSync(join(tmpdir(), 'latchkey-python-sample-'));
+    let code = await live.renderSample('python');
+    for (const name of ['HEARTBEAT_INTERVAL_SECONDS', 'VERIFY_INTERVAL_SECONDS']) {
+      code = replaceConstant(code, name, 1);
+    }
+    samplePath = join(workDirectory, 'latchkey_client.py');
+    writeFileSync(samplePath, code);
+    proxiedSamplePath = join(workDirectory, 'latchkey_client_proxied.py');
+    writeFileSync(
+      proxiedSamplePath,
+      code.replaceAll(JSON.stringify(live.baseUrl), JSON.stringify(proxy.baseUrl)),
+    );
+    mkdirSync(join(samplesDirectory, 'test-results'), { recursive: true });
+  });
+
+  afterEach(async () => {
+    await Promise.all(running.splice(0).map((sample) => sample.stop()));
+    proxy.state.tamper = false;
+  });
+
+  afterAll(async () => {
+    await Promise.all(running.splice(0).map((sample) => sample.stop()));
+    await proxy?.close();
+    await x?.close();
+    await live?.close();
+    if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
+  });
+
+  const newHome = () => mkdtempSync(join(workDirectory, 'home-'));
+
+  const startSample = (path: string, home: string): RunningSample => {
+    const child: ChildProcess = spawn(python, ['-B', path], {
+      // Only what the program needs: no proxy settings of this machine, its own home.
+      env: { PATH: '/usr/bin:/bin', DISPLAY: x.display, HOME: home, PYTHONUNBUFFERED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const killTimer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    const exited = new Promise<number | null>((resolve) =>
+      child.once('exit', (code) => {
+        clearTimeout(killTimer);
+        resolve(code);
+      }),
+    );
+    const sample: RunningSample = {
+      output: () => output,
+      exitCode: () => exited,
+      async waitForLine(pattern, timeoutMs = 15_000) {
+        const deadline = Date.now() + timeoutMs;
+        while (!pattern.test(output)) {
+          if (Date.now() > deadline || child.exitCode !== null) {
+            throw new Error(`no line ${String(pattern)} in the sample's output:\n${output}`);
+          }
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      },
+      async stop() {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await exited;
+      },
+    };
+    running.push(sample);
+    return sample;
+  };
+
+  /** Types into the login form (400x300 at a fixed layout) and clicks Login. */
+  const logIn = async (username: string, password: string) => {
+    const window = await x.waitForWindow(loginTitle);
+    const { x: left, y: top } = await x.windowGeometry(window);
+    await x.xdotool(['windowfocus', '--sync', window]);
+    await x.click(left + 200, top + 118);
+    await x.xdotool(['type', '--delay', '5', username]);
+    await x.click(left + 200, top + 173);
+    await x.xdotool(['type', '--delay', '5', password]);
+    await x.click(left + 200, top + 225);
+  };
+
+  /** Waits for a dialog by its exact title and closes it with Return (its OK button). */
+  const dismissDialog = async (title: string) => {
+    const dialog = await x.waitForWindow(`^${title}$`);
+    await x.xdotool(['windowfocus', '--sync', dialog]);
+    await x.xdotool(['key', 'Return']);
+    await x.waitForNoWindow(`^${title}$`);
+  };
+
+  const waitFor = async (check: () => Promise<boolean>, what: string, timeoutMs = 15_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  const sessionsOf = (userId: string) =>
+    live.testApp.database.db
+      .select()
+      .from(appUserSessions)
+      .where(eq(appUserSessions.appUserId, userId));
+  const openSessionsOf = (userId: string) =>
+    live.testApp.database.db
+      .select()
+      .from(appUserSessions)
+      .where(and(eq(appUserSessions.appUserId, userId), isNull(appUserSessions.endedAt)));
+  const savedSessionFile = (home: string) =>
+    join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
+
+  it('compiles as rendered, and its verifier passes its unit tests in the rendered file', () => {
+    const compiled = spawnSync(python, ['-B', '-m', 'py_compile', samplePath], {
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(compiled.stderr).toBe('');
+    expect(compiled.status).toBe(0);
+    expect(readFileSync(samplePath, 'utf8')).toContain(`"${live.application.signingPublicKey}"`);
+
+    const tests = spawnSync(python, ['-B', '-m', 'unittest', 'test_latchkey_client'], {
+      cwd: join(samplesDirectory, 'python'),
+      env: { PATH: '/usr/bin:/bin', LATCHKEY_CLIENT_PATH: samplePath },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(tests.stderr).toMatch(/Ran \d+ tests/);
+    expect(tests.status).toBe(0);
+  });
+
+  it('logs in, verifies, starts a session with heartbeats, resumes a saved session and logs out', async () => {
+    const user = await live.createEndUser();
+    const home = newHome();
+    const first = startSample(samplePath, home);
+    await logIn(user.username, user.password);
+    await dismissDialog('Login Successful');
+    await x.waitForWindow(mainTitle);
+    await first.waitForLine(/\[latchkey\] session started \S{8}\n/);
+    expect(first.output()).toContain(
+      `[latchkey] dialog Login Successful: ${live.application.loginSuccessMessage}\n`,
+    );
+    await waitFor(async () => (await live.activeSessionCount()) === 1, 'a live session');
+
+    // A heartbeat moves the session row's last_heartbeat_at past its start.
+    await first.waitForLine(/\[latchkey\] heartbeat ok\n/);
+    await waitFor(async () => {
+      const [session] = await sessionsOf(user.id);
+      return session !== undefined && session.lastHeartbeatAt > session.startedAt;
+    }, 'a heartbeat in the session row');
+    expect(first.output()).not.toContain(user.password);
+
+    const main = await x.waitForWindow(mainTitle);
+    const area = await x.windowGeometry(main);
+    expect(area).toMatchObject({ width: 600, height: 400 });
+    await first.waitForLine(/\[latchkey\] heartbeat ok\n[\s\S]*heartbeat ok\n/);
+    await x.xdotool(['mousemove', '1000', '700']); // the pointer out of the picture
+    const { distinctColours } = x.screenshot(screenshotPath, area);
+    expect(distinctColours).toBeGreaterThan(2); // text and a button, not a blank window
+    expect(readFileSync(savedSessionFile(home), 'utf8')).toContain(user.id);
+
+    // Persistence: a new start verifies the saved user_id and goes straight to the main screen.
+    await first.stop();
+    const second = startSample(samplePath, home);
+    await second.waitForLine(/\[latchkey\] Saved session verified\.\n/);
+    await x.waitForWindow(mainTitle);
+    await second.waitForLine(/\[latchkey\] session started/);
+    await waitFor(async () => (await openSessionsOf(user.id)).length === 2, 'a second session');
+
+    // Manual logout ends that session and forgets the saved id.
+    const secondMain = await x.waitForWindow(mainTitle);
+    const secondArea = await x.windowGeometry(secondMain);
+    await x.click(secondArea.x + 300, secondArea.y + 350);
+    await dismissDialog('Logged Out');
+    await x.waitForWindow(loginTitle);
+    await second.waitForLine(/\[latchkey\] session ended\n/);
+    expect(second.output()).toContain('[latchkey] dialog Logged Out: You have been logged out.\n');
+    expect(await openSessionsOf(user.id)).toHaveLength(1); // the killed first program's
+    expect(existsSync(savedSessionFile(home))).toBe(false);
+
+    // The killed program never ended its session: pausing the user ends it for what follows.
+    await live.pauseEndUser(user.id);
+    expect(await live.activeSessionCount()).toBe(0);
+  });
+
+  it("asks for both fields, then refuses a wrong password with the application's own message", async () => {
+    const user = await live.createEndUser();
+    const first = startSample(samplePath, newHome());
+    const loginWindow = await x.waitForWindow(loginTitle);
+    expect(await x.windowGeometry(loginWindow)).toMatchObject({ width: 400, height: 300 });
+    await logIn('   ', 'a password'); // trimmed, the username is empty
+    await dismissDialog('Validation Error');
+    expect(first.output()).toContain(
+      '[latchkey] dialog Validation Error: Please enter both username and password.\n',
+    );
+    expect(first.output()).not.toContain('login as');
+
+    await first.stop();
+
+    const sample = startSample(samplePath, newHome());
+    await logIn(user.username, 'not the password');
+    await dismissDialog('Login Failed');
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Login Failed: ${live.application.loginFailedMessage}\n`,
+    );
+    await x.waitForWindow(loginTitle);
+    expect(await sessionsOf(user.id)).toHaveLength(0);
+  });
+
+  it('forces a logout after three failed verifies once the owner pauses the user', async () => {
+    const user = await live.createEndUser();
+    const home = newHome();
+    // Relative to what is live already, so that an earlier test's failure cannot fail this one.
+    const liveBefore = await live.activeSessionCount();
+    const sample = startSample(samplePath, home);
+    await logIn(user.username, user.password);
+    await dismissDialog('Login Successful');
+    await x.waitForWindow(mainTitle);
+    await waitFor(
+      async () => (await live.activeSessionCount()) === liveBefore + 1,
+      'a live session',
+    );
+
+    await live.pauseEndUser(user.id);
+    await x.waitForWindow('^Session Expired$');
+    expect(sample.output()).toMatch(/verify failed \(3\/3\): ACCOUNT_DISABLED\n/);
+    expect(sample.output()).toContain(
+      '[latchkey] forced logout\n[latchkey] dialog Session Expired: Your session has expired. Please login again.\n',
+    );
+    expect(await openSessionsOf(user.id)).toHaveLength(0);
+    expect(await live.activeSessionCount()).toBe(liveBefore);
+    await dismissDialog('Session Expired');
+    await x.waitForWindow(loginTitle);
+    expect(existsSync(savedSessionFile(home))).toBe(false);
+  });
+
+  it('refuses a tampered answer: no login, no session', async () => {
+    const user = await live.createEndUser();
+    proxy.state.tamper = true;
+    const sample = startSample(proxiedSamplePath, newHome());
+    await logIn(user.username, user.password);
+    await dismissDialog('Security Warning');
+    expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+    expect(sample.output()).toContain('[latchkey] response not verified\n');
+    expect(sample.output()).toContain(
+      '[latchkey] dialog Security Warning: The server response could not be verified.\n',
+    );
+    expect(sample.output()).not.toContain('login ok');
+    await x.waitForWindow(loginTitle);
+    expect(await x.findWindows(mainTitle)).toEqual([]);
+    expect(await sessionsOf(user.id)).toHaveLength(0);
+  });
+
+  it('shows Hardware Mismatch when the account is locked to another device', async () => {
+    await live.updateApplication({ hwidLockEnabled: true });
+    const user = await live.createEndUser({ hwid: 'another-device-0123456789' });
+    const sample = startSample(samplePath, newHome());
+    await logIn(user.username, user.password);
+    await dismissDialog('Hardware Mismatch');
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Hardware Mismatch: ${live.application.hwidMismatchMessage}\n`,
+    );
+    await x.waitForWindow(loginTitle);
+    expect(await sessionsOf(user.id)).toHaveLength(0);
+  });
+
+  it("shows Update Required and exits when the version is not the application's", async () => {
+    const user = await live.createEndUser();
+    const code = readFileSync(samplePath, 'utf8');
+    const versionLiteral = JSON.stringify(live.application.version);
+    expect(code).toContain(`APP_VERSION = ${versionLiteral}\n`);
+    const oldVersionPath = join(workDirectory, 'latchkey_client_old_version.py');
+    writeFileSync(
+      oldVersionPath,
+      code.replace(`APP_VERSION = ${versionLiteral}`, 'APP_VERSION = "0.0.1"'),
+    );
+    const sample = startSample(oldVersionPath, newHome());
+    await logIn(user.username, user.password);
+    await dismissDialog('Update Required');
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Update Required: ${live.application.versionMismatchMessage}\n`,
+    );
+    const stillRunning = new Promise((resolve) =>
+      setTimeout(() => resolve('still running'), 10_000),
+    );
+    expect(await Promise.race([sample.exitCode(), stillRunning])).toBe(1);
+    expect(await x.findWindows(loginTitle)).toEqual([]);
+  });
+});
