@@ -108,6 +108,16 @@ namespace LatchkeySample
         public string HwidLock;
     }
 
+    /// <summary>Message boxes (spec §8 titles), each also logged so what the user was told is on record.</summary>
+    public static class Dialog
+    {
+        public static void Show(IWin32Window owner, string text, string title, MessageBoxIcon icon)
+        {
+            Log.Write("dialog \"" + title + "\": " + text);
+            MessageBox.Show(owner, text, title, MessageBoxButtons.OK, icon);
+        }
+    }
+
     public static class Log
     {
         // One line per event on standard output; never a password, a token only by its first 8 characters.
@@ -661,7 +671,7 @@ namespace LatchkeySample
             {
                 SessionStore.Clear();
                 SetBusy(false, "");
-                MessageBox.Show(this, error.Message, "Security Warning", MessageBoxButtons.OK, MessageBoxIcon.Warning);
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
             }
             catch (Exception error)
             {
@@ -676,7 +686,7 @@ namespace LatchkeySample
             var password = passwordBox.Text;
             if (username.Length == 0 || password.Length == 0)
             {
-                MessageBox.Show(this, "Please enter both username and password.", "Login Failed", MessageBoxButtons.OK, MessageBoxIcon.Warning);
+                Dialog.Show(this, "Please enter both username and password.", "Login Failed", MessageBoxIcon.Warning);
                 return;
             }
 
@@ -692,7 +702,7 @@ namespace LatchkeySample
                     return;
                 }
                 Log.Write("login ok (session token " + Log.Preview(login.SessionToken) + ")");
-                MessageBox.Show(this, login.Message, "Login Successful", MessageBoxButtons.OK, MessageBoxIcon.Information);
+                Dialog.Show(this, login.Message, "Login Successful", MessageBoxIcon.Information);
 
                 var verify = await client.VerifyAsync(login.UserId);
                 if (!verify.Success)
@@ -701,7 +711,7 @@ namespace LatchkeySample
                     client.Reset();
                     ClearFields();
                     SetBusy(false, "");
-                    MessageBox.Show(this, "Session verification failed. Please try logging in again.", "Security Warning", MessageBoxButtons.OK, MessageBoxIcon.Warning);
+                    Dialog.Show(this, "Session verification failed. Please try logging in again.", "Security Warning", MessageBoxIcon.Warning);
                     return;
                 }
                 Log.Write("verify ok");
@@ -720,14 +730,14 @@ namespace LatchkeySample
             {
                 client.Reset();
                 SetBusy(false, "");
-                MessageBox.Show(this, error.Message, "Security Warning", MessageBoxButtons.OK, MessageBoxIcon.Warning);
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
             }
             catch (Exception error)
             {
                 Log.Write("network error: " + Describe(error));
                 client.Reset();
                 SetBusy(false, "");
-                MessageBox.Show(this, "Network error: " + Describe(error), "Error", MessageBoxButtons.OK, MessageBoxIcon.Error);
+                Dialog.Show(this, "Network error: " + Describe(error), "Error", MessageBoxIcon.Error);
             }
         }
 
@@ -748,7 +758,7 @@ namespace LatchkeySample
                     if (login.RetryAfterSeconds > 0) message += " Try again in " + login.RetryAfterSeconds + " seconds.";
                     break;
             }
-            MessageBox.Show(this, message, title, MessageBoxButtons.OK, exits ? MessageBoxIcon.Error : MessageBoxIcon.Warning);
+            Dialog.Show(this, message, title, exits ? MessageBoxIcon.Error : MessageBoxIcon.Warning);
             if (exits)
             {
                 Log.Write("exiting (" + login.Code + ")");
@@ -778,7 +788,7 @@ namespace LatchkeySample
             ClearFields();
             SetBusy(false, "");
             Show();
-            MessageBox.Show(this, e.Message, e.Title, MessageBoxButtons.OK, e.IsWarning ? MessageBoxIcon.Warning : MessageBoxIcon.Information);
+            Dialog.Show(this, e.Message, e.Title, e.IsWarning ? MessageBoxIcon.Warning : MessageBoxIcon.Information);
             usernameBox.Focus();
         }
 

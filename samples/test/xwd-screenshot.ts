@@ -16,7 +16,7 @@ export function saveScreenRegionAsPng(
   const headerSize = field(0);
   const [pixmapFormat, screenWidth, screenHeight] = [field(2), field(4), field(5)];
   const [byteOrder, bitsPerPixel, bytesPerLine] = [field(7), field(11), field(12)];
-  const [redMask, greenMask, blueMask, colourCount] = [field(15), field(16), field(17), field(19)];
+  const [redMask, greenMask, blueMask, colourCount] = [field(14), field(15), field(16), field(19)];
   if (pixmapFormat !== 2 || (bitsPerPixel !== 32 && bitsPerPixel !== 24)) {
     throw new Error(
       `unsupported XWD image: format ${pixmapFormat}, ${bitsPerPixel} bits per pixel`,
