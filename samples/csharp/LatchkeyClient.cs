@@ -1,8 +1,1048 @@
-// Latchkey client sample for C# (skeleton; the full sample replaces it).
-public static class LatchkeySettings
+// Latchkey client sample for C# (WinForms): login, verify, a live session with heartbeats,
+// forced logout when the licence is revoked, and every server answer's Ed25519 signature checked.
+//
+// Builds with .NET 8 on Windows (LatchkeyClient.csproj: net8.0-windows, UseWindowsForms) and with
+// Mono as C# 7:
+//   mcs -langversion:7 -target:winexe -r:System.Windows.Forms.dll -r:System.Drawing.dll
+//       -r:System.Net.Http.dll -r:System.Runtime.Serialization.dll -r:System.Numerics.dll
+//       -out:client.exe LatchkeyClient.cs
+using System;
+using System.Collections;
+using System.Collections.Generic;
+using System.Drawing;
+using System.IO;
+using System.Linq;
+using System.Net;
+using System.Net.Http;
+using System.Numerics;
+using System.Reflection;
+using System.Runtime.Serialization;
+using System.Runtime.Serialization.Json;
+using System.Security.Cryptography;
+using System.Text;
+using System.Threading.Tasks;
+using System.Windows.Forms;
+
+namespace LatchkeySample
 {
-    public const string ApiKey = "YOUR_API_KEY";
-    public const string BaseUrl = "YOUR_LATCHKEY_URL";
-    public const string AppVersion = "YOUR_APP_VERSION";
-    public const string SigningPublicKey = "YOUR_SIGNING_PUBLIC_KEY";
+    /// <summary>Filled in by Latchkey for your application: keep them together at the top.</summary>
+    public static class LatchkeySettings
+    {
+        public const string ApiKey = "YOUR_API_KEY";
+        public const string BaseUrl = "YOUR_LATCHKEY_URL";
+        public const string AppVersion = "YOUR_APP_VERSION";
+        // The application's Ed25519 public key (hex): only answers signed with its private key are trusted.
+        public const string SigningPublicKey = "YOUR_SIGNING_PUBLIC_KEY";
+
+        public const int HEARTBEAT_INTERVAL_SECONDS = 30;
+        public const int VERIFY_INTERVAL_SECONDS = 300;
+        public const int MAX_VERIFY_FAILURES = 3;
+        public const int HTTP_TIMEOUT_SECONDS = 30;
+        public const int MAX_CLOCK_SKEW_SECONDS = 300;
+    }
+
+    /// <summary>An answer of the client API: every field any endpoint may send.</summary>
+    [DataContract]
+    public class ApiResponse
+    {
+        [DataMember(Name = "success")] public bool Success { get; set; }
+        [DataMember(Name = "message")] public string Message { get; set; }
+        [DataMember(Name = "code")] public string Code { get; set; }
+        [DataMember(Name = "user_id")] public string UserId { get; set; }
+        [DataMember(Name = "username")] public string Username { get; set; }
+        [DataMember(Name = "email")] public string Email { get; set; }
+        [DataMember(Name = "expires_at")] public string ExpiresAt { get; set; }
+        [DataMember(Name = "hwid_locked")] public bool HwidLocked { get; set; }
+        [DataMember(Name = "session_token")] public string SessionToken { get; set; }
+
+        /// <summary>Seconds from the Retry-After header of a 429, else 0 (not part of the body).</summary>
+        public int RetryAfterSeconds { get; set; }
+    }
+
+    [DataContract]
+    public class LoginRequest
+    {
+        [DataMember(Name = "username", Order = 1)] public string Username { get; set; }
+        [DataMember(Name = "password", Order = 2)] public string Password { get; set; }
+        [DataMember(Name = "api_key", Order = 3)] public string ApiKey { get; set; }
+        [DataMember(Name = "version", Order = 4)] public string Version { get; set; }
+        [DataMember(Name = "hwid", Order = 5)] public string Hwid { get; set; }
+    }
+
+    [DataContract]
+    public class VerifyRequest
+    {
+        [DataMember(Name = "user_id")] public string UserId { get; set; }
+    }
+
+    [DataContract]
+    public class SessionTrackRequest
+    {
+        [DataMember(Name = "action", Order = 1)] public string Action { get; set; }
+        [DataMember(Name = "user_id", Order = 2, EmitDefaultValue = false)] public string UserId { get; set; }
+        [DataMember(Name = "session_token", Order = 3)] public string SessionToken { get; set; }
+        [DataMember(Name = "hwid", Order = 4, EmitDefaultValue = false)] public string Hwid { get; set; }
+    }
+
+    /// <summary>What the program keeps between launches: only who logged in (spec: persistence flow).</summary>
+    [DataContract]
+    public class SavedSession
+    {
+        [DataMember(Name = "user_id")] public string UserId { get; set; }
+        [DataMember(Name = "username")] public string Username { get; set; }
+    }
+
+    /// <summary>The answer failed its signature or timestamp check: it may come from an impostor.</summary>
+    public class ResponseNotVerifiedException : Exception
+    {
+        public ResponseNotVerifiedException(string reason) : base(reason) { }
+    }
+
+    /// <summary>The user shown on the main screen.</summary>
+    public class UserInfo
+    {
+        public string UserId;
+        public string Username;
+        public string Email;
+        public string ExpiresAt;
+        public string HwidLock;
+    }
+
+    /// <summary>Message boxes (spec §8 titles), each also logged so what the user was told is on record.</summary>
+    public static class Dialog
+    {
+        public static void Show(IWin32Window owner, string text, string title, MessageBoxIcon icon)
+        {
+            Log.Write("dialog \"" + title + "\": " + text);
+            MessageBox.Show(owner, text, title, MessageBoxButtons.OK, icon);
+        }
+    }
+
+    public static class Log
+    {
+        // One line per event on standard output; never a password, a token only by its first 8 characters.
+        public static void Write(string line)
+        {
+            Console.WriteLine("[latchkey] " + line);
+            Console.Out.Flush();
+        }
+
+        public static string Preview(string token)
+        {
+            if (string.IsNullOrEmpty(token)) return "(none)";
+            return token.Length <= 8 ? token : token.Substring(0, 8) + "...";
+        }
+    }
+
+    /// <summary>
+    /// Talks to the Latchkey client API. Every request carries the API key and a fresh nonce; every
+    /// answer, whatever its HTTP status, is checked (Ed25519 signature over
+    /// "{timestamp}.{nonce}.{body}" with the pinned public key, and a timestamp near the local clock)
+    /// before its body is read.
+    /// </summary>
+    public class LatchkeyClient
+    {
+        private static readonly HttpClient Http = CreateHttpClient();
+        private readonly string baseUrl;
+        private readonly byte[] publicKey;
+
+        public LatchkeyClient()
+        {
+            baseUrl = LatchkeySettings.BaseUrl.TrimEnd('/');
+            publicKey = ParseHex(LatchkeySettings.SigningPublicKey);
+            Hwid = HardwareId.Get();
+        }
+
+        public string Hwid { get; private set; }
+        public string UserId { get; private set; }
+        public string SessionToken { get; private set; }
+
+        private static HttpClient CreateHttpClient()
+        {
+            var http = new HttpClient();
+            http.Timeout = TimeSpan.FromSeconds(LatchkeySettings.HTTP_TIMEOUT_SECONDS);
+            return http;
+        }
+
+        public async Task<ApiResponse> LoginAsync(string username, string password)
+        {
+            var response = await PostAsync("/api/v1/login", new LoginRequest
+            {
+                Username = username,
+                Password = password,
+                ApiKey = LatchkeySettings.ApiKey,
+                Version = LatchkeySettings.AppVersion,
+                Hwid = Hwid,
+            }).ConfigureAwait(false);
+            if (response.Success)
+            {
+                UserId = response.UserId;
+                SessionToken = response.SessionToken;
+            }
+            return response;
+        }
+
+        public Task<ApiResponse> VerifyAsync(string userId)
+        {
+            return PostAsync("/api/v1/verify", new VerifyRequest { UserId = userId });
+        }
+
+        /// <summary>
+        /// Starts the session with the token login returned; with none (a saved session from an earlier
+        /// launch) the client makes its own sess_{id}_{unix seconds} token, which the server accepts only
+        /// from the address and device of the user's latest login.
+        /// </summary>
+        public Task<ApiResponse> StartSessionAsync(string userId)
+        {
+            UserId = userId;
+            if (string.IsNullOrEmpty(SessionToken))
+            {
+                SessionToken = "sess_" + Guid.NewGuid().ToString("N") + "_" +
+                    DateTimeOffset.UtcNow.ToUnixTimeSeconds();
+            }
+            return PostAsync("/api/v1/session/track", new SessionTrackRequest
+            {
+                Action = "start",
+                UserId = userId,
+                SessionToken = SessionToken,
+                Hwid = Hwid,
+            });
+        }
+
+        public Task<ApiResponse> HeartbeatAsync()
+        {
+            return PostAsync("/api/v1/session/track", new SessionTrackRequest
+            {
+                Action = "heartbeat",
+                SessionToken = SessionToken,
+            });
+        }
+
+        public async Task<ApiResponse> EndSessionAsync()
+        {
+            var token = SessionToken;
+            SessionToken = null;
+            if (string.IsNullOrEmpty(token)) return null;
+            return await PostAsync("/api/v1/session/track", new SessionTrackRequest
+            {
+                Action = "end",
+                SessionToken = token,
+            }).ConfigureAwait(false);
+        }
+
+        public void Reset()
+        {
+            UserId = null;
+            SessionToken = null;
+        }
+
+        private async Task<ApiResponse> PostAsync(string path, object payload)
+        {
+            var nonce = NewNonce();
+            var request = new HttpRequestMessage(HttpMethod.Post, baseUrl + path);
+            request.Headers.Add("X-API-Key", LatchkeySettings.ApiKey);
+            request.Headers.Add("X-Request-Nonce", nonce);
+            request.Content = new ByteArrayContent(Json.Serialize(payload));
+            request.Content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/json");
+
+            using (var answer = await Http.SendAsync(request).ConfigureAwait(false))
+            {
+                var body = await answer.Content.ReadAsByteArrayAsync().ConfigureAwait(false);
+                var timestamp = FirstHeader(answer, "X-Signature-Timestamp");
+                var signature = FirstHeader(answer, "X-Signature-Ed25519");
+                if (!IsGenuineResponse(publicKey, timestamp, nonce, body, signature,
+                        DateTimeOffset.UtcNow.ToUnixTimeSeconds()))
+                {
+                    Log.Write("response not verified (" + path + ", HTTP " + (int)answer.StatusCode + ")");
+                    throw new ResponseNotVerifiedException("The server response could not be verified.");
+                }
+                if ((int)answer.StatusCode >= 500)
+                {
+                    throw new HttpRequestException("the server answered HTTP " + (int)answer.StatusCode);
+                }
+                var response = Json.Deserialize<ApiResponse>(body);
+                if (response == null) throw new HttpRequestException("the server's answer is not JSON");
+                if (answer.Headers.RetryAfter != null && answer.Headers.RetryAfter.Delta.HasValue)
+                {
+                    response.RetryAfterSeconds = (int)answer.Headers.RetryAfter.Delta.Value.TotalSeconds;
+                }
+                return response;
+            }
+        }
+
+        private static string FirstHeader(HttpResponseMessage answer, string name)
+        {
+            IEnumerable<string> values;
+            return answer.Headers.TryGetValues(name, out values) ? values.FirstOrDefault() : null;
+        }
+
+        /// <summary>
+        /// True only for an answer signed by the holder of the application's private key, for this
+        /// request's nonce, at a time within MAX_CLOCK_SKEW_SECONDS of nowUnixSeconds.
+        /// </summary>
+        public static bool IsGenuineResponse(byte[] publicKey, string timestamp, string nonce, byte[] body,
+            string signatureHex, long nowUnixSeconds)
+        {
+            if (publicKey == null || publicKey.Length != 32) return false;
+            if (string.IsNullOrEmpty(timestamp) || string.IsNullOrEmpty(signatureHex)) return false;
+            long signedAt;
+            if (!long.TryParse(timestamp, System.Globalization.NumberStyles.None,
+                    System.Globalization.CultureInfo.InvariantCulture, out signedAt)) return false;
+            if (Math.Abs(nowUnixSeconds - signedAt) > LatchkeySettings.MAX_CLOCK_SKEW_SECONDS) return false;
+            var signature = ParseHex(signatureHex);
+            if (signature == null || signature.Length != 64) return false;
+            var prefix = Encoding.UTF8.GetBytes(timestamp + "." + nonce + ".");
+            var message = new byte[prefix.Length + body.Length];
+            Buffer.BlockCopy(prefix, 0, message, 0, prefix.Length);
+            Buffer.BlockCopy(body, 0, message, prefix.Length, body.Length);
+            return Ed25519.Verify(publicKey, message, signature);
+        }
+
+        private static string NewNonce()
+        {
+            var bytes = new byte[16];
+            using (var random = RandomNumberGenerator.Create()) random.GetBytes(bytes);
+            return ToHex(bytes);
+        }
+
+        public static string ToHex(byte[] bytes)
+        {
+            var text = new StringBuilder(bytes.Length * 2);
+            foreach (var b in bytes) text.Append(b.ToString("x2"));
+            return text.ToString();
+        }
+
+        /// <summary>The bytes of a hex string, or null when it is not one.</summary>
+        public static byte[] ParseHex(string hex)
+        {
+            if (hex == null || hex.Length % 2 != 0) return null;
+            var bytes = new byte[hex.Length / 2];
+            for (var i = 0; i < bytes.Length; i++)
+            {
+                var high = HexValue(hex[2 * i]);
+                var low = HexValue(hex[2 * i + 1]);
+                if (high < 0 || low < 0) return null;
+                bytes[i] = (byte)(high * 16 + low);
+            }
+            return bytes;
+        }
+
+        private static int HexValue(char c)
+        {
+            if (c >= '0' && c <= '9') return c - '0';
+            if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+            if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+            return -1;
+        }
+    }
+
+    public static class Json
+    {
+        public static byte[] Serialize(object value)
+        {
+            using (var stream = new MemoryStream())
+            {
+                new DataContractJsonSerializer(value.GetType()).WriteObject(stream, value);
+                return stream.ToArray();
+            }
+        }
+
+        public static T Deserialize<T>(byte[] bytes) where T : class
+        {
+            try
+            {
+                using (var stream = new MemoryStream(bytes))
+                {
+                    return new DataContractJsonSerializer(typeof(T)).ReadObject(stream) as T;
+                }
+            }
+            catch (SerializationException)
+            {
+                return null;
+            }
+        }
+    }
+
+    /// <summary>
+    /// Ed25519 signature verification (RFC 8032 §5.1.7) in managed code, so the sample needs no native
+    /// library. Points are decoded strictly (y &lt; p, no negative zero), S must be below the group
+    /// order, and [S]B is compared with R + [k]A in extended coordinates (the cofactorless check).
+    /// Only public data is handled, so constant time is not needed.
+    /// </summary>
+    public static class Ed25519
+    {
+        private static readonly BigInteger P = BigInteger.Pow(2, 255) - 19;
+        private static readonly BigInteger L = BigInteger.Pow(2, 252) +
+            BigInteger.Parse("27742317777372353535851937790883648493");
+        private static readonly BigInteger D = Mod(-121665 * Inverse(121666));
+        private static readonly BigInteger SqrtMinusOne = BigInteger.ModPow(2, (P - 1) / 4, P);
+        private static readonly BigInteger[] BasePoint = MakeBasePoint();
+
+        public static bool Verify(byte[] publicKey, byte[] message, byte[] signature)
+        {
+            if (publicKey == null || publicKey.Length != 32 || signature == null || signature.Length != 64)
+                return false;
+            var a = Decode(publicKey);
+            if (a == null) return false;
+            var rBytes = new byte[32];
+            Array.Copy(signature, 0, rBytes, 0, 32);
+            var r = Decode(rBytes);
+            if (r == null) return false;
+            var sBytes = new byte[32];
+            Array.Copy(signature, 32, sBytes, 0, 32);
+            var s = FromLittleEndian(sBytes);
+            if (s >= L) return false;
+
+            byte[] digest;
+            using (var sha = SHA512.Create())
+            {
+                var input = new byte[64 + message.Length];
+                Buffer.BlockCopy(rBytes, 0, input, 0, 32);
+                Buffer.BlockCopy(publicKey, 0, input, 32, 32);
+                Buffer.BlockCopy(message, 0, input, 64, message.Length);
+                digest = sha.ComputeHash(input);
+            }
+            var k = FromLittleEndian(digest) % L;
+            return AreEqual(Multiply(s, BasePoint), Add(r, Multiply(k, a)));
+        }
+
+        /// <summary>Decodes a 32-byte point encoding; null when it is not the canonical encoding of a point.</summary>
+        public static BigInteger[] Decode(byte[] encoded)
+        {
+            if (encoded == null || encoded.Length != 32) return null;
+            var bytes = (byte[])encoded.Clone();
+            var sign = (bytes[31] >> 7) & 1;
+            bytes[31] &= 0x7f;
+            var y = FromLittleEndian(bytes);
+            if (y >= P) return null;
+            var x = RecoverX(y, sign);
+            if (x.IsZero && sign == 1) return null;
+            if (x < 0) return null;
+            return new[] { x, y, BigInteger.One, Mod(x * y) };
+        }
+
+        private static BigInteger RecoverX(BigInteger y, int sign)
+        {
+            var x2 = Mod((y * y - 1) * Inverse(D * y * y + 1));
+            if (x2.IsZero) return BigInteger.Zero;
+            var x = BigInteger.ModPow(x2, (P + 3) / 8, P);
+            if (!Mod(x * x - x2).IsZero) x = Mod(x * SqrtMinusOne);
+            if (!Mod(x * x - x2).IsZero) return BigInteger.MinusOne;
+            if ((int)(x & 1) != sign) x = P - x;
+            return x;
+        }
+
+        private static BigInteger[] Add(BigInteger[] p, BigInteger[] q)
+        {
+            var a = Mod((p[1] - p[0]) * (q[1] - q[0]));
+            var b = Mod((p[1] + p[0]) * (q[1] + q[0]));
+            var c = Mod(2 * p[3] * q[3] * D);
+            var d = Mod(2 * p[2] * q[2]);
+            var e = b - a;
+            var f = d - c;
+            var g = d + c;
+            var h = b + a;
+            return new[] { Mod(e * f), Mod(g * h), Mod(f * g), Mod(e * h) };
+        }
+
+        private static BigInteger[] Multiply(BigInteger scalar, BigInteger[] point)
+        {
+            var result = new[] { BigInteger.Zero, BigInteger.One, BigInteger.One, BigInteger.Zero };
+            var addend = point;
+            while (scalar > 0)
+            {
+                if (!scalar.IsEven) result = Add(result, addend);
+                addend = Add(addend, addend);
+                scalar >>= 1;
+            }
+            return result;
+        }
+
+        private static bool AreEqual(BigInteger[] p, BigInteger[] q)
+        {
+            return Mod(p[0] * q[2] - q[0] * p[2]).IsZero && Mod(p[1] * q[2] - q[1] * p[2]).IsZero;
+        }
+
+        private static BigInteger[] MakeBasePoint()
+        {
+            var y = Mod(4 * Inverse(5));
+            var x = RecoverX(y, 0);
+            return new[] { x, y, BigInteger.One, Mod(x * y) };
+        }
+
+        private static BigInteger Mod(BigInteger value)
+        {
+            var result = value % P;
+            return result.Sign < 0 ? result + P : result;
+        }
+
+        private static BigInteger Inverse(BigInteger value)
+        {
+            return BigInteger.ModPow(Mod(value), P - 2, P);
+        }
+
+        private static BigInteger FromLittleEndian(byte[] bytes)
+        {
+            var unsigned = new byte[bytes.Length + 1];
+            Array.Copy(bytes, unsigned, bytes.Length);
+            return new BigInteger(unsigned);
+        }
+    }
+
+    /// <summary>
+    /// The hardware id (spec: a 32-character base64 substring of a SHA-256 of the processor id and the
+    /// baseboard serial). Both come from WMI on Windows; System.Management is reached by reflection
+    /// because .NET 8 only has it as a NuGet package. Where WMI is not available the documented
+    /// fallback hashes a fixed prefix plus the machine name.
+    /// </summary>
+    public static class HardwareId
+    {
+        private const string FallbackPrefix = "LATCHKEY-FALLBACK-";
+
+        public static string Get()
+        {
+            var processorId = QueryWmi("Win32_Processor", "ProcessorId");
+            var boardSerial = QueryWmi("Win32_BaseBoard", "SerialNumber");
+            var source = processorId.Length > 0 || boardSerial.Length > 0
+                ? processorId + "|" + boardSerial
+                : FallbackPrefix + Environment.MachineName;
+            using (var sha = SHA256.Create())
+            {
+                var hash = Convert.ToBase64String(sha.ComputeHash(Encoding.UTF8.GetBytes(source)));
+                return hash.Substring(0, 32);
+            }
+        }
+
+        private static string QueryWmi(string wmiClass, string property)
+        {
+            if (Environment.OSVersion.Platform != PlatformID.Win32NT) return "";
+            try
+            {
+                var searcherType = Type.GetType(
+                    "System.Management.ManagementObjectSearcher, System.Management, Version=4.0.0.0, " +
+                    "Culture=neutral, PublicKeyToken=b03f5f7f11d50a3a", false);
+                if (searcherType == null) return "";
+                var searcher = Activator.CreateInstance(searcherType, "SELECT " + property + " FROM " + wmiClass);
+                try
+                {
+                    var results = searcherType.GetMethod("Get", Type.EmptyTypes).Invoke(searcher, null) as IEnumerable;
+                    if (results == null) return "";
+                    foreach (var item in results)
+                    {
+                        var value = item.GetType().GetMethod("GetPropertyValue", new[] { typeof(string) })
+                            .Invoke(item, new object[] { property });
+                        var text = value == null ? "" : value.ToString().Trim();
+                        if (text.Length > 0) return text;
+                    }
+                }
+                finally
+                {
+                    var disposable = searcher as IDisposable;
+                    if (disposable != null) disposable.Dispose();
+                }
+            }
+            catch (Exception error)
+            {
+                Log.Write("hardware id: " + wmiClass + " unavailable (" + error.GetType().Name + ")");
+            }
+            return "";
+        }
+    }
+
+    /// <summary>The saved user id (spec: persistence flow), in ~/.latchkey/{first 12 characters of the API key}.json.</summary>
+    public static class SessionStore
+    {
+        private static string FilePath
+        {
+            get
+            {
+                var home = Environment.GetFolderPath(Environment.SpecialFolder.UserProfile);
+                var key = LatchkeySettings.ApiKey.Length > 12 ? LatchkeySettings.ApiKey.Substring(0, 12) : LatchkeySettings.ApiKey;
+                var safeKey = new string(key.Select(c => char.IsLetterOrDigit(c) || c == '_' || c == '-' ? c : '_').ToArray());
+                return Path.Combine(Path.Combine(home, ".latchkey"), safeKey + ".json");
+            }
+        }
+
+        public static SavedSession Load()
+        {
+            try
+            {
+                if (!File.Exists(FilePath)) return null;
+                var saved = Json.Deserialize<SavedSession>(File.ReadAllBytes(FilePath));
+                return saved != null && !string.IsNullOrEmpty(saved.UserId) ? saved : null;
+            }
+            catch (IOException)
+            {
+                return null;
+            }
+        }
+
+        public static void Save(string userId, string username)
+        {
+            try
+            {
+                Directory.CreateDirectory(Path.GetDirectoryName(FilePath));
+                File.WriteAllBytes(FilePath, Json.Serialize(new SavedSession { UserId = userId, Username = username }));
+            }
+            catch (Exception error)
+            {
+                Log.Write("could not save the session: " + error.Message);
+            }
+        }
+
+        public static void Clear()
+        {
+            try
+            {
+                if (File.Exists(FilePath)) File.Delete(FilePath);
+            }
+            catch (Exception error)
+            {
+                Log.Write("could not clear the saved session: " + error.Message);
+            }
+        }
+    }
+
+    /// <summary>The login window (400x300).</summary>
+    public class LoginForm : Form
+    {
+        private readonly LatchkeyClient client = new LatchkeyClient();
+        private readonly TextBox usernameBox = new TextBox();
+        private readonly TextBox passwordBox = new TextBox();
+        private readonly Button loginButton = new Button();
+        private readonly Label statusLabel = new Label();
+        private MainForm mainForm;
+
+        public LoginForm()
+        {
+            Text = "Latchkey Login";
+            ClientSize = new Size(400, 300);
+            FormBorderStyle = FormBorderStyle.FixedDialog;
+            MaximizeBox = false;
+            StartPosition = FormStartPosition.CenterScreen;
+
+            var title = new Label { Text = "Sign in", Font = new Font(FontFamily.GenericSansSerif, 14f, FontStyle.Bold), Location = new Point(30, 20), Size = new Size(340, 30) };
+            var usernameLabel = new Label { Text = "Username", Location = new Point(30, 70), Size = new Size(90, 22) };
+            usernameBox.Location = new Point(130, 68);
+            usernameBox.Size = new Size(240, 22);
+            usernameBox.TabIndex = 0;
+            var passwordLabel = new Label { Text = "Password", Location = new Point(30, 110), Size = new Size(90, 22) };
+            passwordBox.Location = new Point(130, 108);
+            passwordBox.Size = new Size(240, 22);
+            passwordBox.UseSystemPasswordChar = true;
+            passwordBox.TabIndex = 1;
+            loginButton.Text = "Login";
+            loginButton.Location = new Point(130, 150);
+            loginButton.Size = new Size(240, 32);
+            loginButton.TabIndex = 2;
+            loginButton.Click += OnLoginClick;
+            statusLabel.Location = new Point(30, 200);
+            statusLabel.Size = new Size(340, 80);
+
+            Controls.AddRange(new Control[] { title, usernameLabel, usernameBox, passwordLabel, passwordBox, loginButton, statusLabel });
+            AcceptButton = loginButton;
+            ActiveControl = usernameBox;
+            Shown += OnShownFirst;
+        }
+
+        /// <summary>A user id saved by an earlier launch is verified before anything is shown as signed in.</summary>
+        private async void OnShownFirst(object sender, EventArgs e)
+        {
+            Shown -= OnShownFirst;
+            var saved = SessionStore.Load();
+            if (saved == null) return;
+            SetBusy(true, "Checking the saved session...");
+            try
+            {
+                var verify = await client.VerifyAsync(saved.UserId);
+                if (!verify.Success)
+                {
+                    Log.Write("saved session refused (" + verify.Code + ")");
+                    SessionStore.Clear();
+                    SetBusy(false, "");
+                    return;
+                }
+                Log.Write("saved session verified");
+                SetBusy(false, "Saved session verified.");
+                var user = new UserInfo { UserId = saved.UserId, Username = saved.Username };
+                await OpenMainAsync(user, "Saved session verified.");
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                SessionStore.Clear();
+                SetBusy(false, "");
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+            }
+            catch (Exception error)
+            {
+                Log.Write("saved session check failed: " + Describe(error));
+                SetBusy(false, "");
+            }
+        }
+
+        private async void OnLoginClick(object sender, EventArgs e)
+        {
+            var username = usernameBox.Text.Trim();
+            var password = passwordBox.Text;
+            if (username.Length == 0 || password.Length == 0)
+            {
+                Dialog.Show(this, "Please enter both username and password.", "Login Failed", MessageBoxIcon.Warning);
+                return;
+            }
+
+            SetBusy(true, "Signing in...");
+            try
+            {
+                var login = await client.LoginAsync(username, password);
+                if (!login.Success)
+                {
+                    Log.Write("login failed (" + login.Code + "): " + login.Message);
+                    SetBusy(false, "");
+                    ShowLoginRefusal(login);
+                    return;
+                }
+                Log.Write("login ok (session token " + Log.Preview(login.SessionToken) + ")");
+                Dialog.Show(this, login.Message, "Login Successful", MessageBoxIcon.Information);
+
+                var verify = await client.VerifyAsync(login.UserId);
+                if (!verify.Success)
+                {
+                    Log.Write("verify after login failed (" + verify.Code + ")");
+                    client.Reset();
+                    ClearFields();
+                    SetBusy(false, "");
+                    Dialog.Show(this, "Session verification failed. Please try logging in again.", "Security Warning", MessageBoxIcon.Warning);
+                    return;
+                }
+                Log.Write("verify ok");
+                SessionStore.Save(login.UserId, login.Username);
+                SetBusy(false, "");
+                await OpenMainAsync(new UserInfo
+                {
+                    UserId = login.UserId,
+                    Username = login.Username,
+                    Email = login.Email,
+                    ExpiresAt = string.IsNullOrEmpty(login.ExpiresAt) ? "Never" : login.ExpiresAt,
+                    HwidLock = login.HwidLocked ? "Locked to this device" : "Not locked",
+                }, login.Message);
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                client.Reset();
+                SetBusy(false, "");
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+            }
+            catch (Exception error)
+            {
+                Log.Write("network error: " + Describe(error));
+                client.Reset();
+                SetBusy(false, "");
+                Dialog.Show(this, "Network error: " + Describe(error), "Error", MessageBoxIcon.Error);
+            }
+        }
+
+        /// <summary>Refusals are told apart by their code, never by the (vendor-editable) message.</summary>
+        private void ShowLoginRefusal(ApiResponse login)
+        {
+            var title = "Login Failed";
+            var exits = false;
+            var message = login.Message ?? "";
+            switch (login.Code)
+            {
+                case "VERSION_MISMATCH": title = "Update Required"; exits = true; break;
+                case "HWID_MISMATCH": title = "Hardware Mismatch"; break;
+                case "ACCOUNT_EXPIRED": title = "Account Expired"; break;
+                case "ACCOUNT_DISABLED": title = "Account Disabled"; break;
+                case "BLACKLISTED": title = "Access Blocked"; exits = true; break;
+                case "RATE_LIMITED":
+                    if (login.RetryAfterSeconds > 0) message += " Try again in " + login.RetryAfterSeconds + " seconds.";
+                    break;
+            }
+            Dialog.Show(this, message, title, exits ? MessageBoxIcon.Error : MessageBoxIcon.Warning);
+            if (exits)
+            {
+                Log.Write("exiting (" + login.Code + ")");
+                Application.Exit();
+            }
+        }
+
+        private async Task OpenMainAsync(UserInfo user, string welcome)
+        {
+            mainForm = new MainForm(client, user, welcome);
+            mainForm.LoggedOut += OnLoggedOut;
+            mainForm.FormClosed += OnMainClosed;
+            Hide();
+            mainForm.Show();
+            await mainForm.StartMonitoringAsync();
+        }
+
+        /// <summary>Manual, forced or refused: back to a cleared login screen.</summary>
+        private void OnLoggedOut(object sender, LogoutEventArgs e)
+        {
+            var closing = mainForm;
+            mainForm = null;
+            closing.FormClosed -= OnMainClosed;
+            closing.Close();
+            SessionStore.Clear();
+            client.Reset();
+            ClearFields();
+            SetBusy(false, "");
+            Show();
+            Dialog.Show(this, e.Message, e.Title, e.IsWarning ? MessageBoxIcon.Warning : MessageBoxIcon.Information);
+            usernameBox.Focus();
+        }
+
+        private void OnMainClosed(object sender, FormClosedEventArgs e)
+        {
+            Close();
+        }
+
+        private void ClearFields()
+        {
+            usernameBox.Text = "";
+            passwordBox.Text = "";
+            ActiveControl = usernameBox;
+        }
+
+        private void SetBusy(bool isBusy, string status)
+        {
+            loginButton.Enabled = !isBusy;
+            usernameBox.Enabled = !isBusy;
+            passwordBox.Enabled = !isBusy;
+            statusLabel.Text = status;
+        }
+
+        public static string Describe(Exception error)
+        {
+            while (error is AggregateException && error.InnerException != null) error = error.InnerException;
+            if (error is TaskCanceledException) return "the request timed out";
+            var detail = error.Message;
+            if (error.InnerException != null) detail += " (" + error.InnerException.Message + ")";
+            return detail;
+        }
+    }
+
+    public class LogoutEventArgs : EventArgs
+    {
+        public string Title;
+        public string Message;
+        public bool IsWarning;
+    }
+
+    /// <summary>The main window (600x400): who is signed in, and the session kept alive behind it.</summary>
+    public class MainForm : Form
+    {
+        private readonly LatchkeyClient client;
+        private readonly UserInfo user;
+        private readonly Timer heartbeatTimer = new Timer();
+        private readonly Timer verifyTimer = new Timer();
+        private readonly Label statusLabel = new Label();
+        private int verifyFailures;
+        private bool isMonitoring;
+        private bool isHeartbeatRunning;
+        private bool isVerifyRunning;
+
+        public event EventHandler<LogoutEventArgs> LoggedOut;
+
+        public MainForm(LatchkeyClient client, UserInfo user, string welcome)
+        {
+            this.client = client;
+            this.user = user;
+            Text = "Latchkey - Signed in as " + user.Username;
+            ClientSize = new Size(600, 400);
+            FormBorderStyle = FormBorderStyle.FixedSingle;
+            MaximizeBox = false;
+            StartPosition = FormStartPosition.CenterScreen;
+
+            var heading = new Label { Text = welcome, Font = new Font(FontFamily.GenericSansSerif, 14f, FontStyle.Bold), Location = new Point(30, 20), Size = new Size(540, 30) };
+            var details = new Label
+            {
+                Location = new Point(30, 70),
+                Size = new Size(540, 160),
+                Font = new Font(FontFamily.GenericSansSerif, 11f),
+                Text =
+                    "Username:   " + Display(user.Username) + "\n\n" +
+                    "Email:      " + Display(user.Email) + "\n\n" +
+                    "Expires:    " + Display(user.ExpiresAt) + "\n\n" +
+                    "HWID lock:  " + Display(user.HwidLock),
+            };
+            statusLabel.Location = new Point(30, 250);
+            statusLabel.Size = new Size(540, 60);
+            statusLabel.Text = "Starting session...";
+            var logoutButton = new Button { Text = "Logout", Location = new Point(470, 340), Size = new Size(100, 32) };
+            logoutButton.Click += OnLogoutClick;
+            Controls.AddRange(new Control[] { heading, details, statusLabel, logoutButton });
+
+            heartbeatTimer.Interval = LatchkeySettings.HEARTBEAT_INTERVAL_SECONDS * 1000;
+            heartbeatTimer.Tick += OnHeartbeatTick;
+            verifyTimer.Interval = LatchkeySettings.VERIFY_INTERVAL_SECONDS * 1000;
+            verifyTimer.Tick += OnVerifyTick;
+            FormClosing += OnClosing;
+        }
+
+        private static string Display(string value)
+        {
+            return string.IsNullOrEmpty(value) ? "-" : value;
+        }
+
+        /// <summary>One session start, then heartbeats and periodic verifies until logout.</summary>
+        public async Task StartMonitoringAsync()
+        {
+            try
+            {
+                var start = await client.StartSessionAsync(user.UserId);
+                if (!start.Success)
+                {
+                    Log.Write("session start refused (" + start.Code + ")");
+                    RaiseLoggedOut("Login Failed", start.Message, true);
+                    return;
+                }
+                Log.Write("session started (" + Log.Preview(client.SessionToken) + ")");
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                RaiseLoggedOut("Security Warning", error.Message, true);
+                return;
+            }
+            catch (Exception error)
+            {
+                // Monitoring goes on: the next heartbeat tells whether the session exists.
+                Log.Write("Session start error: " + LoginForm.Describe(error));
+            }
+            statusLabel.Text = "Session active since " + DateTime.Now.ToString("T");
+            verifyFailures = 0;
+            isMonitoring = true;
+            heartbeatTimer.Start();
+            verifyTimer.Start();
+        }
+
+        private async void OnHeartbeatTick(object sender, EventArgs e)
+        {
+            if (!isMonitoring || isHeartbeatRunning) return;
+            isHeartbeatRunning = true;
+            try
+            {
+                var answer = await client.HeartbeatAsync();
+                if (answer.Success) Log.Write("heartbeat ok");
+                else Log.Write("heartbeat failed (" + answer.Code + "): " + answer.Message);
+            }
+            catch (Exception error)
+            {
+                Log.Write("Heartbeat error: " + LoginForm.Describe(error));
+            }
+            finally
+            {
+                isHeartbeatRunning = false;
+            }
+        }
+
+        private async void OnVerifyTick(object sender, EventArgs e)
+        {
+            if (!isMonitoring || isVerifyRunning) return;
+            isVerifyRunning = true;
+            try
+            {
+                bool isGood;
+                try
+                {
+                    isGood = (await client.VerifyAsync(user.UserId)).Success;
+                }
+                catch (ResponseNotVerifiedException)
+                {
+                    // An answer we cannot trust is never a success.
+                    isGood = false;
+                }
+                if (!isMonitoring) return;
+                if (isGood)
+                {
+                    verifyFailures = 0;
+                    Log.Write("verify ok");
+                    statusLabel.Text = "Session verified at " + DateTime.Now.ToString("T");
+                    return;
+                }
+                verifyFailures++;
+                Log.Write("verify failed (" + verifyFailures + "/" + LatchkeySettings.MAX_VERIFY_FAILURES + ")");
+                if (verifyFailures >= LatchkeySettings.MAX_VERIFY_FAILURES)
+                {
+                    Log.Write("forced logout");
+                    await StopMonitoringAsync(true);
+                    RaiseLoggedOut("Session Expired", "Your session has expired. Please login again.", true);
+                }
+            }
+            catch (Exception error)
+            {
+                // Network trouble is not the licence being revoked: logged, not counted.
+                Log.Write("Verification error: " + LoginForm.Describe(error));
+            }
+            finally
+            {
+                isVerifyRunning = false;
+            }
+        }
+
+        private async void OnLogoutClick(object sender, EventArgs e)
+        {
+            Log.Write("logout");
+            await StopMonitoringAsync(true);
+            RaiseLoggedOut("Logged Out", "You have been logged out.", false);
+        }
+
+        private async Task StopMonitoringAsync(bool endSession)
+        {
+            isMonitoring = false;
+            heartbeatTimer.Stop();
+            verifyTimer.Stop();
+            if (!endSession) return;
+            try
+            {
+                var answer = await client.EndSessionAsync();
+                if (answer != null) Log.Write("session ended (" + answer.Code + ")");
+            }
+            catch (Exception error)
+            {
+                Log.Write("Session end error: " + LoginForm.Describe(error));
+            }
+        }
+
+        private void RaiseLoggedOut(string title, string message, bool isWarning)
+        {
+            isMonitoring = false;
+            heartbeatTimer.Stop();
+            verifyTimer.Stop();
+            var handler = LoggedOut;
+            if (handler != null) handler(this, new LogoutEventArgs { Title = title, Message = message, IsWarning = isWarning });
+        }
+
+        /// <summary>Closing the window stops monitoring and ends the session (best effort, briefly).</summary>
+        private void OnClosing(object sender, FormClosingEventArgs e)
+        {
+            if (!isMonitoring) return;
+            isMonitoring = false;
+            heartbeatTimer.Stop();
+            verifyTimer.Stop();
+            Log.Write("window closed: monitoring stopped");
+            try
+            {
+                Task.Run(() => client.EndSessionAsync()).Wait(TimeSpan.FromSeconds(3));
+            }
+            catch (Exception error)
+            {
+                Log.Write("Session end error: " + LoginForm.Describe(error));
+            }
+        }
+    }
+
+    public static class Program
+    {
+#if !LATCHKEY_TESTS
+        [STAThread]
+        public static void Main()
+        {
+            Application.EnableVisualStyles();
+            Application.SetCompatibleTextRenderingDefault(false);
+            Log.Write("starting (hardware id " + HardwareId.Get() + ")");
+            Application.Run(new LoginForm());
+        }
+#endif
+    }
 }

@@ -1,0 +1,94 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileCsharp } from './csharp-build.ts';
+import { hasTool } from './require-tool.ts';
+
+const run = promisify(execFile);
+const sampleDirectory = fileURLToPath(new URL('../csharp/', import.meta.url));
+const isAvailable =
+  hasTool('mcs', ['--version'], 'mono-mcs') && hasTool('mono', ['--version'], 'mono-runtime');
+
+/**
+ * The C# sample's managed Ed25519 verifier and response check (samples/csharp/VerifierTests.cs,
+ * compiled with the sample as it is in the repository): RFC 8032 §7.1 vectors, S >= L,
+ * non-canonical points, a wrong key, and the worked example of docs/client-api.md.
+ */
+describe.runIf(isAvailable)('C# sample verifier', () => {
+  let workDirectory: string;
+  let results: Map<string, boolean>;
+  let exitCode: number;
+
+  beforeAll(async () => {
+    workDirectory = mkdtempSync(join(tmpdir(), 'latchkey-csharp-verifier-'));
+    const program = join(workDirectory, 'verifier-tests.exe');
+    await compileCsharp({
+      sources: [
+        join(sampleDirectory, 'LatchkeyClient.cs'),
+        join(sampleDirectory, 'VerifierTests.cs'),
+      ],
+      output: program,
+      target: 'exe',
+      defines: ['LATCHKEY_TESTS'],
+    });
+    let stdout: string;
+    try {
+      ({ stdout } = await run('mono', [program], { timeout: 60_000 }));
+      exitCode = 0;
+    } catch (error) {
+      const failed = error as { stdout?: string; code?: number };
+      stdout = failed.stdout ?? '';
+      exitCode = typeof failed.code === 'number' ? failed.code : -1;
+    }
+    results = new Map();
+    for (const line of stdout.split('\n')) {
+      const match = /^(ok|FAIL) (.+)$/.exec(line);
+      if (match) results.set(match[2]!, match[1] === 'ok');
+    }
+  });
+  afterAll(() => {
+    if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
+  });
+
+  const expectPassing = (name: string) => expect(results.get(name), name).toBe(true);
+
+  it('verifies the RFC 8032 §7.1 vectors and refuses them with a changed message', () => {
+    for (const vector of ['test 1', 'test 2', 'test 3', 'test SHA(abc)']) {
+      expectPassing(`RFC 8032 ${vector} verifies`);
+      expectPassing(`RFC 8032 ${vector} with a changed message is refused`);
+    }
+  });
+
+  it('refuses S >= L, non-canonical points and a wrong key', () => {
+    expectPassing('S >= L is refused (S + L would pass the group equation)');
+    expectPassing('a non-canonical point (y = p) is refused');
+    expectPassing('a non-canonical point (y = p + 1, the identity) is refused');
+    expectPassing('a non-canonical point (x = 0 with the sign bit) is refused');
+    expectPassing('a y that is on no point is refused');
+    expectPassing('the canonical encoding of y = 0 decodes');
+    expectPassing('the identity encoded canonically decodes');
+    expectPassing('a signature checked with another key is refused');
+    expectPassing('a public key with a non-canonical encoding is refused');
+  });
+
+  it('checks the worked example of docs/client-api.md: valid, tampered, wrong nonce, stale, wrong key', () => {
+    expectPassing('worked example: valid');
+    expectPassing('worked example: tampered body refused');
+    expectPassing('worked example: wrong nonce refused');
+    expectPassing('worked example: stale timestamp refused');
+    expectPassing('worked example: timestamp from the future refused');
+    expectPassing('worked example: wrong key refused');
+    expectPassing('worked example: missing signature refused');
+  });
+
+  it('makes a 32-character hardware id, and every case passed', () => {
+    expectPassing('hardware id is a 32-character base64 string');
+    expect([...results.values()].filter((isPassing) => !isPassing)).toEqual([]);
+    expect(results.size).toBeGreaterThanOrEqual(26);
+    expect(exitCode).toBe(0);
+  });
+});

@@ -1,0 +1,422 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
+import { compileCsharp } from './csharp-build.ts';
+import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
+import { hasTool } from './require-tool.ts';
+import { startTamperingProxy } from './tampering-proxy.ts';
+import { saveScreenRegionAsPng } from './xwd-screenshot.ts';
+
+const run = promisify(execFile);
+const resultsDirectory = fileURLToPath(new URL('../test-results/', import.meta.url));
+const isAvailable =
+  hasTool('mcs', ['--version'], 'mono-mcs libmono-system-windows-forms4.0-cil') &&
+  hasTool('mono', ['--version'], 'mono-runtime') &&
+  hasTool('Xvfb', ['-help'], 'xvfb xauth') &&
+  hasTool('xdotool', ['--version'], 'xdotool');
+
+const loginWindow = '^Latchkey Login$';
+const mainWindow = (username: string) => `^Latchkey - Signed in as ${username}$`;
+const notVerifiedText = 'The server response could not be verified.';
+
+/**
+ * The C# WinForms sample (issue 13), rendered by the server for a live application, compiled
+ * with Mono's mcs and driven in a real window under Xvfb with xdotool: what the server sees
+ * (live sessions, heartbeats) and what the screen shows (window and dialog titles).
+ */
+describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
+  let live: LiveLatchkey;
+  let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
+  let workDirectory: string;
+  let clientProgram: string;
+  let proxiedClientProgram: string;
+  let xvfb: ChildProcess | undefined;
+  let display: string;
+  let framebufferFile: string;
+  const clients: SampleClient[] = [];
+
+  beforeAll(async () => {
+    live = await startLiveLatchkey();
+    proxy = await startTamperingProxy(live.baseUrl);
+    await live.updateApplication({
+      loginFailedMessage: 'Those details do not open Sample under test',
+    });
+    workDirectory = mkdtempSync(join(tmpdir(), 'latchkey-csharp-'));
+
+    let code = await live.renderSample('csharp');
+    code = replaceConstant(code, 'HEARTBEAT_INTERVAL_SECONDS', 1);
+    code = replaceConstant(code, 'VERIFY_INTERVAL_SECONDS', 1);
+    const proxiedCode = code.replaceAll(
+      JSON.stringify(live.baseUrl),
+      JSON.stringify(proxy.baseUrl),
+    );
+    expect(proxiedCode).not.toBe(code);
+    writeFileSync(join(workDirectory, 'LatchkeyClient.cs'), code);
+    mkdirSync(join(workDirectory, 'proxied'));
+    writeFileSync(join(workDirectory, 'proxied', 'LatchkeyClient.cs'), proxiedCode);
+    clientProgram = join(workDirectory, 'client.exe');
+    proxiedClientProgram = join(workDirectory, 'proxied', 'client.exe');
+    await Promise.all([
+      compileCsharp({
+        sources: [join(workDirectory, 'LatchkeyClient.cs')],
+        output: clientProgram,
+        target: 'winexe',
+      }),
+      compileCsharp({
+        sources: [join(workDirectory, 'proxied', 'LatchkeyClient.cs')],
+        output: proxiedClientProgram,
+        target: 'winexe',
+      }),
+    ]);
+
+    const framebufferDirectory = join(workDirectory, 'framebuffer');
+    mkdirSync(framebufferDirectory);
+    const number = freeDisplayNumber();
+    display = `:${number}`;
+    xvfb = spawn(
+      'Xvfb',
+      [display, '-screen', '0', '1024x768x24', '-nolisten', 'tcp', '-fbdir', framebufferDirectory],
+      { stdio: 'ignore' },
+    );
+    framebufferFile = join(framebufferDirectory, 'Xvfb_screen0');
+    await waitFor(
+      () => existsSync(`/tmp/.X11-unix/X${number}`) && existsSync(framebufferFile),
+      10_000,
+      'Xvfb to start',
+    );
+  });
+
+  afterEach(() => {
+    for (const client of clients.splice(0)) client.stop();
+  });
+
+  afterAll(async () => {
+    for (const client of clients.splice(0)) client.stop();
+    xvfb?.kill('SIGTERM');
+    await proxy?.close();
+    await live?.close();
+    if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
+  });
+
+  // ── driving the GUI ─────────────────────────────────────────────────────────────────────
+
+  const xdotool = async (...args: string[]) =>
+    (await run('xdotool', args, { env: { ...process.env, DISPLAY: display }, timeout: 5_000 }))
+      .stdout;
+
+  const findWindows = async (namePattern: string) => {
+    try {
+      return (await xdotool('search', '--onlyvisible', '--name', namePattern))
+        .split('\n')
+        .filter(Boolean);
+    } catch {
+      return []; // xdotool exits 1 when nothing matches
+    }
+  };
+
+  const waitForWindow = async (namePattern: string, timeoutMs = 15_000) => {
+    let found: string[] = [];
+    await waitFor(
+      async () => (found = await findWindows(namePattern)).length > 0,
+      timeoutMs,
+      `a window named ${namePattern}`,
+    );
+    return found[0]!;
+  };
+
+  const geometry = async (windowId: string) => {
+    const shell = await xdotool('getwindowgeometry', '--shell', windowId);
+    const value = (name: string) => Number(new RegExp(`^${name}=(-?\\d+)$`, 'm').exec(shell)![1]);
+    return { x: value('X'), y: value('Y'), width: value('WIDTH'), height: value('HEIGHT') };
+  };
+
+  /** Clicks into the username field, types both fields and presses Enter (the Login button). */
+  const submitLogin = async (username: string, password: string) => {
+    const windowId = await waitForWindow(loginWindow);
+    await xdotool('windowfocus', '--sync', windowId);
+    const { x, y } = await geometry(windowId);
+    await xdotool('mousemove', String(x + 150), String(y + 78));
+    await sleep(200);
+    await xdotool('click', '1');
+    await sleep(100);
+    await xdotool('type', '--delay', '15', username);
+    await xdotool('key', 'Tab');
+    await xdotool('type', '--delay', '15', password);
+    await xdotool('key', 'Return');
+  };
+
+  /** Waits for a dialog with this title, closes it with Enter, and waits until it is gone. */
+  const dismissDialog = async (title: string) => {
+    const windowId = await waitForWindow(`^${title}$`);
+    await waitFor(
+      async () => {
+        await xdotool('windowfocus', '--sync', windowId).catch(() => '');
+        await xdotool('key', 'Return').catch(() => '');
+        await sleep(300);
+        return (await findWindows(`^${title}$`)).length === 0;
+      },
+      10_000,
+      `the ${title} dialog to close`,
+    );
+  };
+
+  const startClient = (program: string, home = mkdtempSync(join(workDirectory, 'home-'))) => {
+    const client = new SampleClient(program, display, home);
+    clients.push(client);
+    return client;
+  };
+
+  const sessionRows = (userId: string) =>
+    live.testApp.database.db
+      .select()
+      .from(appUserSessions)
+      .where(eq(appUserSessions.appUserId, userId));
+
+  const savedSessionFile = (home: string) =>
+    join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
+
+  // ── the proof ───────────────────────────────────────────────────────────────────────────
+
+  it('logs in, starts a session the server sees, heartbeats, and is forced out when the owner pauses the user', async () => {
+    const user = await live.createEndUser();
+    const client = startClient(clientProgram);
+    await submitLogin(user.username, user.password);
+    await client.waitForLine(dialogLine('Login Successful', live.application.loginSuccessMessage));
+    await dismissDialog('Login Successful');
+    const mainId = await waitForWindow(mainWindow(user.username));
+    await client.waitForLine(/^\[latchkey\] session started \(sess_/);
+
+    await waitFor(async () => (await live.activeSessionCount()) === 1, 10_000, 'a live session');
+    const [startedRow] = await sessionRows(user.id);
+    expect(startedRow?.endedAt).toBeNull();
+    await waitFor(
+      async () => {
+        const [row] = await sessionRows(user.id);
+        return row!.lastHeartbeatAt.getTime() > startedRow!.lastHeartbeatAt.getTime();
+      },
+      10_000,
+      'a heartbeat to move last_heartbeat_at',
+    );
+    await client.waitForLine(/^\[latchkey\] heartbeat ok$/);
+    expect(JSON.parse(readFileSync(savedSessionFile(client.home), 'utf8'))).toMatchObject({
+      user_id: user.id,
+    });
+
+    mkdirSync(resultsDirectory, { recursive: true });
+    await sleep(300);
+    const screenshot = saveScreenRegionAsPng(
+      framebufferFile,
+      await geometry(mainId),
+      join(resultsDirectory, 'csharp-main-screen.png'),
+    );
+    expect(screenshot.distinctColours).toBeGreaterThan(2);
+
+    await live.pauseEndUser(user.id);
+    await waitForWindow('^Session Expired$', 20_000);
+    await client.waitForLine(/^\[latchkey\] verify failed \(3\/3\)$/);
+    await client.waitForLine(/^\[latchkey\] forced logout$/);
+    await client.waitForLine(
+      dialogLine('Session Expired', 'Your session has expired. Please login again.'),
+    );
+    expect(await live.activeSessionCount()).toBe(0);
+    await dismissDialog('Session Expired');
+    await waitForWindow(loginWindow);
+    expect(await findWindows(mainWindow(user.username))).toEqual([]);
+    expect(existsSync(savedSessionFile(client.home))).toBe(false);
+    // Monitoring stopped: no heartbeat or verify after the forced logout.
+    const linesAfterLogout = client.lines.length;
+    await sleep(2_500);
+    expect(
+      client.lines.slice(linesAfterLogout).filter((line) => /heartbeat|verify/.test(line)),
+    ).toEqual([]);
+  }, 60_000);
+
+  it("refuses a wrong password with the application's own message and starts no session", async () => {
+    const user = await live.createEndUser();
+    const client = startClient(clientProgram);
+    await submitLogin(user.username, 'not the password');
+    await waitForWindow('^Login Failed$');
+    await client.waitForLine(dialogLine('Login Failed', live.application.loginFailedMessage));
+    await client.waitForLine(
+      new RegExp(
+        `^\\[latchkey\\] login failed \\(INVALID_CREDENTIALS\\): ${escapeRegExp(live.application.loginFailedMessage)}$`,
+      ),
+    );
+    expect(live.application.loginFailedMessage).toBe('Those details do not open Sample under test');
+    await dismissDialog('Login Failed');
+    await waitForWindow(loginWindow);
+    expect(await sessionRows(user.id)).toEqual([]);
+    expect(client.lines.join('\n')).not.toContain('not the password');
+  }, 30_000);
+
+  it('shows Hardware Mismatch when the account is bound to another device', async () => {
+    await live.updateApplication({ hwidLockEnabled: true });
+    try {
+      const user = await live.createEndUser({ hwid: 'another-device' });
+      const client = startClient(clientProgram);
+      await submitLogin(user.username, user.password);
+      await waitForWindow('^Hardware Mismatch$');
+      await client.waitForLine(
+        dialogLine('Hardware Mismatch', live.application.hwidMismatchMessage),
+      );
+      await client.waitForLine(
+        new RegExp(
+          `^\\[latchkey\\] login failed \\(HWID_MISMATCH\\): ${escapeRegExp(live.application.hwidMismatchMessage)}$`,
+        ),
+      );
+      expect(await findWindows(mainWindow(user.username))).toEqual([]);
+      expect(await sessionRows(user.id)).toEqual([]);
+    } finally {
+      await live.updateApplication({ hwidLockEnabled: false });
+    }
+  }, 30_000);
+
+  it('refuses a tampered answer: not verified, no login, no session', async () => {
+    const user = await live.createEndUser();
+    const client = startClient(proxiedClientProgram);
+    proxy.state.tamper = true;
+    try {
+      await submitLogin(user.username, user.password);
+      await waitForWindow('^Security Warning$');
+      await client.waitForLine(dialogLine('Security Warning', notVerifiedText));
+      await client.waitForLine(
+        /^\[latchkey\] response not verified \(\/api\/v1\/login, HTTP 200\)$/,
+      );
+    } finally {
+      proxy.state.tamper = false;
+    }
+    expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+    expect(await findWindows('^Login Successful$')).toEqual([]);
+    await dismissDialog('Security Warning');
+    await waitForWindow(loginWindow);
+    expect(await findWindows(mainWindow(user.username))).toEqual([]);
+    expect(client.lines.join('\n')).not.toMatch(/login ok|session started/);
+    expect(await sessionRows(user.id)).toEqual([]);
+    expect(await live.activeSessionCount()).toBe(0);
+  }, 30_000);
+
+  it('verifies a saved session on the next start, and forgets it once the server refuses it', async () => {
+    const user = await live.createEndUser();
+    const first = startClient(clientProgram);
+    await submitLogin(user.username, user.password);
+    await dismissDialog('Login Successful');
+    await waitForWindow(mainWindow(user.username));
+    await first.waitForLine(/^\[latchkey\] session started/);
+    first.stop();
+    await waitFor(
+      async () => (await findWindows(mainWindow(user.username))).length === 0,
+      10_000,
+      'the first client to close',
+    );
+
+    const second = startClient(clientProgram, first.home);
+    await second.waitForLine(/^\[latchkey\] saved session verified$/);
+    await waitForWindow(mainWindow(user.username));
+    await second.waitForLine(/^\[latchkey\] session started/);
+    await waitFor(
+      async () => (await sessionRows(user.id)).length === 2,
+      10_000,
+      'a second session row',
+    );
+    expect(second.lines.join('\n')).not.toContain('login ok');
+    second.stop();
+    await waitFor(
+      async () => (await findWindows(mainWindow(user.username))).length === 0,
+      10_000,
+      'the second client to close',
+    );
+
+    await live.pauseEndUser(user.id);
+    const third = startClient(clientProgram, first.home);
+    await third.waitForLine(/^\[latchkey\] saved session refused \(ACCOUNT_DISABLED\)$/);
+    await waitForWindow(loginWindow);
+    expect(existsSync(savedSessionFile(first.home))).toBe(false);
+    expect(await findWindows(mainWindow(user.username))).toEqual([]);
+  }, 45_000);
+});
+
+/** One run of the compiled sample under Xvfb, its `[latchkey]` lines collected from stdout. */
+class SampleClient {
+  readonly lines: string[] = [];
+  private readonly process: ChildProcess;
+  private output = '';
+
+  constructor(
+    program: string,
+    display: string,
+    readonly home: string,
+  ) {
+    // timeout(1) bounds the run even if the test process dies without its afterEach.
+    this.process = spawn('timeout', ['-k', '2', '120', 'mono', program], {
+      env: { ...process.env, DISPLAY: display, HOME: home },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.process.stdout!.on('data', (chunk: Buffer) => {
+      this.output += chunk.toString('utf8');
+      const complete = this.output.split('\n');
+      this.output = complete.pop()!;
+      this.lines.push(...complete.filter((line) => line.startsWith('[latchkey] ')));
+    });
+    this.process.stderr!.on('data', (chunk: Buffer) => {
+      this.lines.push(`[stderr] ${chunk.toString('utf8').trim()}`);
+    });
+  }
+
+  async waitForLine(pattern: RegExp, timeoutMs = 15_000): Promise<string> {
+    let found: string | undefined;
+    await waitFor(
+      () => (found = this.lines.find((line) => pattern.test(line))) !== undefined,
+      timeoutMs,
+      `the client to print ${String(pattern)} (it printed:\n${this.lines.join('\n')})`,
+    );
+    return found!;
+  }
+
+  stop(): void {
+    if (this.process.exitCode === null && this.process.signalCode === null) {
+      this.process.kill('SIGTERM');
+    }
+  }
+}
+
+async function waitFor(
+  condition: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(150);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** The line the sample logs as it shows a message box: its title and its exact text. */
+function dialogLine(title: string, text: string): RegExp {
+  return new RegExp(`^\\[latchkey\\] dialog "${escapeRegExp(title)}": ${escapeRegExp(text)}$`);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** Display 97 unless another run holds it (several test files may drive GUIs at once). */
+function freeDisplayNumber(): number {
+  for (let number = 97; number < 1000; number += 100) {
+    if (!existsSync(`/tmp/.X${number}-lock`) && !existsSync(`/tmp/.X11-unix/X${number}`)) {
+      return number;
+    }
+  }
+  throw new Error('no free X display number');
+}
