@@ -1,6 +1,860 @@
-// Latchkey client sample for C++ (skeleton; the full sample replaces it).
+// Latchkey client sample for C++ (console): log in, verify, keep a live session with
+// heartbeats and periodic verification, and check the Ed25519 signature of every answer
+// before trusting it, so a fake server cannot unlock the program.
+//
+// Needs libcurl, libsodium and nlohmann-json (Debian/Ubuntu:
+// apt-get install g++ pkg-config libcurl4-openssl-dev libsodium-dev nlohmann-json3-dev).
+// Build:
+//   g++ -std=c++17 -O2 -Wall -Wextra -Werror latchkey_client.cpp -o latchkey_client $(pkg-config --cflags --libs libcurl libsodium)
+// Run:
+//   ./latchkey_client
+// Commands once logged in: logout, status, help, quit, exit.
+
+// ---- Settings: filled in by Latchkey when you copy this sample from the console ----
 static const char* const API_KEY = "YOUR_API_KEY";
 static const char* const BASE_URL = "YOUR_LATCHKEY_URL";
 static const char* const APP_VERSION = "YOUR_APP_VERSION";
+// The application's Ed25519 public key (hex): only answers signed with its private key count.
 static const char* const SIGNING_PUBLIC_KEY = "YOUR_SIGNING_PUBLIC_KEY";
-int main() { return 0; }
+
+// ---- Intervals and limits (spec: heartbeat 30 s, verify 5 min, 3 failures, 30 s timeout) ----
+static const int HEARTBEAT_INTERVAL_SECONDS = 30;
+static const int VERIFY_INTERVAL_SECONDS = 300;
+static const int MAX_VERIFY_FAILURES = 3;
+static const long HTTP_TIMEOUT_SECONDS = 30;
+static const long long MAX_CLOCK_SKEW_SECONDS = 300;
+
+#include <curl/curl.h>
+#include <sodium.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#ifdef _WIN32
+#include <windows.h>
+#else
+#include <termios.h>
+#include <unistd.h>
+#endif
+
+namespace latchkey {
+
+using json = nlohmann::json;
+
+const char* const NOT_VERIFIED_TEXT = "The server response could not be verified.";
+
+// ---------------------------------------------------------------------------------------
+// Signature check: the trust boundary. Nothing in an answer is read before it passes.
+// ---------------------------------------------------------------------------------------
+
+static bool decode_hex(const std::string& hex, unsigned char* out, size_t out_length) {
+  if (hex.size() != out_length * 2) return false;
+  size_t decoded_length = 0;
+  const char* end = nullptr;
+  if (sodium_hex2bin(out, out_length, hex.data(), hex.size(), nullptr, &decoded_length, &end) != 0)
+    return false;
+  return decoded_length == out_length && end == hex.data() + hex.size();
+}
+
+static bool parse_unix_seconds(const std::string& text, long long& seconds) {
+  if (text.empty() || text.size() > 12) return false;
+  for (char c : text)
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+  seconds = std::stoll(text);
+  return true;
+}
+
+// True only when signature_hex is a valid Ed25519 signature, by the key public_key_hex, of
+// the bytes "{timestamp}.{nonce}.{body}" (the body exactly as received), and the timestamp
+// is within MAX_CLOCK_SKEW_SECONDS of now (so an old genuine answer cannot be replayed).
+bool is_genuine_response(const std::string& public_key_hex, const std::string& timestamp,
+                         const std::string& nonce, const std::string& body,
+                         const std::string& signature_hex, std::time_t now) {
+  if (sodium_init() < 0) return false;
+  unsigned char public_key[crypto_sign_PUBLICKEYBYTES];
+  unsigned char signature[crypto_sign_BYTES];
+  if (!decode_hex(public_key_hex, public_key, sizeof public_key)) return false;
+  if (!decode_hex(signature_hex, signature, sizeof signature)) return false;
+  long long signed_at = 0;
+  if (!parse_unix_seconds(timestamp, signed_at)) return false;
+  long long skew = static_cast<long long>(now) - signed_at;
+  if (skew > MAX_CLOCK_SKEW_SECONDS || skew < -MAX_CLOCK_SKEW_SECONDS) return false;
+  const std::string message = timestamp + "." + nonce + "." + body;
+  return crypto_sign_verify_detached(signature,
+                                     reinterpret_cast<const unsigned char*>(message.data()),
+                                     message.size(), public_key) == 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// Small helpers
+// ---------------------------------------------------------------------------------------
+
+static std::string to_hex(const unsigned char* bytes, size_t length) {
+  std::string hex(length * 2 + 1, '\0');
+  sodium_bin2hex(&hex[0], hex.size(), bytes, length);
+  hex.resize(length * 2);
+  return hex;
+}
+
+static std::string random_hex(size_t byte_count) {
+  std::vector<unsigned char> bytes(byte_count);
+  randombytes_buf(bytes.data(), bytes.size());
+  return to_hex(bytes.data(), bytes.size());
+}
+
+static std::string trim(const std::string& text) {
+  const char* space = " \t\r\n";
+  const size_t first = text.find_first_not_of(space);
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(space) - first + 1);
+}
+
+static std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+static std::string text_field(const json& body, const char* name) {
+  if (body.is_object() && body.contains(name) && body[name].is_string())
+    return body[name].get<std::string>();
+  return "";
+}
+
+// Spec: a session token logs by its first 8 characters only.
+static std::string token_preview(const std::string& token) { return token.substr(0, 8) + "..."; }
+
+// A client-made session token: sess_<random id without dashes>_<unix seconds>.
+static std::string new_session_token() {
+  return "sess_" + random_hex(16) + "_" + std::to_string(static_cast<long long>(std::time(nullptr)));
+}
+
+// ---------------------------------------------------------------------------------------
+// Hardware ID: SHA-256 of the machine's identifier (Linux /etc/machine-id, Windows
+// MachineGuid), falling back to the machine and user names.
+// ---------------------------------------------------------------------------------------
+
+static std::string machine_identifier() {
+#ifdef _WIN32
+  HKEY key;
+  if (RegOpenKeyExA(HKEY_LOCAL_MACHINE, "SOFTWARE\\Microsoft\\Cryptography", 0,
+                    KEY_READ | KEY_WOW64_64KEY, &key) == ERROR_SUCCESS) {
+    char value[256] = {0};
+    DWORD size = sizeof value - 1;
+    DWORD type = 0;
+    const LONG status = RegQueryValueExA(key, "MachineGuid", nullptr, &type,
+                                         reinterpret_cast<LPBYTE>(value), &size);
+    RegCloseKey(key);
+    if (status == ERROR_SUCCESS && type == REG_SZ && value[0] != '\0') return value;
+  }
+  const char* machine = std::getenv("COMPUTERNAME");
+  const char* user = std::getenv("USERNAME");
+#else
+  for (const char* path : {"/etc/machine-id", "/var/lib/dbus/machine-id"}) {
+    std::ifstream file(path);
+    std::string id;
+    if (file && std::getline(file, id) && !trim(id).empty()) return trim(id);
+  }
+  char host[256] = {0};
+  const char* machine = gethostname(host, sizeof host - 1) == 0 ? host : nullptr;
+  const char* user = std::getenv("USER");
+#endif
+  return std::string("fallback:") + (machine ? machine : "unknown-machine") + ":" +
+         (user ? user : "unknown-user");
+}
+
+std::string hardware_id() {
+  const std::string id = machine_identifier();
+  unsigned char hash[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256(hash, reinterpret_cast<const unsigned char*>(id.data()), id.size());
+  return to_hex(hash, sizeof hash);
+}
+
+// ---------------------------------------------------------------------------------------
+// Console output: one mutex, so the monitoring thread never interleaves half lines.
+// ---------------------------------------------------------------------------------------
+
+class Console {
+ public:
+  void say(const std::string& text) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::cout << text << std::endl;
+  }
+  // One line per event for whoever watches the program (never a password, see token_preview).
+  void log(const std::string& event) { say("[latchkey] " + event); }
+  void prompt(const std::string& text) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::cout << text << std::flush;
+  }
+
+ private:
+  std::mutex mutex_;
+};
+
+// ---------------------------------------------------------------------------------------
+// The client API: every request JSON with the API key and a fresh nonce, every answer
+// verified, then parsed.
+// ---------------------------------------------------------------------------------------
+
+enum class CallStatus { Answered, NetworkError, NotVerified, Unreadable };
+
+struct ApiResult {
+  CallStatus status = CallStatus::NetworkError;
+  long http_status = 0;
+  json body;
+  std::string detail;       // network error text
+  std::string retry_after;  // seconds, from a 429
+
+  bool is_answered() const { return status == CallStatus::Answered; }
+  bool is_success() const {
+    return is_answered() && body.contains("success") && body["success"].is_boolean() &&
+           body["success"].get<bool>();
+  }
+  std::string code() const { return text_field(body, "code"); }
+  std::string message() const { return text_field(body, "message"); }
+  // What a user is told when the call produced no trustworthy answer.
+  std::string failure_text() const {
+    switch (status) {
+      case CallStatus::NetworkError: return "Connection error: " + detail;
+      case CallStatus::NotVerified: return std::string("Security Warning: ") + NOT_VERIFIED_TEXT;
+      case CallStatus::Unreadable: return "Failed to parse response";
+      case CallStatus::Answered: break;
+    }
+    return "";
+  }
+};
+
+struct HttpExchange {
+  std::string body;
+  std::map<std::string, std::string> headers;  // names in lower case
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+static const size_t MAX_BODY_BYTES = 1024 * 1024;
+
+static size_t on_body(char* data, size_t size, size_t count, void* user) {
+  auto* exchange = static_cast<HttpExchange*>(user);
+  if (exchange->body.size() + size * count > MAX_BODY_BYTES) return 0;
+  exchange->body.append(data, size * count);
+  return size * count;
+}
+
+static size_t on_header(char* data, size_t size, size_t count, void* user) {
+  auto* exchange = static_cast<HttpExchange*>(user);
+  const std::string line(data, size * count);
+  if (line.rfind("HTTP/", 0) == 0) {
+    exchange->headers.clear();  // a new status line (after a 100 Continue): start again
+  } else {
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos)
+      exchange->headers[lower(trim(line.substr(0, colon)))] = trim(line.substr(colon + 1));
+  }
+  return size * count;
+}
+
+static int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  auto* exchange = static_cast<HttpExchange*>(user);
+  return exchange->cancel != nullptr && exchange->cancel->load() ? 1 : 0;
+}
+
+class LatchkeyClient {
+ public:
+  LatchkeyClient() : hwid_(hardware_id()) {}
+
+  const std::string& hwid() const { return hwid_; }
+
+  ApiResult login(const std::string& username, const std::string& password) {
+    return post("/api/v1/login", {{"username", username},
+                                  {"password", password},
+                                  {"api_key", API_KEY},
+                                  {"version", APP_VERSION},
+                                  {"hwid", hwid_}});
+  }
+  ApiResult verify(const std::string& user_id, const std::atomic<bool>* cancel = nullptr) {
+    return post("/api/v1/verify", {{"user_id", user_id}}, cancel);
+  }
+  ApiResult start_session(const std::string& user_id, const std::string& token) {
+    return post("/api/v1/session/track", {{"action", "start"},
+                                          {"user_id", user_id},
+                                          {"session_token", token},
+                                          {"hwid", hwid_}});
+  }
+  ApiResult heartbeat(const std::string& token, const std::atomic<bool>* cancel) {
+    return post("/api/v1/session/track", {{"action", "heartbeat"}, {"session_token", token}},
+                cancel);
+  }
+  ApiResult end_session(const std::string& token) {
+    return post("/api/v1/session/track", {{"action", "end"}, {"session_token", token}});
+  }
+
+ private:
+  ApiResult post(const std::string& path, const json& payload,
+                 const std::atomic<bool>* cancel = nullptr) {
+    ApiResult result;
+    CURL* curl = curl_easy_init();
+    if (curl == nullptr) {
+      result.detail = "could not start libcurl";
+      return result;
+    }
+    std::string base = BASE_URL;
+    while (!base.empty() && base.back() == '/') base.pop_back();
+    const std::string url = base + path;
+    const std::string request_body = payload.dump();
+    const std::string nonce = random_hex(16);
+    HttpExchange exchange;
+    exchange.cancel = cancel;
+    char error_text[CURL_ERROR_SIZE] = {0};
+
+    curl_slist* headers = nullptr;
+    headers = curl_slist_append(headers, "Content-Type: application/json");
+    headers = curl_slist_append(headers, "Accept: application/json");
+    headers = curl_slist_append(headers, ("X-API-Key: " + std::string(API_KEY)).c_str());
+    headers = curl_slist_append(headers, ("X-Request-Nonce: " + nonce).c_str());
+    headers = curl_slist_append(headers, "Expect:");
+
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request_body.c_str());
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE, static_cast<long>(request_body.size()));
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, HTTP_TIMEOUT_SECONDS);
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);  // curl is used from two threads
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, "latchkey-cpp-sample/1.0");
+    curl_easy_setopt(curl, CURLOPT_ERRORBUFFER, error_text);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &exchange);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &exchange);
+    curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, on_progress);
+    curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &exchange);
+    curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
+
+    const CURLcode outcome = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &result.http_status);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+
+    if (outcome != CURLE_OK) {
+      result.detail = error_text[0] != '\0' ? error_text : curl_easy_strerror(outcome);
+      return result;
+    }
+    // Any status, success or refusal: nothing of the body is read before this check.
+    if (!is_genuine_response(SIGNING_PUBLIC_KEY, exchange.headers["x-signature-timestamp"], nonce,
+                             exchange.body, exchange.headers["x-signature-ed25519"],
+                             std::time(nullptr))) {
+      result.status = CallStatus::NotVerified;
+      return result;
+    }
+    result.body = json::parse(exchange.body, nullptr, false);
+    if (result.body.is_discarded() || !result.body.is_object()) {
+      result.body = json();
+      result.status = CallStatus::Unreadable;
+      return result;
+    }
+    if (result.http_status >= 500) {  // a server fault is not an answer: like a network error
+      result.detail = "server error (HTTP " + std::to_string(result.http_status) + ")";
+      result.status = CallStatus::NetworkError;
+      return result;
+    }
+    result.retry_after = exchange.headers["retry-after"];
+    result.status = CallStatus::Answered;
+    return result;
+  }
+
+  std::string hwid_;
+};
+
+// ---------------------------------------------------------------------------------------
+// Persistence: the user_id of the last login, in ~/.latchkey/<first 12 chars of key>.json
+// ---------------------------------------------------------------------------------------
+
+struct SavedSession {
+  std::string user_id;
+  std::string username;
+};
+
+static std::filesystem::path saved_session_path() {
+#ifdef _WIN32
+  const char* home = std::getenv("USERPROFILE");
+#else
+  const char* home = std::getenv("HOME");
+#endif
+  std::string name = std::string(API_KEY).substr(0, 12);
+  for (char& c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
+  return std::filesystem::path(home ? home : ".") / ".latchkey" / (name + ".json");
+}
+
+static std::optional<SavedSession> load_saved_session() {
+  std::ifstream file(saved_session_path());
+  if (!file) return std::nullopt;
+  const json saved = json::parse(file, nullptr, false);
+  const std::string user_id = text_field(saved, "user_id");
+  if (user_id.empty()) return std::nullopt;
+  return SavedSession{user_id, text_field(saved, "username")};
+}
+
+static void save_session(const SavedSession& session) {
+  std::error_code error;
+  const auto path = saved_session_path();
+  std::filesystem::create_directories(path.parent_path(), error);
+  std::ofstream file(path, std::ios::trunc);
+  file << json{{"user_id", session.user_id}, {"username", session.username}}.dump() << "\n";
+  file.close();
+  std::filesystem::permissions(
+      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+      std::filesystem::perm_options::replace, error);
+}
+
+static void clear_saved_session() {
+  std::error_code error;
+  std::filesystem::remove(saved_session_path(), error);
+}
+
+// ---------------------------------------------------------------------------------------
+// Session monitoring: a heartbeat every HEARTBEAT_INTERVAL_SECONDS and a verify every
+// VERIFY_INTERVAL_SECONDS on a background thread; MAX_VERIFY_FAILURES in a row force a
+// logout. Network errors are only logged.
+// ---------------------------------------------------------------------------------------
+
+class SessionMonitor {
+ public:
+  SessionMonitor(LatchkeyClient& client, Console& console) : client_(client), console_(console) {}
+  ~SessionMonitor() { stop(); }
+
+  void start(const std::string& user_id, const std::string& token,
+             std::function<void()> on_forced_logout) {
+    stop();
+    stop_requested_ = false;
+    cancel_ = false;
+    failures_ = 0;
+    worker_ = std::thread([this, user_id, token, on_forced_logout] {
+      run(user_id, token, on_forced_logout);
+    });
+  }
+
+  // Stops the timers and waits for the thread (an HTTP call in flight is aborted).
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_requested_ = true;
+    }
+    cancel_ = true;
+    wake_.notify_all();
+    if (worker_.joinable() && worker_.get_id() != std::this_thread::get_id()) worker_.join();
+  }
+
+  int verify_failures() const { return failures_; }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  void run(const std::string& user_id, const std::string& token,
+           const std::function<void()>& on_forced_logout) {
+    auto next_heartbeat = Clock::now() + std::chrono::seconds(HEARTBEAT_INTERVAL_SECONDS);
+    auto next_verify = Clock::now() + std::chrono::seconds(VERIFY_INTERVAL_SECONDS);
+    while (true) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        if (wake_.wait_until(lock, std::min(next_heartbeat, next_verify),
+                             [this] { return stop_requested_; }))
+          return;
+      }
+      const auto now = Clock::now();
+      if (now >= next_heartbeat) {
+        next_heartbeat = now + std::chrono::seconds(HEARTBEAT_INTERVAL_SECONDS);
+        send_heartbeat(token);
+      }
+      if (now >= next_verify) {
+        next_verify = now + std::chrono::seconds(VERIFY_INTERVAL_SECONDS);
+        if (!check_still_verified(user_id)) {
+          if (cancel_) return;  // stopping: not a forced logout
+          console_.log("forced logout");
+          const ApiResult ended = client_.end_session(token);
+          console_.log(ended.is_success() ? "session ended"
+                                          : "Session end error: " + describe(ended));
+          on_forced_logout();
+          return;
+        }
+      }
+    }
+  }
+
+  void send_heartbeat(const std::string& token) {
+    const ApiResult result = client_.heartbeat(token, &cancel_);
+    if (result.is_success())
+      console_.log("heartbeat ok");
+    else if (!cancel_)
+      console_.log("Heartbeat error: " + describe(result));
+  }
+
+  // False when MAX_VERIFY_FAILURES consecutive verifies failed. An answer that is not
+  // genuine counts as a failure (it is never a success); a network error does not count.
+  bool check_still_verified(const std::string& user_id) {
+    const ApiResult result = client_.verify(user_id, &cancel_);
+    if (cancel_) return true;
+    if (result.is_success()) {
+      failures_ = 0;
+      console_.log("verify ok");
+      return true;
+    }
+    if (result.status == CallStatus::NetworkError) {
+      console_.log("Verification error: " + describe(result));
+      return true;
+    }
+    failures_ += 1;
+    console_.log("verify failed (" + std::to_string(failures_.load()) + "/" +
+                 std::to_string(MAX_VERIFY_FAILURES) + "): " + describe(result));
+    return failures_ < MAX_VERIFY_FAILURES;
+  }
+
+  static std::string describe(const ApiResult& result) {
+    if (!result.is_answered()) return result.failure_text();
+    return result.code() + " " + result.message();
+  }
+
+  LatchkeyClient& client_;
+  Console& console_;
+  std::thread worker_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_requested_ = false;
+  std::atomic<bool> cancel_{false};
+  std::atomic<int> failures_{0};
+};
+
+// ---------------------------------------------------------------------------------------
+// The console program: login screen (Username/Password prompts), then the main screen
+// (a "> " command prompt). The monitoring thread may return it to the login screen.
+// ---------------------------------------------------------------------------------------
+
+class ConsoleApp {
+ public:
+  ConsoleApp() : monitor_(client_, console_) {}
+
+  int run() {
+    console_.say("Latchkey client sample (C++), version " + std::string(APP_VERSION));
+    if (std::string(SIGNING_PUBLIC_KEY).rfind("YOUR_", 0) == 0)
+      console_.say("This sample is not configured: copy it from the Latchkey console.");
+    resume_saved_session();
+    show_prompt();
+
+    std::string line;
+    while (true) {
+      const bool is_hidden = current_screen() == Screen::Password;
+      if (!read_line(line, is_hidden)) break;  // end of input: leave as "quit" would
+      int exit_code = 0;
+      if (handle_line(line, exit_code)) {
+        monitor_.stop();
+        return exit_code;
+      }
+    }
+    leave();
+    return 0;
+  }
+
+ private:
+  enum class Screen { Username, Password, Main };
+
+  struct Session {
+    std::string user_id;
+    std::string username;
+    std::string token;
+  };
+
+  Screen current_screen() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return screen_;
+  }
+
+  void show_prompt() {
+    switch (current_screen()) {
+      case Screen::Username: console_.prompt("Username: "); break;
+      case Screen::Password: console_.prompt("Password: "); break;
+      case Screen::Main: console_.prompt("> "); break;
+    }
+  }
+
+  // Returns true when the program should end, with exit_code set.
+  bool handle_line(std::string line, int& exit_code) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    switch (current_screen()) {
+      case Screen::Username: {
+        std::lock_guard<std::mutex> lock(mutex_);
+        pending_username_ = trim(line);
+        screen_ = Screen::Password;
+        break;
+      }
+      case Screen::Password: {
+        const std::string username = pending_username_;
+        pending_username_.clear();
+        {
+          std::lock_guard<std::mutex> lock(mutex_);
+          screen_ = Screen::Username;
+        }
+        if (username.empty() || line.empty()) {
+          console_.say("Please provide both username and password");
+          break;
+        }
+        if (!log_in(username, line, exit_code)) return true;
+        break;
+      }
+      case Screen::Main:
+        if (run_command(trim(line))) {
+          exit_code = 0;
+          return true;
+        }
+        break;
+    }
+    show_prompt();
+    return false;
+  }
+
+  // Returns false when the program must exit (update required, access blocked).
+  bool log_in(const std::string& username, const std::string& password, int& exit_code) {
+    console_.say("Logging in...");
+    const ApiResult login = client_.login(username, password);
+    if (!login.is_answered()) {
+      report_untrusted(login, "login");
+      return true;
+    }
+    if (!login.is_success()) {
+      const std::string code = login.code();
+      console_.log("login failed (" + code + ")");
+      std::string text = login_failure_title(code) + ": " + login.message();
+      if (code == "RATE_LIMITED" && !login.retry_after.empty())
+        text += " (try again in " + login.retry_after + " seconds)";
+      console_.say(text);
+      if (code == "VERSION_MISMATCH" || code == "BLACKLISTED") {
+        exit_code = 1;
+        return false;
+      }
+      return true;
+    }
+    console_.log("login ok");
+    console_.say("Login Successful: " + login.message());
+
+    const std::string user_id = text_field(login.body, "user_id");
+    std::string token = text_field(login.body, "session_token");
+    if (token.empty()) token = new_session_token();
+
+    const ApiResult verified = client_.verify(user_id);
+    if (!verified.is_answered()) {
+      report_untrusted(verified, "verify");
+      return true;
+    }
+    if (!verified.is_success()) {
+      console_.log("verify failed after login (" + verified.code() + ")");
+      console_.say("Security Warning: Session verification failed. Please try logging in again.");
+      return true;
+    }
+    console_.log("verify ok");
+    save_session({user_id, username});
+    enter_main_screen({user_id, username, token});
+    return true;
+  }
+
+  // Spec: a saved user_id is verified on start; if that fails it is cleared.
+  void resume_saved_session() {
+    const std::optional<SavedSession> saved = load_saved_session();
+    if (!saved) return;
+    console_.log("saved session found");
+    const ApiResult verified = client_.verify(saved->user_id);
+    if (verified.is_success()) {
+      console_.say("Saved session verified.");
+      enter_main_screen({saved->user_id, saved->username, new_session_token()});
+      return;
+    }
+    if (verified.is_answered()) {
+      console_.log("saved session refused (" + verified.code() + ")");
+      clear_saved_session();
+    } else {
+      report_untrusted(verified, "verify");
+    }
+  }
+
+  // One session start, then monitoring; a refused start returns to the login screen.
+  void enter_main_screen(const Session& session) {
+    const ApiResult started = client_.start_session(session.user_id, session.token);
+    if (!started.is_success()) {
+      if (started.is_answered()) {
+        console_.log("session start refused (" + started.code() + ")");
+        console_.say("Session start error: " + started.message());
+      } else {
+        report_untrusted(started, "session start");
+      }
+      clear_saved_session();
+      return;
+    }
+    console_.log("session started (" + token_preview(session.token) + ")");
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      session_ = session;
+      screen_ = Screen::Main;
+    }
+    const std::string who = session.username.empty() ? session.user_id : session.username;
+    console_.say("Welcome, " + who + "! Type 'help' for commands.");
+    monitor_.start(session.user_id, session.token, [this] { forced_logout(); });
+  }
+
+  // Runs on the monitoring thread, after its session end call.
+  void forced_logout() {
+    clear_saved_session();
+    std::lock_guard<std::mutex> lock(mutex_);
+    session_ = Session{};
+    screen_ = Screen::Username;
+    console_.say("Session Expired: Your session has expired. Please login again.");
+    console_.prompt("Username: ");
+  }
+
+  // Returns true for quit and exit.
+  bool run_command(const std::string& command) {
+    if (command.empty()) return false;
+    if (command == "help") {
+      console_.say("Commands:");
+      console_.say("  status  show the logged-in user and the session");
+      console_.say("  logout  end the session and return to the login prompt");
+      console_.say("  help    show this list");
+      console_.say("  quit    end the session and close the program (also: exit)");
+    } else if (command == "status") {
+      Session session;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        session = session_;
+      }
+      console_.say("Status: logged in as " +
+                   (session.username.empty() ? std::string("(saved session)") : session.username));
+      console_.say("  User ID: " + session.user_id);
+      console_.say("  Session: " + token_preview(session.token));
+      console_.say("  Verify failures: " + std::to_string(monitor_.verify_failures()) + "/" +
+                   std::to_string(MAX_VERIFY_FAILURES));
+      console_.say("  Heartbeat every " + std::to_string(HEARTBEAT_INTERVAL_SECONDS) +
+                   " s, verify every " + std::to_string(VERIFY_INTERVAL_SECONDS) + " s");
+    } else if (command == "logout") {
+      if (end_session()) {
+        clear_saved_session();
+        console_.log("logged out");
+        console_.say("You have been logged out.");
+      }
+    } else if (command == "quit" || command == "exit") {
+      leave();
+      return true;
+    } else {
+      console_.say("Unknown command: " + command + ". Type 'help' for commands.");
+    }
+    return false;
+  }
+
+  // Stops monitoring and ends the session; false when the monitor had already logged out.
+  bool end_session() {
+    monitor_.stop();
+    Session session;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (screen_ != Screen::Main) return false;
+      session = session_;
+      session_ = Session{};
+      screen_ = Screen::Username;
+    }
+    const ApiResult ended = client_.end_session(session.token);
+    if (ended.is_success())
+      console_.log("session ended");
+    else
+      console_.log("Session end error: " +
+                   (ended.is_answered() ? ended.code() + " " + ended.message()
+                                        : ended.failure_text()));
+    return true;
+  }
+
+  // Closing the program stops monitoring and ends the session; the saved user_id stays
+  // for the next start.
+  void leave() {
+    end_session();
+    console_.say("Goodbye.");
+  }
+
+  void report_untrusted(const ApiResult& result, const std::string& call) {
+    if (result.status == CallStatus::NotVerified) console_.log("response not verified (" + call + ")");
+    console_.say(result.failure_text());
+  }
+
+  static std::string login_failure_title(const std::string& code) {
+    if (code == "VERSION_MISMATCH") return "Update Required";
+    if (code == "HWID_MISMATCH") return "Hardware Mismatch";
+    if (code == "ACCOUNT_EXPIRED") return "Account Expired";
+    if (code == "ACCOUNT_DISABLED") return "Account Disabled";
+    if (code == "BLACKLISTED") return "Access Blocked";
+    return "Login Failed";
+  }
+
+  static bool read_line(std::string& line, bool is_hidden) {
+#ifdef _WIN32
+    HANDLE input = GetStdHandle(STD_INPUT_HANDLE);
+    DWORD mode = 0;
+    const bool can_hide = is_hidden && GetConsoleMode(input, &mode);
+    if (can_hide) SetConsoleMode(input, mode & ~static_cast<DWORD>(ENABLE_ECHO_INPUT));
+    const bool has_line = static_cast<bool>(std::getline(std::cin, line));
+    if (can_hide) {
+      SetConsoleMode(input, mode);
+      std::cout << std::endl;
+    }
+#else
+    termios saved{};
+    const bool can_hide = is_hidden && isatty(STDIN_FILENO) && tcgetattr(STDIN_FILENO, &saved) == 0;
+    if (can_hide) {
+      termios quiet = saved;
+      quiet.c_lflag &= ~static_cast<tcflag_t>(ECHO);
+      tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+    }
+    const bool has_line = static_cast<bool>(std::getline(std::cin, line));
+    if (can_hide) {
+      tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+      std::cout << std::endl;
+    }
+#endif
+    return has_line;
+  }
+
+  Console console_;
+  LatchkeyClient client_;
+  SessionMonitor monitor_;
+  std::mutex mutex_;  // guards screen_, session_, pending_username_
+  Screen screen_ = Screen::Username;
+  Session session_;
+  std::string pending_username_;
+};
+
+}  // namespace latchkey
+
+#ifndef LATCHKEY_NO_MAIN
+int main() {
+  std::cout << std::unitbuf;  // every line reaches a pipe at once
+  if (sodium_init() < 0 || curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+    std::cout << "Could not initialise libsodium or libcurl" << std::endl;
+    return 1;
+  }
+  int exit_code = 0;
+  {
+    latchkey::ConsoleApp app;
+    exit_code = app.run();
+  }
+  curl_global_cleanup();
+  return exit_code;
+}
+#endif

@@ -1,0 +1,77 @@
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hasTool } from './require-tool.ts';
+
+/**
+ * The C++ sample's response verifier (`latchkey::is_genuine_response`), compiled from the
+ * committed template by samples/cpp/verifier_tests.cpp and run on the worked example of
+ * docs/client-api.md (RFC 8032 test 1 key, timestamp 1775044800). The program prints one
+ * verdict per case; the expected verdicts live here.
+ */
+const toolchainPackages = 'g++ pkg-config libcurl4-openssl-dev nlohmann-json3-dev libsodium-dev';
+const isToolchainInstalled =
+  hasTool('g++', ['--version'], toolchainPackages) &&
+  hasTool('pkg-config', ['--exists', 'libcurl', 'libsodium'], toolchainPackages);
+
+const COMPILE_TIMEOUT_MS = 120_000;
+const testsSource = fileURLToPath(new URL('../cpp/verifier_tests.cpp', import.meta.url));
+
+const expectedVerdicts: Record<string, 'accepted' | 'refused'> = {
+  valid: 'accepted',
+  'valid at the clock skew limit': 'accepted',
+  'tampered body': 'refused',
+  'wrong nonce': 'refused',
+  'empty nonce': 'refused',
+  'stale timestamp': 'refused',
+  'timestamp from the future': 'refused',
+  'changed timestamp header': 'refused',
+  'wrong key': 'refused',
+  'missing signature': 'refused',
+  'truncated signature': 'refused',
+  'missing timestamp': 'refused',
+  'unconfigured key placeholder': 'refused',
+};
+
+describe.skipIf(!isToolchainInstalled)('C++ sample response verifier', () => {
+  let workDirectory: string;
+  const verdicts = new Map<string, string>();
+
+  beforeAll(async () => {
+    workDirectory = await mkdtemp(join(tmpdir(), 'latchkey-cpp-verifier-'));
+    const binary = join(workDirectory, 'verifier_tests');
+    const libraries = execFileSync('pkg-config', ['--cflags', '--libs', 'libcurl', 'libsodium'], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    })
+      .trim()
+      .split(/\s+/);
+    const run = promisify(execFile);
+    await run(
+      'g++',
+      ['-std=c++17', '-Wall', '-Wextra', '-Werror', testsSource, '-o', binary, ...libraries],
+      { timeout: COMPILE_TIMEOUT_MS },
+    );
+    const { stdout } = await run(binary, [], { timeout: 10_000 });
+    for (const line of stdout.trim().split('\n')) {
+      const separator = line.lastIndexOf(': ');
+      verdicts.set(line.slice(0, separator), line.slice(separator + 2));
+    }
+  }, COMPILE_TIMEOUT_MS + 20_000);
+
+  afterAll(async () => {
+    if (workDirectory) await rm(workDirectory, { recursive: true, force: true });
+  });
+
+  it('reports a verdict for exactly the expected cases', () => {
+    expect([...verdicts.keys()].sort()).toEqual(Object.keys(expectedVerdicts).sort());
+  });
+
+  it.each(Object.entries(expectedVerdicts))('%s: %s', (name, verdict) => {
+    expect(verdicts.get(name)).toBe(verdict);
+  });
+});

@@ -1,0 +1,341 @@
+import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
+import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
+import { hasTool } from './require-tool.ts';
+import { startTamperingProxy } from './tampering-proxy.ts';
+
+/**
+ * The C++ sample as Latchkey renders it for a live application, compiled with g++ exactly as
+ * its header says and driven through standard input (issue 13's CI proof). The program talks
+ * to the server through the loopback tampering proxy (a transparent pass-through until a
+ * test turns tampering on), so one compilation serves every case.
+ */
+const toolchainPackages = 'g++ pkg-config libcurl4-openssl-dev nlohmann-json3-dev libsodium-dev';
+const isToolchainInstalled =
+  hasTool('g++', ['--version'], toolchainPackages) &&
+  hasTool('pkg-config', ['--exists', 'libcurl', 'libsodium'], toolchainPackages);
+
+const COMPILE_TIMEOUT_MS = 120_000;
+const OUTPUT_TIMEOUT_MS = 15_000;
+const NOT_VERIFIED_TEXT = 'The server response could not be verified.';
+const FORCED_LOGOUT_TEXT = 'Your session has expired. Please login again.';
+
+/** A running sample: its stdout (and stderr) as one growing text, read with a cursor. */
+class ConsoleProgram {
+  output = '';
+  private cursor = 0;
+  private readonly child: ChildProcess;
+  private readonly exitCode: Promise<number | null>;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(binary: string, home: string) {
+    this.child = spawn(binary, [], {
+      env: { ...process.env, HOME: home },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      timeout: 60_000,
+    });
+    const append = (chunk: Buffer) => {
+      this.output += chunk.toString('utf8');
+      for (const listener of this.listeners) listener();
+    };
+    this.child.stdout!.on('data', append);
+    this.child.stderr!.on('data', append);
+    this.exitCode = new Promise((resolve) => this.child.on('exit', (code) => resolve(code)));
+  }
+
+  send(line: string) {
+    this.child.stdin!.write(`${line}\n`);
+  }
+
+  closeInput() {
+    this.child.stdin!.end();
+  }
+
+  /** Waits for `text` after what earlier waits consumed, and moves the cursor past it. */
+  async waitFor(text: string, timeoutMs = OUTPUT_TIMEOUT_MS): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      const check = () => {
+        const index = this.output.indexOf(text, this.cursor);
+        if (index < 0) return;
+        this.cursor = index + text.length;
+        finish();
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        finish();
+        reject(new Error(`timed out waiting for ${JSON.stringify(text)}; output:\n${this.output}`));
+      }, timeoutMs);
+      const finish = () => {
+        clearTimeout(timer);
+        this.listeners.delete(check);
+      };
+      this.listeners.add(check);
+      check();
+    });
+  }
+
+  async exited(timeoutMs = OUTPUT_TIMEOUT_MS): Promise<number | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the program did not exit; output:\n${this.output}`)),
+        timeoutMs,
+      );
+    });
+    try {
+      return await Promise.race([this.exitCode, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  kill() {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () => {
+  let live: LiveLatchkey;
+  let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
+  let workDirectory: string;
+  let binary: string;
+  const programs: ConsoleProgram[] = [];
+  const homes: string[] = [];
+
+  beforeAll(async () => {
+    live = await startLiveLatchkey();
+    proxy = await startTamperingProxy(live.baseUrl);
+    const rendered = await live.renderSample('cpp');
+    expect(rendered).toContain(`static const char* const API_KEY = "${live.application.apiKey}";`);
+    expect(rendered).toContain(`SIGNING_PUBLIC_KEY = "${live.application.signingPublicKey}";`);
+    expect(rendered).toContain(JSON.stringify(live.baseUrl));
+    let code = replaceConstant(rendered, 'HEARTBEAT_INTERVAL_SECONDS', 1);
+    code = replaceConstant(code, 'VERIFY_INTERVAL_SECONDS', 1);
+    code = code.replaceAll(JSON.stringify(live.baseUrl), JSON.stringify(proxy.baseUrl));
+
+    workDirectory = await mkdtemp(join(tmpdir(), 'latchkey-cpp-'));
+    const source = join(workDirectory, 'latchkey_client.cpp');
+    binary = join(workDirectory, 'latchkey_client');
+    await writeFile(source, code);
+    // The build command of the sample's header, flag for flag.
+    const libraries = execFileSync('pkg-config', ['--cflags', '--libs', 'libcurl', 'libsodium'], {
+      encoding: 'utf8',
+      timeout: 10_000,
+    })
+      .trim()
+      .split(/\s+/);
+    await promisify(execFile)(
+      'g++',
+      ['-std=c++17', '-O2', '-Wall', '-Wextra', '-Werror', source, '-o', binary, ...libraries],
+      { timeout: COMPILE_TIMEOUT_MS },
+    );
+  }, COMPILE_TIMEOUT_MS + 60_000);
+
+  afterEach(() => {
+    for (const program of programs.splice(0)) program.kill();
+    if (proxy) proxy.state.tamper = false;
+  });
+
+  afterAll(async () => {
+    for (const program of programs.splice(0)) program.kill();
+    await proxy?.close();
+    await live?.close();
+    for (const directory of [...homes, workDirectory]) {
+      if (directory) await rm(directory, { recursive: true, force: true });
+    }
+  });
+
+  const newHome = async () => {
+    const home = await mkdtemp(join(tmpdir(), 'latchkey-cpp-home-'));
+    homes.push(home);
+    return home;
+  };
+  const run = (home: string) => {
+    const program = new ConsoleProgram(binary, home);
+    programs.push(program);
+    return program;
+  };
+  const savedSessionFile = (home: string) =>
+    join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
+  const sessionsOf = (userId: string) =>
+    live.testApp.database.db
+      .select()
+      .from(appUserSessions)
+      .where(eq(appUserSessions.appUserId, userId));
+  const logIn = async (program: ConsoleProgram, username: string, password: string) => {
+    await program.waitFor('Username: ');
+    program.send(username);
+    await program.waitFor('Password: ');
+    program.send(password);
+  };
+  const waitUntil = async (condition: () => Promise<boolean>, what: string) => {
+    const deadline = Date.now() + OUTPUT_TIMEOUT_MS;
+    while (!(await condition())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting until ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  it('asks again for empty fields, then logs in, verifies, starts one session the server sees, heartbeats, answers status and help, and logs out', async () => {
+    const user = await live.createEndUser();
+    const home = await newHome();
+    const program = run(home);
+
+    await logIn(program, '', '');
+    await program.waitFor('Please provide both username and password');
+    await logIn(program, user.username, user.password);
+    await program.waitFor(`Login Successful: ${live.application.loginSuccessMessage}`);
+    await program.waitFor('[latchkey] verify ok');
+    await program.waitFor('[latchkey] session started');
+    await program.waitFor('> ');
+    expect(await live.activeSessionCount()).toBe(1);
+    const [started] = await sessionsOf(user.id);
+    expect(started).toMatchObject({ endedAt: null });
+
+    // A heartbeat a second: the server moves the session's last_heartbeat_at.
+    await program.waitFor('[latchkey] heartbeat ok');
+    await waitUntil(async () => {
+      const [session] = await sessionsOf(user.id);
+      return session!.lastHeartbeatAt.getTime() > started!.lastHeartbeatAt.getTime();
+    }, 'the heartbeat reaches the session row');
+    expect(JSON.parse(await readFile(savedSessionFile(home), 'utf8'))).toMatchObject({
+      user_id: user.id,
+    });
+
+    program.send('status');
+    await program.waitFor(`Status: logged in as ${user.username}`);
+    await program.waitFor(`User ID: ${user.id}`);
+    await program.waitFor('Verify failures: 0/3');
+    program.send('help');
+    for (const command of ['status', 'logout', 'help', 'quit']) await program.waitFor(command);
+
+    program.send('logout');
+    await program.waitFor('You have been logged out.');
+    await program.waitFor('Username: ');
+    expect(await live.activeSessionCount()).toBe(0);
+    expect(await sessionsOf(user.id)).toMatchObject([{ endReason: 'client' }]);
+    expect(existsSync(savedSessionFile(home))).toBe(false);
+
+    program.closeInput();
+    expect(await program.exited()).toBe(0);
+    expect(program.output).not.toContain(user.password);
+    expect(program.output).not.toContain(NOT_VERIFIED_TEXT);
+  });
+
+  it('keeps the user_id: the next start says Saved session verified. and resumes the session; a refused saved id is cleared', async () => {
+    const user = await live.createEndUser();
+    const home = await newHome();
+    const first = run(home);
+    await logIn(first, user.username, user.password);
+    await first.waitFor('[latchkey] session started');
+    await first.waitFor('> ');
+    first.send('quit');
+    expect(await first.exited()).toBe(0);
+    expect(await live.activeSessionCount()).toBe(0);
+    expect(existsSync(savedSessionFile(home))).toBe(true);
+
+    const second = run(home);
+    await second.waitFor('Saved session verified.');
+    await second.waitFor('[latchkey] session started');
+    await second.waitFor('> ');
+    expect(await live.activeSessionCount()).toBe(1);
+    second.send('exit');
+    expect(await second.exited()).toBe(0);
+    expect(await live.activeSessionCount()).toBe(0);
+    expect(await sessionsOf(user.id)).toHaveLength(2);
+
+    await live.pauseEndUser(user.id);
+    const third = run(home);
+    await third.waitFor('[latchkey] saved session refused (ACCOUNT_DISABLED)');
+    await third.waitFor('Username: ');
+    expect(third.output).not.toContain('Saved session verified.');
+    expect(existsSync(savedSessionFile(home))).toBe(false);
+  });
+
+  it("shows the application's own message for a wrong password and starts no session", async () => {
+    const application = await live.updateApplication({
+      loginFailedMessage: 'No entry: the C++ sample test used a wrong password',
+    });
+    const user = await live.createEndUser();
+    const program = run(await newHome());
+    await logIn(program, user.username, 'not the password');
+    await program.waitFor(`Login Failed: ${application.loginFailedMessage}`);
+    await program.waitFor('Username: ');
+    expect(program.output).not.toContain('[latchkey] session started');
+    expect(await sessionsOf(user.id)).toEqual([]);
+    expect(await live.activeSessionCount()).toBe(0);
+  });
+
+  it('shows Hardware Mismatch with the application message when the account is bound to another device', async () => {
+    const application = await live.updateApplication({ hwidLockEnabled: true });
+    try {
+      const user = await live.createEndUser({ hwid: 'another-device-hwid' });
+      const program = run(await newHome());
+      await logIn(program, user.username, user.password);
+      await program.waitFor(`Hardware Mismatch: ${application.hwidMismatchMessage}`);
+      await program.waitFor('Username: ');
+      expect(await sessionsOf(user.id)).toEqual([]);
+    } finally {
+      await live.updateApplication({ hwidLockEnabled: false });
+    }
+  });
+
+  it('says Update Required and exits when the application wants another version', async () => {
+    const originalVersion = live.application.version;
+    const application = await live.updateApplication({ version: '9.9.9' });
+    try {
+      const user = await live.createEndUser();
+      const program = run(await newHome());
+      await logIn(program, user.username, user.password);
+      await program.waitFor(`Update Required: ${application.versionMismatchMessage}`);
+      expect(await program.exited()).toBe(1);
+      expect(await sessionsOf(user.id)).toEqual([]);
+    } finally {
+      await live.updateApplication({ version: originalVersion });
+    }
+  });
+
+  it('forces a logout after three failed verifies once the owner pauses the user', async () => {
+    const user = await live.createEndUser();
+    const home = await newHome();
+    const program = run(home);
+    await logIn(program, user.username, user.password);
+    await program.waitFor('[latchkey] session started');
+    expect(await live.activeSessionCount()).toBe(1);
+
+    await live.pauseEndUser(user.id);
+    await program.waitFor('[latchkey] verify failed (1/3)');
+    await program.waitFor('[latchkey] verify failed (3/3)');
+    await program.waitFor('[latchkey] forced logout');
+    await program.waitFor(`Session Expired: ${FORCED_LOGOUT_TEXT}`);
+    await program.waitFor('Username: ');
+    expect(await live.activeSessionCount()).toBe(0);
+    expect(existsSync(savedSessionFile(home))).toBe(false);
+    // The timers stopped: no more verifies after the forced logout.
+    const outputAtLogout = program.output;
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    expect(program.output.slice(outputAtLogout.length)).not.toContain('[latchkey] verify');
+  });
+
+  it('refuses a login whose answer was tampered with on the way, and starts no session', async () => {
+    const user = await live.createEndUser();
+    // A fresh home has no saved session: the login is the program's first request.
+    proxy.state.tamper = true;
+    const program = run(await newHome());
+    await logIn(program, user.username, user.password);
+    await program.waitFor(NOT_VERIFIED_TEXT);
+    await program.waitFor('Username: ');
+    expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+    expect(program.output).not.toContain('[latchkey] login ok');
+    expect(program.output).not.toContain(live.application.loginSuccessMessage);
+    expect(await sessionsOf(user.id)).toEqual([]);
+    expect(await live.activeSessionCount()).toBe(0);
+  });
+});
