@@ -21,6 +21,7 @@ import {
   type ActivityRecorder,
 } from './modules/activity/activity-recorder.ts';
 import { registerActivityRoutes } from './modules/activity/routes.ts';
+import { registerAdminRoutes } from './modules/admin/routes.ts';
 import {
   createApplicationEvents,
   type ApplicationEvents,
@@ -215,6 +216,7 @@ export async function buildApp(
       registerActivityRoutes(ownerScope);
       registerWebhookRoutes(ownerScope, deps);
       registerIntegrationRoutes(ownerScope, deps);
+      registerAdminRoutes(ownerScope, deps);
     });
     await registerConsoleAssets(browser, config.consoleDistDir);
   });

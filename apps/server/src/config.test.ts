@@ -28,6 +28,24 @@ describe('loadConfig', () => {
     expect(config.identity.emulatorHost).toBe('127.0.0.1:9099');
   });
 
+  it('gives new accounts the configured permissions, refusing unknown ids', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).defaultAccountPermissions).toEqual([
+      'manage_applications',
+      'delete_applications',
+    ]);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), DEFAULT_ACCOUNT_PERMISSIONS: ' edit_code , edit_code,' })
+        .defaultAccountPermissions,
+    ).toEqual(['edit_code']);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), DEFAULT_ACCOUNT_PERMISSIONS: '' })
+        .defaultAccountPermissions,
+    ).toEqual([]);
+    expect(() =>
+      loadConfig({ DATA_DIR: dataDir(), DEFAULT_ACCOUNT_PERMISSIONS: 'manage_applications,root' }),
+    ).toThrow(/unknown permission "root"/);
+  });
+
   it('switches to PostgreSQL with DATABASE_URL', () => {
     const config = loadConfig({ DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u:p@localhost/db' });
     expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://u:p@localhost/db' });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { permissionSchema, type Permission } from '@latchkey/contracts';
 import { minimumSecretLength, secretWeakness } from './lib/secret-strength.ts';
 
 const booleanFlag = z
@@ -82,6 +83,29 @@ const environmentSchema = z.object({
     .regex(/^\s*\d{1,6}(\s*,\s*\d{1,6}){0,49}\s*$/, 'a comma list of whole seconds')
     .default('5,300,1800,7200,18000,36000,36000')
     .transform((text) => text.split(',').map(Number)),
+  /** Permissions a new (not the first) account starts with: a comma list of permission ids; '' for none. */
+  DEFAULT_ACCOUNT_PERMISSIONS: z
+    .string()
+    .default('manage_applications,delete_applications')
+    .transform((text, context) => {
+      const names = text
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const permissions: Permission[] = [];
+      for (const name of names) {
+        const parsed = permissionSchema.safeParse(name);
+        if (!parsed.success) {
+          context.addIssue({
+            code: 'custom',
+            message: `unknown permission "${name}" (known: ${permissionSchema.options.join(', ')})`,
+          });
+          return z.NEVER;
+        }
+        if (!permissions.includes(parsed.data)) permissions.push(parsed.data);
+      }
+      return permissions;
+    }),
   /** Directory of the built console; empty disables serving it (API-only deployments). */
   CONSOLE_DIST_DIR: z.string().optional(),
   SERVE_CONSOLE: booleanFlag.default(true),
@@ -124,6 +148,8 @@ export interface Config {
   };
   activity: { flushIntervalMs: number; batchSize: number };
   endUserPasswordMinLength: number;
+  /** What a newly created (not the first) account may do. */
+  defaultAccountPermissions: Permission[];
   retention: { sessionMs: number; activityLogMs: number; sweepIntervalMs: number };
   webhooks: { allowPrivateNetworks: boolean; pollIntervalMs: number; retryDelaysMs: number[] };
 }
@@ -222,6 +248,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       batchSize: env.ACTIVITY_BATCH_SIZE,
     },
     endUserPasswordMinLength: env.END_USER_PASSWORD_MIN_LENGTH,
+    defaultAccountPermissions: env.DEFAULT_ACCOUNT_PERMISSIONS,
     retention: {
       sessionMs: env.SESSION_RETENTION_DAYS * DAY_MS,
       activityLogMs: env.ACTIVITY_LOG_RETENTION_DAYS * DAY_MS,

@@ -3,6 +3,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
   activityLogsQuerySchema,
+  adminUserListQuerySchema,
+  adminUserParamsSchema,
+  auditListQuerySchema,
+  siteOverviewQuerySchema,
+  updateAdminUserRequestSchema,
   appUserListQuerySchema,
   appUserParamsSchema,
   applicationParamsSchema,
@@ -136,6 +141,15 @@ const routeSchemas: Record<string, RouteSchemas> = {
     caller: 'owner',
     params: sampleParamsSchema,
   },
+  'GET /api/admin/users': { caller: 'owner', query: adminUserListQuerySchema },
+  'PATCH /api/admin/users/:id': {
+    caller: 'owner',
+    params: adminUserParamsSchema,
+    body: updateAdminUserRequestSchema,
+  },
+  'DELETE /api/admin/users/:id': { caller: 'owner', params: adminUserParamsSchema },
+  'GET /api/admin/audit': { caller: 'owner', query: auditListQuerySchema },
+  'GET /api/admin/overview': { caller: 'owner', query: siteOverviewQuerySchema },
 };
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -250,6 +264,8 @@ interface FuzzRequest {
 
 interface Fixtures {
   owner: SignedInOwner;
+  /** Another account of the site, the target of the admin routes. */
+  otherAccountId: string;
   apiKey: string;
   applicationId: number;
   appUserId: string;
@@ -475,7 +491,9 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     url: 'https://93.184.215.14/fuzz',
   };
   const validParams: Record<string, string> = {
-    id: String(path.startsWith('/api/webhooks/') ? fixtures.webhookId : fixtures.applicationId),
+    id: path.startsWith('/api/admin/users/')
+      ? fixtures.otherAccountId
+      : String(path.startsWith('/api/webhooks/') ? fixtures.webhookId : fixtures.applicationId),
     deliveryId: fixtures.deliveryId,
     appId: String(fixtures.applicationId),
     userId: fixtures.appUserId,
@@ -582,8 +600,10 @@ describe('fuzzing every route', () => {
     const delivery = await insertWebhookDelivery(testApp.database.db, webhook.id, {
       status: 'failed',
     });
+    const other = await signInOwner(testApp.app);
     fixtures = {
       owner,
+      otherAccountId: other.accountId,
       webhookId: webhook.id,
       deliveryId: delivery.id,
       apiKey: application.apiKey,

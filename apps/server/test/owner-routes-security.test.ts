@@ -49,7 +49,7 @@ vi.mock('fastify', async (importOriginal) => {
   return { ...actual, default: withRouteCollector };
 });
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 interface Fixture {
   applicationId: number;
@@ -57,6 +57,8 @@ interface Fixture {
   blacklistEntryId: number;
   webhookId: number;
   deliveryId: string;
+  /** Another account of the site: the target of the admin routes. */
+  accountId: string;
 }
 
 interface OwnerRoute {
@@ -69,11 +71,14 @@ interface OwnerRoute {
    * What a second owner gets when replaying it with the first owner's ids: a 404 that does
    * not reveal the target exists, or (routes without ids) only their own data.
    */
-  asOtherOwner: { status: 404; message: string } | 'own-data';
+  asOtherOwner: { status: 404 | 403; message: string } | 'own-data';
 }
 
 const applicationNotFound = { status: 404, message: 'Application not found' } as const;
 const webhookNotFound = { status: 404, message: 'Webhook not found' } as const;
+/** The admin routes span accounts by design: the second owner, a plain `user`, is refused. */
+const needs = (label: string) =>
+  ({ status: 403, message: `You need the "${label}" permission to do this.` }) as const;
 
 /** A value only the victim's data contains: it must never reach the second owner. */
 const VICTIM_BLOCKED_VALUE = 'victim-blocked-username';
@@ -229,6 +234,19 @@ const ownerRoutes: OwnerRoute[] = [
     path: '/api/applications/:id/samples/:language',
     asOtherOwner: applicationNotFound,
   },
+  { method: 'GET', path: '/api/admin/users', asOtherOwner: needs('Manage Users') },
+  {
+    method: 'PATCH',
+    path: '/api/admin/users/:id',
+    body: { role: 'moderator', permissions: ['edit_code'], isActive: true },
+    asOtherOwner: {
+      status: 403,
+      message: 'You need the "Manage Users" or "Manage Permissions" permission to do this.',
+    },
+  },
+  { method: 'DELETE', path: '/api/admin/users/:id', asOtherOwner: needs('Manage Users') },
+  { method: 'GET', path: '/api/admin/audit', asOtherOwner: needs('Access Admin Panel') },
+  { method: 'GET', path: '/api/admin/overview', asOtherOwner: needs('View All Data') },
 ];
 
 /** Routes reachable without an owner session, on purpose. */
@@ -245,7 +263,11 @@ const isClientApiRoute = (url: string) => url.startsWith('/api/v1/');
 const routeKey = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 
 function fill(path: string, fixture: Fixture): string {
-  const id = path.startsWith('/api/webhooks/') ? fixture.webhookId : fixture.applicationId;
+  const id = path.startsWith('/api/admin/users/')
+    ? fixture.accountId
+    : path.startsWith('/api/webhooks/')
+      ? fixture.webhookId
+      : fixture.applicationId;
   return path
     .replace(':id', String(id))
     .replace(':deliveryId', fixture.deliveryId)
@@ -333,12 +355,14 @@ describe('every owner route is closed to everyone but its owner', () => {
     const delivery = await insertWebhookDelivery(testApp.database.db, webhook.id, {
       status: 'failed',
     });
+    const account = await signInOwner(testApp.app);
     return {
       applicationId: application.id,
       userId: user.id,
       blacklistEntryId: entry.id,
       webhookId: webhook.id,
       deliveryId: delivery.id,
+      accountId: account.accountId,
     };
   };
 
@@ -359,6 +383,12 @@ describe('every owner route is closed to everyone but its owner', () => {
     testApp = await createTestApp();
     victim = await signInOwner(testApp.app);
     attacker = await signInOwner(testApp.app);
+    // Every permission of a vendor's own environment: what stops the attacker below is the
+    // scoping of the data, not a missing permission (owner-route-permissions.test.ts has those).
+    await testApp.database.db
+      .update(ownerAccounts)
+      .set({ permissions: ['manage_applications', 'delete_applications', 'edit_code'] })
+      .where(eq(ownerAccounts.id, attacker.accountId));
     victimData = await createFixture(victim);
     const db = testApp.database.db;
     await insertAppUserSession(db, {
@@ -425,7 +455,10 @@ describe('every owner route is closed to everyone but its owner', () => {
         return;
       }
       expect(response.statusCode).toBe(route.asOtherOwner.status);
-      expect(response.json()).toEqual({ message: route.asOtherOwner.message, code: 'NOT_FOUND' });
+      expect(response.json()).toEqual({
+        message: route.asOtherOwner.message,
+        code: route.asOtherOwner.status === 404 ? 'NOT_FOUND' : 'FORBIDDEN',
+      });
       // Indistinguishable from ids that do not exist at all.
       const nonexistent = await send(
         route,
@@ -435,6 +468,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           blacklistEntryId: 2_000_000_000,
           webhookId: 2_000_000_000,
           deliveryId: randomUUID(),
+          accountId: randomUUID(),
         },
         attacker.headers,
       );

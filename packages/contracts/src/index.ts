@@ -13,3 +13,4 @@ export * from './roles.ts';
 export * from './runtime-config.ts';
 export * from './webhooks.ts';
 export * from './samples.ts';
+export * from './admin.ts';

@@ -4,9 +4,11 @@ import type { DatabaseConnection } from '../db/client.ts';
 import { findOwnerBySession } from '../modules/auth/find-owner-by-session.ts';
 import { sessionCookieName } from '../modules/auth/session-cookie.ts';
 import type { Clock } from '../lib/clock.ts';
-import { forbidden, unauthenticated } from '../lib/errors.ts';
+import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
 import { assertSameOrigin } from './assert-same-origin.ts';
+import { permissionOfRoute } from './owner-route-permissions.ts';
 import type { OwnerContext } from './request-context.ts';
+import { isRoutePermitted, missingPermissionMessage } from './route-permission.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -21,6 +23,8 @@ const mutatingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * The trust boundary of the owner API. The owner is whoever the session cookie says; the
  * console's x-account-id header is only checked against it, never believed on its own.
  * Cookie-authenticated mutations must prove they come from the console (assertSameOrigin).
+ * Then the account's role and permissions must allow the route (owner-route-permissions.ts):
+ * the one place where permissions are enforced, so hiding a button is never the only check.
  */
 export function createOwnerGuard(deps: {
   config: Config;
@@ -40,6 +44,16 @@ export function createOwnerGuard(deps: {
     const claimedAccountId = request.headers['x-account-id'];
     if (claimedAccountId !== undefined && claimedAccountId !== account.id) {
       throw forbidden('x-account-id does not match the signed-in account');
+    }
+    const required = permissionOfRoute(request.method, request.routeOptions.url ?? '');
+    if (required === undefined) {
+      // Fail closed: a route nobody classified is a programming error, not an open door.
+      request.log.error({ route: request.routeOptions.url }, 'owner route declares no permission');
+      throw new AppError('INTERNAL', 'This route declares no permission');
+    }
+    const userPermissions = { role: account.role, permissions: account.permissions };
+    if (required !== 'signed_in' && !isRoutePermitted(userPermissions, required)) {
+      throw forbidden(missingPermissionMessage(required));
     }
     request.owner = { ...ctx, account };
   };

@@ -8,3 +8,4 @@ export * from './activity-logs.ts';
 export * from './rate-limits.ts';
 export * from './webhooks.ts';
 export * from './integration-samples.ts';
+export * from './audit-entries.ts';

@@ -46,8 +46,32 @@ describe('owner sign-in with Google through Firebase', () => {
       url: '/api/auth/user',
       headers: second.headers,
     });
-    expect(secondProfile.json().userPermissions.role).toBe('user');
+    expect(secondProfile.json().userPermissions).toEqual({
+      role: 'user',
+      permissions: ['manage_applications', 'delete_applications'],
+    });
     expect(second.accountId).not.toBe(first.accountId);
+  });
+
+  it('makes exactly one site owner when the first sign-ins arrive at once', async () => {
+    const fresh = await createTestApp({ env: { DEFAULT_ACCOUNT_PERMISSIONS: 'edit_code' } });
+    try {
+      const accounts = await Promise.all(
+        Array.from({ length: 4 }, () => signInOwner(fresh.app, newGoogleAccount())),
+      );
+      const rows = await fresh.database.db
+        .select({ role: ownerAccounts.role, permissions: ownerAccounts.permissions })
+        .from(ownerAccounts);
+      expect(rows).toHaveLength(accounts.length);
+      expect(rows.filter((row) => row.role === 'owner')).toEqual([
+        { role: 'owner', permissions: [] },
+      ]);
+      expect(rows.filter((row) => row.role === 'user')).toEqual(
+        Array.from({ length: 3 }, () => ({ role: 'user', permissions: ['edit_code'] })),
+      );
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('signs the same Google account in to the same owner', async () => {

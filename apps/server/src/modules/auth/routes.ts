@@ -24,6 +24,7 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AppDependen
         clock: deps.clock,
         identity: deps.identity,
         sessionLifetimeMs: config.ownerSessionMs,
+        defaultAccountPermissions: config.defaultAccountPermissions,
       },
       input: { ...input, userAgent: request.headers['user-agent'] ?? null },
     });

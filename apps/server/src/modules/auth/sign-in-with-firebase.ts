@@ -1,9 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
-import type { FirebaseLoginRequest } from '@latchkey/contracts';
+import type { FirebaseLoginRequest, Permission } from '@latchkey/contracts';
 import { ownerAccounts, ownerSessions, type OwnerAccount } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
 import type { IdentityVerifier, VerifiedIdentity } from '../../identity/identity-verifier.ts';
 import { createRandomToken, hashToken } from '../../lib/tokens.ts';
+import { lockOwnerRoles } from '../admin/lock-owner-roles.ts';
 
 export type SignInResult =
   | { success: true; account: OwnerAccount; sessionToken: string; sessionExpiresAt: Date }
@@ -18,7 +19,12 @@ export async function signInWithFirebase({
   ctx,
   input,
 }: {
-  ctx: Context & { identity: IdentityVerifier; sessionLifetimeMs: number };
+  ctx: Context & {
+    identity: IdentityVerifier;
+    sessionLifetimeMs: number;
+    /** What a new account other than the first may do (DEFAULT_ACCOUNT_PERMISSIONS). */
+    defaultAccountPermissions: Permission[];
+  };
   input: FirebaseLoginRequest & { userAgent: string | null };
 }): Promise<SignInResult> {
   let identity: VerifiedIdentity;
@@ -58,7 +64,7 @@ export async function signInWithFirebase({
 }
 
 async function findOrCreateOwnerAccount(
-  ctx: Context,
+  ctx: Context & { defaultAccountPermissions: Permission[] },
   identity: VerifiedIdentity,
   email: string,
 ): Promise<OwnerAccount> {
@@ -75,8 +81,7 @@ async function findOrCreateOwnerAccount(
     // whoever next holds an address (or any provider that vouches for it) would take over
     // the account and its data.
 
-    // Serialises the "first account becomes the site owner" decision across processes.
-    await tx.execute(sql`select pg_advisory_xact_lock(727001)`);
+    await lockOwnerRoles(tx);
     const [{ count } = { count: 0 }] = await tx
       .select({ count: sql<number>`count(*)::int` })
       .from(ownerAccounts);
@@ -89,6 +94,8 @@ async function findOrCreateOwnerAccount(
         firstName,
         lastName,
         role: count === 0 ? 'owner' : 'user',
+        // The owner holds every permission by role; a list would only go stale.
+        permissions: count === 0 ? [] : ctx.defaultAccountPermissions,
         lastSignInAt: now,
         createdAt: now,
         updatedAt: now,

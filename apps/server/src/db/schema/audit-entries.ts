@@ -1,0 +1,25 @@
+import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { AuditAction } from '@latchkey/contracts';
+
+/**
+ * Who did what to whom in the administration of the site (issue 14), with the account's
+ * state before and after. No foreign keys on purpose: the trail must outlive the accounts
+ * it names (a deletion is itself an entry), so names are kept as they were at the time.
+ */
+export const auditEntries = pgTable(
+  'audit_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    actorAccountId: uuid('actor_account_id').notNull(),
+    actorEmail: text('actor_email').notNull(),
+    action: text('action').$type<AuditAction>().notNull(),
+    targetAccountId: uuid('target_account_id').notNull(),
+    targetEmail: text('target_email').notNull(),
+    before: jsonb('before').$type<Record<string, unknown>>(),
+    after: jsonb('after').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('audit_entries_created_idx').on(table.createdAt.desc(), table.id.desc())],
+);
+
+export type AuditEntry = typeof auditEntries.$inferSelect;

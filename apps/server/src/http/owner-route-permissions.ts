@@ -1,0 +1,63 @@
+import type { RoutePermission } from './route-permission.ts';
+
+/**
+ * The permission every owner route requires, in one table so the whole policy reads at a
+ * glance (issue 14). Keyed by method and the route's registered URL. A route missing here
+ * is refused by the owner guard (fail closed) and fails owner-route-permissions.test.ts.
+ *
+ * Reads of one's own environment need only a signed-in account: a vendor whose
+ * manage_applications was withdrawn still sees their data, read-only. A webhook's secret is
+ * a credential, not a read of data, so it goes with the right to configure webhooks.
+ */
+export const ownerRoutePermissions: Record<string, RoutePermission> = {
+  'GET /api/auth/user': 'signed_in',
+  'GET /api/dashboard/stats': 'signed_in',
+
+  'GET /api/applications': 'signed_in',
+  'POST /api/applications': 'manage_applications',
+  'PUT /api/applications/:id': 'manage_applications',
+  'DELETE /api/applications/:id': 'delete_applications',
+  'GET /api/applications/:id/stats': 'signed_in',
+
+  'GET /api/applications/:id/users': 'signed_in',
+  'POST /api/applications/:id/users': 'manage_applications',
+  'PUT /api/applications/:appId/users/:userId': 'manage_applications',
+  'DELETE /api/applications/:appId/users/:userId': 'manage_applications',
+  'POST /api/applications/:appId/users/:userId/pause': 'manage_applications',
+  'POST /api/applications/:appId/users/:userId/unpause': 'manage_applications',
+  'POST /api/applications/:appId/users/:userId/reset-hwid': 'manage_applications',
+
+  'GET /api/blacklist': 'signed_in',
+  'POST /api/blacklist': 'manage_applications',
+  'DELETE /api/blacklist/:entryId': 'manage_applications',
+
+  'GET /api/activity-logs': 'signed_in',
+
+  'GET /api/webhooks': 'signed_in',
+  'POST /api/webhooks': 'manage_applications',
+  'PUT /api/webhooks/:id': 'manage_applications',
+  'DELETE /api/webhooks/:id': 'manage_applications',
+  'GET /api/webhooks/:id/secret': 'manage_applications',
+  'GET /api/webhooks/:id/deliveries': 'signed_in',
+  'POST /api/webhooks/:id/deliveries/:deliveryId/retry': 'manage_applications',
+  'POST /api/test-webhook': 'manage_applications',
+
+  'GET /api/samples/:language': 'signed_in',
+  'GET /api/applications/:id/samples/:language': 'signed_in',
+  'PUT /api/applications/:id/samples/:language': 'edit_code',
+  'DELETE /api/applications/:id/samples/:language': 'edit_code',
+
+  'GET /api/admin/users': 'manage_users',
+  // Activation needs manage_users, roles and permissions need manage_permissions: the verb
+  // checks which fields actually change.
+  'PATCH /api/admin/users/:id': ['manage_users', 'manage_permissions'],
+  'DELETE /api/admin/users/:id': 'manage_users',
+  'GET /api/admin/audit': 'access_admin_panel',
+  'GET /api/admin/overview': 'view_all_data',
+};
+
+/** The permission of the route a request matched; HEAD is served by its GET route. */
+export function permissionOfRoute(method: string, url: string): RoutePermission | undefined {
+  const key = `${method === 'HEAD' ? 'GET' : method} ${url}`;
+  return Object.hasOwn(ownerRoutePermissions, key) ? ownerRoutePermissions[key] : undefined;
+}

@@ -1,0 +1,36 @@
+import type { AuditAction } from '@latchkey/contracts';
+import { auditEntries, type OwnerAccount } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+
+type AuditedState = Pick<OwnerAccount, 'role' | 'permissions' | 'isActive'>;
+
+export const auditedState = (account: AuditedState) => ({
+  role: account.role,
+  permissions: account.permissions,
+  isActive: account.isActive,
+});
+
+/** Writes one audit entry with ctx.db, so callers pass their transaction: no change without its entry. */
+export async function recordAuditEntry({
+  ctx,
+  input,
+}: {
+  ctx: OwnerContext;
+  input: {
+    action: AuditAction;
+    target: Pick<OwnerAccount, 'id' | 'email'>;
+    before: AuditedState | null;
+    after: AuditedState | null;
+  };
+}): Promise<void> {
+  await ctx.db.insert(auditEntries).values({
+    actorAccountId: ctx.account.id,
+    actorEmail: ctx.account.email,
+    action: input.action,
+    targetAccountId: input.target.id,
+    targetEmail: input.target.email,
+    before: input.before ? auditedState(input.before) : null,
+    after: input.after ? auditedState(input.after) : null,
+    createdAt: ctx.clock.now(),
+  });
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { pageQueryFields } from './paging.ts';
+import { permissionSchema, roleSchema } from './roles.ts';
+
+/** An account of the site as an administrator sees it (spec doc 2 §3 "Admin view of a user"). */
+export const adminUserSchema = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  role: roleSchema,
+  permissions: z.array(permissionSchema),
+  isActive: z.boolean(),
+  createdAt: z.iso.datetime(),
+  lastSignInAt: z.iso.datetime().nullable(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+/** GET /api/admin/users?page=&pageSize=&search= (search: e-mail, first or last name). */
+export const adminUserListQuerySchema = z.object(pageQueryFields);
+
+export const adminUserParamsSchema = z.object({ id: z.uuid('Invalid user id') });
+
+/** PATCH /api/admin/users/:id: role, permissions and the active flag, saved together (§4). */
+export const updateAdminUserRequestSchema = z.object({
+  role: roleSchema,
+  permissions: z
+    .array(permissionSchema)
+    .max(permissionSchema.options.length * 2, 'Too many permissions')
+    .transform((permissions) => [...new Set(permissions)]),
+  isActive: z.boolean('isActive must be true or false'),
+});
+export type UpdateAdminUserRequest = z.input<typeof updateAdminUserRequestSchema>;
+
+/** The refusals the console shows as they are (spec doc 2 §5, §8). */
+export const adminMessages = {
+  cannotDeleteSelf: 'You cannot delete your own account.',
+  cannotDeleteOwner: 'The site owner cannot be deleted.',
+  cannotDeactivateSelf: 'You cannot deactivate your own account.',
+  onlyOwnerEditsOwner: 'Only a site owner can change an owner.',
+  lastOwner: 'The last active site owner cannot be demoted or deactivated.',
+  userNotFound: 'User not found',
+} as const;
+
+export const auditActionSchema = z.enum(['user_updated', 'user_deleted']);
+export type AuditAction = z.infer<typeof auditActionSchema>;
+
+/** An account's administrable state, as recorded before and after a change. */
+export const auditedAccountStateSchema = z.object({
+  role: roleSchema,
+  permissions: z.array(permissionSchema),
+  isActive: z.boolean(),
+});
+
+/** One entry of the audit trail: who did what to whom, before and after, when. */
+export const auditEntrySchema = z.object({
+  id: z.uuid(),
+  actor: z.object({ id: z.uuid(), email: z.string() }),
+  action: auditActionSchema,
+  target: z.object({ id: z.uuid(), email: z.string() }),
+  before: auditedAccountStateSchema.nullable(),
+  after: auditedAccountStateSchema.nullable(),
+  createdAt: z.iso.datetime(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+/** GET /api/admin/audit?page=&pageSize= (newest first). */
+export const auditListQuerySchema = z.object({
+  page: pageQueryFields.page,
+  pageSize: pageQueryFields.pageSize,
+});
+
+/**
+ * GET /api/admin/overview: one row per account, counts only. Never another environment's
+ * end users, keys, secrets or logs (issue 14, view_all_data).
+ */
+export const siteOverviewRowSchema = z.object({
+  accountId: z.uuid(),
+  email: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  role: roleSchema,
+  isActive: z.boolean(),
+  applicationCount: z.number().int(),
+  endUserCount: z.number().int(),
+  apiRequestCount: z.number().int(),
+  lastActivityAt: z.iso.datetime().nullable(),
+});
+export type SiteOverviewRow = z.infer<typeof siteOverviewRowSchema>;
+
+export const siteOverviewQuerySchema = adminUserListQuerySchema;
