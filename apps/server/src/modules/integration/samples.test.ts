@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
@@ -9,6 +10,7 @@ import {
   sampleSchema,
   type Application,
 } from '@latchkey/contracts';
+import { ownerAccounts } from '../../db/schema/index.ts';
 import { createApplicationViaApi } from '../../../test/factories.ts';
 import {
   createTestApp,
@@ -28,6 +30,11 @@ describe('owner API: client samples', () => {
     testApp = await createTestApp();
     owner = await signInOwner(testApp.app);
     otherOwner = await signInOwner(testApp.app);
+    // A vendor allowed to edit code: what stops them below is the scoping of the data.
+    await testApp.database.db
+      .update(ownerAccounts)
+      .set({ permissions: ['manage_applications', 'edit_code'] })
+      .where(eq(ownerAccounts.id, otherOwner.accountId));
     const created = await createApplicationViaApi(testApp.app, owner, { name: 'Sampled' });
     const updated = await request('PUT', `/api/applications/${created.id}`, {
       version: '2.1.0 "beta"\\next',
