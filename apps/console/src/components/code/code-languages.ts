@@ -1,3 +1,4 @@
+import { StreamLanguage } from '@codemirror/language';
 import type { Extension } from '@codemirror/state';
 import type { sampleLanguageCatalogue } from '@latchkey/contracts';
 
@@ -22,10 +23,7 @@ export async function loadLanguageSupport(language: CodeLanguage): Promise<Exten
       return (await import('@codemirror/lang-cpp')).cpp();
     case 'csharp': {
       // No Lezer grammar for C# exists; the legacy clike mode highlights it well enough.
-      const [{ StreamLanguage }, { csharp }] = await Promise.all([
-        import('@codemirror/language'),
-        import('@codemirror/legacy-modes/mode/clike'),
-      ]);
+      const { csharp } = await import('@codemirror/legacy-modes/mode/clike');
       return StreamLanguage.define(csharp);
     }
   }
