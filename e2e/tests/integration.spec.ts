@@ -69,7 +69,9 @@ test.describe('/integration', () => {
     await page.getByRole('option', { name: 'Alpha Client', exact: true }).click();
     await expect(page).toHaveURL(`/integration?app=${alpha.id}`);
     await expect(page.getByLabel('API Key', { exact: true })).toHaveValue(alpha.apiKey);
-    await expect(page.getByLabel('Base URL')).toHaveValue(new URL(baseURL!).origin);
+    await expect(page.getByRole('textbox', { name: 'Base URL' })).toHaveValue(
+      new URL(baseURL!).origin,
+    );
     await expect(page.getByTestId('sample-version')).toHaveText('1.0.0');
 
     // Four tabs labelled from the catalogue; C# first. Each shows what the server rendered.
@@ -84,14 +86,14 @@ test.describe('/integration', () => {
       'true',
     );
     const csharp = await fetchSample(page, alpha.id, 'csharp');
-    await expect.poll(() => codeText(page)).toBe(csharp.code.replace(/\n$/, ''));
+    await expect.poll(() => codeText(page)).toBe(csharp.code);
     expect(csharp.code).toContain(alpha.apiKey);
     await expect(codeBox(page)).toHaveAttribute('aria-readonly', 'true');
 
     await page.getByRole('tab', { name: 'Python Tkinter' }).click();
     await expect(page).toHaveURL(`/integration?app=${alpha.id}&language=python`);
     const python = await fetchSample(page, alpha.id, 'python');
-    await expect.poll(() => codeText(page)).toBe(python.code.replace(/\n$/, ''));
+    await expect.poll(() => codeText(page)).toBe(python.code);
     const panel = page.getByRole('tabpanel');
     await expect(panel.getByText('latchkey_client.py', { exact: true })).toBeVisible();
     await expect(panel.getByText('Signed responses', { exact: true })).toBeVisible();
@@ -149,7 +151,7 @@ test.describe('/integration', () => {
     const dialog = page.getByRole('alertdialog', { name: 'Reset to the default sample?' });
     await dialog.getByRole('button', { name: 'Reset to Default' }).click();
     await expect(dialog).toBeHidden();
-    await expect.poll(() => codeText(page)).toBe(python.code.replace(/\n$/, ''));
+    await expect.poll(() => codeText(page)).toBe(python.code);
     expect(python.code).toContain(alpha.apiKey);
     await expect(page.getByRole('tabpanel').getByText('Customized', { exact: true })).toHaveCount(
       0,
