@@ -152,6 +152,11 @@ export default function CodeMirrorEditor({
         ],
       }),
     });
+    // The scroller is what scrolls a long line or file: a keyboard user must be able to reach
+    // it even where the content is not the focus target (axe: scrollable-region-focusable).
+    view.scrollDOM.tabIndex = 0;
+    view.scrollDOM.setAttribute('role', 'region');
+    view.scrollDOM.setAttribute('aria-label', `${name} (scroll area)`);
     viewRef.current = view;
     return () => {
       view.destroy();

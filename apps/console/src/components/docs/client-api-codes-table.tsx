@@ -8,7 +8,12 @@ import {
 export function ClientApiCodesTable() {
   return (
     <div className="grid gap-3">
-      <div className="overflow-x-auto rounded-lg border border-border">
+      <div
+        tabIndex={0}
+        role="region"
+        aria-label="Client API codes"
+        className="overflow-x-auto rounded-lg border border-border outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
+      >
         <table className="w-full min-w-[28rem] text-left text-sm" data-testid="client-api-codes">
           <caption className="sr-only">Client API codes</caption>
           <thead className="bg-muted/60 text-xs text-muted-foreground">

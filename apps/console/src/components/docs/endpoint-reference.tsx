@@ -65,7 +65,12 @@ export const CLIENT_API_ENDPOINT_DOCS: readonly EndpointDoc[] = [
 
 function FieldTable({ caption, fields }: { caption: string; fields: SchemaField[] }) {
   return (
-    <div className="overflow-x-auto rounded-lg border border-border">
+    <div
+      tabIndex={0}
+      role="region"
+      aria-label={caption}
+      className="overflow-x-auto rounded-lg border border-border outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
+    >
       <table className="w-full min-w-[28rem] text-left text-sm">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-muted/60 text-xs text-muted-foreground">
