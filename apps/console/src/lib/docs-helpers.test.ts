@@ -124,16 +124,11 @@ describe('/integration address', () => {
 });
 
 describe('canEditCode', () => {
-  it('allows the owner and edit_code, and nobody signed out', () => {
+  it('allows every signed-in account (each owns its samples) and nobody signed out', () => {
     expect(canEditCode(createCurrentUser())).toBe(true);
     expect(
-      canEditCode(
-        createCurrentUser({ userPermissions: { role: 'user', permissions: ['edit_code'] } }),
-      ),
+      canEditCode(createCurrentUser({ userPermissions: { role: 'user', permissions: [] } })),
     ).toBe(true);
-    expect(
-      canEditCode(createCurrentUser({ userPermissions: { role: 'admin', permissions: [] } })),
-    ).toBe(false);
     expect(canEditCode(null)).toBe(false);
   });
 });
