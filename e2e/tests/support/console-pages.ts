@@ -121,7 +121,8 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
     name: 'integration',
     route: '/integration',
     signedIn: true,
-    path: () => '/integration',
+    // With an application chosen, so the checks cover the code box, tabs and badges.
+    path: (seed) => `/integration?app=${seed.applicationId}`,
     heading: () => 'Integration Examples',
   },
   {

@@ -211,3 +211,30 @@ export const clientErrorResponseSchema = z.object({
   message: z.string(),
 });
 export type ClientErrorResponse = z.infer<typeof clientErrorResponseSchema>;
+
+/**
+ * How a client keeps its session (spec doc 2 §4, §9): what the samples do and what /docs
+ * tells vendors to do.
+ */
+export const clientSessionTiming = {
+  heartbeatIntervalSeconds: 30,
+  verifyIntervalSeconds: 300,
+  maxConsecutiveVerifyFailures: 3,
+  httpTimeoutSeconds: 30,
+  /** A signed answer whose timestamp is further than this from the client's clock is refused. */
+  maxSignatureAgeSeconds: 300,
+} as const;
+
+/**
+ * The dialog a client shows for a refused login, chosen by `code` (never by message text,
+ * which vendors rewrite); `exits` when the program should close (issue 13).
+ */
+export const clientRefusalTitles: Partial<
+  Record<ClientApiCode, { title: string; exits: boolean }>
+> = {
+  VERSION_MISMATCH: { title: 'Update Required', exits: true },
+  HWID_MISMATCH: { title: 'Hardware Mismatch', exits: false },
+  ACCOUNT_EXPIRED: { title: 'Account Expired', exits: false },
+  ACCOUNT_DISABLED: { title: 'Account Disabled', exits: false },
+  BLACKLISTED: { title: 'Access Blocked', exits: true },
+};

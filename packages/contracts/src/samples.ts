@@ -48,6 +48,11 @@ export const sampleSchema = z.object({
   language: sampleLanguageSchema,
   filename: z.string(),
   code: z.string(),
+  /**
+   * The Latchkey address the rendered code calls (PUBLIC_ORIGIN, else the origin the request
+   * reached): only the server knows it. Null for the bare template, which keeps its placeholder.
+   */
+  baseUrl: z.string().nullable(),
   /** True when this is the account's saved edit rather than the rendered default. */
   isCustomized: z.boolean(),
   /** When the saved edit was last changed; null for the default. */

@@ -1,7 +1,9 @@
 import type { Application } from '@latchkey/contracts';
-import { Eye, EyeOff, KeyRound, Network, ShieldCheck } from 'lucide-react';
+import { CodeXml, Eye, EyeOff, KeyRound, Network, ShieldCheck } from 'lucide-react';
 import { useId, useState } from 'react';
+import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
 import {
   Card,
   CardContent,
@@ -13,6 +15,7 @@ import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { buildIntegrationPath } from '@/lib/integration-search.ts';
 
 /** Spec doc 1 §2: the client API calls a vendor's program makes. */
 export const CLIENT_API_ENDPOINTS = [
@@ -127,6 +130,29 @@ export function ApplicationApiConfiguration({ application }: { application: Appl
             </code>
             <CopyButton value={application.signingPublicKey} label="Copy signing public key" />
           </div>
+        </CardContent>
+      </Card>
+
+      <Card className="lg:col-span-2">
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2 text-base">
+            <CodeXml className="size-4 text-primary" aria-hidden="true" />
+            Client Samples
+          </CardTitle>
+          <CardDescription>
+            Ready-made clients in C#, Python, Node.js and C++ with this application&apos;s API key,
+            base URL, version and signing key already in them.
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          <Button asChild variant="outline">
+            <Link
+              href={buildIntegrationPath({ applicationId: application.id, language: 'csharp' })}
+            >
+              <CodeXml aria-hidden="true" />
+              Integration samples
+            </Link>
+          </Button>
         </CardContent>
       </Card>
     </div>

@@ -41,6 +41,7 @@ export async function getSample({
       language: input.language,
       filename,
       code: saved.code,
+      baseUrl: ctx.baseUrl,
       isCustomized: true,
       updatedAt: saved.updatedAt.toISOString(),
     };
@@ -49,6 +50,7 @@ export async function getSample({
     language: input.language,
     filename,
     code: await renderDefaultSample(application, input.language, ctx.baseUrl),
+    baseUrl: ctx.baseUrl,
     isCustomized: false,
     updatedAt: null,
   };

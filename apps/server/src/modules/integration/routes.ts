@@ -30,6 +30,7 @@ export function registerIntegrationRoutes(
       language,
       filename: sampleLanguageCatalogue[language].filename,
       code: await loadSampleTemplate(language),
+      baseUrl: null,
       isCustomized: false,
       updatedAt: null,
     };
@@ -46,7 +47,10 @@ export function registerIntegrationRoutes(
   app.put('/api/applications/:id/samples/:language', async (request): Promise<Sample> => {
     const { id, language } = parseInput(sampleParamsSchema, request.params);
     const { code } = parseInput(saveSampleRequestSchema, request.body);
-    return saveSample({ ctx: request.owner!, input: { applicationId: id, language, code } });
+    return saveSample({
+      ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
+      input: { applicationId: id, language, code },
+    });
   });
 
   app.delete('/api/applications/:id/samples/:language', async (request): Promise<Sample> => {

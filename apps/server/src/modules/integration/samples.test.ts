@@ -70,6 +70,7 @@ describe('owner API: client samples', () => {
       expect(sample).toMatchObject({
         language,
         filename: sampleLanguageCatalogue[language].filename,
+        baseUrl: 'http://auth.vendor.example:8443',
         isCustomized: false,
         updatedAt: null,
       });
@@ -88,6 +89,7 @@ describe('owner API: client samples', () => {
     const response = await request('GET', '/api/samples/python');
     expect(response.statusCode, response.body).toBe(200);
     const sample = sampleSchema.parse(response.json());
+    expect(sample.baseUrl).toBeNull();
     for (const placeholder of Object.values(samplePlaceholders)) {
       expect(sample.code).toContain(placeholder);
     }
@@ -100,6 +102,8 @@ describe('owner API: client samples', () => {
     expect(sampleSchema.parse(saved.json())).toMatchObject({
       code: 'console.log("edited");\n',
       isCustomized: true,
+      // The page still shows where the program should point, edited code or not.
+      baseUrl: expect.stringMatching(/^http:\/\//) as unknown,
     });
 
     const served = sampleSchema.parse((await request('GET', url)).json());

@@ -4,12 +4,15 @@ import { integrationSamples } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 
-/** Keeps the account's edited sample for one application and language (replacing any before). */
+/**
+ * Keeps the account's edited sample for one application and language (replacing any before).
+ * The answer carries the base URL the default would use, as the samples call does.
+ */
 export async function saveSample({
   ctx,
   input,
 }: {
-  ctx: OwnerContext;
+  ctx: OwnerContext & { baseUrl: string };
   input: { applicationId: number; language: SampleLanguage; code: string };
 }): Promise<Sample> {
   const application = await loadOwnedApplication({ ctx, input });
@@ -36,6 +39,7 @@ export async function saveSample({
     language: input.language,
     filename: sampleLanguageCatalogue[input.language].filename,
     code: saved!.code,
+    baseUrl: ctx.baseUrl,
     isCustomized: true,
     updatedAt: saved!.updatedAt.toISOString(),
   };

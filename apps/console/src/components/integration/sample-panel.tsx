@@ -1,0 +1,202 @@
+import { sampleLanguageCatalogue, type Sample, type SampleLanguage } from '@latchkey/contracts';
+import { Copy, Download, Pencil, RotateCcw, Save, ShieldCheck, X } from 'lucide-react';
+import { useState } from 'react';
+import { CodeEditor } from '@/components/code/code-editor.tsx';
+import { Badge } from '@/components/ui/badge.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { useResetSample, useSample, useSaveSample } from '@/hooks/use-samples.ts';
+import { downloadTextFile } from '@/lib/download-text-file.ts';
+
+export const SAMPLE_FETCH_ERROR = 'Failed to load the sample';
+export const CODE_COPIED_MESSAGE = 'Code copied to clipboard';
+
+/**
+ * One language's tab of /integration (spec doc 2 §2): the read-only highlighted code, Copy Code,
+ * Download and badges; for those allowed, Edit Code with Save and Cancel, and Reset to default.
+ */
+export function SamplePanel({
+  applicationId,
+  language,
+  canEdit,
+}: {
+  applicationId: number;
+  language: SampleLanguage;
+  canEdit: boolean;
+}) {
+  const sampleQuery = useSample(applicationId, language);
+  const { label } = sampleLanguageCatalogue[language];
+
+  if (sampleQuery.isPending) {
+    return (
+      <div role="status" aria-busy="true" className="grid gap-3">
+        <span className="sr-only">Loading the {label} sample…</span>
+        <Skeleton className="h-8 w-2/3" />
+        <Skeleton className="h-96 w-full" />
+      </div>
+    );
+  }
+  if (sampleQuery.isError) {
+    return (
+      <LoadErrorState
+        title="Error loading the sample"
+        description={getErrorToastMessage(sampleQuery.error, SAMPLE_FETCH_ERROR)}
+        isRetrying={sampleQuery.isFetching}
+        onRetry={() => void sampleQuery.refetch()}
+      />
+    );
+  }
+  return (
+    <SampleCode
+      // A reset or another save starts the box from the server's text again.
+      key={sampleQuery.data.updatedAt ?? 'default'}
+      applicationId={applicationId}
+      sample={sampleQuery.data}
+      canEdit={canEdit}
+    />
+  );
+}
+
+function SampleCode({
+  applicationId,
+  sample,
+  canEdit,
+}: {
+  applicationId: number;
+  sample: Sample;
+  canEdit: boolean;
+}) {
+  const { label, highlight } = sampleLanguageCatalogue[sample.language];
+  const [draft, setDraft] = useState<string | null>(null);
+  const [isDiscarding, setIsDiscarding] = useState(false);
+  const [isResetting, setIsResetting] = useState(false);
+  const saveSample = useSaveSample();
+  const resetSample = useResetSample();
+  const isEditing = draft !== null;
+  const shownCode = draft ?? sample.code;
+  const target = { applicationId, language: sample.language };
+
+  const save = () => {
+    if (draft === null) return;
+    saveSample.mutate({ ...target, code: draft }, { onSuccess: () => setDraft(null) });
+  };
+
+  return (
+    <div className="grid gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <ul aria-label="About this sample" className="flex flex-wrap items-center gap-1.5">
+          <li>
+            <Badge variant="secondary">{label}</Badge>
+          </li>
+          <li>
+            <Badge variant="outline" className="font-mono">
+              {sample.filename}
+            </Badge>
+          </li>
+          <li>
+            <Badge variant="success">
+              <ShieldCheck aria-hidden="true" />
+              Signed responses
+            </Badge>
+          </li>
+          {sample.isCustomized && (
+            <li>
+              <Badge variant="warning">Customized</Badge>
+            </li>
+          )}
+          {isEditing && (
+            <li>
+              <Badge variant="muted">Editing</Badge>
+            </li>
+          )}
+        </ul>
+        <div className="flex flex-wrap gap-2">
+          {isEditing ? (
+            <>
+              <Button onClick={save} disabled={saveSample.isPending}>
+                <Save aria-hidden="true" />
+                {saveSample.isPending ? 'Saving...' : 'Save'}
+              </Button>
+              <Button
+                variant="outline"
+                disabled={saveSample.isPending}
+                onClick={() => (draft === sample.code ? setDraft(null) : setIsDiscarding(true))}
+              >
+                <X aria-hidden="true" />
+                Cancel
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button
+                variant="outline"
+                onClick={() => void copyToClipboard(shownCode, CODE_COPIED_MESSAGE)}
+              >
+                <Copy aria-hidden="true" />
+                Copy Code
+              </Button>
+              <Button
+                variant="outline"
+                onClick={() => downloadTextFile(sample.filename, shownCode)}
+                aria-label={`Download ${sample.filename}`}
+              >
+                <Download aria-hidden="true" />
+                Download
+              </Button>
+              {canEdit && (
+                <Button variant="outline" onClick={() => setDraft(sample.code)}>
+                  <Pencil aria-hidden="true" />
+                  Edit Code
+                </Button>
+              )}
+              {canEdit && sample.isCustomized && (
+                <Button
+                  variant="outline"
+                  disabled={resetSample.isPending}
+                  onClick={() => setIsResetting(true)}
+                >
+                  <RotateCcw aria-hidden="true" />
+                  Reset to default
+                </Button>
+              )}
+            </>
+          )}
+        </div>
+      </div>
+
+      <CodeEditor
+        value={shownCode}
+        onChange={isEditing ? setDraft : undefined}
+        language={highlight}
+        label={`${label} code`}
+        isReadOnly={!isEditing}
+      />
+      <p className="text-xs text-muted-foreground">
+        {isEditing
+          ? 'Editing: Tab indents. Press Esc, then Tab, to move on from the code.'
+          : `Ready to paste into ${sample.filename}: the API key, base URL, version and signing key are already in it.`}
+      </p>
+
+      <ConfirmDialog
+        open={isDiscarding}
+        onOpenChange={setIsDiscarding}
+        title="Discard your changes?"
+        description={`Your changes to the ${label} code are not saved and will be lost.`}
+        confirmLabel="Discard Changes"
+        onConfirm={() => setDraft(null)}
+      />
+      <ConfirmDialog
+        open={isResetting}
+        onOpenChange={setIsResetting}
+        title="Reset to the default sample?"
+        description={`Your edited ${label} code is deleted, and the default sample for this application (its API key, base URL and version) is shown again. This cannot be undone.`}
+        confirmLabel="Reset to Default"
+        onConfirm={() => resetSample.mutate(target)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,65 @@
+import { clientApiCodeMeanings, clientApiCodes, type Sample } from '@latchkey/contracts';
+import { expect, test } from '@playwright/test';
+import { signInAsNewOwner } from './support/owners.ts';
+
+test.describe('/docs', () => {
+  test('has its own nav, every section, the codes of the contracts and working copy buttons', async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signInAsNewOwner(page, 'Dora Docs');
+    await page.goto('/docs');
+    await expect(page.getByRole('heading', { name: 'Documentation', level: 1 })).toBeVisible();
+
+    const nav = page.getByRole('navigation', { name: 'Main' });
+    await expect(nav.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+    await expect(nav.getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+      'href',
+      '/dashboard',
+    );
+    await expect(nav.getByRole('button', { name: 'Logout' })).toBeVisible();
+
+    for (const title of [
+      'Quick Start',
+      'Features',
+      'C# Client',
+      'API Endpoints',
+      'Response Codes',
+      'Verifying Signatures',
+      'Implementation Guide',
+    ]) {
+      await expect(page.getByRole('heading', { name: title, level: 2 })).toBeVisible();
+    }
+    for (const path of [
+      '/api/v1/register',
+      '/api/v1/login',
+      '/api/v1/verify',
+      '/api/v1/session/track',
+    ]) {
+      await expect(page.getByRole('heading', { name: `POST ${path}`, level: 3 })).toBeVisible();
+    }
+    await expect(page.getByText('All data is kept in PostgreSQL.')).toBeVisible();
+
+    // The codes table is the contracts' closed list, in order.
+    const rows = page.getByTestId('client-api-codes').locator('tbody tr');
+    await expect(rows).toHaveCount(clientApiCodes.length);
+    for (const [index, code] of clientApiCodes.entries()) {
+      await expect(rows.nth(index).locator('td')).toHaveText([code, clientApiCodeMeanings[code]]);
+    }
+
+    // The worked example of docs/client-api.md is on the page.
+    await expect(page.getByText('Worked example', { exact: true })).toBeVisible();
+
+    // The C# client is the template itself; its copy button copies all of it.
+    const template = (await (await page.request.get('/api/samples/csharp')).json()) as Sample;
+    await page.getByRole('button', { name: 'Copy C# client' }).click();
+    await expect(
+      page.locator('li[data-state="open"]').getByText('Code copied to clipboard', { exact: true }),
+    ).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(template.code);
+
+    await nav.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL('/');
+  });
+});
