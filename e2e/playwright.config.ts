@@ -71,6 +71,9 @@ export default defineConfig({
       // A failed webhook delivery waits ten minutes for its next try, so the webhooks spec sees
       // it pending and sends it again with the log's Retry button rather than by the schedule.
       WEBHOOK_RETRY_DELAYS_SECONDS: '600',
+      // The specs' vendors run their own environments in full, samples included; the
+      // user-management spec grants and withdraws permissions itself.
+      DEFAULT_ACCOUNT_PERMISSIONS: 'manage_applications,delete_applications,edit_code',
     },
   },
 });

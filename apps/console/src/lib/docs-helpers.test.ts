@@ -124,11 +124,22 @@ describe('/integration address', () => {
 });
 
 describe('canEditCode', () => {
-  it('allows every signed-in account (each owns its samples) and nobody signed out', () => {
-    expect(canEditCode(createCurrentUser())).toBe(true);
+  it('allows the owner and accounts holding edit_code, nobody else', () => {
     expect(
-      canEditCode(createCurrentUser({ userPermissions: { role: 'user', permissions: [] } })),
+      canEditCode(createCurrentUser({ userPermissions: { role: 'owner', permissions: [] } })),
     ).toBe(true);
+    expect(
+      canEditCode(
+        createCurrentUser({ userPermissions: { role: 'user', permissions: ['edit_code'] } }),
+      ),
+    ).toBe(true);
+    expect(
+      canEditCode(
+        createCurrentUser({
+          userPermissions: { role: 'admin', permissions: ['manage_applications'] },
+        }),
+      ),
+    ).toBe(false);
     expect(canEditCode(null)).toBe(false);
   });
 });
