@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAuthEmulator } from '../src/identity/auth-emulator.ts';
 
-/** One real Firebase Auth emulator for the whole server suite; each test uses fresh accounts. */
-export default async function setup() {
-  const host = process.env.TEST_AUTH_EMULATOR_HOST ?? '127.0.0.1:9499';
+/**
+ * A real Firebase Auth emulator at `host` for a whole test project, with throwaway state;
+ * answers the teardown. Each test uses fresh accounts.
+ */
+export async function startTestEmulator(host: string) {
   const stateDir = mkdtempSync(join(tmpdir(), 'latchkey-test-emulator-'));
   const emulator = await startAuthEmulator({
     host,
@@ -17,4 +19,9 @@ export default async function setup() {
     await emulator.stop();
     rmSync(stateDir, { recursive: true, force: true });
   };
+}
+
+/** One emulator for the whole server suite. */
+export default function setup() {
+  return startTestEmulator(process.env.TEST_AUTH_EMULATOR_HOST ?? '127.0.0.1:9499');
 }
