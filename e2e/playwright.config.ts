@@ -9,12 +9,15 @@ const port = Number(process.env.E2E_PORT ?? 5180);
 // environment so Playwright's worker processes agree.
 process.env.E2E_AUTH_EMULATOR_HOST ??= `127.0.0.1:${20_000 + Math.floor(Math.random() * 10_000) * 3}`;
 const emulatorHost = process.env.E2E_AUTH_EMULATOR_HOST;
-// A fresh data directory per run, so the first account signed in is the site owner. Set once
+// A fresh data directory per run, so the first account signed in (the global setup's
+// SITE_OWNER) is the site owner. Set once
 // in the environment so Playwright's worker processes see the same value.
 process.env.E2E_DATA_DIR ??= mkdtempSync(join(tmpdir(), 'latchkey-e2e-'));
 
 export default defineConfig({
   testDir: './tests',
+  // Runs after the web server is up: the first account signed in becomes the site owner.
+  globalSetup: './tests/support/site-owner.ts',
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -55,14 +55,28 @@ if (process.env.TEST_DATABASE_URL) {
       `--outputFile.json=${join(reportsDir, 'vitest-postgres.json')}`,
     ],
   });
+  // The compiled build, installed with `npm ci --omit=dev` in a folder of its own and run
+  // with NODE_ENV=production on a fresh PostgreSQL database (apps/server/test/production-build.test.ts).
+  steps.push({
+    name: 'production build (compiled server on PostgreSQL)',
+    command: [
+      bin('vitest'),
+      'run',
+      '--config',
+      'apps/server/vitest.production-build.config.ts',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${join(reportsDir, 'vitest-production-build.json')}`,
+    ],
+  });
 } else if (isCi) {
   console.error(
-    'CI=true but TEST_DATABASE_URL is not set: the PostgreSQL run cannot be skipped in CI.',
+    'CI=true but TEST_DATABASE_URL is not set: the PostgreSQL run and the production-build test cannot be skipped in CI.',
   );
   process.exit(1);
 } else {
   console.warn(
-    'Skipping the PostgreSQL run of the server suite (set TEST_DATABASE_URL=postgres://… to include it).',
+    'Skipping the PostgreSQL run of the server suite and the production-build test (set TEST_DATABASE_URL=postgres://… to include them).',
   );
 }
 
@@ -108,7 +122,7 @@ for (const step of steps) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-for (const file of ['vitest-pglite.json', 'vitest-postgres.json']) {
+for (const file of ['vitest-pglite.json', 'vitest-postgres.json', 'vitest-production-build.json']) {
   const path = join(reportsDir, file);
   if (!existsSync(path)) continue;
   const report = JSON.parse(readFileSync(path, 'utf8'));

@@ -1,4 +1,4 @@
-import { defineProject } from 'vitest/config';
+import { configDefaults, defineProject } from 'vitest/config';
 
 // A random port block by default (the emulator also takes the next two ports), so a leftover
 // emulator on a fixed port is never adopted by mistake. Set here, once, in the main process:
@@ -10,7 +10,10 @@ export default defineProject({
     name: 'server',
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Run alone by vitest.production-build.config.ts (it builds and installs).
+    exclude: [...configDefaults.exclude, 'test/production-build.test.ts'],
     globalSetup: ['test/global-setup.ts'],
+    setupFiles: ['test/assert-response-contracts.ts'],
     testTimeout: 30_000,
     hookTimeout: 90_000,
     env: {

@@ -119,6 +119,10 @@ test.describe('activity logs', () => {
       await expect(logRows(page)).toHaveCount(5, { timeout: 2_000 });
     }).toPass({ timeout: 20_000 });
     await expectStats(page, { total: 5, successful: 3, failed: 2, uniqueIps: 1 });
+    // The server pages the log; the total is its count, not the rows on screen.
+    await expect(page.getByRole('navigation', { name: 'Activity log pages' })).toContainText(
+      'Showing 1–5 of 5',
+    );
 
     // The columns.
     const failed = logRow(page, 'Login Failed');

@@ -7,6 +7,11 @@ test.describe('owner sign-in with Google', () => {
   }) => {
     await signInAsNewOwner(page, 'Grace Hopper');
     await expect(page.getByRole('heading', { name: 'Welcome back, Grace!' })).toBeVisible();
+    // The "Redirecting..." toast leaves with the redirect instead of covering home's cards
+    // for the rest of its 5 s.
+    await expect(page.getByText('Login successful! Redirecting...', { exact: true })).toBeHidden({
+      timeout: 1_000,
+    });
     await expect(page.getByTestId('stat-total-users')).toContainText('0');
     await expect(page.getByTestId('stat-account-type')).toContainText('Premium');
     const stored = await page.evaluate(() => ({

@@ -7,13 +7,22 @@ import Fastify, {
 } from 'fastify';
 import type { Config } from './config.ts';
 import type { DatabaseConnection } from './db/client.ts';
+import { registerApiReference } from './http/api-reference.ts';
 import { registerConsoleAssets } from './http/console-assets.ts';
 import { acceptEmptyJsonBodies } from './http/accept-empty-json-bodies.ts';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { refuseUncleanRequestText } from './http/refuse-unclean-request-text.ts';
 import { createOwnerGuard } from './http/owner-guard.ts';
+import {
+  checkResponsesAgainstContracts,
+  type ContractViolation,
+} from './http/response-contract-check.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { IdentityVerifier } from './identity/identity-verifier.ts';
+import { createAppMetrics, type AppMetrics } from './metrics/app-metrics.ts';
+import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.ts';
+import { observeHttpRequests } from './metrics/observe-http-requests.ts';
+import { registerMetricsRoute } from './metrics/register-metrics-route.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { createActivityEvents, type ActivityEvents } from './modules/activity/activity-events.ts';
 import {
@@ -27,6 +36,7 @@ import {
   type ApplicationEvents,
 } from './modules/applications/application-events.ts';
 import { registerApplicationRoutes } from './modules/applications/routes.ts';
+import { shareApplicationChanges } from './modules/applications/share-application-changes.ts';
 import { registerAppUserRoutes } from './modules/app-users/routes.ts';
 import { registerOwnerAuthRoutes, registerPublicAuthRoutes } from './modules/auth/routes.ts';
 import { registerBlacklistRoutes } from './modules/blacklist/routes.ts';
@@ -39,7 +49,7 @@ import {
   type RetentionSweeper,
 } from './modules/retention/retention-sweeper.ts';
 import {
-  checkWebhookDestination,
+  checkWebhookDestinationWithoutDns,
   destinationPolicyFor,
   guardedLookup,
 } from './modules/webhooks/destination-guard.ts';
@@ -68,6 +78,10 @@ declare module 'fastify' {
     retentionSweeper: RetentionSweeper | null;
     /** Sends queued webhook deliveries; null when buildApp was asked not to (tests). */
     webhookDispatcher: WebhookDispatcher | null;
+    /** Prometheus metrics; null when neither METRICS_PORT nor METRICS_TOKEN is set. */
+    metrics: AppMetrics | null;
+    /** METRICS_PORT's listener, once the app is ready; null without METRICS_PORT. */
+    metricsListener: MetricsListener | null;
   }
 }
 
@@ -88,6 +102,11 @@ export async function buildApp(
     logger?: FastifyServerOptions['logger'];
     /** Told about every route as it is registered (the fuzz suite walks them all). */
     onRoute?: (route: RouteOptions) => void;
+    /**
+     * Tests: every answer is checked against the documented contract of its route and status
+     * (route-contracts.ts), and each mismatch reported here. Unset in production.
+     */
+    onContractViolation?: (violation: ContractViolation) => void;
     /** false: no background retention sweep (tests whose clocks and fixtures it would disturb). */
     isRetentionSweepEnabled?: boolean;
     /** false: no webhook sending (tests that look at queued deliveries, or bring their own). */
@@ -121,6 +140,9 @@ export async function buildApp(
     },
   });
   if (dependencies.onRoute) app.addHook('onRoute', dependencies.onRoute);
+  if (dependencies.onContractViolation) {
+    app.addHook('onRoute', checkResponsesAgainstContracts(dependencies.onContractViolation));
+  }
   app.decorateRequest('owner', null);
   // Set before the handler runs (a synchronous hook, no promise per request); Fastify keeps
   // headers set this early on error replies too.
@@ -129,9 +151,51 @@ export async function buildApp(
     done();
   });
 
+  // Listening before any route serves: a change another instance makes from now on reaches
+  // this one's caches. Stopped when the app closes (before main.ts closes the database).
+  const stopSharingApplicationChanges = await shareApplicationChanges({
+    database: deps.database,
+    applicationEvents: deps.applicationEvents,
+    log: app.log,
+  });
+  app.addHook('onClose', stopSharingApplicationChanges);
+
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
   refuseUncleanRequestText(app);
+
+  // Off unless asked for: then no hook runs and nothing is counted per request.
+  const isMetricsEnabled = config.metrics.port !== null || config.metrics.token !== null;
+  const metrics = isMetricsEnabled
+    ? createAppMetrics({
+        database: deps.database,
+        log: app.log,
+        // Read on scrape only, by when the recorder below exists.
+        pendingActivityRows: () => activity.pendingLogCount,
+      })
+    : null;
+  app.decorate('metrics', metrics);
+  // Before any route: each route's onResponse hook is attached as it is registered.
+  if (metrics) observeHttpRequests(app, metrics.httpRequests);
+  app.decorate('metricsListener', null);
+  const metricsPort = config.metrics.port;
+  if (metrics && metricsPort !== null) {
+    // On ready, so a port already taken fails the start rather than being logged and ignored.
+    app.addHook('onReady', async () => {
+      app.metricsListener = await startMetricsListener({
+        host: config.metrics.host,
+        port: metricsPort,
+        token: config.metrics.token,
+        metrics,
+        log: app.log,
+      });
+      const { address, port } = app.metricsListener.address;
+      app.log.info(`metrics served at http://${address}:${port}/metrics`);
+    });
+    app.addHook('onClose', async () => {
+      await app.metricsListener?.close();
+    });
+  }
 
   const destinationPolicy = destinationPolicyFor(config);
   const webhookDispatcher =
@@ -147,10 +211,12 @@ export async function buildApp(
           retryDelaysMs: config.webhooks.retryDelaysMs,
           // The SSRF guard again at delivery time: DNS may have changed since the save.
           lookup: guardedLookup(destinationPolicy),
+          // Address literals, which connect without a lookup; names are checked by the lookup.
           refuseDestination: async (url) => {
-            const verdict = await checkWebhookDestination(url, destinationPolicy);
-            return verdict.isAllowed ? null : verdict.reason;
+            const verdict = checkWebhookDestinationWithoutDns(url, destinationPolicy);
+            return verdict === null || verdict.isAllowed ? null : verdict.reason;
           },
+          ...(metrics ? { onAttemptResult: metrics.countWebhookAttempt } : {}),
         });
   app.decorate('webhookDispatcher', webhookDispatcher);
 
@@ -200,11 +266,13 @@ export async function buildApp(
   // Two sibling scopes. The client API answers desktop programs with signed JSON; the
   // browser scope carries what only browsers need (helmet's headers, the cookie parser),
   // whose per-request hooks would otherwise run on the client API's hot path too.
-  await registerClientApiRoutes(app, { ...deps, activity });
+  await registerClientApiRoutes(app, { ...deps, activity, metrics });
+  registerMetricsRoute(app, { metrics, config });
   await app.register(async (browser) => {
     await registerSecurityHeaders(browser, config);
     await browser.register(fastifyCookie);
     registerHealthRoutes(browser, deps);
+    await registerApiReference(browser);
     registerPublicAuthRoutes(browser, deps);
     await browser.register(async (ownerScope) => {
       ownerScope.addHook('preHandler', createOwnerGuard(deps));

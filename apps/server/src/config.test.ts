@@ -51,6 +51,19 @@ describe('loadConfig', () => {
     expect(config.database).toMatchObject({ kind: 'postgres', url: 'postgres://u:p@localhost/db' });
   });
 
+  it('runs several workers only on PostgreSQL (PGlite belongs to one process)', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).webConcurrency).toBe(1);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), WEB_CONCURRENCY: '2' })).toThrow(
+      /WEB_CONCURRENCY above 1 needs DATABASE_URL/,
+    );
+    const config = loadConfig({
+      DATA_DIR: dataDir(),
+      DATABASE_URL: 'postgres://u:p@localhost/db',
+      WEB_CONCURRENCY: '4',
+    });
+    expect(config.webConcurrency).toBe(4);
+  });
+
   it('reads the webhook retry schedule as a comma list of seconds, and refuses anything else', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).webhooks).toEqual({
       allowPrivateNetworks: false,
@@ -72,6 +85,32 @@ describe('loadConfig', () => {
         /WEBHOOK_RETRY_DELAYS_SECONDS/,
       );
     }
+  });
+
+  it('turns metrics on with METRICS_PORT or METRICS_TOKEN, and off (blank too) without', () => {
+    const off = { port: null, host: '127.0.0.1', token: null };
+    expect(loadConfig({ DATA_DIR: dataDir() }).metrics).toEqual(off);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), METRICS_PORT: '', METRICS_TOKEN: '', METRICS_HOST: '' })
+        .metrics,
+    ).toEqual(off);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' }).metrics,
+    ).toEqual({ port: 9464, host: '0.0.0.0', token: null });
+    const token = 'a'.repeat(16);
+    expect(loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: token }).metrics.token).toBe(token);
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: 'a'.repeat(15) })).toThrow(
+      /METRICS_TOKEN must be 16 to 512 visible ASCII characters/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_TOKEN: `${token} x` })).toThrow(
+      /METRICS_TOKEN/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_PORT: '5000' })).toThrow(
+      /METRICS_PORT must differ from PORT/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), METRICS_PORT: '70000' })).toThrow(
+      /METRICS_PORT/,
+    );
   });
 
   it('keeps failed-login counters in the database unless REDIS_URL names a Redis', () => {

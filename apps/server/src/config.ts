@@ -4,6 +4,10 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { permissionSchema, type Permission } from '@latchkey/contracts';
 import { minimumSecretLength, secretWeakness } from './lib/secret-strength.ts';
+import { serverAssetPaths } from './server-asset-paths.ts';
+
+/** An empty variable (`METRICS_PORT=`) is unset, not a zero. */
+const blankAsUnset = (value: unknown) => (value === '' ? undefined : value);
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -21,6 +25,8 @@ const environmentSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// URL')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  /** Worker processes on this machine (node:cluster), each a whole instance; needs DATABASE_URL. */
+  WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   FIREBASE_PROJECT_ID: z.string().min(1).default('demo-latchkey'),
   FIREBASE_API_KEY: z.string().min(1).optional(),
   FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
@@ -59,7 +65,7 @@ const environmentSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, 'REDIS_URL must be a redis:// or rediss:// URL')
     .optional(),
-  /** How long another instance may serve a changed application from its cache (multi-instance). */
+  /** How long an instance may serve a changed application from its cache if the change notification (LISTEN/NOTIFY) never reaches it. */
   CLIENT_API_CACHE_TTL_SECONDS: z.coerce.number().int().min(1).max(3600).default(30),
   /** Activity rows and counters are written in batches at most this far apart... */
   ACTIVITY_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
@@ -106,6 +112,21 @@ const environmentSchema = z.object({
       }
       return permissions;
     }),
+  /** Serves /metrics on a listener of its own at this port (and no longer on PORT). */
+  METRICS_PORT: z.preprocess(blankAsUnset, z.coerce.number().int().min(0).max(65535).optional()),
+  /** The metrics listener's address: loopback unless the scraper is elsewhere (it has no TLS). */
+  METRICS_HOST: z.preprocess(blankAsUnset, z.string().default('127.0.0.1')),
+  /** Bearer token /metrics requires: on PORT it is what turns metrics on; on METRICS_PORT, optional. */
+  METRICS_TOKEN: z.preprocess(
+    blankAsUnset,
+    z
+      .string()
+      .regex(
+        /^[\x21-\x7e]{16,512}$/,
+        'METRICS_TOKEN must be 16 to 512 visible ASCII characters (e.g. `openssl rand -hex 32`)',
+      )
+      .optional(),
+  ),
   /** Directory of the built console; empty disables serving it (API-only deployments). */
   CONSOLE_DIST_DIR: z.string().optional(),
   SERVE_CONSOLE: booleanFlag.default(true),
@@ -122,6 +143,8 @@ export interface Config {
   port: number;
   logLevel: Environment['LOG_LEVEL'];
   dataDir: string;
+  /** Worker processes main.ts runs on this machine (1: this process serves). */
+  webConcurrency: number;
   database:
     { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number };
   identity: {
@@ -152,6 +175,11 @@ export interface Config {
   defaultAccountPermissions: Permission[];
   retention: { sessionMs: number; activityLogMs: number; sweepIntervalMs: number };
   webhooks: { allowPrivateNetworks: boolean; pollIntervalMs: number; retryDelaysMs: number[] };
+  /**
+   * Prometheus metrics. `port` set: served on a listener of their own; else, with `token`,
+   * on the main port behind it; neither: not collected at all (no cost per request).
+   */
+  metrics: { port: number | null; host: string; token: string | null };
 }
 
 export class ConfigError extends Error {}
@@ -204,6 +232,18 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     );
   }
 
+  if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
+    throw new ConfigError(
+      'WEB_CONCURRENCY above 1 needs DATABASE_URL: the embedded database (PGlite) belongs to one process',
+    );
+  }
+
+  if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
+    throw new ConfigError(
+      `METRICS_PORT must differ from PORT (${env.PORT}): metrics get a listener of their own`,
+    );
+  }
+
   const emulatorHost = isDemoProject ? (env.FIREBASE_AUTH_EMULATOR_HOST ?? '127.0.0.1:9099') : null;
 
   return {
@@ -213,6 +253,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
     dataDir,
+    webConcurrency: env.WEB_CONCURRENCY,
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
       : { kind: 'pglite', dataDir: resolve(dataDir, 'pglite') },
@@ -232,7 +273,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     ownerSessionMs: env.OWNER_SESSION_DAYS * 24 * 60 * 60 * 1000,
     consoleDistDir: env.SERVE_CONSOLE
-      ? resolve(env.CONSOLE_DIST_DIR ?? new URL('../../console/dist', import.meta.url).pathname)
+      ? resolve(env.CONSOLE_DIST_DIR ?? serverAssetPaths.consoleDistDirectory)
       : null,
     redisUrl: env.REDIS_URL ?? null,
     clientApi: {
@@ -258,6 +299,11 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
       retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_SECONDS.map((seconds) => seconds * 1000),
+    },
+    metrics: {
+      port: env.METRICS_PORT ?? null,
+      host: env.METRICS_HOST,
+      token: env.METRICS_TOKEN ?? null,
     },
   };
 }

@@ -1,20 +1,53 @@
+import cluster from 'node:cluster';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { buildApp } from './app.ts';
-import { ConfigError, describeMode, loadConfig } from './config.ts';
+import { runClusterPrimary, workerSlot } from './cluster-primary.ts';
+import { ConfigError, describeMode, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startAuthEmulator, type RunningAuthEmulator } from './identity/auth-emulator.ts';
 import { createFirebaseIdentityVerifier } from './identity/identity-verifier.ts';
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (config.webConcurrency > 1 && cluster.isPrimary) {
+    // One emulator for the machine, started by the parent: workers would fight over its port.
+    const emulator = await startEmulatorIfConfigured(config);
+    runClusterPrimary({
+      workers: config.webConcurrency,
+      log: pino({ level: config.logLevel }),
+      onStopped: async () => {
+        await emulator?.stop();
+      },
+    });
+    return;
+  }
+  // Workers share PORT (the cluster balances it), but a scraper must reach each worker's own
+  // figures: worker N serves metrics on METRICS_PORT + N.
+  const slot = workerSlot();
+  const { port: metricsPort } = config.metrics;
+  const ownConfig =
+    metricsPort === null || metricsPort === 0
+      ? config
+      : { ...config, metrics: { ...config.metrics, port: metricsPort + slot } };
+  await serve(ownConfig, { startsEmulator: cluster.isPrimary });
+}
 
-  // The emulator and the database start side by side: the emulator is the slow one.
-  const emulatorStarting: Promise<RunningAuthEmulator | null> = config.identity.emulatorHost
+function startEmulatorIfConfigured(config: Config): Promise<RunningAuthEmulator | null> {
+  return config.identity.emulatorHost
     ? startAuthEmulator({
         host: config.identity.emulatorHost,
         projectId: config.identity.projectId,
         stateDir: join(config.dataDir, 'firebase-auth-emulator'),
       })
+    : Promise.resolve(null);
+}
+
+/** One instance: this process, or one worker of a cluster (whose parent owns the emulator). */
+async function serve(config: Config, options: { startsEmulator: boolean }): Promise<void> {
+  // The emulator and the database start side by side: the emulator is the slow one.
+  const emulatorStarting = options.startsEmulator
+    ? startEmulatorIfConfigured(config)
     : Promise.resolve(null);
   const [database, emulator] = await Promise.all([
     openDatabase(

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  activityLogStatsQuerySchema,
   activityLogsQuerySchema,
   adminUserListQuerySchema,
   adminUserParamsSchema,
@@ -22,7 +23,10 @@ import {
   createApplicationRequestSchema,
   createBlacklistEntryRequestSchema,
   createWebhookRequestSchema,
+  codeFileParamsSchema,
+  codeFileVersionParamsSchema,
   defaultSampleParamsSchema,
+  saveCodeFileRequestSchema,
   sampleParamsSchema,
   saveSampleRequestSchema,
   errorBodySchema,
@@ -68,6 +72,10 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'GET /api/config': { caller: 'public' },
   'POST /api/auth/firebase-login': { caller: 'public', body: firebaseLoginRequestSchema },
   'GET /api/logout': { caller: 'public' },
+  'GET /api/openapi.json': { caller: 'public' },
+  'GET /api/reference': { caller: 'public' },
+  'GET /api/reference/': { caller: 'public' },
+  'GET /api/reference/js/scalar.js': { caller: 'public' },
   'GET /api/auth/user': { caller: 'owner' },
   'GET /api/dashboard/stats': { caller: 'owner' },
   'GET /api/applications': { caller: 'owner' },
@@ -111,6 +119,7 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'POST /api/blacklist': { caller: 'owner', body: createBlacklistEntryRequestSchema },
   'DELETE /api/blacklist/:entryId': { caller: 'owner', params: blacklistEntryParamsSchema },
   'GET /api/activity-logs': { caller: 'owner', query: activityLogsQuerySchema },
+  'GET /api/activity-logs/stats': { caller: 'owner', query: activityLogStatsQuerySchema },
   'GET /api/webhooks': { caller: 'owner' },
   'POST /api/webhooks': { caller: 'owner', body: createWebhookRequestSchema },
   'PUT /api/webhooks/:id': {
@@ -141,6 +150,18 @@ const routeSchemas: Record<string, RouteSchemas> = {
     caller: 'owner',
     params: sampleParamsSchema,
   },
+  'GET /api/code-files': { caller: 'owner' },
+  'GET /api/code-files/:name': { caller: 'owner', params: codeFileParamsSchema },
+  'PUT /api/code-files/:name': {
+    caller: 'owner',
+    params: codeFileParamsSchema,
+    body: saveCodeFileRequestSchema,
+  },
+  'GET /api/code-files/:name/versions': { caller: 'owner', params: codeFileParamsSchema },
+  'POST /api/code-files/:name/versions/:versionId/restore': {
+    caller: 'owner',
+    params: codeFileVersionParamsSchema,
+  },
   'GET /api/admin/users': { caller: 'owner', query: adminUserListQuerySchema },
   'PATCH /api/admin/users/:id': {
     caller: 'owner',
@@ -150,6 +171,8 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'DELETE /api/admin/users/:id': { caller: 'owner', params: adminUserParamsSchema },
   'GET /api/admin/audit': { caller: 'owner', query: auditListQuerySchema },
   'GET /api/admin/overview': { caller: 'owner', query: siteOverviewQuerySchema },
+  // Prometheus's scrape: behind METRICS_TOKEN below, so every fuzzed call is a 401.
+  'GET /metrics': { caller: 'public' },
 };
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
@@ -273,6 +296,8 @@ interface Fixtures {
   blacklistEntryId: number;
   webhookId: number;
   deliveryId: string;
+  /** A kept version of the owner's authentication.ts (the code editor's history). */
+  codeFileVersionId: string;
 }
 
 function bodyArbitrary(
@@ -499,6 +524,8 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     userId: fixtures.appUserId,
     entryId: String(fixtures.blacklistEntryId),
     language: 'csharp',
+    name: 'authentication.ts',
+    versionId: fixtures.codeFileVersionId,
   };
   const paramNames = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const params = fc.tuple(...paramNames.map((name) => paramArbitrary(validParams[name] ?? '1')));
@@ -578,6 +605,8 @@ describe('fuzzing every route', () => {
         PUBLIC_ORIGIN: 'http://localhost',
         CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000',
         LOGIN_FAILURE_LIMIT: '1000',
+        // Metrics on: their hooks then run on every route under fuzzed input too.
+        METRICS_TOKEN: 'fuzz-metrics-token-0123456789',
       },
       onRoute: (route) => {
         const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -601,8 +630,14 @@ describe('fuzzing every route', () => {
       status: 'failed',
     });
     const other = await signInOwner(testApp.app);
+    const codeFileVersions = await testApp.app.inject({
+      url: '/api/code-files/authentication.ts/versions',
+      headers: owner.headers,
+    });
     fixtures = {
       owner,
+      codeFileVersionId: (codeFileVersions.json() as { versions: { id: string }[] }).versions[0]!
+        .id,
       otherAccountId: other.accountId,
       webhookId: webhook.id,
       deliveryId: delivery.id,

@@ -8,6 +8,8 @@ import {
   appUserSessions,
   appUsers,
   blacklistEntries,
+  codeFiles,
+  codeFileVersions,
   ownerAccounts,
   webhookDeliveries,
   webhooks,
@@ -57,6 +59,8 @@ interface Fixture {
   blacklistEntryId: number;
   webhookId: number;
   deliveryId: string;
+  /** A version of the account's own authentication.ts (the code editor's history). */
+  codeFileVersionId: string;
   /** Another account of the site: the target of the admin routes. */
   accountId: string;
 }
@@ -179,6 +183,12 @@ const ownerRoutes: OwnerRoute[] = [
     query: 'applicationId=:id',
     asOtherOwner: applicationNotFound,
   },
+  {
+    method: 'GET',
+    path: '/api/activity-logs/stats',
+    query: 'applicationId=:id',
+    asOtherOwner: applicationNotFound,
+  },
   { method: 'GET', path: '/api/webhooks', asOtherOwner: 'own-data' },
   {
     method: 'POST',
@@ -234,6 +244,21 @@ const ownerRoutes: OwnerRoute[] = [
     path: '/api/applications/:id/samples/:language',
     asOtherOwner: applicationNotFound,
   },
+  // The code editor's documents: every account has its own three, by name.
+  { method: 'GET', path: '/api/code-files', asOtherOwner: 'own-data' },
+  { method: 'GET', path: '/api/code-files/:name', asOtherOwner: 'own-data' },
+  {
+    method: 'PUT',
+    path: '/api/code-files/:name',
+    body: { content: '// planted by another account' },
+    asOtherOwner: 'own-data',
+  },
+  { method: 'GET', path: '/api/code-files/:name/versions', asOtherOwner: 'own-data' },
+  {
+    method: 'POST',
+    path: '/api/code-files/:name/versions/:versionId/restore',
+    asOtherOwner: { status: 404, message: 'Version not found' },
+  },
   { method: 'GET', path: '/api/admin/users', asOtherOwner: needs('Manage Users') },
   {
     method: 'PATCH',
@@ -255,6 +280,10 @@ const publicRoutes = [
   'GET /api/config',
   'POST /api/auth/firebase-login',
   'GET /api/logout',
+  'GET /api/openapi.json',
+  'GET /api/reference',
+  'GET /api/reference/',
+  'GET /api/reference/js/scalar.js',
 ];
 
 /** The public client API (authenticated by API key, not by an owner session). */
@@ -271,6 +300,8 @@ function fill(path: string, fixture: Fixture): string {
   return path
     .replace(':id', String(id))
     .replace(':deliveryId', fixture.deliveryId)
+    .replace(':versionId', fixture.codeFileVersionId)
+    .replace(':name', 'authentication.ts')
     .replace(':appId', String(fixture.applicationId))
     .replace(':userId', fixture.userId)
     .replace(':entryId', String(fixture.blacklistEntryId))
@@ -333,6 +364,16 @@ describe('every owner route is closed to everyone but its owner', () => {
           ),
         )
         .orderBy(webhookDeliveries.id),
+      codeFiles: await db
+        .select()
+        .from(codeFiles)
+        .where(eq(codeFiles.ownerAccountId, victim.accountId))
+        .orderBy(codeFiles.name),
+      codeFileVersions: await db
+        .select()
+        .from(codeFileVersions)
+        .where(eq(codeFileVersions.ownerAccountId, victim.accountId))
+        .orderBy(codeFileVersions.id),
     };
   };
 
@@ -355,8 +396,21 @@ describe('every owner route is closed to everyone but its owner', () => {
     const delivery = await insertWebhookDelivery(testApp.database.db, webhook.id, {
       status: 'failed',
     });
+    // A saved version, so the account's history names it (the e-mail of who saved).
+    const savedCodeFile = await testApp.app.inject({
+      method: 'PUT',
+      url: '/api/code-files/authentication.ts',
+      headers: owner.headers,
+      payload: { content: `// notes of ${owner.account.email}\n` },
+    });
+    if (savedCodeFile.statusCode !== 200) throw new Error(`save code file: ${savedCodeFile.body}`);
+    const codeFileHistory = await testApp.app.inject({
+      url: '/api/code-files/authentication.ts/versions',
+      headers: owner.headers,
+    });
     const account = await signInOwner(testApp.app);
     return {
+      codeFileVersionId: (codeFileHistory.json() as { versions: { id: string }[] }).versions[0]!.id,
       applicationId: application.id,
       userId: user.id,
       blacklistEntryId: entry.id,
@@ -468,6 +522,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           blacklistEntryId: 2_000_000_000,
           webhookId: 2_000_000_000,
           deliveryId: randomUUID(),
+          codeFileVersionId: randomUUID(),
           accountId: randomUUID(),
         },
         attacker.headers,

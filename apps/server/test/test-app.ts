@@ -6,7 +6,9 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import type { DatabaseConnection } from '../src/db/client.ts';
 import { createFirebaseIdentityVerifier } from '../src/identity/identity-verifier.ts';
+import type { ContractViolation } from '../src/http/response-contract-check.ts';
 import type { Clock } from '../src/lib/clock.ts';
+import { recordContractViolation } from './contract-violations.ts';
 import {
   emulatorGoogleIdToken,
   newGoogleAccount,
@@ -33,6 +35,11 @@ export async function createTestApp(
     isRetentionSweepEnabled?: boolean;
     /** Webhooks are not sent unless a test asks: most look at the queued deliveries. */
     isWebhookDispatcherEnabled?: boolean;
+    /**
+     * Where answers that break their documented contract go. By default they are recorded and
+     * fail the test (assert-response-contracts.ts); a test of the check itself takes them.
+     */
+    onContractViolation?: (violation: ContractViolation) => void;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -54,6 +61,7 @@ export async function createTestApp(
     identity,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    onContractViolation: options.onContractViolation ?? recordContractViolation,
     isRetentionSweepEnabled: options.isRetentionSweepEnabled ?? false,
     isWebhookDispatcherEnabled: options.isWebhookDispatcherEnabled ?? false,
   });

@@ -2,15 +2,30 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
 
+export interface TestDatabase extends DatabaseConnection {
+  /**
+   * Another connection to the same database, as a second instance of the server would have
+   * (its own pool and listener on PostgreSQL). In-memory PGlite lives in this process only,
+   * so there the "other instance" shares the one connection, and closing it does nothing.
+   */
+  connectAgain(): Promise<DatabaseConnection>;
+}
+
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new
  * database on the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite both ways).
  */
 export async function createTestDatabase(
   options: { onConnectionError?: (error: Error) => void } = {},
-): Promise<DatabaseConnection> {
+): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) return openDatabase({ kind: 'pglite', dataDir: null });
+  if (!serverUrl) {
+    const connection = await openDatabase({ kind: 'pglite', dataDir: null });
+    return {
+      ...connection,
+      connectAgain: async () => ({ ...connection, close: async () => {} }),
+    };
+  }
 
   const name = `latchkey_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: serverUrl });
@@ -27,6 +42,11 @@ export async function createTestDatabase(
   );
   return {
     ...connection,
+    connectAgain: () =>
+      openDatabase(
+        { kind: 'postgres', url: url.toString(), poolSize: 5 },
+        options.onConnectionError ?? (() => {}),
+      ),
     close: async () => {
       await connection.close();
       const cleanup = new pg.Client({ connectionString: serverUrl });
@@ -46,7 +66,7 @@ export async function createTestDatabase(
  * most likely an autovacuum worker analysing it (tests write thousands of rows), which a
  * role without pg_signal_backend may not terminate. Such a worker finishes soon.
  */
-async function dropWithRetries(client: pg.Client, name: string): Promise<void> {
+export async function dropWithRetries(client: pg.Client, name: string): Promise<void> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       await client.query(`drop database if exists ${name} with (force)`);

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page } from '@playwright/test';
+import { consoleOriginHeaders } from './owners.ts';
 
 /** What the seeded owner has, for pages whose address or content depends on it. */
 export interface SeededConsole {
@@ -14,6 +15,8 @@ export interface ConsolePage {
   /** The console route (a path pattern in App.tsx, or '*' for the 404 page) this covers. */
   route: string;
   signedIn: boolean;
+  /** Checked signed in as the run's site owner (support/site-owner.ts) instead of a vendor. */
+  isSiteOwner?: boolean;
   path: (seed: SeededConsole) => string;
   /** The page's level-1 heading, proof it rendered rather than a spinner or the 404 page. */
   heading: (seed: SeededConsole) => string | RegExp;
@@ -24,6 +27,9 @@ export interface ConsolePage {
 }
 
 const NOT_FOUND_HEADING = '404 Page Not Found';
+
+/** The vendor the layout checks sign in as and whose data fills the pages. */
+export const LAYOUT_CHECKER_NAME = 'Layout Checker';
 
 /**
  * Every page of the console, signed out and signed in. The layout and accessibility checks run
@@ -140,11 +146,99 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
     heading: () => 'Code Editor',
   },
   {
-    name: 'user-management',
+    name: 'code-editor-template',
+    route: '/code-editor',
+    signedIn: true,
+    path: () => '/code-editor',
+    heading: () => 'Code Editor',
+    prepare: async (page, seed) => {
+      await page.getByRole('combobox', { name: 'Application' }).click();
+      await page.getByRole('option', { name: seed.applicationName, exact: true }).click();
+      await expect(page.getByRole('button', { name: 'Edit Template' })).toBeEnabled();
+    },
+  },
+  {
+    name: 'code-editor-history',
+    route: '/code-editor',
+    signedIn: true,
+    path: () => '/code-editor',
+    heading: () => 'Code Editor',
+    prepare: async (page) => {
+      await saveDocumentVersion(page);
+      await expect(
+        page.getByRole('list', { name: 'Versions of authentication.ts' }).getByRole('listitem'),
+      ).not.toHaveCount(1);
+    },
+  },
+  {
+    name: 'code-editor-restore-dialog',
+    route: '/code-editor',
+    signedIn: true,
+    path: () => '/code-editor',
+    heading: () => 'Code Editor',
+    prepare: async (page) => {
+      await saveDocumentVersion(page);
+      await page.getByRole('button', { name: 'Restore version 1' }).click();
+      await expect(page.getByRole('alertdialog')).toBeVisible();
+    },
+  },
+  {
+    // A vendor without admin permissions: the no-permission text.
+    name: 'user-management-no-permission',
     route: '/user-management',
     signedIn: true,
     path: () => '/user-management',
     heading: () => 'User Management',
+  },
+  {
+    name: 'user-management-accounts',
+    route: '/user-management',
+    signedIn: true,
+    isSiteOwner: true,
+    path: () => '/user-management',
+    heading: () => 'User Management',
+    prepare: async (page) => {
+      await expect(page.getByRole('list', { name: 'Users' })).toBeVisible();
+    },
+  },
+  {
+    name: 'user-management-edit-dialog',
+    route: '/user-management',
+    signedIn: true,
+    isSiteOwner: true,
+    path: () => '/user-management',
+    heading: () => 'User Management',
+    prepare: async (page) => {
+      // The vendor who seeded the console, so the dialog shows a non-owner's permissions;
+      // searched for, since a whole run's accounts may fill more than the first page.
+      await page.getByRole('searchbox', { name: 'Search users' }).fill(LAYOUT_CHECKER_NAME);
+      await page.getByRole('button', { name: `Edit ${LAYOUT_CHECKER_NAME}` }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+    },
+  },
+  {
+    name: 'user-management-overview',
+    route: '/user-management',
+    signedIn: true,
+    isSiteOwner: true,
+    path: () => '/user-management',
+    heading: () => 'User Management',
+    prepare: async (page) => {
+      await page.getByRole('tab', { name: 'Site Overview' }).click();
+      await expect(page.getByRole('region', { name: 'Site overview' })).toBeVisible();
+    },
+  },
+  {
+    name: 'user-management-audit',
+    route: '/user-management',
+    signedIn: true,
+    isSiteOwner: true,
+    path: () => '/user-management',
+    heading: () => 'User Management',
+    prepare: async (page) => {
+      await page.getByRole('tab', { name: 'Audit Trail' }).click();
+      await expect(page.getByRole('heading', { name: 'Audit Trail' })).toBeVisible();
+    },
   },
   {
     name: 'welcome',
@@ -161,6 +255,17 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
     heading: () => NOT_FOUND_HEADING,
   },
 ];
+
+/** A saved version of authentication.ts, so the code editor shows a history; then reloads. */
+async function saveDocumentVersion(page: Page): Promise<void> {
+  const saved = await page.request.put('/api/code-files/authentication.ts', {
+    headers: consoleOriginHeaders(page),
+    data: { content: `// layout check ${Date.now()}\n` },
+  });
+  expect(saved.status()).toBe(200);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: 'Code Editor', level: 1 })).toBeVisible();
+}
 
 /**
  * The console's routes as App.tsx declares them: `path` props of <Route> in the signed-out and

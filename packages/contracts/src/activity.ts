@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
+import { pageQueryFields } from './paging.ts';
 
 /**
  * The authentication events of the client API (spec doc 2 §3), in the spec's order. The
@@ -49,9 +50,6 @@ export const LOGIN_FAILURE_EVENTS = [
   'login_blocked_hwid',
 ] as const satisfies readonly ActivityEvent[];
 
-/** Most logs GET /api/activity-logs returns (the newest ones). */
-export const ACTIVITY_LOG_LIST_LIMIT = 1000;
-
 /**
  * One activity log as GET /api/activity-logs returns it (spec doc 2 §3). `username` is the
  * name as sent by the client (kept when no such user exists or it was deleted); `appUser`
@@ -59,28 +57,71 @@ export const ACTIVITY_LOG_LIST_LIMIT = 1000;
  * code answered) and, where sent, `hwid` and `version`; blocked requests add `blockedBy`
  * (ip, username, email or hwid) and blocked registrations `action: 'register'`.
  */
-export const activityLogSchema = z.object({
-  id: z.number().int(),
-  event: activityEventSchema,
-  success: z.boolean(),
-  applicationId: z.number().int(),
-  application: z.object({ name: z.string() }),
-  appUser: z.object({ username: z.string() }).nullable(),
-  username: z.string().nullable(),
-  ipAddress: z.string().nullable(),
-  errorMessage: z.string().nullable(),
-  metadata: z.record(z.string(), z.unknown()),
-  createdAt: z.iso.datetime(),
-});
+export const activityLogSchema = z
+  .object({
+    id: z.number().int(),
+    event: activityEventSchema,
+    success: z.boolean(),
+    applicationId: z.number().int(),
+    application: z.object({ name: z.string() }),
+    appUser: z.object({ username: z.string() }).nullable(),
+    username: z.string().nullable(),
+    ipAddress: z.string().nullable(),
+    errorMessage: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({
+    id: 'ActivityLog',
+    description: 'One activity-log row: a client-API authentication event.',
+  });
 export type ActivityLog = z.infer<typeof activityLogSchema>;
 
 export const activityLogListSchema = z.array(activityLogSchema);
 
-/** GET /api/activity-logs?applicationId= (optional; blank means every application). */
-export const activityLogsQuerySchema = z.object({
+/**
+ * The filters of the activity log (spec doc 2 §2), shared by the list and its stat cards:
+ * ?applicationId (blank means every application), ?event (blank means every event) and
+ * ?search (username, IP address or event name or label, case-insensitively).
+ */
+const activityLogFilterFields = {
   applicationId: z.preprocess(
     (value) => (value === '' ? undefined : value),
     applicationIdSchema.optional(),
   ),
+  event: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(activityEventNames, `event must be one of ${activityEventNames.join(', ')}`).optional(),
+  ),
+  search: pageQueryFields.search,
+};
+
+/** GET /api/activity-logs?applicationId=&event=&search=&page=&pageSize= (newest first). */
+export const activityLogsQuerySchema = z.object({
+  ...activityLogFilterFields,
+  page: pageQueryFields.page,
+  pageSize: pageQueryFields.pageSize,
 });
 export type ActivityLogsQuery = z.output<typeof activityLogsQuerySchema>;
+
+/** GET /api/activity-logs/stats?applicationId=&event=&search= */
+export const activityLogStatsQuerySchema = z.object(activityLogFilterFields);
+export type ActivityLogFilter = z.output<typeof activityLogStatsQuerySchema>;
+
+/** Spec doc 2 §2: the four stat cards, over every log the filters match (all pages). */
+export const activityLogStatsSchema = z.object({
+  totalEvents: z.number().int().nonnegative(),
+  successful: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  /** Distinct client IP addresses; a log without one adds none. */
+  uniqueIps: z.number().int().nonnegative(),
+});
+export type ActivityLogStats = z.infer<typeof activityLogStatsSchema>;
+
+/** The events a search names, by event name or display label (ignoring case). */
+export function activityEventsMatching(search: string): ActivityEvent[] {
+  const needle = search.trim().toLowerCase();
+  return activityEventNames.filter(
+    (event) => event.includes(needle) || activityEventLabels[event].toLowerCase().includes(needle),
+  );
+}

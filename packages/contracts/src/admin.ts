@@ -3,18 +3,21 @@ import { pageQueryFields } from './paging.ts';
 import { permissionSchema, roleSchema } from './roles.ts';
 
 /** An account of the site as an administrator sees it (spec doc 2 §3 "Admin view of a user"). */
-export const adminUserSchema = z.object({
-  id: z.uuid(),
-  email: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  role: roleSchema,
-  permissions: z.array(permissionSchema),
-  isActive: z.boolean(),
-  createdAt: z.iso.datetime(),
-  lastSignInAt: z.iso.datetime().nullable(),
-});
+export const adminUserSchema = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    role: roleSchema,
+    permissions: z.array(permissionSchema),
+    isActive: z.boolean(),
+    createdAt: z.iso.datetime(),
+    lastSignInAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'AdminUser', description: 'An account of the site as an administrator sees it.' });
 export type AdminUser = z.infer<typeof adminUserSchema>;
+export const adminUserListSchema = z.array(adminUserSchema);
 
 /** GET /api/admin/users?page=&pageSize=&search= (search: e-mail, first or last name). */
 export const adminUserListQuerySchema = z.object(pageQueryFields);
@@ -53,16 +56,22 @@ export const auditedAccountStateSchema = z.object({
 });
 
 /** One entry of the audit trail: who did what to whom, before and after, when. */
-export const auditEntrySchema = z.object({
-  id: z.uuid(),
-  actor: z.object({ id: z.uuid(), email: z.string() }),
-  action: auditActionSchema,
-  target: z.object({ id: z.uuid(), email: z.string() }),
-  before: auditedAccountStateSchema.nullable(),
-  after: auditedAccountStateSchema.nullable(),
-  createdAt: z.iso.datetime(),
-});
+export const auditEntrySchema = z
+  .object({
+    id: z.uuid(),
+    actor: z.object({ id: z.uuid(), email: z.string() }),
+    action: auditActionSchema,
+    target: z.object({ id: z.uuid(), email: z.string() }),
+    before: auditedAccountStateSchema.nullable(),
+    after: auditedAccountStateSchema.nullable(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({
+    id: 'AuditEntry',
+    description: 'One entry of the audit trail: who did what to whom, before and after, when.',
+  });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
+export const auditEntryListSchema = z.array(auditEntrySchema);
 
 /** GET /api/admin/audit?page=&pageSize= (newest first). */
 export const auditListQuerySchema = z.object({
@@ -74,18 +83,21 @@ export const auditListQuerySchema = z.object({
  * GET /api/admin/overview: one row per account, counts only. Never another environment's
  * end users, keys, secrets or logs (issue 14, view_all_data).
  */
-export const siteOverviewRowSchema = z.object({
-  accountId: z.uuid(),
-  email: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  role: roleSchema,
-  isActive: z.boolean(),
-  applicationCount: z.number().int(),
-  endUserCount: z.number().int(),
-  apiRequestCount: z.number().int(),
-  lastActivityAt: z.iso.datetime().nullable(),
-});
+export const siteOverviewRowSchema = z
+  .object({
+    accountId: z.uuid(),
+    email: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    role: roleSchema,
+    isActive: z.boolean(),
+    applicationCount: z.number().int(),
+    endUserCount: z.number().int(),
+    apiRequestCount: z.number().int(),
+    lastActivityAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'SiteOverviewRow', description: 'One account of the site, counts only.' });
 export type SiteOverviewRow = z.infer<typeof siteOverviewRowSchema>;
+export const siteOverviewListSchema = z.array(siteOverviewRowSchema);
 
 export const siteOverviewQuerySchema = adminUserListQuerySchema;

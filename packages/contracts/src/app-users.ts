@@ -14,20 +14,25 @@ export const USERNAME_AND_PASSWORD_REQUIRED = 'Please fill in username and passw
 export const USERNAME_TAKEN = 'Username already exists';
 
 /** An end user as the owner API returns it. The password (and its hash) never appears. */
-export const appUserSchema = z.object({
-  id: z.uuid(),
-  applicationId: z.number().int(),
-  username: z.string(),
-  email: z.string().nullable(),
-  isActive: z.boolean(),
-  isPaused: z.boolean(),
-  expiresAt: z.iso.datetime().nullable(),
-  hwid: z.string().nullable(),
-  loginAttempts: z.number().int(),
-  lastLogin: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+export const appUserSchema = z
+  .object({
+    id: z.uuid(),
+    applicationId: z.number().int(),
+    username: z.string(),
+    email: z.string().nullable(),
+    isActive: z.boolean(),
+    isPaused: z.boolean(),
+    expiresAt: z.iso.datetime().nullable(),
+    hwid: z.string().nullable(),
+    loginAttempts: z.number().int(),
+    lastLogin: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({
+    id: 'AppUser',
+    description: 'An end user of an application. The password never appears.',
+  });
 export type AppUser = z.infer<typeof appUserSchema>;
 
 export const appUserListSchema = z.array(appUserSchema);

@@ -11,6 +11,13 @@ export const applicationLimits = {
 
 export const DEFAULT_APPLICATION_VERSION = '1.0.0';
 
+/**
+ * What every application API key begins with: recognisable in logs, code and secret
+ * scanners ("live" leaves room for test keys later). Shared so the console can preview the
+ * part of a key that tells it apart from the others.
+ */
+export const API_KEY_PREFIX = 'lk_live_';
+
 /** The six per-application texts shown to end users, in the order of spec doc 1 §3. */
 export const applicationMessageFields = [
   'loginSuccessMessage',
@@ -47,27 +54,32 @@ export const applicationMessageLabels: Record<ApplicationMessageField, string> =
 export const APPLICATION_NAME_REQUIRED = 'Please enter an application name';
 
 /** An application as the owner API returns it. The signing private key never appears here. */
-export const applicationSchema = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  description: z.string().nullable(),
-  apiKey: z.string(),
-  isActive: z.boolean(),
-  version: z.string(),
-  hwidLockEnabled: z.boolean(),
-  /** Concurrent sessions per end user; null is unlimited. */
-  maxSessionsPerUser: z.number().int().nullable(),
-  loginSuccessMessage: z.string(),
-  loginFailedMessage: z.string(),
-  accountDisabledMessage: z.string(),
-  accountExpiredMessage: z.string(),
-  versionMismatchMessage: z.string(),
-  hwidMismatchMessage: z.string(),
-  /** Ed25519 public key (raw 32 bytes, hex) that verifies this application's client-API responses. */
-  signingPublicKey: z.string().regex(/^[0-9a-f]{64}$/),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+export const applicationSchema = z
+  .object({
+    id: z.number().int(),
+    name: z.string(),
+    description: z.string().nullable(),
+    apiKey: z.string(),
+    isActive: z.boolean(),
+    version: z.string(),
+    hwidLockEnabled: z.boolean(),
+    /** Concurrent sessions per end user; null is unlimited. */
+    maxSessionsPerUser: z.number().int().nullable(),
+    loginSuccessMessage: z.string(),
+    loginFailedMessage: z.string(),
+    accountDisabledMessage: z.string(),
+    accountExpiredMessage: z.string(),
+    versionMismatchMessage: z.string(),
+    hwidMismatchMessage: z.string(),
+    /** Ed25519 public key (raw 32 bytes, hex) that verifies this application's client-API responses. */
+    signingPublicKey: z.string().regex(/^[0-9a-f]{64}$/),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({
+    id: 'Application',
+    description: 'An application. Its signing private key never appears.',
+  });
 export type Application = z.infer<typeof applicationSchema>;
 
 export const applicationListSchema = z.array(applicationSchema);
@@ -169,19 +181,23 @@ export const applicationIdSchema = z
 export const applicationParamsSchema = z.object({ id: applicationIdSchema });
 
 /** GET /api/applications/:id/stats (spec doc 1 §3). */
-export const applicationStatsSchema = z.object({
-  totalUsers: z.number().int(),
-  /** Users that can log in now: active, not paused, not expired. */
-  activeUsers: z.number().int(),
-  /** End-user sessions not ended and seen within the last 90 seconds. */
-  activeSessions: z.number().int(),
-  totalApiRequests: z.number().int(),
-  /** Successful logins as a percent (0-100, one decimal) of all login attempts; 0 when none. */
-  loginSuccessRate: z.number().min(0).max(100),
-  lastActivity: z.iso.datetime().nullable(),
-});
+export const applicationStatsSchema = z
+  .object({
+    totalUsers: z.number().int(),
+    /** Users that can log in now: active, not paused, not expired. */
+    activeUsers: z.number().int(),
+    /** End-user sessions not ended and seen within the last 90 seconds. */
+    activeSessions: z.number().int(),
+    totalApiRequests: z.number().int(),
+    /** Successful logins as a percent (0-100, one decimal) of all login attempts; 0 when none. */
+    loginSuccessRate: z.number().min(0).max(100),
+    lastActivity: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'ApplicationStats' });
 export type ApplicationStats = z.infer<typeof applicationStatsSchema>;
 
 /** Body of a successful DELETE. */
-export const deletedResponseSchema = z.object({ success: z.literal(true), message: z.string() });
+export const deletedResponseSchema = z
+  .object({ success: z.literal(true), message: z.string() })
+  .meta({ id: 'Deleted', description: 'The answer of a successful DELETE.' });
 export type DeletedResponse = z.infer<typeof deletedResponseSchema>;

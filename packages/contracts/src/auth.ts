@@ -10,19 +10,27 @@ export const firebaseLoginRequestSchema = z.object({
 });
 export type FirebaseLoginRequest = z.infer<typeof firebaseLoginRequestSchema>;
 
-export const firebaseLoginResponseSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  account_id: z.string().optional(),
-});
+export const firebaseLoginResponseSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    account_id: z.string().optional(),
+  })
+  .meta({
+    id: 'FirebaseLoginResponse',
+    description:
+      'success false (HTTP 200) when the Google token is refused; on success the session cookie is set.',
+  });
 export type FirebaseLoginResponse = z.infer<typeof firebaseLoginResponseSchema>;
 
 /** GET /api/auth/user: the signed-in owner's profile. */
-export const currentUserSchema = z.object({
-  id: z.string(),
-  firstName: z.string().nullable(),
-  lastName: z.string().nullable(),
-  email: z.string(),
-  userPermissions: userPermissionsSchema,
-});
+export const currentUserSchema = z
+  .object({
+    id: z.string(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    email: z.string(),
+    userPermissions: userPermissionsSchema,
+  })
+  .meta({ id: 'CurrentUser', description: "The signed-in owner's profile and permissions." });
 export type CurrentUser = z.infer<typeof currentUserSchema>;

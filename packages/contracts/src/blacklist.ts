@@ -26,16 +26,21 @@ export const BLACKLIST_ENTRY_NOT_FOUND = 'Blacklist entry not found';
  * A blacklist entry as the owner API returns it (spec doc 2 §3). `applicationId` null (and
  * `application` null) means global: it applies to every application of the owner.
  */
-export const blacklistEntrySchema = z.object({
-  id: z.number().int(),
-  type: blacklistTypeSchema,
-  value: z.string(),
-  reason: z.string().nullable(),
-  applicationId: z.number().int().nullable(),
-  application: z.object({ name: z.string() }).nullable(),
-  isActive: z.boolean(),
-  createdAt: z.iso.datetime(),
-});
+export const blacklistEntrySchema = z
+  .object({
+    id: z.number().int(),
+    type: blacklistTypeSchema,
+    value: z.string(),
+    reason: z.string().nullable(),
+    applicationId: z.number().int().nullable(),
+    application: z.object({ name: z.string() }).nullable(),
+    isActive: z.boolean(),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({
+    id: 'BlacklistEntry',
+    description: 'applicationId null: a global entry, applied to every application of the owner.',
+  });
 export type BlacklistEntry = z.infer<typeof blacklistEntrySchema>;
 
 export const blacklistEntryListSchema = z.array(blacklistEntrySchema);

@@ -47,9 +47,48 @@ export const clientApiHeaders = {
   nonce: 'x-request-nonce',
 } as const;
 
+/**
+ * The signature every /api/v1 answer carries (docs/client-api.md): Ed25519 over
+ * `{timestamp}.{nonce}.{body}`, with the application's key, or the server-wide key when the
+ * API key named no application.
+ */
+export const clientSignatureHeadersSchema = z.object({
+  [clientApiHeaders.signature]: z
+    .string()
+    .regex(/^[0-9a-f]{128}$/)
+    .meta({
+      description:
+        'Ed25519 signature (hex) of `{X-Signature-Timestamp}.{X-Request-Nonce or empty}.{body bytes}`.',
+    }),
+  [clientApiHeaders.signatureTimestamp]: z.string().regex(/^\d+$/).meta({
+    description: 'Unix seconds when the answer was signed; refuse answers far from your clock.',
+  }),
+});
+
+/** A 429 also says when to try again. */
+export const clientRetryAfterHeadersSchema = clientSignatureHeadersSchema.extend({
+  'retry-after': z
+    .string()
+    .regex(/^\d+$/)
+    .meta({ description: 'Seconds to wait before retrying.' }),
+});
+
 /** Longest accepted X-Request-Nonce; it must be visible ASCII (0x21-0x7e). */
 export const CLIENT_NONCE_MAX_LENGTH = 128;
 export const CLIENT_NONCE_PATTERN = /^[\x21-\x7e]*$/;
+
+/** Request headers of every /api/v1 call, for the OpenAPI document (the hot path checks them by hand). */
+export const clientRequestHeadersSchema = z.object({
+  [clientApiHeaders.nonce]: z
+    .string()
+    .max(CLIENT_NONCE_MAX_LENGTH)
+    .regex(CLIENT_NONCE_PATTERN)
+    .optional()
+    .meta({
+      description:
+        'Optional, at most 128 visible ASCII characters: bound into the signature, so a recorded answer cannot be replayed to this request.',
+    }),
+});
 
 /** Longest accepted values; anything longer is a 400 INVALID_REQUEST. */
 export const clientApiLimits = {
@@ -167,49 +206,69 @@ export const clientSessionRequestSchema = z.discriminatedUnion(
 export type ClientSessionRequest = z.infer<typeof clientSessionRequestSchema>;
 
 /** Register and login answers (spec doc 2 §3: the auth response). */
-export const clientAuthResponseSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  code: clientApiCodeSchema,
-  user_id: z.uuid().optional(),
-  username: z.string().optional(),
-  email: z.string().nullable().optional(),
-  expires_at: z.iso.datetime().nullable().optional(),
-  /** True when the account is bound to one device: HWID lock on and a HWID bound. */
-  hwid_locked: z.boolean().optional(),
-  /** Login only: a fresh `sess_…` token the client may use for session/track start. */
-  session_token: z.string().regex(SESSION_TOKEN_PATTERN).optional(),
-});
+export const clientAuthResponseSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    code: clientApiCodeSchema,
+    user_id: z.uuid().optional(),
+    username: z.string().optional(),
+    email: z.string().nullable().optional(),
+    expires_at: z.iso.datetime().nullable().optional(),
+    /** True when the account is bound to one device: HWID lock on and a HWID bound. */
+    hwid_locked: z.boolean().optional(),
+    /** Login only: a fresh `sess_…` token the client may use for session/track start. */
+    session_token: z.string().regex(SESSION_TOKEN_PATTERN).optional(),
+  })
+  .meta({
+    id: 'ClientAuthResponse',
+    description: 'The answer of register and login: outcomes are HTTP 200 with success and a code.',
+  });
 export type ClientAuthResponse = z.infer<typeof clientAuthResponseSchema>;
 
-export const clientVerifyResponseSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  code: clientApiCodeSchema,
-});
+export const clientVerifyResponseSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    code: clientApiCodeSchema,
+  })
+  .meta({ id: 'ClientVerifyResponse' });
 export type ClientVerifyResponse = z.infer<typeof clientVerifyResponseSchema>;
 
-export const clientSessionResponseSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  code: clientApiCodeSchema,
-  session_token: z.string().optional(),
-});
+export const clientSessionResponseSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    code: clientApiCodeSchema,
+    session_token: z.string().optional(),
+  })
+  .meta({ id: 'ClientSessionResponse' });
 export type ClientSessionResponse = z.infer<typeof clientSessionResponseSchema>;
 
 /** GET /api/v1/public-key: the server-wide key that signs answers to unknown API keys. */
-export const clientPublicKeyResponseSchema = z.object({
-  success: z.literal(true),
-  public_key: z.string().regex(/^[0-9a-f]{64}$/),
-});
+export const clientPublicKeyResponseSchema = z
+  .object({
+    success: z.literal(true),
+    public_key: z.string().regex(/^[0-9a-f]{64}$/),
+  })
+  .meta({
+    id: 'ClientPublicKeyResponse',
+    description: 'The server-wide Ed25519 public key that signs answers to unknown API keys.',
+  });
 export type ClientPublicKeyResponse = z.infer<typeof clientPublicKeyResponseSchema>;
 
 /** Every /api/v1 HTTP error (400, 401, 404, 413, 429; 5xx with CLIENT_API_SERVER_ERROR_CODE). */
-export const clientErrorResponseSchema = z.object({
-  success: z.literal(false),
-  code: z.union([clientApiCodeSchema, z.literal(CLIENT_API_SERVER_ERROR_CODE)]),
-  message: z.string(),
-});
+export const clientErrorResponseSchema = z
+  .object({
+    success: z.literal(false),
+    code: z.union([clientApiCodeSchema, z.literal(CLIENT_API_SERVER_ERROR_CODE)]),
+    message: z.string(),
+  })
+  .meta({
+    id: 'ClientError',
+    description:
+      'Every client-API HTTP error (400, 401, 404, 413, 429; a 5xx has code INTERNAL_ERROR).',
+  });
 export type ClientErrorResponse = z.infer<typeof clientErrorResponseSchema>;
 
 /**

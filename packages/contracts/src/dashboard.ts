@@ -1,13 +1,15 @@
 import { z } from 'zod';
 
 /** GET /api/dashboard/stats (spec doc 1 §3). */
-export const dashboardStatsSchema = z.object({
-  totalUsers: z.number().int(),
-  totalApiKeys: z.number().int(),
-  activeApiKeys: z.number().int(),
-  accountType: z.string(),
-  totalApplications: z.number().int(),
-  activeApplications: z.number().int(),
-  totalActiveSessions: z.number().int(),
-});
+export const dashboardStatsSchema = z
+  .object({
+    totalUsers: z.number().int(),
+    totalApiKeys: z.number().int(),
+    activeApiKeys: z.number().int(),
+    accountType: z.string(),
+    totalApplications: z.number().int(),
+    activeApplications: z.number().int(),
+    totalActiveSessions: z.number().int(),
+  })
+  .meta({ id: 'DashboardStats' });
 export type DashboardStats = z.infer<typeof dashboardStatsSchema>;

@@ -15,12 +15,17 @@ export const errorCodeSchema = z.enum([
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 
 /** Every owner-API error body. */
-export const errorBodySchema = z.object({ message: z.string(), code: errorCodeSchema });
+export const errorBodySchema = z.object({ message: z.string(), code: errorCodeSchema }).meta({
+  id: 'Error',
+  description: 'Every owner-API error: a message to show and a stable code.',
+});
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
-export const healthSchema = z.object({
-  status: z.enum(['ok', 'unavailable']),
-  database: z.enum(['pglite', 'postgres']),
-  identity: z.enum(['emulator', 'firebase']),
-});
+export const healthSchema = z
+  .object({
+    status: z.enum(['ok', 'unavailable']),
+    database: z.enum(['pglite', 'postgres']),
+    identity: z.enum(['emulator', 'firebase']),
+  })
+  .meta({ id: 'Health' });
 export type Health = z.infer<typeof healthSchema>;

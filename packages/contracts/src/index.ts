@@ -14,3 +14,4 @@ export * from './runtime-config.ts';
 export * from './webhooks.ts';
 export * from './samples.ts';
 export * from './admin.ts';
+export * from './code-files.ts';

@@ -60,3 +60,14 @@ export interface Page<Row> {
   rows: Row[];
   totalCount: number;
 }
+
+const headerCount = z.string().regex(/^\d+$/);
+
+/** The paging headers as a schema: documented in the OpenAPI document, checked in tests. */
+export const pagingResponseHeadersSchema = z.object({
+  [pagingHeaders.totalCount]: headerCount.meta({
+    description: 'How many rows match in all pages.',
+  }),
+  [pagingHeaders.page]: headerCount.meta({ description: 'The page this body holds (1-based).' }),
+  [pagingHeaders.pageSize]: headerCount.meta({ description: 'Rows per page.' }),
+});

@@ -44,20 +44,25 @@ export const sampleParamsSchema = z.object({
 
 export const defaultSampleParamsSchema = z.object({ language: sampleLanguageSchema });
 
-export const sampleSchema = z.object({
-  language: sampleLanguageSchema,
-  filename: z.string(),
-  code: z.string(),
-  /**
-   * The Latchkey address the rendered code calls (PUBLIC_ORIGIN, else the origin the request
-   * reached): only the server knows it. Null for the bare template, which keeps its placeholder.
-   */
-  baseUrl: z.string().nullable(),
-  /** True when this is the account's saved edit rather than the rendered default. */
-  isCustomized: z.boolean(),
-  /** When the saved edit was last changed; null for the default. */
-  updatedAt: z.iso.datetime().nullable(),
-});
+export const sampleSchema = z
+  .object({
+    language: sampleLanguageSchema,
+    filename: z.string(),
+    code: z.string(),
+    /**
+     * The Latchkey address the rendered code calls (PUBLIC_ORIGIN, else the origin the request
+     * reached): only the server knows it. Null for the bare template, which keeps its placeholder.
+     */
+    baseUrl: z.string().nullable(),
+    /** True when this is the account's saved edit rather than the rendered default. */
+    isCustomized: z.boolean(),
+    /** When the saved edit was last changed; null for the default. */
+    updatedAt: z.iso.datetime().nullable(),
+  })
+  .meta({
+    id: 'Sample',
+    description: 'A client sample: rendered for an application, or the bare template.',
+  });
 export type Sample = z.infer<typeof sampleSchema>;
 
 export const saveSampleRequestSchema = z.object({

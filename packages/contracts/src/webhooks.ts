@@ -61,20 +61,22 @@ export const webhookEventPayloadSchema = z.object({
 export type WebhookEventPayload = z.infer<typeof webhookEventPayloadSchema>;
 
 /** A webhook as the owner API returns it. The secret appears only masked (`whsec_…abcd`). */
-export const webhookSchema = z.object({
-  id: z.number().int(),
-  url: z.string(),
-  secret: z.string(),
-  events: z.array(webhookEventSchema),
-  isActive: z.boolean(),
-  applicationId: z.number().int().nullable(),
-  application: z.object({ name: z.string() }).nullable(),
-  format: webhookFormatSchema,
-  /** Why the engine disabled it (410 Gone, five days of failures); null otherwise. */
-  disabledReason: z.string().nullable(),
-  createdAt: z.iso.datetime(),
-  updatedAt: z.iso.datetime(),
-});
+export const webhookSchema = z
+  .object({
+    id: z.number().int(),
+    url: z.string(),
+    secret: z.string(),
+    events: z.array(webhookEventSchema),
+    isActive: z.boolean(),
+    applicationId: z.number().int().nullable(),
+    application: z.object({ name: z.string() }).nullable(),
+    format: webhookFormatSchema,
+    /** Why the engine disabled it (410 Gone, five days of failures); null otherwise. */
+    disabledReason: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Webhook', description: 'A webhook. Its secret appears only masked.' });
 export type Webhook = z.infer<typeof webhookSchema>;
 export const webhookListSchema = z.array(webhookSchema);
 
@@ -146,23 +148,27 @@ export const webhookDeliveryParamsSchema = z.object({
 });
 
 /** GET /api/webhooks/:id/secret: the full secret, for the owner only. */
-export const webhookSecretResponseSchema = z.object({ secret: z.string() });
+export const webhookSecretResponseSchema = z
+  .object({ secret: z.string() })
+  .meta({ id: 'WebhookSecret' });
 export type WebhookSecretResponse = z.infer<typeof webhookSecretResponseSchema>;
 
 /** One entry of a webhook's delivery log (GET /api/webhooks/:id/deliveries, newest first). */
-export const webhookDeliverySchema = z.object({
-  id: z.uuid(),
-  event: webhookEventSchema,
-  status: z.enum(webhookDeliveryStatuses),
-  attempts: z.number().int(),
-  lastStatus: z.number().int().nullable(),
-  lastError: z.string().nullable(),
-  lastDurationMs: z.number().int().nullable(),
-  /** When a pending delivery is next tried; null once it succeeded or failed for good. */
-  nextAttemptAt: z.iso.datetime().nullable(),
-  createdAt: z.iso.datetime(),
-  completedAt: z.iso.datetime().nullable(),
-});
+export const webhookDeliverySchema = z
+  .object({
+    id: z.uuid(),
+    event: webhookEventSchema,
+    status: z.enum(webhookDeliveryStatuses),
+    attempts: z.number().int(),
+    lastStatus: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    lastDurationMs: z.number().int().nullable(),
+    /** When a pending delivery is next tried; null once it succeeded or failed for good. */
+    nextAttemptAt: z.iso.datetime().nullable(),
+    createdAt: z.iso.datetime(),
+    completedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 export const webhookDeliveryListSchema = z.array(webhookDeliverySchema);
 
@@ -175,10 +181,12 @@ export const testWebhookRequestSchema = z.object({
 });
 export type TestWebhookRequest = z.input<typeof testWebhookRequestSchema>;
 
-export const testWebhookResponseSchema = z.object({
-  success: z.literal(true),
-  message: z.string(),
-  /** Deliveries queued: one per active webhook that subscribes to the event (or all, if none does). */
-  queued: z.number().int(),
-});
+export const testWebhookResponseSchema = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    /** Deliveries queued: one per active webhook that subscribes to the event (or all, if none does). */
+    queued: z.number().int(),
+  })
+  .meta({ id: 'TestWebhookResponse' });
 export type TestWebhookResponse = z.infer<typeof testWebhookResponseSchema>;

@@ -1,6 +1,12 @@
-import { activityLogListSchema } from '@latchkey/contracts';
-import { useQuery } from '@tanstack/react-query';
-import { getQueryFn } from '@/lib/api.ts';
+import {
+  activityLogListSchema,
+  activityLogStatsSchema,
+  type ActivityEvent,
+  type ActivityLog,
+} from '@latchkey/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api.ts';
+import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
 
 /** Spec doc 2 §8: what the page says when the list cannot be read. */
 export const ACTIVITY_LOGS_FETCH_ERROR = 'Failed to fetch activity logs';
@@ -11,21 +17,60 @@ export const ACTIVITY_LOGS_FETCH_ERROR = 'Failed to fetch activity logs';
  */
 export const ACTIVITY_LOGS_REFRESH_INTERVAL_MS = 10_000;
 
-/** GET /api/activity-logs, with `?applicationId=` when one application is chosen. */
-export function activityLogsUrl(applicationId: number | null): string {
-  return applicationId === null
-    ? '/api/activity-logs'
-    : `/api/activity-logs?${new URLSearchParams({ applicationId: String(applicationId) })}`;
+/** What the server filters the log by (spec doc 2 §2); null and '' mean "all". */
+export interface ActivityLogQuery {
+  applicationId: number | null;
+  event: ActivityEvent | null;
+  search: string;
 }
 
-export function useActivityLogs(applicationId: number | null) {
+function filterQuery({ applicationId, event, search }: ActivityLogQuery) {
+  return {
+    applicationId: applicationId ?? undefined,
+    event: event ?? undefined,
+    search: search.trim(),
+  };
+}
+
+/** GET /api/activity-logs with the filters and page; no query string for page 1 of everything. */
+export function activityLogsUrl(query: ActivityLogQuery, page = 1): string {
+  return `/api/activity-logs${toPageQueryString({ ...filterQuery(query), page })}`;
+}
+
+/** GET /api/activity-logs/stats with the same filters: the cards count every page. */
+export function activityLogStatsUrl(query: ActivityLogQuery): string {
+  return `/api/activity-logs/stats${toPageQueryString(filterQuery(query))}`;
+}
+
+const pollingOptions = {
+  // Never fresh (unlike the console's default): re-read on arrival and whenever the
+  // filters come back to a list read earlier.
+  staleTime: 0,
+  // Polling pauses while the tab is hidden (TanStack's default), so idle tabs cost nothing.
+  refetchInterval: ACTIVITY_LOGS_REFRESH_INTERVAL_MS,
+  // The previous page or figures stay on screen while the next ones load.
+  placeholderData: keepPreviousData,
+} as const;
+
+/** One page of the owner's activity log, filtered and searched by the server. */
+export function useActivityLogs(query: ActivityLogQuery, page: number) {
+  const url = activityLogsUrl(query, page);
   return useQuery({
-    queryKey: [activityLogsUrl(applicationId)],
-    queryFn: getQueryFn({ on401: 'throw', schema: activityLogListSchema }),
-    // Never fresh (unlike the console's default): re-read on arrival and whenever the
-    // application filter comes back to a list read earlier.
-    staleTime: 0,
-    // Polling pauses while the tab is hidden (TanStack's default), so idle tabs cost nothing.
-    refetchInterval: ACTIVITY_LOGS_REFRESH_INTERVAL_MS,
+    queryKey: [url],
+    queryFn: async (): Promise<PagedList<ActivityLog>> => {
+      const response = await apiRequest('GET', url);
+      return toPagedList(response, activityLogListSchema.parse(await response.json()));
+    },
+    ...pollingOptions,
+  });
+}
+
+/** The four stat cards over every log the filters match (not only the page shown). */
+export function useActivityLogStats(query: ActivityLogQuery) {
+  const url = activityLogStatsUrl(query);
+  return useQuery({
+    queryKey: [url],
+    queryFn: async () => activityLogStatsSchema.parse(await (await apiRequest('GET', url)).json()),
+    ...pollingOptions,
   });
 }

@@ -1,5 +1,5 @@
-import type { ActivityLog } from '@latchkey/contracts';
-import { screen, within } from '@testing-library/react';
+import type { ActivityLog, ActivityLogStats } from '@latchkey/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import {
   createAuthValue,
@@ -8,15 +8,41 @@ import {
 } from '@/test/render-with-providers.tsx';
 import { ActivityLogsPage } from './activity-logs-page.tsx';
 
-function stubOwnerApi(activityLogs: { status: number; body: unknown }) {
+const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
+  new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+
+const noStats: ActivityLogStats = { totalEvents: 0, successful: 0, failed: 0, uniqueIps: 0 };
+
+/**
+ * The owner API as the server answers it: `logs` are every log the owner has, paged 50 at a
+ * time with the paging headers, searched by username; the stats answer is given as is.
+ */
+function stubOwnerApi({
+  logs = [],
+  listStatus = 200,
+  stats = { status: 200, body: noStats },
+}: {
+  logs?: ActivityLog[];
+  listStatus?: number;
+  stats?: { status: number; body: unknown };
+}) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    const url = String(input);
-    const { status, body } = url.startsWith('/api/activity-logs')
-      ? activityLogs
-      : { status: 200, body: [] };
-    return new Response(JSON.stringify(body), {
-      status,
-      headers: { 'Content-Type': 'application/json' },
+    const url = new URL(String(input), 'http://localhost');
+    if (url.pathname === '/api/activity-logs/stats') return json(stats.body, stats.status);
+    if (url.pathname !== '/api/activity-logs') return json([]);
+    if (listStatus !== 200) {
+      return json({ message: 'Database unavailable', code: 'INTERNAL' }, listStatus);
+    }
+    const page = Number(url.searchParams.get('page') ?? 1);
+    const search = url.searchParams.get('search') ?? '';
+    const matching = logs.filter((log) => (log.username ?? '').includes(search));
+    return json(matching.slice((page - 1) * 50, page * 50), 200, {
+      'X-Total-Count': String(matching.length),
+      'X-Page': String(page),
+      'X-Page-Size': '50',
     });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -44,21 +70,29 @@ const log: ActivityLog = {
   createdAt: '2025-03-14T12:00:00.000Z',
 };
 
-describe('ActivityLogsPage', () => {
+const manyLogs = (count: number) =>
+  Array.from({ length: count }, (_, index) => ({
+    ...log,
+    id: count - index,
+    username: `user-${count - index}`,
+  }));
+
+describe('ActivityLogsPage', { timeout: 30_000 }, () => {
   it('says nothing has been recorded when the owner has no logs', async () => {
-    const fetchMock = stubOwnerApi({ status: 200, body: [] });
+    const fetchMock = stubOwnerApi({});
     renderPage();
     expect(
       await screen.findByRole('heading', {
         name: 'No authentication events have been recorded yet',
       }),
     ).toBeTruthy();
-    expect(screen.getByTestId('activity-stat-total').textContent).toBe('0');
+    await waitFor(() => expect(screen.getByTestId('activity-stat-total').textContent).toBe('0'));
     expect(fetchMock).toHaveBeenCalledWith('/api/activity-logs', expect.anything());
+    expect(fetchMock).toHaveBeenCalledWith('/api/activity-logs/stats', expect.anything());
   });
 
   it("says 'Failed to fetch activity logs' when the list cannot be read", async () => {
-    stubOwnerApi({ status: 500, body: { message: 'Database unavailable', code: 'INTERNAL' } });
+    stubOwnerApi({ listStatus: 500 });
     renderPage();
     expect(
       await screen.findByRole('heading', { name: 'Failed to fetch activity logs' }),
@@ -67,7 +101,7 @@ describe('ActivityLogsPage', () => {
   });
 
   it("shows a row's fallbacks: 'Unknown' user and IP, 'App {id}', the error as details", async () => {
-    stubOwnerApi({ status: 200, body: [log] });
+    stubOwnerApi({ logs: [log] });
     renderPage();
     const row = within(await screen.findByTestId('activity-log-row'));
     expect(row.getByRole('img', { name: 'Failure' })).toBeTruthy();
@@ -75,7 +109,62 @@ describe('ActivityLogsPage', () => {
     expect(row.getAllByText('Unknown')).toHaveLength(2);
     expect(row.getByText('App 42')).toBeTruthy();
     expect(row.getByText('Invalid username or password')).toBeTruthy();
-    expect(screen.getByTestId('activity-stat-failed').textContent).toBe('1');
-    expect(screen.getByTestId('activity-stat-unique-ips').textContent).toBe('0');
+  });
+
+  it("shows the server's figures over every page, and pages with the server's total", async () => {
+    const fetchMock = stubOwnerApi({
+      logs: manyLogs(120),
+      stats: { status: 200, body: { totalEvents: 120, successful: 0, failed: 120, uniqueIps: 7 } },
+    });
+    renderPage();
+    expect(await screen.findByText('Showing 1–50 of 120')).toBeTruthy();
+    expect(screen.getAllByTestId('activity-log-row')).toHaveLength(50);
+    await waitFor(() => expect(screen.getByTestId('activity-stat-total').textContent).toBe('120'));
+    expect(screen.getByTestId('activity-stat-unique-ips').textContent).toBe('7');
+
+    fireEvent.click(screen.getByRole('button', { name: /Next/ }));
+    expect(await screen.findByText('Showing 51–100 of 120')).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledWith('/api/activity-logs?page=2', expect.anything());
+    fireEvent.click(screen.getByRole('button', { name: /Next/ }));
+    expect(await screen.findByText('Showing 101–120 of 120')).toBeTruthy();
+    expect(screen.getByRole('button', { name: /Next/ }).hasAttribute('disabled')).toBe(true);
+  });
+
+  it('asks the server to search, back on the first page, and says when nothing matches', async () => {
+    const fetchMock = stubOwnerApi({ logs: manyLogs(120) });
+    renderPage();
+    expect(await screen.findByText('Showing 1–50 of 120')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /Next/ }));
+    expect(await screen.findByText('Showing 51–100 of 120')).toBeTruthy();
+
+    fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'user-11' } });
+    // user-11 and user-110 … user-119.
+    expect(
+      await screen.findByText('Showing 1–11 of 11', undefined, { timeout: 5000 }),
+    ).toBeTruthy();
+    expect(fetchMock).toHaveBeenCalledWith('/api/activity-logs?search=user-11', expect.anything());
+    expect(fetchMock).toHaveBeenCalledWith(
+      '/api/activity-logs/stats?search=user-11',
+      expect.anything(),
+    );
+
+    fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'nobody' } });
+    expect(
+      await screen.findByRole(
+        'heading',
+        { name: 'No logs match your current filters' },
+        { timeout: 5000 },
+      ),
+    ).toBeTruthy();
+  });
+
+  it('shows the figures as unknown, with a Retry, when they cannot be read', async () => {
+    stubOwnerApi({ logs: [log], stats: { status: 500, body: { message: 'x', code: 'INTERNAL' } } });
+    renderPage();
+    expect(await screen.findByText('Could not load the event statistics.')).toBeTruthy();
+    expect(screen.getByTestId('activity-stat-total').textContent).toBe('—Unknown');
+    expect(screen.getByRole('button', { name: 'Retry' })).toBeTruthy();
+    // The table still shows what it has.
+    expect(screen.getByTestId('activity-log-row')).toBeTruthy();
   });
 });

@@ -1,10 +1,9 @@
 import { History, SearchX } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import {
-  computeActivityLogStats,
-  filterActivityLogs,
   hasActiveFilters,
   NO_ACTIVITY_LOG_FILTERS,
+  toActivityLogQuery,
   type ActivityLogFilters as ActivityLogFiltersValue,
 } from '@/components/activity-logs/activity-log-display.ts';
 import { ActivityLogFilters } from '@/components/activity-logs/activity-log-filters.tsx';
@@ -21,11 +20,17 @@ import {
 } from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { FormError } from '@/components/ui/form-field.tsx';
+import { ListPager } from '@/components/ui/list-pager.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
-import { ACTIVITY_LOGS_FETCH_ERROR, useActivityLogs } from '@/hooks/use-activity-logs.ts';
+import {
+  ACTIVITY_LOGS_FETCH_ERROR,
+  useActivityLogs,
+  useActivityLogStats,
+} from '@/hooks/use-activity-logs.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
+import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { getServerMessage } from '@/hooks/use-owner-mutation.ts';
 
 export const NO_EVENTS_MESSAGE = 'No authentication events have been recorded yet';
@@ -34,25 +39,26 @@ export const NO_MATCHING_LOGS_MESSAGE = 'No logs match your current filters';
 /** Spec doc 2 §2: /activity-logs. */
 export function ActivityLogsPage() {
   const [filters, setFilters] = useState<ActivityLogFiltersValue>(NO_ACTIVITY_LOG_FILTERS);
+  const [page, setPage] = useState(1);
+  // The server searches: it is asked once the typing pauses, not at every key.
+  const settledSearch = useDebouncedValue(filters.search);
+  const settledFilters = { ...filters, search: settledSearch };
+  const query = toActivityLogQuery(settledFilters);
   const { data: applications } = useApplications();
   const {
-    data: logs,
+    data: logsPage,
     isPending,
     isError,
     error,
     isFetching,
     refetch,
-  } = useActivityLogs(filters.applicationId);
-
-  const filteredLogs = useMemo(
-    () => (logs ? filterActivityLogs(logs, filters) : undefined),
-    [logs, filters],
-  );
-  const stats = useMemo(
-    () => (filteredLogs ? computeActivityLogStats(filteredLogs) : undefined),
-    [filteredLogs],
-  );
-  const isFiltered = hasActiveFilters(filters);
+  } = useActivityLogs(query, page);
+  const stats = useActivityLogStats(query);
+  const isFiltered = hasActiveFilters(settledFilters);
+  const changeFilters = (next: ActivityLogFiltersValue) => {
+    setFilters(next);
+    setPage(1);
+  };
 
   return (
     <SignedInLayout>
@@ -62,28 +68,34 @@ export function ActivityLogsPage() {
             title="Activity Logs"
             description="Registrations, logins and refusals from your applications' users. Updated every 10 seconds."
           />
-          <RefreshButton isRefreshing={isFetching} onRefresh={() => void refetch()}>
+          <RefreshButton
+            isRefreshing={isFetching || stats.isFetching}
+            onRefresh={() => {
+              void refetch();
+              void stats.refetch();
+            }}
+          >
             Refresh
           </RefreshButton>
         </div>
 
-        <ActivityLogStats stats={stats} isLoading={isPending} />
+        <ActivityLogStats
+          stats={stats.data}
+          isLoading={stats.isPending}
+          isError={stats.isError}
+          isRetrying={stats.isFetching}
+          onRetry={() => void stats.refetch()}
+        />
 
         <Card>
           <CardHeader className="gap-4">
             <div className="grid gap-1.5">
               <CardTitle>Authentication Events</CardTitle>
-              <CardDescription>
-                {filteredLogs && logs
-                  ? isFiltered
-                    ? `Showing ${filteredLogs.length} of ${logs.length} events.`
-                    : `The latest ${logs.length} events, newest first.`
-                  : 'Newest first.'}
-              </CardDescription>
+              <CardDescription>Newest first.</CardDescription>
             </div>
             <ActivityLogFilters
               filters={filters}
-              onChange={setFilters}
+              onChange={changeFilters}
               applications={applications}
             />
           </CardHeader>
@@ -91,17 +103,17 @@ export function ActivityLogsPage() {
               push the page sideways on a phone instead of letting the table scroll. */}
           <CardContent className="grid grid-cols-1 gap-4">
             {/* A failed background refresh keeps the last list on screen, flagged as stale. */}
-            {isError && logs && <FormError>{ACTIVITY_LOGS_FETCH_ERROR}</FormError>}
+            {isError && logsPage && <FormError>{ACTIVITY_LOGS_FETCH_ERROR}</FormError>}
             {isPending ? (
               <TableSkeleton rows={5} label="Loading activity logs" />
-            ) : !filteredLogs ? (
+            ) : !logsPage ? (
               <LoadErrorState
                 title={ACTIVITY_LOGS_FETCH_ERROR}
                 description={getServerMessage(error) ?? 'Please try again in a moment.'}
                 isRetrying={isFetching}
                 onRetry={() => void refetch()}
               />
-            ) : filteredLogs.length === 0 ? (
+            ) : logsPage.totalCount === 0 ? (
               isFiltered ? (
                 <EmptyState
                   icon={SearchX}
@@ -116,7 +128,17 @@ export function ActivityLogsPage() {
                 />
               )
             ) : (
-              <ActivityLogsTable logs={filteredLogs} />
+              <>
+                <ActivityLogsTable logs={logsPage.rows} />
+                <ListPager
+                  label="Activity log pages"
+                  page={logsPage.page}
+                  pageSize={logsPage.pageSize}
+                  rowCount={logsPage.rows.length}
+                  totalCount={logsPage.totalCount}
+                  onPageChange={setPage}
+                />
+              </>
             )}
           </CardContent>
         </Card>

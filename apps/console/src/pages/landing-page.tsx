@@ -10,9 +10,10 @@ import { scrollToSection } from '@/components/layout/section-link.tsx';
 import { SignedOutHeader } from '@/components/layout/signed-out-header.tsx';
 import { SiteFooter } from '@/components/layout/site-footer.tsx';
 import { usePrefersReducedMotion } from '@/hooks/use-prefers-reduced-motion.ts';
+import { hasSplashPlayedThisSession, markSplashPlayed } from '@/lib/splash-session.ts';
 
 export function LandingPage() {
-  const [isSplashVisible, setIsSplashVisible] = useState(true);
+  const [isSplashVisible, setIsSplashVisible] = useState(() => !hasSplashPlayedThisSession());
   const isReducedMotion = usePrefersReducedMotion();
 
   // A section link from another page lands here as /#section; scroll once it exists.
@@ -30,7 +31,12 @@ export function LandingPage() {
       </div>
       <ParticleBackground />
       {isSplashVisible ? (
-        <SplashScreen onFinished={() => setIsSplashVisible(false)} />
+        <SplashScreen
+          onFinished={() => {
+            markSplashPlayed();
+            setIsSplashVisible(false);
+          }}
+        />
       ) : (
         <div className="relative flex min-h-screen animate-reveal flex-col">
           <SignedOutHeader />

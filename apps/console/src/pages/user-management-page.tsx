@@ -1,10 +1,68 @@
+import { ShieldAlert } from 'lucide-react';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
+import { AuditTrailPanel } from '@/components/user-management/audit-trail-panel.tsx';
+import { SiteAccountsPanel } from '@/components/user-management/site-accounts-panel.tsx';
+import { SiteOverviewPanel } from '@/components/user-management/site-overview-panel.tsx';
+import { useAuth } from '@/hooks/use-auth.ts';
+import { getSiteAdminAccess } from '@/lib/site-admin-access.ts';
 
+export const NO_USER_MANAGEMENT_PERMISSION =
+  "You don't have permission to manage users. This feature is restricted to administrators and site owners.";
+
+function NoPermissionAlert() {
+  return (
+    <div
+      role="alert"
+      className="flex items-start gap-3 rounded-lg border border-destructive/30 bg-destructive/10 p-4 text-sm text-destructive"
+    >
+      <ShieldAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      <p>{NO_USER_MANAGEMENT_PERMISSION}</p>
+    </div>
+  );
+}
+
+/**
+ * Spec doc 2 §2 /user-management, plus the site overview and the audit trail (issue 14), each
+ * shown only to those allowed; the server refuses the others' calls anyway.
+ */
 export function UserManagementPage() {
+  const { user } = useAuth();
+  const access = getSiteAdminAccess(user);
+  const usersSection = access.canManageUsers ? <SiteAccountsPanel /> : <NoPermissionAlert />;
+  const hasMoreSections = access.canViewOverview || access.canViewAuditTrail;
+
   return (
     <SignedInLayout>
-      <PageHeading title="User Management" />
+      <div className="flex flex-col gap-8">
+        <PageHeading
+          title="User Management"
+          description="The accounts of this installation: their roles, permissions and status."
+        />
+        {hasMoreSections ? (
+          <Tabs defaultValue="users" className="flex flex-col gap-4">
+            <TabsList aria-label="User management sections">
+              <TabsTrigger value="users">Users</TabsTrigger>
+              {access.canViewOverview && <TabsTrigger value="overview">Site Overview</TabsTrigger>}
+              {access.canViewAuditTrail && <TabsTrigger value="audit">Audit Trail</TabsTrigger>}
+            </TabsList>
+            <TabsContent value="users">{usersSection}</TabsContent>
+            {access.canViewOverview && (
+              <TabsContent value="overview">
+                <SiteOverviewPanel />
+              </TabsContent>
+            )}
+            {access.canViewAuditTrail && (
+              <TabsContent value="audit">
+                <AuditTrailPanel />
+              </TabsContent>
+            )}
+          </Tabs>
+        ) : (
+          usersSection
+        )}
+      </div>
     </SignedInLayout>
   );
 }

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { serverAssetPaths } from '../server-asset-paths.ts';
+import { listenForNotifications, type NotificationHandlers } from './notification-listener.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -28,6 +29,16 @@ export interface RawQueryResult {
   rowCount: number;
 }
 
+/** A node-postgres pool's connections at one moment (metrics). */
+export interface PoolUsage {
+  /** Open connections, idle or busy. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection: the pool is exhausted. */
+  waiting: number;
+  max: number;
+}
+
 export interface DatabaseConnection {
   db: Database;
   kind: 'pglite' | 'postgres';
@@ -43,17 +54,33 @@ export interface DatabaseConnection {
    * running; answers whether it ran. For background jobs that one instance at a time does.
    */
   runExclusively(lockKey: number, work: () => Promise<void>): Promise<boolean>;
+  /**
+   * Hears `NOTIFY channel` from every instance on this database (how instances tell each
+   * other what to drop from their caches). Answers once listening; the result stops it.
+   */
+  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+  /** The pool's use now; null on PGlite, which has one in-process session and no pool. */
+  poolUsage(): PoolUsage | null;
 }
 
-export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+/** The application_name of each instance's LISTEN connection. */
+export const LISTENER_NAME = 'latchkey-listener';
+
+/** Held while migrating, so instances starting together apply each migration once. */
+const MIGRATION_LOCK_KEY = 0x4c4b_4d47; // 'LKMG'
+
+export const { migrationsFolder } = serverAssetPaths;
 
 /** Opens the database and applies committed migrations, so start-up leaves it current. */
 export async function openDatabase(
   target: DatabaseTarget,
   onConnectionError: (error: Error) => void = (error) =>
     console.error(`database connection lost: ${error.message}`),
+  /** Told every ORM statement before it runs (bench:scale explains the console's reads). */
+  logQuery?: (query: string, params: unknown[]) => void,
 ): Promise<DatabaseConnection> {
+  const logger = logQuery ? { logQuery } : undefined;
   if (target.kind === 'postgres') {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
@@ -63,8 +90,21 @@ export async function openDatabase(
     // pg_terminate_backend). Without a listener node-postgres rethrows that as an uncaught
     // exception and the whole server exits; the pool replaces the connection on next use.
     pool.on('error', onConnectionError);
-    const db = drizzle(pool, { schema });
-    await migrate(db, { migrationsFolder });
+    const db = drizzle(pool, { schema, ...(logger ? { logger } : {}) });
+    // drizzle's migrator takes no lock: two instances starting at once would both apply a
+    // new migration, and one would fail. The lock waits on a connection of its own while
+    // the migration runs through the pool; the second instance then finds nothing to do.
+    const lockHolder = await pool.connect();
+    try {
+      await lockHolder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+      try {
+        await migrate(db, { migrationsFolder });
+      } finally {
+        await lockHolder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+      }
+    } finally {
+      lockHolder.release();
+    }
     return {
       db: db as unknown as Database,
       kind: 'postgres',
@@ -95,7 +135,22 @@ export async function openDatabase(
           client.release();
         }
       },
+      listen: (channel, handlers) =>
+        listenForNotifications({
+          // Named, so an operator (or a test) can tell it apart in pg_stat_activity.
+          connect: () =>
+            new pg.Client({ connectionString: target.url, application_name: LISTENER_NAME }),
+          channel,
+          handlers,
+          onConnectionError,
+        }),
       close: () => pool.end(),
+      poolUsage: () => ({
+        total: pool.totalCount,
+        idle: pool.idleCount,
+        waiting: pool.waitingCount,
+        max: target.poolSize,
+      }),
     };
   }
 
@@ -103,8 +158,11 @@ export async function openDatabase(
   const { drizzle } = await import('drizzle-orm/pglite');
   const { migrate } = await import('drizzle-orm/pglite/migrator');
   if (target.dataDir) mkdirSync(target.dataDir, { recursive: true });
-  const client = target.dataDir ? new PGlite(target.dataDir) : new PGlite();
-  const db = drizzle(client, { schema });
+  // pg_trgm: the trigram indexes of the owner's searches (migration 0010).
+  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+  const options = { extensions: { pg_trgm } };
+  const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
+  const db = drizzle(client, { schema, ...(logger ? { logger } : {}) });
   await migrate(db, { migrationsFolder });
   // Only one process can open a PGlite data directory, so "another instance" can only be
   // this one; its single session would also re-enter an advisory lock it already holds.
@@ -133,6 +191,12 @@ export async function openDatabase(
       }
       return true;
     },
+    // In-process: every listener is in this process, and none is ever interrupted.
+    listen: async (channel, handlers) => {
+      const unlisten = await client.listen(channel, handlers.onPayload);
+      return () => unlisten();
+    },
     close: () => client.close(),
+    poolUsage: () => null,
   };
 }

@@ -18,6 +18,10 @@ const publicRoutes = new Set([
   'GET /api/config',
   'POST /api/auth/firebase-login',
   'GET /api/logout',
+  'GET /api/openapi.json',
+  'GET /api/reference',
+  'GET /api/reference/',
+  'GET /api/reference/js/scalar.js',
 ]);
 
 /**

@@ -32,6 +32,7 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'DELETE /api/blacklist/:entryId': 'manage_applications',
 
   'GET /api/activity-logs': 'signed_in',
+  'GET /api/activity-logs/stats': 'signed_in',
 
   'GET /api/webhooks': 'signed_in',
   'POST /api/webhooks': 'manage_applications',
@@ -46,6 +47,12 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'GET /api/applications/:id/samples/:language': 'signed_in',
   'PUT /api/applications/:id/samples/:language': 'edit_code',
   'DELETE /api/applications/:id/samples/:language': 'edit_code',
+
+  'GET /api/code-files': 'signed_in',
+  'GET /api/code-files/:name': 'signed_in',
+  'PUT /api/code-files/:name': 'edit_code',
+  'GET /api/code-files/:name/versions': 'signed_in',
+  'POST /api/code-files/:name/versions/:versionId/restore': 'edit_code',
 
   'GET /api/admin/users': 'manage_users',
   // Activation needs manage_users, roles and permissions need manage_permissions: the verb

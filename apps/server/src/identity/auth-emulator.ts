@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   forgetEmulatorRecord,
   isPortAnswering,
   stopStaleEmulator,
   writeEmulatorRecord,
 } from './emulator-record.ts';
+import { serverAssetPaths } from '../server-asset-paths.ts';
 
 /** An emulator this process started (it never adopts one), and so must stop. */
 export interface RunningAuthEmulator {
@@ -20,8 +20,6 @@ interface Logger {
   info(message: string): void;
   warn(message: string): void;
 }
-
-const exitWithParentPreload = fileURLToPath(new URL('./exit-with-parent.cjs', import.meta.url));
 
 const consoleLogger: Logger = {
   info: (message) => console.log(message),
@@ -55,7 +53,7 @@ export async function startAuthEmulator(options: {
 }): Promise<RunningAuthEmulator> {
   const log = options.log ?? consoleLogger;
   const stateDir = resolve(options.stateDir);
-  const firebaseCli = createRequire(import.meta.url).resolve('firebase-tools/lib/bin/firebase.js');
+  const firebaseCli = resolveFirebaseCli();
   const [hostname = '127.0.0.1', portText = '9099'] = options.host.split(':');
   const port = Number(portText);
   const workDir = join(stateDir, 'workdir');
@@ -91,7 +89,7 @@ export async function startAuthEmulator(options: {
 
   const args = [
     '--require',
-    exitWithParentPreload,
+    serverAssetPaths.exitWithParentPreload,
     firebaseCli,
     'emulators:start',
     '--only',
@@ -150,6 +148,24 @@ export async function startAuthEmulator(options: {
   }
   log.info(`Firebase Auth emulator ready at ${options.host}`);
   return { pid: child.pid!, stop: () => stopChild(child, log) };
+}
+
+/**
+ * Resolved only here, when the emulator is about to start: firebase-tools is a
+ * devDependency, absent from a production install (`npm ci --omit=dev`), which never
+ * starts the emulator because config.ts insists on a real project there.
+ */
+function resolveFirebaseCli(): string {
+  try {
+    return createRequire(import.meta.url).resolve('firebase-tools/lib/bin/firebase.js');
+  } catch {
+    throw new Error(
+      'The Firebase Auth emulator needs firebase-tools, a development dependency that is not ' +
+        'installed here (npm ci --omit=dev?). Configure a real Firebase project ' +
+        '(FIREBASE_PROJECT_ID, FIREBASE_API_KEY, FIREBASE_AUTH_DOMAIN) or install the ' +
+        'development dependencies.',
+    );
+  }
 }
 
 /** SIGINT lets the emulator export its accounts before it exits. */

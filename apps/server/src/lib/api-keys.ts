@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { API_KEY_PREFIX } from '@latchkey/contracts';
 
-/** Recognisable in logs, code and secret scanners; "live" leaves room for test keys later. */
-export const API_KEY_PREFIX = 'lk_live_';
+export { API_KEY_PREFIX };
 
 /** 32 random bytes (256 bits) as base64url: always 43 characters. */
 export const API_KEY_PATTERN = /^lk_live_[A-Za-z0-9_-]{43}$/;

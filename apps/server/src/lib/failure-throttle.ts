@@ -17,7 +17,16 @@ const THROTTLE_TABLE = 'rate_limits';
  */
 export interface ThrottleStore {
   kind: 'database' | 'redis';
-  createLimiter(options: { name: string; points: number; durationSeconds: number }): Limiter;
+  createLimiter(options: {
+    name: string;
+    points: number;
+    durationSeconds: number;
+    /**
+     * Redis only: fail at once (instead of waiting for a reconnection) while Redis is down,
+     * for a limit whose caller has a fallback and must not make requests wait.
+     */
+    failFastWhenUnavailable?: boolean;
+  }): Limiter;
   close(): Promise<void>;
 }
 type Limiter = RateLimiterStoreAbstract;
@@ -34,12 +43,13 @@ export function createThrottleStore(options: {
     client.on('error', options.onRedisError);
     return {
       kind: 'redis',
-      createLimiter: ({ name, points, durationSeconds }) =>
+      createLimiter: ({ name, points, durationSeconds, failFastWhenUnavailable = false }) =>
         new RateLimiterRedis({
           storeClient: client,
           keyPrefix: name,
           points,
           duration: durationSeconds,
+          rejectIfRedisNotReady: failFastWhenUnavailable,
         }),
       close: async () => {
         await client.quit().catch(() => client.disconnect());

@@ -1,8 +1,6 @@
 import type { ActivityLog } from '@latchkey/contracts';
 import { describe, expect, it } from 'vitest';
 import {
-  computeActivityLogStats,
-  filterActivityLogs,
   getActivityEventTone,
   getActivityLogApplicationName,
   getActivityLogDetails,
@@ -10,6 +8,7 @@ import {
   getActivityLogUsername,
   hasActiveFilters,
   NO_ACTIVITY_LOG_FILTERS,
+  toActivityLogQuery,
 } from './activity-log-display.ts';
 
 let nextId = 1;
@@ -79,84 +78,16 @@ describe('the other columns', () => {
   });
 });
 
-describe('filters, search and stat cards', () => {
-  const logs = [
-    createLog({ event: 'user_register', ipAddress: '10.0.0.1' }),
-    createLog({ event: 'user_login', ipAddress: '10.0.0.1' }),
-    createLog({
-      event: 'login_failed',
-      success: false,
-      appUser: null,
-      username: 'Mallory',
-      ipAddress: '10.0.0.2',
-      errorMessage: 'Invalid username or password',
-    }),
-    createLog({
-      event: 'login_blocked_username',
-      success: false,
-      applicationId: 2,
-      application: { name: 'Nova' },
-      appUser: null,
-      username: 'mallory',
-      ipAddress: '192.168.5.9',
-    }),
-    createLog({ event: 'hwid_mismatch', success: false, applicationId: 2, ipAddress: null }),
-  ];
-
-  it('computes the four cards over the list it is given', () => {
-    expect(computeActivityLogStats(logs)).toEqual({
-      totalEvents: 5,
-      successful: 2,
-      failed: 3,
-      uniqueIps: 3,
+describe('filters', () => {
+  it('asks the server for "all" as no filter, and the search trimmed', () => {
+    expect(toActivityLogQuery(NO_ACTIVITY_LOG_FILTERS)).toEqual({
+      applicationId: null,
+      event: null,
+      search: '',
     });
-    expect(computeActivityLogStats([])).toEqual({
-      totalEvents: 0,
-      successful: 0,
-      failed: 0,
-      uniqueIps: 0,
-    });
-  });
-
-  it('filters by event type, and the cards follow the filtered list', () => {
-    const failed = filterActivityLogs(logs, { ...NO_ACTIVITY_LOG_FILTERS, event: 'login_failed' });
-    expect(failed.map((log) => log.event)).toEqual(['login_failed']);
-    expect(computeActivityLogStats(failed)).toEqual({
-      totalEvents: 1,
-      successful: 0,
-      failed: 1,
-      uniqueIps: 1,
-    });
-  });
-
-  it('filters by application', () => {
-    const nova = filterActivityLogs(logs, { ...NO_ACTIVITY_LOG_FILTERS, applicationId: 2 });
-    expect(nova.map((log) => log.event)).toEqual(['login_blocked_username', 'hwid_mismatch']);
-  });
-
-  it('searches usernames, IP addresses and event names and labels, ignoring case', () => {
-    const search = (text: string) =>
-      filterActivityLogs(logs, { ...NO_ACTIVITY_LOG_FILTERS, search: text }).map(
-        (log) => log.event,
-      );
-    expect(search('MALLORY')).toEqual(['login_failed', 'login_blocked_username']);
-    expect(search('192.168')).toEqual(['login_blocked_username']);
-    expect(search('hwid_MISMATCH')).toEqual(['hwid_mismatch']);
-    expect(search('username blocked')).toEqual(['login_blocked_username']);
-    expect(search('  ')).toHaveLength(5);
-    expect(search('nobody')).toEqual([]);
-    // Neither the application's name nor the error message is searched.
-    expect(search('Nova')).toEqual([]);
-    expect(search('password')).toEqual([]);
-  });
-
-  it('combines every filter', () => {
     expect(
-      filterActivityLogs(logs, { applicationId: 1, event: 'login_failed', search: 'mall' }),
-    ).toHaveLength(1);
-    expect(
-      filterActivityLogs(logs, { applicationId: 2, event: 'login_failed', search: 'mall' }),
-    ).toHaveLength(0);
+      toActivityLogQuery({ applicationId: 3, event: 'login_failed', search: '  mallory ' }),
+    ).toEqual({ applicationId: 3, event: 'login_failed', search: 'mallory' });
   });
 
   it('knows when any filter is set', () => {

@@ -1,9 +1,5 @@
-import {
-  activityEventLabels,
-  LOGIN_SUCCESS_EVENT,
-  type ActivityEvent,
-  type ActivityLog,
-} from '@latchkey/contracts';
+import { LOGIN_SUCCESS_EVENT, type ActivityEvent, type ActivityLog } from '@latchkey/contracts';
+import type { ActivityLogQuery } from '@/hooks/use-activity-logs.ts';
 
 export const UNKNOWN_TEXT = 'Unknown';
 
@@ -62,56 +58,12 @@ export function hasActiveFilters(filters: ActivityLogFilters): boolean {
   );
 }
 
-/**
- * Spec doc 2 §2: the search looks at the username, the IP address and the event name
- * (both `login_failed` and its label 'Login Failed'), ignoring case.
- */
-export function matchesActivityLogSearch(log: ActivityLog, search: string): boolean {
-  const needle = search.trim().toLowerCase();
-  if (needle === '') return true;
-  return [
-    log.appUser?.username,
-    log.username,
-    log.ipAddress,
-    log.event,
-    activityEventLabels[log.event],
-  ].some((haystack) => haystack?.toLowerCase().includes(needle));
-}
-
-/**
- * The logs the table shows. The server already filters by application; checking it here too
- * keeps the cards and rows right while the list of another application is still loading.
- */
-export function filterActivityLogs(
-  logs: readonly ActivityLog[],
-  filters: ActivityLogFilters,
-): ActivityLog[] {
-  return logs.filter(
-    (log) =>
-      (filters.applicationId === null || log.applicationId === filters.applicationId) &&
-      (filters.event === ALL_FILTER_VALUE || log.event === filters.event) &&
-      matchesActivityLogSearch(log, filters.search),
-  );
-}
-
-export interface ActivityLogStats {
-  totalEvents: number;
-  successful: number;
-  failed: number;
-  uniqueIps: number;
-}
-
-/** Spec doc 2 §2: the four cards, over the filtered list. A log without an IP adds none. */
-export function computeActivityLogStats(
-  logs: readonly Pick<ActivityLog, 'success' | 'ipAddress'>[],
-): ActivityLogStats {
-  const successful = logs.filter((log) => log.success).length;
-  const ips = new Set(logs.flatMap((log) => (log.ipAddress ? [log.ipAddress] : [])));
+/** What the server is asked for: the filters with "all" as null and the search as typed. */
+export function toActivityLogQuery(filters: ActivityLogFilters): ActivityLogQuery {
   return {
-    totalEvents: logs.length,
-    successful,
-    failed: logs.length - successful,
-    uniqueIps: ips.size,
+    applicationId: filters.applicationId,
+    event: filters.event === ALL_FILTER_VALUE ? null : filters.event,
+    search: filters.search.trim(),
   };
 }
 

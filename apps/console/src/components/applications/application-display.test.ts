@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { formatShortDate, maskApiKey, truncateForPreview } from './application-display.ts';
+import {
+  formatShortDate,
+  maskApiKey,
+  previewApiKey,
+  truncateForPreview,
+} from './application-display.ts';
 
 const API_KEY = 'lk_live_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcdefgh';
 
@@ -22,6 +27,21 @@ describe('truncateForPreview', () => {
   it('leaves a value of 8 characters or fewer whole', () => {
     expect(truncateForPreview('ABCDEFGH')).toBe('ABCDEFGH');
     expect(truncateForPreview('abc')).toBe('abc');
+  });
+});
+
+describe('previewApiKey', () => {
+  it('shows the first 8 characters after the prefix every key shares', () => {
+    expect(previewApiKey(API_KEY)).toBe('lk_live_AbCdEfGh...');
+    // Two keys the old preview showed alike ('lk_live_...') now read apart.
+    const other = API_KEY.replace('AbCd', 'ZyXw');
+    expect(previewApiKey(other)).not.toBe(previewApiKey(API_KEY));
+    // It begins like the dashboard's mask, so a key is recognised from page to page.
+    expect(maskApiKey(API_KEY).startsWith(previewApiKey(API_KEY).slice(0, 12))).toBe(true);
+  });
+
+  it('falls back to the first 8 characters of a key without the prefix', () => {
+    expect(previewApiKey('legacy-key-0123')).toBe('legacy-k...');
   });
 });
 

@@ -1,3 +1,5 @@
+import { API_KEY_PREFIX } from '@latchkey/contracts';
+
 /** Spec doc 1 §2/§9: the dashboard shows 12 characters, 20 bullets, then the last 8. */
 export const API_KEY_MASK_PREFIX_LENGTH = 12;
 export const API_KEY_MASK_BULLET_COUNT = 20;
@@ -21,6 +23,19 @@ export function maskApiKey(apiKey: string): string {
 /** The first 8 characters, with an ellipsis when something was cut off. */
 export function truncateForPreview(value: string): string {
   return value.length > SHORT_PREVIEW_LENGTH ? `${value.slice(0, SHORT_PREVIEW_LENGTH)}...` : value;
+}
+
+/**
+ * The overview's API key preview (spec doc 1 §2: the first 8 characters). Every key starts
+ * with the same `lk_live_`, so its first 8 characters would name no key in particular: the
+ * preview keeps the prefix and shows the first 8 characters after it, the part that tells
+ * keys apart (and the start of what the dashboard's mask shows). The key format itself stays,
+ * since clients and samples depend on it.
+ */
+export function previewApiKey(apiKey: string): string {
+  return apiKey.startsWith(API_KEY_PREFIX)
+    ? API_KEY_PREFIX + truncateForPreview(apiKey.slice(API_KEY_PREFIX.length))
+    : truncateForPreview(apiKey);
 }
 
 const shortDateFormat = new Intl.DateTimeFormat('en-US');

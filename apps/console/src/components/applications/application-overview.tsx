@@ -9,7 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { StatLoadError } from '@/components/ui/stat-load-error.tsx';
 import { UnknownFigure } from '@/components/ui/unknown-figure.tsx';
 import { cn } from '@/lib/utils.ts';
-import { formatDateTime, truncateForPreview } from './application-display.ts';
+import { formatDateTime, previewApiKey } from './application-display.ts';
 import { ApplicationStatusBadge } from './application-status-badge.tsx';
 
 const countFormat = new Intl.NumberFormat('en-US');
@@ -119,7 +119,7 @@ export function ApplicationOverview({
         <Item term="API Key">
           <span className="inline-flex items-center gap-1">
             <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">
-              {truncateForPreview(application.apiKey)}
+              {previewApiKey(application.apiKey)}
             </code>
             <CopyButton value={application.apiKey} label="Copy API key" />
           </span>

@@ -90,13 +90,18 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
           isSuccess = true;
           storeAccount({ accountId: result.account_id, email: user.email, firebaseUid: user.uid });
           if (mode === 'sign-in') {
-            toast({ title: 'Success', description: 'Login successful! Redirecting...' });
+            const success = toast({
+              title: 'Success',
+              description: 'Login successful! Redirecting...',
+            });
             // Back to where a signed-out deep link was going (spec doc 1 §4 says home otherwise).
             const target = readSafeNextPath(window.location.search) ?? '/';
-            redirectTimerRef.current = setTimeout(
-              () => navigate(target),
-              SIGN_IN_REDIRECT_DELAY_MS,
-            );
+            redirectTimerRef.current = setTimeout(() => {
+              // The toast announces the redirect; once it happened, it would only cover the
+              // cards of the page it led to (issue 15 item 9).
+              success.dismiss();
+              navigate(target);
+            }, SIGN_IN_REDIRECT_DELAY_MS);
           }
           // In a session recovery this refetches the profile and waits for it, so the router
           // never briefly treats the owner as signed out. During a sign-in the query is held

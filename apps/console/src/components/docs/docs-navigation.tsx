@@ -12,7 +12,7 @@ export function DocsNavigation() {
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-background/80 backdrop-blur-md supports-[backdrop-filter]:bg-background/60">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
-        <BrandLogo />
+        <BrandLogo variant="docs" />
         <nav aria-label="Main" className="flex items-center gap-1 sm:gap-2">
           <Button asChild variant="ghost" size="sm">
             <Link href="/">

@@ -52,6 +52,16 @@ describe('SignedInHeader', () => {
     ]);
   });
 
+  it.each(['access_admin_panel', 'view_all_data'] as const)(
+    'shows User Management to a holder of %s, for its audit or overview section (issue 14)',
+    (permission) => {
+      expect(renderHeader({ role: 'user', permissions: [permission] }).links).toEqual([
+        ...ALWAYS_SHOWN,
+        ['User Management', '/user-management'],
+      ]);
+    },
+  );
+
   it('shows both to the owner, whose role implies every permission', () => {
     expect(renderHeader({ role: 'owner', permissions: [] }).links).toEqual([
       ...ALWAYS_SHOWN,

@@ -25,6 +25,7 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
+import { USER_MANAGEMENT_PERMISSIONS } from '@/lib/site-admin-access.ts';
 import { cn } from '@/lib/utils.ts';
 import { BrandLogo } from './brand-logo.tsx';
 
@@ -32,8 +33,8 @@ interface NavigationLink {
   href: string;
   label: string;
   icon: LucideIcon;
-  /** Shown only to owners and to users granted this permission (spec doc 1 §2, §6). */
-  permission?: Permission;
+  /** Shown only to owners and to users granted one of these permissions (spec doc 1 §2, §6). */
+  permissions?: readonly Permission[];
 }
 
 export const SIGNED_IN_NAVIGATION: readonly NavigationLink[] = [
@@ -44,8 +45,14 @@ export const SIGNED_IN_NAVIGATION: readonly NavigationLink[] = [
   { href: '/activity-logs', label: 'Activity Logs', icon: Activity },
   { href: '/integration', label: 'Code', icon: CodeXml },
   { href: '/docs', label: 'Docs', icon: BookOpen },
-  { href: '/code-editor', label: 'Code Editor', icon: SquareTerminal, permission: 'edit_code' },
-  { href: '/user-management', label: 'User Management', icon: UserCog, permission: 'manage_users' },
+  { href: '/code-editor', label: 'Code Editor', icon: SquareTerminal, permissions: ['edit_code'] },
+  // manage_users as spec doc 1 §2 says, and the holders of the page's other sections (issue 14).
+  {
+    href: '/user-management',
+    label: 'User Management',
+    icon: UserCog,
+    permissions: USER_MANAGEMENT_PERMISSIONS,
+  },
 ];
 
 export function SignedInHeader() {
@@ -55,14 +62,15 @@ export function SignedInHeader() {
   // Hiding links is a convenience; the server still enforces every permission.
   const links = SIGNED_IN_NAVIGATION.filter(
     (link) =>
-      link.permission === undefined ||
-      (user !== null && hasPermission(user.userPermissions, link.permission)),
+      link.permissions === undefined ||
+      (user !== null &&
+        link.permissions.some((permission) => hasPermission(user.userPermissions, permission))),
   );
 
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-background/80 backdrop-blur-md supports-[backdrop-filter]:bg-background/60">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
-        <BrandLogo />
+        <BrandLogo variant="signed-in" />
         <nav aria-label="Main" className="hidden items-center gap-0.5 xl:flex">
           {links.map((link) => {
             const isActive = location === link.href;

@@ -25,7 +25,7 @@ export function SignedOutHeader() {
   return (
     <header className="sticky top-0 z-40 border-b border-border/70 bg-background/75 backdrop-blur-md supports-[backdrop-filter]:bg-background/60">
       <div className="mx-auto flex h-16 max-w-7xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
-        <BrandLogo />
+        <BrandLogo variant="signed-out" />
         <nav aria-label="Sections" className="hidden items-center gap-1 md:flex">
           {LANDING_SECTIONS.map((section) => (
             <SectionLink key={section.id} sectionId={section.id} className={navLinkClassName}>

@@ -32,6 +32,13 @@ export const activityLogs = pgTable(
   },
   (table) => [
     index('activity_logs_application_created_idx').on(table.applicationId, table.createdAt),
+    // The log page filtered by event type: without it, a rare event walks every row of the
+    // application backwards to fill a page (179 ms against 0.3 ms at 200,000 rows each).
+    index('activity_logs_application_event_created_idx').on(
+      table.applicationId,
+      table.event,
+      table.createdAt,
+    ),
     // Deleting an end user sets app_user_id to null in its logs: without an index, a scan.
     index('activity_logs_app_user_idx').on(table.appUserId),
   ],

@@ -41,7 +41,20 @@ export const appUsers = pgTable(
   },
   (table) => [
     uniqueIndex('app_users_application_username_idx').on(table.applicationId, table.username),
-    index('app_users_application_created_idx').on(table.applicationId, table.createdAt),
+    // The owner's pages, newest first: with the id, a page's ids come from the index alone
+    // (an index-only scan), however deep the page (list-app-users.ts).
+    index('app_users_application_created_idx').on(table.applicationId, table.createdAt, table.id),
+    // The owner's search (case-insensitive substring of username or e-mail): trigram indexes
+    // serve ILIKE '%…%' without reading every user (pg_trgm, created by migration 0010).
+    index('app_users_username_trgm_idx').using('gin', table.username.op('gin_trgm_ops')),
+    index('app_users_email_trgm_idx').using('gin', table.email.op('gin_trgm_ops')),
+    // The standing counts (total and active users per application) as an index-only scan.
+    index('app_users_application_standing_idx').on(
+      table.applicationId,
+      table.isActive,
+      table.isPaused,
+      table.expiresAt,
+    ),
   ],
 );
 

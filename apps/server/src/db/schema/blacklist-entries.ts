@@ -31,6 +31,15 @@ export const blacklistEntries = pgTable(
       table.type,
       sql`lower(${table.value})`,
     ),
+    // The owner's list, newest first (and its count), from the index.
+    index('blacklist_entries_owner_created_idx').on(
+      table.ownerAccountId,
+      table.createdAt,
+      table.id,
+    ),
+    // The list's search (case-insensitive substring of value or reason), as for end users.
+    index('blacklist_entries_value_trgm_idx').using('gin', table.value.op('gin_trgm_ops')),
+    index('blacklist_entries_reason_trgm_idx').using('gin', table.reason.op('gin_trgm_ops')),
   ],
 );
 

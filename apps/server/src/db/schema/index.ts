@@ -9,3 +9,5 @@ export * from './rate-limits.ts';
 export * from './webhooks.ts';
 export * from './integration-samples.ts';
 export * from './audit-entries.ts';
+export * from './code-files.ts';
+export * from './activity-counts.ts';

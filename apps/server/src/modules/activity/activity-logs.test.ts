@@ -1,6 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityLogListSchema, ACTIVITY_LOG_LIST_LIMIT } from '@latchkey/contracts';
+import {
+  activityLogListSchema,
+  activityLogStatsSchema,
+  MAX_PAGE_SIZE,
+  pagingHeaders,
+} from '@latchkey/contracts';
 import { activityLogs, appUsers } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
@@ -159,22 +164,186 @@ describe('GET /api/activity-logs', () => {
     });
   });
 
-  it(`returns at most the newest ${ACTIVITY_LOG_LIST_LIMIT}`, async () => {
+  /** One page as the console reads it: the rows and the paging headers. */
+  const listPage = async (who: SignedInOwner, query: string) => {
+    const response = await testApp.app.inject({
+      url: `/api/activity-logs?${query}`,
+      headers: who.headers,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return {
+      rows: activityLogListSchema.parse(response.json()),
+      total: Number(response.headers[pagingHeaders.totalCount]),
+      page: Number(response.headers[pagingHeaders.page]),
+      pageSize: Number(response.headers[pagingHeaders.pageSize]),
+    };
+  };
+  const stats = async (who: SignedInOwner, query = '') => {
+    const response = await testApp.app.inject({
+      url: `/api/activity-logs/stats?${query}`,
+      headers: who.headers,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return activityLogStatsSchema.parse(response.json());
+  };
+
+  /** 7 logs over two applications, one second apart: `log-0` oldest, `log-6` newest. */
+  async function seedPagedOwner() {
     const fresh = await signInOwner(testApp.app);
-    const application = await insertClientApplication(testApp, fresh.accountId);
+    const first = await insertClientApplication(testApp, fresh.accountId, { name: 'Paged One' });
+    const second = await insertClientApplication(testApp, fresh.accountId, { name: 'Paged Two' });
     const base = Date.UTC(2026, 4, 1);
     await testApp.database.db.insert(activityLogs).values(
-      Array.from({ length: ACTIVITY_LOG_LIST_LIMIT + 5 }, (_, index) => ({
-        applicationId: application.id,
-        event: 'user_login',
-        success: true,
-        username: `user-${index}`,
+      Array.from({ length: 7 }, (_, index) => ({
+        // Interleaved, so each page mixes both applications' rows.
+        applicationId: index % 2 === 0 ? first.id : second.id,
+        event: index % 3 === 0 ? 'login_failed' : 'user_login',
+        success: index % 3 !== 0,
+        username: `log-${index}`,
+        ipAddress: index < 4 ? '10.0.0.1' : `10.0.1.${index}`,
         createdAt: new Date(base + index * 1000),
       })),
     );
-    const logs = await list(fresh);
-    expect(logs).toHaveLength(ACTIVITY_LOG_LIST_LIMIT);
-    expect(logs[0]!.username).toBe(`user-${ACTIVITY_LOG_LIST_LIMIT + 4}`);
-    expect(logs.at(-1)!.username).toBe('user-5');
+    return { fresh, first, second };
+  }
+
+  it('pages newest first across applications, with the total of every page', async () => {
+    const { fresh } = await seedPagedOwner();
+    const names = (rows: { username: string | null }[]) => rows.map((row) => row.username);
+
+    const first = await listPage(fresh, 'pageSize=3');
+    expect(names(first.rows)).toEqual(['log-6', 'log-5', 'log-4']);
+    expect([first.total, first.page, first.pageSize]).toEqual([7, 1, 3]);
+    expect(names((await listPage(fresh, 'page=2&pageSize=3')).rows)).toEqual([
+      'log-3',
+      'log-2',
+      'log-1',
+    ]);
+    const last = await listPage(fresh, 'page=3&pageSize=3');
+    expect(names(last.rows)).toEqual(['log-0']);
+    expect(last.total).toBe(7);
+    // Past the end: no rows, the total still right.
+    const beyond = await listPage(fresh, 'page=4&pageSize=3');
+    expect(beyond.rows).toEqual([]);
+    expect(beyond.total).toBe(7);
+    // Exactly one full page.
+    const whole = await listPage(fresh, 'pageSize=7');
+    expect(whole.rows).toHaveLength(7);
+    expect(whole.total).toBe(7);
+    // Without paging parameters: the first page of the default size.
+    const byDefault = await listPage(fresh, '');
+    expect(byDefault.rows).toHaveLength(7);
+    expect([byDefault.page, byDefault.pageSize]).toEqual([1, 50]);
+
+    for (const bad of ['page=0', 'pageSize=0', `pageSize=${MAX_PAGE_SIZE + 1}`, 'page=x']) {
+      const response = await testApp.app.inject({
+        url: `/api/activity-logs?${bad}`,
+        headers: fresh.headers,
+      });
+      expect(response.statusCode, bad).toBe(400);
+    }
+  });
+
+  it('filters by application and event, and searches; totals and stats follow the filters', async () => {
+    const { fresh, first, second } = await seedPagedOwner();
+    const names = (rows: { username: string | null }[]) => rows.map((row) => row.username);
+
+    // Application One holds log-0, 2, 4, 6; its second page of two is log-2, log-0.
+    const ofFirst = await listPage(fresh, `applicationId=${first.id}&page=2&pageSize=2`);
+    expect(names(ofFirst.rows)).toEqual(['log-2', 'log-0']);
+    expect(ofFirst.total).toBe(4);
+
+    // login_failed: log-0, log-3, log-6 (over both applications).
+    const failed = await listPage(fresh, 'event=login_failed&pageSize=2');
+    expect(names(failed.rows)).toEqual(['log-6', 'log-3']);
+    expect(failed.total).toBe(3);
+    expect(names((await listPage(fresh, 'event=login_failed&page=2&pageSize=2')).rows)).toEqual([
+      'log-0',
+    ]);
+    const failedOfSecond = await listPage(fresh, `event=login_failed&applicationId=${second.id}`);
+    expect(names(failedOfSecond.rows)).toEqual(['log-3']);
+    expect(failedOfSecond.total).toBe(1);
+
+    // Search: username, IP address, event name or label, ignoring case.
+    const search = async (text: string) =>
+      listPage(fresh, new URLSearchParams({ search: text }).toString());
+    expect(names((await search('LOG-5')).rows)).toEqual(['log-5']);
+    expect((await search('10.0.1.')).total).toBe(3);
+    expect((await search('login failed')).total).toBe(3);
+    expect((await search('LOGIN_FAILED')).total).toBe(3);
+    expect((await search('user login')).total).toBe(4);
+    expect((await search('nobody')).total).toBe(0);
+    // % and _ are text, not wildcards.
+    expect((await search('log%')).total).toBe(0);
+    const searchedPage = await listPage(fresh, 'search=10.0.1.&page=2&pageSize=2');
+    expect(names(searchedPage.rows)).toEqual(['log-4']);
+    expect(searchedPage.total).toBe(3);
+
+    // The cards: every matching log, not one page.
+    expect(await stats(fresh)).toEqual({ totalEvents: 7, successful: 4, failed: 3, uniqueIps: 4 });
+    expect(await stats(fresh, `applicationId=${first.id}`)).toEqual({
+      totalEvents: 4,
+      successful: 2,
+      failed: 2,
+      uniqueIps: 3,
+    });
+    expect(await stats(fresh, 'event=login_failed&search=10.0.0')).toEqual({
+      totalEvents: 2,
+      successful: 0,
+      failed: 2,
+      uniqueIps: 1,
+    });
+    expect(await stats(fresh, 'search=nobody')).toEqual({
+      totalEvents: 0,
+      successful: 0,
+      failed: 0,
+      uniqueIps: 0,
+    });
+
+    const badEvent = await testApp.app.inject({
+      url: '/api/activity-logs/stats?event=user_logout',
+      headers: fresh.headers,
+    });
+    expect(badEvent.statusCode).toBe(400);
+    expect(badEvent.json().code).toBe('BAD_REQUEST');
+  });
+
+  it("searches the end user's current name too, and never shows another owner's logs", async () => {
+    const { fresh } = await seedPagedOwner();
+    const application = await insertClientApplication(testApp, fresh.accountId);
+    const user = await insertAppUserWithPassword(testApp.database.db, application.id, 'pw');
+    await insertActivityLog(testApp.database.db, {
+      applicationId: application.id,
+      appUserId: user.id,
+      username: 'as-sent',
+      event: 'user_login',
+      success: true,
+    });
+    const byCurrentName = await listPage(fresh, `search=${encodeURIComponent(user.username)}`);
+    expect(byCurrentName.rows.map((row) => row.username)).toEqual(['as-sent']);
+    expect(byCurrentName.total).toBe(1);
+
+    // The other owner has logs with the same names, events and addresses: none leak either way.
+    const { fresh: neighbour } = await seedPagedOwner();
+    const expectedTotals: [query: string, mine: number, theirs: number][] = [
+      ['', 8, 7],
+      ['search=log', 8, 7], // every event name holds "login"
+      ['event=login_failed', 3, 3],
+      ['search=10.0', 7, 7], // the log without an address does not match
+      ['pageSize=200', 8, 7],
+    ];
+    for (const [query, mineTotal, theirTotal] of expectedTotals) {
+      const mine = await listPage(fresh, query);
+      const theirs = await listPage(neighbour, query);
+      expect([mine.total, theirs.total], query).toEqual([mineTotal, theirTotal]);
+      expect(mine.rows, query).toHaveLength(mineTotal);
+      const theirIds = new Set(theirs.rows.map((row) => row.id));
+      expect(
+        mine.rows.some((row) => theirIds.has(row.id)),
+        query,
+      ).toBe(false);
+    }
+    expect((await stats(neighbour)).totalEvents).toBe(7);
+    expect((await stats(fresh)).totalEvents).toBe(8);
   });
 });

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
 import type { Page, PageRequest } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
@@ -7,10 +7,10 @@ import { loadOwnedApplication } from '../applications/load-owned-application.ts'
 
 /**
  * One page of the end users of one of the owner's applications, newest first, optionally
- * only those whose username or e-mail contains the search (case-insensitively). The
- * ordering walks the (application_id, created_at) index, so a page costs its own rows
- * plus the offset. A search has no index to use (a trigram index is not available on every
- * PostgreSQL we run on): it scans this one application's users, never another's.
+ * only those whose username or e-mail contains the search (case-insensitively). The page's
+ * ids are found first, from the (application_id, created_at, id) index alone, and only
+ * their rows are read: a deep page skips index entries, not table rows. A search uses the
+ * trigram indexes of username and e-mail (pg_trgm).
  */
 export async function listAppUsers({
   ctx,
@@ -26,14 +26,20 @@ export async function listAppUsers({
     conditions.push(or(ilike(appUsers.username, pattern), ilike(appUsers.email, pattern))!);
   }
   const where = and(...conditions);
+  const order = [desc(appUsers.createdAt), desc(appUsers.id)];
+  const pageIds = ctx.db
+    .select({ id: appUsers.id })
+    .from(appUsers)
+    .where(where)
+    .orderBy(...order)
+    .limit(input.pageSize)
+    .offset((input.page - 1) * input.pageSize);
   const [rows, [total]] = await Promise.all([
     ctx.db
       .select()
       .from(appUsers)
-      .where(where)
-      .orderBy(desc(appUsers.createdAt), desc(appUsers.id))
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize),
+      .where(inArray(appUsers.id, pageIds))
+      .orderBy(...order),
     ctx.db.select({ value: count() }).from(appUsers).where(where),
   ]);
   return { rows, totalCount: total?.value ?? 0 };

@@ -4,6 +4,7 @@ import { applications, appUsers, type AppUser } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import type { ApplicationEvents } from '../applications/application-events.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { isInGoodStanding } from '../client-api/client-outcomes.ts';
 import { endSessions } from '../client-api/end-sessions.ts';
@@ -63,7 +64,7 @@ export function toAppUserWriteError(error: unknown): Error {
  * transaction: the owner's action takes effect at once, not at the client's next login.
  */
 export async function updateOwnedAppUser(
-  ctx: OwnerContext,
+  ctx: EndUserChangeContext,
   ids: AppUserIds,
   values: Partial<typeof appUsers.$inferInsert>,
 ): Promise<AppUser> {
@@ -85,5 +86,17 @@ export async function updateOwnedAppUser(
     throw toAppUserWriteError(error);
   }
   if (!user) throw await appUserNotFound(ctx, ids);
+  announceEndUserChange(ctx, ids);
   return user;
+}
+
+/** What a verb that changes or deletes an end user needs: the owner, and where to announce it. */
+export type EndUserChangeContext = OwnerContext & { applicationEvents: ApplicationEvents };
+
+/** After the change is committed: caches of the user's standing (verify's) drop it. */
+export function announceEndUserChange(ctx: EndUserChangeContext, ids: AppUserIds): void {
+  ctx.applicationEvents.emitChange(
+    { kind: 'end-user-changed', applicationId: ids.applicationId, userId: ids.userId },
+    ctx.log,
+  );
 }

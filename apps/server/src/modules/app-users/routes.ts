@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   appUserListQuerySchema,
   appUserParamsSchema,
@@ -13,6 +13,7 @@ import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { badRequest } from '../../lib/errors.ts';
+import type { ApplicationEvents } from '../applications/application-events.ts';
 import { createAppUser } from './create-app-user.ts';
 import { deleteAppUser } from './delete-app-user.ts';
 import { listAppUsers } from './list-app-users.ts';
@@ -25,8 +26,13 @@ import { updateAppUser } from './update-app-user.ts';
 /** End users of the owner's applications (spec doc 1 §7). Registered inside the owner scope. */
 export function registerAppUserRoutes(
   app: FastifyInstance,
-  { config }: { config: Pick<Config, 'endUserPasswordMinLength'> },
+  {
+    config,
+    applicationEvents,
+  }: { config: Pick<Config, 'endUserPasswordMinLength'>; applicationEvents: ApplicationEvents },
 ): void {
+  /** Verbs that change a user announce it, so caches of the user's standing drop it. */
+  const changingCtx = (request: FastifyRequest) => ({ ...request.owner!, applicationEvents });
   // Only new passwords meet the rule: users with older, shorter ones can still log in.
   const assertAcceptablePassword = (password: string | undefined) => {
     if (password === undefined) return;
@@ -61,7 +67,7 @@ export function registerAppUserRoutes(
     const changes = parseInput(updateAppUserRequestSchema, request.body);
     assertAcceptablePassword(changes.password);
     const user = await updateAppUser({
-      ctx: request.owner!,
+      ctx: changingCtx(request),
       input: { applicationId: appId, userId, changes },
     });
     return toAppUserResponse(user);
@@ -71,7 +77,7 @@ export function registerAppUserRoutes(
     '/api/applications/:appId/users/:userId',
     async (request): Promise<DeletedResponse> => {
       const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-      await deleteAppUser({ ctx: request.owner!, input: { applicationId: appId, userId } });
+      await deleteAppUser({ ctx: changingCtx(request), input: { applicationId: appId, userId } });
       return { success: true, message: 'User deleted successfully' };
     },
   );
@@ -79,7 +85,7 @@ export function registerAppUserRoutes(
   app.post('/api/applications/:appId/users/:userId/pause', async (request): Promise<AppUser> => {
     const { appId, userId } = parseInput(appUserParamsSchema, request.params);
     const user = await pauseAppUser({
-      ctx: request.owner!,
+      ctx: changingCtx(request),
       input: { applicationId: appId, userId },
     });
     return toAppUserResponse(user);
@@ -88,7 +94,7 @@ export function registerAppUserRoutes(
   app.post('/api/applications/:appId/users/:userId/unpause', async (request): Promise<AppUser> => {
     const { appId, userId } = parseInput(appUserParamsSchema, request.params);
     const user = await unpauseAppUser({
-      ctx: request.owner!,
+      ctx: changingCtx(request),
       input: { applicationId: appId, userId },
     });
     return toAppUserResponse(user);
@@ -99,7 +105,7 @@ export function registerAppUserRoutes(
     async (request): Promise<AppUser> => {
       const { appId, userId } = parseInput(appUserParamsSchema, request.params);
       const user = await resetAppUserHwid({
-        ctx: request.owner!,
+        ctx: changingCtx(request),
         input: { applicationId: appId, userId },
       });
       return toAppUserResponse(user);

@@ -1,8 +1,11 @@
 import type { UpdateAppUserInput } from '@latchkey/contracts';
 import type { AppUser } from '../../db/schema/index.ts';
-import type { OwnerContext } from '../../http/request-context.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
-import { updateOwnedAppUser, type AppUserIds } from './owned-app-user.ts';
+import {
+  updateOwnedAppUser,
+  type AppUserIds,
+  type EndUserChangeContext,
+} from './owned-app-user.ts';
 
 /**
  * Edits an end user (spec doc 1 §2, Edit User dialog). Absent fields stay as they are;
@@ -12,7 +15,7 @@ export async function updateAppUser({
   ctx,
   input,
 }: {
-  ctx: OwnerContext;
+  ctx: EndUserChangeContext;
   input: AppUserIds & { changes: UpdateAppUserInput };
 }): Promise<AppUser> {
   const { password, ...changes } = input.changes;

@@ -1,11 +1,25 @@
 import type { FastifyBaseLogger } from 'fastify';
 
-/** An application's settings changed or it was deleted. */
-export interface ApplicationChange {
-  kind: 'updated' | 'deleted';
-  applicationId: number;
-  apiKey: string;
-}
+/**
+ * An application's settings changed or it was deleted, or one of its end users changed, here
+ * or (`fromOtherInstance`) in another instance on the same database; or `resync`: changes may have been missed (the
+ * link to the other instances was interrupted), so anything cached may be stale.
+ */
+export type ApplicationChange =
+  | {
+      kind: 'updated' | 'deleted';
+      applicationId: number;
+      apiKey: string;
+      fromOtherInstance?: true;
+    }
+  | {
+      /** One of its end users was changed (standing, HWID…) or deleted by the owner. */
+      kind: 'end-user-changed';
+      applicationId: number;
+      userId: string;
+      fromOtherInstance?: true;
+    }
+  | { kind: 'resync' };
 
 export type ApplicationChangeListener = (change: ApplicationChange) => void;
 
@@ -33,10 +47,7 @@ export function createApplicationEvents(): ApplicationEvents {
           listener(change);
         } catch (error) {
           // The owner's change is already committed; a failing listener must not undo the reply.
-          log.error(
-            { err: error, applicationId: change.applicationId },
-            'application change listener failed',
-          );
+          log.error({ err: error, change }, 'application change listener failed');
         }
       }
     },

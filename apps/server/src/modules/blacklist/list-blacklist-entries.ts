@@ -13,8 +13,8 @@ import { toBlacklistEntryResponse } from './to-blacklist-entry-response.ts';
 /**
  * One page of the owner's blacklist, active and inactive entries, newest first; optionally
  * of one type or state, and only entries whose value or reason contains the search (case-insensitively).
- * The owner's entries are found through the match index (it leads with the owner); sorting
- * and searching them scans this one owner's blacklist, never another's.
+ * A page walks the (owner, created_at, id) index; a search uses the trigram indexes of value
+ * and reason (pg_trgm).
  */
 export async function listBlacklistEntries({
   ctx,

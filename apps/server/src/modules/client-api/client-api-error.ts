@@ -60,6 +60,12 @@ const errorBody = (code: ClientErrorResponse['code'], message: string): ClientEr
   message,
 });
 
+/** Told the `code` of each error answer as it is sent (metrics). */
+export type OnClientErrorAnswer = (
+  request: FastifyRequest,
+  code: ClientErrorResponse['code'],
+) => void;
+
 /**
  * Every /api/v1 error has the v1 shape `{ success: false, code, message }`, whatever its
  * status: our own 400/401/429, Fastify's malformed-JSON 400 and oversized-body 413, and any
@@ -69,37 +75,45 @@ export function handleClientApiError(
   error: FastifyError | ClientApiError,
   request: FastifyRequest,
   reply: FastifyReply,
+  onAnswer?: OnClientErrorAnswer,
 ) {
+  const send = (status: number, body: ClientErrorResponse) => {
+    onAnswer?.(request, body.code);
+    return reply.status(status).send(body);
+  };
   if (error instanceof ClientApiError) {
     if (error.retryAfterSeconds !== null) {
       reply.header('retry-after', String(error.retryAfterSeconds));
     }
-    return reply.status(error.statusCode).send(errorBody(error.code, error.message));
+    return send(error.statusCode, errorBody(error.code, error.message));
   }
   const status = error.statusCode ?? 500;
   if (status === 413) {
-    return reply.status(413).send(errorBody('INVALID_REQUEST', 'Request body is too large'));
+    return send(413, errorBody('INVALID_REQUEST', 'Request body is too large'));
   }
   if (status >= 400 && status < 500) {
     const isMalformedJson =
       error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError;
-    return reply
-      .status(400)
-      .send(
-        errorBody(
-          'INVALID_REQUEST',
-          isMalformedJson ? 'Malformed JSON in request body' : error.message,
-        ),
-      );
+    return send(
+      400,
+      errorBody(
+        'INVALID_REQUEST',
+        isMalformedJson ? 'Malformed JSON in request body' : error.message,
+      ),
+    );
   }
   request.log.error({ err: error }, 'unhandled client API error');
-  return reply.status(500).send(errorBody(CLIENT_API_SERVER_ERROR_CODE, 'Internal server error'));
+  return send(500, errorBody(CLIENT_API_SERVER_ERROR_CODE, 'Internal server error'));
 }
 
 /** An unknown /api/v1 path (or method): 404 in the v1 shape, signed like every v1 answer. */
-export function handleClientApiNotFound(request: FastifyRequest, reply: FastifyReply) {
+export function handleClientApiNotFound(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  onAnswer?: OnClientErrorAnswer,
+) {
   const path = request.url.split('?')[0] ?? '';
-  return reply
-    .status(404)
-    .send(errorBody('INVALID_REQUEST', `Route ${request.method} ${path} not found`));
+  const body = errorBody('INVALID_REQUEST', `Route ${request.method} ${path} not found`);
+  onAnswer?.(request, body.code);
+  return reply.status(404).send(body);
 }

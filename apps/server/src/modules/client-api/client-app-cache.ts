@@ -35,10 +35,11 @@ export interface ClientAppCache {
 }
 
 /**
- * Applications by API key, in memory. This process drops an entry as soon as the owner API
- * changes or deletes the application (applicationEvents); the TTL bounds how long another
- * instance of a multi-instance deployment, which does not hear those events, can serve a
- * stale copy. Unknown keys are not cached (they are rate-limited per IP instead).
+ * Applications by API key, in memory. An entry is dropped as soon as the owner API changes
+ * or deletes the application, in this instance or another (applicationEvents, which other
+ * instances reach through PostgreSQL NOTIFY); everything is dropped when that link was
+ * interrupted. The TTL is the backstop for a change the link could not carry. Unknown keys
+ * are not cached (they are rate-limited per IP instead).
  */
 export function createClientAppCache(options: {
   db: Database;
@@ -56,7 +57,13 @@ export function createClientAppCache(options: {
   let generation = 0;
 
   options.applicationEvents.onChange((change) => {
+    if (change.kind === 'end-user-changed') return;
     generation += 1;
+    if (change.kind === 'resync') {
+      entries.clear();
+      loading.clear();
+      return;
+    }
     entries.delete(change.apiKey);
     loading.delete(change.apiKey);
   });

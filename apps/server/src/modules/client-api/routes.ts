@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   CLIENT_NONCE_MAX_LENGTH,
   CLIENT_NONCE_PATTERN,
@@ -18,20 +18,26 @@ import { isWellFormedApiKey } from '../../lib/api-keys.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
 import { createRequestRateLimiter } from '../../lib/rate-limiter.ts';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import { deriveServerSigningKey } from '../../lib/server-signing-key.ts';
 import { createEd25519Signer } from '../../lib/ed25519-signer.ts';
+import type { AppMetrics } from '../../metrics/app-metrics.ts';
+import { UNMATCHED_ROUTE } from '../../metrics/observe-http-requests.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import { createBlacklistMatcher } from '../blacklist/find-blacklist-match.ts';
 import {
+  type ClientApiError,
   handleClientApiError,
   handleClientApiNotFound,
   invalidApiKey,
   invalidRequest,
   parseClientInput,
   rateLimited,
+  type OnClientErrorAnswer,
 } from './client-api-error.ts';
 import { createClientAppCache, type ClientApplication } from './client-app-cache.ts';
 import type { ClientContext } from './client-context.ts';
+import { createClientResponseCounter } from './client-response-counter.ts';
 import { createLoginStatements, logInEndUser } from './log-in-end-user.ts';
 import { createLoginThrottles } from './login-throttles.ts';
 import { registerEndUser } from './register-end-user.ts';
@@ -68,6 +74,7 @@ export async function registerClientApiRoutes(
   app: FastifyInstance,
   deps: Pick<AppDependencies, 'config' | 'database' | 'clock' | 'applicationEvents'> & {
     activity: ActivityRecorder;
+    metrics: AppMetrics | null;
   },
 ): Promise<void> {
   const { config, clock, activity } = deps;
@@ -93,10 +100,38 @@ export async function registerClientApiRoutes(
   });
   app.addHook('onClose', () => throttleStore.close());
   const loginThrottles = createLoginThrottles({ store: throttleStore, limits: config.clientApi });
-  const userStanding = createUserStandingLookup(db);
+  // With Redis, an application's per-IP budget is also counted across instances (a fixed
+  // window, rate-limiter-flexible's). The in-memory bucket above stays the first check, so a
+  // flood is refused before it costs a Redis round trip, and it is the only one while Redis
+  // is unreachable (fail fast: the hot path does not wait for a reconnection). Without Redis
+  // the budget is per instance: a database write per request would cost more than it guards.
+  const sharedRequestLimiter =
+    throttleStore.kind === 'redis'
+      ? throttleStore.createLimiter({
+          name: 'client_api_ip',
+          points: config.clientApi.ipLimitPerMinute,
+          durationSeconds: 60,
+          failFastWhenUnavailable: true,
+        })
+      : null;
+  const userStanding = createUserStandingLookup({
+    db,
+    clock,
+    applicationEvents: deps.applicationEvents,
+    ttlMs: config.clientApi.applicationCacheTtlMs,
+  });
   const sessions = createSessionLookup(db);
   const blacklist = createBlacklistMatcher(db);
   const loginStatements = createLoginStatements(deps.database);
+  const responses = createClientResponseCounter(deps.metrics?.clientResponses ?? null);
+  const countError: OnClientErrorAnswer = (request, code) =>
+    responses.forRoute(
+      request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE),
+    )(code);
+  const countRegister = responses.forRoute('/api/v1/register');
+  const countLogin = responses.forRoute('/api/v1/login');
+  const countVerify = responses.forRoute('/api/v1/verify');
+  const countSession = responses.forRoute('/api/v1/session/track');
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {
@@ -119,7 +154,18 @@ export async function registerClientApiRoutes(
     } catch (error) {
       return done(error as Error);
     }
-    done();
+    if (!sharedRequestLimiter || !application) return done();
+    sharedRequestLimiter.consume(`${application.id} ${request.clientIp}`).then(
+      () => done(),
+      (refusal: unknown) => {
+        if (refusal instanceof RateLimiterRes) {
+          return done(rateLimited(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))));
+        }
+        // Redis unavailable: the per-instance budget already applied.
+        request.log.warn({ err: refusal }, 'shared request limit unavailable (Redis)');
+        done();
+      },
+    );
   };
 
   /**
@@ -217,8 +263,12 @@ export async function registerClientApiRoutes(
       v1.decorateRequest('clientApp', null);
       v1.decorateRequest('clientIp', '');
       v1.decorateRequest('clientNonce', '');
-      v1.setErrorHandler(handleClientApiError);
-      v1.setNotFoundHandler(handleClientApiNotFound);
+      v1.setErrorHandler((error: FastifyError | ClientApiError, request, reply) =>
+        handleClientApiError(error, request, reply, countError),
+      );
+      v1.setNotFoundHandler((request, reply) =>
+        handleClientApiNotFound(request, reply, countError),
+      );
       v1.addHook('onRequest', identifyClient);
       v1.addHook('onSend', signResponse);
 
@@ -235,32 +285,40 @@ export async function registerClientApiRoutes(
           config.endUserPasswordMinLength,
         );
         if (passwordProblem) throw invalidRequest(`password: ${passwordProblem}`);
-        return registerEndUser({ ctx: contextOf(request, application), input });
+        const outcome = await registerEndUser({ ctx: contextOf(request, application), input });
+        countRegister(outcome.code);
+        return outcome;
       });
 
       v1.post('/login', async (request): Promise<ClientAuthResponse> => {
         const input = parseClientInput(clientLoginRequestSchema, request.body);
         const application = await applicationForLogin(request, input.api_key);
-        return logInEndUser({
+        const outcome = await logInEndUser({
           ctx: { ...contextOf(request, application), loginThrottles, statements: loginStatements },
           input,
         });
+        countLogin(outcome.code);
+        return outcome;
       });
 
       v1.post('/verify', async (request): Promise<ClientVerifyResponse> => {
         const { user_id: userId } = parseClientInput(clientVerifyRequestSchema, request.body);
-        return verifyEndUser({
+        const outcome = await verifyEndUser({
           ctx: { ...contextOf(request, requireApplication(request)), userStanding },
           input: { userId },
         });
+        countVerify(outcome.code);
+        return outcome;
       });
 
       v1.post('/session/track', async (request): Promise<ClientSessionResponse> => {
         const input = parseClientInput(clientSessionRequestSchema, request.body);
-        return trackClientSession({
+        const outcome = await trackClientSession({
           ctx: { ...contextOf(request, requireApplication(request)), sessions },
           input,
         });
+        countSession(outcome.code);
+        return outcome;
       });
     },
     { prefix: '/api/v1' },

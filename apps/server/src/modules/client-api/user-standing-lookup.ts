@@ -1,7 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUsers } from '../../db/schema/index.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
+import type { ApplicationEvents } from '../applications/application-events.ts';
 
 /** What verify needs to know about an end user. */
 export interface UserStanding {
@@ -15,13 +17,47 @@ export interface UserStanding {
 export interface UserStandingLookup {
   /** The user with this id (a UUID), in any application; undefined if none. */
   load(userId: string): Promise<UserStanding | undefined>;
+  readonly size: number;
 }
 
 /**
- * Primary-key lookups, read fresh on every call (a pause or an expiry applies at once) and
- * micro-batched: the lookups of one event-loop turn share one prepared `= any($1)` query.
+ * End users' standing by id, in memory: verify, the hot path, then needs no query. An entry
+ * is dropped as soon as the owner changes or deletes the user, or deletes the application,
+ * in this instance or another (applicationEvents, which reach other instances through
+ * PostgreSQL NOTIFY); everything is dropped when that link was interrupted. Only the owner
+ * API changes standing (updateOwnedAppUser, deleteAppUser); expiry is a date compared at
+ * each request, so it needs no event. `ttlMs` bounds what a change no event announced (an
+ * operator's SQL) can leave stale. Unknown ids are not cached; misses are micro-batched:
+ * the lookups of one event-loop turn share one prepared `= any($1)` query.
  */
-export function createUserStandingLookup(db: Database): UserStandingLookup {
+export function createUserStandingLookup(options: {
+  db: Database;
+  clock: Clock;
+  applicationEvents: ApplicationEvents;
+  ttlMs: number;
+  maxEntries?: number;
+}): UserStandingLookup {
+  const { db, clock, ttlMs } = options;
+  const maxEntries = options.maxEntries ?? 100_000;
+  const entries = new Map<string, { standing: UserStanding; expiresAt: number }>();
+  // Bumped by every change: a lookup that started before a change must not cache its result.
+  let generation = 0;
+
+  options.applicationEvents.onChange((change) => {
+    if (change.kind === 'updated') return;
+    generation += 1;
+    if (change.kind === 'end-user-changed') {
+      entries.delete(change.userId.toLowerCase());
+    } else if (change.kind === 'deleted') {
+      // Its users went with it (cascade). Rare enough to walk the entries.
+      for (const [id, entry] of entries) {
+        if (entry.standing.applicationId === change.applicationId) entries.delete(id);
+      }
+    } else {
+      entries.clear();
+    }
+  });
+
   const byIds = db
     .select({
       id: appUsers.id,
@@ -34,11 +70,35 @@ export function createUserStandingLookup(db: Database): UserStandingLookup {
     .where(sql`${appUsers.id} = any(${sql.placeholder('userIds')}::uuid[])`)
     .prepare('client_api_user_standing');
   const batcher = createMicroBatcher<UserStanding>(async (_group, userIds) => {
+    const startedAt = generation;
     const users = await byIds.execute({ userIds });
-    return new Map(users.map((user) => [user.id, user]));
+    const found = new Map(users.map((user) => [user.id, user]));
+    if (generation === startedAt) {
+      const expiresAt = clock.now().getTime() + ttlMs;
+      for (const user of users) {
+        if (entries.size >= maxEntries) {
+          const oldest = entries.keys().next();
+          if (!oldest.done) entries.delete(oldest.value);
+        }
+        entries.set(user.id, { standing: user, expiresAt });
+      }
+    }
+    return found;
   });
+
   return {
-    // PostgreSQL answers with lower-case UUIDs; the key must match what comes back.
-    load: (userId) => batcher.load(0, userId.toLowerCase()),
+    load(userId) {
+      // PostgreSQL answers with lower-case UUIDs; the key must match what comes back.
+      const id = userId.toLowerCase();
+      const entry = entries.get(id);
+      if (entry) {
+        if (entry.expiresAt > clock.now().getTime()) return Promise.resolve(entry.standing);
+        entries.delete(id);
+      }
+      return batcher.load(0, id);
+    },
+    get size() {
+      return entries.size;
+    },
   };
 }

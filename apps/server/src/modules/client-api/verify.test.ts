@@ -63,7 +63,7 @@ describe('POST /api/v1/verify', () => {
     });
   });
 
-  it('reflects a change of standing at once (no caching of users)', async () => {
+  it("reflects the owner's change of standing at once (the cache drops the user)", async () => {
     const application = await insertClientApplication(testApp, owner.accountId);
     const user = await insertAppUser(testApp.database.db, application.id, {
       expiresAt: new Date(now.getTime() + 60_000),
@@ -84,6 +84,44 @@ describe('POST /api/v1/verify', () => {
     expect((await verify(application.apiKey, user.id)).code).toBe('OK');
     clock.advance(60_000);
     expect((await verify(application.apiKey, user.id)).code).toBe('ACCOUNT_EXPIRED');
+    clock.set(now);
+  });
+
+  it('drops a user edited or deleted through the owner API at once', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const user = await insertAppUser(testApp.database.db, application.id);
+    const ownerCall = async (method: 'PUT' | 'DELETE', payload?: object) => {
+      const response = await testApp.app.inject({
+        method,
+        url: `/api/applications/${application.id}/users/${user.id}`,
+        headers: owner.headers,
+        ...(payload ? { payload } : {}),
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    };
+    expect((await verify(application.apiKey, user.id)).code).toBe('OK'); // now cached
+    await ownerCall('PUT', { isActive: false });
+    expect((await verify(application.apiKey, user.id)).code).toBe('ACCOUNT_DISABLED');
+    await ownerCall('PUT', { isActive: true, expiresAt: now.toISOString() });
+    expect((await verify(application.apiKey, user.id)).code).toBe('ACCOUNT_EXPIRED');
+    await ownerCall('PUT', { expiresAt: null });
+    expect((await verify(application.apiKey, user.id)).code).toBe('OK');
+    await ownerCall('DELETE');
+    expect((await verify(application.apiKey, user.id)).code).toBe('USER_NOT_FOUND');
+  });
+
+  it('sees a change made behind its back (plain SQL) once the cache entry expires', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const user = await insertAppUser(testApp.database.db, application.id);
+    expect((await verify(application.apiKey, user.id)).code).toBe('OK');
+    await testApp.database.query({
+      text: 'update app_users set is_paused = true where id = $1',
+      values: [user.id],
+    });
+    // Still the cached standing: only the owner API announces changes.
+    expect((await verify(application.apiKey, user.id)).code).toBe('OK');
+    clock.advance(testApp.config.clientApi.applicationCacheTtlMs + 1);
+    expect((await verify(application.apiKey, user.id)).code).toBe('ACCOUNT_DISABLED');
     clock.set(now);
   });
 

@@ -9,6 +9,7 @@ import {
 import type { AppDependencies } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
+import { registerCodeFileRoutes } from './code-file-routes.ts';
 import { getSample } from './get-sample.ts';
 import { resetSample, saveSample } from './save-sample.ts';
 import { loadSampleTemplate } from './sample-templates.ts';
@@ -16,7 +17,8 @@ import { loadSampleTemplate } from './sample-templates.ts';
 /**
  * The client samples (issue 13): rendered for one of the owner's applications, saved as the
  * account's edit, reset to the default; and the bare template, placeholders unfilled, for
- * pages with no application chosen. Registered inside the owner-guarded scope.
+ * pages with no application chosen; and the code editor's documents. Registered inside the
+ * owner-guarded scope.
  */
 export function registerIntegrationRoutes(
   app: FastifyInstance,
@@ -61,6 +63,8 @@ export function registerIntegrationRoutes(
       input: { applicationId: id, language },
     });
   });
+
+  registerCodeFileRoutes(app);
 }
 
 /**

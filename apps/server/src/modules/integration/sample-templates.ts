@@ -1,12 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   sampleLanguageCatalogue,
   samplePlaceholders,
   type SampleLanguage,
 } from '@latchkey/contracts';
-
-/** Where the four templates live: `samples/<language>/<filename>` at the repository root. */
-export const samplesDirectory = new URL('../../../../../samples/', import.meta.url);
+import { serverAssetPaths } from '../../server-asset-paths.ts';
 
 const templates = new Map<SampleLanguage, Promise<string>>();
 
@@ -18,7 +17,7 @@ export function loadSampleTemplate(language: SampleLanguage): Promise<string> {
   let template = templates.get(language);
   if (!template) {
     const { filename } = sampleLanguageCatalogue[language];
-    template = readFile(new URL(`${language}/${filename}`, samplesDirectory), 'utf8');
+    template = readFile(join(serverAssetPaths.samplesDirectory, language, filename), 'utf8');
     template.catch(() => templates.delete(language));
     templates.set(language, template);
   }

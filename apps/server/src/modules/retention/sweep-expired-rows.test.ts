@@ -1,14 +1,21 @@
 import { count, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { activityLogs, applications, appUserSessions } from '../../db/schema/index.ts';
+import {
+  activityLogs,
+  applications,
+  appUserSessions,
+  webhookDeliveries,
+} from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
   insertActivityLog,
   insertAppUser,
+  insertWebhookDelivery,
   insertAppUserSession,
   insertApplication,
 } from '../../../test/factories.ts';
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
+import { insertTestWebhook } from '../../../test/webhook-test-receiver.ts';
 import { sweepExpiredRows, type RetentionPolicy } from './sweep-expired-rows.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -101,6 +108,30 @@ describe('sweepExpiredRows', () => {
       sessionsDeleted: 0,
       activityLogsDeleted: 0,
     });
+  });
+
+  it('deletes finished webhook deliveries older than the activity retention, never pending ones', async () => {
+    const hook = await insertTestWebhook(db(), testApp.config.serverSecret, {
+      ownerAccountId,
+      url: 'https://receiver.example/hook',
+      events: ['user_login'],
+    });
+    const delivery = (status: 'pending' | 'succeeded' | 'failed', days: number) =>
+      insertWebhookDelivery(db(), hook.id, { status, createdAt: daysAgo(days) });
+    const oldSucceeded = await delivery('succeeded', 91);
+    const oldFailed = await delivery('failed', 200);
+    const oldPending = await delivery('pending', 91);
+    const recentSucceeded = await delivery('succeeded', 89);
+
+    expect(await sweep()).toMatchObject({ webhookDeliveriesDeleted: 2 });
+    const left = await db()
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, hook.id));
+    expect(left.map((row) => row.id).sort()).toEqual([oldPending.id, recentSucceeded.id].sort());
+    expect([oldSucceeded.id, oldFailed.id].some((id) => left.some((row) => row.id === id))).toBe(
+      false,
+    );
   });
 
   it('deletes in bounded batches: 35 rows at 10 a statement take 4 statements', async () => {

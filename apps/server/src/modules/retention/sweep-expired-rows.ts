@@ -1,7 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, ne } from 'drizzle-orm';
 import type { DatabaseConnection } from '../../db/client.ts';
-import { activityLogs, applications, appUserSessions } from '../../db/schema/index.ts';
+import {
+  activityLogs,
+  applications,
+  appUserSessions,
+  webhookDeliveries,
+  webhooks,
+} from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
 import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
 
@@ -22,13 +28,21 @@ export interface SweepResult {
   sessionsEnded: number;
   sessionsDeleted: number;
   activityLogsDeleted: number;
+  /** Sent or failed deliveries created longer ago than the activity log retention. */
+  webhookDeliveriesDeleted: number;
   /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
-  statements: { sessionsEnded: number; sessionsDeleted: number; activityLogsDeleted: number };
+  statements: {
+    sessionsEnded: number;
+    sessionsDeleted: number;
+    activityLogsDeleted: number;
+    webhookDeliveriesDeleted: number;
+  };
 }
 
 /**
  * Ends sessions silent for longer than the session retention ('idle'), then deletes ended
- * sessions and activity log rows older than their retention, a batch per statement. Only
+ * sessions, activity log rows and finished webhook deliveries older than their retention, a
+ * batch per statement. Only
  * one instance sweeps at a time: null when another holds the sweep lock. `shouldStop` is
  * asked between statements, so a shutdown does not wait for a long sweep.
  */
@@ -43,7 +57,13 @@ export async function sweepExpiredRows({
     sessionsEnded: 0,
     sessionsDeleted: 0,
     activityLogsDeleted: 0,
-    statements: { sessionsEnded: 0, sessionsDeleted: 0, activityLogsDeleted: 0 },
+    webhookDeliveriesDeleted: 0,
+    statements: {
+      sessionsEnded: 0,
+      sessionsDeleted: 0,
+      activityLogsDeleted: 0,
+      webhookDeliveriesDeleted: 0,
+    },
   };
   const ran = await ctx.database.runExclusively(RETENTION_SWEEP_LOCK_KEY, async () => {
     const now = ctx.clock.now();
@@ -129,9 +149,50 @@ export async function sweepExpiredRows({
       if (!last || applicationIds.length < 1000) break;
       afterApplicationId = last.id;
     }
+
+    // Webhook deliveries live as long as the activity they report, once they are done
+    // (a pending one is kept until it is sent or fails for good). Per webhook, so each batch
+    // is a range of the (webhook_id, created_at) index.
+    let afterWebhookId = 0;
+    for (;;) {
+      if (input.shouldStop?.()) break;
+      const webhookIds = await db
+        .select({ id: webhooks.id })
+        .from(webhooks)
+        .where(gt(webhooks.id, afterWebhookId))
+        .orderBy(asc(webhooks.id))
+        .limit(1000);
+      for (const { id: webhookId } of webhookIds) {
+        result.webhookDeliveriesDeleted += await inBatches('webhookDeliveriesDeleted', async () => {
+          const expired = db
+            .select({ id: webhookDeliveries.id })
+            .from(webhookDeliveries)
+            .where(
+              and(
+                eq(webhookDeliveries.webhookId, webhookId),
+                lt(webhookDeliveries.createdAt, activityCutoff),
+                ne(webhookDeliveries.status, 'pending'),
+              ),
+            )
+            .limit(input.batchSize);
+          const deleted = await db
+            .delete(webhookDeliveries)
+            .where(inArray(webhookDeliveries.id, expired))
+            .returning({ id: webhookDeliveries.id });
+          return deleted.length;
+        });
+      }
+      const last = webhookIds.at(-1);
+      if (!last || webhookIds.length < 1000) break;
+      afterWebhookId = last.id;
+    }
   });
   if (!ran) return null;
-  const changed = result.sessionsEnded + result.sessionsDeleted + result.activityLogsDeleted;
+  const changed =
+    result.sessionsEnded +
+    result.sessionsDeleted +
+    result.activityLogsDeleted +
+    result.webhookDeliveriesDeleted;
   if (changed > 0) ctx.log.info({ retention: result }, 'retention sweep done');
   return result;
 }

@@ -13,6 +13,7 @@ import {
 } from './assert-webhook-url-allowed.ts';
 import {
   checkWebhookDestination,
+  checkWebhookDestinationWithoutDns,
   classifyAddress,
   DESTINATION_REFUSED,
   destinationPolicyFor,
@@ -199,6 +200,41 @@ describe('checkWebhookDestination', () => {
         false,
       );
     }
+  });
+});
+
+describe('checkWebhookDestinationWithoutDns (the delivery-time check)', () => {
+  const counting = (): DestinationPolicy & { lookups: number } => {
+    const policy = {
+      ...production,
+      lookups: 0,
+      resolve: async (hostname: string) => {
+        policy.lookups += 1;
+        return resolve(hostname);
+      },
+    };
+    return policy;
+  };
+
+  it('judges address literals and localhost names without asking DNS', () => {
+    const policy = counting();
+    for (const url of ['https://10.0.0.1/hook', 'https://[::1]/hook', 'https://localhost/hook']) {
+      expect(checkWebhookDestinationWithoutDns(new URL(url), policy)).toMatchObject({
+        isAllowed: false,
+      });
+    }
+    expect(
+      checkWebhookDestinationWithoutDns(new URL('https://93.184.215.14/hook'), policy),
+    ).toMatchObject({ isAllowed: true });
+    expect(policy.lookups).toBe(0);
+  });
+
+  it('leaves host names to the connection’s guarded lookup (no second resolution)', () => {
+    const policy = counting();
+    expect(
+      checkWebhookDestinationWithoutDns(new URL('https://intranet.example/hook'), policy),
+    ).toBeNull();
+    expect(policy.lookups).toBe(0);
   });
 });
 

@@ -175,7 +175,28 @@ export async function checkWebhookDestination(
   url: string | URL,
   policy: DestinationPolicy,
 ): Promise<DestinationVerdict> {
-  const host = hostOf(typeof url === 'string' ? new URL(url) : url);
+  const target = typeof url === 'string' ? new URL(url) : url;
+  const verdict = checkWebhookDestinationWithoutDns(target, policy);
+  if (verdict) return verdict;
+  const addresses = await resolveWithin(policy, hostOf(target), SAVE_TIME_LOOKUP_TIMEOUT_MS);
+  for (const { address } of addresses) {
+    const addressClass = classifyAddress(address);
+    if (!isAddressClassAllowed(addressClass, policy)) return refusal(addressClass);
+  }
+  return { isAllowed: true, addresses: addresses.map(({ address }) => address) };
+}
+
+/**
+ * The part of the check that needs no DNS: an address literal or a localhost name gets its
+ * verdict; any other host name gets null. At delivery time that is all the dispatcher checks
+ * first: connecting resolves the name once, through guardedLookup, which applies the policy
+ * to the addresses it connects to (resolving here too would only ask DNS twice).
+ */
+export function checkWebhookDestinationWithoutDns(
+  url: URL,
+  policy: DestinationPolicy,
+): DestinationVerdict | null {
+  const host = hostOf(url);
   if (isIP(host) !== 0) {
     const addressClass = classifyAddress(host);
     return isAddressClassAllowed(addressClass, policy)
@@ -185,12 +206,7 @@ export async function checkWebhookDestination(
   if (isLocalhostName(host)) {
     return policy.isLoopbackAllowed ? { isAllowed: true, addresses: [] } : refusal('loopback');
   }
-  const addresses = await resolveWithin(policy, host, SAVE_TIME_LOOKUP_TIMEOUT_MS);
-  for (const { address } of addresses) {
-    const addressClass = classifyAddress(address);
-    if (!isAddressClassAllowed(addressClass, policy)) return refusal(addressClass);
-  }
-  return { isAllowed: true, addresses: addresses.map(({ address }) => address) };
+  return null;
 }
 
 /** The error code a refused connection fails with (the engine records it as the attempt's error). */
@@ -200,7 +216,7 @@ export const DESTINATION_REFUSED = 'EWEBHOOKDESTINATION';
  * A drop-in `lookup` for http(s).request / net.connect: resolves the name, refuses the
  * connection if any address is refused, and hands the checked addresses to the socket, so
  * the address connected to is the one checked. Node skips `lookup` for address literals:
- * the engine must pass those URLs through checkWebhookDestination before connecting.
+ * the engine must pass those URLs through checkWebhookDestinationWithoutDns first.
  */
 export function guardedLookup(policy: DestinationPolicy): LookupFunction {
   return (hostname, options, callback) => {

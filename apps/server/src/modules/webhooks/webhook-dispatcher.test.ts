@@ -19,6 +19,7 @@ import {
   insertClientApplication,
 } from '../../../test/factories.ts';
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
+import { retryWebhookDelivery } from './retry-webhook-delivery.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
 import {
   insertTestWebhook,
@@ -31,7 +32,6 @@ import {
   WEBHOOK_FAILING_REASON,
   WEBHOOK_GONE_REASON,
   createWebhookDispatcher,
-  retryDelivery,
   type WebhookDispatcher,
 } from './webhook-dispatcher.ts';
 
@@ -385,17 +385,19 @@ describe('webhook delivery, end to end over a real socket', () => {
     );
     receiver.answerWith(() => ({ status: 200 }));
     const [failed] = await deliveriesOf(hook.id);
+    // The owner route's verb, as the console's Retry button calls it.
+    const [account] = await db()
+      .select()
+      .from(ownerAccounts)
+      .where(eq(ownerAccounts.id, ownerAccountId));
+    const ctx = { db: db(), log: testApp.app.log, clock: systemClock, account: account! };
+    await expect(
+      retryWebhookDelivery({ ctx, input: { deliveryId: failed!.id, webhookId: hook.id + 1000 } }),
+    ).rejects.toThrow();
     expect(
-      await retryDelivery({ db: db(), deliveryId: failed!.id, webhookId: hook.id + 1000 }),
-    ).toBe(false);
-    expect(
-      await retryDelivery({
-        db: db(),
-        deliveryId: failed!.id,
-        webhookId: hook.id,
-        dispatcher: testApp.app.webhookDispatcher,
-      }),
-    ).toBe(true);
+      await retryWebhookDelivery({ ctx, input: { deliveryId: failed!.id, webhookId: hook.id } }),
+    ).toMatchObject({ id: failed!.id, status: 'pending' });
+    testApp.app.webhookDispatcher?.wake();
     await vi.waitFor(
       async () =>
         expect((await deliveriesOf(hook.id))[0]).toMatchObject({

@@ -27,6 +27,9 @@ export interface WebhookDispatcher {
   stop(): Promise<void>;
 }
 
+/** What became of one attempt: sent, failed with a retry scheduled, or failed for good. */
+export type DeliveryAttemptResult = 'success' | 'retry' | 'failure';
+
 /** The `lookup` of node:net (what the destination guard plugs in to vet resolved addresses). */
 export type HostLookup = NonNullable<http.RequestOptions['lookup']>;
 
@@ -50,6 +53,8 @@ export interface WebhookDispatcherOptions {
   /** How long a claim lasts; longer than `timeoutMs`, so a live send never loses its claim. */
   leaseMs?: number;
   timeoutMs?: number;
+  /** Told each attempt's result once it is recorded (metrics). */
+  onAttemptResult?: (result: DeliveryAttemptResult) => void;
 }
 
 export const WEBHOOK_TIMEOUT_MS = 15_000;
@@ -332,6 +337,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
             last_status = ${lastStatus}, last_error = ${shorten(error)},
             last_duration_ms = ${durationMs}, updated_at = now()
         where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`);
+      options.onAttemptResult?.('retry');
     }
     // The webhook's run of failures: 410 ends it at once, five days of failures too.
     await db.execute(sql`
@@ -377,6 +383,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
           last_error = ${result.error === null ? null : shorten(result.error)},
           last_duration_ms = ${result.durationMs ?? null}, completed_at = now(), updated_at = now()
       where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`);
+    options.onAttemptResult?.(result.status === 'succeeded' ? 'success' : 'failure');
   }
 
   /** A send aborted by shutdown did not count: due again now, for this or another instance. */
@@ -401,32 +408,6 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       await Promise.allSettled([...sends]);
     },
   };
-}
-
-/**
- * Makes one delivery of the webhook due now (the owner's "retry"), whatever its status; it
- * keeps its id, so the receiver can still deduplicate. Answers whether it exists. The caller
- * wakes the dispatcher so the send starts at once.
- */
-export async function retryDelivery({
-  db,
-  deliveryId,
-  webhookId,
-  dispatcher,
-}: {
-  db: Database;
-  deliveryId: string;
-  webhookId: number;
-  dispatcher?: Pick<WebhookDispatcher, 'wake'> | null;
-}): Promise<boolean> {
-  const result = await db.execute(sql`
-    update webhook_deliveries
-    set status = 'pending', next_attempt_at = now(), completed_at = null, updated_at = now()
-    where id = ${deliveryId} and webhook_id = ${webhookId}
-    returning id`);
-  const isFound = rowsOf(result).length > 0;
-  if (isFound) dispatcher?.wake();
-  return isFound;
 }
 
 /** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3); null if unreadable. */

@@ -1,0 +1,266 @@
+import {
+  sampleLanguageCatalogue,
+  sampleLanguages,
+  type Sample,
+  type SampleLanguage,
+} from '@latchkey/contracts';
+import { Copy, Pencil, Save, X } from 'lucide-react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { useId, useState, type ReactNode } from 'react';
+import { CodeEditor } from '@/components/code/code-editor.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { useApplications } from '@/hooks/use-applications.ts';
+import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { useSample, useSampleTemplate, useSaveSample } from '@/hooks/use-samples.ts';
+
+/** Radix reserves '' for "no value": the bare template's choice. */
+const NO_APPLICATION = 'none';
+export const TEMPLATE_FETCH_ERROR = 'Failed to load the template';
+export const CODE_COPIED_MESSAGE = 'Code copied to clipboard';
+
+/**
+ * The top of /code-editor (spec doc 2 §2): an application and a language (C# first) choose
+ * the template, which is the application's sample (the account's saved edit, else rendered
+ * with its API key), or the bare template with YOUR_API_KEY when none is chosen. Saving keeps
+ * it in the same store as the /integration page's edits, so both pages show the same code.
+ */
+export function CodeTemplateCard() {
+  const id = useId();
+  const applicationsQuery = useApplications();
+  const [applicationChoice, setApplicationChoice] = useState(NO_APPLICATION);
+  const [language, setLanguage] = useState<SampleLanguage>('csharp');
+  const applications = applicationsQuery.data ?? [];
+  const application =
+    applications.find((candidate) => String(candidate.id) === applicationChoice) ?? null;
+
+  return (
+    <Card className="min-w-0">
+      <CardHeader>
+        <CardTitle>Code Template</CardTitle>
+        <CardDescription>
+          Client code for your program. Choose an application to get its API key in the code, and
+          edit the template you keep for it.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-4">
+        <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 sm:grid-cols-2">
+          <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-1.5">
+            <Label htmlFor={`${id}-application`}>Application</Label>
+            <Select
+              value={application ? applicationChoice : NO_APPLICATION}
+              onValueChange={setApplicationChoice}
+              disabled={applicationsQuery.isPending}
+            >
+              <SelectTrigger id={`${id}-application`}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={NO_APPLICATION}>No application (YOUR_API_KEY)</SelectItem>
+                {applications.map((candidate) => (
+                  <SelectItem key={candidate.id} value={String(candidate.id)}>
+                    {candidate.name}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            {applicationsQuery.isError && (
+              <p role="alert" className="text-xs text-destructive">
+                Your applications could not be loaded: the template keeps its placeholder.
+              </p>
+            )}
+            {applicationsQuery.isSuccess && applications.length === 0 && (
+              <p className="text-xs text-muted-foreground">
+                You have no applications yet: the template shows YOUR_API_KEY.
+              </p>
+            )}
+          </div>
+          <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-1.5">
+            <Label htmlFor={`${id}-language`}>Language</Label>
+            <Select
+              value={language}
+              onValueChange={(value) => setLanguage(value as SampleLanguage)}
+            >
+              <SelectTrigger id={`${id}-language`}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {sampleLanguages.map((candidate) => (
+                  <SelectItem key={candidate} value={candidate}>
+                    {sampleLanguageCatalogue[candidate].label}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+        </div>
+        {application ? (
+          <ApplicationTemplate applicationId={application.id} language={language} />
+        ) : (
+          <BareTemplate language={language} />
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function ApplicationTemplate({
+  applicationId,
+  language,
+}: {
+  applicationId: number;
+  language: SampleLanguage;
+}) {
+  const sampleQuery = useSample(applicationId, language);
+  return (
+    <TemplateState
+      query={sampleQuery}
+      render={(sample) => (
+        <TemplateEditor
+          // Another application, language or save starts the box from the server's text.
+          key={`${applicationId}-${language}-${sample.updatedAt ?? 'default'}`}
+          sample={sample}
+          applicationId={applicationId}
+        />
+      )}
+    />
+  );
+}
+
+function BareTemplate({ language }: { language: SampleLanguage }) {
+  const templateQuery = useSampleTemplate(language);
+  return (
+    <TemplateState
+      query={templateQuery}
+      render={(sample) => <TemplateEditor key={language} sample={sample} applicationId={null} />}
+    />
+  );
+}
+
+function TemplateState({
+  query,
+  render,
+}: {
+  query: UseQueryResult<Sample>;
+  render: (sample: Sample) => ReactNode;
+}) {
+  if (query.isPending) {
+    return (
+      <div role="status" aria-busy="true" className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-3">
+        <span className="sr-only">Loading the template…</span>
+        <Skeleton className="h-8 w-1/2" />
+        <Skeleton className="h-80 w-full" />
+      </div>
+    );
+  }
+  if (query.isError) {
+    return (
+      <LoadErrorState
+        title="Error loading the template"
+        description={getErrorToastMessage(query.error, TEMPLATE_FETCH_ERROR)}
+        isRetrying={query.isFetching}
+        onRetry={() => void query.refetch()}
+      />
+    );
+  }
+  return render(query.data);
+}
+
+function TemplateEditor({
+  sample,
+  applicationId,
+}: {
+  sample: Sample;
+  /** Null for the bare template: there is no application to keep an edit for. */
+  applicationId: number | null;
+}) {
+  const { label, highlight } = sampleLanguageCatalogue[sample.language];
+  const [draft, setDraft] = useState<string | null>(null);
+  const saveSample = useSaveSample();
+  const isEditing = draft !== null;
+  const shownCode = draft ?? sample.code;
+
+  const save = () => {
+    if (draft === null || applicationId === null) return;
+    saveSample.mutate(
+      { applicationId, language: sample.language, code: draft },
+      { onSuccess: () => setDraft(null) },
+    );
+  };
+
+  return (
+    <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="font-mono text-sm text-muted-foreground">{sample.filename}</p>
+        <div className="flex flex-wrap gap-2">
+          {isEditing ? (
+            <>
+              <Button onClick={save} disabled={saveSample.isPending}>
+                <Save aria-hidden="true" />
+                {saveSample.isPending ? 'Saving...' : 'Save Template'}
+              </Button>
+              <Button
+                variant="outline"
+                disabled={saveSample.isPending}
+                onClick={() => setDraft(null)}
+              >
+                <X aria-hidden="true" />
+                Cancel
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button
+                variant="outline"
+                onClick={() => void copyToClipboard(shownCode, CODE_COPIED_MESSAGE)}
+              >
+                <Copy aria-hidden="true" />
+                Copy Code
+              </Button>
+              <Button
+                variant="outline"
+                disabled={applicationId === null}
+                onClick={() => setDraft(sample.code)}
+              >
+                <Pencil aria-hidden="true" />
+                Edit Template
+              </Button>
+            </>
+          )}
+        </div>
+      </div>
+      <CodeEditor
+        value={shownCode}
+        onChange={isEditing ? setDraft : undefined}
+        language={highlight}
+        label={`${label} template`}
+        isReadOnly={!isEditing}
+        maxHeight="24rem"
+      />
+      <p className="text-xs text-muted-foreground">
+        {applicationId === null
+          ? 'Choose an application to edit and save its template; this one keeps YOUR_API_KEY.'
+          : isEditing
+            ? 'Editing: Tab indents. Press Esc, then Tab, to move on from the code.'
+            : 'The template you keep for this application, also shown on the Integration page.'}
+      </p>
+    </div>
+  );
+}

@@ -1,0 +1,50 @@
+import { permissionCatalogue, type AuditAction, type AuditEntry } from '@latchkey/contracts';
+import { roleLabels } from '@/lib/site-admin-access.ts';
+
+export const auditActionLabels: Record<AuditAction, string> = {
+  user_updated: 'Updated',
+  user_deleted: 'Deleted',
+};
+
+type AuditedState = NonNullable<AuditEntry['before']>;
+
+const activeLabel = (isActive: boolean) => (isActive ? 'Active' : 'Inactive');
+
+function describeState(state: AuditedState): string {
+  const permissions = state.permissions.map((permission) => permissionCatalogue[permission].label);
+  return [
+    `Role ${roleLabels[state.role]}`,
+    activeLabel(state.isActive),
+    permissions.length ? `Permissions: ${permissions.join(', ')}` : 'No permissions',
+  ].join('; ');
+}
+
+/**
+ * The before and after of one entry as readable lines: what changed for an update, the state
+ * the account had for a deletion.
+ */
+export function describeAuditChange(entry: Pick<AuditEntry, 'before' | 'after'>): string[] {
+  const { before, after } = entry;
+  if (!before && !after) return [];
+  if (!before) return [`Now: ${describeState(after!)}`];
+  if (!after) return [`Was: ${describeState(before)}`];
+
+  const lines: string[] = [];
+  if (before.role !== after.role) {
+    lines.push(`Role: ${roleLabels[before.role]} → ${roleLabels[after.role]}`);
+  }
+  if (before.isActive !== after.isActive) {
+    lines.push(`Status: ${activeLabel(before.isActive)} → ${activeLabel(after.isActive)}`);
+  }
+  const granted = after.permissions.filter(
+    (permission) => !before.permissions.includes(permission),
+  );
+  const withdrawn = before.permissions.filter(
+    (permission) => !after.permissions.includes(permission),
+  );
+  const labels = (permissions: typeof granted) =>
+    permissions.map((permission) => permissionCatalogue[permission].label).join(', ');
+  if (granted.length) lines.push(`Granted: ${labels(granted)}`);
+  if (withdrawn.length) lines.push(`Withdrawn: ${labels(withdrawn)}`);
+  return lines.length ? lines : ['No change'];
+}

@@ -1,0 +1,111 @@
+import { ScrollText } from 'lucide-react';
+import { useState } from 'react';
+import { formatDateTime } from '@/components/applications/application-display.ts';
+import { Badge } from '@/components/ui/badge.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { ListPager } from '@/components/ui/list-pager.tsx';
+import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import {
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '@/components/ui/table.tsx';
+import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { useAuditTrail } from '@/hooks/use-site-admin.ts';
+import { auditActionLabels, describeAuditChange } from './audit-entry-display.ts';
+
+/** The audit trail (issue 14): who did what to whom, before and after, when; newest first. */
+export function AuditTrailPanel() {
+  const [page, setPage] = useState(1);
+  const audit = useAuditTrail({ page, isEnabled: true });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Audit Trail</CardTitle>
+        <CardDescription>
+          Every change of a role, permission or active flag and every deletion, newest first. It
+          keeps the e-mail addresses as they were, so it outlives deleted accounts.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="flex flex-col gap-4">
+        {audit.isPending ? (
+          <TableSkeleton label="Loading audit trail" />
+        ) : audit.isError ? (
+          <LoadErrorState
+            title="Error loading the audit trail"
+            description={getErrorToastMessage(audit.error, 'Failed to load the audit trail.')}
+            isRetrying={audit.isFetching}
+            onRetry={() => void audit.refetch()}
+          />
+        ) : audit.data.totalCount === 0 ? (
+          <EmptyState
+            icon={ScrollText}
+            title="No audit entries"
+            description="Changes to accounts' roles, permissions and status will be listed here."
+          />
+        ) : (
+          <>
+            <Table label="Audit trail">
+              <TableHeader>
+                <TableRow className="hover:bg-transparent">
+                  <TableHead>When</TableHead>
+                  <TableHead>Who</TableHead>
+                  <TableHead>What</TableHead>
+                  <TableHead>Whom</TableHead>
+                  <TableHead>Before and after</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {audit.data.rows.map((entry) => (
+                  <TableRow key={entry.id} data-testid={`audit-row-${entry.id}`}>
+                    <TableCell className="whitespace-nowrap">
+                      {formatDateTime(entry.createdAt)}
+                    </TableCell>
+                    <TableCell className="max-w-56 truncate" title={entry.actor.email}>
+                      {entry.actor.email}
+                    </TableCell>
+                    <TableCell>
+                      <Badge variant={entry.action === 'user_deleted' ? 'danger' : 'outline'}>
+                        {auditActionLabels[entry.action]}
+                      </Badge>
+                    </TableCell>
+                    <TableCell className="max-w-56 truncate" title={entry.target.email}>
+                      {entry.target.email}
+                    </TableCell>
+                    <TableCell className="min-w-64">
+                      <ul className="grid gap-0.5 text-xs">
+                        {describeAuditChange(entry).map((line) => (
+                          <li key={line}>{line}</li>
+                        ))}
+                      </ul>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+            <ListPager
+              label="Audit trail pages"
+              page={audit.data.page}
+              pageSize={audit.data.pageSize}
+              rowCount={audit.data.rows.length}
+              totalCount={audit.data.totalCount}
+              onPageChange={setPage}
+            />
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,97 @@
+import type { AdminUser } from '@latchkey/contracts';
+import { describe, expect, it } from 'vitest';
+import { describeAuditChange } from '@/components/user-management/audit-entry-display.ts';
+import {
+  canDeleteAccount,
+  canEditAccount,
+  formatPermissionCount,
+  getAccountDisplayName,
+  getDeletionRefusal,
+  getSiteAdminAccess,
+  isPermissionAssignable,
+  isRoleAssignable,
+} from './site-admin-access.ts';
+
+const target = (overrides: Partial<AdminUser> = {}): AdminUser => ({
+  id: 'target',
+  email: 'target@example.com',
+  firstName: null,
+  lastName: null,
+  role: 'user',
+  permissions: [],
+  isActive: true,
+  createdAt: '2025-03-14T12:00:00.000Z',
+  lastSignInAt: null,
+  ...overrides,
+});
+
+describe('site admin access', () => {
+  it('reads each section from the role or the explicit permission', () => {
+    const user = (role: 'owner' | 'user', permissions: AdminUser['permissions'] = []) => ({
+      id: 'me',
+      email: 'me@example.com',
+      firstName: null,
+      lastName: null,
+      userPermissions: { role, permissions },
+    });
+    expect(getSiteAdminAccess(user('owner'))).toEqual({
+      canManageUsers: true,
+      canManagePermissions: true,
+      canViewOverview: true,
+      canViewAuditTrail: true,
+    });
+    expect(getSiteAdminAccess(user('user', ['view_all_data']))).toEqual({
+      canManageUsers: false,
+      canManagePermissions: false,
+      canViewOverview: true,
+      canViewAuditTrail: false,
+    });
+    expect(getSiteAdminAccess(null).canManageUsers).toBe(false);
+  });
+
+  it('refuses deleting oneself with the Cannot Delete toast, and hides delete on owners', () => {
+    expect(getDeletionRefusal('target', target())).toEqual({
+      title: 'Cannot Delete',
+      description: 'You cannot delete your own account.',
+    });
+    expect(getDeletionRefusal('me', target())).toBeNull();
+    expect(canDeleteAccount('me', target())).toBe(true);
+    expect(canDeleteAccount('target', target())).toBe(false);
+    expect(canDeleteAccount('me', target({ role: 'owner' }))).toBe(false);
+  });
+
+  it('lets only an owner edit an owner, and grants nothing above the actor', () => {
+    expect(canEditAccount({ role: 'admin', permissions: [] }, target({ role: 'owner' }))).toBe(
+      false,
+    );
+    expect(canEditAccount({ role: 'owner', permissions: [] }, target({ role: 'owner' }))).toBe(
+      true,
+    );
+    expect(isRoleAssignable({ role: 'moderator', permissions: [] }, 'admin')).toBe(false);
+    expect(isRoleAssignable({ role: 'moderator', permissions: [] }, 'moderator')).toBe(true);
+    expect(isPermissionAssignable({ role: 'admin', permissions: ['edit_code'] }, 'edit_code')).toBe(
+      true,
+    );
+    expect(isPermissionAssignable({ role: 'admin', permissions: [] }, 'edit_code')).toBe(false);
+  });
+
+  it('names an account by full name, else e-mail, and counts an owner as holding all seven', () => {
+    expect(getAccountDisplayName(target({ firstName: 'Ada', lastName: null }))).toBe('Ada');
+    expect(getAccountDisplayName(target({ firstName: ' ', lastName: null }))).toBe(
+      'target@example.com',
+    );
+    expect(formatPermissionCount({ role: 'owner', permissions: [] })).toBe('7 permissions');
+    expect(formatPermissionCount({ role: 'user', permissions: ['edit_code'] })).toBe(
+      '1 permission',
+    );
+  });
+
+  it('describes a deletion by the state the account had', () => {
+    expect(
+      describeAuditChange({
+        before: { role: 'admin', permissions: ['edit_code'], isActive: false },
+        after: null,
+      }),
+    ).toEqual(['Was: Role Admin; Inactive; Permissions: Edit Code']);
+  });
+});

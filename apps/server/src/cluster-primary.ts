@@ -1,0 +1,91 @@
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+
+/** Tells a worker its slot (0…WEB_CONCURRENCY-1). */
+export const WORKER_SLOT_VARIABLE = 'LATCHKEY_WORKER_SLOT';
+
+/** This process's slot when it is a cluster worker, else 0. */
+export function workerSlot(): number {
+  return cluster.isWorker ? Number(process.env[WORKER_SLOT_VARIABLE] ?? 0) : 0;
+}
+
+/** A worker that dies sooner than this after its start counts towards a crash loop. */
+const EARLY_EXIT_MS = 30_000;
+/** This many early exits in a row stop the whole server instead of restarting forever. */
+const MAX_EARLY_EXITS = 5;
+const RESTART_DELAY_MS = 1_000;
+/** Workers have this long to drain (their own shutdown forces an exit at 20 s). */
+const STOP_TIMEOUT_MS = 25_000;
+
+/**
+ * The parent process of `WEB_CONCURRENCY` workers on one machine (node:cluster): each worker
+ * is a whole instance sharing the listening port, the database and the throttle store with
+ * the others. The parent serves nothing; it replaces a worker that dies, and on SIGINT or
+ * SIGTERM asks every worker to drain and waits for them, then runs `onStopped`.
+ */
+export function runClusterPrimary(options: {
+  workers: number;
+  log: Logger;
+  onStopped: () => Promise<void>;
+}): void {
+  const { log } = options;
+  const startedAt = new Map<Worker, number>();
+  const slotOf = new Map<Worker, number>();
+  let earlyExits = 0;
+  let isStopping = false;
+
+  // Each worker has a slot (0…N-1), kept by its replacement: per-worker resources such as
+  // the metrics listener's port (METRICS_PORT + slot) stay where a scraper looks for them.
+  const fork = (slot: number) => {
+    const worker = cluster.fork({ [WORKER_SLOT_VARIABLE]: String(slot) });
+    startedAt.set(worker, Date.now());
+    slotOf.set(worker, slot);
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const lived = Date.now() - (startedAt.get(worker) ?? 0);
+    const slot = slotOf.get(worker) ?? 0;
+    startedAt.delete(worker);
+    slotOf.delete(worker);
+    if (isStopping) {
+      if (startedAt.size === 0) void finish(0);
+      return;
+    }
+    earlyExits = lived < EARLY_EXIT_MS ? earlyExits + 1 : 0;
+    log.error({ pid: worker.process.pid, code, signal }, 'worker exited; starting another');
+    if (earlyExits >= MAX_EARLY_EXITS) {
+      log.fatal(`${earlyExits} workers in a row died within seconds of starting: giving up`);
+      void stop(1);
+      return;
+    }
+    setTimeout(() => {
+      if (!isStopping) fork(slot);
+    }, RESTART_DELAY_MS).unref();
+  });
+
+  let exitCode = 0;
+  const finish = async (code: number) => {
+    await options.onStopped();
+    process.exit(Math.max(code, exitCode));
+  };
+  const stop = async (code: number) => {
+    if (isStopping) return;
+    isStopping = true;
+    exitCode = code;
+    log.info({ workers: startedAt.size }, 'stopping workers');
+    if (startedAt.size === 0) return finish(code);
+    for (const worker of startedAt.keys()) worker.process.kill('SIGTERM');
+    setTimeout(() => {
+      log.error('workers did not stop in time');
+      for (const worker of startedAt.keys()) worker.process.kill('SIGKILL');
+      void finish(1);
+    }, STOP_TIMEOUT_MS).unref();
+  };
+  // A terminal's Ctrl-C reaches the workers too (same process group); they stop themselves
+  // and the parent only waits for them.
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  log.info({ workers: options.workers }, 'starting workers');
+  for (let slot = 0; slot < options.workers; slot += 1) fork(slot);
+}

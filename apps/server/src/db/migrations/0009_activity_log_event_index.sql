@@ -1,0 +1,1 @@
+CREATE INDEX "activity_logs_application_event_created_idx" ON "activity_logs" USING btree ("application_id","event","created_at");

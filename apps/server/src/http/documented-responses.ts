@@ -1,0 +1,77 @@
+import type { z } from 'zod';
+import {
+  clientErrorResponseSchema,
+  clientRetryAfterHeadersSchema,
+  clientSignatureHeadersSchema,
+  errorBodySchema,
+} from '@latchkey/contracts';
+import type { ResponseContract, RouteContract } from './route-contracts.ts';
+
+const errorDescriptions: Record<number, string> = {
+  400: 'Malformed request: invalid JSON, wrong types, values too long, text that is not valid Unicode.',
+  401: 'Not signed in, or the session expired.',
+  403: 'Refused: a foreign Origin, an x-account-id that is not the session\u2019s, or a missing permission.',
+  404: 'Not found (or not the caller\u2019s).',
+  409: 'Conflicts with what exists.',
+  413: 'Request body too large.',
+  415: 'Unsupported content type: send application/json.',
+  429: 'Too many requests.',
+  500: 'Internal error; the details are in the server log, never in the body.',
+};
+
+const clientErrorDescriptions: Record<number, string> = {
+  400: 'INVALID_REQUEST: malformed JSON, wrong types, oversized values, a bad X-Request-Nonce.',
+  401: 'INVALID_API_KEY: the API key is missing or unknown.',
+  413: 'INVALID_REQUEST: request body too large.',
+  429: 'RATE_LIMITED: too many requests or failed logins; wait Retry-After seconds.',
+  500: 'INTERNAL_ERROR: a server fault; treat it like a network error.',
+};
+
+const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Every answer a route may give, by status: its own, plus the errors every route of its caller
+ * shares (the owner guard's 401 and 403, the body parser's 400, 413 and 415, the client API's
+ * 429). The OpenAPI document and the tests' response check both read this, so what is
+ * documented is what is checked.
+ */
+export function documentedResponses(
+  routeKey: string,
+  contract: RouteContract,
+): Record<number, ResponseContract> {
+  const method = routeKey.split(' ')[0]!;
+  const statuses = new Set<number>([400, 500, ...(contract.errors ?? [])]);
+  if (bodyMethods.has(method)) statuses.add(413);
+  if (contract.caller === 'client') {
+    statuses.add(429);
+    const responses: Record<number, ResponseContract> = {};
+    for (const [status, response] of Object.entries(contract.responses)) {
+      responses[Number(status)] = { ...response, headers: clientSignatureHeadersSchema };
+    }
+    for (const status of statuses) {
+      responses[status] = errorResponse(
+        clientErrorDescriptions[status]!,
+        clientErrorResponseSchema,
+        status === 429 ? clientRetryAfterHeadersSchema : clientSignatureHeadersSchema,
+      );
+    }
+    return responses;
+  }
+  if (bodyMethods.has(method)) statuses.add(415);
+  if (contract.caller === 'owner') {
+    statuses.add(401);
+    statuses.add(403);
+    if (contract.params) statuses.add(404);
+  }
+  const responses: Record<number, ResponseContract> = { ...contract.responses };
+  for (const status of statuses) {
+    responses[status] = errorResponse(errorDescriptions[status]!, errorBodySchema);
+  }
+  return responses;
+}
+
+const errorResponse = (
+  description: string,
+  schema: z.ZodType,
+  headers?: z.ZodObject,
+): ResponseContract => ({ description, schema, ...(headers ? { headers } : {}) });

@@ -1,0 +1,576 @@
+import { z } from 'zod';
+import {
+  activityLogListSchema,
+  codeFileListSchema,
+  codeFileParamsSchema,
+  codeFileSchema,
+  codeFileVersionListSchema,
+  codeFileVersionParamsSchema,
+  saveCodeFileRequestSchema,
+  activityLogStatsQuerySchema,
+  activityLogStatsSchema,
+  activityLogsQuerySchema,
+  adminUserListQuerySchema,
+  adminUserParamsSchema,
+  adminUserSchema,
+  appUserListQuerySchema,
+  appUserListSchema,
+  appUserParamsSchema,
+  appUserSchema,
+  applicationListSchema,
+  applicationParamsSchema,
+  applicationSchema,
+  applicationStatsSchema,
+  auditEntrySchema,
+  auditListQuerySchema,
+  blacklistEntryListSchema,
+  blacklistEntryParamsSchema,
+  blacklistEntrySchema,
+  blacklistListQuerySchema,
+  clientAuthResponseSchema,
+  clientLoginRequestSchema,
+  clientPublicKeyResponseSchema,
+  clientRegisterRequestSchema,
+  clientSessionRequestSchema,
+  clientSessionResponseSchema,
+  clientVerifyRequestSchema,
+  clientVerifyResponseSchema,
+  createAppUserRequestSchema,
+  createApplicationRequestSchema,
+  createBlacklistEntryRequestSchema,
+  createWebhookRequestSchema,
+  currentUserSchema,
+  dashboardStatsSchema,
+  defaultSampleParamsSchema,
+  deletedResponseSchema,
+  firebaseLoginRequestSchema,
+  firebaseLoginResponseSchema,
+  healthSchema,
+  pagingResponseHeadersSchema,
+  runtimeConfigSchema,
+  sampleParamsSchema,
+  sampleSchema,
+  saveSampleRequestSchema,
+  siteOverviewQuerySchema,
+  siteOverviewRowSchema,
+  testWebhookRequestSchema,
+  testWebhookResponseSchema,
+  updateAdminUserRequestSchema,
+  updateAppUserRequestSchema,
+  updateApplicationRequestSchema,
+  updateWebhookRequestSchema,
+  webhookDeliveryListQuerySchema,
+  webhookDeliveryParamsSchema,
+  webhookDeliverySchema,
+  webhookListSchema,
+  webhookParamsSchema,
+  webhookSchema,
+  webhookSecretResponseSchema,
+} from '@latchkey/contracts';
+
+/** Who may call a route: anyone, a signed-in owner (session cookie), or a program (X-API-Key). */
+export type RouteCaller = 'public' | 'owner' | 'client';
+
+export const routeTags = [
+  {
+    name: 'Client API',
+    description: 'Called by vendors\u2019 programs with X-API-Key. Every answer is signed.',
+  },
+  { name: 'Service', description: 'Health, run-time configuration and this reference. Public.' },
+  { name: 'Owner sign-in', description: 'Google sign-in through Firebase; a session cookie.' },
+  { name: 'Dashboard', description: 'Owner API.' },
+  { name: 'Applications', description: 'Owner API.' },
+  { name: 'End users', description: 'Owner API: the end users of an application.' },
+  { name: 'Blacklist', description: 'Owner API.' },
+  { name: 'Activity', description: 'Owner API.' },
+  { name: 'Webhooks', description: 'Owner API.' },
+  { name: 'Samples', description: 'Owner API: the client samples of the /integration page.' },
+  {
+    name: 'Code editor',
+    description: 'Owner API: the account\u2019s reference documents of the /code-editor page.',
+  },
+  { name: 'Administration', description: 'Owner API: accounts of the site (permissions apply).' },
+] as const;
+export type RouteTag = (typeof routeTags)[number]['name'];
+
+/** One documented answer. A JSON body has `schema`; other bodies name their media type. */
+export interface ResponseContract {
+  description: string;
+  schema?: z.ZodType;
+  mediaType?: 'text/html' | 'application/javascript';
+  headers?: z.ZodObject;
+}
+
+export interface RouteContract {
+  caller: RouteCaller;
+  tag: RouteTag;
+  summary: string;
+  description?: string;
+  params?: z.ZodObject;
+  query?: z.ZodObject;
+  body?: z.ZodType;
+  /** The answers of the route itself; the errors every route of its caller shares are added by documentedResponses. */
+  responses: Record<number, ResponseContract>;
+  /** Error statuses of this route beyond those every route of its caller has. */
+  errors?: readonly (401 | 403 | 404 | 409)[];
+}
+
+const ok = (
+  schema: z.ZodType,
+  description = 'Success.',
+  headers?: z.ZodObject,
+): ResponseContract => ({ description, schema, ...(headers ? { headers } : {}) });
+
+const paged = (schema: z.ZodType, description: string): ResponseContract =>
+  ok(
+    schema,
+    `${description} The body is one page; the paging headers carry the total.`,
+    pagingResponseHeadersSchema,
+  );
+
+/** What GET /api/openapi.json answers, as far as a check needs (the rest is OpenAPI's own). */
+const openApiDocumentSchema = z
+  .looseObject({
+    openapi: z.literal('3.1.0'),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'OpenApiDocument' });
+
+/**
+ * The OpenAPI document is generated from this table (openapi-document.ts), and in tests every
+ * answer of every route is checked against it (response-contract-check.ts). Keyed like
+ * owner-route-permissions.ts: method and the URL as registered. A route missing here fails
+ * route-contracts.test.ts, which says what to add.
+ */
+export const routeContracts: Record<string, RouteContract> = {
+  'GET /api/v1/public-key': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'The server-wide signing key',
+    description:
+      'Answers to requests whose API key names no application are signed with this key; every other answer with the application\u2019s own key (shown on its page).',
+    responses: { 200: ok(clientPublicKeyResponseSchema) },
+  },
+  'POST /api/v1/register': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Register an end user',
+    body: clientRegisterRequestSchema,
+    responses: {
+      200: ok(
+        clientAuthResponseSchema,
+        'Registered (success true) or refused (success false and a code).',
+      ),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/login': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Log an end user in',
+    description: 'The API key may come as `api_key` in the body instead of the X-API-Key header.',
+    body: clientLoginRequestSchema,
+    responses: {
+      200: ok(
+        clientAuthResponseSchema,
+        'Logged in (success true, a session token) or refused (success false and a code).',
+      ),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/verify': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Check that an end user may still use the program',
+    body: clientVerifyRequestSchema,
+    responses: {
+      200: ok(
+        clientVerifyResponseSchema,
+        'Still valid (success true) or not (success false and a code).',
+      ),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/session/track': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Start, keep alive (heartbeat every 30 s) or end a session',
+    body: clientSessionRequestSchema,
+    responses: {
+      200: ok(
+        clientSessionResponseSchema,
+        'Done (success true) or refused (success false and a code).',
+      ),
+    },
+    errors: [401],
+  },
+
+  'GET /api/health': {
+    caller: 'public',
+    tag: 'Service',
+    summary: 'Ready to serve',
+    responses: {
+      200: ok(healthSchema, 'The server, the database and (locally) the emulator are ready.'),
+      503: ok(healthSchema, 'The database or the identity emulator is unreachable.'),
+    },
+  },
+  'GET /api/config': {
+    caller: 'public',
+    tag: 'Service',
+    summary: 'Run-time configuration of the console',
+    responses: { 200: ok(runtimeConfigSchema) },
+  },
+
+  'GET /api/openapi.json': {
+    caller: 'public',
+    tag: 'Service',
+    summary: 'This OpenAPI 3.1 document',
+    responses: { 200: ok(openApiDocumentSchema) },
+  },
+  'GET /api/reference': {
+    caller: 'public',
+    tag: 'Service',
+    summary: 'The rendered reference (redirects to /api/reference/)',
+    responses: { 301: { description: 'Redirects to /api/reference/.' } },
+  },
+  'GET /api/reference/': {
+    caller: 'public',
+    tag: 'Service',
+    summary: 'The rendered reference of this document (Scalar)',
+    responses: { 200: { description: 'The reference page.', mediaType: 'text/html' } },
+  },
+  'GET /api/reference/js/scalar.js': {
+    caller: 'public',
+    tag: 'Service',
+    summary: 'The reference page\u2019s script, served from the installed package',
+    responses: {
+      200: { description: 'Scalar\u2019s bundle.', mediaType: 'application/javascript' },
+    },
+  },
+
+  'POST /api/auth/firebase-login': {
+    caller: 'public',
+    tag: 'Owner sign-in',
+    summary: 'Sign in with a Firebase ID token',
+    description:
+      'Sets the session cookie. Refused (403) unless it comes from the console\u2019s own origin.',
+    body: firebaseLoginRequestSchema,
+    responses: { 200: ok(firebaseLoginResponseSchema) },
+    errors: [403],
+  },
+  'GET /api/logout': {
+    caller: 'public',
+    tag: 'Owner sign-in',
+    summary: 'Sign out',
+    responses: { 302: { description: 'Session ended and cookie cleared; redirects to /.' } },
+  },
+  'GET /api/auth/user': {
+    caller: 'owner',
+    tag: 'Owner sign-in',
+    summary: 'The signed-in owner',
+    responses: { 200: ok(currentUserSchema) },
+  },
+
+  'GET /api/dashboard/stats': {
+    caller: 'owner',
+    tag: 'Dashboard',
+    summary: 'Totals across the owner\u2019s applications',
+    responses: { 200: ok(dashboardStatsSchema) },
+  },
+
+  'GET /api/applications': {
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'List applications',
+    responses: { 200: ok(applicationListSchema) },
+  },
+  'POST /api/applications': {
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Create an application',
+    body: createApplicationRequestSchema,
+    responses: { 201: ok(applicationSchema, 'Created.') },
+  },
+  'PUT /api/applications/:id': {
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Update an application',
+    params: applicationParamsSchema,
+    body: updateApplicationRequestSchema,
+    responses: { 200: ok(applicationSchema) },
+  },
+  'DELETE /api/applications/:id': {
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Delete an application and its end users',
+    params: applicationParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+  'GET /api/applications/:id/stats': {
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Statistics of one application',
+    params: applicationParamsSchema,
+    responses: { 200: ok(applicationStatsSchema) },
+  },
+
+  'GET /api/applications/:id/users': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'List end users',
+    params: applicationParamsSchema,
+    query: appUserListQuerySchema,
+    responses: { 200: paged(appUserListSchema, 'End users, newest first.') },
+  },
+  'POST /api/applications/:id/users': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Create an end user',
+    params: applicationParamsSchema,
+    body: createAppUserRequestSchema,
+    responses: { 201: ok(appUserSchema, 'Created.') },
+    errors: [409],
+  },
+  'PUT /api/applications/:appId/users/:userId': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Update an end user',
+    params: appUserParamsSchema,
+    body: updateAppUserRequestSchema,
+    responses: { 200: ok(appUserSchema) },
+    errors: [409],
+  },
+  'DELETE /api/applications/:appId/users/:userId': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Delete an end user',
+    params: appUserParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+  'POST /api/applications/:appId/users/:userId/pause': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Pause an end user (ends their sessions)',
+    params: appUserParamsSchema,
+    responses: { 200: ok(appUserSchema) },
+  },
+  'POST /api/applications/:appId/users/:userId/unpause': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Unpause an end user',
+    params: appUserParamsSchema,
+    responses: { 200: ok(appUserSchema) },
+  },
+  'POST /api/applications/:appId/users/:userId/reset-hwid': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Forget the bound hardware id',
+    params: appUserParamsSchema,
+    responses: { 200: ok(appUserSchema) },
+  },
+
+  'GET /api/blacklist': {
+    caller: 'owner',
+    tag: 'Blacklist',
+    summary: 'List blacklist entries',
+    query: blacklistListQuerySchema,
+    responses: { 200: paged(blacklistEntryListSchema, 'Entries, newest first.') },
+  },
+  'POST /api/blacklist': {
+    caller: 'owner',
+    tag: 'Blacklist',
+    summary: 'Add a blacklist entry',
+    body: createBlacklistEntryRequestSchema,
+    responses: { 201: ok(blacklistEntrySchema, 'Created.') },
+    errors: [404, 409],
+  },
+  'DELETE /api/blacklist/:entryId': {
+    caller: 'owner',
+    tag: 'Blacklist',
+    summary: 'Remove a blacklist entry',
+    params: blacklistEntryParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+
+  'GET /api/activity-logs': {
+    caller: 'owner',
+    tag: 'Activity',
+    summary: 'One page of the activity log, newest first, filtered and searched',
+    query: activityLogsQuerySchema,
+    responses: { 200: paged(activityLogListSchema, 'Activity-log rows, newest first.') },
+    errors: [404],
+  },
+  'GET /api/activity-logs/stats': {
+    caller: 'owner',
+    tag: 'Activity',
+    summary: 'Totals over every activity-log row the same filters match',
+    query: activityLogStatsQuerySchema,
+    responses: { 200: ok(activityLogStatsSchema) },
+    errors: [404],
+  },
+
+  'GET /api/webhooks': {
+    caller: 'owner',
+    tag: 'Webhooks',
+    summary: 'List webhooks',
+    responses: { 200: ok(webhookListSchema) },
+  },
+  'POST /api/webhooks': {
+    caller: 'owner',
+    tag: 'Webhooks',
+    summary: 'Create a webhook',
+    body: createWebhookRequestSchema,
+    responses: { 201: ok(webhookSchema, 'Created.') },
+    errors: [404],
+  },
+  'PUT /api/webhooks/:id': {
+    caller: 'owner',
+    tag: 'Webhooks',
+    summary: 'Update a webhook',
+    params: webhookParamsSchema,
+    body: updateWebhookRequestSchema,
+    responses: { 200: ok(webhookSchema) },
+  },
+  'DELETE /api/webhooks/:id': {
+    caller: 'owner',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook',
+    params: webhookParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+  'GET /api/webhooks/:id/secret': {
+    caller: 'owner',
+    tag: 'Webhooks',
+    summary: 'Reveal a webhook\u2019s signing secret',
+    params: webhookParamsSchema,
+    responses: { 200: ok(webhookSecretResponseSchema) },
+  },
+  'GET /api/webhooks/:id/deliveries': {
+    caller: 'owner',
+    tag: 'Webhooks',
+    summary: 'A webhook\u2019s delivery log',
+    params: webhookParamsSchema,
+    query: webhookDeliveryListQuerySchema,
+    responses: { 200: paged(z.array(webhookDeliverySchema), 'Deliveries, newest first.') },
+  },
+  'POST /api/webhooks/:id/deliveries/:deliveryId/retry': {
+    caller: 'owner',
+    tag: 'Webhooks',
+    summary: 'Send a failed delivery again',
+    params: webhookDeliveryParamsSchema,
+    responses: { 200: ok(webhookDeliverySchema) },
+    errors: [409],
+  },
+  'POST /api/test-webhook': {
+    caller: 'owner',
+    tag: 'Webhooks',
+    summary: 'Queue a sample event to the owner\u2019s webhooks',
+    body: testWebhookRequestSchema,
+    responses: { 200: ok(testWebhookResponseSchema) },
+  },
+
+  'GET /api/samples/:language': {
+    caller: 'owner',
+    tag: 'Samples',
+    summary: 'The bare sample template of a language',
+    params: defaultSampleParamsSchema,
+    responses: { 200: ok(sampleSchema) },
+  },
+  'GET /api/applications/:id/samples/:language': {
+    caller: 'owner',
+    tag: 'Samples',
+    summary: 'A sample rendered for an application (or the owner\u2019s saved edit)',
+    params: sampleParamsSchema,
+    responses: { 200: ok(sampleSchema) },
+  },
+  'PUT /api/applications/:id/samples/:language': {
+    caller: 'owner',
+    tag: 'Samples',
+    summary: 'Save an edited sample',
+    params: sampleParamsSchema,
+    body: saveSampleRequestSchema,
+    responses: { 200: ok(sampleSchema) },
+  },
+  'DELETE /api/applications/:id/samples/:language': {
+    caller: 'owner',
+    tag: 'Samples',
+    summary: 'Reset a sample to the rendered default',
+    params: sampleParamsSchema,
+    responses: { 200: ok(sampleSchema, 'The sample as it is now: the rendered default.') },
+  },
+
+  'GET /api/code-files': {
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'The account\u2019s reference documents, without their text',
+    responses: { 200: ok(codeFileListSchema) },
+  },
+  'GET /api/code-files/:name': {
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'One reference document',
+    params: codeFileParamsSchema,
+    responses: { 200: ok(codeFileSchema) },
+  },
+  'PUT /api/code-files/:name': {
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'Save a reference document as its next version',
+    params: codeFileParamsSchema,
+    body: saveCodeFileRequestSchema,
+    responses: { 200: ok(codeFileSchema) },
+    errors: [409],
+  },
+  'GET /api/code-files/:name/versions': {
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'A reference document\u2019s kept versions, newest first',
+    params: codeFileParamsSchema,
+    responses: { 200: ok(codeFileVersionListSchema) },
+  },
+  'POST /api/code-files/:name/versions/:versionId/restore': {
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'Make a kept version the document\u2019s next version',
+    params: codeFileVersionParamsSchema,
+    responses: { 200: ok(codeFileSchema) },
+  },
+
+  'GET /api/admin/users': {
+    caller: 'owner',
+    tag: 'Administration',
+    summary: 'List the site\u2019s accounts',
+    query: adminUserListQuerySchema,
+    responses: { 200: paged(z.array(adminUserSchema), 'Accounts.') },
+  },
+  'PATCH /api/admin/users/:id': {
+    caller: 'owner',
+    tag: 'Administration',
+    summary: 'Change an account\u2019s role, permissions or active flag',
+    params: adminUserParamsSchema,
+    body: updateAdminUserRequestSchema,
+    responses: { 200: ok(adminUserSchema) },
+  },
+  'DELETE /api/admin/users/:id': {
+    caller: 'owner',
+    tag: 'Administration',
+    summary: 'Delete an account and everything it owns',
+    params: adminUserParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+  'GET /api/admin/audit': {
+    caller: 'owner',
+    tag: 'Administration',
+    summary: 'The audit trail, newest first',
+    query: auditListQuerySchema,
+    responses: { 200: paged(z.array(auditEntrySchema), 'Audit entries.') },
+  },
+  'GET /api/admin/overview': {
+    caller: 'owner',
+    tag: 'Administration',
+    summary: 'Every account of the site, counts only',
+    query: siteOverviewQuerySchema,
+    responses: { 200: paged(z.array(siteOverviewRowSchema), 'One row per account.') },
+  },
+};

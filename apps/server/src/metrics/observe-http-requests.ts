@@ -1,0 +1,62 @@
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  onResponseHookHandler,
+  RouteOptions,
+} from 'fastify';
+import type { HistogramCell, HotPathHistogram } from './hot-path-histogram.ts';
+
+/** The route label of requests no route matched (unknown paths, the console's own pages). */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+const STATUS_CLASSES = ['', '1xx', '2xx', '3xx', '4xx', '5xx'];
+
+type Observe = (request: FastifyRequest, reply: FastifyReply) => void;
+
+/**
+ * Times every request into `histogram` by route pattern (`/api/applications/:id`, never the
+ * raw path, so the series stay few), method and status class. Each route gets its own
+ * onResponse hook holding its cells, so a request pays one small lookup by method and
+ * status class and one observe of `reply.elapsedTime`: no label hashing, no route lookup.
+ * Call before any route is registered (the onRoute hook sees only later routes).
+ */
+export function observeHttpRequests(app: FastifyInstance, histogram: HotPathHistogram): void {
+  const observerFor = (route: string): Observe => {
+    const cellsByMethod = new Map<string, (HistogramCell | undefined)[]>();
+    return (request, reply) => {
+      const { method } = request;
+      let cells = cellsByMethod.get(method);
+      if (!cells) {
+        cells = [];
+        cellsByMethod.set(method, cells);
+      }
+      const statusClass = Math.min(5, Math.max(1, Math.floor(reply.statusCode / 100)));
+      const cell = (cells[statusClass] ??= histogram.cell([
+        route,
+        method,
+        STATUS_CLASSES[statusClass]!,
+      ]));
+      cell.observe(reply.elapsedTime / 1000);
+    };
+  };
+
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const observe = observerFor(route.url);
+    const hook: onResponseHookHandler = (request, reply, done) => {
+      observe(request, reply);
+      done();
+    };
+    const existing = route.onResponse;
+    route.onResponse = existing
+      ? [...(Array.isArray(existing) ? existing : [existing]), hook]
+      : [hook];
+  });
+
+  // Not-found handlers are no route: onRoute never sees them, a scope-wide hook does.
+  const observeUnmatched = observerFor(UNMATCHED_ROUTE);
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.is404) observeUnmatched(request, reply);
+    done();
+  });
+}

@@ -1,0 +1,42 @@
+import { and, count, isNotNull, sql } from 'drizzle-orm';
+import type { ActivityLogFilter, ActivityLogStats } from '@latchkey/contracts';
+import { activityLogs } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { activityLogFilterWhere } from './activity-log-filter-where.ts';
+
+/**
+ * The four stat cards of the activity log (spec doc 2 §2) over every log the filters match,
+ * not one page. The distinct addresses are counted over a hashed DISTINCT rather than
+ * count(DISTINCT ...), which sorts every row (450 ms against 1.4 s at 600,000 rows).
+ */
+export async function summarizeActivityLogs({
+  ctx,
+  input,
+}: {
+  ctx: OwnerContext;
+  input: ActivityLogFilter;
+}): Promise<ActivityLogStats> {
+  if (input.applicationId !== undefined) {
+    await loadOwnedApplication({ ctx, input: { applicationId: input.applicationId } });
+  }
+  const where = activityLogFilterWhere(ctx, input);
+  const addresses = ctx.db
+    .selectDistinct({ ipAddress: activityLogs.ipAddress })
+    .from(activityLogs)
+    .where(and(where, isNotNull(activityLogs.ipAddress)))
+    .as('addresses');
+  const [[totals], [ips]] = await Promise.all([
+    ctx.db
+      .select({
+        totalEvents: count(),
+        successful: sql<number>`count(*) filter (where ${activityLogs.success})`.mapWith(Number),
+      })
+      .from(activityLogs)
+      .where(where),
+    ctx.db.select({ value: count() }).from(addresses),
+  ]);
+  const totalEvents = totals?.totalEvents ?? 0;
+  const successful = totals?.successful ?? 0;
+  return { totalEvents, successful, failed: totalEvents - successful, uniqueIps: ips?.value ?? 0 };
+}

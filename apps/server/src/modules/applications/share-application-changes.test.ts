@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseConnection } from '../../db/client.ts';
+import { LISTENER_NAME } from '../../db/client.ts';
+import {
+  callClientApi,
+  insertAppUserWithPassword,
+  insertClientApplication,
+} from '../../../test/factories.ts';
+import {
+  createTestApp,
+  signInOwner,
+  type SignedInOwner,
+  type TestApp,
+} from '../../../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+
+const isPostgres = Boolean(process.env.TEST_DATABASE_URL);
+
+/** Polls until `check` holds, for at most `withinMs`; answers how long it took. */
+async function within(withinMs: number, check: () => Promise<boolean>): Promise<number> {
+  const startedAt = Date.now();
+  for (;;) {
+    if (await check()) return Date.now() - startedAt;
+    if (Date.now() - startedAt > withinMs) throw new Error(`not within ${withinMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+// Two instances of the server on one database: the owner works through one, end users are
+// answered by the other, whose application cache would otherwise keep a stale copy for
+// CLIENT_API_CACHE_TTL_SECONDS (an hour here, so only the notification can explain a refusal).
+describe('application changes across instances', () => {
+  let database: TestDatabase;
+  let secondConnection: DatabaseConnection;
+  let first: TestApp;
+  let second: TestApp;
+  let owner: SignedInOwner;
+  const env = { CLIENT_API_CACHE_TTL_SECONDS: '3600' };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    secondConnection = await database.connectAgain();
+    first = await createTestApp({ database, env });
+    // One deployment: one SERVER_SECRET, which decrypts the applications' signing keys.
+    second = await createTestApp({
+      database: secondConnection,
+      env: { ...env, SERVER_SECRET: first.config.serverSecret },
+    });
+    owner = await signInOwner(first.app);
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await secondConnection?.close();
+    await database?.close();
+  });
+
+  const setUp = async () => {
+    const application = await insertClientApplication(first, owner.accountId);
+    const user = await insertAppUserWithPassword(database.db, application.id, 'pw');
+    const verifyOnSecond = () =>
+      callClientApi(second.app, 'verify', {
+        apiKey: application.apiKey,
+        body: { user_id: user.id },
+      });
+    const changeOnFirst = async (method: 'PUT' | 'DELETE', payload?: object) => {
+      const response = await first.app.inject({
+        method,
+        url: `/api/applications/${application.id}`,
+        headers: owner.headers,
+        ...(payload ? { payload } : {}),
+      });
+      expect(response.statusCode).toBe(200);
+    };
+    const changeUserOnFirst = async (action: 'pause' | 'unpause') => {
+      const response = await first.app.inject({
+        method: 'POST',
+        url: `/api/applications/${application.id}/users/${user.id}/${action}`,
+        headers: owner.headers,
+      });
+      expect(response.statusCode).toBe(200);
+    };
+    return { application, verifyOnSecond, changeOnFirst, changeUserOnFirst };
+  };
+
+  it('a pause made through one instance is enforced by the other within a second', async () => {
+    const { verifyOnSecond, changeOnFirst } = await setUp();
+    expect((await verifyOnSecond()).json().code).toBe('OK'); // cached by the second instance
+
+    await changeOnFirst('PUT', { isActive: false });
+    await within(1000, async () => (await verifyOnSecond()).json().code === 'APP_DISABLED');
+
+    await changeOnFirst('PUT', { isActive: true });
+    await within(1000, async () => (await verifyOnSecond()).json().code === 'OK');
+  });
+
+  it("an end user's pause made through one instance is enforced by the other within a second", async () => {
+    const { verifyOnSecond, changeUserOnFirst } = await setUp();
+    expect((await verifyOnSecond()).json().code).toBe('OK'); // standing cached by the second
+
+    await changeUserOnFirst('pause');
+    await within(1000, async () => (await verifyOnSecond()).json().code === 'ACCOUNT_DISABLED');
+    await changeUserOnFirst('unpause');
+    await within(1000, async () => (await verifyOnSecond()).json().code === 'OK');
+  });
+
+  it('a deletion made through one instance is enforced by the other within a second', async () => {
+    const { verifyOnSecond, changeOnFirst } = await setUp();
+    expect((await verifyOnSecond()).statusCode).toBe(200);
+
+    await changeOnFirst('DELETE');
+    await within(1000, async () => (await verifyOnSecond()).statusCode === 401);
+  });
+
+  it.runIf(isPostgres)(
+    'drops every cached application when its listening connection is lost, then listens again',
+    async () => {
+      const { application, verifyOnSecond, changeOnFirst } = await setUp();
+      expect((await verifyOnSecond()).json().code).toBe('OK'); // cached by the second instance
+      // A change whose notification is lost: the second instance cannot know of it...
+      await database.query({
+        text: 'update applications set is_active = false where id = $1',
+        values: [application.id],
+      });
+      expect((await verifyOnSecond()).json().code).toBe('OK');
+
+      // ...until its listening connection goes (an operator's pg_terminate_backend, a
+      // failover): then it drops what it cached, since it may have missed anything.
+      await database.query({
+        text: 'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()',
+        values: [LISTENER_NAME],
+      });
+      await within(1000, async () => (await verifyOnSecond()).json().code === 'APP_DISABLED');
+
+      // Listening again (both instances' listeners are back), it hears changes again.
+      await within(5000, async () => {
+        const { rows } = await database.query({
+          text: 'select count(*)::int as listeners from pg_stat_activity where application_name = $1 and datname = current_database()',
+          values: [LISTENER_NAME],
+        });
+        return rows[0]?.listeners === 2;
+      });
+      await changeOnFirst('PUT', { isActive: true });
+      await within(1000, async () => (await verifyOnSecond()).json().code === 'OK');
+    },
+  );
+});

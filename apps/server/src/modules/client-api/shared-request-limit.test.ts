@@ -1,0 +1,89 @@
+import { randomInt } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseConnection } from '../../db/client.ts';
+import {
+  callClientApi,
+  insertAppUserWithPassword,
+  insertClientApplication,
+} from '../../../test/factories.ts';
+import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+import { startTestRedis } from '../../../test/test-redis.ts';
+
+const redis = await startTestRedis();
+afterAll(() => redis?.stop());
+
+const LIMIT = 10;
+/** A Redis named by TEST_REDIS_URL outlives test runs: an address of this run's own. */
+const freshAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+
+// Two instances on one database and one Redis: an application's per-IP request budget is
+// one budget, whichever instance a request reaches.
+describe.runIf(redis)('the per-IP request limit with Redis', () => {
+  let database: TestDatabase;
+  let secondConnection: DatabaseConnection;
+  let first: TestApp;
+  let second: TestApp;
+  let verify: (app: TestApp, remoteAddress: string) => Promise<number>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    secondConnection = await database.connectAgain();
+    const env = { REDIS_URL: redis!.url, CLIENT_API_IP_LIMIT_PER_MINUTE: String(LIMIT) };
+    first = await createTestApp({ database, env });
+    second = await createTestApp({
+      database: secondConnection,
+      env: { ...env, SERVER_SECRET: first.config.serverSecret },
+    });
+    const owner = await signInOwner(first.app);
+    const application = await insertClientApplication(first, owner.accountId);
+    const user = await insertAppUserWithPassword(database.db, application.id, 'pw');
+    verify = async (app, remoteAddress) =>
+      (
+        await callClientApi(app.app, 'verify', {
+          apiKey: application.apiKey,
+          body: { user_id: user.id },
+          remoteAddress,
+        })
+      ).statusCode;
+  });
+  afterAll(async () => {
+    await second?.close();
+    await first?.close();
+    await secondConnection?.close();
+    await database?.close();
+  });
+
+  it('counts requests to every instance against one budget', async () => {
+    const address = freshAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < LIMIT; i += 1) statuses.push(await verify(i % 2 ? second : first, address));
+    expect(statuses).toEqual(Array(LIMIT).fill(200));
+    // Each instance alone has spent only half of its own bucket.
+    expect(await verify(first, address)).toBe(429);
+    expect(await verify(second, address)).toBe(429);
+    // Another address has its own budget.
+    expect(await verify(second, freshAddress())).toBe(200);
+  });
+
+  it('falls back to the per-instance budget at once while Redis is unreachable', async () => {
+    const unreachable = await createTestApp({
+      database: secondConnection,
+      env: {
+        REDIS_URL: 'redis://127.0.0.1:1',
+        CLIENT_API_IP_LIMIT_PER_MINUTE: String(LIMIT),
+        SERVER_SECRET: first.config.serverSecret,
+      },
+    });
+    try {
+      const address = freshAddress();
+      const startedAt = Date.now();
+      const statuses: number[] = [];
+      for (let i = 0; i <= LIMIT; i += 1) statuses.push(await verify(unreachable, address));
+      expect(statuses).toEqual([...Array(LIMIT).fill(200), 429]);
+      expect(Date.now() - startedAt).toBeLessThan(5000);
+    } finally {
+      await unreachable.close();
+    }
+  });
+});

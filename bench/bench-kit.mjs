@@ -1,0 +1,73 @@
+// What both benchmarks need: a throwaway PostgreSQL database, child processes that report
+// on their first stdout line, and medians.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * DATABASE_URL if set, else a throwaway database created on BENCH_DATABASE_URL's server
+ * (default: the local CI role), dropped by `drop()`.
+ */
+export async function prepareDatabase() {
+  if (process.env.DATABASE_URL) {
+    return { url: process.env.DATABASE_URL, label: 'DATABASE_URL', drop: async () => {} };
+  }
+  const serverUrl =
+    process.env.BENCH_DATABASE_URL ?? 'postgres://latchkey_ci:latchkey_ci@127.0.0.1:5432/postgres';
+  const name = `latchkey_bench_${randomBytes(4).toString('hex')}`;
+  const run = async (sql) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    label: `throwaway database ${name}`,
+    drop: () => run(`drop database if exists ${name} with (force)`),
+  };
+}
+
+/** Starts a Node child and resolves with the JSON it prints on its first stdout line. */
+export function startChild(args, env = {}) {
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout });
+    lines.once('line', (line) => {
+      try {
+        resolve({ child, info: JSON.parse(line) });
+      } catch (error) {
+        reject(error);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+export function stopChild(child) {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', resolve);
+    child.kill('SIGTERM');
+  });
+}
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};

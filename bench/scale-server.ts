@@ -1,0 +1,174 @@
+/**
+ * bench:scale's Latchkey server: the real app (buildApp) on the PostgreSQL database in
+ * DATABASE_URL, seeded in SQL with one vendor at scale (SCALE_USERS end users in one
+ * application, SCALE_LOGS activity rows, SCALE_BLACKLIST blacklist entries, SCALE_SESSIONS
+ * live sessions) and a console session for that vendor. Prints one JSON line with what the
+ * load generator needs, then serves until SIGTERM.
+ *
+ * A request sent with `x-bench-explain: 1` is answered as usual, and then every SELECT the
+ * ORM ran for it is explained (EXPLAIN (ANALYZE, BUFFERS)) into SCALE_PLANS_FILE: the plans
+ * of the console's real queries, not of copies that could drift from them.
+ */
+import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
+import pino from 'pino';
+import { buildApp } from '../apps/server/src/app.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { openDatabase } from '../apps/server/src/db/client.ts';
+import { ownerAccounts, ownerSessions } from '../apps/server/src/db/schema/index.ts';
+import { systemClock } from '../apps/server/src/lib/clock.ts';
+import { hashPassword } from '../apps/server/src/lib/password-hashing.ts';
+import { hashToken } from '../apps/server/src/lib/tokens.ts';
+import { createApplication } from '../apps/server/src/modules/applications/create-application.ts';
+
+const USERS = Number(process.env.SCALE_USERS ?? 100_000);
+const LOGS = Number(process.env.SCALE_LOGS ?? 1_000_000);
+const BLACKLIST = Number(process.env.SCALE_BLACKLIST ?? 10_000);
+const SESSIONS = Number(process.env.SCALE_SESSIONS ?? 2_000);
+const PLANS_FILE = process.env.SCALE_PLANS_FILE ?? '';
+const PASSWORD = 'benchmark password';
+
+const config = loadConfig();
+if (config.database.kind !== 'postgres') throw new Error('bench:scale needs DATABASE_URL');
+
+let recording: Array<{ query: string; params: unknown[] }> | null = null;
+const database = await openDatabase(config.database, undefined, (query, params) => {
+  recording?.push({ query, params });
+});
+const { db } = database;
+const log = (message: string) => process.stderr.write(`${message}\n`);
+
+const [account] = await db
+  .insert(ownerAccounts)
+  .values({
+    firebaseUid: `scale-${randomBytes(6).toString('hex')}`,
+    email: 'scale@example.com',
+    role: 'owner',
+  })
+  .returning();
+const sessionToken = randomBytes(32).toString('base64url');
+await db.insert(ownerSessions).values({
+  accountId: account!.id,
+  tokenHash: hashToken(sessionToken),
+  expiresAt: new Date(Date.now() + 24 * 3_600_000),
+});
+const application = await createApplication({
+  ctx: {
+    db,
+    log: pino({ level: 'silent' }),
+    clock: systemClock,
+    account: account!,
+    serverSecret: config.serverSecret,
+  },
+  input: { name: 'Scale', description: null },
+});
+
+const sql = (text: string, values: unknown[] = []) => database.query({ text, values });
+const passwordHash = await hashPassword(PASSWORD);
+const seedStartedAt = Date.now();
+log(`Seeding ${USERS} end users...`);
+// Every 50th user paused, every 40th expired, the rest active; created over the last year.
+await sql(
+  `insert into app_users (application_id, username, email, password_hash, is_paused, expires_at, last_login, created_at)
+   select $1, 'user-' || i, 'user-' || i || '@example.com', $2, i % 50 = 0,
+          case when i % 40 = 0 then now() - interval '1 day' else null end,
+          now() - (i % 1000) * interval '1 hour', now() - (i % 365) * interval '1 day'
+   from generate_series(1, $3::int) as i`,
+  [application.id, passwordHash, USERS],
+);
+log(`Seeding ${LOGS} activity rows...`);
+// Spread over the last 80 days (inside the default 90-day retention); a realistic mix of
+// events, each naming one of the users.
+await sql(
+  `insert into activity_logs (application_id, username, event, success, ip_address, created_at)
+   select $1, 'user-' || (1 + i % $3::int),
+          (array['user_login','user_login','user_login','login_failed','user_register','session_start','session_end'])[1 + i % 7],
+          i % 7 <> 3, '203.0.113.' || (i % 250),
+          now() - (i::float8 / $2::int) * interval '80 days'
+   from generate_series(1, $2::int) as i`,
+  [application.id, LOGS, USERS],
+);
+log(`Seeding ${BLACKLIST} blacklist entries and ${SESSIONS} live sessions...`);
+await sql(
+  `insert into blacklist_entries (owner_account_id, application_id, type, value, reason, created_at)
+   select $1::uuid, case when i % 2 = 0 then $2::int else null end,
+          (array['ip','username','hwid','email'])[1 + i % 4],
+          case i % 4 when 0 then '198.51.' || (i / 250) || '.' || (i % 250)
+                     when 1 then 'banned-' || i
+                     when 2 then 'HWID-' || md5(i::text)
+                     else 'banned-' || i || '@example.com' end,
+          'seeded', now() - i * interval '1 minute'
+   from generate_series(1, $3::int) as i`,
+  [account!.id, application.id, BLACKLIST],
+);
+await sql(
+  `insert into app_user_sessions (application_id, app_user_id, token_hash, last_heartbeat_at)
+   select $1, id, md5(random()::text || id::text), now()
+   from app_users where application_id = $1 order by username limit $2`,
+  [application.id, SESSIONS],
+);
+// As autovacuum leaves a table in steady use: statistics current, the visibility map set
+// (which index-only scans need). A bulk load has neither until autovacuum comes round.
+await sql('vacuum analyze');
+log(`Seeded in ${((Date.now() - seedStartedAt) / 1000).toFixed(0)} s.`);
+
+const app = await buildApp({
+  config,
+  database,
+  identity: {
+    mode: 'firebase',
+    verifyIdToken: async () => {
+      throw new Error('owner sign-in is not part of the benchmark');
+    },
+    close: async () => {},
+  },
+  isRetentionSweepEnabled: false,
+});
+app.addHook('onRequest', async (request) => {
+  if (request.headers['x-bench-explain'] === '1') recording = [];
+});
+app.addHook('onResponse', async (request) => {
+  if (request.headers['x-bench-explain'] !== '1' || !recording) return;
+  const queries = recording;
+  recording = null;
+  for (const { query, params } of queries) {
+    if (!/^\s*(select|with)\b/i.test(query)) continue;
+    const { rows } = await database.query({
+      text: `explain (analyze, buffers, costs off) ${query}`,
+      values: params,
+    });
+    const plan = rows.map((row) => String(row['QUERY PLAN'])).join('\n');
+    if (PLANS_FILE) {
+      appendFileSync(PLANS_FILE, `### ${request.method} ${request.url}\n${query}\n${plan}\n\n`);
+    }
+  }
+});
+
+await app.listen({ host: '127.0.0.1', port: 0 });
+const address = app.server.address();
+const port = typeof address === 'object' && address ? address.port : 0;
+const { rows: sample } = await sql(
+  // Users in good standing, so every measured login and verify succeeds.
+  `select id, username from app_users
+   where application_id = $1 and not is_paused and expires_at is null
+   order by username limit 2000`,
+  [application.id],
+);
+process.stdout.write(
+  `${JSON.stringify({
+    port,
+    applicationId: application.id,
+    apiKey: application.apiKey,
+    version: application.version,
+    password: PASSWORD,
+    sessionToken,
+    users: sample,
+  })}\n`,
+);
+
+process.on('SIGTERM', () => {
+  void app
+    .close()
+    .then(() => database.close())
+    .then(() => process.exit(0));
+});

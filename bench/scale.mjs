@@ -1,0 +1,221 @@
+#!/usr/bin/env node
+// `npm run bench:scale`: the owner side and the hot path when one vendor is large (issue 16).
+//
+// - Starts Latchkey (bench/scale-server.ts) on a throwaway PostgreSQL database (see
+//   bench-kit.mjs) seeded with one vendor: SCALE_USERS (100,000) end users in one application,
+//   SCALE_LOGS (1,000,000) activity rows, SCALE_BLACKLIST (10,000) blacklist entries.
+// - Times each read the console makes, one request at a time (SCALE_SAMPLES each, after a
+//   warm-up), and reports p50, p95 and the answer's size.
+// - Times login and verify the same way, then verify again while SCALE_READERS loops run the
+//   heaviest owner reads without pause: how much one vendor's console slows everyone's verify.
+// - Explains every query of each owner read (EXPLAIN ANALYZE of the server's own statements)
+//   into SCALE_PLANS_FILE (default: a file in the temporary directory, printed at the end).
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+
+const SAMPLES = Number(process.env.SCALE_SAMPLES ?? 40);
+const VERIFY_SAMPLES = Number(process.env.SCALE_VERIFY_SAMPLES ?? 400);
+const READERS = Number(process.env.SCALE_READERS ?? 4);
+const TARGETS = { ownerReadP95Ms: 50, verifyUnderLoadRatio: 2 };
+
+const log = (message) => process.stderr.write(`${message}\n`);
+
+/** A sequential scan reading more rows than this is reported (a missing index). */
+const LARGE_SCAN_ROWS = 5000;
+
+/**
+ * The sequential scans in EXPLAIN ANALYZE output (scale-server.ts's plans file) that read
+ * more than `limit` rows (returned plus removed by their filter), each with its request.
+ */
+function sequentialScansOver(plans, limit) {
+  const found = [];
+  let request = '';
+  const lines = plans.split('\n');
+  lines.forEach((line, index) => {
+    if (line.startsWith('### ')) request = line.slice(4);
+    const scan = /Seq Scan on (\w+).*rows=(\d+) loops=(\d+)/.exec(line);
+    if (!scan) return;
+    let read = Number(scan[2]);
+    for (const next of lines.slice(index + 1, index + 4)) {
+      const removed = /Rows Removed by Filter: (\d+)/.exec(next);
+      if (removed) read += Number(removed[1]);
+    }
+    read *= Number(scan[3]);
+    if (read > limit) found.push(`${scan[1]} (${read.toLocaleString('en')} rows) in ${request}`);
+  });
+  return found;
+}
+
+const percentile = (values, fraction) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+};
+
+async function main() {
+  const database = await prepareDatabase();
+  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-scale-'));
+  const plansFile =
+    process.env.SCALE_PLANS_FILE ?? join(tmpdir(), `latchkey-scale-plans-${Date.now()}.txt`);
+  let server;
+  try {
+    log(`Seeding and starting Latchkey on PostgreSQL (${database.label})...`);
+    server = await startChild(['--import', 'tsx', 'bench/scale-server.ts'], {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      SERVER_SECRET: randomBytes(32).toString('base64url'),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      SERVE_CONSOLE: 'false',
+      CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
+      SCALE_PLANS_FILE: plansFile,
+    });
+    const { port, applicationId, apiKey, version, password, sessionToken, users } = server.info;
+    const base = `http://127.0.0.1:${port}`;
+    const ownerHeaders = { cookie: `latchkey_session=${sessionToken}` };
+
+    const ownerReads = [
+      ['dashboard stats', '/api/dashboard/stats'],
+      ['applications list', '/api/applications'],
+      ['application stats', `/api/applications/${applicationId}/stats`],
+      ['users page', `/api/applications/${applicationId}/users?page=1&pageSize=25`],
+      ['users page 2,000', `/api/applications/${applicationId}/users?page=2000&pageSize=25`],
+      ['users search', `/api/applications/${applicationId}/users?search=user-4242`],
+      ['activity log page', `/api/activity-logs?applicationId=${applicationId}&page=1&pageSize=50`],
+      [
+        'activity log, filtered',
+        `/api/activity-logs?applicationId=${applicationId}&event=login_failed&page=1&pageSize=50`,
+      ],
+      [
+        'activity log, search',
+        `/api/activity-logs?applicationId=${applicationId}&search=user-4242`,
+      ],
+      ['blacklist page', '/api/blacklist?page=1&pageSize=25'],
+      ['blacklist search', '/api/blacklist?search=banned-777'],
+    ];
+    /** The reads the console polls or a busy owner repeats: the load on verify. */
+    const heavyReads = ['application stats', 'users page', 'users search', 'activity log page'];
+
+    const ownerRead = async (path, extraHeaders = {}) => {
+      const startedAt = performance.now();
+      const response = await fetch(`${base}${path}`, {
+        headers: { ...ownerHeaders, ...extraHeaders },
+      });
+      const body = await response.arrayBuffer();
+      const ms = performance.now() - startedAt;
+      if (response.status !== 200) {
+        throw new Error(
+          `${path}: ${response.status} ${Buffer.from(body).toString().slice(0, 200)}`,
+        );
+      }
+      return { ms, bytes: body.byteLength };
+    };
+    const clientCall = async (path, body) => {
+      const startedAt = performance.now();
+      const response = await fetch(`${base}/api/v1/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        body: JSON.stringify(body),
+      });
+      const answer = await response.json();
+      const ms = performance.now() - startedAt;
+      if (!answer.success) throw new Error(`${path}: ${JSON.stringify(answer)}`);
+      return ms;
+    };
+    const verifyTimes = async (count) => {
+      const times = [];
+      for (let i = 0; i < count; i += 1) {
+        times.push(await clientCall('verify', { user_id: users[i % users.length].id }));
+      }
+      return times;
+    };
+
+    const rows = [];
+    for (const [name, path] of ownerReads) {
+      log(`Timing ${name}...`);
+      for (let i = 0; i < 3; i += 1) await ownerRead(path);
+      const samples = [];
+      let bytes = 0;
+      for (let i = 0; i < SAMPLES; i += 1) {
+        const sample = await ownerRead(path);
+        samples.push(sample.ms);
+        bytes = sample.bytes;
+      }
+      rows.push({ name, path, p50: median(samples), p95: percentile(samples, 0.95), bytes });
+    }
+
+    log('Timing login and verify...');
+    const loginTimes = [];
+    for (let i = 0; i < SAMPLES; i += 1) {
+      const user = users[(i * 37) % users.length];
+      loginTimes.push(await clientCall('login', { username: user.username, password, version }));
+    }
+    await verifyTimes(50);
+    const idleVerify = await verifyTimes(VERIFY_SAMPLES);
+
+    log(`Timing verify while ${READERS} loops run the heaviest owner reads...`);
+    let isLoading = true;
+    let readsDone = 0;
+    const readers = Array.from({ length: READERS }, async (_, index) => {
+      while (isLoading) {
+        const [, path] = ownerReads.find(
+          ([name]) => name === heavyReads[(index + readsDone) % heavyReads.length],
+        );
+        await ownerRead(path);
+        readsDone += 1;
+      }
+    });
+    const loadedVerify = await verifyTimes(VERIFY_SAMPLES);
+    isLoading = false;
+    await Promise.all(readers);
+
+    log('Explaining the owner reads...');
+    for (const [, path] of ownerReads) await ownerRead(path, { 'x-bench-explain': '1' });
+    // The plans are written after each answer: give the last one a moment.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const plans = readFileSync(plansFile, 'utf8');
+    const largeScans = sequentialScansOver(plans, LARGE_SCAN_ROWS);
+
+    const ms = (value) => `${value.toFixed(1)} ms`;
+    const size = (bytes) => (bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} B`);
+    const pass = (ok) => (ok ? 'met' : 'MISSED');
+    const idleP95 = percentile(idleVerify, 0.95);
+    const loadedP95 = percentile(loadedVerify, 0.95);
+    const lines = [
+      `Latchkey bench:scale, ${new Date().toISOString().slice(0, 10)}`,
+      `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}`,
+      `One vendor: ${process.env.SCALE_USERS ?? 100_000} end users, ${process.env.SCALE_LOGS ?? 1_000_000} activity rows, ${process.env.SCALE_BLACKLIST ?? 10_000} blacklist entries; ${SAMPLES} sequential requests per owner read`,
+      '',
+      '| owner read | p50 | p95 (target ≤ 50 ms) | answer |',
+      '| --- | --- | --- | --- |',
+      ...rows.map(
+        (row) =>
+          `| ${row.name} | ${ms(row.p50)} | ${ms(row.p95)} (${pass(row.p95 <= TARGETS.ownerReadP95Ms)}) | ${size(row.bytes)} |`,
+      ),
+      '',
+      '| client call | p50 | p95 |',
+      '| --- | --- | --- |',
+      `| login | ${ms(median(loginTimes))} | ${ms(percentile(loginTimes, 0.95))} |`,
+      `| verify, idle | ${ms(median(idleVerify))} | ${ms(idleP95)} |`,
+      `| verify, while ${READERS} loops run the heaviest owner reads (${readsDone} reads) | ${ms(median(loadedVerify))} | ${ms(loadedP95)}: ${(loadedP95 / idleP95).toFixed(2)}× idle (≤ 2×: ${pass(loadedP95 / idleP95 <= TARGETS.verifyUnderLoadRatio)}) |`,
+      '',
+      `Query plans: ${plansFile}`,
+      largeScans.length
+        ? `Sequential scans reading over ${LARGE_SCAN_ROWS.toLocaleString('en')} rows: ${largeScans.join('; ')}`
+        : `No sequential scan reads over ${LARGE_SCAN_ROWS.toLocaleString('en')} rows (small tables are scanned: cheaper than an index there).`,
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    if (server) await stopChild(server.child);
+    await database.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
