@@ -3,7 +3,8 @@
 // from the vitest and Playwright JSON reports are summed into one closing line.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -122,6 +123,9 @@ for (const step of steps) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
+// Named here again because only the tail of a CI log may be kept: a failure far up in a
+// long run must still be readable from its last lines.
+const failedTests = [];
 for (const file of ['vitest-pglite.json', 'vitest-postgres.json', 'vitest-production-build.json']) {
   const path = join(reportsDir, file);
   if (!existsSync(path)) continue;
@@ -129,16 +133,49 @@ for (const file of ['vitest-pglite.json', 'vitest-postgres.json', 'vitest-produc
   passed += report.numPassedTests;
   failed += report.numFailedTests;
   skipped += report.numPendingTests + report.numTodoTests;
+  for (const suite of report.testResults) {
+    const where = relative(root, suite.name);
+    const failedInSuite = suite.assertionResults.filter((test) => test.status === 'failed');
+    for (const test of failedInSuite) {
+      failedTests.push(
+        `${file}: ${where} › ${test.fullName}\n    ${firstLine(test.failureMessages)}`,
+      );
+    }
+    // A suite that fails outside any test (an import error, a failing hook) lists no test.
+    if (suite.status === 'failed' && failedInSuite.length === 0) {
+      failedTests.push(`${file}: ${where}\n    ${firstLine([suite.message])}`);
+    }
+  }
 }
 const playwrightReport = join(reportsDir, 'playwright.json');
 if (existsSync(playwrightReport)) {
-  const { stats } = JSON.parse(readFileSync(playwrightReport, 'utf8'));
+  const { stats, suites } = JSON.parse(readFileSync(playwrightReport, 'utf8'));
   passed += stats.expected + stats.flaky;
   failed += stats.unexpected;
   skipped += stats.skipped;
+  for (const spec of playwrightSpecs(suites)) {
+    for (const test of spec.tests) {
+      if (test.status !== 'unexpected') continue;
+      const errors = test.results.flatMap((result) => result.errors ?? []).map((e) => e.message);
+      failedTests.push(`playwright: ${spec.file} › ${spec.title}\n    ${firstLine(errors)}`);
+    }
+  }
 }
 
 console.log('');
+if (failedTests.length > 0) console.log(`Failed tests:\n  ${failedTests.join('\n  ')}`);
 if (failedSteps.length > 0) console.log(`Failed steps: ${failedSteps.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedSteps.length > 0 || failed > 0 || passed === 0 ? 1 : 0);
+
+function firstLine(messages) {
+  const text = stripVTControlCharacters((messages ?? []).find(Boolean) ?? '(no message)');
+  return text.split('\n').find((line) => line.trim()) ?? '';
+}
+
+function* playwrightSpecs(suites) {
+  for (const suite of suites ?? []) {
+    yield* suite.specs ?? [];
+    yield* playwrightSpecs(suite.suites);
+  }
+}
