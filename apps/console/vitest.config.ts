@@ -11,6 +11,8 @@ export default mergeConfig(
       setupFiles: ['src/test/setup.ts'],
       restoreMocks: true,
       unstubGlobals: true,
+      // Several steps of findBy at up to 5 s each (src/test/setup.ts) must fit in one test.
+      testTimeout: 30_000,
     },
   }),
 );

@@ -1,5 +1,10 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+// findBy/waitFor give up after 1 s by default. In CI these tests share two cores with the
+// server suite's PGlite databases and emulators, where a render can take longer; a state
+// that never arrives still fails, only later.
+configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks these browser APIs; the components degrade gracefully without real ones.
 if (typeof window.matchMedia !== 'function') {
