@@ -150,7 +150,7 @@ describe('activity recorder', () => {
     const recorder = recorderFor(database.db, { flushIntervalMs: 5 });
     recorder.countApiRequest(timed, new Date('2026-04-01T12:00:00Z'));
     await vi.waitFor(async () => expect(await requestsOf(timed)).toBe(1), {
-      timeout: 2000,
+      timeout: 10_000,
       interval: 5,
     });
     await recorder.close();
@@ -179,7 +179,7 @@ describe('activity recorder', () => {
     await expect(
       recorder.recordActivity(record({ applicationId: application, username: 'late' })),
     ).rejects.toThrow('activity could not be written in time');
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5000);
     failures.count = 0;
     await recorder.flush();
     expect((await storedLogs(application)).map((log) => log.username)).toEqual(['late']);
@@ -215,7 +215,7 @@ describe('activity recorder', () => {
     const recorder = recorderFor(flakyDatabase(database.db, { count: 1 }), { flushIntervalMs: 2 });
     recorder.recordActivity(record({ applicationId: application }));
     await vi.waitFor(async () => expect(await storedLogs(application)).toHaveLength(1), {
-      timeout: 2000,
+      timeout: 10_000,
       interval: 5,
     });
     await recorder.close();
@@ -429,7 +429,7 @@ describe('activity recorder', () => {
     recorder.recordActivity(record());
     const started = Date.now();
     await recorder.close({ deadlineMs: 50 });
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(recorder.pendingLogCount).toBe(0);
   });
 });
