@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { RateLimiterRes } from 'rate-limiter-flexible';
 import {
   CLIENT_NONCE_MAX_LENGTH,
   CLIENT_NONCE_PATTERN,
@@ -17,8 +18,8 @@ import type { AppDependencies } from '../../app.ts';
 import { isWellFormedApiKey } from '../../lib/api-keys.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
+import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
 import { createRequestRateLimiter } from '../../lib/rate-limiter.ts';
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import { deriveServerSigningKey } from '../../lib/server-signing-key.ts';
 import { createEd25519Signer } from '../../lib/ed25519-signer.ts';
 import type { AppMetrics } from '../../metrics/app-metrics.ts';
@@ -63,6 +64,9 @@ const apiKeyHeaderOf = (request: FastifyRequest): unknown => {
   return value === '' ? undefined : value;
 };
 
+/** While Redis is unreachable every client-API call meets it: one warning a minute says so. */
+const REDIS_WARNING_INTERVAL_MS = 60_000;
+
 const NONCE_PROBLEM = `${clientApiHeaders.nonce} must be at most ${CLIENT_NONCE_MAX_LENGTH} visible ASCII characters`;
 
 /**
@@ -96,7 +100,12 @@ export async function registerClientApiRoutes(
   const throttleStore = createThrottleStore({
     redisUrl: config.redisUrl,
     database: deps.database,
-    onRedisError: (error) => app.log.warn({ err: error }, 'throttle store (Redis) unavailable'),
+    onRedisError: createOccasionalWarning({
+      intervalMs: REDIS_WARNING_INTERVAL_MS,
+      clock,
+      write: (error, suppressed) =>
+        app.log.warn({ err: error, suppressed }, 'throttle store (Redis) unavailable'),
+    }),
   });
   app.addHook('onClose', () => throttleStore.close());
   const loginThrottles = createLoginThrottles({ store: throttleStore, limits: config.clientApi });
@@ -114,6 +123,12 @@ export async function registerClientApiRoutes(
           failFastWhenUnavailable: true,
         })
       : null;
+  const warnSharedLimitUnavailable = createOccasionalWarning({
+    intervalMs: REDIS_WARNING_INTERVAL_MS,
+    clock,
+    write: (error, suppressed) =>
+      app.log.warn({ err: error, suppressed }, 'shared request limit unavailable (Redis)'),
+  });
   const userStanding = createUserStandingLookup({
     db,
     clock,
@@ -162,7 +177,7 @@ export async function registerClientApiRoutes(
           return done(rateLimited(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))));
         }
         // Redis unavailable: the per-instance budget already applied.
-        request.log.warn({ err: refusal }, 'shared request limit unavailable (Redis)');
+        warnSharedLimitUnavailable(refusal);
         done();
       },
     );
