@@ -20,6 +20,8 @@ export interface ReceiverAnswer {
   headers?: Record<string, string>;
   /** Never answer (a hung endpoint); the request is recorded with this status. */
   isHung?: boolean;
+  /** Answer only after this long (a slow endpoint: the attempt stays in flight meanwhile). */
+  delayMs?: number;
 }
 
 /**
@@ -46,8 +48,12 @@ export async function startWebhookReceiver() {
         receivedAt: Date.now(),
       });
       if (reply.isHung) return;
-      response.writeHead(reply.status, reply.headers ?? {});
-      response.end(reply.status < 300 ? 'ok' : 'no');
+      const respond = () => {
+        response.writeHead(reply.status, reply.headers ?? {});
+        response.end(reply.status < 300 ? 'ok' : 'no');
+      };
+      if (reply.delayMs) setTimeout(respond, reply.delayMs);
+      else respond();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -457,7 +457,7 @@ export const routeContracts: Record<string, RouteContract> = {
   'POST /api/webhooks/:id/deliveries/:deliveryId/retry': {
     caller: 'owner',
     tag: 'Webhooks',
-    summary: 'Send a failed delivery again',
+    summary: 'Send a delivery again (409 while an attempt is in flight)',
     params: webhookDeliveryParamsSchema,
     responses: { 200: ok(webhookDeliverySchema) },
     errors: [409],

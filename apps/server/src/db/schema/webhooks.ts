@@ -79,6 +79,12 @@ export const webhookDeliveries = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** When a pending delivery is next due; while an attempt runs, the end of its lease. */
     nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * Set while an attempt is being sent (the end of its claim's lease), cleared when its
+     * result is written: a manual retry must not make a delivery that is in flight due
+     * again, or a second claim would send it twice.
+     */
+    claimedUntil: timestamp('claimed_until', { withTimezone: true }),
     lastStatus: integer('last_status'),
     lastError: text('last_error'),
     lastDurationMs: integer('last_duration_ms'),

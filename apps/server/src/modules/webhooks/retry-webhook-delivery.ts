@@ -1,17 +1,21 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { WebhookDelivery as WebhookDeliveryResponse } from '@latchkey/contracts';
 import { webhookDeliveries, webhooks } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { notFound } from '../../lib/errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
 import { loadOwnedWebhook, ownedWebhookWhere } from './owned-webhook.ts';
 import { toWebhookDeliveryResponse } from './to-webhook-delivery-response.ts';
 
 export const WEBHOOK_DELIVERY_NOT_FOUND = 'Delivery not found';
+export const WEBHOOK_DELIVERY_IN_FLIGHT =
+  'This delivery is being sent right now. Retry it once this attempt has finished.';
 
 /**
- * Sends a delivery again now, whatever its state: it becomes pending and due, and the
- * dispatcher claims it like any other (the same row, so the same webhook-id, so a receiver
- * that already has it can tell). Its attempt count is kept: the retry schedule resumes.
+ * Sends a delivery again now, whatever its state, unless an attempt is being sent at this
+ * moment (409: made due again, it would be claimed and sent a second time beside it). It
+ * becomes pending and due, and the dispatcher claims it like any other (the same row, so the
+ * same webhook-id, so a receiver that already has it can tell). Its attempt count is kept:
+ * the retry schedule resumes.
  */
 export async function retryWebhookDelivery({
   ctx,
@@ -22,23 +26,37 @@ export async function retryWebhookDelivery({
 }): Promise<WebhookDeliveryResponse> {
   await loadOwnedWebhook({ ctx, input });
   const now = ctx.clock.now();
+  const ownedDelivery = and(
+    eq(webhookDeliveries.id, input.deliveryId),
+    inArray(
+      webhookDeliveries.webhookId,
+      ctx.db
+        .select({ id: webhooks.id })
+        .from(webhooks)
+        .where(ownedWebhookWhere(ctx, input.webhookId)),
+    ),
+  );
   const [delivery] = await ctx.db
     .update(webhookDeliveries)
     .set({ status: 'pending', nextAttemptAt: now, completedAt: null, updatedAt: now })
     .where(
       and(
-        eq(webhookDeliveries.id, input.deliveryId),
-        inArray(
-          webhookDeliveries.webhookId,
-          ctx.db
-            .select({ id: webhooks.id })
-            .from(webhooks)
-            .where(ownedWebhookWhere(ctx, input.webhookId)),
-        ),
+        ownedDelivery,
+        // A claim whose lease ended belongs to a sender that died: retrying it is safe. The
+        // database's clock, as the claim's lease was set with it.
+        or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, sql`now()`)),
       ),
     )
     .returning();
-  if (!delivery) throw notFound(WEBHOOK_DELIVERY_NOT_FOUND);
+  if (!delivery) {
+    const [inFlight] = await ctx.db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(ownedDelivery);
+    throw inFlight
+      ? new AppError('CONFLICT', WEBHOOK_DELIVERY_IN_FLIGHT)
+      : notFound(WEBHOOK_DELIVERY_NOT_FOUND);
+  }
   ctx.log.info({ webhookId: input.webhookId, deliveryId: delivery.id }, 'webhook delivery retried');
   return toWebhookDeliveryResponse(delivery);
 }

@@ -10,6 +10,7 @@ import {
 } from '@latchkey/contracts';
 import { webhookDeliveries } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
+import { WEBHOOK_DELIVERY_IN_FLIGHT } from './retry-webhook-delivery.ts';
 import {
   createWebhookViaApi,
   insertApplication,
@@ -175,6 +176,39 @@ describe('owner API: webhook delivery log, retry and test events', () => {
         nextAttemptAt: clock.now(),
         completedAt: null,
       });
+    });
+
+    it('answers 409 while an attempt is being sent, and retries one whose claim has lapsed', async () => {
+      const webhook = await createWebhookViaApi(testApp.app, owner);
+      const sending = await insertWebhookDelivery(testApp.database.db, webhook.id, {
+        status: 'pending',
+        attempts: 2,
+        claimedUntil: new Date(Date.now() + 60_000),
+      });
+      const refused = await request(
+        'POST',
+        `/api/webhooks/${webhook.id}/deliveries/${sending.id}/retry`,
+      );
+      expect(refused.statusCode, refused.body).toBe(409);
+      expect(refused.json()).toEqual({ message: WEBHOOK_DELIVERY_IN_FLIGHT, code: 'CONFLICT' });
+      const [unchanged] = await testApp.database.db
+        .select()
+        .from(webhookDeliveries)
+        .where(eq(webhookDeliveries.id, sending.id));
+      expect(unchanged).toMatchObject({ attempts: 2, nextAttemptAt: sending.nextAttemptAt });
+
+      // Its sender died (the lease ran out): the retry goes ahead.
+      const abandoned = await insertWebhookDelivery(testApp.database.db, webhook.id, {
+        status: 'pending',
+        attempts: 1,
+        claimedUntil: new Date(Date.now() - 1000),
+      });
+      const retried = await request(
+        'POST',
+        `/api/webhooks/${webhook.id}/deliveries/${abandoned.id}/retry`,
+      );
+      expect(retried.statusCode, retried.body).toBe(200);
+      expect(retried.json()).toMatchObject({ id: abandoned.id, status: 'pending' });
     });
 
     it("refuses another webhook's or another owner's delivery (404) and leaves it alone", async () => {

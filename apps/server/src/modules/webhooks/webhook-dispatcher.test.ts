@@ -19,7 +19,7 @@ import {
   insertClientApplication,
 } from '../../../test/factories.ts';
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
-import { retryWebhookDelivery } from './retry-webhook-delivery.ts';
+import { retryWebhookDelivery, WEBHOOK_DELIVERY_IN_FLIGHT } from './retry-webhook-delivery.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
 import {
   insertTestWebhook,
@@ -410,6 +410,51 @@ describe('webhook delivery, end to end over a real socket', () => {
     const requests = receiver.to('/manual');
     expect(requests.map((request) => request.status)).toEqual([500, 500, 500, 200]);
     expect(requests[3]!.headers['webhook-id']).toBe(failed!.id);
+  }, 30_000);
+
+  it('refuses a manual retry while an attempt is in flight, so the delivery is sent once', async () => {
+    const application = await newApplication();
+    const user = await insertAppUserWithPassword(db(), application.id, PASSWORD);
+    receiver.answerWith(({ path }) =>
+      path === '/in-flight' ? { status: 200, delayMs: 1500 } : { status: 200 },
+    );
+    const hook = await webhook({ url: receiver.url('/in-flight'), events: ['user_login'] });
+    await logIn(application.apiKey, user.username);
+    await vi.waitFor(() => expect(receiver.to('/in-flight')).toHaveLength(1), waitLong);
+    const [inFlight] = await deliveriesOf(hook.id);
+    expect(inFlight).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(inFlight!.claimedUntil).not.toBeNull();
+    const [account] = await db()
+      .select()
+      .from(ownerAccounts)
+      .where(eq(ownerAccounts.id, ownerAccountId));
+    const ctx = { db: db(), log: testApp.app.log, clock: systemClock, account: account! };
+    const retry = () =>
+      retryWebhookDelivery({ ctx, input: { deliveryId: inFlight!.id, webhookId: hook.id } });
+    await expect(retry()).rejects.toMatchObject({
+      code: 'CONFLICT',
+      message: WEBHOOK_DELIVERY_IN_FLIGHT,
+    });
+    testApp.app.webhookDispatcher?.wake();
+    await vi.waitFor(
+      async () =>
+        expect((await deliveriesOf(hook.id))[0]).toMatchObject({
+          status: 'succeeded',
+          attempts: 1,
+          claimedUntil: null,
+        }),
+      waitLong,
+    );
+    expect(receiver.to('/in-flight')).toHaveLength(1);
+
+    // Finished, it may be sent again by hand: once more, with the same webhook-id.
+    await expect(retry()).resolves.toMatchObject({ id: inFlight!.id, status: 'pending' });
+    testApp.app.webhookDispatcher?.wake();
+    await vi.waitFor(() => expect(receiver.to('/in-flight')).toHaveLength(2), waitLong);
+    expect(receiver.to('/in-flight').map((request) => request.headers['webhook-id'])).toEqual([
+      inFlight!.id,
+      inFlight!.id,
+    ]);
   }, 30_000);
 
   it('queues session_end when the client ends a session and when the owner pauses the user', async () => {

@@ -163,6 +163,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       update webhook_deliveries d
       set attempts = d.attempts + 1,
           next_attempt_at = now() + make_interval(secs => ${leaseMs / 1000}),
+          claimed_until = now() + make_interval(secs => ${leaseMs / 1000}),
           updated_at = now()
       from due, webhooks w
       where d.id = due.id and w.id = d.webhook_id
@@ -335,7 +336,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         update webhook_deliveries
         set next_attempt_at = now() + make_interval(secs => ${retryDelayMs / 1000}),
             last_status = ${lastStatus}, last_error = ${shorten(error)},
-            last_duration_ms = ${durationMs}, updated_at = now()
+            last_duration_ms = ${durationMs}, claimed_until = null, updated_at = now()
         where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`);
       options.onAttemptResult?.('retry');
     }
@@ -381,7 +382,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       update webhook_deliveries
       set status = ${result.status}, last_status = ${result.lastStatus},
           last_error = ${result.error === null ? null : shorten(result.error)},
-          last_duration_ms = ${result.durationMs ?? null}, completed_at = now(), updated_at = now()
+          last_duration_ms = ${result.durationMs ?? null}, completed_at = now(),
+          claimed_until = null, updated_at = now()
       where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`);
     options.onAttemptResult?.(result.status === 'succeeded' ? 'success' : 'failure');
   }
@@ -390,7 +392,8 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   async function release(delivery: ClaimedDelivery): Promise<void> {
     await db.execute(sql`
       update webhook_deliveries
-      set attempts = attempts - 1, next_attempt_at = now(), updated_at = now()
+      set attempts = attempts - 1, next_attempt_at = now(), claimed_until = null,
+          updated_at = now()
       where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`);
   }
 
