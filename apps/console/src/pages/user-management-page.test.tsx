@@ -391,6 +391,31 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
     expect(entry.getByText('Withdrawn: Manage Applications')).toBeTruthy();
   });
 
+  it('keeps the search across a tab switch, and asks nothing for a tab never opened', async () => {
+    const api = stubAdminApi();
+    renderPage();
+    const search = await screen.findByPlaceholderText('Search by email or name...');
+    await screen.findByTestId(`site-account-${VENDOR_ID}`);
+    fireEvent.change(search, { target: { value: 'HOPPER' } });
+    await waitFor(() => expect(screen.queryByTestId(`site-account-${VENDOR_ID}`)).toBeNull());
+    expect(api.sentTo('/api/admin/audit')).toEqual([]);
+
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Site Overview' }), { button: 0 });
+    await screen.findByTestId(`overview-row-${VENDOR_ID}`);
+    // Hidden, not gone: role queries see only the panel on show.
+    expect(screen.getAllByRole('tabpanel').map((panel) => panel.id)).toEqual([
+      screen.getByRole('tabpanel', { name: 'Site Overview' }).id,
+    ]);
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Users' }), { button: 0 });
+
+    const users = within(screen.getByRole('tabpanel', { name: 'Users' }));
+    const searchAgain = users.getByPlaceholderText<HTMLInputElement>('Search by email or name...');
+    expect(searchAgain.value).toBe('HOPPER');
+    expect(users.getByTestId(`site-account-${ADMIN_ID}`)).toBeTruthy();
+    expect(users.queryByTestId(`site-account-${VENDOR_ID}`)).toBeNull();
+    expect(api.sentTo('/api/admin/audit')).toEqual([]);
+  });
+
   it('shows only the audit trail beside the no-permission text to an access_admin_panel holder', async () => {
     const api = stubAdminApi();
     renderPage({ role: 'user', permissions: ['access_admin_panel'] });

@@ -1,4 +1,5 @@
 import { ShieldAlert } from 'lucide-react';
+import { useState, type ReactNode } from 'react';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
@@ -23,6 +24,32 @@ function NoPermissionAlert() {
   );
 }
 
+type Section = 'users' | 'overview' | 'audit';
+
+/**
+ * A tab's panel, mounted on its first visit and then kept (hidden while another tab shows),
+ * so a search typed in one tab, or the page reached in it, is still there on coming back;
+ * a tab never opened costs no request.
+ */
+function KeptTabContent({
+  value,
+  active,
+  visited,
+  children,
+}: {
+  value: Section;
+  active: Section;
+  visited: ReadonlySet<Section>;
+  children: ReactNode;
+}) {
+  if (!visited.has(value)) return null;
+  return (
+    <TabsContent value={value} forceMount hidden={value !== active}>
+      {children}
+    </TabsContent>
+  );
+}
+
 /**
  * Spec doc 2 §2 /user-management, plus the site overview and the audit trail (issue 14), each
  * shown only to those allowed; the server refuses the others' calls anyway.
@@ -32,6 +59,13 @@ export function UserManagementPage() {
   const access = getSiteAdminAccess(user);
   const usersSection = access.canManageUsers ? <SiteAccountsPanel /> : <NoPermissionAlert />;
   const hasMoreSections = access.canViewOverview || access.canViewAuditTrail;
+  const [active, setActive] = useState<Section>('users');
+  const [visited, setVisited] = useState<ReadonlySet<Section>>(() => new Set(['users']));
+  const visit = (value: string) => {
+    const section = value as Section;
+    setActive(section);
+    setVisited((before) => new Set(before).add(section));
+  };
 
   return (
     <SignedInLayout>
@@ -41,22 +75,24 @@ export function UserManagementPage() {
           description="The accounts of this installation: their roles, permissions and status."
         />
         {hasMoreSections ? (
-          <Tabs defaultValue="users" className="flex flex-col gap-4">
+          <Tabs value={active} onValueChange={visit} className="flex flex-col gap-4">
             <TabsList aria-label="User management sections">
               <TabsTrigger value="users">Users</TabsTrigger>
               {access.canViewOverview && <TabsTrigger value="overview">Site Overview</TabsTrigger>}
               {access.canViewAuditTrail && <TabsTrigger value="audit">Audit Trail</TabsTrigger>}
             </TabsList>
-            <TabsContent value="users">{usersSection}</TabsContent>
+            <KeptTabContent value="users" active={active} visited={visited}>
+              {usersSection}
+            </KeptTabContent>
             {access.canViewOverview && (
-              <TabsContent value="overview">
+              <KeptTabContent value="overview" active={active} visited={visited}>
                 <SiteOverviewPanel />
-              </TabsContent>
+              </KeptTabContent>
             )}
             {access.canViewAuditTrail && (
-              <TabsContent value="audit">
+              <KeptTabContent value="audit" active={active} visited={visited}>
                 <AuditTrailPanel />
-              </TabsContent>
+              </KeptTabContent>
             )}
           </Tabs>
         ) : (
