@@ -6,6 +6,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookEventPayload, WebhookFormat } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { renderWebhookMessage, resolveWebhookFormat } from './render-webhook-message.ts';
 import { signStandardWebhook } from './standard-webhook-signature.ts';
@@ -440,9 +441,4 @@ function describeError(error: NodeJS.ErrnoException): string {
 
 function shorten(text: string): string {
   return text.length > MAX_ERROR_LENGTH ? `${text.slice(0, MAX_ERROR_LENGTH - 1)}…` : text;
-}
-
-/** node-postgres and PGlite both answer `execute` with `{ rows }`. */
-function rowsOf<Row>(result: unknown): Row[] {
-  return ((result as { rows?: Row[] }).rows ?? []) as Row[];
 }
