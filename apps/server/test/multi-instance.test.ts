@@ -218,6 +218,37 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     }
   }, 30_000);
 
+  it('refuses, within a second, heartbeats on one instance to a session ended through the other', async () => {
+    const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
+    const track = async (port: number, body: Record<string, string>) => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/session/track`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+        body: JSON.stringify(body),
+      });
+      return ((await response.json()) as { code: string }).code;
+    };
+    const login = await fetch(`http://127.0.0.1:${first.port}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+      body: JSON.stringify({ username: user.username, password: PASSWORD, version: '1.0.0' }),
+    });
+    const token = ((await login.json()) as { session_token: string }).session_token;
+    expect(
+      await track(first.port, { action: 'start', user_id: user.id, session_token: token }),
+    ).toBe('OK');
+    const heartbeat = { action: 'heartbeat', session_token: token };
+    // Both of the second instance's workers now hold the open session in memory.
+    for (let i = 0; i < 4; i += 1) expect(await track(second.port, heartbeat)).toBe('OK');
+
+    expect(await track(first.port, { action: 'end', session_token: token })).toBe('OK');
+    await holdsWithin(
+      1000,
+      4,
+      async () => (await track(second.port, heartbeat)) === 'SESSION_INVALID',
+    );
+  }, 30_000);
+
   it("serves each cluster worker's metrics on a port of its own", async () => {
     // Worker N listens on METRICS_PORT + N (a shared port would answer for a random worker).
     for (const port of [metricsPort, metricsPort + 1]) {

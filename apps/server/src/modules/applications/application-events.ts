@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * An application's settings changed or it was deleted, or one of its end users changed, here
+ * An application's settings changed or it was deleted, one of its end users changed, or some
+ * of its client sessions ended, here
  * or (`fromOtherInstance`) in another instance on the same database; or `resync`: changes may have been missed (the
  * link to the other instances was interrupted), so anything cached may be stale.
  */
@@ -17,6 +18,16 @@ export type ApplicationChange =
       kind: 'end-user-changed';
       applicationId: number;
       userId: string;
+      fromOtherInstance?: true;
+    }
+  | {
+      /**
+       * Client sessions of it ended while their user stays in good standing (the client
+       * ended one, or the session limit replaced it): caches of open sessions drop them.
+       */
+      kind: 'sessions-ended';
+      applicationId: number;
+      sessionIds: string[];
       fromOtherInstance?: true;
     }
   | { kind: 'resync' };

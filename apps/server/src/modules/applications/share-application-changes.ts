@@ -7,6 +7,9 @@ import type { ApplicationEvents } from './application-events.ts';
 /** The NOTIFY channel instances on one database use to tell each other of changes. */
 export const APPLICATION_CHANGES_CHANNEL = 'latchkey_application_changes';
 
+/** A NOTIFY payload must stay under 8,000 bytes: at most this many session ids (37 bytes each). */
+const SESSIONS_PER_NOTIFICATION = 100;
+
 const notificationSchema = z.discriminatedUnion('kind', [
   z.object({
     instance: z.string(),
@@ -19,6 +22,12 @@ const notificationSchema = z.discriminatedUnion('kind', [
     kind: z.literal('end-user-changed'),
     applicationId: z.number().int(),
     userId: z.string(),
+  }),
+  z.object({
+    instance: z.string(),
+    kind: z.literal('sessions-ended'),
+    applicationId: z.number().int(),
+    sessionIds: z.array(z.string()).max(SESSIONS_PER_NOTIFICATION),
   }),
 ]);
 type Notification = z.infer<typeof notificationSchema>;
@@ -56,16 +65,25 @@ export async function shareApplicationChanges(options: {
     },
   });
 
+  const publish = (notification: Notification) => {
+    // After the change is committed; if this NOTIFY fails, other instances still drop the
+    // entry when its TTL (CLIENT_API_CACHE_TTL_SECONDS) runs out.
+    database
+      .query({
+        text: 'select pg_notify($1, $2)',
+        values: [APPLICATION_CHANGES_CHANNEL, JSON.stringify(notification)],
+      })
+      .catch((error: unknown) => {
+        log.error({ err: error, notification }, 'could not tell other instances of a change');
+      });
+  };
   const stopPublishing = applicationEvents.onChange((change) => {
     if (change.kind === 'resync' || change.fromOtherInstance) return;
-    const payload = JSON.stringify({ ...change, instance } satisfies Notification);
-    // After the owner's change is committed; if this NOTIFY fails, other instances still
-    // drop the entry when its TTL (CLIENT_API_CACHE_TTL_SECONDS) runs out.
-    database
-      .query({ text: 'select pg_notify($1, $2)', values: [APPLICATION_CHANGES_CHANNEL, payload] })
-      .catch((error: unknown) => {
-        log.error({ err: error, change }, 'could not tell other instances of a change');
-      });
+    if (change.kind !== 'sessions-ended') return publish({ ...change, instance });
+    for (let start = 0; start < change.sessionIds.length; start += SESSIONS_PER_NOTIFICATION) {
+      const sessionIds = change.sessionIds.slice(start, start + SESSIONS_PER_NOTIFICATION);
+      publish({ ...change, sessionIds, instance });
+    }
   });
 
   return async () => {

@@ -135,7 +135,14 @@ export async function registerClientApiRoutes(
     applicationEvents: deps.applicationEvents,
     ttlMs: config.clientApi.applicationCacheTtlMs,
   });
-  const sessions = createSessionLookup(db);
+  const sessions = createSessionLookup({
+    db,
+    clock,
+    applicationEvents: deps.applicationEvents,
+    userStanding,
+    ttlMs: config.clientApi.applicationCacheTtlMs,
+    idleSessionMs: config.retention.sessionMs,
+  });
   const blacklist = createBlacklistMatcher(db);
   const loginStatements = createLoginStatements(deps.database);
   const responses = createClientResponseCounter(deps.metrics?.clientResponses ?? null);

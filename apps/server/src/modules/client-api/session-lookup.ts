@@ -1,7 +1,12 @@
 import { and, eq, sql, type Placeholder } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { appUserSessions, appUsers } from '../../db/schema/index.ts';
+import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
+import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { EndedSession } from '../webhooks/webhook-outbox.ts';
+import type { UserStandingLookup } from './user-standing-lookup.ts';
 
 /** A session found by its token, with its end user's standing (heartbeat and end answer it). */
 export interface FoundSession {
@@ -15,6 +20,13 @@ export interface FoundSession {
 export interface SessionLookup {
   /** The application's started session with this token hash, ended or not; undefined if none. */
   find(applicationId: number, tokenHash: string): Promise<FoundSession | undefined>;
+  /**
+   * After the statement that ended them is committed: this instance's cache and every other
+   * instance's (through applicationEvents) forget them.
+   */
+  announceEnded(ended: EndedSession[], log: FastifyBaseLogger): void;
+  /** Open sessions held in memory. */
+  readonly size: number;
 }
 
 /**
@@ -34,6 +46,8 @@ export function sessionsByTokens(
     .select({
       id: appUserSessions.id,
       tokenHash: appUserSessions.tokenHash,
+      appUserId: appUserSessions.appUserId,
+      lastHeartbeatAt: appUserSessions.lastHeartbeatAt,
       isEnded: sql<boolean>`${appUserSessions.endedAt} is not null`,
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
@@ -50,18 +64,165 @@ export function sessionsByTokens(
     );
 }
 
-/** Heartbeat and end lookups, micro-batched per application: one event-loop turn, one query. */
-export function createSessionLookup(db: Database): SessionLookup {
+/** An open session held in memory: which user it is (their standing is looked up apart). */
+interface CachedSession {
+  id: string;
+  applicationId: number;
+  appUserId: string;
+  expiresAt: number;
+}
+
+/**
+ * Heartbeat and end lookups. Open sessions are kept in memory by (application, token hash),
+ * so a heartbeat, the hot path, needs no query: the session's user's standing comes from
+ * `userStanding` (itself in memory). What can make a cached session wrong is forgotten when
+ * it happens, here or in another instance (applicationEvents, carried by PostgreSQL NOTIFY):
+ * - the client ended it, or a new one replaced it at the session limit: 'sessions-ended';
+ * - the owner ended it by changing the user or the application: their 'end-user-changed',
+ *   'updated' and 'deleted' drop every session of that user or application (a user paused
+ *   then resumed must not find sessions the pause ended still open);
+ * - the link to other instances broke: 'resync' drops everything.
+ * The retention sweep ends sessions silent for `idleSessionMs` (a day at least); only
+ * sessions that heard from their client within half of that are cached, for `ttlMs` (a
+ * minute or so) at most, and each heartbeat served from memory is still written, so the
+ * sweep can never end a cached session. `ttlMs` also bounds what an operator's SQL can leave
+ * stale. Misses are micro-batched: one event-loop turn, one query per application.
+ */
+export function createSessionLookup(options: {
+  db: Database;
+  clock: Clock;
+  applicationEvents: ApplicationEvents;
+  userStanding: UserStandingLookup;
+  ttlMs: number;
+  idleSessionMs: number;
+  maxEntries?: number;
+}): SessionLookup {
+  const { db, clock, applicationEvents, userStanding, ttlMs, idleSessionMs } = options;
+  const maxEntries = options.maxEntries ?? 100_000;
+  const entries = new Map<string, CachedSession>();
+  const keysBySession = new Map<string, string>();
+  const keysByUser = new Map<string, Set<string>>();
+  // Bumped by every change: a lookup that started before a change must not cache its result.
+  let generation = 0;
+
+  const keyOf = (applicationId: number | string, tokenHash: string) =>
+    `${applicationId} ${tokenHash}`;
+
+  const forget = (key: string) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    keysBySession.delete(entry.id);
+    const ofUser = keysByUser.get(entry.appUserId);
+    ofUser?.delete(key);
+    if (ofUser?.size === 0) keysByUser.delete(entry.appUserId);
+  };
+
+  const remember = (key: string, entry: CachedSession) => {
+    if (entries.size >= maxEntries) {
+      const oldest = entries.keys().next();
+      if (!oldest.done) forget(oldest.value);
+    }
+    entries.set(key, entry);
+    keysBySession.set(entry.id, key);
+    const ofUser = keysByUser.get(entry.appUserId) ?? new Set<string>();
+    ofUser.add(key);
+    keysByUser.set(entry.appUserId, ofUser);
+  };
+
+  applicationEvents.onChange((change) => {
+    generation += 1;
+    switch (change.kind) {
+      case 'sessions-ended':
+        for (const id of change.sessionIds) {
+          const key = keysBySession.get(id.toLowerCase());
+          if (key) forget(key);
+        }
+        return;
+      case 'end-user-changed':
+        for (const key of [...(keysByUser.get(change.userId.toLowerCase()) ?? [])]) forget(key);
+        return;
+      case 'updated':
+      case 'deleted':
+        // Rare (an owner's edit of the application): walking the entries is fine.
+        for (const [key, entry] of entries) {
+          if (entry.applicationId === change.applicationId) forget(key);
+        }
+        return;
+      case 'resync':
+        entries.clear();
+        keysBySession.clear();
+        keysByUser.clear();
+        return;
+    }
+  });
+
   const byTokens = sessionsByTokens(
     db,
     sql.placeholder('applicationId'),
     sql.placeholder('tokenHashes'),
   ).prepare('client_api_sessions_by_tokens');
   const batcher = createMicroBatcher<FoundSession>(async (applicationId, tokenHashes) => {
+    const startedAt = generation;
     const sessions = await byTokens.execute({ applicationId, tokenHashes });
     const found = new Map<string, FoundSession>();
-    for (const session of sessions) found.set(session.tokenHash, session);
+    const now = clock.now().getTime();
+    for (const { tokenHash, appUserId, lastHeartbeatAt, ...session } of sessions) {
+      found.set(tokenHash, session);
+      const isLive = now - lastHeartbeatAt.getTime() < idleSessionMs / 2;
+      if (generation === startedAt && !session.isEnded && isLive) {
+        remember(keyOf(applicationId, tokenHash), {
+          id: session.id,
+          applicationId,
+          appUserId,
+          expiresAt: now + ttlMs,
+        });
+      }
+    }
     return found;
   });
-  return { find: (applicationId, tokenHash) => batcher.load(applicationId, tokenHash) };
+
+  const fromMemory = async (key: string, entry: CachedSession) => {
+    const standing = await userStanding.load(entry.appUserId);
+    // Deleted (its sessions went with it), or it changed while the standing loaded.
+    if (!standing || entries.get(key) !== entry) {
+      forget(key);
+      return undefined;
+    }
+    return {
+      id: entry.id,
+      isEnded: false,
+      isActive: standing.isActive,
+      isPaused: standing.isPaused,
+      expiresAt: standing.expiresAt,
+    };
+  };
+
+  return {
+    async find(applicationId, tokenHash) {
+      const key = keyOf(applicationId, tokenHash);
+      const entry = entries.get(key);
+      if (entry) {
+        if (entry.expiresAt > clock.now().getTime()) {
+          const session = await fromMemory(key, entry);
+          if (session) return session;
+        } else {
+          forget(key);
+        }
+      }
+      return batcher.load(applicationId, tokenHash);
+    },
+    announceEnded(ended, log) {
+      const byApplication = new Map<number, string[]>();
+      for (const { id, applicationId } of ended) {
+        byApplication.set(applicationId, [...(byApplication.get(applicationId) ?? []), id]);
+      }
+      for (const [applicationId, sessionIds] of byApplication) {
+        applicationEvents.emitChange({ kind: 'sessions-ended', applicationId, sessionIds }, log);
+      }
+    },
+    get size() {
+      return entries.size;
+    },
+  };
 }

@@ -16,7 +16,7 @@ import {
   UUID_PATTERN,
   type ClientOutcome,
 } from './client-outcomes.ts';
-import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
+import { endSessionsWithDeliveries, type EndedSession } from '../webhooks/webhook-outbox.ts';
 import { endSessions } from './end-sessions.ts';
 import type { FoundSession, SessionLookup } from './session-lookup.ts';
 
@@ -72,7 +72,8 @@ async function startSession(
   const tokenHash = hashToken(token);
   // The user's row stays locked until the session is in and the surplus ended, so that
   // concurrent starts for one user are counted one after the other against the limit.
-  return ctx.db.transaction(async (tx): Promise<ClientSessionResponse> => {
+  let replaced: EndedSession[] = [];
+  const response = await ctx.db.transaction(async (tx): Promise<ClientSessionResponse> => {
     const [user] = await tx
       .select({
         id: appUsers.id,
@@ -131,7 +132,12 @@ async function startSession(
         )
         .orderBy(desc(appUserSessions.startedAt))
         .offset(limit - 1);
-      await endSessionsWithDeliveries(tx, inArray(appUserSessions.id, surplus), 'replaced', now);
+      replaced = await endSessionsWithDeliveries(
+        tx,
+        inArray(appUserSessions.id, surplus),
+        'replaced',
+        now,
+      );
     }
     return {
       success: true,
@@ -140,6 +146,9 @@ async function startSession(
       session_token: token,
     };
   });
+  // Committed: the replaced sessions' heartbeats must now be refused, in every instance.
+  if (replaced.length > 0) ctx.sessions.announceEnded(replaced, ctx.log);
+  return response;
 }
 
 function hasRecentLogin(lastLogin: Date | null, now: Date): boolean {
@@ -182,11 +191,17 @@ async function refuseForStanding(
   refused: ClientOutcome,
   now: Date,
 ): Promise<ClientOutcome> {
-  if (!session.isEnded) await endSessions(ctx.db, { sessionId: session.id }, 'standing', now);
+  if (!session.isEnded) {
+    await endSessions(ctx.db, { sessionId: session.id }, 'standing', now);
+    ctx.sessions.announceEnded([{ id: session.id, applicationId: ctx.application.id }], ctx.log);
+  }
   return refused;
 }
 
-/** The hot path: one indexed read (with the user's standing); its write is batched. */
+/**
+ * The hot path: from memory when the session is cached (session-lookup.ts), else one indexed
+ * read with the user's standing; its write is batched.
+ */
 async function heartbeat(ctx: SessionContext, token: string): Promise<ClientSessionResponse> {
   if (!SESSION_TOKEN_PATTERN.test(token)) return sessionInvalid(clientMessages.sessionUnknown);
   const session = await ctx.sessions.find(ctx.application.id, hashToken(token));
@@ -206,12 +221,11 @@ async function endSession(ctx: SessionContext, token: string): Promise<ClientSes
   const now = ctx.clock.now();
   const refused = standingRefusal(ctx.application, session, now);
   if (refused) return refuseForStanding(ctx, session, refused, now);
-  // Ended by primary key only if still open: of two racing ends, one succeeds.
-  if (
-    session.isEnded ||
-    (await endSessions(ctx.db, { sessionId: session.id }, 'client', now)) === 0
-  ) {
-    return sessionInvalid(clientMessages.sessionUnknown);
-  }
+  if (session.isEnded) return sessionInvalid(clientMessages.sessionUnknown);
+  // Ended by primary key only if still open: of two racing ends, one succeeds. Either way
+  // it is ended now, and no cache may still hold it open.
+  const ended = await endSessions(ctx.db, { sessionId: session.id }, 'client', now);
+  ctx.sessions.announceEnded([{ id: session.id, applicationId: ctx.application.id }], ctx.log);
+  if (ended.length === 0) return sessionInvalid(clientMessages.sessionUnknown);
   return { success: true, message: clientMessages.sessionEnded, code: 'OK', session_token: token };
 }

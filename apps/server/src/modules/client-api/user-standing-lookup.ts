@@ -44,7 +44,7 @@ export function createUserStandingLookup(options: {
   let generation = 0;
 
   options.applicationEvents.onChange((change) => {
-    if (change.kind === 'updated') return;
+    if (change.kind === 'updated' || change.kind === 'sessions-ended') return;
     generation += 1;
     if (change.kind === 'end-user-changed') {
       entries.delete(change.userId.toLowerCase());
@@ -54,6 +54,7 @@ export function createUserStandingLookup(options: {
         if (entry.standing.applicationId === change.applicationId) entries.delete(id);
       }
     } else {
+      change.kind satisfies 'resync';
       entries.clear();
     }
   });

@@ -97,7 +97,15 @@ export async function sweepExpiredRows({
           and(isNull(appUserSessions.endedAt), lt(appUserSessions.lastHeartbeatAt, sessionCutoff)),
         )
         .limit(input.batchSize);
-      return endSessionsWithDeliveries(db, inArray(appUserSessions.id, silent), 'idle', now);
+      // Not announced to the client API's session cache: it keeps no session silent for
+      // anywhere near this long (session-lookup.ts).
+      const ended = await endSessionsWithDeliveries(
+        db,
+        inArray(appUserSessions.id, silent),
+        'idle',
+        now,
+      );
+      return ended.length;
     });
 
     // Oldest first through the partial index on ended_at.

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import type { SessionEndReason } from '../../db/schema/index.ts';
 
 /**
@@ -72,9 +73,15 @@ export const deliveriesOfInsertedActivity = (inserted: SQL) => sql`
       order by i.id, w.id
       returning 1`;
 
+/** A session a statement ended: what caches of open sessions must forget. */
+export interface EndedSession {
+  id: string;
+  applicationId: number;
+}
+
 /**
  * Ends the open sessions matching `condition` (on app_user_sessions), saying why, and queues
- * a `session_end` delivery for each in the same statement. Answers how many sessions ended.
+ * a `session_end` delivery for each in the same statement. Answers the sessions it ended.
  * Session ends write no activity row: the activity log keeps the spec's ten events.
  */
 export async function endSessionsWithDeliveries(
@@ -82,7 +89,7 @@ export async function endSessionsWithDeliveries(
   condition: SQL,
   reason: SessionEndReason,
   now: Date,
-): Promise<number> {
+): Promise<EndedSession[]> {
   const result = await executor.execute(sql`
     with ended as (
       update app_user_sessions
@@ -113,12 +120,11 @@ export async function endSessionsWithDeliveries(
       order by e.id, w.id
       returning 1
     )
-    select (select count(*) from ended)::int as ended`);
-  return countOf(result, 'ended');
+    -- The queued CTE runs whether or not it is read (data-modifying CTEs always do).
+    select id, application_id as "applicationId" from ended`);
+  return rowsOf<EndedSession>(result);
 }
 
-/** node-postgres and PGlite both answer `execute` with `{ rows }`. */
 function countOf(result: unknown, column: string): number {
-  const rows = (result as { rows?: Record<string, unknown>[] }).rows ?? [];
-  return Number(rows[0]?.[column] ?? 0);
+  return Number(rowsOf<Record<string, unknown>>(result)[0]?.[column] ?? 0);
 }
