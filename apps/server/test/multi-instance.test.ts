@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { and, eq, inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,14 +18,13 @@ import { generateSigningKeyPair } from '../src/lib/signing-keys.ts';
 import { hashToken } from '../src/lib/tokens.ts';
 import { insertAppUserWithPassword, insertApplication } from './factories.ts';
 import { findFreePortBlock } from './free-port-block.ts';
+import { startRealServer } from './real-server.ts';
 import {
   insertTestWebhook,
   startWebhookReceiver,
   type WebhookReceiver,
 } from './webhook-test-receiver.ts';
 
-const repositoryRoot = fileURLToPath(new URL('../../../', import.meta.url));
-const mainScript = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 const PASSWORD = 'correct horse battery';
 const FAILURE_LIMIT = 4;
 
@@ -117,45 +115,21 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     port: number,
     env: Record<string, string>,
   ): Promise<{ port: number; child: ChildProcess }> {
-    const {
-      FIREBASE_AUTH_EMULATOR_HOST: _emulator,
-      DATABASE_URL: _database,
-      ...inherited
-    } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', mainScript], {
-      cwd: repositoryRoot,
+    const child = await startRealServer({
+      port,
+      dataDir,
+      serverSecret,
+      firebaseProjectId: 'latchkey-instances-test',
       env: {
-        ...inherited,
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
-        SERVER_SECRET: serverSecret,
-        FIREBASE_PROJECT_ID: 'latchkey-instances-test',
-        FIREBASE_API_KEY: 'unused',
-        FIREBASE_AUTH_DOMAIN: 'unused.example.com',
-        SERVE_CONSOLE: 'false',
         // Only a notification can explain another instance seeing a change within a second.
         CLIENT_API_CACHE_TTL_SECONDS: '3600',
         LOGIN_FAILURE_LIMIT: String(FAILURE_LIMIT),
         WEBHOOK_POLL_INTERVAL_MS: '100',
         ...env,
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(child);
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return { port, child };
-      } catch {
-        // Not listening yet.
-      }
-      await sleep(100);
-    }
-    throw new Error('server did not become healthy');
+    return { port, child };
   }
 
   const logIn = async (port: number, username: string, password = PASSWORD) => {

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -13,10 +12,9 @@ import { activityLogs, ownerAccounts, webhookDeliveries } from '../../db/schema/
 import { generateSigningKeyPair } from '../../lib/signing-keys.ts';
 import { insertAppUserWithPassword, insertApplication } from '../../../test/factories.ts';
 import { findFreePortBlock } from '../../../test/free-port-block.ts';
+import { startRealServer } from '../../../test/real-server.ts';
 import { insertTestWebhook, startWebhookReceiver } from '../../../test/webhook-test-receiver.ts';
 
-const repositoryRoot = fileURLToPath(new URL('../../../../../', import.meta.url));
-const mainScript = fileURLToPath(new URL('../../main.ts', import.meta.url));
 const PASSWORD = 'correct horse battery';
 const LOGINS = 16;
 const FAILED_LOGINS = 6;
@@ -68,43 +66,20 @@ describe('webhook deliveries survive kill -9', () => {
   }
 
   async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
-    const {
-      FIREBASE_AUTH_EMULATOR_HOST: _emulator,
-      DATABASE_URL: _database,
-      ...inherited
-    } = process.env;
-    const child = spawn(process.execPath, ['--import', 'tsx', mainScript], {
-      cwd: repositoryRoot,
+    const child = await startRealServer({
+      port,
+      dataDir,
+      serverSecret,
+      firebaseProjectId: 'latchkey-crash-test',
+      timeoutMs: 30_000,
       env: {
-        ...inherited,
-        NODE_ENV: 'test',
-        HOST: '127.0.0.1',
-        PORT: String(port),
-        LOG_LEVEL: 'warn',
-        DATA_DIR: dataDir,
-        SERVER_SECRET: serverSecret,
-        FIREBASE_PROJECT_ID: 'latchkey-crash-test',
-        FIREBASE_API_KEY: 'unused',
-        FIREBASE_AUTH_DOMAIN: 'unused.example.com',
-        SERVE_CONSOLE: 'false',
         WEBHOOK_POLL_INTERVAL_MS: '100',
         WEBHOOK_RETRY_DELAYS_SECONDS: '2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2,2',
         ...env,
       },
-      stdio: ['ignore', 'ignore', 'inherit'],
     });
     children.push(child);
-    const deadline = Date.now() + 30_000;
-    while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/api/health`)).ok) return child;
-      } catch {
-        // Not listening yet.
-      }
-      await sleep(100);
-    }
-    throw new Error('server did not become healthy');
+    return child;
   }
 
   const exited = (child: ChildProcess) =>
