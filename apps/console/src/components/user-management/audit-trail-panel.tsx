@@ -10,8 +10,7 @@ import {
   CardTitle,
 } from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { ListPager } from '@/components/ui/list-pager.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import {
   Table,
   TableBody,
@@ -20,7 +19,6 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table.tsx';
-import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useAuditTrail } from '@/hooks/use-site-admin.ts';
 import { auditActionLabels, describeAuditChange } from './audit-entry-display.ts';
@@ -40,23 +38,22 @@ export function AuditTrailPanel() {
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        {audit.isPending ? (
-          <TableSkeleton label="Loading audit trail" />
-        ) : audit.isError ? (
-          <LoadErrorState
-            title="Error loading the audit trail"
-            description={getErrorToastMessage(audit.error, 'Failed to load the audit trail.')}
-            isRetrying={audit.isFetching}
-            onRetry={() => void audit.refetch()}
-          />
-        ) : audit.data.totalCount === 0 ? (
-          <EmptyState
-            icon={ScrollText}
-            title="No audit entries"
-            description="Changes to accounts' roles, permissions and status will be listed here."
-          />
-        ) : (
-          <>
+        <PagedQueryView
+          query={audit}
+          loadingLabel="Loading audit trail"
+          errorTitle="Error loading the audit trail"
+          describeError={(error) => getErrorToastMessage(error, 'Failed to load the audit trail.')}
+          empty={
+            <EmptyState
+              icon={ScrollText}
+              title="No audit entries"
+              description="Changes to accounts' roles, permissions and status will be listed here."
+            />
+          }
+          pagerLabel="Audit trail pages"
+          onPageChange={setPage}
+        >
+          {(rows) => (
             <Table label="Audit trail">
               <TableHeader>
                 <TableRow className="hover:bg-transparent">
@@ -68,7 +65,7 @@ export function AuditTrailPanel() {
                 </TableRow>
               </TableHeader>
               <TableBody>
-                {audit.data.rows.map((entry) => (
+                {rows.map((entry) => (
                   <TableRow key={entry.id} data-testid={`audit-row-${entry.id}`}>
                     <TableCell className="whitespace-nowrap">
                       {formatDateTime(entry.createdAt)}
@@ -95,16 +92,8 @@ export function AuditTrailPanel() {
                 ))}
               </TableBody>
             </Table>
-            <ListPager
-              label="Audit trail pages"
-              page={audit.data.page}
-              pageSize={audit.data.pageSize}
-              rowCount={audit.data.rows.length}
-              totalCount={audit.data.totalCount}
-              onPageChange={setPage}
-            />
-          </>
-        )}
+          )}
+        </PagedQueryView>
       </CardContent>
     </Card>
   );

@@ -10,10 +10,8 @@ import {
 } from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { ListPager } from '@/components/ui/list-pager.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
-import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
@@ -74,29 +72,28 @@ export function SiteAccountsPanel() {
           placeholder="Search by email or name..."
           maxLength={pagingLimits.search}
         />
-        {accounts.isPending ? (
-          <TableSkeleton label="Loading users" />
-        ) : accounts.isError ? (
-          <LoadErrorState
-            title="Error loading users"
-            description={USERS_FETCH_ERROR}
-            isRetrying={accounts.isFetching}
-            onRetry={() => void accounts.refetch()}
-          />
-        ) : accounts.data.totalCount === 0 ? (
-          <EmptyState
-            icon={settledSearch.trim() ? SearchX : Users}
-            title="No users"
-            description="No users found matching your search."
-          />
-        ) : (
-          <>
+        <PagedQueryView
+          query={accounts}
+          loadingLabel="Loading users"
+          errorTitle="Error loading users"
+          describeError={() => USERS_FETCH_ERROR}
+          empty={
+            <EmptyState
+              icon={settledSearch.trim() ? SearchX : Users}
+              title="No users"
+              description="No users found matching your search."
+            />
+          }
+          pagerLabel="Users pages"
+          onPageChange={setPage}
+        >
+          {(rows) => (
             <ul
               aria-label="Users"
               aria-busy={accounts.isFetching && accounts.isPlaceholderData}
               className="grid gap-3"
             >
-              {accounts.data.rows.map((account) => (
+              {rows.map((account) => (
                 <SiteAccountCard
                   key={account.id}
                   account={account}
@@ -109,16 +106,8 @@ export function SiteAccountsPanel() {
                 />
               ))}
             </ul>
-            <ListPager
-              label="Users pages"
-              page={accounts.data.page}
-              pageSize={accounts.data.pageSize}
-              rowCount={accounts.data.rows.length}
-              totalCount={accounts.data.totalCount}
-              onPageChange={setPage}
-            />
-          </>
-        )}
+          )}
+        </PagedQueryView>
       </CardContent>
 
       <EditSiteAccountDialog

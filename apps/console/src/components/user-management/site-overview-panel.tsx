@@ -11,8 +11,7 @@ import {
   CardTitle,
 } from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { ListPager } from '@/components/ui/list-pager.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
 import {
   Table,
@@ -22,7 +21,6 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table.tsx';
-import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useSiteOverview } from '@/hooks/use-site-admin.ts';
@@ -60,23 +58,24 @@ export function SiteOverviewPanel() {
           placeholder="Search by email or name..."
           maxLength={pagingLimits.search}
         />
-        {overview.isPending ? (
-          <TableSkeleton label="Loading site overview" />
-        ) : overview.isError ? (
-          <LoadErrorState
-            title="Error loading the site overview"
-            description={getErrorToastMessage(overview.error, 'Failed to load the site overview.')}
-            isRetrying={overview.isFetching}
-            onRetry={() => void overview.refetch()}
-          />
-        ) : overview.data.totalCount === 0 ? (
-          <EmptyState
-            icon={ChartNoAxesColumn}
-            title="No accounts"
-            description="No accounts match your search."
-          />
-        ) : (
-          <>
+        <PagedQueryView
+          query={overview}
+          loadingLabel="Loading site overview"
+          errorTitle="Error loading the site overview"
+          describeError={(error) =>
+            getErrorToastMessage(error, 'Failed to load the site overview.')
+          }
+          empty={
+            <EmptyState
+              icon={ChartNoAxesColumn}
+              title="No accounts"
+              description="No accounts match your search."
+            />
+          }
+          pagerLabel="Site overview pages"
+          onPageChange={setPage}
+        >
+          {(rows) => (
             <Table label="Site overview">
               <TableHeader>
                 <TableRow className="hover:bg-transparent">
@@ -90,7 +89,7 @@ export function SiteOverviewPanel() {
                 </TableRow>
               </TableHeader>
               <TableBody>
-                {overview.data.rows.map((row) => (
+                {rows.map((row) => (
                   <TableRow key={row.accountId} data-testid={`overview-row-${row.accountId}`}>
                     <TableCell className="max-w-64">
                       <div className="grid">
@@ -120,16 +119,8 @@ export function SiteOverviewPanel() {
                 ))}
               </TableBody>
             </Table>
-            <ListPager
-              label="Site overview pages"
-              page={overview.data.page}
-              pageSize={overview.data.pageSize}
-              rowCount={overview.data.rows.length}
-              totalCount={overview.data.totalCount}
-              onPageChange={setPage}
-            />
-          </>
-        )}
+          )}
+        </PagedQueryView>
       </CardContent>
     </Card>
   );
