@@ -66,7 +66,7 @@ test.describe('user management', () => {
     await expect(vendorCard.getByText('3 permissions')).toBeVisible();
 
     // Search: case-insensitive, on the server.
-    const search = page.getByPlaceholder('Search by email or name...');
+    const search = page.getByRole('searchbox', { name: 'Search users' });
     await search.fill(`VENDOR${suffix.toUpperCase()}`);
     await expect(ownerCard).toBeHidden();
     await expect(vendorCard).toBeVisible();
@@ -125,6 +125,11 @@ test.describe('user management', () => {
     await confirm.getByRole('button', { name: 'Delete User' }).click();
     await expect(toast(page, 'User has been removed from the system.')).toBeVisible();
     await expect(vendorCard).toBeHidden();
+    // The search typed before the visit to the other tabs is still there: it found only the
+    // vendor, who is gone now.
+    await expect(search).toHaveValue(vendor.email);
+    await expect(page.getByText('No users found matching your search.')).toBeVisible();
+    await search.fill('');
     await expect(ownerCard).toBeVisible();
 
     await page.getByRole('tab', { name: 'Audit Trail' }).click();
