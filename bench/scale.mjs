@@ -93,6 +93,16 @@ async function main() {
         'activity log, search',
         `/api/activity-logs?applicationId=${applicationId}&search=user-4242`,
       ],
+      // The stat cards above the log, which the page asks for beside each page of it.
+      ['activity log stats', `/api/activity-logs/stats?applicationId=${applicationId}`],
+      [
+        'activity log stats, filtered',
+        `/api/activity-logs/stats?applicationId=${applicationId}&event=login_failed`,
+      ],
+      [
+        'activity log stats, search',
+        `/api/activity-logs/stats?applicationId=${applicationId}&search=user-4242`,
+      ],
       ['blacklist page', '/api/blacklist?page=1&pageSize=25'],
       ['blacklist search', '/api/blacklist?search=banned-777'],
     ];
