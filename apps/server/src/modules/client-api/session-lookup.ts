@@ -25,8 +25,6 @@ export interface SessionLookup {
    * instance's (through applicationEvents) forget them.
    */
   announceEnded(ended: EndedSession[], log: FastifyBaseLogger): void;
-  /** Open sessions held in memory. */
-  readonly size: number;
 }
 
 /**
@@ -105,8 +103,7 @@ export function createSessionLookup(options: {
   // Bumped by every change: a lookup that started before a change must not cache its result.
   let generation = 0;
 
-  const keyOf = (applicationId: number | string, tokenHash: string) =>
-    `${applicationId} ${tokenHash}`;
+  const keyOf = (applicationId: number, tokenHash: string) => `${applicationId} ${tokenHash}`;
 
   const forget = (key: string) => {
     const entry = entries.get(key);
@@ -215,14 +212,13 @@ export function createSessionLookup(options: {
     announceEnded(ended, log) {
       const byApplication = new Map<number, string[]>();
       for (const { id, applicationId } of ended) {
-        byApplication.set(applicationId, [...(byApplication.get(applicationId) ?? []), id]);
+        const ids = byApplication.get(applicationId) ?? [];
+        ids.push(id);
+        byApplication.set(applicationId, ids);
       }
       for (const [applicationId, sessionIds] of byApplication) {
         applicationEvents.emitChange({ kind: 'sessions-ended', applicationId, sessionIds }, log);
       }
-    },
-    get size() {
-      return entries.size;
     },
   };
 }

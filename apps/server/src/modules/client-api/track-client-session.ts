@@ -191,10 +191,9 @@ async function refuseForStanding(
   refused: ClientOutcome,
   now: Date,
 ): Promise<ClientOutcome> {
-  if (!session.isEnded) {
-    await endSessions(ctx.db, { sessionId: session.id }, 'standing', now);
-    ctx.sessions.announceEnded([{ id: session.id, applicationId: ctx.application.id }], ctx.log);
-  }
+  // Not announced to the session caches: a cached copy is refused for the same standing, and
+  // only an owner's change (which drops the user's cached sessions) can restore it.
+  if (!session.isEnded) await endSessions(ctx.db, { sessionId: session.id }, 'standing', now);
   return refused;
 }
 

@@ -17,7 +17,6 @@ export interface UserStanding {
 export interface UserStandingLookup {
   /** The user with this id (a UUID), in any application; undefined if none. */
   load(userId: string): Promise<UserStanding | undefined>;
-  readonly size: number;
 }
 
 /**
@@ -97,9 +96,6 @@ export function createUserStandingLookup(options: {
         entries.delete(id);
       }
       return batcher.load(0, id);
-    },
-    get size() {
-      return entries.size;
     },
   };
 }
