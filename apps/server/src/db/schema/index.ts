@@ -11,3 +11,4 @@ export * from './integration-samples.ts';
 export * from './audit-entries.ts';
 export * from './code-files.ts';
 export * from './activity-counts.ts';
+export * from './activity-totals.ts';

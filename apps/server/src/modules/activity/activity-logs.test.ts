@@ -287,6 +287,19 @@ describe('GET /api/activity-logs', () => {
       failed: 2,
       uniqueIps: 3,
     });
+    // login_failed: log-0 and log-3 from 10.0.0.1, log-6 from 10.0.1.6.
+    expect(await stats(fresh, 'event=login_failed')).toEqual({
+      totalEvents: 3,
+      successful: 0,
+      failed: 3,
+      uniqueIps: 2,
+    });
+    expect(await stats(fresh, `event=user_login&applicationId=${second.id}`)).toEqual({
+      totalEvents: 2,
+      successful: 2,
+      failed: 0,
+      uniqueIps: 2,
+    });
     expect(await stats(fresh, 'event=login_failed&search=10.0.0')).toEqual({
       totalEvents: 2,
       successful: 0,

@@ -1,34 +1,45 @@
-import { and, count, desc, eq, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { ActivityLog, ActivityLogFilter, Page, PageRequest } from '@latchkey/contracts';
 import { activityLogs, applications, appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { activityLogContentWhere, activityLogFilterWhere } from './activity-log-filter-where.ts';
+import { countActivityRows } from './activity-totals.ts';
+
+type ActivityLogQuery = ActivityLogFilter & PageRequest;
 
 /**
  * One page of the activity of the owner's applications (or of one of them), newest first,
- * filtered by event and search, and how many logs match in all. Each application's newest
- * matching rows come from its own (application_id[, event], created_at) index through a
- * lateral join, so a page costs its rows plus the offset per application, whatever the size
- * of the log; a single ORDER BY over the owner's applications would sort all of their rows
- * (400 ms at 600,000 rows). The count reads every matching row: a search has no index to
- * use (no trigram index on every PostgreSQL we run on), but never leaves this owner's logs.
- * Rows still in the recorder's queue (≤ ~100 ms) are not yet here.
+ * filtered by event and search, and how many logs match in all. The page's ids are found
+ * first (two ways, below), then only their rows are read. Rows still in the recorder's queue
+ * (≤ ~100 ms) are not yet here.
  */
 export async function listActivityLogs({
   ctx,
   input,
 }: {
   ctx: OwnerContext;
-  input: ActivityLogFilter & PageRequest;
+  input: ActivityLogQuery;
 }): Promise<Page<ActivityLog>> {
   if (input.applicationId !== undefined) {
     // 404 for another owner's application, before anything is read.
     await loadOwnedApplication({ ctx, input: { applicationId: input.applicationId } });
   }
+  const page = input.search ? await searchedPage(ctx, input) : await newestPage(ctx, input);
+  return { rows: await readLogs(ctx, page.ids), totalCount: page.totalCount };
+}
+
+/**
+ * Without a search: each application's newest matching rows come from its own
+ * (application_id[, event], created_at) index through a lateral join, so a page costs its
+ * rows plus the offset per application, whatever the size of the log (a single ORDER BY
+ * over the owner's applications sorted all of their rows: 400 ms at 600,000). The total
+ * comes from the running totals.
+ */
+async function newestPage(ctx: OwnerContext, input: ActivityLogQuery) {
   const offset = (input.page - 1) * input.pageSize;
-  const newestPerApplication = ctx.db
-    .select()
+  const log = ctx.db
+    .select({ id: activityLogs.id, createdAt: activityLogs.createdAt })
     .from(activityLogs)
     .where(
       and(eq(activityLogs.applicationId, applications.id), activityLogContentWhere(ctx, input)),
@@ -36,25 +47,11 @@ export async function listActivityLogs({
     .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
     .limit(offset + input.pageSize)
     .as('log');
-  const log = newestPerApplication;
-  const [rows, [total]] = await Promise.all([
+  const [rows, totalCount] = await Promise.all([
     ctx.db
-      .select({
-        id: log.id,
-        event: log.event,
-        success: log.success,
-        applicationId: log.applicationId,
-        applicationName: applications.name,
-        appUsername: appUsers.username,
-        username: log.username,
-        ipAddress: log.ipAddress,
-        errorMessage: log.errorMessage,
-        metadata: log.metadata,
-        createdAt: log.createdAt,
-      })
+      .select({ id: log.id })
       .from(applications)
-      .innerJoinLateral(newestPerApplication, sql`true`)
-      .leftJoin(appUsers, eq(appUsers.id, log.appUserId))
+      .innerJoinLateral(log, sql`true`)
       .where(
         and(
           eq(applications.ownerAccountId, ctx.account.id),
@@ -64,22 +61,60 @@ export async function listActivityLogs({
       .orderBy(desc(log.createdAt), desc(log.id))
       .limit(input.pageSize)
       .offset(offset),
-    ctx.db.select({ value: count() }).from(activityLogs).where(activityLogFilterWhere(ctx, input)),
+    countActivityRows(ctx, input),
   ]);
-  return {
-    rows: rows.map((row) => ({
-      id: row.id,
-      event: row.event as ActivityLog['event'],
-      success: row.success,
-      applicationId: row.applicationId,
-      application: { name: row.applicationName },
-      appUser: row.appUsername === null ? null : { username: row.appUsername },
-      username: row.username,
-      ipAddress: row.ipAddress,
-      errorMessage: row.errorMessage,
-      metadata: row.metadata ?? {},
-      createdAt: row.createdAt.toISOString(),
-    })),
-    totalCount: total?.value ?? 0,
-  };
+  return { ids: rows.map((row) => row.id), totalCount };
+}
+
+/**
+ * With a search: the matching rows come from a bitmap of the search's indexes
+ * (activity-log-filter-where.ts) and are counted by the same statement (a window over all of
+ * them, before the page is cut), so the planner cannot choose to walk the whole log
+ * backwards hoping to fill a page soon. Costs grow with the rows the search matches, not
+ * with the log.
+ */
+async function searchedPage(ctx: OwnerContext, input: ActivityLogQuery) {
+  const rows = await ctx.db
+    .select({ id: activityLogs.id, totalCount: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(activityLogs)
+    .where(activityLogFilterWhere(ctx, input))
+    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
+    .limit(input.pageSize)
+    .offset((input.page - 1) * input.pageSize);
+  if (rows.length > 0) return { ids: rows.map((row) => row.id), totalCount: rows[0]!.totalCount };
+  // A page past the last: the window had no row to ride on.
+  const [total] = await ctx.db
+    .select({ value: count() })
+    .from(activityLogs)
+    .where(activityLogFilterWhere(ctx, input));
+  return { ids: [], totalCount: total?.value ?? 0 };
+}
+
+/** The logs of a page's ids, newest first, with their application's and end user's names. */
+async function readLogs(ctx: OwnerContext, ids: number[]): Promise<ActivityLog[]> {
+  if (ids.length === 0) return [];
+  const rows = await ctx.db
+    .select({
+      log: activityLogs,
+      applicationName: applications.name,
+      appUsername: appUsers.username,
+    })
+    .from(activityLogs)
+    .innerJoin(applications, eq(applications.id, activityLogs.applicationId))
+    .leftJoin(appUsers, eq(appUsers.id, activityLogs.appUserId))
+    .where(and(inArray(activityLogs.id, ids), eq(applications.ownerAccountId, ctx.account.id)))
+    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id));
+  return rows.map(({ log, applicationName, appUsername }) => ({
+    id: log.id,
+    event: log.event as ActivityLog['event'],
+    success: log.success,
+    applicationId: log.applicationId,
+    application: { name: applicationName },
+    appUser: appUsername === null ? null : { username: appUsername },
+    username: log.username,
+    ipAddress: log.ipAddress,
+    errorMessage: log.errorMessage,
+    metadata: log.metadata ?? {},
+    createdAt: log.createdAt.toISOString(),
+  }));
 }

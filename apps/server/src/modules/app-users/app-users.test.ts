@@ -315,6 +315,15 @@ describe('owner API: end users of an application', () => {
       // % and _ are not wildcards: no username has a literal "%", every one has "_0".
       expect(await list('?search=%25')).toMatchObject({ names: [], total: '0' });
       expect((await list('?search=r_0')).total).toBe('100');
+      // A search's later pages, and one past its last, keep the search's total.
+      expect(await list('?search=r_0&page=2&pageSize=40')).toMatchObject({
+        total: '100',
+        names: Array.from({ length: 40 }, (_, index) => name(59 - index)),
+      });
+      expect(await list('?search=r_0&page=4&pageSize=40')).toMatchObject({
+        total: '100',
+        names: [],
+      });
       expect((await list('?search=')).total).toBe('120');
     });
 

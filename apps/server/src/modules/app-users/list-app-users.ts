@@ -1,16 +1,17 @@
-import { and, count, desc, eq, ilike, inArray, or, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Page, PageRequest } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 
+const newestFirst = [desc(appUsers.createdAt), desc(appUsers.id)];
+
 /**
  * One page of the end users of one of the owner's applications, newest first, optionally
  * only those whose username or e-mail contains the search (case-insensitively). The page's
- * ids are found first, from the (application_id, created_at, id) index alone, and only
- * their rows are read: a deep page skips index entries, not table rows. A search uses the
- * trigram indexes of username and e-mail (pg_trgm).
+ * ids are found first and only their rows are read: a deep page skips index entries, not
+ * table rows.
  */
 export async function listAppUsers({
   ctx,
@@ -20,27 +21,58 @@ export async function listAppUsers({
   input: { applicationId: number } & PageRequest;
 }): Promise<Page<AppUser>> {
   const application = await loadOwnedApplication({ ctx, input });
-  const conditions: SQL[] = [eq(appUsers.applicationId, application.id)];
-  if (input.search) {
-    const pattern = containsPattern(input.search);
-    conditions.push(or(ilike(appUsers.username, pattern), ilike(appUsers.email, pattern))!);
-  }
-  const where = and(...conditions);
-  const order = [desc(appUsers.createdAt), desc(appUsers.id)];
-  const pageIds = ctx.db
-    .select({ id: appUsers.id })
-    .from(appUsers)
-    .where(where)
-    .orderBy(...order)
-    .limit(input.pageSize)
-    .offset((input.page - 1) * input.pageSize);
-  const [rows, [total]] = await Promise.all([
+  const inApplication = eq(appUsers.applicationId, application.id);
+  const page = input.search
+    ? await searchedPage(ctx, input, and(inApplication, searchWhere(input.search))!)
+    : await newestPage(ctx, input, inApplication);
+  const rows =
+    page.ids.length === 0
+      ? []
+      : await ctx.db
+          .select()
+          .from(appUsers)
+          .where(and(inApplication, inArray(appUsers.id, page.ids)))
+          .orderBy(...newestFirst);
+  return { rows, totalCount: page.totalCount };
+}
+
+function searchWhere(search: string): SQL {
+  const pattern = containsPattern(search);
+  return or(ilike(appUsers.username, pattern), ilike(appUsers.email, pattern))!;
+}
+
+/** Without a search: the (application_id, created_at, id) index alone, and a count of it. */
+async function newestPage(ctx: OwnerContext, input: PageRequest, where: SQL) {
+  const [ids, [total]] = await Promise.all([
     ctx.db
-      .select()
+      .select({ id: appUsers.id })
       .from(appUsers)
-      .where(inArray(appUsers.id, pageIds))
-      .orderBy(...order),
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(input.pageSize)
+      .offset((input.page - 1) * input.pageSize),
     ctx.db.select({ value: count() }).from(appUsers).where(where),
   ]);
-  return { rows, totalCount: total?.value ?? 0 };
+  return { ids: ids.map((row) => row.id), totalCount: total?.value ?? 0 };
+}
+
+/**
+ * With a search: the matching users come from a bitmap of the trigram indexes of username
+ * and e-mail (pg_trgm) and are counted by the same statement, a window over all of them
+ * before the page is cut. Asked for a page alone, PostgreSQL sometimes walked the
+ * created_at index backwards through the whole application instead, hoping to meet 25
+ * matches soon (106 ms against 5.7 ms at 100,000 users, issue 16).
+ */
+async function searchedPage(ctx: OwnerContext, input: PageRequest, where: SQL) {
+  const rows = await ctx.db
+    .select({ id: appUsers.id, totalCount: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(appUsers)
+    .where(where)
+    .orderBy(...newestFirst)
+    .limit(input.pageSize)
+    .offset((input.page - 1) * input.pageSize);
+  if (rows.length > 0) return { ids: rows.map((row) => row.id), totalCount: rows[0]!.totalCount };
+  // A page past the last: the window had no row to ride on.
+  const [total] = await ctx.db.select({ value: count() }).from(appUsers).where(where);
+  return { ids: [], totalCount: total?.value ?? 0 };
 }

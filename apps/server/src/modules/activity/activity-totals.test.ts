@@ -1,0 +1,146 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activityEventNames } from '@latchkey/contracts';
+import {
+  activityAddressCounts,
+  activityEventAddressCounts,
+  activityEventCounts,
+  activityLogs,
+  applications,
+} from '../../db/schema/index.ts';
+import { insertApplication } from '../../../test/factories.ts';
+import {
+  createTestApp,
+  signInOwner,
+  type SignedInOwner,
+  type TestApp,
+} from '../../../test/test-app.ts';
+
+/**
+ * The running totals the triggers of migration 0012 keep (schema/activity-totals.ts) must
+ * always equal a count over the rows that exist: the activity log's totals and stat cards
+ * are read from them.
+ */
+describe('activity totals (triggers on activity_logs)', () => {
+  let testApp: TestApp;
+  let owner: SignedInOwner;
+  beforeAll(async () => {
+    testApp = await createTestApp();
+    owner = await signInOwner(testApp.app);
+  });
+  afterAll(() => testApp.close());
+
+  const keptTotals = async (applicationId: number) => {
+    const { db } = testApp.database;
+    const events = await db
+      .select({
+        event: activityEventCounts.event,
+        rows: sql<number>`sum(${activityEventCounts.rowCount})::int`,
+        successes: sql<number>`sum(${activityEventCounts.successCount})::int`,
+      })
+      .from(activityEventCounts)
+      .where(eq(activityEventCounts.applicationId, applicationId))
+      .groupBy(activityEventCounts.event);
+    const addresses = await db
+      .select()
+      .from(activityAddressCounts)
+      .where(eq(activityAddressCounts.applicationId, applicationId));
+    const eventAddresses = await db
+      .select()
+      .from(activityEventAddressCounts)
+      .where(eq(activityEventAddressCounts.applicationId, applicationId));
+    return {
+      events: Object.fromEntries(
+        events
+          .filter((row) => row.rows !== 0 || row.successes !== 0)
+          .map((row) => [row.event, { rows: row.rows, successes: row.successes }]),
+      ),
+      addresses: Object.fromEntries(addresses.map((row) => [row.ipAddress, row.rowCount])),
+      eventAddresses: Object.fromEntries(
+        eventAddresses.map((row) => [`${row.event} ${row.ipAddress}`, row.rowCount]),
+      ),
+    };
+  };
+  const countedDirectly = async (applicationId: number) => {
+    const rows = await testApp.database.db
+      .select()
+      .from(activityLogs)
+      .where(eq(activityLogs.applicationId, applicationId));
+    const events: Record<string, { rows: number; successes: number }> = {};
+    const addresses: Record<string, number> = {};
+    const eventAddresses: Record<string, number> = {};
+    for (const row of rows) {
+      const totals = (events[row.event] ??= { rows: 0, successes: 0 });
+      totals.rows += 1;
+      if (row.success) totals.successes += 1;
+      if (row.ipAddress === null) continue;
+      addresses[row.ipAddress] = (addresses[row.ipAddress] ?? 0) + 1;
+      const key = `${row.event} ${row.ipAddress}`;
+      eventAddresses[key] = (eventAddresses[key] ?? 0) + 1;
+    }
+    return { events, addresses, eventAddresses };
+  };
+  const logRows = (applicationId: number, count: number) =>
+    Array.from({ length: count }, (_, index) => ({
+      applicationId,
+      event: activityEventNames[index % activityEventNames.length]!,
+      success: index % 3 !== 0,
+      // Some rows without an address: counted as rows, never as an address.
+      ipAddress: index % 5 === 0 ? null : `192.0.2.${index % 4}`,
+    }));
+
+  it('equal a count over the log after inserts and deletes, and forget addresses left at zero', async () => {
+    const { db } = testApp.database;
+    const application = await insertApplication(db, owner.accountId);
+    const rows = logRows(application.id, 40);
+    await db.insert(activityLogs).values(rows);
+    for (const row of rows.slice(0, 7)) await db.insert(activityLogs).values(row);
+    const direct = await countedDirectly(application.id);
+    expect(await keptTotals(application.id)).toEqual(direct);
+    expect(Object.keys(direct.addresses)).toHaveLength(4);
+
+    // Retention deletes the oldest rows in batches: the totals follow.
+    await db.execute(
+      sql`delete from activity_logs where id in (select id from activity_logs where application_id = ${application.id} order by id limit 25)`,
+    );
+    expect(await keptTotals(application.id)).toEqual(await countedDirectly(application.id));
+
+    // Every row of one address gone: its address is no longer counted (nor kept at zero).
+    await db.execute(
+      sql`delete from activity_logs where application_id = ${application.id} and ip_address = '192.0.2.1'`,
+    );
+    const after = await keptTotals(application.id);
+    expect(after).toEqual(await countedDirectly(application.id));
+    expect(Object.keys(after.addresses)).not.toContain('192.0.2.1');
+    expect(Object.keys(after.eventAddresses).some((key) => key.endsWith(' 192.0.2.1'))).toBe(false);
+  });
+
+  it('stay right under concurrent writers of the same addresses', async () => {
+    const { db } = testApp.database;
+    const application = await insertApplication(db, owner.accountId);
+    // On PostgreSQL these run on several connections at once, taking the same rows' locks.
+    await Promise.all(
+      Array.from({ length: 12 }, (_, index) =>
+        index % 4 === 3
+          ? db.execute(
+              sql`delete from activity_logs where id in (select id from activity_logs where application_id = ${application.id} order by id limit 3)`,
+            )
+          : db.insert(activityLogs).values(logRows(application.id, 10 + index).reverse()),
+      ),
+    );
+    expect(await keptTotals(application.id)).toEqual(await countedDirectly(application.id));
+  });
+
+  it('go with their application, whose logs are deleted with it', async () => {
+    const { db } = testApp.database;
+    const application = await insertApplication(db, owner.accountId);
+    await db.insert(activityLogs).values(logRows(application.id, 10));
+    expect(Object.keys((await keptTotals(application.id)).addresses)).not.toHaveLength(0);
+    await db.delete(applications).where(eq(applications.id, application.id));
+    expect(await keptTotals(application.id)).toEqual({
+      events: {},
+      addresses: {},
+      eventAddresses: {},
+    });
+  });
+});
