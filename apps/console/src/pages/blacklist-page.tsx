@@ -16,10 +16,8 @@ import {
 } from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { ListPager } from '@/components/ui/list-pager.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
-import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import {
   useBlacklist,
   useBlacklistCounts,
@@ -36,14 +34,7 @@ export function BlacklistPage() {
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const settledSearch = useDebouncedValue(search);
-  const {
-    data: entriesPage,
-    isPending,
-    isError,
-    error,
-    isFetching,
-    refetch,
-  } = useBlacklist({ page, search: settledSearch });
+  const entriesQuery = useBlacklist({ page, search: settledSearch });
   const counts = useBlacklistCounts();
   const deleteEntry = useDeleteBlacklistEntry();
   const deleting = useDialogTarget<BlacklistEntry>();
@@ -87,38 +78,30 @@ export function BlacklistPage() {
               placeholder="Search by value or reason"
               maxLength={pagingLimits.search}
             />
-            {isPending ? (
-              <TableSkeleton label="Loading blacklist entries" />
-            ) : isError ? (
-              <LoadErrorState
-                title="Error loading blacklist"
-                description={getErrorToastMessage(error, BLACKLIST_FETCH_ERROR)}
-                isRetrying={isFetching}
-                onRetry={() => void refetch()}
-              />
-            ) : entriesPage.totalCount === 0 && search.trim() === '' ? (
-              <EmptyState
-                icon={ShieldCheck}
-                title="No blacklist entries"
-                description="Nothing is blocked yet. Add an IP address, username, email or hardware ID to refuse it access."
-              />
-            ) : (
-              <>
+            <PagedQueryView
+              query={entriesQuery}
+              loadingLabel="Loading blacklist entries"
+              errorTitle="Error loading blacklist"
+              describeError={(error) => getErrorToastMessage(error, BLACKLIST_FETCH_ERROR)}
+              empty={
+                <EmptyState
+                  icon={ShieldCheck}
+                  title="No blacklist entries"
+                  description="Nothing is blocked yet. Add an IP address, username, email or hardware ID to refuse it access."
+                />
+              }
+              canShowEmptyState={search.trim() === ''}
+              pagerLabel="Blacklist pages"
+              onPageChange={setPage}
+            >
+              {(rows) => (
                 <BlacklistTable
-                  entries={entriesPage.rows}
+                  entries={rows}
                   busyEntryId={deleteEntry.isPending ? deleteEntry.variables : null}
                   onDelete={deleting.open}
                 />
-                <ListPager
-                  label="Blacklist pages"
-                  page={entriesPage.page}
-                  pageSize={entriesPage.pageSize}
-                  rowCount={entriesPage.rows.length}
-                  totalCount={entriesPage.totalCount}
-                  onPageChange={setPage}
-                />
-              </>
-            )}
+              )}
+            </PagedQueryView>
           </CardContent>
         </Card>
       </div>

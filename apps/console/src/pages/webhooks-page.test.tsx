@@ -489,6 +489,25 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     expect(api.sent('GET', '/api/webhooks/1/deliveries?page=2&pageSize=20')).toHaveLength(1);
   });
 
+  it("says 'No deliveries yet' under a Refresh that reads the log again", async () => {
+    const api = stubWebhooksApi({ webhooks: [webhook()] });
+    renderPage();
+    fireEvent.click(
+      within(await screen.findByTestId('webhook-row-1')).getByRole('button', {
+        name: 'Delivery log',
+      }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Delivery Log' }));
+    expect(await dialog.findByRole('heading', { name: 'No deliveries yet' })).toBeTruthy();
+    expect(dialog.queryByRole('navigation', { name: 'Delivery log pages' })).toBeNull();
+    expect(api.sent('GET', '/api/webhooks/1/deliveries?pageSize=20')).toHaveLength(1);
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Refresh' }));
+    await waitFor(() =>
+      expect(api.sent('GET', '/api/webhooks/1/deliveries?pageSize=20')).toHaveLength(2),
+    );
+  });
+
   it('shows the secret masked, reveals it on request, and copies the revealed secret', async () => {
     const writeText = vi.fn(async () => {});
     // jsdom has no clipboard.

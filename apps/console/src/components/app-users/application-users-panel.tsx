@@ -10,11 +10,9 @@ import {
 } from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { ListPager } from '@/components/ui/list-pager.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
-import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import {
   useDeleteAppUser,
   usePauseAppUser,
@@ -42,7 +40,6 @@ export function ApplicationUsersPanel({
   onSearchChange: (search: string) => void;
   onPageChange: (page: number) => void;
 }) {
-  const { data: usersPage, isPending, isError, error, isFetching, refetch } = usersQuery;
   const pauseAppUser = usePauseAppUser();
   const unpauseAppUser = useUnpauseAppUser();
   const resetHwid = useResetAppUserHwid();
@@ -73,7 +70,10 @@ export function ApplicationUsersPanel({
           <CardDescription>The end users who sign in to {application.name}.</CardDescription>
         </div>
         <div className="flex items-center gap-2">
-          <RefreshButton isRefreshing={isFetching} onRefresh={() => void refetch()}>
+          <RefreshButton
+            isRefreshing={usersQuery.isFetching}
+            onRefresh={() => void usersQuery.refetch()}
+          >
             Refresh
           </RefreshButton>
           {addUserButton}
@@ -87,26 +87,26 @@ export function ApplicationUsersPanel({
           placeholder="Search by username or email"
           maxLength={pagingLimits.search}
         />
-        {isPending ? (
-          <TableSkeleton label="Loading users" />
-        ) : isError ? (
-          <LoadErrorState
-            title="Error loading users"
-            description={error.message}
-            isRetrying={isFetching}
-            onRetry={() => void refetch()}
-          />
-        ) : usersPage.totalCount === 0 && search.trim() === '' ? (
-          <EmptyState
-            icon={Users}
-            title="No users found"
-            description="Add the first user, or let your program register users through the API."
-            action={addUserButton}
-          />
-        ) : (
-          <>
+        <PagedQueryView
+          query={usersQuery}
+          loadingLabel="Loading users"
+          errorTitle="Error loading users"
+          describeError={(error) => error.message}
+          empty={
+            <EmptyState
+              icon={Users}
+              title="No users found"
+              description="Add the first user, or let your program register users through the API."
+              action={addUserButton}
+            />
+          }
+          canShowEmptyState={search.trim() === ''}
+          pagerLabel="Users pages"
+          onPageChange={onPageChange}
+        >
+          {(rows) => (
             <ApplicationUsersTable
-              users={usersPage.rows}
+              users={rows}
               isHwidLockEnabled={application.hwidLockEnabled}
               busyUserId={busyUserId}
               onEdit={editing.open}
@@ -119,16 +119,8 @@ export function ApplicationUsersPanel({
               onResetHwid={resetting.open}
               onDelete={deleting.open}
             />
-            <ListPager
-              label="Users pages"
-              page={usersPage.page}
-              pageSize={usersPage.pageSize}
-              rowCount={usersPage.rows.length}
-              totalCount={usersPage.totalCount}
-              onPageChange={onPageChange}
-            />
-          </>
-        )}
+          )}
+        </PagedQueryView>
       </CardContent>
 
       <EditAppUserDialog

@@ -4,9 +4,10 @@ import {
   type Sample,
   type SampleLanguage,
 } from '@latchkey/contracts';
-import { Copy, Pencil, Save, X } from 'lucide-react';
+import { Pencil } from 'lucide-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
+import { CodeEditActions } from '@/components/code/code-edit-actions.tsx';
 import { CodeEditor } from '@/components/code/code-editor.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import {
@@ -27,14 +28,12 @@ import {
 } from '@/components/ui/select.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
-import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useSample, useSampleTemplate, useSaveSample } from '@/hooks/use-samples.ts';
 
 /** Radix reserves '' for "no value": the bare template's choice. */
 const NO_APPLICATION = 'none';
 export const TEMPLATE_FETCH_ERROR = 'Failed to load the template';
-export const CODE_COPIED_MESSAGE = 'Code copied to clipboard';
 
 /**
  * The top of /code-editor (spec doc 2 §2): an application and a language (C# first) choose
@@ -209,42 +208,23 @@ function TemplateEditor({
     <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-3">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="font-mono text-sm text-muted-foreground">{sample.filename}</p>
-        <div className="flex flex-wrap gap-2">
-          {isEditing ? (
-            <>
-              <Button onClick={save} disabled={saveSample.isPending}>
-                <Save aria-hidden="true" />
-                {saveSample.isPending ? 'Saving...' : 'Save Template'}
-              </Button>
-              <Button
-                variant="outline"
-                disabled={saveSample.isPending}
-                onClick={() => setDraft(null)}
-              >
-                <X aria-hidden="true" />
-                Cancel
-              </Button>
-            </>
-          ) : (
-            <>
-              <Button
-                variant="outline"
-                onClick={() => void copyToClipboard(shownCode, CODE_COPIED_MESSAGE)}
-              >
-                <Copy aria-hidden="true" />
-                Copy Code
-              </Button>
-              <Button
-                variant="outline"
-                disabled={applicationId === null}
-                onClick={() => setDraft(sample.code)}
-              >
-                <Pencil aria-hidden="true" />
-                Edit Template
-              </Button>
-            </>
-          )}
-        </div>
+        <CodeEditActions
+          code={shownCode}
+          isEditing={isEditing}
+          isSaving={saveSample.isPending}
+          saveLabel="Save Template"
+          onSave={save}
+          onCancel={() => setDraft(null)}
+        >
+          <Button
+            variant="outline"
+            disabled={applicationId === null}
+            onClick={() => setDraft(sample.code)}
+          >
+            <Pencil aria-hidden="true" />
+            Edit Template
+          </Button>
+        </CodeEditActions>
       </div>
       <CodeEditor
         value={shownCode}

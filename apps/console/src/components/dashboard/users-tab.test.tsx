@@ -34,9 +34,9 @@ const user = (index: number): AppUser => ({
   updatedAt: '2025-01-01T00:00:00.000Z',
 });
 
-/** The server's paged answer: 120 users in all, pages of 50, searched by username. */
-function stubUsersApi() {
-  const all = Array.from({ length: 120 }, (_, index) => user(120 - index));
+/** The server's paged answer: 120 users (or `userCount`) in all, pages of 50, searched by username. */
+function stubUsersApi({ userCount = 120 } = {}) {
+  const all = Array.from({ length: userCount }, (_, index) => user(userCount - index));
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://localhost');
     const page = Number(url.searchParams.get('page') ?? 1);
@@ -102,5 +102,26 @@ describe('UsersTab paging and search', { timeout: 30_000 }, () => {
     expect(bodyRows().map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toContain(
       'player_110',
     );
+  });
+
+  it('says No Users only when the application has none, not when a search matches nothing', async () => {
+    stubUsersApi({ userCount: 0 });
+    const { unmount } = renderWithProviders(
+      <UsersTab application={application} onGoToApplications={() => {}} />,
+    );
+    expect(await screen.findByRole('heading', { name: 'No Users' })).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Users pages' })).toBeNull();
+    unmount();
+
+    stubUsersApi();
+    renderWithProviders(<UsersTab application={application} onGoToApplications={() => {}} />);
+    await screen.findByText('Showing 1–50 of 120');
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search users' }), {
+      target: { value: 'nobody' },
+    });
+    // The table stays, with no rows, and the pager says so.
+    expect(await screen.findByText('Showing 0 of 0', undefined, { timeout: 5000 })).toBeTruthy();
+    expect(bodyRows()).toHaveLength(0);
+    expect(screen.queryByRole('heading', { name: 'No Users' })).toBeNull();
   });
 });

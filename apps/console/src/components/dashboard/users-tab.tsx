@@ -14,10 +14,8 @@ import {
   CardTitle,
 } from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { ListPager } from '@/components/ui/list-pager.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
-import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { useAppUsers, useDeleteAppUser, useSetAppUserPaused } from '@/hooks/use-app-users.ts';
 import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
@@ -52,14 +50,7 @@ function SelectedApplicationUsers({ application }: { application: Application })
   const [page, setPage] = useState(1);
   const [search, setSearch] = useState('');
   const settledSearch = useDebouncedValue(search);
-  const {
-    data: usersPage,
-    isPending,
-    isError,
-    error,
-    isFetching,
-    refetch,
-  } = useAppUsers(applicationId, { page, search: settledSearch });
+  const usersQuery = useAppUsers(applicationId, { page, search: settledSearch });
   const setPaused = useSetAppUserPaused();
   const deleteAppUser = useDeleteAppUser();
   const editing = useDialogTarget<AppUser>();
@@ -99,26 +90,26 @@ function SelectedApplicationUsers({ application }: { application: Application })
           placeholder="Search by username or email"
           maxLength={pagingLimits.search}
         />
-        {isPending ? (
-          <TableSkeleton label="Loading users" />
-        ) : isError ? (
-          <LoadErrorState
-            title="Error loading users"
-            description={error.message}
-            isRetrying={isFetching}
-            onRetry={() => void refetch()}
-          />
-        ) : usersPage.totalCount === 0 && search.trim() === '' ? (
-          <EmptyState
-            icon={Users}
-            title="No Users"
-            description="This application has no users yet."
-            action={addUserButton}
-          />
-        ) : (
-          <>
+        <PagedQueryView
+          query={usersQuery}
+          loadingLabel="Loading users"
+          errorTitle="Error loading users"
+          describeError={(error) => error.message}
+          empty={
+            <EmptyState
+              icon={Users}
+              title="No Users"
+              description="This application has no users yet."
+              action={addUserButton}
+            />
+          }
+          canShowEmptyState={search.trim() === ''}
+          pagerLabel="Users pages"
+          onPageChange={setPage}
+        >
+          {(rows) => (
             <DashboardUsersTable
-              users={usersPage.rows}
+              users={rows}
               isHwidLockEnabled={application.hwidLockEnabled}
               busyUserId={busyUserId}
               onEdit={editing.open}
@@ -127,16 +118,8 @@ function SelectedApplicationUsers({ application }: { application: Application })
               }
               onDelete={deleting.open}
             />
-            <ListPager
-              label="Users pages"
-              page={usersPage.page}
-              pageSize={usersPage.pageSize}
-              rowCount={usersPage.rows.length}
-              totalCount={usersPage.totalCount}
-              onPageChange={setPage}
-            />
-          </>
-        )}
+          )}
+        </PagedQueryView>
       </CardContent>
 
       <EditAppUserDialog

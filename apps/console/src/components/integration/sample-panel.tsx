@@ -1,19 +1,18 @@
 import { sampleLanguageCatalogue, type Sample, type SampleLanguage } from '@latchkey/contracts';
-import { Copy, Download, Pencil, RotateCcw, Save, ShieldCheck, X } from 'lucide-react';
+import { Download, Pencil, RotateCcw, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
+import { CodeEditActions } from '@/components/code/code-edit-actions.tsx';
 import { CodeEditor } from '@/components/code/code-editor.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useResetSample, useSample, useSaveSample } from '@/hooks/use-samples.ts';
 import { downloadTextFile } from '@/lib/download-text-file.ts';
 
 export const SAMPLE_FETCH_ERROR = 'Failed to load the sample';
-export const CODE_COPIED_MESSAGE = 'Code copied to clipboard';
 
 /**
  * One language's tab of /integration (spec doc 2 §2): the read-only highlighted code, Copy Code,
@@ -114,58 +113,39 @@ function SampleCode({
             </li>
           )}
         </ul>
-        <div className="flex flex-wrap gap-2">
-          {isEditing ? (
-            <>
-              <Button onClick={save} disabled={saveSample.isPending}>
-                <Save aria-hidden="true" />
-                {saveSample.isPending ? 'Saving...' : 'Save'}
-              </Button>
-              <Button
-                variant="outline"
-                disabled={saveSample.isPending}
-                onClick={() => (draft === sample.code ? setDraft(null) : setIsDiscarding(true))}
-              >
-                <X aria-hidden="true" />
-                Cancel
-              </Button>
-            </>
-          ) : (
-            <>
-              <Button
-                variant="outline"
-                onClick={() => void copyToClipboard(shownCode, CODE_COPIED_MESSAGE)}
-              >
-                <Copy aria-hidden="true" />
-                Copy Code
-              </Button>
-              <Button
-                variant="outline"
-                onClick={() => downloadTextFile(sample.filename, shownCode)}
-                aria-label={`Download ${sample.filename}`}
-              >
-                <Download aria-hidden="true" />
-                Download
-              </Button>
-              {canEdit && (
-                <Button variant="outline" onClick={() => setDraft(sample.code)}>
-                  <Pencil aria-hidden="true" />
-                  Edit Code
-                </Button>
-              )}
-              {canEdit && sample.isCustomized && (
-                <Button
-                  variant="outline"
-                  disabled={resetSample.isPending}
-                  onClick={() => setIsResetting(true)}
-                >
-                  <RotateCcw aria-hidden="true" />
-                  Reset to default
-                </Button>
-              )}
-            </>
+        <CodeEditActions
+          code={shownCode}
+          isEditing={isEditing}
+          isSaving={saveSample.isPending}
+          saveLabel="Save"
+          onSave={save}
+          onCancel={() => (draft === sample.code ? setDraft(null) : setIsDiscarding(true))}
+        >
+          <Button
+            variant="outline"
+            onClick={() => downloadTextFile(sample.filename, shownCode)}
+            aria-label={`Download ${sample.filename}`}
+          >
+            <Download aria-hidden="true" />
+            Download
+          </Button>
+          {canEdit && (
+            <Button variant="outline" onClick={() => setDraft(sample.code)}>
+              <Pencil aria-hidden="true" />
+              Edit Code
+            </Button>
           )}
-        </div>
+          {canEdit && sample.isCustomized && (
+            <Button
+              variant="outline"
+              disabled={resetSample.isPending}
+              onClick={() => setIsResetting(true)}
+            >
+              <RotateCcw aria-hidden="true" />
+              Reset to default
+            </Button>
+          )}
+        </CodeEditActions>
       </div>
 
       <CodeEditor

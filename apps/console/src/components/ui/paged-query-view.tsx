@@ -16,6 +16,8 @@ export function PagedQueryView<Row>({
   errorTitle,
   describeError,
   empty,
+  canShowEmptyState = true,
+  toolbar,
   pagerLabel,
   onPageChange,
   children,
@@ -25,6 +27,17 @@ export function PagedQueryView<Row>({
   errorTitle: string;
   describeError: (error: Error) => string;
   empty: ReactNode;
+  /**
+   * False draws an empty page as the rows (none) and the pager ("Showing 0 of 0") instead of
+   * `empty`: lists whose empty state invites adding the first entry pass false while a search
+   * is active, as no match is not the same as nothing at all.
+   */
+  canShowEmptyState?: boolean;
+  /**
+   * Actions above the list (a Refresh button) once a page has loaded, shown with the empty state
+   * or the rows but not in place of the skeleton or the error, which have their own.
+   */
+  toolbar?: ReactNode;
   pagerLabel: string;
   onPageChange: (page: number) => void;
   children: (rows: Row[]) => ReactNode;
@@ -41,18 +54,29 @@ export function PagedQueryView<Row>({
     );
   }
   const { rows, page, pageSize, totalCount } = query.data;
-  if (totalCount === 0) return empty;
+  const list =
+    totalCount === 0 && canShowEmptyState ? (
+      empty
+    ) : (
+      <>
+        {children(rows)}
+        <ListPager
+          label={pagerLabel}
+          page={page}
+          pageSize={pageSize}
+          rowCount={rows.length}
+          totalCount={totalCount}
+          onPageChange={onPageChange}
+        />
+      </>
+    );
+  if (toolbar === undefined) return list;
   return (
-    <>
-      {children(rows)}
-      <ListPager
-        label={pagerLabel}
-        page={page}
-        pageSize={pageSize}
-        rowCount={rows.length}
-        totalCount={totalCount}
-        onPageChange={onPageChange}
-      />
-    </>
+    // One box for the toolbar and its list, spaced as one unit whatever lays out the parent;
+    // min-w-0 lets a wide table scroll inside it rather than widen a grid parent (a dialog).
+    <div className="grid min-w-0 gap-3">
+      {toolbar}
+      {list}
+    </div>
   );
 }

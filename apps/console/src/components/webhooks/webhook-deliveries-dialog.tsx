@@ -17,8 +17,7 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { ListPager } from '@/components/ui/list-pager.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import {
@@ -29,7 +28,6 @@ import {
   TableHeader,
   TableRow,
 } from '@/components/ui/table.tsx';
-import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useRetryWebhookDelivery, useWebhookDeliveries } from '@/hooks/use-webhooks.ts';
 import { cn } from '@/lib/utils.ts';
@@ -66,109 +64,98 @@ export function WebhookDeliveriesDialog({
 
 function DeliveryLog({ webhookId }: { webhookId: number }) {
   const [page, setPage] = useState(1);
-  const { data, isPending, isError, error, isFetching, refetch } = useWebhookDeliveries({
-    webhookId,
-    page,
-  });
+  const deliveriesQuery = useWebhookDeliveries({ webhookId, page });
   const retry = useRetryWebhookDelivery();
   const retryingId = retry.isPending ? retry.variables.deliveryId : null;
 
-  if (isPending) return <TableSkeleton label="Loading deliveries" />;
-  if (isError) {
-    return (
-      <LoadErrorState
-        title="Error loading deliveries"
-        description={getErrorToastMessage(error, DELIVERIES_FETCH_ERROR)}
-        isRetrying={isFetching}
-        onRetry={() => void refetch()}
-      />
-    );
-  }
   return (
-    <div className="grid min-w-0 gap-3">
-      <div className="flex justify-end">
-        <RefreshButton isRefreshing={isFetching} onRefresh={() => void refetch()}>
-          Refresh
-        </RefreshButton>
-      </div>
-      {data.totalCount === 0 ? (
+    <PagedQueryView
+      query={deliveriesQuery}
+      loadingLabel="Loading deliveries"
+      errorTitle="Error loading deliveries"
+      describeError={(error) => getErrorToastMessage(error, DELIVERIES_FETCH_ERROR)}
+      toolbar={
+        <div className="flex justify-end">
+          <RefreshButton
+            isRefreshing={deliveriesQuery.isFetching}
+            onRefresh={() => void deliveriesQuery.refetch()}
+          >
+            Refresh
+          </RefreshButton>
+        </div>
+      }
+      empty={
         <EmptyState
           icon={Inbox}
           title="No deliveries yet"
           description="Events this webhook subscribes to appear here once they happen. Send a test webhook to try it."
         />
-      ) : (
-        <>
-          <Table label="Deliveries">
-            <TableHeader>
-              <TableRow className="hover:bg-transparent">
-                <TableHead>Event</TableHead>
-                <TableHead>Status</TableHead>
-                <TableHead>Attempts</TableHead>
-                <TableHead>Response</TableHead>
-                <TableHead>Last Error</TableHead>
-                <TableHead>Time</TableHead>
-                <TableHead>Next Attempt</TableHead>
-                <TableHead pinned className="text-right">
-                  <span className="sr-only">Actions</span>
-                </TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
-              {data.rows.map((delivery) => (
-                <TableRow key={delivery.id} data-testid={`delivery-row-${delivery.id}`}>
-                  <TableCell className="whitespace-nowrap">
-                    {webhookEventLabels[delivery.event]}
-                  </TableCell>
-                  <TableCell>
-                    <DeliveryStatusBadge status={delivery.status} />
-                  </TableCell>
-                  <TableCell className="tabular-nums">{delivery.attempts}</TableCell>
-                  <TableCell className="whitespace-nowrap tabular-nums">
-                    <DeliveryResponse delivery={delivery} />
-                  </TableCell>
-                  <TableCell
-                    className={cn(
-                      'max-w-56 truncate',
-                      !delivery.lastError && 'text-muted-foreground',
-                    )}
-                    title={delivery.lastError ?? undefined}
+      }
+      pagerLabel="Delivery log pages"
+      onPageChange={setPage}
+    >
+      {(rows) => (
+        <Table label="Deliveries">
+          <TableHeader>
+            <TableRow className="hover:bg-transparent">
+              <TableHead>Event</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead>Attempts</TableHead>
+              <TableHead>Response</TableHead>
+              <TableHead>Last Error</TableHead>
+              <TableHead>Time</TableHead>
+              <TableHead>Next Attempt</TableHead>
+              <TableHead pinned className="text-right">
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {rows.map((delivery) => (
+              <TableRow key={delivery.id} data-testid={`delivery-row-${delivery.id}`}>
+                <TableCell className="whitespace-nowrap">
+                  {webhookEventLabels[delivery.event]}
+                </TableCell>
+                <TableCell>
+                  <DeliveryStatusBadge status={delivery.status} />
+                </TableCell>
+                <TableCell className="tabular-nums">{delivery.attempts}</TableCell>
+                <TableCell className="whitespace-nowrap tabular-nums">
+                  <DeliveryResponse delivery={delivery} />
+                </TableCell>
+                <TableCell
+                  className={cn(
+                    'max-w-56 truncate',
+                    !delivery.lastError && 'text-muted-foreground',
+                  )}
+                  title={delivery.lastError ?? undefined}
+                >
+                  {delivery.lastError ?? '—'}
+                </TableCell>
+                <TableCell className="whitespace-nowrap text-muted-foreground">
+                  {formatDateTime(delivery.completedAt ?? delivery.createdAt)}
+                </TableCell>
+                <TableCell className="whitespace-nowrap text-muted-foreground">
+                  {delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'}
+                </TableCell>
+                <TableCell pinned className="text-right">
+                  <Button
+                    variant="outline"
+                    size="sm"
+                    disabled={delivery.id === retryingId}
+                    aria-label={`Retry ${webhookEventLabels[delivery.event]} delivery`}
+                    onClick={() => retry.mutate({ webhookId, deliveryId: delivery.id })}
                   >
-                    {delivery.lastError ?? '—'}
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap text-muted-foreground">
-                    {formatDateTime(delivery.completedAt ?? delivery.createdAt)}
-                  </TableCell>
-                  <TableCell className="whitespace-nowrap text-muted-foreground">
-                    {delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'}
-                  </TableCell>
-                  <TableCell pinned className="text-right">
-                    <Button
-                      variant="outline"
-                      size="sm"
-                      disabled={delivery.id === retryingId}
-                      aria-label={`Retry ${webhookEventLabels[delivery.event]} delivery`}
-                      onClick={() => retry.mutate({ webhookId, deliveryId: delivery.id })}
-                    >
-                      {delivery.id === retryingId ? <Spinner /> : <RotateCw aria-hidden="true" />}
-                      Retry
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-          <ListPager
-            label="Delivery log pages"
-            page={data.page}
-            pageSize={data.pageSize}
-            rowCount={data.rows.length}
-            totalCount={data.totalCount}
-            onPageChange={setPage}
-          />
-        </>
+                    {delivery.id === retryingId ? <Spinner /> : <RotateCw aria-hidden="true" />}
+                    Retry
+                  </Button>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
       )}
-    </div>
+    </PagedQueryView>
   );
 }
 
