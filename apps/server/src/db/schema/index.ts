@@ -12,3 +12,4 @@ export * from './audit-entries.ts';
 export * from './code-files.ts';
 export * from './activity-counts.ts';
 export * from './activity-totals.ts';
+export * from './app-user-counts.ts';

@@ -4,6 +4,7 @@ import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { countAppUsers } from './count-app-users.ts';
 
 const newestFirst = [desc(appUsers.createdAt), desc(appUsers.id)];
 
@@ -41,9 +42,13 @@ function searchWhere(search: string): SQL {
   return or(ilike(appUsers.username, pattern), ilike(appUsers.email, pattern))!;
 }
 
-/** Without a search: the (application_id, created_at, id) index alone, and a count of it. */
-async function newestPage(ctx: OwnerContext, input: PageRequest, where: SQL) {
-  const [ids, [total]] = await Promise.all([
+/** Without a search: the (application_id, created_at, id) index alone, and the running total. */
+async function newestPage(
+  ctx: OwnerContext,
+  input: { applicationId: number } & PageRequest,
+  where: SQL,
+) {
+  const [ids, totalCount] = await Promise.all([
     ctx.db
       .select({ id: appUsers.id })
       .from(appUsers)
@@ -51,9 +56,9 @@ async function newestPage(ctx: OwnerContext, input: PageRequest, where: SQL) {
       .orderBy(...newestFirst)
       .limit(input.pageSize)
       .offset((input.page - 1) * input.pageSize),
-    ctx.db.select({ value: count() }).from(appUsers).where(where),
+    countAppUsers(ctx, { applicationId: input.applicationId }),
   ]);
-  return { ids: ids.map((row) => row.id), totalCount: total?.value ?? 0 };
+  return { ids: ids.map((row) => row.id), totalCount };
 }
 
 /**

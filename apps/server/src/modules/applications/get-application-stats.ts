@@ -1,6 +1,7 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
-import { activityCounts, activityLogs, appUserSessions, appUsers } from '../../db/schema/index.ts';
+import { and, eq, sql } from 'drizzle-orm';
+import { activityCounts, activityLogs, appUserSessions } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { countActiveAppUsers } from '../app-users/count-app-users.ts';
 import { isLiveSession } from '../dashboard/get-dashboard-stats.ts';
 import { loadOwnedApplication } from './load-owned-application.ts';
 
@@ -23,18 +24,8 @@ export async function getApplicationStats({
 }): Promise<ApplicationStatsResult> {
   const application = await loadOwnedApplication({ ctx, input });
   const now = ctx.clock.now();
-  const [[users], [sessions], [logins]] = await Promise.all([
-    ctx.db
-      .select({
-        total: sql<number>`count(*)::int`,
-        active: sql<number>`(count(*) filter (where ${and(
-          eq(appUsers.isActive, true),
-          eq(appUsers.isPaused, false),
-          or(isNull(appUsers.expiresAt), gt(appUsers.expiresAt, now)),
-        )}))::int`,
-      })
-      .from(appUsers)
-      .where(eq(appUsers.applicationId, application.id)),
+  const [users, [sessions], [logins]] = await Promise.all([
+    countActiveAppUsers(ctx, { applicationId: application.id, now }),
     ctx.db
       .select({ live: sql<number>`count(*)::int` })
       .from(appUserSessions)
@@ -57,8 +48,8 @@ export async function getApplicationStats({
   const attempted = logins?.attempted ?? 0;
   const succeeded = logins?.succeeded ?? 0;
   return {
-    totalUsers: users?.total ?? 0,
-    activeUsers: users?.active ?? 0,
+    totalUsers: users.total,
+    activeUsers: users.active,
     activeSessions: sessions?.live ?? 0,
     totalApiRequests: application.totalApiRequests,
     loginSuccessRate: attempted === 0 ? 0 : Math.round((succeeded / attempted) * 1000) / 10,

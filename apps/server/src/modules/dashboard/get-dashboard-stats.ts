@@ -1,7 +1,8 @@
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DashboardStats } from '@latchkey/contracts';
-import { applications, appUserSessions, appUsers } from '../../db/schema/index.ts';
+import { applications, appUserSessions } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { countAppUsers } from '../app-users/count-app-users.ts';
 
 /** A client session with no heartbeat for this long no longer counts as live. */
 export const LIVE_SESSION_WINDOW_MS = 90_000;
@@ -17,7 +18,7 @@ export function isLiveSession(now: Date) {
 /** Totals over the owner's own applications; each application has exactly one API key. */
 export async function getDashboardStats({ ctx }: { ctx: OwnerContext }): Promise<DashboardStats> {
   const ownerId = ctx.account.id;
-  const [applicationCounts, userCounts, sessionCounts] = await Promise.all([
+  const [applicationCounts, totalUsers, sessionCounts] = await Promise.all([
     ctx.db
       .select({
         total: sql<number>`count(*)::int`,
@@ -25,11 +26,7 @@ export async function getDashboardStats({ ctx }: { ctx: OwnerContext }): Promise
       })
       .from(applications)
       .where(eq(applications.ownerAccountId, ownerId)),
-    ctx.db
-      .select({ total: sql<number>`count(*)::int` })
-      .from(appUsers)
-      .innerJoin(applications, eq(applications.id, appUsers.applicationId))
-      .where(eq(applications.ownerAccountId, ownerId)),
+    countAppUsers(ctx),
     ctx.db
       .select({ total: sql<number>`count(*)::int` })
       .from(appUserSessions)
@@ -39,7 +36,7 @@ export async function getDashboardStats({ ctx }: { ctx: OwnerContext }): Promise
   const totalApplications = applicationCounts[0]?.total ?? 0;
   const activeApplications = applicationCounts[0]?.active ?? 0;
   return {
-    totalUsers: userCounts[0]?.total ?? 0,
+    totalUsers,
     totalApiKeys: totalApplications,
     activeApiKeys: activeApplications,
     accountType: ctx.account.accountType,
