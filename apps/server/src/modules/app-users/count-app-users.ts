@@ -1,4 +1,4 @@
-import { and, count, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { appUserCounts, appUsers, applications } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 
@@ -11,54 +11,51 @@ export async function countAppUsers(
   ctx: OwnerContext,
   input: { applicationId?: number } = {},
 ): Promise<number> {
+  const conditions: SQL[] = [eq(applications.ownerAccountId, ctx.account.id)];
+  if (input.applicationId !== undefined) conditions.push(eq(applications.id, input.applicationId));
   const [totals] = await ctx.db
     .select({ users: sql<number>`coalesce(sum(${appUserCounts.userCount}), 0)::float8` })
     .from(appUserCounts)
-    .where(inArray(appUserCounts.applicationId, ownedApplicationIds(ctx, input.applicationId)));
+    .where(
+      inArray(
+        appUserCounts.applicationId,
+        ctx.db
+          .select({ id: applications.id })
+          .from(applications)
+          .where(and(...conditions)),
+      ),
+    );
   return totals?.users ?? 0;
 }
 
 /**
- * The users of one of the owner's applications, and the active among them (neither
- * deactivated, paused nor expired). The enabled users come from the running totals; the
- * expired among them are counted from the (application_id, is_active, is_paused,
- * expires_at) index, which holds them in one range: only they are read.
+ * The users of an application and the active among them (neither deactivated, paused nor
+ * expired), as scalar subqueries on `applicationId` (a column of the outer statement, already
+ * scoped to the owner). The enabled users come from the running totals; the expired among
+ * them are counted from the (application_id, is_active, is_paused, expires_at) index, which
+ * holds them in one range: only they are read.
  */
-export async function countActiveAppUsers(
-  ctx: OwnerContext,
-  input: { applicationId: number; now: Date },
-): Promise<{ total: number; active: number }> {
-  const [[totals], [expired]] = await Promise.all([
-    ctx.db
-      .select({
-        users: sql<number>`coalesce(sum(${appUserCounts.userCount}), 0)::float8`,
-        enabled: sql<number>`coalesce(sum(${appUserCounts.enabledCount}), 0)::float8`,
-      })
+export function appUserCountsOf(ctx: OwnerContext, applicationId: AnyColumn, now: Date) {
+  const totals = (column: AnyColumn) =>
+    sql<number>`(${ctx.db
+      .select({ value: sql`coalesce(sum(${column}), 0)::float8` })
       .from(appUserCounts)
-      .where(inArray(appUserCounts.applicationId, ownedApplicationIds(ctx, input.applicationId))),
-    ctx.db
-      .select({ value: count() })
-      .from(appUsers)
-      .where(
-        and(
-          inArray(appUsers.applicationId, ownedApplicationIds(ctx, input.applicationId)),
-          eq(appUsers.isActive, true),
-          eq(appUsers.isPaused, false),
-          lte(appUsers.expiresAt, input.now),
-        ),
+      .where(eq(appUserCounts.applicationId, applicationId))})`.mapWith(Number);
+  const expiredEnabled = ctx.db
+    .select({ value: sql`count(*)::float8` })
+    .from(appUsers)
+    .where(
+      and(
+        eq(appUsers.applicationId, applicationId),
+        eq(appUsers.isActive, true),
+        eq(appUsers.isPaused, false),
+        lte(appUsers.expiresAt, now),
       ),
-  ]);
+    );
   return {
-    total: totals?.users ?? 0,
-    active: (totals?.enabled ?? 0) - (expired?.value ?? 0),
+    users: totals(appUserCounts.userCount),
+    activeUsers: sql<number>`(${totals(appUserCounts.enabledCount)} - (${expiredEnabled}))`.mapWith(
+      Number,
+    ),
   };
-}
-
-function ownedApplicationIds(ctx: OwnerContext, applicationId: number | undefined) {
-  const conditions: SQL[] = [eq(applications.ownerAccountId, ctx.account.id)];
-  if (applicationId !== undefined) conditions.push(eq(applications.id, applicationId));
-  return ctx.db
-    .select({ id: applications.id })
-    .from(applications)
-    .where(and(...conditions));
 }

@@ -1,4 +1,15 @@
-import { and, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import {
+  and,
+  count,
+  desc,
+  eq,
+  ilike,
+  inArray,
+  or,
+  sql,
+  type SQL,
+  type SQLWrapper,
+} from 'drizzle-orm';
 import type { Page, PageRequest } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
@@ -23,42 +34,38 @@ export async function listAppUsers({
 }): Promise<Page<AppUser>> {
   const application = await loadOwnedApplication({ ctx, input });
   const inApplication = eq(appUsers.applicationId, application.id);
-  const page = input.search
-    ? await searchedPage(ctx, input, and(inApplication, searchWhere(input.search))!)
-    : await newestPage(ctx, input, inApplication);
-  const rows =
-    page.ids.length === 0
-      ? []
-      : await ctx.db
-          .select()
-          .from(appUsers)
-          .where(and(inApplication, inArray(appUsers.id, page.ids)))
-          .orderBy(...newestFirst);
-  return { rows, totalCount: page.totalCount };
+  if (input.search) {
+    const page = await searchedPage(ctx, input, and(inApplication, searchWhere(input.search))!);
+    return { rows: await readUsers(ctx, inApplication, page.ids), totalCount: page.totalCount };
+  }
+  // Without a search: the page's ids from the (application_id, created_at, id) index alone,
+  // read in the same statement as their rows, and the running total beside it.
+  const pageIds = ctx.db
+    .select({ id: appUsers.id })
+    .from(appUsers)
+    .where(inApplication)
+    .orderBy(...newestFirst)
+    .limit(input.pageSize)
+    .offset((input.page - 1) * input.pageSize);
+  const [rows, totalCount] = await Promise.all([
+    readUsers(ctx, inApplication, pageIds),
+    countAppUsers(ctx, { applicationId: application.id }),
+  ]);
+  return { rows, totalCount };
+}
+
+function readUsers(ctx: OwnerContext, inApplication: SQL, ids: string[] | SQLWrapper) {
+  if (Array.isArray(ids) && ids.length === 0) return Promise.resolve([]);
+  return ctx.db
+    .select()
+    .from(appUsers)
+    .where(and(inApplication, inArray(appUsers.id, ids)))
+    .orderBy(...newestFirst);
 }
 
 function searchWhere(search: string): SQL {
   const pattern = containsPattern(search);
   return or(ilike(appUsers.username, pattern), ilike(appUsers.email, pattern))!;
-}
-
-/** Without a search: the (application_id, created_at, id) index alone, and the running total. */
-async function newestPage(
-  ctx: OwnerContext,
-  input: { applicationId: number } & PageRequest,
-  where: SQL,
-) {
-  const [ids, totalCount] = await Promise.all([
-    ctx.db
-      .select({ id: appUsers.id })
-      .from(appUsers)
-      .where(where)
-      .orderBy(...newestFirst)
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize),
-    countAppUsers(ctx, { applicationId: input.applicationId }),
-  ]);
-  return { ids: ids.map((row) => row.id), totalCount };
 }
 
 /**

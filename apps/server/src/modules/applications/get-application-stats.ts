@@ -1,9 +1,15 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { activityCounts, activityLogs, appUserSessions } from '../../db/schema/index.ts';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import {
+  activityCounts,
+  activityLogs,
+  applications,
+  appUserSessions,
+} from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { countActiveAppUsers } from '../app-users/count-app-users.ts';
+import { notFound } from '../../lib/errors.ts';
+import { appUserCountsOf } from '../app-users/count-app-users.ts';
 import { isLiveSession } from '../dashboard/get-dashboard-stats.ts';
-import { loadOwnedApplication } from './load-owned-application.ts';
+import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
 
 export interface ApplicationStatsResult {
   totalUsers: number;
@@ -14,7 +20,12 @@ export interface ApplicationStatsResult {
   lastActivity: Date | null;
 }
 
-/** Live numbers for one of the owner's applications (the management page polls them). */
+/**
+ * Live numbers for one of the owner's applications (the management page polls them every
+ * five seconds), in one statement: each figure is a scalar subquery reading an index or a
+ * running total, so the statement costs the same at 100 users or 100,000 and a million log
+ * rows (one round trip rather than five; issue 16).
+ */
 export async function getApplicationStats({
   ctx,
   input,
@@ -22,38 +33,48 @@ export async function getApplicationStats({
   ctx: OwnerContext;
   input: { applicationId: number };
 }): Promise<ApplicationStatsResult> {
-  const application = await loadOwnedApplication({ ctx, input });
   const now = ctx.clock.now();
-  const [users, [sessions], [logins]] = await Promise.all([
-    countActiveAppUsers(ctx, { applicationId: application.id, now }),
-    ctx.db
-      .select({ live: sql<number>`count(*)::int` })
-      .from(appUserSessions)
-      .where(and(eq(appUserSessions.applicationId, application.id), isLiveSession(now))),
-    // Running totals kept by triggers on activity_logs (schema/activity-counts.ts): a count
-    // over the log itself read every row of it, a million for a busy application.
-    ctx.db
-      .select({
-        succeeded: sql<number>`coalesce(sum(${activityCounts.loginSuccesses}), 0)::float8`,
-        attempted: sql<number>`coalesce(sum(${activityCounts.loginAttempts}), 0)::float8`,
-        // The newest row, from the (application_id, created_at) index.
-        newest:
-          sql<Date | null>`(select max(${activityLogs.createdAt}) from ${activityLogs} where ${activityLogs.applicationId} = ${application.id})`.mapWith(
-            activityLogs.createdAt,
-          ),
-      })
-      .from(activityCounts)
-      .where(eq(activityCounts.applicationId, application.id)),
-  ]);
-  const attempted = logins?.attempted ?? 0;
-  const succeeded = logins?.succeeded ?? 0;
+  const scalar = <Value>(query: SQL | { getSQL(): SQL }) => sql<Value>`(${query})`;
+  const [row] = await ctx.db
+    .select({
+      totalApiRequests: applications.totalApiRequests,
+      lastActivityAt: applications.lastActivityAt,
+      ...appUserCountsOf(ctx, applications.id, now),
+      liveSessions: scalar<number>(
+        ctx.db
+          .select({ value: sql`count(*)::float8` })
+          .from(appUserSessions)
+          .where(and(eq(appUserSessions.applicationId, applications.id), isLiveSession(now))),
+      ).mapWith(Number),
+      // Running totals kept by triggers on activity_logs (schema/activity-counts.ts): a count
+      // over the log itself read every row of it, a million for a busy application.
+      loginTotals: scalar<[number, number]>(
+        ctx.db
+          .select({
+            value: sql`array[coalesce(sum(${activityCounts.loginSuccesses}), 0), coalesce(sum(${activityCounts.loginAttempts}), 0)]::float8[]`,
+          })
+          .from(activityCounts)
+          .where(eq(activityCounts.applicationId, applications.id)),
+      ),
+      // The newest row, from the (application_id, created_at) index.
+      newestActivity: scalar<Date | null>(
+        ctx.db
+          .select({ value: sql`max(${activityLogs.createdAt})` })
+          .from(activityLogs)
+          .where(eq(activityLogs.applicationId, applications.id)),
+      ).mapWith(activityLogs.createdAt),
+    })
+    .from(applications)
+    .where(ownedApplicationWhere(ctx, input.applicationId));
+  if (!row) throw notFound(APPLICATION_NOT_FOUND);
+  const [succeeded, attempted] = row.loginTotals.map(Number) as [number, number];
   return {
-    totalUsers: users.total,
-    activeUsers: users.active,
-    activeSessions: sessions?.live ?? 0,
-    totalApiRequests: application.totalApiRequests,
+    totalUsers: row.users,
+    activeUsers: row.activeUsers,
+    activeSessions: row.liveSessions,
+    totalApiRequests: row.totalApiRequests,
     loginSuccessRate: attempted === 0 ? 0 : Math.round((succeeded / attempted) * 1000) / 10,
-    lastActivity: latest(logins?.newest ?? null, application.lastActivityAt),
+    lastActivity: latest(row.newestActivity, row.lastActivityAt),
   };
 }
 
