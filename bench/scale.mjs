@@ -8,6 +8,8 @@
 //   warm-up), and reports p50, p95 and the answer's size.
 // - Times login and verify the same way, then verify again while SCALE_READERS loops run the
 //   heaviest owner reads without pause: how much one vendor's console slows everyone's verify.
+//   The loops run in a worker thread (owner-read-loops.mjs), so that handling their answers
+//   does not delay the verify timings' own event loop.
 // - Explains every query of each owner read (EXPLAIN ANALYZE of the server's own statements)
 //   into SCALE_PLANS_FILE (default: a file in the temporary directory, printed at the end).
 import { randomBytes } from 'node:crypto';
@@ -15,6 +17,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
 import { median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
 
 const SAMPLES = Number(process.env.SCALE_SAMPLES ?? 40);
@@ -167,20 +170,25 @@ async function main() {
     const idleVerify = await verifyTimes(VERIFY_SAMPLES);
 
     log(`Timing verify while ${READERS} loops run the heaviest owner reads...`);
-    let isLoading = true;
-    let readsDone = 0;
-    const readers = Array.from({ length: READERS }, async (_, index) => {
-      while (isLoading) {
-        const [, path] = ownerReads.find(
-          ([name]) => name === heavyReads[(index + readsDone) % heavyReads.length],
-        );
-        await ownerRead(path);
-        readsDone += 1;
-      }
+    const readLoops = new Worker(new URL('./owner-read-loops.mjs', import.meta.url), {
+      workerData: {
+        base,
+        headers: ownerHeaders,
+        paths: heavyReads.map((name) => ownerReads.find(([readName]) => readName === name)[1]),
+        loops: READERS,
+      },
     });
+    const loopsFinished = new Promise((resolve, reject) => {
+      readLoops.on('message', (message) => {
+        if ('readsDone' in message) resolve(message.readsDone);
+      });
+      readLoops.on('error', reject);
+    });
+    await new Promise((resolve) => readLoops.once('message', resolve));
     const loadedVerify = await verifyTimes(VERIFY_SAMPLES);
-    isLoading = false;
-    await Promise.all(readers);
+    readLoops.postMessage('stop');
+    const readsDone = await loopsFinished;
+    await readLoops.terminate();
 
     log('Explaining the owner reads...');
     for (const [, path] of ownerReads) await ownerRead(path, { 'x-bench-explain': '1' });
