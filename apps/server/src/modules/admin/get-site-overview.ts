@@ -32,7 +32,9 @@ export async function getSiteOverview({
       .select({
         account: ownerAccounts,
         applicationCount: sql<number>`(select count(*)::int from applications a where ${ownedBy})`,
-        endUserCount: sql<number>`(select count(*)::int from app_users u join applications a on a.id = u.application_id where ${ownedBy})`,
+        // The running totals of schema/app-user-counts.ts: a count of app_users read every
+        // end user of every account on the page.
+        endUserCount: sql<number>`(select coalesce(sum(c.user_count), 0)::int from app_user_counts c join applications a on a.id = c.application_id where ${ownedBy})`,
         apiRequestCount: sql<number>`(select coalesce(sum(a.total_api_requests), 0)::float8 from applications a where ${ownedBy})`,
         lastActivityAt: sql<
           Date | string | null
