@@ -87,6 +87,8 @@ async function main() {
       ['users page', `/api/applications/${applicationId}/users?page=1&pageSize=25`],
       ['users page 2,000', `/api/applications/${applicationId}/users?page=2000&pageSize=25`],
       ['users search', `/api/applications/${applicationId}/users?search=user-4242`],
+      // A search that matches every user: what a search costs when it cannot narrow.
+      ['users search, matching all', `/api/applications/${applicationId}/users?search=user-`],
       ['activity log page', `/api/activity-logs?applicationId=${applicationId}&page=1&pageSize=50`],
       [
         'activity log, filtered',
@@ -95,6 +97,10 @@ async function main() {
       [
         'activity log, search',
         `/api/activity-logs?applicationId=${applicationId}&search=user-4242`,
+      ],
+      [
+        'activity log, search matching all',
+        `/api/activity-logs?applicationId=${applicationId}&search=203.0.113.`,
       ],
       // The stat cards above the log, which the page asks for beside each page of it.
       ['activity log stats', `/api/activity-logs/stats?applicationId=${applicationId}`],
@@ -105,6 +111,10 @@ async function main() {
       [
         'activity log stats, search',
         `/api/activity-logs/stats?applicationId=${applicationId}&search=user-4242`,
+      ],
+      [
+        'activity log stats, search matching all',
+        `/api/activity-logs/stats?applicationId=${applicationId}&search=203.0.113.`,
       ],
       ['blacklist page', '/api/blacklist?page=1&pageSize=25'],
       ['blacklist search', '/api/blacklist?search=banned-777'],

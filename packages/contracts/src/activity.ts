@@ -108,13 +108,18 @@ export type ActivityLogsQuery = z.output<typeof activityLogsQuerySchema>;
 export const activityLogStatsQuerySchema = z.object(activityLogFilterFields);
 export type ActivityLogFilter = z.output<typeof activityLogStatsQuerySchema>;
 
-/** Spec doc 2 §2: the four stat cards, over every log the filters match (all pages). */
+/**
+ * Spec doc 2 §2: the four stat cards, over every log the filters match (all pages). A search
+ * that matches more than SEARCH_COUNT_LIMIT logs is not counted through: `isCapped`, the
+ * limit as `totalEvents` (a floor), and the other three unknown (null).
+ */
 export const activityLogStatsSchema = z.object({
   totalEvents: z.number().int().nonnegative(),
-  successful: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
+  successful: z.number().int().nonnegative().nullable(),
+  failed: z.number().int().nonnegative().nullable(),
   /** Distinct client IP addresses; a log without one adds none. */
-  uniqueIps: z.number().int().nonnegative(),
+  uniqueIps: z.number().int().nonnegative().nullable(),
+  isCapped: z.boolean(),
 });
 export type ActivityLogStats = z.infer<typeof activityLogStatsSchema>;
 

@@ -6,6 +6,13 @@ export const MAX_PAGE_SIZE = 200;
 export const pagingLimits = { search: 100 } as const;
 
 /**
+ * A search counts its matches up to this many (issue 16): counting every match of a search
+ * that matches most of a million-row log took a second. Past it, a list's total is reported
+ * as this number with X-Total-Count-Capped, and the console says "10,000+".
+ */
+export const SEARCH_COUNT_LIMIT = 10_000;
+
+/**
  * Response headers of a paged list. The body stays the plain JSON array the spec shows;
  * the total number of matching rows (all pages) travels beside it.
  */
@@ -13,6 +20,8 @@ export const pagingHeaders = {
   totalCount: 'x-total-count',
   page: 'x-page',
   pageSize: 'x-page-size',
+  /** 'true' when a search matched more than SEARCH_COUNT_LIMIT rows (the total is a floor). */
+  totalCountCapped: 'x-total-count-capped',
 } as const;
 
 // A query string value arrives as a string (or an array when repeated: refused below).
@@ -55,10 +64,14 @@ export interface PageRequest {
   search?: string | undefined;
 }
 
-/** One page of a list and how many rows match in all. */
+/**
+ * One page of a list and how many rows match in all; `isTotalCapped` when a search matched
+ * more than SEARCH_COUNT_LIMIT rows, and `totalCount` is that limit.
+ */
 export interface Page<Row> {
   rows: Row[];
   totalCount: number;
+  isTotalCapped?: boolean;
 }
 
 const headerCount = z.string().regex(/^\d+$/);
@@ -70,4 +83,10 @@ export const pagingResponseHeadersSchema = z.object({
   }),
   [pagingHeaders.page]: headerCount.meta({ description: 'The page this body holds (1-based).' }),
   [pagingHeaders.pageSize]: headerCount.meta({ description: 'Rows per page.' }),
+  [pagingHeaders.totalCountCapped]: z
+    .literal('true')
+    .optional()
+    .meta({
+      description: `Present when a search matched more than ${SEARCH_COUNT_LIMIT} rows: ${pagingHeaders.totalCount} is then ${SEARCH_COUNT_LIMIT}, a floor, not the total.`,
+    }),
 });

@@ -1,9 +1,13 @@
 import { pagingHeaders } from '@latchkey/contracts';
 
-/** One page of a server list, and how many rows match in all (the X-Total-Count header). */
+/**
+ * One page of a server list, and how many rows match in all (the X-Total-Count header); a
+ * floor when `isTotalCapped` (a search matched more than the server counts).
+ */
 export interface PagedList<Row> {
   rows: Row[];
   totalCount: number;
+  isTotalCapped?: boolean;
   page: number;
   pageSize: number;
 }
@@ -29,6 +33,7 @@ export function toPagedList<Row>(response: Response, rows: Row[]): PagedList<Row
   return {
     rows,
     totalCount: header(pagingHeaders.totalCount) ?? rows.length,
+    isTotalCapped: response.headers.get(pagingHeaders.totalCountCapped) === 'true',
     page: header(pagingHeaders.page) ?? 1,
     pageSize: header(pagingHeaders.pageSize) ?? Math.max(rows.length, 1),
   };

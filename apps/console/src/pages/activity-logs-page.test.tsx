@@ -1,4 +1,4 @@
-import type { ActivityLog, ActivityLogStats } from '@latchkey/contracts';
+import { SEARCH_COUNT_LIMIT, type ActivityLog, type ActivityLogStats } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -6,6 +6,8 @@ import {
   createCurrentUser,
   renderWithProviders,
 } from '@/test/render-with-providers.tsx';
+import { ACTIVITY_STATS_CAPPED_DESCRIPTION } from '@/components/activity-logs/activity-log-stats.tsx';
+import { UNKNOWN_STAT_VALUE } from '@/components/ui/stat-card.tsx';
 import { ActivityLogsPage } from './activity-logs-page.tsx';
 
 const json = (body: unknown, status = 200, headers: Record<string, string> = {}) =>
@@ -14,7 +16,13 @@ const json = (body: unknown, status = 200, headers: Record<string, string> = {})
     headers: { 'Content-Type': 'application/json', ...headers },
   });
 
-const noStats: ActivityLogStats = { totalEvents: 0, successful: 0, failed: 0, uniqueIps: 0 };
+const noStats: ActivityLogStats = {
+  totalEvents: 0,
+  successful: 0,
+  failed: 0,
+  uniqueIps: 0,
+  isCapped: false,
+};
 
 /**
  * The owner API as the server answers it: `logs` are every log the owner has, paged 50 at a
@@ -24,10 +32,13 @@ function stubOwnerApi({
   logs = [],
   listStatus = 200,
   stats = { status: 200, body: noStats },
+  countLimit = Infinity,
 }: {
   logs?: ActivityLog[];
   listStatus?: number;
   stats?: { status: number; body: unknown };
+  /** Past this many matches the total is capped, as the server caps a search's count. */
+  countLimit?: number;
 }) {
   const fetchMock = vi.fn(async (input: RequestInfo | URL) => {
     const url = new URL(String(input), 'http://localhost');
@@ -39,10 +50,12 @@ function stubOwnerApi({
     const page = Number(url.searchParams.get('page') ?? 1);
     const search = url.searchParams.get('search') ?? '';
     const matching = logs.filter((log) => (log.username ?? '').includes(search));
+    const isCapped = matching.length > countLimit;
     return json(matching.slice((page - 1) * 50, page * 50), 200, {
-      'X-Total-Count': String(matching.length),
+      'X-Total-Count': String(isCapped ? countLimit : matching.length),
       'X-Page': String(page),
       'X-Page-Size': '50',
+      ...(isCapped ? { 'X-Total-Count-Capped': 'true' } : {}),
     });
   });
   vi.stubGlobal('fetch', fetchMock);
@@ -111,10 +124,42 @@ describe('ActivityLogsPage', { timeout: 30_000 }, () => {
     expect(row.getByText('Invalid username or password')).toBeTruthy();
   });
 
+  it('reads a capped total as a floor: "of 100+" under the list, "10,000+" and unknowns in the cards', async () => {
+    stubOwnerApi({
+      logs: manyLogs(120),
+      countLimit: 100,
+      stats: {
+        status: 200,
+        body: {
+          totalEvents: SEARCH_COUNT_LIMIT,
+          successful: null,
+          failed: null,
+          uniqueIps: null,
+          isCapped: true,
+        },
+      },
+    });
+    renderPage();
+    expect(await screen.findByText('Showing 1–50 of 100+')).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByTestId('activity-stat-total').textContent).toBe('10,000+'),
+    );
+    // An unknown figure reads as the dash (and "Unknown" to a screen reader), never as 0.
+    for (const card of ['successful', 'failed', 'unique-ips']) {
+      expect(screen.getByTestId(`activity-stat-${card}`).textContent).toMatch(
+        new RegExp(`^${UNKNOWN_STAT_VALUE}\\D*$`),
+      );
+    }
+    expect(screen.getAllByText(ACTIVITY_STATS_CAPPED_DESCRIPTION)).toHaveLength(3);
+  });
+
   it("shows the server's figures over every page, and pages with the server's total", async () => {
     const fetchMock = stubOwnerApi({
       logs: manyLogs(120),
-      stats: { status: 200, body: { totalEvents: 120, successful: 0, failed: 120, uniqueIps: 7 } },
+      stats: {
+        status: 200,
+        body: { totalEvents: 120, successful: 0, failed: 120, uniqueIps: 7, isCapped: false },
+      },
     });
     renderPage();
     expect(await screen.findByText('Showing 1–50 of 120')).toBeTruthy();

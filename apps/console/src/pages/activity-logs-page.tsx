@@ -136,6 +136,7 @@ export function ActivityLogsPage() {
                   pageSize={logsPage.pageSize}
                   rowCount={logsPage.rows.length}
                   totalCount={logsPage.totalCount}
+                  isTotalCapped={logsPage.isTotalCapped}
                   onPageChange={setPage}
                 />
               </>

@@ -17,4 +17,16 @@ describe('describePage', () => {
       'Showing 0 of 120',
     );
   });
+
+  it('says a capped total is a floor', () => {
+    expect(
+      describePage({
+        page: 2,
+        pageSize: 50,
+        rowCount: 50,
+        totalCount: 10_000,
+        isTotalCapped: true,
+      }),
+    ).toBe('Showing 51–100 of 10000+');
+  });
 });

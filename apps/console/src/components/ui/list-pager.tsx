@@ -1,21 +1,27 @@
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
 
-/** "Showing a–b of N" for one page of a list; "Showing 0 of 0" when nothing matches. */
+/**
+ * "Showing a–b of N" for one page of a list; "Showing 0 of 0" when nothing matches; "of N+"
+ * when N is a floor (a search matched more than the server counts).
+ */
 export function describePage({
   page,
   pageSize,
   rowCount,
   totalCount,
+  isTotalCapped = false,
 }: {
   page: number;
   pageSize: number;
   rowCount: number;
   totalCount: number;
+  isTotalCapped?: boolean | undefined;
 }): string {
-  if (rowCount === 0) return `Showing 0 of ${totalCount}`;
+  const total = `${totalCount}${isTotalCapped ? '+' : ''}`;
+  if (rowCount === 0) return `Showing 0 of ${total}`;
   const first = (page - 1) * pageSize + 1;
-  return `Showing ${first}–${first + rowCount - 1} of ${totalCount}`;
+  return `Showing ${first}–${first + rowCount - 1} of ${total}`;
 }
 
 /** Previous/next paging under a list whose total comes from the server's X-Total-Count. */
@@ -24,6 +30,7 @@ export function ListPager({
   pageSize,
   rowCount,
   totalCount,
+  isTotalCapped,
   onPageChange,
   label,
 }: {
@@ -31,6 +38,7 @@ export function ListPager({
   pageSize: number;
   rowCount: number;
   totalCount: number;
+  isTotalCapped?: boolean | undefined;
   onPageChange: (page: number) => void;
   /** What is paged, for screen readers ("Users pages"). */
   label: string;
@@ -40,7 +48,7 @@ export function ListPager({
   return (
     <nav aria-label={label} className="flex flex-wrap items-center justify-between gap-2 pt-4">
       <p className="text-sm text-muted-foreground" aria-live="polite">
-        {describePage({ page, pageSize, rowCount, totalCount })}
+        {describePage({ page, pageSize, rowCount, totalCount, isTotalCapped })}
       </p>
       <div className="flex items-center gap-2">
         <Button

@@ -53,7 +53,7 @@ export function PagedQueryView<Row>({
       />
     );
   }
-  const { rows, page, pageSize, totalCount } = query.data;
+  const { rows, page, pageSize, totalCount, isTotalCapped } = query.data;
   const list =
     totalCount === 0 && canShowEmptyState ? (
       empty
@@ -66,6 +66,7 @@ export function PagedQueryView<Row>({
           pageSize={pageSize}
           rowCount={rows.length}
           totalCount={totalCount}
+          isTotalCapped={isTotalCapped}
           onPageChange={onPageChange}
         />
       </>

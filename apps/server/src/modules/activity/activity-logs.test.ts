@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   activityLogListSchema,
   activityLogStatsSchema,
   MAX_PAGE_SIZE,
   pagingHeaders,
+  SEARCH_COUNT_LIMIT,
 } from '@latchkey/contracts';
 import { activityLogs, appUsers } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
@@ -176,6 +177,7 @@ describe('GET /api/activity-logs', () => {
       total: Number(response.headers[pagingHeaders.totalCount]),
       page: Number(response.headers[pagingHeaders.page]),
       pageSize: Number(response.headers[pagingHeaders.pageSize]),
+      isTotalCapped: response.headers[pagingHeaders.totalCountCapped] === 'true',
     };
   };
   const stats = async (who: SignedInOwner, query = '') => {
@@ -280,12 +282,19 @@ describe('GET /api/activity-logs', () => {
     expect(searchedPage.total).toBe(3);
 
     // The cards: every matching log, not one page.
-    expect(await stats(fresh)).toEqual({ totalEvents: 7, successful: 4, failed: 3, uniqueIps: 4 });
+    expect(await stats(fresh)).toEqual({
+      totalEvents: 7,
+      successful: 4,
+      failed: 3,
+      uniqueIps: 4,
+      isCapped: false,
+    });
     expect(await stats(fresh, `applicationId=${first.id}`)).toEqual({
       totalEvents: 4,
       successful: 2,
       failed: 2,
       uniqueIps: 3,
+      isCapped: false,
     });
     // login_failed: log-0 and log-3 from 10.0.0.1, log-6 from 10.0.1.6.
     expect(await stats(fresh, 'event=login_failed')).toEqual({
@@ -293,24 +302,28 @@ describe('GET /api/activity-logs', () => {
       successful: 0,
       failed: 3,
       uniqueIps: 2,
+      isCapped: false,
     });
     expect(await stats(fresh, `event=user_login&applicationId=${second.id}`)).toEqual({
       totalEvents: 2,
       successful: 2,
       failed: 0,
       uniqueIps: 2,
+      isCapped: false,
     });
     expect(await stats(fresh, 'event=login_failed&search=10.0.0')).toEqual({
       totalEvents: 2,
       successful: 0,
       failed: 2,
       uniqueIps: 1,
+      isCapped: false,
     });
     expect(await stats(fresh, 'search=nobody')).toEqual({
       totalEvents: 0,
       successful: 0,
       failed: 0,
       uniqueIps: 0,
+      isCapped: false,
     });
 
     const badEvent = await testApp.app.inject({
@@ -358,5 +371,59 @@ describe('GET /api/activity-logs', () => {
     }
     expect((await stats(neighbour)).totalEvents).toBe(7);
     expect((await stats(fresh)).totalEvents).toBe(8);
+  });
+
+  it(`counts a search's matches up to ${SEARCH_COUNT_LIMIT}, then says the total is a floor`, async () => {
+    const fresh = await signInOwner(testApp.app);
+    const application = await insertClientApplication(testApp, fresh.accountId);
+    // One more match than the limit, newest last, and two logs the search does not match.
+    await testApp.database.db.execute(sql`
+      insert into activity_logs (application_id, username, event, success, ip_address, created_at)
+      select ${application.id}::int, 'bulk-' || i, 'user_login', i % 2 = 0, '198.51.100.' || (i % 7),
+             timestamptz '2026-05-01T00:00:00Z' + i * interval '1 second'
+      from generate_series(1, ${SEARCH_COUNT_LIMIT + 1}::int) as i
+      union all
+      select ${application.id}::int, 'other-' || i, 'login_failed', false, null::text,
+             timestamptz '2026-04-01T00:00:00Z' + i * interval '1 second'
+      from generate_series(1, 2) as i`);
+
+    const broad = await listPage(fresh, 'search=bulk-&pageSize=3');
+    expect([broad.total, broad.isTotalCapped]).toEqual([SEARCH_COUNT_LIMIT, true]);
+    expect(broad.rows.map((row) => row.username)).toEqual([
+      `bulk-${SEARCH_COUNT_LIMIT + 1}`,
+      `bulk-${SEARCH_COUNT_LIMIT}`,
+      `bulk-${SEARCH_COUNT_LIMIT - 1}`,
+    ]);
+    const deeper = await listPage(fresh, 'search=bulk-&page=1000&pageSize=10');
+    expect(deeper.rows.map((row) => row.username)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `bulk-${SEARCH_COUNT_LIMIT + 1 - 9990 - index}`),
+    );
+    expect(await stats(fresh, 'search=bulk-')).toEqual({
+      totalEvents: SEARCH_COUNT_LIMIT,
+      successful: null,
+      failed: null,
+      uniqueIps: null,
+      isCapped: true,
+    });
+
+    // A search with fewer matches, and no search at all, are counted exactly.
+    const narrow = await listPage(fresh, 'search=bulk-100');
+    expect([narrow.total, narrow.isTotalCapped]).toEqual([13, false]); // 100, 1000-1009, 10000, 10001
+    expect(await stats(fresh, 'search=other')).toEqual({
+      totalEvents: 2,
+      successful: 0,
+      failed: 2,
+      uniqueIps: 0,
+      isCapped: false,
+    });
+    const everything = await listPage(fresh, 'pageSize=1');
+    expect([everything.total, everything.isTotalCapped]).toEqual([SEARCH_COUNT_LIMIT + 3, false]);
+    expect(await stats(fresh)).toEqual({
+      totalEvents: SEARCH_COUNT_LIMIT + 3,
+      successful: (SEARCH_COUNT_LIMIT + 1 - 1) / 2,
+      failed: SEARCH_COUNT_LIMIT + 3 - (SEARCH_COUNT_LIMIT + 1 - 1) / 2,
+      uniqueIps: 7,
+      isCapped: false,
+    });
   });
 });

@@ -19,7 +19,7 @@ type TotalsFilter = Pick<ActivityLogFilter, 'applicationId' | 'event'>;
 export async function readActivityTotals(
   ctx: OwnerContext,
   filter: TotalsFilter,
-): Promise<ActivityLogStats> {
+): Promise<Omit<ActivityLogStats, 'isCapped'>> {
   const [[rows], [addresses]] = await Promise.all([
     ctx.db
       .select({

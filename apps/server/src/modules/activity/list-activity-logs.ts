@@ -1,6 +1,7 @@
-import { and, count, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import type { ActivityLog, ActivityLogFilter, Page, PageRequest } from '@latchkey/contracts';
 import { activityLogs, applications, appUsers } from '../../db/schema/index.ts';
+import { countCapped } from '../../db/count-capped.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { activityLogContentWhere, activityLogFilterWhere } from './activity-log-filter-where.ts';
@@ -26,8 +27,15 @@ export async function listActivityLogs({
     await loadOwnedApplication({ ctx, input: { applicationId: input.applicationId } });
   }
   if (input.search) {
-    const page = await searchedPage(ctx, input);
-    return { rows: await readLogs(ctx, page.ids), totalCount: page.totalCount };
+    // How many match decides how to find the page: a search matching few rows reads them all
+    // from its indexes; one matching more than SEARCH_COUNT_LIMIT (dense in the log) finds
+    // a page soonest by walking the log newest first.
+    const matched = await countCapped(ctx.db, activityLogs, activityLogFilterWhere(ctx, input));
+    const rows = await readLogs(
+      ctx,
+      matched.isCapped ? newestPageIds(ctx, input) : await fewMatchesPageIds(ctx, input),
+    );
+    return { rows, totalCount: matched.count, isTotalCapped: matched.isCapped };
   }
   const [rows, totalCount] = await Promise.all([
     readLogs(ctx, newestPageIds(ctx, input)),
@@ -37,12 +45,12 @@ export async function listActivityLogs({
 }
 
 /**
- * Without a search: each application's newest matching rows come from its own
- * (application_id[, event], created_at) index through a lateral join, so a page costs its
- * rows plus the offset per application, whatever the size of the log (a single ORDER BY
- * over the owner's applications sorted all of their rows: 400 ms at 600,000). The ids are
- * read in the same statement as their rows (readLogs); the total comes from the running
- * totals.
+ * Without a search, or with one that matches densely: each application's newest matching
+ * rows come from its own (application_id[, event], created_at) index through a lateral join,
+ * so a page costs its rows plus the offset per application (over the rows the search skips),
+ * whatever the size of the log (a single ORDER BY over the owner's applications sorted all
+ * of their rows: 400 ms at 600,000). The ids are read in the same statement as their rows
+ * (readLogs); without a search the total comes from the running totals.
  */
 function newestPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
   const offset = (input.page - 1) * input.pageSize;
@@ -71,27 +79,20 @@ function newestPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
 }
 
 /**
- * With a search: the matching rows come from a bitmap of the search's indexes
- * (activity-log-filter-where.ts) and are counted by the same statement (a window over all of
- * them, before the page is cut), so the planner cannot choose to walk the whole log
- * backwards hoping to fill a page soon. Costs grow with the rows the search matches, not
- * with the log.
+ * A search matching at most SEARCH_COUNT_LIMIT rows: they come from a bitmap of the search's
+ * indexes (activity-log-filter-where.ts) and are all read before the page is cut (the window
+ * forces it), so the planner cannot choose to walk the whole log backwards hoping to fill a
+ * page soon, which a sparse match never does.
  */
-async function searchedPage(ctx: OwnerContext, input: ActivityLogQuery) {
+async function fewMatchesPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
   const rows = await ctx.db
-    .select({ id: activityLogs.id, totalCount: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({ id: activityLogs.id, matches: sql`count(*) over ()` })
     .from(activityLogs)
     .where(activityLogFilterWhere(ctx, input))
     .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
     .limit(input.pageSize)
     .offset((input.page - 1) * input.pageSize);
-  if (rows.length > 0) return { ids: rows.map((row) => row.id), totalCount: rows[0]!.totalCount };
-  // A page past the last: the window had no row to ride on.
-  const [total] = await ctx.db
-    .select({ value: count() })
-    .from(activityLogs)
-    .where(activityLogFilterWhere(ctx, input));
-  return { ids: [], totalCount: total?.value ?? 0 };
+  return rows.map((row) => row.id);
 }
 
 /** The logs of a page's ids, newest first, with their application's and end user's names. */

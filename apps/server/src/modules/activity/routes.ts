@@ -15,7 +15,7 @@ export function registerActivityRoutes(app: FastifyInstance): void {
   app.get('/api/activity-logs', async (request, reply): Promise<ActivityLog[]> => {
     const query = parseInput(activityLogsQuerySchema, request.query);
     const page = await listActivityLogs({ ctx: request.owner!, input: query });
-    setPagingHeaders(reply, query, page.totalCount);
+    setPagingHeaders(reply, query, page);
     return page.rows;
   });
 

@@ -1,5 +1,6 @@
 import { and, count, isNotNull, sql } from 'drizzle-orm';
 import type { ActivityLogFilter, ActivityLogStats } from '@latchkey/contracts';
+import { countCapped } from '../../db/count-capped.ts';
 import { activityLogs } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
@@ -8,9 +9,10 @@ import { readActivityTotals } from './activity-totals.ts';
 
 /**
  * The four stat cards of the activity log (spec doc 2 §2) over every log the filters match,
- * not one page. Without a search they come from the running totals; a search counts the rows
- * it matches (a bitmap of the search's indexes), the distinct addresses over a hashed
- * DISTINCT rather than count(DISTINCT ...), which sorts every row.
+ * not one page. Without a search they come from the running totals. A search counts the rows
+ * it matches (a bitmap of the search's indexes; the distinct addresses over a hashed
+ * DISTINCT rather than count(DISTINCT ...), which sorts every row) when they are at most
+ * SEARCH_COUNT_LIMIT; past that, only the total is given, as that floor.
  */
 export async function summarizeActivityLogs({
   ctx,
@@ -22,8 +24,18 @@ export async function summarizeActivityLogs({
   if (input.applicationId !== undefined) {
     await loadOwnedApplication({ ctx, input: { applicationId: input.applicationId } });
   }
-  if (!input.search) return readActivityTotals(ctx, input);
+  if (!input.search) return { ...(await readActivityTotals(ctx, input)), isCapped: false };
   const where = activityLogFilterWhere(ctx, input);
+  const matched = await countCapped(ctx.db, activityLogs, where);
+  if (matched.isCapped) {
+    return {
+      totalEvents: matched.count,
+      successful: null,
+      failed: null,
+      uniqueIps: null,
+      isCapped: true,
+    };
+  }
   const addresses = ctx.db
     .selectDistinct({ ipAddress: activityLogs.ipAddress })
     .from(activityLogs)
@@ -41,5 +53,11 @@ export async function summarizeActivityLogs({
   ]);
   const totalEvents = totals?.totalEvents ?? 0;
   const successful = totals?.successful ?? 0;
-  return { totalEvents, successful, failed: totalEvents - successful, uniqueIps: ips?.value ?? 0 };
+  return {
+    totalEvents,
+    successful,
+    failed: totalEvents - successful,
+    uniqueIps: ips?.value ?? 0,
+    isCapped: false,
+  };
 }

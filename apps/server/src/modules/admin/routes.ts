@@ -32,7 +32,7 @@ export function registerAdminRoutes(
   app.get('/api/admin/users', async (request, reply): Promise<AdminUser[]> => {
     const query = parseInput(adminUserListQuerySchema, request.query);
     const page = await listSiteAccounts({ ctx: request.owner!, input: query });
-    setPagingHeaders(reply, query, page.totalCount);
+    setPagingHeaders(reply, query, page);
     return page.rows.map(toAdminUserResponse);
   });
 
@@ -58,7 +58,7 @@ export function registerAdminRoutes(
   app.get('/api/admin/audit', async (request, reply): Promise<AuditEntry[]> => {
     const query = parseInput(auditListQuerySchema, request.query);
     const page = await listAuditEntries({ ctx: request.owner!, input: query });
-    setPagingHeaders(reply, query, page.totalCount);
+    setPagingHeaders(reply, query, page);
     return page.rows.map((entry) => ({
       id: entry.id,
       actor: { id: entry.actorAccountId, email: entry.actorEmail },
@@ -73,7 +73,7 @@ export function registerAdminRoutes(
   app.get('/api/admin/overview', async (request, reply): Promise<SiteOverviewRow[]> => {
     const query = parseInput(siteOverviewQuerySchema, request.query);
     const page = await getSiteOverview({ ctx: request.owner!, input: query });
-    setPagingHeaders(reply, query, page.totalCount);
+    setPagingHeaders(reply, query, page);
     return page.rows.map((row) => ({
       accountId: row.account.id,
       email: row.account.email,

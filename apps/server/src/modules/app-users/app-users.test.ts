@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appUserListSchema,
   appUserSchema,
   deletedResponseSchema,
   errorBodySchema,
+  pagingHeaders,
+  SEARCH_COUNT_LIMIT,
   type Application,
 } from '@latchkey/contracts';
 import { appUserSessions, appUsers } from '../../db/schema/index.ts';
@@ -325,6 +327,38 @@ describe('owner API: end users of an application', () => {
         names: [],
       });
       expect((await list('?search=')).total).toBe('120');
+    });
+
+    it(`counts a search's matches up to ${SEARCH_COUNT_LIMIT}, then says the total is a floor`, async () => {
+      const crowded = await createApplicationViaApi(testApp.app, owner, { name: 'Crowded' });
+      await testApp.database.db.execute(sql`
+        insert into app_users (application_id, username, password_hash, created_at)
+        select ${crowded.id}::int, 'crowd-' || i, 'not-a-real-hash',
+               timestamptz '2026-03-01T00:00:00Z' + i * interval '1 second'
+        from generate_series(1, ${SEARCH_COUNT_LIMIT + 1}::int) as i`);
+      const page = async (query: string) => {
+        const response = await request('GET', `/api/applications/${crowded.id}/users${query}`);
+        expect(response.statusCode, response.body).toBe(200);
+        return {
+          names: appUserListSchema.parse(response.json()).map((user) => user.username),
+          total: response.headers[pagingHeaders.totalCount],
+          isTotalCapped: response.headers[pagingHeaders.totalCountCapped] === 'true',
+        };
+      };
+      expect(await page('?search=crowd&pageSize=2')).toEqual({
+        names: [`crowd-${SEARCH_COUNT_LIMIT + 1}`, `crowd-${SEARCH_COUNT_LIMIT}`],
+        total: String(SEARCH_COUNT_LIMIT),
+        isTotalCapped: true,
+      });
+      expect(await page('?search=crowd-999&pageSize=2')).toEqual({
+        names: ['crowd-9999', 'crowd-9998'],
+        total: '11', // crowd-999 and crowd-9990 to crowd-9999
+        isTotalCapped: false,
+      });
+      expect(await page('?pageSize=1')).toMatchObject({
+        total: String(SEARCH_COUNT_LIMIT + 1),
+        isTotalCapped: false,
+      });
     });
 
     it('refuses a bad page, page size or search with 400', async () => {

@@ -47,7 +47,7 @@ export function registerAppUserRoutes(
       ctx: request.owner!,
       input: { applicationId: id, ...query },
     });
-    setPagingHeaders(reply, query, page.totalCount);
+    setPagingHeaders(reply, query, page);
     return page.rows.map(toAppUserResponse);
   });
 

@@ -17,7 +17,7 @@ export function registerBlacklistRoutes(app: FastifyInstance): void {
   app.get('/api/blacklist', async (request, reply): Promise<BlacklistEntry[]> => {
     const query = parseInput(blacklistListQuerySchema, request.query);
     const page = await listBlacklistEntries({ ctx: request.owner!, input: query });
-    setPagingHeaders(reply, query, page.totalCount);
+    setPagingHeaders(reply, query, page);
     return page.rows;
   });
 

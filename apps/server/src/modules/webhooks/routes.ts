@@ -76,7 +76,7 @@ export function registerWebhookRoutes(
       ctx: request.owner!,
       input: { ...query, webhookId: id },
     });
-    setPagingHeaders(reply, query, page.totalCount);
+    setPagingHeaders(reply, query, page);
     return page.rows;
   });
 
