@@ -167,6 +167,11 @@ export const webhookDeliverySchema = z
     nextAttemptAt: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
     completedAt: z.iso.datetime().nullable(),
+    /**
+     * An attempt is being sent right now (a dispatcher holds its claim): a manual retry is
+     * refused (409) until it is done.
+     */
+    isSending: z.boolean(),
   })
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;

@@ -8,6 +8,7 @@ import {
   createCurrentUser,
   renderWithProviders,
 } from '@/test/render-with-providers.tsx';
+import { SENDING_LABEL } from '@/components/webhooks/webhook-deliveries-dialog.tsx';
 import { WebhooksPage } from './webhooks-page.tsx';
 
 const webhook = (overrides: Partial<Webhook> = {}): Webhook => ({
@@ -36,6 +37,7 @@ const delivery = (index: number, overrides: Partial<WebhookDelivery> = {}): Webh
   nextAttemptAt: null,
   createdAt: '2025-03-14T12:00:00.000Z',
   completedAt: '2025-03-14T12:00:01.000Z',
+  isSending: false,
   ...overrides,
 });
 
@@ -446,6 +448,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
         lastError: 'connect ECONNREFUSED',
         nextAttemptAt: '2025-03-14T12:30:00.000Z',
         completedAt: null,
+        isSending: true,
       }),
       ...Array.from({ length: 23 }, (_, index) => delivery(index + 3)),
     ];
@@ -469,6 +472,14 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     const pending = within(dialog.getByTestId(`delivery-row-${deliveries[1]!.id}`));
     expect(pending.getByText('Pending')).toBeTruthy();
     expect(pending.getByText('connect ECONNREFUSED')).toBeTruthy();
+    // Its attempt is being sent: said beside its status, and no retry until it is done.
+    expect(pending.getByText(SENDING_LABEL)).toBeTruthy();
+    expect(
+      pending
+        .getByRole('button', { name: 'Retry HWID Mismatch delivery' })
+        .hasAttribute('disabled'),
+    ).toBe(true);
+    expect(failed.queryByText(SENDING_LABEL)).toBeNull();
     // Its time and its next attempt.
     expect(pending.getAllByText(/Mar 14, 2025/, { selector: 'td' })).toHaveLength(2);
     expect(

@@ -117,7 +117,10 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
                   {webhookEventLabels[delivery.event]}
                 </TableCell>
                 <TableCell>
-                  <DeliveryStatusBadge status={delivery.status} />
+                  <div className="flex flex-wrap items-center gap-1">
+                    <DeliveryStatusBadge status={delivery.status} />
+                    {delivery.isSending ? <Badge variant="outline">{SENDING_LABEL}</Badge> : null}
+                  </div>
                 </TableCell>
                 <TableCell className="tabular-nums">{delivery.attempts}</TableCell>
                 <TableCell className="whitespace-nowrap tabular-nums">
@@ -142,7 +145,9 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
                   <Button
                     variant="outline"
                     size="sm"
-                    disabled={delivery.id === retryingId}
+                    // While an attempt is in flight the server refuses a retry (409).
+                    disabled={delivery.id === retryingId || delivery.isSending}
+                    title={delivery.isSending ? RETRY_WHILE_SENDING_TITLE : undefined}
                     aria-label={`Retry ${webhookEventLabels[delivery.event]} delivery`}
                     onClick={() => retry.mutate({ webhookId, deliveryId: delivery.id })}
                   >
@@ -158,6 +163,10 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
     </PagedQueryView>
   );
 }
+
+/** Beside the status of a delivery whose attempt is being sent right now. */
+export const SENDING_LABEL = 'Sending';
+export const RETRY_WHILE_SENDING_TITLE = 'An attempt is being sent: retry once it is done';
 
 const STATUS_VARIANTS: Record<WebhookDeliveryStatus, BadgeVariant> = {
   pending: 'warning',

@@ -8,7 +8,7 @@ import { webhookDeliveries, webhooks } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 import { loadOwnedWebhook, ownedWebhookWhere } from './owned-webhook.ts';
-import { toWebhookDeliveryResponse } from './to-webhook-delivery-response.ts';
+import { isSendingNow, toWebhookDeliveryResponse } from './to-webhook-delivery-response.ts';
 
 /**
  * One page of a webhook's delivery log, newest first; optionally only deliveries whose event
@@ -41,7 +41,7 @@ export async function listWebhookDeliveries({
   const where = and(...conditions);
   const [rows, [total]] = await Promise.all([
     ctx.db
-      .select()
+      .select({ delivery: webhookDeliveries, isSending: isSendingNow })
       .from(webhookDeliveries)
       .where(where)
       .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
@@ -49,5 +49,8 @@ export async function listWebhookDeliveries({
       .offset((input.page - 1) * input.pageSize),
     ctx.db.select({ value: count() }).from(webhookDeliveries).where(where),
   ]);
-  return { rows: rows.map(toWebhookDeliveryResponse), totalCount: total?.value ?? 0 };
+  return {
+    rows: rows.map(({ delivery, isSending }) => toWebhookDeliveryResponse(delivery, { isSending })),
+    totalCount: total?.value ?? 0,
+  };
 }

@@ -58,5 +58,6 @@ export async function retryWebhookDelivery({
       : notFound(WEBHOOK_DELIVERY_NOT_FOUND);
   }
   ctx.log.info({ webhookId: input.webhookId, deliveryId: delivery.id }, 'webhook delivery retried');
-  return toWebhookDeliveryResponse(delivery);
+  // Retried only when no claim was current: nothing is being sent at this moment.
+  return toWebhookDeliveryResponse(delivery, { isSending: false });
 }

@@ -1,8 +1,15 @@
 import type { WebhookDelivery as WebhookDeliveryResponse } from '@latchkey/contracts';
-import type { WebhookDelivery } from '../../db/schema/index.ts';
+import { sql } from 'drizzle-orm';
+import { webhookDeliveries, type WebhookDelivery } from '../../db/schema/index.ts';
 
-/** One entry of the delivery log; the payload stays out (the owner sees the event, not the data). */
-export function toWebhookDeliveryResponse(delivery: WebhookDelivery): WebhookDeliveryResponse {
+/**
+ * One entry of the delivery log; the payload stays out (the owner sees the event, not the
+ * data). `isSending` as the database's clock judges the claim (isSendingNow), as the retry does.
+ */
+export function toWebhookDeliveryResponse(
+  delivery: WebhookDelivery,
+  { isSending }: { isSending: boolean },
+): WebhookDeliveryResponse {
   return {
     id: delivery.id,
     event: delivery.event,
@@ -14,5 +21,9 @@ export function toWebhookDeliveryResponse(delivery: WebhookDelivery): WebhookDel
     nextAttemptAt: delivery.status === 'pending' ? delivery.nextAttemptAt.toISOString() : null,
     createdAt: delivery.createdAt.toISOString(),
     completedAt: delivery.completedAt?.toISOString() ?? null,
+    isSending,
   };
 }
+
+/** Whether a dispatcher's claim on the delivery is current: an attempt is in flight. */
+export const isSendingNow = sql<boolean>`coalesce(${webhookDeliveries.claimedUntil} > now(), false)`;

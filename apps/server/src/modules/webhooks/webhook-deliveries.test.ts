@@ -111,6 +111,7 @@ describe('owner API: webhook delivery log, retry and test events', () => {
         nextAttemptAt: new Date(start + 59 * 60_000 + 300_000).toISOString(),
         createdAt: new Date(start + 59 * 60_000).toISOString(),
         completedAt: null,
+        isSending: false,
       });
       expect(succeeded).toMatchObject({
         status: 'succeeded',
@@ -203,6 +204,14 @@ describe('owner API: webhook delivery log, retry and test events', () => {
         attempts: 1,
         claimedUntil: new Date(Date.now() - 1000),
       });
+      // The log says which attempt is being sent, so the console need not offer the retry.
+      const log = await request('GET', `/api/webhooks/${webhook.id}/deliveries`);
+      const isSendingById = Object.fromEntries(
+        webhookDeliveryListSchema
+          .parse(log.json())
+          .map((delivery) => [delivery.id, delivery.isSending]),
+      );
+      expect(isSendingById).toEqual({ [sending.id]: true, [abandoned.id]: false });
       const retried = await request(
         'POST',
         `/api/webhooks/${webhook.id}/deliveries/${abandoned.id}/retry`,
