@@ -1,24 +1,9 @@
 import { activityEventsMatching, type ActivityLogFilter } from '@latchkey/contracts';
 import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { activityLogs, applications, appUsers } from '../../db/schema/index.ts';
+import { activityLogs, appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
-
-/** The ids of the owner's applications, or of the one the filter names (already checked). */
-export function ownedApplicationIds(
-  ctx: OwnerContext,
-  filter: Pick<ActivityLogFilter, 'applicationId'>,
-) {
-  return ctx.db
-    .select({ id: applications.id })
-    .from(applications)
-    .where(
-      and(
-        eq(applications.ownerAccountId, ctx.account.id),
-        filter.applicationId === undefined ? undefined : eq(applications.id, filter.applicationId),
-      ),
-    );
-}
+import { ownedApplicationIds } from '../applications/load-owned-application.ts';
 
 /**
  * The activity log's search (spec doc 2 §2): the username as sent and as the end user is named
@@ -41,7 +26,7 @@ function activityLogSearchWhere(
     .from(appUsers)
     .where(
       and(
-        inArray(appUsers.applicationId, ownedApplicationIds(ctx, filter)),
+        inArray(appUsers.applicationId, ownedApplicationIds(ctx, filter.applicationId)),
         ilike(appUsers.username, pattern),
       ),
     );
@@ -74,7 +59,7 @@ export function activityLogContentWhere(
  */
 export function activityLogFilterWhere(ctx: OwnerContext, filter: ActivityLogFilter): SQL {
   return and(
-    inArray(activityLogs.applicationId, ownedApplicationIds(ctx, filter)),
+    inArray(activityLogs.applicationId, ownedApplicationIds(ctx, filter.applicationId)),
     activityLogContentWhere(ctx, filter),
   )!;
 }

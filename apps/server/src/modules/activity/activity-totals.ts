@@ -6,7 +6,7 @@ import {
   activityEventCounts,
 } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { ownedApplicationIds } from './activity-log-filter-where.ts';
+import { ownedApplicationIds } from '../applications/load-owned-application.ts';
 
 type TotalsFilter = Pick<ActivityLogFilter, 'applicationId' | 'event'>;
 
@@ -51,7 +51,7 @@ export async function countActivityRows(ctx: OwnerContext, filter: TotalsFilter)
 
 function eventCountsWhere(ctx: OwnerContext, filter: TotalsFilter) {
   return and(
-    inArray(activityEventCounts.applicationId, ownedApplicationIds(ctx, filter)),
+    inArray(activityEventCounts.applicationId, ownedApplicationIds(ctx, filter.applicationId)),
     filter.event ? eq(activityEventCounts.event, filter.event) : undefined,
   );
 }
@@ -64,7 +64,10 @@ function distinctAddresses(ctx: OwnerContext, filter: TotalsFilter) {
       .from(activityEventAddressCounts)
       .where(
         and(
-          inArray(activityEventAddressCounts.applicationId, ownedApplicationIds(ctx, filter)),
+          inArray(
+            activityEventAddressCounts.applicationId,
+            ownedApplicationIds(ctx, filter.applicationId),
+          ),
           eq(activityEventAddressCounts.event, filter.event),
         ),
       )
@@ -73,6 +76,8 @@ function distinctAddresses(ctx: OwnerContext, filter: TotalsFilter) {
   return ctx.db
     .selectDistinct({ ipAddress: activityAddressCounts.ipAddress })
     .from(activityAddressCounts)
-    .where(inArray(activityAddressCounts.applicationId, ownedApplicationIds(ctx, filter)))
+    .where(
+      inArray(activityAddressCounts.applicationId, ownedApplicationIds(ctx, filter.applicationId)),
+    )
     .as('addresses');
 }

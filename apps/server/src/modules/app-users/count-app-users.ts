@@ -1,6 +1,7 @@
-import { and, eq, inArray, lte, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { appUserCounts, appUsers, applications } from '../../db/schema/index.ts';
+import { and, eq, inArray, lte, sql, type AnyColumn } from 'drizzle-orm';
+import { appUserCounts, appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { ownedApplicationIds } from '../applications/load-owned-application.ts';
 
 /**
  * How many end users the owner has in all (no `applicationId`) or in one of their
@@ -11,20 +12,10 @@ export async function countAppUsers(
   ctx: OwnerContext,
   input: { applicationId?: number } = {},
 ): Promise<number> {
-  const conditions: SQL[] = [eq(applications.ownerAccountId, ctx.account.id)];
-  if (input.applicationId !== undefined) conditions.push(eq(applications.id, input.applicationId));
   const [totals] = await ctx.db
     .select({ users: sql<number>`coalesce(sum(${appUserCounts.userCount}), 0)::float8` })
     .from(appUserCounts)
-    .where(
-      inArray(
-        appUserCounts.applicationId,
-        ctx.db
-          .select({ id: applications.id })
-          .from(applications)
-          .where(and(...conditions)),
-      ),
-    );
+    .where(inArray(appUserCounts.applicationId, ownedApplicationIds(ctx, input.applicationId)));
   return totals?.users ?? 0;
 }
 

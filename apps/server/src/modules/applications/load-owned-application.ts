@@ -11,6 +11,21 @@ export function ownedApplicationWhere(ctx: OwnerContext, applicationId: number) 
 }
 
 /**
+ * The ids of the owner's applications, or of the one named (whose ownership is then part of
+ * the condition): a subquery for statements on tables keyed by application.
+ */
+export function ownedApplicationIds(ctx: OwnerContext, applicationId?: number) {
+  return ctx.db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(
+      applicationId === undefined
+        ? eq(applications.ownerAccountId, ctx.account.id)
+        : ownedApplicationWhere(ctx, applicationId),
+    );
+}
+
+/**
  * The signed-in owner's application, or a 404. Another owner's application is
  * indistinguishable from one that does not exist.
  */
