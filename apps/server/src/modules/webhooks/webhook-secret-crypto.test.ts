@@ -15,14 +15,24 @@ describe('webhook secret encryption', () => {
     ).toBe('plain sécret');
   });
 
-  it('refuses a tampered blob, another server secret, and garbage', () => {
+  it('refuses a tampered IV, tag or ciphertext, another server secret, and garbage', () => {
     const encrypted = encryptWebhookSecret('whsec_c2VjcmV0', serverSecret);
-    const parts = encrypted.split('.');
-    const last = parts[3]!;
-    parts[3] = `${last.slice(0, -1)}${last.endsWith('A') ? 'B' : 'A'}`;
-    expect(() => decryptWebhookSecret(parts.join('.'), serverSecret)).toThrow(
-      /cannot be decrypted/,
-    );
+    // Flip a bit of a decoded byte, never a base64url character: the last character of a
+    // part may carry only padding bits, so changing it can leave the bytes as they were.
+    for (const [partIndex, partName] of [
+      [1, 'iv'],
+      [2, 'tag'],
+      [3, 'ciphertext'],
+    ] as const) {
+      const parts = encrypted.split('.');
+      const bytes = Buffer.from(parts[partIndex]!, 'base64url');
+      const byteIndex = bytes.length - 1;
+      bytes[byteIndex] = bytes[byteIndex]! ^ 0x01;
+      parts[partIndex] = bytes.toString('base64url');
+      expect(() => decryptWebhookSecret(parts.join('.'), serverSecret), partName).toThrow(
+        /cannot be decrypted/,
+      );
+    }
     expect(() => decryptWebhookSecret(encrypted, `${serverSecret}!`)).toThrow(
       /cannot be decrypted/,
     );
