@@ -2,6 +2,7 @@ import type { AdminUser, AuditEntry, SiteOverviewRow, UserPermissions } from '@l
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster.tsx';
+import { SITE_ADMIN_QUERY_KEY } from '@/hooks/use-site-admin.ts';
 import { dismissToast } from '@/hooks/use-toast.ts';
 import {
   createAuthValue,
@@ -192,10 +193,15 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
 
   it('shows the no-permission text to a user without admin permissions, and asks nothing', async () => {
     const api = stubAdminApi();
-    renderPage({ role: 'user', permissions: ['manage_applications', 'edit_code'] });
+    const { queryClient } = renderPage({
+      role: 'user',
+      permissions: ['manage_applications', 'edit_code'],
+    });
     expect(screen.getByRole('alert').textContent).toBe(NO_USER_MANAGEMENT_PERMISSION);
     expect(screen.queryByRole('tab')).toBeNull();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // No admin query was ever created, so none can be sent later either (a fixed wait for a
+    // request that does not come proves nothing about one that would come later).
+    expect(queryClient.getQueryCache().findAll({ queryKey: SITE_ADMIN_QUERY_KEY })).toEqual([]);
     expect(api.sentTo('/api/admin')).toEqual([]);
   });
 

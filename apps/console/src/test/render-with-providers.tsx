@@ -1,5 +1,5 @@
 import type { CurrentUser } from '@latchkey/contracts';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { render, type RenderResult } from '@testing-library/react';
 import type { ReactElement } from 'react';
 import { Router } from 'wouter';
@@ -33,14 +33,19 @@ export function createCurrentUser(overrides: Partial<CurrentUser> = {}): Current
   };
 }
 
-/** Renders inside the app's providers, at `path`, with a fake authentication state. */
+/**
+ * Renders inside the app's providers, at `path`, with a fake authentication state. The query
+ * client is answered so a test can see which queries exist (a query never created is a
+ * request that cannot be sent).
+ */
 export function renderWithProviders(
   ui: ReactElement,
   { path = '/', auth = createAuthValue() }: { path?: string; auth?: AuthContextValue } = {},
-): RenderResult & { location: ReturnType<typeof memoryLocation> } {
+): RenderResult & { location: ReturnType<typeof memoryLocation>; queryClient: QueryClient } {
   const location = memoryLocation({ path, record: true });
+  const queryClient = createQueryClient();
   const result = render(
-    <QueryClientProvider client={createQueryClient()}>
+    <QueryClientProvider client={queryClient}>
       <ThemeProvider>
         <TooltipProvider>
           <AuthContext value={auth}>
@@ -50,5 +55,5 @@ export function renderWithProviders(
       </ThemeProvider>
     </QueryClientProvider>,
   );
-  return { ...result, location };
+  return { ...result, location, queryClient };
 }

@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { Router } from 'wouter';
@@ -9,6 +9,12 @@ import { createQueryClient } from '@/lib/query-client.ts';
 import { DeferredAuthProvider } from './deferred-auth-provider.tsx';
 
 let mountCount = 0;
+
+/** Lets React commit and run effects, and pending promises settle: a few ticks, no fixed wait. */
+const settle = () =>
+  act(async () => {
+    for (let tick = 0; tick < 5; tick += 1) await new Promise((resolve) => setTimeout(resolve, 0));
+  });
 
 function AuthStateProbe() {
   const { isLoading } = useAuth();
@@ -27,6 +33,9 @@ describe('DeferredAuthProvider', () => {
     const fetchSpy = vi.fn(() => Promise.reject(new TypeError('offline')));
     vi.stubGlobal('fetch', fetchSpy);
     vi.spyOn(console, 'error').mockImplementation(() => {});
+    // Loaded beforehand, so a mounted controller asks for the runtime config within the few
+    // ticks settle() waits, rather than after however long the module takes to load.
+    await import('./auth-provider.tsx');
 
     render(
       <QueryClientProvider client={createQueryClient()}>
@@ -38,12 +47,14 @@ describe('DeferredAuthProvider', () => {
       </QueryClientProvider>,
     );
     expect(screen.getByText('pending, mount 1')).toBeTruthy();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await settle();
     expect(fetchSpy).not.toHaveBeenCalled();
 
     window.dispatchEvent(new Event('load'));
-
-    expect(await screen.findByText('known, mount 1', {}, { timeout: 3_000 })).toBeTruthy();
+    // The same settling that saw no request before `load` sees one after it: so the absence
+    // above means the controller was not mounted, not that it had not got round to asking.
+    await settle();
     expect(fetchSpy).toHaveBeenCalled();
+    expect(await screen.findByText('known, mount 1', {}, { timeout: 3_000 })).toBeTruthy();
   });
 });
