@@ -26,12 +26,19 @@ import {
 } from './webhook-test-receiver.ts';
 
 const PASSWORD = 'correct horse battery';
+/**
+ * How long a change may take to reach the other instance before a test fails. Not a promise
+ * of speed (bench/revocation-window.mjs measures that): the caches keep entries for an hour
+ * here, so a refusal seen at all before then can only have come from the notification, and a
+ * margin this wide cannot be broken by a loaded CI machine.
+ */
+const PROPAGATION_MARGIN_MS = 10_000;
 const FAILURE_LIMIT = 4;
 
 /**
  * Issue 16's "several instances": two real servers (main.ts) on one PostgreSQL database, the
  * second itself a cluster of two workers (WEB_CONCURRENCY=2), driven alternately. A change
- * made through one is enforced by the other within a second, a throttle counts across both,
+ * made through one is enforced by the other by notification, a throttle counts across both,
  * an event is delivered once, and killing one mid-load loses nothing it acknowledged.
  * A non-demo Firebase project, so that no server starts an Auth emulator; the owner's console
  * session is seeded in the database, as a sign-in would leave it.
@@ -121,7 +128,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
       serverSecret,
       firebaseProjectId: 'latchkey-instances-test',
       env: {
-        // Only a notification can explain another instance seeing a change within a second.
+        // Only a notification can explain another instance seeing a change within the hour.
         CLIENT_API_CACHE_TTL_SECONDS: '3600',
         LOGIN_FAILURE_LIMIT: String(FAILURE_LIMIT),
         WEBHOOK_POLL_INTERVAL_MS: '100',
@@ -166,7 +173,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     return Date.now() - startedAt;
   }
 
-  it('enforces a change made through one instance on the other within a second', async () => {
+  it('enforces a change made through one instance on the other, by notification', async () => {
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
     // Both instances (and both of the second's workers) now hold the application in memory.
     for (let i = 0; i < 4; i += 1) {
@@ -176,11 +183,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
 
     try {
       await setApplicationActive(first.port, false);
-      await holdsWithin(1000, 4, async () => {
+      await holdsWithin(PROPAGATION_MARGIN_MS, 4, async () => {
         return (await logIn(second.port, user.username)).code === 'APP_DISABLED';
       });
       await setApplicationActive(second.port, true);
-      await holdsWithin(1000, 4, async () => {
+      await holdsWithin(PROPAGATION_MARGIN_MS, 4, async () => {
         return (await logIn(first.port, user.username)).code === 'OK';
       });
     } finally {
@@ -192,7 +199,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     }
   }, 30_000);
 
-  it('refuses, within a second, heartbeats on one instance to a session ended through the other', async () => {
+  it('refuses heartbeats on one instance to a session ended through the other, by notification', async () => {
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
     const track = async (port: number, body: Record<string, string>) => {
       const response = await fetch(`http://127.0.0.1:${port}/api/v1/session/track`, {
@@ -217,7 +224,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
 
     expect(await track(first.port, { action: 'end', session_token: token })).toBe('OK');
     await holdsWithin(
-      1000,
+      PROPAGATION_MARGIN_MS,
       4,
       async () => (await track(second.port, heartbeat)) === 'SESSION_INVALID',
     );

@@ -16,6 +16,14 @@ import { createTestDatabase, type TestDatabase } from '../../../test/test-databa
 
 const isPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
+/**
+ * How long a change may take to reach the other instance before the test fails. Not a promise
+ * of speed (bench/revocation-window.mjs measures that): the caches here keep entries for an
+ * hour, so a refusal seen at all before then can only have come from the notification, and a
+ * margin this wide cannot be broken by a loaded CI machine.
+ */
+const PROPAGATION_MARGIN_MS = 10_000;
+
 /** Polls until `check` holds, for at most `withinMs`; answers how long it took. */
 async function within(withinMs: number, check: () => Promise<boolean>): Promise<number> {
   const startedAt = Date.now();
@@ -83,33 +91,39 @@ describe('application changes across instances', () => {
     return { application, verifyOnSecond, changeOnFirst, changeUserOnFirst };
   };
 
-  it('a pause made through one instance is enforced by the other within a second', async () => {
+  it('a pause made through one instance is enforced by the other, by notification', async () => {
     const { verifyOnSecond, changeOnFirst } = await setUp();
     expect((await verifyOnSecond()).json().code).toBe('OK'); // cached by the second instance
 
     await changeOnFirst('PUT', { isActive: false });
-    await within(1000, async () => (await verifyOnSecond()).json().code === 'APP_DISABLED');
+    await within(
+      PROPAGATION_MARGIN_MS,
+      async () => (await verifyOnSecond()).json().code === 'APP_DISABLED',
+    );
 
     await changeOnFirst('PUT', { isActive: true });
-    await within(1000, async () => (await verifyOnSecond()).json().code === 'OK');
+    await within(PROPAGATION_MARGIN_MS, async () => (await verifyOnSecond()).json().code === 'OK');
   });
 
-  it("an end user's pause made through one instance is enforced by the other within a second", async () => {
+  it("an end user's pause made through one instance is enforced by the other, by notification", async () => {
     const { verifyOnSecond, changeUserOnFirst } = await setUp();
     expect((await verifyOnSecond()).json().code).toBe('OK'); // standing cached by the second
 
     await changeUserOnFirst('pause');
-    await within(1000, async () => (await verifyOnSecond()).json().code === 'ACCOUNT_DISABLED');
+    await within(
+      PROPAGATION_MARGIN_MS,
+      async () => (await verifyOnSecond()).json().code === 'ACCOUNT_DISABLED',
+    );
     await changeUserOnFirst('unpause');
-    await within(1000, async () => (await verifyOnSecond()).json().code === 'OK');
+    await within(PROPAGATION_MARGIN_MS, async () => (await verifyOnSecond()).json().code === 'OK');
   });
 
-  it('a deletion made through one instance is enforced by the other within a second', async () => {
+  it('a deletion made through one instance is enforced by the other, by notification', async () => {
     const { verifyOnSecond, changeOnFirst } = await setUp();
     expect((await verifyOnSecond()).statusCode).toBe(200);
 
     await changeOnFirst('DELETE');
-    await within(1000, async () => (await verifyOnSecond()).statusCode === 401);
+    await within(PROPAGATION_MARGIN_MS, async () => (await verifyOnSecond()).statusCode === 401);
   });
 
   it.runIf(isPostgres)(
@@ -130,10 +144,13 @@ describe('application changes across instances', () => {
         text: 'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = current_database()',
         values: [LISTENER_NAME],
       });
-      await within(1000, async () => (await verifyOnSecond()).json().code === 'APP_DISABLED');
+      await within(
+        PROPAGATION_MARGIN_MS,
+        async () => (await verifyOnSecond()).json().code === 'APP_DISABLED',
+      );
 
       // Listening again (both instances' listeners are back), it hears changes again.
-      await within(5000, async () => {
+      await within(PROPAGATION_MARGIN_MS, async () => {
         const { rows } = await database.query({
           text: 'select count(*)::int as listeners from pg_stat_activity where application_name = $1 and datname = current_database()',
           values: [LISTENER_NAME],
@@ -141,7 +158,10 @@ describe('application changes across instances', () => {
         return rows[0]?.listeners === 2;
       });
       await changeOnFirst('PUT', { isActive: true });
-      await within(1000, async () => (await verifyOnSecond()).json().code === 'OK');
+      await within(
+        PROPAGATION_MARGIN_MS,
+        async () => (await verifyOnSecond()).json().code === 'OK',
+      );
     },
   );
 });
