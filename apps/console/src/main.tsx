@@ -1,3 +1,6 @@
+// First: zod reads this configuration when a schema is built, and building one must not probe
+// for eval under the site's Content-Security-Policy.
+import './lib/zod-jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
