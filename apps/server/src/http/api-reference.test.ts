@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
-import { withScriptSources } from './api-reference.ts';
+import { SCALAR_JITLESS_PREFIX, withScriptSources } from './api-reference.ts';
 
 const scriptSourcesOf = (policy: string) =>
   policy
@@ -33,6 +33,15 @@ describe('the API reference page', () => {
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toMatch(/^application\/javascript/);
     expect(script.body.length).toBeGreaterThan(100_000);
+  });
+
+  it("switches off the eval probe of Scalar's zod before any of Scalar's code runs", async () => {
+    const script = await testApp.app.inject({ url: '/api/reference/js/scalar.js' });
+    expect(script.body.startsWith(SCALAR_JITLESS_PREFIX)).toBe(true);
+    // The bundle's zod still reads its settings from that global (else the prefix does nothing).
+    const bundle = script.body.slice(SCALAR_JITLESS_PREFIX.length);
+    expect(bundle).toContain('globalThis.__zod_globalConfig');
+    expect(bundle).toContain('jitless');
   });
 
   it("allows exactly the page's inline script, and loosens no other route's policy", async () => {

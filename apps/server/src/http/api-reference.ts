@@ -20,6 +20,7 @@ export async function registerApiReference(app: FastifyInstance): Promise<void> 
 
   await app.register(async (reference) => {
     reference.addHook('onSend', allowOwnInlineScripts);
+    reference.addHook('onSend', switchOffScalarsEvalProbe);
     // Scalar's bundle is served by the plugin from the installed package (no CDN); the page
     // loads the document from our own route. No Scalar fonts, telemetry, AI agent or toolbar
     // (they call Scalar's hosted services).
@@ -54,6 +55,28 @@ const allowOwnInlineScripts: onSendHookHandler = (_request, reply, payload, done
     contentType.startsWith('text/html')
   ) {
     reply.header('content-security-policy', withScriptSources(policy, inlineScriptHashes(payload)));
+  }
+  done(null, payload);
+};
+
+/**
+ * Scalar's bundle carries its own copy of zod, which probes `new Function("")` to decide
+ * whether to compile its parsers. The policy refuses eval, so the probe fails quietly, but the
+ * browser still reports a CSP violation on the page. The bundle does not expose zod's
+ * `config()`; every copy of zod keeps its settings in one shared global object, created on
+ * first use, so setting `jitless` there before the bundle runs skips the probe.
+ */
+export const SCALAR_JITLESS_PREFIX = '(globalThis.__zod_globalConfig ??= {}).jitless = true;\n';
+
+const switchOffScalarsEvalProbe: onSendHookHandler = (request, reply, payload, done) => {
+  const contentType = String(reply.getHeader('content-type') ?? '');
+  if (
+    typeof payload === 'string' &&
+    contentType.startsWith('application/javascript') &&
+    request.routeOptions.url?.endsWith('/js/scalar.js')
+  ) {
+    done(null, SCALAR_JITLESS_PREFIX + payload);
+    return;
   }
   done(null, payload);
 };
