@@ -35,4 +35,22 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'error',
     },
   },
+  {
+    // Every browser spec runs under the shared fixture that fails it on a CSP violation.
+    files: ['e2e/tests/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test'],
+              message: "Import test from './support/test.ts': it fails a test on a CSP violation.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

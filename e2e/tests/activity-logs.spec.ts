@@ -1,6 +1,6 @@
 import type { Application, ClientAuthResponse } from '@latchkey/contracts';
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
 
 async function createApplication(page: Page, name: string): Promise<Application> {
   const response = await page.request.post('/api/applications', {

@@ -1,6 +1,6 @@
 import { defaultApplicationMessages, type Application } from '@latchkey/contracts';
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 

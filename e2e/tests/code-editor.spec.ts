@@ -1,7 +1,7 @@
 import type { Application, CodeFile, CurrentUser, Sample } from '@latchkey/contracts';
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 import { signInAsSiteOwner } from './support/site-owner.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
 
 /** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
 function toast(page: Page, text: string): Locator {

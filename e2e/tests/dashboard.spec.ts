@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
 
 const API_KEY_PATTERN = /^lk_live_[A-Za-z0-9_-]{43}$/;
 const MASKED_KEY_PATTERN = /^lk_live_[A-Za-z0-9_-]{4}•{20}[A-Za-z0-9_-]{8}$/;

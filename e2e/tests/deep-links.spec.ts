@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
 import { newGoogleAccount, signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Page } from './support/test.ts';
 
 /** Signs in on the sign-in page the browser is on, keeping its query (the `next` target). */
 async function signInHere(page: Page): Promise<void> {

@@ -1,6 +1,6 @@
 import { clientApiCodeMeanings, clientApiCodes, type Sample } from '@latchkey/contracts';
-import { expect, test } from '@playwright/test';
 import { signInAsNewOwner } from './support/owners.ts';
+import { expect, test } from './support/test.ts';
 
 test.describe('/docs', () => {
   test('has its own nav, every section, the codes of the contracts and working copy buttons', async ({

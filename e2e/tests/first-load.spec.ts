@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support/test.ts';
 
 /** Issue 15: the landing page's first paint needs at most this much gzipped JavaScript. */
 const FIRST_PAINT_JS_BUDGET_BYTES = 120 * 1024;

@@ -1,5 +1,5 @@
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import { signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
 
 /** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
 function toast(page: Page, text: string): Locator {

@@ -1,6 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Application, ClientAuthResponse } from '@latchkey/contracts';
-import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import {
   CONSOLE_PAGES,
   declaredConsoleRoutes,
@@ -10,6 +9,7 @@ import {
 } from './support/console-pages.ts';
 import { consoleOriginHeaders, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
 import { SITE_OWNER } from './support/site-owner.ts';
+import { expect, test, type Page, type TestInfo } from './support/test.ts';
 
 const THEMES = ['light', 'dark'] as const;
 type Theme = (typeof THEMES)[number];

@@ -1,5 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { newGoogleAccount, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
+import { expect, test } from './support/test.ts';
 
 test.describe('owner sign-in with Google', () => {
   test('signs in through the emulator, lands on home with real stats, and survives a reload', async ({

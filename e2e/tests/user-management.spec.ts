@@ -1,5 +1,4 @@
 import type { CurrentUser } from '@latchkey/contracts';
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import {
   consoleOriginHeaders,
   newGoogleAccount,
@@ -7,6 +6,7 @@ import {
   signInWithGoogle,
 } from './support/owners.ts';
 import { SITE_OWNER } from './support/site-owner.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
 
 const NO_PERMISSION =
   "You don't have permission to manage users. This feature is restricted to administrators and site owners.";

@@ -5,9 +5,9 @@ import type {
   ClientAuthResponse,
   Webhook as WebhookEntity,
 } from '@latchkey/contracts';
-import { expect, test, type Locator, type Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
 
 /** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
 function toast(page: Page, text: string): Locator {
