@@ -175,6 +175,33 @@ describe('loadConfig', () => {
     );
   });
 
+  it('refuses an http:// PUBLIC_ORIGIN in production, except a loopback one', () => {
+    for (const origin of [
+      'http://latchkey.example.com',
+      'http://10.0.0.5:5000',
+      'ftp://x.example',
+    ]) {
+      expect(() => loadConfig({ ...production, PUBLIC_ORIGIN: origin })).toThrow(
+        /PUBLIC_ORIGIN must be an https:\/\/ origin in production/,
+      );
+    }
+    for (const origin of [
+      'https://latchkey.example.com',
+      'http://localhost:5000',
+      'http://127.0.0.1:8080',
+      'http://[::1]:5000',
+    ]) {
+      expect(loadConfig({ ...production, PUBLIC_ORIGIN: origin }).publicOrigin).toBe(
+        new URL(origin).origin,
+      );
+    }
+    // Outside production any origin is accepted, as before.
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), PUBLIC_ORIGIN: 'http://latchkey.example.com' })
+        .publicOrigin,
+    ).toBe('http://latchkey.example.com');
+  });
+
   it('refuses production without PUBLIC_ORIGIN', () => {
     const { PUBLIC_ORIGIN: _origin, ...withoutOrigin } = production;
     expect(() => loadConfig(withoutOrigin)).toThrow(ConfigError);

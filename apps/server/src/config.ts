@@ -231,6 +231,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       'PUBLIC_ORIGIN is required in production: the origin the console is served from, e.g. https://latchkey.example.com',
     );
   }
+  // Production sends HSTS and Secure cookies: over plain HTTP the first is meaningless and the
+  // second would travel in clear text. A loopback origin stays allowed for trying a production
+  // build on one's own machine (browsers treat it as secure).
+  if (isProduction && env.PUBLIC_ORIGIN && !isHttpsOrLoopback(new URL(env.PUBLIC_ORIGIN))) {
+    throw new ConfigError(
+      `PUBLIC_ORIGIN must be an https:// origin in production (got ${new URL(env.PUBLIC_ORIGIN).origin}); only a loopback origin such as http://localhost:5000 may use http://`,
+    );
+  }
 
   if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
     throw new ConfigError(
@@ -312,6 +320,18 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
  * Local installs get a secret generated once and kept beside the data it protects, so a
  * restart can still decrypt the signing keys it encrypted.
  */
+/** https://, or http:// to this machine itself (localhost, 127.0.0.0/8, [::1]). */
+function isHttpsOrLoopback(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  if (url.protocol !== 'http:') return false;
+  return (
+    url.hostname === 'localhost' ||
+    url.hostname.endsWith('.localhost') ||
+    url.hostname === '[::1]' ||
+    /^127(\.\d{1,3}){3}$/.test(url.hostname)
+  );
+}
+
 function readOrCreateLocalSecret(dataDir: string): string {
   const path = resolve(dataDir, 'server-secret');
   try {
