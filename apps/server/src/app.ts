@@ -24,6 +24,7 @@ import { startMetricsListener, type MetricsListener } from './metrics/metrics-li
 import { observeHttpRequests } from './metrics/observe-http-requests.ts';
 import { registerMetricsRoute } from './metrics/register-metrics-route.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { assertServerSecretMatchesDatabase } from './lib/server-secret-check.ts';
 import { createActivityEvents, type ActivityEvents } from './modules/activity/activity-events.ts';
 import {
   createActivityRecorder,
@@ -150,6 +151,10 @@ export async function buildApp(
     reply.header('x-request-id', request.id);
     done();
   });
+
+  // Before anything is served: an instance that cannot open what the database holds sealed
+  // would start, then answer 500 to every request that needs a key.
+  await assertServerSecretMatchesDatabase(deps.database.db, config.serverSecret);
 
   // Listening before any route serves: a change another instance makes from now on reaches
   // this one's caches. Stopped when the app closes (before main.ts closes the database).

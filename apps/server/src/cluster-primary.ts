@@ -9,6 +9,12 @@ export function workerSlot(): number {
   return cluster.isWorker ? Number(process.env[WORKER_SLOT_VARIABLE] ?? 0) : 0;
 }
 
+/**
+ * A worker that exits with this code found the configuration unusable (a ConfigError, such as
+ * a SERVER_SECRET that is not the database's): its replacement would fail the same way, so
+ * the server stops at once. 78 is EX_CONFIG of sysexits.h.
+ */
+export const CONFIG_ERROR_EXIT_CODE = 78;
 /** A worker that dies sooner than this after its start counts towards a crash loop. */
 const EARLY_EXIT_MS = 30_000;
 /** This many early exits in a row stop the whole server instead of restarting forever. */
@@ -49,6 +55,11 @@ export function runClusterPrimary(options: {
     slotOf.delete(worker);
     if (isStopping) {
       if (startedAt.size === 0) void finish(0);
+      return;
+    }
+    if (code === CONFIG_ERROR_EXIT_CODE) {
+      log.fatal({ pid: worker.process.pid }, 'a worker found the configuration unusable: stopping');
+      void stop(1);
       return;
     }
     earlyExits = lived < EARLY_EXIT_MS ? earlyExits + 1 : 0;

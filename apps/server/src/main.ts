@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { buildApp } from './app.ts';
-import { runClusterPrimary, workerSlot } from './cluster-primary.ts';
+import { CONFIG_ERROR_EXIT_CODE, runClusterPrimary, workerSlot } from './cluster-primary.ts';
 import { ConfigError, describeMode, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startAuthEmulator, type RunningAuthEmulator } from './identity/auth-emulator.ts';
@@ -93,6 +93,7 @@ async function serve(config: Config, options: { startsEmulator: boolean }): Prom
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
+  const isConfigError = error instanceof ConfigError;
+  console.error(isConfigError ? error.message : error);
+  process.exit(isConfigError ? CONFIG_ERROR_EXIT_CODE : 1);
 });

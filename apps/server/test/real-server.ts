@@ -8,7 +8,8 @@ const mainScript = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 export interface RealServerOptions {
   port: number;
   dataDir: string;
-  serverSecret: string;
+  /** Unset: the server makes its own, in DATA_DIR/server-secret, as `npm start` does. */
+  serverSecret?: string;
   /**
    * A non-demo Firebase project id, so that the server starts no Auth emulator of its own
    * (the suite's holds the port); no owner signs in through these servers.
@@ -18,6 +19,8 @@ export interface RealServerOptions {
   env?: Record<string, string>;
   /** How long it may take to answer /api/health. */
   timeoutMs?: number;
+  /** Told what the server writes to stderr (still shown in the test's output too). */
+  onStderr?: (text: string) => void;
 }
 
 /**
@@ -30,6 +33,7 @@ export async function startRealServer(options: RealServerOptions): Promise<Child
   const {
     FIREBASE_AUTH_EMULATOR_HOST: _emulator,
     DATABASE_URL: _database,
+    SERVER_SECRET: _secret,
     ...inherited
   } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', mainScript], {
@@ -41,15 +45,22 @@ export async function startRealServer(options: RealServerOptions): Promise<Child
       PORT: String(options.port),
       LOG_LEVEL: 'warn',
       DATA_DIR: options.dataDir,
-      SERVER_SECRET: options.serverSecret,
+      ...(options.serverSecret === undefined ? {} : { SERVER_SECRET: options.serverSecret }),
       FIREBASE_PROJECT_ID: options.firebaseProjectId,
       FIREBASE_API_KEY: 'unused',
       FIREBASE_AUTH_DOMAIN: 'unused.example.com',
       SERVE_CONSOLE: 'false',
       ...options.env,
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', options.onStderr ? 'pipe' : 'inherit'],
   });
+  if (options.onStderr) {
+    const onStderr = options.onStderr;
+    child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+      process.stderr.write(text);
+      onStderr(text);
+    });
+  }
   const deadline = Date.now() + (options.timeoutMs ?? 60_000);
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);

@@ -13,3 +13,4 @@ export * from './code-files.ts';
 export * from './activity-counts.ts';
 export * from './activity-totals.ts';
 export * from './app-user-counts.ts';
+export * from './server-secret-check.ts';

@@ -19,7 +19,11 @@ describe('the same Google account is the same owner after a restart', () => {
     await firstRun.close();
 
     const secondRun = await openDatabase({ kind: 'pglite', dataDir });
-    const second = await createTestApp({ database: secondRun });
+    // The restarted server keeps its secret (npm start reads it from DATA_DIR).
+    const second = await createTestApp({
+      database: secondRun,
+      env: { SERVER_SECRET: first.config.serverSecret },
+    });
     const after = await signInOwner(second.app, account);
     await second.close();
     await secondRun.close();

@@ -290,7 +290,8 @@ describe('POST /api/v1/register', () => {
     const strictApp = await createTestApp({
       clock,
       database: testApp.database,
-      env: { END_USER_PASSWORD_MIN_LENGTH: '12' },
+      // One database, one deployment: the same secret (else the instance refuses to start).
+      env: { END_USER_PASSWORD_MIN_LENGTH: '12', SERVER_SECRET: testApp.config.serverSecret },
     });
     try {
       const application = await insertClientApplication(strictApp, owner.accountId);

@@ -187,7 +187,12 @@ describe('sweepExpiredRows', () => {
       clock,
       database: testApp.database,
       isRetentionSweepEnabled: true,
-      env: { SESSION_RETENTION_DAYS: '7', ACTIVITY_LOG_RETENTION_DAYS: '10' },
+      env: {
+        SESSION_RETENTION_DAYS: '7',
+        ACTIVITY_LOG_RETENTION_DAYS: '10',
+        // One database, one deployment: the same secret (else the instance refuses to start).
+        SERVER_SECRET: testApp.config.serverSecret,
+      },
     });
     const { applicationId, appUserId } = await newUser();
     try {
