@@ -88,7 +88,7 @@ describe('application changes across instances', () => {
       });
       expect(response.statusCode).toBe(200);
     };
-    return { application, verifyOnSecond, changeOnFirst, changeUserOnFirst };
+    return { application, user, verifyOnSecond, changeOnFirst, changeUserOnFirst };
   };
 
   it('a pause made through one instance is enforced by the other, by notification', async () => {
@@ -124,6 +124,54 @@ describe('application changes across instances', () => {
 
     await changeOnFirst('DELETE');
     await within(PROPAGATION_MARGIN_MS, async () => (await verifyOnSecond()).statusCode === 401);
+  });
+
+  it('answers a heartbeat of a deactivated application APP_DISABLED on every instance, even before the news arrives', async () => {
+    const { application, user, verifyOnSecond, changeOnFirst } = await setUp();
+    const track = async (instance: TestApp, body: Record<string, string>) =>
+      (
+        await callClientApi(instance.app, 'session/track', { apiKey: application.apiKey, body })
+      ).json().code as string;
+    const startSession = async () => {
+      const login = await callClientApi(first.app, 'login', {
+        apiKey: application.apiKey,
+        body: { username: user.username, password: 'pw', version: application.version },
+      });
+      const token = login.json().session_token as string;
+      expect(await track(first, { action: 'start', user_id: user.id, session_token: token })).toBe(
+        'OK',
+      );
+      return { action: 'heartbeat', session_token: token };
+    };
+
+    // The window: the application was deactivated (and its sessions ended, as the owner's
+    // change does in one transaction) but the second instance has not heard of it yet: its
+    // cached application is still active, and the session it reads is ended.
+    const heartbeat = await startSession();
+    expect((await verifyOnSecond()).json().code).toBe('OK'); // the application cached there
+    await database.query({
+      text: 'update applications set is_active = false where id = $1',
+      values: [application.id],
+    });
+    await database.query({
+      text: 'update app_user_sessions set ended_at = now() where application_id = $1',
+      values: [application.id],
+    });
+    expect(await track(second, heartbeat)).toBe('APP_DISABLED');
+    expect(await track(second, { ...heartbeat, action: 'end' })).toBe('APP_DISABLED');
+
+    // Through the owner API: the instance that made the change, and the other once told.
+    await database.query({
+      text: 'update applications set is_active = true where id = $1',
+      values: [application.id],
+    });
+    await changeOnFirst('PUT', { isActive: true });
+    const again = await startSession();
+    expect(await track(second, again)).toBe('OK'); // the session cached there
+    await changeOnFirst('PUT', { isActive: false });
+    expect(await track(first, again)).toBe('APP_DISABLED');
+    await within(PROPAGATION_MARGIN_MS, async () => (await track(second, again)) !== 'OK');
+    expect(await track(second, again)).toBe('APP_DISABLED');
   });
 
   it.runIf(isPostgres)(

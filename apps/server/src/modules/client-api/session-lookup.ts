@@ -1,7 +1,7 @@
 import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
-import { appUserSessions, appUsers } from '../../db/schema/index.ts';
+import { applications, appUserSessions, appUsers } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
@@ -12,6 +12,14 @@ import type { UserStandingLookup } from './user-standing-lookup.ts';
 export interface FoundSession {
   id: string;
   isEnded: boolean;
+  /**
+   * Whether the application is still active as the database has it when the session was read
+   * there; true for a session served from memory, where the cached application decides.
+   * Deactivating an application ends its sessions in the same transaction: an instance whose
+   * cached application has not yet heard of it would otherwise read an ended session and
+   * answer SESSION_INVALID where every other answer says APP_DISABLED (issue 28 item 3).
+   */
+  isApplicationActive: boolean;
   isActive: boolean;
   isPaused: boolean;
   expiresAt: Date | null;
@@ -30,7 +38,8 @@ export interface SessionLookup {
 /**
  * One application's sessions among some token hashes, open or not, with their users'
  * standing: probes of the (token_hash, application_id) unique index, each joined to its user
- * by primary key. "Ended" is returned, not filtered on: with `ended_at is null` in the WHERE,
+ * by primary key (and to its application, whose being active the answer needs when the
+ * session was ended by the application's deactivation). "Ended" is returned, not filtered on: with `ended_at is null` in the WHERE,
  * the partial index of open sessions (application_id) becomes a candidate, and statistics
  * older than the table's growth make PostgreSQL scan every open session of the application
  * with it (sessions.test.ts). A deleted user's sessions are gone with them (cascade).
@@ -47,12 +56,14 @@ export function sessionsByTokens(
       appUserId: appUserSessions.appUserId,
       lastHeartbeatAt: appUserSessions.lastHeartbeatAt,
       isEnded: sql<boolean>`${appUserSessions.endedAt} is not null`,
+      isApplicationActive: applications.isActive,
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
     })
     .from(appUserSessions)
     .innerJoin(appUsers, eq(appUsers.id, appUserSessions.appUserId))
+    .innerJoin(applications, eq(applications.id, appUserSessions.applicationId))
     .where(
       and(
         // sql.param: an array inlined into a template would become a row of parameters.
@@ -189,6 +200,7 @@ export function createSessionLookup(options: {
     return {
       id: entry.id,
       isEnded: false,
+      isApplicationActive: true,
       isActive: standing.isActive,
       isPaused: standing.isPaused,
       expiresAt: standing.expiresAt,

@@ -205,6 +205,7 @@ async function heartbeat(ctx: SessionContext, token: string): Promise<ClientSess
   if (!SESSION_TOKEN_PATTERN.test(token)) return sessionInvalid(clientMessages.sessionUnknown);
   const session = await ctx.sessions.find(ctx.application.id, hashToken(token));
   if (!session) return sessionInvalid(clientMessages.sessionUnknown);
+  if (!session.isApplicationActive) return appDisabled();
   const now = ctx.clock.now();
   const refused = standingRefusal(ctx.application, session, now);
   if (refused) return refuseForStanding(ctx, session, refused, now);
@@ -217,6 +218,7 @@ async function endSession(ctx: SessionContext, token: string): Promise<ClientSes
   if (!SESSION_TOKEN_PATTERN.test(token)) return sessionInvalid(clientMessages.sessionUnknown);
   const session = await ctx.sessions.find(ctx.application.id, hashToken(token));
   if (!session) return sessionInvalid(clientMessages.sessionUnknown);
+  if (!session.isApplicationActive) return appDisabled();
   const now = ctx.clock.now();
   const refused = standingRefusal(ctx.application, session, now);
   if (refused) return refuseForStanding(ctx, session, refused, now);
