@@ -10,6 +10,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
+import { replaceCodeBoxText, stubResizeObserver } from '@/test/code-mirror.ts';
 import {
   createAuthValue,
   createCurrentUser,
@@ -174,35 +175,6 @@ async function findToast(text: string) {
   return screen.findByText(text, { selector: 'li *' });
 }
 
-/**
- * Types into the document's real CodeMirror editor the way its input handling would: a
- * transaction on the view behind the content element (jsdom has no layout for key events).
- */
-async function editDocument(label: string, text: string) {
-  const content = await waitFor(() => {
-    const element = document.querySelector<HTMLElement>(`.cm-content[aria-label="${label}"]`);
-    if (!element) throw new Error(`no editor labelled ${label}`);
-    return element;
-  });
-  type View = {
-    state: { doc: { length: number } };
-    dispatch(spec: {
-      changes: { from: number; to: number; insert: string };
-      userEvent: string;
-    }): void;
-  };
-  const view = (content as unknown as { cmTile?: { root?: { view?: View } } }).cmTile?.root?.view;
-  if (!view) throw new Error('no CodeMirror view behind the editor');
-  view.dispatch({
-    changes: { from: 0, to: view.state.doc.length, insert: text },
-    userEvent: 'input.type',
-  });
-}
-
-// jsdom has no layout: CodeMirror measures text ranges, which jsdom's Range cannot.
-Range.prototype.getClientRects ??= () => [] as unknown as DOMRectList;
-Range.prototype.getBoundingClientRect ??= () => new DOMRect();
-
 /** Save is enabled once the edit has reached the page's state. */
 async function clickSave() {
   const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
@@ -212,14 +184,7 @@ async function clickSave() {
 
 describe('CodeEditorPage', { timeout: 30_000 }, () => {
   beforeEach(() => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
     dismissToast();
   });
   afterEach(() => vi.unstubAllGlobals());
@@ -270,7 +235,7 @@ describe('CodeEditorPage', { timeout: 30_000 }, () => {
     const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     expect(save.disabled).toBe(true);
 
-    await editDocument('authentication.ts document', '// our own notes\n');
+    await replaceCodeBoxText('authentication.ts document', '// our own notes\n');
     await waitFor(() => expect(save.disabled).toBe(false));
     fireEvent.click(save);
     expect(await findToast('authentication.ts was updated successfully.')).toBeTruthy();
@@ -289,7 +254,7 @@ describe('CodeEditorPage', { timeout: 30_000 }, () => {
     const api = stubCodeEditorApi();
     renderPage();
     await screen.findByRole('heading', { name: 'authentication.ts' });
-    await editDocument('authentication.ts document', '// refused\n');
+    await replaceCodeBoxText('authentication.ts document', '// refused\n');
     api.failNext('PUT', '/api/code-files/authentication.ts', {
       status: 403,
       body: { message: 'You need the "Edit Code" permission to do this.', code: 'FORBIDDEN' },
@@ -310,7 +275,7 @@ describe('CodeEditorPage', { timeout: 30_000 }, () => {
     const api = stubCodeEditorApi();
     renderPage();
     await screen.findByRole('heading', { name: 'authentication.ts' });
-    await editDocument('authentication.ts document', '// second\n');
+    await replaceCodeBoxText('authentication.ts document', '// second\n');
     await clickSave();
     await findToast('authentication.ts was updated successfully.');
 
