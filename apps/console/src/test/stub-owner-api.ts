@@ -1,0 +1,92 @@
+import { defaultApplicationMessages, type Application } from '@latchkey/contracts';
+import { vi } from 'vitest';
+
+export interface SentRequest {
+  method: string;
+  /** Path and query string, as the console asked for it. */
+  path: string;
+  body: unknown;
+}
+
+/**
+ * What the stand-in server answers a request with; `undefined` is a JSON 404, as our server
+ * answers an unknown /api path. A promise that never settles keeps a query loading.
+ */
+export type OwnerApiRoute = (
+  request: SentRequest & { url: URL },
+) => Response | undefined | Promise<Response | undefined>;
+
+export function jsonResponse(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json', ...headers },
+  });
+}
+
+/** One page of a paged list, with the paging headers of packages/contracts/src/paging.ts. */
+export function pagedResponse(
+  rows: unknown[],
+  { page = 1, pageSize = 50, total = rows.length } = {},
+) {
+  return jsonResponse(200, rows, {
+    'X-Total-Count': String(total),
+    'X-Page': String(page),
+    'X-Page-Size': String(pageSize),
+  });
+}
+
+/** A request that is still on its way when the test looks. */
+export function neverAnswered(): Promise<Response> {
+  return new Promise<Response>(() => {});
+}
+
+/**
+ * Replaces `fetch` with `route`, a stand-in for the owner API the page calls, and returns the
+ * list of requests the console sent (bodies parsed), so a test can check what was asked.
+ */
+export function stubOwnerApi(route: OwnerApiRoute): SentRequest[] {
+  const sent: SentRequest[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const url = new URL(String(input), 'http://localhost');
+      const request: SentRequest = {
+        method: init?.method ?? 'GET',
+        path: url.pathname + url.search,
+        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      };
+      sent.push(request);
+      return (
+        (await route({ ...request, url })) ??
+        jsonResponse(404, {
+          message: `No route ${request.method} ${url.pathname}`,
+          code: 'NOT_FOUND',
+        })
+      );
+    }),
+  );
+  return sent;
+}
+
+/** An application as GET /api/applications lists it. */
+export function createApplication(overrides: Partial<Application> = {}): Application {
+  return {
+    id: 7,
+    name: 'Orbit',
+    description: null,
+    apiKey: 'lk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHI',
+    isActive: true,
+    version: '1.0.0',
+    hwidLockEnabled: false,
+    maxSessionsPerUser: null,
+    ...defaultApplicationMessages,
+    signingPublicKey: 'ab'.repeat(32),
+    createdAt: '2025-03-14T12:00:00.000Z',
+    updatedAt: '2025-03-14T12:00:00.000Z',
+    ...overrides,
+  };
+}
