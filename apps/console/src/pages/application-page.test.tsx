@@ -1,0 +1,169 @@
+import type { ApplicationStats, AppUser } from '@latchkey/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { Route } from 'wouter';
+import {
+  createAuthValue,
+  createCurrentUser,
+  renderWithProviders,
+} from '@/test/render-with-providers.tsx';
+import {
+  createApplication,
+  jsonResponse,
+  neverAnswered,
+  pagedResponse,
+  stubOwnerApi,
+} from '@/test/stub-owner-api.ts';
+import { APPLICATION_NOT_FOUND_MESSAGE, ApplicationPage } from './application-page.tsx';
+
+const orbit = createApplication({
+  id: 7,
+  name: 'Orbit',
+  description: null,
+  loginFailedMessage: 'Wrong name or password, pilot.',
+});
+
+const appUser = (index: number): AppUser => ({
+  id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+  applicationId: 7,
+  username: `pilot_${index}`,
+  email: null,
+  isActive: true,
+  isPaused: false,
+  expiresAt: null,
+  hwid: null,
+  loginAttempts: 0,
+  lastLogin: null,
+  createdAt: '2025-03-14T12:00:00.000Z',
+  updatedAt: '2025-03-14T12:00:00.000Z',
+});
+
+const stats: ApplicationStats = {
+  totalUsers: 42,
+  activeUsers: 40,
+  activeSessions: 3,
+  totalApiRequests: 1000,
+  loginSuccessRate: 97.5,
+  lastActivity: null,
+};
+
+/** The owner's applications, Orbit's three users (searched by name) and its stats. */
+function stubApplicationApi({ isStatsDown = false } = {}) {
+  const users = [appUser(1), appUser(2), appUser(3)];
+  return stubOwnerApi(({ url }) => {
+    if (url.pathname === '/api/applications') return jsonResponse(200, [orbit]);
+    if (url.pathname === '/api/applications/7/stats') {
+      return isStatsDown
+        ? jsonResponse(500, { message: 'Statistics are down', code: 'INTERNAL' })
+        : jsonResponse(200, stats);
+    }
+    if (url.pathname === '/api/applications/7/users') {
+      const search = url.searchParams.get('search') ?? '';
+      return pagedResponse(users.filter(({ username }) => username.includes(search)));
+    }
+    return undefined;
+  });
+}
+
+function renderApplicationPage(path: string) {
+  return renderWithProviders(
+    <Route path="/app/:id?">
+      <ApplicationPage />
+    </Route>,
+    { path, auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+  );
+}
+
+const usersTab = () => screen.getByRole('tab', { name: /^Users/ });
+
+describe('ApplicationPage', { timeout: 30_000 }, () => {
+  it('refuses an id that cannot be one, without asking the server', () => {
+    const sent = stubOwnerApi(() => neverAnswered());
+    renderApplicationPage('/app/0');
+    expect(screen.getByRole('heading', { name: 'Invalid application ID' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to Dashboard' }).getAttribute('href')).toBe(
+      '/dashboard',
+    );
+    expect(sent).toEqual([]);
+  });
+
+  it('says it is loading the application while the list loads', () => {
+    stubOwnerApi(() => neverAnswered());
+    renderApplicationPage('/app/7');
+    const status = screen
+      .getAllByRole('status')
+      .find((element) => element.textContent === 'Loading application...');
+    expect(status).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Application Not Found' })).toBeNull();
+  });
+
+  it("says an application that is not in the owner's list is not found", async () => {
+    const sent = stubApplicationApi();
+    renderApplicationPage('/app/9');
+    const heading = await screen.findByRole('heading', { name: 'Application Not Found' });
+    const card = heading.parentElement!;
+    expect(within(card).getByText(APPLICATION_NOT_FOUND_MESSAGE)).toBeTruthy();
+    expect(APPLICATION_NOT_FOUND_MESSAGE).toBe(
+      'This application does not exist, or it belongs to another account.',
+    );
+    expect(within(card).getByRole('link', { name: 'Back to Dashboard' })).toBeTruthy();
+    // Nothing is asked about an application the owner does not have.
+    expect(sent.map(({ path }) => path)).toEqual(['/api/applications']);
+  });
+
+  it("gives the server's reason, else the status and body, when the list cannot be loaded", async () => {
+    stubOwnerApi(() => jsonResponse(500, { message: 'Database unavailable', code: 'INTERNAL' }));
+    const { unmount } = renderApplicationPage('/app/7');
+    const heading = await screen.findByRole('heading', { name: 'Application Not Found' });
+    expect(within(heading.parentElement!).getByText('Database unavailable')).toBeTruthy();
+    expect(screen.queryByText(APPLICATION_NOT_FOUND_MESSAGE)).toBeNull();
+    unmount();
+
+    stubOwnerApi(() => new Response('upstream down', { status: 502 }));
+    renderApplicationPage('/app/7');
+    expect(await screen.findByText('502: upstream down')).toBeTruthy();
+  });
+
+  it('shows the application with its tabs, and counts its users from the stats', async () => {
+    stubApplicationApi();
+    const user = userEvent.setup();
+    renderApplicationPage('/app/7');
+
+    expect(await screen.findByRole('heading', { name: 'Orbit', level: 1 })).toBeTruthy();
+    const header = screen
+      .getByRole('heading', { name: 'Orbit', level: 1 })
+      .closest('div')!.parentElement!;
+    expect(within(header).getByText('No description')).toBeTruthy();
+    expect(within(header).getByText('Active')).toBeTruthy();
+    expect(await screen.findByRole('tab', { name: 'Users (42)' })).toBeTruthy();
+    expect(
+      within(screen.getByRole('tablist'))
+        .getAllByRole('tab')
+        .map((tab) => tab.textContent),
+    ).toEqual(['Overview', 'Users (42)', 'API Configuration', 'Messages']);
+
+    await user.click(screen.getByRole('tab', { name: 'Messages' }));
+    expect(screen.getByTestId('message-loginFailedMessage').textContent).toBe(
+      'Wrong name or password, pilot.',
+    );
+  });
+
+  it("counts users from the list while the stats are down, and not from a search's page", async () => {
+    stubApplicationApi({ isStatsDown: true });
+    const user = userEvent.setup();
+    renderApplicationPage('/app/7');
+    await screen.findByRole('heading', { name: 'Orbit', level: 1 });
+    expect((await screen.findByRole('tab', { name: 'Users (3)' })).textContent).toBe('Users (3)');
+
+    await user.click(usersTab());
+    expect(await screen.findByText('pilot_2')).toBeTruthy();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search users' }), {
+      target: { value: 'pilot_2' },
+    });
+    await waitFor(() => expect(screen.queryByText('pilot_1')).toBeNull());
+    expect(screen.getByText('pilot_2')).toBeTruthy();
+    // One user matches; the application still has three, so the tab says no number at all.
+    expect(usersTab().textContent).toBe('Users');
+  });
+});
