@@ -162,6 +162,8 @@ export async function buildApp(
     database: deps.database,
     applicationEvents: deps.applicationEvents,
     log: app.log,
+    // Read when an announcement times out, by when the metrics below exist.
+    onUnconfirmed: () => metrics?.countUnconfirmedAnnouncement(),
   });
   app.addHook('onClose', stopSharingApplicationChanges);
 

@@ -230,6 +230,57 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     );
   }, 30_000);
 
+  it("refuses a paused user's heartbeat on the other instance's every worker once the owner's answer is back", async () => {
+    // Issue 28 item 2: the owner's answer waits for every listening instance (each worker of
+    // the second) to acknowledge the pause, which each does after dropping its caches.
+    const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
+    const clientCall = async (port: number, path: string, body: Record<string, string>) => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+        body: JSON.stringify(body),
+      });
+      return (await response.json()) as { code: string; session_token?: string };
+    };
+    const ownerAction = async (action: 'pause' | 'unpause') => {
+      const origin = `http://127.0.0.1:${first.port}`;
+      const response = await fetch(
+        `${origin}/api/applications/${application.id}/users/${user.id}/${action}`,
+        { method: 'POST', headers: { cookie: `latchkey_session=${sessionToken}`, origin } },
+      );
+      expect(response.status).toBe(200);
+    };
+    for (let run = 0; run < 5; run += 1) {
+      await ownerAction('unpause');
+      const login = await clientCall(first.port, 'login', {
+        username: user.username,
+        password: PASSWORD,
+        version: '1.0.0',
+      });
+      const token = login.session_token!;
+      expect(
+        (
+          await clientCall(first.port, 'session/track', {
+            action: 'start',
+            user_id: user.id,
+            session_token: token,
+          })
+        ).code,
+      ).toBe('OK');
+      const heartbeat = { action: 'heartbeat', session_token: token };
+      // Both workers of the second instance now hold the open session in memory.
+      for (let i = 0; i < 4; i += 1) {
+        expect((await clientCall(second.port, 'session/track', heartbeat)).code).toBe('OK');
+      }
+      await ownerAction('pause');
+      for (let i = 0; i < 2; i += 1) {
+        expect((await clientCall(second.port, 'session/track', heartbeat)).code).toBe(
+          'ACCOUNT_DISABLED',
+        );
+      }
+    }
+  }, 60_000);
+
   it("serves each cluster worker's metrics on a port of its own", async () => {
     // Worker N listens on METRICS_PORT + N (a shared port would answer for a random worker).
     for (const port of [metricsPort, metricsPort + 1]) {

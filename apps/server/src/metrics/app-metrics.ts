@@ -26,6 +26,8 @@ export interface AppMetrics {
   /** client-API answers per route and `code`. */
   readonly clientResponses: HotPathCounter;
   countWebhookAttempt(result: DeliveryAttemptResult): void;
+  /** An owner's change whose announcement to other instances was not heard back in time. */
+  countUnconfirmedAnnouncement(): void;
 }
 
 export interface AppMetricsSources {
@@ -64,6 +66,14 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
     retry: webhookAttempts.cell(['retry']),
     failure: webhookAttempts.cell(['failure']),
   };
+
+  const unconfirmedAnnouncements = new HotPathCounter({
+    name: name('change_announcements_unconfirmed_total'),
+    help: "Owner changes (a paused user, a deactivated application...) answered before their NOTIFY came back to this instance's listener within 250 ms, or whose NOTIFY failed: other instances may have learnt of them later.",
+    labelNames: [],
+    registry,
+  });
+  const unconfirmedCell = unconfirmedAnnouncements.cell([]);
 
   new Gauge({
     name: name('webhook_queue_deliveries'),
@@ -131,6 +141,9 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
     clientResponses,
     countWebhookAttempt(result) {
       attemptCells[result].inc();
+    },
+    countUnconfirmedAnnouncement() {
+      unconfirmedCell.inc();
     },
   };
 }

@@ -47,10 +47,12 @@ export async function deleteSiteAccount({
     { targetAccountId: input.accountId, applications: deletedApplications.length },
     'site account deleted',
   );
-  for (const application of deletedApplications) {
-    ctx.applicationEvents.emitChange(
-      { kind: 'deleted', applicationId: application.id, apiKey: application.apiKey },
-      ctx.log,
-    );
-  }
+  await Promise.all(
+    deletedApplications.map((application) =>
+      ctx.applicationEvents.emitChange(
+        { kind: 'deleted', applicationId: application.id, apiKey: application.apiKey },
+        ctx.log,
+      ),
+    ),
+  );
 }

@@ -20,5 +20,5 @@ export async function deleteAppUser({
     .where(ownedAppUserWhere(ctx, input))
     .returning({ id: appUsers.id });
   if (!deleted) throw await appUserNotFound(ctx, input);
-  announceEndUserChange(ctx, input);
+  await announceEndUserChange(ctx, input);
 }

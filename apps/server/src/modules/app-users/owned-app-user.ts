@@ -86,16 +86,19 @@ export async function updateOwnedAppUser(
     throw toAppUserWriteError(error);
   }
   if (!user) throw await appUserNotFound(ctx, ids);
-  announceEndUserChange(ctx, ids);
+  await announceEndUserChange(ctx, ids);
   return user;
 }
 
 /** What a verb that changes or deletes an end user needs: the owner, and where to announce it. */
 export type EndUserChangeContext = OwnerContext & { applicationEvents: ApplicationEvents };
 
-/** After the change is committed: caches of the user's standing (verify's) drop it. */
-export function announceEndUserChange(ctx: EndUserChangeContext, ids: AppUserIds): void {
-  ctx.applicationEvents.emitChange(
+/**
+ * After the change is committed: caches of the user's standing (verify's) drop it, here at
+ * once and in the other instances by the time the promise settles (await it before answering).
+ */
+export function announceEndUserChange(ctx: EndUserChangeContext, ids: AppUserIds): Promise<void> {
+  return ctx.applicationEvents.emitChange(
     { kind: 'end-user-changed', applicationId: ids.applicationId, userId: ids.userId },
     ctx.log,
   );

@@ -32,17 +32,27 @@ export type ApplicationChange =
     }
   | { kind: 'resync' };
 
-export type ApplicationChangeListener = (change: ApplicationChange) => void;
+/**
+ * Runs synchronously and must be cheap (drop a cache entry). A listener may answer a promise
+ * for work that follows (the announcement to other instances), which emitChange waits for.
+ */
+export type ApplicationChangeListener = (change: ApplicationChange) => void | Promise<void>;
 
 /**
  * The invalidation hook for anything that caches applications (the client API keeps them
- * in memory by API key). Owner verbs emit after their change is committed; listeners run
- * synchronously and must be cheap (drop a cache entry). One instance per app (AppDependencies).
+ * in memory by API key). Owner verbs emit after their change is committed and await the
+ * announcement before answering. One instance per app (AppDependencies).
  */
 export interface ApplicationEvents {
   /** Returns a function that removes the listener. */
   onChange(listener: ApplicationChangeListener): () => void;
-  emitChange(change: ApplicationChange, log: FastifyBaseLogger): void;
+  /**
+   * Tells every listener at once (this instance's caches are current when it returns), and
+   * answers a promise that settles when the listeners' follow-up work has: an owner's verb
+   * awaits it before answering, so other instances have been told by then (issue 28). It
+   * never rejects.
+   */
+  emitChange(change: ApplicationChange, log: FastifyBaseLogger): Promise<void>;
 }
 
 export function createApplicationEvents(): ApplicationEvents {
@@ -53,14 +63,18 @@ export function createApplicationEvents(): ApplicationEvents {
       return () => listeners.delete(listener);
     },
     emitChange(change, log) {
+      const followUps: Promise<void>[] = [];
       for (const listener of listeners) {
         try {
-          listener(change);
+          const followUp = listener(change);
+          if (followUp) followUps.push(followUp);
         } catch (error) {
           // The owner's change is already committed; a failing listener must not undo the reply.
           log.error({ err: error, change }, 'application change listener failed');
         }
       }
+      if (followUps.length === 0) return Promise.resolve();
+      return Promise.allSettled(followUps).then(() => undefined);
     },
   };
 }

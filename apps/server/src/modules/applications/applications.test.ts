@@ -403,7 +403,9 @@ describe('owner API: applications', () => {
         .where(eq(ownerAccounts.id, owner.accountId));
       const events = createApplicationEvents();
       const changes: ApplicationChange[] = [];
-      const stop = events.onChange((change) => changes.push(change));
+      const stop = events.onChange((change) => {
+        changes.push(change);
+      });
       events.onChange(() => {
         throw new Error('a broken listener must not break the others or the request');
       });

@@ -22,7 +22,7 @@ export async function deleteApplication({
     .returning({ id: applications.id, apiKey: applications.apiKey });
   if (!deleted) throw notFound(APPLICATION_NOT_FOUND);
   ctx.log.info({ applicationId: deleted.id }, 'application deleted');
-  ctx.applicationEvents.emitChange(
+  await ctx.applicationEvents.emitChange(
     { kind: 'deleted', applicationId: deleted.id, apiKey: deleted.apiKey },
     ctx.log,
   );

@@ -118,6 +118,20 @@ describe('application changes across instances', () => {
     await within(PROPAGATION_MARGIN_MS, async () => (await verifyOnSecond()).json().code === 'OK');
   });
 
+  it("an end user's pause is refused by the other instance as soon as the owner's answer is back", async () => {
+    // The owner's answer waits until every other listening instance has acknowledged the
+    // pause, which each does only after dropping what it cached. The audit saw half of 30
+    // heartbeats sent within a millisecond of the answer accepted before.
+    const { verifyOnSecond, changeUserOnFirst } = await setUp();
+    for (let run = 0; run < 10; run += 1) {
+      expect((await verifyOnSecond()).json().code).toBe('OK'); // standing cached by the second
+      await changeUserOnFirst('pause');
+      expect((await verifyOnSecond()).json().code).toBe('ACCOUNT_DISABLED');
+      await changeUserOnFirst('unpause');
+      expect((await verifyOnSecond()).json().code).toBe('OK');
+    }
+  });
+
   it('a deletion made through one instance is enforced by the other, by notification', async () => {
     const { verifyOnSecond, changeOnFirst } = await setUp();
     expect((await verifyOnSecond()).statusCode).toBe(200);

@@ -1,89 +1,217 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
-import type { DatabaseConnection } from '../../db/client.ts';
+import { LISTENER_NAME, type DatabaseConnection } from '../../db/client.ts';
 import type { ApplicationEvents } from './application-events.ts';
 
 /** The NOTIFY channel instances on one database use to tell each other of changes. */
 export const APPLICATION_CHANGES_CHANNEL = 'latchkey_application_changes';
 
+/**
+ * How long an owner's answer waits for its announcement to be confirmed (its own echo, and
+ * every other listening instance's acknowledgement). Past this it answers anyway (the change
+ * is committed) and counts the miss: an instance that is slow or reconnecting must not hold
+ * every console.
+ */
+export const ANNOUNCEMENT_CONFIRM_TIMEOUT_MS = 250;
+
 /** A NOTIFY payload must stay under 8,000 bytes: at most this many session ids (37 bytes each). */
 const SESSIONS_PER_NOTIFICATION = 100;
 
-const notificationSchema = z.discriminatedUnion('kind', [
+const changeNotificationSchema = z.discriminatedUnion('kind', [
   z.object({
     instance: z.string(),
+    sequence: z.number().int().optional(),
     kind: z.enum(['updated', 'deleted']),
     applicationId: z.number().int(),
     apiKey: z.string(),
   }),
   z.object({
     instance: z.string(),
+    sequence: z.number().int().optional(),
     kind: z.literal('end-user-changed'),
     applicationId: z.number().int(),
     userId: z.string(),
   }),
   z.object({
     instance: z.string(),
+    sequence: z.number().int().optional(),
     kind: z.literal('sessions-ended'),
     applicationId: z.number().int(),
     sessionIds: z.array(z.string()).max(SESSIONS_PER_NOTIFICATION),
   }),
 ]);
-type Notification = z.infer<typeof notificationSchema>;
+type ChangeNotification = z.infer<typeof changeNotificationSchema>;
+
+/** An instance has applied another's change (`sequence` of instance `to`) to its caches. */
+const acknowledgementSchema = z.object({
+  instance: z.string(),
+  kind: z.literal('ack'),
+  to: z.string(),
+  sequence: z.number().int(),
+});
+
+const notificationSchema = z.union([changeNotificationSchema, acknowledgementSchema]);
+
+/**
+ * The owner's changes are acknowledged; a client's own session end (frequent, and no
+ * revocation) is not, so it costs no extra notifications.
+ */
+const isAcknowledged = (notification: ChangeNotification) => notification.kind !== 'sessions-ended';
+
+interface PendingAnnouncement {
+  isEchoed: boolean;
+  acknowledgements: number;
+  /** How many other instances were listening when it was sent; null until known. */
+  expectedAcknowledgements: number | null;
+  settle(isConfirmed: boolean): void;
+}
 
 /**
  * Carries this instance's application changes to every other instance on the same database
  * (PostgreSQL NOTIFY, delivered within milliseconds) and theirs to this one's listeners, so a
  * paused or deleted application, or a paused or deleted end user, stops being served
- * everywhere at once rather than when another instance's cache entry expires. Answers once listening; the result stops both directions.
+ * everywhere rather than when another instance's cache entry expires. Answers once
+ * listening; the result stops both directions.
+ *
+ * The promise of each owner's announcement settles once it is confirmed: this instance's own
+ * listener has heard it back, and every other instance listening when it was sent (counted
+ * in pg_stat_activity in the NOTIFY's own statement) has acknowledged it, which an instance
+ * does only after dropping what the change made stale. The owner's answer waits for it
+ * (issue 28), so when an owner reads "paused", no instance still serves the user from its
+ * caches. The wait is bounded by ANNOUNCEMENT_CONFIRM_TIMEOUT_MS and a miss is counted
+ * (`onUnconfirmed`): an instance whose listener was reconnecting drops every cache when it
+ * is back, but one that is merely slow may lag by up to its own delay.
  */
 export async function shareApplicationChanges(options: {
   database: DatabaseConnection;
   applicationEvents: ApplicationEvents;
   log: FastifyBaseLogger;
+  /** An announcement not confirmed in time (or whose NOTIFY failed). */
+  onUnconfirmed?: () => void;
+  confirmTimeoutMs?: number;
 }): Promise<() => Promise<void>> {
   const { database, applicationEvents, log } = options;
+  const confirmTimeoutMs = options.confirmTimeoutMs ?? ANNOUNCEMENT_CONFIRM_TIMEOUT_MS;
   const instance = randomUUID();
+  let lastSequence = 0;
+  const pending = new Map<number, PendingAnnouncement>();
+
+  const settleIfConfirmed = (announcement: PendingAnnouncement) => {
+    if (
+      announcement.isEchoed &&
+      announcement.expectedAcknowledgements !== null &&
+      announcement.acknowledgements >= announcement.expectedAcknowledgements
+    ) {
+      announcement.settle(true);
+    }
+  };
+
+  const notify = (payload: object) =>
+    database.query({
+      text: 'select pg_notify($1, $2)',
+      values: [APPLICATION_CHANGES_CHANNEL, JSON.stringify(payload)],
+    });
 
   const stopListening = await database.listen(APPLICATION_CHANGES_CHANNEL, {
     onPayload(payload) {
-      let message: Notification;
+      let message: z.infer<typeof notificationSchema>;
       try {
         message = notificationSchema.parse(JSON.parse(payload));
       } catch (error) {
         log.warn({ err: error }, 'ignored a malformed application change notification');
         return;
       }
-      const { instance: sender, ...change } = message;
-      if (sender === instance) return;
-      applicationEvents.emitChange({ ...change, fromOtherInstance: true }, log);
+      if (message.kind === 'ack') {
+        if (message.to !== instance) return;
+        const announcement = pending.get(message.sequence);
+        if (!announcement) return;
+        announcement.acknowledgements += 1;
+        settleIfConfirmed(announcement);
+        return;
+      }
+      const { instance: sender, sequence, ...change } = message;
+      if (sender === instance) {
+        const announcement = sequence === undefined ? undefined : pending.get(sequence);
+        if (!announcement) return;
+        announcement.isEchoed = true;
+        settleIfConfirmed(announcement);
+        return;
+      }
+      // The caches are dropped synchronously here, so the acknowledgement follows them.
+      void applicationEvents.emitChange({ ...change, fromOtherInstance: true }, log);
+      if (sequence !== undefined && isAcknowledged(message)) {
+        notify({ instance, kind: 'ack', to: sender, sequence }).catch((error: unknown) => {
+          log.warn({ err: error }, 'could not acknowledge a change announcement');
+        });
+      }
     },
     onInterrupted() {
       log.warn('lost the application change channel: dropping every cached application');
-      applicationEvents.emitChange({ kind: 'resync' }, log);
+      void applicationEvents.emitChange({ kind: 'resync' }, log);
     },
   });
 
-  const publish = (notification: Notification) => {
-    // After the change is committed; if this NOTIFY fails, other instances still drop the
-    // entry when its TTL (CLIENT_API_CACHE_TTL_SECONDS) runs out.
-    database
-      .query({
-        text: 'select pg_notify($1, $2)',
-        values: [APPLICATION_CHANGES_CHANNEL, JSON.stringify(notification)],
-      })
-      .catch((error: unknown) => {
-        log.error({ err: error, notification }, 'could not tell other instances of a change');
-      });
+  /** The other instances' listeners now: those that will acknowledge (PostgreSQL only). */
+  const countOthers =
+    database.kind === 'postgres'
+      ? `, (select count(*)::int - 1 from pg_stat_activity
+            where application_name = '${LISTENER_NAME}' and datname = current_database()) as others`
+      : '';
+
+  const publish = (notification: ChangeNotification): Promise<void> => {
+    lastSequence += 1;
+    const sequence = lastSequence;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        log.warn(
+          { notification, timeoutMs: confirmTimeoutMs },
+          'a change announcement was not confirmed in time: answering anyway',
+        );
+        announcement.settle(false);
+      }, confirmTimeoutMs);
+      timer.unref();
+      const announcement: PendingAnnouncement = {
+        isEchoed: false,
+        acknowledgements: 0,
+        // On PGlite every instance shares one session, whose notification reaches all their
+        // listeners in one go: the echo alone confirms it.
+        expectedAcknowledgements: countOthers === '' || !isAcknowledged(notification) ? 0 : null,
+        settle(isConfirmed) {
+          clearTimeout(timer);
+          pending.delete(sequence);
+          if (!isConfirmed) options.onUnconfirmed?.();
+          resolve();
+        },
+      };
+      pending.set(sequence, announcement);
+      // After the change is committed; if this NOTIFY fails, other instances still drop the
+      // entry when its TTL (CLIENT_API_CACHE_TTL_SECONDS) runs out.
+      database
+        .query({
+          text: `select pg_notify($1, $2)${countOthers}`,
+          values: [APPLICATION_CHANGES_CHANNEL, JSON.stringify({ ...notification, sequence })],
+        })
+        .then(({ rows }) => {
+          if (announcement.expectedAcknowledgements !== null) return;
+          announcement.expectedAcknowledgements = Math.max(0, Number(rows[0]?.others ?? 0));
+          settleIfConfirmed(announcement);
+        })
+        .catch((error: unknown) => {
+          log.error({ err: error, notification }, 'could not tell other instances of a change');
+          announcement.settle(false);
+        });
+    });
   };
   const stopPublishing = applicationEvents.onChange((change) => {
     if (change.kind === 'resync' || change.fromOtherInstance) return;
     if (change.kind !== 'sessions-ended') return publish({ ...change, instance });
+    const chunks: Promise<void>[] = [];
     for (let start = 0; start < change.sessionIds.length; start += SESSIONS_PER_NOTIFICATION) {
       const sessionIds = change.sessionIds.slice(start, start + SESSIONS_PER_NOTIFICATION);
-      publish({ ...change, sessionIds, instance });
+      chunks.push(publish({ ...change, sessionIds, instance }));
     }
+    return Promise.all(chunks).then(() => undefined);
   });
 
   return async () => {

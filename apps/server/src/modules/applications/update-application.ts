@@ -45,7 +45,7 @@ export async function updateApplication({
     return updated;
   });
   if (!application) throw notFound(APPLICATION_NOT_FOUND);
-  ctx.applicationEvents.emitChange(
+  await ctx.applicationEvents.emitChange(
     { kind: 'updated', applicationId: application.id, apiKey: application.apiKey },
     ctx.log,
   );

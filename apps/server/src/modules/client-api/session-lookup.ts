@@ -229,7 +229,8 @@ export function createSessionLookup(options: {
         byApplication.set(applicationId, ids);
       }
       for (const [applicationId, sessionIds] of byApplication) {
-        applicationEvents.emitChange({ kind: 'sessions-ended', applicationId, sessionIds }, log);
+        // Not awaited: a client's own end or a replaced session is no owner's revocation.
+        void applicationEvents.emitChange({ kind: 'sessions-ended', applicationId, sessionIds }, log);
       }
     },
   };
