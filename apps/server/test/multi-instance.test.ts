@@ -281,6 +281,41 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     }
   }, 60_000);
 
+  it("answers APP_DISABLED to heartbeats on the other instance's every worker once the application is deactivated", async () => {
+    // Issue 28 item 3: the audit saw SESSION_INVALID on one run and APP_DISABLED on another.
+    const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
+    const track = async (port: number, body: Record<string, string>) => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/session/track`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+        body: JSON.stringify(body),
+      });
+      return ((await response.json()) as { code: string }).code;
+    };
+    const login = await fetch(`http://127.0.0.1:${first.port}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+      body: JSON.stringify({ username: user.username, password: PASSWORD, version: '1.0.0' }),
+    });
+    const token = ((await login.json()) as { session_token: string }).session_token;
+    expect(
+      await track(first.port, { action: 'start', user_id: user.id, session_token: token }),
+    ).toBe('OK');
+    const heartbeat = { action: 'heartbeat', session_token: token };
+    // One of the second's workers holds the session in memory, the other may not: both
+    // paths must answer alike.
+    expect(await track(second.port, heartbeat)).toBe('OK');
+    try {
+      await setApplicationActive(first.port, false);
+      const codes = [];
+      for (let i = 0; i < 4; i += 1) codes.push(await track(second.port, heartbeat));
+      codes.push(await track(first.port, heartbeat));
+      expect(codes).toEqual(Array(5).fill('APP_DISABLED'));
+    } finally {
+      await setApplicationActive(first.port, true);
+    }
+  }, 30_000);
+
   it("serves each cluster worker's metrics on a port of its own", async () => {
     // Worker N listens on METRICS_PORT + N (a shared port would answer for a random worker).
     for (const port of [metricsPort, metricsPort + 1]) {
