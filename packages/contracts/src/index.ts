@@ -15,3 +15,4 @@ export * from './webhooks.ts';
 export * from './samples.ts';
 export * from './admin.ts';
 export * from './code-files.ts';
+export * from './plans.ts';

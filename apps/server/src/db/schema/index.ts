@@ -14,3 +14,4 @@ export * from './activity-counts.ts';
 export * from './activity-totals.ts';
 export * from './app-user-counts.ts';
 export * from './server-secret-check.ts';
+export * from './plans.ts';

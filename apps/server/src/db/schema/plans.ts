@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  integer,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { applications } from './applications.ts';
+
+/**
+ * What an application sells (issue 22): a duration and entitlements. The id is an opaque
+ * UUID. Licence keys and subscriptions will reference a plan with ON DELETE RESTRICT, so a
+ * plan in use is archived, never deleted.
+ */
+export const plans = pgTable(
+  'plans',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    /** Null is lifetime. */
+    durationDays: integer('duration_days'),
+    /** Sorted, without duplicates (the contract normalises them). */
+    entitlements: text('entitlements')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
+    description: text('description'),
+    /** An archived plan gets no new keys; the keys it has keep it. */
+    isArchived: boolean('archived').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    // Names are unique per application whatever their case ("Pro" and "PRO" would confuse
+    // the owner); the index also serves the application's list, ordered by name.
+    uniqueIndex('plans_application_name_idx').on(table.applicationId, sql`lower(${table.name})`),
+    check(
+      'plans_duration_days_range',
+      sql`${table.durationDays} IS NULL OR ${table.durationDays} BETWEEN 1 AND 36500`,
+    ),
+  ],
+);
+
+export type Plan = typeof plans.$inferSelect;

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import { applicationIdSchema } from './applications.ts';
+import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
+
+/**
+ * Plans (issue 22): what an application sells. A licence key or a subscription will name one
+ * plan; the plan says for how long (days, or lifetime) and which entitlements it grants.
+ */
+export const planLimits = {
+  name: 100,
+  description: 500,
+  /** Entitlement codes per plan. */
+  entitlements: 50,
+  entitlementCode: 64,
+  /** A hundred years: longer is lifetime, which is null. */
+  durationDays: 36_500,
+} as const;
+
+/** Short codes a program checks for (`PRO`, `EXPORT_PDF`): letters, digits and `_`. */
+export const ENTITLEMENT_CODE_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
+
+export const PLAN_NAME_REQUIRED = 'Please enter a plan name';
+export const PLAN_NOT_FOUND = 'Plan not found';
+export const PLAN_NAME_TAKEN = 'This application already has a plan with that name';
+export const ENTITLEMENT_CODE_INVALID = `Entitlements must be 1 to ${planLimits.entitlementCode} letters, digits or _ (such as PRO or EXPORT_PDF)`;
+export const PLAN_DURATION_RANGE = `Duration must be between 1 and ${planLimits.durationDays} days (null for lifetime)`;
+
+/** A plan as the owner API returns it. */
+export const planSchema = z
+  .object({
+    id: z.uuid(),
+    applicationId: z.number().int(),
+    name: z.string(),
+    /** Days a key or subscription of this plan lasts; null is lifetime. */
+    durationDays: z.number().int().nullable(),
+    /** Sorted, without duplicates. */
+    entitlements: z.array(z.string()),
+    description: z.string().nullable(),
+    /** An archived plan stays on the keys that use it but gets no new keys. */
+    archived: z.boolean(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Plan', description: 'A plan of an application: duration and entitlements.' });
+export type Plan = z.infer<typeof planSchema>;
+export const planListSchema = z.array(planSchema);
+
+const planName = z
+  .string({ error: PLAN_NAME_REQUIRED })
+  .refine(isCleanText, { message: CLEAN_TEXT_MESSAGE, abort: true })
+  .trim()
+  .min(1, PLAN_NAME_REQUIRED)
+  .max(planLimits.name, `Plan name must be at most ${planLimits.name} characters`);
+
+/** Blank is stored as "no description". */
+const planDescription = z
+  .string()
+  .refine(isCleanText, { message: CLEAN_TEXT_MESSAGE, abort: true })
+  .trim()
+  .max(planLimits.description, `Description must be at most ${planLimits.description} characters`)
+  .nullable()
+  .transform((value) => value || null);
+
+const planDuration = z
+  .number({ error: 'Duration must be a whole number of days, or null for lifetime' })
+  .int('Duration must be a whole number of days, or null for lifetime')
+  .min(1, PLAN_DURATION_RANGE)
+  .max(planLimits.durationDays, PLAN_DURATION_RANGE)
+  .nullable();
+
+/** Duplicates dropped and sorted, so two spellings of the same list are the same plan. */
+const planEntitlements = z
+  .array(
+    z
+      .string({ error: ENTITLEMENT_CODE_INVALID })
+      .regex(ENTITLEMENT_CODE_PATTERN, ENTITLEMENT_CODE_INVALID),
+  )
+  .max(planLimits.entitlements, `A plan can have at most ${planLimits.entitlements} entitlements`)
+  .transform((codes) => [...new Set(codes)].sort());
+
+/** POST /api/applications/:id/plans. Only the name is required; no duration is lifetime. */
+export const createPlanRequestSchema = z.object({
+  name: planName,
+  durationDays: planDuration.default(null),
+  entitlements: planEntitlements.default([]),
+  description: planDescription.default(null),
+});
+export type CreatePlanRequest = z.input<typeof createPlanRequestSchema>;
+export type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
+
+/** PUT /api/applications/:id/plans/:planId: any subset; absent fields stay as they are. */
+export const updatePlanRequestSchema = z.object({
+  name: planName.optional(),
+  durationDays: planDuration.optional(),
+  entitlements: planEntitlements.optional(),
+  description: planDescription.optional(),
+  archived: z.boolean({ error: 'archived must be true or false' }).optional(),
+});
+export type UpdatePlanRequest = z.input<typeof updatePlanRequestSchema>;
+export type UpdatePlanInput = z.output<typeof updatePlanRequestSchema>;
+
+/** Path parameters of /api/applications/:id/plans/:planId. */
+export const planParamsSchema = z.object({
+  id: applicationIdSchema,
+  planId: z.uuid('Invalid plan id'),
+});
