@@ -230,7 +230,10 @@ export function createSessionLookup(options: {
       }
       for (const [applicationId, sessionIds] of byApplication) {
         // Not awaited: a client's own end or a replaced session is no owner's revocation.
-        void applicationEvents.emitChange({ kind: 'sessions-ended', applicationId, sessionIds }, log);
+        void applicationEvents.emitChange(
+          { kind: 'sessions-ended', applicationId, sessionIds },
+          log,
+        );
       }
     },
   };
