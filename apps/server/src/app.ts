@@ -54,6 +54,7 @@ import {
   destinationPolicyFor,
   guardedLookup,
 } from './modules/webhooks/destination-guard.ts';
+import { registerPlanRoutes } from './modules/plans/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import {
   createWebhookDispatcher,
@@ -287,6 +288,7 @@ export async function buildApp(
       registerDashboardRoutes(ownerScope);
       registerApplicationRoutes(ownerScope, deps);
       registerAppUserRoutes(ownerScope, deps);
+      registerPlanRoutes(ownerScope);
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
       registerWebhookRoutes(ownerScope, deps);

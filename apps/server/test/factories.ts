@@ -4,12 +4,15 @@ import {
   appUserSchema,
   applicationSchema,
   defaultApplicationMessages,
+  planSchema,
   webhookSchema,
   type AppUser,
   type Application,
   type CreateAppUserRequest,
   type CreateApplicationRequest,
+  type CreatePlanRequest,
   type CreateWebhookRequest,
+  type Plan,
   type Webhook,
 } from '@latchkey/contracts';
 import type { Database } from '../src/db/client.ts';
@@ -174,6 +177,23 @@ export async function createWebhookViaApi(
   });
   if (response.statusCode !== 201) throw new Error(`create webhook: ${response.body}`);
   return webhookSchema.parse(response.json());
+}
+
+/** Creates a plan the way the console will, through POST /api/applications/:id/plans. */
+export async function createPlanViaApi(
+  app: FastifyInstance,
+  owner: SignedInOwner,
+  applicationId: number,
+  body: Partial<CreatePlanRequest> = {},
+): Promise<Plan> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/applications/${applicationId}/plans`,
+    headers: owner.headers,
+    payload: { name: `Plan ${randomBytes(3).toString('hex')}`, ...body },
+  });
+  if (response.statusCode !== 201) throw new Error(`create plan: ${response.body}`);
+  return planSchema.parse(response.json());
 }
 
 /** Creates an end user the way the console does, through POST /api/applications/:id/users. */

@@ -22,6 +22,7 @@ import {
   createAppUserRequestSchema,
   createApplicationRequestSchema,
   createBlacklistEntryRequestSchema,
+  createPlanRequestSchema,
   createWebhookRequestSchema,
   codeFileParamsSchema,
   codeFileVersionParamsSchema,
@@ -31,6 +32,8 @@ import {
   saveSampleRequestSchema,
   errorBodySchema,
   firebaseLoginRequestSchema,
+  planParamsSchema,
+  updatePlanRequestSchema,
   updateAppUserRequestSchema,
   updateApplicationRequestSchema,
   testWebhookRequestSchema,
@@ -43,6 +46,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   createAppUserViaApi,
   createApplicationViaApi,
+  createPlanViaApi,
   createWebhookViaApi,
   insertWebhookDelivery,
 } from './factories.ts';
@@ -115,6 +119,18 @@ const routeSchemas: Record<string, RouteSchemas> = {
     caller: 'owner',
     params: appUserParamsSchema,
   },
+  'GET /api/applications/:id/plans': { caller: 'owner', params: applicationParamsSchema },
+  'POST /api/applications/:id/plans': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    body: createPlanRequestSchema,
+  },
+  'PUT /api/applications/:id/plans/:planId': {
+    caller: 'owner',
+    params: planParamsSchema,
+    body: updatePlanRequestSchema,
+  },
+  'DELETE /api/applications/:id/plans/:planId': { caller: 'owner', params: planParamsSchema },
   'GET /api/blacklist': { caller: 'owner', query: blacklistListQuerySchema },
   'POST /api/blacklist': { caller: 'owner', body: createBlacklistEntryRequestSchema },
   'DELETE /api/blacklist/:entryId': { caller: 'owner', params: blacklistEntryParamsSchema },
@@ -293,6 +309,7 @@ interface Fixtures {
   applicationId: number;
   appUserId: string;
   username: string;
+  planId: string;
   blacklistEntryId: number;
   webhookId: number;
   deliveryId: string;
@@ -522,6 +539,7 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     deliveryId: fixtures.deliveryId,
     appId: String(fixtures.applicationId),
     userId: fixtures.appUserId,
+    planId: fixtures.planId,
     entryId: String(fixtures.blacklistEntryId),
     language: 'csharp',
     name: 'authentication.ts',
@@ -625,6 +643,7 @@ describe('fuzzing every route', () => {
       headers: owner.headers,
       payload: { type: 'hwid', value: 'HW-BLOCKED' },
     });
+    const plan = await createPlanViaApi(testApp.app, owner, application.id);
     const webhook = await createWebhookViaApi(testApp.app, owner);
     const delivery = await insertWebhookDelivery(testApp.database.db, webhook.id, {
       status: 'failed',
@@ -645,6 +664,7 @@ describe('fuzzing every route', () => {
       applicationId: application.id,
       appUserId: appUser.id,
       username: appUser.username,
+      planId: plan.id,
       blacklistEntryId: (entry.json() as { id: number }).id,
     };
   });

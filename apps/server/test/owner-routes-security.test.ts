@@ -11,12 +11,14 @@ import {
   codeFiles,
   codeFileVersions,
   ownerAccounts,
+  plans,
   webhookDeliveries,
   webhooks,
 } from '../src/db/schema/index.ts';
 import {
   createApplicationViaApi,
   createAppUserViaApi,
+  createPlanViaApi,
   createWebhookViaApi,
   insertActivityLog,
   insertAppUserSession,
@@ -56,6 +58,8 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 interface Fixture {
   applicationId: number;
   userId: string;
+  /** A plan of the application. */
+  planId: string;
   blacklistEntryId: number;
   webhookId: number;
   deliveryId: string;
@@ -87,6 +91,7 @@ const needs = (label: string) =>
 /** A value only the victim's data contains: it must never reach the second owner. */
 const VICTIM_BLOCKED_VALUE = 'victim-blocked-username';
 const VICTIM_WEBHOOK_URL = 'https://93.184.215.14/victim-receiver';
+const VICTIM_PLAN_NAME = 'Victim plan';
 
 /** EVERY owner route. Adding an owner route means adding it here. */
 const ownerRoutes: OwnerRoute[] = [
@@ -158,6 +163,30 @@ const ownerRoutes: OwnerRoute[] = [
   {
     method: 'POST',
     path: '/api/applications/:appId/users/:userId/reset-hwid',
+    asOtherOwner: applicationNotFound,
+  },
+  { method: 'GET', path: '/api/applications/:id/plans', asOtherOwner: applicationNotFound },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/plans',
+    body: { name: 'Planted plan', durationDays: 1, entitlements: ['PLANTED'] },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/api/applications/:id/plans/:planId',
+    body: {
+      name: 'Hijacked plan',
+      durationDays: null,
+      entitlements: ['PWNED'],
+      description: 'hijacked',
+      archived: true,
+    },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/plans/:planId',
     asOtherOwner: applicationNotFound,
   },
   { method: 'GET', path: '/api/blacklist', asOtherOwner: 'own-data' },
@@ -304,6 +333,7 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':name', 'authentication.ts')
     .replace(':appId', String(fixture.applicationId))
     .replace(':userId', fixture.userId)
+    .replace(':planId', fixture.planId)
     .replace(':entryId', String(fixture.blacklistEntryId))
     .replace(':language', 'csharp');
 }
@@ -353,6 +383,11 @@ describe('every owner route is closed to everyone but its owner', () => {
         .from(blacklistEntries)
         .where(eq(blacklistEntries.ownerAccountId, victim.accountId))
         .orderBy(blacklistEntries.id),
+      plans: await db
+        .select()
+        .from(plans)
+        .where(inArray(plans.applicationId, applicationIds))
+        .orderBy(plans.id),
       webhooks: victimWebhooks,
       deliveries: await db
         .select()
@@ -382,6 +417,11 @@ describe('every owner route is closed to everyone but its owner', () => {
     const user = await createAppUserViaApi(testApp.app, owner, application.id, {
       email: 'victim-user@example.com',
       hwid: 'VICTIM-DEVICE',
+    });
+    const plan = await createPlanViaApi(testApp.app, owner, application.id, {
+      name: owner === victim ? VICTIM_PLAN_NAME : 'Attacker plan',
+      durationDays: 30,
+      entitlements: ['PRO'],
     });
     const entry = await insertBlacklistEntry(testApp.database.db, {
       ownerAccountId: owner.accountId,
@@ -413,6 +453,7 @@ describe('every owner route is closed to everyone but its owner', () => {
       codeFileVersionId: (codeFileHistory.json() as { versions: { id: string }[] }).versions[0]!.id,
       applicationId: application.id,
       userId: user.id,
+      planId: plan.id,
       blacklistEntryId: entry.id,
       webhookId: webhook.id,
       deliveryId: delivery.id,
@@ -498,6 +539,8 @@ describe('every owner route is closed to everyone but its owner', () => {
           victimData.userId,
           VICTIM_BLOCKED_VALUE,
           VICTIM_WEBHOOK_URL,
+          victimData.planId,
+          VICTIM_PLAN_NAME,
         ]) {
           expect(response.body).not.toContain(secret);
         }
@@ -519,6 +562,7 @@ describe('every owner route is closed to everyone but its owner', () => {
         {
           applicationId: 2_000_000_000,
           userId: randomUUID(),
+          planId: randomUUID(),
           blacklistEntryId: 2_000_000_000,
           webhookId: 2_000_000_000,
           deliveryId: randomUUID(),
@@ -542,6 +586,21 @@ describe('every owner route is closed to everyone but its owner', () => {
       );
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: 'User not found', code: 'NOT_FOUND' });
+    }
+  });
+
+  it("a second owner cannot reach the first owner's plan through their own application", async () => {
+    const attackerData = await createFixture(attacker);
+    const planRoutes = ownerRoutes.filter((r) => r.path.includes(':planId'));
+    expect(planRoutes).toHaveLength(2);
+    for (const route of planRoutes) {
+      const response = await send(
+        route,
+        { ...attackerData, planId: victimData.planId },
+        attacker.headers,
+      );
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'Plan not found', code: 'NOT_FOUND' });
     }
   });
 

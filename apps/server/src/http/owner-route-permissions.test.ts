@@ -77,6 +77,7 @@ describe('every owner route requires its declared permission', () => {
       .replace(':id', '2000000000')
       .replace(':appId', '2000000000')
       .replace(':userId', randomUUID())
+      .replace(':planId', randomUUID())
       .replace(':entryId', '2000000000')
       .replace(':deliveryId', randomUUID())
       .replace(':language', 'csharp');

@@ -27,6 +27,11 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'POST /api/applications/:appId/users/:userId/unpause': 'manage_applications',
   'POST /api/applications/:appId/users/:userId/reset-hwid': 'manage_applications',
 
+  'GET /api/applications/:id/plans': 'signed_in',
+  'POST /api/applications/:id/plans': 'manage_applications',
+  'PUT /api/applications/:id/plans/:planId': 'manage_applications',
+  'DELETE /api/applications/:id/plans/:planId': 'manage_applications',
+
   'GET /api/blacklist': 'signed_in',
   'POST /api/blacklist': 'manage_applications',
   'DELETE /api/blacklist/:entryId': 'manage_applications',

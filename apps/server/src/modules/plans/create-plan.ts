@@ -1,0 +1,43 @@
+import type { CreatePlanInput, Plan as PlanResponse } from '@latchkey/contracts';
+import { plans } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { toPlanWriteError } from './owned-plan.ts';
+import { toPlanResponse } from './to-plan-response.ts';
+
+/**
+ * Adds a plan to one of the owner's applications. The contract has already trimmed the
+ * texts and sorted the entitlements; a name the application already has (in any case) is
+ * refused by the unique index, so two concurrent creations cannot both win.
+ */
+export async function createPlan({
+  ctx,
+  input,
+}: {
+  ctx: OwnerContext;
+  input: { applicationId: number; plan: CreatePlanInput };
+}): Promise<PlanResponse> {
+  // Another owner's application is indistinguishable from a missing one (404).
+  const application = await loadOwnedApplication({ ctx, input });
+  const now = ctx.clock.now();
+  let plan;
+  try {
+    [plan] = await ctx.db
+      .insert(plans)
+      .values({
+        applicationId: application.id,
+        name: input.plan.name,
+        durationDays: input.plan.durationDays,
+        entitlements: input.plan.entitlements,
+        description: input.plan.description,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+  } catch (error) {
+    throw toPlanWriteError(error);
+  }
+  if (!plan) throw new Error('insert returned no row');
+  ctx.log.info({ planId: plan.id, applicationId: application.id }, 'plan created');
+  return toPlanResponse(plan);
+}

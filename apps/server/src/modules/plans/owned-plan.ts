@@ -1,0 +1,43 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import { PLAN_NAME_TAKEN, PLAN_NOT_FOUND } from '@latchkey/contracts';
+import { plans } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+import { isUniqueViolation } from '../../lib/database-errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import {
+  loadOwnedApplication,
+  ownedApplicationIds,
+} from '../applications/load-owned-application.ts';
+
+export interface PlanIds {
+  applicationId: number;
+  planId: string;
+}
+
+/**
+ * The condition every statement on one plan carries: the plan, in that application, and
+ * that application belongs to the signed-in owner. A plan id of another application (even
+ * the same owner's) matches nothing.
+ */
+export function ownedPlanWhere(ctx: OwnerContext, ids: PlanIds) {
+  return and(
+    eq(plans.id, ids.planId),
+    eq(plans.applicationId, ids.applicationId),
+    inArray(plans.applicationId, ownedApplicationIds(ctx, ids.applicationId)),
+  );
+}
+
+/** The 404 to give when a scoped statement matched nothing: which of the two is missing. */
+export async function planNotFound(ctx: OwnerContext, ids: PlanIds): Promise<AppError> {
+  // Throws 'Application not found' itself when the application is not the owner's.
+  await loadOwnedApplication({ ctx, input: { applicationId: ids.applicationId } });
+  return notFound(PLAN_NOT_FOUND);
+}
+
+const PLAN_NAME_INDEX = 'plans_application_name_idx';
+
+/** A failed write as the owner should see it: a name the application already has is a 409. */
+export function toPlanWriteError(error: unknown): unknown {
+  if (isUniqueViolation(error, PLAN_NAME_INDEX)) return new AppError('CONFLICT', PLAN_NAME_TAKEN);
+  return error;
+}

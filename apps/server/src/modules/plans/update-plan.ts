@@ -1,0 +1,39 @@
+import type { Plan as PlanResponse, UpdatePlanInput } from '@latchkey/contracts';
+import { plans } from '../../db/schema/index.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+import { ownedPlanWhere, planNotFound, toPlanWriteError, type PlanIds } from './owned-plan.ts';
+import { toPlanResponse } from './to-plan-response.ts';
+
+/**
+ * Applies the given changes (absent fields stay as they are). Archiving is one of them: an
+ * archived plan keeps its keys and subscriptions but gets no new keys, and can be restored.
+ */
+export async function updatePlan({
+  ctx,
+  input,
+}: {
+  ctx: OwnerContext;
+  input: PlanIds & { changes: UpdatePlanInput };
+}): Promise<PlanResponse> {
+  const { changes } = input;
+  let plan;
+  try {
+    [plan] = await ctx.db
+      .update(plans)
+      .set({
+        name: changes.name,
+        durationDays: changes.durationDays,
+        entitlements: changes.entitlements,
+        description: changes.description,
+        isArchived: changes.archived,
+        updatedAt: ctx.clock.now(),
+      })
+      .where(ownedPlanWhere(ctx, input))
+      .returning();
+  } catch (error) {
+    throw toPlanWriteError(error);
+  }
+  if (!plan) throw await planNotFound(ctx, input);
+  ctx.log.info({ planId: plan.id, applicationId: plan.applicationId }, 'plan updated');
+  return toPlanResponse(plan);
+}
