@@ -16,3 +16,4 @@ export * from './samples.ts';
 export * from './admin.ts';
 export * from './code-files.ts';
 export * from './plans.ts';
+export * from './license-key-masks.ts';
