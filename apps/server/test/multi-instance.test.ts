@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, inArray } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
 import {
@@ -24,6 +23,7 @@ import {
   startWebhookReceiver,
   type WebhookReceiver,
 } from './webhook-test-receiver.ts';
+import { createEmptyPostgresDatabase } from './test-database.ts';
 
 const PASSWORD = 'correct horse battery';
 /**
@@ -58,20 +58,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
   let metricsPort: number;
 
   beforeAll(async () => {
-    const serverUrl = process.env.TEST_DATABASE_URL!;
-    const name = `latchkey_instances_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    dropDatabase = async () => {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`).catch(() => {});
-      await cleanup.end();
-    };
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
+    const empty = await createEmptyPostgresDatabase(
+      process.env.TEST_DATABASE_URL!,
+      'latchkey_instances',
+    );
+    dropDatabase = empty.drop;
+    const url = new URL(empty.url);
     database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
 
     const [owner] = await database.db
@@ -148,6 +140,30 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     return { status: response.status, ...((await response.json()) as { code: string }) };
   };
 
+  /** A client-API session/track call; answers the code. */
+  const track = async (port: number, body: Record<string, string>) => {
+    const response = await fetch(`http://127.0.0.1:${port}/api/v1/session/track`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+      body: JSON.stringify(body),
+    });
+    return ((await response.json()) as { code: string }).code;
+  };
+
+  /** Logs the user in and starts their session through the first instance. */
+  const startSessionOnFirst = async (user: { id: string; username: string }) => {
+    const login = await fetch(`http://127.0.0.1:${first.port}/api/v1/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+      body: JSON.stringify({ username: user.username, password: PASSWORD, version: '1.0.0' }),
+    });
+    const token = ((await login.json()) as { session_token: string }).session_token;
+    expect(
+      await track(first.port, { action: 'start', user_id: user.id, session_token: token }),
+    ).toBe('OK');
+    return { token, heartbeat: { action: 'heartbeat', session_token: token } };
+  };
+
   const setApplicationActive = async (port: number, isActive: boolean) => {
     const origin = `http://127.0.0.1:${port}`;
     const response = await fetch(`${origin}/api/applications/${application.id}`, {
@@ -201,24 +217,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
 
   it('refuses heartbeats on one instance to a session ended through the other, by notification', async () => {
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
-    const track = async (port: number, body: Record<string, string>) => {
-      const response = await fetch(`http://127.0.0.1:${port}/api/v1/session/track`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
-        body: JSON.stringify(body),
-      });
-      return ((await response.json()) as { code: string }).code;
-    };
-    const login = await fetch(`http://127.0.0.1:${first.port}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
-      body: JSON.stringify({ username: user.username, password: PASSWORD, version: '1.0.0' }),
-    });
-    const token = ((await login.json()) as { session_token: string }).session_token;
-    expect(
-      await track(first.port, { action: 'start', user_id: user.id, session_token: token }),
-    ).toBe('OK');
-    const heartbeat = { action: 'heartbeat', session_token: token };
+    const { token, heartbeat } = await startSessionOnFirst(user);
     // Both of the second instance's workers now hold the open session in memory.
     for (let i = 0; i < 4; i += 1) expect(await track(second.port, heartbeat)).toBe('OK');
 
@@ -234,14 +233,6 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     // Issue 28 item 2: the owner's answer waits for every listening instance (each worker of
     // the second) to acknowledge the pause, which each does after dropping its caches.
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
-    const clientCall = async (port: number, path: string, body: Record<string, string>) => {
-      const response = await fetch(`http://127.0.0.1:${port}/api/v1/${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
-        body: JSON.stringify(body),
-      });
-      return (await response.json()) as { code: string; session_token?: string };
-    };
     const ownerAction = async (action: 'pause' | 'unpause') => {
       const origin = `http://127.0.0.1:${first.port}`;
       const response = await fetch(
@@ -252,31 +243,14 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     };
     for (let run = 0; run < 5; run += 1) {
       await ownerAction('unpause');
-      const login = await clientCall(first.port, 'login', {
-        username: user.username,
-        password: PASSWORD,
-        version: '1.0.0',
-      });
-      const token = login.session_token!;
-      expect(
-        (
-          await clientCall(first.port, 'session/track', {
-            action: 'start',
-            user_id: user.id,
-            session_token: token,
-          })
-        ).code,
-      ).toBe('OK');
-      const heartbeat = { action: 'heartbeat', session_token: token };
+      const { heartbeat } = await startSessionOnFirst(user);
       // Both workers of the second instance now hold the open session in memory.
       for (let i = 0; i < 4; i += 1) {
-        expect((await clientCall(second.port, 'session/track', heartbeat)).code).toBe('OK');
+        expect(await track(second.port, heartbeat)).toBe('OK');
       }
       await ownerAction('pause');
       for (let i = 0; i < 2; i += 1) {
-        expect((await clientCall(second.port, 'session/track', heartbeat)).code).toBe(
-          'ACCOUNT_DISABLED',
-        );
+        expect(await track(second.port, heartbeat)).toBe('ACCOUNT_DISABLED');
       }
     }
   }, 60_000);
@@ -284,24 +258,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
   it("answers APP_DISABLED to heartbeats on the other instance's every worker once the application is deactivated", async () => {
     // Issue 28 item 3: the audit saw SESSION_INVALID on one run and APP_DISABLED on another.
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
-    const track = async (port: number, body: Record<string, string>) => {
-      const response = await fetch(`http://127.0.0.1:${port}/api/v1/session/track`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
-        body: JSON.stringify(body),
-      });
-      return ((await response.json()) as { code: string }).code;
-    };
-    const login = await fetch(`http://127.0.0.1:${first.port}/api/v1/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
-      body: JSON.stringify({ username: user.username, password: PASSWORD, version: '1.0.0' }),
-    });
-    const token = ((await login.json()) as { session_token: string }).session_token;
-    expect(
-      await track(first.port, { action: 'start', user_id: user.id, session_token: token }),
-    ).toBe('OK');
-    const heartbeat = { action: 'heartbeat', session_token: token };
+    const { heartbeat } = await startSessionOnFirst(user);
     // One of the second's workers holds the session in memory, the other may not: both
     // paths must answer alike.
     expect(await track(second.port, heartbeat)).toBe('OK');

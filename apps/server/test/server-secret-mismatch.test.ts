@@ -1,13 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONFIG_ERROR_EXIT_CODE } from '../src/cluster-primary.ts';
 import { findFreePortBlock } from './free-port-block.ts';
 import { startRealServer } from './real-server.ts';
+import { createEmptyPostgresDatabase } from './test-database.ts';
 
 /**
  * Issue 28 item 1, as the audit found it: two `npm start` instances on one DATABASE_URL with
@@ -23,21 +22,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('instances that do not share SERVE
   let ports: number[];
 
   beforeAll(async () => {
-    const serverUrl = process.env.TEST_DATABASE_URL!;
-    const name = `latchkey_secret_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    dropDatabase = async () => {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`).catch(() => {});
-      await cleanup.end();
-    };
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    const empty = await createEmptyPostgresDatabase(
+      process.env.TEST_DATABASE_URL!,
+      'latchkey_secret',
+    );
+    dropDatabase = empty.drop;
+    databaseUrl = empty.url;
     const base = await findFreePortBlock();
     ports = [base, base + 1];
   });

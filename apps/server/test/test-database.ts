@@ -78,3 +78,29 @@ export async function dropWithRetries(client: pg.Client, name: string): Promise<
     }
   }
 }
+
+/**
+ * An empty database on the PostgreSQL server of `serverUrl`, for tests that start real server
+ * processes (which migrate it themselves): its URL, and a drop that never fails the teardown.
+ */
+export async function createEmptyPostgresDatabase(
+  serverUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      await cleanup.end();
+    },
+  };
+}

@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseTarget } from '../../db/client.ts';
 import { activityLogs, ownerAccounts, webhookDeliveries } from '../../db/schema/index.ts';
@@ -14,6 +13,7 @@ import { insertAppUserWithPassword, insertApplication } from '../../../test/fact
 import { findFreePortBlock } from '../../../test/free-port-block.ts';
 import { startRealServer } from '../../../test/real-server.ts';
 import { insertTestWebhook, startWebhookReceiver } from '../../../test/webhook-test-receiver.ts';
+import { createEmptyPostgresDatabase } from '../../../test/test-database.ts';
 
 const PASSWORD = 'correct horse battery';
 const LOGINS = 16;
@@ -46,22 +46,11 @@ describe('webhook deliveries survive kill -9', () => {
     if (!serverUrl) {
       return { target: { kind: 'pglite', dataDir: join(dataDir, 'pglite') }, env: {} };
     }
-    const name = `latchkey_crash_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    postgresCleanup = async () => {
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`).catch(() => {});
-      await cleanup.end();
-    };
-    const url = new URL(serverUrl);
-    url.pathname = `/${name}`;
+    const { url, drop } = await createEmptyPostgresDatabase(serverUrl, 'latchkey_crash');
+    postgresCleanup = drop;
     return {
-      target: { kind: 'postgres', url: url.toString(), poolSize: 2 },
-      env: { DATABASE_URL: url.toString() },
+      target: { kind: 'postgres', url, poolSize: 2 },
+      env: { DATABASE_URL: url },
     };
   }
 
