@@ -1,9 +1,17 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { configDefaults, defineProject } from 'vitest/config';
 
 // A random port block by default (the emulator also takes the next two ports), so a leftover
 // emulator on a fixed port is never adopted by mistake. Set here, once, in the main process:
 // the global setup and every worker read the same value.
 process.env.TEST_AUTH_EMULATOR_HOST ??= `127.0.0.1:${20_000 + Math.floor(Math.random() * 10_000) * 3}`;
+// Where the global setup dumps the migrated PGlite template (test/pglite-template.ts); one
+// file per run, so two runs side by side never share one.
+process.env.TEST_PGLITE_TEMPLATE ??= join(
+  tmpdir(),
+  `latchkey-pglite-template-${process.pid}-${Date.now()}.tar`,
+);
 
 export default defineProject({
   test: {
@@ -18,6 +26,7 @@ export default defineProject({
     hookTimeout: 90_000,
     env: {
       TEST_AUTH_EMULATOR_HOST: process.env.TEST_AUTH_EMULATOR_HOST,
+      TEST_PGLITE_TEMPLATE: process.env.TEST_PGLITE_TEMPLATE,
     },
   },
 });

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAuthEmulator } from '../src/identity/auth-emulator.ts';
+import { writePgliteTemplate } from './pglite-template.ts';
 
 /**
  * A real Firebase Auth emulator at `host` for a whole test project, with throwaway state;
@@ -21,7 +22,16 @@ export async function startTestEmulator(host: string) {
   };
 }
 
-/** One emulator for the whole server suite. */
-export default function setup() {
-  return startTestEmulator(process.env.TEST_AUTH_EMULATOR_HOST ?? '127.0.0.1:9499');
+/** One emulator and one migrated PGlite template for the whole server suite. */
+export default async function setup() {
+  const templatePath = process.env.TEST_PGLITE_TEMPLATE;
+  const [stopEmulator, removeTemplate] = await Promise.all([
+    startTestEmulator(process.env.TEST_AUTH_EMULATOR_HOST ?? '127.0.0.1:9499'),
+    // Only PGlite runs use it (TEST_DATABASE_URL makes every test database a PostgreSQL one).
+    templatePath && !process.env.TEST_DATABASE_URL ? writePgliteTemplate(templatePath) : () => {},
+  ]);
+  return async () => {
+    removeTemplate();
+    await stopEmulator();
+  };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
+import { readPgliteTemplate } from './pglite-template.ts';
 
 export interface TestDatabase extends DatabaseConnection {
   /**
@@ -20,7 +21,12 @@ export async function createTestDatabase(
 ): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const connection = await openDatabase({ kind: 'pglite', dataDir: null });
+    const template = readPgliteTemplate();
+    const connection = await openDatabase({
+      kind: 'pglite',
+      dataDir: null,
+      ...(template ? { loadDataDir: template } : {}),
+    });
     return {
       ...connection,
       connectAgain: async () => ({ ...connection, close: async () => {} }),
