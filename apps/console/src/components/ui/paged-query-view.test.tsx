@@ -110,4 +110,36 @@ describe('PagedQueryView', () => {
     expect(screen.getByRole('button', { name: /Try Again/ })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Refresh things' })).toBeNull();
   });
+
+  it('draws a list sent whole without a pager, and its empty state when it has no rows', async () => {
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    function WholeList({ rows }: { rows: string[] }) {
+      const query = useQuery({ queryKey: ['whole', rows], queryFn: async () => rows });
+      return (
+        <PagedQueryView
+          query={query}
+          loadingLabel="Loading things"
+          errorTitle="Error loading things"
+          describeError={(error) => error.message}
+          empty={<p>Nothing here yet</p>}
+        >
+          {(shown) => <p>{shown.join(', ')}</p>}
+        </PagedQueryView>
+      );
+    }
+    const { rerender } = render(
+      <QueryClientProvider client={client}>
+        <WholeList rows={['alpha', 'beta']} />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('alpha, beta')).toBeTruthy();
+    expect(screen.queryByRole('navigation')).toBeNull();
+
+    rerender(
+      <QueryClientProvider client={client}>
+        <WholeList rows={[]} />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('Nothing here yet')).toBeTruthy();
+  });
 });

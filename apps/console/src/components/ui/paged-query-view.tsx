@@ -6,23 +6,24 @@ import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import type { PagedList } from '@/lib/paged-list.ts';
 
 /**
- * The four states of one page of a server list, the same in every list: a skeleton while the
- * first page loads, the error with Try Again, the empty state when nothing matches at all,
- * else the rows (drawn by `children`) with the pager under them.
+ * How a list arrives: a page at a time (paged by the server, with a pager under the rows), or
+ * whole in one answer (a short list such as an application's plans, with no pager).
  */
-export function PagedQueryView<Row>({
-  query,
-  loadingLabel,
-  errorTitle,
-  describeError,
-  empty,
-  canShowEmptyState = true,
-  toolbar,
-  pagerLabel,
-  onPageChange,
-  children,
-}: {
-  query: UseQueryResult<PagedList<Row>>;
+export type ListQuery<Row> =
+  | {
+      query: UseQueryResult<PagedList<Row>>;
+      /** What is paged, for screen readers ("Users pages"). */
+      pagerLabel: string;
+      onPageChange: (page: number) => void;
+    }
+  | {
+      query: UseQueryResult<readonly Row[]>;
+      pagerLabel?: never;
+      onPageChange?: never;
+    };
+
+/** What a list shows in each state, beside the query itself. */
+export type PagedQueryViewProps<Row> = ListQuery<Row> & {
   loadingLabel: string;
   errorTitle: string;
   describeError: (error: Error) => string;
@@ -38,9 +39,26 @@ export function PagedQueryView<Row>({
    * or the rows but not in place of the skeleton or the error, which have their own.
    */
   toolbar?: ReactNode;
-  pagerLabel: string;
-  onPageChange: (page: number) => void;
-  children: (rows: Row[]) => ReactNode;
+};
+
+/**
+ * The four states of a server list, the same in every list: a skeleton while the first page
+ * loads, the error with Try Again, the empty state when nothing matches at all, else the rows
+ * (drawn by `children`) with the pager under them when the list is paged.
+ */
+export function PagedQueryView<Row>({
+  query,
+  loadingLabel,
+  errorTitle,
+  describeError,
+  empty,
+  canShowEmptyState = true,
+  toolbar,
+  pagerLabel,
+  onPageChange,
+  children,
+}: PagedQueryViewProps<Row> & {
+  children: (rows: readonly Row[]) => ReactNode;
 }) {
   if (query.isPending) return <TableSkeleton label={loadingLabel} />;
   if (query.isError) {
@@ -53,22 +71,27 @@ export function PagedQueryView<Row>({
       />
     );
   }
-  const { rows, page, pageSize, totalCount, isTotalCapped } = query.data;
+  const { data } = query;
+  const page = 'rows' in data ? data : null;
+  const rows = 'rows' in data ? data.rows : data;
+  const isEmpty = page ? page.totalCount === 0 : rows.length === 0;
   const list =
-    totalCount === 0 && canShowEmptyState ? (
+    isEmpty && canShowEmptyState ? (
       empty
     ) : (
       <>
         {children(rows)}
-        <ListPager
-          label={pagerLabel}
-          page={page}
-          pageSize={pageSize}
-          rowCount={rows.length}
-          totalCount={totalCount}
-          isTotalCapped={isTotalCapped}
-          onPageChange={onPageChange}
-        />
+        {page && pagerLabel !== undefined && onPageChange && (
+          <ListPager
+            label={pagerLabel}
+            page={page.page}
+            pageSize={page.pageSize}
+            rowCount={rows.length}
+            totalCount={page.totalCount}
+            isTotalCapped={page.isTotalCapped}
+            onPageChange={onPageChange}
+          />
+        )}
       </>
     );
   if (toolbar === undefined) return list;
