@@ -1,6 +1,6 @@
 import { applicationIdSchema, type Application } from '@latchkey/contracts';
 import { ArrowLeft, CircleAlert, SearchX } from 'lucide-react';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
 import { ApplicationApiConfiguration } from '@/components/applications/application-api-configuration.tsx';
 import { ApplicationMessages } from '@/components/applications/application-messages.tsx';
@@ -15,9 +15,9 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useApplicationStats } from '@/hooks/use-application-stats.ts';
 import { useAppUsers } from '@/hooks/use-app-users.ts';
-import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 
 export const APPLICATION_NOT_FOUND_MESSAGE =
   'This application does not exist, or it belongs to another account.';
@@ -84,12 +84,12 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
     applicationsQuery.data?.find((candidate) => candidate.id === applicationId) ?? null;
 
   const knownId = application ? applicationId : null;
-  const [usersPage, setUsersPage] = useState(1);
-  const [usersSearch, setUsersSearch] = useState('');
-  const settledSearch = useDebouncedValue(usersSearch);
+  // Read here, not in the Users tab: the tab label counts from this list while it is not searching.
+  const usersList = usePagedSearch();
+  const settledSearch = usersList.settledSearch;
   const usersQuery = useAppUsers(knownId, {
     refetchOnWindowFocus: true,
-    page: usersPage,
+    page: usersList.page,
     search: settledSearch,
   });
   const statsQuery = useApplicationStats(knownId);
@@ -142,12 +142,9 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
           <ApplicationUsersPanel
             application={application}
             usersQuery={usersQuery}
-            search={usersSearch}
-            onSearchChange={(search) => {
-              setUsersSearch(search);
-              setUsersPage(1);
-            }}
-            onPageChange={setUsersPage}
+            search={usersList.search}
+            onSearchChange={usersList.setSearch}
+            onPageChange={usersList.setPage}
           />
         </TabsContent>
         <TabsContent value="api">

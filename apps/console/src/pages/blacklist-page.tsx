@@ -1,10 +1,9 @@
-import { blacklistTypeLabels, pagingLimits, type BlacklistEntry } from '@latchkey/contracts';
+import { blacklistTypeLabels, type BlacklistEntry } from '@latchkey/contracts';
 import { ShieldCheck } from 'lucide-react';
-import { useState } from 'react';
 import { AddBlacklistEntryDialog } from '@/components/blacklist/add-blacklist-entry-dialog.tsx';
 import { BlacklistCountCards } from '@/components/blacklist/blacklist-count-cards.tsx';
 import { getBlacklistScopeLabel } from '@/components/blacklist/blacklist-display.ts';
-import { BlacklistTable } from '@/components/blacklist/blacklist-table.tsx';
+import { blacklistTable } from '@/components/blacklist/blacklist-table.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import {
@@ -16,24 +15,21 @@ import {
 } from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
-import { SearchInput } from '@/components/ui/search-input.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import {
   useBlacklist,
   useBlacklistCounts,
   useDeleteBlacklistEntry,
 } from '@/hooks/use-blacklist.ts';
-import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 
 export const BLACKLIST_FETCH_ERROR = 'Failed to fetch blacklist entries';
 
 /** Spec doc 2 §2: /blacklist. */
 export function BlacklistPage() {
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
-  const settledSearch = useDebouncedValue(search);
+  const { page, setPage, search, setSearch, settledSearch } = usePagedSearch();
   const entriesQuery = useBlacklist({ page, search: settledSearch });
   const counts = useBlacklistCounts();
   const deleteEntry = useDeleteBlacklistEntry();
@@ -68,18 +64,18 @@ export function BlacklistPage() {
             </div>
           </CardHeader>
           <CardContent className="flex flex-col gap-4">
-            <SearchInput
-              value={search}
-              onChange={(value) => {
-                setSearch(value);
-                setPage(1);
-              }}
-              label="Search blacklist"
-              placeholder="Search by value or reason"
-              maxLength={pagingLimits.search}
-            />
-            <PagedQueryView
+            <PagedDataTable
               query={entriesQuery}
+              search={{
+                value: search,
+                onChange: setSearch,
+                label: 'Search blacklist',
+                placeholder: 'Search by value or reason',
+              }}
+              table={blacklistTable({
+                busyEntryId: deleteEntry.isPending ? deleteEntry.variables : null,
+                onDelete: deleting.open,
+              })}
               loadingLabel="Loading blacklist entries"
               errorTitle="Error loading blacklist"
               describeError={(error) => getErrorToastMessage(error, BLACKLIST_FETCH_ERROR)}
@@ -93,15 +89,7 @@ export function BlacklistPage() {
               canShowEmptyState={search.trim() === ''}
               pagerLabel="Blacklist pages"
               onPageChange={setPage}
-            >
-              {(rows) => (
-                <BlacklistTable
-                  entries={rows}
-                  busyEntryId={deleteEntry.isPending ? deleteEntry.variables : null}
-                  onDelete={deleting.open}
-                />
-              )}
-            </PagedQueryView>
+            />
           </CardContent>
         </Card>
       </div>

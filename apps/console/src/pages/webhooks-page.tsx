@@ -11,8 +11,7 @@ import {
 } from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
-import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { SignatureHelpCard } from '@/components/webhooks/signature-help-card.tsx';
 import { TestWebhookMenu } from '@/components/webhooks/test-webhook-menu.tsx';
 import { WebhookDeliveriesDialog } from '@/components/webhooks/webhook-deliveries-dialog.tsx';
@@ -21,7 +20,7 @@ import {
   EditWebhookDialog,
 } from '@/components/webhooks/webhook-form-dialog.tsx';
 import { WebhookSecretDialog } from '@/components/webhooks/webhook-secret-dialog.tsx';
-import { WebhooksTable } from '@/components/webhooks/webhooks-table.tsx';
+import { webhooksTable } from '@/components/webhooks/webhooks-table.tsx';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useDeleteWebhook, useWebhooks } from '@/hooks/use-webhooks.ts';
@@ -30,7 +29,7 @@ export const WEBHOOKS_FETCH_ERROR = 'Failed to fetch webhooks';
 
 /** Spec doc 2 §2: /webhooks. */
 export function WebhooksPage() {
-  const { data: webhooks, isPending, isError, error, isFetching, refetch } = useWebhooks();
+  const webhooksQuery = useWebhooks();
   const deleteWebhook = useDeleteWebhook();
   const editing = useDialogTarget<Webhook>();
   const deleting = useDialogTarget<Webhook>();
@@ -60,31 +59,26 @@ export function WebhooksPage() {
             </CardDescription>
           </CardHeader>
           <CardContent>
-            {isPending ? (
-              <TableSkeleton label="Loading webhooks" />
-            ) : isError ? (
-              <LoadErrorState
-                title="Error loading webhooks"
-                description={getErrorToastMessage(error, WEBHOOKS_FETCH_ERROR)}
-                isRetrying={isFetching}
-                onRetry={() => void refetch()}
-              />
-            ) : webhooks.length === 0 ? (
-              <EmptyState
-                icon={WebhookIcon}
-                title="No webhooks configured"
-                description="Create a webhook to be told about logins, failed attempts and blocked users as they happen."
-              />
-            ) : (
-              <WebhooksTable
-                webhooks={webhooks}
-                busyWebhookId={deleteWebhook.isPending ? deleteWebhook.variables : null}
-                onShowDeliveries={viewingDeliveries.open}
-                onShowSecret={viewingSecret.open}
-                onEdit={editing.open}
-                onDelete={deleting.open}
-              />
-            )}
+            <PagedDataTable
+              query={webhooksQuery}
+              table={webhooksTable({
+                busyWebhookId: deleteWebhook.isPending ? deleteWebhook.variables : null,
+                onShowDeliveries: viewingDeliveries.open,
+                onShowSecret: viewingSecret.open,
+                onEdit: editing.open,
+                onDelete: deleting.open,
+              })}
+              loadingLabel="Loading webhooks"
+              errorTitle="Error loading webhooks"
+              describeError={(error) => getErrorToastMessage(error, WEBHOOKS_FETCH_ERROR)}
+              empty={
+                <EmptyState
+                  icon={WebhookIcon}
+                  title="No webhooks configured"
+                  description="Create a webhook to be told about logins, failed attempts and blocked users as they happen."
+                />
+              }
+            />
           </CardContent>
         </Card>
 

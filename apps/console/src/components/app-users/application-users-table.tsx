@@ -1,17 +1,16 @@
 import type { AppUser } from '@latchkey/contracts';
-import { formatDateTime } from '@/components/applications/application-display.ts';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table.tsx';
+import type { DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { cn } from '@/lib/utils.ts';
-import { describeHwidCell, getAppUserStatus, getAppUserStatusBadges } from './app-user-display.ts';
-import { AppUserRowActions } from './app-user-row-actions.tsx';
+import {
+  actionsColumn,
+  appUsersTable,
+  expiresColumn,
+  lastLoginColumn,
+  usernameColumn,
+  type AppUserRowHandlers,
+} from './app-user-columns.tsx';
+import { describeHwidCell, getAppUserStatusBadges } from './app-user-display.ts';
 import { AppUserStatusBadge } from './app-user-status-badge.tsx';
 
 function HwidCell({
@@ -36,87 +35,39 @@ function HwidCell({
 }
 
 /** Spec doc 1 §2: the management page's users table. */
-export function ApplicationUsersTable({
-  users,
+export function applicationUsersTable({
   isHwidLockEnabled,
-  busyUserId,
-  onEdit,
-  onTogglePause,
-  onResetHwid,
-  onDelete,
-}: {
-  users: readonly AppUser[];
+  now = new Date(),
+  ...handlers
+}: AppUserRowHandlers & {
   isHwidLockEnabled: boolean;
-  busyUserId: string | null;
-  onEdit: (user: AppUser) => void;
-  onTogglePause: (user: AppUser) => void;
-  onResetHwid: (user: AppUser) => void;
-  onDelete: (user: AppUser) => void;
-}) {
-  const now = new Date();
-  return (
-    <Table label="Users">
-      <TableHeader>
-        <TableRow className="hover:bg-transparent">
-          <TableHead>Username</TableHead>
-          <TableHead>Email</TableHead>
-          <TableHead>Status</TableHead>
-          <TableHead>HWID</TableHead>
-          <TableHead>Last Login</TableHead>
-          <TableHead>Expires</TableHead>
-          <TableHead pinned className="text-right">
-            Actions
-          </TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
-        {users.map((user) => {
-          const isBusy = user.id === busyUserId;
-          const hasExpired = getAppUserStatus(user, now) === 'Expired';
-          return (
-            <TableRow key={user.id} data-testid={`user-row-${user.username}`}>
-              <TableCell className="max-w-48 truncate font-medium">{user.username}</TableCell>
-              <TableCell
-                className={cn('max-w-56 truncate', !user.email && 'text-muted-foreground italic')}
-              >
-                {user.email ?? 'Not provided'}
-              </TableCell>
-              <TableCell>
-                <div className="flex flex-wrap items-center gap-1">
-                  {getAppUserStatusBadges(user, now).map((status) => (
-                    <AppUserStatusBadge key={status} status={status} />
-                  ))}
-                </div>
-              </TableCell>
-              <TableCell>
-                <HwidCell hwid={user.hwid} isHwidLockEnabled={isHwidLockEnabled} />
-              </TableCell>
-              <TableCell className="whitespace-nowrap text-muted-foreground">
-                {user.lastLogin ? formatDateTime(user.lastLogin) : 'Never'}
-              </TableCell>
-              <TableCell
-                data-expired={hasExpired || undefined}
-                className={cn(
-                  'whitespace-nowrap',
-                  hasExpired ? 'font-medium text-destructive' : 'text-muted-foreground',
-                )}
-              >
-                {user.expiresAt ? formatDateTime(user.expiresAt) : 'Never'}
-              </TableCell>
-              <TableCell pinned>
-                <AppUserRowActions
-                  user={user}
-                  isBusy={isBusy}
-                  onEdit={onEdit}
-                  onTogglePause={onTogglePause}
-                  onResetHwid={onResetHwid}
-                  onDelete={onDelete}
-                />
-              </TableCell>
-            </TableRow>
-          );
-        })}
-      </TableBody>
-    </Table>
-  );
+  now?: Date;
+}): DataTableDefinition<AppUser> {
+  return appUsersTable([
+    usernameColumn,
+    {
+      header: 'Email',
+      cellProps: (user) => ({
+        className: cn('max-w-56 truncate', !user.email && 'text-muted-foreground italic'),
+      }),
+      cell: (user) => user.email ?? 'Not provided',
+    },
+    {
+      header: 'Status',
+      cell: (user) => (
+        <div className="flex flex-wrap items-center gap-1">
+          {getAppUserStatusBadges(user, now).map((status) => (
+            <AppUserStatusBadge key={status} status={status} />
+          ))}
+        </div>
+      ),
+    },
+    {
+      header: 'HWID',
+      cell: (user) => <HwidCell hwid={user.hwid} isHwidLockEnabled={isHwidLockEnabled} />,
+    },
+    lastLoginColumn,
+    expiresColumn(now),
+    actionsColumn(handlers),
+  ]);
 }

@@ -1,8 +1,9 @@
 import type { AppUser } from '@latchkey/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { DataTable } from '@/components/ui/data-table.tsx';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
-import { DashboardUsersTable } from './dashboard-users-table.tsx';
+import { dashboardUsersTable } from './dashboard-users-table.tsx';
 
 function createUser(overrides: Partial<AppUser>): AppUser {
   return {
@@ -36,11 +37,9 @@ const users = [
 function renderTable(isHwidLockEnabled: boolean) {
   const handlers = { onEdit: vi.fn(), onTogglePause: vi.fn(), onDelete: vi.fn() };
   renderWithProviders(
-    <DashboardUsersTable
-      users={users}
-      isHwidLockEnabled={isHwidLockEnabled}
-      busyUserId={null}
-      {...handlers}
+    <DataTable
+      table={dashboardUsersTable({ isHwidLockEnabled, busyUserId: null, ...handlers })}
+      rows={users}
     />,
   );
   return handlers;

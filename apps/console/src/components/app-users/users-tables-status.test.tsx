@@ -1,9 +1,10 @@
 import type { AppUser } from '@latchkey/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import { DataTable } from '@/components/ui/data-table.tsx';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
-import { ApplicationUsersTable } from './application-users-table.tsx';
-import { DashboardUsersTable } from './dashboard-users-table.tsx';
+import { applicationUsersTable } from './application-users-table.tsx';
+import { dashboardUsersTable } from './dashboard-users-table.tsx';
 
 const expiredUser: AppUser = {
   id: '00000000-0000-4000-8000-000000000009',
@@ -34,13 +35,15 @@ function statusBadges(row: HTMLElement): string[] {
 describe('both users tables tell the same truth about an expired user', () => {
   it('the dashboard shows Expired as the status', () => {
     renderWithProviders(
-      <DashboardUsersTable
-        users={[expiredUser]}
-        isHwidLockEnabled={false}
-        busyUserId={null}
-        onEdit={noop}
-        onTogglePause={noop}
-        onDelete={noop}
+      <DataTable
+        table={dashboardUsersTable({
+          isHwidLockEnabled: false,
+          busyUserId: null,
+          onEdit: noop,
+          onTogglePause: noop,
+          onDelete: noop,
+        })}
+        rows={[expiredUser]}
       />,
     );
     expect(statusBadges(screen.getByTestId('user-row-lapsed'))).toEqual(['Expired']);
@@ -48,14 +51,16 @@ describe('both users tables tell the same truth about an expired user', () => {
 
   it('the management page keeps its Active badge and adds an Expired badge', () => {
     renderWithProviders(
-      <ApplicationUsersTable
-        users={[expiredUser]}
-        isHwidLockEnabled={false}
-        busyUserId={null}
-        onEdit={noop}
-        onTogglePause={noop}
-        onResetHwid={noop}
-        onDelete={noop}
+      <DataTable
+        table={applicationUsersTable({
+          isHwidLockEnabled: false,
+          busyUserId: null,
+          onEdit: noop,
+          onTogglePause: noop,
+          onResetHwid: noop,
+          onDelete: noop,
+        })}
+        rows={[expiredUser]}
       />,
     );
     const row = screen.getByTestId('user-row-lapsed');

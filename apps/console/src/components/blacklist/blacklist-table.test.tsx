@@ -1,8 +1,9 @@
 import type { BlacklistEntry } from '@latchkey/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { DataTable } from '@/components/ui/data-table.tsx';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
-import { BlacklistTable } from './blacklist-table.tsx';
+import { blacklistTable } from './blacklist-table.tsx';
 
 const entries: BlacklistEntry[] = [
   {
@@ -29,7 +30,9 @@ const entries: BlacklistEntry[] = [
 
 describe('BlacklistTable', () => {
   it('shows type labels, scope, reason and status per row', () => {
-    renderWithProviders(<BlacklistTable entries={entries} busyEntryId={null} onDelete={vi.fn()} />);
+    renderWithProviders(
+      <DataTable table={blacklistTable({ busyEntryId: null, onDelete: vi.fn() })} rows={entries} />,
+    );
     const global = within(screen.getByTestId('blacklist-row-1'));
     expect(global.getByText('IP Address')).toBeTruthy();
     expect(global.getByText('Global')).toBeTruthy();
@@ -46,7 +49,9 @@ describe('BlacklistTable', () => {
 
   it('asks to delete the row it is on, and waits while that entry is being deleted', () => {
     const onDelete = vi.fn();
-    renderWithProviders(<BlacklistTable entries={entries} busyEntryId={1} onDelete={onDelete} />);
+    renderWithProviders(
+      <DataTable table={blacklistTable({ busyEntryId: 1, onDelete })} rows={entries} />,
+    );
     const deleteFirst = within(screen.getByTestId('blacklist-row-1')).getByRole('button', {
       name: 'Delete blacklist entry',
     });

@@ -1,3 +1,4 @@
+import type { AuditEntry } from '@latchkey/contracts';
 import { ScrollText } from 'lucide-react';
 import { useState } from 'react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
@@ -10,18 +11,55 @@ import {
   CardTitle,
 } from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table.tsx';
+import type { DataTableDefinition } from '@/components/ui/data-table.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useAuditTrail } from '@/hooks/use-site-admin.ts';
 import { auditActionLabels, describeAuditChange } from './audit-entry-display.ts';
+
+const auditTrailTable: DataTableDefinition<AuditEntry> = {
+  label: 'Audit trail',
+  getRowKey: (entry) => entry.id,
+  getRowProps: (entry) => ({ 'data-testid': `audit-row-${entry.id}` }),
+  columns: [
+    {
+      header: 'When',
+      cellClassName: 'whitespace-nowrap',
+      cell: (entry) => formatDateTime(entry.createdAt),
+    },
+    {
+      header: 'Who',
+      cellClassName: 'max-w-56 truncate',
+      cellProps: (entry) => ({ title: entry.actor.email }),
+      cell: (entry) => entry.actor.email,
+    },
+    {
+      header: 'What',
+      cell: (entry) => (
+        <Badge variant={entry.action === 'user_deleted' ? 'danger' : 'outline'}>
+          {auditActionLabels[entry.action]}
+        </Badge>
+      ),
+    },
+    {
+      header: 'Whom',
+      cellClassName: 'max-w-56 truncate',
+      cellProps: (entry) => ({ title: entry.target.email }),
+      cell: (entry) => entry.target.email,
+    },
+    {
+      header: 'Before and after',
+      cellClassName: 'min-w-64',
+      cell: (entry) => (
+        <ul className="grid gap-0.5 text-xs">
+          {describeAuditChange(entry).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      ),
+    },
+  ],
+};
 
 /** The audit trail (issue 14): who did what to whom, before and after, when; newest first. */
 export function AuditTrailPanel() {
@@ -38,8 +76,9 @@ export function AuditTrailPanel() {
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <PagedQueryView
+        <PagedDataTable
           query={audit}
+          table={auditTrailTable}
           loadingLabel="Loading audit trail"
           errorTitle="Error loading the audit trail"
           describeError={(error) => getErrorToastMessage(error, 'Failed to load the audit trail.')}
@@ -52,48 +91,7 @@ export function AuditTrailPanel() {
           }
           pagerLabel="Audit trail pages"
           onPageChange={setPage}
-        >
-          {(rows) => (
-            <Table label="Audit trail">
-              <TableHeader>
-                <TableRow className="hover:bg-transparent">
-                  <TableHead>When</TableHead>
-                  <TableHead>Who</TableHead>
-                  <TableHead>What</TableHead>
-                  <TableHead>Whom</TableHead>
-                  <TableHead>Before and after</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {rows.map((entry) => (
-                  <TableRow key={entry.id} data-testid={`audit-row-${entry.id}`}>
-                    <TableCell className="whitespace-nowrap">
-                      {formatDateTime(entry.createdAt)}
-                    </TableCell>
-                    <TableCell className="max-w-56 truncate" title={entry.actor.email}>
-                      {entry.actor.email}
-                    </TableCell>
-                    <TableCell>
-                      <Badge variant={entry.action === 'user_deleted' ? 'danger' : 'outline'}>
-                        {auditActionLabels[entry.action]}
-                      </Badge>
-                    </TableCell>
-                    <TableCell className="max-w-56 truncate" title={entry.target.email}>
-                      {entry.target.email}
-                    </TableCell>
-                    <TableCell className="min-w-64">
-                      <ul className="grid gap-0.5 text-xs">
-                        {describeAuditChange(entry).map((line) => (
-                          <li key={line}>{line}</li>
-                        ))}
-                      </ul>
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </PagedQueryView>
+        />
       </CardContent>
     </Card>
   );

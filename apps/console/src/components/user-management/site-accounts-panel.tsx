@@ -1,6 +1,5 @@
 import { pagingLimits, type AdminUser } from '@latchkey/contracts';
 import { SearchX, Users } from 'lucide-react';
-import { useState } from 'react';
 import {
   Card,
   CardContent,
@@ -13,8 +12,8 @@ import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
-import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 import {
   USERS_FETCH_ERROR,
   useDeleteSiteAccount,
@@ -33,9 +32,7 @@ import { SiteAccountCard } from './site-account-card.tsx';
 /** Spec doc 2 §2 /user-management: search, the account cards, Edit and Delete. */
 export function SiteAccountsPanel() {
   const { user } = useAuth();
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
-  const settledSearch = useDebouncedValue(search);
+  const { page, setPage, search, setSearch, settledSearch } = usePagedSearch();
   const accounts = useSiteAccounts({ page, search: settledSearch, isEnabled: user !== null });
   const deleteAccount = useDeleteSiteAccount();
   const editing = useDialogTarget<AdminUser>();
@@ -64,10 +61,7 @@ export function SiteAccountsPanel() {
       <CardContent className="flex flex-col gap-4">
         <SearchInput
           value={search}
-          onChange={(value) => {
-            setSearch(value);
-            setPage(1);
-          }}
+          onChange={setSearch}
           label="Search users"
           placeholder="Search by email or name..."
           maxLength={pagingLimits.search}

@@ -1,6 +1,5 @@
-import { pagingLimits } from '@latchkey/contracts';
+import type { SiteOverviewRow } from '@latchkey/contracts';
 import { ChartNoAxesColumn } from 'lucide-react';
-import { useState } from 'react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import {
@@ -11,31 +10,69 @@ import {
   CardTitle,
 } from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
-import { SearchInput } from '@/components/ui/search-input.tsx';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table.tsx';
-import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
+import type { DataTableColumn, DataTableDefinition } from '@/components/ui/data-table.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 import { useSiteOverview } from '@/hooks/use-site-admin.ts';
 import { getAccountDisplayName, roleLabels } from '@/lib/site-admin-access.ts';
 
 const countFormat = new Intl.NumberFormat('en-US');
+
+/** A count, right-aligned so the digits line up down the column. */
+function countColumn(
+  header: string,
+  count: (row: SiteOverviewRow) => number,
+): DataTableColumn<SiteOverviewRow> {
+  return {
+    header,
+    headerClassName: 'text-right',
+    cellClassName: 'text-right tabular-nums',
+    cell: (row) => countFormat.format(count(row)),
+  };
+}
+
+const siteOverviewTable: DataTableDefinition<SiteOverviewRow> = {
+  label: 'Site overview',
+  getRowKey: (row) => row.accountId,
+  getRowProps: (row) => ({ 'data-testid': `overview-row-${row.accountId}` }),
+  columns: [
+    {
+      header: 'Account',
+      cellClassName: 'max-w-64',
+      cell: (row) => (
+        <div className="grid">
+          <span className="truncate font-medium">{getAccountDisplayName(row)}</span>
+          <span className="truncate text-xs text-muted-foreground">{row.email}</span>
+        </div>
+      ),
+    },
+    { header: 'Role', cell: (row) => roleLabels[row.role] },
+    {
+      header: 'Status',
+      cell: (row) => (
+        <Badge variant={row.isActive ? 'success' : 'muted'}>
+          {row.isActive ? 'Active' : 'Inactive'}
+        </Badge>
+      ),
+    },
+    countColumn('Applications', (row) => row.applicationCount),
+    countColumn('End Users', (row) => row.endUserCount),
+    countColumn('API Requests', (row) => row.apiRequestCount),
+    {
+      header: 'Last Activity',
+      cellClassName: 'whitespace-nowrap',
+      cell: (row) => (row.lastActivityAt ? formatDateTime(row.lastActivityAt) : 'Never'),
+    },
+  ],
+};
 
 /**
  * The read-only site overview (issue 14, view_all_data): counts per account, never another
  * environment's end users, keys or logs.
  */
 export function SiteOverviewPanel() {
-  const [page, setPage] = useState(1);
-  const [search, setSearch] = useState('');
-  const settledSearch = useDebouncedValue(search);
+  const { page, setPage, search, setSearch, settledSearch } = usePagedSearch();
   const overview = useSiteOverview({ page, search: settledSearch, isEnabled: true });
 
   return (
@@ -48,18 +85,15 @@ export function SiteOverviewPanel() {
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
-        <SearchInput
-          value={search}
-          onChange={(value) => {
-            setSearch(value);
-            setPage(1);
-          }}
-          label="Search accounts"
-          placeholder="Search by email or name..."
-          maxLength={pagingLimits.search}
-        />
-        <PagedQueryView
+        <PagedDataTable
           query={overview}
+          search={{
+            value: search,
+            onChange: setSearch,
+            label: 'Search accounts',
+            placeholder: 'Search by email or name...',
+          }}
+          table={siteOverviewTable}
           loadingLabel="Loading site overview"
           errorTitle="Error loading the site overview"
           describeError={(error) =>
@@ -74,53 +108,7 @@ export function SiteOverviewPanel() {
           }
           pagerLabel="Site overview pages"
           onPageChange={setPage}
-        >
-          {(rows) => (
-            <Table label="Site overview">
-              <TableHeader>
-                <TableRow className="hover:bg-transparent">
-                  <TableHead>Account</TableHead>
-                  <TableHead>Role</TableHead>
-                  <TableHead>Status</TableHead>
-                  <TableHead className="text-right">Applications</TableHead>
-                  <TableHead className="text-right">End Users</TableHead>
-                  <TableHead className="text-right">API Requests</TableHead>
-                  <TableHead>Last Activity</TableHead>
-                </TableRow>
-              </TableHeader>
-              <TableBody>
-                {rows.map((row) => (
-                  <TableRow key={row.accountId} data-testid={`overview-row-${row.accountId}`}>
-                    <TableCell className="max-w-64">
-                      <div className="grid">
-                        <span className="truncate font-medium">{getAccountDisplayName(row)}</span>
-                        <span className="truncate text-xs text-muted-foreground">{row.email}</span>
-                      </div>
-                    </TableCell>
-                    <TableCell>{roleLabels[row.role]}</TableCell>
-                    <TableCell>
-                      <Badge variant={row.isActive ? 'success' : 'muted'}>
-                        {row.isActive ? 'Active' : 'Inactive'}
-                      </Badge>
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {countFormat.format(row.applicationCount)}
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {countFormat.format(row.endUserCount)}
-                    </TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {countFormat.format(row.apiRequestCount)}
-                    </TableCell>
-                    <TableCell className="whitespace-nowrap">
-                      {row.lastActivityAt ? formatDateTime(row.lastActivityAt) : 'Never'}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
-          )}
-        </PagedQueryView>
+        />
       </CardContent>
     </Card>
   );

@@ -17,17 +17,10 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
-import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
+import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
-import {
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '@/components/ui/table.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useRetryWebhookDelivery, useWebhookDeliveries } from '@/hooks/use-webhooks.ts';
 import { cn } from '@/lib/utils.ts';
@@ -69,8 +62,12 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
   const retryingId = retry.isPending ? retry.variables.deliveryId : null;
 
   return (
-    <PagedQueryView
+    <PagedDataTable
       query={deliveriesQuery}
+      table={deliveryLogTable({
+        retryingId,
+        onRetry: (delivery) => retry.mutate({ webhookId, deliveryId: delivery.id }),
+      })}
       loadingLabel="Loading deliveries"
       errorTitle="Error loading deliveries"
       describeError={(error) => getErrorToastMessage(error, DELIVERIES_FETCH_ERROR)}
@@ -93,75 +90,77 @@ function DeliveryLog({ webhookId }: { webhookId: number }) {
       }
       pagerLabel="Delivery log pages"
       onPageChange={setPage}
-    >
-      {(rows) => (
-        <Table label="Deliveries">
-          <TableHeader>
-            <TableRow className="hover:bg-transparent">
-              <TableHead>Event</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead>Attempts</TableHead>
-              <TableHead>Response</TableHead>
-              <TableHead>Last Error</TableHead>
-              <TableHead>Time</TableHead>
-              <TableHead>Next Attempt</TableHead>
-              <TableHead pinned className="text-right">
-                <span className="sr-only">Actions</span>
-              </TableHead>
-            </TableRow>
-          </TableHeader>
-          <TableBody>
-            {rows.map((delivery) => (
-              <TableRow key={delivery.id} data-testid={`delivery-row-${delivery.id}`}>
-                <TableCell className="whitespace-nowrap">
-                  {webhookEventLabels[delivery.event]}
-                </TableCell>
-                <TableCell>
-                  <div className="flex flex-wrap items-center gap-1">
-                    <DeliveryStatusBadge status={delivery.status} />
-                    {delivery.isSending ? <Badge variant="outline">{SENDING_LABEL}</Badge> : null}
-                  </div>
-                </TableCell>
-                <TableCell className="tabular-nums">{delivery.attempts}</TableCell>
-                <TableCell className="whitespace-nowrap tabular-nums">
-                  <DeliveryResponse delivery={delivery} />
-                </TableCell>
-                <TableCell
-                  className={cn(
-                    'max-w-56 truncate',
-                    !delivery.lastError && 'text-muted-foreground',
-                  )}
-                  title={delivery.lastError ?? undefined}
-                >
-                  {delivery.lastError ?? '—'}
-                </TableCell>
-                <TableCell className="whitespace-nowrap text-muted-foreground">
-                  {formatDateTime(delivery.completedAt ?? delivery.createdAt)}
-                </TableCell>
-                <TableCell className="whitespace-nowrap text-muted-foreground">
-                  {delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'}
-                </TableCell>
-                <TableCell pinned className="text-right">
-                  <Button
-                    variant="outline"
-                    size="sm"
-                    // While an attempt is in flight the server refuses a retry (409).
-                    disabled={delivery.id === retryingId || delivery.isSending}
-                    title={delivery.isSending ? RETRY_WHILE_SENDING_TITLE : undefined}
-                    aria-label={`Retry ${webhookEventLabels[delivery.event]} delivery`}
-                    onClick={() => retry.mutate({ webhookId, deliveryId: delivery.id })}
-                  >
-                    {delivery.id === retryingId ? <Spinner /> : <RotateCw aria-hidden="true" />}
-                    Retry
-                  </Button>
-                </TableCell>
-              </TableRow>
-            ))}
-          </TableBody>
-        </Table>
-      )}
-    </PagedQueryView>
+    />
   );
+}
+
+function deliveryLogTable({
+  retryingId,
+  onRetry,
+}: {
+  /** The delivery being sent again; its button waits for it. */
+  retryingId: string | null;
+  onRetry: (delivery: WebhookDelivery) => void;
+}): DataTableDefinition<WebhookDelivery> {
+  return {
+    label: 'Deliveries',
+    getRowKey: (delivery) => delivery.id,
+    getRowProps: (delivery) => ({ 'data-testid': `delivery-row-${delivery.id}` }),
+    columns: [
+      {
+        header: 'Event',
+        cellClassName: 'whitespace-nowrap',
+        cell: (delivery) => webhookEventLabels[delivery.event],
+      },
+      {
+        header: 'Status',
+        cell: (delivery) => (
+          <div className="flex flex-wrap items-center gap-1">
+            <DeliveryStatusBadge status={delivery.status} />
+            {delivery.isSending ? <Badge variant="outline">{SENDING_LABEL}</Badge> : null}
+          </div>
+        ),
+      },
+      { header: 'Attempts', cellClassName: 'tabular-nums', cell: (delivery) => delivery.attempts },
+      {
+        header: 'Response',
+        cellClassName: 'whitespace-nowrap tabular-nums',
+        cell: (delivery) => <DeliveryResponse delivery={delivery} />,
+      },
+      {
+        header: 'Last Error',
+        cellProps: (delivery) => ({
+          className: cn('max-w-56 truncate', !delivery.lastError && 'text-muted-foreground'),
+          title: delivery.lastError ?? undefined,
+        }),
+        cell: (delivery) => delivery.lastError ?? '—',
+      },
+      {
+        header: 'Time',
+        cellClassName: 'whitespace-nowrap text-muted-foreground',
+        cell: (delivery) => formatDateTime(delivery.completedAt ?? delivery.createdAt),
+      },
+      {
+        header: 'Next Attempt',
+        cellClassName: 'whitespace-nowrap text-muted-foreground',
+        cell: (delivery) => (delivery.nextAttemptAt ? formatDateTime(delivery.nextAttemptAt) : '—'),
+      },
+      rowActionsColumn((delivery) => (
+        <Button
+          variant="outline"
+          size="sm"
+          // While an attempt is in flight the server refuses a retry (409).
+          disabled={delivery.id === retryingId || delivery.isSending}
+          title={delivery.isSending ? RETRY_WHILE_SENDING_TITLE : undefined}
+          aria-label={`Retry ${webhookEventLabels[delivery.event]} delivery`}
+          onClick={() => onRetry(delivery)}
+        >
+          {delivery.id === retryingId ? <Spinner /> : <RotateCw aria-hidden="true" />}
+          Retry
+        </Button>
+      )),
+    ],
+  };
 }
 
 /** Beside the status of a delivery whose attempt is being sent right now. */

@@ -1,0 +1,75 @@
+import type { AppUser } from '@latchkey/contracts';
+import { formatDateTime } from '@/components/applications/application-display.ts';
+import {
+  rowActionsColumn,
+  type DataTableColumn,
+  type DataTableDefinition,
+} from '@/components/ui/data-table.tsx';
+import { cn } from '@/lib/utils.ts';
+import { getAppUserStatus } from './app-user-display.ts';
+import { AppUserRowActions } from './app-user-row-actions.tsx';
+
+/** What a users table's row actions do, and which user they are waiting for. */
+export interface AppUserRowHandlers {
+  /** The user a row action is currently changing; its buttons wait for it. */
+  busyUserId: string | null;
+  onEdit: (user: AppUser) => void;
+  onTogglePause: (user: AppUser) => void;
+  /** Given where a user's HWID can be reset: adds a "Reset HWID" button for users with one. */
+  onResetHwid?: (user: AppUser) => void;
+  onDelete: (user: AppUser) => void;
+}
+
+/**
+ * A table of end users (the dashboard's and the management page's), from its columns. Rows are
+ * found by username, which is unique within an application.
+ */
+export function appUsersTable(columns: DataTableColumn<AppUser>[]): DataTableDefinition<AppUser> {
+  return {
+    label: 'Users',
+    getRowKey: (user) => user.id,
+    getRowProps: (user) => ({ 'data-testid': `user-row-${user.username}` }),
+    columns,
+  };
+}
+
+export const usernameColumn: DataTableColumn<AppUser> = {
+  header: 'Username',
+  cellClassName: 'max-w-48 truncate font-medium',
+  cell: (user) => user.username,
+};
+
+export const lastLoginColumn: DataTableColumn<AppUser> = {
+  header: 'Last Login',
+  cellClassName: 'whitespace-nowrap text-muted-foreground',
+  cell: (user) => (user.lastLogin ? formatDateTime(user.lastLogin) : 'Never'),
+};
+
+/** Spec doc 1 §2: the expiry, red once it has passed (as of `now`, one instant per table). */
+export function expiresColumn(now: Date): DataTableColumn<AppUser> {
+  return {
+    header: 'Expires',
+    cellProps: (user) => {
+      const hasExpired = getAppUserStatus(user, now) === 'Expired';
+      return {
+        'data-expired': hasExpired || undefined,
+        className: cn(
+          'whitespace-nowrap',
+          hasExpired ? 'font-medium text-destructive' : 'text-muted-foreground',
+        ),
+      };
+    },
+    cell: (user) => (user.expiresAt ? formatDateTime(user.expiresAt) : 'Never'),
+  };
+}
+
+export function actionsColumn({
+  busyUserId,
+  ...handlers
+}: AppUserRowHandlers): DataTableColumn<AppUser> {
+  return rowActionsColumn(
+    (user) => <AppUserRowActions user={user} isBusy={user.id === busyUserId} {...handlers} />,
+    // Spec doc 1 §2 lists an Actions column; the buttons line themselves up at the right.
+    { isHeaderShown: true, cellClassName: '' },
+  );
+}

@@ -1,0 +1,87 @@
+import type { Application, AppUser } from '@latchkey/contracts';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Users } from 'lucide-react';
+import type { ReactNode } from 'react';
+import type { DataTableDefinition } from '@/components/ui/data-table.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { useDeleteAppUser } from '@/hooks/use-app-users.ts';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import type { PagedList } from '@/lib/paged-list.ts';
+import type { AppUserRowHandlers } from './app-user-columns.tsx';
+import { DeleteAppUserDialog } from './delete-app-user-dialog.tsx';
+import { EditAppUserDialog } from './edit-app-user-dialog.tsx';
+
+/** The row actions the list handles itself, for the table it is given to draw. */
+export type AppUsersListRowActions = Pick<AppUserRowHandlers, 'busyUserId' | 'onEdit' | 'onDelete'>;
+
+/**
+ * One application's end users as the dashboard and the management page both list them: the
+ * search, a page of the table at a time, and the Edit User and delete dialogs its rows open.
+ * Each page brings its own table (its columns and its other row actions).
+ */
+export function AppUsersList({
+  application,
+  usersQuery,
+  search,
+  onSearchChange,
+  onPageChange,
+  emptyState,
+  busyUserId,
+  table,
+}: {
+  application: Application;
+  usersQuery: UseQueryResult<PagedList<AppUser>>;
+  search: string;
+  onSearchChange: (search: string) => void;
+  onPageChange: (page: number) => void;
+  /** Shown when the application has no users at all (not when a search matches none). */
+  emptyState: { title: string; description: string; action: ReactNode };
+  /** The user one of the page's own row actions is changing. */
+  busyUserId: string | null;
+  table: (rowActions: AppUsersListRowActions) => DataTableDefinition<AppUser>;
+}) {
+  const applicationId = application.id;
+  const deleteAppUser = useDeleteAppUser();
+  const editing = useDialogTarget<AppUser>();
+  const deleting = useDialogTarget<AppUser>();
+
+  return (
+    <>
+      <PagedDataTable
+        query={usersQuery}
+        search={{
+          value: search,
+          onChange: onSearchChange,
+          label: 'Search users',
+          placeholder: 'Search by username or email',
+        }}
+        table={table({
+          busyUserId:
+            busyUserId ?? (deleteAppUser.isPending ? deleteAppUser.variables.userId : null),
+          onEdit: editing.open,
+          onDelete: deleting.open,
+        })}
+        loadingLabel="Loading users"
+        errorTitle="Error loading users"
+        describeError={(error) => error.message}
+        empty={<EmptyState icon={Users} {...emptyState} />}
+        canShowEmptyState={search.trim() === ''}
+        pagerLabel="Users pages"
+        onPageChange={onPageChange}
+      />
+      <EditAppUserDialog
+        applicationId={applicationId}
+        user={editing.target}
+        open={editing.isOpen}
+        onOpenChange={editing.setIsOpen}
+      />
+      <DeleteAppUserDialog
+        user={deleting.target}
+        open={deleting.isOpen}
+        onOpenChange={deleting.setIsOpen}
+        onDelete={(user) => deleteAppUser.mutate({ applicationId, userId: user.id })}
+      />
+    </>
+  );
+}
