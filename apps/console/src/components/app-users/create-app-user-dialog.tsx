@@ -4,21 +4,14 @@ import {
   USERNAME_AND_PASSWORD_REQUIRED,
 } from '@latchkey/contracts';
 import { UserPlus } from 'lucide-react';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog.tsx';
-import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
-import { FormError, FormField } from '@/components/ui/form-field.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { useCreateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { fromDateTimeLocalValue } from './app-user-display.ts';
 
 /** Spec doc 1 §5: the dashboard requires an e-mail too; the management page does not. */
@@ -82,30 +75,36 @@ export function CreateAppUserDialog({
   variant: CreateAppUserVariant;
   trigger?: ReactNode;
 }) {
-  const [isOpen, setIsOpen] = useState(false);
-
   return (
-    <Dialog open={isOpen} onOpenChange={setIsOpen}>
-      <DialogTrigger asChild>
-        {trigger ?? (
+    <FormDialog
+      trigger={
+        trigger ?? (
           <Button>
             <UserPlus aria-hidden="true" />
             Add User
           </Button>
-        )}
-      </DialogTrigger>
-      <DialogContent>
-        {/* Radix unmounts the content once closed, so each opening starts an empty form. */}
+        )
+      }
+    >
+      {(close) => (
         <CreateAppUserForm
           applicationId={applicationId}
           applicationName={applicationName}
           variant={variant}
-          onDone={() => setIsOpen(false)}
+          onDone={close}
         />
-      </DialogContent>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }
+
+const EMPTY_CREATE_APP_USER_FIELDS: CreateAppUserFields = {
+  username: '',
+  email: '',
+  password: '',
+  expiresAt: '',
+  hwid: '',
+};
 
 function CreateAppUserForm({
   applicationId,
@@ -119,43 +118,33 @@ function CreateAppUserForm({
   onDone: () => void;
 }) {
   const id = useId();
-  const [fields, setFields] = useState<CreateAppUserFields>({
-    username: '',
-    email: '',
-    password: '',
-    expiresAt: '',
-    hwid: '',
-  });
-  const [validationError, setValidationError] = useState<string | null>(null);
   const createAppUser = useCreateAppUser();
   const passwordMinLength = useEndUserPasswordMinLength();
   const isEmailRequired = variant === 'dashboard';
-
-  const setField = (field: keyof CreateAppUserFields, value: string) =>
-    setFields((current) => ({ ...current, [field]: value }));
-
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = validateCreateAppUser(fields, variant, passwordMinLength);
-    setValidationError(problem);
-    if (problem) return;
-    createAppUser.mutate(
-      { applicationId, user: toCreateAppUserRequest(fields) },
-      { onSuccess: onDone },
-    );
-  };
+  const { fields, setField, validationError, submit } = useFormFields({
+    initialFields: EMPTY_CREATE_APP_USER_FIELDS,
+    validate: (user) => validateCreateAppUser(user, variant, passwordMinLength),
+    onValidSubmit: (user) =>
+      createAppUser.mutate(
+        { applicationId, user: toCreateAppUserRequest(user) },
+        { onSuccess: onDone },
+      ),
+  });
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{TITLES[variant]}</DialogTitle>
-        <DialogDescription>
-          {applicationName
-            ? `A new end user of ${applicationName}. They sign in from your program.`
-            : 'A new end user. They sign in from your program.'}
-        </DialogDescription>
-      </DialogHeader>
-      <FormError>{validationError}</FormError>
+    <DialogForm
+      title={TITLES[variant]}
+      description={
+        applicationName
+          ? `A new end user of ${applicationName}. They sign in from your program.`
+          : 'A new end user. They sign in from your program.'
+      }
+      validationError={validationError}
+      submitLabel="Create User"
+      isSubmitting={createAppUser.isPending}
+      onSubmit={submit}
+      onCancel={onDone}
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField htmlFor={`${id}-username`} label="Username" isRequired>
           <Input
@@ -230,11 +219,6 @@ function CreateAppUserForm({
           />
         </FormField>
       </div>
-      <DialogFormFooter
-        submitLabel="Create User"
-        isSubmitting={createAppUser.isPending}
-        onCancel={onDone}
-      />
-    </form>
+    </DialogForm>
   );
 }

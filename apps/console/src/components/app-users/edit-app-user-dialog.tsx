@@ -1,19 +1,13 @@
 import { appUserLimits, endUserPasswordProblem, type AppUser } from '@latchkey/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog.tsx';
-import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
-import { FormError, FormField } from '@/components/ui/form-field.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
 
 interface EditAppUserFields {
@@ -67,18 +61,13 @@ export function EditAppUserDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent>
-        {user && (
-          <EditAppUserForm
-            key={user.id}
-            applicationId={applicationId}
-            user={user}
-            onDone={() => onOpenChange(false)}
-          />
-        )}
-      </DialogContent>
-    </Dialog>
+    <FormDialog open={open} onOpenChange={onOpenChange}>
+      {(close) =>
+        user && (
+          <EditAppUserForm key={user.id} applicationId={applicationId} user={user} onDone={close} />
+        )
+      }
+    </FormDialog>
   );
 }
 
@@ -92,36 +81,30 @@ function EditAppUserForm({
   onDone: () => void;
 }) {
   const id = useId();
-  const [fields, setFields] = useState(() => toFields(user));
   const updateAppUser = useUpdateAppUser();
   const passwordMinLength = useEndUserPasswordMinLength();
-  const [validationError, setValidationError] = useState<string | null>(null);
-
-  const setField = <Field extends keyof EditAppUserFields>(
-    field: Field,
-    value: EditAppUserFields[Field],
-  ) => setFields((current) => ({ ...current, [field]: value }));
-
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = fields.password
-      ? endUserPasswordProblem(fields.password, passwordMinLength)
-      : null;
-    setValidationError(problem);
-    if (problem) return;
-    updateAppUser.mutate(
-      { applicationId, userId: user.id, changes: toUpdateAppUserRequest(fields) },
-      { onSuccess: onDone },
-    );
-  };
+  const { fields, setField, validationError, submit } = useFormFields({
+    initialFields: () => toFields(user),
+    // Only a new password is checked: an empty one keeps the current password.
+    validate: ({ password }) =>
+      password ? endUserPasswordProblem(password, passwordMinLength) : null,
+    onValidSubmit: (changes) =>
+      updateAppUser.mutate(
+        { applicationId, userId: user.id, changes: toUpdateAppUserRequest(changes) },
+        { onSuccess: onDone },
+      ),
+  });
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Edit User</DialogTitle>
-        <DialogDescription>Account details and access of {user.username}.</DialogDescription>
-      </DialogHeader>
-      <FormError>{validationError}</FormError>
+    <DialogForm
+      title="Edit User"
+      description={`Account details and access of ${user.username}.`}
+      validationError={validationError}
+      submitLabel="Save Changes"
+      isSubmitting={updateAppUser.isPending}
+      onSubmit={submit}
+      onCancel={onDone}
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField htmlFor={`${id}-username`} label="Username">
           <Input
@@ -204,11 +187,6 @@ function EditAppUserForm({
           Paused
         </Label>
       </div>
-      <DialogFormFooter
-        submitLabel="Save Changes"
-        isSubmitting={updateAppUser.isPending}
-        onCancel={onDone}
-      />
-    </form>
+    </DialogForm>
   );
 }

@@ -4,42 +4,42 @@ import {
   type Application,
 } from '@latchkey/contracts';
 import { Settings } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog.tsx';
-import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
 
 /** Spec doc 1 §2: the management page's Settings dialog. */
 export function ApplicationSettingsDialog({ application }: { application: Application }) {
-  const [isOpen, setIsOpen] = useState(false);
-
   return (
-    <Dialog open={isOpen} onOpenChange={setIsOpen}>
-      <DialogTrigger asChild>
+    <FormDialog
+      trigger={
         <Button variant="outline">
           <Settings aria-hidden="true" />
           Settings
         </Button>
-      </DialogTrigger>
-      <DialogContent>
-        {/* Radix unmounts the content once closed: each opening starts from the saved values. */}
-        <ApplicationSettingsForm application={application} onDone={() => setIsOpen(false)} />
-      </DialogContent>
-    </Dialog>
+      }
+    >
+      {(close) => <ApplicationSettingsForm application={application} onDone={close} />}
+    </FormDialog>
   );
+}
+
+function toSettingsFields(application: Application) {
+  return {
+    name: application.name,
+    version: application.version,
+    description: application.description ?? '',
+    isActive: application.isActive,
+    hwidLockEnabled: application.hwidLockEnabled,
+    maxSessions: application.maxSessionsPerUser?.toString() ?? '',
+  };
 }
 
 function ApplicationSettingsForm({
@@ -50,61 +50,55 @@ function ApplicationSettingsForm({
   onDone: () => void;
 }) {
   const id = useId();
-  const [name, setName] = useState(application.name);
-  const [version, setVersion] = useState(application.version);
-  const [description, setDescription] = useState(application.description ?? '');
-  const [isActive, setIsActive] = useState(application.isActive);
-  const [hwidLockEnabled, setHwidLockEnabled] = useState(application.hwidLockEnabled);
-  const [maxSessions, setMaxSessions] = useState(application.maxSessionsPerUser?.toString() ?? '');
   const updateApplication = useUpdateApplication();
-
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    // Spec doc 1 §5: no validation here; the server's message explains a refusal.
-    updateApplication.mutate(
-      {
-        applicationId: application.id,
-        changes: {
-          name,
-          version,
-          description,
-          isActive,
-          hwidLockEnabled,
-          // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
-          maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
-          // Spec doc 1 §7's whole body: the messages are sent back unchanged.
-          loginSuccessMessage: application.loginSuccessMessage,
-          loginFailedMessage: application.loginFailedMessage,
-          accountDisabledMessage: application.accountDisabledMessage,
-          accountExpiredMessage: application.accountExpiredMessage,
-          versionMismatchMessage: application.versionMismatchMessage,
-          hwidMismatchMessage: application.hwidMismatchMessage,
+  // Spec doc 1 §5: no validation here; the server's message explains a refusal.
+  const { fields, setField, submit } = useFormFields({
+    initialFields: () => toSettingsFields(application),
+    onValidSubmit: ({ maxSessions, ...settings }) =>
+      updateApplication.mutate(
+        {
+          applicationId: application.id,
+          changes: {
+            ...settings,
+            // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
+            maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
+            // Spec doc 1 §7's whole body: the messages are sent back unchanged.
+            loginSuccessMessage: application.loginSuccessMessage,
+            loginFailedMessage: application.loginFailedMessage,
+            accountDisabledMessage: application.accountDisabledMessage,
+            accountExpiredMessage: application.accountExpiredMessage,
+            versionMismatchMessage: application.versionMismatchMessage,
+            hwidMismatchMessage: application.hwidMismatchMessage,
+          },
         },
-      },
-      { onSuccess: onDone },
-    );
-  };
+        { onSuccess: onDone },
+      ),
+  });
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="grid gap-5">
-      <DialogHeader>
-        <DialogTitle>Application Settings</DialogTitle>
-        <DialogDescription>Changes apply to the next request from your program.</DialogDescription>
-      </DialogHeader>
+    <DialogForm
+      title="Application Settings"
+      description="Changes apply to the next request from your program."
+      submitLabel="Update Application"
+      isSubmitting={updateApplication.isPending}
+      onSubmit={submit}
+      onCancel={onDone}
+      className="gap-5"
+    >
       <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
         <FormField htmlFor={`${id}-name`} label="Application Name">
           <Input
             id={`${id}-name`}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
+            value={fields.name}
+            onChange={(event) => setField('name', event.target.value)}
             maxLength={applicationLimits.name}
           />
         </FormField>
         <FormField htmlFor={`${id}-version`} label="Version">
           <Input
             id={`${id}-version`}
-            value={version}
-            onChange={(event) => setVersion(event.target.value)}
+            value={fields.version}
+            onChange={(event) => setField('version', event.target.value)}
             placeholder={DEFAULT_APPLICATION_VERSION}
             maxLength={applicationLimits.version}
           />
@@ -113,8 +107,8 @@ function ApplicationSettingsForm({
       <FormField htmlFor={`${id}-description`} label="Description">
         <Textarea
           id={`${id}-description`}
-          value={description}
-          onChange={(event) => setDescription(event.target.value)}
+          value={fields.description}
+          onChange={(event) => setField('description', event.target.value)}
           maxLength={applicationLimits.description}
           rows={3}
         />
@@ -129,8 +123,8 @@ function ApplicationSettingsForm({
           </div>
           <Switch
             id={`${id}-active`}
-            checked={isActive}
-            onCheckedChange={setIsActive}
+            checked={fields.isActive}
+            onCheckedChange={(checked) => setField('isActive', checked)}
             aria-describedby={`${id}-active-hint`}
           />
         </div>
@@ -143,8 +137,8 @@ function ApplicationSettingsForm({
           </div>
           <Switch
             id={`${id}-hwid-lock`}
-            checked={hwidLockEnabled}
-            onCheckedChange={setHwidLockEnabled}
+            checked={fields.hwidLockEnabled}
+            onCheckedChange={(checked) => setField('hwidLockEnabled', checked)}
             aria-describedby={`${id}-hwid-lock-hint`}
           />
         </div>
@@ -161,18 +155,13 @@ function ApplicationSettingsForm({
           min={1}
           max={applicationLimits.maxSessionsPerUser}
           step={1}
-          value={maxSessions}
-          onChange={(event) => setMaxSessions(event.target.value)}
+          value={fields.maxSessions}
+          onChange={(event) => setField('maxSessions', event.target.value)}
           placeholder="Unlimited"
           aria-describedby={`${id}-max-sessions-hint`}
           className="w-40"
         />
       </FormField>
-      <DialogFormFooter
-        submitLabel="Update Application"
-        isSubmitting={updateApplication.isPending}
-        onCancel={onDone}
-      />
-    </form>
+    </DialogForm>
   );
 }

@@ -9,22 +9,16 @@ import {
   type UpdateApplicationRequest,
 } from '@latchkey/contracts';
 import { Fingerprint, MessageSquare, Settings2 } from 'lucide-react';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog.tsx';
-import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
-import { FormError, FormField } from '@/components/ui/form-field.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
 
 type ApplicationForm = Required<
   Pick<
@@ -58,18 +52,18 @@ export function EditApplicationDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-2xl">
-        {application && (
+    <FormDialog className="sm:max-w-2xl" open={open} onOpenChange={onOpenChange}>
+      {(close) =>
+        application && (
           <EditApplicationForm
             // Reset to the saved values whenever another application (or a newer save) opens.
             key={`${application.id}:${application.updatedAt}`}
             application={application}
-            onDone={() => onOpenChange(false)}
+            onDone={close}
           />
-        )}
-      </DialogContent>
-    </Dialog>
+        )
+      }
+    </FormDialog>
   );
 }
 
@@ -81,38 +75,31 @@ function EditApplicationForm({
   onDone: () => void;
 }) {
   const id = useId();
-  const [form, setForm] = useState(() => toForm(application));
-  const [validationError, setValidationError] = useState<string | null>(null);
   const updateApplication = useUpdateApplication();
-
-  const setField = <Field extends keyof ApplicationForm>(
-    field: Field,
-    value: ApplicationForm[Field],
-  ) => setForm((current) => ({ ...current, [field]: value }));
-
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!form.name.trim()) {
-      setValidationError(APPLICATION_NAME_REQUIRED);
-      return;
-    }
-    setValidationError(null);
+  const {
+    fields: form,
+    setField,
+    validationError,
+    submit,
+  } = useFormFields({
+    initialFields: () => toForm(application),
+    validate: ({ name }) => (name.trim() ? null : APPLICATION_NAME_REQUIRED),
     // Spec doc 1 §7: the whole body, every time.
-    updateApplication.mutate(
-      { applicationId: application.id, changes: form },
-      { onSuccess: onDone },
-    );
-  };
+    onValidSubmit: (changes) =>
+      updateApplication.mutate({ applicationId: application.id, changes }, { onSuccess: onDone }),
+  });
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="grid gap-5">
-      <DialogHeader>
-        <DialogTitle>Edit Application</DialogTitle>
-        <DialogDescription>
-          Settings, device locking and the messages your users see for {application.name}.
-        </DialogDescription>
-      </DialogHeader>
-      <FormError>{validationError}</FormError>
+    <DialogForm
+      title="Edit Application"
+      description={`Settings, device locking and the messages your users see for ${application.name}.`}
+      validationError={validationError}
+      submitLabel="Save Changes"
+      isSubmitting={updateApplication.isPending}
+      onSubmit={submit}
+      onCancel={onDone}
+      className="gap-5"
+    >
       <Tabs defaultValue="basic" className="grid gap-4">
         <TabsList className="w-full sm:w-fit">
           <TabsTrigger value="basic">
@@ -225,11 +212,6 @@ function EditApplicationForm({
           </div>
         </TabsContent>
       </Tabs>
-      <DialogFormFooter
-        submitLabel="Save Changes"
-        isSubmitting={updateApplication.isPending}
-        onCancel={onDone}
-      />
-    </form>
+    </DialogForm>
   );
 }

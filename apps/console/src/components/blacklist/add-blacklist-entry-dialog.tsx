@@ -5,30 +5,22 @@ import {
   type BlacklistType,
 } from '@latchkey/contracts';
 import { Plus } from 'lucide-react';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog.tsx';
-import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
-import { FormError, FormField } from '@/components/ui/form-field.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import {
   Select,
   SelectContent,
   SelectItem,
-  SelectSeparator,
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
-import { useApplications } from '@/hooks/use-applications.ts';
 import { useCreateBlacklistEntry } from '@/hooks/use-blacklist.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
 import {
   EMPTY_BLACKLIST_ENTRY_FIELDS,
   GLOBAL_SCOPE_LABEL,
@@ -54,57 +46,44 @@ const VALUE_HINTS: Record<BlacklistType, string | undefined> = {
 
 /** Spec doc 2 §2: the 'Add Blacklist Entry' dialog. */
 export function AddBlacklistEntryDialog({ trigger }: { trigger?: ReactNode }) {
-  const [isOpen, setIsOpen] = useState(false);
-
   return (
-    <Dialog open={isOpen} onOpenChange={setIsOpen}>
-      <DialogTrigger asChild>
-        {trigger ?? (
+    <FormDialog
+      trigger={
+        trigger ?? (
           <Button>
             <Plus aria-hidden="true" />
             Add Blacklist Entry
           </Button>
-        )}
-      </DialogTrigger>
-      <DialogContent>
-        {/* Radix unmounts the content once closed, so each opening starts an empty form. */}
-        <AddBlacklistEntryForm onDone={() => setIsOpen(false)} />
-      </DialogContent>
-    </Dialog>
+        )
+      }
+    >
+      {(close) => <AddBlacklistEntryForm onDone={close} />}
+    </FormDialog>
   );
 }
 
 function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
   const id = useId();
-  const [fields, setFields] = useState<BlacklistEntryFields>(EMPTY_BLACKLIST_ENTRY_FIELDS);
-  const [validationError, setValidationError] = useState<string | null>(null);
   const createEntry = useCreateBlacklistEntry();
-  const { data: applications, isPending: isLoadingApplications } = useApplications();
-
-  const setField = <K extends keyof BlacklistEntryFields>(
-    field: K,
-    value: BlacklistEntryFields[K],
-  ) => setFields((current) => ({ ...current, [field]: value }));
+  const { fields, setField, validationError, submit } = useFormFields<BlacklistEntryFields>({
+    initialFields: EMPTY_BLACKLIST_ENTRY_FIELDS,
+    validate: validateBlacklistEntry,
+    onValidSubmit: (entry) =>
+      createEntry.mutate(toCreateBlacklistEntryRequest(entry), { onSuccess: onDone }),
+  });
 
   const valueHint = fields.type ? VALUE_HINTS[fields.type] : undefined;
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = validateBlacklistEntry(fields);
-    setValidationError(problem);
-    if (problem) return;
-    createEntry.mutate(toCreateBlacklistEntryRequest(fields), { onSuccess: onDone });
-  };
-
   return (
-    <form onSubmit={handleSubmit} noValidate className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>Add Blacklist Entry</DialogTitle>
-        <DialogDescription>
-          Blocked values are refused at registration and login, for every application or just one.
-        </DialogDescription>
-      </DialogHeader>
-      <FormError>{validationError}</FormError>
+    <DialogForm
+      title="Add Blacklist Entry"
+      description="Blocked values are refused at registration and login, for every application or just one."
+      validationError={validationError}
+      submitLabel="Add Entry"
+      isSubmitting={createEntry.isPending}
+      onSubmit={submit}
+      onCancel={onDone}
+    >
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField htmlFor={`${id}-type`} label="Type" isRequired>
           <Select
@@ -124,25 +103,13 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
           </Select>
         </FormField>
         <FormField htmlFor={`${id}-application`} label="Application">
-          <Select value={fields.scope} onValueChange={(value) => setField('scope', value)}>
-            <SelectTrigger id={`${id}-application`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={GLOBAL_SCOPE_VALUE}>{GLOBAL_SCOPE_LABEL}</SelectItem>
-              {(applications?.length ?? 0) > 0 && <SelectSeparator />}
-              {applications?.map((application) => (
-                <SelectItem key={application.id} value={String(application.id)}>
-                  {application.name}
-                </SelectItem>
-              ))}
-              {isLoadingApplications && (
-                <SelectItem value="loading" disabled>
-                  Loading applications...
-                </SelectItem>
-              )}
-            </SelectContent>
-          </Select>
+          <ApplicationScopeSelect
+            id={`${id}-application`}
+            value={fields.scope}
+            onValueChange={(value) => setField('scope', value)}
+            allValue={GLOBAL_SCOPE_VALUE}
+            allLabel={GLOBAL_SCOPE_LABEL}
+          />
         </FormField>
       </div>
       <FormField htmlFor={`${id}-value`} label="Value" isRequired hint={valueHint}>
@@ -168,11 +135,6 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
           rows={3}
         />
       </FormField>
-      <DialogFormFooter
-        submitLabel="Add Entry"
-        isSubmitting={createEntry.isPending}
-        onCancel={onDone}
-      />
-    </form>
+    </DialogForm>
   );
 }

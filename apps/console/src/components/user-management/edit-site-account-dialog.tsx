@@ -4,16 +4,9 @@ import {
   type AdminUser,
   type Role,
 } from '@latchkey/contracts';
-import { useId, useState, type FormEvent } from 'react';
+import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog.tsx';
-import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { FormField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import {
@@ -24,6 +17,7 @@ import {
   SelectValue,
 } from '@/components/ui/select.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useUpdateSiteAccount } from '@/hooks/use-site-admin.ts';
 import {
   allPermissions,
@@ -46,18 +40,18 @@ export function EditSiteAccountDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-2xl">
-        {account && (
+    <FormDialog className="sm:max-w-2xl" open={open} onOpenChange={onOpenChange}>
+      {(close) =>
+        account && (
           <EditSiteAccountForm
             // A newer save of the same account resets the form to what the server holds.
             key={`${account.id}:${account.role}:${account.isActive}:${account.permissions.join()}`}
             account={account}
-            onClose={() => onOpenChange(false)}
+            onClose={close}
           />
-        )}
-      </DialogContent>
-    </Dialog>
+        )
+      }
+    </FormDialog>
   );
 }
 
@@ -67,27 +61,30 @@ function EditSiteAccountForm({ account, onClose }: { account: AdminUser; onClose
   const access = getSiteAdminAccess(user);
   const actor = user?.userPermissions ?? { role: 'user' as const, permissions: [] };
   const updateAccount = useUpdateSiteAccount();
-  const [role, setRole] = useState<Role>(account.role);
-  const [isActive, setIsActive] = useState(account.isActive);
-  const [permissions, setPermissions] = useState(account.permissions);
+  const { fields, setField, submit } = useFormFields({
+    initialFields: () => ({
+      role: account.role,
+      permissions: account.permissions,
+      isActive: account.isActive,
+    }),
+    onValidSubmit: (changes) =>
+      updateAccount.mutate({ accountId: account.id, changes }, { onSuccess: onClose }),
+  });
+  const { role, isActive, permissions } = fields;
   const isSelf = user?.id === account.id;
   const isOwnerRole = role === 'owner';
 
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    updateAccount.mutate(
-      { accountId: account.id, changes: { role, permissions, isActive } },
-      { onSuccess: onClose },
-    );
-  };
-
   return (
-    <form onSubmit={handleSubmit} className="grid gap-5">
-      <DialogHeader>
-        <DialogTitle>Edit {getAccountDisplayName(account)}</DialogTitle>
-        <DialogDescription className="break-all">{account.email}</DialogDescription>
-      </DialogHeader>
-
+    <DialogForm
+      title={`Edit ${getAccountDisplayName(account)}`}
+      description={account.email}
+      descriptionClassName="break-all"
+      submitLabel="Save Changes"
+      isSubmitting={updateAccount.isPending}
+      onSubmit={submit}
+      onCancel={onClose}
+      className="gap-5"
+    >
       <FormField
         htmlFor={`${id}-role`}
         label="Role"
@@ -99,7 +96,7 @@ function EditSiteAccountForm({ account, onClose }: { account: AdminUser; onClose
       >
         <Select
           value={role}
-          onValueChange={(value) => setRole(value as Role)}
+          onValueChange={(value) => setField('role', value as Role)}
           disabled={!access.canManagePermissions}
         >
           <SelectTrigger id={`${id}-role`} aria-describedby={`${id}-role-hint`}>
@@ -126,7 +123,7 @@ function EditSiteAccountForm({ account, onClose }: { account: AdminUser; onClose
             checked={isActive}
             disabled={isSelf}
             aria-describedby={`${id}-active-hint`}
-            onCheckedChange={(checked) => setIsActive(checked === true)}
+            onCheckedChange={(checked) => setField('isActive', checked === true)}
           />
           Active User
         </Label>
@@ -158,12 +155,14 @@ function EditSiteAccountForm({ account, onClose }: { account: AdminUser; onClose
                   disabled={isDisabled}
                   aria-describedby={`${checkboxId}-description`}
                   onCheckedChange={(checked) =>
-                    setPermissions((current) =>
+                    setField(
+                      'permissions',
                       checked === true
                         ? allPermissions.filter(
-                            (candidate) => candidate === permission || current.includes(candidate),
+                            (candidate) =>
+                              candidate === permission || permissions.includes(candidate),
                           )
-                        : current.filter((candidate) => candidate !== permission),
+                        : permissions.filter((candidate) => candidate !== permission),
                     )
                   }
                 />
@@ -180,12 +179,6 @@ function EditSiteAccountForm({ account, onClose }: { account: AdminUser; onClose
           })}
         </div>
       </fieldset>
-
-      <DialogFormFooter
-        submitLabel="Save Changes"
-        isSubmitting={updateAccount.isPending}
-        onCancel={onClose}
-      />
-    </form>
+    </DialogForm>
   );
 }

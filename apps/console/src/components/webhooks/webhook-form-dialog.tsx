@@ -7,31 +7,23 @@ import {
   type WebhookFormat,
 } from '@latchkey/contracts';
 import { Plus } from 'lucide-react';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
+import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-  DialogTrigger,
-} from '@/components/ui/dialog.tsx';
-import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
-import { FormError, FormField } from '@/components/ui/form-field.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import {
   Select,
   SelectContent,
   SelectItem,
-  SelectSeparator,
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
-import { useApplications } from '@/hooks/use-applications.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useCreateWebhook, useUpdateWebhook } from '@/hooks/use-webhooks.ts';
 import {
   ALL_APPLICATIONS_LABEL,
@@ -48,21 +40,21 @@ import {
 
 /** Spec doc 2 §2: the Create Webhook dialog, opened from its own button. */
 export function CreateWebhookDialog({ trigger }: { trigger?: ReactNode }) {
-  const [isOpen, setIsOpen] = useState(false);
   const createWebhook = useCreateWebhook();
 
   return (
-    <Dialog open={isOpen} onOpenChange={setIsOpen}>
-      <DialogTrigger asChild>
-        {trigger ?? (
+    <FormDialog
+      className="sm:max-w-2xl"
+      trigger={
+        trigger ?? (
           <Button>
             <Plus aria-hidden="true" />
             Create Webhook
           </Button>
-        )}
-      </DialogTrigger>
-      <DialogContent className="sm:max-w-2xl">
-        {/* Radix unmounts the content once closed, so each opening starts an empty form. */}
+        )
+      }
+    >
+      {(close) => (
         <WebhookForm
           title="Create Webhook"
           description="Send your applications' login, failure and session events to a URL: a Discord or Slack channel, or your own server."
@@ -71,12 +63,12 @@ export function CreateWebhookDialog({ trigger }: { trigger?: ReactNode }) {
           secretHint="Leave blank and a signing secret (whsec_…) is generated for you."
           isSubmitting={createWebhook.isPending}
           onSubmit={(fields) =>
-            createWebhook.mutate(toWebhookRequest(fields), { onSuccess: () => setIsOpen(false) })
+            createWebhook.mutate(toWebhookRequest(fields), { onSuccess: close })
           }
-          onCancel={() => setIsOpen(false)}
+          onCancel={close}
         />
-      </DialogContent>
-    </Dialog>
+      )}
+    </FormDialog>
   );
 }
 
@@ -93,9 +85,9 @@ export function EditWebhookDialog({
   const updateWebhook = useUpdateWebhook();
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="sm:max-w-2xl">
-        {webhook && (
+    <FormDialog className="sm:max-w-2xl" open={open} onOpenChange={onOpenChange}>
+      {(close) =>
+        webhook && (
           <WebhookForm
             // Reset to the saved values whenever another webhook (or a newer save) opens.
             key={`${webhook.id}:${webhook.updatedAt}`}
@@ -108,14 +100,14 @@ export function EditWebhookDialog({
             onSubmit={(fields) =>
               updateWebhook.mutate(
                 { webhookId: webhook.id, changes: toWebhookRequest(fields) },
-                { onSuccess: () => onOpenChange(false) },
+                { onSuccess: close },
               )
             }
-            onCancel={() => onOpenChange(false)}
+            onCancel={close}
           />
-        )}
-      </DialogContent>
-    </Dialog>
+        )
+      }
+    </FormDialog>
   );
 }
 
@@ -139,30 +131,24 @@ function WebhookForm({
   onCancel: () => void;
 }) {
   const id = useId();
-  const [fields, setFields] = useState(initialFields);
-  const [validationError, setValidationError] = useState<string | null>(null);
-  const { data: applications, isPending: isLoadingApplications } = useApplications();
-
-  const setField = <K extends keyof WebhookFields>(field: K, value: WebhookFields[K]) =>
-    setFields((current) => ({ ...current, [field]: value }));
-
-  const handleSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = validateWebhook(fields);
-    setValidationError(problem);
-    if (problem) return;
-    onSubmit(fields);
-  };
+  const { fields, setField, validationError, submit } = useFormFields({
+    initialFields,
+    validate: validateWebhook,
+    onValidSubmit: onSubmit,
+  });
 
   const allEventsChosen = fields.events.length === webhookEventNames.length;
 
   return (
-    <form onSubmit={handleSubmit} noValidate className="grid gap-4">
-      <DialogHeader>
-        <DialogTitle>{title}</DialogTitle>
-        <DialogDescription>{description}</DialogDescription>
-      </DialogHeader>
-      <FormError>{validationError}</FormError>
+    <DialogForm
+      title={title}
+      description={description}
+      validationError={validationError}
+      submitLabel={submitLabel}
+      isSubmitting={isSubmitting}
+      onSubmit={submit}
+      onCancel={onCancel}
+    >
       <FormField
         htmlFor={`${id}-url`}
         label="Webhook URL"
@@ -236,25 +222,13 @@ function WebhookForm({
 
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField htmlFor={`${id}-application`} label="Application">
-          <Select value={fields.scope} onValueChange={(value) => setField('scope', value)}>
-            <SelectTrigger id={`${id}-application`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={ALL_APPLICATIONS_VALUE}>{ALL_APPLICATIONS_LABEL}</SelectItem>
-              {(applications?.length ?? 0) > 0 && <SelectSeparator />}
-              {applications?.map((application) => (
-                <SelectItem key={application.id} value={String(application.id)}>
-                  {application.name}
-                </SelectItem>
-              ))}
-              {isLoadingApplications && (
-                <SelectItem value="loading" disabled>
-                  Loading applications...
-                </SelectItem>
-              )}
-            </SelectContent>
-          </Select>
+          <ApplicationScopeSelect
+            id={`${id}-application`}
+            value={fields.scope}
+            onValueChange={(value) => setField('scope', value)}
+            allValue={ALL_APPLICATIONS_VALUE}
+            allLabel={ALL_APPLICATIONS_LABEL}
+          />
         </FormField>
         <FormField htmlFor={`${id}-format`} label="Format" hint={webhookFormatHints[fields.format]}>
           <Select
@@ -283,8 +257,6 @@ function WebhookForm({
         />
         Active
       </Label>
-
-      <DialogFormFooter submitLabel={submitLabel} isSubmitting={isSubmitting} onCancel={onCancel} />
-    </form>
+    </DialogForm>
   );
 }
