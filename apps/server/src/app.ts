@@ -54,7 +54,9 @@ import {
   destinationPolicyFor,
   guardedLookup,
 } from './modules/webhooks/destination-guard.ts';
+import { registerLicenseRoutes } from './modules/licenses/routes.ts';
 import { registerPlanRoutes } from './modules/plans/routes.ts';
+import { registerSubscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import {
   createWebhookDispatcher,
@@ -289,6 +291,8 @@ export async function buildApp(
       registerApplicationRoutes(ownerScope, deps);
       registerAppUserRoutes(ownerScope, deps);
       registerPlanRoutes(ownerScope);
+      registerLicenseRoutes(ownerScope, { ...deps, activity });
+      registerSubscriptionRoutes(ownerScope, deps);
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
       registerWebhookRoutes(ownerScope, deps);

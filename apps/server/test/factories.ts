@@ -4,13 +4,19 @@ import {
   appUserSchema,
   applicationSchema,
   defaultApplicationMessages,
+  generatedLicensesSchema,
   planSchema,
+  subscriptionListSchema,
   webhookSchema,
   type AppUser,
   type Application,
   type CreateAppUserRequest,
   type CreateApplicationRequest,
   type CreatePlanRequest,
+  type GeneratedLicenses,
+  type GenerateLicensesRequest,
+  type GrantSubscriptionRequest,
+  type Subscription,
   type CreateWebhookRequest,
   type Plan,
   type Webhook,
@@ -194,6 +200,40 @@ export async function createPlanViaApi(
   });
   if (response.statusCode !== 201) throw new Error(`create plan: ${response.body}`);
   return planSchema.parse(response.json());
+}
+
+/** Generates licence keys of a plan through POST /api/applications/:id/licenses. */
+export async function generateLicensesViaApi(
+  app: FastifyInstance,
+  owner: SignedInOwner,
+  applicationId: number,
+  body: Partial<GenerateLicensesRequest> & { planId: string },
+): Promise<GeneratedLicenses['keys']> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/applications/${applicationId}/licenses`,
+    headers: owner.headers,
+    payload: { count: 1, ...body },
+  });
+  if (response.statusCode !== 201) throw new Error(`generate licences: ${response.body}`);
+  return generatedLicensesSchema.parse(response.json()).keys;
+}
+
+/** Grants a plan to an end user through POST …/users/:userId/subscriptions. */
+export async function grantSubscriptionViaApi(
+  app: FastifyInstance,
+  owner: SignedInOwner,
+  ids: { applicationId: number; userId: string },
+  body: GrantSubscriptionRequest,
+): Promise<Subscription[]> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/applications/${ids.applicationId}/users/${ids.userId}/subscriptions`,
+    headers: owner.headers,
+    payload: body,
+  });
+  if (response.statusCode !== 201) throw new Error(`grant subscription: ${response.body}`);
+  return subscriptionListSchema.parse(response.json());
 }
 
 /** Creates an end user the way the console does, through POST /api/applications/:id/users. */

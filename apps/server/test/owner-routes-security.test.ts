@@ -10,8 +10,10 @@ import {
   blacklistEntries,
   codeFiles,
   codeFileVersions,
+  licenseKeys,
   ownerAccounts,
   plans,
+  subscriptions,
   webhookDeliveries,
   webhooks,
 } from '../src/db/schema/index.ts';
@@ -20,6 +22,8 @@ import {
   createAppUserViaApi,
   createPlanViaApi,
   createWebhookViaApi,
+  generateLicensesViaApi,
+  grantSubscriptionViaApi,
   insertActivityLog,
   insertAppUserSession,
   insertBlacklistEntry,
@@ -60,6 +64,10 @@ interface Fixture {
   userId: string;
   /** A plan of the application. */
   planId: string;
+  /** A licence key of the plan. */
+  licenseId: string;
+  /** The user's subscription of the plan. */
+  subscriptionId: string;
   blacklistEntryId: number;
   webhookId: number;
   deliveryId: string;
@@ -187,6 +195,71 @@ const ownerRoutes: OwnerRoute[] = [
   {
     method: 'DELETE',
     path: '/api/applications/:id/plans/:planId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/plans/:planId/delete-unused',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/licenses',
+    query: 'planId=:planId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/licenses',
+    body: (fixture) => ({ planId: fixture.planId, count: 3 }),
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/licenses/export.csv',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/licenses/:licenseId/key',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/licenses/:licenseId/ban',
+    body: { reason: 'planted' },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/licenses/:licenseId/unban',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/licenses/:licenseId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'GET',
+    path: '/api/applications/:appId/users/:userId/subscriptions',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/subscriptions',
+    body: (fixture) => ({ planId: fixture.planId, expiresAt: null }),
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/api/applications/:appId/users/:userId/subscriptions/:subscriptionId',
+    body: { expiresAt: null },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId/subscriptions/:subscriptionId',
     asOtherOwner: applicationNotFound,
   },
   { method: 'GET', path: '/api/blacklist', asOtherOwner: 'own-data' },
@@ -334,6 +407,8 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':appId', String(fixture.applicationId))
     .replace(':userId', fixture.userId)
     .replace(':planId', fixture.planId)
+    .replace(':licenseId', fixture.licenseId)
+    .replace(':subscriptionId', fixture.subscriptionId)
     .replace(':entryId', String(fixture.blacklistEntryId))
     .replace(':language', 'csharp');
 }
@@ -388,6 +463,16 @@ describe('every owner route is closed to everyone but its owner', () => {
         .from(plans)
         .where(inArray(plans.applicationId, applicationIds))
         .orderBy(plans.id),
+      licenseKeys: await db
+        .select()
+        .from(licenseKeys)
+        .where(inArray(licenseKeys.applicationId, applicationIds))
+        .orderBy(licenseKeys.id),
+      subscriptions: await db
+        .select()
+        .from(subscriptions)
+        .where(inArray(subscriptions.applicationId, applicationIds))
+        .orderBy(subscriptions.id),
       webhooks: victimWebhooks,
       deliveries: await db
         .select()
@@ -423,6 +508,20 @@ describe('every owner route is closed to everyone but its owner', () => {
       durationDays: 30,
       entitlements: ['PRO'],
     });
+    // The key and the subscription are of another plan: the plan routes' own plan stays
+    // unused, so deleting it or granting it succeeds for the owner (the positive control).
+    const keyPlan = await createPlanViaApi(testApp.app, owner, application.id, {
+      name: owner === victim ? `${VICTIM_PLAN_NAME} (keys)` : 'Attacker plan (keys)',
+    });
+    const [license] = await generateLicensesViaApi(testApp.app, owner, application.id, {
+      planId: keyPlan.id,
+    });
+    const [subscription] = await grantSubscriptionViaApi(
+      testApp.app,
+      owner,
+      { applicationId: application.id, userId: user.id },
+      { planId: keyPlan.id },
+    );
     const entry = await insertBlacklistEntry(testApp.database.db, {
       ownerAccountId: owner.accountId,
       applicationId: application.id,
@@ -454,6 +553,8 @@ describe('every owner route is closed to everyone but its owner', () => {
       applicationId: application.id,
       userId: user.id,
       planId: plan.id,
+      licenseId: license!.id,
+      subscriptionId: subscription!.id,
       blacklistEntryId: entry.id,
       webhookId: webhook.id,
       deliveryId: delivery.id,
@@ -563,6 +664,8 @@ describe('every owner route is closed to everyone but its owner', () => {
           applicationId: 2_000_000_000,
           userId: randomUUID(),
           planId: randomUUID(),
+          licenseId: randomUUID(),
+          subscriptionId: randomUUID(),
           blacklistEntryId: 2_000_000_000,
           webhookId: 2_000_000_000,
           deliveryId: randomUUID(),
@@ -592,7 +695,7 @@ describe('every owner route is closed to everyone but its owner', () => {
   it("a second owner cannot reach the first owner's plan through their own application", async () => {
     const attackerData = await createFixture(attacker);
     const planRoutes = ownerRoutes.filter((r) => r.path.includes(':planId'));
-    expect(planRoutes).toHaveLength(2);
+    expect(planRoutes).toHaveLength(3);
     for (const route of planRoutes) {
       const response = await send(
         route,
@@ -602,6 +705,40 @@ describe('every owner route is closed to everyone but its owner', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: 'Plan not found', code: 'NOT_FOUND' });
     }
+  });
+
+  it("a second owner cannot reach the first owner's licence key or subscription through their own application", async () => {
+    const attackerData = await createFixture(attacker);
+    const licenseRoutes = ownerRoutes.filter((r) => r.path.includes(':licenseId'));
+    expect(licenseRoutes).toHaveLength(4);
+    for (const route of licenseRoutes) {
+      const response = await send(
+        route,
+        { ...attackerData, licenseId: victimData.licenseId },
+        attacker.headers,
+      );
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'Licence key not found', code: 'NOT_FOUND' });
+    }
+    const subscriptionRoutes = ownerRoutes.filter((r) => r.path.includes(':subscriptionId'));
+    expect(subscriptionRoutes).toHaveLength(2);
+    for (const route of subscriptionRoutes) {
+      const response = await send(
+        route,
+        { ...attackerData, subscriptionId: victimData.subscriptionId },
+        attacker.headers,
+      );
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'Subscription not found', code: 'NOT_FOUND' });
+    }
+    // The attacker's own plan may not be granted from (or generate into) the victim's plan id.
+    const generated = await send(
+      ownerRoutes.find((r) => r.method === 'POST' && r.path === '/api/applications/:id/licenses')!,
+      { ...attackerData, planId: victimData.planId },
+      attacker.headers,
+    );
+    expect(generated.statusCode).toBe(404);
+    expect(generated.json()).toEqual({ message: 'Plan not found', code: 'NOT_FOUND' });
   });
 
   it.each(ownerRoutes.filter((route) => mutating(route.method)))(

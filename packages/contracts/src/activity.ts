@@ -3,8 +3,9 @@ import { applicationIdSchema } from './applications.ts';
 import { pageQueryFields } from './paging.ts';
 
 /**
- * The authentication events of the client API (spec doc 2 §3), in the spec's order. The
- * activity log records exactly these; webhooks subscribe to the same names.
+ * The authentication events of the client API (spec doc 2 §3), in the spec's order, then the
+ * licence events of issue 22. The activity log records exactly these; webhooks subscribe to
+ * the same names.
  */
 export const activityEventNames = [
   'user_login',
@@ -17,6 +18,11 @@ export const activityEventNames = [
   'login_blocked_ip',
   'login_blocked_username',
   'login_blocked_hwid',
+  // Licence keys (issue 22): a key redeemed (register, redeem or key login), a key refused,
+  // a key banned by the owner. None counts as a login attempt.
+  'license_redeemed',
+  'license_failed',
+  'license_banned',
 ] as const;
 export const activityEventSchema = z.enum(activityEventNames);
 export type ActivityEvent = z.infer<typeof activityEventSchema>;
@@ -33,6 +39,9 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   login_blocked_ip: 'IP Blocked',
   login_blocked_username: 'Username Blocked',
   login_blocked_hwid: 'HWID Blocked',
+  license_redeemed: 'Licence Redeemed',
+  license_failed: 'Licence Failed',
+  license_banned: 'Licence Banned',
 };
 
 /** A successful login; stats count it against the failure events below. */

@@ -65,6 +65,8 @@ export const applicationSchema = z
     hwidLockEnabled: z.boolean(),
     /** Concurrent sessions per end user; null is unlimited. */
     maxSessionsPerUser: z.number().int().nullable(),
+    /** Registration needs a licence key; users without an active subscription are refused. */
+    licenseRequired: z.boolean(),
     loginSuccessMessage: z.string(),
     loginFailedMessage: z.string(),
     accountDisabledMessage: z.string(),
@@ -155,6 +157,7 @@ export const updateApplicationRequestSchema = z
       )
       .nullable()
       .optional(),
+    licenseRequired: z.boolean({ error: 'licenseRequired must be true or false' }).optional(),
     loginSuccessMessage: applicationMessage.optional(),
     loginFailedMessage: applicationMessage.optional(),
     accountDisabledMessage: applicationMessage.optional(),
@@ -192,6 +195,9 @@ export const applicationStatsSchema = z
     /** Successful logins as a percent (0-100, one decimal) of all login attempts; 0 when none. */
     loginSuccessRate: z.number().min(0).max(100),
     lastActivity: z.iso.datetime().nullable(),
+    /** Licence keys not yet redeemed (past their redeem-by date included) and redeemed ones. */
+    unusedLicenses: z.number().int(),
+    usedLicenses: z.number().int(),
   })
   .meta({ id: 'ApplicationStats' });
 export type ApplicationStats = z.infer<typeof applicationStatsSchema>;

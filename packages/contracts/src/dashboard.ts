@@ -10,6 +10,9 @@ export const dashboardStatsSchema = z
     totalApplications: z.number().int(),
     activeApplications: z.number().int(),
     totalActiveSessions: z.number().int(),
+    /** Licence keys across the owner's applications, unused and used (running totals). */
+    unusedLicenses: z.number().int(),
+    usedLicenses: z.number().int(),
   })
   .meta({ id: 'DashboardStats' });
 export type DashboardStats = z.infer<typeof dashboardStatsSchema>;

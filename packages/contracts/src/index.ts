@@ -17,3 +17,5 @@ export * from './admin.ts';
 export * from './code-files.ts';
 export * from './plans.ts';
 export * from './license-key-masks.ts';
+export * from './licenses.ts';
+export * from './subscriptions.ts';

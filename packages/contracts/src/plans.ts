@@ -21,6 +21,8 @@ export const ENTITLEMENT_CODE_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
 
 export const PLAN_NAME_REQUIRED = 'Please enter a plan name';
 export const PLAN_NOT_FOUND = 'Plan not found';
+export const PLAN_IN_USE =
+  'This plan has licence keys or subscriptions: archive it instead, so they keep their plan';
 export const PLAN_NAME_TAKEN = 'This application already has a plan with that name';
 export const ENTITLEMENT_CODE_INVALID = `Entitlements must be 1 to ${planLimits.entitlementCode} letters, digits or _ (such as PRO or EXPORT_PDF)`;
 export const PLAN_DURATION_RANGE = `Duration must be between 1 and ${planLimits.durationDays} days (null for lifetime)`;

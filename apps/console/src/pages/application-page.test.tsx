@@ -46,6 +46,8 @@ const stats: ApplicationStats = {
   totalApiRequests: 1000,
   loginSuccessRate: 97.5,
   lastActivity: null,
+  unusedLicenses: 0,
+  usedLicenses: 0,
 };
 
 /** The owner's applications, Orbit's three users (searched by name) and its stats. */

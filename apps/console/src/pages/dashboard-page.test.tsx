@@ -24,6 +24,8 @@ const stats: DashboardStats = {
   activeApplications: 2,
   totalUsers: 0,
   totalActiveSessions: 0,
+  unusedLicenses: 0,
+  usedLicenses: 0,
   totalApiKeys: 2,
   activeApiKeys: 2,
   accountType: 'Enterprise',

@@ -83,6 +83,7 @@ export function createApplication(overrides: Partial<Application> = {}): Applica
     version: '1.0.0',
     hwidLockEnabled: false,
     maxSessionsPerUser: null,
+    licenseRequired: false,
     ...defaultApplicationMessages,
     signingPublicKey: 'ab'.repeat(32),
     createdAt: '2025-03-14T12:00:00.000Z',

@@ -31,6 +31,23 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'POST /api/applications/:id/plans': 'manage_applications',
   'PUT /api/applications/:id/plans/:planId': 'manage_applications',
   'DELETE /api/applications/:id/plans/:planId': 'manage_applications',
+  'POST /api/applications/:id/plans/:planId/delete-unused': 'manage_applications',
+
+  // A key's text is a credential, like a webhook's secret: revealing or exporting keys goes
+  // with the right to manage the application, not with a read of its data.
+  'GET /api/applications/:id/licenses': 'signed_in',
+  'POST /api/applications/:id/licenses': 'manage_applications',
+  'GET /api/applications/:id/licenses/export.csv': 'manage_applications',
+  'GET /api/applications/:id/licenses/:licenseId/key': 'manage_applications',
+  'POST /api/applications/:id/licenses/:licenseId/ban': 'manage_applications',
+  'POST /api/applications/:id/licenses/:licenseId/unban': 'manage_applications',
+  'DELETE /api/applications/:id/licenses/:licenseId': 'manage_applications',
+
+  'GET /api/applications/:appId/users/:userId/subscriptions': 'signed_in',
+  'POST /api/applications/:appId/users/:userId/subscriptions': 'manage_applications',
+  'PUT /api/applications/:appId/users/:userId/subscriptions/:subscriptionId': 'manage_applications',
+  'DELETE /api/applications/:appId/users/:userId/subscriptions/:subscriptionId':
+    'manage_applications',
 
   'GET /api/blacklist': 'signed_in',
   'POST /api/blacklist': 'manage_applications',

@@ -17,6 +17,19 @@ import {
   appUserListSchema,
   appUserParamsSchema,
   appUserSchema,
+  banLicenseRequestSchema,
+  deletedUnusedLicensesSchema,
+  generateLicensesRequestSchema,
+  generatedLicensesSchema,
+  grantSubscriptionRequestSchema,
+  licenseListQuerySchema,
+  licenseListSchema,
+  licenseParamsSchema,
+  licenseSchema,
+  revealedLicenseSchema,
+  subscriptionListSchema,
+  subscriptionParamsSchema,
+  updateSubscriptionRequestSchema,
   applicationListSchema,
   applicationParamsSchema,
   applicationSchema,
@@ -90,6 +103,11 @@ export const routeTags = [
     name: 'Plans',
     description: 'Owner API: what an application sells (a duration and entitlements).',
   },
+  {
+    name: 'Licences',
+    description:
+      'Owner API: licence keys of a plan, and the subscriptions end users hold (issue 22).',
+  },
   { name: 'Blacklist', description: 'Owner API.' },
   { name: 'Activity', description: 'Owner API.' },
   { name: 'Webhooks', description: 'Owner API.' },
@@ -106,7 +124,7 @@ export type RouteTag = (typeof routeTags)[number]['name'];
 export interface ResponseContract {
   description: string;
   schema?: z.ZodType;
-  mediaType?: 'text/html' | 'application/javascript';
+  mediaType?: 'text/html' | 'application/javascript' | 'text/csv';
   headers?: z.ZodObject;
 }
 
@@ -411,8 +429,116 @@ export const routeContracts: Record<string, RouteContract> = {
     caller: 'owner',
     tag: 'Plans',
     summary: 'Delete a plan',
+    description: 'A plan that licence keys or subscriptions use is a 409: archive it instead.',
     params: planParamsSchema,
     responses: { 200: ok(deletedResponseSchema) },
+    errors: [409],
+  },
+
+  'POST /api/applications/:id/plans/:planId/delete-unused': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Delete every unused key of a plan',
+    description: 'Unused keys past their redeem-by date included. Answers how many went.',
+    params: planParamsSchema,
+    responses: { 200: ok(deletedUnusedLicensesSchema) },
+  },
+
+  'GET /api/applications/:id/licenses': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'List licence keys',
+    description:
+      '`key` is the display form (all but the last four characters hidden). `search` matches a whole key, its last four characters, the note or the username of whoever used it.',
+    params: applicationParamsSchema,
+    query: licenseListQuerySchema,
+    responses: { 200: paged(licenseListSchema, 'Licence keys, newest first.') },
+  },
+  'POST /api/applications/:id/licenses': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Generate licence keys',
+    description:
+      'Each `X` of the mask is a random character of the case\u2019s alphabet (at least 80 bits in all, else 400). The answer holds the whole keys. An archived plan is a 409.',
+    params: applicationParamsSchema,
+    body: generateLicensesRequestSchema,
+    responses: { 201: ok(generatedLicensesSchema, 'Created.') },
+    errors: [409],
+  },
+  'GET /api/applications/:id/licenses/export.csv': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Export licence keys as CSV',
+    description: 'The same filters as the list; the whole keys, newest first, streamed.',
+    params: applicationParamsSchema,
+    query: licenseListQuerySchema,
+    responses: { 200: { description: 'CSV with a header row.', mediaType: 'text/csv' } },
+  },
+  'GET /api/applications/:id/licenses/:licenseId/key': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Reveal the whole text of a licence key',
+    params: licenseParamsSchema,
+    responses: { 200: ok(revealedLicenseSchema) },
+  },
+  'POST /api/applications/:id/licenses/:licenseId/ban': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Ban a licence key',
+    description:
+      'An unused key can no longer be redeemed; a used key\u2019s grant is taken back from the subscription it extended. Banning a banned key only updates the reason.',
+    params: licenseParamsSchema,
+    body: banLicenseRequestSchema,
+    responses: { 200: ok(licenseSchema) },
+  },
+  'POST /api/applications/:id/licenses/:licenseId/unban': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Lift a licence key\u2019s ban',
+    description: 'A used key\u2019s grant is given again. A key not banned is left as it is.',
+    params: licenseParamsSchema,
+    responses: { 200: ok(licenseSchema) },
+  },
+  'DELETE /api/applications/:id/licenses/:licenseId': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Delete a licence key',
+    params: licenseParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+
+  'GET /api/applications/:appId/users/:userId/subscriptions': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'List an end user\u2019s subscriptions',
+    params: appUserParamsSchema,
+    responses: { 200: ok(subscriptionListSchema) },
+  },
+  'POST /api/applications/:appId/users/:userId/subscriptions': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Grant a plan to an end user',
+    description:
+      'Without `expiresAt`, for the plan\u2019s duration from now. Answers the user\u2019s subscriptions. A plan the user holds is a 409.',
+    params: appUserParamsSchema,
+    body: grantSubscriptionRequestSchema,
+    responses: { 201: ok(subscriptionListSchema, 'Created.') },
+    errors: [409],
+  },
+  'PUT /api/applications/:appId/users/:userId/subscriptions/:subscriptionId': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Extend or shorten a subscription',
+    params: subscriptionParamsSchema,
+    body: updateSubscriptionRequestSchema,
+    responses: { 200: ok(subscriptionListSchema) },
+  },
+  'DELETE /api/applications/:appId/users/:userId/subscriptions/:subscriptionId': {
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Remove a subscription',
+    params: subscriptionParamsSchema,
+    responses: { 200: ok(subscriptionListSchema) },
   },
 
   'GET /api/blacklist': {

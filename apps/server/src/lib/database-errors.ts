@@ -21,6 +21,12 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return driverError?.code === '23505' && driverError.constraint === constraint;
 }
 
+/** True when a row still referenced through `constraint` was deleted (SQLSTATE 23503). */
+export function isForeignKeyViolation(error: unknown, constraint: string): boolean {
+  const driverError = findDriverError(error);
+  return driverError?.code === '23503' && driverError.constraint === constraint;
+}
+
 /**
  * Drizzle puts every query parameter into its error message and PostgreSQL puts the failing
  * row into `detail`; for statements that carry secrets (password hashes, encrypted keys) the

@@ -19,6 +19,7 @@ const application: Application = {
   version: '1.0.0',
   hwidLockEnabled: false,
   maxSessionsPerUser: 3,
+  licenseRequired: false,
   loginSuccessMessage: 'ok',
   loginFailedMessage: 'no',
   accountDisabledMessage: 'disabled',
@@ -37,6 +38,8 @@ const quietStats: ApplicationStats = {
   totalApiRequests: 0,
   loginSuccessRate: 0,
   lastActivity: null,
+  unusedLicenses: 0,
+  usedLicenses: 0,
 };
 
 function OverviewWithStats() {

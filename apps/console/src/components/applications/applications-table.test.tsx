@@ -16,6 +16,7 @@ function createApplication(overrides: Partial<Application> = {}): Application {
     version: '1.0.0',
     hwidLockEnabled: false,
     maxSessionsPerUser: null,
+    licenseRequired: false,
     loginSuccessMessage: 'ok',
     loginFailedMessage: 'no',
     accountDisabledMessage: 'disabled',

@@ -21,6 +21,7 @@ const application: Application = {
   version: '1.0.0',
   hwidLockEnabled: false,
   maxSessionsPerUser: 3,
+  licenseRequired: false,
   loginSuccessMessage: 'ok',
   loginFailedMessage: 'no',
   accountDisabledMessage: 'disabled',

@@ -16,6 +16,8 @@ const stats: DashboardStatsData = {
   totalUsers: 1234,
   activeApplications: 1,
   totalActiveSessions: 0,
+  unusedLicenses: 0,
+  usedLicenses: 0,
   totalApiKeys: 2,
   activeApiKeys: 1,
   accountType: 'Premium',

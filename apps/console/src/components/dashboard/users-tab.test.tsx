@@ -13,6 +13,7 @@ const application: Application = {
   version: '1.0.0',
   hwidLockEnabled: false,
   maxSessionsPerUser: null,
+  licenseRequired: false,
   ...defaultApplicationMessages,
   signingPublicKey: '0'.repeat(64),
   createdAt: '2025-01-01T00:00:00.000Z',

@@ -26,6 +26,11 @@ export const applications = pgTable(
     hwidLockEnabled: boolean('hwid_lock_enabled').notNull().default(false),
     /** Concurrent sessions per end user; null is unlimited. Starting one more ends the oldest. */
     maxSessionsPerUser: integer('max_sessions_per_user'),
+    /**
+     * Issue 22: registration needs a licence key, and login, verify and heartbeat refuse a user
+     * without an active subscription. Off by default, so older applications behave as before.
+     */
+    isLicenseRequired: boolean('license_required').notNull().default(false),
     loginSuccessMessage: text('login_success_message').notNull(),
     loginFailedMessage: text('login_failed_message').notNull(),
     accountDisabledMessage: text('account_disabled_message').notNull(),

@@ -15,3 +15,6 @@ export * from './activity-totals.ts';
 export * from './app-user-counts.ts';
 export * from './server-secret-check.ts';
 export * from './plans.ts';
+export * from './subscriptions.ts';
+export * from './license-keys.ts';
+export * from './license-key-counts.ts';

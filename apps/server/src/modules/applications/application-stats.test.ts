@@ -47,6 +47,8 @@ describe('GET /api/applications/:id/stats', () => {
       totalApiRequests: 0,
       loginSuccessRate: 0,
       lastActivity: null,
+      unusedLicenses: 0,
+      usedLicenses: 0,
     });
   });
 
@@ -100,6 +102,8 @@ describe('GET /api/applications/:id/stats', () => {
       totalApiRequests: 1234,
       loginSuccessRate: 60,
       lastActivity: ago(2_000).toISOString(),
+      unusedLicenses: 0,
+      usedLicenses: 0,
     });
 
     // The application's own last-activity stamp counts when it is newer than any log.

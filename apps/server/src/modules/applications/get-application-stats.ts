@@ -9,6 +9,7 @@ import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { appUserCountsOf } from '../app-users/count-app-users.ts';
 import { isLiveSession } from '../dashboard/get-dashboard-stats.ts';
+import { licenseCountsOf } from '../licenses/count-licenses.ts';
 import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
 
 export interface ApplicationStatsResult {
@@ -18,6 +19,8 @@ export interface ApplicationStatsResult {
   totalApiRequests: number;
   loginSuccessRate: number;
   lastActivity: Date | null;
+  unusedLicenses: number;
+  usedLicenses: number;
 }
 
 /**
@@ -40,6 +43,7 @@ export async function getApplicationStats({
       totalApiRequests: applications.totalApiRequests,
       lastActivityAt: applications.lastActivityAt,
       ...appUserCountsOf(ctx, applications.id, now),
+      ...licenseCountsOf(ctx, applications.id),
       liveSessions: scalar<number>(
         ctx.db
           .select({ value: sql`count(*)::float8` })
@@ -75,6 +79,8 @@ export async function getApplicationStats({
     totalApiRequests: row.totalApiRequests,
     loginSuccessRate: attempted === 0 ? 0 : Math.round((succeeded / attempted) * 1000) / 10,
     lastActivity: latest(row.newestActivity, row.lastActivityAt),
+    unusedLicenses: row.unusedLicenses,
+    usedLicenses: row.usedLicenses,
   };
 }
 

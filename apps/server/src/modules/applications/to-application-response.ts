@@ -12,6 +12,7 @@ export function toApplicationResponse(application: Application): ApplicationResp
     version: application.version,
     hwidLockEnabled: application.hwidLockEnabled,
     maxSessionsPerUser: application.maxSessionsPerUser,
+    licenseRequired: application.isLicenseRequired,
     loginSuccessMessage: application.loginSuccessMessage,
     loginFailedMessage: application.loginFailedMessage,
     accountDisabledMessage: application.accountDisabledMessage,

@@ -29,6 +29,7 @@ export async function updateApplication({
         isActive: changes.isActive,
         hwidLockEnabled: changes.hwidLockEnabled,
         maxSessionsPerUser: changes.maxSessionsPerUser,
+        isLicenseRequired: changes.licenseRequired,
         loginSuccessMessage: changes.loginSuccessMessage,
         loginFailedMessage: changes.loginFailedMessage,
         accountDisabledMessage: changes.accountDisabledMessage,

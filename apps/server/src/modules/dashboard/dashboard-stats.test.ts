@@ -31,6 +31,8 @@ describe('GET /api/dashboard/stats', () => {
       totalApplications: 0,
       activeApplications: 0,
       totalActiveSessions: 0,
+      unusedLicenses: 0,
+      usedLicenses: 0,
     });
   });
 
@@ -75,11 +77,15 @@ describe('GET /api/dashboard/stats', () => {
       totalApplications: 2,
       activeApplications: 1,
       totalActiveSessions: 1,
+      unusedLicenses: 0,
+      usedLicenses: 0,
     });
     expect(await stats(otherOwner)).toMatchObject({
       totalUsers: 1,
       totalApplications: 1,
       totalActiveSessions: 1,
+      unusedLicenses: 0,
+      usedLicenses: 0,
     });
   });
 });

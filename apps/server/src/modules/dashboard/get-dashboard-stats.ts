@@ -3,6 +3,7 @@ import type { DashboardStats } from '@latchkey/contracts';
 import { applications, appUserSessions } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { countAppUsers } from '../app-users/count-app-users.ts';
+import { countLicenses } from '../licenses/count-licenses.ts';
 
 /** A client session with no heartbeat for this long no longer counts as live. */
 export const LIVE_SESSION_WINDOW_MS = 90_000;
@@ -18,7 +19,7 @@ export function isLiveSession(now: Date) {
 /** Totals over the owner's own applications; each application has exactly one API key. */
 export async function getDashboardStats({ ctx }: { ctx: OwnerContext }): Promise<DashboardStats> {
   const ownerId = ctx.account.id;
-  const [applicationCounts, totalUsers, sessionCounts] = await Promise.all([
+  const [applicationCounts, totalUsers, sessionCounts, licenseCounts] = await Promise.all([
     ctx.db
       .select({
         total: sql<number>`count(*)::int`,
@@ -32,6 +33,7 @@ export async function getDashboardStats({ ctx }: { ctx: OwnerContext }): Promise
       .from(appUserSessions)
       .innerJoin(applications, eq(applications.id, appUserSessions.applicationId))
       .where(and(eq(applications.ownerAccountId, ownerId), isLiveSession(ctx.clock.now()))),
+    countLicenses(ctx),
   ]);
   const totalApplications = applicationCounts[0]?.total ?? 0;
   const activeApplications = applicationCounts[0]?.active ?? 0;
@@ -43,5 +45,7 @@ export async function getDashboardStats({ ctx }: { ctx: OwnerContext }): Promise
     totalApplications,
     activeApplications,
     totalActiveSessions: sessionCounts[0]?.total ?? 0,
+    unusedLicenses: licenseCounts.unusedLicenses,
+    usedLicenses: licenseCounts.usedLicenses,
   };
 }

@@ -1,15 +1,18 @@
+import { PLAN_IN_USE } from '@latchkey/contracts';
 import { plans } from '../../db/schema/index.ts';
+import { isForeignKeyViolation } from '../../lib/database-errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { ownedPlanWhere, planNotFound, type PlanIds } from './owned-plan.ts';
 
 /**
- * Deletes one of an application's plans.
- *
- * No licence key or subscription exists yet, so nothing can still use a plan and the delete
- * always succeeds. When they arrive they will reference plans with ON DELETE RESTRICT: this
- * verb must then turn that foreign-key violation (SQLSTATE 23503) into a 409 telling the owner
- * to archive the plan instead, since keys already sold must keep their plan.
+ * Deletes one of an application's plans. Licence keys and subscriptions reference their plan
+ * (NO ACTION): a plan still in use makes the delete fail with a foreign-key violation, which
+ * becomes a 409 telling the owner to archive it instead, since keys already sold keep their
+ * plan. The database decides, so a key generated a moment before cannot slip through.
  */
+const PLAN_REFERENCES = ['license_keys_plan_id_plans_id_fk', 'subscriptions_plan_id_plans_id_fk'];
+
 export async function deletePlan({
   ctx,
   input,
@@ -17,10 +20,18 @@ export async function deletePlan({
   ctx: OwnerContext;
   input: PlanIds;
 }): Promise<void> {
-  const [deleted] = await ctx.db
-    .delete(plans)
-    .where(ownedPlanWhere(ctx, input))
-    .returning({ id: plans.id });
+  let deleted;
+  try {
+    [deleted] = await ctx.db
+      .delete(plans)
+      .where(ownedPlanWhere(ctx, input))
+      .returning({ id: plans.id });
+  } catch (error) {
+    if (PLAN_REFERENCES.some((constraint) => isForeignKeyViolation(error, constraint))) {
+      throw new AppError('CONFLICT', PLAN_IN_USE);
+    }
+    throw error;
+  }
   if (!deleted) throw await planNotFound(ctx, input);
   ctx.log.info({ planId: deleted.id, applicationId: input.applicationId }, 'plan deleted');
 }

@@ -1,0 +1,38 @@
+import { index, integer, pgTable, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { appUsers } from './app-users.ts';
+import { applications } from './applications.ts';
+import { plans } from './plans.ts';
+
+/**
+ * What an end user holds of a plan (issue 22): one row per user and plan, with its own expiry
+ * (null is lifetime). A redeemed key extends it from the later of now and its expiry, in one
+ * `INSERT … ON CONFLICT DO UPDATE`, so two redemptions at once stack instead of one losing.
+ * The plan reference is NO ACTION (checked at the end of the statement): a plan in use cannot
+ * be deleted, yet deleting the application still cascades through plans and subscriptions.
+ */
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    appUserId: uuid('app_user_id')
+      .notNull()
+      .references(() => appUsers.id, { onDelete: 'cascade' }),
+    planId: uuid('plan_id')
+      .notNull()
+      .references(() => plans.id),
+    /** Null is lifetime. Past it the subscription is kept but grants nothing. */
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('subscriptions_user_plan_idx').on(table.appUserId, table.planId),
+    // "Is this plan used?" when the owner deletes a plan.
+    index('subscriptions_plan_idx').on(table.planId),
+  ],
+);
+
+export type Subscription = typeof subscriptions.$inferSelect;

@@ -1,0 +1,185 @@
+import { and, eq, ne, sql } from 'drizzle-orm';
+import { appUsers, licenseKeys, type LicenseKey } from '../../db/schema/index.ts';
+import type { Database } from '../../db/client.ts';
+import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import {
+  endSessionsIfUnlicensed,
+  extendSubscription,
+  takeBackGrant,
+} from '../subscriptions/extend-subscription.ts';
+import type { LicenseContext } from './license-context.ts';
+import { readLicenseRow } from './list-licenses.ts';
+import type { LicenseRow } from './to-license-response.ts';
+import { licenseNotFound, ownedLicenseWhere, type LicenseIds } from './owned-license.ts';
+
+/** What banning needs beyond the owner's context: where the event and the change go. */
+export interface LicenseBanContext extends LicenseContext {
+  activity: Pick<ActivityRecorder, 'recordActivity'>;
+  applicationEvents: ApplicationEvents;
+}
+
+/**
+ * Bans a key (again: only the reason changes). An unused key can no longer be redeemed; a used key's grant is taken back (its
+ * days come off the subscription it extended, or a lifetime grant ends) and nothing else of the
+ * user changes. If that leaves the user with no active subscription in an application that
+ * requires one, their sessions end in the same transaction, as pausing does. The ban is an
+ * activity and webhook event, written before the answer.
+ */
+export async function banLicense({
+  ctx,
+  input,
+}: {
+  ctx: LicenseBanContext;
+  input: LicenseIds & { reason: string };
+}): Promise<LicenseRow> {
+  const now = ctx.clock.now();
+  const banned = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(licenseKeys)
+      .set({
+        state: 'banned',
+        // In SET, the column is the row before the update.
+        wasUsed: sql`${licenseKeys.state} = 'used'`,
+        bannedReason: input.reason,
+        bannedAt: now,
+      })
+      .where(and(ownedLicenseWhere(ctx, input), ne(licenseKeys.state, 'banned')))
+      .returning();
+    if (!row) {
+      // Already banned (or not the owner's): a repeated ban only updates the reason, so a
+      // shop or bot retrying the call is harmless. Nothing is taken back twice.
+      const [again] = await tx
+        .update(licenseKeys)
+        .set({ bannedReason: input.reason })
+        .where(and(ownedLicenseWhere(ctx, input), eq(licenseKeys.state, 'banned')))
+        .returning({ id: licenseKeys.id });
+      return again ? 'already-banned' : null;
+    }
+    if (row.wasUsed && row.subscriptionId) {
+      await takeBackGrant(tx, {
+        subscriptionId: row.subscriptionId,
+        grantedDays: row.grantedDays,
+        isLifetime: row.isGrantedLifetime,
+        keepLifetime: row.isGrantedLifetime && (await holdsOtherLifetimeGrant(tx, row)),
+        now,
+      });
+      if (row.usedByUserId) {
+        await endSessionsIfUnlicensed(
+          tx,
+          { applicationId: row.applicationId, appUserId: row.usedByUserId },
+          now,
+        );
+      }
+    }
+    return row;
+  });
+  if (!banned) throw await licenseNotFound(ctx, input);
+  if (banned === 'already-banned') return readLicenseRow(ctx, input);
+  const user = banned.usedByUserId ? await usernameOf(ctx.db, banned.usedByUserId) : null;
+  await ctx.activity.recordActivity({
+    applicationId: input.applicationId,
+    appUserId: user ? banned.usedByUserId : null,
+    username: user,
+    event: 'license_banned',
+    success: true,
+    ipAddress: null,
+    errorMessage: null,
+    metadata: { code: 'LICENSE_BANNED', licenseId: banned.id, reason: input.reason },
+    createdAt: now,
+  });
+  if (banned.usedByUserId) {
+    await ctx.applicationEvents.emitChange(
+      { kind: 'end-user-changed', applicationId: input.applicationId, userId: banned.usedByUserId },
+      ctx.log,
+    );
+  }
+  ctx.log.info({ licenseId: banned.id, applicationId: input.applicationId }, 'licence key banned');
+  return readLicenseRow(ctx, input);
+}
+
+/**
+ * Lifts a ban (of a key not banned: nothing changes): the key goes back to what it was (unused, or used by the same user), and a
+ * used key's grant is given again, stacked from the later of now and the subscription's
+ * expiry, as a redemption would have.
+ */
+export async function unbanLicense({
+  ctx,
+  input,
+}: {
+  ctx: LicenseBanContext;
+  input: LicenseIds;
+}): Promise<LicenseRow> {
+  const now = ctx.clock.now();
+  const unbanned = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(licenseKeys)
+      .set({
+        state: sql`case when ${licenseKeys.wasUsed} and ${licenseKeys.usedAt} is not null then 'used' else 'unused' end`,
+        bannedReason: null,
+        bannedAt: null,
+        wasUsed: false,
+      })
+      .where(and(ownedLicenseWhere(ctx, input), eq(licenseKeys.state, 'banned')))
+      .returning();
+    if (!row) return null;
+    if (row.state === 'used' && row.usedByUserId && row.subscriptionId) {
+      await extendSubscription(tx, {
+        applicationId: row.applicationId,
+        appUserId: row.usedByUserId,
+        planId: row.planId,
+        durationDays: row.isGrantedLifetime ? null : row.grantedDays,
+        now,
+      });
+    }
+    return row;
+  });
+  if (!unbanned) {
+    // Not banned: nothing to lift, and a retried unban must not grant twice.
+    const [exists] = await ctx.db
+      .select({ id: licenseKeys.id })
+      .from(licenseKeys)
+      .where(ownedLicenseWhere(ctx, input));
+    if (!exists) throw await licenseNotFound(ctx, input);
+    return readLicenseRow(ctx, input);
+  }
+  if (unbanned.usedByUserId) {
+    await ctx.applicationEvents.emitChange(
+      {
+        kind: 'end-user-changed',
+        applicationId: input.applicationId,
+        userId: unbanned.usedByUserId,
+      },
+      ctx.log,
+    );
+  }
+  ctx.log.info(
+    { licenseId: unbanned.id, applicationId: input.applicationId },
+    'licence key unbanned',
+  );
+  return readLicenseRow(ctx, input);
+}
+
+async function holdsOtherLifetimeGrant(db: Database, key: LicenseKey): Promise<boolean> {
+  const [other] = await db
+    .select({ id: licenseKeys.id })
+    .from(licenseKeys)
+    .where(
+      and(
+        eq(licenseKeys.subscriptionId, key.subscriptionId!),
+        eq(licenseKeys.state, 'used'),
+        eq(licenseKeys.isGrantedLifetime, true),
+        ne(licenseKeys.id, key.id),
+      ),
+    )
+    .limit(1);
+  return other !== undefined;
+}
+
+async function usernameOf(db: Database, appUserId: string): Promise<string | null> {
+  const [user] = await db
+    .select({ username: appUsers.username })
+    .from(appUsers)
+    .where(eq(appUsers.id, appUserId));
+  return user?.username ?? null;
+}

@@ -1,0 +1,139 @@
+import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { applications, plans, subscriptions } from '../../db/schema/index.ts';
+import { endSessions } from '../client-api/end-sessions.ts';
+
+export interface SubscriptionGrant {
+  subscriptionId: string;
+  /** Days added; null when the grant made the subscription lifetime. */
+  grantedDays: number | null;
+  isLifetime: boolean;
+}
+
+/**
+ * Adds one plan's duration to an end user's subscription of that plan, creating it if need be:
+ * from the later of now and its current expiry (stacking, never shortening), or for ever for a
+ * lifetime plan. One `INSERT … ON CONFLICT DO UPDATE`: of two grants at once, the second waits
+ * for the first's row lock and stacks on its result, so neither is lost.
+ */
+export async function extendSubscription(
+  db: Database,
+  input: {
+    applicationId: number;
+    appUserId: string;
+    planId: string;
+    /** Null is lifetime. */
+    durationDays: number | null;
+    now: Date;
+  },
+): Promise<SubscriptionGrant> {
+  const { durationDays, now } = input;
+  const fromNow =
+    durationDays === null ? null : new Date(now.getTime() + durationDays * 86_400_000);
+  const [row] = await db
+    .insert(subscriptions)
+    .values({
+      applicationId: input.applicationId,
+      appUserId: input.appUserId,
+      planId: input.planId,
+      expiresAt: fromNow,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [subscriptions.appUserId, subscriptions.planId],
+      set: {
+        expiresAt:
+          durationDays === null
+            ? sql`null`
+            : sql`case when ${subscriptions.expiresAt} is null then null
+                  else greatest(${subscriptions.expiresAt}, ${now.toISOString()}::timestamptz)
+                       + make_interval(days => ${durationDays}) end`,
+        updatedAt: now,
+      },
+    })
+    .returning({ id: subscriptions.id });
+  if (!row) throw new Error('upsert returned no row');
+  return { subscriptionId: row.id, grantedDays: durationDays, isLifetime: durationDays === null };
+}
+
+/**
+ * Takes back what one grant added (a banned key): its days come off the expiry, and a lifetime
+ * grant ends the subscription now unless `keepLifetime` (another lifetime grant still holds).
+ * Answers nothing; the subscription row stays, perhaps past its expiry.
+ */
+export async function takeBackGrant(
+  db: Database,
+  input: {
+    subscriptionId: string;
+    grantedDays: number | null;
+    isLifetime: boolean;
+    keepLifetime: boolean;
+    now: Date;
+  },
+): Promise<void> {
+  const { now } = input;
+  if (input.isLifetime) {
+    if (input.keepLifetime) return;
+    await db
+      .update(subscriptions)
+      .set({ expiresAt: now, updatedAt: now })
+      .where(and(eq(subscriptions.id, input.subscriptionId), isNull(subscriptions.expiresAt)));
+    return;
+  }
+  if (!input.grantedDays) return;
+  await db
+    .update(subscriptions)
+    .set({
+      expiresAt: sql`${subscriptions.expiresAt} - make_interval(days => ${input.grantedDays})`,
+      updatedAt: now,
+    })
+    .where(eq(subscriptions.id, input.subscriptionId));
+}
+
+/** Whether an end user holds at least one subscription that has not expired. */
+export async function hasActiveSubscription(
+  db: Database,
+  appUserId: string,
+  now: Date,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: subscriptions.id })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.appUserId, appUserId),
+        or(isNull(subscriptions.expiresAt), gt(subscriptions.expiresAt, now)),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** The plan a key names, as a grant needs it. */
+export async function loadPlanDuration(db: Database, planId: string) {
+  const [plan] = await db
+    .select({ id: plans.id, durationDays: plans.durationDays })
+    .from(plans)
+    .where(eq(plans.id, planId));
+  return plan;
+}
+
+/**
+ * After a subscription shrank or went (a ban, a shortening, a removal): a user of an
+ * application that requires a licence who is left with none loses their sessions now, in the
+ * caller's transaction, as pausing does. The next heartbeat answers NO_ACTIVE_SUBSCRIPTION.
+ */
+export async function endSessionsIfUnlicensed(
+  db: Database,
+  ids: { applicationId: number; appUserId: string },
+  now: Date,
+): Promise<void> {
+  const [application] = await db
+    .select({ isLicenseRequired: applications.isLicenseRequired })
+    .from(applications)
+    .where(eq(applications.id, ids.applicationId));
+  if (!application?.isLicenseRequired) return;
+  if (await hasActiveSubscription(db, ids.appUserId, now)) return;
+  await endSessions(db, { appUserId: ids.appUserId }, 'standing', now);
+}

@@ -1,0 +1,202 @@
+import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import {
+  PLAN_NOT_FOUND,
+  SUBSCRIPTION_EXISTS,
+  SUBSCRIPTION_NOT_FOUND,
+  type Subscription as SubscriptionResponse,
+} from '@latchkey/contracts';
+import type { Database } from '../../db/client.ts';
+import { appUsers, plans, subscriptions } from '../../db/schema/index.ts';
+import { isUniqueViolation } from '../../lib/database-errors.ts';
+import { AppError, notFound } from '../../lib/errors.ts';
+import {
+  appUserNotFound,
+  announceEndUserChange,
+  ownedAppUserWhere,
+  type AppUserIds,
+  type EndUserChangeContext,
+} from '../app-users/owned-app-user.ts';
+import { endSessionsIfUnlicensed } from './extend-subscription.ts';
+
+/** A user's subscriptions with their plans, by plan name: what the owner and the client see. */
+export async function readSubscriptions(db: Database, appUserId: string, now: Date) {
+  const rows = await db
+    .select({
+      id: subscriptions.id,
+      planId: subscriptions.planId,
+      planName: plans.name,
+      expiresAt: subscriptions.expiresAt,
+      entitlements: plans.entitlements,
+    })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(eq(subscriptions.appUserId, appUserId))
+    .orderBy(asc(sql`lower(${plans.name})`), asc(plans.id));
+  return rows.map((row): SubscriptionResponse => ({
+    id: row.id,
+    planId: row.planId,
+    planName: row.planName,
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    entitlements: row.entitlements,
+    isActive: row.expiresAt === null || row.expiresAt > now,
+  }));
+}
+
+async function assertOwnedUser(ctx: EndUserChangeContext, ids: AppUserIds): Promise<void> {
+  const [user] = await ctx.db
+    .select({ id: appUsers.id })
+    .from(appUsers)
+    .where(ownedAppUserWhere(ctx, ids));
+  if (!user) throw await appUserNotFound(ctx, ids);
+}
+
+/** GET …/users/:userId/subscriptions. */
+export async function listUserSubscriptions({
+  ctx,
+  input,
+}: {
+  ctx: EndUserChangeContext;
+  input: AppUserIds;
+}): Promise<SubscriptionResponse[]> {
+  await assertOwnedUser(ctx, input);
+  return readSubscriptions(ctx.db, input.userId, ctx.clock.now());
+}
+
+/**
+ * Grants a plan by hand: until `expiresAt`, or for the plan's duration from now when absent
+ * (null is lifetime). A plan the user already holds is a 409: extending is an edit.
+ */
+export async function grantSubscription({
+  ctx,
+  input,
+}: {
+  ctx: EndUserChangeContext;
+  input: AppUserIds & { planId: string; expiresAt?: string | null | undefined };
+}): Promise<SubscriptionResponse[]> {
+  await assertOwnedUser(ctx, input);
+  const now = ctx.clock.now();
+  const [plan] = await ctx.db
+    .select({ id: plans.id, durationDays: plans.durationDays })
+    .from(plans)
+    .where(and(eq(plans.id, input.planId), eq(plans.applicationId, input.applicationId)));
+  if (!plan) throw notFound(PLAN_NOT_FOUND);
+  const expiresAt =
+    input.expiresAt !== undefined
+      ? input.expiresAt === null
+        ? null
+        : new Date(input.expiresAt)
+      : plan.durationDays === null
+        ? null
+        : new Date(now.getTime() + plan.durationDays * 86_400_000);
+  try {
+    await ctx.db.insert(subscriptions).values({
+      applicationId: input.applicationId,
+      appUserId: input.userId,
+      planId: plan.id,
+      expiresAt,
+      createdAt: now,
+      updatedAt: now,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'subscriptions_user_plan_idx')) {
+      throw new AppError('CONFLICT', SUBSCRIPTION_EXISTS);
+    }
+    throw error;
+  }
+  await announceEndUserChange(ctx, input);
+  return readSubscriptions(ctx.db, input.userId, now);
+}
+
+function ownedSubscriptionWhere(
+  ctx: EndUserChangeContext,
+  input: AppUserIds & { subscriptionId: string },
+) {
+  return and(
+    eq(subscriptions.id, input.subscriptionId),
+    eq(subscriptions.appUserId, input.userId),
+    eq(subscriptions.applicationId, input.applicationId),
+    sql`exists (${ctx.db
+      .select({ one: sql`1` })
+      .from(appUsers)
+      .where(ownedAppUserWhere(ctx, input))})`,
+  );
+}
+
+/**
+ * Extends or shortens a subscription (null is lifetime). Shortening it into the past can
+ * leave a user of an application that requires a licence with nothing: their sessions end in
+ * the same transaction, as pausing does.
+ */
+export async function updateSubscription({
+  ctx,
+  input,
+}: {
+  ctx: EndUserChangeContext;
+  input: AppUserIds & { subscriptionId: string; expiresAt: string | null };
+}): Promise<SubscriptionResponse[]> {
+  const now = ctx.clock.now();
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(subscriptions)
+      .set({ expiresAt: input.expiresAt ? new Date(input.expiresAt) : null, updatedAt: now })
+      .where(ownedSubscriptionWhere(ctx, input))
+      .returning({ id: subscriptions.id });
+    if (row)
+      await endSessionsIfUnlicensed(
+        tx,
+        { applicationId: input.applicationId, appUserId: input.userId },
+        now,
+      );
+    return row;
+  });
+  if (!updated) throw await subscriptionNotFound(ctx, input);
+  await announceEndUserChange(ctx, input);
+  return readSubscriptions(ctx.db, input.userId, now);
+}
+
+/** Removes a subscription; the same rule as shortening applies to the user's sessions. */
+export async function deleteSubscription({
+  ctx,
+  input,
+}: {
+  ctx: EndUserChangeContext;
+  input: AppUserIds & { subscriptionId: string };
+}): Promise<SubscriptionResponse[]> {
+  const now = ctx.clock.now();
+  const deleted = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(subscriptions)
+      .where(ownedSubscriptionWhere(ctx, input))
+      .returning({ id: subscriptions.id });
+    if (row)
+      await endSessionsIfUnlicensed(
+        tx,
+        { applicationId: input.applicationId, appUserId: input.userId },
+        now,
+      );
+    return row;
+  });
+  if (!deleted) throw await subscriptionNotFound(ctx, input);
+  await announceEndUserChange(ctx, input);
+  return readSubscriptions(ctx.db, input.userId, now);
+}
+
+async function subscriptionNotFound(ctx: EndUserChangeContext, ids: AppUserIds) {
+  await assertOwnedUser(ctx, ids);
+  return notFound(SUBSCRIPTION_NOT_FOUND);
+}
+
+/** Active subscriptions' entitlement codes, sorted and unique: what login and verify answer. */
+export async function activeEntitlements(db: Database, appUserId: string, now: Date) {
+  const rows = await db
+    .select({ entitlements: plans.entitlements })
+    .from(subscriptions)
+    .innerJoin(plans, eq(plans.id, subscriptions.planId))
+    .where(
+      and(
+        eq(subscriptions.appUserId, appUserId),
+        or(isNull(subscriptions.expiresAt), gt(subscriptions.expiresAt, now)),
+      ),
+    );
+  return [...new Set(rows.flatMap((row) => row.entitlements))].sort();
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { applicationIdSchema } from './applications.ts';
+
+/**
+ * Subscriptions (issue 22): what an end user holds of a plan, with its own expiry (null is
+ * lifetime). Redeeming a key extends one; the owner can grant, extend, shorten and remove.
+ */
+export const SUBSCRIPTION_NOT_FOUND = 'Subscription not found';
+export const SUBSCRIPTION_EXISTS = 'This user already holds that plan: extend it instead';
+
+export const subscriptionSchema = z
+  .object({
+    id: z.uuid(),
+    planId: z.uuid(),
+    planName: z.string(),
+    /** Null is lifetime. Past it the subscription grants nothing. */
+    expiresAt: z.iso.datetime().nullable(),
+    /** Sorted codes the plan grants. */
+    entitlements: z.array(z.string()),
+    isActive: z.boolean(),
+  })
+  .meta({ id: 'Subscription', description: 'A plan an end user holds, and until when.' });
+export type Subscription = z.infer<typeof subscriptionSchema>;
+export const subscriptionListSchema = z.array(subscriptionSchema);
+
+const expiresAt = z.iso
+  .datetime({
+    offset: true,
+    error: 'expiresAt must be an ISO 8601 date-time, or null for lifetime',
+  })
+  .nullable();
+
+/** POST …/users/:userId/subscriptions. Without `expiresAt`, the plan's duration from now. */
+export const grantSubscriptionRequestSchema = z.object({
+  planId: z.uuid('Please choose a plan'),
+  expiresAt: expiresAt.optional(),
+});
+export type GrantSubscriptionRequest = z.input<typeof grantSubscriptionRequestSchema>;
+
+/** PUT …/subscriptions/:subscriptionId: extend or shorten (null is lifetime). */
+export const updateSubscriptionRequestSchema = z.object({ expiresAt });
+export type UpdateSubscriptionRequest = z.input<typeof updateSubscriptionRequestSchema>;
+
+export const subscriptionParamsSchema = z.object({
+  appId: applicationIdSchema,
+  userId: z.uuid('Invalid user id'),
+  subscriptionId: z.uuid('Invalid subscription id'),
+});
