@@ -1,17 +1,12 @@
-import {
-  appUserLimits,
-  endUserPasswordProblem,
-  USERNAME_AND_PASSWORD_REQUIRED,
-} from '@latchkey/contracts';
+import { endUserPasswordProblem, USERNAME_AND_PASSWORD_REQUIRED } from '@latchkey/contracts';
 import { UserPlus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField } from '@/components/ui/form-field.tsx';
-import { Input } from '@/components/ui/input.tsx';
 import { useCreateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
+import { AppUserInputField } from './app-user-input-field.tsx';
 import { fromDateTimeLocalValue } from './app-user-display.ts';
 
 /** Spec doc 1 §5: the dashboard requires an e-mail too; the management page does not. */
@@ -146,78 +141,50 @@ function CreateAppUserForm({
       onCancel={onDone}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField htmlFor={`${id}-username`} label="Username" isRequired>
-          <Input
-            id={`${id}-username`}
-            value={fields.username}
-            onChange={(event) => setField('username', event.target.value)}
-            maxLength={appUserLimits.username}
-            autoComplete="off"
-            aria-required="true"
-            autoFocus
-          />
-        </FormField>
-        <FormField
-          htmlFor={`${id}-email`}
+        <AppUserInputField
+          formId={id}
+          name="username"
+          label="Username"
+          isRequired
+          autoFocus
+          values={fields}
+          onChange={setField}
+        />
+        <AppUserInputField
+          formId={id}
+          name="email"
           label={isEmailRequired ? 'Email' : 'Email (optional)'}
           isRequired={isEmailRequired}
-        >
-          <Input
-            id={`${id}-email`}
-            type="email"
-            value={fields.email}
-            onChange={(event) => setField('email', event.target.value)}
-            maxLength={appUserLimits.email}
-            autoComplete="off"
-            aria-required={isEmailRequired || undefined}
-          />
-        </FormField>
+          values={fields}
+          onChange={setField}
+        />
       </div>
-      <FormField
-        htmlFor={`${id}-password`}
+      <AppUserInputField
+        formId={id}
+        name="password"
         label="Password"
         isRequired
         hint={`At least ${passwordMinLength} characters.`}
-      >
-        <Input
-          id={`${id}-password`}
-          type="password"
-          value={fields.password}
-          onChange={(event) => setField('password', event.target.value)}
-          maxLength={appUserLimits.password}
-          autoComplete="new-password"
-          aria-required="true"
-          aria-describedby={`${id}-password-hint`}
-        />
-      </FormField>
+        values={fields}
+        onChange={setField}
+      />
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField
-          htmlFor={`${id}-expires-at`}
+        <AppUserInputField
+          formId={id}
+          name="expiresAt"
           label="Expires At (optional)"
           hint="Leave empty for an account that never expires."
-        >
-          <Input
-            id={`${id}-expires-at`}
-            type="datetime-local"
-            value={fields.expiresAt}
-            onChange={(event) => setField('expiresAt', event.target.value)}
-            aria-describedby={`${id}-expires-at-hint`}
-          />
-        </FormField>
-        <FormField
-          htmlFor={`${id}-hwid`}
+          values={fields}
+          onChange={setField}
+        />
+        <AppUserInputField
+          formId={id}
+          name="hwid"
           label="HWID (optional)"
           hint="Binds the user to one device now, instead of at first login."
-        >
-          <Input
-            id={`${id}-hwid`}
-            value={fields.hwid}
-            onChange={(event) => setField('hwid', event.target.value)}
-            maxLength={appUserLimits.hwid}
-            autoComplete="off"
-            aria-describedby={`${id}-hwid-hint`}
-          />
-        </FormField>
+          values={fields}
+          onChange={setField}
+        />
       </div>
     </DialogForm>
   );

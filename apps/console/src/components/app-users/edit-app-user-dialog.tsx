@@ -1,13 +1,12 @@
-import { appUserLimits, endUserPasswordProblem, type AppUser } from '@latchkey/contracts';
+import { endUserPasswordProblem, type AppUser } from '@latchkey/contracts';
 import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField } from '@/components/ui/form-field.tsx';
-import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
+import { AppUserInputField } from './app-user-input-field.tsx';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
 
 interface EditAppUserFields {
@@ -106,69 +105,46 @@ function EditAppUserForm({
       onCancel={onDone}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField htmlFor={`${id}-username`} label="Username">
-          <Input
-            id={`${id}-username`}
-            value={fields.username}
-            onChange={(event) => setField('username', event.target.value)}
-            maxLength={appUserLimits.username}
-            autoComplete="off"
-          />
-        </FormField>
-        <FormField htmlFor={`${id}-email`} label="Email">
-          <Input
-            id={`${id}-email`}
-            type="email"
-            value={fields.email}
-            onChange={(event) => setField('email', event.target.value)}
-            maxLength={appUserLimits.email}
-            autoComplete="off"
-          />
-        </FormField>
+        <AppUserInputField
+          formId={id}
+          name="username"
+          label="Username"
+          values={fields}
+          onChange={setField}
+        />
+        <AppUserInputField
+          formId={id}
+          name="email"
+          label="Email"
+          values={fields}
+          onChange={setField}
+        />
       </div>
-      <FormField
-        htmlFor={`${id}-expires-at`}
+      <AppUserInputField
+        formId={id}
+        name="expiresAt"
         label="Expires At"
         hint="In your local time. Leave empty for an account that never expires."
-      >
-        <Input
-          id={`${id}-expires-at`}
-          type="datetime-local"
-          value={fields.expiresAt}
-          onChange={(event) => setField('expiresAt', event.target.value)}
-          aria-describedby={`${id}-expires-at-hint`}
-        />
-      </FormField>
-      <FormField
-        htmlFor={`${id}-hwid`}
+        values={fields}
+        onChange={setField}
+      />
+      <AppUserInputField
+        formId={id}
+        name="hwid"
         label="Hardware ID"
         hint="Leave empty to reset it: the next login binds whichever device it comes from."
-      >
-        <Input
-          id={`${id}-hwid`}
-          value={fields.hwid}
-          onChange={(event) => setField('hwid', event.target.value)}
-          maxLength={appUserLimits.hwid}
-          autoComplete="off"
-          className="font-mono"
-          aria-describedby={`${id}-hwid-hint`}
-        />
-      </FormField>
-      <FormField
-        htmlFor={`${id}-password`}
+        className="font-mono"
+        values={fields}
+        onChange={setField}
+      />
+      <AppUserInputField
+        formId={id}
+        name="password"
         label="New Password (optional)"
         hint={`Leave empty to keep the current password. At least ${passwordMinLength} characters.`}
-      >
-        <Input
-          id={`${id}-password`}
-          type="password"
-          value={fields.password ?? ''}
-          onChange={(event) => setField('password', event.target.value)}
-          maxLength={appUserLimits.password}
-          autoComplete="new-password"
-          aria-describedby={`${id}-password-hint`}
-        />
-      </FormField>
+        values={fields}
+        onChange={setField}
+      />
       <div className="flex flex-wrap gap-6">
         <Label htmlFor={`${id}-active`} className="cursor-pointer">
           <Checkbox

@@ -7,8 +7,7 @@ import { Settings } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField } from '@/components/ui/form-field.tsx';
-import { Input } from '@/components/ui/input.tsx';
+import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
@@ -86,23 +85,21 @@ function ApplicationSettingsForm({
       className="gap-5"
     >
       <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-        <FormField htmlFor={`${id}-name`} label="Application Name">
-          <Input
-            id={`${id}-name`}
-            value={fields.name}
-            onChange={(event) => setField('name', event.target.value)}
-            maxLength={applicationLimits.name}
-          />
-        </FormField>
-        <FormField htmlFor={`${id}-version`} label="Version">
-          <Input
-            id={`${id}-version`}
-            value={fields.version}
-            onChange={(event) => setField('version', event.target.value)}
-            placeholder={DEFAULT_APPLICATION_VERSION}
-            maxLength={applicationLimits.version}
-          />
-        </FormField>
+        <InputField
+          id={`${id}-name`}
+          label="Application Name"
+          value={fields.name}
+          onValueChange={(value) => setField('name', value)}
+          maxLength={applicationLimits.name}
+        />
+        <InputField
+          id={`${id}-version`}
+          label="Version"
+          value={fields.version}
+          onValueChange={(value) => setField('version', value)}
+          placeholder={DEFAULT_APPLICATION_VERSION}
+          maxLength={applicationLimits.version}
+        />
       </div>
       <FormField htmlFor={`${id}-description`} label="Description">
         <Textarea
@@ -143,25 +140,20 @@ function ApplicationSettingsForm({
           />
         </div>
       </div>
-      <FormField
-        htmlFor={`${id}-max-sessions`}
+      <InputField
+        id={`${id}-max-sessions`}
         label="Sessions per User"
         hint="How many sessions one user may have open at once; starting one more ends the oldest. Leave empty for no limit."
-      >
-        <Input
-          id={`${id}-max-sessions`}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          max={applicationLimits.maxSessionsPerUser}
-          step={1}
-          value={fields.maxSessions}
-          onChange={(event) => setField('maxSessions', event.target.value)}
-          placeholder="Unlimited"
-          aria-describedby={`${id}-max-sessions-hint`}
-          className="w-40"
-        />
-      </FormField>
+        type="number"
+        inputMode="numeric"
+        min={1}
+        max={applicationLimits.maxSessionsPerUser}
+        step={1}
+        value={fields.maxSessions}
+        onValueChange={(value) => setField('maxSessions', value)}
+        placeholder="Unlimited"
+        className="w-40"
+      />
     </DialogForm>
   );
 }

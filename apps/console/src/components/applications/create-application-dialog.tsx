@@ -3,8 +3,7 @@ import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField } from '@/components/ui/form-field.tsx';
-import { Input } from '@/components/ui/input.tsx';
+import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { useCreateApplication } from '@/hooks/use-applications.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
@@ -51,18 +50,17 @@ function CreateApplicationForm({ onDone }: { onDone: () => void }) {
       onCancel={onDone}
       className="gap-5"
     >
-      <FormField htmlFor={`${id}-name`} label="Name" isRequired>
-        <Input
-          id={`${id}-name`}
-          value={fields.name}
-          onChange={(event) => setField('name', event.target.value)}
-          placeholder="My Desktop App"
-          maxLength={applicationLimits.name}
-          aria-required="true"
-          aria-invalid={validationError ? true : undefined}
-          autoFocus
-        />
-      </FormField>
+      <InputField
+        id={`${id}-name`}
+        label="Name"
+        isRequired
+        value={fields.name}
+        onValueChange={(value) => setField('name', value)}
+        placeholder="My Desktop App"
+        maxLength={applicationLimits.name}
+        aria-invalid={validationError ? true : undefined}
+        autoFocus
+      />
       <FormField htmlFor={`${id}-description`} label="Description (optional)">
         <Textarea
           id={`${id}-description`}

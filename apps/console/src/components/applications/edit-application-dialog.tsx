@@ -12,8 +12,7 @@ import { Fingerprint, MessageSquare, Settings2 } from 'lucide-react';
 import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField } from '@/components/ui/form-field.tsx';
-import { Input } from '@/components/ui/input.tsx';
+import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
@@ -118,16 +117,15 @@ function EditApplicationForm({
 
         {/* forceMount keeps every tab's fields in the form, so Enter anywhere saves them all. */}
         <TabsContent value="basic" className="grid gap-4 data-[state=inactive]:hidden" forceMount>
-          <FormField htmlFor={`${id}-name`} label="Name" isRequired>
-            <Input
-              id={`${id}-name`}
-              value={form.name}
-              onChange={(event) => setField('name', event.target.value)}
-              maxLength={applicationLimits.name}
-              aria-required="true"
-              aria-invalid={validationError ? true : undefined}
-            />
-          </FormField>
+          <InputField
+            id={`${id}-name`}
+            label="Name"
+            isRequired
+            value={form.name}
+            onValueChange={(value) => setField('name', value)}
+            maxLength={applicationLimits.name}
+            aria-invalid={validationError ? true : undefined}
+          />
           <FormField htmlFor={`${id}-description`} label="Description">
             <Textarea
               id={`${id}-description`}
@@ -137,20 +135,15 @@ function EditApplicationForm({
               rows={3}
             />
           </FormField>
-          <FormField
-            htmlFor={`${id}-version`}
+          <InputField
+            id={`${id}-version`}
             label="Version"
             hint="Clients reporting a different version are asked to update."
-          >
-            <Input
-              id={`${id}-version`}
-              value={form.version}
-              onChange={(event) => setField('version', event.target.value)}
-              placeholder={DEFAULT_APPLICATION_VERSION}
-              maxLength={applicationLimits.version}
-              aria-describedby={`${id}-version-hint`}
-            />
-          </FormField>
+            value={form.version}
+            onValueChange={(value) => setField('version', value)}
+            placeholder={DEFAULT_APPLICATION_VERSION}
+            maxLength={applicationLimits.version}
+          />
           <Label htmlFor={`${id}-active`} className="w-fit cursor-pointer">
             <Checkbox
               id={`${id}-active`}
@@ -196,18 +189,14 @@ function EditApplicationForm({
           </p>
           <div className="grid gap-4 sm:grid-cols-2">
             {applicationMessageFields.map((field) => (
-              <FormField
+              <InputField
+                id={`${id}-${field}`}
                 key={field}
-                htmlFor={`${id}-${field}`}
                 label={`${applicationMessageLabels[field]} message`}
-              >
-                <Input
-                  id={`${id}-${field}`}
-                  value={form[field]}
-                  onChange={(event) => setField(field, event.target.value)}
-                  maxLength={applicationLimits.message}
-                />
-              </FormField>
+                value={form[field]}
+                onValueChange={(value) => setField(field, value)}
+                maxLength={applicationLimits.message}
+              />
             ))}
           </div>
         </TabsContent>

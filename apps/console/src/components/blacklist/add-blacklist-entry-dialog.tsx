@@ -9,8 +9,7 @@ import { useId, type ReactNode } from 'react';
 import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField } from '@/components/ui/form-field.tsx';
-import { Input } from '@/components/ui/input.tsx';
+import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import {
   Select,
   SelectContent,
@@ -112,19 +111,18 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
           />
         </FormField>
       </div>
-      <FormField htmlFor={`${id}-value`} label="Value" isRequired hint={valueHint}>
-        <Input
-          id={`${id}-value`}
-          value={fields.value}
-          onChange={(event) => setField('value', event.target.value)}
-          placeholder={fields.type ? VALUE_PLACEHOLDERS[fields.type] : 'Value to block'}
-          maxLength={blacklistLimits.value}
-          autoComplete="off"
-          spellCheck={false}
-          aria-required="true"
-          aria-describedby={valueHint ? `${id}-value-hint` : undefined}
-        />
-      </FormField>
+      <InputField
+        id={`${id}-value`}
+        label="Value"
+        isRequired
+        hint={valueHint}
+        value={fields.value}
+        onValueChange={(value) => setField('value', value)}
+        placeholder={fields.type ? VALUE_PLACEHOLDERS[fields.type] : 'Value to block'}
+        maxLength={blacklistLimits.value}
+        autoComplete="off"
+        spellCheck={false}
+      />
       <FormField htmlFor={`${id}-reason`} label="Reason (optional)">
         <Textarea
           id={`${id}-reason`}

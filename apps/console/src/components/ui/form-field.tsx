@@ -1,4 +1,5 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { cn } from '@/lib/utils.ts';
 
@@ -36,6 +37,46 @@ export function FormField({
         </p>
       )}
     </div>
+  );
+}
+
+/**
+ * A labelled text input: FormField around an Input, with the hint and the requirement told to
+ * screen readers as well (aria-describedby, aria-required) so no form forgets to wire them.
+ */
+export function InputField({
+  id,
+  label,
+  hint,
+  isRequired = false,
+  fieldClassName,
+  onValueChange,
+  ...inputProps
+}: Omit<ComponentProps<'input'>, 'id'> & {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  isRequired?: boolean;
+  /** Classes of the field (label, input and hint together); `className` styles the input. */
+  fieldClassName?: string;
+  onValueChange?: (value: string) => void;
+}) {
+  return (
+    <FormField
+      htmlFor={id}
+      label={label}
+      hint={hint}
+      isRequired={isRequired}
+      className={fieldClassName}
+    >
+      <Input
+        id={id}
+        aria-required={isRequired || undefined}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+        onChange={onValueChange && ((event) => onValueChange(event.target.value))}
+        {...inputProps}
+      />
+    </FormField>
   );
 }
 

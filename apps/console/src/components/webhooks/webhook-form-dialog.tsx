@@ -12,8 +12,7 @@ import { ApplicationScopeSelect } from '@/components/applications/application-sc
 import { Button } from '@/components/ui/button.tsx';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField } from '@/components/ui/form-field.tsx';
-import { Input } from '@/components/ui/input.tsx';
+import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import {
   Select,
@@ -149,40 +148,33 @@ function WebhookForm({
       onSubmit={submit}
       onCancel={onCancel}
     >
-      <FormField
-        htmlFor={`${id}-url`}
+      <InputField
+        id={`${id}-url`}
         label="Webhook URL"
         isRequired
         hint="https:// only; Discord and Slack webhook URLs are recognised."
-      >
-        <Input
-          id={`${id}-url`}
-          type="url"
-          inputMode="url"
-          value={fields.url}
-          onChange={(event) => setField('url', event.target.value)}
-          placeholder="https://discord.com/api/webhooks/…"
-          maxLength={webhookLimits.url}
-          autoComplete="off"
-          spellCheck={false}
-          autoFocus
-          aria-required="true"
-          aria-invalid={validationError ? true : undefined}
-          aria-describedby={`${id}-url-hint`}
-        />
-      </FormField>
-      <FormField htmlFor={`${id}-secret`} label="Secret (optional)" hint={secretHint}>
-        <Input
-          id={`${id}-secret`}
-          value={fields.secret}
-          onChange={(event) => setField('secret', event.target.value)}
-          placeholder="whsec_…"
-          maxLength={webhookLimits.secret}
-          autoComplete="off"
-          spellCheck={false}
-          aria-describedby={`${id}-secret-hint`}
-        />
-      </FormField>
+        type="url"
+        inputMode="url"
+        value={fields.url}
+        onValueChange={(value) => setField('url', value)}
+        placeholder="https://discord.com/api/webhooks/…"
+        maxLength={webhookLimits.url}
+        autoComplete="off"
+        spellCheck={false}
+        autoFocus
+        aria-invalid={validationError ? true : undefined}
+      />
+      <InputField
+        id={`${id}-secret`}
+        label="Secret (optional)"
+        hint={secretHint}
+        value={fields.secret}
+        onValueChange={(value) => setField('secret', value)}
+        placeholder="whsec_…"
+        maxLength={webhookLimits.secret}
+        autoComplete="off"
+        spellCheck={false}
+      />
 
       <div role="group" aria-labelledby={`${id}-events`} className="grid gap-3">
         <div className="flex flex-wrap items-center justify-between gap-2">
