@@ -12,3 +12,7 @@ export function appUsersQueryKey(applicationId: number) {
 export function applicationStatsQueryKey(applicationId: number) {
   return [...APPLICATIONS_QUERY_KEY, applicationId, 'stats'] as const;
 }
+
+export function applicationPlansQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'plans'] as const;
+}

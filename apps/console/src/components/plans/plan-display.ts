@@ -1,0 +1,76 @@
+import {
+  createPlanRequestSchema,
+  planLimits,
+  type CreatePlanRequest,
+  type Plan,
+} from '@latchkey/contracts';
+
+/** Spec for the Plans tab (issue 22): "Lifetime", or how many days a key of the plan lasts. */
+export function formatPlanDuration(durationDays: number | null): string {
+  if (durationDays === null) return 'Lifetime';
+  return durationDays === 1 ? '1 day' : `${durationDays} days`;
+}
+
+/** The plan form as typed: the duration and the entitlements are text until sent. */
+export interface PlanFields {
+  name: string;
+  /** Whole days; empty is lifetime. */
+  durationDays: string;
+  /** Codes separated by commas, spaces or new lines. */
+  entitlements: string;
+  description: string;
+}
+
+export const EMPTY_PLAN_FIELDS: PlanFields = {
+  name: '',
+  durationDays: '',
+  entitlements: '',
+  description: '',
+};
+
+export const PLAN_DURATION_INVALID = `Duration must be a whole number of days from 1 to ${planLimits.durationDays}, or empty for lifetime`;
+
+export function toPlanFields(plan: Plan): PlanFields {
+  return {
+    name: plan.name,
+    durationDays: plan.durationDays === null ? '' : String(plan.durationDays),
+    entitlements: plan.entitlements.join(', '),
+    description: plan.description ?? '',
+  };
+}
+
+/** The codes typed, in order, without empty pieces; the server sorts them and drops repeats. */
+export function parseEntitlements(text: string): string[] {
+  return text.split(/[\s,]+/).filter((code) => code !== '');
+}
+
+/** Whole days from 1 to the limit, null for an empty field (lifetime), NaN for anything else. */
+function parseDurationDays(text: string): number | null {
+  const trimmed = text.trim();
+  if (trimmed === '') return null;
+  if (!/^\d+$/.test(trimmed)) return Number.NaN;
+  const days = Number(trimmed);
+  return days >= 1 && days <= planLimits.durationDays ? days : Number.NaN;
+}
+
+/** The body of a create, and of an edit (which sends every field, so what is shown is saved). */
+export function toPlanRequest(fields: PlanFields): CreatePlanRequest {
+  return {
+    name: fields.name.trim(),
+    durationDays: parseDurationDays(fields.durationDays),
+    entitlements: parseEntitlements(fields.entitlements),
+    description: fields.description.trim() || null,
+  };
+}
+
+/**
+ * The message to show, or null when the plan may be sent. The duration is checked here, with
+ * words for the form; everything else by the contract the server checks it with, so the two
+ * cannot disagree (a blank name, a code with a hyphen, too many codes).
+ */
+export function validatePlan(fields: PlanFields): string | null {
+  const request = toPlanRequest(fields);
+  if (Number.isNaN(request.durationDays)) return PLAN_DURATION_INVALID;
+  const result = createPlanRequestSchema.safeParse(request);
+  return result.success ? null : (result.error.issues[0]?.message ?? null);
+}
