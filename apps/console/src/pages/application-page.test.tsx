@@ -60,6 +60,7 @@ function stubApplicationApi({ isStatsDown = false } = {}) {
         ? jsonResponse(500, { message: 'Statistics are down', code: 'INTERNAL' })
         : jsonResponse(200, stats);
     }
+    if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, []);
     if (url.pathname === '/api/applications/7/users') {
       const search = url.searchParams.get('search') ?? '';
       return pagedResponse(users.filter(({ username }) => username.includes(search)));
@@ -143,7 +144,7 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
       within(screen.getByRole('tablist'))
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Overview', 'Users (42)', 'API Configuration', 'Messages']);
+    ).toEqual(['Overview', 'Users (42)', 'Plans', 'API Configuration', 'Messages']);
 
     await user.click(screen.getByRole('tab', { name: 'Messages' }));
     expect(screen.getByTestId('message-loginFailedMessage').textContent).toBe(
@@ -167,5 +168,17 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
     expect(screen.getByText('pilot_2')).toBeTruthy();
     // One user matches; the application still has three, so the tab says no number at all.
     expect(usersTab().textContent).toBe('Users');
+  });
+
+  it('lists the plans in their own tab, asking for them only once it is opened', async () => {
+    const sent = stubApplicationApi();
+    const user = userEvent.setup();
+    renderApplicationPage('/app/7');
+    await screen.findByRole('heading', { name: 'Orbit', level: 1 });
+    expect(sent.some(({ path }) => path === '/api/applications/7/plans')).toBe(false);
+
+    await user.click(screen.getByRole('tab', { name: 'Plans' }));
+    expect(await screen.findByRole('heading', { name: 'No plans yet' })).toBeTruthy();
+    expect(sent.filter(({ path }) => path === '/api/applications/7/plans')).toHaveLength(1);
   });
 });

@@ -9,6 +9,7 @@ import { ApplicationSettingsDialog } from '@/components/applications/application
 import { ApplicationStatusBadge } from '@/components/applications/application-status-badge.tsx';
 import { ApplicationUsersPanel } from '@/components/app-users/application-users-panel.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
+import { PlansPanel } from '@/components/plans/plans-panel.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent } from '@/components/ui/card.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
@@ -132,6 +133,7 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
           <TabsTrigger value="users">
             Users{userCount === undefined ? '' : ` (${userCount})`}
           </TabsTrigger>
+          <TabsTrigger value="plans">Plans</TabsTrigger>
           <TabsTrigger value="api">API Configuration</TabsTrigger>
           <TabsTrigger value="messages">Messages</TabsTrigger>
         </TabsList>
@@ -146,6 +148,9 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
             onSearchChange={usersList.setSearch}
             onPageChange={usersList.setPage}
           />
+        </TabsContent>
+        <TabsContent value="plans">
+          <PlansPanel application={application} />
         </TabsContent>
         <TabsContent value="api">
           <ApplicationApiConfiguration application={application} />

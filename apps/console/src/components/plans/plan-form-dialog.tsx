@@ -1,0 +1,177 @@
+import { planLimits, type Plan } from '@latchkey/contracts';
+import { Plus } from 'lucide-react';
+import { useId, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { FormField, InputField } from '@/components/ui/form-field.tsx';
+import { Textarea } from '@/components/ui/textarea.tsx';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
+import { useCreatePlan, useUpdatePlan } from '@/hooks/use-plans.ts';
+import {
+  EMPTY_PLAN_FIELDS,
+  toPlanFields,
+  toPlanRequest,
+  validatePlan,
+  type PlanFields,
+} from './plan-display.ts';
+
+/** Issue 22: the Create Plan dialog, opened from its own button. */
+export function CreatePlanDialog({
+  applicationId,
+  applicationName,
+  trigger,
+}: {
+  applicationId: number;
+  applicationName: string;
+  trigger?: ReactNode;
+}) {
+  const createPlan = useCreatePlan(applicationId);
+
+  return (
+    <FormDialog
+      trigger={
+        trigger ?? (
+          <Button>
+            <Plus aria-hidden="true" />
+            Create Plan
+          </Button>
+        )
+      }
+    >
+      {(close) => (
+        <PlanForm
+          title="Create Plan"
+          description={`A plan of ${applicationName}: how long a licence key lasts and what it unlocks.`}
+          submitLabel="Create Plan"
+          initialFields={EMPTY_PLAN_FIELDS}
+          isSubmitting={createPlan.isPending}
+          onSubmit={(fields) => createPlan.mutate(toPlanRequest(fields), { onSuccess: close })}
+          onCancel={close}
+        />
+      )}
+    </FormDialog>
+  );
+}
+
+/** Issue 22: the Edit Plan dialog, for the plan a row asked for. */
+export function EditPlanDialog({
+  applicationId,
+  plan,
+  open,
+  onOpenChange,
+}: {
+  applicationId: number;
+  plan: Plan | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const updatePlan = useUpdatePlan(applicationId);
+
+  return (
+    <FormDialog open={open} onOpenChange={onOpenChange}>
+      {(close) =>
+        plan && (
+          <PlanForm
+            // Reset to the saved values whenever another plan (or a newer save) opens.
+            key={`${plan.id}:${plan.updatedAt}`}
+            title="Edit Plan"
+            description="Keys and subscriptions already granted keep what they were given; changes apply to new ones."
+            submitLabel="Save Changes"
+            initialFields={toPlanFields(plan)}
+            isSubmitting={updatePlan.isPending}
+            onSubmit={(fields) =>
+              updatePlan.mutate(
+                { planId: plan.id, changes: toPlanRequest(fields) },
+                { onSuccess: close },
+              )
+            }
+            onCancel={close}
+          />
+        )
+      }
+    </FormDialog>
+  );
+}
+
+function PlanForm({
+  title,
+  description,
+  submitLabel,
+  initialFields,
+  isSubmitting,
+  onSubmit,
+  onCancel,
+}: {
+  title: string;
+  description: string;
+  submitLabel: string;
+  initialFields: PlanFields;
+  isSubmitting: boolean;
+  onSubmit: (fields: PlanFields) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const { fields, setField, validationError, submit } = useFormFields({
+    initialFields,
+    validate: validatePlan,
+    onValidSubmit: onSubmit,
+  });
+
+  return (
+    <DialogForm
+      title={title}
+      description={description}
+      validationError={validationError}
+      submitLabel={submitLabel}
+      isSubmitting={isSubmitting}
+      onSubmit={submit}
+      onCancel={onCancel}
+    >
+      <InputField
+        id={`${id}-name`}
+        label="Name"
+        isRequired
+        value={fields.name}
+        onValueChange={(value) => setField('name', value)}
+        placeholder="Pro Monthly"
+        maxLength={planLimits.name}
+        autoComplete="off"
+        autoFocus
+      />
+      <InputField
+        id={`${id}-duration`}
+        label="Duration in days (optional)"
+        hint="How long a key or subscription of this plan lasts. Leave empty for lifetime."
+        // Text, not a number input: a browser empties a number input holding "30d", which
+        // would read as lifetime instead of telling the owner what is wrong.
+        inputMode="numeric"
+        value={fields.durationDays}
+        onValueChange={(value) => setField('durationDays', value)}
+        placeholder="Lifetime"
+        className="w-40"
+      />
+      <InputField
+        id={`${id}-entitlements`}
+        label="Entitlements (optional)"
+        hint="Codes your program checks for, such as PRO or EXPORT_PDF: letters, digits and _, separated by commas or spaces."
+        value={fields.entitlements}
+        onValueChange={(value) => setField('entitlements', value)}
+        placeholder="PRO, EXPORT_PDF"
+        autoComplete="off"
+        autoCapitalize="characters"
+        spellCheck={false}
+        className="font-mono"
+      />
+      <FormField htmlFor={`${id}-description`} label="Description (optional)">
+        <Textarea
+          id={`${id}-description`}
+          value={fields.description}
+          onChange={(event) => setField('description', event.target.value)}
+          placeholder="What does this plan include?"
+          maxLength={planLimits.description}
+          rows={3}
+        />
+      </FormField>
+    </DialogForm>
+  );
+}

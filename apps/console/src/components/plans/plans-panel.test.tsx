@@ -1,0 +1,331 @@
+import {
+  PLAN_IN_USE,
+  PLAN_NAME_REQUIRED,
+  PLAN_NAME_TAKEN,
+  ENTITLEMENT_CODE_INVALID,
+  type Plan,
+} from '@latchkey/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster.tsx';
+import { dismissToast } from '@/hooks/use-toast.ts';
+import {
+  createAuthValue,
+  createCurrentUser,
+  renderWithProviders,
+} from '@/test/render-with-providers.tsx';
+import {
+  createApplication,
+  jsonResponse,
+  neverAnswered,
+  stubOwnerApi,
+  type SentRequest,
+} from '@/test/stub-owner-api.ts';
+import { PLAN_DURATION_INVALID } from './plan-display.ts';
+import { PlansPanel } from './plans-panel.tsx';
+
+const orbit = createApplication({ id: 7, name: 'Orbit' });
+const PLANS_PATH = '/api/applications/7/plans';
+
+const plan = (index: number, overrides: Partial<Plan> = {}): Plan => ({
+  id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+  applicationId: 7,
+  name: `Plan ${index}`,
+  durationDays: null,
+  entitlements: [],
+  description: null,
+  archived: false,
+  createdAt: '2025-03-14T12:00:00.000Z',
+  updatedAt: '2025-03-14T12:00:00.000Z',
+  ...overrides,
+});
+
+/**
+ * A stand-in for the plans API of packages/contracts/src/plans.ts, holding the plans in
+ * memory so the list refreshes after each change. `refuse` answers the next request to
+ * `METHOD path` with that error instead.
+ */
+function stubPlansApi(initial: Plan[] = []) {
+  let plans = [...initial];
+  const refusals = new Map<string, Response>();
+  const sent = stubOwnerApi(({ method, path, body }) => {
+    const refusal = refusals.get(`${method} ${path}`);
+    if (refusal) {
+      refusals.delete(`${method} ${path}`);
+      return refusal;
+    }
+    if (path === PLANS_PATH && method === 'GET') return jsonResponse(200, plans);
+    if (path === PLANS_PATH && method === 'POST') {
+      const created = plan(100 + plans.length, body as Partial<Plan>);
+      plans = [...plans, created];
+      return jsonResponse(201, created);
+    }
+    const one = plans.find(({ id }) => path === `${PLANS_PATH}/${id}`);
+    if (!one) return undefined;
+    if (method === 'PUT') {
+      const updated = {
+        ...one,
+        ...(body as Partial<Plan>),
+        updatedAt: '2025-03-15T12:00:00.000Z',
+      };
+      plans = plans.map((candidate) => (candidate.id === one.id ? updated : candidate));
+      return jsonResponse(200, updated);
+    }
+    if (method === 'DELETE') {
+      plans = plans.filter((candidate) => candidate.id !== one.id);
+      return jsonResponse(200, { success: true, message: 'Plan deleted successfully' });
+    }
+    return undefined;
+  });
+  return {
+    sent: (method: string, path = PLANS_PATH): SentRequest[] =>
+      sent.filter((request) => request.method === method && request.path === path),
+    refuseNext: (method: string, path: string, status: number, message: string) =>
+      refusals.set(`${method} ${path}`, jsonResponse(status, { message, code: 'CONFLICT' })),
+  };
+}
+
+function renderPanel() {
+  return renderWithProviders(
+    <>
+      <PlansPanel application={orbit} />
+      <Toaster />
+    </>,
+    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+  );
+}
+
+/** A toast by its text: it is portaled and stays in the DOM while a dialog is open. */
+function findToast(text: string) {
+  return screen.findByText(text, { selector: 'li *' });
+}
+
+async function openCreateDialog() {
+  fireEvent.click(screen.getAllByRole('button', { name: 'Create Plan' })[0]!);
+  return within(await screen.findByRole('dialog', { name: 'Create Plan' }));
+}
+
+describe('PlansPanel', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+    dismissToast();
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows a skeleton while the plans load', () => {
+    stubOwnerApi(() => neverAnswered());
+    renderPanel();
+    expect(screen.getByRole('status', { name: 'Loading plans' })).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('invites the first plan when there is none', async () => {
+    stubPlansApi();
+    renderPanel();
+    const heading = await screen.findByRole('heading', { name: 'No plans yet' });
+    expect(screen.queryByRole('table')).toBeNull();
+    // The empty state has its own Create Plan button, beside the one in the header.
+    expect(
+      within(heading.parentElement!).getByRole('button', { name: 'Create Plan' }),
+    ).toBeTruthy();
+  });
+
+  it("shows a load failure in the server's words and recovers on Try Again", async () => {
+    const api = stubPlansApi([plan(1)]);
+    api.refuseNext('GET', PLANS_PATH, 500, 'Database unavailable');
+    renderPanel();
+    expect(await screen.findByRole('heading', { name: 'Error loading plans' })).toBeTruthy();
+    expect(screen.getByText('Database unavailable')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByTestId(`plan-row-${plan(1).id}`)).toBeTruthy();
+  });
+
+  it('lists each plan with its duration, entitlements as badges and status', async () => {
+    const monthly = plan(1, {
+      name: 'Pro Monthly',
+      durationDays: 30,
+      entitlements: ['EXPORT_PDF', 'PRO'],
+      description: 'Everything, billed monthly',
+    });
+    const legacy = plan(2, { name: 'Legacy', archived: true });
+    stubPlansApi([monthly, legacy]);
+    renderPanel();
+
+    const monthlyRow = within(await screen.findByTestId(`plan-row-${monthly.id}`));
+    expect(monthlyRow.getByText('Pro Monthly')).toBeTruthy();
+    expect(monthlyRow.getByText('Everything, billed monthly')).toBeTruthy();
+    expect(monthlyRow.getByText('30 days')).toBeTruthy();
+    expect(
+      within(monthlyRow.getByRole('list', { name: 'Entitlements of Pro Monthly' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['EXPORT_PDF', 'PRO']);
+    expect(monthlyRow.getByText('Active')).toBeTruthy();
+    expect(monthlyRow.getByRole('button', { name: 'Archive plan' })).toBeTruthy();
+
+    const legacyRow = within(screen.getByTestId(`plan-row-${legacy.id}`));
+    expect(legacyRow.getByText('Lifetime')).toBeTruthy();
+    expect(legacyRow.getByText('None')).toBeTruthy();
+    expect(legacyRow.getByText('Archived')).toBeTruthy();
+    expect(legacyRow.getByRole('button', { name: 'Unarchive plan' })).toBeTruthy();
+    // The whole list arrives in one answer: there is nothing to page.
+    expect(screen.queryByRole('navigation')).toBeNull();
+  });
+
+  it('checks the form before sending: the name, the duration and the codes', async () => {
+    const api = stubPlansApi();
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No plans yet' });
+    const dialog = await openCreateDialog();
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(dialog.getByRole('alert').textContent).toBe(PLAN_NAME_REQUIRED);
+    expect(dialog.getByRole('textbox', { name: /^Name/ }).getAttribute('aria-required')).toBe(
+      'true',
+    );
+
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'Pro' } });
+    fireEvent.change(dialog.getByLabelText('Duration in days (optional)'), {
+      target: { value: '30d' },
+    });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(dialog.getByRole('alert').textContent).toBe(PLAN_DURATION_INVALID);
+
+    fireEvent.change(dialog.getByLabelText('Duration in days (optional)'), {
+      target: { value: '30' },
+    });
+    fireEvent.change(dialog.getByLabelText('Entitlements (optional)'), {
+      target: { value: 'PRO, EXPORT-PDF' },
+    });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(dialog.getByRole('alert').textContent).toBe(ENTITLEMENT_CODE_INVALID);
+    expect(api.sent('POST')).toEqual([]);
+  });
+
+  it('creates a plan, toasts, closes and lists it', async () => {
+    const api = stubPlansApi();
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No plans yet' });
+    const dialog = await openCreateDialog();
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: '  Pro Yearly ' } });
+    fireEvent.change(dialog.getByLabelText('Duration in days (optional)'), {
+      target: { value: '365' },
+    });
+    fireEvent.change(dialog.getByLabelText('Entitlements (optional)'), {
+      target: { value: 'PRO EXPORT_PDF' },
+    });
+    fireEvent.change(dialog.getByLabelText('Description (optional)'), {
+      target: { value: 'A year of everything' },
+    });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+
+    expect(await findToast('Plan created successfully')).toBeTruthy();
+    expect(api.sent('POST').map(({ body }) => body)).toEqual([
+      {
+        name: 'Pro Yearly',
+        durationDays: 365,
+        entitlements: ['PRO', 'EXPORT_PDF'],
+        description: 'A year of everything',
+      },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const row = within(await screen.findByTestId(`plan-row-${plan(100).id}`));
+    expect(row.getByText('Pro Yearly')).toBeTruthy();
+    expect(row.getByText('365 days')).toBeTruthy();
+  });
+
+  it("shows the server's refusal as a toast and keeps the dialog open", async () => {
+    const api = stubPlansApi([plan(1, { name: 'Pro' })]);
+    renderPanel();
+    await screen.findByTestId(`plan-row-${plan(1).id}`);
+    const dialog = await openCreateDialog();
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'pro' } });
+    api.refuseNext('POST', PLANS_PATH, 409, PLAN_NAME_TAKEN);
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(await findToast(PLAN_NAME_TAKEN)).toBeTruthy();
+    expect(screen.getByText('Error', { selector: 'li *' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Create Plan' })).toBeTruthy();
+  });
+
+  it('edits a plan from its saved values', async () => {
+    const monthly = plan(1, { name: 'Pro', durationDays: 30, entitlements: ['PRO'] });
+    const api = stubPlansApi([monthly]);
+    renderPanel();
+    fireEvent.click(
+      within(await screen.findByTestId(`plan-row-${monthly.id}`)).getByRole('button', {
+        name: 'Edit plan',
+      }),
+    );
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit Plan' }));
+    expect((dialog.getByLabelText(/^Name/) as HTMLInputElement).value).toBe('Pro');
+    const duration = dialog.getByLabelText('Duration in days (optional)') as HTMLInputElement;
+    expect(duration.value).toBe('30');
+    fireEvent.change(duration, { target: { value: '' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await findToast('Plan updated successfully')).toBeTruthy();
+    expect(api.sent('PUT', `${PLANS_PATH}/${monthly.id}`).map(({ body }) => body)).toEqual([
+      { name: 'Pro', durationDays: null, entitlements: ['PRO'], description: null },
+    ]);
+    const row = within(screen.getByTestId(`plan-row-${monthly.id}`));
+    expect(await row.findByText('Lifetime')).toBeTruthy();
+  });
+
+  it('archives a plan and unarchives it, each with its toast', async () => {
+    const pro = plan(1, { name: 'Pro' });
+    const api = stubPlansApi([pro]);
+    renderPanel();
+    const row = within(await screen.findByTestId(`plan-row-${pro.id}`));
+    fireEvent.click(row.getByRole('button', { name: 'Archive plan' }));
+    expect(await findToast('Plan archived successfully')).toBeTruthy();
+    expect(await row.findByText('Archived')).toBeTruthy();
+
+    fireEvent.click(await row.findByRole('button', { name: 'Unarchive plan' }));
+    expect(await findToast('Plan unarchived successfully')).toBeTruthy();
+    expect(await row.findByText('Active')).toBeTruthy();
+    expect(api.sent('PUT', `${PLANS_PATH}/${pro.id}`).map(({ body }) => body)).toEqual([
+      { archived: true },
+      { archived: false },
+    ]);
+  });
+
+  it("deletes only after confirming, and shows the server's reason when a plan is in use", async () => {
+    const used = plan(1, { name: 'Used' });
+    const unused = plan(2, { name: 'Unused' });
+    const api = stubPlansApi([used, unused]);
+    renderPanel();
+
+    const usedRow = within(await screen.findByTestId(`plan-row-${used.id}`));
+    fireEvent.click(usedRow.getByRole('button', { name: 'Delete plan' }));
+    let confirm = within(await screen.findByRole('alertdialog', { name: 'Delete plan?' }));
+    expect(confirm.getByText('Used')).toBeTruthy();
+    fireEvent.click(confirm.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(api.sent('DELETE', `${PLANS_PATH}/${used.id}`)).toEqual([]);
+
+    api.refuseNext('DELETE', `${PLANS_PATH}/${used.id}`, 409, PLAN_IN_USE);
+    fireEvent.click(usedRow.getByRole('button', { name: 'Delete plan' }));
+    confirm = within(await screen.findByRole('alertdialog', { name: 'Delete plan?' }));
+    fireEvent.click(confirm.getByRole('button', { name: 'Delete Plan' }));
+    expect(await findToast(PLAN_IN_USE)).toBeTruthy();
+    expect(screen.getByTestId(`plan-row-${used.id}`)).toBeTruthy();
+
+    dismissToast();
+    fireEvent.click(
+      within(screen.getByTestId(`plan-row-${unused.id}`)).getByRole('button', {
+        name: 'Delete plan',
+      }),
+    );
+    confirm = within(await screen.findByRole('alertdialog', { name: 'Delete plan?' }));
+    fireEvent.click(confirm.getByRole('button', { name: 'Delete Plan' }));
+    expect(await findToast('Plan deleted successfully')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId(`plan-row-${unused.id}`)).toBeNull());
+  });
+});

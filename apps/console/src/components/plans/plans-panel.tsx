@@ -1,0 +1,101 @@
+import type { Application, Plan } from '@latchkey/contracts';
+import { Layers } from 'lucide-react';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import {
+  PLANS_FETCH_ERROR,
+  useDeletePlan,
+  usePlans,
+  useSetPlanArchived,
+} from '@/hooks/use-plans.ts';
+import { CreatePlanDialog, EditPlanDialog } from './plan-form-dialog.tsx';
+import { plansTable } from './plans-table.tsx';
+
+/** Issue 22: the management page's Plans tab, what the application sells. */
+export function PlansPanel({ application }: { application: Application }) {
+  const applicationId = application.id;
+  const plansQuery = usePlans(applicationId);
+  const archivePlan = useSetPlanArchived(applicationId, true);
+  const unarchivePlan = useSetPlanArchived(applicationId, false);
+  const deletePlan = useDeletePlan(applicationId);
+  const editing = useDialogTarget<Plan>();
+  const deleting = useDialogTarget<Plan>();
+
+  const busyMutation = [archivePlan, unarchivePlan, deletePlan].find(
+    (mutation) => mutation.isPending,
+  );
+  const createPlanButton = (
+    <CreatePlanDialog applicationId={applicationId} applicationName={application.name} />
+  );
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle>Plans</CardTitle>
+          <CardDescription>
+            What {application.name} sells: how long a licence lasts and which entitlements it
+            grants. Archive a plan to stop offering it; its keys keep working.
+          </CardDescription>
+        </div>
+        {createPlanButton}
+      </CardHeader>
+      <CardContent>
+        <PagedDataTable
+          query={plansQuery}
+          table={plansTable({
+            busyPlanId: busyMutation?.variables ?? null,
+            onEdit: editing.open,
+            onToggleArchived: (plan) =>
+              (plan.archived ? unarchivePlan : archivePlan).mutate(plan.id),
+            onDelete: deleting.open,
+          })}
+          loadingLabel="Loading plans"
+          errorTitle="Error loading plans"
+          describeError={(error) => getErrorToastMessage(error, PLANS_FETCH_ERROR)}
+          empty={
+            <EmptyState
+              icon={Layers}
+              title="No plans yet"
+              description="Create a plan to say how long a licence of this application lasts and what it unlocks."
+              action={createPlanButton}
+            />
+          }
+        />
+      </CardContent>
+
+      <EditPlanDialog
+        applicationId={applicationId}
+        plan={editing.target}
+        open={editing.isOpen}
+        onOpenChange={editing.setIsOpen}
+      />
+      <ConfirmDialog
+        open={deleting.isOpen}
+        onOpenChange={deleting.setIsOpen}
+        title="Delete plan?"
+        description={
+          <>
+            <strong className="font-medium break-all text-foreground">
+              {deleting.target?.name}
+            </strong>{' '}
+            will be deleted. A plan that licence keys or subscriptions use cannot be deleted:
+            archive it instead, so they keep their plan.
+          </>
+        }
+        confirmLabel="Delete Plan"
+        onConfirm={() => deleting.target && deletePlan.mutate(deleting.target.id)}
+      />
+    </Card>
+  );
+}

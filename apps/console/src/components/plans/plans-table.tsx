@@ -1,0 +1,113 @@
+import type { Plan } from '@latchkey/contracts';
+import { Archive, ArchiveRestore, Pencil, Trash2 } from 'lucide-react';
+import { createdColumn } from '@/components/applications/created-column.ts';
+import { Badge } from '@/components/ui/badge.tsx';
+import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
+import { IconButton } from '@/components/ui/icon-button.tsx';
+import { cn } from '@/lib/utils.ts';
+import { formatPlanDuration } from './plan-display.ts';
+
+/** Issue 22: an application's plans, with edit, archive or unarchive, and delete per row. */
+export function plansTable({
+  busyPlanId,
+  onEdit,
+  onToggleArchived,
+  onDelete,
+}: {
+  /** The plan being archived, unarchived or deleted; its buttons wait for it. */
+  busyPlanId: string | null;
+  onEdit: (plan: Plan) => void;
+  onToggleArchived: (plan: Plan) => void;
+  onDelete: (plan: Plan) => void;
+}): DataTableDefinition<Plan> {
+  return {
+    label: 'Plans',
+    getRowKey: (plan) => plan.id,
+    getRowProps: (plan) => ({ 'data-testid': `plan-row-${plan.id}` }),
+    columns: [
+      {
+        header: 'Name',
+        cellClassName: 'max-w-64',
+        cell: (plan) => (
+          <>
+            <div className={cn('truncate font-medium', plan.archived && 'text-muted-foreground')}>
+              {plan.name}
+            </div>
+            {plan.description && (
+              <div className="truncate text-xs text-muted-foreground" title={plan.description}>
+                {plan.description}
+              </div>
+            )}
+          </>
+        ),
+      },
+      {
+        header: 'Duration',
+        cellClassName: 'whitespace-nowrap',
+        cell: (plan) => formatPlanDuration(plan.durationDays),
+      },
+      {
+        header: 'Entitlements',
+        cell: (plan) =>
+          plan.entitlements.length === 0 ? (
+            <span className="text-sm text-muted-foreground italic">None</span>
+          ) : (
+            <ul
+              aria-label={`Entitlements of ${plan.name}`}
+              className="flex max-w-80 flex-wrap gap-1"
+            >
+              {plan.entitlements.map((code) => (
+                <li key={code}>
+                  <Badge variant="secondary" className="font-mono">
+                    {code}
+                  </Badge>
+                </li>
+              ))}
+            </ul>
+          ),
+      },
+      {
+        header: 'Status',
+        cell: (plan) =>
+          plan.archived ? (
+            <Badge variant="muted">Archived</Badge>
+          ) : (
+            <Badge variant="success">Active</Badge>
+          ),
+      },
+      createdColumn(),
+      rowActionsColumn(
+        (plan) => {
+          const isBusy = plan.id === busyPlanId;
+          return (
+            <div className="flex items-center justify-end gap-0.5">
+              <IconButton label="Edit plan" disabled={isBusy} onClick={() => onEdit(plan)}>
+                <Pencil aria-hidden="true" />
+              </IconButton>
+              <IconButton
+                label={plan.archived ? 'Unarchive plan' : 'Archive plan'}
+                disabled={isBusy}
+                onClick={() => onToggleArchived(plan)}
+              >
+                {plan.archived ? (
+                  <ArchiveRestore aria-hidden="true" />
+                ) : (
+                  <Archive aria-hidden="true" />
+                )}
+              </IconButton>
+              <IconButton
+                label="Delete plan"
+                disabled={isBusy}
+                className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                onClick={() => onDelete(plan)}
+              >
+                <Trash2 aria-hidden="true" />
+              </IconButton>
+            </div>
+          );
+        },
+        { cellClassName: '' },
+      ),
+    ],
+  };
+}
