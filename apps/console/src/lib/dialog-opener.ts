@@ -5,6 +5,11 @@
  */
 
 let lastFocused: HTMLElement | null = null;
+/**
+ * What had focus before `lastFocused`. A form whose first field has `autoFocus` takes focus as
+ * it mounts, before the dialog learns who opened it; the opener is then the element before.
+ */
+let focusedBefore: HTMLElement | null = null;
 
 /** The opener of each open dialog's content, so a dialog opened from a dialog can fall back. */
 const openerOfDialog = new WeakMap<Element, HTMLElement>();
@@ -20,7 +25,11 @@ function stableTargetFor(element: HTMLElement): HTMLElement {
 }
 
 function rememberFocus(event: FocusEvent) {
-  if (event.target instanceof HTMLElement) lastFocused = stableTargetFor(event.target);
+  if (!(event.target instanceof HTMLElement)) return;
+  const target = stableTargetFor(event.target);
+  if (target === lastFocused) return;
+  focusedBefore = lastFocused;
+  lastFocused = target;
 }
 
 // Tracked as focus moves, because by the time a dialog mounts a menu item may already be gone.
@@ -35,7 +44,8 @@ export function rememberDialogOpener(content: Element): void {
       )
     : undefined;
   const active = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-  const opener = trigger ?? lastFocused ?? active;
+  const recent = lastFocused && content.contains(lastFocused) ? focusedBefore : lastFocused;
+  const opener = trigger ?? recent ?? active;
   if (!opener || opener === document.body || content.contains(opener)) return;
   openerOfDialog.set(content, opener);
   const enclosingDialog = opener.closest('[role="dialog"], [role="alertdialog"]');

@@ -34,6 +34,10 @@ export function DialogOverlay({
   );
 }
 
+function rememberOpenerOnMount(content: HTMLDivElement | null) {
+  if (content) rememberDialogOpener(content);
+}
+
 /** Radix traps focus inside; on close focus returns to whatever opened the dialog. */
 export function DialogContent({
   className,
@@ -50,10 +54,10 @@ export function DialogContent({
           'fixed top-1/2 left-1/2 z-50 grid max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 overflow-y-auto rounded-xl border border-border bg-background [--surface:var(--color-background)] p-6 shadow-xl outline-none data-[state=closed]:animate-fade-out data-[state=open]:animate-fade-in motion-reduce:animate-none sm:max-w-lg',
           className,
         )}
-        onOpenAutoFocus={(event) => {
-          rememberDialogOpener(event.currentTarget as Element);
-          onOpenAutoFocus?.(event);
-        }}
+        // Remembered as the content mounts: a form field with autoFocus takes focus first, and
+        // Radix then skips its open auto-focus (and onOpenAutoFocus) altogether.
+        ref={rememberOpenerOnMount}
+        onOpenAutoFocus={onOpenAutoFocus}
         onCloseAutoFocus={(event) => {
           onCloseAutoFocus?.(event);
           if (!event.defaultPrevented && returnFocusToOpener(event.currentTarget as Element)) {
