@@ -1,0 +1,300 @@
+import AxeBuilder from '@axe-core/playwright';
+import {
+  PLAN_IN_USE,
+  PLAN_NAME_REQUIRED,
+  PLAN_NAME_TAKEN,
+  type Application,
+  type Plan,
+} from '@latchkey/contracts';
+import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
+
+/** The console's own storage key (apps/console/src/lib/theme.ts). */
+const THEME_STORAGE_KEY = 'latchkey-auth-theme';
+
+/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
+function toast(page: Page, text: string): Locator {
+  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
+}
+
+/** Calls the owner API as the signed-in owner; page.request sends no Origin of its own. */
+async function ownerPost<T>(page: Page, path: string, data: unknown): Promise<T> {
+  const response = await page.request.post(path, { headers: consoleOriginHeaders(page), data });
+  expect(response.status(), `POST ${path}`).toBe(201);
+  return (await response.json()) as T;
+}
+
+/** A new application of the signed-in owner, its management page open on the Plans tab. */
+async function openPlansTab(page: Page, name: string): Promise<Application> {
+  const application = await ownerPost<Application>(page, '/api/applications', { name });
+  await page.goto(`/app/${application.id}`);
+  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  await page.getByRole('tab', { name: 'Plans' }).click();
+  return application;
+}
+
+function planRow(page: Page, name: string): Locator {
+  return page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell').getByText(name, { exact: true }) });
+}
+
+/** Whether the element the locator finds is the page's focused element. */
+async function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => document.activeElement === element);
+}
+
+test.describe('plans tab of the application page', () => {
+  test('creates, edits, archives, unarchives and deletes plans; a plan in use stays', async ({
+    page,
+  }) => {
+    await signInAsNewOwner(page, 'Paula Plans');
+    const application = await openPlansTab(page, 'Plan Desk');
+    await expect(page.getByRole('heading', { name: 'No plans yet' })).toBeVisible();
+
+    // Create: the form is checked before anything is sent.
+    await page.getByRole('button', { name: 'Create Plan' }).first().click();
+    const createDialog = page.getByRole('dialog', { name: 'Create Plan' });
+    await createDialog.getByRole('button', { name: 'Create Plan' }).click();
+    await expect(createDialog.getByRole('alert')).toHaveText(PLAN_NAME_REQUIRED);
+    await createDialog.getByLabel('Name').fill('Pro Monthly');
+    await createDialog.getByLabel('Duration in days (optional)').fill('30');
+    await createDialog.getByLabel('Entitlements (optional)').fill('PRO EXPORT-PDF');
+    await createDialog.getByRole('button', { name: 'Create Plan' }).click();
+    await expect(createDialog.getByRole('alert')).toContainText('letters, digits or _');
+    await createDialog.getByLabel('Entitlements (optional)').fill('PRO, EXPORT_PDF');
+    await createDialog.getByLabel('Description (optional)').fill('Everything, monthly');
+    await createDialog.getByRole('button', { name: 'Create Plan' }).click();
+    await expect(toast(page, 'Plan created successfully')).toBeVisible();
+    await expect(createDialog).toBeHidden();
+
+    const pro = planRow(page, 'Pro Monthly');
+    await expect(pro).toContainText('Everything, monthly');
+    await expect(pro).toContainText('30 days');
+    await expect(pro).toContainText('Active');
+    await expect(
+      pro.getByRole('list', { name: 'Entitlements of Pro Monthly' }).getByRole('listitem'),
+    ).toHaveText(['EXPORT_PDF', 'PRO']);
+
+    // A lifetime plan with no entitlements; then a name the application already has.
+    await page.getByRole('button', { name: 'Create Plan' }).click();
+    await createDialog.getByLabel('Name').fill('Lifetime Basic');
+    await createDialog.getByLabel('Name').press('Enter');
+    await expect(toast(page, 'Plan created successfully')).toBeVisible();
+    const basic = planRow(page, 'Lifetime Basic');
+    await expect(basic).toContainText('Lifetime');
+    await expect(basic).toContainText('None');
+
+    await page.getByRole('button', { name: 'Create Plan' }).click();
+    await createDialog.getByLabel('Name').fill('pro monthly');
+    await createDialog.getByRole('button', { name: 'Create Plan' }).click();
+    await expect(toast(page, PLAN_NAME_TAKEN)).toBeVisible();
+    await expect(createDialog).toBeVisible();
+    await createDialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(createDialog).toBeHidden();
+
+    // Edit from the saved values.
+    await pro.getByRole('button', { name: 'Edit plan' }).click();
+    const editDialog = page.getByRole('dialog', { name: 'Edit Plan' });
+    await expect(editDialog.getByLabel('Entitlements (optional)')).toHaveValue('EXPORT_PDF, PRO');
+    await editDialog.getByLabel('Duration in days (optional)').fill('365');
+    await editDialog.getByRole('button', { name: 'Save Changes' }).click();
+    await expect(toast(page, 'Plan updated successfully')).toBeVisible();
+    await expect(pro).toContainText('365 days');
+
+    // Archive and unarchive.
+    await basic.getByRole('button', { name: 'Archive plan' }).click();
+    await expect(toast(page, 'Plan archived successfully')).toBeVisible();
+    await expect(basic).toContainText('Archived');
+    await basic.getByRole('button', { name: 'Unarchive plan' }).click();
+    await expect(toast(page, 'Plan unarchived successfully')).toBeVisible();
+    await expect(basic).toContainText('Active');
+
+    // A plan with a licence key cannot be deleted: the server says why, and the row stays.
+    const plans = (await (
+      await page.request.get(`/api/applications/${application.id}/plans`)
+    ).json()) as Plan[];
+    const proPlan = plans.find((plan) => plan.name === 'Pro Monthly')!;
+    await ownerPost(page, `/api/applications/${application.id}/licenses`, {
+      planId: proPlan.id,
+      count: 1,
+    });
+    await pro.getByRole('button', { name: 'Delete plan' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete plan?' });
+    await expect(confirm).toContainText('Pro Monthly');
+    await confirm.getByRole('button', { name: 'Delete Plan' }).click();
+    await expect(toast(page, PLAN_IN_USE)).toBeVisible();
+    await expect(pro).toBeVisible();
+
+    // Cancel deletes nothing; confirming deletes an unused plan.
+    await basic.getByRole('button', { name: 'Delete plan' }).click();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(basic).toBeVisible();
+    await basic.getByRole('button', { name: 'Delete plan' }).click();
+    await confirm.getByRole('button', { name: 'Delete Plan' }).click();
+    await expect(toast(page, 'Plan deleted successfully')).toBeVisible();
+    await expect(basic).toHaveCount(0);
+    await expect(pro).toBeVisible();
+  });
+
+  test('works from the keyboard: tab to Plans, create with Enter, Esc returns focus', async ({
+    page,
+  }) => {
+    await signInAsNewOwner(page, 'Kai Keys');
+    const application = await ownerPost<Application>(page, '/api/applications', {
+      name: 'Keyboard Desk',
+    });
+    await page.goto(`/app/${application.id}`);
+    const overviewTab = page.getByRole('tab', { name: 'Overview' });
+    await overviewTab.focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await expect(page.getByRole('tab', { name: 'Plans' })).toHaveAttribute('aria-selected', 'true');
+    await expect(page.getByRole('heading', { name: 'No plans yet' })).toBeVisible();
+
+    const createButton = page.getByRole('button', { name: 'Create Plan' }).first();
+    await createButton.focus();
+    await page.keyboard.press('Enter');
+    const createDialog = page.getByRole('dialog', { name: 'Create Plan' });
+    await expect(createDialog.getByLabel('Name')).toBeFocused();
+    await page.keyboard.type('Keyboard Pro');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('7');
+    await page.keyboard.press('Enter');
+    await expect(toast(page, 'Plan created successfully')).toBeVisible();
+    await expect(createDialog).toBeHidden();
+    await expect(planRow(page, 'Keyboard Pro')).toContainText('7 days');
+
+    const editButton = planRow(page, 'Keyboard Pro').getByRole('button', { name: 'Edit plan' });
+    await editButton.focus();
+    await page.keyboard.press('Enter');
+    const editDialog = page.getByRole('dialog', { name: 'Edit Plan' });
+    await expect(editDialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(editDialog).toBeHidden();
+    await expect.poll(() => isFocused(editButton)).toBe(true);
+
+    const deleteButton = planRow(page, 'Keyboard Pro').getByRole('button', {
+      name: 'Delete plan',
+    });
+    await deleteButton.focus();
+    await page.keyboard.press('Enter');
+    const confirm = page.getByRole('alertdialog', { name: 'Delete plan?' });
+    // An AlertDialog starts on Cancel, so Enter alone never deletes.
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(confirm).toBeHidden();
+    await expect.poll(() => isFocused(deleteButton)).toBe(true);
+  });
+
+  test('at 390 and 1280 px in both themes: no sideways page, reachable row actions, axe clean', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    await signInAsNewOwner(page, 'Layla Layout');
+    const application = await ownerPost<Application>(page, '/api/applications', {
+      name: 'Layout Plans',
+    });
+    const plansPath = `/api/applications/${application.id}/plans`;
+    await ownerPost(page, plansPath, {
+      name: 'Professional Annual Subscription With A Long Name',
+      durationDays: 365,
+      entitlements: ['PRO', 'EXPORT_PDF', 'PRIORITY_SUPPORT', 'CLOUD_SYNC', 'BETA_FEATURES'],
+      description: 'Everything the application offers, for a year, with priority support',
+    });
+    const legacy = await ownerPost<Plan>(page, plansPath, { name: 'Legacy Lifetime' });
+    const archived = await page.request.put(`${plansPath}/${legacy.id}`, {
+      headers: consoleOriginHeaders(page),
+      data: { archived: true },
+    });
+    expect(archived.status()).toBe(200);
+
+    const problems: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate(
+        ([key, value]) => localStorage.setItem(key!, value!),
+        [THEME_STORAGE_KEY, theme],
+      );
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/app/${application.id}`);
+      await page.getByRole('tab', { name: 'Plans' }).click();
+      await expect(planRow(page, 'Legacy Lifetime')).toContainText('Archived');
+      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(
+        theme === 'dark',
+      );
+
+      for (const viewport of [
+        { name: 'phone', width: 390, height: 844 },
+        { name: 'desktop', width: 1280, height: 800 },
+      ]) {
+        const label = `plans-${viewport.name}-${theme}`;
+        await page.setViewportSize({ width: viewport.width, height: viewport.height });
+        await settle(page);
+
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
+        problems.push(...(await seriousAxeViolations(page, label)));
+        await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
+
+        // Each row action is visible, enabled and not covered (by the pinned column's edge).
+        const actions = page.locator('table tbody button');
+        await expect(actions).toHaveCount(6);
+        for (let index = 0; index < 6; index += 1) {
+          const action = actions.nth(index);
+          try {
+            await action.click({ trial: true, timeout: 3_000 });
+          } catch {
+            problems.push(`${label}: "${await action.getAttribute('aria-label')}" not clickable`);
+          }
+        }
+
+        // The form dialog fits and is clean too.
+        await page.getByRole('button', { name: 'Create Plan' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Create Plan' });
+        await dialog.getByRole('button', { name: 'Create Plan' }).click();
+        await expect(dialog.getByRole('alert')).toBeVisible();
+        await settle(page);
+        problems.push(...(await seriousAxeViolations(page, `${label}-dialog`)));
+        await page.screenshot({ path: testInfo.outputPath(`${label}-dialog.png`) });
+        const box = await dialog.boundingBox();
+        if (!box || box.x < 0 || box.x + box.width > viewport.width) {
+          problems.push(`${label}-dialog: the dialog does not fit the screen`);
+        }
+        await page.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+/** Waits until data has arrived and one-shot animations (fades, rise-ins) have ended. */
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/** axe's serious and critical findings on the page as it is, one line each. */
+async function seriousAxeViolations(page: Page, label: string): Promise<string[]> {
+  // Only violations are read; leaving out passes and incompletes makes axe much faster.
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${label}: axe ${violation.impact} ${violation.id} on ${violation.nodes
+          .slice(0, 5)
+          .map((node) => node.target.join(' '))
+          .join(' | ')}`,
+    );
+}
