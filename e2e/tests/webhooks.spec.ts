@@ -173,7 +173,7 @@ test.describe('webhooks', () => {
       // Test Webhook: one entry per event; the toast is the server's message.
       receiver.setStatus(500);
       await page.getByRole('button', { name: 'Test Webhook' }).click();
-      await expect(page.getByRole('menuitem')).toHaveCount(11);
+      await expect(page.getByRole('menuitem')).toHaveCount(14);
       const testAnswer = page.waitForResponse(
         (response) =>
           response.url().endsWith('/api/test-webhook') && response.request().method() === 'POST',

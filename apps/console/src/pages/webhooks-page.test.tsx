@@ -267,7 +267,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
     // Every event is offered with its §3 label, session_end included.
-    expect(dialog.getAllByRole('checkbox')).toHaveLength(11);
+    expect(dialog.getAllByRole('checkbox')).toHaveLength(14);
     fireEvent.change(dialog.getByLabelText(/Webhook URL/), {
       target: { value: '  https://hooks.example.com/latchkey  ' },
     });
@@ -412,6 +412,9 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
       'IP Blocked',
       'Username Blocked',
       'HWID Blocked',
+      'Licence Redeemed',
+      'Licence Failed',
+      'Licence Banned',
       'Session Ended',
     ]);
     fireEvent.click(screen.getByRole('menuitem', { name: 'Session Ended' }));
