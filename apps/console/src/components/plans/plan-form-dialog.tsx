@@ -2,7 +2,11 @@ import { planLimits, type Plan } from '@latchkey/contracts';
 import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import {
+  DialogForm,
+  FormDialog,
+  type CreateOrEditFormProps,
+} from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
@@ -93,23 +97,7 @@ export function EditPlanDialog({
   );
 }
 
-function PlanForm({
-  title,
-  description,
-  submitLabel,
-  initialFields,
-  isSubmitting,
-  onSubmit,
-  onCancel,
-}: {
-  title: string;
-  description: string;
-  submitLabel: string;
-  initialFields: PlanFields;
-  isSubmitting: boolean;
-  onSubmit: (fields: PlanFields) => void;
-  onCancel: () => void;
-}) {
+function PlanForm({ initialFields, onSubmit, ...dialogForm }: CreateOrEditFormProps<PlanFields>) {
   const id = useId();
   const { fields, setField, validationError, submit } = useFormFields({
     initialFields,
@@ -118,15 +106,7 @@ function PlanForm({
   });
 
   return (
-    <DialogForm
-      title={title}
-      description={description}
-      validationError={validationError}
-      submitLabel={submitLabel}
-      isSubmitting={isSubmitting}
-      onSubmit={submit}
-      onCancel={onCancel}
-    >
+    <DialogForm {...dialogForm} validationError={validationError} onSubmit={submit}>
       <InputField
         id={`${id}-name`}
         label="Name"

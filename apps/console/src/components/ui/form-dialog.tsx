@@ -93,3 +93,17 @@ export function DialogForm({
     </form>
   );
 }
+
+/**
+ * What a create dialog and an edit dialog give the one form they share: its words, the fields
+ * it starts from, and what to do with valid fields. The form spreads the rest into DialogForm.
+ */
+export interface CreateOrEditFormProps<Fields> {
+  title: string;
+  description: string;
+  submitLabel: string;
+  initialFields: Fields;
+  isSubmitting: boolean;
+  onSubmit: (fields: Fields) => void;
+  onCancel: () => void;
+}

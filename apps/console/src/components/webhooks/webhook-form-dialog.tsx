@@ -11,7 +11,11 @@ import { useId, type ReactNode } from 'react';
 import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import {
+  DialogForm,
+  FormDialog,
+  type CreateOrEditFormProps,
+} from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import {
@@ -111,24 +115,11 @@ export function EditWebhookDialog({
 }
 
 function WebhookForm({
-  title,
-  description,
-  submitLabel,
   initialFields,
   secretHint,
-  isSubmitting,
   onSubmit,
-  onCancel,
-}: {
-  title: string;
-  description: string;
-  submitLabel: string;
-  initialFields: WebhookFields;
-  secretHint: string;
-  isSubmitting: boolean;
-  onSubmit: (fields: WebhookFields) => void;
-  onCancel: () => void;
-}) {
+  ...dialogForm
+}: CreateOrEditFormProps<WebhookFields> & { secretHint: string }) {
   const id = useId();
   const { fields, setField, validationError, submit } = useFormFields({
     initialFields,
@@ -139,15 +130,7 @@ function WebhookForm({
   const allEventsChosen = fields.events.length === webhookEventNames.length;
 
   return (
-    <DialogForm
-      title={title}
-      description={description}
-      validationError={validationError}
-      submitLabel={submitLabel}
-      isSubmitting={isSubmitting}
-      onSubmit={submit}
-      onCancel={onCancel}
-    >
+    <DialogForm {...dialogForm} validationError={validationError} onSubmit={submit}>
       <InputField
         id={`${id}-url`}
         label="Webhook URL"
