@@ -7,10 +7,9 @@ import { Settings } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField, InputField } from '@/components/ui/form-field.tsx';
+import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
-import { Textarea } from '@/components/ui/textarea.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 
@@ -101,15 +100,14 @@ function ApplicationSettingsForm({
           maxLength={applicationLimits.version}
         />
       </div>
-      <FormField htmlFor={`${id}-description`} label="Description">
-        <Textarea
-          id={`${id}-description`}
-          value={fields.description}
-          onChange={(event) => setField('description', event.target.value)}
-          maxLength={applicationLimits.description}
-          rows={3}
-        />
-      </FormField>
+      <TextareaField
+        id={`${id}-description`}
+        label="Description"
+        value={fields.description}
+        onValueChange={(value) => setField('description', value)}
+        maxLength={applicationLimits.description}
+        rows={3}
+      />
       <div className="grid divide-y divide-border rounded-lg border border-border">
         <div className="flex items-center justify-between gap-4 p-4">
           <div className="grid gap-1">

@@ -3,8 +3,7 @@ import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField, InputField } from '@/components/ui/form-field.tsx';
-import { Textarea } from '@/components/ui/textarea.tsx';
+import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { useCreateApplication } from '@/hooks/use-applications.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 
@@ -61,16 +60,15 @@ function CreateApplicationForm({ onDone }: { onDone: () => void }) {
         aria-invalid={validationError ? true : undefined}
         autoFocus
       />
-      <FormField htmlFor={`${id}-description`} label="Description (optional)">
-        <Textarea
-          id={`${id}-description`}
-          value={fields.description}
-          onChange={(event) => setField('description', event.target.value)}
-          placeholder="What does this application do?"
-          maxLength={applicationLimits.description}
-          rows={3}
-        />
-      </FormField>
+      <TextareaField
+        id={`${id}-description`}
+        label="Description (optional)"
+        value={fields.description}
+        onValueChange={(value) => setField('description', value)}
+        placeholder="What does this application do?"
+        maxLength={applicationLimits.description}
+        rows={3}
+      />
     </DialogForm>
   );
 }

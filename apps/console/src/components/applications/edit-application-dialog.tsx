@@ -12,10 +12,9 @@ import { Fingerprint, MessageSquare, Settings2 } from 'lucide-react';
 import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField, InputField } from '@/components/ui/form-field.tsx';
+import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
-import { Textarea } from '@/components/ui/textarea.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 
@@ -126,15 +125,14 @@ function EditApplicationForm({
             maxLength={applicationLimits.name}
             aria-invalid={validationError ? true : undefined}
           />
-          <FormField htmlFor={`${id}-description`} label="Description">
-            <Textarea
-              id={`${id}-description`}
-              value={form.description}
-              onChange={(event) => setField('description', event.target.value)}
-              maxLength={applicationLimits.description}
-              rows={3}
-            />
-          </FormField>
+          <TextareaField
+            id={`${id}-description`}
+            label="Description"
+            value={form.description}
+            onValueChange={(value) => setField('description', value)}
+            maxLength={applicationLimits.description}
+            rows={3}
+          />
           <InputField
             id={`${id}-version`}
             label="Version"

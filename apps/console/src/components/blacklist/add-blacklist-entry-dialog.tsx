@@ -9,7 +9,7 @@ import { useId, type ReactNode } from 'react';
 import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField, InputField } from '@/components/ui/form-field.tsx';
+import { FormField, InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import {
   Select,
   SelectContent,
@@ -17,7 +17,6 @@ import {
   SelectTrigger,
   SelectValue,
 } from '@/components/ui/select.tsx';
-import { Textarea } from '@/components/ui/textarea.tsx';
 import { useCreateBlacklistEntry } from '@/hooks/use-blacklist.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import {
@@ -123,16 +122,15 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
         autoComplete="off"
         spellCheck={false}
       />
-      <FormField htmlFor={`${id}-reason`} label="Reason (optional)">
-        <Textarea
-          id={`${id}-reason`}
-          value={fields.reason}
-          onChange={(event) => setField('reason', event.target.value)}
-          placeholder="Why is this blocked?"
-          maxLength={blacklistLimits.reason}
-          rows={3}
-        />
-      </FormField>
+      <TextareaField
+        id={`${id}-reason`}
+        label="Reason (optional)"
+        value={fields.reason}
+        onValueChange={(value) => setField('reason', value)}
+        placeholder="Why is this blocked?"
+        maxLength={blacklistLimits.reason}
+        rows={3}
+      />
     </DialogForm>
   );
 }

@@ -7,8 +7,7 @@ import {
   FormDialog,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
-import { FormField, InputField } from '@/components/ui/form-field.tsx';
-import { Textarea } from '@/components/ui/textarea.tsx';
+import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useCreatePlan, useUpdatePlan } from '@/hooks/use-plans.ts';
 import {
@@ -142,16 +141,15 @@ function PlanForm({ initialFields, onSubmit, ...dialogForm }: CreateOrEditFormPr
         spellCheck={false}
         className="font-mono"
       />
-      <FormField htmlFor={`${id}-description`} label="Description (optional)">
-        <Textarea
-          id={`${id}-description`}
-          value={fields.description}
-          onChange={(event) => setField('description', event.target.value)}
-          placeholder="What does this plan include?"
-          maxLength={planLimits.description}
-          rows={3}
-        />
-      </FormField>
+      <TextareaField
+        id={`${id}-description`}
+        label="Description (optional)"
+        value={fields.description}
+        onValueChange={(value) => setField('description', value)}
+        placeholder="What does this plan include?"
+        maxLength={planLimits.description}
+        rows={3}
+      />
     </DialogForm>
   );
 }

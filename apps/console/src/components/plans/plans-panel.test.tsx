@@ -106,17 +106,7 @@ async function openCreateDialog() {
 }
 
 describe('PlansPanel', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
-    dismissToast();
-  });
+  beforeEach(() => dismissToast());
   afterEach(() => vi.unstubAllGlobals());
 
   it('shows a skeleton while the plans load', () => {

@@ -1,6 +1,7 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { Textarea } from '@/components/ui/textarea.tsx';
 import { cn } from '@/lib/utils.ts';
 
 /** A label above its control, with an optional hint below tied to it by aria-describedby. */
@@ -40,26 +41,33 @@ export function FormField({
   );
 }
 
+/** What a labelled control takes beside its own attributes. */
+interface LabelledControlProps {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  isRequired?: boolean;
+  /** Classes of the field (label, control and hint together); `className` styles the control. */
+  fieldClassName?: string;
+  onValueChange?: (value: string) => void;
+}
+
 /**
- * A labelled text input: FormField around an Input, with the hint and the requirement told to
- * screen readers as well (aria-describedby, aria-required) so no form forgets to wire them.
+ * FormField around a text control, with the hint and the requirement told to screen readers
+ * as well (aria-describedby, aria-required), so no form forgets to wire them.
  */
-export function InputField({
+function LabelledControl({
   id,
   label,
   hint,
   isRequired = false,
   fieldClassName,
-  onValueChange,
-  ...inputProps
-}: Omit<ComponentProps<'input'>, 'id'> & {
-  id: string;
-  label: ReactNode;
-  hint?: ReactNode;
-  isRequired?: boolean;
-  /** Classes of the field (label, input and hint together); `className` styles the input. */
-  fieldClassName?: string;
-  onValueChange?: (value: string) => void;
+  children,
+}: Omit<LabelledControlProps, 'onValueChange'> & {
+  children: (aria: {
+    'aria-required': true | undefined;
+    'aria-describedby': string | undefined;
+  }) => ReactNode;
 }) {
   return (
     <FormField
@@ -69,14 +77,59 @@ export function InputField({
       isRequired={isRequired}
       className={fieldClassName}
     >
-      <Input
-        id={id}
-        aria-required={isRequired || undefined}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        onChange={onValueChange && ((event) => onValueChange(event.target.value))}
-        {...inputProps}
-      />
+      {children({
+        'aria-required': isRequired || undefined,
+        'aria-describedby': hint ? `${id}-hint` : undefined,
+      })}
     </FormField>
+  );
+}
+
+/** A labelled one-line text input. */
+export function InputField({
+  id,
+  label,
+  hint,
+  isRequired,
+  fieldClassName,
+  onValueChange,
+  ...inputProps
+}: Omit<ComponentProps<'input'>, 'id'> & LabelledControlProps) {
+  return (
+    <LabelledControl {...{ id, label, hint, isRequired, fieldClassName }}>
+      {(aria) => (
+        <Input
+          id={id}
+          {...aria}
+          onChange={onValueChange && ((event) => onValueChange(event.target.value))}
+          {...inputProps}
+        />
+      )}
+    </LabelledControl>
+  );
+}
+
+/** A labelled text area, for text of a few lines (a description, a reason). */
+export function TextareaField({
+  id,
+  label,
+  hint,
+  isRequired,
+  fieldClassName,
+  onValueChange,
+  ...textareaProps
+}: Omit<ComponentProps<'textarea'>, 'id'> & LabelledControlProps) {
+  return (
+    <LabelledControl {...{ id, label, hint, isRequired, fieldClassName }}>
+      {(aria) => (
+        <Textarea
+          id={id}
+          {...aria}
+          onChange={onValueChange && ((event) => onValueChange(event.target.value))}
+          {...textareaProps}
+        />
+      )}
+    </LabelledControl>
   );
 }
 
