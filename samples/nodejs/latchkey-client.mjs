@@ -2,7 +2,10 @@
 //
 // Run it with `node latchkey-client.mjs`. It asks for a username and a password, logs in,
 // verifies the account, then keeps a live session (a heartbeat every 30 s, a verify every
-// 5 min) while it shows a `> ` prompt that accepts `status`, `help` and `logout`. Every answer
+// 5 min) while it shows a `> ` prompt that accepts `status`, `redeem`, `help` and `logout`.
+// At the Username prompt, `/register` creates an account (with a licence key if you sell
+// them) and `/key` logs in with a licence key alone; `redeem` adds a key to the account that
+// is logged in. The main screen shows the user's entitlements and subscriptions. Every answer
 // from the server is checked against the application's Ed25519 signing key before it is
 // believed, so a fake server cannot unlock the program. Import it to reuse `LatchkeyClient`
 // and `verifyResponseSignature` in your own program: the console part only runs when this
@@ -13,6 +16,9 @@ export const API_KEY = 'YOUR_API_KEY';
 export const BASE_URL = 'YOUR_LATCHKEY_URL';
 export const APP_VERSION = 'YOUR_APP_VERSION';
 export const SIGNING_PUBLIC_KEY = 'YOUR_SIGNING_PUBLIC_KEY';
+// Entitlement codes this program needs (e.g. ['PRO']): verify refuses a user who lacks one
+// (ENTITLEMENTS_MISSING). Empty: any user in good standing may use it.
+export const REQUIRED_ENTITLEMENTS = [];
 
 export const HEARTBEAT_INTERVAL_SECONDS = 30;
 export const VERIFY_INTERVAL_SECONDS = 300;
@@ -31,6 +37,7 @@ import { pathToFileURL } from 'node:url';
 
 export const NOT_VERIFIED_MESSAGE = 'The server response could not be verified.';
 export const MISSING_CREDENTIALS_MESSAGE = 'Please provide both username and password';
+export const MISSING_LICENSE_KEY_MESSAGE = 'Please provide a licence key';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please login again.';
 export const LOGGED_OUT_MESSAGE = 'You have been logged out.';
 export const VERIFY_AFTER_LOGIN_FAILED_MESSAGE =
@@ -95,10 +102,11 @@ export class ResponseNotVerifiedError extends Error {
 }
 
 /**
- * The dialog title for a refused login, chosen by the stable `code` (never by the message,
- * which the vendor may rewrite), and whether the program must exit.
+ * The title for a refusal (of a login, a registration, a redemption or a verify), chosen by
+ * the stable `code` (never by the message, which the vendor may rewrite), and whether the
+ * program must exit. Codes without a title of their own get `fallbackTitle`.
  */
-export function describeLoginRefusal(code) {
+export function describeRefusal(code, fallbackTitle = 'Login Failed') {
   switch (code) {
     case 'VERSION_MISMATCH':
       return { title: 'Update Required', shouldExit: true };
@@ -112,10 +120,55 @@ export function describeLoginRefusal(code) {
       return { title: 'Access Blocked', shouldExit: true };
     case 'RATE_LIMITED':
       return { title: 'Too Many Attempts', shouldExit: false };
+    case 'NO_ACTIVE_SUBSCRIPTION':
+      return { title: 'Subscription Required', shouldExit: false };
+    case 'LICENSE_REQUIRED':
+      return { title: 'Licence Key Required', shouldExit: false };
+    case 'LICENSE_INVALID':
+      return { title: 'Invalid Licence Key', shouldExit: false };
+    case 'LICENSE_USED':
+      return { title: 'Licence Key Used', shouldExit: false };
+    case 'LICENSE_BANNED':
+      return { title: 'Licence Key Banned', shouldExit: false };
+    case 'LICENSE_EXPIRED':
+      return { title: 'Licence Key Lapsed', shouldExit: false };
+    case 'ENTITLEMENTS_MISSING':
+      return { title: 'Feature Not Included', shouldExit: false };
     default:
-      return { title: 'Login Failed', shouldExit: false };
+      return { title: fallbackTitle, shouldExit: false };
   }
 }
+
+/**
+ * What the user holds, from a login, verify, register or redeem answer: the sorted
+ * entitlement codes and the active subscriptions (`expiresAt` null: lifetime).
+ */
+export function licensingOf(answer) {
+  const entitlements = Array.isArray(answer?.entitlements)
+    ? answer.entitlements.filter((code) => typeof code === 'string')
+    : [];
+  const subscriptions = Array.isArray(answer?.subscriptions)
+    ? answer.subscriptions
+        .filter((item) => item && typeof item.plan === 'string')
+        .map((item) => ({
+          plan: item.plan,
+          expiresAt: typeof item.expires_at === 'string' ? item.expires_at : null,
+        }))
+    : [];
+  return { entitlements, subscriptions };
+}
+
+export const formatEntitlements = (entitlements) =>
+  entitlements.length > 0 ? entitlements.join(', ') : 'none';
+
+export const formatSubscriptions = (subscriptions) =>
+  subscriptions.length > 0
+    ? subscriptions
+        .map(({ plan, expiresAt }) =>
+          expiresAt ? `${plan} until ${expiresAt}` : `${plan} (lifetime)`,
+        )
+        .join(', ')
+    : 'none';
 
 /**
  * This machine's hardware id: the SHA-256 (hex) of its machine identifier (Linux
@@ -184,6 +237,7 @@ export class LatchkeyClient {
     version = APP_VERSION,
     signingPublicKey = SIGNING_PUBLIC_KEY,
     hardwareId = getHardwareId(),
+    requiredEntitlements = REQUIRED_ENTITLEMENTS,
     log = defaultLog,
   } = {}) {
     this.apiKey = apiKey;
@@ -191,6 +245,7 @@ export class LatchkeyClient {
     this.version = version;
     this.signingPublicKey = signingPublicKey;
     this.hardwareId = hardwareId;
+    this.requiredEntitlements = requiredEntitlements;
     this.log = log;
     this.session = null;
     this.timers = [];
@@ -271,9 +326,65 @@ export class LatchkeyClient {
     return result;
   }
 
-  /** POST /verify: is this user still in good standing? */
+  /**
+   * POST /register: a new account, with a licence key redeemed in the same step when one is
+   * given (required when the application sells its access by key). No session: log in next.
+   */
+  async register({ username, password, email = '', licenseKey = '' }) {
+    const name = typeof username === 'string' ? username.trim() : '';
+    if (!name || typeof password !== 'string' || password.length === 0) {
+      throw new Error(MISSING_CREDENTIALS_MESSAGE);
+    }
+    const result = await this.post('/register', {
+      username: name,
+      password,
+      hwid: this.hardwareId,
+      ...(email.trim() ? { email: email.trim() } : {}),
+      ...(licenseKey.trim() ? { license_key: licenseKey.trim() } : {}),
+    });
+    this.log(result.success ? 'register ok' : `register refused (${result.code})`);
+    return result;
+  }
+
+  /** POST /license/login: log in with a licence key alone; answers like `login`. */
+  async loginWithLicense(licenseKey) {
+    const key = typeof licenseKey === 'string' ? licenseKey.trim() : '';
+    if (!key) throw new Error(MISSING_LICENSE_KEY_MESSAGE);
+    const result = await this.post('/license/login', {
+      license_key: key,
+      hwid: this.hardwareId,
+      version: this.version,
+    });
+    this.log(result.success ? 'licence login ok' : `licence login refused (${result.code})`);
+    return result;
+  }
+
+  /** POST /license/redeem: adds a key to an account; its password proves the holder. */
+  async redeemLicense(username, password, licenseKey) {
+    const key = typeof licenseKey === 'string' ? licenseKey.trim() : '';
+    if (!key) throw new Error(MISSING_LICENSE_KEY_MESSAGE);
+    if (typeof password !== 'string' || password.length === 0) {
+      throw new Error(MISSING_CREDENTIALS_MESSAGE);
+    }
+    const result = await this.post('/license/redeem', {
+      username,
+      password,
+      license_key: key,
+    });
+    this.log(result.success ? 'redeem ok' : `redeem refused (${result.code})`);
+    return result;
+  }
+
+  /**
+   * POST /verify: is this user still in good standing, and do they hold the entitlements this
+   * program needs? The answer names their entitlements and subscriptions.
+   */
   async verify(userId) {
-    return this.post('/verify', { user_id: userId });
+    const entitlements = this.requiredEntitlements;
+    return this.post('/verify', {
+      user_id: userId,
+      ...(entitlements.length > 0 ? { entitlements } : {}),
+    });
   }
 
   /**
@@ -362,6 +473,8 @@ export class LatchkeyClient {
         const result = await this.verify(session.userId);
         outcome = result.success ? 'ok' : 'refused';
         reason = `${result.code}: ${result.message}`;
+        // The owner may have granted or taken back a plan since: show what holds now.
+        if (result.success) Object.assign(session, licensingOf(result));
       } catch (error) {
         if (error instanceof ResponseNotVerifiedError) {
           outcome = 'refused';
@@ -495,7 +608,10 @@ class ConsoleScreen {
   }
 }
 
-/** The interactive program: login screen, main screen, commands and the saved session. */
+/**
+ * The interactive program: login screen (or registration, or a licence key), main screen,
+ * commands and the saved session.
+ */
 export async function runConsoleProgram({
   input = process.stdin,
   output = process.stdout,
@@ -508,13 +624,19 @@ export async function runConsoleProgram({
   });
   const sessionFile = savedSessionPath(client.apiKey);
   let state = 'busy';
-  let pendingUsername = '';
+  // What the prompts of a registration or a redemption collected so far.
+  let pending = {};
   let exitCode = 0;
 
   const showLogin = () => {
     state = 'username';
-    pendingUsername = '';
+    pending = {};
     screen.ask('Username: ');
+  };
+
+  const printLicensing = (holder) => {
+    screen.print(`Entitlements:  ${formatEntitlements(holder.entitlements ?? [])}`);
+    screen.print(`Subscriptions: ${formatSubscriptions(holder.subscriptions ?? [])}`);
   };
 
   const showMain = () => {
@@ -522,15 +644,35 @@ export async function runConsoleProgram({
     state = 'main';
     screen.print('');
     screen.print(`=== Welcome, ${session.username || 'user'} ===`);
-    screen.print(`User ID:     ${session.userId}`);
+    screen.print(`User ID:       ${session.userId}`);
     if (session.expiresAt !== undefined) {
-      screen.print(`Expires:     ${session.expiresAt ?? 'never'}`);
+      screen.print(`Expires:       ${session.expiresAt ?? 'never'}`);
     }
     if (session.isHwidLocked !== undefined) {
-      screen.print(`HWID locked: ${session.isHwidLocked ? 'yes' : 'no'}`);
+      screen.print(`HWID locked:   ${session.isHwidLocked ? 'yes' : 'no'}`);
     }
+    printLicensing(session);
     screen.print("Type 'help' for the commands.");
     screen.ask('> ');
+  };
+
+  /** A refusal as its title and the server's message; true when the program must exit. */
+  const printRefusal = (result, fallbackTitle) => {
+    const { title, shouldExit } = describeRefusal(result.code, fallbackTitle);
+    const retry = result.retryAfterSeconds
+      ? ` (try again in ${result.retryAfterSeconds} seconds)`
+      : '';
+    const missing = Array.isArray(result.missing_entitlements)
+      ? ` (missing: ${result.missing_entitlements.join(', ')})`
+      : '';
+    screen.print(`${title}: ${result.message}${missing}${retry}`);
+    return shouldExit;
+  };
+
+  const exitProgram = () => {
+    exitCode = 1;
+    state = 'exit';
+    screen.readline.close();
   };
 
   const onForcedLogout = () => {
@@ -561,25 +703,11 @@ export async function runConsoleProgram({
     showMain();
   };
 
-  const attemptLogin = async (username, password) => {
-    let result;
-    try {
-      result = await client.login(username, password);
-    } catch (error) {
-      screen.print(error.message);
-      showLogin();
-      return;
-    }
+  /** A login answer (password or licence key): refused, or verified and into the main screen. */
+  const completeLogin = async (result) => {
     if (!result.success) {
-      const { title, shouldExit } = describeLoginRefusal(result.code);
-      const retry = result.retryAfterSeconds
-        ? ` (try again in ${result.retryAfterSeconds} seconds)`
-        : '';
-      screen.print(`${title}: ${result.message}${retry}`);
-      if (shouldExit) {
-        exitCode = 1;
-        state = 'exit';
-        screen.readline.close();
+      if (printRefusal(result, 'Login Failed')) {
+        exitProgram();
         return;
       }
       showLogin();
@@ -592,6 +720,7 @@ export async function runConsoleProgram({
       email: result.email,
       expiresAt: result.expires_at,
       isHwidLocked: result.hwid_locked,
+      ...licensingOf(result),
     };
     let verified;
     try {
@@ -605,13 +734,76 @@ export async function runConsoleProgram({
     }
     if (!verified.success) {
       client.log(`verify failed after login (${verified.code})`);
-      screen.print(`Security Warning: ${VERIFY_AFTER_LOGIN_FAILED_MESSAGE}`);
+      if (verified.code === 'ENTITLEMENTS_MISSING') printRefusal(verified, 'Security Warning');
+      else screen.print(`Security Warning: ${VERIFY_AFTER_LOGIN_FAILED_MESSAGE}`);
       showLogin();
       return;
     }
     client.log('verify ok');
+    Object.assign(user, licensingOf(verified));
     saveSession(sessionFile, user);
     await enterMainScreen(user, result.session_token);
+  };
+
+  /** Runs one call of the login screen; a bad input or a failed call returns to it. */
+  const callFromLogin = async (call) => {
+    try {
+      return await call();
+    } catch (error) {
+      screen.print(error.message);
+      showLogin();
+      return null;
+    }
+  };
+
+  const attemptLogin = async (username, password) => {
+    const result = await callFromLogin(() => client.login(username, password));
+    if (result) await completeLogin(result);
+  };
+
+  const attemptLicenseLogin = async (licenseKey) => {
+    const result = await callFromLogin(() => client.loginWithLicense(licenseKey));
+    if (result) await completeLogin(result);
+  };
+
+  /** Registers, then logs in with the same username and password. */
+  const attemptRegister = async ({ username, password, email, licenseKey }) => {
+    const result = await callFromLogin(() =>
+      client.register({ username, password, email, licenseKey }),
+    );
+    if (!result) return;
+    if (!result.success) {
+      if (printRefusal(result, 'Registration Failed')) {
+        exitProgram();
+        return;
+      }
+      showLogin();
+      return;
+    }
+    screen.print(`Registration Successful: ${result.message}`);
+    await attemptLogin(username, password);
+  };
+
+  /** Adds a licence key to the account that is logged in; its password proves the holder. */
+  const attemptRedeem = async (licenseKey, password) => {
+    const session = client.session;
+    if (!session) return;
+    let result;
+    try {
+      result = await client.redeemLicense(session.username, password, licenseKey);
+    } catch (error) {
+      screen.print(
+        error instanceof ConnectionError ? `Redeem error: ${error.message}` : error.message,
+      );
+      return;
+    }
+    if (!result.success) {
+      printRefusal(result, 'Redeem Failed');
+      return;
+    }
+    screen.print(`Licence Key Redeemed: ${result.message}`);
+    Object.assign(session, licensingOf(result));
+    printLicensing(session);
   };
 
   const resumeSavedSession = async (saved) => {
@@ -630,7 +822,10 @@ export async function runConsoleProgram({
     }
     screen.print('Saved session verified.');
     client.log('saved session verified');
-    await enterMainScreen({ userId: saved.user_id, username: saved.username ?? '' }, null);
+    await enterMainScreen(
+      { userId: saved.user_id, username: saved.username ?? '', ...licensingOf(verified) },
+      null,
+    );
     return true;
   };
 
@@ -656,12 +851,19 @@ export async function runConsoleProgram({
     screen.print(`Last heartbeat:  ${time(session.lastHeartbeatAt)}`);
     screen.print(`Last verified:   ${time(session.lastVerifiedAt)}`);
     screen.print(`Verify failures: ${session.verifyFailures}/${MAX_VERIFY_FAILURES}`);
+    screen.print(`Entitlements:    ${formatEntitlements(session.entitlements ?? [])}`);
+    screen.print(`Subscriptions:   ${formatSubscriptions(session.subscriptions ?? [])}`);
     screen.print(`Version:         ${client.version}`);
   };
 
   const showHelp = () => {
     screen.print('Commands:');
-    screen.print('  status   show the session: user, token, last heartbeat and verify');
+    screen.print(
+      '  status   show the session: user, token, last heartbeat and verify, entitlements',
+    );
+    screen.print(
+      '  redeem   add a licence key to this account (asks for the key and your password)',
+    );
     screen.print('  help     show this list');
     screen.print('  logout   end the session and return to the login prompt');
   };
@@ -673,6 +875,10 @@ export async function runConsoleProgram({
       case 'status':
         showStatus();
         break;
+      case 'redeem':
+        state = 'redeem-key';
+        screen.ask('Licence key: ');
+        return;
       case 'help':
         showHelp();
         break;
@@ -685,29 +891,89 @@ export async function runConsoleProgram({
     if (state === 'main') screen.ask('> ');
   };
 
+  /** What a line typed at each prompt does; `state` says which prompt it answers. */
+  const handleLine = async (currentState, line) => {
+    switch (currentState) {
+      case 'username':
+        if (line.trim() === '/register') {
+          state = 'register-username';
+          screen.ask('New username: ');
+        } else if (line.trim() === '/key') {
+          state = 'license-key';
+          screen.ask('Licence key: ');
+        } else {
+          pending = { username: line };
+          state = 'password';
+          screen.ask('Password: ', { isHidden: true });
+        }
+        break;
+      case 'password':
+        state = 'busy';
+        await attemptLogin(pending.username, line);
+        break;
+      case 'license-key':
+        state = 'busy';
+        await attemptLicenseLogin(line);
+        break;
+      case 'register-username':
+        pending = { username: line };
+        state = 'register-password';
+        screen.ask('Password: ', { isHidden: true });
+        break;
+      case 'register-password':
+        pending.password = line;
+        state = 'register-email';
+        screen.ask('E-mail (optional): ');
+        break;
+      case 'register-email':
+        pending.email = line;
+        state = 'register-key';
+        screen.ask('Licence key (optional): ');
+        break;
+      case 'register-key':
+        state = 'busy';
+        await attemptRegister({ ...pending, licenseKey: line });
+        break;
+      case 'main':
+        await runCommand(line.trim().toLowerCase());
+        break;
+      case 'redeem-key':
+        pending = { licenseKey: line };
+        state = 'redeem-password';
+        screen.ask('Password: ', { isHidden: true });
+        break;
+      case 'redeem-password':
+        state = 'busy';
+        await attemptRedeem(pending.licenseKey, line);
+        pending = {};
+        // A forced logout while the call ran has moved to the login prompt already.
+        if (client.session) {
+          state = 'main';
+          screen.ask('> ');
+        }
+        break;
+    }
+  };
+
   const stop = () => screen.readline.close();
   screen.readline.on('SIGINT', stop);
   process.once('SIGTERM', stop);
 
   const saved = loadSavedSession(sessionFile);
   if (!(saved && (await resumeSavedSession(saved)))) {
-    if (state !== 'username') showLogin();
+    if (state !== 'username') {
+      screen.print(
+        'Log in below. At the Username prompt, type /register to create an account, or /key to log in with a licence key.',
+      );
+      showLogin();
+    }
   }
 
   for await (const line of screen.readline) {
     if (state === 'exit') break;
     const currentState = state;
     screen.answered();
-    if (currentState === 'username') {
-      pendingUsername = line;
-      state = 'password';
-      screen.ask('Password: ', { isHidden: true });
-    } else if (currentState === 'password') {
-      state = 'busy';
-      await attemptLogin(pendingUsername, line);
-    } else if (currentState === 'main') {
-      await runCommand(line.trim().toLowerCase());
-    }
+    await handleLine(currentState, line);
     if (state === 'exit') break;
   }
 

@@ -3,10 +3,16 @@ import {
   appUserSchema,
   applicationSchema,
   applicationStatsSchema,
+  generatedLicensesSchema,
+  planSchema,
   sampleSchema,
+  subscriptionListSchema,
   type AppUser,
   type Application,
+  type CreatePlanRequest,
+  type Plan,
   type SampleLanguage,
+  type Subscription,
   type UpdateApplicationRequest,
 } from '@latchkey/contracts';
 import { createApplicationViaApi } from '../../apps/server/test/factories.ts';
@@ -36,6 +42,14 @@ export interface LiveLatchkey {
   }): Promise<AppUser & { password: string }>;
   updateApplication(changes: UpdateApplicationRequest): Promise<Application>;
   pauseEndUser(userId: string): Promise<void>;
+  /** An end user by exact username, as the owner's user list finds them (none: undefined). */
+  findEndUser(username: string): Promise<AppUser | undefined>;
+  /** A plan of the application (issue 22), through the owner API. */
+  createPlan(plan: CreatePlanRequest): Promise<Plan>;
+  /** Fresh licence keys of a plan, in full, as the owner's generate answers them. */
+  generateLicenseKeys(planId: string, count?: number): Promise<{ id: string; key: string }[]>;
+  /** The end user's subscriptions as the console shows them. */
+  subscriptionsOf(userId: string): Promise<Subscription[]>;
   /** The application's live sessions, as the console shows them. */
   activeSessionCount(): Promise<number>;
   close(): Promise<void>;
@@ -100,6 +114,33 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
     },
     async pauseEndUser(userId) {
       await ownerCall('POST', `/api/applications/${application.id}/users/${userId}/pause`);
+    },
+    async findEndUser(username) {
+      const users = appUserSchema
+        .array()
+        .parse(
+          await ownerCall(
+            'GET',
+            `/api/applications/${application.id}/users?search=${encodeURIComponent(username)}`,
+          ),
+        );
+      return users.find((user) => user.username === username);
+    },
+    async createPlan(plan) {
+      return planSchema.parse(
+        await ownerCall('POST', `/api/applications/${application.id}/plans`, plan),
+      );
+    },
+    async generateLicenseKeys(planId, count = 1) {
+      const generated = generatedLicensesSchema.parse(
+        await ownerCall('POST', `/api/applications/${application.id}/licenses`, { planId, count }),
+      );
+      return generated.keys;
+    },
+    async subscriptionsOf(userId) {
+      return subscriptionListSchema.parse(
+        await ownerCall('GET', `/api/applications/${application.id}/users/${userId}/subscriptions`),
+      );
     },
     async activeSessionCount() {
       const stats = applicationStatsSchema.parse(

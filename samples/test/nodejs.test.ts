@@ -171,7 +171,8 @@ describe('Node.js sample against a live Latchkey', () => {
     await sample.waitFor(`Login Successful: ${messages.loginSuccessMessage}`, from);
     await sample.waitFor('[latchkey] session started (sess_', from);
     const mainScreen = await sample.waitFor('> ', from);
-    expect(sample.output()).toContain(`User ID:     ${user.id}`);
+    expect(sample.output()).toContain(`User ID:       ${user.id}`);
+    expect(sample.output()).toContain('Entitlements:  none\nSubscriptions: none\n');
     expect(await newLiveSessions()).toBe(1);
     // The password never reaches the output, nor does the whole session token.
     expect(sample.output()).not.toContain(user.password);
@@ -325,5 +326,173 @@ describe('Node.js sample against a live Latchkey', () => {
     expect(third.output()).not.toContain('Saved session verified.');
     expect(existsSync(savedSessionFile(home))).toBe(false);
     expect(await third.end()).toBe(0);
+  });
+  // Issue 22: licence keys. Plans and keys are made through the owner API, as a vendor would.
+  describe('licence keys', () => {
+    let keys: (planId: string) => Promise<{ id: string; key: string }>;
+    let proPlanId: string;
+    let teamPlanId: string;
+
+    beforeAll(async () => {
+      const [pro, team] = await Promise.all([
+        live.createPlan({
+          name: 'Sample Pro',
+          durationDays: 30,
+          entitlements: ['PRO', 'EXPORT_PDF'],
+        }),
+        live.createPlan({ name: 'Sample Team', durationDays: null, entitlements: ['TEAM'] }),
+      ]);
+      proPlanId = pro.id;
+      teamPlanId = team.id;
+      keys = async (planId) => (await live.generateLicenseKeys(planId))[0]!;
+    });
+
+    it('registers with a key, shows its entitlements, redeems another onto the account, and names a used key', async () => {
+      const [proKey, teamKey] = await Promise.all([keys(proPlanId), keys(teamPlanId)]);
+      const username = 'sample_registered_with_key';
+      const password = 'a long enough password';
+      const sample = await startSample(await newHome());
+
+      await sample.waitFor('type /register to create an account');
+      let from = await sample.waitFor('Username: ');
+      sample.send('/register');
+      from = await sample.waitFor('New username: ', from);
+      sample.send(username);
+      from = await sample.waitFor('Password: ', from);
+      sample.send(password);
+      from = await sample.waitFor('E-mail (optional): ', from);
+      sample.send('');
+      from = await sample.waitFor('Licence key (optional): ', from);
+      sample.send(proKey.key);
+      from = await sample.waitFor('Registration Successful: Registration successful', from);
+      // Then the same username and password log in, and the main screen shows the plan.
+      from = await sample.waitFor(`Login Successful: ${messages.loginSuccessMessage}`, from);
+      from = await sample.waitFor('[latchkey] session started', from);
+      from = await sample.waitFor('Entitlements:  EXPORT_PDF, PRO\n', from);
+      await sample.waitFor('Subscriptions: Sample Pro until 20', from);
+      from = await sample.waitFor('> ', from);
+      const user = await live.findEndUser(username);
+      expect(user).toBeDefined();
+      expect(await live.subscriptionsOf(user!.id)).toMatchObject([
+        { planName: 'Sample Pro', isActive: true, entitlements: ['EXPORT_PDF', 'PRO'] },
+      ]);
+      expect(await newLiveSessions()).toBe(1);
+
+      sample.send('redeem');
+      from = await sample.waitFor('Licence key: ', from);
+      sample.send(teamKey.key);
+      from = await sample.waitFor('Password: ', from);
+      sample.send(password);
+      from = await sample.waitFor('Licence Key Redeemed: Licence key redeemed', from);
+      from = await sample.waitFor('Entitlements:  EXPORT_PDF, PRO, TEAM\n', from);
+      from = await sample.waitFor('Sample Team (lifetime)', from);
+      from = await sample.waitFor('> ', from);
+      expect((await live.subscriptionsOf(user!.id)).map((held) => held.planName).sort()).toEqual([
+        'Sample Pro',
+        'Sample Team',
+      ]);
+
+      // The same key again: the code picks the title, the server's text follows it.
+      sample.send('redeem');
+      from = await sample.waitFor('Licence key: ', from);
+      sample.send(teamKey.key);
+      from = await sample.waitFor('Password: ', from);
+      sample.send(password);
+      from = await sample.waitFor('Licence Key Used: This licence key has already been used', from);
+      from = await sample.waitFor('> ', from);
+
+      sample.send('status');
+      await sample.waitFor('Entitlements:    EXPORT_PDF, PRO, TEAM', from);
+      expect(sample.output()).not.toContain(password);
+      expect(await sample.end()).toBe(0);
+    });
+
+    it('logs in with a key alone, names used and unknown keys, and says which entitlement is missing', async () => {
+      const [proKey, spentKey] = await Promise.all([keys(proPlanId), keys(proPlanId)]);
+      const holder = await live.createEndUser({ username: 'sample_spent_key_holder' });
+      // Spent by a registered account: it cannot log in alone.
+      const redeemed = await fetch(`${live.baseUrl}/api/v1/license/redeem`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': live.application.apiKey },
+        body: JSON.stringify({
+          username: holder.username,
+          password: holder.password,
+          license_key: spentKey.key,
+        }),
+      });
+      expect(await redeemed.json()).toMatchObject({ code: 'OK' });
+
+      const sample = await startSample(await newHome());
+      let from = await sample.waitFor('Username: ');
+      sample.send('/key');
+      from = await sample.waitFor('Licence key: ', from);
+      sample.send(proKey.key);
+      from = await sample.waitFor(`Login Successful: ${messages.loginSuccessMessage}`, from);
+      from = await sample.waitFor('[latchkey] session started', from);
+      from = await sample.waitFor(`=== Welcome, key-${proKey.id} ===`, from);
+      from = await sample.waitFor('Entitlements:  EXPORT_PDF, PRO\n', from);
+      from = await sample.waitFor('> ', from);
+      const keyUser = await live.findEndUser(`key-${proKey.id}`);
+      expect(await sessionsOf(keyUser!.id)).toHaveLength(1);
+      expect(sample.output()).not.toContain(proKey.key);
+
+      sample.send('logout');
+      from = await sample.waitFor('Username: ', from);
+      sample.send('/key');
+      from = await sample.waitFor('Licence key: ', from);
+      sample.send(spentKey.key);
+      from = await sample.waitFor('Licence Key Used: This licence key has already been used', from);
+      from = await sample.waitFor('Username: ', from);
+      sample.send('/key');
+      from = await sample.waitFor('Licence key: ', from);
+      sample.send('NOT-A-REAL-KEY');
+      from = await sample.waitFor('Invalid Licence Key: This licence key is not valid', from);
+      await sample.waitFor('Username: ', from);
+      expect(await sample.end()).toBe(0);
+
+      // A program that needs TEAM: the key's user holds only PRO and EXPORT_PDF.
+      const needsTeam = await startSample(
+        await newHome(),
+        replaceConstant(code, 'REQUIRED_ENTITLEMENTS', "['TEAM']"),
+      );
+      from = await needsTeam.waitFor('Username: ');
+      needsTeam.send('/key');
+      from = await needsTeam.waitFor('Licence key: ', from);
+      needsTeam.send(proKey.key);
+      from = await needsTeam.waitFor(
+        'Feature Not Included: Your subscription does not include this feature (missing: TEAM)',
+        from,
+      );
+      await needsTeam.waitFor('Username: ', from);
+      expect(needsTeam.output()).not.toContain('[latchkey] session started');
+      expect(await sessionsOf(keyUser!.id)).toHaveLength(1);
+      expect(await needsTeam.end()).toBe(0);
+    });
+
+    it('asks for a key to register when the application requires one', async () => {
+      await live.updateApplication({ licenseRequired: true });
+      try {
+        const sample = await startSample(await newHome());
+        let from = await sample.waitFor('Username: ');
+        sample.send('/register');
+        from = await sample.waitFor('New username: ', from);
+        sample.send('sample_without_key');
+        from = await sample.waitFor('Password: ', from);
+        sample.send('a long enough password');
+        from = await sample.waitFor('E-mail (optional): ', from);
+        sample.send('');
+        from = await sample.waitFor('Licence key (optional): ', from);
+        sample.send('');
+        from = await sample.waitFor(
+          'Licence Key Required: A licence key is required to register',
+          from,
+        );
+        await sample.waitFor('Username: ', from);
+        expect(await live.findEndUser('sample_without_key')).toBeUndefined();
+        expect(await sample.end()).toBe(0);
+      } finally {
+        await live.updateApplication({ licenseRequired: false });
+      }
+    });
   });
 });
