@@ -60,6 +60,9 @@ const environmentSchema = z.object({
   LOGIN_IP_FAILURE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
   /** ...within this many minutes from the first failure (a fixed window per counter). */
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
+  // Failed licence-key attempts (issue 22), in the same window: per IP, and per application.
+  LICENSE_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  LICENSE_FAILURES_PER_APP: z.coerce.number().int().min(1).max(1_000_000).default(200),
   /** Keeps the failed-login counters in Redis instead of the database (shared by all instances either way). */
   REDIS_URL: z
     .string()
@@ -167,6 +170,8 @@ export interface Config {
     loginUsernameFailureLimit: number;
     loginIpFailureLimit: number;
     loginFailureWindowMs: number;
+    licenseIpFailureLimit: number;
+    licenseAppFailureLimit: number;
     applicationCacheTtlMs: number;
   };
   activity: { flushIntervalMs: number; batchSize: number };
@@ -290,6 +295,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       loginUsernameFailureLimit: env.LOGIN_USERNAME_FAILURE_LIMIT,
       loginIpFailureLimit: env.LOGIN_IP_FAILURE_LIMIT,
       loginFailureWindowMs: env.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
+      licenseIpFailureLimit: env.LICENSE_FAILURES_PER_IP,
+      licenseAppFailureLimit: env.LICENSE_FAILURES_PER_APP,
       applicationCacheTtlMs: env.CLIENT_API_CACHE_TTL_SECONDS * 1000,
     },
     activity: {

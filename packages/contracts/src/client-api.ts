@@ -21,6 +21,16 @@ export const clientApiCodeMeanings = {
   APP_DISABLED: 'The application is inactive: every endpoint refuses until it is re-enabled.',
   USER_NOT_FOUND: 'No user with this id in this application.',
   SESSION_INVALID: 'The session cannot be started, or is unknown, ended or of another app.',
+  LICENSE_REQUIRED: 'The application requires a licence key to register, and none was sent.',
+  LICENSE_INVALID:
+    'The licence key is unknown or malformed (another application\u2019s key alike).',
+  LICENSE_USED: 'The licence key has already been redeemed.',
+  LICENSE_BANNED: 'The licence key has been banned by the vendor.',
+  LICENSE_EXPIRED: 'The licence key was not redeemed before its redeem-by date.',
+  NO_ACTIVE_SUBSCRIPTION:
+    'The application requires a licence and the user holds no active subscription.',
+  ENTITLEMENTS_MISSING:
+    'Verify asked for entitlements the user does not hold; missing_entitlements names them.',
   INVALID_REQUEST: 'HTTP 400 (also 404, 413): malformed JSON, wrong types, oversized values.',
   INVALID_API_KEY: 'HTTP 401: the X-API-Key header (or login body api_key) is missing or unknown.',
   RATE_LIMITED: 'HTTP 429: too many requests or failed logins; see the Retry-After header.',
@@ -97,6 +107,7 @@ export const clientApiLimits = {
   apiKey: 128,
   userId: 128,
   sessionToken: 256,
+  licenseKey: 256,
 } as const;
 
 /** A session start lasts this long after the user's last successful login. */
@@ -135,7 +146,16 @@ const requiredPassword = stringOf('password')
   .max(clientApiLimits.password, `password must be at most ${clientApiLimits.password} characters`)
   .refine((value) => value !== '', 'password is required');
 
-/** POST /api/v1/register (spec doc 2 §3): username, email, password, expiresAt, hwid. */
+const licenseKey = stringOf('license_key').max(
+  clientApiLimits.licenseKey,
+  `license_key must be at most ${clientApiLimits.licenseKey} characters`,
+);
+
+/**
+ * POST /api/v1/register (spec doc 2 §3): username, email, password, expiresAt, hwid, and a
+ * `license_key` to redeem in the same transaction (issue 22; required when the application
+ * requires a licence).
+ */
 export const clientRegisterRequestSchema = z.object({
   username: requiredUsername,
   password: requiredPassword,
@@ -156,6 +176,7 @@ export const clientRegisterRequestSchema = z.object({
       .transform((value) => (value ? new Date(value) : null)),
   ),
   hwid: optionalText('hwid', clientApiLimits.hwid),
+  license_key: licenseKey.nullish().transform((value) => value?.trim() || null),
 });
 export type ClientRegisterRequest = z.input<typeof clientRegisterRequestSchema>;
 export type ClientRegisterInput = z.output<typeof clientRegisterRequestSchema>;
@@ -171,12 +192,22 @@ export const clientLoginRequestSchema = z.object({
 export type ClientLoginRequest = z.input<typeof clientLoginRequestSchema>;
 export type ClientLoginInput = z.output<typeof clientLoginRequestSchema>;
 
-/** POST /api/v1/verify. Any string is accepted; one that is not a user id is USER_NOT_FOUND. */
+/**
+ * POST /api/v1/verify. Any string is accepted; one that is not a user id is USER_NOT_FOUND.
+ * `entitlements`, when sent, must all be held, else ENTITLEMENTS_MISSING.
+ */
 export const clientVerifyRequestSchema = z.object({
   user_id: stringOf('user_id').max(
     clientApiLimits.userId,
     `user_id must be at most ${clientApiLimits.userId} characters`,
   ),
+  entitlements: z
+    .array(
+      stringOf('entitlements[]').max(64, 'entitlements[] must be at most 64 characters'),
+      'entitlements must be an array of strings',
+    )
+    .max(50, 'entitlements must hold at most 50 codes')
+    .optional(),
 });
 export type ClientVerifyRequest = z.input<typeof clientVerifyRequestSchema>;
 
@@ -205,6 +236,36 @@ export const clientSessionRequestSchema = z.discriminatedUnion(
 );
 export type ClientSessionRequest = z.infer<typeof clientSessionRequestSchema>;
 
+/** A subscription as login and verify answer it: the plan's name and its expiry (null: lifetime). */
+export const clientSubscriptionSchema = z.object({
+  plan: z.string(),
+  expires_at: z.iso.datetime().nullable(),
+});
+
+/** What login and verify add for licensing (issue 22): active subscriptions only. */
+const licensingFields = {
+  /** Sorted codes of the plans of the user's active subscriptions. */
+  entitlements: z.array(z.string()).optional(),
+  subscriptions: z.array(clientSubscriptionSchema).optional(),
+};
+
+/** POST /api/v1/license/redeem: the holder adds a key to their account. */
+export const clientRedeemRequestSchema = z.object({
+  username: requiredUsername,
+  password: requiredPassword,
+  license_key: licenseKey,
+});
+export type ClientRedeemRequest = z.input<typeof clientRedeemRequestSchema>;
+
+/** POST /api/v1/license/login: log in with a key alone. */
+export const clientLicenseLoginRequestSchema = z.object({
+  license_key: licenseKey,
+  hwid: optionalText('hwid', clientApiLimits.hwid),
+  version: optionalText('version', clientApiLimits.version),
+});
+export type ClientLicenseLoginRequest = z.input<typeof clientLicenseLoginRequestSchema>;
+export type ClientLicenseLoginInput = z.output<typeof clientLicenseLoginRequestSchema>;
+
 /** Register and login answers (spec doc 2 §3: the auth response). */
 export const clientAuthResponseSchema = z
   .object({
@@ -219,6 +280,7 @@ export const clientAuthResponseSchema = z
     hwid_locked: z.boolean().optional(),
     /** Login only: a fresh `sess_…` token the client may use for session/track start. */
     session_token: z.string().regex(SESSION_TOKEN_PATTERN).optional(),
+    ...licensingFields,
   })
   .meta({
     id: 'ClientAuthResponse',
@@ -231,6 +293,9 @@ export const clientVerifyResponseSchema = z
     success: z.boolean(),
     message: z.string(),
     code: clientApiCodeSchema,
+    ...licensingFields,
+    /** ENTITLEMENTS_MISSING only: the asked-for codes the user does not hold, sorted. */
+    missing_entitlements: z.array(z.string()).optional(),
   })
   .meta({ id: 'ClientVerifyResponse' });
 export type ClientVerifyResponse = z.infer<typeof clientVerifyResponseSchema>;
@@ -291,6 +356,12 @@ export const clientSessionTiming = {
 export const clientRefusalTitles: Partial<
   Record<ClientApiCode, { title: string; exits: boolean }>
 > = {
+  NO_ACTIVE_SUBSCRIPTION: { title: 'Subscription Required', exits: false },
+  LICENSE_INVALID: { title: 'Invalid Licence Key', exits: false },
+  LICENSE_USED: { title: 'Licence Key Used', exits: false },
+  LICENSE_BANNED: { title: 'Licence Key Banned', exits: false },
+  LICENSE_EXPIRED: { title: 'Licence Key Lapsed', exits: false },
+  LICENSE_REQUIRED: { title: 'Licence Key Required', exits: false },
   VERSION_MISMATCH: { title: 'Update Required', exits: true },
   HWID_MISMATCH: { title: 'Hardware Mismatch', exits: false },
   ACCOUNT_EXPIRED: { title: 'Account Expired', exits: false },

@@ -41,7 +41,9 @@ import {
   blacklistEntrySchema,
   blacklistListQuerySchema,
   clientAuthResponseSchema,
+  clientLicenseLoginRequestSchema,
   clientLoginRequestSchema,
+  clientRedeemRequestSchema,
   clientPublicKeyResponseSchema,
   clientRegisterRequestSchema,
   clientSessionRequestSchema,
@@ -198,6 +200,36 @@ export const routeContracts: Record<string, RouteContract> = {
     summary: 'Log an end user in',
     description: 'The API key may come as `api_key` in the body instead of the X-API-Key header.',
     body: clientLoginRequestSchema,
+    responses: {
+      200: ok(
+        clientAuthResponseSchema,
+        'Logged in (success true, a session token) or refused (success false and a code).',
+      ),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/license/redeem': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Add a licence key to an end user\u2019s account',
+    description:
+      'Needs the username and password. The key extends (or starts) the subscription of its plan, from the later of now and its current expiry. Refused keys answer LICENSE_INVALID, LICENSE_USED, LICENSE_BANNED or LICENSE_EXPIRED and count against the licence throttles.',
+    body: clientRedeemRequestSchema,
+    responses: {
+      200: ok(
+        clientAuthResponseSchema,
+        'Redeemed (with the user\u2019s entitlements and subscriptions) or refused.',
+      ),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/license/login': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Log in with a licence key alone',
+    description:
+      'The first use creates an end user named `key-<licence id>` and redeems the key; later uses log that user in. The checks and the answer of a login follow.',
+    body: clientLicenseLoginRequestSchema,
     responses: {
       200: ok(
         clientAuthResponseSchema,

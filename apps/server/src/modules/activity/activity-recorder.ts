@@ -284,13 +284,13 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
     try {
       // One INSERT (rows and their webhook deliveries in one statement) needs no BEGIN/COMMIT.
       if (!hasCounters && batch.logs.length <= MAX_LOGS_PER_STATEMENT) {
-        return await writeLogs(
+        return await writeActivityRows(
           db,
           batch.logs.map((entry) => entry.record),
         );
       }
       return await db.transaction(async (tx) => {
-        const queued = await writeLogs(
+        const queued = await writeActivityRows(
           tx,
           batch.logs.map((entry) => entry.record),
         );
@@ -319,7 +319,7 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
     for (const entry of batch.logs) {
       const { record } = entry;
       try {
-        queued += await writeLogs(db, [record]);
+        queued += await writeActivityRows(db, [record]);
         settle(entry);
         continue;
       } catch (error) {
@@ -330,7 +330,7 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
         );
       }
       try {
-        queued += await writeLogs(db, [safeForm(record)]);
+        queued += await writeActivityRows(db, [safeForm(record)]);
         settle(entry);
       } catch (error) {
         if (isTransient(error)) throw error;
@@ -430,8 +430,15 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
 
 type Executor = Pick<Database, 'execute'>;
 
-/** Writes the rows and their webhook deliveries; answers how many deliveries were queued. */
-async function writeLogs(executor: Executor, logs: ActivityRecord[]): Promise<number> {
+/**
+ * Writes the rows and their webhook deliveries; answers how many deliveries were queued. Also
+ * for a verb that must write its events in its own transaction (a registration with a key:
+ * the user, the key and both events land together), then tells the recorder (noteWritten).
+ */
+export async function writeActivityRows(
+  executor: Executor,
+  logs: ActivityRecord[],
+): Promise<number> {
   let queued = 0;
   for (let start = 0; start < logs.length; start += MAX_LOGS_PER_STATEMENT) {
     const rows = logs.slice(start, start + MAX_LOGS_PER_STATEMENT).map((record, index) => ({

@@ -16,6 +16,8 @@ export interface ClientApplication {
   hwidLockEnabled: boolean;
   /** Concurrent sessions per end user; null is unlimited. */
   maxSessionsPerUser: number | null;
+  /** Users without an active subscription are refused (NO_ACTIVE_SUBSCRIPTION; issue 22). */
+  isLicenseRequired: boolean;
   loginSuccessMessage: string;
   loginFailedMessage: string;
   accountDisabledMessage: string;
@@ -77,6 +79,7 @@ export function createClientAppCache(options: {
       version: applications.version,
       hwidLockEnabled: applications.hwidLockEnabled,
       maxSessionsPerUser: applications.maxSessionsPerUser,
+      isLicenseRequired: applications.isLicenseRequired,
       loginSuccessMessage: applications.loginSuccessMessage,
       loginFailedMessage: applications.loginFailedMessage,
       accountDisabledMessage: applications.accountDisabledMessage,

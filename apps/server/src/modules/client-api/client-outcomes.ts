@@ -27,6 +27,15 @@ export const clientMessages = {
   sessionTokenMalformed: 'Session token must look like sess_<32+ letters or digits>_<unix time>',
   sessionNeedsLogin: 'Log in again to start a session (a session must start within 10 minutes)',
   sessionTokenInUse: 'This session token is already in use',
+  // Issue 22. No "disabled", "expired", "version", "HWID" or "blocked": the samples sort by words.
+  noActiveSubscription: 'No active subscription: redeem a licence key to continue',
+  licenseRequired: 'A licence key is required to register',
+  licenseInvalid: 'This licence key is not valid',
+  licenseUsed: 'This licence key has already been used',
+  licenseBanned: 'This licence key has been banned',
+  licenseExpired: 'This licence key can no longer be redeemed (its redeem-by date has passed)',
+  licenseRedeemed: 'Licence key redeemed',
+  entitlementsMissing: 'Your subscription does not include this feature',
   sessionNotProven:
     'This session start does not follow the last login: start with the session_token login returned, or from the same network and device as that login',
 } as const;
@@ -40,12 +49,21 @@ export const refusal = (code: ClientApiCode, message: string): ClientOutcome => 
 export const appDisabled = () => refusal('APP_DISABLED', clientMessages.appDisabled);
 
 /**
- * The account-standing refusal shared by login, verify and session start: paused or
- * inactive first, then expiry (the precedence of spec doc 1 §4). Null when in good standing.
+ * What a user's standing needs from their subscriptions: until when the latest one runs, in
+ * epoch milliseconds (Infinity for a lifetime one), or null when they hold none.
+ */
+export interface Licensing {
+  licensedUntilMs: number | null;
+}
+
+/**
+ * The account-standing refusal shared by login, verify, session start and heartbeat: paused or
+ * inactive first, then expiry (the precedence of spec doc 1 §4), then, where the application
+ * requires a licence, an active subscription (issue 22). Null when in good standing.
  */
 export function standingRefusal(
   application: ClientApplication,
-  user: { isActive: boolean; isPaused: boolean; expiresAt: Date | null },
+  user: { isActive: boolean; isPaused: boolean; expiresAt: Date | null } & Licensing,
   now: Date,
 ): ClientOutcome | null {
   if (!user.isActive || user.isPaused) {
@@ -53,6 +71,12 @@ export function standingRefusal(
   }
   if (user.expiresAt !== null && user.expiresAt.getTime() <= now.getTime()) {
     return refusal('ACCOUNT_EXPIRED', application.accountExpiredMessage);
+  }
+  if (
+    application.isLicenseRequired &&
+    (user.licensedUntilMs === null || user.licensedUntilMs <= now.getTime())
+  ) {
+    return refusal('NO_ACTIVE_SUBSCRIPTION', clientMessages.noActiveSubscription);
   }
   return null;
 }

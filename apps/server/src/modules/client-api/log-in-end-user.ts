@@ -24,6 +24,14 @@ import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import type { LoginThrottles, PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
 import { issueSessionToken } from './session-token.ts';
+import {
+  heldSubscriptionsJson,
+  licensedUntilMs,
+  licensingAnswer,
+  parseHeldSubscriptions,
+  type HeldSubscription,
+  type RawHeldSubscription,
+} from '../subscriptions/held-subscriptions.ts';
 
 /** The user a login names, as its checks need it. */
 interface LoginUser {
@@ -37,6 +45,8 @@ interface LoginUser {
   hwid: string | null;
   /** Exempt from the per-username failure limit (see login-throttles.ts). */
   lastLoginIp: string | null;
+  held: HeldSubscription[];
+  licensedUntilMs: number | null;
 }
 
 /** Login's statements, prepared once per app: parsing and planning them per login adds up. */
@@ -53,6 +63,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
       expiresAt: appUsers.expiresAt,
       hwid: appUsers.hwid,
       lastLoginIp: appUsers.lastLoginIp,
+      held: heldSubscriptionsJson(appUsers.id).as('held'),
     })
     .from(appUsers)
     .where(
@@ -82,6 +93,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
       expiresAt: namedUser.expiresAt,
       hwid: namedUser.hwid,
       lastLoginIp: namedUser.lastLoginIp,
+      held: namedUser.held,
       blacklistedTypes: sql<string[] | null>`(${matchedTypes})`,
       // The failed-login counters of the database store (three keys; nothing with Redis,
       // whose keys are null): live rows only, as rate-limiter-flexible reads them.
@@ -230,8 +242,15 @@ function prefetchedRows(
 }
 
 /** The left join makes every column nullable; with an id, the row is a user and they are not. */
-function foundUser(row: { [K in keyof LoginUser]: LoginUser[K] | null }): LoginUser {
+function foundUser(
+  row: { [K in Exclude<keyof LoginUser, 'held' | 'licensedUntilMs'>]: LoginUser[K] | null } & {
+    held: RawHeldSubscription[] | null;
+  },
+): LoginUser {
+  const held = parseHeldSubscriptions(row.held);
   return {
+    held,
+    licensedUntilMs: licensedUntilMs(held),
     id: row.id!,
     username: row.username!,
     email: row.email,
@@ -339,6 +358,7 @@ export async function logInEndUser({
 
   const standing = standingRefusal(application, user, now);
   if (standing) {
+    // A lapsed subscription is logged as an expiry; the metadata's code tells them apart.
     return refuse(
       standing.code,
       standing.code === 'ACCOUNT_DISABLED' ? 'account_disabled' : 'account_expired',
@@ -398,5 +418,6 @@ export async function logInEndUser({
     expires_at: user.expiresAt?.toISOString() ?? null,
     hwid_locked: application.hwidLockEnabled && written.hwid !== null,
     session_token: sessionToken,
+    ...licensingAnswer(user.held, now),
   };
 }

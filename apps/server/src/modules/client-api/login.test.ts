@@ -106,6 +106,8 @@ describe('POST /api/v1/login', () => {
       expires_at: '2027-01-01T00:00:00.000Z',
       hwid_locked: false,
       session_token: expect.stringMatching(SESSION_TOKEN_PATTERN),
+      entitlements: [],
+      subscriptions: [],
     });
     expect(body.session_token).toMatch(/^sess_[0-9a-f]{32}_1775044800$/);
 

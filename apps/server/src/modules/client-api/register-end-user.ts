@@ -4,7 +4,13 @@ import { appUsers } from '../../db/schema/index.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import { blockedEventOf } from './blocked-event.ts';
-import type { ClientContext } from './client-context.ts';
+import type { AppUser } from '../../db/schema/index.ts';
+import type { ActivityRecord } from '../activity/activity-events.ts';
+import { writeActivityRows } from '../activity/activity-recorder.ts';
+import { redeemLicenseKey } from '../licenses/redeem-license-key.ts';
+import { licensingAnswer, readHeldSubscriptions } from '../subscriptions/held-subscriptions.ts';
+import type { LicenseClientContext } from './license-client-context.ts';
+import { KeyRefused, licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 
 const USERNAME_INDEX = 'app_users_application_username_idx';
@@ -13,13 +19,14 @@ const USERNAME_INDEX = 'app_users_application_username_idx';
  * POST /api/v1/register: a new end user of the API key's application. The blacklist (IP,
  * username, e-mail, HWID) is checked before anything is created or hashed; a HWID sent here
  * is stored, so under HWID lock this device is the bound one. No expiry unless the client
- * asks for one.
+ * asks for one. A `license_key` (required when the application requires a licence) is
+ * redeemed in the transaction that creates the user.
  */
 export async function registerEndUser({
   ctx,
   input,
 }: {
-  ctx: ClientContext;
+  ctx: LicenseClientContext;
   input: ClientRegisterInput;
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
@@ -56,6 +63,12 @@ export async function registerEndUser({
   }
 
   const usernameTaken = () => refusal('USERNAME_TAKEN', clientMessages.usernameTaken);
+  if (application.isLicenseRequired && !input.license_key) {
+    return refusal('LICENSE_REQUIRED', clientMessages.licenseRequired);
+  }
+  const attempt = { applicationId: application.id, ipAddress: ctx.ipAddress };
+  // A throttled key guess costs neither a lookup nor a hash.
+  if (input.license_key) await ctx.licenseThrottles.admit(attempt);
   const [existing] = await ctx.db
     .select({ id: appUsers.id })
     .from(appUsers)
@@ -64,40 +77,81 @@ export async function registerEndUser({
   if (existing) return usernameTaken();
 
   const passwordHash = await hashPassword(input.password);
-  let created;
+  const metadata = { ...(input.hwid ? { hwid: input.hwid } : {}), code: 'OK' };
+  let written: { user: AppUser; records: ActivityRecord[]; queued: number };
   try {
-    [created] = await ctx.db
-      .insert(appUsers)
-      .values({
-        applicationId: application.id,
-        username: input.username,
-        email: input.email,
-        passwordHash,
-        expiresAt: input.expiresAt,
-        hwid: input.hwid,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    // One transaction: no user without the key when the key fails, no key used when the user
+    // fails, and the events are written with them (acknowledged means written).
+    written = await ctx.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(appUsers)
+        .values({
+          applicationId: application.id,
+          username: input.username,
+          email: input.email,
+          passwordHash,
+          expiresAt: input.expiresAt,
+          hwid: input.hwid,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!user) throw new Error('insert returned no row');
+      const records: ActivityRecord[] = [
+        {
+          applicationId: application.id,
+          appUserId: user.id,
+          username: user.username,
+          event: 'user_register',
+          success: true,
+          ipAddress: ctx.ipAddress,
+          errorMessage: null,
+          // Only what the client sent: an absent hwid is not recorded as null.
+          metadata,
+          createdAt: now,
+        },
+      ];
+      if (input.license_key) {
+        const redemption = await redeemLicenseKey(tx, {
+          applicationId: application.id,
+          appUserId: user.id,
+          key: input.license_key,
+          now,
+          serverSecret: ctx.serverSecret,
+        });
+        if (!redemption.isRedeemed) throw new KeyRefused(redemption.code, redemption.licenseId);
+        records.push(
+          licenseRedeemedRecord(ctx, {
+            appUserId: user.id,
+            username: user.username,
+            licenseId: redemption.licenseId,
+            planName: redemption.planName,
+            action: 'register',
+            now,
+          }),
+        );
+      }
+      return { user, records, queued: await writeActivityRows(tx, records) };
+    });
   } catch (error) {
+    if (error instanceof KeyRefused) {
+      return refuseLicense(ctx, {
+        code: error.code,
+        licenseId: error.licenseId,
+        username: input.username,
+        appUserId: null,
+        action: 'register',
+        now,
+      });
+    }
     // Two registrations of one name racing: the unique index decides.
     if (isUniqueViolation(error, USERNAME_INDEX)) return usernameTaken();
     throw redactDatabaseError(error);
   }
-  if (!created) throw new Error('insert returned no row');
-
-  await activity.recordActivity({
-    applicationId: application.id,
-    appUserId: created.id,
-    username: created.username,
-    event: 'user_register',
-    success: true,
-    ipAddress: ctx.ipAddress,
-    errorMessage: null,
-    // Only what the client sent: an absent hwid is not recorded as null.
-    metadata: { ...(input.hwid ? { hwid: input.hwid } : {}), code: 'OK' },
-    createdAt: now,
-  });
+  const { user: created } = written;
+  written.records.forEach((record, index) =>
+    activity.noteWritten(record, index === written.records.length - 1 ? written.queued : 0),
+  );
   return {
     success: true,
     message: clientMessages.registered,
@@ -107,5 +161,9 @@ export async function registerEndUser({
     email: created.email,
     expires_at: created.expiresAt?.toISOString() ?? null,
     hwid_locked: application.hwidLockEnabled && created.hwid !== null,
+    // Only a registration with a key answers what it holds (older clients see no change).
+    ...(input.license_key
+      ? licensingAnswer(await readHeldSubscriptions(ctx.db, created.id), now)
+      : {}),
   };
 }

@@ -4,7 +4,9 @@ import {
   CLIENT_NONCE_MAX_LENGTH,
   CLIENT_NONCE_PATTERN,
   clientApiHeaders,
+  clientLicenseLoginRequestSchema,
   clientLoginRequestSchema,
+  clientRedeemRequestSchema,
   clientRegisterRequestSchema,
   clientSessionRequestSchema,
   clientVerifyRequestSchema,
@@ -41,6 +43,10 @@ import type { ClientContext } from './client-context.ts';
 import { createClientResponseCounter } from './client-response-counter.ts';
 import { createLoginStatements, logInEndUser } from './log-in-end-user.ts';
 import { createLoginThrottles } from './login-throttles.ts';
+import type { LicenseClientContext } from './license-client-context.ts';
+import { createLicenseThrottles } from './license-throttles.ts';
+import { logInWithLicense } from './log-in-with-license.ts';
+import { redeemLicense } from './redeem-license.ts';
 import { registerEndUser } from './register-end-user.ts';
 import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
@@ -109,6 +115,10 @@ export async function registerClientApiRoutes(
   });
   app.addHook('onClose', () => throttleStore.close());
   const loginThrottles = createLoginThrottles({ store: throttleStore, limits: config.clientApi });
+  const licenseThrottles = createLicenseThrottles({
+    store: throttleStore,
+    limits: config.clientApi,
+  });
   // With Redis, an application's per-IP budget is also counted across instances (a fixed
   // window, rate-limiter-flexible's). The in-memory bucket above stays the first check, so a
   // flood is refused before it costs a Redis round trip, and it is the only one while Redis
@@ -154,6 +164,8 @@ export async function registerClientApiRoutes(
   const countLogin = responses.forRoute('/api/v1/login');
   const countVerify = responses.forRoute('/api/v1/verify');
   const countSession = responses.forRoute('/api/v1/session/track');
+  const countRedeem = responses.forRoute('/api/v1/license/redeem');
+  const countLicenseLogin = responses.forRoute('/api/v1/license/login');
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {
@@ -279,6 +291,15 @@ export async function registerClientApiRoutes(
     activity,
     blacklist,
   });
+  const licenseContextOf = (
+    request: FastifyRequest,
+    application: ClientApplication,
+  ): LicenseClientContext => ({
+    ...contextOf(request, application),
+    licenseThrottles,
+    serverSecret: config.serverSecret,
+    applicationEvents: deps.applicationEvents,
+  });
 
   await app.register(
     async (v1) => {
@@ -307,7 +328,10 @@ export async function registerClientApiRoutes(
           config.endUserPasswordMinLength,
         );
         if (passwordProblem) throw invalidRequest(`password: ${passwordProblem}`);
-        const outcome = await registerEndUser({ ctx: contextOf(request, application), input });
+        const outcome = await registerEndUser({
+          ctx: licenseContextOf(request, application),
+          input,
+        });
         countRegister(outcome.code);
         return outcome;
       });
@@ -324,12 +348,38 @@ export async function registerClientApiRoutes(
       });
 
       v1.post('/verify', async (request): Promise<ClientVerifyResponse> => {
-        const { user_id: userId } = parseClientInput(clientVerifyRequestSchema, request.body);
+        const { user_id: userId, entitlements } = parseClientInput(
+          clientVerifyRequestSchema,
+          request.body,
+        );
         const outcome = await verifyEndUser({
           ctx: { ...contextOf(request, requireApplication(request)), userStanding },
-          input: { userId },
+          input: { userId, entitlements },
         });
         countVerify(outcome.code);
+        return outcome;
+      });
+
+      v1.post('/license/redeem', async (request): Promise<ClientAuthResponse> => {
+        const input = parseClientInput(clientRedeemRequestSchema, request.body);
+        const outcome = await redeemLicense({
+          ctx: { ...licenseContextOf(request, requireApplication(request)), loginThrottles },
+          input,
+        });
+        countRedeem(outcome.code);
+        return outcome;
+      });
+
+      v1.post('/license/login', async (request): Promise<ClientAuthResponse> => {
+        const input = parseClientInput(clientLicenseLoginRequestSchema, request.body);
+        const outcome = await logInWithLicense({
+          ctx: {
+            ...licenseContextOf(request, requireApplication(request)),
+            statements: loginStatements,
+          },
+          input,
+        });
+        countLicenseLogin(outcome.code);
         return outcome;
       });
 

@@ -1,3 +1,8 @@
+import {
+  heldSubscriptionsJson,
+  licensedUntilMs,
+  parseHeldSubscriptions,
+} from '../subscriptions/held-subscriptions.ts';
 import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
@@ -23,6 +28,8 @@ export interface FoundSession {
   isActive: boolean;
   isPaused: boolean;
   expiresAt: Date | null;
+  /** See client-outcomes.ts: the session's user's subscriptions, as standing needs them. */
+  licensedUntilMs: number | null;
 }
 
 export interface SessionLookup {
@@ -60,6 +67,7 @@ export function sessionsByTokens(
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
+      held: heldSubscriptionsJson(appUserSessions.appUserId),
     })
     .from(appUserSessions)
     .innerJoin(appUsers, eq(appUsers.id, appUserSessions.appUserId))
@@ -175,7 +183,8 @@ export function createSessionLookup(options: {
     const sessions = await byTokens.execute({ applicationId, tokenHashes });
     const found = new Map<string, FoundSession>();
     const now = clock.now().getTime();
-    for (const { tokenHash, appUserId, lastHeartbeatAt, ...session } of sessions) {
+    for (const { tokenHash, appUserId, lastHeartbeatAt, held, ...row } of sessions) {
+      const session = { ...row, licensedUntilMs: licensedUntilMs(parseHeldSubscriptions(held)) };
       found.set(tokenHash, session);
       const isLive = now - lastHeartbeatAt.getTime() < idleSessionMs / 2;
       if (generation === startedAt && !session.isEnded && isLive) {
@@ -204,6 +213,7 @@ export function createSessionLookup(options: {
       isActive: standing.isActive,
       isPaused: standing.isPaused,
       expiresAt: standing.expiresAt,
+      licensedUntilMs: standing.licensedUntilMs,
     };
   };
 

@@ -1,3 +1,8 @@
+import {
+  heldSubscriptionsJson,
+  licensedUntilMs,
+  parseHeldSubscriptions,
+} from '../subscriptions/held-subscriptions.ts';
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import {
   SESSION_START_WINDOW_SECONDS,
@@ -84,12 +89,14 @@ async function startSession(
         lastLoginIp: appUsers.lastLoginIp,
         lastLoginHwid: appUsers.lastLoginHwid,
         lastLoginTokenHash: appUsers.lastLoginTokenHash,
+        held: heldSubscriptionsJson(appUsers.id),
       })
       .from(appUsers)
       .where(and(eq(appUsers.id, input.user_id), eq(appUsers.applicationId, application.id)))
-      .for('update');
+      .for('update', { of: appUsers });
     if (!user) return refusal('USER_NOT_FOUND', clientMessages.userNotFound);
-    const standing = standingRefusal(application, user, now);
+    const licensing = { licensedUntilMs: licensedUntilMs(parseHeldSubscriptions(user.held)) };
+    const standing = standingRefusal(application, { ...user, ...licensing }, now);
     if (standing) return standing;
     if (!hasRecentLogin(user.lastLogin, now)) {
       return sessionInvalid(clientMessages.sessionNeedsLogin);

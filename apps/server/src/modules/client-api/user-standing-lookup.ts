@@ -1,17 +1,25 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUsers } from '../../db/schema/index.ts';
+import {
+  heldSubscriptionsJson,
+  licensedUntilMs,
+  parseHeldSubscriptions,
+  type HeldSubscription,
+} from '../subscriptions/held-subscriptions.ts';
+import type { Licensing } from './client-outcomes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
 
-/** What verify needs to know about an end user. */
-export interface UserStanding {
+/** What verify needs to know about an end user, their subscriptions included (issue 22). */
+export interface UserStanding extends Licensing {
   id: string;
   applicationId: number;
   isActive: boolean;
   isPaused: boolean;
   expiresAt: Date | null;
+  held: HeldSubscription[];
 }
 
 export interface UserStandingLookup {
@@ -24,8 +32,8 @@ export interface UserStandingLookup {
  * is dropped as soon as the owner changes or deletes the user, or deletes the application,
  * in this instance or another (applicationEvents, which reach other instances through
  * PostgreSQL NOTIFY); everything is dropped when that link was interrupted. Only the owner
- * API changes standing (updateOwnedAppUser, deleteAppUser); expiry is a date compared at
- * each request, so it needs no event. `ttlMs` bounds what a change no event announced (an
+ * API and key redemptions change standing (each announces the user); expiry, the account's and
+ * the subscriptions', is a date compared at each request, so it needs no event. `ttlMs` bounds what a change no event announced (an
  * operator's SQL) can leave stale. Unknown ids are not cached; misses are micro-batched:
  * the lookups of one event-loop turn share one prepared `= any($1)` query.
  */
@@ -65,13 +73,17 @@ export function createUserStandingLookup(options: {
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
+      held: heldSubscriptionsJson(appUsers.id),
     })
     .from(appUsers)
     .where(sql`${appUsers.id} = any(${sql.placeholder('userIds')}::uuid[])`)
     .prepare('client_api_user_standing');
   const batcher = createMicroBatcher<UserStanding>(async (_group, userIds) => {
     const startedAt = generation;
-    const users = await byIds.execute({ userIds });
+    const users = (await byIds.execute({ userIds })).map((row): UserStanding => {
+      const held = parseHeldSubscriptions(row.held);
+      return { ...row, held, licensedUntilMs: licensedUntilMs(held) };
+    });
     const found = new Map(users.map((user) => [user.id, user]));
     if (generation === startedAt) {
       const expiresAt = clock.now().getTime() + ttlMs;

@@ -8,11 +8,13 @@ import {
   UUID_PATTERN,
 } from './client-outcomes.ts';
 import type { UserStandingLookup } from './user-standing-lookup.ts';
+import { licensingAnswer } from '../subscriptions/held-subscriptions.ts';
 
 /**
  * POST /api/v1/verify (the hot path: clients call it every 5 minutes). Success only for a
  * user of this API key's application who can log in now: exists, active, not paused, not
- * expired. Cheapest first: the application (memory), the id's shape (no query for a
+ * expired, licensed where the application requires it, and holding every entitlement asked
+ * for. The answer names the active subscriptions and their entitlements. Cheapest first: the application (memory), the id's shape (no query for a
  * non-UUID), then one primary-key lookup; nothing is hashed or written on the way.
  */
 export async function verifyEndUser({
@@ -20,7 +22,7 @@ export async function verifyEndUser({
   input,
 }: {
   ctx: ClientContext & { userStanding: UserStandingLookup };
-  input: { userId: string };
+  input: { userId: string; entitlements?: string[] | undefined };
 }): Promise<ClientVerifyResponse> {
   const { application } = ctx;
   if (!application.isActive) return appDisabled();
@@ -29,11 +31,20 @@ export async function verifyEndUser({
   const user = await ctx.userStanding.load(input.userId);
   // Another application's user is not found here, exactly like an id that does not exist.
   if (!user || user.applicationId !== application.id) return notFound();
-  return (
-    standingRefusal(application, user, ctx.clock.now()) ?? {
-      success: true,
-      message: clientMessages.verified,
-      code: 'OK',
+  const now = ctx.clock.now();
+  const refused = standingRefusal(application, user, now);
+  if (refused) return refused;
+  const licensing = licensingAnswer(user.held, now);
+  if (input.entitlements?.length) {
+    const held = new Set(licensing.entitlements);
+    const missing = [...new Set(input.entitlements)].filter((code) => !held.has(code)).sort();
+    if (missing.length > 0) {
+      return {
+        ...refusal('ENTITLEMENTS_MISSING', clientMessages.entitlementsMissing),
+        ...licensing,
+        missing_entitlements: missing,
+      };
     }
-  );
+  }
+  return { success: true, message: clientMessages.verified, code: 'OK', ...licensing };
 }

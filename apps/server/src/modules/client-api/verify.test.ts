@@ -40,6 +40,8 @@ describe('POST /api/v1/verify', () => {
       success: true,
       message: 'User verified',
       code: 'OK',
+      entitlements: [],
+      subscriptions: [],
     });
     expect(await verify(application.apiKey, user.id.toUpperCase())).toMatchObject({ code: 'OK' });
   });

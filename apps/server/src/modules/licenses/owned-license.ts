@@ -2,7 +2,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { LICENSE_NOT_FOUND } from '@latchkey/contracts';
 import { licenseKeys } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import type { AppError} from '../../lib/errors.ts';
+import type { AppError } from '../../lib/errors.ts';
 import { notFound } from '../../lib/errors.ts';
 import {
   loadOwnedApplication,

@@ -1,0 +1,12 @@
+import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ClientContext } from './client-context.ts';
+import type { LicenseThrottles } from './license-throttles.ts';
+
+/** What the verbs that take a licence key need beyond the client context (issue 22). */
+export interface LicenseClientContext extends ClientContext {
+  licenseThrottles: LicenseThrottles;
+  /** Derives the keys' digest key. */
+  serverSecret: string;
+  /** A redemption changes a user's standing: verify's caches must drop it. */
+  applicationEvents: ApplicationEvents;
+}

@@ -1,0 +1,316 @@
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type {
+  ActivityEvent,
+  ClientApiCode,
+  ClientAuthResponse,
+  ClientLicenseLoginInput,
+} from '@latchkey/contracts';
+import { appUsers, licenseKeys } from '../../db/schema/index.ts';
+import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
+import { hashPassword } from '../../lib/password-hashing.ts';
+import { hashToken } from '../../lib/tokens.ts';
+import type { ActivityRecord } from '../activity/activity-events.ts';
+import { writeActivityRows } from '../activity/activity-recorder.ts';
+import { licenseKeyDigest } from '../licenses/license-key-secrets.ts';
+import { redeemLicenseKey, type LicenseRefusalCode } from '../licenses/redeem-license-key.ts';
+import {
+  heldSubscriptionsJson,
+  licensedUntilMs,
+  licensingAnswer,
+  parseHeldSubscriptions,
+} from '../subscriptions/held-subscriptions.ts';
+import { blockedEventOf } from './blocked-event.ts';
+import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import type { LicenseClientContext } from './license-client-context.ts';
+import { KeyRefused, licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
+import type { LoginStatements } from './log-in-end-user.ts';
+import { issueSessionToken } from './session-token.ts';
+
+/** The end user a key alone logs in: named after the key's id, never after its text. */
+export const keyUsername = (licenseId: string) => `key-${licenseId}`;
+
+/**
+ * POST /api/v1/license/login: log in with a key alone (KeyAuth's `license`). The first use
+ * creates an end user named `key-<licence id>` and redeems the key for them in one
+ * transaction (the text of the key would otherwise sit in the users table, the log and every
+ * webhook); later uses log that user in. Then the checks and the answer of a login: the
+ * blacklist, standing (a banned key's lapsed subscription included), version, HWID (the first
+ * login binds under the lock), a session token. A key redeemed by a registered account cannot
+ * log in alone (LICENSE_USED): its holder logs in with a password.
+ */
+export async function logInWithLicense({
+  ctx,
+  input,
+}: {
+  ctx: LicenseClientContext & { statements: LoginStatements };
+  input: ClientLicenseLoginInput;
+}): Promise<ClientAuthResponse> {
+  const { application, activity } = ctx;
+  if (!application.isActive) return appDisabled();
+  const now = ctx.clock.now();
+  await ctx.licenseThrottles.admit({ applicationId: application.id, ipAddress: ctx.ipAddress });
+
+  const blockedBy = await ctx.blacklist.find({
+    ownerAccountId: application.ownerAccountId,
+    applicationId: application.id,
+    ipAddress: ctx.ipAddress,
+    // The user is not known yet (and a key user's name is never blacklisted by hand).
+    username: '',
+    email: null,
+    hwid: input.hwid,
+  });
+  const metadata = {
+    action: 'license_login',
+    ...(input.hwid ? { hwid: input.hwid } : {}),
+    version: input.version,
+  };
+  if (blockedBy) {
+    await activity.recordActivity({
+      applicationId: application.id,
+      appUserId: null,
+      username: null,
+      event: blockedEventOf[blockedBy],
+      success: false,
+      ipAddress: ctx.ipAddress,
+      errorMessage: clientMessages.blacklisted,
+      metadata: { ...metadata, blockedBy, code: 'BLACKLISTED' },
+      createdAt: now,
+    });
+    return refusal('BLACKLISTED', clientMessages.blacklisted);
+  }
+
+  const found = await findKeyUser(ctx, input.license_key, now);
+  if ('code' in found) {
+    return refuseLicense(ctx, {
+      ...found,
+      username: null,
+      appUserId: null,
+      action: 'license_login',
+      now,
+    });
+  }
+  const [user] = await ctx.db
+    .select({
+      id: appUsers.id,
+      username: appUsers.username,
+      email: appUsers.email,
+      isActive: appUsers.isActive,
+      isPaused: appUsers.isPaused,
+      expiresAt: appUsers.expiresAt,
+      hwid: appUsers.hwid,
+      held: heldSubscriptionsJson(appUsers.id),
+    })
+    .from(appUsers)
+    .where(and(eq(appUsers.id, found.userId), eq(appUsers.applicationId, application.id)));
+  if (!user) return refusal('LICENSE_INVALID', clientMessages.licenseInvalid);
+  const held = parseHeldSubscriptions(user.held);
+
+  const refuse = async (code: ClientApiCode, event: ActivityEvent, message: string) => {
+    activity.countFailedLogin(user.id);
+    await activity.recordActivity({
+      applicationId: application.id,
+      appUserId: user.id,
+      username: user.username,
+      event,
+      success: false,
+      ipAddress: ctx.ipAddress,
+      errorMessage: message,
+      metadata: { ...metadata, code },
+      createdAt: now,
+    });
+    return refusal(code, message);
+  };
+  const standing = standingRefusal(
+    application,
+    { ...user, licensedUntilMs: licensedUntilMs(held) },
+    now,
+  );
+  if (standing) {
+    return refuse(
+      standing.code,
+      standing.code === 'ACCOUNT_DISABLED' ? 'account_disabled' : 'account_expired',
+      standing.message,
+    );
+  }
+  if (input.version !== application.version) {
+    return refuse('VERSION_MISMATCH', 'version_mismatch', application.versionMismatchMessage);
+  }
+  const { hwid } = input;
+  if (application.hwidLockEnabled && (!hwid || (user.hwid !== null && user.hwid !== hwid))) {
+    return refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
+  }
+
+  const sessionToken = issueSessionToken(now);
+  const successMetadata = {
+    ...metadata,
+    code: 'OK',
+    ...(application.hwidLockEnabled && user.hwid === null ? { hwidBound: true } : {}),
+  };
+  const written = await ctx.statements.stampAndRecordLogin({
+    userId: user.id,
+    now,
+    ipAddress: ctx.ipAddress,
+    loginHwid: hwid,
+    tokenHash: hashToken(sessionToken),
+    applicationId: application.id,
+    metadata: successMetadata,
+    bindHwid: application.hwidLockEnabled && hwid ? hwid : null,
+  });
+  if (!written) return refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
+  activity.noteWritten(
+    {
+      applicationId: application.id,
+      appUserId: user.id,
+      username: user.username,
+      event: 'user_login',
+      success: true,
+      ipAddress: ctx.ipAddress,
+      errorMessage: null,
+      metadata: successMetadata,
+      createdAt: now,
+    },
+    written.queuedDeliveries,
+  );
+  activity.resetLoginAttempts(user.id);
+  return {
+    success: true,
+    message: application.loginSuccessMessage,
+    code: 'OK',
+    user_id: user.id,
+    username: user.username,
+    email: user.email,
+    expires_at: user.expiresAt?.toISOString() ?? null,
+    hwid_locked: application.hwidLockEnabled && written.hwid !== null,
+    session_token: sessionToken,
+    ...licensingAnswer(held, now),
+  };
+}
+
+type FoundKeyUser = { userId: string } | { code: LicenseRefusalCode; licenseId: string | null };
+
+/** The key's own user, created (and the key redeemed) on its first use. */
+async function findKeyUser(
+  ctx: LicenseClientContext,
+  key: string,
+  now: Date,
+): Promise<FoundKeyUser> {
+  const text = key.trim();
+  const [row] =
+    text === '' || text.length > 128
+      ? []
+      : await ctx.db
+          .select({
+            id: licenseKeys.id,
+            state: licenseKeys.state,
+            redeemBy: licenseKeys.redeemBy,
+            usedBy: appUsers.id,
+            usedByName: appUsers.username,
+          })
+          .from(licenseKeys)
+          .leftJoin(appUsers, eq(appUsers.id, licenseKeys.usedByUserId))
+          .where(
+            and(
+              eq(licenseKeys.applicationId, ctx.application.id),
+              eq(licenseKeys.keyDigest, licenseKeyDigest(text, ctx.serverSecret)),
+            ),
+          );
+  if (!row) return { code: 'LICENSE_INVALID', licenseId: null };
+  if (row.state === 'banned') return { code: 'LICENSE_BANNED', licenseId: row.id };
+  if (row.state === 'used') {
+    return row.usedBy && row.usedByName === keyUsername(row.id)
+      ? { userId: row.usedBy }
+      : { code: 'LICENSE_USED', licenseId: row.id };
+  }
+  if (row.redeemBy && row.redeemBy <= now) return { code: 'LICENSE_EXPIRED', licenseId: row.id };
+  return createKeyUser(ctx, { licenseId: row.id, key: text, now });
+}
+
+/**
+ * The key's first use: its user and the redemption in one transaction, with their events.
+ * Two first uses at once: one creates the user, the other meets the unique username (or the
+ * key already used) and logs in the user the first one made.
+ */
+async function createKeyUser(
+  ctx: LicenseClientContext,
+  input: { licenseId: string; key: string; now: Date },
+): Promise<FoundKeyUser> {
+  const { application } = ctx;
+  const { now } = input;
+  // The account has no password: a random one nobody knows, so a password login never works.
+  const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+  const username = keyUsername(input.licenseId);
+  try {
+    const outcome = await ctx.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(appUsers)
+        .values({
+          applicationId: application.id,
+          username,
+          passwordHash,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning({ id: appUsers.id });
+      if (!user) throw new Error('insert returned no row');
+      const redemption = await redeemLicenseKey(tx, {
+        applicationId: application.id,
+        appUserId: user.id,
+        key: input.key,
+        now,
+        serverSecret: ctx.serverSecret,
+      });
+      if (!redemption.isRedeemed) throw new KeyRefused(redemption.code, redemption.licenseId);
+      const records: ActivityRecord[] = [
+        {
+          applicationId: application.id,
+          appUserId: user.id,
+          username,
+          event: 'user_register',
+          success: true,
+          ipAddress: ctx.ipAddress,
+          errorMessage: null,
+          metadata: { action: 'license_login', code: 'OK' },
+          createdAt: now,
+        },
+        licenseRedeemedRecord(ctx, {
+          appUserId: user.id,
+          username,
+          licenseId: redemption.licenseId,
+          planName: redemption.planName,
+          action: 'license_login',
+          now,
+        }),
+      ];
+      const queued = await writeActivityRows(tx, records);
+      return { userId: user.id, records, queued };
+    });
+    outcome.records.forEach((record, index) =>
+      ctx.activity.noteWritten(record, index === outcome.records.length - 1 ? outcome.queued : 0),
+    );
+    return { userId: outcome.userId };
+  } catch (error) {
+    // Lapsed or taken between the look and the claim: nothing was created.
+    if (error instanceof KeyRefused) return { code: error.code, licenseId: error.licenseId };
+    if (isUniqueViolation(error, 'app_users_application_username_idx')) {
+      return findKeyUserAfterRace(ctx, input.licenseId);
+    }
+    throw redactDatabaseError(error);
+  }
+}
+
+async function findKeyUserAfterRace(
+  ctx: LicenseClientContext,
+  licenseId: string,
+): Promise<FoundKeyUser> {
+  const [user] = await ctx.db
+    .select({ id: appUsers.id })
+    .from(appUsers)
+    .where(
+      and(
+        eq(appUsers.applicationId, ctx.application.id),
+        eq(appUsers.username, keyUsername(licenseId)),
+      ),
+    );
+  return user ? { userId: user.id } : { code: 'LICENSE_USED', licenseId };
+}

@@ -1,0 +1,150 @@
+import { and, eq } from 'drizzle-orm';
+import type { ClientAuthResponse } from '@latchkey/contracts';
+import { appUsers } from '../../db/schema/index.ts';
+import { verifyPassword } from '../../lib/password-hashing.ts';
+import { writeActivityRows } from '../activity/activity-recorder.ts';
+import type { ActivityRecord } from '../activity/activity-events.ts';
+import { redeemLicenseKey, type Redemption } from '../licenses/redeem-license-key.ts';
+import { licensingAnswer, readHeldSubscriptions } from '../subscriptions/held-subscriptions.ts';
+import { blockedEventOf } from './blocked-event.ts';
+import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import type { LicenseClientContext } from './license-client-context.ts';
+import { licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
+import type { LoginThrottles } from './login-throttles.ts';
+
+/**
+ * POST /api/v1/license/redeem: the holder of an account adds a key to it (KeyAuth's
+ * `upgrade`, but with the password, so a leaked username cannot be topped up by a stranger's
+ * key or probed for). Wrong credentials count against the login throttles and refused keys
+ * against the licence throttles. A paused, inactive or expired account cannot redeem; one
+ * without a subscription can (that is how it gets one).
+ */
+export async function redeemLicense({
+  ctx,
+  input,
+}: {
+  ctx: LicenseClientContext & { loginThrottles: LoginThrottles };
+  input: { username: string; password: string; license_key: string };
+}): Promise<ClientAuthResponse> {
+  const { application, activity } = ctx;
+  if (!application.isActive) return appDisabled();
+  const now = ctx.clock.now();
+  const loginAttempt = {
+    applicationId: application.id,
+    username: input.username,
+    ipAddress: ctx.ipAddress,
+  };
+  await ctx.loginThrottles.admitBeforeLookup(loginAttempt);
+  await ctx.licenseThrottles.admit({ applicationId: application.id, ipAddress: ctx.ipAddress });
+  const [user] = await ctx.db
+    .select({
+      id: appUsers.id,
+      username: appUsers.username,
+      email: appUsers.email,
+      passwordHash: appUsers.passwordHash,
+      isActive: appUsers.isActive,
+      isPaused: appUsers.isPaused,
+      expiresAt: appUsers.expiresAt,
+      hwid: appUsers.hwid,
+      lastLoginIp: appUsers.lastLoginIp,
+    })
+    .from(appUsers)
+    .where(and(eq(appUsers.applicationId, application.id), eq(appUsers.username, input.username)))
+    .limit(1);
+  await ctx.loginThrottles.admitForUser(loginAttempt, user?.lastLoginIp ?? null);
+
+  const record = (
+    fields: Pick<ActivityRecord, 'event' | 'success' | 'errorMessage' | 'metadata'>,
+  ) =>
+    activity.recordActivity({
+      applicationId: application.id,
+      appUserId: user?.id ?? null,
+      username: input.username,
+      ipAddress: ctx.ipAddress,
+      createdAt: now,
+      ...fields,
+    });
+  const blockedBy = await ctx.blacklist.find({
+    ownerAccountId: application.ownerAccountId,
+    applicationId: application.id,
+    ipAddress: ctx.ipAddress,
+    username: input.username,
+    email: user?.email ?? null,
+    hwid: null,
+  });
+  if (blockedBy) {
+    await record({
+      event: blockedEventOf[blockedBy],
+      success: false,
+      errorMessage: clientMessages.blacklisted,
+      metadata: { action: 'redeem', blockedBy, code: 'BLACKLISTED' },
+    });
+    return refusal('BLACKLISTED', clientMessages.blacklisted);
+  }
+  const isPasswordCorrect = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (!user || !isPasswordCorrect) {
+    await ctx.loginThrottles.recordFailure(loginAttempt, user?.lastLoginIp ?? null);
+    await record({
+      event: 'login_failed',
+      success: false,
+      errorMessage: application.loginFailedMessage,
+      metadata: { action: 'redeem', code: 'INVALID_CREDENTIALS' },
+    });
+    return refusal('INVALID_CREDENTIALS', application.loginFailedMessage);
+  }
+  // Standing without the licence rule: redeeming is how a user without a subscription gets one.
+  const standing = standingRefusal(application, { ...user, licensedUntilMs: Infinity }, now);
+  if (standing) return standing;
+
+  let queued = 0;
+  let redeemed: ActivityRecord | null = null;
+  const redemption: Redemption = await ctx.db.transaction(async (tx) => {
+    const result = await redeemLicenseKey(tx, {
+      applicationId: application.id,
+      appUserId: user.id,
+      key: input.license_key,
+      now,
+      serverSecret: ctx.serverSecret,
+    });
+    if (result.isRedeemed) {
+      redeemed = licenseRedeemedRecord(ctx, {
+        appUserId: user.id,
+        username: user.username,
+        licenseId: result.licenseId,
+        planName: result.planName,
+        action: 'redeem',
+        now,
+      });
+      queued = await writeActivityRows(tx, [redeemed]);
+    }
+    return result;
+  });
+  if (!redemption.isRedeemed) {
+    return refuseLicense(ctx, {
+      code: redemption.code,
+      licenseId: redemption.licenseId,
+      username: user.username,
+      appUserId: user.id,
+      action: 'redeem',
+      now,
+    });
+  }
+  activity.noteWritten(redeemed!, queued);
+  // Verify's and the sessions' caches hold the user's subscriptions: they must drop them.
+  await ctx.applicationEvents.emitChange(
+    { kind: 'end-user-changed', applicationId: application.id, userId: user.id },
+    ctx.log,
+  );
+  const held = await readHeldSubscriptions(ctx.db, user.id);
+  return {
+    success: true,
+    message: clientMessages.licenseRedeemed,
+    code: 'OK',
+    user_id: user.id,
+    username: user.username,
+    email: user.email,
+    expires_at: user.expiresAt?.toISOString() ?? null,
+    hwid_locked: application.hwidLockEnabled && user.hwid !== null,
+    ...licensingAnswer(held, now),
+  };
+}

@@ -1,0 +1,80 @@
+import { getTableName, sql, type AnyColumn } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { appUsers, plans, subscriptions } from '../../db/schema/index.ts';
+
+/** A subscription as the client API's checks and answers need it. */
+export interface HeldSubscription {
+  plan: string;
+  /** Null is lifetime. */
+  expiresAt: Date | null;
+  entitlements: string[];
+}
+
+/**
+ * A user's subscriptions as one JSON value, for a scalar subquery beside the user's row: login,
+ * verify's standing and the session lookup read them in the statement they already run, not in
+ * a round trip of their own. The (app_user_id, plan_id) unique index finds them.
+ */
+export function heldSubscriptionsJson(appUserId: AnyColumn) {
+  // Qualified names throughout: in a one-table select Drizzle leaves columns unqualified, and
+  // "id" would then be ambiguous inside the subquery.
+  const outer = sql`${sql.identifier(getTableName(appUserId.table))}.${sql.identifier(appUserId.name)}`;
+  return sql<RawHeldSubscription[] | null>`(
+    select json_agg(json_build_object(
+      'plan', held_plan.name, 'expiresAt', held.expires_at,
+      'entitlements', held_plan.entitlements) order by lower(held_plan.name), held_plan.id)
+    from ${subscriptions} held join ${plans} held_plan on held_plan.id = held.plan_id
+    where held.app_user_id = ${outer})`;
+}
+
+export interface RawHeldSubscription {
+  plan: string;
+  expiresAt: string | null;
+  entitlements: string[];
+}
+
+export function parseHeldSubscriptions(
+  raw: RawHeldSubscription[] | string | null,
+): HeldSubscription[] {
+  // node-postgres parses json; a driver that does not hands over the text.
+  const rows = typeof raw === 'string' ? (JSON.parse(raw) as RawHeldSubscription[]) : raw;
+  return (rows ?? []).map((row) => ({
+    plan: row.plan,
+    expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
+    entitlements: row.entitlements,
+  }));
+}
+
+/** Until when the latest subscription runs (Infinity: lifetime), or null when none is held. */
+export function licensedUntilMs(held: HeldSubscription[]): number | null {
+  if (held.length === 0) return null;
+  let until = -Infinity;
+  for (const subscription of held) {
+    const ends = subscription.expiresAt === null ? Infinity : subscription.expiresAt.getTime();
+    if (ends > until) until = ends;
+  }
+  return until;
+}
+
+/** The licensing fields of a login or verify answer: active subscriptions only. */
+export function licensingAnswer(held: HeldSubscription[], now: Date) {
+  const active = held.filter(
+    (subscription) => subscription.expiresAt === null || subscription.expiresAt > now,
+  );
+  return {
+    entitlements: [...new Set(active.flatMap((subscription) => subscription.entitlements))].sort(),
+    subscriptions: active.map((subscription) => ({
+      plan: subscription.plan,
+      expires_at: subscription.expiresAt?.toISOString() ?? null,
+    })),
+  };
+}
+
+/** One user's subscriptions, read on their own (after a redemption). */
+export async function readHeldSubscriptions(db: Database, appUserId: string) {
+  const [row] = await db
+    .select({ held: heldSubscriptionsJson(appUsers.id) })
+    .from(appUsers)
+    .where(sql`${appUsers.id} = ${appUserId}`);
+  return parseHeldSubscriptions(row?.held ?? null);
+}
