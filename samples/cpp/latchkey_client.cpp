@@ -1,6 +1,8 @@
-// Latchkey client sample for C++ (console): log in, verify, keep a live session with
-// heartbeats and periodic verification, and check the Ed25519 signature of every answer
-// before trusting it, so a fake server cannot unlock the program.
+// Latchkey client sample for C++ (console): log in (with a password or a licence key alone),
+// register (with a licence key if you sell them), verify, keep a live session with heartbeats
+// and periodic verification, redeem licence keys onto the account, show its entitlements and
+// subscriptions, and check the Ed25519 signature of every answer before trusting it, so a
+// fake server cannot unlock the program.
 //
 // Needs libcurl, libsodium and nlohmann-json (Debian/Ubuntu:
 // apt-get install g++ pkg-config libcurl4-openssl-dev libsodium-dev nlohmann-json3-dev).
@@ -8,7 +10,8 @@
 //   g++ -std=c++17 -O2 -Wall -Wextra -Werror latchkey_client.cpp -o latchkey_client $(pkg-config --cflags --libs libcurl libsodium)
 // Run:
 //   ./latchkey_client
-// Commands once logged in: logout, status, help, quit, exit.
+// At the Username prompt: /register creates an account, /key logs in with a licence key.
+// Commands once logged in: status, redeem, logout, help, quit, exit.
 
 // ---- Settings: filled in by Latchkey when you copy this sample from the console ----
 static const char* const API_KEY = "YOUR_API_KEY";
@@ -16,6 +19,9 @@ static const char* const BASE_URL = "YOUR_LATCHKEY_URL";
 static const char* const APP_VERSION = "YOUR_APP_VERSION";
 // The application's Ed25519 public key (hex): only answers signed with its private key count.
 static const char* const SIGNING_PUBLIC_KEY = "YOUR_SIGNING_PUBLIC_KEY";
+// Entitlement codes this program needs, comma-separated (e.g. "PRO,EXPORT_PDF"): verify refuses
+// a user who lacks one (ENTITLEMENTS_MISSING). Empty: any user in good standing may use it.
+static const char* const REQUIRED_ENTITLEMENTS = "";
 
 // ---- Intervals and limits (spec: heartbeat 30 s, verify 5 min, 3 failures, 30 s timeout) ----
 static const int HEARTBEAT_INTERVAL_SECONDS = 30;
@@ -136,6 +142,47 @@ static std::string text_field(const json& body, const char* name) {
   if (body.is_object() && body.contains(name) && body[name].is_string())
     return body[name].get<std::string>();
   return "";
+}
+
+static std::vector<std::string> split_codes(const std::string& text) {
+  std::vector<std::string> codes;
+  std::stringstream stream(text);
+  std::string code;
+  while (std::getline(stream, code, ','))
+    if (!trim(code).empty()) codes.push_back(trim(code));
+  return codes;
+}
+
+static std::string join(const std::vector<std::string>& items, const std::string& separator) {
+  std::string text;
+  for (const std::string& item : items) text += (text.empty() ? "" : separator) + item;
+  return text;
+}
+
+// What a user holds, from a login, verify, register or redeem answer.
+struct Licensing {
+  std::vector<std::string> entitlements;  // sorted codes
+  std::vector<std::string> subscriptions;  // "Plan until <ISO date>" or "Plan (lifetime)"
+};
+
+static Licensing licensing_of(const json& body) {
+  Licensing licensing;
+  if (body.is_object() && body.contains("entitlements") && body["entitlements"].is_array())
+    for (const json& code : body["entitlements"])
+      if (code.is_string()) licensing.entitlements.push_back(code.get<std::string>());
+  if (body.is_object() && body.contains("subscriptions") && body["subscriptions"].is_array())
+    for (const json& held : body["subscriptions"]) {
+      const std::string plan = text_field(held, "plan");
+      if (plan.empty()) continue;
+      const std::string expires_at = text_field(held, "expires_at");
+      licensing.subscriptions.push_back(expires_at.empty() ? plan + " (lifetime)"
+                                                           : plan + " until " + expires_at);
+    }
+  return licensing;
+}
+
+static std::string list_or_none(const std::vector<std::string>& items) {
+  return items.empty() ? "none" : join(items, ", ");
 }
 
 // Spec: a session token logs by its first 8 characters only.
@@ -287,8 +334,31 @@ class LatchkeyClient {
                                   {"version", APP_VERSION},
                                   {"hwid", hwid_}});
   }
+  // A new account; a licence key, when given, is redeemed in the same step. No session.
+  ApiResult register_user(const std::string& username, const std::string& password,
+                          const std::string& email, const std::string& license_key) {
+    json payload = {{"username", username}, {"password", password}, {"hwid", hwid_}};
+    if (!email.empty()) payload["email"] = email;
+    if (!license_key.empty()) payload["license_key"] = license_key;
+    return post("/api/v1/register", payload);
+  }
+  // A licence key alone logs in: the answer is a login's (user_id, session_token, ...).
+  ApiResult login_with_license(const std::string& license_key) {
+    return post("/api/v1/license/login",
+                {{"license_key", license_key}, {"hwid", hwid_}, {"version", APP_VERSION}});
+  }
+  // Adds a key to an account; the password proves the holder.
+  ApiResult redeem_license(const std::string& username, const std::string& password,
+                           const std::string& license_key) {
+    return post("/api/v1/license/redeem",
+                {{"username", username}, {"password", password}, {"license_key", license_key}});
+  }
+  // Good standing now, and every entitlement in REQUIRED_ENTITLEMENTS held.
   ApiResult verify(const std::string& user_id, const std::atomic<bool>* cancel = nullptr) {
-    return post("/api/v1/verify", {{"user_id", user_id}}, cancel);
+    json payload = {{"user_id", user_id}};
+    const std::vector<std::string> required = split_codes(REQUIRED_ENTITLEMENTS);
+    if (!required.empty()) payload["entitlements"] = required;
+    return post("/api/v1/verify", payload, cancel);
   }
   ApiResult start_session(const std::string& user_id, const std::string& token) {
     return post("/api/v1/session/track", {{"action", "start"},
@@ -540,8 +610,9 @@ class SessionMonitor {
 };
 
 // ---------------------------------------------------------------------------------------
-// The console program: login screen (Username/Password prompts), then the main screen
-// (a "> " command prompt). The monitoring thread may return it to the login screen.
+// The console program: login screen (Username/Password prompts, or /register and /key),
+// then the main screen (a "> " command prompt). The monitoring thread may return it to the
+// login screen.
 // ---------------------------------------------------------------------------------------
 
 class ConsoleApp {
@@ -553,12 +624,15 @@ class ConsoleApp {
     if (std::string(SIGNING_PUBLIC_KEY).rfind("YOUR_", 0) == 0)
       console_.say("This sample is not configured: copy it from the Latchkey console.");
     resume_saved_session();
+    if (current_screen() == Screen::Username)
+      console_.say(
+          "Log in below. At the Username prompt, type /register to create an account, or /key "
+          "to log in with a licence key.");
     show_prompt();
 
     std::string line;
     while (true) {
-      const bool is_hidden = current_screen() == Screen::Password;
-      if (!read_line(line, is_hidden)) break;  // end of input: leave as "quit" would
+      if (!read_line(line, is_password_screen(current_screen()))) break;  // end of input: quit
       int exit_code = 0;
       if (handle_line(line, exit_code)) {
         monitor_.stop();
@@ -570,23 +644,60 @@ class ConsoleApp {
   }
 
  private:
-  enum class Screen { Username, Password, Main };
+  enum class Screen {
+    Username,
+    Password,
+    LicenseKey,
+    RegisterUsername,
+    RegisterPassword,
+    RegisterEmail,
+    RegisterKey,
+    Main,
+    RedeemKey,
+    RedeemPassword,
+  };
 
   struct Session {
     std::string user_id;
     std::string username;
     std::string token;
+    Licensing licensing;
   };
+
+  // What the prompts of a registration or a redemption collected so far.
+  struct Pending {
+    std::string username;
+    std::string password;
+    std::string email;
+    std::string license_key;
+  };
+
+  static bool is_password_screen(Screen screen) {
+    return screen == Screen::Password || screen == Screen::RegisterPassword ||
+           screen == Screen::RedeemPassword;
+  }
 
   Screen current_screen() {
     std::lock_guard<std::mutex> lock(mutex_);
     return screen_;
   }
 
+  void go_to(Screen screen) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    screen_ = screen;
+  }
+
   void show_prompt() {
     switch (current_screen()) {
       case Screen::Username: console_.prompt("Username: "); break;
-      case Screen::Password: console_.prompt("Password: "); break;
+      case Screen::Password:
+      case Screen::RegisterPassword:
+      case Screen::RedeemPassword: console_.prompt("Password: "); break;
+      case Screen::LicenseKey:
+      case Screen::RedeemKey: console_.prompt("Licence key: "); break;
+      case Screen::RegisterUsername: console_.prompt("New username: "); break;
+      case Screen::RegisterEmail: console_.prompt("E-mail (optional): "); break;
+      case Screen::RegisterKey: console_.prompt("Licence key (optional): "); break;
       case Screen::Main: console_.prompt("> "); break;
     }
   }
@@ -595,24 +706,56 @@ class ConsoleApp {
   bool handle_line(std::string line, int& exit_code) {
     if (!line.empty() && line.back() == '\r') line.pop_back();
     switch (current_screen()) {
-      case Screen::Username: {
-        std::lock_guard<std::mutex> lock(mutex_);
-        pending_username_ = trim(line);
-        screen_ = Screen::Password;
-        break;
-      }
-      case Screen::Password: {
-        const std::string username = pending_username_;
-        pending_username_.clear();
-        {
-          std::lock_guard<std::mutex> lock(mutex_);
-          screen_ = Screen::Username;
+      case Screen::Username:
+        if (trim(line) == "/register") {
+          go_to(Screen::RegisterUsername);
+        } else if (trim(line) == "/key") {
+          go_to(Screen::LicenseKey);
+        } else {
+          pending_ = Pending{};
+          pending_.username = trim(line);
+          go_to(Screen::Password);
         }
+        break;
+      case Screen::Password: {
+        const std::string username = pending_.username;
+        pending_ = Pending{};
+        go_to(Screen::Username);
         if (username.empty() || line.empty()) {
           console_.say("Please provide both username and password");
           break;
         }
         if (!log_in(username, line, exit_code)) return true;
+        break;
+      }
+      case Screen::LicenseKey:
+        go_to(Screen::Username);
+        if (trim(line).empty()) {
+          console_.say("Please provide a licence key");
+          break;
+        }
+        console_.say("Logging in...");
+        if (!complete_login(client_.login_with_license(trim(line)), "", exit_code)) return true;
+        break;
+      case Screen::RegisterUsername:
+        pending_ = Pending{};
+        pending_.username = trim(line);
+        go_to(Screen::RegisterPassword);
+        break;
+      case Screen::RegisterPassword:
+        pending_.password = line;
+        go_to(Screen::RegisterEmail);
+        break;
+      case Screen::RegisterEmail:
+        pending_.email = trim(line);
+        go_to(Screen::RegisterKey);
+        break;
+      case Screen::RegisterKey: {
+        Pending registration = pending_;
+        registration.license_key = trim(line);
+        pending_ = Pending{};
+        go_to(Screen::Username);
+        if (!register_and_log_in(registration, exit_code)) return true;
         break;
       }
       case Screen::Main:
@@ -621,27 +764,56 @@ class ConsoleApp {
           return true;
         }
         break;
+      case Screen::RedeemKey:
+        pending_ = Pending{};
+        pending_.license_key = trim(line);
+        go_to(Screen::RedeemPassword);
+        break;
+      case Screen::RedeemPassword: {
+        const std::string license_key = pending_.license_key;
+        pending_ = Pending{};
+        redeem(license_key, line);
+        break;
+      }
     }
     show_prompt();
     return false;
   }
 
+  // "Title: message", the title chosen by the code; false when the program must exit.
+  bool report_refusal(const ApiResult& result, const std::string& fallback_title) {
+    const std::string code = result.code();
+    std::string text = refusal_title(code, fallback_title) + ": " + result.message();
+    if (result.body.contains("missing_entitlements") &&
+        result.body["missing_entitlements"].is_array()) {
+      std::vector<std::string> missing;
+      for (const json& item : result.body["missing_entitlements"])
+        if (item.is_string()) missing.push_back(item.get<std::string>());
+      text += " (missing: " + join(missing, ", ") + ")";
+    }
+    if (code == "RATE_LIMITED" && !result.retry_after.empty())
+      text += " (try again in " + result.retry_after + " seconds)";
+    console_.say(text);
+    return code != "VERSION_MISMATCH" && code != "BLACKLISTED";
+  }
+
   // Returns false when the program must exit (update required, access blocked).
   bool log_in(const std::string& username, const std::string& password, int& exit_code) {
     console_.say("Logging in...");
-    const ApiResult login = client_.login(username, password);
+    return complete_login(client_.login(username, password), username, exit_code);
+  }
+
+  // A login answer (password or licence key): refused, or verified and on to the main
+  // screen. Returns false when the program must exit.
+  bool complete_login(const ApiResult& login, const std::string& typed_username,
+                      int& exit_code) {
     if (!login.is_answered()) {
       report_untrusted(login, "login");
       return true;
     }
     if (!login.is_success()) {
-      const std::string code = login.code();
-      console_.log("login failed (" + code + ")");
-      std::string text = login_failure_title(code) + ": " + login.message();
-      if (code == "RATE_LIMITED" && !login.retry_after.empty())
-        text += " (try again in " + login.retry_after + " seconds)";
-      console_.say(text);
-      if (code == "VERSION_MISMATCH" || code == "BLACKLISTED") {
+      console_.log("login failed (" + login.code() + ")");
+      if (!report_refusal(login, "Login Failed")) {
         exit_code = 1;
         return false;
       }
@@ -651,6 +823,8 @@ class ConsoleApp {
     console_.say("Login Successful: " + login.message());
 
     const std::string user_id = text_field(login.body, "user_id");
+    std::string username = text_field(login.body, "username");
+    if (username.empty()) username = typed_username;
     std::string token = text_field(login.body, "session_token");
     if (token.empty()) token = new_session_token();
 
@@ -661,13 +835,83 @@ class ConsoleApp {
     }
     if (!verified.is_success()) {
       console_.log("verify failed after login (" + verified.code() + ")");
-      console_.say("Security Warning: Session verification failed. Please try logging in again.");
+      if (verified.code() == "ENTITLEMENTS_MISSING")
+        report_refusal(verified, "Security Warning");
+      else
+        console_.say(
+            "Security Warning: Session verification failed. Please try logging in again.");
       return true;
     }
     console_.log("verify ok");
     save_session({user_id, username});
-    enter_main_screen({user_id, username, token});
+    enter_main_screen({user_id, username, token, licensing_of(verified.body)});
     return true;
+  }
+
+  // Registers, then logs in with the same username and password. False: exit.
+  bool register_and_log_in(const Pending& registration, int& exit_code) {
+    if (registration.username.empty() || registration.password.empty()) {
+      console_.say("Please provide both username and password");
+      return true;
+    }
+    console_.say("Registering...");
+    const ApiResult registered = client_.register_user(
+        registration.username, registration.password, registration.email,
+        registration.license_key);
+    if (!registered.is_answered()) {
+      report_untrusted(registered, "register");
+      return true;
+    }
+    if (!registered.is_success()) {
+      console_.log("register failed (" + registered.code() + ")");
+      if (!report_refusal(registered, "Registration Failed")) {
+        exit_code = 1;
+        return false;
+      }
+      return true;
+    }
+    console_.log("register ok");
+    console_.say("Registration Successful: " + registered.message());
+    return log_in(registration.username, registration.password, exit_code);
+  }
+
+  // Adds a licence key to the account that is logged in; its password proves the holder.
+  void redeem(const std::string& license_key, const std::string& password) {
+    std::string username;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      // A forced logout while the prompts were open has left the main screen already.
+      if (screen_ != Screen::RedeemPassword) return;
+      screen_ = Screen::Main;
+      username = session_.username;
+    }
+    if (license_key.empty() || password.empty()) {
+      console_.say("Please provide a licence key and your password");
+      return;
+    }
+    const ApiResult redeemed = client_.redeem_license(username, password, license_key);
+    if (!redeemed.is_answered()) {
+      report_untrusted(redeemed, "redeem");
+      return;
+    }
+    if (!redeemed.is_success()) {
+      console_.log("redeem failed (" + redeemed.code() + ")");
+      report_refusal(redeemed, "Redeem Failed");
+      return;
+    }
+    console_.log("redeem ok");
+    console_.say("Licence Key Redeemed: " + redeemed.message());
+    const Licensing licensing = licensing_of(redeemed.body);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (screen_ == Screen::Main) session_.licensing = licensing;
+    }
+    say_licensing(licensing, "  ");
+  }
+
+  void say_licensing(const Licensing& licensing, const std::string& indent) {
+    console_.say(indent + "Entitlements: " + list_or_none(licensing.entitlements));
+    console_.say(indent + "Subscriptions: " + list_or_none(licensing.subscriptions));
   }
 
   // Spec: a saved user_id is verified on start; if that fails it is cleared.
@@ -678,7 +922,8 @@ class ConsoleApp {
     const ApiResult verified = client_.verify(saved->user_id);
     if (verified.is_success()) {
       console_.say("Saved session verified.");
-      enter_main_screen({saved->user_id, saved->username, new_session_token()});
+      enter_main_screen({saved->user_id, saved->username, new_session_token(),
+                         licensing_of(verified.body)});
       return;
     }
     if (verified.is_answered()) {
@@ -710,6 +955,7 @@ class ConsoleApp {
     }
     const std::string who = session.username.empty() ? session.user_id : session.username;
     console_.say("Welcome, " + who + "! Type 'help' for commands.");
+    say_licensing(session.licensing, "");
     monitor_.start(session.user_id, session.token, [this] { forced_logout(); });
   }
 
@@ -728,7 +974,8 @@ class ConsoleApp {
     if (command.empty()) return false;
     if (command == "help") {
       console_.say("Commands:");
-      console_.say("  status  show the logged-in user and the session");
+      console_.say("  status  show the logged-in user, the session and the entitlements");
+      console_.say("  redeem  add a licence key to this account (asks for the key and password)");
       console_.say("  logout  end the session and return to the login prompt");
       console_.say("  help    show this list");
       console_.say("  quit    end the session and close the program (also: exit)");
@@ -746,6 +993,10 @@ class ConsoleApp {
                    std::to_string(MAX_VERIFY_FAILURES));
       console_.say("  Heartbeat every " + std::to_string(HEARTBEAT_INTERVAL_SECONDS) +
                    " s, verify every " + std::to_string(VERIFY_INTERVAL_SECONDS) + " s");
+      say_licensing(session.licensing, "  ");
+    } else if (command == "redeem") {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (screen_ == Screen::Main) screen_ = Screen::RedeemKey;
     } else if (command == "logout") {
       if (end_session()) {
         clear_saved_session();
@@ -767,7 +1018,9 @@ class ConsoleApp {
     Session session;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      if (screen_ != Screen::Main) return false;
+      if (screen_ != Screen::Main && screen_ != Screen::RedeemKey &&
+          screen_ != Screen::RedeemPassword)
+        return false;
       session = session_;
       session_ = Session{};
       screen_ = Screen::Username;
@@ -794,13 +1047,25 @@ class ConsoleApp {
     console_.say(result.failure_text());
   }
 
-  static std::string login_failure_title(const std::string& code) {
-    if (code == "VERSION_MISMATCH") return "Update Required";
-    if (code == "HWID_MISMATCH") return "Hardware Mismatch";
-    if (code == "ACCOUNT_EXPIRED") return "Account Expired";
-    if (code == "ACCOUNT_DISABLED") return "Account Disabled";
-    if (code == "BLACKLISTED") return "Access Blocked";
-    return "Login Failed";
+  // The title shown for a refusal, by its stable code (never by its text, which the vendor
+  // may rewrite); codes without a title of their own get fallback_title.
+  static std::string refusal_title(const std::string& code, const std::string& fallback_title) {
+    static const std::map<std::string, std::string> titles = {
+        {"VERSION_MISMATCH", "Update Required"},
+        {"HWID_MISMATCH", "Hardware Mismatch"},
+        {"ACCOUNT_EXPIRED", "Account Expired"},
+        {"ACCOUNT_DISABLED", "Account Disabled"},
+        {"BLACKLISTED", "Access Blocked"},
+        {"NO_ACTIVE_SUBSCRIPTION", "Subscription Required"},
+        {"LICENSE_REQUIRED", "Licence Key Required"},
+        {"LICENSE_INVALID", "Invalid Licence Key"},
+        {"LICENSE_USED", "Licence Key Used"},
+        {"LICENSE_BANNED", "Licence Key Banned"},
+        {"LICENSE_EXPIRED", "Licence Key Lapsed"},
+        {"ENTITLEMENTS_MISSING", "Feature Not Included"},
+    };
+    const auto found = titles.find(code);
+    return found == titles.end() ? fallback_title : found->second;
   }
 
   static bool read_line(std::string& line, bool is_hidden) {
@@ -834,10 +1099,10 @@ class ConsoleApp {
   Console console_;
   LatchkeyClient client_;
   SessionMonitor monitor_;
-  std::mutex mutex_;  // guards screen_, session_, pending_username_
+  std::mutex mutex_;  // guards screen_ and session_ (the monitoring thread may log out)
   Screen screen_ = Screen::Username;
   Session session_;
-  std::string pending_username_;
+  Pending pending_;  // read and written by the input thread only
 };
 
 }  // namespace latchkey

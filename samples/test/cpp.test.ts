@@ -338,4 +338,131 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     expect(await sessionsOf(user.id)).toEqual([]);
     expect(await live.activeSessionCount()).toBe(0);
   });
+  // Issue 22: licence keys, made through the owner API as a vendor would.
+  describe('licence keys', () => {
+    let proPlanId: string;
+    let teamPlanId: string;
+    const newKey = async (planId: string) => (await live.generateLicenseKeys(planId))[0]!;
+
+    beforeAll(async () => {
+      const [pro, team] = await Promise.all([
+        live.createPlan({ name: 'Cpp Pro', durationDays: 30, entitlements: ['PRO', 'EXPORT_PDF'] }),
+        live.createPlan({ name: 'Cpp Team', durationDays: null, entitlements: ['TEAM'] }),
+      ]);
+      proPlanId = pro.id;
+      teamPlanId = team.id;
+    });
+
+    it('registers with a key and shows its entitlements, redeems another onto the account, and names a used key', async () => {
+      const [proKey, teamKey] = await Promise.all([newKey(proPlanId), newKey(teamPlanId)]);
+      const username = 'cpp_registered_with_key';
+      const password = 'a long enough password';
+      const program = run(await newHome());
+      await program.waitFor('type /register to create an account');
+      await program.waitFor('Username: ');
+      program.send('/register');
+      await program.waitFor('New username: ');
+      program.send(username);
+      await program.waitFor('Password: ');
+      program.send(password);
+      await program.waitFor('E-mail (optional): ');
+      program.send('');
+      await program.waitFor('Licence key (optional): ');
+      program.send(proKey.key);
+      await program.waitFor('Registration Successful: Registration successful');
+      // Then the same username and password log in, and the main screen shows the plan.
+      await program.waitFor(`Login Successful: ${live.application.loginSuccessMessage}`);
+      await program.waitFor('[latchkey] session started');
+      await program.waitFor(`Welcome, ${username}!`);
+      await program.waitFor('Entitlements: EXPORT_PDF, PRO\n');
+      await program.waitFor('Subscriptions: Cpp Pro until 20');
+      await program.waitFor('> ');
+      const user = await live.findEndUser(username);
+      expect(await live.subscriptionsOf(user!.id)).toMatchObject([
+        { planName: 'Cpp Pro', isActive: true },
+      ]);
+      expect(await live.activeSessionCount()).toBe(1);
+
+      program.send('redeem');
+      await program.waitFor('Licence key: ');
+      program.send(teamKey.key);
+      await program.waitFor('Password: ');
+      program.send(password);
+      await program.waitFor('Licence Key Redeemed: Licence key redeemed');
+      await program.waitFor('Entitlements: EXPORT_PDF, PRO, TEAM\n');
+      await program.waitFor('Cpp Team (lifetime)');
+      await program.waitFor('> ');
+      expect((await live.subscriptionsOf(user!.id)).map((held) => held.planName).sort()).toEqual([
+        'Cpp Pro',
+        'Cpp Team',
+      ]);
+
+      // The same key again: the code picks the title, the server's text follows it.
+      program.send('redeem');
+      await program.waitFor('Licence key: ');
+      program.send(teamKey.key);
+      await program.waitFor('Password: ');
+      program.send(password);
+      await program.waitFor('Licence Key Used: This licence key has already been used');
+      await program.waitFor('> ');
+      program.send('status');
+      await program.waitFor('  Entitlements: EXPORT_PDF, PRO, TEAM');
+      program.send('quit');
+      expect(await program.exited()).toBe(0);
+      expect(await live.activeSessionCount()).toBe(0);
+      expect(program.output).not.toContain(password);
+    });
+
+    it('logs in with a key alone, names used and unknown keys, and asks for a key where one is required', async () => {
+      const [proKey, spentKey] = await Promise.all([newKey(proPlanId), newKey(proPlanId)]);
+      // Spent by a registered account: it cannot log in alone.
+      await live.redeemLicenseKey(await live.createEndUser(), spentKey.key);
+      const program = run(await newHome());
+      await program.waitFor('Username: ');
+      program.send('/key');
+      await program.waitFor('Licence key: ');
+      program.send(proKey.key);
+      await program.waitFor(`Login Successful: ${live.application.loginSuccessMessage}`);
+      await program.waitFor('[latchkey] session started');
+      await program.waitFor(`Welcome, key-${proKey.id}!`);
+      await program.waitFor('Entitlements: EXPORT_PDF, PRO\n');
+      await program.waitFor('> ');
+      const keyUser = await live.findEndUser(`key-${proKey.id}`);
+      expect(await sessionsOf(keyUser!.id)).toHaveLength(1);
+
+      program.send('logout');
+      await program.waitFor('Username: ');
+      program.send('/key');
+      await program.waitFor('Licence key: ');
+      program.send(spentKey.key);
+      await program.waitFor('Licence Key Used: This licence key has already been used');
+      await program.waitFor('Username: ');
+      program.send('/key');
+      await program.waitFor('Licence key: ');
+      program.send('NOT-A-REAL-KEY');
+      await program.waitFor('Invalid Licence Key: This licence key is not valid');
+      await program.waitFor('Username: ');
+
+      await live.updateApplication({ licenseRequired: true });
+      try {
+        program.send('/register');
+        await program.waitFor('New username: ');
+        program.send('cpp_without_key');
+        await program.waitFor('Password: ');
+        program.send('a long enough password');
+        await program.waitFor('E-mail (optional): ');
+        program.send('');
+        await program.waitFor('Licence key (optional): ');
+        program.send('');
+        await program.waitFor('Licence Key Required: A licence key is required to register');
+        await program.waitFor('Username: ');
+        expect(await live.findEndUser('cpp_without_key')).toBeUndefined();
+      } finally {
+        await live.updateApplication({ licenseRequired: false });
+      }
+      program.closeInput();
+      expect(await program.exited()).toBe(0);
+      expect(program.output).not.toContain(proKey.key);
+    });
+  });
 });

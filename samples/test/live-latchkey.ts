@@ -48,6 +48,8 @@ export interface LiveLatchkey {
   createPlan(plan: CreatePlanRequest): Promise<Plan>;
   /** Fresh licence keys of a plan, in full, as the owner's generate answers them. */
   generateLicenseKeys(planId: string, count?: number): Promise<{ id: string; key: string }[]>;
+  /** Redeems a key onto an account through the client API, as another program would. */
+  redeemLicenseKey(user: { username: string; password: string }, key: string): Promise<void>;
   /** The end user's subscriptions as the console shows them. */
   subscriptionsOf(userId: string): Promise<Subscription[]>;
   /** The application's live sessions, as the console shows them. */
@@ -136,6 +138,19 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
         await ownerCall('POST', `/api/applications/${application.id}/licenses`, { planId, count }),
       );
       return generated.keys;
+    },
+    async redeemLicenseKey(user, key) {
+      const response = await fetch(`${baseUrl}/api/v1/license/redeem`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+        body: JSON.stringify({
+          username: user.username,
+          password: user.password,
+          license_key: key,
+        }),
+      });
+      const answer = (await response.json()) as { code?: string };
+      if (answer.code !== 'OK') throw new Error(`redeem: ${JSON.stringify(answer)}`);
     },
     async subscriptionsOf(userId) {
       return subscriptionListSchema.parse(

@@ -411,16 +411,7 @@ describe('Node.js sample against a live Latchkey', () => {
       const [proKey, spentKey] = await Promise.all([keys(proPlanId), keys(proPlanId)]);
       const holder = await live.createEndUser({ username: 'sample_spent_key_holder' });
       // Spent by a registered account: it cannot log in alone.
-      const redeemed = await fetch(`${live.baseUrl}/api/v1/license/redeem`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-api-key': live.application.apiKey },
-        body: JSON.stringify({
-          username: holder.username,
-          password: holder.password,
-          license_key: spentKey.key,
-        }),
-      });
-      expect(await redeemed.json()).toMatchObject({ code: 'OK' });
+      await live.redeemLicenseKey(holder, spentKey.key);
 
       const sample = await startSample(await newHome());
       let from = await sample.waitFor('Username: ');
