@@ -20,11 +20,13 @@ import { systemClock } from '../apps/server/src/lib/clock.ts';
 import { hashPassword } from '../apps/server/src/lib/password-hashing.ts';
 import { hashToken } from '../apps/server/src/lib/tokens.ts';
 import { createApplication } from '../apps/server/src/modules/applications/create-application.ts';
+import { sealLicenseKey } from '../apps/server/src/modules/licenses/license-key-secrets.ts';
 
 const USERS = Number(process.env.SCALE_USERS ?? 100_000);
 const LOGS = Number(process.env.SCALE_LOGS ?? 1_000_000);
 const BLACKLIST = Number(process.env.SCALE_BLACKLIST ?? 10_000);
 const SESSIONS = Number(process.env.SCALE_SESSIONS ?? 2_000);
+const KEYS = Number(process.env.SCALE_KEYS ?? 1_000_000);
 const PLANS_FILE = process.env.SCALE_PLANS_FILE ?? '';
 const PASSWORD = 'benchmark password';
 
@@ -107,6 +109,50 @@ await sql(
    from app_users where application_id = $1 order by username limit $2`,
   [application.id, SESSIONS],
 );
+log(`Seeding ${KEYS} licence keys (a third used) and their users' subscriptions...`);
+// Issue 22. Each key has its own digest and suffix; they share one sealed text (a real key
+// sealed with this server's secret), which costs an export exactly what a million different
+// ones would: one AES-GCM opening per row. Used keys belong to the first users in turn.
+const {
+  rows: [plan],
+} = await sql(
+  `insert into plans (application_id, name, duration_days, entitlements)
+   values ($1, 'Pro', 30, '{PRO,EXPORT_PDF}') returning id`,
+  [application.id],
+);
+await sql(
+  `create temporary table numbered_users as
+   select id, row_number() over (order by username) as n from app_users where application_id = $1`,
+  [application.id],
+);
+await sql(
+  `insert into subscriptions (application_id, app_user_id, plan_id, expires_at)
+   select $1, u.id, $2, now() + interval '30 days' from numbered_users u where u.n <= $3`,
+  [application.id, plan!.id, Math.ceil(KEYS / 3)],
+);
+await sql(
+  `insert into license_keys (application_id, plan_id, key_digest, key_sealed, display, key_suffix,
+                             state, note, used_by_user_id, used_at, granted_days, created_at)
+   select $1, $2, md5('key-' || i) || md5('digest-' || i), $3,
+          '•••••-•••••-•••••-•••••-•' || upper(substr(md5('suffix-' || i), 1, 4)),
+          substr(md5('suffix-' || i), 1, 4),
+          case when i % 3 = 0 then 'used' else 'unused' end,
+          'batch ' || (i / 10000),
+          case when i % 3 = 0 then u.id end,
+          case when i % 3 = 0 then now() - (i % 1000) * interval '1 hour' end,
+          case when i % 3 = 0 then 30 end,
+          now() - (i::float8 / $4::int) * interval '200 days'
+   from generate_series(1, $4::int) as i
+   left join numbered_users u on u.n = 1 + (i / 3) % $5::int`,
+  [
+    application.id,
+    plan!.id,
+    sealLicenseKey('BENCH-KEY0-KEY0-KEY0-KEY0', config.serverSecret),
+    KEYS,
+    Math.max(1, Math.ceil(KEYS / 3)),
+  ],
+);
+const { rows: keyHolders } = await sql(`select id from numbered_users where n = 1`);
 // As autovacuum leaves a table in steady use: statistics current, the visibility map set
 // (which index-only scans need). A bulk load has neither until autovacuum comes round.
 await sql('vacuum analyze');
@@ -163,6 +209,8 @@ process.stdout.write(
     password: PASSWORD,
     sessionToken,
     users: sample,
+    planId: plan!.id,
+    keyHolderId: keyHolders[0]?.id ?? null,
   })}\n`,
 );
 

@@ -53,6 +53,12 @@ function sequentialScansOver(plans, limit) {
   return found;
 }
 
+/** A process's resident set, in KiB, from /proc (Linux). */
+function residentSetKb(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return { current: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) };
+}
+
 const percentile = (values, fraction) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
@@ -76,7 +82,17 @@ async function main() {
       CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
       SCALE_PLANS_FILE: plansFile,
     });
-    const { port, applicationId, apiKey, version, password, sessionToken, users } = server.info;
+    const {
+      port,
+      applicationId,
+      apiKey,
+      version,
+      password,
+      sessionToken,
+      users,
+      planId,
+      keyHolderId,
+    } = server.info;
     const base = `http://127.0.0.1:${port}`;
     const ownerHeaders = { cookie: `latchkey_session=${sessionToken}` };
 
@@ -115,6 +131,31 @@ async function main() {
       [
         'activity log stats, search matching all',
         `/api/activity-logs/stats?applicationId=${applicationId}&search=203.0.113.`,
+      ],
+      // Issue 22: a million licence keys in the application, a third used.
+      ['licence keys page', `/api/applications/${applicationId}/licenses?page=1&pageSize=50`],
+      [
+        'licence keys page 2,000',
+        `/api/applications/${applicationId}/licenses?page=2000&pageSize=50`,
+      ],
+      ['licence keys, used', `/api/applications/${applicationId}/licenses?status=used`],
+      ['licence keys, unused', `/api/applications/${applicationId}/licenses?status=unused`],
+      ['licence keys, plan', `/api/applications/${applicationId}/licenses?planId=${planId}`],
+      [
+        'licence keys, search by last four',
+        `/api/applications/${applicationId}/licenses?search=a1b2`,
+      ],
+      [
+        'licence keys, search by note',
+        `/api/applications/${applicationId}/licenses?search=batch%2042`,
+      ],
+      [
+        'licence keys, search by whole key',
+        `/api/applications/${applicationId}/licenses?search=ABCDE-FGHJK-LMNPQ-RSTUV-WXYZ2`,
+      ],
+      [
+        "a user's subscriptions",
+        `/api/applications/${applicationId}/users/${keyHolderId}/subscriptions`,
       ],
       ['blacklist page', '/api/blacklist?page=1&pageSize=25'],
       ['blacklist search', '/api/blacklist?search=banned-777'],
@@ -170,6 +211,35 @@ async function main() {
       rows.push({ name, path, p50: median(samples), p95: percentile(samples, 0.95), bytes });
     }
 
+    log('Exporting every licence key as CSV...');
+    const rssBefore = residentSetKb(server.child.pid);
+    const exportStartedAt = performance.now();
+    let exportBytes = 0;
+    let exportPeakKb = rssBefore.current;
+    const sampler = setInterval(() => {
+      exportPeakKb = Math.max(exportPeakKb, residentSetKb(server.child.pid).current);
+    }, 50);
+    const exported = await fetch(`${base}/api/applications/${applicationId}/licenses/export.csv`, {
+      headers: ownerHeaders,
+    });
+    for await (const chunk of exported.body) exportBytes += chunk.byteLength;
+    clearInterval(sampler);
+    const exportSeconds = (performance.now() - exportStartedAt) / 1000;
+
+    log('Generating 10,000 keys in one request...');
+    const generateTimes = [];
+    for (let i = 0; i < 3; i += 1) {
+      const startedAt = performance.now();
+      const generated = await fetch(`${base}/api/applications/${applicationId}/licenses`, {
+        method: 'POST',
+        headers: { ...ownerHeaders, 'content-type': 'application/json', origin: base },
+        body: JSON.stringify({ planId, count: 10_000 }),
+      });
+      await generated.arrayBuffer();
+      if (generated.status !== 201) throw new Error(`generate: ${generated.status}`);
+      generateTimes.push(performance.now() - startedAt);
+    }
+
     log('Timing login and verify...');
     const loginTimes = [];
     for (let i = 0; i < SAMPLES; i += 1) {
@@ -215,7 +285,7 @@ async function main() {
     const lines = [
       `Latchkey bench:scale, ${new Date().toISOString().slice(0, 10)}`,
       `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}`,
-      `One vendor: ${process.env.SCALE_USERS ?? 100_000} end users, ${process.env.SCALE_LOGS ?? 1_000_000} activity rows, ${process.env.SCALE_BLACKLIST ?? 10_000} blacklist entries; ${SAMPLES} sequential requests per owner read`,
+      `One vendor: ${process.env.SCALE_USERS ?? 100_000} end users, ${process.env.SCALE_LOGS ?? 1_000_000} activity rows, ${process.env.SCALE_BLACKLIST ?? 10_000} blacklist entries, ${process.env.SCALE_KEYS ?? 1_000_000} licence keys; ${SAMPLES} sequential requests per owner read`,
       '',
       '| owner read | p50 | p95 (target ≤ 50 ms) | answer |',
       '| --- | --- | --- | --- |',
@@ -223,6 +293,9 @@ async function main() {
         (row) =>
           `| ${row.name} | ${ms(row.p50)} | ${ms(row.p95)} (${pass(row.p95 <= TARGETS.ownerReadP95Ms)}) | ${size(row.bytes)} |`,
       ),
+      '',
+      `CSV export of every key: ${(exportBytes / 2 ** 20).toFixed(1)} MiB in ${exportSeconds.toFixed(1)} s; server RSS ${(rssBefore.current / 1024).toFixed(0)} MiB before, peak ${(exportPeakKb / 1024).toFixed(0)} MiB during (sampled every 50 ms).`,
+      `Generating 10,000 keys in one request: ${generateTimes.map((time) => `${(time / 1000).toFixed(2)} s`).join(', ')} (target < 2 s: ${pass(Math.max(...generateTimes) < 2000)}).`,
       '',
       '| client call | p50 | p95 |',
       '| --- | --- | --- |',
