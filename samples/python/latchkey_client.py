@@ -1,5 +1,9 @@
 # Latchkey client sample: Python 3 with Tkinter and PyNaCl (pip install pynacl,
 # or Debian/Ubuntu: apt install python3-tk python3-nacl). Run: python3 latchkey_client.py
+#
+# The login window logs in with a username and password, registers an account (with a licence
+# key if you sell them) or logs in with a licence key alone; the main window shows the user's
+# entitlements and subscriptions and redeems further keys onto the account.
 
 # Settings: Latchkey fills these in when you copy the sample from the console.
 API_KEY = "YOUR_API_KEY"
@@ -7,6 +11,9 @@ BASE_URL = "YOUR_LATCHKEY_URL"
 APP_VERSION = "YOUR_APP_VERSION"
 # The application's Ed25519 public key (hex): every answer must be signed with it.
 SIGNING_PUBLIC_KEY = "YOUR_SIGNING_PUBLIC_KEY"
+# Entitlement codes this program needs (e.g. ["PRO"]): verify refuses a user who lacks one
+# (ENTITLEMENTS_MISSING). Empty: any user in good standing may use it.
+REQUIRED_ENTITLEMENTS = []
 
 HEARTBEAT_INTERVAL_SECONDS = 30
 VERIFY_INTERVAL_SECONDS = 300
@@ -39,16 +46,75 @@ VERIFY_AFTER_LOGIN_FAILED_MESSAGE = "Session verification failed. Please try log
 SESSION_EXPIRED_MESSAGE = "Your session has expired. Please login again."
 LOGGED_OUT_MESSAGE = "You have been logged out."
 MISSING_CREDENTIALS_MESSAGE = "Please enter both username and password."
+MISSING_LICENSE_KEY_MESSAGE = "Please enter a licence key."
+MISSING_REDEEM_FIELDS_MESSAGE = "Please enter a licence key and your password."
 
-# Login outcomes by the answer's stable code (never by its text: vendors rewrite messages).
-# The flag says whether the program must exit after showing the message.
-LOGIN_FAILURE_TITLES = {
+# Refusals (of a login, a registration, a redemption or a verify) by the answer's stable code
+# (never by its text: vendors rewrite messages). The flag says whether the program must exit
+# after showing the message. Other codes get the title of the action that failed.
+REFUSAL_TITLES = {
     "VERSION_MISMATCH": ("Update Required", True),
     "HWID_MISMATCH": ("Hardware Mismatch", False),
     "ACCOUNT_EXPIRED": ("Account Expired", False),
     "ACCOUNT_DISABLED": ("Account Disabled", False),
     "BLACKLISTED": ("Access Blocked", True),
+    "NO_ACTIVE_SUBSCRIPTION": ("Subscription Required", False),
+    "LICENSE_REQUIRED": ("Licence Key Required", False),
+    "LICENSE_INVALID": ("Invalid Licence Key", False),
+    "LICENSE_USED": ("Licence Key Used", False),
+    "LICENSE_BANNED": ("Licence Key Banned", False),
+    "LICENSE_EXPIRED": ("Licence Key Lapsed", False),
+    "ENTITLEMENTS_MISSING": ("Feature Not Included", False),
 }
+
+
+def refusal_title(code, fallback_title):
+    """(title, must_exit) for a refusal's code."""
+    return REFUSAL_TITLES.get(code, (fallback_title, False))
+
+
+def refusal_text(response):
+    """The server's message, with what is missing and when to retry where it says so."""
+    text = response.message
+    missing = response.data.get("missing_entitlements")
+    if isinstance(missing, list) and missing:
+        text += " (missing: " + ", ".join(str(code) for code in missing) + ")"
+    if response.code == "RATE_LIMITED" and response.retry_after:
+        text += f" Please try again in {response.retry_after} seconds."
+    return text
+
+
+def licensing_of(data):
+    """What the user holds, from a login, verify, register or redeem answer: the sorted
+    entitlement codes and the active subscriptions as (plan, expires_at or None: lifetime)."""
+    entitlements = data.get("entitlements")
+    subscriptions = data.get("subscriptions")
+    if not isinstance(entitlements, list):
+        entitlements = []
+    if not isinstance(subscriptions, list):
+        subscriptions = []
+    held = []
+    for item in subscriptions:
+        if isinstance(item, dict) and isinstance(item.get("plan"), str):
+            expires_at = item.get("expires_at")
+            held.append((item["plan"], expires_at if isinstance(expires_at, str) else None))
+    return {
+        "entitlements": [code for code in entitlements if isinstance(code, str)],
+        "subscriptions": held,
+    }
+
+
+def format_entitlements(entitlements):
+    return ", ".join(entitlements) if entitlements else "None"
+
+
+def format_subscriptions(subscriptions):
+    if not subscriptions:
+        return "None"
+    return ", ".join(
+        f"{plan} until {expires_at}" if expires_at else f"{plan} (lifetime)"
+        for plan, expires_at in subscriptions
+    )
 
 
 def log(text):
@@ -247,11 +313,20 @@ def new_session_token():
     return f"sess_{uuid.uuid4().hex}_{int(time.time())}"
 
 
+def verify_payload(user_id):
+    """Verify's request: the user, and the entitlements this program needs (if any)."""
+    payload = {"user_id": user_id}
+    if REQUIRED_ENTITLEMENTS:
+        payload["entitlements"] = list(REQUIRED_ENTITLEMENTS)
+    return payload
+
+
 # --- The GUI ----------------------------------------------------------------------------------
 
 
 class LatchkeyClient:
-    """One window: the login form (400x300), then the main screen (600x400)."""
+    """One window: the login form (400x300, or registration, or a licence key), then the main
+    screen (600x400)."""
 
     def __init__(self, root):
         self.root = root
@@ -306,11 +381,51 @@ class LatchkeyClient:
         )
         show(title, message, parent=self.root)
 
+    def show_refusal(self, response, fallback_title):
+        """The refusal's dialog, titled by its code; closes the program where the code says so."""
+        title, must_exit = refusal_title(response.code, fallback_title)
+        self.show_dialog("error", title, refusal_text(response))
+        if must_exit:
+            self.exit_code = 1
+            self.root.destroy()
+
     # --- Screens -----------------------------------------------------------------------------
 
     def clear_window(self):
         for child in self.root.winfo_children():
             child.destroy()
+
+    def build_form(self, title, heading, fields, actions):
+        """A 400x300 form: `fields` are (label, show) rows of entries, `actions` (text, command)
+        buttons; the first action is the one Return presses and the one busy disables."""
+        self.clear_window()
+        self.root.title(title)
+        self.root.geometry("400x300+100+100")
+        tk.Label(self.root, text=heading, font=("TkDefaultFont", 16, "bold")).place(
+            x=200, y=30, anchor="center"
+        )
+        self.entries = []
+        for row, (label, show) in enumerate(fields):
+            tk.Label(self.root, text=label).place(x=20, y=65 + row * 40)
+            entry = tk.Entry(self.root, show=show)
+            entry.place(x=150, y=62 + row * 40, width=230, height=26)
+            self.entries.append(entry)
+        self.action_buttons = []
+        width = 380 // len(actions)
+        for column, (text, command) in enumerate(actions):
+            button = tk.Button(self.root, text=text, command=command)
+            button.place(
+                x=10 + column * width + width // 2,
+                y=240,
+                width=min(width - 10, 120),
+                height=32,
+                anchor="center",
+            )
+            self.action_buttons.append(button)
+        self.status_label = tk.Label(self.root, text="", fg="#555555")
+        self.status_label.place(x=200, y=280, anchor="center")
+        self.root.bind("<Return>", lambda _event: actions[0][1]())
+        self.entries[0].focus_set()
 
     def build_login_screen(self):
         self.clear_window()
@@ -325,17 +440,45 @@ class LatchkeyClient:
         tk.Label(self.root, text="Password").place(x=50, y=140)
         self.password_entry = tk.Entry(self.root, show="*", width=30)
         self.password_entry.place(x=50, y=160, width=300, height=26)
-        self.login_button = tk.Button(self.root, text="Login", command=self.on_login)
-        self.login_button.place(x=200, y=225, width=120, height=32, anchor="center")
+        self.entries = [self.username_entry, self.password_entry]
+        login_button = tk.Button(self.root, text="Login", command=self.on_login)
+        login_button.place(x=200, y=225, width=120, height=32, anchor="center")
+        register_button = tk.Button(self.root, text="Register", command=self.build_register_screen)
+        register_button.place(x=70, y=225, width=110, height=32, anchor="center")
+        key_button = tk.Button(self.root, text="Licence key", command=self.build_license_screen)
+        key_button.place(x=330, y=225, width=110, height=32, anchor="center")
+        self.action_buttons = [login_button, register_button, key_button]
         self.status_label = tk.Label(self.root, text="", fg="#555555")
         self.status_label.place(x=200, y=270, anchor="center")
         self.root.bind("<Return>", lambda _event: self.on_login())
         self.username_entry.focus_set()
 
+    def build_register_screen(self):
+        if self.is_busy:
+            return
+        self.build_form(
+            "Latchkey Client - Register",
+            "Create an account",
+            [("Username", ""), ("Password", "*"), ("E-mail (optional)", ""), ("Licence key", "")],
+            [("Register", self.on_register), ("Back", self.build_login_screen)],
+        )
+
+    def build_license_screen(self):
+        if self.is_busy:
+            return
+        self.build_form(
+            "Latchkey Client - Licence Key",
+            "Log in with a licence key",
+            [("Licence key", "")],
+            [("Log in", self.on_license_login), ("Back", self.build_login_screen)],
+        )
+
     def set_busy(self, is_busy, status=""):
         self.is_busy = is_busy
-        if self.login_button.winfo_exists():
-            self.login_button.config(state=tk.DISABLED if is_busy else tk.NORMAL)
+        for button in getattr(self, "action_buttons", []):
+            if button.winfo_exists():
+                button.config(state=tk.DISABLED if is_busy else tk.NORMAL)
+        if self.status_label.winfo_exists():
             self.status_label.config(text=status)
 
     def reset_to_login(self):
@@ -349,6 +492,7 @@ class LatchkeyClient:
 
     def build_main_screen(self):
         self.clear_window()
+        self.action_buttons = []
         self.root.unbind("<Return>")
         self.root.title("Latchkey Client - Main")
         self.root.geometry("600x400+100+100")
@@ -357,28 +501,55 @@ class LatchkeyClient:
             self.root,
             text=f"Welcome, {user.get('username', '')}!",
             font=("TkDefaultFont", 18, "bold"),
-        ).pack(pady=(30, 15))
+        ).pack(pady=(20, 8))
         info = tk.Frame(self.root)
-        info.pack(pady=5)
+        info.pack(pady=2)
         rows = [
             ("User ID", user.get("user_id", "")),
             ("Email", user.get("email") or "-"),
             ("Expires", user.get("expires_at") or "Never"),
             ("HWID locked", "Yes" if user.get("hwid_locked") else "No"),
             ("Session", f"{(self.session_token or '')[:8]}..."),
+            ("Entitlements", ""),
+            ("Subscriptions", ""),
         ]
+        values = {}
         for row, (label, value) in enumerate(rows):
             tk.Label(info, text=f"{label}:", font=("TkDefaultFont", 11, "bold")).grid(
-                row=row, column=0, sticky="e", padx=8, pady=3
+                row=row, column=0, sticky="ne", padx=8, pady=2
             )
-            tk.Label(info, text=str(value), font=("TkDefaultFont", 11)).grid(
-                row=row, column=1, sticky="w", padx=8, pady=3
+            values[label] = tk.Label(
+                info, text=str(value), font=("TkDefaultFont", 11), wraplength=420, justify="left"
             )
+            values[label].grid(row=row, column=1, sticky="w", padx=8, pady=2)
+        self.entitlements_label = values["Entitlements"]
+        self.subscriptions_label = values["Subscriptions"]
+        self.show_licensing()
         self.session_label = tk.Label(self.root, text="Starting session...", fg="#2e7d32")
-        self.session_label.pack(pady=15)
+        self.session_label.pack(pady=6)
+
+        # Redeem a licence key onto this account: the password proves the holder.
+        tk.Label(self.root, text="Licence key").place(x=20, y=297)
+        self.redeem_key_entry = tk.Entry(self.root)
+        self.redeem_key_entry.place(x=112, y=294, width=183, height=26)
+        tk.Label(self.root, text="Password").place(x=305, y=297)
+        self.redeem_password_entry = tk.Entry(self.root, show="*")
+        self.redeem_password_entry.place(x=375, y=294, width=110, height=26)
+        self.redeem_button = tk.Button(self.root, text="Redeem", command=self.on_redeem)
+        self.redeem_button.place(x=540, y=307, width=90, height=30, anchor="center")
         tk.Button(self.root, text="Logout", command=self.on_logout).place(
-            x=300, y=350, width=120, height=32, anchor="center"
+            x=300, y=360, width=120, height=32, anchor="center"
         )
+
+    def show_licensing(self):
+        """The user's entitlements and subscriptions on the main screen (and in the log)."""
+        entitlements = format_entitlements(self.user.get("entitlements", []))
+        subscriptions = format_subscriptions(self.user.get("subscriptions", []))
+        log(f"entitlements: {entitlements}")
+        log(f"subscriptions: {subscriptions}")
+        if self.entitlements_label.winfo_exists():
+            self.entitlements_label.config(text=entitlements)
+            self.subscriptions_label.config(text=subscriptions)
 
     def set_session_status(self, text):
         if self.user is not None and self.session_label.winfo_exists():
@@ -405,6 +576,56 @@ class LatchkeyClient:
         }
         self.run_in_background(lambda: call_api("/api/v1/login", payload), self.on_login_answer)
 
+    def on_license_login(self):
+        """A licence key alone logs in: the answer is a login's, and goes the same way."""
+        if self.is_busy or self.user is not None:
+            return
+        license_key = self.entries[0].get().strip()
+        if not license_key:
+            self.show_dialog("warning", "Validation Error", MISSING_LICENSE_KEY_MESSAGE)
+            return
+        self.set_busy(True, "Logging in...")
+        log("login with a licence key")
+        payload = {"license_key": license_key, "hwid": self.hwid, "version": APP_VERSION}
+        self.run_in_background(
+            lambda: call_api("/api/v1/license/login", payload), self.on_login_answer
+        )
+
+    def on_register(self):
+        """Registers (a licence key, when given, is redeemed in the same step), then logs in
+        with the same username and password."""
+        if self.is_busy or self.user is not None:
+            return
+        username, password, email, license_key = (entry.get().strip() for entry in self.entries)
+        if not username or not password:
+            self.show_dialog("warning", "Validation Error", MISSING_CREDENTIALS_MESSAGE)
+            return
+        self.set_busy(True, "Registering...")
+        log(f"register as {username}")
+        payload = {"username": username, "password": password, "hwid": self.hwid}
+        if email:
+            payload["email"] = email
+        if license_key:
+            payload["license_key"] = license_key
+
+        def on_done(status, result):
+            self.set_busy(False)
+            if status == "error":
+                self.show_request_error(result, "Connection error")
+                return
+            if not result.is_success:
+                log(f"register failed: {result.code}")
+                self.show_refusal(result, "Registration Failed")
+                return
+            log("register ok")
+            self.show_dialog("info", "Registration Successful", result.message)
+            self.build_login_screen()
+            self.username_entry.insert(0, username)
+            self.password_entry.insert(0, password)
+            self.on_login()
+
+        self.run_in_background(lambda: call_api("/api/v1/register", payload), on_done)
+
     def on_login_answer(self, status, result):
         if status == "error":
             self.set_busy(False)
@@ -413,17 +634,7 @@ class LatchkeyClient:
         if not result.is_success:
             self.set_busy(False)
             log(f"login failed: {result.code}")
-            if result.code == "RATE_LIMITED":
-                retry = ""
-                if result.retry_after:
-                    retry = f" Please try again in {result.retry_after} seconds."
-                self.show_dialog("error", "Login Failed", f"{result.message}{retry}")
-                return
-            title, must_exit = LOGIN_FAILURE_TITLES.get(result.code, ("Login Failed", False))
-            self.show_dialog("error", title, result.message)
-            if must_exit:
-                self.exit_code = 1
-                self.root.destroy()
+            self.show_refusal(result, "Login Failed")
             return
         log("login ok")
         self.show_dialog("info", "Login Successful", result.message)
@@ -433,7 +644,7 @@ class LatchkeyClient:
         self.set_busy(True, "Verifying...")
         user_id = str(user.get("user_id", ""))
         self.run_in_background(
-            lambda: call_api("/api/v1/verify", {"user_id": user_id}),
+            lambda: call_api("/api/v1/verify", verify_payload(user_id)),
             lambda status, answer: self.on_verify_after_login(user, status, answer),
         )
 
@@ -452,17 +663,22 @@ class LatchkeyClient:
             log(f"verify after login failed: {result.code}")
             self.session_token = None
             self.clear_fields()
-            self.show_dialog("warning", "Security Warning", VERIFY_AFTER_LOGIN_FAILED_MESSAGE)
+            if result.code == "ENTITLEMENTS_MISSING":
+                self.show_refusal(result, "Security Warning")
+            else:
+                self.show_dialog("warning", "Security Warning", VERIFY_AFTER_LOGIN_FAILED_MESSAGE)
             return
         log("verify ok")
-        self.user = user
+        self.user = {**user, **licensing_of(result.data)}
         save_user_id(str(user.get("user_id", "")), str(user.get("username", "")))
         self.open_main_screen()
 
     def clear_fields(self):
-        self.username_entry.delete(0, tk.END)
-        self.password_entry.delete(0, tk.END)
-        self.username_entry.focus_set()
+        for entry in self.entries:
+            if entry.winfo_exists():
+                entry.delete(0, tk.END)
+        if self.entries and self.entries[0].winfo_exists():
+            self.entries[0].focus_set()
 
     def verify_saved_session(self, saved):
         self.set_busy(True, "Checking saved session...")
@@ -482,12 +698,18 @@ class LatchkeyClient:
                 log(f"saved session refused: {result.code}")
                 return
             log("Saved session verified.")
-            self.user = {"user_id": user_id, "username": saved["username"]}
+            self.user = {
+                "user_id": user_id,
+                "username": saved["username"],
+                **licensing_of(result.data),
+            }
             save_user_id(user_id, saved["username"])
             self.session_token = new_session_token()
             self.open_main_screen()
 
-        self.run_in_background(lambda: call_api("/api/v1/verify", {"user_id": user_id}), on_done)
+        self.run_in_background(
+            lambda: call_api("/api/v1/verify", verify_payload(user_id)), on_done
+        )
 
     def show_request_error(self, error, prefix):
         if isinstance(error, ResponseNotVerified):
@@ -496,6 +718,46 @@ class LatchkeyClient:
         else:
             log(f"{prefix}: {error}")
             self.show_dialog("error", "Connection Error", f"{prefix}: {error}")
+
+    # --- Licence keys on the main screen ------------------------------------------------------
+
+    def on_redeem(self):
+        """Adds a licence key to the account that is logged in; its password proves the holder."""
+        if self.user is None or str(self.redeem_button["state"]) == tk.DISABLED:
+            return
+        license_key = self.redeem_key_entry.get().strip()
+        password = self.redeem_password_entry.get()
+        self.redeem_password_entry.delete(0, tk.END)
+        if not license_key or not password:
+            self.show_dialog("warning", "Validation Error", MISSING_REDEEM_FIELDS_MESSAGE)
+            return
+        self.redeem_button.config(state=tk.DISABLED)
+        log("redeem a licence key")
+        generation = self.generation
+        payload = {
+            "username": str(self.user.get("username", "")),
+            "password": password,
+            "license_key": license_key,
+        }
+
+        def on_done(status, result):
+            if generation != self.generation:
+                return  # logged out meanwhile
+            self.redeem_button.config(state=tk.NORMAL)
+            if status == "error":
+                self.show_request_error(result, "Connection error")
+                return
+            if not result.is_success:
+                log(f"redeem failed: {result.code}")
+                self.show_refusal(result, "Redeem Failed")
+                return
+            log("redeem ok")
+            self.redeem_key_entry.delete(0, tk.END)
+            self.user.update(licensing_of(result.data))
+            self.show_licensing()
+            self.show_dialog("info", "Licence Key Redeemed", result.message)
+
+        self.run_in_background(lambda: call_api("/api/v1/license/redeem", payload), on_done)
 
     # --- Session monitoring -------------------------------------------------------------------
 
@@ -567,7 +829,7 @@ class LatchkeyClient:
         if self.is_verify_running:
             return
         self.is_verify_running = True
-        payload = {"user_id": str(self.user.get("user_id", ""))}
+        payload = verify_payload(str(self.user.get("user_id", "")))
 
         def on_done(status, result):
             self.is_verify_running = False
@@ -579,6 +841,11 @@ class LatchkeyClient:
             if status == "ok" and result.is_success:
                 self.verify_failures = 0
                 log("verify ok")
+                # The owner may have granted or taken back a plan since: show what holds now.
+                licensing = licensing_of(result.data)
+                if any(self.user.get(name) != value for name, value in licensing.items()):
+                    self.user.update(licensing)
+                    self.show_licensing()
                 return
             # A refusal, or an answer that failed verification: never a success.
             self.verify_failures += 1

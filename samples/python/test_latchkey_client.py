@@ -75,5 +75,51 @@ class VerifySignatureTest(unittest.TestCase):
         self.assertIs(self.verify(public_key_hex=PUBLIC_KEY[:-2]), False)
 
 
+class LicensingTest(unittest.TestCase):
+    def test_titles_every_licence_code_and_falls_back_to_the_action(self):
+        title = client.refusal_title
+        self.assertEqual(title("LICENSE_USED", "Redeem Failed"), ("Licence Key Used", False))
+        self.assertEqual(title("LICENSE_EXPIRED", "x"), ("Licence Key Lapsed", False))
+        self.assertEqual(title("NO_ACTIVE_SUBSCRIPTION", "x")[0], "Subscription Required")
+        self.assertEqual(title("ENTITLEMENTS_MISSING", "x")[0], "Feature Not Included")
+        self.assertEqual(title("BLACKLISTED", "x"), ("Access Blocked", True))
+        self.assertEqual(
+            title("USERNAME_TAKEN", "Registration Failed"), ("Registration Failed", False)
+        )
+
+    def test_reads_entitlements_and_subscriptions_from_an_answer(self):
+        licensing = client.licensing_of(
+            {
+                "entitlements": ["EXPORT_PDF", "PRO"],
+                "subscriptions": [
+                    {"plan": "Pro", "expires_at": "2026-07-01T12:00:00.000Z"},
+                    {"plan": "Team", "expires_at": None},
+                ],
+            }
+        )
+        self.assertEqual(client.format_entitlements(licensing["entitlements"]), "EXPORT_PDF, PRO")
+        self.assertEqual(
+            client.format_subscriptions(licensing["subscriptions"]),
+            "Pro until 2026-07-01T12:00:00.000Z, Team (lifetime)",
+        )
+        empty = client.licensing_of(
+            {"entitlements": "PRO", "subscriptions": [{"expires_at": None}]}
+        )
+        self.assertEqual(empty, {"entitlements": [], "subscriptions": []})
+        self.assertEqual(client.format_subscriptions([]), "None")
+
+    def test_names_what_is_missing(self):
+        answer = client.ApiResponse(
+            200,
+            {
+                "code": "ENTITLEMENTS_MISSING",
+                "message": "Not included",
+                "missing_entitlements": ["TEAM"],
+            },
+            None,
+        )
+        self.assertEqual(client.refusal_text(answer), "Not included (missing: TEAM)")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -217,7 +217,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     // Manual logout ends that session and forgets the saved id.
     const secondMain = await x.waitForWindow(mainTitle);
     const secondArea = await x.windowGeometry(secondMain);
-    await x.click(secondArea.x + 300, secondArea.y + 350);
+    await x.click(secondArea.x + 300, secondArea.y + 360);
     await dismissDialog('Logged Out');
     await x.waitForWindow(loginTitle);
     await second.waitForLine(/\[latchkey\] session ended\n/);
@@ -332,5 +332,142 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     );
     expect(await Promise.race([sample.exitCode(), stillRunning])).toBe(1);
     expect(await x.findWindows(loginTitle)).toEqual([]);
+  });
+  // Issue 22: licence keys, made through the owner API as a vendor would.
+  describe('licence keys', () => {
+    let proPlanId: string;
+    let teamPlanId: string;
+    const newKey = async (planId: string) => (await live.generateLicenseKeys(planId))[0]!;
+
+    beforeAll(async () => {
+      const [pro, team] = await Promise.all([
+        live.createPlan({
+          name: 'Python Pro',
+          durationDays: 30,
+          entitlements: ['PRO', 'EXPORT_PDF'],
+        }),
+        live.createPlan({ name: 'Python Team', durationDays: null, entitlements: ['TEAM'] }),
+      ]);
+      proPlanId = pro.id;
+      teamPlanId = team.id;
+    });
+
+    /** Clicks at a point of the window (relative to its top left) and types there. */
+    const typeAt = async (windowId: string, left: number, top: number, text: string) => {
+      const area = await x.windowGeometry(windowId);
+      await x.xdotool(['windowfocus', '--sync', windowId]);
+      await x.click(area.x + left, area.y + top);
+      await x.xdotool(['type', '--delay', '5', text]);
+    };
+    const clickAt = async (windowId: string, left: number, top: number) => {
+      const area = await x.windowGeometry(windowId);
+      await x.xdotool(['windowfocus', '--sync', windowId]);
+      await x.click(area.x + left, area.y + top);
+    };
+    /** The login window's Licence key button, then the key and Log in. */
+    const logInWithKey = async (key: string) => {
+      await clickAt(await x.waitForWindow(loginTitle), 330, 225);
+      const form = await x.waitForWindow('^Latchkey Client - Licence Key$');
+      await typeAt(form, 265, 75, key);
+      await clickAt(form, 105, 240);
+    };
+    /** Types a key and the password into the main window's redeem row and clicks Redeem. */
+    const redeem = async (key: string, password: string) => {
+      const main = await x.waitForWindow(mainTitle);
+      await typeAt(main, 200, 307, key);
+      await typeAt(main, 430, 307, password);
+      await clickAt(main, 540, 307);
+    };
+
+    it('registers with a key, shows its entitlements, redeems another onto the account, and names a used key', async () => {
+      const [proKey, teamKey] = await Promise.all([newKey(proPlanId), newKey(teamPlanId)]);
+      const username = 'python_registered_with_key';
+      const password = 'a long enough password';
+      const sample = startSample(samplePath, newHome());
+
+      await clickAt(await x.waitForWindow(loginTitle), 70, 225);
+      const form = await x.waitForWindow('^Latchkey Client - Register$');
+      expect(await x.windowGeometry(form)).toMatchObject({ width: 400, height: 300 });
+      await typeAt(form, 265, 75, username);
+      await typeAt(form, 265, 115, password);
+      await typeAt(form, 265, 195, proKey.key);
+      await clickAt(form, 105, 240);
+      await dismissDialog('Registration Successful');
+      // Then the same username and password log in, and the main screen shows the plan.
+      await dismissDialog('Login Successful');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/\[latchkey\] session started/);
+      expect(sample.output()).toContain(
+        '[latchkey] dialog Registration Successful: Registration successful\n',
+      );
+      expect(sample.output()).toContain('[latchkey] entitlements: EXPORT_PDF, PRO\n');
+      expect(sample.output()).toMatch(/\[latchkey\] subscriptions: Python Pro until 20\S+\n/);
+      const user = await live.findEndUser(username);
+      expect(await live.subscriptionsOf(user!.id)).toMatchObject([
+        { planName: 'Python Pro', isActive: true },
+      ]);
+
+      await redeem(teamKey.key, password);
+      await dismissDialog('Licence Key Redeemed');
+      expect(sample.output()).toContain('[latchkey] entitlements: EXPORT_PDF, PRO, TEAM\n');
+      expect(sample.output()).toMatch(
+        /subscriptions: Python Pro until \S+, Python Team \(lifetime\)\n/,
+      );
+      expect((await live.subscriptionsOf(user!.id)).map((held) => held.planName).sort()).toEqual([
+        'Python Pro',
+        'Python Team',
+      ]);
+
+      // The same key again: the code picks the title, the server's text follows it.
+      await redeem(teamKey.key, password);
+      await dismissDialog('Licence Key Used');
+      expect(sample.output()).toContain(
+        '[latchkey] dialog Licence Key Used: This licence key has already been used\n',
+      );
+      await x.waitForWindow(mainTitle);
+      expect(sample.output()).not.toContain(password);
+      await clickAt(await x.waitForWindow(mainTitle), 300, 360);
+      await dismissDialog('Logged Out');
+      await waitFor(async () => (await openSessionsOf(user!.id)).length === 0, 'the session end');
+    });
+
+    it('logs in with a key alone, names a used key, and says which entitlement is missing', async () => {
+      const [proKey, spentKey] = await Promise.all([newKey(proPlanId), newKey(proPlanId)]);
+      // Spent by a registered account: it cannot log in alone.
+      await live.redeemLicenseKey(await live.createEndUser(), spentKey.key);
+      const sample = startSample(samplePath, newHome());
+      await logInWithKey(proKey.key);
+      await dismissDialog('Login Successful');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/\[latchkey\] session started/);
+      expect(sample.output()).toContain('[latchkey] entitlements: EXPORT_PDF, PRO\n');
+      const keyUser = await live.findEndUser(`key-${proKey.id}`);
+      expect(await openSessionsOf(keyUser!.id)).toHaveLength(1);
+
+      await clickAt(await x.waitForWindow(mainTitle), 300, 360);
+      await dismissDialog('Logged Out');
+      await logInWithKey(spentKey.key);
+      await dismissDialog('Licence Key Used');
+      expect(sample.output()).toContain(
+        '[latchkey] dialog Licence Key Used: This licence key has already been used\n',
+      );
+      await sample.stop();
+
+      // A program that needs TEAM: the key's user holds only PRO and EXPORT_PDF.
+      const needsTeamPath = join(workDirectory, 'latchkey_client_needs_team.py');
+      writeFileSync(
+        needsTeamPath,
+        replaceConstant(readFileSync(samplePath, 'utf8'), 'REQUIRED_ENTITLEMENTS', '["TEAM"]'),
+      );
+      const needsTeam = startSample(needsTeamPath, newHome());
+      await logInWithKey(proKey.key);
+      await dismissDialog('Login Successful');
+      await dismissDialog('Feature Not Included');
+      expect(needsTeam.output()).toContain(
+        '[latchkey] dialog Feature Not Included: Your subscription does not include this feature (missing: TEAM)\n',
+      );
+      expect(await x.findWindows(mainTitle)).toEqual([]);
+      expect(await openSessionsOf(keyUser!.id)).toHaveLength(0);
+    });
   });
 });
