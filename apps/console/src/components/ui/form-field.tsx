@@ -42,7 +42,7 @@ export function FormField({
 }
 
 /** What a labelled control takes beside its own attributes. */
-interface LabelledControlProps {
+type LabelledControlProps<ControlProps> = Omit<ControlProps, 'id' | 'onChange'> & {
   id: string;
   label: ReactNode;
   hint?: ReactNode;
@@ -50,24 +50,31 @@ interface LabelledControlProps {
   /** Classes of the field (label, control and hint together); `className` styles the control. */
   fieldClassName?: string;
   onValueChange?: (value: string) => void;
-}
+};
+
+/** What LabelledControl hands the control it draws: its own props, wired to the label. */
+type WiredControlProps = {
+  id: string;
+  'aria-required': true | undefined;
+  'aria-describedby': string | undefined;
+  onChange: ((event: { target: { value: string } }) => void) | undefined;
+};
 
 /**
  * FormField around a text control, with the hint and the requirement told to screen readers
  * as well (aria-describedby, aria-required), so no form forgets to wire them.
  */
-function LabelledControl({
+function LabelledControl<ControlProps>({
   id,
   label,
   hint,
   isRequired = false,
   fieldClassName,
-  children,
-}: Omit<LabelledControlProps, 'onValueChange'> & {
-  children: (aria: {
-    'aria-required': true | undefined;
-    'aria-describedby': string | undefined;
-  }) => ReactNode;
+  onValueChange,
+  control,
+  ...controlProps
+}: LabelledControlProps<ControlProps> & {
+  control: (props: WiredControlProps) => ReactNode;
 }) {
   return (
     <FormField
@@ -77,60 +84,25 @@ function LabelledControl({
       isRequired={isRequired}
       className={fieldClassName}
     >
-      {children({
+      {control({
+        id,
         'aria-required': isRequired || undefined,
         'aria-describedby': hint ? `${id}-hint` : undefined,
+        onChange: onValueChange && ((event) => onValueChange(event.target.value)),
+        ...controlProps,
       })}
     </FormField>
   );
 }
 
 /** A labelled one-line text input. */
-export function InputField({
-  id,
-  label,
-  hint,
-  isRequired,
-  fieldClassName,
-  onValueChange,
-  ...inputProps
-}: Omit<ComponentProps<'input'>, 'id'> & LabelledControlProps) {
-  return (
-    <LabelledControl {...{ id, label, hint, isRequired, fieldClassName }}>
-      {(aria) => (
-        <Input
-          id={id}
-          {...aria}
-          onChange={onValueChange && ((event) => onValueChange(event.target.value))}
-          {...inputProps}
-        />
-      )}
-    </LabelledControl>
-  );
+export function InputField(props: LabelledControlProps<ComponentProps<'input'>>) {
+  return <LabelledControl {...props} control={(input) => <Input {...input} />} />;
 }
 
 /** A labelled text area, for text of a few lines (a description, a reason). */
-export function TextareaField({
-  id,
-  label,
-  hint,
-  isRequired,
-  fieldClassName,
-  onValueChange,
-  ...textareaProps
-}: Omit<ComponentProps<'textarea'>, 'id'> & LabelledControlProps) {
-  return (
-    <LabelledControl {...{ id, label, hint, isRequired, fieldClassName }}>
-      {(aria) => (
-        <Textarea
-          id={id}
-          {...aria}
-          onChange={onValueChange && ((event) => onValueChange(event.target.value))}
-          {...textareaProps}
-        />
-      )}
-    </LabelledControl>
-  );
+export function TextareaField(props: LabelledControlProps<ComponentProps<'textarea'>>) {
+  return <LabelledControl {...props} control={(textarea) => <Textarea {...textarea} />} />;
 }
 
 /** A form-level validation message, announced when it appears. */
