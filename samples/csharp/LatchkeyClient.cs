@@ -1,5 +1,7 @@
-// Latchkey client sample for C# (WinForms): login, verify, a live session with heartbeats,
-// forced logout when the licence is revoked, and every server answer's Ed25519 signature checked.
+// Latchkey client sample for C# (WinForms): login (with a password or a licence key alone),
+// registration (with a licence key if you sell them), verify, a live session with heartbeats,
+// forced logout when the licence is revoked, licence keys redeemed onto the account, its
+// entitlements and subscriptions shown, and every server answer's Ed25519 signature checked.
 //
 // Builds with .NET 8 on Windows (LatchkeyClient.csproj: net8.0-windows, UseWindowsForms) and with
 // Mono as C# 7:
@@ -33,6 +35,9 @@ namespace LatchkeySample
         public const string AppVersion = "YOUR_APP_VERSION";
         // The application's Ed25519 public key (hex): only answers signed with its private key are trusted.
         public const string SigningPublicKey = "YOUR_SIGNING_PUBLIC_KEY";
+        // Entitlement codes this program needs (e.g. { "PRO" }): verify refuses a user who lacks one
+        // (ENTITLEMENTS_MISSING). Empty: any user in good standing may use it.
+        public static readonly string[] REQUIRED_ENTITLEMENTS = { };
 
         public const int HEARTBEAT_INTERVAL_SECONDS = 30;
         public const int VERIFY_INTERVAL_SECONDS = 300;
@@ -54,6 +59,11 @@ namespace LatchkeySample
         [DataMember(Name = "expires_at")] public string ExpiresAt { get; set; }
         [DataMember(Name = "hwid_locked")] public bool HwidLocked { get; set; }
         [DataMember(Name = "session_token")] public string SessionToken { get; set; }
+        /// <summary>Sorted entitlement codes of the user's active subscriptions.</summary>
+        [DataMember(Name = "entitlements")] public List<string> Entitlements { get; set; }
+        [DataMember(Name = "subscriptions")] public List<SubscriptionInfo> Subscriptions { get; set; }
+        /// <summary>ENTITLEMENTS_MISSING only: the codes asked for that the user does not hold.</summary>
+        [DataMember(Name = "missing_entitlements")] public List<string> MissingEntitlements { get; set; }
 
         /// <summary>Seconds from the Retry-After header of a 429, else 0 (not part of the body).</summary>
         public int RetryAfterSeconds { get; set; }
@@ -69,10 +79,45 @@ namespace LatchkeySample
         [DataMember(Name = "hwid", Order = 5)] public string Hwid { get; set; }
     }
 
+    /// <summary>An active subscription: the plan's name and its expiry (null: lifetime).</summary>
+    [DataContract]
+    public class SubscriptionInfo
+    {
+        [DataMember(Name = "plan")] public string Plan { get; set; }
+        [DataMember(Name = "expires_at")] public string ExpiresAt { get; set; }
+    }
+
     [DataContract]
     public class VerifyRequest
     {
-        [DataMember(Name = "user_id")] public string UserId { get; set; }
+        [DataMember(Name = "user_id", Order = 1)] public string UserId { get; set; }
+        [DataMember(Name = "entitlements", Order = 2, EmitDefaultValue = false)] public string[] Entitlements { get; set; }
+    }
+
+    [DataContract]
+    public class RegisterRequest
+    {
+        [DataMember(Name = "username", Order = 1)] public string Username { get; set; }
+        [DataMember(Name = "password", Order = 2)] public string Password { get; set; }
+        [DataMember(Name = "email", Order = 3, EmitDefaultValue = false)] public string Email { get; set; }
+        [DataMember(Name = "hwid", Order = 4)] public string Hwid { get; set; }
+        [DataMember(Name = "license_key", Order = 5, EmitDefaultValue = false)] public string LicenseKey { get; set; }
+    }
+
+    [DataContract]
+    public class LicenseLoginRequest
+    {
+        [DataMember(Name = "license_key", Order = 1)] public string LicenseKey { get; set; }
+        [DataMember(Name = "hwid", Order = 2)] public string Hwid { get; set; }
+        [DataMember(Name = "version", Order = 3)] public string Version { get; set; }
+    }
+
+    [DataContract]
+    public class RedeemRequest
+    {
+        [DataMember(Name = "username", Order = 1)] public string Username { get; set; }
+        [DataMember(Name = "password", Order = 2)] public string Password { get; set; }
+        [DataMember(Name = "license_key", Order = 3)] public string LicenseKey { get; set; }
     }
 
     [DataContract]
@@ -106,6 +151,81 @@ namespace LatchkeySample
         public string Email;
         public string ExpiresAt;
         public string HwidLock;
+        public List<string> Entitlements;
+        public List<SubscriptionInfo> Subscriptions;
+
+        public string EntitlementsText
+        {
+            get { return Entitlements == null || Entitlements.Count == 0 ? "None" : string.Join(", ", Entitlements); }
+        }
+
+        public string SubscriptionsText
+        {
+            get
+            {
+                if (Subscriptions == null || Subscriptions.Count == 0) return "None";
+                return string.Join(", ", Subscriptions.Select(held => string.IsNullOrEmpty(held.ExpiresAt)
+                    ? held.Plan + " (lifetime)"
+                    : held.Plan + " until " + held.ExpiresAt));
+            }
+        }
+
+        /// <summary>Takes the entitlements and subscriptions of a login, verify or redeem answer.</summary>
+        public void TakeLicensing(ApiResponse answer)
+        {
+            Entitlements = answer.Entitlements ?? new List<string>();
+            Subscriptions = answer.Subscriptions ?? new List<SubscriptionInfo>();
+        }
+    }
+
+    /// <summary>
+    /// The dialog for a refusal, titled by its stable code (never by its text, which the vendor may
+    /// rewrite); codes without a title of their own get the title of the action that failed.
+    /// </summary>
+    public static class Refusals
+    {
+        public static string Title(string code, string fallbackTitle)
+        {
+            switch (code)
+            {
+                case "VERSION_MISMATCH": return "Update Required";
+                case "HWID_MISMATCH": return "Hardware Mismatch";
+                case "ACCOUNT_EXPIRED": return "Account Expired";
+                case "ACCOUNT_DISABLED": return "Account Disabled";
+                case "BLACKLISTED": return "Access Blocked";
+                case "NO_ACTIVE_SUBSCRIPTION": return "Subscription Required";
+                case "LICENSE_REQUIRED": return "Licence Key Required";
+                case "LICENSE_INVALID": return "Invalid Licence Key";
+                case "LICENSE_USED": return "Licence Key Used";
+                case "LICENSE_BANNED": return "Licence Key Banned";
+                case "LICENSE_EXPIRED": return "Licence Key Lapsed";
+                case "ENTITLEMENTS_MISSING": return "Feature Not Included";
+                default: return fallbackTitle;
+            }
+        }
+
+        /// <summary>Whether the program must close after showing it (update required, access blocked).</summary>
+        public static bool Exits(string code)
+        {
+            return code == "VERSION_MISMATCH" || code == "BLACKLISTED";
+        }
+
+        /// <summary>The server's message, with what is missing and when to retry where it says so.</summary>
+        public static string Text(ApiResponse answer)
+        {
+            var text = answer.Message ?? "";
+            if (answer.MissingEntitlements != null && answer.MissingEntitlements.Count > 0)
+                text += " (missing: " + string.Join(", ", answer.MissingEntitlements) + ")";
+            if (answer.Code == "RATE_LIMITED" && answer.RetryAfterSeconds > 0)
+                text += " Try again in " + answer.RetryAfterSeconds + " seconds.";
+            return text;
+        }
+
+        public static void Show(IWin32Window owner, ApiResponse answer, string fallbackTitle)
+        {
+            Dialog.Show(owner, Text(answer), Title(answer.Code, fallbackTitle),
+                Exits(answer.Code) ? MessageBoxIcon.Error : MessageBoxIcon.Warning);
+        }
     }
 
     /// <summary>Message boxes (spec §8 titles), each also logged so what the user was told is on record.</summary>
@@ -182,9 +302,56 @@ namespace LatchkeySample
             return response;
         }
 
+        /// <summary>A licence key alone logs in: the answer is a login's (user id, session token).</summary>
+        public async Task<ApiResponse> LoginWithLicenseAsync(string licenseKey)
+        {
+            var response = await PostAsync("/api/v1/license/login", new LicenseLoginRequest
+            {
+                LicenseKey = licenseKey,
+                Hwid = Hwid,
+                Version = LatchkeySettings.AppVersion,
+            }).ConfigureAwait(false);
+            if (response.Success)
+            {
+                UserId = response.UserId;
+                SessionToken = response.SessionToken;
+            }
+            return response;
+        }
+
+        /// <summary>A new account; a licence key, when given, is redeemed in the same step. No session.</summary>
+        public Task<ApiResponse> RegisterAsync(string username, string password, string email, string licenseKey)
+        {
+            return PostAsync("/api/v1/register", new RegisterRequest
+            {
+                Username = username,
+                Password = password,
+                Email = string.IsNullOrEmpty(email) ? null : email,
+                Hwid = Hwid,
+                LicenseKey = string.IsNullOrEmpty(licenseKey) ? null : licenseKey,
+            });
+        }
+
+        /// <summary>Adds a licence key to an account; the password proves the holder.</summary>
+        public Task<ApiResponse> RedeemLicenseAsync(string username, string password, string licenseKey)
+        {
+            return PostAsync("/api/v1/license/redeem", new RedeemRequest
+            {
+                Username = username,
+                Password = password,
+                LicenseKey = licenseKey,
+            });
+        }
+
+        /// <summary>Good standing now, and every entitlement of REQUIRED_ENTITLEMENTS held.</summary>
         public Task<ApiResponse> VerifyAsync(string userId)
         {
-            return PostAsync("/api/v1/verify", new VerifyRequest { UserId = userId });
+            var required = LatchkeySettings.REQUIRED_ENTITLEMENTS;
+            return PostAsync("/api/v1/verify", new VerifyRequest
+            {
+                UserId = userId,
+                Entitlements = required != null && required.Length > 0 ? required : null,
+            });
         }
 
         /// <summary>
@@ -603,13 +770,15 @@ namespace LatchkeySample
         }
     }
 
-    /// <summary>The login window (400x300).</summary>
+    /// <summary>The login window (400x300): a password login, or registration, or a licence key alone.</summary>
     public class LoginForm : Form
     {
         private readonly LatchkeyClient client = new LatchkeyClient();
         private readonly TextBox usernameBox = new TextBox();
         private readonly TextBox passwordBox = new TextBox();
         private readonly Button loginButton = new Button();
+        private readonly Button registerButton = new Button();
+        private readonly Button licenseKeyButton = new Button();
         private readonly Label statusLabel = new Label();
         private MainForm mainForm;
 
@@ -636,10 +805,20 @@ namespace LatchkeySample
             loginButton.Size = new Size(240, 32);
             loginButton.TabIndex = 2;
             loginButton.Click += OnLoginClick;
-            statusLabel.Location = new Point(30, 200);
-            statusLabel.Size = new Size(340, 80);
+            registerButton.Text = "Register...";
+            registerButton.Location = new Point(130, 192);
+            registerButton.Size = new Size(115, 28);
+            registerButton.TabIndex = 3;
+            registerButton.Click += OnRegisterClick;
+            licenseKeyButton.Text = "Licence key...";
+            licenseKeyButton.Location = new Point(255, 192);
+            licenseKeyButton.Size = new Size(115, 28);
+            licenseKeyButton.TabIndex = 4;
+            licenseKeyButton.Click += OnLicenseKeyClick;
+            statusLabel.Location = new Point(30, 232);
+            statusLabel.Size = new Size(340, 60);
 
-            Controls.AddRange(new Control[] { title, usernameLabel, usernameBox, passwordLabel, passwordBox, loginButton, statusLabel });
+            Controls.AddRange(new Control[] { title, usernameLabel, usernameBox, passwordLabel, passwordBox, loginButton, registerButton, licenseKeyButton, statusLabel });
             AcceptButton = loginButton;
             ActiveControl = usernameBox;
             Shown += OnShownFirst;
@@ -665,6 +844,7 @@ namespace LatchkeySample
                 Log.Write("saved session verified");
                 SetBusy(false, "Saved session verified.");
                 var user = new UserInfo { UserId = saved.UserId, Username = saved.Username };
+                user.TakeLicensing(verify);
                 await OpenMainAsync(user, "Saved session verified.");
             }
             catch (ResponseNotVerifiedException error)
@@ -689,16 +869,94 @@ namespace LatchkeySample
                 Dialog.Show(this, "Please enter both username and password.", "Login Failed", MessageBoxIcon.Warning);
                 return;
             }
+            await LogInAsync(() => client.LoginAsync(username, password));
+        }
 
+        /// <summary>Logs in with a licence key alone: the answer is a login's, and goes the same way.</summary>
+        private async void OnLicenseKeyClick(object sender, EventArgs e)
+        {
+            string licenseKey;
+            using (var prompt = new PromptForm("Latchkey Licence Key", "Log in with a licence key", "Log in",
+                new[] { new PromptField("Licence key", false) }))
+            {
+                if (prompt.ShowDialog(this) != DialogResult.OK) return;
+                licenseKey = prompt.Values[0].Trim();
+            }
+            if (licenseKey.Length == 0)
+            {
+                Dialog.Show(this, "Please enter a licence key.", "Login Failed", MessageBoxIcon.Warning);
+                return;
+            }
+            await LogInAsync(() => client.LoginWithLicenseAsync(licenseKey));
+        }
+
+        /// <summary>Registers (a licence key, when given, is redeemed in the same step), then logs in.</summary>
+        private async void OnRegisterClick(object sender, EventArgs e)
+        {
+            string[] values;
+            using (var prompt = new PromptForm("Latchkey Register", "Create an account", "Register", new[]
+            {
+                new PromptField("Username", false),
+                new PromptField("Password", true),
+                new PromptField("E-mail (optional)", false),
+                new PromptField("Licence key", false),
+            }))
+            {
+                if (prompt.ShowDialog(this) != DialogResult.OK) return;
+                values = prompt.Values;
+            }
+            var username = values[0].Trim();
+            var password = values[1];
+            if (username.Length == 0 || password.Length == 0)
+            {
+                Dialog.Show(this, "Please enter both username and password.", "Registration Failed", MessageBoxIcon.Warning);
+                return;
+            }
+
+            SetBusy(true, "Registering...");
+            try
+            {
+                var registered = await client.RegisterAsync(username, password, values[2].Trim(), values[3].Trim());
+                SetBusy(false, "");
+                if (!registered.Success)
+                {
+                    Log.Write("register failed (" + registered.Code + "): " + registered.Message);
+                    ShowRefusal(registered, "Registration Failed");
+                    return;
+                }
+                Log.Write("register ok");
+                Dialog.Show(this, registered.Message, "Registration Successful", MessageBoxIcon.Information);
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                SetBusy(false, "");
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+                return;
+            }
+            catch (Exception error)
+            {
+                Log.Write("network error: " + Describe(error));
+                SetBusy(false, "");
+                Dialog.Show(this, "Network error: " + Describe(error), "Error", MessageBoxIcon.Error);
+                return;
+            }
+            usernameBox.Text = username;
+            passwordBox.Text = password;
+            await LogInAsync(() => client.LoginAsync(username, password));
+        }
+
+        /// <summary>A login (by password or by licence key), then verify, then the main window.</summary>
+        private async Task LogInAsync(Func<Task<ApiResponse>> logIn)
+        {
             SetBusy(true, "Signing in...");
             try
             {
-                var login = await client.LoginAsync(username, password);
+                var login = await logIn();
                 if (!login.Success)
                 {
                     Log.Write("login failed (" + login.Code + "): " + login.Message);
                     SetBusy(false, "");
-                    ShowLoginRefusal(login);
+                    ShowRefusal(login, "Login Failed");
                     return;
                 }
                 Log.Write("login ok (session token " + Log.Preview(login.SessionToken) + ")");
@@ -711,20 +969,25 @@ namespace LatchkeySample
                     client.Reset();
                     ClearFields();
                     SetBusy(false, "");
-                    Dialog.Show(this, "Session verification failed. Please try logging in again.", "Security Warning", MessageBoxIcon.Warning);
+                    if (verify.Code == "ENTITLEMENTS_MISSING")
+                        Refusals.Show(this, verify, "Security Warning");
+                    else
+                        Dialog.Show(this, "Session verification failed. Please try logging in again.", "Security Warning", MessageBoxIcon.Warning);
                     return;
                 }
                 Log.Write("verify ok");
                 SessionStore.Save(login.UserId, login.Username);
                 SetBusy(false, "");
-                await OpenMainAsync(new UserInfo
+                var user = new UserInfo
                 {
                     UserId = login.UserId,
                     Username = login.Username,
                     Email = login.Email,
                     ExpiresAt = string.IsNullOrEmpty(login.ExpiresAt) ? "Never" : login.ExpiresAt,
                     HwidLock = login.HwidLocked ? "Locked to this device" : "Not locked",
-                }, login.Message);
+                };
+                user.TakeLicensing(verify);
+                await OpenMainAsync(user, login.Message);
             }
             catch (ResponseNotVerifiedException error)
             {
@@ -742,26 +1005,12 @@ namespace LatchkeySample
         }
 
         /// <summary>Refusals are told apart by their code, never by the (vendor-editable) message.</summary>
-        private void ShowLoginRefusal(ApiResponse login)
+        private void ShowRefusal(ApiResponse answer, string fallbackTitle)
         {
-            var title = "Login Failed";
-            var exits = false;
-            var message = login.Message ?? "";
-            switch (login.Code)
+            Refusals.Show(this, answer, fallbackTitle);
+            if (Refusals.Exits(answer.Code))
             {
-                case "VERSION_MISMATCH": title = "Update Required"; exits = true; break;
-                case "HWID_MISMATCH": title = "Hardware Mismatch"; break;
-                case "ACCOUNT_EXPIRED": title = "Account Expired"; break;
-                case "ACCOUNT_DISABLED": title = "Account Disabled"; break;
-                case "BLACKLISTED": title = "Access Blocked"; exits = true; break;
-                case "RATE_LIMITED":
-                    if (login.RetryAfterSeconds > 0) message += " Try again in " + login.RetryAfterSeconds + " seconds.";
-                    break;
-            }
-            Dialog.Show(this, message, title, exits ? MessageBoxIcon.Error : MessageBoxIcon.Warning);
-            if (exits)
-            {
-                Log.Write("exiting (" + login.Code + ")");
+                Log.Write("exiting (" + answer.Code + ")");
                 Application.Exit();
             }
         }
@@ -807,6 +1056,8 @@ namespace LatchkeySample
         private void SetBusy(bool isBusy, string status)
         {
             loginButton.Enabled = !isBusy;
+            registerButton.Enabled = !isBusy;
+            licenseKeyButton.Enabled = !isBusy;
             usernameBox.Enabled = !isBusy;
             passwordBox.Enabled = !isBusy;
             statusLabel.Text = status;
@@ -822,6 +1073,63 @@ namespace LatchkeySample
         }
     }
 
+    public class PromptField
+    {
+        public readonly string Label;
+        public readonly bool IsPassword;
+
+        public PromptField(string label, bool isPassword)
+        {
+            Label = label;
+            IsPassword = isPassword;
+        }
+    }
+
+    /// <summary>A small modal form of labelled text fields with an OK and a Cancel button (Enter is OK).</summary>
+    public class PromptForm : Form
+    {
+        private readonly TextBox[] boxes;
+
+        public PromptForm(string title, string heading, string okText, PromptField[] fields)
+        {
+            Text = title;
+            ClientSize = new Size(400, 110 + 40 * fields.Length);
+            FormBorderStyle = FormBorderStyle.FixedDialog;
+            MaximizeBox = false;
+            MinimizeBox = false;
+            StartPosition = FormStartPosition.CenterParent;
+
+            Controls.Add(new Label { Text = heading, Font = new Font(FontFamily.GenericSansSerif, 12f, FontStyle.Bold), Location = new Point(20, 15), Size = new Size(360, 26) });
+            boxes = new TextBox[fields.Length];
+            for (var i = 0; i < fields.Length; i++)
+            {
+                Controls.Add(new Label { Text = fields[i].Label, Location = new Point(20, 62 + 40 * i), Size = new Size(125, 22) });
+                boxes[i] = new TextBox
+                {
+                    Location = new Point(150, 60 + 40 * i),
+                    Size = new Size(230, 22),
+                    UseSystemPasswordChar = fields[i].IsPassword,
+                    TabIndex = i,
+                };
+                Controls.Add(boxes[i]);
+            }
+            var buttonsTop = 70 + 40 * fields.Length;
+            var okButton = new Button { Text = okText, DialogResult = DialogResult.OK, Location = new Point(150, buttonsTop), Size = new Size(110, 30), TabIndex = fields.Length };
+            var cancelButton = new Button { Text = "Cancel", DialogResult = DialogResult.Cancel, Location = new Point(270, buttonsTop), Size = new Size(110, 30), TabIndex = fields.Length + 1 };
+            Controls.Add(okButton);
+            Controls.Add(cancelButton);
+            AcceptButton = okButton;
+            CancelButton = cancelButton;
+            ActiveControl = boxes[0];
+        }
+
+        /// <summary>What was typed, field by field.</summary>
+        public string[] Values
+        {
+            get { return boxes.Select(box => box.Text).ToArray(); }
+        }
+    }
+
     public class LogoutEventArgs : EventArgs
     {
         public string Title;
@@ -829,7 +1137,10 @@ namespace LatchkeySample
         public bool IsWarning;
     }
 
-    /// <summary>The main window (600x400): who is signed in, and the session kept alive behind it.</summary>
+    /// <summary>
+    /// The main window (600x400): who is signed in, their entitlements and subscriptions, a row to
+    /// redeem a licence key onto the account, and the session kept alive behind it.
+    /// </summary>
     public class MainForm : Form
     {
         private readonly LatchkeyClient client;
@@ -837,6 +1148,10 @@ namespace LatchkeySample
         private readonly Timer heartbeatTimer = new Timer();
         private readonly Timer verifyTimer = new Timer();
         private readonly Label statusLabel = new Label();
+        private readonly Label details = new Label();
+        private readonly TextBox redeemKeyBox = new TextBox();
+        private readonly TextBox redeemPasswordBox = new TextBox();
+        private readonly Button redeemButton = new Button();
         private int verifyFailures;
         private bool isMonitoring;
         private bool isHeartbeatRunning;
@@ -855,29 +1170,103 @@ namespace LatchkeySample
             StartPosition = FormStartPosition.CenterScreen;
 
             var heading = new Label { Text = welcome, Font = new Font(FontFamily.GenericSansSerif, 14f, FontStyle.Bold), Location = new Point(30, 20), Size = new Size(540, 30) };
-            var details = new Label
+            // Two columns of one line per field, so the values line up whatever the font.
+            var detailNames = new Label
             {
-                Location = new Point(30, 70),
-                Size = new Size(540, 160),
+                Location = new Point(30, 65),
+                Size = new Size(130, 140),
                 Font = new Font(FontFamily.GenericSansSerif, 11f),
-                Text =
-                    "Username:   " + Display(user.Username) + "\n\n" +
-                    "Email:      " + Display(user.Email) + "\n\n" +
-                    "Expires:    " + Display(user.ExpiresAt) + "\n\n" +
-                    "HWID lock:  " + Display(user.HwidLock),
+                Text = "Username:\nEmail:\nExpires:\nHWID lock:\nEntitlements:\nSubscriptions:",
             };
-            statusLabel.Location = new Point(30, 250);
-            statusLabel.Size = new Size(540, 60);
+            details.Location = new Point(160, 65);
+            details.Size = new Size(410, 140);
+            details.Font = new Font(FontFamily.GenericSansSerif, 11f);
+            ShowDetails();
+            statusLabel.Location = new Point(30, 212);
+            statusLabel.Size = new Size(540, 40);
             statusLabel.Text = "Starting session...";
+
+            // Redeem a licence key onto this account: the password proves the holder.
+            var redeemKeyLabel = new Label { Text = "Licence key", Location = new Point(30, 268), Size = new Size(85, 22) };
+            redeemKeyBox.Location = new Point(115, 265);
+            redeemKeyBox.Size = new Size(200, 22);
+            var redeemPasswordLabel = new Label { Text = "Password", Location = new Point(325, 268), Size = new Size(70, 22) };
+            redeemPasswordBox.Location = new Point(395, 265);
+            redeemPasswordBox.Size = new Size(100, 22);
+            redeemPasswordBox.UseSystemPasswordChar = true;
+            redeemButton.Text = "Redeem";
+            redeemButton.Location = new Point(505, 262);
+            redeemButton.Size = new Size(65, 28);
+            redeemButton.Click += OnRedeemClick;
             var logoutButton = new Button { Text = "Logout", Location = new Point(470, 340), Size = new Size(100, 32) };
             logoutButton.Click += OnLogoutClick;
-            Controls.AddRange(new Control[] { heading, details, statusLabel, logoutButton });
+            Controls.AddRange(new Control[]
+            {
+                heading, detailNames, details, statusLabel, redeemKeyLabel, redeemKeyBox, redeemPasswordLabel, redeemPasswordBox,
+                redeemButton, logoutButton,
+            });
 
             heartbeatTimer.Interval = LatchkeySettings.HEARTBEAT_INTERVAL_SECONDS * 1000;
             heartbeatTimer.Tick += OnHeartbeatTick;
             verifyTimer.Interval = LatchkeySettings.VERIFY_INTERVAL_SECONDS * 1000;
             verifyTimer.Tick += OnVerifyTick;
             FormClosing += OnClosing;
+        }
+
+        /// <summary>The user's details, entitlements and subscriptions (also logged: what the user was shown).</summary>
+        private void ShowDetails()
+        {
+            details.Text =
+                Display(user.Username) + "\n" +
+                Display(user.Email) + "\n" +
+                Display(user.ExpiresAt) + "\n" +
+                Display(user.HwidLock) + "\n" +
+                user.EntitlementsText + "\n" +
+                user.SubscriptionsText;
+            Log.Write("entitlements: " + user.EntitlementsText);
+            Log.Write("subscriptions: " + user.SubscriptionsText);
+        }
+
+        /// <summary>Adds a licence key to the account that is signed in; its password proves the holder.</summary>
+        private async void OnRedeemClick(object sender, EventArgs e)
+        {
+            var licenseKey = redeemKeyBox.Text.Trim();
+            var password = redeemPasswordBox.Text;
+            redeemPasswordBox.Text = "";
+            if (licenseKey.Length == 0 || password.Length == 0)
+            {
+                Dialog.Show(this, "Please enter a licence key and your password.", "Redeem Failed", MessageBoxIcon.Warning);
+                return;
+            }
+            redeemButton.Enabled = false;
+            try
+            {
+                var answer = await client.RedeemLicenseAsync(user.Username, password, licenseKey);
+                if (!answer.Success)
+                {
+                    Log.Write("redeem failed (" + answer.Code + "): " + answer.Message);
+                    Refusals.Show(this, answer, "Redeem Failed");
+                    return;
+                }
+                Log.Write("redeem ok");
+                redeemKeyBox.Text = "";
+                user.TakeLicensing(answer);
+                ShowDetails();
+                Dialog.Show(this, answer.Message, "Licence Key Redeemed", MessageBoxIcon.Information);
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+            }
+            catch (Exception error)
+            {
+                Log.Write("redeem error: " + LoginForm.Describe(error));
+                Dialog.Show(this, "Network error: " + LoginForm.Describe(error), "Error", MessageBoxIcon.Error);
+            }
+            finally
+            {
+                redeemButton.Enabled = true;
+            }
         }
 
         private static string Display(string value)
@@ -942,22 +1331,25 @@ namespace LatchkeySample
             isVerifyRunning = true;
             try
             {
-                bool isGood;
+                ApiResponse answer = null;
                 try
                 {
-                    isGood = (await client.VerifyAsync(user.UserId)).Success;
+                    answer = await client.VerifyAsync(user.UserId);
                 }
                 catch (ResponseNotVerifiedException)
                 {
-                    // An answer we cannot trust is never a success.
-                    isGood = false;
+                    // An answer we cannot trust is never a success: answer stays null.
                 }
                 if (!isMonitoring) return;
-                if (isGood)
+                if (answer != null && answer.Success)
                 {
                     verifyFailures = 0;
                     Log.Write("verify ok");
                     statusLabel.Text = "Session verified at " + DateTime.Now.ToString("T");
+                    // The owner may have granted or taken back a plan since: show what holds now.
+                    var before = user.EntitlementsText + "|" + user.SubscriptionsText;
+                    user.TakeLicensing(answer);
+                    if (user.EntitlementsText + "|" + user.SubscriptionsText != before) ShowDetails();
                     return;
                 }
                 verifyFailures++;

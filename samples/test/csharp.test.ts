@@ -339,6 +339,162 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     expect(existsSync(savedSessionFile(first.home))).toBe(false);
     expect(await findWindows(mainWindow(user.username))).toEqual([]);
   }, 45_000);
+  // Issue 22: licence keys, made through the owner API as a vendor would.
+  describe('licence keys', () => {
+    let proPlanId: string;
+    let teamPlanId: string;
+    let needsTeamProgram: string;
+    const newKey = async (planId: string) => (await live.generateLicenseKeys(planId))[0]!;
+
+    beforeAll(async () => {
+      const [pro, team] = await Promise.all([
+        live.createPlan({
+          name: 'Csharp Pro',
+          durationDays: 30,
+          entitlements: ['PRO', 'EXPORT_PDF'],
+        }),
+        live.createPlan({ name: 'Csharp Team', durationDays: null, entitlements: ['TEAM'] }),
+      ]);
+      proPlanId = pro.id;
+      teamPlanId = team.id;
+      // The same program, for a vendor whose program needs the TEAM entitlement.
+      mkdirSync(join(workDirectory, 'needs-team'));
+      const source = join(workDirectory, 'needs-team', 'LatchkeyClient.cs');
+      writeFileSync(
+        source,
+        replaceConstant(
+          readFileSync(join(workDirectory, 'LatchkeyClient.cs'), 'utf8'),
+          'REQUIRED_ENTITLEMENTS',
+          '{ "TEAM" }',
+        ),
+      );
+      needsTeamProgram = join(workDirectory, 'needs-team', 'client.exe');
+      await compileCsharp({ sources: [source], output: needsTeamProgram, target: 'winexe' });
+    });
+
+    /** Focuses a window and clicks at a point of it (relative to its top left). */
+    const clickAt = async (windowId: string, left: number, top: number) => {
+      await xdotool('windowfocus', '--sync', windowId);
+      const { x, y } = await geometry(windowId);
+      await xdotool('mousemove', String(x + left), String(y + top));
+      await sleep(200);
+      await xdotool('click', '1');
+      await sleep(100);
+    };
+    const typeText = (text: string) => xdotool('type', '--delay', '15', text);
+    /** The login window's Licence key button, then the key and Enter (Log in). */
+    const logInWithKey = async (key: string) => {
+      await clickAt(await waitForWindow(loginWindow), 312, 206);
+      const prompt = await waitForWindow('^Latchkey Licence Key$');
+      await clickAt(prompt, 265, 71);
+      await typeText(key);
+      await xdotool('key', 'Return');
+    };
+    /** Types a key and the password into the main window's redeem row and clicks Redeem. */
+    const redeem = async (username: string, key: string, password: string) => {
+      const main = await waitForWindow(mainWindow(username));
+      await clickAt(main, 215, 276);
+      await typeText(key);
+      await clickAt(main, 445, 276);
+      await typeText(password);
+      await clickAt(main, 537, 276);
+    };
+
+    it('registers with a key, shows its entitlements, redeems another onto the account, and names a used key', async () => {
+      const [proKey, teamKey] = await Promise.all([newKey(proPlanId), newKey(teamPlanId)]);
+      const username = 'csharp_registered_with_key';
+      const password = 'a long enough password';
+      const client = startClient(clientProgram);
+
+      await clickAt(await waitForWindow(loginWindow), 187, 206);
+      const prompt = await waitForWindow('^Latchkey Register$');
+      await clickAt(prompt, 265, 71);
+      await typeText(username);
+      await xdotool('key', 'Tab');
+      await typeText(password);
+      await xdotool('key', 'Tab', 'Tab');
+      await typeText(proKey.key);
+      await xdotool('key', 'Return');
+      await dismissDialog('Registration Successful');
+      // Then the same username and password log in, and the main window shows the plan.
+      await dismissDialog('Login Successful');
+      await waitForWindow(mainWindow(username));
+      await client.waitForLine(/^\[latchkey\] session started/);
+      await client.waitForLine(/^\[latchkey\] entitlements: EXPORT_PDF, PRO$/);
+      await client.waitForLine(/^\[latchkey\] subscriptions: Csharp Pro until 20\S+$/);
+      await client.waitForLine(dialogLine('Registration Successful', 'Registration successful'));
+      const user = await live.findEndUser(username);
+      expect(await live.subscriptionsOf(user!.id)).toMatchObject([
+        { planName: 'Csharp Pro', isActive: true },
+      ]);
+
+      await redeem(username, teamKey.key, password);
+      await dismissDialog('Licence Key Redeemed');
+      await client.waitForLine(/^\[latchkey\] entitlements: EXPORT_PDF, PRO, TEAM$/);
+      await client.waitForLine(
+        /^\[latchkey\] subscriptions: Csharp Pro until \S+, Csharp Team \(lifetime\)$/,
+      );
+      expect((await live.subscriptionsOf(user!.id)).map((held) => held.planName).sort()).toEqual([
+        'Csharp Pro',
+        'Csharp Team',
+      ]);
+
+      // The same key again: the code picks the title, the server's text follows it.
+      await redeem(username, teamKey.key, password);
+      await dismissDialog('Licence Key Used');
+      await client.waitForLine(
+        dialogLine('Licence Key Used', 'This licence key has already been used'),
+      );
+      expect(client.lines.join('\n')).not.toContain(password);
+
+      await clickAt(await waitForWindow(mainWindow(username)), 520, 356);
+      await dismissDialog('Logged Out');
+      await waitFor(async () => (await live.activeSessionCount()) === 0, 10_000, 'no session');
+    }, 60_000);
+
+    it('logs in with a key alone, names a used key, and says which entitlement is missing', async () => {
+      const [proKey, spentKey] = await Promise.all([newKey(proPlanId), newKey(proPlanId)]);
+      // Spent by a registered account: it cannot log in alone.
+      await live.redeemLicenseKey(await live.createEndUser(), spentKey.key);
+      const keyUsername = `key-${proKey.id}`;
+      const client = startClient(clientProgram);
+      await logInWithKey(proKey.key);
+      await dismissDialog('Login Successful');
+      await waitForWindow(mainWindow(keyUsername));
+      await client.waitForLine(/^\[latchkey\] session started/);
+      await client.waitForLine(/^\[latchkey\] entitlements: EXPORT_PDF, PRO$/);
+      const keyUser = await live.findEndUser(keyUsername);
+      expect(await sessionRows(keyUser!.id)).toHaveLength(1);
+
+      await clickAt(await waitForWindow(mainWindow(keyUsername)), 520, 356);
+      await dismissDialog('Logged Out');
+      await logInWithKey(spentKey.key);
+      await dismissDialog('Licence Key Used');
+      await client.waitForLine(
+        dialogLine('Licence Key Used', 'This licence key has already been used'),
+      );
+      client.stop();
+      await waitFor(
+        async () => (await findWindows(loginWindow)).length === 0,
+        10_000,
+        'the client to close',
+      );
+
+      // A program that needs TEAM: the key's user holds only PRO and EXPORT_PDF.
+      const needsTeam = startClient(needsTeamProgram);
+      await logInWithKey(proKey.key);
+      await dismissDialog('Login Successful');
+      await dismissDialog('Feature Not Included');
+      await needsTeam.waitForLine(
+        dialogLine(
+          'Feature Not Included',
+          'Your subscription does not include this feature (missing: TEAM)',
+        ),
+      );
+      expect(await findWindows(mainWindow(keyUsername))).toEqual([]);
+      expect(await sessionRows(keyUser!.id)).toMatchObject([{ endReason: 'client' }]);
+    }, 60_000);
+  });
 });
 
 /** One run of the compiled sample under Xvfb, its `[latchkey]` lines collected from stdout. */
