@@ -52,14 +52,26 @@ describe('sample test harness', () => {
   it('passes genuine answers through unchanged, and breaks the signature while tampering', async () => {
     const genuine = await verifyThroughProxy();
     expect(genuine).toEqual({
-      body: { success: true, message: 'User verified', code: 'OK' },
+      body: {
+        success: true,
+        message: 'User verified',
+        code: 'OK',
+        entitlements: [],
+        subscriptions: [],
+      },
       isGenuine: true,
     });
 
     proxy.state.tamper = true;
     const tampered = await verifyThroughProxy();
     proxy.state.tamper = false;
-    expect(tampered.body).toEqual({ success: true, message: 'user verified', code: 'OK' });
+    expect(tampered.body).toEqual({
+      success: true,
+      message: 'user verified',
+      code: 'OK',
+      entitlements: [],
+      subscriptions: [],
+    });
     expect(tampered.isGenuine).toBe(false);
     expect(proxy.state.tamperedResponses).toBe(1);
   });
