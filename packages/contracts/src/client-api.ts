@@ -357,6 +357,7 @@ export const clientRefusalTitles: Partial<
   Record<ClientApiCode, { title: string; exits: boolean }>
 > = {
   NO_ACTIVE_SUBSCRIPTION: { title: 'Subscription Required', exits: false },
+  ENTITLEMENTS_MISSING: { title: 'Feature Not Included', exits: false },
   LICENSE_INVALID: { title: 'Invalid Licence Key', exits: false },
   LICENSE_USED: { title: 'Licence Key Used', exits: false },
   LICENSE_BANNED: { title: 'Licence Key Banned', exits: false },
