@@ -290,7 +290,7 @@ export async function buildApp(
       registerDashboardRoutes(ownerScope);
       registerApplicationRoutes(ownerScope, deps);
       registerAppUserRoutes(ownerScope, deps);
-      registerPlanRoutes(ownerScope);
+      registerPlanRoutes(ownerScope, deps);
       registerLicenseRoutes(ownerScope, { ...deps, activity });
       registerSubscriptionRoutes(ownerScope, deps);
       registerBlacklistRoutes(ownerScope);

@@ -276,6 +276,26 @@ describe('client API: licence keys, subscriptions and entitlements', () => {
     });
   });
 
+  it("answers a plan's new entitlements at the holders' very next verify", async () => {
+    const { application, planId } = await newApplication();
+    const [key] = await keysOf(application, planId);
+    const user = await register(application, { username: 'holder', license_key: key!.key });
+    const before = await call(application, 'verify', { user_id: user.user_id });
+    expect(clientVerifyResponseSchema.parse(before.json()).entitlements).toEqual([
+      'EXPORT_PDF',
+      'PRO',
+    ]);
+    const edited = await testApp.app.inject({
+      method: 'PUT',
+      url: `/api/applications/${application.id}/plans/${planId}`,
+      headers: owner.headers,
+      payload: { entitlements: ['PRO', 'TEAM'] },
+    });
+    expect(edited.statusCode).toBe(200);
+    const after = await call(application, 'verify', { user_id: user.user_id });
+    expect(clientVerifyResponseSchema.parse(after.json()).entitlements).toEqual(['PRO', 'TEAM']);
+  });
+
   it('logs in with a key alone: the first use makes key-<id>, later uses log it in', async () => {
     const { application, planId } = await newApplication({ hwidLockEnabled: true });
     const [key, registered] = await keysOf(application, planId, 2);

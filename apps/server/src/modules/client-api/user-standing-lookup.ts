@@ -51,12 +51,13 @@ export function createUserStandingLookup(options: {
   let generation = 0;
 
   options.applicationEvents.onChange((change) => {
-    if (change.kind === 'updated' || change.kind === 'sessions-ended') return;
+    if (change.kind === 'sessions-ended') return;
     generation += 1;
     if (change.kind === 'end-user-changed') {
       entries.delete(change.userId.toLowerCase());
-    } else if (change.kind === 'deleted') {
-      // Its users went with it (cascade). Rare enough to walk the entries.
+    } else if (change.kind === 'deleted' || change.kind === 'updated') {
+      // Deleted: its users went with it (cascade). Updated: a setting or a plan's name or
+      // entitlements changed, which the cached subscriptions hold. Rare enough to walk.
       for (const [id, entry] of entries) {
         if (entry.standing.applicationId === change.applicationId) entries.delete(id);
       }

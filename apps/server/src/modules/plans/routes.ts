@@ -8,13 +8,17 @@ import {
   type Plan,
 } from '@latchkey/contracts';
 import { parseInput } from '../../http/parse-input.ts';
+import type { ApplicationEvents } from '../applications/application-events.ts';
 import { createPlan } from './create-plan.ts';
 import { deletePlan } from './delete-plan.ts';
 import { listPlans } from './list-plans.ts';
 import { updatePlan } from './update-plan.ts';
 
 /** An application's plans (issue 22). Registered inside the owner-guarded scope. */
-export function registerPlanRoutes(app: FastifyInstance): void {
+export function registerPlanRoutes(
+  app: FastifyInstance,
+  { applicationEvents }: { applicationEvents: ApplicationEvents },
+): void {
   app.get('/api/applications/:id/plans', async (request): Promise<Plan[]> => {
     const { id } = parseInput(applicationParamsSchema, request.params);
     return listPlans({ ctx: request.owner!, input: { applicationId: id } });
@@ -31,7 +35,7 @@ export function registerPlanRoutes(app: FastifyInstance): void {
     const { id, planId } = parseInput(planParamsSchema, request.params);
     const changes = parseInput(updatePlanRequestSchema, request.body);
     return updatePlan({
-      ctx: request.owner!,
+      ctx: { ...request.owner!, applicationEvents },
       input: { applicationId: id, planId, changes },
     });
   });

@@ -1,18 +1,21 @@
 import type { Plan as PlanResponse, UpdatePlanInput } from '@latchkey/contracts';
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import type { ApplicationEvents } from '../applications/application-events.ts';
+import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { ownedPlanWhere, planNotFound, toPlanWriteError, type PlanIds } from './owned-plan.ts';
 import { toPlanResponse } from './to-plan-response.ts';
 
 /**
  * Applies the given changes (absent fields stay as they are). Archiving is one of them: an
  * archived plan keeps its keys and subscriptions but gets no new keys, and can be restored.
+ * A changed name or entitlements reach the holders' next verify at once.
  */
 export async function updatePlan({
   ctx,
   input,
 }: {
-  ctx: OwnerContext;
+  ctx: OwnerContext & { applicationEvents: ApplicationEvents };
   input: PlanIds & { changes: UpdatePlanInput };
 }): Promise<PlanResponse> {
   const { changes } = input;
@@ -35,5 +38,14 @@ export async function updatePlan({
   }
   if (!plan) throw await planNotFound(ctx, input);
   ctx.log.info({ planId: plan.id, applicationId: plan.applicationId }, 'plan updated');
+  // Its name and entitlements are in the client API's cached standing of every holder: the
+  // application's cached users drop them, here and in every other instance, before the answer.
+  if (changes.name !== undefined || changes.entitlements !== undefined) {
+    const application = await loadOwnedApplication({ ctx, input });
+    await ctx.applicationEvents.emitChange(
+      { kind: 'updated', applicationId: application.id, apiKey: application.apiKey },
+      ctx.log,
+    );
+  }
   return toPlanResponse(plan);
 }
