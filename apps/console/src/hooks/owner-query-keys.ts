@@ -16,3 +16,11 @@ export function applicationStatsQueryKey(applicationId: number) {
 export function applicationPlansQueryKey(applicationId: number) {
   return [...APPLICATIONS_QUERY_KEY, applicationId, 'plans'] as const;
 }
+
+export function applicationLicensesQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'licenses'] as const;
+}
+
+export function userSubscriptionsQueryKey(applicationId: number, userId: string) {
+  return [...appUsersQueryKey(applicationId), userId, 'subscriptions'] as const;
+}

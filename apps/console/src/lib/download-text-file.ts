@@ -1,6 +1,10 @@
 /** Saves `text` as a file named `filename` through the browser's own download. */
-export function downloadTextFile(filename: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+export function downloadTextFile(
+  filename: string,
+  text: string,
+  type = 'text/plain;charset=utf-8',
+): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;

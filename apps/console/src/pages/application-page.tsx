@@ -9,6 +9,7 @@ import { ApplicationSettingsDialog } from '@/components/applications/application
 import { ApplicationStatusBadge } from '@/components/applications/application-status-badge.tsx';
 import { ApplicationUsersPanel } from '@/components/app-users/application-users-panel.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
+import { LicensesPanel } from '@/components/licenses/licenses-panel.tsx';
 import { PlansPanel } from '@/components/plans/plans-panel.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent } from '@/components/ui/card.tsx';
@@ -134,6 +135,7 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
             Users{userCount === undefined ? '' : ` (${userCount})`}
           </TabsTrigger>
           <TabsTrigger value="plans">Plans</TabsTrigger>
+          <TabsTrigger value="licenses">Licences</TabsTrigger>
           <TabsTrigger value="api">API Configuration</TabsTrigger>
           <TabsTrigger value="messages">Messages</TabsTrigger>
         </TabsList>
@@ -151,6 +153,9 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
         </TabsContent>
         <TabsContent value="plans">
           <PlansPanel application={application} />
+        </TabsContent>
+        <TabsContent value="licenses">
+          <LicensesPanel application={application} />
         </TabsContent>
         <TabsContent value="api">
           <ApplicationApiConfiguration application={application} />

@@ -1,0 +1,200 @@
+import {
+  licenseKeyCases,
+  licenseLimits,
+  MAX_LICENSE_KEY_MASK_LENGTH,
+  type GeneratedLicenses,
+  type LicenseKeyCase,
+  type Plan,
+} from '@latchkey/contracts';
+import { KeyRound } from 'lucide-react';
+import { useId } from 'react';
+import { PlanSelect } from '@/components/plans/plan-select.tsx';
+import { Button } from '@/components/ui/button.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { FormField, InputField } from '@/components/ui/form-field.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select.tsx';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
+import { useGenerateLicenses } from '@/hooks/use-licenses.ts';
+import { cn } from '@/lib/utils.ts';
+import {
+  describeMaskStrength,
+  EMPTY_GENERATE_FIELDS,
+  LICENSE_CASE_LABELS,
+  toGenerateLicensesRequest,
+  validateGenerateLicenses,
+} from './license-display.ts';
+
+/** Issue 22: the Generate Keys dialog; the new keys go to `onGenerated`, shown once in full. */
+export function GenerateLicensesDialog({
+  applicationId,
+  plans,
+  onGenerated,
+}: {
+  applicationId: number;
+  /** Every plan of the application: archived ones get no new keys and are not offered. */
+  plans: readonly Plan[];
+  onGenerated: (generated: GeneratedLicenses, plan: Plan) => void;
+}) {
+  const generate = useGenerateLicenses(applicationId);
+  const offeredPlans = plans.filter((plan) => !plan.archived);
+
+  return (
+    <FormDialog
+      trigger={
+        <Button>
+          <KeyRound aria-hidden="true" />
+          Generate Keys
+        </Button>
+      }
+    >
+      {(close) => (
+        <GenerateLicensesForm
+          plans={offeredPlans}
+          isSubmitting={generate.isPending}
+          onCancel={close}
+          onSubmit={(request, plan) =>
+            generate.mutate(request, {
+              onSuccess: (generated) => {
+                close();
+                onGenerated(generated, plan);
+              },
+            })
+          }
+        />
+      )}
+    </FormDialog>
+  );
+}
+
+function GenerateLicensesForm({
+  plans,
+  isSubmitting,
+  onSubmit,
+  onCancel,
+}: {
+  plans: readonly Plan[];
+  isSubmitting: boolean;
+  onSubmit: (request: ReturnType<typeof toGenerateLicensesRequest>, plan: Plan) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const { fields, setField, validationError, submit } = useFormFields({
+    // With one plan on offer there is nothing to choose.
+    initialFields: () => ({
+      ...EMPTY_GENERATE_FIELDS,
+      planId: plans.length === 1 ? plans[0]!.id : '',
+    }),
+    validate: validateGenerateLicenses,
+    onValidSubmit: (valid) =>
+      onSubmit(
+        toGenerateLicensesRequest(valid),
+        plans.find((plan) => plan.id === valid.planId)!,
+      ),
+  });
+  const strength = describeMaskStrength(fields.mask, fields.keyCase);
+
+  return (
+    <DialogForm
+      title="Generate Licence Keys"
+      description="Keys of one plan, to sell or hand out. Each key can be redeemed once; its plan's duration starts when it is."
+      validationError={validationError}
+      submitLabel="Generate Keys"
+      isSubmitting={isSubmitting}
+      onSubmit={submit}
+      onCancel={onCancel}
+    >
+      {plans.length === 0 ? (
+        <p className="rounded-md border border-border bg-muted/40 px-3 py-2 text-sm text-muted-foreground">
+          This application has no active plan. Create one in the Plans tab first.
+        </p>
+      ) : (
+        <PlanSelect
+          id={`${id}-plan`}
+          label="Plan"
+          isRequired
+          plans={plans}
+          value={fields.planId}
+          onValueChange={(planId) => setField('planId', planId)}
+        />
+      )}
+      <div className="grid gap-4 sm:grid-cols-2">
+        <InputField
+          id={`${id}-count`}
+          label="Number of keys"
+          hint={`From 1 to ${licenseLimits.generate.toLocaleString('en-US')}.`}
+          isRequired
+          // Text, not a number input: a browser empties a number input holding "10k".
+          inputMode="numeric"
+          value={fields.count}
+          onValueChange={(value) => setField('count', value)}
+          autoComplete="off"
+        />
+        <FormField htmlFor={`${id}-case`} label="Character case">
+          <Select
+            value={fields.keyCase}
+            onValueChange={(value) => setField('keyCase', value as LicenseKeyCase)}
+          >
+            <SelectTrigger id={`${id}-case`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {licenseKeyCases.map((keyCase) => (
+                <SelectItem key={keyCase} value={keyCase}>
+                  {LICENSE_CASE_LABELS[keyCase]}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </FormField>
+      </div>
+      <FormField htmlFor={`${id}-mask`} label="Mask">
+        <Input
+          id={`${id}-mask`}
+          value={fields.mask}
+          onChange={(event) => setField('mask', event.target.value)}
+          aria-describedby={`${id}-mask-hint`}
+          aria-invalid={!strength.isStrong || undefined}
+          maxLength={MAX_LICENSE_KEY_MASK_LENGTH}
+          autoComplete="off"
+          spellCheck={false}
+          className="font-mono"
+        />
+        <p
+          id={`${id}-mask-hint`}
+          aria-live="polite"
+          className={cn(
+            'text-xs',
+            strength.isStrong ? 'text-muted-foreground' : 'text-destructive',
+          )}
+        >
+          {strength.text}
+        </p>
+      </FormField>
+      <InputField
+        id={`${id}-note`}
+        label="Note (optional)"
+        hint="Shown in the list and searchable: an order number, a shop, a giveaway."
+        value={fields.note}
+        onValueChange={(value) => setField('note', value)}
+        maxLength={licenseLimits.note}
+        autoComplete="off"
+      />
+      <InputField
+        id={`${id}-redeem-by`}
+        label="Redeem by (optional)"
+        hint="After this day an unused key can no longer be redeemed. Leave empty for never."
+        type="date"
+        value={fields.redeemBy}
+        onValueChange={(value) => setField('redeemBy', value)}
+        className="w-48"
+      />
+    </DialogForm>
+  );
+}

@@ -1,0 +1,125 @@
+import {
+  DEFAULT_LICENSE_KEY_MASK,
+  generateLicensesRequestSchema,
+  LICENSE_COUNT_RANGE,
+  licenseKeyMaskBits,
+  licenseKeyMaskProblem,
+  licenseLimits,
+  MIN_LICENSE_KEY_BITS,
+  type GeneratedLicenses,
+  type GenerateLicensesRequest,
+  type LicenseKeyCase,
+  type LicenseStatus,
+} from '@latchkey/contracts';
+import type { BadgeVariant } from '@/components/ui/badge.tsx';
+
+export const LICENSE_STATUS_LABELS: Record<LicenseStatus, string> = {
+  unused: 'Unused',
+  used: 'Used',
+  banned: 'Banned',
+  expired: 'Expired',
+};
+
+export const LICENSE_STATUS_BADGES: Record<LicenseStatus, BadgeVariant> = {
+  unused: 'success',
+  used: 'secondary',
+  banned: 'danger',
+  expired: 'muted',
+};
+
+export const LICENSE_CASE_LABELS: Record<LicenseKeyCase, string> = {
+  upper: 'Upper case',
+  lower: 'Lower case',
+  mixed: 'Mixed case',
+};
+
+export const PLAN_REQUIRED = 'Please choose a plan';
+
+/** The generate form as typed: the count and the date are text until sent. */
+export interface GenerateLicenseFields {
+  planId: string;
+  count: string;
+  mask: string;
+  keyCase: LicenseKeyCase;
+  note: string;
+  /** yyyy-mm-dd from a date input; empty is never. */
+  redeemBy: string;
+}
+
+export const EMPTY_GENERATE_FIELDS: GenerateLicenseFields = {
+  planId: '',
+  count: '1',
+  mask: DEFAULT_LICENSE_KEY_MASK,
+  keyCase: 'upper',
+  note: '',
+  redeemBy: '',
+};
+
+/** The end of the chosen day in the owner's time zone: "redeem by" includes that day. */
+export function toRedeemByDateTime(date: string): string | null {
+  if (date === '') return null;
+  const endOfDay = new Date(`${date}T23:59:59.999`);
+  return Number.isNaN(endOfDay.getTime()) ? null : endOfDay.toISOString();
+}
+
+function parseCount(text: string): number {
+  const trimmed = text.trim();
+  return /^\d+$/.test(trimmed) ? Number(trimmed) : Number.NaN;
+}
+
+export function toGenerateLicensesRequest(fields: GenerateLicenseFields): GenerateLicensesRequest {
+  return {
+    planId: fields.planId,
+    count: parseCount(fields.count),
+    mask: fields.mask,
+    case: fields.keyCase,
+    note: fields.note.trim() || null,
+    redeemBy: toRedeemByDateTime(fields.redeemBy),
+  };
+}
+
+/**
+ * The message to show, or null when the keys may be generated: the plan, the count and the
+ * mask first, in the words the server would use, then everything else by the same contract.
+ */
+export function validateGenerateLicenses(fields: GenerateLicenseFields): string | null {
+  if (fields.planId === '') return PLAN_REQUIRED;
+  const count = parseCount(fields.count);
+  if (!Number.isInteger(count) || count < 1 || count > licenseLimits.generate) {
+    return LICENSE_COUNT_RANGE;
+  }
+  const maskProblem = licenseKeyMaskProblem(fields.mask, fields.keyCase);
+  if (maskProblem) return maskProblem;
+  if (fields.redeemBy !== '') {
+    const redeemBy = toRedeemByDateTime(fields.redeemBy);
+    if (redeemBy === null) return 'Please enter a valid redeem-by date';
+    if (new Date(redeemBy).getTime() <= Date.now())
+      return 'The redeem-by date must be in the future';
+  }
+  const result = generateLicensesRequestSchema.safeParse(toGenerateLicensesRequest(fields));
+  return result.success ? null : (result.error.issues[0]?.message ?? null);
+}
+
+/** How strong a mask is, said while the owner types it: the server's own figures. */
+export function describeMaskStrength(
+  mask: string,
+  keyCase: LicenseKeyCase,
+): { text: string; isStrong: boolean } {
+  const problem = licenseKeyMaskProblem(mask, keyCase);
+  const bits = Math.floor(licenseKeyMaskBits(mask, keyCase));
+  if (problem) return { text: problem, isStrong: false };
+  return {
+    text: `${bits} bits of randomness (at least ${MIN_LICENSE_KEY_BITS} needed): strong enough. Each X is one random character; everything else is kept as written.`,
+    isStrong: true,
+  };
+}
+
+/** One key a line, as a shop or a bot takes them. */
+export function toKeysText({ keys }: GeneratedLicenses): string {
+  return keys.map(({ key }) => key).join('\n') + '\n';
+}
+
+/** id,key with a header row; keys hold only letters, digits, - and _, so nothing needs quoting. */
+export function toKeysCsv({ keys }: GeneratedLicenses): string {
+  return ['id,key', ...keys.map(({ id, key }) => `${id},${key}`)].join('\n') + '\n';
+}

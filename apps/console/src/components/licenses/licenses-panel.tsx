@@ -1,0 +1,344 @@
+import {
+  licenseStatuses,
+  pagingLimits,
+  type Application,
+  type License,
+  type LicenseStatus,
+  type Plan,
+} from '@latchkey/contracts';
+import { FileDown, KeyRound, Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuTrigger,
+} from '@/components/ui/dropdown-menu.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { FormField } from '@/components/ui/form-field.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { SearchInput } from '@/components/ui/search-input.tsx';
+import {
+  Select,
+  SelectContent,
+  SelectItem,
+  SelectSeparator,
+  SelectTrigger,
+  SelectValue,
+} from '@/components/ui/select.tsx';
+import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import {
+  LICENSES_FETCH_ERROR,
+  licensesExportUrl,
+  revealLicenseKey,
+  useBanLicense,
+  useDeleteLicense,
+  useDeleteUnusedLicenses,
+  useLicenses,
+  useUnbanLicense,
+  useUnusedLicenseCount,
+} from '@/hooks/use-licenses.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { usePagedSearch } from '@/hooks/use-paged-search.ts';
+import { usePlans } from '@/hooks/use-plans.ts';
+import { toast } from '@/hooks/use-toast.ts';
+import { BanLicenseDialog } from './ban-license-dialog.tsx';
+import { GenerateLicensesDialog } from './generate-licenses-dialog.tsx';
+import { GeneratedKeysDialog, type GeneratedBatch } from './generated-keys-dialog.tsx';
+import { LICENSE_STATUS_LABELS } from './license-display.ts';
+import { licensesTable } from './licenses-table.tsx';
+
+/** Radix reserves '' for "no value": the filters' "all" choice. */
+const ALL = 'all';
+
+const countFormat = new Intl.NumberFormat('en-US');
+
+/** Issue 22: the management page's Licences tab, the keys the application sells. */
+export function LicensesPanel({ application }: { application: Application }) {
+  const applicationId = application.id;
+  const id = useId();
+  const list = usePagedSearch();
+  const [status, setStatus] = useState<LicenseStatus | undefined>();
+  const [planId, setPlanId] = useState<string | undefined>();
+  const filters = { search: list.settledSearch, status, planId };
+  const licensesQuery = useLicenses(applicationId, { ...filters, page: list.page });
+  const plansQuery = usePlans(applicationId);
+  const plans = plansQuery.data;
+
+  const banLicense = useBanLicense(applicationId);
+  const unbanLicense = useUnbanLicense(applicationId);
+  const deleteLicense = useDeleteLicense(applicationId);
+  const deleteUnused = useDeleteUnusedLicenses(applicationId);
+  const banning = useDialogTarget<License>();
+  const unbanning = useDialogTarget<License>();
+  const deleting = useDialogTarget<License>();
+  const deletingUnusedOf = useDialogTarget<Plan>();
+  const generatedKeys = useDialogTarget<GeneratedBatch>();
+  const unusedCount = useUnusedLicenseCount(
+    applicationId,
+    deletingUnusedOf.isOpen ? (deletingUnusedOf.target?.id ?? null) : null,
+  );
+
+  const [revealedKeys, setRevealedKeys] = useState<Record<string, string>>({});
+  const [revealingId, setRevealingId] = useState<string | null>(null);
+
+  /** The whole key, asked of the server once and kept while the tab is open. */
+  const fetchKey = async (license: License): Promise<string | null> => {
+    const known = revealedKeys[license.id];
+    if (known !== undefined) return known;
+    setRevealingId(license.id);
+    try {
+      return await revealLicenseKey(applicationId, license.id);
+    } catch (error) {
+      toast({
+        title: 'Error',
+        description: getErrorToastMessage(error, 'Failed to reveal licence key'),
+        variant: 'destructive',
+      });
+      return null;
+    } finally {
+      setRevealingId(null);
+    }
+  };
+
+  const toggleReveal = async (license: License) => {
+    if (revealedKeys[license.id] !== undefined) {
+      setRevealedKeys(({ [license.id]: _hidden, ...rest }) => rest);
+      return;
+    }
+    const key = await fetchKey(license);
+    if (key !== null) setRevealedKeys((current) => ({ ...current, [license.id]: key }));
+  };
+
+  const copyKey = async (license: License) => {
+    const key = await fetchKey(license);
+    if (key !== null) await copyToClipboard(key, 'Licence key copied to clipboard');
+  };
+
+  const busyLicenseId =
+    revealingId ??
+    [unbanLicense, deleteLicense].find((mutation) => mutation.isPending)?.variables ??
+    (banLicense.isPending ? banLicense.variables.licenseId : null);
+  const isFiltered = list.settledSearch !== '' || status !== undefined || planId !== undefined;
+
+  const generateButton = (
+    <GenerateLicensesDialog
+      applicationId={applicationId}
+      plans={plans ?? []}
+      onGenerated={(generated, plan) => generatedKeys.open({ generated, plan })}
+    />
+  );
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle>Licence Keys</CardTitle>
+          <CardDescription>
+            Keys your customers redeem in {application.name}. Each key grants its plan once; ban a
+            key to take back what it granted.
+          </CardDescription>
+        </div>
+        <div className="flex flex-wrap gap-2">
+          {generateButton}
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="outline" disabled={!plans || plans.length === 0}>
+                <Trash2 aria-hidden="true" />
+                Delete Unused
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              <DropdownMenuLabel>Delete the unused keys of</DropdownMenuLabel>
+              {plans?.map((plan) => (
+                <DropdownMenuItem key={plan.id} onSelect={() => deletingUnusedOf.open(plan)}>
+                  {plan.name}
+                </DropdownMenuItem>
+              ))}
+            </DropdownMenuContent>
+          </DropdownMenu>
+          <Button asChild variant="outline">
+            <a href={licensesExportUrl(applicationId, filters)} download>
+              <FileDown aria-hidden="true" />
+              Export CSV
+            </a>
+          </Button>
+        </div>
+      </CardHeader>
+      <CardContent className="grid min-w-0 gap-4">
+        <div
+          role="search"
+          aria-label="Filter licence keys"
+          className="grid gap-3 sm:grid-cols-[minmax(0,1fr)_10rem_12rem] sm:items-end"
+        >
+          <SearchInput
+            value={list.search}
+            onChange={list.setSearch}
+            label="Search licence keys"
+            placeholder="Key start, note or username..."
+            maxLength={pagingLimits.search}
+          />
+          <FormField htmlFor={`${id}-status`} label="Status">
+            <Select
+              value={status ?? ALL}
+              onValueChange={(value) => {
+                setStatus(value === ALL ? undefined : (value as LicenseStatus));
+                list.setPage(1);
+              }}
+            >
+              <SelectTrigger id={`${id}-status`}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ALL}>All statuses</SelectItem>
+                <SelectSeparator />
+                {licenseStatuses.map((value) => (
+                  <SelectItem key={value} value={value}>
+                    {LICENSE_STATUS_LABELS[value]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </FormField>
+          <FormField htmlFor={`${id}-plan`} label="Plan">
+            <Select
+              value={planId ?? ALL}
+              onValueChange={(value) => {
+                setPlanId(value === ALL ? undefined : value);
+                list.setPage(1);
+              }}
+            >
+              <SelectTrigger id={`${id}-plan`}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ALL}>All plans</SelectItem>
+                {(plans?.length ?? 0) > 0 && <SelectSeparator />}
+                {plans?.map((plan) => (
+                  <SelectItem key={plan.id} value={plan.id}>
+                    {plan.name}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </FormField>
+        </div>
+        <PagedDataTable
+          query={licensesQuery}
+          pagerLabel="Licence key pages"
+          onPageChange={list.setPage}
+          table={licensesTable({
+            plans,
+            revealedKeys,
+            busyLicenseId,
+            onToggleReveal: (license) => void toggleReveal(license),
+            onCopy: (license) => void copyKey(license),
+            onBan: banning.open,
+            onUnban: unbanning.open,
+            onDelete: deleting.open,
+          })}
+          loadingLabel="Loading licence keys"
+          errorTitle="Error loading licence keys"
+          describeError={(error) => getErrorToastMessage(error, LICENSES_FETCH_ERROR)}
+          canShowEmptyState={!isFiltered}
+          empty={
+            <EmptyState
+              icon={KeyRound}
+              title="No licence keys yet"
+              description={
+                plans && plans.length === 0
+                  ? 'Create a plan in the Plans tab, then generate keys of it to sell or hand out.'
+                  : 'Generate keys of a plan to sell or hand out; each one is redeemed once.'
+              }
+              action={generateButton}
+            />
+          }
+        />
+      </CardContent>
+
+      <GeneratedKeysDialog
+        batch={generatedKeys.target}
+        open={generatedKeys.isOpen}
+        onOpenChange={generatedKeys.setIsOpen}
+      />
+      <BanLicenseDialog
+        license={banning.target}
+        open={banning.isOpen}
+        onOpenChange={banning.setIsOpen}
+        isSubmitting={banLicense.isPending}
+        onBan={(license, reason, close) =>
+          banLicense.mutate({ licenseId: license.id, reason }, { onSuccess: close })
+        }
+      />
+      <ConfirmDialog
+        open={unbanning.isOpen}
+        onOpenChange={unbanning.setIsOpen}
+        title="Unban licence key?"
+        description={
+          <>
+            <code className="font-mono text-foreground">{unbanning.target?.key}</code> can be
+            redeemed again. A key that was used does not give back what its ban took: grant or
+            extend the subscription by hand if it should.
+          </>
+        }
+        confirmLabel="Unban Key"
+        variant="default"
+        onConfirm={() => unbanning.target && unbanLicense.mutate(unbanning.target.id)}
+      />
+      <ConfirmDialog
+        open={deleting.isOpen}
+        onOpenChange={deleting.setIsOpen}
+        title="Delete licence key?"
+        description={
+          <>
+            <code className="font-mono text-foreground">{deleting.target?.key}</code> will be
+            deleted and can never be redeemed. A subscription it already extended keeps its expiry.
+            This cannot be undone.
+          </>
+        }
+        confirmLabel="Delete Key"
+        onConfirm={() => deleting.target && deleteLicense.mutate(deleting.target.id)}
+      />
+      <ConfirmDialog
+        open={deletingUnusedOf.isOpen}
+        onOpenChange={deletingUnusedOf.setIsOpen}
+        title="Delete unused keys?"
+        description={
+          <>
+            {unusedCount.isPending ? (
+              'Counting the unused keys of '
+            ) : unusedCount.isError ? (
+              'The unused keys could not be counted. Every unused key of '
+            ) : (
+              <>
+                <strong className="font-medium text-foreground" data-testid="unused-key-count">
+                  {countFormat.format(unusedCount.data)} unused{' '}
+                  {unusedCount.data === 1 ? 'key' : 'keys'}
+                </strong>{' '}
+                of{' '}
+              </>
+            )}
+            <strong className="font-medium break-all text-foreground">
+              {deletingUnusedOf.target?.name}
+            </strong>
+            {unusedCount.isPending ? '...' : ' will be deleted.'} Used and banned keys stay. This
+            cannot be undone.
+          </>
+        }
+        confirmLabel="Delete Unused Keys"
+        onConfirm={() => deletingUnusedOf.target && deleteUnused.mutate(deletingUnusedOf.target.id)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,159 @@
+import type { License, Plan } from '@latchkey/contracts';
+import { Ban, Copy, Eye, EyeOff, ShieldCheck, Trash2 } from 'lucide-react';
+import { createdColumn } from '@/components/applications/created-column.ts';
+import { formatDateTime, formatShortDate } from '@/components/applications/application-display.ts';
+import { Badge } from '@/components/ui/badge.tsx';
+import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
+import { IconButton } from '@/components/ui/icon-button.tsx';
+import { LICENSE_STATUS_BADGES, LICENSE_STATUS_LABELS } from './license-display.ts';
+
+function Muted({ children }: { children: string }) {
+  return <span className="text-sm text-muted-foreground italic">{children}</span>;
+}
+
+/** Issue 22: an application's licence keys, with reveal, copy, ban or unban, and delete per row. */
+export function licensesTable({
+  plans,
+  revealedKeys,
+  busyLicenseId,
+  onToggleReveal,
+  onCopy,
+  onBan,
+  onUnban,
+  onDelete,
+}: {
+  plans: readonly Plan[] | undefined;
+  /** Whole keys the owner asked to see, by licence id. */
+  revealedKeys: Readonly<Record<string, string>>;
+  /** The key being revealed, unbanned or deleted; its buttons wait for it. */
+  busyLicenseId: string | null;
+  onToggleReveal: (license: License) => void;
+  onCopy: (license: License) => void;
+  onBan: (license: License) => void;
+  onUnban: (license: License) => void;
+  onDelete: (license: License) => void;
+}): DataTableDefinition<License> {
+  const planNames = new Map(plans?.map((plan) => [plan.id, plan.name]));
+  return {
+    label: 'Licence keys',
+    getRowKey: (license) => license.id,
+    getRowProps: (license) => ({ 'data-testid': `license-row-${license.id}` }),
+    columns: [
+      {
+        header: 'Key',
+        cellClassName: 'whitespace-nowrap',
+        cell: (license) => {
+          const revealed = revealedKeys[license.id];
+          return (
+            <code
+              className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs"
+              data-revealed={revealed !== undefined || undefined}
+            >
+              {revealed ?? license.key}
+            </code>
+          );
+        },
+      },
+      {
+        header: 'Status',
+        cell: (license) => (
+          <div className="grid gap-0.5">
+            <Badge variant={LICENSE_STATUS_BADGES[license.status]}>
+              {LICENSE_STATUS_LABELS[license.status]}
+            </Badge>
+            {license.status === 'banned' && license.bannedReason && (
+              <span
+                className="max-w-48 truncate text-xs text-muted-foreground"
+                title={license.bannedReason}
+              >
+                {license.bannedReason}
+              </span>
+            )}
+            {license.status !== 'banned' && license.status !== 'used' && license.redeemBy && (
+              <span
+                className="text-xs whitespace-nowrap text-muted-foreground"
+                title={formatDateTime(license.redeemBy)}
+              >
+                Redeem by {formatShortDate(license.redeemBy)}
+              </span>
+            )}
+          </div>
+        ),
+      },
+      {
+        header: 'Plan',
+        cellClassName: 'max-w-48 truncate',
+        cell: (license) => planNames.get(license.planId) ?? <Muted>Unknown plan</Muted>,
+      },
+      {
+        header: 'Note',
+        cellClassName: 'max-w-56',
+        cell: (license) =>
+          license.note ? (
+            <div className="truncate" title={license.note}>
+              {license.note}
+            </div>
+          ) : (
+            <Muted>None</Muted>
+          ),
+      },
+      {
+        header: 'Used By',
+        cellClassName: 'max-w-48 truncate',
+        cell: (license) => license.usedByUsername ?? <Muted>Nobody</Muted>,
+      },
+      {
+        header: 'Used At',
+        cellClassName: 'whitespace-nowrap text-muted-foreground',
+        cellProps: (license) => ({
+          title: license.usedAt ? formatDateTime(license.usedAt) : undefined,
+        }),
+        cell: (license) => (license.usedAt ? formatShortDate(license.usedAt) : '—'),
+      },
+      createdColumn(),
+      rowActionsColumn(
+        (license) => {
+          const isBusy = license.id === busyLicenseId;
+          const isRevealed = revealedKeys[license.id] !== undefined;
+          return (
+            <div className="flex items-center justify-end gap-0.5">
+              <IconButton
+                label={isRevealed ? 'Hide key' : 'Reveal key'}
+                disabled={isBusy}
+                onClick={() => onToggleReveal(license)}
+              >
+                {isRevealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+              </IconButton>
+              <IconButton label="Copy key" disabled={isBusy} onClick={() => onCopy(license)}>
+                <Copy aria-hidden="true" />
+              </IconButton>
+              {license.status === 'banned' ? (
+                <IconButton label="Unban key" disabled={isBusy} onClick={() => onUnban(license)}>
+                  <ShieldCheck aria-hidden="true" />
+                </IconButton>
+              ) : (
+                <IconButton
+                  label="Ban key"
+                  disabled={isBusy}
+                  className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                  onClick={() => onBan(license)}
+                >
+                  <Ban aria-hidden="true" />
+                </IconButton>
+              )}
+              <IconButton
+                label="Delete key"
+                disabled={isBusy}
+                className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                onClick={() => onDelete(license)}
+              >
+                <Trash2 aria-hidden="true" />
+              </IconButton>
+            </div>
+          );
+        },
+        { cellClassName: '' },
+      ),
+    ],
+  };
+}
