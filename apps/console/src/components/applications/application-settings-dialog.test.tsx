@@ -91,3 +91,33 @@ describe('ApplicationSettingsDialog: sessions per user', () => {
     expect(sentBodies[0]).toHaveProperty('maxSessionsPerUser', null);
   });
 });
+
+describe('ApplicationSettingsDialog: licence required', () => {
+  beforeEach(() =>
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    ),
+  );
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows the saved setting with its hint, and sends the switched value', async () => {
+    const sentBodies = stubUpdate();
+    await openSettings();
+    const toggle = screen.getByRole('switch', { name: 'Require a licence key' });
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    expect(document.getElementById(toggle.getAttribute('aria-describedby')!)?.textContent).toMatch(
+      /needs a valid key.*active subscription/,
+    );
+
+    fireEvent.click(toggle);
+    expect(toggle.getAttribute('aria-checked')).toBe('true');
+    fireEvent.click(screen.getByRole('button', { name: 'Update Application' }));
+    await waitFor(() => expect(sentBodies).toHaveLength(1));
+    expect(sentBodies[0]).toMatchObject({ licenseRequired: true, hwidLockEnabled: false });
+  });
+});

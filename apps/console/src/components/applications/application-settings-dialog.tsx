@@ -36,6 +36,7 @@ function toSettingsFields(application: Application) {
     description: application.description ?? '',
     isActive: application.isActive,
     hwidLockEnabled: application.hwidLockEnabled,
+    licenseRequired: application.licenseRequired,
     maxSessions: application.maxSessionsPerUser?.toString() ?? '',
   };
 }
@@ -135,6 +136,20 @@ function ApplicationSettingsForm({
             checked={fields.hwidLockEnabled}
             onCheckedChange={(checked) => setField('hwidLockEnabled', checked)}
             aria-describedby={`${id}-hwid-lock-hint`}
+          />
+        </div>
+        <div className="flex items-center justify-between gap-4 p-4">
+          <div className="grid gap-1">
+            <Label htmlFor={`${id}-license-required`}>Require a licence key</Label>
+            <p id={`${id}-license-required-hint`} className="text-sm text-muted-foreground">
+              Registering needs a valid key, and users without an active subscription cannot log in.
+            </p>
+          </div>
+          <Switch
+            id={`${id}-license-required`}
+            checked={fields.licenseRequired}
+            onCheckedChange={(checked) => setField('licenseRequired', checked)}
+            aria-describedby={`${id}-license-required-hint`}
           />
         </div>
       </div>
