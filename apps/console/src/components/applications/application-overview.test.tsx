@@ -62,7 +62,13 @@ function renderOverview() {
   });
 }
 
-const figureTestIds = ['stat-live-sessions', 'stat-api-requests', 'stat-success-rate'];
+const figureTestIds = [
+  'stat-live-sessions',
+  'stat-api-requests',
+  'stat-success-rate',
+  'stat-unused-keys',
+  'stat-used-keys',
+];
 
 describe('ApplicationOverview: honest figures', () => {
   afterEach(() => vi.unstubAllGlobals());
@@ -84,12 +90,13 @@ describe('ApplicationOverview: honest figures', () => {
     expect(screen.queryByText('0')).toBeNull();
     expect(screen.queryByText('0%')).toBeNull();
     expect(screen.queryByText('No recent activity')).toBeNull();
-    // User Count, Active Users, the three figures and Last Activity.
-    expect(screen.getAllByText('Unknown')).toHaveLength(6);
+    // User Count, Active Users, the five figures and Last Activity.
+    expect(screen.getAllByText('Unknown')).toHaveLength(8);
 
     await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.getByTestId('stat-live-sessions').textContent).toBe('0'));
     expect(screen.getByTestId('stat-success-rate').textContent).toBe('0%');
+    expect(screen.getByTestId('stat-unused-keys').textContent).toBe('0');
     expect(screen.getByText('No recent activity')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
   });

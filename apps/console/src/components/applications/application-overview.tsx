@@ -135,6 +135,11 @@ export function ApplicationOverview({
             {application.hwidLockEnabled ? 'Enabled' : 'Disabled'}
           </span>
         </Item>
+        <Item term="Licence Key">
+          <span className={application.licenseRequired ? 'text-success' : 'text-muted-foreground'}>
+            {application.licenseRequired ? 'Required' : 'Optional'}
+          </span>
+        </Item>
         <Item term="Sessions per User" className="tabular-nums">
           {application.maxSessionsPerUser === null ? (
             <span className="text-muted-foreground">Unlimited</span>
@@ -191,6 +196,20 @@ export function ApplicationOverview({
           <span data-testid="stat-success-rate">
             <StatValue state={statState}>
               {stats && formatSuccessRate(stats.loginSuccessRate)}
+            </StatValue>
+          </span>
+        </Item>
+        <Item term="Unused Keys" className="tabular-nums">
+          <span data-testid="stat-unused-keys">
+            <StatValue state={statState}>
+              {stats && countFormat.format(stats.unusedLicenses)}
+            </StatValue>
+          </span>
+        </Item>
+        <Item term="Used Keys" className="tabular-nums">
+          <span data-testid="stat-used-keys">
+            <StatValue state={statState}>
+              {stats && countFormat.format(stats.usedLicenses)}
             </StatValue>
           </span>
         </Item>

@@ -9,6 +9,8 @@ const testIds = [
   'stat-total-users',
   'stat-active-apps',
   'stat-active-sessions',
+  'stat-unused-keys',
+  'stat-used-keys',
 ];
 
 const stats: DashboardStatsData = {
@@ -16,7 +18,7 @@ const stats: DashboardStatsData = {
   totalUsers: 1234,
   activeApplications: 1,
   totalActiveSessions: 0,
-  unusedLicenses: 0,
+  unusedLicenses: 10_500,
   usedLicenses: 0,
   totalApiKeys: 2,
   activeApiKeys: 1,
@@ -66,7 +68,7 @@ describe('DashboardStats: honest figures', () => {
       />,
     );
     for (const testId of testIds) expect(screen.queryByTestId(testId)).toBeNull();
-    expect(screen.getAllByText('Loading')).toHaveLength(4);
+    expect(screen.getAllByText('Loading')).toHaveLength(6);
     expect(screen.queryByText('0')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -83,5 +85,7 @@ describe('DashboardStats: honest figures', () => {
     );
     expect(screen.getByTestId('stat-total-users').textContent).toBe('1,234');
     expect(screen.getByTestId('stat-active-sessions').textContent).toBe('0');
+    expect(screen.getByTestId('stat-unused-keys').textContent).toBe('10,500');
+    expect(screen.getByTestId('stat-used-keys').textContent).toBe('0');
   });
 });

@@ -1,11 +1,11 @@
 import type { DashboardStats as DashboardStatsData } from '@latchkey/contracts';
-import { Activity, AppWindow, CircleCheck, Users } from 'lucide-react';
+import { Activity, AppWindow, CircleCheck, KeyRound, KeySquare, Users } from 'lucide-react';
 import { formatStatCount } from '@/components/ui/stat-card.tsx';
 import { StatGrid } from '@/components/ui/stat-grid.tsx';
 
 export const STATS_LOAD_ERROR_MESSAGE = 'Statistics could not be loaded.';
 
-/** Spec doc 1 §2: the dashboard's four stat cards. */
+/** Spec doc 1 §2: the dashboard's four stat cards, and issue 22's unused and used keys. */
 export function DashboardStats({
   stats: loadedStats,
   isLoading,
@@ -55,6 +55,20 @@ export function DashboardStats({
           description: 'Live connections',
           icon: Activity,
           testId: 'stat-active-sessions',
+        },
+        {
+          title: 'Unused Keys',
+          value: formatStatCount(stats?.unusedLicenses),
+          description: 'Licence keys to sell',
+          icon: KeyRound,
+          testId: 'stat-unused-keys',
+        },
+        {
+          title: 'Used Keys',
+          value: formatStatCount(stats?.usedLicenses),
+          description: 'Redeemed by users',
+          icon: KeySquare,
+          testId: 'stat-used-keys',
         },
       ]}
     />

@@ -1,4 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
+import { cn } from '@/lib/utils.ts';
 import { StatCard } from './stat-card.tsx';
 import { StatLoadError } from './stat-load-error.tsx';
 
@@ -10,7 +11,10 @@ export interface StatGridItem {
   testId: string;
 }
 
-/** A labelled section of stat cards, two to a row on phones and four on wide screens. */
+/**
+ * A labelled section of stat cards, two to a row on phones and four on wide screens; six cards
+ * go three to a row, then all six in one row on the widest, so no row is left half empty.
+ */
 export function StatGrid({
   headingId,
   heading,
@@ -32,7 +36,12 @@ export function StatGrid({
         {heading}
       </h2>
       {error && <StatLoadError {...error} className="mb-4 flex flex-wrap items-center gap-3" />}
-      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4">
+      <div
+        className={cn(
+          'grid grid-cols-2 gap-3 sm:gap-4',
+          items.length === 6 ? 'lg:grid-cols-3 xl:grid-cols-6' : 'lg:grid-cols-4',
+        )}
+      >
         {items.map((item) => (
           <StatCard key={item.testId} {...item} isLoading={isLoading} />
         ))}
