@@ -1,0 +1,322 @@
+import {
+  LICENSE_COUNT_RANGE,
+  LICENSE_BAN_REASON_REQUIRED,
+  type License,
+  type Plan,
+} from '@latchkey/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster.tsx';
+import { dismissToast } from '@/hooks/use-toast.ts';
+import {
+  createAuthValue,
+  createCurrentUser,
+  renderWithProviders,
+} from '@/test/render-with-providers.tsx';
+import {
+  createApplication,
+  jsonResponse,
+  neverAnswered,
+  pagedResponse,
+  stubOwnerApi,
+  type SentRequest,
+} from '@/test/stub-owner-api.ts';
+import { PLAN_REQUIRED } from './license-display.ts';
+import { LicensesPanel } from './licenses-panel.tsx';
+
+const orbit = createApplication({ id: 7, name: 'Orbit' });
+const LICENSES_PATH = '/api/applications/7/licenses';
+
+const uuid = (prefix: string, index: number) =>
+  `${prefix}0000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
+
+const pro: Plan = {
+  id: uuid('1', 1),
+  applicationId: 7,
+  name: 'Pro',
+  durationDays: 30,
+  entitlements: ['PRO'],
+  description: null,
+  archived: false,
+  createdAt: '2025-03-14T12:00:00.000Z',
+  updatedAt: '2025-03-14T12:00:00.000Z',
+};
+const legacy: Plan = { ...pro, id: uuid('1', 2), name: 'Legacy', archived: true };
+
+const license = (index: number, overrides: Partial<License> = {}): License => ({
+  id: uuid('2', index),
+  key: `*****-*****-*****-*****-*${String(index).padStart(4, '0')}`,
+  planId: pro.id,
+  status: 'unused',
+  note: null,
+  redeemBy: null,
+  usedByUserId: null,
+  usedByUsername: null,
+  usedAt: null,
+  bannedReason: null,
+  createdAt: '2025-03-14T12:00:00.000Z',
+  ...overrides,
+});
+
+/**
+ * A stand-in for the licences API: the keys in memory, filtered by status, so the list
+ * refreshes after each change; `refuseNext` answers the next `METHOD path` with an error.
+ */
+function stubLicensesApi(initial: License[] = [], plans: Plan[] = [pro, legacy]) {
+  let licenses = [...initial];
+  const refusals = new Map<string, Response>();
+  const sent = stubOwnerApi(({ method, url, body }) => {
+    const refusal = refusals.get(`${method} ${url.pathname}`);
+    if (refusal) {
+      refusals.delete(`${method} ${url.pathname}`);
+      return refusal;
+    }
+    if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, plans);
+    if (url.pathname === LICENSES_PATH && method === 'GET') {
+      const status = url.searchParams.get('status');
+      const planId = url.searchParams.get('planId');
+      const matches = licenses.filter(
+        (row) => (!status || row.status === status) && (!planId || row.planId === planId),
+      );
+      const pageSize = Number(url.searchParams.get('pageSize') ?? 50);
+      return pagedResponse(matches.slice(0, pageSize), { pageSize, total: matches.length });
+    }
+    if (url.pathname === LICENSES_PATH && method === 'POST') {
+      const { count } = body as { count: number };
+      const keys = Array.from({ length: count }, (_, index) => ({
+        id: uuid('3', index + 1),
+        key: `AAAAA-BBBBB-CCCCC-DDDDD-E${String(index).padStart(4, '0')}`,
+      }));
+      licenses = [...keys.map(({ id }, index) => license(100 + index, { id })), ...licenses];
+      return jsonResponse(201, { keys });
+    }
+    const one = licenses.find(({ id }) => url.pathname.startsWith(`${LICENSES_PATH}/${id}`));
+    if (one && url.pathname.endsWith('/key')) {
+      return jsonResponse(200, { key: `FULL-KEY-${one.key.slice(-4)}` });
+    }
+    if (one && url.pathname.endsWith('/ban')) {
+      const banned = {
+        ...one,
+        status: 'banned' as const,
+        bannedReason: (body as { reason: string }).reason,
+      };
+      licenses = licenses.map((row) => (row.id === one.id ? banned : row));
+      return jsonResponse(200, banned);
+    }
+    if (one && method === 'DELETE') {
+      licenses = licenses.filter((row) => row.id !== one.id);
+      return jsonResponse(200, { success: true, message: 'Licence key deleted successfully' });
+    }
+    if (url.pathname === `/api/applications/7/plans/${pro.id}/delete-unused`) {
+      const before = licenses.length;
+      licenses = licenses.filter((row) => row.status !== 'unused' || row.planId !== pro.id);
+      const deletedCount = before - licenses.length;
+      return jsonResponse(200, { success: true, message: `${deletedCount} deleted`, deletedCount });
+    }
+    return undefined;
+  });
+  return {
+    sent: (method: string, pathname = LICENSES_PATH): SentRequest[] =>
+      sent.filter(
+        (request) => request.method === method && request.path.split('?')[0] === pathname,
+      ),
+    all: sent,
+    refuseNext: (method: string, pathname: string, status: number, message: string) =>
+      refusals.set(`${method} ${pathname}`, jsonResponse(status, { message, code: 'INTERNAL' })),
+  };
+}
+
+function renderPanel() {
+  return renderWithProviders(
+    <>
+      <LicensesPanel application={orbit} />
+      <Toaster />
+    </>,
+    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+  );
+}
+
+function findToast(text: string) {
+  return screen.findByText(text, { selector: 'li *' });
+}
+
+async function openGenerateDialog() {
+  fireEvent.click(screen.getAllByRole('button', { name: 'Generate Keys' })[0]!);
+  return within(await screen.findByRole('dialog', { name: 'Generate Licence Keys' }));
+}
+
+describe('LicensesPanel', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    dismissToast();
+    // Radix's Select measures itself; jsdom has neither of these.
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows a skeleton while the keys load', () => {
+    stubOwnerApi(() => neverAnswered());
+    renderPanel();
+    expect(screen.getByRole('status', { name: 'Loading licence keys' })).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('invites the first keys when there are none', async () => {
+    stubLicensesApi();
+    renderPanel();
+    const heading = await screen.findByRole('heading', { name: 'No licence keys yet' });
+    expect(
+      within(heading.parentElement!).getByRole('button', { name: 'Generate Keys' }),
+    ).toBeTruthy();
+  });
+
+  it("shows a load failure in the server's words and recovers on Try Again", async () => {
+    const api = stubLicensesApi([license(1)]);
+    api.refuseNext('GET', LICENSES_PATH, 500, 'Database unavailable');
+    renderPanel();
+    expect(await screen.findByRole('heading', { name: 'Error loading licence keys' })).toBeTruthy();
+    expect(screen.getByText('Database unavailable')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
+    expect(await screen.findByTestId(`license-row-${license(1).id}`)).toBeTruthy();
+  });
+
+  it('lists keys with their status, plan, note and holder; the export link keeps the filters', async () => {
+    stubLicensesApi([
+      license(1, { note: 'Order 42' }),
+      license(2, {
+        status: 'used',
+        usedByUserId: uuid('4', 1),
+        usedByUsername: 'pilot',
+        usedAt: '2025-03-15T12:00:00.000Z',
+      }),
+      license(3, { status: 'banned', bannedReason: 'Chargeback' }),
+    ]);
+    renderPanel();
+    const unused = within(await screen.findByTestId(`license-row-${license(1).id}`));
+    expect(unused.getByText('Unused')).toBeTruthy();
+    expect(await unused.findByText('Pro')).toBeTruthy();
+    expect(unused.getByText('Order 42')).toBeTruthy();
+    expect(unused.getByText('Nobody')).toBeTruthy();
+    const used = within(screen.getByTestId(`license-row-${license(2).id}`));
+    expect(used.getByText('Used')).toBeTruthy();
+    expect(used.getByText('pilot')).toBeTruthy();
+    const banned = within(screen.getByTestId(`license-row-${license(3).id}`));
+    expect(banned.getByText('Banned')).toBeTruthy();
+    expect(banned.getByText('Chargeback')).toBeTruthy();
+    expect(banned.getByRole('button', { name: 'Unban key' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe(
+      `${LICENSES_PATH}/export.csv`,
+    );
+  });
+
+  it('checks the plan, the count and the mask before sending, and says how strong the mask is', async () => {
+    const api = stubLicensesApi();
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No licence keys yet' });
+    const dialog = await openGenerateDialog();
+    // Archived plans get no new keys: with one plan on offer it is chosen already.
+    expect(dialog.getByRole('combobox', { name: /^Plan/ }).textContent).toContain('Pro');
+
+    const count = dialog.getByLabelText(/^Number of keys/);
+    for (const value of ['0', '10001', '12k', '']) {
+      fireEvent.change(count, { target: { value } });
+      fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
+      expect(dialog.getByRole('alert').textContent).toBe(LICENSE_COUNT_RANGE);
+    }
+
+    fireEvent.change(count, { target: { value: '10000' } });
+    const mask = dialog.getByLabelText('Mask');
+    expect(document.getElementById(mask.getAttribute('aria-describedby')!)?.textContent).toMatch(
+      /^125 bits of randomness/,
+    );
+    fireEvent.change(mask, { target: { value: 'XXXX-XXXX' } });
+    const hint = document.getElementById(mask.getAttribute('aria-describedby')!)!;
+    expect(hint.textContent).toMatch(/needs at least 16 X characters.*this one has 40 bits/);
+    expect(mask.getAttribute('aria-invalid')).toBe('true');
+    fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
+    expect(dialog.getByRole('alert').textContent).toBe(hint.textContent);
+    expect(api.sent('POST')).toEqual([]);
+  });
+
+  it('asks for a plan when several are on offer', async () => {
+    const api = stubLicensesApi([], [pro, { ...pro, id: uuid('1', 3), name: 'Team' }]);
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No licence keys yet' });
+    const dialog = await openGenerateDialog();
+    fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
+    expect(dialog.getByRole('alert').textContent).toBe(PLAN_REQUIRED);
+    expect(api.sent('POST')).toEqual([]);
+  });
+
+  it('generates keys, toasts, and shows them in full with Copy all and the downloads', async () => {
+    const api = stubLicensesApi();
+    const writeText = vi.fn(async () => {});
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No licence keys yet' });
+    const dialog = await openGenerateDialog();
+    fireEvent.change(dialog.getByLabelText(/^Number of keys/), { target: { value: ' 3 ' } });
+    fireEvent.change(dialog.getByLabelText('Note (optional)'), { target: { value: ' Shop ' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
+
+    expect(await findToast('Licence keys generated successfully')).toBeTruthy();
+    expect(api.sent('POST').map(({ body }) => body)).toEqual([
+      {
+        planId: pro.id,
+        count: 3,
+        mask: 'XXXXX-XXXXX-XXXXX-XXXXX-XXXXX',
+        case: 'upper',
+        note: 'Shop',
+        redeemBy: null,
+      },
+    ]);
+    const keys = within(await screen.findByRole('dialog', { name: 'New Licence Keys' }));
+    expect(keys.getByText(/3 keys of/)).toBeTruthy();
+    expect((keys.getByLabelText('Keys') as HTMLTextAreaElement).value).toBe(
+      'AAAAA-BBBBB-CCCCC-DDDDD-E0000\nAAAAA-BBBBB-CCCCC-DDDDD-E0001\nAAAAA-BBBBB-CCCCC-DDDDD-E0002\n',
+    );
+    fireEvent.click(keys.getByRole('button', { name: 'Copy all' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledOnce());
+    expect(keys.getByRole('button', { name: 'Download .txt' })).toBeTruthy();
+    expect(keys.getByRole('button', { name: 'Download .csv' })).toBeTruthy();
+    fireEvent.click(keys.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(await screen.findByTestId(`license-row-${uuid('3', 1)}`)).toBeTruthy();
+  });
+
+  it('reveals a key, bans it with a reason, and deletes a key, each after its dialog', async () => {
+    const api = stubLicensesApi([license(1), license(2)]);
+    renderPanel();
+    const first = within(await screen.findByTestId(`license-row-${license(1).id}`));
+    fireEvent.click(first.getByRole('button', { name: 'Reveal key' }));
+    expect(await first.findByText('FULL-KEY-0001')).toBeTruthy();
+    fireEvent.click(first.getByRole('button', { name: 'Hide key' }));
+    expect(first.queryByText('FULL-KEY-0001')).toBeNull();
+
+    fireEvent.click(first.getByRole('button', { name: 'Ban key' }));
+    const ban = within(await screen.findByRole('dialog', { name: 'Ban licence key?' }));
+    fireEvent.click(ban.getByRole('button', { name: 'Ban Key' }));
+    expect(ban.getByRole('alert').textContent).toBe(LICENSE_BAN_REASON_REQUIRED);
+    fireEvent.change(ban.getByLabelText(/^Reason/), { target: { value: 'Leaked' } });
+    fireEvent.click(ban.getByRole('button', { name: 'Ban Key' }));
+    expect(await findToast('Licence key banned successfully')).toBeTruthy();
+    expect(api.sent('POST', `${LICENSES_PATH}/${license(1).id}/ban`)[0]?.body).toEqual({
+      reason: 'Leaked',
+    });
+    expect(await first.findByText('Leaked')).toBeTruthy();
+
+    dismissToast();
+    const second = within(screen.getByTestId(`license-row-${license(2).id}`));
+    fireEvent.click(second.getByRole('button', { name: 'Delete key' }));
+    const confirm = within(await screen.findByRole('alertdialog', { name: 'Delete licence key?' }));
+    fireEvent.click(confirm.getByRole('button', { name: 'Delete Key' }));
+    expect(await findToast('Licence key deleted successfully')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId(`license-row-${license(2).id}`)).toBeNull());
+  });
+});
