@@ -7,6 +7,7 @@ import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { AppUserInputField } from './app-user-input-field.tsx';
+import { UserSubscriptionsSection } from './user-subscriptions-section.tsx';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
 
 interface EditAppUserFields {
@@ -60,7 +61,7 @@ export function EditAppUserDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <FormDialog open={open} onOpenChange={onOpenChange}>
+    <FormDialog open={open} onOpenChange={onOpenChange} className="sm:max-w-2xl">
       {(close) =>
         user && (
           <EditAppUserForm key={user.id} applicationId={applicationId} user={user} onDone={close} />
@@ -163,6 +164,11 @@ function EditAppUserForm({
           Paused
         </Label>
       </div>
+      <UserSubscriptionsSection
+        applicationId={applicationId}
+        userId={user.id}
+        username={user.username}
+      />
     </DialogForm>
   );
 }

@@ -1,0 +1,212 @@
+import { SUBSCRIPTION_EXISTS, type Plan, type Subscription } from '@latchkey/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster.tsx';
+import { dismissToast } from '@/hooks/use-toast.ts';
+import {
+  createAuthValue,
+  createCurrentUser,
+  renderWithProviders,
+} from '@/test/render-with-providers.tsx';
+import { jsonResponse, neverAnswered, stubOwnerApi } from '@/test/stub-owner-api.ts';
+import { activeEntitlements, UserSubscriptionsSection } from './user-subscriptions-section.tsx';
+
+const USER_ID = '40000000-0000-4000-8000-000000000001';
+const BASE = `/api/applications/7/users/${USER_ID}/subscriptions`;
+
+const plan = (index: number, name: string, overrides: Partial<Plan> = {}): Plan => ({
+  id: `10000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+  applicationId: 7,
+  name,
+  durationDays: 30,
+  entitlements: [],
+  description: null,
+  archived: false,
+  createdAt: '2025-03-14T12:00:00.000Z',
+  updatedAt: '2025-03-14T12:00:00.000Z',
+  ...overrides,
+});
+const pro = plan(1, 'Pro', { entitlements: ['PRO', 'EXPORT_PDF'] });
+const team = plan(2, 'Team', { entitlements: ['TEAM'], durationDays: null });
+const old = plan(3, 'Old', { archived: true });
+
+const subscription = (from: Plan, overrides: Partial<Subscription> = {}): Subscription => ({
+  id: `50000000-0000-4000-8000-${from.id.slice(-12)}`,
+  planId: from.id,
+  planName: from.name,
+  expiresAt: '2099-01-01T00:00:00.000Z',
+  entitlements: [...from.entitlements].sort(),
+  isActive: true,
+  ...overrides,
+});
+
+function stubSubscriptionsApi(initial: Subscription[]) {
+  let list = [...initial];
+  let refusal: Response | null = null;
+  const sent = stubOwnerApi(({ method, path, body }) => {
+    if (path === '/api/applications/7/plans') return jsonResponse(200, [pro, team, old]);
+    if (refusal && method !== 'GET') {
+      const answer = refusal;
+      refusal = null;
+      return answer;
+    }
+    if (path === BASE && method === 'GET') return jsonResponse(200, list);
+    if (path === BASE && method === 'POST') {
+      const { planId, expiresAt } = body as { planId: string; expiresAt?: string | null };
+      const granted = [pro, team].find(({ id }) => id === planId)!;
+      list = [...list, subscription(granted, { expiresAt: expiresAt ?? null })];
+      return jsonResponse(201, list);
+    }
+    const one = list.find(({ id }) => path === `${BASE}/${id}`);
+    if (one && method === 'PUT') {
+      list = list.map((row) =>
+        row.id === one.id ? { ...row, ...(body as Partial<Subscription>) } : row,
+      );
+      return jsonResponse(200, list);
+    }
+    if (one && method === 'DELETE') {
+      list = list.filter(({ id }) => id !== one.id);
+      return jsonResponse(200, list);
+    }
+    return undefined;
+  });
+  return {
+    sent: (method: string) => sent.filter((request) => request.method === method),
+    refuseNext: (message: string) => {
+      refusal = jsonResponse(409, { message, code: 'CONFLICT' });
+    },
+  };
+}
+
+function renderSection() {
+  return renderWithProviders(
+    <>
+      <UserSubscriptionsSection applicationId={7} userId={USER_ID} username="pilot" />
+      <Toaster />
+    </>,
+    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+  );
+}
+
+function findToast(text: string) {
+  return screen.findByText(text, { selector: 'li *' });
+}
+
+describe('UserSubscriptionsSection', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    dismissToast();
+    // Radix's Select scrolls its chosen option into view, which jsdom does not do.
+    Element.prototype.scrollIntoView ??= () => {};
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('unites the entitlements of active subscriptions only, sorted', () => {
+    expect(
+      activeEntitlements([
+        subscription(pro),
+        subscription(team, { isActive: false }),
+        subscription(plan(4, 'Extra', { entitlements: ['PRO', 'API'] })),
+      ]),
+    ).toEqual(['API', 'EXPORT_PDF', 'PRO']);
+  });
+
+  it('shows a skeleton while loading', () => {
+    stubOwnerApi(() => neverAnswered());
+    renderSection();
+    expect(screen.getByRole('status', { name: 'Loading subscriptions' })).toBeTruthy();
+  });
+
+  it('lists each plan with its expiry or Lifetime, whether it is active, and the entitlements', async () => {
+    stubSubscriptionsApi([
+      subscription(pro),
+      subscription(team, { expiresAt: null }),
+      subscription(plan(4, 'Trial', { entitlements: ['TRIAL'] }), {
+        expiresAt: '2020-01-01T00:00:00.000Z',
+        isActive: false,
+      }),
+    ]);
+    renderSection();
+    const list = await screen.findByRole('list', { name: 'Subscriptions of pilot' });
+    const proItem = within(within(list).getByTestId('subscription-Pro'));
+    expect(proItem.getByText('Active')).toBeTruthy();
+    expect(proItem.getByText(/^Expires /)).toBeTruthy();
+    expect(
+      within(within(list).getByTestId('subscription-Team')).getByText('Lifetime'),
+    ).toBeTruthy();
+    expect(
+      within(within(list).getByTestId('subscription-Trial')).getByText('Expired'),
+    ).toBeTruthy();
+    expect(
+      within(screen.getByRole('list', { name: 'Entitlements of pilot' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['EXPORT_PDF', 'PRO', 'TEAM']);
+    // Every plan that is not archived is held: there is nothing left to grant.
+    expect(screen.queryByRole('group', { name: 'Grant a plan' })).toBeNull();
+  });
+
+  it('grants a plan (empty expiry: the plan decides), changes an expiry and removes after a confirmation', async () => {
+    const api = stubSubscriptionsApi([subscription(pro)]);
+    renderSection();
+    const grant = within(await screen.findByRole('group', { name: 'Grant a plan' }));
+    const grantButton = grant.getByRole('button', { name: 'Grant' });
+    expect(grantButton).toHaveProperty('disabled', true);
+    fireEvent.click(grant.getByRole('combobox', { name: 'Grant a plan' }));
+    // Only Team: Pro is held and Old is archived.
+    const options = await screen.findAllByRole('option');
+    expect(options.map((option) => option.textContent)).toEqual(['Team (Lifetime)']);
+    fireEvent.click(options[0]!);
+    fireEvent.click(grantButton);
+    expect(await findToast('Subscription granted successfully')).toBeTruthy();
+    expect(api.sent('POST').map(({ body }) => body)).toEqual([{ planId: team.id }]);
+    expect(await screen.findByTestId('subscription-Team')).toBeTruthy();
+
+    dismissToast();
+    const proItem = within(screen.getByTestId('subscription-Pro'));
+    fireEvent.click(proItem.getByRole('button', { name: 'Change expiry of Pro' }));
+    const expiry = proItem.getByLabelText('New expiry of Pro');
+    fireEvent.change(expiry, { target: { value: '2030-06-01T12:00' } });
+    fireEvent.click(proItem.getByRole('button', { name: 'Save Expiry' }));
+    expect(await findToast('Subscription updated successfully')).toBeTruthy();
+    expect(api.sent('PUT').map(({ body }) => body)).toEqual([
+      { expiresAt: new Date('2030-06-01T12:00').toISOString() },
+    ]);
+    await waitFor(() => expect(proItem.queryByLabelText('New expiry of Pro')).toBeNull());
+
+    dismissToast();
+    fireEvent.click(proItem.getByRole('button', { name: 'Remove Pro' }));
+    const confirm = within(
+      await screen.findByRole('alertdialog', { name: 'Remove subscription?' }),
+    );
+    fireEvent.click(confirm.getByRole('button', { name: 'Cancel' }));
+    expect(api.sent('DELETE')).toEqual([]);
+    fireEvent.click(proItem.getByRole('button', { name: 'Remove Pro' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', { name: 'Remove subscription?' })).getByRole(
+        'button',
+        { name: 'Remove Subscription' },
+      ),
+    );
+    expect(await findToast('Subscription removed successfully')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId('subscription-Pro')).toBeNull());
+  });
+
+  it("shows the server's refusal as a toast", async () => {
+    const api = stubSubscriptionsApi([]);
+    renderSection();
+    const grant = within(await screen.findByRole('group', { name: 'Grant a plan' }));
+    fireEvent.click(grant.getByRole('combobox', { name: 'Grant a plan' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Pro (30 days)' }));
+    api.refuseNext(SUBSCRIPTION_EXISTS);
+    fireEvent.click(grant.getByRole('button', { name: 'Grant' }));
+    expect(await findToast(SUBSCRIPTION_EXISTS)).toBeTruthy();
+  });
+});
