@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { and, eq, lt, or, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { licenseCsvColumns, type LicenseFilter } from '@latchkey/contracts';
 import { appUsers, licenseKeys } from '../../db/schema/index.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
@@ -33,7 +33,7 @@ export async function exportLicensesCsv({
   });
   async function* lines() {
     yield `${licenseCsvColumns.join(',')}\r\n`;
-    let after: { createdAt: Date; id: string } | null = null;
+    let after: { createdAt: string; id: string } | null = null;
     for (;;) {
       const page: Awaited<ReturnType<typeof readBatch>> = await readBatch(where, after);
       if (page.length === 0) return;
@@ -47,18 +47,23 @@ export async function exportLicensesCsv({
       }
       yield chunk;
       const last = page[page.length - 1]!;
-      after = { createdAt: last.createdAt, id: last.id };
+      after = { createdAt: last.cursor, id: last.id };
     }
   }
-  function readBatch(where: SQL, after: { createdAt: Date; id: string } | null) {
+  function readBatch(where: SQL, after: { createdAt: string; id: string } | null) {
+    // A row comparison, which the (application_id, created_at, id) index serves as one range:
+    // spelt as `a < x or (a = x and b < y)` PostgreSQL scanned from the newest key again for
+    // every batch (172 s for a million keys in bench:scale).
     const beforeLast = after
-      ? or(
-          lt(licenseKeys.createdAt, after.createdAt),
-          and(eq(licenseKeys.createdAt, after.createdAt), lt(licenseKeys.id, after.id)),
-        )
+      ? sql`(${licenseKeys.createdAt}, ${licenseKeys.id}) < (${after.createdAt}::timestamptz, ${after.id}::uuid)`
       : undefined;
     return ctx.db
-      .select({ ...licenseRowColumns, keySealed: licenseKeys.keySealed })
+      .select({
+        ...licenseRowColumns,
+        keySealed: licenseKeys.keySealed,
+        // The cursor as text: a Date would drop the microseconds and skip rows.
+        cursor: sql<string>`${licenseKeys.createdAt}::text`,
+      })
       .from(licenseKeys)
       .leftJoin(appUsers, eq(appUsers.id, licenseKeys.usedByUserId))
       .where(beforeLast ? and(where, beforeLast) : where)

@@ -215,6 +215,23 @@ describe('owner API: licence keys and subscriptions', () => {
     expect(none.body.trimEnd().split('\r\n')).toHaveLength(1);
   });
 
+  it('exports every key once across its batches, however many there are', async () => {
+    const { applicationId, planId } = await newApplicationWithPlan();
+    // Batches of 1,000 rows, walked by (created_at, id): three generations at three times.
+    const generated = [];
+    for (const count of [1_200, 900, 400]) {
+      generated.push(
+        ...(await generateLicensesViaApi(testApp.app, owner, applicationId, { planId, count })),
+      );
+      clock.advance(1000);
+    }
+    const response = await request('GET', `/api/applications/${applicationId}/licenses/export.csv`);
+    const lines = response.body.trimEnd().split('\r\n').slice(1);
+    const exported = lines.map((line) => line.split(',')[0]);
+    expect(exported).toHaveLength(2_500);
+    expect(new Set(exported)).toEqual(new Set(generated.map((key) => key.id)));
+  });
+
   it('bans and unbans an unused key (idempotently), deletes one, and deletes all unused of a plan', async () => {
     const { applicationId, planId } = await newApplicationWithPlan();
     const keys = await generateLicensesViaApi(testApp.app, owner, applicationId, {
