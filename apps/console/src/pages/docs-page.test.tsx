@@ -41,6 +41,7 @@ describe('DocsPage', { timeout: 30_000 }, () => {
       'C# Client',
       'API Endpoints',
       'Response Codes',
+      'Licences',
       'Verifying Signatures',
       'Implementation Guide',
     ]);
@@ -57,6 +58,11 @@ describe('DocsPage', { timeout: 30_000 }, () => {
     ).toEqual([...DOCUMENTED_FEATURES]);
     // Taken from docs/client-api.md, so the page and the file cannot drift apart.
     expect(within(section('signatures')).getByText('X-Signature-Ed25519')).toBeTruthy();
+    // Issue 22: the licences section is client-api.md's own, with the new calls and an example.
+    const licences = within(section('licences'));
+    expect(licences.getByText(/exactly one wins/)).toBeTruthy();
+    expect(licences.getAllByText('POST /api/v1/license/login').length).toBeGreaterThan(0);
+    expect(licences.getByText(/"missing_entitlements": \["TEAM"\]/)).toBeTruthy();
   });
 
   it('says the C# client is loading, then why it could not be loaded, with Try Again', async () => {

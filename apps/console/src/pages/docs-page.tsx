@@ -5,6 +5,7 @@ import { CSharpClientSection } from '@/components/docs/csharp-client-section.tsx
 import { DocsNavigation } from '@/components/docs/docs-navigation.tsx';
 import { EndpointReference } from '@/components/docs/endpoint-reference.tsx';
 import { ImplementationGuide } from '@/components/docs/implementation-guide.tsx';
+import { LicencesGuide } from '@/components/docs/licences-guide.tsx';
 import { MarkdownView } from '@/components/docs/markdown-view.tsx';
 import { QuickStart } from '@/components/docs/quick-start.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
@@ -22,6 +23,7 @@ export const DOCUMENTED_FEATURES = [
   'A live dashboard, statistics and activity logs',
   'Rate limiting of requests and failed logins',
   'Webhook notifications for logins, failures and violations',
+  'Licence keys in bulk, plans with entitlements, and subscriptions per user',
   'Ed25519-signed responses, so a fake server cannot unlock your program',
   'A JSON REST API with a C# WinForms client and samples in Python, Node.js and C++',
   'Dark and light themes, and role-based access control',
@@ -33,6 +35,7 @@ const SECTIONS = [
   { id: 'csharp-client', title: 'C# Client' },
   { id: 'endpoints', title: 'API Endpoints' },
   { id: 'codes', title: 'Response Codes' },
+  { id: 'licences', title: 'Licences' },
   { id: 'signatures', title: 'Verifying Signatures' },
   { id: 'implementation', title: 'Implementation Guide' },
 ] as const;
@@ -100,6 +103,9 @@ export function DocsPage() {
               <code className="font-mono">success: false</code>.
             </p>
             <ClientApiCodesTable />
+          </DocsSection>
+          <DocsSection id="licences">
+            <LicencesGuide />
           </DocsSection>
           <DocsSection id="signatures">
             <MarkdownView
