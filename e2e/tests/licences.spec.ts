@@ -1,0 +1,355 @@
+import AxeBuilder from '@axe-core/playwright';
+import {
+  clientApiHeaders,
+  LICENSE_COUNT_RANGE,
+  type AppUser,
+  type Application,
+  type GeneratedLicenses,
+  type Plan,
+} from '@latchkey/contracts';
+import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
+
+/** The console's own storage key (apps/console/src/lib/theme.ts). */
+const THEME_STORAGE_KEY = 'latchkey-auth-theme';
+
+function toast(page: Page, text: string): Locator {
+  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
+}
+
+async function ownerPost<T>(page: Page, path: string, data: unknown): Promise<T> {
+  const response = await page.request.post(path, { headers: consoleOriginHeaders(page), data });
+  expect(response.status(), `POST ${path}`).toBe(201);
+  return (await response.json()) as T;
+}
+
+/** An application with two plans and one end user, as the signed-in owner. */
+async function seedApplication(page: Page, name: string) {
+  const application = await ownerPost<Application>(page, '/api/applications', { name });
+  const base = `/api/applications/${application.id}`;
+  const pro = await ownerPost<Plan>(page, `${base}/plans`, {
+    name: 'Pro Monthly',
+    durationDays: 30,
+    entitlements: ['PRO', 'EXPORT_PDF'],
+  });
+  const basic = await ownerPost<Plan>(page, `${base}/plans`, { name: 'Basic Lifetime' });
+  const user = await ownerPost<AppUser>(page, `${base}/users`, {
+    username: 'pilot',
+    password: 'pw-pilot-123',
+  });
+  return { application, base, pro, basic, user };
+}
+
+function keyRows(page: Page): Locator {
+  return page.locator('tr[data-testid^="license-row-"]');
+}
+
+async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {
+  await combobox.click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test.describe('licences tab of the application page', () => {
+  test('generates, finds, reveals, bans, unbans and deletes keys; deletes the unused of a plan', async ({
+    page,
+    context,
+  }) => {
+    test.setTimeout(120_000);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await signInAsNewOwner(page, 'Lena Licences');
+    const { application, base, basic } = await seedApplication(page, 'Key Desk');
+    await page.goto(`/app/${application.id}`);
+    await page.getByRole('tab', { name: 'Licences' }).click();
+    await expect(page.getByRole('heading', { name: 'No licence keys yet' })).toBeVisible();
+
+    // The form is checked before anything is sent, the mask's strength said as it is typed.
+    await page.getByRole('button', { name: 'Generate Keys' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Generate Licence Keys' });
+    await chooseOption(
+      page,
+      dialog.getByRole('combobox', { name: /^Plan/ }),
+      'Pro Monthly (30 days)',
+    );
+    await dialog.getByLabel(/^Number of keys/).fill('10001');
+    await dialog.getByRole('button', { name: 'Generate Keys' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText(LICENSE_COUNT_RANGE);
+    await dialog.getByLabel(/^Number of keys/).fill('3');
+    await expect(dialog.getByText(/^125 bits of randomness/)).toBeVisible();
+    await dialog.getByLabel('Mask').fill('XXXX-XXXX');
+    await expect(dialog.getByText(/this one has 40 bits/)).toBeVisible();
+    await dialog.getByLabel('Mask').fill('PRO-XXXXX-XXXXX-XXXXX-XXXXX');
+    await dialog.getByLabel('Note (optional)').fill('Shop A');
+    await dialog.getByRole('button', { name: 'Generate Keys' }).click();
+    await expect(toast(page, 'Licence keys generated successfully')).toBeVisible();
+
+    // The new keys, whole, once: copy them all and download them.
+    const keysDialog = page.getByRole('dialog', { name: 'New Licence Keys' });
+    await expect(keysDialog).toContainText('3 keys of Pro Monthly');
+    const keys = (await keysDialog.getByLabel('Keys').inputValue()).trim().split('\n');
+    expect(keys).toHaveLength(3);
+    for (const key of keys) expect(key).toMatch(/^PRO(-[2-9A-HJ-NP-Z]{5}){4}$/);
+    await keysDialog.getByRole('button', { name: 'Copy all' }).click();
+    await expect(toast(page, 'Licence keys copied to clipboard')).toBeVisible();
+    expect((await page.evaluate(() => navigator.clipboard.readText())).trim().split('\n')).toEqual(
+      keys,
+    );
+    const [csv] = await Promise.all([
+      page.waitForEvent('download'),
+      keysDialog.getByRole('button', { name: 'Download .csv' }).click(),
+    ]);
+    expect(csv.suggestedFilename()).toBe('licence-keys-pro-monthly.csv');
+    await keysDialog.getByRole('button', { name: 'Done' }).click();
+    await expect(keyRows(page)).toHaveCount(3);
+
+    // Two keys of the other plan; a holder redeems one of the first three.
+    await ownerPost<GeneratedLicenses>(page, `${base}/licenses`, {
+      planId: basic.id,
+      count: 2,
+      note: 'Giveaway',
+    });
+    const redeemed = await page.request.post('/api/v1/license/redeem', {
+      headers: { [clientApiHeaders.apiKey]: application.apiKey },
+      data: { username: 'pilot', password: 'pw-pilot-123', license_key: keys[0] },
+    });
+    expect(((await redeemed.json()) as { success: boolean }).success).toBe(true);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await expect(keyRows(page)).toHaveCount(5);
+    await page.getByRole('searchbox', { name: 'Search licence keys' }).fill('Giveaway');
+    await expect(keyRows(page)).toHaveCount(2);
+    await expect(keyRows(page).first()).toContainText('Basic Lifetime');
+    await page.getByRole('searchbox', { name: 'Search licence keys' }).fill('');
+    await expect(keyRows(page)).toHaveCount(5);
+
+    // Filters: by status and by plan; the export link keeps them.
+    await chooseOption(page, page.getByRole('combobox', { name: 'Status' }), 'Used');
+    await expect(keyRows(page)).toHaveCount(1);
+    const used = keyRows(page).first();
+    await expect(used).toContainText('pilot');
+    await expect(used).toContainText('Pro Monthly');
+    await used.getByRole('button', { name: 'Reveal key' }).click();
+    await expect(used.locator('code')).toHaveText(keys[0]!);
+    await used.getByRole('button', { name: 'Hide key' }).click();
+    await expect(used.locator('code')).not.toHaveText(keys[0]!);
+    const exportHref = await page.getByRole('link', { name: 'Export CSV' }).getAttribute('href');
+    expect(exportHref).toBe(`${base}/licenses/export.csv?status=used`);
+    const exported = await page.request.get(exportHref!);
+    expect(exported.status()).toBe(200);
+    const lines = (await exported.text()).trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain(keys[0]!);
+
+    await chooseOption(page, page.getByRole('combobox', { name: 'Status' }), 'All statuses');
+    await chooseOption(page, page.getByRole('combobox', { name: 'Plan' }), 'Pro Monthly');
+    await expect(keyRows(page)).toHaveCount(3);
+
+    // Ban with a reason (asked for), then unban; each confirmed.
+    const unused = keyRows(page).filter({ hasText: 'Unused' });
+    const target = unused.first();
+    const targetId = await target.getAttribute('data-testid');
+    const row = page.getByTestId(targetId!);
+    await row.getByRole('button', { name: 'Ban key' }).click();
+    const ban = page.getByRole('dialog', { name: 'Ban licence key?' });
+    await ban.getByRole('button', { name: 'Ban Key' }).click();
+    await expect(ban.getByRole('alert')).toHaveText('Please enter a reason for the ban');
+    await ban.getByLabel(/^Reason/).fill('Chargeback');
+    await ban.getByRole('button', { name: 'Ban Key' }).click();
+    await expect(toast(page, 'Licence key banned successfully')).toBeVisible();
+    await expect(row).toContainText('Banned');
+    await expect(row).toContainText('Chargeback');
+    await row.getByRole('button', { name: 'Unban key' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Unban licence key?' })
+      .getByRole('button', { name: 'Unban Key' })
+      .click();
+    await expect(toast(page, 'Licence key unbanned successfully')).toBeVisible();
+    await expect(row).toContainText('Unused');
+
+    // Delete one key; then the unused of the plan, after a confirmation that counts them.
+    await row.getByRole('button', { name: 'Delete key' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete licence key?' })
+      .getByRole('button', { name: 'Delete Key' })
+      .click();
+    await expect(toast(page, 'Licence key deleted successfully')).toBeVisible();
+    await expect(keyRows(page)).toHaveCount(2);
+
+    await page.getByRole('button', { name: 'Delete Unused' }).click();
+    await page.getByRole('menuitem', { name: 'Pro Monthly' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete unused keys?' });
+    await expect(confirm.getByTestId('unused-key-count')).toHaveText('1 unused key');
+    await confirm.getByRole('button', { name: 'Delete Unused Keys' }).click();
+    await expect(toast(page, 'Unused licence keys deleted successfully')).toBeVisible();
+    await expect(keyRows(page)).toHaveCount(1);
+    await expect(keyRows(page).first()).toContainText('Used');
+
+    // The stats count from running totals: two unused (Basic), one used.
+    await page.getByRole('tab', { name: 'Overview' }).click();
+    await expect(page.getByTestId('stat-unused-keys')).toHaveText('2');
+    await expect(page.getByTestId('stat-used-keys')).toHaveText('1');
+  });
+
+  test('grants, extends and removes a subscription in the Edit User dialog', async ({ page }) => {
+    await signInAsNewOwner(page, 'Sam Subscriptions');
+    const { application } = await seedApplication(page, 'Sub Desk');
+    await page.goto(`/app/${application.id}`);
+    await page.getByRole('tab', { name: /^Users/ }).click();
+    await page.getByTestId('user-row-pilot').getByRole('button', { name: 'Edit user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit User' });
+    await expect(dialog.getByText('No subscriptions yet.')).toBeVisible();
+
+    const grant = dialog.getByRole('group', { name: 'Grant a plan' });
+    await chooseOption(
+      page,
+      grant.getByRole('combobox', { name: 'Grant a plan' }),
+      'Pro Monthly (30 days)',
+    );
+    await grant.getByRole('button', { name: 'Grant' }).click();
+    await expect(toast(page, 'Subscription granted successfully')).toBeVisible();
+    const pro = dialog.getByTestId('subscription-Pro Monthly');
+    await expect(pro).toContainText('Active');
+    await expect(pro).toContainText('Expires');
+    await expect(
+      dialog.getByRole('list', { name: 'Entitlements of pilot' }).getByRole('listitem'),
+    ).toHaveText(['EXPORT_PDF', 'PRO']);
+
+    await chooseOption(
+      page,
+      grant.getByRole('combobox', { name: 'Grant a plan' }),
+      'Basic Lifetime (Lifetime)',
+    );
+    await grant.getByRole('button', { name: 'Grant' }).click();
+    await expect(toast(page, 'Subscription granted successfully')).toBeVisible();
+    await expect(dialog.getByTestId('subscription-Basic Lifetime')).toContainText('Lifetime');
+
+    // Extend: a new expiry, saved at once.
+    await pro.getByRole('button', { name: 'Change expiry of Pro Monthly' }).click();
+    await pro.getByLabel('New expiry of Pro Monthly').fill('2031-01-15T10:00');
+    await pro.getByRole('button', { name: 'Save Expiry' }).click();
+    await expect(toast(page, 'Subscription updated successfully')).toBeVisible();
+    await expect(pro).toContainText('2031');
+
+    // Remove, after a confirmation.
+    await dialog
+      .getByTestId('subscription-Basic Lifetime')
+      .getByRole('button', { name: 'Remove Basic Lifetime' })
+      .click();
+    await page
+      .getByRole('alertdialog', { name: 'Remove subscription?' })
+      .getByRole('button', { name: 'Remove Subscription' })
+      .click();
+    await expect(toast(page, 'Subscription removed successfully')).toBeVisible();
+    await expect(dialog.getByTestId('subscription-Basic Lifetime')).toHaveCount(0);
+    await expect(pro).toBeVisible();
+  });
+
+  test('at 390 and 1280 px in both themes: no sideways page, reachable row actions, axe clean', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    await signInAsNewOwner(page, 'Lou Layout');
+    const { application, base, pro, user } = await seedApplication(page, 'Layout Keys');
+    await ownerPost(page, `${base}/licenses`, {
+      planId: pro.id,
+      count: 2,
+      note: 'A long note about the shop order this key was sold in, kept for support',
+      redeemBy: '2099-01-01T00:00:00.000Z',
+    });
+    await ownerPost(page, `${base}/users/${user.id}/subscriptions`, { planId: pro.id });
+
+    const problems: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate(
+        ([key, value]) => localStorage.setItem(key!, value!),
+        [THEME_STORAGE_KEY, theme],
+      );
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/app/${application.id}`);
+      await page.getByRole('tab', { name: 'Licences' }).click();
+      await expect(keyRows(page)).toHaveCount(2);
+
+      for (const viewport of [
+        { name: 'phone', width: 390, height: 844 },
+        { name: 'desktop', width: 1280, height: 800 },
+      ]) {
+        const label = `licences-${viewport.name}-${theme}`;
+        await page.setViewportSize({ width: viewport.width, height: viewport.height });
+        await settle(page);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
+        problems.push(...(await seriousAxeViolations(page, label)));
+        await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
+
+        const actions = page.locator('table tbody button');
+        await expect(actions).toHaveCount(8);
+        for (let index = 0; index < 8; index += 1) {
+          try {
+            await actions.nth(index).click({ trial: true, timeout: 3_000 });
+          } catch {
+            problems.push(
+              `${label}: "${await actions.nth(index).getAttribute('aria-label')}" not clickable`,
+            );
+          }
+        }
+
+        await page.getByRole('button', { name: 'Generate Keys' }).click();
+        const dialog = page.getByRole('dialog', { name: 'Generate Licence Keys' });
+        await dialog.getByLabel('Mask').fill('XXXX');
+        await dialog.getByRole('button', { name: 'Generate Keys' }).click();
+        await expect(dialog.getByRole('alert')).toBeVisible();
+        await settle(page);
+        problems.push(...(await seriousAxeViolations(page, `${label}-generate`)));
+        await page.screenshot({ path: testInfo.outputPath(`${label}-generate.png`) });
+        const box = await dialog.boundingBox();
+        if (!box || box.x < 0 || box.x + box.width > viewport.width) {
+          problems.push(`${label}-generate: the dialog does not fit the screen`);
+        }
+        await page.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+      }
+
+      // The user dialog with its subscriptions, on a phone.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('tab', { name: /^Users/ }).click();
+      await page.getByTestId('user-row-pilot').getByRole('button', { name: 'Edit user' }).click();
+      const userDialog = page.getByRole('dialog', { name: 'Edit User' });
+      await expect(userDialog.getByTestId('subscription-Pro Monthly')).toBeVisible();
+      await settle(page);
+      problems.push(...(await seriousAxeViolations(page, `user-dialog-phone-${theme}`)));
+      await page.screenshot({ path: testInfo.outputPath(`user-dialog-phone-${theme}.png`) });
+      const box = await userDialog.boundingBox();
+      if (!box || box.x < 0 || box.x + box.width > 390) {
+        problems.push(`user-dialog-phone-${theme}: the dialog does not fit the screen`);
+      }
+      await page.keyboard.press('Escape');
+      await expect(userDialog).toBeHidden();
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+async function settle(page: Page): Promise<void> {
+  await page.waitForLoadState('networkidle');
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+async function seriousAxeViolations(page: Page, label: string): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
+  return results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${label}: axe ${violation.impact} ${violation.id} on ${violation.nodes
+          .slice(0, 5)
+          .map((node) => node.target.join(' '))
+          .join(' | ')}`,
+    );
+}
