@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import {
   clientApiHeaders,
   LICENSE_COUNT_RANGE,
@@ -7,6 +6,7 @@ import {
   type GeneratedLicenses,
   type Plan,
 } from '@latchkey/contracts';
+import { settle, seriousAxeViolations } from './support/layout-checks.ts';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 
@@ -328,28 +328,3 @@ test.describe('licences tab of the application page', () => {
     expect(problems).toEqual([]);
   });
 });
-
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-}
-
-async function seriousAxeViolations(page: Page, label: string): Promise<string[]> {
-  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${label}: axe ${violation.impact} ${violation.id} on ${violation.nodes
-          .slice(0, 5)
-          .map((node) => node.target.join(' '))
-          .join(' | ')}`,
-    );
-}

@@ -1,4 +1,3 @@
-import AxeBuilder from '@axe-core/playwright';
 import {
   PLAN_IN_USE,
   PLAN_NAME_REQUIRED,
@@ -6,6 +5,7 @@ import {
   type Application,
   type Plan,
 } from '@latchkey/contracts';
+import { settle, seriousAxeViolations } from './support/layout-checks.ts';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 
@@ -270,31 +270,3 @@ test.describe('plans tab of the application page', () => {
     expect(problems).toEqual([]);
   });
 });
-
-/** Waits until data has arrived and one-shot animations (fades, rise-ins) have ended. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-}
-
-/** axe's serious and critical findings on the page as it is, one line each. */
-async function seriousAxeViolations(page: Page, label: string): Promise<string[]> {
-  // Only violations are read; leaving out passes and incompletes makes axe much faster.
-  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${label}: axe ${violation.impact} ${violation.id} on ${violation.nodes
-          .slice(0, 5)
-          .map((node) => node.target.join(' '))
-          .join(' | ')}`,
-    );
-}

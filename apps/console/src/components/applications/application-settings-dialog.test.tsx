@@ -46,6 +46,19 @@ function stubUpdate() {
   return sentBodies;
 }
 
+// Radix's Switch measures itself; jsdom has no ResizeObserver, and sizes are not under test.
+beforeEach(() =>
+  vi.stubGlobal(
+    'ResizeObserver',
+    class {
+      observe() {}
+      unobserve() {}
+      disconnect() {}
+    },
+  ),
+);
+afterEach(() => vi.unstubAllGlobals());
+
 async function openSettings() {
   renderWithProviders(<ApplicationSettingsDialog application={application} />, {
     auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
@@ -55,19 +68,6 @@ async function openSettings() {
 }
 
 describe('ApplicationSettingsDialog: sessions per user', () => {
-  // Radix's Switch measures itself; jsdom has no ResizeObserver, and sizes are not under test.
-  beforeEach(() =>
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    ),
-  );
-  afterEach(() => vi.unstubAllGlobals());
-
   it('shows the saved limit with its hint, and saves a new one as a number', async () => {
     const sentBodies = stubUpdate();
     const field = await openSettings();
@@ -93,18 +93,6 @@ describe('ApplicationSettingsDialog: sessions per user', () => {
 });
 
 describe('ApplicationSettingsDialog: licence required', () => {
-  beforeEach(() =>
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    ),
-  );
-  afterEach(() => vi.unstubAllGlobals());
-
   it('shows the saved setting with its hint, and sends the switched value', async () => {
     const sentBodies = stubUpdate();
     await openSettings();
