@@ -11,7 +11,6 @@ import type { DatabaseConnection } from '../../db/client.ts';
 import { deliveriesOfInsertedActivity } from '../webhooks/webhook-outbox.ts';
 import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
-import { hashToken } from '../../lib/tokens.ts';
 import {
   blacklistMatchCondition,
   blacklistProbeParameters,
@@ -19,15 +18,12 @@ import {
   type BlacklistProbe,
 } from '../blacklist/find-blacklist-match.ts';
 import { blockedEventOf } from './blocked-event.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
 import type { ClientContext } from './client-context.ts';
-import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import type { LoginThrottles, PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
-import { issueSessionToken } from './session-token.ts';
+import { completeLogin } from './complete-login.ts';
 import {
   heldSubscriptionsJson,
-  licensedUntilMs,
-  licensingAnswer,
   parseHeldSubscriptions,
   type HeldSubscription,
   type RawHeldSubscription,
@@ -46,7 +42,6 @@ interface LoginUser {
   /** Exempt from the per-username failure limit (see login-throttles.ts). */
   lastLoginIp: string | null;
   held: HeldSubscription[];
-  licensedUntilMs: number | null;
 }
 
 /** Login's statements, prepared once per app: parsing and planning them per login adds up. */
@@ -243,14 +238,12 @@ function prefetchedRows(
 
 /** The left join makes every column nullable; with an id, the row is a user and they are not. */
 function foundUser(
-  row: { [K in Exclude<keyof LoginUser, 'held' | 'licensedUntilMs'>]: LoginUser[K] | null } & {
+  row: { [K in Exclude<keyof LoginUser, 'held'>]: LoginUser[K] | null } & {
     held: RawHeldSubscription[] | null;
   },
 ): LoginUser {
-  const held = parseHeldSubscriptions(row.held);
   return {
-    held,
-    licensedUntilMs: licensedUntilMs(held),
+    held: parseHeldSubscriptions(row.held),
     id: row.id!,
     username: row.username!,
     email: row.email,
@@ -356,68 +349,16 @@ export async function logInEndUser({
     return refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
   }
 
-  const standing = standingRefusal(application, user, now);
-  if (standing) {
-    // A lapsed subscription is logged as an expiry; the metadata's code tells them apart.
-    return refuse(
-      standing.code,
-      standing.code === 'ACCOUNT_DISABLED' ? 'account_disabled' : 'account_expired',
-      standing.message,
-    );
-  }
-  if (input.version !== application.version) {
-    return refuse('VERSION_MISMATCH', 'version_mismatch', application.versionMismatchMessage);
-  }
-  const { hwid } = input;
-  if (application.hwidLockEnabled && (!hwid || (user.hwid !== null && user.hwid !== hwid))) {
-    return refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
-  }
-
-  const sessionToken = issueSessionToken(now);
-  const successRecord = {
-    applicationId: application.id,
-    appUserId: user.id,
-    username: user.username,
-    event: 'user_login',
-    success: true,
-    ipAddress: ctx.ipAddress,
-    errorMessage: null,
-    metadata: {
-      ...metadata,
-      code: 'OK',
-      ...(application.hwidLockEnabled && user.hwid === null ? { hwidBound: true } : {}),
-    },
-    createdAt: now,
-  } satisfies ActivityRecord;
-  const written = await ctx.statements.stampAndRecordLogin({
-    userId: user.id,
+  const answer = await completeLogin(ctx, {
+    user,
+    version: input.version,
+    hwid: input.hwid,
+    metadata,
     now,
-    ipAddress: ctx.ipAddress,
-    loginHwid: hwid,
-    tokenHash: hashToken(sessionToken),
-    applicationId: application.id,
-    metadata: successRecord.metadata,
-    bindHwid: application.hwidLockEnabled && hwid ? hwid : null,
+    refuse,
+    onNotWritten: () =>
+      refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage),
   });
-  if (!written) {
-    return application.hwidLockEnabled
-      ? refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage)
-      : refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage);
-  }
-  activity.noteWritten(successRecord, written.queuedDeliveries);
-
-  if (hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
-  activity.resetLoginAttempts(user.id);
-  return {
-    success: true,
-    message: application.loginSuccessMessage,
-    code: 'OK',
-    user_id: user.id,
-    username: user.username,
-    email: user.email,
-    expires_at: user.expiresAt?.toISOString() ?? null,
-    hwid_locked: application.hwidLockEnabled && written.hwid !== null,
-    session_token: sessionToken,
-    ...licensingAnswer(user.held, now),
-  };
+  if (answer.success && hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
+  return answer;
 }

@@ -9,23 +9,20 @@ import type {
 import { appUsers, licenseKeys } from '../../db/schema/index.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
-import { hashToken } from '../../lib/tokens.ts';
 import type { ActivityRecord } from '../activity/activity-events.ts';
 import { writeActivityRows } from '../activity/activity-recorder.ts';
 import { licenseKeyDigest } from '../licenses/license-key-secrets.ts';
 import { redeemLicenseKey, type LicenseRefusalCode } from '../licenses/redeem-license-key.ts';
 import {
   heldSubscriptionsJson,
-  licensedUntilMs,
-  licensingAnswer,
   parseHeldSubscriptions,
 } from '../subscriptions/held-subscriptions.ts';
 import { blockedEventOf } from './blocked-event.ts';
-import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
+import { completeLogin } from './complete-login.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 import { KeyRefused, licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
 import type { LoginStatements } from './log-in-end-user.ts';
-import { issueSessionToken } from './session-token.ts';
 
 /** The end user a key alone logs in: named after the key's id, never after its text. */
 export const keyUsername = (licenseId: string) => `key-${licenseId}`;
@@ -104,7 +101,6 @@ export async function logInWithLicense({
     .from(appUsers)
     .where(and(eq(appUsers.id, found.userId), eq(appUsers.applicationId, application.id)));
   if (!user) return refusal('LICENSE_INVALID', clientMessages.licenseInvalid);
-  const held = parseHeldSubscriptions(user.held);
 
   const refuse = async (code: ClientApiCode, event: ActivityEvent, message: string) => {
     activity.countFailedLogin(user.id);
@@ -121,70 +117,16 @@ export async function logInWithLicense({
     });
     return refusal(code, message);
   };
-  const standing = standingRefusal(
-    application,
-    { ...user, licensedUntilMs: licensedUntilMs(held) },
+  return completeLogin(ctx, {
+    user: { ...user, held: parseHeldSubscriptions(user.held) },
+    version: input.version,
+    hwid: input.hwid,
+    metadata,
     now,
-  );
-  if (standing) {
-    return refuse(
-      standing.code,
-      standing.code === 'ACCOUNT_DISABLED' ? 'account_disabled' : 'account_expired',
-      standing.message,
-    );
-  }
-  if (input.version !== application.version) {
-    return refuse('VERSION_MISMATCH', 'version_mismatch', application.versionMismatchMessage);
-  }
-  const { hwid } = input;
-  if (application.hwidLockEnabled && (!hwid || (user.hwid !== null && user.hwid !== hwid))) {
-    return refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
-  }
-
-  const sessionToken = issueSessionToken(now);
-  const successMetadata = {
-    ...metadata,
-    code: 'OK',
-    ...(application.hwidLockEnabled && user.hwid === null ? { hwidBound: true } : {}),
-  };
-  const written = await ctx.statements.stampAndRecordLogin({
-    userId: user.id,
-    now,
-    ipAddress: ctx.ipAddress,
-    loginHwid: hwid,
-    tokenHash: hashToken(sessionToken),
-    applicationId: application.id,
-    metadata: successMetadata,
-    bindHwid: application.hwidLockEnabled && hwid ? hwid : null,
+    refuse,
+    // A key user has no password to be wrong about: only the user's deletion loses the race.
+    onNotWritten: async () => refusal('LICENSE_INVALID', clientMessages.licenseInvalid),
   });
-  if (!written) return refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
-  activity.noteWritten(
-    {
-      applicationId: application.id,
-      appUserId: user.id,
-      username: user.username,
-      event: 'user_login',
-      success: true,
-      ipAddress: ctx.ipAddress,
-      errorMessage: null,
-      metadata: successMetadata,
-      createdAt: now,
-    },
-    written.queuedDeliveries,
-  );
-  activity.resetLoginAttempts(user.id);
-  return {
-    success: true,
-    message: application.loginSuccessMessage,
-    code: 'OK',
-    user_id: user.id,
-    username: user.username,
-    email: user.email,
-    expires_at: user.expiresAt?.toISOString() ?? null,
-    hwid_locked: application.hwidLockEnabled && written.hwid !== null,
-    session_token: sessionToken,
-    ...licensingAnswer(held, now),
-  };
 }
 
 type FoundKeyUser = { userId: string } | { code: LicenseRefusalCode; licenseId: string | null };
