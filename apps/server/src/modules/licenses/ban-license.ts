@@ -1,5 +1,5 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
-import { appUsers, licenseKeys, type LicenseKey } from '../../db/schema/index.ts';
+import { licenseKeys, type LicenseKey } from '../../db/schema/index.ts';
 import type { Database } from '../../db/client.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
@@ -75,12 +75,12 @@ export async function banLicense({
     return row;
   });
   if (!banned) throw await licenseNotFound(ctx, input);
-  if (banned === 'already-banned') return readLicenseRow(ctx, input);
-  const user = banned.usedByUserId ? await usernameOf(ctx.db, banned.usedByUserId) : null;
+  const row = await readLicenseRow(ctx, input);
+  if (banned === 'already-banned') return row;
   await ctx.activity.recordActivity({
     applicationId: input.applicationId,
-    appUserId: user ? banned.usedByUserId : null,
-    username: user,
+    appUserId: row.usedByUsername === null ? null : row.usedByUserId,
+    username: row.usedByUsername,
     event: 'license_banned',
     success: true,
     ipAddress: null,
@@ -95,7 +95,7 @@ export async function banLicense({
     );
   }
   ctx.log.info({ licenseId: banned.id, applicationId: input.applicationId }, 'licence key banned');
-  return readLicenseRow(ctx, input);
+  return row;
 }
 
 /**
@@ -174,12 +174,4 @@ async function holdsOtherLifetimeGrant(db: Database, key: LicenseKey): Promise<b
     )
     .limit(1);
   return other !== undefined;
-}
-
-async function usernameOf(db: Database, appUserId: string): Promise<string | null> {
-  const [user] = await db
-    .select({ username: appUsers.username })
-    .from(appUsers)
-    .where(eq(appUsers.id, appUserId));
-  return user?.username ?? null;
 }

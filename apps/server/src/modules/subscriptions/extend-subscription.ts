@@ -1,6 +1,6 @@
 import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { applications, plans, subscriptions } from '../../db/schema/index.ts';
+import { applications, subscriptions } from '../../db/schema/index.ts';
 import { endSessions } from '../client-api/end-sessions.ts';
 
 export interface SubscriptionGrant {
@@ -108,15 +108,6 @@ export async function hasActiveSubscription(
     )
     .limit(1);
   return row !== undefined;
-}
-
-/** The plan a key names, as a grant needs it. */
-export async function loadPlanDuration(db: Database, planId: string) {
-  const [plan] = await db
-    .select({ id: plans.id, durationDays: plans.durationDays })
-    .from(plans)
-    .where(eq(plans.id, planId));
-  return plan;
 }
 
 /**

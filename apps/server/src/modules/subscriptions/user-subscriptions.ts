@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import {
   PLAN_NOT_FOUND,
   SUBSCRIPTION_EXISTS,
@@ -184,19 +184,4 @@ export async function deleteSubscription({
 async function subscriptionNotFound(ctx: EndUserChangeContext, ids: AppUserIds) {
   await assertOwnedUser(ctx, ids);
   return notFound(SUBSCRIPTION_NOT_FOUND);
-}
-
-/** Active subscriptions' entitlement codes, sorted and unique: what login and verify answer. */
-export async function activeEntitlements(db: Database, appUserId: string, now: Date) {
-  const rows = await db
-    .select({ entitlements: plans.entitlements })
-    .from(subscriptions)
-    .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(
-      and(
-        eq(subscriptions.appUserId, appUserId),
-        or(isNull(subscriptions.expiresAt), gt(subscriptions.expiresAt, now)),
-      ),
-    );
-  return [...new Set(rows.flatMap((row) => row.entitlements))].sort();
 }
