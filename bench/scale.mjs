@@ -146,8 +146,16 @@ async function main() {
         `/api/applications/${applicationId}/licenses?search=a1b2`,
       ],
       [
-        'licence keys, search by note',
+        'licence keys, search by note matching 10,000',
         `/api/applications/${applicationId}/licenses?search=batch%2042`,
+      ],
+      [
+        'licence keys, search by note matching 110,001',
+        `/api/applications/${applicationId}/licenses?search=batch%201`,
+      ],
+      [
+        'licence keys, search by holder',
+        `/api/applications/${applicationId}/licenses?search=user-4242`,
       ],
       [
         'licence keys, search by whole key',

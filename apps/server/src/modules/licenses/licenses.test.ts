@@ -1,10 +1,11 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_LICENSE_KEY_MASK,
   LICENSE_COUNT_RANGE,
   LICENSE_PLAN_ARCHIVED,
   PLAN_IN_USE,
+  SEARCH_COUNT_LIMIT,
   licenseCsvColumns,
   licenseKeyAlphabets,
   licenseListSchema,
@@ -64,6 +65,7 @@ describe('owner API: licence keys and subscriptions', () => {
     return {
       keys: licenseListSchema.parse(response.json()),
       total: Number(response.headers[pagingHeaders.totalCount]),
+      isTotalCapped: response.headers[pagingHeaders.totalCountCapped] === 'true',
     };
   };
 
@@ -187,6 +189,50 @@ describe('owner API: licence keys and subscriptions', () => {
     expect(expired.keys.map((key) => key.id).sort()).toEqual(second.map((key) => key.id).sort());
     expect(expired.keys.every((key) => key.status === 'expired')).toBe(true);
     expect((await listKeys(applicationId, '?status=unused')).total).toBe(3);
+  });
+
+  it(`searches by holder too, counts each key once, and past ${SEARCH_COUNT_LIMIT} matches walks newest first`, async () => {
+    const { applicationId, planId } = await newApplicationWithPlan();
+    const holder = await createAppUserViaApi(testApp.app, owner, applicationId, {
+      username: 'bulk-holder',
+    });
+    // One more match than the limit, newest last, inserted as rows (10,001 keys through the
+    // API would cost the suite seconds); the newest is used by a user whose name also matches,
+    // so two of the four lookups find it.
+    await testApp.database.db.execute(sql`
+      insert into license_keys (application_id, plan_id, key_digest, key_sealed, display,
+                                key_suffix, note, state, used_by_user_id, used_at, created_at)
+      select ${applicationId}::int, ${planId}::uuid, 'digest-' || i, 'sealed', 'display', 'zz' || i,
+             'bulk ' || i, case when i = ${SEARCH_COUNT_LIMIT + 1}::int then 'used' else 'unused' end,
+             case when i = ${SEARCH_COUNT_LIMIT + 1}::int then ${holder.id}::uuid end,
+             case when i = ${SEARCH_COUNT_LIMIT + 1}::int then now() end,
+             timestamptz '2026-04-01T00:00:00Z' + i * interval '1 second'
+      from generate_series(1, ${SEARCH_COUNT_LIMIT + 1}::int) as i`);
+    const newest = `bulk ${SEARCH_COUNT_LIMIT + 1}`;
+
+    const broad = await listKeys(applicationId, '?search=bulk&pageSize=3');
+    expect([broad.total, broad.isTotalCapped]).toEqual([SEARCH_COUNT_LIMIT, true]);
+    expect(broad.keys.map((key) => key.note)).toEqual([
+      newest,
+      `bulk ${SEARCH_COUNT_LIMIT}`,
+      `bulk ${SEARCH_COUNT_LIMIT - 1}`,
+    ]);
+    const deeper = await listKeys(applicationId, '?search=bulk&page=1000&pageSize=10');
+    expect(deeper.keys.map((key) => key.note)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `bulk ${SEARCH_COUNT_LIMIT + 1 - 9990 - index}`),
+    );
+
+    // Under the limit: found by the indexed lookups, each key once though it matches twice.
+    const byHolder = await listKeys(applicationId, '?search=holder');
+    expect(byHolder.keys.map((key) => key.note)).toEqual([newest]);
+    expect(byHolder.keys[0]!.usedByUsername).toBe('bulk-holder');
+    const twice = await listKeys(applicationId, `?search=${encodeURIComponent(newest)}`);
+    expect([twice.total, twice.isTotalCapped, twice.keys.length]).toEqual([1, false, 1]);
+    const usedOnly = await listKeys(applicationId, '?search=bulk&status=used');
+    expect([usedOnly.total, usedOnly.keys.map((key) => key.note)]).toEqual([1, [newest]]);
+    // A page past the last of a few matches is empty and still knows the total.
+    const past = await listKeys(applicationId, '?search=holder&page=3');
+    expect([past.total, past.keys]).toEqual([1, []]);
   });
 
   it('exports the whole keys as CSV with the list filters, header first', async () => {

@@ -1,11 +1,16 @@
-import { and, desc, eq, inArray, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { LicenseFilter, Page, PageRequest } from '@latchkey/contracts';
+import { and, count, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import {
+  SEARCH_COUNT_LIMIT,
+  type LicenseFilter,
+  type Page,
+  type PageRequest,
+} from '@latchkey/contracts';
 import { countCapped } from '../../db/count-capped.ts';
 import { appUsers, licenseKeys } from '../../db/schema/index.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { countLicenses } from './count-licenses.ts';
 import type { LicenseContext } from './license-context.ts';
-import { licenseFilterWhere } from './license-filter.ts';
+import { licenseFilterWhere, licenseSearchMatches } from './license-filter.ts';
 import type { LicenseRow } from './to-license-response.ts';
 
 export const newestKeysFirst = [desc(licenseKeys.createdAt), desc(licenseKeys.id)];
@@ -38,21 +43,25 @@ export async function listLicenses({
   input: { applicationId: number } & PageRequest & LicenseFilter;
 }): Promise<Page<LicenseRow>> {
   const application = await loadOwnedApplication({ ctx, input });
-  const now = ctx.clock.now();
-  const where = licenseFilterWhere(ctx.db, application.id, input, {
-    now,
-    serverSecret: ctx.serverSecret,
-  });
-  const pageIds = ctx.db
-    .select({ id: licenseKeys.id })
-    .from(licenseKeys)
-    .where(where)
-    .orderBy(...newestKeysFirst)
-    .limit(input.pageSize)
-    .offset((input.page - 1) * input.pageSize);
-  const isFiltered = Boolean(input.search || input.status || input.planId);
+  const options = { now: ctx.clock.now(), serverSecret: ctx.serverSecret };
+  const where = licenseFilterWhere(ctx.db, application.id, input, options);
+  const search = input.search;
+  if (search) {
+    // How many match decides how to find the page (as in the users list): up to
+    // SEARCH_COUNT_LIMIT matches are read from the indexed lookups and sorted; more than
+    // that (a note shared by a whole batch) and the page is found sooner by walking the keys
+    // newest first with the search as a filter, since so many of them match.
+    const few = await fewMatchesPage(ctx, application.id, { ...input, search }, options);
+    if (few) return few;
+    return {
+      rows: await readLicenseRows(ctx, application.id, newestPageIds(ctx, input, where)),
+      totalCount: SEARCH_COUNT_LIMIT,
+      isTotalCapped: true,
+    };
+  }
+  const isFiltered = Boolean(input.status || input.planId);
   const [rows, total] = await Promise.all([
-    readLicenseRows(ctx, application.id, pageIds),
+    readLicenseRows(ctx, application.id, newestPageIds(ctx, input, where)),
     isFiltered
       ? countCapped(ctx.db, licenseKeys, where)
       : countLicenses(ctx, { applicationId: application.id }).then((counts) => ({
@@ -63,7 +72,51 @@ export async function listLicenses({
   return { rows, totalCount: total.count, isTotalCapped: total.isCapped };
 }
 
-function readLicenseRows(ctx: LicenseContext, applicationId: number, ids: SQLWrapper) {
+function newestPageIds(ctx: LicenseContext, input: PageRequest, where: SQL) {
+  return ctx.db
+    .select({ id: licenseKeys.id })
+    .from(licenseKeys)
+    .where(where)
+    .orderBy(...newestKeysFirst)
+    .limit(input.pageSize)
+    .offset((input.page - 1) * input.pageSize);
+}
+
+/**
+ * The page when a search matches at most SEARCH_COUNT_LIMIT keys, else null. One statement
+ * takes up to one more than the limit from the indexed lookups, counts them and cuts the page:
+ * a count above the limit means there are too many to sort, and the caller walks instead.
+ */
+async function fewMatchesPage(
+  ctx: LicenseContext,
+  applicationId: number,
+  input: PageRequest & LicenseFilter & { search: string },
+  options: { now: Date; serverSecret: string },
+): Promise<Page<LicenseRow> | null> {
+  const matches = licenseSearchMatches(ctx.db, applicationId, input, {
+    ...options,
+    limit: SEARCH_COUNT_LIMIT + 1,
+  });
+  const page = await ctx.db
+    .select({ id: matches.id, matched: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(matches)
+    .orderBy(desc(matches.createdAt), desc(matches.id))
+    .limit(input.pageSize)
+    .offset((input.page - 1) * input.pageSize);
+  // Past the last page no row carries the count: count on its own.
+  const matched =
+    page[0]?.matched ??
+    (input.page > 1 ? (await ctx.db.select({ value: count() }).from(matches))[0]!.value : 0);
+  if (matched > SEARCH_COUNT_LIMIT) return null;
+  const ids = page.map((row) => row.id);
+  return {
+    rows: ids.length === 0 ? [] : await readLicenseRows(ctx, applicationId, ids),
+    totalCount: matched,
+    isTotalCapped: false,
+  };
+}
+
+function readLicenseRows(ctx: LicenseContext, applicationId: number, ids: SQLWrapper | string[]) {
   const inApplication: SQL = eq(licenseKeys.applicationId, applicationId);
   return ctx.db
     .select(licenseRowColumns)
