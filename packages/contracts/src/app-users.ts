@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
 import { pageQueryFields } from './paging.ts';
+import { subscriptionSchema } from './subscriptions.ts';
 
 /** Longest accepted values; longer input is a 400, never a database error. */
 export const appUserLimits = {
@@ -35,7 +36,24 @@ export const appUserSchema = z
   });
 export type AppUser = z.infer<typeof appUserSchema>;
 
-export const appUserListSchema = z.array(appUserSchema);
+/**
+ * An end user as the users lists show one: the user and what they hold (issue 22), so a row
+ * can show the plans and entitlements without a request per row.
+ */
+export const appUserListRowSchema = appUserSchema
+  .extend({
+    /** Every subscription held, active or not, by plan name. */
+    subscriptions: z.array(subscriptionSchema),
+    /** The sorted union of the entitlements of the active subscriptions. */
+    entitlements: z.array(z.string()),
+  })
+  .meta({
+    id: 'AppUserListRow',
+    description: 'An end user with their subscriptions and entitlements, as the users list shows.',
+  });
+export type AppUserListRow = z.infer<typeof appUserListRowSchema>;
+
+export const appUserListSchema = z.array(appUserListRowSchema);
 
 /** GET /api/applications/:id/users?page=&pageSize=&search= (search: username or e-mail). */
 export const appUserListQuerySchema = z.object(pageQueryFields);

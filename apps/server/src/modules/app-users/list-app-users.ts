@@ -1,21 +1,44 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
-import type { Page, PageRequest } from '@latchkey/contracts';
+import type { Page, PageRequest, Subscription } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import { countCapped } from '../../db/count-capped.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { readSubscriptionsOfUsers } from '../subscriptions/user-subscriptions.ts';
 import { countAppUsers } from './count-app-users.ts';
 
 const newestFirst = [desc(appUsers.createdAt), desc(appUsers.id)];
 
 /**
  * One page of the end users of one of the owner's applications, newest first, optionally
- * only those whose username or e-mail contains the search (case-insensitively). The page's
- * ids are found first and only their rows are read: a deep page skips index entries, not
- * table rows.
+ * only those whose username or e-mail contains the search (case-insensitively), each with the
+ * subscriptions they hold (one more statement for the whole page). The page's ids are found
+ * first and only their rows are read: a deep page skips index entries, not table rows.
  */
 export async function listAppUsers({
+  ctx,
+  input,
+}: {
+  ctx: OwnerContext;
+  input: { applicationId: number } & PageRequest;
+}): Promise<Page<ListedAppUser>> {
+  const page = await listAppUserRows({ ctx, input });
+  const held = await readSubscriptionsOfUsers(
+    ctx.db,
+    page.rows.map((user) => user.id),
+    ctx.clock.now(),
+  );
+  return {
+    ...page,
+    rows: page.rows.map((user) => ({ ...user, subscriptions: held.get(user.id) ?? [] })),
+  };
+}
+
+/** A user of the list, with what they hold: the plans and entitlements a row shows. */
+export type ListedAppUser = AppUser & { subscriptions: Subscription[] };
+
+async function listAppUserRows({
   ctx,
   input,
 }: {

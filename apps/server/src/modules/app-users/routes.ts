@@ -7,6 +7,7 @@ import {
   endUserPasswordProblem,
   updateAppUserRequestSchema,
   type AppUser,
+  type AppUserListRow,
   type DeletedResponse,
 } from '@latchkey/contracts';
 import type { Config } from '../../config.ts';
@@ -14,6 +15,7 @@ import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
+import { activeEntitlements } from '../subscriptions/user-subscriptions.ts';
 import { createAppUser } from './create-app-user.ts';
 import { deleteAppUser } from './delete-app-user.ts';
 import { listAppUsers } from './list-app-users.ts';
@@ -40,7 +42,7 @@ export function registerAppUserRoutes(
     if (problem) throw badRequest(`password: ${problem}`);
   };
 
-  app.get('/api/applications/:id/users', async (request, reply): Promise<AppUser[]> => {
+  app.get('/api/applications/:id/users', async (request, reply): Promise<AppUserListRow[]> => {
     const { id } = parseInput(applicationParamsSchema, request.params);
     const query = parseInput(appUserListQuerySchema, request.query);
     const page = await listAppUsers({
@@ -48,7 +50,11 @@ export function registerAppUserRoutes(
       input: { applicationId: id, ...query },
     });
     setPagingHeaders(reply, query, page);
-    return page.rows.map(toAppUserResponse);
+    return page.rows.map((user) => ({
+      ...toAppUserResponse(user),
+      subscriptions: user.subscriptions,
+      entitlements: activeEntitlements(user.subscriptions),
+    }));
   });
 
   app.post('/api/applications/:id/users', async (request, reply) => {

@@ -2,6 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   DEFAULT_LICENSE_KEY_MASK,
+  appUserListSchema,
   LICENSE_COUNT_RANGE,
   LICENSE_PLAN_ARCHIVED,
   PLAN_IN_USE,
@@ -359,6 +360,15 @@ describe('owner API: licence keys and subscriptions', () => {
     expect(shortened.statusCode).toBe(200);
     const afterShortening = subscriptionListSchema.parse(shortened.json());
     expect(afterShortening.find((s) => s.id === granted!.id)!.isActive).toBe(false);
+
+    // The users list carries each user's subscriptions (active or not) and active entitlements.
+    const listed = await request('GET', `/api/applications/${applicationId}/users`);
+    const [row] = appUserListSchema.parse(listed.json());
+    expect(row!.subscriptions.map((s) => [s.planName, s.isActive])).toEqual([
+      ['Lifetime', true],
+      [granted!.planName, false],
+    ]);
+    expect(row!.entitlements).toEqual(['EXPORT_PDF']);
 
     const removed = await request('DELETE', `${base}/${granted!.id}`);
     expect(subscriptionListSchema.parse(removed.json()).map((s) => s.planId)).toEqual([

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
   PLAN_NOT_FOUND,
   SUBSCRIPTION_EXISTS,
@@ -20,9 +20,21 @@ import { endSessionsIfUnlicensed } from './extend-subscription.ts';
 
 /** A user's subscriptions with their plans, by plan name: what the owner and the client see. */
 export async function readSubscriptions(db: Database, appUserId: string, now: Date) {
+  return (await readSubscriptionsOfUsers(db, [appUserId], now)).get(appUserId) ?? [];
+}
+
+/** Several users' subscriptions in one statement (a page of the users list), by user id. */
+export async function readSubscriptionsOfUsers(
+  db: Database,
+  appUserIds: string[],
+  now: Date,
+): Promise<Map<string, SubscriptionResponse[]>> {
+  const byUser = new Map<string, SubscriptionResponse[]>();
+  if (appUserIds.length === 0) return byUser;
   const rows = await db
     .select({
       id: subscriptions.id,
+      appUserId: subscriptions.appUserId,
       planId: subscriptions.planId,
       planName: plans.name,
       expiresAt: subscriptions.expiresAt,
@@ -30,16 +42,28 @@ export async function readSubscriptions(db: Database, appUserId: string, now: Da
     })
     .from(subscriptions)
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
-    .where(eq(subscriptions.appUserId, appUserId))
+    .where(inArray(subscriptions.appUserId, appUserIds))
     .orderBy(asc(sql`lower(${plans.name})`), asc(plans.id));
-  return rows.map((row): SubscriptionResponse => ({
-    id: row.id,
-    planId: row.planId,
-    planName: row.planName,
-    expiresAt: row.expiresAt?.toISOString() ?? null,
-    entitlements: row.entitlements,
-    isActive: row.expiresAt === null || row.expiresAt > now,
-  }));
+  for (const row of rows) {
+    const held = byUser.get(row.appUserId) ?? [];
+    held.push({
+      id: row.id,
+      planId: row.planId,
+      planName: row.planName,
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+      entitlements: row.entitlements,
+      isActive: row.expiresAt === null || row.expiresAt > now,
+    });
+    byUser.set(row.appUserId, held);
+  }
+  return byUser;
+}
+
+/** What the active ones of these subscriptions entitle to, sorted, each once. */
+export function activeEntitlements(held: SubscriptionResponse[]): string[] {
+  return [
+    ...new Set(held.filter((each) => each.isActive).flatMap((each) => each.entitlements)),
+  ].sort();
 }
 
 async function assertOwnedUser(ctx: EndUserChangeContext, ids: AppUserIds): Promise<void> {
