@@ -1,8 +1,9 @@
-import { and, eq, gt, isNull, or } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { ClientApiCode } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
-import { licenseKeys, plans } from '../../db/schema/index.ts';
-import { extendSubscription } from '../subscriptions/extend-subscription.ts';
+import { rowsOf } from '../../db/rows-of.ts';
+import { licenseKeys, plans, subscriptions } from '../../db/schema/index.ts';
+import { stackedExpiry } from '../subscriptions/extend-subscription.ts';
 import { licenseKeyDigest } from './license-key-secrets.ts';
 
 export type LicenseRefusalCode = Extract<
@@ -18,11 +19,13 @@ export type Redemption =
 const MAX_KEY_LENGTH = 128;
 
 /**
- * Redeems a key of `applicationId` for an end user, inside the caller's transaction: marks it
- * used by one conditional UPDATE (still unused, not past its redeem-by date), so of two
- * clients redeeming one key exactly one wins, then extends the user's subscription of the
- * key's plan (extendSubscription) and records on the key what it added, for a later ban.
- * A key of another application is not found here, exactly like an unknown one.
+ * Redeems a key of `applicationId` for an end user, inside the caller's transaction, in one
+ * statement: the key's row is locked while still unused and not past its redeem-by date, the
+ * user's subscription of its plan is extended (stackedExpiry, as extendSubscription stacks),
+ * and the key is marked used with what it added, for a later ban. Of two clients redeeming one key exactly one wins: the
+ * second waits on the row lock, then finds it used and changes nothing. A key of another
+ * application is not found here, exactly like an unknown one. (Four statements before: the
+ * claim, the plan, the upsert and the key's grant cost a redemption 4-5 ms of round trips.)
  */
 export async function redeemLicenseKey(
   tx: Database,
@@ -34,61 +37,59 @@ export async function redeemLicenseKey(
     serverSecret: string;
   },
 ): Promise<Redemption> {
-  const { now } = input;
+  const { now, applicationId, appUserId } = input;
   const text = input.key.trim();
   if (text === '' || text.length > MAX_KEY_LENGTH) {
     return { isRedeemed: false, code: 'LICENSE_INVALID', licenseId: null };
   }
-  const ofKey = and(
-    eq(licenseKeys.applicationId, input.applicationId),
-    eq(licenseKeys.keyDigest, licenseKeyDigest(text, input.serverSecret)),
-  );
-  const [claimed] = await tx
-    .update(licenseKeys)
-    .set({ state: 'used', usedByUserId: input.appUserId, usedAt: now })
-    .where(
-      and(
-        ofKey,
-        eq(licenseKeys.state, 'unused'),
-        or(isNull(licenseKeys.redeemBy), gt(licenseKeys.redeemBy, now)),
-      ),
+  const digest = licenseKeyDigest(text, input.serverSecret);
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const result = await tx.execute(sql`
+    with candidate as (
+      select k.id, k.plan_id, p.name as plan_name, p.duration_days
+      from ${licenseKeys} k join ${plans} p on p.id = k.plan_id
+      where k.application_id = ${applicationId} and k.key_digest = ${digest}
+        and k.state = 'unused' and (k.redeem_by is null or k.redeem_by > ${at})
+      for update of k
+    ), grant_made as (
+      insert into ${subscriptions} as s
+        (application_id, app_user_id, plan_id, expires_at, created_at, updated_at)
+      select ${applicationId}, ${appUserId}::uuid, c.plan_id,
+             ${at} + make_interval(days => c.duration_days), ${at}, ${at}
+      from candidate c
+      on conflict (app_user_id, plan_id) do update
+      set expires_at = ${stackedExpiry(sql`s.expires_at`, sql`(select duration_days from candidate)`, at)},
+          updated_at = ${at}
+      returning s.id
     )
-    .returning({ id: licenseKeys.id, planId: licenseKeys.planId });
-  if (!claimed) return refusalFor(tx, ofKey, now);
-
-  const [plan] = await tx
-    .select({ name: plans.name, durationDays: plans.durationDays })
-    .from(plans)
-    .where(eq(plans.id, claimed.planId));
-  if (!plan) throw new Error('a key without its plan');
-  const grant = await extendSubscription(tx, {
-    applicationId: input.applicationId,
-    appUserId: input.appUserId,
+    update ${licenseKeys} k
+    set state = 'used', used_by_user_id = ${appUserId}::uuid, used_at = ${at},
+        subscription_id = (select id from grant_made), granted_days = c.duration_days,
+        granted_lifetime = c.duration_days is null
+    from candidate c
+    where k.id = c.id
+    returning k.id, c.plan_id as "planId", c.plan_name as "planName"`);
+  const [claimed] = rowsOf<{ id: string; planId: string; planName: string }>(result);
+  if (!claimed) return refusalFor(tx, applicationId, digest, now);
+  return {
+    isRedeemed: true,
+    licenseId: claimed.id,
     planId: claimed.planId,
-    durationDays: plan.durationDays,
-    now,
-  });
-  await tx
-    .update(licenseKeys)
-    .set({
-      subscriptionId: grant.subscriptionId,
-      grantedDays: grant.grantedDays,
-      isGrantedLifetime: grant.isLifetime,
-    })
-    .where(eq(licenseKeys.id, claimed.id));
-  return { isRedeemed: true, licenseId: claimed.id, planId: claimed.planId, planName: plan.name };
+    planName: claimed.planName,
+  };
 }
 
 /** Why a key could not be redeemed: the row as it is now (locked by nothing: a read). */
 async function refusalFor(
   tx: Database,
-  ofKey: ReturnType<typeof and>,
+  applicationId: number,
+  digest: string,
   now: Date,
 ): Promise<Redemption> {
   const [key] = await tx
     .select({ id: licenseKeys.id, state: licenseKeys.state, redeemBy: licenseKeys.redeemBy })
     .from(licenseKeys)
-    .where(ofKey);
+    .where(and(eq(licenseKeys.applicationId, applicationId), eq(licenseKeys.keyDigest, digest)));
   if (!key) return { isRedeemed: false, code: 'LICENSE_INVALID', licenseId: null };
   const code: LicenseRefusalCode =
     key.state === 'banned'

@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, or, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { applications, subscriptions } from '../../db/schema/index.ts';
 import { endSessions } from '../client-api/end-sessions.ts';
@@ -8,6 +8,16 @@ export interface SubscriptionGrant {
   /** Days added; null when the grant made the subscription lifetime. */
   grantedDays: number | null;
   isLifetime: boolean;
+}
+
+/**
+ * A subscription's expiry after a grant of `durationDays` (null: lifetime) on top of its
+ * `current` one: from the later of now and the current expiry (stacking, never shortening);
+ * lifetime stays lifetime, and a lifetime grant makes it so. SQL, for an upsert's SET.
+ */
+export function stackedExpiry(current: SQL, durationDays: SQL, now: SQL): SQL {
+  return sql`case when ${durationDays} is null or ${current} is null then null
+              else greatest(${current}, ${now}) + make_interval(days => ${durationDays}) end`;
 }
 
 /**
@@ -43,12 +53,11 @@ export async function extendSubscription(
     .onConflictDoUpdate({
       target: [subscriptions.appUserId, subscriptions.planId],
       set: {
-        expiresAt:
-          durationDays === null
-            ? sql`null`
-            : sql`case when ${subscriptions.expiresAt} is null then null
-                  else greatest(${subscriptions.expiresAt}, ${now.toISOString()}::timestamptz)
-                       + make_interval(days => ${durationDays}) end`,
+        expiresAt: stackedExpiry(
+          sql`${subscriptions.expiresAt}`,
+          sql`${durationDays}::int`,
+          sql`${now.toISOString()}::timestamptz`,
+        ),
         updatedAt: now,
       },
     })
