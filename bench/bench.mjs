@@ -13,6 +13,9 @@
 // - Measures argon2id hashes a second (bench/hash-limit.ts): the ceiling for login.
 // - Loads each from this process with autocannon, interleaved over BENCH_ROUNDS rounds, and
 //   prints the medians: requests a second at saturation, p50/p99 at a fixed 1,000 a second.
+// - Issue 22: every user holds a plan with entitlements and verify asks for one of them; a
+//   key redemption (password checked, so argon2id-bound like login) and a key login (each key
+//   used once before, so its user exists) are measured beside login in each round.
 import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -31,7 +34,9 @@ const FIXED_RATE = 1000;
 const FIXED_RATE_CONNECTIONS = 20;
 // Issue 16: verify and heartbeat against the signed bare route (every client-API answer is
 // signed), their p99 at a fixed rate against the bare route's, login against argon2id.
-const TARGETS = { throughput: 0.75, p99: 3, login: 0.8 };
+const TARGETS = { throughput: 0.75, p99: 3, login: 0.8, againstLogin: 0.9 };
+/** The calls measured against login's throughput, at login's concurrency (issue 22). */
+const LICENSED = ['redeem', 'keyLogin'];
 /** The paths measured against the bare routes, in the order each round runs them. */
 const SERVED = ['bare', 'signed', 'verify', 'heartbeat'];
 
@@ -56,8 +61,15 @@ function warnOfFailures(path, { non2xx = 0, errors = 0, timeouts = 0 }) {
  * request as soon as the last is answered. Bodies rotate so every request names another
  * user. (Latency at a fixed rate is paced-load.mjs's job.)
  */
-async function load({ port, path, headers = {}, bodies, connections, duration }) {
-  let next = 0;
+async function load({
+  port,
+  path,
+  headers = {},
+  bodies,
+  connections,
+  duration,
+  cursor = { next: 0 },
+}) {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
@@ -68,7 +80,7 @@ async function load({ port, path, headers = {}, bodies, connections, duration })
         path,
         headers: { 'content-type': 'application/json', ...headers },
         setupRequest: (request) => {
-          request.body = bodies[next++ % bodies.length];
+          request.body = bodies[cursor.next++ % bodies.length];
           return request;
         },
       },
@@ -152,14 +164,24 @@ async function main() {
       METRICS_TOKEN: randomBytes(24).toString('base64url'),
     });
     bare = await startChild(['bench/bare-server.mjs']);
-    const { port, apiKey, version, password, users, tokens } = latchkey.info;
+    const { port, apiKey, version, password, users, tokens, redeemKeys, loginKeys } = latchkey.info;
     const apiHeaders = { 'x-api-key': apiKey };
-    const verifyBodies = users.map((user) => JSON.stringify({ user_id: user.id }));
+    const verifyBodies = users.map((user) =>
+      JSON.stringify({ user_id: user.id, entitlements: ['PRO'] }),
+    );
     const heartbeatBodies = tokens.map((token) =>
       JSON.stringify({ action: 'heartbeat', session_token: token }),
     );
     const loginBodies = users.map((user) =>
       JSON.stringify({ username: user.username, password, version }),
+    );
+    // One use each: the last key is the check below's, the rest are redeemed in turn.
+    const redeemBodies = redeemKeys.map((key, index) => {
+      const user = users[index % users.length];
+      return JSON.stringify({ username: user.username, password, license_key: key });
+    });
+    const keyLoginBodies = loginKeys.map((key, index) =>
+      JSON.stringify({ license_key: key, hwid: `bench-hwid-${index}`, version }),
     );
 
     // Each measured call must be a success, or the figures would measure refusals.
@@ -167,6 +189,8 @@ async function main() {
       ['/api/v1/verify', verifyBodies[0]],
       ['/api/v1/session/track', heartbeatBodies[0]],
       ['/api/v1/login', loginBodies[0]],
+      ['/api/v1/license/redeem', redeemBodies.pop()],
+      ['/api/v1/license/login', keyLoginBodies[0]],
     ]) {
       const response = await fetch(`http://127.0.0.1:${port}${path}`, {
         method: 'POST',
@@ -200,13 +224,52 @@ async function main() {
         bodies: heartbeatBodies,
       },
       login: { port, path: '/api/v1/login', headers: apiHeaders, bodies: loginBodies },
+      redeem: {
+        port,
+        path: '/api/v1/license/redeem',
+        headers: apiHeaders,
+        bodies: redeemBodies,
+        // Shared by every run: a key redeemed once would be refused (LICENSE_USED) the next time.
+        cursor: { next: 0 },
+      },
+      keyLogin: {
+        port,
+        path: '/api/v1/license/login',
+        headers: apiHeaders,
+        bodies: keyLoginBodies,
+      },
     };
+    const assertKeysLeft = () => {
+      if (targets.redeem.cursor.next > redeemBodies.length) {
+        throw new Error('every key was redeemed before the run ended: raise BENCH_REDEEM_KEYS');
+      }
+    };
+
+    // A key's first login creates its user; the runs measure the logins after that.
+    log(`Creating the users of ${keyLoginBodies.length} keys (first key logins)...`);
+    await Promise.all(
+      Array.from({ length: LOGIN_CONNECTIONS }, async (_, worker) => {
+        for (let index = worker; index < keyLoginBodies.length; index += LOGIN_CONNECTIONS) {
+          const response = await fetch(`http://127.0.0.1:${port}/api/v1/license/login`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...apiHeaders },
+            body: keyLoginBodies[index],
+          });
+          const answer = await response.json();
+          if (!answer.success)
+            throw new Error(`a first key login failed: ${JSON.stringify(answer)}`);
+        }
+      }),
+    );
 
     log('Warming up...');
     for (const name of SERVED) {
       await load({ ...targets[name], connections: CONNECTIONS, duration: 2 });
     }
-    await load({ ...targets.login, connections: LOGIN_CONNECTIONS, duration: 2 });
+    for (const name of ['login', ...LICENSED]) {
+      await load({ ...targets[name], connections: LOGIN_CONNECTIONS, duration: 2 });
+    }
+    assertKeysLeft();
 
     const rounds = [];
     for (let round = 1; round <= ROUNDS; round += 1) {
@@ -237,11 +300,19 @@ async function main() {
       // Login cannot reach 1,000 a second (each one is an argon2id hash): its latency is
       // taken at saturation, with LOGIN_CONNECTIONS logins in flight.
       figures.loginSaturated = await load({ ...targets.login, connections: LOGIN_CONNECTIONS });
+      for (const name of LICENSED) {
+        figures[`${name}Saturated`] = await load({
+          ...targets[name],
+          connections: LOGIN_CONNECTIONS,
+        });
+      }
+      assertKeysLeft();
       rounds.push(figures);
       log(
         `  bare ${figures.bareSaturated.rps.toFixed(0)}/s, bare signed ${figures.signedSaturated.rps.toFixed(0)}/s, verify ${figures.verifySaturated.rps.toFixed(0)}/s, ` +
           `heartbeat ${figures.heartbeatSaturated.rps.toFixed(0)}/s, login ${figures.loginSaturated.rps.toFixed(0)}/s, ` +
-          `argon2id ${figures.hash.hashesPerSecond.toFixed(0)}/s`,
+          `argon2id ${figures.hash.hashesPerSecond.toFixed(0)}/s, redeem ${figures.redeemSaturated.rps.toFixed(0)}/s, ` +
+          `key login ${figures.keyLoginSaturated.rps.toFixed(0)}/s`,
       );
     }
 
@@ -278,6 +349,15 @@ async function main() {
       };
     }
 
+    for (const name of LICENSED) {
+      result[name] = {
+        rps: m((r) => r[`${name}Saturated`].rps),
+        p50: m((r) => r[`${name}Saturated`].p50),
+        p99: m((r) => r[`${name}Saturated`].p99),
+        loginRatio: m((r) => r[`${name}Saturated`].rps / r.loginSaturated.rps),
+      };
+    }
+
     const pgVersion = await (async () => {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
@@ -293,7 +373,7 @@ async function main() {
     const lines = [
       `Latchkey client API benchmark, ${new Date().toISOString().slice(0, 10)}`,
       `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; PostgreSQL ${pgVersion}`,
-      `${ROUNDS} interleaved rounds x ${DURATION_SECONDS} s per measurement (medians); ${CONNECTIONS} connections at saturation (${LOGIN_CONNECTIONS} for login); latency at a fixed ${FIXED_RATE} req/s paced evenly over ${FIXED_RATE_CONNECTIONS} connections (login's at saturation); ${users.length} users`,
+      `${ROUNDS} interleaved rounds x ${DURATION_SECONDS} s per measurement (medians); ${CONNECTIONS} connections at saturation (${LOGIN_CONNECTIONS} for login, redeem and key login); latency at a fixed ${FIXED_RATE} req/s paced evenly over ${FIXED_RATE_CONNECTIONS} connections (login's at saturation); ${users.length} users`,
       '',
       '| endpoint | req/s at saturation | ceiling | ratio (target) | p50 at 1,000 req/s | p99 at 1,000 req/s | ceiling p99 | p99 ratio (target) |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -304,6 +384,13 @@ async function main() {
         return `| ${name} | ${fixed(row.rps)} | ${fixed(result.signed.rps)} (signed bare route) | ${percent(row.signedRatio)} (≥ 75%: ${pass(row.signedRatio >= TARGETS.throughput)}) | ${ms(row.p50)} | ${ms(row.p99)} | ${ms(result.bare.p99)} | ${row.p99Ratio.toFixed(2)}× (≤ 3×: ${pass(row.p99Ratio <= TARGETS.p99)}) |`;
       }),
       `| login | ${fixed(result.login.rps)} | ${fixed(result.hashesPerSecond)} (argon2id hashes/s) | ${percent(result.login.throughputRatio)} (≥ 80%: ${pass(result.login.throughputRatio >= TARGETS.login)}) | ${ms(result.login.p50)} | ${ms(result.login.p99)} | — | — (latency at saturation: login cannot reach 1,000 req/s) |`,
+      ...[
+        ['redeem', 'license/redeem'],
+        ['keyLogin', 'license/login (a key alone)'],
+      ].map(([name, label]) => {
+        const row = result[name];
+        return `| ${label} | ${fixed(row.rps)} | ${fixed(result.login.rps)} (login) | ${percent(row.loginRatio)} (≥ 90%: ${pass(row.loginRatio >= TARGETS.againstLogin)}) | ${ms(row.p50)} | ${ms(row.p99)} | — | — (latency at saturation, as login's) |`;
+      }),
       '',
       `Against the unsigned bare route (${fixed(result.bare.rps)} req/s): verify ${percent(result.verify.throughputRatio)}, heartbeat ${percent(result.heartbeat.throughputRatio)}, the signed route ${percent(result.signed.throughputRatio)}.`,
     ];
