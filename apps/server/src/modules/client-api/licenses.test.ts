@@ -6,11 +6,18 @@ import {
   clientVerifyResponseSchema,
   type Application,
 } from '@latchkey/contracts';
-import { activityLogs, appUsers, licenseKeys, subscriptions } from '../../db/schema/index.ts';
+import {
+  activityLogs,
+  appUsers,
+  licenseKeys,
+  subscriptions,
+  webhookDeliveries,
+} from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
   callClientApi,
   createApplicationViaApi,
+  createWebhookViaApi,
   createPlanViaApi,
   generateLicensesViaApi,
 } from '../../../test/factories.ts';
@@ -165,6 +172,10 @@ describe('client API: licence keys, subscriptions and entitlements', () => {
     const { application, planId } = await newApplication();
     const keys = await keysOf(application, planId, 3);
     const user = await register(application, { username: 'stacker', license_key: keys[0]!.key });
+    const webhook = await createWebhookViaApi(testApp.app, owner, {
+      events: ['license_redeemed'],
+      applicationId: application.id,
+    });
     const redeem = (key: string) =>
       auth(application, 'license/redeem', {
         username: 'stacker',
@@ -178,6 +189,21 @@ describe('client API: licence keys, subscriptions and entitlements', () => {
       .from(subscriptions)
       .where(eq(subscriptions.appUserId, user.user_id!));
     expect(subscription!.expiresAt!.getTime()).toBe(clock.now().getTime() + 90 * DAY_MS);
+    // Each redemption wrote its event, naming the key and plan, and queued its delivery.
+    const redeemedEvents = (await eventsOf(application.id)).filter(
+      (event) => event.event === 'license_redeemed' && event.metadata?.action === 'redeem',
+    );
+    expect(redeemedEvents.map((event) => event.metadata?.licenseId).sort()).toEqual(
+      [keys[1]!.id, keys[2]!.id].sort(),
+    );
+    expect(redeemedEvents.every((event) => event.metadata?.plan === 'Pro')).toBe(true);
+    const deliveries = await db()
+      .select({ activityLogId: webhookDeliveries.activityLogId })
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.webhookId, webhook.id));
+    expect(deliveries.map((delivery) => delivery.activityLogId).sort()).toEqual(
+      redeemedEvents.map((event) => event.id).sort(),
+    );
 
     const wrongPassword = await auth(application, 'license/redeem', {
       username: 'stacker',

@@ -2,7 +2,6 @@ import { and, eq } from 'drizzle-orm';
 import type { ClientAuthResponse } from '@latchkey/contracts';
 import { appUsers } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
-import { writeActivityRows } from '../activity/activity-recorder.ts';
 import type { ActivityRecord } from '../activity/activity-events.ts';
 import { redeemLicenseKey, type Redemption } from '../licenses/redeem-license-key.ts';
 import { licensingAnswer, readHeldSubscriptions } from '../subscriptions/held-subscriptions.ts';
@@ -96,28 +95,24 @@ export async function redeemLicense({
   const standing = standingRefusal(application, { ...user, licensedUntilMs: Infinity }, now);
   if (standing) return standing;
 
-  let queued = 0;
-  let redeemed: ActivityRecord | null = null;
-  const redemption: Redemption = await ctx.db.transaction(async (tx) => {
-    const result = await redeemLicenseKey(tx, {
-      applicationId: application.id,
+  // One statement claims the key, stacks the subscription and writes the event with its
+  // webhook deliveries: atomic without a transaction's extra round trips.
+  const eventOf = (licenseId: string, planName: string) =>
+    licenseRedeemedRecord(ctx, {
       appUserId: user.id,
-      key: input.license_key,
+      username: user.username,
+      licenseId,
+      planName,
+      action: 'redeem',
       now,
-      serverSecret: ctx.serverSecret,
     });
-    if (result.isRedeemed) {
-      redeemed = licenseRedeemedRecord(ctx, {
-        appUserId: user.id,
-        username: user.username,
-        licenseId: result.licenseId,
-        planName: result.planName,
-        action: 'redeem',
-        now,
-      });
-      queued = await writeActivityRows(tx, [redeemed]);
-    }
-    return result;
+  const redemption: Redemption = await redeemLicenseKey(ctx.db, {
+    applicationId: application.id,
+    appUserId: user.id,
+    key: input.license_key,
+    now,
+    serverSecret: ctx.serverSecret,
+    event: eventOf('', ''),
   });
   if (!redemption.isRedeemed) {
     return refuseLicense(ctx, {
@@ -129,7 +124,10 @@ export async function redeemLicense({
       now,
     });
   }
-  activity.noteWritten(redeemed!, queued);
+  activity.noteWritten(
+    eventOf(redemption.licenseId, redemption.planName),
+    redemption.queuedDeliveries,
+  );
   // Verify's and the sessions' caches hold the user's subscriptions: they must drop them.
   await ctx.applicationEvents.emitChange(
     { kind: 'end-user-changed', applicationId: application.id, userId: user.id },

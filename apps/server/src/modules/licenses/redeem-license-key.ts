@@ -2,6 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { ClientApiCode } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
+import type { ActivityRecord } from '../activity/activity-events.ts';
+import { deliveriesOfInsertedActivity } from '../webhooks/webhook-outbox.ts';
 import { licenseKeys, plans, subscriptions } from '../../db/schema/index.ts';
 import { stackedExpiry } from '../subscriptions/extend-subscription.ts';
 import { licenseKeyDigest } from './license-key-secrets.ts';
@@ -12,7 +14,14 @@ export type LicenseRefusalCode = Extract<
 >;
 
 export type Redemption =
-  | { isRedeemed: true; licenseId: string; planId: string; planName: string }
+  | {
+      isRedeemed: true;
+      licenseId: string;
+      planId: string;
+      planName: string;
+      /** Webhook deliveries queued with the redemption's event (0 without an `event`). */
+      queuedDeliveries: number;
+    }
   | { isRedeemed: false; code: LicenseRefusalCode; licenseId: string | null };
 
 /** Longest key text looked up; a longer one cannot be a key any mask makes. */
@@ -35,9 +44,15 @@ export async function redeemLicenseKey(
     key: string;
     now: Date;
     serverSecret: string;
+    /**
+     * The redemption's activity row, written by the same statement with its webhook
+     * deliveries (its metadata gains the key's id and plan name). A caller whose transaction
+     * holds nothing else needs no transaction then: the statement is one.
+     */
+    event?: ActivityRecord;
   },
 ): Promise<Redemption> {
-  const { now, applicationId, appUserId } = input;
+  const { now, applicationId, appUserId, event } = input;
   const text = input.key.trim();
   if (text === '' || text.length > MAX_KEY_LENGTH) {
     return { isRedeemed: false, code: 'LICENSE_INVALID', licenseId: null };
@@ -62,21 +77,46 @@ export async function redeemLicenseKey(
           updated_at = ${at}
       returning s.id
     )
-    update ${licenseKeys} k
-    set state = 'used', used_by_user_id = ${appUserId}::uuid, used_at = ${at},
-        subscription_id = (select id from grant_made), granted_days = c.duration_days,
-        granted_lifetime = c.duration_days is null
-    from candidate c
-    where k.id = c.id
-    returning k.id, c.plan_id as "planId", c.plan_name as "planName"`);
-  const [claimed] = rowsOf<{ id: string; planId: string; planName: string }>(result);
+    , redeemed as (
+      update ${licenseKeys} k
+      set state = 'used', used_by_user_id = ${appUserId}::uuid, used_at = ${at},
+          subscription_id = (select id from grant_made), granted_days = c.duration_days,
+          granted_lifetime = c.duration_days is null
+      from candidate c
+      where k.id = c.id
+      returning k.id, c.plan_id, c.plan_name
+    )${event ? redemptionEventCtes(event) : sql``}
+    select id, plan_id as "planId", plan_name as "planName",
+           ${event ? sql`(select count(*) from queued)::int` : sql`0`} as queued
+    from redeemed`);
+  const [claimed] = rowsOf<{ id: string; planId: string; planName: string; queued: number }>(
+    result,
+  );
   if (!claimed) return refusalFor(tx, applicationId, digest, now);
   return {
     isRedeemed: true,
     licenseId: claimed.id,
     planId: claimed.planId,
     planName: claimed.planName,
+    queuedDeliveries: claimed.queued,
   };
+}
+
+/** Inserts the redemption's activity row and its deliveries, after the `redeemed` CTE. */
+function redemptionEventCtes(event: ActivityRecord) {
+  return sql`, inserted as (
+      insert into activity_logs
+        (application_id, app_user_id, username, event, success, ip_address, error_message,
+         metadata, created_at)
+      select ${event.applicationId}, ${event.appUserId}::uuid, ${event.username}, ${event.event},
+             ${event.success}, ${event.ipAddress}, ${event.errorMessage},
+             ${JSON.stringify(event.metadata)}::jsonb
+               || jsonb_build_object('licenseId', r.id, 'plan', r.plan_name),
+             ${event.createdAt.toISOString()}::timestamptz
+      from redeemed r
+      returning id, application_id, app_user_id, username, event, success, ip_address,
+                error_message, metadata, created_at
+    ), queued as (${deliveriesOfInsertedActivity(sql`inserted`)})`;
 }
 
 /** Why a key could not be redeemed: the row as it is now (locked by nothing: a read). */
