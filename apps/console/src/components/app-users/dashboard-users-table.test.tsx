@@ -1,11 +1,11 @@
-import type { AppUser } from '@latchkey/contracts';
+import type { AppUserListRow } from '@latchkey/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { DataTable } from '@/components/ui/data-table.tsx';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import { dashboardUsersTable } from './dashboard-users-table.tsx';
 
-function createUser(overrides: Partial<AppUser>): AppUser {
+function createUser(overrides: Partial<AppUserListRow>): AppUserListRow {
   return {
     id: '00000000-0000-4000-8000-000000000001',
     applicationId: 1,
@@ -19,6 +19,8 @@ function createUser(overrides: Partial<AppUser>): AppUser {
     lastLogin: null,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
+    subscriptions: [],
+    entitlements: [],
     ...overrides,
   };
 }

@@ -1,4 +1,4 @@
-import type { AppUser } from '@latchkey/contracts';
+import type { AppUserListRow } from '@latchkey/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { DataTable } from '@/components/ui/data-table.tsx';
@@ -6,7 +6,7 @@ import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import { applicationUsersTable } from './application-users-table.tsx';
 import { dashboardUsersTable } from './dashboard-users-table.tsx';
 
-const expiredUser: AppUser = {
+const expiredUser: AppUserListRow = {
   id: '00000000-0000-4000-8000-000000000009',
   applicationId: 1,
   username: 'lapsed',
@@ -19,6 +19,8 @@ const expiredUser: AppUser = {
   lastLogin: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
+  subscriptions: [],
+  entitlements: [],
 };
 
 const noop = () => {};

@@ -1,4 +1,8 @@
-import { defaultApplicationMessages, type Application, type AppUser } from '@latchkey/contracts';
+import {
+  defaultApplicationMessages,
+  type Application,
+  type AppUserListRow,
+} from '@latchkey/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
@@ -20,7 +24,7 @@ const application: Application = {
   updatedAt: '2025-01-01T00:00:00.000Z',
 };
 
-const user = (index: number): AppUser => ({
+const user = (index: number): AppUserListRow => ({
   id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
   applicationId: 7,
   username: `player_${index}`,
@@ -33,6 +37,8 @@ const user = (index: number): AppUser => ({
   lastLogin: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
+  subscriptions: [],
+  entitlements: [],
 });
 
 /** The server's paged answer: 120 users (or `userCount`) in all, pages of 50, searched by username. */
