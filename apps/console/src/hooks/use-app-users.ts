@@ -2,6 +2,7 @@ import {
   appUserListSchema,
   appUserSchema,
   type AppUser,
+  type AppUserListRow,
   type CreateAppUserRequest,
   type UpdateAppUserRequest,
 } from '@latchkey/contracts';
@@ -26,7 +27,7 @@ export function toUsersFetchError(error: unknown): Error {
 async function fetchAppUsers(
   applicationId: number,
   { page, search }: AppUsersPageRequest,
-): Promise<PagedList<AppUser>> {
+): Promise<PagedList<AppUserListRow>> {
   try {
     const query = toPageQueryString({ page, search: search.trim() });
     const response = await apiRequest('GET', `/api/applications/${applicationId}/users${query}`);

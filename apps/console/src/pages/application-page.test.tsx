@@ -1,4 +1,4 @@
-import type { ApplicationStats, AppUser } from '@latchkey/contracts';
+import type { ApplicationStats, AppUserListRow } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ const orbit = createApplication({
   loginFailedMessage: 'Wrong name or password, pilot.',
 });
 
-const appUser = (index: number): AppUser => ({
+const appUser = (index: number): AppUserListRow => ({
   id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
   applicationId: 7,
   username: `pilot_${index}`,
@@ -37,6 +37,8 @@ const appUser = (index: number): AppUser => ({
   lastLogin: null,
   createdAt: '2025-03-14T12:00:00.000Z',
   updatedAt: '2025-03-14T12:00:00.000Z',
+  subscriptions: [],
+  entitlements: [],
 });
 
 const stats: ApplicationStats = {
@@ -50,9 +52,12 @@ const stats: ApplicationStats = {
   usedLicenses: 0,
 };
 
-/** The owner's applications, Orbit's three users (searched by name) and its stats. */
-function stubApplicationApi({ isStatsDown = false } = {}) {
-  const users = [appUser(1), appUser(2), appUser(3)];
+/** The owner's applications, Orbit's three users (searched by name), its stats and plans. */
+function stubApplicationApi({
+  isStatsDown = false,
+  plans = [] as unknown[],
+  users = [appUser(1), appUser(2), appUser(3)],
+} = {}) {
   return stubOwnerApi(({ url }) => {
     if (url.pathname === '/api/applications') return jsonResponse(200, [orbit]);
     if (url.pathname === '/api/applications/7/stats') {
@@ -60,7 +65,7 @@ function stubApplicationApi({ isStatsDown = false } = {}) {
         ? jsonResponse(500, { message: 'Statistics are down', code: 'INTERNAL' })
         : jsonResponse(200, stats);
     }
-    if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, []);
+    if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, plans);
     if (url.pathname === '/api/applications/7/users') {
       const search = url.searchParams.get('search') ?? '';
       return pagedResponse(users.filter(({ username }) => username.includes(search)));
@@ -180,5 +185,52 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('tab', { name: 'Plans' }));
     expect(await screen.findByRole('heading', { name: 'No plans yet' })).toBeTruthy();
     expect(sent.filter(({ path }) => path === '/api/applications/7/plans')).toHaveLength(1);
+  });
+
+  it('shows a Plans column once the application has a plan, or a user holds one', async () => {
+    const pro = {
+      id: '10000000-0000-4000-8000-000000000001',
+      applicationId: 7,
+      name: 'Pro',
+      durationDays: 30,
+      entitlements: ['PRO'],
+      description: null,
+      archived: false,
+      createdAt: '2025-03-14T12:00:00.000Z',
+      updatedAt: '2025-03-14T12:00:00.000Z',
+    };
+    const user = userEvent.setup();
+    stubApplicationApi({ plans: [pro], users: [appUser(1), appUser(2)] });
+    const { unmount } = renderApplicationPage('/app/7');
+    await user.click(await screen.findByRole('tab', { name: /^Users/ }));
+    expect(await screen.findByRole('columnheader', { name: 'Plans' })).toBeTruthy();
+    expect(within(screen.getByTestId('user-row-pilot_1')).getByText('None')).toBeTruthy();
+    unmount();
+
+    // The plans say none (read before a grant elsewhere): the rows themselves show there is one.
+    const holder: AppUserListRow = {
+      ...appUser(1),
+      subscriptions: [
+        {
+          id: '50000000-0000-4000-8000-000000000001',
+          planId: pro.id,
+          planName: 'Pro',
+          expiresAt: null,
+          entitlements: ['PRO'],
+          isActive: true,
+        },
+      ],
+      entitlements: ['PRO'],
+    };
+    stubApplicationApi({ users: [holder] });
+    renderApplicationPage('/app/7');
+    await user.click(await screen.findByRole('tab', { name: /^Users/ }));
+    const holderRow = await screen.findByTestId('user-row-pilot_1');
+    expect(within(holderRow).getByRole('list', { name: 'Plans of pilot_1' }).textContent).toBe(
+      'Pro lifetime',
+    );
+    expect(
+      within(holderRow).getByRole('list', { name: 'Entitlements of pilot_1' }).textContent,
+    ).toBe('PRO');
   });
 });

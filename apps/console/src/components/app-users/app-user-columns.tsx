@@ -1,4 +1,4 @@
-import type { AppUser } from '@latchkey/contracts';
+import type { AppUser, AppUserListRow } from '@latchkey/contracts';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import {
   rowActionsColumn,
@@ -8,6 +8,7 @@ import {
 import { cn } from '@/lib/utils.ts';
 import { getAppUserStatus } from './app-user-display.ts';
 import { AppUserRowActions } from './app-user-row-actions.tsx';
+import { UserPlansCell } from './user-plans-cell.tsx';
 
 /** What a users table's row actions do, and which user they are waiting for. */
 export interface AppUserRowHandlers {
@@ -22,9 +23,12 @@ export interface AppUserRowHandlers {
 
 /**
  * A table of end users (the dashboard's and the management page's), from its columns. Rows are
- * found by username, which is unique within an application.
+ * found by username, which is unique within an application. Rows are the list's, which carry
+ * what each user holds; a column that needs only the user is typed on AppUser.
  */
-export function appUsersTable(columns: DataTableColumn<AppUser>[]): DataTableDefinition<AppUser> {
+export function appUsersTable(
+  columns: DataTableColumn<AppUserListRow>[],
+): DataTableDefinition<AppUserListRow> {
   return {
     label: 'Users',
     getRowKey: (user) => user.id,
@@ -62,6 +66,12 @@ export function expiresColumn(now: Date): DataTableColumn<AppUser> {
     cell: (user) => (user.expiresAt ? formatDateTime(user.expiresAt) : 'Never'),
   };
 }
+
+/** Issue 22: each user's subscriptions and entitlements. */
+export const plansColumn: DataTableColumn<AppUserListRow> = {
+  header: 'Plans',
+  cell: (user) => <UserPlansCell user={user} />,
+};
 
 export function actionsColumn({
   busyUserId,

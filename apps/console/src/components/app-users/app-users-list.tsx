@@ -1,4 +1,4 @@
-import type { Application, AppUser } from '@latchkey/contracts';
+import type { Application, AppUser, AppUserListRow } from '@latchkey/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Users } from 'lucide-react';
 import type { ReactNode } from 'react';
@@ -31,7 +31,7 @@ export function AppUsersList({
   table,
 }: {
   application: Application;
-  usersQuery: UseQueryResult<PagedList<AppUser>>;
+  usersQuery: UseQueryResult<PagedList<AppUserListRow>>;
   search: string;
   onSearchChange: (search: string) => void;
   onPageChange: (page: number) => void;
@@ -39,7 +39,7 @@ export function AppUsersList({
   emptyState: { title: string; description: string; action: ReactNode };
   /** The user one of the page's own row actions is changing. */
   busyUserId: string | null;
-  table: (rowActions: AppUsersListRowActions) => DataTableDefinition<AppUser>;
+  table: (rowActions: AppUsersListRowActions) => DataTableDefinition<AppUserListRow>;
 }) {
   const applicationId = application.id;
   const deleteAppUser = useDeleteAppUser();

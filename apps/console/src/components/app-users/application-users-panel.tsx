@@ -1,4 +1,4 @@
-import type { Application, AppUser } from '@latchkey/contracts';
+import type { Application, AppUser, AppUserListRow } from '@latchkey/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
 import {
   Card,
@@ -11,6 +11,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { usePauseAppUser, useResetAppUserHwid, useUnpauseAppUser } from '@/hooks/use-app-users.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { usePlans } from '@/hooks/use-plans.ts';
 import type { PagedList } from '@/lib/paged-list.ts';
 import { AppUsersList } from './app-users-list.tsx';
 import { applicationUsersTable } from './application-users-table.tsx';
@@ -25,7 +26,7 @@ export function ApplicationUsersPanel({
   onPageChange,
 }: {
   application: Application;
-  usersQuery: UseQueryResult<PagedList<AppUser>>;
+  usersQuery: UseQueryResult<PagedList<AppUserListRow>>;
   search: string;
   onSearchChange: (search: string) => void;
   onPageChange: (page: number) => void;
@@ -36,6 +37,12 @@ export function ApplicationUsersPanel({
   const resetting = useDialogTarget<AppUser>();
 
   const applicationId = application.id;
+  const plansQuery = usePlans(applicationId);
+  // The Plans column is for applications that sell licences. A row that holds a plan proves
+  // there is one while the plans are still loading (or could not be read).
+  const hasPlans =
+    (plansQuery.data?.length ?? 0) > 0 ||
+    (usersQuery.data?.rows.some((user) => user.subscriptions.length > 0) ?? false);
   const busyMutation = [pauseAppUser, unpauseAppUser, resetHwid].find(
     (mutation) => mutation.isPending,
   );
@@ -82,6 +89,7 @@ export function ApplicationUsersPanel({
             applicationUsersTable({
               ...rowActions,
               isHwidLockEnabled: application.hwidLockEnabled,
+              hasPlans,
               onTogglePause: (user) =>
                 (user.isPaused ? unpauseAppUser : pauseAppUser).mutate({
                   applicationId,

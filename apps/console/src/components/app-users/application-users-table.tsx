@@ -1,4 +1,4 @@
-import type { AppUser } from '@latchkey/contracts';
+import type { AppUserListRow } from '@latchkey/contracts';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import type { DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { cn } from '@/lib/utils.ts';
@@ -7,6 +7,7 @@ import {
   appUsersTable,
   expiresColumn,
   lastLoginColumn,
+  plansColumn,
   usernameColumn,
   type AppUserRowHandlers,
 } from './app-user-columns.tsx';
@@ -34,15 +35,21 @@ function HwidCell({
   );
 }
 
-/** Spec doc 1 §2: the management page's users table. */
+/**
+ * Spec doc 1 §2: the management page's users table. With `hasPlans` it also shows what each
+ * user holds (issue 22), before the actions; an application that sells no licences keeps the
+ * spec's table exactly.
+ */
 export function applicationUsersTable({
   isHwidLockEnabled,
+  hasPlans = false,
   now = new Date(),
   ...handlers
 }: AppUserRowHandlers & {
   isHwidLockEnabled: boolean;
+  hasPlans?: boolean;
   now?: Date;
-}): DataTableDefinition<AppUser> {
+}): DataTableDefinition<AppUserListRow> {
   return appUsersTable([
     usernameColumn,
     {
@@ -68,6 +75,7 @@ export function applicationUsersTable({
     },
     lastLoginColumn,
     expiresColumn(now),
+    ...(hasPlans ? [plansColumn] : []),
     actionsColumn(handlers),
   ]);
 }

@@ -1,4 +1,4 @@
-import type { AppUser } from '@latchkey/contracts';
+import type { AppUserListRow } from '@latchkey/contracts';
 import { Lock, LockOpen, ShieldOff, TriangleAlert } from 'lucide-react';
 import type { DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { cn } from '@/lib/utils.ts';
@@ -66,7 +66,7 @@ export function dashboardUsersTable({
 }: Omit<AppUserRowHandlers, 'onResetHwid'> & {
   isHwidLockEnabled: boolean;
   now?: Date;
-}): DataTableDefinition<AppUser> {
+}): DataTableDefinition<AppUserListRow> {
   return appUsersTable([
     usernameColumn,
     {
