@@ -193,7 +193,16 @@ test.describe('licences tab of the application page', () => {
     const { application } = await seedApplication(page, 'Sub Desk');
     await page.goto(`/app/${application.id}`);
     await page.getByRole('tab', { name: /^Users/ }).click();
-    await page.getByTestId('user-row-pilot').getByRole('button', { name: 'Edit user' }).click();
+    // The application sells plans, so its users table shows what each user holds.
+    const row = page.getByTestId('user-row-pilot');
+    const rowPlans = row.getByTestId('user-plans');
+    // While the dialog is open the modal hides the page from the accessibility tree.
+    const heldPlans = rowPlans
+      .getByRole('list', { name: 'Plans of pilot', includeHidden: true })
+      .getByRole('listitem', { includeHidden: true });
+    await expect(page.getByRole('columnheader', { name: 'Plans' })).toBeVisible();
+    await expect(rowPlans).toHaveText('None');
+    await row.getByRole('button', { name: 'Edit user' }).click();
     const dialog = page.getByRole('dialog', { name: 'Edit User' });
     await expect(dialog.getByText('No subscriptions yet.')).toBeVisible();
 
@@ -211,6 +220,9 @@ test.describe('licences tab of the application page', () => {
     await expect(
       dialog.getByRole('list', { name: 'Entitlements of pilot' }).getByRole('listitem'),
     ).toHaveText(['EXPORT_PDF', 'PRO']);
+    // The row behind the dialog is re-read: the plan badge and the codes it grants.
+    await expect(heldPlans).toHaveText([/^Pro Monthly until /]);
+    await expect(rowPlans.locator('code')).toHaveText(['EXPORT_PDF', 'PRO']);
 
     await chooseOption(
       page,
@@ -220,6 +232,7 @@ test.describe('licences tab of the application page', () => {
     await grant.getByRole('button', { name: 'Grant' }).click();
     await expect(toast(page, 'Subscription granted successfully')).toBeVisible();
     await expect(dialog.getByTestId('subscription-Basic Lifetime')).toContainText('Lifetime');
+    await expect(heldPlans).toHaveText(['Basic Lifetime lifetime', /^Pro Monthly until /]);
 
     // Extend: a new expiry, saved at once.
     await pro.getByRole('button', { name: 'Change expiry of Pro Monthly' }).click();
@@ -227,6 +240,7 @@ test.describe('licences tab of the application page', () => {
     await pro.getByRole('button', { name: 'Save Expiry' }).click();
     await expect(toast(page, 'Subscription updated successfully')).toBeVisible();
     await expect(pro).toContainText('2031');
+    await expect(rowPlans).toContainText('Pro Monthly until 1/15/2031');
 
     // Remove, after a confirmation.
     await dialog
@@ -240,6 +254,21 @@ test.describe('licences tab of the application page', () => {
     await expect(toast(page, 'Subscription removed successfully')).toBeVisible();
     await expect(dialog.getByTestId('subscription-Basic Lifetime')).toHaveCount(0);
     await expect(pro).toBeVisible();
+    await expect(rowPlans).not.toContainText('Basic Lifetime');
+    await expect(rowPlans.locator('code')).toHaveText(['EXPORT_PDF', 'PRO']);
+
+    // The last one removed, the row holds nothing again.
+    await pro.getByRole('button', { name: 'Remove Pro Monthly' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Remove subscription?' })
+      .getByRole('button', { name: 'Remove Subscription' })
+      .click();
+    await expect(toast(page, 'Subscription removed successfully')).toBeVisible();
+    await expect(dialog.getByText('No subscriptions yet.')).toBeVisible();
+    await expect(rowPlans).toHaveText('None');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(row.getByRole('list', { name: 'Plans of pilot' })).toHaveCount(0);
   });
 
   test('at 390 and 1280 px in both themes: no sideways page, reachable row actions, axe clean', async ({
@@ -309,9 +338,27 @@ test.describe('licences tab of the application page', () => {
         await expect(dialog).toBeHidden();
       }
 
-      // The user dialog with its subscriptions, on a phone.
+      // The users table with its Plans column, then the user dialog, on a phone.
       await page.setViewportSize({ width: 390, height: 844 });
       await page.getByRole('tab', { name: /^Users/ }).click();
+      await expect(
+        page.getByTestId('user-row-pilot').getByRole('list', { name: 'Plans of pilot' }),
+      ).toHaveText(/^Pro Monthly until /);
+      for (const viewport of [
+        { name: 'phone', width: 390, height: 844 },
+        { name: 'desktop', width: 1280, height: 800 },
+      ]) {
+        const label = `users-${viewport.name}-${theme}`;
+        await page.setViewportSize({ width: viewport.width, height: viewport.height });
+        await settle(page);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
+        problems.push(...(await seriousAxeViolations(page, label)));
+        await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
+      }
+      await page.setViewportSize({ width: 390, height: 844 });
       await page.getByTestId('user-row-pilot').getByRole('button', { name: 'Edit user' }).click();
       const userDialog = page.getByRole('dialog', { name: 'Edit User' });
       await expect(userDialog.getByTestId('subscription-Pro Monthly')).toBeVisible();

@@ -70,6 +70,7 @@ export function expiresColumn(now: Date): DataTableColumn<AppUser> {
 /** Issue 22: each user's subscriptions and entitlements. */
 export const plansColumn: DataTableColumn<AppUserListRow> = {
   header: 'Plans',
+  cellProps: () => ({ 'data-testid': 'user-plans' }),
   cell: (user) => <UserPlansCell user={user} />,
 };
 
