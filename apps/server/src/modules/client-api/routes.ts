@@ -48,6 +48,7 @@ import { createLicenseThrottles } from './license-throttles.ts';
 import { logInWithLicense } from './log-in-with-license.ts';
 import { redeemLicense } from './redeem-license.ts';
 import { registerEndUser } from './register-end-user.ts';
+import { serializeClientAnswer } from './serialized-once.ts';
 import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { createUserStandingLookup } from './user-standing-lookup.ts';
@@ -314,6 +315,7 @@ export async function registerClientApiRoutes(
       );
       v1.addHook('onRequest', identifyClient);
       v1.addHook('onSend', signResponse);
+      v1.setReplySerializer(serializeClientAnswer);
 
       v1.get('/public-key', async (): Promise<ClientPublicKeyResponse> => ({
         success: true,

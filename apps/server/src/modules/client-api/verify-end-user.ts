@@ -8,14 +8,17 @@ import {
   UUID_PATTERN,
 } from './client-outcomes.ts';
 import type { UserStandingLookup } from './user-standing-lookup.ts';
-import { licensingAnswer } from '../subscriptions/held-subscriptions.ts';
+import { licensingOf, type LicensingAnswer } from '../subscriptions/held-subscriptions.ts';
+import { serializeOnce } from './serialized-once.ts';
 
 /**
  * POST /api/v1/verify (the hot path: clients call it every 5 minutes). Success only for a
  * user of this API key's application who can log in now: exists, active, not paused, not
  * expired, licensed where the application requires it, and holding every entitlement asked
- * for. The answer names the active subscriptions and their entitlements. Cheapest first: the application (memory), the id's shape (no query for a
- * non-UUID), then one primary-key lookup; nothing is hashed or written on the way.
+ * for. The answer names the active subscriptions and their entitlements (worked out once per
+ * cached standing, held-subscriptions.ts). Cheapest first: the application (memory), the id's
+ * shape (no query for a non-UUID), then one primary-key lookup (usually answered from memory);
+ * nothing is hashed or written on the way.
  */
 export async function verifyEndUser({
   ctx,
@@ -34,17 +37,31 @@ export async function verifyEndUser({
   const now = ctx.clock.now();
   const refused = standingRefusal(application, user, now);
   if (refused) return refused;
-  const licensing = licensingAnswer(user.held, now);
-  if (input.entitlements?.length) {
-    const held = new Set(licensing.entitlements);
-    const missing = [...new Set(input.entitlements)].filter((code) => !held.has(code)).sort();
-    if (missing.length > 0) {
-      return {
-        ...refusal('ENTITLEMENTS_MISSING', clientMessages.entitlementsMissing),
-        ...licensing,
-        missing_entitlements: missing,
-      };
-    }
+  const licensing = licensingOf(user.held, now);
+  const missing = input.entitlements?.filter((code) => !licensing.entitlements.has(code));
+  if (missing?.length) {
+    return {
+      ...refusal('ENTITLEMENTS_MISSING', clientMessages.entitlementsMissing),
+      ...licensing.answer,
+      missing_entitlements: [...new Set(missing)].sort(),
+    };
   }
-  return { success: true, message: clientMessages.verified, code: 'OK', ...licensing };
+  let verified = verifiedAnswers.get(licensing.answer);
+  if (!verified) {
+    const answer: ClientVerifyResponse = {
+      success: true,
+      message: clientMessages.verified,
+      code: 'OK',
+      ...licensing.answer,
+    };
+    verified = serializeOnce(answer);
+    verifiedAnswers.set(licensing.answer, verified);
+  }
+  return verified;
 }
+
+/**
+ * Verify's success answer for each licensing answer (one per cached standing until a
+ * subscription lapses), made and serialized once: the same user verifies every few minutes.
+ */
+const verifiedAnswers = new WeakMap<LicensingAnswer, ClientVerifyResponse>();
