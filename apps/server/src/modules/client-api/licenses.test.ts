@@ -18,6 +18,7 @@ import {
   callClientApi,
   createApplicationViaApi,
   createWebhookViaApi,
+  insertBlacklistEntry,
   createPlanViaApi,
   generateLicensesViaApi,
 } from '../../../test/factories.ts';
@@ -367,6 +368,38 @@ describe('client API: licence keys, subscriptions and entitlements', () => {
       .from(appUsers)
       .where(eq(appUsers.applicationId, application.id));
     expect(JSON.stringify(names)).not.toContain(key!.key);
+  });
+
+  it('refuses a redemption by a blacklisted user, and one from an address past the key throttle', async () => {
+    const { application, planId } = await newApplication();
+    const [key] = await keysOf(application, planId);
+    await register(application, { username: 'listed' });
+    await register(application, { username: 'guesser' });
+    await insertBlacklistEntry(db(), {
+      ownerAccountId: owner.accountId,
+      applicationId: application.id,
+      type: 'username',
+      value: 'listed',
+    });
+    const redeem = (username: string, licenseKey: string, ip: string) =>
+      call(
+        application,
+        'license/redeem',
+        { username, password: 'hunter2 hunter2', license_key: licenseKey },
+        ip,
+      );
+    const blocked = await redeem('listed', key!.key, address());
+    expect(clientAuthResponseSchema.parse(blocked.json()).code).toBe('BLACKLISTED');
+    expect((await keyRow(key!.id)).state).toBe('unused');
+
+    const ip = address();
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const wrong = await redeem('guesser', `WRONG-${attempt}`, ip);
+      expect(clientAuthResponseSchema.parse(wrong.json()).code).toBe('LICENSE_INVALID');
+    }
+    const throttled = await redeem('guesser', key!.key, ip);
+    expect(throttled.statusCode).toBe(429);
+    expect((await keyRow(key!.id)).state).toBe('unused');
   });
 
   it('throttles failed key attempts per IP with 429 and Retry-After', async () => {

@@ -1,6 +1,4 @@
-import { and, eq } from 'drizzle-orm';
 import type { ClientAuthResponse } from '@latchkey/contracts';
-import { appUsers } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../activity/activity-events.ts';
 import { redeemLicenseKey, type Redemption } from '../licenses/redeem-license-key.ts';
@@ -9,6 +7,7 @@ import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 import { licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
+import type { LoginStatements } from './log-in-end-user.ts';
 import type { LoginThrottles } from './login-throttles.ts';
 
 /**
@@ -22,7 +21,7 @@ export async function redeemLicense({
   ctx,
   input,
 }: {
-  ctx: LicenseClientContext & { loginThrottles: LoginThrottles };
+  ctx: LicenseClientContext & { loginThrottles: LoginThrottles; statements: LoginStatements };
   input: { username: string; password: string; license_key: string };
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
@@ -33,24 +32,41 @@ export async function redeemLicense({
     username: input.username,
     ipAddress: ctx.ipAddress,
   };
-  await ctx.loginThrottles.admitBeforeLookup(loginAttempt);
-  await ctx.licenseThrottles.admit({ applicationId: application.id, ipAddress: ctx.ipAddress });
-  const [user] = await ctx.db
-    .select({
-      id: appUsers.id,
-      username: appUsers.username,
-      email: appUsers.email,
-      passwordHash: appUsers.passwordHash,
-      isActive: appUsers.isActive,
-      isPaused: appUsers.isPaused,
-      expiresAt: appUsers.expiresAt,
-      hwid: appUsers.hwid,
-      lastLoginIp: appUsers.lastLoginIp,
-    })
-    .from(appUsers)
-    .where(and(eq(appUsers.applicationId, application.id), eq(appUsers.username, input.username)))
-    .limit(1);
-  await ctx.loginThrottles.admitForUser(loginAttempt, user?.lastLoginIp ?? null);
+  // Login's own prepared statement finds the user, the blacklist match and (with the
+  // database store) the login throttle counters in one round trip; the licence throttles are
+  // read beside it. Both are decided before the hash.
+  const throttleKeys = ctx.loginThrottles.storeKeysOf(loginAttempt);
+  const lookup = {
+    ownerAccountId: application.ownerAccountId,
+    applicationId: application.id,
+    ipAddress: ctx.ipAddress,
+    username: input.username,
+    hwid: null,
+  };
+  const licenseAdmission = ctx.licenseThrottles.admit({
+    applicationId: application.id,
+    ipAddress: ctx.ipAddress,
+  });
+  // Settled either way, so a refusal of one never leaves the other's rejection unheard.
+  const [found, licenseAdmitted] = await Promise.allSettled([
+    throttleKeys
+      ? ctx.statements.findUserAndBlock(lookup, throttleKeys).then(async (row) => {
+          await ctx.loginThrottles.admitBeforeLookup(loginAttempt, row.throttles);
+          return row;
+        })
+      : ctx.loginThrottles
+          .admitBeforeLookup(loginAttempt)
+          .then(() => ctx.statements.findUserAndBlock(lookup, null)),
+    licenseAdmission,
+  ]);
+  if (found.status === 'rejected') throw found.reason;
+  if (licenseAdmitted.status === 'rejected') throw licenseAdmitted.reason;
+  const { user, blockedBy } = found.value;
+  await ctx.loginThrottles.admitForUser(
+    loginAttempt,
+    user?.lastLoginIp ?? null,
+    found.value.throttles,
+  );
 
   const record = (
     fields: Pick<ActivityRecord, 'event' | 'success' | 'errorMessage' | 'metadata'>,
@@ -63,14 +79,6 @@ export async function redeemLicense({
       createdAt: now,
       ...fields,
     });
-  const blockedBy = await ctx.blacklist.find({
-    ownerAccountId: application.ownerAccountId,
-    applicationId: application.id,
-    ipAddress: ctx.ipAddress,
-    username: input.username,
-    email: user?.email ?? null,
-    hwid: null,
-  });
   if (blockedBy) {
     await record({
       event: blockedEventOf[blockedBy],

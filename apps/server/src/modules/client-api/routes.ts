@@ -365,7 +365,11 @@ export async function registerClientApiRoutes(
       v1.post('/license/redeem', async (request): Promise<ClientAuthResponse> => {
         const input = parseClientInput(clientRedeemRequestSchema, request.body);
         const outcome = await redeemLicense({
-          ctx: { ...licenseContextOf(request, requireApplication(request)), loginThrottles },
+          ctx: {
+            ...licenseContextOf(request, requireApplication(request)),
+            loginThrottles,
+            statements: loginStatements,
+          },
           input,
         });
         countRedeem(outcome.code);
