@@ -1,5 +1,9 @@
 import type { Config } from '../../config.ts';
-import { createFailureThrottle, type ThrottleStore } from '../../lib/failure-throttle.ts';
+import {
+  createFailureThrottle,
+  type ThrottleRow,
+  type ThrottleStore,
+} from '../../lib/failure-throttle.ts';
 import { rateLimited } from './client-api-error.ts';
 
 export interface LicenseAttempt {
@@ -36,12 +40,29 @@ export function createLicenseThrottles(options: {
   });
   const appKey = (attempt: LicenseAttempt) => String(attempt.applicationId);
   return {
-    /** Throws RATE_LIMITED (429 with Retry-After) once either counter is spent. */
-    async admit(attempt: LicenseAttempt): Promise<void> {
-      const [ip, app] = await Promise.all([
-        perIp.check(attempt.ipAddress),
-        perApp.check(appKey(attempt)),
-      ]);
+    /**
+     * The database store's keys of the attempt's two counters, so a statement the call makes
+     * anyway (login's user lookup) can read them; null with Redis.
+     */
+    storeKeysOf(attempt: LicenseAttempt): { ip: string; app: string } | null {
+      const ip = perIp.storeKey(attempt.ipAddress);
+      const app = perApp.storeKey(appKey(attempt));
+      return ip === null || app === null ? null : { ip, app };
+    },
+    /**
+     * Throws RATE_LIMITED (429 with Retry-After) once either counter is spent. From rows
+     * already read when given (`prefetched`), else from the store.
+     */
+    async admit(
+      attempt: LicenseAttempt,
+      prefetched?: { nowMs: number; rows: { ip?: ThrottleRow; app?: ThrottleRow } },
+    ): Promise<void> {
+      const [ip, app] = prefetched
+        ? [
+            perIp.decideFromRow(prefetched.rows.ip, prefetched.nowMs),
+            perApp.decideFromRow(prefetched.rows.app, prefetched.nowMs),
+          ]
+        : await Promise.all([perIp.check(attempt.ipAddress), perApp.check(appKey(attempt))]);
       if (!ip.isAllowed || !app.isAllowed) {
         throw rateLimited(
           Math.max(ip.retryAfterSeconds, app.retryAfterSeconds),

@@ -10,6 +10,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DatabaseConnection } from '../../db/client.ts';
 import { deliveriesOfInsertedActivity } from '../webhooks/webhook-outbox.ts';
 import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
+import type { ThrottleRow } from '../../lib/failure-throttle.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import {
   blacklistMatchCondition,
@@ -90,13 +91,13 @@ export function createLoginStatements(connection: DatabaseConnection) {
       lastLoginIp: namedUser.lastLoginIp,
       held: namedUser.held,
       blacklistedTypes: sql<string[] | null>`(${matchedTypes})`,
-      // The failed-login counters of the database store (three keys; nothing with Redis,
-      // whose keys are null): live rows only, as rate-limiter-flexible reads them.
+      // The failure counters of the database store (login's three keys, and a licence call's
+      // two; none with Redis, which keeps them itself): live rows only, as
+      // rate-limiter-flexible reads them.
       throttles: sql<ThrottleRowWithKey[] | null>`(
         select json_agg(json_build_object('key', key, 'points', points, 'expire', expire))
         from rate_limits
-        where key in (${sql.placeholder('throttleUserAndIp')}, ${sql.placeholder('throttleIp')},
-                      ${sql.placeholder('throttleUser')})
+        where key = any(${sql.placeholder('throttleKeys')}::text[])
           and (expire > ${sql.placeholder('throttleNowMs')} or expire is null))`,
     })
     .from(sql`(select 1) as one`)
@@ -105,30 +106,45 @@ export function createLoginStatements(connection: DatabaseConnection) {
   const stampAndRecord = compileLoginSuccess(false);
   const stampBindAndRecord = compileLoginSuccess(true);
   return {
-    /** The user with this username (if any) and the part of the request that is blocked. */
+    /**
+     * The user with this username (if any), the part of the request that is blocked, and
+     * (database store) the login throttle counters and those of `otherThrottleKeys`.
+     */
     async findUserAndBlock(
       probe: Omit<BlacklistProbe, 'email'>,
       throttleKeys: PrefetchKeys | null,
+      otherThrottleKeys: string[] = [],
     ): Promise<{
       user: LoginUser | undefined;
       blockedBy: BlacklistType | null;
       throttles: PrefetchedRows | undefined;
+      /** The rows of `otherThrottleKeys`, by key (absent: no live row). */
+      otherThrottles: { nowMs: number; rows: Map<string, ThrottleRow> };
     }> {
       const nowMs = Date.now();
       const [row] = await userAndBlacklist.execute({
         ...blacklistProbeParameters(probe),
         loginUsername: probe.username,
-        throttleUserAndIp: throttleKeys?.userAndIp ?? null,
-        throttleIp: throttleKeys?.ip ?? null,
-        throttleUser: throttleKeys?.user ?? null,
+        throttleKeys: throttleKeys
+          ? [throttleKeys.userAndIp, throttleKeys.ip, throttleKeys.user, ...otherThrottleKeys]
+          : otherThrottleKeys,
         throttleNowMs: nowMs,
       });
+      const rows = throttleRowsByKey(row?.throttles ?? null);
       return {
         user: row && row.id !== null ? foundUser(row) : undefined,
         blockedBy: firstBlockedPart(row?.blacklistedTypes ?? null),
         throttles: throttleKeys
-          ? prefetchedRows(throttleKeys, row?.throttles ?? null, nowMs)
+          ? {
+              nowMs,
+              rows: {
+                userAndIp: rows.get(throttleKeys.userAndIp),
+                ip: rows.get(throttleKeys.ip),
+                user: rows.get(throttleKeys.user),
+              },
+            }
           : undefined,
+        otherThrottles: { nowMs, rows },
       };
     },
     /**
@@ -217,23 +233,14 @@ interface ThrottleRowWithKey {
   expire: number | string | null;
 }
 
-/** The counter rows by the attempt's three keys (bigint `expire` may arrive as text). */
-function prefetchedRows(
-  keys: PrefetchKeys,
-  rows: ThrottleRowWithKey[] | null,
-  nowMs: number,
-): PrefetchedRows {
-  const byKey = new Map((rows ?? []).map((row) => [row.key, row]));
-  const rowOf = (key: string) => {
-    const row = byKey.get(key);
-    return row
-      ? { points: Number(row.points), expire: row.expire === null ? null : Number(row.expire) }
-      : undefined;
-  };
-  return {
-    nowMs,
-    rows: { userAndIp: rowOf(keys.userAndIp), ip: rowOf(keys.ip), user: rowOf(keys.user) },
-  };
+/** The store's live rows read beside the user, by key (bigint `expire` may arrive as text). */
+function throttleRowsByKey(rows: ThrottleRowWithKey[] | null): Map<string, ThrottleRow> {
+  return new Map(
+    (rows ?? []).map((row) => [
+      row.key,
+      { points: Number(row.points), expire: row.expire === null ? null : Number(row.expire) },
+    ]),
+  );
 }
 
 /** The left join makes every column nullable; with an id, the row is a user and they are not. */

@@ -33,9 +33,11 @@ export async function redeemLicense({
     ipAddress: ctx.ipAddress,
   };
   // Login's own prepared statement finds the user, the blacklist match and (with the
-  // database store) the login throttle counters in one round trip; the licence throttles are
-  // read beside it. Both are decided before the hash.
+  // database store) the login and licence throttle counters in one round trip; all are
+  // decided before the hash.
+  const licenseAttempt = { applicationId: application.id, ipAddress: ctx.ipAddress };
   const throttleKeys = ctx.loginThrottles.storeKeysOf(loginAttempt);
+  const licenseKeys = ctx.licenseThrottles.storeKeysOf(licenseAttempt);
   const lookup = {
     ownerAccountId: application.ownerAccountId,
     applicationId: application.id,
@@ -43,30 +45,25 @@ export async function redeemLicense({
     username: input.username,
     hwid: null,
   };
-  const licenseAdmission = ctx.licenseThrottles.admit({
-    applicationId: application.id,
-    ipAddress: ctx.ipAddress,
-  });
-  // Settled either way, so a refusal of one never leaves the other's rejection unheard.
-  const [found, licenseAdmitted] = await Promise.allSettled([
-    throttleKeys
-      ? ctx.statements.findUserAndBlock(lookup, throttleKeys).then(async (row) => {
-          await ctx.loginThrottles.admitBeforeLookup(loginAttempt, row.throttles);
-          return row;
-        })
-      : ctx.loginThrottles
-          .admitBeforeLookup(loginAttempt)
-          .then(() => ctx.statements.findUserAndBlock(lookup, null)),
-    licenseAdmission,
-  ]);
-  if (found.status === 'rejected') throw found.reason;
-  if (licenseAdmitted.status === 'rejected') throw licenseAdmitted.reason;
-  const { user, blockedBy } = found.value;
-  await ctx.loginThrottles.admitForUser(
-    loginAttempt,
-    user?.lastLoginIp ?? null,
-    found.value.throttles,
-  );
+  let found: Awaited<ReturnType<LoginStatements['findUserAndBlock']>>;
+  if (throttleKeys && licenseKeys) {
+    found = await ctx.statements.findUserAndBlock(lookup, throttleKeys, [
+      licenseKeys.ip,
+      licenseKeys.app,
+    ]);
+    await ctx.loginThrottles.admitBeforeLookup(loginAttempt, found.throttles);
+    const { nowMs, rows } = found.otherThrottles;
+    await ctx.licenseThrottles.admit(licenseAttempt, {
+      nowMs,
+      rows: { ip: rows.get(licenseKeys.ip), app: rows.get(licenseKeys.app) },
+    });
+  } else {
+    await ctx.loginThrottles.admitBeforeLookup(loginAttempt);
+    await ctx.licenseThrottles.admit(licenseAttempt);
+    found = await ctx.statements.findUserAndBlock(lookup, null);
+  }
+  const { user, blockedBy } = found;
+  await ctx.loginThrottles.admitForUser(loginAttempt, user?.lastLoginIp ?? null, found.throttles);
 
   const record = (
     fields: Pick<ActivityRecord, 'event' | 'success' | 'errorMessage' | 'metadata'>,
