@@ -223,12 +223,19 @@ async function main() {
         headers: apiHeaders,
         bodies: heartbeatBodies,
       },
-      login: { port, path: '/api/v1/login', headers: apiHeaders, bodies: loginBodies },
+      login: {
+        port,
+        path: '/api/v1/login',
+        headers: apiHeaders,
+        bodies: loginBodies,
+        pid: latchkey.child.pid,
+      },
       redeem: {
         port,
         path: '/api/v1/license/redeem',
         headers: apiHeaders,
         bodies: redeemBodies,
+        pid: latchkey.child.pid,
         // Shared by every run: a key redeemed once would be refused (LICENSE_USED) the next time.
         cursor: { next: 0 },
       },
@@ -237,6 +244,7 @@ async function main() {
         path: '/api/v1/license/login',
         headers: apiHeaders,
         bodies: keyLoginBodies,
+        pid: latchkey.child.pid,
       },
     };
     const assertKeysLeft = () => {
@@ -299,12 +307,10 @@ async function main() {
       });
       // Login cannot reach 1,000 a second (each one is an argon2id hash): its latency is
       // taken at saturation, with LOGIN_CONNECTIONS logins in flight.
-      figures.loginSaturated = await load({ ...targets.login, connections: LOGIN_CONNECTIONS });
-      for (const name of LICENSED) {
-        figures[`${name}Saturated`] = await load({
-          ...targets[name],
-          connections: LOGIN_CONNECTIONS,
-        });
+      for (const name of ['login', ...LICENSED]) {
+        figures[`${name}Saturated`] = await measureCpu(targets[name].pid, () =>
+          load({ ...targets[name], connections: LOGIN_CONNECTIONS }),
+        );
       }
       assertKeysLeft();
       rounds.push(figures);
@@ -402,7 +408,7 @@ async function main() {
         '',
         '| path | server | PostgreSQL | load generator | total |',
         '| --- | --- | --- | --- | --- |',
-        ...SERVED.map((name) => {
+        ...[...SERVED, 'login', ...LICENSED].map((name) => {
           const pick = (key) => m((r) => r[`${name}Saturated`].cpu[key]);
           const [server, postgres, loadGenerator] = ['server', 'postgres', 'loadGenerator'].map(
             pick,

@@ -21,6 +21,7 @@ import {
   insertBlacklistEntry,
   createPlanViaApi,
   generateLicensesViaApi,
+  grantSubscriptionViaApi,
 } from '../../../test/factories.ts';
 import {
   createTestApp,
@@ -183,8 +184,27 @@ describe('client API: licence keys, subscriptions and entitlements', () => {
         password: 'hunter2 hunter2',
         license_key: key,
       });
+    const basic = await createPlanViaApi(testApp.app, owner, application.id, {
+      name: 'Basic',
+      durationDays: null,
+      entitlements: ['BASIC'],
+    });
+    await grantSubscriptionViaApi(
+      testApp.app,
+      owner,
+      { applicationId: application.id, userId: user.user_id! },
+      { planId: basic.id },
+    );
     const [a, b] = await Promise.all([redeem(keys[1]!.key), redeem(keys[2]!.key)]);
     expect([a.code, b.code]).toEqual(['OK', 'OK']);
+    // Each answer holds the subscriptions as its own redemption left them, every plan listed.
+    const inDays = (days: number) => new Date(clock.now().getTime() + days * DAY_MS).toISOString();
+    expect([a, b].map((answer) => answer.subscriptions?.[1]?.expires_at).sort()).toEqual([
+      inDays(60),
+      inDays(90),
+    ]);
+    expect(a.subscriptions?.[0]).toEqual({ plan: 'Basic', expires_at: null });
+    expect(a.entitlements).toEqual(['BASIC', 'EXPORT_PDF', 'PRO']);
     const [subscription] = await db()
       .select()
       .from(subscriptions)

@@ -1,8 +1,8 @@
 import type { ClientAuthResponse } from '@latchkey/contracts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../activity/activity-events.ts';
-import { redeemLicenseKey, type Redemption } from '../licenses/redeem-license-key.ts';
-import { licensingAnswer, readHeldSubscriptions } from '../subscriptions/held-subscriptions.ts';
+import type { ClientRedemption } from '../licenses/redeem-license-key.ts';
+import { licensingAnswer } from '../subscriptions/held-subscriptions.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
@@ -21,7 +21,11 @@ export async function redeemLicense({
   ctx,
   input,
 }: {
-  ctx: LicenseClientContext & { loginThrottles: LoginThrottles; statements: LoginStatements };
+  ctx: LicenseClientContext & {
+    loginThrottles: LoginThrottles;
+    statements: LoginStatements;
+    redeemForClient: ClientRedemption;
+  };
   input: { username: string; password: string; license_key: string };
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
@@ -100,8 +104,8 @@ export async function redeemLicense({
   const standing = standingRefusal(application, { ...user, licensedUntilMs: Infinity }, now);
   if (standing) return standing;
 
-  // One statement claims the key, stacks the subscription and writes the event with its
-  // webhook deliveries: atomic without a transaction's extra round trips.
+  // One prepared statement claims the key, stacks the subscription, writes the event with its
+  // webhook deliveries and answers the subscriptions: atomic without a transaction.
   const eventOf = (licenseId: string, planName: string) =>
     licenseRedeemedRecord(ctx, {
       appUserId: user.id,
@@ -111,7 +115,7 @@ export async function redeemLicense({
       action: 'redeem',
       now,
     });
-  const redemption: Redemption = await redeemLicenseKey(ctx.db, {
+  const { redemption, held } = await ctx.redeemForClient({
     applicationId: application.id,
     appUserId: user.id,
     key: input.license_key,
@@ -138,7 +142,6 @@ export async function redeemLicense({
     { kind: 'end-user-changed', applicationId: application.id, userId: user.id },
     ctx.log,
   );
-  const held = await readHeldSubscriptions(ctx.db, user.id);
   return {
     success: true,
     message: clientMessages.licenseRedeemed,

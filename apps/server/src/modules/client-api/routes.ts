@@ -47,6 +47,7 @@ import type { LicenseClientContext } from './license-client-context.ts';
 import { createLicenseThrottles } from './license-throttles.ts';
 import { logInWithLicense } from './log-in-with-license.ts';
 import { redeemLicense } from './redeem-license.ts';
+import { createClientRedemption } from '../licenses/redeem-license-key.ts';
 import { registerEndUser } from './register-end-user.ts';
 import { serializeClientAnswer } from './serialized-once.ts';
 import { createSessionLookup } from './session-lookup.ts';
@@ -156,6 +157,7 @@ export async function registerClientApiRoutes(
   });
   const blacklist = createBlacklistMatcher(db);
   const loginStatements = createLoginStatements(deps.database);
+  const redeemForClient = createClientRedemption(deps.database);
   const responses = createClientResponseCounter(deps.metrics?.clientResponses ?? null);
   const countError: OnClientErrorAnswer = (request, code) =>
     responses.forRoute(
@@ -369,6 +371,7 @@ export async function registerClientApiRoutes(
             ...licenseContextOf(request, requireApplication(request)),
             loginThrottles,
             statements: loginStatements,
+            redeemForClient,
           },
           input,
         });

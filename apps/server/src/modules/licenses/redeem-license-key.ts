@@ -1,11 +1,17 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, Placeholder, sql, type SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import type { ClientApiCode } from '@latchkey/contracts';
-import type { Database } from '../../db/client.ts';
+import type { Database, DatabaseConnection } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import type { ActivityRecord } from '../activity/activity-events.ts';
 import { deliveriesOfInsertedActivity } from '../webhooks/webhook-outbox.ts';
 import { licenseKeys, plans, subscriptions } from '../../db/schema/index.ts';
 import { stackedExpiry } from '../subscriptions/extend-subscription.ts';
+import {
+  parseHeldSubscriptions,
+  type HeldSubscription,
+  type RawHeldSubscription,
+} from '../subscriptions/held-subscriptions.ts';
 import { licenseKeyDigest } from './license-key-secrets.ts';
 
 export type LicenseRefusalCode = Extract<
@@ -27,14 +33,119 @@ export type Redemption =
 /** Longest key text looked up; a longer one cannot be a key any mask makes. */
 const MAX_KEY_LENGTH = 128;
 
+/** What a redemption statement is run with. */
+interface RedemptionValues {
+  applicationId: number;
+  appUserId: string;
+  digest: string;
+  /** The time of the redemption, ISO 8601. */
+  at: string;
+  /** Of the redemption's activity row (the client call's statement only). */
+  username: string | null;
+  ipAddress: string | null;
+  /** JSON text; the statement adds the key's id and plan name. */
+  metadata: string;
+}
+
+/** A value of the statement: a parameter now (in a transaction), or a placeholder (prepared). */
+type Bind = (name: keyof RedemptionValues) => SQL;
+
 /**
- * Redeems a key of `applicationId` for an end user, inside the caller's transaction, in one
- * statement: the key's row is locked while still unused and not past its redeem-by date, the
- * user's subscription of its plan is extended (stackedExpiry, as extendSubscription stacks),
- * and the key is marked used with what it added, for a later ban. Of two clients redeeming one key exactly one wins: the
- * second waits on the row lock, then finds it used and changes nothing. A key of another
- * application is not found here, exactly like an unknown one. (Four statements before: the
- * claim, the plan, the upsert and the key's grant cost a redemption 4-5 ms of round trips.)
+ * The redemption in one statement: the key's row is locked while still unused and not past its
+ * redeem-by date, the user's subscription of its plan is extended (stackedExpiry, as
+ * extendSubscription stacks), and the key is marked used with what it added, for a later ban.
+ * Of two clients redeeming one key exactly one wins: the second waits on the row lock, then
+ * finds it used and changes nothing. A key of another application is not found, exactly like
+ * an unknown one. With `isClientCall` (POST /license/redeem, no transaction of its own) the
+ * same statement writes the `license_redeemed` event with its webhook deliveries and answers
+ * the user's subscriptions as they now are (the statement's own snapshot predates its writes,
+ * so the redeemed plan comes from the upsert's answer).
+ */
+function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
+  const at = sql`${bind('at')}::timestamptz`;
+  const appUserId = sql`${bind('appUserId')}::uuid`;
+  const applicationId = sql`${bind('applicationId')}::int`;
+  const clientCallCtes = sql`, inserted as (
+      insert into activity_logs
+        (application_id, app_user_id, username, event, success, ip_address, error_message,
+         metadata, created_at)
+      select ${applicationId}, ${appUserId}, ${bind('username')}::text, 'license_redeemed', true,
+             ${bind('ipAddress')}::text, null,
+             ${bind('metadata')}::jsonb
+               || jsonb_build_object('licenseId', r.id, 'plan', r.plan_name),
+             ${at}
+      from redeemed r
+      returning id, application_id, app_user_id, username, event, success, ip_address,
+                error_message, metadata, created_at
+    ), queued as (${deliveriesOfInsertedActivity(sql`inserted`)}),
+    held_now as (
+      select p.name as plan, s.expires_at, p.entitlements, p.id as plan_id
+      from ${subscriptions} s join ${plans} p on p.id = s.plan_id
+      where s.app_user_id = ${appUserId} and s.plan_id <> (select plan_id from candidate)
+      union all
+      select c.plan_name, g.expires_at, c.entitlements, c.plan_id
+      from grant_made g cross join candidate c
+    )`;
+  const held = sql`(select json_agg(json_build_object('plan', plan, 'expiresAt', expires_at,
+                      'entitlements', entitlements) order by lower(plan), plan_id)
+                    from held_now)`;
+  return sql`
+    with candidate as (
+      select k.id, k.plan_id, p.name as plan_name, p.duration_days, p.entitlements
+      from ${licenseKeys} k join ${plans} p on p.id = k.plan_id
+      where k.application_id = ${applicationId} and k.key_digest = ${bind('digest')}::text
+        and k.state = 'unused' and (k.redeem_by is null or k.redeem_by > ${at})
+      for update of k
+    ), grant_made as (
+      insert into ${subscriptions} as s
+        (application_id, app_user_id, plan_id, expires_at, created_at, updated_at)
+      select ${applicationId}, ${appUserId}, c.plan_id,
+             ${at} + make_interval(days => c.duration_days), ${at}, ${at}
+      from candidate c
+      on conflict (app_user_id, plan_id) do update
+      set expires_at = ${stackedExpiry(sql`s.expires_at`, sql`(select duration_days from candidate)`, at)},
+          updated_at = ${at}
+      returning s.id, s.expires_at
+    ), redeemed as (
+      update ${licenseKeys} k
+      set state = 'used', used_by_user_id = ${appUserId}, used_at = ${at},
+          subscription_id = (select id from grant_made), granted_days = c.duration_days,
+          granted_lifetime = c.duration_days is null
+      from candidate c
+      where k.id = c.id
+      returning k.id, c.plan_id, c.plan_name
+    )${isClientCall ? clientCallCtes : sql``}
+    select id, plan_id as "planId", plan_name as "planName",
+           ${isClientCall ? sql`(select count(*) from queued)::int` : sql`0`} as queued,
+           ${isClientCall ? held : sql`null`} as held
+    from redeemed`;
+}
+
+interface RedeemedRow {
+  id: string;
+  planId: string;
+  planName: string;
+  queued: number;
+  held: RawHeldSubscription[] | string | null;
+}
+
+const toRedemption = (row: RedeemedRow): Redemption => ({
+  isRedeemed: true,
+  licenseId: row.id,
+  planId: row.planId,
+  planName: row.planName,
+  queuedDeliveries: row.queued,
+});
+
+/** The key's digest, or null for a text no mask makes (no lookup: LICENSE_INVALID). */
+function digestOf(key: string, serverSecret: string): string | null {
+  const text = key.trim();
+  return text === '' || text.length > MAX_KEY_LENGTH ? null : licenseKeyDigest(text, serverSecret);
+}
+
+/**
+ * Redeems a key for an end user inside the caller's transaction (a registration with a key, a
+ * key's first login), which writes the events itself.
  */
 export async function redeemLicenseKey(
   tx: Database,
@@ -44,80 +155,78 @@ export async function redeemLicenseKey(
     key: string;
     now: Date;
     serverSecret: string;
-    /**
-     * The redemption's activity row, written by the same statement with its webhook
-     * deliveries (its metadata gains the key's id and plan name). A caller whose transaction
-     * holds nothing else needs no transaction then: the statement is one.
-     */
-    event?: ActivityRecord;
   },
 ): Promise<Redemption> {
-  const { now, applicationId, appUserId, event } = input;
-  const text = input.key.trim();
-  if (text === '' || text.length > MAX_KEY_LENGTH) {
-    return { isRedeemed: false, code: 'LICENSE_INVALID', licenseId: null };
-  }
-  const digest = licenseKeyDigest(text, input.serverSecret);
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const result = await tx.execute(sql`
-    with candidate as (
-      select k.id, k.plan_id, p.name as plan_name, p.duration_days
-      from ${licenseKeys} k join ${plans} p on p.id = k.plan_id
-      where k.application_id = ${applicationId} and k.key_digest = ${digest}
-        and k.state = 'unused' and (k.redeem_by is null or k.redeem_by > ${at})
-      for update of k
-    ), grant_made as (
-      insert into ${subscriptions} as s
-        (application_id, app_user_id, plan_id, expires_at, created_at, updated_at)
-      select ${applicationId}, ${appUserId}::uuid, c.plan_id,
-             ${at} + make_interval(days => c.duration_days), ${at}, ${at}
-      from candidate c
-      on conflict (app_user_id, plan_id) do update
-      set expires_at = ${stackedExpiry(sql`s.expires_at`, sql`(select duration_days from candidate)`, at)},
-          updated_at = ${at}
-      returning s.id
-    )
-    , redeemed as (
-      update ${licenseKeys} k
-      set state = 'used', used_by_user_id = ${appUserId}::uuid, used_at = ${at},
-          subscription_id = (select id from grant_made), granted_days = c.duration_days,
-          granted_lifetime = c.duration_days is null
-      from candidate c
-      where k.id = c.id
-      returning k.id, c.plan_id, c.plan_name
-    )${event ? redemptionEventCtes(event) : sql``}
-    select id, plan_id as "planId", plan_name as "planName",
-           ${event ? sql`(select count(*) from queued)::int` : sql`0`} as queued
-    from redeemed`);
-  const [claimed] = rowsOf<{ id: string; planId: string; planName: string; queued: number }>(
-    result,
-  );
-  if (!claimed) return refusalFor(tx, applicationId, digest, now);
-  return {
-    isRedeemed: true,
-    licenseId: claimed.id,
-    planId: claimed.planId,
-    planName: claimed.planName,
-    queuedDeliveries: claimed.queued,
+  const digest = digestOf(input.key, input.serverSecret);
+  if (digest === null) return { isRedeemed: false, code: 'LICENSE_INVALID', licenseId: null };
+  const values: RedemptionValues = {
+    applicationId: input.applicationId,
+    appUserId: input.appUserId,
+    digest,
+    at: input.now.toISOString(),
+    username: null,
+    ipAddress: null,
+    metadata: '{}',
   };
+  const result = await tx.execute(redemptionSql((name) => sql`${values[name]}`, false));
+  const [claimed] = rowsOf<RedeemedRow>(result);
+  return claimed ? toRedemption(claimed) : refusalFor(tx, input.applicationId, digest, input.now);
 }
 
-/** Inserts the redemption's activity row and its deliveries, after the `redeemed` CTE. */
-function redemptionEventCtes(event: ActivityRecord) {
-  return sql`, inserted as (
-      insert into activity_logs
-        (application_id, app_user_id, username, event, success, ip_address, error_message,
-         metadata, created_at)
-      select ${event.applicationId}, ${event.appUserId}::uuid, ${event.username}, ${event.event},
-             ${event.success}, ${event.ipAddress}, ${event.errorMessage},
-             ${JSON.stringify(event.metadata)}::jsonb
-               || jsonb_build_object('licenseId', r.id, 'plan', r.plan_name),
-             ${event.createdAt.toISOString()}::timestamptz
-      from redeemed r
-      returning id, application_id, app_user_id, username, event, success, ip_address,
-                error_message, metadata, created_at
-    ), queued as (${deliveriesOfInsertedActivity(sql`inserted`)})`;
+/**
+ * POST /license/redeem's statement, prepared once per connection (planning it cost PostgreSQL
+ * more than running it): the redemption, its event and webhook deliveries, and the user's
+ * subscriptions after it, in one round trip with no transaction around it.
+ */
+export function createClientRedemption(connection: DatabaseConnection) {
+  const compiled = new PgDialect().sqlToQuery(
+    redemptionSql((name) => sql`${sql.placeholder(name)}`, true),
+  );
+  const parameterNames = compiled.params.map((param) => {
+    if (!(param instanceof Placeholder)) throw new Error('a redemption value is not a placeholder');
+    return param.name as keyof RedemptionValues;
+  });
+  return async function redeemForClient(input: {
+    applicationId: number;
+    appUserId: string;
+    key: string;
+    now: Date;
+    serverSecret: string;
+    /** The `license_redeemed` row's own fields (the statement adds the key and plan). */
+    event: Pick<ActivityRecord, 'username' | 'ipAddress' | 'metadata'>;
+  }): Promise<{ redemption: Redemption; held: HeldSubscription[] }> {
+    const digest = digestOf(input.key, input.serverSecret);
+    if (digest === null) {
+      return {
+        redemption: { isRedeemed: false, code: 'LICENSE_INVALID', licenseId: null },
+        held: [],
+      };
+    }
+    const values: RedemptionValues = {
+      applicationId: input.applicationId,
+      appUserId: input.appUserId,
+      digest,
+      at: input.now.toISOString(),
+      username: input.event.username,
+      ipAddress: input.event.ipAddress,
+      metadata: JSON.stringify(input.event.metadata),
+    };
+    const { rows } = await connection.query({
+      name: 'client_api_license_redeem',
+      text: compiled.sql,
+      values: parameterNames.map((name) => values[name]),
+    });
+    const claimed = rows[0] as unknown as RedeemedRow | undefined;
+    if (!claimed) {
+      return {
+        redemption: await refusalFor(connection.db, input.applicationId, digest, input.now),
+        held: [],
+      };
+    }
+    return { redemption: toRedemption(claimed), held: parseHeldSubscriptions(claimed.held) };
+  };
 }
+export type ClientRedemption = ReturnType<typeof createClientRedemption>;
 
 /** Why a key could not be redeemed: the row as it is now (locked by nothing: a read). */
 async function refusalFor(
