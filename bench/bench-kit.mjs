@@ -38,10 +38,13 @@ export async function prepareDatabase() {
   };
 }
 
-/** Starts a Node child and resolves with the JSON it prints on its first stdout line. */
-export function startChild(args, env = {}) {
+/**
+ * Starts a Node child (in the repository, or in `cwd`) and resolves with the JSON it prints on
+ * its first stdout line.
+ */
+export function startChild(args, env = {}, { cwd = root } = {}) {
   const child = spawn(process.execPath, args, {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

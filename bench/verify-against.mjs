@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+// `npm run bench:verify-against -- <commit>`: verify's throughput here against another commit's,
+// in one sitting (issue 22: "verify with the entitlement fields stays within 5% of its
+// throughput before this issue").
+//
+// - Checks the other commit out into a temporary git worktree, with this checkout's
+//   node_modules hard-linked into it (the commits must share their dependencies).
+// - Starts both commits' bench/latchkey-server.ts on throwaway PostgreSQL databases, side by
+//   side, and loads POST /api/v1/verify on each in turn (VERIFY_AB_ROUNDS rounds, 6 s each,
+//   50 connections), so drift of the shared machine falls on both alike.
+// - Here, verify is measured twice: without and with `entitlements: ["PRO"]` in the request
+//   (this commit's bench users hold a plan granting PRO). The other commit's users are loaded
+//   as its own bench server seeds them.
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import { median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const ROUNDS = Number(process.env.VERIFY_AB_ROUNDS ?? 5);
+const DURATION_SECONDS = 6;
+const CONNECTIONS = 50;
+const log = (message) => process.stderr.write(`${message}\n`);
+
+const before = process.argv[2];
+if (!before) {
+  log('Usage: npm run bench:verify-against -- <commit>');
+  process.exit(2);
+}
+
+async function startServer(cwd, database, dataDir) {
+  return startChild(
+    ['--import', 'tsx', 'bench/latchkey-server.ts'],
+    {
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      SERVER_SECRET: 'bench-'.repeat(8),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      SERVE_CONSOLE: 'false',
+      CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
+      METRICS_TOKEN: 'bench-metrics-'.repeat(3),
+      BENCH_REDEEM_KEYS: '10',
+      BENCH_KEY_LOGINS: '10',
+    },
+    { cwd },
+  );
+}
+
+function loadVerify({ info }, bodies, duration) {
+  let next = 0;
+  return autocannon({
+    url: `http://127.0.0.1:${info.port}`,
+    connections: CONNECTIONS,
+    duration,
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/v1/verify',
+        headers: { 'content-type': 'application/json', 'x-api-key': info.apiKey },
+        setupRequest: (request) => {
+          request.body = bodies[next++ % bodies.length];
+          return request;
+        },
+      },
+    ],
+  });
+}
+
+async function main() {
+  const scratch = mkdtempSync(join(tmpdir(), 'latchkey-verify-against-'));
+  const worktree = join(scratch, 'before');
+  const databases = [];
+  const servers = [];
+  try {
+    log(`Checking ${before} out into ${worktree}...`);
+    execFileSync('git', ['worktree', 'add', '--detach', worktree, before], { cwd: root });
+    execFileSync('cp', ['-al', join(root, 'node_modules'), join(worktree, 'node_modules')]);
+    for (const [name, cwd] of [
+      ['before', worktree],
+      ['after', root],
+    ]) {
+      const database = await prepareDatabase();
+      databases.push(database);
+      log(`Starting ${name} on ${database.label}...`);
+      servers.push(await startServer(cwd, database, join(scratch, `data-${name}`)));
+    }
+    const [beforeServer, afterServer] = servers;
+    const verifyBodies = (server, extra) =>
+      server.info.users.map((user) => JSON.stringify({ user_id: user.id, ...extra }));
+    const variants = [
+      { label: `before (${before})`, server: beforeServer, bodies: verifyBodies(beforeServer, {}) },
+      {
+        label: 'here, no entitlements asked',
+        server: afterServer,
+        bodies: verifyBodies(afterServer, {}),
+      },
+      {
+        label: 'here, entitlements: ["PRO"]',
+        server: afterServer,
+        bodies: verifyBodies(afterServer, { entitlements: ['PRO'] }),
+      },
+    ];
+    for (const variant of variants) {
+      const check = await loadVerify(variant.server, variant.bodies.slice(0, 1), 1);
+      if (check.non2xx > 0) throw new Error(`${variant.label}: verify answered non-2xx`);
+      variant.results = [];
+    }
+    log('Warming up...');
+    for (const variant of variants) await loadVerify(variant.server, variant.bodies, 3);
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      for (const variant of variants) {
+        const result = await loadVerify(variant.server, variant.bodies, DURATION_SECONDS);
+        if (result.non2xx > 0 || result.errors > 0) {
+          throw new Error(`${variant.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+        }
+        variant.results.push(result.requests.average);
+      }
+      log(
+        `Round ${round} of ${ROUNDS}: ${variants.map((v) => `${v.label} ${v.results.at(-1).toFixed(0)}/s`).join(', ')}`,
+      );
+    }
+    const baseline = median(variants[0].results);
+    const lines = [
+      `verify against ${before}, ${ROUNDS} alternating rounds x ${DURATION_SECONDS} s, ${CONNECTIONS} connections`,
+      '',
+      '| verify | req/s per round | median | against before |',
+      '| --- | --- | --- | --- |',
+      ...variants.map((variant) => {
+        const value = median(variant.results);
+        return `| ${variant.label} | ${variant.results.map((r) => r.toFixed(0)).join(', ')} | ${value.toFixed(0)} | ${((value / baseline) * 100).toFixed(1)}% |`;
+      }),
+    ];
+    process.stdout.write(`${lines.join('\n')}\n`);
+  } finally {
+    for (const server of servers) await stopChild(server.child);
+    for (const database of databases) await database.drop();
+    try {
+      execFileSync('git', ['worktree', 'remove', '--force', worktree], { cwd: root });
+    } catch {
+      // Never added (a bad commit): nothing to remove.
+    }
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
