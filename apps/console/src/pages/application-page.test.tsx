@@ -14,6 +14,7 @@ import {
   neverAnswered,
   pagedResponse,
   stubOwnerApi,
+  createAppUserRow,
 } from '@/test/stub-owner-api.ts';
 import { APPLICATION_NOT_FOUND_MESSAGE, ApplicationPage } from './application-page.tsx';
 
@@ -24,22 +25,7 @@ const orbit = createApplication({
   loginFailedMessage: 'Wrong name or password, pilot.',
 });
 
-const appUser = (index: number): AppUserListRow => ({
-  id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-  applicationId: 7,
-  username: `pilot_${index}`,
-  email: null,
-  isActive: true,
-  isPaused: false,
-  expiresAt: null,
-  hwid: null,
-  loginAttempts: 0,
-  lastLogin: null,
-  createdAt: '2025-03-14T12:00:00.000Z',
-  updatedAt: '2025-03-14T12:00:00.000Z',
-  subscriptions: [],
-  entitlements: [],
-});
+const appUser = (index: number) => createAppUserRow(index);
 
 const stats: ApplicationStats = {
   totalUsers: 42,

@@ -1,4 +1,8 @@
-import { defaultApplicationMessages, type Application } from '@latchkey/contracts';
+import {
+  defaultApplicationMessages,
+  type Application,
+  type AppUserListRow,
+} from '@latchkey/contracts';
 import { vi } from 'vitest';
 
 export interface SentRequest {
@@ -88,6 +92,33 @@ export function createApplication(overrides: Partial<Application> = {}): Applica
     signingPublicKey: 'ab'.repeat(32),
     createdAt: '2025-03-14T12:00:00.000Z',
     updatedAt: '2025-03-14T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/**
+ * An end user as GET /api/applications/:id/users lists one: number `index` of application 7,
+ * named `pilot_<index>`, active, holding nothing.
+ */
+export function createAppUserRow(
+  index: number,
+  overrides: Partial<AppUserListRow> = {},
+): AppUserListRow {
+  return {
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    applicationId: 7,
+    username: `pilot_${index}`,
+    email: null,
+    isActive: true,
+    isPaused: false,
+    expiresAt: null,
+    hwid: null,
+    loginAttempts: 0,
+    lastLogin: null,
+    createdAt: '2025-03-14T12:00:00.000Z',
+    updatedAt: '2025-03-14T12:00:00.000Z',
+    subscriptions: [],
+    entitlements: [],
     ...overrides,
   };
 }

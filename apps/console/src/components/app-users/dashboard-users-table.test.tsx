@@ -4,25 +4,17 @@ import { describe, expect, it, vi } from 'vitest';
 import { DataTable } from '@/components/ui/data-table.tsx';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import { dashboardUsersTable } from './dashboard-users-table.tsx';
+import { createAppUserRow } from '@/test/stub-owner-api.ts';
 
 function createUser(overrides: Partial<AppUserListRow>): AppUserListRow {
-  return {
-    id: '00000000-0000-4000-8000-000000000001',
+  return createAppUserRow(1, {
     applicationId: 1,
     username: 'alice',
     email: 'alice@example.com',
-    isActive: true,
-    isPaused: false,
-    expiresAt: null,
-    hwid: null,
-    loginAttempts: 0,
-    lastLogin: null,
     createdAt: '2025-01-01T00:00:00.000Z',
     updatedAt: '2025-01-01T00:00:00.000Z',
-    subscriptions: [],
-    entitlements: [],
     ...overrides,
-  };
+  });
 }
 
 const users = [

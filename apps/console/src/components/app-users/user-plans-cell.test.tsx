@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DataTable } from '@/components/ui/data-table.tsx';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import { applicationUsersTable } from './application-users-table.tsx';
+import { createAppUserRow } from '@/test/stub-owner-api.ts';
 
 const subscription = (
   index: number,
@@ -20,23 +21,8 @@ const subscription = (
   ...overrides,
 });
 
-const user = (index: number, overrides: Partial<AppUserListRow> = {}): AppUserListRow => ({
-  id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-  applicationId: 7,
-  username: `pilot_${index}`,
-  email: null,
-  isActive: true,
-  isPaused: false,
-  expiresAt: null,
-  hwid: null,
-  loginAttempts: 0,
-  lastLogin: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  subscriptions: [],
-  entitlements: [],
-  ...overrides,
-});
+const user = (index: number, overrides: Partial<AppUserListRow> = {}) =>
+  createAppUserRow(index, overrides);
 
 const holder = user(1, {
   subscriptions: [

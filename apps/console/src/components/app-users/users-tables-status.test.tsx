@@ -1,27 +1,19 @@
-import type { AppUserListRow } from '@latchkey/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { DataTable } from '@/components/ui/data-table.tsx';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import { applicationUsersTable } from './application-users-table.tsx';
 import { dashboardUsersTable } from './dashboard-users-table.tsx';
+import { createAppUserRow } from '@/test/stub-owner-api.ts';
 
-const expiredUser: AppUserListRow = {
-  id: '00000000-0000-4000-8000-000000000009',
+const expiredUser = createAppUserRow(9, {
   applicationId: 1,
   username: 'lapsed',
   email: 'lapsed@example.com',
-  isActive: true,
-  isPaused: false,
   expiresAt: '2000-01-01T00:00:00.000Z',
-  hwid: null,
-  loginAttempts: 0,
-  lastLogin: null,
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
-  subscriptions: [],
-  entitlements: [],
-};
+});
 
 const noop = () => {};
 

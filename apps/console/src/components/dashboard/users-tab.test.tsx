@@ -1,12 +1,9 @@
-import {
-  defaultApplicationMessages,
-  type Application,
-  type AppUserListRow,
-} from '@latchkey/contracts';
+import { defaultApplicationMessages, type Application } from '@latchkey/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import { UsersTab } from './users-tab.tsx';
+import { createAppUserRow } from '@/test/stub-owner-api.ts';
 
 const application: Application = {
   id: 7,
@@ -24,22 +21,7 @@ const application: Application = {
   updatedAt: '2025-01-01T00:00:00.000Z',
 };
 
-const user = (index: number): AppUserListRow => ({
-  id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-  applicationId: 7,
-  username: `player_${index}`,
-  email: null,
-  isActive: true,
-  isPaused: false,
-  expiresAt: null,
-  hwid: null,
-  loginAttempts: 0,
-  lastLogin: null,
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-  subscriptions: [],
-  entitlements: [],
-});
+const user = (index: number) => createAppUserRow(index, { username: `player_${index}` });
 
 /** The server's paged answer: 120 users (or `userCount`) in all, pages of 50, searched by username. */
 function stubUsersApi({ userCount = 120 } = {}) {
