@@ -39,6 +39,7 @@ import {
 import { registerApplicationRoutes } from './modules/applications/routes.ts';
 import { shareApplicationChanges } from './modules/applications/share-application-changes.ts';
 import { registerAppUserRoutes } from './modules/app-users/routes.ts';
+import { registerDeviceRoutes } from './modules/devices/routes.ts';
 import { registerOwnerAuthRoutes, registerPublicAuthRoutes } from './modules/auth/routes.ts';
 import { registerBlacklistRoutes } from './modules/blacklist/routes.ts';
 import { registerClientApiRoutes } from './modules/client-api/routes.ts';
@@ -289,7 +290,8 @@ export async function buildApp(
       registerOwnerAuthRoutes(ownerScope);
       registerDashboardRoutes(ownerScope);
       registerApplicationRoutes(ownerScope, deps);
-      registerAppUserRoutes(ownerScope, deps);
+      registerAppUserRoutes(ownerScope, { ...deps, activity });
+      registerDeviceRoutes(ownerScope, { ...deps, activity });
       registerPlanRoutes(ownerScope, deps);
       registerLicenseRoutes(ownerScope, { ...deps, activity });
       registerSubscriptionRoutes(ownerScope, deps);

@@ -25,6 +25,7 @@ import type { Database } from '../src/db/client.ts';
 import {
   activityLogs,
   applications,
+  appUserDevices,
   appUserSessions,
   appUsers,
   blacklistEntries,
@@ -59,20 +60,26 @@ export async function insertApplication(
   return row!;
 }
 
+/** An end user; a `hwid` given is their one device (issue 24), as the owner API would bind it. */
 export async function insertAppUser(
   db: Database,
   applicationId: number,
   overrides: Partial<typeof appUsers.$inferInsert> = {},
 ) {
+  const { hwid, ...values } = overrides;
   const [row] = await db
     .insert(appUsers)
     .values({
       applicationId,
       username: `user_${randomBytes(4).toString('hex')}`,
       passwordHash: 'not-a-real-hash',
-      ...overrides,
+      ...values,
+      ...(hwid ? { hwid, deviceCount: 1 } : {}),
     })
     .returning();
+  if (hwid) {
+    await db.insert(appUserDevices).values({ applicationId, appUserId: row!.id, hwid });
+  }
   return row!;
 }
 

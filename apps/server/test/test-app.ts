@@ -44,7 +44,7 @@ export async function createTestApp(
 ): Promise<TestApp> {
   const config = loadConfig({
     NODE_ENV: 'test',
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-test-')),
     FIREBASE_AUTH_EMULATOR_HOST: testEmulatorHost(),
     SERVE_CONSOLE: 'false',

@@ -23,6 +23,10 @@ export const activityEventNames = [
   'license_redeemed',
   'license_failed',
   'license_banned',
+  // Devices (issue 24): a device bound to an account under HWID lock, and one released (by
+  // the owner, the end user or inactivity: metadata.releasedBy). Neither is a login attempt.
+  'device_added',
+  'device_released',
 ] as const;
 export const activityEventSchema = z.enum(activityEventNames);
 export type ActivityEvent = z.infer<typeof activityEventSchema>;
@@ -42,6 +46,8 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   license_redeemed: 'Licence Redeemed',
   license_failed: 'Licence Failed',
   license_banned: 'Licence Banned',
+  device_added: 'Device Added',
+  device_released: 'Device Released',
 };
 
 /** A successful login; stats count it against the failure events below. */

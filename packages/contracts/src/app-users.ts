@@ -24,7 +24,10 @@ export const appUserSchema = z
     isActive: z.boolean(),
     isPaused: z.boolean(),
     expiresAt: z.iso.datetime().nullable(),
+    /** The HWID of the user's first bound device (the seed's one HWID), or null. */
     hwid: z.string().nullable(),
+    /** Devices bound under HWID lock (issue 24). */
+    deviceCount: z.number().int(),
     loginAttempts: z.number().int(),
     lastLogin: z.iso.datetime().nullable(),
     createdAt: z.iso.datetime(),
@@ -46,6 +49,8 @@ export const appUserListRowSchema = appUserSchema
     subscriptions: z.array(subscriptionSchema),
     /** The sorted union of the entitlements of the active subscriptions. */
     entitlements: z.array(z.string()),
+    /** Devices this user may bind: the application's limit, or a larger one of an active plan. */
+    deviceLimit: z.number().int(),
   })
   .meta({
     id: 'AppUserListRow',
@@ -162,4 +167,9 @@ export type UpdateAppUserInput = z.output<typeof updateAppUserRequestSchema>;
 export const appUserParamsSchema = z.object({
   appId: applicationIdSchema,
   userId: z.uuid('Invalid user id'),
+});
+
+/** Path parameters of /api/applications/:appId/users/:userId/devices/:deviceId (issue 24). */
+export const deviceParamsSchema = appUserParamsSchema.extend({
+  deviceId: z.uuid('Invalid device id'),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { deviceLimits } from './devices.ts';
 
 /** Longest accepted values; longer input is a 400, never a database error. */
 export const applicationLimits = {
@@ -67,6 +68,14 @@ export const applicationSchema = z
     maxSessionsPerUser: z.number().int().nullable(),
     /** Registration needs a licence key; users without an active subscription are refused. */
     licenseRequired: z.boolean(),
+    /** Devices an end user may bind under HWID lock (issue 24); a plan may raise it. */
+    maxDevices: z.number().int(),
+    /** End users may release their own devices (POST /api/v1/devices/reset). */
+    selfServiceReset: z.boolean(),
+    /** Hours between two self-service resets of one user; 0 is none. */
+    resetCooldownHours: z.number().int(),
+    /** A device unseen this many days gives its seat to a new one; null is never. */
+    releaseInactiveAfterDays: z.number().int().nullable(),
     loginSuccessMessage: z.string(),
     loginFailedMessage: z.string(),
     accountDisabledMessage: z.string(),
@@ -127,6 +136,37 @@ export const createApplicationRequestSchema = z
 export type CreateApplicationRequest = z.input<typeof createApplicationRequestSchema>;
 export type CreateApplicationInput = z.output<typeof createApplicationRequestSchema>;
 
+/** The device fields of PUT /api/applications/:id (all optional, like the rest of it). */
+const applicationDeviceSettingsFields = {
+  maxDevices: z
+    .number({ error: 'Device limit must be a whole number' })
+    .int('Device limit must be a whole number')
+    .min(1, 'Device limit must be at least 1')
+    .max(deviceLimits.maxDevices, `Device limit must be at most ${deviceLimits.maxDevices}`)
+    .optional(),
+  selfServiceReset: z.boolean({ error: 'selfServiceReset must be true or false' }).optional(),
+  resetCooldownHours: z
+    .number({ error: 'Reset cooldown must be a whole number of hours' })
+    .int('Reset cooldown must be a whole number of hours')
+    .min(0, 'Reset cooldown cannot be negative')
+    .max(
+      deviceLimits.resetCooldownHours,
+      `Reset cooldown must be at most ${deviceLimits.resetCooldownHours} hours`,
+    )
+    .optional(),
+  /** Null: devices are never released for inactivity. */
+  releaseInactiveAfterDays: z
+    .number({ error: 'Inactivity release must be a whole number of days' })
+    .int('Inactivity release must be a whole number of days')
+    .min(1, 'Inactivity release must be at least 1 day (leave it empty for never)')
+    .max(
+      deviceLimits.releaseInactiveAfterDays,
+      `Inactivity release must be at most ${deviceLimits.releaseInactiveAfterDays} days`,
+    )
+    .nullable()
+    .optional(),
+};
+
 /**
  * PUT /api/applications/:id. The console sends the whole body of spec doc 1 §7; every field
  * is optional so a partial update works too. Unknown fields (id, apiKey, ...) are ignored.
@@ -158,6 +198,7 @@ export const updateApplicationRequestSchema = z
       .nullable()
       .optional(),
     licenseRequired: z.boolean({ error: 'licenseRequired must be true or false' }).optional(),
+    ...applicationDeviceSettingsFields,
     loginSuccessMessage: applicationMessage.optional(),
     loginFailedMessage: applicationMessage.optional(),
     accountDisabledMessage: applicationMessage.optional(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { appUserLimits } from './app-users.ts';
+import { deviceLimits } from './devices.ts';
 
 /**
  * The public client API (/api/v1), used by vendors' desktop programs (spec doc 2 §3, §7).
@@ -31,6 +32,10 @@ export const clientApiCodeMeanings = {
     'The application requires a licence and the user holds no active subscription.',
   ENTITLEMENTS_MISSING:
     'Verify asked for entitlements the user does not hold; missing_entitlements names them.',
+  RESET_NOT_ALLOWED: 'devices/reset: the application does not let end users release devices.',
+  RESET_COOLDOWN:
+    'devices/reset: the user released a device within the cooldown; next_reset_at says when.',
+  DEVICE_NOT_FOUND: 'devices/reset: no device with this hwid is bound to the user.',
   INVALID_REQUEST: 'HTTP 400 (also 404, 413): malformed JSON, wrong types, oversized values.',
   INVALID_API_KEY: 'HTTP 401: the X-API-Key header (or login body api_key) is missing or unknown.',
   RATE_LIMITED: 'HTTP 429: too many requests or failed logins; see the Retry-After header.',
@@ -108,6 +113,7 @@ export const clientApiLimits = {
   userId: 128,
   sessionToken: 256,
   licenseKey: 256,
+  deviceName: deviceLimits.name,
 } as const;
 
 /** A session start lasts this long after the user's last successful login. */
@@ -188,6 +194,8 @@ export const clientLoginRequestSchema = z.object({
   api_key: optionalText('api_key', clientApiLimits.apiKey),
   version: optionalText('version', clientApiLimits.version),
   hwid: optionalText('hwid', clientApiLimits.hwid),
+  /** A name for the device (issue 24), such as the machine name; kept with a new binding. */
+  device_name: optionalText('device_name', clientApiLimits.deviceName),
 });
 export type ClientLoginRequest = z.input<typeof clientLoginRequestSchema>;
 export type ClientLoginInput = z.output<typeof clientLoginRequestSchema>;
@@ -262,9 +270,48 @@ export const clientLicenseLoginRequestSchema = z.object({
   license_key: licenseKey,
   hwid: optionalText('hwid', clientApiLimits.hwid),
   version: optionalText('version', clientApiLimits.version),
+  device_name: optionalText('device_name', clientApiLimits.deviceName),
 });
 export type ClientLicenseLoginRequest = z.input<typeof clientLicenseLoginRequestSchema>;
 export type ClientLicenseLoginInput = z.output<typeof clientLicenseLoginRequestSchema>;
+
+/**
+ * POST /api/v1/devices/reset (issue 24): the end user releases one of their devices (`hwid`)
+ * or all of them (`all: true`), proving who they are with their password.
+ */
+export const clientDeviceResetRequestSchema = z
+  .object({
+    username: requiredUsername,
+    password: requiredPassword,
+    hwid: optionalText('hwid', clientApiLimits.hwid),
+    all: z.boolean({ error: 'all must be true or false' }).optional(),
+  })
+  .superRefine((value, ctx) => {
+    if ((value.hwid === null) === (value.all !== true)) {
+      ctx.addIssue({ code: 'custom', message: 'Send either hwid or all: true' });
+    }
+  });
+export type ClientDeviceResetRequest = z.input<typeof clientDeviceResetRequestSchema>;
+export type ClientDeviceResetInput = z.output<typeof clientDeviceResetRequestSchema>;
+
+export const clientDeviceResetResponseSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    code: clientApiCodeSchema,
+    /** OK only: how many devices were released. */
+    released: z.number().int().optional(),
+    /**
+     * OK and RESET_COOLDOWN: when the user may release a device again (ISO 8601); null when
+     * the application has no cooldown.
+     */
+    next_reset_at: z.iso.datetime().nullable().optional(),
+  })
+  .meta({
+    id: 'ClientDeviceResetResponse',
+    description: 'The answer of devices/reset: outcomes are HTTP 200 with success and a code.',
+  });
+export type ClientDeviceResetResponse = z.infer<typeof clientDeviceResetResponseSchema>;
 
 /** Register and login answers (spec doc 2 §3: the auth response). */
 export const clientAuthResponseSchema = z
@@ -365,6 +412,9 @@ export const clientRefusalTitles: Partial<
   LICENSE_REQUIRED: { title: 'Licence Key Required', exits: false },
   VERSION_MISMATCH: { title: 'Update Required', exits: true },
   HWID_MISMATCH: { title: 'Hardware Mismatch', exits: false },
+  RESET_NOT_ALLOWED: { title: 'Reset Not Allowed', exits: false },
+  RESET_COOLDOWN: { title: 'Reset Not Yet Available', exits: false },
+  DEVICE_NOT_FOUND: { title: 'Device Not Found', exits: false },
   ACCOUNT_EXPIRED: { title: 'Account Expired', exits: false },
   ACCOUNT_DISABLED: { title: 'Account Disabled', exits: false },
   BLACKLISTED: { title: 'Access Blocked', exits: true },

@@ -19,3 +19,4 @@ export * from './plans.ts';
 export * from './license-key-masks.ts';
 export * from './licenses.ts';
 export * from './subscriptions.ts';
+export * from './devices.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
 import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
+import { planMaxDevicesField } from './devices.ts';
 
 /**
  * Plans (issue 22): what an application sells. A licence key or a subscription will name one
@@ -38,6 +39,8 @@ export const planSchema = z
     /** Sorted, without duplicates. */
     entitlements: z.array(z.string()),
     description: z.string().nullable(),
+    /** Devices its holders may bind (issue 24), when more than the application's; null: no change. */
+    maxDevices: z.number().int().nullable(),
     /** An archived plan stays on the keys that use it but gets no new keys. */
     archived: z.boolean(),
     createdAt: z.iso.datetime(),
@@ -86,6 +89,7 @@ export const createPlanRequestSchema = z.object({
   durationDays: planDuration.default(null),
   entitlements: planEntitlements.default([]),
   description: planDescription.default(null),
+  maxDevices: planMaxDevicesField.default(null),
 });
 export type CreatePlanRequest = z.input<typeof createPlanRequestSchema>;
 export type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
@@ -96,6 +100,7 @@ export const updatePlanRequestSchema = z.object({
   durationDays: planDuration.optional(),
   entitlements: planEntitlements.optional(),
   description: planDescription.optional(),
+  maxDevices: planMaxDevicesField.optional(),
   archived: z.boolean({ error: 'archived must be true or false' }).optional(),
 });
 export type UpdatePlanRequest = z.input<typeof updatePlanRequestSchema>;

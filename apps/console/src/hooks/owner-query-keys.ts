@@ -24,3 +24,7 @@ export function applicationLicensesQueryKey(applicationId: number) {
 export function userSubscriptionsQueryKey(applicationId: number, userId: string) {
   return [...appUsersQueryKey(applicationId), userId, 'subscriptions'] as const;
 }
+
+export function userDevicesQueryKey(applicationId: number, userId: string) {
+  return [...appUsersQueryKey(applicationId), userId, 'devices'] as const;
+}

@@ -124,6 +124,39 @@ describe('ActivityLogsPage', { timeout: 30_000 }, () => {
     expect(row.getByText('Invalid username or password')).toBeTruthy();
   });
 
+  it('labels the device events of issue 24, with who released a device in the details', async () => {
+    stubOwnerApi({
+      logs: [
+        {
+          ...log,
+          id: 2,
+          event: 'device_released',
+          success: true,
+          username: 'pilot',
+          errorMessage: null,
+          metadata: { hwid: 'HWID-1', releasedBy: 'owner' },
+        },
+        {
+          ...log,
+          id: 1,
+          event: 'device_added',
+          success: true,
+          username: 'pilot',
+          errorMessage: null,
+          metadata: { hwid: 'HWID-1', deviceName: 'OFFICE-PC' },
+        },
+      ],
+    });
+    renderPage();
+    const [released, added] = (await screen.findAllByTestId('activity-log-row')).map((row) =>
+      within(row),
+    );
+    expect(released!.getByText('Device Released')).toBeTruthy();
+    expect(released!.getByText(/"releasedBy":"owner"/)).toBeTruthy();
+    expect(added!.getByText('Device Added')).toBeTruthy();
+    expect(added!.getByRole('img', { name: 'Success' })).toBeTruthy();
+  });
+
   it('reads a capped total as a floor: "of 100+" under the list, "10,000+" and unknowns in the cards', async () => {
     stubOwnerApi({
       logs: manyLogs(120),

@@ -1,7 +1,10 @@
 import {
   defaultApplicationMessages,
+  deviceDefaults,
   type Application,
   type AppUserListRow,
+  type Device,
+  type Plan,
 } from '@latchkey/contracts';
 import { vi } from 'vitest';
 
@@ -88,6 +91,7 @@ export function createApplication(overrides: Partial<Application> = {}): Applica
     hwidLockEnabled: false,
     maxSessionsPerUser: null,
     licenseRequired: false,
+    ...deviceDefaults,
     ...defaultApplicationMessages,
     signingPublicKey: 'ab'.repeat(32),
     createdAt: '2025-03-14T12:00:00.000Z',
@@ -113,12 +117,50 @@ export function createAppUserRow(
     isPaused: false,
     expiresAt: null,
     hwid: null,
+    deviceCount: 0,
     loginAttempts: 0,
     lastLogin: null,
     createdAt: '2025-03-14T12:00:00.000Z',
     updatedAt: '2025-03-14T12:00:00.000Z',
     subscriptions: [],
     entitlements: [],
+    deviceLimit: 1,
+    ...overrides,
+  };
+}
+
+/**
+ * A plan as GET /api/applications/:id/plans lists it: number `index` of application 7, named
+ * `Plan <index>`, lifetime, granting nothing, active, not raising the device limit.
+ */
+export function createPlan(index: number, overrides: Partial<Plan> = {}): Plan {
+  return {
+    id: `10000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    applicationId: 7,
+    name: `Plan ${index}`,
+    durationDays: null,
+    entitlements: [],
+    description: null,
+    maxDevices: null,
+    archived: false,
+    createdAt: '2025-03-14T12:00:00.000Z',
+    updatedAt: '2025-03-14T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/**
+ * A device as GET /api/applications/:appId/users/:userId/devices lists one: number `index`,
+ * named `PC-<index>`, with a HWID longer than the 8 characters a preview shows.
+ */
+export function createDevice(index: number, overrides: Partial<Device> = {}): Device {
+  return {
+    id: `20000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    hwid: `HWID-${String(index).padStart(4, '0')}-ABCDEF-0123456789`,
+    name: `PC-${index}`,
+    firstSeenAt: '2025-03-14T12:00:00.000Z',
+    lastSeenAt: '2025-03-15T08:30:00.000Z',
+    lastIp: `203.0.113.${index}`,
     ...overrides,
   };
 }

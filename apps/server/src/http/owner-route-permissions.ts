@@ -26,6 +26,9 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'POST /api/applications/:appId/users/:userId/pause': 'manage_applications',
   'POST /api/applications/:appId/users/:userId/unpause': 'manage_applications',
   'POST /api/applications/:appId/users/:userId/reset-hwid': 'manage_applications',
+  'GET /api/applications/:appId/users/:userId/devices': 'signed_in',
+  'DELETE /api/applications/:appId/users/:userId/devices': 'manage_applications',
+  'DELETE /api/applications/:appId/users/:userId/devices/:deviceId': 'manage_applications',
 
   'GET /api/applications/:id/plans': 'signed_in',
   'POST /api/applications/:id/plans': 'manage_applications',

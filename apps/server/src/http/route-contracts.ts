@@ -29,6 +29,11 @@ import {
   revealedLicenseSchema,
   subscriptionListSchema,
   subscriptionParamsSchema,
+  deviceParamsSchema,
+  deviceListSchema,
+  releasedDevicesSchema,
+  clientDeviceResetRequestSchema,
+  clientDeviceResetResponseSchema,
   updateSubscriptionRequestSchema,
   applicationListSchema,
   applicationParamsSchema,
@@ -207,6 +212,17 @@ export const routeContracts: Record<string, RouteContract> = {
       ),
     },
     errors: [401],
+  },
+  'POST /api/v1/devices/reset': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Release one of the end user\u2019s devices, or all (self-service)',
+    description:
+      'Needs the username and password, and `hwid` (the device to release) or `all: true`. Checked like a login, with the same throttles. Answers RESET_NOT_ALLOWED when the application does not allow self-service resets, RESET_COOLDOWN (with `next_reset_at`) within the cooldown, DEVICE_NOT_FOUND for a hwid the user does not have. The released devices\u2019 sessions end.',
+    body: clientDeviceResetRequestSchema,
+    responses: {
+      200: ok(clientDeviceResetResponseSchema, 'Released, or refused.'),
+    },
   },
   'POST /api/v1/license/redeem': {
     caller: 'client',
@@ -425,8 +441,32 @@ export const routeContracts: Record<string, RouteContract> = {
     caller: 'owner',
     tag: 'End users',
     summary: 'Forget the bound hardware id',
+    description: 'Releases every device of the user, as `DELETE …/devices` does.',
     params: appUserParamsSchema,
     responses: { 200: ok(appUserSchema) },
+  },
+  'GET /api/applications/:appId/users/:userId/devices': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'List an end user\u2019s devices, oldest binding first',
+    params: appUserParamsSchema,
+    responses: { 200: ok(deviceListSchema) },
+  },
+  'DELETE /api/applications/:appId/users/:userId/devices': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Release every device of an end user',
+    description: 'The next login under HWID lock binds anew; the devices\u2019 sessions end.',
+    params: appUserParamsSchema,
+    responses: { 200: ok(releasedDevicesSchema) },
+  },
+  'DELETE /api/applications/:appId/users/:userId/devices/:deviceId': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Release one device of an end user',
+    description: 'Its seat is free for another machine; its sessions end.',
+    params: deviceParamsSchema,
+    responses: { 200: ok(releasedDevicesSchema) },
   },
 
   'GET /api/applications/:id/plans': {

@@ -76,6 +76,11 @@ describe('the other columns', () => {
     expect(getActivityEventTone('login_blocked_hwid')).toBe('blocked');
     expect(getActivityEventTone('version_mismatch')).toBe('failure');
   });
+
+  it('greens a device bound and marks a device released for a look (issue 24)', () => {
+    expect(getActivityEventTone('device_added')).toBe('success');
+    expect(getActivityEventTone('device_released')).toBe('failure');
+  });
 });
 
 describe('filters', () => {

@@ -69,9 +69,14 @@ export function toActivityLogQuery(filters: ActivityLogFilters): ActivityLogQuer
 
 export type ActivityEventTone = 'success' | 'blocked' | 'failure';
 
-/** The event badge's colour: green for a way in, red for a blacklist block, amber otherwise. */
+/**
+ * The event badge's colour: green for a way in (a new device bound is one too), red for a
+ * blacklist block, amber otherwise (a released device included: worth a look).
+ */
 export function getActivityEventTone(event: ActivityEvent): ActivityEventTone {
-  if (event === LOGIN_SUCCESS_EVENT || event === 'user_register') return 'success';
+  if (event === LOGIN_SUCCESS_EVENT || event === 'user_register' || event === 'device_added') {
+    return 'success';
+  }
   return event.startsWith('login_blocked_') ? 'blocked' : 'failure';
 }
 

@@ -14,7 +14,8 @@ import { UserPlansCell } from './user-plans-cell.tsx';
 export interface AppUserRowHandlers {
   /** The user a row action is currently changing; its buttons wait for it. */
   busyUserId: string | null;
-  onEdit: (user: AppUser) => void;
+  /** Given the row, which also carries what the Edit User dialog shows (the device limit). */
+  onEdit: (user: AppUserListRow) => void;
   onTogglePause: (user: AppUser) => void;
   /** Given where a user's HWID can be reset: adds a "Reset HWID" button for users with one. */
   onResetHwid?: (user: AppUser) => void;
@@ -77,7 +78,7 @@ export const plansColumn: DataTableColumn<AppUserListRow> = {
 export function actionsColumn({
   busyUserId,
   ...handlers
-}: AppUserRowHandlers): DataTableColumn<AppUser> {
+}: AppUserRowHandlers): DataTableColumn<AppUserListRow> {
   return rowActionsColumn(
     (user) => <AppUserRowActions user={user} isBusy={user.id === busyUserId} {...handlers} />,
     // Spec doc 1 §2 lists an Actions column; the buttons line themselves up at the right.

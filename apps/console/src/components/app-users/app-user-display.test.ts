@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   describeHwidCell,
+  describeHwidLockCell,
+  formatDeviceSeats,
   describeLoginAttempts,
   fromDateTimeLocalValue,
   getAppUserStatus,
@@ -95,6 +97,60 @@ describe('describeHwidCell (management page)', () => {
       text: 'Will be set on first login',
     });
     expect(describeHwidCell(null, false)).toEqual({ kind: 'empty', text: 'Not required' });
+  });
+});
+
+describe('device seats in the HWID columns (issue 24)', () => {
+  const seats = (deviceCount: number, deviceLimit: number) => ({ deviceCount, deviceLimit });
+
+  it('counts devices against the limit', () => {
+    expect(formatDeviceSeats(seats(2, 3))).toBe('2 of 3 devices');
+    expect(formatDeviceSeats(seats(0, 1))).toBe('0 of 1 device');
+  });
+
+  it('shows the count on the dashboard where more than one device may be bound', () => {
+    expect(describeHwidLockCell('HWID-1', true, seats(2, 3))).toEqual({
+      label: 'Locked',
+      text: '2 of 3 devices',
+    });
+    expect(describeHwidLockCell(null, true, seats(0, 3))).toEqual({
+      label: 'Not Set',
+      text: '0 of 3 devices',
+    });
+  });
+
+  it("keeps the spec's dashboard labels at a limit of 1, and Disabled with the lock off", () => {
+    expect(describeHwidLockCell('HWID-1', true, seats(1, 1))).toEqual({
+      label: 'Locked',
+      text: 'Locked',
+    });
+    expect(describeHwidLockCell(null, true, seats(0, 1)).text).toBe('Not Set');
+    expect(describeHwidLockCell('HWID-1', false, seats(2, 3)).text).toBe('Disabled');
+  });
+
+  it("shows the count on the management page where more than one may be bound, else the spec's cell", () => {
+    expect(describeHwidCell('ABCD-EFGH-1234', true, seats(2, 3))).toEqual({
+      kind: 'seats',
+      text: '2 of 3 devices',
+    });
+    expect(describeHwidCell(null, true, seats(0, 3))).toEqual({
+      kind: 'seats',
+      text: '0 of 3 devices',
+    });
+    expect(describeHwidCell('ABCD-EFGH-1234', true, seats(1, 1))).toEqual({
+      kind: 'bound',
+      preview: 'ABCD-EFG...',
+      hwid: 'ABCD-EFGH-1234',
+    });
+    expect(describeHwidCell(null, true, seats(0, 1))).toEqual({
+      kind: 'empty',
+      text: 'Will be set on first login',
+    });
+    // With the lock off devices are not bound: the spec's cell stays.
+    expect(describeHwidCell(null, false, seats(0, 3))).toEqual({
+      kind: 'empty',
+      text: 'Not required',
+    });
   });
 });
 

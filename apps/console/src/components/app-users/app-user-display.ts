@@ -34,6 +34,25 @@ export function getAppUserStatusBadges(
   return badges;
 }
 
+/** The devices a user has bound, against how many they may bind (issue 24). */
+export interface DeviceSeats {
+  deviceCount: number;
+  deviceLimit: number;
+}
+
+/** "2 of 3 devices". */
+export function formatDeviceSeats({ deviceCount, deviceLimit }: DeviceSeats): string {
+  return `${deviceCount} of ${deviceLimit} ${deviceLimit === 1 ? 'device' : 'devices'}`;
+}
+
+/**
+ * Issue 24: where a user may bind several devices, one HWID would hide the others, so the HWID
+ * columns count them instead. With the seed's one device the spec's display stays exactly.
+ */
+function hasSeveralSeats(seats: DeviceSeats | undefined): seats is DeviceSeats {
+  return seats !== undefined && seats.deviceLimit > 1;
+}
+
 export type HwidLockLabel = 'Disabled' | 'Locked' | 'Not Set';
 
 /** The dashboard's "HWID Lock" column (spec doc 1 §4). */
@@ -42,12 +61,39 @@ export function getHwidLockLabel(hwid: string | null, isHwidLockEnabled: boolean
   return hwid ? 'Locked' : 'Not Set';
 }
 
+/**
+ * The dashboard's "HWID Lock" cell: the spec's label, or with several seats under HWID lock
+ * the count of devices ("2 of 3 devices"); the label still picks the icon.
+ */
+export function describeHwidLockCell(
+  hwid: string | null,
+  isHwidLockEnabled: boolean,
+  seats?: DeviceSeats,
+): { label: HwidLockLabel; text: string } {
+  const label = getHwidLockLabel(hwid, isHwidLockEnabled);
+  return {
+    label,
+    text: isHwidLockEnabled && hasSeveralSeats(seats) ? formatDeviceSeats(seats) : label,
+  };
+}
+
 export type HwidCell =
   | { kind: 'bound'; preview: string; hwid: string }
+  | { kind: 'seats'; text: string }
   | { kind: 'empty'; text: 'Will be set on first login' | 'Not required' };
 
-/** The management page's "HWID" column (spec doc 1 §2). */
-export function describeHwidCell(hwid: string | null, isHwidLockEnabled: boolean): HwidCell {
+/**
+ * The management page's "HWID" column (spec doc 1 §2); with several seats under HWID lock,
+ * the count of devices instead (issue 24).
+ */
+export function describeHwidCell(
+  hwid: string | null,
+  isHwidLockEnabled: boolean,
+  seats?: DeviceSeats,
+): HwidCell {
+  if (isHwidLockEnabled && hasSeveralSeats(seats)) {
+    return { kind: 'seats', text: formatDeviceSeats(seats) };
+  }
   if (hwid) return { kind: 'bound', preview: truncateForPreview(hwid), hwid };
   return {
     kind: 'empty',

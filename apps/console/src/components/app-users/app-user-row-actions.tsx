@@ -1,4 +1,4 @@
-import type { AppUser } from '@latchkey/contracts';
+import type { AppUser, AppUserListRow } from '@latchkey/contracts';
 import { Pause, Pencil, Play, RotateCcw, Trash2 } from 'lucide-react';
 import { IconButton } from '@/components/ui/icon-button.tsx';
 
@@ -11,9 +11,9 @@ export function AppUserRowActions({
   onResetHwid,
   onDelete,
 }: {
-  user: AppUser;
+  user: AppUserListRow;
   isBusy: boolean;
-  onEdit: (user: AppUser) => void;
+  onEdit: (user: AppUserListRow) => void;
   onTogglePause: (user: AppUser) => void;
   /** Given where a user's HWID can be reset: adds a "Reset HWID" button for users with one. */
   onResetHwid?: (user: AppUser) => void;

@@ -43,7 +43,7 @@ export function AppUsersList({
 }) {
   const applicationId = application.id;
   const deleteAppUser = useDeleteAppUser();
-  const editing = useDialogTarget<AppUser>();
+  const editing = useDialogTarget<AppUserListRow>();
   const deleting = useDialogTarget<AppUser>();
 
   return (
@@ -71,7 +71,7 @@ export function AppUsersList({
         onPageChange={onPageChange}
       />
       <EditAppUserDialog
-        applicationId={applicationId}
+        application={application}
         user={editing.target}
         open={editing.isOpen}
         onOpenChange={editing.setIsOpen}

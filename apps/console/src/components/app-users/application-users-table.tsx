@@ -15,13 +15,16 @@ import { describeHwidCell, getAppUserStatusBadges } from './app-user-display.ts'
 import { AppUserStatusBadge } from './app-user-status-badge.tsx';
 
 function HwidCell({
-  hwid,
+  user,
   isHwidLockEnabled,
 }: {
-  hwid: string | null;
+  user: AppUserListRow;
   isHwidLockEnabled: boolean;
 }) {
-  const cell = describeHwidCell(hwid, isHwidLockEnabled);
+  const cell = describeHwidCell(user.hwid, isHwidLockEnabled, user);
+  if (cell.kind === 'seats') {
+    return <span className="text-sm whitespace-nowrap">{cell.text}</span>;
+  }
   if (cell.kind === 'empty') {
     return <span className="text-sm whitespace-nowrap text-muted-foreground">{cell.text}</span>;
   }
@@ -71,7 +74,7 @@ export function applicationUsersTable({
     },
     {
       header: 'HWID',
-      cell: (user) => <HwidCell hwid={user.hwid} isHwidLockEnabled={isHwidLockEnabled} />,
+      cell: (user) => <HwidCell user={user} isHwidLockEnabled={isHwidLockEnabled} />,
     },
     lastLoginColumn,
     expiresColumn(now),

@@ -57,6 +57,34 @@ describe('DashboardUsersTable', () => {
     expect(within(locked).getAllByText('Never')).toHaveLength(2);
   });
 
+  it('counts the devices of a user who may bind several, and keeps the labels at a limit of 1', () => {
+    renderWithProviders(
+      <DataTable
+        table={dashboardUsersTable({
+          isHwidLockEnabled: true,
+          busyUserId: null,
+          onEdit: vi.fn(),
+          onTogglePause: vi.fn(),
+          onDelete: vi.fn(),
+        })}
+        rows={[
+          createUser({ username: 'team', hwid: 'PC-1', deviceCount: 2, deviceLimit: 3 }),
+          createUser({
+            id: '00000000-0000-4000-8000-000000000003',
+            username: 'solo',
+            hwid: 'PC-9',
+            deviceCount: 1,
+            deviceLimit: 1,
+          }),
+        ]}
+      />,
+    );
+    const team = screen.getByTestId('user-row-team');
+    expect(within(team).getByText('2 of 3 devices')).toBeTruthy();
+    expect(within(team).queryByText('Locked')).toBeNull();
+    expect(within(screen.getByTestId('user-row-solo')).getByText('Locked')).toBeTruthy();
+  });
+
   it('says Disabled for every user when the application does not lock', () => {
     renderTable(false);
     expect(screen.getAllByText('Disabled')).toHaveLength(2);

@@ -12,15 +12,24 @@ import {
 } from './app-user-columns.tsx';
 import {
   describeLoginAttempts,
+  describeHwidLockCell,
   getAppUserStatus,
-  getHwidLockLabel,
   type HwidLockLabel,
 } from './app-user-display.ts';
 import { AppUserStatusBadge } from './app-user-status-badge.tsx';
 
 const HWID_LOCK_ICONS = { Disabled: ShieldOff, Locked: Lock, 'Not Set': LockOpen } as const;
 
-function HwidLockCell({ label, hwid }: { label: HwidLockLabel; hwid: string | null }) {
+function HwidLockCell({
+  label,
+  text,
+  hwid,
+}: {
+  label: HwidLockLabel;
+  /** The label, or the count of devices ("2 of 3 devices") where several may be bound. */
+  text: string;
+  hwid: string | null;
+}) {
   const Icon = HWID_LOCK_ICONS[label];
   return (
     <span
@@ -31,7 +40,7 @@ function HwidLockCell({ label, hwid }: { label: HwidLockLabel; hwid: string | nu
       )}
     >
       <Icon className={cn('size-3.5', label === 'Locked' && 'text-primary')} aria-hidden="true" />
-      {label}
+      {text}
     </span>
   );
 }
@@ -81,7 +90,10 @@ export function dashboardUsersTable({
     {
       header: 'HWID Lock',
       cell: (user) => (
-        <HwidLockCell label={getHwidLockLabel(user.hwid, isHwidLockEnabled)} hwid={user.hwid} />
+        <HwidLockCell
+          {...describeHwidLockCell(user.hwid, isHwidLockEnabled, user)}
+          hwid={user.hwid}
+        />
       ),
     },
     {

@@ -1,5 +1,10 @@
-import { endUserPasswordProblem, type AppUser } from '@latchkey/contracts';
-import { useId } from 'react';
+import {
+  endUserPasswordProblem,
+  type Application,
+  type AppUser,
+  type AppUserListRow,
+} from '@latchkey/contracts';
+import { useId, useState } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { Label } from '@/components/ui/label.tsx';
@@ -7,6 +12,7 @@ import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { AppUserInputField } from './app-user-input-field.tsx';
+import { UserDevicesSection } from './user-devices-section.tsx';
 import { UserSubscriptionsSection } from './user-subscriptions-section.tsx';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
 
@@ -48,15 +54,18 @@ export function toUpdateAppUserRequest(fields: EditAppUserFields) {
   };
 }
 
+/** The user to edit; a users-list row also says how many devices they may bind. */
+type EditedAppUser = AppUser & Partial<Pick<AppUserListRow, 'deviceLimit'>>;
+
 /** Spec doc 1 §2: the Edit User dialog. */
 export function EditAppUserDialog({
-  applicationId,
+  application,
   user,
   open,
   onOpenChange,
 }: {
-  applicationId: number;
-  user: AppUser | null;
+  application: Application;
+  user: EditedAppUser | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
@@ -64,7 +73,7 @@ export function EditAppUserDialog({
     <FormDialog open={open} onOpenChange={onOpenChange} className="sm:max-w-2xl">
       {(close) =>
         user && (
-          <EditAppUserForm key={user.id} applicationId={applicationId} user={user} onDone={close} />
+          <EditAppUserForm key={user.id} application={application} user={user} onDone={close} />
         )
       }
     </FormDialog>
@@ -72,15 +81,16 @@ export function EditAppUserDialog({
 }
 
 function EditAppUserForm({
-  applicationId,
+  application,
   user,
   onDone,
 }: {
-  applicationId: number;
-  user: AppUser;
+  application: Application;
+  user: EditedAppUser;
   onDone: () => void;
 }) {
   const id = useId();
+  const applicationId = application.id;
   const updateAppUser = useUpdateAppUser();
   const passwordMinLength = useEndUserPasswordMinLength();
   const { fields, setField, validationError, submit } = useFormFields({
@@ -94,6 +104,15 @@ function EditAppUserForm({
         { onSuccess: onDone },
       ),
   });
+
+  // The Hardware ID field shows the user's first device. A removal in the Devices section
+  // changes that on the server at once; the field follows it (unless the owner typed another
+  // HWID), so that Save Changes does not bind the removed device again.
+  const [firstDeviceHwid, setFirstDeviceHwid] = useState(user.hwid ?? '');
+  const followDevicesReleased = (firstHwid: string | null) => {
+    if (fields.hwid.trim() === firstDeviceHwid) setField('hwid', firstHwid ?? '');
+    setFirstDeviceHwid(firstHwid ?? '');
+  };
 
   return (
     <DialogForm
@@ -164,6 +183,14 @@ function EditAppUserForm({
           Paused
         </Label>
       </div>
+      <UserDevicesSection
+        applicationId={applicationId}
+        userId={user.id}
+        username={user.username}
+        deviceLimit={user.deviceLimit ?? application.maxDevices}
+        isHwidLockEnabled={application.hwidLockEnabled}
+        onDevicesReleased={followDevicesReleased}
+      />
       <UserSubscriptionsSection
         applicationId={applicationId}
         userId={user.id}

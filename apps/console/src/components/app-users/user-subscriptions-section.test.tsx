@@ -8,24 +8,14 @@ import {
   createCurrentUser,
   renderWithProviders,
 } from '@/test/render-with-providers.tsx';
-import { jsonResponse, neverAnswered, stubOwnerApi } from '@/test/stub-owner-api.ts';
+import { createPlan, jsonResponse, neverAnswered, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import { activeEntitlements, UserSubscriptionsSection } from './user-subscriptions-section.tsx';
 
 const USER_ID = '40000000-0000-4000-8000-000000000001';
 const BASE = `/api/applications/7/users/${USER_ID}/subscriptions`;
 
-const plan = (index: number, name: string, overrides: Partial<Plan> = {}): Plan => ({
-  id: `10000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-  applicationId: 7,
-  name,
-  durationDays: 30,
-  entitlements: [],
-  description: null,
-  archived: false,
-  createdAt: '2025-03-14T12:00:00.000Z',
-  updatedAt: '2025-03-14T12:00:00.000Z',
-  ...overrides,
-});
+const plan = (index: number, name: string, overrides: Partial<Plan> = {}): Plan =>
+  createPlan(index, { name, durationDays: 30, ...overrides });
 const pro = plan(1, 'Pro', { entitlements: ['PRO', 'EXPORT_PDF'] });
 const team = plan(2, 'Team', { entitlements: ['TEAM'], durationDays: null });
 const old = plan(3, 'Old', { archived: true });

@@ -1,4 +1,4 @@
-import type { Application, ApplicationStats } from '@latchkey/contracts';
+import type { ApplicationStats } from '@latchkey/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -8,28 +8,10 @@ import {
   createCurrentUser,
   renderWithProviders,
 } from '@/test/render-with-providers.tsx';
+import { createApplication } from '@/test/stub-owner-api.ts';
 import { ApplicationOverview } from './application-overview.tsx';
 
-const application: Application = {
-  id: 7,
-  name: 'Acme Desktop',
-  description: null,
-  apiKey: 'lk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHI',
-  isActive: true,
-  version: '1.0.0',
-  hwidLockEnabled: false,
-  maxSessionsPerUser: 3,
-  licenseRequired: false,
-  loginSuccessMessage: 'ok',
-  loginFailedMessage: 'no',
-  accountDisabledMessage: 'disabled',
-  accountExpiredMessage: 'expired',
-  versionMismatchMessage: 'update',
-  hwidMismatchMessage: 'HWID',
-  signingPublicKey: 'ab'.repeat(32),
-  createdAt: '2025-03-14T12:00:00.000Z',
-  updatedAt: '2025-03-14T12:00:00.000Z',
-};
+const application = createApplication({ name: 'Acme Desktop', maxSessionsPerUser: 3 });
 
 const quietStats: ApplicationStats = {
   totalUsers: 0,

@@ -1,33 +1,15 @@
-import type { Application } from '@latchkey/contracts';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { deviceLimits } from '@latchkey/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   createAuthValue,
   createCurrentUser,
   renderWithProviders,
 } from '@/test/render-with-providers.tsx';
+import { createApplication } from '@/test/stub-owner-api.ts';
 import { ApplicationSettingsDialog } from './application-settings-dialog.tsx';
 
-const application: Application = {
-  id: 7,
-  name: 'Acme Desktop',
-  description: null,
-  apiKey: 'lk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHI',
-  isActive: true,
-  version: '1.0.0',
-  hwidLockEnabled: false,
-  maxSessionsPerUser: 3,
-  licenseRequired: false,
-  loginSuccessMessage: 'ok',
-  loginFailedMessage: 'no',
-  accountDisabledMessage: 'disabled',
-  accountExpiredMessage: 'expired',
-  versionMismatchMessage: 'update',
-  hwidMismatchMessage: 'HWID',
-  signingPublicKey: 'ab'.repeat(32),
-  createdAt: '2025-03-14T12:00:00.000Z',
-  updatedAt: '2025-03-14T12:00:00.000Z',
-};
+const application = createApplication({ name: 'Acme Desktop', maxSessionsPerUser: 3 });
 
 /** The owner API's PUT answers with the application as saved; the body sent is returned. */
 function stubUpdate() {
@@ -107,5 +89,114 @@ describe('ApplicationSettingsDialog: licence required', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Update Application' }));
     await waitFor(() => expect(sentBodies).toHaveLength(1));
     expect(sentBodies[0]).toMatchObject({ licenseRequired: true, hwidLockEnabled: false });
+  });
+});
+
+describe('ApplicationSettingsDialog: devices (issue 24)', () => {
+  const devicesGroup = () => within(screen.getByRole('group', { name: 'Devices' }));
+
+  it('shows the saved device settings with their hints, and sends the new ones as numbers', async () => {
+    const sentBodies = stubUpdate();
+    await openSettings();
+    const group = devicesGroup();
+    const limit = group.getByLabelText('Device limit') as HTMLInputElement;
+    const cooldown = group.getByLabelText('Reset cooldown (hours)') as HTMLInputElement;
+    const inactive = group.getByLabelText(
+      'Release inactive devices after (days)',
+    ) as HTMLInputElement;
+    const selfService = group.getByRole('switch', { name: 'Self-service reset' });
+    // The contract's defaults: one device, no self-service, a week's cooldown, never released.
+    expect(limit.value).toBe('1');
+    expect(selfService.getAttribute('aria-checked')).toBe('false');
+    expect(cooldown.value).toBe('168');
+    expect(inactive.value).toBe('');
+    expect(document.getElementById(limit.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Devices each user may bind under HWID lock; a plan can raise it.',
+    );
+    expect(
+      document.getElementById(cooldown.getAttribute('aria-describedby')!)?.textContent,
+    ).toMatch(/0 means no cooldown; 168 is 7 days/);
+    expect(
+      document.getElementById(selfService.getAttribute('aria-describedby')!)?.textContent,
+    ).toMatch(/^Let users release their own devices/);
+
+    fireEvent.change(limit, { target: { value: ' 3 ' } });
+    fireEvent.click(selfService);
+    fireEvent.change(cooldown, { target: { value: '0' } });
+    fireEvent.change(inactive, { target: { value: '30' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Application' }));
+    await waitFor(() => expect(sentBodies).toHaveLength(1));
+    expect(sentBodies[0]).toMatchObject({
+      maxDevices: 3,
+      selfServiceReset: true,
+      resetCooldownHours: 0,
+      releaseInactiveAfterDays: 30,
+      name: 'Acme Desktop',
+    });
+  });
+
+  it('sends an emptied inactivity release as never (null)', async () => {
+    const sentBodies = stubUpdate();
+    renderWithProviders(
+      <ApplicationSettingsDialog application={{ ...application, releaseInactiveAfterDays: 90 }} />,
+      { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
+    const inactive = (await screen.findByLabelText(
+      'Release inactive devices after (days)',
+    )) as HTMLInputElement;
+    expect(inactive.value).toBe('90');
+    fireEvent.change(inactive, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Application' }));
+    await waitFor(() => expect(sentBodies).toHaveLength(1));
+    expect(sentBodies[0]).toHaveProperty('releaseInactiveAfterDays', null);
+  });
+
+  it("refuses values out of range in the contract's words, beside the field, and sends nothing", async () => {
+    const sentBodies = stubUpdate();
+    await openSettings();
+    const group = devicesGroup();
+    const limit = group.getByLabelText('Device limit');
+    const submit = () =>
+      fireEvent.click(screen.getByRole('button', { name: 'Update Application' }));
+
+    fireEvent.change(limit, { target: { value: '101' } });
+    submit();
+    expect(group.getByRole('alert').textContent).toBe(
+      `Device limit must be at most ${deviceLimits.maxDevices}`,
+    );
+    expect(limit.getAttribute('aria-invalid')).toBe('true');
+
+    fireEvent.change(limit, { target: { value: '0' } });
+    submit();
+    expect(group.getByRole('alert').textContent).toBe('Device limit must be at least 1');
+
+    fireEvent.change(limit, { target: { value: '2' } });
+    fireEvent.change(group.getByLabelText('Reset cooldown (hours)'), {
+      target: { value: '1.5' },
+    });
+    submit();
+    expect(group.getByRole('alert').textContent).toBe(
+      'Reset cooldown must be a whole number of hours',
+    );
+    expect(limit.getAttribute('aria-invalid')).toBeNull();
+    expect(group.getByLabelText('Reset cooldown (hours)').getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+
+    fireEvent.change(group.getByLabelText('Reset cooldown (hours)'), { target: { value: '' } });
+    fireEvent.change(group.getByLabelText('Release inactive devices after (days)'), {
+      target: { value: '0' },
+    });
+    submit();
+    expect(group.getByRole('alert').textContent).toBe(
+      'Reset cooldown must be a whole number of hours',
+    );
+    fireEvent.change(group.getByLabelText('Reset cooldown (hours)'), { target: { value: '24' } });
+    submit();
+    expect(group.getByRole('alert').textContent).toBe(
+      'Inactivity release must be at least 1 day (leave it empty for never)',
+    );
+    expect(sentBodies).toEqual([]);
   });
 });

@@ -12,6 +12,12 @@ import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
+import { DeviceSettingsGroup } from './device-settings-group.tsx';
+import {
+  findDeviceSettingsProblem,
+  toDeviceSettingsFields,
+  toDeviceSettingsRequest,
+} from './device-settings.ts';
 
 /** Spec doc 1 §2: the management page's Settings dialog. */
 export function ApplicationSettingsDialog({ application }: { application: Application }) {
@@ -38,6 +44,7 @@ function toSettingsFields(application: Application) {
     hwidLockEnabled: application.hwidLockEnabled,
     licenseRequired: application.licenseRequired,
     maxSessions: application.maxSessionsPerUser?.toString() ?? '',
+    devices: toDeviceSettingsFields(application),
   };
 }
 
@@ -50,15 +57,18 @@ function ApplicationSettingsForm({
 }) {
   const id = useId();
   const updateApplication = useUpdateApplication();
-  // Spec doc 1 §5: no validation here; the server's message explains a refusal.
-  const { fields, setField, submit } = useFormFields({
+  // Spec doc 1 §5: no validation of the spec's settings; the server's message explains a
+  // refusal. Only the device settings of issue 24 are checked first.
+  const { fields, setField, validationError, submit } = useFormFields({
     initialFields: () => toSettingsFields(application),
-    onValidSubmit: ({ maxSessions, ...settings }) =>
+    validate: ({ devices }) => findDeviceSettingsProblem(devices)?.message ?? null,
+    onValidSubmit: ({ maxSessions, devices, ...settings }) =>
       updateApplication.mutate(
         {
           applicationId: application.id,
           changes: {
             ...settings,
+            ...toDeviceSettingsRequest(devices),
             // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
             maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
             // Spec doc 1 §7's whole body: the messages are sent back unchanged.
@@ -166,6 +176,12 @@ function ApplicationSettingsForm({
         onValueChange={(value) => setField('maxSessions', value)}
         placeholder="Unlimited"
         className="w-40"
+      />
+      <DeviceSettingsGroup
+        formId={id}
+        fields={fields.devices}
+        problem={validationError === null ? null : findDeviceSettingsProblem(fields.devices)}
+        onChange={(devices) => setField('devices', devices)}
       />
     </DialogForm>
   );

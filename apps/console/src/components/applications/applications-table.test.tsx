@@ -2,32 +2,18 @@ import type { Application } from '@latchkey/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
+import { createApplication as createStubApplication } from '@/test/stub-owner-api.ts';
 import { ApplicationsTable } from './applications-table.tsx';
 
 const API_KEY = 'lk_live_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHI';
 
 function createApplication(overrides: Partial<Application> = {}): Application {
-  return {
-    id: 7,
+  return createStubApplication({
     name: 'Acme Desktop',
     description: 'Licensing for Acme',
     apiKey: API_KEY,
-    isActive: true,
-    version: '1.0.0',
-    hwidLockEnabled: false,
-    maxSessionsPerUser: null,
-    licenseRequired: false,
-    loginSuccessMessage: 'ok',
-    loginFailedMessage: 'no',
-    accountDisabledMessage: 'disabled',
-    accountExpiredMessage: 'expired',
-    versionMismatchMessage: 'update',
-    hwidMismatchMessage: 'HWID',
-    signingPublicKey: 'ab'.repeat(32),
-    createdAt: '2025-03-14T12:00:00.000Z',
-    updatedAt: '2025-03-14T12:00:00.000Z',
     ...overrides,
-  };
+  });
 }
 
 function renderTable(applications: Application[], selectedApplicationId: number | null = null) {

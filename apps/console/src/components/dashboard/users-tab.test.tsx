@@ -1,25 +1,15 @@
-import { defaultApplicationMessages, type Application } from '@latchkey/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import { UsersTab } from './users-tab.tsx';
-import { createAppUserRow } from '@/test/stub-owner-api.ts';
+import { createApplication, createAppUserRow } from '@/test/stub-owner-api.ts';
 
-const application: Application = {
-  id: 7,
-  name: 'Orbit',
-  description: null,
+const application = createApplication({
   apiKey: 'lk_live_key',
-  isActive: true,
-  version: '1.0.0',
-  hwidLockEnabled: false,
-  maxSessionsPerUser: null,
-  licenseRequired: false,
-  ...defaultApplicationMessages,
   signingPublicKey: '0'.repeat(64),
   createdAt: '2025-01-01T00:00:00.000Z',
   updatedAt: '2025-01-01T00:00:00.000Z',
-};
+});
 
 const user = (index: number) => createAppUserRow(index, { username: `player_${index}` });
 

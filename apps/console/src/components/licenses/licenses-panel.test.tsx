@@ -15,6 +15,7 @@ import {
 } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
+  createPlan,
   jsonResponse,
   neverAnswered,
   pagedResponse,
@@ -30,17 +31,7 @@ const LICENSES_PATH = '/api/applications/7/licenses';
 const uuid = (prefix: string, index: number) =>
   `${prefix}0000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
 
-const pro: Plan = {
-  id: uuid('1', 1),
-  applicationId: 7,
-  name: 'Pro',
-  durationDays: 30,
-  entitlements: ['PRO'],
-  description: null,
-  archived: false,
-  createdAt: '2025-03-14T12:00:00.000Z',
-  updatedAt: '2025-03-14T12:00:00.000Z',
-};
+const pro = createPlan(1, { name: 'Pro', durationDays: 30, entitlements: ['PRO'] });
 const legacy: Plan = { ...pro, id: uuid('1', 2), name: 'Legacy', archived: true };
 
 const license = (index: number, overrides: Partial<License> = {}): License => ({

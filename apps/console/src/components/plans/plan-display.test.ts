@@ -1,7 +1,9 @@
-import { ENTITLEMENT_CODE_INVALID, PLAN_NAME_REQUIRED, type Plan } from '@latchkey/contracts';
+import { deviceLimits, ENTITLEMENT_CODE_INVALID, PLAN_NAME_REQUIRED } from '@latchkey/contracts';
 import { describe, expect, it } from 'vitest';
+import { createPlan } from '@/test/stub-owner-api.ts';
 import {
   EMPTY_PLAN_FIELDS,
+  formatPlanDeviceLimit,
   formatPlanDuration,
   PLAN_DURATION_INVALID,
   toPlanFields,
@@ -16,6 +18,14 @@ describe('formatPlanDuration', () => {
     expect(formatPlanDuration(null)).toBe('Lifetime');
     expect(formatPlanDuration(1)).toBe('1 day');
     expect(formatPlanDuration(30)).toBe('30 days');
+  });
+});
+
+describe('formatPlanDeviceLimit', () => {
+  it("says nothing for a plan that keeps the application's limit, else the devices", () => {
+    expect(formatPlanDeviceLimit(null)).toBeNull();
+    expect(formatPlanDeviceLimit(1)).toBe('1 device');
+    expect(formatPlanDeviceLimit(3)).toBe('3 devices');
   });
 });
 
@@ -40,6 +50,22 @@ describe('validatePlan', () => {
       ENTITLEMENT_CODE_INVALID,
     );
   });
+
+  it("refuses a device limit the contract refuses, in the contract's words", () => {
+    expect(validatePlan({ ...filled, maxDevices: '3' })).toBeNull();
+    expect(validatePlan({ ...filled, maxDevices: '100' })).toBeNull();
+    expect(validatePlan({ ...filled, maxDevices: '0' })).toBe(
+      'Device limit must be at least 1 (leave it empty to keep the application’s)',
+    );
+    expect(validatePlan({ ...filled, maxDevices: '101' })).toBe(
+      `Device limit must be at most ${deviceLimits.maxDevices}`,
+    );
+    for (const maxDevices of ['2.5', 'three', '3x']) {
+      expect(validatePlan({ ...filled, maxDevices }), maxDevices).toBe(
+        'Device limit must be a whole number',
+      );
+    }
+  });
 });
 
 describe('toPlanRequest and toPlanFields', () => {
@@ -50,34 +76,37 @@ describe('toPlanRequest and toPlanFields', () => {
         durationDays: '',
         entitlements: ' PRO,EXPORT_PDF  BETA\n',
         description: '   ',
+        maxDevices: ' ',
       }),
     ).toEqual({
       name: 'Pro Monthly',
       durationDays: null,
       entitlements: ['PRO', 'EXPORT_PDF', 'BETA'],
       description: null,
+      maxDevices: null,
     });
     expect(toPlanRequest({ ...filled, durationDays: '30' }).durationDays).toBe(30);
   });
 
+  it("sends a device limit as a number, and an empty one as null (the application's)", () => {
+    expect(toPlanRequest({ ...filled, maxDevices: ' 3 ' }).maxDevices).toBe(3);
+    expect(toPlanRequest({ ...filled, maxDevices: '' }).maxDevices).toBeNull();
+  });
+
   it('fills the form from a saved plan', () => {
-    const plan: Plan = {
-      id: '00000000-0000-4000-8000-000000000001',
-      applicationId: 7,
+    const plan = createPlan(1, {
       name: 'Pro',
       durationDays: 30,
       entitlements: ['EXPORT_PDF', 'PRO'],
-      description: null,
-      archived: false,
-      createdAt: '2025-03-14T12:00:00.000Z',
-      updatedAt: '2025-03-14T12:00:00.000Z',
-    };
+    });
     expect(toPlanFields(plan)).toEqual({
       name: 'Pro',
       durationDays: '30',
       entitlements: 'EXPORT_PDF, PRO',
       description: '',
+      maxDevices: '',
     });
     expect(toPlanFields({ ...plan, durationDays: null }).durationDays).toBe('');
+    expect(toPlanFields({ ...plan, maxDevices: 5 }).maxDevices).toBe('5');
   });
 });

@@ -4,6 +4,7 @@ import {
   type CreatePlanRequest,
   type Plan,
 } from '@latchkey/contracts';
+import { parseTypedNumber } from '@/lib/typed-number.ts';
 
 /** Spec for the Plans tab (issue 22): "Lifetime", or how many days a key of the plan lasts. */
 export function formatPlanDuration(durationDays: number | null): string {
@@ -19,6 +20,8 @@ export interface PlanFields {
   /** Codes separated by commas, spaces or new lines. */
   entitlements: string;
   description: string;
+  /** Devices a holder may bind (issue 24); empty keeps the application's limit. */
+  maxDevices: string;
 }
 
 export const EMPTY_PLAN_FIELDS: PlanFields = {
@@ -26,7 +29,14 @@ export const EMPTY_PLAN_FIELDS: PlanFields = {
   durationDays: '',
   entitlements: '',
   description: '',
+  maxDevices: '',
 };
+
+/** A plan's device limit in the plans table ("3 devices"); null keeps the application's. */
+export function formatPlanDeviceLimit(maxDevices: number | null): string | null {
+  if (maxDevices === null) return null;
+  return maxDevices === 1 ? '1 device' : `${maxDevices} devices`;
+}
 
 export const PLAN_DURATION_INVALID = `Duration must be a whole number of days from 1 to ${planLimits.durationDays}, or empty for lifetime`;
 
@@ -36,6 +46,7 @@ export function toPlanFields(plan: Plan): PlanFields {
     durationDays: plan.durationDays === null ? '' : String(plan.durationDays),
     entitlements: plan.entitlements.join(', '),
     description: plan.description ?? '',
+    maxDevices: plan.maxDevices === null ? '' : String(plan.maxDevices),
   };
 }
 
@@ -60,13 +71,15 @@ export function toPlanRequest(fields: PlanFields): CreatePlanRequest {
     durationDays: parseDurationDays(fields.durationDays),
     entitlements: parseEntitlements(fields.entitlements),
     description: fields.description.trim() || null,
+    // Empty keeps the application's limit.
+    maxDevices: fields.maxDevices.trim() === '' ? null : parseTypedNumber(fields.maxDevices),
   };
 }
 
 /**
  * The message to show, or null when the plan may be sent. The duration is checked here, with
  * words for the form; everything else by the contract the server checks it with, so the two
- * cannot disagree (a blank name, a code with a hyphen, too many codes).
+ * cannot disagree (a blank name, a code with a hyphen, too many codes, a device limit of 0).
  */
 export function validatePlan(fields: PlanFields): string | null {
   const request = toPlanRequest(fields);

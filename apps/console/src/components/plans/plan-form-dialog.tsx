@@ -141,6 +141,17 @@ function PlanForm({ initialFields, onSubmit, ...dialogForm }: CreateOrEditFormPr
         spellCheck={false}
         className="font-mono"
       />
+      <InputField
+        id={`${id}-max-devices`}
+        label="Device limit (optional)"
+        hint="Devices each holder may bind under HWID lock, when more than the application allows. Leave empty to keep the application's limit."
+        // Text, as the duration: the owner is told what is wrong with "3x" instead of losing it.
+        inputMode="numeric"
+        value={fields.maxDevices}
+        onValueChange={(value) => setField('maxDevices', value)}
+        autoComplete="off"
+        className="w-40"
+      />
       <TextareaField
         id={`${id}-description`}
         label="Description (optional)"

@@ -16,6 +16,7 @@ import {
 } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
+  createPlan,
   jsonResponse,
   neverAnswered,
   stubOwnerApi,
@@ -26,19 +27,6 @@ import { PlansPanel } from './plans-panel.tsx';
 
 const orbit = createApplication({ id: 7, name: 'Orbit' });
 const PLANS_PATH = '/api/applications/7/plans';
-
-const plan = (index: number, overrides: Partial<Plan> = {}): Plan => ({
-  id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
-  applicationId: 7,
-  name: `Plan ${index}`,
-  durationDays: null,
-  entitlements: [],
-  description: null,
-  archived: false,
-  createdAt: '2025-03-14T12:00:00.000Z',
-  updatedAt: '2025-03-14T12:00:00.000Z',
-  ...overrides,
-});
 
 /**
  * A stand-in for the plans API of packages/contracts/src/plans.ts, holding the plans in
@@ -56,7 +44,7 @@ function stubPlansApi(initial: Plan[] = []) {
     }
     if (path === PLANS_PATH && method === 'GET') return jsonResponse(200, plans);
     if (path === PLANS_PATH && method === 'POST') {
-      const created = plan(100 + plans.length, body as Partial<Plan>);
+      const created = createPlan(100 + plans.length, body as Partial<Plan>);
       plans = [...plans, created];
       return jsonResponse(201, created);
     }
@@ -128,23 +116,23 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
   });
 
   it("shows a load failure in the server's words and recovers on Try Again", async () => {
-    const api = stubPlansApi([plan(1)]);
+    const api = stubPlansApi([createPlan(1)]);
     api.refuseNext('GET', PLANS_PATH, 500, 'Database unavailable');
     renderPanel();
     expect(await screen.findByRole('heading', { name: 'Error loading plans' })).toBeTruthy();
     expect(screen.getByText('Database unavailable')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Try Again' }));
-    expect(await screen.findByTestId(`plan-row-${plan(1).id}`)).toBeTruthy();
+    expect(await screen.findByTestId(`plan-row-${createPlan(1).id}`)).toBeTruthy();
   });
 
   it('lists each plan with its duration, entitlements as badges and status', async () => {
-    const monthly = plan(1, {
+    const monthly = createPlan(1, {
       name: 'Pro Monthly',
       durationDays: 30,
       entitlements: ['EXPORT_PDF', 'PRO'],
       description: 'Everything, billed monthly',
     });
-    const legacy = plan(2, { name: 'Legacy', archived: true });
+    const legacy = createPlan(2, { name: 'Legacy', archived: true });
     stubPlansApi([monthly, legacy]);
     renderPanel();
 
@@ -223,18 +211,19 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
         durationDays: 365,
         entitlements: ['PRO', 'EXPORT_PDF'],
         description: 'A year of everything',
+        maxDevices: null,
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    const row = within(await screen.findByTestId(`plan-row-${plan(100).id}`));
+    const row = within(await screen.findByTestId(`plan-row-${createPlan(100).id}`));
     expect(row.getByText('Pro Yearly')).toBeTruthy();
     expect(row.getByText('365 days')).toBeTruthy();
   });
 
   it("shows the server's refusal as a toast and keeps the dialog open", async () => {
-    const api = stubPlansApi([plan(1, { name: 'Pro' })]);
+    const api = stubPlansApi([createPlan(1, { name: 'Pro' })]);
     renderPanel();
-    await screen.findByTestId(`plan-row-${plan(1).id}`);
+    await screen.findByTestId(`plan-row-${createPlan(1).id}`);
     const dialog = await openCreateDialog();
     fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'pro' } });
     api.refuseNext('POST', PLANS_PATH, 409, PLAN_NAME_TAKEN);
@@ -245,7 +234,7 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
   });
 
   it('edits a plan from its saved values', async () => {
-    const monthly = plan(1, { name: 'Pro', durationDays: 30, entitlements: ['PRO'] });
+    const monthly = createPlan(1, { name: 'Pro', durationDays: 30, entitlements: ['PRO'] });
     const api = stubPlansApi([monthly]);
     renderPanel();
     fireEvent.click(
@@ -262,14 +251,58 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
 
     expect(await findToast('Plan updated successfully')).toBeTruthy();
     expect(api.sent('PUT', `${PLANS_PATH}/${monthly.id}`).map(({ body }) => body)).toEqual([
-      { name: 'Pro', durationDays: null, entitlements: ['PRO'], description: null },
+      {
+        name: 'Pro',
+        durationDays: null,
+        entitlements: ['PRO'],
+        description: null,
+        maxDevices: null,
+      },
     ]);
     const row = within(screen.getByTestId(`plan-row-${monthly.id}`));
     expect(await row.findByText('Lifetime')).toBeTruthy();
   });
 
+  it('sends a device limit as a number, shows it under the plan, and an emptied one as null', async () => {
+    const api = stubPlansApi();
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No plans yet' });
+    const dialog = await openCreateDialog();
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'Team' } });
+    const limit = dialog.getByLabelText('Device limit (optional)');
+    expect(document.getElementById(limit.getAttribute('aria-describedby')!)?.textContent).toMatch(
+      /empty to keep the application's limit/,
+    );
+    fireEvent.change(limit, { target: { value: '0' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(dialog.getByRole('alert').textContent).toMatch(/^Device limit must be at least 1/);
+    expect(api.sent('POST')).toEqual([]);
+
+    fireEvent.change(limit, { target: { value: ' 3 ' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(await findToast('Plan created successfully')).toBeTruthy();
+    expect(api.sent('POST').map(({ body }) => body)).toEqual([
+      expect.objectContaining({ name: 'Team', maxDevices: 3 }),
+    ]);
+    const row = within(await screen.findByTestId(`plan-row-${createPlan(100).id}`));
+    expect(row.getByText('3 devices')).toBeTruthy();
+
+    dismissToast();
+    fireEvent.click(row.getByRole('button', { name: 'Edit plan' }));
+    const editDialog = within(await screen.findByRole('dialog', { name: 'Edit Plan' }));
+    const savedLimit = editDialog.getByLabelText('Device limit (optional)') as HTMLInputElement;
+    expect(savedLimit.value).toBe('3');
+    fireEvent.change(savedLimit, { target: { value: '' } });
+    fireEvent.click(editDialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await findToast('Plan updated successfully')).toBeTruthy();
+    expect(api.sent('PUT', `${PLANS_PATH}/${createPlan(100).id}`).map(({ body }) => body)).toEqual([
+      expect.objectContaining({ maxDevices: null }),
+    ]);
+    await waitFor(() => expect(row.queryByText('3 devices')).toBeNull());
+  });
+
   it('archives a plan and unarchives it, each with its toast', async () => {
-    const pro = plan(1, { name: 'Pro' });
+    const pro = createPlan(1, { name: 'Pro' });
     const api = stubPlansApi([pro]);
     renderPanel();
     const row = within(await screen.findByTestId(`plan-row-${pro.id}`));
@@ -287,8 +320,8 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
   });
 
   it("deletes only after confirming, and shows the server's reason when a plan is in use", async () => {
-    const used = plan(1, { name: 'Used' });
-    const unused = plan(2, { name: 'Unused' });
+    const used = createPlan(1, { name: 'Used' });
+    const unused = createPlan(2, { name: 'Unused' });
     const api = stubPlansApi([used, unused]);
     renderPanel();
 

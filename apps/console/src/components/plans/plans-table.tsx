@@ -1,11 +1,11 @@
 import type { Plan } from '@latchkey/contracts';
-import { Archive, ArchiveRestore, Pencil, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, MonitorSmartphone, Pencil, Trash2 } from 'lucide-react';
 import { createdColumn } from '@/components/applications/created-column.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { cn } from '@/lib/utils.ts';
-import { formatPlanDuration } from './plan-display.ts';
+import { formatPlanDeviceLimit, formatPlanDuration } from './plan-display.ts';
 
 /** Issue 22: an application's plans, with edit, archive or unarchive, and delete per row. */
 export function plansTable({
@@ -36,6 +36,12 @@ export function plansTable({
             {plan.description && (
               <div className="truncate text-xs text-muted-foreground" title={plan.description}>
                 {plan.description}
+              </div>
+            )}
+            {plan.maxDevices !== null && (
+              <div className="flex items-center gap-1 text-xs text-muted-foreground">
+                <MonitorSmartphone className="size-3.5" aria-hidden="true" />
+                {formatPlanDeviceLimit(plan.maxDevices)}
               </div>
             )}
           </>

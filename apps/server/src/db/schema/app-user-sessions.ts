@@ -3,7 +3,14 @@ import { index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'dri
 import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
 
-export const sessionEndReasons = ['client', 'owner', 'standing', 'replaced', 'idle'] as const;
+export const sessionEndReasons = [
+  'client',
+  'owner',
+  'standing',
+  'replaced',
+  'idle',
+  'device_released',
+] as const;
 export type SessionEndReason = (typeof sessionEndReasons)[number];
 
 /** A desktop client's session, kept alive by heartbeats. Only the token's hash is stored. */
@@ -19,10 +26,12 @@ export const appUserSessions = pgTable(
       .references(() => appUsers.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     ipAddress: text('ip_address'),
+    /** The HWID of the login the start proved (issue 24): releasing that device ends it. */
+    hwid: text('hwid'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
-    /** Why it ended: the client, the owner, the user's standing, the session limit, or silence. */
+    /** Why it ended: the client, the owner, the user's standing, the session limit, silence, or its device released. */
     endReason: text('end_reason').$type<SessionEndReason>(),
   },
   (table) => [

@@ -25,7 +25,15 @@ export const appUsers = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     isPaused: boolean('is_paused').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /**
+     * Summaries of app_user_devices (issue 24), kept by modules/devices/ in the transaction
+     * that changes the devices: the first bound device's HWID (the seed's one HWID) and the
+     * number bound, so the lists need no join.
+     */
     hwid: text('hwid'),
+    deviceCount: integer('device_count').notNull().default(0),
+    /** The end user's last self-service device release, for the cooldown. */
+    lastSelfResetAt: timestamp('last_self_reset_at', { withTimezone: true }),
     loginAttempts: integer('login_attempts').notNull().default(0),
     lastLogin: timestamp('last_login', { withTimezone: true }),
     /**

@@ -31,6 +31,13 @@ export const applications = pgTable(
      * without an active subscription. Off by default, so older applications behave as before.
      */
     isLicenseRequired: boolean('license_required').notNull().default(false),
+    /** Issue 24: devices an end user may bind under HWID lock (1: the seed's lock). */
+    maxDevices: integer('max_devices').notNull().default(1),
+    /** End users may release their own devices, once per `reset_cooldown_hours`. */
+    isSelfServiceReset: boolean('self_service_reset').notNull().default(false),
+    resetCooldownHours: integer('reset_cooldown_hours').notNull().default(168),
+    /** A device unseen this long gives its seat to a new one; null is never. */
+    releaseInactiveAfterDays: integer('release_inactive_after_days'),
     loginSuccessMessage: text('login_success_message').notNull(),
     loginFailedMessage: text('login_failed_message').notNull(),
     accountDisabledMessage: text('account_disabled_message').notNull(),

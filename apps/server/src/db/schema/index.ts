@@ -18,3 +18,4 @@ export * from './plans.ts';
 export * from './subscriptions.ts';
 export * from './license-keys.ts';
 export * from './license-key-counts.ts';
+export * from './app-user-devices.ts';

@@ -32,6 +32,8 @@ export const plans = pgTable(
       .notNull()
       .default(sql`'{}'`),
     description: text('description'),
+    /** Issue 24: devices a holder may bind, when more than the application allows; null: no change. */
+    maxDevices: integer('max_devices'),
     /** An archived plan gets no new keys; the keys it has keep it. */
     isArchived: boolean('archived').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -1,16 +1,20 @@
 import type { CreateAppUserInput } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
-import type { OwnerContext } from '../../http/request-context.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
+import { setUserHwid } from '../devices/set-user-hwid.ts';
 import { toAppUserWriteError } from './owned-app-user.ts';
 
-/** A new end user of one of the owner's applications; the username is unique per application. */
+/**
+ * A new end user of one of the owner's applications; the username is unique per application.
+ * A HWID given here is the user's first device (issue 24), added in the same transaction.
+ */
 export async function createAppUser({
   ctx,
   input,
 }: {
-  ctx: OwnerContext;
+  ctx: DeviceChangeContext;
   input: { applicationId: number; user: CreateAppUserInput };
 }): Promise<AppUser> {
   // Ownership first: no hashing work for an application the owner cannot see.
@@ -19,21 +23,24 @@ export async function createAppUser({
   const passwordHash = await hashPassword(user.password);
   const now = ctx.clock.now();
   try {
-    const [created] = await ctx.db
-      .insert(appUsers)
-      .values({
-        applicationId: application.id,
-        username: user.username,
-        email: user.email,
-        passwordHash,
-        expiresAt: user.expiresAt,
-        hwid: user.hwid,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    if (!created) throw new Error('insert returned no row');
-    return created;
+    const outcome = await ctx.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(appUsers)
+        .values({
+          applicationId: application.id,
+          username: user.username,
+          email: user.email,
+          passwordHash,
+          expiresAt: user.expiresAt,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!created) throw new Error('insert returned no row');
+      return user.hwid === null ? { user: created, events: null } : setUserHwid(tx, created, user.hwid, now);
+    });
+    if (outcome.events) noteDeviceEvents(ctx, outcome.events);
+    return outcome.user;
   } catch (error) {
     throw toAppUserWriteError(error);
   }

@@ -1,6 +1,6 @@
 import { and, desc, eq, ilike, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Page, PageRequest, Subscription } from '@latchkey/contracts';
-import { appUsers, type AppUser } from '../../db/schema/index.ts';
+import { appUsers, plans, type AppUser } from '../../db/schema/index.ts';
 import { countCapped } from '../../db/count-capped.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
@@ -13,8 +13,9 @@ const newestFirst = [desc(appUsers.createdAt), desc(appUsers.id)];
 /**
  * One page of the end users of one of the owner's applications, newest first, optionally
  * only those whose username or e-mail contains the search (case-insensitively), each with the
- * subscriptions they hold (one more statement for the whole page). The page's ids are found
- * first and only their rows are read: a deep page skips index entries, not table rows.
+ * subscriptions they hold (one more statement for the whole page) and the devices they may
+ * bind. The page's ids are found first and only their rows are read: a deep page skips index
+ * entries, not table rows.
  */
 export async function listAppUsers({
   ctx,
@@ -23,20 +24,43 @@ export async function listAppUsers({
   ctx: OwnerContext;
   input: { applicationId: number } & PageRequest;
 }): Promise<Page<ListedAppUser>> {
-  const page = await listAppUserRows({ ctx, input });
-  const held = await readSubscriptionsOfUsers(
-    ctx.db,
-    page.rows.map((user) => user.id),
-    ctx.clock.now(),
-  );
+  const { application, page } = await listAppUserRows({ ctx, input });
+  const [held, planDeviceLimits] = await Promise.all([
+    readSubscriptionsOfUsers(
+      ctx.db,
+      page.rows.map((user) => user.id),
+      ctx.clock.now(),
+    ),
+    readPlanDeviceLimits(ctx, application.id),
+  ]);
   return {
     ...page,
-    rows: page.rows.map((user) => ({ ...user, subscriptions: held.get(user.id) ?? [] })),
+    rows: page.rows.map((user) => {
+      const subscriptions = held.get(user.id) ?? [];
+      let deviceLimit = application.maxDevices;
+      for (const subscription of subscriptions) {
+        const planLimit = planDeviceLimits.get(subscription.planId) ?? 0;
+        if (subscription.isActive && planLimit > deviceLimit) deviceLimit = planLimit;
+      }
+      return { ...user, subscriptions, deviceLimit };
+    }),
   };
 }
 
-/** A user of the list, with what they hold: the plans and entitlements a row shows. */
-export type ListedAppUser = AppUser & { subscriptions: Subscription[] };
+/** The application's plans that raise the device limit (issue 24), by plan id: few, if any. */
+async function readPlanDeviceLimits(
+  ctx: OwnerContext,
+  applicationId: number,
+): Promise<Map<string, number>> {
+  const rows = await ctx.db
+    .select({ id: plans.id, maxDevices: plans.maxDevices })
+    .from(plans)
+    .where(and(eq(plans.applicationId, applicationId), sql`${plans.maxDevices} is not null`));
+  return new Map(rows.map((row) => [row.id, row.maxDevices ?? 0]));
+}
+
+/** A user of the list, with what they hold: the plans, entitlements and devices a row shows. */
+export type ListedAppUser = AppUser & { subscriptions: Subscription[]; deviceLimit: number };
 
 async function listAppUserRows({
   ctx,
@@ -44,7 +68,7 @@ async function listAppUserRows({
 }: {
   ctx: OwnerContext;
   input: { applicationId: number } & PageRequest;
-}): Promise<Page<AppUser>> {
+}): Promise<{ application: { id: number; maxDevices: number }; page: Page<AppUser> }> {
   const application = await loadOwnedApplication({ ctx, input });
   const inApplication = eq(appUsers.applicationId, application.id);
   if (input.search) {
@@ -57,9 +81,12 @@ async function listAppUserRows({
       ? newestPageIds(ctx, input, where)
       : await fewMatchesPageIds(ctx, input, where);
     return {
-      rows: await readUsers(ctx, inApplication, ids),
-      totalCount: matched.count,
-      isTotalCapped: matched.isCapped,
+      application,
+      page: {
+        rows: await readUsers(ctx, inApplication, ids),
+        totalCount: matched.count,
+        isTotalCapped: matched.isCapped,
+      },
     };
   }
   // Without a search: the page's ids from the (application_id, created_at, id) index alone,
@@ -68,7 +95,7 @@ async function listAppUserRows({
     readUsers(ctx, inApplication, newestPageIds(ctx, input, inApplication)),
     countAppUsers(ctx, { applicationId: application.id }),
   ]);
-  return { rows, totalCount };
+  return { application, page: { rows, totalCount } };
 }
 
 function newestPageIds(ctx: OwnerContext, input: PageRequest, where: SQL) {

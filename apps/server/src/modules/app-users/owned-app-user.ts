@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { USERNAME_TAKEN } from '@latchkey/contracts';
 import { applications, appUsers, type AppUser } from '../../db/schema/index.ts';
+import type { Database } from '../../db/client.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
@@ -62,11 +63,14 @@ export function toAppUserWriteError(error: unknown): Error {
  * Updates one of the owner's end users (and its updatedAt), or throws the right 404. A user
  * it leaves paused, inactive or expired loses their open client sessions in the same
  * transaction: the owner's action takes effect at once, not at the client's next login.
+ * `alsoInTransaction` runs after the update, with the user's row locked by it (a change of
+ * the user's devices); it answers the user as it then stands.
  */
 export async function updateOwnedAppUser(
   ctx: EndUserChangeContext,
   ids: AppUserIds,
   values: Partial<typeof appUsers.$inferInsert>,
+  alsoInTransaction?: (tx: Database, user: AppUser, now: Date) => Promise<AppUser>,
 ): Promise<AppUser> {
   const now = ctx.clock.now();
   let user: AppUser | undefined;
@@ -80,7 +84,7 @@ export async function updateOwnedAppUser(
       if (updated && !isInGoodStanding(updated, now)) {
         await endSessions(tx, { appUserId: updated.id }, 'owner', now);
       }
-      return updated;
+      return updated && alsoInTransaction ? alsoInTransaction(tx, updated, now) : updated;
     });
   } catch (error) {
     throw toAppUserWriteError(error);

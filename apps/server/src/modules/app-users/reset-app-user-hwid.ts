@@ -1,17 +1,20 @@
 import type { AppUser } from '../../db/schema/index.ts';
-import {
-  updateOwnedAppUser,
-  type AppUserIds,
-  type EndUserChangeContext,
-} from './owned-app-user.ts';
+import type { DeviceChangeContext } from '../devices/device-change-context.ts';
+import { releaseUserDevices } from '../devices/release-user-devices.ts';
+import { updateOwnedAppUser, type AppUserIds } from './owned-app-user.ts';
 
-/** Unbinds the user's device: with HWID lock on, the next login binds whichever device it is. */
+/**
+ * The seed's "Reset HWID": releases every device of the user (issue 24), so with HWID lock on
+ * the next login binds whichever device it is; the sessions of those devices end.
+ */
 export async function resetAppUserHwid({
   ctx,
   input,
 }: {
-  ctx: EndUserChangeContext;
+  ctx: DeviceChangeContext;
   input: AppUserIds;
 }): Promise<AppUser> {
-  return updateOwnedAppUser(ctx, input, { hwid: null });
+  await releaseUserDevices({ ctx, input });
+  // The answer is the user as the console shows it: summary refreshed, updatedAt bumped.
+  return updateOwnedAppUser(ctx, input, {});
 }

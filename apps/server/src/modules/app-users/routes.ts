@@ -14,6 +14,7 @@ import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { badRequest } from '../../lib/errors.ts';
+import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
 import { activeEntitlements } from '../subscriptions/user-subscriptions.ts';
 import { createAppUser } from './create-app-user.ts';
@@ -31,10 +32,22 @@ export function registerAppUserRoutes(
   {
     config,
     applicationEvents,
-  }: { config: Pick<Config, 'endUserPasswordMinLength'>; applicationEvents: ApplicationEvents },
+    activity,
+  }: {
+    config: Pick<Config, 'endUserPasswordMinLength'>;
+    applicationEvents: ApplicationEvents;
+    activity: Pick<ActivityRecorder, 'noteWritten'>;
+  },
 ): void {
-  /** Verbs that change a user announce it, so caches of the user's standing drop it. */
-  const changingCtx = (request: FastifyRequest) => ({ ...request.owner!, applicationEvents });
+  /**
+   * Verbs that change a user announce it, so caches of the user's standing drop it, and tell
+   * the recorder of the device events they write (a HWID set or reset).
+   */
+  const changingCtx = (request: FastifyRequest) => ({
+    ...request.owner!,
+    applicationEvents,
+    activity,
+  });
   // Only new passwords meet the rule: users with older, shorter ones can still log in.
   const assertAcceptablePassword = (password: string | undefined) => {
     if (password === undefined) return;
@@ -54,6 +67,7 @@ export function registerAppUserRoutes(
       ...toAppUserResponse(user),
       subscriptions: user.subscriptions,
       entitlements: activeEntitlements(user.subscriptions),
+      deviceLimit: user.deviceLimit,
     }));
   });
 
@@ -62,7 +76,7 @@ export function registerAppUserRoutes(
     const user = parseInput(createAppUserRequestSchema, request.body);
     assertAcceptablePassword(user.password);
     const created = await createAppUser({
-      ctx: request.owner!,
+      ctx: changingCtx(request),
       input: { applicationId: id, user },
     });
     return reply.status(201).send(toAppUserResponse(created) satisfies AppUser);

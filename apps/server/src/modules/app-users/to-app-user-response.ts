@@ -12,6 +12,7 @@ export function toAppUserResponse(user: AppUser): AppUserResponse {
     isPaused: user.isPaused,
     expiresAt: user.expiresAt?.toISOString() ?? null,
     hwid: user.hwid,
+    deviceCount: user.deviceCount,
     loginAttempts: user.loginAttempts,
     lastLogin: user.lastLogin?.toISOString() ?? null,
     createdAt: user.createdAt.toISOString(),

@@ -2,30 +2,46 @@ import type { UpdateAppUserInput } from '@latchkey/contracts';
 import type { AppUser } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import {
-  updateOwnedAppUser,
-  type AppUserIds,
-  type EndUserChangeContext,
-} from './owned-app-user.ts';
+  noteDeviceEvents,
+  type DeviceChangeContext,
+  type WrittenDeviceEvents,
+} from '../devices/device-change-context.ts';
+import { setUserHwid } from '../devices/set-user-hwid.ts';
+import { updateOwnedAppUser, type AppUserIds } from './owned-app-user.ts';
 
 /**
  * Edits an end user (spec doc 1 §2, Edit User dialog). Absent fields stay as they are;
- * a null or empty hwid resets it, so the next login binds a new device.
+ * a null or empty hwid releases the user's devices, so the next login binds a new one, and
+ * another hwid becomes their only device (set-user-hwid.ts), in the same transaction.
  */
 export async function updateAppUser({
   ctx,
   input,
 }: {
-  ctx: EndUserChangeContext;
+  ctx: DeviceChangeContext;
   input: AppUserIds & { changes: UpdateAppUserInput };
 }): Promise<AppUser> {
-  const { password, ...changes } = input.changes;
-  return updateOwnedAppUser(ctx, input, {
-    username: changes.username,
-    email: changes.email,
-    isActive: changes.isActive,
-    isPaused: changes.isPaused,
-    expiresAt: changes.expiresAt,
-    hwid: changes.hwid,
-    ...(password === undefined ? {} : { passwordHash: await hashPassword(password) }),
-  });
+  const { password, hwid, ...changes } = input.changes;
+  let deviceEvents: WrittenDeviceEvents | null = null;
+  const user = await updateOwnedAppUser(
+    ctx,
+    input,
+    {
+      username: changes.username,
+      email: changes.email,
+      isActive: changes.isActive,
+      isPaused: changes.isPaused,
+      expiresAt: changes.expiresAt,
+      ...(password === undefined ? {} : { passwordHash: await hashPassword(password) }),
+    },
+    hwid === undefined
+      ? undefined
+      : async (tx, updated, now) => {
+          const outcome = await setUserHwid(tx, updated, hwid, now);
+          deviceEvents = outcome.events;
+          return outcome.user;
+        },
+  );
+  if (deviceEvents) noteDeviceEvents(ctx, deviceEvents);
+  return user;
 }

@@ -18,6 +18,11 @@ export interface ClientApplication {
   maxSessionsPerUser: number | null;
   /** Users without an active subscription are refused (NO_ACTIVE_SUBSCRIPTION; issue 22). */
   isLicenseRequired: boolean;
+  /** Issue 24: seats under HWID lock, self-service resets and their cooldown, inactivity release. */
+  maxDevices: number;
+  isSelfServiceReset: boolean;
+  resetCooldownHours: number;
+  releaseInactiveAfterDays: number | null;
   loginSuccessMessage: string;
   loginFailedMessage: string;
   accountDisabledMessage: string;
@@ -80,6 +85,10 @@ export function createClientAppCache(options: {
       hwidLockEnabled: applications.hwidLockEnabled,
       maxSessionsPerUser: applications.maxSessionsPerUser,
       isLicenseRequired: applications.isLicenseRequired,
+      maxDevices: applications.maxDevices,
+      isSelfServiceReset: applications.isSelfServiceReset,
+      resetCooldownHours: applications.resetCooldownHours,
+      releaseInactiveAfterDays: applications.releaseInactiveAfterDays,
       loginSuccessMessage: applications.loginSuccessMessage,
       loginFailedMessage: applications.loginFailedMessage,
       accountDisabledMessage: applications.accountDisabledMessage,

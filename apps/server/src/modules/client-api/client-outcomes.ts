@@ -36,6 +36,11 @@ export const clientMessages = {
   licenseExpired: 'This licence key can no longer be redeemed (its redeem-by date has passed)',
   licenseRedeemed: 'Licence key redeemed',
   entitlementsMissing: 'Your subscription does not include this feature',
+  // Issue 24, the same rule: none of the words the samples sort by.
+  devicesReleased: 'Device released: you can now log in from another machine',
+  resetNotAllowed: 'This application does not let you release devices yourself: contact the vendor',
+  resetCooldown: 'You released a device recently: you can release one again at next_reset_at',
+  deviceNotFound: 'No device with this hardware id is bound to your account',
   sessionNotProven:
     'This session start does not follow the last login: start with the session_token login returned, or from the same network and device as that login',
 } as const;

@@ -1,6 +1,9 @@
 import type { ActivityEvent, ClientApiCode, ClientAuthResponse } from '@latchkey/contracts';
 import { hashToken } from '../../lib/tokens.ts';
 import type { ActivityRecord } from '../activity/activity-events.ts';
+import { bindDevice } from '../devices/bind-device.ts';
+import { deviceLimitOf } from '../devices/device-limit.ts';
+import type { SessionLookup } from './session-lookup.ts';
 import {
   licensedUntilMs,
   licensingAnswer,
@@ -30,19 +33,28 @@ export type RefuseLogin = (
   message: string,
 ) => Promise<ClientOutcome>;
 
+/** What a login needs beyond the client context: its statements, and the session caches. */
+export type LoginContext = ClientContext & {
+  statements: LoginStatements;
+  sessions: Pick<SessionLookup, 'announceEnded'>;
+};
+
 /**
  * What every login does once it knows the user (login by password, login by licence key):
- * standing (paused or inactive, expiry, a subscription where one is required), version, HWID
- * (the first login binds under the lock), then one statement that stamps the login, binds,
- * and writes the `user_login` row with its deliveries, and the answer with a session token.
- * Undefined `written` means the binding lost a race (or the user went): refused.
+ * standing (paused or inactive, expiry, a subscription where one is required), version, HWID,
+ * then one statement that stamps the login, touches the device under HWID lock, and writes the
+ * `user_login` row with its deliveries, and the answer with a session token. Under the lock a
+ * device not yet bound takes a free seat first (bind-device.ts, the slow path of a first login
+ * from a machine); none free is HWID_MISMATCH, as the seed's lock to one machine answered.
  */
 export async function completeLogin(
-  ctx: ClientContext & { statements: LoginStatements },
+  ctx: LoginContext,
   input: {
     user: IdentifiedUser;
     version: string | null;
     hwid: string | null;
+    /** `device_name`: kept with the device (a new binding, or renamed). */
+    deviceName: string | null;
     /** The request's own metadata for the activity rows (hwid, version, action…). */
     metadata: Record<string, unknown>;
     now: Date;
@@ -69,9 +81,9 @@ export async function completeLogin(
   if (input.version !== application.version) {
     return refuse('VERSION_MISMATCH', 'version_mismatch', application.versionMismatchMessage);
   }
-  if (application.hwidLockEnabled && (!hwid || (user.hwid !== null && user.hwid !== hwid))) {
-    return refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
-  }
+  const refuseHwid = () =>
+    refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
+  if (application.hwidLockEnabled && !hwid) return refuseHwid();
 
   const sessionToken = issueSessionToken(now);
   const successRecord = {
@@ -82,28 +94,49 @@ export async function completeLogin(
     success: true,
     ipAddress: ctx.ipAddress,
     errorMessage: null,
-    metadata: {
-      ...input.metadata,
-      code: 'OK',
-      ...(application.hwidLockEnabled && user.hwid === null ? { hwidBound: true } : {}),
-    },
+    metadata: { ...input.metadata, code: 'OK' } as Record<string, unknown>,
     createdAt: now,
   } satisfies ActivityRecord;
-  const written = await ctx.statements.stampAndRecordLogin({
-    userId: user.id,
-    now,
-    ipAddress: ctx.ipAddress,
-    loginHwid: hwid,
-    tokenHash: hashToken(sessionToken),
-    applicationId: application.id,
-    metadata: successRecord.metadata,
-    bindHwid: application.hwidLockEnabled && hwid ? hwid : null,
-  });
-  if (!written) {
-    return application.hwidLockEnabled
-      ? refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage)
-      : input.onNotWritten();
+  const device =
+    application.hwidLockEnabled && hwid
+      ? {
+          hwid,
+          name: input.deviceName,
+          limit: deviceLimitOf(application.maxDevices, user.held, now),
+        }
+      : null;
+  const stamp = () =>
+    ctx.statements.stampAndRecordLogin({
+      userId: user.id,
+      now,
+      ipAddress: ctx.ipAddress,
+      loginHwid: hwid,
+      tokenHash: hashToken(sessionToken),
+      applicationId: application.id,
+      metadata: successRecord.metadata,
+      device,
+    });
+  let written = await stamp();
+  if (!written && device) {
+    // Not bound (or beyond the seats): a first login from this machine takes a free seat.
+    const bound = await bindDevice(ctx.db, {
+      application,
+      appUserId: user.id,
+      hwid: device.hwid,
+      deviceName: device.name,
+      ipAddress: ctx.ipAddress,
+      now,
+    });
+    if (bound.kind === 'gone') return input.onNotWritten();
+    if (bound.kind === 'no-seat') return refuseHwid();
+    bound.records.forEach((record, index) =>
+      activity.noteWritten(record, index === bound.records.length - 1 ? bound.queuedDeliveries : 0),
+    );
+    if (bound.endedSessions.length > 0) ctx.sessions.announceEnded(bound.endedSessions, ctx.log);
+    if (bound.records.length > 0) successRecord.metadata.hwidBound = true;
+    written = await stamp();
   }
+  if (!written) return device ? refuseHwid() : input.onNotWritten();
   activity.noteWritten(successRecord, written.queuedDeliveries);
   activity.resetLoginAttempts(user.id);
   return {

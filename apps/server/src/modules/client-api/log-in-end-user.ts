@@ -22,7 +22,7 @@ import { blockedEventOf } from './blocked-event.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import type { LoginThrottles, PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
-import { completeLogin } from './complete-login.ts';
+import { completeLogin, type LoginContext } from './complete-login.ts';
 import {
   heldSubscriptionsJson,
   parseHeldSubscriptions,
@@ -104,7 +104,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
     .leftJoin(namedUser, sql`true`)
     .prepare('client_api_login_user');
   const stampAndRecord = compileLoginSuccess(false);
-  const stampBindAndRecord = compileLoginSuccess(true);
+  const stampDeviceAndRecord = compileLoginSuccess(true);
   return {
     /**
      * The user with this username (if any), the part of the request that is blocked, and
@@ -149,15 +149,17 @@ export function createLoginStatements(connection: DatabaseConnection) {
     },
     /**
      * A successful login's writes, in one statement and one round trip: the login stamp
-     * (what a session start must match: track-client-session.ts), the HWID binding when the
-     * lock binds, the `user_login` activity row and its webhook deliveries (the outbox).
-     * Atomic without BEGIN and COMMIT, so the event is acknowledged with the login itself;
-     * no row (the binding lost a race, or the user was deleted) means nothing was written.
+     * (what a session start must match: track-client-session.ts), under HWID lock the device's
+     * last sight (it must be bound, and within the user's seats), the `user_login` activity
+     * row and its webhook deliveries (the outbox). Atomic without BEGIN and COMMIT, so the
+     * event is acknowledged with the login itself; no row (the device is not bound, or the
+     * user was deleted) means nothing was written.
      */
     async stampAndRecordLogin(
       input: LoginSuccessInput,
     ): Promise<{ hwid: string | null; queuedDeliveries: number } | undefined> {
-      const statement = input.bindHwid === null ? stampAndRecord : stampBindAndRecord;
+      const { device } = input;
+      const statement = device === null ? stampAndRecord : stampDeviceAndRecord;
       const { rows } = await connection.query({
         name: statement.name,
         text: statement.text,
@@ -169,7 +171,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
           input.tokenHash,
           input.applicationId,
           JSON.stringify(input.metadata),
-          ...(input.bindHwid === null ? [] : [input.bindHwid]),
+          ...(device === null ? [] : [device.hwid, device.name, device.limit]),
         ],
       });
       const [row] = rows;
@@ -188,28 +190,45 @@ interface LoginSuccessInput {
   applicationId: number;
   /** The user_login row's metadata. */
   metadata: Record<string, unknown>;
-  /** The HWID to bind (HWID lock on and one sent), or null. */
-  bindHwid: string | null;
+  /**
+   * Under HWID lock, the device the login comes from: it must be bound already (bind-device.ts
+   * binds new ones) and among the first `limit` the user bound; its name, when sent, is kept.
+   */
+  device: { hwid: string; name: string | null; limit: number } | null;
 }
 
 /**
  * The text of the login-success statement. Raw SQL with positional parameters, prepared
  * once per connection by name: a data-modifying CTE chain the query builder cannot prepare.
- * Binding and the stamp are one UPDATE: of two first logins from different devices racing,
- * only one can bind; the other finds the row bound, gets no row back and is refused.
+ * Under HWID lock (`isDeviceBound`) the stamp happens only if the device's row was touched:
+ * bound, and fewer than `$10` of the user's devices were bound before it (a limit lowered
+ * since, or a lapsed plan, leaves the newest devices out until some are released). A release
+ * racing the login deletes the row first or waits for this statement: never half of both.
  */
-function compileLoginSuccess(isBinding: boolean): { name: string; text: string } {
+function compileLoginSuccess(isDeviceBound: boolean): { name: string; text: string } {
   const deliveries = new PgDialect().sqlToQuery(deliveriesOfInsertedActivity(sql`inserted`));
   if (deliveries.params.length > 0) throw new Error('the deliveries CTE must hold no parameters');
   return {
-    name: isBinding ? 'client_api_login_success_bind' : 'client_api_login_success',
+    name: isDeviceBound ? 'client_api_login_success_device' : 'client_api_login_success',
     text: `
-    with stamped as (
+    with ${
+      isDeviceBound
+        ? `touched as (
+      update app_user_devices d
+      set last_seen_at = $2::timestamptz, last_ip = $3::text, name = coalesce($9::text, d.name)
+      where d.app_user_id = $1::uuid and d.hwid = $8::text
+        and (select count(*) from app_user_devices earlier
+             where earlier.app_user_id = $1::uuid
+               and (earlier.first_seen_at, earlier.id) < (d.first_seen_at, d.id)) < $10::int
+      returning d.app_user_id
+    ),
+    `
+        : ''
+    }stamped as (
       update app_users
       set last_login = $2::timestamptz, last_login_ip = $3::text,
           last_login_hwid = $4::text, last_login_token_hash = $5::text
-          ${isBinding ? ', hwid = $8::text' : ''}
-      where id = $1::uuid ${isBinding ? 'and (hwid is null or hwid = $8::text)' : ''}
+      where id = $1::uuid ${isDeviceBound ? 'and exists (select 1 from touched)' : ''}
       returning id, username, hwid
     ),
     inserted as (
@@ -280,7 +299,7 @@ export async function logInEndUser({
   ctx,
   input,
 }: {
-  ctx: ClientContext & { loginThrottles: LoginThrottles; statements: LoginStatements };
+  ctx: LoginContext & { loginThrottles: LoginThrottles };
   input: ClientLoginInput;
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
@@ -360,6 +379,7 @@ export async function logInEndUser({
     user,
     version: input.version,
     hwid: input.hwid,
+    deviceName: input.device_name,
     metadata,
     now,
     refuse,

@@ -19,10 +19,9 @@ import {
 } from '../subscriptions/held-subscriptions.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
-import { completeLogin } from './complete-login.ts';
+import { completeLogin, type LoginContext } from './complete-login.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 import { KeyRefused, licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
-import type { LoginStatements } from './log-in-end-user.ts';
 
 /** The end user a key alone logs in: named after the key's id, never after its text. */
 export const keyUsername = (licenseId: string) => `key-${licenseId}`;
@@ -40,7 +39,7 @@ export async function logInWithLicense({
   ctx,
   input,
 }: {
-  ctx: LicenseClientContext & { statements: LoginStatements };
+  ctx: LicenseClientContext & LoginContext;
   input: ClientLicenseLoginInput;
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
@@ -121,6 +120,7 @@ export async function logInWithLicense({
     user: { ...user, held: parseHeldSubscriptions(user.held) },
     version: input.version,
     hwid: input.hwid,
+    deviceName: input.device_name,
     metadata,
     now,
     refuse,

@@ -7,6 +7,7 @@ import { blockedEventOf } from './blocked-event.ts';
 import type { AppUser } from '../../db/schema/index.ts';
 import type { ActivityRecord } from '../activity/activity-events.ts';
 import { writeActivityRows } from '../activity/activity-recorder.ts';
+import { addDevice } from '../devices/add-device.ts';
 import { redeemLicenseKey } from '../licenses/redeem-license-key.ts';
 import { licensingAnswer, readHeldSubscriptions } from '../subscriptions/held-subscriptions.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
@@ -18,7 +19,7 @@ const USERNAME_INDEX = 'app_users_application_username_idx';
 /**
  * POST /api/v1/register: a new end user of the API key's application. The blacklist (IP,
  * username, e-mail, HWID) is checked before anything is created or hashed; a HWID sent here
- * is stored, so under HWID lock this device is the bound one. No expiry unless the client
+ * is the user's first device, so under HWID lock this machine holds the first seat. No expiry unless the client
  * asks for one. A `license_key` (required when the application requires a licence) is
  * redeemed in the transaction that creates the user.
  */
@@ -91,7 +92,6 @@ export async function registerEndUser({
           email: input.email,
           passwordHash,
           expiresAt: input.expiresAt,
-          hwid: input.hwid,
           createdAt: now,
           updatedAt: now,
         })
@@ -111,6 +111,19 @@ export async function registerEndUser({
           createdAt: now,
         },
       ];
+      if (input.hwid) {
+        // The registering machine is the user's first device (issue 24).
+        const added = await addDevice(tx, {
+          applicationId: application.id,
+          appUserId: user.id,
+          username: user.username,
+          hwid: input.hwid,
+          deviceName: null,
+          ipAddress: ctx.ipAddress,
+          now,
+        });
+        if (added) records.push(added);
+      }
       if (input.license_key) {
         const redemption = await redeemLicenseKey(tx, {
           applicationId: application.id,
@@ -160,7 +173,7 @@ export async function registerEndUser({
     username: created.username,
     email: created.email,
     expires_at: created.expiresAt?.toISOString() ?? null,
-    hwid_locked: application.hwidLockEnabled && created.hwid !== null,
+    hwid_locked: application.hwidLockEnabled && input.hwid !== null,
     // Only a registration with a key answers what it holds (older clients see no change).
     ...(input.license_key
       ? licensingAnswer(await readHeldSubscriptions(ctx.db, created.id), now)

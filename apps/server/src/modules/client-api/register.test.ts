@@ -94,7 +94,10 @@ describe('POST /api/v1/register', () => {
     expect(await verifyPassword(user!.passwordHash, ' spaced secret ')).toBe(true);
     expect(JSON.stringify(body)).not.toMatch(/secret|argon/);
 
-    const [log] = await logsOf(application.id);
+    // The registering machine is the user's first device (issue 24): two events.
+    const logs = await logsOf(application.id);
+    expect(logs.map((each) => each.event).sort()).toEqual(['device_added', 'user_register']);
+    const log = logs.find((each) => each.event === 'user_register');
     expect(log).toMatchObject({
       event: 'user_register',
       success: true,

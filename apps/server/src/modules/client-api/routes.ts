@@ -5,6 +5,8 @@ import {
   CLIENT_NONCE_PATTERN,
   clientApiHeaders,
   clientLicenseLoginRequestSchema,
+  clientDeviceResetRequestSchema,
+  type ClientDeviceResetResponse,
   clientLoginRequestSchema,
   clientRedeemRequestSchema,
   clientRegisterRequestSchema,
@@ -49,6 +51,7 @@ import { logInWithLicense } from './log-in-with-license.ts';
 import { redeemLicense } from './redeem-license.ts';
 import { createClientRedemption } from '../licenses/redeem-license-key.ts';
 import { registerEndUser } from './register-end-user.ts';
+import { resetOwnDevices } from './reset-own-devices.ts';
 import { serializeClientAnswer } from './serialized-once.ts';
 import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
@@ -169,6 +172,7 @@ export async function registerClientApiRoutes(
   const countSession = responses.forRoute('/api/v1/session/track');
   const countRedeem = responses.forRoute('/api/v1/license/redeem');
   const countLicenseLogin = responses.forRoute('/api/v1/license/login');
+  const countDeviceReset = responses.forRoute('/api/v1/devices/reset');
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {
@@ -344,7 +348,12 @@ export async function registerClientApiRoutes(
         const input = parseClientInput(clientLoginRequestSchema, request.body);
         const application = await applicationForLogin(request, input.api_key);
         const outcome = await logInEndUser({
-          ctx: { ...contextOf(request, application), loginThrottles, statements: loginStatements },
+          ctx: {
+            ...contextOf(request, application),
+            loginThrottles,
+            statements: loginStatements,
+            sessions,
+          },
           input,
         });
         countLogin(outcome.code);
@@ -385,10 +394,26 @@ export async function registerClientApiRoutes(
           ctx: {
             ...licenseContextOf(request, requireApplication(request)),
             statements: loginStatements,
+            sessions,
           },
           input,
         });
         countLicenseLogin(outcome.code);
+        return outcome;
+      });
+
+      v1.post('/devices/reset', async (request): Promise<ClientDeviceResetResponse> => {
+        const input = parseClientInput(clientDeviceResetRequestSchema, request.body);
+        const outcome = await resetOwnDevices({
+          ctx: {
+            ...contextOf(request, requireApplication(request)),
+            loginThrottles,
+            statements: loginStatements,
+            sessions,
+          },
+          input,
+        });
+        countDeviceReset(outcome.code);
         return outcome;
       });
 

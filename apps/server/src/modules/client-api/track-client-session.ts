@@ -112,6 +112,8 @@ async function startSession(
         appUserId: user.id,
         tokenHash,
         ipAddress: ctx.ipAddress,
+        // The device of the login this start proves: releasing it ends this session.
+        hwid: user.lastLoginHwid,
         startedAt: now,
         lastHeartbeatAt: now,
       })

@@ -30,6 +30,7 @@ export async function createPlan({
         durationDays: input.plan.durationDays,
         entitlements: input.plan.entitlements,
         description: input.plan.description,
+        maxDevices: input.plan.maxDevices,
         createdAt: now,
         updatedAt: now,
       })

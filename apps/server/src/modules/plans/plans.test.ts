@@ -81,6 +81,7 @@ describe('owner API: plans', () => {
       durationDays: 30,
       entitlements: ['EXPORT_PDF', 'PRO'],
       description: 'Everything, for a month',
+      maxDevices: null,
       archived: false,
       createdAt: '2026-05-01T09:00:00.000Z',
       updatedAt: '2026-05-01T09:00:00.000Z',

@@ -10,6 +10,7 @@ export function toPlanResponse(plan: Plan): PlanResponse {
     durationDays: plan.durationDays,
     entitlements: plan.entitlements,
     description: plan.description,
+    maxDevices: plan.maxDevices,
     archived: plan.isArchived,
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

@@ -28,6 +28,7 @@ export async function updatePlan({
         durationDays: changes.durationDays,
         entitlements: changes.entitlements,
         description: changes.description,
+        maxDevices: changes.maxDevices,
         isArchived: changes.archived,
         updatedAt: ctx.clock.now(),
       })

@@ -8,6 +8,8 @@ export interface HeldSubscription {
   /** Null is lifetime. */
   expiresAt: Date | null;
   entitlements: string[];
+  /** The plan's device limit (issue 24); null does not raise the application's. */
+  maxDevices: number | null;
 }
 
 /**
@@ -22,7 +24,7 @@ export function heldSubscriptionsJson(appUserId: AnyColumn) {
   return sql<RawHeldSubscription[] | null>`(
     select json_agg(json_build_object(
       'plan', held_plan.name, 'expiresAt', held.expires_at,
-      'entitlements', held_plan.entitlements) order by lower(held_plan.name), held_plan.id)
+      'entitlements', held_plan.entitlements, 'maxDevices', held_plan.max_devices) order by lower(held_plan.name), held_plan.id)
     from ${subscriptions} held join ${plans} held_plan on held_plan.id = held.plan_id
     where held.app_user_id = ${outer})`;
 }
@@ -31,6 +33,7 @@ export interface RawHeldSubscription {
   plan: string;
   expiresAt: string | null;
   entitlements: string[];
+  maxDevices?: number | null;
 }
 
 export function parseHeldSubscriptions(
@@ -42,6 +45,7 @@ export function parseHeldSubscriptions(
     plan: row.plan,
     expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
     entitlements: row.entitlements,
+    maxDevices: row.maxDevices ?? null,
   }));
 }
 

@@ -1,0 +1,225 @@
+import type { Device } from '@latchkey/contracts';
+import { Trash2 } from 'lucide-react';
+import { useId, useState } from 'react';
+import {
+  formatDateTime,
+  truncateForPreview,
+} from '@/components/applications/application-display.ts';
+import { Button } from '@/components/ui/button.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { CopyButton } from '@/components/ui/copy-button.tsx';
+import { RefreshButton } from '@/components/ui/refresh-button.tsx';
+import { Skeleton } from '@/components/ui/skeleton.tsx';
+import {
+  DEVICES_FETCH_ERROR,
+  useRemoveAllDevices,
+  useRemoveDevice,
+  useUserDevices,
+} from '@/hooks/use-devices.ts';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { cn } from '@/lib/utils.ts';
+import { formatDeviceSeats } from './app-user-display.ts';
+import { describeNoDevices, getDeviceLabel, getDeviceName } from './device-display.ts';
+
+function DeviceFacts({ device }: { device: Device }) {
+  const facts = [
+    ['First seen', formatDateTime(device.firstSeenAt)],
+    ['Last seen', formatDateTime(device.lastSeenAt)],
+    ['Last IP', device.lastIp ?? 'Unknown'],
+  ] as const;
+  return (
+    <dl className="grid gap-x-4 gap-y-1 text-xs sm:grid-cols-3">
+      {facts.map(([term, value]) => (
+        <div key={term} className="flex min-w-0 gap-1.5 sm:flex-col sm:gap-0">
+          <dt className="shrink-0 text-muted-foreground">{term}</dt>
+          <dd className="min-w-0 truncate" title={value}>
+            {value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/**
+ * Issue 24: the devices an end user's account is bound to, in the Edit User dialog, against
+ * their limit ("2 of 3 devices"). The owner removes one, or all, after a confirmation; each
+ * removal is saved at once and frees a seat for the next login from a new device.
+ * `onDevicesReleased` is given the HWID of the first device left (the user's `hwid` now).
+ */
+export function UserDevicesSection({
+  applicationId,
+  userId,
+  username,
+  deviceLimit,
+  isHwidLockEnabled,
+  onDevicesReleased,
+}: {
+  applicationId: number;
+  userId: string;
+  username: string;
+  deviceLimit: number;
+  isHwidLockEnabled: boolean;
+  onDevicesReleased?: (firstHwid: string | null) => void;
+}) {
+  const id = useId();
+  const devicesQuery = useUserDevices(applicationId, userId);
+  const removeDevice = useRemoveDevice(applicationId, userId);
+  const removeAllDevices = useRemoveAllDevices(applicationId, userId);
+  const removing = useDialogTarget<Device>();
+  const [isRemoveAllOpen, setIsRemoveAllOpen] = useState(false);
+
+  const devices = devicesQuery.data ?? [];
+  const isRemovalPending = removeDevice.isPending || removeAllDevices.isPending;
+
+  const confirmRemove = (device: Device) =>
+    removeDevice.mutate(device.id, {
+      onSuccess: () =>
+        onDevicesReleased?.(devices.find(({ id }) => id !== device.id)?.hwid ?? null),
+    });
+
+  return (
+    <section
+      aria-labelledby={`${id}-heading`}
+      className="grid gap-3 rounded-lg border border-border p-4"
+    >
+      <div className="flex flex-wrap items-start justify-between gap-2">
+        <div className="grid gap-1">
+          <div className="flex flex-wrap items-baseline gap-x-2">
+            <h3 id={`${id}-heading`} className="text-sm font-semibold">
+              Devices
+            </h3>
+            {devicesQuery.isSuccess && (
+              <span data-testid="device-seats" className="text-xs text-muted-foreground">
+                {formatDeviceSeats({ deviceCount: devices.length, deviceLimit })}
+              </span>
+            )}
+          </div>
+          <p className="text-xs text-muted-foreground">
+            The machines {username} logs in from; removing one frees its seat at once.
+          </p>
+        </div>
+        {devices.length > 0 && (
+          <Button
+            variant="outline"
+            size="sm"
+            disabled={isRemovalPending}
+            onClick={() => setIsRemoveAllOpen(true)}
+          >
+            <Trash2 aria-hidden="true" />
+            Remove all
+          </Button>
+        )}
+      </div>
+
+      {devicesQuery.isPending ? (
+        <div role="status" aria-label="Loading devices" className="grid gap-2">
+          <Skeleton className="h-16 w-full" />
+          <Skeleton className="h-16 w-full" />
+        </div>
+      ) : devicesQuery.isError ? (
+        <div
+          role="alert"
+          className="flex flex-wrap items-center justify-between gap-2 text-sm text-destructive"
+        >
+          {getErrorToastMessage(devicesQuery.error, DEVICES_FETCH_ERROR)}
+          <RefreshButton
+            isRefreshing={devicesQuery.isFetching}
+            onRefresh={() => void devicesQuery.refetch()}
+          >
+            Try Again
+          </RefreshButton>
+        </div>
+      ) : devices.length === 0 ? (
+        <div className="grid gap-1 text-sm">
+          <p className="font-medium">No devices yet</p>
+          <p className="text-muted-foreground">{describeNoDevices(isHwidLockEnabled)}</p>
+        </div>
+      ) : (
+        <ul aria-label={`Devices of ${username}`} className="grid gap-2">
+          {devices.map((device) => (
+            <li
+              key={device.id}
+              data-testid={`device-${device.id}`}
+              className="grid gap-2 rounded-md border border-border p-3"
+            >
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+                  <span
+                    className={cn(
+                      'max-w-full truncate font-medium',
+                      device.name === null && 'text-muted-foreground italic',
+                    )}
+                    title={device.name ?? undefined}
+                  >
+                    {getDeviceName(device)}
+                  </span>
+                  <span className="inline-flex items-center gap-1">
+                    <code
+                      title={device.hwid}
+                      className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs"
+                    >
+                      <span aria-hidden="true">{truncateForPreview(device.hwid)}</span>
+                      {/* The preview is for the eye; a screen reader is given the whole HWID. */}
+                      <span className="sr-only">HWID {device.hwid}</span>
+                    </code>
+                    <CopyButton
+                      value={device.hwid}
+                      label={`Copy HWID of ${getDeviceLabel(device)}`}
+                    />
+                  </span>
+                </div>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  aria-label={`Remove ${getDeviceLabel(device)}`}
+                  className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                  disabled={isRemovalPending}
+                  onClick={() => removing.open(device)}
+                >
+                  <Trash2 aria-hidden="true" />
+                  Remove
+                </Button>
+              </div>
+              <DeviceFacts device={device} />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      <ConfirmDialog
+        open={removing.isOpen}
+        onOpenChange={removing.setIsOpen}
+        title="Remove device?"
+        description={
+          <>
+            <strong className="font-medium break-all text-foreground">
+              {removing.target && getDeviceLabel(removing.target)}
+            </strong>{' '}
+            is released from {username}&apos;s account and its sessions end. {username} can log in
+            from another device afterwards, which then takes the free seat.
+          </>
+        }
+        confirmLabel="Remove Device"
+        onConfirm={() => removing.target && confirmRemove(removing.target)}
+      />
+      <ConfirmDialog
+        open={isRemoveAllOpen}
+        onOpenChange={setIsRemoveAllOpen}
+        title="Remove all devices?"
+        description={
+          <>
+            Every device of <strong className="font-medium text-foreground">{username}</strong> is
+            released and their sessions end. {username} can log in from another device afterwards,
+            which then becomes their bound device.
+          </>
+        }
+        confirmLabel="Remove All Devices"
+        onConfirm={() =>
+          removeAllDevices.mutate(undefined, { onSuccess: () => onDevicesReleased?.(null) })
+        }
+      />
+    </section>
+  );
+}

@@ -1,0 +1,171 @@
+import { and, eq, isNull, lte, or } from 'drizzle-orm';
+import type { ClientDeviceResetInput, ClientDeviceResetResponse } from '@latchkey/contracts';
+import { appUsers } from '../../db/schema/index.ts';
+import { verifyPassword } from '../../lib/password-hashing.ts';
+import type { ActivityRecord } from '../activity/activity-events.ts';
+import { releaseDevices, type ReleasedDevices } from '../devices/release-devices.ts';
+import { blockedEventOf } from './blocked-event.ts';
+import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import type { LoginContext } from './complete-login.ts';
+import type { LoginStatements } from './log-in-end-user.ts';
+import type { LoginThrottles } from './login-throttles.ts';
+
+const HOUR_MS = 3_600_000;
+
+/** The device named was not among the user's: nothing released, no cooldown spent. */
+class NoSuchDevice extends Error {}
+
+/**
+ * POST /api/v1/devices/reset (issue 24): the end user releases one of their devices, or all,
+ * proving who they are with their password, so "my new PC cannot log in" costs the vendor no
+ * support ticket. Checked like a login, in the same order and with the same throttles (a
+ * wrong password counts as a failed login), then the application's rule: self-service resets
+ * on, at most one per `resetCooldownHours`. The cooldown is claimed in the statement that
+ * checks it, so two resets racing release once; a named device the user does not have spends
+ * nothing. The sessions of the released devices end at once.
+ */
+export async function resetOwnDevices({
+  ctx,
+  input,
+}: {
+  ctx: LoginContext & { loginThrottles: LoginThrottles };
+  input: ClientDeviceResetInput;
+}): Promise<ClientDeviceResetResponse> {
+  const { application, activity } = ctx;
+  if (!application.isActive) return appDisabled();
+  const now = ctx.clock.now();
+  const attempt = {
+    applicationId: application.id,
+    username: input.username,
+    ipAddress: ctx.ipAddress,
+  };
+  const throttleKeys = ctx.loginThrottles.storeKeysOf(attempt);
+  const lookup = {
+    ownerAccountId: application.ownerAccountId,
+    applicationId: application.id,
+    ipAddress: ctx.ipAddress,
+    username: input.username,
+    hwid: input.hwid,
+  };
+  let hasFailuresToClear: boolean;
+  let found: Awaited<ReturnType<LoginStatements['findUserAndBlock']>>;
+  if (throttleKeys) {
+    found = await ctx.statements.findUserAndBlock(lookup, throttleKeys);
+    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt, found.throttles));
+  } else {
+    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt));
+    found = await ctx.statements.findUserAndBlock(lookup, null);
+  }
+  const { user, blockedBy } = found;
+  const lastLoginIp = user?.lastLoginIp ?? null;
+  await ctx.loginThrottles.admitForUser(attempt, lastLoginIp, found.throttles);
+
+  const record = (fields: Pick<ActivityRecord, 'event' | 'errorMessage' | 'metadata'>) =>
+    activity.recordActivity({
+      applicationId: application.id,
+      appUserId: user?.id ?? null,
+      username: input.username,
+      success: false,
+      ipAddress: ctx.ipAddress,
+      createdAt: now,
+      ...fields,
+    });
+  if (blockedBy) {
+    await record({
+      event: blockedEventOf[blockedBy],
+      errorMessage: clientMessages.blacklisted,
+      metadata: { action: 'device_reset', blockedBy, code: 'BLACKLISTED' },
+    });
+    return refusal('BLACKLISTED', clientMessages.blacklisted);
+  }
+  const isPasswordCorrect = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (!user || !isPasswordCorrect) {
+    await ctx.loginThrottles.recordFailure(attempt, lastLoginIp);
+    if (user) activity.countFailedLogin(user.id);
+    await record({
+      event: 'login_failed',
+      errorMessage: application.loginFailedMessage,
+      metadata: { action: 'device_reset', code: 'INVALID_CREDENTIALS' },
+    });
+    return refusal('INVALID_CREDENTIALS', application.loginFailedMessage);
+  }
+  if (hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
+  // A paused, expired or blacklisted account cannot move itself to another machine; one
+  // without a subscription can (it keeps no seat it could use anyway).
+  const standing = standingRefusal(application, { ...user, licensedUntilMs: Infinity }, now);
+  if (standing) return standing;
+  if (!application.isSelfServiceReset) {
+    return { ...refusal('RESET_NOT_ALLOWED', clientMessages.resetNotAllowed), next_reset_at: null };
+  }
+
+  const cooldownMs = application.resetCooldownHours * HOUR_MS;
+  const nextResetAt = (from: Date) =>
+    cooldownMs === 0 ? null : new Date(from.getTime() + cooldownMs).toISOString();
+  let outcome: { claimed: false; lastResetAt: Date | null } | { claimed: true; released: ReleasedDevices };
+  try {
+    outcome = await ctx.db.transaction(async (tx) => {
+      const [claimed] = await tx
+        .update(appUsers)
+        .set({ lastSelfResetAt: now })
+        .where(
+          and(
+            eq(appUsers.id, user.id),
+            eq(appUsers.applicationId, application.id),
+            or(
+              isNull(appUsers.lastSelfResetAt),
+              lte(appUsers.lastSelfResetAt, new Date(now.getTime() - cooldownMs)),
+            ),
+          ),
+        )
+        .returning({ id: appUsers.id });
+      if (!claimed) {
+        const [current] = await tx
+          .select({ lastResetAt: appUsers.lastSelfResetAt })
+          .from(appUsers)
+          .where(eq(appUsers.id, user.id));
+        return { claimed: false as const, lastResetAt: current?.lastResetAt ?? null };
+      }
+      const released = await releaseDevices(tx, {
+        applicationId: application.id,
+        appUserId: user.id,
+        username: user.username,
+        which: input.hwid === null ? 'all' : { hwid: input.hwid },
+        releasedBy: 'end_user',
+        ipAddress: ctx.ipAddress,
+        now,
+      });
+      if (input.hwid !== null && released.released.length === 0) throw new NoSuchDevice();
+      return { claimed: true as const, released };
+    });
+  } catch (error) {
+    if (error instanceof NoSuchDevice) {
+      return refusal('DEVICE_NOT_FOUND', clientMessages.deviceNotFound);
+    }
+    throw error;
+  }
+  if (!outcome.claimed) {
+    // Deleted meanwhile, or within the cooldown: the time of the next allowed reset.
+    return {
+      ...refusal('RESET_COOLDOWN', clientMessages.resetCooldown),
+      next_reset_at: nextResetAt(outcome.lastResetAt ?? now),
+    };
+  }
+  const { released } = outcome;
+  released.records.forEach((written, index) =>
+    activity.noteWritten(
+      written,
+      index === released.records.length - 1 ? released.queuedDeliveries : 0,
+    ),
+  );
+  if (released.endedSessions.length > 0) {
+    ctx.sessions.announceEnded(released.endedSessions, ctx.log);
+  }
+  return {
+    success: true,
+    message: clientMessages.devicesReleased,
+    code: 'OK',
+    released: released.released.length,
+    next_reset_at: nextResetAt(now),
+  };
+}
+

@@ -1,0 +1,117 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { appUserDevices, appUsers } from '../../db/schema/index.ts';
+import type { ActivityRecord } from '../activity/activity-events.ts';
+import { writeActivityRows } from '../activity/activity-recorder.ts';
+import type { EndedSession } from '../webhooks/webhook-outbox.ts';
+import { addDevice } from './add-device.ts';
+import { releaseDevices } from './release-devices.ts';
+
+const DAY_MS = 86_400_000;
+
+export type BindOutcome =
+  | {
+      kind: 'bound';
+      /** device_added (and any device_released for inactivity) rows, already written. */
+      records: ActivityRecord[];
+      queuedDeliveries: number;
+      endedSessions: EndedSession[];
+    }
+  | { kind: 'no-seat' }
+  | { kind: 'gone' };
+
+/**
+ * Binds a device the user does not have yet, if a seat is free (issue 24). The user's row is
+ * locked first and the devices read after it, so every binder of one user counts the seats
+ * one after the other: two first logins from two machines with one seat bind exactly one
+ * (the second waits, then sees the first's device). This is the slow path: a login from a
+ * device already bound never comes here (log-in-end-user.ts touches it in its one statement).
+ *
+ * The seats: the application's `maxDevices`, or the largest of the user's active plans'.
+ * None free: with `releaseInactiveAfterDays` set, the devices unseen that long give up their
+ * seats, least recently seen first, as many as needed; otherwise no seat.
+ */
+export async function bindDevice(
+  db: Database,
+  input: {
+    application: { id: number; maxDevices: number; releaseInactiveAfterDays: number | null };
+    appUserId: string;
+    hwid: string;
+    deviceName: string | null;
+    ipAddress: string;
+    now: Date;
+  },
+): Promise<BindOutcome> {
+  const { application, now } = input;
+  return db.transaction(async (tx): Promise<BindOutcome> => {
+    const [user] = await tx
+      .select({
+        id: appUsers.id,
+        username: appUsers.username,
+        // Qualified by hand: in a one-table select Drizzle leaves columns unqualified.
+        planMaxDevices: sql<number | null>`(
+          select max(held_plan.max_devices) from subscriptions held
+          join plans held_plan on held_plan.id = held.plan_id
+          where held.app_user_id = app_users.id
+            and (held.expires_at is null or held.expires_at > ${now.toISOString()}::timestamptz))`,
+      })
+      .from(appUsers)
+      .where(and(eq(appUsers.id, input.appUserId), eq(appUsers.applicationId, application.id)))
+      .for('update', { of: appUsers });
+    if (!user) return { kind: 'gone' };
+    const devices = await tx
+      .select({
+        id: appUserDevices.id,
+        hwid: appUserDevices.hwid,
+        lastSeenAt: appUserDevices.lastSeenAt,
+      })
+      .from(appUserDevices)
+      .where(eq(appUserDevices.appUserId, user.id))
+      .orderBy(asc(appUserDevices.firstSeenAt), asc(appUserDevices.id));
+    // Bound meanwhile by a login from the same machine: nothing to add.
+    if (devices.some((device) => device.hwid === input.hwid)) {
+      return { kind: 'bound', records: [], queuedDeliveries: 0, endedSessions: [] };
+    }
+    const limit = Math.max(application.maxDevices, Number(user.planMaxDevices ?? 0));
+    const seatsToFree = devices.length - limit + 1;
+    const records: ActivityRecord[] = [];
+    const endedSessions: EndedSession[] = [];
+    let queuedDeliveries = 0;
+    if (seatsToFree > 0) {
+      if (application.releaseInactiveAfterDays === null) return { kind: 'no-seat' };
+      const cutoff = now.getTime() - application.releaseInactiveAfterDays * DAY_MS;
+      const inactive = devices
+        .filter((device) => device.lastSeenAt.getTime() < cutoff)
+        .sort((a, b) => a.lastSeenAt.getTime() - b.lastSeenAt.getTime())
+        .slice(0, seatsToFree);
+      if (inactive.length < seatsToFree) return { kind: 'no-seat' };
+      for (const device of inactive) {
+        const released = await releaseDevices(tx, {
+          applicationId: application.id,
+          appUserId: user.id,
+          username: user.username,
+          which: { deviceId: device.id },
+          releasedBy: 'inactivity',
+          ipAddress: null,
+          now,
+        });
+        records.push(...released.records);
+        endedSessions.push(...released.endedSessions);
+        queuedDeliveries += released.queuedDeliveries;
+      }
+    }
+    const added = await addDevice(tx, {
+      applicationId: application.id,
+      appUserId: user.id,
+      username: user.username,
+      hwid: input.hwid,
+      deviceName: input.deviceName,
+      ipAddress: input.ipAddress,
+      now,
+    });
+    if (!added) throw new Error('a device appeared under the user lock');
+    queuedDeliveries += await writeActivityRows(tx, [added]);
+    records.push(added);
+    return { kind: 'bound', records, queuedDeliveries, endedSessions };
+  });
+}

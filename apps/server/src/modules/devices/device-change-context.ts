@@ -1,0 +1,26 @@
+import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { EndUserChangeContext } from '../app-users/owned-app-user.ts';
+
+/**
+ * What an owner verb that binds or releases devices needs: the end-user change context, and
+ * the recorder to tell of the device events it wrote in its own transaction.
+ */
+export type DeviceChangeContext = EndUserChangeContext & {
+  activity: Pick<ActivityRecorder, 'noteWritten'>;
+};
+
+/** Device events written in a transaction, told to the recorder once it has committed. */
+export interface WrittenDeviceEvents {
+  records: ActivityRecord[];
+  queuedDeliveries: number;
+}
+
+export function noteDeviceEvents(ctx: DeviceChangeContext, written: WrittenDeviceEvents): void {
+  written.records.forEach((record, index) =>
+    ctx.activity.noteWritten(
+      record,
+      index === written.records.length - 1 ? written.queuedDeliveries : 0,
+    ),
+  );
+}
