@@ -10,6 +10,7 @@ import {
 } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
+  createPlan,
   jsonResponse,
   neverAnswered,
   pagedResponse,
@@ -174,17 +175,7 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
   });
 
   it('shows a Plans column once the application has a plan, or a user holds one', async () => {
-    const pro = {
-      id: '10000000-0000-4000-8000-000000000001',
-      applicationId: 7,
-      name: 'Pro',
-      durationDays: 30,
-      entitlements: ['PRO'],
-      description: null,
-      archived: false,
-      createdAt: '2025-03-14T12:00:00.000Z',
-      updatedAt: '2025-03-14T12:00:00.000Z',
-    };
+    const pro = createPlan(1, { name: 'Pro', durationDays: 30, entitlements: ['PRO'] });
     const user = userEvent.setup();
     stubApplicationApi({ plans: [pro], users: [appUser(1), appUser(2)] });
     const { unmount } = renderApplicationPage('/app/7');

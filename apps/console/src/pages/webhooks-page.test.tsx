@@ -266,8 +266,9 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     await screen.findByRole('heading', { name: 'No webhooks configured' });
     fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
-    // Every event is offered with its §3 label, session_end included.
-    expect(dialog.getAllByRole('checkbox')).toHaveLength(14);
+    // Every event is offered with its §3 label, session_end and issue 24's device events included.
+    expect(dialog.getAllByRole('checkbox')).toHaveLength(16);
+    expect(dialog.getByRole('checkbox', { name: 'Device Released' })).toBeTruthy();
     fireEvent.change(dialog.getByLabelText(/Webhook URL/), {
       target: { value: '  https://hooks.example.com/latchkey  ' },
     });
@@ -415,6 +416,8 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
       'Licence Redeemed',
       'Licence Failed',
       'Licence Banned',
+      'Device Added',
+      'Device Released',
       'Session Ended',
     ]);
     fireEvent.click(screen.getByRole('menuitem', { name: 'Session Ended' }));
