@@ -3,6 +3,7 @@ import {
   appUserSchema,
   applicationSchema,
   applicationStatsSchema,
+  deviceListSchema,
   generatedLicensesSchema,
   planSchema,
   sampleSchema,
@@ -10,6 +11,7 @@ import {
   type AppUser,
   type Application,
   type CreatePlanRequest,
+  type Device,
   type Plan,
   type SampleLanguage,
   type Subscription,
@@ -54,6 +56,10 @@ export interface LiveLatchkey {
   subscriptionsOf(userId: string): Promise<Subscription[]>;
   /** The application's live sessions, as the console shows them. */
   activeSessionCount(): Promise<number>;
+  /** The end user's devices (issue 24), oldest binding first, as the console shows them. */
+  devicesOf(userId: string): Promise<Device[]>;
+  /** A login through the client API from another program on another machine: its code. */
+  loginFrom(user: { username: string; password: string }, hwid: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -162,6 +168,24 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
         await ownerCall('GET', `/api/applications/${application.id}/stats`),
       );
       return stats.activeSessions;
+    },
+    async devicesOf(userId) {
+      return deviceListSchema.parse(
+        await ownerCall('GET', `/api/applications/${application.id}/users/${userId}/devices`),
+      );
+    },
+    async loginFrom(user, hwid) {
+      const response = await fetch(`${baseUrl}/api/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+        body: JSON.stringify({
+          username: user.username,
+          password: user.password,
+          version: application.version,
+          hwid,
+        }),
+      });
+      return ((await response.json()) as { code: string }).code;
     },
     close: () => testApp.close(),
   };

@@ -37,7 +37,9 @@ export async function createAppUser({
         })
         .returning();
       if (!created) throw new Error('insert returned no row');
-      return user.hwid === null ? { user: created, events: null } : setUserHwid(tx, created, user.hwid, now);
+      return user.hwid === null
+        ? { user: created, events: null }
+        : setUserHwid(tx, created, user.hwid, now);
     });
     if (outcome.events) noteDeviceEvents(ctx, outcome.events);
     return outcome.user;

@@ -19,7 +19,6 @@ import {
   type BlacklistProbe,
 } from '../blacklist/find-blacklist-match.ts';
 import { blockedEventOf } from './blocked-event.ts';
-import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import type { LoginThrottles, PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
 import { completeLogin, type LoginContext } from './complete-login.ts';
@@ -283,6 +282,37 @@ function foundUser(
 }
 export type LoginStatements = ReturnType<typeof createLoginStatements>;
 
+type AdmittedLookup = Awaited<ReturnType<LoginStatements['findUserAndBlock']>> & {
+  /** The attempt had failures on record: a success should clear them. */
+  hasFailuresToClear: boolean;
+};
+
+/**
+ * Login's prologue, shared by every call that proves an end user by password (login, device
+ * reset): the failed-login throttles, the user and the blacklist match, then the per-user
+ * throttle, which needs the user's last login IP. With the database store one statement reads
+ * the counters, the user and the blacklist; with Redis the counters come first. Either way a
+ * throttled guess is refused before it costs a hash or a log row.
+ */
+export async function findUserAndAdmit(
+  ctx: { loginThrottles: LoginThrottles; statements: LoginStatements },
+  attempt: { applicationId: number; username: string; ipAddress: string },
+  lookup: Omit<BlacklistProbe, 'email'>,
+): Promise<AdmittedLookup> {
+  const throttleKeys = ctx.loginThrottles.storeKeysOf(attempt);
+  let hasFailuresToClear: boolean;
+  let found: Awaited<ReturnType<LoginStatements['findUserAndBlock']>>;
+  if (throttleKeys) {
+    found = await ctx.statements.findUserAndBlock(lookup, throttleKeys);
+    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt, found.throttles));
+  } else {
+    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt));
+    found = await ctx.statements.findUserAndBlock(lookup, null);
+  }
+  await ctx.loginThrottles.admitForUser(attempt, found.user?.lastLoginIp ?? null, found.throttles);
+  return { ...found, hasFailuresToClear };
+}
+
 /**
  * POST /api/v1/login. Checks, in this order: the failed-login throttles (login-throttles.ts),
  * blacklist (IP, username, the user's e-mail, HWID), credentials, paused or inactive, expiry,
@@ -312,10 +342,6 @@ export async function logInEndUser({
     username: input.username,
     ipAddress: ctx.ipAddress,
   };
-  const throttleKeys = ctx.loginThrottles.storeKeysOf(attempt);
-  // With the database store, one statement reads the throttle counters, the user and the
-  // blacklist match (the user's e-mail included); with Redis, the counters come first. Either
-  // way the throttles are checked first: a throttled guess costs neither a hash nor a log row.
   const lookup = {
     ownerAccountId: application.ownerAccountId,
     applicationId: application.id,
@@ -323,21 +349,9 @@ export async function logInEndUser({
     username: input.username,
     hwid: input.hwid,
   };
-  let hasFailuresToClear: boolean;
-  let found: Awaited<ReturnType<LoginStatements['findUserAndBlock']>>;
-  if (throttleKeys) {
-    found = await ctx.statements.findUserAndBlock(lookup, throttleKeys);
-    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt, found.throttles));
-  } else {
-    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt));
-    found = await ctx.statements.findUserAndBlock(lookup, null);
-  }
-  const { user, blockedBy } = found;
+  const { user, blockedBy, hasFailuresToClear } = await findUserAndAdmit(ctx, attempt, lookup);
   const now = ctx.clock.now();
-  // Guessing at one username from many addresses: it needs the user's last login IP, so
-  // it is decided now, still before the hash. An unknown username is throttled alike.
   const lastLoginIp = user?.lastLoginIp ?? null;
-  await ctx.loginThrottles.admitForUser(attempt, lastLoginIp, found.throttles);
 
   // The version always (a missing one explains a version_mismatch); the hwid only if sent.
   const metadata = { ...(input.hwid ? { hwid: input.hwid } : {}), version: input.version };

@@ -7,7 +7,7 @@ import { releaseDevices, type ReleasedDevices } from '../devices/release-devices
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import type { LoginContext } from './complete-login.ts';
-import type { LoginStatements } from './log-in-end-user.ts';
+import { findUserAndAdmit } from './log-in-end-user.ts';
 import type { LoginThrottles } from './login-throttles.ts';
 
 const HOUR_MS = 3_600_000;
@@ -39,26 +39,14 @@ export async function resetOwnDevices({
     username: input.username,
     ipAddress: ctx.ipAddress,
   };
-  const throttleKeys = ctx.loginThrottles.storeKeysOf(attempt);
-  const lookup = {
+  const { user, blockedBy, hasFailuresToClear } = await findUserAndAdmit(ctx, attempt, {
     ownerAccountId: application.ownerAccountId,
     applicationId: application.id,
     ipAddress: ctx.ipAddress,
     username: input.username,
     hwid: input.hwid,
-  };
-  let hasFailuresToClear: boolean;
-  let found: Awaited<ReturnType<LoginStatements['findUserAndBlock']>>;
-  if (throttleKeys) {
-    found = await ctx.statements.findUserAndBlock(lookup, throttleKeys);
-    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt, found.throttles));
-  } else {
-    ({ hasFailuresToClear } = await ctx.loginThrottles.admitBeforeLookup(attempt));
-    found = await ctx.statements.findUserAndBlock(lookup, null);
-  }
-  const { user, blockedBy } = found;
+  });
   const lastLoginIp = user?.lastLoginIp ?? null;
-  await ctx.loginThrottles.admitForUser(attempt, lastLoginIp, found.throttles);
 
   const record = (fields: Pick<ActivityRecord, 'event' | 'errorMessage' | 'metadata'>) =>
     activity.recordActivity({
@@ -101,7 +89,8 @@ export async function resetOwnDevices({
   const cooldownMs = application.resetCooldownHours * HOUR_MS;
   const nextResetAt = (from: Date) =>
     cooldownMs === 0 ? null : new Date(from.getTime() + cooldownMs).toISOString();
-  let outcome: { claimed: false; lastResetAt: Date | null } | { claimed: true; released: ReleasedDevices };
+  let outcome:
+    { claimed: false; lastResetAt: Date | null } | { claimed: true; released: ReleasedDevices };
   try {
     outcome = await ctx.db.transaction(async (tx) => {
       const [claimed] = await tx
@@ -168,4 +157,3 @@ export async function resetOwnDevices({
     next_reset_at: nextResetAt(now),
   };
 }
-

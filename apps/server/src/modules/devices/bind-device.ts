@@ -63,7 +63,13 @@ export async function bindDevice(
       .select({
         id: appUserDevices.id,
         hwid: appUserDevices.hwid,
-        lastSeenAt: appUserDevices.lastSeenAt,
+        // Seen by its last login, or since by a heartbeat of a session it opened: a program
+        // left running for weeks is in use, not inactive.
+        lastSeenAt: sql<Date>`greatest(${appUserDevices.lastSeenAt}, (
+          select max(open_session.last_heartbeat_at) from app_user_sessions open_session
+          where open_session.app_user_id = ${appUserDevices.appUserId}
+            and open_session.hwid = ${appUserDevices.hwid}
+            and open_session.ended_at is null))`.mapWith((value: string | Date) => new Date(value)),
       })
       .from(appUserDevices)
       .where(eq(appUserDevices.appUserId, user.id))

@@ -48,7 +48,9 @@ describe('devices (issue 24)', () => {
 
   const db = () => testApp.database.db;
 
-  const setUp = async (applicationOverrides: Parameters<typeof insertClientApplication>[2] = {}) => {
+  const setUp = async (
+    applicationOverrides: Parameters<typeof insertClientApplication>[2] = {},
+  ) => {
     const application = await insertClientApplication(testApp, owner.accountId, {
       hwidLockEnabled: true,
       ...applicationOverrides,
@@ -157,7 +159,7 @@ describe('devices (issue 24)', () => {
       ]);
     });
 
-    it("lets an active plan raise the limit, and leaves the newest devices out once it lapses", async () => {
+    it('lets an active plan raise the limit, and leaves the newest devices out once it lapses', async () => {
       const { application, user } = await setUp({ maxDevices: 1 });
       const plan = await createPlanViaApi(testApp.app, owner, application.id, {
         durationDays: 30,
@@ -391,6 +393,23 @@ describe('devices (issue 24)', () => {
     expect(released!.metadata).toMatchObject({ hwid: 'STALE', releasedBy: 'inactivity' });
   });
 
+  it('keeps a device whose session still heartbeats, however old its login', async () => {
+    const { application, user } = await setUp({ releaseInactiveAfterDays: 30 });
+    const answer = await login(application.apiKey, user.username, 'RUNNING');
+    await callClientApi(testApp.app, 'session/track', {
+      apiKey: application.apiKey,
+      body: { action: 'start', user_id: answer.user_id, session_token: answer.session_token },
+    });
+    clock.advance(31 * DAY_MS);
+    const beat = await callClientApi(testApp.app, 'session/track', {
+      apiKey: application.apiKey,
+      body: { action: 'heartbeat', session_token: answer.session_token },
+    });
+    expect(beat.json()).toMatchObject({ code: 'OK' });
+    await testApp.app.activity.flush();
+    expect((await login(application.apiKey, user.username, 'OTHER')).code).toBe('HWID_MISMATCH');
+  });
+
   it("ends the released device's sessions at once, and no other", async () => {
     const { application, user } = await setUp({ maxDevices: 2 });
     const startSession = async (hwid: string) => {
@@ -424,10 +443,7 @@ describe('devices (issue 24)', () => {
       'DELETE',
       `/api/applications/${application.id}/users/${user.id}/devices/${desk!.id}`,
     );
-    expect([await heartbeat(onDesk), await heartbeat(onLaptop)]).toEqual([
-      'SESSION_INVALID',
-      'OK',
-    ]);
+    expect([await heartbeat(onDesk), await heartbeat(onLaptop)]).toEqual(['SESSION_INVALID', 'OK']);
   });
 
   it('queues webhook deliveries for device events', async () => {

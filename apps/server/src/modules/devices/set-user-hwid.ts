@@ -28,7 +28,11 @@ export async function setUserHwid(
     .where(eq(appUserDevices.appUserId, user.id));
   const isAlreadyBound = hwid !== null && held.some((device) => device.hwid === hwid);
   if (!isAlreadyBound) {
-    const identity = { applicationId: user.applicationId, appUserId: user.id, username: user.username };
+    const identity = {
+      applicationId: user.applicationId,
+      appUserId: user.id,
+      username: user.username,
+    };
     if (held.length > 0) {
       const released = await releaseDevices(tx, {
         ...identity,

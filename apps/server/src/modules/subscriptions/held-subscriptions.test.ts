@@ -5,9 +5,24 @@ describe('licensingOf', () => {
   const day = 86_400_000;
   const start = new Date('2026-06-01T00:00:00Z');
   const held: HeldSubscription[] = [
-    { plan: 'Trial', expiresAt: new Date(start.getTime() + day), entitlements: ['PRO', 'TRIAL'], maxDevices: null },
-    { plan: 'Export', expiresAt: new Date(start.getTime() + 10 * day), entitlements: ['EXPORT'], maxDevices: null },
-    { plan: 'Lapsed', expiresAt: new Date(start.getTime() - day), entitlements: ['OLD'], maxDevices: null },
+    {
+      plan: 'Trial',
+      expiresAt: new Date(start.getTime() + day),
+      entitlements: ['PRO', 'TRIAL'],
+      maxDevices: null,
+    },
+    {
+      plan: 'Export',
+      expiresAt: new Date(start.getTime() + 10 * day),
+      entitlements: ['EXPORT'],
+      maxDevices: null,
+    },
+    {
+      plan: 'Lapsed',
+      expiresAt: new Date(start.getTime() - day),
+      entitlements: ['OLD'],
+      maxDevices: null,
+    },
   ];
 
   it('answers the active subscriptions and their sorted entitlements', () => {
@@ -35,7 +50,9 @@ describe('licensingOf', () => {
   });
 
   it('holds for ever when every active subscription is lifetime', () => {
-    const lifetime: HeldSubscription[] = [{ plan: 'Life', expiresAt: null, entitlements: ['PRO'], maxDevices: null }];
+    const lifetime: HeldSubscription[] = [
+      { plan: 'Life', expiresAt: null, entitlements: ['PRO'], maxDevices: null },
+    ];
     const first = licensingOf(lifetime, start);
     expect(licensingOf(lifetime, new Date(start.getTime() + 1000 * day))).toBe(first);
   });
