@@ -11,6 +11,7 @@ import {
   updateAdminUserRequestSchema,
   appUserListQuerySchema,
   appUserParamsSchema,
+  deviceParamsSchema,
   applicationParamsSchema,
   blacklistEntryParamsSchema,
   blacklistListQuerySchema,
@@ -18,6 +19,7 @@ import {
   clientLicenseLoginRequestSchema,
   clientLoginRequestSchema,
   clientRedeemRequestSchema,
+  clientDeviceResetRequestSchema,
   clientRegisterRequestSchema,
   clientSessionRequestSchema,
   clientVerifyRequestSchema,
@@ -81,6 +83,7 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'POST /api/v1/login': { caller: 'client', body: clientLoginRequestSchema },
   'POST /api/v1/verify': { caller: 'client', body: clientVerifyRequestSchema },
   'POST /api/v1/license/redeem': { caller: 'client', body: clientRedeemRequestSchema },
+  'POST /api/v1/devices/reset': { caller: 'client', body: clientDeviceResetRequestSchema },
   'POST /api/v1/license/login': { caller: 'client', body: clientLicenseLoginRequestSchema },
   'POST /api/v1/session/track': { caller: 'client', body: clientSessionRequestSchema },
   'GET /api/health': { caller: 'public' },
@@ -129,6 +132,18 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'POST /api/applications/:appId/users/:userId/reset-hwid': {
     caller: 'owner',
     params: appUserParamsSchema,
+  },
+  'GET /api/applications/:appId/users/:userId/devices': {
+    caller: 'owner',
+    params: appUserParamsSchema,
+  },
+  'DELETE /api/applications/:appId/users/:userId/devices': {
+    caller: 'owner',
+    params: appUserParamsSchema,
+  },
+  'DELETE /api/applications/:appId/users/:userId/devices/:deviceId': {
+    caller: 'owner',
+    params: deviceParamsSchema,
   },
   'GET /api/applications/:id/plans': { caller: 'owner', params: applicationParamsSchema },
   'POST /api/applications/:id/plans': {

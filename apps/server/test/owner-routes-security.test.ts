@@ -5,6 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import {
   activityLogs,
   applications,
+  appUserDevices,
   appUserSessions,
   appUsers,
   blacklistEntries,
@@ -68,6 +69,8 @@ interface Fixture {
   licenseId: string;
   /** The user's subscription of the plan. */
   subscriptionId: string;
+  /** The user's device (issue 24). */
+  deviceId: string;
   blacklistEntryId: number;
   webhookId: number;
   deliveryId: string;
@@ -171,6 +174,21 @@ const ownerRoutes: OwnerRoute[] = [
   {
     method: 'POST',
     path: '/api/applications/:appId/users/:userId/reset-hwid',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'GET',
+    path: '/api/applications/:appId/users/:userId/devices',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId/devices/:deviceId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId/devices',
     asOtherOwner: applicationNotFound,
   },
   { method: 'GET', path: '/api/applications/:id/plans', asOtherOwner: applicationNotFound },
@@ -409,6 +427,7 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':planId', fixture.planId)
     .replace(':licenseId', fixture.licenseId)
     .replace(':subscriptionId', fixture.subscriptionId)
+    .replace(':deviceId', fixture.deviceId)
     .replace(':entryId', String(fixture.blacklistEntryId))
     .replace(':language', 'csharp');
 }
@@ -473,6 +492,11 @@ describe('every owner route is closed to everyone but its owner', () => {
         .from(subscriptions)
         .where(inArray(subscriptions.applicationId, applicationIds))
         .orderBy(subscriptions.id),
+      devices: await db
+        .select()
+        .from(appUserDevices)
+        .where(inArray(appUserDevices.applicationId, applicationIds))
+        .orderBy(appUserDevices.id),
       webhooks: victimWebhooks,
       deliveries: await db
         .select()
@@ -548,7 +572,12 @@ describe('every owner route is closed to everyone but its owner', () => {
       headers: owner.headers,
     });
     const account = await signInOwner(testApp.app);
+    const [device] = await testApp.database.db
+      .select({ id: appUserDevices.id })
+      .from(appUserDevices)
+      .where(eq(appUserDevices.appUserId, user.id));
     return {
+      deviceId: device!.id,
       codeFileVersionId: (codeFileHistory.json() as { versions: { id: string }[] }).versions[0]!.id,
       applicationId: application.id,
       userId: user.id,
@@ -666,6 +695,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           planId: randomUUID(),
           licenseId: randomUUID(),
           subscriptionId: randomUUID(),
+          deviceId: randomUUID(),
           blacklistEntryId: 2_000_000_000,
           webhookId: 2_000_000_000,
           deliveryId: randomUUID(),
@@ -720,6 +750,15 @@ describe('every owner route is closed to everyone but its owner', () => {
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({ message: 'Licence key not found', code: 'NOT_FOUND' });
     }
+    // The attacker's own user, the victim's device: not found, and the device stays.
+    const deviceRoute = ownerRoutes.find((r) => r.path.includes(':deviceId'))!;
+    const releasedElsewhere = await send(
+      deviceRoute,
+      { ...attackerData, deviceId: victimData.deviceId },
+      attacker.headers,
+    );
+    expect(releasedElsewhere.statusCode).toBe(404);
+    expect(releasedElsewhere.json()).toEqual({ message: 'Device not found', code: 'NOT_FOUND' });
     const subscriptionRoutes = ownerRoutes.filter((r) => r.path.includes(':subscriptionId'));
     expect(subscriptionRoutes).toHaveLength(2);
     for (const route of subscriptionRoutes) {

@@ -8,6 +8,7 @@ export const applicationLimits = {
   version: 32,
   message: 500,
   maxSessionsPerUser: 1000,
+  portalName: 100,
 } as const;
 
 export const DEFAULT_APPLICATION_VERSION = '1.0.0';
@@ -76,6 +77,12 @@ export const applicationSchema = z
     resetCooldownHours: z.number().int(),
     /** A device unseen this many days gives its seat to a new one; null is never. */
     releaseInactiveAfterDays: z.number().int().nullable(),
+    /** The end-user portal at /portal/{portalPublicId} is on (issue 24). */
+    portalEnabled: z.boolean(),
+    /** The name the portal shows; null: the application's name. */
+    portalName: z.string().nullable(),
+    /** The portal's address: a public identifier, never the API key. Read-only. */
+    portalPublicId: z.string(),
     loginSuccessMessage: z.string(),
     loginFailedMessage: z.string(),
     accountDisabledMessage: z.string(),
@@ -199,6 +206,8 @@ export const updateApplicationRequestSchema = z
       .optional(),
     licenseRequired: z.boolean({ error: 'licenseRequired must be true or false' }).optional(),
     ...applicationDeviceSettingsFields,
+    portalEnabled: z.boolean({ error: 'portalEnabled must be true or false' }).optional(),
+    portalName: optionalText(applicationLimits.portalName, 'Portal name'),
     loginSuccessMessage: applicationMessage.optional(),
     loginFailedMessage: applicationMessage.optional(),
     accountDisabledMessage: applicationMessage.optional(),

@@ -20,3 +20,4 @@ export * from './license-key-masks.ts';
 export * from './licenses.ts';
 export * from './subscriptions.ts';
 export * from './devices.ts';
+export * from './portal.ts';

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
@@ -38,6 +39,14 @@ export const applications = pgTable(
     resetCooldownHours: integer('reset_cooldown_hours').notNull().default(168),
     /** A device unseen this long gives its seat to a new one; null is never. */
     releaseInactiveAfterDays: integer('release_inactive_after_days'),
+    /** The end-user portal (issue 24): off by default; its address is the public id. */
+    isPortalEnabled: boolean('portal_enabled').notNull().default(false),
+    portalName: text('portal_name'),
+    /** 20 hex characters in the portal's address: public, and never the API key. */
+    portalPublicId: text('portal_public_id')
+      .notNull()
+      .unique()
+      .default(sql`substr(md5(gen_random_uuid()::text), 1, 20)`),
     loginSuccessMessage: text('login_success_message').notNull(),
     loginFailedMessage: text('login_failed_message').notNull(),
     accountDisabledMessage: text('account_disabled_message').notNull(),

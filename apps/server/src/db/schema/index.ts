@@ -19,3 +19,4 @@ export * from './subscriptions.ts';
 export * from './license-keys.ts';
 export * from './license-key-counts.ts';
 export * from './app-user-devices.ts';
+export * from './portal-sessions.ts';

@@ -34,6 +34,8 @@ export async function updateApplication({
         isSelfServiceReset: changes.selfServiceReset,
         resetCooldownHours: changes.resetCooldownHours,
         releaseInactiveAfterDays: changes.releaseInactiveAfterDays,
+        isPortalEnabled: changes.portalEnabled,
+        portalName: changes.portalName,
         loginSuccessMessage: changes.loginSuccessMessage,
         loginFailedMessage: changes.loginFailedMessage,
         accountDisabledMessage: changes.accountDisabledMessage,

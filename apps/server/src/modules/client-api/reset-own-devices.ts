@@ -1,19 +1,12 @@
-import { and, eq, isNull, lte, or } from 'drizzle-orm';
 import type { ClientDeviceResetInput, ClientDeviceResetResponse } from '@latchkey/contracts';
-import { appUsers } from '../../db/schema/index.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../activity/activity-events.ts';
-import { releaseDevices, type ReleasedDevices } from '../devices/release-devices.ts';
+import { releaseOwnDevices } from '../devices/release-own-devices.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import type { LoginContext } from './complete-login.ts';
 import { findUserAndAdmit } from './log-in-end-user.ts';
 import type { LoginThrottles } from './login-throttles.ts';
-
-const HOUR_MS = 3_600_000;
-
-/** The device named was not among the user's: nothing released, no cooldown spent. */
-class NoSuchDevice extends Error {}
 
 /**
  * POST /api/v1/devices/reset (issue 24): the end user releases one of their devices, or all,
@@ -82,62 +75,26 @@ export async function resetOwnDevices({
   // without a subscription can (it keeps no seat it could use anyway).
   const standing = standingRefusal(application, { ...user, licensedUntilMs: Infinity }, now);
   if (standing) return standing;
-  if (!application.isSelfServiceReset) {
-    return { ...refusal('RESET_NOT_ALLOWED', clientMessages.resetNotAllowed), next_reset_at: null };
-  }
-
-  const cooldownMs = application.resetCooldownHours * HOUR_MS;
-  const nextResetAt = (from: Date) =>
-    cooldownMs === 0 ? null : new Date(from.getTime() + cooldownMs).toISOString();
-  let outcome:
-    { claimed: false; lastResetAt: Date | null } | { claimed: true; released: ReleasedDevices };
-  try {
-    outcome = await ctx.db.transaction(async (tx) => {
-      const [claimed] = await tx
-        .update(appUsers)
-        .set({ lastSelfResetAt: now })
-        .where(
-          and(
-            eq(appUsers.id, user.id),
-            eq(appUsers.applicationId, application.id),
-            or(
-              isNull(appUsers.lastSelfResetAt),
-              lte(appUsers.lastSelfResetAt, new Date(now.getTime() - cooldownMs)),
-            ),
-          ),
-        )
-        .returning({ id: appUsers.id });
-      if (!claimed) {
-        const [current] = await tx
-          .select({ lastResetAt: appUsers.lastSelfResetAt })
-          .from(appUsers)
-          .where(eq(appUsers.id, user.id));
-        return { claimed: false as const, lastResetAt: current?.lastResetAt ?? null };
-      }
-      const released = await releaseDevices(tx, {
-        applicationId: application.id,
-        appUserId: user.id,
-        username: user.username,
-        which: input.hwid === null ? 'all' : { hwid: input.hwid },
-        releasedBy: 'end_user',
-        ipAddress: ctx.ipAddress,
-        now,
-      });
-      if (input.hwid !== null && released.released.length === 0) throw new NoSuchDevice();
-      return { claimed: true as const, released };
-    });
-  } catch (error) {
-    if (error instanceof NoSuchDevice) {
+  const outcome = await releaseOwnDevices(ctx.db, {
+    application,
+    user,
+    which: input.hwid === null ? 'all' : { hwid: input.hwid },
+    ipAddress: ctx.ipAddress,
+    now,
+  });
+  switch (outcome.kind) {
+    case 'not-allowed':
+      return {
+        ...refusal('RESET_NOT_ALLOWED', clientMessages.resetNotAllowed),
+        next_reset_at: null,
+      };
+    case 'cooldown':
+      return {
+        ...refusal('RESET_COOLDOWN', clientMessages.resetCooldown),
+        next_reset_at: outcome.nextResetAt?.toISOString() ?? null,
+      };
+    case 'no-such-device':
       return refusal('DEVICE_NOT_FOUND', clientMessages.deviceNotFound);
-    }
-    throw error;
-  }
-  if (!outcome.claimed) {
-    // Deleted meanwhile, or within the cooldown: the time of the next allowed reset.
-    return {
-      ...refusal('RESET_COOLDOWN', clientMessages.resetCooldown),
-      next_reset_at: nextResetAt(outcome.lastResetAt ?? now),
-    };
   }
   const { released } = outcome;
   released.records.forEach((written, index) =>
@@ -154,6 +111,6 @@ export async function resetOwnDevices({
     message: clientMessages.devicesReleased,
     code: 'OK',
     released: released.released.length,
-    next_reset_at: nextResetAt(now),
+    next_reset_at: outcome.nextResetAt?.toISOString() ?? null,
   };
 }

@@ -64,11 +64,11 @@ export async function bindDevice(
         id: appUserDevices.id,
         hwid: appUserDevices.hwid,
         // Seen by its last login, or since by a heartbeat of a session it opened: a program
-        // left running for weeks is in use, not inactive.
-        lastSeenAt: sql<Date>`greatest(${appUserDevices.lastSeenAt}, (
+        // left running for weeks is in use, not inactive. Qualified by hand (see above).
+        lastSeenAt: sql<Date>`greatest(app_user_devices.last_seen_at, (
           select max(open_session.last_heartbeat_at) from app_user_sessions open_session
-          where open_session.app_user_id = ${appUserDevices.appUserId}
-            and open_session.hwid = ${appUserDevices.hwid}
+          where open_session.app_user_id = app_user_devices.app_user_id
+            and open_session.hwid = app_user_devices.hwid
             and open_session.ended_at is null))`.mapWith((value: string | Date) => new Date(value)),
       })
       .from(appUserDevices)
