@@ -29,7 +29,7 @@ function DeviceFacts({ device }: { device: Device }) {
     ['Last IP', device.lastIp ?? 'Unknown'],
   ] as const;
   return (
-    <dl className="grid gap-x-4 gap-y-1 text-xs sm:grid-cols-3">
+    <dl className="grid min-w-0 gap-x-4 gap-y-1 text-xs sm:grid-cols-3">
       {facts.map(([term, value]) => (
         <div key={term} className="flex min-w-0 gap-1.5 sm:flex-col sm:gap-0">
           <dt className="shrink-0 text-muted-foreground">{term}</dt>
@@ -80,9 +80,11 @@ export function UserDevicesSection({
     });
 
   return (
+    // min-w-0 down to each device: a long name or HWID is cut inside the dialog rather than
+    // widening the dialog's grid past a phone's screen.
     <section
       aria-labelledby={`${id}-heading`}
-      className="grid gap-3 rounded-lg border border-border p-4"
+      className="grid min-w-0 gap-3 rounded-lg border border-border p-4"
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div className="grid gap-1">
@@ -137,15 +139,15 @@ export function UserDevicesSection({
           <p className="text-muted-foreground">{describeNoDevices(isHwidLockEnabled)}</p>
         </div>
       ) : (
-        <ul aria-label={`Devices of ${username}`} className="grid gap-2">
+        <ul aria-label={`Devices of ${username}`} className="grid min-w-0 gap-2">
           {devices.map((device) => (
             <li
               key={device.id}
               data-testid={`device-${device.id}`}
-              className="grid gap-2 rounded-md border border-border p-3"
+              className="grid min-w-0 gap-2 rounded-md border border-border p-3"
             >
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <div className="flex min-w-0 flex-wrap items-center gap-x-2 gap-y-1">
+              <div className="flex min-w-0 flex-wrap items-center justify-between gap-2">
+                <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1">
                   <span
                     className={cn(
                       'max-w-full truncate font-medium',
@@ -174,7 +176,7 @@ export function UserDevicesSection({
                   variant="outline"
                   size="sm"
                   aria-label={`Remove ${getDeviceLabel(device)}`}
-                  className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                  className="hover:bg-destructive/10 hover:text-destructive"
                   disabled={isRemovalPending}
                   onClick={() => removing.open(device)}
                 >
@@ -212,7 +214,7 @@ export function UserDevicesSection({
           <>
             Every device of <strong className="font-medium text-foreground">{username}</strong> is
             released and their sessions end. {username} can log in from another device afterwards,
-            which then becomes their bound device.
+            which is then bound in their place.
           </>
         }
         confirmLabel="Remove All Devices"
