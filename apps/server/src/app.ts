@@ -40,6 +40,7 @@ import { registerApplicationRoutes } from './modules/applications/routes.ts';
 import { shareApplicationChanges } from './modules/applications/share-application-changes.ts';
 import { registerAppUserRoutes } from './modules/app-users/routes.ts';
 import { registerDeviceRoutes } from './modules/devices/routes.ts';
+import { registerPortalRoutes } from './modules/portal/routes.ts';
 import { registerOwnerAuthRoutes, registerPublicAuthRoutes } from './modules/auth/routes.ts';
 import { registerBlacklistRoutes } from './modules/blacklist/routes.ts';
 import { registerClientApiRoutes } from './modules/client-api/routes.ts';
@@ -285,6 +286,7 @@ export async function buildApp(
     registerHealthRoutes(browser, deps);
     await registerApiReference(browser);
     registerPublicAuthRoutes(browser, deps);
+    await registerPortalRoutes(browser, { ...deps, activity });
     await browser.register(async (ownerScope) => {
       ownerScope.addHook('preHandler', createOwnerGuard(deps));
       registerOwnerAuthRoutes(ownerScope);

@@ -19,6 +19,11 @@ import {
   clientLicenseLoginRequestSchema,
   clientLoginRequestSchema,
   clientRedeemRequestSchema,
+  portalParamsSchema,
+  portalDeviceParamsSchema,
+  portalSignInRequestSchema,
+  portalRedeemRequestSchema,
+  portalPasswordRequestSchema,
   clientDeviceResetRequestSchema,
   clientRegisterRequestSchema,
   clientSessionRequestSchema,
@@ -69,7 +74,7 @@ import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './
  * parses, listed here by hand; a route registered without an entry fails the first test, so
  * a new route must be added to the map (and so to the fuzzing).
  */
-type Caller = 'owner' | 'client' | 'public';
+type Caller = 'owner' | 'client' | 'public' | 'portal';
 interface RouteSchemas {
   caller: Caller;
   body?: z.ZodType;
@@ -87,6 +92,29 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'POST /api/v1/license/login': { caller: 'client', body: clientLicenseLoginRequestSchema },
   'POST /api/v1/session/track': { caller: 'client', body: clientSessionRequestSchema },
   'GET /api/health': { caller: 'public' },
+  'GET /api/portal/:publicId': { caller: 'public', params: portalParamsSchema },
+  'POST /api/portal/:publicId/session': {
+    caller: 'public',
+    params: portalParamsSchema,
+    body: portalSignInRequestSchema,
+  },
+  'DELETE /api/portal/:publicId/session': { caller: 'portal', params: portalParamsSchema },
+  'GET /api/portal/:publicId/account': { caller: 'portal', params: portalParamsSchema },
+  'DELETE /api/portal/:publicId/devices/:deviceId': {
+    caller: 'portal',
+    params: portalDeviceParamsSchema,
+  },
+  'POST /api/portal/:publicId/redeem': {
+    caller: 'portal',
+    params: portalParamsSchema,
+    body: portalRedeemRequestSchema,
+  },
+  'POST /api/portal/:publicId/password': {
+    caller: 'portal',
+    params: portalParamsSchema,
+    body: portalPasswordRequestSchema,
+  },
+  'GET /portal/:publicId': { caller: 'public', params: portalParamsSchema },
   'GET /api/config': { caller: 'public' },
   'POST /api/auth/firebase-login': { caller: 'public', body: firebaseLoginRequestSchema },
   'GET /api/logout': { caller: 'public' },
@@ -395,6 +423,9 @@ interface Fixtures {
   deliveryId: string;
   /** A kept version of the owner's authentication.ts (the code editor's history). */
   codeFileVersionId: string;
+  /** The application's portal, on, and its end user's portal cookie (issue 24). */
+  portalPublicId: string;
+  portalCookie: string;
 }
 
 function bodyArbitrary(
@@ -621,6 +652,7 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     userId: fixtures.appUserId,
     planId: fixtures.planId,
     entryId: String(fixtures.blacklistEntryId),
+    publicId: fixtures.portalPublicId,
     language: 'csharp',
     name: 'authentication.ts',
     versionId: fixtures.codeFileVersionId,
@@ -661,7 +693,13 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
                 .map((nonce) => ({ 'x-api-key': fixtures.apiKey, 'x-request-nonce': nonce })),
             },
           )
-        : fc.constant({ origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
+        : schemas.caller === 'portal'
+          ? fc.constant({
+              origin: 'http://localhost',
+              'sec-fetch-site': 'same-origin',
+              cookie: fixtures.portalCookie,
+            })
+          : fc.constant({ origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
   return fc
     .tuple(params, queryArbitrary(schemas.query), body, callerHeaders)
     .map(([values, query, request, headers]) => {
@@ -728,6 +766,21 @@ describe('fuzzing every route', () => {
     const delivery = await insertWebhookDelivery(testApp.database.db, webhook.id, {
       status: 'failed',
     });
+    const portal = await testApp.app.inject({
+      method: 'PUT',
+      url: `/api/applications/${application.id}`,
+      headers: owner.headers,
+      payload: { portalEnabled: true, selfServiceReset: true },
+    });
+    const portalPublicId = (portal.json() as { portalPublicId: string }).portalPublicId;
+    const portalSignIn = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/portal/${portalPublicId}/session`,
+      headers: { origin: 'http://localhost' },
+      payload: { username: appUser.username, password: PASSWORD },
+    });
+    const portalCookie = portalSignIn.cookies.find((cookie) => cookie.name === 'latchkey_portal');
+    if (!portalCookie) throw new Error(`portal sign-in: ${portalSignIn.body}`);
     const other = await signInOwner(testApp.app);
     const codeFileVersions = await testApp.app.inject({
       url: '/api/code-files/authentication.ts/versions',
@@ -746,6 +799,8 @@ describe('fuzzing every route', () => {
       username: appUser.username,
       planId: plan.id,
       blacklistEntryId: (entry.json() as { id: number }).id,
+      portalPublicId,
+      portalCookie: `latchkey_portal=${portalCookie.value}`,
     };
   });
   afterAll(() => testApp?.close());

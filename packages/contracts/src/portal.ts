@@ -29,12 +29,10 @@ export const portalDeviceParamsSchema = portalParamsSchema.extend({
 });
 
 /** GET /api/portal/:publicId: what the sign-in page shows before anyone signs in. */
-export const portalInfoSchema = z
-  .object({ name: z.string(), publicId: z.string() })
-  .meta({
-    id: 'PortalInfo',
-    description: 'An application’s portal, as its sign-in page shows it.',
-  });
+export const portalInfoSchema = z.object({ name: z.string(), publicId: z.string() }).meta({
+  id: 'PortalInfo',
+  description: 'An application’s portal, as its sign-in page shows it.',
+});
 export type PortalInfo = z.infer<typeof portalInfoSchema>;
 
 const requiredText = (label: string, max: number) =>

@@ -63,6 +63,10 @@ export function documentedResponses(
     statuses.add(403);
     if (contract.params) statuses.add(404);
   }
+  if (contract.caller === 'portal') {
+    // No session (or it ended), a foreign Origin or a refusal, an unknown portal, a throttle.
+    for (const status of [401, 403, 404, 429]) statuses.add(status);
+  }
   const responses: Record<number, ResponseContract> = { ...contract.responses };
   for (const status of statuses) {
     responses[status] = errorResponse(errorDescriptions[status]!, errorBodySchema);

@@ -54,6 +54,13 @@ export function createOpenApiDocument(
             'Set by POST /api/auth/firebase-login (`__Host-latchkey_session` in production). Mutations must also come from the console\u2019s Origin.',
         },
         clientApiKey: { type: 'apiKey', in: 'header', name: clientApiHeaders.apiKey },
+        portalSession: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: 'latchkey_portal',
+          description:
+            'Set by POST /api/portal/{publicId}/session, for that path only (`__Secure-latchkey_portal` in production). Mutations must also come from this site\u2019s Origin.',
+        },
       },
     },
   });
@@ -84,6 +91,7 @@ function operationOf(key: string, contract: RouteContract): ZodOpenApiOperationO
     ...(contract.description ? { description: contract.description } : {}),
     ...(contract.caller === 'owner' ? { security: [{ ownerSession: [] }] } : {}),
     ...(contract.caller === 'client' ? { security: [{ clientApiKey: [] }] } : {}),
+    ...(contract.caller === 'portal' ? { security: [{ portalSession: [] }] } : {}),
     requestParams: {
       ...(contract.params ? { path: contract.params } : {}),
       ...(contract.query ? { query: contract.query } : {}),

@@ -29,6 +29,13 @@ import {
   revealedLicenseSchema,
   subscriptionListSchema,
   subscriptionParamsSchema,
+  portalParamsSchema,
+  portalDeviceParamsSchema,
+  portalInfoSchema,
+  portalAccountSchema,
+  portalSignInRequestSchema,
+  portalRedeemRequestSchema,
+  portalPasswordRequestSchema,
   deviceParamsSchema,
   deviceListSchema,
   releasedDevicesSchema,
@@ -93,13 +100,21 @@ import {
   webhookSecretResponseSchema,
 } from '@latchkey/contracts';
 
-/** Who may call a route: anyone, a signed-in owner (session cookie), or a program (X-API-Key). */
-export type RouteCaller = 'public' | 'owner' | 'client';
+/**
+ * Who may call a route: anyone, a signed-in owner (session cookie), a program (X-API-Key), or
+ * an end user in their application's portal (the portal's own cookie; issue 24).
+ */
+export type RouteCaller = 'public' | 'owner' | 'client' | 'portal';
 
 export const routeTags = [
   {
     name: 'Client API',
     description: 'Called by vendors\u2019 programs with X-API-Key. Every answer is signed.',
+  },
+  {
+    name: 'End-user portal',
+    description:
+      'The hosted page where end users manage their own account (issue 24). Its own cookie, scoped to `/api/portal/{publicId}`; mutations must come from this site.',
   },
   { name: 'Service', description: 'Health, run-time configuration and this reference. Public.' },
   { name: 'Owner sign-in', description: 'Google sign-in through Firebase; a session cookie.' },
@@ -146,7 +161,7 @@ export interface RouteContract {
   /** The answers of the route itself; the errors every route of its caller shares are added by documentedResponses. */
   responses: Record<number, ResponseContract>;
   /** Error statuses of this route beyond those every route of its caller has. */
-  errors?: readonly (401 | 403 | 404 | 409)[];
+  errors?: readonly (401 | 403 | 404 | 409 | 429)[];
 }
 
 const ok = (
@@ -279,6 +294,70 @@ export const routeContracts: Record<string, RouteContract> = {
       ),
     },
     errors: [401],
+  },
+
+  'GET /api/portal/:publicId': {
+    caller: 'public',
+    tag: 'End-user portal',
+    summary: 'The portal\u2019s name, for its sign-in page',
+    description: 'A portal that is off answers 404, as an unknown id does.',
+    params: portalParamsSchema,
+    responses: { 200: ok(portalInfoSchema) },
+    errors: [404],
+  },
+  'POST /api/portal/:publicId/session': {
+    caller: 'public',
+    tag: 'End-user portal',
+    summary: 'Sign in with the username and password',
+    description:
+      'Throttled exactly as a client-API login (the same counters). Sets the portal cookie and answers the account. 401 for an unknown username or a wrong password alike; 403 for a blacklisted, paused or expired account; 429 with Retry-After.',
+    params: portalParamsSchema,
+    body: portalSignInRequestSchema,
+    responses: { 201: ok(portalAccountSchema, 'Signed in.') },
+    errors: [401, 403, 404, 429],
+  },
+  'DELETE /api/portal/:publicId/session': {
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'Sign out',
+    params: portalParamsSchema,
+    responses: { 204: { description: 'Signed out; the cookie is cleared.' } },
+  },
+  'GET /api/portal/:publicId/account': {
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'The signed-in end user\u2019s account',
+    params: portalParamsSchema,
+    responses: { 200: ok(portalAccountSchema) },
+  },
+  'DELETE /api/portal/:publicId/devices/:deviceId': {
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'Release one of the end user\u2019s devices',
+    description:
+      'Under the self-service rules: 403 when the application does not allow it, 409 within the cooldown (the message says until when). Answers the account.',
+    params: portalDeviceParamsSchema,
+    responses: { 200: ok(portalAccountSchema) },
+    errors: [409],
+  },
+  'POST /api/portal/:publicId/redeem': {
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'Redeem a licence key onto the account',
+    description: 'A refused key is a 400 saying why, and counts against the licence throttles.',
+    params: portalParamsSchema,
+    body: portalRedeemRequestSchema,
+    responses: { 200: ok(portalAccountSchema) },
+  },
+  'POST /api/portal/:publicId/password': {
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'Change the password',
+    description:
+      'Needs the current password (a wrong one is a 403 and counts as a failed login). Ends the user\u2019s other portal sessions.',
+    params: portalParamsSchema,
+    body: portalPasswordRequestSchema,
+    responses: { 204: { description: 'Changed.' } },
   },
 
   'GET /api/health': {

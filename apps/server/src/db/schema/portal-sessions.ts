@@ -23,6 +23,8 @@ export const portalSessions = pgTable(
   (table) => [
     // A password change ends the user's other sessions; a user's deletion cascades.
     index('portal_sessions_app_user_idx').on(table.appUserId),
+    // The retention sweep deletes expired sessions oldest first, a batch at a time.
+    index('portal_sessions_expires_idx').on(table.expiresAt),
   ],
 );
 

@@ -39,7 +39,7 @@ export const clientMessages = {
   // Issue 24, the same rule: none of the words the samples sort by.
   devicesReleased: 'Device released: you can now log in from another machine',
   resetNotAllowed: 'This application does not let you release devices yourself: contact the vendor',
-  resetCooldown: 'You released a device recently: you can release one again at next_reset_at',
+  resetCooldown: 'You released a device recently: you can release another one later',
   deviceNotFound: 'No device with this hardware id is bound to your account',
   sessionNotProven:
     'This session start does not follow the last login: start with the session_token login returned, or from the same network and device as that login',
@@ -67,7 +67,10 @@ export interface Licensing {
  * requires a licence, an active subscription (issue 22). Null when in good standing.
  */
 export function standingRefusal(
-  application: ClientApplication,
+  application: Pick<
+    ClientApplication,
+    'accountDisabledMessage' | 'accountExpiredMessage' | 'isLicenseRequired'
+  >,
   user: { isActive: boolean; isPaused: boolean; expiresAt: Date | null } & Licensing,
   now: Date,
 ): ClientOutcome | null {

@@ -3,7 +3,15 @@ import type { LicenseRefusalCode } from '../licenses/redeem-license-key.ts';
 import { clientMessages, refusal, type ClientOutcome } from './client-outcomes.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 
-const messageOf: Record<LicenseRefusalCode, string> = {
+/** What a licence event needs of its caller: the client API's context, or the portal's. */
+type LicenseRecordContext = Pick<
+  LicenseClientContext,
+  'licenseThrottles' | 'activity' | 'ipAddress'
+> & {
+  application: { id: number };
+};
+
+export const licenseRefusalMessages: Record<LicenseRefusalCode, string> = {
   LICENSE_INVALID: clientMessages.licenseInvalid,
   LICENSE_USED: clientMessages.licenseUsed,
   LICENSE_BANNED: clientMessages.licenseBanned,
@@ -16,17 +24,17 @@ const messageOf: Record<LicenseRefusalCode, string> = {
  * when the key exists, never its text.
  */
 export async function refuseLicense(
-  ctx: LicenseClientContext,
+  ctx: LicenseRecordContext,
   refused: {
     code: LicenseRefusalCode;
     licenseId: string | null;
     username: string | null;
     appUserId: string | null;
-    action: 'register' | 'redeem' | 'license_login';
+    action: 'register' | 'redeem' | 'license_login' | 'portal';
     now: Date;
   },
 ): Promise<ClientOutcome> {
-  const message = messageOf[refused.code];
+  const message = licenseRefusalMessages[refused.code];
   await ctx.licenseThrottles.recordFailure({
     applicationId: ctx.application.id,
     ipAddress: ctx.ipAddress,
@@ -51,13 +59,13 @@ export async function refuseLicense(
 
 /** The `license_redeemed` event of a redemption, for the transaction that made it. */
 export function licenseRedeemedRecord(
-  ctx: LicenseClientContext,
+  ctx: LicenseRecordContext,
   redeemed: {
     appUserId: string;
     username: string;
     licenseId: string;
     planName: string;
-    action: 'register' | 'redeem' | 'license_login';
+    action: 'register' | 'redeem' | 'license_login' | 'portal';
     now: Date;
   },
 ): ActivityRecord {

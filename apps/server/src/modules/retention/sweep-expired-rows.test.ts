@@ -4,6 +4,7 @@ import {
   activityLogs,
   applications,
   appUserSessions,
+  portalSessions,
   webhookDeliveries,
 } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
@@ -108,6 +109,23 @@ describe('sweepExpiredRows', () => {
       sessionsDeleted: 0,
       activityLogsDeleted: 0,
     });
+  });
+
+  it('deletes expired portal sessions and keeps live ones', async () => {
+    const { applicationId, appUserId } = await newUser();
+    const session = (expiresAt: Date, tokenDigest: string) =>
+      db()
+        .insert(portalSessions)
+        .values({ applicationId, appUserId, tokenDigest, expiresAt })
+        .returning({ id: portalSessions.id });
+    await session(new Date(now.getTime() - 1), 'expired-digest');
+    const [live] = await session(new Date(now.getTime() + 60_000), 'live-digest');
+    expect(await sweep()).toMatchObject({ portalSessionsDeleted: 1 });
+    const left = await db()
+      .select({ id: portalSessions.id })
+      .from(portalSessions)
+      .where(eq(portalSessions.appUserId, appUserId));
+    expect(left).toEqual([live]);
   });
 
   it('deletes finished webhook deliveries older than the activity retention, never pending ones', async () => {

@@ -5,6 +5,7 @@ import {
   activityLogs,
   applications,
   appUserSessions,
+  portalSessions,
   webhookDeliveries,
   webhooks,
 } from '../../db/schema/index.ts';
@@ -30,12 +31,15 @@ export interface SweepResult {
   activityLogsDeleted: number;
   /** Sent or failed deliveries created longer ago than the activity log retention. */
   webhookDeliveriesDeleted: number;
+  /** End-user portal sessions past their expiry (issue 24). */
+  portalSessionsDeleted: number;
   /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
   statements: {
     sessionsEnded: number;
     sessionsDeleted: number;
     activityLogsDeleted: number;
     webhookDeliveriesDeleted: number;
+    portalSessionsDeleted: number;
   };
 }
 
@@ -58,11 +62,13 @@ export async function sweepExpiredRows({
     sessionsDeleted: 0,
     activityLogsDeleted: 0,
     webhookDeliveriesDeleted: 0,
+    portalSessionsDeleted: 0,
     statements: {
       sessionsEnded: 0,
       sessionsDeleted: 0,
       activityLogsDeleted: 0,
       webhookDeliveriesDeleted: 0,
+      portalSessionsDeleted: 0,
     },
   };
   const ran = await ctx.database.runExclusively(RETENTION_SWEEP_LOCK_KEY, async () => {
@@ -106,6 +112,21 @@ export async function sweepExpiredRows({
         now,
       );
       return ended.length;
+    });
+
+    // Expired portal sessions: nothing reads them again (the lookup checks expires_at).
+    result.portalSessionsDeleted = await inBatches('portalSessionsDeleted', async () => {
+      const expired = db
+        .select({ id: portalSessions.id })
+        .from(portalSessions)
+        .where(lt(portalSessions.expiresAt, now))
+        .orderBy(asc(portalSessions.expiresAt))
+        .limit(input.batchSize);
+      const deleted = await db
+        .delete(portalSessions)
+        .where(inArray(portalSessions.id, expired))
+        .returning({ id: portalSessions.id });
+      return deleted.length;
     });
 
     // Oldest first through the partial index on ended_at.
