@@ -1,8 +1,10 @@
 // Latchkey client sample for C++ (console): log in (with a password or a licence key alone),
 // register (with a licence key if you sell them), verify, keep a live session with heartbeats
 // and periodic verification, redeem licence keys onto the account, show its entitlements and
-// subscriptions, and check the Ed25519 signature of every answer before trusting it, so a
-// fake server cannot unlock the program.
+// subscriptions, release this machine's seat so the user can log in from another one, and
+// check the Ed25519 signature of every answer before trusting it, so a fake server cannot
+// unlock the program. Logins send the machine's name, which the owner sees in the user's
+// device list.
 //
 // Needs libcurl, libsodium and nlohmann-json (Debian/Ubuntu:
 // apt-get install g++ pkg-config libcurl4-openssl-dev libsodium-dev nlohmann-json3-dev).
@@ -11,7 +13,7 @@
 // Run:
 //   ./latchkey_client
 // At the Username prompt: /register creates an account, /key logs in with a licence key.
-// Commands once logged in: status, redeem, logout, help, quit, exit.
+// Commands once logged in: status, redeem, release, logout, help, quit, exit.
 
 // ---- Settings: filled in by Latchkey when you copy this sample from the console ----
 static const char* const API_KEY = "YOUR_API_KEY";
@@ -29,6 +31,8 @@ static const int VERIFY_INTERVAL_SECONDS = 300;
 static const int MAX_VERIFY_FAILURES = 3;
 static const long HTTP_TIMEOUT_SECONDS = 30;
 static const long long MAX_CLOCK_SKEW_SECONDS = 300;
+// The longest device_name the server accepts, in characters (UTF-16 units).
+static const int MAX_DEVICE_NAME_LENGTH = 128;
 
 #include <curl/curl.h>
 #include <sodium.h>
@@ -234,6 +238,62 @@ std::string hardware_id() {
   return to_hex(hash, sizeof hash);
 }
 
+// The name this machine shows in the owner's device list (device_name): the host name in
+// UTF-8 without control characters, trimmed, and cut to MAX_DEVICE_NAME_LENGTH characters
+// (never inside one), so that no machine name can make the server refuse a login. A name that
+// is not valid UTF-8 keeps its printable ASCII only. Empty: none is sent.
+std::string device_name_of(const std::string& host) {
+  std::string printable;
+  for (const char c : host) {
+    const unsigned char byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte != 0x7f) printable += c;
+  }
+  try {
+    (void)json(printable).dump();  // throws when the bytes are not valid UTF-8
+  } catch (const json::exception&) {
+    std::string ascii;
+    for (const char c : printable)
+      if (static_cast<unsigned char>(c) < 0x80) ascii += c;
+    printable = ascii;
+  }
+  printable = trim(printable);
+  // Whole characters only; one of four bytes counts twice (two UTF-16 units: the server's
+  // measure).
+  const size_t limit = static_cast<size_t>(MAX_DEVICE_NAME_LENGTH);
+  size_t units = 0;
+  for (size_t i = 0; i < printable.size(); ++i) {
+    const unsigned char byte = static_cast<unsigned char>(printable[i]);
+    if ((byte & 0xC0) == 0x80) continue;  // inside a character
+    const size_t width = byte >= 0xF0 ? 2 : 1;
+    if (units + width > limit) return trim(printable.substr(0, i));
+    units += width;
+  }
+  return printable;
+}
+
+std::string device_name() {
+  std::string host;
+#ifdef _WIN32
+  // The DNS host name (as gethostname answers elsewhere), not the 15-character NetBIOS name.
+  wchar_t wide[256] = {0};
+  DWORD wide_length = 256;
+  if (GetComputerNameExW(ComputerNamePhysicalDnsHostname, wide, &wide_length) &&
+      wide_length > 0) {
+    const int size = WideCharToMultiByte(CP_UTF8, 0, wide, static_cast<int>(wide_length),
+                                         nullptr, 0, nullptr, nullptr);
+    if (size > 0) {
+      host.resize(static_cast<size_t>(size));
+      WideCharToMultiByte(CP_UTF8, 0, wide, static_cast<int>(wide_length), &host[0], size,
+                          nullptr, nullptr);
+    }
+  }
+#else
+  char buffer[256] = {0};
+  if (gethostname(buffer, sizeof buffer - 1) == 0) host = buffer;
+#endif
+  return device_name_of(host);
+}
+
 // ---------------------------------------------------------------------------------------
 // Console output: one mutex, so the monitoring thread never interleaves half lines.
 // ---------------------------------------------------------------------------------------
@@ -323,16 +383,18 @@ static int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_
 
 class LatchkeyClient {
  public:
-  LatchkeyClient() : hwid_(hardware_id()) {}
+  LatchkeyClient() : hwid_(hardware_id()), device_name_(device_name()) {}
 
   const std::string& hwid() const { return hwid_; }
 
   ApiResult login(const std::string& username, const std::string& password) {
-    return post("/api/v1/login", {{"username", username},
-                                  {"password", password},
-                                  {"api_key", API_KEY},
-                                  {"version", APP_VERSION},
-                                  {"hwid", hwid_}});
+    json payload = {{"username", username},
+                    {"password", password},
+                    {"api_key", API_KEY},
+                    {"version", APP_VERSION},
+                    {"hwid", hwid_}};
+    if (!device_name_.empty()) payload["device_name"] = device_name_;
+    return post("/api/v1/login", payload);
   }
   // A new account; a licence key, when given, is redeemed in the same step. No session.
   ApiResult register_user(const std::string& username, const std::string& password,
@@ -344,14 +406,22 @@ class LatchkeyClient {
   }
   // A licence key alone logs in: the answer is a login's (user_id, session_token, ...).
   ApiResult login_with_license(const std::string& license_key) {
-    return post("/api/v1/license/login",
-                {{"license_key", license_key}, {"hwid", hwid_}, {"version", APP_VERSION}});
+    json payload = {{"license_key", license_key}, {"hwid", hwid_}, {"version", APP_VERSION}};
+    if (!device_name_.empty()) payload["device_name"] = device_name_;
+    return post("/api/v1/license/login", payload);
   }
   // Adds a key to an account; the password proves the holder.
   ApiResult redeem_license(const std::string& username, const std::string& password,
                            const std::string& license_key) {
     return post("/api/v1/license/redeem",
                 {{"username", username}, {"password", password}, {"license_key", license_key}});
+  }
+  // Releases this machine (its hwid, as logins send it) from the account so the user can log
+  // in from another; the password proves the holder. The server ends this machine's sessions
+  // at once. next_reset_at: when the user may release a device again (null: no cooldown).
+  ApiResult release_device(const std::string& username, const std::string& password) {
+    return post("/api/v1/devices/reset",
+                {{"username", username}, {"password", password}, {"hwid", hwid_}});
   }
   // Good standing now, and every entitlement in REQUIRED_ENTITLEMENTS held.
   ApiResult verify(const std::string& user_id, const std::atomic<bool>* cancel = nullptr) {
@@ -448,6 +518,7 @@ class LatchkeyClient {
   }
 
   std::string hwid_;
+  std::string device_name_;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -655,6 +726,8 @@ class ConsoleApp {
     Main,
     RedeemKey,
     RedeemPassword,
+    ReleaseUsername,
+    ReleasePassword,
   };
 
   struct Session {
@@ -664,7 +737,7 @@ class ConsoleApp {
     Licensing licensing;
   };
 
-  // What the prompts of a registration or a redemption collected so far.
+  // What the prompts of a registration, a redemption or a release collected so far.
   struct Pending {
     std::string username;
     std::string password;
@@ -674,7 +747,7 @@ class ConsoleApp {
 
   static bool is_password_screen(Screen screen) {
     return screen == Screen::Password || screen == Screen::RegisterPassword ||
-           screen == Screen::RedeemPassword;
+           screen == Screen::RedeemPassword || screen == Screen::ReleasePassword;
   }
 
   Screen current_screen() {
@@ -689,10 +762,12 @@ class ConsoleApp {
 
   void show_prompt() {
     switch (current_screen()) {
-      case Screen::Username: console_.prompt("Username: "); break;
+      case Screen::Username:
+      case Screen::ReleaseUsername: console_.prompt("Username: "); break;
       case Screen::Password:
       case Screen::RegisterPassword:
-      case Screen::RedeemPassword: console_.prompt("Password: "); break;
+      case Screen::RedeemPassword:
+      case Screen::ReleasePassword: console_.prompt("Password: "); break;
       case Screen::LicenseKey:
       case Screen::RedeemKey: console_.prompt("Licence key: "); break;
       case Screen::RegisterUsername: console_.prompt("New username: "); break;
@@ -773,6 +848,17 @@ class ConsoleApp {
         const std::string license_key = pending_.license_key;
         pending_ = Pending{};
         redeem(license_key, line);
+        break;
+      }
+      case Screen::ReleaseUsername:
+        pending_ = Pending{};
+        pending_.username = trim(line);
+        go_to(Screen::ReleasePassword);
+        break;
+      case Screen::ReleasePassword: {
+        const std::string username = pending_.username;
+        pending_ = Pending{};
+        release_device(username, line);
         break;
       }
     }
@@ -909,6 +995,55 @@ class ConsoleApp {
     say_licensing(licensing, "  ");
   }
 
+  // Releases this machine from the account so its user can log in from another one. On
+  // success the server has ended this machine's session: back to the login prompt without an
+  // end call (it would be refused), and the saved session is forgotten.
+  void release_device(const std::string& username, const std::string& password) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      // A forced logout while the prompts were open has left the main screen already.
+      if (screen_ != Screen::ReleasePassword) return;
+      screen_ = Screen::Main;
+    }
+    if (password.empty()) {
+      console_.say("Release cancelled.");
+      return;
+    }
+    if (username.empty()) {
+      console_.say("Please provide both username and password");
+      return;
+    }
+    const ApiResult released = client_.release_device(username, password);
+    if (!released.is_answered()) {
+      report_untrusted(released, "release");
+      return;
+    }
+    const std::string next_release_at = text_field(released.body, "next_reset_at");
+    if (!released.is_success()) {
+      console_.log("release failed (" + released.code() + ")");
+      report_refusal(released, "Release Failed");
+      if (released.code() == "RESET_COOLDOWN" && !next_release_at.empty())
+        console_.say("You can release a device again at " + next_release_at + ".");
+      return;
+    }
+    console_.log("release ok");
+    console_.say("Device Released: " + released.message());
+    if (!next_release_at.empty())
+      console_.say("You can release a device again at " + next_release_at + ".");
+    monitor_.stop();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (screen_ != Screen::Main) return;  // the monitor logged out meanwhile
+      session_ = Session{};
+      screen_ = Screen::Username;
+    }
+    clear_saved_session();
+    console_.log("logged out (device released)");
+    console_.say(
+        "This device is released and its session has ended: log in again here or on another "
+        "machine.");
+  }
+
   void say_licensing(const Licensing& licensing, const std::string& indent) {
     console_.say(indent + "Entitlements: " + list_or_none(licensing.entitlements));
     console_.say(indent + "Subscriptions: " + list_or_none(licensing.subscriptions));
@@ -976,6 +1111,7 @@ class ConsoleApp {
       console_.say("Commands:");
       console_.say("  status  show the logged-in user, the session and the entitlements");
       console_.say("  redeem  add a licence key to this account (asks for the key and password)");
+      console_.say("  release release this device (log in again from another machine)");
       console_.say("  logout  end the session and return to the login prompt");
       console_.say("  help    show this list");
       console_.say("  quit    end the session and close the program (also: exit)");
@@ -997,6 +1133,16 @@ class ConsoleApp {
     } else if (command == "redeem") {
       std::lock_guard<std::mutex> lock(mutex_);
       if (screen_ == Screen::Main) screen_ = Screen::RedeemKey;
+    } else if (command == "release") {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (screen_ == Screen::Main) {
+        console_.say(
+            "Releasing this device frees its seat for another machine and ends this session "
+            "here (an empty password cancels).");
+        pending_ = Pending{};
+        pending_.username = session_.username;
+        screen_ = session_.username.empty() ? Screen::ReleaseUsername : Screen::ReleasePassword;
+      }
     } else if (command == "logout") {
       if (end_session()) {
         clear_saved_session();
@@ -1019,7 +1165,8 @@ class ConsoleApp {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (screen_ != Screen::Main && screen_ != Screen::RedeemKey &&
-          screen_ != Screen::RedeemPassword)
+          screen_ != Screen::RedeemPassword && screen_ != Screen::ReleaseUsername &&
+          screen_ != Screen::ReleasePassword)
         return false;
       session = session_;
       session_ = Session{};
@@ -1063,6 +1210,9 @@ class ConsoleApp {
         {"LICENSE_BANNED", "Licence Key Banned"},
         {"LICENSE_EXPIRED", "Licence Key Lapsed"},
         {"ENTITLEMENTS_MISSING", "Feature Not Included"},
+        {"RESET_NOT_ALLOWED", "Reset Not Allowed"},
+        {"RESET_COOLDOWN", "Reset Not Yet Available"},
+        {"DEVICE_NOT_FOUND", "Device Not Found"},
     };
     const auto found = titles.find(code);
     return found == titles.end() ? fallback_title : found->second;

@@ -2,14 +2,16 @@
 //
 // Run it with `node latchkey-client.mjs`. It asks for a username and a password, logs in,
 // verifies the account, then keeps a live session (a heartbeat every 30 s, a verify every
-// 5 min) while it shows a `> ` prompt that accepts `status`, `redeem`, `help` and `logout`.
-// At the Username prompt, `/register` creates an account (with a licence key if you sell
-// them) and `/key` logs in with a licence key alone; `redeem` adds a key to the account that
-// is logged in. The main screen shows the user's entitlements and subscriptions. Every answer
-// from the server is checked against the application's Ed25519 signing key before it is
-// believed, so a fake server cannot unlock the program. Import it to reuse `LatchkeyClient`
-// and `verifyResponseSignature` in your own program: the console part only runs when this
-// file is executed directly.
+// 5 min) while it shows a `> ` prompt that accepts `status`, `redeem`, `release`, `help` and
+// `logout`. At the Username prompt, `/register` creates an account (with a licence key if you
+// sell them) and `/key` logs in with a licence key alone; `redeem` adds a key to the account
+// that is logged in; `release` frees this machine's seat (the user can then log in from
+// another one) where the application allows it. Logins send this machine's name, which the
+// owner sees in the user's device list. The main screen shows the user's entitlements and
+// subscriptions. Every answer from the server is checked against the application's Ed25519
+// signing key before it is believed, so a fake server cannot unlock the program. Import it to
+// reuse `LatchkeyClient` and `verifyResponseSignature` in your own program: the console part
+// only runs when this file is executed directly.
 
 // Settings: Latchkey fills these in when you copy the sample for your application.
 export const API_KEY = 'YOUR_API_KEY';
@@ -25,6 +27,8 @@ export const VERIFY_INTERVAL_SECONDS = 300;
 export const MAX_VERIFY_FAILURES = 3;
 export const HTTP_TIMEOUT_SECONDS = 30;
 export const MAX_CLOCK_SKEW_SECONDS = 300;
+// The longest `device_name` the server accepts (in JavaScript characters, UTF-16 units).
+export const MAX_DEVICE_NAME_LENGTH = 128;
 
 import { execFileSync } from 'node:child_process';
 import { createHash, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
@@ -42,6 +46,8 @@ export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please login a
 export const LOGGED_OUT_MESSAGE = 'You have been logged out.';
 export const VERIFY_AFTER_LOGIN_FAILED_MESSAGE =
   'Session verification failed. Please try logging in again.';
+export const DEVICE_RELEASED_LOGOUT_MESSAGE =
+  'This device is released and its session has ended: log in again here or on another machine.';
 
 const HEX_SIGNATURE = /^[0-9a-fA-F]{128}$/;
 const HEX_PUBLIC_KEY = /^[0-9a-fA-F]{64}$/;
@@ -134,6 +140,12 @@ export function describeRefusal(code, fallbackTitle = 'Login Failed') {
       return { title: 'Licence Key Lapsed', shouldExit: false };
     case 'ENTITLEMENTS_MISSING':
       return { title: 'Feature Not Included', shouldExit: false };
+    case 'RESET_NOT_ALLOWED':
+      return { title: 'Reset Not Allowed', shouldExit: false };
+    case 'RESET_COOLDOWN':
+      return { title: 'Reset Not Yet Available', shouldExit: false };
+    case 'DEVICE_NOT_FOUND':
+      return { title: 'Device Not Found', shouldExit: false };
     default:
       return { title: fallbackTitle, shouldExit: false };
   }
@@ -215,6 +227,24 @@ function readMachineIdentifier() {
   return null;
 }
 
+/**
+ * This machine's name as the owner sees it in the user's device list (`device_name`): the host
+ * name without control characters, trimmed, and cut to MAX_DEVICE_NAME_LENGTH (never inside a
+ * character) so that no machine name can make the server refuse a login. Empty: none is sent.
+ */
+export function getDeviceName(machineName = hostname()) {
+  let name = String(machineName)
+    .replace(/\p{Cc}/gu, '')
+    .trim();
+  if (name.length > MAX_DEVICE_NAME_LENGTH) {
+    name = name
+      .slice(0, MAX_DEVICE_NAME_LENGTH)
+      .replace(/[\uD800-\uDBFF]$/, '')
+      .trim();
+  }
+  return name;
+}
+
 /** A session token in the clients' own format: `sess_<32 hex>_<unix seconds>`. */
 export function createSessionToken() {
   return `sess_${randomUUID().replaceAll('-', '')}_${Math.floor(Date.now() / 1000)}`;
@@ -237,6 +267,7 @@ export class LatchkeyClient {
     version = APP_VERSION,
     signingPublicKey = SIGNING_PUBLIC_KEY,
     hardwareId = getHardwareId(),
+    deviceName = getDeviceName(),
     requiredEntitlements = REQUIRED_ENTITLEMENTS,
     log = defaultLog,
   } = {}) {
@@ -245,6 +276,7 @@ export class LatchkeyClient {
     this.version = version;
     this.signingPublicKey = signingPublicKey;
     this.hardwareId = hardwareId;
+    this.deviceName = deviceName;
     this.requiredEntitlements = requiredEntitlements;
     this.log = log;
     this.session = null;
@@ -321,6 +353,7 @@ export class LatchkeyClient {
       api_key: this.apiKey,
       version: this.version,
       hwid: this.hardwareId,
+      ...(this.deviceName ? { device_name: this.deviceName } : {}),
     });
     this.log(result.success ? 'login ok' : `login refused (${result.code})`);
     return result;
@@ -354,6 +387,7 @@ export class LatchkeyClient {
       license_key: key,
       hwid: this.hardwareId,
       version: this.version,
+      ...(this.deviceName ? { device_name: this.deviceName } : {}),
     });
     this.log(result.success ? 'licence login ok' : `licence login refused (${result.code})`);
     return result;
@@ -372,6 +406,26 @@ export class LatchkeyClient {
       license_key: key,
     });
     this.log(result.success ? 'redeem ok' : `redeem refused (${result.code})`);
+    return result;
+  }
+
+  /**
+   * POST /devices/reset for this machine (its hardware id, as logins send it): frees its seat so
+   * the user can log in from another machine; the password proves the holder. The server ends
+   * this machine's sessions at once, so a success leaves no session to end (`forgetSession`).
+   * `next_reset_at` says when the user may release a device again (null: no cooldown).
+   */
+  async releaseDevice(username, password) {
+    const name = typeof username === 'string' ? username.trim() : '';
+    if (!name || typeof password !== 'string' || password.length === 0) {
+      throw new Error(MISSING_CREDENTIALS_MESSAGE);
+    }
+    const result = await this.post('/devices/reset', {
+      username: name,
+      password,
+      hwid: this.hardwareId,
+    });
+    this.log(result.success ? 'release ok' : `release refused (${result.code})`);
     return result;
   }
 
@@ -414,6 +468,12 @@ export class LatchkeyClient {
       this.log(`session start refused (${result.code})`);
     }
     return result;
+  }
+
+  /** Stops monitoring and drops the session without an end call: the server has ended it. */
+  forgetSession() {
+    this.stopMonitoring();
+    this.session = null;
   }
 
   /** Ends the open session, if any; failures are only logged (the session is over for us). */
@@ -624,7 +684,7 @@ export async function runConsoleProgram({
   });
   const sessionFile = savedSessionPath(client.apiKey);
   let state = 'busy';
-  // What the prompts of a registration or a redemption collected so far.
+  // What the prompts of a registration, a redemption or a release collected so far.
   let pending = {};
   let exitCode = 0;
 
@@ -806,6 +866,41 @@ export async function runConsoleProgram({
     printLicensing(session);
   };
 
+  /**
+   * Releases this machine from the account, so its user can log in from another one. On
+   * success the server has ended this machine's session: the program returns to the login
+   * prompt without an end call (it would be refused) and forgets the saved session.
+   */
+  const attemptRelease = async (username, password) => {
+    if (!client.session) return;
+    let result;
+    try {
+      result = await client.releaseDevice(username, password);
+    } catch (error) {
+      screen.print(
+        error instanceof ConnectionError ? `Release error: ${error.message}` : error.message,
+      );
+      return;
+    }
+    const nextReleaseAt = typeof result.next_reset_at === 'string' ? result.next_reset_at : null;
+    if (!result.success) {
+      printRefusal(result, 'Release Failed');
+      if (result.code === 'RESET_COOLDOWN' && nextReleaseAt) {
+        screen.print(`You can release a device again at ${nextReleaseAt}.`);
+      }
+      return;
+    }
+    screen.print(`Device Released: ${result.message}`);
+    if (nextReleaseAt) screen.print(`You can release a device again at ${nextReleaseAt}.`);
+    // A forced logout while the call ran has moved to the login prompt already.
+    if (!client.session) return;
+    client.forgetSession();
+    clearSavedSession(sessionFile);
+    client.log('logged out (device released)');
+    screen.print(DEVICE_RELEASED_LOGOUT_MESSAGE);
+    showLogin();
+  };
+
   const resumeSavedSession = async (saved) => {
     let verified;
     try {
@@ -864,6 +959,7 @@ export async function runConsoleProgram({
     screen.print(
       '  redeem   add a licence key to this account (asks for the key and your password)',
     );
+    screen.print('  release  release this device (log in again from another machine)');
     screen.print('  help     show this list');
     screen.print('  logout   end the session and return to the login prompt');
   };
@@ -878,6 +974,19 @@ export async function runConsoleProgram({
       case 'redeem':
         state = 'redeem-key';
         screen.ask('Licence key: ');
+        return;
+      case 'release':
+        screen.print(
+          'Releasing this device frees its seat for another machine and ends this session here (an empty password cancels).',
+        );
+        if (client.session?.username) {
+          pending = { username: client.session.username };
+          state = 'release-password';
+          screen.ask('Password: ', { isHidden: true });
+        } else {
+          state = 'release-username';
+          screen.ask('Username: ');
+        }
         return;
       case 'help':
         showHelp();
@@ -947,6 +1056,22 @@ export async function runConsoleProgram({
         await attemptRedeem(pending.licenseKey, line);
         pending = {};
         // A forced logout while the call ran has moved to the login prompt already.
+        if (client.session) {
+          state = 'main';
+          screen.ask('> ');
+        }
+        break;
+      case 'release-username':
+        pending = { username: line };
+        state = 'release-password';
+        screen.ask('Password: ', { isHidden: true });
+        break;
+      case 'release-password':
+        state = 'busy';
+        if (line.length === 0) screen.print('Release cancelled.');
+        else await attemptRelease(pending.username, line);
+        pending = {};
+        // A release logs out; so does a forced logout while the call ran.
         if (client.session) {
           state = 'main';
           screen.ask('> ');

@@ -1,7 +1,7 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
@@ -463,6 +463,136 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
       program.closeInput();
       expect(await program.exited()).toBe(0);
       expect(program.output).not.toContain(proKey.key);
+    });
+  });
+
+  // Issue 24: devices. Logins name this machine; `release` frees its seat through devices/reset.
+  describe('devices', () => {
+    afterEach(async () => {
+      await live.updateApplication({
+        hwidLockEnabled: false,
+        selfServiceReset: false,
+        resetCooldownHours: 168,
+        maxDevices: 1,
+      });
+    });
+
+    /** Types `release` and the password at the main prompt. */
+    const release = async (program: ConsoleProgram, password: string) => {
+      program.send('release');
+      await program.waitFor('Password: ');
+      program.send(password);
+    };
+    /** The time of the next allowed release, from the line after what was waited for. */
+    const nextReleaseAfter = async (program: ConsoleProgram) => {
+      await program.waitFor('You can release a device again at ');
+      await program.waitFor('.\n');
+      const times = [
+        ...program.output.matchAll(/You can release a device again at (\S+)\.\n/g),
+      ].map((found) => found[1]!);
+      expect(times.length).toBeGreaterThan(0);
+      return times.at(-1)!;
+    };
+
+    it('names this machine, releases it (logged out; another machine may log in), then shows the cooldown and its time', async () => {
+      await live.updateApplication({
+        hwidLockEnabled: true,
+        selfServiceReset: true,
+        resetCooldownHours: 24,
+      });
+      const user = await live.createEndUser();
+      const home = await newHome();
+      const program = run(home);
+      await logIn(program, user.username, user.password);
+      await program.waitFor('[latchkey] session started');
+      await program.waitFor('> ');
+      expect(await live.devicesOf(user.id)).toMatchObject([{ name: hostname() }]);
+      expect(await live.loginFrom(user, 'another-machine')).toBe('HWID_MISMATCH');
+
+      program.send('help');
+      await program.waitFor('  release release this device (log in again from another machine)');
+      await release(program, user.password);
+      const releasedAt = Date.now();
+      await program.waitFor('[latchkey] release ok');
+      await program.waitFor(
+        'Device Released: Device released: you can now log in from another machine',
+      );
+      const nextRelease = await nextReleaseAfter(program);
+      const hoursAhead = (Date.parse(nextRelease) - releasedAt) / 3_600_000;
+      expect(hoursAhead).toBeGreaterThan(23.9);
+      expect(hoursAhead).toBeLessThan(24.1);
+      await program.waitFor('[latchkey] logged out (device released)');
+      await program.waitFor('log in again here or on another machine.');
+      await program.waitFor('Username: ');
+      expect(await live.devicesOf(user.id)).toEqual([]);
+      expect(await sessionsOf(user.id)).toMatchObject([{ endReason: 'device_released' }]);
+      expect(await live.activeSessionCount()).toBe(0);
+      expect(existsSync(savedSessionFile(home))).toBe(false);
+      // The session was over: no end call was refused, and monitoring stopped with it.
+      expect(program.output).not.toContain('Session end error');
+      expect(await live.loginFrom(user, 'another-machine')).toBe('OK');
+
+      // Back on this machine (a second seat now), a second release within the day is refused.
+      await live.updateApplication({ maxDevices: 2 });
+      program.send(user.username);
+      await program.waitFor('Password: ');
+      program.send(user.password);
+      await program.waitFor('[latchkey] session started');
+      await program.waitFor('> ');
+      await release(program, user.password);
+      await program.waitFor('[latchkey] release failed (RESET_COOLDOWN)');
+      await program.waitFor('Reset Not Yet Available: You released a device recently');
+      expect(await nextReleaseAfter(program)).toBe(nextRelease);
+      await program.waitFor('> ');
+      expect((await live.devicesOf(user.id)).map((device) => device.name).sort()).toEqual(
+        [hostname(), null].sort(),
+      );
+      expect(await live.activeSessionCount()).toBe(1);
+      expect(existsSync(savedSessionFile(home))).toBe(true);
+      program.send('quit');
+      expect(await program.exited()).toBe(0);
+      expect(program.output).not.toContain(user.password);
+    });
+
+    it('names refusals: reset not allowed, a wrong password, no such device; an empty password cancels', async () => {
+      const application = await live.updateApplication({
+        hwidLockEnabled: true,
+        selfServiceReset: false,
+      });
+      const user = await live.createEndUser();
+      const program = run(await newHome());
+      await logIn(program, user.username, user.password);
+      await program.waitFor('> ');
+
+      await release(program, user.password);
+      await program.waitFor(
+        'Reset Not Allowed: This application does not let you release devices yourself',
+      );
+      await program.waitFor('> ');
+      await live.updateApplication({ selfServiceReset: true });
+      await release(program, 'not the password');
+      await program.waitFor(`Release Failed: ${application.loginFailedMessage}`);
+      await program.waitFor('> ');
+      await release(program, '');
+      await program.waitFor('Release cancelled.');
+      await program.waitFor('> ');
+      expect(await live.devicesOf(user.id)).toHaveLength(1);
+      expect(await live.activeSessionCount()).toBe(1);
+
+      // Without HWID lock no device is bound: there is none to release, and no cooldown spent.
+      await live.updateApplication({ hwidLockEnabled: false });
+      const unbound = await live.createEndUser();
+      program.send('logout');
+      await logIn(program, unbound.username, unbound.password);
+      await program.waitFor('[latchkey] session started');
+      await program.waitFor('> ');
+      await release(program, unbound.password);
+      await program.waitFor(
+        'Device Not Found: No device with this hardware id is bound to your account',
+      );
+      await program.waitFor('> ');
+      program.closeInput();
+      expect(await program.exited()).toBe(0);
     });
   });
 });

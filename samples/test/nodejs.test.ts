@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -485,5 +485,146 @@ describe('Node.js sample against a live Latchkey', () => {
         await live.updateApplication({ licenseRequired: false });
       }
     });
+  });
+
+  // Issue 24: devices. Logins name this machine; `release` frees its seat through devices/reset.
+  describe('devices', () => {
+    const deviceDefaults = {
+      hwidLockEnabled: false,
+      selfServiceReset: false,
+      resetCooldownHours: 168,
+      maxDevices: 1,
+    };
+    afterEach(async () => {
+      await live.updateApplication(deviceDefaults);
+    });
+
+    /** Types `release` and the password, from the main prompt after `from`. */
+    const release = async (sample: RunningSample, password: string, from: number) => {
+      sample.send('release');
+      const passwordPrompt = await sample.waitFor('Password: ', from);
+      sample.send(password);
+      return passwordPrompt;
+    };
+    const nextReleaseOf = (text: string) => {
+      const found = /You can release a device again at (\S+)\.\n/.exec(text);
+      expect(found).not.toBeNull();
+      return found![1]!;
+    };
+
+    it('names this machine, releases it (logged out; another machine may log in), then shows the cooldown and its time', async () => {
+      await live.updateApplication({
+        hwidLockEnabled: true,
+        selfServiceReset: true,
+        resetCooldownHours: 24,
+      });
+      const user = await live.createEndUser();
+      const home = await newHome();
+      const sample = await startSample(home);
+
+      let from = await logIn(sample, user.username, user.password, 0);
+      from = await sample.waitFor('[latchkey] session started', from);
+      from = await sample.waitFor('> ', from);
+      expect(await live.devicesOf(user.id)).toMatchObject([{ name: hostname() }]);
+      expect(await live.loginFrom(user, 'another-machine')).toBe('HWID_MISMATCH');
+
+      sample.send('help');
+      from = await sample.waitFor(
+        '  release  release this device (log in again from another machine)',
+        from,
+      );
+      from = await release(sample, user.password, from);
+      const releasedAt = Date.now();
+      from = await sample.waitFor(
+        'Device Released: Device released: you can now log in from another machine',
+        from,
+      );
+      const loggedOut = await sample.waitFor('[latchkey] logged out (device released)', from);
+      const nextRelease = nextReleaseOf(sample.output().slice(from, loggedOut));
+      const hoursAhead = (Date.parse(nextRelease) - releasedAt) / 3_600_000;
+      expect(hoursAhead).toBeGreaterThan(23.9);
+      expect(hoursAhead).toBeLessThan(24.1);
+      from = await sample.waitFor('log in again here or on another machine.', loggedOut);
+      await sample.waitFor('Username: ', from);
+      expect(await live.devicesOf(user.id)).toEqual([]);
+      expect(await sessionsOf(user.id)).toMatchObject([{ endReason: 'device_released' }]);
+      expect(await newLiveSessions()).toBe(0);
+      expect(existsSync(savedSessionFile(home))).toBe(false);
+      // The session was over: no end call was refused, and monitoring stopped with it.
+      expect(sample.output()).not.toContain('Session end error');
+      expect(await live.loginFrom(user, 'another-machine')).toBe('OK');
+
+      // Back on this machine (a second seat now), a second release within the day is refused.
+      await live.updateApplication({ maxDevices: 2 });
+      from = await logIn(sample, user.username, user.password, from);
+      from = await sample.waitFor('[latchkey] session started', from);
+      from = await sample.waitFor('> ', from);
+      from = await release(sample, user.password, from);
+      from = await sample.waitFor('Reset Not Yet Available: You released a device recently', from);
+      const prompt = await sample.waitFor('> ', from);
+      expect(nextReleaseOf(sample.output().slice(from, prompt))).toBe(nextRelease);
+      expect((await live.devicesOf(user.id)).map((device) => device.name).sort()).toEqual(
+        [hostname(), null].sort(),
+      );
+      expect(await newLiveSessions()).toBe(1);
+      expect(existsSync(savedSessionFile(home))).toBe(true);
+      expect(sample.output()).not.toContain(user.password);
+      expect(await sample.end()).toBe(0);
+    });
+
+    it('names refusals: reset not allowed, a wrong password, no such device; an empty password cancels', async () => {
+      await live.updateApplication({ hwidLockEnabled: true, selfServiceReset: false });
+      const user = await live.createEndUser();
+      const sample = await startSample(await newHome());
+      let from = await logIn(sample, user.username, user.password, 0);
+      from = await sample.waitFor('> ', from);
+
+      from = await release(sample, user.password, from);
+      from = await sample.waitFor(
+        'Reset Not Allowed: This application does not let you release devices yourself',
+        from,
+      );
+      from = await sample.waitFor('> ', from);
+      await live.updateApplication({ selfServiceReset: true });
+      from = await release(sample, 'not the password', from);
+      from = await sample.waitFor(`Release Failed: ${messages.loginFailedMessage}`, from);
+      from = await sample.waitFor('> ', from);
+      from = await release(sample, '', from);
+      from = await sample.waitFor('Release cancelled.', from);
+      from = await sample.waitFor('> ', from);
+      expect(await live.devicesOf(user.id)).toHaveLength(1);
+      expect(await newLiveSessions()).toBe(1);
+
+      // Without HWID lock no device is bound: there is none to release, and no cooldown spent.
+      await live.updateApplication({ hwidLockEnabled: false });
+      const unbound = await live.createEndUser();
+      sample.send('logout');
+      from = await logIn(sample, unbound.username, unbound.password, from);
+      from = await sample.waitFor('> ', from);
+      from = await release(sample, unbound.password, from);
+      from = await sample.waitFor(
+        'Device Not Found: No device with this hardware id is bound to your account',
+        from,
+      );
+      await sample.waitFor('> ', from);
+      expect(await sample.end()).toBe(0);
+    });
+  });
+});
+
+describe('Node.js sample: device name', () => {
+  it('is the machine name without control characters, trimmed, at most 128 characters, never cut inside one', async () => {
+    const templateUrl = new URL('../nodejs/latchkey-client.mjs', import.meta.url).href;
+    const { getDeviceName } = (await import(templateUrl)) as {
+      getDeviceName: (machineName?: string) => string;
+    };
+    expect(getDeviceName()).toBe(hostname().trim());
+    expect(getDeviceName('  build-agent-7\n')).toBe('build-agent-7');
+    expect(getDeviceName('a\u0007b')).toBe('ab');
+    expect(getDeviceName('x'.repeat(200))).toBe('x'.repeat(128));
+    // An emoji is two UTF-16 units: one that would straddle the limit is left out whole.
+    expect(getDeviceName(`${'x'.repeat(127)}\u{1F5A5}tail`)).toBe('x'.repeat(127));
+    // A cut that ends in a space is trimmed again.
+    expect(getDeviceName(`${'x'.repeat(127)} ${'y'.repeat(10)}`)).toBe('x'.repeat(127));
   });
 });
