@@ -42,6 +42,7 @@ describe('DocsPage', { timeout: 30_000 }, () => {
       'API Endpoints',
       'Response Codes',
       'Licences',
+      'Devices',
       'Verifying Signatures',
       'Implementation Guide',
     ]);
@@ -63,6 +64,10 @@ describe('DocsPage', { timeout: 30_000 }, () => {
     expect(licences.getByText(/exactly one wins/)).toBeTruthy();
     expect(licences.getAllByText('POST /api/v1/license/login').length).toBeGreaterThan(0);
     expect(licences.getByText(/"missing_entitlements": \["TEAM"\]/)).toBeTruthy();
+    // Issue 24: the devices section of docs/client-api.md, with devices/reset.
+    const devices = within(section('devices'));
+    expect(devices.getAllByText(/RESET_COOLDOWN/).length).toBeGreaterThan(0);
+    expect(devices.getByText('POST /api/v1/devices/reset')).toBeTruthy();
   });
 
   it('says the C# client is loading, then why it could not be loaded, with Try Again', async () => {

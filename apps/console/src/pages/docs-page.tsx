@@ -5,6 +5,7 @@ import { CSharpClientSection } from '@/components/docs/csharp-client-section.tsx
 import { DocsNavigation } from '@/components/docs/docs-navigation.tsx';
 import { EndpointReference } from '@/components/docs/endpoint-reference.tsx';
 import { ImplementationGuide } from '@/components/docs/implementation-guide.tsx';
+import { DevicesGuide } from '@/components/docs/devices-guide.tsx';
 import { LicencesGuide } from '@/components/docs/licences-guide.tsx';
 import { MarkdownView } from '@/components/docs/markdown-view.tsx';
 import { QuickStart } from '@/components/docs/quick-start.tsx';
@@ -36,6 +37,7 @@ const SECTIONS = [
   { id: 'endpoints', title: 'API Endpoints' },
   { id: 'codes', title: 'Response Codes' },
   { id: 'licences', title: 'Licences' },
+  { id: 'devices', title: 'Devices' },
   { id: 'signatures', title: 'Verifying Signatures' },
   { id: 'implementation', title: 'Implementation Guide' },
 ] as const;
@@ -106,6 +108,9 @@ export function DocsPage() {
           </DocsSection>
           <DocsSection id="licences">
             <LicencesGuide />
+          </DocsSection>
+          <DocsSection id="devices">
+            <DevicesGuide />
           </DocsSection>
           <DocsSection id="signatures">
             <MarkdownView
