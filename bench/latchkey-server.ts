@@ -5,18 +5,23 @@
  * and a started session per user. Each user holds a subscription of a plan with two
  * entitlements (what verify answers for a licensing vendor, issue 22), and the plan has
  * BENCH_REDEEM_KEYS keys for redemptions (one use each) and BENCH_KEY_LOGINS keys for key
- * logins. Prints one JSON line with what the load generator needs, then serves until SIGTERM.
+ * logins. A second application has HWID lock on (issue 24): its BENCH_LOCKED_USERS users each
+ * have a bound device, so their logins take the device path (the stamp touches the device).
+ * Prints one JSON line with what the load generator needs, then serves until SIGTERM.
  * No identity service: the client API never uses it.
  */
 import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { createPlanRequestSchema, generateLicensesRequestSchema } from '@latchkey/contracts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import {
+  appUserDevices,
   appUserSessions,
   appUsers,
+  applications,
   ownerAccounts,
   subscriptions,
 } from '../apps/server/src/db/schema/index.ts';
@@ -30,6 +35,7 @@ import { createPlan } from '../apps/server/src/modules/plans/create-plan.ts';
 const USERS = Number(process.env.BENCH_USERS ?? 2000);
 const REDEEM_KEYS = Number(process.env.BENCH_REDEEM_KEYS ?? 10_000);
 const KEY_LOGINS = Number(process.env.BENCH_KEY_LOGINS ?? 2000);
+const LOCKED_USERS = Number(process.env.BENCH_LOCKED_USERS ?? 200);
 const PASSWORD = 'benchmark password';
 
 const config = loadConfig();
@@ -133,11 +139,44 @@ for (let start = 0; start < USERS; start += 500) {
   );
 }
 
+// The HWID-locked application (issue 24): two seats, each user with one bound device.
+const lockedApplication = await createApplication({
+  ctx: ownerContext,
+  input: { name: 'Benchmark (HWID lock)', description: null },
+});
+await db
+  .update(applications)
+  .set({ hwidLockEnabled: true, maxDevices: 2 })
+  .where(eq(applications.id, lockedApplication.id));
+const lockedUsers: { username: string; hwid: string }[] = [];
+for (let start = 0; start < LOCKED_USERS; start += 500) {
+  const batch = Array.from({ length: Math.min(500, LOCKED_USERS - start) }, (_, index) => ({
+    applicationId: lockedApplication.id,
+    username: `bench-locked-${start + index}`,
+    passwordHash,
+    hwid: `bench-hwid-${start + index}`,
+    deviceCount: 1,
+  }));
+  const inserted = await db
+    .insert(appUsers)
+    .values(batch)
+    .returning({ id: appUsers.id, username: appUsers.username, hwid: appUsers.hwid });
+  await db.insert(appUserDevices).values(
+    inserted.map((user) => ({
+      applicationId: lockedApplication.id,
+      appUserId: user.id,
+      hwid: user.hwid!,
+    })),
+  );
+  lockedUsers.push(...inserted.map((user) => ({ username: user.username, hwid: user.hwid! })));
+}
+const locked = { apiKey: lockedApplication.apiKey, users: lockedUsers };
+
 await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 process.stdout.write(
-  `${JSON.stringify({ port, apiKey: application.apiKey, version: application.version, password: PASSWORD, users, tokens, redeemKeys, loginKeys })}\n`,
+  `${JSON.stringify({ port, apiKey: application.apiKey, version: application.version, password: PASSWORD, users, tokens, redeemKeys, loginKeys, locked })}\n`,
 );
 
 process.on('SIGTERM', () => {

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `npm run bench:verify-against -- <commit>`: verify's throughput here against another commit's,
-// in one sitting (issue 22: "verify with the entitlement fields stays within 5% of its
+// `npm run bench:against -- <commit>` (also `bench:verify-against`): verify's and login's
+// throughput here against another commit's, in one sitting (issue 22: "verify with the entitlement fields stays within 5% of its
 // throughput before this issue").
 //
 // - Checks the other commit out into a temporary git worktree, with this checkout's
@@ -11,6 +11,9 @@
 // - Here, verify is measured twice: without and with `entitlements: ["PRO"]` in the request
 //   (this commit's bench users hold a plan granting PRO). The other commit's users are loaded
 //   as its own bench server seeds them.
+// - Then login (issue 24: "login and verify within 5% of before"), LOGIN_CONNECTIONS at a time:
+//   the same users and password on both commits, and here also a login under HWID lock from a
+//   bound device (the device path), when this commit's bench server seeds one.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +26,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.VERIFY_AB_ROUNDS ?? 5);
 const DURATION_SECONDS = 6;
 const CONNECTIONS = 50;
+/** Logins are argon2id-bound: a few in flight saturate the two cores. */
+const LOGIN_CONNECTIONS = 4;
 const log = (message) => process.stderr.write(`${message}\n`);
 
 const before = process.argv[2];
@@ -50,17 +55,22 @@ async function startServer(cwd, database, dataDir) {
   );
 }
 
-function loadVerify({ info }, bodies, duration) {
+function load(
+  { info },
+  { path, apiKey = info.apiKey, connections = CONNECTIONS },
+  bodies,
+  duration,
+) {
   let next = 0;
   return autocannon({
     url: `http://127.0.0.1:${info.port}`,
-    connections: CONNECTIONS,
+    connections,
     duration,
     requests: [
       {
         method: 'POST',
-        path: '/api/v1/verify',
-        headers: { 'content-type': 'application/json', 'x-api-key': info.apiKey },
+        path,
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
         setupRequest: (request) => {
           request.body = bodies[next++ % bodies.length];
           return request;
@@ -89,51 +99,109 @@ async function main() {
       servers.push(await startServer(cwd, database, join(scratch, `data-${name}`)));
     }
     const [beforeServer, afterServer] = servers;
+    const verify = { path: '/api/v1/verify' };
     const verifyBodies = (server, extra) =>
       server.info.users.map((user) => JSON.stringify({ user_id: user.id, ...extra }));
-    const variants = [
-      { label: `before (${before})`, server: beforeServer, bodies: verifyBodies(beforeServer, {}) },
+    const login = { path: '/api/v1/login', connections: LOGIN_CONNECTIONS };
+    const loginBodies = (server) =>
+      server.info.users.map((user) =>
+        JSON.stringify({
+          username: user.username,
+          password: server.info.password,
+          version: server.info.version,
+        }),
+      );
+    const tables = [
       {
-        label: 'here, no entitlements asked',
-        server: afterServer,
-        bodies: verifyBodies(afterServer, {}),
+        name: 'verify',
+        connections: CONNECTIONS,
+        variants: [
+          {
+            label: `before (${before})`,
+            server: beforeServer,
+            call: verify,
+            bodies: verifyBodies(beforeServer, {}),
+          },
+          {
+            label: 'here, no entitlements asked',
+            server: afterServer,
+            call: verify,
+            bodies: verifyBodies(afterServer, {}),
+          },
+          {
+            label: 'here, entitlements: ["PRO"]',
+            server: afterServer,
+            call: verify,
+            bodies: verifyBodies(afterServer, { entitlements: ['PRO'] }),
+          },
+        ],
       },
       {
-        label: 'here, entitlements: ["PRO"]',
-        server: afterServer,
-        bodies: verifyBodies(afterServer, { entitlements: ['PRO'] }),
+        name: 'login',
+        connections: LOGIN_CONNECTIONS,
+        variants: [
+          {
+            label: `before (${before})`,
+            server: beforeServer,
+            call: login,
+            bodies: loginBodies(beforeServer),
+          },
+          { label: 'here', server: afterServer, call: login, bodies: loginBodies(afterServer) },
+          ...(afterServer.info.locked
+            ? [
+                {
+                  label: 'here, HWID lock, a bound device',
+                  server: afterServer,
+                  call: { ...login, apiKey: afterServer.info.locked.apiKey },
+                  bodies: afterServer.info.locked.users.map((user) =>
+                    JSON.stringify({
+                      username: user.username,
+                      password: afterServer.info.password,
+                      version: afterServer.info.version,
+                      hwid: user.hwid,
+                    }),
+                  ),
+                },
+              ]
+            : []),
+        ],
       },
     ];
-    for (const variant of variants) {
-      const check = await loadVerify(variant.server, variant.bodies.slice(0, 1), 1);
-      if (check.non2xx > 0) throw new Error(`${variant.label}: verify answered non-2xx`);
-      variant.results = [];
-    }
-    log('Warming up...');
-    for (const variant of variants) await loadVerify(variant.server, variant.bodies, 3);
-    for (let round = 1; round <= ROUNDS; round += 1) {
+    const lines = [];
+    for (const table of tables) {
+      const { variants } = table;
       for (const variant of variants) {
-        const result = await loadVerify(variant.server, variant.bodies, DURATION_SECONDS);
-        if (result.non2xx > 0 || result.errors > 0) {
-          throw new Error(`${variant.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-        }
-        variant.results.push(result.requests.average);
+        const check = await load(variant.server, variant.call, variant.bodies.slice(0, 1), 1);
+        if (check.non2xx > 0) throw new Error(`${variant.label}: ${table.name} answered non-2xx`);
+        variant.results = [];
       }
-      log(
-        `Round ${round} of ${ROUNDS}: ${variants.map((v) => `${v.label} ${v.results.at(-1).toFixed(0)}/s`).join(', ')}`,
+      log(`Warming up ${table.name}...`);
+      for (const variant of variants) await load(variant.server, variant.call, variant.bodies, 3);
+      for (let round = 1; round <= ROUNDS; round += 1) {
+        for (const variant of variants) {
+          const result = await load(variant.server, variant.call, variant.bodies, DURATION_SECONDS);
+          if (result.non2xx > 0 || result.errors > 0) {
+            throw new Error(`${variant.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+          }
+          variant.results.push(result.requests.average);
+        }
+        log(
+          `${table.name} round ${round} of ${ROUNDS}: ${variants.map((v) => `${v.label} ${v.results.at(-1).toFixed(0)}/s`).join(', ')}`,
+        );
+      }
+      const baseline = median(variants[0].results);
+      lines.push(
+        `${table.name} against ${before}, ${ROUNDS} alternating rounds x ${DURATION_SECONDS} s, ${table.connections} connections`,
+        '',
+        `| ${table.name} | req/s per round | median | against before |`,
+        '| --- | --- | --- | --- |',
+        ...variants.map((variant) => {
+          const value = median(variant.results);
+          return `| ${variant.label} | ${variant.results.map((r) => r.toFixed(0)).join(', ')} | ${value.toFixed(0)} | ${((value / baseline) * 100).toFixed(1)}% |`;
+        }),
+        '',
       );
     }
-    const baseline = median(variants[0].results);
-    const lines = [
-      `verify against ${before}, ${ROUNDS} alternating rounds x ${DURATION_SECONDS} s, ${CONNECTIONS} connections`,
-      '',
-      '| verify | req/s per round | median | against before |',
-      '| --- | --- | --- | --- |',
-      ...variants.map((variant) => {
-        const value = median(variant.results);
-        return `| ${variant.label} | ${variant.results.map((r) => r.toFixed(0)).join(', ')} | ${value.toFixed(0)} | ${((value / baseline) * 100).toFixed(1)}% |`;
-      }),
-    ];
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     for (const server of servers) await stopChild(server.child);

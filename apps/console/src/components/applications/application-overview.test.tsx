@@ -1,4 +1,4 @@
-import type { ApplicationStats } from '@latchkey/contracts';
+import type { Application, ApplicationStats } from '@latchkey/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -93,5 +93,50 @@ describe('ApplicationOverview: honest figures', () => {
     expect(screen.queryByText('0')).toBeNull();
     expect(screen.queryByText('No recent activity')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('ApplicationOverview: Security Settings', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  function OverviewOf({ application: shown }: { application: Application }) {
+    const statsQuery = useApplicationStats(shown.id);
+    return <ApplicationOverview application={shown} statsQuery={statsQuery} />;
+  }
+
+  /** The Security Settings card's terms and what each says, in order. */
+  function securityItems() {
+    const title = screen.getByText('Security Settings');
+    const list = title.closest('.gap-4')!.querySelector('dl')!;
+    return within(list)
+      .getAllByRole('term')
+      .map((term) => `${term.textContent}: ${term.nextElementSibling?.textContent}`);
+  }
+
+  it("shows the device limit and whether the portal is on, beside the spec's four items", async () => {
+    stubStats([async () => Response.json({ ...quietStats, totalUsers: 12, activeUsers: 9 })]);
+    renderWithProviders(
+      <OverviewOf application={{ ...application, maxDevices: 3, portalEnabled: true }} />,
+      { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+    );
+    await waitFor(() => expect(securityItems()).toContain('User Count: 12'));
+    expect(securityItems()).toEqual([
+      'Status: Online',
+      'HWID Lock: Disabled',
+      'Licence Key: Optional',
+      'Sessions per User: 3',
+      'Devices per User: 3',
+      'Portal: On',
+      'User Count: 12',
+      'Active Users: 9',
+    ]);
+  });
+
+  it('says Off for a portal that is off, and the default of one device', async () => {
+    stubStats([async () => Response.json(quietStats)]);
+    renderOverview();
+    await waitFor(() => expect(securityItems()).toContain('User Count: 0'));
+    expect(securityItems()).toContain('Devices per User: 1');
+    expect(securityItems()).toContain('Portal: Off');
   });
 });

@@ -147,6 +147,14 @@ export function ApplicationOverview({
             countFormat.format(application.maxSessionsPerUser)
           )}
         </Item>
+        <Item term="Devices per User" className="tabular-nums">
+          {countFormat.format(application.maxDevices)}
+        </Item>
+        <Item term="Portal">
+          <span className={application.portalEnabled ? 'text-success' : 'text-muted-foreground'}>
+            {application.portalEnabled ? 'On' : 'Off'}
+          </span>
+        </Item>
         <Item term="User Count" className="tabular-nums">
           <StatValue state={statState}>{stats && countFormat.format(stats.totalUsers)}</StatValue>
         </Item>

@@ -18,6 +18,12 @@ import {
   toDeviceSettingsFields,
   toDeviceSettingsRequest,
 } from './device-settings.ts';
+import { PortalSettingsGroup } from './portal-settings-group.tsx';
+import {
+  findPortalSettingsProblem,
+  toPortalSettingsFields,
+  toPortalSettingsRequest,
+} from './portal-settings.ts';
 
 /** Spec doc 1 §2: the management page's Settings dialog. */
 export function ApplicationSettingsDialog({ application }: { application: Application }) {
@@ -45,6 +51,7 @@ function toSettingsFields(application: Application) {
     licenseRequired: application.licenseRequired,
     maxSessions: application.maxSessionsPerUser?.toString() ?? '',
     devices: toDeviceSettingsFields(application),
+    portal: toPortalSettingsFields(application),
   };
 }
 
@@ -58,17 +65,19 @@ function ApplicationSettingsForm({
   const id = useId();
   const updateApplication = useUpdateApplication();
   // Spec doc 1 §5: no validation of the spec's settings; the server's message explains a
-  // refusal. Only the device settings of issue 24 are checked first.
+  // refusal. Only the device and portal settings of issue 24 are checked first.
   const { fields, setField, validationError, submit } = useFormFields({
     initialFields: () => toSettingsFields(application),
-    validate: ({ devices }) => findDeviceSettingsProblem(devices)?.message ?? null,
-    onValidSubmit: ({ maxSessions, devices, ...settings }) =>
+    validate: ({ devices, portal }) =>
+      findDeviceSettingsProblem(devices)?.message ?? findPortalSettingsProblem(portal),
+    onValidSubmit: ({ maxSessions, devices, portal, ...settings }) =>
       updateApplication.mutate(
         {
           applicationId: application.id,
           changes: {
             ...settings,
             ...toDeviceSettingsRequest(devices),
+            ...toPortalSettingsRequest(portal),
             // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
             maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
             // Spec doc 1 §7's whole body: the messages are sent back unchanged.
@@ -182,6 +191,13 @@ function ApplicationSettingsForm({
         fields={fields.devices}
         problem={validationError === null ? null : findDeviceSettingsProblem(fields.devices)}
         onChange={(devices) => setField('devices', devices)}
+      />
+      <PortalSettingsGroup
+        formId={id}
+        application={application}
+        fields={fields.portal}
+        problem={validationError === null ? null : findPortalSettingsProblem(fields.portal)}
+        onChange={(portal) => setField('portal', portal)}
       />
     </DialogForm>
   );

@@ -1,0 +1,42 @@
+import {
+  updateApplicationRequestSchema,
+  type Application,
+  type UpdateApplicationRequest,
+} from '@latchkey/contracts';
+
+/** The End-user portal group of the Settings dialog as typed (issue 24). */
+export interface PortalSettingsFields {
+  portalEnabled: boolean;
+  /** Empty: the portal shows the application's name. */
+  portalName: string;
+}
+
+export function toPortalSettingsFields(application: Application): PortalSettingsFields {
+  return {
+    portalEnabled: application.portalEnabled,
+    portalName: application.portalName ?? '',
+  };
+}
+
+export type PortalSettingsRequest = Required<
+  Pick<UpdateApplicationRequest, 'portalEnabled' | 'portalName'>
+>;
+
+export function toPortalSettingsRequest(fields: PortalSettingsFields): PortalSettingsRequest {
+  const portalName = fields.portalName.trim();
+  return { portalEnabled: fields.portalEnabled, portalName: portalName === '' ? null : portalName };
+}
+
+/**
+ * The problem that stops the portal settings from being sent, or null. Checked by the contract
+ * the server checks them with, in its words ("Portal name must be at most 100 characters").
+ */
+export function findPortalSettingsProblem(fields: PortalSettingsFields): string | null {
+  const result = updateApplicationRequestSchema.safeParse(toPortalSettingsRequest(fields));
+  return result.success ? null : (result.error.issues[0]?.message ?? null);
+}
+
+/** The portal's address: the console's own origin serves it (issue 24). */
+export function getPortalUrl(portalPublicId: string, origin = window.location.origin): string {
+  return `${origin}/portal/${encodeURIComponent(portalPublicId)}`;
+}
