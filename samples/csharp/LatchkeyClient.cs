@@ -1,7 +1,8 @@
 // Latchkey client sample for C# (WinForms): login (with a password or a licence key alone),
 // registration (with a licence key if you sell them), verify, a live session with heartbeats,
 // forced logout when the licence is revoked, licence keys redeemed onto the account, its
-// entitlements and subscriptions shown, and every server answer's Ed25519 signature checked.
+// entitlements and subscriptions shown, this device released so that another machine can log in,
+// and every server answer's Ed25519 signature checked.
 //
 // Builds with .NET 8 on Windows (LatchkeyClient.csproj: net8.0-windows, UseWindowsForms) and with
 // Mono as C# 7:
@@ -64,6 +65,10 @@ namespace LatchkeySample
         [DataMember(Name = "subscriptions")] public List<SubscriptionInfo> Subscriptions { get; set; }
         /// <summary>ENTITLEMENTS_MISSING only: the codes asked for that the user does not hold.</summary>
         [DataMember(Name = "missing_entitlements")] public List<string> MissingEntitlements { get; set; }
+        /// <summary>devices/reset only: how many devices were released.</summary>
+        [DataMember(Name = "released")] public int Released { get; set; }
+        /// <summary>devices/reset (OK and RESET_COOLDOWN): when a device may be released again (ISO 8601; null: any time).</summary>
+        [DataMember(Name = "next_reset_at")] public string NextResetAt { get; set; }
 
         /// <summary>Seconds from the Retry-After header of a 429, else 0 (not part of the body).</summary>
         public int RetryAfterSeconds { get; set; }
@@ -77,6 +82,7 @@ namespace LatchkeySample
         [DataMember(Name = "api_key", Order = 3)] public string ApiKey { get; set; }
         [DataMember(Name = "version", Order = 4)] public string Version { get; set; }
         [DataMember(Name = "hwid", Order = 5)] public string Hwid { get; set; }
+        [DataMember(Name = "device_name", Order = 6, EmitDefaultValue = false)] public string DeviceName { get; set; }
     }
 
     /// <summary>An active subscription: the plan's name and its expiry (null: lifetime).</summary>
@@ -110,6 +116,7 @@ namespace LatchkeySample
         [DataMember(Name = "license_key", Order = 1)] public string LicenseKey { get; set; }
         [DataMember(Name = "hwid", Order = 2)] public string Hwid { get; set; }
         [DataMember(Name = "version", Order = 3)] public string Version { get; set; }
+        [DataMember(Name = "device_name", Order = 4, EmitDefaultValue = false)] public string DeviceName { get; set; }
     }
 
     [DataContract]
@@ -118,6 +125,15 @@ namespace LatchkeySample
         [DataMember(Name = "username", Order = 1)] public string Username { get; set; }
         [DataMember(Name = "password", Order = 2)] public string Password { get; set; }
         [DataMember(Name = "license_key", Order = 3)] public string LicenseKey { get; set; }
+    }
+
+    /// <summary>Releases one device of the account (this one: the hwid its login sent).</summary>
+    [DataContract]
+    public class DeviceResetRequest
+    {
+        [DataMember(Name = "username", Order = 1)] public string Username { get; set; }
+        [DataMember(Name = "password", Order = 2)] public string Password { get; set; }
+        [DataMember(Name = "hwid", Order = 3)] public string Hwid { get; set; }
     }
 
     [DataContract]
@@ -200,6 +216,9 @@ namespace LatchkeySample
                 case "LICENSE_BANNED": return "Licence Key Banned";
                 case "LICENSE_EXPIRED": return "Licence Key Lapsed";
                 case "ENTITLEMENTS_MISSING": return "Feature Not Included";
+                case "RESET_NOT_ALLOWED": return "Reset Not Allowed";
+                case "RESET_COOLDOWN": return "Reset Not Yet Available";
+                case "DEVICE_NOT_FOUND": return "Device Not Found";
                 default: return fallbackTitle;
             }
         }
@@ -216,9 +235,25 @@ namespace LatchkeySample
             var text = answer.Message ?? "";
             if (answer.MissingEntitlements != null && answer.MissingEntitlements.Count > 0)
                 text += " (missing: " + string.Join(", ", answer.MissingEntitlements) + ")";
+            if (answer.Code == "RESET_COOLDOWN" && !string.IsNullOrEmpty(answer.NextResetAt))
+                text += " (next release possible at " + LocalTime(answer.NextResetAt) + ")";
             if (answer.Code == "RATE_LIMITED" && answer.RetryAfterSeconds > 0)
                 text += " Try again in " + answer.RetryAfterSeconds + " seconds.";
             return text;
+        }
+
+        /// <summary>
+        /// An ISO 8601 time of the server as this computer's local time to the minute, rounded up (so
+        /// the time shown is never before the one meant); the text as it came when it is not one.
+        /// </summary>
+        public static string LocalTime(string iso)
+        {
+            DateTimeOffset at;
+            if (!DateTimeOffset.TryParse(iso, System.Globalization.CultureInfo.InvariantCulture,
+                    System.Globalization.DateTimeStyles.AssumeUniversal, out at)) return iso;
+            var minute = at.AddTicks(-(at.Ticks % TimeSpan.TicksPerMinute));
+            if (minute < at) minute = minute.AddMinutes(1);
+            return minute.ToLocalTime().ToString("yyyy-MM-dd HH:mm", System.Globalization.CultureInfo.InvariantCulture);
         }
 
         public static void Show(IWin32Window owner, ApiResponse answer, string fallbackTitle)
@@ -235,6 +270,15 @@ namespace LatchkeySample
         {
             Log.Write("dialog \"" + title + "\": " + text);
             MessageBox.Show(owner, text, title, MessageBoxButtons.OK, icon);
+        }
+
+        /// <summary>A Yes/No question (No unless Yes is chosen), logged with the choice.</summary>
+        public static bool Confirm(IWin32Window owner, string text, string title)
+        {
+            Log.Write("confirm \"" + title + "\": " + text);
+            var isConfirmed = MessageBox.Show(owner, text, title, MessageBoxButtons.YesNo, MessageBoxIcon.Question) == DialogResult.Yes;
+            Log.Write("confirm \"" + title + "\": " + (isConfirmed ? "yes" : "no"));
+            return isConfirmed;
         }
     }
 
@@ -271,9 +315,12 @@ namespace LatchkeySample
             baseUrl = LatchkeySettings.BaseUrl.TrimEnd('/');
             publicKey = ParseHex(LatchkeySettings.SigningPublicKey);
             Hwid = HardwareId.Get();
+            DeviceName = HardwareId.DeviceName();
         }
 
         public string Hwid { get; private set; }
+        /// <summary>This machine's name, sent with a login so the user and the vendor can tell devices apart.</summary>
+        public string DeviceName { get; private set; }
         public string UserId { get; private set; }
         public string SessionToken { get; private set; }
 
@@ -293,6 +340,7 @@ namespace LatchkeySample
                 ApiKey = LatchkeySettings.ApiKey,
                 Version = LatchkeySettings.AppVersion,
                 Hwid = Hwid,
+                DeviceName = DeviceName,
             }).ConfigureAwait(false);
             if (response.Success)
             {
@@ -310,6 +358,7 @@ namespace LatchkeySample
                 LicenseKey = licenseKey,
                 Hwid = Hwid,
                 Version = LatchkeySettings.AppVersion,
+                DeviceName = DeviceName,
             }).ConfigureAwait(false);
             if (response.Success)
             {
@@ -340,6 +389,20 @@ namespace LatchkeySample
                 Username = username,
                 Password = password,
                 LicenseKey = licenseKey,
+            });
+        }
+
+        /// <summary>
+        /// Releases this device from the account (the password proves the holder), so that another
+        /// machine can take its seat; the server ends this device's sessions.
+        /// </summary>
+        public Task<ApiResponse> ReleaseThisDeviceAsync(string username, string password)
+        {
+            return PostAsync("/api/v1/devices/reset", new DeviceResetRequest
+            {
+                Username = username,
+                Password = password,
+                Hwid = Hwid,
             });
         }
 
@@ -713,6 +776,25 @@ namespace LatchkeySample
                 Log.Write("hardware id: " + wmiClass + " unavailable (" + error.GetType().Name + ")");
             }
             return "";
+        }
+
+        /// <summary>The machine's name (at most 128 characters, the server's limit), or null when it has none.</summary>
+        public static string DeviceName()
+        {
+            string name;
+            try
+            {
+                name = Environment.MachineName;
+            }
+            catch (InvalidOperationException)
+            {
+                return null;
+            }
+            name = (name ?? "").Trim();
+            if (name.Length == 0) return null;
+            if (name.Length <= 128) return name;
+            // Never half of a surrogate pair: the server refuses text that is not valid Unicode.
+            return name.Substring(0, char.IsHighSurrogate(name[127]) ? 127 : 128);
         }
     }
 
@@ -1139,7 +1221,8 @@ namespace LatchkeySample
 
     /// <summary>
     /// The main window (600x400): who is signed in, their entitlements and subscriptions, a row to
-    /// redeem a licence key onto the account, and the session kept alive behind it.
+    /// redeem a licence key onto the account, a button to release this device from the account,
+    /// and the session kept alive behind it.
     /// </summary>
     public class MainForm : Form
     {
@@ -1152,6 +1235,7 @@ namespace LatchkeySample
         private readonly TextBox redeemKeyBox = new TextBox();
         private readonly TextBox redeemPasswordBox = new TextBox();
         private readonly Button redeemButton = new Button();
+        private readonly Button releaseButton = new Button();
         private int verifyFailures;
         private bool isMonitoring;
         private bool isHeartbeatRunning;
@@ -1198,12 +1282,17 @@ namespace LatchkeySample
             redeemButton.Location = new Point(505, 262);
             redeemButton.Size = new Size(65, 28);
             redeemButton.Click += OnRedeemClick;
+            // A new PC, a reinstall: the user frees this device's seat so that another machine can log in.
+            releaseButton.Text = "Release this device...";
+            releaseButton.Location = new Point(30, 340);
+            releaseButton.Size = new Size(170, 32);
+            releaseButton.Click += OnReleaseClick;
             var logoutButton = new Button { Text = "Logout", Location = new Point(470, 340), Size = new Size(100, 32) };
             logoutButton.Click += OnLogoutClick;
             Controls.AddRange(new Control[]
             {
                 heading, detailNames, details, statusLabel, redeemKeyLabel, redeemKeyBox, redeemPasswordLabel, redeemPasswordBox,
-                redeemButton, logoutButton,
+                redeemButton, releaseButton, logoutButton,
             });
 
             heartbeatTimer.Interval = LatchkeySettings.HEARTBEAT_INTERVAL_SECONDS * 1000;
@@ -1266,6 +1355,61 @@ namespace LatchkeySample
             finally
             {
                 redeemButton.Enabled = true;
+            }
+        }
+
+        /// <summary>
+        /// Releases this device from the account, after a confirmation and the password (asked each
+        /// time, never kept). The server ends this device's sessions, so a release signs out here.
+        /// </summary>
+        private async void OnReleaseClick(object sender, EventArgs e)
+        {
+            if (!Dialog.Confirm(this,
+                    "Release this device from your account? You will be signed out here, and another machine can then log in with your account.",
+                    "Release This Device")) return;
+            string password;
+            using (var prompt = new PromptForm("Latchkey Release Device", "Release this device", "Release",
+                new[] { new PromptField("Password", true) }))
+            {
+                if (prompt.ShowDialog(this) != DialogResult.OK) return;
+                password = prompt.Values[0];
+            }
+            if (IsDisposed) return; // signed out meanwhile
+            if (password.Length == 0)
+            {
+                Dialog.Show(this, "Please enter your password.", "Release Failed", MessageBoxIcon.Warning);
+                return;
+            }
+            releaseButton.Enabled = false;
+            try
+            {
+                var answer = await client.ReleaseThisDeviceAsync(user.Username, password);
+                if (!answer.Success)
+                {
+                    Log.Write("release failed (" + answer.Code + "): " + answer.Message);
+                    Refusals.Show(this, answer, "Release Failed");
+                    return;
+                }
+                Log.Write("device released (" + answer.Released + ")");
+                var text = answer.Message;
+                if (!string.IsNullOrEmpty(answer.NextResetAt))
+                    text += ". You can release a device again from " + Refusals.LocalTime(answer.NextResetAt) + ".";
+                // The server has ended this device's session already: nothing to end here.
+                await StopMonitoringAsync(false);
+                RaiseLoggedOut("Device Released", text, false);
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+            }
+            catch (Exception error)
+            {
+                Log.Write("release error: " + LoginForm.Describe(error));
+                Dialog.Show(this, "Network error: " + LoginForm.Describe(error), "Error", MessageBoxIcon.Error);
+            }
+            finally
+            {
+                if (!IsDisposed) releaseButton.Enabled = true;
             }
         }
 
@@ -1432,7 +1576,7 @@ namespace LatchkeySample
         {
             Application.EnableVisualStyles();
             Application.SetCompatibleTextRenderingDefault(false);
-            Log.Write("starting (hardware id " + HardwareId.Get() + ")");
+            Log.Write("starting (hardware id " + HardwareId.Get() + ", device name " + (HardwareId.DeviceName() ?? "(none)") + ")");
             Application.Run(new LoginForm());
         }
 #endif

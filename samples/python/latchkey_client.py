@@ -3,7 +3,8 @@
 #
 # The login window logs in with a username and password, registers an account (with a licence
 # key if you sell them) or logs in with a licence key alone; the main window shows the user's
-# entitlements and subscriptions and redeems further keys onto the account.
+# entitlements and subscriptions, redeems further keys onto the account, and releases this
+# device from the account (a new PC: another machine can then log in).
 
 # Settings: Latchkey fills these in when you copy the sample from the console.
 API_KEY = "YOUR_API_KEY"
@@ -27,16 +28,18 @@ import os  # noqa: E402
 import platform  # noqa: E402
 import queue  # noqa: E402
 import secrets  # noqa: E402
+import socket  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
 import urllib.error  # noqa: E402
 import urllib.request  # noqa: E402
 import uuid  # noqa: E402
+from datetime import datetime, timedelta, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import tkinter as tk  # noqa: E402
-from tkinter import messagebox  # noqa: E402
+from tkinter import messagebox, simpledialog  # noqa: E402
 
 from nacl.exceptions import BadSignatureError  # noqa: E402
 from nacl.signing import VerifyKey  # noqa: E402
@@ -48,6 +51,11 @@ LOGGED_OUT_MESSAGE = "You have been logged out."
 MISSING_CREDENTIALS_MESSAGE = "Please enter both username and password."
 MISSING_LICENSE_KEY_MESSAGE = "Please enter a licence key."
 MISSING_REDEEM_FIELDS_MESSAGE = "Please enter a licence key and your password."
+MISSING_PASSWORD_MESSAGE = "Please enter your password."
+RELEASE_CONFIRM_MESSAGE = (
+    "Release this device from your account? You will be signed out here, and another machine"
+    " can then log in with your account."
+)
 
 # Refusals (of a login, a registration, a redemption or a verify) by the answer's stable code
 # (never by its text: vendors rewrite messages). The flag says whether the program must exit
@@ -65,6 +73,9 @@ REFUSAL_TITLES = {
     "LICENSE_BANNED": ("Licence Key Banned", False),
     "LICENSE_EXPIRED": ("Licence Key Lapsed", False),
     "ENTITLEMENTS_MISSING": ("Feature Not Included", False),
+    "RESET_NOT_ALLOWED": ("Reset Not Allowed", False),
+    "RESET_COOLDOWN": ("Reset Not Yet Available", False),
+    "DEVICE_NOT_FOUND": ("Device Not Found", False),
 }
 
 
@@ -79,9 +90,48 @@ def refusal_text(response):
     missing = response.data.get("missing_entitlements")
     if isinstance(missing, list) and missing:
         text += " (missing: " + ", ".join(str(code) for code in missing) + ")"
+    next_reset_at = response.data.get("next_reset_at")
+    if response.code == "RESET_COOLDOWN" and isinstance(next_reset_at, str) and next_reset_at:
+        text += f" (next release possible at {local_time(next_reset_at)})"
     if response.code == "RATE_LIMITED" and response.retry_after:
         text += f" Please try again in {response.retry_after} seconds."
     return text
+
+
+def local_time(iso):
+    """A server time (ISO 8601) as this computer's local time to the minute, rounded up (never
+    before the time meant); the text as it came when it is not one."""
+    try:
+        at = datetime.fromisoformat(iso.replace("Z", "+00:00"))
+    except (AttributeError, TypeError, ValueError):
+        return str(iso)
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=timezone.utc)
+    if at.second or at.microsecond:
+        at = at.replace(second=0, microsecond=0) + timedelta(minutes=1)
+    return at.astimezone().strftime("%Y-%m-%d %H:%M")
+
+
+def released_text(response):
+    """What a release says: the server's message, and when the next one is possible."""
+    text = response.message
+    next_reset_at = response.data.get("next_reset_at")
+    if isinstance(next_reset_at, str) and next_reset_at:
+        text += f". You can release a device again from {local_time(next_reset_at)}."
+    return text
+
+
+def device_name():
+    """This machine's name, sent with a login so that devices can be told apart: at most 128
+    characters (counted as the server counts them, in UTF-16 code units), or None."""
+    try:
+        name = socket.gethostname().strip()
+    except OSError:
+        return None
+    name = name[:128]
+    while len(name.encode("utf-16-le")) > 256:
+        name = name[:-1]
+    return name or None
 
 
 def licensing_of(data):
@@ -331,6 +381,7 @@ class LatchkeyClient:
     def __init__(self, root):
         self.root = root
         self.hwid = hardware_id()
+        self.device_name = device_name()
         self.results = queue.Queue()
         self.generation = 0  # bumped when a session ends: late answers of the old one are ignored
         self.is_busy = False
@@ -540,6 +591,11 @@ class LatchkeyClient:
         tk.Button(self.root, text="Logout", command=self.on_logout).place(
             x=300, y=360, width=120, height=32, anchor="center"
         )
+        # A new PC, a reinstall: the user frees this device's seat so another machine can log in.
+        self.release_button = tk.Button(
+            self.root, text="Release this device...", command=self.on_release_device
+        )
+        self.release_button.place(x=495, y=360, width=180, height=32, anchor="center")
 
     def show_licensing(self):
         """The user's entitlements and subscriptions on the main screen (and in the log)."""
@@ -574,6 +630,8 @@ class LatchkeyClient:
             "version": APP_VERSION,
             "hwid": self.hwid,
         }
+        if self.device_name:
+            payload["device_name"] = self.device_name
         self.run_in_background(lambda: call_api("/api/v1/login", payload), self.on_login_answer)
 
     def on_license_login(self):
@@ -587,6 +645,8 @@ class LatchkeyClient:
         self.set_busy(True, "Logging in...")
         log("login with a licence key")
         payload = {"license_key": license_key, "hwid": self.hwid, "version": APP_VERSION}
+        if self.device_name:
+            payload["device_name"] = self.device_name
         self.run_in_background(
             lambda: call_api("/api/v1/license/login", payload), self.on_login_answer
         )
@@ -758,6 +818,63 @@ class LatchkeyClient:
             self.show_dialog("info", "Licence Key Redeemed", result.message)
 
         self.run_in_background(lambda: call_api("/api/v1/license/redeem", payload), on_done)
+
+    # --- Releasing this device -----------------------------------------------------------------
+
+    def confirm(self, title, message):
+        """A Yes/No question, logged with the answer."""
+        log(f"confirm {title}: {message}")
+        is_confirmed = messagebox.askyesno(title, message, parent=self.root)
+        log(f"confirm {title}: {'yes' if is_confirmed else 'no'}")
+        return is_confirmed
+
+    def on_release_device(self):
+        """Releases this device (the hwid this program logs in with) from the account, after a
+        confirmation and the password (asked each time, never kept), so that another machine can
+        take its seat. The server ends this device's sessions: a release signs out here."""
+        if self.user is None or str(self.release_button["state"]) == tk.DISABLED:
+            return
+        if not self.confirm("Release This Device", RELEASE_CONFIRM_MESSAGE):
+            return
+        password = simpledialog.askstring(
+            "Latchkey Client - Release Device",
+            "Enter your password to release this device:",
+            show="*",
+            parent=self.root,
+        )
+        if password is None or self.user is None:
+            return  # cancelled, or signed out meanwhile
+        if not password:
+            self.show_dialog("warning", "Validation Error", MISSING_PASSWORD_MESSAGE)
+            return
+        self.release_button.config(state=tk.DISABLED)
+        log("release this device")
+        generation = self.generation
+        payload = {
+            "username": str(self.user.get("username", "")),
+            "password": password,
+            "hwid": self.hwid,
+        }
+
+        def on_done(status, result):
+            if generation != self.generation:
+                return  # logged out meanwhile
+            self.release_button.config(state=tk.NORMAL)
+            if status == "error":
+                self.show_request_error(result, "Connection error")
+                return
+            if not result.is_success:
+                log(f"release failed: {result.code}")
+                self.show_refusal(result, "Release Failed")
+                return
+            log(f"device released ({result.data.get('released')})")
+            # The server has ended this device's session already: nothing to end here.
+            self.stop_monitoring()
+            clear_saved_user_id()
+            self.reset_to_login()
+            self.show_dialog("info", "Device Released", released_text(result))
+
+        self.run_in_background(lambda: call_api("/api/v1/devices/reset", payload), on_done)
 
     # --- Session monitoring -------------------------------------------------------------------
 

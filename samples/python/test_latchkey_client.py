@@ -2,8 +2,10 @@
 (RFC 8032 test 1 key). Run: /usr/bin/python3 -m unittest test_latchkey_client (from this folder),
 or with LATCHKEY_CLIENT_PATH naming a rendered copy of the sample to test that one."""
 
+import contextlib
 import importlib.util
 import os
+import time
 import unittest
 from pathlib import Path
 
@@ -119,6 +121,97 @@ class LicensingTest(unittest.TestCase):
             None,
         )
         self.assertEqual(client.refusal_text(answer), "Not included (missing: TEAM)")
+
+
+
+@contextlib.contextmanager
+def local_zone(name):
+    """This process's local time zone is `name` (a tz database name) for the block."""
+    previous = os.environ.get("TZ")
+    os.environ["TZ"] = name
+    time.tzset()
+    try:
+        yield
+    finally:
+        if previous is None:
+            del os.environ["TZ"]
+        else:
+            os.environ["TZ"] = previous
+        time.tzset()
+
+
+class DevicesTest(unittest.TestCase):
+    def test_titles_the_reset_codes(self):
+        title = client.refusal_title
+        self.assertEqual(title("RESET_NOT_ALLOWED", "x"), ("Reset Not Allowed", False))
+        self.assertEqual(title("RESET_COOLDOWN", "x"), ("Reset Not Yet Available", False))
+        self.assertEqual(title("DEVICE_NOT_FOUND", "x"), ("Device Not Found", False))
+        self.assertEqual(title("INVALID_CREDENTIALS", "Release Failed"), ("Release Failed", False))
+
+    def test_shows_server_times_in_local_time_to_the_minute_rounded_up(self):
+        with local_zone("Asia/Kolkata"):  # +05:30 all year: a conversion that shows
+            local_time = client.local_time
+            self.assertEqual(local_time("2026-06-08T12:00:00.000Z"), "2026-06-08 17:30")
+            self.assertEqual(local_time("2026-06-08T12:00:00.001Z"), "2026-06-08 17:31")
+            self.assertEqual(local_time("2026-06-08T18:29:59+00:00"), "2026-06-09 00:00")
+            self.assertEqual(local_time("not a time"), "not a time")
+            self.assertEqual(local_time(None), "None")
+
+    @local_zone("UTC")
+    def test_says_when_the_next_release_is_possible(self):
+        cooldown = client.ApiResponse(
+            200,
+            {
+                "success": False,
+                "code": "RESET_COOLDOWN",
+                "message": "Not yet",
+                "next_reset_at": "2026-06-08T12:00:00.000Z",
+            },
+            None,
+        )
+        self.assertEqual(
+            client.refusal_text(cooldown), "Not yet (next release possible at 2026-06-08 12:00)"
+        )
+        released = client.ApiResponse(
+            200,
+            {
+                "success": True,
+                "code": "OK",
+                "message": "Device released",
+                "released": 1,
+                "next_reset_at": "2026-06-08T12:00:00.000Z",
+            },
+            None,
+        )
+        self.assertEqual(
+            client.released_text(released),
+            "Device released. You can release a device again from 2026-06-08 12:00.",
+        )
+        no_cooldown = client.ApiResponse(
+            200, {"code": "OK", "message": "Device released", "next_reset_at": None}, None
+        )
+        self.assertEqual(client.released_text(no_cooldown), "Device released")
+        not_allowed = client.ApiResponse(
+            200,
+            {"code": "RESET_NOT_ALLOWED", "message": "Ask the vendor", "next_reset_at": None},
+            None,
+        )
+        self.assertEqual(client.refusal_text(not_allowed), "Ask the vendor")
+
+    def test_names_the_device_within_the_servers_limit(self):
+        original = client.socket.gethostname
+        try:
+            client.socket.gethostname = lambda: "  build-pc  "
+            self.assertEqual(client.device_name(), "build-pc")
+            client.socket.gethostname = lambda: "x" * 200
+            self.assertEqual(client.device_name(), "x" * 128)
+            # 128 code points of which one is outside the BMP: 129 UTF-16 units, one too many.
+            client.socket.gethostname = lambda: "\U0001F5A5" + "y" * 127
+            self.assertEqual(client.device_name(), "\U0001F5A5" + "y" * 126)
+            client.socket.gethostname = lambda: " "
+            self.assertIsNone(client.device_name())
+        finally:
+            client.socket.gethostname = original
 
 
 if __name__ == "__main__":

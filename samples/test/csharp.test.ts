@@ -1,12 +1,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
+import { appUserSessions, appUsers } from '../../apps/server/src/db/schema/index.ts';
+import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { compileCsharp } from './csharp-build.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { hasTool } from './require-tool.ts';
@@ -174,6 +175,16 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     await xdotool('key', 'Return');
   };
 
+  /** Focuses a window and clicks at a point of it (relative to its top left). */
+  const clickAt = async (windowId: string, left: number, top: number) => {
+    await xdotool('windowfocus', '--sync', windowId);
+    const { x, y } = await geometry(windowId);
+    await xdotool('mousemove', String(x + left), String(y + top));
+    await sleep(200);
+    await xdotool('click', '1');
+    await sleep(100);
+  };
+
   /** Waits for a dialog with this title, closes it with Enter, and waits until it is gone. */
   const dismissDialog = async (title: string) => {
     const windowId = await waitForWindow(`^${title}$`);
@@ -189,8 +200,12 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     );
   };
 
-  const startClient = (program: string, home = mkdtempSync(join(workDirectory, 'home-'))) => {
-    const client = new SampleClient(program, display, home);
+  const startClient = (
+    program: string,
+    home = mkdtempSync(join(workDirectory, 'home-')),
+    extraEnv: Record<string, string> = {},
+  ) => {
+    const client = new SampleClient(program, display, home, extraEnv);
     clients.push(client);
     return client;
   };
@@ -398,15 +413,6 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       await compileCsharp({ sources: [source], output: needsTeamProgram, target: 'winexe' });
     });
 
-    /** Focuses a window and clicks at a point of it (relative to its top left). */
-    const clickAt = async (windowId: string, left: number, top: number) => {
-      await xdotool('windowfocus', '--sync', windowId);
-      const { x, y } = await geometry(windowId);
-      await xdotool('mousemove', String(x + left), String(y + top));
-      await sleep(200);
-      await xdotool('click', '1');
-      await sleep(100);
-    };
     const typeText = (text: string) => xdotool('type', '--delay', '15', text);
     /** The login window's Licence key button, then the key and Enter (Log in). */
     const logInWithKey = async (key: string) => {
@@ -521,6 +527,135 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       expect(await sessionRows(keyUser!.id)).toMatchObject([{ endReason: 'client' }]);
     }, 105_000);
   });
+  // Issue 24: devices, and releasing this one from the main window.
+  describe('devices', () => {
+    afterEach(async () => {
+      await live.updateApplication({
+        hwidLockEnabled: false,
+        selfServiceReset: false,
+        maxDevices: 1,
+        resetCooldownHours: 168,
+      });
+    });
+
+    /**
+     * Closes a dialog with Enter like dismissDialog, but presses again only after 3 s: the
+     * window under it acts on Enter too (the main window's focused Release button, the login
+     * window's Login button), so an Enter meant for a dialog slow to close must not reach it.
+     */
+    const closeDialog = async (title: string) => {
+      const windowId = await waitForWindow(`^${title}$`);
+      const isGone = async () => (await findWindows(`^${title}$`)).length === 0;
+      await waitFor(
+        async () => {
+          await xdotool('windowfocus', '--sync', windowId).catch(() => '');
+          if (await isGone()) return true;
+          await xdotool('key', 'Return').catch(() => '');
+          await waitFor(isGone, 3_000, `the ${title} dialog to close`).catch(() => undefined);
+          return isGone();
+        },
+        15_000,
+        `the ${title} dialog to close`,
+      );
+    };
+    /**
+     * Release this device..., Yes (Enter: the default button), then the password and Enter in
+     * the password prompt. Enter is pressed once on the question: Mono keeps an answered
+     * message box's window on the screen for seconds while the prompt opens, so a second Enter
+     * (dismissDialog's retry) would submit the prompt empty.
+     */
+    const releaseThisDevice = async (username: string, password: string) => {
+      await clickAt(await waitForWindow(mainWindow(username)), 115, 356);
+      const question = await waitForWindow('^Release This Device$');
+      await xdotool('windowfocus', '--sync', question);
+      await xdotool('key', 'Return');
+      const prompt = await waitForWindow('^Latchkey Release Device$', 30_000);
+      await clickAt(prompt, 265, 71);
+      await xdotool('type', '--delay', '15', password);
+      await xdotool('key', 'Return');
+    };
+    /** The server's time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+    const shownInKolkata = (at: Date) => {
+      const minute = Math.ceil(at.getTime() / 60_000) * 60_000;
+      return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+    };
+
+    it('sends the machine name, releases this device so another machine logs in, and names the cooldown and a reset not allowed', async () => {
+      await live.updateApplication({
+        hwidLockEnabled: true,
+        selfServiceReset: true,
+        resetCooldownHours: 24,
+      });
+      const user = await live.createEndUser();
+      const client = startClient(clientProgram, undefined, { TZ: 'Asia/Kolkata' });
+      await submitLogin(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await waitForWindow(mainWindow(user.username));
+      await client.waitForLine(/^\[latchkey\] session started/);
+      const started = await client.waitForLine(/^\[latchkey\] starting \(hardware id /);
+      const [, hwid, machineName] = /hardware id (\S+), device name (.+)\)$/.exec(started)!;
+      expect(await live.devicesOf(user.id)).toMatchObject([{ hwid, name: machineName }]);
+      // Mono's Environment.MachineName is the host name (up to its first dot, on some systems).
+      expect(hostname().toLowerCase().startsWith(machineName!.toLowerCase())).toBe(true);
+
+      try {
+        await releaseThisDevice(user.username, user.password);
+      } catch (e) {
+        console.log(client.lines.join('\n'));
+        throw e;
+      }
+      await closeDialog('Device Released');
+      await waitForWindow(loginWindow);
+      const [{ lastSelfResetAt }] = (await live.testApp.database.db
+        .select({ lastSelfResetAt: appUsers.lastSelfResetAt })
+        .from(appUsers)
+        .where(eq(appUsers.id, user.id))) as [{ lastSelfResetAt: Date }];
+      const nextRelease = shownInKolkata(new Date(lastSelfResetAt.getTime() + 24 * 3_600_000));
+      await client.waitForLine(/^\[latchkey\] confirm "Release This Device": yes$/);
+      await client.waitForLine(/^\[latchkey\] device released \(1\)$/);
+      await client.waitForLine(
+        dialogLine(
+          'Device Released',
+          `${clientMessages.devicesReleased}. You can release a device again from ${nextRelease}.`,
+        ),
+      );
+      expect(await live.devicesOf(user.id)).toEqual([]);
+      // The server ended this device's session; the sample forgot the saved one.
+      expect(await sessionRows(user.id)).toMatchObject([{ endReason: 'device_released' }]);
+      expect(existsSync(savedSessionFile(client.home))).toBe(false);
+      expect(await live.loginFrom(user, 'another-machine')).toBe('OK');
+
+      // A second seat, so that this machine logs in again beside the other one.
+      await live.updateApplication({ maxDevices: 2 });
+      const linesBefore = client.lines.length;
+      await submitLogin(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await waitForWindow(mainWindow(user.username));
+      await waitFor(
+        () => client.lines.slice(linesBefore).some((line) => line.includes('session started')),
+        15_000,
+        'the second session to start',
+      );
+      await releaseThisDevice(user.username, user.password);
+      await closeDialog('Reset Not Yet Available');
+      await client.waitForLine(
+        dialogLine(
+          'Reset Not Yet Available',
+          `${clientMessages.resetCooldown} (next release possible at ${nextRelease})`,
+        ),
+      );
+      await waitForWindow(mainWindow(user.username));
+      expect(await live.devicesOf(user.id)).toHaveLength(2);
+
+      await live.updateApplication({ selfServiceReset: false });
+      await releaseThisDevice(user.username, user.password);
+      await closeDialog('Reset Not Allowed');
+      await client.waitForLine(dialogLine('Reset Not Allowed', clientMessages.resetNotAllowed));
+      expect(await live.devicesOf(user.id)).toHaveLength(2);
+      expect((await sessionRows(user.id)).filter((row) => row.endedAt === null)).toHaveLength(1);
+      expect(client.lines.join('\n')).not.toContain(user.password);
+    }, 120_000); // a fresh client (up to 75 s to its first window) and a longer drive
+  });
 });
 
 /** One run of the compiled sample under Xvfb, its `[latchkey]` lines collected from stdout. */
@@ -533,10 +668,11 @@ class SampleClient {
     program: string,
     display: string,
     readonly home: string,
+    extraEnv: Record<string, string> = {},
   ) {
     // timeout(1) bounds the run even if the test process dies without its afterEach.
     this.process = spawn('timeout', ['-k', '2', '120', 'mono', program], {
-      env: { ...process.env, DISPLAY: display, HOME: home },
+      env: { ...process.env, DISPLAY: display, HOME: home, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.process.stdout!.on('data', (chunk: Buffer) => {

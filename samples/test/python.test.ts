@@ -1,11 +1,12 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
+import { appUserSessions, appUsers } from '../../apps/server/src/db/schema/index.ts';
+import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { hasTool } from './require-tool.ts';
 import { startTamperingProxy } from './tampering-proxy.ts';
@@ -79,10 +80,20 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
 
   const newHome = () => mkdtempSync(join(workDirectory, 'home-'));
 
-  const startSample = (path: string, home: string): RunningSample => {
+  const startSample = (
+    path: string,
+    home: string,
+    extraEnv: Record<string, string> = {},
+  ): RunningSample => {
     const child: ChildProcess = spawn(python, ['-B', path], {
       // Only what the program needs: no proxy settings of this machine, its own home.
-      env: { PATH: '/usr/bin:/bin', DISPLAY: x.display, HOME: home, PYTHONUNBUFFERED: '1' },
+      env: {
+        PATH: '/usr/bin:/bin',
+        DISPLAY: x.display,
+        HOME: home,
+        PYTHONUNBUFFERED: '1',
+        ...extraEnv,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -468,6 +479,99 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       );
       expect(await x.findWindows(mainTitle)).toEqual([]);
       expect(await openSessionsOf(keyUser!.id)).toHaveLength(0);
+    });
+  });
+  // Issue 24: devices, and releasing this one from the main window.
+  describe('devices', () => {
+    afterEach(async () => {
+      await live.updateApplication({
+        hwidLockEnabled: false,
+        selfServiceReset: false,
+        maxDevices: 1,
+        resetCooldownHours: 168,
+      });
+    });
+
+    /** Release this device..., Yes, then the password and Return in the password prompt. */
+    const releaseThisDevice = async (password: string) => {
+      const main = await x.waitForWindow(mainTitle);
+      const area = await x.windowGeometry(main);
+      await x.xdotool(['windowfocus', '--sync', main]);
+      await x.click(area.x + 495, area.y + 360);
+      await dismissDialog('Release This Device'); // Return: Yes, the default button
+      const prompt = await x.waitForWindow('^Latchkey Client - Release Device$');
+      await x.xdotool(['windowfocus', '--sync', prompt]);
+      await x.xdotool(['type', '--delay', '5', password]);
+      await x.xdotool(['key', 'Return']);
+      await x.waitForNoWindow('^Latchkey Client - Release Device$');
+    };
+    /** The server's time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+    const shownInKolkata = (at: Date) => {
+      const minute = Math.ceil(at.getTime() / 60_000) * 60_000;
+      return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+    };
+
+    it('sends the machine name, releases this device so another machine logs in, and names the cooldown and a reset not allowed', async () => {
+      await live.updateApplication({
+        hwidLockEnabled: true,
+        selfServiceReset: true,
+        resetCooldownHours: 24,
+      });
+      const user = await live.createEndUser();
+      const home = newHome();
+      const sample = startSample(samplePath, home, { TZ: 'Asia/Kolkata' });
+      await logIn(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/\[latchkey\] session started/);
+      const [device, ...others] = await live.devicesOf(user.id);
+      expect(others).toEqual([]);
+      expect(device).toMatchObject({ name: hostname() });
+      expect(device!.hwid).toMatch(/^[0-9a-f]{64}$/);
+
+      await releaseThisDevice(user.password);
+      await dismissDialog('Device Released');
+      await x.waitForWindow(loginTitle);
+      const [{ lastSelfResetAt }] = (await live.testApp.database.db
+        .select({ lastSelfResetAt: appUsers.lastSelfResetAt })
+        .from(appUsers)
+        .where(eq(appUsers.id, user.id))) as [{ lastSelfResetAt: Date }];
+      const nextRelease = shownInKolkata(new Date(lastSelfResetAt.getTime() + 24 * 3_600_000));
+      expect(sample.output()).toMatch(
+        /\[latchkey\] confirm Release This Device: yes\n[\s\S]*\[latchkey\] device released \(1\)\n/,
+      );
+      expect(sample.output()).toContain(
+        `[latchkey] dialog Device Released: ${clientMessages.devicesReleased}. You can release a device again from ${nextRelease}.\n`,
+      );
+      expect(await live.devicesOf(user.id)).toEqual([]);
+      // The server ended this device's session; the sample forgot the saved one.
+      expect(await sessionsOf(user.id)).toMatchObject([{ endReason: 'device_released' }]);
+      expect(existsSync(savedSessionFile(home))).toBe(false);
+      expect(await live.loginFrom(user, 'another-machine')).toBe('OK');
+
+      // A second seat, so that this machine logs in again beside the other one.
+      await live.updateApplication({ maxDevices: 2 });
+      await logIn(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/session started[\s\S]*session started/);
+      await releaseThisDevice(user.password);
+      await dismissDialog('Reset Not Yet Available');
+      expect(sample.output()).toContain(
+        `[latchkey] dialog Reset Not Yet Available: ${clientMessages.resetCooldown} (next release possible at ${nextRelease})\n`,
+      );
+      await x.waitForWindow(mainTitle);
+      expect(await live.devicesOf(user.id)).toHaveLength(2);
+
+      await live.updateApplication({ selfServiceReset: false });
+      await releaseThisDevice(user.password);
+      await dismissDialog('Reset Not Allowed');
+      expect(sample.output()).toContain(
+        `[latchkey] dialog Reset Not Allowed: ${clientMessages.resetNotAllowed}\n`,
+      );
+      expect(await live.devicesOf(user.id)).toHaveLength(2);
+      expect(await openSessionsOf(user.id)).toHaveLength(1);
+      expect(sample.output()).not.toContain(user.password);
     });
   });
 });
