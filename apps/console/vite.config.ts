@@ -2,6 +2,7 @@ import tailwindcss from '@tailwindcss/vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type ProxyOptions } from 'vite';
+import { portalWithoutPreloadPolyfill } from './build-tools/portal-without-preload-polyfill.ts';
 import { precompressAssets } from './build-tools/precompress-assets.ts';
 
 const apiProxy: ProxyOptions = {
@@ -18,7 +19,7 @@ const apiProxy: ProxyOptions = {
 };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss(), precompressAssets()],
+  plugins: [react(), tailwindcss(), portalWithoutPreloadPolyfill(), precompressAssets()],
   resolve: {
     alias: { '@': fileURLToPath(new URL('./src', import.meta.url)) },
   },
@@ -26,6 +27,13 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     rolldownOptions: {
+      // Two pages: the console, and the end-user portal (/portal/:publicId, issue 24), a small
+      // framework-free bundle of its own that shares no code with the console. The keys name
+      // the entry chunks (index-*.js stays the console's entry, as tests and caches expect).
+      input: {
+        index: fileURLToPath(new URL('./index.html', import.meta.url)),
+        portal: fileURLToPath(new URL('./portal.html', import.meta.url)),
+      },
       output: {
         // The libraries every page needs change far less often than our code: their own
         // chunks stay cached across console releases. Everything else (Radix primitives used

@@ -1,23 +1,8 @@
-import { request as httpRequest } from 'node:http';
+import { fetchGzipSize } from './support/gzip-size.ts';
 import { expect, test } from './support/test.ts';
 
 /** Issue 15: the landing page's first paint needs at most this much gzipped JavaScript. */
 const FIRST_PAINT_JS_BUDGET_BYTES = 120 * 1024;
-
-/** The bytes the server sends for `url` to a client that accepts only gzip. */
-function fetchGzipSize(url: string): Promise<{ bytes: number; encoding: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    // node:http rather than Playwright's request context, which would decompress the body.
-    const outgoing = httpRequest(url, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
-      let bytes = 0;
-      response.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      response.on('end', () => resolve({ bytes, encoding: response.headers['content-encoding'] }));
-      response.on('error', reject);
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
 
 test.describe('first load of the landing page (signed out)', () => {
   test('paints with at most 120 KB of gzipped JavaScript; Firebase and signed-in pages load later', async ({

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import {
+  accountExpiryText,
+  asSentence,
+  deviceCountText,
+  deviceNameOf,
+  nextReleaseText,
+  subscriptionExpiryText,
+  waitText,
+} from './format.ts';
+import { publicIdFromPath } from './public-id.ts';
+
+const utc = { locale: 'en-US', timeZone: 'UTC' };
+/** Some ICU versions put a narrow no-break space before AM/PM. */
+const plain = (text: string | null) => text?.replace(/[\u202f\u00a0]/g, ' ') ?? null;
+
+describe('the portal’s wording', () => {
+  it('says Never for an account without expiry, else the date and time', () => {
+    expect(accountExpiryText(null, utc)).toBe('Never');
+    expect(plain(accountExpiryText('2031-01-15T10:00:00.000Z', utc))).toBe(
+      'Jan 15, 2031, 10:00 AM',
+    );
+  });
+
+  it('says Lifetime, Expires or Ended for a subscription', () => {
+    const expiry = (expiresAt: string | null, isActive: boolean) =>
+      plain(subscriptionExpiryText({ expiresAt, isActive }, utc));
+    expect(expiry(null, true)).toBe('Lifetime');
+    expect(expiry('2031-01-15T10:00:00.000Z', true)).toBe('Expires Jan 15, 2031, 10:00 AM');
+    expect(expiry('2020-01-15T10:00:00.000Z', false)).toBe('Ended Jan 15, 2020, 10:00 AM');
+  });
+
+  it('counts devices against the limit, singular for a limit of one', () => {
+    expect(deviceCountText(2, 3)).toBe('2 of 3 devices');
+    expect(deviceCountText(0, 1)).toBe('0 of 1 device');
+  });
+
+  it('names a device without a name (or with a blank one) Unnamed device', () => {
+    expect(deviceNameOf({ name: 'Studio PC' })).toBe('Studio PC');
+    expect(deviceNameOf({ name: null })).toBe('Unnamed device');
+    expect(deviceNameOf({ name: '   ' })).toBe('Unnamed device');
+  });
+
+  it('says when the next release is allowed: now, a time, or nothing when self-service is off', () => {
+    const now = new Date('2030-06-01T12:00:00.000Z');
+    const next = (selfServiceReset: boolean, nextResetAt: string | null) =>
+      plain(nextReleaseText({ selfServiceReset, nextResetAt }, now, utc));
+    expect(next(true, null)).toBe('You can release a device now.');
+    expect(next(true, '2030-06-01T11:59:00.000Z')).toBe('You can release a device now.');
+    expect(next(true, '2030-06-02T12:00:00.000Z')).toBe(
+      'You can release another device after Jun 2, 2030, 12:00 PM.',
+    );
+    expect(next(false, null)).toBeNull();
+  });
+
+  it('asks to wait in seconds, then in minutes', () => {
+    expect(waitText(1)).toBe('Please wait 1 second, then try again.');
+    expect(waitText(59.2)).toBe('Please wait 60 seconds, then try again.');
+    expect(waitText(0)).toBe('Please wait 1 second, then try again.');
+    expect(waitText(900)).toBe('Please wait 15 minutes, then try again.');
+  });
+
+  it('ends a message with a full stop once', () => {
+    expect(asSentence('Too many failed login attempts')).toBe('Too many failed login attempts.');
+    expect(asSentence('Done.')).toBe('Done.');
+  });
+});
+
+describe('publicIdFromPath', () => {
+  it('reads the 20 hex digits of /portal/:publicId, with or without a trailing slash', () => {
+    expect(publicIdFromPath('/portal/0123456789abcdef0123')).toBe('0123456789abcdef0123');
+    expect(publicIdFromPath('/portal/0123456789abcdef0123/')).toBe('0123456789abcdef0123');
+  });
+
+  it('refuses anything else', () => {
+    for (const path of [
+      '/portal/',
+      '/portal/0123456789ABCDEF0123',
+      '/portal/0123456789abcdef012',
+      '/portal/0123456789abcdef0123/x',
+      '/portal.html',
+      '/x/portal/0123456789abcdef0123',
+    ]) {
+      expect(publicIdFromPath(path), path).toBeNull();
+    }
+  });
+});

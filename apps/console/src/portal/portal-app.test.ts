@@ -1,0 +1,118 @@
+import type { PortalAccount } from '@latchkey/contracts';
+import { screen, waitFor, within } from '@testing-library/dom';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { PortalApiError, type PortalApi } from './portal-api.ts';
+import {
+  PORTAL_NOT_AVAILABLE,
+  SESSION_ENDED,
+  startPortal,
+  type PortalElements,
+} from './portal-app.ts';
+import { PASSWORDS_DO_NOT_MATCH } from './password-card.ts';
+
+const account: PortalAccount = {
+  portalName: 'Acme Portal',
+  username: 'pilot',
+  email: null,
+  expiresAt: null,
+  subscriptions: [],
+  entitlements: [],
+  devices: [
+    {
+      id: '7b0e6d1e-4f7a-4a59-9d2b-1c9f0e2d3a4b',
+      name: null,
+      hwidPreview: 'A1B2C3D4',
+      firstSeenAt: '2030-01-01T00:00:00.000Z',
+      lastSeenAt: '2030-01-02T00:00:00.000Z',
+    },
+  ],
+  deviceLimit: 2,
+  selfServiceReset: false,
+  nextResetAt: null,
+};
+
+function stubApi(overrides: Partial<PortalApi> = {}): PortalApi {
+  const refuse = () => Promise.reject(new PortalApiError(500, 'not stubbed'));
+  return {
+    info: async () => ({ name: 'Acme Portal', publicId: '0123456789abcdef0123' }),
+    account: () => Promise.reject(new PortalApiError(401, SESSION_ENDED)),
+    signIn: refuse,
+    signOut: refuse,
+    releaseDevice: refuse,
+    redeem: refuse,
+    changePassword: refuse,
+    ...overrides,
+  };
+}
+
+let elements: PortalElements;
+beforeEach(() => {
+  document.body.innerHTML =
+    '<h1 id="title"></h1><div id="actions"></div><main id="main" aria-busy="true"></main>';
+  elements = {
+    title: document.getElementById('title')!,
+    actions: document.getElementById('actions')!,
+    themeToggle: document.createElement('button'),
+    main: document.getElementById('main')!,
+  };
+});
+afterEach(() => {
+  document.body.innerHTML = '';
+});
+
+describe('the portal page', () => {
+  it('says the portal is not available when the API answers 404', async () => {
+    await startPortal(
+      elements,
+      stubApi({ info: () => Promise.reject(new PortalApiError(404, 'Portal not found')) }),
+    );
+    expect(elements.title.textContent).toContain(PORTAL_NOT_AVAILABLE);
+    expect(elements.main.hasAttribute('aria-busy')).toBe(false);
+  });
+
+  it('signs in, shows the account, and contacts-the-vendor when self-service is off', async () => {
+    const signIn = vi.fn(async () => account);
+    await startPortal(elements, stubApi({ signIn }));
+    expect(elements.title.textContent).toContain('Acme Portal');
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(screen.getByRole('alert').textContent).toContain('Please enter your username');
+    expect(signIn).not.toHaveBeenCalled();
+    await user.type(screen.getByLabelText('Username'), 'pilot');
+    await user.type(screen.getByLabelText('Password'), 'secret{Enter}');
+    expect(signIn).toHaveBeenCalledWith({ username: 'pilot', password: 'secret' });
+    const devices = await screen.findByRole('region', { name: 'Devices' });
+    expect(within(devices).getByText('1 of 2 devices')).toBeTruthy();
+    expect(within(devices).getByText('Unnamed device')).toBeTruthy();
+    expect(within(devices).queryByRole('button')).toBeNull();
+    expect(devices.textContent).toContain('contact the vendor');
+    expect(document.activeElement).toBe(screen.getByRole('heading', { name: 'Your account' }));
+    expect(screen.getByRole('region', { name: 'Subscriptions' }).textContent).toContain('None');
+  });
+
+  it('checks the new passwords match before sending, then goes back to sign-in on a 401', async () => {
+    const changePassword = vi.fn(() => Promise.reject(new PortalApiError(401, SESSION_ENDED)));
+    await startPortal(elements, stubApi({ account: async () => account, changePassword }));
+    const form = screen.getByRole('region', { name: 'Change password' });
+    const user = userEvent.setup();
+    await user.type(within(form).getByLabelText('Current password'), 'old-secret');
+    await user.type(within(form).getByLabelText('New password'), 'new-secret-1');
+    await user.type(within(form).getByLabelText('Confirm new password'), 'new-secret-2{Enter}');
+    expect(within(form).getByRole('alert').textContent).toContain(PASSWORDS_DO_NOT_MATCH);
+    expect(within(form).getByLabelText('Confirm new password').getAttribute('aria-invalid')).toBe(
+      'true',
+    );
+    expect(changePassword).not.toHaveBeenCalled();
+
+    await user.clear(within(form).getByLabelText('Confirm new password'));
+    await user.type(within(form).getByLabelText('Confirm new password'), 'new-secret-1{Enter}');
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain(SESSION_ENDED));
+    expect(changePassword).toHaveBeenCalledWith({
+      currentPassword: 'old-secret',
+      newPassword: 'new-secret-1',
+    });
+    expect(document.activeElement).toBe(screen.getByLabelText('Username'));
+    expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
+  });
+});

@@ -1,0 +1,405 @@
+import {
+  clientApiHeaders,
+  type AppUser,
+  type Application,
+  type ClientAuthResponse,
+  type GeneratedLicenses,
+  type Plan,
+} from '@latchkey/contracts';
+import { fetchGzipSize } from './support/gzip-size.ts';
+import { settle, seriousAxeViolations } from './support/layout-checks.ts';
+import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
+import type { Browser } from '@playwright/test';
+
+/** Issue 24: the portal's first load, in gzipped JavaScript, stays under this. */
+const PORTAL_JS_BUDGET_BYTES = 60 * 1024;
+
+/** The portal's own storage key (apps/console/src/portal/theme.ts). */
+const PORTAL_THEME_STORAGE_KEY = 'latchkey-portal-theme';
+
+const PASSWORD = 'pw-pilot-123';
+const NEW_PASSWORD = 'pw-pilot-456';
+const STUDIO = { hwid: 'A1B2C3D4-studio-pc', device_name: 'Studio PC' };
+const LAPTOP = { hwid: 'E5F6A7B8-laptop' };
+const NEW_PC = { hwid: 'C9D0E1F2-new-pc', device_name: 'New PC' };
+
+async function ownerCall<T>(
+  page: Page,
+  method: 'post' | 'put',
+  path: string,
+  data: unknown,
+): Promise<T> {
+  const response = await page.request[method](path, { headers: consoleOriginHeaders(page), data });
+  expect(response.status(), `${method.toUpperCase()} ${path}`).toBe(method === 'post' ? 201 : 200);
+  return (await response.json()) as T;
+}
+
+async function clientLogin(
+  page: Page,
+  application: Application,
+  device: { hwid: string; device_name?: string },
+  password = PASSWORD,
+): Promise<ClientAuthResponse> {
+  const response = await page.request.post('/api/v1/login', {
+    headers: { [clientApiHeaders.apiKey]: application.apiKey },
+    data: { username: 'pilot', password, version: application.version || '1.0.0', ...device },
+  });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as ClientAuthResponse;
+}
+
+/**
+ * As a new owner: an application with its portal on (two seats, self-service releases once a
+ * day), a plan to sell, and an end user who has used the program on two machines.
+ */
+async function seedPortal(page: Page, ownerName: string) {
+  await signInAsNewOwner(page, ownerName);
+  const created = await ownerCall<Application>(page, 'post', '/api/applications', {
+    name: 'Portal Desk',
+  });
+  const base = `/api/applications/${created.id}`;
+  const application = await ownerCall<Application>(page, 'put', base, {
+    hwidLockEnabled: true,
+    maxDevices: 2,
+    selfServiceReset: true,
+    resetCooldownHours: 24,
+    portalEnabled: true,
+    portalName: 'Acme Portal',
+  });
+  expect(application.portalPublicId).toMatch(/^[0-9a-f]{20}$/);
+  const plan = await ownerCall<Plan>(page, 'post', `${base}/plans`, {
+    name: 'Pro Monthly',
+    durationDays: 30,
+    entitlements: ['PRO', 'EXPORT_PDF'],
+  });
+  const user = await ownerCall<AppUser>(page, 'post', `${base}/users`, {
+    username: 'pilot',
+    email: 'pilot@example.com',
+    password: PASSWORD,
+  });
+  expect(await clientLogin(page, application, STUDIO)).toMatchObject({ success: true });
+  expect(await clientLogin(page, application, LAPTOP)).toMatchObject({ success: true });
+  return { application, base, plan, user, portalPath: `/portal/${application.portalPublicId}` };
+}
+
+async function signInToPortal(portal: Page, password: string): Promise<void> {
+  await portal.getByLabel('Username').fill('pilot');
+  await portal.getByLabel('Password').fill(password);
+  await portal.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The end user's own browser: nothing of the owner's session. */
+async function endUserPage(browser: Browser): Promise<Page> {
+  // A context of its own (axe cannot analyse a page from browser.newPage()).
+  const context = await browser.newContext();
+  return context.newPage();
+}
+
+function card(portal: Page, name: string): Locator {
+  return portal.getByRole('region', { name });
+}
+
+test.describe('the end-user portal', () => {
+  test('signs in, shows the account, releases a device, redeems a key, changes the password, signs out', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const { application, base, plan, portalPath } = await seedPortal(page, 'Polly Portal');
+    const [licence] = (
+      await ownerCall<GeneratedLicenses>(page, 'post', `${base}/licenses`, {
+        planId: plan.id,
+        count: 1,
+      })
+    ).keys;
+    const portal = await endUserPage(browser);
+
+    // Sign in: a wrong password is said so, the right one opens the account.
+    const response = await portal.goto(portalPath);
+    expect(response?.status()).toBe(200);
+    await expect(portal.getByRole('heading', { level: 1 })).toHaveText('Acme Portal');
+    await expect(portal).toHaveTitle('Sign in · Acme Portal');
+    await signInToPortal(portal, 'not-my-password');
+    await expect(portal.getByRole('alert')).toHaveText('Unknown username or wrong password');
+    await expect(portal.getByLabel('Password')).toBeFocused();
+    await signInToPortal(portal, PASSWORD);
+    await expect(portal.getByRole('heading', { name: 'Your account' })).toBeFocused();
+    await expect(portal).toHaveTitle('Your account · Acme Portal');
+
+    // The account as the portal shows it.
+    const account = card(portal, 'Your account');
+    await expect(account).toContainText('Usernamepilot');
+    await expect(account).toContainText('E-mailpilot@example.com');
+    await expect(account).toContainText('Account expiresNever');
+    const subscriptions = card(portal, 'Subscriptions');
+    await expect(subscriptions).toContainText('No subscriptions yet');
+    await expect(subscriptions.locator('#entitlements-value')).toHaveText('None');
+    const devices = card(portal, 'Devices');
+    await expect(devices).toContainText('2 of 2 devices');
+    await expect(devices).toContainText('The computers where you have used the program');
+    await expect(devices).not.toContainText('This device');
+    const rows = devices.getByRole('listitem');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.nth(0)).toContainText('Studio PC');
+    await expect(rows.nth(0)).toContainText('ID starts with A1B2C3D4');
+    await expect(rows.nth(0)).toContainText('Last seen');
+    await expect(rows.nth(1)).toContainText('Unnamed device');
+    await expect(rows.nth(1)).toContainText('ID starts with E5F6A7B8');
+    await expect(devices).toContainText('You can release a device now.');
+
+    // Both seats are taken: a third machine is refused.
+    expect(await clientLogin(page, application, NEW_PC)).toMatchObject({
+      success: false,
+      code: 'HWID_MISMATCH',
+    });
+
+    // Release, behind a confirmation: Cancel (and Escape) keep the device.
+    const releaseStudio = devices.getByRole('button', { name: 'Release Studio PC (A1B2C3D4)' });
+    const dialog = portal.getByRole('dialog', { name: 'Release this device?' });
+    await releaseStudio.click();
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toContainText('Studio PC (ID starts with A1B2C3D4) will be signed out');
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(releaseStudio).toBeFocused();
+    await portal.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await portal.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(rows).toHaveCount(2);
+
+    // ... and the keyboard releases it: Tab to Release, Enter.
+    await portal.keyboard.press('Enter');
+    await expect(dialog).toBeVisible();
+    await portal.keyboard.press('Tab');
+    await expect(dialog.getByRole('button', { name: 'Release' })).toBeFocused();
+    await portal.keyboard.press('Enter');
+    await expect(dialog).toBeHidden();
+    await expect(devices.getByRole('status')).toHaveText(
+      'Studio PC has been released: its seat is free.',
+    );
+    await expect(devices).toContainText('1 of 2 devices');
+    await expect(rows).toHaveCount(1);
+    await expect(devices).toContainText('You can release another device after');
+
+    // The freed seat takes the new machine.
+    expect(await clientLogin(page, application, NEW_PC)).toMatchObject({ success: true });
+    await portal.reload();
+    await expect(devices).toContainText('2 of 2 devices');
+    await expect(rows.nth(1)).toContainText('New PC');
+
+    // A second release within the cooldown: the server's message.
+    await devices.getByRole('button', { name: 'Release Unnamed device (E5F6A7B8)' }).click();
+    await dialog.getByRole('button', { name: 'Release' }).click();
+    await expect(devices.getByRole('alert')).toContainText('You released a device recently');
+    await expect(rows).toHaveCount(2);
+
+    // Redeem: a refused key says why; the generated one adds the plan.
+    const redeem = card(portal, 'Redeem a licence key');
+    await redeem.getByLabel('Licence key').fill('NOPE-NOPE-NOPE-NOPE');
+    await redeem.getByRole('button', { name: 'Redeem' }).click();
+    await expect(redeem.getByRole('alert')).toHaveText('This licence key is not valid');
+    await expect(redeem.getByLabel('Licence key')).toHaveAttribute('aria-invalid', 'true');
+    await redeem.getByLabel('Licence key').fill(licence!.key);
+    await redeem.getByLabel('Licence key').press('Enter');
+    await expect(redeem.getByRole('status')).toHaveText(
+      'Licence key redeemed: your subscriptions above are updated.',
+    );
+    await expect(redeem.getByLabel('Licence key')).toHaveValue('');
+    const pro = subscriptions.getByTestId('subscription-Pro Monthly');
+    await expect(pro).toContainText('Active');
+    await expect(pro).toContainText('Expires');
+    await expect(
+      subscriptions.getByRole('list', { name: 'Entitlements' }).getByRole('listitem'),
+    ).toHaveText(['EXPORT_PDF', 'PRO']);
+
+    // Change the password: the confirmation is checked here, the current one by the server.
+    const password = card(portal, 'Change password');
+    await password.getByLabel('Current password').fill(PASSWORD);
+    await password.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await password.getByLabel('Confirm new password').fill('something else');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await expect(password.getByRole('alert')).toHaveText('The new passwords do not match');
+    await expect(password.getByLabel('Confirm new password')).toBeFocused();
+    await password.getByLabel('Current password').fill('not-my-password');
+    await password.getByLabel('Confirm new password').fill(NEW_PASSWORD);
+    await password.getByRole('button', { name: 'Change password' }).click();
+    await expect(password.getByRole('alert')).toHaveText('The current password is not correct');
+    await password.getByLabel('Current password').fill(PASSWORD);
+    await password.getByLabel('Confirm new password').press('Enter');
+    await expect(password.getByRole('status')).toContainText('Your password has been changed.');
+    await expect(password.getByLabel('Current password')).toHaveValue('');
+
+    // Sign out; the old password no longer opens the account, the new one does.
+    await portal.getByRole('button', { name: 'Sign out' }).click();
+    await expect(portal.getByRole('status')).toHaveText('You have signed out.');
+    await expect(portal.getByLabel('Username')).toBeFocused();
+    await signInToPortal(portal, PASSWORD);
+    await expect(portal.getByRole('alert')).toHaveText('Unknown username or wrong password');
+    await signInToPortal(portal, NEW_PASSWORD);
+    await expect(portal.getByRole('heading', { name: 'Your account' })).toBeVisible();
+    await expect(card(portal, 'Subscriptions')).toContainText('Pro Monthly');
+
+    // A session that ends (here: its cookie gone) sends the next call back to sign-in.
+    await portal.context().clearCookies();
+    await card(portal, 'Redeem a licence key').getByLabel('Licence key').fill('ANY-KEY');
+    await portal.getByRole('button', { name: 'Redeem' }).click();
+    await expect(portal.getByRole('alert')).toHaveText(
+      'Your session has ended: please sign in again',
+    );
+    await expect(portal.getByRole('button', { name: 'Sign in' })).toBeVisible();
+    await expect(portal.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+    await portal.context().close();
+  });
+
+  test('a portal that is off, or an unknown address, is a 404 that says it is not available', async ({
+    page,
+    browser,
+  }) => {
+    const { base, portalPath } = await seedPortal(page, 'Otto Off');
+    const portal = await endUserPage(browser);
+    for (const path of ['/portal/ffffffffffffffffffff', '/portal/not-a-portal-id']) {
+      const response = await portal.goto(path);
+      expect(response?.status(), path).toBe(404);
+      await expect(portal.getByRole('heading', { level: 1 })).toHaveText(
+        'This portal is not available',
+      );
+    }
+    await ownerCall<Application>(page, 'put', base, { portalEnabled: false });
+    const response = await portal.goto(portalPath);
+    expect(response?.status()).toBe(404);
+    await expect(portal.getByRole('heading', { level: 1 })).toHaveText(
+      'This portal is not available',
+    );
+    await expect(portal.getByText(/switched off/)).toBeVisible();
+    await expect(portal.getByLabel('Username')).toHaveCount(0);
+    await portal.context().close();
+  });
+
+  test('at 390 and 1280 px in both themes: no sideways page, axe clean; the theme follows the system until chosen', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const { base, plan, user, portalPath } = await seedPortal(page, 'Lena Layout');
+    await ownerCall(page, 'post', `${base}/users/${user.id}/subscriptions`, { planId: plan.id });
+    const portal = await endUserPage(browser);
+    const problems: string[] = [];
+    const check = async (label: string) => {
+      await settle(portal);
+      const overflow = await portal.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
+      problems.push(...(await seriousAxeViolations(portal, label)));
+      await portal.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
+    };
+    const background = () => portal.evaluate(() => getComputedStyle(document.body).backgroundColor);
+
+    // No choice made: the system's preference decides.
+    await portal.emulateMedia({ colorScheme: 'dark' });
+    await portal.goto(portalPath);
+    await expect(portal.getByLabel('Username')).toBeVisible();
+    const systemDark = await background();
+    await portal.emulateMedia({ colorScheme: 'light' });
+    const systemLight = await background();
+    expect(systemDark).not.toBe(systemLight);
+
+    for (const theme of ['light', 'dark'] as const) {
+      // The toggle says what it does and remembers the choice across a reload.
+      await portal.emulateMedia({ colorScheme: theme === 'dark' ? 'light' : 'dark' });
+      await portal.evaluate((key) => localStorage.removeItem(key), PORTAL_THEME_STORAGE_KEY);
+      await portal.setViewportSize({ width: 390, height: 844 });
+      await portal.goto(portalPath);
+      await portal.getByRole('button', { name: `Switch to ${theme} theme` }).click();
+      await portal.reload();
+      const other = theme === 'dark' ? 'light' : 'dark';
+      await expect(portal.getByRole('button', { name: `Switch to ${other} theme` })).toBeVisible();
+      expect(await background()).toBe(theme === 'dark' ? systemDark : systemLight);
+
+      for (const viewport of [
+        { name: 'phone', width: 390, height: 844 },
+        { name: 'desktop', width: 1280, height: 800 },
+      ]) {
+        await portal.setViewportSize({ width: viewport.width, height: viewport.height });
+        await portal.context().clearCookies();
+        await portal.goto(portalPath);
+        await signInToPortal(portal, 'wrong password');
+        await expect(portal.getByRole('alert')).toBeVisible();
+        await check(`portal-sign-in-${viewport.name}-${theme}`);
+
+        await signInToPortal(portal, PASSWORD);
+        await expect(card(portal, 'Devices')).toContainText('2 of 2 devices');
+        await check(`portal-account-${viewport.name}-${theme}`);
+
+        await card(portal, 'Devices')
+          .getByRole('button', { name: /^Release Studio PC/ })
+          .click();
+        const dialog = portal.getByRole('dialog', { name: 'Release this device?' });
+        await expect(dialog).toBeVisible();
+        await settle(portal);
+        problems.push(
+          ...(await seriousAxeViolations(portal, `portal-dialog-${viewport.name}-${theme}`)),
+        );
+        await portal.screenshot({
+          path: testInfo.outputPath(`portal-dialog-${viewport.name}-${theme}.png`),
+        });
+        const box = await dialog.boundingBox();
+        if (!box || box.x < 0 || box.x + box.width > viewport.width) {
+          problems.push(`portal-dialog-${viewport.name}-${theme}: the dialog does not fit`);
+        }
+        await portal.keyboard.press('Escape');
+        await expect(dialog).toBeHidden();
+      }
+    }
+    const notAvailable = await portal.goto('/portal/ffffffffffffffffffff');
+    expect(notAvailable?.status()).toBe(404);
+    await portal.setViewportSize({ width: 390, height: 844 });
+    await check('portal-not-available-phone-dark');
+    expect(problems).toEqual([]);
+    await portal.context().close();
+  });
+
+  test(`first load: under ${PORTAL_JS_BUDGET_BYTES / 1024} KB of gzipped JavaScript, nothing of the console or Firebase`, async ({
+    page,
+    browser,
+  }) => {
+    const { portalPath } = await seedPortal(page, 'Fred First-Load');
+    const portal = await endUserPage(browser);
+    await portal.goto(portalPath);
+    await expect(portal.getByLabel('Username')).toBeVisible();
+    await portal.waitForLoadState('networkidle');
+
+    const scripts = await portal.evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .map((entry) => entry.name)
+        .filter((url) => new URL(url).pathname.endsWith('.js')),
+    );
+    expect(scripts.length).toBeGreaterThan(0);
+    let totalBytes = 0;
+    const sizes: string[] = [];
+    for (const url of scripts) {
+      const { bytes, encoding } = await fetchGzipSize(url);
+      // The build leaves files under a kilobyte uncompressed: they are counted as sent.
+      if (bytes >= 1024) expect(encoding, url).toBe('gzip');
+      totalBytes += bytes;
+      sizes.push(`${new URL(url).pathname} ${(bytes / 1024).toFixed(1)} KB`);
+    }
+    const summary = `${(totalBytes / 1024).toFixed(1)} KB of gzipped JS on the portal's first load:\n  ${sizes.join('\n  ')}`;
+    console.log(summary);
+    test.info().annotations.push({ type: 'portal-first-load-gzipped-js', description: summary });
+    expect(totalBytes, summary).toBeLessThanOrEqual(PORTAL_JS_BUDGET_BYTES);
+    const paths = scripts.map((url) => new URL(url).pathname);
+    expect(
+      paths.filter((path) => /\/assets\/(index|firebase|react)-[^/]*\.js$/.test(path)),
+      "the console's entry, Firebase and React stay away",
+    ).toEqual([]);
+    expect(
+      paths.every((path) => /^\/assets\/portal-[^/]+\.js$/.test(path)),
+      paths.join(),
+    ).toBe(true);
+    await portal.context().close();
+  });
+});
