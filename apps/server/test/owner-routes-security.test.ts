@@ -406,8 +406,12 @@ const publicRoutes = [
   'GET /api/reference/js/scalar.js',
 ];
 
-/** The public client API (authenticated by API key, not by an owner session). */
-const isClientApiRoute = (url: string) => url.startsWith('/api/v1/');
+/**
+ * The public client API (authenticated by API key) and the end-user portal (by its own cookie;
+ * portal.test.ts proves no owner cookie opens it): not owner routes.
+ */
+const isClientApiRoute = (url: string) =>
+  url.startsWith('/api/v1/') || url.startsWith('/api/portal/');
 
 const routeKey = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 

@@ -4,6 +4,8 @@ import { releaseOwnDevices } from '../devices/release-own-devices.ts';
 import { announcePortalChange, type PortalContext } from './portal-context.ts';
 import type { FoundPortalSession } from './portal-sessions.ts';
 
+export const PORTAL_RESET_COOLDOWN =
+  'You released a device recently: you can release another one from the time shown under Devices';
 export const PORTAL_RESET_NOT_ALLOWED =
   'This application does not let you release devices yourself: contact the vendor';
 
@@ -31,12 +33,8 @@ export async function releasePortalDevice({
     case 'not-allowed':
       throw forbidden(PORTAL_RESET_NOT_ALLOWED);
     case 'cooldown':
-      throw new AppError(
-        'CONFLICT',
-        outcome.nextResetAt
-          ? `You released a device recently: you can release one again after ${outcome.nextResetAt.toISOString()}`
-          : 'You released a device recently: please try again later',
-      );
+      // The page shows when, from the account's nextResetAt, in the reader's own time zone.
+      throw new AppError('CONFLICT', PORTAL_RESET_COOLDOWN);
     case 'no-such-device':
       throw notFound(DEVICE_NOT_FOUND);
   }

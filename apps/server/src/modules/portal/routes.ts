@@ -209,7 +209,7 @@ export async function registerPortalRoutes(
       const distDir = config.consoleDistDir;
       const pagePath = distDir ? join(distDir, 'portal.html') : null;
       if (!distDir || !pagePath || !existsSync(pagePath)) {
-        return reply.status(404).type('text/plain').send('Not found. (Portal not built.)');
+        throw new AppError('NOT_FOUND', 'The portal page is not built: run `npm run build`');
       }
       let isFound = true;
       try {
