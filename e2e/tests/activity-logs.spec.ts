@@ -66,14 +66,15 @@ test.describe('activity logs', () => {
     ).toBeVisible();
     await expectStats(page, { total: 0, successful: 0, failed: 0, uniqueIps: 0 });
 
-    // Real events, through the public client API.
+    // Real events, through the public client API. The registrations send no HWID: one that
+    // did would bind a device, a Device Added event of its own (issue 24, covered by
+    // apps/server/src/modules/devices/devices.test.ts).
     const version = orbit.version || '1.0.0';
     expect(
       await clientCall(page, orbit, 'register', {
         username: 'alice',
         email: 'alice@example.com',
         password: 'correct horse',
-        hwid: 'PC-ALICE',
       }),
     ).toMatchObject({ success: true, code: 'OK' });
     expect(
@@ -96,7 +97,6 @@ test.describe('activity logs', () => {
       await clientCall(page, nova, 'register', {
         username: 'bob',
         password: 'battery staple',
-        hwid: 'PC-BOB',
       }),
     ).toMatchObject({ success: true, code: 'OK' });
     const block = await page.request.post('/api/blacklist', {

@@ -37,6 +37,13 @@ export const samplePlaceholders = {
 /** An edited sample is source text; a megabyte is far beyond any real one. */
 export const SAMPLE_CODE_MAX_LENGTH = 1_000_000;
 
+/**
+ * ≥ any request body carrying a valid sample (JSON escapes a character as at most six bytes,
+ * `\u0001`), so the PUT route's own body limit never refuses a sample the schema accepts: the
+ * server-wide default (64 KB) is smaller than the C# sample itself.
+ */
+export const SAMPLE_BODY_LIMIT_BYTES = SAMPLE_CODE_MAX_LENGTH * 6 + 4096;
+
 export const sampleParamsSchema = z.object({
   id: applicationIdSchema,
   language: sampleLanguageSchema,

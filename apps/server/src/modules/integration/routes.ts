@@ -3,6 +3,7 @@ import {
   defaultSampleParamsSchema,
   sampleLanguageCatalogue,
   sampleParamsSchema,
+  SAMPLE_BODY_LIMIT_BYTES,
   saveSampleRequestSchema,
   type Sample,
 } from '@latchkey/contracts';
@@ -46,14 +47,18 @@ export function registerIntegrationRoutes(
     });
   });
 
-  app.put('/api/applications/:id/samples/:language', async (request): Promise<Sample> => {
-    const { id, language } = parseInput(sampleParamsSchema, request.params);
-    const { code } = parseInput(saveSampleRequestSchema, request.body);
-    return saveSample({
-      ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
-      input: { applicationId: id, language, code },
-    });
-  });
+  app.put(
+    '/api/applications/:id/samples/:language',
+    { bodyLimit: SAMPLE_BODY_LIMIT_BYTES },
+    async (request): Promise<Sample> => {
+      const { id, language } = parseInput(sampleParamsSchema, request.params);
+      const { code } = parseInput(saveSampleRequestSchema, request.body);
+      return saveSample({
+        ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
+        input: { applicationId: id, language, code },
+      });
+    },
+  );
 
   app.delete('/api/applications/:id/samples/:language', async (request): Promise<Sample> => {
     const { id, language } = parseInput(sampleParamsSchema, request.params);

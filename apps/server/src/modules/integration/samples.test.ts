@@ -123,6 +123,22 @@ describe('owner API: client samples', () => {
     expect(sampleSchema.parse((await request('GET', url)).json()).isCustomized).toBe(false);
   });
 
+  it('saves every sample as served, however large (the C# one is beyond the default body limit)', async () => {
+    for (const language of ['csharp', 'python', 'nodejs', 'cpp'] as const) {
+      const url = `/api/applications/${application.id}/samples/${language}`;
+      const served = sampleSchema.parse((await request('GET', url)).json());
+      const saved = await request('PUT', url, { code: `${served.code}// edited\n` });
+      expect(saved.statusCode, `${language}: ${saved.body.slice(0, 200)}`).toBe(200);
+      await request('DELETE', url);
+    }
+    // A sample as large as a valid one may be, escaped as JSON's longest form, still fits.
+    const largest = await request('PUT', `/api/applications/${application.id}/samples/cpp`, {
+      code: '\u0001'.repeat(200_000),
+    });
+    expect(largest.statusCode, largest.body.slice(0, 200)).toBe(200);
+    await request('DELETE', `/api/applications/${application.id}/samples/cpp`);
+  });
+
   it("answers 404 for another owner's application, and stores nothing for them", async () => {
     const url = `/api/applications/${application.id}/samples/cpp`;
     const read = await request('GET', url, undefined, otherOwner);
