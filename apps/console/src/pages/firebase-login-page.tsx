@@ -1,11 +1,21 @@
-import { SignInCard } from '@/components/auth/sign-in-card.tsx';
+import { useState } from 'react';
+import { SignInCard, type SignInMethod } from '@/components/auth/sign-in-card.tsx';
 import { WelcomeCard } from '@/components/auth/welcome-card.tsx';
 import { SignedInHeader } from '@/components/layout/signed-in-header.tsx';
 import { SignedOutHeader } from '@/components/layout/signed-out-header.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 
 export function FirebaseLoginPage() {
-  const { firebaseUser, isAuthenticated, isSigningIn, signInWithGoogle } = useAuth();
+  const {
+    firebaseUser,
+    isAuthenticated,
+    isSigningIn,
+    signInWithGoogle,
+    canSignInWithTestAccount,
+    signInWithTestAccount,
+  } = useAuth();
+  // A Google redirect finishing on page load is a Google sign-in too, hence the default.
+  const [signInMethod, setSignInMethod] = useState<SignInMethod>('google');
 
   return (
     <div className="relative flex min-h-screen flex-col overflow-x-clip bg-background">
@@ -21,7 +31,22 @@ export function FirebaseLoginPage() {
             isFinishingSignIn={isSigningIn}
           />
         ) : (
-          <SignInCard isSigningIn={isSigningIn} onSignIn={() => void signInWithGoogle()} />
+          <SignInCard
+            isSigningIn={isSigningIn}
+            signInMethod={signInMethod}
+            onSignIn={() => {
+              setSignInMethod('google');
+              void signInWithGoogle();
+            }}
+            onSignInWithTestAccount={
+              canSignInWithTestAccount
+                ? (account) => {
+                    setSignInMethod('test-account');
+                    void signInWithTestAccount(account);
+                  }
+                : undefined
+            }
+          />
         )}
       </main>
     </div>

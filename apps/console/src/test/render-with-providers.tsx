@@ -17,6 +17,8 @@ export function createAuthValue(overrides: Partial<AuthContextValue> = {}): Auth
     isAuthenticated: false,
     isSigningIn: false,
     signInWithGoogle: async () => {},
+    canSignInWithTestAccount: false,
+    signInWithTestAccount: async () => {},
     signOut: async () => {},
     ...overrides,
   };

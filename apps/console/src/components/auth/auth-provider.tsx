@@ -21,6 +21,11 @@ import {
   type FirebaseServices,
 } from '@/lib/firebase.ts';
 import { readSafeNextPath } from '@/lib/next-path.ts';
+import {
+  TEST_ACCOUNT_SIGN_IN_FAILED,
+  testAccountClaims,
+  type TestAccount,
+} from '@/lib/test-account.ts';
 
 export const CURRENT_USER_QUERY_KEY = ['/api/auth/user'] as const;
 
@@ -189,7 +194,10 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
   );
 
   const startSignIn = useCallback(
-    async (performSignIn: (services: FirebaseServices) => Promise<UserCredential>) => {
+    async (
+      performSignIn: (services: FirebaseServices) => Promise<UserCredential>,
+      failureDescription = 'Failed to initiate Google login',
+    ) => {
       setIsSigningIn(true);
       let credential: UserCredential;
       try {
@@ -198,12 +206,8 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
       } catch (error) {
         setIsSigningIn(false);
         if (!isUserCancellation(error)) {
-          console.error('Google sign-in failed', error);
-          toast({
-            variant: 'destructive',
-            title: 'Error',
-            description: 'Failed to initiate Google login',
-          });
+          console.error('Sign-in failed', error);
+          toast({ variant: 'destructive', title: 'Error', description: failureDescription });
         }
         throw error;
       }
@@ -217,6 +221,23 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
       // Already reported to the person by startSignIn.
     });
   }, [startSignIn]);
+
+  const canSignInWithTestAccount = services?.isEmulator === true;
+
+  // Offline sign-in for a local install: the emulator takes an unsigned Google credential, so
+  // no Google script (and no internet) is involved. Real Firebase would refuse the credential;
+  // the check keeps the console from even trying when the runtime config names no emulator.
+  const signInWithTestAccount = useCallback(
+    async (account: TestAccount) => {
+      await startSignIn(({ auth, isEmulator }) => {
+        if (!isEmulator) throw new Error('Test accounts need the Firebase Auth emulator');
+        return signInWithEmulatorGoogleClaims(auth, testAccountClaims(account));
+      }, TEST_ACCOUNT_SIGN_IN_FAILED).catch(() => {
+        // Already reported to the person by startSignIn.
+      });
+    },
+    [startSignIn],
+  );
 
   // Only against the emulator: browser tests cannot reach Google's popup, so they sign in
   // with fake Google claims and then run exactly the flow the popup would.
@@ -275,9 +296,20 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
       isAuthenticated: user !== null,
       isSigningIn,
       signInWithGoogle,
+      canSignInWithTestAccount,
+      signInWithTestAccount,
       signOut,
     }),
-    [firebaseUser, user, hasResolvedOnce, isSigningIn, signInWithGoogle, signOut],
+    [
+      firebaseUser,
+      user,
+      hasResolvedOnce,
+      isSigningIn,
+      signInWithGoogle,
+      canSignInWithTestAccount,
+      signInWithTestAccount,
+      signOut,
+    ],
   );
 
   useEffect(() => onChange(value), [onChange, value]);

@@ -10,6 +10,8 @@ export const PENDING_AUTH: AuthContextValue = {
   isAuthenticated: false,
   isSigningIn: false,
   signInWithGoogle: async () => {},
+  canSignInWithTestAccount: false,
+  signInWithTestAccount: async () => {},
   signOut: async () => {},
 };
 

@@ -2,15 +2,26 @@ import { KeyRound, ShieldCheck } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
+import type { TestAccount } from '@/lib/test-account.ts';
 import { GoogleIcon } from './google-icon.tsx';
+import { TestAccountSignIn } from './test-account-sign-in.tsx';
+
+export type SignInMethod = 'google' | 'test-account';
 
 export function SignInCard({
   isSigningIn,
+  signInMethod = 'google',
   onSignIn,
+  onSignInWithTestAccount,
 }: {
   isSigningIn: boolean;
+  /** Which button shows the busy state while `isSigningIn`: the one that was pressed. */
+  signInMethod?: SignInMethod;
   onSignIn: () => void;
+  /** Offered only while the server runs with the Auth emulator; absent, the option is too. */
+  onSignInWithTestAccount?: (account: TestAccount) => void;
 }) {
+  const isSigningInWithGoogle = isSigningIn && signInMethod === 'google';
   return (
     <Card className="w-full max-w-md gap-8 shadow-xl shadow-primary/5">
       <CardHeader className="items-center gap-3 text-center">
@@ -29,16 +40,23 @@ export function SignInCard({
           variant="outline"
           className="w-full"
           disabled={isSigningIn}
-          aria-busy={isSigningIn}
+          aria-busy={isSigningInWithGoogle}
           onClick={onSignIn}
         >
-          {isSigningIn ? <Spinner /> : <GoogleIcon className="size-5" />}
-          {isSigningIn ? 'Authenticating...' : 'Continue with Google'}
+          {isSigningInWithGoogle ? <Spinner /> : <GoogleIcon className="size-5" />}
+          {isSigningInWithGoogle ? 'Authenticating...' : 'Continue with Google'}
         </Button>
         <p className="flex items-center justify-center gap-1.5 text-xs text-muted-foreground">
           <ShieldCheck className="size-3.5" aria-hidden="true" />
           Google sign-in, secured by Firebase Authentication
         </p>
+        {onSignInWithTestAccount && (
+          <TestAccountSignIn
+            isDisabled={isSigningIn}
+            isSigningIn={isSigningIn && signInMethod === 'test-account'}
+            onSignIn={onSignInWithTestAccount}
+          />
+        )}
       </CardContent>
     </Card>
   );
