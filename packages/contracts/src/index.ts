@@ -21,3 +21,4 @@ export * from './licenses.ts';
 export * from './subscriptions.ts';
 export * from './devices.ts';
 export * from './portal.ts';
+export * from './owner-events.ts';
