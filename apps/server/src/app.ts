@@ -57,6 +57,7 @@ import {
   guardedLookup,
 } from './modules/webhooks/destination-guard.ts';
 import { registerLicenseRoutes } from './modules/licenses/routes.ts';
+import { createOwnerEventHub, type OwnerEventHub } from './modules/owner-events/owner-event-hub.ts';
 import { registerPlanRoutes } from './modules/plans/routes.ts';
 import { registerSubscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
@@ -74,6 +75,8 @@ export interface AppDependencies {
   applicationEvents: ApplicationEvents;
   /** Fired for every client-API event recorded in the activity log (webhooks subscribe). */
   activityEvents: ActivityEvents;
+  /** Events for the owners' open consoles (the live stream of issue 26). */
+  ownerEvents: OwnerEventHub;
 }
 
 declare module 'fastify' {
@@ -101,8 +104,12 @@ const REQUEST_ID_PATTERN = /^[\w-]{8,64}$/;
 
 /** The whole HTTP application, built from its dependencies (main.ts and tests both use it). */
 export async function buildApp(
-  dependencies: Omit<AppDependencies, 'clock' | 'applicationEvents' | 'activityEvents'> & {
+  dependencies: Omit<
+    AppDependencies,
+    'clock' | 'applicationEvents' | 'activityEvents' | 'ownerEvents'
+  > & {
     clock?: Clock;
+    ownerEvents?: OwnerEventHub;
     applicationEvents?: ApplicationEvents;
     activityEvents?: ActivityEvents;
     logger?: FastifyServerOptions['logger'];
@@ -124,6 +131,7 @@ export async function buildApp(
     clock: dependencies.clock ?? systemClock,
     applicationEvents: dependencies.applicationEvents ?? createApplicationEvents(),
     activityEvents: dependencies.activityEvents ?? createActivityEvents(),
+    ownerEvents: dependencies.ownerEvents ?? createOwnerEventHub(),
   };
   const { config } = deps;
 

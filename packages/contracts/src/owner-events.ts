@@ -7,7 +7,13 @@ import { activityLogSchema } from './activity.ts';
  * the JSON below. The console applies them to its query caches instead of polling; an event
  * names what changed rather than carrying every number, so one refetch answers it.
  */
-export const ownerEventTypes = ['activity', 'stats', 'app_user', 'application', 'bulk_progress'] as const;
+export const ownerEventTypes = [
+  'activity',
+  'stats',
+  'app_user',
+  'application',
+  'bulk_progress',
+] as const;
 export type OwnerEventType = (typeof ownerEventTypes)[number];
 
 /** A new activity-log row, exactly as the activity log's list shows it. */
