@@ -58,6 +58,13 @@ import {
 } from './modules/webhooks/destination-guard.ts';
 import { registerLicenseRoutes } from './modules/licenses/routes.ts';
 import { createOwnerEventHub, type OwnerEventHub } from './modules/owner-events/owner-event-hub.ts';
+import { startOwnerEventFeed } from './modules/owner-events/owner-event-feed.ts';
+import { publishConsoleChanges } from './modules/owner-events/publish-console-changes.ts';
+import {
+  registerOwnerEventRoutes,
+  type OwnerEventStreamSettings,
+} from './modules/owner-events/routes.ts';
+import { shareOwnerEvents } from './modules/owner-events/share-owner-events.ts';
 import { registerPlanRoutes } from './modules/plans/routes.ts';
 import { registerSubscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
@@ -87,6 +94,8 @@ declare module 'fastify' {
     retentionSweeper: RetentionSweeper | null;
     /** Sends queued webhook deliveries; null when buildApp was asked not to (tests). */
     webhookDispatcher: WebhookDispatcher | null;
+    /** Events for the owners' open consoles (tests publish and count listeners through it). */
+    ownerEvents: OwnerEventHub;
     /** Prometheus metrics; null when neither METRICS_PORT nor METRICS_TOKEN is set. */
     metrics: AppMetrics | null;
     /** METRICS_PORT's listener, once the app is ready; null without METRICS_PORT. */
@@ -124,6 +133,8 @@ export async function buildApp(
     isRetentionSweepEnabled?: boolean;
     /** false: no webhook sending (tests that look at queued deliveries, or bring their own). */
     isWebhookDispatcherEnabled?: boolean;
+    /** Tests: a quicker feed and heartbeat, a smaller slow-reader bound for the live stream. */
+    ownerEventStream?: OwnerEventStreamSettings & { feedIntervalMs?: number };
   },
 ): Promise<FastifyInstance> {
   const deps: AppDependencies = {
@@ -179,6 +190,22 @@ export async function buildApp(
     onUnconfirmed: () => metrics?.countUnconfirmedAnnouncement(),
   });
   app.addHook('onClose', stopSharingApplicationChanges);
+  app.decorate('ownerEvents', deps.ownerEvents);
+  const stopSharingOwnerEvents = await shareOwnerEvents({
+    database: deps.database,
+    hub: deps.ownerEvents,
+    log: app.log,
+  });
+  const stopOwnerEventFeed = startOwnerEventFeed({
+    database: deps.database,
+    hub: deps.ownerEvents,
+    log: app.log,
+    intervalMs: dependencies.ownerEventStream?.feedIntervalMs,
+  });
+  app.addHook('onClose', async () => {
+    await stopOwnerEventFeed();
+    await stopSharingOwnerEvents();
+  });
 
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
@@ -297,6 +324,11 @@ export async function buildApp(
     await registerPortalRoutes(browser, { ...deps, activity });
     await browser.register(async (ownerScope) => {
       ownerScope.addHook('preHandler', createOwnerGuard(deps));
+      ownerScope.addHook('onSend', publishConsoleChanges(deps.ownerEvents));
+      registerOwnerEventRoutes(ownerScope, {
+        ...deps,
+        streamSettings: dependencies.ownerEventStream,
+      });
       registerOwnerAuthRoutes(ownerScope);
       registerDashboardRoutes(ownerScope);
       registerApplicationRoutes(ownerScope, deps);

@@ -74,6 +74,8 @@ const environmentSchema = z.object({
   ACTIVITY_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
   /** ...or as soon as this many activity rows are waiting. */
   ACTIVITY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Live console streams (GET /api/events) one account may hold open on one instance; the next is 429. */
+  SSE_MAX_CONNECTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
   /** Shortest password a new end user may choose (register, owner create and change). */
   END_USER_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(128).default(8),
   /** Ended sessions are deleted after this many days; open ones silent this long are ended. */
@@ -175,6 +177,8 @@ export interface Config {
     applicationCacheTtlMs: number;
   };
   activity: { flushIntervalMs: number; batchSize: number };
+  /** Live console streams one account may hold open on one instance (issue 26). */
+  sseMaxConnectionsPerAccount: number;
   endUserPasswordMinLength: number;
   /** What a newly created (not the first) account may do. */
   defaultAccountPermissions: Permission[];
@@ -303,6 +307,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       flushIntervalMs: env.ACTIVITY_FLUSH_INTERVAL_MS,
       batchSize: env.ACTIVITY_BATCH_SIZE,
     },
+    sseMaxConnectionsPerAccount: env.SSE_MAX_CONNECTIONS_PER_ACCOUNT,
     endUserPasswordMinLength: env.END_USER_PASSWORD_MIN_LENGTH,
     defaultAccountPermissions: env.DEFAULT_ACCOUNT_PERMISSIONS,
     retention: {

@@ -124,6 +124,7 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'GET /api/reference/js/scalar.js': { caller: 'public' },
   'GET /api/auth/user': { caller: 'owner' },
   'GET /api/dashboard/stats': { caller: 'owner' },
+  'GET /api/events': { caller: 'owner' },
   'GET /api/applications': { caller: 'owner' },
   'POST /api/applications': { caller: 'owner', body: createApplicationRequestSchema },
   'PUT /api/applications/:id': {

@@ -108,6 +108,8 @@ const VICTIM_PLAN_NAME = 'Victim plan';
 const ownerRoutes: OwnerRoute[] = [
   { method: 'GET', path: '/api/auth/user', asOtherOwner: 'own-data' },
   { method: 'GET', path: '/api/dashboard/stats', asOtherOwner: 'own-data' },
+  // The stream is keyed by the session's account: another owner's stream is their own.
+  { method: 'GET', path: '/api/events', asOtherOwner: 'own-data' },
   { method: 'GET', path: '/api/applications', asOtherOwner: 'own-data' },
   {
     method: 'POST',

@@ -40,6 +40,8 @@ export async function createTestApp(
      * fail the test (assert-response-contracts.ts); a test of the check itself takes them.
      */
     onContractViolation?: (violation: ContractViolation) => void;
+    /** The live stream's timings and bounds (issue 26), quicker than production's in tests. */
+    ownerEventStream?: Parameters<typeof buildApp>[0]['ownerEventStream'];
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -64,6 +66,9 @@ export async function createTestApp(
     onContractViolation: options.onContractViolation ?? recordContractViolation,
     isRetentionSweepEnabled: options.isRetentionSweepEnabled ?? false,
     isWebhookDispatcherEnabled: options.isWebhookDispatcherEnabled ?? false,
+    // A stream ends after 100 ms unless a test says otherwise, so inject() (which waits for
+    // the whole answer) can call GET /api/events like any route.
+    ownerEventStream: { maxDurationMs: 100, ...options.ownerEventStream },
   });
   await app.ready();
   return {

@@ -12,6 +12,7 @@ import type { RoutePermission } from './route-permission.ts';
 export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'GET /api/auth/user': 'signed_in',
   'GET /api/dashboard/stats': 'signed_in',
+  'GET /api/events': 'signed_in',
 
   'GET /api/applications': 'signed_in',
   'POST /api/applications': 'manage_applications',

@@ -146,7 +146,7 @@ export type RouteTag = (typeof routeTags)[number]['name'];
 export interface ResponseContract {
   description: string;
   schema?: z.ZodType;
-  mediaType?: 'text/html' | 'application/javascript' | 'text/csv';
+  mediaType?: 'text/html' | 'application/javascript' | 'text/csv' | 'text/event-stream';
   headers?: z.ZodObject;
 }
 
@@ -730,6 +730,16 @@ export const routeContracts: Record<string, RouteContract> = {
     query: activityLogStatsQuerySchema,
     responses: { 200: ok(activityLogStatsSchema) },
     errors: [404],
+  },
+
+  'GET /api/events': {
+    caller: 'owner',
+    tag: 'Dashboard',
+    summary: 'The console\u2019s live stream of the account\u2019s events',
+    description:
+      'Server-Sent Events (issue 26). Each message\u2019s `event` is `activity` (a new activity-log row, as the log lists it), `stats` (an application\u2019s numbers moved), `app_user` or `application` (created, updated or deleted in a console), or `bulk_progress` (where a bulk action stands); its `data` is JSON naming what changed (`OwnerEvent` in the contracts). A comment line every 25 s keeps it open. Only the signed-in account\u2019s events; at most `SSE_MAX_CONNECTIONS_PER_ACCOUNT` streams per account on one instance (the next is 429); a reader that falls more than 1 MiB behind is disconnected.',
+    responses: { 200: { description: 'An endless event stream.', mediaType: 'text/event-stream' } },
+    errors: [429],
   },
 
   'GET /api/webhooks': {
