@@ -108,6 +108,18 @@ function SignedOutRoutes() {
 }
 
 function SignedInRoutes() {
+  // The live stream (issue 26) loads after the first paint, with the contracts it parses.
+  useEffect(() => {
+    let stop: (() => void) | null = null;
+    let isUnmounted = false;
+    void import('@/lib/owner-event-stream.ts').then(({ startOwnerEventStream }) => {
+      if (!isUnmounted) stop = startOwnerEventStream(queryClient);
+    });
+    return () => {
+      isUnmounted = true;
+      stop?.();
+    };
+  }, []);
   return (
     <Suspense fallback={<FullPageSpinner />}>
       <Switch>

@@ -196,14 +196,14 @@ export async function buildApp(
     hub: deps.ownerEvents,
     log: app.log,
   });
-  const stopOwnerEventFeed = startOwnerEventFeed({
+  const ownerEventFeed = startOwnerEventFeed({
     database: deps.database,
     hub: deps.ownerEvents,
     log: app.log,
     intervalMs: dependencies.ownerEventStream?.feedIntervalMs,
   });
   app.addHook('onClose', async () => {
-    await stopOwnerEventFeed();
+    await ownerEventFeed.stop();
     await stopSharingOwnerEvents();
   });
 
@@ -327,6 +327,7 @@ export async function buildApp(
       ownerScope.addHook('onSend', publishConsoleChanges(deps.ownerEvents));
       registerOwnerEventRoutes(ownerScope, {
         ...deps,
+        ownerEventFeed,
         streamSettings: dependencies.ownerEventStream,
       });
       registerOwnerAuthRoutes(ownerScope);

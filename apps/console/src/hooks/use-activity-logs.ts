@@ -6,14 +6,16 @@ import {
 } from '@latchkey/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
+import { useLiveAwarePolling } from '@/lib/owner-events.ts';
 import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
 
 /** Spec doc 2 §8: what the page says when the list cannot be read. */
 export const ACTIVITY_LOGS_FETCH_ERROR = 'Failed to fetch activity logs';
 
 /**
- * Events arrive from the owner's client programs, not from the console, so nothing would ever
- * invalidate this list: it is re-read every 10 s while the tab is visible.
+ * Events arrive from the owner's client programs, not from the console: the live stream's
+ * `activity` events refresh the list (issue 26), and while the stream is down it is re-read
+ * every 10 s while the tab is visible.
  */
 export const ACTIVITY_LOGS_REFRESH_INTERVAL_MS = 10_000;
 
@@ -46,8 +48,6 @@ const pollingOptions = {
   // Never fresh (unlike the console's default): re-read on arrival and whenever the
   // filters come back to a list read earlier.
   staleTime: 0,
-  // Polling pauses while the tab is hidden (TanStack's default), so idle tabs cost nothing.
-  refetchInterval: ACTIVITY_LOGS_REFRESH_INTERVAL_MS,
   // The previous page or figures stay on screen while the next ones load.
   placeholderData: keepPreviousData,
 } as const;
@@ -55,6 +55,8 @@ const pollingOptions = {
 /** One page of the owner's activity log, filtered and searched by the server. */
 export function useActivityLogs(query: ActivityLogQuery, page: number) {
   const url = activityLogsUrl(query, page);
+  // Polling pauses while the tab is hidden (TanStack's default), so idle tabs cost nothing.
+  const refetchInterval = useLiveAwarePolling(ACTIVITY_LOGS_REFRESH_INTERVAL_MS);
   return useQuery({
     queryKey: [url],
     queryFn: async (): Promise<PagedList<ActivityLog>> => {
@@ -62,15 +64,18 @@ export function useActivityLogs(query: ActivityLogQuery, page: number) {
       return toPagedList(response, activityLogListSchema.parse(await response.json()));
     },
     ...pollingOptions,
+    refetchInterval,
   });
 }
 
 /** The four stat cards over every log the filters match (not only the page shown). */
 export function useActivityLogStats(query: ActivityLogQuery) {
   const url = activityLogStatsUrl(query);
+  const refetchInterval = useLiveAwarePolling(ACTIVITY_LOGS_REFRESH_INTERVAL_MS);
   return useQuery({
     queryKey: [url],
     queryFn: async () => activityLogStatsSchema.parse(await (await apiRequest('GET', url)).json()),
     ...pollingOptions,
+    refetchInterval,
   });
 }

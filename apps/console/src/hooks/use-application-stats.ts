@@ -1,9 +1,13 @@
 import { applicationStatsSchema, type ApplicationStats } from '@latchkey/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '@/lib/api.ts';
+import { useLiveAwarePolling } from '@/lib/owner-events.ts';
 import { applicationStatsQueryKey } from './owner-query-keys.ts';
 
-/** Spec doc 1 §4/§9: the management page's live numbers poll every 5 seconds. */
+/**
+ * Spec doc 1 §4/§9: the management page's live numbers poll every 5 seconds; with the live
+ * stream open (issue 26) its `stats` events refresh them instead.
+ */
 export const APPLICATION_STATS_POLL_INTERVAL_MS = 5000;
 
 /** Spec doc 1 §8: "Failed to fetch stats: {status}". */
@@ -23,11 +27,12 @@ async function fetchApplicationStats(applicationId: number): Promise<Application
 }
 
 export function useApplicationStats(applicationId: number | null) {
+  const refetchInterval = useLiveAwarePolling(APPLICATION_STATS_POLL_INTERVAL_MS);
   return useQuery({
     queryKey: applicationStatsQueryKey(applicationId ?? 0),
     queryFn: () => fetchApplicationStats(applicationId!),
     enabled: applicationId !== null,
     // Polling pauses while the tab is hidden (TanStack's default), so idle tabs cost nothing.
-    refetchInterval: APPLICATION_STATS_POLL_INTERVAL_MS,
+    refetchInterval,
   });
 }

@@ -42,6 +42,16 @@ interface ApplicationNumbersRow {
   numbers: string;
 }
 
+export interface OwnerEventFeed {
+  /**
+   * Answers once the feed knows where the log ends, so a stream that waits for it before its
+   * first byte carries every row committed after the console learns it is open (the console
+   * rereads its lists then).
+   */
+  isReady(): Promise<void>;
+  stop(): Promise<void>;
+}
+
 /**
  * Feeds the consoles' streams from the database itself (issue 26), on each instance that has
  * open streams and only while it has them: new activity-log rows as `activity` events, and a
@@ -59,7 +69,7 @@ export function startOwnerEventFeed(options: {
   hub: OwnerEventHub;
   log: FastifyBaseLogger;
   intervalMs?: number;
-}): () => Promise<void> {
+}): OwnerEventFeed {
   const { database, hub, log } = options;
   const intervalMs = options.intervalMs ?? OWNER_EVENT_FEED_INTERVAL_MS;
   let cursor: number | null = null;
@@ -69,18 +79,26 @@ export function startOwnerEventFeed(options: {
   let running: Promise<void> | null = null;
   let isStopped = false;
 
+  let startingCursor: Promise<void> | null = null;
+  /** The log's end when the first stream opened: rows after it are the streams' to carry. */
+  const startCursor = () => {
+    startingCursor ??= database
+      .query({ text: 'select coalesce(max(id), 0)::bigint as id from activity_logs' })
+      .then(({ rows }) => {
+        cursor = Number((rows[0] as { id: string | number }).id);
+      })
+      .finally(() => {
+        startingCursor = null;
+      });
+    return startingCursor;
+  };
+
   const look = async () => {
     const accounts = hub.subscribedAccounts();
     if (accounts.length === 0) return;
     const changedApplications = new Map<number, string>();
-    if (cursor === null) {
-      const { rows } = await database.query({
-        text: 'select coalesce(max(id), 0)::bigint as id from activity_logs',
-      });
-      cursor = Number((rows[0] as { id: string | number }).id);
-    } else {
-      await readNewActivity(accounts, changedApplications);
-    }
+    if (cursor === null) await startCursor();
+    else await readNewActivity(accounts, changedApplications);
     await readApplicationNumbers(accounts, changedApplications);
     for (const [applicationId, accountId] of changedApplications) {
       hub.deliverLocally(accountId, { type: 'stats', data: { applicationId } });
@@ -171,11 +189,16 @@ export function startOwnerEventFeed(options: {
     if (running === null) schedule();
   });
 
-  return async () => {
-    isStopped = true;
-    stopWatching();
-    if (timer !== null) clearTimeout(timer);
-    await running;
+  return {
+    async isReady() {
+      if (cursor === null) await startCursor();
+    },
+    async stop() {
+      isStopped = true;
+      stopWatching();
+      if (timer !== null) clearTimeout(timer);
+      await running;
+    },
   };
 }
 

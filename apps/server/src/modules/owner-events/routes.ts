@@ -5,6 +5,7 @@ import type { DatabaseConnection } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { findOwnerBySession } from '../auth/find-owner-by-session.ts';
 import { sessionCookieName } from '../auth/session-cookie.ts';
+import type { OwnerEventFeed } from './owner-event-feed.ts';
 import type { OwnerEventHub } from './owner-event-hub.ts';
 import { openOwnerEventStream } from './owner-event-stream.ts';
 
@@ -26,6 +27,7 @@ export function registerOwnerEventRoutes(
     database: DatabaseConnection;
     clock: Clock;
     ownerEvents: OwnerEventHub;
+    ownerEventFeed: OwnerEventFeed;
     streamSettings?: OwnerEventStreamSettings;
   },
 ) {
@@ -67,6 +69,8 @@ export function registerOwnerEventRoutes(
     const endStream = () => stream.end('closed');
     openStreams.add(endStream);
     reply.raw.on('close', endStream);
+    // Subscribed first, then the feed's start: no row falls between the two.
+    await deps.ownerEventFeed.isReady();
     return (
       reply
         .type('text/event-stream; charset=utf-8')
