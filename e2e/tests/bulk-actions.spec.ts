@@ -1,4 +1,5 @@
 import { clientApiHeaders, type Application, type ClientAuthResponse } from '@latchkey/contracts';
+import { settle, seriousAxeViolations } from './support/layout-checks.ts';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 
@@ -127,5 +128,70 @@ test.describe('bulk actions on end users (issue 26)', () => {
       expect(heartbeat.success).toBe(false);
       expect(heartbeat.code).toBe('ACCOUNT_DISABLED');
     }
+  });
+
+  test('the dashboard’s Users tab at 390 px, by keyboard: extend the users matching a search', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    await signInAsNewOwner(page, 'Bulk Kit');
+    const created = await page.request.post('/api/applications', {
+      headers: consoleOriginHeaders(page),
+      data: { name: 'Phone Desk' },
+    });
+    const application = (await created.json()) as Application;
+    const expiresAt = '2030-01-01T00:00:00.000Z';
+    for (const username of ['trial_a', 'trial_b', 'trial_c', 'keeper']) {
+      const response = await page.request.post(`/api/applications/${application.id}/users`, {
+        headers: consoleOriginHeaders(page),
+        data: { username, password: PASSWORD, expiresAt },
+      });
+      expect(response.status()).toBe(201);
+    }
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/dashboard');
+    await page.getByRole('row').filter({ hasText: 'Phone Desk' }).getByText('Phone Desk').click();
+    await page.getByRole('tab', { name: 'Users (Phone Desk)' }).click();
+    await page.getByRole('searchbox', { name: 'Search users' }).fill('trial');
+    await expect(page.getByTestId(/^user-row-/)).toHaveCount(3);
+
+    // Keyboard only: the page's checkbox, then the bar's Extend, then the dialog.
+    const pageCheckbox = page.getByRole('checkbox', { name: 'Select all users on this page' });
+    await pageCheckbox.focus();
+    await page.keyboard.press('Space');
+    const bar = page.getByRole('region', { name: 'Bulk actions' });
+    await expect(bar.getByText('3 users selected')).toBeVisible();
+    await settle(page);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow, 'the page scrolls sideways').toBeLessThanOrEqual(0);
+    expect(await seriousAxeViolations(page, 'bulk-bar-phone')).toEqual([]);
+    await page.screenshot({ path: testInfo.outputPath('bulk-bar-phone.png'), fullPage: true });
+    for (const name of ['Pause', 'Unpause', 'Set expiry', 'Extend', 'Reset HWID', 'Delete']) {
+      await bar.getByRole('button', { name, exact: true }).click({ trial: true });
+    }
+
+    await bar.getByRole('button', { name: 'Extend', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('alertdialog');
+    await expect(dialog.getByText('Extend 3 users?')).toBeVisible();
+    const box = await dialog.boundingBox();
+    expect(box && box.x >= 0 && box.x + box.width <= 390).toBe(true);
+    await dialog.getByLabel('Days to add').fill('10');
+    await dialog.getByRole('button', { name: 'Extend 3 users' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(bar.getByText('Extend: 3 done, 0 skipped.')).toBeVisible();
+
+    const listed = await page.request.get(`/api/applications/${application.id}/users`);
+    const users = (await listed.json()) as { username: string; expiresAt: string }[];
+    const expiries = Object.fromEntries(users.map((user) => [user.username, user.expiresAt]));
+    expect(expiries).toEqual({
+      trial_a: '2030-01-11T00:00:00.000Z',
+      trial_b: '2030-01-11T00:00:00.000Z',
+      trial_c: '2030-01-11T00:00:00.000Z',
+      keeper: expiresAt,
+    });
   });
 });
