@@ -11,6 +11,7 @@ import {
   updateAdminUserRequestSchema,
   appUserListQuerySchema,
   appUserParamsSchema,
+  bulkAppUserRequestSchema,
   deviceParamsSchema,
   applicationParamsSchema,
   blacklistEntryParamsSchema,
@@ -150,6 +151,11 @@ const routeSchemas: Record<string, RouteSchemas> = {
     body: updateAppUserRequestSchema,
   },
   'DELETE /api/applications/:appId/users/:userId': { caller: 'owner', params: appUserParamsSchema },
+  'POST /api/applications/:id/users/bulk': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    body: bulkAppUserRequestSchema,
+  },
   'POST /api/applications/:appId/users/:userId/pause': {
     caller: 'owner',
     params: appUserParamsSchema,

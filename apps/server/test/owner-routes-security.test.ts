@@ -165,6 +165,16 @@ const ownerRoutes: OwnerRoute[] = [
   },
   {
     method: 'POST',
+    path: '/api/applications/:id/users/bulk',
+    body: (fixture) => ({
+      operationId: '00000000-0000-4000-8000-00000000b0b0',
+      action: 'delete',
+      userIds: [fixture.userId],
+    }),
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
     path: '/api/applications/:appId/users/:userId/pause',
     asOtherOwner: applicationNotFound,
   },

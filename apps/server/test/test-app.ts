@@ -16,6 +16,7 @@ import {
   type GoogleTestAccount,
 } from './emulator-accounts.ts';
 import { createTestDatabase } from './test-database.ts';
+import type { OwnerEventHub } from '../src/modules/owner-events/owner-event-hub.ts';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -31,6 +32,8 @@ export async function createTestApp(
     env?: Record<string, string>;
     database?: DatabaseConnection;
     onRoute?: (route: RouteOptions) => void;
+    /** The hub owner verbs publish to, for a test that listens (a fresh one otherwise). */
+    ownerEvents?: OwnerEventHub;
     /** The background retention sweep is off unless a test asks for it: it deletes by age. */
     isRetentionSweepEnabled?: boolean;
     /** Webhooks are not sent unless a test asks: most look at the queued deliveries. */
@@ -63,6 +66,7 @@ export async function createTestApp(
     identity,
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
     onContractViolation: options.onContractViolation ?? recordContractViolation,
     isRetentionSweepEnabled: options.isRetentionSweepEnabled ?? false,
     isWebhookDispatcherEnabled: options.isWebhookDispatcherEnabled ?? false,

@@ -4,10 +4,10 @@ import { pageQueryFields } from './paging.ts';
 
 /**
  * The authentication events of the client API (spec doc 2 §3), in the spec's order, then the
- * licence events of issue 22. The activity log records exactly these; webhooks subscribe to
- * the same names.
+ * licence and device events of issues 22 and 24. Webhooks subscribe to exactly these; the
+ * activity log records them and the owner bulk action rows below.
  */
-export const activityEventNames = [
+export const clientActivityEventNames = [
   'user_login',
   'user_register',
   'login_failed',
@@ -28,6 +28,13 @@ export const activityEventNames = [
   'device_added',
   'device_released',
 ] as const;
+
+/**
+ * Every event of the activity log: the client API's, and one row per end user an owner's bulk
+ * action changed or deleted (issue 26; metadata.action, metadata.operationId), which is no
+ * login attempt and no webhook event.
+ */
+export const activityEventNames = [...clientActivityEventNames, 'owner_bulk_action'] as const;
 export const activityEventSchema = z.enum(activityEventNames);
 export type ActivityEvent = z.infer<typeof activityEventSchema>;
 
@@ -48,6 +55,7 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   license_banned: 'Licence Banned',
   device_added: 'Device Added',
   device_released: 'Device Released',
+  owner_bulk_action: 'Owner Bulk Action',
 };
 
 /** A successful login; stats count it against the failure events below. */

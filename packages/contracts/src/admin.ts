@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bulkAppUserActions } from './bulk-app-users.ts';
 import { pageQueryFields } from './paging.ts';
 import { permissionSchema, roleSchema } from './roles.ts';
 
@@ -45,7 +46,7 @@ export const adminMessages = {
   userNotFound: 'User not found',
 } as const;
 
-export const auditActionSchema = z.enum(['user_updated', 'user_deleted']);
+export const auditActionSchema = z.enum(['user_updated', 'user_deleted', 'end_users_bulk_action']);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
 /** An account's administrable state, as recorded before and after a change. */
@@ -54,6 +55,19 @@ export const auditedAccountStateSchema = z.object({
   permissions: z.array(permissionSchema),
   isActive: z.boolean(),
 });
+
+/**
+ * One batch of an owner's bulk action on their end users (issue 26); the target is the owner's
+ * own account. Counts and ids only: site administrators read the trail, and an owner's end
+ * users (their names, e-mails) are not theirs to see (issue 14).
+ */
+export const auditedBulkActionSchema = z.object({
+  operationId: z.uuid(),
+  applicationId: z.number().int(),
+  action: z.enum(bulkAppUserActions),
+  userCount: z.number().int().nonnegative(),
+});
+export type AuditedBulkAction = z.infer<typeof auditedBulkActionSchema>;
 
 /** One entry of the audit trail: who did what to whom, before and after, when. */
 export const auditEntrySchema = z
@@ -64,6 +78,8 @@ export const auditEntrySchema = z
     target: z.object({ id: z.uuid(), email: z.string() }),
     before: auditedAccountStateSchema.nullable(),
     after: auditedAccountStateSchema.nullable(),
+    /** Set for end_users_bulk_action (before and after are then null). */
+    bulkAction: auditedBulkActionSchema.optional(),
     createdAt: z.iso.datetime(),
   })
   .meta({

@@ -89,7 +89,7 @@ const email = z.preprocess(
 );
 
 /** ISO 8601 date-time with Z or an offset (Date.prototype.toISOString()); '' or null is "never". */
-const expiresAt = z.preprocess(
+export const appUserExpiresAtField = z.preprocess(
   blankToNull,
   z.iso
     .datetime({
@@ -116,7 +116,7 @@ export const createAppUserRequestSchema = z
     username: username.optional(),
     email,
     password: password.optional(),
-    expiresAt,
+    expiresAt: appUserExpiresAtField,
     hwid,
   })
   .superRefine((value, ctx) => {
@@ -146,7 +146,7 @@ export const updateAppUserRequestSchema = z
     password: password.optional(),
     isActive: z.boolean().optional(),
     isPaused: z.boolean().optional(),
-    expiresAt,
+    expiresAt: appUserExpiresAtField,
     hwid,
   })
   .superRefine((value, ctx) => {

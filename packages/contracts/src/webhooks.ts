@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { activityEventLabels, activityEventNames } from './activity.ts';
+import { activityEventLabels, clientActivityEventNames } from './activity.ts';
 import { applicationIdSchema } from './applications.ts';
 import { pageQueryFields } from './paging.ts';
 
@@ -8,14 +8,17 @@ import { pageQueryFields } from './paging.ts';
  * (a client session ended by the client, the owner, the user's standing, the session limit
  * or silence), which the landing page's promise of logout notifications needs.
  */
-export const webhookEventNames = [...activityEventNames, 'session_end'] as const;
+export const webhookEventNames = [...clientActivityEventNames, 'session_end'] as const;
 export const webhookEventSchema = z.enum(webhookEventNames, {
   error: (issue) => `Unknown event: ${String(issue.input)}`,
 });
 export type WebhookEvent = z.infer<typeof webhookEventSchema>;
 
+// The owner's bulk changes are in the activity log, but a webhook tells the vendor's systems
+// what end users and their programs did.
+const { owner_bulk_action: _ownerOnly, ...clientActivityEventLabels } = activityEventLabels;
 export const webhookEventLabels: Record<WebhookEvent, string> = {
-  ...activityEventLabels,
+  ...clientActivityEventLabels,
   session_end: 'Session Ended',
 };
 

@@ -1,6 +1,10 @@
 import {
   appUserListSchema,
   appUserSchema,
+  bulkAppUserResultSchema,
+  bulkSkipReasonLabels,
+  type BulkAppUserRequest,
+  type BulkAppUserResult,
   type AppUser,
   type AppUserListRow,
   type CreateAppUserRequest,
@@ -156,4 +160,39 @@ export function useDeleteAppUser() {
     successMessage: 'User deleted successfully',
     errorMessage: 'Failed to delete user',
   });
+}
+
+/** A bulk action on end users (issue 26), as the confirmation dialog sends it. */
+export type BulkAppUserVariables = { applicationId: number } & BulkAppUserRequest;
+
+/**
+ * POST /api/applications/{id}/users/bulk: answers once every batch is done, with what was done
+ * and what was skipped and why; the toast says the counts, and the lists are re-read after.
+ */
+export function useBulkAppUserAction() {
+  return useOwnerMutation({
+    mutationFn: async ({ applicationId, ...body }: BulkAppUserVariables) => {
+      const response = await apiRequest(
+        'POST',
+        `/api/applications/${applicationId}/users/bulk`,
+        body,
+      );
+      return bulkAppUserResultSchema.parse(await response.json());
+    },
+    successMessage: describeBulkResult,
+    errorMessage: 'Failed to update users',
+  });
+}
+
+const usersCount = (count: number) =>
+  `${count.toLocaleString('en-US')} user${count === 1 ? '' : 's'}`;
+
+/** "2 users done, 1 skipped (already paused: 1)". */
+export function describeBulkResult(result: BulkAppUserResult): string {
+  const done = `${usersCount(result.done)} ${result.action === 'delete' ? 'deleted' : 'updated'}`;
+  if (result.skipped === 0) return done;
+  const reasons = result.skippedReasons
+    .map(({ reason, count }) => `${bulkSkipReasonLabels[reason]}: ${count.toLocaleString('en-US')}`)
+    .join(', ');
+  return `${done}, ${result.skipped.toLocaleString('en-US')} skipped (${reasons})`;
 }

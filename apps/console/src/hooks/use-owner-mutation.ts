@@ -61,14 +61,18 @@ export function useOwnerMutation<TVariables, TData = unknown>({
   errorMessage,
 }: {
   mutationFn: (variables: TVariables) => Promise<TData>;
-  successMessage: string;
+  /** Or worded from the answer (a bulk action's counts). */
+  successMessage: string | ((data: TData) => string);
   errorMessage: string;
 }) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: () => {
-      toast({ title: 'Success', description: successMessage });
+    onSuccess: (data) => {
+      toast({
+        title: 'Success',
+        description: typeof successMessage === 'function' ? successMessage(data) : successMessage,
+      });
     },
     onError: (error) => {
       toast({

@@ -147,6 +147,7 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
             application={application}
             usersQuery={usersQuery}
             search={usersList.search}
+            listedSearch={settledSearch}
             onSearchChange={usersList.setSearch}
             onPageChange={usersList.setPage}
           />

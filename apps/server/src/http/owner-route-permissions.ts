@@ -24,6 +24,7 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'POST /api/applications/:id/users': 'manage_applications',
   'PUT /api/applications/:appId/users/:userId': 'manage_applications',
   'DELETE /api/applications/:appId/users/:userId': 'manage_applications',
+  'POST /api/applications/:id/users/bulk': 'manage_applications',
   'POST /api/applications/:appId/users/:userId/pause': 'manage_applications',
   'POST /api/applications/:appId/users/:userId/unpause': 'manage_applications',
   'POST /api/applications/:appId/users/:userId/reset-hwid': 'manage_applications',

@@ -17,6 +17,8 @@ import {
   appUserListSchema,
   appUserParamsSchema,
   appUserSchema,
+  bulkAppUserRequestSchema,
+  bulkAppUserResultSchema,
   banLicenseRequestSchema,
   deletedUnusedLicensesSchema,
   generateLicensesRequestSchema,
@@ -501,6 +503,16 @@ export const routeContracts: Record<string, RouteContract> = {
     summary: 'Delete an end user',
     params: appUserParamsSchema,
     responses: { 200: ok(deletedResponseSchema) },
+  },
+  'POST /api/applications/:id/users/bulk': {
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Pause, unpause, set expiry, extend, reset HWID or delete many end users',
+    description:
+      'The users named in `userIds`, or every user the list shows for `matching.search`. Batches of at most 1,000, each its own transaction; `bulk_progress` events on the owner event stream after each. Answers when every batch is done.',
+    params: applicationParamsSchema,
+    body: bulkAppUserRequestSchema,
+    responses: { 200: ok(bulkAppUserResultSchema) },
   },
   'POST /api/applications/:appId/users/:userId/pause': {
     caller: 'owner',

@@ -9,8 +9,10 @@ import { useDeleteAppUser } from '@/hooks/use-app-users.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import type { PagedList } from '@/lib/paged-list.ts';
 import type { AppUserRowHandlers } from './app-user-columns.tsx';
+import { BulkUserActions, selectionColumn } from './bulk-user-actions.tsx';
 import { DeleteAppUserDialog } from './delete-app-user-dialog.tsx';
 import { EditAppUserDialog } from './edit-app-user-dialog.tsx';
+import { useAppUserSelection } from './use-app-user-selection.ts';
 
 /** The row actions the list handles itself, for the table it is given to draw. */
 export type AppUsersListRowActions = Pick<AppUserRowHandlers, 'busyUserId' | 'onEdit' | 'onDelete'>;
@@ -28,6 +30,7 @@ export function AppUsersList({
   onPageChange,
   emptyState,
   busyUserId,
+  listedSearch,
   table,
 }: {
   application: Application;
@@ -39,15 +42,31 @@ export function AppUsersList({
   emptyState: { title: string; description: string; action: ReactNode };
   /** The user one of the page's own row actions is changing. */
   busyUserId: string | null;
+  /** The search the shown page answers (the settled one): "all matching" means its matches. */
+  listedSearch: string;
   table: (rowActions: AppUsersListRowActions) => DataTableDefinition<AppUserListRow>;
 }) {
   const applicationId = application.id;
   const deleteAppUser = useDeleteAppUser();
   const editing = useDialogTarget<AppUserListRow>();
   const deleting = useDialogTarget<AppUser>();
+  const selection = useAppUserSelection(listedSearch.trim());
+  const page = usersQuery.data;
+  const rowsTable = table({
+    busyUserId: busyUserId ?? (deleteAppUser.isPending ? deleteAppUser.variables.userId : null),
+    onEdit: editing.open,
+    onDelete: deleting.open,
+  });
 
   return (
     <>
+      <BulkUserActions
+        applicationId={applicationId}
+        selection={selection}
+        pageRowCount={page?.rows.length ?? 0}
+        totalCount={page?.totalCount ?? 0}
+        isTotalCapped={page?.isTotalCapped ?? false}
+      />
       <PagedDataTable
         query={usersQuery}
         search={{
@@ -56,12 +75,10 @@ export function AppUsersList({
           label: 'Search users',
           placeholder: 'Search by username or email',
         }}
-        table={table({
-          busyUserId:
-            busyUserId ?? (deleteAppUser.isPending ? deleteAppUser.variables.userId : null),
-          onEdit: editing.open,
-          onDelete: deleting.open,
-        })}
+        table={{
+          ...rowsTable,
+          columns: [selectionColumn(selection, page?.rows ?? []), ...rowsTable.columns],
+        }}
         loadingLabel="Loading users"
         errorTitle="Error loading users"
         describeError={(error) => error.message}

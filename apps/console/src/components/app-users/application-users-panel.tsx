@@ -22,12 +22,15 @@ export function ApplicationUsersPanel({
   application,
   usersQuery,
   search,
+  listedSearch,
   onSearchChange,
   onPageChange,
 }: {
   application: Application;
   usersQuery: UseQueryResult<PagedList<AppUserListRow>>;
   search: string;
+  /** The search the list was asked with (settled after typing). */
+  listedSearch: string;
   onSearchChange: (search: string) => void;
   onPageChange: (page: number) => void;
 }) {
@@ -77,6 +80,7 @@ export function ApplicationUsersPanel({
           application={application}
           usersQuery={usersQuery}
           search={search}
+          listedSearch={listedSearch}
           onSearchChange={onSearchChange}
           onPageChange={onPageChange}
           emptyState={{

@@ -78,8 +78,9 @@ describe('UsersTab paging and search', { timeout: 30_000 }, () => {
       '/api/applications/7/users?search=player_11',
       expect.anything(),
     );
-    expect(bodyRows().map((row) => within(row).getAllByRole('cell')[0]!.textContent)).toContain(
-      'player_110',
+    // Rows by their marker: the first cell is the row's selection checkbox (issue 26).
+    expect(bodyRows().map((row) => row.getAttribute('data-testid'))).toContain(
+      'user-row-player_110',
     );
   });
 

@@ -70,6 +70,7 @@ function SelectedApplicationUsers({ application }: { application: Application })
           application={application}
           usersQuery={usersQuery}
           search={search}
+          listedSearch={settledSearch}
           onSearchChange={setSearch}
           onPageChange={setPage}
           emptyState={{

@@ -19,6 +19,8 @@ export function ConfirmDialog({
   confirmLabel,
   onConfirm,
   variant = 'destructive',
+  children,
+  isConfirmDisabled = false,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
@@ -27,6 +29,9 @@ export function ConfirmDialog({
   confirmLabel: string;
   onConfirm: () => void;
   variant?: 'default' | 'destructive';
+  /** Fields the action needs (a date, a number of days), between the question and the buttons. */
+  children?: ReactNode;
+  isConfirmDisabled?: boolean;
 }) {
   return (
     <AlertDialog open={open} onOpenChange={onOpenChange}>
@@ -35,9 +40,10 @@ export function ConfirmDialog({
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
+        {children}
         <AlertDialogFooter>
           <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction variant={variant} onClick={onConfirm}>
+          <AlertDialogAction variant={variant} onClick={onConfirm} disabled={isConfirmDisabled}>
             {confirmLabel}
           </AlertDialogAction>
         </AlertDialogFooter>

@@ -25,6 +25,8 @@ export interface DataTableColumn<Row> {
    * buttons that name themselves).
    */
   isHeaderHidden?: boolean;
+  /** Drawn in the heading instead of `header` (a select-all checkbox, which names itself). */
+  headerContent?: ReactNode;
   /** Kept at the right edge while the rest scrolls, so a row's actions are reachable on a phone. */
   isPinned?: boolean;
   headerClassName?: string;
@@ -66,11 +68,12 @@ export function DataTable<Row>({
               pinned={column.isPinned}
               className={column.headerClassName}
             >
-              {column.isHeaderHidden ? (
-                <span className="sr-only">{column.header}</span>
-              ) : (
-                column.header
-              )}
+              {column.headerContent ??
+                (column.isHeaderHidden ? (
+                  <span className="sr-only">{column.header}</span>
+                ) : (
+                  column.header
+                ))}
             </TableHead>
           ))}
         </TableRow>

@@ -1,9 +1,15 @@
-import { permissionCatalogue, type AuditAction, type AuditEntry } from '@latchkey/contracts';
+import {
+  bulkAppUserActionLabels,
+  permissionCatalogue,
+  type AuditAction,
+  type AuditEntry,
+} from '@latchkey/contracts';
 import { roleLabels } from '@/lib/site-admin-access.ts';
 
 export const auditActionLabels: Record<AuditAction, string> = {
   user_updated: 'Updated',
   user_deleted: 'Deleted',
+  end_users_bulk_action: 'Bulk action on end users',
 };
 
 type AuditedState = NonNullable<AuditEntry['before']>;
@@ -23,8 +29,16 @@ function describeState(state: AuditedState): string {
  * The before and after of one entry as readable lines: what changed for an update, the state
  * the account had for a deletion.
  */
-export function describeAuditChange(entry: Pick<AuditEntry, 'before' | 'after'>): string[] {
-  const { before, after } = entry;
+export function describeAuditChange(
+  entry: Pick<AuditEntry, 'before' | 'after' | 'bulkAction'>,
+): string[] {
+  const { before, after, bulkAction } = entry;
+  if (bulkAction) {
+    const users = `${bulkAction.userCount} end user${bulkAction.userCount === 1 ? '' : 's'}`;
+    return [
+      `${bulkAppUserActionLabels[bulkAction.action]}: ${users} of application #${bulkAction.applicationId}`,
+    ];
+  }
   if (!before && !after) return [];
   if (!before) return [`Now: ${describeState(after!)}`];
   if (!after) return [`Was: ${describeState(before)}`];

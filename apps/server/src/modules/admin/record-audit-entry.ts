@@ -1,4 +1,4 @@
-import type { AuditAction } from '@latchkey/contracts';
+import type { AuditAction, AuditedBulkAction } from '@latchkey/contracts';
 import { auditEntries, type OwnerAccount } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 
@@ -31,6 +31,29 @@ export async function recordAuditEntry({
     targetEmail: input.target.email,
     before: input.before ? auditedState(input.before) : null,
     after: input.after ? auditedState(input.after) : null,
+    createdAt: ctx.clock.now(),
+  });
+}
+
+/**
+ * The entry of one batch of a bulk action on the owner's end users (issue 26), written in the
+ * batch's transaction. The owner's own account is the target; the batch is in `after`.
+ */
+export async function recordBulkActionAuditEntry({
+  ctx,
+  input,
+}: {
+  ctx: OwnerContext;
+  input: AuditedBulkAction;
+}): Promise<void> {
+  await ctx.db.insert(auditEntries).values({
+    actorAccountId: ctx.account.id,
+    actorEmail: ctx.account.email,
+    action: 'end_users_bulk_action',
+    targetAccountId: ctx.account.id,
+    targetEmail: ctx.account.email,
+    before: null,
+    after: { ...input },
     createdAt: ctx.clock.now(),
   });
 }

@@ -3,6 +3,7 @@ import {
   adminUserListQuerySchema,
   adminUserParamsSchema,
   auditedAccountStateSchema,
+  auditedBulkActionSchema,
   auditListQuerySchema,
   siteOverviewQuerySchema,
   updateAdminUserRequestSchema,
@@ -64,8 +65,12 @@ export function registerAdminRoutes(
       actor: { id: entry.actorAccountId, email: entry.actorEmail },
       action: entry.action,
       target: { id: entry.targetAccountId, email: entry.targetEmail },
-      before: entry.before ? auditedAccountStateSchema.parse(entry.before) : null,
-      after: entry.after ? auditedAccountStateSchema.parse(entry.after) : null,
+      ...(entry.action === 'end_users_bulk_action'
+        ? { before: null, after: null, bulkAction: auditedBulkActionSchema.parse(entry.after) }
+        : {
+            before: entry.before ? auditedAccountStateSchema.parse(entry.before) : null,
+            after: entry.after ? auditedAccountStateSchema.parse(entry.after) : null,
+          }),
       createdAt: entry.createdAt.toISOString(),
     }));
   });

@@ -75,7 +75,7 @@ async function listAppUserRows({
     // How many match decides how to find the page: a search matching few users reads them
     // all from the trigram indexes; one matching more than SEARCH_COUNT_LIMIT finds a page
     // soonest by walking the users newest first.
-    const where = and(inApplication, searchWhere(input.search))!;
+    const where = and(inApplication, appUserSearchWhere(input.search))!;
     const matched = await countCapped(ctx.db, appUsers, where);
     const ids = matched.isCapped
       ? newestPageIds(ctx, input, where)
@@ -117,7 +117,8 @@ function readUsers(ctx: OwnerContext, inApplication: SQL, ids: string[] | SQLWra
     .orderBy(...newestFirst);
 }
 
-function searchWhere(search: string): SQL {
+/** The list's search: username or e-mail contains it, case-insensitively (bulk actions too). */
+export function appUserSearchWhere(search: string): SQL {
   const pattern = containsPattern(search);
   return or(ilike(appUsers.username, pattern), ilike(appUsers.email, pattern))!;
 }

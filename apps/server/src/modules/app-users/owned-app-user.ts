@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { USERNAME_TAKEN } from '@latchkey/contracts';
-import { applications, appUsers, type AppUser } from '../../db/schema/index.ts';
+import { applications, appUserSessions, appUsers, type AppUser } from '../../db/schema/index.ts';
 import type { Database } from '../../db/client.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
@@ -8,7 +8,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { isInGoodStanding } from '../client-api/client-outcomes.ts';
-import { endSessions } from '../client-api/end-sessions.ts';
+import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
 
 export const USER_NOT_FOUND = 'User not found';
 
@@ -41,6 +41,47 @@ export function ownedAppUserWhere(ctx: OwnerContext, ids: AppUserIds) {
   );
 }
 
+/**
+ * The same scoping for many users of one application at once (a bulk action's batch): only
+ * the named users of that application, and only if it is the signed-in owner's.
+ */
+export function ownedAppUsersWhere(
+  ctx: OwnerContext,
+  input: { applicationId: number; userIds: string[] },
+) {
+  return and(
+    inArray(appUsers.id, input.userIds),
+    eq(appUsers.applicationId, input.applicationId),
+    inArray(
+      appUsers.applicationId,
+      ctx.db
+        .select({ id: applications.id })
+        .from(applications)
+        .where(
+          and(
+            eq(applications.id, input.applicationId),
+            eq(applications.ownerAccountId, ctx.account.id),
+          ),
+        ),
+    ),
+  );
+}
+
+/**
+ * The rule of every owner change of end users, one or a batch: a user it leaves paused,
+ * inactive or expired loses their open client sessions in the change's own transaction, so
+ * the owner's action takes effect at once, not at the client's next login.
+ */
+export async function endSessionsOutOfStanding(
+  tx: Database,
+  users: Pick<AppUser, 'id' | 'isActive' | 'isPaused' | 'expiresAt'>[],
+  now: Date,
+): Promise<void> {
+  const userIds = users.filter((user) => !isInGoodStanding(user, now)).map((user) => user.id);
+  if (userIds.length === 0) return;
+  await endSessionsWithDeliveries(tx, inArray(appUserSessions.appUserId, userIds), 'owner', now);
+}
+
 /** The 404 to give when a scoped statement matched nothing: which of the two is missing. */
 export async function appUserNotFound(ctx: OwnerContext, ids: AppUserIds): Promise<AppError> {
   // Throws 'Application not found' itself when the application is not the owner's.
@@ -61,8 +102,7 @@ export function toAppUserWriteError(error: unknown): Error {
 
 /**
  * Updates one of the owner's end users (and its updatedAt), or throws the right 404. A user
- * it leaves paused, inactive or expired loses their open client sessions in the same
- * transaction: the owner's action takes effect at once, not at the client's next login.
+ * it leaves out of good standing loses their open sessions (endSessionsOutOfStanding).
  * `alsoInTransaction` runs after the update, with the user's row locked by it (a change of
  * the user's devices); it answers the user as it then stands.
  */
@@ -81,9 +121,7 @@ export async function updateOwnedAppUser(
         .set({ ...values, updatedAt: now })
         .where(ownedAppUserWhere(ctx, ids))
         .returning();
-      if (updated && !isInGoodStanding(updated, now)) {
-        await endSessions(tx, { appUserId: updated.id }, 'owner', now);
-      }
+      if (updated) await endSessionsOutOfStanding(tx, [updated], now);
       return updated && alsoInTransaction ? alsoInTransaction(tx, updated, now) : updated;
     });
   } catch (error) {
@@ -104,6 +142,21 @@ export type EndUserChangeContext = OwnerContext & { applicationEvents: Applicati
 export function announceEndUserChange(ctx: EndUserChangeContext, ids: AppUserIds): Promise<void> {
   return ctx.applicationEvents.emitChange(
     { kind: 'end-user-changed', applicationId: ids.applicationId, userId: ids.userId },
+    ctx.log,
+  );
+}
+
+/**
+ * announceEndUserChange for a batch of users of one application (a bulk action): one change,
+ * which share-application-changes.ts carries to the other instances in a few NOTIFYs.
+ */
+export function announceEndUsersChange(
+  ctx: EndUserChangeContext,
+  input: { applicationId: number; userIds: string[] },
+): Promise<void> {
+  if (input.userIds.length === 0) return Promise.resolve();
+  return ctx.applicationEvents.emitChange(
+    { kind: 'end-users-changed', applicationId: input.applicationId, userIds: input.userIds },
     ctx.log,
   );
 }

@@ -3,6 +3,8 @@ import {
   appUserListQuerySchema,
   appUserParamsSchema,
   applicationParamsSchema,
+  bulkAppUserRequestSchema,
+  type BulkAppUserResult,
   createAppUserRequestSchema,
   endUserPasswordProblem,
   updateAppUserRequestSchema,
@@ -20,7 +22,9 @@ import { activeEntitlements } from '../subscriptions/user-subscriptions.ts';
 import { createAppUser } from './create-app-user.ts';
 import { deleteAppUser } from './delete-app-user.ts';
 import { listAppUsers } from './list-app-users.ts';
+import type { OwnerEventHub } from '../owner-events/owner-event-hub.ts';
 import { pauseAppUser } from './pause-app-user.ts';
+import { runBulkAppUserAction } from './run-bulk-app-user-action.ts';
 import { resetAppUserHwid } from './reset-app-user-hwid.ts';
 import { toAppUserResponse } from './to-app-user-response.ts';
 import { unpauseAppUser } from './unpause-app-user.ts';
@@ -33,10 +37,12 @@ export function registerAppUserRoutes(
     config,
     applicationEvents,
     activity,
+    ownerEvents,
   }: {
     config: Pick<Config, 'endUserPasswordMinLength'>;
     applicationEvents: ApplicationEvents;
     activity: Pick<ActivityRecorder, 'noteWritten'>;
+    ownerEvents: Pick<OwnerEventHub, 'publish'>;
   },
 ): void {
   /**
@@ -101,6 +107,17 @@ export function registerAppUserRoutes(
       return { success: true, message: 'User deleted successfully' };
     },
   );
+
+  // Synchronous on purpose: the answer acknowledges every batch written (progress travels on
+  // the event stream meanwhile); batches already committed stay done if the connection drops.
+  app.post('/api/applications/:id/users/bulk', async (request): Promise<BulkAppUserResult> => {
+    const { id } = parseInput(applicationParamsSchema, request.params);
+    const bulk = parseInput(bulkAppUserRequestSchema, request.body);
+    return runBulkAppUserAction({
+      ctx: { ...changingCtx(request), ownerEvents },
+      input: { ...bulk, applicationId: id },
+    });
+  });
 
   app.post('/api/applications/:appId/users/:userId/pause', async (request): Promise<AppUser> => {
     const { appId, userId } = parseInput(appUserParamsSchema, request.params);

@@ -22,6 +22,16 @@ export type ApplicationChange =
     }
   | {
       /**
+       * Many of its end users were changed or deleted at once (a bulk action's batch): one
+       * change instead of one per user, carried to other instances in chunks of ids.
+       */
+      kind: 'end-users-changed';
+      applicationId: number;
+      userIds: string[];
+      fromOtherInstance?: true;
+    }
+  | {
+      /**
        * Client sessions of it ended while their user stays in good standing (the client
        * ended one, or the session limit replaced it): caches of open sessions drop them.
        */

@@ -132,6 +132,42 @@ describe('application changes across instances', () => {
     }
   });
 
+  it('a bulk pause through one instance is refused by the other as soon as the answer is back', async () => {
+    // 250 users: their ids travel in three NOTIFYs (at most 100 ids each, under 8,000 bytes).
+    const { application, user } = await setUp();
+    const others = await Promise.all(
+      Array.from({ length: 249 }, () =>
+        insertAppUserWithPassword(database.db, application.id, 'pw'),
+      ),
+    );
+    const verifyUserOnSecond = (userId: string) =>
+      callClientApi(second.app, 'verify', {
+        apiKey: application.apiKey,
+        body: { user_id: userId },
+      });
+    const everyone = [user, ...others].map((one) => one.id);
+    const codesOnSecond = async () =>
+      new Set(
+        await Promise.all(
+          everyone.map(async (userId) => (await verifyUserOnSecond(userId)).json().code as string),
+        ),
+      );
+    expect(await codesOnSecond()).toEqual(new Set(['OK'])); // all cached by the second
+
+    const response = await first.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/users/bulk`,
+      headers: owner.headers,
+      payload: {
+        operationId: crypto.randomUUID(),
+        action: 'pause',
+        userIds: everyone,
+      },
+    });
+    expect(response.json()).toMatchObject({ total: 250, done: 250 });
+    expect(await codesOnSecond()).toEqual(new Set(['ACCOUNT_DISABLED']));
+  });
+
   it('a deletion made through one instance is enforced by the other, by notification', async () => {
     const { verifyOnSecond, changeOnFirst } = await setUp();
     expect((await verifyOnSecond()).statusCode).toBe(200);

@@ -17,6 +17,8 @@ export const ANNOUNCEMENT_CONFIRM_TIMEOUT_MS = 250;
 
 /** A NOTIFY payload must stay under 8,000 bytes: at most this many session ids (37 bytes each). */
 const SESSIONS_PER_NOTIFICATION = 100;
+/** The same bound for a bulk action's end-user ids (UUIDs too: about 3,900 bytes a chunk). */
+const USERS_PER_NOTIFICATION = 100;
 
 const changeNotificationSchema = z.discriminatedUnion('kind', [
   z.object({
@@ -32,6 +34,13 @@ const changeNotificationSchema = z.discriminatedUnion('kind', [
     kind: z.literal('end-user-changed'),
     applicationId: z.number().int(),
     userId: z.string(),
+  }),
+  z.object({
+    instance: z.string(),
+    sequence: z.number().int().optional(),
+    kind: z.literal('end-users-changed'),
+    applicationId: z.number().int(),
+    userIds: z.array(z.string()).max(USERS_PER_NOTIFICATION),
   }),
   z.object({
     instance: z.string(),
@@ -205,11 +214,21 @@ export async function shareApplicationChanges(options: {
   };
   const stopPublishing = applicationEvents.onChange((change) => {
     if (change.kind === 'resync' || change.fromOtherInstance) return;
-    if (change.kind !== 'sessions-ended') return publish({ ...change, instance });
     const chunks: Promise<void>[] = [];
-    for (let start = 0; start < change.sessionIds.length; start += SESSIONS_PER_NOTIFICATION) {
-      const sessionIds = change.sessionIds.slice(start, start + SESSIONS_PER_NOTIFICATION);
-      chunks.push(publish({ ...change, sessionIds, instance }));
+    if (change.kind === 'sessions-ended') {
+      for (let start = 0; start < change.sessionIds.length; start += SESSIONS_PER_NOTIFICATION) {
+        const sessionIds = change.sessionIds.slice(start, start + SESSIONS_PER_NOTIFICATION);
+        chunks.push(publish({ ...change, sessionIds, instance }));
+      }
+    } else if (change.kind === 'end-users-changed') {
+      // A batch of 1,000 users is ten NOTIFYs sent together (one round of acknowledgements),
+      // not a thousand announcements one after another.
+      for (let start = 0; start < change.userIds.length; start += USERS_PER_NOTIFICATION) {
+        const userIds = change.userIds.slice(start, start + USERS_PER_NOTIFICATION);
+        chunks.push(publish({ ...change, userIds, instance }));
+      }
+    } else {
+      return publish({ ...change, instance });
     }
     return Promise.all(chunks).then(() => undefined);
   });

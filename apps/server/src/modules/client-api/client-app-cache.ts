@@ -64,7 +64,13 @@ export function createClientAppCache(options: {
   let generation = 0;
 
   options.applicationEvents.onChange((change) => {
-    if (change.kind === 'end-user-changed' || change.kind === 'sessions-ended') return;
+    if (
+      change.kind === 'end-user-changed' ||
+      change.kind === 'end-users-changed' ||
+      change.kind === 'sessions-ended'
+    ) {
+      return;
+    }
     generation += 1;
     if (change.kind === 'resync') {
       entries.clear();

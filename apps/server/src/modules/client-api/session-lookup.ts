@@ -158,6 +158,11 @@ export function createSessionLookup(options: {
       case 'end-user-changed':
         for (const key of [...(keysByUser.get(change.userId.toLowerCase()) ?? [])]) forget(key);
         return;
+      case 'end-users-changed':
+        for (const userId of change.userIds) {
+          for (const key of [...(keysByUser.get(userId.toLowerCase()) ?? [])]) forget(key);
+        }
+        return;
       case 'updated':
       case 'deleted':
         // Rare (an owner's edit of the application): walking the entries is fine.

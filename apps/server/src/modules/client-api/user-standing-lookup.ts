@@ -55,6 +55,8 @@ export function createUserStandingLookup(options: {
     generation += 1;
     if (change.kind === 'end-user-changed') {
       entries.delete(change.userId.toLowerCase());
+    } else if (change.kind === 'end-users-changed') {
+      for (const userId of change.userIds) entries.delete(userId.toLowerCase());
     } else if (change.kind === 'deleted' || change.kind === 'updated') {
       // Deleted: its users went with it (cascade). Updated: a setting or a plan's name or
       // entitlements changed, which the cached subscriptions hold. Rare enough to walk.
