@@ -108,6 +108,7 @@ const VICTIM_PLAN_NAME = 'Victim plan';
 const ownerRoutes: OwnerRoute[] = [
   { method: 'GET', path: '/api/auth/user', asOtherOwner: 'own-data' },
   { method: 'GET', path: '/api/dashboard/stats', asOtherOwner: 'own-data' },
+  { method: 'GET', path: '/api/dashboard/activity-chart', asOtherOwner: 'own-data' },
   { method: 'GET', path: '/api/applications', asOtherOwner: 'own-data' },
   {
     method: 'POST',
@@ -135,6 +136,11 @@ const ownerRoutes: OwnerRoute[] = [
   },
   { method: 'DELETE', path: '/api/applications/:id', asOtherOwner: applicationNotFound },
   { method: 'GET', path: '/api/applications/:id/stats', asOtherOwner: applicationNotFound },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/activity-chart',
+    asOtherOwner: applicationNotFound,
+  },
   { method: 'GET', path: '/api/applications/:id/users', asOtherOwner: applicationNotFound },
   {
     method: 'POST',

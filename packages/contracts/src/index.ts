@@ -22,3 +22,4 @@ export * from './subscriptions.ts';
 export * from './devices.ts';
 export * from './portal.ts';
 export * from './owner-events.ts';
+export * from './activity-charts.ts';
