@@ -90,6 +90,35 @@ await sql(
    from generate_series(1, $2::int) as i`,
   [application.id, LOGS, USERS],
 );
+// The activity charts' buckets (issue 26) at their worst: the seed above wrote each hour's
+// counts from one session, so one shard per bucket; a busy application's logins come from
+// every pooled connection, so each (hour, event) of the last 31 days gets all 16 shards (the
+// extra ones at zero, leaving the sums alone), and so do the session starts, with an hourly
+// live-session sample for each hour.
+log('Spreading the chart buckets over all 16 shards...');
+await sql(
+  `insert into activity_hourly_counts (application_id, hour, event, shard, row_count)
+   select c.application_id, c.hour, c.event, s, 0
+   from (select distinct application_id, hour, event from activity_hourly_counts
+         where application_id = $1 and hour >= now() - interval '31 days') c,
+        generate_series(0, 15) as s
+   on conflict do nothing`,
+  [application.id],
+);
+await sql(
+  `insert into session_start_hourly_counts (application_id, hour, shard, session_count)
+   select $1, date_trunc('hour', now(), 'UTC') - h * interval '1 hour', s, (h + s) % 5
+   from generate_series(0, 743) as h, generate_series(0, 15) as s
+   on conflict do nothing`,
+  [application.id],
+);
+await sql(
+  `insert into live_session_samples (application_id, hour, live_sessions)
+   select $1, date_trunc('hour', now(), 'UTC') - h * interval '1 hour', 1500 + h % 500
+   from generate_series(0, 743) as h
+   on conflict do nothing`,
+  [application.id],
+);
 log(`Seeding ${BLACKLIST} blacklist entries and ${SESSIONS} live sessions...`);
 await sql(
   `insert into blacklist_entries (owner_account_id, application_id, type, value, reason, created_at)
