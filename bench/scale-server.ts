@@ -19,6 +19,7 @@ import { ownerAccounts, ownerSessions } from '../apps/server/src/db/schema/index
 import { systemClock } from '../apps/server/src/lib/clock.ts';
 import { hashPassword } from '../apps/server/src/lib/password-hashing.ts';
 import { hashToken } from '../apps/server/src/lib/tokens.ts';
+import { compactChartBuckets } from '../apps/server/src/modules/activity-charts/compact-chart-buckets.ts';
 import { createApplication } from '../apps/server/src/modules/applications/create-application.ts';
 import { sealLicenseKey } from '../apps/server/src/modules/licenses/license-key-secrets.ts';
 
@@ -90,11 +91,12 @@ await sql(
    from generate_series(1, $2::int) as i`,
   [application.id, LOGS, USERS],
 );
-// The activity charts' buckets (issue 26) at their worst: the seed above wrote each hour's
-// counts from one session, so one shard per bucket; a busy application's logins come from
-// every pooled connection, so each (hour, event) of the last 31 days gets all 16 shards (the
-// extra ones at zero, leaving the sums alone), and so do the session starts, with an hourly
-// live-session sample for each hour.
+// The activity charts' buckets (issue 26) as a busy application leaves them: the seed above
+// wrote each hour's counts from one session, so one shard per bucket; a busy application's
+// logins come from every pooled connection, so each (hour, event) of the last 31 days gets all
+// 16 shards (the extra ones at zero, leaving the sums alone), and so do the session starts,
+// with an hourly live-session sample for each hour. Then, unless SCALE_CHART_UNCOMPACTED=1,
+// what the hourly retention sweep does: the closed hours folded into one row each.
 log('Spreading the chart buckets over all 16 shards...');
 await sql(
   `insert into activity_hourly_counts (application_id, hour, event, shard, row_count)
@@ -119,6 +121,10 @@ await sql(
    on conflict do nothing`,
   [application.id],
 );
+if (process.env.SCALE_CHART_UNCOMPACTED !== '1') {
+  log('Compacting the closed hours as the retention sweep would...');
+  await compactChartBuckets({ db, now: new Date() });
+}
 log(`Seeding ${BLACKLIST} blacklist entries and ${SESSIONS} live sessions...`);
 await sql(
   `insert into blacklist_entries (owner_account_id, application_id, type, value, reason, created_at)

@@ -13,6 +13,7 @@ import {
   webhooks,
 } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
+import { compactChartBuckets } from '../activity-charts/compact-chart-buckets.ts';
 import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
 
 /** Arbitrary but fixed: every instance must ask for the same advisory lock. */
@@ -41,6 +42,8 @@ export interface SweepResult {
   portalSessionsDeleted: number;
   /** Rows of the activity charts' buckets and samples (issue 26) no longer needed. */
   chartBucketsDeleted: number;
+  /** Shard rows of closed hours folded into one row per bucket (the sums unchanged). */
+  chartBucketsCompacted: number;
   /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
   statements: {
     sessionsEnded: number;
@@ -72,6 +75,7 @@ export async function sweepExpiredRows({
     webhookDeliveriesDeleted: 0,
     portalSessionsDeleted: 0,
     chartBucketsDeleted: 0,
+    chartBucketsCompacted: 0,
     statements: {
       sessionsEnded: 0,
       sessionsDeleted: 0,
@@ -205,6 +209,7 @@ export async function sweepExpiredRows({
     // long as the longest chart shows them.
     const chartCutoff = new Date(now.getTime() - CHART_HISTORY_MS);
     if (!input.shouldStop?.()) {
+      result.chartBucketsCompacted = await compactChartBuckets({ db, now });
       const [starts, samples] = await Promise.all([
         db
           .delete(sessionStartHourlyCounts)
