@@ -213,7 +213,8 @@ app.addHook('onResponse', async (request) => {
   const queries = recording;
   recording = null;
   for (const { query, params } of queries) {
-    if (!/^\s*(select|with)\b/i.test(query)) continue;
+    // A union (the activity charts) starts with its first part's parenthesis.
+    if (!/^[\s(]*(select|with)\b/i.test(query)) continue;
     const { rows } = await database.query({
       text: `explain (analyze, buffers, costs off) ${query}`,
       values: params,

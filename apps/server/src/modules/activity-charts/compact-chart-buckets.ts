@@ -1,6 +1,9 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 
+/** The longest activity chart (30 days) and a day's margin: older chart history goes. */
+export const CHART_HISTORY_MS = 31 * 24 * 3_600_000;
+
 /**
  * Hours this old take no more inserts (a row's hour is its statement's time, and no
  * transaction stays open that long), so their shards can be folded into one row each.
@@ -22,6 +25,9 @@ export async function compactChartBuckets({
   db: Database;
   now: Date;
 }): Promise<number> {
+  // Only what a chart can still show: older hours are left to the retention sweep, and this
+  // scan stays bounded however long the log is kept.
+  const since = new Date(now.getTime() - CHART_HISTORY_MS).toISOString();
   const before = new Date(
     Math.floor((now.getTime() - COMPACTABLE_AFTER_MS) / 3_600_000) * 3_600_000,
   );
@@ -29,7 +35,7 @@ export async function compactChartBuckets({
     with groups as (
       select application_id, hour, event, min(shard) as keep, sum(row_count) as total
       from activity_hourly_counts
-      where hour < ${before.toISOString()}::timestamptz
+      where hour >= ${since}::timestamptz and hour < ${before.toISOString()}::timestamptz
       group by application_id, hour, event
       having count(*) > 1 or sum(row_count) = 0
     ), kept as (
@@ -50,7 +56,7 @@ export async function compactChartBuckets({
     with groups as (
       select application_id, hour, min(shard) as keep, sum(session_count) as total
       from session_start_hourly_counts
-      where hour < ${before.toISOString()}::timestamptz
+      where hour >= ${since}::timestamptz and hour < ${before.toISOString()}::timestamptz
       group by application_id, hour
       having count(*) > 1
     ), kept as (

@@ -13,14 +13,11 @@ import {
   webhooks,
 } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
-import { compactChartBuckets } from '../activity-charts/compact-chart-buckets.ts';
+import { CHART_HISTORY_MS, compactChartBuckets } from '../activity-charts/compact-chart-buckets.ts';
 import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
 
 /** Arbitrary but fixed: every instance must ask for the same advisory lock. */
 export const RETENTION_SWEEP_LOCK_KEY = 0x4c4b5357;
-
-/** The longest activity chart (30 days) and a day's margin: older chart history goes. */
-export const CHART_HISTORY_MS = 31 * 24 * 3_600_000;
 
 export interface RetentionPolicy {
   /** Ended sessions older than this go; open ones silent this long are ended first. */
