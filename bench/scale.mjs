@@ -100,6 +100,12 @@ async function main() {
       ['dashboard stats', '/api/dashboard/stats'],
       ['applications list', '/api/applications'],
       ['application stats', `/api/applications/${applicationId}/stats`],
+      // Issue 26: the activity charts, from hourly buckets (every one in 16 shards here).
+      ['chart, application, 24 h', `/api/applications/${applicationId}/activity-chart?range=24h`],
+      ['chart, application, 7 d', `/api/applications/${applicationId}/activity-chart?range=7d`],
+      ['chart, application, 30 d', `/api/applications/${applicationId}/activity-chart?range=30d`],
+      ['chart, dashboard, 24 h', '/api/dashboard/activity-chart?range=24h'],
+      ['chart, dashboard, 30 d', '/api/dashboard/activity-chart?range=30d'],
       ['users page', `/api/applications/${applicationId}/users?page=1&pageSize=25`],
       ['users page 2,000', `/api/applications/${applicationId}/users?page=2000&pageSize=25`],
       ['users search', `/api/applications/${applicationId}/users?search=user-4242`],

@@ -45,6 +45,11 @@ import { registerOwnerAuthRoutes, registerPublicAuthRoutes } from './modules/aut
 import { registerBlacklistRoutes } from './modules/blacklist/routes.ts';
 import { registerClientApiRoutes } from './modules/client-api/routes.ts';
 import { registerDashboardRoutes } from './modules/dashboard/routes.ts';
+import { registerActivityChartRoutes } from './modules/activity-charts/routes.ts';
+import {
+  startLiveSessionSampler,
+  type LiveSessionSampler,
+} from './modules/activity-charts/live-session-sampler.ts';
 import { registerHealthRoutes } from './modules/health/routes.ts';
 import { registerIntegrationRoutes } from './modules/integration/routes.ts';
 import {
@@ -92,6 +97,8 @@ declare module 'fastify' {
     activity: ActivityRecorder;
     /** The retention sweep's schedule; null when buildApp was asked not to sweep (tests). */
     retentionSweeper: RetentionSweeper | null;
+    /** The activity charts' live-session sampler; null with the retention sweep off (tests). */
+    liveSessionSampler: LiveSessionSampler | null;
     /** Sends queued webhook deliveries; null when buildApp was asked not to (tests). */
     webhookDispatcher: WebhookDispatcher | null;
     /** Events for the owners' open consoles (tests publish and count listeners through it). */
@@ -108,6 +115,8 @@ const RETENTION_BATCH_SIZE = 1000;
 const RETENTION_PAUSE_MS = 50;
 /** The first sweep waits until start-up's own work (migrations, first requests) is done. */
 const RETENTION_START_DELAY_MS = 30_000;
+/** How often the live sessions are sampled for the activity charts (an hour keeps its peak). */
+const LIVE_SESSION_SAMPLE_INTERVAL_MS = 60_000;
 
 const REQUEST_ID_PATTERN = /^[\w-]{8,64}$/;
 
@@ -129,7 +138,10 @@ export async function buildApp(
      * (route-contracts.ts), and each mismatch reported here. Unset in production.
      */
     onContractViolation?: (violation: ContractViolation) => void;
-    /** false: no background retention sweep (tests whose clocks and fixtures it would disturb). */
+    /**
+     * false: no background retention sweep nor live-session sampling (tests whose clocks and
+     * fixtures they would disturb).
+     */
     isRetentionSweepEnabled?: boolean;
     /** false: no webhook sending (tests that look at queued deliveries, or bring their own). */
     isWebhookDispatcherEnabled?: boolean;
@@ -309,6 +321,19 @@ export async function buildApp(
   app.addHook('preClose', async () => {
     await retentionSweeper?.stop();
   });
+  const liveSessionSampler =
+    dependencies.isRetentionSweepEnabled === false
+      ? null
+      : startLiveSessionSampler({
+          database: deps.database,
+          clock: deps.clock,
+          log: app.log,
+          intervalMs: LIVE_SESSION_SAMPLE_INTERVAL_MS,
+        });
+  app.decorate('liveSessionSampler', liveSessionSampler);
+  app.addHook('preClose', async () => {
+    await liveSessionSampler?.stop();
+  });
 
   // Two sibling scopes. The client API answers desktop programs with signed JSON; the
   // browser scope carries what only browsers need (helmet's headers, the cookie parser),
@@ -332,6 +357,7 @@ export async function buildApp(
       });
       registerOwnerAuthRoutes(ownerScope);
       registerDashboardRoutes(ownerScope);
+      registerActivityChartRoutes(ownerScope);
       registerApplicationRoutes(ownerScope, deps);
       registerAppUserRoutes(ownerScope, { ...deps, activity });
       registerDeviceRoutes(ownerScope, { ...deps, activity });

@@ -58,6 +58,7 @@ import {
   webhookDeliveryListQuerySchema,
   webhookDeliveryParamsSchema,
   webhookParamsSchema,
+  activityChartQuerySchema,
 } from '@latchkey/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
@@ -126,6 +127,7 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'GET /api/auth/user': { caller: 'owner' },
   'GET /api/dashboard/stats': { caller: 'owner' },
   'GET /api/events': { caller: 'owner' },
+  'GET /api/dashboard/activity-chart': { caller: 'owner', query: activityChartQuerySchema },
   'GET /api/applications': { caller: 'owner' },
   'POST /api/applications': { caller: 'owner', body: createApplicationRequestSchema },
   'PUT /api/applications/:id': {
@@ -135,6 +137,11 @@ const routeSchemas: Record<string, RouteSchemas> = {
   },
   'DELETE /api/applications/:id': { caller: 'owner', params: applicationParamsSchema },
   'GET /api/applications/:id/stats': { caller: 'owner', params: applicationParamsSchema },
+  'GET /api/applications/:id/activity-chart': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    query: activityChartQuerySchema,
+  },
   'GET /api/applications/:id/users': {
     caller: 'owner',
     params: applicationParamsSchema,

@@ -110,6 +110,7 @@ const ownerRoutes: OwnerRoute[] = [
   { method: 'GET', path: '/api/dashboard/stats', asOtherOwner: 'own-data' },
   // The stream is keyed by the session's account: another owner's stream is their own.
   { method: 'GET', path: '/api/events', asOtherOwner: 'own-data' },
+  { method: 'GET', path: '/api/dashboard/activity-chart', asOtherOwner: 'own-data' },
   { method: 'GET', path: '/api/applications', asOtherOwner: 'own-data' },
   {
     method: 'POST',
@@ -137,6 +138,11 @@ const ownerRoutes: OwnerRoute[] = [
   },
   { method: 'DELETE', path: '/api/applications/:id', asOtherOwner: applicationNotFound },
   { method: 'GET', path: '/api/applications/:id/stats', asOtherOwner: applicationNotFound },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/activity-chart',
+    asOtherOwner: applicationNotFound,
+  },
   { method: 'GET', path: '/api/applications/:id/users', asOtherOwner: applicationNotFound },
   {
     method: 'POST',

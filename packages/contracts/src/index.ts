@@ -23,3 +23,4 @@ export * from './devices.ts';
 export * from './portal.ts';
 export * from './owner-events.ts';
 export * from './bulk-app-users.ts';
+export * from './activity-charts.ts';

@@ -9,6 +9,7 @@ import {
   renderWithProviders,
 } from '@/test/render-with-providers.tsx';
 import {
+  createActivityChart,
   createApplication,
   createPlan,
   jsonResponse,
@@ -53,6 +54,9 @@ function stubApplicationApi({
         : jsonResponse(200, stats);
     }
     if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, plans);
+    if (url.pathname === '/api/applications/7/activity-chart') {
+      return jsonResponse(200, createActivityChart());
+    }
     if (url.pathname === '/api/applications/7/users') {
       const search = url.searchParams.get('search') ?? '';
       return pagedResponse(users.filter(({ username }) => username.includes(search)));

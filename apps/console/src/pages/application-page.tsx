@@ -2,6 +2,7 @@ import { applicationIdSchema, type Application } from '@latchkey/contracts';
 import { ArrowLeft, CircleAlert, SearchX } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'wouter';
+import { ActivityChartCard } from '@/components/activity-charts/activity-chart-card.tsx';
 import { ApplicationApiConfiguration } from '@/components/applications/application-api-configuration.tsx';
 import { ApplicationMessages } from '@/components/applications/application-messages.tsx';
 import { ApplicationOverview } from '@/components/applications/application-overview.tsx';
@@ -140,7 +141,10 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
           <TabsTrigger value="messages">Messages</TabsTrigger>
         </TabsList>
         <TabsContent value="overview">
-          <ApplicationOverview application={application} statsQuery={statsQuery} />
+          <div className="flex flex-col gap-6">
+            <ApplicationOverview application={application} statsQuery={statsQuery} />
+            <ActivityChartCard applicationId={application.id} />
+          </div>
         </TabsContent>
         <TabsContent value="users">
           <ApplicationUsersPanel

@@ -10,6 +10,7 @@ import {
   renderWithProviders,
 } from '@/test/render-with-providers.tsx';
 import {
+  createActivityChart,
   createApplication,
   jsonResponse,
   neverAnswered,
@@ -43,6 +44,7 @@ function stubDashboardApi({
   const route: OwnerApiRoute = ({ method, url }) => {
     const path = url.pathname;
     if (path === '/api/dashboard/stats') return jsonResponse(200, stats);
+    if (path === '/api/dashboard/activity-chart') return jsonResponse(200, createActivityChart());
     if (path === '/api/applications' && method === 'GET') {
       return state.applicationsAnswer?.() ?? jsonResponse(200, state.applications);
     }

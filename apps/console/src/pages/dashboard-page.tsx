@@ -1,6 +1,7 @@
 import type { Application } from '@latchkey/contracts';
 import { AppWindow, Crown, Users } from 'lucide-react';
 import { useState } from 'react';
+import { ActivityChartCard } from '@/components/activity-charts/activity-chart-card.tsx';
 import { ApplicationsTab } from '@/components/dashboard/applications-tab.tsx';
 import { DashboardNavigation } from '@/components/dashboard/dashboard-navigation.tsx';
 import { DashboardStats } from '@/components/dashboard/dashboard-stats.tsx';
@@ -60,6 +61,8 @@ export function DashboardPage() {
           isRetrying={statsQuery.isFetching}
           onRetry={() => void statsQuery.refetch()}
         />
+
+        <ActivityChartCard applicationId={null} title="Activity across your applications" />
 
         <Tabs
           value={activeTab}

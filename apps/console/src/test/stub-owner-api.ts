@@ -1,5 +1,8 @@
 import {
   defaultApplicationMessages,
+  type ActivityChart,
+  type ActivityChartPoint,
+  type ActivityChartRange,
   deviceDefaults,
   type Application,
   type AppUserListRow,
@@ -165,5 +168,33 @@ export function createDevice(index: number, overrides: Partial<Device> = {}): De
     lastSeenAt: '2025-03-15T08:30:00.000Z',
     lastIp: `203.0.113.${index}`,
     ...overrides,
+  };
+}
+
+/**
+ * An activity chart as the server answers it (issue 26): every bucket of the range from
+ * `now`, zero-filled, with `values` added to the buckets counted back from the newest (0).
+ */
+export function createActivityChart(
+  range: ActivityChartRange = '24h',
+  values: Record<number, Partial<Omit<ActivityChartPoint, 'start'>>> = {},
+  now = new Date('2026-06-10T12:30:00Z'),
+): ActivityChart {
+  const isHourly = range === '24h';
+  const size = isHourly ? 3_600_000 : 86_400_000;
+  const count = isHourly ? 24 : range === '7d' ? 7 : 30;
+  const last = Math.floor(now.getTime() / size) * size;
+  return {
+    range,
+    bucket: isHourly ? 'hour' : 'day',
+    points: Array.from({ length: count }, (_, index) => ({
+      start: new Date(last - (count - 1 - index) * size).toISOString(),
+      logins: 0,
+      failedLogins: 0,
+      registrations: 0,
+      newSessions: 0,
+      liveSessions: 0,
+      ...values[count - 1 - index],
+    })),
   };
 }

@@ -13,12 +13,14 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'GET /api/auth/user': 'signed_in',
   'GET /api/dashboard/stats': 'signed_in',
   'GET /api/events': 'signed_in',
+  'GET /api/dashboard/activity-chart': 'signed_in',
 
   'GET /api/applications': 'signed_in',
   'POST /api/applications': 'manage_applications',
   'PUT /api/applications/:id': 'manage_applications',
   'DELETE /api/applications/:id': 'delete_applications',
   'GET /api/applications/:id/stats': 'signed_in',
+  'GET /api/applications/:id/activity-chart': 'signed_in',
 
   'GET /api/applications/:id/users': 'signed_in',
   'POST /api/applications/:id/users': 'manage_applications',

@@ -71,6 +71,8 @@ import {
   createWebhookRequestSchema,
   currentUserSchema,
   dashboardStatsSchema,
+  activityChartQuerySchema,
+  activityChartSchema,
   defaultSampleParamsSchema,
   deletedResponseSchema,
   firebaseLoginRequestSchema,
@@ -434,6 +436,15 @@ export const routeContracts: Record<string, RouteContract> = {
     summary: 'Totals across the owner\u2019s applications',
     responses: { 200: ok(dashboardStatsSchema) },
   },
+  'GET /api/dashboard/activity-chart': {
+    caller: 'owner',
+    tag: 'Dashboard',
+    summary: 'Activity per hour or day across the owner\u2019s applications',
+    description:
+      'Logins, failed logins, registrations, new sessions and live sessions per hour (range 24h) or per UTC day (7d, 30d), zero-filled, from pre-aggregated buckets.',
+    query: activityChartQuerySchema,
+    responses: { 200: ok(activityChartSchema) },
+  },
 
   'GET /api/applications': {
     caller: 'owner',
@@ -469,6 +480,17 @@ export const routeContracts: Record<string, RouteContract> = {
     summary: 'Statistics of one application',
     params: applicationParamsSchema,
     responses: { 200: ok(applicationStatsSchema) },
+  },
+  'GET /api/applications/:id/activity-chart': {
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Activity per hour or day of one application',
+    description:
+      'Logins, failed logins, registrations, new sessions and live sessions per hour (range 24h) or per UTC day (7d, 30d), zero-filled, from pre-aggregated buckets.',
+    params: applicationParamsSchema,
+    query: activityChartQuerySchema,
+    responses: { 200: ok(activityChartSchema) },
+    errors: [404],
   },
 
   'GET /api/applications/:id/users': {

@@ -20,3 +20,4 @@ export * from './license-keys.ts';
 export * from './license-key-counts.ts';
 export * from './app-user-devices.ts';
 export * from './portal-sessions.ts';
+export * from './activity-buckets.ts';

@@ -1,15 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne } from 'drizzle-orm';
 import type { DatabaseConnection } from '../../db/client.ts';
 import {
+  activityHourlyCounts,
   activityLogs,
   applications,
+  liveSessionSamples,
+  sessionStartHourlyCounts,
   appUserSessions,
   portalSessions,
   webhookDeliveries,
   webhooks,
 } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
+import { CHART_HISTORY_MS, compactChartBuckets } from '../activity-charts/compact-chart-buckets.ts';
 import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
 
 /** Arbitrary but fixed: every instance must ask for the same advisory lock. */
@@ -33,6 +37,10 @@ export interface SweepResult {
   webhookDeliveriesDeleted: number;
   /** End-user portal sessions past their expiry (issue 24). */
   portalSessionsDeleted: number;
+  /** Rows of the activity charts' buckets and samples (issue 26) no longer needed. */
+  chartBucketsDeleted: number;
+  /** Shard rows of closed hours folded into one row per bucket (the sums unchanged). */
+  chartBucketsCompacted: number;
   /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
   statements: {
     sessionsEnded: number;
@@ -63,6 +71,8 @@ export async function sweepExpiredRows({
     activityLogsDeleted: 0,
     webhookDeliveriesDeleted: 0,
     portalSessionsDeleted: 0,
+    chartBucketsDeleted: 0,
+    chartBucketsCompacted: 0,
     statements: {
       sessionsEnded: 0,
       sessionsDeleted: 0,
@@ -173,10 +183,41 @@ export async function sweepExpiredRows({
             .returning({ id: activityLogs.id });
           return deleted.length;
         });
+        // The log's hours now emptied: their buckets sum to zero over the shards, and would
+        // otherwise stay forever. Only once this application's log is swept to the cutoff.
+        if (input.shouldStop?.()) break;
+        const emptied = await db
+          .delete(activityHourlyCounts)
+          .where(
+            and(
+              eq(activityHourlyCounts.applicationId, applicationId),
+              lte(activityHourlyCounts.hour, new Date(activityCutoff.getTime() - 3_600_000)),
+            ),
+          )
+          .returning({ hour: activityHourlyCounts.hour });
+        result.chartBucketsDeleted += emptied.length;
       }
       const last = applicationIds.at(-1);
       if (!last || applicationIds.length < 1000) break;
       afterApplicationId = last.id;
+    }
+
+    // Session starts and live-session samples are history, not counts over rows: kept as
+    // long as the longest chart shows them.
+    const chartCutoff = new Date(now.getTime() - CHART_HISTORY_MS);
+    if (!input.shouldStop?.()) {
+      result.chartBucketsCompacted = await compactChartBuckets({ db, now });
+      const [starts, samples] = await Promise.all([
+        db
+          .delete(sessionStartHourlyCounts)
+          .where(lt(sessionStartHourlyCounts.hour, chartCutoff))
+          .returning({ hour: sessionStartHourlyCounts.hour }),
+        db
+          .delete(liveSessionSamples)
+          .where(lt(liveSessionSamples.hour, chartCutoff))
+          .returning({ hour: liveSessionSamples.hour }),
+      ]);
+      result.chartBucketsDeleted += starts.length + samples.length;
     }
 
     // Webhook deliveries live as long as the activity they report, once they are done

@@ -1,0 +1,42 @@
+import {
+  activityChartSchema,
+  type ActivityChart,
+  type ActivityChartRange,
+} from '@latchkey/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api.ts';
+
+/**
+ * Every chart's query key starts with this: the owner event stream invalidates the prefix on
+ * its `stats` and `activity` events, so every chart on screen updates live (issue 26).
+ */
+export const ACTIVITY_CHART_QUERY_KEY = ['activity-chart'] as const;
+
+/** Until the stream lands, and as a floor if it drops: the buckets are re-read each minute. */
+export const ACTIVITY_CHART_REFRESH_INTERVAL_MS = 60_000;
+
+/** One application's chart, or (null) all of the owner's applications for the dashboard. */
+export function activityChartQueryKey(applicationId: number | null, range: ActivityChartRange) {
+  return [...ACTIVITY_CHART_QUERY_KEY, applicationId ?? 'all', range] as const;
+}
+
+export function activityChartUrl(applicationId: number | null, range: ActivityChartRange): string {
+  const path =
+    applicationId === null
+      ? '/api/dashboard/activity-chart'
+      : `/api/applications/${applicationId}/activity-chart`;
+  return `${path}?range=${range}`;
+}
+
+export function useActivityChart(applicationId: number | null, range: ActivityChartRange) {
+  return useQuery({
+    queryKey: activityChartQueryKey(applicationId, range),
+    queryFn: async (): Promise<ActivityChart> => {
+      const response = await apiRequest('GET', activityChartUrl(applicationId, range));
+      return activityChartSchema.parse(await response.json());
+    },
+    // Switching range keeps the last chart on screen until the next one is in.
+    placeholderData: keepPreviousData,
+    refetchInterval: ACTIVITY_CHART_REFRESH_INTERVAL_MS,
+  });
+}
