@@ -1,5 +1,7 @@
 import { ownerEventSchema, type OwnerEvent } from '@latchkey/contracts';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
+import { ACTIVITY_CHART_QUERY_KEY } from '@/hooks/use-activity-chart.ts';
+import { DASHBOARD_STATS_QUERY_KEY } from '@/hooks/use-dashboard-stats.ts';
 import {
   APPLICATIONS_QUERY_KEY,
   appUsersQueryKey,
@@ -16,8 +18,6 @@ const MAX_RETRY_MS = 30_000;
  */
 const INVALIDATION_DELAY_MS = 300;
 
-const DASHBOARD_STATS_QUERY_KEY = ['/api/dashboard/stats'];
-const ACTIVITY_CHART_QUERY_KEY = ['activity-chart'];
 const isActivityLogQuery = (key: QueryKey) =>
   typeof key[0] === 'string' && key[0].startsWith('/api/activity-logs');
 
