@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  bulkAppUserLimits,
   bulkAppUserResultSchema,
   errorBodySchema,
   type Application,
@@ -329,6 +330,16 @@ describe('owner API: bulk actions on end users (issue 26)', () => {
     const again = result(await bulk({ action: 'pause', matching: {} }));
     expect(again).toMatchObject({ done: 0, skipped: 2_500 });
     expect(again.skippedReasons).toEqual([{ reason: 'already_paused', count: 2_500 }]);
+  });
+
+  it('takes the most ids a request may name (past the usual body limit), and refuses one more', async () => {
+    const ids = Array.from({ length: bulkAppUserLimits.userIds }, () => randomUUID());
+    const answer = result(await bulk({ action: 'pause', userIds: ids }));
+    expect(answer).toMatchObject({ total: ids.length, done: 0, skipped: ids.length });
+    expect(answer.skippedReasons).toEqual([{ reason: 'not_found', count: ids.length }]);
+    expect(await bulk({ action: 'pause', userIds: [...ids, randomUUID()] })).toMatchObject({
+      statusCode: 400,
+    });
   });
 
   it('refuses a request without users, with both selections, or without the action\u2019s value', async () => {
