@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  auditEntryListSchema,
   bulkAppUserLimits,
   bulkAppUserResultSchema,
   errorBodySchema,
@@ -42,7 +43,9 @@ describe('owner API: bulk actions on end users (issue 26)', () => {
 
   beforeAll(async () => {
     testApp = await createTestApp({ clock, ownerEvents });
-    [owner, otherOwner] = await Promise.all([signInOwner(testApp.app), signInOwner(testApp.app)]);
+    // The first account of the site is its owner, who also reads the audit trail.
+    owner = await signInOwner(testApp.app);
+    otherOwner = await signInOwner(testApp.app);
     otherApplication = await createApplicationViaApi(testApp.app, otherOwner);
     ownerEvents.subscribe(owner.accountId, (event) => events.push(event));
     ownerEvents.subscribe(otherOwner.accountId, (event) => events.push(event));
@@ -143,6 +146,18 @@ describe('owner API: bulk actions on end users (issue 26)', () => {
         after: { operationId, applicationId: application.id, action: 'pause', userCount: 2 },
       }),
     ]);
+
+    const trail = await testApp.app.inject({ url: '/api/admin/audit', headers: owner.headers });
+    expect(trail.statusCode).toBe(200);
+    expect(auditEntryListSchema.parse(trail.json())).toContainEqual(
+      expect.objectContaining({
+        action: 'end_users_bulk_action',
+        target: { id: owner.accountId, email: owner.account.email },
+        before: null,
+        after: null,
+        bulkAction: { operationId, applicationId: application.id, action: 'pause', userCount: 2 },
+      }),
+    );
 
     expect(progressEvents()).toEqual([
       {
