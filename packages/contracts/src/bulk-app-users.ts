@@ -31,6 +31,12 @@ export const bulkAppUserLimits = {
   extendDays: 3_650,
 } as const;
 
+/**
+ * A bulk request's body may be larger than the owner API's usual limit: every id named, each
+ * 36 characters with its quotes and comma, and the rest of the body.
+ */
+export const BULK_BODY_LIMIT_BYTES = bulkAppUserLimits.userIds * 40 + 4096;
+
 /** Why a user was left as they were; each has a label the console shows with its count. */
 export const bulkSkipReasons = [
   'not_found',

@@ -63,7 +63,7 @@ export function AppUsersList({
       <BulkUserActions
         applicationId={applicationId}
         selection={selection}
-        pageRowCount={page?.rows.length ?? 0}
+        pageUserIds={page?.rows.map((user) => user.id) ?? []}
         totalCount={page?.totalCount ?? 0}
         isTotalCapped={page?.isTotalCapped ?? false}
       />

@@ -99,19 +99,24 @@ type Operation =
 export function BulkUserActions({
   applicationId,
   selection,
-  pageRowCount,
+  pageUserIds,
   totalCount,
   isTotalCapped,
 }: {
   applicationId: number;
   selection: AppUserSelection;
-  /** Rows on the page shown, to offer the rest of the matches once all of them are ticked. */
-  pageRowCount: number;
+  /** The users of the page shown: once all are ticked, the rest of the matches are offered. */
+  pageUserIds: readonly string[];
   totalCount: number;
   isTotalCapped: boolean;
 }) {
   const bulkAction = useBulkAppUserAction();
-  const [confirming, setConfirming] = useState<BulkAppUserAction | null>(null);
+  // The dialog keeps its last action while it closes, so its texts do not blank mid-animation.
+  const [confirming, setConfirming] = useState<{ action: BulkAppUserAction; isOpen: boolean }>({
+    action: 'pause',
+    isOpen: false,
+  });
+  const dialogAction = confirming.action;
   const [expiresAt, setExpiresAt] = useState('');
   const [days, setDays] = useState('30');
   const [operation, setOperation] = useState<Operation | null>(null);
@@ -145,9 +150,9 @@ export function BulkUserActions({
     Number.isInteger(daysValue) && daysValue >= 1 && daysValue <= bulkAppUserLimits.extendDays;
   const canOfferAllMatching =
     !selection.isAllMatching &&
-    selection.selectedIds.size >= pageRowCount &&
-    pageRowCount > 0 &&
-    totalCount > pageRowCount;
+    pageUserIds.length > 0 &&
+    pageUserIds.every((id) => selection.selectedIds.has(id)) &&
+    totalCount > pageUserIds.length;
 
   const start = (action: BulkAppUserAction) => {
     const operationId = crypto.randomUUID();
@@ -224,7 +229,7 @@ export function BulkUserActions({
               variant={action === 'delete' ? 'destructive' : 'outline'}
               size="sm"
               disabled={isRunning}
-              onClick={() => setConfirming(action)}
+              onClick={() => setConfirming({ action, isOpen: true })}
             >
               {bulkAppUserActionLabels[action]}
             </Button>
@@ -234,16 +239,16 @@ export function BulkUserActions({
       {operation && <OperationStatus operation={operation} onDismiss={() => setOperation(null)} />}
 
       <ConfirmDialog
-        open={confirming !== null}
-        onOpenChange={(open) => !open && setConfirming(null)}
-        title={confirming ? `${bulkAppUserActionLabels[confirming]} ${countText}?` : ''}
-        description={confirming ? consequences[confirming] : ''}
-        confirmLabel={confirming ? `${bulkAppUserActionLabels[confirming]} ${countText}` : ''}
-        variant={confirming === 'delete' || confirming === 'pause' ? 'destructive' : 'default'}
-        isConfirmDisabled={confirming === 'extend' && !isDaysValid}
-        onConfirm={() => confirming && start(confirming)}
+        open={confirming.isOpen}
+        onOpenChange={(isOpen) => setConfirming({ action: dialogAction, isOpen })}
+        title={`${bulkAppUserActionLabels[dialogAction]} ${countText}?`}
+        description={consequences[dialogAction]}
+        confirmLabel={`${bulkAppUserActionLabels[dialogAction]} ${countText}`}
+        variant={dialogAction === 'delete' || dialogAction === 'pause' ? 'destructive' : 'default'}
+        isConfirmDisabled={dialogAction === 'extend' && !isDaysValid}
+        onConfirm={() => start(dialogAction)}
       >
-        {confirming === 'set_expiry' && (
+        {dialogAction === 'set_expiry' && (
           <div className="grid gap-2">
             <Label htmlFor="bulk-expires-at">New expiry</Label>
             <Input
@@ -254,7 +259,7 @@ export function BulkUserActions({
             />
           </div>
         )}
-        {confirming === 'extend' && (
+        {dialogAction === 'extend' && (
           <div className="grid gap-2">
             <Label htmlFor="bulk-extend-days">Days to add</Label>
             <Input

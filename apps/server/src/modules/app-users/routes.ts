@@ -3,6 +3,7 @@ import {
   appUserListQuerySchema,
   appUserParamsSchema,
   applicationParamsSchema,
+  BULK_BODY_LIMIT_BYTES,
   bulkAppUserRequestSchema,
   type BulkAppUserResult,
   createAppUserRequestSchema,
@@ -110,14 +111,18 @@ export function registerAppUserRoutes(
 
   // Synchronous on purpose: the answer acknowledges every batch written (progress travels on
   // the event stream meanwhile); batches already committed stay done if the connection drops.
-  app.post('/api/applications/:id/users/bulk', async (request): Promise<BulkAppUserResult> => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const bulk = parseInput(bulkAppUserRequestSchema, request.body);
-    return runBulkAppUserAction({
-      ctx: { ...changingCtx(request), ownerEvents },
-      input: { ...bulk, applicationId: id },
-    });
-  });
+  app.post(
+    '/api/applications/:id/users/bulk',
+    { bodyLimit: BULK_BODY_LIMIT_BYTES },
+    async (request): Promise<BulkAppUserResult> => {
+      const { id } = parseInput(applicationParamsSchema, request.params);
+      const bulk = parseInput(bulkAppUserRequestSchema, request.body);
+      return runBulkAppUserAction({
+        ctx: { ...changingCtx(request), ownerEvents },
+        input: { ...bulk, applicationId: id },
+      });
+    },
+  );
 
   app.post('/api/applications/:appId/users/:userId/pause', async (request): Promise<AppUser> => {
     const { appId, userId } = parseInput(appUserParamsSchema, request.params);

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
+  auditEntryListSchema,
+  bulkAppUserLimits,
   bulkAppUserResultSchema,
   errorBodySchema,
   type Application,
@@ -41,7 +43,9 @@ describe('owner API: bulk actions on end users (issue 26)', () => {
 
   beforeAll(async () => {
     testApp = await createTestApp({ clock, ownerEvents });
-    [owner, otherOwner] = await Promise.all([signInOwner(testApp.app), signInOwner(testApp.app)]);
+    // The first account of the site is its owner, who also reads the audit trail.
+    owner = await signInOwner(testApp.app);
+    otherOwner = await signInOwner(testApp.app);
     otherApplication = await createApplicationViaApi(testApp.app, otherOwner);
     ownerEvents.subscribe(owner.accountId, (event) => events.push(event));
     ownerEvents.subscribe(otherOwner.accountId, (event) => events.push(event));
@@ -142,6 +146,18 @@ describe('owner API: bulk actions on end users (issue 26)', () => {
         after: { operationId, applicationId: application.id, action: 'pause', userCount: 2 },
       }),
     ]);
+
+    const trail = await testApp.app.inject({ url: '/api/admin/audit', headers: owner.headers });
+    expect(trail.statusCode).toBe(200);
+    expect(auditEntryListSchema.parse(trail.json())).toContainEqual(
+      expect.objectContaining({
+        action: 'end_users_bulk_action',
+        target: { id: owner.accountId, email: owner.account.email },
+        before: null,
+        after: null,
+        bulkAction: { operationId, applicationId: application.id, action: 'pause', userCount: 2 },
+      }),
+    );
 
     expect(progressEvents()).toEqual([
       {
@@ -329,6 +345,16 @@ describe('owner API: bulk actions on end users (issue 26)', () => {
     const again = result(await bulk({ action: 'pause', matching: {} }));
     expect(again).toMatchObject({ done: 0, skipped: 2_500 });
     expect(again.skippedReasons).toEqual([{ reason: 'already_paused', count: 2_500 }]);
+  });
+
+  it('takes the most ids a request may name (past the usual body limit), and refuses one more', async () => {
+    const ids = Array.from({ length: bulkAppUserLimits.userIds }, () => randomUUID());
+    const answer = result(await bulk({ action: 'pause', userIds: ids }));
+    expect(answer).toMatchObject({ total: ids.length, done: 0, skipped: ids.length });
+    expect(answer.skippedReasons).toEqual([{ reason: 'not_found', count: ids.length }]);
+    expect(await bulk({ action: 'pause', userIds: [...ids, randomUUID()] })).toMatchObject({
+      statusCode: 400,
+    });
   });
 
   it('refuses a request without users, with both selections, or without the action\u2019s value', async () => {
