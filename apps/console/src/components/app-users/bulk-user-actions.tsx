@@ -17,6 +17,7 @@ import { Label } from '@/components/ui/label.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
 import { useBulkAppUserAction } from '@/hooks/use-app-users.ts';
 import { onOwnerEvent } from '@/lib/owner-events.ts';
+import { randomId } from '@/lib/random-id.ts';
 import type { AppUserSelection } from './use-app-user-selection.ts';
 
 const formatCount = (count: number) => count.toLocaleString('en-US');
@@ -155,7 +156,7 @@ export function BulkUserActions({
     totalCount > pageUserIds.length;
 
   const start = (action: BulkAppUserAction) => {
-    const operationId = crypto.randomUUID();
+    const operationId = randomId();
     setOperation({ status: 'running', operationId, action, progress: null });
     bulkAction.mutate(
       {
