@@ -123,7 +123,7 @@ await sql(
 );
 if (process.env.SCALE_CHART_UNCOMPACTED !== '1') {
   log('Compacting the closed hours as the retention sweep would...');
-  await compactChartBuckets({ db, now: new Date() });
+  await compactChartBuckets({ ctx: { db, clock: systemClock } });
 }
 log(`Seeding ${BLACKLIST} blacklist entries and ${SESSIONS} live sessions...`);
 await sql(

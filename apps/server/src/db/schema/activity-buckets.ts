@@ -16,8 +16,9 @@ import { applications } from './applications.ts';
  * every refresh. Like the running totals (activity-totals.ts), they are kept by statement
  * triggers (migration 0019) and split into shards by the writing database session: that is
  * the same shard key as activity_event_counts in the same trigger pass, so a login that
- * already holds its totals row's lock adds no new wait for the bucket's. A day is 24 hourly
- * buckets summed when read (30 days are at most 720 hours per event and shard).
+ * already holds its totals row's lock adds no new wait for the bucket's. Once an hour is over,
+ * the retention sweep folds its shards into one row (compact-chart-buckets.ts), and a day is
+ * 24 hourly buckets summed when read: a 30-day chart reads about 720 rows per event.
  */
 
 /**

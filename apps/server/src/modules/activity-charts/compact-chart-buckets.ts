@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import type { Context } from '../../http/request-context.ts';
 
 /** The longest activity chart (30 days) and a day's margin: older chart history goes. */
 export const CHART_HISTORY_MS = 31 * 24 * 3_600_000;
@@ -19,12 +19,12 @@ export const COMPACTABLE_AFTER_MS = 2 * 3_600_000;
  * sweep, one instance at a time, which is also the only writer of hours this old.
  */
 export async function compactChartBuckets({
-  db,
-  now,
+  ctx,
 }: {
-  db: Database;
-  now: Date;
+  ctx: Pick<Context, 'db' | 'clock'>;
 }): Promise<number> {
+  const { db } = ctx;
+  const now = ctx.clock.now();
   // Only what a chart can still show: older hours are left to the retention sweep, and this
   // scan stays bounded however long the log is kept.
   const since = new Date(now.getTime() - CHART_HISTORY_MS).toISOString();

@@ -206,7 +206,7 @@ export async function sweepExpiredRows({
     // long as the longest chart shows them.
     const chartCutoff = new Date(now.getTime() - CHART_HISTORY_MS);
     if (!input.shouldStop?.()) {
-      result.chartBucketsCompacted = await compactChartBuckets({ db, now });
+      result.chartBucketsCompacted = await compactChartBuckets({ ctx });
       const [starts, samples] = await Promise.all([
         db
           .delete(sessionStartHourlyCounts)
