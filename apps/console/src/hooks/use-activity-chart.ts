@@ -12,7 +12,10 @@ import { apiRequest } from '@/lib/api.ts';
  */
 export const ACTIVITY_CHART_QUERY_KEY = ['activity-chart'] as const;
 
-/** Until the stream lands, and as a floor if it drops: the buckets are re-read each minute. */
+/**
+ * The live stream's `stats` and `activity` events refresh the charts; this slow re-read is the
+ * floor for what no event names (a live-session sample taken each minute).
+ */
 export const ACTIVITY_CHART_REFRESH_INTERVAL_MS = 60_000;
 
 /** One application's chart, or (null) all of the owner's applications for the dashboard. */
