@@ -73,7 +73,7 @@ export async function checkOutLicense({
         eq(appUserSessions.applicationId, application.id),
       ),
     );
-  if (!session || session.isEnded) return sessionInvalid();
+  if (!session) return sessionInvalid();
   const now = ctx.clock.now();
   const held = parseHeldSubscriptions(session.held);
   const refused = standingRefusal(
@@ -81,7 +81,10 @@ export async function checkOutLicense({
     { ...session, licensedUntilMs: licensedUntilMs(held) },
     now,
   );
+  // Standing first, as heartbeat answers it: the owner's pause ended the session, and the
+  // client learns why.
   if (refused) return refused;
+  if (session.isEnded) return sessionInvalid();
   const isBindingRequired = input.encrypt || application.hwidLockEnabled;
   if (isBindingRequired && session.hwid === null) {
     return refusal('HWID_REQUIRED', clientMessages.licenseNeedsHwid);
