@@ -173,8 +173,8 @@ test.describe('webhooks', () => {
       // Test Webhook: one entry per event; the toast is the server's message.
       receiver.setStatus(500);
       await page.getByRole('button', { name: 'Test Webhook' }).click();
-      // Every webhook event (issue 24 added device_added and device_released).
-      await expect(page.getByRole('menuitem')).toHaveCount(16);
+      // Every webhook event (issue 24 added device_added and device_released, issue 25 license_checkout).
+      await expect(page.getByRole('menuitem')).toHaveCount(17);
       const testAnswer = page.waitForResponse(
         (response) =>
           response.url().endsWith('/api/test-webhook') && response.request().method() === 'POST',

@@ -27,6 +27,9 @@ export const clientActivityEventNames = [
   // the owner, the end user or inactivity: metadata.releasedBy). Neither is a login attempt.
   'device_added',
   'device_released',
+  // Offline licences (issue 25): a licence issued to a live session (metadata: licenseId,
+  // ttlSeconds, validUntil, isEncrypted). Not a login attempt.
+  'license_checkout',
 ] as const;
 
 /**
@@ -55,6 +58,7 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   license_banned: 'Licence Banned',
   device_added: 'Device Added',
   device_released: 'Device Released',
+  license_checkout: 'Licence Checkout',
   owner_bulk_action: 'Owner Bulk Action',
 };
 

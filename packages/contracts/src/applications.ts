@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deviceLimits } from './devices.ts';
+import { offlineLicenseLimits } from './offline-licenses.ts';
 
 /** Longest accepted values; longer input is a 400, never a database error. */
 export const applicationLimits = {
@@ -77,6 +78,8 @@ export const applicationSchema = z
     resetCooldownHours: z.number().int(),
     /** A device unseen this many days gives its seat to a new one; null is never. */
     releaseInactiveAfterDays: z.number().int().nullable(),
+    /** Issue 25: the longest an offline licence (license/checkout) may last, in days. */
+    maxOfflineDays: z.number().int(),
     /** The end-user portal at /portal/{portalPublicId} is on (issue 24). */
     portalEnabled: z.boolean(),
     /** The name the portal shows; null: the application's name. */
@@ -206,6 +209,18 @@ export const updateApplicationRequestSchema = z
       .optional(),
     licenseRequired: z.boolean({ error: 'licenseRequired must be true or false' }).optional(),
     ...applicationDeviceSettingsFields,
+    maxOfflineDays: z
+      .number({ error: 'Offline days must be a whole number' })
+      .int('Offline days must be a whole number')
+      .min(
+        offlineLicenseLimits.minOfflineDays,
+        `Offline days must be at least ${offlineLicenseLimits.minOfflineDays}`,
+      )
+      .max(
+        offlineLicenseLimits.maxOfflineDays,
+        `Offline days must be at most ${offlineLicenseLimits.maxOfflineDays}`,
+      )
+      .optional(),
     portalEnabled: z.boolean({ error: 'portalEnabled must be true or false' }).optional(),
     portalName: optionalText(applicationLimits.portalName, 'Portal name'),
     loginSuccessMessage: applicationMessage.optional(),

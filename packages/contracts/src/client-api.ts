@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { appUserLimits } from './app-users.ts';
 import { deviceLimits } from './devices.ts';
+import { offlineLicenseLimits } from './offline-licenses.ts';
 
 /**
  * The public client API (/api/v1), used by vendors' desktop programs (spec doc 2 §3, §7).
@@ -36,6 +37,8 @@ export const clientApiCodeMeanings = {
   RESET_COOLDOWN:
     'devices/reset: the user released a device within the cooldown; next_reset_at says when.',
   DEVICE_NOT_FOUND: 'devices/reset: no device with this hwid is bound to the user.',
+  HWID_REQUIRED:
+    'license/checkout: the licence must be bound to a HWID (encrypt, or HWID lock) and the session has none.',
   INVALID_REQUEST: 'HTTP 400 (also 404, 413): malformed JSON, wrong types, oversized values.',
   INVALID_API_KEY: 'HTTP 401: the X-API-Key header (or login body api_key) is missing or unknown.',
   RATE_LIMITED: 'HTTP 429: too many requests or failed logins; see the Retry-After header.',
@@ -312,6 +315,51 @@ export const clientDeviceResetResponseSchema = z
     description: 'The answer of devices/reset: outcomes are HTTP 200 with success and a code.',
   });
 export type ClientDeviceResetResponse = z.infer<typeof clientDeviceResetResponseSchema>;
+
+/**
+ * POST /api/v1/license/checkout: a live session's token, an optional TTL (seconds, from an
+ * hour up to the application's `maxOfflineDays`; a TTL past that cap is a 400 too, checked
+ * once the application is known) and whether to encrypt the licence to the session's HWID.
+ */
+export const clientLicenseCheckoutRequestSchema = z.object({
+  session_token: sessionToken,
+  ttl_seconds: z
+    .number({ error: 'ttl_seconds must be a whole number of seconds' })
+    .int('ttl_seconds must be a whole number of seconds')
+    .min(
+      offlineLicenseLimits.minTtlSeconds,
+      `ttl_seconds must be at least ${offlineLicenseLimits.minTtlSeconds} (one hour)`,
+    )
+    .max(
+      offlineLicenseLimits.maxOfflineDays * 86_400,
+      `ttl_seconds must be at most ${offlineLicenseLimits.maxOfflineDays * 86_400}`,
+    )
+    .nullish()
+    .transform((value) => value ?? null),
+  encrypt: z
+    .boolean({ error: 'encrypt must be true or false' })
+    .nullish()
+    .transform((value) => value ?? false),
+});
+export type ClientLicenseCheckoutRequest = z.input<typeof clientLicenseCheckoutRequestSchema>;
+export type ClientLicenseCheckoutInput = z.output<typeof clientLicenseCheckoutRequestSchema>;
+
+export const clientLicenseCheckoutResponseSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    code: clientApiCodeSchema,
+    /** OK only: the licence string (`LK1.…` or `LK1E.…`), one line. */
+    license: z.string().optional(),
+    /** OK only: until when the licence holds (ISO 8601), as inside it. */
+    valid_until: z.iso.datetime().optional(),
+  })
+  .meta({
+    id: 'ClientLicenseCheckoutResponse',
+    description:
+      'The answer of license/checkout: outcomes are HTTP 200 with success and a code; on success the signed licence string.',
+  });
+export type ClientLicenseCheckoutResponse = z.infer<typeof clientLicenseCheckoutResponseSchema>;
 
 /** Register and login answers (spec doc 2 §3: the auth response). */
 export const clientAuthResponseSchema = z

@@ -24,3 +24,4 @@ export * from './portal.ts';
 export * from './owner-events.ts';
 export * from './bulk-app-users.ts';
 export * from './activity-charts.ts';
+export * from './offline-licenses.ts';

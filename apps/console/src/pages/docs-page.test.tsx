@@ -64,6 +64,9 @@ describe('DocsPage', { timeout: 30_000 }, () => {
     expect(licences.getByText(/exactly one wins/)).toBeTruthy();
     expect(licences.getAllByText('POST /api/v1/license/login').length).toBeGreaterThan(0);
     expect(licences.getByText(/"missing_entitlements": \["TEAM"\]/)).toBeTruthy();
+    // Issue 25: the offline licence's call, format and verification, from the same file.
+    expect(licences.getAllByText('POST /api/v1/license/checkout').length).toBeGreaterThan(0);
+    expect(licences.getByText(/function readLicense/)).toBeTruthy();
     // Issue 24: the devices section of docs/client-api.md, with devices/reset.
     const devices = within(section('devices'));
     expect(devices.getAllByText(/RESET_COOLDOWN/).length).toBeGreaterThan(0);

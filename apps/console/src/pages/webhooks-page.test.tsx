@@ -266,9 +266,11 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     await screen.findByRole('heading', { name: 'No webhooks configured' });
     fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
-    // Every event is offered with its §3 label, session_end and issue 24's device events included.
-    expect(dialog.getAllByRole('checkbox')).toHaveLength(16);
+    // Every event is offered with its §3 label, session_end, issue 24's device events and
+    // issue 25's licence checkout included.
+    expect(dialog.getAllByRole('checkbox')).toHaveLength(17);
     expect(dialog.getByRole('checkbox', { name: 'Device Released' })).toBeTruthy();
+    expect(dialog.getByRole('checkbox', { name: 'Licence Checkout' })).toBeTruthy();
     fireEvent.change(dialog.getByLabelText(/Webhook URL/), {
       target: { value: '  https://hooks.example.com/latchkey  ' },
     });
@@ -418,6 +420,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
       'Licence Banned',
       'Device Added',
       'Device Released',
+      'Licence Checkout',
       'Session Ended',
     ]);
     fireEvent.click(screen.getByRole('menuitem', { name: 'Session Ended' }));

@@ -55,6 +55,8 @@ import {
   blacklistEntrySchema,
   blacklistListQuerySchema,
   clientAuthResponseSchema,
+  clientLicenseCheckoutRequestSchema,
+  clientLicenseCheckoutResponseSchema,
   clientLicenseLoginRequestSchema,
   clientLoginRequestSchema,
   clientRedeemRequestSchema,
@@ -269,6 +271,21 @@ export const routeContracts: Record<string, RouteContract> = {
       200: ok(
         clientAuthResponseSchema,
         'Logged in (success true, a session token) or refused (success false and a code).',
+      ),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/license/checkout': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Take an offline licence for a live session',
+    description:
+      'Needs the `session_token` of a started, unended session whose user is in good standing. `ttl_seconds` (default 7 days) runs from an hour to the application\u2019s `maxOfflineDays` (else 400). The answer\u2019s `license` is `LK1.<payload>.<signature>` (or `LK1E.` with `encrypt: true`, AES-256-GCM under a key derived from the session\u2019s HWID), signed by the application\u2019s key over a domain-separated message; `valid_until` is the earliest of issue + TTL, the account\u2019s expiry and the expiries its entitlements depend on. HWID_REQUIRED when the licence must be bound (encrypt, or HWID lock) and the session has no HWID. A licence cannot be recalled once issued. docs/client-api.md has the format and its verification.',
+    body: clientLicenseCheckoutRequestSchema,
+    responses: {
+      200: ok(
+        clientLicenseCheckoutResponseSchema,
+        'Issued (success true, the licence and valid_until) or refused (success false and a code).',
       ),
     },
     errors: [401],

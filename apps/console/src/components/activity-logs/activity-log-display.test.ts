@@ -81,6 +81,10 @@ describe('the other columns', () => {
     expect(getActivityEventTone('device_added')).toBe('success');
     expect(getActivityEventTone('device_released')).toBe('failure');
   });
+
+  it('greens an offline licence issued (issue 25)', () => {
+    expect(getActivityEventTone('license_checkout')).toBe('success');
+  });
 });
 
 describe('filters', () => {

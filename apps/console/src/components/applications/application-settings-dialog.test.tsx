@@ -1,4 +1,4 @@
-import { deviceLimits } from '@latchkey/contracts';
+import { deviceLimits, offlineLicenseLimits } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -197,6 +197,45 @@ describe('ApplicationSettingsDialog: devices (issue 24)', () => {
     expect(group.getByRole('alert').textContent).toBe(
       'Inactivity release must be at least 1 day (leave it empty for never)',
     );
+    expect(sentBodies).toEqual([]);
+  });
+});
+
+describe('ApplicationSettingsDialog: offline licences (issue 25)', () => {
+  const offlineGroup = () => within(screen.getByRole('group', { name: 'Offline licences' }));
+
+  it('shows the saved maximum with its hint, and sends a new one as a number', async () => {
+    const sentBodies = stubUpdate();
+    await openSettings();
+    const days = offlineGroup().getByLabelText('Max offline days') as HTMLInputElement;
+    expect(days.value).toBe(String(offlineLicenseLimits.defaultMaxOfflineDays));
+    expect(document.getElementById(days.getAttribute('aria-describedby')!)?.textContent).toMatch(
+      /1–365 days.*cannot be recalled/,
+    );
+    fireEvent.change(days, { target: { value: ' 7 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Application' }));
+    await waitFor(() => expect(sentBodies).toHaveLength(1));
+    expect(sentBodies[0]).toMatchObject({ maxOfflineDays: 7, name: 'Acme Desktop' });
+  });
+
+  it("refuses a maximum out of range in the contract's words, beside the field, and sends nothing", async () => {
+    const sentBodies = stubUpdate();
+    await openSettings();
+    const group = offlineGroup();
+    const days = group.getByLabelText('Max offline days');
+    const submit = () =>
+      fireEvent.click(screen.getByRole('button', { name: 'Update Application' }));
+    for (const [typed, message] of [
+      ['366', `Offline days must be at most ${offlineLicenseLimits.maxOfflineDays}`],
+      ['0', 'Offline days must be at least 1'],
+      ['2.5', 'Offline days must be a whole number'],
+      ['', 'Offline days must be a whole number'],
+    ] as const) {
+      fireEvent.change(days, { target: { value: typed } });
+      submit();
+      expect(group.getByRole('alert').textContent, typed).toBe(message);
+      expect(days.getAttribute('aria-invalid')).toBe('true');
+    }
     expect(sentBodies).toEqual([]);
   });
 });

@@ -18,6 +18,12 @@ import {
   toDeviceSettingsFields,
   toDeviceSettingsRequest,
 } from './device-settings.ts';
+import { OfflineLicenseSettingsGroup } from './offline-license-settings-group.tsx';
+import {
+  findOfflineLicenseSettingsProblem,
+  toOfflineLicenseSettingsFields,
+  toOfflineLicenseSettingsRequest,
+} from './offline-license-settings.ts';
 import { PortalSettingsGroup } from './portal-settings-group.tsx';
 import {
   findPortalSettingsProblem,
@@ -51,6 +57,7 @@ function toSettingsFields(application: Application) {
     licenseRequired: application.licenseRequired,
     maxSessions: application.maxSessionsPerUser?.toString() ?? '',
     devices: toDeviceSettingsFields(application),
+    offline: toOfflineLicenseSettingsFields(application),
     portal: toPortalSettingsFields(application),
   };
 }
@@ -65,18 +72,22 @@ function ApplicationSettingsForm({
   const id = useId();
   const updateApplication = useUpdateApplication();
   // Spec doc 1 §5: no validation of the spec's settings; the server's message explains a
-  // refusal. Only the device and portal settings of issue 24 are checked first.
+  // refusal. Only the device and portal settings of issue 24, and the offline licences' of
+  // issue 25, are checked first.
   const { fields, setField, validationError, submit } = useFormFields({
     initialFields: () => toSettingsFields(application),
-    validate: ({ devices, portal }) =>
-      findDeviceSettingsProblem(devices)?.message ?? findPortalSettingsProblem(portal),
-    onValidSubmit: ({ maxSessions, devices, portal, ...settings }) =>
+    validate: ({ devices, offline, portal }) =>
+      findDeviceSettingsProblem(devices)?.message ??
+      findOfflineLicenseSettingsProblem(offline) ??
+      findPortalSettingsProblem(portal),
+    onValidSubmit: ({ maxSessions, devices, offline, portal, ...settings }) =>
       updateApplication.mutate(
         {
           applicationId: application.id,
           changes: {
             ...settings,
             ...toDeviceSettingsRequest(devices),
+            ...toOfflineLicenseSettingsRequest(offline),
             ...toPortalSettingsRequest(portal),
             // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
             maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
@@ -191,6 +202,14 @@ function ApplicationSettingsForm({
         fields={fields.devices}
         problem={validationError === null ? null : findDeviceSettingsProblem(fields.devices)}
         onChange={(devices) => setField('devices', devices)}
+      />
+      <OfflineLicenseSettingsGroup
+        formId={id}
+        fields={fields.offline}
+        problem={
+          validationError === null ? null : findOfflineLicenseSettingsProblem(fields.offline)
+        }
+        onChange={(offline) => setField('offline', offline)}
       />
       <PortalSettingsGroup
         formId={id}

@@ -59,6 +59,11 @@ export function LicencesGuide() {
             <code className="font-mono">POST /api/v1/license/login</code> logs in with a key alone.
           </li>
           <li>
+            <code className="font-mono">POST /api/v1/license/checkout</code> gives a live session an
+            offline licence: one signed line the program verifies without the network until it
+            lapses (see Offline licences below).
+          </li>
+          <li>
             Login and verify answers carry <code className="font-mono">entitlements</code> and{' '}
             <code className="font-mono">subscriptions</code>; verify checks the{' '}
             <code className="font-mono">entitlements</code> you send.
@@ -69,8 +74,9 @@ export function LicencesGuide() {
             <code className="font-mono">LICENSE_USED</code>,{' '}
             <code className="font-mono">LICENSE_BANNED</code>,{' '}
             <code className="font-mono">LICENSE_EXPIRED</code>,{' '}
-            <code className="font-mono">NO_ACTIVE_SUBSCRIPTION</code> and{' '}
-            <code className="font-mono">ENTITLEMENTS_MISSING</code> (see Response Codes).
+            <code className="font-mono">NO_ACTIVE_SUBSCRIPTION</code>,{' '}
+            <code className="font-mono">ENTITLEMENTS_MISSING</code> and{' '}
+            <code className="font-mono">HWID_REQUIRED</code> (see Response Codes).
           </li>
         </ul>
         <h4 className="font-semibold">
@@ -85,6 +91,20 @@ export function LicencesGuide() {
         </h4>
         <MarkdownView
           markdown={markdownSection(clientApiMarkdown, '`POST /api/v1/license/login`')}
+          headingLevel={4}
+        />
+        <h4 className="font-semibold">
+          <code className="font-mono">POST /api/v1/license/checkout</code>
+        </h4>
+        <MarkdownView
+          markdown={markdownSection(clientApiMarkdown, '`POST /api/v1/license/checkout`')}
+          headingLevel={4}
+        />
+      </div>
+      <div className="grid gap-2">
+        <h3 className="text-lg font-semibold">Offline licences</h3>
+        <MarkdownView
+          markdown={markdownSection(clientApiMarkdown, 'Offline licences')}
           headingLevel={4}
         />
       </div>

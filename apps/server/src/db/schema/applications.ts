@@ -39,6 +39,8 @@ export const applications = pgTable(
     resetCooldownHours: integer('reset_cooldown_hours').notNull().default(168),
     /** A device unseen this long gives its seat to a new one; null is never. */
     releaseInactiveAfterDays: integer('release_inactive_after_days'),
+    /** Issue 25: the longest TTL of an offline licence (license/checkout), in days. */
+    maxOfflineDays: integer('max_offline_days').notNull().default(30),
     /** The end-user portal (issue 24): off by default; its address is the public id. */
     isPortalEnabled: boolean('portal_enabled').notNull().default(false),
     portalName: text('portal_name'),

@@ -17,6 +17,7 @@ export function toApplicationResponse(application: Application): ApplicationResp
     selfServiceReset: application.isSelfServiceReset,
     resetCooldownHours: application.resetCooldownHours,
     releaseInactiveAfterDays: application.releaseInactiveAfterDays,
+    maxOfflineDays: application.maxOfflineDays,
     portalEnabled: application.isPortalEnabled,
     portalName: application.portalName,
     portalPublicId: application.portalPublicId,

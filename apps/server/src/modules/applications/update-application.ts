@@ -34,6 +34,7 @@ export async function updateApplication({
         isSelfServiceReset: changes.selfServiceReset,
         resetCooldownHours: changes.resetCooldownHours,
         releaseInactiveAfterDays: changes.releaseInactiveAfterDays,
+        maxOfflineDays: changes.maxOfflineDays,
         isPortalEnabled: changes.portalEnabled,
         portalName: changes.portalName,
         loginSuccessMessage: changes.loginSuccessMessage,

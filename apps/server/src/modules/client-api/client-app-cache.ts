@@ -23,6 +23,10 @@ export interface ClientApplication {
   isSelfServiceReset: boolean;
   resetCooldownHours: number;
   releaseInactiveAfterDays: number | null;
+  /** Issue 25: the longest TTL of an offline licence, in days. */
+  maxOfflineDays: number;
+  /** Raw Ed25519 public key, hex: the HKDF salt of encrypted offline licences. */
+  signingPublicKey: string;
   loginSuccessMessage: string;
   loginFailedMessage: string;
   accountDisabledMessage: string;
@@ -95,6 +99,7 @@ export function createClientAppCache(options: {
       isSelfServiceReset: applications.isSelfServiceReset,
       resetCooldownHours: applications.resetCooldownHours,
       releaseInactiveAfterDays: applications.releaseInactiveAfterDays,
+      maxOfflineDays: applications.maxOfflineDays,
       loginSuccessMessage: applications.loginSuccessMessage,
       loginFailedMessage: applications.loginFailedMessage,
       accountDisabledMessage: applications.accountDisabledMessage,
@@ -115,6 +120,7 @@ export function createClientAppCache(options: {
     const { signingPublicKey, signingPrivateKeyEncrypted, ...application } = row;
     return {
       ...application,
+      signingPublicKey,
       sign: createEd25519Signer(
         decryptSigningKey({ signingPublicKey, signingPrivateKeyEncrypted }, serverSecret),
       ),

@@ -41,6 +41,10 @@ export const clientMessages = {
   resetNotAllowed: 'This application does not let you release devices yourself: contact the vendor',
   resetCooldown: 'You released a device recently: you can release another one later',
   deviceNotFound: 'No device with this hardware id is bound to your account',
+  // Issue 25, the same rule.
+  licenseCheckedOut: 'Offline licence issued',
+  licenseNeedsHwid:
+    'This licence must be bound to your machine: log in again sending its hardware id, then start a new session',
   sessionNotProven:
     'This session start does not follow the last login: start with the session_token login returned, or from the same network and device as that login',
 } as const;

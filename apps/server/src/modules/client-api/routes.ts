@@ -4,7 +4,9 @@ import {
   CLIENT_NONCE_MAX_LENGTH,
   CLIENT_NONCE_PATTERN,
   clientApiHeaders,
+  clientLicenseCheckoutRequestSchema,
   clientLicenseLoginRequestSchema,
+  type ClientLicenseCheckoutResponse,
   clientDeviceResetRequestSchema,
   type ClientDeviceResetResponse,
   clientLoginRequestSchema,
@@ -40,6 +42,7 @@ import {
   rateLimited,
   type OnClientErrorAnswer,
 } from './client-api-error.ts';
+import { checkOutLicense } from './check-out-license.ts';
 import { createClientAppCache, type ClientApplication } from './client-app-cache.ts';
 import type { ClientContext } from './client-context.ts';
 import { createClientResponseCounter } from './client-response-counter.ts';
@@ -173,6 +176,7 @@ export async function registerClientApiRoutes(
   const countRedeem = responses.forRoute('/api/v1/license/redeem');
   const countLicenseLogin = responses.forRoute('/api/v1/license/login');
   const countDeviceReset = responses.forRoute('/api/v1/devices/reset');
+  const countCheckout = responses.forRoute('/api/v1/license/checkout');
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {
@@ -399,6 +403,16 @@ export async function registerClientApiRoutes(
           input,
         });
         countLicenseLogin(outcome.code);
+        return outcome;
+      });
+
+      v1.post('/license/checkout', async (request): Promise<ClientLicenseCheckoutResponse> => {
+        const input = parseClientInput(clientLicenseCheckoutRequestSchema, request.body);
+        const outcome = await checkOutLicense({
+          ctx: contextOf(request, requireApplication(request)),
+          input,
+        });
+        countCheckout(outcome.code);
         return outcome;
       });
 

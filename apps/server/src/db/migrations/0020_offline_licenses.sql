@@ -1,0 +1,1 @@
+ALTER TABLE "applications" ADD COLUMN "max_offline_days" integer DEFAULT 30 NOT NULL;

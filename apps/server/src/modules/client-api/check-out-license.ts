@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  offlineLicenseLimits,
+  SESSION_TOKEN_PATTERN,
+  type ClientLicenseCheckoutInput,
+  type ClientLicenseCheckoutResponse,
+  type OfflineLicenseContent,
+} from '@latchkey/contracts';
+import { appUserSessions, appUsers } from '../../db/schema/index.ts';
+import { hashToken } from '../../lib/tokens.ts';
+import {
+  heldSubscriptionsJson,
+  licensedUntilMs,
+  licensingOf,
+  parseHeldSubscriptions,
+  type HeldSubscription,
+} from '../subscriptions/held-subscriptions.ts';
+import { invalidRequest } from './client-api-error.ts';
+import type { ClientContext } from './client-context.ts';
+import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import { encodeOfflineLicense } from './offline-license-format.ts';
+
+/**
+ * POST /api/v1/license/checkout (issue 25): a live session's holder takes a signed licence to
+ * run offline until `valid_until`. Live: started with session/track start and not ended, its
+ * user in good standing now (the answers of a heartbeat: SESSION_INVALID, ACCOUNT_DISABLED,
+ * ACCOUNT_EXPIRED, NO_ACTIVE_SUBSCRIPTION). The licence binds the session's HWID, the one its
+ * login sent (the machine the program runs on; with several devices, the user's first one
+ * would be another machine's); a licence that must be bound (encrypted, or under HWID lock)
+ * and has none is refused with HWID_REQUIRED rather than issued unbound.
+ *
+ * Nothing can recall a licence once issued: pausing, deleting or banning the user stops the
+ * next checkout, not this one. The TTL (capped by the application's `maxOfflineDays`) is the
+ * vendor's lever. Not the hot path: one indexed read, a signature, and the event's write,
+ * which is acknowledged before the answer (guide rule 10).
+ */
+export async function checkOutLicense({
+  ctx,
+  input,
+}: {
+  ctx: ClientContext;
+  input: ClientLicenseCheckoutInput;
+}): Promise<ClientLicenseCheckoutResponse> {
+  const { application } = ctx;
+  const maxTtlSeconds = application.maxOfflineDays * 86_400;
+  // Out of the application's bounds is a malformed request, like any other bad value.
+  if (input.ttl_seconds !== null && input.ttl_seconds > maxTtlSeconds) {
+    throw invalidRequest(
+      `ttl_seconds must be at most ${maxTtlSeconds} (this application's ${application.maxOfflineDays} offline days)`,
+    );
+  }
+  if (!application.isActive) return appDisabled();
+  const sessionInvalid = () => refusal('SESSION_INVALID', clientMessages.sessionUnknown);
+  if (!SESSION_TOKEN_PATTERN.test(input.session_token)) return sessionInvalid();
+
+  const [session] = await ctx.db
+    .select({
+      isEnded: sql<boolean>`${appUserSessions.endedAt} is not null`,
+      hwid: appUserSessions.hwid,
+      userId: appUsers.id,
+      username: appUsers.username,
+      isActive: appUsers.isActive,
+      isPaused: appUsers.isPaused,
+      expiresAt: appUsers.expiresAt,
+      held: heldSubscriptionsJson(appUserSessions.appUserId),
+    })
+    .from(appUserSessions)
+    .innerJoin(appUsers, eq(appUsers.id, appUserSessions.appUserId))
+    .where(
+      and(
+        eq(appUserSessions.tokenHash, hashToken(input.session_token)),
+        eq(appUserSessions.applicationId, application.id),
+      ),
+    );
+  if (!session) return sessionInvalid();
+  const now = ctx.clock.now();
+  const held = parseHeldSubscriptions(session.held);
+  const refused = standingRefusal(
+    application,
+    { ...session, licensedUntilMs: licensedUntilMs(held) },
+    now,
+  );
+  // Standing first, as heartbeat answers it: the owner's pause ended the session, and the
+  // client learns why.
+  if (refused) return refused;
+  if (session.isEnded) return sessionInvalid();
+  const isBindingRequired = input.encrypt || application.hwidLockEnabled;
+  if (isBindingRequired && session.hwid === null) {
+    return refusal('HWID_REQUIRED', clientMessages.licenseNeedsHwid);
+  }
+
+  const ttlSeconds =
+    input.ttl_seconds ?? Math.min(offlineLicenseLimits.defaultTtlSeconds, maxTtlSeconds);
+  const licensing = licensingOf(held, now);
+  const validUntil = new Date(
+    Math.min(
+      now.getTime() + ttlSeconds * 1000,
+      session.expiresAt?.getTime() ?? Infinity,
+      dependedOnUntilMs(held, now, application.isLicenseRequired),
+    ),
+  );
+  const content: OfflineLicenseContent = {
+    application_id: application.id,
+    user_id: session.userId,
+    username: session.username,
+    hwid: session.hwid,
+    entitlements: licensing.answer.entitlements,
+    subscriptions: licensing.answer.subscriptions,
+    account_expires_at: session.expiresAt?.toISOString() ?? null,
+    issued_at: now.toISOString(),
+    valid_until: validUntil.toISOString(),
+    id: randomUUID(),
+  };
+  const license = encodeOfflineLicense(
+    content,
+    application.sign,
+    input.encrypt && session.hwid !== null
+      ? { hwid: session.hwid, signingPublicKeyHex: application.signingPublicKey }
+      : null,
+  );
+  await ctx.activity.recordActivity({
+    applicationId: application.id,
+    appUserId: session.userId,
+    username: session.username,
+    event: 'license_checkout',
+    success: true,
+    ipAddress: ctx.ipAddress,
+    errorMessage: null,
+    // The licence's id and terms, never the licence itself (it is a bearer credential).
+    metadata: {
+      code: 'OK',
+      licenseId: content.id,
+      hwid: session.hwid,
+      ttlSeconds,
+      validUntil: content.valid_until,
+      isEncrypted: input.encrypt,
+    },
+    createdAt: now,
+  });
+  return {
+    success: true,
+    message: clientMessages.licenseCheckedOut,
+    code: 'OK',
+    license,
+    valid_until: content.valid_until,
+  };
+}
+
+/**
+ * Until when what the licence grants holds without a renewal: for each entitlement, the latest
+ * expiry of the active subscriptions granting it (one lapsing while another grants the same code
+ * takes nothing away), the earliest of those; and where the application requires a licence, the
+ * latest expiry of any active subscription (standing needs one). Infinity when nothing lapses.
+ */
+function dependedOnUntilMs(
+  held: HeldSubscription[],
+  now: Date,
+  isLicenseRequired: boolean,
+): number {
+  const nowMs = now.getTime();
+  const endsOf = (subscription: HeldSubscription) => subscription.expiresAt?.getTime() ?? Infinity;
+  const active = held.filter((subscription) => endsOf(subscription) > nowMs);
+  const entitlementEnds = new Map<string, number>();
+  for (const subscription of active) {
+    for (const code of subscription.entitlements) {
+      entitlementEnds.set(
+        code,
+        Math.max(entitlementEnds.get(code) ?? -Infinity, endsOf(subscription)),
+      );
+    }
+  }
+  let until = Math.min(Infinity, ...entitlementEnds.values());
+  if (isLicenseRequired) until = Math.min(until, Math.max(...active.map(endsOf)));
+  return until;
+}
