@@ -1,4 +1,5 @@
 import type { Application, ClientAuthResponse } from '@latchkey/contracts';
+import { withoutLiveStream } from './support/live-stream.ts';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 
@@ -204,6 +205,7 @@ test.describe('activity logs', () => {
 
   test('says so when the logs cannot be fetched, and recovers on Try Again', async ({ page }) => {
     await signInAsNewOwner(page, 'Erin Error');
+    await withoutLiveStream(page);
     let isFailing = true;
     await page.route('**/api/activity-logs', (route) =>
       isFailing

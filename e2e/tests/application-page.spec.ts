@@ -1,4 +1,5 @@
 import { defaultApplicationMessages, type Application } from '@latchkey/contracts';
+import { withoutLiveStream } from './support/live-stream.ts';
 import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 
@@ -209,7 +210,7 @@ test.describe('application management page', () => {
   test('polls the statistics every 5 seconds while the live stream is down', async ({ page }) => {
     await signInAsNewOwner(page);
     // With the stream (issue 26) open, events refresh the numbers instead (live-console.spec.ts).
-    await page.route('**/api/events', (route) => route.fulfill({ status: 503, body: '' }));
+    await withoutLiveStream(page);
     const applicationId = await createAndOpenApplication(page, 'Poller');
     const statsRequests: number[] = [];
     page.on('request', (request) => {
@@ -239,6 +240,7 @@ test.describe('application management page', () => {
     page,
   }) => {
     await signInAsNewOwner(page);
+    await withoutLiveStream(page);
     const applicationId = await createAndOpenApplication(page, 'Flaky');
     let userListCalls = 0;
     await page.route(`**/api/applications/${applicationId}/users`, async (route) => {
