@@ -67,7 +67,16 @@ export interface DatabaseConnection {
    * Hears `NOTIFY channel` from every instance on this database (how instances tell each
    * other what to drop from their caches). Answers once listening; the result stops it.
    */
-  listen(channel: string, handlers: NotificationHandlers): Promise<() => Promise<void>>;
+  listen(
+    channel: string,
+    handlers: NotificationHandlers,
+    /**
+     * The connection's application_name. Only the cache-invalidation listener keeps
+     * LISTENER_NAME: announcements count those connections to know how many acknowledgements
+     * to wait for, so any other listener must be named otherwise.
+     */
+    connectionName?: string,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
   /** The pool's use now; null on PGlite, which has one in-process session and no pool. */
   poolUsage(): PoolUsage | null;
@@ -144,11 +153,11 @@ export async function openDatabase(
           client.release();
         }
       },
-      listen: (channel, handlers) =>
+      listen: (channel, handlers, connectionName = LISTENER_NAME) =>
         listenForNotifications({
           // Named, so an operator (or a test) can tell it apart in pg_stat_activity.
           connect: () =>
-            new pg.Client({ connectionString: target.url, application_name: LISTENER_NAME }),
+            new pg.Client({ connectionString: target.url, application_name: connectionName }),
           channel,
           handlers,
           onConnectionError,

@@ -34,23 +34,29 @@ export async function shareOwnerEvents(options: {
 }): Promise<() => Promise<void>> {
   const { database, hub, log } = options;
   const instance = randomUUID();
-  const stopListening = await database.listen(OWNER_EVENTS_CHANNEL, {
-    onPayload(payload) {
-      let announcement: z.infer<typeof announcementSchema>;
-      try {
-        announcement = announcementSchema.parse(JSON.parse(payload));
-      } catch (error) {
-        log.warn({ err: error }, 'ignored a malformed owner event notification');
-        return;
-      }
-      // Our own was delivered here when it was published.
-      if (announcement.instance === instance) return;
-      hub.deliverLocally(announcement.accountId, announcement.event);
+  // Its own connection name: the cache announcements count LISTENER_NAME's connections as the
+  // instances that must acknowledge, and this one never does.
+  const stopListening = await database.listen(
+    OWNER_EVENTS_CHANNEL,
+    {
+      onPayload(payload) {
+        let announcement: z.infer<typeof announcementSchema>;
+        try {
+          announcement = announcementSchema.parse(JSON.parse(payload));
+        } catch (error) {
+          log.warn({ err: error }, 'ignored a malformed owner event notification');
+          return;
+        }
+        // Our own was delivered here when it was published.
+        if (announcement.instance === instance) return;
+        hub.deliverLocally(announcement.accountId, announcement.event);
+      },
+      onInterrupted() {
+        log.warn('lost the owner event channel: consoles may miss published events meanwhile');
+      },
     },
-    onInterrupted() {
-      log.warn('lost the owner event channel: consoles may miss published events meanwhile');
-    },
-  });
+    'latchkey-owner-events',
+  );
   hub.setForwarder(async (accountId, event) => {
     const payload = JSON.stringify({ instance, accountId, event });
     if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
