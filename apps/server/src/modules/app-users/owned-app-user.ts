@@ -17,6 +17,19 @@ export interface AppUserIds {
   userId: string;
 }
 
+/** The users' application is this one, and it belongs to the signed-in owner. */
+function isOwnedApplication(ctx: OwnerContext, applicationId: number) {
+  return inArray(
+    appUsers.applicationId,
+    ctx.db
+      .select({ id: applications.id })
+      .from(applications)
+      .where(
+        and(eq(applications.id, applicationId), eq(applications.ownerAccountId, ctx.account.id)),
+      ),
+  );
+}
+
 /**
  * The condition every statement on one end user carries: the user, in that application,
  * and that application belongs to the signed-in owner. Scoping lives here, in the query,
@@ -26,18 +39,7 @@ export function ownedAppUserWhere(ctx: OwnerContext, ids: AppUserIds) {
   return and(
     eq(appUsers.id, ids.userId),
     eq(appUsers.applicationId, ids.applicationId),
-    inArray(
-      appUsers.applicationId,
-      ctx.db
-        .select({ id: applications.id })
-        .from(applications)
-        .where(
-          and(
-            eq(applications.id, ids.applicationId),
-            eq(applications.ownerAccountId, ctx.account.id),
-          ),
-        ),
-    ),
+    isOwnedApplication(ctx, ids.applicationId),
   );
 }
 
@@ -52,18 +54,7 @@ export function ownedAppUsersWhere(
   return and(
     inArray(appUsers.id, input.userIds),
     eq(appUsers.applicationId, input.applicationId),
-    inArray(
-      appUsers.applicationId,
-      ctx.db
-        .select({ id: applications.id })
-        .from(applications)
-        .where(
-          and(
-            eq(applications.id, input.applicationId),
-            eq(applications.ownerAccountId, ctx.account.id),
-          ),
-        ),
-    ),
+    isOwnedApplication(ctx, input.applicationId),
   );
 }
 
