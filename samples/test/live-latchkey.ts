@@ -15,6 +15,7 @@ import {
   type Plan,
   type SampleLanguage,
   type Subscription,
+  type UpdateAppUserRequest,
   type UpdateApplicationRequest,
 } from '@latchkey/contracts';
 import { createApplicationViaApi } from '../../apps/server/test/factories.ts';
@@ -44,6 +45,8 @@ export interface LiveLatchkey {
   }): Promise<AppUser & { password: string }>;
   updateApplication(changes: UpdateApplicationRequest): Promise<Application>;
   pauseEndUser(userId: string): Promise<void>;
+  /** Edits an end user as the console's user dialog does (an expiry, a password). */
+  updateEndUser(userId: string, changes: UpdateAppUserRequest): Promise<AppUser>;
   /** An end user by exact username, as the owner's user list finds them (none: undefined). */
   findEndUser(username: string): Promise<AppUser | undefined>;
   /** A plan of the application (issue 22), through the owner API. */
@@ -122,6 +125,11 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
     },
     async pauseEndUser(userId) {
       await ownerCall('POST', `/api/applications/${application.id}/users/${userId}/pause`);
+    },
+    async updateEndUser(userId, changes) {
+      return appUserSchema.parse(
+        await ownerCall('PUT', `/api/applications/${application.id}/users/${userId}`, changes),
+      );
     },
     async findEndUser(username) {
       const users = appUserSchema

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   index,
@@ -9,6 +10,7 @@ import {
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { appFiles } from './app-files.ts';
 import { ownerAccounts } from './owner-accounts.ts';
 
 /** A vendor's program: its API key, signing key, policy and end-user messages. */
@@ -41,6 +43,14 @@ export const applications = pgTable(
     releaseInactiveAfterDays: integer('release_inactive_after_days'),
     /** Issue 25: the longest TTL of an offline licence (license/checkout), in days. */
     maxOfflineDays: integer('max_offline_days').notNull().default(30),
+    /**
+     * Issue 25: the file a VERSION_MISMATCH answer offers as the update. Cleared when that
+     * file is deleted.
+     */
+    currentReleaseFileId: uuid('current_release_file_id').references(
+      (): AnyPgColumn => appFiles.id,
+      { onDelete: 'set null' },
+    ),
     /** The end-user portal (issue 24): off by default; its address is the public id. */
     isPortalEnabled: boolean('portal_enabled').notNull().default(false),
     portalName: text('portal_name'),

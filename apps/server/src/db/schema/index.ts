@@ -21,3 +21,5 @@ export * from './license-key-counts.ts';
 export * from './app-user-devices.ts';
 export * from './portal-sessions.ts';
 export * from './activity-buckets.ts';
+export * from './app-variables.ts';
+export * from './app-files.ts';
