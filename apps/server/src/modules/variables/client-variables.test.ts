@@ -10,7 +10,8 @@ import {
   variableLimits,
   type Application,
 } from '@latchkey/contracts';
-import { appUserVariables } from '../../db/schema/index.ts';
+import { eq } from 'drizzle-orm';
+import { appUsers, appUserVariables } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
   callClientApi,
@@ -23,6 +24,7 @@ import {
   type SignedInOwner,
   type TestApp,
 } from '../../../test/test-app.ts';
+import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -41,14 +43,19 @@ function isSignedBy(publicKeyHex: string, response: LightMyRequestResponse, nonc
 
 describe('client API: remote variables (var, user-var, user-var/set)', () => {
   let testApp: TestApp;
+  let database: TestDatabase;
   let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-07-01T12:00:00Z'));
 
   beforeAll(async () => {
-    testApp = await createTestApp({ clock });
+    database = await createTestDatabase();
+    testApp = await createTestApp({ clock, database });
     owner = await signInOwner(testApp.app);
   });
-  afterAll(() => testApp.close());
+  afterAll(async () => {
+    await testApp.close();
+    await database.close();
+  });
 
   const ownerCall = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
     testApp.app.inject({
@@ -381,13 +388,65 @@ describe('client API: remote variables (var, user-var, user-var/set)', () => {
       code: 'VARIABLE_LIMIT_REACHED',
     });
     expect((await set('v0')).code).toBe('OK');
-    // Concurrent new names at the limit cannot slip past the count together.
-    await ownerCall('DELETE', `/api/applications/${application.id}/users/${user.id}/variables/v1`);
-    const answers = await Promise.all(['race_a', 'race_b', 'race_c'].map(set));
-    expect(answers.filter((answer) => answer.code === 'OK')).toHaveLength(1);
-    const rows = await testApp.database.db.select().from(appUserVariables);
-    expect(rows.filter((row) => row.appUserId === user.id)).toHaveLength(limit);
   });
+
+  // Two connections hold transactions at once only on PostgreSQL (PGlite has one).
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'counts under the user’s row lock: a write racing another at 99 waits, then is refused',
+    async () => {
+      const application = await newApplication();
+      const { user, token } = await startSession(application);
+      const limit = variableLimits.userVariablesPerUser;
+      await testApp.database.db.insert(appUserVariables).values(
+        Array.from({ length: limit - 1 }, (_, index) => ({
+          appUserId: user.id,
+          applicationId: application.id,
+          name: `v${index}`,
+          value: '',
+        })),
+      );
+      const other = await database.connectAgain();
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      try {
+        let announceLocked!: () => void;
+        const locked = new Promise<void>((resolve) => (announceLocked = resolve));
+        // Another writer (the owner's PUT) holds the row and is about to add the 100th.
+        const holder = other.db.transaction(async (tx) => {
+          await tx.select().from(appUsers).where(eq(appUsers.id, user.id)).for('no key update');
+          announceLocked();
+          await released;
+          await tx.insert(appUserVariables).values({
+            appUserId: user.id,
+            applicationId: application.id,
+            name: 'the_hundredth',
+            value: '',
+          });
+        });
+        await locked;
+        let isSettled = false;
+        const racing = call(application, 'user-var/set', {
+          session_token: token,
+          name: 'racer',
+          value: 'x',
+        }).finally(() => (isSettled = true));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(isSettled).toBe(false);
+        release();
+        await holder;
+        expect((await racing).answer.code).toBe('VARIABLE_LIMIT_REACHED');
+        const rows = await testApp.database.db
+          .select()
+          .from(appUserVariables)
+          .where(eq(appUserVariables.appUserId, user.id));
+        expect(rows).toHaveLength(limit);
+      } finally {
+        // A failed expectation must not leave the other transaction holding the row.
+        release();
+        await other.close();
+      }
+    },
+  );
 
   it('refuses values over 16 KB of UTF-8 as a signed 400, and names that break the rule', async () => {
     const application = await newApplication();
