@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import {
   activityLogs,
+  appFiles,
   applications,
   appUserDevices,
   appUserSessions,
@@ -78,6 +79,8 @@ interface Fixture {
   codeFileVersionId: string;
   /** Another account of the site: the target of the admin routes. */
   accountId: string;
+  /** A file of the application (issue 25). */
+  fileId: string;
 }
 
 interface OwnerRoute {
@@ -86,6 +89,8 @@ interface OwnerRoute {
   /** Query string, with the same :placeholders as the path. */
   query?: string;
   body?: Record<string, unknown> | ((fixture: Fixture) => Record<string, unknown>);
+  /** A body of raw bytes (application/octet-stream) instead of JSON: a file upload. */
+  rawBody?: string;
   /**
    * What a second owner gets when replaying it with the first owner's ids: a 404 that does
    * not reveal the target exists, or (routes without ids) only their own data.
@@ -207,6 +212,19 @@ const ownerRoutes: OwnerRoute[] = [
   {
     method: 'DELETE',
     path: '/api/applications/:appId/users/:userId/devices',
+    asOtherOwner: applicationNotFound,
+  },
+  { method: 'GET', path: '/api/applications/:id/files', asOtherOwner: applicationNotFound },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/files',
+    query: 'name=planted.exe&version=6.6.6',
+    rawBody: 'planted bytes',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/files/:fileId',
     asOtherOwner: applicationNotFound,
   },
   { method: 'GET', path: '/api/applications/:id/plans', asOtherOwner: applicationNotFound },
@@ -450,6 +468,7 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':licenseId', fixture.licenseId)
     .replace(':subscriptionId', fixture.subscriptionId)
     .replace(':deviceId', fixture.deviceId)
+    .replace(':fileId', fixture.fileId)
     .replace(':entryId', String(fixture.blacklistEntryId))
     .replace(':language', 'csharp');
 }
@@ -535,6 +554,11 @@ describe('every owner route is closed to everyone but its owner', () => {
         .from(codeFiles)
         .where(eq(codeFiles.ownerAccountId, victim.accountId))
         .orderBy(codeFiles.name),
+      files: await db
+        .select()
+        .from(appFiles)
+        .where(inArray(appFiles.applicationId, applicationIds))
+        .orderBy(appFiles.id),
       codeFileVersions: await db
         .select()
         .from(codeFileVersions)
@@ -593,6 +617,13 @@ describe('every owner route is closed to everyone but its owner', () => {
       url: '/api/code-files/authentication.ts/versions',
       headers: owner.headers,
     });
+    const uploaded = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/files?name=setup.exe&version=2.0.0`,
+      headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from(`installer of ${owner.account.email}`),
+    });
+    if (uploaded.statusCode !== 201) throw new Error(`upload file: ${uploaded.body}`);
     const account = await signInOwner(testApp.app);
     const [device] = await testApp.database.db
       .select({ id: appUserDevices.id })
@@ -610,6 +641,7 @@ describe('every owner route is closed to everyone but its owner', () => {
       webhookId: webhook.id,
       deliveryId: delivery.id,
       accountId: account.accountId,
+      fileId: (uploaded.json() as { id: string }).id,
     };
   };
 
@@ -619,8 +651,8 @@ describe('every owner route is closed to everyone but its owner', () => {
     return testApp.app.inject({
       method: route.method,
       url: `${fill(route.path, fixture)}${query}`,
-      headers,
-      ...(body ? { payload: body } : {}),
+      headers: route.rawBody ? { ...headers, 'content-type': 'application/octet-stream' } : headers,
+      ...(route.rawBody ? { payload: Buffer.from(route.rawBody) } : body ? { payload: body } : {}),
     } as InjectOptions);
   };
 
@@ -723,6 +755,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           deliveryId: randomUUID(),
           codeFileVersionId: randomUUID(),
           accountId: randomUUID(),
+          fileId: randomUUID(),
         },
         attacker.headers,
       );

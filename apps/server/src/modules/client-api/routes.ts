@@ -9,6 +9,8 @@ import {
   type ClientLicenseCheckoutResponse,
   clientDeviceResetRequestSchema,
   type ClientDeviceResetResponse,
+  clientFileRequestSchema,
+  type ClientFileResponse,
   clientLoginRequestSchema,
   clientRedeemRequestSchema,
   clientRegisterRequestSchema,
@@ -56,6 +58,7 @@ import { createClientRedemption } from '../licenses/redeem-license-key.ts';
 import { registerEndUser } from './register-end-user.ts';
 import { resetOwnDevices } from './reset-own-devices.ts';
 import { serializeClientAnswer } from './serialized-once.ts';
+import { issueFileUrl } from './issue-file-url.ts';
 import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { createUserStandingLookup } from './user-standing-lookup.ts';
@@ -177,6 +180,7 @@ export async function registerClientApiRoutes(
   const countLicenseLogin = responses.forRoute('/api/v1/license/login');
   const countDeviceReset = responses.forRoute('/api/v1/devices/reset');
   const countCheckout = responses.forRoute('/api/v1/license/checkout');
+  const countFile = responses.forRoute('/api/v1/file');
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {
@@ -413,6 +417,21 @@ export async function registerClientApiRoutes(
           input,
         });
         countCheckout(outcome.code);
+        return outcome;
+      });
+
+      v1.post('/file', async (request): Promise<ClientFileResponse> => {
+        const input = parseClientInput(clientFileRequestSchema, request.body);
+        const outcome = await issueFileUrl({
+          ctx: {
+            ...contextOf(request, requireApplication(request)),
+            serverSecret: config.serverSecret,
+            // Through the proxy the client reached us by, unless the deployment names its origin.
+            downloadOrigin: config.publicOrigin ?? `${request.protocol}://${request.host}`,
+          },
+          input,
+        });
+        countFile(outcome.code);
         return outcome;
       });
 
