@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import {
+  appFileSchema,
   appUserSchema,
   applicationSchema,
   applicationStatsSchema,
@@ -8,6 +9,7 @@ import {
   planSchema,
   sampleSchema,
   subscriptionListSchema,
+  type AppFile,
   type AppUser,
   type Application,
   type CreatePlanRequest,
@@ -63,6 +65,16 @@ export interface LiveLatchkey {
   devicesOf(userId: string): Promise<Device[]>;
   /** A login through the client API from another program on another machine: its code. */
   loginFrom(user: { username: string; password: string }, hwid: string): Promise<string>;
+  /** Uploads a file of the application (issue 25) as the console does: its bytes as the body. */
+  uploadFile(input: {
+    name: string;
+    version: string;
+    platform?: string;
+    bytes: Buffer;
+    requiresSession?: boolean;
+  }): Promise<AppFile>;
+  /** Marks a file as the current release (VERSION_MISMATCH then offers it), or clears it. */
+  setCurrentRelease(fileId: string | null): Promise<Application>;
   close(): Promise<void>;
 }
 
@@ -194,6 +206,34 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
         }),
       });
       return ((await response.json()) as { code: string }).code;
+    },
+    async uploadFile(input) {
+      const query = new URLSearchParams({ name: input.name, version: input.version });
+      if (input.platform !== undefined) query.set('platform', input.platform);
+      if (input.requiresSession !== undefined) {
+        query.set('requiresSession', String(input.requiresSession));
+      }
+      const path = `/api/applications/${application.id}/files?${query}`;
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          ...owner.headers,
+          origin: baseUrl,
+          'content-type': 'application/octet-stream',
+        },
+        body: input.bytes,
+      });
+      const text = await response.text();
+      if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${text}`);
+      return appFileSchema.parse(JSON.parse(text));
+    },
+    async setCurrentRelease(fileId) {
+      application = applicationSchema.parse(
+        await ownerCall('PUT', `/api/applications/${application.id}`, {
+          currentReleaseFileId: fileId,
+        }),
+      );
+      return application;
     },
     close: () => testApp.close(),
   };
