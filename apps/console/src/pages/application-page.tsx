@@ -16,6 +16,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent } from '@/components/ui/card.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
+import { VariablesPanel } from '@/components/variables/variables-panel.tsx';
 import { useApplicationStats } from '@/hooks/use-application-stats.ts';
 import { useAppUsers } from '@/hooks/use-app-users.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
@@ -137,6 +138,7 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
           </TabsTrigger>
           <TabsTrigger value="plans">Plans</TabsTrigger>
           <TabsTrigger value="licenses">Licences</TabsTrigger>
+          <TabsTrigger value="variables">Variables</TabsTrigger>
           <TabsTrigger value="api">API Configuration</TabsTrigger>
           <TabsTrigger value="messages">Messages</TabsTrigger>
         </TabsList>
@@ -161,6 +163,9 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
         </TabsContent>
         <TabsContent value="licenses">
           <LicensesPanel application={application} />
+        </TabsContent>
+        <TabsContent value="variables">
+          <VariablesPanel application={application} />
         </TabsContent>
         <TabsContent value="api">
           <ApplicationApiConfiguration application={application} />

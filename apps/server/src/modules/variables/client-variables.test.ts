@@ -27,6 +27,8 @@ import {
 import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
 
 const PASSWORD = 'correct horse battery staple';
+/** Shared by the test's two instances, so both can sign with the application's key. */
+const SERVER_SECRET = 'variables-test-secret-that-is-long-enough';
 
 /** What a client does: Ed25519 over `{timestamp}.{nonce}.{body}` with the application's key. */
 function isSignedBy(publicKeyHex: string, response: LightMyRequestResponse, nonce = ''): boolean {
@@ -49,7 +51,7 @@ describe('client API: remote variables (var, user-var, user-var/set)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    testApp = await createTestApp({ clock, database });
+    testApp = await createTestApp({ clock, database, env: { SERVER_SECRET } });
     owner = await signInOwner(testApp.app);
   });
   afterAll(async () => {
@@ -251,6 +253,37 @@ describe('client API: remote variables (var, user-var, user-var/set)', () => {
     expect((await call(application, 'var', { name: 'kill_switch' })).answer.code).toBe(
       'VARIABLE_NOT_FOUND',
     );
+  });
+
+  it('answers an owner’s change at once from another instance: no instance caches a value', async () => {
+    const second = await createTestApp({ clock, database, env: { SERVER_SECRET } });
+    try {
+      const application = await newApplication();
+      const variable = await createVariable(application, {
+        name: 'kill_switch',
+        value: 'off',
+        requiresSession: false,
+      });
+      const readFrom = async (instance: TestApp) => {
+        const response = await callClientApi(instance.app, 'var', {
+          apiKey: application.apiKey,
+          body: { name: 'kill_switch' },
+        });
+        expect(isSignedBy(application.signingPublicKey, response)).toBe(true);
+        return clientVariableResponseSchema.parse(response.json()).value;
+      };
+      // Read once on the second instance first, as a program running there would.
+      expect(await readFrom(second)).toBe('off');
+      const updated = await ownerCall(
+        'PUT',
+        `/api/applications/${application.id}/variables/${variable.id}`,
+        { value: 'on' },
+      );
+      expect(updated.statusCode, updated.body).toBe(200);
+      expect(await readFrom(second)).toBe('on');
+    } finally {
+      await second.close();
+    }
   });
 
   it('answers APP_DISABLED while the application is inactive', async () => {

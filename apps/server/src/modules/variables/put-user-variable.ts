@@ -32,8 +32,10 @@ export async function putUserVariable({
   });
   switch (written.outcome) {
     case 'user-not-found':
-    case 'read-only':
       throw await appUserNotFound(ctx, input);
+    case 'read-only':
+      // Read-only binds the program, not the owner: an owner's write is never refused so.
+      throw new Error('an owner write was refused as read-only');
     case 'limit-reached':
       throw new AppError('CONFLICT', USER_VARIABLE_LIMIT_REACHED);
     case 'written':
