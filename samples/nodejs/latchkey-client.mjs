@@ -9,7 +9,10 @@
 // another one) where the application allows it. Logins send this machine's name, which the
 // owner sees in the user's device list. The main screen shows the user's entitlements and
 // subscriptions. Every answer from the server is checked against the application's Ed25519
-// signing key before it is believed, so a fake server cannot unlock the program. Import it to
+// signing key before it is believed, so a fake server cannot unlock the program. After each
+// login it checks out an offline licence (kept in ~/.latchkey beside the saved session): when a
+// later start cannot reach the server at all, that licence, checked with the same pinned key,
+// lets the user work offline until it runs out, on this machine only. Import it to
 // reuse `LatchkeyClient` and `verifyResponseSignature` in your own program: the console part
 // only runs when this file is executed directly.
 
@@ -29,6 +32,13 @@ export const HTTP_TIMEOUT_SECONDS = 30;
 export const MAX_CLOCK_SKEW_SECONDS = 300;
 // The longest `device_name` the server accepts (in JavaScript characters, UTF-16 units).
 export const MAX_DEVICE_NAME_LENGTH = 128;
+// How long a licence checked out after login lets the program run without the network (7 days;
+// the application's Max Offline Days caps it).
+export const OFFLINE_LICENSE_TTL_SECONDS = 604800;
+// How far the clock may seem to go back between runs before an offline licence is refused.
+export const CLOCK_TOLERANCE_SECONDS = 300;
+// Where Linux keeps the machine identifier the hardware id is made from (the first one found).
+export const MACHINE_ID_FILES = ['/etc/machine-id', '/var/lib/dbus/machine-id'];
 
 import { execFileSync } from 'node:child_process';
 import { createHash, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
@@ -48,6 +58,10 @@ export const VERIFY_AFTER_LOGIN_FAILED_MESSAGE =
   'Session verification failed. Please try logging in again.';
 export const DEVICE_RELEASED_LOGOUT_MESSAGE =
   'This device is released and its session has ended: log in again here or on another machine.';
+export const OFFLINE_REFUSED_TITLE = 'Offline Licence Refused';
+export const SERVER_UNREACHABLE_TITLE = 'Server Unreachable';
+export const SERVER_UNREACHABLE_MESSAGE =
+  'Cannot reach the server, and there is no offline licence on this machine.';
 
 const HEX_SIGNATURE = /^[0-9a-fA-F]{128}$/;
 const HEX_PUBLIC_KEY = /^[0-9a-fA-F]{64}$/;
@@ -90,12 +104,115 @@ export function verifyResponseSignature({
   }
 }
 
-/** A network failure, a timeout, a server fault (5xx) or an answer that is not JSON. */
+/** Why an offline licence is refused, each with the text the user sees. */
+export const offlineRefusalMessage = (refusal, content) => {
+  switch (refusal) {
+    case 'another-machine':
+      return 'This offline licence belongs to another machine.';
+    case 'expired':
+      return `This offline licence expired on ${formatLocalTime(content.valid_until)}.`;
+    case 'clock':
+      return 'The system clock moved backwards since the last run.';
+    default:
+      return 'This offline licence is not signed by this application.';
+  }
+};
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Checks an offline licence (`LK1.<payload>.<signature>`, docs/client-api.md "Offline
+ * licences") without the network, and answers `{ content }` when it holds, else `{ refusal,
+ * content }` with `refusal` one of `not-signed`, `another-machine`, `expired` or `clock`.
+ *
+ * - The signature, under the application's public key pinned in this program, covers
+ *   `latchkey-license-v1.` and the payload segment: nothing but the server holds the private
+ *   key, so an edited or home-made licence is refused (and so is one of another application).
+ * - The licence names the machine it was issued to: a copy on another machine is refused.
+ * - Offline, this machine's clock is the only judge of `valid_until`, so setting it back would
+ *   stretch the licence for ever: `lastSeenSeconds` is the latest time this program has seen,
+ *   and a clock more than CLOCK_TOLERANCE_SECONDS before it (or before the licence was issued)
+ *   has been moved backwards.
+ */
+export function verifyOfflineLicense(
+  license,
+  {
+    publicKeyHex,
+    applicationId,
+    hwid,
+    nowSeconds = Date.now() / 1000,
+    lastSeenSeconds = 0,
+    clockToleranceSeconds = CLOCK_TOLERANCE_SECONDS,
+  },
+) {
+  const notSigned = { refusal: 'not-signed', content: null };
+  const parts = typeof license === 'string' ? license.split('.') : [];
+  // This program checks licences out in the plain form; an encrypted one (LK1E) is not its own.
+  if (parts.length !== 3 || parts[0] !== 'LK1') return notSigned;
+  const [, payload, signature] = parts;
+  if (!BASE64URL.test(payload) || !BASE64URL.test(signature)) return notSigned;
+  if (typeof publicKeyHex !== 'string' || !HEX_PUBLIC_KEY.test(publicKeyHex)) return notSigned;
+  let content;
+  try {
+    const key = createPublicKey({
+      key: {
+        kty: 'OKP',
+        crv: 'Ed25519',
+        x: Buffer.from(publicKeyHex, 'hex').toString('base64url'),
+      },
+      format: 'jwk',
+    });
+    const message = Buffer.from(`latchkey-license-v1.${payload}`, 'ascii');
+    const signatureBytes = Buffer.from(signature, 'base64url');
+    if (signatureBytes.length !== 64 || !verify(null, message, key, signatureBytes)) {
+      return notSigned;
+    }
+    content = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return notSigned;
+  }
+  if (content === null || typeof content !== 'object') return notSigned;
+  if (content.application_id !== applicationId) return { refusal: 'not-signed', content };
+  if (typeof content.hwid !== 'string' || content.hwid !== hwid) {
+    return { refusal: 'another-machine', content };
+  }
+  const validUntil = Date.parse(content.valid_until) / 1000;
+  if (!(nowSeconds <= validUntil)) return { refusal: 'expired', content };
+  const issuedAt = Date.parse(content.issued_at) / 1000;
+  const latestSeen = Math.max(
+    Number(lastSeenSeconds) || 0,
+    Number.isFinite(issuedAt) ? issuedAt : 0,
+  );
+  if (nowSeconds + clockToleranceSeconds < latestSeen) return { refusal: 'clock', content };
+  return { content };
+}
+
+/**
+ * A server time (ISO 8601) as this computer's local time to the minute, rounded up (never
+ * before the time meant): `2026-06-08 17:30`. The text as it came when it is not a time.
+ */
+export function formatLocalTime(iso) {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return String(iso);
+  const local = new Date(Math.ceil(at / 60_000) * 60_000);
+  const two = (number) => String(number).padStart(2, '0');
+  return (
+    `${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ` +
+    `${two(local.getHours())}:${two(local.getMinutes())}`
+  );
+}
+
+/**
+ * A network failure, a timeout, a server fault (5xx) or an answer that is not JSON.
+ * `isUnreachable`: no HTTP answer came at all (refused, DNS, timeout), the only case in which
+ * the program may fall back to its offline licence; a server that answers is never bypassed.
+ */
 export class ConnectionError extends Error {
-  constructor(detail) {
+  constructor(detail, { isUnreachable = false } = {}) {
     super(`Connection error: ${detail}`);
     this.name = 'ConnectionError';
     this.detail = detail;
+    this.isUnreachable = isUnreachable;
   }
 }
 
@@ -216,7 +333,7 @@ function readMachineIdentifier() {
   } catch {
     return null;
   }
-  for (const path of ['/etc/machine-id', '/var/lib/dbus/machine-id']) {
+  for (const path of MACHINE_ID_FILES) {
     try {
       const id = readFileSync(path, 'utf8').trim();
       if (id) return id;
@@ -305,7 +422,7 @@ export class LatchkeyClient {
       });
       body = Buffer.from(await response.arrayBuffer());
     } catch (error) {
-      throw new ConnectionError(describeNetworkError(error));
+      throw new ConnectionError(describeNetworkError(error), { isUnreachable: true });
     }
     const isGenuine = verifyResponseSignature({
       publicKeyHex: this.signingPublicKey,
@@ -470,6 +587,21 @@ export class LatchkeyClient {
     return result;
   }
 
+  /**
+   * POST /license/checkout for the open session: a signed licence (`license`, `valid_until`)
+   * that lets this program start without the network for OFFLINE_LICENSE_TTL_SECONDS.
+   */
+  async checkOutLicense() {
+    const session = this.session;
+    if (!session) throw new Error('No active session.');
+    const result = await this.post('/license/checkout', {
+      session_token: session.token,
+      ttl_seconds: OFFLINE_LICENSE_TTL_SECONDS,
+    });
+    this.log(result.success ? 'licence checked out' : `licence checkout refused (${result.code})`);
+    return result;
+  }
+
   /** Stops monitoring and drops the session without an end call: the server has ended it. */
   forgetSession() {
     this.stopMonitoring();
@@ -496,8 +628,9 @@ export class LatchkeyClient {
    * Heartbeats and periodic verifies. Heartbeat failures and network errors are only logged;
    * a verify refusal (or an answer that cannot be verified) counts, a success resets the
    * count, and MAX_VERIFY_FAILURES in a row end the session and call `onForcedLogout`.
+   * `onHeartbeat` is called after each heartbeat the server accepted.
    */
-  startMonitoring({ onForcedLogout }) {
+  startMonitoring({ onForcedLogout, onHeartbeat = () => {} }) {
     this.stopMonitoring();
     this.isMonitoring = true;
     let isHeartbeatRunning = false;
@@ -514,6 +647,7 @@ export class LatchkeyClient {
         if (result.success) {
           session.lastHeartbeatAt = new Date();
           this.log('heartbeat ok');
+          onHeartbeat();
         } else {
           this.log(`heartbeat failed (${result.code}): ${result.message}`);
         }
@@ -612,6 +746,66 @@ function clearSavedSession(path) {
 }
 
 /**
+ * Where the offline licence is kept, beside the saved session:
+ * `~/.latchkey/<same prefix>.offline.json`, as `{ license, last_seen, application_id }`.
+ */
+export function offlineLicensePath(apiKey = API_KEY) {
+  return savedSessionPath(apiKey).replace(/\.json$/, '.offline.json');
+}
+
+export function loadOfflineLicense(path) {
+  try {
+    const stored = JSON.parse(readFileSync(path, 'utf8'));
+    return typeof stored?.license === 'string' && stored.license ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeOfflineLicense(path, stored) {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(path, JSON.stringify(stored), { mode: 0o600 });
+  } catch (error) {
+    console.log(`[latchkey] could not save the offline licence: ${error.message}`);
+  }
+}
+
+/** The later of `lastSeen` and now, in unix seconds: `last_seen` never goes back. */
+const laterOfNow = (lastSeen) =>
+  Math.max(Number.isFinite(lastSeen) ? lastSeen : 0, Math.floor(Date.now() / 1000));
+
+/**
+ * Stores a licence just checked out. `applicationId` is the one it names: it came in an answer
+ * signed for this request, so it is this application's, and a licence read offline must name it.
+ */
+function storeOfflineLicense(path, license, applicationId) {
+  const previous = loadOfflineLicense(path);
+  writeOfflineLicense(path, {
+    license,
+    last_seen: laterOfNow(previous?.last_seen),
+    application_id: applicationId,
+  });
+}
+
+/** Moves `last_seen` to now unless it is later already (a clock set back must not lower it). */
+function recordLastSeen(path) {
+  const stored = loadOfflineLicense(path);
+  if (stored) writeOfflineLicense(path, { ...stored, last_seen: laterOfNow(stored.last_seen) });
+}
+
+/** The payload of a licence string (not checked: only for what the server just signed). */
+function licenseContentOf(license) {
+  try {
+    return JSON.parse(
+      Buffer.from(String(license).split('.')[1] ?? '', 'base64url').toString('utf8'),
+    );
+  } catch {
+    return null;
+  }
+}
+
+/**
  * The console: prompts that stay at the bottom while log lines and messages print above
  * them, and a hidden password on a terminal. Lines are read through readline's async
  * iterator, which queues what arrives while the program is busy (piped input loses nothing).
@@ -683,7 +877,10 @@ export async function runConsoleProgram({
     log: (line) => screen.print(`[latchkey] ${line}`),
   });
   const sessionFile = savedSessionPath(client.apiKey);
+  const offlineFile = offlineLicensePath(client.apiKey);
   let state = 'busy';
+  // The licence the program runs on while the server cannot be reached (null: online).
+  let offlineContent = null;
   // What the prompts of a registration, a redemption or a release collected so far.
   let pending = {};
   let exitCode = 0;
@@ -729,6 +926,83 @@ export async function runConsoleProgram({
     return shouldExit;
   };
 
+  /** Forgets who logged in: the saved session and the offline licence go together. */
+  const forgetUser = () => {
+    clearSavedSession(sessionFile);
+    rmSync(offlineFile, { force: true });
+    offlineContent = null;
+  };
+
+  /** The main screen without a session, on the offline licence's word. */
+  const showOfflineMain = (content) => {
+    offlineContent = content;
+    state = 'main';
+    screen.print('');
+    screen.print(`=== Welcome, ${content.username || 'user'} ===`);
+    screen.print(`User ID:       ${content.user_id}`);
+    printLicensing(licensingOf(content));
+    screen.print(`Working offline until ${formatLocalTime(content.valid_until)}`);
+    screen.print("Type 'help' for the commands.");
+    screen.ask('> ');
+  };
+
+  /**
+   * The server cannot be reached: the stored offline licence, checked with the pinned key,
+   * lets the user in until its `valid_until`, without a session (so no heartbeat). True when
+   * the main screen is open; otherwise the reason is shown.
+   */
+  const startOffline = () => {
+    const stored = loadOfflineLicense(offlineFile);
+    if (!stored) {
+      screen.print(`${SERVER_UNREACHABLE_TITLE}: ${SERVER_UNREACHABLE_MESSAGE}`);
+      return false;
+    }
+    const checked = verifyOfflineLicense(stored.license, {
+      publicKeyHex: client.signingPublicKey,
+      applicationId: stored.application_id,
+      hwid: client.hardwareId,
+      lastSeenSeconds: stored.last_seen,
+    });
+    if (checked.refusal) {
+      client.log(`offline licence refused (${checked.refusal})`);
+      screen.print(
+        `${OFFLINE_REFUSED_TITLE}: ${offlineRefusalMessage(checked.refusal, checked.content)}`,
+      );
+      return false;
+    }
+    client.log('offline licence accepted');
+    showOfflineMain(checked.content);
+    return true;
+  };
+
+  /**
+   * Takes an offline licence for the session just opened and stores it once it checks out as
+   * it will be checked offline. A failure only costs the offline start: it is logged, no more.
+   */
+  const checkOutOfflineLicense = async () => {
+    const session = client.session;
+    let result;
+    try {
+      result = await client.checkOutLicense();
+    } catch (error) {
+      client.log(`Licence checkout error: ${error.message}`);
+      return;
+    }
+    // Logged out (or replaced) meanwhile: that user's licence is not to be kept.
+    if (!result.success || client.session !== session) return;
+    const checked = verifyOfflineLicense(result.license, {
+      publicKeyHex: client.signingPublicKey,
+      applicationId: licenseContentOf(result.license)?.application_id,
+      hwid: client.hardwareId,
+    });
+    if (checked.refusal) {
+      client.log(`offline licence not stored (${checked.refusal})`);
+      return;
+    }
+    storeOfflineLicense(offlineFile, result.license, checked.content.application_id);
+    client.log(`offline licence stored (valid until ${checked.content.valid_until})`);
+  };
+
   const exitProgram = () => {
     exitCode = 1;
     state = 'exit';
@@ -736,7 +1010,7 @@ export async function runConsoleProgram({
   };
 
   const onForcedLogout = () => {
-    clearSavedSession(sessionFile);
+    forgetUser();
     screen.print(SESSION_EXPIRED_MESSAGE);
     showLogin();
   };
@@ -754,13 +1028,14 @@ export async function runConsoleProgram({
       return;
     }
     if (!result.success) {
-      clearSavedSession(sessionFile);
+      forgetUser();
       screen.print(`Session start error: ${result.message}`);
       showLogin();
       return;
     }
-    client.startMonitoring({ onForcedLogout });
+    client.startMonitoring({ onForcedLogout, onHeartbeat: () => recordLastSeen(offlineFile) });
     showMain();
+    void checkOutOfflineLicense();
   };
 
   /** A login answer (password or licence key): refused, or verified and into the main screen. */
@@ -895,7 +1170,7 @@ export async function runConsoleProgram({
     // A forced logout while the call ran has moved to the login prompt already.
     if (!client.session) return;
     client.forgetSession();
-    clearSavedSession(sessionFile);
+    forgetUser();
     client.log('logged out (device released)');
     screen.print(DEVICE_RELEASED_LOGOUT_MESSAGE);
     showLogin();
@@ -908,11 +1183,12 @@ export async function runConsoleProgram({
     } catch (error) {
       // Not an answer from the server: keep the saved id for the next start.
       screen.print(error.message);
-      return false;
+      // No answer at all (not a refusal, not a fake): the offline licence may stand in.
+      return error instanceof ConnectionError && error.isUnreachable ? startOffline() : false;
     }
     if (!verified.success) {
       client.log(`saved session refused (${verified.code})`);
-      clearSavedSession(sessionFile);
+      forgetUser();
       return false;
     }
     screen.print('Saved session verified.');
@@ -927,7 +1203,7 @@ export async function runConsoleProgram({
   const logout = async () => {
     client.stopMonitoring();
     await client.endSession();
-    clearSavedSession(sessionFile);
+    forgetUser();
     client.log('logged out');
     screen.print(LOGGED_OUT_MESSAGE);
     showLogin();
@@ -937,6 +1213,9 @@ export async function runConsoleProgram({
     const session = client.session;
     if (!session) {
       screen.print('No active session.');
+      if (offlineContent) {
+        screen.print(`Working offline until ${formatLocalTime(offlineContent.valid_until)}`);
+      }
       return;
     }
     const time = (date) => (date ? date.toLocaleTimeString() : 'not yet');
@@ -1084,6 +1363,8 @@ export async function runConsoleProgram({
   screen.readline.on('SIGINT', stop);
   process.once('SIGTERM', stop);
 
+  // Each start moves the offline licence's `last_seen` on (never back): see verifyOfflineLicense.
+  recordLastSeen(offlineFile);
   const saved = loadSavedSession(sessionFile);
   if (!(saved && (await resumeSavedSession(saved)))) {
     if (state !== 'username') {
