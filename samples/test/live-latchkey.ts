@@ -3,12 +3,16 @@ import {
   appUserSchema,
   applicationSchema,
   applicationStatsSchema,
+  applicationVariableSchema,
   deviceListSchema,
   generatedLicensesSchema,
   planSchema,
   sampleSchema,
   subscriptionListSchema,
+  userVariableListSchema,
+  userVariableSchema,
   type AppUser,
+  type ApplicationVariable,
   type Application,
   type CreatePlanRequest,
   type Device,
@@ -17,6 +21,7 @@ import {
   type Subscription,
   type UpdateAppUserRequest,
   type UpdateApplicationRequest,
+  type UserVariable,
 } from '@latchkey/contracts';
 import { createApplicationViaApi } from '../../apps/server/test/factories.ts';
 import {
@@ -63,6 +68,20 @@ export interface LiveLatchkey {
   devicesOf(userId: string): Promise<Device[]>;
   /** A login through the client API from another program on another machine: its code. */
   loginFrom(user: { username: string; password: string }, hwid: string): Promise<string>;
+  /** An application variable (issue 25), as the console's Variables tab creates one. */
+  createVariable(input: {
+    name: string;
+    value: string;
+    requiresSession?: boolean;
+  }): Promise<ApplicationVariable>;
+  /** Creates or replaces one of an end user's variables, as the user dialog does. */
+  setUserVariable(
+    userId: string,
+    name: string,
+    input: { value: string; readOnly?: boolean },
+  ): Promise<UserVariable>;
+  /** The end user's variables by name, as the user dialog shows them. */
+  userVariablesOf(userId: string): Promise<UserVariable[]>;
   close(): Promise<void>;
 }
 
@@ -194,6 +213,25 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
         }),
       });
       return ((await response.json()) as { code: string }).code;
+    },
+    async createVariable(input) {
+      return applicationVariableSchema.parse(
+        await ownerCall('POST', `/api/applications/${application.id}/variables`, input),
+      );
+    },
+    async setUserVariable(userId, name, input) {
+      return userVariableSchema.parse(
+        await ownerCall(
+          'PUT',
+          `/api/applications/${application.id}/users/${userId}/variables/${encodeURIComponent(name)}`,
+          input,
+        ),
+      );
+    },
+    async userVariablesOf(userId) {
+      return userVariableListSchema.parse(
+        await ownerCall('GET', `/api/applications/${application.id}/users/${userId}/variables`),
+      );
     },
     close: () => testApp.close(),
   };

@@ -72,6 +72,7 @@ import {
 import { shareOwnerEvents } from './modules/owner-events/share-owner-events.ts';
 import { registerPlanRoutes } from './modules/plans/routes.ts';
 import { registerSubscriptionRoutes } from './modules/subscriptions/routes.ts';
+import { registerVariableRoutes } from './modules/variables/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import {
   createWebhookDispatcher,
@@ -364,6 +365,7 @@ export async function buildApp(
       registerPlanRoutes(ownerScope, deps);
       registerLicenseRoutes(ownerScope, { ...deps, activity });
       registerSubscriptionRoutes(ownerScope, deps);
+      registerVariableRoutes(ownerScope);
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
       registerWebhookRoutes(ownerScope, deps);

@@ -60,6 +60,15 @@ import {
   webhookDeliveryParamsSchema,
   webhookParamsSchema,
   activityChartQuerySchema,
+  applicationVariableListQuerySchema,
+  applicationVariableParamsSchema,
+  clientSetUserVariableRequestSchema,
+  clientUserVariableRequestSchema,
+  clientVariableRequestSchema,
+  createApplicationVariableRequestSchema,
+  putUserVariableRequestSchema,
+  updateApplicationVariableRequestSchema,
+  userVariableParamsSchema,
 } from '@latchkey/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
@@ -95,6 +104,41 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'POST /api/v1/license/login': { caller: 'client', body: clientLicenseLoginRequestSchema },
   'POST /api/v1/license/checkout': { caller: 'client', body: clientLicenseCheckoutRequestSchema },
   'POST /api/v1/session/track': { caller: 'client', body: clientSessionRequestSchema },
+  'POST /api/v1/var': { caller: 'client', body: clientVariableRequestSchema },
+  'POST /api/v1/user-var': { caller: 'client', body: clientUserVariableRequestSchema },
+  'POST /api/v1/user-var/set': { caller: 'client', body: clientSetUserVariableRequestSchema },
+  'GET /api/applications/:id/variables': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    query: applicationVariableListQuerySchema,
+  },
+  'POST /api/applications/:id/variables': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    body: createApplicationVariableRequestSchema,
+  },
+  'PUT /api/applications/:id/variables/:variableId': {
+    caller: 'owner',
+    params: applicationVariableParamsSchema,
+    body: updateApplicationVariableRequestSchema,
+  },
+  'DELETE /api/applications/:id/variables/:variableId': {
+    caller: 'owner',
+    params: applicationVariableParamsSchema,
+  },
+  'GET /api/applications/:appId/users/:userId/variables': {
+    caller: 'owner',
+    params: appUserParamsSchema,
+  },
+  'PUT /api/applications/:appId/users/:userId/variables/:name': {
+    caller: 'owner',
+    params: userVariableParamsSchema,
+    body: putUserVariableRequestSchema,
+  },
+  'DELETE /api/applications/:appId/users/:userId/variables/:name': {
+    caller: 'owner',
+    params: userVariableParamsSchema,
+  },
   'GET /api/health': { caller: 'public' },
   'GET /api/portal/:publicId': { caller: 'public', params: portalParamsSchema },
   'POST /api/portal/:publicId/session': {
@@ -442,6 +486,8 @@ interface Fixtures {
   /** The application's portal, on, and its end user's portal cookie (issue 24). */
   portalPublicId: string;
   portalCookie: string;
+  /** An application variable (issue 25). */
+  variableId: string;
 }
 
 function bodyArbitrary(
@@ -655,7 +701,8 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     type: 'hwid',
     value: 'HW-FUZZ',
     applicationId: fixtures.applicationId,
-    name: 'Fuzzed application',
+    // Variable names are letters, digits, _ . and - only (issue 25).
+    name: /\/(user-)?var|\/variables/.test(path) ? 'fuzzed' : 'Fuzzed application',
     // A public address literal: a valid body reaches the verb without a DNS lookup.
     url: 'https://93.184.215.14/fuzz',
   };
@@ -667,10 +714,11 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     appId: String(fixtures.applicationId),
     userId: fixtures.appUserId,
     planId: fixtures.planId,
+    variableId: fixtures.variableId,
     entryId: String(fixtures.blacklistEntryId),
     publicId: fixtures.portalPublicId,
     language: 'csharp',
-    name: 'authentication.ts',
+    name: path.includes('/variables/') ? 'fuzzed' : 'authentication.ts',
     versionId: fixtures.codeFileVersionId,
   };
   const paramNames = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
@@ -805,6 +853,13 @@ describe('fuzzing every route', () => {
     });
     const portalCookie = portalSignIn.cookies.find((cookie) => cookie.name === 'latchkey_portal');
     if (!portalCookie) throw new Error(`portal sign-in: ${portalSignIn.body}`);
+    const variable = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/variables`,
+      headers: owner.headers,
+      payload: { name: 'fuzzed', value: 'x', requiresSession: false },
+    });
+    if (variable.statusCode !== 201) throw new Error(`create variable: ${variable.body}`);
     const other = await signInOwner(testApp.app);
     const codeFileVersions = await testApp.app.inject({
       url: '/api/code-files/authentication.ts/versions',
@@ -825,6 +880,7 @@ describe('fuzzing every route', () => {
       blacklistEntryId: (entry.json() as { id: number }).id,
       portalPublicId,
       portalCookie: `latchkey_portal=${portalCookie.value}`,
+      variableId: (variable.json() as { id: string }).id,
     };
   });
   afterAll(() => testApp?.close());

@@ -39,6 +39,10 @@ export const clientApiCodeMeanings = {
   DEVICE_NOT_FOUND: 'devices/reset: no device with this hwid is bound to the user.',
   HWID_REQUIRED:
     'license/checkout: the licence must be bound to a HWID (encrypt, or HWID lock) and the session has none.',
+  VARIABLE_NOT_FOUND:
+    'var, user-var: no variable with this name (of this application, or of this user).',
+  VARIABLE_READ_ONLY: 'user-var/set: the vendor made this variable of the user read-only.',
+  VARIABLE_LIMIT_REACHED: 'user-var/set: the user already holds the most variables allowed (100).',
   INVALID_REQUEST: 'HTTP 400 (also 404, 413): malformed JSON, wrong types, oversized values.',
   INVALID_API_KEY: 'HTTP 401: the X-API-Key header (or login body api_key) is missing or unknown.',
   RATE_LIMITED: 'HTTP 429: too many requests or failed logins; see the Retry-After header.',

@@ -25,3 +25,4 @@ export * from './owner-events.ts';
 export * from './bulk-app-users.ts';
 export * from './activity-charts.ts';
 export * from './offline-licenses.ts';
+export * from './variables.ts';

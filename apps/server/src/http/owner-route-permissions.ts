@@ -56,6 +56,15 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'DELETE /api/applications/:appId/users/:userId/subscriptions/:subscriptionId':
     'manage_applications',
 
+  // Application variables are application settings; a user's variables are part of editing users.
+  'GET /api/applications/:id/variables': 'signed_in',
+  'POST /api/applications/:id/variables': 'manage_applications',
+  'PUT /api/applications/:id/variables/:variableId': 'manage_applications',
+  'DELETE /api/applications/:id/variables/:variableId': 'manage_applications',
+  'GET /api/applications/:appId/users/:userId/variables': 'signed_in',
+  'PUT /api/applications/:appId/users/:userId/variables/:name': 'manage_applications',
+  'DELETE /api/applications/:appId/users/:userId/variables/:name': 'manage_applications',
+
   'GET /api/blacklist': 'signed_in',
   'POST /api/blacklist': 'manage_applications',
   'DELETE /api/blacklist/:entryId': 'manage_applications',

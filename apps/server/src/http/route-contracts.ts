@@ -104,6 +104,20 @@ import {
   webhookParamsSchema,
   webhookSchema,
   webhookSecretResponseSchema,
+  applicationVariableListQuerySchema,
+  applicationVariableListSchema,
+  applicationVariableParamsSchema,
+  applicationVariableSchema,
+  clientSetUserVariableRequestSchema,
+  clientUserVariableRequestSchema,
+  clientVariableRequestSchema,
+  clientVariableResponseSchema,
+  createApplicationVariableRequestSchema,
+  putUserVariableRequestSchema,
+  updateApplicationVariableRequestSchema,
+  userVariableListSchema,
+  userVariableParamsSchema,
+  userVariableSchema,
 } from '@latchkey/contracts';
 
 /**
@@ -135,6 +149,11 @@ export const routeTags = [
     name: 'Licences',
     description:
       'Owner API: licence keys of a plan, and the subscriptions end users hold (issue 22).',
+  },
+  {
+    name: 'Variables',
+    description:
+      'Owner API: remote variables of an application and of its end users, which programs read (and, for their own user, write) with the client API (issue 25).',
   },
   { name: 'Blacklist', description: 'Owner API.' },
   { name: 'Activity', description: 'Owner API.' },
@@ -287,6 +306,42 @@ export const routeContracts: Record<string, RouteContract> = {
         clientLicenseCheckoutResponseSchema,
         'Issued (success true, the licence and valid_until) or refused (success false and a code).',
       ),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/var': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Read an application variable',
+    description:
+      'Answers the variable\u2019s `value` in the signed body. A variable that requires a session (the default) needs the `session_token` of a started, unended session whose user is in good standing, else SESSION_INVALID (or the standing\u2019s code). An unknown name answers VARIABLE_NOT_FOUND. Never cached: an owner\u2019s change is the next answer.',
+    body: clientVariableRequestSchema,
+    responses: {
+      200: ok(clientVariableResponseSchema, 'The value (success true) or a refusal.'),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/user-var': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Read one of the session\u2019s end user\u2019s own variables',
+    description:
+      'Needs a live `session_token`; the user is the session\u2019s. Answers `value` and `read_only`; VARIABLE_NOT_FOUND for a name the user does not hold.',
+    body: clientUserVariableRequestSchema,
+    responses: {
+      200: ok(clientVariableResponseSchema, 'The value (success true) or a refusal.'),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/user-var/set': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Create or replace one of the session\u2019s end user\u2019s own variables',
+    description:
+      'Needs a live `session_token`. VARIABLE_READ_ONLY when the vendor made it read-only; VARIABLE_LIMIT_REACHED for a new name when the user already holds 100. A value over 16 KB (UTF-8) is a 400.',
+    body: clientSetUserVariableRequestSchema,
+    responses: {
+      200: ok(clientVariableResponseSchema, 'Saved (success true, the value) or refused.'),
     },
     errors: [401],
   },
@@ -597,6 +652,70 @@ export const routeContracts: Record<string, RouteContract> = {
     description: 'Its seat is free for another machine; its sessions end.',
     params: deviceParamsSchema,
     responses: { 200: ok(releasedDevicesSchema) },
+  },
+
+  'GET /api/applications/:id/variables': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'List an application\u2019s variables, by name',
+    description: '`search` matches the name or the value, in any case.',
+    params: applicationParamsSchema,
+    query: applicationVariableListQuerySchema,
+    responses: { 200: ok(applicationVariableListSchema) },
+  },
+  'POST /api/applications/:id/variables': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Create an application variable',
+    description:
+      'A name is 1 to 64 letters, digits, `_`, `.` or `-`; a value at most 64 KB (UTF-8). `requiresSession` is true unless sent false. A name the application already has is a 409.',
+    params: applicationParamsSchema,
+    body: createApplicationVariableRequestSchema,
+    responses: { 201: ok(applicationVariableSchema, 'Created.') },
+    errors: [409],
+  },
+  'PUT /api/applications/:id/variables/:variableId': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Update an application variable',
+    description:
+      'Absent fields stay as they are. Programs read the new value from their next call.',
+    params: applicationVariableParamsSchema,
+    body: updateApplicationVariableRequestSchema,
+    responses: { 200: ok(applicationVariableSchema) },
+    errors: [409],
+  },
+  'DELETE /api/applications/:id/variables/:variableId': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Delete an application variable',
+    params: applicationVariableParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+  'GET /api/applications/:appId/users/:userId/variables': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'List an end user\u2019s variables, by name',
+    params: appUserParamsSchema,
+    responses: { 200: ok(userVariableListSchema) },
+  },
+  'PUT /api/applications/:appId/users/:userId/variables/:name': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Create or replace an end user\u2019s variable',
+    description:
+      'A value at most 16 KB (UTF-8); `readOnly` (default false) stops the program changing it. A new name when the user already holds 100 is a 409.',
+    params: userVariableParamsSchema,
+    body: putUserVariableRequestSchema,
+    responses: { 200: ok(userVariableSchema) },
+    errors: [409],
+  },
+  'DELETE /api/applications/:appId/users/:userId/variables/:name': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Delete an end user\u2019s variable',
+    params: userVariableParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
   },
 
   'GET /api/applications/:id/plans': {

@@ -14,7 +14,13 @@ import {
   clientRegisterRequestSchema,
   clientSessionRequestSchema,
   clientVerifyRequestSchema,
+  clientVariableRequestSchema,
+  clientUserVariableRequestSchema,
+  clientSetUserVariableRequestSchema,
   endUserPasswordProblem,
+  variableBodyLimitBytes,
+  variableLimits,
+  type ClientVariableResponse,
   type ClientAuthResponse,
   type ClientPublicKeyResponse,
   type ClientSessionResponse,
@@ -60,6 +66,9 @@ import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { createUserStandingLookup } from './user-standing-lookup.ts';
 import { verifyEndUser } from './verify-end-user.ts';
+import { readApplicationVariable } from '../variables/read-application-variable.ts';
+import { readOwnUserVariable } from '../variables/read-own-user-variable.ts';
+import { setOwnUserVariable } from '../variables/set-own-user-variable.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -177,6 +186,9 @@ export async function registerClientApiRoutes(
   const countLicenseLogin = responses.forRoute('/api/v1/license/login');
   const countDeviceReset = responses.forRoute('/api/v1/devices/reset');
   const countCheckout = responses.forRoute('/api/v1/license/checkout');
+  const countVariable = responses.forRoute('/api/v1/var');
+  const countUserVariable = responses.forRoute('/api/v1/user-var');
+  const countSetUserVariable = responses.forRoute('/api/v1/user-var/set');
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {
@@ -415,6 +427,46 @@ export async function registerClientApiRoutes(
         countCheckout(outcome.code);
         return outcome;
       });
+
+      v1.post('/var', async (request): Promise<ClientVariableResponse> => {
+        const input = parseClientInput(clientVariableRequestSchema, request.body);
+        const outcome = await readApplicationVariable({
+          ctx: contextOf(request, requireApplication(request)),
+          input,
+        });
+        countVariable(outcome.code);
+        return outcome;
+      });
+
+      v1.post('/user-var', async (request): Promise<ClientVariableResponse> => {
+        const input = parseClientInput(clientUserVariableRequestSchema, request.body);
+        const outcome = await readOwnUserVariable({
+          ctx: contextOf(request, requireApplication(request)),
+          input,
+        });
+        countUserVariable(outcome.code);
+        return outcome;
+      });
+
+      // A 16 KB value can need more than the default body limit once JSON-escaped.
+      v1.post(
+        '/user-var/set',
+        {
+          bodyLimit: Math.max(
+            config.bodyLimitBytes,
+            variableBodyLimitBytes(variableLimits.userValueBytes),
+          ),
+        },
+        async (request): Promise<ClientVariableResponse> => {
+          const input = parseClientInput(clientSetUserVariableRequestSchema, request.body);
+          const outcome = await setOwnUserVariable({
+            ctx: contextOf(request, requireApplication(request)),
+            input,
+          });
+          countSetUserVariable(outcome.code);
+          return outcome;
+        },
+      );
 
       v1.post('/devices/reset', async (request): Promise<ClientDeviceResetResponse> => {
         const input = parseClientInput(clientDeviceResetRequestSchema, request.body);
