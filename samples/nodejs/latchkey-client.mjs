@@ -24,12 +24,18 @@ export const SIGNING_PUBLIC_KEY = 'YOUR_SIGNING_PUBLIC_KEY';
 // Entitlement codes this program needs (e.g. ['PRO']): verify refuses a user who lacks one
 // (ENTITLEMENTS_MISSING). Empty: any user in good standing may use it.
 export const REQUIRED_ENTITLEMENTS = [];
+// Remote variables (set in the console): the application's message shown on the main screen,
+// and the user's own note, which the user may change unless the vendor made it read-only.
+export const WELCOME_MESSAGE_VARIABLE = 'welcome_message';
+export const NOTE_VARIABLE = 'note';
 
 export const HEARTBEAT_INTERVAL_SECONDS = 30;
 export const VERIFY_INTERVAL_SECONDS = 300;
 export const MAX_VERIFY_FAILURES = 3;
 export const HTTP_TIMEOUT_SECONDS = 30;
 export const MAX_CLOCK_SKEW_SECONDS = 300;
+// How long an update's download may take in all.
+export const DOWNLOAD_TIMEOUT_SECONDS = 600;
 // The longest `device_name` the server accepts (in JavaScript characters, UTF-16 units).
 export const MAX_DEVICE_NAME_LENGTH = 128;
 // How long a licence checked out after login lets the program run without the network (7 days;
@@ -42,12 +48,20 @@ export const MACHINE_ID_FILES = ['/etc/machine-id', '/var/lib/dbus/machine-id'];
 
 import { execFileSync } from 'node:child_process';
 import { createHash, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, homedir, hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { clearLine, createInterface, cursorTo } from 'node:readline';
-import { Writable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const NOT_VERIFIED_MESSAGE = 'The server response could not be verified.';
 export const MISSING_CREDENTIALS_MESSAGE = 'Please provide both username and password';
@@ -60,6 +74,8 @@ export const DEVICE_RELEASED_LOGOUT_MESSAGE =
   'This device is released and its session has ended: log in again here or on another machine.';
 export const OFFLINE_REFUSED_TITLE = 'Offline Licence Refused';
 export const SERVER_UNREACHABLE_TITLE = 'Server Unreachable';
+export const UPDATE_REFUSED_TITLE = 'Update Refused';
+export const UPDATE_TAMPERED_MESSAGE = 'The download does not match its signed SHA-256.';
 export const SERVER_UNREACHABLE_MESSAGE =
   'Cannot reach the server, and there is no offline licence on this machine.';
 
@@ -602,6 +618,93 @@ export class LatchkeyClient {
     return result;
   }
 
+  /**
+   * POST /var: an application variable (`value`), read with the open session (a vendor may let
+   * some be read without one). VARIABLE_NOT_FOUND when the application has none of that name.
+   */
+  async readVariable(name) {
+    return this.post('/var', {
+      name,
+      ...(this.session ? { session_token: this.session.token } : {}),
+    });
+  }
+
+  /** POST /user-var: one of the logged-in user's own variables (`value`). */
+  async readUserVariable(name) {
+    if (!this.session) throw new Error('No active session.');
+    return this.post('/user-var', { session_token: this.session.token, name });
+  }
+
+  /** POST /user-var/set: saves one of the user's own variables; VARIABLE_READ_ONLY if the vendor locked it. */
+  async setUserVariable(name, value) {
+    if (!this.session) throw new Error('No active session.');
+    const result = await this.post('/user-var/set', {
+      session_token: this.session.token,
+      name,
+      value,
+    });
+    this.log(result.success ? `${name} saved` : `${name} not saved (${result.code})`);
+    return result;
+  }
+
+  /**
+   * Downloads the update a VERSION_MISMATCH answer offered (`update`: version, file_id, size,
+   * sha256) into `directory`: POST /file for a short-lived URL, then the bytes into a temporary
+   * file while their SHA-256 is computed. The bytes themselves are not signed (anything between
+   * here and the server could change them), so they are kept, as `update-<version>.bin`, only
+   * when their size and SHA-256 are the ones the server signed; otherwise the temporary file is
+   * deleted. Answers `{ path }`, `{ isTampered: true }`, or `{ refusal }` (the /file answer).
+   */
+  async downloadUpdate(update, directory) {
+    const link = await this.post('/file', {
+      file_id: update.file_id,
+      ...(this.session ? { session_token: this.session.token } : {}),
+    });
+    if (!link.success || typeof link.url !== 'string') return { refusal: link };
+    const expectedSize = update.size;
+    const expectedSha256 = String(update.sha256).toLowerCase();
+    const temporary = join(directory, `.update-${randomBytes(8).toString('hex')}.part`);
+    const hash = createHash('sha256');
+    let size = 0;
+    const measure = new Transform({
+      transform(chunk, _encoding, done) {
+        size += chunk.length;
+        // More than was signed is wrong already: stop rather than fill the disk.
+        if (size > expectedSize) return done(new Error('larger than its signed size'));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      const response = await fetch(new URL(link.url, `${this.baseUrl}/`), {
+        signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_SECONDS * 1000),
+      });
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      await pipeline(
+        Readable.fromWeb(response.body),
+        measure,
+        createWriteStream(temporary, { mode: 0o600 }),
+      );
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      if (size > expectedSize) {
+        this.log('update refused: larger than its signed size');
+        return { isTampered: true };
+      }
+      throw new ConnectionError(`download failed: ${describeNetworkError(error)}`);
+    }
+    const sha256 = hash.digest('hex');
+    if (size !== expectedSize || sha256 !== expectedSha256) {
+      rmSync(temporary, { force: true });
+      this.log(`update refused: ${size} bytes, SHA-256 ${sha256}`);
+      return { isTampered: true };
+    }
+    const path = join(directory, `update-${String(update.version).replace(/[^\w.-]/g, '_')}.bin`);
+    renameSync(temporary, path);
+    this.log(`update saved (${size} bytes, SHA-256 ${sha256})`);
+    return { path };
+  }
+
   /** Stops monitoring and drops the session without an end call: the server has ended it. */
   forgetSession() {
     this.stopMonitoring();
@@ -706,6 +809,19 @@ export class LatchkeyClient {
     for (const timer of this.timers) clearInterval(timer);
     this.timers = [];
   }
+}
+
+/** Whether a VERSION_MISMATCH answer's `update` names a file to download, with its signed size and hash. */
+function isOfferedUpdate(update) {
+  return (
+    update !== null &&
+    typeof update === 'object' &&
+    typeof update.version === 'string' &&
+    typeof update.file_id === 'string' &&
+    Number.isSafeInteger(update.size) &&
+    typeof update.sha256 === 'string' &&
+    /^[0-9a-fA-F]{64}$/.test(update.sha256)
+  );
 }
 
 function describeNetworkError(error) {
@@ -909,8 +1025,58 @@ export async function runConsoleProgram({
       screen.print(`HWID locked:   ${session.isHwidLocked ? 'yes' : 'no'}`);
     }
     printLicensing(session);
+    if (typeof session.welcomeMessage === 'string')
+      screen.print(`Message: ${session.welcomeMessage}`);
+    if (typeof session.note === 'string') screen.print(`Note: ${session.note}`);
     screen.print("Type 'help' for the commands.");
     screen.ask('> ');
+  };
+
+  /**
+   * The application's welcome message and the user's note, for the main screen. One that does
+   * not exist (VARIABLE_NOT_FOUND) shows nothing; any other failure is logged, no more.
+   */
+  const readMainScreenVariables = async (session) => {
+    const read = async (label, call) => {
+      try {
+        const result = await call();
+        if (result.success && typeof result.value === 'string') return result.value;
+        if (result.code !== 'VARIABLE_NOT_FOUND') client.log(`${label} not read (${result.code})`);
+      } catch (error) {
+        client.log(`${label} not read: ${error.message}`);
+      }
+      return null;
+    };
+    session.welcomeMessage = await read('welcome message', () =>
+      client.readVariable(WELCOME_MESSAGE_VARIABLE),
+    );
+    session.note = await read('note', () => client.readUserVariable(NOTE_VARIABLE));
+  };
+
+  /** Saves the user's note (a user variable); the vendor may have made it read-only. */
+  const saveNote = async (value) => {
+    const session = client.session;
+    if (!session) {
+      screen.print('No active session.');
+      return;
+    }
+    let result;
+    try {
+      result = await client.setUserVariable(NOTE_VARIABLE, value);
+    } catch (error) {
+      screen.print(
+        error instanceof ConnectionError ? `Note error: ${error.message}` : error.message,
+      );
+      return;
+    }
+    if (result.code === 'VARIABLE_READ_ONLY') {
+      screen.print(`Note Is Read-Only: ${result.message}`);
+    } else if (!result.success) {
+      printRefusal(result, 'Note Not Saved');
+    } else {
+      session.note = value;
+      screen.print('Note saved.');
+    }
   };
 
   /** A refusal as its title and the server's message; true when the program must exit. */
@@ -1003,6 +1169,23 @@ export async function runConsoleProgram({
     client.log(`offline licence stored (valid until ${checked.content.valid_until})`);
   };
 
+  /** Downloads the offered update next to this program, and says where it is or why not. */
+  const downloadUpdate = async (update) => {
+    let outcome;
+    try {
+      outcome = await client.downloadUpdate(update, dirname(fileURLToPath(import.meta.url)));
+    } catch (error) {
+      screen.print(
+        error instanceof ConnectionError ? `Download error: ${error.message}` : error.message,
+      );
+      return;
+    }
+    if (outcome.path) screen.print(`Update saved to ${outcome.path}`);
+    else if (outcome.isTampered)
+      screen.print(`${UPDATE_REFUSED_TITLE}: ${UPDATE_TAMPERED_MESSAGE}`);
+    else printRefusal(outcome.refusal, 'Download Failed');
+  };
+
   const exitProgram = () => {
     exitCode = 1;
     state = 'exit';
@@ -1034,6 +1217,9 @@ export async function runConsoleProgram({
       return;
     }
     client.startMonitoring({ onForcedLogout, onHeartbeat: () => recordLastSeen(offlineFile) });
+    await readMainScreenVariables(client.session);
+    // A forced logout while they were read has moved to the login prompt already.
+    if (!client.session) return;
     showMain();
     void checkOutOfflineLicense();
   };
@@ -1041,7 +1227,14 @@ export async function runConsoleProgram({
   /** A login answer (password or licence key): refused, or verified and into the main screen. */
   const completeLogin = async (result) => {
     if (!result.success) {
-      if (printRefusal(result, 'Login Failed')) {
+      const shouldExit = printRefusal(result, 'Login Failed');
+      if (result.code === 'VERSION_MISMATCH' && isOfferedUpdate(result.update)) {
+        pending = { update: result.update };
+        state = 'update-confirm';
+        screen.ask(`Version ${result.update.version} is available. Download it? (y/n) `);
+        return;
+      }
+      if (shouldExit) {
         exitProgram();
         return;
       }
@@ -1239,6 +1432,7 @@ export async function runConsoleProgram({
       '  redeem   add a licence key to this account (asks for the key and your password)',
     );
     screen.print('  release  release this device (log in again from another machine)');
+    screen.print('  note     save a note on your account (your vendor may make it read-only)');
     screen.print('  help     show this list');
     screen.print('  logout   end the session and return to the login prompt');
   };
@@ -1266,6 +1460,14 @@ export async function runConsoleProgram({
           state = 'release-username';
           screen.ask('Username: ');
         }
+        return;
+      case 'note':
+        if (!client.session) {
+          screen.print('No active session.');
+          break;
+        }
+        state = 'note-value';
+        screen.ask('New note: ');
         return;
       case 'help':
         showHelp();
@@ -1334,6 +1536,22 @@ export async function runConsoleProgram({
         state = 'busy';
         await attemptRedeem(pending.licenseKey, line);
         pending = {};
+        // A forced logout while the call ran has moved to the login prompt already.
+        if (client.session) {
+          state = 'main';
+          screen.ask('> ');
+        }
+        break;
+      case 'update-confirm':
+        state = 'busy';
+        if (/^\s*y(es)?\s*$/i.test(line)) await downloadUpdate(pending.update);
+        pending = {};
+        // This version may not log in: whatever the answer, the program ends here.
+        exitProgram();
+        break;
+      case 'note-value':
+        state = 'busy';
+        await saveNote(line);
         // A forced logout while the call ran has moved to the login prompt already.
         if (client.session) {
           state = 'main';

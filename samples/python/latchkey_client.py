@@ -18,12 +18,18 @@ SIGNING_PUBLIC_KEY = "YOUR_SIGNING_PUBLIC_KEY"
 # Entitlement codes this program needs (e.g. ["PRO"]): verify refuses a user who lacks one
 # (ENTITLEMENTS_MISSING). Empty: any user in good standing may use it.
 REQUIRED_ENTITLEMENTS = []
+# Remote variables (set in the console): the application's message shown on the main screen,
+# and the user's own note, which the user may change unless the vendor made it read-only.
+WELCOME_MESSAGE_VARIABLE = "welcome_message"
+NOTE_VARIABLE = "note"
 
 HEARTBEAT_INTERVAL_SECONDS = 30
 VERIFY_INTERVAL_SECONDS = 300
 MAX_VERIFY_FAILURES = 3
 HTTP_TIMEOUT_SECONDS = 30
 MAX_CLOCK_SKEW_SECONDS = 300
+# How long an update's download may take between two reads.
+DOWNLOAD_TIMEOUT_SECONDS = 60
 # How long a licence checked out after login lets the program run without the network (7 days;
 # the application's Max Offline Days caps it).
 OFFLINE_LICENSE_TTL_SECONDS = 604800
@@ -43,8 +49,10 @@ import secrets  # noqa: E402
 import socket  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.error  # noqa: E402
+import urllib.parse  # noqa: E402
 import urllib.request  # noqa: E402
 import uuid  # noqa: E402
 from datetime import datetime, timedelta, timezone  # noqa: E402
@@ -69,6 +77,8 @@ SERVER_UNREACHABLE_TITLE = "Server Unreachable"
 SERVER_UNREACHABLE_MESSAGE = (
     "Cannot reach the server, and there is no offline licence on this machine."
 )
+UPDATE_REFUSED_TITLE = "Update Refused"
+UPDATE_TAMPERED_MESSAGE = "The download does not match its signed SHA-256."
 RELEASE_CONFIRM_MESSAGE = (
     "Release this device from your account? You will be signed out here, and another machine"
     " can then log in with your account."
@@ -532,6 +542,73 @@ def license_content_of(license):
         return None
 
 
+# --- The update download -----------------------------------------------------------------------
+
+
+def offered_update(data):
+    """The `update` of a VERSION_MISMATCH answer (version, file_id, size, sha256), or None."""
+    update = data.get("update")
+    if not isinstance(update, dict):
+        return None
+    size, sha256 = update.get("size"), update.get("sha256")
+    if not isinstance(update.get("version"), str) or not isinstance(update.get("file_id"), str):
+        return None
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        return None
+    if not isinstance(sha256, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", sha256):
+        return None
+    return update
+
+
+class UpdateTampered(Exception):
+    """The downloaded bytes are not the ones the server signed (size or SHA-256)."""
+
+
+def download_update(update, directory, session_token=None):
+    """Downloads an offered update into `directory`: POST /file for a short-lived URL, then the
+    bytes into a temporary file while their SHA-256 is computed. The bytes themselves are not
+    signed (anything between here and the server could change them), so they are kept, as
+    update-<version>.bin, only when their size and SHA-256 are the ones the server signed;
+    otherwise the temporary file is deleted and UpdateTampered raised. Returns the saved path,
+    or the refused /file answer (an ApiResponse)."""
+    payload = {"file_id": update["file_id"]}
+    if session_token:
+        payload["session_token"] = session_token
+    link = call_api("/api/v1/file", payload)
+    if not link.is_success or not isinstance(link.data.get("url"), str):
+        return link
+    url = urllib.parse.urljoin(BASE_URL.rstrip("/") + "/", link.data["url"])
+    expected_size = update["size"]
+    digest = hashlib.sha256()
+    size = 0
+    handle, temporary = tempfile.mkstemp(prefix=".update-", suffix=".part", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as output:
+            with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
+                while True:
+                    chunk = response.read(65536)
+                    if not chunk:
+                        break
+                    size += len(chunk)
+                    if size > expected_size:
+                        break  # more than was signed is wrong already: stop, not fill the disk
+                    digest.update(chunk)
+                    output.write(chunk)
+        if size != expected_size or digest.hexdigest() != update["sha256"].lower():
+            log(f"update refused: {size} bytes, SHA-256 {digest.hexdigest()}")
+            raise UpdateTampered(UPDATE_TAMPERED_MESSAGE)
+    except BaseException as error:
+        os.unlink(temporary)
+        if isinstance(error, (urllib.error.URLError, OSError)):
+            raise NetworkError(f"download failed: {getattr(error, 'reason', error)}") from error
+        raise
+    version = re.sub(r"[^\w.-]", "_", update["version"])
+    target = Path(directory) / f"update-{version}.bin"
+    os.replace(temporary, target)
+    log(f"update saved ({size} bytes, SHA-256 {digest.hexdigest()})")
+    return target
+
+
 def new_session_token():
     """The clients' own token format (sess_<random hex>_<unix seconds>), for a start that
     has no token from login (a saved session): the server then matches the login's IP."""
@@ -729,8 +806,8 @@ class LatchkeyClient:
         tk.Label(
             self.root,
             text=f"Welcome, {user.get('username', '')}!",
-            font=("TkDefaultFont", 18, "bold"),
-        ).pack(pady=(20, 8))
+            font=("TkDefaultFont", 16, "bold"),
+        ).pack(pady=(12, 4))
         info = tk.Frame(self.root)
         info.pack(pady=2)
         rows = [
@@ -745,17 +822,20 @@ class LatchkeyClient:
         values = {}
         for row, (label, value) in enumerate(rows):
             tk.Label(info, text=f"{label}:", font=("TkDefaultFont", 11, "bold")).grid(
-                row=row, column=0, sticky="ne", padx=8, pady=2
+                row=row, column=0, sticky="ne", padx=8, pady=0
             )
             values[label] = tk.Label(
                 info, text=str(value), font=("TkDefaultFont", 11), wraplength=420, justify="left"
             )
-            values[label].grid(row=row, column=1, sticky="w", padx=8, pady=2)
+            values[label].grid(row=row, column=1, sticky="w", padx=8, pady=0)
         self.entitlements_label = values["Entitlements"]
         self.subscriptions_label = values["Subscriptions"]
         self.show_licensing()
         self.session_label = tk.Label(self.root, text="Starting session...", fg="#2e7d32")
-        self.session_label.pack(pady=6)
+        self.session_label.pack(pady=(4, 0))
+        # The welcome message and the note (remote variables), once read: see show_variables.
+        self.variables_label = tk.Label(self.root, text="", justify="left")
+        self.variables_label.pack()
 
         # Redeem a licence key onto this account: the password proves the holder.
         tk.Label(self.root, text="Licence key").place(x=20, y=297)
@@ -766,6 +846,12 @@ class LatchkeyClient:
         self.redeem_password_entry.place(x=375, y=294, width=110, height=26)
         self.redeem_button = tk.Button(self.root, text="Redeem", command=self.on_redeem)
         self.redeem_button.place(x=540, y=307, width=90, height=30, anchor="center")
+        # The user's note (a user variable): saved on the account, read back at each login.
+        tk.Label(self.root, text="Note").place(x=10, y=349)
+        self.note_entry = tk.Entry(self.root)
+        self.note_entry.place(x=46, y=347, width=100, height=26)
+        self.note_button = tk.Button(self.root, text="Save Note", command=self.on_save_note)
+        self.note_button.place(x=194, y=360, width=86, height=30, anchor="center")
         tk.Button(self.root, text="Logout", command=self.on_logout).place(
             x=300, y=360, width=120, height=32, anchor="center"
         )
@@ -784,6 +870,17 @@ class LatchkeyClient:
         if self.entitlements_label.winfo_exists():
             self.entitlements_label.config(text=entitlements)
             self.subscriptions_label.config(text=subscriptions)
+
+    def show_variables(self):
+        """The welcome message and the note on the main screen, each only when it exists (long
+        values cut to one line here; the log has them whole)."""
+        lines = []
+        for label, name in (("Message", "welcome_message"), ("Note", "note")):
+            value = self.user.get(name) if self.user else None
+            if isinstance(value, str):
+                lines.append(f"{label}: {value if len(value) <= 70 else value[:69] + '…'}")
+        if self.variables_label.winfo_exists():
+            self.variables_label.config(text="\n".join(lines))
 
     def set_session_status(self, text):
         if self.user is not None and self.session_label.winfo_exists():
@@ -872,6 +969,11 @@ class LatchkeyClient:
         if not result.is_success:
             self.set_busy(False)
             log(f"login failed: {result.code}")
+            update = offered_update(result.data)
+            if result.code == "VERSION_MISMATCH" and update is not None:
+                self.show_dialog("error", "Update Required", refusal_text(result))
+                self.offer_update(update)
+                return
             self.show_refusal(result, "Login Failed")
             return
         log("login ok")
@@ -1081,6 +1183,7 @@ class LatchkeyClient:
         if status == "ok" and result.is_success:
             log(f"session started {self.session_token[:8]}")
             self.set_session_status("Session active")
+            self.read_main_screen_variables(generation)
             self.check_out_license(generation)
         elif status == "error" and isinstance(result, NetworkError):
             # Only a network fault: keep monitoring, the next heartbeat says more.
@@ -1095,6 +1198,100 @@ class LatchkeyClient:
             return
         self.heartbeat_timer = self.root.after(HEARTBEAT_INTERVAL_SECONDS * 1000, self.heartbeat)
         self.verify_timer = self.root.after(VERIFY_INTERVAL_SECONDS * 1000, self.periodic_verify)
+
+    # --- The update channel -------------------------------------------------------------------
+
+    def offer_update(self, update):
+        """Offers the update a VERSION_MISMATCH answer names; the program ends either way (this
+        version may not log in), once the download has said where it is or why not."""
+        question = f"Version {update['version']} is available. Download it?"
+        if not self.confirm("Update Available", question):
+            self.exit_code = 1
+            self.root.destroy()
+            return
+        self.set_busy(True, "Downloading...")
+        directory = Path(__file__).resolve().parent  # next to the program
+
+        def on_done(status, result):
+            self.set_busy(False)
+            if status == "error" and isinstance(result, UpdateTampered):
+                self.show_dialog("error", UPDATE_REFUSED_TITLE, UPDATE_TAMPERED_MESSAGE)
+            elif status == "error":
+                self.show_request_error(result, "Download error")
+            elif isinstance(result, ApiResponse):
+                self.show_dialog("error", "Download Failed", refusal_text(result))
+            else:
+                self.show_dialog("info", "Update Saved", f"Update saved to {result}")
+            self.exit_code = 1
+            self.root.destroy()
+
+        self.run_in_background(lambda: download_update(update, directory), on_done)
+
+    # --- Remote variables ---------------------------------------------------------------------
+
+    def read_main_screen_variables(self, generation):
+        """The application's welcome message and the user's note, read with the session. One
+        that does not exist (VARIABLE_NOT_FOUND) shows nothing; other failures are logged."""
+        token = self.session_token
+        reads = (
+            ("welcome_message", "Message", "/api/v1/var", WELCOME_MESSAGE_VARIABLE),
+            ("note", "Note", "/api/v1/user-var", NOTE_VARIABLE),
+        )
+        for key, label, path, name in reads:
+            payload = {"name": name, "session_token": token}
+
+            def on_done(status, result, key=key, label=label):
+                if generation != self.generation:
+                    return
+                if status == "error":
+                    log(f"{label} not read: {result}")
+                elif result.is_success and isinstance(result.data.get("value"), str):
+                    self.user[key] = result.data["value"]
+                    log(f"{label}: {self.user[key]}")
+                    self.show_variables()
+                elif result.code == "VARIABLE_NOT_FOUND":
+                    log(f"no {label.lower()}")
+                else:
+                    log(f"{label} not read: {result.code}")
+
+            self.run_in_background(
+                lambda path=path, payload=payload: call_api(path, payload), on_done
+            )
+
+    def on_save_note(self):
+        """Saves the note box as the user's note; the vendor may have made it read-only."""
+        if self.user is None or not self.session_token:
+            return
+        if str(self.note_button["state"]) == tk.DISABLED:
+            return
+        value = self.note_entry.get()
+        self.note_button.config(state=tk.DISABLED)
+        log("save the note")
+        generation = self.generation
+        payload = {"session_token": self.session_token, "name": NOTE_VARIABLE, "value": value}
+
+        def on_done(status, result):
+            if generation != self.generation:
+                return  # logged out meanwhile
+            self.note_button.config(state=tk.NORMAL)
+            if status == "error":
+                self.show_request_error(result, "Connection error")
+            elif result.code == "VARIABLE_READ_ONLY":
+                log("note refused: VARIABLE_READ_ONLY")
+                self.show_dialog("warning", "Note Is Read-Only", result.message)
+            elif not result.is_success:
+                log(f"note refused: {result.code}")
+                self.show_refusal(result, "Note Not Saved")
+            else:
+                log("note saved")
+                self.user["note"] = value
+                self.note_entry.delete(0, tk.END)
+                self.show_variables()
+                self.show_dialog("info", "Note Saved", "Note saved.")
+
+        self.run_in_background(lambda: call_api("/api/v1/user-var/set", payload), on_done)
+
+    # --- The offline licence ------------------------------------------------------------------
 
     def check_out_license(self, generation):
         """Takes an offline licence for the session just started and stores it once it checks

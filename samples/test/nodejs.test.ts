@@ -798,6 +798,53 @@ describe('Node.js sample against a live Latchkey', () => {
       );
     });
   });
+
+  // Issue 25: remote variables, set by the owner as the console does.
+  describe('remote variables', () => {
+    it('shows the welcome message and the note when they exist, saves a note the owner then sees, and refuses a read-only one', async () => {
+      const user = await live.createEndUser();
+      const sample = await startSample(await newHome());
+      // Neither exists yet: VARIABLE_NOT_FOUND shows nothing.
+      let from = await logIn(sample, user.username, user.password, 0);
+      from = await sample.waitFor('Subscriptions: none\n', from);
+      let mainScreen = await sample.waitFor('> ', from);
+      expect(sample.output().slice(from, mainScreen)).not.toMatch(/Message:|Note:|not read/);
+      sample.send('logout');
+      from = await sample.waitFor('You have been logged out.\n', mainScreen);
+
+      const welcome = 'Hello from the vendor (sample test) ✓';
+      await live.createVariable({ name: 'welcome_message', value: welcome });
+      await live.setUserVariable(user.id, 'note', { value: 'set by the vendor' });
+      from = await logIn(sample, user.username, user.password, from);
+      from = await sample.waitFor(`Message: ${welcome}\n`, from);
+      from = await sample.waitFor('Note: set by the vendor\n', from);
+      mainScreen = await sample.waitFor('> ', from);
+
+      sample.send('help');
+      from = await sample.waitFor('  note     save a note on your account', mainScreen);
+      from = await sample.waitFor('> ', from);
+      sample.send('note');
+      from = await sample.waitFor('New note: ', from);
+      sample.send('written by the sample');
+      from = await sample.waitFor('Note saved.\n', from);
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'written by the sample', readOnly: false },
+      ]);
+
+      await live.setUserVariable(user.id, 'note', { value: 'locked', readOnly: true });
+      from = await sample.waitFor('> ', from);
+      sample.send('note');
+      from = await sample.waitFor('New note: ', from);
+      sample.send('an attempt to change it');
+      from = await sample.waitFor('Note Is Read-Only: ', from);
+      await sample.waitFor('> ', from);
+      expect(sample.output().slice(from)).not.toContain('Note saved.');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'locked', readOnly: true },
+      ]);
+      expect(await sample.end()).toBe(0);
+    });
+  });
 });
 
 describe('Node.js sample: device name', () => {

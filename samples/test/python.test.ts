@@ -760,4 +760,63 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       );
     });
   });
+
+  // Issue 25: remote variables, set by the owner as the console does.
+  describe('remote variables', () => {
+    /** Types a note into the main window's note box and clicks Save Note. */
+    const saveNote = async (text: string) => {
+      const main = await x.waitForWindow(mainTitle);
+      const area = await x.windowGeometry(main);
+      await x.xdotool(['windowfocus', '--sync', main]);
+      await x.click(area.x + 96, area.y + 360);
+      await x.xdotool(['type', '--delay', '5', text]);
+      await x.click(area.x + 194, area.y + 360);
+    };
+
+    it('shows no message and no note where neither exists', async () => {
+      const user = await live.createEndUser();
+      const sample = startSample(samplePath, newHome());
+      await logIn(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/\[latchkey\] no message\n/);
+      await sample.waitForLine(/\[latchkey\] no note\n/);
+      expect(sample.output()).not.toMatch(/\[latchkey\] (Message|Note)[: ]/);
+    });
+
+    it('shows the welcome message and the note, saves a note the owner then sees, and refuses a read-only one', async () => {
+      const welcome = 'Hello from the vendor (python test)';
+      await live.createVariable({ name: 'welcome_message', value: welcome });
+      const user = await live.createEndUser();
+      await live.setUserVariable(user.id, 'note', { value: 'set by the vendor' });
+      const sample = startSample(samplePath, newHome());
+      await logIn(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/\[latchkey\] Message: Hello from the vendor \(python test\)\n/);
+      await sample.waitForLine(/\[latchkey\] Note: set by the vendor\n/);
+      await x.xdotool(['mousemove', '1000', '700']);
+      const area = await x.windowGeometry(await x.waitForWindow(mainTitle));
+      x.screenshot(
+        join(samplesDirectory, 'test-results', 'python-main-screen-variables.png'),
+        area,
+      );
+
+      await saveNote('written by the sample');
+      await dismissDialog('Note Saved');
+      expect(sample.output()).toContain('[latchkey] dialog Note Saved: Note saved.\n');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'written by the sample', readOnly: false },
+      ]);
+
+      await live.setUserVariable(user.id, 'note', { value: 'locked', readOnly: true });
+      await saveNote('an attempt to change it');
+      await dismissDialog('Note Is Read-Only');
+      expect(sample.output()).toMatch(/\[latchkey\] dialog Note Is Read-Only: .+\n/);
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'locked', readOnly: true },
+      ]);
+      await x.waitForWindow(mainTitle);
+    });
+  });
 });
