@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import {
+  appFileSchema,
   appUserSchema,
   applicationSchema,
   applicationStatsSchema,
@@ -11,6 +12,7 @@ import {
   subscriptionListSchema,
   userVariableListSchema,
   userVariableSchema,
+  type AppFile,
   type AppUser,
   type ApplicationVariable,
   type Application,
@@ -82,6 +84,16 @@ export interface LiveLatchkey {
   ): Promise<UserVariable>;
   /** The end user's variables by name, as the user dialog shows them. */
   userVariablesOf(userId: string): Promise<UserVariable[]>;
+  /** Uploads a file of the application (issue 25) as the console does: its bytes as the body. */
+  uploadFile(input: {
+    name: string;
+    version: string;
+    platform?: string;
+    bytes: Buffer;
+    requiresSession?: boolean;
+  }): Promise<AppFile>;
+  /** Marks a file as the current release (VERSION_MISMATCH then offers it), or clears it. */
+  setCurrentRelease(fileId: string | null): Promise<Application>;
   close(): Promise<void>;
 }
 
@@ -232,6 +244,34 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
       return userVariableListSchema.parse(
         await ownerCall('GET', `/api/applications/${application.id}/users/${userId}/variables`),
       );
+    },
+    async uploadFile(input) {
+      const query = new URLSearchParams({ name: input.name, version: input.version });
+      if (input.platform !== undefined) query.set('platform', input.platform);
+      if (input.requiresSession !== undefined) {
+        query.set('requiresSession', String(input.requiresSession));
+      }
+      const path = `/api/applications/${application.id}/files?${query}`;
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          ...owner.headers,
+          origin: baseUrl,
+          'content-type': 'application/octet-stream',
+        },
+        body: input.bytes,
+      });
+      const text = await response.text();
+      if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${text}`);
+      return appFileSchema.parse(JSON.parse(text));
+    },
+    async setCurrentRelease(fileId) {
+      application = applicationSchema.parse(
+        await ownerCall('PUT', `/api/applications/${application.id}`, {
+          currentReleaseFileId: fileId,
+        }),
+      );
+      return application;
     },
     close: () => testApp.close(),
   };

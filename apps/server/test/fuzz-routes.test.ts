@@ -4,6 +4,10 @@ import { z } from 'zod';
 import {
   activityLogStatsQuerySchema,
   activityLogsQuerySchema,
+  appFileParamsSchema,
+  clientFileRequestSchema,
+  downloadParamsSchema,
+  uploadAppFileQuerySchema,
   adminUserListQuerySchema,
   adminUserParamsSchema,
   auditListQuerySchema,
@@ -139,6 +143,9 @@ const routeSchemas: Record<string, RouteSchemas> = {
     caller: 'owner',
     params: userVariableParamsSchema,
   },
+  'POST /api/v1/file': { caller: 'client', body: clientFileRequestSchema },
+  // The URL's token is the credential: no API key, and its errors are the public shape.
+  'GET /api/v1/downloads/:token': { caller: 'public', params: downloadParamsSchema },
   'GET /api/health': { caller: 'public' },
   'GET /api/portal/:publicId': { caller: 'public', params: portalParamsSchema },
   'POST /api/portal/:publicId/session': {
@@ -233,6 +240,14 @@ const routeSchemas: Record<string, RouteSchemas> = {
     caller: 'owner',
     params: deviceParamsSchema,
   },
+  'GET /api/applications/:id/files': { caller: 'owner', params: applicationParamsSchema },
+  // The body is raw bytes: every body arbitrary is some content, valid or not.
+  'POST /api/applications/:id/files': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    query: uploadAppFileQuerySchema,
+  },
+  'DELETE /api/applications/:id/files/:fileId': { caller: 'owner', params: appFileParamsSchema },
   'GET /api/applications/:id/plans': { caller: 'owner', params: applicationParamsSchema },
   'POST /api/applications/:id/plans': {
     caller: 'owner',
@@ -483,6 +498,9 @@ interface Fixtures {
   deliveryId: string;
   /** A kept version of the owner's authentication.ts (the code editor's history). */
   codeFileVersionId: string;
+  /** A file of the application (issue 25) and a download token of it. */
+  fileId: string;
+  downloadToken: string;
   /** The application's portal, on, and its end user's portal cookie (issue 24). */
   portalPublicId: string;
   portalCookie: string;
@@ -696,6 +714,7 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     username: fixtures.username,
     password: PASSWORD,
     api_key: fixtures.apiKey,
+    file_id: fixtures.fileId,
     version: '1.0.0',
     session_token: `sess_${'b'.repeat(32)}_1700000000`,
     type: 'hwid',
@@ -720,6 +739,8 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     language: 'csharp',
     name: path.includes('/variables/') ? 'fuzzed' : 'authentication.ts',
     versionId: fixtures.codeFileVersionId,
+    fileId: fixtures.fileId,
+    token: fixtures.downloadToken,
   };
   const paramNames = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const params = fc.tuple(...paramNames.map((name) => paramArbitrary(validParams[name] ?? '1')));
@@ -793,10 +814,18 @@ function checkResponse(caller: Caller, url: string, response: LightMyRequestResp
     );
     return;
   }
-  if (caller === 'client') {
+  // Under /api/v1 the client API answers what reaches no route in its own shape (an unmatched
+  // path, its 404, signed; a path parameter the router refused, its 400): a download URL
+  // (public, the owner shape for its own answers) can come to either.
+  const isClientApiAnswer =
+    caller === 'client' ||
+    (url.startsWith('/api/v1/') && Object.hasOwn(response.json() as object, 'success'));
+  if (isClientApiAnswer) {
     const body: unknown = response.json();
     expect(clientErrorResponseSchema.strict().safeParse(body).success, response.body).toBe(true);
-    expect(response.headers['x-signature-ed25519']).toMatch(/^[0-9a-f]{128}$/);
+    if (caller === 'client') {
+      expect(response.headers['x-signature-ed25519']).toMatch(/^[0-9a-f]{128}$/);
+    }
   } else {
     expect(errorBodySchema.strict().safeParse(response.json()).success, response.body).toBe(true);
   }
@@ -860,6 +889,22 @@ describe('fuzzing every route', () => {
       payload: { name: 'fuzzed', value: 'x', requiresSession: false },
     });
     if (variable.statusCode !== 201) throw new Error(`create variable: ${variable.body}`);
+    const uploaded = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/files?name=setup.exe&version=1&requiresSession=false`,
+      headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from('fuzzed file'),
+    });
+    const fileId = (uploaded.json() as { id: string }).id;
+    const fileUrl = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/file',
+      headers: { 'x-api-key': application.apiKey },
+      payload: { file_id: fileId },
+    });
+    const downloadToken = String((fileUrl.json() as { url: string }).url)
+      .split('/')
+      .at(-1)!;
     const other = await signInOwner(testApp.app);
     const codeFileVersions = await testApp.app.inject({
       url: '/api/code-files/authentication.ts/versions',
@@ -881,6 +926,8 @@ describe('fuzzing every route', () => {
       portalPublicId,
       portalCookie: `latchkey_portal=${portalCookie.value}`,
       variableId: (variable.json() as { id: string }).id,
+      fileId,
+      downloadToken,
     };
   });
   afterAll(() => testApp?.close());

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import {
   activityLogs,
+  appFiles,
   applications,
   appUserDevices,
   appUserSessions,
@@ -83,6 +84,8 @@ interface Fixture {
   /** An application variable, and a variable of the user (issue 25). */
   variableId: string;
   userVariableName: string;
+  /** A file of the application (issue 25). */
+  fileId: string;
 }
 
 interface OwnerRoute {
@@ -91,6 +94,8 @@ interface OwnerRoute {
   /** Query string, with the same :placeholders as the path. */
   query?: string;
   body?: Record<string, unknown> | ((fixture: Fixture) => Record<string, unknown>);
+  /** A body of raw bytes (application/octet-stream) instead of JSON: a file upload. */
+  rawBody?: string;
   /**
    * What a second owner gets when replaying it with the first owner's ids: a 404 that does
    * not reveal the target exists, or (routes without ids) only their own data.
@@ -213,6 +218,19 @@ const ownerRoutes: OwnerRoute[] = [
   {
     method: 'DELETE',
     path: '/api/applications/:appId/users/:userId/devices',
+    asOtherOwner: applicationNotFound,
+  },
+  { method: 'GET', path: '/api/applications/:id/files', asOtherOwner: applicationNotFound },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/files',
+    query: 'name=planted.exe&version=6.6.6',
+    rawBody: 'planted bytes',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/files/:fileId',
     asOtherOwner: applicationNotFound,
   },
   { method: 'GET', path: '/api/applications/:id/plans', asOtherOwner: applicationNotFound },
@@ -491,6 +509,7 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':licenseId', fixture.licenseId)
     .replace(':subscriptionId', fixture.subscriptionId)
     .replace(':deviceId', fixture.deviceId)
+    .replace(':fileId', fixture.fileId)
     .replace(':entryId', String(fixture.blacklistEntryId))
     .replace(':language', 'csharp');
 }
@@ -576,6 +595,11 @@ describe('every owner route is closed to everyone but its owner', () => {
         .from(codeFiles)
         .where(eq(codeFiles.ownerAccountId, victim.accountId))
         .orderBy(codeFiles.name),
+      files: await db
+        .select()
+        .from(appFiles)
+        .where(inArray(appFiles.applicationId, applicationIds))
+        .orderBy(appFiles.id),
       codeFileVersions: await db
         .select()
         .from(codeFileVersions)
@@ -662,6 +686,13 @@ describe('every owner route is closed to everyone but its owner', () => {
       payload: { value: owner === victim ? VICTIM_VARIABLE_VALUE : 'attacker-value' },
     });
     if (userVariable.statusCode !== 200) throw new Error(`set user variable: ${userVariable.body}`);
+    const uploaded = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/files?name=setup.exe&version=2.0.0`,
+      headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from(`installer of ${owner.account.email}`),
+    });
+    if (uploaded.statusCode !== 201) throw new Error(`upload file: ${uploaded.body}`);
     const account = await signInOwner(testApp.app);
     const [device] = await testApp.database.db
       .select({ id: appUserDevices.id })
@@ -681,6 +712,7 @@ describe('every owner route is closed to everyone but its owner', () => {
       accountId: account.accountId,
       variableId: (variable.json() as { id: string }).id,
       userVariableName,
+      fileId: (uploaded.json() as { id: string }).id,
     };
   };
 
@@ -690,8 +722,8 @@ describe('every owner route is closed to everyone but its owner', () => {
     return testApp.app.inject({
       method: route.method,
       url: `${fill(route.path, fixture)}${query}`,
-      headers,
-      ...(body ? { payload: body } : {}),
+      headers: route.rawBody ? { ...headers, 'content-type': 'application/octet-stream' } : headers,
+      ...(route.rawBody ? { payload: Buffer.from(route.rawBody) } : body ? { payload: body } : {}),
     } as InjectOptions);
   };
 
@@ -797,6 +829,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           accountId: randomUUID(),
           variableId: randomUUID(),
           userVariableName: 'never_set',
+          fileId: randomUUID(),
         },
         attacker.headers,
       );

@@ -26,3 +26,4 @@ export * from './bulk-app-users.ts';
 export * from './activity-charts.ts';
 export * from './offline-licenses.ts';
 export * from './variables.ts';
+export * from './app-files.ts';

@@ -34,6 +34,10 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'DELETE /api/applications/:appId/users/:userId/devices': 'manage_applications',
   'DELETE /api/applications/:appId/users/:userId/devices/:deviceId': 'manage_applications',
 
+  'GET /api/applications/:id/files': 'signed_in',
+  'POST /api/applications/:id/files': 'manage_applications',
+  'DELETE /api/applications/:id/files/:fileId': 'manage_applications',
+
   'GET /api/applications/:id/plans': 'signed_in',
   'POST /api/applications/:id/plans': 'manage_applications',
   'PUT /api/applications/:id/plans/:planId': 'manage_applications',

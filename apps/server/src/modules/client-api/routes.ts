@@ -9,6 +9,8 @@ import {
   type ClientLicenseCheckoutResponse,
   clientDeviceResetRequestSchema,
   type ClientDeviceResetResponse,
+  clientFileRequestSchema,
+  type ClientFileResponse,
   clientLoginRequestSchema,
   clientRedeemRequestSchema,
   clientRegisterRequestSchema,
@@ -62,6 +64,7 @@ import { createClientRedemption } from '../licenses/redeem-license-key.ts';
 import { registerEndUser } from './register-end-user.ts';
 import { resetOwnDevices } from './reset-own-devices.ts';
 import { serializeClientAnswer } from './serialized-once.ts';
+import { issueFileUrl } from './issue-file-url.ts';
 import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { createUserStandingLookup } from './user-standing-lookup.ts';
@@ -189,6 +192,7 @@ export async function registerClientApiRoutes(
   const countVariable = responses.forRoute('/api/v1/var');
   const countUserVariable = responses.forRoute('/api/v1/user-var');
   const countSetUserVariable = responses.forRoute('/api/v1/user-var/set');
+  const countFile = responses.forRoute('/api/v1/file');
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {
@@ -467,6 +471,21 @@ export async function registerClientApiRoutes(
           return outcome;
         },
       );
+
+      v1.post('/file', async (request): Promise<ClientFileResponse> => {
+        const input = parseClientInput(clientFileRequestSchema, request.body);
+        const outcome = await issueFileUrl({
+          ctx: {
+            ...contextOf(request, requireApplication(request)),
+            serverSecret: config.serverSecret,
+            // Through the proxy the client reached us by, unless the deployment names its origin.
+            downloadOrigin: config.publicOrigin ?? `${request.protocol}://${request.host}`,
+          },
+          input,
+        });
+        countFile(outcome.code);
+        return outcome;
+      });
 
       v1.post('/devices/reset', async (request): Promise<ClientDeviceResetResponse> => {
         const input = parseClientInput(clientDeviceResetRequestSchema, request.body);
