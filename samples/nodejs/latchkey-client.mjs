@@ -2,8 +2,8 @@
 //
 // Run it with `node latchkey-client.mjs`. It asks for a username and a password, logs in,
 // verifies the account, then keeps a live session (a heartbeat every 30 s, a verify every
-// 5 min) while it shows a `> ` prompt that accepts `status`, `redeem`, `release`, `help` and
-// `logout`. At the Username prompt, `/register` creates an account (with a licence key if you
+// 5 min) while it shows a `> ` prompt that accepts `status`, `redeem`, `release`, `note`,
+// `help` and `logout`. At the Username prompt, `/register` creates an account (with a licence key if you
 // sell them) and `/key` logs in with a licence key alone; `redeem` adds a key to the account
 // that is logged in; `release` frees this machine's seat (the user can then log in from
 // another one) where the application allows it. Logins send this machine's name, which the
@@ -12,7 +12,10 @@
 // signing key before it is believed, so a fake server cannot unlock the program. After each
 // login it checks out an offline licence (kept in ~/.latchkey beside the saved session): when a
 // later start cannot reach the server at all, that licence, checked with the same pinned key,
-// lets the user work offline until it runs out, on this machine only. Import it to
+// lets the user work offline until it runs out, on this machine only. The main screen shows
+// the vendor's message and the user's note (remote variables); `note` saves a new note. A
+// version the server no longer accepts is offered the current release, which is downloaded
+// beside the program and kept only if it matches the SHA-256 the server signed. Import it to
 // reuse `LatchkeyClient` and `verifyResponseSignature` in your own program: the console part
 // only runs when this file is executed directly.
 

@@ -7,7 +7,10 @@
 # device from the account (a new PC: another machine can then log in). After each login it
 # checks out an offline licence (kept in ~/.latchkey beside the saved session): when a later start
 # cannot reach the server at all, that licence, checked with the pinned key, lets the user work
-# offline until it runs out, on this machine only.
+# offline until it runs out, on this machine only. The main window shows the vendor's message
+# and the user's note (remote variables) and saves a new note. A version the server no longer
+# accepts is offered the current release, downloaded beside the program and kept only if it
+# matches the SHA-256 the server signed.
 
 # Settings: Latchkey fills these in when you copy the sample from the console.
 API_KEY = "YOUR_API_KEY"

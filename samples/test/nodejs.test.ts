@@ -1,5 +1,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
@@ -26,6 +27,8 @@ const messages = {
 
 interface RunningSample {
   process: ChildProcessWithoutNullStreams;
+  /** The folder the program runs from (its own file is all it holds at the start). */
+  directory: string;
   output(): string;
   /** Where the output ends now: wait for text printed after this point. */
   mark(): number;
@@ -67,6 +70,7 @@ describe('Node.js sample against a live Latchkey', () => {
     for (const child of running) child.kill('SIGKILL');
     running.clear();
     proxy.state.tamper = false;
+    proxy.state.tamperPathPrefix = null;
   });
 
   afterAll(async () => {
@@ -114,6 +118,7 @@ describe('Node.js sample against a live Latchkey', () => {
 
     return {
       process: child,
+      directory,
       output: () => output,
       mark: () => output.length,
       waitFor: (text, from = 0) =>
@@ -843,6 +848,72 @@ describe('Node.js sample against a live Latchkey', () => {
         { name: 'note', value: 'locked', readOnly: true },
       ]);
       expect(await sample.end()).toBe(0);
+    });
+  });
+
+  // Issue 25: the update channel. The current release is a file the owner uploaded; this copy of
+  // the program is an older version, so its login answers VERSION_MISMATCH with the update.
+  describe('update download', () => {
+    const releaseBytes = randomBytes(300_000);
+    let olderCode: string;
+    beforeAll(async () => {
+      const file = await live.uploadFile({
+        name: 'latchkey-sample-update.bin',
+        version: '9.9.9',
+        bytes: releaseBytes,
+        // Offered to a version that may not log in: no session to download it with.
+        requiresSession: false,
+      });
+      await live.setCurrentRelease(file.id);
+      olderCode = replaceConstant(code, 'APP_VERSION', "'0.0.1'");
+    });
+
+    /** Logs in with the older program and answers the offer; answers where the offer ended. */
+    const answerOffer = async (sample: RunningSample, answer: string) => {
+      const user = await live.createEndUser();
+      let from = await logIn(sample, user.username, user.password, 0);
+      from = await sample.waitFor('Update Required: ', from);
+      from = await sample.waitFor('Version 9.9.9 is available. Download it? (y/n) ', from);
+      sample.send(answer);
+      return from;
+    };
+
+    it('downloads the offered release beside the program and keeps it when its SHA-256 matches', async () => {
+      const sample = await startSample(await newHome(), olderCode);
+      const from = await answerOffer(sample, 'y');
+      const saved = join(sample.directory, 'update-9.9.9.bin');
+      await sample.waitFor(`Update saved to ${saved}\n`, from);
+      expect(await sample.end()).toBe(1);
+      expect(readFileSync(saved).equals(releaseBytes)).toBe(true);
+      expect(readdirSync(sample.directory).sort()).toEqual([
+        'latchkey-client.mjs',
+        'update-9.9.9.bin',
+      ]);
+    });
+
+    it('refuses a download changed on the way and keeps nothing; a no downloads nothing', async () => {
+      const throughProxy = olderCode.replaceAll(
+        JSON.stringify(live.baseUrl),
+        JSON.stringify(proxy.baseUrl),
+      );
+      expect(throughProxy).not.toBe(olderCode);
+      proxy.state.tamperPathPrefix = '/api/v1/downloads';
+      proxy.state.tamper = true;
+      const tampered = await startSample(await newHome(), throughProxy);
+      const from = await answerOffer(tampered, 'y');
+      await tampered.waitFor(
+        'Update Refused: The download does not match its signed SHA-256.\n',
+        from,
+      );
+      expect(await tampered.end()).toBe(1);
+      expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+      expect(readdirSync(tampered.directory)).toEqual(['latchkey-client.mjs']);
+
+      const declined = await startSample(await newHome(), olderCode);
+      await answerOffer(declined, 'n');
+      expect(await declined.end()).toBe(1);
+      expect(declined.output()).not.toContain('Update saved');
+      expect(readdirSync(declined.directory)).toEqual(['latchkey-client.mjs']);
     });
   });
 });

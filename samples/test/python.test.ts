@@ -1,5 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -69,6 +78,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
   afterEach(async () => {
     await Promise.all(running.splice(0).map((sample) => sample.stop()));
     proxy.state.tamper = false;
+    proxy.state.tamperPathPrefix = null;
   });
 
   afterAll(async () => {
@@ -817,6 +827,73 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
         { name: 'note', value: 'locked', readOnly: true },
       ]);
       await x.waitForWindow(mainTitle);
+    });
+  });
+
+  // Issue 25: the update channel. The current release is a file the owner uploaded; this copy of
+  // the program is an older version, so its login answers VERSION_MISMATCH with the update.
+  describe('update download', () => {
+    const releaseBytes = randomBytes(300_000);
+    let olderCode: string;
+    beforeAll(async () => {
+      const file = await live.uploadFile({
+        name: 'latchkey-sample-update.bin',
+        version: '9.9.9',
+        bytes: releaseBytes,
+        // Offered to a version that may not log in: no session to download it with.
+        requiresSession: false,
+      });
+      await live.setCurrentRelease(file.id);
+      olderCode = replaceConstant(readFileSync(samplePath, 'utf8'), 'APP_VERSION', '"0.0.1"');
+    });
+
+    /** The older program alone in a folder of its own, where it saves what it downloads. */
+    const olderProgram = (code = olderCode) => {
+      const directory = mkdtempSync(join(workDirectory, 'update-'));
+      const path = join(directory, 'latchkey_client.py');
+      writeFileSync(path, code);
+      return { directory, path };
+    };
+    /** Logs in with the older program and answers Yes to the offer (Return: the default). */
+    const acceptOffer = async () => {
+      const user = await live.createEndUser();
+      await logIn(user.username, user.password);
+      await dismissDialog('Update Required');
+      await dismissDialog('Update Available');
+    };
+
+    it('downloads the offered release beside the program and keeps it when its SHA-256 matches', async () => {
+      const { directory, path } = olderProgram();
+      const sample = startSample(path, newHome());
+      await acceptOffer();
+      await dismissDialog('Update Saved');
+      const saved = join(directory, 'update-9.9.9.bin');
+      expect(sample.output()).toContain(
+        '[latchkey] confirm Update Available: Version 9.9.9 is available. Download it?\n',
+      );
+      expect(sample.output()).toContain(
+        `[latchkey] dialog Update Saved: Update saved to ${saved}\n`,
+      );
+      expect(await sample.exitCode()).toBe(1);
+      expect(readFileSync(saved).equals(releaseBytes)).toBe(true);
+      expect(readdirSync(directory).sort()).toEqual(['latchkey_client.py', 'update-9.9.9.bin']);
+    });
+
+    it('refuses a download changed on the way and keeps nothing', async () => {
+      const { directory, path } = olderProgram(
+        olderCode.replaceAll(JSON.stringify(live.baseUrl), JSON.stringify(proxy.baseUrl)),
+      );
+      proxy.state.tamperPathPrefix = '/api/v1/downloads';
+      proxy.state.tamper = true;
+      const sample = startSample(path, newHome());
+      await acceptOffer();
+      await dismissDialog('Update Refused');
+      expect(sample.output()).toContain(
+        '[latchkey] dialog Update Refused: The download does not match its signed SHA-256.\n',
+      );
+      expect(await sample.exitCode()).toBe(1);
+      expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+      expect(readdirSync(directory)).toEqual(['latchkey_client.py']);
     });
   });
 });
