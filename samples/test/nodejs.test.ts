@@ -785,6 +785,31 @@ describe('Node.js sample against a live Latchkey', () => {
       expect(await none.end()).toBe(0);
     });
 
+    it('carries on online when the checkout is refused, and offline then says the server is unreachable', async () => {
+      // A week is past this application's limit: the checkout is a 400 INVALID_REQUEST.
+      await live.updateApplication({ maxOfflineDays: 1 });
+      try {
+        const user = await live.createEndUser();
+        const home = await newHome();
+        const online = await startSample(home);
+        let from = await logIn(online, user.username, user.password, 0);
+        from = await online.waitFor('[latchkey] licence checkout refused (INVALID_REQUEST)', from);
+        await online.waitFor('[latchkey] heartbeat ok', from);
+        expect(await newLiveSessions()).toBe(1);
+        expect(existsSync(offlineFile(home))).toBe(false);
+        expect(await online.end()).toBe(0);
+
+        const offline = await startOffline(home);
+        const unreachable = await offline.waitFor(
+          'Server Unreachable: Cannot reach the server, and there is no offline licence on this machine.\n',
+        );
+        await offline.waitFor('Username: ', unreachable);
+        expect(await offline.end()).toBe(0);
+      } finally {
+        await live.updateApplication({ maxOfflineDays: 30 });
+      }
+    });
+
     it('refuses a licence past its valid_until, the account expiry it was bound by', async () => {
       const user = await live.createEndUser();
       const updated = await live.updateEndUser(user.id, {

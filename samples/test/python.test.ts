@@ -751,6 +751,33 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       await none.stop();
     });
 
+    it('carries on online when the checkout is refused, and offline then says the server is unreachable', async () => {
+      // A week is past this application's limit: the checkout is a 400 INVALID_REQUEST.
+      await live.updateApplication({ maxOfflineDays: 1 });
+      try {
+        const user = await live.createEndUser();
+        const home = newHome();
+        const online = startSample(samplePath, home);
+        await logIn(user.username, user.password);
+        await dismissDialog('Login Successful');
+        await x.waitForWindow(mainTitle);
+        await online.waitForLine(/\[latchkey\] licence checkout refused: INVALID_REQUEST\n/);
+        await online.waitForLine(/licence checkout refused[\s\S]*\[latchkey\] heartbeat ok\n/);
+        expect(existsSync(offlineFile(home))).toBe(false);
+        await online.stop();
+
+        const offline = startOffline(home);
+        await dismissDialog('Server Unreachable');
+        expect(offline.output()).toContain(
+          '[latchkey] dialog Server Unreachable: Cannot reach the server, and there is no offline licence on this machine.\n',
+        );
+        await x.waitForWindow(loginTitle);
+        await offline.stop();
+      } finally {
+        await live.updateApplication({ maxOfflineDays: 30 });
+      }
+    });
+
     it('refuses a licence past its valid_until, the account expiry it was bound by', async () => {
       const user = await live.createEndUser();
       const updated = await live.updateEndUser(user.id, {
