@@ -28,3 +28,7 @@ export function userSubscriptionsQueryKey(applicationId: number, userId: string)
 export function userDevicesQueryKey(applicationId: number, userId: string) {
   return [...appUsersQueryKey(applicationId), userId, 'devices'] as const;
 }
+
+export function applicationFilesQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'files'] as const;
+}
