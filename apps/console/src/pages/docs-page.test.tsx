@@ -43,6 +43,7 @@ describe('DocsPage', { timeout: 30_000 }, () => {
       'Response Codes',
       'Licences',
       'Devices',
+      'Downloads and Updates',
       'Verifying Signatures',
       'Implementation Guide',
     ]);

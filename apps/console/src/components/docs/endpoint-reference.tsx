@@ -1,6 +1,8 @@
 import {
   clientApiHeaders,
   clientAuthResponseSchema,
+  clientFileRequestSchema,
+  clientFileResponseSchema,
   clientLoginRequestSchema,
   clientPublicKeyResponseSchema,
   clientRegisterRequestSchema,
@@ -53,6 +55,14 @@ export const CLIENT_API_ENDPOINT_DOCS: readonly EndpointDoc[] = [
       'Starts a session after a login, keeps it alive with heartbeats and ends it. One body per action.',
     request: clientSessionRequestSchema,
     response: clientSessionResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/file',
+    summary:
+      'A 5-minute download URL for one of the application\u2019s files, with its size and SHA-256; a live session unless the file needs none.',
+    request: clientFileRequestSchema,
+    response: clientFileResponseSchema,
   },
   {
     method: 'GET',

@@ -152,7 +152,8 @@ function UploadFileForm({
           <Label htmlFor={`${id}-requires-session`}>Requires a session</Label>
           <p id={`${id}-requires-session-hint`} className="text-sm text-muted-foreground">
             Only a signed-in user with a live session may download it. Turn off for a public
-            installer.
+            installer, and for an update you mark as the current release: a program on an old
+            version cannot log in to download it.
           </p>
         </div>
         <Switch
