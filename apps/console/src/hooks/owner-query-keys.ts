@@ -36,3 +36,7 @@ export function applicationVariablesQueryKey(applicationId: number) {
 export function userVariablesQueryKey(applicationId: number, userId: string) {
   return [...appUsersQueryKey(applicationId), userId, 'variables'] as const;
 }
+
+export function applicationFilesQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'files'] as const;
+}

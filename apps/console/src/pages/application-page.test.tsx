@@ -146,6 +146,7 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
       'Plans',
       'Licences',
       'Variables',
+      'Files',
       'API Configuration',
       'Messages',
     ]);

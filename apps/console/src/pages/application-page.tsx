@@ -9,6 +9,7 @@ import { ApplicationOverview } from '@/components/applications/application-overv
 import { ApplicationSettingsDialog } from '@/components/applications/application-settings-dialog.tsx';
 import { ApplicationStatusBadge } from '@/components/applications/application-status-badge.tsx';
 import { ApplicationUsersPanel } from '@/components/app-users/application-users-panel.tsx';
+import { FilesPanel } from '@/components/files/files-panel.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { LicensesPanel } from '@/components/licenses/licenses-panel.tsx';
 import { PlansPanel } from '@/components/plans/plans-panel.tsx';
@@ -139,6 +140,7 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
           <TabsTrigger value="plans">Plans</TabsTrigger>
           <TabsTrigger value="licenses">Licences</TabsTrigger>
           <TabsTrigger value="variables">Variables</TabsTrigger>
+          <TabsTrigger value="files">Files</TabsTrigger>
           <TabsTrigger value="api">API Configuration</TabsTrigger>
           <TabsTrigger value="messages">Messages</TabsTrigger>
         </TabsList>
@@ -166,6 +168,9 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
         </TabsContent>
         <TabsContent value="variables">
           <VariablesPanel application={application} />
+        </TabsContent>
+        <TabsContent value="files">
+          <FilesPanel application={application} />
         </TabsContent>
         <TabsContent value="api">
           <ApplicationApiConfiguration application={application} />

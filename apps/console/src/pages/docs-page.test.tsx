@@ -44,6 +44,7 @@ describe('DocsPage', { timeout: 30_000 }, () => {
       'Licences',
       'Devices',
       'Variables',
+      'Downloads and Updates',
       'Verifying Signatures',
       'Implementation Guide',
     ]);

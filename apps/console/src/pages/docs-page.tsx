@@ -6,6 +6,7 @@ import { DocsNavigation } from '@/components/docs/docs-navigation.tsx';
 import { EndpointReference } from '@/components/docs/endpoint-reference.tsx';
 import { ImplementationGuide } from '@/components/docs/implementation-guide.tsx';
 import { DevicesGuide } from '@/components/docs/devices-guide.tsx';
+import { DownloadsGuide } from '@/components/docs/downloads-guide.tsx';
 import { LicencesGuide } from '@/components/docs/licences-guide.tsx';
 import { MarkdownView } from '@/components/docs/markdown-view.tsx';
 import { QuickStart } from '@/components/docs/quick-start.tsx';
@@ -41,6 +42,7 @@ const SECTIONS = [
   { id: 'licences', title: 'Licences' },
   { id: 'devices', title: 'Devices' },
   { id: 'variables', title: 'Variables' },
+  { id: 'downloads', title: 'Downloads and Updates' },
   { id: 'signatures', title: 'Verifying Signatures' },
   { id: 'implementation', title: 'Implementation Guide' },
 ] as const;
@@ -117,6 +119,9 @@ export function DocsPage() {
           </DocsSection>
           <DocsSection id="variables">
             <VariablesGuide />
+          </DocsSection>
+          <DocsSection id="downloads">
+            <DownloadsGuide />
           </DocsSection>
           <DocsSection id="signatures">
             <MarkdownView

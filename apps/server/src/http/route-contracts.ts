@@ -385,14 +385,14 @@ export const routeContracts: Record<string, RouteContract> = {
     tag: 'Client API',
     summary: 'Download a file through the URL POST /api/v1/file answered',
     description:
-      'No API key: the token in the path proves the grant (one file, until it expires). `Range` with one range (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answers 206 with `Content-Range`; past the end is 416. `ETag` is the SHA-256. A tampered or expired token is a 403 with no bytes.',
+      'No API key: the token in the path proves the grant (one file, until it expires). `Range` with one range (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answers 206 with `Content-Range`; past the end is 416. `ETag` is the SHA-256. A tampered or expired token is a 403 with no bytes; refused tokens are throttled per address and per file (429 with Retry-After).',
     params: downloadParamsSchema,
     responses: {
       200: { description: 'The whole file.', mediaType: 'application/octet-stream' },
       206: { description: 'The range asked for.', mediaType: 'application/octet-stream' },
       416: ok(errorBodySchema, 'The range starts past the end of the file.'),
     },
-    errors: [403, 404],
+    errors: [403, 404, 429],
   },
   'POST /api/v1/verify': {
     caller: 'client',

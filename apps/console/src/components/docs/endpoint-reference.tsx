@@ -1,6 +1,8 @@
 import {
   clientApiHeaders,
   clientAuthResponseSchema,
+  clientFileRequestSchema,
+  clientFileResponseSchema,
   clientLoginRequestSchema,
   clientPublicKeyResponseSchema,
   clientRegisterRequestSchema,
@@ -80,6 +82,14 @@ export const CLIENT_API_ENDPOINT_DOCS: readonly EndpointDoc[] = [
       'Creates or replaces one of the session’s own end user’s variables, unless it is read-only.',
     request: clientSetUserVariableRequestSchema,
     response: clientVariableResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/file',
+    summary:
+      'A 5-minute download URL for one of the application\u2019s files, with its size and SHA-256; a live session unless the file needs none.',
+    request: clientFileRequestSchema,
+    response: clientFileResponseSchema,
   },
   {
     method: 'GET',

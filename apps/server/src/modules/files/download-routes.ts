@@ -3,6 +3,10 @@ import { downloadParamsSchema } from '@latchkey/contracts';
 import type { AppDependencies } from '../../app.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { clientIpOf } from '../../lib/client-ip.ts';
+import { createThrottleStore } from '../../lib/failure-throttle.ts';
+import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
+import { createDownloadThrottles, DownloadThrottled } from './download-throttles.ts';
 import { readDownloadToken } from './download-token.ts';
 import type { FileStorage } from './file-storage.ts';
 import { findDownloadableFile } from './find-downloadable-file.ts';
@@ -30,20 +34,45 @@ export function registerDownloadRoutes(
 ): void {
   const { config, clock, storage } = deps;
   const { db } = deps.database;
+  const throttleStore = createThrottleStore({
+    redisUrl: config.redisUrl,
+    database: deps.database,
+    onRedisError: createOccasionalWarning({
+      intervalMs: 60_000,
+      clock,
+      write: (error, suppressed) =>
+        app.log.warn({ err: error, suppressed }, 'download throttle store (Redis) unavailable'),
+    }),
+  });
+  app.addHook('onClose', () => throttleStore.close());
+  const throttles = createDownloadThrottles({ store: throttleStore, limits: config.clientApi });
 
   // HEAD declared with GET, not Fastify's automatic one: that would read the whole file from
   // storage only to discard it.
   app.route({
     method: ['GET', 'HEAD'],
+    // Retry-After on a throttled answer; the one error handler shapes the body.
+    onError: (_request, reply, error, done) => {
+      if (error instanceof DownloadThrottled) {
+        reply.header('retry-after', String(error.retryAfterSeconds));
+      }
+      done();
+    },
     url: `${DOWNLOAD_PATH_PREFIX}:token`,
     handler: async (request, reply) => {
       const { token } = parseInput(downloadParamsSchema, request.params);
+      // Counted per address and per the file the token claims (its first segment, whatever).
+      const attempt = { ipAddress: clientIpOf(request), fileId: token.split('.')[0] ?? '' };
+      await throttles.admit(attempt);
       const granted = readDownloadToken({
         token,
         now: clock.now(),
         serverSecret: config.serverSecret,
       });
-      if (!granted) throw new AppError('FORBIDDEN', DOWNLOAD_LINK_REFUSED);
+      if (!granted) {
+        await throttles.recordFailure(attempt);
+        throw new AppError('FORBIDDEN', DOWNLOAD_LINK_REFUSED);
+      }
       const file = await findDownloadableFile({
         ctx: { db, log: request.log, clock },
         input: { fileId: granted.fileId },

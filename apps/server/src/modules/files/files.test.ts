@@ -403,6 +403,30 @@ describe('files and the update channel (issue 25)', () => {
     expect(expired.body).not.toContain('secret build');
   });
 
+  it('throttles refused download tokens per address, and a valid one from elsewhere still works', async () => {
+    const application = await createApplicationViaApi(testApp.app, owner);
+    const file = await uploaded(application.id, Buffer.from('throttled build'), {
+      name: 'c.bin',
+      version: '1',
+      requiresSession: 'false',
+    });
+    const { url } = await askForUrl(application, { file_id: file.id });
+    const { pathname } = new URL(url!);
+    const guess = (remoteAddress: string, path = `${pathname.slice(0, -1)}A`) =>
+      testApp.app.inject({ url: path, remoteAddress });
+    // The licence limits apply: 20 refused tokens from one address in the window.
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
+      expect((await guess('203.0.113.9')).statusCode).toBe(403);
+    }
+    const throttled = await guess('203.0.113.9');
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.json()).toMatchObject({ code: 'RATE_LIMITED' });
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    // Even a valid link waits from that address; from another it downloads.
+    expect((await guess('203.0.113.9', pathname)).statusCode).toBe(429);
+    expect((await guess('203.0.113.10', pathname)).body).toBe('throttled build');
+  });
+
   it('sets, refuses and clears the current release; VERSION_MISMATCH offers it on every instance', async () => {
     const application = await createApplicationViaApi(testApp.app, owner);
     const user = await createAppUserViaApi(testApp.app, owner, application.id, {

@@ -59,15 +59,24 @@ export function registerFileRoutes(
       // A refused upload closes the connection: otherwise Node would read (and discard) the
       // rest of a body we already said no to, up to a gigabyte of it.
       reply.header('connection', 'close');
+      const body = request.body;
       const file = await uploadAppFile({
         ctx: { ...request.owner!, storage, applicationEvents },
         input: {
           ...query,
           applicationId: id,
-          body: request.body,
+          body,
           declaredBytes: declared === undefined ? null : Number(declared),
           maxBytes,
         },
+      }).catch((error: unknown) => {
+        // The owner closed the page or lost the network: nothing was kept (the verb deleted
+        // it), nobody waits for an answer, and it is no server fault to log as one.
+        if (body.destroyed && !body.readableEnded && !(error instanceof AppError)) {
+          request.log.info({ applicationId: id }, 'upload aborted by the client');
+          throw new AppError('BAD_REQUEST', 'The upload was interrupted');
+        }
+        throw error;
       });
       reply.removeHeader('connection');
       return reply.status(201).send(file satisfies AppFile);
