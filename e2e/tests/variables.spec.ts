@@ -81,6 +81,9 @@ test.describe('variables of the application page and of an end user', () => {
     await createDialog.getByRole('switch', { name: 'Requires session' }).click();
     await createDialog.getByRole('button', { name: 'Create Variable' }).click();
     await expect(toast(page, 'Variable created successfully')).toBeVisible();
+    // The dialog closes once the lists are re-read; until then the page's own Create
+    // Variable button is behind it.
+    await expect(createDialog).toBeHidden();
     const mirror = variableRow(page, 'download.mirror');
     await expect(mirror).toContainText('Public');
     await expect(mirror).toContainText('https://eu.example.com/…');

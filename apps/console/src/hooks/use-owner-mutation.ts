@@ -59,11 +59,18 @@ export function useOwnerMutation<TVariables, TData = unknown>({
   mutationFn,
   successMessage,
   errorMessage,
+  isSettledAfterOwnerData = true,
 }: {
   mutationFn: (variables: TVariables) => Promise<TData>;
   /** Or worded from the answer (a bulk action's counts). */
   successMessage: string | ((data: TData) => string);
   errorMessage: string;
+  /**
+   * Whether the mutation stays pending until the application list and dashboard stats are
+   * re-read. Off for a list that re-reads itself first: its form may take the next entry at
+   * once, rather than ignore it while unrelated lists (restarted by a live event) load.
+   */
+  isSettledAfterOwnerData?: boolean;
 }) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -82,7 +89,10 @@ export function useOwnerMutation<TVariables, TData = unknown>({
       });
     },
     // Also after a failure: a 404 usually means something changed elsewhere.
-    onSettled: () => invalidateOwnerData(queryClient),
+    onSettled: () => {
+      const reread = invalidateOwnerData(queryClient);
+      return isSettledAfterOwnerData ? reread : undefined;
+    },
   });
 }
 
@@ -113,5 +123,6 @@ export function useListMutation<TVariables, TData>({
     },
     successMessage,
     errorMessage,
+    isSettledAfterOwnerData: false,
   });
 }

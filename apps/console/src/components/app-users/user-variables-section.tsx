@@ -5,7 +5,7 @@ import {
   type UserVariable,
 } from '@latchkey/contracts';
 import { Lock, Pencil, Plus, Trash2 } from 'lucide-react';
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
@@ -76,6 +76,9 @@ export function UserVariablesSection({
   const [editingName, setEditingName] = useState<string | null>(null);
   const [fields, setFields] = useState(EMPTY_FIELDS);
   const [problem, setProblem] = useState<string | null>(null);
+  // What the form holds now, for a save that settles after the owner typed on.
+  const currentFields = useRef(fields);
+  currentFields.current = fields;
 
   const variables = variablesQuery.data ?? [];
   const isFull = variables.length >= variableLimits.userVariablesPerUser;
@@ -98,9 +101,17 @@ export function UserVariablesSection({
     const found = validateUserVariable(fields, nameProblem);
     setProblem(found);
     if (found) return;
+    const submitted = fields;
     save.mutate(
       { name: fields.name.trim(), variable: { value: fields.value, readOnly: fields.readOnly } },
-      { onSuccess: reset },
+      {
+        // The save settles only once every owner list is re-read (a live event can restart
+        // that), and the toast and the new row come first: an owner may already be typing the
+        // next variable, which must not be wiped.
+        onSuccess: () => {
+          if (currentFields.current === submitted) reset();
+        },
+      },
     );
   };
 
