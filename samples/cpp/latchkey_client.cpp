@@ -34,6 +34,12 @@ static const long long MAX_CLOCK_SKEW_SECONDS = 300;
 // The longest device_name the server accepts, in characters (UTF-16 units).
 static const int MAX_DEVICE_NAME_LENGTH = 128;
 
+// ---- Offline licence: how long one checked out after a login lets the program run without the
+// network (at most the application's offline days), and how far the clock may go back between
+// runs (an NTP correction, a changed time zone) before an offline start is refused ----
+static const long long OFFLINE_LICENSE_TTL_SECONDS = 604800;
+static const long long CLOCK_TOLERANCE_SECONDS = 300;
+
 #include <curl/curl.h>
 #include <sodium.h>
 
@@ -42,6 +48,7 @@ static const int MAX_DEVICE_NAME_LENGTH = 128;
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -198,6 +205,158 @@ static std::string new_session_token() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Times: the server's ISO 8601 UTC times as unix seconds, and as this machine's local time.
+// ---------------------------------------------------------------------------------------
+
+// Days from 1970-01-01 to a civil date (proleptic Gregorian), without the C library's time
+// zone: timegm is not portable and mktime is local.
+static long long days_from_civil(long long year, unsigned month, unsigned day) {
+  year -= month <= 2 ? 1 : 0;
+  const long long era = (year >= 0 ? year : year - 399) / 400;
+  const unsigned year_of_era = static_cast<unsigned>(year - era * 400);
+  const unsigned day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const unsigned day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + static_cast<long long>(day_of_era) - 719468;
+}
+
+// "2026-06-08T12:00:00.000Z" (fraction optional, UTC only, as the server writes them).
+static bool parse_iso_utc(const std::string& text, long long& unix_seconds) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute,
+                  &second, &consumed) != 6 || consumed != 19)
+    return false;
+  size_t rest = 19;
+  if (rest < text.size() && text[rest] == '.')
+    for (++rest; rest < text.size() && std::isdigit(static_cast<unsigned char>(text[rest]));) ++rest;
+  if (rest + 1 != text.size() || text[rest] != 'Z') return false;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+    return false;
+  unix_seconds = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) *
+                     86400 +
+                 hour * 3600 + minute * 60 + second;
+  return true;
+}
+
+// A server time as this machine's local time to the minute, rounded up (so the time shown is
+// never before the one meant), e.g. "2026-06-08 17:30"; the text as it came when it is not one.
+std::string local_time_text(const std::string& iso) {
+  long long at = 0;
+  if (!parse_iso_utc(iso, at)) return iso;
+  const std::time_t minute = static_cast<std::time_t>((at + 59) / 60 * 60);
+  std::tm local{};
+#ifdef _WIN32
+  if (localtime_s(&local, &minute) != 0) return iso;
+#else
+  if (localtime_r(&minute, &local) == nullptr) return iso;
+#endif
+  char text[32] = {0};
+  return std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &local) > 0 ? text : iso;
+}
+
+// ---------------------------------------------------------------------------------------
+// Offline licence check: the program's only trust boundary when the server cannot be reached.
+// A licence is "LK1.<payload>.<signature>" (docs/client-api.md, "Offline licences"): the
+// Ed25519 signature, by the application's key, over "latchkey-license-v1." and the payload
+// segment as it stands. The domain prefix means no signed API answer can pass as a licence.
+// ---------------------------------------------------------------------------------------
+
+enum class OfflineVerdict { Accepted, NotSigned, OtherMachine, Expired, ClockMovedBack };
+
+struct OfflineLicense {
+  OfflineVerdict verdict = OfflineVerdict::NotSigned;
+  std::string user_id;
+  std::string username;
+  std::string valid_until;  // ISO 8601, as signed
+  Licensing licensing;
+};
+
+static bool decode_base64url(const std::string& text, std::string& bytes) {
+  std::vector<unsigned char> buffer(text.size() * 3 / 4 + 3);
+  size_t length = 0;
+  const char* end = nullptr;
+  if (sodium_base642bin(buffer.data(), buffer.size(), text.data(), text.size(), nullptr, &length,
+                        &end, sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
+      end != text.data() + text.size())
+    return false;
+  bytes.assign(reinterpret_cast<const char*>(buffer.data()), length);
+  return true;
+}
+
+// Checks a stored licence without the network. The pinned public key stands for this
+// application: a licence signed by it names this application (application_id, when given, is
+// checked as well). It must be bound to this machine's HWID (an unbound one could be copied
+// to any machine), and hold now. The clock is the one thing the user controls offline, so a
+// clock earlier than the last time this program ran (or than the licence's issue) beyond
+// CLOCK_TOLERANCE_SECONDS is refused: setting the date back must not stretch a licence.
+OfflineLicense check_offline_license(const std::string& license, const std::string& public_key_hex,
+                                     const std::string& hwid, std::time_t now,
+                                     long long last_seen,
+                                     std::optional<long long> application_id = std::nullopt) {
+  OfflineLicense result;
+  const size_t first_dot = license.find('.');
+  const size_t second_dot =
+      first_dot == std::string::npos ? std::string::npos : license.find('.', first_dot + 1);
+  if (second_dot == std::string::npos || license.find('.', second_dot + 1) != std::string::npos)
+    return result;
+  if (license.substr(0, first_dot) != "LK1") return result;
+  const std::string payload_segment = license.substr(first_dot + 1, second_dot - first_dot - 1);
+  std::string signature;
+  std::string payload;
+  unsigned char public_key[crypto_sign_PUBLICKEYBYTES];
+  if (sodium_init() < 0 || !decode_hex(public_key_hex, public_key, sizeof public_key) ||
+      !decode_base64url(license.substr(second_dot + 1), signature) ||
+      signature.size() != crypto_sign_BYTES || !decode_base64url(payload_segment, payload))
+    return result;
+  const std::string message = "latchkey-license-v1." + payload_segment;
+  if (crypto_sign_verify_detached(reinterpret_cast<const unsigned char*>(signature.data()),
+                                  reinterpret_cast<const unsigned char*>(message.data()),
+                                  message.size(), public_key) != 0)
+    return result;
+
+  const json content = json::parse(payload, nullptr, false);
+  if (!content.is_object() || !content.contains("application_id") ||
+      !content["application_id"].is_number_integer())
+    return result;
+  if (application_id && content["application_id"].get<long long>() != *application_id)
+    return result;
+  long long valid_until = 0;
+  long long issued_at = 0;
+  result.valid_until = text_field(content, "valid_until");
+  if (!parse_iso_utc(result.valid_until, valid_until) ||
+      !parse_iso_utc(text_field(content, "issued_at"), issued_at))
+    return result;
+  result.user_id = text_field(content, "user_id");
+  result.username = text_field(content, "username");
+  result.licensing = licensing_of(content);
+
+  const std::string bound_hwid = text_field(content, "hwid");
+  if (bound_hwid.empty() || bound_hwid != hwid) {
+    result.verdict = OfflineVerdict::OtherMachine;
+  } else if (static_cast<long long>(now) > valid_until) {
+    result.verdict = OfflineVerdict::Expired;
+  } else if (static_cast<long long>(now) + CLOCK_TOLERANCE_SECONDS <
+             std::max(last_seen, issued_at)) {
+    result.verdict = OfflineVerdict::ClockMovedBack;
+  } else {
+    result.verdict = OfflineVerdict::Accepted;
+  }
+  return result;
+}
+
+// What the user is told when a licence is refused (title "Offline Licence Refused").
+std::string offline_refusal_text(const OfflineLicense& checked) {
+  switch (checked.verdict) {
+    case OfflineVerdict::OtherMachine: return "This offline licence belongs to another machine.";
+    case OfflineVerdict::Expired:
+      return "This offline licence expired on " + local_time_text(checked.valid_until) + ".";
+    case OfflineVerdict::ClockMovedBack: return "The system clock moved backwards since the last run.";
+    case OfflineVerdict::NotSigned:
+    case OfflineVerdict::Accepted: break;
+  }
+  return "This offline licence is not signed by this application.";
+}
+
+// ---------------------------------------------------------------------------------------
 // Hardware ID: SHA-256 of the machine's identifier (Linux /etc/machine-id, Windows
 // MachineGuid), falling back to the machine and user names.
 // ---------------------------------------------------------------------------------------
@@ -330,6 +489,8 @@ struct ApiResult {
   std::string retry_after;  // seconds, from a 429
 
   bool is_answered() const { return status == CallStatus::Answered; }
+  // No HTTP answer at all (connection refused, DNS, timeout): the case for the offline licence.
+  bool is_unreachable() const { return status == CallStatus::NetworkError && http_status == 0; }
   bool is_success() const {
     return is_answered() && body.contains("success") && body["success"].is_boolean() &&
            body["success"].get<bool>();
@@ -443,6 +604,11 @@ class LatchkeyClient {
   ApiResult end_session(const std::string& token) {
     return post("/api/v1/session/track", {{"action", "end"}, {"session_token", token}});
   }
+  // An offline licence for this machine, for a live session (answers license, valid_until).
+  ApiResult check_out_license(const std::string& token) {
+    return post("/api/v1/license/checkout",
+                {{"session_token", token}, {"ttl_seconds", OFFLINE_LICENSE_TTL_SECONDS}});
+  }
 
  private:
   ApiResult post(const std::string& path, const json& payload,
@@ -530,7 +696,8 @@ struct SavedSession {
   std::string username;
 };
 
-static std::filesystem::path saved_session_path() {
+// ~/.latchkey/<first 12 characters of the API key><suffix>
+static std::filesystem::path state_path(const std::string& suffix) {
 #ifdef _WIN32
   const char* home = std::getenv("USERPROFILE");
 #else
@@ -539,7 +706,21 @@ static std::filesystem::path saved_session_path() {
   std::string name = std::string(API_KEY).substr(0, 12);
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
-  return std::filesystem::path(home ? home : ".") / ".latchkey" / (name + ".json");
+  return std::filesystem::path(home ? home : ".") / ".latchkey" / (name + suffix);
+}
+
+static std::filesystem::path saved_session_path() { return state_path(".json"); }
+
+// Writes a small file readable by its owner only.
+static void write_private_file(const std::filesystem::path& path, const std::string& text) {
+  std::error_code error;
+  std::filesystem::create_directories(path.parent_path(), error);
+  std::ofstream file(path, std::ios::trunc);
+  file << text << "\n";
+  file.close();
+  std::filesystem::permissions(
+      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+      std::filesystem::perm_options::replace, error);
 }
 
 static std::optional<SavedSession> load_saved_session() {
@@ -552,20 +733,67 @@ static std::optional<SavedSession> load_saved_session() {
 }
 
 static void save_session(const SavedSession& session) {
-  std::error_code error;
-  const auto path = saved_session_path();
-  std::filesystem::create_directories(path.parent_path(), error);
-  std::ofstream file(path, std::ios::trunc);
-  file << json{{"user_id", session.user_id}, {"username", session.username}}.dump() << "\n";
-  file.close();
-  std::filesystem::permissions(
-      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
-      std::filesystem::perm_options::replace, error);
+  write_private_file(saved_session_path(),
+                     json{{"user_id", session.user_id}, {"username", session.username}}.dump());
 }
 
+// ---------------------------------------------------------------------------------------
+// The offline licence of the last login and the last time this program saw the clock, in
+// ~/.latchkey/<first 12 chars of key>.offline.json: {"license": "LK1....", "last_seen": <unix s>}
+// ---------------------------------------------------------------------------------------
+
+struct OfflineState {
+  std::string license;
+  long long last_seen = 0;
+};
+
+static std::mutex offline_state_mutex;  // the monitoring thread writes it too
+
+static std::optional<OfflineState> read_offline_state() {
+  std::ifstream file(state_path(".offline.json"));
+  if (!file) return std::nullopt;
+  const json saved = json::parse(file, nullptr, false);
+  OfflineState state;
+  state.license = text_field(saved, "license");
+  if (state.license.empty()) return std::nullopt;
+  if (saved.contains("last_seen") && saved["last_seen"].is_number_integer())
+    state.last_seen = saved["last_seen"].get<long long>();
+  return state;
+}
+
+static void write_offline_state(const OfflineState& state) {
+  write_private_file(state_path(".offline.json"),
+                     json{{"license", state.license}, {"last_seen", state.last_seen}}.dump());
+}
+
+static std::optional<OfflineState> load_offline_state() {
+  std::lock_guard<std::mutex> lock(offline_state_mutex);
+  return read_offline_state();
+}
+
+// A fresh licence; last_seen never goes down (it is what the clock check compares with).
+static void save_offline_license(const std::string& license) {
+  std::lock_guard<std::mutex> lock(offline_state_mutex);
+  const std::optional<OfflineState> previous = read_offline_state();
+  const long long now = static_cast<long long>(std::time(nullptr));
+  write_offline_state({license, std::max(now, previous ? previous->last_seen : 0)});
+}
+
+// Records that the program ran now (each start and heartbeat), never lowering last_seen.
+static void touch_offline_last_seen() {
+  std::lock_guard<std::mutex> lock(offline_state_mutex);
+  const std::optional<OfflineState> state = read_offline_state();
+  if (!state) return;
+  const long long now = static_cast<long long>(std::time(nullptr));
+  if (now > state->last_seen) write_offline_state({state->license, now});
+}
+
+// Forgetting the saved session forgets its licence too: it was that user's.
 static void clear_saved_session() {
   std::error_code error;
   std::filesystem::remove(saved_session_path(), error);
+  std::lock_guard<std::mutex> lock(offline_state_mutex);
+  std::filesystem::remove(state_path(".offline.json"), error);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -638,6 +866,7 @@ class SessionMonitor {
   }
 
   void send_heartbeat(const std::string& token) {
+    touch_offline_last_seen();
     const ApiResult result = client_.heartbeat(token, &cancel_);
     if (result.is_success())
       console_.log("heartbeat ok");
@@ -692,6 +921,7 @@ class ConsoleApp {
 
   int run() {
     console_.say("Latchkey client sample (C++), version " + std::string(APP_VERSION));
+    touch_offline_last_seen();
     if (std::string(SIGNING_PUBLIC_KEY).rfind("YOUR_", 0) == 0)
       console_.say("This sample is not configured: copy it from the Latchkey console.");
     resume_saved_session();
@@ -1064,9 +1294,60 @@ class ConsoleApp {
     if (verified.is_answered()) {
       console_.log("saved session refused (" + verified.code() + ")");
       clear_saved_session();
+    } else if (verified.is_unreachable()) {
+      console_.log("server unreachable (" + verified.detail + ")");
+      start_offline();
     } else {
       report_untrusted(verified, "verify");
     }
+  }
+
+  // The server cannot be reached: the offline licence stored at the last login, checked here
+  // with the pinned key alone, may let the user in until its valid_until. No session, so no
+  // heartbeats: the server would not answer them.
+  void start_offline() {
+    const std::optional<OfflineState> stored = load_offline_state();
+    if (!stored) {
+      console_.log("no offline licence");
+      console_.say(
+          "Server Unreachable: Cannot reach the server, and there is no offline licence on this "
+          "machine.");
+      return;
+    }
+    const OfflineLicense checked =
+        check_offline_license(stored->license, SIGNING_PUBLIC_KEY, client_.hwid(),
+                              std::time(nullptr), stored->last_seen);
+    if (checked.verdict != OfflineVerdict::Accepted) {
+      console_.log("offline licence refused");
+      console_.say("Offline Licence Refused: " + offline_refusal_text(checked));
+      return;
+    }
+    console_.log("offline licence accepted");
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      session_ = {checked.user_id, checked.username, "", checked.licensing};
+      screen_ = Screen::Main;
+    }
+    console_.say("Working offline until " + local_time_text(checked.valid_until));
+    console_.say("Welcome, " + checked.username + "! Type 'help' for commands.");
+    say_licensing(checked.licensing, "");
+  }
+
+  // An offline licence for the next start without the network. Failing here must not stop
+  // the user, who is online: it is logged, and the previous licence (if any) stays.
+  void check_out_offline_license(const std::string& token) {
+    const ApiResult checkout = client_.check_out_license(token);
+    const std::string license = text_field(checkout.body, "license");
+    if (!checkout.is_success() || license.empty()) {
+      console_.log("offline licence checkout failed (" +
+                   (checkout.is_answered() ? checkout.code() + " " + checkout.message()
+                                           : checkout.failure_text()) +
+                   ")");
+      return;
+    }
+    save_offline_license(license);
+    console_.log("offline licence saved (valid until " + text_field(checkout.body, "valid_until") +
+                 ")");
   }
 
   // One session start, then monitoring; a refused start returns to the login screen.
@@ -1091,6 +1372,7 @@ class ConsoleApp {
     const std::string who = session.username.empty() ? session.user_id : session.username;
     console_.say("Welcome, " + who + "! Type 'help' for commands.");
     say_licensing(session.licensing, "");
+    check_out_offline_license(session.token);
     monitor_.start(session.user_id, session.token, [this] { forced_logout(); });
   }
 
@@ -1124,6 +1406,11 @@ class ConsoleApp {
       console_.say("Status: logged in as " +
                    (session.username.empty() ? std::string("(saved session)") : session.username));
       console_.say("  User ID: " + session.user_id);
+      if (session.token.empty()) {
+        console_.say("  Session: none (working offline)");
+        say_licensing(session.licensing, "  ");
+        return false;
+      }
       console_.say("  Session: " + token_preview(session.token));
       console_.say("  Verify failures: " + std::to_string(monitor_.verify_failures()) + "/" +
                    std::to_string(MAX_VERIFY_FAILURES));
@@ -1172,6 +1459,7 @@ class ConsoleApp {
       session_ = Session{};
       screen_ = Screen::Username;
     }
+    if (session.token.empty()) return true;  // working offline: no session to end
     const ApiResult ended = client_.end_session(session.token);
     if (ended.is_success())
       console_.log("session ended");

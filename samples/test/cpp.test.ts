@@ -1,11 +1,14 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { offlineLicenseContentSchema } from '@latchkey/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { hasTool } from './require-tool.ts';
@@ -22,10 +25,44 @@ const isToolchainInstalled =
   hasTool('g++', ['--version'], toolchainPackages) &&
   hasTool('pkg-config', ['--exists', 'libcurl', 'libsodium'], toolchainPackages);
 
+/** Namespaces of its own (user, mount, host name) let a test run the sample as another machine. */
+const canUnshare = hasTool(
+  'unshare',
+  ['--map-root-user', '--mount', '--uts', 'true'],
+  'util-linux',
+);
+
 const COMPILE_TIMEOUT_MS = 120_000;
 const OUTPUT_TIMEOUT_MS = 15_000;
 const NOT_VERIFIED_TEXT = 'The server response could not be verified.';
 const FORCED_LOGOUT_TEXT = 'Your session has expired. Please login again.';
+
+/** What the sample stores beside its saved session: its offline licence and the last time seen. */
+const offlineStateSchema = z.object({ license: z.string(), last_seen: z.number().int() });
+type OfflineState = z.infer<typeof offlineStateSchema>;
+
+/** The content of an LK1 licence (read only; the sample is what checks its signature). */
+const licenceContent = (license: string) =>
+  offlineLicenseContentSchema.parse(
+    JSON.parse(Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8')),
+  );
+
+/** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+const shownInKolkata = (at: Date) => {
+  const minute = Math.ceil(at.getTime() / 60_000) * 60_000;
+  return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+};
+
+/** A loopback port nothing listens on (taken, then released): connections are refused. */
+const closedPort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 
 /** A running sample: its stdout (and stderr) as one growing text, read with a cursor. */
 class ConsoleProgram {
@@ -35,9 +72,14 @@ class ConsoleProgram {
   private readonly exitCode: Promise<number | null>;
   private readonly listeners = new Set<() => void>();
 
-  constructor(binary: string, home: string) {
-    this.child = spawn(binary, [], {
-      env: { ...process.env, HOME: home },
+  constructor(
+    binary: string,
+    home: string,
+    args: string[] = [],
+    extraEnv: Record<string, string> = {},
+  ) {
+    this.child = spawn(binary, args, {
+      env: { ...process.env, HOME: home, ...extraEnv },
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: 60_000,
     });
@@ -106,6 +148,8 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
   let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
   let workDirectory: string;
   let binary: string;
+  /** The same program with its BASE_URL on a closed port: the server cannot be reached. */
+  let offlineBinary: string;
   const programs: ConsoleProgram[] = [];
   const homes: string[] = [];
 
@@ -118,12 +162,13 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     expect(rendered).toContain(JSON.stringify(live.baseUrl));
     let code = replaceConstant(rendered, 'HEARTBEAT_INTERVAL_SECONDS', 1);
     code = replaceConstant(code, 'VERIFY_INTERVAL_SECONDS', 1);
+    const offlineCode = code.replaceAll(
+      JSON.stringify(live.baseUrl),
+      JSON.stringify(`http://127.0.0.1:${await closedPort()}`),
+    );
     code = code.replaceAll(JSON.stringify(live.baseUrl), JSON.stringify(proxy.baseUrl));
 
     workDirectory = await mkdtemp(join(tmpdir(), 'latchkey-cpp-'));
-    const source = join(workDirectory, 'latchkey_client.cpp');
-    binary = join(workDirectory, 'latchkey_client');
-    await writeFile(source, code);
     // The build command of the sample's header, flag for flag.
     const libraries = execFileSync('pkg-config', ['--cflags', '--libs', 'libcurl', 'libsodium'], {
       encoding: 'utf8',
@@ -131,11 +176,21 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     })
       .trim()
       .split(/\s+/);
-    await promisify(execFile)(
-      'g++',
-      ['-std=c++17', '-O2', '-Wall', '-Wextra', '-Werror', source, '-o', binary, ...libraries],
-      { timeout: COMPILE_TIMEOUT_MS },
-    );
+    const compile = async (name: string, sourceCode: string) => {
+      const source = join(workDirectory, `${name}.cpp`);
+      const output = join(workDirectory, name);
+      await writeFile(source, sourceCode);
+      await promisify(execFile)(
+        'g++',
+        ['-std=c++17', '-O2', '-Wall', '-Wextra', '-Werror', source, '-o', output, ...libraries],
+        { timeout: COMPILE_TIMEOUT_MS },
+      );
+      return output;
+    };
+    [binary, offlineBinary] = await Promise.all([
+      compile('latchkey_client', code),
+      compile('latchkey_client_offline', offlineCode),
+    ]);
   }, COMPILE_TIMEOUT_MS + 60_000);
 
   afterEach(() => {
@@ -157,13 +212,43 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     homes.push(home);
     return home;
   };
-  const run = (home: string) => {
-    const program = new ConsoleProgram(binary, home);
+  const run = (
+    home: string,
+    options: { program?: string; isOnAnotherMachine?: boolean; env?: Record<string, string> } = {},
+  ) => {
+    const program = options.isOnAnotherMachine
+      ? new ConsoleProgram(
+          'unshare',
+          home,
+          anotherMachineArgs(options.program ?? binary),
+          options.env,
+        )
+      : new ConsoleProgram(options.program ?? binary, home, [], options.env);
     programs.push(program);
     return program;
   };
+  /**
+   * unshare(1) runs the program in namespaces of its own where every input of its HWID is
+   * another machine's: /etc/machine-id and /var/lib/dbus/machine-id bind-mounted over with
+   * another id, and another host name (the fallback).
+   */
+  const anotherMachineArgs = (program: string) => [
+    '--map-root-user',
+    '--mount',
+    '--uts',
+    'sh',
+    '-c',
+    'for id in /etc/machine-id /var/lib/dbus/machine-id; do [ -e "$id" ] && mount --bind "$0" "$id"; done; hostname another-machine && exec "$1"',
+    anotherMachineId,
+    program,
+  ];
+  let anotherMachineId: string;
   const savedSessionFile = (home: string) =>
     join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
+  const offlineStateFile = (home: string) =>
+    join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.offline.json`);
+  const readOfflineState = async (home: string) =>
+    offlineStateSchema.parse(JSON.parse(await readFile(offlineStateFile(home), 'utf8')));
   const sessionsOf = (userId: string) =>
     live.testApp.database.db
       .select()
@@ -337,6 +422,168 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     expect(program.output).not.toContain(live.application.loginSuccessMessage);
     expect(await sessionsOf(user.id)).toEqual([]);
     expect(await live.activeSessionCount()).toBe(0);
+  });
+  // Issue 25: the offline licence, checked out after each login and used when the server
+  // cannot be reached (the program built with its BASE_URL on a closed port).
+  describe('offline licence', () => {
+    /** A home where a user logged in online and quit: its saved session and licence. */
+    let onlineHome: string;
+    let onlineUser: Awaited<ReturnType<LiveLatchkey['createEndUser']>>;
+
+    /** Logs a user in online until the licence is saved and a heartbeat has run, then quits. */
+    const logInOnlineAndQuit = async (user: { username: string; password: string }) => {
+      const home = await newHome();
+      const program = run(home);
+      await logIn(program, user.username, user.password);
+      await program.waitFor('[latchkey] session started');
+      await program.waitFor('[latchkey] offline licence saved (valid until ');
+      await program.waitFor('[latchkey] heartbeat ok');
+      program.send('quit');
+      expect(await program.exited()).toBe(0);
+      return { home, program };
+    };
+    /** A copy of the online home, its offline state changed by `edit`. */
+    const homeWithState = async (
+      edit: (state: OfflineState) => OfflineState = (state) => state,
+    ) => {
+      const home = await newHome();
+      await cp(join(onlineHome, '.latchkey'), join(home, '.latchkey'), { recursive: true });
+      await writeFile(
+        offlineStateFile(home),
+        JSON.stringify(edit(await readOfflineState(onlineHome))),
+      );
+      return home;
+    };
+    const startOffline = (home: string, isOnAnotherMachine = false) =>
+      run(home, { program: offlineBinary, isOnAnotherMachine, env: { TZ: 'Asia/Kolkata' } });
+
+    beforeAll(async () => {
+      anotherMachineId = join(workDirectory, 'another-machine-id');
+      await writeFile(anotherMachineId, '0123456789abcdef0123456789abcdef\n');
+      onlineUser = await live.createEndUser();
+      ({ home: onlineHome } = await logInOnlineAndQuit(onlineUser));
+    });
+
+    it('checks out a licence for this machine after login, and starts offline with it: the user, until when, no heartbeat', async () => {
+      const state = await readOfflineState(onlineHome);
+      expect(state.license).toMatch(/^LK1\.[\w-]+\.[\w-]+$/);
+      expect(Math.abs(state.last_seen - Date.now() / 1000)).toBeLessThan(30);
+      const content = licenceContent(state.license);
+      const [session] = await sessionsOf(onlineUser.id);
+      expect(content).toMatchObject({
+        application_id: live.application.id,
+        user_id: onlineUser.id,
+        username: onlineUser.username,
+        hwid: session!.hwid,
+      });
+      expect(content.hwid).toMatch(/^[0-9a-f]{64}$/);
+      // OFFLINE_LICENSE_TTL_SECONDS: seven days.
+      const validUntil = Date.parse(content.valid_until);
+      expect(validUntil - Date.parse(content.issued_at)).toBe(604_800_000);
+
+      const offline = startOffline(onlineHome);
+      await offline.waitFor('[latchkey] server unreachable (');
+      await offline.waitFor('[latchkey] offline licence accepted');
+      await offline.waitFor(`Working offline until ${shownInKolkata(new Date(validUntil))}`);
+      await offline.waitFor(`Welcome, ${onlineUser.username}! Type 'help' for commands.`);
+      await offline.waitFor('> ');
+      offline.send('status');
+      await offline.waitFor(`Status: logged in as ${onlineUser.username}`);
+      await offline.waitFor('Session: none (working offline)');
+      // Longer than the heartbeat and verify intervals (1 s here): neither runs offline.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      offline.send('quit');
+      expect(await offline.exited()).toBe(0);
+      expect(offline.output).not.toMatch(/heartbeat|verify|Session end error/);
+      expect(offline.output).not.toContain('Offline Licence Refused');
+      expect((await readOfflineState(onlineHome)).last_seen).toBeGreaterThanOrEqual(
+        state.last_seen,
+      );
+    });
+
+    it.runIf(canUnshare)(
+      'refuses the licence on another machine (another machine id and host name)',
+      async () => {
+        const offline = startOffline(await homeWithState(), true);
+        await offline.waitFor(
+          'Offline Licence Refused: This offline licence belongs to another machine.',
+        );
+        await offline.waitFor('Username: ');
+        expect(offline.output).not.toContain('Working offline');
+        // The same copy on this machine is accepted: only the HWID differed.
+        const here = startOffline(await homeWithState());
+        await here.waitFor('[latchkey] offline licence accepted');
+      },
+    );
+
+    it('refuses a licence whose payload was edited: its signature no longer holds', async () => {
+      const home = await homeWithState((state) => {
+        const [prefix, payload, signature] = state.license.split('.');
+        const content = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+        const edited = Buffer.from(JSON.stringify({ ...content, username: 'mallory' }));
+        return { ...state, license: [prefix, edited.toString('base64url'), signature].join('.') };
+      });
+      const offline = startOffline(home);
+      await offline.waitFor(
+        'Offline Licence Refused: This offline licence is not signed by this application.',
+      );
+      await offline.waitFor('Username: ');
+      expect(offline.output).not.toContain('mallory');
+    });
+
+    it('refuses to start when the clock moved backwards since the last run', async () => {
+      const home = await homeWithState((state) => ({
+        ...state,
+        last_seen: Math.floor(Date.now() / 1000) + 86_400,
+      }));
+      const offline = startOffline(home);
+      await offline.waitFor(
+        'Offline Licence Refused: The system clock moved backwards since the last run.',
+      );
+      await offline.waitFor('Username: ');
+      expect(offline.output).not.toContain('Working offline');
+    });
+
+    it('refuses a licence past its valid_until: the account expiry it was issued with', async () => {
+      const user = await live.createEndUser();
+      const expiresAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 6_000);
+      await live.updateEndUser(user.id, { expiresAt: expiresAt.toISOString() });
+      const { home } = await logInOnlineAndQuit(user);
+      const content = licenceContent((await readOfflineState(home)).license);
+      expect(Date.parse(content.valid_until)).toBe(expiresAt.getTime());
+
+      // A real expiry: wait until the licence's valid_until has passed.
+      await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 1_100));
+      const offline = startOffline(home);
+      await offline.waitFor(
+        `Offline Licence Refused: This offline licence expired on ${shownInKolkata(expiresAt)}.`,
+      );
+      await offline.waitFor('Username: ');
+    });
+
+    it('says the server is unreachable when no licence is stored; a failed checkout did not stop the online user', async () => {
+      // A TTL beyond the application's offline days: the checkout is refused (400).
+      await live.updateApplication({ maxOfflineDays: 1 });
+      const home = await newHome();
+      try {
+        const user = await live.createEndUser();
+        const program = run(home);
+        await logIn(program, user.username, user.password);
+        await program.waitFor('[latchkey] offline licence checkout failed (INVALID_REQUEST');
+        await program.waitFor('[latchkey] heartbeat ok');
+        expect(await live.activeSessionCount()).toBeGreaterThanOrEqual(1);
+        program.send('quit');
+        expect(await program.exited()).toBe(0);
+      } finally {
+        await live.updateApplication({ maxOfflineDays: 30 });
+      }
+      expect(existsSync(offlineStateFile(home))).toBe(false);
+      const offline = startOffline(home);
+      await offline.waitFor(
+        'Server Unreachable: Cannot reach the server, and there is no offline licence on this machine.',
+      );
+      await offline.waitFor('Username: ');
+    });
   });
   // Issue 22: licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
