@@ -26,6 +26,7 @@ test.describe('/docs', () => {
       'C# Client',
       'API Endpoints',
       'Response Codes',
+      'Variables',
       'Verifying Signatures',
       'Implementation Guide',
     ]) {
@@ -36,8 +37,18 @@ test.describe('/docs', () => {
       '/api/v1/login',
       '/api/v1/verify',
       '/api/v1/session/track',
+      '/api/v1/var',
+      '/api/v1/user-var',
+      '/api/v1/user-var/set',
     ]) {
-      await expect(page.getByRole('heading', { name: `POST ${path}`, level: 3 })).toBeVisible();
+      // In the endpoint reference: the variables guide further down names its calls too.
+      await expect(
+        page.getByRole('region', { name: 'API Endpoints' }).getByRole('heading', {
+          name: `POST ${path}`,
+          exact: true,
+          level: 3,
+        }),
+      ).toBeVisible();
     }
     await expect(page.getByText('All data is kept in PostgreSQL.')).toBeVisible();
 

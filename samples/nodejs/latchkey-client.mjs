@@ -2,14 +2,20 @@
 //
 // Run it with `node latchkey-client.mjs`. It asks for a username and a password, logs in,
 // verifies the account, then keeps a live session (a heartbeat every 30 s, a verify every
-// 5 min) while it shows a `> ` prompt that accepts `status`, `redeem`, `release`, `help` and
-// `logout`. At the Username prompt, `/register` creates an account (with a licence key if you
+// 5 min) while it shows a `> ` prompt that accepts `status`, `redeem`, `release`, `note`,
+// `help` and `logout`. At the Username prompt, `/register` creates an account (with a licence key if you
 // sell them) and `/key` logs in with a licence key alone; `redeem` adds a key to the account
 // that is logged in; `release` frees this machine's seat (the user can then log in from
 // another one) where the application allows it. Logins send this machine's name, which the
 // owner sees in the user's device list. The main screen shows the user's entitlements and
 // subscriptions. Every answer from the server is checked against the application's Ed25519
-// signing key before it is believed, so a fake server cannot unlock the program. Import it to
+// signing key before it is believed, so a fake server cannot unlock the program. After each
+// login it checks out an offline licence (kept in ~/.latchkey beside the saved session): when a
+// later start cannot reach the server at all, that licence, checked with the same pinned key,
+// lets the user work offline until it runs out, on this machine only. The main screen shows
+// the vendor's message and the user's note (remote variables); `note` saves a new note. A
+// version the server no longer accepts is offered the current release, which is downloaded
+// beside the program and kept only if it matches the SHA-256 the server signed. Import it to
 // reuse `LatchkeyClient` and `verifyResponseSignature` in your own program: the console part
 // only runs when this file is executed directly.
 
@@ -21,23 +27,44 @@ export const SIGNING_PUBLIC_KEY = 'YOUR_SIGNING_PUBLIC_KEY';
 // Entitlement codes this program needs (e.g. ['PRO']): verify refuses a user who lacks one
 // (ENTITLEMENTS_MISSING). Empty: any user in good standing may use it.
 export const REQUIRED_ENTITLEMENTS = [];
+// Remote variables (set in the console): the application's message shown on the main screen,
+// and the user's own note, which the user may change unless the vendor made it read-only.
+export const WELCOME_MESSAGE_VARIABLE = 'welcome_message';
+export const NOTE_VARIABLE = 'note';
 
 export const HEARTBEAT_INTERVAL_SECONDS = 30;
 export const VERIFY_INTERVAL_SECONDS = 300;
 export const MAX_VERIFY_FAILURES = 3;
 export const HTTP_TIMEOUT_SECONDS = 30;
 export const MAX_CLOCK_SKEW_SECONDS = 300;
+// How long an update's download may take in all.
+export const DOWNLOAD_TIMEOUT_SECONDS = 600;
 // The longest `device_name` the server accepts (in JavaScript characters, UTF-16 units).
 export const MAX_DEVICE_NAME_LENGTH = 128;
+// How long a licence checked out after login lets the program run without the network (7 days;
+// the application's Max Offline Days caps it).
+export const OFFLINE_LICENSE_TTL_SECONDS = 604800;
+// How far the clock may seem to go back between runs before an offline licence is refused.
+export const CLOCK_TOLERANCE_SECONDS = 300;
+// Where Linux keeps the machine identifier the hardware id is made from (the first one found).
+export const MACHINE_ID_FILES = ['/etc/machine-id', '/var/lib/dbus/machine-id'];
 
 import { execFileSync } from 'node:child_process';
 import { createHash, createPublicKey, randomBytes, randomUUID, verify } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createWriteStream,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, homedir, hostname } from 'node:os';
 import { dirname, join } from 'node:path';
 import { clearLine, createInterface, cursorTo } from 'node:readline';
-import { Writable } from 'node:stream';
-import { pathToFileURL } from 'node:url';
+import { Readable, Transform, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 export const NOT_VERIFIED_MESSAGE = 'The server response could not be verified.';
 export const MISSING_CREDENTIALS_MESSAGE = 'Please provide both username and password';
@@ -48,6 +75,12 @@ export const VERIFY_AFTER_LOGIN_FAILED_MESSAGE =
   'Session verification failed. Please try logging in again.';
 export const DEVICE_RELEASED_LOGOUT_MESSAGE =
   'This device is released and its session has ended: log in again here or on another machine.';
+export const OFFLINE_REFUSED_TITLE = 'Offline Licence Refused';
+export const SERVER_UNREACHABLE_TITLE = 'Server Unreachable';
+export const UPDATE_REFUSED_TITLE = 'Update Refused';
+export const UPDATE_TAMPERED_MESSAGE = 'The download does not match its signed SHA-256.';
+export const SERVER_UNREACHABLE_MESSAGE =
+  'Cannot reach the server, and there is no offline licence on this machine.';
 
 const HEX_SIGNATURE = /^[0-9a-fA-F]{128}$/;
 const HEX_PUBLIC_KEY = /^[0-9a-fA-F]{64}$/;
@@ -90,12 +123,115 @@ export function verifyResponseSignature({
   }
 }
 
-/** A network failure, a timeout, a server fault (5xx) or an answer that is not JSON. */
+/** Why an offline licence is refused, each with the text the user sees. */
+export const offlineRefusalMessage = (refusal, content) => {
+  switch (refusal) {
+    case 'another-machine':
+      return 'This offline licence belongs to another machine.';
+    case 'expired':
+      return `This offline licence expired on ${formatLocalTime(content.valid_until)}.`;
+    case 'clock':
+      return 'The system clock moved backwards since the last run.';
+    default:
+      return 'This offline licence is not signed by this application.';
+  }
+};
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * Checks an offline licence (`LK1.<payload>.<signature>`, docs/client-api.md "Offline
+ * licences") without the network, and answers `{ content }` when it holds, else `{ refusal,
+ * content }` with `refusal` one of `not-signed`, `another-machine`, `expired` or `clock`.
+ *
+ * - The signature, under the application's public key pinned in this program, covers
+ *   `latchkey-license-v1.` and the payload segment: nothing but the server holds the private
+ *   key, so an edited or home-made licence is refused (and so is one of another application).
+ * - The licence names the machine it was issued to: a copy on another machine is refused.
+ * - Offline, this machine's clock is the only judge of `valid_until`, so setting it back would
+ *   stretch the licence for ever: `lastSeenSeconds` is the latest time this program has seen,
+ *   and a clock more than CLOCK_TOLERANCE_SECONDS before it (or before the licence was issued)
+ *   has been moved backwards.
+ */
+export function verifyOfflineLicense(
+  license,
+  {
+    publicKeyHex,
+    applicationId,
+    hwid,
+    nowSeconds = Date.now() / 1000,
+    lastSeenSeconds = 0,
+    clockToleranceSeconds = CLOCK_TOLERANCE_SECONDS,
+  },
+) {
+  const notSigned = { refusal: 'not-signed', content: null };
+  const parts = typeof license === 'string' ? license.split('.') : [];
+  // This program checks licences out in the plain form; an encrypted one (LK1E) is not its own.
+  if (parts.length !== 3 || parts[0] !== 'LK1') return notSigned;
+  const [, payload, signature] = parts;
+  if (!BASE64URL.test(payload) || !BASE64URL.test(signature)) return notSigned;
+  if (typeof publicKeyHex !== 'string' || !HEX_PUBLIC_KEY.test(publicKeyHex)) return notSigned;
+  let content;
+  try {
+    const key = createPublicKey({
+      key: {
+        kty: 'OKP',
+        crv: 'Ed25519',
+        x: Buffer.from(publicKeyHex, 'hex').toString('base64url'),
+      },
+      format: 'jwk',
+    });
+    const message = Buffer.from(`latchkey-license-v1.${payload}`, 'ascii');
+    const signatureBytes = Buffer.from(signature, 'base64url');
+    if (signatureBytes.length !== 64 || !verify(null, message, key, signatureBytes)) {
+      return notSigned;
+    }
+    content = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+  } catch {
+    return notSigned;
+  }
+  if (content === null || typeof content !== 'object') return notSigned;
+  if (content.application_id !== applicationId) return { refusal: 'not-signed', content };
+  if (typeof content.hwid !== 'string' || content.hwid !== hwid) {
+    return { refusal: 'another-machine', content };
+  }
+  const validUntil = Date.parse(content.valid_until) / 1000;
+  if (!(nowSeconds <= validUntil)) return { refusal: 'expired', content };
+  const issuedAt = Date.parse(content.issued_at) / 1000;
+  const latestSeen = Math.max(
+    Number(lastSeenSeconds) || 0,
+    Number.isFinite(issuedAt) ? issuedAt : 0,
+  );
+  if (nowSeconds + clockToleranceSeconds < latestSeen) return { refusal: 'clock', content };
+  return { content };
+}
+
+/**
+ * A server time (ISO 8601) as this computer's local time to the minute, rounded up (never
+ * before the time meant): `2026-06-08 17:30`. The text as it came when it is not a time.
+ */
+export function formatLocalTime(iso) {
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return String(iso);
+  const local = new Date(Math.ceil(at / 60_000) * 60_000);
+  const two = (number) => String(number).padStart(2, '0');
+  return (
+    `${local.getFullYear()}-${two(local.getMonth() + 1)}-${two(local.getDate())} ` +
+    `${two(local.getHours())}:${two(local.getMinutes())}`
+  );
+}
+
+/**
+ * A network failure, a timeout, a server fault (5xx) or an answer that is not JSON.
+ * `isUnreachable`: no HTTP answer came at all (refused, DNS, timeout), the only case in which
+ * the program may fall back to its offline licence; a server that answers is never bypassed.
+ */
 export class ConnectionError extends Error {
-  constructor(detail) {
+  constructor(detail, { isUnreachable = false } = {}) {
     super(`Connection error: ${detail}`);
     this.name = 'ConnectionError';
     this.detail = detail;
+    this.isUnreachable = isUnreachable;
   }
 }
 
@@ -216,7 +352,7 @@ function readMachineIdentifier() {
   } catch {
     return null;
   }
-  for (const path of ['/etc/machine-id', '/var/lib/dbus/machine-id']) {
+  for (const path of MACHINE_ID_FILES) {
     try {
       const id = readFileSync(path, 'utf8').trim();
       if (id) return id;
@@ -305,7 +441,7 @@ export class LatchkeyClient {
       });
       body = Buffer.from(await response.arrayBuffer());
     } catch (error) {
-      throw new ConnectionError(describeNetworkError(error));
+      throw new ConnectionError(describeNetworkError(error), { isUnreachable: true });
     }
     const isGenuine = verifyResponseSignature({
       publicKeyHex: this.signingPublicKey,
@@ -470,6 +606,108 @@ export class LatchkeyClient {
     return result;
   }
 
+  /**
+   * POST /license/checkout for the open session: a signed licence (`license`, `valid_until`)
+   * that lets this program start without the network for OFFLINE_LICENSE_TTL_SECONDS.
+   */
+  async checkOutLicense() {
+    const session = this.session;
+    if (!session) throw new Error('No active session.');
+    const result = await this.post('/license/checkout', {
+      session_token: session.token,
+      ttl_seconds: OFFLINE_LICENSE_TTL_SECONDS,
+    });
+    this.log(result.success ? 'licence checked out' : `licence checkout refused (${result.code})`);
+    return result;
+  }
+
+  /**
+   * POST /var: an application variable (`value`), read with the open session (a vendor may let
+   * some be read without one). VARIABLE_NOT_FOUND when the application has none of that name.
+   */
+  async readVariable(name) {
+    return this.post('/var', {
+      name,
+      ...(this.session ? { session_token: this.session.token } : {}),
+    });
+  }
+
+  /** POST /user-var: one of the logged-in user's own variables (`value`). */
+  async readUserVariable(name) {
+    if (!this.session) throw new Error('No active session.');
+    return this.post('/user-var', { session_token: this.session.token, name });
+  }
+
+  /** POST /user-var/set: saves one of the user's own variables; VARIABLE_READ_ONLY if the vendor locked it. */
+  async setUserVariable(name, value) {
+    if (!this.session) throw new Error('No active session.');
+    const result = await this.post('/user-var/set', {
+      session_token: this.session.token,
+      name,
+      value,
+    });
+    this.log(result.success ? `${name} saved` : `${name} not saved (${result.code})`);
+    return result;
+  }
+
+  /**
+   * Downloads the update a VERSION_MISMATCH answer offered (`update`: version, file_id, size,
+   * sha256) into `directory`: POST /file for a short-lived URL, then the bytes into a temporary
+   * file while their SHA-256 is computed. The bytes themselves are not signed (anything between
+   * here and the server could change them), so they are kept, as `update-<version>.bin`, only
+   * when their size and SHA-256 are the ones the server signed; otherwise the temporary file is
+   * deleted. Answers `{ path }`, `{ isTampered: true }`, or `{ refusal }` (the /file answer).
+   */
+  async downloadUpdate(update, directory) {
+    const link = await this.post('/file', {
+      file_id: update.file_id,
+      ...(this.session ? { session_token: this.session.token } : {}),
+    });
+    if (!link.success || typeof link.url !== 'string') return { refusal: link };
+    const expectedSize = update.size;
+    const expectedSha256 = String(update.sha256).toLowerCase();
+    const temporary = join(directory, `.update-${randomBytes(8).toString('hex')}.part`);
+    const hash = createHash('sha256');
+    let size = 0;
+    const measure = new Transform({
+      transform(chunk, _encoding, done) {
+        size += chunk.length;
+        // More than was signed is wrong already: stop rather than fill the disk.
+        if (size > expectedSize) return done(new Error('larger than its signed size'));
+        hash.update(chunk);
+        done(null, chunk);
+      },
+    });
+    try {
+      const response = await fetch(new URL(link.url, `${this.baseUrl}/`), {
+        signal: AbortSignal.timeout(DOWNLOAD_TIMEOUT_SECONDS * 1000),
+      });
+      if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}`);
+      await pipeline(
+        Readable.fromWeb(response.body),
+        measure,
+        createWriteStream(temporary, { mode: 0o600 }),
+      );
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      if (size > expectedSize) {
+        this.log('update refused: larger than its signed size');
+        return { isTampered: true };
+      }
+      throw new ConnectionError(`download failed: ${describeNetworkError(error)}`);
+    }
+    const sha256 = hash.digest('hex');
+    if (size !== expectedSize || sha256 !== expectedSha256) {
+      rmSync(temporary, { force: true });
+      this.log(`update refused: ${size} bytes, SHA-256 ${sha256}`);
+      return { isTampered: true };
+    }
+    const path = join(directory, `update-${String(update.version).replace(/[^\w.-]/g, '_')}.bin`);
+    renameSync(temporary, path);
+    this.log(`update saved (${size} bytes, SHA-256 ${sha256})`);
+    return { path };
+  }
+
   /** Stops monitoring and drops the session without an end call: the server has ended it. */
   forgetSession() {
     this.stopMonitoring();
@@ -496,8 +734,9 @@ export class LatchkeyClient {
    * Heartbeats and periodic verifies. Heartbeat failures and network errors are only logged;
    * a verify refusal (or an answer that cannot be verified) counts, a success resets the
    * count, and MAX_VERIFY_FAILURES in a row end the session and call `onForcedLogout`.
+   * `onHeartbeat` is called after each heartbeat the server accepted.
    */
-  startMonitoring({ onForcedLogout }) {
+  startMonitoring({ onForcedLogout, onHeartbeat = () => {} }) {
     this.stopMonitoring();
     this.isMonitoring = true;
     let isHeartbeatRunning = false;
@@ -514,6 +753,7 @@ export class LatchkeyClient {
         if (result.success) {
           session.lastHeartbeatAt = new Date();
           this.log('heartbeat ok');
+          onHeartbeat();
         } else {
           this.log(`heartbeat failed (${result.code}): ${result.message}`);
         }
@@ -574,6 +814,19 @@ export class LatchkeyClient {
   }
 }
 
+/** Whether a VERSION_MISMATCH answer's `update` names a file to download, with its signed size and hash. */
+function isOfferedUpdate(update) {
+  return (
+    update !== null &&
+    typeof update === 'object' &&
+    typeof update.version === 'string' &&
+    typeof update.file_id === 'string' &&
+    Number.isSafeInteger(update.size) &&
+    typeof update.sha256 === 'string' &&
+    /^[0-9a-fA-F]{64}$/.test(update.sha256)
+  );
+}
+
 function describeNetworkError(error) {
   if (error?.name === 'TimeoutError') return `no answer within ${HTTP_TIMEOUT_SECONDS} seconds`;
   const cause = error?.cause;
@@ -609,6 +862,66 @@ function saveSession(path, user) {
 
 function clearSavedSession(path) {
   rmSync(path, { force: true });
+}
+
+/**
+ * Where the offline licence is kept, beside the saved session:
+ * `~/.latchkey/<same prefix>.offline.json`, as `{ license, last_seen, application_id }`.
+ */
+export function offlineLicensePath(apiKey = API_KEY) {
+  return savedSessionPath(apiKey).replace(/\.json$/, '.offline.json');
+}
+
+export function loadOfflineLicense(path) {
+  try {
+    const stored = JSON.parse(readFileSync(path, 'utf8'));
+    return typeof stored?.license === 'string' && stored.license ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeOfflineLicense(path, stored) {
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    writeFileSync(path, JSON.stringify(stored), { mode: 0o600 });
+  } catch (error) {
+    console.log(`[latchkey] could not save the offline licence: ${error.message}`);
+  }
+}
+
+/** The later of `lastSeen` and now, in unix seconds: `last_seen` never goes back. */
+const laterOfNow = (lastSeen) =>
+  Math.max(Number.isFinite(lastSeen) ? lastSeen : 0, Math.floor(Date.now() / 1000));
+
+/**
+ * Stores a licence just checked out. `applicationId` is the one it names: it came in an answer
+ * signed for this request, so it is this application's, and a licence read offline must name it.
+ */
+function storeOfflineLicense(path, license, applicationId) {
+  const previous = loadOfflineLicense(path);
+  writeOfflineLicense(path, {
+    license,
+    last_seen: laterOfNow(previous?.last_seen),
+    application_id: applicationId,
+  });
+}
+
+/** Moves `last_seen` to now unless it is later already (a clock set back must not lower it). */
+function recordLastSeen(path) {
+  const stored = loadOfflineLicense(path);
+  if (stored) writeOfflineLicense(path, { ...stored, last_seen: laterOfNow(stored.last_seen) });
+}
+
+/** The payload of a licence string (not checked: only for what the server just signed). */
+function licenseContentOf(license) {
+  try {
+    return JSON.parse(
+      Buffer.from(String(license).split('.')[1] ?? '', 'base64url').toString('utf8'),
+    );
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -683,7 +996,10 @@ export async function runConsoleProgram({
     log: (line) => screen.print(`[latchkey] ${line}`),
   });
   const sessionFile = savedSessionPath(client.apiKey);
+  const offlineFile = offlineLicensePath(client.apiKey);
   let state = 'busy';
+  // The licence the program runs on while the server cannot be reached (null: online).
+  let offlineContent = null;
   // What the prompts of a registration, a redemption or a release collected so far.
   let pending = {};
   let exitCode = 0;
@@ -712,8 +1028,58 @@ export async function runConsoleProgram({
       screen.print(`HWID locked:   ${session.isHwidLocked ? 'yes' : 'no'}`);
     }
     printLicensing(session);
+    if (typeof session.welcomeMessage === 'string')
+      screen.print(`Message: ${session.welcomeMessage}`);
+    if (typeof session.note === 'string') screen.print(`Note: ${session.note}`);
     screen.print("Type 'help' for the commands.");
     screen.ask('> ');
+  };
+
+  /**
+   * The application's welcome message and the user's note, for the main screen. One that does
+   * not exist (VARIABLE_NOT_FOUND) shows nothing; any other failure is logged, no more.
+   */
+  const readMainScreenVariables = async (session) => {
+    const read = async (label, call) => {
+      try {
+        const result = await call();
+        if (result.success && typeof result.value === 'string') return result.value;
+        if (result.code !== 'VARIABLE_NOT_FOUND') client.log(`${label} not read (${result.code})`);
+      } catch (error) {
+        client.log(`${label} not read: ${error.message}`);
+      }
+      return null;
+    };
+    session.welcomeMessage = await read('welcome message', () =>
+      client.readVariable(WELCOME_MESSAGE_VARIABLE),
+    );
+    session.note = await read('note', () => client.readUserVariable(NOTE_VARIABLE));
+  };
+
+  /** Saves the user's note (a user variable); the vendor may have made it read-only. */
+  const saveNote = async (value) => {
+    const session = client.session;
+    if (!session) {
+      screen.print('No active session.');
+      return;
+    }
+    let result;
+    try {
+      result = await client.setUserVariable(NOTE_VARIABLE, value);
+    } catch (error) {
+      screen.print(
+        error instanceof ConnectionError ? `Note error: ${error.message}` : error.message,
+      );
+      return;
+    }
+    if (result.code === 'VARIABLE_READ_ONLY') {
+      screen.print(`Note Is Read-Only: ${result.message}`);
+    } else if (!result.success) {
+      printRefusal(result, 'Note Not Saved');
+    } else {
+      session.note = value;
+      screen.print('Note saved.');
+    }
   };
 
   /** A refusal as its title and the server's message; true when the program must exit. */
@@ -729,6 +1095,100 @@ export async function runConsoleProgram({
     return shouldExit;
   };
 
+  /** Forgets who logged in: the saved session and the offline licence go together. */
+  const forgetUser = () => {
+    clearSavedSession(sessionFile);
+    rmSync(offlineFile, { force: true });
+    offlineContent = null;
+  };
+
+  /** The main screen without a session, on the offline licence's word. */
+  const showOfflineMain = (content) => {
+    offlineContent = content;
+    state = 'main';
+    screen.print('');
+    screen.print(`=== Welcome, ${content.username || 'user'} ===`);
+    screen.print(`User ID:       ${content.user_id}`);
+    printLicensing(licensingOf(content));
+    screen.print(`Working offline until ${formatLocalTime(content.valid_until)}`);
+    screen.print("Type 'help' for the commands.");
+    screen.ask('> ');
+  };
+
+  /**
+   * The server cannot be reached: the stored offline licence, checked with the pinned key,
+   * lets the user in until its `valid_until`, without a session (so no heartbeat). True when
+   * the main screen is open; otherwise the reason is shown.
+   */
+  const startOffline = () => {
+    const stored = loadOfflineLicense(offlineFile);
+    if (!stored) {
+      screen.print(`${SERVER_UNREACHABLE_TITLE}: ${SERVER_UNREACHABLE_MESSAGE}`);
+      return false;
+    }
+    const checked = verifyOfflineLicense(stored.license, {
+      publicKeyHex: client.signingPublicKey,
+      applicationId: stored.application_id,
+      hwid: client.hardwareId,
+      lastSeenSeconds: stored.last_seen,
+    });
+    if (checked.refusal) {
+      client.log(`offline licence refused (${checked.refusal})`);
+      screen.print(
+        `${OFFLINE_REFUSED_TITLE}: ${offlineRefusalMessage(checked.refusal, checked.content)}`,
+      );
+      return false;
+    }
+    client.log('offline licence accepted');
+    showOfflineMain(checked.content);
+    return true;
+  };
+
+  /**
+   * Takes an offline licence for the session just opened and stores it once it checks out as
+   * it will be checked offline. A failure only costs the offline start: it is logged, no more.
+   */
+  const checkOutOfflineLicense = async () => {
+    const session = client.session;
+    let result;
+    try {
+      result = await client.checkOutLicense();
+    } catch (error) {
+      client.log(`Licence checkout error: ${error.message}`);
+      return;
+    }
+    // Logged out (or replaced) meanwhile: that user's licence is not to be kept.
+    if (!result.success || client.session !== session) return;
+    const checked = verifyOfflineLicense(result.license, {
+      publicKeyHex: client.signingPublicKey,
+      applicationId: licenseContentOf(result.license)?.application_id,
+      hwid: client.hardwareId,
+    });
+    if (checked.refusal) {
+      client.log(`offline licence not stored (${checked.refusal})`);
+      return;
+    }
+    storeOfflineLicense(offlineFile, result.license, checked.content.application_id);
+    client.log(`offline licence stored (valid until ${checked.content.valid_until})`);
+  };
+
+  /** Downloads the offered update next to this program, and says where it is or why not. */
+  const downloadUpdate = async (update) => {
+    let outcome;
+    try {
+      outcome = await client.downloadUpdate(update, dirname(fileURLToPath(import.meta.url)));
+    } catch (error) {
+      screen.print(
+        error instanceof ConnectionError ? `Download error: ${error.message}` : error.message,
+      );
+      return;
+    }
+    if (outcome.path) screen.print(`Update saved to ${outcome.path}`);
+    else if (outcome.isTampered)
+      screen.print(`${UPDATE_REFUSED_TITLE}: ${UPDATE_TAMPERED_MESSAGE}`);
+    else printRefusal(outcome.refusal, 'Download Failed');
+  };
+
   const exitProgram = () => {
     exitCode = 1;
     state = 'exit';
@@ -736,7 +1196,7 @@ export async function runConsoleProgram({
   };
 
   const onForcedLogout = () => {
-    clearSavedSession(sessionFile);
+    forgetUser();
     screen.print(SESSION_EXPIRED_MESSAGE);
     showLogin();
   };
@@ -754,19 +1214,30 @@ export async function runConsoleProgram({
       return;
     }
     if (!result.success) {
-      clearSavedSession(sessionFile);
+      forgetUser();
       screen.print(`Session start error: ${result.message}`);
       showLogin();
       return;
     }
-    client.startMonitoring({ onForcedLogout });
+    client.startMonitoring({ onForcedLogout, onHeartbeat: () => recordLastSeen(offlineFile) });
+    await readMainScreenVariables(client.session);
+    // A forced logout while they were read has moved to the login prompt already.
+    if (!client.session) return;
     showMain();
+    void checkOutOfflineLicense();
   };
 
   /** A login answer (password or licence key): refused, or verified and into the main screen. */
   const completeLogin = async (result) => {
     if (!result.success) {
-      if (printRefusal(result, 'Login Failed')) {
+      const shouldExit = printRefusal(result, 'Login Failed');
+      if (result.code === 'VERSION_MISMATCH' && isOfferedUpdate(result.update)) {
+        pending = { update: result.update };
+        state = 'update-confirm';
+        screen.ask(`Version ${result.update.version} is available. Download it? (y/n) `);
+        return;
+      }
+      if (shouldExit) {
         exitProgram();
         return;
       }
@@ -895,7 +1366,7 @@ export async function runConsoleProgram({
     // A forced logout while the call ran has moved to the login prompt already.
     if (!client.session) return;
     client.forgetSession();
-    clearSavedSession(sessionFile);
+    forgetUser();
     client.log('logged out (device released)');
     screen.print(DEVICE_RELEASED_LOGOUT_MESSAGE);
     showLogin();
@@ -908,11 +1379,12 @@ export async function runConsoleProgram({
     } catch (error) {
       // Not an answer from the server: keep the saved id for the next start.
       screen.print(error.message);
-      return false;
+      // No answer at all (not a refusal, not a fake): the offline licence may stand in.
+      return error instanceof ConnectionError && error.isUnreachable ? startOffline() : false;
     }
     if (!verified.success) {
       client.log(`saved session refused (${verified.code})`);
-      clearSavedSession(sessionFile);
+      forgetUser();
       return false;
     }
     screen.print('Saved session verified.');
@@ -927,7 +1399,7 @@ export async function runConsoleProgram({
   const logout = async () => {
     client.stopMonitoring();
     await client.endSession();
-    clearSavedSession(sessionFile);
+    forgetUser();
     client.log('logged out');
     screen.print(LOGGED_OUT_MESSAGE);
     showLogin();
@@ -937,6 +1409,9 @@ export async function runConsoleProgram({
     const session = client.session;
     if (!session) {
       screen.print('No active session.');
+      if (offlineContent) {
+        screen.print(`Working offline until ${formatLocalTime(offlineContent.valid_until)}`);
+      }
       return;
     }
     const time = (date) => (date ? date.toLocaleTimeString() : 'not yet');
@@ -960,6 +1435,7 @@ export async function runConsoleProgram({
       '  redeem   add a licence key to this account (asks for the key and your password)',
     );
     screen.print('  release  release this device (log in again from another machine)');
+    screen.print('  note     save a note on your account (your vendor may make it read-only)');
     screen.print('  help     show this list');
     screen.print('  logout   end the session and return to the login prompt');
   };
@@ -987,6 +1463,14 @@ export async function runConsoleProgram({
           state = 'release-username';
           screen.ask('Username: ');
         }
+        return;
+      case 'note':
+        if (!client.session) {
+          screen.print('No active session.');
+          break;
+        }
+        state = 'note-value';
+        screen.ask('New note: ');
         return;
       case 'help':
         showHelp();
@@ -1061,6 +1545,22 @@ export async function runConsoleProgram({
           screen.ask('> ');
         }
         break;
+      case 'update-confirm':
+        state = 'busy';
+        if (/^\s*y(es)?\s*$/i.test(line)) await downloadUpdate(pending.update);
+        pending = {};
+        // This version may not log in: whatever the answer, the program ends here.
+        exitProgram();
+        break;
+      case 'note-value':
+        state = 'busy';
+        await saveNote(line);
+        // A forced logout while the call ran has moved to the login prompt already.
+        if (client.session) {
+          state = 'main';
+          screen.ask('> ');
+        }
+        break;
       case 'release-username':
         pending = { username: line };
         state = 'release-password';
@@ -1084,6 +1584,8 @@ export async function runConsoleProgram({
   screen.readline.on('SIGINT', stop);
   process.once('SIGTERM', stop);
 
+  // Each start moves the offline licence's `last_seen` on (never back): see verifyOfflineLicense.
+  recordLastSeen(offlineFile);
   const saved = loadSavedSession(sessionFile);
   if (!(saved && (await resumeSavedSession(saved)))) {
     if (state !== 'username') {

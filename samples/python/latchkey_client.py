@@ -4,7 +4,13 @@
 # The login window logs in with a username and password, registers an account (with a licence
 # key if you sell them) or logs in with a licence key alone; the main window shows the user's
 # entitlements and subscriptions, redeems further keys onto the account, and releases this
-# device from the account (a new PC: another machine can then log in).
+# device from the account (a new PC: another machine can then log in). After each login it
+# checks out an offline licence (kept in ~/.latchkey beside the saved session): when a later start
+# cannot reach the server at all, that licence, checked with the pinned key, lets the user work
+# offline until it runs out, on this machine only. The main window shows the vendor's message
+# and the user's note (remote variables) and saves a new note. A version the server no longer
+# accepts is offered the current release, downloaded beside the program and kept only if it
+# matches the SHA-256 the server signed.
 
 # Settings: Latchkey fills these in when you copy the sample from the console.
 API_KEY = "YOUR_API_KEY"
@@ -15,14 +21,29 @@ SIGNING_PUBLIC_KEY = "YOUR_SIGNING_PUBLIC_KEY"
 # Entitlement codes this program needs (e.g. ["PRO"]): verify refuses a user who lacks one
 # (ENTITLEMENTS_MISSING). Empty: any user in good standing may use it.
 REQUIRED_ENTITLEMENTS = []
+# Remote variables (set in the console): the application's message shown on the main screen,
+# and the user's own note, which the user may change unless the vendor made it read-only.
+WELCOME_MESSAGE_VARIABLE = "welcome_message"
+NOTE_VARIABLE = "note"
 
 HEARTBEAT_INTERVAL_SECONDS = 30
 VERIFY_INTERVAL_SECONDS = 300
 MAX_VERIFY_FAILURES = 3
 HTTP_TIMEOUT_SECONDS = 30
 MAX_CLOCK_SKEW_SECONDS = 300
+# How long an update's download may take between two reads.
+DOWNLOAD_TIMEOUT_SECONDS = 60
+# How long a licence checked out after login lets the program run without the network (7 days;
+# the application's Max Offline Days caps it).
+OFFLINE_LICENSE_TTL_SECONDS = 604800
+# How far the clock may seem to go back between runs before an offline licence is refused.
+CLOCK_TOLERANCE_SECONDS = 300
+# Where Linux keeps the machine identifier the hardware id is made from (the first one found).
+MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 
-import hashlib  # noqa: E402 (the settings above stay at the very top, where vendors look)
+import base64  # noqa: E402 (the settings above stay at the very top, where vendors look)
+import hashlib  # noqa: E402
+import re  # noqa: E402
 import json  # noqa: E402
 import os  # noqa: E402
 import platform  # noqa: E402
@@ -31,8 +52,10 @@ import secrets  # noqa: E402
 import socket  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
+import tempfile  # noqa: E402
 import time  # noqa: E402
 import urllib.error  # noqa: E402
+import urllib.parse  # noqa: E402
 import urllib.request  # noqa: E402
 import uuid  # noqa: E402
 from datetime import datetime, timedelta, timezone  # noqa: E402
@@ -52,6 +75,13 @@ MISSING_CREDENTIALS_MESSAGE = "Please enter both username and password."
 MISSING_LICENSE_KEY_MESSAGE = "Please enter a licence key."
 MISSING_REDEEM_FIELDS_MESSAGE = "Please enter a licence key and your password."
 MISSING_PASSWORD_MESSAGE = "Please enter your password."
+OFFLINE_REFUSED_TITLE = "Offline Licence Refused"
+SERVER_UNREACHABLE_TITLE = "Server Unreachable"
+SERVER_UNREACHABLE_MESSAGE = (
+    "Cannot reach the server, and there is no offline licence on this machine."
+)
+UPDATE_REFUSED_TITLE = "Update Refused"
+UPDATE_TAMPERED_MESSAGE = "The download does not match its signed SHA-256."
 RELEASE_CONFIRM_MESSAGE = (
     "Release this device from your account? You will be signed out here, and another machine"
     " can then log in with your account."
@@ -209,6 +239,11 @@ class NetworkError(Exception):
     """No usable answer: connection refused, timeout, a server fault (5xx), unreadable JSON."""
 
 
+class ServerUnreachable(NetworkError):
+    """No HTTP answer at all (refused, DNS, timeout): the only case in which the program may
+    fall back to its offline licence. A server that answers is never bypassed."""
+
+
 class ApiResponse:
     def __init__(self, status, data, retry_after):
         self.status = status
@@ -250,7 +285,7 @@ def call_api(path, payload):
         status, headers = error.code, error.headers
         body = error.read()
     except (urllib.error.URLError, OSError) as error:
-        raise NetworkError(str(getattr(error, "reason", error))) from error
+        raise ServerUnreachable(str(getattr(error, "reason", error))) from error
 
     # Verified before parsing: nothing in an unverified body may be read, let alone trusted.
     if not verify_signature(
@@ -308,7 +343,7 @@ def hardware_id():
         except (OSError, ValueError):
             pass
     else:
-        for candidate in ("/etc/machine-id", "/var/lib/dbus/machine-id"):
+        for candidate in MACHINE_ID_FILES:
             try:
                 machine_id = Path(candidate).read_text(encoding="utf-8").strip()
             except OSError:
@@ -357,6 +392,226 @@ def clear_saved_user_id():
         log(f"could not clear the saved session: {error}")
 
 
+# --- The offline licence ----------------------------------------------------------------------
+
+BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def base64url_decode(segment):
+    """RFC 4648 section 5 without padding, as the licence format writes it."""
+    return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+
+
+def iso_seconds(iso):
+    """A server time (ISO 8601) as unix seconds, or None."""
+    try:
+        at = datetime.fromisoformat(str(iso).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if at.tzinfo is None:
+        at = at.replace(tzinfo=timezone.utc)
+    return at.timestamp()
+
+
+def verify_offline_license(license, public_key_hex, application_id, hwid, now=None, last_seen=0):
+    """Checks an offline licence (`LK1.<payload>.<signature>`, docs/client-api.md "Offline
+    licences") without the network. Returns (refusal, content): refusal None when it holds,
+    else "not-signed", "another-machine", "expired" or "clock"; content when it could be read.
+
+    - The signature, under the application's public key pinned in this program, covers
+      `latchkey-license-v1.` and the payload segment: only the server holds the private key,
+      so an edited or home-made licence is refused (and so is one of another application).
+    - The licence names the machine it was issued to: a copy on another machine is refused.
+    - Offline, this machine's clock is the only judge of `valid_until`, so setting it back
+      would stretch the licence for ever: `last_seen` is the latest time this program has
+      seen, and a clock more than CLOCK_TOLERANCE_SECONDS before it (or before the licence
+      was issued) has been moved backwards.
+    """
+    parts = license.split(".") if isinstance(license, str) else []
+    # This program checks licences out in the plain form; an encrypted one (LK1E) is not its own.
+    if len(parts) != 3 or parts[0] != "LK1":
+        return "not-signed", None
+    _, payload, signature = parts
+    if not BASE64URL.match(payload) or not BASE64URL.match(signature):
+        return "not-signed", None
+    try:
+        signature_bytes = base64url_decode(signature)
+        if len(signature_bytes) != 64:
+            return "not-signed", None
+        key = VerifyKey(bytes.fromhex(public_key_hex))
+        key.verify(f"latchkey-license-v1.{payload}".encode("ascii"), signature_bytes)
+        content = json.loads(base64url_decode(payload).decode("utf-8"))
+    except Exception:  # a bad signature, key or payload: nothing this application signed
+        return "not-signed", None
+    if not isinstance(content, dict):
+        return "not-signed", None
+    if content.get("application_id") != application_id:
+        return "not-signed", content
+    if not isinstance(content.get("hwid"), str) or content["hwid"] != hwid:
+        return "another-machine", content
+    current = time.time() if now is None else now
+    valid_until = iso_seconds(content.get("valid_until"))
+    if valid_until is None or current > valid_until:
+        return "expired", content
+    latest_seen = max(last_seen or 0, iso_seconds(content.get("issued_at")) or 0)
+    if current + CLOCK_TOLERANCE_SECONDS < latest_seen:
+        return "clock", content
+    return None, content
+
+
+def offline_refusal_message(refusal, content):
+    """What the user reads when an offline licence is refused."""
+    if refusal == "another-machine":
+        return "This offline licence belongs to another machine."
+    if refusal == "expired":
+        return f"This offline licence expired on {local_time(content.get('valid_until'))}."
+    if refusal == "clock":
+        return "The system clock moved backwards since the last run."
+    return "This offline licence is not signed by this application."
+
+
+def offline_license_path():
+    """Beside the saved session: {"license", "last_seen", "application_id"}."""
+    return Path.home() / ".latchkey" / f"{API_KEY[:12]}.offline.json"
+
+
+def load_offline_license():
+    try:
+        data = json.loads(offline_license_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("license"), str):
+        return None
+    return data
+
+
+def write_offline_license(data):
+    path = offline_license_path()
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        path.write_text(json.dumps(data), encoding="utf-8")
+        os.chmod(path, 0o600)
+    except OSError as error:
+        log(f"could not save the offline licence: {error}")
+
+
+def later_of_now(last_seen):
+    """The later of `last_seen` and now, in unix seconds: `last_seen` never goes back."""
+    previous = last_seen if isinstance(last_seen, (int, float)) else 0
+    return max(int(previous), int(time.time()))
+
+
+def store_offline_license(license, application_id):
+    """Stores a licence just checked out. `application_id` is the one it names: it came in an
+    answer signed for this request, so it is this application's, and a licence read offline
+    must name it."""
+    previous = load_offline_license() or {}
+    write_offline_license(
+        {
+            "license": license,
+            "last_seen": later_of_now(previous.get("last_seen")),
+            "application_id": application_id,
+        }
+    )
+
+
+def record_last_seen():
+    """Moves `last_seen` to now unless it is later already (a clock set back must not lower it)."""
+    stored = load_offline_license()
+    if stored is not None:
+        write_offline_license({**stored, "last_seen": later_of_now(stored.get("last_seen"))})
+
+
+def clear_offline_license():
+    try:
+        offline_license_path().unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        log(f"could not clear the offline licence: {error}")
+
+
+def forget_user():
+    """The saved session and the offline licence go together: a user who leaves takes both."""
+    clear_saved_user_id()
+    clear_offline_license()
+
+
+def license_content_of(license):
+    """The payload of a licence string (not checked: only for what the server just signed)."""
+    try:
+        return json.loads(base64url_decode(str(license).split(".")[1]).decode("utf-8"))
+    except (IndexError, ValueError):
+        return None
+
+
+# --- The update download -----------------------------------------------------------------------
+
+
+def offered_update(data):
+    """The `update` of a VERSION_MISMATCH answer (version, file_id, size, sha256), or None."""
+    update = data.get("update")
+    if not isinstance(update, dict):
+        return None
+    size, sha256 = update.get("size"), update.get("sha256")
+    if not isinstance(update.get("version"), str) or not isinstance(update.get("file_id"), str):
+        return None
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        return None
+    if not isinstance(sha256, str) or not re.fullmatch(r"[0-9a-fA-F]{64}", sha256):
+        return None
+    return update
+
+
+class UpdateTampered(Exception):
+    """The downloaded bytes are not the ones the server signed (size or SHA-256)."""
+
+
+def download_update(update, directory, session_token=None):
+    """Downloads an offered update into `directory`: POST /file for a short-lived URL, then the
+    bytes into a temporary file while their SHA-256 is computed. The bytes themselves are not
+    signed (anything between here and the server could change them), so they are kept, as
+    update-<version>.bin, only when their size and SHA-256 are the ones the server signed;
+    otherwise the temporary file is deleted and UpdateTampered raised. Returns the saved path,
+    or the refused /file answer (an ApiResponse)."""
+    payload = {"file_id": update["file_id"]}
+    if session_token:
+        payload["session_token"] = session_token
+    link = call_api("/api/v1/file", payload)
+    if not link.is_success or not isinstance(link.data.get("url"), str):
+        return link
+    url = urllib.parse.urljoin(BASE_URL.rstrip("/") + "/", link.data["url"])
+    expected_size = update["size"]
+    digest = hashlib.sha256()
+    size = 0
+    handle, temporary = tempfile.mkstemp(prefix=".update-", suffix=".part", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as output:
+            with urllib.request.urlopen(url, timeout=DOWNLOAD_TIMEOUT_SECONDS) as response:
+                while True:
+                    chunk = response.read(65536)
+                    if not chunk:
+                        break
+                    size += len(chunk)
+                    if size > expected_size:
+                        break  # more than was signed is wrong already: stop, not fill the disk
+                    digest.update(chunk)
+                    output.write(chunk)
+        if size != expected_size or digest.hexdigest() != update["sha256"].lower():
+            log(f"update refused: {size} bytes, SHA-256 {digest.hexdigest()}")
+            raise UpdateTampered(UPDATE_TAMPERED_MESSAGE)
+    except BaseException as error:
+        os.unlink(temporary)
+        if isinstance(error, (urllib.error.URLError, OSError)):
+            raise NetworkError(f"download failed: {getattr(error, 'reason', error)}") from error
+        raise
+    version = re.sub(r"[^\w.-]", "_", update["version"])
+    target = Path(directory) / f"update-{version}.bin"
+    os.replace(temporary, target)
+    log(f"update saved ({size} bytes, SHA-256 {digest.hexdigest()})")
+    return target
+
+
 def new_session_token():
     """The clients' own token format (sess_<random hex>_<unix seconds>), for a start that
     has no token from login (a saved session): the server then matches the login's IP."""
@@ -398,6 +653,9 @@ class LatchkeyClient:
         root.resizable(False, False)
         self.root.after(50, self.deliver_results)
         self.build_login_screen()
+        # Each start moves the offline licence's last_seen on (never back): see
+        # verify_offline_license.
+        record_last_seen()
         saved = load_saved_session()
         if saved:
             self.verify_saved_session(saved)
@@ -551,8 +809,8 @@ class LatchkeyClient:
         tk.Label(
             self.root,
             text=f"Welcome, {user.get('username', '')}!",
-            font=("TkDefaultFont", 18, "bold"),
-        ).pack(pady=(20, 8))
+            font=("TkDefaultFont", 16, "bold"),
+        ).pack(pady=(12, 4))
         info = tk.Frame(self.root)
         info.pack(pady=2)
         rows = [
@@ -567,17 +825,20 @@ class LatchkeyClient:
         values = {}
         for row, (label, value) in enumerate(rows):
             tk.Label(info, text=f"{label}:", font=("TkDefaultFont", 11, "bold")).grid(
-                row=row, column=0, sticky="ne", padx=8, pady=2
+                row=row, column=0, sticky="ne", padx=8, pady=0
             )
             values[label] = tk.Label(
                 info, text=str(value), font=("TkDefaultFont", 11), wraplength=420, justify="left"
             )
-            values[label].grid(row=row, column=1, sticky="w", padx=8, pady=2)
+            values[label].grid(row=row, column=1, sticky="w", padx=8, pady=0)
         self.entitlements_label = values["Entitlements"]
         self.subscriptions_label = values["Subscriptions"]
         self.show_licensing()
         self.session_label = tk.Label(self.root, text="Starting session...", fg="#2e7d32")
-        self.session_label.pack(pady=6)
+        self.session_label.pack(pady=(4, 0))
+        # The welcome message and the note (remote variables), once read: see show_variables.
+        self.variables_label = tk.Label(self.root, text="", justify="left")
+        self.variables_label.pack()
 
         # Redeem a licence key onto this account: the password proves the holder.
         tk.Label(self.root, text="Licence key").place(x=20, y=297)
@@ -588,6 +849,12 @@ class LatchkeyClient:
         self.redeem_password_entry.place(x=375, y=294, width=110, height=26)
         self.redeem_button = tk.Button(self.root, text="Redeem", command=self.on_redeem)
         self.redeem_button.place(x=540, y=307, width=90, height=30, anchor="center")
+        # The user's note (a user variable): saved on the account, read back at each login.
+        tk.Label(self.root, text="Note").place(x=10, y=349)
+        self.note_entry = tk.Entry(self.root)
+        self.note_entry.place(x=46, y=347, width=100, height=26)
+        self.note_button = tk.Button(self.root, text="Save Note", command=self.on_save_note)
+        self.note_button.place(x=194, y=360, width=86, height=30, anchor="center")
         tk.Button(self.root, text="Logout", command=self.on_logout).place(
             x=300, y=360, width=120, height=32, anchor="center"
         )
@@ -606,6 +873,17 @@ class LatchkeyClient:
         if self.entitlements_label.winfo_exists():
             self.entitlements_label.config(text=entitlements)
             self.subscriptions_label.config(text=subscriptions)
+
+    def show_variables(self):
+        """The welcome message and the note on the main screen, each only when it exists (long
+        values cut to one line here; the log has them whole)."""
+        lines = []
+        for label, name in (("Message", "welcome_message"), ("Note", "note")):
+            value = self.user.get(name) if self.user else None
+            if isinstance(value, str):
+                lines.append(f"{label}: {value if len(value) <= 70 else value[:69] + '…'}")
+        if self.variables_label.winfo_exists():
+            self.variables_label.config(text="\n".join(lines))
 
     def set_session_status(self, text):
         if self.user is not None and self.session_label.winfo_exists():
@@ -694,6 +972,11 @@ class LatchkeyClient:
         if not result.is_success:
             self.set_busy(False)
             log(f"login failed: {result.code}")
+            update = offered_update(result.data)
+            if result.code == "VERSION_MISMATCH" and update is not None:
+                self.show_dialog("error", "Update Required", refusal_text(result))
+                self.offer_update(update)
+                return
             self.show_refusal(result, "Login Failed")
             return
         log("login ok")
@@ -749,8 +1032,11 @@ class LatchkeyClient:
             self.set_busy(False)
             if status == "error" and isinstance(result, NetworkError):
                 log(f"Verification error: {result}")  # kept: the next start tries again
+                # No answer at all (not a refusal, not a fake): the offline licence may stand in.
+                if isinstance(result, ServerUnreachable):
+                    self.start_offline()
                 return
-            clear_saved_user_id()
+            forget_user()
             if status == "error":
                 self.show_request_error(result, "Verification error")
                 return
@@ -870,7 +1156,7 @@ class LatchkeyClient:
             log(f"device released ({result.data.get('released')})")
             # The server has ended this device's session already: nothing to end here.
             self.stop_monitoring()
-            clear_saved_user_id()
+            forget_user()
             self.reset_to_login()
             self.show_dialog("info", "Device Released", released_text(result))
 
@@ -900,6 +1186,8 @@ class LatchkeyClient:
         if status == "ok" and result.is_success:
             log(f"session started {self.session_token[:8]}")
             self.set_session_status("Session active")
+            self.read_main_screen_variables(generation)
+            self.check_out_license(generation)
         elif status == "error" and isinstance(result, NetworkError):
             # Only a network fault: keep monitoring, the next heartbeat says more.
             log(f"Session start error: {result}")
@@ -907,12 +1195,169 @@ class LatchkeyClient:
         else:
             refused = NOT_VERIFIED_MESSAGE if status == "error" else result.message
             log(f"session start refused: {'not verified' if status == 'error' else result.code}")
-            clear_saved_user_id()
+            forget_user()
             self.reset_to_login()
             self.show_dialog("error", "Session Error", refused)
             return
         self.heartbeat_timer = self.root.after(HEARTBEAT_INTERVAL_SECONDS * 1000, self.heartbeat)
         self.verify_timer = self.root.after(VERIFY_INTERVAL_SECONDS * 1000, self.periodic_verify)
+
+    # --- The update channel -------------------------------------------------------------------
+
+    def offer_update(self, update):
+        """Offers the update a VERSION_MISMATCH answer names; the program ends either way (this
+        version may not log in), once the download has said where it is or why not."""
+        question = f"Version {update['version']} is available. Download it?"
+        if not self.confirm("Update Available", question):
+            self.exit_code = 1
+            self.root.destroy()
+            return
+        self.set_busy(True, "Downloading...")
+        directory = Path(__file__).resolve().parent  # next to the program
+
+        def on_done(status, result):
+            self.set_busy(False)
+            if status == "error" and isinstance(result, UpdateTampered):
+                self.show_dialog("error", UPDATE_REFUSED_TITLE, UPDATE_TAMPERED_MESSAGE)
+            elif status == "error":
+                self.show_request_error(result, "Download error")
+            elif isinstance(result, ApiResponse):
+                self.show_dialog("error", "Download Failed", refusal_text(result))
+            else:
+                self.show_dialog("info", "Update Saved", f"Update saved to {result}")
+            self.exit_code = 1
+            self.root.destroy()
+
+        self.run_in_background(lambda: download_update(update, directory), on_done)
+
+    # --- Remote variables ---------------------------------------------------------------------
+
+    def read_main_screen_variables(self, generation):
+        """The application's welcome message and the user's note, read with the session. One
+        that does not exist (VARIABLE_NOT_FOUND) shows nothing; other failures are logged."""
+        token = self.session_token
+        reads = (
+            ("welcome_message", "Message", "/api/v1/var", WELCOME_MESSAGE_VARIABLE),
+            ("note", "Note", "/api/v1/user-var", NOTE_VARIABLE),
+        )
+        for key, label, path, name in reads:
+            payload = {"name": name, "session_token": token}
+
+            def on_done(status, result, key=key, label=label):
+                if generation != self.generation:
+                    return
+                if status == "error":
+                    log(f"{label} not read: {result}")
+                elif result.is_success and isinstance(result.data.get("value"), str):
+                    self.user[key] = result.data["value"]
+                    log(f"{label}: {self.user[key]}")
+                    self.show_variables()
+                elif result.code == "VARIABLE_NOT_FOUND":
+                    log(f"no {label.lower()}")
+                else:
+                    log(f"{label} not read: {result.code}")
+
+            self.run_in_background(
+                lambda path=path, payload=payload: call_api(path, payload), on_done
+            )
+
+    def on_save_note(self):
+        """Saves the note box as the user's note; the vendor may have made it read-only."""
+        if self.user is None or not self.session_token:
+            return
+        if str(self.note_button["state"]) == tk.DISABLED:
+            return
+        value = self.note_entry.get()
+        self.note_button.config(state=tk.DISABLED)
+        log("save the note")
+        generation = self.generation
+        payload = {"session_token": self.session_token, "name": NOTE_VARIABLE, "value": value}
+
+        def on_done(status, result):
+            if generation != self.generation:
+                return  # logged out meanwhile
+            self.note_button.config(state=tk.NORMAL)
+            if status == "error":
+                self.show_request_error(result, "Connection error")
+            elif result.code == "VARIABLE_READ_ONLY":
+                log("note refused: VARIABLE_READ_ONLY")
+                self.show_dialog("warning", "Note Is Read-Only", result.message)
+            elif not result.is_success:
+                log(f"note refused: {result.code}")
+                self.show_refusal(result, "Note Not Saved")
+            else:
+                log("note saved")
+                self.user["note"] = value
+                self.note_entry.delete(0, tk.END)
+                self.show_variables()
+                self.show_dialog("info", "Note Saved", "Note saved.")
+
+        self.run_in_background(lambda: call_api("/api/v1/user-var/set", payload), on_done)
+
+    # --- The offline licence ------------------------------------------------------------------
+
+    def check_out_license(self, generation):
+        """Takes an offline licence for the session just started and stores it once it checks
+        out as it will be checked offline. A failure only costs the offline start: logged."""
+        payload = {
+            "session_token": self.session_token,
+            "ttl_seconds": OFFLINE_LICENSE_TTL_SECONDS,
+        }
+
+        def on_done(status, result):
+            if generation != self.generation:
+                return  # logged out meanwhile: that user's licence is not to be kept
+            if status == "error":
+                log(f"Licence checkout error: {result}")
+                return
+            if not result.is_success:
+                log(f"licence checkout refused: {result.code}")
+                return
+            license = result.data.get("license")
+            content = license_content_of(license) or {}
+            refusal, content = verify_offline_license(
+                license, SIGNING_PUBLIC_KEY, content.get("application_id"), self.hwid
+            )
+            if refusal:
+                log(f"offline licence not stored ({refusal})")
+                return
+            store_offline_license(license, content["application_id"])
+            log(f"offline licence stored (valid until {content['valid_until']})")
+
+        self.run_in_background(lambda: call_api("/api/v1/license/checkout", payload), on_done)
+
+    def start_offline(self):
+        """The server cannot be reached: the stored offline licence, checked with the pinned
+        key, lets the user in until its valid_until, without a session (so no heartbeat)."""
+        stored = load_offline_license()
+        if stored is None:
+            self.show_dialog("error", SERVER_UNREACHABLE_TITLE, SERVER_UNREACHABLE_MESSAGE)
+            return
+        refusal, content = verify_offline_license(
+            stored["license"],
+            SIGNING_PUBLIC_KEY,
+            stored.get("application_id"),
+            self.hwid,
+            last_seen=stored.get("last_seen") or 0,
+        )
+        if refusal:
+            log(f"offline licence refused ({refusal})")
+            message = offline_refusal_message(refusal, content)
+            self.show_dialog("error", OFFLINE_REFUSED_TITLE, message)
+            return
+        log("offline licence accepted")
+        self.generation += 1
+        self.user = {
+            "user_id": content.get("user_id", ""),
+            "username": content.get("username", ""),
+            "expires_at": content.get("account_expires_at"),
+            **licensing_of(content),
+        }
+        self.session_token = None
+        self.build_main_screen()
+        offline_until = f"Working offline until {local_time(content.get('valid_until'))}"
+        log(offline_until)
+        self.set_session_status(offline_until)
 
     def heartbeat(self):
         generation = self.generation
@@ -933,6 +1378,7 @@ class LatchkeyClient:
                     log(f"Heartbeat error: {result}")
             elif result.is_success:
                 log("heartbeat ok")
+                record_last_seen()
                 now = time.strftime("%H:%M:%S")
                 self.set_session_status(f"Session active (last heartbeat {now})")
             else:
@@ -1005,7 +1451,7 @@ class LatchkeyClient:
         log("forced logout")
         self.end_session()
         self.stop_monitoring()
-        clear_saved_user_id()
+        forget_user()
         self.show_dialog("warning", "Session Expired", SESSION_EXPIRED_MESSAGE)
         self.reset_to_login()
 
@@ -1013,7 +1459,7 @@ class LatchkeyClient:
         log("logout")
         self.end_session()
         self.stop_monitoring()
-        clear_saved_user_id()
+        forget_user()
         self.reset_to_login()
         self.show_dialog("info", "Logged Out", LOGGED_OUT_MESSAGE)
 

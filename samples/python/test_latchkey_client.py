@@ -2,8 +2,10 @@
 (RFC 8032 test 1 key). Run: /usr/bin/python3 -m unittest test_latchkey_client (from this folder),
 or with LATCHKEY_CLIENT_PATH naming a rendered copy of the sample to test that one."""
 
+import base64
 import contextlib
 import importlib.util
+import json
 import os
 import time
 import unittest
@@ -212,6 +214,105 @@ class DevicesTest(unittest.TestCase):
             self.assertIsNone(client.device_name())
         finally:
             client.socket.gethostname = original
+
+
+# The worked licence of docs/client-api.md, signed with the same RFC 8032 test 1 key.
+WORKED_LICENSE = (
+    "LK1.eyJhcHBsaWNhdGlvbl9pZCI6NDIsInVzZXJfaWQiOiIwYjBmN2MxZS01ZDJhLTRjMWUtOWYzYi02YTdkOGU5ZjBhMWIiLCJ1c2VybmFtZSI6ImFsaWNlIiwiaHdpZCI6IkRFU0tUT1AtN0YzSyIsImVudGl0bGVtZW50cyI6WyJFWFBPUlRfUERGIiwiUFJPIl0sInN1YnNjcmlwdGlvbnMiOlt7InBsYW4iOiJQcm8iLCJleHBpcmVzX2F0IjoiMjAyNi0wNy0wMVQxMjowMDowMC4wMDBaIn1dLCJhY2NvdW50X2V4cGlyZXNfYXQiOm51bGwsImlzc3VlZF9hdCI6IjIwMjYtMDYtMDFUMTI6MDA6MDAuMDAwWiIsInZhbGlkX3VudGlsIjoiMjAyNi0wNi0wOFQxMjowMDowMC4wMDBaIiwiaWQiOiI1ZTFjMmI3YS05ZDRmLTRlOGEtYjNjNi0xZjJlM2Q0YzViNmEifQ"
+    ".gXxZitkGitki-qpbCaGJIDK4PJIMwOzX2X01FKhihO_kDHH4ec5U0X_Iq4ApRnWZb7muw2vpL9IIid7Opw4TCg"
+)
+ISSUED_AT = 1780315200  # 2026-06-01T12:00:00Z
+VALID_UNTIL = 1780920000  # 2026-06-08T12:00:00Z
+SEED = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
+
+
+def sign_license(content):
+    """A licence of other content, signed as the server would with the documented test key."""
+    from nacl.signing import SigningKey
+
+    payload = base64.urlsafe_b64encode(json.dumps(content).encode()).rstrip(b"=").decode()
+    signed = SigningKey(bytes.fromhex(SEED)).sign(f"latchkey-license-v1.{payload}".encode())
+    signature = base64.urlsafe_b64encode(signed.signature).rstrip(b"=").decode()
+    return f"LK1.{payload}.{signature}"
+
+
+class OfflineLicenseTest(unittest.TestCase):
+    def refusal(self, license=WORKED_LICENSE, **changes):
+        arguments = {
+            "public_key_hex": PUBLIC_KEY,
+            "application_id": 42,
+            "hwid": "DESKTOP-7F3K",
+            "now": ISSUED_AT + 3600,
+            "last_seen": ISSUED_AT + 60,
+        }
+        arguments.update(changes)
+        refusal, _content = client.verify_offline_license(license, **arguments)
+        return refusal or "accepted"
+
+    def content(self):
+        return client.license_content_of(WORKED_LICENSE)
+
+    def test_accepts_the_worked_licence(self):
+        refusal, content = client.verify_offline_license(
+            WORKED_LICENSE, PUBLIC_KEY, 42, "DESKTOP-7F3K", now=ISSUED_AT + 3600
+        )
+        self.assertIsNone(refusal)
+        self.assertEqual(content["username"], "alice")
+        self.assertEqual(content["entitlements"], ["EXPORT_PDF", "PRO"])
+        self.assertEqual(client.CLOCK_TOLERANCE_SECONDS, 300)
+        self.assertEqual(client.OFFLINE_LICENSE_TTL_SECONDS, 604800)
+
+    def test_refuses_a_licence_not_signed_by_this_application(self):
+        prefix, payload, signature = WORKED_LICENSE.split(".")
+        edited = client.base64url_decode(payload).replace(b'"alice"', b'"mallory"')
+        edited_payload = base64.urlsafe_b64encode(edited).rstrip(b"=").decode()
+        self.assertEqual(self.refusal(f"{prefix}.{edited_payload}.{signature}"), "not-signed")
+        other_key = "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c"
+        self.assertEqual(self.refusal(public_key_hex=other_key), "not-signed")
+        self.assertEqual(self.refusal(application_id=43), "not-signed")
+        self.assertEqual(self.refusal(application_id=None), "not-signed")
+        # The domain is part of what is signed: the same bytes under LK1E are not this licence.
+        self.assertEqual(self.refusal(f"LK1E.{payload}.{signature}"), "not-signed")
+        self.assertEqual(self.refusal(f"{prefix}.{payload}"), "not-signed")
+        self.assertEqual(self.refusal(WORKED_LICENSE + ".extra"), "not-signed")
+        self.assertEqual(self.refusal(f"{prefix}.{payload}.{signature[:-2]}"), "not-signed")
+        self.assertEqual(self.refusal(None), "not-signed")
+        self.assertEqual(self.refusal(public_key_hex="YOUR_SIGNING_PUBLIC_KEY"), "not-signed")
+        self.assertEqual(
+            client.offline_refusal_message("not-signed", None),
+            "This offline licence is not signed by this application.",
+        )
+
+    def test_refuses_another_machines_licence(self):
+        self.assertEqual(self.refusal(hwid="LAPTOP-9Q2Z"), "another-machine")
+        unbound = sign_license({**self.content(), "hwid": None})
+        self.assertEqual(self.refusal(unbound), "another-machine")
+        # Signed by the documented key, so the test's own signing stands for the server's.
+        self.assertEqual(self.refusal(sign_license(self.content())), "accepted")
+        self.assertEqual(
+            client.offline_refusal_message("another-machine", self.content()),
+            "This offline licence belongs to another machine.",
+        )
+
+    def test_refuses_a_licence_past_valid_until(self):
+        self.assertEqual(self.refusal(now=VALID_UNTIL), "accepted")
+        self.assertEqual(self.refusal(now=VALID_UNTIL + 1), "expired")
+        with local_zone("Asia/Kolkata"):
+            self.assertEqual(
+                client.offline_refusal_message("expired", self.content()),
+                "This offline licence expired on 2026-06-08 17:30.",
+            )
+
+    def test_refuses_a_clock_moved_backwards(self):
+        tolerance = client.CLOCK_TOLERANCE_SECONDS
+        now = ISSUED_AT + 86400
+        self.assertEqual(self.refusal(now=now, last_seen=now + tolerance), "accepted")
+        self.assertEqual(self.refusal(now=now, last_seen=now + tolerance + 1), "clock")
+        self.assertEqual(self.refusal(now=ISSUED_AT - tolerance - 1, last_seen=0), "clock")
+        self.assertEqual(
+            client.offline_refusal_message("clock", self.content()),
+            "The system clock moved backwards since the last run.",
+        )
 
 
 if __name__ == "__main__":

@@ -1,14 +1,20 @@
 import type { AddressInfo } from 'node:net';
 import {
+  appFileSchema,
   appUserSchema,
   applicationSchema,
   applicationStatsSchema,
+  applicationVariableSchema,
   deviceListSchema,
   generatedLicensesSchema,
   planSchema,
   sampleSchema,
   subscriptionListSchema,
+  userVariableListSchema,
+  userVariableSchema,
+  type AppFile,
   type AppUser,
+  type ApplicationVariable,
   type Application,
   type CreatePlanRequest,
   type Device,
@@ -17,6 +23,7 @@ import {
   type Subscription,
   type UpdateAppUserRequest,
   type UpdateApplicationRequest,
+  type UserVariable,
 } from '@latchkey/contracts';
 import { createApplicationViaApi } from '../../apps/server/test/factories.ts';
 import {
@@ -63,6 +70,30 @@ export interface LiveLatchkey {
   devicesOf(userId: string): Promise<Device[]>;
   /** A login through the client API from another program on another machine: its code. */
   loginFrom(user: { username: string; password: string }, hwid: string): Promise<string>;
+  /** An application variable (issue 25), as the console's Variables tab creates one. */
+  createVariable(input: {
+    name: string;
+    value: string;
+    requiresSession?: boolean;
+  }): Promise<ApplicationVariable>;
+  /** Creates or replaces one of an end user's variables, as the user dialog does. */
+  setUserVariable(
+    userId: string,
+    name: string,
+    input: { value: string; readOnly?: boolean },
+  ): Promise<UserVariable>;
+  /** The end user's variables by name, as the user dialog shows them. */
+  userVariablesOf(userId: string): Promise<UserVariable[]>;
+  /** Uploads a file of the application (issue 25) as the console does: its bytes as the body. */
+  uploadFile(input: {
+    name: string;
+    version: string;
+    platform?: string;
+    bytes: Buffer;
+    requiresSession?: boolean;
+  }): Promise<AppFile>;
+  /** Marks a file as the current release (VERSION_MISMATCH then offers it), or clears it. */
+  setCurrentRelease(fileId: string | null): Promise<Application>;
   close(): Promise<void>;
 }
 
@@ -194,6 +225,53 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
         }),
       });
       return ((await response.json()) as { code: string }).code;
+    },
+    async createVariable(input) {
+      return applicationVariableSchema.parse(
+        await ownerCall('POST', `/api/applications/${application.id}/variables`, input),
+      );
+    },
+    async setUserVariable(userId, name, input) {
+      return userVariableSchema.parse(
+        await ownerCall(
+          'PUT',
+          `/api/applications/${application.id}/users/${userId}/variables/${encodeURIComponent(name)}`,
+          input,
+        ),
+      );
+    },
+    async userVariablesOf(userId) {
+      return userVariableListSchema.parse(
+        await ownerCall('GET', `/api/applications/${application.id}/users/${userId}/variables`),
+      );
+    },
+    async uploadFile(input) {
+      const query = new URLSearchParams({ name: input.name, version: input.version });
+      if (input.platform !== undefined) query.set('platform', input.platform);
+      if (input.requiresSession !== undefined) {
+        query.set('requiresSession', String(input.requiresSession));
+      }
+      const path = `/api/applications/${application.id}/files?${query}`;
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          ...owner.headers,
+          origin: baseUrl,
+          'content-type': 'application/octet-stream',
+        },
+        body: input.bytes,
+      });
+      const text = await response.text();
+      if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${text}`);
+      return appFileSchema.parse(JSON.parse(text));
+    },
+    async setCurrentRelease(fileId) {
+      application = applicationSchema.parse(
+        await ownerCall('PUT', `/api/applications/${application.id}`, {
+          currentReleaseFileId: fileId,
+        }),
+      );
+      return application;
     },
     close: () => testApp.close(),
   };

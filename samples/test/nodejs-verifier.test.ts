@@ -1,3 +1,4 @@
+import { createPrivateKey, sign } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 
 interface SignedResponse {
@@ -72,6 +73,154 @@ describe('Node.js sample: response signature verifier', () => {
     );
     expect(verifyResponseSignature({ ...example, publicKeyHex: 'YOUR_SIGNING_PUBLIC_KEY' })).toBe(
       false,
+    );
+  });
+});
+
+// Issue 25: offline licences, verified with nothing but the pinned key (docs/client-api.md).
+interface OfflineCheck {
+  publicKeyHex: string;
+  applicationId: number | undefined;
+  hwid: string;
+  nowSeconds?: number;
+  lastSeenSeconds?: number;
+}
+interface LicenseContent {
+  username: string;
+  hwid: string | null;
+  issued_at: string;
+  valid_until: string;
+  [field: string]: unknown;
+}
+const offline = (await import(templateUrl)) as {
+  verifyOfflineLicense: (
+    license: unknown,
+    check: OfflineCheck,
+  ) => { content: LicenseContent | null; refusal?: string };
+  offlineRefusalMessage: (refusal: string, content: LicenseContent | null) => string;
+  formatLocalTime: (iso: string) => string;
+  CLOCK_TOLERANCE_SECONDS: number;
+  OFFLINE_LICENSE_TTL_SECONDS: number;
+};
+
+/** The worked licence of docs/client-api.md, signed with the same RFC 8032 test 1 key. */
+const workedLicense =
+  'LK1.eyJhcHBsaWNhdGlvbl9pZCI6NDIsInVzZXJfaWQiOiIwYjBmN2MxZS01ZDJhLTRjMWUtOWYzYi02YTdkOGU5ZjBhMWIiLCJ1c2VybmFtZSI6ImFsaWNlIiwiaHdpZCI6IkRFU0tUT1AtN0YzSyIsImVudGl0bGVtZW50cyI6WyJFWFBPUlRfUERGIiwiUFJPIl0sInN1YnNjcmlwdGlvbnMiOlt7InBsYW4iOiJQcm8iLCJleHBpcmVzX2F0IjoiMjAyNi0wNy0wMVQxMjowMDowMC4wMDBaIn1dLCJhY2NvdW50X2V4cGlyZXNfYXQiOm51bGwsImlzc3VlZF9hdCI6IjIwMjYtMDYtMDFUMTI6MDA6MDAuMDAwWiIsInZhbGlkX3VudGlsIjoiMjAyNi0wNi0wOFQxMjowMDowMC4wMDBaIiwiaWQiOiI1ZTFjMmI3YS05ZDRmLTRlOGEtYjNjNi0xZjJlM2Q0YzViNmEifQ.gXxZitkGitki-qpbCaGJIDK4PJIMwOzX2X01FKhihO_kDHH4ec5U0X_Iq4ApRnWZb7muw2vpL9IIid7Opw4TCg';
+const issuedAt = Date.parse('2026-06-01T12:00:00.000Z') / 1000;
+const validUntil = Date.parse('2026-06-08T12:00:00.000Z') / 1000;
+const check: OfflineCheck = {
+  publicKeyHex: example.publicKeyHex,
+  applicationId: 42,
+  hwid: 'DESKTOP-7F3K',
+  nowSeconds: issuedAt + 3600,
+  lastSeenSeconds: issuedAt + 60,
+};
+
+/** A licence of other content, signed as the server would with the documented test key. */
+const signLicense = (content: Record<string, unknown>) => {
+  const seed = Buffer.from(
+    '9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60',
+    'hex',
+  );
+  const privateKey = createPrivateKey({
+    key: {
+      kty: 'OKP',
+      crv: 'Ed25519',
+      d: seed.toString('base64url'),
+      x: Buffer.from(example.publicKeyHex, 'hex').toString('base64url'),
+    },
+    format: 'jwk',
+  });
+  const payload = Buffer.from(JSON.stringify(content)).toString('base64url');
+  const signature = sign(null, Buffer.from(`latchkey-license-v1.${payload}`), privateKey);
+  return `LK1.${payload}.${signature.toString('base64url')}`;
+};
+const workedContent = JSON.parse(
+  Buffer.from(workedLicense.split('.')[1]!, 'base64url').toString('utf8'),
+) as LicenseContent;
+
+describe('Node.js sample: offline licence verifier', () => {
+  const refusalOf = (license: unknown, changes: Partial<OfflineCheck> = {}) =>
+    offline.verifyOfflineLicense(license, { ...check, ...changes }).refusal ?? 'accepted';
+
+  it('accepts the worked licence of the docs, with its content', () => {
+    const result = offline.verifyOfflineLicense(workedLicense, check);
+    expect(result.refusal).toBeUndefined();
+    expect(result.content).toMatchObject({ application_id: 42, username: 'alice' });
+    // The sample's own constants, as the issue fixes them.
+    expect(offline.CLOCK_TOLERANCE_SECONDS).toBe(300);
+    expect(offline.OFFLINE_LICENSE_TTL_SECONDS).toBe(604800);
+  });
+
+  it('refuses a licence not signed by this application: edited, re-signed by another key, another application, mangled', () => {
+    const [prefix, payload, signature] = workedLicense.split('.') as [string, string, string];
+    const edited = Buffer.from(
+      Buffer.from(payload, 'base64url').toString('utf8').replace('"alice"', '"mallory"'),
+    ).toString('base64url');
+    expect(refusalOf(`${prefix}.${edited}.${signature}`)).toBe('not-signed');
+    // RFC 8032 test 2's public key: a real key, not the one that signed.
+    expect(
+      refusalOf(workedLicense, {
+        publicKeyHex: '3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c',
+      }),
+    ).toBe('not-signed');
+    expect(refusalOf(workedLicense, { applicationId: 43 })).toBe('not-signed');
+    expect(refusalOf(workedLicense, { applicationId: undefined })).toBe('not-signed');
+    // The domain is part of what is signed: the same bytes under LK1E are not this licence.
+    expect(refusalOf(`LK1E.${payload}.${signature}`)).toBe('not-signed');
+    expect(refusalOf(`${prefix}.${payload}`)).toBe('not-signed');
+    expect(refusalOf(`${workedLicense}.extra`)).toBe('not-signed');
+    expect(refusalOf(`${prefix}.${payload}.${signature.slice(0, -2)}`)).toBe('not-signed');
+    expect(refusalOf(null)).toBe('not-signed');
+    expect(refusalOf(workedLicense, { publicKeyHex: 'YOUR_SIGNING_PUBLIC_KEY' })).toBe(
+      'not-signed',
+    );
+    expect(offline.offlineRefusalMessage('not-signed', null)).toBe(
+      'This offline licence is not signed by this application.',
+    );
+  });
+
+  it("refuses another machine's licence, and one bound to no machine", () => {
+    expect(refusalOf(workedLicense, { hwid: 'LAPTOP-9Q2Z' })).toBe('another-machine');
+    expect(refusalOf(signLicense({ ...workedContent, hwid: null }))).toBe('another-machine');
+    // Signed by the documented key, so the verifier's own signing stands for the server's.
+    expect(refusalOf(signLicense(workedContent))).toBe('accepted');
+    expect(offline.offlineRefusalMessage('another-machine', workedContent)).toBe(
+      'This offline licence belongs to another machine.',
+    );
+  });
+
+  it('holds until valid_until and refuses it a second later, naming the end in local time', () => {
+    expect(refusalOf(workedLicense, { nowSeconds: validUntil })).toBe('accepted');
+    expect(refusalOf(workedLicense, { nowSeconds: validUntil + 1 })).toBe('expired');
+    const zone = process.env.TZ;
+    process.env.TZ = 'Asia/Kolkata'; // +05:30 all year: a conversion that shows
+    try {
+      expect(offline.formatLocalTime('2026-06-08T12:00:00.000Z')).toBe('2026-06-08 17:30');
+      expect(offline.formatLocalTime('2026-06-08T12:00:00.001Z')).toBe('2026-06-08 17:31');
+      expect(offline.offlineRefusalMessage('expired', workedContent)).toBe(
+        'This offline licence expired on 2026-06-08 17:30.',
+      );
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
+  it('refuses a clock set back beyond the tolerance from the last time seen, or before the issue', () => {
+    const tolerance = offline.CLOCK_TOLERANCE_SECONDS;
+    const now = issuedAt + 86_400;
+    expect(refusalOf(workedLicense, { nowSeconds: now, lastSeenSeconds: now + tolerance })).toBe(
+      'accepted',
+    );
+    expect(
+      refusalOf(workedLicense, { nowSeconds: now, lastSeenSeconds: now + tolerance + 1 }),
+    ).toBe('clock');
+    expect(
+      refusalOf(workedLicense, { nowSeconds: issuedAt - tolerance - 1, lastSeenSeconds: 0 }),
+    ).toBe('clock');
+    expect(offline.offlineRefusalMessage('clock', workedContent)).toBe(
+      'The system clock moved backwards since the last run.',
     );
   });
 });

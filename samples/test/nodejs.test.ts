@@ -1,5 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -25,6 +27,8 @@ const messages = {
 
 interface RunningSample {
   process: ChildProcessWithoutNullStreams;
+  /** The folder the program runs from (its own file is all it holds at the start). */
+  directory: string;
   output(): string;
   /** Where the output ends now: wait for text printed after this point. */
   mark(): number;
@@ -66,6 +70,7 @@ describe('Node.js sample against a live Latchkey', () => {
     for (const child of running) child.kill('SIGKILL');
     running.clear();
     proxy.state.tamper = false;
+    proxy.state.tamperPathPrefix = null;
   });
 
   afterAll(async () => {
@@ -84,7 +89,11 @@ describe('Node.js sample against a live Latchkey', () => {
   const savedSessionFile = (home: string) =>
     join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
 
-  const startSample = async (home: string, source = code): Promise<RunningSample> => {
+  const startSample = async (
+    home: string,
+    source = code,
+    extraEnv: Record<string, string> = {},
+  ): Promise<RunningSample> => {
     runCount += 1;
     const directory = join(workDirectory, `run-${runCount}`);
     await mkdir(directory);
@@ -92,7 +101,7 @@ describe('Node.js sample against a live Latchkey', () => {
     await writeFile(file, source);
     const child = spawn(process.execPath, [file], {
       cwd: directory,
-      env: { PATH: process.env.PATH ?? '', HOME: home },
+      env: { PATH: process.env.PATH ?? '', HOME: home, ...extraEnv },
     });
     running.add(child);
     let output = '';
@@ -109,6 +118,7 @@ describe('Node.js sample against a live Latchkey', () => {
 
     return {
       process: child,
+      directory,
       output: () => output,
       mark: () => output.length,
       waitFor: (text, from = 0) =>
@@ -608,6 +618,327 @@ describe('Node.js sample against a live Latchkey', () => {
       );
       await sample.waitFor('> ', from);
       expect(await sample.end()).toBe(0);
+    });
+  });
+
+  // Issue 25: the offline licence. Offline is the same program with its base URL on a closed
+  // port: every call fails to connect, as with no network.
+  describe('offline licence', () => {
+    let offlineCode: string;
+    beforeAll(async () => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as { port: number };
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      offlineCode = replaceConstant(code, 'BASE_URL', `'http://127.0.0.1:${port}'`);
+    });
+
+    const offlineFile = (home: string) =>
+      join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.offline.json`);
+    const storedLicense = (home: string) =>
+      JSON.parse(readFileSync(offlineFile(home), 'utf8')) as {
+        license: string;
+        last_seen: number;
+      };
+    const contentOf = (license: string) =>
+      JSON.parse(Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8')) as {
+        username: string;
+        hwid: string | null;
+        valid_until: string;
+        application_id: number;
+      };
+    /** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+    const shownInKolkata = (iso: string) => {
+      const minute = Math.ceil(Date.parse(iso) / 60_000) * 60_000;
+      return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+    };
+    const kolkata = { TZ: 'Asia/Kolkata' };
+
+    /** Logs in online, waits for the licence to be stored, and leaves the program. */
+    const logInAndCheckOut = async (user: { username: string; password: string }) => {
+      const home = await newHome();
+      const online = await startSample(home);
+      const from = await logIn(online, user.username, user.password, 0);
+      await online.waitFor('[latchkey] licence checked out', from);
+      await online.waitFor('[latchkey] offline licence stored (valid until ', from);
+      expect(await online.end()).toBe(0);
+      return home;
+    };
+
+    /** Starts the program offline and answers what it printed once it waits for input. */
+    const startOffline = async (home: string, source = offlineCode) => {
+      const sample = await startSample(home, source, kolkata);
+      await sample.waitFor('Connection error: ECONNREFUSED');
+      return sample;
+    };
+    const expectRefused = async (home: string, text: string, source = offlineCode) => {
+      const sample = await startOffline(home, source);
+      const refused = await sample.waitFor(`Offline Licence Refused: ${text}\n`);
+      await sample.waitFor('Username: ', refused);
+      expect(sample.output()).not.toContain('Working offline');
+      expect(sample.output()).not.toContain('=== Welcome');
+      expect(await sample.end()).toBe(0);
+    };
+
+    it('checks out a licence after login, keeps last_seen with each heartbeat, and works offline on it until valid_until', async () => {
+      const user = await live.createEndUser();
+      const home = await newHome();
+      const online = await startSample(home);
+      let from = await logIn(online, user.username, user.password, 0);
+      from = await online.waitFor('[latchkey] offline licence stored (valid until ', from);
+      const stored = storedLicense(home);
+      expect(stored.license).toMatch(/^LK1\.[\w-]+\.[\w-]+$/);
+      const content = contentOf(stored.license);
+      const [session] = await sessionsOf(user.id);
+      expect(content).toMatchObject({
+        username: user.username,
+        application_id: live.application.id,
+        hwid: session!.hwid,
+      });
+      // Seven days, as OFFLINE_LICENSE_TTL_SECONDS asks.
+      const days = (Date.parse(content.valid_until) - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(6.99);
+      expect(days).toBeLessThanOrEqual(7);
+      expect(Math.abs(stored.last_seen - Date.now() / 1000)).toBeLessThan(10);
+
+      // A heartbeat moves last_seen on to now.
+      const hourAgo = Math.floor(Date.now() / 1000) - 3600;
+      writeFileSync(offlineFile(home), JSON.stringify({ ...stored, last_seen: hourAgo }));
+      await online.waitFor('[latchkey] heartbeat ok', online.mark());
+      await waitUntil(async () => {
+        expect(storedLicense(home).last_seen).toBeGreaterThan(hourAgo + 3000);
+      });
+      expect(await online.end()).toBe(0);
+      expect(await newLiveSessions()).toBe(0);
+
+      const sample = await startOffline(home);
+      from = await sample.waitFor(`Working offline until ${shownInKolkata(content.valid_until)}\n`);
+      expect(sample.output()).toContain(`=== Welcome, ${user.username} ===`);
+      expect(sample.output()).toContain(`User ID:       ${user.id}`);
+      expect(sample.output()).not.toContain('Server Unreachable');
+      from = await sample.waitFor('> ', from);
+      sample.send('status');
+      from = await sample.waitFor('No active session.\n', from);
+      await sample.waitFor('Working offline until', from);
+      // No session offline: nothing started, nothing heartbeating.
+      expect(sample.output()).not.toContain('session started');
+      expect(sample.output()).not.toMatch(/heartbeat/i);
+      expect(await newLiveSessions()).toBe(0);
+      expect(await sessionsOf(user.id)).toHaveLength(1);
+      expect(storedLicense(home).license).toBe(stored.license);
+
+      // Logging out forgets the user here: the saved session and the licence go together.
+      sample.send('logout');
+      from = await sample.waitFor('You have been logged out.\n', from);
+      await sample.waitFor('Username: ', from);
+      expect(existsSync(offlineFile(home))).toBe(false);
+      expect(existsSync(savedSessionFile(home))).toBe(false);
+      expect(await sample.end()).toBe(0);
+    });
+
+    it("refuses another machine's licence, an edited one and a clock set back; with none, says the server is unreachable", async () => {
+      const user = await live.createEndUser();
+      const home = await logInAndCheckOut(user);
+      const stored = storedLicense(home);
+
+      // Another machine: the same program reading another machine identifier.
+      const machineId = join(home, 'another-machine-id');
+      writeFileSync(machineId, '0123456789abcdef0123456789abcdef\n');
+      await expectRefused(
+        home,
+        'This offline licence belongs to another machine.',
+        replaceConstant(offlineCode, 'MACHINE_ID_FILES', JSON.stringify([machineId])),
+      );
+
+      // A payload edited to stretch valid_until: its signature no longer holds.
+      const [prefix, payload, signature] = stored.license.split('.');
+      const stretched = Buffer.from(
+        JSON.stringify({ ...contentOf(stored.license), valid_until: '2099-01-01T00:00:00.000Z' }),
+      ).toString('base64url');
+      expect(stretched).not.toBe(payload);
+      writeFileSync(
+        offlineFile(home),
+        JSON.stringify({ ...stored, license: `${prefix}.${stretched}.${signature}` }),
+      );
+      await expectRefused(home, 'This offline licence is not signed by this application.');
+
+      // The clock a day behind the last run (as if set back since).
+      const dayAhead = Math.floor(Date.now() / 1000) + 86_400;
+      writeFileSync(offlineFile(home), JSON.stringify({ ...stored, last_seen: dayAhead }));
+      await expectRefused(home, 'The system clock moved backwards since the last run.');
+      // A refused start never lowers last_seen.
+      expect(storedLicense(home).last_seen).toBe(dayAhead);
+
+      // The genuine licence back: the same machine, a sane clock, and it holds.
+      writeFileSync(offlineFile(home), JSON.stringify(stored));
+      const accepted = await startOffline(home);
+      await accepted.waitFor('Working offline until');
+      expect(await accepted.end()).toBe(0);
+
+      rmSync(offlineFile(home));
+      const none = await startOffline(home);
+      const unreachable = await none.waitFor(
+        'Server Unreachable: Cannot reach the server, and there is no offline licence on this machine.\n',
+      );
+      await none.waitFor('Username: ', unreachable);
+      expect(none.output()).not.toContain('Offline Licence Refused');
+      expect(await none.end()).toBe(0);
+    });
+
+    it('carries on online when the checkout is refused, and offline then says the server is unreachable', async () => {
+      // A week is past this application's limit: the checkout is a 400 INVALID_REQUEST.
+      await live.updateApplication({ maxOfflineDays: 1 });
+      try {
+        const user = await live.createEndUser();
+        const home = await newHome();
+        const online = await startSample(home);
+        let from = await logIn(online, user.username, user.password, 0);
+        from = await online.waitFor('[latchkey] licence checkout refused (INVALID_REQUEST)', from);
+        await online.waitFor('[latchkey] heartbeat ok', from);
+        expect(await newLiveSessions()).toBe(1);
+        expect(existsSync(offlineFile(home))).toBe(false);
+        expect(await online.end()).toBe(0);
+
+        const offline = await startOffline(home);
+        const unreachable = await offline.waitFor(
+          'Server Unreachable: Cannot reach the server, and there is no offline licence on this machine.\n',
+        );
+        await offline.waitFor('Username: ', unreachable);
+        expect(await offline.end()).toBe(0);
+      } finally {
+        await live.updateApplication({ maxOfflineDays: 30 });
+      }
+    });
+
+    it('refuses a licence past its valid_until, the account expiry it was bound by', async () => {
+      const user = await live.createEndUser();
+      const updated = await live.updateEndUser(user.id, {
+        expiresAt: new Date(Date.now() + 8_000).toISOString(),
+      });
+      const home = await logInAndCheckOut(user);
+      const content = contentOf(storedLicense(home).license);
+      expect(Date.parse(content.valid_until)).toBe(Date.parse(updated.expiresAt!));
+
+      // The real expiry has to pass: that is the one wait here.
+      const wait = Date.parse(content.valid_until) + 1_000 - Date.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+      await expectRefused(
+        home,
+        `This offline licence expired on ${shownInKolkata(content.valid_until)}.`,
+      );
+    });
+  });
+
+  // Issue 25: remote variables, set by the owner as the console does.
+  describe('remote variables', () => {
+    it('shows the welcome message and the note when they exist, saves a note the owner then sees, and refuses a read-only one', async () => {
+      const user = await live.createEndUser();
+      const sample = await startSample(await newHome());
+      // Neither exists yet: VARIABLE_NOT_FOUND shows nothing.
+      let from = await logIn(sample, user.username, user.password, 0);
+      from = await sample.waitFor('Subscriptions: none\n', from);
+      let mainScreen = await sample.waitFor('> ', from);
+      expect(sample.output().slice(from, mainScreen)).not.toMatch(/Message:|Note:|not read/);
+      sample.send('logout');
+      from = await sample.waitFor('You have been logged out.\n', mainScreen);
+
+      const welcome = 'Hello from the vendor (sample test) ✓';
+      await live.createVariable({ name: 'welcome_message', value: welcome });
+      await live.setUserVariable(user.id, 'note', { value: 'set by the vendor' });
+      from = await logIn(sample, user.username, user.password, from);
+      from = await sample.waitFor(`Message: ${welcome}\n`, from);
+      from = await sample.waitFor('Note: set by the vendor\n', from);
+      mainScreen = await sample.waitFor('> ', from);
+
+      sample.send('help');
+      from = await sample.waitFor('  note     save a note on your account', mainScreen);
+      from = await sample.waitFor('> ', from);
+      sample.send('note');
+      from = await sample.waitFor('New note: ', from);
+      sample.send('written by the sample');
+      from = await sample.waitFor('Note saved.\n', from);
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'written by the sample', readOnly: false },
+      ]);
+
+      await live.setUserVariable(user.id, 'note', { value: 'locked', readOnly: true });
+      from = await sample.waitFor('> ', from);
+      sample.send('note');
+      from = await sample.waitFor('New note: ', from);
+      sample.send('an attempt to change it');
+      from = await sample.waitFor('Note Is Read-Only: ', from);
+      await sample.waitFor('> ', from);
+      expect(sample.output().slice(from)).not.toContain('Note saved.');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'locked', readOnly: true },
+      ]);
+      expect(await sample.end()).toBe(0);
+    });
+  });
+
+  // Issue 25: the update channel. The current release is a file the owner uploaded; this copy of
+  // the program is an older version, so its login answers VERSION_MISMATCH with the update.
+  describe('update download', () => {
+    const releaseBytes = randomBytes(300_000);
+    let olderCode: string;
+    beforeAll(async () => {
+      const file = await live.uploadFile({
+        name: 'latchkey-sample-update.bin',
+        version: '9.9.9',
+        bytes: releaseBytes,
+        // Offered to a version that may not log in: no session to download it with.
+        requiresSession: false,
+      });
+      await live.setCurrentRelease(file.id);
+      olderCode = replaceConstant(code, 'APP_VERSION', "'0.0.1'");
+    });
+
+    /** Logs in with the older program and answers the offer; answers where the offer ended. */
+    const answerOffer = async (sample: RunningSample, answer: string) => {
+      const user = await live.createEndUser();
+      let from = await logIn(sample, user.username, user.password, 0);
+      from = await sample.waitFor('Update Required: ', from);
+      from = await sample.waitFor('Version 9.9.9 is available. Download it? (y/n) ', from);
+      sample.send(answer);
+      return from;
+    };
+
+    it('downloads the offered release beside the program and keeps it when its SHA-256 matches', async () => {
+      const sample = await startSample(await newHome(), olderCode);
+      const from = await answerOffer(sample, 'y');
+      const saved = join(sample.directory, 'update-9.9.9.bin');
+      await sample.waitFor(`Update saved to ${saved}\n`, from);
+      expect(await sample.end()).toBe(1);
+      expect(readFileSync(saved).equals(releaseBytes)).toBe(true);
+      expect(readdirSync(sample.directory).sort()).toEqual([
+        'latchkey-client.mjs',
+        'update-9.9.9.bin',
+      ]);
+    });
+
+    it('refuses a download changed on the way and keeps nothing; a no downloads nothing', async () => {
+      const throughProxy = olderCode.replaceAll(
+        JSON.stringify(live.baseUrl),
+        JSON.stringify(proxy.baseUrl),
+      );
+      expect(throughProxy).not.toBe(olderCode);
+      proxy.state.tamperPathPrefix = '/api/v1/downloads';
+      proxy.state.tamper = true;
+      const tampered = await startSample(await newHome(), throughProxy);
+      const from = await answerOffer(tampered, 'y');
+      await tampered.waitFor(
+        'Update Refused: The download does not match its signed SHA-256.\n',
+        from,
+      );
+      expect(await tampered.end()).toBe(1);
+      expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+      expect(readdirSync(tampered.directory)).toEqual(['latchkey-client.mjs']);
+
+      const declined = await startSample(await newHome(), olderCode);
+      await answerOffer(declined, 'n');
+      expect(await declined.end()).toBe(1);
+      expect(declined.output()).not.toContain('Update saved');
+      expect(readdirSync(declined.directory)).toEqual(['latchkey-client.mjs']);
     });
   });
 });

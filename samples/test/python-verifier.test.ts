@@ -5,7 +5,8 @@ import { hasTool } from './require-tool.ts';
 
 /**
  * The Python sample's response verifier, tested on the worked example of docs/client-api.md
- * (RFC 8032 test 1 key): valid, tampered body, wrong nonce, stale timestamp, wrong key. The
+ * (RFC 8032 test 1 key): valid, tampered body, wrong nonce, stale timestamp, wrong key; and its
+ * offline licence verifier on the docs' worked licence, with each refusal. The
  * tests are Python's own (samples/python/test_latchkey_client.py, unittest, no pytest), run
  * here by Debian's /usr/bin/python3 (the python3 first on PATH may lack PyNaCl) so that they
  * count in `npm test`.
@@ -28,6 +29,12 @@ describe.skipIf(!hasPython)('Python sample: response verifier', () => {
       'test_refuses_a_wrong_nonce',
       'test_refuses_a_stale_or_future_timestamp',
       'test_refuses_a_wrong_key',
+      // Issue 25: the offline licence, from the docs' worked licence.
+      'test_accepts_the_worked_licence',
+      'test_refuses_a_licence_not_signed_by_this_application',
+      'test_refuses_another_machines_licence',
+      'test_refuses_a_licence_past_valid_until',
+      'test_refuses_a_clock_moved_backwards',
     ]) {
       expect(result.stderr).toMatch(new RegExp(`^${name} .* \\.\\.\\. ok$`, 'm'));
     }

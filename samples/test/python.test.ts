@@ -1,5 +1,15 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +78,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
   afterEach(async () => {
     await Promise.all(running.splice(0).map((sample) => sample.stop()));
     proxy.state.tamper = false;
+    proxy.state.tamperPathPrefix = null;
   });
 
   afterAll(async () => {
@@ -572,6 +583,344 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       expect(await live.devicesOf(user.id)).toHaveLength(2);
       expect(await openSessionsOf(user.id)).toHaveLength(1);
       expect(sample.output()).not.toContain(user.password);
+    });
+  });
+
+  // Issue 25: the offline licence. Offline is the same program with its base URL on a closed
+  // port: every call fails to connect, as with no network.
+  describe('offline licence', () => {
+    let offlineCode: string;
+    let offlinePath: string;
+    beforeAll(async () => {
+      const closed = createServer();
+      await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+      const { port } = closed.address() as { port: number };
+      await new Promise<void>((resolve) => closed.close(() => resolve()));
+      offlineCode = replaceConstant(
+        readFileSync(samplePath, 'utf8'),
+        'BASE_URL',
+        `"http://127.0.0.1:${port}"`,
+      );
+      offlinePath = join(workDirectory, 'latchkey_client_offline.py');
+      writeFileSync(offlinePath, offlineCode);
+    });
+
+    const offlineFile = (home: string) =>
+      join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.offline.json`);
+    const storedLicense = (home: string) =>
+      JSON.parse(readFileSync(offlineFile(home), 'utf8')) as {
+        license: string;
+        last_seen: number;
+      };
+    const contentOf = (license: string) =>
+      JSON.parse(Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8')) as {
+        username: string;
+        hwid: string | null;
+        valid_until: string;
+        application_id: number;
+      };
+    /** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+    const shownInKolkata = (iso: string) => {
+      const minute = Math.ceil(Date.parse(iso) / 60_000) * 60_000;
+      return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+    };
+    const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+    /** Logs in online and waits for the licence to be stored; the program keeps running. */
+    const logInAndCheckOut = async (user: { username: string; password: string }, home: string) => {
+      const sample = startSample(samplePath, home);
+      await logIn(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/\[latchkey\] offline licence stored \(valid until \S+\)\n/);
+      return sample;
+    };
+
+    /** Starts the program offline: the saved session's verify cannot connect. */
+    const startOffline = (home: string, path = offlinePath) => {
+      const sample = startSample(path, home, { TZ: 'Asia/Kolkata' });
+      return sample;
+    };
+    const expectRefused = async (home: string, text: string, path = offlinePath) => {
+      const sample = startOffline(home, path);
+      await dismissDialog('Offline Licence Refused');
+      expect(sample.output()).toContain(`[latchkey] dialog Offline Licence Refused: ${text}\n`);
+      expect(sample.output()).toMatch(/\[latchkey\] Verification error: .*Connection refused/);
+      await x.waitForWindow(loginTitle);
+      expect(await x.findWindows(mainTitle)).toEqual([]);
+      await sample.stop();
+    };
+
+    it('checks out a licence after login, keeps last_seen with each heartbeat, and works offline on it until valid_until', async () => {
+      const user = await live.createEndUser();
+      const home = newHome();
+      const online = await logInAndCheckOut(user, home);
+      const stored = storedLicense(home);
+      expect(stored.license).toMatch(/^LK1\.[\w-]+\.[\w-]+$/);
+      const content = contentOf(stored.license);
+      const [session] = await sessionsOf(user.id);
+      expect(content).toMatchObject({
+        username: user.username,
+        application_id: live.application.id,
+        hwid: session!.hwid,
+      });
+      const days = (Date.parse(content.valid_until) - Date.now()) / 86_400_000;
+      expect(days).toBeGreaterThan(6.99);
+      expect(days).toBeLessThanOrEqual(7);
+      expect(Math.abs(stored.last_seen - Date.now() / 1000)).toBeLessThan(10);
+
+      // A heartbeat moves last_seen on to now.
+      const hourAgo = Math.floor(Date.now() / 1000) - 3600;
+      writeFileSync(offlineFile(home), JSON.stringify({ ...stored, last_seen: hourAgo }));
+      await waitFor(
+        async () => storedLicense(home).last_seen > hourAgo + 3000,
+        'a heartbeat to move last_seen',
+      );
+      await online.stop();
+      // A licence cannot be recalled: pausing the user (which ends the killed program's session)
+      // changes nothing offline.
+      await live.pauseEndUser(user.id);
+
+      const sample = startOffline(home);
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(
+        new RegExp(
+          `\\[latchkey\\] Working offline until ${escaped(shownInKolkata(content.valid_until))}\\n`,
+        ),
+      );
+      expect(sample.output()).toContain('[latchkey] offline licence accepted\n');
+      expect(sample.output()).not.toContain('dialog Server Unreachable');
+      // No session offline: none started, so no heartbeat and no periodic verify.
+      expect(sample.output()).not.toMatch(/session started|heartbeat|verify failed/i);
+      expect(await sessionsOf(user.id)).toHaveLength(1);
+      expect(storedLicense(home).license).toBe(stored.license);
+    });
+
+    it("refuses another machine's licence, an edited one and a clock set back; with none, says the server is unreachable", async () => {
+      const user = await live.createEndUser();
+      const home = newHome();
+      await (await logInAndCheckOut(user, home)).stop();
+      const stored = storedLicense(home);
+
+      // Another machine: the same program reading another machine identifier.
+      const machineId = join(home, 'another-machine-id');
+      writeFileSync(machineId, '0123456789abcdef0123456789abcdef\n');
+      const anotherMachinePath = join(workDirectory, 'latchkey_client_another_machine.py');
+      writeFileSync(
+        anotherMachinePath,
+        replaceConstant(offlineCode, 'MACHINE_ID_FILES', `(${JSON.stringify(machineId)},)`),
+      );
+      await expectRefused(
+        home,
+        'This offline licence belongs to another machine.',
+        anotherMachinePath,
+      );
+
+      // A payload edited to stretch valid_until: its signature no longer holds.
+      const [prefix, payload, signature] = stored.license.split('.');
+      const stretched = Buffer.from(
+        JSON.stringify({ ...contentOf(stored.license), valid_until: '2099-01-01T00:00:00.000Z' }),
+      ).toString('base64url');
+      expect(stretched).not.toBe(payload);
+      writeFileSync(
+        offlineFile(home),
+        JSON.stringify({ ...stored, license: `${prefix}.${stretched}.${signature}` }),
+      );
+      await expectRefused(home, 'This offline licence is not signed by this application.');
+
+      // The clock a day behind the last run (as if set back since).
+      const dayAhead = Math.floor(Date.now() / 1000) + 86_400;
+      writeFileSync(offlineFile(home), JSON.stringify({ ...stored, last_seen: dayAhead }));
+      await expectRefused(home, 'The system clock moved backwards since the last run.');
+      expect(storedLicense(home).last_seen).toBe(dayAhead);
+
+      // The genuine licence back: the same machine, a sane clock, and it holds.
+      writeFileSync(offlineFile(home), JSON.stringify(stored));
+      const accepted = startOffline(home);
+      await x.waitForWindow(mainTitle);
+      await accepted.waitForLine(/\[latchkey\] Working offline until /);
+      await accepted.stop();
+
+      rmSync(offlineFile(home));
+      const none = startOffline(home);
+      await dismissDialog('Server Unreachable');
+      expect(none.output()).toContain(
+        '[latchkey] dialog Server Unreachable: Cannot reach the server, and there is no offline licence on this machine.\n',
+      );
+      await x.waitForWindow(loginTitle);
+      await none.stop();
+    });
+
+    it('carries on online when the checkout is refused, and offline then says the server is unreachable', async () => {
+      // A week is past this application's limit: the checkout is a 400 INVALID_REQUEST.
+      await live.updateApplication({ maxOfflineDays: 1 });
+      try {
+        const user = await live.createEndUser();
+        const home = newHome();
+        const online = startSample(samplePath, home);
+        await logIn(user.username, user.password);
+        await dismissDialog('Login Successful');
+        await x.waitForWindow(mainTitle);
+        await online.waitForLine(/\[latchkey\] licence checkout refused: INVALID_REQUEST\n/);
+        await online.waitForLine(/licence checkout refused[\s\S]*\[latchkey\] heartbeat ok\n/);
+        expect(existsSync(offlineFile(home))).toBe(false);
+        await online.stop();
+
+        const offline = startOffline(home);
+        await dismissDialog('Server Unreachable');
+        expect(offline.output()).toContain(
+          '[latchkey] dialog Server Unreachable: Cannot reach the server, and there is no offline licence on this machine.\n',
+        );
+        await x.waitForWindow(loginTitle);
+        await offline.stop();
+      } finally {
+        await live.updateApplication({ maxOfflineDays: 30 });
+      }
+    });
+
+    it('refuses a licence past its valid_until, the account expiry it was bound by', async () => {
+      const user = await live.createEndUser();
+      const updated = await live.updateEndUser(user.id, {
+        expiresAt: new Date(Date.now() + 12_000).toISOString(),
+      });
+      const home = newHome();
+      await (await logInAndCheckOut(user, home)).stop();
+      const content = contentOf(storedLicense(home).license);
+      expect(Date.parse(content.valid_until)).toBe(Date.parse(updated.expiresAt!));
+
+      // The real expiry has to pass: that is the one wait here.
+      const wait = Date.parse(content.valid_until) + 1_000 - Date.now();
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, wait)));
+      await expectRefused(
+        home,
+        `This offline licence expired on ${shownInKolkata(content.valid_until)}.`,
+      );
+    });
+  });
+
+  // Issue 25: remote variables, set by the owner as the console does.
+  describe('remote variables', () => {
+    /** Types a note into the main window's note box and clicks Save Note. */
+    const saveNote = async (text: string) => {
+      const main = await x.waitForWindow(mainTitle);
+      const area = await x.windowGeometry(main);
+      await x.xdotool(['windowfocus', '--sync', main]);
+      await x.click(area.x + 96, area.y + 360);
+      await x.xdotool(['type', '--delay', '5', text]);
+      await x.click(area.x + 194, area.y + 360);
+    };
+
+    it('shows no message and no note where neither exists', async () => {
+      const user = await live.createEndUser();
+      const sample = startSample(samplePath, newHome());
+      await logIn(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/\[latchkey\] no message\n/);
+      await sample.waitForLine(/\[latchkey\] no note\n/);
+      expect(sample.output()).not.toMatch(/\[latchkey\] (Message|Note)[: ]/);
+    });
+
+    it('shows the welcome message and the note, saves a note the owner then sees, and refuses a read-only one', async () => {
+      const welcome = 'Hello from the vendor (python test)';
+      await live.createVariable({ name: 'welcome_message', value: welcome });
+      const user = await live.createEndUser();
+      await live.setUserVariable(user.id, 'note', { value: 'set by the vendor' });
+      const sample = startSample(samplePath, newHome());
+      await logIn(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/\[latchkey\] Message: Hello from the vendor \(python test\)\n/);
+      await sample.waitForLine(/\[latchkey\] Note: set by the vendor\n/);
+      await x.xdotool(['mousemove', '1000', '700']);
+      const area = await x.windowGeometry(await x.waitForWindow(mainTitle));
+      x.screenshot(
+        join(samplesDirectory, 'test-results', 'python-main-screen-variables.png'),
+        area,
+      );
+
+      await saveNote('written by the sample');
+      await dismissDialog('Note Saved');
+      expect(sample.output()).toContain('[latchkey] dialog Note Saved: Note saved.\n');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'written by the sample', readOnly: false },
+      ]);
+
+      await live.setUserVariable(user.id, 'note', { value: 'locked', readOnly: true });
+      await saveNote('an attempt to change it');
+      await dismissDialog('Note Is Read-Only');
+      expect(sample.output()).toMatch(/\[latchkey\] dialog Note Is Read-Only: .+\n/);
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'locked', readOnly: true },
+      ]);
+      await x.waitForWindow(mainTitle);
+    });
+  });
+
+  // Issue 25: the update channel. The current release is a file the owner uploaded; this copy of
+  // the program is an older version, so its login answers VERSION_MISMATCH with the update.
+  describe('update download', () => {
+    const releaseBytes = randomBytes(300_000);
+    let olderCode: string;
+    beforeAll(async () => {
+      const file = await live.uploadFile({
+        name: 'latchkey-sample-update.bin',
+        version: '9.9.9',
+        bytes: releaseBytes,
+        // Offered to a version that may not log in: no session to download it with.
+        requiresSession: false,
+      });
+      await live.setCurrentRelease(file.id);
+      olderCode = replaceConstant(readFileSync(samplePath, 'utf8'), 'APP_VERSION', '"0.0.1"');
+    });
+
+    /** The older program alone in a folder of its own, where it saves what it downloads. */
+    const olderProgram = (code = olderCode) => {
+      const directory = mkdtempSync(join(workDirectory, 'update-'));
+      const path = join(directory, 'latchkey_client.py');
+      writeFileSync(path, code);
+      return { directory, path };
+    };
+    /** Logs in with the older program and answers Yes to the offer (Return: the default). */
+    const acceptOffer = async () => {
+      const user = await live.createEndUser();
+      await logIn(user.username, user.password);
+      await dismissDialog('Update Required');
+      await dismissDialog('Update Available');
+    };
+
+    it('downloads the offered release beside the program and keeps it when its SHA-256 matches', async () => {
+      const { directory, path } = olderProgram();
+      const sample = startSample(path, newHome());
+      await acceptOffer();
+      await dismissDialog('Update Saved');
+      const saved = join(directory, 'update-9.9.9.bin');
+      expect(sample.output()).toContain(
+        '[latchkey] confirm Update Available: Version 9.9.9 is available. Download it?\n',
+      );
+      expect(sample.output()).toContain(
+        `[latchkey] dialog Update Saved: Update saved to ${saved}\n`,
+      );
+      expect(await sample.exitCode()).toBe(1);
+      expect(readFileSync(saved).equals(releaseBytes)).toBe(true);
+      expect(readdirSync(directory).sort()).toEqual(['latchkey_client.py', 'update-9.9.9.bin']);
+    });
+
+    it('refuses a download changed on the way and keeps nothing', async () => {
+      const { directory, path } = olderProgram(
+        olderCode.replaceAll(JSON.stringify(live.baseUrl), JSON.stringify(proxy.baseUrl)),
+      );
+      proxy.state.tamperPathPrefix = '/api/v1/downloads';
+      proxy.state.tamper = true;
+      const sample = startSample(path, newHome());
+      await acceptOffer();
+      await dismissDialog('Update Refused');
+      expect(sample.output()).toContain(
+        '[latchkey] dialog Update Refused: The download does not match its signed SHA-256.\n',
+      );
+      expect(await sample.exitCode()).toBe(1);
+      expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+      expect(readdirSync(directory)).toEqual(['latchkey_client.py']);
     });
   });
 });

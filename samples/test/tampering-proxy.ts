@@ -4,11 +4,19 @@ import type { AddressInfo } from 'node:net';
 /**
  * A loopback HTTP proxy in front of a live Latchkey that passes everything through, except
  * that while `tamper` is on it changes one byte of every response body (headers, signature
- * included, untouched): the man in the middle a client's signature check must catch.
+ * included, untouched): the man in the middle a client's signature check must catch. With
+ * `tamperPathPrefix` set, only responses to paths starting with it are changed (a download,
+ * say, whose SHA-256 a client must check, while the signed answers pass intact). The incoming
+ * Host goes upstream unchanged, so the URLs the server builds from it (a download's) lead
+ * through the proxy too.
  */
 export async function startTamperingProxy(targetBaseUrl: string) {
   const target = new URL(targetBaseUrl);
-  const state = { tamper: false, tamperedResponses: 0 };
+  const state = {
+    tamper: false,
+    tamperedResponses: 0,
+    tamperPathPrefix: null as string | null,
+  };
   const server = createServer((incoming, outgoing) => {
     const upstream = forward(
       {
@@ -16,14 +24,17 @@ export async function startTamperingProxy(targetBaseUrl: string) {
         port: target.port,
         method: incoming.method,
         path: incoming.url,
-        headers: { ...incoming.headers, host: target.host },
+        headers: incoming.headers,
       },
       (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('end', () => {
           const body = Buffer.concat(chunks);
-          if (state.tamper && body.length > 0) {
+          const isTargeted =
+            state.tamperPathPrefix === null ||
+            (incoming.url ?? '').startsWith(state.tamperPathPrefix);
+          if (state.tamper && isTargeted && body.length > 0) {
             tamperOneByte(body);
             state.tamperedResponses += 1;
           }

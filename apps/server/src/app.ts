@@ -17,6 +17,7 @@ import {
   checkResponsesAgainstContracts,
   type ContractViolation,
 } from './http/response-contract-check.ts';
+import { serializeRequestForLog } from './http/request-log-serializer.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { IdentityVerifier } from './identity/identity-verifier.ts';
 import { createAppMetrics, type AppMetrics } from './metrics/app-metrics.ts';
@@ -62,6 +63,9 @@ import {
   guardedLookup,
 } from './modules/webhooks/destination-guard.ts';
 import { registerLicenseRoutes } from './modules/licenses/routes.ts';
+import { createDatabaseFileStorage } from './modules/files/database-file-storage.ts';
+import { registerDownloadRoutes } from './modules/files/download-routes.ts';
+import { registerFileRoutes } from './modules/files/routes.ts';
 import { createOwnerEventHub, type OwnerEventHub } from './modules/owner-events/owner-event-hub.ts';
 import { startOwnerEventFeed } from './modules/owner-events/owner-event-feed.ts';
 import { publishConsoleChanges } from './modules/owner-events/publish-console-changes.ts';
@@ -72,6 +76,7 @@ import {
 import { shareOwnerEvents } from './modules/owner-events/share-owner-events.ts';
 import { registerPlanRoutes } from './modules/plans/routes.ts';
 import { registerSubscriptionRoutes } from './modules/subscriptions/routes.ts';
+import { registerVariableRoutes } from './modules/variables/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import {
   createWebhookDispatcher,
@@ -159,10 +164,19 @@ export async function buildApp(
   const { config } = deps;
 
   const app = Fastify({
-    logger: dependencies.logger ?? {
-      level: config.logLevel,
-      redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-api-key"]'],
-    },
+    // The request serializer also when a caller brings its own logger settings (tests): a
+    // download URL's token must never reach a log.
+    logger:
+      typeof dependencies.logger === 'object' && dependencies.logger !== null
+        ? {
+            ...dependencies.logger,
+            serializers: { req: serializeRequestForLog, ...dependencies.logger.serializers },
+          }
+        : (dependencies.logger ?? {
+            level: config.logLevel,
+            redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-api-key"]'],
+            serializers: { req: serializeRequestForLog },
+          }),
     bodyLimit: config.bodyLimitBytes,
     frameworkErrors: answerFrameworkError,
     // Only the configured number of proxy hops may set the client address (X-Forwarded-For).
@@ -339,6 +353,8 @@ export async function buildApp(
   // browser scope carries what only browsers need (helmet's headers, the cookie parser),
   // whose per-request hooks would otherwise run on the client API's hot path too.
   await registerClientApiRoutes(app, { ...deps, activity, metrics });
+  const fileStorage = createDatabaseFileStorage(deps.database.db);
+  registerDownloadRoutes(app, { ...deps, storage: fileStorage });
   registerMetricsRoute(app, { metrics, config });
   await app.register(async (browser) => {
     await registerSecurityHeaders(browser, config);
@@ -363,7 +379,9 @@ export async function buildApp(
       registerDeviceRoutes(ownerScope, { ...deps, activity });
       registerPlanRoutes(ownerScope, deps);
       registerLicenseRoutes(ownerScope, { ...deps, activity });
+      registerFileRoutes(ownerScope, { ...deps, storage: fileStorage });
       registerSubscriptionRoutes(ownerScope, deps);
+      registerVariableRoutes(ownerScope);
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
       registerWebhookRoutes(ownerScope, deps);

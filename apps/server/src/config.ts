@@ -49,6 +49,8 @@ const environmentSchema = z.object({
     .int()
     .min(1024)
     .default(64 * 1024),
+  /** The largest file an owner may upload (issue 25), in MiB. */
+  MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(1_048_576).default(512),
   OWNER_SESSION_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /** Client-API requests per minute from one IP address to one application (many users share a NAT). */
   CLIENT_API_IP_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
@@ -162,6 +164,8 @@ export interface Config {
   publicOrigin: string | null;
   trustProxyHops: number;
   bodyLimitBytes: number;
+  /** MAX_UPLOAD_MB in bytes: the upload route's own limit (its body is streamed, not parsed). */
+  maxUploadBytes: number;
   ownerSessionMs: number;
   consoleDistDir: string | null;
   /** Where failed-login counters live: Redis when set, else the database. */
@@ -288,6 +292,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     publicOrigin: env.PUBLIC_ORIGIN ? new URL(env.PUBLIC_ORIGIN).origin : null,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
+    maxUploadBytes: env.MAX_UPLOAD_MB * 1024 * 1024,
     ownerSessionMs: env.OWNER_SESSION_DAYS * 24 * 60 * 60 * 1000,
     consoleDistDir: env.SERVE_CONSOLE
       ? resolve(env.CONSOLE_DIST_DIR ?? serverAssetPaths.consoleDistDirectory)

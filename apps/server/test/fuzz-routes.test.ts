@@ -4,6 +4,10 @@ import { z } from 'zod';
 import {
   activityLogStatsQuerySchema,
   activityLogsQuerySchema,
+  appFileParamsSchema,
+  clientFileRequestSchema,
+  downloadParamsSchema,
+  uploadAppFileQuerySchema,
   adminUserListQuerySchema,
   adminUserParamsSchema,
   auditListQuerySchema,
@@ -60,6 +64,15 @@ import {
   webhookDeliveryParamsSchema,
   webhookParamsSchema,
   activityChartQuerySchema,
+  applicationVariableListQuerySchema,
+  applicationVariableParamsSchema,
+  clientSetUserVariableRequestSchema,
+  clientUserVariableRequestSchema,
+  clientVariableRequestSchema,
+  createApplicationVariableRequestSchema,
+  putUserVariableRequestSchema,
+  updateApplicationVariableRequestSchema,
+  userVariableParamsSchema,
 } from '@latchkey/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
@@ -95,6 +108,44 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'POST /api/v1/license/login': { caller: 'client', body: clientLicenseLoginRequestSchema },
   'POST /api/v1/license/checkout': { caller: 'client', body: clientLicenseCheckoutRequestSchema },
   'POST /api/v1/session/track': { caller: 'client', body: clientSessionRequestSchema },
+  'POST /api/v1/var': { caller: 'client', body: clientVariableRequestSchema },
+  'POST /api/v1/user-var': { caller: 'client', body: clientUserVariableRequestSchema },
+  'POST /api/v1/user-var/set': { caller: 'client', body: clientSetUserVariableRequestSchema },
+  'GET /api/applications/:id/variables': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    query: applicationVariableListQuerySchema,
+  },
+  'POST /api/applications/:id/variables': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    body: createApplicationVariableRequestSchema,
+  },
+  'PUT /api/applications/:id/variables/:variableId': {
+    caller: 'owner',
+    params: applicationVariableParamsSchema,
+    body: updateApplicationVariableRequestSchema,
+  },
+  'DELETE /api/applications/:id/variables/:variableId': {
+    caller: 'owner',
+    params: applicationVariableParamsSchema,
+  },
+  'GET /api/applications/:appId/users/:userId/variables': {
+    caller: 'owner',
+    params: appUserParamsSchema,
+  },
+  'PUT /api/applications/:appId/users/:userId/variables/:name': {
+    caller: 'owner',
+    params: userVariableParamsSchema,
+    body: putUserVariableRequestSchema,
+  },
+  'DELETE /api/applications/:appId/users/:userId/variables/:name': {
+    caller: 'owner',
+    params: userVariableParamsSchema,
+  },
+  'POST /api/v1/file': { caller: 'client', body: clientFileRequestSchema },
+  // The URL's token is the credential: no API key, and its errors are the public shape.
+  'GET /api/v1/downloads/:token': { caller: 'public', params: downloadParamsSchema },
   'GET /api/health': { caller: 'public' },
   'GET /api/portal/:publicId': { caller: 'public', params: portalParamsSchema },
   'POST /api/portal/:publicId/session': {
@@ -189,6 +240,14 @@ const routeSchemas: Record<string, RouteSchemas> = {
     caller: 'owner',
     params: deviceParamsSchema,
   },
+  'GET /api/applications/:id/files': { caller: 'owner', params: applicationParamsSchema },
+  // The body is raw bytes: every body arbitrary is some content, valid or not.
+  'POST /api/applications/:id/files': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    query: uploadAppFileQuerySchema,
+  },
+  'DELETE /api/applications/:id/files/:fileId': { caller: 'owner', params: appFileParamsSchema },
   'GET /api/applications/:id/plans': { caller: 'owner', params: applicationParamsSchema },
   'POST /api/applications/:id/plans': {
     caller: 'owner',
@@ -439,9 +498,14 @@ interface Fixtures {
   deliveryId: string;
   /** A kept version of the owner's authentication.ts (the code editor's history). */
   codeFileVersionId: string;
+  /** A file of the application (issue 25) and a download token of it. */
+  fileId: string;
+  downloadToken: string;
   /** The application's portal, on, and its end user's portal cookie (issue 24). */
   portalPublicId: string;
   portalCookie: string;
+  /** An application variable (issue 25). */
+  variableId: string;
 }
 
 function bodyArbitrary(
@@ -650,12 +714,14 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     username: fixtures.username,
     password: PASSWORD,
     api_key: fixtures.apiKey,
+    file_id: fixtures.fileId,
     version: '1.0.0',
     session_token: `sess_${'b'.repeat(32)}_1700000000`,
     type: 'hwid',
     value: 'HW-FUZZ',
     applicationId: fixtures.applicationId,
-    name: 'Fuzzed application',
+    // Variable names are letters, digits, _ . and - only (issue 25).
+    name: /\/(user-)?var|\/variables/.test(path) ? 'fuzzed' : 'Fuzzed application',
     // A public address literal: a valid body reaches the verb without a DNS lookup.
     url: 'https://93.184.215.14/fuzz',
   };
@@ -667,11 +733,14 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     appId: String(fixtures.applicationId),
     userId: fixtures.appUserId,
     planId: fixtures.planId,
+    variableId: fixtures.variableId,
     entryId: String(fixtures.blacklistEntryId),
     publicId: fixtures.portalPublicId,
     language: 'csharp',
-    name: 'authentication.ts',
+    name: path.includes('/variables/') ? 'fuzzed' : 'authentication.ts',
     versionId: fixtures.codeFileVersionId,
+    fileId: fixtures.fileId,
+    token: fixtures.downloadToken,
   };
   const paramNames = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const params = fc.tuple(...paramNames.map((name) => paramArbitrary(validParams[name] ?? '1')));
@@ -745,10 +814,18 @@ function checkResponse(caller: Caller, url: string, response: LightMyRequestResp
     );
     return;
   }
-  if (caller === 'client') {
+  // Under /api/v1 the client API answers what reaches no route in its own shape (an unmatched
+  // path, its 404, signed; a path parameter the router refused, its 400): a download URL
+  // (public, the owner shape for its own answers) can come to either.
+  const isClientApiAnswer =
+    caller === 'client' ||
+    (url.startsWith('/api/v1/') && Object.hasOwn(response.json() as object, 'success'));
+  if (isClientApiAnswer) {
     const body: unknown = response.json();
     expect(clientErrorResponseSchema.strict().safeParse(body).success, response.body).toBe(true);
-    expect(response.headers['x-signature-ed25519']).toMatch(/^[0-9a-f]{128}$/);
+    if (caller === 'client') {
+      expect(response.headers['x-signature-ed25519']).toMatch(/^[0-9a-f]{128}$/);
+    }
   } else {
     expect(errorBodySchema.strict().safeParse(response.json()).success, response.body).toBe(true);
   }
@@ -805,6 +882,29 @@ describe('fuzzing every route', () => {
     });
     const portalCookie = portalSignIn.cookies.find((cookie) => cookie.name === 'latchkey_portal');
     if (!portalCookie) throw new Error(`portal sign-in: ${portalSignIn.body}`);
+    const variable = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/variables`,
+      headers: owner.headers,
+      payload: { name: 'fuzzed', value: 'x', requiresSession: false },
+    });
+    if (variable.statusCode !== 201) throw new Error(`create variable: ${variable.body}`);
+    const uploaded = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/files?name=setup.exe&version=1&requiresSession=false`,
+      headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from('fuzzed file'),
+    });
+    const fileId = (uploaded.json() as { id: string }).id;
+    const fileUrl = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/v1/file',
+      headers: { 'x-api-key': application.apiKey },
+      payload: { file_id: fileId },
+    });
+    const downloadToken = String((fileUrl.json() as { url: string }).url)
+      .split('/')
+      .at(-1)!;
     const other = await signInOwner(testApp.app);
     const codeFileVersions = await testApp.app.inject({
       url: '/api/code-files/authentication.ts/versions',
@@ -825,6 +925,9 @@ describe('fuzzing every route', () => {
       blacklistEntryId: (entry.json() as { id: number }).id,
       portalPublicId,
       portalCookie: `latchkey_portal=${portalCookie.value}`,
+      variableId: (variable.json() as { id: string }).id,
+      fileId,
+      downloadToken,
     };
   });
   afterAll(() => testApp?.close());

@@ -4,10 +4,13 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import {
   activityLogs,
+  appFiles,
   applications,
   appUserDevices,
   appUserSessions,
   appUsers,
+  appUserVariables,
+  appVariables,
   blacklistEntries,
   codeFiles,
   codeFileVersions,
@@ -78,6 +81,11 @@ interface Fixture {
   codeFileVersionId: string;
   /** Another account of the site: the target of the admin routes. */
   accountId: string;
+  /** An application variable, and a variable of the user (issue 25). */
+  variableId: string;
+  userVariableName: string;
+  /** A file of the application (issue 25). */
+  fileId: string;
 }
 
 interface OwnerRoute {
@@ -86,6 +94,8 @@ interface OwnerRoute {
   /** Query string, with the same :placeholders as the path. */
   query?: string;
   body?: Record<string, unknown> | ((fixture: Fixture) => Record<string, unknown>);
+  /** A body of raw bytes (application/octet-stream) instead of JSON: a file upload. */
+  rawBody?: string;
   /**
    * What a second owner gets when replaying it with the first owner's ids: a 404 that does
    * not reveal the target exists, or (routes without ids) only their own data.
@@ -103,6 +113,7 @@ const needs = (label: string) =>
 const VICTIM_BLOCKED_VALUE = 'victim-blocked-username';
 const VICTIM_WEBHOOK_URL = 'https://93.184.215.14/victim-receiver';
 const VICTIM_PLAN_NAME = 'Victim plan';
+const VICTIM_VARIABLE_VALUE = 'victim-variable-value';
 
 /** EVERY owner route. Adding an owner route means adding it here. */
 const ownerRoutes: OwnerRoute[] = [
@@ -209,6 +220,19 @@ const ownerRoutes: OwnerRoute[] = [
     path: '/api/applications/:appId/users/:userId/devices',
     asOtherOwner: applicationNotFound,
   },
+  { method: 'GET', path: '/api/applications/:id/files', asOtherOwner: applicationNotFound },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/files',
+    query: 'name=planted.exe&version=6.6.6',
+    rawBody: 'planted bytes',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/files/:fileId',
+    asOtherOwner: applicationNotFound,
+  },
   { method: 'GET', path: '/api/applications/:id/plans', asOtherOwner: applicationNotFound },
   {
     method: 'POST',
@@ -296,6 +320,40 @@ const ownerRoutes: OwnerRoute[] = [
   {
     method: 'DELETE',
     path: '/api/applications/:appId/users/:userId/subscriptions/:subscriptionId',
+    asOtherOwner: applicationNotFound,
+  },
+  { method: 'GET', path: '/api/applications/:id/variables', asOtherOwner: applicationNotFound },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/variables',
+    body: { name: 'planted', value: 'planted', requiresSession: false },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/api/applications/:id/variables/:variableId',
+    body: { name: 'hijacked', value: 'pwned', requiresSession: false },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/variables/:variableId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'GET',
+    path: '/api/applications/:appId/users/:userId/variables',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/api/applications/:appId/users/:userId/variables/:name',
+    body: { value: 'pwned', readOnly: false },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId/variables/:name',
     asOtherOwner: applicationNotFound,
   },
   { method: 'GET', path: '/api/blacklist', asOtherOwner: 'own-data' },
@@ -443,13 +501,15 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':id', String(id))
     .replace(':deliveryId', fixture.deliveryId)
     .replace(':versionId', fixture.codeFileVersionId)
-    .replace(':name', 'authentication.ts')
+    .replace(':variableId', fixture.variableId)
+    .replace(':name', path.includes('/variables/') ? fixture.userVariableName : 'authentication.ts')
     .replace(':appId', String(fixture.applicationId))
     .replace(':userId', fixture.userId)
     .replace(':planId', fixture.planId)
     .replace(':licenseId', fixture.licenseId)
     .replace(':subscriptionId', fixture.subscriptionId)
     .replace(':deviceId', fixture.deviceId)
+    .replace(':fileId', fixture.fileId)
     .replace(':entryId', String(fixture.blacklistEntryId))
     .replace(':language', 'csharp');
 }
@@ -535,11 +595,26 @@ describe('every owner route is closed to everyone but its owner', () => {
         .from(codeFiles)
         .where(eq(codeFiles.ownerAccountId, victim.accountId))
         .orderBy(codeFiles.name),
+      files: await db
+        .select()
+        .from(appFiles)
+        .where(inArray(appFiles.applicationId, applicationIds))
+        .orderBy(appFiles.id),
       codeFileVersions: await db
         .select()
         .from(codeFileVersions)
         .where(eq(codeFileVersions.ownerAccountId, victim.accountId))
         .orderBy(codeFileVersions.id),
+      variables: await db
+        .select()
+        .from(appVariables)
+        .where(inArray(appVariables.applicationId, applicationIds))
+        .orderBy(appVariables.id),
+      userVariables: await db
+        .select()
+        .from(appUserVariables)
+        .where(inArray(appUserVariables.applicationId, applicationIds))
+        .orderBy(appUserVariables.appUserId, appUserVariables.name),
     };
   };
 
@@ -593,6 +668,31 @@ describe('every owner route is closed to everyone but its owner', () => {
       url: '/api/code-files/authentication.ts/versions',
       headers: owner.headers,
     });
+    const variable = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/variables`,
+      headers: owner.headers,
+      payload: {
+        name: 'kill_switch',
+        value: owner === victim ? VICTIM_VARIABLE_VALUE : 'attacker-value',
+      },
+    });
+    if (variable.statusCode !== 201) throw new Error(`create variable: ${variable.body}`);
+    const userVariableName = 'theme';
+    const userVariable = await testApp.app.inject({
+      method: 'PUT',
+      url: `/api/applications/${application.id}/users/${user.id}/variables/${userVariableName}`,
+      headers: owner.headers,
+      payload: { value: owner === victim ? VICTIM_VARIABLE_VALUE : 'attacker-value' },
+    });
+    if (userVariable.statusCode !== 200) throw new Error(`set user variable: ${userVariable.body}`);
+    const uploaded = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/files?name=setup.exe&version=2.0.0`,
+      headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from(`installer of ${owner.account.email}`),
+    });
+    if (uploaded.statusCode !== 201) throw new Error(`upload file: ${uploaded.body}`);
     const account = await signInOwner(testApp.app);
     const [device] = await testApp.database.db
       .select({ id: appUserDevices.id })
@@ -610,6 +710,9 @@ describe('every owner route is closed to everyone but its owner', () => {
       webhookId: webhook.id,
       deliveryId: delivery.id,
       accountId: account.accountId,
+      variableId: (variable.json() as { id: string }).id,
+      userVariableName,
+      fileId: (uploaded.json() as { id: string }).id,
     };
   };
 
@@ -619,8 +722,8 @@ describe('every owner route is closed to everyone but its owner', () => {
     return testApp.app.inject({
       method: route.method,
       url: `${fill(route.path, fixture)}${query}`,
-      headers,
-      ...(body ? { payload: body } : {}),
+      headers: route.rawBody ? { ...headers, 'content-type': 'application/octet-stream' } : headers,
+      ...(route.rawBody ? { payload: Buffer.from(route.rawBody) } : body ? { payload: body } : {}),
     } as InjectOptions);
   };
 
@@ -693,6 +796,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           VICTIM_WEBHOOK_URL,
           victimData.planId,
           VICTIM_PLAN_NAME,
+          VICTIM_VARIABLE_VALUE,
         ]) {
           expect(response.body).not.toContain(secret);
         }
@@ -723,6 +827,9 @@ describe('every owner route is closed to everyone but its owner', () => {
           deliveryId: randomUUID(),
           codeFileVersionId: randomUUID(),
           accountId: randomUUID(),
+          variableId: randomUUID(),
+          userVariableName: 'never_set',
+          fileId: randomUUID(),
         },
         attacker.headers,
       );
@@ -800,6 +907,21 @@ describe('every owner route is closed to everyone but its owner', () => {
     );
     expect(generated.statusCode).toBe(404);
     expect(generated.json()).toEqual({ message: 'Plan not found', code: 'NOT_FOUND' });
+  });
+
+  it("a second owner cannot reach the first owner's variables through their own application", async () => {
+    const attackerData = await createFixture(attacker);
+    const variableRoutes = ownerRoutes.filter((r) => r.path.includes(':variableId'));
+    expect(variableRoutes).toHaveLength(2);
+    for (const route of variableRoutes) {
+      const response = await send(
+        route,
+        { ...attackerData, variableId: victimData.variableId },
+        attacker.headers,
+      );
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ message: 'Variable not found', code: 'NOT_FOUND' });
+    }
   });
 
   it.each(ownerRoutes.filter((route) => mutating(route.method)))(

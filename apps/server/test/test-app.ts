@@ -45,6 +45,8 @@ export async function createTestApp(
     onContractViolation?: (violation: ContractViolation) => void;
     /** The live stream's timings and bounds (issue 26), quicker than production's in tests. */
     ownerEventStream?: Parameters<typeof buildApp>[0]['ownerEventStream'];
+    /** Logger settings, for a test that reads what is logged (silent otherwise). */
+    logger?: Parameters<typeof buildApp>[0]['logger'];
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -67,6 +69,7 @@ export async function createTestApp(
     ...(options.clock ? { clock: options.clock } : {}),
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
     onContractViolation: options.onContractViolation ?? recordContractViolation,
     isRetentionSweepEnabled: options.isRetentionSweepEnabled ?? false,
     isWebhookDispatcherEnabled: options.isWebhookDispatcherEnabled ?? false,

@@ -80,6 +80,8 @@ export const applicationSchema = z
     releaseInactiveAfterDays: z.number().int().nullable(),
     /** Issue 25: the longest an offline licence (license/checkout) may last, in days. */
     maxOfflineDays: z.number().int(),
+    /** Issue 25: the file a VERSION_MISMATCH answer offers as the update; null: none. */
+    currentReleaseFileId: z.uuid().nullable(),
     /** The end-user portal at /portal/{portalPublicId} is on (issue 24). */
     portalEnabled: z.boolean(),
     /** The name the portal shows; null: the application's name. */
@@ -221,6 +223,8 @@ export const updateApplicationRequestSchema = z
         `Offline days must be at most ${offlineLicenseLimits.maxOfflineDays}`,
       )
       .optional(),
+    /** A complete file of this application, or null to offer no update. */
+    currentReleaseFileId: z.uuid('Invalid file id').nullable().optional(),
     portalEnabled: z.boolean({ error: 'portalEnabled must be true or false' }).optional(),
     portalName: optionalText(applicationLimits.portalName, 'Portal name'),
     loginSuccessMessage: applicationMessage.optional(),

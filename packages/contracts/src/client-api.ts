@@ -39,6 +39,11 @@ export const clientApiCodeMeanings = {
   DEVICE_NOT_FOUND: 'devices/reset: no device with this hwid is bound to the user.',
   HWID_REQUIRED:
     'license/checkout: the licence must be bound to a HWID (encrypt, or HWID lock) and the session has none.',
+  VARIABLE_NOT_FOUND:
+    'var, user-var: no variable with this name (of this application, or of this user).',
+  VARIABLE_READ_ONLY: 'user-var/set: the vendor made this variable of the user read-only.',
+  VARIABLE_LIMIT_REACHED: 'user-var/set: the user already holds the most variables allowed (100).',
+  FILE_NOT_FOUND: 'file: no complete file with this id in this application.',
   INVALID_REQUEST: 'HTTP 400 (also 404, 413): malformed JSON, wrong types, oversized values.',
   INVALID_API_KEY: 'HTTP 401: the X-API-Key header (or login body api_key) is missing or unknown.',
   RATE_LIMITED: 'HTTP 429: too many requests or failed logins; see the Retry-After header.',
@@ -361,6 +366,15 @@ export const clientLicenseCheckoutResponseSchema = z
   });
 export type ClientLicenseCheckoutResponse = z.infer<typeof clientLicenseCheckoutResponseSchema>;
 
+/** What a VERSION_MISMATCH answer offers when the application has a current release (issue 25). */
+export const clientUpdateSchema = z.object({
+  version: z.string(),
+  file_id: z.uuid(),
+  size: z.number().int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
+
 /** Register and login answers (spec doc 2 §3: the auth response). */
 export const clientAuthResponseSchema = z
   .object({
@@ -376,6 +390,8 @@ export const clientAuthResponseSchema = z
     /** Login only: a fresh `sess_…` token the client may use for session/track start. */
     session_token: z.string().regex(SESSION_TOKEN_PATTERN).optional(),
     ...licensingFields,
+    /** VERSION_MISMATCH only, when the application has a current release: fetch it with file. */
+    update: clientUpdateSchema.optional(),
   })
   .meta({
     id: 'ClientAuthResponse',

@@ -9,6 +9,7 @@ export const errorCodeSchema = z.enum([
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'RANGE_NOT_SATISFIABLE',
   'RATE_LIMITED',
   'INTERNAL',
 ]);

@@ -25,3 +25,5 @@ export * from './owner-events.ts';
 export * from './bulk-app-users.ts';
 export * from './activity-charts.ts';
 export * from './offline-licenses.ts';
+export * from './variables.ts';
+export * from './app-files.ts';

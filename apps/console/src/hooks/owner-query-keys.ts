@@ -28,3 +28,15 @@ export function userSubscriptionsQueryKey(applicationId: number, userId: string)
 export function userDevicesQueryKey(applicationId: number, userId: string) {
   return [...appUsersQueryKey(applicationId), userId, 'devices'] as const;
 }
+
+export function applicationVariablesQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'variables'] as const;
+}
+
+export function userVariablesQueryKey(applicationId: number, userId: string) {
+  return [...appUsersQueryKey(applicationId), userId, 'variables'] as const;
+}
+
+export function applicationFilesQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'files'] as const;
+}

@@ -140,7 +140,16 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
       within(screen.getByRole('tablist'))
         .getAllByRole('tab')
         .map((tab) => tab.textContent),
-    ).toEqual(['Overview', 'Users (42)', 'Plans', 'Licences', 'API Configuration', 'Messages']);
+    ).toEqual([
+      'Overview',
+      'Users (42)',
+      'Plans',
+      'Licences',
+      'Variables',
+      'Files',
+      'API Configuration',
+      'Messages',
+    ]);
 
     await user.click(screen.getByRole('tab', { name: 'Messages' }));
     expect(screen.getByTestId('message-loginFailedMessage').textContent).toBe(

@@ -9,6 +9,7 @@ import { ApplicationOverview } from '@/components/applications/application-overv
 import { ApplicationSettingsDialog } from '@/components/applications/application-settings-dialog.tsx';
 import { ApplicationStatusBadge } from '@/components/applications/application-status-badge.tsx';
 import { ApplicationUsersPanel } from '@/components/app-users/application-users-panel.tsx';
+import { FilesPanel } from '@/components/files/files-panel.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { LicensesPanel } from '@/components/licenses/licenses-panel.tsx';
 import { PlansPanel } from '@/components/plans/plans-panel.tsx';
@@ -16,6 +17,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent } from '@/components/ui/card.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
+import { VariablesPanel } from '@/components/variables/variables-panel.tsx';
 import { useApplicationStats } from '@/hooks/use-application-stats.ts';
 import { useAppUsers } from '@/hooks/use-app-users.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
@@ -137,6 +139,8 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
           </TabsTrigger>
           <TabsTrigger value="plans">Plans</TabsTrigger>
           <TabsTrigger value="licenses">Licences</TabsTrigger>
+          <TabsTrigger value="variables">Variables</TabsTrigger>
+          <TabsTrigger value="files">Files</TabsTrigger>
           <TabsTrigger value="api">API Configuration</TabsTrigger>
           <TabsTrigger value="messages">Messages</TabsTrigger>
         </TabsList>
@@ -161,6 +165,12 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
         </TabsContent>
         <TabsContent value="licenses">
           <LicensesPanel application={application} />
+        </TabsContent>
+        <TabsContent value="variables">
+          <VariablesPanel application={application} />
+        </TabsContent>
+        <TabsContent value="files">
+          <FilesPanel application={application} />
         </TabsContent>
         <TabsContent value="api">
           <ApplicationApiConfiguration application={application} />

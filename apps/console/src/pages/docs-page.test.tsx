@@ -43,6 +43,8 @@ describe('DocsPage', { timeout: 30_000 }, () => {
       'Response Codes',
       'Licences',
       'Devices',
+      'Variables',
+      'Downloads and Updates',
       'Verifying Signatures',
       'Implementation Guide',
     ]);
@@ -71,6 +73,12 @@ describe('DocsPage', { timeout: 30_000 }, () => {
     const devices = within(section('devices'));
     expect(devices.getAllByText(/RESET_COOLDOWN/).length).toBeGreaterThan(0);
     expect(devices.getByText('POST /api/v1/devices/reset')).toBeTruthy();
+    // Issue 25: the remote variables section of docs/client-api.md, its three calls and codes.
+    const variables = within(section('variables'));
+    for (const call of ['POST /api/v1/var', 'POST /api/v1/user-var', 'POST /api/v1/user-var/set']) {
+      expect(variables.getAllByText(call).length).toBeGreaterThan(0);
+    }
+    expect(variables.getAllByText(/VARIABLE_READ_ONLY/).length).toBeGreaterThan(0);
   });
 
   it('says the C# client is loading, then why it could not be loaded, with Try Again', async () => {

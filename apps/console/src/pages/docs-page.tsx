@@ -6,9 +6,11 @@ import { DocsNavigation } from '@/components/docs/docs-navigation.tsx';
 import { EndpointReference } from '@/components/docs/endpoint-reference.tsx';
 import { ImplementationGuide } from '@/components/docs/implementation-guide.tsx';
 import { DevicesGuide } from '@/components/docs/devices-guide.tsx';
+import { DownloadsGuide } from '@/components/docs/downloads-guide.tsx';
 import { LicencesGuide } from '@/components/docs/licences-guide.tsx';
 import { MarkdownView } from '@/components/docs/markdown-view.tsx';
 import { QuickStart } from '@/components/docs/quick-start.tsx';
+import { VariablesGuide } from '@/components/docs/variables-guide.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { markdownSection } from '@/lib/markdown-blocks.ts';
 
@@ -25,6 +27,7 @@ export const DOCUMENTED_FEATURES = [
   'Rate limiting of requests and failed logins',
   'Webhook notifications for logins, failures and violations',
   'Licence keys in bulk, plans with entitlements, and subscriptions per user',
+  'Remote variables per application and per user, read-only where you say',
   'Ed25519-signed responses, so a fake server cannot unlock your program',
   'A JSON REST API with a C# WinForms client and samples in Python, Node.js and C++',
   'Dark and light themes, and role-based access control',
@@ -38,6 +41,8 @@ const SECTIONS = [
   { id: 'codes', title: 'Response Codes' },
   { id: 'licences', title: 'Licences' },
   { id: 'devices', title: 'Devices' },
+  { id: 'variables', title: 'Variables' },
+  { id: 'downloads', title: 'Downloads and Updates' },
   { id: 'signatures', title: 'Verifying Signatures' },
   { id: 'implementation', title: 'Implementation Guide' },
 ] as const;
@@ -111,6 +116,12 @@ export function DocsPage() {
           </DocsSection>
           <DocsSection id="devices">
             <DevicesGuide />
+          </DocsSection>
+          <DocsSection id="variables">
+            <VariablesGuide />
+          </DocsSection>
+          <DocsSection id="downloads">
+            <DownloadsGuide />
           </DocsSection>
           <DocsSection id="signatures">
             <MarkdownView

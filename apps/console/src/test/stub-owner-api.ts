@@ -97,6 +97,7 @@ export function createApplication(overrides: Partial<Application> = {}): Applica
     licenseRequired: false,
     ...deviceDefaults,
     maxOfflineDays: offlineLicenseLimits.defaultMaxOfflineDays,
+    currentReleaseFileId: null,
     portalEnabled: false,
     portalName: null,
     portalPublicId: '0123456789abcdef0123',

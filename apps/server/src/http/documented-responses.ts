@@ -14,7 +14,8 @@ const errorDescriptions: Record<number, string> = {
   404: 'Not found (or not the caller\u2019s).',
   409: 'Conflicts with what exists.',
   413: 'Request body too large.',
-  415: 'Unsupported content type: send application/json.',
+  415: 'Unsupported content type: send application/json (application/octet-stream for an upload).',
+  416: 'Range not satisfiable.',
   429: 'Too many requests.',
   500: 'Internal error; the details are in the server log, never in the body.',
 };

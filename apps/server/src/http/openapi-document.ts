@@ -101,7 +101,7 @@ function operationOf(key: string, contract: RouteContract): ZodOpenApiOperationO
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: contract.body } },
+            content: { [contract.bodyMediaType ?? 'application/json']: { schema: contract.body } },
           },
         }
       : {}),

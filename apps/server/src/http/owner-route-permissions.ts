@@ -34,6 +34,10 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'DELETE /api/applications/:appId/users/:userId/devices': 'manage_applications',
   'DELETE /api/applications/:appId/users/:userId/devices/:deviceId': 'manage_applications',
 
+  'GET /api/applications/:id/files': 'signed_in',
+  'POST /api/applications/:id/files': 'manage_applications',
+  'DELETE /api/applications/:id/files/:fileId': 'manage_applications',
+
   'GET /api/applications/:id/plans': 'signed_in',
   'POST /api/applications/:id/plans': 'manage_applications',
   'PUT /api/applications/:id/plans/:planId': 'manage_applications',
@@ -55,6 +59,15 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'PUT /api/applications/:appId/users/:userId/subscriptions/:subscriptionId': 'manage_applications',
   'DELETE /api/applications/:appId/users/:userId/subscriptions/:subscriptionId':
     'manage_applications',
+
+  // Application variables are application settings; a user's variables are part of editing users.
+  'GET /api/applications/:id/variables': 'signed_in',
+  'POST /api/applications/:id/variables': 'manage_applications',
+  'PUT /api/applications/:id/variables/:variableId': 'manage_applications',
+  'DELETE /api/applications/:id/variables/:variableId': 'manage_applications',
+  'GET /api/applications/:appId/users/:userId/variables': 'signed_in',
+  'PUT /api/applications/:appId/users/:userId/variables/:name': 'manage_applications',
+  'DELETE /api/applications/:appId/users/:userId/variables/:name': 'manage_applications',
 
   'GET /api/blacklist': 'signed_in',
   'POST /api/blacklist': 'manage_applications',

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import {
   activityLogListSchema,
+  appFileListSchema,
+  downloadParamsSchema,
+  errorBodySchema,
+  appFileParamsSchema,
+  appFileSchema,
+  clientFileRequestSchema,
+  clientFileResponseSchema,
+  uploadAppFileQuerySchema,
   codeFileListSchema,
   codeFileParamsSchema,
   codeFileSchema,
@@ -104,6 +112,20 @@ import {
   webhookParamsSchema,
   webhookSchema,
   webhookSecretResponseSchema,
+  applicationVariableListQuerySchema,
+  applicationVariableListSchema,
+  applicationVariableParamsSchema,
+  applicationVariableSchema,
+  clientSetUserVariableRequestSchema,
+  clientUserVariableRequestSchema,
+  clientVariableRequestSchema,
+  clientVariableResponseSchema,
+  createApplicationVariableRequestSchema,
+  putUserVariableRequestSchema,
+  updateApplicationVariableRequestSchema,
+  userVariableListSchema,
+  userVariableParamsSchema,
+  userVariableSchema,
 } from '@latchkey/contracts';
 
 /**
@@ -136,6 +158,16 @@ export const routeTags = [
     description:
       'Owner API: licence keys of a plan, and the subscriptions end users hold (issue 22).',
   },
+  {
+    name: 'Variables',
+    description:
+      'Owner API: remote variables of an application and of its end users, which programs read (and, for their own user, write) with the client API (issue 25).',
+  },
+  {
+    name: 'Files',
+    description:
+      'Owner API: an application’s downloadable files and its current release (issue 25).',
+  },
   { name: 'Blacklist', description: 'Owner API.' },
   { name: 'Activity', description: 'Owner API.' },
   { name: 'Webhooks', description: 'Owner API.' },
@@ -152,7 +184,12 @@ export type RouteTag = (typeof routeTags)[number]['name'];
 export interface ResponseContract {
   description: string;
   schema?: z.ZodType;
-  mediaType?: 'text/html' | 'application/javascript' | 'text/csv' | 'text/event-stream';
+  mediaType?:
+    | 'text/html'
+    | 'application/javascript'
+    | 'text/csv'
+    | 'text/event-stream'
+    | 'application/octet-stream';
   headers?: z.ZodObject;
 }
 
@@ -164,10 +201,12 @@ export interface RouteContract {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
+  /** A body that is not JSON (a file upload: its raw bytes); `body` is then its schema. */
+  bodyMediaType?: 'application/octet-stream';
   /** The answers of the route itself; the errors every route of its caller shares are added by documentedResponses. */
   responses: Record<number, ResponseContract>;
   /** Error statuses of this route beyond those every route of its caller has. */
-  errors?: readonly (401 | 403 | 404 | 409 | 429)[];
+  errors?: readonly (401 | 403 | 404 | 409 | 413 | 416 | 429)[];
 }
 
 const ok = (
@@ -289,6 +328,71 @@ export const routeContracts: Record<string, RouteContract> = {
       ),
     },
     errors: [401],
+  },
+  'POST /api/v1/var': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Read an application variable',
+    description:
+      'Answers the variable\u2019s `value` in the signed body. A variable that requires a session (the default) needs the `session_token` of a started, unended session whose user is in good standing, else SESSION_INVALID (or the standing\u2019s code). An unknown name answers VARIABLE_NOT_FOUND. Never cached: an owner\u2019s change is the next answer.',
+    body: clientVariableRequestSchema,
+    responses: {
+      200: ok(clientVariableResponseSchema, 'The value (success true) or a refusal.'),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/user-var': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Read one of the session\u2019s end user\u2019s own variables',
+    description:
+      'Needs a live `session_token`; the user is the session\u2019s. Answers `value` and `read_only`; VARIABLE_NOT_FOUND for a name the user does not hold.',
+    body: clientUserVariableRequestSchema,
+    responses: {
+      200: ok(clientVariableResponseSchema, 'The value (success true) or a refusal.'),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/user-var/set': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'Create or replace one of the session\u2019s end user\u2019s own variables',
+    description:
+      'Needs a live `session_token`. VARIABLE_READ_ONLY when the vendor made it read-only; VARIABLE_LIMIT_REACHED for a new name when the user already holds 100. A value over 16 KB (UTF-8) is a 400.',
+    body: clientSetUserVariableRequestSchema,
+    responses: {
+      200: ok(clientVariableResponseSchema, 'Saved (success true, the value) or refused.'),
+    },
+    errors: [401],
+  },
+  'POST /api/v1/file': {
+    caller: 'client',
+    tag: 'Client API',
+    summary: 'A short-lived download URL for one of the application’s files',
+    description:
+      'Needs the `session_token` of a started, unended session whose user is in good standing, unless the file was uploaded with `requiresSession=false`. Answers FILE_NOT_FOUND for an unknown file, another application’s or an upload in progress. The `url` needs no API key, serves the bytes (with Range) as often as asked until `expires_at` (5 minutes), and is bound to this file; check the downloaded bytes against `sha256`. Each URL issued counts one download.',
+    body: clientFileRequestSchema,
+    responses: {
+      200: ok(
+        clientFileResponseSchema,
+        'Issued (success true, url, size, sha256, expires_at) or refused (success false and a code).',
+      ),
+    },
+    errors: [401],
+  },
+  'GET /api/v1/downloads/:token': {
+    caller: 'public',
+    tag: 'Client API',
+    summary: 'Download a file through the URL POST /api/v1/file answered',
+    description:
+      'No API key: the token in the path proves the grant (one file, until it expires). `Range` with one range (`bytes=a-b`, `bytes=a-`, `bytes=-n`) answers 206 with `Content-Range`; past the end is 416. `ETag` is the SHA-256. A tampered or expired token is a 403 with no bytes; refused tokens are throttled per address and per file (429 with Retry-After).',
+    params: downloadParamsSchema,
+    responses: {
+      200: { description: 'The whole file.', mediaType: 'application/octet-stream' },
+      206: { description: 'The range asked for.', mediaType: 'application/octet-stream' },
+      416: ok(errorBodySchema, 'The range starts past the end of the file.'),
+    },
+    errors: [403, 404, 429],
   },
   'POST /api/v1/verify': {
     caller: 'client',
@@ -599,6 +703,98 @@ export const routeContracts: Record<string, RouteContract> = {
     responses: { 200: ok(releasedDevicesSchema) },
   },
 
+  'GET /api/applications/:id/variables': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'List an application\u2019s variables, by name',
+    description: '`search` matches the name or the value, in any case.',
+    params: applicationParamsSchema,
+    query: applicationVariableListQuerySchema,
+    responses: { 200: ok(applicationVariableListSchema) },
+  },
+  'POST /api/applications/:id/variables': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Create an application variable',
+    description:
+      'A name is 1 to 64 letters, digits, `_`, `.` or `-`; a value at most 64 KB (UTF-8). `requiresSession` is true unless sent false. A name the application already has is a 409.',
+    params: applicationParamsSchema,
+    body: createApplicationVariableRequestSchema,
+    responses: { 201: ok(applicationVariableSchema, 'Created.') },
+    errors: [409],
+  },
+  'PUT /api/applications/:id/variables/:variableId': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Update an application variable',
+    description:
+      'Absent fields stay as they are. Programs read the new value from their next call.',
+    params: applicationVariableParamsSchema,
+    body: updateApplicationVariableRequestSchema,
+    responses: { 200: ok(applicationVariableSchema) },
+    errors: [409],
+  },
+  'DELETE /api/applications/:id/variables/:variableId': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Delete an application variable',
+    params: applicationVariableParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+  'GET /api/applications/:appId/users/:userId/variables': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'List an end user\u2019s variables, by name',
+    params: appUserParamsSchema,
+    responses: { 200: ok(userVariableListSchema) },
+  },
+  'PUT /api/applications/:appId/users/:userId/variables/:name': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Create or replace an end user\u2019s variable',
+    description:
+      'A value at most 16 KB (UTF-8); `readOnly` (default false) stops the program changing it. A new name when the user already holds 100 is a 409.',
+    params: userVariableParamsSchema,
+    body: putUserVariableRequestSchema,
+    responses: { 200: ok(userVariableSchema) },
+    errors: [409],
+  },
+  'DELETE /api/applications/:appId/users/:userId/variables/:name': {
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Delete an end user\u2019s variable',
+    params: userVariableParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+
+  'GET /api/applications/:id/files': {
+    caller: 'owner',
+    tag: 'Files',
+    summary: 'List an application’s files',
+    description: 'Complete uploads only, newest first.',
+    params: applicationParamsSchema,
+    responses: { 200: ok(appFileListSchema) },
+  },
+  'POST /api/applications/:id/files': {
+    caller: 'owner',
+    tag: 'Files',
+    summary: 'Upload a file',
+    description:
+      'The body is the file’s bytes (`Content-Type: application/octet-stream`), streamed to storage; `name`, `version`, optional `platform` and `requiresSession` (default true) are query parameters. Larger than MAX_UPLOAD_MB (default 512) is a 413, and nothing is kept; neither is anything of an upload that fails or is aborted.',
+    params: applicationParamsSchema,
+    query: uploadAppFileQuerySchema,
+    body: z.string().meta({ format: 'binary' }),
+    bodyMediaType: 'application/octet-stream',
+    responses: { 201: ok(appFileSchema, 'Stored.') },
+  },
+  'DELETE /api/applications/:id/files/:fileId': {
+    caller: 'owner',
+    tag: 'Files',
+    summary: 'Delete a file',
+    description: 'A file that was the current release stops being offered as the update.',
+    params: appFileParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
   'GET /api/applications/:id/plans': {
     caller: 'owner',
     tag: 'Plans',

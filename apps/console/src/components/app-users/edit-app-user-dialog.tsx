@@ -14,6 +14,7 @@ import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { AppUserInputField } from './app-user-input-field.tsx';
 import { UserDevicesSection } from './user-devices-section.tsx';
 import { UserSubscriptionsSection } from './user-subscriptions-section.tsx';
+import { UserVariablesSection } from './user-variables-section.tsx';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
 
 interface EditAppUserFields {
@@ -192,6 +193,11 @@ function EditAppUserForm({
         onDevicesReleased={followDevicesReleased}
       />
       <UserSubscriptionsSection
+        applicationId={applicationId}
+        userId={user.id}
+        username={user.username}
+      />
+      <UserVariablesSection
         applicationId={applicationId}
         userId={user.id}
         username={user.username}

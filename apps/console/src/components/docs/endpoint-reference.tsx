@@ -1,11 +1,17 @@
 import {
   clientApiHeaders,
   clientAuthResponseSchema,
+  clientFileRequestSchema,
+  clientFileResponseSchema,
   clientLoginRequestSchema,
   clientPublicKeyResponseSchema,
   clientRegisterRequestSchema,
   clientSessionRequestSchema,
   clientSessionResponseSchema,
+  clientSetUserVariableRequestSchema,
+  clientUserVariableRequestSchema,
+  clientVariableRequestSchema,
+  clientVariableResponseSchema,
   clientVerifyRequestSchema,
   clientVerifyResponseSchema,
 } from '@latchkey/contracts';
@@ -53,6 +59,37 @@ export const CLIENT_API_ENDPOINT_DOCS: readonly EndpointDoc[] = [
       'Starts a session after a login, keeps it alive with heartbeats and ends it. One body per action.',
     request: clientSessionRequestSchema,
     response: clientSessionResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/var',
+    summary:
+      'Reads an application variable. One that requires a session (the default) needs a live session_token.',
+    request: clientVariableRequestSchema,
+    response: clientVariableResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/user-var',
+    summary: 'Reads one of the session’s own end user’s variables.',
+    request: clientUserVariableRequestSchema,
+    response: clientVariableResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/user-var/set',
+    summary:
+      'Creates or replaces one of the session’s own end user’s variables, unless it is read-only.',
+    request: clientSetUserVariableRequestSchema,
+    response: clientVariableResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/file',
+    summary:
+      'A 5-minute download URL for one of the application\u2019s files, with its size and SHA-256; a live session unless the file needs none.',
+    request: clientFileRequestSchema,
+    response: clientFileResponseSchema,
   },
   {
     method: 'GET',

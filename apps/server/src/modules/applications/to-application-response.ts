@@ -18,6 +18,7 @@ export function toApplicationResponse(application: Application): ApplicationResp
     resetCooldownHours: application.resetCooldownHours,
     releaseInactiveAfterDays: application.releaseInactiveAfterDays,
     maxOfflineDays: application.maxOfflineDays,
+    currentReleaseFileId: application.currentReleaseFileId,
     portalEnabled: application.isPortalEnabled,
     portalName: application.portalName,
     portalPublicId: application.portalPublicId,

@@ -1,10 +1,16 @@
-import type { UpdateApplicationInput } from '@latchkey/contracts';
-import { applications, type Application } from '../../db/schema/index.ts';
+import { and, eq, inArray } from 'drizzle-orm';
+import { APP_FILE_NOT_FOUND, type UpdateApplicationInput } from '@latchkey/contracts';
+import { appFiles, applications, type Application } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { endSessions } from '../client-api/end-sessions.ts';
 import type { ApplicationEvents } from './application-events.ts';
-import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
+import {
+  APPLICATION_NOT_FOUND,
+  loadOwnedApplication,
+  ownedApplicationIds,
+  ownedApplicationWhere,
+} from './load-owned-application.ts';
 
 /**
  * Applies the given settings (absent fields stay as they are) and bumps updatedAt. Turning
@@ -20,6 +26,26 @@ export async function updateApplication({
   const { changes } = input;
   const now = ctx.clock.now();
   const application = await ctx.db.transaction(async (tx) => {
+    // Issue 25: only a complete file of this very application can be its release, locked so
+    // it cannot be deleted before this commits. Another owner's application stays a plain
+    // 404 of the application, whatever file is named.
+    if (changes.currentReleaseFileId) {
+      const [release] = await tx
+        .select({ id: appFiles.id })
+        .from(appFiles)
+        .where(
+          and(
+            eq(appFiles.id, changes.currentReleaseFileId),
+            inArray(appFiles.applicationId, ownedApplicationIds(ctx, input.applicationId)),
+            eq(appFiles.isComplete, true),
+          ),
+        )
+        .for('share', { of: appFiles });
+      if (!release) {
+        await loadOwnedApplication({ ctx: { ...ctx, db: tx }, input });
+        throw notFound(APP_FILE_NOT_FOUND);
+      }
+    }
     const [updated] = await tx
       .update(applications)
       .set({
@@ -35,6 +61,7 @@ export async function updateApplication({
         resetCooldownHours: changes.resetCooldownHours,
         releaseInactiveAfterDays: changes.releaseInactiveAfterDays,
         maxOfflineDays: changes.maxOfflineDays,
+        currentReleaseFileId: changes.currentReleaseFileId,
         isPortalEnabled: changes.portalEnabled,
         portalName: changes.portalName,
         loginSuccessMessage: changes.loginSuccessMessage,

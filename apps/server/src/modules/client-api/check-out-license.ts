@@ -1,24 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import {
   offlineLicenseLimits,
-  SESSION_TOKEN_PATTERN,
   type ClientLicenseCheckoutInput,
   type ClientLicenseCheckoutResponse,
   type OfflineLicenseContent,
 } from '@latchkey/contracts';
-import { appUserSessions, appUsers } from '../../db/schema/index.ts';
-import { hashToken } from '../../lib/tokens.ts';
-import {
-  heldSubscriptionsJson,
-  licensedUntilMs,
-  licensingOf,
-  parseHeldSubscriptions,
-  type HeldSubscription,
-} from '../subscriptions/held-subscriptions.ts';
+import { licensingOf, type HeldSubscription } from '../subscriptions/held-subscriptions.ts';
 import { invalidRequest } from './client-api-error.ts';
 import type { ClientContext } from './client-context.ts';
-import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
+import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
+import { loadLiveSession } from './live-session.ts';
 import { encodeOfflineLicense } from './offline-license-format.ts';
 
 /**
@@ -51,40 +42,11 @@ export async function checkOutLicense({
     );
   }
   if (!application.isActive) return appDisabled();
-  const sessionInvalid = () => refusal('SESSION_INVALID', clientMessages.sessionUnknown);
-  if (!SESSION_TOKEN_PATTERN.test(input.session_token)) return sessionInvalid();
-
-  const [session] = await ctx.db
-    .select({
-      isEnded: sql<boolean>`${appUserSessions.endedAt} is not null`,
-      hwid: appUserSessions.hwid,
-      userId: appUsers.id,
-      username: appUsers.username,
-      isActive: appUsers.isActive,
-      isPaused: appUsers.isPaused,
-      expiresAt: appUsers.expiresAt,
-      held: heldSubscriptionsJson(appUserSessions.appUserId),
-    })
-    .from(appUserSessions)
-    .innerJoin(appUsers, eq(appUsers.id, appUserSessions.appUserId))
-    .where(
-      and(
-        eq(appUserSessions.tokenHash, hashToken(input.session_token)),
-        eq(appUserSessions.applicationId, application.id),
-      ),
-    );
-  if (!session) return sessionInvalid();
+  const live = await loadLiveSession(ctx, input.session_token);
+  if (live.refused) return live.refused;
+  const { session } = live;
   const now = ctx.clock.now();
-  const held = parseHeldSubscriptions(session.held);
-  const refused = standingRefusal(
-    application,
-    { ...session, licensedUntilMs: licensedUntilMs(held) },
-    now,
-  );
-  // Standing first, as heartbeat answers it: the owner's pause ended the session, and the
-  // client learns why.
-  if (refused) return refused;
-  if (session.isEnded) return sessionInvalid();
+  const { held } = session;
   const isBindingRequired = input.encrypt || application.hwidLockEnabled;
   if (isBindingRequired && session.hwid === null) {
     return refusal('HWID_REQUIRED', clientMessages.licenseNeedsHwid);

@@ -1,6 +1,7 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
+import type { ClientUpdate } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
-import { applications } from '../../db/schema/index.ts';
+import { appFiles, applications } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createEd25519Signer, type Ed25519Signer } from '../../lib/ed25519-signer.ts';
 import { decryptSigningKey } from '../../lib/signing-keys.ts';
@@ -25,6 +26,12 @@ export interface ClientApplication {
   releaseInactiveAfterDays: number | null;
   /** Issue 25: the longest TTL of an offline licence, in days. */
   maxOfflineDays: number;
+  /**
+   * Issue 25: what a VERSION_MISMATCH answer offers, read with the application (no query of
+   * its own); null without a complete current release. Setting, clearing or deleting it drops
+   * the cached application everywhere (an `updated` change).
+   */
+  update: ClientUpdate | null;
   /** Raw Ed25519 public key, hex: the HKDF salt of encrypted offline licences. */
   signingPublicKey: string;
   loginSuccessMessage: string;
@@ -108,8 +115,16 @@ export function createClientAppCache(options: {
       hwidMismatchMessage: applications.hwidMismatchMessage,
       signingPublicKey: applications.signingPublicKey,
       signingPrivateKeyEncrypted: applications.signingPrivateKeyEncrypted,
+      releaseFileId: appFiles.id,
+      releaseVersion: appFiles.version,
+      releaseSizeBytes: appFiles.sizeBytes,
+      releaseSha256: appFiles.sha256,
     })
     .from(applications)
+    .leftJoin(
+      appFiles,
+      and(eq(appFiles.id, applications.currentReleaseFileId), eq(appFiles.isComplete, true)),
+    )
     .where(eq(applications.apiKey, sql.placeholder('apiKey')))
     .limit(1)
     .prepare('client_api_application_by_key');
@@ -117,9 +132,29 @@ export function createClientAppCache(options: {
   async function fetchApplication(apiKey: string): Promise<ClientApplication | null> {
     const [row] = await byApiKey.execute({ apiKey });
     if (!row) return null;
-    const { signingPublicKey, signingPrivateKeyEncrypted, ...application } = row;
+    const {
+      signingPublicKey,
+      signingPrivateKeyEncrypted,
+      releaseFileId,
+      releaseVersion,
+      releaseSizeBytes,
+      releaseSha256,
+      ...application
+    } = row;
     return {
       ...application,
+      update:
+        releaseFileId !== null &&
+        releaseVersion !== null &&
+        releaseSizeBytes !== null &&
+        releaseSha256 !== null
+          ? {
+              version: releaseVersion,
+              file_id: releaseFileId,
+              size: releaseSizeBytes,
+              sha256: releaseSha256,
+            }
+          : null,
       signingPublicKey,
       sign: createEd25519Signer(
         decryptSigningKey({ signingPublicKey, signingPrivateKeyEncrypted }, serverSecret),

@@ -47,6 +47,11 @@ export const clientMessages = {
     'This licence must be bound to your machine: log in again sending its hardware id, then start a new session',
   sessionNotProven:
     'This session start does not follow the last login: start with the session_token login returned, or from the same network and device as that login',
+  variableRead: 'Variable found',
+  variableNotFound: 'No variable with this name',
+  variableSaved: 'Variable saved',
+  variableReadOnly: 'This variable is read-only: only the vendor can change it',
+  variableLimitReached: 'You hold the most variables allowed: remove one before adding another',
 } as const;
 
 export const refusal = (code: ClientApiCode, message: string): ClientOutcome => ({

@@ -79,7 +79,13 @@ export async function completeLogin(
     );
   }
   if (input.version !== application.version) {
-    return refuse('VERSION_MISMATCH', 'version_mismatch', application.versionMismatchMessage);
+    const refused = await refuse(
+      'VERSION_MISMATCH',
+      'version_mismatch',
+      application.versionMismatchMessage,
+    );
+    // Issue 25: where the right version is, when the vendor marked a current release.
+    return application.update ? { ...refused, update: application.update } : refused;
   }
   const refuseHwid = () =>
     refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);

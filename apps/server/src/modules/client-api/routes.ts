@@ -9,12 +9,20 @@ import {
   type ClientLicenseCheckoutResponse,
   clientDeviceResetRequestSchema,
   type ClientDeviceResetResponse,
+  clientFileRequestSchema,
+  type ClientFileResponse,
   clientLoginRequestSchema,
   clientRedeemRequestSchema,
   clientRegisterRequestSchema,
   clientSessionRequestSchema,
   clientVerifyRequestSchema,
+  clientVariableRequestSchema,
+  clientUserVariableRequestSchema,
+  clientSetUserVariableRequestSchema,
   endUserPasswordProblem,
+  variableBodyLimitBytes,
+  variableLimits,
+  type ClientVariableResponse,
   type ClientAuthResponse,
   type ClientPublicKeyResponse,
   type ClientSessionResponse,
@@ -56,10 +64,14 @@ import { createClientRedemption } from '../licenses/redeem-license-key.ts';
 import { registerEndUser } from './register-end-user.ts';
 import { resetOwnDevices } from './reset-own-devices.ts';
 import { serializeClientAnswer } from './serialized-once.ts';
+import { issueFileUrl } from './issue-file-url.ts';
 import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { createUserStandingLookup } from './user-standing-lookup.ts';
 import { verifyEndUser } from './verify-end-user.ts';
+import { readApplicationVariable } from '../variables/read-application-variable.ts';
+import { readOwnUserVariable } from '../variables/read-own-user-variable.ts';
+import { setOwnUserVariable } from '../variables/set-own-user-variable.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -177,6 +189,10 @@ export async function registerClientApiRoutes(
   const countLicenseLogin = responses.forRoute('/api/v1/license/login');
   const countDeviceReset = responses.forRoute('/api/v1/devices/reset');
   const countCheckout = responses.forRoute('/api/v1/license/checkout');
+  const countVariable = responses.forRoute('/api/v1/var');
+  const countUserVariable = responses.forRoute('/api/v1/user-var');
+  const countSetUserVariable = responses.forRoute('/api/v1/user-var/set');
+  const countFile = responses.forRoute('/api/v1/file');
 
   /** Per IP and application; requests that name no known application share one budget. */
   const spendRequest = (bucket: number | '?', ipAddress: string) => {
@@ -413,6 +429,61 @@ export async function registerClientApiRoutes(
           input,
         });
         countCheckout(outcome.code);
+        return outcome;
+      });
+
+      v1.post('/var', async (request): Promise<ClientVariableResponse> => {
+        const input = parseClientInput(clientVariableRequestSchema, request.body);
+        const outcome = await readApplicationVariable({
+          ctx: contextOf(request, requireApplication(request)),
+          input,
+        });
+        countVariable(outcome.code);
+        return outcome;
+      });
+
+      v1.post('/user-var', async (request): Promise<ClientVariableResponse> => {
+        const input = parseClientInput(clientUserVariableRequestSchema, request.body);
+        const outcome = await readOwnUserVariable({
+          ctx: contextOf(request, requireApplication(request)),
+          input,
+        });
+        countUserVariable(outcome.code);
+        return outcome;
+      });
+
+      // A 16 KB value can need more than the default body limit once JSON-escaped.
+      v1.post(
+        '/user-var/set',
+        {
+          bodyLimit: Math.max(
+            config.bodyLimitBytes,
+            variableBodyLimitBytes(variableLimits.userValueBytes),
+          ),
+        },
+        async (request): Promise<ClientVariableResponse> => {
+          const input = parseClientInput(clientSetUserVariableRequestSchema, request.body);
+          const outcome = await setOwnUserVariable({
+            ctx: contextOf(request, requireApplication(request)),
+            input,
+          });
+          countSetUserVariable(outcome.code);
+          return outcome;
+        },
+      );
+
+      v1.post('/file', async (request): Promise<ClientFileResponse> => {
+        const input = parseClientInput(clientFileRequestSchema, request.body);
+        const outcome = await issueFileUrl({
+          ctx: {
+            ...contextOf(request, requireApplication(request)),
+            serverSecret: config.serverSecret,
+            // Through the proxy the client reached us by, unless the deployment names its origin.
+            downloadOrigin: config.publicOrigin ?? `${request.protocol}://${request.host}`,
+          },
+          input,
+        });
+        countFile(outcome.code);
         return outcome;
       });
 

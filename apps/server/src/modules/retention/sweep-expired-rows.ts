@@ -4,6 +4,7 @@ import type { DatabaseConnection } from '../../db/client.ts';
 import {
   activityHourlyCounts,
   activityLogs,
+  appFiles,
   applications,
   liveSessionSamples,
   sessionStartHourlyCounts,
@@ -15,6 +16,9 @@ import {
 import type { Context } from '../../http/request-context.ts';
 import { CHART_HISTORY_MS, compactChartBuckets } from '../activity-charts/compact-chart-buckets.ts';
 import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
+
+/** An upload still incomplete this long after it started was abandoned (a crash mid-upload). */
+export const INCOMPLETE_UPLOAD_MS = 60 * 60 * 1000;
 
 /** Arbitrary but fixed: every instance must ask for the same advisory lock. */
 export const RETENTION_SWEEP_LOCK_KEY = 0x4c4b5357;
@@ -41,6 +45,8 @@ export interface SweepResult {
   chartBucketsDeleted: number;
   /** Shard rows of closed hours folded into one row per bucket (the sums unchanged). */
   chartBucketsCompacted: number;
+  /** Uploads that never completed (a crash mid-upload), an hour after they started (issue 25). */
+  incompleteUploadsDeleted: number;
   /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
   statements: {
     sessionsEnded: number;
@@ -73,6 +79,7 @@ export async function sweepExpiredRows({
     portalSessionsDeleted: 0,
     chartBucketsDeleted: 0,
     chartBucketsCompacted: 0,
+    incompleteUploadsDeleted: 0,
     statements: {
       sessionsEnded: 0,
       sessionsDeleted: 0,
@@ -218,6 +225,29 @@ export async function sweepExpiredRows({
           .returning({ hour: liveSessionSamples.hour }),
       ]);
       result.chartBucketsDeleted += starts.length + samples.length;
+    }
+
+    // An upload's record is completed within the request that streams it, and deleted when
+    // that request fails; one left incomplete an hour on had its process die under it. Its
+    // chunks go with it (cascade). Few rows, through the partial index on incomplete uploads;
+    // one at a time, since a row may hold a gigabyte of chunks.
+    if (!input.shouldStop?.()) {
+      const abandonedBefore = new Date(now.getTime() - INCOMPLETE_UPLOAD_MS);
+      for (;;) {
+        if (input.shouldStop?.()) break;
+        const abandoned = db
+          .select({ id: appFiles.id })
+          .from(appFiles)
+          .where(and(eq(appFiles.isComplete, false), lt(appFiles.createdAt, abandonedBefore)))
+          .limit(1);
+        const deleted = await db
+          .delete(appFiles)
+          .where(inArray(appFiles.id, abandoned))
+          .returning({ id: appFiles.id });
+        result.incompleteUploadsDeleted += deleted.length;
+        if (deleted.length === 0) break;
+        if (input.pauseMs > 0) await sleep(input.pauseMs);
+      }
     }
 
     // Webhook deliveries live as long as the activity they report, once they are done

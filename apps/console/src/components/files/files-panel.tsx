@@ -1,0 +1,96 @@
+import type { AppFile, Application } from '@latchkey/contracts';
+import { FileDown } from 'lucide-react';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import {
+  FILES_FETCH_ERROR,
+  useAppFiles,
+  useDeleteAppFile,
+  useSetCurrentRelease,
+} from '@/hooks/use-app-files.ts';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { filesTable } from './files-table.tsx';
+import { UploadFileDialog } from './upload-file-dialog.tsx';
+
+/** Issue 25: the management page's Files tab: downloads for the programs, and the update. */
+export function FilesPanel({ application }: { application: Application }) {
+  const applicationId = application.id;
+  const filesQuery = useAppFiles(applicationId);
+  const deleteFile = useDeleteAppFile(applicationId);
+  const setRelease = useSetCurrentRelease(applicationId);
+  const deleting = useDialogTarget<AppFile>();
+
+  const busyFileId = deleteFile.isPending
+    ? deleteFile.variables
+    : setRelease.isPending
+      ? (setRelease.variables ?? application.currentReleaseFileId)
+      : null;
+  const uploadButton = (
+    <UploadFileDialog applicationId={applicationId} applicationName={application.name} />
+  );
+  const isDeletingRelease = deleting.target?.id === application.currentReleaseFileId;
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle>Files</CardTitle>
+          <CardDescription>
+            Installers and updates {application.name} can download with a session. Mark one as the
+            current release and a login from an older version is told where the new one is.
+          </CardDescription>
+        </div>
+        {uploadButton}
+      </CardHeader>
+      <CardContent>
+        <PagedDataTable
+          query={filesQuery}
+          table={filesTable({
+            currentReleaseFileId: application.currentReleaseFileId,
+            busyFileId,
+            onToggleRelease: (file) =>
+              setRelease.mutate(file.id === application.currentReleaseFileId ? null : file.id),
+            onDelete: deleting.open,
+          })}
+          loadingLabel="Loading files"
+          errorTitle="Error loading files"
+          describeError={(error) => getErrorToastMessage(error, FILES_FETCH_ERROR)}
+          empty={
+            <EmptyState
+              icon={FileDown}
+              title="No files yet"
+              description="Upload an installer or an update: your program gets a short-lived download link for it, and its SHA-256 to check."
+              action={uploadButton}
+            />
+          }
+        />
+      </CardContent>
+      <ConfirmDialog
+        open={deleting.isOpen}
+        onOpenChange={deleting.setIsOpen}
+        title="Delete file?"
+        description={
+          <>
+            <strong className="font-medium break-all text-foreground">
+              {deleting.target?.name}
+            </strong>{' '}
+            ({deleting.target?.version}) will be deleted, and download links already given for it
+            stop working.
+            {isDeletingRelease && ' It is the current release: no update will be offered.'}
+          </>
+        }
+        confirmLabel="Delete File"
+        onConfirm={() => deleting.target && deleteFile.mutate(deleting.target.id)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,102 @@
+import type { AppFile } from '@latchkey/contracts';
+import { BadgeCheck, CircleOff, Trash2 } from 'lucide-react';
+import { createdColumn } from '@/components/applications/created-column.ts';
+import { Badge } from '@/components/ui/badge.tsx';
+import { CopyButton } from '@/components/ui/copy-button.tsx';
+import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
+import { IconButton } from '@/components/ui/icon-button.tsx';
+import { formatFileSize, shortenSha256 } from './file-display.ts';
+
+/** Issue 25: an application's files, with set or clear as current release, and delete. */
+export function filesTable({
+  currentReleaseFileId,
+  busyFileId,
+  onToggleRelease,
+  onDelete,
+}: {
+  currentReleaseFileId: string | null;
+  /** The file being deleted or (un)marked as the release; its buttons wait for it. */
+  busyFileId: string | null;
+  onToggleRelease: (file: AppFile) => void;
+  onDelete: (file: AppFile) => void;
+}): DataTableDefinition<AppFile> {
+  return {
+    label: 'Files',
+    getRowKey: (file) => file.id,
+    getRowProps: (file) => ({ 'data-testid': `file-row-${file.id}` }),
+    columns: [
+      {
+        header: 'Name',
+        cellClassName: 'max-w-64',
+        cell: (file) => (
+          <div className="flex flex-col items-start gap-1">
+            <span className="max-w-full truncate font-medium" title={file.name}>
+              {file.name}
+            </span>
+            {file.id === currentReleaseFileId && <Badge variant="success">Current release</Badge>}
+          </div>
+        ),
+      },
+      { header: 'Version', cellClassName: 'whitespace-nowrap', cell: (file) => file.version },
+      {
+        header: 'Platform',
+        cell: (file) =>
+          file.platform ?? <span className="text-sm text-muted-foreground italic">Any</span>,
+      },
+      {
+        header: 'Size',
+        cellClassName: 'whitespace-nowrap',
+        cellProps: (file) => ({ title: `${file.size.toLocaleString('en-US')} bytes` }),
+        cell: (file) => formatFileSize(file.size),
+      },
+      {
+        header: 'SHA-256',
+        cellClassName: 'whitespace-nowrap',
+        cell: (file) => (
+          <span className="inline-flex items-center gap-1">
+            <code className="font-mono text-xs" title={file.sha256}>
+              {shortenSha256(file.sha256)}
+            </code>
+            <CopyButton
+              value={file.sha256}
+              label={`Copy SHA-256 of ${file.name}`}
+              toastMessage="SHA-256 copied to clipboard"
+            />
+          </span>
+        ),
+      },
+      {
+        header: 'Downloads',
+        cellClassName: 'tabular-nums',
+        cell: (file) => file.downloadCount.toLocaleString('en-US'),
+      },
+      createdColumn(),
+      rowActionsColumn(
+        (file) => {
+          const isBusy = file.id === busyFileId;
+          const isRelease = file.id === currentReleaseFileId;
+          return (
+            <div className="flex items-center justify-end gap-0.5">
+              <IconButton
+                label={isRelease ? 'Clear current release' : 'Set as current release'}
+                disabled={isBusy}
+                onClick={() => onToggleRelease(file)}
+              >
+                {isRelease ? <CircleOff aria-hidden="true" /> : <BadgeCheck aria-hidden="true" />}
+              </IconButton>
+              <IconButton
+                label="Delete file"
+                disabled={isBusy}
+                className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                onClick={() => onDelete(file)}
+              >
+                <Trash2 aria-hidden="true" />
+              </IconButton>
+            </div>
+          );
+        },
+        { cellClassName: '' },
+      ),
+    ],
+  };
+}

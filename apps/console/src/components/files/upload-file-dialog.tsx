@@ -1,0 +1,179 @@
+import { appFileLimits } from '@latchkey/contracts';
+import { Upload } from 'lucide-react';
+import { useId, useState, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { InputField } from '@/components/ui/form-field.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { Progress } from '@/components/ui/progress.tsx';
+import { Switch } from '@/components/ui/switch.tsx';
+import { useUploadAppFile } from '@/hooks/use-app-files.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
+import {
+  EMPTY_UPLOAD_FIELDS,
+  formatFileSize,
+  validateUpload,
+  type UploadFields,
+} from './file-display.ts';
+
+/** Issue 25: the Upload File dialog, opened from its own button. */
+export function UploadFileDialog({
+  applicationId,
+  applicationName,
+  trigger,
+}: {
+  applicationId: number;
+  applicationName: string;
+  trigger?: ReactNode;
+}) {
+  return (
+    <FormDialog
+      trigger={
+        trigger ?? (
+          <Button>
+            <Upload aria-hidden="true" />
+            Upload File
+          </Button>
+        )
+      }
+    >
+      {(close) => (
+        <UploadFileForm
+          applicationId={applicationId}
+          applicationName={applicationName}
+          onDone={close}
+        />
+      )}
+    </FormDialog>
+  );
+}
+
+function UploadFileForm({
+  applicationId,
+  applicationName,
+  onDone,
+}: {
+  applicationId: number;
+  applicationName: string;
+  onDone: () => void;
+}) {
+  const id = useId();
+  const uploadFile = useUploadAppFile(applicationId);
+  const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
+  const { fields, setField, validationError, submit } = useFormFields<UploadFields>({
+    initialFields: EMPTY_UPLOAD_FIELDS,
+    validate: validateUpload,
+    onValidSubmit: (valid) => {
+      if (!valid.file) return;
+      setProgress({ sent: 0, total: valid.file.size });
+      uploadFile.mutate(
+        {
+          file: valid.file,
+          name: valid.name.trim(),
+          version: valid.version.trim(),
+          platform: valid.platform.trim(),
+          requiresSession: valid.requiresSession,
+          onProgress: (sent, total) => setProgress({ sent, total }),
+        },
+        { onSuccess: onDone, onError: () => setProgress(null) },
+      );
+    },
+  });
+  const percent =
+    progress === null || progress.total === 0 ? 0 : (progress.sent / progress.total) * 100;
+
+  return (
+    <DialogForm
+      title="Upload File"
+      description={`A file ${applicationName}'s programs can download with a session: an installer or an update.`}
+      submitLabel="Upload"
+      isSubmitting={uploadFile.isPending}
+      validationError={validationError}
+      onSubmit={submit}
+      onCancel={onDone}
+    >
+      <div className="grid gap-2">
+        <Label htmlFor={`${id}-file`}>File</Label>
+        <input
+          id={`${id}-file`}
+          type="file"
+          disabled={uploadFile.isPending}
+          className="block w-full min-w-0 text-sm file:mr-3 file:rounded-md file:border file:border-input file:bg-background file:px-3 file:py-1.5 file:text-sm file:font-medium file:text-foreground hover:file:bg-accent"
+          onChange={(event) => {
+            const chosen = event.target.files?.[0] ?? null;
+            setField('file', chosen);
+            // The file's own name is the usual one: filled in unless the owner typed another.
+            if (chosen && fields.name.trim() === '') {
+              setField('name', chosen.name.slice(0, appFileLimits.name));
+            }
+          }}
+        />
+        {fields.file && (
+          <p className="text-sm text-muted-foreground">{formatFileSize(fields.file.size)}</p>
+        )}
+      </div>
+      <InputField
+        id={`${id}-name`}
+        label="Name"
+        isRequired
+        hint="The name the download is saved under."
+        value={fields.name}
+        onValueChange={(value) => setField('name', value)}
+        placeholder="Setup.exe"
+        maxLength={appFileLimits.name}
+        autoComplete="off"
+        disabled={uploadFile.isPending}
+      />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <InputField
+          id={`${id}-version`}
+          label="Version"
+          isRequired
+          value={fields.version}
+          onValueChange={(value) => setField('version', value)}
+          placeholder="2.0.0"
+          maxLength={appFileLimits.version}
+          autoComplete="off"
+          disabled={uploadFile.isPending}
+        />
+        <InputField
+          id={`${id}-platform`}
+          label="Platform (optional)"
+          value={fields.platform}
+          onValueChange={(value) => setField('platform', value)}
+          placeholder="windows-x64"
+          maxLength={appFileLimits.platform}
+          autoComplete="off"
+          disabled={uploadFile.isPending}
+        />
+      </div>
+      <div className="flex items-center justify-between gap-4">
+        <div className="grid gap-1">
+          <Label htmlFor={`${id}-requires-session`}>Requires a session</Label>
+          <p id={`${id}-requires-session-hint`} className="text-sm text-muted-foreground">
+            Only a signed-in user with a live session may download it. Turn off for a public
+            installer, and for an update you mark as the current release: a program on an old
+            version cannot log in to download it.
+          </p>
+        </div>
+        <Switch
+          id={`${id}-requires-session`}
+          checked={fields.requiresSession}
+          onCheckedChange={(checked) => setField('requiresSession', checked)}
+          aria-describedby={`${id}-requires-session-hint`}
+          disabled={uploadFile.isPending}
+        />
+      </div>
+      {progress !== null && (
+        <div className="grid gap-1.5">
+          <Progress value={percent} aria-label="Upload progress" />
+          <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
+            {percent >= 100
+              ? 'Storing…'
+              : `${Math.floor(percent)}% · ${formatFileSize(progress.sent)} of ${formatFileSize(progress.total)}`}
+          </p>
+        </div>
+      )}
+    </DialogForm>
+  );
+}

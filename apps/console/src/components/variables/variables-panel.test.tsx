@@ -1,0 +1,249 @@
+import {
+  VARIABLE_NAME_INVALID,
+  VARIABLE_NAME_TAKEN,
+  type ApplicationVariable,
+} from '@latchkey/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster.tsx';
+import { dismissToast } from '@/hooks/use-toast.ts';
+import {
+  createAuthValue,
+  createCurrentUser,
+  renderWithProviders,
+} from '@/test/render-with-providers.tsx';
+import {
+  createApplication,
+  jsonResponse,
+  neverAnswered,
+  stubOwnerApi,
+  type SentRequest,
+} from '@/test/stub-owner-api.ts';
+import { VariablesPanel } from './variables-panel.tsx';
+
+const orbit = createApplication({ id: 7, name: 'Orbit' });
+const VARIABLES_PATH = '/api/applications/7/variables';
+
+function createVariable(
+  index: number,
+  overrides: Partial<ApplicationVariable> = {},
+): ApplicationVariable {
+  return {
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    name: `variable_${index}`,
+    value: `value ${index}`,
+    requiresSession: true,
+    createdAt: '2025-03-01T12:00:00.000Z',
+    updatedAt: '2025-03-01T12:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/**
+ * A stand-in for the variables API of packages/contracts/src/variables.ts, holding them in
+ * memory (and searching them as the server does) so the list refreshes after each change.
+ */
+function stubVariablesApi(initial: ApplicationVariable[] = []) {
+  let variables = [...initial];
+  const refusals = new Map<string, Response>();
+  const sent = stubOwnerApi(({ method, path, url, body }) => {
+    const refusal = refusals.get(`${method} ${url.pathname}`);
+    if (refusal) {
+      refusals.delete(`${method} ${url.pathname}`);
+      return refusal;
+    }
+    if (url.pathname === VARIABLES_PATH && method === 'GET') {
+      const search = (url.searchParams.get('search') ?? '').toLowerCase();
+      return jsonResponse(
+        200,
+        variables.filter(({ name, value }) => `${name}\n${value}`.toLowerCase().includes(search)),
+      );
+    }
+    if (path === VARIABLES_PATH && method === 'POST') {
+      const created = createVariable(100 + variables.length, body as Partial<ApplicationVariable>);
+      variables = [...variables, created];
+      return jsonResponse(201, created);
+    }
+    const one = variables.find(({ id }) => path === `${VARIABLES_PATH}/${id}`);
+    if (!one) return undefined;
+    if (method === 'PUT') {
+      const updated = { ...one, ...(body as Partial<ApplicationVariable>) };
+      variables = variables.map((candidate) => (candidate.id === one.id ? updated : candidate));
+      return jsonResponse(200, updated);
+    }
+    if (method === 'DELETE') {
+      variables = variables.filter((candidate) => candidate.id !== one.id);
+      return jsonResponse(200, { success: true, message: 'Variable deleted successfully' });
+    }
+    return undefined;
+  });
+  return {
+    sent: (method: string): SentRequest[] => sent.filter((request) => request.method === method),
+    refuseNext: (method: string, path: string, status: number, message: string) =>
+      refusals.set(`${method} ${path}`, jsonResponse(status, { message, code: 'CONFLICT' })),
+  };
+}
+
+function renderPanel() {
+  return renderWithProviders(
+    <>
+      <VariablesPanel application={orbit} />
+      <Toaster />
+    </>,
+    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+  );
+}
+
+function findToast(text: string) {
+  return screen.findByText(text, { selector: 'li *' });
+}
+
+async function openCreateDialog() {
+  fireEvent.click(screen.getAllByRole('button', { name: 'Create Variable' })[0]!);
+  return within(await screen.findByRole('dialog', { name: 'Create Variable' }));
+}
+
+describe('VariablesPanel', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    dismissToast();
+    // Radix's Switch measures itself; jsdom has no ResizeObserver, and sizes are not under test.
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('shows a skeleton while the variables load', () => {
+    stubOwnerApi(() => neverAnswered());
+    renderPanel();
+    expect(screen.getByRole('status', { name: 'Loading variables' })).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+  });
+
+  it('invites the first variable when there is none', async () => {
+    stubVariablesApi();
+    renderPanel();
+    const heading = await screen.findByRole('heading', { name: 'No variables yet' });
+    expect(
+      within(heading.parentElement!).getByRole('button', { name: 'Create Variable' }),
+    ).toBeTruthy();
+  });
+
+  it('lists each variable with a preview of its value and who may read it', async () => {
+    stubVariablesApi([
+      createVariable(1, { name: 'kill_switch', value: 'off', requiresSession: false }),
+      createVariable(2, {
+        name: 'mirrors',
+        value: 'https://eu.example.com\nhttps://us.example.com',
+      }),
+    ]);
+    renderPanel();
+    const killSwitch = within(await screen.findByTestId('variable-row-kill_switch'));
+    expect(killSwitch.getByText('off')).toBeTruthy();
+    expect(killSwitch.getByText('Public')).toBeTruthy();
+    const mirrors = within(screen.getByTestId('variable-row-mirrors'));
+    expect(mirrors.getByText('https://eu.example.com…')).toBeTruthy();
+    expect(mirrors.getByText('Requires session')).toBeTruthy();
+  });
+
+  it('searches on the server once typing pauses, and says when nothing matches', async () => {
+    const api = stubVariablesApi([
+      createVariable(1, { name: 'kill_switch' }),
+      createVariable(2, { name: 'mirror' }),
+    ]);
+    renderPanel();
+    await screen.findByTestId('variable-row-kill_switch');
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search variables' }), {
+      target: { value: 'MIRR' },
+    });
+    await waitFor(() => expect(screen.queryByTestId('variable-row-kill_switch')).toBeNull());
+    expect(screen.getByTestId('variable-row-mirror')).toBeTruthy();
+    expect(api.sent('GET').at(-1)?.path).toBe(`${VARIABLES_PATH}?search=MIRR`);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search variables' }), {
+      target: { value: 'zzz' },
+    });
+    expect(await screen.findByRole('heading', { name: 'No matching variables' })).toBeTruthy();
+  });
+
+  it('checks the name before sending, then creates with Requires session on by default', async () => {
+    const api = stubVariablesApi();
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No variables yet' });
+    const dialog = await openCreateDialog();
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'has space' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Variable' }));
+    expect(dialog.getByRole('alert').textContent).toBe(VARIABLE_NAME_INVALID);
+    expect(api.sent('POST')).toEqual([]);
+
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'motd' } });
+    fireEvent.change(dialog.getByLabelText(/^Value/), { target: { value: 'Hello\nworld' } });
+    expect(dialog.getByText('11 B of 64 KB')).toBeTruthy();
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Variable' }));
+    expect(await findToast('Variable created successfully')).toBeTruthy();
+    expect(api.sent('POST').map((request) => request.body)).toEqual([
+      { name: 'motd', value: 'Hello\nworld', requiresSession: true },
+    ]);
+    expect(await screen.findByTestId('variable-row-motd')).toBeTruthy();
+  });
+
+  it('keeps the dialog open with the server’s reason when the name is taken', async () => {
+    const api = stubVariablesApi([createVariable(1, { name: 'taken' })]);
+    api.refuseNext('POST', VARIABLES_PATH, 409, VARIABLE_NAME_TAKEN);
+    renderPanel();
+    await screen.findByTestId('variable-row-taken');
+    const dialog = await openCreateDialog();
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'taken' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Variable' }));
+    expect(await findToast(VARIABLE_NAME_TAKEN)).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Create Variable' })).toBeTruthy();
+  });
+
+  it('edits from the saved values, turning Requires session off', async () => {
+    const variable = createVariable(1, { name: 'flag', value: 'a' });
+    const api = stubVariablesApi([variable]);
+    renderPanel();
+    const row = within(await screen.findByTestId('variable-row-flag'));
+    fireEvent.click(row.getByRole('button', { name: 'Edit variable flag' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit Variable' }));
+    expect((dialog.getByLabelText(/^Value/) as HTMLTextAreaElement).value).toBe('a');
+    fireEvent.change(dialog.getByLabelText(/^Value/), { target: { value: 'b' } });
+    fireEvent.click(dialog.getByRole('switch', { name: 'Requires session' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await findToast('Variable updated successfully')).toBeTruthy();
+    expect(api.sent('PUT')).toEqual([
+      {
+        method: 'PUT',
+        path: `${VARIABLES_PATH}/${variable.id}`,
+        body: { name: 'flag', value: 'b', requiresSession: false },
+      },
+    ]);
+  });
+
+  it('deletes only after a confirmation', async () => {
+    const variable = createVariable(1, { name: 'old' });
+    const api = stubVariablesApi([variable]);
+    renderPanel();
+    const row = within(await screen.findByTestId('variable-row-old'));
+    fireEvent.click(row.getByRole('button', { name: 'Delete variable old' }));
+    const confirm = within(await screen.findByRole('alertdialog', { name: 'Delete variable?' }));
+    fireEvent.click(confirm.getByRole('button', { name: 'Cancel' }));
+    expect(api.sent('DELETE')).toEqual([]);
+    fireEvent.click(row.getByRole('button', { name: 'Delete variable old' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog', { name: 'Delete variable?' })).getByRole(
+        'button',
+        { name: 'Delete Variable' },
+      ),
+    );
+    expect(await findToast('Variable deleted successfully')).toBeTruthy();
+    expect(api.sent('DELETE').map((request) => request.path)).toEqual([
+      `${VARIABLES_PATH}/${variable.id}`,
+    ]);
+    expect(await screen.findByRole('heading', { name: 'No variables yet' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,110 @@
+import type { Application, ApplicationVariable } from '@latchkey/contracts';
+import { SearchX, Variable } from 'lucide-react';
+import { useState } from 'react';
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from '@/components/ui/card.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
+import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import {
+  VARIABLES_FETCH_ERROR,
+  useApplicationVariables,
+  useDeleteVariable,
+} from '@/hooks/use-variables.ts';
+import { CreateVariableDialog, EditVariableDialog } from './variable-form-dialog.tsx';
+import { variablesTable } from './variables-table.tsx';
+
+/** Issue 25: the management page's Variables tab, values programs read at run time. */
+export function VariablesPanel({ application }: { application: Application }) {
+  const applicationId = application.id;
+  const [search, setSearch] = useState('');
+  const settledSearch = useDebouncedValue(search).trim();
+  const variablesQuery = useApplicationVariables(applicationId, settledSearch);
+  const deleteVariable = useDeleteVariable(applicationId);
+  const editing = useDialogTarget<ApplicationVariable>();
+  const deleting = useDialogTarget<ApplicationVariable>();
+
+  const createVariableButton = (
+    <CreateVariableDialog applicationId={applicationId} applicationName={application.name} />
+  );
+
+  return (
+    <Card>
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
+        <div className="grid gap-1.5">
+          <CardTitle>Variables</CardTitle>
+          <CardDescription>
+            Values {application.name} reads at run time: a kill switch, a download mirror, a feature
+            flag. A change applies to the next request of every running copy.
+          </CardDescription>
+        </div>
+        {createVariableButton}
+      </CardHeader>
+      <CardContent>
+        <PagedDataTable
+          query={variablesQuery}
+          search={{
+            value: search,
+            onChange: setSearch,
+            label: 'Search variables',
+            placeholder: 'Search by name or value...',
+          }}
+          table={variablesTable({
+            busyVariableId: deleteVariable.isPending ? (deleteVariable.variables ?? null) : null,
+            onEdit: editing.open,
+            onDelete: deleting.open,
+          })}
+          loadingLabel="Loading variables"
+          errorTitle="Error loading variables"
+          describeError={(error) => getErrorToastMessage(error, VARIABLES_FETCH_ERROR)}
+          empty={
+            settledSearch ? (
+              <EmptyState
+                icon={SearchX}
+                title="No matching variables"
+                description="No variable's name or value contains this text."
+              />
+            ) : (
+              <EmptyState
+                icon={Variable}
+                title="No variables yet"
+                description="Create a variable to change what your program does without shipping a new version."
+                action={createVariableButton}
+              />
+            )
+          }
+        />
+      </CardContent>
+
+      <EditVariableDialog
+        applicationId={applicationId}
+        variable={editing.target}
+        open={editing.isOpen}
+        onOpenChange={editing.setIsOpen}
+      />
+      <ConfirmDialog
+        open={deleting.isOpen}
+        onOpenChange={deleting.setIsOpen}
+        title="Delete variable?"
+        description={
+          <>
+            <strong className="font-mono font-medium break-all text-foreground">
+              {deleting.target?.name}
+            </strong>{' '}
+            will be deleted. Programs asking for it will get VARIABLE_NOT_FOUND.
+          </>
+        }
+        confirmLabel="Delete Variable"
+        onConfirm={() => deleting.target && deleteVariable.mutate(deleting.target.id)}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,204 @@
+import type { AppFile, Application } from '@latchkey/contracts';
+import { settle, seriousAxeViolations } from './support/layout-checks.ts';
+import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator, type Page } from './support/test.ts';
+
+/** The console's own storage key (apps/console/src/lib/theme.ts). */
+const THEME_STORAGE_KEY = 'latchkey-auth-theme';
+const MIB = 1024 * 1024;
+
+/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
+function toast(page: Page, text: string): Locator {
+  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
+}
+
+async function createApplication(page: Page, name: string): Promise<Application> {
+  const response = await page.request.post('/api/applications', {
+    headers: consoleOriginHeaders(page),
+    data: { name },
+  });
+  expect(response.status()).toBe(201);
+  return (await response.json()) as Application;
+}
+
+/** Uploads through the owner API as the console does: the bytes as the body. */
+async function uploadFile(
+  page: Page,
+  applicationId: number,
+  query: Record<string, string>,
+  bytes: Buffer,
+): Promise<AppFile> {
+  const response = await page.request.post(
+    `/api/applications/${applicationId}/files?${new URLSearchParams(query)}`,
+    {
+      headers: { ...consoleOriginHeaders(page), 'content-type': 'application/octet-stream' },
+      data: bytes,
+    },
+  );
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as AppFile;
+}
+
+function fileRow(page: Page, name: string): Locator {
+  return page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell').getByText(name, { exact: true }) });
+}
+
+test.describe('files tab of the application page', () => {
+  test('uploads with a progress bar, lists, sets and clears the current release, deletes', async ({
+    page,
+  }) => {
+    test.setTimeout(120_000);
+    await signInAsNewOwner(page, 'Fiona Files');
+    const application = await createApplication(page, 'File Desk');
+    await page.goto(`/app/${application.id}`);
+    await page.getByRole('tab', { name: 'Files' }).click();
+    await expect(page.getByRole('heading', { name: 'No files yet' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Upload File' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Upload File' });
+    // Checked before anything is sent.
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('Please choose a file');
+    await dialog.getByLabel('File', { exact: true }).setInputFiles({
+      name: 'Setup-2.0.exe',
+      mimeType: 'application/octet-stream',
+      buffer: Buffer.alloc(6 * MIB, 0x5a),
+    });
+    // The file's own name fills the name field.
+    await expect(dialog.getByLabel('Name')).toHaveValue('Setup-2.0.exe');
+    await dialog.getByLabel('Version').fill('2.0.0');
+    await dialog.getByLabel('Platform (optional)').fill('windows-x64');
+
+    // A slow uplink, so the progress between none and all can be seen.
+    const network = await page.context().newCDPSession(page);
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: 2 * MIB,
+    });
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    const progress = dialog.getByRole('progressbar', { name: 'Upload progress' });
+    await expect
+      .poll(async () => Number(await progress.getAttribute('aria-valuenow')), { timeout: 20_000 })
+      .toBeGreaterThan(0);
+    expect(Number(await progress.getAttribute('aria-valuenow'))).toBeLessThan(100);
+    await expect(toast(page, 'File uploaded successfully')).toBeVisible({ timeout: 30_000 });
+    await network.send('Network.emulateNetworkConditions', {
+      offline: false,
+      latency: 0,
+      downloadThroughput: -1,
+      uploadThroughput: -1,
+    });
+    await expect(dialog).toBeHidden();
+
+    const row = fileRow(page, 'Setup-2.0.exe');
+    await expect(row).toContainText('2.0.0');
+    await expect(row).toContainText('windows-x64');
+    await expect(row).toContainText('6 MB');
+    await expect(row.getByRole('button', { name: 'Copy SHA-256 of Setup-2.0.exe' })).toBeVisible();
+    await expect(row.getByText('Current release')).toHaveCount(0);
+
+    await row.getByRole('button', { name: 'Set as current release' }).click();
+    await expect(toast(page, 'Current release updated successfully')).toBeVisible();
+    await expect(row.getByText('Current release', { exact: true })).toBeVisible();
+    const saved = (await (await page.request.get('/api/applications')).json()) as Application[];
+    const [file] = (await (
+      await page.request.get(`/api/applications/${application.id}/files`)
+    ).json()) as AppFile[];
+    expect(saved.find((app) => app.id === application.id)?.currentReleaseFileId).toBe(file!.id);
+    await row.getByRole('button', { name: 'Clear current release' }).click();
+    await expect(row.getByText('Current release', { exact: true })).toBeHidden();
+    await row.getByRole('button', { name: 'Set as current release' }).click();
+    await expect(row.getByText('Current release', { exact: true })).toBeVisible();
+
+    // Delete asks first; Cancel keeps it.
+    await row.getByRole('button', { name: 'Delete file' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete file?' });
+    await expect(confirm).toContainText('It is the current release');
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(row).toBeVisible();
+    await row.getByRole('button', { name: 'Delete file' }).click();
+    await confirm.getByRole('button', { name: 'Delete File' }).click();
+    await expect(toast(page, 'File deleted successfully')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'No files yet' })).toBeVisible();
+    const after = (await (await page.request.get('/api/applications')).json()) as Application[];
+    expect(after.find((app) => app.id === application.id)?.currentReleaseFileId).toBeNull();
+  });
+
+  test('at 390 and 1280 px in both themes: no sideways page, reachable row actions, axe clean', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    await signInAsNewOwner(page, 'Lars Layout');
+    const application = await createApplication(page, 'Layout Files');
+    const release = await uploadFile(
+      page,
+      application.id,
+      {
+        name: 'Latchkey-Desktop-Installer-With-A-Rather-Long-Name-2.4.1-x64.msi',
+        version: '2.4.1',
+        platform: 'windows-x64',
+      },
+      Buffer.alloc(3 * MIB + 12_345, 1),
+    );
+    await uploadFile(
+      page,
+      application.id,
+      { name: 'portable.zip', version: '2.4.0', requiresSession: 'false' },
+      Buffer.from('portable'),
+    );
+    const released = await page.request.put(`/api/applications/${application.id}`, {
+      headers: consoleOriginHeaders(page),
+      data: { currentReleaseFileId: release.id },
+    });
+    expect(released.status()).toBe(200);
+
+    const problems: string[] = [];
+    for (const theme of ['light', 'dark'] as const) {
+      await page.evaluate(
+        ([key, value]) => localStorage.setItem(key!, value!),
+        [THEME_STORAGE_KEY, theme],
+      );
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.goto(`/app/${application.id}`);
+      await page.getByRole('tab', { name: 'Files' }).click();
+      await expect(page.getByText('Current release', { exact: true })).toBeVisible();
+      for (const viewport of [
+        { name: 'phone', width: 390, height: 844 },
+        { name: 'desktop', width: 1280, height: 800 },
+      ]) {
+        const label = `files-${viewport.name}-${theme}`;
+        await page.setViewportSize({ width: viewport.width, height: viewport.height });
+        await settle(page);
+        const overflow = await page.evaluate(
+          () => document.documentElement.scrollWidth - window.innerWidth,
+        );
+        if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
+        problems.push(...(await seriousAxeViolations(page, label)));
+        await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
+        const actions = page.locator('table tbody td:last-child button');
+        await expect(actions).toHaveCount(4);
+        for (let index = 0; index < 4; index += 1) {
+          try {
+            await actions.nth(index).click({ trial: true, timeout: 3_000 });
+          } catch {
+            problems.push(`${label}: row action ${index} cannot be clicked`);
+          }
+        }
+      }
+      // The upload dialog too, at the phone's width.
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.getByRole('button', { name: 'Upload File' }).click();
+      const dialog = page.getByRole('dialog', { name: 'Upload File' });
+      await expect(dialog).toBeVisible();
+      await settle(page);
+      problems.push(...(await seriousAxeViolations(page, `files-upload-dialog-${theme}`)));
+      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await expect(dialog).toBeHidden();
+    }
+    expect(problems).toEqual([]);
+  });
+});
