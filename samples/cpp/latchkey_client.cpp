@@ -4,7 +4,10 @@
 // subscriptions, release this machine's seat so the user can log in from another one, and
 // check the Ed25519 signature of every answer before trusting it, so a fake server cannot
 // unlock the program. Logins send the machine's name, which the owner sees in the user's
-// device list.
+// device list. After each login it keeps an offline licence, so that a later start without
+// the network still works until the licence's end; it shows the vendor's welcome_message and
+// the user's own note (remote variables), and when the vendor has published a newer release
+// it offers to download it, checked against its signed SHA-256.
 //
 // Needs libcurl, libsodium and nlohmann-json (Debian/Ubuntu:
 // apt-get install g++ pkg-config libcurl4-openssl-dev libsodium-dev nlohmann-json3-dev).
@@ -13,7 +16,7 @@
 // Run:
 //   ./latchkey_client
 // At the Username prompt: /register creates an account, /key logs in with a licence key.
-// Commands once logged in: status, redeem, release, logout, help, quit, exit.
+// Commands once logged in: status, redeem, release, note, logout, help, quit, exit.
 
 // ---- Settings: filled in by Latchkey when you copy this sample from the console ----
 static const char* const API_KEY = "YOUR_API_KEY";
@@ -609,6 +612,27 @@ class LatchkeyClient {
     return post("/api/v1/license/checkout",
                 {{"session_token", token}, {"ttl_seconds", OFFLINE_LICENSE_TTL_SECONDS}});
   }
+  // An application variable the vendor sets in the console (answers value); the session is
+  // needed for the variables the vendor made require one.
+  ApiResult get_variable(const std::string& name, const std::string& token) {
+    return post("/api/v1/var", {{"name", name}, {"session_token", token}});
+  }
+  // One of the session's own user's variables (answers value and read_only).
+  ApiResult get_user_variable(const std::string& token, const std::string& name) {
+    return post("/api/v1/user-var", {{"session_token", token}, {"name", name}});
+  }
+  ApiResult set_user_variable(const std::string& token, const std::string& name,
+                              const std::string& value) {
+    return post("/api/v1/user-var/set",
+                {{"session_token", token}, {"name", name}, {"value", value}});
+  }
+  // A short-lived download URL of one of the application's files, with its size and SHA-256
+  // in the signed answer. A release needs no session (its user cannot log in to start one).
+  ApiResult get_file(const std::string& file_id, const std::string& token) {
+    json payload = {{"file_id", file_id}};
+    if (!token.empty()) payload["session_token"] = token;
+    return post("/api/v1/file", payload);
+  }
 
  private:
   ApiResult post(const std::string& path, const json& payload,
@@ -686,6 +710,105 @@ class LatchkeyClient {
   std::string hwid_;
   std::string device_name_;
 };
+
+// ---------------------------------------------------------------------------------------
+// Update download: the bytes are not signed, their SHA-256 is (in the answers of login and
+// file), so they are hashed while they are written and kept only when the hash matches.
+// ---------------------------------------------------------------------------------------
+
+// Where this program lives: an update is saved beside it.
+static std::filesystem::path program_directory() {
+  std::error_code error;
+#ifdef _WIN32
+  wchar_t path[MAX_PATH] = {0};
+  if (GetModuleFileNameW(nullptr, path, MAX_PATH) > 0)
+    return std::filesystem::path(path).parent_path();
+#else
+  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) return path.parent_path();
+#endif
+  return std::filesystem::current_path(error);
+}
+
+struct DownloadTarget {
+  std::ofstream file;
+  crypto_hash_sha256_state hash;
+  unsigned long long size = 0;
+  unsigned long long expected_size = 0;
+};
+
+static size_t on_download(char* data, size_t size, size_t count, void* user) {
+  auto* target = static_cast<DownloadTarget*>(user);
+  const size_t length = size * count;
+  target->size += length;
+  if (target->size > target->expected_size) return 0;  // longer than signed: stop here
+  target->file.write(data, static_cast<std::streamsize>(length));
+  crypto_hash_sha256_update(&target->hash, reinterpret_cast<const unsigned char*>(data), length);
+  return target->file ? length : 0;
+}
+
+enum class DownloadOutcome { Saved, Mismatch, Failed };
+
+// GETs url into a temporary file beside destination, then renames it to destination only if
+// its bytes are expected_size long with the SHA-256 expected_sha256; otherwise deletes it.
+static DownloadOutcome download_verified(const std::string& url, unsigned long long expected_size,
+                                         const std::string& expected_sha256,
+                                         const std::filesystem::path& destination,
+                                         std::string& detail) {
+  const std::filesystem::path temporary = destination.string() + ".part";
+  DownloadTarget target;
+  target.expected_size = expected_size;
+  target.file.open(temporary, std::ios::binary | std::ios::trunc);
+  if (!target.file) {
+    detail = "cannot write " + temporary.string();
+    return DownloadOutcome::Failed;
+  }
+  crypto_hash_sha256_init(&target.hash);
+  CURL* curl = curl_easy_init();
+  long http_status = 0;
+  CURLcode outcome = CURLE_FAILED_INIT;
+  if (curl != nullptr) {
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, HTTP_TIMEOUT_SECONDS);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, "latchkey-cpp-sample/1.0");
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_download);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &target);
+    outcome = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &http_status);
+    curl_easy_cleanup(curl);
+  }
+  target.file.close();
+  unsigned char hash[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256_final(&target.hash, hash);
+  std::error_code error;
+  const bool is_complete = outcome == CURLE_OK && http_status == 200;
+  if (!is_complete && target.size <= expected_size) {
+    std::filesystem::remove(temporary, error);
+    detail = outcome != CURLE_OK ? curl_easy_strerror(outcome)
+                                 : "the server answered HTTP " + std::to_string(http_status);
+    return DownloadOutcome::Failed;
+  }
+  if (target.size != expected_size || to_hex(hash, sizeof hash) != expected_sha256) {
+    std::filesystem::remove(temporary, error);
+    return DownloadOutcome::Mismatch;
+  }
+  std::filesystem::rename(temporary, destination, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    detail = "cannot save " + destination.string();
+    return DownloadOutcome::Failed;
+  }
+  return DownloadOutcome::Saved;
+}
+
+// A version as part of a file name: letters, digits, '.', '-' and '_' only.
+static std::string file_name_part(const std::string& text) {
+  std::string safe;
+  for (const char c : text)
+    safe += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ? c : '_';
+  return safe;
+}
 
 // ---------------------------------------------------------------------------------------
 // Persistence: the user_id of the last login, in ~/.latchkey/<first 12 chars of key>.json
@@ -958,6 +1081,8 @@ class ConsoleApp {
     RedeemPassword,
     ReleaseUsername,
     ReleasePassword,
+    NoteValue,
+    UpdateConfirm,
   };
 
   struct Session {
@@ -965,6 +1090,14 @@ class ConsoleApp {
     std::string username;
     std::string token;
     Licensing licensing;
+  };
+
+  // What a VERSION_MISMATCH answer offered: the current release, its size and SHA-256.
+  struct Update {
+    std::string version;
+    std::string file_id;
+    unsigned long long size = 0;
+    std::string sha256;
   };
 
   // What the prompts of a registration, a redemption or a release collected so far.
@@ -998,6 +1131,10 @@ class ConsoleApp {
       case Screen::RegisterPassword:
       case Screen::RedeemPassword:
       case Screen::ReleasePassword: console_.prompt("Password: "); break;
+      case Screen::NoteValue: console_.prompt("New note: "); break;
+      case Screen::UpdateConfirm:
+        console_.prompt("Version " + update_.version + " is available. Download it? (y/n) ");
+        break;
       case Screen::LicenseKey:
       case Screen::RedeemKey: console_.prompt("Licence key: "); break;
       case Screen::RegisterUsername: console_.prompt("New username: "); break;
@@ -1091,6 +1228,15 @@ class ConsoleApp {
         release_device(username, line);
         break;
       }
+      case Screen::NoteValue:
+        save_note(line);
+        break;
+      case Screen::UpdateConfirm: {
+        const std::string answer = lower(trim(line));
+        if (answer == "y" || answer == "yes") download_update(update_);
+        exit_code = 1;  // this version cannot be used either way
+        return true;
+      }
     }
     show_prompt();
     return false;
@@ -1130,6 +1276,7 @@ class ConsoleApp {
     if (!login.is_success()) {
       console_.log("login failed (" + login.code() + ")");
       if (!report_refusal(login, "Login Failed")) {
+        if (offer_update(login.body)) return true;  // the program exits after the answer
         exit_code = 1;
         return false;
       }
@@ -1350,6 +1497,107 @@ class ConsoleApp {
                  ")");
   }
 
+  // A VERSION_MISMATCH answer may carry the current release: the user is asked whether to
+  // download it. False when there is none to offer.
+  bool offer_update(const json& body) {
+    if (!body.contains("update") || !body["update"].is_object()) return false;
+    const json& offered = body["update"];
+    Update update{text_field(offered, "version"), text_field(offered, "file_id"), 0,
+                  text_field(offered, "sha256")};
+    if (!offered.contains("size") || !offered["size"].is_number_unsigned() ||
+        update.version.empty() || update.file_id.empty() || update.sha256.size() != 64)
+      return false;
+    update.size = offered["size"].get<unsigned long long>();
+    update_ = update;
+    go_to(Screen::UpdateConfirm);
+    return true;
+  }
+
+  // Downloads the offered release next to the program, checked against the signed SHA-256
+  // and size: a proxy or a broken disk could change the bytes, not the signed hash.
+  void download_update(const Update& update) {
+    console_.say("Downloading version " + update.version + "...");
+    const ApiResult file = client_.get_file(update.file_id, "");
+    if (!file.is_answered()) {
+      report_untrusted(file, "file");
+      return;
+    }
+    if (!file.is_success()) {
+      console_.log("download refused (" + file.code() + ")");
+      report_refusal(file, "Download Failed");
+      return;
+    }
+    const std::filesystem::path destination =
+        program_directory() / ("update-" + file_name_part(update.version) + ".bin");
+    std::string detail;
+    // The file's answer must describe the same bytes as the login's: both are signed.
+    const bool is_same_release = text_field(file.body, "sha256") == update.sha256 &&
+                                 file.body.contains("size") && file.body["size"] == update.size;
+    const DownloadOutcome outcome =
+        is_same_release ? download_verified(text_field(file.body, "url"), update.size,
+                                            update.sha256, destination, detail)
+                        : DownloadOutcome::Mismatch;
+    if (outcome == DownloadOutcome::Saved) {
+      console_.log("update saved");
+      console_.say("Update saved to " + destination.string());
+    } else if (outcome == DownloadOutcome::Mismatch) {
+      console_.log("update refused (SHA-256 mismatch)");
+      console_.say("Update Refused: The download does not match its signed SHA-256.");
+    } else {
+      console_.log("download failed (" + detail + ")");
+      console_.say("Download Failed: " + detail);
+    }
+  }
+
+  // The vendor's message to everyone, and this user's own note: read with the session.
+  void show_remote_values(const std::string& token) {
+    const ApiResult message = client_.get_variable("welcome_message", token);
+    if (message.is_success())
+      console_.say("Message: " + text_field(message.body, "value"));
+    else if (message.code() != "VARIABLE_NOT_FOUND")
+      console_.log("welcome message not read (" +
+                   (message.is_answered() ? message.code() : message.failure_text()) + ")");
+    const ApiResult note = client_.get_user_variable(token, "note");
+    if (note.is_success())
+      console_.say("Note: " + text_field(note.body, "value"));
+    else if (note.code() != "VARIABLE_NOT_FOUND")
+      console_.log("note not read (" + (note.is_answered() ? note.code() : note.failure_text()) +
+                   ")");
+  }
+
+  // Saves the user's note on the server (their own user variable "note").
+  void save_note(const std::string& value) {
+    std::string token;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      // A forced logout while the prompt was open has left the main screen already.
+      if (screen_ != Screen::NoteValue) return;
+      screen_ = Screen::Main;
+      token = session_.token;
+    }
+    if (token.empty()) {
+      console_.say("Notes are kept on the server: not available while working offline.");
+      return;
+    }
+    const ApiResult saved = client_.set_user_variable(token, "note", value);
+    if (!saved.is_answered()) {
+      report_untrusted(saved, "note");
+      return;
+    }
+    if (saved.code() == "VARIABLE_READ_ONLY") {
+      console_.log("note refused (VARIABLE_READ_ONLY)");
+      console_.say("Note Is Read-Only: " + saved.message());
+      return;
+    }
+    if (!saved.is_success()) {
+      console_.log("note not saved (" + saved.code() + ")");
+      report_refusal(saved, "Note Not Saved");
+      return;
+    }
+    console_.log("note saved");
+    console_.say("Note saved.");
+  }
+
   // One session start, then monitoring; a refused start returns to the login screen.
   void enter_main_screen(const Session& session) {
     const ApiResult started = client_.start_session(session.user_id, session.token);
@@ -1373,6 +1621,7 @@ class ConsoleApp {
     console_.say("Welcome, " + who + "! Type 'help' for commands.");
     say_licensing(session.licensing, "");
     check_out_offline_license(session.token);
+    show_remote_values(session.token);
     monitor_.start(session.user_id, session.token, [this] { forced_logout(); });
   }
 
@@ -1394,6 +1643,7 @@ class ConsoleApp {
       console_.say("  status  show the logged-in user, the session and the entitlements");
       console_.say("  redeem  add a licence key to this account (asks for the key and password)");
       console_.say("  release release this device (log in again from another machine)");
+      console_.say("  note    save a note of yours on the server");
       console_.say("  logout  end the session and return to the login prompt");
       console_.say("  help    show this list");
       console_.say("  quit    end the session and close the program (also: exit)");
@@ -1420,6 +1670,9 @@ class ConsoleApp {
     } else if (command == "redeem") {
       std::lock_guard<std::mutex> lock(mutex_);
       if (screen_ == Screen::Main) screen_ = Screen::RedeemKey;
+    } else if (command == "note") {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (screen_ == Screen::Main) screen_ = Screen::NoteValue;
     } else if (command == "release") {
       std::lock_guard<std::mutex> lock(mutex_);
       if (screen_ == Screen::Main) {
@@ -1453,7 +1706,7 @@ class ConsoleApp {
       std::lock_guard<std::mutex> lock(mutex_);
       if (screen_ != Screen::Main && screen_ != Screen::RedeemKey &&
           screen_ != Screen::RedeemPassword && screen_ != Screen::ReleaseUsername &&
-          screen_ != Screen::ReleasePassword)
+          screen_ != Screen::ReleasePassword && screen_ != Screen::NoteValue)
         return false;
       session = session_;
       session_ = Session{};
@@ -1541,6 +1794,7 @@ class ConsoleApp {
   Screen screen_ = Screen::Username;
   Session session_;
   Pending pending_;  // read and written by the input thread only
+  Update update_;    // the release offered by a VERSION_MISMATCH answer
 };
 
 }  // namespace latchkey

@@ -1,6 +1,7 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -583,6 +584,126 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
         'Server Unreachable: Cannot reach the server, and there is no offline licence on this machine.',
       );
       await offline.waitFor('Username: ');
+    });
+  });
+  // Issue 25: remote variables and the update channel, set up through the owner API.
+  describe('remote variables and the update download', () => {
+    it('shows no message until the vendor sets welcome_message, then shows it after login', async () => {
+      const user = await live.createEndUser();
+      const before = run(await newHome());
+      await logIn(before, user.username, user.password);
+      await before.waitFor('[latchkey] session started');
+      await before.waitFor('> ');
+      before.send('quit');
+      expect(await before.exited()).toBe(0);
+      expect(before.output).not.toMatch(/Message:|welcome message not read/);
+
+      await live.createVariable({
+        name: 'welcome_message',
+        value: 'Maintenance on Sunday, 02:00 to 03:00',
+      });
+      const after = run(await newHome());
+      await logIn(after, user.username, user.password);
+      await after.waitFor('[latchkey] session started');
+      await after.waitFor('Message: Maintenance on Sunday, 02:00 to 03:00');
+      await after.waitFor('> ');
+      after.send('quit');
+      expect(await after.exited()).toBe(0);
+    });
+
+    it("shows the user's note, saves a new one that the owner sees, and refuses a read-only one", async () => {
+      const user = await live.createEndUser();
+      await live.setUserVariable(user.id, 'note', { value: 'bring the charger' });
+      const program = run(await newHome());
+      await logIn(program, user.username, user.password);
+      await program.waitFor('Note: bring the charger');
+      await program.waitFor('> ');
+      program.send('note');
+      await program.waitFor('New note: ');
+      program.send('call the bank at 3');
+      await program.waitFor('Note saved.');
+      await program.waitFor('> ');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'call the bank at 3', readOnly: false },
+      ]);
+
+      await live.setUserVariable(user.id, 'note', { value: 'set by the vendor', readOnly: true });
+      program.send('note');
+      await program.waitFor('New note: ');
+      program.send('my own words');
+      await program.waitFor('Note Is Read-Only: ');
+      await program.waitFor('> ');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'set by the vendor', readOnly: true },
+      ]);
+      program.send('quit');
+      expect(await program.exited()).toBe(0);
+    });
+
+    /** The application wants `version`, its current release: a file of these bytes. */
+    const releaseVersion = async (version: string, bytes: Buffer) => {
+      const file = await live.uploadFile({
+        name: `client-${version}.bin`,
+        version,
+        bytes,
+        requiresSession: false,
+      });
+      await live.setCurrentRelease(file.id);
+      await live.updateApplication({ version });
+      return file;
+    };
+    const releaseBytes = (version: string) =>
+      Buffer.from(`Latchkey C++ sample, version ${version}: ${randomUUID()}\n`.repeat(4_000));
+
+    it('offers the current release on VERSION_MISMATCH, and saves it next to the program once its SHA-256 matches', async () => {
+      const originalVersion = live.application.version;
+      const bytes = releaseBytes('9.1.0');
+      const saved = join(workDirectory, 'update-9.1.0.bin');
+      try {
+        const file = await releaseVersion('9.1.0', bytes);
+        expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+        const user = await live.createEndUser();
+        const program = run(await newHome());
+        await logIn(program, user.username, user.password);
+        await program.waitFor(`Update Required: ${live.application.versionMismatchMessage}`);
+        await program.waitFor('Version 9.1.0 is available. Download it? (y/n) ');
+        program.send('y');
+        await program.waitFor(`Update saved to ${saved}`);
+        expect(await program.exited()).toBe(1);
+        expect((await readFile(saved)).equals(bytes)).toBe(true);
+        expect(existsSync(`${saved}.part`)).toBe(false);
+        expect(await sessionsOf(user.id)).toEqual([]);
+      } finally {
+        await live.updateApplication({ version: originalVersion });
+        await live.setCurrentRelease(null);
+        await rm(saved, { force: true });
+      }
+    });
+
+    it('refuses a download changed on the way (one byte, through the proxy) and saves nothing', async () => {
+      const originalVersion = live.application.version;
+      try {
+        await releaseVersion('9.2.0', releaseBytes('9.2.0'));
+        const user = await live.createEndUser();
+        const program = run(await newHome());
+        await logIn(program, user.username, user.password);
+        await program.waitFor('Version 9.2.0 is available. Download it? (y/n) ');
+        // Only the download is changed: the signed answers pass untouched.
+        proxy.state.tamperPathPrefix = '/api/v1/downloads';
+        proxy.state.tamper = true;
+        program.send('yes');
+        await program.waitFor('Update Refused: The download does not match its signed SHA-256.');
+        expect(await program.exited()).toBe(1);
+        expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+        expect(program.output).not.toContain(NOT_VERIFIED_TEXT);
+        const left = (await readdir(workDirectory)).filter((name) => name.startsWith('update-'));
+        expect(left).toEqual([]);
+      } finally {
+        proxy.state.tamper = false;
+        proxy.state.tamperPathPrefix = null;
+        await live.updateApplication({ version: originalVersion });
+        await live.setCurrentRelease(null);
+      }
     });
   });
   // Issue 22: licence keys, made through the owner API as a vendor would.
