@@ -2,6 +2,8 @@
 // registration (with a licence key if you sell them), verify, a live session with heartbeats,
 // forced logout when the licence is revoked, licence keys redeemed onto the account, its
 // entitlements and subscriptions shown, this device released so that another machine can log in,
+// an offline licence for starts without the network, the vendor's welcome message and the user's
+// own note (remote variables), a newer release downloaded and checked against its signed SHA-256,
 // and every server answer's Ed25519 signature checked.
 //
 // Builds with .NET 8 on Windows (LatchkeyClient.csproj: net8.0-windows, UseWindowsForms) and with
@@ -77,6 +79,15 @@ namespace LatchkeySample
         /// <summary>devices/reset (OK and RESET_COOLDOWN): when a device may be released again (ISO 8601; null: any time).</summary>
         [DataMember(Name = "next_reset_at")] public string NextResetAt { get; set; }
 
+        /// <summary>var, user-var and user-var/set: the variable's value; user-var: whether only the vendor may change it.</summary>
+        [DataMember(Name = "value")] public string Value { get; set; }
+        [DataMember(Name = "read_only")] public bool ReadOnly { get; set; }
+        /// <summary>file only: where to GET the bytes (no API key), their size and SHA-256.</summary>
+        [DataMember(Name = "url")] public string Url { get; set; }
+        [DataMember(Name = "size")] public long Size { get; set; }
+        [DataMember(Name = "sha256")] public string Sha256 { get; set; }
+        /// <summary>VERSION_MISMATCH only, when the vendor has published a current release.</summary>
+        [DataMember(Name = "update")] public UpdateInfo Update { get; set; }
         /// <summary>license/checkout only: the offline licence (LK1...) and until when it holds.</summary>
         [DataMember(Name = "license")] public string License { get; set; }
         [DataMember(Name = "valid_until")] public string ValidUntil { get; set; }
@@ -154,6 +165,38 @@ namespace LatchkeySample
         [DataMember(Name = "user_id", Order = 2, EmitDefaultValue = false)] public string UserId { get; set; }
         [DataMember(Name = "session_token", Order = 3)] public string SessionToken { get; set; }
         [DataMember(Name = "hwid", Order = 4, EmitDefaultValue = false)] public string Hwid { get; set; }
+    }
+
+    /// <summary>The release a VERSION_MISMATCH answer offers: fetch it with file, check it against sha256.</summary>
+    [DataContract]
+    public class UpdateInfo
+    {
+        [DataMember(Name = "version")] public string Version { get; set; }
+        [DataMember(Name = "file_id")] public string FileId { get; set; }
+        [DataMember(Name = "size")] public long Size { get; set; }
+        [DataMember(Name = "sha256")] public string Sha256 { get; set; }
+    }
+
+    [DataContract]
+    public class VariableRequest
+    {
+        [DataMember(Name = "name", Order = 1)] public string Name { get; set; }
+        [DataMember(Name = "session_token", Order = 2, EmitDefaultValue = false)] public string SessionToken { get; set; }
+    }
+
+    [DataContract]
+    public class UserVariableRequest
+    {
+        [DataMember(Name = "session_token", Order = 1)] public string SessionToken { get; set; }
+        [DataMember(Name = "name", Order = 2)] public string Name { get; set; }
+        [DataMember(Name = "value", Order = 3, EmitDefaultValue = false)] public string Value { get; set; }
+    }
+
+    [DataContract]
+    public class FileRequest
+    {
+        [DataMember(Name = "file_id", Order = 1)] public string FileId { get; set; }
+        [DataMember(Name = "session_token", Order = 2, EmitDefaultValue = false)] public string SessionToken { get; set; }
     }
 
     [DataContract]
@@ -517,6 +560,78 @@ namespace LatchkeySample
                 SessionToken = SessionToken,
                 TtlSeconds = LatchkeySettings.OFFLINE_LICENSE_TTL_SECONDS,
             });
+        }
+
+        /// <summary>An application variable the vendor sets in the console (with the session, for those that require one).</summary>
+        public Task<ApiResponse> GetVariableAsync(string name)
+        {
+            return PostAsync("/api/v1/var", new VariableRequest { Name = name, SessionToken = SessionToken });
+        }
+
+        /// <summary>One of the session's own user's variables (answers value and read_only).</summary>
+        public Task<ApiResponse> GetUserVariableAsync(string name)
+        {
+            return PostAsync("/api/v1/user-var", new UserVariableRequest { SessionToken = SessionToken, Name = name });
+        }
+
+        public Task<ApiResponse> SetUserVariableAsync(string name, string value)
+        {
+            return PostAsync("/api/v1/user-var/set", new UserVariableRequest { SessionToken = SessionToken, Name = name, Value = value ?? "" });
+        }
+
+        /// <summary>
+        /// A short-lived download URL of one of the application's files, its size and SHA-256 in the
+        /// signed answer. A release needs no session: a user on an old version cannot log in to start one.
+        /// </summary>
+        public Task<ApiResponse> GetFileAsync(string fileId)
+        {
+            return PostAsync("/api/v1/file", new FileRequest { FileId = fileId, SessionToken = SessionToken });
+        }
+
+        /// <summary>
+        /// GETs a download URL into a temporary file beside destination, hashing while it writes, and
+        /// renames it to destination only when its size and SHA-256 are the signed ones; otherwise the
+        /// temporary file is deleted and the answer is false. The bytes are not signed (a proxy or a
+        /// broken disk could change them); their hash is.
+        /// </summary>
+        public static async Task<bool> DownloadVerifiedAsync(string url, long expectedSize, string expectedSha256, string destination)
+        {
+            var temporary = destination + ".part";
+            var isMatch = false;
+            try
+            {
+                using (var answer = await Http.GetAsync(url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false))
+                {
+                    answer.EnsureSuccessStatusCode();
+                    using (var body = await answer.Content.ReadAsStreamAsync().ConfigureAwait(false))
+                    using (var file = new FileStream(temporary, FileMode.Create, FileAccess.Write))
+                    using (var sha = SHA256.Create())
+                    {
+                        var buffer = new byte[81920];
+                        long size = 0;
+                        int read;
+                        while ((read = await body.ReadAsync(buffer, 0, buffer.Length).ConfigureAwait(false)) > 0)
+                        {
+                            size += read;
+                            if (size > expectedSize) break; // longer than signed: no need to read on
+                            sha.TransformBlock(buffer, 0, read, null, 0);
+                            await file.WriteAsync(buffer, 0, read).ConfigureAwait(false);
+                        }
+                        sha.TransformFinalBlock(new byte[0], 0, 0);
+                        isMatch = size == expectedSize && ToHex(sha.Hash) == expectedSha256;
+                    }
+                }
+                if (isMatch)
+                {
+                    if (File.Exists(destination)) File.Delete(destination);
+                    File.Move(temporary, destination);
+                }
+                return isMatch;
+            }
+            finally
+            {
+                if (!isMatch && File.Exists(temporary)) File.Delete(temporary);
+            }
         }
 
         public void Reset()
@@ -1342,6 +1457,11 @@ namespace LatchkeySample
                 {
                     Log.Write("login failed (" + login.Code + "): " + login.Message);
                     SetBusy(false, "");
+                    if (login.Code == "VERSION_MISMATCH" && login.Update != null)
+                    {
+                        await OfferUpdateAsync(login);
+                        return;
+                    }
                     ShowRefusal(login, "Login Failed");
                     return;
                 }
@@ -1388,6 +1508,58 @@ namespace LatchkeySample
                 SetBusy(false, "");
                 Dialog.Show(this, "Network error: " + Describe(error), "Error", MessageBoxIcon.Error);
             }
+        }
+
+        /// <summary>
+        /// This version may not be used, and the vendor has published the current one: the user may
+        /// download it next to the program. The program exits afterwards either way.
+        /// </summary>
+        private async Task OfferUpdateAsync(ApiResponse refusal)
+        {
+            var update = refusal.Update;
+            Refusals.Show(this, refusal, "Login Failed");
+            if (Dialog.Confirm(this, "Version " + update.Version + " is available. Download it?", "Update Available"))
+            {
+                SetBusy(true, "Downloading version " + update.Version + "...");
+                try
+                {
+                    var file = await client.GetFileAsync(update.FileId);
+                    if (!file.Success)
+                    {
+                        Log.Write("download refused (" + file.Code + ")");
+                        Refusals.Show(this, file, "Download Failed");
+                    }
+                    else
+                    {
+                        var safeVersion = new string(update.Version.Select(c => char.IsLetterOrDigit(c) || c == '.' || c == '-' || c == '_' ? c : '_').ToArray());
+                        var destination = Path.Combine(AppDomain.CurrentDomain.BaseDirectory, "update-" + safeVersion + ".bin");
+                        // The file's answer must describe the same bytes as the login's: both are signed.
+                        var isSaved = file.Sha256 == update.Sha256 && file.Size == update.Size &&
+                            await LatchkeyClient.DownloadVerifiedAsync(file.Url, update.Size, update.Sha256, destination);
+                        if (isSaved)
+                        {
+                            Log.Write("update saved");
+                            Dialog.Show(this, "Update saved to " + destination, "Update Saved", MessageBoxIcon.Information);
+                        }
+                        else
+                        {
+                            Log.Write("update refused (SHA-256 mismatch)");
+                            Dialog.Show(this, "The download does not match its signed SHA-256.", "Update Refused", MessageBoxIcon.Error);
+                        }
+                    }
+                }
+                catch (ResponseNotVerifiedException error)
+                {
+                    Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+                }
+                catch (Exception error)
+                {
+                    Log.Write("download error: " + Describe(error));
+                    Dialog.Show(this, "Network error: " + Describe(error), "Download Failed", MessageBoxIcon.Error);
+                }
+            }
+            Log.Write("exiting (" + refusal.Code + ")");
+            Application.Exit();
         }
 
         /// <summary>Refusals are told apart by their code, never by the (vendor-editable) message.</summary>
@@ -1546,6 +1718,10 @@ namespace LatchkeySample
         private readonly TextBox redeemPasswordBox = new TextBox();
         private readonly Button redeemButton = new Button();
         private readonly Button releaseButton = new Button();
+        private readonly Label messageLabel = new Label();
+        private readonly Label noteLabel = new Label();
+        private readonly TextBox noteBox = new TextBox();
+        private readonly Button saveNoteButton = new Button();
         private int verifyFailures;
         private bool isMonitoring;
         private bool isHeartbeatRunning;
@@ -1558,7 +1734,7 @@ namespace LatchkeySample
             this.client = client;
             this.user = user;
             Text = "Latchkey - Signed in as " + user.Username;
-            ClientSize = new Size(600, 400);
+            ClientSize = new Size(600, 475);
             FormBorderStyle = FormBorderStyle.FixedSingle;
             MaximizeBox = false;
             StartPosition = FormStartPosition.CenterScreen;
@@ -1604,10 +1780,21 @@ namespace LatchkeySample
             releaseButton.Click += OnReleaseClick;
             var logoutButton = new Button { Text = "Logout", Location = new Point(470, 340), Size = new Size(100, 32) };
             logoutButton.Click += OnLogoutClick;
+            // Remote variables: the vendor's message to everyone, and this user's own note.
+            messageLabel.Location = new Point(30, 385);
+            messageLabel.Size = new Size(540, 22);
+            noteLabel.Location = new Point(30, 410);
+            noteLabel.Size = new Size(540, 22);
+            noteBox.Location = new Point(30, 439);
+            noteBox.Size = new Size(390, 22);
+            saveNoteButton.Text = "Save Note";
+            saveNoteButton.Location = new Point(430, 436);
+            saveNoteButton.Size = new Size(140, 28);
+            saveNoteButton.Click += OnSaveNoteClick;
             Controls.AddRange(new Control[]
             {
                 heading, detailNames, details, statusLabel, redeemKeyLabel, redeemKeyBox, redeemPasswordLabel, redeemPasswordBox,
-                redeemButton, releaseButton, logoutButton,
+                redeemButton, releaseButton, logoutButton, messageLabel, noteLabel, noteBox, saveNoteButton,
             });
 
             heartbeatTimer.Interval = LatchkeySettings.HEARTBEAT_INTERVAL_SECONDS * 1000;
@@ -1747,6 +1934,7 @@ namespace LatchkeySample
                 }
                 Log.Write("session started (" + Log.Preview(client.SessionToken) + ")");
                 await CheckOutOfflineLicenseAsync();
+                await ShowRemoteValuesAsync();
             }
             catch (ResponseNotVerifiedException error)
             {
@@ -1786,6 +1974,77 @@ namespace LatchkeySample
             catch (Exception error)
             {
                 Log.Write("offline licence checkout failed: " + LoginForm.Describe(error));
+            }
+        }
+
+        /// <summary>The vendor's welcome_message (none when VARIABLE_NOT_FOUND) and the user's note, read with the session.</summary>
+        private async Task ShowRemoteValuesAsync()
+        {
+            try
+            {
+                var message = await client.GetVariableAsync("welcome_message");
+                if (IsDisposed) return;
+                if (message.Success) ShowLine(messageLabel, "Message: " + message.Value);
+                else if (message.Code != "VARIABLE_NOT_FOUND") Log.Write("welcome message not read (" + message.Code + ")");
+                var note = await client.GetUserVariableAsync("note");
+                if (IsDisposed) return;
+                if (note.Success) ShowLine(noteLabel, "Note: " + note.Value);
+                else if (note.Code != "VARIABLE_NOT_FOUND") Log.Write("note not read (" + note.Code + ")");
+            }
+            catch (Exception error)
+            {
+                Log.Write("remote variables not read: " + LoginForm.Describe(error));
+            }
+        }
+
+        private static void ShowLine(Label label, string text)
+        {
+            label.Text = text;
+            Log.Write("shown: " + text);
+        }
+
+        /// <summary>Saves the text box as the user's note on the server (their own user variable "note").</summary>
+        private async void OnSaveNoteClick(object sender, EventArgs e)
+        {
+            if (string.IsNullOrEmpty(client.SessionToken))
+            {
+                Dialog.Show(this, "Notes are kept on the server: not available while working offline.", "Note Not Saved", MessageBoxIcon.Warning);
+                return;
+            }
+            var value = noteBox.Text;
+            saveNoteButton.Enabled = false;
+            try
+            {
+                var answer = await client.SetUserVariableAsync("note", value);
+                if (answer.Code == "VARIABLE_READ_ONLY")
+                {
+                    Log.Write("note refused (VARIABLE_READ_ONLY)");
+                    Dialog.Show(this, answer.Message, "Note Is Read-Only", MessageBoxIcon.Warning);
+                    return;
+                }
+                if (!answer.Success)
+                {
+                    Log.Write("note not saved (" + answer.Code + ")");
+                    Refusals.Show(this, answer, "Note Not Saved");
+                    return;
+                }
+                Log.Write("note saved");
+                ShowLine(noteLabel, "Note: " + answer.Value);
+                noteBox.Text = "";
+                Dialog.Show(this, "Note saved.", "Note Saved", MessageBoxIcon.Information);
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+            }
+            catch (Exception error)
+            {
+                Log.Write("note error: " + LoginForm.Describe(error));
+                Dialog.Show(this, "Network error: " + LoginForm.Describe(error), "Error", MessageBoxIcon.Error);
+            }
+            finally
+            {
+                if (!IsDisposed) saveNoteButton.Enabled = true;
             }
         }
 

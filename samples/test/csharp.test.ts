@@ -4,10 +4,12 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -631,6 +633,144 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
         'Cannot reach the server, and there is no offline licence on this machine.',
       );
     }, 120_000);
+  });
+  // Issue 25: remote variables and the update channel, set up through the owner API.
+  describe('remote variables and the update download', () => {
+    const typeText = (text: string) => xdotool('type', '--delay', '15', text);
+    /** The main window's note box, the text, then Save Note. */
+    const saveNote = async (username: string, text: string) => {
+      const main = await waitForWindow(mainWindow(username));
+      await clickAt(main, 225, 450);
+      await typeText(text);
+      await clickAt(main, 500, 450);
+    };
+
+    it("shows the vendor's message and the user's note, saves a note that the owner sees, and refuses a read-only one", async () => {
+      const user = await live.createEndUser();
+      await live.createVariable({
+        name: 'welcome_message',
+        value: 'Maintenance on Sunday, 02:00 to 03:00',
+      });
+      await live.setUserVariable(user.id, 'note', { value: 'bring the charger' });
+      const client = startClient(clientProgram);
+      await submitLogin(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await waitForWindow(mainWindow(user.username));
+      await client.waitForLine(
+        /^\[latchkey\] shown: Message: Maintenance on Sunday, 02:00 to 03:00$/,
+      );
+      await client.waitForLine(/^\[latchkey\] shown: Note: bring the charger$/);
+
+      await saveNote(user.username, 'call the bank at 3');
+      await client.waitForLine(dialogLine('Note Saved', 'Note saved.'));
+      await dismissDialog('Note Saved');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'call the bank at 3', readOnly: false },
+      ]);
+
+      await live.setUserVariable(user.id, 'note', { value: 'set by the vendor', readOnly: true });
+      await saveNote(user.username, 'my own words');
+      await waitForWindow('^Note Is Read-Only$');
+      await client.waitForLine(/^\[latchkey\] dialog "Note Is Read-Only": \S/);
+      await dismissDialog('Note Is Read-Only');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'set by the vendor', readOnly: true },
+      ]);
+      // Logout ends the session: later tests count the application's live sessions.
+      await clickAt(await waitForWindow(mainWindow(user.username)), 520, 356);
+      await dismissDialog('Logged Out');
+      expect(await sessionRows(user.id)).toMatchObject([{ endReason: 'client' }]);
+    }, 105_000);
+
+    /** The application wants `version`, its current release: a file of these bytes. */
+    const releaseVersion = async (version: string, bytes: Buffer) => {
+      const file = await live.uploadFile({
+        name: `client-${version}.bin`,
+        version,
+        bytes,
+        requiresSession: false,
+      });
+      await live.setCurrentRelease(file.id);
+      await live.updateApplication({ version });
+    };
+    const releaseBytes = (version: string) =>
+      Buffer.from(`Latchkey C# sample, version ${version}: ${randomUUID()}\n`.repeat(4_000));
+    /** Logs in, closes Update Required, and answers Yes (the default button) to the offer. */
+    const acceptUpdate = async (
+      client: SampleClient,
+      user: { username: string; password: string },
+      version: string,
+    ) => {
+      await submitLogin(user.username, user.password);
+      await dismissDialog('Update Required');
+      const question = `Version ${version} is available. Download it?`;
+      await client.waitForLine(
+        new RegExp(`^\\[latchkey\\] confirm "Update Available": ${escapeRegExp(question)}$`),
+      );
+      await waitFor(
+        async () => {
+          if (client.lines.some((line) => line.endsWith('"Update Available": yes'))) return true;
+          const [questionId] = await findWindows('^Update Available$');
+          if (questionId) {
+            await xdotool('windowfocus', '--sync', questionId).catch(() => '');
+            await xdotool('key', 'Return').catch(() => '');
+            await sleep(500);
+          }
+          return false;
+        },
+        15_000,
+        'Yes to the update',
+      );
+    };
+
+    it('offers the current release on VERSION_MISMATCH, and saves it next to the program once its SHA-256 matches', async () => {
+      const originalVersion = live.application.version;
+      const bytes = releaseBytes('9.1.0');
+      const saved = join(workDirectory, 'update-9.1.0.bin');
+      try {
+        await releaseVersion('9.1.0', bytes);
+        const user = await live.createEndUser();
+        const client = startClient(clientProgram);
+        await acceptUpdate(client, user, '9.1.0');
+        await client.waitForLine(dialogLine('Update Saved', `Update saved to ${saved}`));
+        await dismissDialog('Update Saved');
+        await client.waitForLine(/^\[latchkey\] exiting \(VERSION_MISMATCH\)$/);
+        expect(readFileSync(saved).equals(bytes)).toBe(true);
+        expect(existsSync(`${saved}.part`)).toBe(false);
+        expect(await sessionRows(user.id)).toEqual([]);
+      } finally {
+        await live.updateApplication({ version: originalVersion });
+        await live.setCurrentRelease(null);
+        rmSync(saved, { force: true });
+      }
+    }, 105_000);
+
+    it('refuses a download changed on the way (one byte, through the proxy) and saves nothing', async () => {
+      const originalVersion = live.application.version;
+      // Only the download is changed: the signed answers pass untouched.
+      proxy.state.tamperPathPrefix = '/api/v1/downloads';
+      proxy.state.tamper = true;
+      try {
+        await releaseVersion('9.2.0', releaseBytes('9.2.0'));
+        const user = await live.createEndUser();
+        const client = startClient(proxiedClientProgram);
+        await acceptUpdate(client, user, '9.2.0');
+        await client.waitForLine(
+          dialogLine('Update Refused', 'The download does not match its signed SHA-256.'),
+        );
+        await dismissDialog('Update Refused');
+        expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+        expect(client.lines.join('\n')).not.toContain(notVerifiedText);
+        expect(
+          readdirSync(join(workDirectory, 'proxied')).filter((name) => name.startsWith('update-')),
+        ).toEqual([]);
+      } finally {
+        proxy.state.tamper = false;
+        proxy.state.tamperPathPrefix = null;
+        await live.updateApplication({ version: originalVersion });
+        await live.setCurrentRelease(null);
+      }
+    }, 105_000);
   });
   // Issue 22: licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
