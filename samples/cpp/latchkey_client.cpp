@@ -267,6 +267,7 @@ enum class OfflineVerdict { Accepted, NotSigned, OtherMachine, Expired, ClockMov
 
 struct OfflineLicense {
   OfflineVerdict verdict = OfflineVerdict::NotSigned;
+  long long application_id = 0;
   std::string user_id;
   std::string username;
   std::string valid_until;  // ISO 8601, as signed
@@ -286,8 +287,8 @@ static bool decode_base64url(const std::string& text, std::string& bytes) {
 }
 
 // Checks a stored licence without the network. The pinned public key stands for this
-// application: a licence signed by it names this application (application_id, when given, is
-// checked as well). It must be bound to this machine's HWID (an unbound one could be copied
+// application, and application_id (when given: the one the licence checked out online named,
+// in an answer signed for that request) must be the licence's. It must be bound to this machine's HWID (an unbound one could be copied
 // to any machine), and hold now. The clock is the one thing the user controls offline, so a
 // clock earlier than the last time this program ran (or than the licence's issue) beyond
 // CLOCK_TOLERANCE_SECONDS is refused: setting the date back must not stretch a licence.
@@ -320,8 +321,8 @@ OfflineLicense check_offline_license(const std::string& license, const std::stri
   if (!content.is_object() || !content.contains("application_id") ||
       !content["application_id"].is_number_integer())
     return result;
-  if (application_id && content["application_id"].get<long long>() != *application_id)
-    return result;
+  result.application_id = content["application_id"].get<long long>();
+  if (application_id && result.application_id != *application_id) return result;
   long long valid_until = 0;
   long long issued_at = 0;
   result.valid_until = text_field(content, "valid_until");
@@ -862,12 +863,14 @@ static void save_session(const SavedSession& session) {
 
 // ---------------------------------------------------------------------------------------
 // The offline licence of the last login and the last time this program saw the clock, in
-// ~/.latchkey/<first 12 chars of key>.offline.json: {"license": "LK1....", "last_seen": <unix s>}
+// ~/.latchkey/<first 12 chars of key>.offline.json:
+// {"license": "LK1....", "last_seen": <unix s>, "application_id": <the licence's>}
 // ---------------------------------------------------------------------------------------
 
 struct OfflineState {
   std::string license;
   long long last_seen = 0;
+  long long application_id = 0;
 };
 
 static std::mutex offline_state_mutex;  // the monitoring thread writes it too
@@ -881,12 +884,16 @@ static std::optional<OfflineState> read_offline_state() {
   if (state.license.empty()) return std::nullopt;
   if (saved.contains("last_seen") && saved["last_seen"].is_number_integer())
     state.last_seen = saved["last_seen"].get<long long>();
+  if (saved.contains("application_id") && saved["application_id"].is_number_integer())
+    state.application_id = saved["application_id"].get<long long>();
   return state;
 }
 
 static void write_offline_state(const OfflineState& state) {
-  write_private_file(state_path(".offline.json"),
-                     json{{"license", state.license}, {"last_seen", state.last_seen}}.dump());
+  write_private_file(state_path(".offline.json"), json{{"license", state.license},
+                                                      {"last_seen", state.last_seen},
+                                                      {"application_id", state.application_id}}
+                                                     .dump());
 }
 
 static std::optional<OfflineState> load_offline_state() {
@@ -895,11 +902,12 @@ static std::optional<OfflineState> load_offline_state() {
 }
 
 // A fresh licence; last_seen never goes down (it is what the clock check compares with).
-static void save_offline_license(const std::string& license) {
+static void save_offline_license(const std::string& license, long long application_id) {
   std::lock_guard<std::mutex> lock(offline_state_mutex);
   const std::optional<OfflineState> previous = read_offline_state();
   const long long now = static_cast<long long>(std::time(nullptr));
-  write_offline_state({license, std::max(now, previous ? previous->last_seen : 0)});
+  write_offline_state(
+      {license, std::max(now, previous ? previous->last_seen : 0), application_id});
 }
 
 // Records that the program ran now (each start and heartbeat), never lowering last_seen.
@@ -908,7 +916,7 @@ static void touch_offline_last_seen() {
   const std::optional<OfflineState> state = read_offline_state();
   if (!state) return;
   const long long now = static_cast<long long>(std::time(nullptr));
-  if (now > state->last_seen) write_offline_state({state->license, now});
+  if (now > state->last_seen) write_offline_state({state->license, now, state->application_id});
 }
 
 // Forgetting the saved session forgets its licence too: it was that user's.
@@ -1463,7 +1471,7 @@ class ConsoleApp {
     }
     const OfflineLicense checked =
         check_offline_license(stored->license, SIGNING_PUBLIC_KEY, client_.hwid(),
-                              std::time(nullptr), stored->last_seen);
+                              std::time(nullptr), stored->last_seen, stored->application_id);
     if (checked.verdict != OfflineVerdict::Accepted) {
       console_.log("offline licence refused");
       console_.say("Offline Licence Refused: " + offline_refusal_text(checked));
@@ -1492,7 +1500,16 @@ class ConsoleApp {
                    ")");
       return;
     }
-    save_offline_license(license);
+    // Checked now as a start without the network will check it: only a licence that will work
+    // here is kept, and the application it names (in an answer signed for this request) is
+    // the one a stored licence must name.
+    const OfflineLicense checked = check_offline_license(license, SIGNING_PUBLIC_KEY,
+                                                         client_.hwid(), std::time(nullptr), 0);
+    if (checked.verdict != OfflineVerdict::Accepted) {
+      console_.log("offline licence not kept (" + offline_refusal_text(checked) + ")");
+      return;
+    }
+    save_offline_license(license, checked.application_id);
     console_.log("offline licence saved (valid until " + text_field(checkout.body, "valid_until") +
                  ")");
   }

@@ -38,8 +38,15 @@ const OUTPUT_TIMEOUT_MS = 15_000;
 const NOT_VERIFIED_TEXT = 'The server response could not be verified.';
 const FORCED_LOGOUT_TEXT = 'Your session has expired. Please login again.';
 
-/** What the sample stores beside its saved session: its offline licence and the last time seen. */
-const offlineStateSchema = z.object({ license: z.string(), last_seen: z.number().int() });
+/**
+ * What the sample stores beside its saved session: its offline licence, the last time seen, and
+ * the application the licence named when it was checked out.
+ */
+const offlineStateSchema = z.object({
+  license: z.string(),
+  last_seen: z.number().int(),
+  application_id: z.number().int(),
+});
 type OfflineState = z.infer<typeof offlineStateSchema>;
 
 /** The content of an LK1 licence (read only; the sample is what checks its signature). */
@@ -467,6 +474,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
 
     it('checks out a licence for this machine after login, and starts offline with it: the user, until when, no heartbeat', async () => {
       const state = await readOfflineState(onlineHome);
+      expect(state.application_id).toBe(live.application.id);
       expect(state.license).toMatch(/^LK1\.[\w-]+\.[\w-]+$/);
       expect(Math.abs(state.last_seen - Date.now() / 1000)).toBeLessThan(30);
       const content = licenceContent(state.license);
@@ -530,6 +538,18 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
       );
       await offline.waitFor('Username: ');
       expect(offline.output).not.toContain('mallory');
+    });
+
+    it('refuses a licence stored for another application', async () => {
+      const home = await homeWithState((state) => ({
+        ...state,
+        application_id: state.application_id + 1,
+      }));
+      const offline = startOffline(home);
+      await offline.waitFor(
+        'Offline Licence Refused: This offline licence is not signed by this application.',
+      );
+      await offline.waitFor('Username: ');
     });
 
     it('refuses to start when the clock moved backwards since the last run', async () => {
