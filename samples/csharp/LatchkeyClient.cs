@@ -222,12 +222,16 @@ namespace LatchkeySample
         [DataMember(Name = "id")] public string Id { get; set; }
     }
 
-    /// <summary>The offline licence of the last login and the last time the program saw the clock.</summary>
+    /// <summary>
+    /// The offline licence of the last login, the last time the program saw the clock, and the
+    /// application the licence named when it was checked out.
+    /// </summary>
     [DataContract]
     public class OfflineState
     {
         [DataMember(Name = "license", Order = 1)] public string License { get; set; }
         [DataMember(Name = "last_seen", Order = 2)] public long LastSeen { get; set; }
+        [DataMember(Name = "application_id", Order = 3)] public long ApplicationId { get; set; }
     }
 
     /// <summary>What the program keeps between launches: only who logged in (spec: persistence flow).</summary>
@@ -938,8 +942,8 @@ namespace LatchkeySample
         private const string SigningDomain = "latchkey-license-v1.";
 
         /// <summary>
-        /// The pinned public key stands for this application: a licence it signed names this
-        /// application (applicationId, when given, is checked as well). The licence must be bound to
+        /// The pinned public key stands for this application, and applicationId (when given: the one
+        /// the licence checked out online named, in an answer signed for that request) must be the licence's. The licence must be bound to
         /// this machine's HWID (an unbound one could be copied to any machine) and hold now. The clock
         /// is the one thing the user controls offline, so a clock earlier than the last time this
         /// program ran (or than the licence's issue) by more than CLOCK_TOLERANCE_SECONDS is refused:
@@ -1173,7 +1177,7 @@ namespace LatchkeySample
         }
 
         /// <summary>A fresh licence; last_seen never goes down (it is what the clock check compares with).</summary>
-        public static void SaveLicense(string license)
+        public static void SaveLicense(string license, long applicationId)
         {
             lock (FileLock)
             {
@@ -1181,6 +1185,7 @@ namespace LatchkeySample
                 Write(new OfflineState
                 {
                     License = license,
+                    ApplicationId = applicationId,
                     LastSeen = Math.Max(DateTimeOffset.UtcNow.ToUnixTimeSeconds(), previous == null ? 0 : previous.LastSeen),
                 });
             }
@@ -1340,7 +1345,7 @@ namespace LatchkeySample
                 return;
             }
             var checkedLicense = OfflineLicense.Check(stored.License, LatchkeyClient.ParseHex(LatchkeySettings.SigningPublicKey),
-                client.Hwid, DateTimeOffset.UtcNow.ToUnixTimeSeconds(), stored.LastSeen, null);
+                client.Hwid, DateTimeOffset.UtcNow.ToUnixTimeSeconds(), stored.LastSeen, stored.ApplicationId);
             if (checkedLicense.Verdict != OfflineVerdict.Accepted)
             {
                 Log.Write("offline licence refused (" + checkedLicense.Verdict + ")");
@@ -1968,7 +1973,17 @@ namespace LatchkeySample
                     Log.Write("offline licence checkout failed (" + answer.Code + "): " + answer.Message);
                     return;
                 }
-                OfflineStore.SaveLicense(answer.License);
+                // Checked now as a start without the network will check it: only a licence that will
+                // work here is kept, and the application it names (in an answer signed for this
+                // request) is the one a stored licence must name.
+                var checkedLicense = OfflineLicense.Check(answer.License, LatchkeyClient.ParseHex(LatchkeySettings.SigningPublicKey),
+                    client.Hwid, DateTimeOffset.UtcNow.ToUnixTimeSeconds(), 0, null);
+                if (checkedLicense.Verdict != OfflineVerdict.Accepted)
+                {
+                    Log.Write("offline licence not kept (" + checkedLicense.RefusalText + ")");
+                    return;
+                }
+                OfflineStore.SaveLicense(answer.License, checkedLicense.Content.ApplicationId.Value);
                 Log.Write("offline licence saved (valid until " + answer.ValidUntil + ")");
             }
             catch (Exception error)

@@ -498,6 +498,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
 
     it('checks out a licence for this machine after login, and starts offline with it: the user, until when, no heartbeat', async () => {
       const state = readOfflineState(onlineHome);
+      expect(state.application_id).toBe(live.application.id);
       expect(state.license).toMatch(/^LK1\.[\w-]+\.[\w-]+$/);
       expect(Math.abs(state.last_seen - Date.now() / 1000)).toBeLessThan(60);
       const content = licenceContent(state.license);
@@ -568,6 +569,18 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
         'This offline licence is not signed by this application.',
       );
       expect(await findWindows(mainWindow('mallory'))).toEqual([]);
+    }, 105_000);
+
+    it('refuses a licence stored for another application', async () => {
+      const home = homeWithState((state) => ({
+        ...state,
+        application_id: state.application_id + 1,
+      }));
+      await expectRefusal(
+        startOffline(home),
+        'Offline Licence Refused',
+        'This offline licence is not signed by this application.',
+      );
     }, 105_000);
 
     it('refuses to start when the clock moved backwards since the last run', async () => {
@@ -1136,8 +1149,15 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/** What the sample stores beside its saved session: its offline licence and the last time seen. */
-const offlineStateSchema = z.object({ license: z.string(), last_seen: z.number().int() });
+/**
+ * What the sample stores beside its saved session: its offline licence, the last time seen, and
+ * the application the licence named when it was checked out.
+ */
+const offlineStateSchema = z.object({
+  license: z.string(),
+  last_seen: z.number().int(),
+  application_id: z.number().int(),
+});
 type OfflineState = z.infer<typeof offlineStateSchema>;
 
 /** The content of an LK1 licence (read only; the sample is what checks its signature). */
