@@ -772,6 +772,10 @@ static DownloadOutcome download_verified(const std::string& url, unsigned long l
     curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
     curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, HTTP_TIMEOUT_SECONDS);
+    // No limit on the whole transfer (a large file on a slow line takes long), but a transfer
+    // that stalls for HTTP_TIMEOUT_SECONDS is given up.
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, HTTP_TIMEOUT_SECONDS);
     curl_easy_setopt(curl, CURLOPT_USERAGENT, "latchkey-cpp-sample/1.0");
     curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_download);
     curl_easy_setopt(curl, CURLOPT_WRITEDATA, &target);
