@@ -4,7 +4,10 @@
 // subscriptions, release this machine's seat so the user can log in from another one, and
 // check the Ed25519 signature of every answer before trusting it, so a fake server cannot
 // unlock the program. Logins send the machine's name, which the owner sees in the user's
-// device list.
+// device list. After each login it keeps an offline licence, so that a later start without
+// the network still works until the licence's end; it shows the vendor's welcome_message and
+// the user's own note (remote variables), and when the vendor has published a newer release
+// it offers to download it, checked against its signed SHA-256.
 //
 // Needs libcurl, libsodium and nlohmann-json (Debian/Ubuntu:
 // apt-get install g++ pkg-config libcurl4-openssl-dev libsodium-dev nlohmann-json3-dev).
@@ -13,7 +16,7 @@
 // Run:
 //   ./latchkey_client
 // At the Username prompt: /register creates an account, /key logs in with a licence key.
-// Commands once logged in: status, redeem, release, logout, help, quit, exit.
+// Commands once logged in: status, redeem, release, note, logout, help, quit, exit.
 
 // ---- Settings: filled in by Latchkey when you copy this sample from the console ----
 static const char* const API_KEY = "YOUR_API_KEY";
@@ -34,6 +37,12 @@ static const long long MAX_CLOCK_SKEW_SECONDS = 300;
 // The longest device_name the server accepts, in characters (UTF-16 units).
 static const int MAX_DEVICE_NAME_LENGTH = 128;
 
+// ---- Offline licence: how long one checked out after a login lets the program run without the
+// network (at most the application's offline days), and how far the clock may go back between
+// runs (an NTP correction, a changed time zone) before an offline start is refused ----
+static const long long OFFLINE_LICENSE_TTL_SECONDS = 604800;
+static const long long CLOCK_TOLERANCE_SECONDS = 300;
+
 #include <curl/curl.h>
 #include <sodium.h>
 
@@ -42,6 +51,7 @@ static const int MAX_DEVICE_NAME_LENGTH = 128;
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
@@ -198,6 +208,159 @@ static std::string new_session_token() {
 }
 
 // ---------------------------------------------------------------------------------------
+// Times: the server's ISO 8601 UTC times as unix seconds, and as this machine's local time.
+// ---------------------------------------------------------------------------------------
+
+// Days from 1970-01-01 to a civil date (proleptic Gregorian), without the C library's time
+// zone: timegm is not portable and mktime is local.
+static long long days_from_civil(long long year, unsigned month, unsigned day) {
+  year -= month <= 2 ? 1 : 0;
+  const long long era = (year >= 0 ? year : year - 399) / 400;
+  const unsigned year_of_era = static_cast<unsigned>(year - era * 400);
+  const unsigned day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const unsigned day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return era * 146097 + static_cast<long long>(day_of_era) - 719468;
+}
+
+// "2026-06-08T12:00:00.000Z" (fraction optional, UTC only, as the server writes them).
+static bool parse_iso_utc(const std::string& text, long long& unix_seconds) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0, consumed = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute,
+                  &second, &consumed) != 6 || consumed != 19)
+    return false;
+  size_t rest = 19;
+  if (rest < text.size() && text[rest] == '.')
+    for (++rest; rest < text.size() && std::isdigit(static_cast<unsigned char>(text[rest]));) ++rest;
+  if (rest + 1 != text.size() || text[rest] != 'Z') return false;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 60)
+    return false;
+  unix_seconds = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) *
+                     86400 +
+                 hour * 3600 + minute * 60 + second;
+  return true;
+}
+
+// A server time as this machine's local time to the minute, rounded up (so the time shown is
+// never before the one meant), e.g. "2026-06-08 17:30"; the text as it came when it is not one.
+std::string local_time_text(const std::string& iso) {
+  long long at = 0;
+  if (!parse_iso_utc(iso, at)) return iso;
+  const std::time_t minute = static_cast<std::time_t>((at + 59) / 60 * 60);
+  std::tm local{};
+#ifdef _WIN32
+  if (localtime_s(&local, &minute) != 0) return iso;
+#else
+  if (localtime_r(&minute, &local) == nullptr) return iso;
+#endif
+  char text[32] = {0};
+  return std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &local) > 0 ? text : iso;
+}
+
+// ---------------------------------------------------------------------------------------
+// Offline licence check: the program's only trust boundary when the server cannot be reached.
+// A licence is "LK1.<payload>.<signature>" (docs/client-api.md, "Offline licences"): the
+// Ed25519 signature, by the application's key, over "latchkey-license-v1." and the payload
+// segment as it stands. The domain prefix means no signed API answer can pass as a licence.
+// ---------------------------------------------------------------------------------------
+
+enum class OfflineVerdict { Accepted, NotSigned, OtherMachine, Expired, ClockMovedBack };
+
+struct OfflineLicense {
+  OfflineVerdict verdict = OfflineVerdict::NotSigned;
+  long long application_id = 0;
+  std::string user_id;
+  std::string username;
+  std::string valid_until;  // ISO 8601, as signed
+  Licensing licensing;
+};
+
+static bool decode_base64url(const std::string& text, std::string& bytes) {
+  std::vector<unsigned char> buffer(text.size() * 3 / 4 + 3);
+  size_t length = 0;
+  const char* end = nullptr;
+  if (sodium_base642bin(buffer.data(), buffer.size(), text.data(), text.size(), nullptr, &length,
+                        &end, sodium_base64_VARIANT_URLSAFE_NO_PADDING) != 0 ||
+      end != text.data() + text.size())
+    return false;
+  bytes.assign(reinterpret_cast<const char*>(buffer.data()), length);
+  return true;
+}
+
+// Checks a stored licence without the network. The pinned public key stands for this
+// application, and application_id (when given: the one the licence checked out online named,
+// in an answer signed for that request) must be the licence's. It must be bound to this machine's HWID (an unbound one could be copied
+// to any machine), and hold now. The clock is the one thing the user controls offline, so a
+// clock earlier than the last time this program ran (or than the licence's issue) beyond
+// CLOCK_TOLERANCE_SECONDS is refused: setting the date back must not stretch a licence.
+OfflineLicense check_offline_license(const std::string& license, const std::string& public_key_hex,
+                                     const std::string& hwid, std::time_t now,
+                                     long long last_seen,
+                                     std::optional<long long> application_id = std::nullopt) {
+  OfflineLicense result;
+  const size_t first_dot = license.find('.');
+  const size_t second_dot =
+      first_dot == std::string::npos ? std::string::npos : license.find('.', first_dot + 1);
+  if (second_dot == std::string::npos || license.find('.', second_dot + 1) != std::string::npos)
+    return result;
+  if (license.substr(0, first_dot) != "LK1") return result;
+  const std::string payload_segment = license.substr(first_dot + 1, second_dot - first_dot - 1);
+  std::string signature;
+  std::string payload;
+  unsigned char public_key[crypto_sign_PUBLICKEYBYTES];
+  if (sodium_init() < 0 || !decode_hex(public_key_hex, public_key, sizeof public_key) ||
+      !decode_base64url(license.substr(second_dot + 1), signature) ||
+      signature.size() != crypto_sign_BYTES || !decode_base64url(payload_segment, payload))
+    return result;
+  const std::string message = "latchkey-license-v1." + payload_segment;
+  if (crypto_sign_verify_detached(reinterpret_cast<const unsigned char*>(signature.data()),
+                                  reinterpret_cast<const unsigned char*>(message.data()),
+                                  message.size(), public_key) != 0)
+    return result;
+
+  const json content = json::parse(payload, nullptr, false);
+  if (!content.is_object() || !content.contains("application_id") ||
+      !content["application_id"].is_number_integer())
+    return result;
+  result.application_id = content["application_id"].get<long long>();
+  if (application_id && result.application_id != *application_id) return result;
+  long long valid_until = 0;
+  long long issued_at = 0;
+  result.valid_until = text_field(content, "valid_until");
+  if (!parse_iso_utc(result.valid_until, valid_until) ||
+      !parse_iso_utc(text_field(content, "issued_at"), issued_at))
+    return result;
+  result.user_id = text_field(content, "user_id");
+  result.username = text_field(content, "username");
+  result.licensing = licensing_of(content);
+
+  const std::string bound_hwid = text_field(content, "hwid");
+  if (bound_hwid.empty() || bound_hwid != hwid) {
+    result.verdict = OfflineVerdict::OtherMachine;
+  } else if (static_cast<long long>(now) > valid_until) {
+    result.verdict = OfflineVerdict::Expired;
+  } else if (static_cast<long long>(now) + CLOCK_TOLERANCE_SECONDS <
+             std::max(last_seen, issued_at)) {
+    result.verdict = OfflineVerdict::ClockMovedBack;
+  } else {
+    result.verdict = OfflineVerdict::Accepted;
+  }
+  return result;
+}
+
+// What the user is told when a licence is refused (title "Offline Licence Refused").
+std::string offline_refusal_text(const OfflineLicense& checked) {
+  switch (checked.verdict) {
+    case OfflineVerdict::OtherMachine: return "This offline licence belongs to another machine.";
+    case OfflineVerdict::Expired:
+      return "This offline licence expired on " + local_time_text(checked.valid_until) + ".";
+    case OfflineVerdict::ClockMovedBack: return "The system clock moved backwards since the last run.";
+    case OfflineVerdict::NotSigned:
+    case OfflineVerdict::Accepted: break;
+  }
+  return "This offline licence is not signed by this application.";
+}
+
+// ---------------------------------------------------------------------------------------
 // Hardware ID: SHA-256 of the machine's identifier (Linux /etc/machine-id, Windows
 // MachineGuid), falling back to the machine and user names.
 // ---------------------------------------------------------------------------------------
@@ -330,6 +493,8 @@ struct ApiResult {
   std::string retry_after;  // seconds, from a 429
 
   bool is_answered() const { return status == CallStatus::Answered; }
+  // No HTTP answer at all (connection refused, DNS, timeout): the case for the offline licence.
+  bool is_unreachable() const { return status == CallStatus::NetworkError && http_status == 0; }
   bool is_success() const {
     return is_answered() && body.contains("success") && body["success"].is_boolean() &&
            body["success"].get<bool>();
@@ -443,6 +608,32 @@ class LatchkeyClient {
   ApiResult end_session(const std::string& token) {
     return post("/api/v1/session/track", {{"action", "end"}, {"session_token", token}});
   }
+  // An offline licence for this machine, for a live session (answers license, valid_until).
+  ApiResult check_out_license(const std::string& token) {
+    return post("/api/v1/license/checkout",
+                {{"session_token", token}, {"ttl_seconds", OFFLINE_LICENSE_TTL_SECONDS}});
+  }
+  // An application variable the vendor sets in the console (answers value); the session is
+  // needed for the variables the vendor made require one.
+  ApiResult get_variable(const std::string& name, const std::string& token) {
+    return post("/api/v1/var", {{"name", name}, {"session_token", token}});
+  }
+  // One of the session's own user's variables (answers value and read_only).
+  ApiResult get_user_variable(const std::string& token, const std::string& name) {
+    return post("/api/v1/user-var", {{"session_token", token}, {"name", name}});
+  }
+  ApiResult set_user_variable(const std::string& token, const std::string& name,
+                              const std::string& value) {
+    return post("/api/v1/user-var/set",
+                {{"session_token", token}, {"name", name}, {"value", value}});
+  }
+  // A short-lived download URL of one of the application's files, with its size and SHA-256
+  // in the signed answer. A release needs no session (its user cannot log in to start one).
+  ApiResult get_file(const std::string& file_id, const std::string& token) {
+    json payload = {{"file_id", file_id}};
+    if (!token.empty()) payload["session_token"] = token;
+    return post("/api/v1/file", payload);
+  }
 
  private:
   ApiResult post(const std::string& path, const json& payload,
@@ -522,6 +713,109 @@ class LatchkeyClient {
 };
 
 // ---------------------------------------------------------------------------------------
+// Update download: the bytes are not signed, their SHA-256 is (in the answers of login and
+// file), so they are hashed while they are written and kept only when the hash matches.
+// ---------------------------------------------------------------------------------------
+
+// Where this program lives: an update is saved beside it.
+static std::filesystem::path program_directory() {
+  std::error_code error;
+#ifdef _WIN32
+  wchar_t path[MAX_PATH] = {0};
+  if (GetModuleFileNameW(nullptr, path, MAX_PATH) > 0)
+    return std::filesystem::path(path).parent_path();
+#else
+  const std::filesystem::path path = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) return path.parent_path();
+#endif
+  return std::filesystem::current_path(error);
+}
+
+struct DownloadTarget {
+  std::ofstream file;
+  crypto_hash_sha256_state hash;
+  unsigned long long size = 0;
+  unsigned long long expected_size = 0;
+};
+
+static size_t on_download(char* data, size_t size, size_t count, void* user) {
+  auto* target = static_cast<DownloadTarget*>(user);
+  const size_t length = size * count;
+  target->size += length;
+  if (target->size > target->expected_size) return 0;  // longer than signed: stop here
+  target->file.write(data, static_cast<std::streamsize>(length));
+  crypto_hash_sha256_update(&target->hash, reinterpret_cast<const unsigned char*>(data), length);
+  return target->file ? length : 0;
+}
+
+enum class DownloadOutcome { Saved, Mismatch, Failed };
+
+// GETs url into a temporary file beside destination, then renames it to destination only if
+// its bytes are expected_size long with the SHA-256 expected_sha256; otherwise deletes it.
+static DownloadOutcome download_verified(const std::string& url, unsigned long long expected_size,
+                                         const std::string& expected_sha256,
+                                         const std::filesystem::path& destination,
+                                         std::string& detail) {
+  const std::filesystem::path temporary = destination.string() + ".part";
+  DownloadTarget target;
+  target.expected_size = expected_size;
+  target.file.open(temporary, std::ios::binary | std::ios::trunc);
+  if (!target.file) {
+    detail = "cannot write " + temporary.string();
+    return DownloadOutcome::Failed;
+  }
+  crypto_hash_sha256_init(&target.hash);
+  CURL* curl = curl_easy_init();
+  long http_status = 0;
+  CURLcode outcome = CURLE_FAILED_INIT;
+  if (curl != nullptr) {
+    curl_easy_setopt(curl, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, HTTP_TIMEOUT_SECONDS);
+    // No limit on the whole transfer (a large file on a slow line takes long), but a transfer
+    // that stalls for HTTP_TIMEOUT_SECONDS is given up.
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(curl, CURLOPT_LOW_SPEED_TIME, HTTP_TIMEOUT_SECONDS);
+    curl_easy_setopt(curl, CURLOPT_USERAGENT, "latchkey-cpp-sample/1.0");
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, on_download);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &target);
+    outcome = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &http_status);
+    curl_easy_cleanup(curl);
+  }
+  target.file.close();
+  unsigned char hash[crypto_hash_sha256_BYTES];
+  crypto_hash_sha256_final(&target.hash, hash);
+  std::error_code error;
+  const bool is_complete = outcome == CURLE_OK && http_status == 200;
+  if (!is_complete && target.size <= expected_size) {
+    std::filesystem::remove(temporary, error);
+    detail = outcome != CURLE_OK ? curl_easy_strerror(outcome)
+                                 : "the server answered HTTP " + std::to_string(http_status);
+    return DownloadOutcome::Failed;
+  }
+  if (target.size != expected_size || to_hex(hash, sizeof hash) != expected_sha256) {
+    std::filesystem::remove(temporary, error);
+    return DownloadOutcome::Mismatch;
+  }
+  std::filesystem::rename(temporary, destination, error);
+  if (error) {
+    std::filesystem::remove(temporary, error);
+    detail = "cannot save " + destination.string();
+    return DownloadOutcome::Failed;
+  }
+  return DownloadOutcome::Saved;
+}
+
+// A version as part of a file name: letters, digits, '.', '-' and '_' only.
+static std::string file_name_part(const std::string& text) {
+  std::string safe;
+  for (const char c : text)
+    safe += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_' ? c : '_';
+  return safe;
+}
+
+// ---------------------------------------------------------------------------------------
 // Persistence: the user_id of the last login, in ~/.latchkey/<first 12 chars of key>.json
 // ---------------------------------------------------------------------------------------
 
@@ -530,7 +824,8 @@ struct SavedSession {
   std::string username;
 };
 
-static std::filesystem::path saved_session_path() {
+// ~/.latchkey/<first 12 characters of the API key><suffix>
+static std::filesystem::path state_path(const std::string& suffix) {
 #ifdef _WIN32
   const char* home = std::getenv("USERPROFILE");
 #else
@@ -539,7 +834,21 @@ static std::filesystem::path saved_session_path() {
   std::string name = std::string(API_KEY).substr(0, 12);
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-') c = '_';
-  return std::filesystem::path(home ? home : ".") / ".latchkey" / (name + ".json");
+  return std::filesystem::path(home ? home : ".") / ".latchkey" / (name + suffix);
+}
+
+static std::filesystem::path saved_session_path() { return state_path(".json"); }
+
+// Writes a small file readable by its owner only.
+static void write_private_file(const std::filesystem::path& path, const std::string& text) {
+  std::error_code error;
+  std::filesystem::create_directories(path.parent_path(), error);
+  std::ofstream file(path, std::ios::trunc);
+  file << text << "\n";
+  file.close();
+  std::filesystem::permissions(
+      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
+      std::filesystem::perm_options::replace, error);
 }
 
 static std::optional<SavedSession> load_saved_session() {
@@ -552,20 +861,74 @@ static std::optional<SavedSession> load_saved_session() {
 }
 
 static void save_session(const SavedSession& session) {
-  std::error_code error;
-  const auto path = saved_session_path();
-  std::filesystem::create_directories(path.parent_path(), error);
-  std::ofstream file(path, std::ios::trunc);
-  file << json{{"user_id", session.user_id}, {"username", session.username}}.dump() << "\n";
-  file.close();
-  std::filesystem::permissions(
-      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write,
-      std::filesystem::perm_options::replace, error);
+  write_private_file(saved_session_path(),
+                     json{{"user_id", session.user_id}, {"username", session.username}}.dump());
 }
 
+// ---------------------------------------------------------------------------------------
+// The offline licence of the last login and the last time this program saw the clock, in
+// ~/.latchkey/<first 12 chars of key>.offline.json:
+// {"license": "LK1....", "last_seen": <unix s>, "application_id": <the licence's>}
+// ---------------------------------------------------------------------------------------
+
+struct OfflineState {
+  std::string license;
+  long long last_seen = 0;
+  long long application_id = 0;
+};
+
+static std::mutex offline_state_mutex;  // the monitoring thread writes it too
+
+static std::optional<OfflineState> read_offline_state() {
+  std::ifstream file(state_path(".offline.json"));
+  if (!file) return std::nullopt;
+  const json saved = json::parse(file, nullptr, false);
+  OfflineState state;
+  state.license = text_field(saved, "license");
+  if (state.license.empty()) return std::nullopt;
+  if (saved.contains("last_seen") && saved["last_seen"].is_number_integer())
+    state.last_seen = saved["last_seen"].get<long long>();
+  if (saved.contains("application_id") && saved["application_id"].is_number_integer())
+    state.application_id = saved["application_id"].get<long long>();
+  return state;
+}
+
+static void write_offline_state(const OfflineState& state) {
+  write_private_file(state_path(".offline.json"), json{{"license", state.license},
+                                                      {"last_seen", state.last_seen},
+                                                      {"application_id", state.application_id}}
+                                                     .dump());
+}
+
+static std::optional<OfflineState> load_offline_state() {
+  std::lock_guard<std::mutex> lock(offline_state_mutex);
+  return read_offline_state();
+}
+
+// A fresh licence; last_seen never goes down (it is what the clock check compares with).
+static void save_offline_license(const std::string& license, long long application_id) {
+  std::lock_guard<std::mutex> lock(offline_state_mutex);
+  const std::optional<OfflineState> previous = read_offline_state();
+  const long long now = static_cast<long long>(std::time(nullptr));
+  write_offline_state(
+      {license, std::max(now, previous ? previous->last_seen : 0), application_id});
+}
+
+// Records that the program ran now (each start and heartbeat), never lowering last_seen.
+static void touch_offline_last_seen() {
+  std::lock_guard<std::mutex> lock(offline_state_mutex);
+  const std::optional<OfflineState> state = read_offline_state();
+  if (!state) return;
+  const long long now = static_cast<long long>(std::time(nullptr));
+  if (now > state->last_seen) write_offline_state({state->license, now, state->application_id});
+}
+
+// Forgetting the saved session forgets its licence too: it was that user's.
 static void clear_saved_session() {
   std::error_code error;
   std::filesystem::remove(saved_session_path(), error);
+  std::lock_guard<std::mutex> lock(offline_state_mutex);
+  std::filesystem::remove(state_path(".offline.json"), error);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -638,6 +1001,7 @@ class SessionMonitor {
   }
 
   void send_heartbeat(const std::string& token) {
+    touch_offline_last_seen();
     const ApiResult result = client_.heartbeat(token, &cancel_);
     if (result.is_success())
       console_.log("heartbeat ok");
@@ -692,6 +1056,7 @@ class ConsoleApp {
 
   int run() {
     console_.say("Latchkey client sample (C++), version " + std::string(APP_VERSION));
+    touch_offline_last_seen();
     if (std::string(SIGNING_PUBLIC_KEY).rfind("YOUR_", 0) == 0)
       console_.say("This sample is not configured: copy it from the Latchkey console.");
     resume_saved_session();
@@ -728,6 +1093,8 @@ class ConsoleApp {
     RedeemPassword,
     ReleaseUsername,
     ReleasePassword,
+    NoteValue,
+    UpdateConfirm,
   };
 
   struct Session {
@@ -735,6 +1102,14 @@ class ConsoleApp {
     std::string username;
     std::string token;
     Licensing licensing;
+  };
+
+  // What a VERSION_MISMATCH answer offered: the current release, its size and SHA-256.
+  struct Update {
+    std::string version;
+    std::string file_id;
+    unsigned long long size = 0;
+    std::string sha256;
   };
 
   // What the prompts of a registration, a redemption or a release collected so far.
@@ -768,6 +1143,10 @@ class ConsoleApp {
       case Screen::RegisterPassword:
       case Screen::RedeemPassword:
       case Screen::ReleasePassword: console_.prompt("Password: "); break;
+      case Screen::NoteValue: console_.prompt("New note: "); break;
+      case Screen::UpdateConfirm:
+        console_.prompt("Version " + update_.version + " is available. Download it? (y/n) ");
+        break;
       case Screen::LicenseKey:
       case Screen::RedeemKey: console_.prompt("Licence key: "); break;
       case Screen::RegisterUsername: console_.prompt("New username: "); break;
@@ -861,6 +1240,15 @@ class ConsoleApp {
         release_device(username, line);
         break;
       }
+      case Screen::NoteValue:
+        save_note(line);
+        break;
+      case Screen::UpdateConfirm: {
+        const std::string answer = lower(trim(line));
+        if (answer == "y" || answer == "yes") download_update(update_);
+        exit_code = 1;  // this version cannot be used either way
+        return true;
+      }
     }
     show_prompt();
     return false;
@@ -900,6 +1288,7 @@ class ConsoleApp {
     if (!login.is_success()) {
       console_.log("login failed (" + login.code() + ")");
       if (!report_refusal(login, "Login Failed")) {
+        if (offer_update(login.body)) return true;  // the program exits after the answer
         exit_code = 1;
         return false;
       }
@@ -1064,9 +1453,170 @@ class ConsoleApp {
     if (verified.is_answered()) {
       console_.log("saved session refused (" + verified.code() + ")");
       clear_saved_session();
+    } else if (verified.is_unreachable()) {
+      console_.log("server unreachable (" + verified.detail + ")");
+      start_offline();
     } else {
       report_untrusted(verified, "verify");
     }
+  }
+
+  // The server cannot be reached: the offline licence stored at the last login, checked here
+  // with the pinned key alone, may let the user in until its valid_until. No session, so no
+  // heartbeats: the server would not answer them.
+  void start_offline() {
+    const std::optional<OfflineState> stored = load_offline_state();
+    if (!stored) {
+      console_.log("no offline licence");
+      console_.say(
+          "Server Unreachable: Cannot reach the server, and there is no offline licence on this "
+          "machine.");
+      return;
+    }
+    const OfflineLicense checked =
+        check_offline_license(stored->license, SIGNING_PUBLIC_KEY, client_.hwid(),
+                              std::time(nullptr), stored->last_seen, stored->application_id);
+    if (checked.verdict != OfflineVerdict::Accepted) {
+      console_.log("offline licence refused");
+      console_.say("Offline Licence Refused: " + offline_refusal_text(checked));
+      return;
+    }
+    console_.log("offline licence accepted");
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      session_ = {checked.user_id, checked.username, "", checked.licensing};
+      screen_ = Screen::Main;
+    }
+    console_.say("Working offline until " + local_time_text(checked.valid_until));
+    console_.say("Welcome, " + checked.username + "! Type 'help' for commands.");
+    say_licensing(checked.licensing, "");
+  }
+
+  // An offline licence for the next start without the network. Failing here must not stop
+  // the user, who is online: it is logged, and the previous licence (if any) stays.
+  void check_out_offline_license(const std::string& token) {
+    const ApiResult checkout = client_.check_out_license(token);
+    const std::string license = text_field(checkout.body, "license");
+    if (!checkout.is_success() || license.empty()) {
+      console_.log("offline licence checkout failed (" +
+                   (checkout.is_answered() ? checkout.code() + " " + checkout.message()
+                                           : checkout.failure_text()) +
+                   ")");
+      return;
+    }
+    // Checked now as a start without the network will check it: only a licence that will work
+    // here is kept, and the application it names (in an answer signed for this request) is
+    // the one a stored licence must name.
+    const OfflineLicense checked = check_offline_license(license, SIGNING_PUBLIC_KEY,
+                                                         client_.hwid(), std::time(nullptr), 0);
+    if (checked.verdict != OfflineVerdict::Accepted) {
+      console_.log("offline licence not kept (" + offline_refusal_text(checked) + ")");
+      return;
+    }
+    save_offline_license(license, checked.application_id);
+    console_.log("offline licence saved (valid until " + text_field(checkout.body, "valid_until") +
+                 ")");
+  }
+
+  // A VERSION_MISMATCH answer may carry the current release: the user is asked whether to
+  // download it. False when there is none to offer.
+  bool offer_update(const json& body) {
+    if (!body.contains("update") || !body["update"].is_object()) return false;
+    const json& offered = body["update"];
+    Update update{text_field(offered, "version"), text_field(offered, "file_id"), 0,
+                  text_field(offered, "sha256")};
+    if (!offered.contains("size") || !offered["size"].is_number_unsigned() ||
+        update.version.empty() || update.file_id.empty() || update.sha256.size() != 64)
+      return false;
+    update.size = offered["size"].get<unsigned long long>();
+    update_ = update;
+    go_to(Screen::UpdateConfirm);
+    return true;
+  }
+
+  // Downloads the offered release next to the program, checked against the signed SHA-256
+  // and size: a proxy or a broken disk could change the bytes, not the signed hash.
+  void download_update(const Update& update) {
+    console_.say("Downloading version " + update.version + "...");
+    const ApiResult file = client_.get_file(update.file_id, "");
+    if (!file.is_answered()) {
+      report_untrusted(file, "file");
+      return;
+    }
+    if (!file.is_success()) {
+      console_.log("download refused (" + file.code() + ")");
+      report_refusal(file, "Download Failed");
+      return;
+    }
+    const std::filesystem::path destination =
+        program_directory() / ("update-" + file_name_part(update.version) + ".bin");
+    std::string detail;
+    // The file's answer must describe the same bytes as the login's: both are signed.
+    const bool is_same_release = text_field(file.body, "sha256") == update.sha256 &&
+                                 file.body.contains("size") && file.body["size"] == update.size;
+    const DownloadOutcome outcome =
+        is_same_release ? download_verified(text_field(file.body, "url"), update.size,
+                                            update.sha256, destination, detail)
+                        : DownloadOutcome::Mismatch;
+    if (outcome == DownloadOutcome::Saved) {
+      console_.log("update saved");
+      console_.say("Update saved to " + destination.string());
+    } else if (outcome == DownloadOutcome::Mismatch) {
+      console_.log("update refused (SHA-256 mismatch)");
+      console_.say("Update Refused: The download does not match its signed SHA-256.");
+    } else {
+      console_.log("download failed (" + detail + ")");
+      console_.say("Download Failed: " + detail);
+    }
+  }
+
+  // The vendor's message to everyone, and this user's own note: read with the session.
+  void show_remote_values(const std::string& token) {
+    const ApiResult message = client_.get_variable("welcome_message", token);
+    if (message.is_success())
+      console_.say("Message: " + text_field(message.body, "value"));
+    else if (message.code() != "VARIABLE_NOT_FOUND")
+      console_.log("welcome message not read (" +
+                   (message.is_answered() ? message.code() : message.failure_text()) + ")");
+    const ApiResult note = client_.get_user_variable(token, "note");
+    if (note.is_success())
+      console_.say("Note: " + text_field(note.body, "value"));
+    else if (note.code() != "VARIABLE_NOT_FOUND")
+      console_.log("note not read (" + (note.is_answered() ? note.code() : note.failure_text()) +
+                   ")");
+  }
+
+  // Saves the user's note on the server (their own user variable "note").
+  void save_note(const std::string& value) {
+    std::string token;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      // A forced logout while the prompt was open has left the main screen already.
+      if (screen_ != Screen::NoteValue) return;
+      screen_ = Screen::Main;
+      token = session_.token;
+    }
+    if (token.empty()) {
+      console_.say("Notes are kept on the server: not available while working offline.");
+      return;
+    }
+    const ApiResult saved = client_.set_user_variable(token, "note", value);
+    if (!saved.is_answered()) {
+      report_untrusted(saved, "note");
+      return;
+    }
+    if (saved.code() == "VARIABLE_READ_ONLY") {
+      console_.log("note refused (VARIABLE_READ_ONLY)");
+      console_.say("Note Is Read-Only: " + saved.message());
+      return;
+    }
+    if (!saved.is_success()) {
+      console_.log("note not saved (" + saved.code() + ")");
+      report_refusal(saved, "Note Not Saved");
+      return;
+    }
+    console_.log("note saved");
+    console_.say("Note saved.");
   }
 
   // One session start, then monitoring; a refused start returns to the login screen.
@@ -1091,6 +1641,8 @@ class ConsoleApp {
     const std::string who = session.username.empty() ? session.user_id : session.username;
     console_.say("Welcome, " + who + "! Type 'help' for commands.");
     say_licensing(session.licensing, "");
+    check_out_offline_license(session.token);
+    show_remote_values(session.token);
     monitor_.start(session.user_id, session.token, [this] { forced_logout(); });
   }
 
@@ -1112,6 +1664,7 @@ class ConsoleApp {
       console_.say("  status  show the logged-in user, the session and the entitlements");
       console_.say("  redeem  add a licence key to this account (asks for the key and password)");
       console_.say("  release release this device (log in again from another machine)");
+      console_.say("  note    save a note of yours on the server");
       console_.say("  logout  end the session and return to the login prompt");
       console_.say("  help    show this list");
       console_.say("  quit    end the session and close the program (also: exit)");
@@ -1124,6 +1677,11 @@ class ConsoleApp {
       console_.say("Status: logged in as " +
                    (session.username.empty() ? std::string("(saved session)") : session.username));
       console_.say("  User ID: " + session.user_id);
+      if (session.token.empty()) {
+        console_.say("  Session: none (working offline)");
+        say_licensing(session.licensing, "  ");
+        return false;
+      }
       console_.say("  Session: " + token_preview(session.token));
       console_.say("  Verify failures: " + std::to_string(monitor_.verify_failures()) + "/" +
                    std::to_string(MAX_VERIFY_FAILURES));
@@ -1133,6 +1691,9 @@ class ConsoleApp {
     } else if (command == "redeem") {
       std::lock_guard<std::mutex> lock(mutex_);
       if (screen_ == Screen::Main) screen_ = Screen::RedeemKey;
+    } else if (command == "note") {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (screen_ == Screen::Main) screen_ = Screen::NoteValue;
     } else if (command == "release") {
       std::lock_guard<std::mutex> lock(mutex_);
       if (screen_ == Screen::Main) {
@@ -1166,12 +1727,13 @@ class ConsoleApp {
       std::lock_guard<std::mutex> lock(mutex_);
       if (screen_ != Screen::Main && screen_ != Screen::RedeemKey &&
           screen_ != Screen::RedeemPassword && screen_ != Screen::ReleaseUsername &&
-          screen_ != Screen::ReleasePassword)
+          screen_ != Screen::ReleasePassword && screen_ != Screen::NoteValue)
         return false;
       session = session_;
       session_ = Session{};
       screen_ = Screen::Username;
     }
+    if (session.token.empty()) return true;  // working offline: no session to end
     const ApiResult ended = client_.end_session(session.token);
     if (ended.is_success())
       console_.log("session ended");
@@ -1253,6 +1815,7 @@ class ConsoleApp {
   Screen screen_ = Screen::Username;
   Session session_;
   Pending pending_;  // read and written by the input thread only
+  Update update_;    // the release offered by a VERSION_MISMATCH answer
 };
 
 }  // namespace latchkey

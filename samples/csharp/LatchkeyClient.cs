@@ -2,6 +2,8 @@
 // registration (with a licence key if you sell them), verify, a live session with heartbeats,
 // forced logout when the licence is revoked, licence keys redeemed onto the account, its
 // entitlements and subscriptions shown, this device released so that another machine can log in,
+// an offline licence for starts without the network, the vendor's welcome message and the user's
+// own note (remote variables), a newer release downloaded and checked against its signed SHA-256,
 // and every server answer's Ed25519 signature checked.
 //
 // Builds with .NET 8 on Windows (LatchkeyClient.csproj: net8.0-windows, UseWindowsForms) and with
@@ -45,6 +47,13 @@ namespace LatchkeySample
         public const int MAX_VERIFY_FAILURES = 3;
         public const int HTTP_TIMEOUT_SECONDS = 30;
         public const int MAX_CLOCK_SKEW_SECONDS = 300;
+
+        // Offline licence: how long the licence checked out after each login lets the program run
+        // without the network (at most the application's offline days), and how far the clock may
+        // go back between runs (an NTP correction, a time zone change) before an offline start is
+        // refused.
+        public const int OFFLINE_LICENSE_TTL_SECONDS = 604800;
+        public const int CLOCK_TOLERANCE_SECONDS = 300;
     }
 
     /// <summary>An answer of the client API: every field any endpoint may send.</summary>
@@ -69,6 +78,19 @@ namespace LatchkeySample
         [DataMember(Name = "released")] public int Released { get; set; }
         /// <summary>devices/reset (OK and RESET_COOLDOWN): when a device may be released again (ISO 8601; null: any time).</summary>
         [DataMember(Name = "next_reset_at")] public string NextResetAt { get; set; }
+
+        /// <summary>var, user-var and user-var/set: the variable's value; user-var: whether only the vendor may change it.</summary>
+        [DataMember(Name = "value")] public string Value { get; set; }
+        [DataMember(Name = "read_only")] public bool ReadOnly { get; set; }
+        /// <summary>file only: where to GET the bytes (no API key), their size and SHA-256.</summary>
+        [DataMember(Name = "url")] public string Url { get; set; }
+        [DataMember(Name = "size")] public long Size { get; set; }
+        [DataMember(Name = "sha256")] public string Sha256 { get; set; }
+        /// <summary>VERSION_MISMATCH only, when the vendor has published a current release.</summary>
+        [DataMember(Name = "update")] public UpdateInfo Update { get; set; }
+        /// <summary>license/checkout only: the offline licence (LK1...) and until when it holds.</summary>
+        [DataMember(Name = "license")] public string License { get; set; }
+        [DataMember(Name = "valid_until")] public string ValidUntil { get; set; }
 
         /// <summary>Seconds from the Retry-After header of a 429, else 0 (not part of the body).</summary>
         public int RetryAfterSeconds { get; set; }
@@ -145,6 +167,73 @@ namespace LatchkeySample
         [DataMember(Name = "hwid", Order = 4, EmitDefaultValue = false)] public string Hwid { get; set; }
     }
 
+    /// <summary>The release a VERSION_MISMATCH answer offers: fetch it with file, check it against sha256.</summary>
+    [DataContract]
+    public class UpdateInfo
+    {
+        [DataMember(Name = "version")] public string Version { get; set; }
+        [DataMember(Name = "file_id")] public string FileId { get; set; }
+        [DataMember(Name = "size")] public long Size { get; set; }
+        [DataMember(Name = "sha256")] public string Sha256 { get; set; }
+    }
+
+    [DataContract]
+    public class VariableRequest
+    {
+        [DataMember(Name = "name", Order = 1)] public string Name { get; set; }
+        [DataMember(Name = "session_token", Order = 2, EmitDefaultValue = false)] public string SessionToken { get; set; }
+    }
+
+    [DataContract]
+    public class UserVariableRequest
+    {
+        [DataMember(Name = "session_token", Order = 1)] public string SessionToken { get; set; }
+        [DataMember(Name = "name", Order = 2)] public string Name { get; set; }
+        [DataMember(Name = "value", Order = 3, EmitDefaultValue = false)] public string Value { get; set; }
+    }
+
+    [DataContract]
+    public class FileRequest
+    {
+        [DataMember(Name = "file_id", Order = 1)] public string FileId { get; set; }
+        [DataMember(Name = "session_token", Order = 2, EmitDefaultValue = false)] public string SessionToken { get; set; }
+    }
+
+    [DataContract]
+    public class CheckoutRequest
+    {
+        [DataMember(Name = "session_token", Order = 1)] public string SessionToken { get; set; }
+        [DataMember(Name = "ttl_seconds", Order = 2)] public int TtlSeconds { get; set; }
+    }
+
+    /// <summary>The JSON content of an offline licence (docs/client-api.md, "Offline licences").</summary>
+    [DataContract]
+    public class OfflineLicenseContent
+    {
+        [DataMember(Name = "application_id")] public long? ApplicationId { get; set; }
+        [DataMember(Name = "user_id")] public string UserId { get; set; }
+        [DataMember(Name = "username")] public string Username { get; set; }
+        [DataMember(Name = "hwid")] public string Hwid { get; set; }
+        [DataMember(Name = "entitlements")] public List<string> Entitlements { get; set; }
+        [DataMember(Name = "subscriptions")] public List<SubscriptionInfo> Subscriptions { get; set; }
+        [DataMember(Name = "account_expires_at")] public string AccountExpiresAt { get; set; }
+        [DataMember(Name = "issued_at")] public string IssuedAt { get; set; }
+        [DataMember(Name = "valid_until")] public string ValidUntil { get; set; }
+        [DataMember(Name = "id")] public string Id { get; set; }
+    }
+
+    /// <summary>
+    /// The offline licence of the last login, the last time the program saw the clock, and the
+    /// application the licence named when it was checked out.
+    /// </summary>
+    [DataContract]
+    public class OfflineState
+    {
+        [DataMember(Name = "license", Order = 1)] public string License { get; set; }
+        [DataMember(Name = "last_seen", Order = 2)] public long LastSeen { get; set; }
+        [DataMember(Name = "application_id", Order = 3)] public long ApplicationId { get; set; }
+    }
+
     /// <summary>What the program keeps between launches: only who logged in (spec: persistence flow).</summary>
     [DataContract]
     public class SavedSession
@@ -157,6 +246,13 @@ namespace LatchkeySample
     public class ResponseNotVerifiedException : Exception
     {
         public ResponseNotVerifiedException(string reason) : base(reason) { }
+    }
+
+    /// <summary>No HTTP answer at all (connection refused, DNS, a timeout): the offline licence's case.</summary>
+    public class ServerUnreachableException : HttpRequestException
+    {
+        public ServerUnreachableException(Exception cause)
+            : base(cause is TaskCanceledException ? "the request timed out" : cause.Message, cause.InnerException) { }
     }
 
     /// <summary>The user shown on the main screen.</summary>
@@ -460,6 +556,88 @@ namespace LatchkeySample
             }).ConfigureAwait(false);
         }
 
+        /// <summary>An offline licence for this machine, for the live session (answers license, valid_until).</summary>
+        public Task<ApiResponse> CheckOutLicenseAsync()
+        {
+            return PostAsync("/api/v1/license/checkout", new CheckoutRequest
+            {
+                SessionToken = SessionToken,
+                TtlSeconds = LatchkeySettings.OFFLINE_LICENSE_TTL_SECONDS,
+            });
+        }
+
+        /// <summary>An application variable the vendor sets in the console (with the session, for those that require one).</summary>
+        public Task<ApiResponse> GetVariableAsync(string name)
+        {
+            return PostAsync("/api/v1/var", new VariableRequest { Name = name, SessionToken = SessionToken });
+        }
+
+        /// <summary>One of the session's own user's variables (answers value and read_only).</summary>
+        public Task<ApiResponse> GetUserVariableAsync(string name)
+        {
+            return PostAsync("/api/v1/user-var", new UserVariableRequest { SessionToken = SessionToken, Name = name });
+        }
+
+        public Task<ApiResponse> SetUserVariableAsync(string name, string value)
+        {
+            return PostAsync("/api/v1/user-var/set", new UserVariableRequest { SessionToken = SessionToken, Name = name, Value = value ?? "" });
+        }
+
+        /// <summary>
+        /// A short-lived download URL of one of the application's files, its size and SHA-256 in the
+        /// signed answer. A release needs no session: a user on an old version cannot log in to start one.
+        /// </summary>
+        public Task<ApiResponse> GetFileAsync(string fileId)
+        {
+            return PostAsync("/api/v1/file", new FileRequest { FileId = fileId, SessionToken = SessionToken });
+        }
+
+        /// <summary>
+        /// GETs a download URL into a temporary file beside destination, hashing while it writes, and
+        /// renames it to destination only when its size and SHA-256 are the signed ones; otherwise the
+        /// temporary file is deleted and the answer is false. The bytes are not signed (a proxy or a
+        /// broken disk could change them); their hash is.
+        /// </summary>
+        public static async Task<bool> DownloadVerifiedAsync(string url, long expectedSize, string expectedSha256, string destination)
+        {
+            var temporary = destination + ".part";
+            var isMatch = false;
+            try
+            {
+                using (var answer = await Http.GetAsync(url, HttpCompletionOption.ResponseHeadersRead).ConfigureAwait(false))
+                {
+                    answer.EnsureSuccessStatusCode();
+                    using (var body = await answer.Content.ReadAsStreamAsync().ConfigureAwait(false))
+                    using (var file = new FileStream(temporary, FileMode.Create, FileAccess.Write))
+                    using (var sha = SHA256.Create())
+                    {
+                        var buffer = new byte[81920];
+                        long size = 0;
+                        int read;
+                        while ((read = await body.ReadAsync(buffer, 0, buffer.Length).ConfigureAwait(false)) > 0)
+                        {
+                            size += read;
+                            if (size > expectedSize) break; // longer than signed: no need to read on
+                            sha.TransformBlock(buffer, 0, read, null, 0);
+                            await file.WriteAsync(buffer, 0, read).ConfigureAwait(false);
+                        }
+                        sha.TransformFinalBlock(new byte[0], 0, 0);
+                        isMatch = size == expectedSize && ToHex(sha.Hash) == expectedSha256;
+                    }
+                }
+                if (isMatch)
+                {
+                    if (File.Exists(destination)) File.Delete(destination);
+                    File.Move(temporary, destination);
+                }
+                return isMatch;
+            }
+            finally
+            {
+                if (!isMatch && File.Exists(temporary)) File.Delete(temporary);
+            }
+        }
+
         public void Reset()
         {
             UserId = null;
@@ -475,7 +653,16 @@ namespace LatchkeySample
             request.Content = new ByteArrayContent(Json.Serialize(payload));
             request.Content.Headers.ContentType = new System.Net.Http.Headers.MediaTypeHeaderValue("application/json");
 
-            using (var answer = await Http.SendAsync(request).ConfigureAwait(false))
+            HttpResponseMessage sent;
+            try
+            {
+                sent = await Http.SendAsync(request).ConfigureAwait(false);
+            }
+            catch (Exception error) when (error is HttpRequestException || error is TaskCanceledException)
+            {
+                throw new ServerUnreachableException(error);
+            }
+            using (var answer = sent)
             {
                 var body = await answer.Content.ReadAsByteArrayAsync().ConfigureAwait(false);
                 var timestamp = FirstHeader(answer, "X-Signature-Timestamp");
@@ -719,6 +906,108 @@ namespace LatchkeySample
         }
     }
 
+    public enum OfflineVerdict { Accepted, NotSigned, OtherMachine, Expired, ClockMovedBack }
+
+    /// <summary>An offline licence as checked: the verdict and, once its signature held, what it says.</summary>
+    public class OfflineCheck
+    {
+        public OfflineVerdict Verdict = OfflineVerdict.NotSigned;
+        public OfflineLicenseContent Content;
+
+        /// <summary>What the user is told when the licence is refused (title "Offline Licence Refused").</summary>
+        public string RefusalText
+        {
+            get
+            {
+                switch (Verdict)
+                {
+                    case OfflineVerdict.OtherMachine: return "This offline licence belongs to another machine.";
+                    case OfflineVerdict.Expired: return "This offline licence expired on " + Refusals.LocalTime(Content.ValidUntil) + ".";
+                    case OfflineVerdict.ClockMovedBack: return "The system clock moved backwards since the last run.";
+                    default: return "This offline licence is not signed by this application.";
+                }
+            }
+        }
+    }
+
+    /// <summary>
+    /// Checks an offline licence without the network: the program's only trust boundary when the
+    /// server cannot be reached. A licence is "LK1.&lt;payload&gt;.&lt;signature&gt;" (docs/client-api.md,
+    /// "Offline licences"): the Ed25519 signature, by the application's key, over
+    /// "latchkey-license-v1." and the payload segment as it stands. The domain prefix means no
+    /// signed API answer can pass as a licence.
+    /// </summary>
+    public static class OfflineLicense
+    {
+        private const string SigningDomain = "latchkey-license-v1.";
+
+        /// <summary>
+        /// The pinned public key stands for this application, and applicationId (when given: the one
+        /// the licence checked out online named, in an answer signed for that request) must be the licence's. The licence must be bound to
+        /// this machine's HWID (an unbound one could be copied to any machine) and hold now. The clock
+        /// is the one thing the user controls offline, so a clock earlier than the last time this
+        /// program ran (or than the licence's issue) by more than CLOCK_TOLERANCE_SECONDS is refused:
+        /// setting the date back must not stretch a licence.
+        /// </summary>
+        public static OfflineCheck Check(string license, byte[] publicKey, string hwid, long nowUnixSeconds,
+            long lastSeenUnixSeconds, long? applicationId)
+        {
+            var result = new OfflineCheck();
+            var segments = (license ?? "").Split('.');
+            if (segments.Length != 3 || segments[0] != "LK1") return result;
+            var payload = FromBase64Url(segments[1]);
+            var signature = FromBase64Url(segments[2]);
+            if (payload == null || signature == null || signature.Length != 64) return result;
+            if (!Ed25519.Verify(publicKey, Encoding.ASCII.GetBytes(SigningDomain + segments[1]), signature)) return result;
+
+            var content = Json.Deserialize<OfflineLicenseContent>(payload);
+            if (content == null || !content.ApplicationId.HasValue) return result;
+            if (applicationId.HasValue && content.ApplicationId.Value != applicationId.Value) return result;
+            var validUntil = UnixSeconds(content.ValidUntil);
+            var issuedAt = UnixSeconds(content.IssuedAt);
+            if (!validUntil.HasValue || !issuedAt.HasValue) return result;
+            result.Content = content;
+
+            if (string.IsNullOrEmpty(content.Hwid) || content.Hwid != hwid)
+                result.Verdict = OfflineVerdict.OtherMachine;
+            else if (nowUnixSeconds > validUntil.Value)
+                result.Verdict = OfflineVerdict.Expired;
+            else if (nowUnixSeconds + LatchkeySettings.CLOCK_TOLERANCE_SECONDS < Math.Max(lastSeenUnixSeconds, issuedAt.Value))
+                result.Verdict = OfflineVerdict.ClockMovedBack;
+            else
+                result.Verdict = OfflineVerdict.Accepted;
+            return result;
+        }
+
+        /// <summary>RFC 4648 §5 base64url without padding; null when the text is not that.</summary>
+        public static byte[] FromBase64Url(string text)
+        {
+            if (text == null || text.Length % 4 == 1) return null;
+            foreach (var c in text)
+            {
+                var isAlphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+                if (!isAlphabet) return null;
+            }
+            var standard = text.Replace('-', '+').Replace('_', '/');
+            try
+            {
+                return Convert.FromBase64String(standard + new string('=', (4 - standard.Length % 4) % 4));
+            }
+            catch (FormatException)
+            {
+                return null;
+            }
+        }
+
+        private static long? UnixSeconds(string iso)
+        {
+            DateTimeOffset at;
+            if (string.IsNullOrEmpty(iso) || !DateTimeOffset.TryParse(iso, System.Globalization.CultureInfo.InvariantCulture,
+                    System.Globalization.DateTimeStyles.AssumeUniversal, out at)) return null;
+            return at.ToUnixTimeSeconds();
+        }
+    }
+
     /// <summary>
     /// The hardware id (spec: a 32-character base64 substring of a SHA-256 of the processor id and the
     /// baseboard serial). Both come from WMI on Windows; System.Management is reached by reflection
@@ -803,13 +1092,16 @@ namespace LatchkeySample
     {
         private static string FilePath
         {
-            get
-            {
-                var home = Environment.GetFolderPath(Environment.SpecialFolder.UserProfile);
-                var key = LatchkeySettings.ApiKey.Length > 12 ? LatchkeySettings.ApiKey.Substring(0, 12) : LatchkeySettings.ApiKey;
-                var safeKey = new string(key.Select(c => char.IsLetterOrDigit(c) || c == '_' || c == '-' ? c : '_').ToArray());
-                return Path.Combine(Path.Combine(home, ".latchkey"), safeKey + ".json");
-            }
+            get { return StatePath(".json"); }
+        }
+
+        /// <summary>~/.latchkey/{first 12 characters of the API key}{suffix}</summary>
+        public static string StatePath(string suffix)
+        {
+            var home = Environment.GetFolderPath(Environment.SpecialFolder.UserProfile);
+            var key = LatchkeySettings.ApiKey.Length > 12 ? LatchkeySettings.ApiKey.Substring(0, 12) : LatchkeySettings.ApiKey;
+            var safeKey = new string(key.Select(c => char.IsLetterOrDigit(c) || c == '_' || c == '-' ? c : '_').ToArray());
+            return Path.Combine(Path.Combine(home, ".latchkey"), safeKey + suffix);
         }
 
         public static SavedSession Load()
@@ -839,6 +1131,7 @@ namespace LatchkeySample
             }
         }
 
+        /// <summary>Forgets the saved session, and its offline licence with it: it was that user's.</summary>
         public static void Clear()
         {
             try
@@ -848,6 +1141,94 @@ namespace LatchkeySample
             catch (Exception error)
             {
                 Log.Write("could not clear the saved session: " + error.Message);
+            }
+            OfflineStore.Clear();
+        }
+    }
+
+    /// <summary>
+    /// The offline licence of the last login and the last time the program saw the clock, in
+    /// ~/.latchkey/{first 12 characters of the API key}.offline.json: {"license": "LK1...", "last_seen": unix seconds}.
+    /// </summary>
+    public static class OfflineStore
+    {
+        private static readonly object FileLock = new object();
+
+        private static string FilePath
+        {
+            get { return SessionStore.StatePath(".offline.json"); }
+        }
+
+        public static OfflineState Load()
+        {
+            lock (FileLock)
+            {
+                try
+                {
+                    if (!File.Exists(FilePath)) return null;
+                    var state = Json.Deserialize<OfflineState>(File.ReadAllBytes(FilePath));
+                    return state != null && !string.IsNullOrEmpty(state.License) ? state : null;
+                }
+                catch (IOException)
+                {
+                    return null;
+                }
+            }
+        }
+
+        /// <summary>A fresh licence; last_seen never goes down (it is what the clock check compares with).</summary>
+        public static void SaveLicense(string license, long applicationId)
+        {
+            lock (FileLock)
+            {
+                var previous = Load();
+                Write(new OfflineState
+                {
+                    License = license,
+                    ApplicationId = applicationId,
+                    LastSeen = Math.Max(DateTimeOffset.UtcNow.ToUnixTimeSeconds(), previous == null ? 0 : previous.LastSeen),
+                });
+            }
+        }
+
+        /// <summary>Records that the program ran now (each start and heartbeat), never lowering last_seen.</summary>
+        public static void TouchLastSeen()
+        {
+            lock (FileLock)
+            {
+                var state = Load();
+                var now = DateTimeOffset.UtcNow.ToUnixTimeSeconds();
+                if (state == null || now <= state.LastSeen) return;
+                state.LastSeen = now;
+                Write(state);
+            }
+        }
+
+        public static void Clear()
+        {
+            lock (FileLock)
+            {
+                try
+                {
+                    if (File.Exists(FilePath)) File.Delete(FilePath);
+                }
+                catch (Exception error)
+                {
+                    Log.Write("could not clear the offline licence: " + error.Message);
+                }
+            }
+        }
+
+        private static void Write(OfflineState state)
+        {
+            try
+            {
+                Directory.CreateDirectory(Path.GetDirectoryName(FilePath));
+                File.WriteAllBytes(FilePath, Json.Serialize(state));
+            }
+            catch (Exception error)
+            {
+                Log.Write("could not save the offline licence: " + error.Message);
             }
         }
     }
@@ -935,11 +1316,54 @@ namespace LatchkeySample
                 SetBusy(false, "");
                 Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
             }
+            catch (ServerUnreachableException error)
+            {
+                Log.Write("server unreachable (" + Describe(error) + ")");
+                SetBusy(false, "");
+                StartOffline();
+            }
             catch (Exception error)
             {
                 Log.Write("saved session check failed: " + Describe(error));
                 SetBusy(false, "");
             }
+        }
+
+        /// <summary>
+        /// The server cannot be reached: the offline licence stored at the last login, checked here with
+        /// the pinned key alone, may let the user in until its valid_until. There is no session, so
+        /// no heartbeats: the server would not answer them.
+        /// </summary>
+        private void StartOffline()
+        {
+            var stored = OfflineStore.Load();
+            if (stored == null)
+            {
+                Log.Write("no offline licence");
+                Dialog.Show(this, "Cannot reach the server, and there is no offline licence on this machine.",
+                    "Server Unreachable", MessageBoxIcon.Warning);
+                return;
+            }
+            var checkedLicense = OfflineLicense.Check(stored.License, LatchkeyClient.ParseHex(LatchkeySettings.SigningPublicKey),
+                client.Hwid, DateTimeOffset.UtcNow.ToUnixTimeSeconds(), stored.LastSeen, stored.ApplicationId);
+            if (checkedLicense.Verdict != OfflineVerdict.Accepted)
+            {
+                Log.Write("offline licence refused (" + checkedLicense.Verdict + ")");
+                Dialog.Show(this, checkedLicense.RefusalText, "Offline Licence Refused", MessageBoxIcon.Warning);
+                return;
+            }
+            Log.Write("offline licence accepted");
+            var content = checkedLicense.Content;
+            var user = new UserInfo
+            {
+                UserId = content.UserId,
+                Username = content.Username,
+                ExpiresAt = string.IsNullOrEmpty(content.AccountExpiresAt) ? "Never" : content.AccountExpiresAt,
+                HwidLock = "Licence bound to this device",
+                Entitlements = content.Entitlements ?? new List<string>(),
+                Subscriptions = content.Subscriptions ?? new List<SubscriptionInfo>(),
+            };
+            OpenMain(user, "Welcome, " + user.Username, content.ValidUntil);
         }
 
         private async void OnLoginClick(object sender, EventArgs e)
@@ -1038,6 +1462,11 @@ namespace LatchkeySample
                 {
                     Log.Write("login failed (" + login.Code + "): " + login.Message);
                     SetBusy(false, "");
+                    if (login.Code == "VERSION_MISMATCH" && login.Update != null)
+                    {
+                        await OfferUpdateAsync(login);
+                        return;
+                    }
                     ShowRefusal(login, "Login Failed");
                     return;
                 }
@@ -1086,6 +1515,58 @@ namespace LatchkeySample
             }
         }
 
+        /// <summary>
+        /// This version may not be used, and the vendor has published the current one: the user may
+        /// download it next to the program. The program exits afterwards either way.
+        /// </summary>
+        private async Task OfferUpdateAsync(ApiResponse refusal)
+        {
+            var update = refusal.Update;
+            Refusals.Show(this, refusal, "Login Failed");
+            if (Dialog.Confirm(this, "Version " + update.Version + " is available. Download it?", "Update Available"))
+            {
+                SetBusy(true, "Downloading version " + update.Version + "...");
+                try
+                {
+                    var file = await client.GetFileAsync(update.FileId);
+                    if (!file.Success)
+                    {
+                        Log.Write("download refused (" + file.Code + ")");
+                        Refusals.Show(this, file, "Download Failed");
+                    }
+                    else
+                    {
+                        var safeVersion = new string(update.Version.Select(c => char.IsLetterOrDigit(c) || c == '.' || c == '-' || c == '_' ? c : '_').ToArray());
+                        var destination = Path.Combine(AppDomain.CurrentDomain.BaseDirectory, "update-" + safeVersion + ".bin");
+                        // The file's answer must describe the same bytes as the login's: both are signed.
+                        var isSaved = file.Sha256 == update.Sha256 && file.Size == update.Size &&
+                            await LatchkeyClient.DownloadVerifiedAsync(file.Url, update.Size, update.Sha256, destination);
+                        if (isSaved)
+                        {
+                            Log.Write("update saved");
+                            Dialog.Show(this, "Update saved to " + destination, "Update Saved", MessageBoxIcon.Information);
+                        }
+                        else
+                        {
+                            Log.Write("update refused (SHA-256 mismatch)");
+                            Dialog.Show(this, "The download does not match its signed SHA-256.", "Update Refused", MessageBoxIcon.Error);
+                        }
+                    }
+                }
+                catch (ResponseNotVerifiedException error)
+                {
+                    Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+                }
+                catch (Exception error)
+                {
+                    Log.Write("download error: " + Describe(error));
+                    Dialog.Show(this, "Network error: " + Describe(error), "Download Failed", MessageBoxIcon.Error);
+                }
+            }
+            Log.Write("exiting (" + refusal.Code + ")");
+            Application.Exit();
+        }
+
         /// <summary>Refusals are told apart by their code, never by the (vendor-editable) message.</summary>
         private void ShowRefusal(ApiResponse answer, string fallbackTitle)
         {
@@ -1099,12 +1580,18 @@ namespace LatchkeySample
 
         private async Task OpenMainAsync(UserInfo user, string welcome)
         {
-            mainForm = new MainForm(client, user, welcome);
+            OpenMain(user, welcome, null);
+            await mainForm.StartMonitoringAsync();
+        }
+
+        /// <summary>The main window; offlineUntil (the licence's valid_until) when working offline, else null.</summary>
+        private void OpenMain(UserInfo user, string welcome, string offlineUntil)
+        {
+            mainForm = new MainForm(client, user, welcome, offlineUntil);
             mainForm.LoggedOut += OnLoggedOut;
             mainForm.FormClosed += OnMainClosed;
             Hide();
             mainForm.Show();
-            await mainForm.StartMonitoringAsync();
         }
 
         /// <summary>Manual, forced or refused: back to a cleared login screen.</summary>
@@ -1236,6 +1723,10 @@ namespace LatchkeySample
         private readonly TextBox redeemPasswordBox = new TextBox();
         private readonly Button redeemButton = new Button();
         private readonly Button releaseButton = new Button();
+        private readonly Label messageLabel = new Label();
+        private readonly Label noteLabel = new Label();
+        private readonly TextBox noteBox = new TextBox();
+        private readonly Button saveNoteButton = new Button();
         private int verifyFailures;
         private bool isMonitoring;
         private bool isHeartbeatRunning;
@@ -1243,12 +1734,12 @@ namespace LatchkeySample
 
         public event EventHandler<LogoutEventArgs> LoggedOut;
 
-        public MainForm(LatchkeyClient client, UserInfo user, string welcome)
+        public MainForm(LatchkeyClient client, UserInfo user, string welcome, string offlineUntil)
         {
             this.client = client;
             this.user = user;
             Text = "Latchkey - Signed in as " + user.Username;
-            ClientSize = new Size(600, 400);
+            ClientSize = new Size(600, 475);
             FormBorderStyle = FormBorderStyle.FixedSingle;
             MaximizeBox = false;
             StartPosition = FormStartPosition.CenterScreen;
@@ -1269,6 +1760,11 @@ namespace LatchkeySample
             statusLabel.Location = new Point(30, 212);
             statusLabel.Size = new Size(540, 40);
             statusLabel.Text = "Starting session...";
+            if (offlineUntil != null)
+            {
+                statusLabel.Text = "Working offline until " + Refusals.LocalTime(offlineUntil);
+                Log.Write("status: " + statusLabel.Text);
+            }
 
             // Redeem a licence key onto this account: the password proves the holder.
             var redeemKeyLabel = new Label { Text = "Licence key", Location = new Point(30, 268), Size = new Size(85, 22) };
@@ -1289,10 +1785,21 @@ namespace LatchkeySample
             releaseButton.Click += OnReleaseClick;
             var logoutButton = new Button { Text = "Logout", Location = new Point(470, 340), Size = new Size(100, 32) };
             logoutButton.Click += OnLogoutClick;
+            // Remote variables: the vendor's message to everyone, and this user's own note.
+            messageLabel.Location = new Point(30, 385);
+            messageLabel.Size = new Size(540, 22);
+            noteLabel.Location = new Point(30, 410);
+            noteLabel.Size = new Size(540, 22);
+            noteBox.Location = new Point(30, 439);
+            noteBox.Size = new Size(390, 22);
+            saveNoteButton.Text = "Save Note";
+            saveNoteButton.Location = new Point(430, 436);
+            saveNoteButton.Size = new Size(140, 28);
+            saveNoteButton.Click += OnSaveNoteClick;
             Controls.AddRange(new Control[]
             {
                 heading, detailNames, details, statusLabel, redeemKeyLabel, redeemKeyBox, redeemPasswordLabel, redeemPasswordBox,
-                redeemButton, releaseButton, logoutButton,
+                redeemButton, releaseButton, logoutButton, messageLabel, noteLabel, noteBox, saveNoteButton,
             });
 
             heartbeatTimer.Interval = LatchkeySettings.HEARTBEAT_INTERVAL_SECONDS * 1000;
@@ -1431,6 +1938,8 @@ namespace LatchkeySample
                     return;
                 }
                 Log.Write("session started (" + Log.Preview(client.SessionToken) + ")");
+                await CheckOutOfflineLicenseAsync();
+                await ShowRemoteValuesAsync();
             }
             catch (ResponseNotVerifiedException error)
             {
@@ -1449,10 +1958,116 @@ namespace LatchkeySample
             verifyTimer.Start();
         }
 
+        /// <summary>
+        /// An offline licence for the next start without the network. Failing here must not stop the
+        /// user, who is online: it is logged, and the previous licence (if any) stays.
+        /// </summary>
+        private async Task CheckOutOfflineLicenseAsync()
+        {
+            try
+            {
+                var answer = await client.CheckOutLicenseAsync();
+                if (IsDisposed) return; // signed out meanwhile: the licence is no longer this user's
+                if (!answer.Success || string.IsNullOrEmpty(answer.License))
+                {
+                    Log.Write("offline licence checkout failed (" + answer.Code + "): " + answer.Message);
+                    return;
+                }
+                // Checked now as a start without the network will check it: only a licence that will
+                // work here is kept, and the application it names (in an answer signed for this
+                // request) is the one a stored licence must name.
+                var checkedLicense = OfflineLicense.Check(answer.License, LatchkeyClient.ParseHex(LatchkeySettings.SigningPublicKey),
+                    client.Hwid, DateTimeOffset.UtcNow.ToUnixTimeSeconds(), 0, null);
+                if (checkedLicense.Verdict != OfflineVerdict.Accepted)
+                {
+                    Log.Write("offline licence not kept (" + checkedLicense.RefusalText + ")");
+                    return;
+                }
+                OfflineStore.SaveLicense(answer.License, checkedLicense.Content.ApplicationId.Value);
+                Log.Write("offline licence saved (valid until " + answer.ValidUntil + ")");
+            }
+            catch (Exception error)
+            {
+                Log.Write("offline licence checkout failed: " + LoginForm.Describe(error));
+            }
+        }
+
+        /// <summary>The vendor's welcome_message (none when VARIABLE_NOT_FOUND) and the user's note, read with the session.</summary>
+        private async Task ShowRemoteValuesAsync()
+        {
+            try
+            {
+                var message = await client.GetVariableAsync("welcome_message");
+                if (IsDisposed) return;
+                if (message.Success) ShowLine(messageLabel, "Message: " + message.Value);
+                else if (message.Code != "VARIABLE_NOT_FOUND") Log.Write("welcome message not read (" + message.Code + ")");
+                var note = await client.GetUserVariableAsync("note");
+                if (IsDisposed) return;
+                if (note.Success) ShowLine(noteLabel, "Note: " + note.Value);
+                else if (note.Code != "VARIABLE_NOT_FOUND") Log.Write("note not read (" + note.Code + ")");
+            }
+            catch (Exception error)
+            {
+                Log.Write("remote variables not read: " + LoginForm.Describe(error));
+            }
+        }
+
+        private static void ShowLine(Label label, string text)
+        {
+            label.Text = text;
+            Log.Write("shown: " + text);
+        }
+
+        /// <summary>Saves the text box as the user's note on the server (their own user variable "note").</summary>
+        private async void OnSaveNoteClick(object sender, EventArgs e)
+        {
+            if (string.IsNullOrEmpty(client.SessionToken))
+            {
+                Dialog.Show(this, "Notes are kept on the server: not available while working offline.", "Note Not Saved", MessageBoxIcon.Warning);
+                return;
+            }
+            var value = noteBox.Text;
+            saveNoteButton.Enabled = false;
+            try
+            {
+                var answer = await client.SetUserVariableAsync("note", value);
+                if (answer.Code == "VARIABLE_READ_ONLY")
+                {
+                    Log.Write("note refused (VARIABLE_READ_ONLY)");
+                    Dialog.Show(this, answer.Message, "Note Is Read-Only", MessageBoxIcon.Warning);
+                    return;
+                }
+                if (!answer.Success)
+                {
+                    Log.Write("note not saved (" + answer.Code + ")");
+                    Refusals.Show(this, answer, "Note Not Saved");
+                    return;
+                }
+                Log.Write("note saved");
+                ShowLine(noteLabel, "Note: " + answer.Value);
+                noteBox.Text = "";
+                Dialog.Show(this, "Note saved.", "Note Saved", MessageBoxIcon.Information);
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+            }
+            catch (Exception error)
+            {
+                Log.Write("note error: " + LoginForm.Describe(error));
+                Dialog.Show(this, "Network error: " + LoginForm.Describe(error), "Error", MessageBoxIcon.Error);
+            }
+            finally
+            {
+                if (!IsDisposed) saveNoteButton.Enabled = true;
+            }
+        }
+
         private async void OnHeartbeatTick(object sender, EventArgs e)
         {
             if (!isMonitoring || isHeartbeatRunning) return;
             isHeartbeatRunning = true;
+            OfflineStore.TouchLastSeen();
             try
             {
                 var answer = await client.HeartbeatAsync();
@@ -1577,6 +2192,7 @@ namespace LatchkeySample
             Application.EnableVisualStyles();
             Application.SetCompatibleTextRenderingDefault(false);
             Log.Write("starting (hardware id " + HardwareId.Get() + ", device name " + (HardwareId.DeviceName() ?? "(none)") + ")");
+            OfflineStore.TouchLastSeen();
             Application.Run(new LoginForm());
         }
 #endif

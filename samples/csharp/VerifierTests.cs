@@ -1,4 +1,4 @@
-// Tests of the sample's managed Ed25519 verifier and response check. Not part of the sample a vendor
+// Tests of the sample's managed Ed25519 verifier, response check and offline licence check. Not part of the sample a vendor
 // copies: compiled together with LatchkeyClient.cs with -define:LATCHKEY_TESTS (which swaps Main), e.g.
 //   mcs -langversion:7 -define:LATCHKEY_TESTS -r:System.Windows.Forms.dll -r:System.Drawing.dll
 //       -r:System.Net.Http.dll -r:System.Runtime.Serialization.dll -r:System.Numerics.dll
@@ -67,6 +67,80 @@ namespace LatchkeySample
         private const string ExampleBody = "{\"success\":true,\"message\":\"User verified\",\"code\":\"OK\"}";
         private const string ExampleSignature = "cfccec4a7f60fa37eee036f851e1e9ee875e33ba0eedfcd95150cbc94d9abb44cf97529416254ca29e28c50d7b344b52fe770894ddbd5c02a0fa6a102f096201";
 
+        // docs/client-api.md, "Worked licence example": application 42, HWID DESKTOP-7F3K, issued
+        // 2026-06-01T12:00:00Z, valid until 2026-06-08T12:00:00Z, signed with the same key.
+        private const string ExampleLicense =
+            "LK1.eyJhcHBsaWNhdGlvbl9pZCI6NDIsInVzZXJfaWQiOiIwYjBmN2MxZS01ZDJhLTRjMWUtOWYzYi02YTdkOGU5ZjBhMWIi" +
+            "LCJ1c2VybmFtZSI6ImFsaWNlIiwiaHdpZCI6IkRFU0tUT1AtN0YzSyIsImVudGl0bGVtZW50cyI6WyJFWFBPUlRfUERGIiwi" +
+            "UFJPIl0sInN1YnNjcmlwdGlvbnMiOlt7InBsYW4iOiJQcm8iLCJleHBpcmVzX2F0IjoiMjAyNi0wNy0wMVQxMjowMDowMC4w" +
+            "MDBaIn1dLCJhY2NvdW50X2V4cGlyZXNfYXQiOm51bGwsImlzc3VlZF9hdCI6IjIwMjYtMDYtMDFUMTI6MDA6MDAuMDAwWiIs" +
+            "InZhbGlkX3VudGlsIjoiMjAyNi0wNi0wOFQxMjowMDowMC4wMDBaIiwiaWQiOiI1ZTFjMmI3YS05ZDRmLTRlOGEtYjNjNi0x" +
+            "ZjJlM2Q0YzViNmEifQ.gXxZitkGitki-qpbCaGJIDK4PJIMwOzX2X01FKhihO_kDHH4ec5U0X_Iq4ApRnWZb7muw2vpL9IIid7" +
+            "Opw4TCg";
+        private const string LicenseHwid = "DESKTOP-7F3K";
+        private const long LicenseIssuedAt = 1780315200;
+        private const long LicenseValidUntil = 1780920000;
+
+        private static OfflineCheck CheckLicense(string license, long now, long lastSeen = 0, string hwid = LicenseHwid,
+            string publicKey = ExamplePublicKey, long? applicationId = 42)
+        {
+            return OfflineLicense.Check(license, Hex(publicKey), hwid, now, lastSeen, applicationId);
+        }
+
+        private static void CheckVerdict(string name, OfflineCheck check, OfflineVerdict expected)
+        {
+            Check("licence: " + name, check.Verdict == expected);
+            if (check.Verdict != expected) Console.WriteLine("  (the verdict was " + check.Verdict + ")");
+        }
+
+        /// <summary>The licence with one character of its payload segment changed (the signature kept).</summary>
+        private static string Edited(string license, int position)
+        {
+            var characters = license.ToCharArray();
+            characters[position] = characters[position] == 'A' ? 'B' : 'A';
+            return new string(characters);
+        }
+
+        private static void CheckOfflineLicences()
+        {
+            var during = LicenseIssuedAt + 3600;
+            var valid = CheckLicense(ExampleLicense, during);
+            CheckVerdict("the documented licence is accepted", valid, OfflineVerdict.Accepted);
+            Check("licence: the documented licence names alice, holding EXPORT_PDF and PRO",
+                valid.Content != null && valid.Content.Username == "alice" && valid.Content.UserId == "0b0f7c1e-5d2a-4c1e-9f3b-6a7d8e9f0a1b" &&
+                string.Join(",", valid.Content.Entitlements) == "EXPORT_PDF,PRO");
+            CheckVerdict("the documented licence, application not checked, is accepted",
+                CheckLicense(ExampleLicense, during, 0, LicenseHwid, ExamplePublicKey, null), OfflineVerdict.Accepted);
+            CheckVerdict("at its valid_until it is accepted", CheckLicense(ExampleLicense, LicenseValidUntil), OfflineVerdict.Accepted);
+            CheckVerdict("a second after its valid_until it has expired", CheckLicense(ExampleLicense, LicenseValidUntil + 1), OfflineVerdict.Expired);
+            CheckVerdict("another hwid is another machine", CheckLicense(ExampleLicense, during, 0, "DESKTOP-7F3L"), OfflineVerdict.OtherMachine);
+            CheckVerdict("an empty hwid is another machine", CheckLicense(ExampleLicense, during, 0, ""), OfflineVerdict.OtherMachine);
+            CheckVerdict("another application is refused", CheckLicense(ExampleLicense, during, 0, LicenseHwid, ExamplePublicKey, 43), OfflineVerdict.NotSigned);
+            CheckVerdict("another key is refused", CheckLicense(ExampleLicense, during, 0, LicenseHwid, Rfc8032Vectors[1][1]), OfflineVerdict.NotSigned);
+            CheckVerdict("an edited payload is refused", CheckLicense(Edited(ExampleLicense, 10), during), OfflineVerdict.NotSigned);
+            CheckVerdict("an edited signature is refused", CheckLicense(Edited(ExampleLicense, ExampleLicense.Length - 5), during), OfflineVerdict.NotSigned);
+            CheckVerdict("the LK1E prefix is refused", CheckLicense("LK1E" + ExampleLicense.Substring(3), during), OfflineVerdict.NotSigned);
+            CheckVerdict("two segments are refused", CheckLicense(ExampleLicense.Substring(0, ExampleLicense.LastIndexOf('.')), during), OfflineVerdict.NotSigned);
+            CheckVerdict("four segments are refused", CheckLicense(ExampleLicense + ".x", during), OfflineVerdict.NotSigned);
+            CheckVerdict("padded base64 is refused", CheckLicense(ExampleLicense + "==", during), OfflineVerdict.NotSigned);
+            CheckVerdict("last seen within the clock tolerance is accepted",
+                CheckLicense(ExampleLicense, during, during + LatchkeySettings.CLOCK_TOLERANCE_SECONDS), OfflineVerdict.Accepted);
+            CheckVerdict("last seen beyond the clock tolerance: the clock moved back",
+                CheckLicense(ExampleLicense, during, during + LatchkeySettings.CLOCK_TOLERANCE_SECONDS + 1), OfflineVerdict.ClockMovedBack);
+            CheckVerdict("a clock set before its issue: the clock moved back",
+                CheckLicense(ExampleLicense, LicenseIssuedAt - 86400), OfflineVerdict.ClockMovedBack);
+
+            // The refusal texts the four samples share (run with TZ=Asia/Kolkata: +05:30).
+            Check("licence text: expired",
+                CheckLicense(ExampleLicense, LicenseValidUntil + 1).RefusalText == "This offline licence expired on 2026-06-08 17:30.");
+            Check("licence text: another machine",
+                CheckLicense(ExampleLicense, during, 0, "other").RefusalText == "This offline licence belongs to another machine.");
+            Check("licence text: the clock moved back",
+                CheckLicense(ExampleLicense, during, during + 86400).RefusalText == "The system clock moved backwards since the last run.");
+            Check("licence text: not signed",
+                CheckLicense(Edited(ExampleLicense, 10), during).RefusalText == "This offline licence is not signed by this application.");
+        }
+
         public static int Main()
         {
             foreach (var vector in Rfc8032Vectors)
@@ -133,6 +207,8 @@ namespace LatchkeySample
                 !LatchkeyClient.IsGenuineResponse(Hex(Rfc8032Vectors[1][1]), ExampleTimestamp, ExampleNonce, body, ExampleSignature, signedAt));
             Check("worked example: missing signature refused",
                 !LatchkeyClient.IsGenuineResponse(exampleKey, ExampleTimestamp, ExampleNonce, body, null, signedAt));
+
+            CheckOfflineLicences();
 
             Check("hardware id is a 32-character base64 string",
                 HardwareId.Get().Length == 32 && HardwareId.Get() == HardwareId.Get());

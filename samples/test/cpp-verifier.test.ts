@@ -10,7 +10,8 @@ import { hasTool } from './require-tool.ts';
 /**
  * The C++ sample's response verifier (`latchkey::is_genuine_response`), compiled from the
  * committed template by samples/cpp/verifier_tests.cpp and run on the worked example of
- * docs/client-api.md (RFC 8032 test 1 key, timestamp 1775044800). The program prints one
+ * docs/client-api.md (RFC 8032 test 1 key, timestamp 1775044800), and its offline licence
+ * check on the worked licence. The program prints one
  * verdict per case; the expected verdicts live here.
  */
 const toolchainPackages = 'g++ pkg-config libcurl4-openssl-dev nlohmann-json3-dev libsodium-dev';
@@ -37,6 +38,37 @@ const expectedVerdicts: Record<string, 'accepted' | 'refused'> = {
   'unconfigured key placeholder': 'refused',
 };
 
+/**
+ * The offline licence check (`latchkey::check_offline_license`) on the worked licence of
+ * docs/client-api.md: accepted as documented, and each refusal the program tells apart. The
+ * refusal texts are the ones the four samples share; the time is shown in Asia/Kolkata.
+ */
+const expectedLicenceVerdicts: Record<string, string> = {
+  'licence: the documented licence': 'accepted',
+  'licence: its username': 'alice',
+  'licence: its entitlements': 'EXPORT_PDF, PRO',
+  'licence: the documented licence, application not checked': 'accepted',
+  'licence: at its valid_until': 'accepted',
+  'licence: a second after its valid_until': 'expired',
+  'licence: another hwid': 'other machine',
+  'licence: an empty hwid': 'other machine',
+  'licence: another application': 'not signed',
+  'licence: another key': 'not signed',
+  'licence: an edited payload': 'not signed',
+  'licence: an edited signature': 'not signed',
+  'licence: the LK1E prefix': 'not signed',
+  'licence: two segments': 'not signed',
+  'licence: four segments': 'not signed',
+  'licence: padded base64': 'not signed',
+  'licence: last seen within the clock tolerance': 'accepted',
+  'licence: last seen beyond the clock tolerance': 'clock moved back',
+  'licence: a clock set before its issue': 'clock moved back',
+  'licence text: expired': 'This offline licence expired on 2026-06-08 17:30.',
+  'licence text: other machine': 'This offline licence belongs to another machine.',
+  'licence text: clock moved back': 'The system clock moved backwards since the last run.',
+  'licence text: not signed': 'This offline licence is not signed by this application.',
+};
+
 describe.skipIf(!isToolchainInstalled)('C++ sample response verifier', () => {
   let workDirectory: string;
   const verdicts = new Map<string, string>();
@@ -56,7 +88,10 @@ describe.skipIf(!isToolchainInstalled)('C++ sample response verifier', () => {
       ['-std=c++17', '-Wall', '-Wextra', '-Werror', testsSource, '-o', binary, ...libraries],
       { timeout: COMPILE_TIMEOUT_MS },
     );
-    const { stdout } = await run(binary, [], { timeout: 10_000 });
+    const { stdout } = await run(binary, [], {
+      timeout: 10_000,
+      env: { ...process.env, TZ: 'Asia/Kolkata' },
+    });
     for (const line of stdout.trim().split('\n')) {
       const separator = line.lastIndexOf(': ');
       verdicts.set(line.slice(0, separator), line.slice(separator + 2));
@@ -68,10 +103,16 @@ describe.skipIf(!isToolchainInstalled)('C++ sample response verifier', () => {
   });
 
   it('reports a verdict for exactly the expected cases', () => {
-    expect([...verdicts.keys()].sort()).toEqual(Object.keys(expectedVerdicts).sort());
+    expect([...verdicts.keys()].sort()).toEqual(
+      [...Object.keys(expectedVerdicts), ...Object.keys(expectedLicenceVerdicts)].sort(),
+    );
   });
 
   it.each(Object.entries(expectedVerdicts))('%s: %s', (name, verdict) => {
+    expect(verdicts.get(name)).toBe(verdict);
+  });
+
+  it.each(Object.entries(expectedLicenceVerdicts))('%s: %s', (name, verdict) => {
     expect(verdicts.get(name)).toBe(verdict);
   });
 });

@@ -1,11 +1,15 @@
 import { execFile, execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash, randomUUID } from 'node:crypto';
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { offlineLicenseContentSchema } from '@latchkey/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { hasTool } from './require-tool.ts';
@@ -22,10 +26,51 @@ const isToolchainInstalled =
   hasTool('g++', ['--version'], toolchainPackages) &&
   hasTool('pkg-config', ['--exists', 'libcurl', 'libsodium'], toolchainPackages);
 
+/** Namespaces of its own (user, mount, host name) let a test run the sample as another machine. */
+const canUnshare = hasTool(
+  'unshare',
+  ['--map-root-user', '--mount', '--uts', 'true'],
+  'util-linux',
+);
+
 const COMPILE_TIMEOUT_MS = 120_000;
 const OUTPUT_TIMEOUT_MS = 15_000;
 const NOT_VERIFIED_TEXT = 'The server response could not be verified.';
 const FORCED_LOGOUT_TEXT = 'Your session has expired. Please login again.';
+
+/**
+ * What the sample stores beside its saved session: its offline licence, the last time seen, and
+ * the application the licence named when it was checked out.
+ */
+const offlineStateSchema = z.object({
+  license: z.string(),
+  last_seen: z.number().int(),
+  application_id: z.number().int(),
+});
+type OfflineState = z.infer<typeof offlineStateSchema>;
+
+/** The content of an LK1 licence (read only; the sample is what checks its signature). */
+const licenceContent = (license: string) =>
+  offlineLicenseContentSchema.parse(
+    JSON.parse(Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8')),
+  );
+
+/** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+const shownInKolkata = (at: Date) => {
+  const minute = Math.ceil(at.getTime() / 60_000) * 60_000;
+  return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+};
+
+/** A loopback port nothing listens on (taken, then released): connections are refused. */
+const closedPort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 
 /** A running sample: its stdout (and stderr) as one growing text, read with a cursor. */
 class ConsoleProgram {
@@ -35,9 +80,14 @@ class ConsoleProgram {
   private readonly exitCode: Promise<number | null>;
   private readonly listeners = new Set<() => void>();
 
-  constructor(binary: string, home: string) {
-    this.child = spawn(binary, [], {
-      env: { ...process.env, HOME: home },
+  constructor(
+    binary: string,
+    home: string,
+    args: string[] = [],
+    extraEnv: Record<string, string> = {},
+  ) {
+    this.child = spawn(binary, args, {
+      env: { ...process.env, HOME: home, ...extraEnv },
       stdio: ['pipe', 'pipe', 'pipe'],
       timeout: 60_000,
     });
@@ -106,6 +156,8 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
   let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
   let workDirectory: string;
   let binary: string;
+  /** The same program with its BASE_URL on a closed port: the server cannot be reached. */
+  let offlineBinary: string;
   const programs: ConsoleProgram[] = [];
   const homes: string[] = [];
 
@@ -118,12 +170,13 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     expect(rendered).toContain(JSON.stringify(live.baseUrl));
     let code = replaceConstant(rendered, 'HEARTBEAT_INTERVAL_SECONDS', 1);
     code = replaceConstant(code, 'VERIFY_INTERVAL_SECONDS', 1);
+    const offlineCode = code.replaceAll(
+      JSON.stringify(live.baseUrl),
+      JSON.stringify(`http://127.0.0.1:${await closedPort()}`),
+    );
     code = code.replaceAll(JSON.stringify(live.baseUrl), JSON.stringify(proxy.baseUrl));
 
     workDirectory = await mkdtemp(join(tmpdir(), 'latchkey-cpp-'));
-    const source = join(workDirectory, 'latchkey_client.cpp');
-    binary = join(workDirectory, 'latchkey_client');
-    await writeFile(source, code);
     // The build command of the sample's header, flag for flag.
     const libraries = execFileSync('pkg-config', ['--cflags', '--libs', 'libcurl', 'libsodium'], {
       encoding: 'utf8',
@@ -131,11 +184,21 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     })
       .trim()
       .split(/\s+/);
-    await promisify(execFile)(
-      'g++',
-      ['-std=c++17', '-O2', '-Wall', '-Wextra', '-Werror', source, '-o', binary, ...libraries],
-      { timeout: COMPILE_TIMEOUT_MS },
-    );
+    const compile = async (name: string, sourceCode: string) => {
+      const source = join(workDirectory, `${name}.cpp`);
+      const output = join(workDirectory, name);
+      await writeFile(source, sourceCode);
+      await promisify(execFile)(
+        'g++',
+        ['-std=c++17', '-O2', '-Wall', '-Wextra', '-Werror', source, '-o', output, ...libraries],
+        { timeout: COMPILE_TIMEOUT_MS },
+      );
+      return output;
+    };
+    [binary, offlineBinary] = await Promise.all([
+      compile('latchkey_client', code),
+      compile('latchkey_client_offline', offlineCode),
+    ]);
   }, COMPILE_TIMEOUT_MS + 60_000);
 
   afterEach(() => {
@@ -157,13 +220,43 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     homes.push(home);
     return home;
   };
-  const run = (home: string) => {
-    const program = new ConsoleProgram(binary, home);
+  const run = (
+    home: string,
+    options: { program?: string; isOnAnotherMachine?: boolean; env?: Record<string, string> } = {},
+  ) => {
+    const program = options.isOnAnotherMachine
+      ? new ConsoleProgram(
+          'unshare',
+          home,
+          anotherMachineArgs(options.program ?? binary),
+          options.env,
+        )
+      : new ConsoleProgram(options.program ?? binary, home, [], options.env);
     programs.push(program);
     return program;
   };
+  /**
+   * unshare(1) runs the program in namespaces of its own where every input of its HWID is
+   * another machine's: /etc/machine-id and /var/lib/dbus/machine-id bind-mounted over with
+   * another id, and another host name (the fallback).
+   */
+  const anotherMachineArgs = (program: string) => [
+    '--map-root-user',
+    '--mount',
+    '--uts',
+    'sh',
+    '-c',
+    'for id in /etc/machine-id /var/lib/dbus/machine-id; do [ -e "$id" ] && mount --bind "$0" "$id"; done; hostname another-machine && exec "$1"',
+    anotherMachineId,
+    program,
+  ];
+  let anotherMachineId: string;
   const savedSessionFile = (home: string) =>
     join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
+  const offlineStateFile = (home: string) =>
+    join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.offline.json`);
+  const readOfflineState = async (home: string) =>
+    offlineStateSchema.parse(JSON.parse(await readFile(offlineStateFile(home), 'utf8')));
   const sessionsOf = (userId: string) =>
     live.testApp.database.db
       .select()
@@ -337,6 +430,301 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     expect(program.output).not.toContain(live.application.loginSuccessMessage);
     expect(await sessionsOf(user.id)).toEqual([]);
     expect(await live.activeSessionCount()).toBe(0);
+  });
+  // Issue 25: the offline licence, checked out after each login and used when the server
+  // cannot be reached (the program built with its BASE_URL on a closed port).
+  describe('offline licence', () => {
+    /** A home where a user logged in online and quit: its saved session and licence. */
+    let onlineHome: string;
+    let onlineUser: Awaited<ReturnType<LiveLatchkey['createEndUser']>>;
+
+    /** Logs a user in online until the licence is saved and a heartbeat has run, then quits. */
+    const logInOnlineAndQuit = async (user: { username: string; password: string }) => {
+      const home = await newHome();
+      const program = run(home);
+      await logIn(program, user.username, user.password);
+      await program.waitFor('[latchkey] session started');
+      await program.waitFor('[latchkey] offline licence saved (valid until ');
+      await program.waitFor('[latchkey] heartbeat ok');
+      program.send('quit');
+      expect(await program.exited()).toBe(0);
+      return { home, program };
+    };
+    /** A copy of the online home, its offline state changed by `edit`. */
+    const homeWithState = async (
+      edit: (state: OfflineState) => OfflineState = (state) => state,
+    ) => {
+      const home = await newHome();
+      await cp(join(onlineHome, '.latchkey'), join(home, '.latchkey'), { recursive: true });
+      await writeFile(
+        offlineStateFile(home),
+        JSON.stringify(edit(await readOfflineState(onlineHome))),
+      );
+      return home;
+    };
+    const startOffline = (home: string, isOnAnotherMachine = false) =>
+      run(home, { program: offlineBinary, isOnAnotherMachine, env: { TZ: 'Asia/Kolkata' } });
+
+    beforeAll(async () => {
+      anotherMachineId = join(workDirectory, 'another-machine-id');
+      await writeFile(anotherMachineId, '0123456789abcdef0123456789abcdef\n');
+      onlineUser = await live.createEndUser();
+      ({ home: onlineHome } = await logInOnlineAndQuit(onlineUser));
+    });
+
+    it('checks out a licence for this machine after login, and starts offline with it: the user, until when, no heartbeat', async () => {
+      const state = await readOfflineState(onlineHome);
+      expect(state.application_id).toBe(live.application.id);
+      expect(state.license).toMatch(/^LK1\.[\w-]+\.[\w-]+$/);
+      expect(Math.abs(state.last_seen - Date.now() / 1000)).toBeLessThan(30);
+      const content = licenceContent(state.license);
+      const [session] = await sessionsOf(onlineUser.id);
+      expect(content).toMatchObject({
+        application_id: live.application.id,
+        user_id: onlineUser.id,
+        username: onlineUser.username,
+        hwid: session!.hwid,
+      });
+      expect(content.hwid).toMatch(/^[0-9a-f]{64}$/);
+      // OFFLINE_LICENSE_TTL_SECONDS: seven days.
+      const validUntil = Date.parse(content.valid_until);
+      expect(validUntil - Date.parse(content.issued_at)).toBe(604_800_000);
+
+      const offline = startOffline(onlineHome);
+      await offline.waitFor('[latchkey] server unreachable (');
+      await offline.waitFor('[latchkey] offline licence accepted');
+      await offline.waitFor(`Working offline until ${shownInKolkata(new Date(validUntil))}`);
+      await offline.waitFor(`Welcome, ${onlineUser.username}! Type 'help' for commands.`);
+      await offline.waitFor('> ');
+      offline.send('status');
+      await offline.waitFor(`Status: logged in as ${onlineUser.username}`);
+      await offline.waitFor('Session: none (working offline)');
+      // Longer than the heartbeat and verify intervals (1 s here): neither runs offline.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      offline.send('quit');
+      expect(await offline.exited()).toBe(0);
+      expect(offline.output).not.toMatch(/heartbeat|verify|Session end error/);
+      expect(offline.output).not.toContain('Offline Licence Refused');
+      expect((await readOfflineState(onlineHome)).last_seen).toBeGreaterThanOrEqual(
+        state.last_seen,
+      );
+    });
+
+    it.runIf(canUnshare)(
+      'refuses the licence on another machine (another machine id and host name)',
+      async () => {
+        const offline = startOffline(await homeWithState(), true);
+        await offline.waitFor(
+          'Offline Licence Refused: This offline licence belongs to another machine.',
+        );
+        await offline.waitFor('Username: ');
+        expect(offline.output).not.toContain('Working offline');
+        // The same copy on this machine is accepted: only the HWID differed.
+        const here = startOffline(await homeWithState());
+        await here.waitFor('[latchkey] offline licence accepted');
+      },
+    );
+
+    it('refuses a licence whose payload was edited: its signature no longer holds', async () => {
+      const home = await homeWithState((state) => {
+        const [prefix, payload, signature] = state.license.split('.');
+        const content = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+        const edited = Buffer.from(JSON.stringify({ ...content, username: 'mallory' }));
+        return { ...state, license: [prefix, edited.toString('base64url'), signature].join('.') };
+      });
+      const offline = startOffline(home);
+      await offline.waitFor(
+        'Offline Licence Refused: This offline licence is not signed by this application.',
+      );
+      await offline.waitFor('Username: ');
+      expect(offline.output).not.toContain('mallory');
+    });
+
+    it('refuses a licence stored for another application', async () => {
+      const home = await homeWithState((state) => ({
+        ...state,
+        application_id: state.application_id + 1,
+      }));
+      const offline = startOffline(home);
+      await offline.waitFor(
+        'Offline Licence Refused: This offline licence is not signed by this application.',
+      );
+      await offline.waitFor('Username: ');
+    });
+
+    it('refuses to start when the clock moved backwards since the last run', async () => {
+      const home = await homeWithState((state) => ({
+        ...state,
+        last_seen: Math.floor(Date.now() / 1000) + 86_400,
+      }));
+      const offline = startOffline(home);
+      await offline.waitFor(
+        'Offline Licence Refused: The system clock moved backwards since the last run.',
+      );
+      await offline.waitFor('Username: ');
+      expect(offline.output).not.toContain('Working offline');
+    });
+
+    it('refuses a licence past its valid_until: the account expiry it was issued with', async () => {
+      const user = await live.createEndUser();
+      const expiresAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 6_000);
+      await live.updateEndUser(user.id, { expiresAt: expiresAt.toISOString() });
+      const { home } = await logInOnlineAndQuit(user);
+      const content = licenceContent((await readOfflineState(home)).license);
+      expect(Date.parse(content.valid_until)).toBe(expiresAt.getTime());
+
+      // A real expiry: wait until the licence's valid_until has passed.
+      await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 1_100));
+      const offline = startOffline(home);
+      await offline.waitFor(
+        `Offline Licence Refused: This offline licence expired on ${shownInKolkata(expiresAt)}.`,
+      );
+      await offline.waitFor('Username: ');
+    });
+
+    it('says the server is unreachable when no licence is stored; a failed checkout did not stop the online user', async () => {
+      // A TTL beyond the application's offline days: the checkout is refused (400).
+      await live.updateApplication({ maxOfflineDays: 1 });
+      const home = await newHome();
+      try {
+        const user = await live.createEndUser();
+        const program = run(home);
+        await logIn(program, user.username, user.password);
+        await program.waitFor('[latchkey] offline licence checkout failed (INVALID_REQUEST');
+        await program.waitFor('[latchkey] heartbeat ok');
+        expect(await live.activeSessionCount()).toBeGreaterThanOrEqual(1);
+        program.send('quit');
+        expect(await program.exited()).toBe(0);
+      } finally {
+        await live.updateApplication({ maxOfflineDays: 30 });
+      }
+      expect(existsSync(offlineStateFile(home))).toBe(false);
+      const offline = startOffline(home);
+      await offline.waitFor(
+        'Server Unreachable: Cannot reach the server, and there is no offline licence on this machine.',
+      );
+      await offline.waitFor('Username: ');
+    });
+  });
+  // Issue 25: remote variables and the update channel, set up through the owner API.
+  describe('remote variables and the update download', () => {
+    it('shows no message until the vendor sets welcome_message, then shows it after login', async () => {
+      const user = await live.createEndUser();
+      const before = run(await newHome());
+      await logIn(before, user.username, user.password);
+      await before.waitFor('[latchkey] session started');
+      await before.waitFor('> ');
+      before.send('quit');
+      expect(await before.exited()).toBe(0);
+      expect(before.output).not.toMatch(/Message:|welcome message not read/);
+
+      await live.createVariable({
+        name: 'welcome_message',
+        value: 'Maintenance on Sunday, 02:00 to 03:00',
+      });
+      const after = run(await newHome());
+      await logIn(after, user.username, user.password);
+      await after.waitFor('[latchkey] session started');
+      await after.waitFor('Message: Maintenance on Sunday, 02:00 to 03:00');
+      await after.waitFor('> ');
+      after.send('quit');
+      expect(await after.exited()).toBe(0);
+    });
+
+    it("shows the user's note, saves a new one that the owner sees, and refuses a read-only one", async () => {
+      const user = await live.createEndUser();
+      await live.setUserVariable(user.id, 'note', { value: 'bring the charger' });
+      const program = run(await newHome());
+      await logIn(program, user.username, user.password);
+      await program.waitFor('Note: bring the charger');
+      await program.waitFor('> ');
+      program.send('note');
+      await program.waitFor('New note: ');
+      program.send('call the bank at 3');
+      await program.waitFor('Note saved.');
+      await program.waitFor('> ');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'call the bank at 3', readOnly: false },
+      ]);
+
+      await live.setUserVariable(user.id, 'note', { value: 'set by the vendor', readOnly: true });
+      program.send('note');
+      await program.waitFor('New note: ');
+      program.send('my own words');
+      await program.waitFor('Note Is Read-Only: ');
+      await program.waitFor('> ');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'set by the vendor', readOnly: true },
+      ]);
+      program.send('quit');
+      expect(await program.exited()).toBe(0);
+    });
+
+    /** The application wants `version`, its current release: a file of these bytes. */
+    const releaseVersion = async (version: string, bytes: Buffer) => {
+      const file = await live.uploadFile({
+        name: `client-${version}.bin`,
+        version,
+        bytes,
+        requiresSession: false,
+      });
+      await live.setCurrentRelease(file.id);
+      await live.updateApplication({ version });
+      return file;
+    };
+    const releaseBytes = (version: string) =>
+      Buffer.from(`Latchkey C++ sample, version ${version}: ${randomUUID()}\n`.repeat(4_000));
+
+    it('offers the current release on VERSION_MISMATCH, and saves it next to the program once its SHA-256 matches', async () => {
+      const originalVersion = live.application.version;
+      const bytes = releaseBytes('9.1.0');
+      const saved = join(workDirectory, 'update-9.1.0.bin');
+      try {
+        const file = await releaseVersion('9.1.0', bytes);
+        expect(file.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+        const user = await live.createEndUser();
+        const program = run(await newHome());
+        await logIn(program, user.username, user.password);
+        await program.waitFor(`Update Required: ${live.application.versionMismatchMessage}`);
+        await program.waitFor('Version 9.1.0 is available. Download it? (y/n) ');
+        program.send('y');
+        await program.waitFor(`Update saved to ${saved}`);
+        expect(await program.exited()).toBe(1);
+        expect((await readFile(saved)).equals(bytes)).toBe(true);
+        expect(existsSync(`${saved}.part`)).toBe(false);
+        expect(await sessionsOf(user.id)).toEqual([]);
+      } finally {
+        await live.updateApplication({ version: originalVersion });
+        await live.setCurrentRelease(null);
+        await rm(saved, { force: true });
+      }
+    });
+
+    it('refuses a download changed on the way (one byte, through the proxy) and saves nothing', async () => {
+      const originalVersion = live.application.version;
+      try {
+        await releaseVersion('9.2.0', releaseBytes('9.2.0'));
+        const user = await live.createEndUser();
+        const program = run(await newHome());
+        await logIn(program, user.username, user.password);
+        await program.waitFor('Version 9.2.0 is available. Download it? (y/n) ');
+        // Only the download is changed: the signed answers pass untouched.
+        proxy.state.tamperPathPrefix = '/api/v1/downloads';
+        proxy.state.tamper = true;
+        program.send('yes');
+        await program.waitFor('Update Refused: The download does not match its signed SHA-256.');
+        expect(await program.exited()).toBe(1);
+        expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+        expect(program.output).not.toContain(NOT_VERIFIED_TEXT);
+        const left = (await readdir(workDirectory)).filter((name) => name.startsWith('update-'));
+        expect(left).toEqual([]);
+      } finally {
+        proxy.state.tamper = false;
+        proxy.state.tamperPathPrefix = null;
+        await live.updateApplication({ version: originalVersion });
+        await live.setCurrentRelease(null);
+      }
+    });
   });
   // Issue 22: licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {

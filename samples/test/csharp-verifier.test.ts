@@ -16,7 +16,8 @@ const isAvailable =
 /**
  * The C# sample's managed Ed25519 verifier and response check (samples/csharp/VerifierTests.cs,
  * compiled with the sample as it is in the repository): RFC 8032 §7.1 vectors, S >= L,
- * non-canonical points, a wrong key, and the worked example of docs/client-api.md.
+ * non-canonical points, a wrong key, the worked example of docs/client-api.md, and the offline
+ * licence check on its worked licence.
  */
 describe.runIf(isAvailable)('C# sample verifier', () => {
   let workDirectory: string;
@@ -37,7 +38,11 @@ describe.runIf(isAvailable)('C# sample verifier', () => {
     });
     let stdout: string;
     try {
-      ({ stdout } = await run('mono', [program], { timeout: 60_000 }));
+      // Asia/Kolkata (+05:30): the licence's expiry is shown in local time.
+      ({ stdout } = await run('mono', [program], {
+        timeout: 60_000,
+        env: { ...process.env, TZ: 'Asia/Kolkata' },
+      }));
       exitCode = 0;
     } catch (error) {
       const failed = error as { stdout?: string; code?: number };
@@ -85,10 +90,41 @@ describe.runIf(isAvailable)('C# sample verifier', () => {
     expectPassing('worked example: missing signature refused');
   });
 
+  it('checks the worked licence of docs/client-api.md offline, and each refusal', () => {
+    for (const name of [
+      'the documented licence is accepted',
+      'the documented licence names alice, holding EXPORT_PDF and PRO',
+      'the documented licence, application not checked, is accepted',
+      'at its valid_until it is accepted',
+      'a second after its valid_until it has expired',
+      'another hwid is another machine',
+      'an empty hwid is another machine',
+      'another application is refused',
+      'another key is refused',
+      'an edited payload is refused',
+      'an edited signature is refused',
+      'the LK1E prefix is refused',
+      'two segments are refused',
+      'four segments are refused',
+      'padded base64 is refused',
+      'last seen within the clock tolerance is accepted',
+      'last seen beyond the clock tolerance: the clock moved back',
+      'a clock set before its issue: the clock moved back',
+    ]) {
+      expectPassing(`licence: ${name}`);
+    }
+  });
+
+  it('words each refusal as the four samples do, the time in local time', () => {
+    for (const name of ['expired', 'another machine', 'the clock moved back', 'not signed']) {
+      expectPassing(`licence text: ${name}`);
+    }
+  });
+
   it('makes a 32-character hardware id, and every case passed', () => {
     expectPassing('hardware id is a 32-character base64 string');
     expect([...results.values()].filter((isPassing) => !isPassing)).toEqual([]);
-    expect(results.size).toBeGreaterThanOrEqual(26);
+    expect(results.size).toBeGreaterThanOrEqual(48);
     expect(exitCode).toBe(0);
   });
 });

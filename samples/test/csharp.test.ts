@@ -1,11 +1,24 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { eq } from 'drizzle-orm';
+import { offlineLicenseContentSchema } from '@latchkey/contracts';
+import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { appUserSessions, appUsers } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { compileCsharp } from './csharp-build.ts';
@@ -21,6 +34,9 @@ const isAvailable =
   hasTool('mono', ['--version'], 'mono-runtime') &&
   hasTool('Xvfb', ['-help'], 'xvfb xauth') &&
   hasTool('xdotool', ['--version'], 'xdotool');
+/** Namespaces of its own (user, host name) let a test run the sample as another machine. */
+const canUnshare =
+  isAvailable && hasTool('unshare', ['--map-root-user', '--uts', 'true'], 'util-linux');
 
 const loginWindow = '^Latchkey Login$';
 const mainWindow = (username: string) => `^Latchkey - Signed in as ${username}$`;
@@ -37,6 +53,8 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
   let workDirectory: string;
   let clientProgram: string;
   let proxiedClientProgram: string;
+  /** The same program with its BaseUrl on a closed port: the server cannot be reached. */
+  let offlineClientProgram: string;
   let xvfb: ChildProcess | undefined;
   let display: string;
   let framebufferFile: string;
@@ -58,11 +76,18 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       JSON.stringify(proxy.baseUrl),
     );
     expect(proxiedCode).not.toBe(code);
+    const offlineCode = code.replaceAll(
+      JSON.stringify(live.baseUrl),
+      JSON.stringify(`http://127.0.0.1:${await closedPort()}`),
+    );
     writeFileSync(join(workDirectory, 'LatchkeyClient.cs'), code);
     mkdirSync(join(workDirectory, 'proxied'));
     writeFileSync(join(workDirectory, 'proxied', 'LatchkeyClient.cs'), proxiedCode);
+    mkdirSync(join(workDirectory, 'offline'));
+    writeFileSync(join(workDirectory, 'offline', 'LatchkeyClient.cs'), offlineCode);
     clientProgram = join(workDirectory, 'client.exe');
     proxiedClientProgram = join(workDirectory, 'proxied', 'client.exe');
+    offlineClientProgram = join(workDirectory, 'offline', 'client.exe');
     await Promise.all([
       compileCsharp({
         sources: [join(workDirectory, 'LatchkeyClient.cs')],
@@ -74,15 +99,33 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
         output: proxiedClientProgram,
         target: 'winexe',
       }),
+      compileCsharp({
+        sources: [join(workDirectory, 'offline', 'LatchkeyClient.cs')],
+        output: offlineClientProgram,
+        target: 'winexe',
+      }),
     ]);
 
     const framebufferDirectory = join(workDirectory, 'framebuffer');
     mkdirSync(framebufferDirectory);
     const number = freeDisplayNumber();
     display = `:${number}`;
+    // -noreset: by default Xvfb resets when its last client disconnects, and a client that
+    // connects during the reset cannot open the display (Mono's "Could not open display"). The
+    // offline tests start a client right after the only other one closed, and met it often.
     xvfb = spawn(
       'Xvfb',
-      [display, '-screen', '0', '1024x768x24', '-nolisten', 'tcp', '-fbdir', framebufferDirectory],
+      [
+        display,
+        '-screen',
+        '0',
+        '1024x768x24',
+        '-nolisten',
+        'tcp',
+        '-noreset',
+        '-fbdir',
+        framebufferDirectory,
+      ],
       { stdio: 'ignore' },
     );
     framebufferFile = join(framebufferDirectory, 'Xvfb_screen0');
@@ -93,8 +136,9 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     );
   });
 
-  afterEach(() => {
-    for (const client of clients.splice(0)) client.stop();
+  // Each client is gone before the next test starts one.
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.stopAndWait()));
   });
 
   afterAll(async () => {
@@ -204,8 +248,9 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     program: string,
     home = mkdtempSync(join(workDirectory, 'home-')),
     extraEnv: Record<string, string> = {},
+    isOnAnotherMachine = false,
   ) => {
-    const client = new SampleClient(program, display, home, extraEnv);
+    const client = new SampleClient(program, display, home, extraEnv, isOnAnotherMachine);
     clients.push(client);
     return client;
   };
@@ -218,6 +263,10 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
 
   const savedSessionFile = (home: string) =>
     join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
+  const offlineStateFile = (home: string) =>
+    join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.offline.json`);
+  const readOfflineState = (home: string) =>
+    offlineStateSchema.parse(JSON.parse(readFileSync(offlineStateFile(home), 'utf8')));
 
   // ── the proof ───────────────────────────────────────────────────────────────────────────
 
@@ -380,6 +429,362 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     expect(existsSync(savedSessionFile(first.home))).toBe(false);
     expect(await findWindows(mainWindow(user.username))).toEqual([]);
   }, 90_000);
+  // Issue 25: the offline licence, checked out after each login and used when the server
+  // cannot be reached (the program built with its BaseUrl on a closed port).
+  describe('offline licence', () => {
+    /** A home where a user logged in online and the program then closed: its saved session and licence. */
+    let onlineHome: string;
+    let onlineUser: Awaited<ReturnType<LiveLatchkey['createEndUser']>>;
+
+    /**
+     * Logs a user in online until the licence is saved and a heartbeat has run, then stops the
+     * program (the saved session stays). `beforeLogin` runs once the login window is up.
+     */
+    const logInOnlineAndStop = async (
+      user: { id: string; username: string; password: string },
+      beforeLogin: () => Promise<unknown> = async () => undefined,
+    ) => {
+      const client = startClient(clientProgram);
+      await waitForWindow(loginWindow, FIRST_WINDOW_TIMEOUT_MS);
+      await beforeLogin();
+      await submitLogin(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await waitForWindow(mainWindow(user.username));
+      await client.waitForLine(/^\[latchkey\] offline licence saved \(valid until /);
+      await client.waitForLine(/^\[latchkey\] heartbeat ok$/);
+      await client.stopAndWait();
+      await waitFor(
+        async () => (await findWindows(mainWindow(user.username))).length === 0,
+        10_000,
+        'the online client to close',
+      );
+      await endKilledSessions(user);
+      return client;
+    };
+    /**
+     * The program was killed (no window manager here to close it as a user would), so its
+     * session stays live on the server until it goes idle (90 s): end it as going idle does,
+     * so that later tests counting the application's live sessions start from none.
+     */
+    const endKilledSessions = (user: { id: string }) =>
+      live.testApp.database.db
+        .update(appUserSessions)
+        .set({ endedAt: new Date(), endReason: 'idle' })
+        .where(and(eq(appUserSessions.appUserId, user.id), isNull(appUserSessions.endedAt)));
+    /** A copy of the online home, its offline state changed by `edit`. */
+    const homeWithState = (edit: (state: OfflineState) => OfflineState = (state) => state) => {
+      const home = mkdtempSync(join(workDirectory, 'home-'));
+      cpSync(join(onlineHome, '.latchkey'), join(home, '.latchkey'), { recursive: true });
+      writeFileSync(offlineStateFile(home), JSON.stringify(edit(readOfflineState(onlineHome))));
+      return home;
+    };
+    const startOffline = (home: string, isOnAnotherMachine = false) =>
+      startClient(offlineClientProgram, home, { TZ: 'Asia/Kolkata' }, isOnAnotherMachine);
+    /** Starts offline and waits for the refusal dialog, its text, and the login window after it. */
+    const expectRefusal = async (client: SampleClient, title: string, text: string) => {
+      await waitForWindow(`^${title}$`, FIRST_WINDOW_TIMEOUT_MS).catch((error: Error) => {
+        throw new Error(`${error.message}; the client printed:\n${client.lines.join('\n')}`);
+      });
+      await client.waitForLine(dialogLine(title, text));
+      await dismissDialog(title);
+      await waitForWindow(loginWindow);
+      expect(client.lines.join('\n')).not.toMatch(/offline licence accepted|Working offline/);
+    };
+
+    beforeAll(async () => {
+      onlineUser = await live.createEndUser();
+      onlineHome = (await logInOnlineAndStop(onlineUser)).home;
+    });
+
+    it('checks out a licence for this machine after login, and starts offline with it: the user, until when, no heartbeat', async () => {
+      const state = readOfflineState(onlineHome);
+      expect(state.application_id).toBe(live.application.id);
+      expect(state.license).toMatch(/^LK1\.[\w-]+\.[\w-]+$/);
+      expect(Math.abs(state.last_seen - Date.now() / 1000)).toBeLessThan(60);
+      const content = licenceContent(state.license);
+      const [session] = await sessionRows(onlineUser.id);
+      expect(content).toMatchObject({
+        application_id: live.application.id,
+        user_id: onlineUser.id,
+        username: onlineUser.username,
+        hwid: session!.hwid,
+      });
+      expect(content.hwid).toMatch(/^[\w+/]{32}$/);
+      // OFFLINE_LICENSE_TTL_SECONDS: seven days.
+      const validUntil = new Date(content.valid_until);
+      expect(validUntil.getTime() - Date.parse(content.issued_at)).toBe(604_800_000);
+
+      const offline = startOffline(onlineHome);
+      await offline.waitForLine(/^\[latchkey\] server unreachable \(/, FIRST_WINDOW_TIMEOUT_MS);
+      await offline.waitForLine(/^\[latchkey\] offline licence accepted$/);
+      await offline.waitForLine(
+        new RegExp(
+          `^\\[latchkey\\] status: Working offline until ${escapeRegExp(shownInKolkata(validUntil))}$`,
+        ),
+      );
+      const mainId = await waitForWindow(mainWindow(onlineUser.username));
+      mkdirSync(resultsDirectory, { recursive: true });
+      await sleep(300);
+      const screenshot = saveScreenRegionAsPng(
+        framebufferFile,
+        await geometry(mainId),
+        join(resultsDirectory, 'csharp-offline-screen.png'),
+      );
+      expect(screenshot.distinctColours).toBeGreaterThan(2);
+      // Longer than the heartbeat and verify intervals (1 s here): neither runs offline.
+      await sleep(1_500);
+      expect(offline.lines.filter((line) => /heartbeat|verif|session start/i.test(line))).toEqual(
+        [],
+      );
+      expect(readOfflineState(onlineHome).last_seen).toBeGreaterThanOrEqual(state.last_seen);
+    }, 105_000);
+
+    it.runIf(canUnshare)(
+      'refuses the licence on another machine (another machine name)',
+      async () => {
+        const offline = startOffline(homeWithState(), true);
+        await expectRefusal(
+          offline,
+          'Offline Licence Refused',
+          'This offline licence belongs to another machine.',
+        );
+        const started = await offline.waitForLine(/^\[latchkey\] starting \(hardware id /);
+        const [session] = await sessionRows(onlineUser.id);
+        expect(started).not.toContain(session!.hwid!);
+      },
+      105_000,
+    );
+
+    it('refuses a licence whose payload was edited: its signature no longer holds', async () => {
+      const home = homeWithState((state) => {
+        const [prefix, payload, signature] = state.license.split('.');
+        const content = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+        const edited = Buffer.from(JSON.stringify({ ...content, username: 'mallory' }));
+        return { ...state, license: [prefix, edited.toString('base64url'), signature].join('.') };
+      });
+      const offline = startOffline(home);
+      await expectRefusal(
+        offline,
+        'Offline Licence Refused',
+        'This offline licence is not signed by this application.',
+      );
+      expect(await findWindows(mainWindow('mallory'))).toEqual([]);
+    }, 105_000);
+
+    it('refuses a licence stored for another application', async () => {
+      const home = homeWithState((state) => ({
+        ...state,
+        application_id: state.application_id + 1,
+      }));
+      await expectRefusal(
+        startOffline(home),
+        'Offline Licence Refused',
+        'This offline licence is not signed by this application.',
+      );
+    }, 105_000);
+
+    it('refuses to start when the clock moved backwards since the last run', async () => {
+      const home = homeWithState((state) => ({
+        ...state,
+        last_seen: Math.floor(Date.now() / 1000) + 86_400,
+      }));
+      await expectRefusal(
+        startOffline(home),
+        'Offline Licence Refused',
+        'The system clock moved backwards since the last run.',
+      );
+    }, 105_000);
+
+    it('refuses a licence past its valid_until: the account expiry it was issued with', async () => {
+      const user = await live.createEndUser();
+      let expiresAt = new Date();
+      const online = await logInOnlineAndStop(user, () => {
+        // A few seconds ahead, set once the window is up (Mono's start-up can take long).
+        expiresAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 12_000);
+        return live.updateEndUser(user.id, { expiresAt: expiresAt.toISOString() });
+      });
+      const content = licenceContent(readOfflineState(online.home).license);
+      expect(Date.parse(content.valid_until)).toBe(expiresAt.getTime());
+
+      // A real expiry: wait until the licence's valid_until has passed.
+      await sleep(Math.max(0, expiresAt.getTime() - Date.now()) + 1_100);
+      await expectRefusal(
+        startOffline(online.home),
+        'Offline Licence Refused',
+        `This offline licence expired on ${shownInKolkata(expiresAt)}.`,
+      );
+    }, 120_000);
+
+    it('says the server is unreachable when no licence is stored; a failed checkout did not stop the online user', async () => {
+      // A TTL beyond the application's offline days: the checkout is refused (400).
+      await live.updateApplication({ maxOfflineDays: 1 });
+      const user = await live.createEndUser();
+      const client = startClient(clientProgram);
+      try {
+        await submitLogin(user.username, user.password);
+        await dismissDialog('Login Successful');
+        await waitForWindow(mainWindow(user.username));
+        await client.waitForLine(
+          /^\[latchkey\] offline licence checkout failed \(INVALID_REQUEST\)/,
+        );
+        await client.waitForLine(/^\[latchkey\] heartbeat ok$/);
+        await client.stopAndWait();
+        await waitFor(
+          async () => (await findWindows(mainWindow(user.username))).length === 0,
+          10_000,
+          'the online client to close',
+        );
+        await endKilledSessions(user);
+      } finally {
+        await live.updateApplication({ maxOfflineDays: 30 });
+      }
+      expect(existsSync(savedSessionFile(client.home))).toBe(true);
+      expect(existsSync(offlineStateFile(client.home))).toBe(false);
+      await expectRefusal(
+        startOffline(client.home),
+        'Server Unreachable',
+        'Cannot reach the server, and there is no offline licence on this machine.',
+      );
+    }, 120_000);
+  });
+  // Issue 25: remote variables and the update channel, set up through the owner API.
+  describe('remote variables and the update download', () => {
+    const typeText = (text: string) => xdotool('type', '--delay', '15', text);
+    /** The main window's note box, the text, then Save Note. */
+    const saveNote = async (username: string, text: string) => {
+      const main = await waitForWindow(mainWindow(username));
+      await clickAt(main, 225, 450);
+      await typeText(text);
+      await clickAt(main, 500, 450);
+    };
+
+    it("shows the vendor's message and the user's note, saves a note that the owner sees, and refuses a read-only one", async () => {
+      const user = await live.createEndUser();
+      await live.createVariable({
+        name: 'welcome_message',
+        value: 'Maintenance on Sunday, 02:00 to 03:00',
+      });
+      await live.setUserVariable(user.id, 'note', { value: 'bring the charger' });
+      const client = startClient(clientProgram);
+      await submitLogin(user.username, user.password);
+      await dismissDialog('Login Successful');
+      await waitForWindow(mainWindow(user.username));
+      await client.waitForLine(
+        /^\[latchkey\] shown: Message: Maintenance on Sunday, 02:00 to 03:00$/,
+      );
+      await client.waitForLine(/^\[latchkey\] shown: Note: bring the charger$/);
+
+      await saveNote(user.username, 'call the bank at 3');
+      await client.waitForLine(dialogLine('Note Saved', 'Note saved.'));
+      await dismissDialog('Note Saved');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'call the bank at 3', readOnly: false },
+      ]);
+
+      await live.setUserVariable(user.id, 'note', { value: 'set by the vendor', readOnly: true });
+      await saveNote(user.username, 'my own words');
+      await waitForWindow('^Note Is Read-Only$');
+      await client.waitForLine(/^\[latchkey\] dialog "Note Is Read-Only": \S/);
+      await dismissDialog('Note Is Read-Only');
+      expect(await live.userVariablesOf(user.id)).toMatchObject([
+        { name: 'note', value: 'set by the vendor', readOnly: true },
+      ]);
+      // Logout ends the session: later tests count the application's live sessions.
+      await clickAt(await waitForWindow(mainWindow(user.username)), 520, 356);
+      await dismissDialog('Logged Out');
+      expect(await sessionRows(user.id)).toMatchObject([{ endReason: 'client' }]);
+    }, 105_000);
+
+    /** The application wants `version`, its current release: a file of these bytes. */
+    const releaseVersion = async (version: string, bytes: Buffer) => {
+      const file = await live.uploadFile({
+        name: `client-${version}.bin`,
+        version,
+        bytes,
+        requiresSession: false,
+      });
+      await live.setCurrentRelease(file.id);
+      await live.updateApplication({ version });
+    };
+    const releaseBytes = (version: string) =>
+      Buffer.from(`Latchkey C# sample, version ${version}: ${randomUUID()}\n`.repeat(4_000));
+    /** Logs in, closes Update Required, and answers Yes (the default button) to the offer. */
+    const acceptUpdate = async (
+      client: SampleClient,
+      user: { username: string; password: string },
+      version: string,
+    ) => {
+      await submitLogin(user.username, user.password);
+      await dismissDialog('Update Required');
+      const question = `Version ${version} is available. Download it?`;
+      await client.waitForLine(
+        new RegExp(`^\\[latchkey\\] confirm "Update Available": ${escapeRegExp(question)}$`),
+      );
+      await waitFor(
+        async () => {
+          if (client.lines.some((line) => line.endsWith('"Update Available": yes'))) return true;
+          const [questionId] = await findWindows('^Update Available$');
+          if (questionId) {
+            await xdotool('windowfocus', '--sync', questionId).catch(() => '');
+            await xdotool('key', 'Return').catch(() => '');
+            await sleep(500);
+          }
+          return false;
+        },
+        15_000,
+        'Yes to the update',
+      );
+    };
+
+    it('offers the current release on VERSION_MISMATCH, and saves it next to the program once its SHA-256 matches', async () => {
+      const originalVersion = live.application.version;
+      const bytes = releaseBytes('9.1.0');
+      const saved = join(workDirectory, 'update-9.1.0.bin');
+      try {
+        await releaseVersion('9.1.0', bytes);
+        const user = await live.createEndUser();
+        const client = startClient(clientProgram);
+        await acceptUpdate(client, user, '9.1.0');
+        await client.waitForLine(dialogLine('Update Saved', `Update saved to ${saved}`));
+        await dismissDialog('Update Saved');
+        await client.waitForLine(/^\[latchkey\] exiting \(VERSION_MISMATCH\)$/);
+        expect(readFileSync(saved).equals(bytes)).toBe(true);
+        expect(existsSync(`${saved}.part`)).toBe(false);
+        expect(await sessionRows(user.id)).toEqual([]);
+      } finally {
+        await live.updateApplication({ version: originalVersion });
+        await live.setCurrentRelease(null);
+        rmSync(saved, { force: true });
+      }
+    }, 105_000);
+
+    it('refuses a download changed on the way (one byte, through the proxy) and saves nothing', async () => {
+      const originalVersion = live.application.version;
+      // Only the download is changed: the signed answers pass untouched.
+      proxy.state.tamperPathPrefix = '/api/v1/downloads';
+      proxy.state.tamper = true;
+      try {
+        await releaseVersion('9.2.0', releaseBytes('9.2.0'));
+        const user = await live.createEndUser();
+        const client = startClient(proxiedClientProgram);
+        await acceptUpdate(client, user, '9.2.0');
+        await client.waitForLine(
+          dialogLine('Update Refused', 'The download does not match its signed SHA-256.'),
+        );
+        await dismissDialog('Update Refused');
+        expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
+        expect(client.lines.join('\n')).not.toContain(notVerifiedText);
+        expect(
+          readdirSync(join(workDirectory, 'proxied')).filter((name) => name.startsWith('update-')),
+        ).toEqual([]);
+      } finally {
+        proxy.state.tamper = false;
+        proxy.state.tamperPathPrefix = null;
+        await live.updateApplication({ version: originalVersion });
+        await live.setCurrentRelease(null);
+      }
+    }, 105_000);
+  });
   // Issue 22: licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;
@@ -669,9 +1074,25 @@ class SampleClient {
     display: string,
     readonly home: string,
     extraEnv: Record<string, string> = {},
+    isOnAnotherMachine = false,
   ) {
     // timeout(1) bounds the run even if the test process dies without its afterEach.
-    this.process = spawn('timeout', ['-k', '2', '120', 'mono', program], {
+    const command = ['timeout', '-k', '2', '120', 'mono', program];
+    // Off Windows the sample's HWID hashes the machine name: unshare(1) gives the program a
+    // host name namespace of its own, named like another machine.
+    const [file, ...args] = isOnAnotherMachine
+      ? [
+          'unshare',
+          '--map-root-user',
+          '--uts',
+          'sh',
+          '-c',
+          'hostname another-machine && exec "$@"',
+          'sh',
+          ...command,
+        ]
+      : command;
+    this.process = spawn(file!, args, {
       env: { ...process.env, DISPLAY: display, HOME: home, ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -701,6 +1122,14 @@ class SampleClient {
       this.process.kill('SIGTERM');
     }
   }
+
+  /** Stops the program and waits until its process has exited. */
+  async stopAndWait(): Promise<void> {
+    if (this.process.exitCode !== null || this.process.signalCode !== null) return;
+    const exited = new Promise((resolve) => this.process.once('exit', resolve));
+    this.stop();
+    await exited;
+  }
 }
 
 async function waitFor(
@@ -718,6 +1147,42 @@ async function waitFor(
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * What the sample stores beside its saved session: its offline licence, the last time seen, and
+ * the application the licence named when it was checked out.
+ */
+const offlineStateSchema = z.object({
+  license: z.string(),
+  last_seen: z.number().int(),
+  application_id: z.number().int(),
+});
+type OfflineState = z.infer<typeof offlineStateSchema>;
+
+/** The content of an LK1 licence (read only; the sample is what checks its signature). */
+function licenceContent(license: string) {
+  return offlineLicenseContentSchema.parse(
+    JSON.parse(Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8')),
+  );
+}
+
+/** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+function shownInKolkata(at: Date): string {
+  const minute = Math.ceil(at.getTime() / 60_000) * 60_000;
+  return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+}
+
+/** A loopback port nothing listens on (taken, then released): connections are refused. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** The line the sample logs as it shows a message box: its title and its exact text. */
