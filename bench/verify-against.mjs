@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:against -- <commit>` (also `bench:verify-against`): verify's and login's
+// `npm run bench:against -- <commit>` (also `bench:verify-against`): verify's, heartbeat's and login's
 // throughput here against another commit's, in one sitting (issue 22: "verify with the entitlement fields stays within 5% of its
 // throughput before this issue").
 //
@@ -11,6 +11,7 @@
 // - Here, verify is measured twice: without and with `entitlements: ["PRO"]` in the request
 //   (this commit's bench users hold a plan granting PRO). The other commit's users are loaded
 //   as its own bench server seeds them.
+// - Then heartbeat (issue 25), on the sessions each bench server starts for its users.
 // - Then login (issue 24: "login and verify within 5% of before"), LOGIN_CONNECTIONS at a time:
 //   the same users and password on both commits, and here also a login under HWID lock from a
 //   bound device (the device path), when this commit's bench server seeds one.
@@ -102,6 +103,11 @@ async function main() {
     const verify = { path: '/api/v1/verify' };
     const verifyBodies = (server, extra) =>
       server.info.users.map((user) => JSON.stringify({ user_id: user.id, ...extra }));
+    const heartbeat = { path: '/api/v1/session/track' };
+    const heartbeatBodies = (server) =>
+      server.info.tokens.map((token) =>
+        JSON.stringify({ action: 'heartbeat', session_token: token }),
+      );
     const login = { path: '/api/v1/login', connections: LOGIN_CONNECTIONS };
     const loginBodies = (server) =>
       server.info.users.map((user) =>
@@ -135,6 +141,17 @@ async function main() {
             bodies: verifyBodies(afterServer, { entitlements: ['PRO'] }),
           },
         ],
+      },
+      {
+        // Issue 25: "verify and heartbeat within 5% of before, same sitting".
+        name: 'heartbeat',
+        connections: CONNECTIONS,
+        variants: [beforeServer, afterServer].map((server, index) => ({
+          label: index === 0 ? `before (${before})` : 'here',
+          server,
+          call: heartbeat,
+          bodies: heartbeatBodies(server),
+        })),
       },
       {
         name: 'login',
