@@ -329,19 +329,10 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
         : outcome.error;
     const isGone = lastStatus === 410;
     const isPermanent = isGone || (outcome.kind === 'error' && outcome.isPermanent);
-    const retryDelayMs = isPermanent ? null : nextDelayMs(delivery.attempts, outcome);
-    if (retryDelayMs === null) {
-      await finish(delivery, { status: 'failed', lastStatus, error, durationMs });
-    } else {
-      await db.execute(sql`
-        update webhook_deliveries
-        set next_attempt_at = now() + make_interval(secs => ${retryDelayMs / 1000}),
-            last_status = ${lastStatus}, last_error = ${shorten(error)},
-            last_duration_ms = ${durationMs}, claimed_until = null, updated_at = now()
-        where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`);
-      options.onAttemptResult?.('retry');
-    }
-    // The webhook's run of failures: 410 ends it at once, five days of failures too.
+    // The webhook's run of failures: 410 ends it at once, five days of failures too. Written
+    // before the delivery's outcome, so whoever reads a delivery failed by a 410 finds its
+    // webhook already disabled (a crash between the two leaves the delivery to be claimed
+    // again, and a disabled webhook's deliveries are not sent).
     await db.execute(sql`
       update webhooks
       set failing_since = coalesce(failing_since, now()),
@@ -355,6 +346,18 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
             else disabled_reason end,
           updated_at = now()
       where id = (select webhook_id from webhook_deliveries where id = ${delivery.id})`);
+    const retryDelayMs = isPermanent ? null : nextDelayMs(delivery.attempts, outcome);
+    if (retryDelayMs === null) {
+      await finish(delivery, { status: 'failed', lastStatus, error, durationMs });
+    } else {
+      await db.execute(sql`
+        update webhook_deliveries
+        set next_attempt_at = now() + make_interval(secs => ${retryDelayMs / 1000}),
+            last_status = ${lastStatus}, last_error = ${shorten(error)},
+            last_duration_ms = ${durationMs}, claimed_until = null, updated_at = now()
+        where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`);
+      options.onAttemptResult?.('retry');
+    }
     if (isGone)
       log.warn({ deliveryId: delivery.id }, 'webhook disabled: endpoint answered 410 Gone');
   }
