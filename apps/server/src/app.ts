@@ -12,6 +12,7 @@ import { registerConsoleAssets } from './http/console-assets.ts';
 import { acceptEmptyJsonBodies } from './http/accept-empty-json-bodies.ts';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { refuseUncleanRequestText } from './http/refuse-unclean-request-text.ts';
+import { registerClientApiElsewhere, registerConsoleElsewhere } from './http/served-elsewhere.ts';
 import { createOwnerGuard } from './http/owner-guard.ts';
 import {
   checkResponsesAgainstContracts,
@@ -51,7 +52,7 @@ import {
   startLiveSessionSampler,
   type LiveSessionSampler,
 } from './modules/activity-charts/live-session-sampler.ts';
-import { registerHealthRoutes } from './modules/health/routes.ts';
+import { registerHealthRoutes, registerRuntimeConfigRoute } from './modules/health/routes.ts';
 import { registerIntegrationRoutes } from './modules/integration/routes.ts';
 import {
   startRetentionSweeper,
@@ -125,6 +126,13 @@ const LIVE_SESSION_SAMPLE_INTERVAL_MS = 60_000;
 
 const REQUEST_ID_PATTERN = /^[\w-]{8,64}$/;
 
+/**
+ * What one instance serves (issue 23). `everything` unless CLIENT_API_PORT splits the two:
+ * then `client-api` workers serve /api/v1 (with the downloads it hands out) and `console`
+ * workers the console, the owner API and the portal. Health and metrics are on both.
+ */
+export type ServedSide = 'everything' | 'client-api' | 'console';
+
 /** The whole HTTP application, built from its dependencies (main.ts and tests both use it). */
 export async function buildApp(
   dependencies: Omit<
@@ -152,6 +160,8 @@ export async function buildApp(
     isWebhookDispatcherEnabled?: boolean;
     /** Tests: a quicker feed and heartbeat, a smaller slow-reader bound for the live stream. */
     ownerEventStream?: OwnerEventStreamSettings & { feedIntervalMs?: number };
+    /** Everything by default; one side with CLIENT_API_PORT (main.ts). */
+    serves?: ServedSide;
   },
 ): Promise<FastifyInstance> {
   const deps: AppDependencies = {
@@ -162,6 +172,9 @@ export async function buildApp(
     ownerEvents: dependencies.ownerEvents ?? createOwnerEventHub(),
   };
   const { config } = deps;
+  const serves = dependencies.serves ?? 'everything';
+  const servesClientApi = serves !== 'console';
+  const servesConsole = serves !== 'client-api';
 
   const app = Fastify({
     // The request serializer also when a caller brings its own logger settings (tests): a
@@ -314,36 +327,37 @@ export async function buildApp(
     await webhookDispatcher?.stop();
   });
 
-  const retentionSweeper =
-    dependencies.isRetentionSweepEnabled === false
-      ? null
-      : startRetentionSweeper({
-          database: deps.database,
-          clock: deps.clock,
-          log: app.log,
-          policy: {
-            sessionMs: config.retention.sessionMs,
-            activityLogMs: config.retention.activityLogMs,
-            batchSize: RETENTION_BATCH_SIZE,
-            pauseMs: RETENTION_PAUSE_MS,
-          },
-          intervalMs: config.retention.sweepIntervalMs,
-          startDelayMs: RETENTION_START_DELAY_MS,
-        });
+  // Background upkeep runs where the console is served: with CLIENT_API_PORT, on the workers
+  // of lower CPU priority, never on the client API's.
+  const runsUpkeep = dependencies.isRetentionSweepEnabled !== false && servesConsole;
+  const retentionSweeper = !runsUpkeep
+    ? null
+    : startRetentionSweeper({
+        database: deps.database,
+        clock: deps.clock,
+        log: app.log,
+        policy: {
+          sessionMs: config.retention.sessionMs,
+          activityLogMs: config.retention.activityLogMs,
+          batchSize: RETENTION_BATCH_SIZE,
+          pauseMs: RETENTION_PAUSE_MS,
+        },
+        intervalMs: config.retention.sweepIntervalMs,
+        startDelayMs: RETENTION_START_DELAY_MS,
+      });
   app.decorate('retentionSweeper', retentionSweeper);
   // Before main.ts closes the database: a running sweep stops at its next batch.
   app.addHook('preClose', async () => {
     await retentionSweeper?.stop();
   });
-  const liveSessionSampler =
-    dependencies.isRetentionSweepEnabled === false
-      ? null
-      : startLiveSessionSampler({
-          database: deps.database,
-          clock: deps.clock,
-          log: app.log,
-          intervalMs: LIVE_SESSION_SAMPLE_INTERVAL_MS,
-        });
+  const liveSessionSampler = !runsUpkeep
+    ? null
+    : startLiveSessionSampler({
+        database: deps.database,
+        clock: deps.clock,
+        log: app.log,
+        intervalMs: LIVE_SESSION_SAMPLE_INTERVAL_MS,
+      });
   app.decorate('liveSessionSampler', liveSessionSampler);
   app.addHook('preClose', async () => {
     await liveSessionSampler?.stop();
@@ -352,14 +366,20 @@ export async function buildApp(
   // Two sibling scopes. The client API answers desktop programs with signed JSON; the
   // browser scope carries what only browsers need (helmet's headers, the cookie parser),
   // whose per-request hooks would otherwise run on the client API's hot path too.
-  await registerClientApiRoutes(app, { ...deps, activity, metrics });
   const fileStorage = createDatabaseFileStorage(deps.database.db);
-  registerDownloadRoutes(app, { ...deps, storage: fileStorage });
+  if (servesClientApi) {
+    await registerClientApiRoutes(app, { ...deps, activity, metrics });
+    registerDownloadRoutes(app, { ...deps, storage: fileStorage });
+  } else {
+    registerClientApiElsewhere(app);
+  }
   registerMetricsRoute(app, { metrics, config });
   await app.register(async (browser) => {
     await registerSecurityHeaders(browser, config);
     await browser.register(fastifyCookie);
     registerHealthRoutes(browser, deps);
+    if (!servesConsole) return registerConsoleElsewhere(browser);
+    registerRuntimeConfigRoute(browser, deps);
     await registerApiReference(browser);
     registerPublicAuthRoutes(browser, deps);
     await registerPortalRoutes(browser, { ...deps, activity });

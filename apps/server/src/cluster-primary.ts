@@ -1,12 +1,27 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
+import type { ServedSide } from './app.ts';
 
-/** Tells a worker its slot (0…WEB_CONCURRENCY-1). */
+/** Tells a worker its slot (0…workers-1, counted over every group). */
 export const WORKER_SLOT_VARIABLE = 'LATCHKEY_WORKER_SLOT';
+/** Tells a worker which side it serves (issue 23: CLIENT_API_PORT's two groups). */
+export const WORKER_SIDE_VARIABLE = 'LATCHKEY_WORKER_SIDE';
 
 /** This process's slot when it is a cluster worker, else 0. */
 export function workerSlot(): number {
   return cluster.isWorker ? Number(process.env[WORKER_SLOT_VARIABLE] ?? 0) : 0;
+}
+
+/** The side a cluster worker was started for; a lone process serves everything. */
+export function workerSide(): ServedSide {
+  const side = cluster.isWorker ? process.env[WORKER_SIDE_VARIABLE] : undefined;
+  return side === 'client-api' || side === 'console' ? side : 'everything';
+}
+
+/** A group of identical workers: how many, and which side they serve. */
+export interface WorkerGroup {
+  side: ServedSide;
+  workers: number;
 }
 
 /**
@@ -24,26 +39,33 @@ const RESTART_DELAY_MS = 1_000;
 const STOP_TIMEOUT_MS = 25_000;
 
 /**
- * The parent process of `WEB_CONCURRENCY` workers on one machine (node:cluster): each worker
- * is a whole instance sharing the listening port, the database and the throttle store with
- * the others. The parent serves nothing; it replaces a worker that dies, and on SIGINT or
- * SIGTERM asks every worker to drain and waits for them, then runs `onStopped`.
+ * The parent process of the workers on one machine (node:cluster): `WEB_CONCURRENCY` whole
+ * instances sharing the listening port, or with CLIENT_API_PORT two groups, each sharing its
+ * own port; all share the database and the throttle store. The parent serves nothing; it
+ * replaces a worker that dies (in its group and slot), and on SIGINT or SIGTERM asks every
+ * worker to drain and waits for them, then runs `onStopped`.
  */
 export function runClusterPrimary(options: {
-  workers: number;
+  groups: WorkerGroup[];
   log: Logger;
   onStopped: () => Promise<void>;
 }): void {
   const { log } = options;
   const startedAt = new Map<Worker, number>();
   const slotOf = new Map<Worker, number>();
+  const sideOfSlot: ServedSide[] = options.groups.flatMap((group) =>
+    Array.from({ length: group.workers }, () => group.side),
+  );
   let earlyExits = 0;
   let isStopping = false;
 
   // Each worker has a slot (0…N-1), kept by its replacement: per-worker resources such as
   // the metrics listener's port (METRICS_PORT + slot) stay where a scraper looks for them.
   const fork = (slot: number) => {
-    const worker = cluster.fork({ [WORKER_SLOT_VARIABLE]: String(slot) });
+    const worker = cluster.fork({
+      [WORKER_SLOT_VARIABLE]: String(slot),
+      [WORKER_SIDE_VARIABLE]: sideOfSlot[slot],
+    });
     startedAt.set(worker, Date.now());
     slotOf.set(worker, slot);
   };
@@ -97,6 +119,6 @@ export function runClusterPrimary(options: {
   process.on('SIGINT', () => void stop(0));
   process.on('SIGTERM', () => void stop(0));
 
-  log.info({ workers: options.workers }, 'starting workers');
-  for (let slot = 0; slot < options.workers; slot += 1) fork(slot);
+  log.info({ groups: options.groups }, 'starting workers');
+  for (let slot = 0; slot < sideOfSlot.length; slot += 1) fork(slot);
 }

@@ -64,6 +64,37 @@ describe('loadConfig', () => {
     expect(config.webConcurrency).toBe(4);
   });
 
+  it('puts the client API on a port of its own only on PostgreSQL, and never on PORT', () => {
+    const postgres = { DATA_DIR: dataDir(), DATABASE_URL: 'postgres://u:p@localhost/db' };
+    expect(loadConfig(postgres).clientApiListener).toBeNull();
+    expect(loadConfig({ ...postgres, CLIENT_API_PORT: '' }).clientApiListener).toBeNull();
+    expect(loadConfig({ ...postgres, CLIENT_API_PORT: '5001' }).clientApiListener).toEqual({
+      port: 5001,
+      workers: 1,
+      consoleNiceness: 10,
+    });
+    expect(
+      loadConfig({
+        ...postgres,
+        CLIENT_API_PORT: '5001',
+        CLIENT_API_WORKERS: '3',
+        CONSOLE_WORKER_NICENESS: '0',
+      }).clientApiListener,
+    ).toEqual({ port: 5001, workers: 3, consoleNiceness: 0 });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), CLIENT_API_PORT: '5001' })).toThrow(
+      /CLIENT_API_PORT needs DATABASE_URL/,
+    );
+    expect(() => loadConfig({ ...postgres, PORT: '5001', CLIENT_API_PORT: '5001' })).toThrow(
+      /CLIENT_API_PORT must differ from PORT/,
+    );
+    expect(() =>
+      loadConfig({ ...postgres, METRICS_PORT: '9100', CLIENT_API_PORT: '9100' }),
+    ).toThrow(/METRICS_PORT must differ from CLIENT_API_PORT/);
+    expect(() => loadConfig({ ...postgres, CONSOLE_WORKER_NICENESS: '20' })).toThrow(
+      /CONSOLE_WORKER_NICENESS/,
+    );
+  });
+
   it('reads the webhook retry schedule as a comma list of seconds, and refuses anything else', () => {
     expect(loadConfig({ DATA_DIR: dataDir() }).webhooks).toEqual({
       allowPrivateNetworks: false,

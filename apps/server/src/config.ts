@@ -27,6 +27,14 @@ const environmentSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   /** Worker processes on this machine (node:cluster), each a whole instance; needs DATABASE_URL. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Issue 23: the client API (/api/v1) on a port and worker processes of its own; PORT then
+   * serves the console and the owner API from WEB_CONCURRENCY workers at a lower CPU priority.
+   */
+  CLIENT_API_PORT: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(65535).optional()),
+  CLIENT_API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /** The niceness of the console's workers with CLIENT_API_PORT (0: as the client API's). */
+  CONSOLE_WORKER_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
   FIREBASE_PROJECT_ID: z.string().min(1).default('demo-latchkey'),
   FIREBASE_API_KEY: z.string().min(1).optional(),
   FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
@@ -152,6 +160,11 @@ export interface Config {
   dataDir: string;
   /** Worker processes main.ts runs on this machine (1: this process serves). */
   webConcurrency: number;
+  /**
+   * CLIENT_API_PORT's listener (issue 23): /api/v1 served there by `workers` processes of its
+   * own, PORT's `webConcurrency` workers serving the rest at `consoleNiceness`. Null: one port.
+   */
+  clientApiListener: { port: number; workers: number; consoleNiceness: number } | null;
   database:
     { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number };
   identity: {
@@ -259,6 +272,22 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     );
   }
 
+  if (env.CLIENT_API_PORT !== undefined && !env.DATABASE_URL) {
+    throw new ConfigError(
+      'CLIENT_API_PORT needs DATABASE_URL: the client API gets processes of its own, and the embedded database (PGlite) belongs to one process',
+    );
+  }
+  if (env.CLIENT_API_PORT !== undefined && env.CLIENT_API_PORT === env.PORT) {
+    throw new ConfigError(`CLIENT_API_PORT must differ from PORT (${env.PORT})`);
+  }
+  if (
+    env.METRICS_PORT !== undefined &&
+    env.METRICS_PORT !== 0 &&
+    env.METRICS_PORT === env.CLIENT_API_PORT
+  ) {
+    throw new ConfigError(`METRICS_PORT must differ from CLIENT_API_PORT (${env.CLIENT_API_PORT})`);
+  }
+
   if (env.METRICS_PORT !== undefined && env.METRICS_PORT !== 0 && env.METRICS_PORT === env.PORT) {
     throw new ConfigError(
       `METRICS_PORT must differ from PORT (${env.PORT}): metrics get a listener of their own`,
@@ -275,6 +304,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     logLevel: env.LOG_LEVEL,
     dataDir,
     webConcurrency: env.WEB_CONCURRENCY,
+    clientApiListener:
+      env.CLIENT_API_PORT === undefined
+        ? null
+        : {
+            port: env.CLIENT_API_PORT,
+            workers: env.CLIENT_API_WORKERS,
+            consoleNiceness: env.CONSOLE_WORKER_NICENESS,
+          },
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
       : { kind: 'pglite', dataDir: resolve(dataDir, 'pglite') },

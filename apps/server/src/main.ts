@@ -1,8 +1,14 @@
 import cluster from 'node:cluster';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { buildApp } from './app.ts';
-import { CONFIG_ERROR_EXIT_CODE, runClusterPrimary, workerSlot } from './cluster-primary.ts';
+import { buildApp, type ServedSide } from './app.ts';
+import {
+  CONFIG_ERROR_EXIT_CODE,
+  runClusterPrimary,
+  workerSide,
+  workerSlot,
+} from './cluster-primary.ts';
+import { lowerOwnCpuPriority } from './lib/cpu-priority.ts';
 import { ConfigError, describeMode, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startAuthEmulator, type RunningAuthEmulator } from './identity/auth-emulator.ts';
@@ -10,11 +16,17 @@ import { createFirebaseIdentityVerifier } from './identity/identity-verifier.ts'
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  if (config.webConcurrency > 1 && cluster.isPrimary) {
+  const split = config.clientApiListener;
+  if ((config.webConcurrency > 1 || split) && cluster.isPrimary) {
     // One emulator for the machine, started by the parent: workers would fight over its port.
     const emulator = await startEmulatorIfConfigured(config);
     runClusterPrimary({
-      workers: config.webConcurrency,
+      groups: split
+        ? [
+            { side: 'client-api', workers: split.workers },
+            { side: 'console', workers: config.webConcurrency },
+          ]
+        : [{ side: 'everything', workers: config.webConcurrency }],
       log: pino({ level: config.logLevel }),
       onStopped: async () => {
         await emulator?.stop();
@@ -30,7 +42,15 @@ async function main(): Promise<void> {
     metricsPort === null || metricsPort === 0
       ? config
       : { ...config, metrics: { ...config.metrics, port: metricsPort + slot } };
-  await serve(ownConfig, { startsEmulator: cluster.isPrimary });
+  const side = workerSide();
+  // The console's workers yield the CPU to the client API's: a vendor's heavy console read
+  // must never make every vendor's programs wait (issue 23).
+  if (side === 'console' && split) lowerOwnCpuPriority(split.consoleNiceness);
+  await serve(ownConfig, {
+    startsEmulator: cluster.isPrimary,
+    side,
+    port: side === 'client-api' && split ? split.port : config.port,
+  });
 }
 
 function startEmulatorIfConfigured(config: Config): Promise<RunningAuthEmulator | null> {
@@ -44,7 +64,10 @@ function startEmulatorIfConfigured(config: Config): Promise<RunningAuthEmulator 
 }
 
 /** One instance: this process, or one worker of a cluster (whose parent owns the emulator). */
-async function serve(config: Config, options: { startsEmulator: boolean }): Promise<void> {
+async function serve(
+  config: Config,
+  options: { startsEmulator: boolean; side: ServedSide; port: number },
+): Promise<void> {
   // The emulator and the database start side by side: the emulator is the slow one.
   const emulatorStarting = options.startsEmulator
     ? startEmulatorIfConfigured(config)
@@ -62,8 +85,9 @@ async function serve(config: Config, options: { startsEmulator: boolean }): Prom
     projectId: config.identity.projectId,
     emulatorHost: config.identity.emulatorHost,
   });
-  const app = await buildApp({ config, database, identity });
+  const app = await buildApp({ config, database, identity, serves: options.side });
   app.log.info(`Latchkey mode: ${describeMode(config)}`);
+  if (options.side !== 'everything') app.log.info(`this worker serves: ${options.side}`);
 
   let isStopping = false;
   const stop = async (signal: string) => {
@@ -85,10 +109,10 @@ async function serve(config: Config, options: { startsEmulator: boolean }): Prom
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await app.listen({ host: config.host, port: config.port });
+  await app.listen({ host: config.host, port: options.port });
   app.log.info(
-    { database: database.kind, identity: identity.mode },
-    `Latchkey is ready at http://localhost:${config.port}`,
+    { database: database.kind, identity: identity.mode, serves: options.side },
+    `Latchkey is ready at http://localhost:${options.port}`,
   );
 }
 

@@ -47,6 +47,8 @@ export async function createTestApp(
     ownerEventStream?: Parameters<typeof buildApp>[0]['ownerEventStream'];
     /** Logger settings, for a test that reads what is logged (silent otherwise). */
     logger?: Parameters<typeof buildApp>[0]['logger'];
+    /** One side of CLIENT_API_PORT's split (issue 23); everything by default. */
+    serves?: Parameters<typeof buildApp>[0]['serves'];
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({
@@ -70,6 +72,7 @@ export async function createTestApp(
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.ownerEvents ? { ownerEvents: options.ownerEvents } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.serves ? { serves: options.serves } : {}),
     onContractViolation: options.onContractViolation ?? recordContractViolation,
     isRetentionSweepEnabled: options.isRetentionSweepEnabled ?? false,
     isWebhookDispatcherEnabled: options.isWebhookDispatcherEnabled ?? false,

@@ -24,7 +24,11 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppDependencies
     }
     return health;
   });
+}
 
+/** What the console reads before it starts (its Firebase web config): the console's side. */
+export function registerRuntimeConfigRoute(app: FastifyInstance, deps: AppDependencies): void {
+  const { config } = deps;
   app.get('/api/config', async (): Promise<RuntimeConfig> => ({
     firebase: config.identity.webConfig,
     authEmulatorUrl: config.identity.emulatorHost ? `http://${config.identity.emulatorHost}` : null,

@@ -1,0 +1,29 @@
+import { readdirSync } from 'node:fs';
+import { setPriority } from 'node:os';
+
+/**
+ * Lowers this process's CPU priority to `niceness` (issue 23: the console's workers yield to
+ * the client API's). On Linux a niceness belongs to each thread, and V8's and libuv's threads
+ * already run when this is called: every thread in /proc/self/task is lowered, and threads
+ * started later inherit it from the main thread. Raising a niceness needs no privilege.
+ * Returns the threads lowered (0 where /proc is missing: then the process alone, via pid 0).
+ */
+export function lowerOwnCpuPriority(niceness: number): number {
+  let threads: string[] = [];
+  try {
+    threads = readdirSync('/proc/self/task');
+  } catch {
+    setPriority(0, niceness);
+    return 0;
+  }
+  let lowered = 0;
+  for (const thread of threads) {
+    try {
+      setPriority(Number(thread), niceness);
+      lowered += 1;
+    } catch {
+      // A thread that ended meanwhile.
+    }
+  }
+  return lowered;
+}

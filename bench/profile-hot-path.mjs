@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// `npm run bench:profile`: a CPU profile of the server while it answers one client-API call
+// at saturation (BENCH_PROFILE_CALL: verify, heartbeat; default verify), then the functions
+// that took the most self time. For finding where a request's CPU goes, not for figures:
+// those are `npm run bench`'s. Writes the .cpuprofile (Chrome DevTools opens it) to a folder
+// in the temporary directory and prints its path.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+
+const CALL = process.env.BENCH_PROFILE_CALL ?? 'verify';
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const log = (message) => process.stderr.write(`${message}\n`);
+
+const database = await prepareDatabase();
+const profileDir = mkdtempSync(join(tmpdir(), 'latchkey-profile-'));
+let server;
+try {
+  server = await startChild(
+    ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', 'bench/latchkey-server.ts'],
+    {
+      DATABASE_URL: database.url,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-profile-data-')),
+      SERVER_SECRET: randomBytes(32).toString('base64url'),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      SERVE_CONSOLE: 'false',
+      CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
+      METRICS_TOKEN: randomBytes(24).toString('base64url'),
+      BENCH_REDEEM_KEYS: '10',
+      BENCH_KEY_LOGINS: '10',
+    },
+  );
+  const { port, apiKey, users, tokens } = server.info;
+  const bodies =
+    CALL === 'heartbeat'
+      ? tokens.map((token) => JSON.stringify({ action: 'heartbeat', session_token: token }))
+      : users.map((user) => JSON.stringify({ user_id: user.id, entitlements: ['PRO'] }));
+  const path = CALL === 'heartbeat' ? '/api/v1/session/track' : '/api/v1/verify';
+  let next = 0;
+  log(`Loading ${path} for ${DURATION} s...`);
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections: 50,
+    duration: DURATION,
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }),
+      },
+    ],
+  });
+  log(`${Math.round(result.requests.average)} requests/s, ${result.non2xx} non-2xx`);
+} finally {
+  if (server) await stopChild(server.child);
+  await database.drop();
+}
+
+const [file] = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));
+const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
+const selfTime = new Map();
+const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const deltas = profile.timeDeltas;
+let total = 0;
+profile.samples.forEach((id, index) => {
+  const { callFrame } = byId.get(id);
+  const where = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/.*node_modules\//, '~/').replace(/.*\/work\/[^/]+\//, '')}:${callFrame.lineNumber + 1}`;
+  selfTime.set(where, (selfTime.get(where) ?? 0) + (deltas[index] ?? 0));
+  total += deltas[index] ?? 0;
+});
+const rows = [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, 40);
+for (const [where, time] of rows) {
+  process.stdout.write(`${((100 * time) / total).toFixed(1).padStart(5)}%  ${where}\n`);
+}
+process.stdout.write(`\nProfile: ${join(profileDir, file)}\n`);
