@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, {
   type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
   type FastifyServerOptions,
   type RouteOptions,
 } from 'fastify';
@@ -208,12 +210,6 @@ export async function buildApp(
     app.addHook('onRoute', checkResponsesAgainstContracts(dependencies.onContractViolation));
   }
   app.decorateRequest('owner', null);
-  // Set before the handler runs (a synchronous hook, no promise per request); Fastify keeps
-  // headers set this early on error replies too.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
-  });
 
   // Before anything is served: an instance that cannot open what the database holds sealed
   // would start, then answer 500 to every request that needs a key.
@@ -248,7 +244,6 @@ export async function buildApp(
 
   registerErrorHandler(app);
   acceptEmptyJsonBodies(app);
-  refuseUncleanRequestText(app);
 
   // Off unless asked for: then no hook runs and nothing is counted per request.
   const isMetricsEnabled = config.metrics.port !== null || config.metrics.token !== null;
@@ -262,7 +257,7 @@ export async function buildApp(
     : null;
   app.decorate('metrics', metrics);
   // Before any route: each route's onResponse hook is attached as it is registered.
-  if (metrics) observeHttpRequests(app, metrics.httpRequests);
+  const observeUnmatched = metrics ? observeHttpRequests(app, metrics.httpRequests) : null;
   app.decorate('metricsListener', null);
   const metricsPort = config.metrics.port;
   if (metrics && metricsPort !== null) {
@@ -363,18 +358,28 @@ export async function buildApp(
     await liveSessionSampler?.stop();
   });
 
-  // Two sibling scopes. The client API answers desktop programs with signed JSON; the
-  // browser scope carries what only browsers need (helmet's headers, the cookie parser),
-  // whose per-request hooks would otherwise run on the client API's hot path too.
+  // Sibling scopes, and no hook on the root: every request pays only its own scope's hooks.
+  // The client API (the hot path) answers desktop programs with signed JSON and does the
+  // request-id header and the text check in its own one hook and handlers (issue 23). The
+  // rest sets the request id and checks paths and query strings in hooks; its browser scope
+  // carries what only browsers need (helmet's headers, the cookie parser).
   const fileStorage = createDatabaseFileStorage(deps.database.db);
   if (servesClientApi) {
-    await registerClientApiRoutes(app, { ...deps, activity, metrics });
-    registerDownloadRoutes(app, { ...deps, storage: fileStorage });
+    await registerClientApiRoutes(app, { ...deps, activity, metrics, observeUnmatched });
   } else {
     registerClientApiElsewhere(app);
   }
-  registerMetricsRoute(app, { metrics, config });
-  await app.register(async (browser) => {
+  await app.register(async (rest) => {
+    rest.addHook('onRequest', answerRequestId);
+    refuseUncleanRequestText(rest);
+    if (observeUnmatched) rest.addHook('onResponse', observeUnmatched.hook);
+    if (servesClientApi) registerDownloadRoutes(rest, { ...deps, storage: fileStorage });
+    registerMetricsRoute(rest, { metrics, config });
+    await rest.register(registerBrowserScope);
+  });
+  return app;
+
+  async function registerBrowserScope(browser: FastifyInstance): Promise<void> {
     await registerSecurityHeaders(browser, config);
     await browser.register(fastifyCookie);
     registerHealthRoutes(browser, deps);
@@ -409,6 +414,18 @@ export async function buildApp(
       registerAdminRoutes(ownerScope, deps);
     });
     await registerConsoleAssets(browser, config.consoleDistDir);
-  });
-  return app;
+  }
+}
+
+/**
+ * Every answer names its request (X-Request-Id). Set before the handler runs (a synchronous
+ * hook, no promise per request); Fastify keeps headers set this early on error replies too.
+ */
+function answerRequestId(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  done: (error?: Error) => void,
+): void {
+  reply.header('x-request-id', request.id);
+  done();
 }

@@ -26,6 +26,19 @@ function checkRequestText(
   done(problem ? badRequest(problem) : undefined);
 }
 
+/**
+ * The same check for the client API, called in its handlers instead of a hook (issue 23). Its
+ * routes have no path parameters, and a URL without `?` has an empty query: the common
+ * request costs one `includes` and one `typeof`.
+ */
+export function refuseUncleanClientText(request: FastifyRequest): void {
+  if (!request.url.includes('?') && typeof request.body !== 'string') return;
+  const problem =
+    problemIn('query', request.query) ??
+    (typeof request.body === 'string' ? problemIn('body', request.body) : null);
+  if (problem) throw badRequest(problem);
+}
+
 function problemIn(where: string, value: unknown): string | null {
   const path = findUncleanText(value);
   return path ? uncleanTextMessage(path.length > 0 ? path : [where], CLEAN_TEXT_MESSAGE) : null;

@@ -21,7 +21,10 @@ type Observe = (request: FastifyRequest, reply: FastifyReply) => void;
  * status class and one observe of `reply.elapsedTime`: no label hashing, no route lookup.
  * Call before any route is registered (the onRoute hook sees only later routes).
  */
-export function observeHttpRequests(app: FastifyInstance, histogram: HotPathHistogram): void {
+export function observeHttpRequests(
+  app: FastifyInstance,
+  histogram: HotPathHistogram,
+): UnmatchedObserver {
   const observerFor = (route: string): Observe => {
     const cellsByMethod = new Map<string, (HistogramCell | undefined)[]>();
     return (request, reply) => {
@@ -53,10 +56,24 @@ export function observeHttpRequests(app: FastifyInstance, histogram: HotPathHist
       : [hook];
   });
 
-  // Not-found handlers are no route: onRoute never sees them, a scope-wide hook does.
+  // Not-found handlers are no route: onRoute never sees them. No app-wide hook either (it
+  // would run on every client-API request): each scope takes one of these.
   const observeUnmatched = observerFor(UNMATCHED_ROUTE);
-  app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) observeUnmatched(request, reply);
-    done();
-  });
+  return {
+    hook: (request, reply, done) => {
+      if (request.is404) observeUnmatched(request, reply);
+      done();
+    },
+    onFinish: (request, reply) => {
+      reply.raw.once('finish', () => observeUnmatched(request, reply));
+    },
+  };
+}
+
+/** How the scopes time requests no route matched. */
+export interface UnmatchedObserver {
+  /** A scope-wide onResponse hook (for scopes where a hook per request costs nothing that matters). */
+  hook: onResponseHookHandler;
+  /** Called by a not-found handler: times the answer when it has been sent, no hook needed. */
+  onFinish: Observe;
 }

@@ -29,6 +29,7 @@ import {
   type ClientVerifyResponse,
 } from '@latchkey/contracts';
 import type { AppDependencies } from '../../app.ts';
+import { refuseUncleanClientText } from '../../http/refuse-unclean-request-text.ts';
 import { isWellFormedApiKey } from '../../lib/api-keys.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
@@ -37,7 +38,7 @@ import { createRequestRateLimiter } from '../../lib/rate-limiter.ts';
 import { deriveServerSigningKey } from '../../lib/server-signing-key.ts';
 import { createEd25519Signer } from '../../lib/ed25519-signer.ts';
 import type { AppMetrics } from '../../metrics/app-metrics.ts';
-import { UNMATCHED_ROUTE } from '../../metrics/observe-http-requests.ts';
+import { UNMATCHED_ROUTE, type UnmatchedObserver } from '../../metrics/observe-http-requests.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import { createBlacklistMatcher } from '../blacklist/find-blacklist-match.ts';
 import {
@@ -105,6 +106,8 @@ export async function registerClientApiRoutes(
   deps: Pick<AppDependencies, 'config' | 'database' | 'clock' | 'applicationEvents'> & {
     activity: ActivityRecorder;
     metrics: AppMetrics | null;
+    /** Times 404s in the HTTP metrics (no scope-wide hook on the hot path). */
+    observeUnmatched: UnmatchedObserver | null;
   },
 ): Promise<void> {
   const { config, clock, activity } = deps;
@@ -236,9 +239,11 @@ export async function registerClientApiRoutes(
    */
   const identifyClient = (
     request: FastifyRequest,
-    _reply: FastifyReply,
+    reply: FastifyReply,
     done: (error?: Error) => void,
   ) => {
+    // What the app-wide hook does for the other scopes, here in the one hook v1 has.
+    reply.header('x-request-id', request.id);
     const nonce = request.headers[clientApiHeaders.nonce];
     const isNonceValid =
       nonce === undefined ||
@@ -336,9 +341,20 @@ export async function registerClientApiRoutes(
       v1.setErrorHandler((error: FastifyError | ClientApiError, request, reply) =>
         handleClientApiError(error, request, reply, countError),
       );
-      v1.setNotFoundHandler((request, reply) =>
-        handleClientApiNotFound(request, reply, countError),
-      );
+      v1.setNotFoundHandler((request, reply) => {
+        deps.observeUnmatched?.onFinish(request, reply);
+        refuseUncleanClientText(request);
+        return handleClientApiNotFound(request, reply, countError);
+      });
+      // Guide rule 12's edge for what the JSON parser does not see, where the other scopes'
+      // preValidation hook would run (after parsing, before the handler), without a hook.
+      v1.addHook('onRoute', (route) => {
+        const handler = route.handler;
+        route.handler = function checkedHandler(request, reply) {
+          refuseUncleanClientText(request);
+          return handler.call(this, request, reply);
+        };
+      });
       v1.addHook('onRequest', identifyClient);
       v1.addHook('onSend', signResponse);
       v1.setReplySerializer(serializeClientAnswer);

@@ -103,6 +103,20 @@ const CALLS: Call[] = [
     body: 'user_id=1',
   },
   { name: 'verify, NUL in the query', path: 'verify?x=%00', body: { user_id: USERS.alice } },
+  {
+    name: 'verify, NUL in the query and malformed JSON',
+    path: 'verify?x=%00',
+    headers: { 'content-type': 'application/json' },
+    body: '{"user_id":',
+  },
+  {
+    name: 'verify, NUL in text/plain',
+    path: 'verify',
+    headers: { 'content-type': 'text/plain' },
+    body: 'user\u0000id',
+  },
+  { name: 'unknown path, NUL in the query', path: 'no-such-call?x=%00', body: {} },
+  { name: 'public key, NUL in the query', method: 'GET', path: 'public-key?x=%00', apiKey: null },
   { name: 'verify, a query string', path: 'verify?x=1', body: { user_id: USERS.alice } },
   { name: 'verify, no API key', path: 'verify', apiKey: null, body: { user_id: USERS.alice } },
   {
