@@ -63,6 +63,27 @@ function startEmulatorIfConfigured(config: Config): Promise<RunningAuthEmulator 
     : Promise.resolve(null);
 }
 
+/**
+ * The console's workers also lower their PostgreSQL backends' priority where the operating
+ * system allows it (issue 23): most of a heavy console read's CPU is spent there.
+ */
+function backendNicenessFor(config: Config, side: ServedSide) {
+  const split = config.clientApiListener;
+  if (side === 'everything' || !split) return {};
+  const applicationName = `latchkey-${side}`;
+  if (side !== 'console' || split.consoleNiceness === 0) return { applicationName };
+  return {
+    applicationName,
+    backendNiceness: {
+      niceness: split.consoleNiceness,
+      onRefused: (error: Error) =>
+        console.warn(
+          `The console's database connections keep their CPU priority (${error.message}): only its worker processes yield to the client API's. See README, "The client API on a port of its own".`,
+        ),
+    },
+  };
+}
+
 /** One instance: this process, or one worker of a cluster (whose parent owns the emulator). */
 async function serve(
   config: Config,
@@ -75,7 +96,7 @@ async function serve(
   const [database, emulator] = await Promise.all([
     openDatabase(
       config.database.kind === 'postgres'
-        ? config.database
+        ? { ...config.database, ...backendNicenessFor(config, options.side) }
         : { kind: 'pglite', dataDir: config.database.dataDir },
     ),
     emulatorStarting,

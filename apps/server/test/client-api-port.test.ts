@@ -215,4 +215,22 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the client API on a port of its o
       }
     },
   );
+
+  it.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
+    "lowers the console's PostgreSQL backends too, where the server may (root here), and not the client API's",
+    async () => {
+      // The console worker has used its pool by now (the pause above); the client API's too.
+      const { rows } = await database.query({
+        text: `select pid, application_name from pg_stat_activity
+               where application_name in ('latchkey-console', 'latchkey-client-api')`,
+      });
+      const sides = new Set(rows.map((row) => row.application_name));
+      expect(sides).toEqual(new Set(['latchkey-console', 'latchkey-client-api']));
+      for (const row of rows) {
+        expect(nicenessOf(`/proc/${String(row.pid)}/stat`), String(row.application_name)).toBe(
+          row.application_name === 'latchkey-console' ? CONSOLE_NICENESS : 0,
+        );
+      }
+    },
+  );
 });

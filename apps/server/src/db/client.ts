@@ -1,4 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
+import type { Pool } from 'pg';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { serverAssetPaths } from '../server-asset-paths.ts';
@@ -23,7 +25,20 @@ export type DatabaseTarget =
        */
       loadDataDir?: Blob;
     }
-  | { kind: 'postgres'; url: string; poolSize: number };
+  | {
+      kind: 'postgres';
+      url: string;
+      poolSize: number;
+      /**
+       * Issue 23: each pool connection's PostgreSQL backend is given this niceness when the
+       * operating system allows it (the database on this machine, and the server running as
+       * root, as PostgreSQL's user, or with CAP_SYS_NICE), so the console's queries yield the
+       * CPU to the client API's. Told once when it is not allowed.
+       */
+      backendNiceness?: { niceness: number; onRefused: (error: Error) => void };
+      /** The pool's name in pg_stat_activity (the side a worker serves, with CLIENT_API_PORT). */
+      applicationName?: string;
+    };
 
 /** A statement for `DatabaseConnection.query`; a name makes node-postgres prepare it once per connection. */
 export interface RawStatement {
@@ -103,11 +118,16 @@ export async function openDatabase(
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize });
+    const pool = new pg.Pool({
+      connectionString: target.url,
+      max: target.poolSize,
+      ...(target.applicationName ? { application_name: target.applicationName } : {}),
+    });
     // An idle connection can die under us (a database restart, a failover, an admin's
     // pg_terminate_backend). Without a listener node-postgres rethrows that as an uncaught
     // exception and the whole server exits; the pool replaces the connection on next use.
     pool.on('error', onConnectionError);
+    if (target.backendNiceness) lowerBackendPriority(pool, target.backendNiceness);
     const db = drizzle(pool, { schema, ...(logger ? { logger } : {}) });
     // drizzle's migrator takes no lock: two instances starting at once would both apply a
     // new migration, and one would fail. The lock waits on a connection of its own while
@@ -220,4 +240,31 @@ export async function openDatabase(
     close: () => client.close(),
     poolUsage: () => null,
   };
+}
+
+/**
+ * Lowers the CPU priority of each new connection's backend process (issue 23). Its pid is the
+ * one the server announced when the connection opened. A pid that is not a local PostgreSQL process (a database on
+ * another machine, whose pids mean nothing here) or a refusal (EPERM) stops all attempts.
+ */
+function lowerBackendPriority(
+  pool: Pool,
+  { niceness, onRefused }: { niceness: number; onRefused: (error: Error) => void },
+): void {
+  let isAllowed = true;
+  pool.on('connect', (client) => {
+    // Sent by the server at connection start (BackendKeyData): no query needed.
+    const pid = (client as unknown as { processID?: number }).processID;
+    if (!isAllowed || !pid) return;
+    try {
+      const command = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      if (command !== 'postgres') {
+        throw new Error(`process ${pid} is ${command}, not a local PostgreSQL backend`);
+      }
+      setPriority(pid, niceness);
+    } catch (error) {
+      isAllowed = false;
+      onRefused(error as Error);
+    }
+  });
 }
