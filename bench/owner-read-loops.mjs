@@ -1,23 +1,28 @@
-// A worker thread of bench/scale.mjs: `loops` loops that each run the console's heaviest
-// reads one after another without pause, until told to stop. In a thread of its own so the
-// verify timings of the main thread are not delayed by this thread's handling of the reads'
-// answers: a vendor's program and the console run on different machines, not in one event loop.
-import { parentPort, workerData } from 'node:worker_threads';
+// A child process of bench/scale.mjs: `loops` loops that each run the console's heaviest
+// reads one after another without pause, until told to stop. A process of its own, as the
+// consoles' browsers are: its handling of the reads' answers neither delays the verify
+// timings' event loop nor shares its CPU priority (SCALE_LOOPS_NICENESS runs it under `nice`).
+// Each read's time is sent back with the count, for the reads' own p95 under the load.
+import { performance } from 'node:perf_hooks';
 
-const { base, headers, paths, loops } = workerData;
-let isLoading = true;
-let readsDone = 0;
-parentPort.on('message', (message) => {
+const { base, headers, paths, loops } = JSON.parse(process.argv[2]);
+const parentPort = { postMessage: (message) => process.send(message) };
+process.on('message', (message) => {
   if (message === 'stop') isLoading = false;
 });
+let isLoading = true;
+let readsDone = 0;
+const times = [];
 let warmLoops = 0;
 const readers = Array.from({ length: loops }, async (_, index) => {
   let isWarm = false;
   while (isLoading) {
     const path = paths[(index + readsDone) % paths.length];
+    const startedAt = performance.now();
     const response = await fetch(`${base}${path}`, { headers });
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`${path}: ${response.status}`);
+    if (isWarm) times.push(performance.now() - startedAt);
     readsDone += 1;
     if (!isWarm) {
       // The loop has its connection and has been answered once: its load is on. The timings
@@ -29,4 +34,4 @@ const readers = Array.from({ length: loops }, async (_, index) => {
   }
 });
 await Promise.all(readers);
-parentPort.postMessage({ readsDone });
+process.send({ readsDone, times }, () => process.disconnect());

@@ -65,16 +65,43 @@ const [file] = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofi
 const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'));
 const selfTime = new Map();
 const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+const byOrigin = new Map();
 const deltas = profile.timeDeltas;
+// Only the load: the samples of the last BENCH_DURATION seconds before the server stopped
+// (start-up and seeding come before; stopping takes a few milliseconds after).
+const loadStartsAt = profile.endTime - DURATION * 1e6;
+let at = profile.startTime;
 let total = 0;
 profile.samples.forEach((id, index) => {
+  at += deltas[index] ?? 0;
+  if (at < loadStartsAt) return;
   const { callFrame } = byId.get(id);
-  const where = `${callFrame.functionName || '(anonymous)'} ${callFrame.url.replace(/.*node_modules\//, '~/').replace(/.*\/work\/[^/]+\//, '')}:${callFrame.lineNumber + 1}`;
+  if (callFrame.functionName === '(idle)') return;
+  const url = callFrame.url
+    .replace(/.*node_modules\//, '~/')
+    .replace(/.*\/(apps|bench|packages)\//, '$1/');
+  const where = `${callFrame.functionName || '(anonymous)'} ${url}:${callFrame.lineNumber + 1}`;
+  const origin = url.startsWith('~/')
+    ? url
+        .split('/')
+        .slice(0, url.startsWith('~/@') ? 3 : 2)
+        .join('/')
+    : url.startsWith('node:')
+      ? url.split('/').slice(0, 3).join('/')
+      : url.startsWith('apps/') || url.startsWith('packages/')
+        ? 'ours'
+        : callFrame.functionName || '(native)';
   selfTime.set(where, (selfTime.get(where) ?? 0) + (deltas[index] ?? 0));
+  byOrigin.set(origin, (byOrigin.get(origin) ?? 0) + (deltas[index] ?? 0));
   total += deltas[index] ?? 0;
 });
-const rows = [...selfTime].sort((a, b) => b[1] - a[1]).slice(0, 40);
-for (const [where, time] of rows) {
-  process.stdout.write(`${((100 * time) / total).toFixed(1).padStart(5)}%  ${where}\n`);
-}
+const print = (rows) => {
+  for (const [where, time] of rows) {
+    process.stdout.write(`${((100 * time) / total).toFixed(1).padStart(5)}%  ${where}\n`);
+  }
+};
+process.stdout.write('Busy time during the load, by where the code comes from:\n');
+print([...byOrigin].sort((a, b) => b[1] - a[1]).slice(0, 20));
+process.stdout.write('\nBy function (self time):\n');
+print([...selfTime].sort((a, b) => b[1] - a[1]).slice(0, 40));
 process.stdout.write(`\nProfile: ${join(profileDir, file)}\n`);

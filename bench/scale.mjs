@@ -12,18 +12,36 @@
 //   does not delay the verify timings' own event loop.
 // - Explains every query of each owner read (EXPLAIN ANALYZE of the server's own statements)
 //   into SCALE_PLANS_FILE (default: a file in the temporary directory, printed at the end).
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Worker } from 'node:worker_threads';
-import { median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+import {
+  freePort,
+  median,
+  prepareDatabase,
+  startChild,
+  stopChild,
+  waitUntilHealthy,
+} from './bench-kit.mjs';
 
 const SAMPLES = Number(process.env.SCALE_SAMPLES ?? 40);
 const VERIFY_SAMPLES = Number(process.env.SCALE_VERIFY_SAMPLES ?? 400);
 const READERS = Number(process.env.SCALE_READERS ?? 4);
-const TARGETS = { ownerReadP95Ms: 50, verifyUnderLoadRatio: 2 };
+// Issue 23: verify under the owner reads ≤ 1.5× idle, and the reads beside it ≤ 2× alone.
+const TARGETS = { ownerReadP95Ms: 50, verifyUnderLoadRatio: 1.5, readsUnderLoadRatio: 2 };
+/** The settings the noisy-neighbour figures are taken in, each NOISY_RUNS times. */
+const NOISY_SETTINGS = (process.env.SCALE_SETTINGS ?? 'one,split').split(',');
+const NOISY_RUNS = Number(process.env.SCALE_NOISY_RUNS ?? 3);
+const NOISY_READS_ALONE_MS = 10_000;
+/**
+ * The read loops' niceness: 0 by default, everything on one machine at one priority. Above 0
+ * approximates consoles whose browsers are on other machines (issue 23 allows the load
+ * generator to be set apart where the two cores make it the bottleneck).
+ */
+const LOOPS_NICENESS = Number(process.env.SCALE_LOOPS_NICENESS ?? 0);
 
 const log = (message) => process.stderr.write(`${message}\n`);
 
@@ -64,18 +82,55 @@ const percentile = (values, fraction) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 };
 
+/**
+ * The recommended production setting (issue 23) on the seeded database: the real server
+ * (main.ts) with CLIENT_API_PORT, one client-API worker and one console worker (niceness 10).
+ * A non-demo Firebase project, so no Auth emulator starts: the owner's session is seeded.
+ */
+async function startSplitServer({ databaseUrl, serverSecret }) {
+  const [consolePort, clientPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: String(consolePort),
+      CLIENT_API_PORT: String(clientPort),
+      CLIENT_API_WORKERS: process.env.SCALE_CLIENT_API_WORKERS ?? '1',
+      WEB_CONCURRENCY: process.env.SCALE_CONSOLE_WORKERS ?? '1',
+      DATABASE_URL: databaseUrl,
+      SERVER_SECRET: serverSecret,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-scale-split-')),
+      LOG_LEVEL: 'warn',
+      SERVE_CONSOLE: 'false',
+      CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
+      FIREBASE_PROJECT_ID: 'latchkey-bench',
+      FIREBASE_API_KEY: 'unused',
+      FIREBASE_AUTH_DOMAIN: 'unused.example.com',
+      RETENTION_SWEEP_INTERVAL_MINUTES: '1440',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const consoleBase = `http://127.0.0.1:${consolePort}`;
+  const clientBase = `http://127.0.0.1:${clientPort}`;
+  await waitUntilHealthy(child, `${consoleBase}/api/health`);
+  await waitUntilHealthy(child, `${clientBase}/api/health`);
+  return { child, consoleBase, clientBase };
+}
+
 async function main() {
   const database = await prepareDatabase();
   const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-scale-'));
   const plansFile =
     process.env.SCALE_PLANS_FILE ?? join(tmpdir(), `latchkey-scale-plans-${Date.now()}.txt`);
+  const serverSecret = randomBytes(32).toString('base64url');
   let server;
   try {
     log(`Seeding and starting Latchkey on PostgreSQL (${database.label})...`);
     server = await startChild(['--import', 'tsx', 'bench/scale-server.ts'], {
       DATABASE_URL: database.url,
       DATA_DIR: dataDir,
-      SERVER_SECRET: randomBytes(32).toString('base64url'),
+      SERVER_SECRET: serverSecret,
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
       SERVE_CONSOLE: 'false',
@@ -191,9 +246,9 @@ async function main() {
       }
       return { ms, bytes: body.byteLength };
     };
-    const clientCall = async (path, body) => {
+    const clientCall = async (path, body, clientBase = base) => {
       const startedAt = performance.now();
-      const response = await fetch(`${base}/api/v1/${path}`, {
+      const response = await fetch(`${clientBase}/api/v1/${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
         body: JSON.stringify(body),
@@ -203,12 +258,77 @@ async function main() {
       if (!answer.success) throw new Error(`${path}: ${JSON.stringify(answer)}`);
       return ms;
     };
-    const verifyTimes = async (count) => {
+    const verifyTimes = async (count, clientBase = base) => {
       const times = [];
       for (let i = 0; i < count; i += 1) {
-        times.push(await clientCall('verify', { user_id: users[i % users.length].id }));
+        times.push(await clientCall('verify', { user_id: users[i % users.length].id }, clientBase));
       }
       return times;
+    };
+
+    /** The heaviest reads run by READERS loops on `ownerBase` until `during` resolves. */
+    const heavyReadPaths = heavyReads.map(
+      (name) => ownerReads.find(([readName]) => readName === name)[1],
+    );
+    const readLoopsDuring = async (ownerBase, during) => {
+      const workload = {
+        base: ownerBase,
+        headers: ownerHeaders,
+        paths: heavyReadPaths,
+        loops: READERS,
+      };
+      const script = new URL('./owner-read-loops.mjs', import.meta.url).pathname;
+      const readLoops = spawn(
+        'nice',
+        ['-n', String(LOOPS_NICENESS), process.execPath, script, JSON.stringify(workload)],
+        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
+      );
+      const messages = [];
+      let onMessage = () => {};
+      readLoops.on('message', (message) => {
+        messages.push(message);
+        onMessage();
+      });
+      const next = (key) =>
+        new Promise((resolve, reject) => {
+          const check = () => {
+            const found = messages.find((message) => key in message);
+            if (found) resolve(found);
+          };
+          onMessage = check;
+          readLoops.once('exit', (code) => reject(new Error(`read loops exited with ${code}`)));
+          check();
+        });
+      await next('started');
+      const result = await during();
+      const finished = next('readsDone');
+      readLoops.send('stop');
+      const { readsDone, times } = await finished;
+      return { result, readsDone, readTimes: times };
+    };
+
+    /**
+     * Issue 23's noisy neighbour, in one setting: verify's p95 idle and while READERS loops run
+     * the heaviest owner reads, and the reads' own p95 in those loops with and without the
+     * verify timings beside them (slowed, never starved).
+     */
+    const noisyNeighbour = async ({ clientBase, ownerBase }) => {
+      await verifyTimes(50, clientBase);
+      const idle = await verifyTimes(VERIFY_SAMPLES, clientBase);
+      const alone = await readLoopsDuring(
+        ownerBase,
+        () => new Promise((resolve) => setTimeout(resolve, NOISY_READS_ALONE_MS)),
+      );
+      const loaded = await readLoopsDuring(ownerBase, () =>
+        verifyTimes(VERIFY_SAMPLES, clientBase),
+      );
+      return {
+        idleP95: percentile(idle, 0.95),
+        loadedP95: percentile(loaded.result, 0.95),
+        readsDone: loaded.readsDone,
+        readsAloneP95: percentile(alone.readTimes, 0.95),
+        readsLoadedP95: percentile(loaded.readTimes, 0.95),
+      };
     };
 
     const rows = [];
@@ -263,26 +383,28 @@ async function main() {
     await verifyTimes(50);
     const idleVerify = await verifyTimes(VERIFY_SAMPLES);
 
-    log(`Timing verify while ${READERS} loops run the heaviest owner reads...`);
-    const readLoops = new Worker(new URL('./owner-read-loops.mjs', import.meta.url), {
-      workerData: {
-        base,
-        headers: ownerHeaders,
-        paths: heavyReads.map((name) => ownerReads.find(([readName]) => readName === name)[1]),
-        loops: READERS,
-      },
-    });
-    const loopsFinished = new Promise((resolve, reject) => {
-      readLoops.on('message', (message) => {
-        if ('readsDone' in message) resolve(message.readsDone);
-      });
-      readLoops.on('error', reject);
-    });
-    await new Promise((resolve) => readLoops.once('message', resolve));
-    const loadedVerify = await verifyTimes(VERIFY_SAMPLES);
-    readLoops.postMessage('stop');
-    const readsDone = await loopsFinished;
-    await readLoops.terminate();
+    const noisy = [];
+    for (const setting of NOISY_SETTINGS) {
+      let split = null;
+      try {
+        if (setting === 'split') {
+          log('Starting the recommended production setting (CLIENT_API_PORT, two processes)...');
+          split = await startSplitServer({ databaseUrl: database.url, serverSecret });
+        }
+        const bases =
+          setting === 'split'
+            ? { clientBase: split.clientBase, ownerBase: split.consoleBase }
+            : { clientBase: base, ownerBase: base };
+        for (let run = 1; run <= NOISY_RUNS; run += 1) {
+          log(
+            `Verify while ${READERS} loops run the heaviest owner reads (${setting}, run ${run})...`,
+          );
+          noisy.push({ setting, run, ...(await noisyNeighbour(bases)) });
+        }
+      } finally {
+        if (split) await stopChild(split.child);
+      }
+    }
 
     log('Explaining the owner reads...');
     for (const [, path] of ownerReads) await ownerRead(path, { 'x-bench-explain': '1' });
@@ -294,8 +416,6 @@ async function main() {
     const ms = (value) => `${value.toFixed(1)} ms`;
     const size = (bytes) => (bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} B`);
     const pass = (ok) => (ok ? 'met' : 'MISSED');
-    const idleP95 = percentile(idleVerify, 0.95);
-    const loadedP95 = percentile(loadedVerify, 0.95);
     const lines = [
       `Latchkey bench:scale, ${new Date().toISOString().slice(0, 10)}`,
       `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}`,
@@ -314,8 +434,16 @@ async function main() {
       '| client call | p50 | p95 |',
       '| --- | --- | --- |',
       `| login | ${ms(median(loginTimes))} | ${ms(percentile(loginTimes, 0.95))} |`,
-      `| verify, idle | ${ms(median(idleVerify))} | ${ms(idleP95)} |`,
-      `| verify, while ${READERS} loops run the heaviest owner reads (${readsDone} reads) | ${ms(median(loadedVerify))} | ${ms(loadedP95)}: ${(loadedP95 / idleP95).toFixed(2)}× idle (≤ 2×: ${pass(loadedP95 / idleP95 <= TARGETS.verifyUnderLoadRatio)}) |`,
+      `| verify, idle | ${ms(median(idleVerify))} | ${ms(percentile(idleVerify, 0.95))} |`,
+      '',
+      `Verify while ${READERS} loops run the heaviest owner reads (${heavyReads.join(', ')}): "one" is one process serving everything, "split" the recommended production setting (CLIENT_API_PORT: the client API's worker and the console's, at niceness 10, on one PostgreSQL). The read loops run in a process of their own at niceness ${LOOPS_NICENESS}.`,
+      '',
+      `| setting | run | verify p95 idle | verify p95 loaded | × idle (≤ ${TARGETS.verifyUnderLoadRatio}×) | reads p95 alone | reads p95 beside verify | × alone (≤ ${TARGETS.readsUnderLoadRatio}×) | reads |`,
+      '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+      ...noisy.map(
+        (row) =>
+          `| ${row.setting} | ${row.run} | ${ms(row.idleP95)} | ${ms(row.loadedP95)} | ${(row.loadedP95 / row.idleP95).toFixed(2)}× (${pass(row.loadedP95 / row.idleP95 <= TARGETS.verifyUnderLoadRatio)}) | ${ms(row.readsAloneP95)} | ${ms(row.readsLoadedP95)} | ${(row.readsLoadedP95 / row.readsAloneP95).toFixed(2)}× (${pass(row.readsLoadedP95 / row.readsAloneP95 <= TARGETS.readsUnderLoadRatio)}) | ${row.readsDone} |`,
+      ),
       '',
       `Query plans: ${plansFile}`,
       largeScans.length
