@@ -244,8 +244,9 @@ export async function openDatabase(
 
 /**
  * Lowers the CPU priority of each new connection's backend process (issue 23). Its pid is the
- * one the server announced when the connection opened. A pid that is not a local PostgreSQL process (a database on
- * another machine, whose pids mean nothing here) or a refusal (EPERM) stops all attempts.
+ * one the server announced when the connection opened. A pid that is not a local PostgreSQL
+ * process (a database on another machine, whose pids mean nothing here) or a refusal (EPERM)
+ * stops all attempts.
  */
 function lowerBackendPriority(
   pool: Pool,

@@ -242,7 +242,7 @@ export async function registerClientApiRoutes(
     reply: FastifyReply,
     done: (error?: Error) => void,
   ) => {
-    // What the app-wide hook does for the other scopes, here in the one hook v1 has.
+    // What the other scopes' onRequest hook does (app.ts), here in the one hook v1 has.
     reply.header('x-request-id', request.id);
     const nonce = request.headers[clientApiHeaders.nonce];
     const isNonceValid =
