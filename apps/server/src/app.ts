@@ -36,6 +36,8 @@ import {
 } from './modules/activity/activity-recorder.ts';
 import { registerActivityRoutes } from './modules/activity/routes.ts';
 import { registerAdminRoutes } from './modules/admin/routes.ts';
+import { registerApiTokenRoutes } from './modules/api-tokens/routes.ts';
+import { registerManagementApi } from './modules/management-api/register-management-api.ts';
 import {
   createApplicationEvents,
   type ApplicationEvents,
@@ -375,6 +377,8 @@ export async function buildApp(
     if (observeUnmatched) rest.addHook('onResponse', observeUnmatched.hook);
     if (servesClientApi) registerDownloadRoutes(rest, { ...deps, storage: fileStorage });
     registerMetricsRoute(rest, { metrics, config });
+    // Bearer tokens only, beside (not inside) the browser's scope: no cookie is ever read there.
+    if (servesConsole) await registerManagementApi(rest, deps);
     await rest.register(registerBrowserScope);
   });
   return app;
@@ -412,6 +416,7 @@ export async function buildApp(
       registerWebhookRoutes(ownerScope, deps);
       registerIntegrationRoutes(ownerScope, deps);
       registerAdminRoutes(ownerScope, deps);
+      registerApiTokenRoutes(ownerScope, deps);
     });
     await registerConsoleAssets(browser, config.consoleDistDir);
   }

@@ -86,6 +86,8 @@ const environmentSchema = z.object({
   ACTIVITY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   /** Live console streams (GET /api/events) one account may hold open on one instance; the next is 429. */
   SSE_MAX_CONNECTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
+  /** Management API calls one token may make a minute, counted across instances (issue 27). */
+  MANAGE_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Shortest password a new end user may choose (register, owner create and change). */
   END_USER_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(128).default(8),
   /** Ended sessions are deleted after this many days; open ones silent this long are ended. */
@@ -196,6 +198,8 @@ export interface Config {
   activity: { flushIntervalMs: number; batchSize: number };
   /** Live console streams one account may hold open on one instance (issue 26). */
   sseMaxConnectionsPerAccount: number;
+  /** The management API's calls per token per minute (issue 27). */
+  manageApiRateLimitPerMinute: number;
   endUserPasswordMinLength: number;
   /** What a newly created (not the first) account may do. */
   defaultAccountPermissions: Permission[];
@@ -350,6 +354,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       batchSize: env.ACTIVITY_BATCH_SIZE,
     },
     sseMaxConnectionsPerAccount: env.SSE_MAX_CONNECTIONS_PER_ACCOUNT,
+    manageApiRateLimitPerMinute: env.MANAGE_API_RATE_LIMIT_PER_MINUTE,
     endUserPasswordMinLength: env.END_USER_PASSWORD_MIN_LENGTH,
     defaultAccountPermissions: env.DEFAULT_ACCOUNT_PERMISSIONS,
     retention: {

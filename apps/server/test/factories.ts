@@ -20,6 +20,10 @@ import {
   type CreateWebhookRequest,
   type Plan,
   type Webhook,
+  apiTokenScopes,
+  createdApiTokenSchema,
+  type CreateApiTokenRequest,
+  type CreatedApiToken,
 } from '@latchkey/contracts';
 import type { Database } from '../src/db/client.ts';
 import {
@@ -174,6 +178,22 @@ export async function createApplicationViaApi(
   });
   if (response.statusCode !== 201) throw new Error(`create application: ${response.body}`);
   return applicationSchema.parse(response.json());
+}
+
+/** Creates a management API token the way the API Tokens page does (all scopes by default). */
+export async function createApiTokenViaApi(
+  app: FastifyInstance,
+  owner: SignedInOwner,
+  body: Partial<CreateApiTokenRequest> = {},
+): Promise<CreatedApiToken> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/api-tokens',
+    headers: owner.headers,
+    payload: { name: 'Shop', scopes: [...apiTokenScopes], ...body },
+  });
+  if (response.statusCode !== 201) throw new Error(`create API token: ${response.body}`);
+  return createdApiTokenSchema.parse(response.json());
 }
 
 /** Creates a webhook the way the console does, through POST /api/webhooks (to a public address). */

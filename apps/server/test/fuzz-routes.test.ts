@@ -73,10 +73,14 @@ import {
   putUserVariableRequestSchema,
   updateApplicationVariableRequestSchema,
   userVariableParamsSchema,
+  apiTokenParamsSchema,
+  createApiTokenRequestSchema,
+  problemSchema,
 } from '@latchkey/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
   createAppUserViaApi,
+  createApiTokenViaApi,
   createApplicationViaApi,
   createPlanViaApi,
   createWebhookViaApi,
@@ -90,7 +94,7 @@ import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './
  * parses, listed here by hand; a route registered without an entry fails the first test, so
  * a new route must be added to the map (and so to the fuzzing).
  */
-type Caller = 'owner' | 'client' | 'public' | 'portal';
+type Caller = 'owner' | 'client' | 'public' | 'portal' | 'manage';
 interface RouteSchemas {
   caller: Caller;
   body?: z.ZodType;
@@ -170,6 +174,15 @@ const routeSchemas: Record<string, RouteSchemas> = {
     body: portalPasswordRequestSchema,
   },
   'GET /portal/:publicId': { caller: 'public', params: portalParamsSchema },
+  'GET /api/api-tokens': { caller: 'owner' },
+  'POST /api/api-tokens': { caller: 'owner', body: createApiTokenRequestSchema },
+  'DELETE /api/api-tokens/:id': { caller: 'owner', params: apiTokenParamsSchema },
+  'GET /api/manage/v1/applications': { caller: 'manage' },
+  'GET /api/manage/v1/applications/:id': { caller: 'manage', params: applicationParamsSchema },
+  'GET /api/manage/v1/applications/:id/stats': {
+    caller: 'manage',
+    params: applicationParamsSchema,
+  },
   'GET /api/config': { caller: 'public' },
   'POST /api/auth/firebase-login': { caller: 'public', body: firebaseLoginRequestSchema },
   'GET /api/logout': { caller: 'public' },
@@ -506,6 +519,9 @@ interface Fixtures {
   portalCookie: string;
   /** An application variable (issue 25). */
   variableId: string;
+  /** A management API token with every scope, and another token the DELETE route revokes. */
+  manageToken: string;
+  apiTokenId: string;
 }
 
 function bodyArbitrary(
@@ -728,7 +744,9 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
   const validParams: Record<string, string> = {
     id: path.startsWith('/api/admin/users/')
       ? fixtures.otherAccountId
-      : String(path.startsWith('/api/webhooks/') ? fixtures.webhookId : fixtures.applicationId),
+      : path.startsWith('/api/api-tokens/')
+        ? fixtures.apiTokenId
+        : String(path.startsWith('/api/webhooks/') ? fixtures.webhookId : fixtures.applicationId),
     deliveryId: fixtures.deliveryId,
     appId: String(fixtures.applicationId),
     userId: fixtures.appUserId,
@@ -778,13 +796,28 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
                 .map((nonce) => ({ 'x-api-key': fixtures.apiKey, 'x-request-nonce': nonce })),
             },
           )
-        : schemas.caller === 'portal'
-          ? fc.constant({
-              origin: 'http://localhost',
-              'sec-fetch-site': 'same-origin',
-              cookie: fixtures.portalCookie,
-            })
-          : fc.constant({ origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
+        : schemas.caller === 'manage'
+          ? fc.oneof(
+              {
+                weight: 8,
+                arbitrary: fc.constant({ authorization: `Bearer ${fixtures.manageToken}` }),
+              },
+              {
+                weight: 1,
+                arbitrary: fc
+                  .string({ unit: fc.constantFrom(...'lk_ABCxyz019 \t'), maxLength: 60 })
+                  .map((token) => ({ authorization: `Bearer ${token}` })),
+              },
+              // An owner's cookie is no credential here.
+              { weight: 1, arbitrary: fc.constant({ cookie: fixtures.owner.cookie }) },
+            )
+          : schemas.caller === 'portal'
+            ? fc.constant({
+                origin: 'http://localhost',
+                'sec-fetch-site': 'same-origin',
+                cookie: fixtures.portalCookie,
+              })
+            : fc.constant({ origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
   return fc
     .tuple(params, queryArbitrary(schemas.query), body, callerHeaders)
     .map(([values, query, request, headers]) => {
@@ -817,6 +850,11 @@ function checkResponse(caller: Caller, url: string, response: LightMyRequestResp
   // Under /api/v1 the client API answers what reaches no route in its own shape (an unmatched
   // path, its 404, signed; a path parameter the router refused, its 400): a download URL
   // (public, the owner shape for its own answers) can come to either.
+  if (url.startsWith('/api/manage/')) {
+    expect(String(response.headers['content-type'])).toMatch(/^application\/problem\+json/);
+    expect(problemSchema.strict().safeParse(response.json()).success, response.body).toBe(true);
+    return;
+  }
   const isClientApiAnswer =
     caller === 'client' ||
     (url.startsWith('/api/v1/') && Object.hasOwn(response.json() as object, 'success'));
@@ -841,6 +879,7 @@ describe('fuzzing every route', () => {
       env: {
         PUBLIC_ORIGIN: 'http://localhost',
         CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000',
+        MANAGE_API_RATE_LIMIT_PER_MINUTE: '1000000',
         LOGIN_FAILURE_LIMIT: '1000',
         // Metrics on: their hooks then run on every route under fuzzed input too.
         METRICS_TOKEN: 'fuzz-metrics-token-0123456789',
@@ -906,6 +945,8 @@ describe('fuzzing every route', () => {
       .split('/')
       .at(-1)!;
     const other = await signInOwner(testApp.app);
+    const manageToken = await createApiTokenViaApi(testApp.app, owner);
+    const revocableToken = await createApiTokenViaApi(testApp.app, owner);
     const codeFileVersions = await testApp.app.inject({
       url: '/api/code-files/authentication.ts/versions',
       headers: owner.headers,
@@ -928,6 +969,8 @@ describe('fuzzing every route', () => {
       variableId: (variable.json() as { id: string }).id,
       fileId,
       downloadToken,
+      manageToken: manageToken.token,
+      apiTokenId: revocableToken.id,
     };
   });
   afterAll(() => testApp?.close());

@@ -20,9 +20,11 @@ import {
   subscriptions,
   webhookDeliveries,
   webhooks,
+  apiTokens,
 } from '../src/db/schema/index.ts';
 import {
   createApplicationViaApi,
+  createApiTokenViaApi,
   createAppUserViaApi,
   createPlanViaApi,
   createWebhookViaApi,
@@ -84,6 +86,8 @@ interface Fixture {
   /** An application variable, and a variable of the user (issue 25). */
   variableId: string;
   userVariableName: string;
+  /** A management API token of the account (issue 27). */
+  apiTokenId: string;
   /** A file of the application (issue 25). */
   fileId: string;
 }
@@ -468,6 +472,18 @@ const ownerRoutes: OwnerRoute[] = [
   { method: 'DELETE', path: '/api/admin/users/:id', asOtherOwner: needs('Manage Users') },
   { method: 'GET', path: '/api/admin/audit', asOtherOwner: needs('Access Admin Panel') },
   { method: 'GET', path: '/api/admin/overview', asOtherOwner: needs('View All Data') },
+  { method: 'GET', path: '/api/api-tokens', asOtherOwner: 'own-data' },
+  {
+    method: 'POST',
+    path: '/api/api-tokens',
+    body: { name: 'Intruder token', scopes: ['users:read'] },
+    asOtherOwner: 'own-data',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/api-tokens/:id',
+    asOtherOwner: { status: 404, message: 'API token not found' },
+  },
 ];
 
 /** Routes reachable without an owner session, on purpose. */
@@ -483,11 +499,12 @@ const publicRoutes = [
 ];
 
 /**
- * The public client API (authenticated by API key) and the end-user portal (by its own cookie;
- * portal.test.ts proves no owner cookie opens it): not owner routes.
+ * The public client API (authenticated by API key), the end-user portal (by its own cookie;
+ * portal.test.ts proves no owner cookie opens it) and the management API (by bearer token;
+ * management-api.test.ts proves no owner cookie opens it): not owner routes.
  */
 const isClientApiRoute = (url: string) =>
-  url.startsWith('/api/v1/') || url.startsWith('/api/portal/');
+  url.startsWith('/api/v1/') || url.startsWith('/api/portal/') || url.startsWith('/api/manage/');
 
 const routeKey = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 
@@ -496,7 +513,9 @@ function fill(path: string, fixture: Fixture): string {
     ? fixture.accountId
     : path.startsWith('/api/webhooks/')
       ? fixture.webhookId
-      : fixture.applicationId;
+      : path.startsWith('/api/api-tokens/')
+        ? fixture.apiTokenId
+        : fixture.applicationId;
   return path
     .replace(':id', String(id))
     .replace(':deliveryId', fixture.deliveryId)
@@ -580,6 +599,11 @@ describe('every owner route is closed to everyone but its owner', () => {
         .where(inArray(appUserDevices.applicationId, applicationIds))
         .orderBy(appUserDevices.id),
       webhooks: victimWebhooks,
+      apiTokens: await db
+        .select()
+        .from(apiTokens)
+        .where(eq(apiTokens.ownerAccountId, victim.accountId))
+        .orderBy(apiTokens.id),
       deliveries: await db
         .select()
         .from(webhookDeliveries)
@@ -713,6 +737,7 @@ describe('every owner route is closed to everyone but its owner', () => {
       variableId: (variable.json() as { id: string }).id,
       userVariableName,
       fileId: (uploaded.json() as { id: string }).id,
+      apiTokenId: (await createApiTokenViaApi(testApp.app, owner, { scopes: ['users:read'] })).id,
     };
   };
 
@@ -737,7 +762,14 @@ describe('every owner route is closed to everyone but its owner', () => {
     // scoping of the data, not a missing permission (owner-route-permissions.test.ts has those).
     await testApp.database.db
       .update(ownerAccounts)
-      .set({ permissions: ['manage_applications', 'delete_applications', 'edit_code'] })
+      .set({
+        permissions: [
+          'manage_applications',
+          'delete_applications',
+          'edit_code',
+          'manage_api_tokens',
+        ],
+      })
       .where(eq(ownerAccounts.id, attacker.accountId));
     victimData = await createFixture(victim);
     const db = testApp.database.db;
@@ -830,6 +862,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           variableId: randomUUID(),
           userVariableName: 'never_set',
           fileId: randomUUID(),
+          apiTokenId: randomUUID(),
         },
         attacker.headers,
       );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { bulkAppUserActions } from './bulk-app-users.ts';
 import { pageQueryFields } from './paging.ts';
 import { permissionSchema, roleSchema } from './roles.ts';
+import { apiTokenScopeSchema } from './api-tokens.ts';
 
 /** An account of the site as an administrator sees it (spec doc 2 §3 "Admin view of a user"). */
 export const adminUserSchema = z
@@ -46,7 +47,13 @@ export const adminMessages = {
   userNotFound: 'User not found',
 } as const;
 
-export const auditActionSchema = z.enum(['user_updated', 'user_deleted', 'end_users_bulk_action']);
+export const auditActionSchema = z.enum([
+  'user_updated',
+  'user_deleted',
+  'end_users_bulk_action',
+  'api_token_created',
+  'api_token_revoked',
+]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
 /** An account's administrable state, as recorded before and after a change. */
@@ -69,6 +76,19 @@ export const auditedBulkActionSchema = z.object({
 });
 export type AuditedBulkAction = z.infer<typeof auditedBulkActionSchema>;
 
+/**
+ * A management API token created or revoked (issue 27); the target is its owner's account.
+ * Never its text: the prefix is what the API Tokens page shows.
+ */
+export const auditedApiTokenSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.string(),
+  scopes: z.array(apiTokenScopeSchema),
+  applicationIds: z.array(z.number().int()).nullable(),
+});
+export type AuditedApiToken = z.infer<typeof auditedApiTokenSchema>;
+
 /** One entry of the audit trail: who did what to whom, before and after, when. */
 export const auditEntrySchema = z
   .object({
@@ -80,6 +100,8 @@ export const auditEntrySchema = z
     after: auditedAccountStateSchema.nullable(),
     /** Set for end_users_bulk_action (before and after are then null). */
     bulkAction: auditedBulkActionSchema.optional(),
+    /** Set for api_token_created and api_token_revoked (before and after are then null). */
+    apiToken: auditedApiTokenSchema.optional(),
     createdAt: z.iso.datetime(),
   })
   .meta({

@@ -12,6 +12,12 @@ export const errorCodeSchema = z.enum([
   'RANGE_NOT_SATISFIABLE',
   'RATE_LIMITED',
   'INTERNAL',
+  // The management API's refusals (issue 27), named so a shop's script can tell them apart.
+  'TOKEN_INVALID',
+  'IP_NOT_ALLOWED',
+  'SCOPE_MISSING',
+  'PERMISSION_MISSING',
+  'IDEMPOTENCY_KEY_REUSED',
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 

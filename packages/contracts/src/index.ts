@@ -27,3 +27,5 @@ export * from './activity-charts.ts';
 export * from './offline-licenses.ts';
 export * from './variables.ts';
 export * from './app-files.ts';
+export * from './api-tokens.ts';
+export * from './management-api.ts';

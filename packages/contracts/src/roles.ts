@@ -11,7 +11,7 @@ export const roleDescriptions: Record<Role, string> = {
   user: 'Standard user access',
 };
 
-/** The seven permissions of spec doc 2 §6, in catalogue order. */
+/** The seven permissions of spec doc 2 §6, in catalogue order, and issue 27's eighth. */
 export const permissionSchema = z.enum([
   'edit_code',
   'manage_users',
@@ -20,6 +20,8 @@ export const permissionSchema = z.enum([
   'delete_applications',
   'manage_permissions',
   'access_admin_panel',
+  // Issue 27: tokens of the management API; on by default for owners and admins.
+  'manage_api_tokens',
 ]);
 export type Permission = z.infer<typeof permissionSchema>;
 
@@ -43,6 +45,21 @@ export const permissionCatalogue: Record<Permission, { label: string; descriptio
     label: 'Access Admin Panel',
     description: 'Access to the administrative interface',
   },
+  manage_api_tokens: {
+    label: 'Manage API Tokens',
+    description: 'Create and revoke tokens of the management API',
+  },
+};
+
+/**
+ * What a role starts with when an account is given it (issue 27: API tokens are on by default
+ * for admins). The owner holds every permission by role and needs no list.
+ */
+export const roleDefaultPermissions: Record<Role, readonly Permission[]> = {
+  owner: [],
+  admin: ['manage_api_tokens'],
+  moderator: [],
+  user: [],
 };
 
 export const userPermissionsSchema = z.object({

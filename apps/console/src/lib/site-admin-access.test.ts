@@ -75,12 +75,12 @@ describe('site admin access', () => {
     expect(isPermissionAssignable({ role: 'admin', permissions: [] }, 'edit_code')).toBe(false);
   });
 
-  it('names an account by full name, else e-mail, and counts an owner as holding all seven', () => {
+  it('names an account by full name, else e-mail, and counts an owner as holding all eight', () => {
     expect(getAccountDisplayName(target({ firstName: 'Ada', lastName: null }))).toBe('Ada');
     expect(getAccountDisplayName(target({ firstName: ' ', lastName: null }))).toBe(
       'target@example.com',
     );
-    expect(formatPermissionCount({ role: 'owner', permissions: [] })).toBe('7 permissions');
+    expect(formatPermissionCount({ role: 'owner', permissions: [] })).toBe('8 permissions');
     expect(formatPermissionCount({ role: 'user', permissions: ['edit_code'] })).toBe(
       '1 permission',
     );

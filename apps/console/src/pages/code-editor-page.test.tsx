@@ -206,10 +206,10 @@ describe('CodeEditorPage', { timeout: 30_000 }, () => {
     expect(within(access).getByText('Role: owner')).toBeTruthy();
     expect(within(access).getByText('Code Editing Enabled')).toBeTruthy();
     expect(within(access).getByText('User Management Enabled')).toBeTruthy();
-    // The owner holds all seven by role.
+    // The owner holds all eight by role.
     expect(
       within(screen.getByRole('list', { name: 'All your permissions' })).getAllByRole('listitem'),
-    ).toHaveLength(7);
+    ).toHaveLength(8);
   });
 
   it('lists the three documents with their last-modified times and opens one', async () => {

@@ -4,6 +4,10 @@ import {
   clientRetryAfterHeadersSchema,
   clientSignatureHeadersSchema,
   errorBodySchema,
+  problemHeadersSchema,
+  problemSchema,
+  rateLimitedHeadersSchema,
+  rateLimitHeadersSchema,
 } from '@latchkey/contracts';
 import type { ResponseContract, RouteContract } from './route-contracts.ts';
 
@@ -59,6 +63,7 @@ export function documentedResponses(
     return responses;
   }
   if (bodyMethods.has(method)) statuses.add(415);
+  if (contract.caller === 'manage') return managementResponses(contract, statuses);
   if (contract.caller === 'owner') {
     statuses.add(401);
     statuses.add(403);
@@ -71,6 +76,37 @@ export function documentedResponses(
   const responses: Record<number, ResponseContract> = { ...contract.responses };
   for (const status of statuses) {
     responses[status] = errorResponse(errorDescriptions[status]!, errorBodySchema);
+  }
+  return responses;
+}
+
+const managementErrorDescriptions: Record<number, string> = {
+  ...errorDescriptions,
+  401: 'TOKEN_INVALID: no bearer token, or it is unknown, revoked or expired.',
+  403: 'IP_NOT_ALLOWED, SCOPE_MISSING (naming the scope) or PERMISSION_MISSING (the creator no longer holds the permission).',
+  404: 'NOT_FOUND: not there, or outside the token\u2019s applications or owner.',
+  422: 'IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was used with another body.',
+  429: 'RATE_LIMITED: the token\u2019s calls a minute are spent; wait Retry-After seconds.',
+};
+
+/** The management API's answers: its own with the rate-limit headers, errors as problems. */
+function managementResponses(
+  contract: RouteContract,
+  statuses: Set<number>,
+): Record<number, ResponseContract> {
+  for (const status of [401, 403, 429]) statuses.add(status);
+  if (contract.params) statuses.add(404);
+  const responses: Record<number, ResponseContract> = {};
+  for (const [status, response] of Object.entries(contract.responses)) {
+    responses[Number(status)] = { ...response, headers: rateLimitHeadersSchema };
+  }
+  for (const status of statuses) {
+    responses[status] = {
+      description: managementErrorDescriptions[status]!,
+      schema: problemSchema,
+      jsonMediaType: 'application/problem+json',
+      headers: status === 429 ? rateLimitedHeadersSchema : problemHeadersSchema,
+    };
   }
   return responses;
 }

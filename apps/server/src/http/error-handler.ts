@@ -1,6 +1,7 @@
-import type { ErrorCode } from '@latchkey/contracts';
+import { MANAGEMENT_API_PREFIX, type ErrorCode } from '@latchkey/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, httpStatusOf } from '../lib/errors.ts';
+import { sendProblem } from './problem-details.ts';
 
 const codeByStatus: Record<number, ErrorCode> = {
   400: 'BAD_REQUEST',
@@ -53,7 +54,8 @@ const frameworkErrorMessages: Record<string, string> = {
  * parameter that is not valid percent-encoded UTF-8, or longer than the router allows. They
  * get a 400 in the documented shapes instead of Fastify's own. Only routes with path
  * parameters raise them, and the client API has none, so its v1-shaped branch (unsigned: the
- * application is not known yet) is a guard for routes to come.
+ * application is not known yet) is a guard for routes to come. The management API's are
+ * problems, as all its answers.
  */
 export function answerFrameworkError(
   error: FastifyError,
@@ -64,6 +66,10 @@ export function answerFrameworkError(
   if (!message) {
     request.log.error({ err: error }, 'framework error');
     void reply.status(500).send({ message: 'Internal server error', code: 'INTERNAL' });
+    return;
+  }
+  if (request.url.startsWith(`${MANAGEMENT_API_PREFIX}/`)) {
+    void sendProblem(reply, { code: 'BAD_REQUEST', detail: message });
     return;
   }
   const isClientApi = request.url === '/api/v1' || request.url.startsWith('/api/v1/');

@@ -40,7 +40,7 @@ export function createOpenApiDocument(
       title: 'Latchkey API',
       version: '1',
       description:
-        'The client API (`/api/v1`, for vendors\u2019 programs; docs/client-api.md) and the owner API (`/api`, used by the console). Generated from the zod contracts in packages/contracts.',
+        'The client API (`/api/v1`, for vendors\u2019 programs; docs/client-api.md), the management API (`/api/manage/v1`, for shops and bots; docs/management-api.md) and the owner API (`/api`, used by the console). Generated from the zod contracts in packages/contracts.',
     },
     tags: routeTags.map((tag) => ({ ...tag })),
     paths,
@@ -54,6 +54,13 @@ export function createOpenApiDocument(
             'Set by POST /api/auth/firebase-login (`__Host-latchkey_session` in production). Mutations must also come from the console\u2019s Origin.',
         },
         clientApiKey: { type: 'apiKey', in: 'header', name: clientApiHeaders.apiKey },
+        managementToken: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'lk_ token',
+          description:
+            'A management API token from the console\u2019s API Tokens page (issue 27). Each operation lists the scope it needs.',
+        },
         portalSession: {
           type: 'apiKey',
           in: 'cookie',
@@ -78,7 +85,11 @@ function operationOf(key: string, contract: RouteContract): ZodOpenApiOperationO
     responses[status as `${1 | 2 | 3 | 4 | 5}${string}`] = {
       description: response.description,
       ...(response.schema
-        ? { content: { 'application/json': { schema: response.schema } } }
+        ? {
+            content: {
+              [response.jsonMediaType ?? 'application/json']: { schema: response.schema },
+            },
+          }
         : response.mediaType
           ? { content: { [response.mediaType]: { schema: z.string() } } }
           : {}),
@@ -92,6 +103,13 @@ function operationOf(key: string, contract: RouteContract): ZodOpenApiOperationO
     ...(contract.caller === 'owner' ? { security: [{ ownerSession: [] }] } : {}),
     ...(contract.caller === 'client' ? { security: [{ clientApiKey: [] }] } : {}),
     ...(contract.caller === 'portal' ? { security: [{ portalSession: [] }] } : {}),
+    // OpenAPI 3.1 lets a non-OAuth scheme list the roles it needs: here, the token's scope.
+    ...(contract.management
+      ? {
+          security: [{ managementToken: [contract.management.scope] }],
+          'x-required-scope': contract.management.scope,
+        }
+      : {}),
     requestParams: {
       ...(contract.params ? { path: contract.params } : {}),
       ...(contract.query ? { query: contract.query } : {}),

@@ -96,6 +96,12 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'GET /api/code-files/:name/versions': 'signed_in',
   'POST /api/code-files/:name/versions/:versionId/restore': 'edit_code',
 
+  // Issue 27: a token is a credential that acts as its creator; listing them shows where
+  // automation can reach, so reading the list needs the permission too.
+  'GET /api/api-tokens': 'manage_api_tokens',
+  'POST /api/api-tokens': 'manage_api_tokens',
+  'DELETE /api/api-tokens/:id': 'manage_api_tokens',
+
   'GET /api/admin/users': 'manage_users',
   // Activation needs manage_users, roles and permissions need manage_permissions: the verb
   // checks which fields actually change.

@@ -64,8 +64,9 @@ function problemOf(
       : `content-type ${contentType}, documented ${documented.mediaType}`;
   }
   if (!documented.schema) return null;
-  if (!contentType.startsWith('application/json')) {
-    return `content-type ${contentType}, documented application/json`;
+  const jsonMediaType = documented.jsonMediaType ?? 'application/json';
+  if (!contentType.startsWith(jsonMediaType)) {
+    return `content-type ${contentType}, documented ${jsonMediaType}`;
   }
   const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : payload;
   if (typeof text !== 'string') return `a ${typeof payload} body, documented JSON`;

@@ -126,13 +126,21 @@ import {
   userVariableListSchema,
   userVariableParamsSchema,
   userVariableSchema,
+  apiTokenListSchema,
+  type ApiTokenScope,
+  apiTokenParamsSchema,
+  createApiTokenRequestSchema,
+  createdApiTokenSchema,
 } from '@latchkey/contracts';
+
+import { managementRouteContracts } from './management-route-contracts.ts';
 
 /**
  * Who may call a route: anyone, a signed-in owner (session cookie), a program (X-API-Key), or
- * an end user in their application's portal (the portal's own cookie; issue 24).
+ * an end user in their application's portal (the portal's own cookie; issue 24), or a shop's or
+ * bot's script with a management API token (`Authorization: Bearer lk_…`; issue 27).
  */
-export type RouteCaller = 'public' | 'owner' | 'client' | 'portal';
+export type RouteCaller = 'public' | 'owner' | 'client' | 'portal' | 'manage';
 
 export const routeTags = [
   {
@@ -177,6 +185,16 @@ export const routeTags = [
     description: 'Owner API: the account\u2019s reference documents of the /code-editor page.',
   },
   { name: 'Administration', description: 'Owner API: accounts of the site (permissions apply).' },
+  {
+    name: 'Management API',
+    description:
+      'For shops and bots (issue 27): `Authorization: Bearer lk_…` with a token from the API Tokens page, no cookies. Each operation names the scope it needs; the token\u2019s creator must also hold the permission its console twin needs. Errors are RFC 9457 problem details; every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. docs/management-api.md has examples.',
+  },
+  {
+    name: 'API tokens',
+    description:
+      'Owner API: tokens of the management API (issue 27), for shops and bots. Needs Manage API Tokens.',
+  },
 ] as const;
 export type RouteTag = (typeof routeTags)[number]['name'];
 
@@ -190,6 +208,8 @@ export interface ResponseContract {
     | 'text/csv'
     | 'text/event-stream'
     | 'application/octet-stream';
+  /** A JSON body of another JSON media type (the management API's problem details). */
+  jsonMediaType?: 'application/problem+json';
   headers?: z.ZodObject;
 }
 
@@ -206,7 +226,12 @@ export interface RouteContract {
   /** The answers of the route itself; the errors every route of its caller shares are added by documentedResponses. */
   responses: Record<number, ResponseContract>;
   /** Error statuses of this route beyond those every route of its caller has. */
-  errors?: readonly (401 | 403 | 404 | 409 | 413 | 416 | 429)[];
+  errors?: readonly (401 | 403 | 404 | 409 | 413 | 416 | 422 | 429)[];
+  /**
+   * Management API routes only: the token scope the route needs, and the console route doing
+   * the same thing, whose permission the token's creator must hold (issue 27).
+   */
+  management?: { scope: ApiTokenScope; sameAs: string };
 }
 
 const ok = (
@@ -1116,6 +1141,30 @@ export const routeContracts: Record<string, RouteContract> = {
     responses: { 200: ok(codeFileSchema) },
   },
 
+  'GET /api/api-tokens': {
+    caller: 'owner',
+    tag: 'API tokens',
+    summary: 'List the account\u2019s management API tokens (never their text)',
+    responses: { 200: ok(apiTokenListSchema) },
+  },
+  'POST /api/api-tokens': {
+    caller: 'owner',
+    tag: 'API tokens',
+    summary: 'Create a management API token',
+    description:
+      'The answer carries the token\u2019s text in `token`: the only time it is shown. Only a keyed digest is stored.',
+    body: createApiTokenRequestSchema,
+    responses: { 201: ok(createdApiTokenSchema, 'Created.') },
+    errors: [404],
+  },
+  'DELETE /api/api-tokens/:id': {
+    caller: 'owner',
+    tag: 'API tokens',
+    summary: 'Revoke a management API token (refused everywhere at once)',
+    params: apiTokenParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+  },
+
   'GET /api/admin/users': {
     caller: 'owner',
     tag: 'Administration',
@@ -1152,4 +1201,6 @@ export const routeContracts: Record<string, RouteContract> = {
     query: siteOverviewQuerySchema,
     responses: { 200: paged(z.array(siteOverviewRowSchema), 'One row per account.') },
   },
+
+  ...managementRouteContracts,
 };

@@ -11,16 +11,25 @@ const statusByCode: Record<ErrorCode, number> = {
   RANGE_NOT_SATISFIABLE: 416,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  TOKEN_INVALID: 401,
+  IP_NOT_ALLOWED: 403,
+  SCOPE_MISSING: 403,
+  PERMISSION_MISSING: 403,
+  IDEMPOTENCY_KEY_REUSED: 422,
 };
 
 /** The one error type of the owner API; its code decides the HTTP status in one place. */
 export class AppError extends Error {
   readonly code: ErrorCode;
 
-  constructor(code: ErrorCode, message: string) {
+  /** Members a problem+json answer adds beside `code` (the missing scope, for example). */
+  readonly extensions: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, extensions?: Record<string, string>) {
     super(message);
     this.name = 'AppError';
     this.code = code;
+    this.extensions = extensions;
   }
 
   get statusCode(): number {

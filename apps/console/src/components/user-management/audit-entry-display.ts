@@ -10,6 +10,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   user_updated: 'Updated',
   user_deleted: 'Deleted',
   end_users_bulk_action: 'Bulk action on end users',
+  api_token_created: 'API token created',
+  api_token_revoked: 'API token revoked',
 };
 
 type AuditedState = NonNullable<AuditEntry['before']>;
@@ -30,9 +32,18 @@ function describeState(state: AuditedState): string {
  * the account had for a deletion.
  */
 export function describeAuditChange(
-  entry: Pick<AuditEntry, 'before' | 'after' | 'bulkAction'>,
+  entry: Pick<AuditEntry, 'before' | 'after' | 'bulkAction' | 'apiToken'>,
 ): string[] {
-  const { before, after, bulkAction } = entry;
+  const { before, after, bulkAction, apiToken } = entry;
+  if (apiToken) {
+    const reach = apiToken.applicationIds
+      ? `applications ${apiToken.applicationIds.map((id) => `#${id}`).join(', ')}`
+      : 'every application';
+    return [
+      `Token “${apiToken.name}” (${apiToken.prefix}…)`,
+      `Scopes: ${apiToken.scopes.join(', ')}; ${reach}`,
+    ];
+  }
   if (bulkAction) {
     const users = `${bulkAction.userCount} end user${bulkAction.userCount === 1 ? '' : 's'}`;
     return [

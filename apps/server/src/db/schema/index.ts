@@ -23,3 +23,4 @@ export * from './portal-sessions.ts';
 export * from './activity-buckets.ts';
 export * from './app-variables.ts';
 export * from './app-files.ts';
+export * from './api-tokens.ts';

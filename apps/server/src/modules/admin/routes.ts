@@ -3,6 +3,7 @@ import {
   adminUserListQuerySchema,
   adminUserParamsSchema,
   auditedAccountStateSchema,
+  auditedApiTokenSchema,
   auditedBulkActionSchema,
   auditListQuerySchema,
   siteOverviewQuerySchema,
@@ -13,6 +14,7 @@ import {
   type SiteOverviewRow,
 } from '@latchkey/contracts';
 import type { AppDependencies } from '../../app.ts';
+import type { AuditEntry as AuditEntryRow } from '../../db/schema/index.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { deleteSiteAccount } from './delete-site-account.ts';
@@ -65,12 +67,7 @@ export function registerAdminRoutes(
       actor: { id: entry.actorAccountId, email: entry.actorEmail },
       action: entry.action,
       target: { id: entry.targetAccountId, email: entry.targetEmail },
-      ...(entry.action === 'end_users_bulk_action'
-        ? { before: null, after: null, bulkAction: auditedBulkActionSchema.parse(entry.after) }
-        : {
-            before: entry.before ? auditedAccountStateSchema.parse(entry.before) : null,
-            after: entry.after ? auditedAccountStateSchema.parse(entry.after) : null,
-          }),
+      ...auditedChangeOf(entry),
       createdAt: entry.createdAt.toISOString(),
     }));
   });
@@ -92,4 +89,22 @@ export function registerAdminRoutes(
       lastActivityAt: row.lastActivityAt?.toISOString() ?? null,
     }));
   });
+}
+
+/** An entry's change, in the shape its action records it. */
+function auditedChangeOf(
+  entry: AuditEntryRow,
+): Pick<AuditEntry, 'before' | 'after' | 'bulkAction' | 'apiToken'> {
+  switch (entry.action) {
+    case 'end_users_bulk_action':
+      return { before: null, after: null, bulkAction: auditedBulkActionSchema.parse(entry.after) };
+    case 'api_token_created':
+    case 'api_token_revoked':
+      return { before: null, after: null, apiToken: auditedApiTokenSchema.parse(entry.after) };
+    default:
+      return {
+        before: entry.before ? auditedAccountStateSchema.parse(entry.before) : null,
+        after: entry.after ? auditedAccountStateSchema.parse(entry.after) : null,
+      };
+  }
 }

@@ -15,7 +15,7 @@ export const roles = {
   user: 'Standard user access', // every new vendor account starts here
 } as const;
 
-// The seven permissions, and what each one opens on the server.
+// The eight permissions, and what each one opens on the server.
 export const permissions = {
   edit_code: 'The code editor, and saving edited integration samples',
   manage_users: 'List site accounts, activate, deactivate and delete them',
@@ -25,6 +25,8 @@ export const permissions = {
   delete_applications: 'Delete applications',
   manage_permissions: 'Change roles and permissions',
   access_admin_panel: 'The administrative pages: user management and the audit trail',
+  manage_api_tokens:
+    'Tokens of the management API; a token can do no more than its creator, checked on each call',
 } as const;
 
 export type Role = keyof typeof roles;

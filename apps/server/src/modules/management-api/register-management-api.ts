@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { MANAGEMENT_API_PREFIX } from '@latchkey/contracts';
+import type { AppDependencies } from '../../app.ts';
+import { createThrottleStore } from '../../lib/failure-throttle.ts';
+import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
+import { registerManagementApplicationRoutes } from './application-routes.ts';
+import { createManagementGuard } from './management-guard.ts';
+import { answerWithProblems } from '../../http/problem-details.ts';
+
+const REDIS_WARNING_INTERVAL_MS = 60_000;
+
+/**
+ * The management API (issue 27) at /api/manage/v1: a scope of its own beside the browser's,
+ * so no cookie parser runs here and an owner's cookie means nothing (each credential has one
+ * home). Every route passes the management guard and answers errors as problem+json.
+ */
+export async function registerManagementApi(
+  app: FastifyInstance,
+  deps: Pick<AppDependencies, 'config' | 'database' | 'clock'>,
+): Promise<void> {
+  await app.register(
+    async (scope) => {
+      answerWithProblems(scope);
+      const throttleStore = createThrottleStore({
+        redisUrl: deps.config.redisUrl,
+        database: deps.database,
+        onRedisError: createOccasionalWarning({
+          intervalMs: REDIS_WARNING_INTERVAL_MS,
+          clock: deps.clock,
+          write: (error, suppressed) =>
+            scope.log.warn(
+              { err: error, suppressed },
+              'management rate limit store (Redis) unavailable',
+            ),
+        }),
+      });
+      scope.addHook('onClose', () => throttleStore.close());
+      scope.decorateRequest('management', null);
+      scope.addHook('preHandler', createManagementGuard({ ...deps, throttleStore }));
+      registerManagementApplicationRoutes(scope);
+    },
+    { prefix: MANAGEMENT_API_PREFIX },
+  );
+}
