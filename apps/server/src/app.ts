@@ -378,7 +378,7 @@ export async function buildApp(
     if (servesClientApi) registerDownloadRoutes(rest, { ...deps, storage: fileStorage });
     registerMetricsRoute(rest, { metrics, config });
     // Bearer tokens only, beside (not inside) the browser's scope: no cookie is ever read there.
-    if (servesConsole) await registerManagementApi(rest, deps);
+    if (servesConsole) await registerManagementApi(rest, { ...deps, activity });
     await rest.register(registerBrowserScope);
   });
   return app;

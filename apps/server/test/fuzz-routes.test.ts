@@ -76,6 +76,7 @@ import {
   apiTokenParamsSchema,
   createApiTokenRequestSchema,
   problemSchema,
+  managedAppUserParamsSchema,
 } from '@latchkey/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
@@ -182,6 +183,46 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'GET /api/manage/v1/applications/:id/stats': {
     caller: 'manage',
     params: applicationParamsSchema,
+  },
+  'GET /api/manage/v1/applications/:id/users': {
+    caller: 'manage',
+    params: applicationParamsSchema,
+    query: appUserListQuerySchema,
+  },
+  'POST /api/manage/v1/applications/:id/users': {
+    caller: 'manage',
+    params: applicationParamsSchema,
+    body: createAppUserRequestSchema,
+  },
+  'GET /api/manage/v1/applications/:id/users/:userId': {
+    caller: 'manage',
+    params: managedAppUserParamsSchema,
+  },
+  'PATCH /api/manage/v1/applications/:id/users/:userId': {
+    caller: 'manage',
+    params: managedAppUserParamsSchema,
+    body: updateAppUserRequestSchema,
+  },
+  'DELETE /api/manage/v1/applications/:id/users/:userId': {
+    caller: 'manage',
+    params: managedAppUserParamsSchema,
+  },
+  'POST /api/manage/v1/applications/:id/users/:userId/pause': {
+    caller: 'manage',
+    params: managedAppUserParamsSchema,
+  },
+  'POST /api/manage/v1/applications/:id/users/:userId/unpause': {
+    caller: 'manage',
+    params: managedAppUserParamsSchema,
+  },
+  'GET /api/manage/v1/applications/:id/users/:userId/subscriptions': {
+    caller: 'manage',
+    params: managedAppUserParamsSchema,
+  },
+  'POST /api/manage/v1/applications/:id/users/:userId/subscriptions': {
+    caller: 'manage',
+    params: managedAppUserParamsSchema,
+    body: grantSubscriptionRequestSchema,
   },
   'GET /api/config': { caller: 'public' },
   'POST /api/auth/firebase-login': { caller: 'public', body: firebaseLoginRequestSchema },
@@ -762,7 +803,7 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
   };
   const paramNames = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const params = fc.tuple(...paramNames.map((name) => paramArbitrary(validParams[name] ?? '1')));
-  const hasBody = method === 'POST' || method === 'PUT';
+  const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
   const body = schemas.body
     ? bodyArbitrary(schemas.body, known)
     : hasBody

@@ -53,6 +53,7 @@ export const auditActionSchema = z.enum([
   'end_users_bulk_action',
   'api_token_created',
   'api_token_revoked',
+  'management_write',
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
 
@@ -89,6 +90,26 @@ export const auditedApiTokenSchema = z.object({
 });
 export type AuditedApiToken = z.infer<typeof auditedApiTokenSchema>;
 
+/**
+ * A write through the management API (issue 27): which operation, on what, with which request
+ * fields (secrets such as passwords are replaced by "[redacted]"), and how it was answered.
+ */
+export const auditedManagementWriteSchema = z.object({
+  operation: z.string(),
+  summary: z.string(),
+  path: z.string(),
+  status: z.number().int(),
+  changes: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditedManagementWrite = z.infer<typeof auditedManagementWriteSchema>;
+
+/** The token a management API write came with, as it was named at the time. */
+export const auditedTokenActorSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  prefix: z.string(),
+});
+
 /** One entry of the audit trail: who did what to whom, before and after, when. */
 export const auditEntrySchema = z
   .object({
@@ -102,6 +123,12 @@ export const auditEntrySchema = z
     bulkAction: auditedBulkActionSchema.optional(),
     /** Set for api_token_created and api_token_revoked (before and after are then null). */
     apiToken: auditedApiTokenSchema.optional(),
+    /** Set for management_write (before and after are then null). */
+    managementWrite: auditedManagementWriteSchema.optional(),
+    /** Set when a management API token acted (on the creator's behalf). */
+    actorToken: auditedTokenActorSchema.optional(),
+    /** The address a management API write came from. */
+    ipAddress: z.string().nullable().optional(),
     createdAt: z.iso.datetime(),
   })
   .meta({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { applicationIdSchema } from './applications.ts';
 import { errorCodeSchema } from './errors.ts';
 
 /**
@@ -61,3 +62,9 @@ export const managementMessages = {
     `The token's creator no longer holds the "${label}" permission`,
   rateLimited: 'Too many requests for this token; retry after the time in Retry-After',
 } as const;
+
+/** Path parameters of /api/manage/v1/applications/{id}/users/{userId}/... */
+export const managedAppUserParamsSchema = z.object({
+  id: applicationIdSchema,
+  userId: z.uuid('Invalid user id'),
+});

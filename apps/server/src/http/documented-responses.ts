@@ -63,7 +63,7 @@ export function documentedResponses(
     return responses;
   }
   if (bodyMethods.has(method)) statuses.add(415);
-  if (contract.caller === 'manage') return managementResponses(contract, statuses);
+  if (contract.caller === 'manage') return managementResponses(method, contract, statuses);
   if (contract.caller === 'owner') {
     statuses.add(401);
     statuses.add(403);
@@ -91,14 +91,22 @@ const managementErrorDescriptions: Record<number, string> = {
 
 /** The management API's answers: its own with the rate-limit headers, errors as problems. */
 function managementResponses(
+  method: string,
   contract: RouteContract,
   statuses: Set<number>,
 ): Record<number, ResponseContract> {
   for (const status of [401, 403, 429]) statuses.add(status);
   if (contract.params) statuses.add(404);
+  // Idempotency-Key: still running (409), or used with another request (422).
+  if (method === 'POST') for (const status of [409, 422]) statuses.add(status);
   const responses: Record<number, ResponseContract> = {};
   for (const [status, response] of Object.entries(contract.responses)) {
-    responses[Number(status)] = { ...response, headers: rateLimitHeadersSchema };
+    responses[Number(status)] = {
+      ...response,
+      headers: response.headers
+        ? response.headers.extend(rateLimitHeadersSchema.shape)
+        : rateLimitHeadersSchema,
+    };
   }
   for (const status of statuses) {
     responses[status] = {

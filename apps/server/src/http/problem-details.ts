@@ -14,13 +14,14 @@ const codeByStatus: Record<number, ErrorCode> = {
   429: 'RATE_LIMITED',
 };
 
-/** Sends one RFC 9457 problem: `type` is about:blank, so `title` is the status's own phrase. */
-export function sendProblem(
-  reply: FastifyReply,
-  problem: { code: ErrorCode; detail: string; extensions?: Record<string, string> },
-): FastifyReply {
+/** One RFC 9457 problem: `type` is about:blank, so `title` is the status's own phrase. */
+function problemBody(problem: {
+  code: ErrorCode;
+  detail: string;
+  extensions?: Record<string, string> | undefined;
+}): Problem {
   const status = httpStatusOf(problem.code);
-  const body: Problem = {
+  return {
     type: 'about:blank',
     title: STATUS_CODES[status] ?? 'Error',
     status,
@@ -28,7 +29,19 @@ export function sendProblem(
     code: problem.code,
     ...problem.extensions,
   };
-  return reply.status(status).type(PROBLEM_MEDIA_TYPE).send(body);
+}
+
+/** The problem an AppError answers with (what an idempotent retry must repeat). */
+export function problemOf(error: AppError): Problem {
+  return problemBody({ code: error.code, detail: error.message, extensions: error.extensions });
+}
+
+export function sendProblem(
+  reply: FastifyReply,
+  problem: { code: ErrorCode; detail: string; extensions?: Record<string, string> | undefined },
+): FastifyReply {
+  const body = problemBody(problem);
+  return reply.status(body.status).type(PROBLEM_MEDIA_TYPE).send(body);
 }
 
 /**

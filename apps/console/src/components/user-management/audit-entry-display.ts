@@ -12,6 +12,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   end_users_bulk_action: 'Bulk action on end users',
   api_token_created: 'API token created',
   api_token_revoked: 'API token revoked',
+  management_write: 'Change through the management API',
 };
 
 type AuditedState = NonNullable<AuditEntry['before']>;
@@ -32,9 +33,27 @@ function describeState(state: AuditedState): string {
  * the account had for a deletion.
  */
 export function describeAuditChange(
-  entry: Pick<AuditEntry, 'before' | 'after' | 'bulkAction' | 'apiToken'>,
+  entry: Pick<
+    AuditEntry,
+    'before' | 'after' | 'bulkAction' | 'apiToken' | 'managementWrite' | 'actorToken' | 'ipAddress'
+  >,
 ): string[] {
-  const { before, after, bulkAction, apiToken } = entry;
+  const { before, after, bulkAction, apiToken, managementWrite, actorToken } = entry;
+  if (managementWrite) {
+    const lines = [
+      `${managementWrite.summary} (${managementWrite.path}, ${managementWrite.status})`,
+    ];
+    if (actorToken) {
+      lines.push(
+        `By token “${actorToken.name}” (${actorToken.prefix}…) from ${entry.ipAddress ?? 'an unknown address'}`,
+      );
+    }
+    const changes = Object.entries(managementWrite.changes ?? {});
+    if (changes.length) {
+      lines.push(changes.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));
+    }
+    return lines;
+  }
   if (apiToken) {
     const reach = apiToken.applicationIds
       ? `applications ${apiToken.applicationIds.map((id) => `#${id}`).join(', ')}`

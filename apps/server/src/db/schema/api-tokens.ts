@@ -29,8 +29,12 @@ export const apiTokens = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     lastUsedIp: text('last_used_ip'),
     /** Calls answered, by kind (issue 27: reads are counted per token, writes audited). */
-    readCount: bigint('read_count', { mode: 'number' }).notNull().default(sql`0`),
-    writeCount: bigint('write_count', { mode: 'number' }).notNull().default(sql`0`),
+    readCount: bigint('read_count', { mode: 'number' })
+      .notNull()
+      .default(sql`0`),
+    writeCount: bigint('write_count', { mode: 'number' })
+      .notNull()
+      .default(sql`0`),
   },
   (table) => [index('api_tokens_owner_idx').on(table.ownerAccountId, table.createdAt.desc())],
 );

@@ -18,6 +18,14 @@ export const auditEntries = pgTable(
     before: jsonb('before').$type<Record<string, unknown>>(),
     after: jsonb('after').$type<Record<string, unknown>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * A write through the management API (issue 27): the token that made it, as it was named
+     * then, and the address it came from. The actor columns name the token's creator.
+     */
+    actorTokenId: uuid('actor_token_id'),
+    actorTokenName: text('actor_token_name'),
+    actorTokenPrefix: text('actor_token_prefix'),
+    ipAddress: text('ip_address'),
   },
   (table) => [index('audit_entries_created_idx').on(table.createdAt.desc(), table.id.desc())],
 );

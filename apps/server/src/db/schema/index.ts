@@ -24,3 +24,4 @@ export * from './activity-buckets.ts';
 export * from './app-variables.ts';
 export * from './app-files.ts';
 export * from './api-tokens.ts';
+export * from './idempotency-keys.ts';

@@ -4,6 +4,7 @@ import {
   adminUserParamsSchema,
   auditedAccountStateSchema,
   auditedApiTokenSchema,
+  auditedManagementWriteSchema,
   auditedBulkActionSchema,
   auditListQuerySchema,
   siteOverviewQuerySchema,
@@ -68,6 +69,16 @@ export function registerAdminRoutes(
       action: entry.action,
       target: { id: entry.targetAccountId, email: entry.targetEmail },
       ...auditedChangeOf(entry),
+      ...(entry.actorTokenId
+        ? {
+            actorToken: {
+              id: entry.actorTokenId,
+              name: entry.actorTokenName ?? '',
+              prefix: entry.actorTokenPrefix ?? '',
+            },
+            ipAddress: entry.ipAddress,
+          }
+        : {}),
       createdAt: entry.createdAt.toISOString(),
     }));
   });
@@ -94,10 +105,16 @@ export function registerAdminRoutes(
 /** An entry's change, in the shape its action records it. */
 function auditedChangeOf(
   entry: AuditEntryRow,
-): Pick<AuditEntry, 'before' | 'after' | 'bulkAction' | 'apiToken'> {
+): Pick<AuditEntry, 'before' | 'after' | 'bulkAction' | 'apiToken' | 'managementWrite'> {
   switch (entry.action) {
     case 'end_users_bulk_action':
       return { before: null, after: null, bulkAction: auditedBulkActionSchema.parse(entry.after) };
+    case 'management_write':
+      return {
+        before: null,
+        after: null,
+        managementWrite: auditedManagementWriteSchema.parse(entry.after),
+      };
     case 'api_token_created':
     case 'api_token_revoked':
       return { before: null, after: null, apiToken: auditedApiTokenSchema.parse(entry.after) };

@@ -3,7 +3,10 @@ import { MANAGEMENT_API_PREFIX } from '@latchkey/contracts';
 import type { AppDependencies } from '../../app.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
 import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
+import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import { registerManagementAppUserRoutes } from './app-user-routes.ts';
 import { registerManagementApplicationRoutes } from './application-routes.ts';
+import { publishConsoleChanges } from '../owner-events/publish-console-changes.ts';
 import { createManagementGuard } from './management-guard.ts';
 import { answerWithProblems } from '../../http/problem-details.ts';
 
@@ -16,7 +19,12 @@ const REDIS_WARNING_INTERVAL_MS = 60_000;
  */
 export async function registerManagementApi(
   app: FastifyInstance,
-  deps: Pick<AppDependencies, 'config' | 'database' | 'clock'>,
+  deps: Pick<
+    AppDependencies,
+    'config' | 'database' | 'clock' | 'applicationEvents' | 'ownerEvents'
+  > & {
+    activity: Pick<ActivityRecorder, 'noteWritten'>;
+  },
 ): Promise<void> {
   await app.register(
     async (scope) => {
@@ -37,7 +45,9 @@ export async function registerManagementApi(
       scope.addHook('onClose', () => throttleStore.close());
       scope.decorateRequest('management', null);
       scope.addHook('preHandler', createManagementGuard({ ...deps, throttleStore }));
+      scope.addHook('onSend', publishConsoleChanges(deps.ownerEvents));
       registerManagementApplicationRoutes(scope);
+      registerManagementAppUserRoutes(scope, deps);
     },
     { prefix: MANAGEMENT_API_PREFIX },
   );

@@ -1,0 +1,147 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  appUserListQuerySchema,
+  applicationParamsSchema,
+  createAppUserRequestSchema,
+  endUserPasswordProblem,
+  grantSubscriptionRequestSchema,
+  managedAppUserParamsSchema,
+  updateAppUserRequestSchema,
+  type AppUser,
+  type AppUserListRow,
+  type Subscription,
+} from '@latchkey/contracts';
+import type { AppDependencies } from '../../app.ts';
+import { parseInput } from '../../http/parse-input.ts';
+import { setPagingHeaders } from '../../http/paging-headers.ts';
+import { badRequest } from '../../lib/errors.ts';
+import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import { createAppUser } from '../app-users/create-app-user.ts';
+import { deleteAppUser } from '../app-users/delete-app-user.ts';
+import { getAppUser } from '../app-users/get-app-user.ts';
+import { listAppUsers } from '../app-users/list-app-users.ts';
+import { pauseAppUser } from '../app-users/pause-app-user.ts';
+import { toAppUserResponse } from '../app-users/to-app-user-response.ts';
+import { unpauseAppUser } from '../app-users/unpause-app-user.ts';
+import { updateAppUser } from '../app-users/update-app-user.ts';
+import {
+  activeEntitlements,
+  grantSubscription,
+  listUserSubscriptions,
+} from '../subscriptions/user-subscriptions.ts';
+import { answerManagementWrite } from './management-write.ts';
+import { assertApplicationReachable } from './reachable-applications.ts';
+
+/**
+ * End users through the management API (issue 27): the console's verbs and shapes, within the
+ * token's applications. Writes go through answerManagementWrite (idempotency, audit).
+ */
+export function registerManagementAppUserRoutes(
+  app: FastifyInstance,
+  deps: Pick<AppDependencies, 'config' | 'applicationEvents'> & {
+    activity: Pick<ActivityRecorder, 'noteWritten'>;
+  },
+): void {
+  const reachable = (request: FastifyRequest) => {
+    const ctx = request.management!;
+    const { id } = parseInput(applicationParamsSchema, request.params);
+    assertApplicationReachable(ctx, id);
+    return { ctx, applicationId: id };
+  };
+  const reachableUser = (request: FastifyRequest) => {
+    const ctx = request.management!;
+    const { id, userId } = parseInput(managedAppUserParamsSchema, request.params);
+    assertApplicationReachable(ctx, id);
+    return { ctx, ids: { applicationId: id, userId } };
+  };
+  const changing = (request: FastifyRequest) => ({
+    ...request.management!,
+    applicationEvents: deps.applicationEvents,
+    activity: deps.activity,
+  });
+  // The console's rule: only new passwords must meet the minimum length.
+  const assertAcceptablePassword = (password: string | undefined) => {
+    if (password === undefined) return;
+    const problem = endUserPasswordProblem(password, deps.config.endUserPasswordMinLength);
+    if (problem) throw badRequest(`password: ${problem}`);
+  };
+
+  app.get('/applications/:id/users', async (request, reply): Promise<AppUserListRow[]> => {
+    const { ctx, applicationId } = reachable(request);
+    const query = parseInput(appUserListQuerySchema, request.query);
+    const page = await listAppUsers({ ctx, input: { applicationId, ...query } });
+    setPagingHeaders(reply, query, page);
+    return page.rows.map((user) => ({
+      ...toAppUserResponse(user),
+      subscriptions: user.subscriptions,
+      entitlements: activeEntitlements(user.subscriptions),
+      deviceLimit: user.deviceLimit,
+    }));
+  });
+
+  app.post('/applications/:id/users', async (request, reply) => {
+    const { applicationId } = reachable(request);
+    const user = parseInput(createAppUserRequestSchema, request.body);
+    assertAcceptablePassword(user.password);
+    return answerManagementWrite(request, reply, async () => {
+      const created = await createAppUser({
+        ctx: changing(request),
+        input: { applicationId, user },
+      });
+      return { status: 201, body: toAppUserResponse(created) satisfies AppUser };
+    });
+  });
+
+  app.get('/applications/:id/users/:userId', async (request): Promise<AppUser> => {
+    const { ctx, ids } = reachableUser(request);
+    return toAppUserResponse(await getAppUser({ ctx, input: ids }));
+  });
+
+  app.patch('/applications/:id/users/:userId', async (request, reply) => {
+    const { ids } = reachableUser(request);
+    const changes = parseInput(updateAppUserRequestSchema, request.body);
+    assertAcceptablePassword(changes.password);
+    return answerManagementWrite(request, reply, async () => {
+      const user = await updateAppUser({ ctx: changing(request), input: { ...ids, changes } });
+      return { status: 200, body: toAppUserResponse(user) satisfies AppUser };
+    });
+  });
+
+  app.delete('/applications/:id/users/:userId', async (request, reply) => {
+    const { ids } = reachableUser(request);
+    return answerManagementWrite(request, reply, async () => {
+      await deleteAppUser({ ctx: changing(request), input: ids });
+      return { status: 200, body: { success: true, message: 'User deleted successfully' } };
+    });
+  });
+
+  for (const [action, verb] of [
+    ['pause', pauseAppUser],
+    ['unpause', unpauseAppUser],
+  ] as const) {
+    app.post(`/applications/:id/users/:userId/${action}`, async (request, reply) => {
+      const { ids } = reachableUser(request);
+      return answerManagementWrite(request, reply, async () => {
+        const user = await verb({ ctx: changing(request), input: ids });
+        return { status: 200, body: toAppUserResponse(user) satisfies AppUser };
+      });
+    });
+  }
+
+  app.get(
+    '/applications/:id/users/:userId/subscriptions',
+    async (request): Promise<Subscription[]> => {
+      const { ids } = reachableUser(request);
+      return listUserSubscriptions({ ctx: changing(request), input: ids });
+    },
+  );
+
+  app.post('/applications/:id/users/:userId/subscriptions', async (request, reply) => {
+    const { ids } = reachableUser(request);
+    const grant = parseInput(grantSubscriptionRequestSchema, request.body);
+    return answerManagementWrite(request, reply, async () => {
+      const list = await grantSubscription({ ctx: changing(request), input: { ...ids, ...grant } });
+      return { status: 201, body: list satisfies Subscription[] };
+    });
+  });
+}

@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { and, eq, lt } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PROBLEM_MEDIA_TYPE, type AuditedManagementWrite } from '@latchkey/contracts';
+import { auditEntries, idempotencyKeys, type IdempotencyKeyRow } from '../../db/schema/index.ts';
+import { openApiPathOf } from '../../http/openapi-document.ts';
+import { problemOf } from '../../http/problem-details.ts';
+import { routeContracts } from '../../http/route-contracts.ts';
+import { AppError, badRequest } from '../../lib/errors.ts';
+import type { ManagementContext } from './management-guard.ts';
+
+/** How long a key's answer is kept and replayed (issue 27). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60_000;
+/** How long a retry waits for the first request with its key before answering 409. */
+export const IDEMPOTENCY_WAIT_MS = 10_000;
+const POLL_MS = 25;
+
+const SECRET_FIELD = /password|secret|token/i;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export interface WriteAnswer {
+  status: number;
+  body: unknown;
+}
+
+/**
+ * A management API write, done at most once per Idempotency-Key and written to the audit
+ * trail (issue 27). The key is claimed by inserting its row before the work: of two identical
+ * requests racing, one inserts and works, the other waits for that answer and repeats it
+ * (409 if it takes longer than IDEMPOTENCY_WAIT_MS). The same key with another method, path
+ * or body is a 422. A refusal (4xx) is kept and repeated like a success; a server fault frees
+ * the key, so a retry does the work. The audit entry names the token and the address, with the
+ * request's fields (secrets redacted), and is written before the answer leaves.
+ */
+export async function answerManagementWrite(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  work: () => Promise<WriteAnswer>,
+): Promise<FastifyReply> {
+  const ctx = request.management!;
+  const key = idempotencyKeyOf(request);
+  if (key === null) return send(reply, await doWrite(ctx, request, work));
+
+  const requestDigest = createHash('sha256')
+    .update(`${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+  const claimed = await claimKey(ctx, key, requestDigest);
+  if (claimed !== 'claimed') return replay(reply, claimed);
+
+  let answer: WriteAnswer;
+  try {
+    answer = await doWrite(ctx, request, work);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.statusCode >= 500) {
+      await ctx.db.delete(idempotencyKeys).where(keyWhere(ctx, key));
+      throw error;
+    }
+    const problem = problemOf(error);
+    await storeAnswer(ctx, key, { status: problem.status, body: problem }, PROBLEM_MEDIA_TYPE);
+    throw error;
+  }
+  await storeAnswer(ctx, key, answer, 'application/json; charset=utf-8');
+  return send(reply, answer);
+}
+
+async function doWrite(
+  ctx: ManagementContext,
+  request: FastifyRequest,
+  work: () => Promise<WriteAnswer>,
+): Promise<WriteAnswer> {
+  const answer = await work();
+  await recordManagementWrite(ctx, request, answer.status);
+  return answer;
+}
+
+function send(reply: FastifyReply, answer: WriteAnswer): FastifyReply {
+  return reply.status(answer.status).send(answer.body);
+}
+
+function replay(reply: FastifyReply, row: IdempotencyKeyRow): FastifyReply {
+  return reply
+    .status(row.status!)
+    .header('idempotent-replayed', 'true')
+    .type(row.contentType ?? 'application/json; charset=utf-8')
+    .send(row.body);
+}
+
+/** The request's Idempotency-Key (POST only, as the issue and Stripe define it), checked. */
+function idempotencyKeyOf(request: FastifyRequest): string | null {
+  if (request.method !== 'POST') return null;
+  const header = request.headers['idempotency-key'];
+  if (header === undefined) return null;
+  if (typeof header !== 'string' || !KEY_PATTERN.test(header)) {
+    throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters');
+  }
+  return header;
+}
+
+const keyWhere = (ctx: ManagementContext, key: string) =>
+  and(eq(idempotencyKeys.apiTokenId, ctx.token.id), eq(idempotencyKeys.key, key));
+
+/** 'claimed' when this request is the first with its key, else the first one's finished row. */
+async function claimKey(
+  ctx: ManagementContext,
+  key: string,
+  requestDigest: string,
+): Promise<'claimed' | IdempotencyKeyRow> {
+  const now = ctx.clock.now();
+  // A key older than the window is forgotten: its next use is a new request.
+  await ctx.db
+    .delete(idempotencyKeys)
+    .where(
+      and(
+        keyWhere(ctx, key),
+        lt(idempotencyKeys.createdAt, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)),
+      ),
+    );
+  const inserted = await ctx.db
+    .insert(idempotencyKeys)
+    .values({ apiTokenId: ctx.token.id, key, requestDigest, createdAt: now })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (inserted.length > 0) return 'claimed';
+
+  const deadline = Date.now() + IDEMPOTENCY_WAIT_MS;
+  for (;;) {
+    const [row] = await ctx.db.select().from(idempotencyKeys).where(keyWhere(ctx, key));
+    // Freed by a server fault meanwhile: this request takes the key over.
+    if (!row) return claimKey(ctx, key, requestDigest);
+    if (row.requestDigest !== requestDigest) {
+      throw new AppError(
+        'IDEMPOTENCY_KEY_REUSED',
+        'This Idempotency-Key was used with another request; use a new key for a new request',
+      );
+    }
+    if (row.status !== null) return row;
+    if (Date.now() >= deadline) {
+      throw new AppError(
+        'CONFLICT',
+        'A request with this Idempotency-Key is still running; retry later with the same key',
+      );
+    }
+    await sleep(POLL_MS);
+  }
+}
+
+async function storeAnswer(
+  ctx: ManagementContext,
+  key: string,
+  answer: WriteAnswer,
+  contentType: string,
+): Promise<void> {
+  await ctx.db
+    .update(idempotencyKeys)
+    .set({ status: answer.status, body: JSON.stringify(answer.body), contentType })
+    .where(keyWhere(ctx, key));
+}
+
+/** The audit entry of a write: the creator as actor, the token as the hand that did it. */
+async function recordManagementWrite(
+  ctx: ManagementContext,
+  request: FastifyRequest,
+  status: number,
+): Promise<void> {
+  const routeUrl = request.routeOptions.url ?? '';
+  const write: AuditedManagementWrite = {
+    operation: `${request.method} ${openApiPathOf(routeUrl)}`,
+    summary: routeContracts[`${request.method} ${routeUrl}`]?.summary ?? request.method,
+    path: request.url.split('?')[0]!,
+    status,
+    changes: redactedChanges(request.body),
+  };
+  await ctx.db.insert(auditEntries).values({
+    actorAccountId: ctx.account.id,
+    actorEmail: ctx.account.email,
+    action: 'management_write',
+    targetAccountId: ctx.account.id,
+    targetEmail: ctx.account.email,
+    before: null,
+    after: { ...write },
+    actorTokenId: ctx.token.id,
+    actorTokenName: ctx.token.name,
+    actorTokenPrefix: ctx.token.prefix,
+    ipAddress: ctx.ipAddress,
+    createdAt: ctx.clock.now(),
+  });
+}
+
+/** The request's fields for the trail; a password, a secret or a token is never written. */
+function redactedChanges(body: unknown): Record<string, unknown> | null {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
+  return Object.fromEntries(
+    Object.entries(body as Record<string, unknown>).map(([field, value]) => [
+      field,
+      SECRET_FIELD.test(field) ? '[redacted]' : value,
+    ]),
+  );
+}
