@@ -224,6 +224,57 @@ const routeSchemas: Record<string, RouteSchemas> = {
     params: managedAppUserParamsSchema,
     body: grantSubscriptionRequestSchema,
   },
+  'GET /api/manage/v1/applications/:id/plans': {
+    caller: 'manage',
+    params: applicationParamsSchema,
+  },
+  'GET /api/manage/v1/applications/:id/licenses': {
+    caller: 'manage',
+    params: applicationParamsSchema,
+    query: licenseListQuerySchema,
+  },
+  'POST /api/manage/v1/applications/:id/licenses': {
+    caller: 'manage',
+    params: applicationParamsSchema,
+    body: generateLicensesRequestSchema,
+  },
+  'GET /api/manage/v1/applications/:id/licenses/export.csv': {
+    caller: 'manage',
+    params: applicationParamsSchema,
+    query: licenseListQuerySchema,
+  },
+  'GET /api/manage/v1/applications/:id/licenses/:licenseId': {
+    caller: 'manage',
+    params: licenseParamsSchema,
+  },
+  'POST /api/manage/v1/applications/:id/licenses/:licenseId/ban': {
+    caller: 'manage',
+    params: licenseParamsSchema,
+    body: banLicenseRequestSchema,
+  },
+  'POST /api/manage/v1/applications/:id/licenses/:licenseId/unban': {
+    caller: 'manage',
+    params: licenseParamsSchema,
+  },
+  'DELETE /api/manage/v1/applications/:id/licenses/:licenseId': {
+    caller: 'manage',
+    params: licenseParamsSchema,
+  },
+  'GET /api/manage/v1/activity': { caller: 'manage', query: activityLogsQuerySchema },
+  'GET /api/manage/v1/blacklist': { caller: 'manage', query: blacklistListQuerySchema },
+  'POST /api/manage/v1/blacklist': { caller: 'manage', body: createBlacklistEntryRequestSchema },
+  'DELETE /api/manage/v1/blacklist/:entryId': {
+    caller: 'manage',
+    params: blacklistEntryParamsSchema,
+  },
+  'GET /api/manage/v1/webhooks': { caller: 'manage' },
+  'POST /api/manage/v1/webhooks': { caller: 'manage', body: createWebhookRequestSchema },
+  'PUT /api/manage/v1/webhooks/:id': {
+    caller: 'manage',
+    params: webhookParamsSchema,
+    body: updateWebhookRequestSchema,
+  },
+  'DELETE /api/manage/v1/webhooks/:id': { caller: 'manage', params: webhookParamsSchema },
   'GET /api/config': { caller: 'public' },
   'POST /api/auth/firebase-login': { caller: 'public', body: firebaseLoginRequestSchema },
   'GET /api/logout': { caller: 'public' },

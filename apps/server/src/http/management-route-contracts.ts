@@ -13,6 +13,26 @@ import {
   pagingResponseHeadersSchema,
   subscriptionListSchema,
   updateAppUserRequestSchema,
+  banLicenseRequestSchema,
+  generateLicensesRequestSchema,
+  generatedLicensesSchema,
+  licenseListQuerySchema,
+  licenseListSchema,
+  licenseParamsSchema,
+  licenseSchema,
+  planListSchema,
+  activityLogListSchema,
+  activityLogsQuerySchema,
+  blacklistEntryListSchema,
+  blacklistEntryParamsSchema,
+  blacklistEntrySchema,
+  blacklistListQuerySchema,
+  createBlacklistEntryRequestSchema,
+  createWebhookRequestSchema,
+  updateWebhookRequestSchema,
+  webhookListSchema,
+  webhookParamsSchema,
+  webhookSchema,
 } from '@latchkey/contracts';
 import type { ResponseContract, RouteContract } from './route-contracts.ts';
 
@@ -29,6 +49,9 @@ const paged = (schema: z.ZodType, description: string): ResponseContract => ({
 
 const idempotent =
   ' Send an `Idempotency-Key` header to retry safely: the same key and body within 24 hours answers the first answer without doing the work again.';
+
+const accountWide =
+  'A token restricted to some applications is refused (403): the blacklist and webhooks belong to the whole account.';
 
 /**
  * The management API's routes (issue 27): the owner API's shapes, a bearer token, and for each
@@ -157,5 +180,165 @@ export const managementRouteContracts: Record<string, RouteContract> = {
       scope: 'users:write',
       sameAs: 'POST /api/applications/:appId/users/:userId/subscriptions',
     },
+  },
+
+  'GET /api/manage/v1/applications/:id/plans': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'An application\u2019s plans (what its keys grant)',
+    params: applicationParamsSchema,
+    responses: { 200: ok(planListSchema) },
+    management: { scope: 'licenses:read', sameAs: 'GET /api/applications/:id/plans' },
+  },
+  'GET /api/manage/v1/applications/:id/licenses': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'List licence keys (paged; ?status, ?planId, ?search)',
+    params: applicationParamsSchema,
+    query: licenseListQuerySchema,
+    responses: { 200: paged(licenseListSchema, 'Licence keys, newest first.') },
+    management: { scope: 'licenses:read', sameAs: 'GET /api/applications/:id/licenses' },
+  },
+  'POST /api/manage/v1/applications/:id/licenses': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Generate licence keys of a plan',
+    description: `The answer holds the whole keys: hand them to the buyer. An archived plan is a 409.${idempotent}`,
+    params: applicationParamsSchema,
+    body: generateLicensesRequestSchema,
+    responses: { 201: ok(generatedLicensesSchema, 'Created.') },
+    management: { scope: 'licenses:write', sameAs: 'POST /api/applications/:id/licenses' },
+  },
+  'GET /api/manage/v1/applications/:id/licenses/export.csv': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Export licence keys as CSV, whole keys included (the list\u2019s filters apply)',
+    params: applicationParamsSchema,
+    query: licenseListQuerySchema,
+    responses: { 200: { description: 'CSV with a header row.', mediaType: 'text/csv' } },
+    management: {
+      scope: 'licenses:write',
+      sameAs: 'GET /api/applications/:id/licenses/export.csv',
+    },
+  },
+  'GET /api/manage/v1/applications/:id/licenses/:licenseId': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'One licence key (its text hidden)',
+    params: licenseParamsSchema,
+    responses: { 200: ok(licenseSchema) },
+    management: { scope: 'licenses:read', sameAs: 'GET /api/applications/:id/licenses' },
+  },
+  'POST /api/manage/v1/applications/:id/licenses/:licenseId/ban': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Ban a licence key (a used key\u2019s grant is taken back)',
+    params: licenseParamsSchema,
+    body: banLicenseRequestSchema,
+    responses: { 200: ok(licenseSchema) },
+    management: {
+      scope: 'licenses:write',
+      sameAs: 'POST /api/applications/:id/licenses/:licenseId/ban',
+    },
+  },
+  'POST /api/manage/v1/applications/:id/licenses/:licenseId/unban': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Unban a licence key',
+    params: licenseParamsSchema,
+    responses: { 200: ok(licenseSchema) },
+    management: {
+      scope: 'licenses:write',
+      sameAs: 'POST /api/applications/:id/licenses/:licenseId/unban',
+    },
+  },
+  'DELETE /api/manage/v1/applications/:id/licenses/:licenseId': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Delete a licence key (what a used key granted stays; a ban takes it back)',
+    params: licenseParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    management: {
+      scope: 'licenses:write',
+      sameAs: 'DELETE /api/applications/:id/licenses/:licenseId',
+    },
+  },
+
+  'GET /api/manage/v1/activity': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary:
+      'The activity log, with the console\u2019s filters (?applicationId, ?event, ?search; paged)',
+    description:
+      'A token restricted to some applications must name one of them with `applicationId`.',
+    query: activityLogsQuerySchema,
+    responses: { 200: paged(activityLogListSchema, 'Activity-log rows, newest first.') },
+    errors: [404],
+    management: { scope: 'activity:read', sameAs: 'GET /api/activity-logs' },
+  },
+  'GET /api/manage/v1/blacklist': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'List blacklist entries (paged; ?search, ?type, ?isActive)',
+    description: accountWide,
+    query: blacklistListQuerySchema,
+    responses: { 200: paged(blacklistEntryListSchema, 'Entries, newest first.') },
+    management: { scope: 'blacklist:read', sameAs: 'GET /api/blacklist' },
+  },
+  'POST /api/manage/v1/blacklist': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Add a blacklist entry',
+    description: `${accountWide}${idempotent}`,
+    body: createBlacklistEntryRequestSchema,
+    responses: { 201: ok(blacklistEntrySchema, 'Created.') },
+    errors: [404],
+    management: { scope: 'blacklist:write', sameAs: 'POST /api/blacklist' },
+  },
+  'DELETE /api/manage/v1/blacklist/:entryId': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Remove a blacklist entry',
+    description: accountWide,
+    params: blacklistEntryParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    management: { scope: 'blacklist:write', sameAs: 'DELETE /api/blacklist/:entryId' },
+  },
+  'GET /api/manage/v1/webhooks': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'List webhooks (secrets masked)',
+    description: accountWide,
+    responses: { 200: ok(webhookListSchema) },
+    management: { scope: 'webhooks:read', sameAs: 'GET /api/webhooks' },
+  },
+  'POST /api/manage/v1/webhooks': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Create a webhook (the answer carries its signing secret, once)',
+    description: `${accountWide}${idempotent}`,
+    body: createWebhookRequestSchema,
+    responses: { 201: ok(webhookSchema, 'Created.') },
+    errors: [404],
+    management: { scope: 'webhooks:write', sameAs: 'POST /api/webhooks' },
+  },
+  'PUT /api/manage/v1/webhooks/:id': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Update a webhook',
+    description: accountWide,
+    params: webhookParamsSchema,
+    body: updateWebhookRequestSchema,
+    responses: { 200: ok(webhookSchema) },
+    management: { scope: 'webhooks:write', sameAs: 'PUT /api/webhooks/:id' },
+  },
+  'DELETE /api/manage/v1/webhooks/:id': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Delete a webhook',
+    description: accountWide,
+    params: webhookParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    management: { scope: 'webhooks:write', sameAs: 'DELETE /api/webhooks/:id' },
   },
 };

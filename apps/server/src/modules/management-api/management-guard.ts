@@ -22,6 +22,8 @@ import { managementRuleOf } from './management-route-rules.ts';
 export interface ManagementContext extends OwnerContext {
   token: ApiTokenRow;
   ipAddress: string;
+  /** What this scope's secrets are derived from (kept idempotent answers are sealed). */
+  serverSecret: string;
 }
 
 declare module 'fastify' {
@@ -106,7 +108,13 @@ export function createManagementGuard(deps: {
       ctx,
       input: { tokenId: caller.token.id, ipAddress, isWrite: !readMethods.has(request.method) },
     });
-    request.management = { ...ctx, account: caller.account, token: caller.token, ipAddress };
+    request.management = {
+      ...ctx,
+      account: caller.account,
+      token: caller.token,
+      ipAddress,
+      serverSecret: deps.config.serverSecret,
+    };
   };
 
   async function spendRateLimit(reply: FastifyReply, tokenId: string): Promise<void> {

@@ -8,6 +8,7 @@ import { openApiPathOf } from '../../http/openapi-document.ts';
 import { problemOf } from '../../http/problem-details.ts';
 import { routeContracts } from '../../http/route-contracts.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
+import { createSecretSealer } from '../../lib/secret-sealing.ts';
 import type { ManagementContext } from './management-guard.ts';
 
 /** How long a key's answer is kept and replayed (issue 27). */
@@ -17,6 +18,12 @@ export const IDEMPOTENCY_WAIT_MS = 10_000;
 const POLL_MS = 25;
 
 const SECRET_FIELD = /password|secret|token/i;
+
+/**
+ * A kept answer can hold secrets we issue (a generated licence key's whole text), and bearer
+ * secrets are never stored in plain text (guide, security rules): answers are sealed at rest.
+ */
+const answerSealer = createSecretSealer('latchkey idempotent answer v1', 'idempotent answer');
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 
 export interface WriteAnswer {
@@ -39,6 +46,7 @@ export async function answerManagementWrite(
   work: () => Promise<WriteAnswer>,
 ): Promise<FastifyReply> {
   const ctx = request.management!;
+  const { serverSecret } = ctx;
   const key = idempotencyKeyOf(request);
   if (key === null) return send(reply, await doWrite(ctx, request, work));
 
@@ -46,7 +54,7 @@ export async function answerManagementWrite(
     .update(`${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`)
     .digest('hex');
   const claimed = await claimKey(ctx, key, requestDigest);
-  if (claimed !== 'claimed') return replay(reply, claimed);
+  if (claimed !== 'claimed') return replay(reply, claimed, serverSecret);
 
   let answer: WriteAnswer;
   try {
@@ -78,12 +86,12 @@ function send(reply: FastifyReply, answer: WriteAnswer): FastifyReply {
   return reply.status(answer.status).send(answer.body);
 }
 
-function replay(reply: FastifyReply, row: IdempotencyKeyRow): FastifyReply {
+function replay(reply: FastifyReply, row: IdempotencyKeyRow, serverSecret: string): FastifyReply {
   return reply
     .status(row.status!)
     .header('idempotent-replayed', 'true')
     .type(row.contentType ?? 'application/json; charset=utf-8')
-    .send(row.body);
+    .send(answerSealer.unseal(row.body!, serverSecret));
 }
 
 /** The request's Idempotency-Key (POST only, as the issue and Stripe define it), checked. */
@@ -153,7 +161,11 @@ async function storeAnswer(
 ): Promise<void> {
   await ctx.db
     .update(idempotencyKeys)
-    .set({ status: answer.status, body: JSON.stringify(answer.body), contentType })
+    .set({
+      status: answer.status,
+      body: answerSealer.seal(JSON.stringify(answer.body), ctx.serverSecret),
+      contentType,
+    })
     .where(keyWhere(ctx, key));
 }
 

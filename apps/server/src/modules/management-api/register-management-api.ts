@@ -4,8 +4,10 @@ import type { AppDependencies } from '../../app.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
 import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import { registerManagementAccountRoutes } from './account-routes.ts';
 import { registerManagementAppUserRoutes } from './app-user-routes.ts';
 import { registerManagementApplicationRoutes } from './application-routes.ts';
+import { registerManagementLicenseRoutes } from './license-routes.ts';
 import { publishConsoleChanges } from '../owner-events/publish-console-changes.ts';
 import { createManagementGuard } from './management-guard.ts';
 import { answerWithProblems } from '../../http/problem-details.ts';
@@ -23,7 +25,7 @@ export async function registerManagementApi(
     AppDependencies,
     'config' | 'database' | 'clock' | 'applicationEvents' | 'ownerEvents'
   > & {
-    activity: Pick<ActivityRecorder, 'noteWritten'>;
+    activity: Pick<ActivityRecorder, 'noteWritten' | 'recordActivity'>;
   },
 ): Promise<void> {
   await app.register(
@@ -48,6 +50,8 @@ export async function registerManagementApi(
       scope.addHook('onSend', publishConsoleChanges(deps.ownerEvents));
       registerManagementApplicationRoutes(scope);
       registerManagementAppUserRoutes(scope, deps);
+      registerManagementLicenseRoutes(scope, deps);
+      registerManagementAccountRoutes(scope, deps);
     },
     { prefix: MANAGEMENT_API_PREFIX },
   );
