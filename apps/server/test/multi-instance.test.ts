@@ -34,6 +34,7 @@ const PASSWORD = 'correct horse battery';
  */
 const PROPAGATION_MARGIN_MS = 10_000;
 const FAILURE_LIMIT = 4;
+const MANAGE_API_RATE_LIMIT = 6;
 
 /**
  * Issue 16's "several instances": two real servers (main.ts) on one PostgreSQL database, the
@@ -123,6 +124,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
         // Only a notification can explain another instance seeing a change within the hour.
         CLIENT_API_CACHE_TTL_SECONDS: '3600',
         LOGIN_FAILURE_LIMIT: String(FAILURE_LIMIT),
+        MANAGE_API_RATE_LIMIT_PER_MINUTE: String(MANAGE_API_RATE_LIMIT),
         WEBHOOK_POLL_INTERVAL_MS: '100',
         ...env,
       },
@@ -299,6 +301,60 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
       code: 'RATE_LIMITED',
     });
   }, 30_000);
+
+  /** Creates a management API token through the first instance's owner API, as the console does. */
+  const createToken = async (): Promise<{ id: string; token: string }> => {
+    const origin = `http://127.0.0.1:${first.port}`;
+    const response = await fetch(`${origin}/api/api-tokens`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        cookie: `latchkey_session=${sessionToken}`,
+        origin,
+      },
+      body: JSON.stringify({ name: 'Shop', scopes: ['applications:read'] }),
+    });
+    expect(response.status).toBe(201);
+    return (await response.json()) as { id: string; token: string };
+  };
+  const listApplications = async (port: number, token: string) =>
+    fetch(`http://127.0.0.1:${port}/api/manage/v1/applications`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+
+  it("refuses a revoked management token on the other instance's every worker once the revocation is answered", async () => {
+    const { id, token } = await createToken();
+    for (let turn = 0; turn < 4; turn += 1) {
+      expect((await listApplications(second.port, token)).status).toBe(200);
+    }
+    const origin = `http://127.0.0.1:${first.port}`;
+    const revoked = await fetch(`${origin}/api/api-tokens/${id}`, {
+      method: 'DELETE',
+      headers: { cookie: `latchkey_session=${sessionToken}`, origin },
+    });
+    expect(revoked.status).toBe(200);
+    // No waiting: every call looks the token up, so each worker's next answer is a refusal.
+    for (let turn = 0; turn < 4; turn += 1) {
+      expect((await listApplications(second.port, token)).status).toBe(401);
+    }
+    expect((await listApplications(first.port, token)).status).toBe(401);
+  });
+
+  it("spends a token's per-minute budget across instances", async () => {
+    const { token } = await createToken();
+    const remaining: string[] = [];
+    for (let call = 0; call < MANAGE_API_RATE_LIMIT; call += 1) {
+      const response = await listApplications(call % 2 === 0 ? first.port : second.port, token);
+      expect(response.status).toBe(200);
+      remaining.push(response.headers.get('ratelimit-remaining')!);
+    }
+    expect(remaining).toEqual(['5', '4', '3', '2', '1', '0']);
+    for (const port of [first.port, second.port]) {
+      const limited = await listApplications(port, token);
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+  });
 
   it('delivers each event once, and loses nothing acknowledged when an instance is killed mid-load', async () => {
     const users = await Promise.all(

@@ -21,6 +21,9 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 import { generateApiToken } from '../../lib/api-token-format.ts';
+import { createOpenApiDocument, openApiPathOf } from '../../http/openapi-document.ts';
+import { ownerRoutePermissions } from '../../http/owner-route-permissions.ts';
+import { routeContracts } from '../../http/route-contracts.ts';
 import { TOKEN_GUESS_LIMIT } from './management-guard.ts';
 
 const RATE_LIMIT = 20;
@@ -30,9 +33,16 @@ describe('management API: tokens and their guard', () => {
   let siteOwner: SignedInOwner;
   let vendor: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T09:00:00Z'));
+  const registered = new Set<string>();
 
   beforeAll(async () => {
     testApp = await createTestApp({
+      onRoute: (route) => {
+        const methods = Array.isArray(route.method) ? route.method : [route.method];
+        for (const method of methods) {
+          if (method !== 'HEAD') registered.add(`${method} ${route.url}`);
+        }
+      },
       clock,
       env: { MANAGE_API_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
     });
@@ -89,6 +99,27 @@ describe('management API: tokens and their guard', () => {
     expect(problem).toMatchObject({ status, code, type: 'about:blank' });
     return problem;
   };
+
+  it('declares a scope and a console twin for every management route, in OpenAPI too', () => {
+    const routes = [...registered].filter((key) => key.split(' ')[1]!.startsWith('/api/manage/'));
+    const documented = Object.keys(routeContracts).filter((key) =>
+      key.split(' ')[1]!.startsWith('/api/manage/'),
+    );
+    expect(routes.sort()).toEqual(documented.sort());
+    expect(routes.length).toBeGreaterThanOrEqual(28);
+    const openApi = createOpenApiDocument() as {
+      paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+    };
+    for (const key of routes) {
+      const contract = routeContracts[key]!;
+      expect(contract.caller, key).toBe('manage');
+      expect(contract.management, key).toBeDefined();
+      expect(ownerRoutePermissions[contract.management!.sameAs], key).toBeDefined();
+      const [method, url] = key.split(' ') as [string, string];
+      const operation = openApi.paths[openApiPathOf(url)]![method.toLowerCase()]!;
+      expect(operation.security, key).toEqual([{ managementToken: [contract.management!.scope] }]);
+    }
+  });
 
   it('shows a new token once, stores only its keyed digest, and lists it without its text', async () => {
     const application = await createApplicationViaApi(testApp.app, vendor);

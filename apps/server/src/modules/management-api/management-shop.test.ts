@@ -136,7 +136,10 @@ describe('management API: licences, the blacklist, webhooks and the activity log
   it('bans and unbans a key, exports keys as CSV, and deletes one', async () => {
     const generated = generatedLicensesSchema.parse(
       await (
-        await manage(`${appPath()}/licenses`, { method: 'POST', body: { planId: plan.id, count: 2 } })
+        await manage(`${appPath()}/licenses`, {
+          method: 'POST',
+          body: { planId: plan.id, count: 2 },
+        })
       ).json(),
     );
     const [listed] = licenseListSchema.parse(
