@@ -8,6 +8,9 @@ import { errorCodeSchema } from './errors.ts';
  */
 export const MANAGEMENT_API_PREFIX = '/api/manage/v1';
 
+/** How long an Idempotency-Key's answer is kept and replayed. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60_000;
+
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 /** Every refusal of the management API. `code` is stable; `detail` is for people. */

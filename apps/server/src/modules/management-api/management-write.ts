@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, lt } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PROBLEM_MEDIA_TYPE, type AuditedManagementWrite } from '@latchkey/contracts';
+import {
+  IDEMPOTENCY_WINDOW_MS,
+  PROBLEM_MEDIA_TYPE,
+  type AuditedManagementWrite,
+} from '@latchkey/contracts';
 import { auditEntries, idempotencyKeys, type IdempotencyKeyRow } from '../../db/schema/index.ts';
 import { openApiPathOf } from '../../http/openapi-document.ts';
 import { problemOf } from '../../http/problem-details.ts';
@@ -11,8 +15,6 @@ import { AppError, badRequest } from '../../lib/errors.ts';
 import { createSecretSealer } from '../../lib/secret-sealing.ts';
 import type { ManagementContext } from './management-guard.ts';
 
-/** How long a key's answer is kept and replayed (issue 27). */
-export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60_000;
 /** How long a retry waits for the first request with its key before answering 409. */
 export const IDEMPOTENCY_WAIT_MS = 10_000;
 const POLL_MS = 25;

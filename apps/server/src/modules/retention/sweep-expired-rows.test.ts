@@ -4,18 +4,25 @@ import {
   activityLogs,
   applications,
   appUserSessions,
+  idempotencyKeys,
   portalSessions,
   webhookDeliveries,
 } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
+  createApiTokenViaApi,
   insertActivityLog,
   insertAppUser,
   insertWebhookDelivery,
   insertAppUserSession,
   insertApplication,
 } from '../../../test/factories.ts';
-import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
+import {
+  createTestApp,
+  signInOwner,
+  type SignedInOwner,
+  type TestApp,
+} from '../../../test/test-app.ts';
 import { insertTestWebhook } from '../../../test/webhook-test-receiver.ts';
 import { sweepExpiredRows, type RetentionPolicy } from './sweep-expired-rows.ts';
 
@@ -26,6 +33,7 @@ const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS);
 describe('sweepExpiredRows', () => {
   let testApp: TestApp;
   let ownerAccountId: string;
+  let owner: SignedInOwner;
   const clock = createManualClock(now);
   const policy: RetentionPolicy = {
     sessionMs: 30 * DAY_MS,
@@ -36,7 +44,8 @@ describe('sweepExpiredRows', () => {
 
   beforeAll(async () => {
     testApp = await createTestApp({ clock });
-    ownerAccountId = (await signInOwner(testApp.app)).accountId;
+    owner = await signInOwner(testApp.app);
+    ownerAccountId = owner.accountId;
   });
   afterAll(() => testApp.close());
 
@@ -109,6 +118,34 @@ describe('sweepExpiredRows', () => {
       sessionsDeleted: 0,
       activityLogsDeleted: 0,
     });
+  });
+
+  it('forgets idempotency keys past their 24 hours, two batches of one at a time', async () => {
+    const { id: apiTokenId } = await createApiTokenViaApi(testApp.app, owner);
+    const keyRow = (key: string, createdAt: Date) => ({
+      apiTokenId,
+      key,
+      requestDigest: 'digest',
+      status: 201,
+      body: 'sealed',
+      createdAt,
+    });
+    await db()
+      .insert(idempotencyKeys)
+      .values([
+        keyRow('old-1', new Date(now.getTime() - DAY_MS - 1)),
+        keyRow('old-2', daysAgo(3)),
+        keyRow('fresh', new Date(now.getTime() - DAY_MS + 60_000)),
+      ]);
+    const result = await sweep({ batchSize: 1 });
+    expect(result).toMatchObject({ idempotencyKeysDeleted: 2 });
+    // Two full batches and the short one that says there is no more.
+    expect(result!.statements.idempotencyKeysDeleted).toBe(3);
+    const left = await db()
+      .select({ key: idempotencyKeys.key })
+      .from(idempotencyKeys)
+      .where(eq(idempotencyKeys.apiTokenId, apiTokenId));
+    expect(left).toEqual([{ key: 'fresh' }]);
   });
 
   it('deletes expired portal sessions and keeps live ones', async () => {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, sql } from 'drizzle-orm';
+import { IDEMPOTENCY_WINDOW_MS } from '@latchkey/contracts';
 import type { DatabaseConnection } from '../../db/client.ts';
 import {
   activityHourlyCounts,
@@ -9,6 +10,7 @@ import {
   liveSessionSamples,
   sessionStartHourlyCounts,
   appUserSessions,
+  idempotencyKeys,
   portalSessions,
   webhookDeliveries,
   webhooks,
@@ -47,6 +49,8 @@ export interface SweepResult {
   chartBucketsCompacted: number;
   /** Uploads that never completed (a crash mid-upload), an hour after they started (issue 25). */
   incompleteUploadsDeleted: number;
+  /** Idempotency keys of the management API past their 24 hours (issue 27). */
+  idempotencyKeysDeleted: number;
   /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
   statements: {
     sessionsEnded: number;
@@ -54,6 +58,7 @@ export interface SweepResult {
     activityLogsDeleted: number;
     webhookDeliveriesDeleted: number;
     portalSessionsDeleted: number;
+    idempotencyKeysDeleted: number;
   };
 }
 
@@ -80,12 +85,14 @@ export async function sweepExpiredRows({
     chartBucketsDeleted: 0,
     chartBucketsCompacted: 0,
     incompleteUploadsDeleted: 0,
+    idempotencyKeysDeleted: 0,
     statements: {
       sessionsEnded: 0,
       sessionsDeleted: 0,
       activityLogsDeleted: 0,
       webhookDeliveriesDeleted: 0,
       portalSessionsDeleted: 0,
+      idempotencyKeysDeleted: 0,
     },
   };
   const ran = await ctx.database.runExclusively(RETENTION_SWEEP_LOCK_KEY, async () => {
@@ -143,6 +150,23 @@ export async function sweepExpiredRows({
         .delete(portalSessions)
         .where(inArray(portalSessions.id, expired))
         .returning({ id: portalSessions.id });
+      return deleted.length;
+    });
+
+    // A kept answer outlives its 24 hours only until here: nothing replays it after them
+    // (management-write.ts forgets an older key), and it may hold a sealed licence key.
+    const idempotencyCutoff = new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS);
+    result.idempotencyKeysDeleted = await inBatches('idempotencyKeysDeleted', async () => {
+      const expired = db
+        .select({ apiTokenId: idempotencyKeys.apiTokenId, key: idempotencyKeys.key })
+        .from(idempotencyKeys)
+        .where(lt(idempotencyKeys.createdAt, idempotencyCutoff))
+        .orderBy(asc(idempotencyKeys.createdAt))
+        .limit(input.batchSize);
+      const deleted = await db
+        .delete(idempotencyKeys)
+        .where(sql`(${idempotencyKeys.apiTokenId}, ${idempotencyKeys.key}) in (${expired})`)
+        .returning({ key: idempotencyKeys.key });
       return deleted.length;
     });
 
