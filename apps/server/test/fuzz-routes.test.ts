@@ -77,6 +77,7 @@ import {
   createApiTokenRequestSchema,
   problemSchema,
   managedAppUserParamsSchema,
+  managedDeviceParamsSchema,
 } from '@latchkey/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
@@ -214,6 +215,14 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'POST /api/manage/v1/applications/:id/users/:userId/unpause': {
     caller: 'manage',
     params: managedAppUserParamsSchema,
+  },
+  'GET /api/manage/v1/applications/:id/users/:userId/devices': {
+    caller: 'manage',
+    params: managedAppUserParamsSchema,
+  },
+  'DELETE /api/manage/v1/applications/:id/users/:userId/devices/:deviceId': {
+    caller: 'manage',
+    params: managedDeviceParamsSchema,
   },
   'GET /api/manage/v1/applications/:id/users/:userId/subscriptions': {
     caller: 'manage',

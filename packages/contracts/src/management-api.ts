@@ -71,3 +71,8 @@ export const managedAppUserParamsSchema = z.object({
   id: applicationIdSchema,
   userId: z.uuid('Invalid user id'),
 });
+
+/** Path parameters of /api/manage/v1/applications/{id}/users/{userId}/devices/{deviceId} */
+export const managedDeviceParamsSchema = managedAppUserParamsSchema.extend({
+  deviceId: z.uuid('Invalid device id'),
+});

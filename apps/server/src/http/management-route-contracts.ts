@@ -21,6 +21,9 @@ import {
   licenseParamsSchema,
   licenseSchema,
   planListSchema,
+  deviceListSchema,
+  managedDeviceParamsSchema,
+  releasedDevicesSchema,
   activityLogListSchema,
   activityLogsQuerySchema,
   blacklistEntryListSchema,
@@ -154,6 +157,28 @@ export const managementRouteContracts: Record<string, RouteContract> = {
     management: {
       scope: 'users:write',
       sameAs: 'POST /api/applications/:appId/users/:userId/unpause',
+    },
+  },
+  'GET /api/manage/v1/applications/:id/users/:userId/devices': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'An end user\u2019s devices (bound machines) and their seats',
+    params: managedAppUserParamsSchema,
+    responses: { 200: ok(deviceListSchema) },
+    management: {
+      scope: 'users:read',
+      sameAs: 'GET /api/applications/:appId/users/:userId/devices',
+    },
+  },
+  'DELETE /api/manage/v1/applications/:id/users/:userId/devices/:deviceId': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Release one device (a HWID reset for that machine; its sessions end)',
+    params: managedDeviceParamsSchema,
+    responses: { 200: ok(releasedDevicesSchema) },
+    management: {
+      scope: 'users:write',
+      sameAs: 'DELETE /api/applications/:appId/users/:userId/devices/:deviceId',
     },
   },
   'GET /api/manage/v1/applications/:id/users/:userId/subscriptions': {

@@ -6,6 +6,9 @@ import {
   endUserPasswordProblem,
   grantSubscriptionRequestSchema,
   managedAppUserParamsSchema,
+  managedDeviceParamsSchema,
+  type Device,
+  type ReleasedDevices,
   updateAppUserRequestSchema,
   type AppUser,
   type AppUserListRow,
@@ -29,6 +32,9 @@ import {
   grantSubscription,
   listUserSubscriptions,
 } from '../subscriptions/user-subscriptions.ts';
+import { listUserDevices } from '../devices/list-user-devices.ts';
+import { releaseUserDevices } from '../devices/release-user-devices.ts';
+import { toDeviceResponse } from '../devices/to-device-response.ts';
 import { answerManagementWrite } from './management-write.ts';
 import { assertApplicationReachable } from './reachable-applications.ts';
 
@@ -127,6 +133,24 @@ export function registerManagementAppUserRoutes(
       });
     });
   }
+
+  app.get('/applications/:id/users/:userId/devices', async (request): Promise<Device[]> => {
+    const { ctx, ids } = reachableUser(request);
+    return (await listUserDevices({ ctx, input: ids })).map(toDeviceResponse);
+  });
+
+  app.delete('/applications/:id/users/:userId/devices/:deviceId', async (request, reply) => {
+    const ctx = request.management!;
+    const { id, userId, deviceId } = parseInput(managedDeviceParamsSchema, request.params);
+    assertApplicationReachable(ctx, id);
+    return answerManagementWrite(request, reply, async () => ({
+      status: 200,
+      body: (await releaseUserDevices({
+        ctx: changing(request),
+        input: { applicationId: id, userId, deviceId },
+      })) satisfies ReleasedDevices,
+    }));
+  });
 
   app.get(
     '/applications/:id/users/:userId/subscriptions',

@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   appUserListSchema,
   appUserSchema,
+  deviceListSchema,
+  releasedDevicesSchema,
   auditEntryListSchema,
   problemSchema,
   subscriptionListSchema,
@@ -144,6 +146,22 @@ describe('management API: end users, idempotent writes and the audit trail', () 
     } finally {
       unsubscribe();
     }
+  });
+
+  it('lists an end user’s devices and releases one', async () => {
+    const created = await call('POST', usersUrl(), {
+      payload: { username: 'two-machines', password: 'correct horse', hwid: 'HW-DESK' },
+    });
+    const user = appUserSchema.parse(created.json());
+    const listed = await call('GET', `${usersUrl()}/${user.id}/devices`);
+    expect(listed.statusCode, listed.body).toBe(200);
+    const devices = deviceListSchema.parse(listed.json());
+    expect(devices.map((device) => device.hwid)).toEqual(['HW-DESK']);
+    const released = await call('DELETE', `${usersUrl()}/${user.id}/devices/${devices[0]!.id}`);
+    expect(released.statusCode, released.body).toBe(200);
+    expect(releasedDevicesSchema.parse(released.json()).released).toBe(1);
+    const after = await call('GET', `${usersUrl()}/${user.id}/devices`);
+    expect(deviceListSchema.parse(after.json())).toEqual([]);
   });
 
   it('refuses a write without users:write, naming the scope', async () => {
