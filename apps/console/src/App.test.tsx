@@ -68,6 +68,7 @@ describe('AppRoutes', () => {
     '/docs',
     '/code-editor',
     '/user-management',
+    '/api-tokens',
   ])('sends a visitor of %s to sign in first, remembering where they were going', async (path) => {
     const { location } = renderWithProviders(<AppRoutes />, { path });
 

@@ -64,6 +64,9 @@ const DocsPage = lazyPage(() => import('@/pages/docs-page.tsx').then((module) =>
 const IntegrationPage = lazyPage(() =>
   import('@/pages/integration-page.tsx').then((module) => module.IntegrationPage),
 );
+const ApiTokensPage = lazyPage(() =>
+  import('@/pages/api-tokens-page.tsx').then((module) => module.ApiTokensPage),
+);
 const WebhooksPage = lazyPage(() =>
   import('@/pages/webhooks-page.tsx').then((module) => module.WebhooksPage),
 );
@@ -83,6 +86,7 @@ export const SIGNED_IN_ROUTES: readonly { path: string; component: ComponentType
   { path: '/docs', component: DocsPage },
   { path: '/code-editor', component: CodeEditorPage },
   { path: '/user-management', component: UserManagementPage },
+  { path: '/api-tokens', component: ApiTokensPage },
 ];
 
 /** Sends a signed-out visit to a signed-in page to sign in first, remembering the target. */

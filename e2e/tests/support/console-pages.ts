@@ -241,6 +241,28 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
     },
   },
   {
+    // A vendor without Manage API Tokens (not among a new account's defaults): the
+    // no-permission text. The list and its dialogs are checked by api-tokens.spec.ts.
+    name: 'api-tokens-no-permission',
+    route: '/api-tokens',
+    signedIn: true,
+    path: () => '/api-tokens',
+    heading: () => 'API Tokens',
+  },
+  {
+    // The site owner holds it by role: the list, and the header with every link at 1280 px.
+    name: 'api-tokens',
+    route: '/api-tokens',
+    signedIn: true,
+    isSiteOwner: true,
+    path: () => '/api-tokens',
+    heading: () => 'API Tokens',
+    prepare: async (page) => {
+      await expect(page.getByRole('status', { name: 'Loading API tokens' })).toHaveCount(0);
+      await expect(page.getByRole('heading', { name: 'Error loading API tokens' })).toHaveCount(0);
+    },
+  },
+  {
     name: 'welcome',
     route: '/firebase-login',
     signedIn: true,

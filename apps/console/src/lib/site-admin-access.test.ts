@@ -10,6 +10,7 @@ import {
   getSiteAdminAccess,
   isPermissionAssignable,
   isRoleAssignable,
+  withRoleDefaults,
 } from './site-admin-access.ts';
 
 const target = (overrides: Partial<AdminUser> = {}): AdminUser => ({
@@ -73,6 +74,21 @@ describe('site admin access', () => {
       true,
     );
     expect(isPermissionAssignable({ role: 'admin', permissions: [] }, 'edit_code')).toBe(false);
+  });
+
+  it("adds a role's defaults the actor may grant, and keeps what was ticked (issue 27)", () => {
+    const owner = { role: 'owner' as const, permissions: [] };
+    expect(withRoleDefaults(['edit_code'], 'admin', owner)).toEqual([
+      'edit_code',
+      'manage_api_tokens',
+    ]);
+    expect(withRoleDefaults(['edit_code'], 'moderator', owner)).toEqual(['edit_code']);
+    expect(
+      withRoleDefaults(['edit_code'], 'admin', { role: 'admin', permissions: ['manage_users'] }),
+    ).toEqual(['edit_code']);
+    expect(
+      withRoleDefaults([], 'admin', { role: 'admin', permissions: ['manage_api_tokens'] }),
+    ).toEqual(['manage_api_tokens']);
   });
 
   it('names an account by full name, else e-mail, and counts an owner as holding all eight', () => {

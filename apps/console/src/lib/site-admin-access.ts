@@ -2,6 +2,7 @@ import {
   adminMessages,
   hasPermission,
   permissionSchema,
+  roleDefaultPermissions,
   roleSchema,
   type AdminUser,
   type CurrentUser,
@@ -64,6 +65,23 @@ export function isPermissionAssignable(actor: UserPermissions, permission: Permi
 
 export const allRoles = roleSchema.options;
 export const allPermissions = permissionSchema.options;
+
+/**
+ * The permissions after the Edit dialog's role changes to `role`: the role's defaults (issue 27:
+ * Manage API Tokens for an admin) are ticked, except those the actor may not grant. Nothing is
+ * taken away, and a default can still be unticked before saving.
+ */
+export function withRoleDefaults(
+  permissions: readonly Permission[],
+  role: Role,
+  actor: UserPermissions,
+): Permission[] {
+  const granted = new Set<Permission>(permissions);
+  for (const permission of roleDefaultPermissions[role]) {
+    if (isPermissionAssignable(actor, permission)) granted.add(permission);
+  }
+  return allPermissions.filter((permission) => granted.has(permission));
+}
 
 /** The permissions an account actually holds: an owner holds all of them by role. */
 export function getEffectivePermissions(account: UserPermissions): readonly Permission[] {

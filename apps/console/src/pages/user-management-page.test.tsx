@@ -179,6 +179,8 @@ const card = (id: string) => within(screen.getByTestId(`site-account-${id}`));
 describe('UserManagementPage', { timeout: 30_000 }, () => {
   // Radix measures checkboxes and selects; jsdom has none of it and sizes are not tested.
   beforeEach(() => {
+    // Radix's Select scrolls its chosen option into view, which jsdom does not do.
+    Element.prototype.scrollIntoView ??= () => {};
     vi.stubGlobal(
       'ResizeObserver',
       class {
@@ -224,7 +226,7 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
     expect(owner.getByText('You')).toBeTruthy();
     expect(owner.getByRole('img', { name: 'Site owner' })).toBeTruthy();
     expect(owner.getByText('Owner')).toBeTruthy();
-    expect(owner.getByText('7 permissions')).toBeTruthy();
+    expect(owner.getByText('8 permissions')).toBeTruthy();
     // Nobody deletes an owner or themselves (spec doc 2 §2, §5).
     expect(owner.queryByRole('button', { name: /Delete/ })).toBeNull();
 
@@ -341,6 +343,51 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
     expect(isDisabled('Manage Users')).toBe(false);
     expect(isDisabled('Edit Code')).toBe(true);
     expect(isDisabled('View All Data')).toBe(true);
+  });
+
+  it('ticks Manage API Tokens when the role becomes Admin, and saves it (issue 27)', async () => {
+    const api = stubAdminApi();
+    renderPage();
+    await screen.findByTestId(`site-account-${VENDOR_ID}`);
+    fireEvent.click(card(VENDOR_ID).getByRole('button', { name: 'Edit vendor@example.com' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit vendor@example.com' }));
+    const tokens = dialog.getByRole('checkbox', { name: 'Manage API Tokens' });
+    expect(dialog.getByText('Create and revoke tokens of the management API')).toBeTruthy();
+    expect(tokens.getAttribute('aria-checked')).toBe('false');
+
+    fireEvent.click(dialog.getByRole('combobox', { name: 'Role' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Admin' }));
+    await waitFor(() => expect(tokens.getAttribute('aria-checked')).toBe('true'));
+    // The other permissions are kept as they were.
+    expect(
+      dialog.getByRole('checkbox', { name: 'Manage Applications' }).getAttribute('aria-checked'),
+    ).toBe('true');
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(
+      await findToast('User permissions and role have been updated successfully.'),
+    ).toBeTruthy();
+    expect(api.sent('PATCH', `/api/admin/users/${VENDOR_ID}`)[0]!.body).toEqual({
+      role: 'admin',
+      permissions: ['manage_applications', 'delete_applications', 'manage_api_tokens'],
+      isActive: true,
+    });
+  });
+
+  it('leaves Manage API Tokens unticked on Admin when the actor does not hold it', async () => {
+    stubAdminApi();
+    renderPage({ role: 'admin', permissions: ['manage_users', 'manage_permissions'] });
+    await screen.findByTestId(`site-account-${VENDOR_ID}`);
+    fireEvent.click(card(VENDOR_ID).getByRole('button', { name: 'Edit vendor@example.com' }));
+    const dialog = within(await screen.findByRole('dialog'));
+    fireEvent.click(dialog.getByRole('combobox', { name: 'Role' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Admin' }));
+    await waitFor(() =>
+      expect(dialog.getByRole('combobox', { name: 'Role' }).textContent).toContain('Admin'),
+    );
+    const tokens = dialog.getByRole('checkbox', { name: 'Manage API Tokens' });
+    expect(tokens.getAttribute('aria-checked')).toBe('false');
+    expect((tokens as HTMLButtonElement).disabled).toBe(true);
   });
 
   it('deletes after a confirmation that names the account, or shows Delete Failed', async () => {

@@ -62,11 +62,19 @@ describe('SignedInHeader', () => {
     },
   );
 
-  it('shows both to the owner, whose role implies every permission', () => {
+  it('shows API Tokens alone for manage_api_tokens (issue 27)', () => {
+    expect(renderHeader({ role: 'admin', permissions: ['manage_api_tokens'] }).links).toEqual([
+      ...ALWAYS_SHOWN,
+      ['API Tokens', '/api-tokens'],
+    ]);
+  });
+
+  it('shows all three to the owner, whose role implies every permission', () => {
     expect(renderHeader({ role: 'owner', permissions: [] }).links).toEqual([
       ...ALWAYS_SHOWN,
       ['Code Editor', '/code-editor'],
       ['User Management', '/user-management'],
+      ['API Tokens', '/api-tokens'],
     ]);
   });
 

@@ -5,6 +5,7 @@ import {
   BookOpen,
   CodeXml,
   House,
+  KeyRound,
   LayoutDashboard,
   LogOut,
   Menu,
@@ -53,6 +54,8 @@ export const SIGNED_IN_NAVIGATION: readonly NavigationLink[] = [
     icon: UserCog,
     permissions: USER_MANAGEMENT_PERMISSIONS,
   },
+  // Issue 27: the management API's tokens, after the spec's links.
+  { href: '/api-tokens', label: 'API Tokens', icon: KeyRound, permissions: ['manage_api_tokens'] },
 ];
 
 export function SignedInHeader() {

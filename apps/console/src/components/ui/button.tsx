@@ -9,8 +9,11 @@ export const buttonVariants = cva(
     variants: {
       variant: {
         default: 'bg-primary text-primary-foreground shadow-sm hover:bg-primary/90',
+        // Dark: the theme's destructive red is light enough to read as text on the dark
+        // background, too light to carry white text (3.6:1); mixed with the background it keeps
+        // 4.5:1 (WCAG AA).
         destructive:
-          'bg-destructive text-white shadow-sm hover:bg-destructive/90 focus-visible:ring-destructive/40',
+          'bg-destructive text-white shadow-sm hover:bg-destructive/90 focus-visible:ring-destructive/40 dark:bg-destructive/60 dark:hover:bg-destructive/70',
         outline:
           'border border-border bg-background shadow-xs hover:bg-accent hover:text-accent-foreground dark:bg-input/30 dark:hover:bg-input/50',
         secondary: 'bg-secondary text-secondary-foreground hover:bg-secondary/80',

@@ -27,6 +27,7 @@ import {
   isPermissionAssignable,
   isRoleAssignable,
   roleLabels,
+  withRoleDefaults,
 } from '@/lib/site-admin-access.ts';
 
 /** Spec doc 2 §2, §4: role, active flag and permissions of one account, saved as one update. */
@@ -96,7 +97,13 @@ function EditSiteAccountForm({ account, onClose }: { account: AdminUser; onClose
       >
         <Select
           value={role}
-          onValueChange={(value) => setField('role', value as Role)}
+          onValueChange={(value) => {
+            const nextRole = value as Role;
+            setField('role', nextRole);
+            if (nextRole !== role) {
+              setField('permissions', withRoleDefaults(permissions, nextRole, actor));
+            }
+          }}
           disabled={!access.canManagePermissions}
         >
           <SelectTrigger id={`${id}-role`} aria-describedby={`${id}-role-hint`}>

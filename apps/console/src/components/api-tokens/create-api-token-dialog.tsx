@@ -1,0 +1,298 @@
+import {
+  apiTokenLimits,
+  apiTokenScopeDescriptions,
+  apiTokenScopes,
+  type CreatedApiToken,
+} from '@latchkey/contracts';
+import { useId, useRef } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { Checkbox } from '@/components/ui/checkbox.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { useCreateApiToken } from '@/hooks/use-api-tokens.ts';
+import { useApplications } from '@/hooks/use-applications.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
+import {
+  apiTokenScopeGroups,
+  EMPTY_API_TOKEN_FIELDS,
+  toCreateApiTokenRequest,
+  toDateInputValue,
+  toggleScope,
+  validateApiTokenFields,
+  type ApiTokenFields,
+} from './api-token-display.ts';
+
+export const CREATE_TOKEN_LABEL = 'Create Token';
+
+/**
+ * Issue 27: the Create Token dialog, opened by the page's buttons. The new token (with its
+ * text) goes to `onCreated`, which shows it once; this dialog closes as that one opens.
+ */
+export function CreateApiTokenDialog({
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: (created: CreatedApiToken) => void;
+}) {
+  const createToken = useCreateApiToken();
+
+  return (
+    <FormDialog className="sm:max-w-2xl" open={open} onOpenChange={onOpenChange}>
+      {(close) => (
+        <CreateApiTokenForm
+          isSubmitting={createToken.isPending}
+          onCancel={close}
+          onSubmit={(fields) =>
+            createToken.mutate(toCreateApiTokenRequest(fields), {
+              onSuccess: (created) => {
+                close();
+                onCreated(created);
+                // The answer holds the token's text: the dialog that shows it keeps it, the
+                // mutation does not (with gcTime 0 the cache drops it at once).
+                createToken.reset();
+              },
+            })
+          }
+        />
+      )}
+    </FormDialog>
+  );
+}
+
+function CreateApiTokenForm({
+  isSubmitting,
+  onSubmit,
+  onCancel,
+}: {
+  isSubmitting: boolean;
+  onSubmit: (fields: ApiTokenFields) => void;
+  onCancel: () => void;
+}) {
+  const id = useId();
+  const nameRef = useRef<HTMLInputElement>(null);
+  const { fields, setField, validationError, submit } = useFormFields({
+    initialFields: EMPTY_API_TOKEN_FIELDS,
+    validate: (candidate) => validateApiTokenFields(candidate),
+    onValidSubmit: onSubmit,
+  });
+  const allScopesChosen = fields.scopes.length === apiTokenScopes.length;
+
+  // The message sits above the fields, and the button that found it at the bottom of a form
+  // taller than a phone: bring the message into view once it has rendered.
+  const submitAndShowProblem = () => {
+    submit();
+    requestAnimationFrame(() => {
+      nameRef.current?.form
+        ?.querySelector('[role="alert"]')
+        ?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
+    });
+  };
+
+  return (
+    <DialogForm
+      title="Create API Token"
+      description="A token lets a script, a shop or a bot call the management API as you, within the scopes and applications you choose here."
+      submitLabel={CREATE_TOKEN_LABEL}
+      validationError={validationError}
+      isSubmitting={isSubmitting}
+      onSubmit={submitAndShowProblem}
+      onCancel={onCancel}
+      className="gap-5"
+    >
+      <InputField
+        ref={nameRef}
+        id={`${id}-name`}
+        label="Name"
+        isRequired
+        hint="Say what uses it, so you know which one to revoke: a shop, a CI job, a bot."
+        value={fields.name}
+        onValueChange={(value) => setField('name', value)}
+        placeholder="e.g. Shopify order sync"
+        maxLength={apiTokenLimits.name}
+        autoComplete="off"
+        autoFocus
+      />
+
+      <div role="group" aria-labelledby={`${id}-scopes`} className="grid gap-3">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <span id={`${id}-scopes`} className="text-sm font-medium">
+            Scopes
+            <span aria-hidden="true" className="ml-1 text-destructive">
+              *
+            </span>
+          </span>
+          <Button
+            variant="ghost"
+            size="sm"
+            onClick={() => setField('scopes', allScopesChosen ? [] : [...apiTokenScopes])}
+          >
+            {allScopesChosen ? 'Clear all' : 'Select all'}
+          </Button>
+        </div>
+        <p className="text-xs text-muted-foreground">
+          Choose only what the script needs. A call also needs your own permission for the same act,
+          checked again on every call.
+        </p>
+        <div className="grid gap-4 rounded-lg border border-border p-3 sm:grid-cols-2">
+          {apiTokenScopeGroups.map((group) => (
+            <div
+              key={group.resource}
+              role="group"
+              aria-labelledby={`${id}-group-${group.resource}`}
+              className="grid content-start gap-2"
+            >
+              <span
+                id={`${id}-group-${group.resource}`}
+                className="text-xs font-medium tracking-wide text-muted-foreground uppercase"
+              >
+                {group.label}
+              </span>
+              {group.scopes.map((scope) => {
+                const checkboxId = `${id}-scope-${scope}`;
+                return (
+                  <div key={scope} className="flex items-start gap-2">
+                    <Checkbox
+                      id={checkboxId}
+                      className="mt-0.5"
+                      checked={fields.scopes.includes(scope)}
+                      aria-describedby={`${checkboxId}-description`}
+                      onCheckedChange={(checked) =>
+                        setField('scopes', toggleScope(fields.scopes, scope, checked === true))
+                      }
+                    />
+                    <div className="grid gap-0.5">
+                      <Label
+                        htmlFor={checkboxId}
+                        className="cursor-pointer font-mono text-[0.8125rem]"
+                      >
+                        {scope}
+                      </Label>
+                      <p id={`${checkboxId}-description`} className="text-xs text-muted-foreground">
+                        {apiTokenScopeDescriptions[scope]}
+                      </p>
+                    </div>
+                  </div>
+                );
+              })}
+            </div>
+          ))}
+        </div>
+      </div>
+
+      <ApplicationRestriction
+        id={`${id}-applications`}
+        isRestricted={fields.isRestrictedToApplications}
+        applicationIds={fields.applicationIds}
+        onRestrictedChange={(isRestricted) => setField('isRestrictedToApplications', isRestricted)}
+        onApplicationIdsChange={(applicationIds) => setField('applicationIds', applicationIds)}
+      />
+
+      <InputField
+        id={`${id}-expires`}
+        label="Expires (optional)"
+        hint="The token stops working when this day ends, in your time zone. Leave empty for never."
+        type="date"
+        value={fields.expiresOn}
+        min={toDateInputValue(new Date())}
+        onValueChange={(value) => setField('expiresOn', value)}
+        className="w-48"
+      />
+
+      <TextareaField
+        id={`${id}-allowed-ips`}
+        label="Allowed IPs (optional)"
+        hint="One IPv4 or IPv6 address or CIDR range a line (or separated by commas), e.g. 203.0.113.7 or 2001:db8::/48. Calls from anywhere else are refused. Leave empty to allow any address."
+        value={fields.allowedIps}
+        onValueChange={(value) => setField('allowedIps', value)}
+        placeholder={'203.0.113.7\n198.51.100.0/24'}
+        rows={3}
+        autoComplete="off"
+        spellCheck={false}
+        className="font-mono text-[0.8125rem]"
+      />
+    </DialogForm>
+  );
+}
+
+/** "Restrict to applications": off reaches every application, present and future. */
+function ApplicationRestriction({
+  id,
+  isRestricted,
+  applicationIds,
+  onRestrictedChange,
+  onApplicationIdsChange,
+}: {
+  id: string;
+  isRestricted: boolean;
+  applicationIds: readonly number[];
+  onRestrictedChange: (isRestricted: boolean) => void;
+  onApplicationIdsChange: (applicationIds: number[]) => void;
+}) {
+  const applications = useApplications();
+
+  return (
+    <div className="grid gap-3">
+      <div className="grid gap-1.5">
+        <Label htmlFor={`${id}-restrict`} className="w-fit cursor-pointer">
+          <Checkbox
+            id={`${id}-restrict`}
+            checked={isRestricted}
+            aria-describedby={`${id}-restrict-hint`}
+            onCheckedChange={(checked) => onRestrictedChange(checked === true)}
+          />
+          Restrict to applications
+        </Label>
+        <p id={`${id}-restrict-hint`} className="text-xs text-muted-foreground">
+          {isRestricted
+            ? 'The token reaches only the applications ticked below.'
+            : 'Off: the token reaches all your applications, including ones you create later.'}
+        </p>
+      </div>
+      {isRestricted && (
+        <div
+          role="group"
+          aria-label="Applications the token may reach"
+          className="grid max-h-56 gap-2 overflow-y-auto rounded-lg border border-border p-3 sm:grid-cols-2"
+        >
+          {applications.isPending ? (
+            <p className="text-sm text-muted-foreground">Loading applications…</p>
+          ) : applications.isError ? (
+            <p className="text-sm text-destructive">Your applications could not be loaded.</p>
+          ) : applications.data.length === 0 ? (
+            <p className="text-sm text-muted-foreground">
+              You have no applications yet. Leave the restriction off, or create one first.
+            </p>
+          ) : (
+            applications.data.map((application) => {
+              const checkboxId = `${id}-application-${application.id}`;
+              return (
+                <Label
+                  key={application.id}
+                  htmlFor={checkboxId}
+                  className="min-w-0 cursor-pointer font-normal"
+                >
+                  <Checkbox
+                    id={checkboxId}
+                    checked={applicationIds.includes(application.id)}
+                    onCheckedChange={(checked) =>
+                      onApplicationIdsChange(
+                        checked === true
+                          ? [...applicationIds, application.id]
+                          : applicationIds.filter((candidate) => candidate !== application.id),
+                      )
+                    }
+                  />
+                  <span className="min-w-0 break-words">{application.name}</span>
+                </Label>
+              );
+            })
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

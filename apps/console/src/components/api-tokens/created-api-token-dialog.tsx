@@ -1,0 +1,112 @@
+import type { CreatedApiToken } from '@latchkey/contracts';
+import { Check, Copy, TriangleAlert } from 'lucide-react';
+import { useEffect, useId, useState } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '@/components/ui/dialog.tsx';
+import { Input } from '@/components/ui/input.tsx';
+import { Label } from '@/components/ui/label.tsx';
+import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
+
+export const TOKEN_SHOWN_ONCE_WARNING =
+  'This is the only time the token is shown. Copy it now and keep it somewhere safe, such as a secrets manager: once you close this dialog it cannot be shown again. If you lose it, revoke it and create another.';
+
+const COPIED_CONFIRMATION_MS = 1500;
+
+/**
+ * Issue 27: the token just created, in full, once. Only its keyed digest is stored, so this
+ * answer is the one place its text exists; the warning is the dialog's description, read out
+ * as it opens. A click beside the dialog does not close it (a stray tap on a phone would lose
+ * the token); Escape, Close and Done do, and the warning says so before any of them.
+ */
+export function CreatedApiTokenDialog({
+  created,
+  open,
+  onOpenChange,
+  onClosed,
+}: {
+  created: CreatedApiToken | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** Once the dialog has gone (after its closing animation): the page forgets the token. */
+  onClosed: () => void;
+}) {
+  const id = useId();
+  const [isCopied, setIsCopied] = useState(false);
+
+  useEffect(() => {
+    if (!isCopied) return;
+    const timeout = setTimeout(() => setIsCopied(false), COPIED_CONFIRMATION_MS);
+    return () => clearTimeout(timeout);
+  }, [isCopied]);
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent
+        className="sm:max-w-xl"
+        onPointerDownOutside={(event) => event.preventDefault()}
+        onCloseAutoFocus={onClosed}
+      >
+        <DialogHeader>
+          <DialogTitle>Copy Your API Token</DialogTitle>
+          <p className="text-sm break-words text-muted-foreground">
+            <strong className="font-medium text-foreground">{created?.name}</strong> is ready. Send
+            it as <code className="font-mono text-xs">Authorization: Bearer lk_…</code> to the
+            management API.
+          </p>
+        </DialogHeader>
+        <DialogDescription
+          asChild
+          className="flex items-start gap-3 rounded-lg border border-warning/40 bg-warning/10 px-4 py-3 text-sm text-foreground"
+        >
+          <div>
+            <TriangleAlert className="mt-0.5 size-4 shrink-0 text-warning" aria-hidden="true" />
+            <p>{TOKEN_SHOWN_ONCE_WARNING}</p>
+          </div>
+        </DialogDescription>
+        <div className="grid gap-2">
+          <Label htmlFor={`${id}-token`}>Token</Label>
+          <div className="flex flex-col gap-2 sm:flex-row">
+            <Input
+              id={`${id}-token`}
+              readOnly
+              value={created?.token ?? ''}
+              spellCheck={false}
+              autoComplete="off"
+              className="font-mono text-[0.8125rem]"
+              onFocus={(event) => event.currentTarget.select()}
+            />
+            <Button
+              variant="outline"
+              disabled={!created}
+              onClick={async () => {
+                if (
+                  created &&
+                  (await copyToClipboard(created.token, 'API token copied to clipboard'))
+                ) {
+                  setIsCopied(true);
+                }
+              }}
+            >
+              {isCopied ? (
+                <Check className="text-success" aria-hidden="true" />
+              ) : (
+                <Copy aria-hidden="true" />
+              )}
+              {isCopied ? 'Copied' : 'Copy'}
+            </Button>
+          </div>
+        </div>
+        <DialogFooter>
+          <Button onClick={() => onOpenChange(false)}>Done</Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
