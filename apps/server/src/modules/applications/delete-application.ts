@@ -1,13 +1,15 @@
-import { applications } from '../../db/schema/index.ts';
+import { sql } from 'drizzle-orm';
+import { apiTokens, applications } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
 import type { ApplicationEvents } from './application-events.ts';
 import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
 
 /**
- * Deletes an application with everything that belongs to it. One statement, so one
- * transaction: the foreign keys of end users, their sessions, activity logs and blacklist
- * entries cascade, and either all of it goes or none of it does.
+ * Deletes an application with everything that belongs to it, in one transaction: the foreign
+ * keys of end users, their sessions, activity logs and blacklist entries cascade, and API
+ * tokens restricted to it forget it (a token restricted to it alone then reaches nothing,
+ * never everything), so either all of it goes or none of it does.
  */
 export async function deleteApplication({
   ctx,
@@ -16,10 +18,19 @@ export async function deleteApplication({
   ctx: OwnerContext & { applicationEvents: ApplicationEvents };
   input: { applicationId: number };
 }): Promise<void> {
-  const [deleted] = await ctx.db
-    .delete(applications)
-    .where(ownedApplicationWhere(ctx, input.applicationId))
-    .returning({ id: applications.id, apiKey: applications.apiKey });
+  const deleted = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(applications)
+      .where(ownedApplicationWhere(ctx, input.applicationId))
+      .returning({ id: applications.id, apiKey: applications.apiKey });
+    if (row) {
+      await tx
+        .update(apiTokens)
+        .set({ applicationIds: sql`array_remove(${apiTokens.applicationIds}, ${row.id}::int)` })
+        .where(sql`${row.id}::int = any(${apiTokens.applicationIds})`);
+    }
+    return row;
+  });
   if (!deleted) throw notFound(APPLICATION_NOT_FOUND);
   ctx.log.info({ applicationId: deleted.id }, 'application deleted');
   await ctx.applicationEvents.emitChange(

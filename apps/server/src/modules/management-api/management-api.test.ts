@@ -50,7 +50,11 @@ describe('management API: tokens and their guard', () => {
     vendor = await signInOwner(testApp.app);
     // The second account is an ordinary vendor; the site owner makes it an admin, which is
     // what turns Manage API Tokens on (issue 27: on by default for owners and admins).
-    await setRoleAndPermissions(vendor, 'admin', ['manage_applications', 'manage_api_tokens']);
+    await setRoleAndPermissions(vendor, 'admin', [
+      'manage_applications',
+      'delete_applications',
+      'manage_api_tokens',
+    ]);
   });
   afterAll(() => testApp.close());
 
@@ -262,6 +266,30 @@ describe('management API: tokens and their guard', () => {
     for (const id of [unreachable.id, othersApplication.id, 999_999]) {
       expectProblem(await manage(`/applications/${id}`, token), 404, 'NOT_FOUND');
     }
+  });
+
+  it('forgets a deleted application in the tokens restricted to it: they reach nothing, never everything', async () => {
+    const doomed = await createApplicationViaApi(testApp.app, vendor);
+    const kept = await createApplicationViaApi(testApp.app, vendor);
+    const { token, id } = await createApiTokenViaApi(testApp.app, vendor, {
+      scopes: ['applications:read'],
+      applicationIds: [doomed.id],
+    });
+    const deleted = await testApp.app.inject({
+      method: 'DELETE',
+      url: `/api/applications/${doomed.id}`,
+      headers: vendor.headers,
+    });
+    expect(deleted.statusCode, deleted.body).toBe(200);
+    const listed = apiTokenListSchema.parse(
+      (
+        await testApp.app.inject({ method: 'GET', url: '/api/api-tokens', headers: vendor.headers })
+      ).json(),
+    );
+    expect(listed.find((record) => record.id === id)?.applicationIds).toEqual([]);
+    const reachable = await manage('/applications', token);
+    expect(applicationSchema.array().parse(reachable.json())).toEqual([]);
+    expectProblem(await manage(`/applications/${kept.id}`, token), 404, 'NOT_FOUND');
   });
 
   it('refuses a missing, malformed, unknown, expired or revoked token with the same 401', async () => {
