@@ -1,6 +1,8 @@
+import { hashSync } from '@node-rs/bcrypt';
 import { describe, expect, it } from 'vitest';
 import {
   hashPassword,
+  isBcryptHash,
   needsRehash,
   PASSWORD_HASH_PREFIX,
   verifyPassword,
@@ -31,5 +33,19 @@ describe('password hashing', () => {
     expect(needsRehash('$argon2id$v=19$m=4096,t=3,p=1$c2FsdHNhbHRzYWx0$' + 'A'.repeat(43))).toBe(
       true,
     );
+  });
+
+  it('verifies bcrypt hashes of every prefix (imported from KeyAuth) and marks them for rehashing', async () => {
+    const bcrypt = hashSync('correct horse', 4);
+    for (const prefix of ['$2a$', '$2b$', '$2y$']) {
+      const stored = bcrypt.replace(/^\$2b\$/, prefix);
+      expect(isBcryptHash(stored), prefix).toBe(true);
+      expect(await verifyPassword(stored, 'correct horse'), prefix).toBe(true);
+      expect(await verifyPassword(stored, 'correct horsE'), prefix).toBe(false);
+      expect(needsRehash(stored), prefix).toBe(true);
+    }
+    expect(isBcryptHash(await hashPassword('x'))).toBe(false);
+    expect(isBcryptHash('$2x$04$' + 'a'.repeat(53))).toBe(false);
+    expect(isBcryptHash(bcrypt.slice(0, -1))).toBe(false);
   });
 });

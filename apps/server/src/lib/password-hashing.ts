@@ -1,4 +1,5 @@
 import { hash, parseOptions, verify, type Algorithm } from '@node-rs/argon2';
+import { verify as verifyBcrypt } from '@node-rs/bcrypt';
 
 /**
  * OWASP's argon2id baseline (m=19456 KiB, t=2, p=1): about 12 ms per hash here. The
@@ -35,10 +36,20 @@ export async function verifyPassword(
     return false;
   }
   try {
+    if (isBcryptHash(storedHash)) return await verifyBcrypt(password, storedHash);
     return await verify(storedHash, password);
   } catch {
     return false;
   }
+}
+
+/**
+ * A bcrypt hash as PHP, Node and OpenBSD write it (`$2a$`, `$2b$`, `$2y$`): what users imported
+ * from KeyAuth arrive with (issue 27). Accepted at login, and replaced by an argon2id hash
+ * on the first success (needsRehash is true for it), so none outlives its user's next login.
+ */
+export function isBcryptHash(storedHash: string): boolean {
+  return /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(storedHash);
 }
 
 /** True when a stored hash was made with weaker or different options and should be redone. */

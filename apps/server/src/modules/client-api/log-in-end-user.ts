@@ -22,6 +22,7 @@ import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import type { LoginThrottles, PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
 import { completeLogin, type LoginContext } from './complete-login.ts';
+import { upgradePasswordHash } from './upgrade-password-hash.ts';
 import {
   heldSubscriptionsJson,
   parseHeldSubscriptions,
@@ -401,5 +402,6 @@ export async function logInEndUser({
       refuse('INVALID_CREDENTIALS', 'login_failed', application.loginFailedMessage),
   });
   if (answer.success && hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
+  if (answer.success) await upgradePasswordHash(ctx.db, user, input.password);
   return answer;
 }

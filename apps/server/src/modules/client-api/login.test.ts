@@ -1,3 +1,4 @@
+import { hashSync } from '@node-rs/bcrypt';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -87,6 +88,26 @@ describe('POST /api/v1/login', () => {
       .where(eq(activityLogs.applicationId, applicationId))
       .orderBy(desc(activityLogs.id));
   };
+
+  it('accepts a bcrypt hash imported from KeyAuth and replaces it with argon2id on the first success', async () => {
+    const { application, user } = await setUp();
+    // PHP's password_hash writes $2y$; the cost is low here only to keep the test quick.
+    const bcryptHash = hashSync(PASSWORD, 4).replace(/^\$2b\$/, '$2y$');
+    await db().update(appUsers).set({ passwordHash: bcryptHash }).where(eq(appUsers.id, user.id));
+
+    const wrong = await login(application.apiKey, { username: user.username, password: 'nope' });
+    expect(wrong.code).toBe('INVALID_CREDENTIALS');
+    expect((await storedUser(user.id)).passwordHash).toBe(bcryptHash);
+
+    const first = await login(application.apiKey, { username: user.username, password: PASSWORD });
+    expect(first.code).toBe('OK');
+    const upgraded = (await storedUser(user.id)).passwordHash;
+    expect(upgraded).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+
+    const again = await login(application.apiKey, { username: user.username, password: PASSWORD });
+    expect(again.code).toBe('OK');
+    expect((await storedUser(user.id)).passwordHash).toBe(upgraded);
+  });
 
   it('logs a user in with the auth response, a session token and the success message', async () => {
     const { application, user } = await setUp({}, { expiresAt: new Date('2027-01-01T00:00:00Z') });
