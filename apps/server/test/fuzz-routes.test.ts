@@ -78,6 +78,7 @@ import {
   problemSchema,
   managedAppUserParamsSchema,
   managedDeviceParamsSchema,
+  managedSubscriptionParamsSchema,
 } from '@latchkey/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
@@ -232,6 +233,15 @@ const routeSchemas: Record<string, RouteSchemas> = {
     caller: 'manage',
     params: managedAppUserParamsSchema,
     body: grantSubscriptionRequestSchema,
+  },
+  'PATCH /api/manage/v1/applications/:id/users/:userId/subscriptions/:subscriptionId': {
+    caller: 'manage',
+    params: managedSubscriptionParamsSchema,
+    body: updateSubscriptionRequestSchema,
+  },
+  'DELETE /api/manage/v1/applications/:id/users/:userId/subscriptions/:subscriptionId': {
+    caller: 'manage',
+    params: managedSubscriptionParamsSchema,
   },
   'GET /api/manage/v1/applications/:id/plans': {
     caller: 'manage',

@@ -76,3 +76,8 @@ export const managedAppUserParamsSchema = z.object({
 export const managedDeviceParamsSchema = managedAppUserParamsSchema.extend({
   deviceId: z.uuid('Invalid device id'),
 });
+
+/** Path parameters of /api/manage/v1/applications/{id}/users/{userId}/subscriptions/{subscriptionId} */
+export const managedSubscriptionParamsSchema = managedAppUserParamsSchema.extend({
+  subscriptionId: z.uuid('Invalid subscription id'),
+});

@@ -23,6 +23,8 @@ import {
   planListSchema,
   deviceListSchema,
   managedDeviceParamsSchema,
+  managedSubscriptionParamsSchema,
+  updateSubscriptionRequestSchema,
   releasedDevicesSchema,
   activityLogListSchema,
   activityLogsQuerySchema,
@@ -207,6 +209,29 @@ export const managementRouteContracts: Record<string, RouteContract> = {
     },
   },
 
+  'PATCH /api/manage/v1/applications/:id/users/:userId/subscriptions/:subscriptionId': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Extend or shorten a subscription (expiresAt; null is lifetime)',
+    params: managedSubscriptionParamsSchema,
+    body: updateSubscriptionRequestSchema,
+    responses: { 200: ok(subscriptionListSchema) },
+    management: {
+      scope: 'users:write',
+      sameAs: 'PUT /api/applications/:appId/users/:userId/subscriptions/:subscriptionId',
+    },
+  },
+  'DELETE /api/manage/v1/applications/:id/users/:userId/subscriptions/:subscriptionId': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Remove a subscription (answers the user\u2019s remaining subscriptions)',
+    params: managedSubscriptionParamsSchema,
+    responses: { 200: ok(subscriptionListSchema) },
+    management: {
+      scope: 'users:write',
+      sameAs: 'DELETE /api/applications/:appId/users/:userId/subscriptions/:subscriptionId',
+    },
+  },
   'GET /api/manage/v1/applications/:id/plans': {
     caller: 'manage',
     tag: 'Management API',

@@ -7,6 +7,8 @@ import {
   grantSubscriptionRequestSchema,
   managedAppUserParamsSchema,
   managedDeviceParamsSchema,
+  managedSubscriptionParamsSchema,
+  updateSubscriptionRequestSchema,
   type Device,
   type ReleasedDevices,
   updateAppUserRequestSchema,
@@ -29,8 +31,10 @@ import { unpauseAppUser } from '../app-users/unpause-app-user.ts';
 import { updateAppUser } from '../app-users/update-app-user.ts';
 import {
   activeEntitlements,
+  deleteSubscription,
   grantSubscription,
   listUserSubscriptions,
+  updateSubscription,
 } from '../subscriptions/user-subscriptions.ts';
 import { listUserDevices } from '../devices/list-user-devices.ts';
 import { releaseUserDevices } from '../devices/release-user-devices.ts';
@@ -157,6 +161,45 @@ export function registerManagementAppUserRoutes(
     async (request): Promise<Subscription[]> => {
       const { ids } = reachableUser(request);
       return listUserSubscriptions({ ctx: changing(request), input: ids });
+    },
+  );
+
+  const reachableSubscription = (request: FastifyRequest) => {
+    const ctx = request.management!;
+    const { id, userId, subscriptionId } = parseInput(
+      managedSubscriptionParamsSchema,
+      request.params,
+    );
+    assertApplicationReachable(ctx, id);
+    return { applicationId: id, userId, subscriptionId };
+  };
+
+  app.patch(
+    '/applications/:id/users/:userId/subscriptions/:subscriptionId',
+    async (request, reply) => {
+      const ids = reachableSubscription(request);
+      const { expiresAt } = parseInput(updateSubscriptionRequestSchema, request.body);
+      return answerManagementWrite(request, reply, async () => ({
+        status: 200,
+        body: (await updateSubscription({
+          ctx: changing(request),
+          input: { ...ids, expiresAt },
+        })) satisfies Subscription[],
+      }));
+    },
+  );
+
+  app.delete(
+    '/applications/:id/users/:userId/subscriptions/:subscriptionId',
+    async (request, reply) => {
+      const ids = reachableSubscription(request);
+      return answerManagementWrite(request, reply, async () => ({
+        status: 200,
+        body: (await deleteSubscription({
+          ctx: changing(request),
+          input: ids,
+        })) satisfies Subscription[],
+      }));
     },
   );
 

@@ -106,6 +106,17 @@ describe('management API: end users, idempotent writes and the audit trail', () 
     ]);
     const held = await call('GET', `${usersUrl()}/${user.id}/subscriptions`);
     expect(subscriptionListSchema.parse(held.json())).toEqual(granted.json());
+    const subscriptionUrl = `${usersUrl()}/${user.id}/subscriptions/${subscriptionListSchema.parse(granted.json())[0]!.id}`;
+    const prolonged = await call('PATCH', subscriptionUrl, {
+      payload: { expiresAt: '2028-01-01T00:00:00Z' },
+    });
+    expect(prolonged.statusCode, prolonged.body).toBe(200);
+    expect(subscriptionListSchema.parse(prolonged.json())[0]!.expiresAt).toBe(
+      '2028-01-01T00:00:00.000Z',
+    );
+    const removed = await call('DELETE', subscriptionUrl);
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect(subscriptionListSchema.parse(removed.json())).toEqual([]);
 
     // The list is the console's, paged and searchable, with the rate-limit headers beside.
     const listed = await call('GET', `${usersUrl()}?search=buyer-&pageSize=10`);
