@@ -64,10 +64,12 @@ function startEmulatorIfConfigured(config: Config): Promise<RunningAuthEmulator 
 }
 
 /**
- * The console's workers also lower their PostgreSQL backends' priority where the operating
- * system allows it (issue 23): most of a heavy console read's CPU is spent there.
+ * What a side adds to the database settings (issue 23): its pool's name in
+ * pg_stat_activity, and for the console's workers a lower priority for their PostgreSQL
+ * backends where the operating system allows it (most of a heavy console read's CPU is spent
+ * there).
  */
-function backendNicenessFor(config: Config, side: ServedSide) {
+function databaseSettingsOfSide(config: Config, side: ServedSide) {
   const split = config.clientApiListener;
   if (side === 'everything' || !split) return {};
   const applicationName = `latchkey-${side}`;
@@ -96,7 +98,7 @@ async function serve(
   const [database, emulator] = await Promise.all([
     openDatabase(
       config.database.kind === 'postgres'
-        ? { ...config.database, ...backendNicenessFor(config, options.side) }
+        ? { ...config.database, ...databaseSettingsOfSide(config, options.side) }
         : { kind: 'pglite', dataDir: config.database.dataDir },
     ),
     emulatorStarting,
