@@ -83,7 +83,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   },
   {
     name: 'application-overview',
-    route: '/app/:id',
+    route: '/app/:id?',
     signedIn: true,
     path: (seed) => `/app/${seed.applicationId}`,
     heading: (seed) => seed.applicationName,
@@ -91,7 +91,7 @@ export const CONSOLE_PAGES: readonly ConsolePage[] = [
   {
     name: 'application-users',
     hasRowActions: true,
-    route: '/app/:id',
+    route: '/app/:id?',
     signedIn: true,
     path: (seed) => `/app/${seed.applicationId}`,
     heading: (seed) => seed.applicationName,
@@ -291,7 +291,9 @@ async function saveDocumentVersion(page: Page): Promise<void> {
 
 /**
  * The console's routes as App.tsx declares them: `path` props of <Route> in the signed-out and
- * signed-in route tables, and '*' for each table's catch-all (the 404 page).
+ * signed-in route tables, the paths of SIGNED_IN_ROUTES where the signed-in table's <Route>
+ * takes its `path` from it (`path={path}`; signed out, the same paths only redirect to the
+ * sign-in page), and '*' for each table's catch-all (the 404 page).
  */
 export function declaredConsoleRoutes(): { signedIn: boolean; route: string }[] {
   const source = readFileSync(
@@ -303,11 +305,19 @@ export function declaredConsoleRoutes(): { signedIn: boolean; route: string }[] 
     { signedIn: true, start: source.indexOf('function SignedInRoutes') },
   ];
   expect(tables.every((table) => table.start >= 0)).toBe(true);
+  const tableStart = source.indexOf('SIGNED_IN_ROUTES');
+  const table = source.slice(tableStart, source.indexOf('];', tableStart));
+  const tablePaths = [...table.matchAll(/path: '([^']+)'/g)].map((match) => match[1]!);
+  expect(tablePaths.length).toBeGreaterThan(5);
   return tables.flatMap(({ signedIn, start }) => {
     const body = source.slice(start, source.indexOf('</Switch>', start));
-    return [...body.matchAll(/<Route\b([^>]*)\/>/g)].map((match) => ({
-      signedIn,
-      route: /path="([^"]+)"/.exec(match[1]!)?.[1] ?? '*',
-    }));
+    return [...body.matchAll(/<Route\b([^>]*)\/>/g)].flatMap((match) => {
+      const attributes = match[1]!;
+      if (/\bpath=\{path\}/.test(attributes)) {
+        // Signed out, each of them only redirects to the sign-in page (its own entry).
+        return signedIn ? tablePaths.map((route) => ({ signedIn, route })) : [];
+      }
+      return [{ signedIn, route: /path="([^"]+)"/.exec(attributes)?.[1] ?? '*' }];
+    });
   });
 }
