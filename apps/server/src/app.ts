@@ -71,6 +71,7 @@ import { registerLicenseRoutes } from './modules/licenses/routes.ts';
 import { createDatabaseFileStorage } from './modules/files/database-file-storage.ts';
 import { registerDownloadRoutes } from './modules/files/download-routes.ts';
 import { registerFileRoutes } from './modules/files/routes.ts';
+import { createRunningImports, registerImportRoutes } from './modules/imports/routes.ts';
 import { createOwnerEventHub, type OwnerEventHub } from './modules/owner-events/owner-event-hub.ts';
 import { startOwnerEventFeed } from './modules/owner-events/owner-event-feed.ts';
 import { publishConsoleChanges } from './modules/owner-events/publish-console-changes.ts';
@@ -323,6 +324,9 @@ export async function buildApp(
   app.addHook('preClose', async () => {
     await webhookDispatcher?.stop();
   });
+  // Imports run after their 202; a batch in flight finishes before the database closes.
+  const runningImports = createRunningImports();
+  app.addHook('preClose', () => runningImports.settled());
 
   // Background upkeep runs where the console is served: with CLIENT_API_PORT, on the workers
   // of lower CPU priority, never on the client API's.
@@ -378,7 +382,7 @@ export async function buildApp(
     if (servesClientApi) registerDownloadRoutes(rest, { ...deps, storage: fileStorage });
     registerMetricsRoute(rest, { metrics, config });
     // Bearer tokens only, beside (not inside) the browser's scope: no cookie is ever read there.
-    if (servesConsole) await registerManagementApi(rest, { ...deps, activity });
+    if (servesConsole) await registerManagementApi(rest, { ...deps, activity, runningImports });
     await rest.register(registerBrowserScope);
   });
   return app;
@@ -409,6 +413,7 @@ export async function buildApp(
       registerPlanRoutes(ownerScope, deps);
       registerLicenseRoutes(ownerScope, { ...deps, activity });
       registerFileRoutes(ownerScope, { ...deps, storage: fileStorage });
+      registerImportRoutes(ownerScope, { ...deps, runningImports });
       registerSubscriptionRoutes(ownerScope, deps);
       registerVariableRoutes(ownerScope);
       registerBlacklistRoutes(ownerScope);

@@ -79,6 +79,9 @@ import {
   managedAppUserParamsSchema,
   managedDeviceParamsSchema,
   managedSubscriptionParamsSchema,
+  createImportQuerySchema,
+  importParamsSchema,
+  startImportRequestSchema,
 } from '@latchkey/contracts';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import {
@@ -279,6 +282,20 @@ const routeSchemas: Record<string, RouteSchemas> = {
     caller: 'manage',
     params: licenseParamsSchema,
   },
+  'POST /api/manage/v1/applications/:id/imports': {
+    caller: 'manage',
+    params: applicationParamsSchema,
+    query: createImportQuerySchema,
+  },
+  'POST /api/manage/v1/applications/:id/imports/:importId/start': {
+    caller: 'manage',
+    params: importParamsSchema,
+    body: startImportRequestSchema,
+  },
+  'GET /api/manage/v1/applications/:id/imports/:importId': {
+    caller: 'manage',
+    params: importParamsSchema,
+  },
   'GET /api/manage/v1/activity': { caller: 'manage', query: activityLogsQuerySchema },
   'GET /api/manage/v1/blacklist': { caller: 'manage', query: blacklistListQuerySchema },
   'POST /api/manage/v1/blacklist': { caller: 'manage', body: createBlacklistEntryRequestSchema },
@@ -372,6 +389,18 @@ const routeSchemas: Record<string, RouteSchemas> = {
     query: uploadAppFileQuerySchema,
   },
   'DELETE /api/applications/:id/files/:fileId': { caller: 'owner', params: appFileParamsSchema },
+  // The body is an export file's raw bytes, like a file upload's.
+  'POST /api/applications/:id/imports': {
+    caller: 'owner',
+    params: applicationParamsSchema,
+    query: createImportQuerySchema,
+  },
+  'POST /api/applications/:id/imports/:importId/start': {
+    caller: 'owner',
+    params: importParamsSchema,
+    body: startImportRequestSchema,
+  },
+  'GET /api/applications/:id/imports/:importId': { caller: 'owner', params: importParamsSchema },
   'GET /api/applications/:id/plans': { caller: 'owner', params: applicationParamsSchema },
   'POST /api/applications/:id/plans': {
     caller: 'owner',

@@ -5,6 +5,7 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import {
   activityLogs,
   appFiles,
+  imports,
   applications,
   appUserDevices,
   appUserSessions,
@@ -90,6 +91,8 @@ interface Fixture {
   apiTokenId: string;
   /** A file of the application (issue 25). */
   fileId: string;
+  /** A previewed KeyAuth import of the application (issue 27). */
+  importId: string;
 }
 
 interface OwnerRoute {
@@ -235,6 +238,24 @@ const ownerRoutes: OwnerRoute[] = [
   {
     method: 'DELETE',
     path: '/api/applications/:id/files/:fileId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/imports',
+    query: 'source=keyauth&kind=keys',
+    rawBody: 'PLANTED-KEY-0001\r\nPLANTED-KEY-0002\r\n',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/imports/:importId/start',
+    body: (fixture) => ({ levelPlans: { '': fixture.planId } }),
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/imports/:importId',
     asOtherOwner: applicationNotFound,
   },
   { method: 'GET', path: '/api/applications/:id/plans', asOtherOwner: applicationNotFound },
@@ -529,6 +550,7 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':subscriptionId', fixture.subscriptionId)
     .replace(':deviceId', fixture.deviceId)
     .replace(':fileId', fixture.fileId)
+    .replace(':importId', fixture.importId)
     .replace(':entryId', String(fixture.blacklistEntryId))
     .replace(':language', 'csharp');
 }
@@ -624,6 +646,11 @@ describe('every owner route is closed to everyone but its owner', () => {
         .from(appFiles)
         .where(inArray(appFiles.applicationId, applicationIds))
         .orderBy(appFiles.id),
+      imports: await db
+        .select()
+        .from(imports)
+        .where(inArray(imports.applicationId, applicationIds))
+        .orderBy(imports.id),
       codeFileVersions: await db
         .select()
         .from(codeFileVersions)
@@ -717,6 +744,13 @@ describe('every owner route is closed to everyone but its owner', () => {
       payload: Buffer.from(`installer of ${owner.account.email}`),
     });
     if (uploaded.statusCode !== 201) throw new Error(`upload file: ${uploaded.body}`);
+    const previewedImport = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/imports?source=keyauth&kind=keys`,
+      headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from('KEYAUTH-FIXTURE-0001\r\n'),
+    });
+    if (previewedImport.statusCode !== 201) throw new Error(`import: ${previewedImport.body}`);
     const account = await signInOwner(testApp.app);
     const [device] = await testApp.database.db
       .select({ id: appUserDevices.id })
@@ -737,6 +771,7 @@ describe('every owner route is closed to everyone but its owner', () => {
       variableId: (variable.json() as { id: string }).id,
       userVariableName,
       fileId: (uploaded.json() as { id: string }).id,
+      importId: (previewedImport.json() as { id: string }).id,
       apiTokenId: (await createApiTokenViaApi(testApp.app, owner, { scopes: ['users:read'] })).id,
     };
   };
@@ -862,6 +897,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           variableId: randomUUID(),
           userVariableName: 'never_set',
           fileId: randomUUID(),
+          importId: randomUUID(),
           apiTokenId: randomUUID(),
         },
         attacker.headers,

@@ -29,3 +29,4 @@ export * from './variables.ts';
 export * from './app-files.ts';
 export * from './api-tokens.ts';
 export * from './management-api.ts';
+export * from './imports.ts';

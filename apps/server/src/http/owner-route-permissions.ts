@@ -37,6 +37,9 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'GET /api/applications/:id/files': 'signed_in',
   'POST /api/applications/:id/files': 'manage_applications',
   'DELETE /api/applications/:id/files/:fileId': 'manage_applications',
+  'POST /api/applications/:id/imports': 'manage_applications',
+  'POST /api/applications/:id/imports/:importId/start': 'manage_applications',
+  'GET /api/applications/:id/imports/:importId': 'signed_in',
 
   'GET /api/applications/:id/plans': 'signed_in',
   'POST /api/applications/:id/plans': 'manage_applications',

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import {
   activityLogListSchema,
+  createImportQuerySchema,
+  importParamsSchema,
+  importProgressSchema,
+  startImportRequestSchema,
   appFileListSchema,
   downloadParamsSchema,
   errorBodySchema,
@@ -819,6 +823,38 @@ export const routeContracts: Record<string, RouteContract> = {
     description: 'A file that was the current release stops being offered as the update.',
     params: appFileParamsSchema,
     responses: { 200: ok(deletedResponseSchema) },
+  },
+  'POST /api/applications/:id/imports': {
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Upload a KeyAuth export and preview its import',
+    description:
+      'The body is the export file\u2019s bytes (`Content-Type: application/octet-stream`): KeyAuth\u2019s users or keys JSON, a CSV of its table, or a text file of keys; `source=keyauth` and `kind=users|keys` are query parameters. Nothing is imported yet: the answer counts the rows, the conflicts (usernames or keys the application already has, skipped when run) and the unreadable rows, with their row numbers (the first 100 of each), and lists the KeyAuth levels to map to plans. A file that cannot be read at all is a 400; larger than 64 MiB is a 413.',
+    params: applicationParamsSchema,
+    query: createImportQuerySchema,
+    body: z.string().meta({ format: 'binary' }),
+    bodyMediaType: 'application/octet-stream',
+    responses: { 201: ok(importProgressSchema, 'Previewed.') },
+    errors: [413],
+  },
+  'POST /api/applications/:id/imports/:importId/start': {
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Start (or resume) a previewed KeyAuth import',
+    description:
+      '`levelPlans` maps KeyAuth levels to plans of the application: every level of a keys import must be mapped; a mapped level of a users import grants that plan until the KeyAuth expiry. Answers 202 with the progress at once; the rows are written in batches of 1000, each in one transaction. A failed import, or one whose server stopped, continues with the rows not yet done; a done import is answered as it is and imports nothing twice; one still running is a 409.',
+    params: importParamsSchema,
+    body: startImportRequestSchema,
+    responses: { 202: ok(importProgressSchema, 'Started.') },
+    errors: [409],
+  },
+  'GET /api/applications/:id/imports/:importId': {
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'The preview or progress of a KeyAuth import',
+    description: '`doneRows` of `readableRows` is the progress.',
+    params: importParamsSchema,
+    responses: { 200: ok(importProgressSchema) },
   },
   'GET /api/applications/:id/plans': {
     caller: 'owner',

@@ -25,3 +25,4 @@ export * from './app-variables.ts';
 export * from './app-files.ts';
 export * from './api-tokens.ts';
 export * from './idempotency-keys.ts';
+export * from './imports.ts';

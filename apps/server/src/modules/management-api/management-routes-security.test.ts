@@ -27,6 +27,8 @@ interface Fixture {
   subscriptionId: string;
   entryId: number;
   webhookId: number;
+  /** A previewed KeyAuth import of the application. */
+  importId: string;
 }
 
 const managementRoutes = Object.entries(routeContracts)
@@ -47,6 +49,13 @@ const validBodies: Record<string, unknown> = {
   'PUT /api/manage/v1/webhooks/:id': { isActive: false },
   'PATCH /api/manage/v1/applications/:id/users/:userId/subscriptions/:subscriptionId': {
     expiresAt: null,
+  },
+};
+/** The KeyAuth upload: its query and a raw file body, so it reaches the ownership check. */
+const uploads: Record<string, { query: string; file: string }> = {
+  'POST /api/manage/v1/applications/:id/imports': {
+    query: '?source=keyauth&kind=keys',
+    file: 'INTRUDER-KEY-0001\n',
   },
 };
 const withParams = managementRoutes.filter((route) => route.url.includes(':'));
@@ -96,7 +105,14 @@ describe('every management route is closed to the wrong token', () => {
       payload: { type: 'hwid', value: `HW-${randomUUID()}` },
     });
     const webhook = await createWebhookViaApi(testApp.app, owner);
+    const previewed = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/imports?source=keyauth&kind=keys`,
+      headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from('VICTIM-KEY-0001\n'),
+    });
     return {
+      importId: (previewed.json() as { id: string }).id,
       applicationId: application.id,
       userId: user.id,
       deviceId: (devices.json() as { id: string }[])[0]!.id,
@@ -114,13 +130,23 @@ describe('every management route is closed to the wrong token', () => {
       .replace(':licenseId', fixture.licenseId)
       .replace(':subscriptionId', fixture.subscriptionId)
       .replace(':entryId', String(fixture.entryId))
+      .replace(':importId', fixture.importId)
       .replace(
         ':id',
         String(url.includes('/webhooks/') ? fixture.webhookId : fixture.applicationId),
       );
 
-  const send = (route: { method: string; url: string }, token: string, fixture: Fixture) =>
-    testApp.app.inject({
+  const send = (route: { method: string; url: string }, token: string, fixture: Fixture) => {
+    const upload = uploads[`${route.method} ${route.url}`];
+    if (upload) {
+      return testApp.app.inject({
+        method: 'POST',
+        url: fill(route.url, fixture) + upload.query,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream' },
+        payload: Buffer.from(upload.file),
+      });
+    }
+    return testApp.app.inject({
       method: route.method as 'GET',
       url: fill(route.url, fixture),
       headers: { authorization: `Bearer ${token}` },
@@ -129,6 +155,7 @@ describe('every management route is closed to the wrong token', () => {
         ? { payload: validBodies[`${route.method} ${route.url}`] ?? {} }
         : {}),
     });
+  };
 
   beforeAll(async () => {
     testApp = await createTestApp({ env: { MANAGE_API_RATE_LIMIT_PER_MINUTE: '100000' } });
@@ -179,6 +206,7 @@ describe('every management route is closed to the wrong token', () => {
         subscriptionId: randomUUID(),
         entryId: 2_000_000_000,
         webhookId: 2_000_000_000,
+        importId: randomUUID(),
       });
       expect(nonexistent.statusCode).toBe(404);
       expect(nonexistent.json()).toEqual(response.json());

@@ -52,8 +52,12 @@ export async function answerManagementWrite(
   const key = idempotencyKeyOf(request);
   if (key === null) return send(reply, await doWrite(ctx, request, work));
 
+  // An uploaded file (a KeyAuth import) is hashed as its bytes, not as a JSON rendering of them.
+  const body =
+    request.body instanceof Uint8Array ? request.body : JSON.stringify(request.body ?? null);
   const requestDigest = createHash('sha256')
-    .update(`${request.method}\n${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .update(`${request.method}\n${request.url}\n`)
+    .update(body)
     .digest('hex');
   const claimed = await claimKey(ctx, key, requestDigest);
   if (claimed !== 'claimed') return replay(reply, claimed, serverSecret);
@@ -203,6 +207,8 @@ async function recordManagementWrite(
 
 /** The request's fields for the trail; a password, a secret or a token is never written. */
 function redactedChanges(body: unknown): Record<string, unknown> | null {
+  // An uploaded file holds keys and password hashes: the trail notes its size only.
+  if (body instanceof Uint8Array) return { fileBytes: body.byteLength };
   if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
   return Object.fromEntries(
     Object.entries(body as Record<string, unknown>).map(([field, value]) => [

@@ -8,6 +8,8 @@ import { registerManagementAccountRoutes } from './account-routes.ts';
 import { registerManagementAppUserRoutes } from './app-user-routes.ts';
 import { registerManagementApplicationRoutes } from './application-routes.ts';
 import { registerManagementLicenseRoutes } from './license-routes.ts';
+import { registerManagementImportRoutes } from './import-routes.ts';
+import type { RunningImports } from '../imports/routes.ts';
 import { publishConsoleChanges } from '../owner-events/publish-console-changes.ts';
 import { createManagementGuard } from './management-guard.ts';
 import { answerWithProblems } from '../../http/problem-details.ts';
@@ -26,6 +28,7 @@ export async function registerManagementApi(
     'config' | 'database' | 'clock' | 'applicationEvents' | 'ownerEvents'
   > & {
     activity: Pick<ActivityRecorder, 'noteWritten' | 'recordActivity'>;
+    runningImports: RunningImports;
   },
 ): Promise<void> {
   await app.register(
@@ -52,6 +55,7 @@ export async function registerManagementApi(
       registerManagementAppUserRoutes(scope, deps);
       registerManagementLicenseRoutes(scope, deps);
       registerManagementAccountRoutes(scope, deps);
+      registerManagementImportRoutes(scope, deps);
     },
     { prefix: MANAGEMENT_API_PREFIX },
   );

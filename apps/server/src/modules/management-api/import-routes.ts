@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  applicationParamsSchema,
+  createImportQuerySchema,
+  importParamsSchema,
+  startImportRequestSchema,
+  type ImportProgress,
+} from '@latchkey/contracts';
+import type { Config } from '../../config.ts';
+import { parseInput } from '../../http/parse-input.ts';
+import { getImport } from '../imports/get-import.ts';
+import { acceptExportFiles, exportFileOf, type RunningImports } from '../imports/routes.ts';
+import { previewImport } from '../imports/preview-import.ts';
+import { startImport } from '../imports/start-import.ts';
+import { answerManagementWrite } from './management-write.ts';
+import { assertApplicationReachable } from './reachable-applications.ts';
+
+/**
+ * Importing from KeyAuth through the management API (issue 27), with the console's verbs: a
+ * migration script uploads the export, reads the preview, starts it and polls its progress.
+ */
+export function registerManagementImportRoutes(
+  app: FastifyInstance,
+  deps: { config: Pick<Config, 'serverSecret'>; runningImports: RunningImports },
+): void {
+  const reachableImport = (request: FastifyRequest) => {
+    const ctx = request.management!;
+    const { id, importId } = parseInput(importParamsSchema, request.params);
+    assertApplicationReachable(ctx, id);
+    return { ctx, ids: { applicationId: id, importId } };
+  };
+
+  app.get('/applications/:id/imports/:importId', async (request): Promise<ImportProgress> => {
+    const { ctx, ids } = reachableImport(request);
+    return getImport({ ctx, input: ids });
+  });
+
+  app.post('/applications/:id/imports/:importId/start', async (request, reply) => {
+    const { ctx, ids } = reachableImport(request);
+    const body = parseInput(startImportRequestSchema, request.body ?? {});
+    return answerManagementWrite(request, reply, async () => {
+      const { progress, run } = await startImport({ ctx, input: { ...ids, request: body } });
+      if (run) deps.runningImports.keep(run);
+      return { status: 202, body: progress satisfies ImportProgress };
+    });
+  });
+
+  void app.register(async (uploads) => {
+    acceptExportFiles(uploads);
+    uploads.post('/applications/:id/imports', async (request, reply) => {
+      const ctx = request.management!;
+      const { id } = parseInput(applicationParamsSchema, request.params);
+      assertApplicationReachable(ctx, id);
+      const { kind } = parseInput(createImportQuerySchema, request.query);
+      const bytes = exportFileOf(request);
+      return answerManagementWrite(request, reply, async () => {
+        const progress = await previewImport({ ctx, input: { applicationId: id, kind, bytes } });
+        return { status: 201, body: progress satisfies ImportProgress };
+      });
+    });
+  });
+}
