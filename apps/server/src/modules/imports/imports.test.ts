@@ -25,7 +25,7 @@ import {
   type SignedInOwner,
   type TestApp,
 } from '../../../test/test-app.ts';
-import { UNUSABLE_PASSWORD_HASH } from './start-import.ts';
+import { UNUSABLE_PASSWORD_HASH } from './write-imported-users.ts';
 
 const PASSWORD = 'correct horse battery staple';
 /** PHP's password_hash writes $2y$; cost 4 keeps the test quick. */

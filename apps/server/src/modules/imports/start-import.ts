@@ -1,40 +1,19 @@
-import { and, eq, gt, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { ImportProgress, StartImportRequest } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
-import {
-  appUserDevices,
-  appUsers,
-  importRows,
-  imports,
-  licenseKeys,
-  plans,
-  subscriptions,
-  type ImportRecord,
-} from '../../db/schema/index.ts';
+import { importRows, imports, plans, type ImportRecord } from '../../db/schema/index.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
-import {
-  licenseKeyDigest,
-  licenseKeyDisplay,
-  licenseKeySuffix,
-  sealLicenseKey,
-} from '../licenses/license-key-secrets.ts';
 import type { ImportContext } from './import-context.ts';
 import { unsealKeyRow, unsealUserRow } from './import-row-sealing.ts';
-import type { KeyAuthKeyRow, KeyAuthUserRow } from './keyauth-export.ts';
 import { loadOwnedImport } from './load-owned-import.ts';
-import { KEY_WITHOUT_LEVEL, subscriptionLevel } from './preview-import.ts';
 import { toImportProgress } from './to-import-progress.ts';
+import { writeImportedKeys } from './write-imported-keys.ts';
+import { writeImportedUsers } from './write-imported-users.ts';
 
-/** Rows per transaction: a batch is all written or none (about 12 parameters a row). */
+/** Rows per transaction: a batch is all written or none. */
 export const IMPORT_BATCH_ROWS = 1_000;
 /** A running import not advanced for this long lost its process and may be started again. */
 export const IMPORT_STALE_AFTER_MS = 60_000;
-/**
- * The password hash of a user KeyAuth had none for (or only a plain password, which is never
- * kept): no password verifies against it, so the owner sets one before the user can log in.
- */
-export const UNUSABLE_PASSWORD_HASH = '!imported-without-password';
-
 /**
  * Starts (or resumes) a previewed import with each KeyAuth level mapped to a plan of the
  * application, and answers its progress at once; the rows are written in the background,
@@ -179,31 +158,33 @@ async function runBatch(
     .limit(IMPORT_BATCH_ROWS);
   if (batch.length === 0) return null;
   const now = ctx.clock.now();
+  const lastRowNumber = batch.at(-1)!.rowNumber;
   const created =
     record.kind === 'users'
-      ? await writeUsers(
+      ? await writeImportedUsers(
           tx,
           record,
           batch.map((row) => unsealUserRow(row.data, ctx.serverSecret)),
           now,
         )
-      : await writeKeys(
-          ctx,
+      : await writeImportedKeys(
           tx,
           record,
           batch.map((row) => unsealKeyRow(row.data, ctx.serverSecret)),
           now,
+          ctx.serverSecret,
         );
+  // The batch is every row not done in this range, so the range marks exactly it (a list of
+  // 1,000 row numbers would be 1,000 parameters).
   await tx
     .update(importRows)
     .set({ isDone: true })
     .where(
       and(
         eq(importRows.importId, record.id),
-        inArray(
-          importRows.rowNumber,
-          batch.map((row) => row.rowNumber),
-        ),
+        gt(importRows.rowNumber, afterRowNumber),
+        lte(importRows.rowNumber, lastRowNumber),
+        eq(importRows.isDone, false),
       ),
     );
   await tx
@@ -215,158 +196,5 @@ async function runBatch(
       updatedAt: now,
     })
     .where(eq(imports.id, record.id));
-  return batch.at(-1)!.rowNumber;
-}
-
-/**
- * Users, with ON CONFLICT DO NOTHING: a username the application has meanwhile is skipped, not
- * overwritten. The HWID is the user's first device, written here with the summary columns
- * (app_users.hwid, device_count) in the same transaction, as modules/devices/ keeps them:
- * binding 100,000 users one by one through setUserHwid would take minutes.
- */
-async function writeUsers(
-  tx: Database,
-  record: ImportRecord,
-  rows: readonly KeyAuthUserRow[],
-  now: Date,
-): Promise<number> {
-  const inserted = await tx
-    .insert(appUsers)
-    .values(
-      rows.map((row) => ({
-        applicationId: record.applicationId,
-        username: row.username,
-        email: row.email,
-        // bcrypt stays until the user's first login replaces it with argon2id.
-        passwordHash: row.passwordHash ?? UNUSABLE_PASSWORD_HASH,
-        isActive: !row.isBanned,
-        expiresAt: latestExpiry(row, now),
-        hwid: row.hwid,
-        deviceCount: row.hwid === null ? 0 : 1,
-        lastLogin: row.lastLoginAt,
-        createdAt: row.createdAt ?? now,
-        updatedAt: now,
-      })),
-    )
-    .onConflictDoNothing()
-    .returning({ id: appUsers.id, username: appUsers.username });
-  if (inserted.length === 0) return 0;
-  const rowsByUsername = new Map(rows.map((row) => [row.username, row]));
-
-  const devices = inserted.flatMap(({ id, username }) => {
-    const hwid = rowsByUsername.get(username)?.hwid ?? null;
-    return hwid === null
-      ? []
-      : [{ applicationId: record.applicationId, appUserId: id, hwid, firstSeenAt: now }];
-  });
-  if (devices.length > 0) await tx.insert(appUserDevices).values(devices);
-
-  const granted = inserted.flatMap(({ id, username }) =>
-    grantedSubscriptions(rowsByUsername.get(username)!, record.levelPlans, now).map((grant) => ({
-      applicationId: record.applicationId,
-      appUserId: id,
-      ...grant,
-    })),
-  );
-  if (granted.length > 0) await tx.insert(subscriptions).values(granted);
-  return inserted.length;
-}
-
-/** A paused KeyAuth subscription keeps the time it had left, counted from the import. */
-function expiryOf(subscription: KeyAuthUserRow['subscriptions'][number], now: Date): Date | null {
-  if (subscription.expiresAt !== null) return subscription.expiresAt;
-  if (subscription.pausedSecondsLeft !== null) {
-    return new Date(now.getTime() + subscription.pausedSecondsLeft * 1000);
-  }
-  return null;
-}
-
-function latestExpiry(row: KeyAuthUserRow, now: Date): Date | null {
-  let latest: Date | null = null;
-  for (const subscription of row.subscriptions) {
-    const expiry = expiryOf(subscription, now);
-    if (expiry !== null && (latest === null || expiry > latest)) latest = expiry;
-  }
-  return latest;
-}
-
-/** One subscription per plan (the table's unique pair): the latest expiry of its levels. */
-function grantedSubscriptions(
-  row: KeyAuthUserRow,
-  levelPlans: Record<string, string>,
-  now: Date,
-): { planId: string; expiresAt: Date | null; createdAt: Date; updatedAt: Date }[] {
-  const byPlan = new Map<string, Date | null>();
-  for (const subscription of row.subscriptions) {
-    const planId = levelPlans[subscriptionLevel(subscription)];
-    if (planId === undefined) continue;
-    const expiry = expiryOf(subscription, now);
-    const held = byPlan.get(planId);
-    if (held === undefined || (held !== null && expiry !== null && expiry > held)) {
-      byPlan.set(planId, expiry);
-    }
-  }
-  return [...byPlan].map(([planId, expiresAt]) => ({
-    planId,
-    expiresAt,
-    createdAt: now,
-    updatedAt: now,
-  }));
-}
-
-/**
- * Keys keep their text (found by digest, sealed for reveal) and their status. A used key
- * names its user when the application has one by that username (imported users first, then
- * keys); a banned key that was used keeps that user and `was_used`, as a ban here would.
- */
-async function writeKeys(
-  ctx: ImportContext,
-  tx: Database,
-  record: ImportRecord,
-  rows: readonly KeyAuthKeyRow[],
-  now: Date,
-): Promise<number> {
-  const usernames = [...new Set(rows.flatMap((row) => (row.usedBy === null ? [] : [row.usedBy])))];
-  const users =
-    usernames.length === 0
-      ? []
-      : await tx
-          .select({ id: appUsers.id, username: appUsers.username })
-          .from(appUsers)
-          .where(
-            and(
-              eq(appUsers.applicationId, record.applicationId),
-              inArray(appUsers.username, usernames),
-            ),
-          );
-  const userIds = new Map(users.map((user) => [user.username, user.id]));
-  const inserted = await tx
-    .insert(licenseKeys)
-    .values(
-      rows.map((row) => {
-        const state = row.status ?? 'unused';
-        const usedByUserId = row.usedBy === null ? null : (userIds.get(row.usedBy) ?? null);
-        const wasUsed = state === 'used' || (state === 'banned' && row.usedBy !== null);
-        return {
-          applicationId: record.applicationId,
-          planId: record.levelPlans[row.level ?? KEY_WITHOUT_LEVEL]!,
-          keyDigest: licenseKeyDigest(row.key, ctx.serverSecret),
-          keySealed: sealLicenseKey(row.key, ctx.serverSecret),
-          display: licenseKeyDisplay(row.key),
-          keySuffix: licenseKeySuffix(row.key),
-          state,
-          note: row.note,
-          usedByUserId: wasUsed ? usedByUserId : null,
-          // A used key must say when (the table's check); KeyAuth's usedon may be absent.
-          usedAt: wasUsed ? (row.usedAt ?? row.createdAt ?? now) : null,
-          wasUsed,
-          bannedReason: state === 'banned' ? row.banReason : null,
-          bannedAt: state === 'banned' ? now : null,
-          createdAt: row.createdAt ?? now,
-        };
-      }),
-    )
-    .onConflictDoNothing()
-    .returning({ id: licenseKeys.id });
-  return inserted.length;
+  return lastRowNumber;
 }
