@@ -40,3 +40,7 @@ export function userVariablesQueryKey(applicationId: number, userId: string) {
 export function applicationFilesQueryKey(applicationId: number) {
   return [...APPLICATIONS_QUERY_KEY, applicationId, 'files'] as const;
 }
+
+export function applicationImportQueryKey(applicationId: number, importId: string) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'imports', importId] as const;
+}

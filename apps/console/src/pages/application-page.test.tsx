@@ -65,12 +65,12 @@ function stubApplicationApi({
   });
 }
 
-function renderApplicationPage(path: string) {
+function renderApplicationPage(path: string, user = createCurrentUser()) {
   return renderWithProviders(
     <Route path="/app/:id?">
       <ApplicationPage />
     </Route>,
-    { path, auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+    { path, auth: createAuthValue({ user, isAuthenticated: true }) },
   );
 }
 
@@ -85,6 +85,20 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
       '/dashboard',
     );
     expect(sent).toEqual([]);
+  });
+
+  it('offers the KeyAuth import only to who may manage applications', async () => {
+    stubApplicationApi();
+    const { unmount } = renderApplicationPage('/app/7');
+    expect(await screen.findByRole('button', { name: 'Import' })).toBeTruthy();
+    unmount();
+
+    renderApplicationPage(
+      '/app/7',
+      createCurrentUser({ userPermissions: { role: 'user', permissions: [] } }),
+    );
+    expect(await screen.findByRole('button', { name: 'Settings' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Import' })).toBeNull();
   });
 
   it('says it is loading the application while the list loads', () => {

@@ -10,6 +10,7 @@ import { ApplicationSettingsDialog } from '@/components/applications/application
 import { ApplicationStatusBadge } from '@/components/applications/application-status-badge.tsx';
 import { ApplicationUsersPanel } from '@/components/app-users/application-users-panel.tsx';
 import { FilesPanel } from '@/components/files/files-panel.tsx';
+import { ImportDialog } from '@/components/imports/import-dialog.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { LicensesPanel } from '@/components/licenses/licenses-panel.tsx';
 import { PlansPanel } from '@/components/plans/plans-panel.tsx';
@@ -21,8 +22,10 @@ import { VariablesPanel } from '@/components/variables/variables-panel.tsx';
 import { useApplicationStats } from '@/hooks/use-application-stats.ts';
 import { useAppUsers } from '@/hooks/use-app-users.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
+import { useAuth } from '@/hooks/use-auth.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { usePagedSearch } from '@/hooks/use-paged-search.ts';
+import { canManageApplications } from '@/lib/can-manage-applications.ts';
 
 export const APPLICATION_NOT_FOUND_MESSAGE =
   'This application does not exist, or it belongs to another account.';
@@ -184,6 +187,8 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
 }
 
 function ApplicationHeader({ application }: { application: Application }) {
+  // An import writes users and keys: offered only to who may (the server refuses the rest).
+  const canImport = canManageApplications(useAuth().user);
   return (
     <div className="flex flex-col gap-4">
       <Link
@@ -203,7 +208,10 @@ function ApplicationHeader({ application }: { application: Application }) {
             {application.description || 'No description'}
           </p>
         </div>
-        <ApplicationSettingsDialog application={application} />
+        <div className="flex flex-wrap gap-2">
+          {canImport && <ImportDialog application={application} />}
+          <ApplicationSettingsDialog application={application} />
+        </div>
       </div>
     </div>
   );

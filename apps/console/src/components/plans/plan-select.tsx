@@ -9,9 +9,13 @@ import {
 } from '@/components/ui/select.tsx';
 import { formatPlanDuration } from './plan-display.ts';
 
+/** The Select's value of the "none" choice: Radix reserves the empty string. */
+const NO_PLAN = 'none';
+
 /**
  * A labelled choice of one of an application's plans, with each plan's duration beside its
  * name. Archived plans are left out by the caller where they may not be chosen (new keys).
+ * With `noPlanLabel` the first choice is no plan at all, given to `onValueChange` as ''.
  */
 export function PlanSelect({
   id,
@@ -21,6 +25,8 @@ export function PlanSelect({
   onValueChange,
   placeholder = 'Choose a plan',
   isRequired = false,
+  isInvalid = false,
+  noPlanLabel,
   className,
 }: {
   id: string;
@@ -30,15 +36,26 @@ export function PlanSelect({
   onValueChange: (planId: string) => void;
   placeholder?: string;
   isRequired?: boolean;
+  isInvalid?: boolean;
+  noPlanLabel?: string;
   className?: string;
 }) {
+  const selected = value === '' && noPlanLabel !== undefined ? NO_PLAN : value;
   return (
     <FormField htmlFor={id} label={label} isRequired={isRequired} className={className}>
-      <Select value={value} onValueChange={onValueChange}>
-        <SelectTrigger id={id} aria-required={isRequired || undefined}>
+      <Select
+        value={selected}
+        onValueChange={(planId) => onValueChange(planId === NO_PLAN ? '' : planId)}
+      >
+        <SelectTrigger
+          id={id}
+          aria-required={isRequired || undefined}
+          aria-invalid={isInvalid || undefined}
+        >
           <SelectValue placeholder={placeholder} />
         </SelectTrigger>
         <SelectContent>
+          {noPlanLabel !== undefined && <SelectItem value={NO_PLAN}>{noPlanLabel}</SelectItem>}
           {plans.map((plan) => (
             <SelectItem key={plan.id} value={plan.id}>
               {plan.name} ({formatPlanDuration(plan.durationDays)})

@@ -1,0 +1,415 @@
+import type { ImportProgress } from '@latchkey/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Toaster } from '@/components/ui/toaster.tsx';
+import { appUsersQueryKey, applicationLicensesQueryKey } from '@/hooks/owner-query-keys.ts';
+import { dismissToast } from '@/hooks/use-toast.ts';
+import { ApiError } from '@/lib/api.ts';
+import { uploadWithProgress } from '@/lib/upload-with-progress.ts';
+import { renderWithProviders } from '@/test/render-with-providers.tsx';
+import {
+  createApplication,
+  createPlan,
+  jsonResponse,
+  stubOwnerApi,
+  type SentRequest,
+} from '@/test/stub-owner-api.ts';
+import {
+  ACCEPTED_FORMATS_HINT,
+  IMPORT_CONTINUES_NOTE,
+  IMPORT_DIALOG_TITLE,
+  IMPORT_FILE_REQUIRED,
+} from './import-display.ts';
+import { ImportDialog } from './import-dialog.tsx';
+
+// XMLHttpRequest's upload progress is the browser's; here the upload is a stand-in the test drives.
+vi.mock('@/lib/upload-with-progress.ts', () => ({ uploadWithProgress: vi.fn() }));
+
+const IMPORT_ID = '30000000-0000-4000-8000-000000000001';
+const IMPORT_PATH = `/api/applications/7/imports/${IMPORT_ID}`;
+const PRO = createPlan(1, { name: 'Pro' });
+const BASIC = createPlan(2, { name: 'Basic', durationDays: 30 });
+const OLD = createPlan(3, { name: 'Old', archived: true });
+
+function importProgress(overrides: Partial<ImportProgress> = {}): ImportProgress {
+  return {
+    id: IMPORT_ID,
+    source: 'keyauth',
+    kind: 'users',
+    format: 'panel-json',
+    status: 'previewed',
+    totalRows: 155,
+    readableRows: 153,
+    conflictRows: 150,
+    unreadableRows: 2,
+    doneRows: 0,
+    createdRows: 0,
+    skippedRows: 0,
+    conflicts: [{ rowNumber: 3, reason: "username 'pilot' is already a user of the application" }],
+    unreadable: [
+      { rowNumber: 5, reason: 'row 5: "username" is missing' },
+      { rowNumber: 2, reason: 'subscription 2 (in the "subscription" list): no user' },
+    ],
+    levels: ['default'],
+    levelPlans: {},
+    error: null,
+    createdAt: '2026-06-10T12:00:00.000Z',
+    startedAt: null,
+    finishedAt: null,
+    ...overrides,
+  };
+}
+
+/**
+ * The import routes of packages/contracts/src/imports.ts: a start answers `running`, then each
+ * read answers the next of `reads` (the last one repeats). `startAnswer` replaces the start's.
+ */
+function stubImportsApi({
+  reads,
+  startAnswer,
+}: {
+  reads: ImportProgress[];
+  startAnswer?: { status: number; body: unknown };
+}) {
+  const state = { reads: [...reads] };
+  const sent = stubOwnerApi(({ method, url, body }) => {
+    if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, [PRO, BASIC, OLD]);
+    if (url.pathname === `${IMPORT_PATH}/start` && method === 'POST') {
+      if (startAnswer) return jsonResponse(startAnswer.status, startAnswer.body);
+      const { levelPlans } = body as { levelPlans: Record<string, string> };
+      return jsonResponse(
+        202,
+        importProgress({ status: 'running', levelPlans, startedAt: '2026-06-10T12:00:01.000Z' }),
+      );
+    }
+    if (url.pathname === IMPORT_PATH && method === 'GET') {
+      const next = state.reads.length > 1 ? state.reads.shift()! : state.reads[0]!;
+      return jsonResponse(200, next);
+    }
+    return undefined;
+  });
+  return {
+    starts: (): SentRequest[] => sent.filter((request) => request.path === `${IMPORT_PATH}/start`),
+    reads: (): SentRequest[] => sent.filter((request) => request.path === IMPORT_PATH),
+  };
+}
+
+/** The next upload waits for the test: it reports progress, then answers `preview`. */
+function holdNextUpload() {
+  const held: {
+    url?: string;
+    body?: Blob;
+    onProgress?: (sent: number, total: number) => void;
+    signal?: AbortSignal;
+    answer?: (preview: ImportProgress) => void;
+    refuse?: (error: Error) => void;
+  } = {};
+  vi.mocked(uploadWithProgress).mockImplementationOnce(
+    ({ url, body, onProgress, signal }) =>
+      new Promise<string>((resolve, reject) => {
+        signal?.addEventListener('abort', () =>
+          reject(new DOMException('Upload cancelled', 'AbortError')),
+        );
+        Object.assign(held, {
+          url,
+          body,
+          onProgress,
+          signal,
+          answer: (preview: ImportProgress) => resolve(JSON.stringify(preview)),
+          refuse: reject,
+        });
+      }),
+  );
+  return held;
+}
+
+function renderDialog() {
+  const rendered = renderWithProviders(
+    <>
+      <ImportDialog application={createApplication({ id: 7, name: 'Orbit' })} />
+      <Toaster />
+    </>,
+  );
+  return { ...rendered, invalidate: vi.spyOn(rendered.queryClient, 'invalidateQueries') };
+}
+
+function findToast(text: string) {
+  return screen.findByText(text, { selector: 'li *' });
+}
+
+async function openDialog() {
+  fireEvent.click(screen.getByRole('button', { name: 'Import' }));
+  return within(await screen.findByRole('dialog', { name: IMPORT_DIALOG_TITLE }));
+}
+
+function chooseFile(dialog: ReturnType<typeof within>, name = 'KeyAuthUsers.json') {
+  const file = new File(['{"users":[]}'], name, { type: 'application/json' });
+  fireEvent.change(dialog.getByLabelText(/^Export file/), { target: { files: [file] } });
+  return file;
+}
+
+/** Uploads a file of `kind` and answers it with `preview`. */
+async function uploadForPreview(
+  dialog: ReturnType<typeof within>,
+  preview: ImportProgress,
+  kind: 'Users' | 'Licence keys' = 'Users',
+) {
+  const upload = holdNextUpload();
+  fireEvent.click(dialog.getByRole('radio', { name: new RegExp(`^${kind}`) }));
+  chooseFile(dialog);
+  fireEvent.click(dialog.getByRole('button', { name: 'Upload and preview' }));
+  await waitFor(() => expect(upload.answer).toBeDefined());
+  upload.answer!(preview);
+  await dialog.findByRole('button', { name: 'Start import' });
+  return upload;
+}
+
+async function choosePlan(dialog: ReturnType<typeof within>, level: string | RegExp, plan: string) {
+  fireEvent.click(await dialog.findByRole('combobox', { name: level }));
+  fireEvent.click(await screen.findByRole('option', { name: plan }));
+}
+
+describe('ImportDialog', { timeout: 30_000 }, () => {
+  beforeEach(() => {
+    dismissToast();
+    vi.mocked(uploadWithProgress).mockReset();
+    // Radix's Select scrolls its chosen option into view, which jsdom does not do.
+    Element.prototype.scrollIntoView ??= () => {};
+    vi.stubGlobal(
+      'ResizeObserver',
+      class {
+        observe() {}
+        unobserve() {}
+        disconnect() {}
+      },
+    );
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  it('asks what to import and for a file, and sends nothing without one', async () => {
+    stubImportsApi({ reads: [importProgress()] });
+    renderDialog();
+    const dialog = await openDialog();
+    expect(dialog.getByRole('group', { name: 'What to import' })).toBeTruthy();
+    expect(dialog.getByRole('radio', { name: /^Users/ })).toHaveProperty('checked', true);
+    expect(dialog.getByRole('radio', { name: /^Licence keys/ })).toHaveProperty('checked', false);
+    expect(dialog.getByText(new RegExp(ACCEPTED_FORMATS_HINT.slice(0, 40)))).toBeTruthy();
+    expect(dialog.getByLabelText(/^Export file/).getAttribute('accept')).toContain('.csv');
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Upload and preview' }));
+    expect(dialog.getByRole('alert').textContent).toBe(IMPORT_FILE_REQUIRED);
+    expect(uploadWithProgress).not.toHaveBeenCalled();
+  });
+
+  it('uploads with progress, previews, maps the level, runs to the end and refreshes the lists', async () => {
+    const api = stubImportsApi({
+      reads: [
+        importProgress({ status: 'running', doneRows: 1, createdRows: 1, levelPlans: {} }),
+        importProgress({
+          status: 'done',
+          doneRows: 153,
+          createdRows: 3,
+          skippedRows: 150,
+          finishedAt: '2026-06-10T12:00:03.000Z',
+        }),
+      ],
+    });
+    const { invalidate } = renderDialog();
+    const dialog = await openDialog();
+
+    const upload = holdNextUpload();
+    const file = chooseFile(dialog);
+    fireEvent.click(dialog.getByRole('button', { name: 'Upload and preview' }));
+    await waitFor(() => expect(upload.onProgress).toBeDefined());
+    expect(upload.url).toBe('/api/applications/7/imports?source=keyauth&kind=users');
+    expect(upload.body).toBe(file);
+    upload.onProgress!(512, 1024);
+    expect(await dialog.findByText('Uploading: 50% · 512 bytes of 1 KB')).toBeTruthy();
+    expect(
+      dialog.getByRole('progressbar', { name: 'Upload progress' }).getAttribute('aria-valuenow'),
+    ).toBe('50');
+    expect(dialog.getByRole('button', { name: 'Upload and preview' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    upload.answer!(importProgress());
+
+    // The preview: the counts, and the problems by row number (the first listed, the rest said).
+    const holds = within(await dialog.findByLabelText('What the file holds'));
+    // The Upload button went with its step: focus moved to the preview, not out of the dialog.
+    expect(screen.getByRole('dialog').contains(document.activeElement)).toBe(true);
+    const figure = (label: string) => holds.getByText(label).nextElementSibling?.textContent;
+    expect(figure('Rows in the file')).toBe('155');
+    expect(figure('Readable')).toBe('153');
+    expect(figure('Will be created')).toBe('3');
+    expect(figure('Conflicts, skipped')).toBe('150');
+    expect(figure('Unreadable')).toBe('2');
+    const conflicts = within(
+      dialog.getByRole('region', { name: /^Conflicts: usernames the application already has/ }),
+    );
+    expect(conflicts.getByText('Row 3')).toBeTruthy();
+    expect(dialog.getByText('and 149 more')).toBeTruthy();
+    const unreadable = within(dialog.getByRole('region', { name: 'Unreadable rows (2)' }));
+    expect(unreadable.getAllByRole('listitem').map((row) => row.textContent)).toEqual([
+      'Row 5"username" is missing',
+      'Row 2subscription 2 (in the "subscription" list): no user',
+    ]);
+
+    // A user's level may stay without a plan; archived plans are not offered.
+    const level = await dialog.findByRole('combobox', { name: 'Level “default”' });
+    expect(level.textContent).toContain('No subscription');
+    fireEvent.click(level);
+    expect((await screen.findAllByRole('option')).map((option) => option.textContent)).toEqual([
+      'No subscription',
+      'Pro (Lifetime)',
+      'Basic (30 days)',
+    ]);
+    fireEvent.click(screen.getByRole('option', { name: 'Basic (30 days)' }));
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+    const bar = await dialog.findByRole('progressbar', { name: 'Import progress' });
+    await waitFor(() => expect(api.starts()).toHaveLength(1));
+    expect(api.starts()[0]!.body).toEqual({ levelPlans: { default: BASIC.id } });
+    expect(bar.getAttribute('aria-valuemin')).toBe('0');
+    expect(bar.getAttribute('aria-valuemax')).toBe('153');
+    expect(dialog.getByText(IMPORT_CONTINUES_NOTE)).toBeTruthy();
+
+    // Read about once a second until it is done.
+    await waitFor(() => expect(dialog.getByText('1 of 153 rows')).toBeTruthy());
+    expect(bar.getAttribute('aria-valuenow')).toBe('1');
+    expect(await dialog.findByText('Import finished')).toBeTruthy();
+    expect(dialog.getByText('153 of 153 rows')).toBeTruthy();
+    expect(await findToast('Import finished: 3 users created, 150 skipped')).toBeTruthy();
+    const did = within(dialog.getByLabelText('What the import did'));
+    expect(did.getByText('Created').nextElementSibling?.textContent).toBe('3');
+    expect(did.getByText('Skipped').nextElementSibling?.textContent).toBe('150');
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: appUsersQueryKey(7) });
+    expect(invalidate).toHaveBeenCalledWith({ queryKey: applicationLicensesQueryKey(7) });
+
+    // Nothing polls once it is done.
+    const readsWhenDone = api.reads().length;
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(api.reads()).toHaveLength(readsWhenDone);
+    fireEvent.click(dialog.getByRole('button', { name: 'Done' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it('needs a plan for every level of keys before it starts them', async () => {
+    const api = stubImportsApi({
+      reads: [importProgress({ kind: 'keys', status: 'done', doneRows: 153, createdRows: 3 })],
+    });
+    renderDialog();
+    const dialog = await openDialog();
+    const upload = await uploadForPreview(
+      dialog,
+      importProgress({ kind: 'keys', format: 'key-list-text', levels: ['', '1'] }),
+      'Licence keys',
+    );
+    expect(upload.url).toBe('/api/applications/7/imports?source=keyauth&kind=keys');
+    expect(dialog.getByText(/read as a list of keys, one a line/)).toBeTruthy();
+
+    await choosePlan(dialog, /^Level “1”/, 'Pro (Lifetime)');
+    fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+    expect((await dialog.findByRole('alert')).textContent).toBe(
+      'Choose a plan for every level of the keys: Keys without a level',
+    );
+    expect(
+      dialog.getByRole('combobox', { name: /^Keys without a level/ }).getAttribute('aria-invalid'),
+    ).toBe('true');
+    expect(api.starts()).toHaveLength(0);
+
+    await choosePlan(dialog, /^Keys without a level/, 'Basic (30 days)');
+    fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+    await waitFor(() => expect(api.starts()).toHaveLength(1));
+    expect(api.starts()[0]!.body).toEqual({ levelPlans: { '': BASIC.id, '1': PRO.id } });
+    expect(await findToast('Import finished: 3 licence keys created, 0 skipped')).toBeTruthy();
+  });
+
+  it('shows why a run failed and resumes it with the same plans', async () => {
+    const failed = importProgress({
+      status: 'failed',
+      doneRows: 100,
+      createdRows: 100,
+      levelPlans: { default: PRO.id },
+      error: 'The database stopped answering',
+    });
+    const api = stubImportsApi({
+      reads: [
+        failed,
+        importProgress({ status: 'done', doneRows: 153, createdRows: 3, skippedRows: 150 }),
+      ],
+    });
+    renderDialog();
+    const dialog = await openDialog();
+    await uploadForPreview(dialog, importProgress());
+    await choosePlan(dialog, 'Level “default”', 'Pro (Lifetime)');
+    fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+
+    expect((await dialog.findByRole('alert')).textContent).toBe('The database stopped answering');
+    expect(await findToast('The import stopped before the end')).toBeTruthy();
+    expect(dialog.getByText('100 of 153 rows')).toBeTruthy();
+    fireEvent.click(dialog.getByRole('button', { name: 'Resume import' }));
+    await waitFor(() => expect(api.starts()).toHaveLength(2));
+    expect(api.starts()[1]!.body).toEqual({ levelPlans: { default: PRO.id } });
+    expect(await dialog.findByText('Import finished')).toBeTruthy();
+  });
+
+  it("toasts the server's refusal of the file and keeps the form", async () => {
+    stubImportsApi({ reads: [importProgress()] });
+    renderDialog();
+    const dialog = await openDialog();
+    const upload = holdNextUpload();
+    chooseFile(dialog, 'notes.txt');
+    fireEvent.click(dialog.getByRole('button', { name: 'Upload and preview' }));
+    await waitFor(() => expect(upload.refuse).toBeDefined());
+    upload.refuse!(
+      new ApiError(
+        400,
+        'Bad Request',
+        JSON.stringify({ message: 'This is not a KeyAuth users export', code: 'BAD_REQUEST' }),
+      ),
+    );
+    expect(await findToast('This is not a KeyAuth users export')).toBeTruthy();
+    expect(dialog.getByRole('button', { name: 'Upload and preview' })).toHaveProperty(
+      'disabled',
+      false,
+    );
+    expect(dialog.queryByRole('progressbar')).toBeNull();
+  });
+
+  it('stops the upload when the dialog closes, without an error toast', async () => {
+    stubImportsApi({ reads: [importProgress()] });
+    renderDialog();
+    const dialog = await openDialog();
+    const upload = holdNextUpload();
+    chooseFile(dialog);
+    fireEvent.click(dialog.getByRole('button', { name: 'Upload and preview' }));
+    await waitFor(() => expect(upload.signal).toBeDefined());
+    fireEvent.click(dialog.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(upload.signal!.aborted).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(screen.queryByText('Failed to read the export file')).toBeNull();
+  });
+
+  it('toasts a refused start and reads the progress again', async () => {
+    const api = stubImportsApi({
+      reads: [importProgress({ status: 'running', doneRows: 10 })],
+      startAnswer: {
+        status: 409,
+        body: { message: 'The import is already running', code: 'CONFLICT' },
+      },
+    });
+    renderDialog();
+    const dialog = await openDialog();
+    await uploadForPreview(dialog, importProgress());
+    fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+    expect(await findToast('The import is already running')).toBeTruthy();
+    // Running elsewhere: the dialog follows it.
+    expect(await dialog.findByText('10 of 153 rows')).toBeTruthy();
+    expect(api.reads().length).toBeGreaterThan(0);
+  });
+});

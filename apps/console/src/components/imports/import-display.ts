@@ -1,0 +1,135 @@
+import {
+  importLimits,
+  type ImportKind,
+  type ImportProgress,
+  type ImportStatus,
+} from '@latchkey/contracts';
+import { formatFileSize } from '@/components/files/file-display.ts';
+
+export const IMPORT_DIALOG_TITLE = 'Import from KeyAuth';
+export const ACCEPTED_FORMATS_HINT =
+  "KeyAuth's users or keys export: the panel's JSON, the seller API's answer, or a CSV of its users/keys table.";
+export const IMPORT_CONTINUES_NOTE = 'The import continues if you close this dialog.';
+export const IMPORT_FILE_REQUIRED = 'Choose a KeyAuth export file';
+export const IMPORT_FILE_EMPTY = 'The file is empty';
+export const IMPORT_FILE_TOO_LARGE = `The file is larger than ${formatFileSize(importLimits.maxFileBytes)}, the most an import takes`;
+export const IMPORT_NOTHING_READABLE = 'The file has no readable rows: there is nothing to import';
+/** What a file input offers first; a KeyAuth export is JSON, CSV or plain text. */
+export const IMPORT_FILE_ACCEPT = '.json,.csv,.txt,application/json,text/csv,text/plain';
+
+export const IMPORT_KIND_LABELS: Record<ImportKind, string> = {
+  users: 'Users',
+  keys: 'Licence keys',
+};
+
+/** The nouns of a count: "1 user", "2 licence keys". */
+const KIND_NOUNS: Record<ImportKind, [one: string, many: string]> = {
+  users: ['user', 'users'],
+  keys: ['licence key', 'licence keys'],
+};
+
+/** The server's format names (packages/contracts: ImportProgress.format), as a vendor knows them. */
+const FORMAT_LABELS: Record<string, string> = {
+  'panel-json': "the panel's JSON export",
+  'seller-api-json': "the seller API's answer",
+  'table-csv': 'a CSV of the table',
+  'key-list-text': 'a list of keys, one a line',
+};
+
+export function describeImportFormat(format: string): string {
+  return FORMAT_LABELS[format] ?? format;
+}
+
+export function formatCount(count: number): string {
+  return count.toLocaleString('en-US');
+}
+
+export function countOf(kind: ImportKind, count: number): string {
+  const [one, many] = KIND_NOUNS[kind];
+  return `${formatCount(count)} ${count === 1 ? one : many}`;
+}
+
+/** A key without a level is mapped under '' (the server's KEY_WITHOUT_LEVEL). */
+export function describeLevel(level: string): string {
+  return level === '' ? 'Keys without a level' : `Level “${level}”`;
+}
+
+export function validateImportFile(file: File | null): string | null {
+  if (!file) return IMPORT_FILE_REQUIRED;
+  if (file.size === 0) return IMPORT_FILE_EMPTY;
+  if (file.size > importLimits.maxFileBytes) return IMPORT_FILE_TOO_LARGE;
+  return null;
+}
+
+/** Conflicts are skipped when the import runs; everything else readable is created. */
+export function rowsToCreate(progress: ImportProgress): number {
+  return Math.max(0, progress.readableRows - progress.conflictRows);
+}
+
+/** How many problems the answer left out: it lists the first 100, its counts are exact. */
+export function unlistedCount(listed: number, total: number): number {
+  return Math.max(0, total - listed);
+}
+
+/**
+ * A problem's reason without the "row N: " it starts with when N is its own row number: the
+ * list shows the row number beside it already. Other reasons (a subscription's) keep theirs.
+ */
+export function describeProblemReason(problem: ImportProgress['conflicts'][number]): string {
+  const prefix = `row ${problem.rowNumber}: `;
+  return problem.reason.toLowerCase().startsWith(prefix)
+    ? problem.reason.slice(prefix.length)
+    : problem.reason;
+}
+
+/** Every level a licence key import still needs a plan for. */
+export function findUnmappedLevels(
+  levels: readonly string[],
+  levelPlans: Readonly<Record<string, string>>,
+): string[] {
+  return levels.filter((level) => !levelPlans[level]);
+}
+
+/**
+ * Keys belong to a plan, so each of their levels needs one (the server refuses the start
+ * otherwise); a user's level without a plan simply grants no subscription.
+ */
+export function validateLevelPlans(
+  progress: ImportProgress,
+  levelPlans: Readonly<Record<string, string>>,
+): string | null {
+  if (progress.readableRows === 0) return IMPORT_NOTHING_READABLE;
+  if (progress.kind !== 'keys') return null;
+  const unmapped = findUnmappedLevels(progress.levels, levelPlans);
+  if (unmapped.length === 0) return null;
+  return `Choose a plan for every level of the keys: ${unmapped.map(describeLevel).join(', ')}`;
+}
+
+/** The request's map: only the levels given a plan ("No subscription" is left out). */
+export function toLevelPlansRequest(
+  levelPlans: Readonly<Record<string, string>>,
+): Record<string, string> {
+  return Object.fromEntries(Object.entries(levelPlans).filter(([, planId]) => planId !== ''));
+}
+
+/** Rows handled of the readable ones, for the progress bar. */
+export function describeRowProgress(progress: ImportProgress): string {
+  return `${formatCount(progress.doneRows)} of ${formatCount(progress.readableRows)} rows`;
+}
+
+export function progressPercent(progress: ImportProgress): number {
+  if (progress.readableRows === 0) return progress.status === 'done' ? 100 : 0;
+  return (progress.doneRows / progress.readableRows) * 100;
+}
+
+/** The success toast of a finished import. */
+export function describeImportDone(progress: ImportProgress): string {
+  return `Import finished: ${countOf(progress.kind, progress.createdRows)} created, ${formatCount(progress.skippedRows)} skipped`;
+}
+
+/** An import past its preview: running, or ended one way or the other. */
+export type StartedImport = ImportProgress & { status: Exclude<ImportStatus, 'previewed'> };
+
+export function isStarted(progress: ImportProgress): progress is StartedImport {
+  return progress.status !== 'previewed';
+}

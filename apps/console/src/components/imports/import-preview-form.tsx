@@ -1,0 +1,87 @@
+import type { ImportProgress } from '@latchkey/contracts';
+import { DialogForm } from '@/components/ui/form-dialog.tsx';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
+import { ImportCounts } from './import-counts.tsx';
+import {
+  countOf,
+  describeImportFormat,
+  findUnmappedLevels,
+  IMPORT_DIALOG_TITLE,
+  rowsToCreate,
+  validateLevelPlans,
+} from './import-display.ts';
+import { ImportLevelPlans } from './import-level-plans.tsx';
+import { ImportProblemList } from './import-problem-list.tsx';
+
+/**
+ * The preview: what the file holds and what starting would do, the rows it would skip with
+ * their row numbers, and a plan for each KeyAuth level. Nothing is written until Start.
+ */
+export function ImportPreviewForm({
+  applicationId,
+  preview,
+  isStarting,
+  onStart,
+  onCancel,
+}: {
+  applicationId: number;
+  preview: ImportProgress;
+  isStarting: boolean;
+  onStart: (levelPlans: Record<string, string>) => void;
+  onCancel: () => void;
+}) {
+  const { fields, setField, validationError, submit } = useFormFields<Record<string, string>>({
+    initialFields: () => ({ ...preview.levelPlans }),
+    validate: (levelPlans) => validateLevelPlans(preview, levelPlans),
+    onValidSubmit: onStart,
+  });
+  const unmappedLevels =
+    validationError !== null && preview.kind === 'keys'
+      ? findUnmappedLevels(preview.levels, fields)
+      : [];
+
+  return (
+    <DialogForm
+      title={IMPORT_DIALOG_TITLE}
+      description={`Nothing is imported yet. The file was read as ${describeImportFormat(preview.format)}: ${countOf(preview.kind, rowsToCreate(preview))} will be created.`}
+      submitLabel="Start import"
+      isSubmitting={isStarting}
+      validationError={validationError}
+      onSubmit={submit}
+      onCancel={onCancel}
+    >
+      <ImportCounts
+        label="What the file holds"
+        counts={[
+          { label: 'Rows in the file', value: preview.totalRows },
+          { label: 'Readable', value: preview.readableRows },
+          { label: 'Will be created', value: rowsToCreate(preview) },
+          { label: 'Conflicts, skipped', value: preview.conflictRows, isWarning: true },
+          { label: 'Unreadable', value: preview.unreadableRows, isWarning: true },
+        ]}
+      />
+      <ImportProblemList
+        title={
+          preview.kind === 'users'
+            ? 'Conflicts: usernames the application already has'
+            : 'Conflicts: keys the application already has'
+        }
+        problems={preview.conflicts}
+        total={preview.conflictRows}
+      />
+      <ImportProblemList
+        title="Unreadable rows"
+        problems={preview.unreadable}
+        total={preview.unreadableRows}
+      />
+      <ImportLevelPlans
+        applicationId={applicationId}
+        kind={preview.kind}
+        levels={preview.levels}
+        levelPlans={fields}
+        unmappedLevels={unmappedLevels}
+        onLevelPlanChange={setField}
+      />
+    </DialogForm>
+  );
+}
