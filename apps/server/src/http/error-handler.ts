@@ -1,47 +1,21 @@
-import { MANAGEMENT_API_PREFIX, type ErrorCode } from '@latchkey/contracts';
+import { MANAGEMENT_API_PREFIX } from '@latchkey/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, httpStatusOf } from '../lib/errors.ts';
+import type { AppError } from '../lib/errors.ts';
+import { errorAnswerOf, httpStatusOf } from '../lib/errors.ts';
 import { sendProblem } from './problem-details.ts';
 
-const codeByStatus: Record<number, ErrorCode> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-};
-
 /**
- * The one place errors become HTTP responses: AppError by its code, Fastify's own client
- * errors (malformed JSON, oversized bodies) by their status, anything else is a logged 500
- * whose details never reach the body.
+ * The one place errors become the owner API's responses (`errorAnswerOf` decides what each
+ * error answers; the management API writes the same answers as problems).
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.statusCode).send({ message: error.message, code: error.code });
-    }
-    const status = error.statusCode ?? 500;
-    const code = codeByStatus[status];
-    if (status < 500 && code) {
-      return reply.status(status).send({ message: clientMessage(error, status), code });
-    }
-    request.log.error({ err: error }, 'unhandled error');
+    const answer = errorAnswerOf(error);
+    if (answer.isUnexpected) request.log.error({ err: error }, 'unhandled error');
     return reply
-      .status(httpStatusOf('INTERNAL'))
-      .send({ message: 'Internal server error', code: 'INTERNAL' });
+      .status(httpStatusOf(answer.code))
+      .send({ message: answer.message, code: answer.code });
   });
-}
-
-function clientMessage(error: FastifyError, status: number): string {
-  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
-    return 'Malformed JSON in request body';
-  }
-  if (status === 413) return 'Request body is too large';
-  return error.message;
 }
 
 const frameworkErrorMessages: Record<string, string> = {

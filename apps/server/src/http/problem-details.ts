@@ -1,18 +1,8 @@
 import { STATUS_CODES } from 'node:http';
 import { PROBLEM_MEDIA_TYPE, type ErrorCode, type Problem } from '@latchkey/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, httpStatusOf } from '../lib/errors.ts';
-
-const codeByStatus: Record<number, ErrorCode> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHENTICATED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
-  429: 'RATE_LIMITED',
-};
+import type { AppError } from '../lib/errors.ts';
+import { errorAnswerOf, httpStatusOf } from '../lib/errors.ts';
 
 /** One RFC 9457 problem: `type` is about:blank, so `title` is the status's own phrase. */
 function problemBody(problem: {
@@ -45,33 +35,19 @@ export function sendProblem(
 }
 
 /**
- * The management API's one error shape (issue 27), for its whole scope: AppError by its code,
- * Fastify's client errors (malformed JSON, a body too large) by their status, and anything else
- * a logged 500 whose details never reach the body. Unknown paths under the prefix are problems
+ * The management API's one error shape (issue 27), for its whole scope: the owner API's answers
+ * (`errorAnswerOf`), written as problems. Unknown paths under the prefix are problems
  * too, so a script never has to parse the console's 404.
  */
 export function answerWithProblems(scope: FastifyInstance): void {
   scope.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      return sendProblem(reply, {
-        code: error.code,
-        detail: error.message,
-        extensions: error.extensions,
-      });
-    }
-    const status = error.statusCode ?? 500;
-    const code = codeByStatus[status];
-    if (status < 500 && code) {
-      const detail =
-        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-          ? 'Malformed JSON in request body'
-          : status === 413
-            ? 'Request body is too large'
-            : error.message;
-      return sendProblem(reply, { code, detail });
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return sendProblem(reply, { code: 'INTERNAL', detail: 'Internal server error' });
+    const answer = errorAnswerOf(error);
+    if (answer.isUnexpected) request.log.error({ err: error }, 'unhandled error');
+    return sendProblem(reply, {
+      code: answer.code,
+      detail: answer.message,
+      extensions: answer.extensions,
+    });
   });
   scope.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
     sendProblem(reply, {

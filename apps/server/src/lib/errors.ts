@@ -46,3 +46,56 @@ export const badRequest = (message: string) => new AppError('BAD_REQUEST', messa
 export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', message);
 export const unauthenticated = (message = 'Not authenticated') =>
   new AppError('UNAUTHENTICATED', message);
+
+/** Fastify's own client errors by status (malformed JSON, oversized bodies and the like). */
+const codeByStatus: Record<number, ErrorCode> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+/** What an error answers, whatever the shape it is written in (owner JSON or problem+json). */
+export interface ErrorAnswer {
+  code: ErrorCode;
+  message: string;
+  extensions?: Record<string, string> | undefined;
+  /** Not the client's fault: logged, and answered without its details. */
+  isUnexpected: boolean;
+}
+
+/**
+ * The one mapping from a thrown error to its answer, for every scope's error handler: AppError
+ * by its code, Fastify's client errors by their status, anything else a 500 whose message
+ * never reaches the body.
+ */
+export function errorAnswerOf(error: {
+  statusCode?: number | undefined;
+  code?: string;
+  message: string;
+}): ErrorAnswer {
+  if (error instanceof AppError) {
+    return {
+      code: error.code,
+      message: error.message,
+      extensions: error.extensions,
+      isUnexpected: false,
+    };
+  }
+  const status = error.statusCode ?? 500;
+  const code = codeByStatus[status];
+  if (status >= 500 || !code) {
+    return { code: 'INTERNAL', message: 'Internal server error', isUnexpected: true };
+  }
+  const message =
+    error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+      ? 'Malformed JSON in request body'
+      : status === 413
+        ? 'Request body is too large'
+        : error.message;
+  return { code, message, isUnexpected: false };
+}
