@@ -248,7 +248,7 @@ export const managementRouteContracts: Record<string, RouteContract> = {
     caller: 'manage',
     tag: 'Management API',
     summary: 'Upload a KeyAuth export and preview its import',
-    description: `As the console\u2019s upload: the file\u2019s bytes as an application/octet-stream body, \`source=keyauth\` and \`kind=users|keys\` in the query. Needs users:write for either kind (a route names one scope).${idempotent}`,
+    description: `As the console\u2019s upload: the file\u2019s bytes as an application/octet-stream body, \`source=keyauth\` and \`kind=users|keys\` in the query. Needs users:write; \`kind=keys\` mints licence keys, so it needs licenses:write too (403 \`SCOPE_MISSING\` naming it), and so does starting a keys import.${idempotent}`,
     params: applicationParamsSchema,
     query: createImportQuerySchema,
     body: z.string().meta({ format: 'binary' }),

@@ -450,6 +450,22 @@ describe('KeyAuth imports', () => {
     );
     expect(refused.statusCode).toBe(403);
     expect(refused.json().code).toBe('SCOPE_MISSING');
+    // users:write alone imports users, but a keys file mints keys: licenses:write too.
+    const usersOnly = await createApiTokenViaApi(testApp.app, owner, {
+      scopes: ['users:read', 'users:write'],
+    });
+    const keysWithoutScope = await call(
+      usersOnly.token,
+      'POST',
+      '/imports?source=keyauth&kind=keys',
+      Buffer.from(file),
+      'application/octet-stream',
+    );
+    expect(keysWithoutScope.statusCode).toBe(403);
+    expect(keysWithoutScope.json()).toMatchObject({
+      code: 'SCOPE_MISSING',
+      scope: 'licenses:write',
+    });
 
     const previewed = await call(
       token.token,
@@ -460,6 +476,11 @@ describe('KeyAuth imports', () => {
     );
     expect(previewed.statusCode, previewed.body).toBe(201);
     const { id } = importProgressSchema.parse(previewed.json());
+    const startedWithoutScope = await call(usersOnly.token, 'POST', `/imports/${id}/start`, {
+      levelPlans: { '3': plan.id },
+    });
+    expect(startedWithoutScope.statusCode).toBe(403);
+    expect(startedWithoutScope.json()).toMatchObject({ scope: 'licenses:write' });
     const started = await call(token.token, 'POST', `/imports/${id}/start`, {
       levelPlans: { '3': plan.id },
     });

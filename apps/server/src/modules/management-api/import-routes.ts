@@ -12,8 +12,12 @@ import { getImport } from '../imports/get-import.ts';
 import { acceptExportFiles, exportFileOf, type RunningImports } from '../imports/routes.ts';
 import { previewImport } from '../imports/preview-import.ts';
 import { startImport } from '../imports/start-import.ts';
+import { assertTokenScope } from './management-guard.ts';
 import { answerManagementWrite } from './management-write.ts';
 import { assertApplicationReachable } from './reachable-applications.ts';
+
+/** A keys import mints licence keys: beside the routes' users:write, it needs this. */
+const KEYS_IMPORT_SCOPE = 'licenses:write';
 
 /**
  * Importing from KeyAuth through the management API (issue 27), with the console's verbs: a
@@ -38,6 +42,9 @@ export function registerManagementImportRoutes(
   app.post('/applications/:id/imports/:importId/start', async (request, reply) => {
     const { ctx, ids } = reachableImport(request);
     const body = parseInput(startImportRequestSchema, request.body ?? {});
+    if ((await getImport({ ctx, input: ids })).kind === 'keys') {
+      assertTokenScope(ctx, KEYS_IMPORT_SCOPE);
+    }
     return answerManagementWrite(request, reply, async () => {
       const { progress, run } = await startImport({ ctx, input: { ...ids, request: body } });
       if (run) deps.runningImports.keep(run);
@@ -52,6 +59,7 @@ export function registerManagementImportRoutes(
       const { id } = parseInput(applicationParamsSchema, request.params);
       assertApplicationReachable(ctx, id);
       const { kind } = parseInput(createImportQuerySchema, request.query);
+      if (kind === 'keys') assertTokenScope(ctx, KEYS_IMPORT_SCOPE);
       const bytes = exportFileOf(request);
       return answerManagementWrite(request, reply, async () => {
         const progress = await previewImport({ ctx, input: { applicationId: id, kind, bytes } });

@@ -140,6 +140,14 @@ function rateLimited(reply: FastifyReply, retryAfterSeconds: number): AppError {
   return new AppError('RATE_LIMITED', managementMessages.rateLimited);
 }
 
+/**
+ * A second scope a route needs for some of its inputs (a keys import mints licence keys, so
+ * it needs licenses:write beside the route's users:write).
+ */
+export function assertTokenScope(ctx: ManagementContext, scope: ApiTokenScope): void {
+  if (!ctx.token.scopes.includes(scope)) throw scopeMissing(scope);
+}
+
 function scopeMissing(scope: ApiTokenScope): AppError {
   return new AppError('SCOPE_MISSING', managementMessages.scopeMissing(scope), { scope });
 }
