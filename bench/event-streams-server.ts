@@ -9,6 +9,7 @@ import { loadConfig } from '../apps/server/src/config.ts';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { ownerAccounts, ownerSessions } from '../apps/server/src/db/schema/index.ts';
 import { hashToken } from '../apps/server/src/lib/tokens.ts';
+import { benchIdentity } from './bench-app.ts';
 
 const ACCOUNTS = Number(process.env.STREAM_ACCOUNTS ?? 100);
 
@@ -37,13 +38,7 @@ for (let index = 0; index < ACCOUNTS; index += 1) {
 const app = await buildApp({
   config,
   database,
-  identity: {
-    mode: 'firebase',
-    verifyIdToken: async () => {
-      throw new Error('owner sign-in is not part of the benchmark');
-    },
-    close: async () => {},
-  },
+  identity: benchIdentity,
   isRetentionSweepEnabled: false,
   isWebhookDispatcherEnabled: false,
 });

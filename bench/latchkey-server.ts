@@ -31,6 +31,7 @@ import { hashToken } from '../apps/server/src/lib/tokens.ts';
 import { createApplication } from '../apps/server/src/modules/applications/create-application.ts';
 import { generateLicenses } from '../apps/server/src/modules/licenses/generate-licenses.ts';
 import { createPlan } from '../apps/server/src/modules/plans/create-plan.ts';
+import { benchIdentity } from './bench-app.ts';
 
 const USERS = Number(process.env.BENCH_USERS ?? 2000);
 const REDEEM_KEYS = Number(process.env.BENCH_REDEEM_KEYS ?? 10_000);
@@ -44,13 +45,7 @@ const database = await openDatabase(config.database);
 const app = await buildApp({
   config,
   database,
-  identity: {
-    mode: 'firebase',
-    verifyIdToken: async () => {
-      throw new Error('owner sign-in is not part of the benchmark');
-    },
-    close: async () => {},
-  },
+  identity: benchIdentity,
 });
 
 const { db } = database;

@@ -22,6 +22,7 @@ import { hashToken } from '../apps/server/src/lib/tokens.ts';
 import { compactChartBuckets } from '../apps/server/src/modules/activity-charts/compact-chart-buckets.ts';
 import { createApplication } from '../apps/server/src/modules/applications/create-application.ts';
 import { sealLicenseKey } from '../apps/server/src/modules/licenses/license-key-secrets.ts';
+import { benchIdentity } from './bench-app.ts';
 
 const USERS = Number(process.env.SCALE_USERS ?? 100_000);
 const LOGS = Number(process.env.SCALE_LOGS ?? 1_000_000);
@@ -196,13 +197,7 @@ log(`Seeded in ${((Date.now() - seedStartedAt) / 1000).toFixed(0)} s.`);
 const app = await buildApp({
   config,
   database,
-  identity: {
-    mode: 'firebase',
-    verifyIdToken: async () => {
-      throw new Error('owner sign-in is not part of the benchmark');
-    },
-    close: async () => {},
-  },
+  identity: benchIdentity,
   isRetentionSweepEnabled: false,
 });
 app.addHook('onRequest', async (request) => {
