@@ -5,7 +5,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { Progress } from '@/components/ui/progress.tsx';
+import { UploadProgress } from '@/components/ui/upload-progress.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { useUploadAppFile } from '@/hooks/use-app-files.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
@@ -79,8 +79,6 @@ function UploadFileForm({
       );
     },
   });
-  const percent =
-    progress === null || progress.total === 0 ? 0 : (progress.sent / progress.total) * 100;
 
   return (
     <DialogForm
@@ -164,16 +162,7 @@ function UploadFileForm({
           disabled={uploadFile.isPending}
         />
       </div>
-      {progress !== null && (
-        <div className="grid gap-1.5">
-          <Progress value={percent} aria-label="Upload progress" />
-          <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
-            {percent >= 100
-              ? 'Storing…'
-              : `${Math.floor(percent)}% · ${formatFileSize(progress.sent)} of ${formatFileSize(progress.total)}`}
-          </p>
-        </div>
-      )}
+      {progress !== null && <UploadProgress progress={progress} finishingLabel="Storing…" />}
     </DialogForm>
   );
 }

@@ -3,7 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { formatFileSize } from '@/components/files/file-display.ts';
 import { DialogForm } from '@/components/ui/form-dialog.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { Progress } from '@/components/ui/progress.tsx';
+import { UploadProgress } from '@/components/ui/upload-progress.tsx';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useUploadImport } from '@/hooks/use-imports.ts';
 import { cn } from '@/lib/utils.ts';
@@ -64,8 +64,6 @@ export function ImportFileForm({
       );
     },
   });
-  const percent =
-    progress === null || progress.total === 0 ? 0 : (progress.sent / progress.total) * 100;
 
   return (
     <DialogForm
@@ -129,14 +127,11 @@ export function ImportFileForm({
         )}
       </div>
       {progress !== null && (
-        <div className="grid gap-1.5">
-          <Progress value={percent} aria-label="Upload progress" />
-          <p className="text-sm text-muted-foreground tabular-nums" aria-live="polite">
-            {percent >= 100
-              ? 'Reading the file…'
-              : `Uploading: ${Math.floor(percent)}% · ${formatFileSize(progress.sent)} of ${formatFileSize(progress.total)}`}
-          </p>
-        </div>
+        <UploadProgress
+          progress={progress}
+          finishingLabel="Reading the file…"
+          prefix="Uploading: "
+        />
       )}
     </DialogForm>
   );
