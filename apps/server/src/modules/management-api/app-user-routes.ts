@@ -40,7 +40,7 @@ import { listUserDevices } from '../devices/list-user-devices.ts';
 import { releaseUserDevices } from '../devices/release-user-devices.ts';
 import { toDeviceResponse } from '../devices/to-device-response.ts';
 import { answerManagementWrite } from './management-write.ts';
-import { assertApplicationReachable } from './reachable-applications.ts';
+import { reachableParams } from './reachable-applications.ts';
 
 /**
  * End users through the management API (issue 27): the console's verbs and shapes, within the
@@ -53,17 +53,11 @@ export function registerManagementAppUserRoutes(
   },
 ): void {
   const reachable = (request: FastifyRequest) => {
-    const ctx = request.management!;
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    assertApplicationReachable(ctx, id);
-    return { ctx, applicationId: id };
+    const { ctx, ids } = reachableParams(request, applicationParamsSchema);
+    return { ctx, applicationId: ids.applicationId };
   };
-  const reachableUser = (request: FastifyRequest) => {
-    const ctx = request.management!;
-    const { id, userId } = parseInput(managedAppUserParamsSchema, request.params);
-    assertApplicationReachable(ctx, id);
-    return { ctx, ids: { applicationId: id, userId } };
-  };
+  const reachableUser = (request: FastifyRequest) =>
+    reachableParams(request, managedAppUserParamsSchema);
   const changing = (request: FastifyRequest) => ({
     ...request.management!,
     applicationEvents: deps.applicationEvents,
@@ -144,14 +138,12 @@ export function registerManagementAppUserRoutes(
   });
 
   app.delete('/applications/:id/users/:userId/devices/:deviceId', async (request, reply) => {
-    const ctx = request.management!;
-    const { id, userId, deviceId } = parseInput(managedDeviceParamsSchema, request.params);
-    assertApplicationReachable(ctx, id);
+    const { ids } = reachableParams(request, managedDeviceParamsSchema);
     return answerManagementWrite(request, reply, async () => ({
       status: 200,
       body: (await releaseUserDevices({
         ctx: changing(request),
-        input: { applicationId: id, userId, deviceId },
+        input: ids,
       })) satisfies ReleasedDevices,
     }));
   });
@@ -164,15 +156,8 @@ export function registerManagementAppUserRoutes(
     },
   );
 
-  const reachableSubscription = (request: FastifyRequest) => {
-    const ctx = request.management!;
-    const { id, userId, subscriptionId } = parseInput(
-      managedSubscriptionParamsSchema,
-      request.params,
-    );
-    assertApplicationReachable(ctx, id);
-    return { applicationId: id, userId, subscriptionId };
-  };
+  const reachableSubscription = (request: FastifyRequest) =>
+    reachableParams(request, managedSubscriptionParamsSchema).ids;
 
   app.patch(
     '/applications/:id/users/:userId/subscriptions/:subscriptionId',

@@ -14,7 +14,7 @@ import { previewImport } from '../imports/preview-import.ts';
 import { startImport } from '../imports/start-import.ts';
 import { assertTokenScope } from './management-guard.ts';
 import { answerManagementWrite } from './management-write.ts';
-import { assertApplicationReachable } from './reachable-applications.ts';
+import { reachableParams } from './reachable-applications.ts';
 
 /** A keys import mints licence keys: beside the routes' users:write, it needs this. */
 const KEYS_IMPORT_SCOPE = 'licenses:write';
@@ -27,12 +27,7 @@ export function registerManagementImportRoutes(
   app: FastifyInstance,
   deps: { config: Pick<Config, 'serverSecret'>; runningImports: RunningImports },
 ): void {
-  const reachableImport = (request: FastifyRequest) => {
-    const ctx = request.management!;
-    const { id, importId } = parseInput(importParamsSchema, request.params);
-    assertApplicationReachable(ctx, id);
-    return { ctx, ids: { applicationId: id, importId } };
-  };
+  const reachableImport = (request: FastifyRequest) => reachableParams(request, importParamsSchema);
 
   app.get('/applications/:id/imports/:importId', async (request): Promise<ImportProgress> => {
     const { ctx, ids } = reachableImport(request);
@@ -55,9 +50,10 @@ export function registerManagementImportRoutes(
   void app.register(async (uploads) => {
     acceptExportFiles(uploads);
     uploads.post('/applications/:id/imports', async (request, reply) => {
-      const ctx = request.management!;
-      const { id } = parseInput(applicationParamsSchema, request.params);
-      assertApplicationReachable(ctx, id);
+      const {
+        ctx,
+        ids: { applicationId: id },
+      } = reachableParams(request, applicationParamsSchema);
       const { kind } = parseInput(createImportQuerySchema, request.query);
       if (kind === 'keys') assertTokenScope(ctx, KEYS_IMPORT_SCOPE);
       const bytes = exportFileOf(request);

@@ -22,7 +22,7 @@ import { listLicenses } from '../licenses/list-licenses.ts';
 import { toLicenseResponse } from '../licenses/to-license-response.ts';
 import { listPlans } from '../plans/list-plans.ts';
 import { answerManagementWrite } from './management-write.ts';
-import { assertApplicationReachable } from './reachable-applications.ts';
+import { reachableParams } from './reachable-applications.ts';
 
 /**
  * Licence keys and plans through the management API (issue 27): what a shop sells and what a
@@ -37,17 +37,11 @@ export function registerManagementLicenseRoutes(
   },
 ): void {
   const reachable = (request: FastifyRequest) => {
-    const ctx = request.management!;
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    assertApplicationReachable(ctx, id);
-    return { ctx, applicationId: id };
+    const { ctx, ids } = reachableParams(request, applicationParamsSchema);
+    return { ctx, applicationId: ids.applicationId };
   };
-  const reachableLicense = (request: FastifyRequest) => {
-    const ctx = request.management!;
-    const { id, licenseId } = parseInput(licenseParamsSchema, request.params);
-    assertApplicationReachable(ctx, id);
-    return { ctx, ids: { applicationId: id, licenseId } };
-  };
+  const reachableLicense = (request: FastifyRequest) =>
+    reachableParams(request, licenseParamsSchema);
   const banning = (request: FastifyRequest) => ({
     ...request.management!,
     activity: deps.activity,
