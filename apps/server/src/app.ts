@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, {
   type FastifyInstance,
@@ -21,12 +20,14 @@ import {
   type ContractViolation,
 } from './http/response-contract-check.ts';
 import { serializeRequestForLog } from './http/request-log-serializer.ts';
+import { requestIdFrom } from './http/request-id.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import type { IdentityVerifier } from './identity/identity-verifier.ts';
 import { createAppMetrics, type AppMetrics } from './metrics/app-metrics.ts';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.ts';
 import { observeHttpRequests } from './metrics/observe-http-requests.ts';
 import { registerMetricsRoute } from './metrics/register-metrics-route.ts';
+import { trustNearestProxies } from './lib/client-ip.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { assertServerSecretMatchesDatabase } from './lib/server-secret-check.ts';
 import { createActivityEvents, type ActivityEvents } from './modules/activity/activity-events.ts';
@@ -129,8 +130,6 @@ const RETENTION_START_DELAY_MS = 30_000;
 /** How often the live sessions are sampled for the activity charts (an hour keeps its peak). */
 const LIVE_SESSION_SAMPLE_INTERVAL_MS = 60_000;
 
-const REQUEST_ID_PATTERN = /^[\w-]{8,64}$/;
-
 /**
  * What one instance serves (issue 23). `everything` unless CLIENT_API_PORT splits the two:
  * then `client-api` workers serve /api/v1 (with the downloads it hands out) and `console`
@@ -198,15 +197,10 @@ export async function buildApp(
     bodyLimit: config.bodyLimitBytes,
     frameworkErrors: answerFrameworkError,
     // Only the configured number of proxy hops may set the client address (X-Forwarded-For).
-    trustProxy: (_address: string, hop: number) => hop < config.trustProxyHops,
+    trustProxy: trustNearestProxies(config.trustProxyHops),
     // genReqId vets the incoming header itself: an unchecked one could inject into logs.
     requestIdHeader: false,
-    genReqId: (request) => {
-      const incoming = request.headers['x-request-id'];
-      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming)
-        ? incoming
-        : randomUUID();
-    },
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
   });
   if (dependencies.onRoute) app.addHook('onRoute', dependencies.onRoute);
   if (dependencies.onContractViolation) {

@@ -23,28 +23,48 @@ const SUSPICIOUS_ESCAPE = /\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
  * and keep Fastify's own (prototype-poisoning-safe) parser for everything else.
  */
 export function acceptEmptyJsonBodies(app: FastifyInstance): void {
-  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const readJsonBody = createJsonBodyReader(app);
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
-    const bytes = body as Buffer;
-    if (!isUtf8(bytes)) {
-      done(badRequest('Request body must be valid UTF-8'), undefined);
-      return;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    let value: unknown;
+    try {
+      value = readJsonBody(body as Buffer);
+    } catch (error) {
+      return done(error as Error, undefined);
     }
-    const text = bytes.toString('utf8');
-    if (text.trim() === '') {
-      done(null, undefined);
-      return;
-    }
-    if (!SUSPICIOUS_ESCAPE.test(text)) {
-      parseJson(request, text, done);
-      return;
-    }
-    parseJson(request, text, (error, value) => {
-      if (error) return done(error, undefined);
-      const path = findUncleanText(value);
-      if (path) return done(badRequest(uncleanTextMessage(path, CLEAN_TEXT_MESSAGE)), undefined);
-      done(null, value);
-    });
+    done(null, value);
   });
+}
+
+/** A JSON body's bytes to its value (undefined when blank), or the 400 it deserves. */
+export type JsonBodyReader = (bytes: Buffer) => unknown;
+
+/**
+ * The parsing above as a plain function, for the parser and for the lean v1 path
+ * (lean-client-path.ts), which reads its bodies without Fastify: both give the same value or
+ * throw the same error for the same bytes.
+ */
+export function createJsonBodyReader(app: FastifyInstance): JsonBodyReader {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const parse = (text: string): unknown => {
+    let failure: Error | null = null;
+    let parsed: unknown;
+    // Fastify's parser (secure-json-parse, prototype poisoning refused) answers synchronously.
+    parseJson(undefined as never, text, (error, value) => {
+      failure = error;
+      parsed = value;
+    });
+    if (failure) throw failure;
+    return parsed;
+  };
+  return (bytes) => {
+    if (!isUtf8(bytes)) throw badRequest('Request body must be valid UTF-8');
+    const text = bytes.toString('utf8');
+    if (text.trim() === '') return undefined;
+    const value = parse(text);
+    if (!SUSPICIOUS_ESCAPE.test(text)) return value;
+    const path = findUncleanText(value);
+    if (path) throw badRequest(uncleanTextMessage(path, CLEAN_TEXT_MESSAGE));
+    return value;
+  };
 }

@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import proxyAddr from '@fastify/proxy-addr';
 import type { FastifyRequest } from 'fastify';
 
 const IPV4_MAPPED = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i;
@@ -28,4 +30,25 @@ export function normalizeIpAddress(address: string): string {
  */
 export function clientIpOf(request: FastifyRequest): string {
   return normalizeIpAddress(request.ip);
+}
+
+/** Fastify's trustProxy (app.ts): the nearest `hops` proxies may speak for the client. */
+export const trustNearestProxies =
+  (hops: number) =>
+  (_address: string, hop: number): boolean =>
+    hop < hops;
+
+/**
+ * `clientIpOf` for a request Fastify has not wrapped (the lean v1 path): the same address,
+ * by the same trust rule and the same library Fastify's `request.ip` uses.
+ */
+export function clientIpFinder(trustProxyHops: number): (request: IncomingMessage) => string {
+  if (trustProxyHops === 0) {
+    return (request) => normalizeIpAddress(request.socket.remoteAddress ?? '');
+  }
+  const trust = trustNearestProxies(trustProxyHops);
+  return (request) => {
+    const addresses = proxyAddr.all(request, trust);
+    return normalizeIpAddress(addresses[addresses.length - 1] ?? '');
+  };
 }

@@ -66,44 +66,69 @@ export type OnClientErrorAnswer = (
   code: ClientErrorResponse['code'],
 ) => void;
 
+/** What an /api/v1 error answers: its status, its v1 body and its Retry-After. */
+export interface ClientErrorAnswer {
+  status: number;
+  body: ClientErrorResponse;
+  retryAfterSeconds: number | null;
+  /** A 5xx: its details belong in the log. */
+  isUnexpected: boolean;
+}
+
 /**
  * Every /api/v1 error has the v1 shape `{ success: false, code, message }`, whatever its
  * status: our own 400/401/429, Fastify's malformed-JSON 400 and oversized-body 413, and any
- * other client error as a 400. A 5xx keeps its details in the log.
+ * other client error as a 400. A 5xx keeps its details in the log. The one mapping, for the
+ * scope's error handler and for the lean path (lean-client-path.ts).
  */
+export function clientErrorAnswerOf(error: {
+  statusCode?: number | undefined;
+  code?: string | undefined;
+  message: string;
+}): ClientErrorAnswer {
+  const answer = (status: number, code: ClientErrorResponse['code'], message: string) => ({
+    status,
+    body: errorBody(code, message),
+    retryAfterSeconds: null,
+    isUnexpected: false,
+  });
+  if (error instanceof ClientApiError) {
+    return {
+      ...answer(error.statusCode, error.code, error.message),
+      retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 413) return answer(413, 'INVALID_REQUEST', 'Request body is too large');
+  if (status >= 400 && status < 500) {
+    const isMalformedJson =
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError;
+    return answer(
+      400,
+      'INVALID_REQUEST',
+      isMalformedJson ? 'Malformed JSON in request body' : error.message,
+    );
+  }
+  return {
+    ...answer(500, CLIENT_API_SERVER_ERROR_CODE, 'Internal server error'),
+    isUnexpected: true,
+  };
+}
+
+/** The /api/v1 scope's error handler: the answer above, counted, with its Retry-After. */
 export function handleClientApiError(
   error: FastifyError | ClientApiError,
   request: FastifyRequest,
   reply: FastifyReply,
   onAnswer?: OnClientErrorAnswer,
 ) {
-  const send = (status: number, body: ClientErrorResponse) => {
-    onAnswer?.(request, body.code);
-    return reply.status(status).send(body);
-  };
-  if (error instanceof ClientApiError) {
-    if (error.retryAfterSeconds !== null) {
-      reply.header('retry-after', String(error.retryAfterSeconds));
-    }
-    return send(error.statusCode, errorBody(error.code, error.message));
+  const answer = clientErrorAnswerOf(error);
+  if (answer.isUnexpected) request.log.error({ err: error }, 'unhandled client API error');
+  if (answer.retryAfterSeconds !== null) {
+    reply.header('retry-after', String(answer.retryAfterSeconds));
   }
-  const status = error.statusCode ?? 500;
-  if (status === 413) {
-    return send(413, errorBody('INVALID_REQUEST', 'Request body is too large'));
-  }
-  if (status >= 400 && status < 500) {
-    const isMalformedJson =
-      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError;
-    return send(
-      400,
-      errorBody(
-        'INVALID_REQUEST',
-        isMalformedJson ? 'Malformed JSON in request body' : error.message,
-      ),
-    );
-  }
-  request.log.error({ err: error }, 'unhandled client API error');
-  return send(500, errorBody(CLIENT_API_SERVER_ERROR_CODE, 'Internal server error'));
+  onAnswer?.(request, answer.body.code);
+  return reply.status(answer.status).send(answer.body);
 }
 
 /** An unknown /api/v1 path (or method): 404 in the v1 shape, signed like every v1 answer. */

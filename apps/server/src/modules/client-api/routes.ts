@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import {
   CLIENT_NONCE_MAX_LENGTH,
@@ -27,18 +28,24 @@ import {
   type ClientPublicKeyResponse,
   type ClientSessionResponse,
   type ClientVerifyResponse,
+  type ClientSessionRequest,
 } from '@latchkey/contracts';
 import type { AppDependencies } from '../../app.ts';
+import { createJsonBodyReader } from '../../http/accept-empty-json-bodies.ts';
 import { refuseUncleanClientText } from '../../http/refuse-unclean-request-text.ts';
 import { isWellFormedApiKey } from '../../lib/api-keys.ts';
-import { clientIpOf } from '../../lib/client-ip.ts';
+import { clientIpFinder, clientIpOf } from '../../lib/client-ip.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
 import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
 import { createRequestRateLimiter } from '../../lib/rate-limiter.ts';
 import { deriveServerSigningKey } from '../../lib/server-signing-key.ts';
 import { createEd25519Signer } from '../../lib/ed25519-signer.ts';
 import type { AppMetrics } from '../../metrics/app-metrics.ts';
-import { UNMATCHED_ROUTE, type UnmatchedObserver } from '../../metrics/observe-http-requests.ts';
+import {
+  createRouteObserver,
+  UNMATCHED_ROUTE,
+  type UnmatchedObserver,
+} from '../../metrics/observe-http-requests.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import { createBlacklistMatcher } from '../blacklist/find-blacklist-match.ts';
 import {
@@ -55,6 +62,13 @@ import { checkOutLicense } from './check-out-license.ts';
 import { createClientAppCache, type ClientApplication } from './client-app-cache.ts';
 import type { ClientContext } from './client-context.ts';
 import { createClientResponseCounter } from './client-response-counter.ts';
+import {
+  answerBeforeFastify,
+  type ClientCaller,
+  createLeanClientPath,
+  type LeanCall,
+  type LeanClientPath,
+} from './lean-client-path.ts';
 import { createLoginStatements, logInEndUser } from './log-in-end-user.ts';
 import { createLoginThrottles } from './login-throttles.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
@@ -82,6 +96,10 @@ declare module 'fastify' {
     clientIp: string;
     /** The X-Request-Nonce the response signature binds ('' when absent). */
     clientNonce: string;
+  }
+  interface FastifyInstance {
+    /** The client API's lean path (verify, heartbeat); absent where /api/v1 is not served. */
+    clientApiLeanPath: LeanClientPath;
   }
 }
 
@@ -203,6 +221,29 @@ export async function registerClientApiRoutes(
     if (!decision.isAllowed) throw rateLimited(decision.retryAfterSeconds);
   };
 
+  /**
+   * With Redis, an identified application's per-IP budget shared by every instance, spent
+   * after this instance's own (the onRequest hook and the lean path both spend here).
+   */
+  const spendSharedBudget = (
+    application: ClientApplication,
+    ipAddress: string,
+    done: (error?: Error) => void,
+  ) => {
+    if (!sharedRequestLimiter) return done();
+    sharedRequestLimiter.consume(`${application.id} ${ipAddress}`).then(
+      () => done(),
+      (refusal: unknown) => {
+        if (refusal instanceof RateLimiterRes) {
+          return done(rateLimited(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))));
+        }
+        // Redis unavailable: the per-instance budget already applied.
+        warnSharedLimitUnavailable(refusal);
+        done();
+      },
+    );
+  };
+
   /** Records the application the API key named, spends its per-IP budget, refuses a bad nonce. */
   const admitIdentified = (
     request: FastifyRequest,
@@ -218,18 +259,8 @@ export async function registerClientApiRoutes(
     } catch (error) {
       return done(error as Error);
     }
-    if (!sharedRequestLimiter || !application) return done();
-    sharedRequestLimiter.consume(`${application.id} ${request.clientIp}`).then(
-      () => done(),
-      (refusal: unknown) => {
-        if (refusal instanceof RateLimiterRes) {
-          return done(rateLimited(Math.max(1, Math.ceil(refusal.msBeforeNext / 1000))));
-        }
-        // Redis unavailable: the per-instance budget already applied.
-        warnSharedLimitUnavailable(refusal);
-        done();
-      },
-    );
+    if (!application) return done();
+    spendSharedBudget(application, request.clientIp, done);
   };
 
   /**
@@ -272,25 +303,43 @@ export async function registerClientApiRoutes(
    * key when the API key identified one, else the server-wide key. One place, the last step
    * before sending, so errors, 404s and 429s are signed exactly like successes.
    */
+  const signAnswer = (
+    application: ClientApplication | null,
+    nonce: string,
+    payload: string | Buffer,
+  ): { signature: string; timestamp: string } => {
+    const now = clock.now();
+    const timestamp = String(Math.floor(now.getTime() / 1000));
+    const prefix = `${timestamp}.${nonce}.`;
+    const message =
+      typeof payload === 'string'
+        ? prefix + payload
+        : Buffer.concat([Buffer.from(prefix), payload]);
+    const signature = (application?.sign ?? signWithServerKey)(message);
+    if (application) activity.countApiRequest(application.id, now);
+    return { signature: signature.toString('hex'), timestamp };
+  };
   const signResponse = (
     request: FastifyRequest,
     reply: FastifyReply,
     payload: unknown,
     done: (error: Error | null, payload?: unknown) => void,
   ) => {
-    const now = clock.now();
-    const timestamp = String(Math.floor(now.getTime() / 1000));
-    const prefix = `${timestamp}.${request.clientNonce}.`;
-    let message: string | Buffer;
-    if (typeof payload === 'string') message = prefix + payload;
-    else if (payload === null || payload === undefined) message = prefix;
-    else if (Buffer.isBuffer(payload)) message = Buffer.concat([Buffer.from(prefix), payload]);
-    else return done(new Error('client API responses must not be streamed: they are signed'));
-    const application = request.clientApp;
-    const signature = (application?.sign ?? signWithServerKey)(message);
-    reply.header(clientApiHeaders.signature, signature.toString('hex'));
+    if (
+      payload !== null &&
+      payload !== undefined &&
+      typeof payload !== 'string' &&
+      !Buffer.isBuffer(payload)
+    ) {
+      return done(new Error('client API responses must not be streamed: they are signed'));
+    }
+    const { signature, timestamp } = signAnswer(
+      request.clientApp,
+      request.clientNonce,
+      payload ?? '',
+    );
+    reply.header(clientApiHeaders.signature, signature);
     reply.header(clientApiHeaders.signatureTimestamp, timestamp);
-    if (application) activity.countApiRequest(application.id, now);
     done(null, payload);
   };
 
@@ -298,6 +347,11 @@ export async function registerClientApiRoutes(
     if (request.clientApp) return request.clientApp;
     throw invalidApiKey(apiKeyHeaderOf(request) === undefined);
   };
+  const callerOf = (request: FastifyRequest): ClientCaller => ({
+    application: requireApplication(request),
+    ipAddress: request.clientIp,
+    log: request.log,
+  });
 
   /** Login may carry the key as `api_key` in the body; the header, when sent, decides. */
   const applicationForLogin = async (
@@ -314,15 +368,35 @@ export async function registerClientApiRoutes(
     return application;
   };
 
-  const contextOf = (request: FastifyRequest, application: ClientApplication): ClientContext => ({
+  const contextFor = ({ application, ipAddress, log }: ClientCaller): ClientContext => ({
     application,
-    ipAddress: request.clientIp,
+    ipAddress,
     db,
-    log: request.log,
+    log,
     clock,
     activity,
     blacklist,
   });
+  const contextOf = (request: FastifyRequest, application: ClientApplication): ClientContext =>
+    contextFor({ application, ipAddress: request.clientIp, log: request.log });
+
+  // Verify and heartbeat: one function each for their Fastify route and the lean path.
+  const verify = async (
+    caller: ClientCaller,
+    input: z.output<typeof clientVerifyRequestSchema>,
+  ) => {
+    const outcome = await verifyEndUser({
+      ctx: { ...contextFor(caller), userStanding },
+      input: { userId: input.user_id, entitlements: input.entitlements },
+    });
+    countVerify(outcome.code);
+    return outcome;
+  };
+  const trackSession = async (caller: ClientCaller, input: ClientSessionRequest) => {
+    const outcome = await trackClientSession({ ctx: { ...contextFor(caller), sessions }, input });
+    countSession(outcome.code);
+    return outcome;
+  };
   const licenseContextOf = (
     request: FastifyRequest,
     application: ClientApplication,
@@ -397,16 +471,8 @@ export async function registerClientApiRoutes(
       });
 
       v1.post('/verify', async (request): Promise<ClientVerifyResponse> => {
-        const { user_id: userId, entitlements } = parseClientInput(
-          clientVerifyRequestSchema,
-          request.body,
-        );
-        const outcome = await verifyEndUser({
-          ctx: { ...contextOf(request, requireApplication(request)), userStanding },
-          input: { userId, entitlements },
-        });
-        countVerify(outcome.code);
-        return outcome;
+        const input = parseClientInput(clientVerifyRequestSchema, request.body);
+        return verify(callerOf(request), input);
       });
 
       v1.post('/license/redeem', async (request): Promise<ClientAuthResponse> => {
@@ -520,14 +586,52 @@ export async function registerClientApiRoutes(
 
       v1.post('/session/track', async (request): Promise<ClientSessionResponse> => {
         const input = parseClientInput(clientSessionRequestSchema, request.body);
-        const outcome = await trackClientSession({
-          ctx: { ...contextOf(request, requireApplication(request)), sessions },
-          input,
-        });
-        countSession(outcome.code);
-        return outcome;
+        return trackSession(callerOf(request), input);
       });
     },
     { prefix: '/api/v1' },
   );
+
+  const leanPath = createLeanClientPath({
+    calls: new Map<string, LeanCall>([
+      [
+        '/api/v1/verify',
+        {
+          route: '/api/v1/verify',
+          answer: (body, caller) =>
+            verify(caller, parseClientInput(clientVerifyRequestSchema, body)),
+        },
+      ],
+      [
+        '/api/v1/session/track',
+        {
+          route: '/api/v1/session/track',
+          answer: (body, caller) =>
+            trackSession(caller, parseClientInput(clientSessionRequestSchema, body)),
+        },
+      ],
+    ]),
+    bodyLimitBytes: config.bodyLimitBytes,
+    cachedApplication: (apiKey) => applications.peek(apiKey),
+    ipOf: clientIpFinder(config.trustProxyHops),
+    admit: (application, ipAddress, done) => {
+      try {
+        spendRequest(application.id, ipAddress);
+      } catch (error) {
+        return done(error as Error);
+      }
+      spendSharedBudget(application, ipAddress, done);
+    },
+    readJsonBody: createJsonBodyReader(app),
+    serialize: serializeClientAnswer,
+    sign: signAnswer,
+    countError: (route, code) => responses.forRoute(route)(code),
+    observerFor: deps.metrics
+      ? (route) => createRouteObserver(deps.metrics!.httpRequests, route)
+      : null,
+    log: app.log,
+  });
+  answerBeforeFastify(app.server, leanPath.answerLeanly);
+  app.decorate('clientApiLeanPath', leanPath);
+  app.addHook('preClose', () => leanPath.close());
 }

@@ -1,5 +1,7 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { appVariables } from '../../db/schema/index.ts';
@@ -299,7 +301,72 @@ function normalize(body: string, knownIds: readonly string[]): string {
     .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, placeholder('id'));
 }
 
-describe('/api/v1 answers, byte for byte', () => {
+/** What a transport gives back for one call. */
+interface SentAnswer {
+  statusCode: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+}
+
+/** The same request through Fastify's `inject`, which never meets the lean path. */
+const sendByInject = (app: TestApp['app']) => async (request: HttpCall): Promise<SentAnswer> => {
+  const response: LightMyRequestResponse = await app.inject({
+    method: request.method,
+    url: request.path,
+    remoteAddress: '127.0.0.2',
+    headers: request.headers,
+    ...(request.payload === undefined ? {} : { payload: request.payload }),
+  });
+  return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+};
+
+/** The same request over a socket: verify and heartbeat are then answered by the lean path. */
+const sendOverHttp = (port: number) => (request: HttpCall) =>
+  new Promise<SentAnswer>((resolve, reject) => {
+    const outgoing = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        method: request.method,
+        path: request.path,
+        agent: false,
+        headers: {
+          ...request.headers,
+          ...(request.payload === undefined
+            ? {}
+            : { 'content-length': String(Buffer.byteLength(request.payload)) }),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            statusCode: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(request.payload);
+  });
+
+interface HttpCall {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  payload: string | undefined;
+}
+
+/**
+ * Both ways of reaching the server answer every call exactly as recorded: `inject` through
+ * Fastify, and a real socket, where the lean path (lean-client-path.ts) takes the verify and
+ * heartbeat calls it can answer and hands the rest to Fastify. Each way has a fresh server.
+ */
+describe.each(['inject', 'http'] as const)('/api/v1 answers, byte for byte (%s)', (transport) => {
   let testApp: TestApp;
   const clock = createManualClock(NOW);
   const answers: RecordedAnswer[] = [];
@@ -334,6 +401,11 @@ describe('/api/v1 answers, byte for byte', () => {
       { applicationId: application.id, name: 'kill_switch', value: 'off', requiresSession: true },
     ]);
 
+    let send = sendByInject(testApp.app);
+    if (transport === 'http') {
+      await testApp.app.listen({ host: '127.0.0.1', port: 0 });
+      send = sendOverHttp((testApp.app.server.address() as AddressInfo).port);
+    }
     for (const call of CALLS) {
       const headers: Record<string, string> = {
         ...(typeof call.body === 'object' ? { 'content-type': 'application/json' } : {}),
@@ -341,14 +413,16 @@ describe('/api/v1 answers, byte for byte', () => {
       };
       if (call.apiKey !== null) headers['x-api-key'] = call.apiKey ?? API_KEY;
       if (call.nonce !== undefined) headers['x-request-nonce'] = call.nonce;
-      const response: LightMyRequestResponse = await testApp.app.inject({
+      const response = await send({
         method: call.method ?? 'POST',
-        url: `/api/v1/${call.path}`,
-        remoteAddress: '127.0.0.2',
+        path: `/api/v1/${call.path}`,
         headers,
-        ...(call.body === undefined
-          ? {}
-          : { payload: typeof call.body === 'string' ? call.body : JSON.stringify(call.body) }),
+        payload:
+          call.body === undefined
+            ? undefined
+            : typeof call.body === 'string'
+              ? call.body
+              : JSON.stringify(call.body),
       });
       const recordedHeaders: Record<string, string> = {};
       for (const name of RECORDED_HEADERS) {
@@ -381,7 +455,9 @@ describe('/api/v1 answers, byte for byte', () => {
       }
       answers.push(answer);
     }
-    if (isUpdating) writeFileSync(FIXTURE, `${JSON.stringify(answers, null, 2)}\n`);
+    if (isUpdating && transport === 'inject') {
+      writeFileSync(FIXTURE, `${JSON.stringify(answers, null, 2)}\n`);
+    }
   });
   afterAll(() => testApp?.close());
 
@@ -393,8 +469,41 @@ describe('/api/v1 answers, byte for byte', () => {
     expect(recorded.map((answer) => answer.name)).toEqual(CALLS.map((call) => call.name));
   });
 
+  it('answers the calls the lean path can take there, and only over a socket', () => {
+    // Verify and heartbeat with a JSON body, a cached key and no query string; not the first
+    // verify (its key is not cached yet) nor those refused before any body is read.
+    const leanCalls = CALLS.filter((call) => LEAN_CALL_NAMES.includes(call.name));
+    expect(leanCalls).toHaveLength(LEAN_CALL_NAMES.length);
+    expect(testApp.app.clientApiLeanPath.answeredCount).toBe(
+      transport === 'http' ? LEAN_CALL_NAMES.length : 0,
+    );
+  });
+
   it.each(CALLS.map((call, index) => [call.name, index] as const))('%s', (_name, index) => {
     const recorded = JSON.parse(readFileSync(FIXTURE, 'utf8')) as RecordedAnswer[];
     expect(answers[index]).toEqual(recorded[index]);
   });
 });
+
+/** The calls the lean path answers over a socket (every other call goes to Fastify). */
+const LEAN_CALL_NAMES = [
+  'verify with a nonce',
+  'verify, unknown user',
+  'verify, paused',
+  'verify, expired',
+  'verify, entitlements missing',
+  'verify, extra field',
+  'verify, no user_id',
+  'verify, user_id a number',
+  'verify, user_id too long',
+  'verify, entitlements not an array',
+  'verify, malformed JSON',
+  'verify, NUL escape',
+  'heartbeat start',
+  'heartbeat',
+  'heartbeat, unknown session',
+  'heartbeat, bad action',
+  'heartbeat, no token',
+  'heartbeat end',
+  'heartbeat after the end',
+];
