@@ -72,6 +72,7 @@ describe('loadConfig', () => {
       port: 5001,
       workers: 1,
       consoleNiceness: 10,
+      consoleCpus: null,
     });
     expect(
       loadConfig({
@@ -79,8 +80,9 @@ describe('loadConfig', () => {
         CLIENT_API_PORT: '5001',
         CLIENT_API_WORKERS: '3',
         CONSOLE_WORKER_NICENESS: '0',
+        CONSOLE_WORKER_CPUS: '1,3-5',
       }).clientApiListener,
-    ).toEqual({ port: 5001, workers: 3, consoleNiceness: 0 });
+    ).toEqual({ port: 5001, workers: 3, consoleNiceness: 0, consoleCpus: '1,3-5' });
     expect(() => loadConfig({ DATA_DIR: dataDir(), CLIENT_API_PORT: '5001' })).toThrow(
       /CLIENT_API_PORT needs DATABASE_URL/,
     );
@@ -93,6 +95,19 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...postgres, CONSOLE_WORKER_NICENESS: '20' })).toThrow(
       /CONSOLE_WORKER_NICENESS/,
     );
+    for (const cpus of ['1-', 'one', '1;2', '-1']) {
+      expect(() => loadConfig({ ...postgres, CONSOLE_WORKER_CPUS: cpus }), cpus).toThrow(
+        /CONSOLE_WORKER_CPUS/,
+      );
+    }
+  });
+
+  it('answers verify and heartbeat on the lean path unless CLIENT_API_LEAN_PATH=false', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).clientApi.isLeanPathEnabled).toBe(true);
+    expect(
+      loadConfig({ DATA_DIR: dataDir(), CLIENT_API_LEAN_PATH: 'false' }).clientApi
+        .isLeanPathEnabled,
+    ).toBe(false);
   });
 
   it('reads the webhook retry schedule as a comma list of seconds, and refuses anything else', () => {

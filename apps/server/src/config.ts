@@ -3,11 +3,20 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { permissionSchema, type Permission } from '@latchkey/contracts';
+import { parseCpuList } from './lib/cpu-list.ts';
 import { minimumSecretLength, secretWeakness } from './lib/secret-strength.ts';
 import { serverAssetPaths } from './server-asset-paths.ts';
 
 /** An empty variable (`METRICS_PORT=`) is unset, not a zero. */
 const blankAsUnset = (value: unknown) => (value === '' ? undefined : value);
+
+const isCpuList = (list: string) => {
+  try {
+    return parseCpuList(list).length > 0;
+  } catch {
+    return false;
+  }
+};
 
 const booleanFlag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -33,8 +42,22 @@ const environmentSchema = z.object({
    */
   CLIENT_API_PORT: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(65535).optional()),
   CLIENT_API_WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  /**
+   * Verify and heartbeat answered before Fastify's lifecycle (lean-client-path.ts); `false`
+   * sends them through Fastify like every other call (the same answers, at a higher CPU cost).
+   */
+  CLIENT_API_LEAN_PATH: booleanFlag.default(true),
   /** The niceness of the console's workers with CLIENT_API_PORT (0: as the client API's). */
   CONSOLE_WORKER_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
+  /**
+   * The CPUs the console's workers and their local PostgreSQL backends may run on with
+   * CLIENT_API_PORT (a taskset list: `1`, `2-3`, `0,2`); unset: any CPU. The client API's
+   * workers may always use every CPU.
+   */
+  CONSOLE_WORKER_CPUS: z.preprocess(
+    blankAsUnset,
+    z.string().refine(isCpuList, 'must be a CPU list such as 1, 2-3 or 0,2').optional(),
+  ),
   FIREBASE_PROJECT_ID: z.string().min(1).default('demo-latchkey'),
   FIREBASE_API_KEY: z.string().min(1).optional(),
   FIREBASE_AUTH_DOMAIN: z.string().min(1).optional(),
@@ -166,7 +189,13 @@ export interface Config {
    * CLIENT_API_PORT's listener (issue 23): /api/v1 served there by `workers` processes of its
    * own, PORT's `webConcurrency` workers serving the rest at `consoleNiceness`. Null: one port.
    */
-  clientApiListener: { port: number; workers: number; consoleNiceness: number } | null;
+  clientApiListener: {
+    port: number;
+    workers: number;
+    consoleNiceness: number;
+    /** A taskset CPU list for the console's side, or null for any CPU. */
+    consoleCpus: string | null;
+  } | null;
   database:
     { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number };
   identity: {
@@ -186,6 +215,8 @@ export interface Config {
   /** Where failed-login counters live: Redis when set, else the database. */
   redisUrl: string | null;
   clientApi: {
+    /** Verify and heartbeat before Fastify's lifecycle (CLIENT_API_LEAN_PATH). */
+    isLeanPathEnabled: boolean;
     ipLimitPerMinute: number;
     loginFailureLimit: number;
     loginUsernameFailureLimit: number;
@@ -315,6 +346,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
             port: env.CLIENT_API_PORT,
             workers: env.CLIENT_API_WORKERS,
             consoleNiceness: env.CONSOLE_WORKER_NICENESS,
+            consoleCpus: env.CONSOLE_WORKER_CPUS ?? null,
           },
     database: env.DATABASE_URL
       ? { kind: 'postgres', url: env.DATABASE_URL, poolSize: env.DATABASE_POOL_SIZE }
@@ -340,6 +372,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       : null,
     redisUrl: env.REDIS_URL ?? null,
     clientApi: {
+      isLeanPathEnabled: env.CLIENT_API_LEAN_PATH,
       ipLimitPerMinute: env.CLIENT_API_IP_LIMIT_PER_MINUTE,
       loginFailureLimit: env.LOGIN_FAILURE_LIMIT,
       loginUsernameFailureLimit: env.LOGIN_USERNAME_FAILURE_LIMIT,

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { buildApp, type ServedSide } from './app.ts';
@@ -8,7 +9,8 @@ import {
   workerSide,
   workerSlot,
 } from './cluster-primary.ts';
-import { lowerOwnCpuPriority } from './lib/cpu-priority.ts';
+import { otherCpus } from './lib/cpu-list.ts';
+import { keepToCpus, lowerOwnCpuPriority } from './lib/cpu-priority.ts';
 import { ConfigError, describeMode, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './db/client.ts';
 import { startAuthEmulator, type RunningAuthEmulator } from './identity/auth-emulator.ts';
@@ -44,8 +46,11 @@ async function main(): Promise<void> {
       : { ...config, metrics: { ...config.metrics, port: metricsPort + slot } };
   const side = workerSide();
   // The console's workers yield the CPU to the client API's: a vendor's heavy console read
-  // must never make every vendor's programs wait (issue 23).
+  // must never make every vendor's programs wait (issue 23). With CONSOLE_WORKER_CPUS the two
+  // sides also run on CPUs of their own.
   if (side === 'console' && split) lowerOwnCpuPriority(split.consoleNiceness);
+  const ownCpus = cpusOfSide(config, side);
+  if (ownCpus !== null) await keepToCpus(process.pid, ownCpus, { allThreads: true });
   await serve(ownConfig, {
     startsEmulator: cluster.isPrimary,
     side,
@@ -73,17 +78,37 @@ function databaseSettingsOfSide(config: Config, side: ServedSide) {
   const split = config.clientApiListener;
   if (side === 'everything' || !split) return {};
   const applicationName = `latchkey-${side}`;
-  if (side !== 'console' || split.consoleNiceness === 0) return { applicationName };
+  const niceness = side === 'console' ? split.consoleNiceness : 0;
+  const cpus = cpusOfSide(config, side);
+  if (niceness === 0 && cpus === null) return { applicationName };
   return {
     applicationName,
     backendNiceness: {
-      niceness: split.consoleNiceness,
+      niceness,
+      cpus,
       onRefused: (error: Error) =>
         console.warn(
-          `The console's database connections keep their CPU priority (${error.message}): only its worker processes yield to the client API's. See README, "The client API on a port of its own".`,
+          `The ${side} side's database connections keep their CPU priority and CPUs (${error.message}): only its worker processes are set. See README, "The client API on a port of its own".`,
         ),
     },
   };
+}
+
+/**
+ * With CONSOLE_WORKER_CPUS, the CPUs a side's workers and backends are kept to: the console's
+ * its list, the client API's every other CPU. Null: any CPU.
+ */
+function cpusOfSide(config: Config, side: ServedSide): string | null {
+  const consoleCpus = config.clientApiListener?.consoleCpus ?? null;
+  if (consoleCpus === null || side === 'everything') return null;
+  if (side === 'console') return consoleCpus;
+  const rest = otherCpus(consoleCpus, cpus().length);
+  if (rest === '') {
+    throw new Error(
+      `CONSOLE_WORKER_CPUS=${consoleCpus} leaves none of this machine's ${cpus().length} CPUs to the client API`,
+    );
+  }
+  return rest;
 }
 
 /** One instance: this process, or one worker of a cluster (whose parent owns the emulator). */

@@ -1,12 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
 import { ownerAccounts, ownerSessions } from '../src/db/schema/index.ts';
+import { otherCpus, parseCpuList } from '../src/lib/cpu-list.ts';
 import { generateSigningKeyPair, verifyApplicationSignature } from '../src/lib/signing-keys.ts';
 import { hashToken } from '../src/lib/tokens.ts';
 import { insertAppUserWithPassword, insertApplication } from './factories.ts';
@@ -17,10 +18,20 @@ import { createEmptyPostgresDatabase } from './test-database.ts';
 const PASSWORD = 'correct horse battery';
 const CLIENT_WORKERS = 2;
 const CONSOLE_NICENESS = 10;
+/** The console's side is kept to CPU 0, the client API's to the others (if there are others). */
+const CONSOLE_CPUS = cpus().length > 1 ? '0' : null;
+const CLIENT_CPUS = CONSOLE_CPUS === null ? null : otherCpus(CONSOLE_CPUS, cpus().length);
 
 /** A process's niceness: field 19 of /proc/<pid>/stat (after the command in parentheses). */
 const nicenessOf = (path: string) =>
   Number(readFileSync(path, 'utf8').split(') ')[1]!.split(' ')[16]);
+
+/** The CPUs a process or thread may run on. */
+const cpusOf = (statusPath: string) =>
+  parseCpuList(/^Cpus_allowed_list:\s*(\S+)$/m.exec(readFileSync(statusPath, 'utf8'))![1]!);
+/** What a side's processes may run on: its CPUs, or every CPU this test may use. */
+const expectedCpus = (list: string | null) =>
+  list === null ? cpusOf('/proc/self/status') : parseCpuList(list);
 
 /** The cluster's workers: the primary's children, each with the side it was started for. */
 function workersOf(primaryPid: number): { pid: number; side: string }[] {
@@ -94,6 +105,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the client API on a port of its o
         CLIENT_API_WORKERS: String(CLIENT_WORKERS),
         WEB_CONCURRENCY: '1',
         CONSOLE_WORKER_NICENESS: String(CONSOLE_NICENESS),
+        ...(CONSOLE_CPUS === null ? {} : { CONSOLE_WORKER_CPUS: CONSOLE_CPUS }),
         // Only a notification can explain a worker seeing a change within the hour.
         CLIENT_API_CACHE_TTL_SECONDS: '3600',
       },
@@ -197,7 +209,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the client API on a port of its o
   });
 
   it.runIf(process.platform === 'linux')(
-    "runs the console's workers, every thread of them, at a lower CPU priority than the client API's",
+    "runs the console's workers, every thread of them, at a lower CPU priority than the client API's, and each side on CPUs of its own",
     () => {
       const workers = workersOf(server.pid!);
       expect(workers.map((worker) => worker.side).sort()).toEqual([
@@ -211,13 +223,16 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the client API on a port of its o
           expect(nicenessOf(`/proc/${worker.pid}/task/${thread}/stat`), worker.side).toBe(
             worker.side === 'console' ? CONSOLE_NICENESS : 0,
           );
+          expect(cpusOf(`/proc/${worker.pid}/task/${thread}/status`), worker.side).toEqual(
+            expectedCpus(worker.side === 'console' ? CONSOLE_CPUS : CLIENT_CPUS),
+          );
         }
       }
     },
   );
 
   it.runIf(process.platform === 'linux' && process.getuid?.() === 0)(
-    "lowers the console's PostgreSQL backends too, where the server may (root here), and not the client API's",
+    "lowers the console's PostgreSQL backends too, and keeps them to its CPUs, where the server may (root here), and not the client API's",
     async () => {
       // The console worker has used its pool by now (the pause above); the client API's too.
       const { rows } = await database.query({
@@ -229,6 +244,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the client API on a port of its o
       for (const row of rows) {
         expect(nicenessOf(`/proc/${String(row.pid)}/stat`), String(row.application_name)).toBe(
           row.application_name === 'latchkey-console' ? CONSOLE_NICENESS : 0,
+        );
+        expect(cpusOf(`/proc/${String(row.pid)}/status`), String(row.application_name)).toEqual(
+          expectedCpus(row.application_name === 'latchkey-console' ? CONSOLE_CPUS : CLIENT_CPUS),
         );
       }
     },

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { keepToCpus } from '../lib/cpu-priority.ts';
 import type { Pool } from 'pg';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
@@ -35,10 +36,18 @@ export type DatabaseTarget =
        * root, as PostgreSQL's user, or with CAP_SYS_NICE), so the console's queries yield the
        * CPU to the client API's. Told once when it is not allowed.
        */
-      backendNiceness?: { niceness: number; onRefused: (error: Error) => void };
+      backendNiceness?: BackendPriority;
       /** The pool's name in pg_stat_activity (the side a worker serves, with CLIENT_API_PORT). */
       applicationName?: string;
     };
+
+/** How the console side's backends yield to the client API's work (issue 23). */
+export interface BackendPriority {
+  niceness: number;
+  /** A taskset CPU list the backends are kept to, or null for any CPU. */
+  cpus: string | null;
+  onRefused: (error: Error) => void;
+}
 
 /** A statement for `DatabaseConnection.query`; a name makes node-postgres prepare it once per connection. */
 export interface RawStatement {
@@ -248,11 +257,13 @@ export async function openDatabase(
  * process (a database on another machine, whose pids mean nothing here) or a refusal (EPERM)
  * stops all attempts.
  */
-function lowerBackendPriority(
-  pool: Pool,
-  { niceness, onRefused }: { niceness: number; onRefused: (error: Error) => void },
-): void {
+function lowerBackendPriority(pool: Pool, { niceness, cpus, onRefused }: BackendPriority): void {
   let isAllowed = true;
+  const refuse = (error: Error) => {
+    if (!isAllowed) return;
+    isAllowed = false;
+    onRefused(error);
+  };
   pool.on('connect', (client) => {
     // Sent by the server at connection start (BackendKeyData): no query needed.
     const pid = (client as unknown as { processID?: number }).processID;
@@ -262,10 +273,10 @@ function lowerBackendPriority(
       if (command !== 'postgres') {
         throw new Error(`process ${pid} is ${command}, not a local PostgreSQL backend`);
       }
-      setPriority(pid, niceness);
+      if (niceness > 0) setPriority(pid, niceness);
     } catch (error) {
-      isAllowed = false;
-      onRefused(error as Error);
+      return refuse(error as Error);
     }
+    if (cpus !== null) keepToCpus(pid, cpus, { allThreads: false }).catch(refuse);
   });
 }

@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { setPriority } from 'node:os';
 
 /**
@@ -26,4 +28,19 @@ export function lowerOwnCpuPriority(niceness: number): number {
     }
   }
   return lowered;
+}
+
+const run = promisify(execFile);
+
+/**
+ * Keeps a process to a set of CPUs (a taskset list, `1` or `2-3`): with `allThreads`, every
+ * thread it has now (later ones inherit it from the thread that starts them). Node has no
+ * sched_setaffinity of its own; util-linux's taskset is on every Linux this runs on.
+ */
+export async function keepToCpus(
+  pid: number,
+  cpus: string,
+  { allThreads }: { allThreads: boolean },
+): Promise<void> {
+  await run('taskset', [...(allThreads ? ['-a'] : []), '-p', '-c', cpus, String(pid)]);
 }

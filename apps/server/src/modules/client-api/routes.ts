@@ -631,7 +631,7 @@ export async function registerClientApiRoutes(
       : null,
     log: app.log,
   });
-  answerBeforeFastify(app.server, leanPath.answerLeanly);
+  if (config.clientApi.isLeanPathEnabled) answerBeforeFastify(app.server, leanPath.answerLeanly);
   app.decorate('clientApiLeanPath', leanPath);
   app.addHook('preClose', () => leanPath.close());
 }

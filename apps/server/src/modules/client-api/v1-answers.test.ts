@@ -309,16 +309,18 @@ interface SentAnswer {
 }
 
 /** The same request through Fastify's `inject`, which never meets the lean path. */
-const sendByInject = (app: TestApp['app']) => async (request: HttpCall): Promise<SentAnswer> => {
-  const response: LightMyRequestResponse = await app.inject({
-    method: request.method,
-    url: request.path,
-    remoteAddress: '127.0.0.2',
-    headers: request.headers,
-    ...(request.payload === undefined ? {} : { payload: request.payload }),
-  });
-  return { statusCode: response.statusCode, headers: response.headers, body: response.body };
-};
+const sendByInject =
+  (app: TestApp['app']) =>
+  async (request: HttpCall): Promise<SentAnswer> => {
+    const response: LightMyRequestResponse = await app.inject({
+      method: request.method,
+      url: request.path,
+      remoteAddress: '127.0.0.2',
+      headers: request.headers,
+      ...(request.payload === undefined ? {} : { payload: request.payload }),
+    });
+    return { statusCode: response.statusCode, headers: response.headers, body: response.body };
+  };
 
 /** The same request over a socket: verify and heartbeat are then answered by the lean path. */
 const sendOverHttp = (port: number) => (request: HttpCall) =>
