@@ -12,7 +12,7 @@
 //   does not delay the verify timings' own event loop.
 // - Explains every query of each owner read (EXPLAIN ANALYZE of the server's own statements)
 //   into SCALE_PLANS_FILE (default: a file in the temporary directory, printed at the end).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
@@ -38,13 +38,23 @@ const TARGETS = { ownerReadP95Ms: 50, verifyUnderLoadRatio: 1.5, readsUnderLoadR
 /** The settings the noisy-neighbour figures are taken in, each NOISY_RUNS times. */
 const NOISY_SETTINGS = (process.env.SCALE_SETTINGS ?? 'one,split').split(',');
 const NOISY_RUNS = Number(process.env.SCALE_NOISY_RUNS ?? 3);
-const NOISY_READS_ALONE_MS = 10_000;
 /**
  * The read loops' niceness: 0 by default, everything on one machine at one priority. Above 0
  * approximates consoles whose browsers are on other machines (issue 23 allows the load
  * generator to be set apart where the two cores make it the bottleneck).
  */
 const LOOPS_NICENESS = Number(process.env.SCALE_LOOPS_NICENESS ?? 0);
+/**
+ * The CPUs the read loops may run on (a taskset list), unset: any. With CONSOLE_WORKER_CPUS
+ * set to the same list, the consoles' traffic and the console side share those CPUs, as on a
+ * deployment whose consoles' browsers are elsewhere and whose console side has cores of its own.
+ */
+const LOOPS_CPUS = process.env.SCALE_LOOPS_CPUS || null;
+/**
+ * The CPUs this process (the verify timer, standing in for the vendors' programs, which run
+ * on other machines) is kept to for the noisy-neighbour figures; unset: any.
+ */
+const TIMER_CPUS = process.env.SCALE_TIMER_CPUS || null;
 
 const log = (message) => process.stderr.write(`${message}\n`);
 
@@ -288,11 +298,11 @@ async function main() {
         loops: READERS,
       };
       const script = new URL('./owner-read-loops.mjs', import.meta.url).pathname;
-      const readLoops = spawn(
-        'nice',
-        ['-n', String(LOOPS_NICENESS), process.execPath, script, JSON.stringify(workload)],
-        { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] },
-      );
+      const command = ['nice', '-n', String(LOOPS_NICENESS), process.execPath, script];
+      if (LOOPS_CPUS !== null) command.unshift('taskset', '-c', LOOPS_CPUS);
+      const readLoops = spawn(command[0], [...command.slice(1), JSON.stringify(workload)], {
+        stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      });
       const messages = [];
       let onMessage = () => {};
       readLoops.on('message', (message) => {
@@ -325,27 +335,39 @@ async function main() {
     const noisyNeighbour = async ({ clientBase, ownerBase }) => {
       // Idle and loaded windows alternate, so a drift of the machine (another tenant, a
       // process still warming up) falls on both alike.
+      // The reads alone are timed the same way as beside verify: a fresh loops process per
+      // window, for as long as that window's verify timings took. (Timing them in one long
+      // window instead compared warm loops against loops just started.)
       const idle = [];
       const loaded = [];
       const readTimes = [];
+      const readTimesAlone = [];
       let readsDone = 0;
       const perWindow = Math.ceil(VERIFY_SAMPLES / NOISY_WINDOWS);
       for (let window = 0; window < NOISY_WINDOWS; window += 1) {
         idle.push(...(await verifyTimes(perWindow, clientBase)));
-        const run = await readLoopsDuring(ownerBase, () => verifyTimes(perWindow, clientBase));
+        let windowMs = 0;
+        const run = await readLoopsDuring(ownerBase, async () => {
+          const startedAt = performance.now();
+          const times = await verifyTimes(perWindow, clientBase);
+          windowMs = performance.now() - startedAt;
+          return times;
+        });
         loaded.push(...run.result);
         readTimes.push(...run.readTimes);
         readsDone += run.readsDone;
+        const alone = await readLoopsDuring(
+          ownerBase,
+          () => new Promise((resolve) => setTimeout(resolve, windowMs)),
+        );
+        readTimesAlone.push(...alone.readTimes);
       }
-      const alone = await readLoopsDuring(
-        ownerBase,
-        () => new Promise((resolve) => setTimeout(resolve, NOISY_READS_ALONE_MS)),
-      );
       return {
         idleP95: percentile(idle, 0.95),
         loadedP95: percentile(loaded, 0.95),
         readsDone,
-        readsAloneP95: percentile(alone.readTimes, 0.95),
+        readsAlone: readTimesAlone.length,
+        readsAloneP95: percentile(readTimesAlone, 0.95),
         readsLoadedP95: percentile(readTimes, 0.95),
       };
     };
@@ -403,6 +425,9 @@ async function main() {
     const idleVerify = await verifyTimes(VERIFY_SAMPLES);
 
     const noisy = [];
+    if (TIMER_CPUS !== null) {
+      execFileSync('taskset', ['-a', '-p', '-c', TIMER_CPUS, String(process.pid)]);
+    }
     for (const setting of NOISY_SETTINGS) {
       const bases =
         setting === 'split'
@@ -449,13 +474,13 @@ async function main() {
       `| login | ${ms(median(loginTimes))} | ${ms(percentile(loginTimes, 0.95))} |`,
       `| verify, idle | ${ms(median(idleVerify))} | ${ms(percentile(idleVerify, 0.95))} |`,
       '',
-      `Verify while ${READERS} loops run the heaviest owner reads (${heavyReads.join(', ')}): "one" is one process serving everything, "split" the recommended production setting (CLIENT_API_PORT: the client API's worker and the console's, at niceness 10, on one PostgreSQL). The read loops run in a process of their own at niceness ${LOOPS_NICENESS}.`,
+      `Verify while ${READERS} loops run the heaviest owner reads (${heavyReads.join(', ')}): "one" is one process serving everything, "split" the recommended production setting (CLIENT_API_PORT: the client API's worker and the console's, the console's at niceness ${process.env.CONSOLE_WORKER_NICENESS ?? 10}${process.env.CONSOLE_WORKER_CPUS ? ` on CPUs ${process.env.CONSOLE_WORKER_CPUS} and the client API's on the others` : ''}, on one PostgreSQL). The read loops run in a process of their own at niceness ${LOOPS_NICENESS}${LOOPS_CPUS === null ? '' : ` on CPUs ${LOOPS_CPUS}`}${TIMER_CPUS === null ? '' : `, the verify timer on CPUs ${TIMER_CPUS}`}; the reads alone and beside verify are timed in windows of the same length, alternating.`,
       '',
-      `| setting | run | verify p95 idle | verify p95 loaded | × idle (≤ ${TARGETS.verifyUnderLoadRatio}×) | reads p95 alone | reads p95 beside verify | × alone (≤ ${TARGETS.readsUnderLoadRatio}×) | reads |`,
+      `| setting | run | verify p95 idle | verify p95 loaded | × idle (≤ ${TARGETS.verifyUnderLoadRatio}×) | reads p95 alone | reads p95 beside verify | × alone (≤ ${TARGETS.readsUnderLoadRatio}×) | reads (alone, beside) |`,
       '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
       ...noisy.map(
         (row) =>
-          `| ${row.setting} | ${row.run} | ${ms(row.idleP95)} | ${ms(row.loadedP95)} | ${(row.loadedP95 / row.idleP95).toFixed(2)}× (${pass(row.loadedP95 / row.idleP95 <= TARGETS.verifyUnderLoadRatio)}) | ${ms(row.readsAloneP95)} | ${ms(row.readsLoadedP95)} | ${(row.readsLoadedP95 / row.readsAloneP95).toFixed(2)}× (${pass(row.readsLoadedP95 / row.readsAloneP95 <= TARGETS.readsUnderLoadRatio)}) | ${row.readsDone} |`,
+          `| ${row.setting} | ${row.run} | ${ms(row.idleP95)} | ${ms(row.loadedP95)} | ${(row.loadedP95 / row.idleP95).toFixed(2)}× (${pass(row.loadedP95 / row.idleP95 <= TARGETS.verifyUnderLoadRatio)}) | ${ms(row.readsAloneP95)} | ${ms(row.readsLoadedP95)} | ${(row.readsLoadedP95 / row.readsAloneP95).toFixed(2)}× (${pass(row.readsLoadedP95 / row.readsAloneP95 <= TARGETS.readsUnderLoadRatio)}) | ${row.readsAlone}, ${row.readsDone} |`,
       ),
       '',
       `Query plans: ${plansFile}`,
