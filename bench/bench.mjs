@@ -27,6 +27,12 @@ import { median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs'
 import { loadAtFixedRate } from './paced-load.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** taskset CPU lists for the servers and for this load generator; unset: any CPU. */
+const SERVER_CPUS = process.env.BENCH_SERVER_CPUS || null;
+const LOAD_CPUS = process.env.BENCH_LOAD_CPUS || null;
+function keepToCpus(pid, cpus) {
+  if (cpus !== null) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
+}
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const LOGIN_CONNECTIONS = Number(process.env.BENCH_LOGIN_CONNECTIONS ?? 16);
@@ -165,6 +171,11 @@ async function main() {
       METRICS_TOKEN: randomBytes(24).toString('base64url'),
     });
     bare = await startChild(['bench/bare-server.mjs']);
+    // Issue 23 allows the load generator to be set apart where the two cores make it the
+    // bottleneck: the servers on BENCH_SERVER_CPUS, this process on BENCH_LOAD_CPUS.
+    keepToCpus(latchkey.child.pid, SERVER_CPUS);
+    keepToCpus(bare.child.pid, SERVER_CPUS);
+    keepToCpus(process.pid, LOAD_CPUS);
     const { port, apiKey, version, password, users, tokens, redeemKeys, loginKeys } = latchkey.info;
     const apiHeaders = { 'x-api-key': apiKey };
     const verifyBodies = users.map((user) =>
@@ -380,7 +391,7 @@ async function main() {
     const lines = [
       `Latchkey client API benchmark, ${new Date().toISOString().slice(0, 10)}`,
       `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; PostgreSQL ${pgVersion}`,
-      `${ROUNDS} interleaved rounds x ${DURATION_SECONDS} s per measurement (medians); ${CONNECTIONS} connections at saturation (${LOGIN_CONNECTIONS} for login, redeem and key login); latency at a fixed ${FIXED_RATE} req/s paced evenly over ${FIXED_RATE_CONNECTIONS} connections (login's at saturation); ${users.length} users`,
+      `${ROUNDS} interleaved rounds x ${DURATION_SECONDS} s per measurement (medians); ${CONNECTIONS} connections at saturation (${LOGIN_CONNECTIONS} for login, redeem and key login); latency at a fixed ${FIXED_RATE} req/s paced evenly over ${FIXED_RATE_CONNECTIONS} connections (login's at saturation); ${users.length} users${SERVER_CPUS === null ? '' : `; servers on CPUs ${SERVER_CPUS}`}${LOAD_CPUS === null ? '' : `, load generator on CPUs ${LOAD_CPUS}`}`,
       '',
       '| endpoint | req/s at saturation | ceiling | ratio (target) | p50 at 1,000 req/s | p99 at 1,000 req/s | ceiling p99 | p99 ratio (target) |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
