@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { createManualClock } from '../../lib/clock.ts';
 import { verifyApplicationSignature } from '../../lib/signing-keys.ts';
 import { insertAppUser, insertClientApplication } from '../../../test/factories.ts';
 import { parsePrometheusText, sampleValue } from '../../../test/prometheus-text.ts';
+import { sendOverHttp } from '../../../test/send-over-http.ts';
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
 
 /**
@@ -48,34 +48,8 @@ const comparable = (answer: Answer) => ({
   ),
 });
 
-function overHttp(port: number, sent: Sent): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: 'POST',
-        path: sent.path,
-        agent: false,
-        headers: { ...sent.headers, 'content-length': String(Buffer.byteLength(sent.payload)) },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(sent.payload);
-  });
-}
+const overHttp = (port: number, sent: Sent): Promise<Answer> =>
+  sendOverHttp(port, { method: 'POST', ...sent });
 
 async function byInject(testApp: TestApp, sent: Sent, remoteAddress = '127.0.0.1') {
   const response = await testApp.app.inject({

@@ -1,6 +1,5 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
@@ -9,6 +8,7 @@ import { createManualClock } from '../../lib/clock.ts';
 import { encryptSigningKey, verifyApplicationSignature } from '../../lib/signing-keys.ts';
 import type { insertAppUser } from '../../../test/factories.ts';
 import { insertApplication, insertAppUserWithPassword } from '../../../test/factories.ts';
+import { sendOverHttp } from '../../../test/send-over-http.ts';
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
 
 /**
@@ -323,38 +323,7 @@ const sendByInject =
   };
 
 /** The same request over a socket: verify and heartbeat are then answered by the lean path. */
-const sendOverHttp = (port: number) => (request: HttpCall) =>
-  new Promise<SentAnswer>((resolve, reject) => {
-    const outgoing = httpRequest(
-      {
-        host: '127.0.0.1',
-        port,
-        method: request.method,
-        path: request.path,
-        agent: false,
-        headers: {
-          ...request.headers,
-          ...(request.payload === undefined
-            ? {}
-            : { 'content-length': String(Buffer.byteLength(request.payload)) }),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            headers: response.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        response.on('error', reject);
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end(request.payload);
-  });
+const sendBySocket = (port: number) => (request: HttpCall) => sendOverHttp(port, request);
 
 interface HttpCall {
   method: string;
@@ -406,7 +375,7 @@ describe.each(['inject', 'http'] as const)('/api/v1 answers, byte for byte (%s)'
     let send = sendByInject(testApp.app);
     if (transport === 'http') {
       await testApp.app.listen({ host: '127.0.0.1', port: 0 });
-      send = sendOverHttp((testApp.app.server.address() as AddressInfo).port);
+      send = sendBySocket((testApp.app.server.address() as AddressInfo).port);
     }
     for (const call of CALLS) {
       const headers: Record<string, string> = {
