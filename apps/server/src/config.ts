@@ -51,8 +51,8 @@ const environmentSchema = z.object({
   CONSOLE_WORKER_NICENESS: z.coerce.number().int().min(0).max(19).default(10),
   /**
    * The CPUs the console's workers and their local PostgreSQL backends may run on with
-   * CLIENT_API_PORT (a taskset list: `1`, `2-3`, `0,2`); unset: any CPU. The client API's
-   * workers may always use every CPU.
+   * CLIENT_API_PORT (a taskset list: `1`, `2-3`, `0,2`); the client API's workers and backends
+   * then run on every other CPU. Unset: both sides on any CPU.
    */
   CONSOLE_WORKER_CPUS: z.preprocess(
     blankAsUnset,

@@ -34,14 +34,15 @@ export type DatabaseTarget =
        * Issue 23: each pool connection's PostgreSQL backend is given this niceness when the
        * operating system allows it (the database on this machine, and the server running as
        * root, as PostgreSQL's user, or with CAP_SYS_NICE), so the console's queries yield the
-       * CPU to the client API's. Told once when it is not allowed.
+       * CPU to the client API's, and kept to its side's CPUs (CONSOLE_WORKER_CPUS). Told once
+       * when it is not allowed.
        */
       backendNiceness?: BackendPriority;
       /** The pool's name in pg_stat_activity (the side a worker serves, with CLIENT_API_PORT). */
       applicationName?: string;
     };
 
-/** How the console side's backends yield to the client API's work (issue 23). */
+/** A side's backends with CLIENT_API_PORT (issue 23): the console's niceness, each side's CPUs. */
 export interface BackendPriority {
   niceness: number;
   /** A taskset CPU list the backends are kept to, or null for any CPU. */
