@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench:profile`: a CPU profile of the server while it answers one client-API call
-// at saturation (BENCH_PROFILE_CALL: verify, heartbeat; default verify), then the functions
+// at saturation (BENCH_PROFILE_CALL: verify, heartbeat, login; default verify), then the functions
 // that took the most self time. For finding where a request's CPU goes, not for figures:
 // those are `npm run bench`'s. Writes the .cpuprofile (Chrome DevTools opens it) to a folder
 // in the temporary directory and prints its path.
@@ -34,17 +34,34 @@ try {
       BENCH_KEY_LOGINS: '10',
     },
   );
-  const { port, apiKey, users, tokens } = server.info;
-  const bodies =
-    CALL === 'heartbeat'
-      ? tokens.map((token) => JSON.stringify({ action: 'heartbeat', session_token: token }))
-      : users.map((user) => JSON.stringify({ user_id: user.id, entitlements: ['PRO'] }));
-  const path = CALL === 'heartbeat' ? '/api/v1/session/track' : '/api/v1/verify';
+  const { port, apiKey, users, tokens, password, version } = server.info;
+  const calls = {
+    verify: {
+      path: '/api/v1/verify',
+      connections: 50,
+      bodies: users.map((user) => JSON.stringify({ user_id: user.id, entitlements: ['PRO'] })),
+    },
+    heartbeat: {
+      path: '/api/v1/session/track',
+      connections: 50,
+      bodies: tokens.map((token) => JSON.stringify({ action: 'heartbeat', session_token: token })),
+    },
+    // Successful logins over every user, at the bench's login concurrency: the argon2id hash
+    // runs on the libuv pool, so what the main thread shows is the work around it.
+    login: {
+      path: '/api/v1/login',
+      connections: 16,
+      bodies: users.map((user) => JSON.stringify({ username: user.username, password, version })),
+    },
+  };
+  const call = calls[CALL];
+  if (!call) throw new Error(`BENCH_PROFILE_CALL: one of ${Object.keys(calls).join(', ')}`);
+  const { path, bodies } = call;
   let next = 0;
   log(`Loading ${path} for ${DURATION} s...`);
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
-    connections: 50,
+    connections: call.connections,
     duration: DURATION,
     requests: [
       {
