@@ -21,8 +21,6 @@ export interface ClientCaller {
 
 /** One call the lean path answers, with the same function its Fastify route calls. */
 export interface LeanCall {
-  /** The route's pattern, for the metrics' labels and the error counter. */
-  route: string;
   /**
    * Checks the body (throws a ClientApiError 400 when it is not the contract's), then runs
    * the verb.
@@ -31,7 +29,10 @@ export interface LeanCall {
 }
 
 export interface LeanPathOptions {
-  /** By exact URL (`/api/v1/verify`): a query string or another spelling goes to Fastify. */
+  /**
+   * By exact URL (`/api/v1/verify`), which is also the route's pattern in the metrics' labels
+   * and the error counter: a query string or another spelling goes to Fastify.
+   */
   calls: ReadonlyMap<string, LeanCall>;
   bodyLimitBytes: number;
   /** The API key's application when it is cached; a miss goes to Fastify, which loads it. */
@@ -77,14 +78,15 @@ export function createLeanClientPath(options: LeanPathOptions) {
   const { calls, bodyLimitBytes, log } = options;
   const observers = new Map<string, RouteObserver>();
   if (options.observerFor) {
-    for (const call of calls.values()) observers.set(call.route, options.observerFor(call.route));
+    for (const route of calls.keys()) observers.set(route, options.observerFor(route));
   }
   let isClosing = false;
   let answeredCount = 0;
 
   const answerLeanly = (request: IncomingMessage, response: ServerResponse): boolean => {
     if (isClosing || request.method !== 'POST') return false;
-    const call = calls.get(request.url ?? '');
+    const route = request.url ?? '';
+    const call = calls.get(route);
     if (!call) return false;
     const { headers } = request;
     if (!JSON_TYPES.has(headers['content-type'] ?? '')) return false;
@@ -127,13 +129,13 @@ export function createLeanClientPath(options: LeanPathOptions) {
       response.end(payload);
       if (!isTimed) return;
       const elapsedMs = performance.now() - startedAt;
-      observers.get(call.route)?.('POST', status, elapsedMs);
+      observers.get(route)?.('POST', status, elapsedMs);
       // Fastify logs each request at info; so does this path (a busy server sets LOG_LEVEL=warn).
       if (LEVELS_LOGGING_REQUESTS.has(log.level)) {
         log.info(
           {
             reqId: requestId,
-            req: { method: 'POST', url: call.route },
+            req: { method: 'POST', url: route },
             res: { statusCode: status },
             responseTime: elapsedMs,
           },
@@ -146,7 +148,7 @@ export function createLeanClientPath(options: LeanPathOptions) {
       if (answer.isUnexpected) {
         log.error({ err: error, reqId: requestId }, 'unhandled client API error');
       }
-      options.countError(call.route, answer.body.code);
+      options.countError(route, answer.body.code);
       send(answer.status, JSON.stringify(answer.body), answer.retryAfterSeconds);
     };
 

@@ -597,7 +597,6 @@ export async function registerClientApiRoutes(
       [
         '/api/v1/verify',
         {
-          route: '/api/v1/verify',
           answer: (body, caller) =>
             verify(caller, parseClientInput(clientVerifyRequestSchema, body)),
         },
@@ -605,7 +604,6 @@ export async function registerClientApiRoutes(
       [
         '/api/v1/session/track',
         {
-          route: '/api/v1/session/track',
           answer: (body, caller) =>
             trackSession(caller, parseClientInput(clientSessionRequestSchema, body)),
         },
