@@ -83,7 +83,7 @@ function databaseSettingsOfSide(config: Config, side: ServedSide) {
   if (niceness === 0 && cpus === null) return { applicationName };
   return {
     applicationName,
-    backendNiceness: {
+    backendPriority: {
       niceness,
       cpus,
       onRefused: (error: Error) =>

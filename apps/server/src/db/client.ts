@@ -37,7 +37,7 @@ export type DatabaseTarget =
        * CPU to the client API's, and kept to its side's CPUs (CONSOLE_WORKER_CPUS). Told once
        * when it is not allowed.
        */
-      backendNiceness?: BackendPriority;
+      backendPriority?: BackendPriority;
       /** The pool's name in pg_stat_activity (the side a worker serves, with CLIENT_API_PORT). */
       applicationName?: string;
     };
@@ -137,7 +137,7 @@ export async function openDatabase(
     // pg_terminate_backend). Without a listener node-postgres rethrows that as an uncaught
     // exception and the whole server exits; the pool replaces the connection on next use.
     pool.on('error', onConnectionError);
-    if (target.backendNiceness) lowerBackendPriority(pool, target.backendNiceness);
+    if (target.backendPriority) lowerBackendPriority(pool, target.backendPriority);
     const db = drizzle(pool, { schema, ...(logger ? { logger } : {}) });
     // drizzle's migrator takes no lock: two instances starting at once would both apply a
     // new migration, and one would fail. The lock waits on a connection of its own while
