@@ -1,5 +1,5 @@
-// What both benchmarks need: a throwaway PostgreSQL database, child processes that report
-// on their first stdout line, and medians.
+// What the benchmarks share: a throwaway PostgreSQL database, child processes that report
+// on their first stdout line, the hot calls' request bodies, and medians.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
@@ -68,6 +68,18 @@ export function stopChild(child) {
     child.once('exit', resolve);
     child.kill('SIGTERM');
   });
+}
+
+/**
+ * The request bodies of the hot calls, one per seeded user (or session), from the bench
+ * server's first line: the bench and the profiler load the same requests.
+ */
+export function hotCallBodies({ users, tokens, password, version }) {
+  return {
+    verify: users.map((user) => JSON.stringify({ user_id: user.id, entitlements: ['PRO'] })),
+    heartbeat: tokens.map((token) => JSON.stringify({ action: 'heartbeat', session_token: token })),
+    login: users.map((user) => JSON.stringify({ username: user.username, password, version })),
+  };
 }
 
 export const median = (values) => {

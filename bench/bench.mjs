@@ -23,7 +23,7 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+import { hotCallBodies, median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
 import { loadAtFixedRate } from './paced-load.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -184,17 +184,13 @@ async function main() {
     keepToCpus(latchkey.child.pid, SERVER_CPUS);
     keepToCpus(bare.child.pid, SERVER_CPUS);
     keepToCpus(process.pid, LOAD_CPUS);
-    const { port, apiKey, version, password, users, tokens, redeemKeys, loginKeys } = latchkey.info;
+    const { port, apiKey, version, password, users, redeemKeys, loginKeys } = latchkey.info;
     const apiHeaders = { 'x-api-key': apiKey };
-    const verifyBodies = users.map((user) =>
-      JSON.stringify({ user_id: user.id, entitlements: ['PRO'] }),
-    );
-    const heartbeatBodies = tokens.map((token) =>
-      JSON.stringify({ action: 'heartbeat', session_token: token }),
-    );
-    const loginBodies = users.map((user) =>
-      JSON.stringify({ username: user.username, password, version }),
-    );
+    const {
+      verify: verifyBodies,
+      heartbeat: heartbeatBodies,
+      login: loginBodies,
+    } = hotCallBodies(latchkey.info);
     // One use each: the last key is the check below's, the rest are redeemed in turn.
     const redeemBodies = redeemKeys.map((key, index) => {
       const user = users[index % users.length];

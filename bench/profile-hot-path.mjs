@@ -9,7 +9,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+import { hotCallBodies, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
 
 const CALL = process.env.BENCH_PROFILE_CALL ?? 'verify';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -34,25 +34,14 @@ try {
       BENCH_KEY_LOGINS: '10',
     },
   );
-  const { port, apiKey, users, tokens, password, version } = server.info;
+  const { port, apiKey } = server.info;
+  const bodiesOf = hotCallBodies(server.info);
   const calls = {
-    verify: {
-      path: '/api/v1/verify',
-      connections: 50,
-      bodies: users.map((user) => JSON.stringify({ user_id: user.id, entitlements: ['PRO'] })),
-    },
-    heartbeat: {
-      path: '/api/v1/session/track',
-      connections: 50,
-      bodies: tokens.map((token) => JSON.stringify({ action: 'heartbeat', session_token: token })),
-    },
+    verify: { path: '/api/v1/verify', connections: 50, bodies: bodiesOf.verify },
+    heartbeat: { path: '/api/v1/session/track', connections: 50, bodies: bodiesOf.heartbeat },
     // Successful logins over every user, at the bench's login concurrency: the argon2id hash
     // runs on the libuv pool, so what the main thread shows is the work around it.
-    login: {
-      path: '/api/v1/login',
-      connections: 16,
-      bodies: users.map((user) => JSON.stringify({ username: user.username, password, version })),
-    },
+    login: { path: '/api/v1/login', connections: 16, bodies: bodiesOf.login },
   };
   const call = calls[CALL];
   if (!call) throw new Error(`BENCH_PROFILE_CALL: one of ${Object.keys(calls).join(', ')}`);
