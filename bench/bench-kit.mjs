@@ -74,11 +74,15 @@ export function stopChild(child) {
  * The request bodies of the hot calls, one per seeded user (or session), from the bench
  * server's first line: the bench and the profiler load the same requests.
  */
-export function hotCallBodies({ users, tokens, password, version }) {
+export function hotCallBodies({ users, tokens, password, version, loginKeys }) {
   return {
     verify: users.map((user) => JSON.stringify({ user_id: user.id, entitlements: ['PRO'] })),
     heartbeat: tokens.map((token) => JSON.stringify({ action: 'heartbeat', session_token: token })),
     login: users.map((user) => JSON.stringify({ username: user.username, password, version })),
+    // A key login (no password): each key's first login creates its user, later ones log in.
+    keyLogin: loginKeys.map((key, index) =>
+      JSON.stringify({ license_key: key, hwid: `bench-hwid-${index}`, version }),
+    ),
   };
 }
 
