@@ -71,6 +71,26 @@ export function stopChild(child) {
 }
 
 /**
+ * The environment of the bench's Latchkey server (bench/latchkey-server.ts): the default
+ * configuration on `databaseUrl`, except what a load from one address needs; `overrides` last.
+ */
+export function benchServerEnv({ databaseUrl, dataDir, ...overrides }) {
+  return {
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    SERVER_SECRET: randomBytes(32).toString('base64url'),
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'warn',
+    SERVE_CONSOLE: 'false',
+    // One load generator is one IP address: lift the per-IP limit for the run.
+    CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
+    // Metrics on, as a watched production runs: their per-request cost is in the figures.
+    METRICS_TOKEN: randomBytes(24).toString('base64url'),
+    ...overrides,
+  };
+}
+
+/**
  * The request bodies of the hot calls, one per seeded user (or session), from the bench
  * server's first line: the bench and the profiler load the same requests.
  */

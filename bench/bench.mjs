@@ -16,14 +16,20 @@
 // - Issue 22: every user holds a plan with entitlements and verify asks for one of them; a
 //   key redemption (password checked, so argon2id-bound like login) and a key login (each key
 //   used once before, so its user exists) are measured beside login in each round.
-import { randomBytes } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { hotCallBodies, median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+import {
+  benchServerEnv,
+  hotCallBodies,
+  median,
+  prepareDatabase,
+  startChild,
+  stopChild,
+} from './bench-kit.mjs';
 import { loadAtFixedRate } from './paced-load.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -176,18 +182,10 @@ async function main() {
   let bare;
   try {
     log(`Starting Latchkey on PostgreSQL (${database.label}) and the bare route...`);
-    latchkey = await startChild(['--import', 'tsx', 'bench/latchkey-server.ts'], {
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      SERVER_SECRET: randomBytes(32).toString('base64url'),
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      SERVE_CONSOLE: 'false',
-      // One load generator is one IP address: lift the per-IP limit for the run.
-      CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
-      // Metrics on, as a watched production runs: their per-request cost is in the figures.
-      METRICS_TOKEN: randomBytes(24).toString('base64url'),
-    });
+    latchkey = await startChild(
+      ['--import', 'tsx', 'bench/latchkey-server.ts'],
+      benchServerEnv({ databaseUrl: database.url, dataDir }),
+    );
     bare = await startChild(['bench/bare-server.mjs']);
     // Issue 23 allows the load generator to be set apart where the two cores make it the
     // bottleneck: the servers on BENCH_SERVER_CPUS, this process on BENCH_LOAD_CPUS.

@@ -18,14 +18,13 @@
 // main thread is the event loop's; "all threads" adds V8's compiler and GC helpers, libuv's pool
 // and the database driver's, where timing varies most.
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
-import { hotCallBodies, median, prepareDatabase } from './bench-kit.mjs';
+import { benchServerEnv, hotCallBodies, median, prepareDatabase } from './bench-kit.mjs';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const WARM_UP_REQUESTS = Number(process.env.BENCH_WARM_UP_REQUESTS ?? 6000);
@@ -179,15 +178,7 @@ async function main() {
     const [bare, latchkey] = await Promise.all([
       start(['bench/bare-server.mjs'], {}),
       start(['--import', 'tsx', 'bench/latchkey-server.ts'], {
-        DATABASE_URL: database.url,
-        DATA_DIR: dataDir,
-        SERVER_SECRET: randomBytes(32).toString('base64url'),
-        NODE_ENV: 'development',
-        LOG_LEVEL: 'warn',
-        SERVE_CONSOLE: 'false',
-        CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
-        // As in `npm run bench`: metrics on, as a watched production runs.
-        METRICS_TOKEN: randomBytes(24).toString('base64url'),
+        ...benchServerEnv({ databaseUrl: database.url, dataDir }),
         BENCH_USERS: '500',
         BENCH_LOCKED_USERS: '10',
         BENCH_REDEEM_KEYS: '10',

@@ -4,12 +4,17 @@
 // that took the most self time. For finding where a request's CPU goes, not for figures:
 // those are `npm run bench`'s. Writes the .cpuprofile (Chrome DevTools opens it) to a folder
 // in the temporary directory and prints its path.
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { hotCallBodies, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+import {
+  benchServerEnv,
+  hotCallBodies,
+  prepareDatabase,
+  startChild,
+  stopChild,
+} from './bench-kit.mjs';
 
 const CALL = process.env.BENCH_PROFILE_CALL ?? 'verify';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -21,18 +26,12 @@ let server;
 try {
   server = await startChild(
     ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--import', 'tsx', 'bench/latchkey-server.ts'],
-    {
-      DATABASE_URL: database.url,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-profile-data-')),
-      SERVER_SECRET: randomBytes(32).toString('base64url'),
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      SERVE_CONSOLE: 'false',
-      CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
-      METRICS_TOKEN: randomBytes(24).toString('base64url'),
+    benchServerEnv({
+      databaseUrl: database.url,
+      dataDir: mkdtempSync(join(tmpdir(), 'latchkey-profile-data-')),
       BENCH_REDEEM_KEYS: '10',
       BENCH_KEY_LOGINS: '10',
-    },
+    }),
   );
   const { port, apiKey } = server.info;
   const bodiesOf = hotCallBodies(server.info);

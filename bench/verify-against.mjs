@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+import { benchServerEnv, median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.VERIFY_AB_ROUNDS ?? 5);
@@ -40,18 +40,15 @@ if (!before) {
 async function startServer(cwd, database, dataDir) {
   return startChild(
     ['--import', 'tsx', 'bench/latchkey-server.ts'],
-    {
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
+    benchServerEnv({
+      databaseUrl: database.url,
+      dataDir,
+      // The same secrets for both servers: the two differ only in their code.
       SERVER_SECRET: 'bench-'.repeat(8),
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      SERVE_CONSOLE: 'false',
-      CLIENT_API_IP_LIMIT_PER_MINUTE: '1000000000',
       METRICS_TOKEN: 'bench-metrics-'.repeat(3),
       BENCH_REDEEM_KEYS: '10',
       BENCH_KEY_LOGINS: '10',
-    },
+    }),
     { cwd },
   );
 }
