@@ -53,6 +53,8 @@ function startUnderCallgrind(args, env, outDir) {
     'valgrind',
     [
       '--tool=callgrind',
+      // Only valgrind's errors on stderr (beside the server's own), not its banner.
+      '--quiet',
       '--separate-threads=yes',
       // V8 writes the code it runs into anonymous memory: check it for changes there.
       '--smc-check=all-non-file',
@@ -62,7 +64,7 @@ function startUnderCallgrind(args, env, outDir) {
       process.execPath,
       ...args,
     ],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'ignore'] },
+    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', (line) => {
