@@ -40,11 +40,12 @@ export async function prepareDatabase() {
 }
 
 /**
- * Starts a Node child (in the repository, or in `cwd`) and resolves with the JSON it prints on
- * its first stdout line.
+ * Starts a Node child (in the repository, or in `cwd`; run by `wrapper`, such as valgrind and
+ * its flags, if given) and resolves with the JSON it prints on its first stdout line.
  */
-export function startChild(args, env = {}, { cwd = root } = {}) {
-  const child = spawn(process.execPath, args, {
+export function startChild(args, env = {}, { cwd = root, wrapper = [] } = {}) {
+  const [command, ...commandArgs] = [...wrapper, process.execPath, ...args];
+  const child = spawn(command, commandArgs, {
     cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -17,14 +17,19 @@
 // (instructions per second with no requests) is measured too and taken off its windows. The
 // main thread is the event loop's; "all threads" adds V8's compiler and GC helpers, libuv's pool
 // and the database driver's, where timing varies most.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
-import { benchServerEnv, hotCallBodies, median, prepareDatabase } from './bench-kit.mjs';
+import {
+  benchServerEnv,
+  hotCallBodies,
+  median,
+  prepareDatabase,
+  startChild,
+} from './bench-kit.mjs';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const WARM_UP_REQUESTS = Number(process.env.BENCH_WARM_UP_REQUESTS ?? 6000);
@@ -47,35 +52,20 @@ function requireCallgrind() {
   }
 }
 
-/** Starts `node args` under callgrind and resolves with the JSON of its first stdout line. */
-function startUnderCallgrind(args, env, outDir) {
-  const child = spawn(
+/** valgrind and its flags, to run a server under callgrind with its counts in `outDir`. */
+function callgrind(outDir) {
+  return [
     'valgrind',
-    [
-      '--tool=callgrind',
-      // Only valgrind's errors on stderr (beside the server's own), not its banner.
-      '--quiet',
-      '--separate-threads=yes',
-      // V8 writes the code it runs into anonymous memory: check it for changes there.
-      '--smc-check=all-non-file',
-      // Simulated first-level and last-level cache misses too (about twice as slow).
-      ...(CACHE_SIM ? ['--cache-sim=yes'] : []),
-      `--callgrind-out-file=${join(outDir, 'cg.%p')}`,
-      process.execPath,
-      ...args,
-    ],
-    { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout }).once('line', (line) => {
-      try {
-        resolve({ child, info: JSON.parse(line) });
-      } catch (error) {
-        reject(error);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
+    '--tool=callgrind',
+    // Only valgrind's errors on stderr (beside the server's own), not its banner.
+    '--quiet',
+    '--separate-threads=yes',
+    // V8 writes the code it runs into anonymous memory: check it for changes there.
+    '--smc-check=all-non-file',
+    // Simulated first-level and last-level cache misses too (about twice as slow).
+    ...(CACHE_SIM ? ['--cache-sim=yes'] : []),
+    `--callgrind-out-file=${join(outDir, 'cg.%p')}`,
+  ];
 }
 
 /** Instructions per thread (thread 1 is the main thread) since the last `zero`. */
@@ -121,7 +111,7 @@ async function send(target, count) {
         {
           agent,
           host: '127.0.0.1',
-          port: target.port,
+          port: target.server.info.port,
           path: target.path,
           method: 'POST',
           headers: {
@@ -170,7 +160,7 @@ async function main() {
   let targets;
   const start = async (args, env) => {
     const outDir = mkdtempSync(join(tmpdir(), 'latchkey-callgrind-'));
-    const server = await startUnderCallgrind(args, env, outDir);
+    const server = await startChild(args, env, { wrapper: callgrind(outDir) });
     server.outDir = outDir;
     servers.push(server);
     return server;
@@ -179,35 +169,36 @@ async function main() {
     log('Starting the bare routes and Latchkey under callgrind (a few minutes)...');
     const [bare, latchkey] = await Promise.all([
       start(['bench/bare-server.mjs'], {}),
-      start(['--import', 'tsx', 'bench/latchkey-server.ts'], {
-        ...benchServerEnv({ databaseUrl: database.url, dataDir }),
-        BENCH_USERS: '500',
-        BENCH_LOCKED_USERS: '10',
-        BENCH_REDEEM_KEYS: '10',
-        BENCH_KEY_LOGINS: '10',
-      }),
+      start(
+        ['--import', 'tsx', 'bench/latchkey-server.ts'],
+        benchServerEnv({
+          databaseUrl: database.url,
+          dataDir,
+          BENCH_USERS: '500',
+          BENCH_LOCKED_USERS: '10',
+          BENCH_REDEEM_KEYS: '10',
+          BENCH_KEY_LOGINS: '10',
+        }),
+      ),
     ]);
     const bodies = hotCallBodies(latchkey.info);
     const apiHeaders = { 'x-api-key': latchkey.info.apiKey };
     targets = {
-      signed: { server: bare, port: bare.info.port, path: '/bare-signed', bodies: bodies.verify },
+      signed: { server: bare, path: '/bare-signed', bodies: bodies.verify },
       verify: {
         server: latchkey,
-        port: latchkey.info.port,
         path: '/api/v1/verify',
         headers: apiHeaders,
         bodies: bodies.verify,
       },
       heartbeat: {
         server: latchkey,
-        port: latchkey.info.port,
         path: '/api/v1/session/track',
         headers: apiHeaders,
         bodies: bodies.heartbeat,
       },
       login: {
         server: latchkey,
-        port: latchkey.info.port,
         path: '/api/v1/login',
         headers: apiHeaders,
         bodies: bodies.login,
@@ -216,7 +207,6 @@ async function main() {
       // The same writes around no hash: what a login's main thread does when no argon2id runs.
       keyLogin: {
         server: latchkey,
-        port: latchkey.info.port,
         path: '/api/v1/license/login',
         headers: apiHeaders,
         bodies: bodies.keyLogin,
