@@ -40,6 +40,22 @@ function edgesOf(entry) {
 export function productionLockfile(lock, manifest) {
   if (lock.lockfileVersion !== 3) throw new Error('expected a lockfileVersion 3 package-lock.json');
   const { packages } = lock;
+  // A workspace's own copy (apps/server/node_modules/x) means its version conflicts with the
+  // one at the root, which another package needs: the production tree has one root, so the
+  // copy the server needs could not be laid out, and `npm ci` would refuse the lockfile.
+  for (const name of Object.keys(manifest.dependencies)) {
+    const nested = Object.keys(packages).find((path) => {
+      const [workspace, installed, ...deeper] = path.split('/node_modules/');
+      return (
+        installed === name && deeper.length === 0 && /^(apps|packages)\/[^/]+$/.test(workspace)
+      );
+    });
+    if (nested) {
+      throw new Error(
+        `${name} is installed at ${nested}: its version conflicts with node_modules/${name}, which another package needs. Use the root's version (npm ls ${name}).`,
+      );
+    }
+  }
   /** installed path -> whether only optional dependencies lead to it */
   const isOptionalOnly = new Map();
   const queue = Object.keys(manifest.dependencies).map((name) => ({
