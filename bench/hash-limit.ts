@@ -1,5 +1,6 @@
-// The ceiling for login: argon2id hashes a second at the project's parameters, with as many
-// in flight as the server can run at once (the libuv thread pool, 4 by default).
+// The ceiling for login: argon2id hashes a second at the project's parameters, as the server
+// runs them: through password-hashing.ts, which runs one per core at a time (more at once
+// made fewer a second here). Four are asked for at a time, as many as libuv's pool could run.
 import { hashPassword } from '../apps/server/src/lib/password-hashing.ts';
 
 const durationMs = Number(process.env.BENCH_DURATION_MS ?? 5000);

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { hashSync } from '@node-rs/bcrypt';
 import { describe, expect, it } from 'vitest';
 import {
@@ -5,6 +6,7 @@ import {
   isBcryptHash,
   needsRehash,
   PASSWORD_HASH_PREFIX,
+  passwordHashLoad,
   verifyPassword,
 } from './password-hashing.ts';
 
@@ -47,5 +49,32 @@ describe('password hashing', () => {
     expect(isBcryptHash(await hashPassword('x'))).toBe(false);
     expect(isBcryptHash('$2x$04$' + 'a'.repeat(53))).toBe(false);
     expect(isBcryptHash(bcrypt.slice(0, -1))).toBe(false);
+  });
+
+  it('runs one hash per core at a time, of every kind; the others wait their turn', async () => {
+    const cores = availableParallelism();
+    const stored = await hashPassword('correct horse');
+    const bcrypt = hashSync('correct horse', 4);
+    expect(passwordHashLoad()).toEqual({ running: 0, waiting: 0 });
+    const checks = [
+      ...Array.from({ length: cores }, () => hashPassword('another horse')),
+      verifyPassword(stored, 'correct horse'),
+      verifyPassword(null, 'anything'),
+      verifyPassword(bcrypt, 'correct horse'),
+    ];
+    // The dummy hash of an unknown user is made once, on first use: wait for it to queue.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const load = passwordHashLoad();
+    expect(load.running).toBe(cores);
+    expect(load.running + load.waiting).toBeGreaterThanOrEqual(cores + 2);
+    let mostRunning = 0;
+    const watch = setInterval(() => {
+      mostRunning = Math.max(mostRunning, passwordHashLoad().running);
+    }, 1);
+    const results = await Promise.all(checks);
+    clearInterval(watch);
+    expect(results.slice(cores)).toEqual([true, false, true]);
+    expect(mostRunning).toBeLessThanOrEqual(cores);
+    expect(passwordHashLoad()).toEqual({ running: 0, waiting: 0 });
   });
 });

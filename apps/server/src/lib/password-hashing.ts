@@ -1,5 +1,7 @@
+import { availableParallelism } from 'node:os';
 import { hash, parseOptions, verify, type Algorithm } from '@node-rs/argon2';
 import { verify as verifyBcrypt } from '@node-rs/bcrypt';
+import pLimit from 'p-limit';
 
 /**
  * OWASP's argon2id baseline (m=19456 KiB, t=2, p=1): about 12 ms per hash here. The
@@ -15,9 +17,23 @@ export const PASSWORD_HASH_OPTIONS = {
 /** The PHC prefix every hash made with the current options starts with. */
 export const PASSWORD_HASH_PREFIX = '$argon2id$v=19$m=19456,t=2,p=1$';
 
+/**
+ * At most one hash per core at a time; the others wait their turn here, not in libuv's pool.
+ * Each argon2id hash walks 19 MiB: four at once on two cores (the pool's four threads) evict
+ * each other from the caches, and the machine made 104–120 hashes a second that way against
+ * 115–170 with two at a time (BENCHMARKS.md, "One hash per core"). It also leaves the pool's
+ * other threads to the file reads and DNS lookups that share it.
+ */
+const oneHashPerCore = pLimit(availableParallelism());
+
+/** Password hashes running now, and waiting for a core (a login storm shows as waiting). */
+export function passwordHashLoad(): { running: number; waiting: number } {
+  return { running: oneHashPerCore.activeCount, waiting: oneHashPerCore.pendingCount };
+}
+
 /** An argon2id PHC string (salted). The password itself is never stored or logged. */
 export function hashPassword(password: string): Promise<string> {
-  return hash(password, PASSWORD_HASH_OPTIONS);
+  return oneHashPerCore(() => hash(password, PASSWORD_HASH_OPTIONS));
 }
 
 let dummyHash: Promise<string> | null = null;
@@ -32,12 +48,15 @@ export async function verifyPassword(
 ): Promise<boolean> {
   if (storedHash === null) {
     dummyHash ??= hashPassword('latchkey-dummy-password');
-    await verify(await dummyHash, password).catch(() => false);
+    const hashOfNoUser = await dummyHash;
+    await oneHashPerCore(() => verify(hashOfNoUser, password)).catch(() => false);
     return false;
   }
   try {
-    if (isBcryptHash(storedHash)) return await verifyBcrypt(password, storedHash);
-    return await verify(storedHash, password);
+    if (isBcryptHash(storedHash)) {
+      return await oneHashPerCore(() => verifyBcrypt(password, storedHash));
+    }
+    return await oneHashPerCore(() => verify(storedHash, password));
   } catch {
     return false;
   }

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { DatabaseConnection } from '../db/client.ts';
 import type { DeliveryAttemptResult } from '../modules/webhooks/webhook-dispatcher.ts';
+import { passwordHashLoad } from '../lib/password-hashing.ts';
 import { HotPathCounter } from './hot-path-counter.ts';
 import { HotPathHistogram } from './hot-path-histogram.ts';
 
@@ -104,6 +105,18 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
     registers: [registry],
     collect() {
       this.set(sources.pendingActivityRows());
+    },
+  });
+
+  new Gauge({
+    name: name('password_hashes'),
+    help: 'Password hashes (login, register, a device reset...) of this instance: running (at most one per core), or waiting for a core.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const { running, waiting } = passwordHashLoad();
+      this.set({ state: 'running' }, running);
+      this.set({ state: 'waiting' }, waiting);
     },
   });
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -11,6 +11,7 @@ import {
   insertWebhookDelivery,
 } from '../../test/factories.ts';
 import { parsePrometheusText, sampleValue } from '../../test/prometheus-text.ts';
+import { hashPassword } from '../lib/password-hashing.ts';
 import {
   createTestApp,
   signInOwner,
@@ -191,10 +192,21 @@ describe('GET /metrics on the main port behind METRICS_TOKEN', () => {
     expect(queue(after, 'scheduled')! - queue(before, 'scheduled')!).toBe(1);
   });
 
-  it('exports the activity backlog, the pool (PostgreSQL only) and the process with the latchkey_ prefix', async () => {
+  it('exports the activity backlog, the password hashes, the pool (PostgreSQL only) and the process with the latchkey_ prefix', async () => {
     await testApp.app.activity.flush();
     const samples = await scrape(testApp);
     expect(sampleValue(samples, 'latchkey_activity_pending_rows')).toBe(0);
+    expect(sampleValue(samples, 'latchkey_password_hashes', { state: 'waiting' })).toBe(0);
+    // Eight hashes a core: one per core runs, the rest wait, for longer than a scrape takes.
+    const hashes = Array.from({ length: availableParallelism() * 8 }, () => hashPassword('x'));
+    const hashing = await scrape(testApp);
+    await Promise.all(hashes);
+    expect(sampleValue(hashing, 'latchkey_password_hashes', { state: 'running' })).toBe(
+      availableParallelism(),
+    );
+    expect(sampleValue(hashing, 'latchkey_password_hashes', { state: 'waiting' })).toBeGreaterThan(
+      0,
+    );
     expect(sampleValue(samples, 'latchkey_nodejs_eventloop_lag_p99_seconds')).toBeGreaterThan(0);
     expect(sampleValue(samples, 'latchkey_process_resident_memory_bytes')).toBeGreaterThan(0);
     const poolMax = sampleValue(samples, 'latchkey_database_pool_max_connections');
