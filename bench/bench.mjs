@@ -33,11 +33,29 @@ import {
 import { loadAtFixedRate } from './paced-load.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** taskset CPU lists for the servers and for this load generator; unset: any CPU. */
+/**
+ * taskset CPU lists: the servers and the argon2id ceiling on BENCH_SERVER_CPUS; this load
+ * generator and a local PostgreSQL on BENCH_LOAD_CPUS. Unset: any CPU.
+ */
 const SERVER_CPUS = process.env.BENCH_SERVER_CPUS || null;
 const LOAD_CPUS = process.env.BENCH_LOAD_CPUS || null;
+/** Started under taskset, so the server's availableParallelism() (one hash per core) sees it. */
+const ON_SERVER_CPUS = SERVER_CPUS === null ? [] : ['taskset', '-c', SERVER_CPUS];
 function keepToCpus(pid, cpus) {
   if (cpus !== null) execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
+}
+/**
+ * A local PostgreSQL's processes (the postmaster, whose new backends inherit it, and those
+ * running) onto `cpus`; back onto every CPU when the run ends.
+ */
+function keepPostgresToCpus(cpus) {
+  for (const pid of execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean)) {
+    try {
+      keepToCpus(pid, cpus);
+    } catch {
+      // a backend that ended meanwhile
+    }
+  }
 }
 const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -55,8 +73,8 @@ const SERVED = ['bare', 'signed', 'verify', 'heartbeat'];
 
 const log = (message) => process.stderr.write(`${message}\n`);
 
-async function runNode(args, env) {
-  const { child, info } = await startChild(args, env);
+async function runNode(args, env, options) {
+  const { child, info } = await startChild(args, env, options);
   await new Promise((resolve) =>
     child.exitCode !== null ? resolve() : child.once('exit', resolve),
   );
@@ -185,13 +203,14 @@ async function main() {
     latchkey = await startChild(
       ['--import', 'tsx', 'bench/latchkey-server.ts'],
       benchServerEnv({ databaseUrl: database.url, dataDir }),
+      { wrapper: ON_SERVER_CPUS },
     );
-    bare = await startChild(['bench/bare-server.mjs']);
+    bare = await startChild(['bench/bare-server.mjs'], {}, { wrapper: ON_SERVER_CPUS });
     // Issue 23 allows the load generator to be set apart where the two cores make it the
-    // bottleneck: the servers on BENCH_SERVER_CPUS, this process on BENCH_LOAD_CPUS.
-    keepToCpus(latchkey.child.pid, SERVER_CPUS);
-    keepToCpus(bare.child.pid, SERVER_CPUS);
+    // bottleneck: the servers on BENCH_SERVER_CPUS; this process and PostgreSQL on
+    // BENCH_LOAD_CPUS, as on a machine where the database and the clients are elsewhere.
     keepToCpus(process.pid, LOAD_CPUS);
+    if (LOAD_CPUS !== null) keepPostgresToCpus(LOAD_CPUS);
     const { port, apiKey, password, users, redeemKeys } = latchkey.info;
     const apiHeaders = { 'x-api-key': apiKey };
     const {
@@ -324,9 +343,11 @@ async function main() {
           );
         }
       }
-      figures.hash = await runNode(['--import', 'tsx', 'bench/hash-limit.ts'], {
-        BENCH_DURATION_MS: String(DURATION_SECONDS * 1000),
-      });
+      figures.hash = await runNode(
+        ['--import', 'tsx', 'bench/hash-limit.ts'],
+        { BENCH_DURATION_MS: String(DURATION_SECONDS * 1000) },
+        { wrapper: ON_SERVER_CPUS },
+      );
       // Login cannot reach 1,000 a second (each one is an argon2id hash): its latency is
       // taken at saturation, with LOGIN_CONNECTIONS logins in flight.
       for (const name of ['login', ...LICENSED]) {
@@ -402,7 +423,7 @@ async function main() {
     const lines = [
       `Latchkey client API benchmark, ${new Date().toISOString().slice(0, 10)}`,
       `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; PostgreSQL ${pgVersion}`,
-      `${ROUNDS} interleaved rounds x ${DURATION_SECONDS} s per measurement (medians); ${CONNECTIONS} connections at saturation (${LOGIN_CONNECTIONS} for login, redeem and key login); latency at a fixed ${FIXED_RATE} req/s paced evenly over ${FIXED_RATE_CONNECTIONS} connections (login's at saturation); ${users.length} users${SERVER_CPUS === null ? '' : `; servers on CPUs ${SERVER_CPUS}`}${LOAD_CPUS === null ? '' : `, load generator on CPUs ${LOAD_CPUS}`}`,
+      `${ROUNDS} interleaved rounds x ${DURATION_SECONDS} s per measurement (medians); ${CONNECTIONS} connections at saturation (${LOGIN_CONNECTIONS} for login, redeem and key login); latency at a fixed ${FIXED_RATE} req/s paced evenly over ${FIXED_RATE_CONNECTIONS} connections (login's at saturation); ${users.length} users${SERVER_CPUS === null ? '' : `; servers on CPUs ${SERVER_CPUS}`}${LOAD_CPUS === null ? '' : `, load generator and PostgreSQL on CPUs ${LOAD_CPUS}`}`,
       '',
       '| endpoint | req/s at saturation | ceiling | ratio (target) | p50 at 1,000 req/s | p99 at 1,000 req/s | ceiling p99 | p99 ratio (target) |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -459,6 +480,7 @@ async function main() {
     process.stdout.write(`${lines.join('\n')}\n`);
     if (process.env.BENCH_JSON) process.stdout.write(`${JSON.stringify({ result, rounds })}\n`);
   } finally {
+    if (LOAD_CPUS !== null) keepPostgresToCpus(`0-${cpus().length - 1}`);
     if (latchkey) await stopChild(latchkey.child);
     if (bare) await stopChild(bare.child);
     await database.drop();

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench:profile`: a CPU profile of the server while it answers one client-API call
-// at saturation (BENCH_PROFILE_CALL: verify, heartbeat, login; default verify), then the functions
+// at saturation (BENCH_PROFILE_CALL: verify, heartbeat, login, keyLogin; default verify), then the functions
 // that took the most self time. For finding where a request's CPU goes, not for figures:
 // those are `npm run bench`'s. Writes the .cpuprofile (Chrome DevTools opens it) to a folder
 // in the temporary directory and prints its path.
@@ -41,6 +41,8 @@ try {
     // Successful logins over every user, at the bench's login concurrency: the argon2id hash
     // runs on the libuv pool, so what the main thread shows is the work around it.
     login: { path: '/api/v1/login', connections: 16, bodies: bodiesOf.login },
+    // A login by licence key: the same writes as login's, and no hash.
+    keyLogin: { path: '/api/v1/license/login', connections: 16, bodies: bodiesOf.keyLogin },
   };
   const call = calls[CALL];
   if (!call) throw new Error(`BENCH_PROFILE_CALL: one of ${Object.keys(calls).join(', ')}`);
