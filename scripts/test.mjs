@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: every check, in order of speed. Any failing step fails the run. Test counts
 // from the vitest and Playwright JSON reports are summed into one closing line.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -14,9 +14,12 @@ mkdirSync(reportsDir, { recursive: true });
 const isCi = process.env.CI === 'true';
 const bin = (name) => join(root, 'node_modules/.bin', name);
 
+// The commands of an `isConcurrent` step (single-threaded tools) run side by side, their
+// output printed whole as each ends; the others run one after another.
 const steps = [
   {
     name: 'typecheck',
+    isConcurrent: true,
     command: [bin('tsc'), '-p', 'packages/contracts'],
     also: [
       [bin('tsc'), '-p', 'apps/server'],
@@ -27,6 +30,7 @@ const steps = [
   },
   {
     name: 'lint',
+    isConcurrent: true,
     command: [bin('eslint'), '.', '--max-warnings=0'],
     also: [[bin('prettier'), '--check', '.']],
   },
@@ -104,15 +108,18 @@ const failedSteps = [];
 for (const step of steps) {
   console.log(`\n━━ ${step.name}`);
   const started = Date.now();
-  for (const [executable, ...args] of [step.command, ...(step.also ?? [])]) {
-    const result = spawnSync(executable, args, {
-      cwd: step.cwd ?? root,
-      stdio: 'inherit',
-      env: { ...process.env, ...step.env },
-    });
-    if (result.status !== 0) {
-      failedSteps.push(step.name);
-      break;
+  const commands = [step.command, ...(step.also ?? [])];
+  const options = { cwd: step.cwd ?? root, env: { ...process.env, ...step.env } };
+  if (step.isConcurrent) {
+    const statuses = await runSideBySide(commands, options);
+    if (statuses.some((status) => status !== 0)) failedSteps.push(step.name);
+  } else {
+    for (const [executable, ...args] of commands) {
+      const result = spawnSync(executable, args, { ...options, stdio: 'inherit' });
+      if (result.status !== 0) {
+        failedSteps.push(step.name);
+        break;
+      }
     }
   }
   console.log(
@@ -167,6 +174,29 @@ if (failedTests.length > 0) console.log(`Failed tests:\n  ${failedTests.join('\n
 if (failedSteps.length > 0) console.log(`Failed steps: ${failedSteps.join(', ')}`);
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failedSteps.length > 0 || failed > 0 || passed === 0 ? 1 : 0);
+
+/** Runs `commands` at once; each one's output is printed whole when it ends. */
+function runSideBySide(commands, options) {
+  return Promise.all(
+    commands.map(
+      ([executable, ...args]) =>
+        new Promise((resolve) => {
+          const child = spawn(executable, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+          const output = [];
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.once('error', (error) => {
+            console.error(`${executable}: ${error.message}`);
+            resolve(1);
+          });
+          child.once('close', (status) => {
+            process.stdout.write(Buffer.concat(output));
+            resolve(status);
+          });
+        }),
+    ),
+  );
+}
 
 function firstLine(messages) {
   const text = stripVTControlCharacters((messages ?? []).find(Boolean) ?? '(no message)');
