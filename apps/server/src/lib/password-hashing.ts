@@ -20,8 +20,8 @@ export const PASSWORD_HASH_PREFIX = '$argon2id$v=19$m=19456,t=2,p=1$';
 /**
  * At most one hash per core at a time; the others wait their turn here, not in libuv's pool.
  * Each argon2id hash walks 19 MiB: four at once on two cores (the pool's four threads) evict
- * each other from the caches, and the machine made 104–120 hashes a second that way against
- * 115–170 with two at a time (BENCHMARKS.md, "One hash per core"). It also leaves the pool's
+ * each other from the caches, and the machine made 113–139 hashes a second that way against
+ * 127–152 with two at a time (BENCHMARKS.md, "One hash per core"). It also leaves the pool's
  * other threads to the file reads and DNS lookups that share it.
  */
 const oneHashPerCore = pLimit(availableParallelism());
