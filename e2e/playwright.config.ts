@@ -18,8 +18,11 @@ export default defineConfig({
   testDir: './tests',
   // Runs after the web server is up: the first account signed in becomes the site owner.
   globalSetup: './tests/support/site-owner.ts',
+  // Files side by side, two at a time: one browser and one server leave most of a second core
+  // idle (a spec's wall time was three times its CPU time). Every spec signs in accounts of its
+  // own, and reads site-wide lists (user management) by searching for its own names.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

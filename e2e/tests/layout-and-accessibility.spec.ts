@@ -3,7 +3,6 @@ import type { Application, ClientAuthResponse } from '@latchkey/contracts';
 import {
   CONSOLE_PAGES,
   declaredConsoleRoutes,
-  LAYOUT_CHECKER_NAME,
   type ConsolePage,
   type SeededConsole,
 } from './support/console-pages.ts';
@@ -43,7 +42,7 @@ async function clientCall(
 }
 
 /** Something in every table and stat card: an application with users, activity, a block, a hook. */
-async function seedConsole(page: Page): Promise<SeededConsole> {
+async function seedConsole(page: Page, checkerName: string): Promise<SeededConsole> {
   const application = (await ownerPost(page, '/api/applications', {
     name: 'Layout Check Client',
     description: 'A description long enough to be truncated in a narrow column',
@@ -78,7 +77,7 @@ async function seedConsole(page: Page): Promise<SeededConsole> {
     url: 'http://127.0.0.1:9/a/rather/long/path/for/a/narrow/screen',
     events: ['user_login', 'login_failed', 'hwid_mismatch', 'session_end'],
   });
-  return { applicationId: application.id, applicationName: application.name };
+  return { applicationId: application.id, applicationName: application.name, checkerName };
 }
 
 /** Waits until data has arrived and one-shot animations (fades, rise-ins) have ended. */
@@ -149,39 +148,42 @@ async function checkPage(
   }
 }
 
-/** Opens each page once per theme (the theme applies on load) and checks it at both widths. */
+/** Opens each page in `theme` (it applies on load) and checks it at both widths. */
 async function checkPages(
   page: Page,
   entries: readonly ConsolePage[],
+  theme: Theme,
   seed: SeededConsole,
   problems: string[],
   testInfo: TestInfo,
 ): Promise<void> {
   for (const entry of entries) {
-    for (const theme of THEMES) {
-      await page.evaluate(
-        ([key, value]) => localStorage.setItem(key!, value!),
-        [THEME_STORAGE_KEY, theme],
-      );
-      await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
-      await page.goto(entry.path(seed));
-      await expect(
-        page.getByRole('heading', { level: 1, name: entry.heading(seed) }),
-        `${entry.name} rendered`,
-      ).toBeVisible();
-      expect(
-        await page.evaluate(() => document.documentElement.classList.contains('dark')),
-        `${entry.name} in the ${theme} theme`,
-      ).toBe(theme === 'dark');
-      await entry.prepare?.(page, seed);
-      for (const viewport of VIEWPORTS) {
-        await checkPage(page, entry, theme, viewport, problems, testInfo);
-      }
+    await page.evaluate(
+      ([key, value]) => localStorage.setItem(key!, value!),
+      [THEME_STORAGE_KEY, theme],
+    );
+    await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+    await page.goto(entry.path(seed));
+    await expect(
+      page.getByRole('heading', { level: 1, name: entry.heading(seed) }),
+      `${entry.name} rendered`,
+    ).toBeVisible();
+    expect(
+      await page.evaluate(() => document.documentElement.classList.contains('dark')),
+      `${entry.name} in the ${theme} theme`,
+    ).toBe(theme === 'dark');
+    await entry.prepare?.(page, seed);
+    for (const viewport of VIEWPORTS) {
+      await checkPage(page, entry, theme, viewport, problems, testInfo);
     }
   }
 }
 
 test.describe('layout and accessibility of every page', () => {
+  // One theme per test, run side by side: as one test this was the browser suite's longest
+  // (5.5 min of CI's 20), and with two workers it neared its own 10 min timeout.
+  test.describe.configure({ mode: 'parallel' });
+
   test('the page list covers every route the console declares', () => {
     const declared = declaredConsoleRoutes();
     expect(declared.length).toBeGreaterThan(5);
@@ -192,51 +194,61 @@ test.describe('layout and accessibility of every page', () => {
     expect(missing, 'routes without an entry in support/console-pages.ts').toEqual([]);
   });
 
-  test('at 390 and 1280 px in both themes: no sideways page, reachable row actions, axe clean', async ({
-    page,
-    browser,
-  }, testInfo) => {
-    // Every page and state, twice per theme and width: minutes on a shared, busy machine.
-    test.setTimeout(600_000);
-    // Animations only delay the checks; axe would otherwise see colours halfway through a fade.
-    await page.emulateMedia({ reducedMotion: 'reduce' });
-    const problems: string[] = [];
-    const placeholderSeed: SeededConsole = { applicationId: 0, applicationName: '' };
-
-    await page.goto('/firebase-login');
-    await checkPages(
+  for (const theme of THEMES) {
+    test(`at 390 and 1280 px in the ${theme} theme: no sideways page, reachable row actions, axe clean`, async ({
       page,
-      CONSOLE_PAGES.filter((entry) => !entry.signedIn),
-      placeholderSeed,
-      problems,
-      testInfo,
-    );
+      browser,
+    }, testInfo) => {
+      // Every page and state, at both widths: minutes on a shared, busy machine.
+      test.setTimeout(600_000);
+      // Animations only delay the checks; axe would otherwise see colours halfway through a fade.
+      await page.emulateMedia({ reducedMotion: 'reduce' });
+      const problems: string[] = [];
+      const placeholderSeed: SeededConsole = {
+        applicationId: 0,
+        applicationName: '',
+        checkerName: '',
+      };
 
-    await signInAsNewOwner(page, LAYOUT_CHECKER_NAME);
-    const seed = await seedConsole(page);
-    await checkPages(
-      page,
-      CONSOLE_PAGES.filter((entry) => entry.signedIn && !entry.isSiteOwner),
-      seed,
-      problems,
-      testInfo,
-    );
+      await page.goto('/firebase-login');
+      await checkPages(
+        page,
+        CONSOLE_PAGES.filter((entry) => !entry.signedIn),
+        theme,
+        placeholderSeed,
+        problems,
+        testInfo,
+      );
 
-    // The administrative pages, as the site owner, in a browser of its own.
-    // A context of its own: axe cannot analyse a page made by browser.newPage().
-    const ownerContext = await browser.newContext();
-    const ownerPage = await ownerContext.newPage();
-    await ownerPage.emulateMedia({ reducedMotion: 'reduce' });
-    await signInWithGoogle(ownerPage, SITE_OWNER);
-    await checkPages(
-      ownerPage,
-      CONSOLE_PAGES.filter((entry) => entry.isSiteOwner),
-      seed,
-      problems,
-      testInfo,
-    );
-    await ownerContext.close();
+      const checkerName = `Layout Checker ${theme}`;
+      await signInAsNewOwner(page, checkerName);
+      const seed = await seedConsole(page, checkerName);
+      await checkPages(
+        page,
+        CONSOLE_PAGES.filter((entry) => entry.signedIn && !entry.isSiteOwner),
+        theme,
+        seed,
+        problems,
+        testInfo,
+      );
 
-    expect(problems).toEqual([]);
-  });
+      // The administrative pages, as the site owner, in a browser of its own.
+      // A context of its own: axe cannot analyse a page made by browser.newPage().
+      const ownerContext = await browser.newContext();
+      const ownerPage = await ownerContext.newPage();
+      await ownerPage.emulateMedia({ reducedMotion: 'reduce' });
+      await signInWithGoogle(ownerPage, SITE_OWNER);
+      await checkPages(
+        ownerPage,
+        CONSOLE_PAGES.filter((entry) => entry.isSiteOwner),
+        theme,
+        seed,
+        problems,
+        testInfo,
+      );
+      await ownerContext.close();
+
+      expect(problems).toEqual([]);
+    });
+  }
 });
