@@ -212,11 +212,15 @@ test.describe('application management page', () => {
     // With the stream (issue 26) open, events refresh the numbers instead (live-console.spec.ts).
     await withoutLiveStream(page);
     const applicationId = await createAndOpenApplication(page, 'Poller');
-    const statsRequests: number[] = [];
+    // Requests and their answers, in order: the next poll is due 5 s after the last answer
+    // (TanStack Query restarts the interval on each result), whatever the answer took.
+    const statsEvents: { kind: 'request' | 'answer'; at: number }[] = [];
+    const isStats = (url: string) => url.endsWith(`/api/applications/${applicationId}/stats`);
     page.on('request', (request) => {
-      if (request.url().endsWith(`/api/applications/${applicationId}/stats`)) {
-        statsRequests.push(Date.now());
-      }
+      if (isStats(request.url())) statsEvents.push({ kind: 'request', at: Date.now() });
+    });
+    page.on('requestfinished', (request) => {
+      if (isStats(request.url())) statsEvents.push({ kind: 'answer', at: Date.now() });
     });
     const userCount = page
       .getByRole('tabpanel', { name: 'Overview' })
@@ -230,8 +234,12 @@ test.describe('application management page', () => {
       password: 'pw-erin-1',
     });
     await expect(userCount).toContainText('1', { timeout: 8_000 });
-    await expect.poll(() => statsRequests.length, { timeout: 12_000 }).toBeGreaterThanOrEqual(2);
-    const gap = statsRequests[1]! - statsRequests[0]!;
+    const requestCount = () => statsEvents.filter((event) => event.kind === 'request').length;
+    await expect.poll(requestCount, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+    const lastRequest = statsEvents.findLastIndex((event) => event.kind === 'request');
+    const answerBefore = statsEvents.slice(0, lastRequest).findLast((e) => e.kind === 'answer');
+    expect(answerBefore, 'an answer before the latest poll').toBeDefined();
+    const gap = statsEvents[lastRequest]!.at - answerBefore!.at;
     expect(gap).toBeGreaterThan(4_000);
     expect(gap).toBeLessThan(7_000);
   });
