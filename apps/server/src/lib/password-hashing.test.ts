@@ -1,9 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { hashSync } from '@node-rs/bcrypt';
 import { describe, expect, it } from 'vitest';
+import { checkPasswordHash } from './password-hash-bounds.ts';
 import {
   hashPassword,
-  isBcryptHash,
   needsRehash,
   PASSWORD_HASH_PREFIX,
   passwordHashLoad,
@@ -41,14 +41,34 @@ describe('password hashing', () => {
     const bcrypt = hashSync('correct horse', 4);
     for (const prefix of ['$2a$', '$2b$', '$2y$']) {
       const stored = bcrypt.replace(/^\$2b\$/, prefix);
-      expect(isBcryptHash(stored), prefix).toBe(true);
+      expect(checkPasswordHash(stored), prefix).toMatchObject({ kind: 'bcrypt' });
       expect(await verifyPassword(stored, 'correct horse'), prefix).toBe(true);
       expect(await verifyPassword(stored, 'correct horsE'), prefix).toBe(false);
       expect(needsRehash(stored), prefix).toBe(true);
     }
-    expect(isBcryptHash(await hashPassword('x'))).toBe(false);
-    expect(isBcryptHash('$2x$04$' + 'a'.repeat(53))).toBe(false);
-    expect(isBcryptHash(bcrypt.slice(0, -1))).toBe(false);
+  });
+
+  it('verifies no hash whose parameters are out of bounds: false, in the time of our own hash', async () => {
+    const salt = 'c2FsdHNhbHRzYWx0c2FsdA';
+    const refused = [
+      // 4 TiB of memory, and a bcrypt cost of 16 (over 3 s here; 31 would be 38 hours).
+      `$argon2id$v=19$m=4294967295,t=1,p=1$${salt}$${'A'.repeat(43)}`,
+      hashSync('correct horse', 4).replace('$04$', '$16$'),
+      // $2x$ is crypt_blowfish's bug-compatible variant: never verified, even when it would match.
+      hashSync('correct horse', 4).replace(/^\$2b\$/, '$2x$'),
+    ];
+    const own = await hashPassword('correct horse');
+    const ownStarted = performance.now();
+    expect(await verifyPassword(own, 'correct horse')).toBe(true);
+    const ownMs = performance.now() - ownStarted;
+    const memoryBefore = process.memoryUsage().rss;
+    for (const stored of refused) {
+      const started = performance.now();
+      expect(await verifyPassword(stored, 'correct horse'), stored.slice(0, 20)).toBe(false);
+      // Generous against a noisy machine; the refused hashes alone would take seconds or hang.
+      expect(performance.now() - started).toBeLessThan(Math.max(250, ownMs * 10));
+    }
+    expect(process.memoryUsage().rss - memoryBefore).toBeLessThan(256 * 1024 * 1024);
   });
 
   it('runs one hash per core at a time, of every kind; the others wait their turn', async () => {

@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { hash, parseOptions, verify, type Algorithm } from '@node-rs/argon2';
 import { verify as verifyBcrypt } from '@node-rs/bcrypt';
 import pLimit from 'p-limit';
+import { checkPasswordHash, OWN_ARGON2_COST } from './password-hash-bounds.ts';
 
 /**
  * OWASP's argon2id baseline (m=19456 KiB, t=2, p=1): about 12 ms per hash here. The
@@ -9,9 +10,9 @@ import pLimit from 'p-limit';
  */
 export const PASSWORD_HASH_OPTIONS = {
   algorithm: 2 as Algorithm,
-  memoryCost: 19456,
-  timeCost: 2,
-  parallelism: 1,
+  memoryCost: OWN_ARGON2_COST.memoryKib,
+  timeCost: OWN_ARGON2_COST.passes,
+  parallelism: OWN_ARGON2_COST.lanes,
 } as const;
 
 /** The PHC prefix every hash made with the current options starts with. */
@@ -39,36 +40,31 @@ export function hashPassword(password: string): Promise<string> {
 let dummyHash: Promise<string> | null = null;
 
 /**
- * Checks a password against a stored hash. With no hash (unknown user) it still spends the
- * same work on a dummy hash, so response time does not reveal whether a username exists.
+ * Checks a password against a stored hash. With no hash (unknown user), or a hash this
+ * installation refuses to run (password-hash-bounds.ts: a foreign hash whose parameters would
+ * cost too much, or a variant we cannot verify), it answers false after the same work on a
+ * dummy hash, so response time does not reveal whether a username exists and no stored value
+ * decides how much memory or time a login takes.
  */
 export async function verifyPassword(
   storedHash: string | null,
   password: string,
 ): Promise<boolean> {
-  if (storedHash === null) {
+  const check = storedHash === null ? null : checkPasswordHash(storedHash);
+  if (storedHash === null || !check?.isVerifiable) {
     dummyHash ??= hashPassword('latchkey-dummy-password');
     const hashOfNoUser = await dummyHash;
     await oneHashPerCore(() => verify(hashOfNoUser, password)).catch(() => false);
     return false;
   }
   try {
-    if (isBcryptHash(storedHash)) {
+    if (check.kind === 'bcrypt') {
       return await oneHashPerCore(() => verifyBcrypt(password, storedHash));
     }
     return await oneHashPerCore(() => verify(storedHash, password));
   } catch {
     return false;
   }
-}
-
-/**
- * A bcrypt hash as PHP, Node and OpenBSD write it (`$2a$`, `$2b$`, `$2y$`): what users imported
- * from KeyAuth arrive with (issue 27). Accepted at login, and replaced by an argon2id hash
- * on the first success (needsRehash is true for it), so none outlives its user's next login.
- */
-export function isBcryptHash(storedHash: string): boolean {
-  return /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/.test(storedHash);
 }
 
 /** True when a stored hash was made with weaker or different options and should be redone. */

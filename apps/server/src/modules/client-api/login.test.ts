@@ -1,3 +1,4 @@
+import { hash } from '@node-rs/argon2';
 import { hashSync } from '@node-rs/bcrypt';
 import { desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +108,36 @@ describe('POST /api/v1/login', () => {
     const again = await login(application.apiKey, { username: user.username, password: PASSWORD });
     expect(again.code).toBe('OK');
     expect((await storedUser(user.id)).passwordHash).toBe(upgraded);
+  });
+
+  it('rehashes an imported argon2 hash of other parameters, and never runs one out of bounds', async () => {
+    const { application, user } = await setUp();
+    // PHP's PASSWORD_ARGON2ID defaults: within bounds, verified, then replaced by our own.
+    const phpArgon2 = await hash(PASSWORD, { memoryCost: 65536, timeCost: 4, parallelism: 1 });
+    await db().update(appUsers).set({ passwordHash: phpArgon2 }).where(eq(appUsers.id, user.id));
+    const first = await login(application.apiKey, { username: user.username, password: PASSWORD });
+    expect(first.code).toBe('OK');
+    expect((await storedUser(user.id)).passwordHash).toMatch(
+      /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/,
+    );
+
+    // Whatever the database holds, a hash naming 4 TiB of memory or a bcrypt cost of 20 is
+    // never run: the login fails as for a wrong password, in about the time of our own hash.
+    const salt = 'c2FsdHNhbHRzYWx0c2FsdA';
+    for (const hostile of [
+      `$argon2id$v=19$m=4294967295,t=1,p=1$${salt}$${'A'.repeat(43)}`,
+      hashSync(PASSWORD, 4).replace('$04$', '$20$'),
+    ]) {
+      await db().update(appUsers).set({ passwordHash: hostile }).where(eq(appUsers.id, user.id));
+      const started = performance.now();
+      const refused = await login(application.apiKey, {
+        username: user.username,
+        password: PASSWORD,
+      });
+      expect(performance.now() - started).toBeLessThan(2_000);
+      expect(refused).toMatchObject({ success: false, code: 'INVALID_CREDENTIALS' });
+      expect((await storedUser(user.id)).passwordHash).toBe(hostile);
+    }
   });
 
   it('logs a user in with the auth response, a session token and the success message', async () => {

@@ -210,6 +210,36 @@ describe('parseKeyAuthUsers: the panel file (KeyAuthUsers.json)', () => {
     expect(() => unreadableRowSchema.array().parse(result.unreadable)).not.toThrow();
   });
 
+  it('refuses a row whose hash could not be verified here or would cost a login too much', () => {
+    const salt = 'c2FsdHNhbHRzYWx0c2FsdA';
+    const file = JSON.stringify({
+      users: [
+        { username: 'ok', password: BCRYPT_A },
+        {
+          username: 'huge',
+          password: `$argon2id$v=19$m=4294967295,t=1,p=1$${salt}$${'A'.repeat(43)}`,
+        },
+        { username: 'slow', password: BCRYPT_A.replace('$10$', '$31$') },
+        { username: 'buggy', password: BCRYPT_A.replace('$2y$', '$2x$') },
+        { username: 'php', password: `$argon2id$v=19$m=65536,t=4,p=1$${salt}$${'A'.repeat(43)}` },
+      ],
+    });
+    const { rows, unreadable } = parseKeyAuthUsers(file);
+    expect(rows.map((row) => row.username)).toEqual(['ok', 'php']);
+    expect(unreadable).toEqual([
+      {
+        rowNumber: 2,
+        reason: 'row 2: password hash has argon2 memory 4294967295 KiB, outside 8 to 77824',
+      },
+      { rowNumber: 3, reason: 'row 3: password hash has bcrypt cost 31, outside 4 to 12' },
+      {
+        rowNumber: 4,
+        reason:
+          'row 4: password hash is a $2x$ bcrypt hash (the variant of an old bug), which cannot be verified here',
+      },
+    ]);
+  });
+
   it('reports a subscription whose expiry is not a date', () => {
     const file = JSON.stringify({
       users: [{ username: 'alice', password: BCRYPT_A }],

@@ -1,3 +1,4 @@
+import { hashSync } from '@node-rs/bcrypt';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -148,6 +149,15 @@ describe('the end-user portal (issue 24)', () => {
     expect(JSON.stringify(account)).not.toContain('DESKTOP-1');
     const again = await portalCall('GET', `${base}/account`, cookieOf(signedIn));
     expect(again.json()).toEqual(account);
+  });
+
+  it('replaces an imported bcrypt hash with its own on a successful sign-in, as a login does', async () => {
+    const { user, base } = await setUp();
+    const imported = hashSync(PASSWORD, 4).replace(/^\$2b\$/, '$2y$');
+    await db().update(appUsers).set({ passwordHash: imported }).where(eq(appUsers.id, user.id));
+    expect((await signIn(base, user.username)).statusCode).toBe(201);
+    const [stored] = await db().select().from(appUsers).where(eq(appUsers.id, user.id));
+    expect(stored?.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
   });
 
   it('refuses a paused or blacklisted user, and ends a session whose user is paused later', async () => {

@@ -4,6 +4,7 @@ import { AppError, forbidden, unauthenticated } from '../../lib/errors.ts';
 import { blockedEventOf } from '../client-api/blocked-event.ts';
 import { clientMessages, standingRefusal } from '../client-api/client-outcomes.ts';
 import { findUserAndAdmit } from '../client-api/log-in-end-user.ts';
+import { upgradePasswordHash } from '../client-api/upgrade-password-hash.ts';
 import type { PortalContext } from './portal-context.ts';
 import { startPortalSession } from './portal-sessions.ts';
 
@@ -68,6 +69,14 @@ export async function signInToPortal({
   // is open (that is where they redeem a key).
   const standing = standingRefusal(portal, { ...user, licensedUntilMs: Infinity }, now);
   if (standing) throw new AppError('FORBIDDEN', standing.message);
+  // As a client login does: an imported hash is replaced by our own once the password is proven.
+  if (user.passwordHash) {
+    await upgradePasswordHash(
+      ctx.db,
+      { id: user.id, passwordHash: user.passwordHash },
+      input.password,
+    );
+  }
   const token = await startPortalSession(ctx.db, {
     applicationId: portal.id,
     appUserId: user.id,
