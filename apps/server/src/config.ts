@@ -93,9 +93,16 @@ const environmentSchema = z.object({
   LOGIN_IP_FAILURE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(100),
   /** ...within this many minutes from the first failure (a fixed window per counter). */
   LOGIN_FAILURE_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1440).default(15),
-  // Failed licence-key attempts (issue 22), in the same window: per IP, and per application.
+  // Refused licence keys and download links, in the same window: per address (an IPv6 /64)...
   LICENSE_FAILURES_PER_IP: z.coerce.number().int().min(1).max(100_000).default(20),
+  // ...per range (an IPv4 /24, an IPv6 /48: guessing from many addresses comes from a few)...
+  LICENSE_FAILURES_PER_RANGE: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  // ...per key or link guessed (a keyed digest of it)...
+  LICENSE_FAILURES_PER_KEY: z.coerce.number().int().min(1).max(100_000).default(10),
+  // ...and per application or file: past this, attempts from addresses that already failed
+  // wait LICENSE_FAILURE_DELAY_MS first. Never a refusal, which would lock out every buyer.
   LICENSE_FAILURES_PER_APP: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  LICENSE_FAILURE_DELAY_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
   /** Keeps the failed-login counters in Redis instead of the database (shared by all instances either way). */
   REDIS_URL: z
     .string()
@@ -223,7 +230,10 @@ export interface Config {
     loginIpFailureLimit: number;
     loginFailureWindowMs: number;
     licenseIpFailureLimit: number;
+    licenseRangeFailureLimit: number;
+    licenseKeyFailureLimit: number;
     licenseAppFailureLimit: number;
+    licenseFailureDelayMs: number;
     applicationCacheTtlMs: number;
   };
   activity: { flushIntervalMs: number; batchSize: number };
@@ -379,7 +389,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       loginIpFailureLimit: env.LOGIN_IP_FAILURE_LIMIT,
       loginFailureWindowMs: env.LOGIN_FAILURE_WINDOW_MINUTES * 60_000,
       licenseIpFailureLimit: env.LICENSE_FAILURES_PER_IP,
+      licenseRangeFailureLimit: env.LICENSE_FAILURES_PER_RANGE,
+      licenseKeyFailureLimit: env.LICENSE_FAILURES_PER_KEY,
       licenseAppFailureLimit: env.LICENSE_FAILURES_PER_APP,
+      licenseFailureDelayMs: env.LICENSE_FAILURE_DELAY_MS,
       applicationCacheTtlMs: env.CLIENT_API_CACHE_TTL_SECONDS * 1000,
     },
     activity: {

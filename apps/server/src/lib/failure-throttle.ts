@@ -27,9 +27,21 @@ export interface ThrottleStore {
      */
     failFastWhenUnavailable?: boolean;
   }): Limiter;
+  /**
+   * The database store only: the live rows (`rate_limits`) of several counters in one
+   * statement, read as rate-limiter-flexible reads one (expired rows left out), for a check
+   * of several counters at once.
+   */
+  readLiveRows?(storeKeys: string[]): Promise<LiveThrottleRows>;
   close(): Promise<void>;
 }
 type Limiter = RateLimiterStoreAbstract;
+
+/** Counter rows by store key (absent: no live row), read at `nowMs` (wall-clock epoch ms). */
+export interface LiveThrottleRows {
+  nowMs: number;
+  rows: Map<string, ThrottleRow>;
+}
 
 export function createThrottleStore(options: {
   redisUrl: string | null;
@@ -77,6 +89,28 @@ export function createThrottleStore(options: {
         points,
         duration: durationSeconds,
       });
+    },
+    readLiveRows: async (storeKeys) => {
+      const nowMs = Date.now();
+      const { rows } = await options.database.query({
+        name: 'throttle_live_rows',
+        text: `select key, points, expire from ${THROTTLE_TABLE}
+               where key = any($1::text[]) and (expire > $2 or expire is null)`,
+        values: [storeKeys, nowMs],
+      });
+      return {
+        nowMs,
+        rows: new Map(
+          rows.map((row) => [
+            String(row.key),
+            {
+              points: Number(row.points),
+              // bigint: node-postgres answers it as text.
+              expire: row.expire === null ? null : Number(row.expire),
+            },
+          ]),
+        ),
+      };
     },
     close: async () => {},
   };

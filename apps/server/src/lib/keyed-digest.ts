@@ -6,7 +6,13 @@ import { createHmac, hkdfSync } from 'node:crypto';
  * guesses of licence keys, tokens or portal sessions offline (a plain SHA-256 could be), and a
  * digest of one kind never matches another kind's.
  */
-export type KeyedDigestPurpose = 'license-key' | 'api-token' | 'portal-session' | 'download-url';
+export type KeyedDigestPurpose =
+  | 'license-key'
+  | 'api-token'
+  | 'portal-session'
+  | 'download-url'
+  /** A guessed secret's failure counter (guess-throttles.ts): never a lookup's digest. */
+  | 'guess-throttle';
 
 const derivedKeys = new Map<string, Buffer>();
 
