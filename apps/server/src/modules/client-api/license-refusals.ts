@@ -26,6 +26,8 @@ export const licenseRefusalMessages: Record<LicenseRefusalCode, string> = {
 export async function refuseLicense(
   ctx: LicenseRecordContext,
   refused: {
+    /** The key as sent: its counter is one of those the failure counts against. */
+    licenseKey: string;
     code: LicenseRefusalCode;
     licenseId: string | null;
     username: string | null;
@@ -38,6 +40,7 @@ export async function refuseLicense(
   await ctx.licenseThrottles.recordFailure({
     applicationId: ctx.application.id,
     ipAddress: ctx.ipAddress,
+    licenseKey: refused.licenseKey,
   });
   await ctx.activity.recordActivity({
     applicationId: ctx.application.id,

@@ -92,7 +92,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
       held: namedUser.held,
       blacklistedTypes: sql<string[] | null>`(${matchedTypes})`,
       // The failure counters of the database store (login's three keys, and a licence call's
-      // two; none with Redis, which keeps them itself): live rows only, as
+      // four; none with Redis, which keeps them itself): live rows only, as
       // rate-limiter-flexible reads them.
       throttles: sql<ThrottleRowWithKey[] | null>`(
         select json_agg(json_build_object('key', key, 'points', points, 'expire', expire))

@@ -45,7 +45,11 @@ export async function logInWithLicense({
   const { application, activity } = ctx;
   if (!application.isActive) return appDisabled();
   const now = ctx.clock.now();
-  await ctx.licenseThrottles.admit({ applicationId: application.id, ipAddress: ctx.ipAddress });
+  await ctx.licenseThrottles.admit({
+    applicationId: application.id,
+    ipAddress: ctx.ipAddress,
+    licenseKey: input.license_key,
+  });
 
   const blockedBy = await ctx.blacklist.find({
     ownerAccountId: application.ownerAccountId,
@@ -80,6 +84,7 @@ export async function logInWithLicense({
   if ('code' in found) {
     return refuseLicense(ctx, {
       ...found,
+      licenseKey: input.license_key,
       username: null,
       appUserId: null,
       action: 'license_login',

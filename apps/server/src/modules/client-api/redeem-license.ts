@@ -39,7 +39,11 @@ export async function redeemLicense({
   // Login's own prepared statement finds the user, the blacklist match and (with the
   // database store) the login and licence throttle counters in one round trip; all are
   // decided before the hash.
-  const licenseAttempt = { applicationId: application.id, ipAddress: ctx.ipAddress };
+  const licenseAttempt = {
+    applicationId: application.id,
+    ipAddress: ctx.ipAddress,
+    licenseKey: input.license_key,
+  };
   const throttleKeys = ctx.loginThrottles.storeKeysOf(loginAttempt);
   const licenseKeys = ctx.licenseThrottles.storeKeysOf(licenseAttempt);
   const lookup = {
@@ -51,16 +55,9 @@ export async function redeemLicense({
   };
   let found: Awaited<ReturnType<LoginStatements['findUserAndBlock']>>;
   if (throttleKeys && licenseKeys) {
-    found = await ctx.statements.findUserAndBlock(lookup, throttleKeys, [
-      licenseKeys.ip,
-      licenseKeys.app,
-    ]);
+    found = await ctx.statements.findUserAndBlock(lookup, throttleKeys, licenseKeys);
     await ctx.loginThrottles.admitBeforeLookup(loginAttempt, found.throttles);
-    const { nowMs, rows } = found.otherThrottles;
-    await ctx.licenseThrottles.admit(licenseAttempt, {
-      nowMs,
-      rows: { ip: rows.get(licenseKeys.ip), app: rows.get(licenseKeys.app) },
-    });
+    await ctx.licenseThrottles.admit(licenseAttempt, found.otherThrottles);
   } else {
     await ctx.loginThrottles.admitBeforeLookup(loginAttempt);
     await ctx.licenseThrottles.admit(licenseAttempt);
@@ -125,6 +122,7 @@ export async function redeemLicense({
   });
   if (!redemption.isRedeemed) {
     return refuseLicense(ctx, {
+      licenseKey: input.license_key,
       code: redemption.code,
       licenseId: redemption.licenseId,
       username: user.username,

@@ -67,9 +67,14 @@ export async function registerEndUser({
   if (application.isLicenseRequired && !input.license_key) {
     return refusal('LICENSE_REQUIRED', clientMessages.licenseRequired);
   }
-  const attempt = { applicationId: application.id, ipAddress: ctx.ipAddress };
   // A throttled key guess costs neither a lookup nor a hash.
-  if (input.license_key) await ctx.licenseThrottles.admit(attempt);
+  if (input.license_key) {
+    await ctx.licenseThrottles.admit({
+      applicationId: application.id,
+      ipAddress: ctx.ipAddress,
+      licenseKey: input.license_key,
+    });
+  }
   const [existing] = await ctx.db
     .select({ id: appUsers.id })
     .from(appUsers)
@@ -149,6 +154,7 @@ export async function registerEndUser({
   } catch (error) {
     if (error instanceof KeyRefused) {
       return refuseLicense(ctx, {
+        licenseKey: input.license_key ?? '',
         code: error.code,
         licenseId: error.licenseId,
         username: input.username,

@@ -159,6 +159,7 @@ export async function registerClientApiRoutes(
   const licenseThrottles = createLicenseThrottles({
     store: throttleStore,
     limits: config.clientApi,
+    serverSecret: config.serverSecret,
   });
   // With Redis, an application's per-IP budget is also counted across instances (a fixed
   // window, rate-limiter-flexible's). The in-memory bucket above stays the first check, so a

@@ -27,7 +27,11 @@ export async function redeemPortalLicense({
   const { portal } = ctx;
   const now = ctx.clock.now();
   const recordContext = { ...ctx, application: { id: portal.id } };
-  await ctx.licenseThrottles.admit({ applicationId: portal.id, ipAddress: ctx.ipAddress });
+  await ctx.licenseThrottles.admit({
+    applicationId: portal.id,
+    ipAddress: ctx.ipAddress,
+    licenseKey,
+  });
   try {
     const written = await ctx.db.transaction(async (tx) => {
       const redemption = await redeemLicenseKey(tx, {
@@ -52,6 +56,7 @@ export async function redeemPortalLicense({
   } catch (error) {
     if (!(error instanceof KeyRefused)) throw error;
     await refuseLicense(recordContext, {
+      licenseKey,
       code: error.code,
       licenseId: error.licenseId,
       username: user.username,

@@ -63,6 +63,7 @@ export async function registerPortalRoutes(
   const licenseThrottles = createLicenseThrottles({
     store: throttleStore,
     limits: config.clientApi,
+    serverSecret: config.serverSecret,
   });
   const statements = createLoginStatements(database);
 
