@@ -45,7 +45,11 @@ export function registerDownloadRoutes(
     }),
   });
   app.addHook('onClose', () => throttleStore.close());
-  const throttles = createDownloadThrottles({ store: throttleStore, limits: config.clientApi });
+  const throttles = createDownloadThrottles({
+    store: throttleStore,
+    limits: config.clientApi,
+    serverSecret: config.serverSecret,
+  });
 
   // HEAD declared with GET, not Fastify's automatic one: that would read the whole file from
   // storage only to discard it.
@@ -61,8 +65,11 @@ export function registerDownloadRoutes(
     url: `${DOWNLOAD_PATH_PREFIX}:token`,
     handler: async (request, reply) => {
       const { token } = parseInput(downloadParamsSchema, request.params);
-      // Counted per address and per the file the token claims (its first segment, whatever).
-      const attempt = { ipAddress: clientIpOf(request), fileId: token.split('.')[0] ?? '' };
+      const attempt = {
+        ipAddress: clientIpOf(request),
+        token,
+        fileId: token.split('.')[0] ?? '',
+      };
       await throttles.admit(attempt);
       const granted = readDownloadToken({
         token,

@@ -1,6 +1,7 @@
-import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
-import { createFailureThrottle, type ThrottleStore } from '../../lib/failure-throttle.ts';
+import type { ThrottleStore } from '../../lib/failure-throttle.ts';
+import { createGuessThrottles, type Guess } from '../../lib/guess-throttles.ts';
+import { keyedDigest } from '../../lib/keyed-digest.ts';
 
 export const DOWNLOAD_GUESSES_THROTTLED = 'Too many refused download links';
 
@@ -17,50 +18,54 @@ export class DownloadThrottled extends AppError {
   }
 }
 
+/** A request for a download link: from where, the token as sent, and the file it names. */
+export interface DownloadAttempt {
+  ipAddress: string;
+  token: string;
+  /** The token's first segment, whatever it is: the file it claims. */
+  fileId: string;
+}
+
 /**
  * Refused download tokens (tampered, forged or expired), counted like licence-key guesses
- * (guide: a guess of a secret is throttled in the shared store, per IP and per target): per
- * IP address, and per file the token names, so many addresses guessing one file's MAC are
- * held too. With the licence limits (20 and 200 in the failure window by default): a 256-bit
- * MAC is never guessed, this only stops a client hammering the database with bad links.
+ * (guess-throttles.ts, with the licence limits): per address, per address range and per link
+ * tried (a keyed digest of the token), so a client hammering the database with bad links is
+ * stopped; a 256-bit MAC is never guessed. The file a token names only slows addresses that
+ * already failed once many links naming it were refused: counting forged links per file for
+ * everyone would let a stranger stop every valid link of a release.
  */
 export function createDownloadThrottles(options: {
   store: ThrottleStore;
-  limits: Pick<
-    Config['clientApi'],
-    'licenseIpFailureLimit' | 'licenseAppFailureLimit' | 'loginFailureWindowMs'
-  >;
+  limits: Parameters<typeof createGuessThrottles>[0]['limits'];
+  /** Derives the key of the links' counter digests. */
+  serverSecret: string;
+  sleep?: (ms: number) => Promise<unknown>;
 }) {
-  const { store, limits } = options;
-  const windowMs = limits.loginFailureWindowMs;
-  const perIp = createFailureThrottle({
-    store,
-    name: 'download-ip',
-    maxFailures: limits.licenseIpFailureLimit,
-    windowMs,
+  const throttles = createGuessThrottles({
+    store: options.store,
+    // The address and file counters keep the names (and rows) they had.
+    names: {
+      address: 'download-ip',
+      range: 'download-range',
+      secret: 'download-link',
+      scope: 'download-file',
+    },
+    limits: options.limits,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
   });
-  const perFile = createFailureThrottle({
-    store,
-    name: 'download-file',
-    maxFailures: limits.licenseAppFailureLimit,
-    windowMs,
+  const guessOf = (attempt: DownloadAttempt): Guess => ({
+    ipAddress: attempt.ipAddress,
+    secretDigest: keyedDigest(attempt.token, 'guess-throttle', options.serverSecret),
+    scope: attempt.fileId,
   });
   return {
-    /** Throws DownloadThrottled once the address's or the file's counter is spent. */
-    async admit(attempt: { ipAddress: string; fileId: string }): Promise<void> {
-      const [ip, file] = await Promise.all([
-        perIp.check(attempt.ipAddress),
-        perFile.check(attempt.fileId),
-      ]);
-      if (!ip.isAllowed || !file.isAllowed) {
-        throw new DownloadThrottled(Math.max(ip.retryAfterSeconds, file.retryAfterSeconds));
-      }
+    /** Throws DownloadThrottled once a counter is spent; may wait first (see above). */
+    async admit(attempt: DownloadAttempt): Promise<void> {
+      const decision = await throttles.admit(guessOf(attempt));
+      if (!decision.isAllowed) throw new DownloadThrottled(decision.retryAfterSeconds);
     },
-    async recordFailure(attempt: { ipAddress: string; fileId: string }): Promise<void> {
-      await Promise.all([
-        perIp.recordFailure(attempt.ipAddress),
-        perFile.recordFailure(attempt.fileId),
-      ]);
+    async recordFailure(attempt: DownloadAttempt): Promise<void> {
+      await throttles.recordFailure(guessOf(attempt));
     },
   };
 }
