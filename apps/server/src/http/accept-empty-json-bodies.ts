@@ -12,7 +12,8 @@ const SUSPICIOUS_ESCAPE = /\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
 
 /**
  * The JSON body parser of every route, and the edge of guide rule 12 for bodies: text in is
- * valid Unicode without NUL. Bytes that are not UTF-8 are refused before parsing. After
+ * valid Unicode without NUL. Bodies nesting deeper than JSON_BODY_MAX_DEPTH are refused
+ * before parsing, so no handler (no write) ever sees one. Bytes that are not UTF-8 are refused before parsing. After
  * parsing, the value is walked only when the raw text holds a NUL or surrogate escape: valid
  * UTF-8 cannot encode a surrogate, and JSON forbids raw control characters inside and
  * outside strings, so a lone surrogate or a NUL can only come from such an escape. That keeps
@@ -34,6 +35,56 @@ export function acceptEmptyJsonBodies(app: FastifyInstance): void {
     }
     done(null, value);
   });
+}
+
+/**
+ * How deeply a JSON body may nest arrays and objects. No request of ours needs more than a
+ * few levels; far deeper values cost every recursive walk after the parser (validation, the
+ * audit trail's redaction, PostgreSQL's jsonb) stack and time, and once turned a write that
+ * had been applied into a 500. A body is measured before it is parsed, so nothing of it runs.
+ */
+export const JSON_BODY_MAX_DEPTH = 32;
+export const JSON_BODY_TOO_DEEP = `Request body nests arrays and objects more than ${JSON_BODY_MAX_DEPTH} levels deep`;
+
+/**
+ * Whether JSON text opens more than `maxDepth` arrays and objects inside each other, brackets
+ * inside strings skipped. On the client API's hot path a body has a few brackets, counted by
+ * indexOf (tens of nanoseconds); only a body with more is walked character by character.
+ * Malformed text is refused whatever this answers.
+ */
+export function nestsDeeperThan(text: string, maxDepth: number): boolean {
+  // Depth needs as many opening brackets: most bodies have a handful, counted natively.
+  if (!hasMoreOpeningBrackets(text, maxDepth)) return false;
+  let depth = 0;
+  let isInString = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (isInString) {
+      if (code === 0x5c) index += 1;
+      else if (code === 0x22) isInString = false;
+    } else if (code === 0x22) {
+      isInString = true;
+    } else if (code === 0x7b || code === 0x5b) {
+      depth += 1;
+      if (depth > maxDepth) return true;
+    } else if (code === 0x7d || code === 0x5d) {
+      depth -= 1;
+    }
+  }
+  return false;
+}
+
+const OPENING_BRACKETS = ['{', '['];
+
+function hasMoreOpeningBrackets(text: string, count: number): boolean {
+  let seen = 0;
+  for (const bracket of OPENING_BRACKETS) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) {
+      seen += 1;
+      if (seen > count) return true;
+    }
+  }
+  return false;
 }
 
 /** A JSON body's bytes to its value (undefined when blank), or the 400 it deserves. */
@@ -61,6 +112,7 @@ export function createJsonBodyReader(app: FastifyInstance): JsonBodyReader {
     if (!isUtf8(bytes)) throw badRequest('Request body must be valid UTF-8');
     const text = bytes.toString('utf8');
     if (text.trim() === '') return undefined;
+    if (nestsDeeperThan(text, JSON_BODY_MAX_DEPTH)) throw badRequest(JSON_BODY_TOO_DEEP);
     const value = parse(text);
     if (!SUSPICIOUS_ESCAPE.test(text)) return value;
     const path = findUncleanText(value);
