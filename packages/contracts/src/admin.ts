@@ -47,6 +47,40 @@ export const adminMessages = {
   userNotFound: 'User not found',
 } as const;
 
+/**
+ * An owner's single write in their own environment, each recorded in the transaction that
+ * makes it, with what it touched and what it changed (auditedOwnerWriteSchema).
+ */
+export const ownerWriteActions = [
+  'application_created',
+  'application_updated',
+  'application_deleted',
+  'end_user_created',
+  'end_user_updated',
+  'end_user_paused',
+  'end_user_unpaused',
+  'end_user_hwid_reset',
+  'end_user_devices_released',
+  'end_user_deleted',
+  'subscription_granted',
+  'subscription_updated',
+  'subscription_removed',
+  'plan_created',
+  'plan_updated',
+  'plan_deleted',
+  'license_keys_generated',
+  'license_key_banned',
+  'license_key_unbanned',
+  'license_key_deleted',
+  'unused_license_keys_deleted',
+  'webhook_created',
+  'webhook_updated',
+  'webhook_deleted',
+  'blacklist_entry_created',
+  'blacklist_entry_deleted',
+] as const;
+export type OwnerWriteAction = (typeof ownerWriteActions)[number];
+
 export const auditActionSchema = z.enum([
   'user_updated',
   'user_deleted',
@@ -54,8 +88,44 @@ export const auditActionSchema = z.enum([
   'api_token_created',
   'api_token_revoked',
   'management_write',
+  ...ownerWriteActions,
 ]);
 export type AuditAction = z.infer<typeof auditActionSchema>;
+
+export const isOwnerWriteAction = (action: AuditAction): action is OwnerWriteAction =>
+  (ownerWriteActions as readonly string[]).includes(action);
+
+/** What an owner write touched. */
+export const auditTargetKinds = [
+  'application',
+  'end_user',
+  'plan',
+  'license_key',
+  'webhook',
+  'blacklist_entry',
+] as const;
+export const auditTargetKindSchema = z.enum(auditTargetKinds);
+export type AuditTargetKind = z.infer<typeof auditTargetKindSchema>;
+
+/** The value that stands for a secret (a password, a webhook secret) in a recorded change. */
+export const AUDIT_REDACTED = '[redacted]';
+
+/**
+ * One owner write (the target account of its entry is the owner's own): the application it
+ * was in, as then named; what it touched, with a label a person recognises (an end user's
+ * username, a plan's name, a key as the list masks it, a webhook's origin); and the change,
+ * the request's fields with every secret replaced by "[redacted]", however deeply nested.
+ */
+export const auditedOwnerWriteSchema = z.object({
+  application: z.object({ id: z.number().int(), name: z.string().nullable() }).nullable(),
+  target: z.object({
+    kind: auditTargetKindSchema,
+    id: z.string(),
+    label: z.string().nullable(),
+  }),
+  change: z.record(z.string(), z.unknown()).nullable(),
+});
+export type AuditedOwnerWrite = z.infer<typeof auditedOwnerWriteSchema>;
 
 /** An account's administrable state, as recorded before and after a change. */
 export const auditedAccountStateSchema = z.object({
@@ -125,9 +195,11 @@ export const auditEntrySchema = z
     apiToken: auditedApiTokenSchema.optional(),
     /** Set for management_write (before and after are then null). */
     managementWrite: auditedManagementWriteSchema.optional(),
+    /** Set for an owner write (ownerWriteActions; before and after are then null). */
+    ownerWrite: auditedOwnerWriteSchema.optional(),
     /** Set when a management API token acted (on the creator's behalf). */
     actorToken: auditedTokenActorSchema.optional(),
-    /** The address a management API write came from. */
+    /** The address the change came from, where it was recorded. */
     ipAddress: z.string().nullable().optional(),
     createdAt: z.iso.datetime(),
   })

@@ -3,6 +3,7 @@ import type { Config } from '../config.ts';
 import type { DatabaseConnection } from '../db/client.ts';
 import { findOwnerBySession } from '../modules/auth/find-owner-by-session.ts';
 import { sessionCookieName } from '../modules/auth/session-cookie.ts';
+import { clientIpOf } from '../lib/client-ip.ts';
 import type { Clock } from '../lib/clock.ts';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
 import { assertSameOrigin } from './assert-same-origin.ts';
@@ -55,6 +56,6 @@ export function createOwnerGuard(deps: {
     if (required !== 'signed_in' && !isRoutePermitted(userPermissions, required)) {
       throw forbidden(missingPermissionMessage(required));
     }
-    request.owner = { ...ctx, account };
+    request.owner = { ...ctx, account, actor: { token: null, ipAddress: clientIpOf(request) } };
   };
 }

@@ -10,6 +10,18 @@ export interface Context {
   clock: Clock;
 }
 
+/**
+ * The hand behind an owner's request, as the audit trail names it beside the account: the
+ * console (the owner's own session) or a management API token acting for its creator, and the
+ * address the request came from.
+ */
+export interface OwnerActor {
+  /** The management API token, as it was named at the time; null in the console. */
+  token: { id: string; name: string; prefix: string } | null;
+  ipAddress: string;
+}
+
 export interface OwnerContext extends Context {
   account: OwnerAccount;
+  actor: OwnerActor;
 }

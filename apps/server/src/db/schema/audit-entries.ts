@@ -1,5 +1,5 @@
-import { index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { AuditAction } from '@latchkey/contracts';
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import type { AuditAction, AuditTargetKind } from '@latchkey/contracts';
 
 /**
  * Who did what to whom in the administration of the site (issue 14), with the account's
@@ -26,8 +26,26 @@ export const auditEntries = pgTable(
     actorTokenName: text('actor_token_name'),
     actorTokenPrefix: text('actor_token_prefix'),
     ipAddress: text('ip_address'),
+    /**
+     * An owner's write in their environment: the application it was in (its name as it was
+     * then), and what it touched (kind, id and a label a person recognises). The change
+     * itself, redacted, is in `after`.
+     */
+    applicationId: integer('application_id'),
+    applicationName: text('application_name'),
+    targetKind: text('target_kind').$type<AuditTargetKind>(),
+    targetId: text('target_id'),
+    targetLabel: text('target_label'),
   },
-  (table) => [index('audit_entries_created_idx').on(table.createdAt.desc(), table.id.desc())],
+  (table) => [
+    index('audit_entries_created_idx').on(table.createdAt.desc(), table.id.desc()),
+    // An account reads its own trail through the management API, newest first.
+    index('audit_entries_actor_created_idx').on(
+      table.actorAccountId,
+      table.createdAt.desc(),
+      table.id.desc(),
+    ),
+  ],
 );
 
 export type AuditEntry = typeof auditEntries.$inferSelect;

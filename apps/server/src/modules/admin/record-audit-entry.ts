@@ -1,6 +1,7 @@
 import type { AuditAction, AuditedBulkAction } from '@latchkey/contracts';
 import { auditEntries, type OwnerAccount } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { auditActorColumns } from './audit-actor-columns.ts';
 
 type AuditedState = Pick<OwnerAccount, 'role' | 'permissions' | 'isActive'>;
 
@@ -24,8 +25,7 @@ export async function recordAuditEntry({
   };
 }): Promise<void> {
   await ctx.db.insert(auditEntries).values({
-    actorAccountId: ctx.account.id,
-    actorEmail: ctx.account.email,
+    ...auditActorColumns(ctx),
     action: input.action,
     targetAccountId: input.target.id,
     targetEmail: input.target.email,
@@ -47,8 +47,7 @@ export async function recordBulkActionAuditEntry({
   input: AuditedBulkAction;
 }): Promise<void> {
   await ctx.db.insert(auditEntries).values({
-    actorAccountId: ctx.account.id,
-    actorEmail: ctx.account.email,
+    ...auditActorColumns(ctx),
     action: 'end_users_bulk_action',
     targetAccountId: ctx.account.id,
     targetEmail: ctx.account.email,

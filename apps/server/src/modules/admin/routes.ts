@@ -2,10 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import {
   adminUserListQuerySchema,
   adminUserParamsSchema,
-  auditedAccountStateSchema,
-  auditedApiTokenSchema,
-  auditedManagementWriteSchema,
-  auditedBulkActionSchema,
   auditListQuerySchema,
   siteOverviewQuerySchema,
   updateAdminUserRequestSchema,
@@ -15,13 +11,13 @@ import {
   type SiteOverviewRow,
 } from '@latchkey/contracts';
 import type { AppDependencies } from '../../app.ts';
-import type { AuditEntry as AuditEntryRow } from '../../db/schema/index.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { deleteSiteAccount } from './delete-site-account.ts';
 import { getSiteOverview } from './get-site-overview.ts';
 import { listAuditEntries } from './list-audit-entries.ts';
 import { listSiteAccounts } from './list-site-accounts.ts';
+import { toAuditEntryResponse } from './to-audit-entry-response.ts';
 import { toAdminUserResponse } from './to-admin-user-response.ts';
 import { updateSiteAccount } from './update-site-account.ts';
 
@@ -63,24 +59,7 @@ export function registerAdminRoutes(
     const query = parseInput(auditListQuerySchema, request.query);
     const page = await listAuditEntries({ ctx: request.owner!, input: query });
     setPagingHeaders(reply, query, page);
-    return page.rows.map((entry) => ({
-      id: entry.id,
-      actor: { id: entry.actorAccountId, email: entry.actorEmail },
-      action: entry.action,
-      target: { id: entry.targetAccountId, email: entry.targetEmail },
-      ...auditedChangeOf(entry),
-      ...(entry.actorTokenId
-        ? {
-            actorToken: {
-              id: entry.actorTokenId,
-              name: entry.actorTokenName ?? '',
-              prefix: entry.actorTokenPrefix ?? '',
-            },
-            ipAddress: entry.ipAddress,
-          }
-        : {}),
-      createdAt: entry.createdAt.toISOString(),
-    }));
+    return page.rows.map(toAuditEntryResponse);
   });
 
   app.get('/api/admin/overview', async (request, reply): Promise<SiteOverviewRow[]> => {
@@ -100,28 +79,4 @@ export function registerAdminRoutes(
       lastActivityAt: row.lastActivityAt?.toISOString() ?? null,
     }));
   });
-}
-
-/** An entry's change, in the shape its action records it. */
-function auditedChangeOf(
-  entry: AuditEntryRow,
-): Pick<AuditEntry, 'before' | 'after' | 'bulkAction' | 'apiToken' | 'managementWrite'> {
-  switch (entry.action) {
-    case 'end_users_bulk_action':
-      return { before: null, after: null, bulkAction: auditedBulkActionSchema.parse(entry.after) };
-    case 'management_write':
-      return {
-        before: null,
-        after: null,
-        managementWrite: auditedManagementWriteSchema.parse(entry.after),
-      };
-    case 'api_token_created':
-    case 'api_token_revoked':
-      return { before: null, after: null, apiToken: auditedApiTokenSchema.parse(entry.after) };
-    default:
-      return {
-        before: entry.before ? auditedAccountStateSchema.parse(entry.before) : null,
-        after: entry.after ? auditedAccountStateSchema.parse(entry.after) : null,
-      };
-  }
 }

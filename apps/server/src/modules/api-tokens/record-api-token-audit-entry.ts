@@ -1,6 +1,7 @@
 import type { AuditedApiToken } from '@latchkey/contracts';
 import { auditEntries, type ApiTokenRow } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { auditActorColumns } from '../admin/audit-actor-columns.ts';
 
 /**
  * A token's creation or revocation in the audit trail (issue 27), written in the caller's
@@ -24,8 +25,7 @@ export async function recordApiTokenAuditEntry({
     applicationIds: token.applicationIds,
   };
   await ctx.db.insert(auditEntries).values({
-    actorAccountId: ctx.account.id,
-    actorEmail: ctx.account.email,
+    ...auditActorColumns(ctx),
     action,
     targetAccountId: ctx.account.id,
     targetEmail: ctx.account.email,

@@ -409,7 +409,14 @@ describe('owner API: applications', () => {
       events.onChange(() => {
         throw new Error('a broken listener must not break the others or the request');
       });
-      const ctx = { db, log: testApp.app.log, clock, account: account!, applicationEvents: events };
+      const ctx = {
+        db,
+        log: testApp.app.log,
+        clock,
+        account: account!,
+        actor: { token: null, ipAddress: '127.0.0.1' },
+        applicationEvents: events,
+      };
       const application = await insertApplication(db, owner.accountId);
 
       await updateApplication({

@@ -95,5 +95,11 @@ describe('ownedApplicationIds: the owner filter of statements on tables keyed by
 });
 
 function contextOf(database: TestDatabase, account: OwnerAccount): OwnerContext {
-  return { db: database.db, log: pino({ level: 'silent' }), clock: systemClock, account };
+  return {
+    db: database.db,
+    log: pino({ level: 'silent' }),
+    clock: systemClock,
+    account,
+    actor: { token: null, ipAddress: '127.0.0.1' },
+  };
 }

@@ -108,9 +108,11 @@ export function createManagementGuard(deps: {
       ctx,
       input: { tokenId: caller.token.id, ipAddress, isWrite: !readMethods.has(request.method) },
     });
+    const { id, name, prefix } = caller.token;
     request.management = {
       ...ctx,
       account: caller.account,
+      actor: { token: { id, name, prefix }, ipAddress },
       token: caller.token,
       ipAddress,
       serverSecret: deps.config.serverSecret,

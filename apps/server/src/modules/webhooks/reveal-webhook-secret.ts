@@ -8,7 +8,7 @@ export async function revealWebhookSecret({
   ctx,
   input,
 }: {
-  ctx: Pick<WebhookContext, 'db' | 'log' | 'clock' | 'account' | 'serverSecret'>;
+  ctx: Pick<WebhookContext, 'db' | 'log' | 'clock' | 'account' | 'actor' | 'serverSecret'>;
   input: { webhookId: number };
 }): Promise<WebhookSecretResponse> {
   const { webhook } = await loadOwnedWebhook({ ctx, input });

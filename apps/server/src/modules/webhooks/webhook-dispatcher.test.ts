@@ -390,7 +390,13 @@ describe('webhook delivery, end to end over a real socket', () => {
       .select()
       .from(ownerAccounts)
       .where(eq(ownerAccounts.id, ownerAccountId));
-    const ctx = { db: db(), log: testApp.app.log, clock: systemClock, account: account! };
+    const ctx = {
+      db: db(),
+      log: testApp.app.log,
+      clock: systemClock,
+      account: account!,
+      actor: { token: null, ipAddress: '127.0.0.1' },
+    };
     await expect(
       retryWebhookDelivery({ ctx, input: { deliveryId: failed!.id, webhookId: hook.id + 1000 } }),
     ).rejects.toThrow();
@@ -428,7 +434,13 @@ describe('webhook delivery, end to end over a real socket', () => {
       .select()
       .from(ownerAccounts)
       .where(eq(ownerAccounts.id, ownerAccountId));
-    const ctx = { db: db(), log: testApp.app.log, clock: systemClock, account: account! };
+    const ctx = {
+      db: db(),
+      log: testApp.app.log,
+      clock: systemClock,
+      account: account!,
+      actor: { token: null, ipAddress: '127.0.0.1' },
+    };
     const retry = () =>
       retryWebhookDelivery({ ctx, input: { deliveryId: inFlight!.id, webhookId: hook.id } });
     await expect(retry()).rejects.toMatchObject({
