@@ -1,6 +1,7 @@
 import type { CreateAppUserInput } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
 import { setUserHwid } from '../devices/set-user-hwid.ts';
@@ -8,7 +9,8 @@ import { toAppUserWriteError } from './owned-app-user.ts';
 
 /**
  * A new end user of one of the owner's applications; the username is unique per application.
- * A HWID given here is the user's first device (issue 24), added in the same transaction.
+ * A HWID given here is the user's first device (issue 24), added in the same transaction,
+ * as is the audit entry (its password redacted).
  */
 export async function createAppUser({
   ctx,
@@ -37,9 +39,20 @@ export async function createAppUser({
         })
         .returning();
       if (!created) throw new Error('insert returned no row');
-      return user.hwid === null
-        ? { user: created, events: null }
-        : setUserHwid(tx, created, user.hwid, now);
+      const outcome =
+        user.hwid === null
+          ? { user: created, events: null }
+          : await setUserHwid(tx, created, user.hwid, now);
+      await recordOwnerWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'end_user_created',
+          application: { id: application.id, name: application.name },
+          target: { kind: 'end_user', id: created.id, label: created.username },
+          change: user,
+        },
+      });
+      return outcome;
     });
     if (outcome.events) noteDeviceEvents(ctx, outcome.events);
     return outcome.user;

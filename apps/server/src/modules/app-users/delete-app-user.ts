@@ -1,4 +1,5 @@
 import { appUsers } from '../../db/schema/index.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import {
   announceEndUserChange,
   appUserNotFound,
@@ -7,7 +8,10 @@ import {
   type EndUserChangeContext,
 } from './owned-app-user.ts';
 
-/** Deletes an end user; their client sessions cascade, their activity logs keep the username. */
+/**
+ * Deletes an end user, with its audit entry in the same transaction; their client sessions
+ * cascade, their activity logs keep the username.
+ */
 export async function deleteAppUser({
   ctx,
   input,
@@ -15,10 +19,22 @@ export async function deleteAppUser({
   ctx: EndUserChangeContext;
   input: AppUserIds;
 }): Promise<void> {
-  const [deleted] = await ctx.db
-    .delete(appUsers)
-    .where(ownedAppUserWhere(ctx, input))
-    .returning({ id: appUsers.id });
+  const deleted = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(appUsers)
+      .where(ownedAppUserWhere(ctx, input))
+      .returning({ id: appUsers.id, username: appUsers.username });
+    if (!row) return undefined;
+    await recordOwnerWrite({
+      ctx: { ...ctx, db: tx },
+      input: {
+        action: 'end_user_deleted',
+        application: { id: input.applicationId },
+        target: { kind: 'end_user', id: row.id, label: row.username },
+      },
+    });
+    return row;
+  });
   if (!deleted) throw await appUserNotFound(ctx, input);
   await announceEndUserChange(ctx, input);
 }

@@ -1,10 +1,11 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { USERNAME_TAKEN } from '@latchkey/contracts';
+import { USERNAME_TAKEN, type OwnerWriteAction } from '@latchkey/contracts';
 import { applications, appUserSessions, appUsers, type AppUser } from '../../db/schema/index.ts';
 import type { Database } from '../../db/client.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { isInGoodStanding } from '../client-api/client-outcomes.ts';
@@ -87,6 +88,7 @@ const USERNAME_INDEX = 'app_users_application_username_idx';
  * rethrown without the statement's parameters, which can include a password hash.
  */
 export function toAppUserWriteError(error: unknown): Error {
+  if (error instanceof AppError) return error;
   if (isUniqueViolation(error, USERNAME_INDEX)) return new AppError('CONFLICT', USERNAME_TAKEN);
   return redactDatabaseError(error);
 }
@@ -94,14 +96,19 @@ export function toAppUserWriteError(error: unknown): Error {
 /**
  * Updates one of the owner's end users (and its updatedAt), or throws the right 404. A user
  * it leaves out of good standing loses their open sessions (endSessionsOutOfStanding).
- * `alsoInTransaction` runs after the update, with the user's row locked by it (a change of
- * the user's devices); it answers the user as it then stands.
+ * `alsoInTransaction` runs after the update, with the user's row locked by it (a change of the
+ * user's devices); it answers the user as it then stands. The audit entry is written last in
+ * the same transaction, so the change and its entry are committed together.
  */
 export async function updateOwnedAppUser(
   ctx: EndUserChangeContext,
   ids: AppUserIds,
   values: Partial<typeof appUsers.$inferInsert>,
-  alsoInTransaction?: (tx: Database, user: AppUser, now: Date) => Promise<AppUser>,
+  options: {
+    /** The change to record, or a function that tells it once alsoInTransaction has run. */
+    audit: { action: OwnerWriteAction; change: unknown };
+    alsoInTransaction?: (tx: Database, user: AppUser, now: Date) => Promise<AppUser>;
+  },
 ): Promise<AppUser> {
   const now = ctx.clock.now();
   let user: AppUser | undefined;
@@ -112,8 +119,24 @@ export async function updateOwnedAppUser(
         .set({ ...values, updatedAt: now })
         .where(ownedAppUserWhere(ctx, ids))
         .returning();
-      if (updated) await endSessionsOutOfStanding(tx, [updated], now);
-      return updated && alsoInTransaction ? alsoInTransaction(tx, updated, now) : updated;
+      if (!updated) return undefined;
+      await endSessionsOutOfStanding(tx, [updated], now);
+      const current = options.alsoInTransaction
+        ? await options.alsoInTransaction(tx, updated, now)
+        : updated;
+      await recordOwnerWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: options.audit.action,
+          application: { id: ids.applicationId },
+          target: { kind: 'end_user', id: current.id, label: current.username },
+          change:
+            typeof options.audit.change === 'function'
+              ? (options.audit.change as () => unknown)()
+              : options.audit.change,
+        },
+      });
+      return current;
     });
   } catch (error) {
     throw toAppUserWriteError(error);

@@ -13,5 +13,10 @@ export async function pauseAppUser({
   ctx: EndUserChangeContext;
   input: AppUserIds;
 }): Promise<AppUser> {
-  return updateOwnedAppUser(ctx, input, { isPaused: true });
+  return updateOwnedAppUser(
+    ctx,
+    input,
+    { isPaused: true },
+    { audit: { action: 'end_user_paused', change: { isPaused: true } } },
+  );
 }

@@ -1,11 +1,13 @@
 import type { AppUser } from '../../db/schema/index.ts';
-import type { DeviceChangeContext } from '../devices/device-change-context.ts';
-import { releaseUserDevices } from '../devices/release-user-devices.ts';
+import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
+import { setUserHwid } from '../devices/set-user-hwid.ts';
 import { updateOwnedAppUser, type AppUserIds } from './owned-app-user.ts';
 
 /**
  * The seed's "Reset HWID": releases every device of the user (issue 24), so with HWID lock on
- * the next login binds whichever device it is; the sessions of those devices end.
+ * the next login binds whichever device it is; the sessions of those devices end. One
+ * transaction with its audit entry: the user's row is locked by the update before the
+ * devices go, as a binding login locks it. The answer is the user as the console shows it.
  */
 export async function resetAppUserHwid({
   ctx,
@@ -14,7 +16,24 @@ export async function resetAppUserHwid({
   ctx: DeviceChangeContext;
   input: AppUserIds;
 }): Promise<AppUser> {
-  await releaseUserDevices({ ctx, input });
-  // The answer is the user as the console shows it: summary refreshed, updatedAt bumped.
-  return updateOwnedAppUser(ctx, input, {});
+  let released = 0;
+  const written: Parameters<typeof noteDeviceEvents>[1] = { records: [], queuedDeliveries: 0 };
+  const user = await updateOwnedAppUser(
+    ctx,
+    input,
+    {},
+    {
+      audit: { action: 'end_user_hwid_reset', change: () => ({ released }) },
+      alsoInTransaction: async (tx, updated, now) => {
+        const outcome = await setUserHwid(tx, updated, null, now);
+        released = outcome.events.records.filter(
+          (record) => record.event === 'device_released',
+        ).length;
+        Object.assign(written, outcome.events);
+        return outcome.user;
+      },
+    },
+  );
+  noteDeviceEvents(ctx, written);
+  return user;
 }

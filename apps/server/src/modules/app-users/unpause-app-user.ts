@@ -12,5 +12,10 @@ export async function unpauseAppUser({
   ctx: EndUserChangeContext;
   input: AppUserIds;
 }): Promise<AppUser> {
-  return updateOwnedAppUser(ctx, input, { isPaused: false });
+  return updateOwnedAppUser(
+    ctx,
+    input,
+    { isPaused: false },
+    { audit: { action: 'end_user_unpaused', change: { isPaused: false } } },
+  );
 }

@@ -34,13 +34,18 @@ export async function updateAppUser({
       expiresAt: changes.expiresAt,
       ...(password === undefined ? {} : { passwordHash: await hashPassword(password) }),
     },
-    hwid === undefined
-      ? undefined
-      : async (tx, updated, now) => {
-          const outcome = await setUserHwid(tx, updated, hwid, now);
-          deviceEvents = outcome.events;
-          return outcome.user;
-        },
+    {
+      // Every field asked for, a new password as "[redacted]" (redactAuditedChange).
+      audit: { action: 'end_user_updated', change: input.changes },
+      alsoInTransaction:
+        hwid === undefined
+          ? undefined
+          : async (tx, updated, now) => {
+              const outcome = await setUserHwid(tx, updated, hwid, now);
+              deviceEvents = outcome.events;
+              return outcome.user;
+            },
+    },
   );
   if (deviceEvents) noteDeviceEvents(ctx, deviceEvents);
   return user;

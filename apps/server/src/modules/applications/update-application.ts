@@ -3,6 +3,7 @@ import { APP_FILE_NOT_FOUND, type UpdateApplicationInput } from '@latchkey/contr
 import { appFiles, applications, type Application } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { endSessions } from '../client-api/end-sessions.ts';
 import type { ApplicationEvents } from './application-events.ts';
 import {
@@ -14,7 +15,8 @@ import {
 
 /**
  * Applies the given settings (absent fields stay as they are) and bumps updatedAt. Turning
- * the application off ends all its open client sessions in the same transaction.
+ * the application off ends all its open client sessions in the same transaction, where the
+ * audit entry is written too; caches hear of the change once it is committed.
  */
 export async function updateApplication({
   ctx,
@@ -74,9 +76,19 @@ export async function updateApplication({
       })
       .where(ownedApplicationWhere(ctx, input.applicationId))
       .returning();
-    if (updated && !updated.isActive) {
+    if (!updated) return undefined;
+    if (!updated.isActive) {
       await endSessions(tx, { applicationId: updated.id }, 'owner', now);
     }
+    await recordOwnerWrite({
+      ctx: { ...ctx, db: tx },
+      input: {
+        action: 'application_updated',
+        application: { id: updated.id, name: updated.name },
+        target: { kind: 'application', id: updated.id, label: updated.name },
+        change: changes,
+      },
+    });
     return updated;
   });
   if (!application) throw notFound(APPLICATION_NOT_FOUND);

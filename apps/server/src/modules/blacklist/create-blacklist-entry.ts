@@ -9,12 +9,14 @@ import type { OwnerContext } from '../../http/request-context.ts';
 import { normalizeIpAddress } from '../../lib/client-ip.ts';
 import { AppError } from '../../lib/errors.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { recordBlacklistWrite } from './record-blacklist-write.ts';
 import { toBlacklistEntryResponse } from './to-blacklist-entry-response.ts';
 
 /**
  * Blocks an IP, username, e-mail or HWID for one of the owner's applications or (no
  * applicationId) all of them. Takes effect on the next client request: the client API reads
- * the blacklist from the database on every login and registration.
+ * the blacklist from the database on every login and registration. The audit entry is
+ * written in the same transaction.
  */
 export async function createBlacklistEntry({
   ctx,
@@ -49,19 +51,26 @@ export async function createBlacklistEntry({
     .limit(1);
   if (duplicate) throw new AppError('CONFLICT', BLACKLIST_DUPLICATE);
 
-  const [entry] = await ctx.db
-    .insert(blacklistEntries)
-    .values({
-      ownerAccountId: ctx.account.id,
-      applicationId: application?.id ?? null,
-      type: input.type,
-      value,
-      reason: input.reason,
-      isActive: true,
-      createdAt: ctx.clock.now(),
-    })
-    .returning();
-  if (!entry) throw new Error('insert returned no row');
+  const entry = await ctx.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(blacklistEntries)
+      .values({
+        ownerAccountId: ctx.account.id,
+        applicationId: application?.id ?? null,
+        type: input.type,
+        value,
+        reason: input.reason,
+        isActive: true,
+        createdAt: ctx.clock.now(),
+      })
+      .returning();
+    if (!created) throw new Error('insert returned no row');
+    await recordBlacklistWrite({
+      ctx: { ...ctx, db: tx },
+      input: { action: 'blacklist_entry_created', entry: created },
+    });
+    return created;
+  });
   ctx.log.info({ blacklistEntryId: entry.id, type: entry.type }, 'blacklist entry created');
   return toBlacklistEntryResponse(entry, application?.name ?? null);
 }

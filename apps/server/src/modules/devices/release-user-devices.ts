@@ -1,6 +1,7 @@
 import { DEVICE_NOT_FOUND } from '@latchkey/contracts';
 import { appUsers } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import {
   announceEndUserChange,
   appUserNotFound,
@@ -14,7 +15,7 @@ import { releaseDevices } from './release-devices.ts';
  * The owner releases one device of a user (`deviceId`), or all of them: the user can log in
  * from another machine at once, and the sessions started from the released devices end.
  * The user's row is locked first, as a binding login locks it, so a release and a binding
- * never count seats from two different pictures.
+ * never count seats from two different pictures. The audit entry is in the same transaction.
  */
 export async function releaseUserDevices({
   ctx,
@@ -31,7 +32,7 @@ export async function releaseUserDevices({
       .where(ownedAppUserWhere(ctx, input))
       .for('update', { of: appUsers });
     if (!user) return null;
-    return releaseDevices(tx, {
+    const released = await releaseDevices(tx, {
       applicationId: input.applicationId,
       appUserId: user.id,
       username: user.username,
@@ -40,6 +41,22 @@ export async function releaseUserDevices({
       ipAddress: null,
       now,
     });
+    // Nothing released is nothing written: no entry.
+    if (released.released.length > 0) {
+      await recordOwnerWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'end_user_devices_released',
+          application: { id: input.applicationId },
+          target: { kind: 'end_user', id: user.id, label: user.username },
+          change: {
+            ...(input.deviceId === undefined ? { all: true } : { deviceId: input.deviceId }),
+            released: released.released.length,
+          },
+        },
+      });
+    }
+    return released;
   });
   if (!outcome) throw await appUserNotFound(ctx, input);
   if (input.deviceId !== undefined && outcome.released.length === 0) {

@@ -1,6 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { licenseKeys, type LicenseKey } from '../../db/schema/index.ts';
 import type { Database } from '../../db/client.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import {
@@ -23,8 +24,9 @@ export interface LicenseBanContext extends LicenseContext {
  * Bans a key (again: only the reason changes). An unused key can no longer be redeemed; a used key's grant is taken back (its
  * days come off the subscription it extended, or a lifetime grant ends) and nothing else of the
  * user changes. If that leaves the user with no active subscription in an application that
- * requires one, their sessions end in the same transaction, as pausing does. The ban is an
- * activity and webhook event, written before the answer.
+ * requires one, their sessions end in the same transaction, as pausing does, and its audit
+ * entry is written there too. The ban is an activity and webhook event, written before the
+ * answer.
  */
 export async function banLicense({
   ctx,
@@ -46,6 +48,16 @@ export async function banLicense({
       })
       .where(and(ownedLicenseWhere(ctx, input), ne(licenseKeys.state, 'banned')))
       .returning();
+    const audit = (key: { id: string; display: string }) =>
+      recordOwnerWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'license_key_banned',
+          application: { id: input.applicationId },
+          target: { kind: 'license_key', id: key.id, label: key.display },
+          change: { reason: input.reason },
+        },
+      });
     if (!row) {
       // Already banned (or not the owner's): a repeated ban only updates the reason, so a
       // shop or bot retrying the call is harmless. Nothing is taken back twice.
@@ -53,8 +65,10 @@ export async function banLicense({
         .update(licenseKeys)
         .set({ bannedReason: input.reason })
         .where(and(ownedLicenseWhere(ctx, input), eq(licenseKeys.state, 'banned')))
-        .returning({ id: licenseKeys.id });
-      return again ? 'already-banned' : null;
+        .returning({ id: licenseKeys.id, display: licenseKeys.display });
+      if (!again) return null;
+      await audit(again);
+      return 'already-banned';
     }
     if (row.wasUsed && row.subscriptionId) {
       await takeBackGrant(tx, {
@@ -72,6 +86,7 @@ export async function banLicense({
         );
       }
     }
+    await audit(row);
     return row;
   });
   if (!banned) throw await licenseNotFound(ctx, input);
@@ -132,6 +147,15 @@ export async function unbanLicense({
         now,
       });
     }
+    await recordOwnerWrite({
+      ctx: { ...ctx, db: tx },
+      input: {
+        action: 'license_key_unbanned',
+        application: { id: input.applicationId },
+        target: { kind: 'license_key', id: row.id, label: row.display },
+        change: { state: row.state },
+      },
+    });
     return row;
   });
   if (!unbanned) {

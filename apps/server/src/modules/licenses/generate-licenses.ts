@@ -9,6 +9,7 @@ import {
 import { licenseKeys, plans } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { generateLicenseKey } from '../../lib/license-key-generator.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import type { LicenseContext } from './license-context.ts';
 import {
@@ -22,10 +23,11 @@ import {
 const ROWS_PER_INSERT = 2_000;
 
 /**
- * Mints `count` keys of one plan in one transaction: all of them or none. The answer is the
- * only time the keys travel whole without an explicit reveal, so the owner can hand them to a
- * shop. A collision of two random keys (80 bits at least: never seen in practice) is skipped
- * by the unique digest index and made up with fresh keys, so the count is always exact.
+ * Mints `count` keys of one plan in one transaction, with its audit entry: all of them or
+ * none. The answer is the only time the keys travel whole without an explicit reveal, so the
+ * owner can hand them to a shop. A collision of two random keys (80 bits at least: never seen
+ * in practice) is skipped by the unique digest index and made up with fresh keys, so the
+ * count is always exact.
  */
 export async function generateLicenses({
   ctx,
@@ -37,7 +39,7 @@ export async function generateLicenses({
   const application = await loadOwnedApplication({ ctx, input });
   const { request } = input;
   const [plan] = await ctx.db
-    .select({ id: plans.id, isArchived: plans.isArchived })
+    .select({ id: plans.id, name: plans.name, isArchived: plans.isArchived })
     .from(plans)
     .where(and(eq(plans.id, request.planId), eq(plans.applicationId, application.id)));
   if (!plan) throw notFound(PLAN_NOT_FOUND);
@@ -73,6 +75,17 @@ export async function generateLicenses({
         .returning({ id: licenseKeys.id, keyDigest: licenseKeys.keyDigest });
       for (const row of inserted) minted.push({ id: row.id, key: byDigest.get(row.keyDigest)! });
     }
+    // The request's settings, never the keys: their text is a bearer secret.
+    const { planId: _planId, ...settings } = request;
+    await recordOwnerWrite({
+      ctx: { ...ctx, db: tx },
+      input: {
+        action: 'license_keys_generated',
+        application: { id: application.id, name: application.name },
+        target: { kind: 'plan', id: plan.id, label: plan.name },
+        change: settings,
+      },
+    });
     return minted;
   });
   // Never the keys themselves: a log line is not where a bearer secret may go.

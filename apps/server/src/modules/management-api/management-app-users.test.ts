@@ -311,28 +311,32 @@ describe('management API: end users, idempotent writes and the audit trail', () 
       headers: owner.headers,
     });
     expect(audit.body).not.toContain('never-in-the-trail');
+    // Each verb writes its own entry, in the transaction of its write; reads write none.
     const entries = auditEntryListSchema
       .parse(audit.json())
-      .filter(
-        (entry) =>
-          entry.managementWrite?.path.includes(user.id) ||
-          entry.managementWrite?.changes?.username === 'audited',
-      );
-    expect(entries.map((entry) => entry.managementWrite!.operation).sort()).toEqual([
-      'POST /api/manage/v1/applications/{id}/users',
-      'POST /api/manage/v1/applications/{id}/users/{userId}/pause',
+      .filter((entry) => entry.ownerWrite?.target.id === user.id);
+    expect(entries.map((entry) => entry.action).sort()).toEqual([
+      'end_user_created',
+      'end_user_paused',
     ]);
     for (const entry of entries) {
-      expect(entry.action).toBe('management_write');
       expect(entry.actor.id).toBe(owner.accountId);
       expect(entry.actorToken).toEqual({ id: shop.id, name: 'Sellix shop', prefix: shop.prefix });
       expect(entry.ipAddress).toBe('203.0.113.9');
+      expect(entry.ownerWrite!.application).toEqual({
+        id: application.id,
+        name: application.name,
+      });
+      expect(entry.ownerWrite!.target).toEqual({
+        kind: 'end_user',
+        id: user.id,
+        label: 'audited',
+      });
     }
-    const creation = entries.find((entry) => entry.managementWrite!.status === 201)!;
-    expect(creation.managementWrite!.changes).toEqual({
+    const creation = entries.find((entry) => entry.action === 'end_user_created')!;
+    expect(creation.ownerWrite!.change).toMatchObject({
       username: 'audited',
       password: '[redacted]',
     });
-    expect(creation.managementWrite!.summary).toBe('Create an end user');
   });
 });

@@ -13,13 +13,13 @@ import { problemOf } from '../../http/problem-details.ts';
 import { routeContracts } from '../../http/route-contracts.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { createSecretSealer } from '../../lib/secret-sealing.ts';
+import { auditActorColumns } from '../admin/audit-actor-columns.ts';
+import { redactAuditedChange } from '../admin/redact-audited-change.ts';
 import type { ManagementContext } from './management-guard.ts';
 
 /** How long a retry waits for the first request with its key before answering 409. */
 export const IDEMPOTENCY_WAIT_MS = 10_000;
 const POLL_MS = 25;
-
-const SECRET_FIELD = /password|secret|token/i;
 
 /**
  * A kept answer can hold secrets we issue (a generated licence key's whole text), and bearer
@@ -34,23 +34,34 @@ export interface WriteAnswer {
 }
 
 /**
- * A management API write, done at most once per Idempotency-Key and written to the audit
- * trail (issue 27). The key is claimed by inserting its row before the work: of two identical
- * requests racing, one inserts and works, the other waits for that answer and repeats it
- * (409 if it takes longer than IDEMPOTENCY_WAIT_MS). The same key with another method, path
- * or body is a 422. A refusal (4xx) is kept and repeated like a success; a server fault frees
- * the key, so a retry does the work. The audit entry names the token and the address, with the
- * request's fields (secrets redacted), and is written before the answer leaves.
+ * A management API write, done at most once per Idempotency-Key (issue 27). The key is
+ * claimed by inserting its row before the work: of two identical requests racing, one inserts
+ * and works, the other waits for that answer and repeats it (409 if it takes longer than
+ * IDEMPOTENCY_WAIT_MS). The same key with another method, path or body is a 422. A refusal
+ * (4xx) is kept and repeated like a success; a server fault frees the key, so a retry does the
+ * work.
+ *
+ * The audit entry is the verb's: each owner verb writes it in the transaction of its write,
+ * naming the token and the address (ctx.actor), so a write and its entry stand or fall
+ * together. `auditAfterWork` is for verbs that do not record one themselves (the KeyAuth
+ * import's upload and start): an entry with the request's redacted fields is then written
+ * once the work is done, before the answer.
  */
 export async function answerManagementWrite(
   request: FastifyRequest,
   reply: FastifyReply,
   work: () => Promise<WriteAnswer>,
+  options: { auditAfterWork?: boolean } = {},
 ): Promise<FastifyReply> {
   const ctx = request.management!;
   const { serverSecret } = ctx;
+  const doWrite = async (): Promise<WriteAnswer> => {
+    const answer = await work();
+    if (options.auditAfterWork) await recordManagementWrite(ctx, request, answer.status);
+    return answer;
+  };
   const key = idempotencyKeyOf(request);
-  if (key === null) return send(reply, await doWrite(ctx, request, work));
+  if (key === null) return send(reply, await doWrite());
 
   // An uploaded file (a KeyAuth import) is hashed as its bytes, not as a JSON rendering of them.
   const body =
@@ -64,7 +75,7 @@ export async function answerManagementWrite(
 
   let answer: WriteAnswer;
   try {
-    answer = await doWrite(ctx, request, work);
+    answer = await doWrite();
   } catch (error) {
     if (!(error instanceof AppError) || error.statusCode >= 500) {
       await ctx.db.delete(idempotencyKeys).where(keyWhere(ctx, key));
@@ -76,16 +87,6 @@ export async function answerManagementWrite(
   }
   await storeAnswer(ctx, key, answer, 'application/json; charset=utf-8');
   return send(reply, answer);
-}
-
-async function doWrite(
-  ctx: ManagementContext,
-  request: FastifyRequest,
-  work: () => Promise<WriteAnswer>,
-): Promise<WriteAnswer> {
-  const answer = await work();
-  await recordManagementWrite(ctx, request, answer.status);
-  return answer;
 }
 
 function send(reply: FastifyReply, answer: WriteAnswer): FastifyReply {
@@ -175,7 +176,7 @@ async function storeAnswer(
     .where(keyWhere(ctx, key));
 }
 
-/** The audit entry of a write: the creator as actor, the token as the hand that did it. */
+/** The audit entry of a write whose verb records none: the creator as actor, with the token. */
 async function recordManagementWrite(
   ctx: ManagementContext,
   request: FastifyRequest,
@@ -187,33 +188,19 @@ async function recordManagementWrite(
     summary: routeContracts[`${request.method} ${routeUrl}`]?.summary ?? request.method,
     path: request.url.split('?')[0]!,
     status,
-    changes: redactedChanges(request.body),
+    // An uploaded file holds keys and password hashes: the trail notes its size only.
+    changes:
+      request.body instanceof Uint8Array
+        ? { fileBytes: request.body.byteLength }
+        : redactAuditedChange(request.body),
   };
   await ctx.db.insert(auditEntries).values({
-    actorAccountId: ctx.account.id,
-    actorEmail: ctx.account.email,
+    ...auditActorColumns(ctx),
     action: 'management_write',
     targetAccountId: ctx.account.id,
     targetEmail: ctx.account.email,
     before: null,
     after: { ...write },
-    actorTokenId: ctx.token.id,
-    actorTokenName: ctx.token.name,
-    actorTokenPrefix: ctx.token.prefix,
-    ipAddress: ctx.ipAddress,
     createdAt: ctx.clock.now(),
   });
-}
-
-/** The request's fields for the trail; a password, a secret or a token is never written. */
-function redactedChanges(body: unknown): Record<string, unknown> | null {
-  // An uploaded file holds keys and password hashes: the trail notes its size only.
-  if (body instanceof Uint8Array) return { fileBytes: body.byteLength };
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return null;
-  return Object.fromEntries(
-    Object.entries(body as Record<string, unknown>).map(([field, value]) => [
-      field,
-      SECRET_FIELD.test(field) ? '[redacted]' : value,
-    ]),
-  );
 }

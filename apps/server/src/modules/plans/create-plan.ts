@@ -1,6 +1,7 @@
 import type { CreatePlanInput, Plan as PlanResponse } from '@latchkey/contracts';
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { toPlanWriteError } from './owned-plan.ts';
 import { toPlanResponse } from './to-plan-response.ts';
@@ -8,7 +9,8 @@ import { toPlanResponse } from './to-plan-response.ts';
 /**
  * Adds a plan to one of the owner's applications. The contract has already trimmed the
  * texts and sorted the entitlements; a name the application already has (in any case) is
- * refused by the unique index, so two concurrent creations cannot both win.
+ * refused by the unique index, so two concurrent creations cannot both win. The audit entry
+ * is written in the same transaction.
  */
 export async function createPlan({
   ctx,
@@ -22,23 +24,35 @@ export async function createPlan({
   const now = ctx.clock.now();
   let plan;
   try {
-    [plan] = await ctx.db
-      .insert(plans)
-      .values({
-        applicationId: application.id,
-        name: input.plan.name,
-        durationDays: input.plan.durationDays,
-        entitlements: input.plan.entitlements,
-        description: input.plan.description,
-        maxDevices: input.plan.maxDevices,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    plan = await ctx.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(plans)
+        .values({
+          applicationId: application.id,
+          name: input.plan.name,
+          durationDays: input.plan.durationDays,
+          entitlements: input.plan.entitlements,
+          description: input.plan.description,
+          maxDevices: input.plan.maxDevices,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!created) throw new Error('insert returned no row');
+      await recordOwnerWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'plan_created',
+          application: { id: application.id, name: application.name },
+          target: { kind: 'plan', id: created.id, label: created.name },
+          change: input.plan,
+        },
+      });
+      return created;
+    });
   } catch (error) {
     throw toPlanWriteError(error);
   }
-  if (!plan) throw new Error('insert returned no row');
   ctx.log.info({ planId: plan.id, applicationId: application.id }, 'plan created');
   return toPlanResponse(plan);
 }

@@ -1,6 +1,7 @@
 import type { Plan as PlanResponse, UpdatePlanInput } from '@latchkey/contracts';
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { ownedPlanWhere, planNotFound, toPlanWriteError, type PlanIds } from './owned-plan.ts';
@@ -9,7 +10,8 @@ import { toPlanResponse } from './to-plan-response.ts';
 /**
  * Applies the given changes (absent fields stay as they are). Archiving is one of them: an
  * archived plan keeps its keys and subscriptions but gets no new keys, and can be restored.
- * A changed name or entitlements reach the holders' next verify at once.
+ * A changed name or entitlements reach the holders' next verify at once. The audit entry is
+ * written in the same transaction; the change is announced after it commits.
  */
 export async function updatePlan({
   ctx,
@@ -21,19 +23,32 @@ export async function updatePlan({
   const { changes } = input;
   let plan;
   try {
-    [plan] = await ctx.db
-      .update(plans)
-      .set({
-        name: changes.name,
-        durationDays: changes.durationDays,
-        entitlements: changes.entitlements,
-        description: changes.description,
-        maxDevices: changes.maxDevices,
-        isArchived: changes.archived,
-        updatedAt: ctx.clock.now(),
-      })
-      .where(ownedPlanWhere(ctx, input))
-      .returning();
+    plan = await ctx.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(plans)
+        .set({
+          name: changes.name,
+          durationDays: changes.durationDays,
+          entitlements: changes.entitlements,
+          description: changes.description,
+          maxDevices: changes.maxDevices,
+          isArchived: changes.archived,
+          updatedAt: ctx.clock.now(),
+        })
+        .where(ownedPlanWhere(ctx, input))
+        .returning();
+      if (!updated) return undefined;
+      await recordOwnerWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'plan_updated',
+          application: { id: input.applicationId },
+          target: { kind: 'plan', id: updated.id, label: updated.name },
+          change: changes,
+        },
+      });
+      return updated;
+    });
   } catch (error) {
     throw toPlanWriteError(error);
   }

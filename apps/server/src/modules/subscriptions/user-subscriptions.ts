@@ -16,6 +16,7 @@ import {
   type AppUserIds,
   type EndUserChangeContext,
 } from '../app-users/owned-app-user.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { endSessionsIfUnlicensed } from './extend-subscription.ts';
 
 /** A user's subscriptions with their plans, by plan name: what the owner and the client see. */
@@ -66,12 +67,49 @@ export function activeEntitlements(held: SubscriptionResponse[]): string[] {
   ].sort();
 }
 
-async function assertOwnedUser(ctx: EndUserChangeContext, ids: AppUserIds): Promise<void> {
+async function assertOwnedUser(
+  ctx: EndUserChangeContext,
+  ids: AppUserIds,
+): Promise<{ id: string; username: string }> {
   const [user] = await ctx.db
-    .select({ id: appUsers.id })
+    .select({ id: appUsers.id, username: appUsers.username })
     .from(appUsers)
     .where(ownedAppUserWhere(ctx, ids));
   if (!user) throw await appUserNotFound(ctx, ids);
+  return user;
+}
+
+/**
+ * The audit entry of a change of one user's subscription, in the change's transaction: the
+ * user is the target, the plan (by name, as it is now) part of the change.
+ */
+async function recordSubscriptionChange(
+  ctx: EndUserChangeContext,
+  input: {
+    action: 'subscription_granted' | 'subscription_updated' | 'subscription_removed';
+    ids: AppUserIds;
+    planId: string;
+    expiresAt?: Date | null;
+  },
+): Promise<void> {
+  const [names] = await ctx.db
+    .select({ username: appUsers.username, planName: plans.name })
+    .from(appUsers)
+    .innerJoin(plans, eq(plans.id, input.planId))
+    .where(eq(appUsers.id, input.ids.userId));
+  await recordOwnerWrite({
+    ctx,
+    input: {
+      action: input.action,
+      application: { id: input.ids.applicationId },
+      target: { kind: 'end_user', id: input.ids.userId, label: names?.username ?? null },
+      change: {
+        planId: input.planId,
+        planName: names?.planName ?? null,
+        ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt }),
+      },
+    },
+  });
 }
 
 /** GET …/users/:userId/subscriptions. */
@@ -113,13 +151,19 @@ export async function grantSubscription({
         ? null
         : new Date(now.getTime() + plan.durationDays * 86_400_000);
   try {
-    await ctx.db.insert(subscriptions).values({
-      applicationId: input.applicationId,
-      appUserId: input.userId,
-      planId: plan.id,
-      expiresAt,
-      createdAt: now,
-      updatedAt: now,
+    await ctx.db.transaction(async (tx) => {
+      await tx.insert(subscriptions).values({
+        applicationId: input.applicationId,
+        appUserId: input.userId,
+        planId: plan.id,
+        expiresAt,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await recordSubscriptionChange(
+        { ...ctx, db: tx },
+        { action: 'subscription_granted', ids: input, planId: plan.id, expiresAt },
+      );
     });
   } catch (error) {
     if (isUniqueViolation(error, 'subscriptions_user_plan_idx')) {
@@ -164,13 +208,21 @@ export async function updateSubscription({
       .update(subscriptions)
       .set({ expiresAt: input.expiresAt ? new Date(input.expiresAt) : null, updatedAt: now })
       .where(ownedSubscriptionWhere(ctx, input))
-      .returning({ id: subscriptions.id });
-    if (row)
-      await endSessionsIfUnlicensed(
-        tx,
-        { applicationId: input.applicationId, appUserId: input.userId },
-        now,
-      );
+      .returning({
+        id: subscriptions.id,
+        planId: subscriptions.planId,
+        expiresAt: subscriptions.expiresAt,
+      });
+    if (!row) return undefined;
+    await endSessionsIfUnlicensed(
+      tx,
+      { applicationId: input.applicationId, appUserId: input.userId },
+      now,
+    );
+    await recordSubscriptionChange(
+      { ...ctx, db: tx },
+      { action: 'subscription_updated', ids: input, planId: row.planId, expiresAt: row.expiresAt },
+    );
     return row;
   });
   if (!updated) throw await subscriptionNotFound(ctx, input);
@@ -191,13 +243,17 @@ export async function deleteSubscription({
     const [row] = await tx
       .delete(subscriptions)
       .where(ownedSubscriptionWhere(ctx, input))
-      .returning({ id: subscriptions.id });
-    if (row)
-      await endSessionsIfUnlicensed(
-        tx,
-        { applicationId: input.applicationId, appUserId: input.userId },
-        now,
-      );
+      .returning({ id: subscriptions.id, planId: subscriptions.planId });
+    if (!row) return undefined;
+    await endSessionsIfUnlicensed(
+      tx,
+      { applicationId: input.applicationId, appUserId: input.userId },
+      now,
+    );
+    await recordSubscriptionChange(
+      { ...ctx, db: tx },
+      { action: 'subscription_removed', ids: input, planId: row.planId },
+    );
     return row;
   });
   if (!deleted) throw await subscriptionNotFound(ctx, input);

@@ -3,6 +3,7 @@ import { webhooks } from '../../db/schema/index.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { assertWebhookUrlAllowed } from './assert-webhook-url-allowed.ts';
+import { recordWebhookWrite } from './record-webhook-write.ts';
 import { toWebhookResponse } from './to-webhook-response.ts';
 import type { WebhookContext } from './webhook-context.ts';
 import {
@@ -17,7 +18,8 @@ import { encryptWebhookSecret } from './webhook-secret-crypto.ts';
  * Saves a webhook for all the owner's applications or one of them. Without a secret one is
  * generated, so every JSON delivery is signed. The answer is the only one that carries the
  * secret in full (the owner is about to paste it into their receiver); every later answer
- * masks it, and GET /api/webhooks/:id/secret reveals it on purpose.
+ * masks it, and GET /api/webhooks/:id/secret reveals it on purpose. The audit entry, in the
+ * same transaction, never holds it.
  */
 export async function createWebhook({
   ctx,
@@ -38,22 +40,29 @@ export async function createWebhook({
   const secret = input.secret ?? generateWebhookSecret();
   const now = ctx.clock.now();
 
-  const [webhook] = await ctx.db
-    .insert(webhooks)
-    .values({
-      ownerAccountId: ctx.account.id,
-      applicationId: application?.id ?? null,
-      url: input.url,
-      secretEncrypted: encryptWebhookSecret(secret, ctx.serverSecret),
-      secretHint: secretHintOf(secret),
-      events: [...new Set(input.events)],
-      format: input.format,
-      isActive: input.isActive,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  if (!webhook) throw new Error('insert returned no row');
+  const webhook = await ctx.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(webhooks)
+      .values({
+        ownerAccountId: ctx.account.id,
+        applicationId: application?.id ?? null,
+        url: input.url,
+        secretEncrypted: encryptWebhookSecret(secret, ctx.serverSecret),
+        secretHint: secretHintOf(secret),
+        events: [...new Set(input.events)],
+        format: input.format,
+        isActive: input.isActive,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .returning();
+    if (!created) throw new Error('insert returned no row');
+    await recordWebhookWrite({
+      ctx: { ...ctx, db: tx },
+      input: { action: 'webhook_created', webhook: created, change: input },
+    });
+    return created;
+  });
   ctx.log.info({ webhookId: webhook.id }, 'webhook created');
   return { ...toWebhookResponse(webhook, application?.name ?? null), secret };
 }
