@@ -18,7 +18,8 @@ export const FILE_URL_MESSAGES = {
 /**
  * POST /api/v1/file (issue 25): a short-lived URL for one of the application's files, for the
  * holder of a live session unless the file needs none. The URL carries its own proof
- * (download-token.ts), so the download needs no API key and no lookup of it; the size and
+ * (download-token.ts), so the download needs no API key and no lookup of it beyond the file's
+ * row and, for a session's URL, its user's standing (joined to that row); the size and
  * SHA-256 travel in this signed answer, so a client can refuse bytes a proxy changed. An
  * unknown file, another application's and an upload in progress answer alike. Each URL issued
  * counts as one download: a download manager resuming with Range fetches one URL many times.
@@ -45,9 +46,13 @@ export async function issueFileUrl({
     .from(appFiles)
     .where(ofThisApplication);
   if (!file) return notFound();
+  // The URL of a file that needs a session is bound to the session's user, so using it checks
+  // their standing again (download-token.ts).
+  let holderId: string | null = null;
   if (file.requiresSession) {
     const live = await loadLiveSession(ctx, input.session_token);
     if (live.refused) return live.refused;
+    holderId = live.session.userId;
   }
   const [counted] = await ctx.db
     .update(appFiles)
@@ -58,7 +63,12 @@ export async function issueFileUrl({
   if (!counted?.sha256) return notFound();
   const now = ctx.clock.now();
   const expiresAt = new Date((Math.floor(now.getTime() / 1000) + DOWNLOAD_URL_TTL_SECONDS) * 1000);
-  const token = createDownloadToken({ fileId, expiresAt, serverSecret: ctx.serverSecret });
+  const token = createDownloadToken({
+    fileId,
+    expiresAt,
+    serverSecret: ctx.serverSecret,
+    userId: holderId,
+  });
   return {
     success: true,
     message: FILE_URL_MESSAGES.issued,

@@ -14,6 +14,8 @@ import { parseByteRange } from './parse-byte-range.ts';
 
 export const DOWNLOAD_PATH_PREFIX = '/api/v1/downloads/';
 export const DOWNLOAD_LINK_REFUSED = 'This download link is not valid or has expired';
+export const DOWNLOAD_HOLDER_REFUSED =
+  'This download link was issued to an account that can no longer download';
 
 /** `attachment` with the file's name, ASCII for old clients and UTF-8 (RFC 6266) for the rest. */
 function contentDispositionOf(name: string): string {
@@ -24,9 +26,11 @@ function contentDispositionOf(name: string): string {
 /**
  * GET /api/v1/downloads/:token (issue 25): the bytes of the file a download token names, to
  * anyone holding the URL until it expires, as often as asked (download managers resume with
- * Range). Outside the client API's scope on purpose: no API key, and its answers are bytes,
- * not signed JSON (the size and SHA-256 were in POST /api/v1/file's signed answer). A tampered
- * or expired token is a 403 before any lookup. Streamed a few pieces at a time from storage.
+ * Range), and while the end user it was issued to (a file that needs a session) is still in
+ * good standing. Outside the client API's scope on purpose: no API key, and its answers are
+ * bytes, not signed JSON (the size and SHA-256 were in POST /api/v1/file's signed answer). A
+ * tampered or expired token is a 403 before any lookup. Streamed a few pieces at a time from
+ * storage.
  */
 export function registerDownloadRoutes(
   app: FastifyInstance,
@@ -80,11 +84,16 @@ export function registerDownloadRoutes(
         await throttles.recordFailure(attempt);
         throw new AppError('FORBIDDEN', DOWNLOAD_LINK_REFUSED);
       }
-      const file = await findDownloadableFile({
+      const found = await findDownloadableFile({
         ctx: { db, log: request.log, clock },
-        input: { fileId: granted.fileId },
+        input: granted,
       });
-      if (!file) throw notFound('File not found');
+      if (found.kind === 'missing') throw notFound('File not found');
+      if (found.kind === 'needs-holder') throw new AppError('FORBIDDEN', DOWNLOAD_LINK_REFUSED);
+      if (found.kind === 'holder-refused') {
+        throw new AppError('FORBIDDEN', DOWNLOAD_HOLDER_REFUSED);
+      }
+      const { file } = found;
 
       const range = parseByteRange(request.headers.range, file.sizeBytes);
       reply

@@ -286,7 +286,10 @@ describe('files and the update channel (issue 25)', () => {
       expires_at: new Date(clock.now().getTime() + 300_000).toISOString(),
     });
     expect(answer.url).toMatch(
-      new RegExp(`^http://localhost:80/api/v1/downloads/${gated.id}\\.\\d+\\.[A-Za-z0-9_-]{43}$`),
+      // Bound to the session's user (22 characters) with a 128-bit MAC: see download-token.ts.
+      new RegExp(
+        `^http://localhost:80/api/v1/downloads/${gated.id}\\.\\d+\\.[A-Za-z0-9_-]{22}\\.[A-Za-z0-9_-]{22}$`,
+      ),
     );
     const ended = await callClientApi(testApp.app, 'session/track', {
       apiKey: application.apiKey,
