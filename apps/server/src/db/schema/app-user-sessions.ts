@@ -10,6 +10,7 @@ export const sessionEndReasons = [
   'replaced',
   'idle',
   'device_released',
+  'password_changed',
 ] as const;
 export type SessionEndReason = (typeof sessionEndReasons)[number];
 
@@ -31,7 +32,7 @@ export const appUserSessions = pgTable(
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
     endedAt: timestamp('ended_at', { withTimezone: true }),
-    /** Why it ended: the client, the owner, the user's standing, the session limit, silence, or its device released. */
+    /** Why it ended: the client, the owner, the user's standing, the session limit, silence, its device released, or a new password. */
     endReason: text('end_reason').$type<SessionEndReason>(),
   },
   (table) => [

@@ -10,6 +10,7 @@ import type { ApplicationEvents } from '../applications/application-events.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { isInGoodStanding } from '../client-api/client-outcomes.ts';
 import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
+import { endSessionsOfOldPassword } from './end-sessions-of-old-password.ts';
 
 export const USER_NOT_FOUND = 'User not found';
 
@@ -95,10 +96,11 @@ export function toAppUserWriteError(error: unknown): Error {
 
 /**
  * Updates one of the owner's end users (and its updatedAt), or throws the right 404. A user
- * it leaves out of good standing loses their open sessions (endSessionsOutOfStanding).
- * `alsoInTransaction` runs after the update, with the user's row locked by it (a change of the
- * user's devices); it answers the user as it then stands. The audit entry is written last in
- * the same transaction, so the change and its entry are committed together.
+ * it leaves out of good standing loses their open sessions (endSessionsOutOfStanding); a new
+ * password ends every session of the user (endSessionsOfOldPassword). `alsoInTransaction`
+ * runs after the update, with the user's row locked by it (a change of the user's devices);
+ * it answers the user as it then stands. The audit entry is written last in the same
+ * transaction, so the change and its entry are committed together.
  */
 export async function updateOwnedAppUser(
   ctx: EndUserChangeContext,
@@ -121,6 +123,9 @@ export async function updateOwnedAppUser(
         .returning();
       if (!updated) return undefined;
       await endSessionsOutOfStanding(tx, [updated], now);
+      if (values.passwordHash !== undefined) {
+        await endSessionsOfOldPassword(tx, { appUserId: updated.id, now });
+      }
       const current = options.alsoInTransaction
         ? await options.alsoInTransaction(tx, updated, now)
         : updated;

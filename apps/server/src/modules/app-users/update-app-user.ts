@@ -12,7 +12,8 @@ import { updateOwnedAppUser, type AppUserIds } from './owned-app-user.ts';
 /**
  * Edits an end user (spec doc 1 §2, Edit User dialog). Absent fields stay as they are;
  * a null or empty hwid releases the user's devices, so the next login binds a new one, and
- * another hwid becomes their only device (set-user-hwid.ts), in the same transaction.
+ * another hwid becomes their only device (set-user-hwid.ts), in the same transaction. A new
+ * password ends every session the user has open (updateOwnedAppUser).
  */
 export async function updateAppUser({
   ctx,

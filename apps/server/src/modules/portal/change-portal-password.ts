@@ -3,13 +3,15 @@ import { endUserPasswordProblem, PORTAL_WRONG_PASSWORD } from '@latchkey/contrac
 import { appUsers } from '../../db/schema/index.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password-hashing.ts';
-import type { PortalContext } from './portal-context.ts';
-import { endOtherPortalSessions, type FoundPortalSession } from './portal-sessions.ts';
+import { endSessionsOfOldPassword } from '../app-users/end-sessions-of-old-password.ts';
+import { announcePortalChange, type PortalContext } from './portal-context.ts';
+import type { FoundPortalSession } from './portal-sessions.ts';
 
 /**
  * POST /api/portal/:publicId/password: a new password, proven by the current one (a wrong one
- * counts as a failed login: a stolen portal cookie cannot be used to guess it). The user's other
- * portal sessions end; this one stays.
+ * counts as a failed login: a stolen portal cookie cannot be used to guess it). Every other
+ * session of the user ends with the old password, in the same transaction: their programs'
+ * client sessions and their other portal sessions. This portal session stays.
  */
 export async function changePortalPassword({
   ctx,
@@ -36,9 +38,15 @@ export async function changePortalPassword({
   const problem = endUserPasswordProblem(input.newPassword, minimumLength);
   if (problem) throw badRequest(`New password: ${problem}`);
   const passwordHash = await hashPassword(input.newPassword);
-  await ctx.db
-    .update(appUsers)
-    .set({ passwordHash, updatedAt: ctx.clock.now() })
-    .where(eq(appUsers.id, user.id));
-  await endOtherPortalSessions(ctx.db, { appUserId: user.id, keepSessionId: session.sessionId });
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(appUsers).set({ passwordHash, updatedAt: now }).where(eq(appUsers.id, user.id));
+    await endSessionsOfOldPassword(tx, {
+      appUserId: user.id,
+      keepPortalSessionId: session.sessionId,
+      now,
+    });
+  });
+  // The ended client sessions may be cached, here and in other instances.
+  await announcePortalChange(ctx, user.id);
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { and, eq, gt, ne } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import { PORTAL_SESSION_MINUTES } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { appUsers, portalSessions } from '../../db/schema/index.ts';
@@ -58,19 +58,4 @@ export type FoundPortalSession = NonNullable<Awaited<ReturnType<typeof findPorta
 
 export async function endPortalSession(db: Database, sessionId: string): Promise<void> {
   await db.delete(portalSessions).where(eq(portalSessions.id, sessionId));
-}
-
-/** A password change signs the user out everywhere else. */
-export async function endOtherPortalSessions(
-  db: Database,
-  input: { appUserId: string; keepSessionId: string },
-): Promise<void> {
-  await db
-    .delete(portalSessions)
-    .where(
-      and(
-        eq(portalSessions.appUserId, input.appUserId),
-        ne(portalSessions.id, input.keepSessionId),
-      ),
-    );
 }
