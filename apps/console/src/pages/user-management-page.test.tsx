@@ -71,6 +71,24 @@ const auditEntry: AuditEntry = {
   createdAt: '2025-03-14T12:00:00.000Z',
 };
 
+/** An owner's own write through a management API token (issue 44's trail of owner writes). */
+const ownerWriteEntry: AuditEntry = {
+  id: '00000000-0000-4000-8000-0000000000a2',
+  actor: { id: VENDOR_ID, email: 'vendor@example.com' },
+  action: 'end_user_paused',
+  target: { id: VENDOR_ID, email: 'vendor@example.com' },
+  before: null,
+  after: null,
+  ownerWrite: {
+    application: { id: 7, name: 'Acme Desktop' },
+    target: { kind: 'end_user', id: '00000000-0000-4000-8000-0000000000c1', label: 'pat' },
+    change: { isPaused: true },
+  },
+  actorToken: { id: '00000000-0000-4000-8000-0000000000e1', name: 'Shop', prefix: 'lk_abcd1234' },
+  ipAddress: '203.0.113.9',
+  createdAt: '2025-03-15T12:00:00.000Z',
+};
+
 interface SentRequest {
   method: string;
   path: string;
@@ -122,7 +140,7 @@ function stubAdminApi(accounts: AdminUser[] = ACCOUNTS) {
       );
     }
     if (path === '/api/admin/overview') return paged([overviewRow], url);
-    if (path === '/api/admin/audit') return paged([auditEntry], url);
+    if (path === '/api/admin/audit') return paged([ownerWriteEntry, auditEntry], url);
     const one = /^\/api\/admin\/users\/([\w-]+)$/.exec(path);
     if (one) {
       const existing = state.accounts.find((candidate) => candidate.id === one[1]);
@@ -442,6 +460,12 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
     expect(entry.getByText('Status: Active → Inactive')).toBeTruthy();
     expect(entry.getByText('Granted: Manage Users')).toBeTruthy();
     expect(entry.getByText('Withdrawn: Manage Applications')).toBeTruthy();
+
+    const ownerWrite = within(screen.getByTestId(`audit-row-${ownerWriteEntry.id}`));
+    expect(ownerWrite.getByText('End user paused')).toBeTruthy();
+    expect(ownerWrite.getByText('End user “pat” in “Acme Desktop”')).toBeTruthy();
+    expect(ownerWrite.getByText('By token “Shop” (lk_abcd1234…) from 203.0.113.9')).toBeTruthy();
+    expect(ownerWrite.getByText('isPaused: true')).toBeTruthy();
   });
 
   it('keeps the search across a tab switch, and asks nothing for a tab never opened', async () => {

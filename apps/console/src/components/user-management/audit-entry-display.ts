@@ -3,6 +3,8 @@ import {
   permissionCatalogue,
   type AuditAction,
   type AuditEntry,
+  type AuditTargetKind,
+  type AuditedOwnerWrite,
 } from '@latchkey/contracts';
 import { roleLabels } from '@/lib/site-admin-access.ts';
 
@@ -13,7 +15,85 @@ export const auditActionLabels: Record<AuditAction, string> = {
   api_token_created: 'API token created',
   api_token_revoked: 'API token revoked',
   management_write: 'Change through the management API',
+  application_created: 'Application created',
+  application_updated: 'Application changed',
+  application_deleted: 'Application deleted',
+  end_user_created: 'End user created',
+  end_user_updated: 'End user edited',
+  end_user_paused: 'End user paused',
+  end_user_unpaused: 'End user unpaused',
+  end_user_hwid_reset: 'HWID reset',
+  end_user_devices_released: 'Devices released',
+  end_user_deleted: 'End user deleted',
+  subscription_granted: 'Subscription granted',
+  subscription_updated: 'Subscription changed',
+  subscription_removed: 'Subscription removed',
+  plan_created: 'Plan created',
+  plan_updated: 'Plan changed',
+  plan_deleted: 'Plan deleted',
+  license_keys_generated: 'Licence keys generated',
+  license_key_banned: 'Licence key banned',
+  license_key_unbanned: 'Licence key unbanned',
+  license_key_deleted: 'Licence key deleted',
+  unused_license_keys_deleted: 'Unused licence keys deleted',
+  webhook_created: 'Webhook created',
+  webhook_updated: 'Webhook changed',
+  webhook_deleted: 'Webhook deleted',
+  blacklist_entry_created: 'Blacklist entry added',
+  blacklist_entry_deleted: 'Blacklist entry removed',
 };
+
+/** Entries the badge shows in the danger colour: something was taken away. */
+export const isRemovalAction = (action: AuditAction) =>
+  action === 'user_deleted' || action.endsWith('_deleted') || action === 'license_key_banned';
+
+const targetKindLabels: Record<AuditTargetKind, string> = {
+  application: 'Application',
+  end_user: 'End user',
+  plan: 'Plan',
+  license_key: 'Licence key',
+  webhook: 'Webhook',
+  blacklist_entry: 'Blacklist entry',
+};
+
+/**
+ * Whom (or what) an entry is about: an account's e-mail, or for an owner write what it
+ * touched, in its application (by the name it had then).
+ */
+export function describeAuditTarget(entry: Pick<AuditEntry, 'target' | 'ownerWrite'>): string {
+  const { ownerWrite } = entry;
+  if (!ownerWrite) return entry.target.email;
+  const { target, application } = ownerWrite;
+  const named = `${targetKindLabels[target.kind]} ${target.label === null ? `#${target.id}` : `“${target.label}”`}`;
+  if (target.kind === 'application' || application === null) return named;
+  return `${named} in ${application.name === null ? `application #${application.id}` : `“${application.name}”`}`;
+}
+
+/** A recorded value as one short piece of text (secrets arrive as "[redacted]"). */
+function describeValue(value: unknown): string {
+  if (value === null) return 'none';
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value) && value.every((item) => typeof item !== 'object' || item === null)) {
+    return value.length ? value.map(String).join(', ') : 'none';
+  }
+  return JSON.stringify(value);
+}
+
+function describeOwnerWrite(ownerWrite: AuditedOwnerWrite): string[] {
+  const fields = Object.entries(ownerWrite.change ?? {});
+  return fields.map(([field, value]) => `${field}: ${describeValue(value)}`);
+}
+
+/** Who acted, beyond the account: the management API token and the address, when recorded. */
+export function describeAuditActor(
+  entry: Pick<AuditEntry, 'actorToken' | 'ipAddress'>,
+): string | null {
+  const { actorToken, ipAddress } = entry;
+  if (actorToken) {
+    return `By token “${actorToken.name}” (${actorToken.prefix}…) from ${ipAddress ?? 'an unknown address'}`;
+  }
+  return ipAddress ? `From ${ipAddress}` : null;
+}
 
 type AuditedState = NonNullable<AuditEntry['before']>;
 
@@ -35,19 +115,15 @@ function describeState(state: AuditedState): string {
 export function describeAuditChange(
   entry: Pick<
     AuditEntry,
-    'before' | 'after' | 'bulkAction' | 'apiToken' | 'managementWrite' | 'actorToken' | 'ipAddress'
+    'before' | 'after' | 'bulkAction' | 'apiToken' | 'managementWrite' | 'ownerWrite'
   >,
 ): string[] {
-  const { before, after, bulkAction, apiToken, managementWrite, actorToken } = entry;
+  const { before, after, bulkAction, apiToken, managementWrite, ownerWrite } = entry;
+  if (ownerWrite) return describeOwnerWrite(ownerWrite);
   if (managementWrite) {
     const lines = [
       `${managementWrite.summary} (${managementWrite.path}, ${managementWrite.status})`,
     ];
-    if (actorToken) {
-      lines.push(
-        `By token “${actorToken.name}” (${actorToken.prefix}…) from ${entry.ipAddress ?? 'an unknown address'}`,
-      );
-    }
     const changes = Object.entries(managementWrite.changes ?? {});
     if (changes.length) {
       lines.push(changes.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join('; '));

@@ -15,7 +15,13 @@ import type { DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useAuditTrail } from '@/hooks/use-site-admin.ts';
-import { auditActionLabels, describeAuditChange } from './audit-entry-display.ts';
+import {
+  auditActionLabels,
+  describeAuditActor,
+  describeAuditChange,
+  describeAuditTarget,
+  isRemovalAction,
+} from './audit-entry-display.ts';
 
 const auditTrailTable: DataTableDefinition<AuditEntry> = {
   label: 'Audit trail',
@@ -29,26 +35,35 @@ const auditTrailTable: DataTableDefinition<AuditEntry> = {
     },
     {
       header: 'Who',
-      cellClassName: 'max-w-56 truncate',
-      cellProps: (entry) => ({ title: entry.actor.email }),
-      cell: (entry) => entry.actor.email,
+      cellClassName: 'max-w-56',
+      cell: (entry) => {
+        const hand = describeAuditActor(entry);
+        return (
+          <div className="grid gap-0.5">
+            <span className="truncate" title={entry.actor.email}>
+              {entry.actor.email}
+            </span>
+            {hand ? <span className="text-xs text-muted-foreground">{hand}</span> : null}
+          </div>
+        );
+      },
     },
     {
       header: 'What',
       cell: (entry) => (
-        <Badge variant={entry.action === 'user_deleted' ? 'danger' : 'outline'}>
+        <Badge variant={isRemovalAction(entry.action) ? 'danger' : 'outline'}>
           {auditActionLabels[entry.action]}
         </Badge>
       ),
     },
     {
       header: 'Whom',
-      cellClassName: 'max-w-56 truncate',
-      cellProps: (entry) => ({ title: entry.target.email }),
-      cell: (entry) => entry.target.email,
+      cellClassName: 'max-w-64 truncate',
+      cellProps: (entry) => ({ title: describeAuditTarget(entry) }),
+      cell: (entry) => describeAuditTarget(entry),
     },
     {
-      header: 'Before and after',
+      header: 'Change',
       cellClassName: 'min-w-64',
       cell: (entry) => (
         <ul className="grid gap-0.5 text-xs">
@@ -61,7 +76,13 @@ const auditTrailTable: DataTableDefinition<AuditEntry> = {
   ],
 };
 
-/** The audit trail (issue 14): who did what to whom, before and after, when; newest first. */
+/**
+ * The audit trail (issue 14): who did what to whom, before and after, when; newest first.
+ * Besides the administration of accounts, every owner's changes in their own environment
+ * (applications, end users, keys, plans, webhooks, blacklist), each with what it touched and
+ * what it changed, secrets redacted, and the token and address when it came through the
+ * management API.
+ */
 export function AuditTrailPanel() {
   const [page, setPage] = useState(1);
   const audit = useAuditTrail({ page, isEnabled: true });
@@ -71,8 +92,9 @@ export function AuditTrailPanel() {
       <CardHeader>
         <CardTitle>Audit Trail</CardTitle>
         <CardDescription>
-          Every change of a role, permission or active flag and every deletion, newest first. It
-          keeps the e-mail addresses as they were, so it outlives deleted accounts.
+          Every change of an account&apos;s role, permissions or status, every deletion, and every
+          change owners make to their applications, end users, keys, plans, webhooks and blacklist,
+          newest first. It keeps names as they were, so it outlives what it names.
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
@@ -86,7 +108,7 @@ export function AuditTrailPanel() {
             <EmptyState
               icon={ScrollText}
               title="No audit entries"
-              description="Changes to accounts' roles, permissions and status will be listed here."
+              description="Changes to accounts and to owners' applications and end users will be listed here."
             />
           }
           pagerLabel="Audit trail pages"
