@@ -312,6 +312,7 @@ export const routeContracts: Record<string, RouteContract> = {
     responses: {
       200: ok(clientDeviceResetResponseSchema, 'Released, or refused.'),
     },
+    errors: [401],
   },
   'POST /api/v1/license/redeem': {
     caller: 'client',
