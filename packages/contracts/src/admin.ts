@@ -3,6 +3,7 @@ import { bulkAppUserActions } from './bulk-app-users.ts';
 import { pageQueryFields } from './paging.ts';
 import { permissionSchema, roleSchema } from './roles.ts';
 import { apiTokenScopeSchema } from './api-tokens.ts';
+import { applicationIdSchema } from './applications.ts';
 
 /** An account of the site as an administrator sees it (spec doc 2 §3 "Admin view of a user"). */
 export const adminUserSchema = z
@@ -215,6 +216,21 @@ export const auditListQuerySchema = z.object({
   page: pageQueryFields.page,
   pageSize: pageQueryFields.pageSize,
 });
+
+/**
+ * GET /api/manage/v1/audit?applicationId=&page=&pageSize=: the changes the token's creator
+ * made (in the console and through the API), newest first; one application's with
+ * `applicationId`.
+ */
+export const accountAuditQuerySchema = z.object({
+  applicationId: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    applicationIdSchema.optional(),
+  ),
+  page: pageQueryFields.page,
+  pageSize: pageQueryFields.pageSize,
+});
+export type AccountAuditQuery = z.output<typeof accountAuditQuerySchema>;
 
 /**
  * GET /api/admin/overview: one row per account, counts only. Never another environment's

@@ -31,7 +31,7 @@ export const apiTokenScopeDescriptions: Record<ApiTokenScope, string> = {
   'licenses:write': 'Generate, ban, unban, delete and export licence keys',
   'blacklist:read': 'List blacklist entries',
   'blacklist:write': 'Add and remove blacklist entries',
-  'activity:read': 'Read the activity log',
+  'activity:read': 'Read the activity log and the account\u2019s audit trail',
   'webhooks:read': 'List webhooks',
   'webhooks:write': 'Create, edit and delete webhooks',
 };

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  accountAuditQuerySchema,
+  auditEntryListSchema,
   appUserListQuerySchema,
   createImportQuerySchema,
   importParamsSchema,
@@ -362,6 +364,18 @@ export const managementRouteContracts: Record<string, RouteContract> = {
       'A token restricted to some applications must name one of them with `applicationId`.',
     query: activityLogsQuerySchema,
     responses: { 200: paged(activityLogListSchema, 'Activity-log rows, newest first.') },
+    errors: [404],
+    management: { scope: 'activity:read', sameAs: 'GET /api/activity-logs' },
+  },
+  'GET /api/manage/v1/audit': {
+    caller: 'manage',
+    tag: 'Management API',
+    summary:
+      'The account\u2019s audit trail: every change it made, in the console or through a token (paged)',
+    description:
+      'Newest first, each with its actor (and token and address), its target and the change, secrets redacted. `applicationId` keeps one application\u2019s; a token restricted to some applications must name one of them.',
+    query: accountAuditQuerySchema,
+    responses: { 200: paged(auditEntryListSchema, 'Audit entries, newest first.') },
     errors: [404],
     management: { scope: 'activity:read', sameAs: 'GET /api/activity-logs' },
   },

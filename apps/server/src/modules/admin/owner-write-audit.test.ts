@@ -520,6 +520,58 @@ describe('the audit trail of owner writes', () => {
     expect(JSON.stringify(banned.entry)).not.toContain(key!.key);
   });
 
+  it('lets the account read its own trail through the management API', async () => {
+    const user = await createAppUserViaApi(testApp.app, owner, application.id);
+    await manage('POST', `/applications/${application.id}/users/${user.id}/pause`);
+    // Another owner's changes are theirs alone.
+    const other = await signInOwner(testApp.app);
+    const othersApp = await createApplicationViaApi(testApp.app, other, { name: 'Not Yours' });
+
+    const read = (token: string, query = '') =>
+      testApp.app.inject({
+        url: `/api/manage/v1/audit${query}`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const response = await read(shop.token, '?pageSize=200');
+    expect(response.statusCode, response.body).toBe(200);
+    const entries = auditEntryListSchema.parse(response.json());
+    expect(entries.every((entry) => entry.actor.id === owner.accountId)).toBe(true);
+    expect(JSON.stringify(entries)).not.toContain('Not Yours');
+    const [paused, created] = entries.filter((entry) => entry.ownerWrite?.target.id === user.id);
+    expect(paused).toMatchObject({
+      action: 'end_user_paused',
+      actorToken: { id: shop.id, name: 'Audit shop' },
+      ipAddress: SHOP_ADDRESS,
+      ownerWrite: {
+        application: { id: application.id, name: 'Audited App' },
+        target: { kind: 'end_user', id: user.id, label: user.username },
+        change: { isPaused: true },
+      },
+    });
+    expect(created).toMatchObject({ action: 'end_user_created', ipAddress: '127.0.0.1' });
+    expect(created!.actorToken).toBeUndefined();
+    expect(created!.ownerWrite!.change).toMatchObject({ password: '[redacted]' });
+
+    // One application's changes; a token restricted to some applications must name one.
+    const onlyOthers = await read(shop.token, `?applicationId=${othersApp.id}`);
+    expect(onlyOthers.json()).toEqual([]);
+    const restricted = await createApiTokenViaApi(testApp.app, owner, {
+      scopes: ['activity:read'],
+      applicationIds: [application.id],
+    });
+    expect((await read(restricted.token)).statusCode).toBe(400);
+    const scoped = await read(restricted.token, `?applicationId=${application.id}&pageSize=200`);
+    expect(scoped.statusCode, scoped.body).toBe(200);
+    const scopedEntries = auditEntryListSchema.parse(scoped.json());
+    expect(scopedEntries.length).toBeGreaterThan(0);
+    expect(
+      scopedEntries.every((entry) => entry.ownerWrite?.application?.id === application.id),
+    ).toBe(true);
+    expect((await read(restricted.token, `?applicationId=${othersApp.id}`)).statusCode).toBe(404);
+    const withoutScope = await createApiTokenViaApi(testApp.app, owner, { scopes: ['users:read'] });
+    expect((await read(withoutScope.token)).statusCode).toBe(403);
+  });
+
   it('refuses a too-deep body before any write runs, and writes nothing', async () => {
     const user = await createAppUserViaApi(testApp.app, owner, application.id);
     const userUrl = `/applications/${application.id}/users/${user.id}`;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
+  accountAuditQuerySchema,
   activityLogsQuerySchema,
   blacklistEntryParamsSchema,
   blacklistListQuerySchema,
@@ -8,6 +9,7 @@ import {
   updateWebhookRequestSchema,
   webhookParamsSchema,
   type ActivityLog,
+  type AuditEntry,
   type BlacklistEntry,
   type Webhook,
 } from '@latchkey/contracts';
@@ -15,6 +17,8 @@ import type { AppDependencies } from '../../app.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { listActivityLogs } from '../activity/list-activity-logs.ts';
+import { listAccountAuditEntries } from '../admin/list-account-audit-entries.ts';
+import { toAuditEntryResponse } from '../admin/to-audit-entry-response.ts';
 import { createBlacklistEntry } from '../blacklist/create-blacklist-entry.ts';
 import { deleteBlacklistEntry } from '../blacklist/delete-blacklist-entry.ts';
 import { listBlacklistEntries } from '../blacklist/list-blacklist-entries.ts';
@@ -27,9 +31,10 @@ import { answerManagementWrite } from './management-write.ts';
 import { assertAccountWide, assertActivityReachable } from './reachable-applications.ts';
 
 /**
- * The account's blacklist, activity log and webhooks through the management API (issue 27),
- * with the console's verbs and filters. The blacklist and webhooks need a token that reaches
- * every application; the activity log of a restricted token is one application at a time.
+ * The account's blacklist, activity log, audit trail and webhooks through the management API
+ * (issue 27), with the console's verbs and filters. The blacklist and webhooks need a token
+ * that reaches every application; the activity log and the audit trail of a restricted token
+ * are one application at a time.
  */
 export function registerManagementAccountRoutes(
   app: FastifyInstance,
@@ -50,6 +55,15 @@ export function registerManagementAccountRoutes(
     const page = await listActivityLogs({ ctx, input: query });
     setPagingHeaders(reply, query, page);
     return page.rows;
+  });
+
+  app.get('/audit', async (request, reply): Promise<AuditEntry[]> => {
+    const ctx = request.management!;
+    const query = parseInput(accountAuditQuerySchema, request.query);
+    assertActivityReachable(ctx, query.applicationId);
+    const page = await listAccountAuditEntries({ ctx, input: query });
+    setPagingHeaders(reply, query, page);
+    return page.rows.map(toAuditEntryResponse);
   });
 
   app.get('/blacklist', async (request, reply): Promise<BlacklistEntry[]> => {
