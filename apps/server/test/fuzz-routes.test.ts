@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import {
+  accountAuditQuerySchema,
   activityLogStatsQuerySchema,
   activityLogsQuerySchema,
   appFileParamsSchema,
@@ -83,7 +84,9 @@ import {
   importParamsSchema,
   startImportRequestSchema,
 } from '@latchkey/contracts';
+import { sql } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import { JSON_BODY_TOO_DEEP } from '../src/http/accept-empty-json-bodies.ts';
 import {
   createAppUserViaApi,
   createApiTokenViaApi,
@@ -297,6 +300,7 @@ const routeSchemas: Record<string, RouteSchemas> = {
     params: importParamsSchema,
   },
   'GET /api/manage/v1/activity': { caller: 'manage', query: activityLogsQuerySchema },
+  'GET /api/manage/v1/audit': { caller: 'manage', query: accountAuditQuerySchema },
   'GET /api/manage/v1/blacklist': { caller: 'manage', query: blacklistListQuerySchema },
   'POST /api/manage/v1/blacklist': { caller: 'manage', body: createBlacklistEntryRequestSchema },
   'DELETE /api/manage/v1/blacklist/:entryId': {
@@ -629,6 +633,41 @@ const badValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 const badKey = fc.oneof(badString, fc.constantFrom('__proto__', 'constructor', 'prototype'));
 
+/**
+ * JSON text nesting `depth` objects, arrays or both inside each other around one value,
+ * built as text: JSON.stringify of such a value would overflow the stack first.
+ */
+function nestedJsonText(depth: number, shape: 'object' | 'array' | 'mixed'): string {
+  if (shape === 'object') return `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+  if (shape === 'array') return `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+  const pairs = Math.ceil(depth / 2);
+  return `${'[{"a":'.repeat(pairs)}1${'}]'.repeat(pairs)}`;
+}
+
+/**
+ * A field of an otherwise valid body nested deep: around the limit the server reads bodies to
+ * (JSON_BODY_MAX_DEPTH, 32) and far past it, up to what fits under the size limit.
+ */
+const deepNesting = fc
+  .tuple(
+    fc.oneof(fc.integer({ min: 28, max: 36 }), fc.integer({ min: 37, max: 10_000 })),
+    fc.constantFrom('object' as const, 'array' as const, 'mixed' as const),
+  )
+  .map(([depth, shape]) => nestedJsonText(depth, shape));
+
+function deepNestingBody(
+  base: fc.Arbitrary<Record<string, unknown>>,
+  field: fc.Arbitrary<string>,
+): fc.Arbitrary<Pick<FuzzRequest, 'label' | 'headers' | 'payload'>> {
+  return fc
+    .tuple(base, fc.oneof(field, fc.constant('nested')), deepNesting)
+    .map(([body, name, nested]) => ({
+      label: 'deep nesting in a field',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ ...body, [name]: 'X' }).replace('"X"', nested),
+    }));
+}
+
 interface FuzzRequest {
   label: string;
   method: InjectOptions['method'];
@@ -777,6 +816,7 @@ function bodyArbitrary(
           raw('deep nesting', 'application/json', '['.repeat(depth) + ']'.repeat(depth)),
         ),
     },
+    { weight: 6, arbitrary: deepNestingBody(base, field) },
     {
       weight: 3,
       arbitrary: fc
@@ -903,11 +943,18 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
   const paramNames = [...path.matchAll(/:(\w+)/g)].map((match) => match[1]!);
   const params = fc.tuple(...paramNames.map((name) => paramArbitrary(validParams[name] ?? '1')));
   const hasBody = method === 'POST' || method === 'PUT' || method === 'PATCH';
+  const noBody = fc.constant({ label: 'no body', headers: {}, payload: undefined });
   const body = schemas.body
     ? bodyArbitrary(schemas.body, known)
     : hasBody
       ? bodyArbitrary(z.object({}), known)
-      : fc.constant({ label: 'no body', headers: {}, payload: undefined });
+      : method === 'DELETE'
+        ? // A DELETE is a write too, and a body sent with one is parsed like any other.
+          fc.oneof(
+            { weight: 5, arbitrary: noBody },
+            { weight: 1, arbitrary: deepNestingBody(fc.constant({}), fc.constant('reason')) },
+          )
+        : noBody;
   const callerHeaders: fc.Arbitrary<Record<string, string>> =
     schemas.caller === 'owner'
       ? fc.constant({
@@ -1118,6 +1165,75 @@ describe('fuzzing every route', () => {
   it('has the schemas of every registered route (add a new route to routeSchemas)', () => {
     expect([...registered].filter((route) => !(route in routeSchemas)).sort()).toEqual([]);
     expect(Object.keys(routeSchemas).filter((route) => !registered.has(route))).toEqual([]);
+  });
+
+  it('refuses a too-deep body on every management write before it runs: nothing changes, nothing is recorded', async () => {
+    const db = testApp.database.db;
+    const tables = [
+      'applications',
+      'app_users',
+      'app_user_devices',
+      'subscriptions',
+      'plans',
+      'license_keys',
+      'webhooks',
+      'blacklist_entries',
+      'imports',
+      'audit_entries',
+      'idempotency_keys',
+    ];
+    const snapshot = async () => {
+      const digests: Record<string, unknown> = {};
+      for (const table of tables) {
+        const result = await db.execute(
+          sql.raw(
+            // Without the batched request counters, which the client calls of the set-up move.
+            `with kept as (select (to_jsonb(t) - 'total_api_requests' - 'last_activity_at')::text as row from ${table} t)
+             select count(*)::int as rows, md5(coalesce(string_agg(row, ',' order by row), '')) as digest from kept`,
+          ),
+        );
+        digests[table] = (result as unknown as { rows: unknown[] }).rows[0];
+      }
+      return digests;
+    };
+    const writes = Object.keys(routeSchemas).filter(
+      (route) =>
+        route.includes(' /api/manage/') &&
+        !route.startsWith('GET ') &&
+        // An export file's bytes, not a JSON body: the importer reads it.
+        route !== 'POST /api/manage/v1/applications/:id/imports',
+    );
+    expect(writes.length).toBeGreaterThan(15);
+    const before = await snapshot();
+    for (const route of writes) {
+      const [method, path] = route.split(' ') as ['POST' | 'PATCH' | 'PUT' | 'DELETE', string];
+      const url = path.replace(/:(\w+)/g, (_, name: string) =>
+        name === 'id'
+          ? String(path.includes('/webhooks/') ? fixtures.webhookId : fixtures.applicationId)
+          : name === 'userId'
+            ? fixtures.appUserId
+            : name === 'entryId'
+              ? String(fixtures.blacklistEntryId)
+              : '00000000-0000-4000-8000-000000000000',
+      );
+      const response = await testApp.app.inject({
+        method,
+        url,
+        headers: {
+          authorization: `Bearer ${fixtures.manageToken}`,
+          'content-type': 'application/json',
+          'idempotency-key': `deep-${route}`,
+        },
+        payload: `{"isPaused":true,"reason":"deep","nested":${nestedJsonText(5_000, 'mixed')}}`,
+      });
+      expect(response.statusCode, `${route}: ${response.body}`).toBe(400);
+      expect(String(response.headers['content-type'])).toMatch(/^application\/problem\+json/);
+      expect(problemSchema.parse(response.json())).toMatchObject({
+        code: 'BAD_REQUEST',
+        detail: JSON_BODY_TOO_DEEP,
+      });
+    }
+    expect(await snapshot()).toEqual(before);
   });
 
   // Deleting routes last, so the fixtures they may delete serve every other route first.
