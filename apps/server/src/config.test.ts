@@ -184,6 +184,33 @@ describe('loadConfig', () => {
     );
   });
 
+  it('counts refused licence keys per address, range and key; the application only slows', () => {
+    expect(loadConfig({ DATA_DIR: dataDir() }).clientApi).toMatchObject({
+      licenseIpFailureLimit: 20,
+      licenseRangeFailureLimit: 100,
+      licenseKeyFailureLimit: 10,
+      licenseAppFailureLimit: 200,
+      licenseFailureDelayMs: 1000,
+    });
+    const configured = loadConfig({
+      DATA_DIR: dataDir(),
+      LICENSE_FAILURES_PER_RANGE: '500',
+      LICENSE_FAILURES_PER_KEY: '3',
+      LICENSE_FAILURE_DELAY_MS: '0',
+    });
+    expect(configured.clientApi).toMatchObject({
+      licenseRangeFailureLimit: 500,
+      licenseKeyFailureLimit: 3,
+      licenseFailureDelayMs: 0,
+    });
+    expect(() => loadConfig({ DATA_DIR: dataDir(), LICENSE_FAILURES_PER_KEY: '0' })).toThrow(
+      /LICENSE_FAILURES_PER_KEY/,
+    );
+    expect(() => loadConfig({ DATA_DIR: dataDir(), LICENSE_FAILURE_DELAY_MS: '60000' })).toThrow(
+      /LICENSE_FAILURE_DELAY_MS/,
+    );
+  });
+
   it('refuses the emulator in production', () => {
     expect(() =>
       loadConfig({
