@@ -21,6 +21,8 @@ export interface RealServerOptions {
   timeoutMs?: number;
   /** Told what the server writes to stderr (still shown in the test's output too). */
   onStderr?: (text: string) => void;
+  /** Told what the server writes to stdout (its log lines), which is otherwise discarded. */
+  onStdout?: (text: string) => void;
 }
 
 /**
@@ -52,8 +54,9 @@ export async function startRealServer(options: RealServerOptions): Promise<Child
       SERVE_CONSOLE: 'false',
       ...options.env,
     },
-    stdio: ['ignore', 'ignore', options.onStderr ? 'pipe' : 'inherit'],
+    stdio: ['ignore', options.onStdout ? 'pipe' : 'ignore', options.onStderr ? 'pipe' : 'inherit'],
   });
+  if (options.onStdout) child.stdout?.setEncoding('utf8').on('data', options.onStdout);
   if (options.onStderr) {
     const onStderr = options.onStderr;
     child.stderr?.setEncoding('utf8').on('data', (text: string) => {

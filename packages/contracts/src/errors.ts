@@ -12,6 +12,8 @@ export const errorCodeSchema = z.enum([
   'RANGE_NOT_SATISFIABLE',
   'RATE_LIMITED',
   'INTERNAL',
+  // The database could not be reached for a moment (a restart, a failover): retry after Retry-After.
+  'UNAVAILABLE',
   // The management API's refusals (issue 27), named so a shop's script can tell them apart.
   'TOKEN_INVALID',
   'IP_NOT_ALLOWED',
@@ -20,6 +22,14 @@ export const errorCodeSchema = z.enum([
   'IDEMPOTENCY_KEY_REUSED',
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+/** A 503: the database was unreachable for a moment; the same request may succeed after this. */
+export const unavailableHeadersSchema = z.object({
+  'retry-after': z
+    .string()
+    .regex(/^\d+$/)
+    .meta({ description: 'Seconds to wait before retrying.' }),
+});
 
 /** Every owner-API error body. */
 export const errorBodySchema = z.object({ message: z.string(), code: errorCodeSchema }).meta({

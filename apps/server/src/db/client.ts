@@ -1,11 +1,13 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { keepToCpus } from '../lib/cpu-priority.ts';
+import { isDatabaseUnavailable } from '../lib/database-errors.ts';
 import type { Pool } from 'pg';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { serverAssetPaths } from '../server-asset-paths.ts';
 import { listenForNotifications, type NotificationHandlers } from './notification-listener.ts';
+import { installPooledTransactionRelease } from './pooled-transaction-release.ts';
 import * as schema from './schema/index.ts';
 
 export type Schema = typeof schema;
@@ -115,6 +117,9 @@ const MIGRATION_LOCK_KEY = 0x4c4b_4d47; // 'LKMG'
 
 export const { migrationsFolder } = serverAssetPaths;
 
+/** See the 'connect' listener in openDatabase: the caller hears of the loss from its statement. */
+const ignoreCheckedOutConnectionLoss = () => undefined;
+
 /** Opens the database and applies committed migrations, so start-up leaves it current. */
 export async function openDatabase(
   target: DatabaseTarget,
@@ -127,6 +132,7 @@ export async function openDatabase(
   if (target.kind === 'postgres') {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
+    installPooledTransactionRelease();
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({
       connectionString: target.url,
@@ -137,6 +143,14 @@ export async function openDatabase(
     // pg_terminate_backend). Without a listener node-postgres rethrows that as an uncaught
     // exception and the whole server exits; the pool replaces the connection on next use.
     pool.on('error', onConnectionError);
+    // pg-pool listens for that event only while a connection is idle in the pool: a connection
+    // checked out (in a transaction between statements, or holding a session lock) has no
+    // listener, and its loss would end the process. Each connection keeps one of its own for
+    // its whole life; the loss reaches the caller anyway, as the failure of its next statement
+    // (isDatabaseUnavailable: a 503), and pg-pool discards the connection when it is released.
+    pool.on('connect', (client) => {
+      client.on('error', ignoreCheckedOutConnectionLoss);
+    });
     if (target.backendPriority) lowerBackendPriority(pool, target.backendPriority);
     const db = drizzle(pool, { schema, ...(logger ? { logger } : {}) });
     // drizzle's migrator takes no lock: two instances starting at once would both apply a
@@ -167,6 +181,7 @@ export async function openDatabase(
       // many short transactions (on other connections) without being a long transaction.
       runExclusively: async (lockKey, work) => {
         const client = await pool.connect();
+        let lostConnection: Error | undefined;
         try {
           const { rows } = await client.query<{ locked: boolean }>(
             'select pg_try_advisory_lock($1) as locked',
@@ -176,11 +191,20 @@ export async function openDatabase(
           try {
             await work();
           } finally {
-            await client.query('select pg_advisory_unlock($1)', [lockKey]);
+            // A session lock dies with its session: if the connection was lost meanwhile, the
+            // lock is already released and there is nothing to undo.
+            await client.query('select pg_advisory_unlock($1)', [lockKey]).catch((error) => {
+              if (!isDatabaseUnavailable(error)) throw error;
+              lostConnection = error as Error;
+            });
           }
           return true;
+        } catch (error) {
+          if (isDatabaseUnavailable(error)) lostConnection = error as Error;
+          throw error;
         } finally {
-          client.release();
+          // Given the loss, pg-pool discards the connection instead of pooling a dead one.
+          client.release(lostConnection);
         }
       },
       listen: (channel, handlers, connectionName = LISTENER_NAME) =>

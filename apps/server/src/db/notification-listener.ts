@@ -4,11 +4,16 @@ export interface NotificationHandlers {
   /** A NOTIFY payload on the channel, from any instance (this one included). */
   onPayload(payload: string): void;
   /**
-   * The listening connection was lost (and later re-established): notifications sent in
-   * between are gone, so whatever they would have invalidated must be treated as stale.
-   * Called at the loss and again once listening resumes.
+   * The listening connection was lost: notifications sent from now until `onResumed` are gone,
+   * so whatever they would have invalidated must be treated as stale, and nothing read
+   * meanwhile may be trusted for longer than the read itself.
    */
   onInterrupted(): void;
+  /**
+   * Listening again after an interruption, once the new LISTEN is in place: what was read
+   * during the gap may be stale and must be dropped.
+   */
+  onResumed(): void;
 }
 
 const FIRST_RETRY_MS = 250;
@@ -85,7 +90,7 @@ export async function listenForNotifications(options: {
       retryTimer = null;
       connectAndListen().then(
         () => {
-          if (!isStopped) handlers.onInterrupted();
+          if (!isStopped) handlers.onResumed();
         },
         (error: unknown) => {
           options.onConnectionError(error instanceof Error ? error : new Error(String(error)));

@@ -8,6 +8,7 @@ import {
   problemSchema,
   rateLimitedHeadersSchema,
   rateLimitHeadersSchema,
+  unavailableHeadersSchema,
 } from '@latchkey/contracts';
 import type { ResponseContract, RouteContract } from './route-contracts.ts';
 
@@ -22,6 +23,7 @@ const errorDescriptions: Record<number, string> = {
   416: 'Range not satisfiable.',
   429: 'Too many requests.',
   500: 'Internal error; the details are in the server log, never in the body.',
+  503: 'UNAVAILABLE: the database could not be reached for a moment (a restart, a failover); retry after Retry-After seconds.',
 };
 
 const clientErrorDescriptions: Record<number, string> = {
@@ -30,6 +32,7 @@ const clientErrorDescriptions: Record<number, string> = {
   413: 'INVALID_REQUEST: request body too large.',
   429: 'RATE_LIMITED: too many requests or failed logins; wait Retry-After seconds.',
   500: 'INTERNAL_ERROR: a server fault; treat it like a network error.',
+  503: 'INTERNAL_ERROR: the database could not be reached for a moment; retry after Retry-After seconds.',
 };
 
 const bodyMethods = new Set(['POST', 'PUT', 'PATCH']);
@@ -45,7 +48,7 @@ export function documentedResponses(
   contract: RouteContract,
 ): Record<number, ResponseContract> {
   const method = routeKey.split(' ')[0]!;
-  const statuses = new Set<number>([400, 500, ...(contract.errors ?? [])]);
+  const statuses = new Set<number>([400, 500, 503, ...(contract.errors ?? [])]);
   if (bodyMethods.has(method)) statuses.add(413);
   if (contract.caller === 'client') {
     statuses.add(429);
@@ -57,7 +60,9 @@ export function documentedResponses(
       responses[status] = errorResponse(
         clientErrorDescriptions[status]!,
         clientErrorResponseSchema,
-        status === 429 ? clientRetryAfterHeadersSchema : clientSignatureHeadersSchema,
+        status === 429 || status === 503
+          ? clientRetryAfterHeadersSchema
+          : clientSignatureHeadersSchema,
       );
     }
     return responses;
@@ -75,7 +80,11 @@ export function documentedResponses(
   }
   const responses: Record<number, ResponseContract> = { ...contract.responses };
   for (const status of statuses) {
-    responses[status] = errorResponse(errorDescriptions[status]!, errorBodySchema);
+    responses[status] = errorResponse(
+      errorDescriptions[status]!,
+      errorBodySchema,
+      status === 503 ? unavailableHeadersSchema : undefined,
+    );
   }
   return responses;
 }
@@ -113,7 +122,7 @@ function managementResponses(
       description: managementErrorDescriptions[status]!,
       schema: problemSchema,
       jsonMediaType: 'application/problem+json',
-      headers: status === 429 ? rateLimitedHeadersSchema : problemHeadersSchema,
+      headers: status === 429 || status === 503 ? rateLimitedHeadersSchema : problemHeadersSchema,
     };
   }
   return responses;

@@ -12,6 +12,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const answer = errorAnswerOf(error);
     if (answer.isUnexpected) request.log.error({ err: error }, 'unhandled error');
+    if (answer.code === 'UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
+    if (answer.retryAfterSeconds) reply.header('retry-after', String(answer.retryAfterSeconds));
     return reply
       .status(httpStatusOf(answer.code))
       .send({ message: answer.message, code: answer.code });

@@ -43,6 +43,8 @@ export function answerWithProblems(scope: FastifyInstance): void {
   scope.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const answer = errorAnswerOf(error);
     if (answer.isUnexpected) request.log.error({ err: error }, 'unhandled error');
+    if (answer.code === 'UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
+    if (answer.retryAfterSeconds) reply.header('retry-after', String(answer.retryAfterSeconds));
     return sendProblem(reply, {
       code: answer.code,
       detail: answer.message,

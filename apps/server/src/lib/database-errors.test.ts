@@ -1,6 +1,10 @@
 import { DrizzleQueryError } from 'drizzle-orm/errors';
 import { describe, expect, it } from 'vitest';
-import { isUniqueViolation, redactDatabaseError } from './database-errors.ts';
+import {
+  isDatabaseUnavailable,
+  isUniqueViolation,
+  redactDatabaseError,
+} from './database-errors.ts';
 
 const driverError = (code: string, constraint?: string) =>
   Object.assign(new Error(`duplicate key value violates unique constraint "${constraint}"`), {
@@ -36,5 +40,35 @@ describe('database errors', () => {
     expect(redacted.message).not.toContain('argon2');
     expect(redacted).toMatchObject({ code: '23514', constraint: 'some_check', table: 'app_users' });
     expect(redacted.cause).toBeUndefined();
+  });
+});
+
+describe('isDatabaseUnavailable', () => {
+  it('knows a lost or refused connection, wrapped or redacted, from a refused statement', () => {
+    const lost = Object.assign(new Error('terminating connection due to administrator command'), {
+      code: '57P01',
+    });
+    const wrapped = Object.assign(new Error('Failed query: begin\nparams: '), { cause: lost });
+    const cut = new Error('Connection terminated unexpectedly');
+    const wrappedCut = Object.assign(new Error('Failed query: select 1\nparams: '), { cause: cut });
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    });
+    const starting = Object.assign(new Error('the database system is starting up'), {
+      code: '57P03',
+    });
+    for (const error of [lost, wrapped, cut, wrappedCut, refused, starting]) {
+      expect(isDatabaseUnavailable(error), error.message).toBe(true);
+      expect(isDatabaseUnavailable(redactDatabaseError(error)), error.message).toBe(true);
+    }
+    const unique = Object.assign(new Error('duplicate key'), { code: '23505' });
+    for (const error of [unique, new Error('boom'), null, 'text']) {
+      expect(isDatabaseUnavailable(error)).toBe(false);
+    }
+    // The ORM's message lists the parameters; the redacted one keeps only the driver's.
+    const withSecret = Object.assign(new Error('Failed query: x\nparams: secret-hash'), {
+      cause: cut,
+    });
+    expect(redactDatabaseError(withSecret).message).not.toContain('secret-hash');
   });
 });

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@latchkey/contracts';
+import { isDatabaseUnavailable } from './database-errors.ts';
 
 const statusByCode: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
@@ -11,6 +12,7 @@ const statusByCode: Record<ErrorCode, number> = {
   RANGE_NOT_SATISFIABLE: 416,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
   TOKEN_INVALID: 401,
   IP_NOT_ALLOWED: 403,
   SCOPE_MISSING: 403,
@@ -66,12 +68,22 @@ export interface ErrorAnswer {
   extensions?: Record<string, string> | undefined;
   /** Not the client's fault: logged, and answered without its details. */
   isUnexpected: boolean;
+  /** Sent as Retry-After: when the request may succeed if repeated. */
+  retryAfterSeconds?: number;
 }
 
 /**
+ * How long a request refused for a lost database connection is told to wait: a terminated
+ * backend is replaced on the next statement, and a PostgreSQL restart or failover takes seconds.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+export const DATABASE_UNAVAILABLE_MESSAGE =
+  'The database is unavailable for a moment. Try again in a few seconds.';
+
+/**
  * The one mapping from a thrown error to its answer, for every scope's error handler: AppError
- * by its code, Fastify's client errors by their status, anything else a 500 whose message
- * never reaches the body.
+ * by its code, a lost or unreachable database as a 503 to retry, Fastify's client errors by
+ * their status, anything else a 500 whose message never reaches the body.
  */
 export function errorAnswerOf(error: {
   statusCode?: number | undefined;
@@ -84,6 +96,14 @@ export function errorAnswerOf(error: {
       message: error.message,
       extensions: error.extensions,
       isUnexpected: false,
+    };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      code: 'UNAVAILABLE',
+      message: DATABASE_UNAVAILABLE_MESSAGE,
+      isUnexpected: false,
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     };
   }
   const status = error.statusCode ?? 500;

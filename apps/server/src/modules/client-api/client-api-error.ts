@@ -5,6 +5,8 @@ import {
 } from '@latchkey/contracts';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
+import { isDatabaseUnavailable } from '../../lib/database-errors.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../lib/errors.ts';
 
 type HttpErrorCode = Extract<ClientApiCode, 'INVALID_REQUEST' | 'INVALID_API_KEY' | 'RATE_LIMITED'>;
 
@@ -78,7 +80,8 @@ export interface ClientErrorAnswer {
 /**
  * Every /api/v1 error has the v1 shape `{ success: false, code, message }`, whatever its
  * status: our own 400/401/429, Fastify's malformed-JSON 400 and oversized-body 413, and any
- * other client error as a 400. A 5xx keeps its details in the log. The one mapping, for the
+ * other client error as a 400; a lost or unreachable database is a 503 with Retry-After (the
+ * program may retry), anything else a 500. A 5xx keeps its details in the log. The one mapping, for the
  * scope's error handler and for the lean path (lean-client-path.ts).
  */
 export function clientErrorAnswerOf(error: {
@@ -96,6 +99,12 @@ export function clientErrorAnswerOf(error: {
     return {
       ...answer(error.statusCode, error.code, error.message),
       retryAfterSeconds: error.retryAfterSeconds,
+    };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return {
+      ...answer(503, CLIENT_API_SERVER_ERROR_CODE, DATABASE_UNAVAILABLE_MESSAGE),
+      retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
     };
   }
   const status = error.statusCode ?? 500;
@@ -124,6 +133,7 @@ export function handleClientApiError(
 ) {
   const answer = clientErrorAnswerOf(error);
   if (answer.isUnexpected) request.log.error({ err: error }, 'unhandled client API error');
+  else if (answer.status === 503) request.log.warn({ err: error }, 'database unavailable');
   if (answer.retryAfterSeconds !== null) {
     reply.header('retry-after', String(answer.retryAfterSeconds));
   }

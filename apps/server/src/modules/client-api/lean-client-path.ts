@@ -147,6 +147,8 @@ export function createLeanClientPath(options: LeanPathOptions) {
       const answer = clientErrorAnswerOf(error as Error);
       if (answer.isUnexpected) {
         log.error({ err: error, reqId: requestId }, 'unhandled client API error');
+      } else if (answer.status === 503) {
+        log.warn({ err: error, reqId: requestId }, 'database unavailable');
       }
       options.countError(route, answer.body.code);
       send(answer.status, JSON.stringify(answer.body), answer.retryAfterSeconds);
