@@ -40,7 +40,15 @@ export type ApplicationChange =
       sessionIds: string[];
       fromOtherInstance?: true;
     }
-  | { kind: 'resync' };
+  | {
+      /**
+       * The link to the other instances broke (`isLinked: false`): changes made meanwhile are
+       * not heard, so caches drop everything and keep nothing they read until the link is back
+       * (`isLinked: true`), when they drop everything again.
+       */
+      kind: 'resync';
+      isLinked: boolean;
+    };
 
 /**
  * Runs synchronously and must be cheap (drop a cache entry). A listener may answer a promise

@@ -156,8 +156,14 @@ export async function shareApplicationChanges(options: {
       }
     },
     onInterrupted() {
-      log.warn('lost the application change channel: dropping every cached application');
-      void applicationEvents.emitChange({ kind: 'resync' }, log);
+      log.warn(
+        'lost the application change channel: dropping every cache, and caching nothing until it is back',
+      );
+      void applicationEvents.emitChange({ kind: 'resync', isLinked: false }, log);
+    },
+    onResumed() {
+      log.info('application change channel back: dropping what was read while it was down');
+      void applicationEvents.emitChange({ kind: 'resync', isLinked: true }, log);
     },
   });
 

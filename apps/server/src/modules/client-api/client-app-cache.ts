@@ -73,6 +73,8 @@ export function createClientAppCache(options: {
   const loading = new Map<string, Promise<ClientApplication | null>>();
   // Bumped by every change: a lookup that started before a change must not cache its result.
   let generation = 0;
+  // False while the link to other instances is down: their changes would go unheard.
+  let isLinked = true;
 
   options.applicationEvents.onChange((change) => {
     if (
@@ -84,6 +86,7 @@ export function createClientAppCache(options: {
     }
     generation += 1;
     if (change.kind === 'resync') {
+      isLinked = change.isLinked;
       entries.clear();
       loading.clear();
       return;
@@ -180,7 +183,7 @@ export function createClientAppCache(options: {
       const startedAt = generation;
       const lookup = fetchApplication(apiKey)
         .then((application) => {
-          if (application && generation === startedAt) {
+          if (application && generation === startedAt && isLinked) {
             if (entries.size >= maxEntries) {
               const oldest = entries.keys().next();
               if (!oldest.done) entries.delete(oldest.value);

@@ -121,6 +121,8 @@ export function createSessionLookup(options: {
   const keysByUser = new Map<string, Set<string>>();
   // Bumped by every change: a lookup that started before a change must not cache its result.
   let generation = 0;
+  // False while the link to other instances is down: their changes would go unheard.
+  let isLinked = true;
 
   const keyOf = (applicationId: number, tokenHash: string) => `${applicationId} ${tokenHash}`;
 
@@ -171,6 +173,7 @@ export function createSessionLookup(options: {
         }
         return;
       case 'resync':
+        isLinked = change.isLinked;
         entries.clear();
         keysBySession.clear();
         keysByUser.clear();
@@ -192,7 +195,7 @@ export function createSessionLookup(options: {
       const session = { ...row, licensedUntilMs: licensedUntilMs(parseHeldSubscriptions(held)) };
       found.set(tokenHash, session);
       const isLive = now - lastHeartbeatAt.getTime() < idleSessionMs / 2;
-      if (generation === startedAt && !session.isEnded && isLive) {
+      if (generation === startedAt && isLinked && !session.isEnded && isLive) {
         remember(keyOf(applicationId, tokenHash), {
           id: session.id,
           applicationId,

@@ -49,6 +49,8 @@ export function createUserStandingLookup(options: {
   const entries = new Map<string, { standing: UserStanding; expiresAt: number }>();
   // Bumped by every change: a lookup that started before a change must not cache its result.
   let generation = 0;
+  // False while the link to other instances is down: their changes would go unheard.
+  let isLinked = true;
 
   options.applicationEvents.onChange((change) => {
     if (change.kind === 'sessions-ended') return;
@@ -63,8 +65,8 @@ export function createUserStandingLookup(options: {
       for (const [id, entry] of entries) {
         if (entry.standing.applicationId === change.applicationId) entries.delete(id);
       }
-    } else {
-      change.kind satisfies 'resync';
+    } else if (change.kind === 'resync') {
+      isLinked = change.isLinked;
       entries.clear();
     }
   });
@@ -88,7 +90,7 @@ export function createUserStandingLookup(options: {
       return { ...row, held, licensedUntilMs: licensedUntilMs(held) };
     });
     const found = new Map(users.map((user) => [user.id, user]));
-    if (generation === startedAt) {
+    if (generation === startedAt && isLinked) {
       const expiresAt = clock.now().getTime() + ttlMs;
       for (const user of users) {
         if (entries.size >= maxEntries) {

@@ -54,6 +54,9 @@ export async function shareOwnerEvents(options: {
       onInterrupted() {
         log.warn('lost the owner event channel: consoles may miss published events meanwhile');
       },
+      onResumed() {
+        log.info('owner event channel back');
+      },
     },
     'latchkey-owner-events',
   );
