@@ -257,6 +257,27 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     }
   }, 60_000);
 
+  it("refuses the heartbeats of a user whose password the owner reset, on the other instance's every worker, once the answer is back", async () => {
+    const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
+    const { heartbeat } = await startSessionOnFirst(user);
+    // Both workers of the second instance now hold the open session in memory.
+    for (let i = 0; i < 4; i += 1) expect(await track(second.port, heartbeat)).toBe('OK');
+    const origin = `http://127.0.0.1:${first.port}`;
+    const reset = await fetch(`${origin}/api/applications/${application.id}/users/${user.id}`, {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/json',
+        cookie: `latchkey_session=${sessionToken}`,
+        origin,
+      },
+      body: JSON.stringify({ password: 'a brand new passphrase' }),
+    });
+    expect(reset.status).toBe(200);
+    for (let i = 0; i < 4; i += 1) {
+      expect(await track(second.port, heartbeat)).toBe('SESSION_INVALID');
+    }
+  }, 30_000);
+
   it("answers APP_DISABLED to heartbeats on the other instance's every worker once the application is deactivated", async () => {
     // Issue 28 item 3: the audit saw SESSION_INVALID on one run and APP_DISABLED on another.
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
