@@ -43,7 +43,7 @@ export async function exportLicensesCsv({
           ...toLicenseResponse(row, now),
           key: unsealLicenseKey(row.keySealed, ctx.serverSecret),
         };
-        chunk += `${licenseCsvColumns.map((column) => csvCell(license[column], column !== 'key')).join(',')}\r\n`;
+        chunk += `${licenseCsvColumns.map((column) => csvCell(license[column])).join(',')}\r\n`;
       }
       yield chunk;
       const last = page[page.length - 1]!;
@@ -75,12 +75,14 @@ export async function exportLicensesCsv({
 }
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break. Free text a
- * spreadsheet would run as a formula (=, +, -, @ first: a note, a username) gets a leading
- * apostrophe; a key's text stays exactly as it is (letters, digits, - and _ only).
+ * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break. Any text a
+ * spreadsheet would run as a formula (=, +, -, @, a tab or a carriage return first: OWASP's
+ * list) gets a leading apostrophe, which spreadsheets hide. That includes keys: ours never
+ * start so, but an imported one can be anything (a hostile export's `=HYPERLINK(…)`), and a
+ * formula there could send the sheet's other cells, keys included, to a stranger.
  */
-function csvCell(value: string | null, isFreeText: boolean): string {
+function csvCell(value: string | null): string {
   if (value === null) return '';
-  const text = isFreeText && /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }

