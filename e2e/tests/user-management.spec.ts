@@ -99,6 +99,9 @@ test.describe('user management', () => {
     expect((await vendorPage.request.get('/api/applications')).status()).toBe(401);
 
     await page.getByRole('tab', { name: 'Audit Trail' }).click();
+    // The trail is site-wide and every owner's writes are in it: find this vendor's entries.
+    const auditSearch = page.getByRole('searchbox', { name: 'Search the audit trail' });
+    await auditSearch.fill(vendor.email);
     const updateEntry = page
       .getByRole('row')
       .filter({ hasText: vendor.email })
@@ -109,6 +112,13 @@ test.describe('user management', () => {
     await expect(updateEntry).toContainText('Status: Active → Inactive');
     await expect(updateEntry).toContainText('Granted: View All Data');
     await expect(updateEntry).toContainText('Withdrawn: Edit Code');
+    // The vendor's own write in their environment, recorded with what it touched.
+    const createdEntry = page
+      .getByRole('row')
+      .filter({ hasText: 'Application created' })
+      .filter({ hasText: vendor.email });
+    await expect(createdEntry).toContainText('Application “Vendor Client”');
+    await expect(createdEntry).toContainText('name: Vendor Client');
 
     await page.getByRole('tab', { name: 'Site Overview' }).click();
     await page.getByRole('searchbox', { name: 'Search accounts' }).fill(vendor.email);
@@ -133,6 +143,8 @@ test.describe('user management', () => {
     await expect(ownerCard).toBeVisible();
 
     await page.getByRole('tab', { name: 'Audit Trail' }).click();
+    // The search typed before is still there.
+    await expect(auditSearch).toHaveValue(vendor.email);
     await expect(
       page.getByRole('row').filter({ hasText: vendor.email }).filter({ hasText: 'Deleted' }),
     ).toContainText('Was: Role Moderator; Inactive');

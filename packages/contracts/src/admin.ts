@@ -211,10 +211,14 @@ export const auditEntrySchema = z
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditEntryListSchema = z.array(auditEntrySchema);
 
-/** GET /api/admin/audit?page=&pageSize= (newest first). */
+/**
+ * GET /api/admin/audit?page=&pageSize=&search= (newest first; search: the e-mail of the
+ * account that acted or of the account acted on, case-insensitive).
+ */
 export const auditListQuerySchema = z.object({
   page: pageQueryFields.page,
   pageSize: pageQueryFields.pageSize,
+  search: pageQueryFields.search,
 });
 
 /**

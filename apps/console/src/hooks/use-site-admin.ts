@@ -60,10 +60,11 @@ export function useSiteOverview({ page, search, isEnabled }: SearchPageRequest) 
 }
 
 /** One page of the audit trail, newest first (GET /api/admin/audit). */
-export function useAuditTrail({ page, isEnabled }: { page: number; isEnabled: boolean }) {
+export function useAuditTrail({ page, search, isEnabled }: SearchPageRequest) {
   return useQuery({
-    queryKey: [...SITE_ADMIN_QUERY_KEY, 'audit', { page }],
-    queryFn: () => fetchPage('/api/admin/audit', auditEntryListSchema, { page }),
+    queryKey: [...SITE_ADMIN_QUERY_KEY, 'audit', { page, search }],
+    queryFn: () =>
+      fetchPage('/api/admin/audit', auditEntryListSchema, { page, search: search.trim() }),
     enabled: isEnabled,
     placeholderData: keepPreviousData,
   });

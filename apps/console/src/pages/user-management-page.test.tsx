@@ -140,7 +140,15 @@ function stubAdminApi(accounts: AdminUser[] = ACCOUNTS) {
       );
     }
     if (path === '/api/admin/overview') return paged([overviewRow], url);
-    if (path === '/api/admin/audit') return paged([ownerWriteEntry, auditEntry], url);
+    if (path === '/api/admin/audit') {
+      const search = (url.searchParams.get('search') ?? '').toLowerCase();
+      return paged(
+        [ownerWriteEntry, auditEntry].filter((entry) =>
+          [entry.actor.email, entry.target.email].some((email) => email.includes(search)),
+        ),
+        url,
+      );
+    }
     const one = /^\/api\/admin\/users\/([\w-]+)$/.exec(path);
     if (one) {
       const existing = state.accounts.find((candidate) => candidate.id === one[1]);
@@ -491,6 +499,25 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
     expect(users.getByTestId(`site-account-${ADMIN_ID}`)).toBeTruthy();
     expect(users.queryByTestId(`site-account-${VENDOR_ID}`)).toBeNull();
     expect(api.sentTo('/api/admin/audit')).toEqual([]);
+  });
+
+  it('searches the audit trail by e-mail on the server, and says when nothing matches', async () => {
+    const api = stubAdminApi();
+    renderPage();
+    fireEvent.mouseDown(screen.getByRole('tab', { name: 'Audit Trail' }), { button: 0 });
+    await screen.findByTestId(`audit-row-${ownerWriteEntry.id}`);
+    const panel = within(screen.getByRole('tabpanel', { name: 'Audit Trail' }));
+    const search = panel.getByPlaceholderText('Search by email...');
+
+    fireEvent.change(search, { target: { value: 'ada@' } });
+    await waitFor(() => expect(screen.queryByTestId(`audit-row-${ownerWriteEntry.id}`)).toBeNull());
+    expect(screen.getByTestId(`audit-row-${auditEntry.id}`)).toBeTruthy();
+    expect(api.sent('GET', '/api/admin/audit?search=ada%40')).toHaveLength(1);
+
+    fireEvent.change(search, { target: { value: 'nobody' } });
+    expect(
+      await panel.findByText('No entries by or about an account matching your search.'),
+    ).toBeTruthy();
   });
 
   it('shows only the audit trail beside the no-permission text to an access_admin_panel holder', async () => {

@@ -1,6 +1,5 @@
 import type { AuditEntry } from '@latchkey/contracts';
 import { ScrollText } from 'lucide-react';
-import { useState } from 'react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import {
@@ -14,6 +13,7 @@ import { EmptyState } from '@/components/ui/empty-state.tsx';
 import type { DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 import { useAuditTrail } from '@/hooks/use-site-admin.ts';
 import {
   auditActionLabels,
@@ -84,8 +84,8 @@ const auditTrailTable: DataTableDefinition<AuditEntry> = {
  * management API.
  */
 export function AuditTrailPanel() {
-  const [page, setPage] = useState(1);
-  const audit = useAuditTrail({ page, isEnabled: true });
+  const { page, setPage, search, setSearch, settledSearch } = usePagedSearch();
+  const audit = useAuditTrail({ page, search: settledSearch, isEnabled: true });
 
   return (
     <Card>
@@ -100,6 +100,12 @@ export function AuditTrailPanel() {
       <CardContent className="flex flex-col gap-4">
         <PagedDataTable
           query={audit}
+          search={{
+            value: search,
+            onChange: setSearch,
+            label: 'Search the audit trail',
+            placeholder: 'Search by email...',
+          }}
           table={auditTrailTable}
           loadingLabel="Loading audit trail"
           errorTitle="Error loading the audit trail"
@@ -108,7 +114,11 @@ export function AuditTrailPanel() {
             <EmptyState
               icon={ScrollText}
               title="No audit entries"
-              description="Changes to accounts and to owners' applications and end users will be listed here."
+              description={
+                settledSearch.trim()
+                  ? 'No entries by or about an account matching your search.'
+                  : "Changes to accounts and to owners' applications and end users will be listed here."
+              }
             />
           }
           pagerLabel="Audit trail pages"

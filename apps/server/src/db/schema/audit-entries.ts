@@ -39,6 +39,9 @@ export const auditEntries = pgTable(
   },
   (table) => [
     index('audit_entries_created_idx').on(table.createdAt.desc(), table.id.desc()),
+    // The admin trail's search: the e-mail of the account that acted or was acted on.
+    index('audit_entries_actor_email_trgm_idx').using('gin', table.actorEmail.op('gin_trgm_ops')),
+    index('audit_entries_target_email_trgm_idx').using('gin', table.targetEmail.op('gin_trgm_ops')),
     // An account reads its own trail through the management API, newest first.
     index('audit_entries_actor_created_idx').on(
       table.actorAccountId,

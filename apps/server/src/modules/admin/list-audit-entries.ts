@@ -1,24 +1,34 @@
-import { count, desc } from 'drizzle-orm';
+import { count, desc, ilike, or } from 'drizzle-orm';
 import type { Page, PageRequest } from '@latchkey/contracts';
 import { auditEntries, type AuditEntry } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { containsPattern } from '../../lib/contains-pattern.ts';
 
-/** One page of the audit trail, newest first. */
+/**
+ * One page of the audit trail, newest first; with a search, the entries whose acting or
+ * acted-on account's e-mail contains it (trigram indexes). Never an end user's name: the
+ * administrators who read the trail do not search other environments' end users.
+ */
 export async function listAuditEntries({
   ctx,
   input,
 }: {
   ctx: OwnerContext;
-  input: Omit<PageRequest, 'search'>;
+  input: PageRequest;
 }): Promise<Page<AuditEntry>> {
+  const pattern = input.search ? containsPattern(input.search) : null;
+  const where = pattern
+    ? or(ilike(auditEntries.actorEmail, pattern), ilike(auditEntries.targetEmail, pattern))
+    : undefined;
   const [rows, [total]] = await Promise.all([
     ctx.db
       .select()
       .from(auditEntries)
+      .where(where)
       .orderBy(desc(auditEntries.createdAt), desc(auditEntries.id))
       .limit(input.pageSize)
       .offset((input.page - 1) * input.pageSize),
-    ctx.db.select({ value: count() }).from(auditEntries),
+    ctx.db.select({ value: count() }).from(auditEntries).where(where),
   ]);
   return { rows, totalCount: total?.value ?? 0 };
 }

@@ -572,6 +572,26 @@ describe('the audit trail of owner writes', () => {
     expect((await read(withoutScope.token)).statusCode).toBe(403);
   });
 
+  it('finds the entries by or about an account by its e-mail, never by an end user\u2019s name', async () => {
+    const vendor = await signInOwner(testApp.app);
+    const vendorApp = await createApplicationViaApi(testApp.app, vendor, { name: 'Vendor App' });
+    await createAppUserViaApi(testApp.app, vendor, vendorApp.id, { username: 'searchable-pat' });
+    const search = async (text: string) => {
+      const response = await testApp.app.inject({
+        url: `/api/admin/audit?pageSize=200&search=${encodeURIComponent(text)}`,
+        headers: owner.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return auditEntryListSchema.parse(response.json());
+    };
+    const found = await search(vendor.account.email.toUpperCase());
+    expect(found.map((entry) => entry.action).sort()).toEqual([
+      'application_created',
+      'end_user_created',
+    ]);
+    expect(await search('searchable-pat')).toEqual([]);
+  });
+
   it('refuses a too-deep body before any write runs, and writes nothing', async () => {
     const user = await createAppUserViaApi(testApp.app, owner, application.id);
     const userUrl = `/applications/${application.id}/users/${user.id}`;

@@ -1,0 +1,2 @@
+CREATE INDEX "audit_entries_actor_email_trgm_idx" ON "audit_entries" USING gin ("actor_email" gin_trgm_ops);--> statement-breakpoint
+CREATE INDEX "audit_entries_target_email_trgm_idx" ON "audit_entries" USING gin ("target_email" gin_trgm_ops);
