@@ -112,6 +112,32 @@ describe('docs/client-api.md: verifying an offline licence with the documented s
     expect(readLicense(plain!, 'ab'.repeat(32), 'DESKTOP-7F3K', during)).toBeNull();
   });
 
+  it('refuses every re-encoding of the worked licence that a lenient base64url decoder forgives', () => {
+    const [, plain] = codeBlocks(example, 'text');
+    const during = new Date('2026-06-02T00:00:00Z');
+    const publicKey = publicKeyOfExample();
+    const [prefix, payload, signature] = plain!.split('.') as [string, string, string];
+    // Each decodes, with Buffer.from(..., 'base64url'), to the signature's very 64 bytes or
+    // to the payload as signed: only the text differs from what the server wrote.
+    const mutations: Record<string, string> = {
+      'a trailing newline': `${plain}\n`,
+      'the payload padded': `${prefix}.${payload}==.${signature}`,
+      'the signature padded': `${prefix}.${payload}.${signature}==`,
+      'a space inside the payload': `${prefix}.${payload.slice(0, 20)} ${payload.slice(20)}.${signature}`,
+      'a space inside the signature': `${prefix}.${payload}.${signature.slice(0, 20)} ${signature.slice(20)}`,
+      'a "+" for the "-" of the signature': `${prefix}.${payload}.${signature.replace('-', '+')}`,
+      'the last signature character changed in its unused bits': `${prefix}.${payload}.${signature.slice(0, -1)}${signature.endsWith('g') ? 'h' : 'g'}`,
+    };
+    expect(Buffer.from(signature.slice(0, -1) + 'h', 'base64url')).toEqual(
+      Buffer.from(signature, 'base64url'),
+    );
+    const accepted = Object.entries(mutations)
+      .filter(([, license]) => readLicense(license, publicKey, 'DESKTOP-7F3K', during) !== null)
+      .map(([name]) => name);
+    expect(accepted).toEqual([]);
+    expect(readLicense(plain!, publicKey, 'DESKTOP-7F3K', during)).not.toBeNull();
+  });
+
   describe('against the server', () => {
     let testApp: TestApp;
     let owner: SignedInOwner;
