@@ -95,8 +95,11 @@ async function recordSubscriptionChange(
   const [names] = await ctx.db
     .select({ username: appUsers.username, planName: plans.name })
     .from(appUsers)
-    .innerJoin(plans, eq(plans.id, input.planId))
-    .where(eq(appUsers.id, input.ids.userId));
+    .innerJoin(
+      plans,
+      and(eq(plans.id, input.planId), eq(plans.applicationId, input.ids.applicationId)),
+    )
+    .where(ownedAppUserWhere(ctx, input.ids));
   await recordOwnerWrite({
     ctx,
     input: {
