@@ -140,6 +140,17 @@ export const offlineRefusalMessage = (refusal, content) => {
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 /**
+ * The bytes of a canonical base64url segment, else null: Buffer.from forgives padding,
+ * whitespace, stray characters and non-zero unused bits, so a segment counts only when it
+ * re-encodes to exactly itself.
+ */
+function fromBase64Url(segment) {
+  const bytes = Buffer.from(segment, 'base64url');
+  const isCanonical = BASE64URL.test(segment) && bytes.toString('base64url') === segment;
+  return isCanonical ? bytes : null;
+}
+
+/**
  * Checks an offline licence (`LK1.<payload>.<signature>`, docs/client-api.md "Offline
  * licences") without the network, and answers `{ content }` when it holds, else `{ refusal,
  * content }` with `refusal` one of `not-signed`, `another-machine`, `expired` or `clock`.
@@ -169,7 +180,9 @@ export function verifyOfflineLicense(
   // This program checks licences out in the plain form; an encrypted one (LK1E) is not its own.
   if (parts.length !== 3 || parts[0] !== 'LK1') return notSigned;
   const [, payload, signature] = parts;
-  if (!BASE64URL.test(payload) || !BASE64URL.test(signature)) return notSigned;
+  const payloadBytes = fromBase64Url(payload);
+  const signatureBytes = fromBase64Url(signature);
+  if (payloadBytes === null || signatureBytes?.length !== 64) return notSigned;
   if (typeof publicKeyHex !== 'string' || !HEX_PUBLIC_KEY.test(publicKeyHex)) return notSigned;
   let content;
   try {
@@ -182,11 +195,8 @@ export function verifyOfflineLicense(
       format: 'jwk',
     });
     const message = Buffer.from(`latchkey-license-v1.${payload}`, 'ascii');
-    const signatureBytes = Buffer.from(signature, 'base64url');
-    if (signatureBytes.length !== 64 || !verify(null, message, key, signatureBytes)) {
-      return notSigned;
-    }
-    content = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+    if (!verify(null, message, key, signatureBytes)) return notSigned;
+    content = JSON.parse(payloadBytes.toString('utf8'));
   } catch {
     return notSigned;
   }

@@ -180,6 +180,26 @@ describe('Node.js sample: offline licence verifier', () => {
     );
   });
 
+  it('refuses every re-encoding of the worked licence, even those that decode to the same bytes', () => {
+    const [prefix, payload, signature] = workedLicense.split('.') as [string, string, string];
+    const lastBitsChanged = signature.slice(0, -1) + (signature.endsWith('g') ? 'h' : 'g');
+    // Buffer.from(..., 'base64url') reads this as the very signature: only the text differs.
+    expect(Buffer.from(lastBitsChanged, 'base64url')).toEqual(Buffer.from(signature, 'base64url'));
+    const mutations: Record<string, string> = {
+      'a trailing newline': `${workedLicense}\n`,
+      'the payload padded': `${prefix}.${payload}==.${signature}`,
+      'the signature padded': `${prefix}.${payload}.${signature}==`,
+      'a space inside the payload': `${prefix}.${payload.slice(0, 20)} ${payload.slice(20)}.${signature}`,
+      'a space inside the signature': `${prefix}.${payload}.${signature.slice(0, 20)} ${signature.slice(20)}`,
+      'a "+" for the "-" of the signature': `${prefix}.${payload}.${signature.replace('-', '+')}`,
+      'the last signature character changed in its unused bits': `${prefix}.${payload}.${lastBitsChanged}`,
+    };
+    const accepted = Object.entries(mutations)
+      .filter(([, license]) => refusalOf(license) !== 'not-signed')
+      .map(([name]) => name);
+    expect(accepted).toEqual([]);
+  });
+
   it("refuses another machine's licence, and one bound to no machine", () => {
     expect(refusalOf(workedLicense, { hwid: 'LAPTOP-9Q2Z' })).toBe('another-machine');
     expect(refusalOf(signLicense({ ...workedContent, hwid: null }))).toBe('another-machine');
