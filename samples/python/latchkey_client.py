@@ -394,12 +394,19 @@ def clear_saved_user_id():
 
 # --- The offline licence ----------------------------------------------------------------------
 
-BASE64URL = re.compile(r"^[A-Za-z0-9_-]+$")
+BASE64URL = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def base64url_decode(segment):
-    """RFC 4648 section 5 without padding, as the licence format writes it."""
-    return base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+    """RFC 4648 section 5 without padding, as the licence format writes it, and canonical: the
+    standard decoder skips stray characters and ignores non-zero unused bits, so a segment
+    counts only when it re-encodes to exactly itself. ValueError when it is not that."""
+    if not isinstance(segment, str) or not BASE64URL.fullmatch(segment):
+        raise ValueError("not base64url")
+    data = base64.urlsafe_b64decode(segment + "=" * (-len(segment) % 4))
+    if base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii") != segment:
+        raise ValueError("not canonical base64url")
+    return data
 
 
 def iso_seconds(iso):
@@ -432,7 +439,7 @@ def verify_offline_license(license, public_key_hex, application_id, hwid, now=No
     if len(parts) != 3 or parts[0] != "LK1":
         return "not-signed", None
     _, payload, signature = parts
-    if not BASE64URL.match(payload) or not BASE64URL.match(signature):
+    if not BASE64URL.fullmatch(payload) or not BASE64URL.fullmatch(signature):
         return "not-signed", None
     try:
         signature_bytes = base64url_decode(signature)

@@ -283,6 +283,38 @@ class OfflineLicenseTest(unittest.TestCase):
             "This offline licence is not signed by this application.",
         )
 
+    def test_refuses_every_re_encoding_of_the_worked_licence(self):
+        prefix, payload, signature = WORKED_LICENSE.split(".")
+        last_bits_changed = signature[:-1] + ("h" if signature.endswith("g") else "g")
+        # A lenient decoder reads this as the very signature: only the text differs.
+        self.assertEqual(
+            base64.urlsafe_b64decode(last_bits_changed + "=="),
+            base64.urlsafe_b64decode(signature + "=="),
+        )
+        mutations = {
+            "a trailing newline": WORKED_LICENSE + "\n",
+            "the payload padded": f"{prefix}.{payload}==.{signature}",
+            "the signature padded": f"{prefix}.{payload}.{signature}==",
+            "a space inside the payload": f"{prefix}.{payload[:20]} {payload[20:]}.{signature}",
+            "a space inside the signature": f"{prefix}.{payload}.{signature[:20]} {signature[20:]}",
+            'a "+" for the "-" of the signature': (
+                f"{prefix}.{payload}.{signature.replace('-', '+', 1)}"
+            ),
+            "the last signature character changed in its unused bits": (
+                f"{prefix}.{payload}.{last_bits_changed}"
+            ),
+        }
+        accepted = [
+            name for name, license in mutations.items() if self.refusal(license) != "not-signed"
+        ]
+        self.assertEqual(accepted, [])
+        # A signature's length (86) happens to make the decoder refuse a trailing newline; a
+        # segment of another length shows what `$` and the standard decoder would let through.
+        for lenient in ("AAAA\n", "AAA=", "AA A", "AA+", "AAB"):
+            with self.assertRaises(ValueError):
+                client.base64url_decode(lenient)
+        self.assertEqual(client.base64url_decode("AAA"), b"\0\0")
+
     def test_refuses_another_machines_licence(self):
         self.assertEqual(self.refusal(hwid="LAPTOP-9Q2Z"), "another-machine")
         unbound = sign_license({**self.content(), "hwid": None})

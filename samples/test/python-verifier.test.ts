@@ -32,6 +32,7 @@ describe.skipIf(!hasPython)('Python sample: response verifier', () => {
       // Issue 25: the offline licence, from the docs' worked licence.
       'test_accepts_the_worked_licence',
       'test_refuses_a_licence_not_signed_by_this_application',
+      'test_refuses_every_re_encoding_of_the_worked_licence',
       'test_refuses_another_machines_licence',
       'test_refuses_a_licence_past_valid_until',
       'test_refuses_a_clock_moved_backwards',
