@@ -979,24 +979,31 @@ namespace LatchkeySample
             return result;
         }
 
-        /// <summary>RFC 4648 §5 base64url without padding; null when the text is not that.</summary>
+        /// <summary>
+        /// RFC 4648 §5 base64url without padding, canonical only; null when the text is not that.
+        /// Convert.FromBase64String ignores non-zero unused bits, so the text counts only when it
+        /// re-encodes to exactly itself.
+        /// </summary>
         public static byte[] FromBase64Url(string text)
         {
-            if (text == null || text.Length % 4 == 1) return null;
+            if (string.IsNullOrEmpty(text) || text.Length % 4 == 1) return null;
             foreach (var c in text)
             {
                 var isAlphabet = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
                 if (!isAlphabet) return null;
             }
             var standard = text.Replace('-', '+').Replace('_', '/');
+            byte[] bytes;
             try
             {
-                return Convert.FromBase64String(standard + new string('=', (4 - standard.Length % 4) % 4));
+                bytes = Convert.FromBase64String(standard + new string('=', (4 - standard.Length % 4) % 4));
             }
             catch (FormatException)
             {
                 return null;
             }
+            var reEncoded = Convert.ToBase64String(bytes).TrimEnd('=').Replace('+', '-').Replace('/', '_');
+            return reEncoded == text ? bytes : null;
         }
 
         private static long? UnixSeconds(string iso)

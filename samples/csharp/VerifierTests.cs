@@ -101,6 +101,34 @@ namespace LatchkeySample
             return new string(characters);
         }
 
+        /// <summary>
+        /// Re-encodings of the worked licence: some decode, leniently, to its very bytes (the
+        /// signature covers the payload's text, not the signature's), and each is refused.
+        /// </summary>
+        private static void CheckReEncodings(long during)
+        {
+            var segments = ExampleLicense.Split('.');
+            var payload = segments[1];
+            var signature = segments[2];
+            var lastBitsChanged = signature.Substring(0, signature.Length - 1) + (signature.EndsWith("g") ? "h" : "g");
+            Check("licence: the last signature character changed in its unused bits decodes to the same bytes",
+                Convert.ToBase64String(Convert.FromBase64String(lastBitsChanged.Replace('-', '+').Replace('_', '/') + "=="))
+                == Convert.ToBase64String(Convert.FromBase64String(signature.Replace('-', '+').Replace('_', '/') + "==")));
+            CheckVerdict("a trailing newline is refused", CheckLicense(ExampleLicense + "\n", during), OfflineVerdict.NotSigned);
+            CheckVerdict("the payload padded is refused", CheckLicense("LK1." + payload + "==." + signature, during), OfflineVerdict.NotSigned);
+            CheckVerdict("the signature padded is refused", CheckLicense("LK1." + payload + "." + signature + "==", during), OfflineVerdict.NotSigned);
+            CheckVerdict("a space inside the payload is refused",
+                CheckLicense("LK1." + payload.Insert(20, " ") + "." + signature, during), OfflineVerdict.NotSigned);
+            CheckVerdict("a space inside the signature is refused",
+                CheckLicense("LK1." + payload + "." + signature.Insert(20, " "), during), OfflineVerdict.NotSigned);
+            var index = signature.IndexOf('-');
+            CheckVerdict("a + for the - of the signature is refused",
+                CheckLicense("LK1." + payload + "." + signature.Substring(0, index) + "+" + signature.Substring(index + 1), during),
+                OfflineVerdict.NotSigned);
+            CheckVerdict("the last signature character changed in its unused bits is refused",
+                CheckLicense("LK1." + payload + "." + lastBitsChanged, during), OfflineVerdict.NotSigned);
+        }
+
         private static void CheckOfflineLicences()
         {
             var during = LicenseIssuedAt + 3600;
@@ -123,6 +151,7 @@ namespace LatchkeySample
             CheckVerdict("two segments are refused", CheckLicense(ExampleLicense.Substring(0, ExampleLicense.LastIndexOf('.')), during), OfflineVerdict.NotSigned);
             CheckVerdict("four segments are refused", CheckLicense(ExampleLicense + ".x", during), OfflineVerdict.NotSigned);
             CheckVerdict("padded base64 is refused", CheckLicense(ExampleLicense + "==", during), OfflineVerdict.NotSigned);
+            CheckReEncodings(during);
             CheckVerdict("last seen within the clock tolerance is accepted",
                 CheckLicense(ExampleLicense, during, during + LatchkeySettings.CLOCK_TOLERANCE_SECONDS), OfflineVerdict.Accepted);
             CheckVerdict("last seen beyond the clock tolerance: the clock moved back",
