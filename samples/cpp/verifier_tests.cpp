@@ -127,6 +127,26 @@ int main() {
   report_offline("two segments", check(LICENSE.substr(0, LICENSE.rfind('.')), during));
   report_offline("four segments", check(LICENSE + ".x", during));
   report_offline("padded base64", check(LICENSE + "==", during));
+  // Re-encodings of the worked licence, some of which a lenient decoder reads as its very
+  // bytes (the signature covers the payload's text, not the signature's): each is refused.
+  const size_t dot = LICENSE.rfind('.');
+  const std::string head = LICENSE.substr(0, dot);  // "LK1.<payload>"
+  const std::string signature = LICENSE.substr(dot + 1);
+  std::string last_bits_changed = signature;
+  last_bits_changed.back() = last_bits_changed.back() == 'g' ? 'h' : 'g';
+  std::string plus_for_minus = signature;
+  plus_for_minus[plus_for_minus.find('-')] = '+';
+  std::string payload_with_space = head;
+  payload_with_space.insert(24, " ");
+  report_offline("a trailing newline", check(LICENSE + "\n", during));
+  report_offline("the payload padded", check(head + "==." + signature, during));
+  report_offline("the signature padded", check(head + "." + signature + "==", during));
+  report_offline("a space inside the payload", check(payload_with_space + "." + signature, during));
+  report_offline("a space inside the signature",
+                 check(head + "." + signature.substr(0, 20) + " " + signature.substr(20), during));
+  report_offline("a + for the - of the signature", check(head + "." + plus_for_minus, during));
+  report_offline("the last signature character changed in its unused bits",
+                 check(head + "." + last_bits_changed, during));
   report_offline("last seen within the clock tolerance",
                  check(LICENSE, during, during + CLOCK_TOLERANCE_SECONDS));
   report_offline("last seen beyond the clock tolerance",
