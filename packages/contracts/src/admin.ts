@@ -79,6 +79,20 @@ export const ownerWriteActions = [
   'webhook_deleted',
   'blacklist_entry_created',
   'blacklist_entry_deleted',
+  'variable_created',
+  'variable_updated',
+  'variable_deleted',
+  'user_variable_set',
+  'user_variable_deleted',
+  'file_uploaded',
+  'file_deleted',
+  'import_previewed',
+  'import_started',
+  'webhook_delivery_retried',
+  'sample_saved',
+  'sample_reset',
+  'code_file_saved',
+  'code_file_restored',
 ] as const;
 export type OwnerWriteAction = (typeof ownerWriteActions)[number];
 
@@ -104,6 +118,12 @@ export const auditTargetKinds = [
   'license_key',
   'webhook',
   'blacklist_entry',
+  'variable',
+  'file',
+  'import',
+  'webhook_delivery',
+  'sample',
+  'code_file',
 ] as const;
 export const auditTargetKindSchema = z.enum(auditTargetKinds);
 export type AuditTargetKind = z.infer<typeof auditTargetKindSchema>;

@@ -41,6 +41,20 @@ export const auditActionLabels: Record<AuditAction, string> = {
   webhook_deleted: 'Webhook deleted',
   blacklist_entry_created: 'Blacklist entry added',
   blacklist_entry_deleted: 'Blacklist entry removed',
+  variable_created: 'Variable created',
+  variable_updated: 'Variable changed',
+  variable_deleted: 'Variable deleted',
+  user_variable_set: 'End user variable set',
+  user_variable_deleted: 'End user variable deleted',
+  file_uploaded: 'File uploaded',
+  file_deleted: 'File deleted',
+  import_previewed: 'Import uploaded',
+  import_started: 'Import started',
+  webhook_delivery_retried: 'Webhook delivery retried',
+  sample_saved: 'Sample saved',
+  sample_reset: 'Sample reset',
+  code_file_saved: 'Code file saved',
+  code_file_restored: 'Code file version restored',
 };
 
 /** Entries the badge shows in the danger colour: something was taken away. */
@@ -54,6 +68,12 @@ const targetKindLabels: Record<AuditTargetKind, string> = {
   license_key: 'Licence key',
   webhook: 'Webhook',
   blacklist_entry: 'Blacklist entry',
+  variable: 'Variable',
+  file: 'File',
+  import: 'Import',
+  webhook_delivery: 'Webhook delivery',
+  sample: 'Sample',
+  code_file: 'Code file',
 };
 
 /**

@@ -18,6 +18,7 @@ import {
   createAppUserViaApi,
   createPlanViaApi,
   generateLicensesViaApi,
+  insertWebhookDelivery,
 } from '../../../test/factories.ts';
 import {
   createTestApp,
@@ -438,6 +439,169 @@ describe('the audit trail of owner writes', () => {
       headers: owner.headers,
     });
     for (const word of secretWords) expect(whole.body).not.toContain(word);
+  });
+
+  it('writes one entry for the other owner writes: variables, files, imports, retries, samples, code files', async () => {
+    const app = application;
+    const appUrl = `/api/applications/${app.id}`;
+    const expectEntry = (
+      entry: AuditEntry,
+      action: AuditAction,
+      target: { kind: string; id: string | number },
+      applicationId: number | null = app.id,
+    ) => expectOwnerEntry(entry, { action, applicationId, target });
+
+    // The application's variables: the value may be a secret, so the trail only says it changed.
+    const created = await auditedWrite(
+      () =>
+        consoleCall('POST', `${appUrl}/variables`, {
+          name: 'LICENSE_SERVER_KEY',
+          value: 'never-in-the-trail',
+          requiresSession: true,
+        }),
+      201,
+    );
+    const variable = created.body as { id: string };
+    expectEntry(created.entry, 'variable_created', { kind: 'variable', id: variable.id });
+    expect(created.entry.ownerWrite?.target.label).toBe('LICENSE_SERVER_KEY');
+    expect(created.entry.ownerWrite?.change).toMatchObject({ value: '[redacted]' });
+    const updated = await auditedWrite(
+      () =>
+        consoleCall('PUT', `${appUrl}/variables/${variable.id}`, { value: 'never-in-the-trail' }),
+      200,
+    );
+    expectEntry(updated.entry, 'variable_updated', { kind: 'variable', id: variable.id });
+    expect(updated.entry.ownerWrite?.change).toEqual({ value: '[redacted]' });
+    const deleted = await auditedWrite(
+      () => consoleCall('DELETE', `${appUrl}/variables/${variable.id}`),
+      200,
+    );
+    expectEntry(deleted.entry, 'variable_deleted', { kind: 'variable', id: variable.id });
+
+    // An end user's variable: the entry is about the user, and names the variable.
+    const user = await createAppUserViaApi(testApp.app, owner, app.id, { username: 'var-user' });
+    const userVariableUrl = `${appUrl}/users/${user.id}/variables/theme`;
+    const set = await auditedWrite(
+      () => consoleCall('PUT', userVariableUrl, { value: 'never-in-the-trail', readOnly: true }),
+      200,
+    );
+    expectEntry(set.entry, 'user_variable_set', { kind: 'end_user', id: user.id });
+    expect(set.entry.ownerWrite?.target.label).toBe('var-user');
+    expect(set.entry.ownerWrite?.change).toEqual({
+      variable: 'theme',
+      value: '[redacted]',
+      readOnly: true,
+    });
+    const unset = await auditedWrite(() => consoleCall('DELETE', userVariableUrl), 200);
+    expectEntry(unset.entry, 'user_variable_deleted', { kind: 'end_user', id: user.id });
+
+    // A file: recorded when its upload completes, with its size and hash.
+    const uploaded = await auditedWrite(
+      () =>
+        testApp.app.inject({
+          method: 'POST',
+          url: `${appUrl}/files?name=setup.exe&version=3.1.0`,
+          headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+          remoteAddress: OWNER_ADDRESS,
+          payload: Buffer.from('installer bytes'),
+        }),
+      201,
+    );
+    const file = uploaded.body as { id: string; sha256: string };
+    expectEntry(uploaded.entry, 'file_uploaded', { kind: 'file', id: file.id });
+    expect(uploaded.entry.ownerWrite?.change).toMatchObject({
+      version: '3.1.0',
+      sizeBytes: 15,
+      sha256: file.sha256,
+    });
+    const fileDeleted = await auditedWrite(
+      () => consoleCall('DELETE', `${appUrl}/files/${file.id}`),
+      200,
+    );
+    expectEntry(fileDeleted.entry, 'file_deleted', { kind: 'file', id: file.id });
+
+    // A KeyAuth import: the file's shape, never its rows (keys, password hashes).
+    const exportFile = JSON.stringify({
+      users: [{ username: 'imported-one', password: null }],
+      subscription: [],
+    });
+    const previewed = await auditedWrite(
+      () =>
+        testApp.app.inject({
+          method: 'POST',
+          url: `${appUrl}/imports?source=keyauth&kind=users`,
+          headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+          remoteAddress: OWNER_ADDRESS,
+          payload: Buffer.from(exportFile),
+        }),
+      201,
+    );
+    const importId = (previewed.body as { id: string }).id;
+    expectEntry(previewed.entry, 'import_previewed', { kind: 'import', id: importId });
+    expect(previewed.entry.ownerWrite?.change).toMatchObject({ kind: 'users', readableRows: 1 });
+    expect(JSON.stringify(previewed.entry)).not.toContain('imported-one');
+    const started = await auditedWrite(
+      () => consoleCall('POST', `${appUrl}/imports/${importId}/start`, { levelPlans: {} }),
+      202,
+    );
+    expectEntry(started.entry, 'import_started', { kind: 'import', id: importId });
+
+    // A webhook delivery sent again.
+    const webhook = (
+      await consoleCall('POST', '/api/webhooks', {
+        url: 'https://93.184.215.14/hooks',
+        events: ['user_login'],
+        applicationId: app.id,
+      })
+    ).json() as { id: number };
+    const delivery = await insertWebhookDelivery(db(), webhook.id, { status: 'failed' });
+    const retried = await auditedWrite(
+      () => consoleCall('POST', `/api/webhooks/${webhook.id}/deliveries/${delivery.id}/retry`),
+      200,
+    );
+    expectEntry(retried.entry, 'webhook_delivery_retried', {
+      kind: 'webhook_delivery',
+      id: delivery.id,
+    });
+
+    // The integration page's samples and the code editor's documents: sizes, not text.
+    const saved = await auditedWrite(
+      () => consoleCall('PUT', `${appUrl}/samples/python`, { code: 'print("never-in-the-trail")' }),
+      200,
+    );
+    expectEntry(saved.entry, 'sample_saved', { kind: 'sample', id: 'python' });
+    expect(JSON.stringify(saved.entry)).not.toContain('never-in-the-trail');
+    const reset = await auditedWrite(() => consoleCall('DELETE', `${appUrl}/samples/python`), 200);
+    expectEntry(reset.entry, 'sample_reset', { kind: 'sample', id: 'python' });
+    const codeSaved = await auditedWrite(
+      () => consoleCall('PUT', '/api/code-files/permissions.ts', { content: '// edited' }),
+      200,
+    );
+    expectEntry(
+      codeSaved.entry,
+      'code_file_saved',
+      { kind: 'code_file', id: 'permissions.ts' },
+      null,
+    );
+    expect(codeSaved.entry.ownerWrite?.change).toMatchObject({ version: 2, characters: 9 });
+    const versions = (
+      await testApp.app.inject({
+        url: '/api/code-files/permissions.ts/versions',
+        headers: owner.headers,
+      })
+    ).json() as { versions: { id: string; version: number }[] };
+    const first = versions.versions.find((version) => version.version === 1)!;
+    const restored = await auditedWrite(
+      () => consoleCall('POST', `/api/code-files/permissions.ts/versions/${first.id}/restore`),
+      200,
+    );
+    expectEntry(
+      restored.entry,
+      'code_file_restored',
+      { kind: 'code_file', id: 'permissions.ts' },
+      null,
+    );
+    expect(restored.entry.ownerWrite?.change).toMatchObject({ version: 3, restoredFrom: 1 });
   });
 
   it('rolls the write back when its entry cannot be written', async () => {

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { APP_FILE_NOT_FOUND } from '@latchkey/contracts';
 import { appFiles } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import type { FileContext } from './file-context.ts';
 
@@ -18,16 +19,30 @@ export async function deleteAppFile({
   input: { applicationId: number; fileId: string };
 }): Promise<void> {
   const application = await loadOwnedApplication({ ctx, input });
-  const [deleted] = await ctx.db
-    .delete(appFiles)
-    .where(
-      and(
-        eq(appFiles.id, input.fileId),
-        eq(appFiles.applicationId, application.id),
-        eq(appFiles.isComplete, true),
-      ),
-    )
-    .returning({ id: appFiles.id });
+  const deleted = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(appFiles)
+      .where(
+        and(
+          eq(appFiles.id, input.fileId),
+          eq(appFiles.applicationId, application.id),
+          eq(appFiles.isComplete, true),
+        ),
+      )
+      .returning({ id: appFiles.id, name: appFiles.name, version: appFiles.version });
+    if (row) {
+      await recordOwnerWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'file_deleted',
+          application: { id: application.id, name: application.name },
+          target: { kind: 'file', id: row.id, label: row.name },
+          change: { version: row.version },
+        },
+      });
+    }
+    return row;
+  });
   if (!deleted) throw notFound(APP_FILE_NOT_FOUND);
   // The rows went with the record (cascade); another storage would need telling.
   await ctx.storage.delete(deleted.id);

@@ -6,6 +6,7 @@ import {
 } from '@latchkey/contracts';
 import { appFiles } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import type { FileContext } from './file-context.ts';
 import { toAppFileResponse } from './to-app-file-response.ts';
@@ -62,11 +63,32 @@ export async function uploadAppFile({
       maxBytes: input.maxBytes,
       tooLarge: () => uploadTooLarge(input.maxBytes),
     });
-    const [completed] = await ctx.db
-      .update(appFiles)
-      .set({ sizeBytes: stored.sizeBytes, sha256: stored.sha256, isComplete: true })
-      .where(and(eq(appFiles.id, fileId), eq(appFiles.applicationId, application.id)))
-      .returning();
+    // Completed with its audit entry: a file exists for programs from this commit on.
+    const completed = await ctx.db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(appFiles)
+        .set({ sizeBytes: stored.sizeBytes, sha256: stored.sha256, isComplete: true })
+        .where(and(eq(appFiles.id, fileId), eq(appFiles.applicationId, application.id)))
+        .returning();
+      if (row) {
+        await recordOwnerWrite({
+          ctx: { ...ctx, db: tx },
+          input: {
+            action: 'file_uploaded',
+            application: { id: application.id, name: application.name },
+            target: { kind: 'file', id: row.id, label: row.name },
+            change: {
+              version: row.version,
+              platform: row.platform,
+              requiresSession: row.requiresSession,
+              sizeBytes: row.sizeBytes,
+              sha256: row.sha256,
+            },
+          },
+        });
+      }
+      return row;
+    });
     // Gone meanwhile: the application was deleted during the upload.
     if (!completed) throw new AppError('NOT_FOUND', 'Application not found');
     ctx.log.info(

@@ -500,8 +500,9 @@ describe('KeyAuth imports', () => {
       .select()
       .from(auditEntries)
       .where(eq(auditEntries.actorTokenId, token.id));
-    expect(audited.map((entry) => (entry.after as { status: number }).status).sort()).toEqual([
-      201, 202,
+    expect(audited.map((entry) => entry.action).sort()).toEqual([
+      'import_previewed',
+      'import_started',
     ]);
     expect(JSON.stringify(audited)).not.toContain('MANAGED-KEY');
     expect(JSON.stringify(audited)).toContain(`"fileBytes":${Buffer.byteLength(file)}`);

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { importLimits, type ImportKind, type ImportProgress } from '@latchkey/contracts';
 import { appUsers, imports, licenseKeys, type ImportRowProblem } from '../../db/schema/index.ts';
 import { badRequest } from '../../lib/errors.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { licenseKeyDigest } from '../licenses/license-key-secrets.ts';
 import type { ImportContext } from './import-context.ts';
@@ -83,6 +84,23 @@ export async function previewImport({
         select ${created.id}::uuid, r.row_number, r.data
         from jsonb_to_recordset(${JSON.stringify(kept)}::jsonb) as r(row_number int, data text)`);
     }
+    // The file's shape, never its rows: they hold keys and password hashes.
+    await recordOwnerWrite({
+      ctx: { ...ctx, db: tx },
+      input: {
+        action: 'import_previewed',
+        application: { id: application.id, name: application.name },
+        target: { kind: 'import', id: created.id, label: `KeyAuth ${input.kind}` },
+        change: {
+          kind: input.kind,
+          format: parsed.format,
+          fileBytes: input.bytes.byteLength,
+          readableRows: created.readableRows,
+          conflictRows: created.conflictRows,
+          unreadableRows: created.unreadableRows,
+        },
+      },
+    });
     return created;
   });
   ctx.log.info(

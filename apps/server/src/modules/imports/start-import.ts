@@ -3,6 +3,7 @@ import type { ImportProgress, StartImportRequest } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { importRows, imports, plans, type ImportRecord } from '../../db/schema/index.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import type { ImportContext } from './import-context.ts';
 import { unsealKeyRow, unsealUserRow } from './import-row-sealing.ts';
 import { loadOwnedImport } from './load-owned-import.ts';
@@ -35,29 +36,44 @@ export async function startImport({
   await checkLevelPlans(ctx, record, levelPlans);
 
   const now = ctx.clock.now();
-  const [claimed] = await ctx.db
-    .update(imports)
-    .set({
-      status: 'running',
-      levelPlans,
-      error: null,
-      startedAt: sql`coalesce(${imports.startedAt}, ${now})`,
-      finishedAt: null,
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(imports.id, record.id),
-        or(
-          inArray(imports.status, ['previewed', 'failed']),
-          and(
-            eq(imports.status, 'running'),
-            lt(imports.updatedAt, new Date(now.getTime() - IMPORT_STALE_AFTER_MS)),
+  const claimed = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(imports)
+      .set({
+        status: 'running',
+        levelPlans,
+        error: null,
+        startedAt: sql`coalesce(${imports.startedAt}, ${now})`,
+        finishedAt: null,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(imports.id, record.id),
+          or(
+            inArray(imports.status, ['previewed', 'failed']),
+            and(
+              eq(imports.status, 'running'),
+              lt(imports.updatedAt, new Date(now.getTime() - IMPORT_STALE_AFTER_MS)),
+            ),
           ),
         ),
-      ),
-    )
-    .returning();
+      )
+      .returning();
+    // The rows are written after the answer, batch by batch; this records who started them.
+    if (row) {
+      await recordOwnerWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'import_started',
+          application: { id: row.applicationId },
+          target: { kind: 'import', id: row.id, label: `KeyAuth ${row.kind}` },
+          change: { levelPlans, isResumed: record.status !== 'previewed' },
+        },
+      });
+    }
+    return row;
+  });
   if (!claimed) throw new AppError('CONFLICT', 'This import is already running');
   ctx.log.info({ applicationId: record.applicationId, importId: record.id }, 'import started');
   return { progress: toImportProgress(claimed), run: runImport(ctx, claimed) };

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { sampleLanguageCatalogue, type Sample, type SampleLanguage } from '@latchkey/contracts';
 import { integrationSamples } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 
 /**
@@ -17,24 +18,36 @@ export async function saveSample({
 }): Promise<Sample> {
   const application = await loadOwnedApplication({ ctx, input });
   const now = ctx.clock.now();
-  const [saved] = await ctx.db
-    .insert(integrationSamples)
-    .values({
-      ownerAccountId: ctx.account.id,
-      applicationId: application.id,
-      language: input.language,
-      code: input.code,
-      updatedAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [
-        integrationSamples.ownerAccountId,
-        integrationSamples.applicationId,
-        integrationSamples.language,
-      ],
-      set: { code: input.code, updatedAt: now },
-    })
-    .returning();
+  const saved = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(integrationSamples)
+      .values({
+        ownerAccountId: ctx.account.id,
+        applicationId: application.id,
+        language: input.language,
+        code: input.code,
+        updatedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [
+          integrationSamples.ownerAccountId,
+          integrationSamples.applicationId,
+          integrationSamples.language,
+        ],
+        set: { code: input.code, updatedAt: now },
+      })
+      .returning();
+    await recordOwnerWrite({
+      ctx: { ...ctx, db: tx },
+      input: {
+        action: 'sample_saved',
+        application: { id: application.id, name: application.name },
+        target: { kind: 'sample', id: input.language, label: input.language },
+        change: { characters: input.code.length },
+      },
+    });
+    return row;
+  });
   return {
     language: input.language,
     filename: sampleLanguageCatalogue[input.language].filename,
@@ -54,13 +67,26 @@ export async function resetSample({
   input: { applicationId: number; language: SampleLanguage };
 }): Promise<void> {
   const application = await loadOwnedApplication({ ctx, input });
-  await ctx.db
-    .delete(integrationSamples)
-    .where(
-      and(
-        eq(integrationSamples.ownerAccountId, ctx.account.id),
-        eq(integrationSamples.applicationId, application.id),
-        eq(integrationSamples.language, input.language),
-      ),
-    );
+  await ctx.db.transaction(async (tx) => {
+    const reset = await tx
+      .delete(integrationSamples)
+      .where(
+        and(
+          eq(integrationSamples.ownerAccountId, ctx.account.id),
+          eq(integrationSamples.applicationId, application.id),
+          eq(integrationSamples.language, input.language),
+        ),
+      )
+      .returning({ language: integrationSamples.language });
+    // Resetting a sample that was never edited changes nothing: no entry.
+    if (reset.length === 0) return;
+    await recordOwnerWrite({
+      ctx: { ...ctx, db: tx },
+      input: {
+        action: 'sample_reset',
+        application: { id: application.id, name: application.name },
+        target: { kind: 'sample', id: input.language, label: input.language },
+      },
+    });
+  });
 }

@@ -4,6 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { codeFiles, codeFileVersions, type CodeFileRow } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 
 /** Locks a document's row for the rest of the transaction: saves to it queue behind this. */
 export async function lockCodeFile(
@@ -61,6 +62,21 @@ export async function writeCodeFileVersion({
     restoredFrom: input.restoredFrom ?? null,
     savedByEmail: ctx.account.email,
     createdAt: now,
+  });
+  // The text itself stays in the history, where the account reads it: the trail notes the
+  // version and its size (a reference document can hold an API key).
+  await recordOwnerWrite({
+    ctx,
+    input: {
+      action: input.origin === 'save' ? 'code_file_saved' : 'code_file_restored',
+      application: null,
+      target: { kind: 'code_file', id: locked.name, label: locked.name },
+      change: {
+        version,
+        characters: input.content.length,
+        ...(input.restoredFrom === undefined ? {} : { restoredFrom: input.restoredFrom }),
+      },
+    },
   });
   // Numbers are consecutive from 1, so the newest LIMIT versions are the ones above this.
   await ctx.db

@@ -40,16 +40,11 @@ export function registerManagementImportRoutes(
     if ((await getImport({ ctx, input: ids })).kind === 'keys') {
       assertTokenScope(ctx, KEYS_IMPORT_SCOPE);
     }
-    return answerManagementWrite(
-      request,
-      reply,
-      async () => {
-        const { progress, run } = await startImport({ ctx, input: { ...ids, request: body } });
-        if (run) deps.runningImports.keep(run);
-        return { status: 202, body: progress satisfies ImportProgress };
-      },
-      { auditAfterWork: true },
-    );
+    return answerManagementWrite(request, reply, async () => {
+      const { progress, run } = await startImport({ ctx, input: { ...ids, request: body } });
+      if (run) deps.runningImports.keep(run);
+      return { status: 202, body: progress satisfies ImportProgress };
+    });
   });
 
   void app.register(async (uploads) => {
@@ -62,18 +57,13 @@ export function registerManagementImportRoutes(
       const { kind } = parseInput(createImportQuerySchema, request.query);
       if (kind === 'keys') assertTokenScope(ctx, KEYS_IMPORT_SCOPE);
       const bytes = exportFileOf(request);
-      return answerManagementWrite(
-        request,
-        reply,
-        async () => {
-          const progress = await previewImport({
-            ctx,
-            input: { applicationId: id, kind, bytes },
-          });
-          return { status: 201, body: progress satisfies ImportProgress };
-        },
-        { auditAfterWork: true },
-      );
+      return answerManagementWrite(request, reply, async () => {
+        const progress = await previewImport({
+          ctx,
+          input: { applicationId: id, kind, bytes },
+        });
+        return { status: 201, body: progress satisfies ImportProgress };
+      });
     });
   });
 }

@@ -2,19 +2,11 @@ import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, lt } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import {
-  IDEMPOTENCY_WINDOW_MS,
-  PROBLEM_MEDIA_TYPE,
-  type AuditedManagementWrite,
-} from '@latchkey/contracts';
-import { auditEntries, idempotencyKeys, type IdempotencyKeyRow } from '../../db/schema/index.ts';
-import { openApiPathOf } from '../../http/openapi-document.ts';
+import { IDEMPOTENCY_WINDOW_MS, PROBLEM_MEDIA_TYPE } from '@latchkey/contracts';
+import { idempotencyKeys, type IdempotencyKeyRow } from '../../db/schema/index.ts';
 import { problemOf } from '../../http/problem-details.ts';
-import { routeContracts } from '../../http/route-contracts.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { createSecretSealer } from '../../lib/secret-sealing.ts';
-import { auditActorColumns } from '../admin/audit-actor-columns.ts';
-import { redactAuditedChange } from '../admin/redact-audited-change.ts';
 import type { ManagementContext } from './management-guard.ts';
 
 /** How long a retry waits for the first request with its key before answering 409. */
@@ -43,25 +35,17 @@ export interface WriteAnswer {
  *
  * The audit entry is the verb's: each owner verb writes it in the transaction of its write,
  * naming the token and the address (ctx.actor), so a write and its entry stand or fall
- * together. `auditAfterWork` is for verbs that do not record one themselves (the KeyAuth
- * import's upload and start): an entry with the request's redacted fields is then written
- * once the work is done, before the answer.
+ * together.
  */
 export async function answerManagementWrite(
   request: FastifyRequest,
   reply: FastifyReply,
   work: () => Promise<WriteAnswer>,
-  options: { auditAfterWork?: boolean } = {},
 ): Promise<FastifyReply> {
   const ctx = request.management!;
   const { serverSecret } = ctx;
-  const doWrite = async (): Promise<WriteAnswer> => {
-    const answer = await work();
-    if (options.auditAfterWork) await recordManagementWrite(ctx, request, answer.status);
-    return answer;
-  };
   const key = idempotencyKeyOf(request);
-  if (key === null) return send(reply, await doWrite());
+  if (key === null) return send(reply, await work());
 
   // An uploaded file (a KeyAuth import) is hashed as its bytes, not as a JSON rendering of them.
   const body =
@@ -75,7 +59,7 @@ export async function answerManagementWrite(
 
   let answer: WriteAnswer;
   try {
-    answer = await doWrite();
+    answer = await work();
   } catch (error) {
     if (!(error instanceof AppError) || error.statusCode >= 500) {
       await ctx.db.delete(idempotencyKeys).where(keyWhere(ctx, key));
@@ -174,33 +158,4 @@ async function storeAnswer(
       contentType,
     })
     .where(keyWhere(ctx, key));
-}
-
-/** The audit entry of a write whose verb records none: the creator as actor, with the token. */
-async function recordManagementWrite(
-  ctx: ManagementContext,
-  request: FastifyRequest,
-  status: number,
-): Promise<void> {
-  const routeUrl = request.routeOptions.url ?? '';
-  const write: AuditedManagementWrite = {
-    operation: `${request.method} ${openApiPathOf(routeUrl)}`,
-    summary: routeContracts[`${request.method} ${routeUrl}`]?.summary ?? request.method,
-    path: request.url.split('?')[0]!,
-    status,
-    // An uploaded file holds keys and password hashes: the trail notes its size only.
-    changes:
-      request.body instanceof Uint8Array
-        ? { fileBytes: request.body.byteLength }
-        : redactAuditedChange(request.body),
-  };
-  await ctx.db.insert(auditEntries).values({
-    ...auditActorColumns(ctx),
-    action: 'management_write',
-    targetAccountId: ctx.account.id,
-    targetEmail: ctx.account.email,
-    before: null,
-    after: { ...write },
-    createdAt: ctx.clock.now(),
-  });
 }

@@ -3,6 +3,7 @@ import { appVariables } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { toApplicationVariableWriteError } from './owned-application-variable.ts';
+import { recordVariableWrite } from './record-variable-write.ts';
 import { toApplicationVariableResponse } from './to-application-variable-response.ts';
 
 /**
@@ -23,21 +24,33 @@ export async function createApplicationVariable({
   const now = ctx.clock.now();
   let variable;
   try {
-    [variable] = await ctx.db
-      .insert(appVariables)
-      .values({
-        applicationId: application.id,
-        name: input.variable.name,
-        value: input.variable.value,
-        requiresSession: input.variable.requiresSession,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
+    variable = await ctx.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(appVariables)
+        .values({
+          applicationId: application.id,
+          name: input.variable.name,
+          value: input.variable.value,
+          requiresSession: input.variable.requiresSession,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      if (!created) throw new Error('insert returned no row');
+      await recordVariableWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'variable_created',
+          applicationId: application.id,
+          target: { kind: 'variable', id: created.id, label: created.name },
+          change: { ...input.variable },
+        },
+      });
+      return created;
+    });
   } catch (error) {
     throw toApplicationVariableWriteError(error);
   }
-  if (!variable) throw new Error('insert returned no row');
   // The name only: a value may be a secret the vendor hands to its programs.
   ctx.log.info(
     { variableId: variable.id, applicationId: application.id },

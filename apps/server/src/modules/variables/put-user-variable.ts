@@ -7,6 +7,7 @@ import type { OwnerContext } from '../../http/request-context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { appUserNotFound, ownedAppUserWhere } from '../app-users/owned-app-user.ts';
 import type { UserVariableIds } from './owned-user-variable.ts';
+import { endUserTarget, recordVariableWrite } from './record-variable-write.ts';
 import { toUserVariableResponse } from './to-user-variable-response.ts';
 import { writeUserVariable } from './write-user-variable.ts';
 
@@ -22,13 +23,27 @@ export async function putUserVariable({
   ctx: OwnerContext;
   input: UserVariableIds & { variable: PutUserVariableInput };
 }): Promise<UserVariable> {
-  const written = await writeUserVariable(ctx.db, {
-    userWhere: ownedAppUserWhere(ctx, input),
-    name: input.name,
-    value: input.variable.value,
-    readOnly: input.variable.readOnly,
-    isOwnerWrite: true,
-    now: ctx.clock.now(),
+  const written = await ctx.db.transaction(async (tx) => {
+    const write = await writeUserVariable(tx, {
+      userWhere: ownedAppUserWhere(ctx, input),
+      name: input.name,
+      value: input.variable.value,
+      readOnly: input.variable.readOnly,
+      isOwnerWrite: true,
+      now: ctx.clock.now(),
+    });
+    if (write.outcome === 'written') {
+      await recordVariableWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'user_variable_set',
+          applicationId: input.applicationId,
+          target: await endUserTarget(tx, input.userId),
+          change: { variable: input.name, ...input.variable },
+        },
+      });
+    }
+    return write;
   });
   switch (written.outcome) {
     case 'user-not-found':

@@ -7,6 +7,7 @@ import {
   toApplicationVariableWriteError,
   type ApplicationVariableIds,
 } from './owned-application-variable.ts';
+import { recordVariableWrite } from './record-variable-write.ts';
 import { toApplicationVariableResponse } from './to-application-variable-response.ts';
 
 /**
@@ -23,16 +24,30 @@ export async function updateApplicationVariable({
   const { changes } = input;
   let variable;
   try {
-    [variable] = await ctx.db
-      .update(appVariables)
-      .set({
-        name: changes.name,
-        value: changes.value,
-        requiresSession: changes.requiresSession,
-        updatedAt: ctx.clock.now(),
-      })
-      .where(ownedApplicationVariableWhere(ctx, input))
-      .returning();
+    variable = await ctx.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(appVariables)
+        .set({
+          name: changes.name,
+          value: changes.value,
+          requiresSession: changes.requiresSession,
+          updatedAt: ctx.clock.now(),
+        })
+        .where(ownedApplicationVariableWhere(ctx, input))
+        .returning();
+      if (updated) {
+        await recordVariableWrite({
+          ctx: { ...ctx, db: tx },
+          input: {
+            action: 'variable_updated',
+            applicationId: updated.applicationId,
+            target: { kind: 'variable', id: updated.id, label: updated.name },
+            change: { ...changes },
+          },
+        });
+      }
+      return updated;
+    });
   } catch (error) {
     throw toApplicationVariableWriteError(error);
   }

@@ -3,7 +3,9 @@ import type { WebhookDelivery as WebhookDeliveryResponse } from '@latchkey/contr
 import { webhookDeliveries, webhooks } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
+import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { loadOwnedWebhook, ownedWebhookWhere } from './owned-webhook.ts';
+import { webhookOriginOf } from './record-webhook-write.ts';
 import { toWebhookDeliveryResponse } from './to-webhook-delivery-response.ts';
 
 export const WEBHOOK_DELIVERY_NOT_FOUND = 'Delivery not found';
@@ -24,7 +26,7 @@ export async function retryWebhookDelivery({
   ctx: OwnerContext;
   input: { webhookId: number; deliveryId: string };
 }): Promise<WebhookDeliveryResponse> {
-  await loadOwnedWebhook({ ctx, input });
+  const { webhook } = await loadOwnedWebhook({ ctx, input });
   const now = ctx.clock.now();
   const ownedDelivery = and(
     eq(webhookDeliveries.id, input.deliveryId),
@@ -36,18 +38,35 @@ export async function retryWebhookDelivery({
         .where(ownedWebhookWhere(ctx, input.webhookId)),
     ),
   );
-  const [delivery] = await ctx.db
-    .update(webhookDeliveries)
-    .set({ status: 'pending', nextAttemptAt: now, completedAt: null, updatedAt: now })
-    .where(
-      and(
-        ownedDelivery,
-        // A claim whose lease ended belongs to a sender that died: retrying it is safe. The
-        // database's clock, as the claim's lease was set with it.
-        or(isNull(webhookDeliveries.claimedUntil), lte(webhookDeliveries.claimedUntil, sql`now()`)),
-      ),
-    )
-    .returning();
+  const delivery = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(webhookDeliveries)
+      .set({ status: 'pending', nextAttemptAt: now, completedAt: null, updatedAt: now })
+      .where(
+        and(
+          ownedDelivery,
+          // A claim whose lease ended belongs to a sender that died: retrying it is safe. The
+          // database's clock, as the claim's lease was set with it.
+          or(
+            isNull(webhookDeliveries.claimedUntil),
+            lte(webhookDeliveries.claimedUntil, sql`now()`),
+          ),
+        ),
+      )
+      .returning();
+    if (row) {
+      await recordOwnerWrite({
+        ctx: { ...ctx, db: tx },
+        input: {
+          action: 'webhook_delivery_retried',
+          application: webhook.applicationId === null ? null : { id: webhook.applicationId },
+          target: { kind: 'webhook_delivery', id: row.id, label: webhookOriginOf(webhook.url) },
+          change: { webhookId: webhook.id, attempts: row.attempts },
+        },
+      });
+    }
+    return row;
+  });
   if (!delivery) {
     const [inFlight] = await ctx.db
       .select({ id: webhookDeliveries.id })
