@@ -51,6 +51,8 @@ export async function seedOwnerWithApplication(
       clock: systemClock,
       account,
       serverSecret: config.serverSecret,
+      // Seeded by the benchmark itself, as a console owner would.
+      actor: { token: null, ipAddress: '127.0.0.1' },
     },
     input: { name: `${label} benchmark`, description: null },
   });

@@ -59,6 +59,8 @@ const ownerContext = {
   clock: systemClock,
   account: account!,
   serverSecret: config.serverSecret,
+  // Seeded by the benchmark itself, as a console owner would.
+  actor: { token: null, ipAddress: '127.0.0.1' },
 };
 const application = await createApplication({
   ctx: ownerContext,

@@ -63,6 +63,8 @@ const application = await createApplication({
     clock: systemClock,
     account: account!,
     serverSecret: config.serverSecret,
+    // Seeded by the benchmark itself, as a console owner would.
+    actor: { token: null, ipAddress: '127.0.0.1' },
   },
   input: { name: 'Scale', description: null },
 });

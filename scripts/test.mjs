@@ -26,6 +26,8 @@ const steps = [
       [bin('tsc'), '-p', 'apps/console'],
       [bin('tsc'), '-p', 'e2e'],
       [bin('tsc'), '-p', 'samples'],
+      // The benchmarks seed through the server's verbs: a verb's new requirement breaks them.
+      [bin('tsc'), '-p', 'bench'],
     ],
   },
   {

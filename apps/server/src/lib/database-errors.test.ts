@@ -72,3 +72,12 @@ describe('isDatabaseUnavailable', () => {
     expect(redactDatabaseError(withSecret).message).not.toContain('secret-hash');
   });
 });
+
+describe('redactDatabaseError on an error that is not the database’s', () => {
+  it('keeps a programming error as it is, so the log says what went wrong', () => {
+    const bug = new TypeError("Cannot read properties of undefined (reading 'token')");
+    expect(redactDatabaseError(bug)).toBe(bug);
+    const orm = new Error('Failed query: insert into app_users\nparams: secret-hash');
+    expect(redactDatabaseError(orm).message).not.toContain('secret-hash');
+  });
+});

@@ -49,6 +49,16 @@ export function isForeignKeyViolation(error: unknown, constraint: string): boole
  * error that reaches the log must carry neither.
  */
 export function redactDatabaseError(error: unknown): Error {
+  // Not from a statement at all (a bug in the verb): nothing to redact, and its message is
+  // what the log needs. The ORM's own errors begin so and list the parameters.
+  if (
+    error instanceof Error &&
+    findDriverError(error) === null &&
+    innermostCause(error) === null &&
+    !error.message.startsWith('Failed query')
+  ) {
+    return error;
+  }
   const driverError =
     findDriverError(error) ??
     innermostCause(error) ??
