@@ -1,6 +1,7 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { AccountAuditQuery, Page } from '@latchkey/contracts';
 import { auditEntries, type AuditEntry } from '../../db/schema/index.ts';
+import { readAuditPage } from './read-audit-page.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 
 /**
@@ -21,15 +22,5 @@ export async function listAccountAuditEntries({
       ? undefined
       : eq(auditEntries.applicationId, input.applicationId),
   );
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(auditEntries)
-      .where(where)
-      .orderBy(desc(auditEntries.createdAt), desc(auditEntries.id))
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize),
-    ctx.db.select({ value: count() }).from(auditEntries).where(where),
-  ]);
-  return { rows, totalCount: total?.value ?? 0 };
+  return readAuditPage(ctx.db, where, input);
 }

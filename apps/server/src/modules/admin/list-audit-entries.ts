@@ -1,6 +1,7 @@
-import { count, desc, ilike, or } from 'drizzle-orm';
+import { ilike, or } from 'drizzle-orm';
 import type { Page, PageRequest } from '@latchkey/contracts';
 import { auditEntries, type AuditEntry } from '../../db/schema/index.ts';
+import { readAuditPage } from './read-audit-page.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 
@@ -20,15 +21,5 @@ export async function listAuditEntries({
   const where = pattern
     ? or(ilike(auditEntries.actorEmail, pattern), ilike(auditEntries.targetEmail, pattern))
     : undefined;
-  const [rows, [total]] = await Promise.all([
-    ctx.db
-      .select()
-      .from(auditEntries)
-      .where(where)
-      .orderBy(desc(auditEntries.createdAt), desc(auditEntries.id))
-      .limit(input.pageSize)
-      .offset((input.page - 1) * input.pageSize),
-    ctx.db.select({ value: count() }).from(auditEntries).where(where),
-  ]);
-  return { rows, totalCount: total?.value ?? 0 };
+  return readAuditPage(ctx.db, where, input);
 }
