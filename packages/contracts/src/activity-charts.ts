@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The charts' ranges (issue 26): the last 24 hours by hour, the last 7 and 30 days by day. */
+/** The charts' ranges: the last 24 hours by hour, the last 7 and 30 days by day. */
 export const activityChartRanges = ['24h', '7d', '30d'] as const;
 export const activityChartRangeSchema = z.enum(
   activityChartRanges,

@@ -3,9 +3,9 @@ import { applicationIdSchema } from './applications.ts';
 import { pageQueryFields } from './paging.ts';
 
 /**
- * The authentication events of the client API (spec doc 2 §3), in the spec's order, then the
- * licence and device events of issues 22 and 24. Webhooks subscribe to exactly these; the
- * activity log records them and the owner bulk action rows below.
+ * The ten authentication events of the client API, in the order the console lists them, then
+ * the licence and device events. Webhooks subscribe to exactly these; the activity log records
+ * them and the owner bulk action rows below.
  */
 export const clientActivityEventNames = [
   'user_login',
@@ -18,30 +18,30 @@ export const clientActivityEventNames = [
   'login_blocked_ip',
   'login_blocked_username',
   'login_blocked_hwid',
-  // Licence keys (issue 22): a key redeemed (register, redeem or key login), a key refused,
-  // a key banned by the owner. None counts as a login attempt.
+  // Licence keys: a key redeemed (register, redeem or key login), a key refused, a key banned
+  // by the owner. None counts as a login attempt.
   'license_redeemed',
   'license_failed',
   'license_banned',
-  // Devices (issue 24): a device bound to an account under HWID lock, and one released (by
-  // the owner, the end user or inactivity: metadata.releasedBy). Neither is a login attempt.
+  // Devices: a device bound to an account under HWID lock, and one released (by the owner, the
+  // end user or inactivity: metadata.releasedBy). Neither is a login attempt.
   'device_added',
   'device_released',
-  // Offline licences (issue 25): a licence issued to a live session (metadata: licenseId,
-  // ttlSeconds, validUntil, isEncrypted). Not a login attempt.
+  // Offline licences: a licence issued to a live session (metadata: licenseId, ttlSeconds,
+  // validUntil, isEncrypted). Not a login attempt.
   'license_checkout',
 ] as const;
 
 /**
  * Every event of the activity log: the client API's, and one row per end user an owner's bulk
- * action changed or deleted (issue 26; metadata.action, metadata.operationId), which is no
- * login attempt and no webhook event.
+ * action changed or deleted (metadata.action, metadata.operationId), which is no login attempt
+ * and no webhook event.
  */
 export const activityEventNames = [...clientActivityEventNames, 'owner_bulk_action'] as const;
 export const activityEventSchema = z.enum(activityEventNames);
 export type ActivityEvent = z.infer<typeof activityEventSchema>;
 
-/** Display labels of spec doc 2 §3. */
+/** Display labels, as the console and the webhooks page show each event. */
 export const activityEventLabels: Record<ActivityEvent, string> = {
   user_login: 'User Login',
   user_register: 'User Registration',
@@ -78,11 +78,11 @@ export const LOGIN_FAILURE_EVENTS = [
 ] as const satisfies readonly ActivityEvent[];
 
 /**
- * One activity log as GET /api/activity-logs returns it (spec doc 2 §3). `username` is the
- * name as sent by the client (kept when no such user exists or it was deleted); `appUser`
- * is the matching end user as it is now, or null. `metadata` holds `code` (the client-API
- * code answered) and, where sent, `hwid` and `version`; blocked requests add `blockedBy`
- * (ip, username, email or hwid) and blocked registrations `action: 'register'`.
+ * One activity log as GET /api/activity-logs returns it. `username` is the name as sent by the
+ * client (kept when no such user exists or it was deleted); `appUser` is the matching end user
+ * as it is now, or null. `metadata` holds `code` (the client-API code answered) and, where
+ * sent, `hwid` and `version`; blocked requests add `blockedBy` (ip, username, email or hwid)
+ * and blocked registrations `action: 'register'`.
  */
 export const activityLogSchema = z
   .object({
@@ -107,9 +107,9 @@ export type ActivityLog = z.infer<typeof activityLogSchema>;
 export const activityLogListSchema = z.array(activityLogSchema);
 
 /**
- * The filters of the activity log (spec doc 2 §2), shared by the list and its stat cards:
- * ?applicationId (blank means every application), ?event (blank means every event) and
- * ?search (username, IP address or event name or label, case-insensitively).
+ * The filters of the activity log, shared by the list and its stat cards: ?applicationId
+ * (blank means every application), ?event (blank means every event) and ?search (username, IP
+ * address or event name or label, case-insensitively).
  */
 const activityLogFilterFields = {
   applicationId: z.preprocess(
@@ -136,9 +136,9 @@ export const activityLogStatsQuerySchema = z.object(activityLogFilterFields);
 export type ActivityLogFilter = z.output<typeof activityLogStatsQuerySchema>;
 
 /**
- * Spec doc 2 §2: the four stat cards, over every log the filters match (all pages). A search
- * that matches more than SEARCH_COUNT_LIMIT logs is not counted through: `isCapped`, the
- * limit as `totalEvents` (a floor), and the other three unknown (null).
+ * The four stat cards, over every log the filters match (all pages). A search that matches
+ * more than SEARCH_COUNT_LIMIT logs is not counted through: `isCapped`, the limit as
+ * `totalEvents` (a floor), and the other three unknown (null).
  */
 export const activityLogStatsSchema = z.object({
   totalEvents: z.number().int().nonnegative(),

@@ -5,7 +5,7 @@ import { permissionSchema, roleSchema } from './roles.ts';
 import { apiTokenScopeSchema } from './api-tokens.ts';
 import { applicationIdSchema } from './applications.ts';
 
-/** An account of the site as an administrator sees it (spec doc 2 §3 "Admin view of a user"). */
+/** An account of the site as an administrator sees it on /user-management. */
 export const adminUserSchema = z
   .object({
     id: z.uuid(),
@@ -27,7 +27,7 @@ export const adminUserListQuerySchema = z.object(pageQueryFields);
 
 export const adminUserParamsSchema = z.object({ id: z.uuid('Invalid user id') });
 
-/** PATCH /api/admin/users/:id: role, permissions and the active flag, saved together (§4). */
+/** PATCH /api/admin/users/:id: role, permissions and the active flag, saved as one update. */
 export const updateAdminUserRequestSchema = z.object({
   role: roleSchema,
   permissions: z
@@ -38,7 +38,7 @@ export const updateAdminUserRequestSchema = z.object({
 });
 export type UpdateAdminUserRequest = z.input<typeof updateAdminUserRequestSchema>;
 
-/** The refusals the console shows as they are (spec doc 2 §5, §8). */
+/** The refusals the console shows word for word. */
 export const adminMessages = {
   cannotDeleteSelf: 'You cannot delete your own account.',
   cannotDeleteOwner: 'The site owner cannot be deleted.',
@@ -156,9 +156,9 @@ export const auditedAccountStateSchema = z.object({
 });
 
 /**
- * One batch of an owner's bulk action on their end users (issue 26); the target is the owner's
- * own account. Counts and ids only: site administrators read the trail, and an owner's end
- * users (their names, e-mails) are not theirs to see (issue 14).
+ * One batch of an owner's bulk action on their end users; the target is the owner's own
+ * account. Counts and ids only: site administrators read the trail, and an owner's end users
+ * (their names, e-mails) are not theirs to see.
  */
 export const auditedBulkActionSchema = z.object({
   operationId: z.uuid(),
@@ -169,8 +169,8 @@ export const auditedBulkActionSchema = z.object({
 export type AuditedBulkAction = z.infer<typeof auditedBulkActionSchema>;
 
 /**
- * A management API token created or revoked (issue 27); the target is its owner's account.
- * Never its text: the prefix is what the API Tokens page shows.
+ * A management API token created or revoked; the target is its owner's account. Never its
+ * text: the prefix is what the API Tokens page shows.
  */
 export const auditedApiTokenSchema = z.object({
   id: z.uuid(),
@@ -182,8 +182,8 @@ export const auditedApiTokenSchema = z.object({
 export type AuditedApiToken = z.infer<typeof auditedApiTokenSchema>;
 
 /**
- * A write through the management API (issue 27): which operation, on what, with which request
- * fields (secrets such as passwords are replaced by "[redacted]"), and how it was answered.
+ * A write through the management API: which operation, on what, with which request fields
+ * (secrets such as passwords are replaced by "[redacted]"), and how it was answered.
  */
 export const auditedManagementWriteSchema = z.object({
   operation: z.string(),
@@ -257,8 +257,8 @@ export const accountAuditQuerySchema = z.object({
 export type AccountAuditQuery = z.output<typeof accountAuditQuerySchema>;
 
 /**
- * GET /api/admin/overview: one row per account, counts only. Never another environment's
- * end users, keys, secrets or logs (issue 14, view_all_data).
+ * GET /api/admin/overview: one row per account, counts only. Never another environment's end
+ * users, keys, secrets or logs: view_all_data shows how much there is, not what.
  */
 export const siteOverviewRowSchema = z
   .object({

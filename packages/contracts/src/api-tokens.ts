@@ -2,9 +2,9 @@ import { z } from 'zod';
 import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
 
 /**
- * API tokens of the management API (issue 27): what shops and bots call with, instead of a
- * signed-in browser. A token never exceeds its creator: each call needs the token's scope
- * and the creator's own permission for the same act, checked again at the time of the call.
+ * API tokens of the management API: what shops and bots call with, instead of a signed-in
+ * browser. A token never exceeds its creator: each call needs the token's scope and the
+ * creator's own permission for the same act, checked again at the time of the call.
  */
 export const apiTokenScopes = [
   'applications:read',

@@ -4,9 +4,9 @@ import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
 import { clientApiCodeSchema } from './client-api.ts';
 
 /**
- * Downloadable files of an application (issue 25): installers and updates its programs fetch
- * through a short-lived signed URL (POST /api/v1/file). One of them may be the application's
- * current release, which a VERSION_MISMATCH answer offers as the update.
+ * Downloadable files of an application: installers and updates its programs fetch through a
+ * short-lived signed URL (POST /api/v1/file). One of them may be the application's current
+ * release, which a VERSION_MISMATCH answer offers as the update.
  */
 export const appFileLimits = {
   name: 255,

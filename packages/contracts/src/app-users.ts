@@ -26,7 +26,7 @@ export const appUserSchema = z
     expiresAt: z.iso.datetime().nullable(),
     /** The HWID of the user's first bound device (the seed's one HWID), or null. */
     hwid: z.string().nullable(),
-    /** Devices bound under HWID lock (issue 24). */
+    /** Devices bound under HWID lock. */
     deviceCount: z.number().int(),
     loginAttempts: z.number().int(),
     lastLogin: z.iso.datetime().nullable(),
@@ -40,8 +40,8 @@ export const appUserSchema = z
 export type AppUser = z.infer<typeof appUserSchema>;
 
 /**
- * An end user as the users lists show one: the user and what they hold (issue 22), so a row
- * can show the plans and entitlements without a request per row.
+ * An end user as the users lists show one: the user and what they hold, so a row can show the
+ * plans and entitlements without a request per row.
  */
 export const appUserListRowSchema = appUserSchema
   .extend({
@@ -109,7 +109,7 @@ const hwid = z.preprocess(
     .nullish(),
 );
 
-/** POST /api/applications/:id/users (spec doc 1 §7; §5: username and password required). */
+/** POST /api/applications/:id/users: username and password required, the rest optional. */
 export const createAppUserRequestSchema = z
   .object({
     // Optional here so a missing field gets the spec's message below, not a type error.
@@ -169,7 +169,7 @@ export const appUserParamsSchema = z.object({
   userId: z.uuid('Invalid user id'),
 });
 
-/** Path parameters of /api/applications/:appId/users/:userId/devices/:deviceId (issue 24). */
+/** Path parameters of /api/applications/:appId/users/:userId/devices/:deviceId. */
 export const deviceParamsSchema = appUserParamsSchema.extend({
   deviceId: z.uuid('Invalid device id'),
 });

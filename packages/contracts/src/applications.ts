@@ -21,7 +21,7 @@ export const DEFAULT_APPLICATION_VERSION = '1.0.0';
  */
 export const API_KEY_PREFIX = 'lk_live_';
 
-/** The six per-application texts shown to end users, in the order of spec doc 1 §3. */
+/** The six per-application texts shown to end users, in the order the console lists them. */
 export const applicationMessageFields = [
   'loginSuccessMessage',
   'loginFailedMessage',
@@ -70,7 +70,7 @@ export const applicationSchema = z
     maxSessionsPerUser: z.number().int().nullable(),
     /** Registration needs a licence key; users without an active subscription are refused. */
     licenseRequired: z.boolean(),
-    /** Devices an end user may bind under HWID lock (issue 24); a plan may raise it. */
+    /** Devices an end user may bind under HWID lock; a plan may raise it. */
     maxDevices: z.number().int(),
     /** End users may release their own devices (POST /api/v1/devices/reset). */
     selfServiceReset: z.boolean(),
@@ -78,11 +78,11 @@ export const applicationSchema = z
     resetCooldownHours: z.number().int(),
     /** A device unseen this many days gives its seat to a new one; null is never. */
     releaseInactiveAfterDays: z.number().int().nullable(),
-    /** Issue 25: the longest an offline licence (license/checkout) may last, in days. */
+    /** The longest an offline licence (license/checkout) may last, in days. */
     maxOfflineDays: z.number().int(),
-    /** Issue 25: the file a VERSION_MISMATCH answer offers as the update; null: none. */
+    /** The file a VERSION_MISMATCH answer offers as the update; null: none. */
     currentReleaseFileId: z.uuid().nullable(),
-    /** The end-user portal at /portal/{portalPublicId} is on (issue 24). */
+    /** The end-user portal at /portal/{portalPublicId} is on. */
     portalEnabled: z.boolean(),
     /** The name the portal shows; null: the application's name. */
     portalName: z.string().nullable(),
@@ -134,7 +134,7 @@ const applicationMessage = z
     `Messages must be at most ${applicationLimits.message} characters`,
   );
 
-/** POST /api/applications (spec doc 1 §7; §5: the name must not be blank). */
+/** POST /api/applications: a name that must not be blank, and an optional description. */
 export const createApplicationRequestSchema = z
   .object({
     // Optional here so a missing name gets the spec's message below, not a type error.
@@ -180,8 +180,8 @@ const applicationDeviceSettingsFields = {
 };
 
 /**
- * PUT /api/applications/:id. The console sends the whole body of spec doc 1 §7; every field
- * is optional so a partial update works too. Unknown fields (id, apiKey, ...) are ignored.
+ * PUT /api/applications/:id. The console sends every field, every time; each is optional so a
+ * partial update works too. Unknown fields (id, apiKey, ...) are ignored.
  */
 export const updateApplicationRequestSchema = z
   .object({
@@ -252,7 +252,7 @@ export const applicationIdSchema = z
 /** Path parameters of /api/applications/:id/... */
 export const applicationParamsSchema = z.object({ id: applicationIdSchema });
 
-/** GET /api/applications/:id/stats (spec doc 1 §3). */
+/** GET /api/applications/:id/stats. */
 export const applicationStatsSchema = z
   .object({
     totalUsers: z.number().int(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { userPermissionsSchema } from './roles.ts';
 
-/** POST /api/auth/firebase-login (spec doc 1 §7). */
+/** POST /api/auth/firebase-login: the console's sign-in, trading a Firebase ID token. */
 export const firebaseLoginRequestSchema = z.object({
   firebase_token: z.string().min(1).max(8192),
   firebase_uid: z.string().max(128).optional(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
 import { pageQueryFields } from './paging.ts';
 
-/** What a blacklist entry can block (spec doc 2 §3, §9: four types). */
+/** What a blacklist entry can block. */
 export const blacklistTypes = ['ip', 'username', 'email', 'hwid'] as const;
 export const blacklistTypeSchema = z.enum(blacklistTypes);
 export type BlacklistType = z.infer<typeof blacklistTypeSchema>;
@@ -23,8 +23,8 @@ export const BLACKLIST_DUPLICATE = 'This value is already blacklisted';
 export const BLACKLIST_ENTRY_NOT_FOUND = 'Blacklist entry not found';
 
 /**
- * A blacklist entry as the owner API returns it (spec doc 2 §3). `applicationId` null (and
- * `application` null) means global: it applies to every application of the owner.
+ * A blacklist entry as the owner API returns it. `applicationId` null (and `application` null)
+ * means global: it applies to every application of the owner.
  */
 export const blacklistEntrySchema = z
   .object({
@@ -65,10 +65,10 @@ export type BlacklistListQuery = z.input<typeof blacklistListQuerySchema>;
 const ipAddress = z.union([z.ipv4(), z.ipv6()]);
 
 /**
- * POST /api/blacklist (spec doc 2 §5, §7). Type and a non-blank value are required; the
- * reason is optional; an absent, null, '' or 'global' applicationId makes the entry global.
- * IP entries must be one IPv4 or IPv6 address (no ranges). Matching is exact, except that
- * usernames and e-mails match case-insensitively.
+ * POST /api/blacklist. Type and a non-blank value are required; the reason is optional; an
+ * absent, null, '' or 'global' applicationId makes the entry global. IP entries must be one
+ * IPv4 or IPv6 address (no ranges). Matching is exact, except that usernames and e-mails match
+ * case-insensitively.
  */
 export const createBlacklistEntryRequestSchema = z
   .object({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { appUserExpiresAtField } from './app-users.ts';
 import { pageQueryFields } from './paging.ts';
 
-/** What a bulk action on end users can do (issue 26), each as its single-user action does. */
+/** What a bulk action on end users can do, each as its single-user action does. */
 export const bulkAppUserActions = [
   'pause',
   'unpause',

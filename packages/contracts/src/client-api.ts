@@ -4,10 +4,10 @@ import { deviceLimits } from './devices.ts';
 import { offlineLicenseLimits } from './offline-licenses.ts';
 
 /**
- * The public client API (/api/v1), used by vendors' desktop programs (spec doc 2 §3, §7).
- * Business outcomes are HTTP 200 with `success` and a `code`; only a malformed request
- * (400), a missing or unknown API key (401) and a rate limit (429) are HTTP errors, plus
- * 404 for an unknown path and 413 for an oversized body. docs/client-api.md is the guide.
+ * The public client API (/api/v1), used by vendors' desktop programs. Business outcomes are
+ * HTTP 200 with `success` and a `code`; only a malformed request (400), a missing or unknown
+ * API key (401) and a rate limit (429) are HTTP errors, plus 404 for an unknown path and 413
+ * for an oversized body. docs/client-api.md is the guide.
  */
 
 /** The closed list of codes every /api/v1 answer carries, with what each one means. */
@@ -130,9 +130,9 @@ export const SESSION_START_WINDOW_SECONDS = 600;
 export const SESSION_LIVENESS_SECONDS = 90;
 
 /**
- * `sess_<random id without dashes>_<unix seconds>`: the client samples' format (spec doc 2
- * §3), also the format of the token login issues. A start needs at least 32 random
- * characters so a session cannot be guessed.
+ * `sess_<random id without dashes>_<unix seconds>`: the client samples' format, also the
+ * format of the token login issues. A start needs at least 32 random characters so a session
+ * cannot be guessed.
  */
 export const SESSION_TOKEN_PATTERN = /^sess_[0-9A-Za-z]{32,128}_\d{1,20}$/;
 
@@ -166,9 +166,8 @@ const licenseKey = stringOf('license_key').max(
 );
 
 /**
- * POST /api/v1/register (spec doc 2 §3): username, email, password, expiresAt, hwid, and a
- * `license_key` to redeem in the same transaction (issue 22; required when the application
- * requires a licence).
+ * POST /api/v1/register: username, email, password, expiresAt, hwid, and a `license_key` to
+ * redeem in the same transaction (required when the application requires a licence).
  */
 export const clientRegisterRequestSchema = z.object({
   username: requiredUsername,
@@ -195,14 +194,14 @@ export const clientRegisterRequestSchema = z.object({
 export type ClientRegisterRequest = z.input<typeof clientRegisterRequestSchema>;
 export type ClientRegisterInput = z.output<typeof clientRegisterRequestSchema>;
 
-/** POST /api/v1/login (spec doc 2 §3): the API key may come in the body instead of X-API-Key. */
+/** POST /api/v1/login: the API key may come in the body instead of X-API-Key. */
 export const clientLoginRequestSchema = z.object({
   username: requiredUsername,
   password: requiredPassword,
   api_key: optionalText('api_key', clientApiLimits.apiKey),
   version: optionalText('version', clientApiLimits.version),
   hwid: optionalText('hwid', clientApiLimits.hwid),
-  /** A name for the device (issue 24), such as the machine name; kept with a new binding. */
+  /** A name for the device, such as the machine name; kept with a new binding. */
   device_name: optionalText('device_name', clientApiLimits.deviceName),
 });
 export type ClientLoginRequest = z.input<typeof clientLoginRequestSchema>;
@@ -258,7 +257,7 @@ export const clientSubscriptionSchema = z.object({
   expires_at: z.iso.datetime().nullable(),
 });
 
-/** What login and verify add for licensing (issue 22): active subscriptions only. */
+/** What login and verify add for licensing: active subscriptions only. */
 const licensingFields = {
   /** Sorted codes of the plans of the user's active subscriptions. */
   entitlements: z.array(z.string()).optional(),
@@ -284,8 +283,8 @@ export type ClientLicenseLoginRequest = z.input<typeof clientLicenseLoginRequest
 export type ClientLicenseLoginInput = z.output<typeof clientLicenseLoginRequestSchema>;
 
 /**
- * POST /api/v1/devices/reset (issue 24): the end user releases one of their devices (`hwid`)
- * or all of them (`all: true`), proving who they are with their password.
+ * POST /api/v1/devices/reset: the end user releases one of their devices (`hwid`) or all of
+ * them (`all: true`), proving who they are with their password.
  */
 export const clientDeviceResetRequestSchema = z
   .object({
@@ -366,7 +365,7 @@ export const clientLicenseCheckoutResponseSchema = z
   });
 export type ClientLicenseCheckoutResponse = z.infer<typeof clientLicenseCheckoutResponseSchema>;
 
-/** What a VERSION_MISMATCH answer offers when the application has a current release (issue 25). */
+/** What a VERSION_MISMATCH answer offers when the application has a current release. */
 export const clientUpdateSchema = z.object({
   version: z.string(),
   file_id: z.uuid(),
@@ -375,7 +374,7 @@ export const clientUpdateSchema = z.object({
 });
 export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
 
-/** Register and login answers (spec doc 2 §3: the auth response). */
+/** Register and login answers: the auth response. */
 export const clientAuthResponseSchema = z
   .object({
     success: z.boolean(),
@@ -448,8 +447,7 @@ export const clientErrorResponseSchema = z
 export type ClientErrorResponse = z.infer<typeof clientErrorResponseSchema>;
 
 /**
- * How a client keeps its session (spec doc 2 §4, §9): what the samples do and what /docs
- * tells vendors to do.
+ * How a client keeps its session: what the samples do and what /docs tells vendors to do.
  */
 export const clientSessionTiming = {
   heartbeatIntervalSeconds: 30,
@@ -462,7 +460,7 @@ export const clientSessionTiming = {
 
 /**
  * The dialog a client shows for a refused login, chosen by `code` (never by message text,
- * which vendors rewrite); `exits` when the program should close (issue 13).
+ * which vendors rewrite); `exits` when the program should close.
  */
 export const clientRefusalTitles: Partial<
   Record<ClientApiCode, { title: string; exits: boolean }>

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * The /code-editor's three reference documents (spec doc 2 §2, issue 14). Each account has
- * its own copy of each, stored in the database: documents to read and edit, never files of
- * the server and never executed. No other name exists.
+ * The /code-editor's three reference documents. Each account has its own copy of each, stored
+ * in the database: documents to read and edit, never files of the server and never executed.
+ * No other name exists.
  */
 export const codeFileNames = ['authentication.ts', 'permissions.ts', 'api-routes.ts'] as const;
 export const codeFileNameSchema = z.enum(codeFileNames);
@@ -51,7 +51,7 @@ export const codeFileVersionParamsSchema = codeFileParamsSchema.extend({
   versionId: z.uuid('Invalid version id'),
 });
 
-/** Spec doc 2 §3 "Code file": id, name, content, language, lastModified, canEdit; plus its version. */
+/** A code file: id, name, content, language, lastModified, canEdit; plus its version. */
 export const codeFileSummarySchema = z.object({
   /** The file's name: unique within the account, so it is the id. */
   id: codeFileNameSchema,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** GET /api/dashboard/stats (spec doc 1 §3). */
+/** GET /api/dashboard/stats. */
 export const dashboardStatsSchema = z
   .object({
     totalUsers: z.number().int(),

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 
 /**
- * Devices (issue 24): the machines an end user's account is bound to under HWID lock. An
- * application allows `maxDevices` (1 by default: the seed's lock to one machine); a plan can
- * raise it for its holders. The owner releases devices; the end user can too, from the client
- * API, when the application allows self-service resets, at most once per cooldown.
+ * Devices: the machines an end user's account is bound to under HWID lock. An application
+ * allows `maxDevices` (1 by default: the seed's lock to one machine); a plan can raise it for
+ * its holders. The owner releases devices; the end user can too, from the client API, when the
+ * application allows self-service resets, at most once per cooldown.
  */
 export const deviceLimits = {
   /** The name a client sends (`device_name`, such as the machine name). */

@@ -14,7 +14,7 @@ export const errorCodeSchema = z.enum([
   'INTERNAL',
   // The database could not be reached for a moment (a restart, a failover): retry after Retry-After.
   'UNAVAILABLE',
-  // The management API's refusals (issue 27), named so a shop's script can tell them apart.
+  // The management API's refusals, named so a shop's script can tell them apart.
   'TOKEN_INVALID',
   'IP_NOT_ALLOWED',
   'SCOPE_MISSING',

@@ -3,9 +3,9 @@ import { applicationIdSchema } from './applications.ts';
 import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
 
 /**
- * Importing an application's users or licence keys from KeyAuth (issue 27): the export file is
- * uploaded as the body and answered with a preview; a start with each KeyAuth level mapped to
- * a plan runs it in batches, resumable after a failure.
+ * Importing an application's users or licence keys from KeyAuth: the export file is uploaded
+ * as the body and answered with a preview; a start with each KeyAuth level mapped to a plan
+ * runs it in batches, resumable after a failure.
  */
 export const importLimits = {
   /** The largest export accepted, in bytes (64 MiB: 200,000 users with long HWIDs fit). */

@@ -1,7 +1,7 @@
 /**
- * Licence key masks (issue 22): each `X` of a mask is one random character of the chosen
- * case's alphabet; every other character is kept as written. Shared so the console can say
- * how strong a mask is while the owner types it, with the server's own figures.
+ * Licence key masks: each `X` of a mask is one random character of the chosen case's alphabet;
+ * every other character is kept as written. Shared so the console can say how strong a mask is
+ * while the owner types it, with the server's own figures.
  */
 
 export const licenseKeyCases = ['upper', 'lower', 'mixed'] as const;

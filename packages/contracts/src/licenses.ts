@@ -10,8 +10,8 @@ import {
 import { pageQueryFields } from './paging.ts';
 
 /**
- * Licence keys (issue 22): generated in bulk for one plan, redeemed by an end user's program.
- * Identifiers say `license`; the console's words say licence.
+ * Licence keys: generated in bulk for one plan, redeemed by an end user's program. Identifiers
+ * say `license`; the console's words say licence.
  */
 export const licenseLimits = {
   /** Keys per generate request. */

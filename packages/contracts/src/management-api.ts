@@ -3,8 +3,8 @@ import { applicationIdSchema } from './applications.ts';
 import { errorCodeSchema } from './errors.ts';
 
 /**
- * The management API (issue 27): `/api/manage/v1`, `Authorization: Bearer lk_…`, JSON in and
- * out, the owner API's field names and shapes. Every error is RFC 9457 problem+json.
+ * The management API: `/api/manage/v1`, `Authorization: Bearer lk_…`, JSON in and out, the
+ * owner API's field names and shapes. Every error is RFC 9457 problem+json.
  */
 export const MANAGEMENT_API_PREFIX = '/api/manage/v1';
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Offline licences (issue 25): `POST /api/v1/license/checkout` answers a signed licence string
- * a program stores as it likes and verifies without the network until `valid_until`. The
- * format is the contract every language verifies the same way (docs/client-api.md):
+ * Offline licences: `POST /api/v1/license/checkout` answers a signed licence string a program
+ * stores as it likes and verifies without the network until `valid_until`. The format is the
+ * contract every language verifies the same way (docs/client-api.md):
  * `LK1.<payload>.<signature>`, or `LK1E.<payload>.<signature>` when encrypted to the HWID.
  */
 export const offlineLicenseFormat = {
@@ -17,7 +17,7 @@ export const offlineLicenseFormat = {
   tagBytes: 16,
 } as const;
 
-/** How long a licence may be used offline (issue 25). */
+/** How long a licence may be used offline. */
 export const offlineLicenseLimits = {
   minTtlSeconds: 3_600,
   defaultTtlSeconds: 7 * 86_400,

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { activityLogSchema } from './activity.ts';
 
 /**
- * The console's live stream (issue 26): `GET /api/events`, Server-Sent Events, owner-scoped
- * like every owner route. Each message's `event:` field is one of these types and its `data:`
- * the JSON below. The console applies them to its query caches instead of polling; an event
- * names what changed rather than carrying every number, so one refetch answers it.
+ * The console's live stream: `GET /api/events`, Server-Sent Events, owner-scoped like every
+ * owner route. Each message's `event:` field is one of these types and its `data:` the JSON
+ * below. The console applies them to its query caches instead of polling; an event names what
+ * changed rather than carrying every number, so one refetch answers it.
  */
 export const ownerEventTypes = [
   'activity',

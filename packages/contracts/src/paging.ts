@@ -6,9 +6,9 @@ export const MAX_PAGE_SIZE = 200;
 export const pagingLimits = { search: 100 } as const;
 
 /**
- * A search counts its matches up to this many (issue 16): counting every match of a search
- * that matches most of a million-row log took a second. Past it, a list's total is reported
- * as this number with X-Total-Count-Capped, and the console says "10,000+".
+ * A search counts its matches up to this many: counting every match of a search that matches
+ * most of a million-row log took a second. Past it, a list's total is reported as this number
+ * with X-Total-Count-Capped, and the console says "10,000+".
  */
 export const SEARCH_COUNT_LIMIT = 10_000;
 

@@ -4,8 +4,8 @@ import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
 import { planMaxDevicesField } from './devices.ts';
 
 /**
- * Plans (issue 22): what an application sells. A licence key or a subscription will name one
- * plan; the plan says for how long (days, or lifetime) and which entitlements it grants.
+ * Plans: what an application sells. A licence key or a subscription will name one plan; the
+ * plan says for how long (days, or lifetime) and which entitlements it grants.
  */
 export const planLimits = {
   name: 100,
@@ -39,7 +39,7 @@ export const planSchema = z
     /** Sorted, without duplicates. */
     entitlements: z.array(z.string()),
     description: z.string().nullable(),
-    /** Devices its holders may bind (issue 24), when more than the application's; null: no change. */
+    /** Devices its holders may bind, when more than the application's; null: no change. */
     maxDevices: z.number().int().nullable(),
     /** An archived plan stays on the keys that use it but gets no new keys. */
     archived: z.boolean(),

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { subscriptionSchema } from './subscriptions.ts';
 
 /**
- * The end-user portal (issue 24): a hosted page per application, `/portal/:publicId`, where an
- * end user signs in with their username and password to see their account, release a device,
- * redeem a licence key and change their password. Its API is `/api/portal/:publicId/…`, with a
- * session cookie of its own scoped to that path; no owner route accepts it, and no portal
- * route accepts an owner cookie.
+ * The end-user portal: a hosted page per application, `/portal/:publicId`, where an end user
+ * signs in with their username and password to see their account, release a device, redeem a
+ * licence key and change their password. Its API is `/api/portal/:publicId/…`, with a session
+ * cookie of its own scoped to that path; no owner route accepts it, and no portal route
+ * accepts an owner cookie.
  */
 export const portalLimits = { name: 100, username: 64, password: 1024, licenseKey: 256 } as const;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The role catalogue of spec doc 2 §6. */
+/** The four roles, highest first. */
 export const roleSchema = z.enum(['owner', 'admin', 'moderator', 'user']);
 export type Role = z.infer<typeof roleSchema>;
 
@@ -11,7 +11,7 @@ export const roleDescriptions: Record<Role, string> = {
   user: 'Standard user access',
 };
 
-/** The seven permissions of spec doc 2 §6, in catalogue order, and issue 27's eighth. */
+/** The permissions, in the order the console lists them. */
 export const permissionSchema = z.enum([
   'edit_code',
   'manage_users',
@@ -20,7 +20,7 @@ export const permissionSchema = z.enum([
   'delete_applications',
   'manage_permissions',
   'access_admin_panel',
-  // Issue 27: tokens of the management API; on by default for owners and admins.
+  // Tokens of the management API; on by default for owners and admins.
   'manage_api_tokens',
 ]);
 export type Permission = z.infer<typeof permissionSchema>;
@@ -52,8 +52,8 @@ export const permissionCatalogue: Record<Permission, { label: string; descriptio
 };
 
 /**
- * What a role starts with when an account is given it (issue 27: API tokens are on by default
- * for admins). The owner holds every permission by role and needs no list.
+ * What a role starts with when an account is given it (API tokens are on by default for
+ * admins). The owner holds every permission by role and needs no list.
  */
 export const roleDefaultPermissions: Record<Role, readonly Permission[]> = {
   owner: [],

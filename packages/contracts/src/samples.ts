@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
 
 /**
- * The four client samples (spec doc 2 §2 /integration, issue 13). The order is the order of
- * the /integration tabs; the first is the default of /code-editor.
+ * The four client samples of /integration. The order is the order of the /integration tabs;
+ * the first is the default of /code-editor.
  */
 export const sampleLanguages = ['csharp', 'python', 'nodejs', 'cpp'] as const;
 export const sampleLanguageSchema = z.enum(sampleLanguages, {

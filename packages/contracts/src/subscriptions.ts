@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
 
 /**
- * Subscriptions (issue 22): what an end user holds of a plan, with its own expiry (null is
- * lifetime). Redeeming a key extends one; the owner can grant, extend, shorten and remove.
+ * Subscriptions: what an end user holds of a plan, with its own expiry (null is lifetime).
+ * Redeeming a key extends one; the owner can grant, extend, shorten and remove.
  */
 export const SUBSCRIPTION_NOT_FOUND = 'Subscription not found';
 export const SUBSCRIPTION_EXISTS = 'This user already holds that plan: extend it instead';

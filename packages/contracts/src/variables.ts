@@ -7,10 +7,10 @@ import { utf8ByteLength } from './code-files.ts';
 import { pageQueryFields } from './paging.ts';
 
 /**
- * Remote variables (issue 25): an application's variables (a kill switch, a config value),
- * which a program reads with `POST /api/v1/var`, and each end user's own variables, which a
- * program reads and writes for its session's user with `POST /api/v1/user-var[/set]` unless
- * the owner made one read-only.
+ * Remote variables: an application's variables (a kill switch, a config value), which a
+ * program reads with `POST /api/v1/var`, and each end user's own variables, which a program
+ * reads and writes for its session's user with `POST /api/v1/user-var[/set]` unless the owner
+ * made one read-only.
  */
 export const variableLimits = {
   name: 64,

@@ -4,9 +4,9 @@ import { applicationIdSchema } from './applications.ts';
 import { pageQueryFields } from './paging.ts';
 
 /**
- * Webhooks (spec doc 2 §3, §5, §7; issue 12): the ten activity events, plus `session_end`
- * (a client session ended by the client, the owner, the user's standing, the session limit
- * or silence), which the landing page's promise of logout notifications needs.
+ * Webhooks: the client API's activity events, plus `session_end` (a client session ended by
+ * the client, the owner, the user's standing, the session limit or silence), which the landing
+ * page's promise of logout notifications needs.
  */
 export const webhookEventNames = [...clientActivityEventNames, 'session_end'] as const;
 export const webhookEventSchema = z.enum(webhookEventNames, {
@@ -30,7 +30,7 @@ export type WebhookFormat = z.infer<typeof webhookFormatSchema>;
 export const webhookDeliveryStatuses = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof webhookDeliveryStatuses)[number];
 
-/** A row of the table shows at most this many event badges, then '+N more' (spec doc 2 §9). */
+/** A row of the table shows at most this many event badges, then '+N more'. */
 export const WEBHOOK_EVENT_BADGE_LIMIT = 3;
 
 export const webhookLimits = { url: 2048, secret: 256 } as const;
@@ -110,9 +110,9 @@ const webhookApplicationId = z.preprocess(
 );
 
 /**
- * POST /api/webhooks (spec doc 2 §5, §7). Only `url` is required; no secret means one is
- * generated (`whsec_…`) so every JSON delivery is signed. Whether the URL's scheme and host
- * are allowed (https, no private networks) is decided by the server, which knows its mode.
+ * POST /api/webhooks. Only `url` is required; no secret means one is generated (`whsec_…`) so
+ * every JSON delivery is signed. Whether the URL's scheme and host are allowed (https, no
+ * private networks) is decided by the server, which knows its mode.
  */
 export const createWebhookRequestSchema = z.object({
   url: webhookUrl,
@@ -183,7 +183,7 @@ export const webhookDeliveryListSchema = z.array(webhookDeliverySchema);
 /** Paging of the delivery log: the answer is the array; the total is in X-Total-Count. */
 export const webhookDeliveryListQuerySchema = z.object(pageQueryFields);
 
-/** POST /api/test-webhook (spec doc 2 §7): a sample event, `user_login` unless named. */
+/** POST /api/test-webhook: a sample event, `user_login` unless named. */
 export const testWebhookRequestSchema = z.object({
   event: webhookEventSchema.default('user_login'),
 });
