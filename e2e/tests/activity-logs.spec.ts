@@ -67,8 +67,8 @@ test.describe('activity logs', () => {
     ).toBeVisible();
     await expectStats(page, { total: 0, successful: 0, failed: 0, uniqueIps: 0 });
 
-    // Real events, through the public client API. The registrations send no HWID: one that
-    // did would bind a device, a Device Added event of its own (issue 24, covered by
+    // Real events, through the public client API. The registrations send no HWID: one that did
+    // would bind a device, a Device Added event of its own (covered by
     // apps/server/src/modules/devices/devices.test.ts).
     const version = orbit.version || '1.0.0';
     expect(

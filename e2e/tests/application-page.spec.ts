@@ -209,7 +209,7 @@ test.describe('application management page', () => {
 
   test('polls the statistics every 5 seconds while the live stream is down', async ({ page }) => {
     await signInAsNewOwner(page);
-    // With the stream (issue 26) open, events refresh the numbers instead (live-console.spec.ts).
+    // With the live stream open, events refresh the numbers instead (live-console.spec.ts).
     await withoutLiveStream(page);
     const applicationId = await createAndOpenApplication(page, 'Poller');
     // Requests and their answers, in order: the next poll is due 5 s after the last answer

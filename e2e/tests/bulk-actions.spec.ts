@@ -74,7 +74,7 @@ async function seedLiveUsers(page: Page, application: Application): Promise<stri
   });
 }
 
-test.describe('bulk actions on end users (issue 26)', () => {
+test.describe('bulk actions on end users', () => {
   test('a bulk pause of 250 users shows progress and ends their sessions', async ({ page }) => {
     test.setTimeout(240_000);
     await signInAsNewOwner(page, 'Bulk Bea');

@@ -140,7 +140,7 @@ test.describe('dashboard', () => {
     await editDialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(editDialog).toBeHidden();
 
-    // Delete asks first (issue 3); cancelling keeps the application.
+    // Delete asks first, since it destroys every end user; cancelling keeps the application.
     await editedRow.getByRole('button', { name: 'Delete application' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Delete application?' });
     await expect(confirm).toContainText('Acme Pro');
@@ -198,7 +198,7 @@ test.describe('dashboard', () => {
     await expect(alice).toContainText('Never');
     await expect(page.getByTestId('stat-total-users')).toHaveText('1');
 
-    // Pause and unpause (spec doc 1 §8 words these as a status change on the dashboard).
+    // Pause and unpause: on the dashboard their toasts speak of a status change.
     await alice.getByRole('button', { name: 'Pause user' }).click();
     await expect(toast(page, 'User status updated successfully')).toBeVisible();
     await expect(alice).toContainText('Paused');

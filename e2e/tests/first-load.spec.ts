@@ -1,7 +1,7 @@
 import { fetchGzipSize } from './support/gzip-size.ts';
 import { expect, test } from './support/test.ts';
 
-/** Issue 15: the landing page's first paint needs at most this much gzipped JavaScript. */
+/** The landing page's first paint needs at most this much gzipped JavaScript. */
 const FIRST_PAINT_JS_BUDGET_BYTES = 120 * 1024;
 
 test.describe('first load of the landing page (signed out)', () => {

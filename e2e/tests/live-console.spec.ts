@@ -2,7 +2,7 @@ import type { Application } from '@latchkey/contracts';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Page } from './support/test.ts';
 
-/** Issue 26: a client's login reaches an open console within this long, with no reload. */
+/** A client's login reaches an open console within this long, with no reload. */
 const PUSH_DEADLINE_MS = 2_000;
 
 async function createApplication(page: Page, name: string): Promise<Application> {
@@ -79,9 +79,9 @@ test.describe('the live console', () => {
       isStreamRefused ? route.fulfill({ status: 503, body: '' }) : route.continue(),
     );
     await page.goto(`/app/${application.id}`);
-    // Down: the application's numbers are polled every 5 s (spec doc 1 §4), counted from the
-    // last answer (TanStack Query restarts the interval on each result), so the wait starts at
-    // the first answer: a first read slowed by a busy machine must not eat the margin.
+    // Down: the application's numbers are polled every 5 s, counted from the last answer
+    // (TanStack Query restarts the interval on each result), so the wait starts at the first
+    // answer: a first read slowed by a busy machine must not eat the margin.
     await page.waitForResponse((response) =>
       response.url().endsWith(`/api/applications/${application.id}/stats`),
     );

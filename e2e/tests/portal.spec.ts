@@ -12,7 +12,7 @@ import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 import type { Browser } from '@playwright/test';
 
-/** Issue 24: the portal's first load, in gzipped JavaScript, stays under this. */
+/** The portal's first load, in gzipped JavaScript, stays under this. */
 const PORTAL_JS_BUDGET_BYTES = 60 * 1024;
 
 /** The portal's own storage key (apps/console/src/portal/theme.ts). */

@@ -40,7 +40,7 @@ test.describe('owner sign-in with Google', () => {
     await signInAsNewOwner(page);
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     await expect(page).toHaveURL('/dashboard');
-    // The dashboard has its own bar, whose sign-out button is "Logout" (spec doc 1 §2).
+    // The dashboard has its own bar, whose sign-out button is "Logout".
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL('/');
     await expect(page.getByRole('link', { name: 'Get Started' })).toBeVisible({ timeout: 10_000 });

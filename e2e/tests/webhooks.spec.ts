@@ -173,7 +173,8 @@ test.describe('webhooks', () => {
       // Test Webhook: one entry per event; the toast is the server's message.
       receiver.setStatus(500);
       await page.getByRole('button', { name: 'Test Webhook' }).click();
-      // Every webhook event (issue 24 added device_added and device_released, issue 25 license_checkout).
+      // Every webhook event: the ten authentication events, the licence and device events
+      // (license_checkout included) and session_end.
       await expect(page.getByRole('menuitem')).toHaveCount(17);
       const testAnswer = page.waitForResponse(
         (response) =>
