@@ -13,7 +13,7 @@
 // - Measures argon2id hashes a second (bench/hash-limit.ts): the ceiling for login.
 // - Loads each from this process with autocannon, interleaved over BENCH_ROUNDS rounds, and
 //   prints the medians: requests a second at saturation, p50/p99 at a fixed 1,000 a second.
-// - Issue 22: every user holds a plan with entitlements and verify asks for one of them; a
+// - Licensing: every user holds a plan with entitlements and verify asks for one of them; a
 //   key redemption (password checked, so argon2id-bound like login) and a key login (each key
 //   used once before, so its user exists) are measured beside login in each round.
 import { execFileSync } from 'node:child_process';
@@ -64,11 +64,11 @@ const LOGIN_CONNECTIONS = Number(process.env.BENCH_LOGIN_CONNECTIONS ?? 16);
 const LOGIN_WARM_UP_CALLS = Number(process.env.BENCH_LOGIN_WARM_UP_CALLS ?? 6000);
 const FIXED_RATE = 1000;
 const FIXED_RATE_CONNECTIONS = 20;
-// Issue 23: verify and heartbeat against the signed bare route (every client-API answer is
-// signed): server CPU per request ≤ 1.25× its, throughput ≥ 80%; their p99 at a fixed rate
-// ≤ 2× the bare route's; login ≥ 90% of argon2id hashes a second.
+// The targets: verify and heartbeat against the signed bare route (every client-API answer is
+// signed): server CPU per request ≤ 1.25× its, throughput ≥ 80%; their p99 at a fixed rate ≤
+// 2× the bare route's; login ≥ 90% of argon2id hashes a second.
 const TARGETS = { serverCpu: 1.25, throughput: 0.8, p99: 2, login: 0.9, againstLogin: 0.9 };
-/** The calls measured against login's throughput, at login's concurrency (issue 22). */
+/** The calls measured against login's throughput, at login's concurrency. */
 const LICENSED = ['redeem', 'keyLogin'];
 /** The paths measured against the bare routes, in the order each round runs them. */
 const SERVED = ['bare', 'signed', 'verify', 'heartbeat'];
@@ -210,9 +210,9 @@ async function main() {
       { wrapper: ON_SERVER_CPUS },
     );
     bare = await startChild(['bench/bare-server.mjs'], {}, { wrapper: ON_SERVER_CPUS });
-    // Issue 23 allows the load generator to be set apart where the two cores make it the
-    // bottleneck: the servers on BENCH_SERVER_CPUS; this process and PostgreSQL on
-    // BENCH_LOAD_CPUS, as on a machine where the database and the clients are elsewhere.
+    // The load generator may be set apart where the two cores make it the bottleneck: the
+    // servers on BENCH_SERVER_CPUS; this process and PostgreSQL on BENCH_LOAD_CPUS, as on a
+    // machine where the database and the clients are elsewhere.
     keepToCpus(process.pid, LOAD_CPUS);
     if (LOAD_CPUS !== null) keepPostgresToCpus(LOAD_CPUS);
     const { port, apiKey, password, users, redeemKeys } = latchkey.info;

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// `npm run bench:streams`: what open console streams (GET /api/events, issue 26) cost the
-// server. Starts Latchkey on the embedded database with STREAM_ACCOUNTS (100) owners, opens
-// STREAMS (1,000) streams spread over them (the per-account cap is 10), and reads the server's
-// resident set and V8 heap before and after, then sends one event to every stream and times
-// its arrival. Figures from one run; compare only within a run.
+// `npm run bench:streams`: what open console streams (GET /api/events) cost the server. Starts
+// Latchkey on the embedded database with STREAM_ACCOUNTS (100) owners, opens STREAMS (1,000)
+// streams spread over them (the per-account cap is 10), and reads the server's resident set
+// and V8 heap before and after, then sends one event to every stream and times its arrival.
+// Figures from one run; compare only within a run.
 import { request } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm run bench:import`: a KeyAuth users export of IMPORT_USERS (100,000) users imported over
-// HTTP, as the console does it (issue 27's target: under 60 s, preview included).
+// HTTP, as the console does it (the target: under 60 s, preview included).
 //
 // - Generates a panel export (KeyAuth's users JSON): every user with a bcrypt hash (one hash
 //   for all: making 100,000 would measure this script), an HWID and a subscription.

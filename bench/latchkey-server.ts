@@ -3,9 +3,9 @@
  * DATABASE_URL, seeded through the verbs and the database with one owner, one application,
  * BENCH_USERS end users (one shared password hash: hashing thousands would take minutes)
  * and a started session per user. Each user holds a subscription of a plan with two
- * entitlements (what verify answers for a licensing vendor, issue 22), and the plan has
+ * entitlements (what verify answers for a licensing vendor), and the plan has
  * BENCH_REDEEM_KEYS keys for redemptions (one use each) and BENCH_KEY_LOGINS keys for key
- * logins. A second application has HWID lock on (issue 24): its BENCH_LOCKED_USERS users each
+ * logins. A second application has HWID lock on: its BENCH_LOCKED_USERS users each
  * have a bound device, so their logins take the device path (the stamp touches the device).
  * Prints one JSON line with what the load generator needs, then serves until SIGTERM.
  * No identity service: the client API never uses it.
@@ -136,7 +136,7 @@ for (let start = 0; start < USERS; start += 500) {
   );
 }
 
-// The HWID-locked application (issue 24): two seats, each user with one bound device.
+// The HWID-locked application: two seats, each user with one bound device.
 const lockedApplication = await createApplication({
   ctx: ownerContext,
   input: { name: 'Benchmark (HWID lock)', description: null },

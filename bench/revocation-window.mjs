@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:revocation`: how long after the owner's answer to a pause another instance
-// still accepts the paused user's heartbeat (issue 28 item 2), measured as the audit did.
+// still accepts the paused user's heartbeat. The aim is none: the owner is answered once every
+// listening instance has the change (or a bound on the wait has passed).
 //
 // Two real servers (apps/server/src/main.ts under tsx) on one PostgreSQL database: DATABASE_URL
 // if set, else a throwaway database on BENCH_DATABASE_URL's server (bench-kit.mjs). Each run:

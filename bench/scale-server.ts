@@ -94,12 +94,12 @@ await sql(
    from generate_series(1, $2::int) as i`,
   [application.id, LOGS, USERS],
 );
-// The activity charts' buckets (issue 26) as a busy application leaves them: the seed above
-// wrote each hour's counts from one session, so one shard per bucket; a busy application's
-// logins come from every pooled connection, so each (hour, event) of the last 31 days gets all
-// 16 shards (the extra ones at zero, leaving the sums alone), and so do the session starts,
-// with an hourly live-session sample for each hour. Then, unless SCALE_CHART_UNCOMPACTED=1,
-// what the hourly retention sweep does: the closed hours folded into one row each.
+// The activity charts' buckets as a busy application leaves them: the seed above wrote each
+// hour's counts from one session, so one shard per bucket; a busy application's logins come
+// from every pooled connection, so each (hour, event) of the last 31 days gets all 16 shards
+// (the extra ones at zero, leaving the sums alone), and so do the session starts, with an
+// hourly live-session sample for each hour. Then, unless SCALE_CHART_UNCOMPACTED=1, what the
+// hourly retention sweep does: the closed hours folded into one row each.
 log('Spreading the chart buckets over all 16 shards...');
 await sql(
   `insert into activity_hourly_counts (application_id, hour, event, shard, row_count)
@@ -148,9 +148,9 @@ await sql(
   [application.id, SESSIONS],
 );
 log(`Seeding ${KEYS} licence keys (a third used) and their users' subscriptions...`);
-// Issue 22. Each key has its own digest and suffix; they share one sealed text (a real key
-// sealed with this server's secret), which costs an export exactly what a million different
-// ones would: one AES-GCM opening per row. Used keys belong to the first users in turn.
+// Each key has its own digest and suffix; they share one sealed text (a real key sealed with
+// this server's secret), which costs an export exactly what a million different ones would:
+// one AES-GCM opening per row. Used keys belong to the first users in turn.
 const {
   rows: [plan],
 } = await sql(

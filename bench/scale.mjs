@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench:scale`: the owner side and the hot path when one vendor is large (issue 16).
+// `npm run bench:scale`: the owner side and the hot path when one vendor is large.
 //
 // - Starts Latchkey (bench/scale-server.ts) on a throwaway PostgreSQL database (see
 //   bench-kit.mjs) seeded with one vendor: SCALE_USERS (100,000) end users in one application,
@@ -33,15 +33,15 @@ const VERIFY_SAMPLES = Number(process.env.SCALE_VERIFY_SAMPLES ?? 800);
 const NOISY_WINDOWS = 8;
 const NOISY_WARMUP = 1000;
 const READERS = Number(process.env.SCALE_READERS ?? 4);
-// Issue 23: verify under the owner reads ≤ 1.5× idle, and the reads beside it ≤ 2× alone.
+// The targets: verify under the owner reads ≤ 1.5× idle, and the reads beside it ≤ 2× alone.
 const TARGETS = { ownerReadP95Ms: 50, verifyUnderLoadRatio: 1.5, readsUnderLoadRatio: 2 };
 /** The settings the noisy-neighbour figures are taken in, each NOISY_RUNS times. */
 const NOISY_SETTINGS = (process.env.SCALE_SETTINGS ?? 'one,split').split(',');
 const NOISY_RUNS = Number(process.env.SCALE_NOISY_RUNS ?? 3);
 /**
  * The read loops' niceness: 0 by default, everything on one machine at one priority. Above 0
- * approximates consoles whose browsers are on other machines (issue 23 allows the load
- * generator to be set apart where the two cores make it the bottleneck).
+ * approximates consoles whose browsers are on other machines (the load generator may be set
+ * apart where the two cores make it the bottleneck).
  */
 const LOOPS_NICENESS = Number(process.env.SCALE_LOOPS_NICENESS ?? 0);
 /**
@@ -96,9 +96,9 @@ const percentile = (values, fraction) => {
 };
 
 /**
- * The recommended production setting (issue 23) on the seeded database: the real server
- * (main.ts) with CLIENT_API_PORT, one client-API worker and one console worker (niceness 10).
- * A non-demo Firebase project, so no Auth emulator starts: the owner's session is seeded.
+ * The recommended production setting on the seeded database: the real server (main.ts) with
+ * CLIENT_API_PORT, one client-API worker and one console worker (niceness 10). A non-demo
+ * Firebase project, so no Auth emulator starts: the owner's session is seeded.
  */
 async function startSplitServer({ databaseUrl, serverSecret }) {
   const [consolePort, clientPort] = [await freePort(), await freePort()];
@@ -175,7 +175,7 @@ async function main() {
       ['dashboard stats', '/api/dashboard/stats'],
       ['applications list', '/api/applications'],
       ['application stats', `/api/applications/${applicationId}/stats`],
-      // Issue 26: the activity charts, from hourly buckets (every one in 16 shards here).
+      // The activity charts, from hourly buckets (every one in 16 shards here).
       ['chart, application, 24 h', `/api/applications/${applicationId}/activity-chart?range=24h`],
       ['chart, application, 7 d', `/api/applications/${applicationId}/activity-chart?range=7d`],
       ['chart, application, 30 d', `/api/applications/${applicationId}/activity-chart?range=30d`],
@@ -213,7 +213,7 @@ async function main() {
         'activity log stats, search matching all',
         `/api/activity-logs/stats?applicationId=${applicationId}&search=203.0.113.`,
       ],
-      // Issue 22: a million licence keys in the application, a third used.
+      // A million licence keys in the application, a third used.
       ['licence keys page', `/api/applications/${applicationId}/licenses?page=1&pageSize=50`],
       [
         'licence keys page 2,000',
@@ -328,9 +328,9 @@ async function main() {
     };
 
     /**
-     * Issue 23's noisy neighbour, in one setting: verify's p95 idle and while READERS loops run
-     * the heaviest owner reads, and the reads' own p95 in those loops with and without the
-     * verify timings beside them (slowed, never starved).
+     * The noisy neighbour, in one setting: verify's p95 idle and while READERS loops run the
+     * heaviest owner reads, and the reads' own p95 in those loops with and without the verify
+     * timings beside them (slowed, never starved).
      */
     const noisyNeighbour = async ({ clientBase, ownerBase }) => {
       // Idle and loaded windows alternate, so a drift of the machine (another tenant, a
