@@ -33,7 +33,7 @@ export type DatabaseTarget =
       url: string;
       poolSize: number;
       /**
-       * Issue 23: each pool connection's PostgreSQL backend is given this niceness when the
+       * Each pool connection's PostgreSQL backend is given this niceness when the
        * operating system allows it (the database on this machine, and the server running as
        * root, as PostgreSQL's user, or with CAP_SYS_NICE), so the console's queries yield the
        * CPU to the client API's, and kept to its side's CPUs (CONSOLE_WORKER_CPUS). Told once
@@ -44,7 +44,7 @@ export type DatabaseTarget =
       applicationName?: string;
     };
 
-/** A side's backends with CLIENT_API_PORT (issue 23): the console's niceness, each side's CPUs. */
+/** A side's backends with CLIENT_API_PORT: the console's niceness, each side's CPUs. */
 export interface BackendPriority {
   niceness: number;
   /** A taskset CPU list the backends are kept to, or null for any CPU. */
@@ -277,7 +277,7 @@ export async function openDatabase(
 }
 
 /**
- * Lowers the CPU priority of each new connection's backend process (issue 23). Its pid is the
+ * Lowers the CPU priority of each new connection's backend process. Its pid is the
  * one the server announced when the connection opened. A pid that is not a local PostgreSQL
  * process (a database on another machine, whose pids mean nothing here) or a refusal (EPERM)
  * stops all attempts.

@@ -10,7 +10,7 @@ import {
 import { applications } from './applications.ts';
 
 /*
- * Hourly buckets for the activity charts (issue 26): the application page and the dashboard
+ * Hourly buckets for the activity charts: the application page and the dashboard
  * draw logins, failed logins, registrations and new sessions per hour and per day over up to
  * 30 days, and a count over the log for that would read a busy application's million rows on
  * every refresh. Like the running totals (activity-totals.ts), they are kept by statement

@@ -12,7 +12,7 @@ import {
 import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
 
-/** One authentication event of the public client API (spec doc 2 §3). */
+/** One authentication event of the public client API. */
 export const activityLogs = pgTable(
   'activity_logs',
   {

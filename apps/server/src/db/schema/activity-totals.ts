@@ -5,7 +5,7 @@ import { applications } from './applications.ts';
  * Running totals over the activity log, kept by statement triggers on activity_logs
  * (migration 0012) like activity_counts: the log's page count and its four stat cards would
  * otherwise count every row of a million-row log on each visit (95 ms and 224 ms at that
- * size, issue 16). Inserts add and deletes (retention, an application's cascade) subtract, so
+ * size). Inserts add and deletes (retention, an application's cascade) subtract, so
  * they always equal a count over the rows that exist. A search still counts the rows it
  * matches: a search has no total to keep.
  */

@@ -4,7 +4,7 @@ import type { ApiTokenScope } from '@latchkey/contracts';
 import { ownerAccounts } from './owner-accounts.ts';
 
 /**
- * A management API token (issue 27). The token is a bearer secret: only its keyed digest is
+ * A management API token. The token is a bearer secret: only its keyed digest is
  * kept (lib/keyed-digest.ts, purpose api-token), and a short prefix the console can show.
  * Revoking deletes the row, so a revoked token and one that never existed answer alike; the
  * audit trail keeps the name and prefix. The creator's deletion takes the token with it.
@@ -28,7 +28,7 @@ export const apiTokens = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     lastUsedIp: text('last_used_ip'),
-    /** Calls answered, by kind (issue 27: reads are counted per token, writes audited). */
+    /** Calls answered, by kind (reads are counted per token, writes audited). */
     readCount: bigint('read_count', { mode: 'number' })
       .notNull()
       .default(sql`0`),

@@ -19,7 +19,7 @@ const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
 });
 
 /**
- * A file an application's programs may download (issue 25): an installer, an update. Its
+ * A file an application's programs may download: an installer, an update. Its
  * bytes are in `app_file_chunks`, in the database, so every instance can serve it, PGlite
  * works too and a PostgreSQL backup holds it. A row is written when an upload starts
  * (`is_complete` false, invisible to lists and downloads) and completed with its size and

@@ -5,7 +5,7 @@ import { applications } from './applications.ts';
  * Running totals of each application's end users, kept by triggers on app_users (migration
  * 0013): the users page, the application's stats (polled every five seconds) and the
  * dashboard counted every user of the application each time (15-40 ms at 100,000 users,
- * CPU that every vendor's verify then waited for; issue 16). Insert and delete adjust them,
+ * CPU that every vendor's verify then waited for). Insert and delete adjust them,
  * and so does an update that enables or disables a user, so they always equal a count over
  * the rows. Split into shards by the writing database session, like activity_counts, so
  * concurrent registrations do not queue on one row's lock; readers sum the shards.

@@ -3,7 +3,7 @@ import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
 
 /**
- * A machine bound to an end user's account (issue 24). Under HWID lock a login from a device
+ * A machine bound to an end user's account. Under HWID lock a login from a device
  * not in this list takes a free seat (the application's `max_devices`, or more from an active
  * plan) or is refused. `app_users.hwid` and `app_users.device_count` summarise this table for
  * the lists; only modules/devices/ writes it, and refreshes them in the same transaction.

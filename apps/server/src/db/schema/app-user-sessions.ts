@@ -27,7 +27,7 @@ export const appUserSessions = pgTable(
       .references(() => appUsers.id, { onDelete: 'cascade' }),
     tokenHash: text('token_hash').notNull(),
     ipAddress: text('ip_address'),
-    /** The HWID of the login the start proved (issue 24): releasing that device ends it. */
+    /** The HWID of the login the start proved: releasing that device ends it. */
     hwid: text('hwid'),
     startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
     lastHeartbeatAt: timestamp('last_heartbeat_at', { withTimezone: true }).notNull().defaultNow(),

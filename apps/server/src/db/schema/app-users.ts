@@ -26,7 +26,7 @@ export const appUsers = pgTable(
     isPaused: boolean('is_paused').notNull().default(false),
     expiresAt: timestamp('expires_at', { withTimezone: true }),
     /**
-     * Summaries of app_user_devices (issue 24), kept by modules/devices/ in the transaction
+     * Summaries of app_user_devices, kept by modules/devices/ in the transaction
      * that changes the devices: the first bound device's HWID (the seed's one HWID) and the
      * number bound, so the lists need no join.
      */

@@ -12,7 +12,7 @@ import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
 
 /**
- * Remote variables of an application (issue 25): a kill switch, a config value. The client
+ * Remote variables of an application: a kill switch, a config value. The client
  * API answers a value signed; one that `requires_session` only to a program with a live session.
  */
 export const appVariables = pgTable(
@@ -35,7 +35,7 @@ export const appVariables = pgTable(
 export type AppVariable = typeof appVariables.$inferSelect;
 
 /**
- * One end user's variables (issue 25): the program reads and writes its own user's through
+ * One end user's variables: the program reads and writes its own user's through
  * the client API unless the owner made one read-only. At most 100 per user, 16 KB each.
  */
 export const appUserVariables = pgTable(

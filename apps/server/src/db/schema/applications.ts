@@ -30,28 +30,28 @@ export const applications = pgTable(
     /** Concurrent sessions per end user; null is unlimited. Starting one more ends the oldest. */
     maxSessionsPerUser: integer('max_sessions_per_user'),
     /**
-     * Issue 22: registration needs a licence key, and login, verify and heartbeat refuse a user
+     * Registration needs a licence key, and login, verify and heartbeat refuse a user
      * without an active subscription. Off by default, so older applications behave as before.
      */
     isLicenseRequired: boolean('license_required').notNull().default(false),
-    /** Issue 24: devices an end user may bind under HWID lock (1: the seed's lock). */
+    /** Devices an end user may bind under HWID lock (1: the seed's lock). */
     maxDevices: integer('max_devices').notNull().default(1),
     /** End users may release their own devices, once per `reset_cooldown_hours`. */
     isSelfServiceReset: boolean('self_service_reset').notNull().default(false),
     resetCooldownHours: integer('reset_cooldown_hours').notNull().default(168),
     /** A device unseen this long gives its seat to a new one; null is never. */
     releaseInactiveAfterDays: integer('release_inactive_after_days'),
-    /** Issue 25: the longest TTL of an offline licence (license/checkout), in days. */
+    /** The longest TTL of an offline licence (license/checkout), in days. */
     maxOfflineDays: integer('max_offline_days').notNull().default(30),
     /**
-     * Issue 25: the file a VERSION_MISMATCH answer offers as the update. Cleared when that
+     * The file a VERSION_MISMATCH answer offers as the update. Cleared when that
      * file is deleted.
      */
     currentReleaseFileId: uuid('current_release_file_id').references(
       (): AnyPgColumn => appFiles.id,
       { onDelete: 'set null' },
     ),
-    /** The end-user portal (issue 24): off by default; its address is the public id. */
+    /** The end-user portal: off by default; its address is the public id. */
     isPortalEnabled: boolean('portal_enabled').notNull().default(false),
     portalName: text('portal_name'),
     /** 20 hex characters in the portal's address: public, and never the API key. */

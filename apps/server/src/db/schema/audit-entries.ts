@@ -2,7 +2,7 @@ import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-o
 import type { AuditAction, AuditTargetKind } from '@latchkey/contracts';
 
 /**
- * Who did what to whom in the administration of the site (issue 14), with the account's
+ * Who did what to whom in the administration of the site, with the account's
  * state before and after. No foreign keys on purpose: the trail must outlive the accounts
  * it names (a deletion is itself an entry), so names are kept as they were at the time.
  */
@@ -19,7 +19,7 @@ export const auditEntries = pgTable(
     after: jsonb('after').$type<Record<string, unknown>>(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /**
-     * A write through the management API (issue 27): the token that made it, as it was named
+     * A write through the management API: the token that made it, as it was named
      * then, and the address it came from. The actor columns name the token's creator.
      */
     actorTokenId: uuid('actor_token_id'),

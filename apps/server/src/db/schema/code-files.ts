@@ -11,7 +11,7 @@ import type { CodeFileName } from '@latchkey/contracts';
 import { ownerAccounts } from './owner-accounts.ts';
 
 /**
- * An account's reference document of the /code-editor (issue 14): its current text and
+ * An account's reference document of the /code-editor: its current text and
  * version. The row is the lock a save takes, so concurrent saves number their versions one
  * after the other. Deleted with the account.
  */

@@ -2,7 +2,7 @@ import { index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'driz
 import { apiTokens } from './api-tokens.ts';
 
 /**
- * A management API write sent with an Idempotency-Key (issue 27), and its answer once it has
+ * A management API write sent with an Idempotency-Key, and its answer once it has
  * one: a retry with the same key and body within 24 hours gets that answer instead of a
  * second key, user or webhook. Claimed by inserting the row before the work (the primary key
  * lets one request win a race); `status` is null while the first request is still working.

@@ -21,7 +21,7 @@ export interface ImportRowProblem {
 }
 
 /**
- * An import of users or licence keys from KeyAuth (issue 27): previewed when the file is
+ * An import of users or licence keys from KeyAuth: previewed when the file is
  * uploaded, then run in batches. The counts are exact; `conflicts` and `unreadable` keep only
  * the first IMPORT_PROBLEMS_KEPT entries, so a 100,000-row file of problems stays a small row.
  * `updated_at` moves with every batch: a `running` import whose `updated_at` is old lost its

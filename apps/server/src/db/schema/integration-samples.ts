@@ -4,8 +4,7 @@ import { applications } from './applications.ts';
 import { ownerAccounts } from './owner-accounts.ts';
 
 /**
- * An account's edited client sample for one application and language (issue 13: "a saved
- * version is kept per account, application and language"). The /integration page and the
+ * An account's edited client sample for one application and language. The /integration page and the
  * /code-editor template share it. No row means the rendered default.
  */
 export const integrationSamples = pgTable(

@@ -16,7 +16,7 @@ import { plans } from './plans.ts';
 import { subscriptions } from './subscriptions.ts';
 
 /**
- * Licence keys (issue 22). A key is a bearer secret, so its text is never stored: it is found
+ * Licence keys. A key is a bearer secret, so its text is never stored: it is found
  * by a keyed digest (HMAC under a key derived from SERVER_SECRET, lib/keyed-digest.ts) and kept
  * sealed with AES-256-GCM so the owner can reveal and export it. A database dump alone yields
  * no usable key. `display` is what lists show: the key's shape with all but its last four

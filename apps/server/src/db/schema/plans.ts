@@ -12,7 +12,7 @@ import {
 import { applications } from './applications.ts';
 
 /**
- * What an application sells (issue 22): a duration and entitlements. The id is an opaque
+ * What an application sells: a duration and entitlements. The id is an opaque
  * UUID. Licence keys and subscriptions will reference a plan with ON DELETE RESTRICT, so a
  * plan in use is archived, never deleted.
  */
@@ -32,7 +32,7 @@ export const plans = pgTable(
       .notNull()
       .default(sql`'{}'`),
     description: text('description'),
-    /** Issue 24: devices a holder may bind, when more than the application allows; null: no change. */
+    /** Devices a holder may bind, when more than the application allows; null: no change. */
     maxDevices: integer('max_devices'),
     /** An archived plan gets no new keys; the keys it has keep it. */
     isArchived: boolean('archived').notNull().default(false),

@@ -3,7 +3,7 @@ import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
 
 /**
- * An end user signed in to their application's portal (issue 24). The cookie's token is a
+ * An end user signed in to their application's portal. The cookie's token is a
  * bearer secret: only its keyed digest is kept (lib/keyed-digest.ts, purpose portal-session).
  */
 export const portalSessions = pgTable(

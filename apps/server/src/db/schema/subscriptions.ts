@@ -4,7 +4,7 @@ import { applications } from './applications.ts';
 import { plans } from './plans.ts';
 
 /**
- * What an end user holds of a plan (issue 22): one row per user and plan, with its own expiry
+ * What an end user holds of a plan: one row per user and plan, with its own expiry
  * (null is lifetime). A redeemed key extends it from the later of now and its expiry, in one
  * `INSERT … ON CONFLICT DO UPDATE`, so two redemptions at once stack instead of one losing.
  * The plan reference is NO ACTION (checked at the end of the statement): a plan in use cannot

@@ -19,7 +19,7 @@ import type {
 import { applications } from './applications.ts';
 import { ownerAccounts } from './owner-accounts.ts';
 
-/** Where an owner's client-API events are sent (spec doc 2 §3, issue 12). */
+/** Where an owner's client-API events are sent. */
 export const webhooks = pgTable(
   'webhooks',
   {
