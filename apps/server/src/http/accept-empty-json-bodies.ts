@@ -11,7 +11,7 @@ import { findUncleanText, uncleanTextMessage } from './find-unclean-text.ts';
 const SUSPICIOUS_ESCAPE = /\\u(?:0000|[dD][89a-fA-F][0-9a-fA-F]{2})/;
 
 /**
- * The JSON body parser of every route, and the edge of guide rule 12 for bodies: text in is
+ * The JSON body parser of every route, and the edge check for bodies: text in is
  * valid Unicode without NUL. Bodies nesting deeper than JSON_BODY_MAX_DEPTH are refused
  * before parsing, so no handler (no write) ever sees one. Bytes that are not UTF-8 are refused before parsing. After
  * parsing, the value is walked only when the raw text holds a NUL or surrogate escape: valid

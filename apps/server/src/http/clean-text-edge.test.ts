@@ -15,7 +15,7 @@ import {
 } from '../../test/test-app.ts';
 
 /**
- * Guide rule 12 at the edge: text with a lone surrogate or a NUL is a 400 before any schema
+ * Text in is valid Unicode without NUL, checked at the edge: text with a lone surrogate or a NUL is a 400 before any schema
  * or verb sees it. Bodies are sent as raw JSON text, so the escapes reach the server exactly
  * as an attacker would write them.
  */

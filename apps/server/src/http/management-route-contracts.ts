@@ -65,7 +65,7 @@ const accountWide =
   'A token restricted to some applications is refused (403): the blacklist and webhooks belong to the whole account.';
 
 /**
- * The management API's routes (issue 27): the owner API's shapes, a bearer token, and for each
+ * The management API's routes: the owner API's shapes, a bearer token, and for each
  * the scope it needs and the console route it mirrors (whose permission the creator needs).
  * Spread into route-contracts.ts, so the OpenAPI document and the answer checks cover them.
  */

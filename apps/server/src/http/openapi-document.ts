@@ -59,7 +59,7 @@ export function createOpenApiDocument(
           scheme: 'bearer',
           bearerFormat: 'lk_ token',
           description:
-            'A management API token from the console\u2019s API Tokens page (issue 27). Each operation lists the scope it needs.',
+            'A management API token from the console\u2019s API Tokens page. Each operation lists the scope it needs.',
         },
         portalSession: {
           type: 'apiKey',

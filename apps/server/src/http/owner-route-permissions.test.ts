@@ -25,7 +25,7 @@ const publicRoutes = new Set([
 ]);
 
 /**
- * The matrix of issue 14, generated from the permission table rather than written by hand:
+ * The permission matrix, generated from the permission table rather than written by hand:
  * every owner route x every role, with and without the permission it requires. Ids are
  * ones that do not exist, so an allowed request ends in the verb (404/400/2xx) and a refused
  * one in the guard (403 naming the permission): the status tells the two apart.

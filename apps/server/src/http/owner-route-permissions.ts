@@ -2,7 +2,7 @@ import type { RoutePermission } from './route-permission.ts';
 
 /**
  * The permission every owner route requires, in one table so the whole policy reads at a
- * glance (issue 14). Keyed by method and the route's registered URL. A route missing here
+ * glance. Keyed by method and the route's registered URL. A route missing here
  * is refused by the owner guard (fail closed) and fails owner-route-permissions.test.ts.
  *
  * Reads of one's own environment need only a signed-in account: a vendor whose
@@ -99,7 +99,7 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'GET /api/code-files/:name/versions': 'signed_in',
   'POST /api/code-files/:name/versions/:versionId/restore': 'edit_code',
 
-  // Issue 27: a token is a credential that acts as its creator; listing them shows where
+  // A token is a credential that acts as its creator; listing them shows where
   // automation can reach, so reading the list needs the permission too.
   'GET /api/api-tokens': 'manage_api_tokens',
   'POST /api/api-tokens': 'manage_api_tokens',

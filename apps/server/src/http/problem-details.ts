@@ -35,7 +35,7 @@ export function sendProblem(
 }
 
 /**
- * The management API's one error shape (issue 27), for its whole scope: the owner API's answers
+ * The management API's one error shape, for its whole scope: the owner API's answers
  * (`errorAnswerOf`), written as problems. Unknown paths under the prefix are problems
  * too, so a script never has to parse the console's 404.
  */

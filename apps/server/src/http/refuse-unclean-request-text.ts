@@ -4,8 +4,9 @@ import { badRequest } from '../lib/errors.ts';
 import { findUncleanText, uncleanTextMessage } from './find-unclean-text.ts';
 
 /**
- * The edge of guide rule 12 for what the JSON body parser does not see: path parameters,
- * the query string (a `%00` decodes to NUL) and a body of another content type (text/plain).
+ * The edge check that text in is valid Unicode without NUL, for what the JSON body parser
+ * does not see: path parameters, the query string (a `%00` decodes to NUL) and a body of
+ * another content type (text/plain).
  * It runs before any route validates, for every route of every scope; each scope's error
  * handler shapes the 400 (the client API's signed v1 error, the owner API's BAD_REQUEST).
  * On the client API's hot path params and query are empty objects, so the walk is nearly free.
@@ -27,7 +28,7 @@ function checkRequestText(
 }
 
 /**
- * The same check for the client API, called in its handlers instead of a hook (issue 23). Its
+ * The same check for the client API, called in its handlers instead of a hook. Its
  * routes have no path parameters, and a URL without `?` has an empty query: the common
  * request costs one `includes` and one `typeof`.
  */

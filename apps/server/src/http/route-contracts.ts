@@ -141,8 +141,8 @@ import { managementRouteContracts } from './management-route-contracts.ts';
 
 /**
  * Who may call a route: anyone, a signed-in owner (session cookie), a program (X-API-Key), or
- * an end user in their application's portal (the portal's own cookie; issue 24), or a shop's or
- * bot's script with a management API token (`Authorization: Bearer lk_…`; issue 27).
+ * an end user in their application's portal (the portal's own cookie), or a shop's or
+ * bot's script with a management API token (`Authorization: Bearer lk_…`).
  */
 export type RouteCaller = 'public' | 'owner' | 'client' | 'portal' | 'manage';
 
@@ -154,7 +154,7 @@ export const routeTags = [
   {
     name: 'End-user portal',
     description:
-      'The hosted page where end users manage their own account (issue 24). Its own cookie, scoped to `/api/portal/{publicId}`; mutations must come from this site.',
+      'The hosted page where end users manage their own account. Its own cookie, scoped to `/api/portal/{publicId}`; mutations must come from this site.',
   },
   { name: 'Service', description: 'Health, run-time configuration and this reference. Public.' },
   { name: 'Owner sign-in', description: 'Google sign-in through Firebase; a session cookie.' },
@@ -167,18 +167,16 @@ export const routeTags = [
   },
   {
     name: 'Licences',
-    description:
-      'Owner API: licence keys of a plan, and the subscriptions end users hold (issue 22).',
+    description: 'Owner API: licence keys of a plan, and the subscriptions end users hold.',
   },
   {
     name: 'Variables',
     description:
-      'Owner API: remote variables of an application and of its end users, which programs read (and, for their own user, write) with the client API (issue 25).',
+      'Owner API: remote variables of an application and of its end users, which programs read (and, for their own user, write) with the client API.',
   },
   {
     name: 'Files',
-    description:
-      'Owner API: an application’s downloadable files and its current release (issue 25).',
+    description: 'Owner API: an application’s downloadable files and its current release.',
   },
   { name: 'Blacklist', description: 'Owner API.' },
   { name: 'Activity', description: 'Owner API.' },
@@ -192,12 +190,12 @@ export const routeTags = [
   {
     name: 'Management API',
     description:
-      'For shops and bots (issue 27): `Authorization: Bearer lk_…` with a token from the API Tokens page, no cookies. Each operation names the scope it needs; the token\u2019s creator must also hold the permission its console twin needs. Errors are RFC 9457 problem details; every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. docs/management-api.md has examples.',
+      'For shops and bots: `Authorization: Bearer lk_…` with a token from the API Tokens page, no cookies. Each operation names the scope it needs; the token\u2019s creator must also hold the permission its console twin needs. Errors are RFC 9457 problem details; every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. docs/management-api.md has examples.',
   },
   {
     name: 'API tokens',
     description:
-      'Owner API: tokens of the management API (issue 27), for shops and bots. Needs Manage API Tokens.',
+      'Owner API: tokens of the management API, for shops and bots. Needs Manage API Tokens.',
   },
 ] as const;
 export type RouteTag = (typeof routeTags)[number]['name'];
@@ -233,7 +231,7 @@ export interface RouteContract {
   errors?: readonly (401 | 403 | 404 | 409 | 413 | 416 | 422 | 429)[];
   /**
    * Management API routes only: the token scope the route needs, and the console route doing
-   * the same thing, whose permission the token's creator must hold (issue 27).
+   * the same thing, whose permission the token's creator must hold.
    */
   management?: { scope: ApiTokenScope; sameAs: string };
 }
@@ -1046,7 +1044,7 @@ export const routeContracts: Record<string, RouteContract> = {
     tag: 'Dashboard',
     summary: 'The console\u2019s live stream of the account\u2019s events',
     description:
-      'Server-Sent Events (issue 26). Each message\u2019s `event` is `activity` (a new activity-log row, as the log lists it), `stats` (an application\u2019s numbers moved), `app_user` or `application` (created, updated or deleted in a console), or `bulk_progress` (where a bulk action stands); its `data` is JSON naming what changed (`OwnerEvent` in the contracts). A comment line every 25 s keeps it open. Only the signed-in account\u2019s events; at most `SSE_MAX_CONNECTIONS_PER_ACCOUNT` streams per account on one instance (the next is 429); a reader that falls more than 1 MiB behind is disconnected.',
+      'Server-Sent Events. Each message\u2019s `event` is `activity` (a new activity-log row, as the log lists it), `stats` (an application\u2019s numbers moved), `app_user` or `application` (created, updated or deleted in a console), or `bulk_progress` (where a bulk action stands); its `data` is JSON naming what changed (`OwnerEvent` in the contracts). A comment line every 25 s keeps it open. Only the signed-in account\u2019s events; at most `SSE_MAX_CONNECTIONS_PER_ACCOUNT` streams per account on one instance (the next is 429); a reader that falls more than 1 MiB behind is disconnected.',
     responses: { 200: { description: 'An endless event stream.', mediaType: 'text/event-stream' } },
     errors: [429],
   },

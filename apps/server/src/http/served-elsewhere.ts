@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * With CLIENT_API_PORT (issue 23) each listener serves one side. A request for the other
+ * With CLIENT_API_PORT each listener serves one side. A request for the other
  * side's routes gets a clear 404 naming where they are, in that side's own error shape, so a
  * misconfigured program or proxy is told what is wrong instead of seeing a bare "not found".
  */

@@ -9,7 +9,7 @@ const SHARED = (url: string) =>
 const isClientApi = (url: string) => url === '/api/v1' || url.startsWith('/api/v1/');
 
 /**
- * Issue 23: with CLIENT_API_PORT each instance registers one side's routes, so a request for
+ * With CLIENT_API_PORT each instance registers one side's routes, so a request for
  * the other side's can only meet a 404. The route tables of both sides, and of `everything`,
  * built in process (client-api-port.test.ts runs the real split on PostgreSQL).
  */
