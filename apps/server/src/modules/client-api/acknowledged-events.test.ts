@@ -16,7 +16,7 @@ import { createTestDatabase, type TestDatabase } from '../../../test/test-databa
 const PASSWORD = 'correct horse battery staple';
 
 /**
- * Guide rule 10, "acknowledged means written": once a client-API answer acknowledges an event,
+ * Acknowledged means written: once a client-API answer acknowledges an event,
  * its activity row and its webhook delivery (the outbox) are committed. Read here through
  * another connection, as another instance would see them, at once after the answer, without
  * flushing the recorder: an event written after the answer (a `void` where an `await` belongs)

@@ -1,7 +1,7 @@
 import type { ActivityEvent, BlacklistType } from '@latchkey/contracts';
 
 /**
- * The spec's three block events (doc 2 §3) for the four blacklist types: a blocked e-mail
+ * The activity log's three block events for the four blacklist types: a blocked e-mail
  * identifies the account like a username does, so it is logged as login_blocked_username,
  * with `blockedBy: 'email'` in the metadata.
  */

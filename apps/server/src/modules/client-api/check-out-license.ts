@@ -13,7 +13,7 @@ import { loadLiveSession } from './live-session.ts';
 import { encodeOfflineLicense } from './offline-license-format.ts';
 
 /**
- * POST /api/v1/license/checkout (issue 25): a live session's holder takes a signed licence to
+ * POST /api/v1/license/checkout: a live session's holder takes a signed licence to
  * run offline until `valid_until`. Live: started with session/track start and not ended, its
  * user in good standing now (the answers of a heartbeat: SESSION_INVALID, ACCOUNT_DISABLED,
  * ACCOUNT_EXPIRED, NO_ACTIVE_SUBSCRIPTION). The licence binds the session's HWID, the one its
@@ -24,7 +24,7 @@ import { encodeOfflineLicense } from './offline-license-format.ts';
  * Nothing can recall a licence once issued: pausing, deleting or banning the user stops the
  * next checkout, not this one. The TTL (capped by the application's `maxOfflineDays`) is the
  * vendor's lever. Not the hot path: one indexed read, a signature, and the event's write,
- * which is acknowledged before the answer (guide rule 10).
+ * which is acknowledged before the answer.
  */
 export async function checkOutLicense({
   ctx,

@@ -17,17 +17,17 @@ export interface ClientApplication {
   hwidLockEnabled: boolean;
   /** Concurrent sessions per end user; null is unlimited. */
   maxSessionsPerUser: number | null;
-  /** Users without an active subscription are refused (NO_ACTIVE_SUBSCRIPTION; issue 22). */
+  /** Users without an active subscription are refused (NO_ACTIVE_SUBSCRIPTION). */
   isLicenseRequired: boolean;
-  /** Issue 24: seats under HWID lock, self-service resets and their cooldown, inactivity release. */
+  /** Seats under HWID lock, self-service resets and their cooldown, inactivity release. */
   maxDevices: number;
   isSelfServiceReset: boolean;
   resetCooldownHours: number;
   releaseInactiveAfterDays: number | null;
-  /** Issue 25: the longest TTL of an offline licence, in days. */
+  /** The longest TTL of an offline licence, in days. */
   maxOfflineDays: number;
   /**
-   * Issue 25: what a VERSION_MISMATCH answer offers, read with the application (no query of
+   * What a VERSION_MISMATCH answer offers, read with the application (no query of
    * its own); null without a complete current release. Setting, clearing or deleting it drops
    * the cached application everywhere (an `updated` change).
    */

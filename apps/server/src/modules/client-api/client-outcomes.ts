@@ -10,7 +10,7 @@ export interface ClientOutcome {
 
 /**
  * Fixed texts for the outcomes that have no per-application message. The client samples
- * sort messages by words (spec doc 2 §8): a block says "blocked"; the other texts avoid
+ * sort messages by words: a block says "blocked"; the other texts avoid
  * "disabled", "expired", "version" and "HWID" so they are not mistaken for those outcomes.
  */
 export const clientMessages = {
@@ -27,7 +27,7 @@ export const clientMessages = {
   sessionTokenMalformed: 'Session token must look like sess_<32+ letters or digits>_<unix time>',
   sessionNeedsLogin: 'Log in again to start a session (a session must start within 10 minutes)',
   sessionTokenInUse: 'This session token is already in use',
-  // Issue 22. No "disabled", "expired", "version", "HWID" or "blocked": the samples sort by words.
+  // No "disabled", "expired", "version", "HWID" or "blocked": the samples sort by words.
   noActiveSubscription: 'No active subscription: redeem a licence key to continue',
   licenseRequired: 'A licence key is required to register',
   licenseInvalid: 'This licence key is not valid',
@@ -36,12 +36,12 @@ export const clientMessages = {
   licenseExpired: 'This licence key can no longer be redeemed (its redeem-by date has passed)',
   licenseRedeemed: 'Licence key redeemed',
   entitlementsMissing: 'Your subscription does not include this feature',
-  // Issue 24, the same rule: none of the words the samples sort by.
+  // The same rule: none of the words the samples sort by.
   devicesReleased: 'Device released: you can now log in from another machine',
   resetNotAllowed: 'This application does not let you release devices yourself: contact the vendor',
   resetCooldown: 'You released a device recently: you can release another one later',
   deviceNotFound: 'No device with this hardware id is bound to your account',
-  // Issue 25, the same rule.
+  // The same rule: none of the words the samples sort by.
   licenseCheckedOut: 'Offline licence issued',
   licenseNeedsHwid:
     'This licence must be bound to your machine: log in again sending its hardware id, then start a new session',
@@ -72,8 +72,8 @@ export interface Licensing {
 
 /**
  * The account-standing refusal shared by login, verify, session start and heartbeat: paused or
- * inactive first, then expiry (the precedence of spec doc 1 §4), then, where the application
- * requires a licence, an active subscription (issue 22). Null when in good standing.
+ * inactive first, then expiry, then, where the application
+ * requires a licence, an active subscription. Null when in good standing.
  */
 export function standingRefusal(
   application: Pick<

@@ -84,7 +84,7 @@ export async function completeLogin(
       'version_mismatch',
       application.versionMismatchMessage,
     );
-    // Issue 25: where the right version is, when the vendor marked a current release.
+    // Where the right version is, when the vendor marked a current release.
     return application.update ? { ...refused, update: application.update } : refused;
   }
   const refuseHwid = () =>

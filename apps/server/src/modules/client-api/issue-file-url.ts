@@ -16,7 +16,7 @@ export const FILE_URL_MESSAGES = {
 } as const;
 
 /**
- * POST /api/v1/file (issue 25): a short-lived URL for one of the application's files, for the
+ * POST /api/v1/file: a short-lived URL for one of the application's files, for the
  * holder of a live session unless the file needs none. The URL carries its own proof
  * (download-token.ts), so the download needs no API key and no lookup of it beyond the file's
  * row and, for a session's URL, its user's standing (joined to that row); the size and

@@ -10,7 +10,7 @@ import { sendOverHttp } from '../../../test/send-over-http.ts';
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
 
 /**
- * Issue 23: verify and heartbeat are answered before Fastify's lifecycle (lean-client-path.ts)
+ * Verify and heartbeat are answered before Fastify's lifecycle (lean-client-path.ts)
  * when a request reaches the server over a socket. `inject` always goes through Fastify, so
  * sending one request both ways shows whether the two paths answer alike. v1-answers.test.ts
  * pins the common calls to recorded bytes; here random bodies, the rate limit, the client's

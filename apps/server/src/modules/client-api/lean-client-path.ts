@@ -62,7 +62,7 @@ const LEVELS_LOGGING_REQUESTS = new Set(['info', 'debug', 'trace']);
 
 /**
  * The client API's hot calls (verify, heartbeat) answered straight from Node's `request`
- * event, without Fastify's per-request lifecycle (issue 23: that lifecycle cost verify more
+ * event, without Fastify's per-request lifecycle (that lifecycle cost verify more
  * CPU than all of our own code). Everything that makes the answer is what the Fastify route
  * uses: the same body reader, the same check from the contracts, the same verb, the same
  * serializer, signature, counters and error mapping. The test `lean-client-path.test.ts`

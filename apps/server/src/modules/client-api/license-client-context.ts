@@ -2,7 +2,7 @@ import type { ApplicationEvents } from '../applications/application-events.ts';
 import type { ClientContext } from './client-context.ts';
 import type { LicenseThrottles } from './license-throttles.ts';
 
-/** What the verbs that take a licence key need beyond the client context (issue 22). */
+/** What the verbs that take a licence key need beyond the client context. */
 export interface LicenseClientContext extends ClientContext {
   licenseThrottles: LicenseThrottles;
   /** Derives the keys' digest key. */

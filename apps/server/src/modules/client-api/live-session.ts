@@ -22,7 +22,7 @@ export interface LiveSession {
 }
 
 /**
- * The one rule of the calls that need a live session (issue 25: license/checkout, var,
+ * The one rule of the calls that need a live session (license/checkout, var,
  * user-var): started with session/track start and not ended, in this application, its user
  * in good standing now. Refused as a heartbeat would be: SESSION_INVALID, or the standing's
  * own code (ACCOUNT_DISABLED, ACCOUNT_EXPIRED, NO_ACTIVE_SUBSCRIPTION) first, so the client

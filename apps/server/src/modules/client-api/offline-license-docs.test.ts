@@ -18,7 +18,7 @@ import {
 } from '../../../test/test-app.ts';
 
 /**
- * Issue 25: a licence verifies with nothing but what docs/client-api.md writes. The page's own
+ * A licence verifies with nothing but what docs/client-api.md writes. The page's own
  * Node.js function (node:crypto only, no project code) is run as written, against the page's
  * worked examples and against licences this server issues.
  */

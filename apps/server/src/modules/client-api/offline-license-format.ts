@@ -3,7 +3,7 @@ import { offlineLicenseFormat, type OfflineLicenseContent } from '@latchkey/cont
 import type { Ed25519Signer } from '../../lib/ed25519-signer.ts';
 
 /**
- * The offline licence string (issue 25; docs/client-api.md is the contract every language
+ * The offline licence string (docs/client-api.md is the contract every language
  * verifies against): `LK1.<payload>.<signature>`, `<payload>` the base64url (no padding) of the
  * UTF-8 JSON content and `<signature>` the base64url Ed25519 signature over the ASCII bytes
  * `latchkey-license-v1.` followed by `<payload>` as it stands in the string. Encrypted:

@@ -117,7 +117,7 @@ export async function registerEndUser({
         },
       ];
       if (input.hwid) {
-        // The registering machine is the user's first device (issue 24).
+        // The registering machine is the user's first device.
         const added = await addDevice(tx, {
           applicationId: application.id,
           appUserId: user.id,

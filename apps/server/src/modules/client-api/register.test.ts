@@ -94,7 +94,7 @@ describe('POST /api/v1/register', () => {
     expect(await verifyPassword(user!.passwordHash, ' spaced secret ')).toBe(true);
     expect(JSON.stringify(body)).not.toMatch(/secret|argon/);
 
-    // The registering machine is the user's first device (issue 24): two events.
+    // The registering machine is the user's first device: two events.
     const logs = await logsOf(application.id);
     expect(logs.map((each) => each.event).sort()).toEqual(['device_added', 'user_register']);
     const log = logs.find((each) => each.event === 'user_register');

@@ -9,7 +9,7 @@ import { findUserAndAdmit } from './log-in-end-user.ts';
 import type { LoginThrottles } from './login-throttles.ts';
 
 /**
- * POST /api/v1/devices/reset (issue 24): the end user releases one of their devices, or all,
+ * POST /api/v1/devices/reset: the end user releases one of their devices, or all,
  * proving who they are with their password, so "my new PC cannot log in" costs the vendor no
  * support ticket. Checked like a login, in the same order and with the same throttles (a
  * wrong password counts as a failed login), then the application's rule: self-service resets

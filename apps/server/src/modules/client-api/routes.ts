@@ -115,7 +115,7 @@ const REDIS_WARNING_INTERVAL_MS = 60_000;
 const NONCE_PROBLEM = `${clientApiHeaders.nonce} must be at most ${CLIENT_NONCE_MAX_LENGTH} visible ASCII characters`;
 
 /**
- * The public client API, /api/v1 (spec doc 2 §3, §7; docs/client-api.md). Its own scope:
+ * The public client API, /api/v1 (docs/client-api.md). Its own scope:
  * its errors and unknown paths answer in the v1 shape, every answer is signed, and the
  * application behind the API key is found once per request, from memory when cached.
  */
@@ -421,8 +421,9 @@ export async function registerClientApiRoutes(
         refuseUncleanClientText(request);
         return handleClientApiNotFound(request, reply, countError);
       });
-      // Guide rule 12's edge for what the JSON parser does not see, where the other scopes'
-      // preValidation hook would run (after parsing, before the handler), without a hook.
+      // The edge's text check (valid Unicode, no NUL) for what the JSON parser does not see,
+      // where the other scopes' preValidation hook would run (after parsing, before the
+      // handler), without a hook.
       v1.addHook('onRoute', (route) => {
         const handler = route.handler;
         route.handler = function checkedHandler(request, reply) {

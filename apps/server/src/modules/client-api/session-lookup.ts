@@ -22,7 +22,7 @@ export interface FoundSession {
    * there; true for a session served from memory, where the cached application decides.
    * Deactivating an application ends its sessions in the same transaction: an instance whose
    * cached application has not yet heard of it would otherwise read an ended session and
-   * answer SESSION_INVALID where every other answer says APP_DISABLED (issue 28 item 3).
+   * answer SESSION_INVALID where every other answer says APP_DISABLED.
    */
   isApplicationActive: boolean;
   isActive: boolean;

@@ -168,7 +168,7 @@ function hasRecentLogin(lastLogin: Date | null, now: Date): boolean {
 /**
  * A user id alone is no proof: it is not secret. Either the token is the one login issued
  * (only that login's answer carried it), or the start comes from where that login came from
- * (for clients that make their own token, spec doc 2 §3), with the same HWID when it sends one.
+ * (for clients that make their own token), with the same HWID when it sends one.
  */
 function provesLogin(
   user: {

@@ -5,7 +5,7 @@ import { hashPassword, needsRehash } from '../../lib/password-hashing.ts';
 
 /**
  * After a successful login with a hash of another kind or weaker settings (a bcrypt hash
- * imported from KeyAuth, issue 27), stores an argon2id hash of the password just proven.
+ * imported from KeyAuth), stores an argon2id hash of the password just proven.
  * Compare-and-set on the old hash: a password changed meanwhile is never overwritten. Once per
  * user: their next login finds the current kind and skips this.
  */

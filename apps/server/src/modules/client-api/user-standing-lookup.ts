@@ -12,7 +12,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
 import type { ApplicationEvents } from '../applications/application-events.ts';
 
-/** What verify needs to know about an end user, their subscriptions included (issue 22). */
+/** What verify needs to know about an end user, their subscriptions included. */
 export interface UserStanding extends Licensing {
   id: string;
   applicationId: number;

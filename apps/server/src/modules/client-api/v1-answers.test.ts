@@ -12,7 +12,7 @@ import { sendOverHttp } from '../../../test/send-over-http.ts';
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
 
 /**
- * Every /api/v1 answer is byte-for-byte what it was for the same request and clock (issue 23):
+ * Every /api/v1 answer is byte-for-byte what it was for the same request and clock:
  * the lean v1 path may change how an answer is made, never what it is. The recorded answers
  * are in v1-answers.fixture.json; `UPDATE_V1_ANSWERS=1` rewrites them, which only a change to
  * the client API's documented behaviour may do.
