@@ -27,7 +27,7 @@ const hoursAgo = (hours: number) => new Date(now.getTime() - hours * HOUR_MS);
 
 /**
  * The charts' buckets (migration 0019) must always equal a count over the rows that exist:
- * the charts read nothing else (issue 26).
+ * the charts read nothing else.
  */
 describe('activity charts', () => {
   let testApp: TestApp;

@@ -14,8 +14,8 @@ export const COMPACTABLE_AFTER_MS = 2 * 3_600_000;
  * Folds the shards of each closed hour's bucket into one row (the lowest shard keeps the
  * sum; a sum of zero keeps nothing). The triggers split a busy hour over up to 16 shards so
  * that concurrent logins do not queue on one row; once the hour is over that only multiplies
- * what a chart reads: a 30-day chart read 60,000 rows instead of 3,600 at bench:scale's size
- * (issue 26). Each table in one statement, so the sums never change; run by the retention
+ * what a chart reads: a 30-day chart read 60,000 rows instead of 3,600 at bench:scale's size.
+ * Each table in one statement, so the sums never change; run by the retention
  * sweep, one instance at a time, which is also the only writer of hours this old.
  */
 export async function compactChartBuckets({

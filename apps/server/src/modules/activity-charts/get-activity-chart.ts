@@ -41,7 +41,7 @@ export function chartBucketStarts(range: ActivityChartRange, now: Date): Date[] 
  * The activity chart of one of the owner's applications, or of all of them (no
  * applicationId), in one statement over the hourly buckets kept by triggers (migration 0019),
  * never over the activity log: a 30-day chart reads at most 720 hours per event and shard of
- * each application, whatever the size of its log (issue 26). Days are UTC days summed from
+ * each application, whatever the size of its log. Days are UTC days summed from
  * their hours. Every bucket of the range is answered, zero where nothing happened.
  */
 export async function getActivityChart({

@@ -7,7 +7,7 @@ import {
 import { parseInput } from '../../http/parse-input.ts';
 import { getActivityChart } from './get-activity-chart.ts';
 
-/** The activity charts of the application page and the dashboard (issue 26). */
+/** The activity charts of the application page and the dashboard. */
 export function registerActivityChartRoutes(app: FastifyInstance): void {
   app.get('/api/dashboard/activity-chart', async (request): Promise<ActivityChart> => {
     const { range } = parseInput(activityChartQuerySchema, request.query);

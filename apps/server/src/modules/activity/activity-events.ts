@@ -1,7 +1,7 @@
 import type { ActivityEvent } from '@latchkey/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 
-/** One authentication event of the client API, as the activity log stores it (spec doc 2 §3). */
+/** One authentication event of the client API, as the activity log stores it. */
 export interface ActivityRecord {
   applicationId: number;
   appUserId: string | null;

@@ -6,7 +6,7 @@ import { containsPattern } from '../../lib/contains-pattern.ts';
 import { ownedApplicationIds } from '../applications/load-owned-application.ts';
 
 /**
- * The activity log's search (spec doc 2 §2): the username as sent and as the end user is named
+ * The activity log's search: the username as sent and as the end user is named
  * now, the IP address, and the event by name or label ('Login Failed' finds login_failed).
  * Every arm can be read from an index, so PostgreSQL answers the OR with a bitmap of the
  * matching rows instead of reading the whole log: the trigram indexes of username and
@@ -39,7 +39,7 @@ function activityLogSearchWhere(
 }
 
 /**
- * The event and search filters of the activity log (spec doc 2 §2), on the columns of
+ * The event and search filters of the activity log, on the columns of
  * `activity_logs`. An event filter walks the (application_id, event, created_at) index.
  */
 export function activityLogContentWhere(

@@ -44,7 +44,7 @@ describe('GET /api/activity-logs', () => {
     return activityLogListSchema.parse(response.json());
   };
 
-  it('shows what the client API recorded, newest first, with the fields of spec doc 2 §3', async () => {
+  it('shows what the client API recorded, newest first, with every field of the event', async () => {
     const application = await insertClientApplication(testApp, owner.accountId, {
       name: 'Logged App',
     });

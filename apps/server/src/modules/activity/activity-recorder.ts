@@ -10,7 +10,7 @@ import type { ActivityEvents, ActivityRecord } from './activity-events.ts';
  * outbox), the per-application request counter and last-activity stamp, end users'
  * loginAttempts, and session heartbeats. Requests append to memory; a flush writes them.
  *
- * Events are acknowledged only once written (guide rule 10), by group commit: recordActivity
+ * Events are acknowledged only once written, by group commit: recordActivity
  * answers a promise that settles when the transaction holding that row has committed, and
  * login and register await it before answering. A batch holding such rows is flushed on the
  * next tick rather than after the timer; rows arriving while a flush runs form the next
@@ -308,7 +308,7 @@ export function createActivityRecorder(options: ActivityRecorderOptions): Activi
   }
 
   /**
-   * Guide rule 12: a refused row is an error someone sees, never a silent drop. A row the
+   * A refused row is an error someone sees, never a silent drop. A row the
    * database refuses alone is written again with every text field made well-formed and
    * marked `metadata.sanitized`; only if that is refused too is it given up, and then the
    * whole record goes to the error log (activity rows hold no secrets) for an operator.

@@ -10,7 +10,7 @@ import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { listActivityLogs } from './list-activity-logs.ts';
 import { summarizeActivityLogs } from './summarize-activity-logs.ts';
 
-/** The owner's activity log (spec doc 2 §7). Registered inside the owner-guarded scope. */
+/** The owner's activity log. Registered inside the owner-guarded scope. */
 export function registerActivityRoutes(app: FastifyInstance): void {
   app.get('/api/activity-logs', async (request, reply): Promise<ActivityLog[]> => {
     const query = parseInput(activityLogsQuerySchema, request.query);

@@ -8,7 +8,7 @@ import { activityLogFilterWhere } from './activity-log-filter-where.ts';
 import { readActivityTotals } from './activity-totals.ts';
 
 /**
- * The four stat cards of the activity log (spec doc 2 §2) over every log the filters match,
+ * The four stat cards of the activity log over every log the filters match,
  * not one page. Without a search they come from the running totals. A search counts the rows
  * it matches (a bitmap of the search's indexes; the distinct addresses over a hashed
  * DISTINCT rather than count(DISTINCT ...), which sorts every row) when they are at most

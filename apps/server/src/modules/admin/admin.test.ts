@@ -25,7 +25,7 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 
-describe('site administration (issue 14)', () => {
+describe('site administration', () => {
   let testApp: TestApp;
   let siteOwner: SignedInOwner;
 

@@ -16,10 +16,10 @@ import {
 const PASSWORD = 'correct horse battery staple';
 
 /**
- * Issue 14: deactivating a vendor locks the vendor out of the console at once, but not the
+ * Deactivating a vendor locks the vendor out of the console at once, but not the
  * vendor's customers out of the vendor's software: the client API keeps serving them.
  */
-describe('a deactivated vendor (issue 14)', () => {
+describe('a deactivated vendor', () => {
   let testApp: TestApp;
   let siteOwner: SignedInOwner;
 

@@ -36,7 +36,7 @@ export async function recordAuditEntry({
 }
 
 /**
- * The entry of one batch of a bulk action on the owner's end users (issue 26), written in the
+ * The entry of one batch of a bulk action on the owner's end users, written in the
  * batch's transaction. The owner's own account is the target; the batch is in `after`.
  */
 export async function recordBulkActionAuditEntry({

@@ -22,7 +22,7 @@ import { toAdminUserResponse } from './to-admin-user-response.ts';
 import { updateSiteAccount } from './update-site-account.ts';
 
 /**
- * Site administration (spec doc 2 §7, issue 14). Registered inside the owner-guarded scope;
+ * Site administration. Registered inside the owner-guarded scope;
  * what each route requires is in owner-route-permissions.ts, the finer rules in the verbs.
  */
 export function registerAdminRoutes(

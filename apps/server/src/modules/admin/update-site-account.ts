@@ -22,9 +22,10 @@ export interface SiteAccountChanges {
 }
 
 /**
- * Saves an account's role, permissions and active flag together (spec doc 2 §4), under the
- * rules of §5-§6 and issue 14, all judged inside one transaction holding the owner-role
- * lock. Deactivation ends the account's console sessions in the same transaction; its
+ * Saves an account's role, permissions and active flag together, under the rules of who may
+ * change whom (only an owner edits an owner, no one grants above their own role or a
+ * permission they lack, the last active owner stays), all judged inside one transaction
+ * holding the owner-role lock. Deactivation ends the account's console sessions in the same transaction; its
  * applications keep serving their end users.
  */
 export async function updateSiteAccount({

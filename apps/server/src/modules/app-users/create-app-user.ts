@@ -9,7 +9,7 @@ import { toAppUserWriteError } from './owned-app-user.ts';
 
 /**
  * A new end user of one of the owner's applications; the username is unique per application.
- * A HWID given here is the user's first device (issue 24), added in the same transaction,
+ * A HWID given here is the user's first device, added in the same transaction,
  * as is the audit entry (its password redacted).
  */
 export async function createAppUser({

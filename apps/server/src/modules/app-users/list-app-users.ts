@@ -47,7 +47,7 @@ export async function listAppUsers({
   };
 }
 
-/** The application's plans that raise the device limit (issue 24), by plan id: few, if any. */
+/** The application's plans that raise the device limit, by plan id: few, if any. */
 async function readPlanDeviceLimits(
   ctx: OwnerContext,
   applicationId: number,
@@ -128,7 +128,7 @@ export function appUserSearchWhere(search: string): SQL {
  * indexes of username and e-mail (pg_trgm) and are all read before the page is cut (the
  * window forces it). Asked for a page alone, PostgreSQL sometimes walked the created_at
  * index backwards through the whole application instead, hoping to meet 25 matches soon
- * (106 ms against 5.7 ms at 100,000 users, issue 16).
+ * (106 ms against 5.7 ms at 100,000 users).
  */
 async function fewMatchesPageIds(ctx: OwnerContext, input: PageRequest, where: SQL) {
   const rows = await ctx.db

@@ -4,7 +4,7 @@ import { setUserHwid } from '../devices/set-user-hwid.ts';
 import { updateOwnedAppUser, type AppUserIds } from './owned-app-user.ts';
 
 /**
- * The seed's "Reset HWID": releases every device of the user (issue 24), so with HWID lock on
+ * The seed's "Reset HWID": releases every device of the user, so with HWID lock on
  * the next login binds whichever device it is; the sessions of those devices end. One
  * transaction with its audit entry: the user's row is locked by the update before the
  * devices go, as a binding login locks it. The answer is the user as the console shows it.

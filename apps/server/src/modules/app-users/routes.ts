@@ -31,7 +31,7 @@ import { toAppUserResponse } from './to-app-user-response.ts';
 import { unpauseAppUser } from './unpause-app-user.ts';
 import { updateAppUser } from './update-app-user.ts';
 
-/** End users of the owner's applications (spec doc 1 §7). Registered inside the owner scope. */
+/** End users of the owner's applications. Registered inside the owner scope. */
 export function registerAppUserRoutes(
   app: FastifyInstance,
   {

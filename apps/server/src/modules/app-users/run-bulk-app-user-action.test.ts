@@ -31,7 +31,7 @@ import {
   type TestApp,
 } from '../../../test/test-app.ts';
 
-describe('owner API: bulk actions on end users (issue 26)', () => {
+describe('owner API: bulk actions on end users', () => {
   let testApp: TestApp;
   let owner: SignedInOwner;
   let otherOwner: SignedInOwner;

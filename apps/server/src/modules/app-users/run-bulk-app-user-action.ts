@@ -30,7 +30,7 @@ export type BulkAppUserContext = DeviceChangeContext & {
 };
 
 /**
- * An owner's action on many of their end users at once (issue 26): the users named, or every
+ * An owner's action on many of their end users at once: the users named, or every
  * user the list shows for a search. The ids are chosen first, ordered by id, so deleting or
  * changing users cannot shift a later batch past some of them (no paging). Then, per batch of
  * at most 1,000, one transaction applies the same rule as the single-user action (sessions

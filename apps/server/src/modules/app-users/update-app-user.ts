@@ -10,7 +10,7 @@ import { setUserHwid } from '../devices/set-user-hwid.ts';
 import { updateOwnedAppUser, type AppUserIds } from './owned-app-user.ts';
 
 /**
- * Edits an end user (spec doc 1 §2, Edit User dialog). Absent fields stay as they are;
+ * Edits an end user (the Edit User dialog). Absent fields stay as they are;
  * a null or empty hwid releases the user's devices, so the next login binds a new one, and
  * another hwid becomes their only device (set-user-hwid.ts), in the same transaction. A new
  * password ends every session the user has open (updateOwnedAppUser).

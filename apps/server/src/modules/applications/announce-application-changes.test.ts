@@ -40,7 +40,7 @@ function observedDatabase(database: DatabaseConnection, options: { isEchoLost?: 
 }
 
 /**
- * Issue 28 item 2: an owner's change is answered only once its announcement has come back
+ * An owner's change is answered only once its announcement has come back
  * to this instance's own LISTEN connection (every instance's listener receives a NOTIFY at
  * the same moment), or after a bounded wait that is counted.
  */

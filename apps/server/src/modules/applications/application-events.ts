@@ -67,7 +67,7 @@ export interface ApplicationEvents {
   /**
    * Tells every listener at once (this instance's caches are current when it returns), and
    * answers a promise that settles when the listeners' follow-up work has: an owner's verb
-   * awaits it before answering, so other instances have been told by then (issue 28). It
+   * awaits it before answering, so other instances have been told by then. It
    * never rejects.
    */
   emitChange(change: ApplicationChange, log: FastifyBaseLogger): Promise<void>;

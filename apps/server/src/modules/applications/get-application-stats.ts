@@ -27,7 +27,7 @@ export interface ApplicationStatsResult {
  * Live numbers for one of the owner's applications (the management page polls them every
  * five seconds), in one statement: each figure is a scalar subquery reading an index or a
  * running total, so the statement costs the same at 100 users or 100,000 and a million log
- * rows (one round trip rather than five; issue 16).
+ * rows (one round trip rather than five).
  */
 export async function getApplicationStats({
   ctx,

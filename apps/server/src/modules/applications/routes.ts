@@ -16,7 +16,7 @@ import { listApplications } from './list-applications.ts';
 import { toApplicationResponse } from './to-application-response.ts';
 import { updateApplication } from './update-application.ts';
 
-/** The owner's applications (spec doc 1 §7). Registered inside the owner-guarded scope. */
+/** The owner's applications. Registered inside the owner-guarded scope. */
 export function registerApplicationRoutes(
   app: FastifyInstance,
   deps: Pick<AppDependencies, 'config' | 'applicationEvents'>,

@@ -86,8 +86,8 @@ interface PendingAnnouncement {
  * The promise of each owner's announcement settles once it is confirmed: this instance's own
  * listener has heard it back, and every other instance listening when it was sent (counted
  * in pg_stat_activity in the NOTIFY's own statement) has acknowledged it, which an instance
- * does only after dropping what the change made stale. The owner's answer waits for it
- * (issue 28), so when an owner reads "paused", no instance still serves the user from its
+ * does only after dropping what the change made stale. The owner's answer waits for it,
+ * so when an owner reads "paused", no instance still serves the user from its
  * caches. The wait is bounded by ANNOUNCEMENT_CONFIRM_TIMEOUT_MS and a miss is counted
  * (`onUnconfirmed`): an instance whose listener was reconnecting drops every cache when it
  * is back, but one that is merely slow may lag by up to its own delay.

@@ -28,7 +28,7 @@ export async function updateApplication({
   const { changes } = input;
   const now = ctx.clock.now();
   const application = await ctx.db.transaction(async (tx) => {
-    // Issue 25: only a complete file of this very application can be its release, locked so
+    // Only a complete file of this very application can be its release, locked so
     // it cannot be deleted before this commits. Another owner's application stays a plain
     // 404 of the application, whatever file is named.
     if (changes.currentReleaseFileId) {

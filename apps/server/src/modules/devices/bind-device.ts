@@ -21,7 +21,7 @@ export type BindOutcome =
   | { kind: 'gone' };
 
 /**
- * Binds a device the user does not have yet, if a seat is free (issue 24). The user's row is
+ * Binds a device the user does not have yet, if a seat is free. The user's row is
  * locked first and the devices read after it, so every binder of one user counts the seats
  * one after the other: two first logins from two machines with one seat bind exactly one
  * (the second waits, then sees the first's device). This is the slow path: a login from a

@@ -2,7 +2,7 @@ import type { HeldSubscription } from '../subscriptions/held-subscriptions.ts';
 
 /**
  * The devices a user may bind: the application's limit, or the largest of their active plans'
- * when that is larger (issue 24). A lapsed plan raises nothing.
+ * when that is larger. A lapsed plan raises nothing.
  */
 export function deviceLimitOf(
   applicationMaxDevices: number,

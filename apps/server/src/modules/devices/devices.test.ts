@@ -31,7 +31,7 @@ import {
 const PASSWORD = 'correct horse battery staple';
 const DAY_MS = 86_400_000;
 
-describe('devices (issue 24)', () => {
+describe('devices', () => {
   let testApp: TestApp;
   let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));

@@ -13,7 +13,7 @@ import { releaseUserDevices } from './release-user-devices.ts';
 import { toDeviceResponse } from './to-device-response.ts';
 
 /**
- * An end user's devices (issue 24): list, release one, release all (what the seed's Reset
+ * An end user's devices: list, release one, release all (what the seed's Reset
  * HWID does too). Registered inside the owner scope.
  */
 export function registerDeviceRoutes(

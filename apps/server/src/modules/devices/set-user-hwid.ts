@@ -8,7 +8,7 @@ import type { WrittenDeviceEvents } from './device-change-context.ts';
 import { releaseDevices } from './release-devices.ts';
 
 /**
- * The owner sets the seed's one HWID field of a user (create or edit, spec doc 1 §2), inside
+ * The owner sets the seed's one HWID field of a user (create or edit), inside
  * the transaction that holds the user's row: null releases every device (the next login binds
  * anew); a HWID the user already has changes nothing (the Edit dialog sends the shown value
  * back); another HWID becomes the user's only device. Answers the user with the summary
