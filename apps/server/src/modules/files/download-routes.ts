@@ -24,7 +24,7 @@ function contentDispositionOf(name: string): string {
 }
 
 /**
- * GET /api/v1/downloads/:token (issue 25): the bytes of the file a download token names, to
+ * GET /api/v1/downloads/:token: the bytes of the file a download token names, to
  * anyone holding the URL until it expires, as often as asked (download managers resume with
  * Range), and while the end user it was issued to (a file that needs a session) is still in
  * good standing. Outside the client API's scope on purpose: no API key, and its answers are

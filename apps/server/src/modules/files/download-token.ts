@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { keyedDigest } from '../../lib/keyed-digest.ts';
 
 /**
- * The token of a download URL (issue 25), stateless (any instance checks it, nothing is stored)
+ * The token of a download URL, stateless (any instance checks it, nothing is stored)
  * and good for one file until it expires:
  * - `<file id>.<expiry, unix seconds>.<HMAC>` for a file that needs no session;
  * - `<file id>.<expiry>.<end user id>.<HMAC>` for one issued to a live session's holder, so the

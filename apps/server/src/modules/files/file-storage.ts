@@ -9,7 +9,7 @@ export interface StoredBytes {
 
 /**
  * Where the bytes of an application's files live, behind the one interface the upload and the
- * download use, so an object store can be added later without touching them (issue 25). The
+ * download use, so an object store can be added later without touching them. The
  * file's record (`app_files`) is not the storage's: only its bytes are.
  */
 export interface FileStorage {

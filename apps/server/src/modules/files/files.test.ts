@@ -31,7 +31,7 @@ import { sweepExpiredRows } from '../retention/sweep-expired-rows.ts';
 const PASSWORD = 'correct horse battery staple';
 const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
-describe('files and the update channel (issue 25)', () => {
+describe('files and the update channel', () => {
   let testApp: TestApp;
   let otherConnection: Awaited<ReturnType<TestDatabase['connectAgain']>>;
   let otherInstance: TestApp;

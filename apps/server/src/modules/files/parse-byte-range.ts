@@ -5,7 +5,7 @@ export type ByteRangeRequest =
 const SINGLE_RANGE = /^bytes=(\d*)-(\d*)$/;
 
 /**
- * A single range (`bytes=a-b`, `bytes=a-`, `bytes=-n`; RFC 9110 §14.1.2), clamped to the file.
+ * A single range (`bytes=a-b`, `bytes=a-`, `bytes=-n`; RFC 9110, section 14.1.2), clamped to the file.
  * Several ranges, another unit or a malformed header are served as the whole file, which the
  * RFC allows (a server may ignore Range); a range wholly past the end is unsatisfiable (416).
  */

@@ -17,7 +17,7 @@ import { listAppFiles } from './list-app-files.ts';
 import { uploadAppFile } from './upload-app-file.ts';
 
 /**
- * An application's downloadable files (issue 25). Registered inside the owner-guarded scope,
+ * An application's downloadable files. Registered inside the owner-guarded scope,
  * in a scope of their own: only here is an application/octet-stream body accepted, handed to
  * the upload as the stream it is (never buffered), under MAX_UPLOAD_MB instead of the JSON
  * body limit.

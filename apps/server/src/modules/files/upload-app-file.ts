@@ -18,7 +18,7 @@ export const uploadTooLarge = (maxBytes: number) =>
   );
 
 /**
- * Stores an uploaded file as its bytes arrive (issue 25). The record is written first,
+ * Stores an uploaded file as its bytes arrive. The record is written first,
  * incomplete (invisible to lists and downloads), the bytes go to storage piece by piece, and
  * only then is the record completed with its size and SHA-256, so no transaction spans the
  * upload. Whatever stops it (the limit, an aborted request, a database error) deletes the

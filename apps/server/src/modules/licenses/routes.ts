@@ -25,7 +25,7 @@ import { listLicenses } from './list-licenses.ts';
 import { revealLicenseKey } from './reveal-license-key.ts';
 import { toLicenseResponse } from './to-license-response.ts';
 
-/** An application's licence keys (issue 22). Registered inside the owner-guarded scope. */
+/** An application's licence keys. Registered inside the owner-guarded scope. */
 export function registerLicenseRoutes(
   app: FastifyInstance,
   {

@@ -14,7 +14,7 @@ import { deletePlan } from './delete-plan.ts';
 import { listPlans } from './list-plans.ts';
 import { updatePlan } from './update-plan.ts';
 
-/** An application's plans (issue 22). Registered inside the owner-guarded scope. */
+/** An application's plans. Registered inside the owner-guarded scope. */
 export function registerPlanRoutes(
   app: FastifyInstance,
   { applicationEvents }: { applicationEvents: ApplicationEvents },

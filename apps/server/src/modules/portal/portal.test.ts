@@ -27,7 +27,7 @@ import {
 
 const PASSWORD = 'correct horse battery staple';
 
-describe('the end-user portal (issue 24)', () => {
+describe('the end-user portal', () => {
   let testApp: TestApp;
   let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));

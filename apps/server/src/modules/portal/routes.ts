@@ -35,7 +35,7 @@ import { releasePortalDevice } from './release-portal-device.ts';
 import { signInToPortal } from './sign-in-to-portal.ts';
 
 /**
- * The end-user portal (issue 24): its page, `/portal/:publicId` (a bundle of its own, built
+ * The end-user portal: its page, `/portal/:publicId` (a bundle of its own, built
  * beside the console's), and its API, `/api/portal/:publicId/…`, authenticated by the portal's
  * own cookie only. No owner guard runs here and the owner's cookie is never read; the owner
  * guard never reads this one. Mutations refuse a foreign Origin, as the owner API's do.

@@ -8,7 +8,7 @@ export interface HeldSubscription {
   /** Null is lifetime. */
   expiresAt: Date | null;
   entitlements: string[];
-  /** The plan's device limit (issue 24); null does not raise the application's. */
+  /** The plan's device limit; null does not raise the application's. */
   maxDevices: number | null;
 }
 

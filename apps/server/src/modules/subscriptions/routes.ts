@@ -16,7 +16,7 @@ import {
 } from './user-subscriptions.ts';
 
 /**
- * An end user's subscriptions (issue 22). Every answer is the user's whole list, so the
+ * An end user's subscriptions. Every answer is the user's whole list, so the
  * console's dialog shows the stacked result of a change. Registered inside the owner scope.
  */
 export function registerSubscriptionRoutes(

@@ -6,7 +6,7 @@ import { appDisabled, clientMessages, refusal } from '../client-api/client-outco
 import { loadLiveSession } from '../client-api/live-session.ts';
 
 /**
- * POST /api/v1/var (issue 25): an application variable's value, in the signed answer. One
+ * POST /api/v1/var: an application variable's value, in the signed answer. One
  * that requires a session is answered only to a live one (the rule of license/checkout);
  * unknown names answer VARIABLE_NOT_FOUND. Read from the table on every call, never from a
  * cache: a kill switch the owner flips acts at once on every instance. When a token is sent

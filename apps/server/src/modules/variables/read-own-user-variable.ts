@@ -6,7 +6,7 @@ import { appDisabled, clientMessages, refusal } from '../client-api/client-outco
 import { loadLiveSession } from '../client-api/live-session.ts';
 
 /**
- * POST /api/v1/user-var (issue 25): one of the session's own end user's variables. The user
+ * POST /api/v1/user-var: one of the session's own end user's variables. The user
  * comes from the live session, never from the request, so a program can read no one else's.
  */
 export async function readOwnUserVariable({

@@ -24,7 +24,7 @@ import { putUserVariable } from './put-user-variable.ts';
 import { updateApplicationVariable } from './update-application-variable.ts';
 
 /**
- * Remote variables (issue 25), the owner's side: an application's variables, and each end
+ * Remote variables, the owner's side: an application's variables, and each end
  * user's. Registered inside the owner-guarded scope. A value may be 64 KB, more than the
  * server's default body limit once JSON-escaped, so the writes carry their own limit.
  */

@@ -7,7 +7,7 @@ import { loadLiveSession } from '../client-api/live-session.ts';
 import { writeUserVariable } from './write-user-variable.ts';
 
 /**
- * POST /api/v1/user-var/set (issue 25): the session's own end user creates or replaces one of
+ * POST /api/v1/user-var/set: the session's own end user creates or replaces one of
  * their variables. Refused with VARIABLE_READ_ONLY when the owner made it read-only, and with
  * VARIABLE_LIMIT_REACHED for a new name past the per-user limit; an oversized value never gets
  * here (a 400 from the schema). Acknowledged means written: the answer follows the commit.
