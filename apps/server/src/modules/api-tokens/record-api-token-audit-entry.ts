@@ -4,7 +4,7 @@ import type { OwnerContext } from '../../http/request-context.ts';
 import { auditActorColumns } from '../admin/audit-actor-columns.ts';
 
 /**
- * A token's creation or revocation in the audit trail (issue 27), written in the caller's
+ * A token's creation or revocation in the audit trail, written in the caller's
  * transaction. A token is a credential of the site: administrators should see who can
  * automate what. The target is the owner's own account; the token is in `after`.
  */

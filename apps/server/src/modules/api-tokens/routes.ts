@@ -11,7 +11,7 @@ import { createApiToken } from './create-api-token.ts';
 import { listApiTokens } from './list-api-tokens.ts';
 import { revokeApiToken } from './revoke-api-token.ts';
 
-/** The API Tokens page's routes (issue 27). Registered inside the owner-guarded scope. */
+/** The API Tokens page's routes. Registered inside the owner-guarded scope. */
 export function registerApiTokenRoutes(
   app: FastifyInstance,
   deps: Pick<AppDependencies, 'config'>,

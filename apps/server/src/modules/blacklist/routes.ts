@@ -12,7 +12,7 @@ import { createBlacklistEntry } from './create-blacklist-entry.ts';
 import { deleteBlacklistEntry } from './delete-blacklist-entry.ts';
 import { listBlacklistEntries } from './list-blacklist-entries.ts';
 
-/** The owner's blacklist (spec doc 2 §5, §7). Registered inside the owner-guarded scope. */
+/** The owner's blacklist. Registered inside the owner-guarded scope. */
 export function registerBlacklistRoutes(app: FastifyInstance): void {
   app.get('/api/blacklist', async (request, reply): Promise<BlacklistEntry[]> => {
     const query = parseInput(blacklistListQuerySchema, request.query);

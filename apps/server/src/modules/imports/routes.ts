@@ -55,7 +55,7 @@ export function exportFileOf(request: FastifyRequest): Uint8Array {
   return request.body;
 }
 
-/** Importing users and keys from KeyAuth (issue 27). Registered inside the owner-guarded scope. */
+/** Importing users and keys from KeyAuth. Registered inside the owner-guarded scope. */
 export function registerImportRoutes(
   app: FastifyInstance,
   deps: { config: Pick<Config, 'serverSecret'>; runningImports: RunningImports },

@@ -16,7 +16,7 @@ import { restoreCodeFileVersion } from './restore-code-file-version.ts';
 import { saveCodeFile } from './save-code-file.ts';
 
 /**
- * The /code-editor's reference documents (issue 14): the account's own, in the database,
+ * The /code-editor's reference documents: the account's own, in the database,
  * with a version history. Registered inside the owner-guarded scope; writes need edit_code.
  */
 export function registerCodeFileRoutes(app: FastifyInstance): void {

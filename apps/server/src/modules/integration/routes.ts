@@ -16,7 +16,7 @@ import { resetSample, saveSample } from './save-sample.ts';
 import { loadSampleTemplate } from './sample-templates.ts';
 
 /**
- * The client samples (issue 13): rendered for one of the owner's applications, saved as the
+ * The client samples: rendered for one of the owner's applications, saved as the
  * account's edit, reset to the default; and the bare template, placeholders unfilled, for
  * pages with no application chosen; and the code editor's documents. Registered inside the
  * owner-guarded scope.

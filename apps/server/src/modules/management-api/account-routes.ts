@@ -31,8 +31,8 @@ import { answerManagementWrite } from './management-write.ts';
 import { assertAccountWide, assertActivityReachable } from './reachable-applications.ts';
 
 /**
- * The account's blacklist, activity log, audit trail and webhooks through the management API
- * (issue 27), with the console's verbs and filters. The blacklist and webhooks need a token
+ * The account's blacklist, activity log, audit trail and webhooks through the management API,
+ * with the console's verbs and filters. The blacklist and webhooks need a token
  * that reaches every application; the activity log and the audit trail of a restricted token
  * are one application at a time.
  */

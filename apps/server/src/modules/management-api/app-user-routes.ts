@@ -43,7 +43,7 @@ import { answerManagementWrite } from './management-write.ts';
 import { reachableParams } from './reachable-applications.ts';
 
 /**
- * End users through the management API (issue 27): the console's verbs and shapes, within the
+ * End users through the management API: the console's verbs and shapes, within the
  * token's applications. Writes go through answerManagementWrite (idempotency, audit).
  */
 export function registerManagementAppUserRoutes(

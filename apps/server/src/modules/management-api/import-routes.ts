@@ -20,7 +20,7 @@ import { reachableParams } from './reachable-applications.ts';
 const KEYS_IMPORT_SCOPE = 'licenses:write';
 
 /**
- * Importing from KeyAuth through the management API (issue 27), with the console's verbs: a
+ * Importing from KeyAuth through the management API, with the console's verbs: a
  * migration script uploads the export, reads the preview, starts it and polls its progress.
  */
 export function registerManagementImportRoutes(

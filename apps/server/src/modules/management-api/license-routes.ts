@@ -25,7 +25,7 @@ import { answerManagementWrite } from './management-write.ts';
 import { reachableParams } from './reachable-applications.ts';
 
 /**
- * Licence keys and plans through the management API (issue 27): what a shop sells and what a
+ * Licence keys and plans through the management API: what a shop sells and what a
  * bot bans, with the console's verbs. A generated key's whole text is in its answer (a shop
  * hands it to the buyer), so a retried generate must never mint a second one: send an
  * Idempotency-Key.

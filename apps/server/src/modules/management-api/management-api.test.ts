@@ -49,7 +49,7 @@ describe('management API: tokens and their guard', () => {
     siteOwner = await signInOwner(testApp.app);
     vendor = await signInOwner(testApp.app);
     // The second account is an ordinary vendor; the site owner makes it an admin, which is
-    // what turns Manage API Tokens on (issue 27: on by default for owners and admins).
+    // what turns Manage API Tokens on (on by default for owners and admins).
     await setRoleAndPermissions(vendor, 'admin', [
       'manage_applications',
       'delete_applications',

@@ -10,7 +10,7 @@ afterAll(() => redis?.stop());
 
 const LIMIT = 6;
 
-// Two instances on one database and one Redis (issue 27): a token's calls a minute are one
+// Two instances on one database and one Redis: a token's calls a minute are one
 // budget, counted in the same store as the throttles, whichever instance a call reaches.
 describe.runIf(redis)('the management API per-token budget with Redis', () => {
   let database: TestDatabase;

@@ -61,7 +61,7 @@ const uploads: Record<string, { query: string; file: string }> = {
 const withParams = managementRoutes.filter((route) => route.url.includes(':'));
 
 /**
- * Every management route (issue 27), walked from the route table rather than listed by hand:
+ * Every management route, walked from the route table rather than listed by hand:
  * refused without its scope (naming it), and, replayed with another owner's ids by a token
  * holding every scope, a 404 exactly like ids that do not exist (no existence leak).
  */

@@ -29,7 +29,7 @@ import {
 } from '../../../test/test-app.ts';
 
 /**
- * The management API as a shop and a Discord bot use it (issue 27): plain fetch over HTTP
+ * The management API as a shop and a Discord bot use it: plain fetch over HTTP
  * against a listening server, a bearer token, JSON in and out.
  */
 describe('management API: licences, the blacklist, webhooks and the activity log, over HTTP', () => {

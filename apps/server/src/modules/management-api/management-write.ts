@@ -26,7 +26,7 @@ export interface WriteAnswer {
 }
 
 /**
- * A management API write, done at most once per Idempotency-Key (issue 27). The key is
+ * A management API write, done at most once per Idempotency-Key. The key is
  * claimed by inserting its row before the work: of two identical requests racing, one inserts
  * and works, the other waits for that answer and repeats it (409 if it takes longer than
  * IDEMPOTENCY_WAIT_MS). The same key with another method, path or body is a 422. A refusal
@@ -85,7 +85,7 @@ function replay(reply: FastifyReply, row: IdempotencyKeyRow, serverSecret: strin
     .send(answerSealer.unseal(row.body!, serverSecret));
 }
 
-/** The request's Idempotency-Key (POST only, as the issue and Stripe define it), checked. */
+/** The request's Idempotency-Key (POST only, as Stripe defines it), checked. */
 function idempotencyKeyOf(request: FastifyRequest): string | null {
   if (request.method !== 'POST') return null;
   const header = request.headers['idempotency-key'];

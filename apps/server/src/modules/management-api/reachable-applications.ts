@@ -7,7 +7,7 @@ import type { ManagementContext } from './management-guard.ts';
 
 /**
  * A token restricted to some applications sees the others as absent: the same 404 as another
- * owner's application, never a 403 that would confirm it exists (issue 27).
+ * owner's application, never a 403 that would confirm it exists.
  */
 export function assertApplicationReachable(ctx: ManagementContext, applicationId: number): void {
   if (!isApplicationReachable(ctx, applicationId)) throw notFound(APPLICATION_NOT_FOUND);

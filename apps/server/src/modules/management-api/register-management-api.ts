@@ -17,7 +17,7 @@ import { answerWithProblems } from '../../http/problem-details.ts';
 const REDIS_WARNING_INTERVAL_MS = 60_000;
 
 /**
- * The management API (issue 27) at /api/manage/v1: a scope of its own beside the browser's,
+ * The management API at /api/manage/v1: a scope of its own beside the browser's,
  * so no cookie parser runs here and an owner's cookie means nothing (each credential has one
  * home). Every route passes the management guard and answers errors as problem+json.
  */

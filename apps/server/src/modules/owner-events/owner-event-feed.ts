@@ -53,7 +53,7 @@ export interface OwnerEventFeed {
 }
 
 /**
- * Feeds the consoles' streams from the database itself (issue 26), on each instance that has
+ * Feeds the consoles' streams from the database itself, on each instance that has
  * open streams and only while it has them: new activity-log rows as `activity` events, and a
  * `stats` event for each application whose numbers moved (new rows, requests counted).
  *

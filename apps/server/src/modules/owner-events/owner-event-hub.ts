@@ -6,7 +6,7 @@ export type OwnerEventListener = (event: OwnerEvent) => void;
 export type OwnerEventForwarder = (accountId: string, event: OwnerEvent) => Promise<void>;
 
 /**
- * Carries events to the open consoles of one owner account (issue 26): each console stream
+ * Carries events to the open consoles of one owner account: each console stream
  * subscribes for its account, verbs and hooks publish. Listeners run synchronously and must be
  * cheap (they queue a write on a socket).
  */

@@ -59,7 +59,7 @@ function changeOf(request: FastifyRequest, payload: unknown): OwnerEvent | null 
 
 /**
  * A management API route as the console route it mirrors, so a shop's or bot's change reaches
- * open consoles like a console's own (issue 27): `/api/manage/v1/applications/:id/users/:userId`
+ * open consoles like a console's own: `/api/manage/v1/applications/:id/users/:userId`
  * is `/api/applications/:appId/users/:userId`.
  */
 function consoleRouteOf(route: string): string {

@@ -16,7 +16,7 @@ export interface OwnerEventStreamSettings {
 }
 
 /**
- * GET /api/events: the signed-in console's live stream (issue 26). The owner guard has checked
+ * GET /api/events: the signed-in console's live stream. The owner guard has checked
  * the session like any owner read; the stream carries only the account's own events (the hub
  * is keyed by the guard's account, never by anything the request says).
  */

@@ -41,15 +41,15 @@ export interface SweepResult {
   activityLogsDeleted: number;
   /** Sent or failed deliveries created longer ago than the activity log retention. */
   webhookDeliveriesDeleted: number;
-  /** End-user portal sessions past their expiry (issue 24). */
+  /** End-user portal sessions past their expiry. */
   portalSessionsDeleted: number;
-  /** Rows of the activity charts' buckets and samples (issue 26) no longer needed. */
+  /** Rows of the activity charts' buckets and samples no longer needed. */
   chartBucketsDeleted: number;
   /** Shard rows of closed hours folded into one row per bucket (the sums unchanged). */
   chartBucketsCompacted: number;
-  /** Uploads that never completed (a crash mid-upload), an hour after they started (issue 25). */
+  /** Uploads that never completed (a crash mid-upload), an hour after they started. */
   incompleteUploadsDeleted: number;
-  /** Idempotency keys of the management API past their 24 hours (issue 27). */
+  /** Idempotency keys of the management API past their 24 hours. */
   idempotencyKeysDeleted: number;
   /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
   statements: {

@@ -25,7 +25,7 @@ import { revealWebhookSecret } from './reveal-webhook-secret.ts';
 import { sendTestWebhook } from './send-test-webhook.ts';
 import { updateWebhook } from './update-webhook.ts';
 
-/** The owner's webhooks (spec doc 2 §7, issue 12). Registered inside the owner-guarded scope. */
+/** The owner's webhooks. Registered inside the owner-guarded scope. */
 export function registerWebhookRoutes(
   app: FastifyInstance,
   deps: Pick<AppDependencies, 'config'>,

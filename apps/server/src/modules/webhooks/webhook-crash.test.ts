@@ -20,7 +20,7 @@ const LOGINS = 16;
 const FAILED_LOGINS = 6;
 
 /**
- * Issue 12's "Done means": events acknowledged to clients, `kill -9` of the server before
+ * Acknowledged means written, end to end: events acknowledged to clients, `kill -9` of the server before
  * they are delivered, a restart, and every event delivered exactly once per webhook. The
  * server is the real process (main.ts) on a real database (PGlite in DATA_DIR, or PostgreSQL
  * with TEST_DATABASE_URL). It uses a non-demo Firebase project so that it starts no Auth

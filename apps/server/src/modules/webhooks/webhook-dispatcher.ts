@@ -417,7 +417,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
   };
 }
 
-/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3); null if unreadable. */
+/** Retry-After as delay-seconds or an HTTP date (RFC 9110, section 10.2.3); null if unreadable. */
 export function parseRetryAfter(value: string, now: Date): number | null {
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;

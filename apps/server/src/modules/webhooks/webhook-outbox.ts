@@ -4,7 +4,7 @@ import { rowsOf } from '../../db/rows-of.ts';
 import type { SessionEndReason } from '../../db/schema/index.ts';
 
 /**
- * The outbox's writers (guide rule 10). Deliveries are inserted by the very statement that
+ * The outbox's writers. Acknowledged means written: deliveries are inserted by the very statement that
  * writes what caused them (the activity rows, the session ends), so an event is either
  * written with all its deliveries or not at all: a `kill -9` between the two cannot happen.
  *

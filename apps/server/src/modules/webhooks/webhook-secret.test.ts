@@ -17,7 +17,7 @@ describe('webhook secrets', () => {
     expect(generateWebhookSecret()).not.toBe(secret);
     expect(isStandardSecretMalformed(secret)).toBe(false);
 
-    // The library's key is the secret's base64 part, as the issue specifies for the engine.
+    // The library's key is the secret's base64 part; our delivery engine signs with it too.
     const signature = new Webhook(secret).sign('msg_1', new Date(1_700_000_000_000), '{"a":1}');
     const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
     const expected = createHmac('sha256', key).update('msg_1.1700000000.{"a":1}').digest('base64');
