@@ -99,7 +99,7 @@ export interface AppDependencies {
   applicationEvents: ApplicationEvents;
   /** Fired for every client-API event recorded in the activity log (webhooks subscribe). */
   activityEvents: ActivityEvents;
-  /** Events for the owners' open consoles (the live stream of issue 26). */
+  /** Events for the owners' open consoles (their live stream). */
   ownerEvents: OwnerEventHub;
 }
 
@@ -131,7 +131,7 @@ const RETENTION_START_DELAY_MS = 30_000;
 const LIVE_SESSION_SAMPLE_INTERVAL_MS = 60_000;
 
 /**
- * What one instance serves (issue 23). `everything` unless CLIENT_API_PORT splits the two:
+ * What one instance serves. `everything` unless CLIENT_API_PORT splits the two:
  * then `client-api` workers serve /api/v1 (with the downloads it hands out) and `console`
  * workers the console, the owner API and the portal. Health and metrics are on both.
  */
@@ -360,7 +360,7 @@ export async function buildApp(
 
   // Sibling scopes, and no hook on the root: every request pays only its own scope's hooks.
   // The client API (the hot path) answers desktop programs with signed JSON and does the
-  // request-id header and the text check in its own one hook and handlers (issue 23). The
+  // request-id header and the text check in its own one hook and handlers. The
   // rest sets the request id and checks paths and query strings in hooks; its browser scope
   // carries what only browsers need (helmet's headers, the cookie parser).
   const fileStorage = createDatabaseFileStorage(deps.database.db);

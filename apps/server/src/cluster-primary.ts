@@ -4,7 +4,7 @@ import type { ServedSide } from './app.ts';
 
 /** Tells a worker its slot (0…workers-1, counted over every group). */
 export const WORKER_SLOT_VARIABLE = 'LATCHKEY_WORKER_SLOT';
-/** Tells a worker which side it serves (issue 23: CLIENT_API_PORT's two groups). */
+/** Tells a worker which side it serves (CLIENT_API_PORT's two groups). */
 export const WORKER_SIDE_VARIABLE = 'LATCHKEY_WORKER_SIDE';
 
 /** This process's slot when it is a cluster worker, else 0. */

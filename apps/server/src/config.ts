@@ -37,7 +37,7 @@ const environmentSchema = z.object({
   /** Worker processes on this machine (node:cluster), each a whole instance; needs DATABASE_URL. */
   WEB_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(1),
   /**
-   * Issue 23: the client API (/api/v1) on a port and worker processes of its own; PORT then
+   * The client API (/api/v1) on a port and worker processes of its own; PORT then
    * serves the console and the owner API from WEB_CONCURRENCY workers at a lower CPU priority.
    */
   CLIENT_API_PORT: z.preprocess(blankAsUnset, z.coerce.number().int().min(1).max(65535).optional()),
@@ -80,7 +80,7 @@ const environmentSchema = z.object({
     .int()
     .min(1024)
     .default(64 * 1024),
-  /** The largest file an owner may upload (issue 25), in MiB. */
+  /** The largest file an owner may upload, in MiB. */
   MAX_UPLOAD_MB: z.coerce.number().int().min(1).max(1_048_576).default(512),
   OWNER_SESSION_DAYS: z.coerce.number().int().min(1).max(90).default(14),
   /** Client-API requests per minute from one IP address to one application (many users share a NAT). */
@@ -116,7 +116,7 @@ const environmentSchema = z.object({
   ACTIVITY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
   /** Live console streams (GET /api/events) one account may hold open on one instance; the next is 429. */
   SSE_MAX_CONNECTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
-  /** Management API calls one token may make a minute, counted across instances (issue 27). */
+  /** Management API calls one token may make a minute, counted across instances. */
   MANAGE_API_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Shortest password a new end user may choose (register, owner create and change). */
   END_USER_PASSWORD_MIN_LENGTH: z.coerce.number().int().min(1).max(128).default(8),
@@ -193,7 +193,7 @@ export interface Config {
   /** Worker processes main.ts runs on this machine (1: this process serves). */
   webConcurrency: number;
   /**
-   * CLIENT_API_PORT's listener (issue 23): /api/v1 served there by `workers` processes of its
+   * CLIENT_API_PORT's listener: /api/v1 served there by `workers` processes of its
    * own, PORT's `webConcurrency` workers serving the rest at `consoleNiceness`. Null: one port.
    */
   clientApiListener: {
@@ -237,9 +237,9 @@ export interface Config {
     applicationCacheTtlMs: number;
   };
   activity: { flushIntervalMs: number; batchSize: number };
-  /** Live console streams one account may hold open on one instance (issue 26). */
+  /** Live console streams one account may hold open on one instance. */
   sseMaxConnectionsPerAccount: number;
-  /** The management API's calls per token per minute (issue 27). */
+  /** The management API's calls per token per minute. */
   manageApiRateLimitPerMinute: number;
   endUserPasswordMinLength: number;
   /** What a newly created (not the first) account may do. */

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
       : { ...config, metrics: { ...config.metrics, port: metricsPort + slot } };
   const side = workerSide();
   // The console's workers yield the CPU to the client API's: a vendor's heavy console read
-  // must never make every vendor's programs wait (issue 23). With CONSOLE_WORKER_CPUS the two
+  // must never make every vendor's programs wait. With CONSOLE_WORKER_CPUS the two
   // sides also run on CPUs of their own.
   if (side === 'console' && split) lowerOwnCpuPriority(split.consoleNiceness);
   const ownCpus = cpusOfSide(config, side);
@@ -69,7 +69,7 @@ function startEmulatorIfConfigured(config: Config): Promise<RunningAuthEmulator 
 }
 
 /**
- * What a side adds to the database settings (issue 23): its pool's name in
+ * What a side adds to the database settings: its pool's name in
  * pg_stat_activity, and for the console's workers a lower priority for their PostgreSQL
  * backends where the operating system allows it (most of a heavy console read's CPU is spent
  * there).

@@ -7,7 +7,7 @@ const RANDOM_LENGTH = 32;
 const CHECKSUM_LENGTH = 6;
 
 /**
- * A management API token (issue 27): `lk_`, 32 random base62 characters (about 190 bits) and
+ * A management API token: `lk_`, 32 random base62 characters (about 190 bits) and
  * a 6-character base62 CRC-32 of everything before it. The checksum lets secret scanners
  * recognise a real token without asking us, and lets the server refuse a mistyped one
  * without a database lookup. It proves nothing: the keyed digest lookup does.

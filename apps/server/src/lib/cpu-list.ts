@@ -1,6 +1,6 @@
 /**
  * CPU lists as taskset writes them (`0`, `2-3`, `0,2-5`): CONSOLE_WORKER_CPUS names the
- * console side's CPUs, and the client API's side takes the rest (issue 23).
+ * console side's CPUs, and the client API's side takes the rest.
  */
 
 const CPU_RANGE = /^(\d{1,4})(?:-(\d{1,4}))?$/;

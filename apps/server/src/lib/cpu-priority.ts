@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { setPriority } from 'node:os';
 
 /**
- * Lowers this process's CPU priority to `niceness` (issue 23: the console's workers yield to
+ * Lowers this process's CPU priority to `niceness` (the console's workers yield to
  * the client API's). On Linux a niceness belongs to each thread, and V8's and libuv's threads
  * already run when this is called: every thread in /proc/self/task is lowered, and threads
  * started later inherit it from the main thread. Raising a niceness needs no privilege.

@@ -1,7 +1,7 @@
 import ipaddr from 'ipaddr.js';
 
 /**
- * Whether `address` is in an allowlist of addresses and CIDR ranges, IPv4 and IPv6 (issue 27).
+ * Whether `address` is in an allowlist of addresses and CIDR ranges, IPv4 and IPv6.
  * An IPv4 client seen through an IPv6 socket (`::ffff:203.0.113.7`) is matched as the IPv4
  * address it is. An entry that does not parse matches nothing (they are validated on input).
  */

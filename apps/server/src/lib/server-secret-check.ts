@@ -23,7 +23,7 @@ function digestOf(serverSecret: string): string {
 /**
  * Refuses to start (a ConfigError naming SERVER_SECRET) when this instance's secret is not
  * the database's. Without it an instance with another secret started, then answered 500 to
- * every request that needed a sealed key (issue 28). The first instance on a database records
+ * every request that needed a sealed key. The first instance on a database records
  * the digest; two first instances racing with different secrets: one insert wins and the
  * other refuses. A database from before the check was added is first tried against what it
  * already holds (the newest signing key and webhook secret), so an upgrade cannot record a
