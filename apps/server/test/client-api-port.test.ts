@@ -54,7 +54,7 @@ function workersOf(primaryPid: number): { pid: number; side: string }[] {
 }
 
 /**
- * Issue 23: with CLIENT_API_PORT, the client API has a listener and worker processes of its
+ * With CLIENT_API_PORT, the client API has a listener and worker processes of its
  * own, and the console's workers run at a lower CPU priority. Each listener serves only its
  * side (the other side's routes answer a clear 404), and an owner's change made through the
  * console's port reaches every client-API worker before the owner's answer is back.

@@ -64,7 +64,7 @@ export async function insertApplication(
   return row!;
 }
 
-/** An end user; a `hwid` given is their one device (issue 24), as the owner API would bind it. */
+/** An end user; a `hwid` given is their one device, as the owner API would bind it. */
 export async function insertAppUser(
   db: Database,
   applicationId: number,

@@ -98,7 +98,7 @@ import {
 import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './test-app.ts';
 
 /**
- * Generated bad input for every route of the real app (issue 11): no input may cause a 5xx,
+ * Generated bad input for every route of the real app: no input may cause a 5xx,
  * and every 4xx has the documented shape. Each route is fuzzed from the zod schemas it
  * parses, listed here by hand; a route registered without an entry fails the first test, so
  * a new route must be added to the map (and so to the fuzzing).
@@ -690,13 +690,13 @@ interface Fixtures {
   deliveryId: string;
   /** A kept version of the owner's authentication.ts (the code editor's history). */
   codeFileVersionId: string;
-  /** A file of the application (issue 25) and a download token of it. */
+  /** A file of the application and a download token of it. */
   fileId: string;
   downloadToken: string;
-  /** The application's portal, on, and its end user's portal cookie (issue 24). */
+  /** The application's portal, on, and its end user's portal cookie. */
   portalPublicId: string;
   portalCookie: string;
-  /** An application variable (issue 25). */
+  /** An application variable. */
   variableId: string;
   /** A management API token with every scope, and another token the DELETE route revokes. */
   manageToken: string;
@@ -916,7 +916,7 @@ function requestArbitrary(route: string, fixtures: Fixtures): fc.Arbitrary<FuzzR
     type: 'hwid',
     value: 'HW-FUZZ',
     applicationId: fixtures.applicationId,
-    // Variable names are letters, digits, _ . and - only (issue 25).
+    // Variable names are letters, digits, _ . and - only.
     name: /\/(user-)?var|\/variables/.test(path) ? 'fuzzed' : 'Fuzzed application',
     // A public address literal: a valid body reaches the verb without a DNS lookup.
     url: 'https://93.184.215.14/fuzz',

@@ -37,7 +37,7 @@ const FAILURE_LIMIT = 4;
 const MANAGE_API_RATE_LIMIT = 6;
 
 /**
- * Issue 16's "several instances": two real servers (main.ts) on one PostgreSQL database, the
+ * Several instances, as deployed: two real servers (main.ts) on one PostgreSQL database, the
  * second itself a cluster of two workers (WEB_CONCURRENCY=2), driven alternately. A change
  * made through one is enforced by the other by notification, a throttle counts across both,
  * an event is delivered once, and killing one mid-load loses nothing it acknowledged.
@@ -232,7 +232,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
   }, 30_000);
 
   it("refuses a paused user's heartbeat on the other instance's every worker once the owner's answer is back", async () => {
-    // Issue 28 item 2: the owner's answer waits for every listening instance (each worker of
+    // The owner's answer waits for every listening instance (each worker of
     // the second) to acknowledge the pause, which each does after dropping its caches.
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
     const ownerAction = async (action: 'pause' | 'unpause') => {
@@ -279,7 +279,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
   }, 30_000);
 
   it("answers APP_DISABLED to heartbeats on the other instance's every worker once the application is deactivated", async () => {
-    // Issue 28 item 3: the audit saw SESSION_INVALID on one run and APP_DISABLED on another.
+    // Both answers were once seen: SESSION_INVALID on one run, APP_DISABLED on another.
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
     const { heartbeat } = await startSessionOnFirst(user);
     // One of the second's workers holds the session in memory, the other may not: both

@@ -75,7 +75,7 @@ interface Fixture {
   licenseId: string;
   /** The user's subscription of the plan. */
   subscriptionId: string;
-  /** The user's device (issue 24). */
+  /** The user's device. */
   deviceId: string;
   blacklistEntryId: number;
   webhookId: number;
@@ -84,14 +84,14 @@ interface Fixture {
   codeFileVersionId: string;
   /** Another account of the site: the target of the admin routes. */
   accountId: string;
-  /** An application variable, and a variable of the user (issue 25). */
+  /** An application variable, and a variable of the user. */
   variableId: string;
   userVariableName: string;
-  /** A management API token of the account (issue 27). */
+  /** A management API token of the account. */
   apiTokenId: string;
-  /** A file of the application (issue 25). */
+  /** A file of the application. */
   fileId: string;
-  /** A previewed KeyAuth import of the application (issue 27). */
+  /** A previewed KeyAuth import of the application. */
   importId: string;
 }
 

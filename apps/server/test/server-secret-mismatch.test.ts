@@ -9,7 +9,7 @@ import { startRealServer } from './real-server.ts';
 import { createEmptyPostgresDatabase } from './test-database.ts';
 
 /**
- * Issue 28 item 1, as the audit found it: two `npm start` instances on one DATABASE_URL with
+ * Two `npm start` instances on one DATABASE_URL with
  * their own DATA_DIR and no SERVER_SECRET each make a secret of their own. The second must
  * refuse to start, saying what to do, rather than start and answer 500 to every request that
  * needs a key the first sealed; given the first's secret, it starts.

@@ -43,11 +43,11 @@ export async function createTestApp(
      * fail the test (assert-response-contracts.ts); a test of the check itself takes them.
      */
     onContractViolation?: (violation: ContractViolation) => void;
-    /** The live stream's timings and bounds (issue 26), quicker than production's in tests. */
+    /** The live stream's timings and bounds, quicker than production's in tests. */
     ownerEventStream?: Parameters<typeof buildApp>[0]['ownerEventStream'];
     /** Logger settings, for a test that reads what is logged (silent otherwise). */
     logger?: Parameters<typeof buildApp>[0]['logger'];
-    /** One side of CLIENT_API_PORT's split (issue 23); everything by default. */
+    /** One side of CLIENT_API_PORT's split; everything by default. */
     serves?: Parameters<typeof buildApp>[0]['serves'];
   } = {},
 ): Promise<TestApp> {
