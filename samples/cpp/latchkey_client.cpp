@@ -28,7 +28,7 @@ static const char* const SIGNING_PUBLIC_KEY = "YOUR_SIGNING_PUBLIC_KEY";
 // a user who lacks one (ENTITLEMENTS_MISSING). Empty: any user in good standing may use it.
 static const char* const REQUIRED_ENTITLEMENTS = "";
 
-// ---- Intervals and limits (spec: heartbeat 30 s, verify 5 min, 3 failures, 30 s timeout) ----
+// ---- Intervals and limits ----
 static const int HEARTBEAT_INTERVAL_SECONDS = 30;
 static const int VERIFY_INTERVAL_SECONDS = 300;
 static const int MAX_VERIFY_FAILURES = 3;
@@ -199,7 +199,7 @@ static std::string list_or_none(const std::vector<std::string>& items) {
   return items.empty() ? "none" : join(items, ", ");
 }
 
-// Spec: a session token logs by its first 8 characters only.
+// A session token goes into logs by its first 8 characters only, so no log holds a whole one.
 static std::string token_preview(const std::string& token) { return token.substr(0, 8) + "..."; }
 
 // A client-made session token: sess_<random id without dashes>_<unix seconds>.
@@ -1438,7 +1438,7 @@ class ConsoleApp {
     console_.say(indent + "Subscriptions: " + list_or_none(licensing.subscriptions));
   }
 
-  // Spec: a saved user_id is verified on start; if that fails it is cleared.
+  // A saved user_id is verified on start; if that fails it is cleared.
   void resume_saved_session() {
     const std::optional<SavedSession> saved = load_saved_session();
     if (!saved) return;

@@ -234,7 +234,7 @@ namespace LatchkeySample
         [DataMember(Name = "application_id", Order = 3)] public long ApplicationId { get; set; }
     }
 
-    /// <summary>What the program keeps between launches: only who logged in (spec: persistence flow).</summary>
+    /// <summary>What the program keeps between launches: only who logged in, verified again on the next start.</summary>
     [DataContract]
     public class SavedSession
     {
@@ -359,7 +359,7 @@ namespace LatchkeySample
         }
     }
 
-    /// <summary>Message boxes (spec §8 titles), each also logged so what the user was told is on record.</summary>
+    /// <summary>Message boxes, each also logged so what the user was told is on record.</summary>
     public static class Dialog
     {
         public static void Show(IWin32Window owner, string text, string title, MessageBoxIcon icon)
@@ -781,7 +781,7 @@ namespace LatchkeySample
     }
 
     /// <summary>
-    /// Ed25519 signature verification (RFC 8032 §5.1.7) in managed code, so the sample needs no native
+    /// Ed25519 signature verification (RFC 8032 section 5.1.7) in managed code, so the sample needs no native
     /// library. Points are decoded strictly (y &lt; p, no negative zero), S must be below the group
     /// order, and [S]B is compared with R + [k]A in extended coordinates (the cofactorless check).
     /// Only public data is handled, so constant time is not needed.
@@ -980,7 +980,7 @@ namespace LatchkeySample
         }
 
         /// <summary>
-        /// RFC 4648 §5 base64url without padding, canonical only; null when the text is not that.
+        /// RFC 4648 section 5 base64url without padding, canonical only; null when the text is not that.
         /// Convert.FromBase64String ignores non-zero unused bits, so the text counts only when it
         /// re-encodes to exactly itself.
         /// </summary>
@@ -1016,8 +1016,8 @@ namespace LatchkeySample
     }
 
     /// <summary>
-    /// The hardware id (spec: a 32-character base64 substring of a SHA-256 of the processor id and the
-    /// baseboard serial). Both come from WMI on Windows; System.Management is reached by reflection
+    /// The hardware id: a 32-character base64 substring of a SHA-256 of the processor id and the
+    /// baseboard serial. Both come from WMI on Windows; System.Management is reached by reflection
     /// because .NET 8 only has it as a NuGet package. Where WMI is not available the documented
     /// fallback hashes a fixed prefix plus the machine name.
     /// </summary>
@@ -1094,7 +1094,7 @@ namespace LatchkeySample
         }
     }
 
-    /// <summary>The saved user id (spec: persistence flow), in ~/.latchkey/{first 12 characters of the API key}.json.</summary>
+    /// <summary>The saved user id, verified on the next start, in ~/.latchkey/{first 12 characters of the API key}.json.</summary>
     public static class SessionStore
     {
         private static string FilePath

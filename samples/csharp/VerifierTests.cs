@@ -27,7 +27,7 @@ namespace LatchkeySample
             return LatchkeyClient.ParseHex(hex);
         }
 
-        // RFC 8032 §7.1: public key, message, signature.
+        // RFC 8032 section 7.1: public key, message, signature.
         private static readonly string[][] Rfc8032Vectors =
         {
             new[]

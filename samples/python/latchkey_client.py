@@ -896,7 +896,7 @@ class LatchkeyClient:
         if self.user is not None and self.session_label.winfo_exists():
             self.session_label.config(text=text)
 
-    # --- Login flow (spec doc 2 §4) ---------------------------------------------------------
+    # --- Login flow -------------------------------------------------------------------------
 
     def on_login(self):
         if self.is_busy or self.user is not None:

@@ -17,9 +17,9 @@ import { startTamperingProxy } from './tampering-proxy.ts';
 
 /**
  * The C++ sample as Latchkey renders it for a live application, compiled with g++ exactly as
- * its header says and driven through standard input (issue 13's CI proof). The program talks
- * to the server through the loopback tampering proxy (a transparent pass-through until a
- * test turns tampering on), so one compilation serves every case.
+ * its header says and driven through standard input. The program talks to the server through
+ * the loopback tampering proxy (a transparent pass-through until a test turns tampering on),
+ * so one compilation serves every case.
  */
 const toolchainPackages = 'g++ pkg-config libcurl4-openssl-dev nlohmann-json3-dev libsodium-dev';
 const isToolchainInstalled =
@@ -431,8 +431,8 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     expect(await sessionsOf(user.id)).toEqual([]);
     expect(await live.activeSessionCount()).toBe(0);
   });
-  // Issue 25: the offline licence, checked out after each login and used when the server
-  // cannot be reached (the program built with its BASE_URL on a closed port).
+  // The offline licence, checked out after each login and used when the server cannot be
+  // reached (the program built with its BASE_URL on a closed port).
   describe('offline licence', () => {
     /** A home where a user logged in online and quit: its saved session and licence. */
     let onlineHome: string;
@@ -606,7 +606,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
       await offline.waitFor('Username: ');
     });
   });
-  // Issue 25: remote variables and the update channel, set up through the owner API.
+  // Remote variables and the update channel, set up through the owner API.
   describe('remote variables and the update download', () => {
     it('shows no message until the vendor sets welcome_message, then shows it after login', async () => {
       const user = await live.createEndUser();
@@ -726,7 +726,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
       }
     });
   });
-  // Issue 22: licence keys, made through the owner API as a vendor would.
+  // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;
     let teamPlanId: string;
@@ -854,7 +854,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     });
   });
 
-  // Issue 24: devices. Logins name this machine; `release` frees its seat through devices/reset.
+  // Devices. Logins name this machine; `release` frees its seat through devices/reset.
   describe('devices', () => {
     afterEach(async () => {
       await live.updateApplication({

@@ -15,7 +15,7 @@ const isAvailable =
 
 /**
  * The C# sample's managed Ed25519 verifier and response check (samples/csharp/VerifierTests.cs,
- * compiled with the sample as it is in the repository): RFC 8032 §7.1 vectors, S >= L,
+ * compiled with the sample as it is in the repository): RFC 8032 section 7.1 vectors, S >= L,
  * non-canonical points, a wrong key, the worked example of docs/client-api.md, and the offline
  * licence check on its worked licence.
  */
@@ -61,7 +61,7 @@ describe.runIf(isAvailable)('C# sample verifier', () => {
 
   const expectPassing = (name: string) => expect(results.get(name), name).toBe(true);
 
-  it('verifies the RFC 8032 §7.1 vectors and refuses them with a changed message', () => {
+  it('verifies the RFC 8032 section 7.1 vectors and refuses them with a changed message', () => {
     for (const vector of ['test 1', 'test 2', 'test 3', 'test SHA(abc)']) {
       expectPassing(`RFC 8032 ${vector} verifies`);
       expectPassing(`RFC 8032 ${vector} with a changed message is refused`);

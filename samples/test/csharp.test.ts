@@ -43,9 +43,9 @@ const mainWindow = (username: string) => `^Latchkey - Signed in as ${username}$`
 const notVerifiedText = 'The server response could not be verified.';
 
 /**
- * The C# WinForms sample (issue 13), rendered by the server for a live application, compiled
- * with Mono's mcs and driven in a real window under Xvfb with xdotool: what the server sees
- * (live sessions, heartbeats) and what the screen shows (window and dialog titles).
+ * The C# WinForms sample, rendered by the server for a live application, compiled with Mono's
+ * mcs and driven in a real window under Xvfb with xdotool: what the server sees (live
+ * sessions, heartbeats) and what the screen shows (window and dialog titles).
  */
 describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
   let live: LiveLatchkey;
@@ -429,8 +429,8 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     expect(existsSync(savedSessionFile(first.home))).toBe(false);
     expect(await findWindows(mainWindow(user.username))).toEqual([]);
   }, 90_000);
-  // Issue 25: the offline licence, checked out after each login and used when the server
-  // cannot be reached (the program built with its BaseUrl on a closed port).
+  // The offline licence, checked out after each login and used when the server cannot be
+  // reached (the program built with its BaseUrl on a closed port).
   describe('offline licence', () => {
     /** A home where a user logged in online and the program then closed: its saved session and licence. */
     let onlineHome: string;
@@ -647,7 +647,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       );
     }, 120_000);
   });
-  // Issue 25: remote variables and the update channel, set up through the owner API.
+  // Remote variables and the update channel, set up through the owner API.
   describe('remote variables and the update download', () => {
     const typeText = (text: string) => xdotool('type', '--delay', '15', text);
     /** The main window's note box, the text, then Save Note. */
@@ -785,7 +785,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       }
     }, 105_000);
   });
-  // Issue 22: licence keys, made through the owner API as a vendor would.
+  // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;
     let teamPlanId: string;
@@ -932,7 +932,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       expect(await sessionRows(keyUser!.id)).toMatchObject([{ endReason: 'client' }]);
     }, 105_000);
   });
-  // Issue 24: devices, and releasing this one from the main window.
+  // Devices, and releasing this one from the main window.
   describe('devices', () => {
     afterEach(async () => {
       await live.updateApplication({

@@ -56,7 +56,7 @@ export interface LiveLatchkey {
   updateEndUser(userId: string, changes: UpdateAppUserRequest): Promise<AppUser>;
   /** An end user by exact username, as the owner's user list finds them (none: undefined). */
   findEndUser(username: string): Promise<AppUser | undefined>;
-  /** A plan of the application (issue 22), through the owner API. */
+  /** A plan of the application, through the owner API. */
   createPlan(plan: CreatePlanRequest): Promise<Plan>;
   /** Fresh licence keys of a plan, in full, as the owner's generate answers them. */
   generateLicenseKeys(planId: string, count?: number): Promise<{ id: string; key: string }[]>;
@@ -66,11 +66,11 @@ export interface LiveLatchkey {
   subscriptionsOf(userId: string): Promise<Subscription[]>;
   /** The application's live sessions, as the console shows them. */
   activeSessionCount(): Promise<number>;
-  /** The end user's devices (issue 24), oldest binding first, as the console shows them. */
+  /** The end user's devices, oldest binding first, as the console shows them. */
   devicesOf(userId: string): Promise<Device[]>;
   /** A login through the client API from another program on another machine: its code. */
   loginFrom(user: { username: string; password: string }, hwid: string): Promise<string>;
-  /** An application variable (issue 25), as the console's Variables tab creates one. */
+  /** An application variable, as the console's Variables tab creates one. */
   createVariable(input: {
     name: string;
     value: string;
@@ -84,7 +84,7 @@ export interface LiveLatchkey {
   ): Promise<UserVariable>;
   /** The end user's variables by name, as the user dialog shows them. */
   userVariablesOf(userId: string): Promise<UserVariable[]>;
-  /** Uploads a file of the application (issue 25) as the console does: its bytes as the body. */
+  /** Uploads a file of the application as the console does: its bytes as the body. */
   uploadFile(input: {
     name: string;
     version: string;

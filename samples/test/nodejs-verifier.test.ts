@@ -77,7 +77,7 @@ describe('Node.js sample: response signature verifier', () => {
   });
 });
 
-// Issue 25: offline licences, verified with nothing but the pinned key (docs/client-api.md).
+// Offline licences, verified with nothing but the pinned key (docs/client-api.md).
 interface OfflineCheck {
   publicKeyHex: string;
   applicationId: number | undefined;
@@ -147,7 +147,7 @@ describe('Node.js sample: offline licence verifier', () => {
     const result = offline.verifyOfflineLicense(workedLicense, check);
     expect(result.refusal).toBeUndefined();
     expect(result.content).toMatchObject({ application_id: 42, username: 'alice' });
-    // The sample's own constants, as the issue fixes them.
+    // The sample's own constants: five minutes of clock tolerance, a week offline.
     expect(offline.CLOCK_TOLERANCE_SECONDS).toBe(300);
     expect(offline.OFFLINE_LICENSE_TTL_SECONDS).toBe(604800);
   });

@@ -337,7 +337,7 @@ describe('Node.js sample against a live Latchkey', () => {
     expect(existsSync(savedSessionFile(home))).toBe(false);
     expect(await third.end()).toBe(0);
   });
-  // Issue 22: licence keys. Plans and keys are made through the owner API, as a vendor would.
+  // Licence keys. Plans and keys are made through the owner API, as a vendor would.
   describe('licence keys', () => {
     let keys: (planId: string) => Promise<{ id: string; key: string }>;
     let proPlanId: string;
@@ -497,7 +497,7 @@ describe('Node.js sample against a live Latchkey', () => {
     });
   });
 
-  // Issue 24: devices. Logins name this machine; `release` frees its seat through devices/reset.
+  // Devices. Logins name this machine; `release` frees its seat through devices/reset.
   describe('devices', () => {
     const deviceDefaults = {
       hwidLockEnabled: false,
@@ -621,8 +621,8 @@ describe('Node.js sample against a live Latchkey', () => {
     });
   });
 
-  // Issue 25: the offline licence. Offline is the same program with its base URL on a closed
-  // port: every call fails to connect, as with no network.
+  // The offline licence. Offline is the same program with its base URL on a closed port: every
+  // call fails to connect, as with no network.
   describe('offline licence', () => {
     let offlineCode: string;
     beforeAll(async () => {
@@ -829,7 +829,7 @@ describe('Node.js sample against a live Latchkey', () => {
     });
   });
 
-  // Issue 25: remote variables, set by the owner as the console does.
+  // Remote variables, set by the owner as the console does.
   describe('remote variables', () => {
     it('shows the welcome message and the note when they exist, saves a note the owner then sees, and refuses a read-only one', async () => {
       const user = await live.createEndUser();
@@ -876,8 +876,8 @@ describe('Node.js sample against a live Latchkey', () => {
     });
   });
 
-  // Issue 25: the update channel. The current release is a file the owner uploaded; this copy of
-  // the program is an older version, so its login answers VERSION_MISMATCH with the update.
+  // The update channel. The current release is a file the owner uploaded; this copy of the
+  // program is an older version, so its login answers VERSION_MISMATCH with the update.
   describe('update download', () => {
     const releaseBytes = randomBytes(300_000);
     let olderCode: string;

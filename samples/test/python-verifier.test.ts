@@ -29,7 +29,7 @@ describe.skipIf(!hasPython)('Python sample: response verifier', () => {
       'test_refuses_a_wrong_nonce',
       'test_refuses_a_stale_or_future_timestamp',
       'test_refuses_a_wrong_key',
-      // Issue 25: the offline licence, from the docs' worked licence.
+      // The offline licence, from the docs' worked licence.
       'test_accepts_the_worked_licence',
       'test_refuses_a_licence_not_signed_by_this_application',
       'test_refuses_every_re_encoding_of_the_worked_licence',

@@ -23,11 +23,11 @@ import { startTamperingProxy } from './tampering-proxy.ts';
 import { startXDisplay, type XDisplay } from './x-display.ts';
 
 /**
- * Issue 13's proof for the Python sample: the Tkinter program exactly as the server renders
- * it (intervals shortened to one second), run by Debian's /usr/bin/python3 in a real window
- * on Xvfb and driven with xdotool against a live Latchkey. Every outcome is checked on the
- * server (sessions, heartbeats) and on screen (window titles); the sample's `[latchkey]` log
- * lines say which text a dialog showed, since xdotool cannot read it.
+ * The Python sample: the Tkinter program exactly as the server renders it (intervals shortened
+ * to one second), run by Debian's /usr/bin/python3 in a real window on Xvfb and driven with
+ * xdotool against a live Latchkey. Every outcome is checked on the server (sessions,
+ * heartbeats) and on screen (window titles); the sample's `[latchkey]` log lines say which
+ * text a dialog showed, since xdotool cannot read it.
  */
 const python = '/usr/bin/python3';
 const samplesDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -357,7 +357,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     expect(await Promise.race([sample.exitCode(), stillRunning])).toBe(1);
     expect(await x.findWindows(loginTitle)).toEqual([]);
   });
-  // Issue 22: licence keys, made through the owner API as a vendor would.
+  // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;
     let teamPlanId: string;
@@ -494,7 +494,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       expect(await openSessionsOf(keyUser!.id)).toHaveLength(0);
     });
   });
-  // Issue 24: devices, and releasing this one from the main window.
+  // Devices, and releasing this one from the main window.
   describe('devices', () => {
     afterEach(async () => {
       await live.updateApplication({
@@ -588,8 +588,8 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     });
   });
 
-  // Issue 25: the offline licence. Offline is the same program with its base URL on a closed
-  // port: every call fails to connect, as with no network.
+  // The offline licence. Offline is the same program with its base URL on a closed port: every
+  // call fails to connect, as with no network.
   describe('offline licence', () => {
     let offlineCode: string;
     let offlinePath: string;
@@ -800,7 +800,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     });
   });
 
-  // Issue 25: remote variables, set by the owner as the console does.
+  // Remote variables, set by the owner as the console does.
   describe('remote variables', () => {
     /** Types a note into the main window's note box and clicks Save Note. */
     const saveNote = async (text: string) => {
@@ -859,8 +859,8 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     });
   });
 
-  // Issue 25: the update channel. The current release is a file the owner uploaded; this copy of
-  // the program is an older version, so its login answers VERSION_MISMATCH with the update.
+  // The update channel. The current release is a file the owner uploaded; this copy of the
+  // program is an older version, so its login answers VERSION_MISMATCH with the update.
   describe('update download', () => {
     const releaseBytes = randomBytes(300_000);
     let olderCode: string;
