@@ -100,7 +100,7 @@ describe('AppRoutes', () => {
     }
   });
 
-  it("shows 'Invalid application ID' for /app without an id (spec doc 1 §2)", async () => {
+  it("shows 'Invalid application ID' for /app without an id", async () => {
     for (const path of ['/app', '/app/', '/app/abc']) {
       const { unmount } = renderWithProviders(<AppRoutes />, { path, auth: signedIn() });
       expect(await screen.findByText('Invalid application ID'), path).toBeTruthy();

@@ -76,7 +76,7 @@ describe('site admin access', () => {
     expect(isPermissionAssignable({ role: 'admin', permissions: [] }, 'edit_code')).toBe(false);
   });
 
-  it("adds a role's defaults the actor may grant, and keeps what was ticked (issue 27)", () => {
+  it("adds a role's defaults the actor may grant, and keeps what was ticked", () => {
     const owner = { role: 'owner' as const, permissions: [] };
     expect(withRoleDefaults(['edit_code'], 'admin', owner)).toEqual([
       'edit_code',

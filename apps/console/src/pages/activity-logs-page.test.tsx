@@ -124,7 +124,7 @@ describe('ActivityLogsPage', { timeout: 30_000 }, () => {
     expect(row.getByText('Invalid username or password')).toBeTruthy();
   });
 
-  it('labels the device events of issue 24, with who released a device in the details', async () => {
+  it('labels the device events, with who released a device in the details', async () => {
     stubOwnerApi({
       logs: [
         {

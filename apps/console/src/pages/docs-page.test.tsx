@@ -61,19 +61,19 @@ describe('DocsPage', { timeout: 30_000 }, () => {
     ).toEqual([...DOCUMENTED_FEATURES]);
     // Taken from docs/client-api.md, so the page and the file cannot drift apart.
     expect(within(section('signatures')).getByText('X-Signature-Ed25519')).toBeTruthy();
-    // Issue 22: the licences section is client-api.md's own, with the new calls and an example.
+    // The licences section is client-api.md's own, with the licensing calls and an example.
     const licences = within(section('licences'));
     expect(licences.getByText(/exactly one wins/)).toBeTruthy();
     expect(licences.getAllByText('POST /api/v1/license/login').length).toBeGreaterThan(0);
     expect(licences.getByText(/"missing_entitlements": \["TEAM"\]/)).toBeTruthy();
-    // Issue 25: the offline licence's call, format and verification, from the same file.
+    // The offline licence's call, format and verification, from the same file.
     expect(licences.getAllByText('POST /api/v1/license/checkout').length).toBeGreaterThan(0);
     expect(licences.getByText(/function readLicense/)).toBeTruthy();
-    // Issue 24: the devices section of docs/client-api.md, with devices/reset.
+    // The devices section of docs/client-api.md, with devices/reset.
     const devices = within(section('devices'));
     expect(devices.getAllByText(/RESET_COOLDOWN/).length).toBeGreaterThan(0);
     expect(devices.getByText('POST /api/v1/devices/reset')).toBeTruthy();
-    // Issue 25: the remote variables section of docs/client-api.md, its three calls and codes.
+    // The remote variables section of docs/client-api.md, its three calls and codes.
     const variables = within(section('variables'));
     for (const call of ['POST /api/v1/var', 'POST /api/v1/user-var', 'POST /api/v1/user-var/set']) {
       expect(variables.getAllByText(call).length).toBeGreaterThan(0);

@@ -71,7 +71,7 @@ const auditEntry: AuditEntry = {
   createdAt: '2025-03-14T12:00:00.000Z',
 };
 
-/** An owner's own write through a management API token (issue 44's trail of owner writes). */
+/** An owner's own write through a management API token, as the audit trail records it. */
 const ownerWriteEntry: AuditEntry = {
   id: '00000000-0000-4000-8000-0000000000a2',
   actor: { id: VENDOR_ID, email: 'vendor@example.com' },
@@ -253,7 +253,7 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
     expect(owner.getByRole('img', { name: 'Site owner' })).toBeTruthy();
     expect(owner.getByText('Owner')).toBeTruthy();
     expect(owner.getByText('8 permissions')).toBeTruthy();
-    // Nobody deletes an owner or themselves (spec doc 2 §2, §5).
+    // Nobody deletes an owner or themselves.
     expect(owner.queryByRole('button', { name: /Delete/ })).toBeNull();
 
     const vendor = card(VENDOR_ID);
@@ -371,7 +371,7 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
     expect(isDisabled('View All Data')).toBe(true);
   });
 
-  it('ticks Manage API Tokens when the role becomes Admin, and saves it (issue 27)', async () => {
+  it('ticks Manage API Tokens when the role becomes Admin, and saves it', async () => {
     const api = stubAdminApi();
     renderPage();
     await screen.findByTestId(`site-account-${VENDOR_ID}`);

@@ -266,8 +266,8 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     await screen.findByRole('heading', { name: 'No webhooks configured' });
     fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
-    // Every event is offered with its §3 label, session_end, issue 24's device events and
-    // issue 25's licence checkout included.
+    // Every event is offered with its label: the ten authentication events, the licence and
+    // device events (licence checkout included) and session_end.
     expect(dialog.getAllByRole('checkbox')).toHaveLength(17);
     expect(dialog.getByRole('checkbox', { name: 'Device Released' })).toBeTruthy();
     expect(dialog.getByRole('checkbox', { name: 'Licence Checkout' })).toBeTruthy();

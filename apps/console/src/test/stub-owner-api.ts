@@ -175,8 +175,8 @@ export function createDevice(index: number, overrides: Partial<Device> = {}): De
 }
 
 /**
- * An activity chart as the server answers it (issue 26): every bucket of the range from
- * `now`, zero-filled, with `values` added to the buckets counted back from the newest (0).
+ * An activity chart as the server answers it: every bucket of the range from `now`,
+ * zero-filled, with `values` added to the buckets counted back from the newest (0).
  */
 export function createActivityChart(
   range: ActivityChartRange = '24h',

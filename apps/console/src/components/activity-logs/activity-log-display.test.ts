@@ -77,12 +77,12 @@ describe('the other columns', () => {
     expect(getActivityEventTone('version_mismatch')).toBe('failure');
   });
 
-  it('greens a device bound and marks a device released for a look (issue 24)', () => {
+  it('greens a device bound and marks a device released for a look', () => {
     expect(getActivityEventTone('device_added')).toBe('success');
     expect(getActivityEventTone('device_released')).toBe('failure');
   });
 
-  it('greens an offline licence issued (issue 25)', () => {
+  it('greens an offline licence issued', () => {
     expect(getActivityEventTone('license_checkout')).toBe('success');
   });
 });

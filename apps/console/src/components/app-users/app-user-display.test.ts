@@ -100,7 +100,7 @@ describe('describeHwidCell (management page)', () => {
   });
 });
 
-describe('device seats in the HWID columns (issue 24)', () => {
+describe('device seats in the HWID columns', () => {
   const seats = (deviceCount: number, deviceLimit: number) => ({ deviceCount, deviceLimit });
 
   it('counts devices against the limit', () => {

@@ -45,7 +45,7 @@ function hwidCell(username: string): HTMLElement {
   return within(screen.getByTestId(`user-row-${username}`)).getAllByRole('cell')[column]!;
 }
 
-describe('the management page HWID column with devices (issue 24)', () => {
+describe('the management page HWID column with devices', () => {
   it('counts the devices of a user who may bind several, instead of one HWID', () => {
     renderTable(true);
     expect(hwidCell('team').textContent).toBe('2 of 3 devices');

@@ -49,7 +49,7 @@ function stubApi() {
 const bulkRequests = (sent: SentRequest[]) =>
   sent.filter((request) => request.path.endsWith('/users/bulk'));
 
-describe('bulk actions on the dashboard’s Users tab (issue 26)', { timeout: 30_000 }, () => {
+describe('bulk actions on the dashboard’s Users tab', { timeout: 30_000 }, () => {
   beforeEach(() => dismissToast());
   afterEach(() => vi.unstubAllGlobals());
 

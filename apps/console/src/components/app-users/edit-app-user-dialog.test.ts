@@ -16,7 +16,7 @@ describe('toUpdateAppUserRequest', () => {
     isPaused: false,
   };
 
-  it('sends the whole body of spec doc 1 §7, the expiry as the instant the owner meant', () => {
+  it('sends every field of the edit body, the expiry as the instant the owner meant', () => {
     process.env.TZ = 'Australia/Sydney';
     expect(toUpdateAppUserRequest(fields)).toEqual({
       username: 'alice',

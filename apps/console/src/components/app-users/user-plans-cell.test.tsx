@@ -66,7 +66,7 @@ function plansCell(username: string): HTMLElement {
   return within(screen.getByTestId(`user-row-${username}`)).getAllByRole('cell')[column]!;
 }
 
-describe("the users table's Plans column (issue 22)", () => {
+describe("the users table's Plans column", () => {
   it('lists each subscription with its expiry, and the active entitlements as codes', () => {
     renderTable(true);
     const cell = plansCell('pilot_1');

@@ -56,7 +56,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('ApplicationSettingsDialog: end-user portal (issue 24)', () => {
+describe('ApplicationSettingsDialog: end-user portal', () => {
   it('shows the saved portal settings with their hints, and sends the switch and the name', async () => {
     const api = stubUpdate(acme);
     const group = await openSettings(acme);

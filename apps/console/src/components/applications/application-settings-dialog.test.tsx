@@ -92,7 +92,7 @@ describe('ApplicationSettingsDialog: licence required', () => {
   });
 });
 
-describe('ApplicationSettingsDialog: devices (issue 24)', () => {
+describe('ApplicationSettingsDialog: devices', () => {
   const devicesGroup = () => within(screen.getByRole('group', { name: 'Devices' }));
 
   it('shows the saved device settings with their hints, and sends the new ones as numbers', async () => {
@@ -201,7 +201,7 @@ describe('ApplicationSettingsDialog: devices (issue 24)', () => {
   });
 });
 
-describe('ApplicationSettingsDialog: offline licences (issue 25)', () => {
+describe('ApplicationSettingsDialog: offline licences', () => {
   const offlineGroup = () => within(screen.getByRole('group', { name: 'Offline licences' }));
 
   it('shows the saved maximum with its hint, and sends a new one as a number', async () => {

@@ -78,7 +78,7 @@ describe('UsersTab paging and search', { timeout: 30_000 }, () => {
       '/api/applications/7/users?search=player_11',
       expect.anything(),
     );
-    // Rows by their marker: the first cell is the row's selection checkbox (issue 26).
+    // Rows by their marker: the first cell is the row's selection checkbox.
     expect(bodyRows().map((row) => row.getAttribute('data-testid'))).toContain(
       'user-row-player_110',
     );

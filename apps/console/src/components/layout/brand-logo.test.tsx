@@ -24,7 +24,7 @@ function brandOf(header: ReactElement, { isSignedIn }: { isSignedIn: boolean }):
   return text;
 }
 
-describe('the header brand (spec doc 1 §1)', () => {
+describe('the header brand', () => {
   it('differs between signed out and signed in, and the docs page has a third', () => {
     const signedOut = brandOf(<SignedOutHeader />, { isSignedIn: false });
     const signedIn = [<SignedInHeader />, <HomeNavigation />, <DashboardNavigation />].map(

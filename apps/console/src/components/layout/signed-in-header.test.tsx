@@ -53,7 +53,7 @@ describe('SignedInHeader', () => {
   });
 
   it.each(['access_admin_panel', 'view_all_data'] as const)(
-    'shows User Management to a holder of %s, for its audit or overview section (issue 14)',
+    'shows User Management to a holder of %s, for its audit or overview section',
     (permission) => {
       expect(renderHeader({ role: 'user', permissions: [permission] }).links).toEqual([
         ...ALWAYS_SHOWN,
@@ -62,7 +62,7 @@ describe('SignedInHeader', () => {
     },
   );
 
-  it('shows API Tokens alone for manage_api_tokens (issue 27)', () => {
+  it('shows API Tokens alone for manage_api_tokens', () => {
     expect(renderHeader({ role: 'admin', permissions: ['manage_api_tokens'] }).links).toEqual([
       ...ALWAYS_SHOWN,
       ['API Tokens', '/api-tokens'],
