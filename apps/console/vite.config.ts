@@ -27,7 +27,7 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     rolldownOptions: {
-      // Two pages: the console, and the end-user portal (/portal/:publicId, issue 24), a small
+      // Two pages: the console, and the end-user portal (/portal/:publicId), a small
       // framework-free bundle of its own that shares no code with the console. The keys name
       // the entry chunks (index-*.js stays the console's entry, as tests and caches expect).
       input: {

@@ -14,8 +14,8 @@ import { NotFoundPage } from '@/pages/not-found-page.tsx';
 
 /**
  * A page loaded on first visit, inside one TooltipProvider so that all of its tooltips share
- * the skip delay (spec doc 1 §9). The provider loads with the page: Radix's tooltip code is
- * kept out of the landing page's first paint.
+ * the skip delay. The provider loads with the page: Radix's tooltip code is kept out of the
+ * landing page's first paint.
  */
 function lazyPage(loadPage: () => Promise<ComponentType>) {
   return lazy(async () => {
@@ -72,12 +72,12 @@ const WebhooksPage = lazyPage(() =>
 );
 
 /**
- * The pages only a signed-in owner sees (spec doc 1 §2). One table for both route sets: a page
- * added here is also one a signed-out deep link is sent to sign in for, never a 404.
+ * The pages only a signed-in owner sees. One table for both route sets: a page added here is
+ * also one a signed-out deep link is sent to sign in for, never a 404.
  */
 export const SIGNED_IN_ROUTES: readonly { path: string; component: ComponentType }[] = [
   { path: '/dashboard', component: DashboardPage },
-  // The optional id: /app and /app/ show 'Invalid application ID' (spec doc 1 §2), not 404.
+  // The optional id: /app and /app/ show 'Invalid application ID', not 404.
   { path: '/app/:id?', component: ApplicationPage },
   { path: '/webhooks', component: WebhooksPage },
   { path: '/blacklist', component: BlacklistPage },
@@ -112,7 +112,7 @@ function SignedOutRoutes() {
 }
 
 function SignedInRoutes() {
-  // The live stream (issue 26) loads after the first paint, with the contracts it parses.
+  // The live stream loads after the first paint, with the contracts it parses.
   useEffect(() => {
     let stop: (() => void) | null = null;
     let isUnmounted = false;
@@ -131,7 +131,7 @@ function SignedInRoutes() {
         {SIGNED_IN_ROUTES.map(({ path, component }) => (
           <Route key={path} path={path} component={component} />
         ))}
-        {/* Still reachable when signed in: it shows the welcome card (spec doc 1 §2). */}
+        {/* Still reachable when signed in: it shows the welcome card. */}
         <Route path="/firebase-login" component={FirebaseLoginPage} />
         <Route component={NotFoundPage} />
       </Switch>
@@ -139,7 +139,7 @@ function SignedInRoutes() {
   );
 }
 
-/** Spec doc 1 §2: the route set depends on whether the owner is signed in. */
+/** The route set depends on whether the owner is signed in. */
 export function AppRoutes() {
   const { isLoading, isAuthenticated } = useAuth();
   const [location] = useLocation();

@@ -1,6 +1,6 @@
 import { toast } from './use-toast.ts';
 
-/** Spec doc 1 §8: copies confirm with the title 'Copied'. */
+/** Copies confirm with the title 'Copied'. */
 export async function copyToClipboard(
   text: string,
   description = 'Text copied to clipboard',

@@ -1,7 +1,7 @@
 /**
  * Query keys of the owner's applications. Everything about applications sits under the list's
  * URL, so invalidating APPLICATIONS_QUERY_KEY refreshes the list, every user list and every
- * application's stats at once (spec doc 1 §4: "after every mutation ... refreshed").
+ * application's stats at once, as every mutation must.
  */
 export const APPLICATIONS_QUERY_KEY = ['/api/applications'] as const;
 

@@ -8,7 +8,7 @@ import { apiRequest } from '@/lib/api.ts';
 
 /**
  * Every chart's query key starts with this: the owner event stream invalidates the prefix on
- * its `stats` and `activity` events, so every chart on screen updates live (issue 26).
+ * its `stats` and `activity` events, so every chart on screen updates live.
  */
 export const ACTIVITY_CHART_QUERY_KEY = ['activity-chart'] as const;
 

@@ -9,17 +9,17 @@ import { apiRequest } from '@/lib/api.ts';
 import { useLiveAwarePolling } from '@/lib/owner-events.ts';
 import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
 
-/** Spec doc 2 §8: what the page says when the list cannot be read. */
+/** What the page says when the list cannot be read. */
 export const ACTIVITY_LOGS_FETCH_ERROR = 'Failed to fetch activity logs';
 
 /**
  * Events arrive from the owner's client programs, not from the console: the live stream's
- * `activity` events refresh the list (issue 26), and while the stream is down it is re-read
- * every 10 s while the tab is visible.
+ * `activity` events refresh the list, and while the stream is down it is re-read every 10 s
+ * while the tab is visible.
  */
 export const ACTIVITY_LOGS_REFRESH_INTERVAL_MS = 10_000;
 
-/** What the server filters the log by (spec doc 2 §2); null and '' mean "all". */
+/** What the server filters the log by; null and '' mean "all". */
 export interface ActivityLogQuery {
   applicationId: number | null;
   event: ActivityEvent | null;

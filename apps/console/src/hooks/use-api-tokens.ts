@@ -8,7 +8,7 @@ import { apiRequest, getQueryFn } from '@/lib/api.ts';
 import { getErrorToastMessage } from './use-owner-mutation.ts';
 import { toast } from './use-toast.ts';
 
-/** The signed-in account's management API tokens (issue 27). */
+/** The signed-in account's management API tokens. */
 export const API_TOKENS_QUERY_KEY = ['/api/api-tokens'] as const;
 
 export const API_TOKENS_FETCH_ERROR = 'Failed to fetch API tokens';

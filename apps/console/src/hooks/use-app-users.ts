@@ -16,12 +16,12 @@ import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list
 import { appUsersQueryKey } from './owner-query-keys.ts';
 import { ConsoleInputError, useOwnerMutation } from './use-owner-mutation.ts';
 
-/** Spec doc 1 §7/§9: the user list is the one query that retries, twice. */
+/** The user list is the one query that retries, twice. */
 export const APP_USERS_RETRY_COUNT = 2;
 
 /**
- * Spec doc 1 §8: a failed user list reads the server's message, else "HTTP {status}", else
- * (network failure, unreadable answer) "Failed to fetch users".
+ * A failed user list reads the server's message, else "HTTP {status}", else (network failure,
+ * unreadable answer) "Failed to fetch users".
  */
 export function toUsersFetchError(error: unknown): Error {
   if (error instanceof ApiError) return new Error(error.serverMessage ?? `HTTP ${error.status}`);
@@ -49,9 +49,9 @@ export interface AppUsersPageRequest {
 
 /**
  * One page of the end users of one application (the server's default page size); idle while
- * none is selected. The management page also refetches when the window regains focus (spec
- * doc 1 §4): 'always', because the console's data never goes stale on its own, and `true`
- * would refetch only stale data. The previous page stays on screen while the next loads.
+ * none is selected. The management page also refetches when the window regains focus:
+ * 'always', because the console's data never goes stale on its own, and `true` would refetch
+ * only stale data. The previous page stays on screen while the next loads.
  */
 export function useAppUsers(
   applicationId: number | null,
@@ -131,8 +131,8 @@ export function useUnpauseAppUser() {
 }
 
 /**
- * The dashboard's pause/unpause toggle. Same calls as above, but spec doc 1 §8 words its
- * toasts as a status change ('User status updated successfully').
+ * The dashboard's pause/unpause toggle. Same calls as above, but its toasts speak of a status
+ * change ('User status updated successfully').
  */
 export function useSetAppUserPaused() {
   return useOwnerMutation({
@@ -162,7 +162,7 @@ export function useDeleteAppUser() {
   });
 }
 
-/** A bulk action on end users (issue 26), as the confirmation dialog sends it. */
+/** A bulk action on end users, as the confirmation dialog sends it. */
 export type BulkAppUserVariables = { applicationId: number } & BulkAppUserRequest;
 
 /**

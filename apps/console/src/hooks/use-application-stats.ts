@@ -5,12 +5,12 @@ import { useLiveAwarePolling } from '@/lib/owner-events.ts';
 import { applicationStatsQueryKey } from './owner-query-keys.ts';
 
 /**
- * Spec doc 1 §4/§9: the management page's live numbers poll every 5 seconds; with the live
- * stream open (issue 26) its `stats` events refresh them instead.
+ * The management page's live numbers poll every 5 seconds; with the live stream open its
+ * `stats` events refresh them instead.
  */
 export const APPLICATION_STATS_POLL_INTERVAL_MS = 5000;
 
-/** Spec doc 1 §8: "Failed to fetch stats: {status}". */
+/** The stats' load error: "Failed to fetch stats: {status}". */
 export function toStatsFetchError(error: unknown): Error {
   return new Error(
     error instanceof ApiError ? `Failed to fetch stats: ${error.status}` : 'Failed to fetch stats',

@@ -10,7 +10,7 @@ export interface AuthContextValue {
   user: CurrentUser | null;
   /** True until the first authentication state is known; the router waits for it. */
   isLoading: boolean;
-  /** A Firebase user exists and the server accepted its session (spec doc 1 §4). */
+  /** A Firebase user exists and the server accepted its session. */
   isAuthenticated: boolean;
   /** A Google sign-in or the backend exchange that follows it is in progress. */
   isSigningIn: boolean;

@@ -49,7 +49,7 @@ export function useCodeFileVersions(name: CodeFileName) {
   });
 }
 
-/** Spec doc 2 §8: the code editor's own toasts. */
+/** The code editor's own toasts. */
 export const FILE_SAVED_TITLE = 'File Saved';
 export const SAVE_FAILED_TITLE = 'Save Failed';
 export const SAVE_FAILED_MESSAGE = 'There was an error saving the file.';

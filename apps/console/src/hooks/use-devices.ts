@@ -11,7 +11,7 @@ function devicesUrl(applicationId: number, userId: string, deviceId?: string) {
   return deviceId === undefined ? url : `${url}/${encodeURIComponent(deviceId)}`;
 }
 
-/** The devices an end user's account is bound to, oldest binding first (issue 24). */
+/** The devices an end user's account is bound to, oldest binding first. */
 export function useUserDevices(applicationId: number, userId: string) {
   return useQuery({
     queryKey: userDevicesQueryKey(applicationId, userId),

@@ -15,7 +15,7 @@ export class ConsoleInputError extends Error {
 const STATUS_PREFIX = /^\d{3}: ([\s\S]*)$/;
 
 /**
- * The `message` of the server's `{ message, code }` error body. Errors follow spec doc 1 §8's
+ * The `message` of the server's `{ message, code }` error body. Errors take the
  * "{status}: {body}" form, so a plain Error in that form is read as well as an ApiError.
  */
 export function getServerMessage(error: unknown): string | null {
@@ -52,8 +52,8 @@ export function invalidateOwnerData(queryClient: QueryClient): Promise<unknown> 
 }
 
 /**
- * A change to the owner's data with the toasts of spec doc 1 §8 ('Success' / destructive
- * 'Error'), after which the application list, user lists and dashboard stats are refetched.
+ * A change to the owner's data with a 'Success' toast or a destructive 'Error' one, after
+ * which the application list, user lists and dashboard stats are refetched.
  */
 export function useOwnerMutation<TVariables, TData = unknown>({
   mutationFn,
@@ -97,9 +97,9 @@ export function useOwnerMutation<TVariables, TData = unknown>({
 }
 
 /**
- * An owner mutation whose list is re-read before the mutation settles, also after a
- * failure (spec doc 2 §4: lists refresh after their mutations; a 404 or a conflict usually
- * means the list changed elsewhere), so a dialog closes onto the new list.
+ * An owner mutation whose list is re-read before the mutation settles, also after a failure
+ * (lists refresh after their mutations, and a 404 or a conflict usually means the list changed
+ * elsewhere), so a dialog closes onto the new list.
  */
 export function useListMutation<TVariables, TData>({
   listQueryKey,

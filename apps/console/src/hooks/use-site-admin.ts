@@ -32,7 +32,7 @@ async function fetchPage<Row>(
 interface SearchPageRequest {
   page: number;
   search: string;
-  /** Only accounts allowed to read it ask at all (spec doc 2 §7: "runs only if ..."). */
+  /** Only accounts allowed to read it ask at all. */
   isEnabled: boolean;
 }
 
@@ -83,7 +83,7 @@ function useRefreshAfterAdminChange() {
     ]);
 }
 
-/** PATCH /api/admin/users/:id: role, permissions and the active flag saved together (§4). */
+/** PATCH /api/admin/users/:id: role, permissions and the active flag saved as one update. */
 export function useUpdateSiteAccount() {
   const refresh = useRefreshAfterAdminChange();
   return useMutation({

@@ -15,7 +15,7 @@ function subscriptionsUrl(applicationId: number, userId: string, subscriptionId?
   return subscriptionId === undefined ? url : `${url}/${encodeURIComponent(subscriptionId)}`;
 }
 
-/** The plans an end user holds, and until when (issue 22). */
+/** The plans an end user holds, and until when. */
 export function useUserSubscriptions(applicationId: number, userId: string) {
   return useQuery({
     queryKey: userSubscriptionsQueryKey(applicationId, userId),

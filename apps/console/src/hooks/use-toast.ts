@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { ToastActionElement, ToastProps } from '@/components/ui/toast.tsx';
 
-/** Spec doc 1 §9: one toast at a time; a dismissed toast is dropped from the store later. */
+/** One toast at a time; a dismissed toast is dropped from the store later. */
 export const TOAST_LIMIT = 1;
 export const TOAST_REMOVE_DELAY = 1_000_000;
 

@@ -26,8 +26,8 @@ function userVariablesUrl(applicationId: number, userId: string, name?: string):
 }
 
 /**
- * An application's variables by name (issue 25), those matching `search` when there is one.
- * Sent whole: an application holds a handful. The rows shown stay while a new search loads.
+ * An application's variables by name, those matching `search` when there is one. Sent whole:
+ * an application holds a handful. The rows shown stay while a new search loads.
  */
 export function useApplicationVariables(applicationId: number, search: string) {
   return useQuery({

@@ -79,8 +79,8 @@ export function useDeleteWebhook() {
 export const TEST_WEBHOOK_ERROR = 'Failed to send test webhook';
 
 /**
- * POST /api/test-webhook. The success toast is the server's own message, which tells the
- * owner where to look (spec doc 2 §4, §7: "check a chat channel") and how many were queued.
+ * POST /api/test-webhook. The success toast is the server's own message, which tells the owner
+ * where to look ("Check your channel for the message") and how many were queued.
  */
 export function useTestWebhook() {
   const queryClient = useQueryClient();

@@ -1,7 +1,7 @@
 /**
- * The identifiers kept in localStorage after a successful sign-in (spec doc 1 §3). The
- * session itself lives in an HttpOnly cookie; these only let the client tell the server
- * which account it believes it is using (the server never trusts them alone).
+ * The identifiers kept in localStorage after a successful sign-in. The session itself lives in
+ * an HttpOnly cookie; these only let the client tell the server which account it believes it
+ * is using (the server never trusts them alone).
  */
 export const ACCOUNT_ID_KEY = 'account_id';
 export const ACCOUNT_EMAIL_KEY = 'account_email';

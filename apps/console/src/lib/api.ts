@@ -2,8 +2,8 @@ import type { QueryFunction } from '@tanstack/react-query';
 import { readStoredAccountId } from './account-storage.ts';
 
 /**
- * A non-OK answer from our server. The message follows spec doc 1 §8
- * (`${status}: ${body || statusText}`); `status` lets callers branch without parsing it.
+ * A non-OK answer from our server. The message is `${status}: ${body || statusText}`; `status`
+ * lets callers branch without parsing it.
  */
 export class ApiError extends Error {
   readonly status: number;

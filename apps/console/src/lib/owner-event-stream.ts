@@ -22,10 +22,10 @@ const isActivityLogQuery = (key: QueryKey) =>
   typeof key[0] === 'string' && key[0].startsWith('/api/activity-logs');
 
 /**
- * The signed-in console's live stream (issue 26): opens GET /api/events, applies each event to
- * the query caches (refetching what it names), hands it to onOwnerEvent's listeners, and
- * reconnects with backoff when it drops; while it is down the polling hooks poll. Answers a
- * function that stops it (sign-out).
+ * The signed-in console's live stream: opens GET /api/events, applies each event to the query
+ * caches (refetching what it names), hands it to onOwnerEvent's listeners, and reconnects with
+ * backoff when it drops; while it is down the polling hooks poll. Answers a function that
+ * stops it (sign-out).
  */
 export function startOwnerEventStream(queryClient: QueryClient): () => void {
   if (typeof EventSource === 'undefined') return () => {};

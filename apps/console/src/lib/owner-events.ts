@@ -6,8 +6,8 @@ export type OwnerEventListener = (event: OwnerEvent) => void;
 const listeners = new Set<OwnerEventListener>();
 
 /**
- * Subscribes to the live stream's events (issue 26), whichever component opened it. Returns a
- * function that removes the listener. Listeners must not throw.
+ * Subscribes to the live stream's events, whichever component opened it. Returns a function
+ * that removes the listener. Listeners must not throw.
  */
 export function onOwnerEvent(listener: OwnerEventListener): () => void {
   listeners.add(listener);

@@ -2,8 +2,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { getQueryFn } from './api.ts';
 
 /**
- * Spec doc 1 §7 "client defaults": data is fetched once and refreshed only when a
- * mutation invalidates it, so nothing polls or refetches behind the user's back.
+ * The client defaults: data is fetched once and refreshed only when a mutation invalidates it,
+ * so nothing polls or refetches behind the user's back.
  */
 export function createQueryClient(): QueryClient {
   return new QueryClient({

@@ -12,8 +12,8 @@ import {
 } from '@latchkey/contracts';
 
 /**
- * What the signed-in account may see and do on /user-management (spec doc 2 §5-§6, issue 14).
- * Hiding is a convenience: the server checks every call again and its refusals become toasts.
+ * What the signed-in account may see and do on /user-management. Hiding is a convenience: the
+ * server checks every call again and its refusals become toasts.
  */
 export interface SiteAdminAccess {
   /** The account list, its edits and deletions (owner or manage_users). */
@@ -53,12 +53,12 @@ export const roleLabels: Record<Role, string> = {
 
 const roleRank: Record<Role, number> = { owner: 3, admin: 2, moderator: 1, user: 0 };
 
-/** The roles the Edit dialog offers: nobody grants a role above their own (issue 14). */
+/** The roles the Edit dialog offers: nobody grants a role above their own. */
 export function isRoleAssignable(actor: UserPermissions, role: Role): boolean {
   return actor.role === 'owner' || roleRank[role] <= roleRank[actor.role];
 }
 
-/** Nobody grants or withdraws a permission they do not hold themselves (issue 14). */
+/** Nobody grants or withdraws a permission they do not hold themselves. */
 export function isPermissionAssignable(actor: UserPermissions, permission: Permission): boolean {
   return hasPermission(actor, permission);
 }
@@ -67,7 +67,7 @@ export const allRoles = roleSchema.options;
 export const allPermissions = permissionSchema.options;
 
 /**
- * The permissions after the Edit dialog's role changes to `role`: the role's defaults (issue 27:
+ * The permissions after the Edit dialog's role changes to `role`: the role's defaults (such as
  * Manage API Tokens for an admin) are ticked, except those the actor may not grant. Nothing is
  * taken away, and a default can still be unticked before saving.
  */
@@ -93,7 +93,7 @@ export function formatPermissionCount(account: UserPermissions): string {
   return `${count} ${count === 1 ? 'permission' : 'permissions'}`;
 }
 
-/** Spec doc 2 §2: a card shows the full name, or the e-mail when there is none. */
+/** A card shows the full name, or the e-mail when there is none. */
 export function getAccountDisplayName(account: {
   email: string;
   firstName: string | null;
@@ -106,12 +106,12 @@ export function getAccountDisplayName(account: {
   return fullName || account.email;
 }
 
-/** Spec doc 2 §5: only an owner may edit an owner. */
+/** Only an owner may edit an owner. */
 export function canEditAccount(actor: UserPermissions, target: AdminUser): boolean {
   return target.role !== 'owner' || actor.role === 'owner';
 }
 
-/** Spec doc 2 §2, §5: the delete button appears for accounts that are neither yours nor an owner's. */
+/** The delete button appears for accounts that are neither yours nor an owner's. */
 export function canDeleteAccount(actorId: string, target: AdminUser): boolean {
   return target.id !== actorId && target.role !== 'owner';
 }

@@ -1,7 +1,6 @@
 /**
- * The landing page's splash plays once per browser session (issue 15 item 9): not again
- * after a logout, a reload or a visit back. sessionStorage ends with the tab, so a new
- * session still gets it.
+ * The landing page's splash plays once per browser session: not again after a logout, a reload
+ * or a visit back. sessionStorage ends with the tab, so a new session still gets it.
  */
 export const SPLASH_PLAYED_KEY = 'latchkey_splash_played';
 

@@ -36,7 +36,7 @@ import { getServerMessage } from '@/hooks/use-owner-mutation.ts';
 export const NO_EVENTS_MESSAGE = 'No authentication events have been recorded yet';
 export const NO_MATCHING_LOGS_MESSAGE = 'No logs match your current filters';
 
-/** Spec doc 2 §2: /activity-logs. */
+/** /activity-logs: the stat cards, the filters and the log, a page at a time. */
 export function ActivityLogsPage() {
   const [filters, setFilters] = useState<ActivityLogFiltersValue>(NO_ACTIVITY_LOG_FILTERS);
   const [page, setPage] = useState(1);

@@ -38,8 +38,8 @@ export const NO_API_TOKENS_PERMISSION =
 export const TOKEN_CARDS_MEDIA_QUERY = '(max-width: 1023.98px)';
 
 /**
- * Issue 27: /api-tokens, the management API's tokens of the signed-in account. Without
- * Manage API Tokens the page says so and asks the server for nothing (it would refuse).
+ * /api-tokens, the management API's tokens of the signed-in account. Without Manage API Tokens
+ * the page says so and asks the server for nothing (it would refuse).
  */
 export function ApiTokensPage() {
   const { user } = useAuth();

@@ -61,7 +61,7 @@ function StatusMessage({
   );
 }
 
-/** Spec doc 1 §2: /app/:id, the management page of one application. */
+/** /app/:id, the management page of one application. */
 export function ApplicationPage() {
   const { id } = useParams<{ id: string }>();
   const parsedId = applicationIdSchema.safeParse(id ?? '');

@@ -27,7 +27,7 @@ import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 
 export const BLACKLIST_FETCH_ERROR = 'Failed to fetch blacklist entries';
 
-/** Spec doc 2 §2: /blacklist. */
+/** /blacklist: the counts, the entries and the Add Blacklist Entry dialog. */
 export function BlacklistPage() {
   const { page, setPage, search, setSearch, settledSearch } = usePagedSearch();
   const entriesQuery = useBlacklist({ page, search: settledSearch });

@@ -12,10 +12,10 @@ export const NO_PERMISSION_MESSAGE =
   "You don't have permission to access the code editor. This feature is restricted to users with code editing privileges.";
 
 /**
- * Spec doc 2 §2 /code-editor, made real (issue 14): the code template, the account's
- * reference documents with their history, and the Your Permissions card. Without edit_code
- * the page says so in the spec's words; the documents stay readable, read-only, since they
- * are the account's own (the server refuses every write the same way).
+ * /code-editor: the code template, the account's reference documents with their history, and
+ * the Your Permissions card. Without edit_code the page says so in its fixed words; the
+ * documents stay readable, read-only, since they are the account's own (the server refuses
+ * every write the same way).
  */
 export function CodeEditorPage() {
   const { user } = useAuth();

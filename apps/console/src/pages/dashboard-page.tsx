@@ -74,7 +74,7 @@ export function DashboardPage() {
               <AppWindow aria-hidden="true" />
               Applications
             </TabsTrigger>
-            {/* Spec doc 1 §2: usable only once an application is selected, and named after it. */}
+            {/* Usable only once an application is selected, and named after it. */}
             <TabsTrigger value="users" disabled={!selectedApplication} className="max-w-72">
               <Users aria-hidden="true" />
               <span className="truncate">

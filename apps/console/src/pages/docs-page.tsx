@@ -14,7 +14,7 @@ import { VariablesGuide } from '@/components/docs/variables-guide.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { markdownSection } from '@/lib/markdown-blocks.ts';
 
-/** Spec doc 1 §2 marketing list and doc 2 §1: what the service does for a vendor. */
+/** What the service does for a vendor: the product's advertised features, in plain words. */
 export const DOCUMENTED_FEATURES = [
   'User registration and login, passwords hashed with argon2id',
   'API key authentication, one key per application',
@@ -61,7 +61,7 @@ function DocsSection({ id, children }: { id: SectionId; children: ReactNode }) {
   );
 }
 
-/** Spec doc 2 §2 (Navigation): the documentation page, with its own top bar. */
+/** The documentation page, with its own top bar. */
 export function DocsPage() {
   return (
     <div className="flex min-h-screen flex-col bg-background">

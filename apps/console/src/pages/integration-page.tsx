@@ -45,7 +45,7 @@ import {
 
 export const APPLICATIONS_FETCH_ERROR = 'Failed to fetch applications';
 
-/** Spec doc 2 §2: /integration (Integration Examples, nav label Code). */
+/** /integration (Integration Examples, nav label Code). */
 export function IntegrationPage() {
   const id = useId();
   const { user } = useAuth();

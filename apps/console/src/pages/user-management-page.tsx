@@ -51,7 +51,7 @@ function KeptTabContent({
 }
 
 /**
- * Spec doc 2 §2 /user-management, plus the site overview and the audit trail (issue 14), each
+ * /user-management: the site's accounts, plus the site overview and the audit trail, each
  * shown only to those allowed; the server refuses the others' calls anyway.
  */
 export function UserManagementPage() {

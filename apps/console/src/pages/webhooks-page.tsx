@@ -27,7 +27,7 @@ import { useDeleteWebhook, useWebhooks } from '@/hooks/use-webhooks.ts';
 
 export const WEBHOOKS_FETCH_ERROR = 'Failed to fetch webhooks';
 
-/** Spec doc 2 §2: /webhooks. */
+/** /webhooks: the webhooks table, its dialogs and the Test Webhook menu. */
 export function WebhooksPage() {
   const webhooksQuery = useWebhooks();
   const deleteWebhook = useDeleteWebhook();

@@ -5,8 +5,8 @@ import { publicIdFromPath } from './public-id.ts';
 import { applyStoredTheme, createThemeToggle } from './theme.ts';
 
 /**
- * The end-user portal's entry (issue 24), `/portal/:publicId`: plain TypeScript and DOM, a few
- * kilobytes, nothing of the owner console (no React, no Firebase).
+ * The end-user portal's entry, `/portal/:publicId`: plain TypeScript and DOM, a few kilobytes,
+ * nothing of the owner console (no React, no Firebase).
  */
 applyStoredTheme();
 

@@ -30,7 +30,7 @@ import {
 } from './activity-chart-format.ts';
 import { ActivityChartTable } from './activity-chart-table.tsx';
 
-// The chart library is loaded with the chart, never with the page (issue 26: first load).
+// The chart library loads with the chart, never with the page, to keep the first load small.
 const ActivityChartPlot = lazy(() => import('./activity-chart-plot.tsx'));
 
 const ALL_SERIES: ReadonlySet<ActivityChartSeriesKey> = new Set(activityChartSeriesKeys);
@@ -50,8 +50,8 @@ function ChartSkeleton() {
 /**
  * Logins, failed logins, registrations, new and live sessions of one application
  * (`applicationId`) or of all the owner's applications (null, the dashboard), by hour or by
- * day, with a range selector, a legend that shows and hides series, and a table toggle that
- * is the chart's text alternative (issue 26).
+ * day, with a range selector, a legend that shows and hides series, and a table toggle that is
+ * the chart's text alternative.
  */
 export function ActivityChartCard({
   applicationId,

@@ -8,7 +8,7 @@ export function getActivityLogUsername(log: Pick<ActivityLog, 'appUser' | 'usern
   return log.appUser?.username || log.username || UNKNOWN_TEXT;
 }
 
-/** The Application column (spec doc 2 §2): the name, or 'App {id}'. */
+/** The Application column: the name, or 'App {id}'. */
 export function getActivityLogApplicationName(
   log: Pick<ActivityLog, 'application' | 'applicationId'>,
 ): string {
@@ -19,12 +19,12 @@ export function getActivityLogIpAddress(log: Pick<ActivityLog, 'ipAddress'>): st
   return log.ipAddress || UNKNOWN_TEXT;
 }
 
-/** Spec doc 2 §9: the Details column previews 50 characters of the metadata. */
+/** The Details column previews 50 characters of the metadata. */
 export const DETAILS_PREVIEW_LENGTH = 50;
 
 /**
- * The Details column (spec doc 2 §2): the error message; else the first 50 characters of the
- * metadata as JSON; else 'Success'. Empty metadata counts as none.
+ * The Details column: the error message; else the first 50 characters of the metadata as JSON;
+ * else 'Success'. Empty metadata counts as none.
  */
 export function getActivityLogDetails(log: Pick<ActivityLog, 'errorMessage' | 'metadata'>): string {
   if (log.errorMessage) return log.errorMessage;

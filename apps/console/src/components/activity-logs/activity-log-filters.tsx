@@ -19,7 +19,7 @@ import {
   type ActivityLogFilters as ActivityLogFiltersValue,
 } from './activity-log-display.ts';
 
-/** Spec doc 2 §2: application, event type, free-text search and Clear Filters. */
+/** The filters: application, event type, free-text search and Clear Filters. */
 export function ActivityLogFilters({
   filters,
   onChange,

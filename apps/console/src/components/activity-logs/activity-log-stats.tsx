@@ -11,9 +11,9 @@ export const ACTIVITY_STATS_LOAD_ERROR = 'Could not load the event statistics.';
 export const ACTIVITY_STATS_CAPPED_DESCRIPTION = `Not counted past ${formatStatCount(SEARCH_COUNT_LIMIT)} matches`;
 
 /**
- * Spec doc 2 §2: four cards computed over the filtered list, every page of it. Figures that
- * failed to load read as unknown, never as a stale or made-up number; so do those of a search
- * matching more events than the server counts, whose total reads as a floor ("10,000+").
+ * Four cards computed over the filtered list, every page of it. Figures that failed to load
+ * read as unknown, never as a stale or made-up number; so do those of a search matching more
+ * events than the server counts, whose total reads as a floor ("10,000+").
  */
 export function ActivityLogStats({
   stats,

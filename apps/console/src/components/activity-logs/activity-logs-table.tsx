@@ -46,7 +46,7 @@ function StatusIcon({ isSuccess }: { isSuccess: boolean }) {
   );
 }
 
-/** Spec doc 2 §2: the activity log table, newest first as the server sends it. */
+/** The activity log table, newest first as the server sends it. */
 export function ActivityLogsTable({ logs }: { logs: readonly ActivityLog[] }) {
   return (
     <Table label="Activity logs">

@@ -13,8 +13,8 @@ import {
 import type { ApiTokenListProps } from './api-tokens-table.tsx';
 
 /**
- * Issue 27: the API tokens on a phone, one card each. Eight columns do not fit 390 px; a card
- * shows every field without sideways scrolling, with Revoke in reach of a thumb.
+ * The API tokens on a phone, one card each. Eight columns do not fit 390 px; a card shows
+ * every field without sideways scrolling, with Revoke in reach of a thumb.
  */
 export function ApiTokenCards({
   tokens,

@@ -12,7 +12,7 @@ export function buildUsageSnippet(origin: string): string {
   -H "Authorization: Bearer $LATCHKEY_TOKEN"`;
 }
 
-/** Issue 27: how a script calls the management API with a token, folded away until asked. */
+/** How a script calls the management API with a token, folded away until asked. */
 export function ApiTokenUsageCard() {
   const snippet = buildUsageSnippet(window.location.origin);
   return (

@@ -22,7 +22,7 @@ export interface ApiTokenListProps {
   onRevoke: (token: ApiToken) => void;
 }
 
-/** Issue 27: the API tokens on a wide screen, one row each, Revoke pinned at the right. */
+/** The API tokens on a wide screen, one row each, Revoke pinned at the right. */
 export function apiTokensTable({
   applications,
   busyTokenId,

@@ -26,8 +26,8 @@ import {
 export const CREATE_TOKEN_LABEL = 'Create Token';
 
 /**
- * Issue 27: the Create Token dialog, opened by the page's buttons. The new token (with its
- * text) goes to `onCreated`, which shows it once; this dialog closes as that one opens.
+ * The Create Token dialog, opened by the page's buttons. The new token (with its text) goes to
+ * `onCreated`, which shows it once; this dialog closes as that one opens.
  */
 export function CreateApiTokenDialog({
   open,

@@ -20,10 +20,10 @@ export const TOKEN_SHOWN_ONCE_WARNING =
 const COPIED_CONFIRMATION_MS = 1500;
 
 /**
- * Issue 27: the token just created, in full, once. Only its keyed digest is stored, so this
- * answer is the one place its text exists; the warning is the dialog's description, read out
- * as it opens. A click beside the dialog does not close it (a stray tap on a phone would lose
- * the token); Escape, Close and Done do, and the warning says so before any of them.
+ * The token just created, in full, once. Only its keyed digest is stored, so this answer is
+ * the one place its text exists; the warning is the dialog's description, read out as it
+ * opens. A click beside the dialog does not close it (a stray tap on a phone would lose the
+ * token); Escape, Close and Done do, and the warning says so before any of them.
  */
 export function CreatedApiTokenDialog({
   created,

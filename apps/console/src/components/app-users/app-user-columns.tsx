@@ -50,7 +50,7 @@ export const lastLoginColumn: DataTableColumn<AppUser> = {
   cell: (user) => (user.lastLogin ? formatDateTime(user.lastLogin) : 'Never'),
 };
 
-/** Spec doc 1 §2: the expiry, red once it has passed (as of `now`, one instant per table). */
+/** The expiry, red once it has passed (as of `now`, one instant per table). */
 export function expiresColumn(now: Date): DataTableColumn<AppUser> {
   return {
     header: 'Expires',
@@ -68,7 +68,7 @@ export function expiresColumn(now: Date): DataTableColumn<AppUser> {
   };
 }
 
-/** Issue 22: each user's subscriptions and entitlements. */
+/** Each user's subscriptions and entitlements. */
 export const plansColumn: DataTableColumn<AppUserListRow> = {
   header: 'Plans',
   cellProps: () => ({ 'data-testid': 'user-plans' }),
@@ -81,7 +81,7 @@ export function actionsColumn({
 }: AppUserRowHandlers): DataTableColumn<AppUserListRow> {
   return rowActionsColumn(
     (user) => <AppUserRowActions user={user} isBusy={user.id === busyUserId} {...handlers} />,
-    // Spec doc 1 §2 lists an Actions column; the buttons line themselves up at the right.
+    // The Actions column keeps its header; the buttons line themselves up at the right.
     { isHeaderShown: true, cellClassName: '' },
   );
 }

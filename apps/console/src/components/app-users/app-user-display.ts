@@ -8,8 +8,8 @@ export function isExpired(expiresAt: string | null, now: Date = new Date()): boo
 }
 
 /**
- * Spec doc 1 §4: Expired > Paused > Active > Inactive. The first state that stops a login
- * wins, so the label always names the reason the user cannot get in.
+ * Expired > Paused > Active > Inactive. The first state that stops a login wins, so the label
+ * always names the reason the user cannot get in.
  */
 export function getAppUserStatus(
   user: Pick<AppUser, 'expiresAt' | 'isPaused' | 'isActive'>,
@@ -21,8 +21,8 @@ export function getAppUserStatus(
 }
 
 /**
- * The management page's Status badges (spec doc 1 §2: Active/Inactive plus Paused), led by an
- * Expired badge whenever getAppUserStatus says Expired, so both users tables tell the same truth.
+ * The management page's Status badges (Active/Inactive plus Paused), led by an Expired badge
+ * whenever getAppUserStatus says Expired, so both users tables tell the same truth.
  */
 export function getAppUserStatusBadges(
   user: Pick<AppUser, 'expiresAt' | 'isPaused' | 'isActive'>,
@@ -34,7 +34,7 @@ export function getAppUserStatusBadges(
   return badges;
 }
 
-/** The devices a user has bound, against how many they may bind (issue 24). */
+/** The devices a user has bound, against how many they may bind. */
 export interface DeviceSeats {
   deviceCount: number;
   deviceLimit: number;
@@ -46,8 +46,8 @@ export function formatDeviceSeats({ deviceCount, deviceLimit }: DeviceSeats): st
 }
 
 /**
- * Issue 24: where a user may bind several devices, one HWID would hide the others, so the HWID
- * columns count them instead. With the seed's one device the spec's display stays exactly.
+ * Where a user may bind several devices, one HWID would hide the others, so the HWID columns
+ * count them instead. Where one device is allowed, the columns show the single HWID as before.
  */
 function hasSeveralSeats(seats: DeviceSeats | undefined): seats is DeviceSeats {
   return seats !== undefined && seats.deviceLimit > 1;
@@ -55,7 +55,7 @@ function hasSeveralSeats(seats: DeviceSeats | undefined): seats is DeviceSeats {
 
 export type HwidLockLabel = 'Disabled' | 'Locked' | 'Not Set';
 
-/** The dashboard's "HWID Lock" column (spec doc 1 §4). */
+/** The dashboard's "HWID Lock" column. */
 export function getHwidLockLabel(hwid: string | null, isHwidLockEnabled: boolean): HwidLockLabel {
   if (!isHwidLockEnabled) return 'Disabled';
   return hwid ? 'Locked' : 'Not Set';
@@ -83,8 +83,8 @@ export type HwidCell =
   | { kind: 'empty'; text: 'Will be set on first login' | 'Not required' };
 
 /**
- * The management page's "HWID" column (spec doc 1 §2); with several seats under HWID lock,
- * the count of devices instead (issue 24).
+ * The management page's "HWID" column; with several seats under HWID lock, the count of
+ * devices instead.
  */
 export function describeHwidCell(
   hwid: string | null,
@@ -101,7 +101,7 @@ export function describeHwidCell(
   };
 }
 
-/** Spec doc 1 §4/§9: more than 5 failed attempts is red; any at all shows a warning icon. */
+/** More than 5 failed attempts is red; any at all shows a warning icon. */
 export const LOGIN_ATTEMPTS_WARNING_THRESHOLD = 5;
 
 export function describeLoginAttempts(loginAttempts: number): {
@@ -115,9 +115,9 @@ export function describeLoginAttempts(loginAttempts: number): {
 }
 
 /**
- * The value of an <input type="datetime-local"> for an ISO instant: the first 16 characters
- * of the ISO form (minute precision, spec doc 1 §9), but in the viewer's local time, because
- * the input shows and edits wall-clock time. Slicing the UTC form would shift it by the offset.
+ * The value of an <input type="datetime-local"> for an ISO instant: the first 16 characters of
+ * the ISO form (minute precision), but in the viewer's local time, because the input shows and
+ * edits wall-clock time. Slicing the UTC form would shift it by the offset.
  */
 export function toDateTimeLocalValue(isoDateTime: string | null): string {
   if (!isoDateTime) return '';

@@ -17,7 +17,7 @@ import { AppUsersList } from './app-users-list.tsx';
 import { applicationUsersTable } from './application-users-table.tsx';
 import { CreateAppUserDialog } from './create-app-user-dialog.tsx';
 
-/** The management page's Users tab (spec doc 1 §2), a page at a time, with a search. */
+/** The management page's Users tab, a page at a time, with a search. */
 export function ApplicationUsersPanel({
   application,
   usersQuery,

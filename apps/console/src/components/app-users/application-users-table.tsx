@@ -39,9 +39,8 @@ function HwidCell({
 }
 
 /**
- * Spec doc 1 §2: the management page's users table. With `hasPlans` it also shows what each
- * user holds (issue 22), before the actions; an application that sells no licences keeps the
- * spec's table exactly.
+ * The management page's users table. With `hasPlans` it also shows what each user holds,
+ * before the actions; an application that sells no licences keeps the plain table.
  */
 export function applicationUsersTable({
   isHwidLockEnabled,

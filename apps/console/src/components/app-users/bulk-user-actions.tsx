@@ -92,10 +92,10 @@ type Operation =
   | { status: 'failed'; action: BulkAppUserAction; progress: BulkProgress | null };
 
 /**
- * The bar above a users table once rows are ticked (issue 26): how many, "Select all N matching
- * this search", the six actions, each behind a confirmation that states the count; then a
- * progress bar fed by the stream's `bulk_progress` events of this operation (robust without
- * them: it fills when the answer arrives) and the result, done and skipped with the reasons.
+ * The bar above a users table once rows are ticked: how many, "Select all N matching this
+ * search", the six actions, each behind a confirmation that states the count; then a progress
+ * bar fed by the stream's `bulk_progress` events of this operation (robust without them: it
+ * fills when the answer arrives) and the result, done and skipped with the reasons.
  */
 export function BulkUserActions({
   applicationId,

@@ -9,7 +9,7 @@ import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { AppUserInputField } from './app-user-input-field.tsx';
 import { fromDateTimeLocalValue } from './app-user-display.ts';
 
-/** Spec doc 1 §5: the dashboard requires an e-mail too; the management page does not. */
+/** The dashboard requires an e-mail too; the management page does not. */
 export const ALL_REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
 
 export type CreateAppUserVariant = 'dashboard' | 'application';
@@ -28,8 +28,8 @@ export interface CreateAppUserFields {
 }
 
 /**
- * The validation message for the form, or null when it may be sent (spec doc 1 §5), then
- * the installation's password rule (minimum length, not only spaces).
+ * The validation message for the form, or null when it may be sent, then the installation's
+ * password rule (minimum length, not only spaces).
  */
 export function validateCreateAppUser(
   fields: CreateAppUserFields,
@@ -45,7 +45,7 @@ export function validateCreateAppUser(
   return endUserPasswordProblem(fields.password, passwordMinLength);
 }
 
-/** Spec doc 1 §5/§7: expiresAt (as ISO) and hwid are sent only when filled in. */
+/** expiresAt (as ISO) and hwid are sent only when filled in. */
 export function toCreateAppUserRequest(fields: CreateAppUserFields) {
   const expiresAt = fromDateTimeLocalValue(fields.expiresAt);
   const hwid = fields.hwid.trim();

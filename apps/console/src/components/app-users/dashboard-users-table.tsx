@@ -67,7 +67,7 @@ function LoginAttemptsCell({ loginAttempts }: { loginAttempts: number }) {
   );
 }
 
-/** Spec doc 1 §2: the dashboard's users table. */
+/** The dashboard's users table. */
 export function dashboardUsersTable({
   isHwidLockEnabled,
   now = new Date(),

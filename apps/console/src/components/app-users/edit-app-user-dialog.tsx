@@ -40,8 +40,8 @@ function toFields(user: AppUser): EditAppUserFields {
 }
 
 /**
- * Spec doc 1 §7: the edit body; an empty HWID resets it, an empty expiry means never. A new
- * password is sent only when one is typed (as typed: spaces can be part of it).
+ * The edit body, every field every time; an empty HWID resets it, an empty expiry means never.
+ * A new password is sent only when one is typed (as typed: spaces can be part of it).
  */
 export function toUpdateAppUserRequest(fields: EditAppUserFields) {
   return {
@@ -58,7 +58,7 @@ export function toUpdateAppUserRequest(fields: EditAppUserFields) {
 /** The user to edit; a users-list row also says how many devices they may bind. */
 type EditedAppUser = AppUser & Partial<Pick<AppUserListRow, 'deviceLimit'>>;
 
-/** Spec doc 1 §2: the Edit User dialog. */
+/** The Edit User dialog. */
 export function EditAppUserDialog({
   application,
   user,

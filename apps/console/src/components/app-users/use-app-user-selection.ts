@@ -1,9 +1,9 @@
 import { useState } from 'react';
 
 /**
- * The users ticked in a users table (issue 26): some ids, or every user matching the list's
- * search ("Select all N matching this search", which may span pages never loaded). A new
- * search starts with nothing selected, since what was ticked may no longer be listed.
+ * The users ticked in a users table: some ids, or every user matching the list's search
+ * ("Select all N matching this search", which may span pages never loaded). A new search
+ * starts with nothing selected, since what was ticked may no longer be listed.
  */
 export interface AppUserSelection {
   /** The ids ticked; empty while `isAllMatching`. */

@@ -43,10 +43,10 @@ function DeviceFacts({ device }: { device: Device }) {
 }
 
 /**
- * Issue 24: the devices an end user's account is bound to, in the Edit User dialog, against
- * their limit ("2 of 3 devices"). The owner removes one, or all, after a confirmation; each
- * removal is saved at once and frees a seat for the next login from a new device.
- * `onDevicesReleased` is given the HWID of the first device left (the user's `hwid` now).
+ * The devices an end user's account is bound to, in the Edit User dialog, against their limit
+ * ("2 of 3 devices"). The owner removes one, or all, after a confirmation; each removal is
+ * saved at once and frees a seat for the next login from a new device. `onDevicesReleased` is
+ * given the HWID of the first device left (the user's `hwid` now).
  */
 export function UserDevicesSection({
   applicationId,

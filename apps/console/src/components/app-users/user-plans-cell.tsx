@@ -31,8 +31,8 @@ function SubscriptionBadge({ subscription }: { subscription: Subscription }) {
 }
 
 /**
- * Issue 22: what a user holds, in their users-table row: each subscription (an expired one
- * muted and struck) and below them the codes the active ones grant.
+ * What a user holds, in their users-table row: each subscription (an expired one muted and
+ * struck) and below them the codes the active ones grant.
  */
 export function UserPlansCell({ user }: { user: AppUserListRow }) {
   const { username, subscriptions, entitlements } = user;

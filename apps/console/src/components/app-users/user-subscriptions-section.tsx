@@ -44,9 +44,9 @@ function onEnter(action: () => void) {
 }
 
 /**
- * Issue 22: the plans an end user holds, in the Edit User dialog: each with its expiry (or
- * Lifetime), whether it is active and what it grants; grant a plan, change an expiry (extend
- * or shorten), remove one after a confirmation. Each change is saved at once.
+ * The plans an end user holds, in the Edit User dialog: each with its expiry (or Lifetime),
+ * whether it is active and what it grants; grant a plan, change an expiry (extend or shorten),
+ * remove one after a confirmation. Each change is saved at once.
  */
 export function UserSubscriptionsSection({
   applicationId,

@@ -54,9 +54,9 @@ function onEnter(action: () => void) {
 }
 
 /**
- * Issue 25: an end user's own variables, in the Edit User dialog: each with its value and
- * whether the program may change it; add one, edit one (its value and read-only), delete one
- * after a confirmation. Each change is saved at once.
+ * An end user's own variables, in the Edit User dialog: each with its value and whether the
+ * program may change it; add one, edit one (its value and read-only), delete one after a
+ * confirmation. Each change is saved at once.
  */
 export function UserVariablesSection({
   applicationId,

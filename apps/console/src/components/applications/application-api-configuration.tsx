@@ -17,7 +17,7 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { buildIntegrationPath } from '@/lib/integration-search.ts';
 
-/** Spec doc 1 §2: the client API calls a vendor's program makes. */
+/** The client API calls a vendor's program makes. */
 export const CLIENT_API_ENDPOINTS = [
   { path: '/api/v1/register', description: 'Create an end-user account.' },
   {
@@ -27,7 +27,7 @@ export const CLIENT_API_ENDPOINTS = [
   { path: '/api/v1/verify', description: 'Confirm that a session is still valid.' },
 ] as const;
 
-/** Spec doc 1 §2 and issue 3: the API Configuration tab. */
+/** The API Configuration tab. */
 export function ApplicationApiConfiguration({ application }: { application: Application }) {
   const id = useId();
   const [isKeyVisible, setIsKeyVisible] = useState(false);

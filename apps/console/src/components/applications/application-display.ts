@@ -1,11 +1,11 @@
 import { API_KEY_PREFIX } from '@latchkey/contracts';
 
-/** Spec doc 1 §2/§9: the dashboard shows 12 characters, 20 bullets, then the last 8. */
+/** The dashboard's key mask: the first 12 characters, 20 bullets, then the last 8. */
 export const API_KEY_MASK_PREFIX_LENGTH = 12;
 export const API_KEY_MASK_BULLET_COUNT = 20;
 export const API_KEY_MASK_SUFFIX_LENGTH = 8;
 
-/** Spec doc 1 §9: the management page and the HWID column show the first 8 characters. */
+/** The management page and the HWID column show the first 8 characters. */
 export const SHORT_PREVIEW_LENGTH = 8;
 
 /**
@@ -26,11 +26,11 @@ export function truncateForPreview(value: string): string {
 }
 
 /**
- * The overview's API key preview (spec doc 1 §2: the first 8 characters). Every key starts
- * with the same `lk_live_`, so its first 8 characters would name no key in particular: the
- * preview keeps the prefix and shows the first 8 characters after it, the part that tells
- * keys apart (and the start of what the dashboard's mask shows). The key format itself stays,
- * since clients and samples depend on it.
+ * The overview's API key preview (the first 8 characters). Every key starts with the same
+ * `lk_live_`, so its first 8 characters would name no key in particular: the preview keeps the
+ * prefix and shows the first 8 characters after it, the part that tells keys apart (and the
+ * start of what the dashboard's mask shows). The key format itself stays, since clients and
+ * samples depend on it.
  */
 export function previewApiKey(apiKey: string): string {
   return apiKey.startsWith(API_KEY_PREFIX)
@@ -44,7 +44,7 @@ const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
   timeStyle: 'short',
 });
 
-/** Spec doc 1 §2: "Created" is a short en-US date, e.g. 3/14/2025. */
+/** "Created" is a short en-US date, e.g. 3/14/2025. */
 export function formatShortDate(isoDateTime: string): string {
   return shortDateFormat.format(new Date(isoDateTime));
 }

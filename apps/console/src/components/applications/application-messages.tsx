@@ -12,7 +12,7 @@ import {
   CardTitle,
 } from '@/components/ui/card.tsx';
 
-/** Spec doc 1 §2: the Messages tab shows the six custom messages, read-only. */
+/** The Messages tab shows the six custom messages, read-only. */
 export function ApplicationMessages({ application }: { application: Application }) {
   return (
     <Card>

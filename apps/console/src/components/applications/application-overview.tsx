@@ -15,7 +15,7 @@ import { ApplicationStatusBadge } from './application-status-badge.tsx';
 const countFormat = new Intl.NumberFormat('en-US');
 const percentFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
-/** Spec doc 1 §2: the success rate is a percent. */
+/** The success rate is a percent. */
 export function formatSuccessRate(loginSuccessRate: number): string {
   return `${percentFormat.format(loginSuccessRate)}%`;
 }
@@ -84,7 +84,7 @@ function StatValue({ state, children }: { state: StatState; children: ReactNode 
   return state === 'unknown' ? <UnknownFigure /> : children;
 }
 
-/** Spec doc 1 §2: the Overview tab's three cards. */
+/** The Overview tab's three cards. */
 export function ApplicationOverview({
   application,
   statsQuery,

@@ -31,7 +31,7 @@ import {
   toPortalSettingsRequest,
 } from './portal-settings.ts';
 
-/** Spec doc 1 §2: the management page's Settings dialog. */
+/** The management page's Settings dialog. */
 export function ApplicationSettingsDialog({ application }: { application: Application }) {
   return (
     <FormDialog
@@ -71,9 +71,8 @@ function ApplicationSettingsForm({
 }) {
   const id = useId();
   const updateApplication = useUpdateApplication();
-  // Spec doc 1 §5: no validation of the spec's settings; the server's message explains a
-  // refusal. Only the device and portal settings of issue 24, and the offline licences' of
-  // issue 25, are checked first.
+  // The basic settings are not checked in the console; the server's message explains a
+  // refusal. Only the device, portal and offline licence settings are checked first.
   const { fields, setField, validationError, submit } = useFormFields({
     initialFields: () => toSettingsFields(application),
     validate: ({ devices, offline, portal }) =>
@@ -91,7 +90,7 @@ function ApplicationSettingsForm({
             ...toPortalSettingsRequest(portal),
             // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
             maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
-            // Spec doc 1 §7's whole body: the messages are sent back unchanged.
+            // The whole body, every time: the messages are sent back unchanged.
             loginSuccessMessage: application.loginSuccessMessage,
             loginFailedMessage: application.loginFailedMessage,
             accountDisabledMessage: application.accountDisabledMessage,

@@ -1,7 +1,7 @@
 import { Badge } from '@/components/ui/badge.tsx';
 import { cn } from '@/lib/utils.ts';
 
-/** Spec doc 1 §4: an application is Active or Inactive by isActive. */
+/** An application is Active or Inactive by isActive. */
 export function ApplicationStatusBadge({
   isActive,
   activeLabel = 'Active',

@@ -16,7 +16,7 @@ import { cn } from '@/lib/utils.ts';
 import { formatShortDate, maskApiKey } from './application-display.ts';
 import { ApplicationStatusBadge } from './application-status-badge.tsx';
 
-/** Spec doc 1 §2: the dashboard's applications table. A row click selects the application. */
+/** The dashboard's applications table. A row click selects the application. */
 export function ApplicationsTable({
   applications,
   selectedApplicationId,

@@ -7,7 +7,7 @@ import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { useCreateApplication } from '@/hooks/use-applications.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 
-/** Spec doc 1 §2: the 'New Application' dialog (name required, description optional). */
+/** The 'New Application' dialog (name required, description optional). */
 export function CreateApplicationDialog({ trigger }: { trigger?: ReactNode }) {
   return (
     <FormDialog

@@ -4,9 +4,8 @@ import { Switch } from '@/components/ui/switch.tsx';
 import type { DeviceSettingsFields, DeviceSettingsProblem } from './device-settings.ts';
 
 /**
- * Issue 24: the Devices group of the Settings dialog. Its problem is shown here, beside its
- * fields at the end of a long dialog, rather than above the form where a phone would not
- * show it.
+ * The Devices group of the Settings dialog. Its problem is shown here, beside its fields at
+ * the end of a long dialog, rather than above the form where a phone would not show it.
  */
 export function DeviceSettingsGroup({
   formId,

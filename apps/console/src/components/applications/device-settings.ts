@@ -5,7 +5,7 @@ import {
 } from '@latchkey/contracts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
 
-/** The Devices group of the Settings dialog as typed (issue 24): numbers are text until sent. */
+/** The Devices group of the Settings dialog as typed: numbers are text until sent. */
 export interface DeviceSettingsFields {
   maxDevices: string;
   selfServiceReset: boolean;
@@ -59,8 +59,8 @@ function isDeviceSettingName(name: unknown): name is keyof DeviceSettingsFields 
 
 /**
  * The first problem of the device settings, or null when they may be sent. Checked by the
- * contract the server checks them with, in its words, so the two cannot disagree. (The spec's
- * own settings stay unchecked here, as spec doc 1 §5 has them: the server explains a refusal.)
+ * contract the server checks them with, in its words, so the two cannot disagree. (The basic
+ * settings are not checked in the console: the server's message explains a refusal.)
  */
 export function findDeviceSettingsProblem(
   fields: DeviceSettingsFields,

@@ -39,7 +39,7 @@ function toForm(application: Application): ApplicationForm {
   };
 }
 
-/** Spec doc 1 §2: the dashboard's Edit Application dialog with its three tabs. */
+/** The dashboard's Edit Application dialog with its three tabs. */
 export function EditApplicationDialog({
   application,
   open,
@@ -82,7 +82,7 @@ function EditApplicationForm({
   } = useFormFields({
     initialFields: () => toForm(application),
     validate: ({ name }) => (name.trim() ? null : APPLICATION_NAME_REQUIRED),
-    // Spec doc 1 §7: the whole body, every time.
+    // The whole body, every time.
     onValidSubmit: (changes) =>
       updateApplication.mutate({ applicationId: application.id, changes }, { onSuccess: onDone }),
   });

@@ -2,8 +2,8 @@ import { FormError, InputField } from '@/components/ui/form-field.tsx';
 import type { OfflineLicenseSettingsFields } from './offline-license-settings.ts';
 
 /**
- * Issue 25: the Offline licences group of the Settings dialog. The longest licence a program
- * may take with license/checkout: a licence cannot be recalled, so this is the vendor's lever.
+ * The Offline licences group of the Settings dialog. The longest licence a program may take
+ * with license/checkout: a licence cannot be recalled, so this is the vendor's lever.
  */
 export function OfflineLicenseSettingsGroup({
   formId,

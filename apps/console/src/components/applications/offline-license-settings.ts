@@ -1,7 +1,7 @@
 import { updateApplicationRequestSchema, type Application } from '@latchkey/contracts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
 
-/** The Offline licences group of the Settings dialog as typed (issue 25). */
+/** The Offline licences group of the Settings dialog as typed. */
 export interface OfflineLicenseSettingsFields {
   maxOfflineDays: string;
 }

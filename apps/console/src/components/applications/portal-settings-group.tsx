@@ -23,8 +23,8 @@ function describePortalLinkState(isSavedEnabled: boolean, isEnabled: boolean): s
 }
 
 /**
- * Issue 24: the End-user portal group of the Settings dialog: the switch, the name the portal
- * shows, and its link (always shown, so the owner can prepare it before turning it on).
+ * The End-user portal group of the Settings dialog: the switch, the name the portal shows, and
+ * its link (always shown, so the owner can prepare it before turning it on).
  */
 export function PortalSettingsGroup({
   formId,

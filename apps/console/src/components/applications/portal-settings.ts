@@ -4,7 +4,7 @@ import {
   type UpdateApplicationRequest,
 } from '@latchkey/contracts';
 
-/** The End-user portal group of the Settings dialog as typed (issue 24). */
+/** The End-user portal group of the Settings dialog as typed. */
 export interface PortalSettingsFields {
   portalEnabled: boolean;
   /** Empty: the portal shows the application's name. */
@@ -36,7 +36,7 @@ export function findPortalSettingsProblem(fields: PortalSettingsFields): string 
   return result.success ? null : (result.error.issues[0]?.message ?? null);
 }
 
-/** The portal's address: the console's own origin serves it (issue 24). */
+/** The portal's address: the console's own origin serves it. */
 export function getPortalUrl(portalPublicId: string, origin = window.location.origin): string {
   return `${origin}/portal/${encodeURIComponent(portalPublicId)}`;
 }

@@ -29,12 +29,12 @@ import {
 
 export const CURRENT_USER_QUERY_KEY = ['/api/auth/user'] as const;
 
-/** Spec doc 1 §4/§9: the success toast stays readable this long before leaving the page. */
+/** The success toast stays readable this long before leaving the page. */
 export const SIGN_IN_REDIRECT_DELAY_MS = 1500;
 
 /**
  * 'sign-in': the person just signed in with Google on the sign-in page; they get the toasts
- * and the redirect of spec doc 1 §4.
+ * and, after SIGN_IN_REDIRECT_DELAY_MS, the redirect.
  * 'session-recovery': Firebase restored a Google user but the server has no session for it
  * (expired, or cleared by a server restart). Exchanging once, quietly, avoids stranding the
  * owner in a state where Firebase says "signed in" and every server call says 401.
@@ -99,11 +99,11 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
               title: 'Success',
               description: 'Login successful! Redirecting...',
             });
-            // Back to where a signed-out deep link was going (spec doc 1 §4 says home otherwise).
+            // Back to where a signed-out deep link was going, else home.
             const target = readSafeNextPath(window.location.search) ?? '/';
             redirectTimerRef.current = setTimeout(() => {
               // The toast announces the redirect; once it happened, it would only cover the
-              // cards of the page it led to (issue 15 item 9).
+              // cards of the page it led to.
               success.dismiss();
               navigate(target);
             }, SIGN_IN_REDIRECT_DELAY_MS);

@@ -16,8 +16,8 @@ export const PENDING_AUTH: AuthContextValue = {
 };
 
 // The Firebase SDK and the sign-in flow are a third of the console's JavaScript: loading them
-// with the page would hold back the landing page's first paint (issue 15: at most 120 KB of
-// gzipped JS before it). They load once the page has painted, while the splash plays.
+// with the page would hold back the landing page's first paint (at most 120 KB of gzipped JS
+// may come before it). They load once the page has painted, while the splash plays.
 const AuthController = lazy(() =>
   import('./auth-provider.tsx').then(
     (module) => ({ default: module.AuthController }),

@@ -42,7 +42,7 @@ const VALUE_HINTS: Record<BlacklistType, string | undefined> = {
   hwid: undefined,
 };
 
-/** Spec doc 2 §2: the 'Add Blacklist Entry' dialog. */
+/** The 'Add Blacklist Entry' dialog. */
 export function AddBlacklistEntryDialog({ trigger }: { trigger?: ReactNode }) {
   return (
     <FormDialog

@@ -13,7 +13,7 @@ const ICONS: Record<BlacklistType, LucideIcon> = {
 
 export const BLACKLIST_COUNTS_LOAD_ERROR = 'The blacklist counts could not be loaded.';
 
-/** Spec doc 2 §2: one card per type, counting active entries only (counted by the server). */
+/** One card per type, counting active entries only (counted by the server). */
 export function BlacklistCountCards({
   counts,
   isLoading,

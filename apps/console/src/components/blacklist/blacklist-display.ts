@@ -6,7 +6,7 @@ import {
   type CreateBlacklistEntryRequest,
 } from '@latchkey/contracts';
 
-/** Spec doc 2 §2: the four count cards, titled as the spec spells them ('Addresss' included). */
+/** The four count cards, titled word for word as specified ('Addresss' included). */
 export const BLACKLIST_COUNT_CARD_TITLES: Record<BlacklistType, string> = {
   ip: 'Blocked IP Addresss',
   username: 'Usernames',
@@ -14,7 +14,7 @@ export const BLACKLIST_COUNT_CARD_TITLES: Record<BlacklistType, string> = {
   hwid: 'Hardware IDs',
 };
 
-/** Spec doc 2 §2: the cards count active entries only. */
+/** The cards count active entries only. */
 export function countActiveEntries(
   entries: readonly Pick<BlacklistEntry, 'type' | 'isActive'>[],
 ): Record<BlacklistType, number> {
@@ -60,7 +60,7 @@ export const EMPTY_BLACKLIST_ENTRY_FIELDS: BlacklistEntryFields = {
   scope: GLOBAL_SCOPE_VALUE,
 };
 
-/** Spec doc 2 §5/§7: a global entry leaves applicationId out; an empty reason is null. */
+/** A global entry leaves applicationId out; an empty reason is null. */
 export function toCreateBlacklistEntryRequest(
   fields: BlacklistEntryFields,
 ): CreateBlacklistEntryRequest {
@@ -75,8 +75,8 @@ export function toCreateBlacklistEntryRequest(
 /**
  * The message to show in the dialog, or null when the entry may be sent. The server's own
  * request schema decides, so the console and the server never disagree: a missing type or
- * value gives 'Please select a type and provide a value' (spec doc 2 §5), and an IP entry
- * that is not one address gives the contract's message.
+ * value gives 'Please select a type and provide a value', and an IP entry that is not one
+ * address gives the contract's message.
  */
 export function validateBlacklistEntry(fields: BlacklistEntryFields): string | null {
   const result = createBlacklistEntryRequestSchema.safeParse(toCreateBlacklistEntryRequest(fields));

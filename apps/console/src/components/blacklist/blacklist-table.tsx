@@ -8,7 +8,7 @@ import { IconButton } from '@/components/ui/icon-button.tsx';
 import { cn } from '@/lib/utils.ts';
 import { getBlacklistReason, getBlacklistScopeLabel } from './blacklist-display.ts';
 
-/** Spec doc 2 §2: the blacklist table. */
+/** The blacklist table. */
 export function blacklistTable({
   busyEntryId,
   onDelete,

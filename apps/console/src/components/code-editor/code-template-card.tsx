@@ -36,10 +36,10 @@ const NO_APPLICATION = 'none';
 export const TEMPLATE_FETCH_ERROR = 'Failed to load the template';
 
 /**
- * The top of /code-editor (spec doc 2 §2): an application and a language (C# first) choose
- * the template, which is the application's sample (the account's saved edit, else rendered
- * with its API key), or the bare template with YOUR_API_KEY when none is chosen. Saving keeps
- * it in the same store as the /integration page's edits, so both pages show the same code.
+ * The top of /code-editor: an application and a language (C# first) choose the template, which
+ * is the application's sample (the account's saved edit, else rendered with its API key), or
+ * the bare template with YOUR_API_KEY when none is chosen. Saving keeps it in the same store
+ * as the /integration page's edits, so both pages show the same code.
  */
 export function CodeTemplateCard() {
   const id = useId();

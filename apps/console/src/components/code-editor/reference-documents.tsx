@@ -24,10 +24,10 @@ export const FILE_FETCH_ERROR = 'Failed to load the file';
 export const READ_ONLY_MESSAGE = 'You need code editing permissions to modify this file.';
 
 /**
- * The system-file editor of spec doc 2 §2, made real (issue 14): the account's three reference
- * documents on the left with their last-modified times, the chosen one in the editor on the
- * right with Save, and its version history below. Unsaved edits are kept per file while
- * another is open, so looking at one document never loses changes to another.
+ * The system-file editor, backed by the server: the account's three reference documents on the
+ * left with their last-modified times, the chosen one in the editor on the right with Save,
+ * and its version history below. Unsaved edits are kept per file while another is open, so
+ * looking at one document never loses changes to another.
  */
 export function ReferenceDocuments({ canEdit }: { canEdit: boolean }) {
   const filesQuery = useCodeFiles();

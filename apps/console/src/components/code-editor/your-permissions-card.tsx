@@ -14,8 +14,8 @@ import {
 } from '@/components/ui/card.tsx';
 
 /**
- * Spec doc 2 §2: the Your Permissions card. The role, Code Editing and User Management as
- * enabled or disabled, and every permission the account holds (an owner holds all by role).
+ * The Your Permissions card. The role, Code Editing and User Management as enabled or
+ * disabled, and every permission the account holds (an owner holds all by role).
  */
 export function YourPermissionsCard({ user }: { user: CurrentUser }) {
   const { userPermissions } = user;

@@ -19,7 +19,7 @@ import { useDeleteApplication } from '@/hooks/use-applications.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 
-/** Spec doc 1 §2: the dashboard's Applications tab. */
+/** The dashboard's Applications tab. */
 export function ApplicationsTab({
   applicationsQuery,
   selectedApplicationId,
@@ -98,7 +98,7 @@ export function ApplicationsTab({
         open={editing.isOpen}
         onOpenChange={editing.setIsOpen}
       />
-      {/* Issue 3: unlike spec doc 1 §2, deleting asks first; it destroys every end user. */}
+      {/* Deleting asks first: it destroys every end user of the application. */}
       <ConfirmDialog
         open={deleting.isOpen}
         onOpenChange={deleting.setIsOpen}

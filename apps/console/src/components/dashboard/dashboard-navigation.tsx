@@ -5,7 +5,7 @@ import { ThemeToggle } from '@/components/theme/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 
-/** The dashboard's own top bar (spec doc 1 §2): Home, Docs, theme toggle and Logout. */
+/** The dashboard's own top bar: Home, Docs, theme toggle and Logout. */
 export function DashboardNavigation() {
   const { signOut } = useAuth();
 

@@ -5,7 +5,7 @@ import { StatGrid } from '@/components/ui/stat-grid.tsx';
 
 export const STATS_LOAD_ERROR_MESSAGE = 'Statistics could not be loaded.';
 
-/** Spec doc 1 §2: the dashboard's four stat cards, and issue 22's unused and used keys. */
+/** The dashboard's four stat cards, then the unused and used licence keys. */
 export function DashboardStats({
   stats: loadedStats,
   isLoading,

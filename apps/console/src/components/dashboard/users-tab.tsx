@@ -15,7 +15,7 @@ import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { useAppUsers, useSetAppUserPaused } from '@/hooks/use-app-users.ts';
 import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 
-/** Spec doc 1 §2: the dashboard's Users tab, for the selected application. */
+/** The dashboard's Users tab, for the selected application. */
 export function UsersTab({
   application,
   onGoToApplications,

@@ -10,9 +10,9 @@ import { extractCSharpType } from '@/lib/csharp-types.ts';
 export const LOGIN_FORM_CLASS = /Login\w*Form$/;
 
 /**
- * Spec doc 2 §2: the full C# client and the WinForms login form example, both taken from the
- * C# sample template itself (placeholders unfilled), so the docs show the code that is compiled
- * and tested rather than a copy of it.
+ * The full C# client and the WinForms login form example, both taken from the C# sample
+ * template itself (placeholders unfilled), so the docs show the code that is compiled and
+ * tested rather than a copy of it.
  */
 export function CSharpClientSection() {
   const templateQuery = useSampleTemplate('csharp');

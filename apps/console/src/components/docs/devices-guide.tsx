@@ -5,7 +5,7 @@ import { MarkdownView } from './markdown-view.tsx';
 const DEVICES_SECTION = 'Devices: several machines per user, and self-service resets';
 
 /**
- * Issue 24: devices, self-service releases and the end-user portal. The reference text is
+ * Devices, self-service releases and the end-user portal. The reference text is
  * docs/client-api.md's own sections, so the page and the repository's reference cannot drift.
  */
 export function DevicesGuide() {

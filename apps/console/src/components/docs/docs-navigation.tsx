@@ -5,7 +5,7 @@ import { ThemeToggle } from '@/components/theme/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 
-/** The documentation page's own top bar (spec doc 2 §2): Home, Dashboard and Logout. */
+/** The documentation page's own top bar: Home, Dashboard and Logout. */
 export function DocsNavigation() {
   const { signOut } = useAuth();
 
@@ -27,7 +27,7 @@ export function DocsNavigation() {
             </Link>
           </Button>
           <ThemeToggle />
-          {/* signOut ends with a full-page navigation to /api/logout (spec doc 2 §2). */}
+          {/* signOut ends with a full-page navigation to /api/logout. */}
           <Button variant="outline" size="sm" onClick={() => void signOut()}>
             <LogOut aria-hidden="true" />
             <span className="sr-only sm:not-sr-only">Logout</span>

@@ -3,8 +3,8 @@ import { markdownSection } from '@/lib/markdown-blocks.ts';
 import { MarkdownView } from './markdown-view.tsx';
 
 /**
- * Issue 25: files, download URLs and the update channel. The reference text is
- * docs/client-api.md's own section, so the page and the repository's reference cannot drift.
+ * Files, download URLs and the update channel. The reference text is docs/client-api.md's own
+ * section, so the page and the repository's reference cannot drift.
  */
 export function DownloadsGuide() {
   return (

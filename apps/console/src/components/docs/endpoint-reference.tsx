@@ -27,7 +27,7 @@ interface EndpointDoc {
   response: z.ZodType;
 }
 
-/** The public client API (spec doc 2 §7); the shapes are the contracts' own schemas. */
+/** The public client API; the shapes are the contracts' own schemas. */
 export const CLIENT_API_ENDPOINT_DOCS: readonly EndpointDoc[] = [
   {
     method: 'POST',
@@ -168,7 +168,7 @@ function Shapes({
   );
 }
 
-/** Spec doc 2 §2: the API endpoint docs, every field read from packages/contracts. */
+/** The API endpoint docs, every field read from packages/contracts. */
 export function EndpointReference() {
   return (
     <div className="grid gap-6">

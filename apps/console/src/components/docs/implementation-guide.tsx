@@ -8,7 +8,7 @@ const {
   maxSignatureAgeSeconds,
 } = clientSessionTiming;
 
-/** Spec doc 2 §4: the client flow every sample follows, with the constants of §9. */
+/** The client flow every sample follows, with its timing constants. */
 export function ImplementationGuide() {
   const refusals = Object.entries(clientRefusalTitles) as [
     ClientApiCode,

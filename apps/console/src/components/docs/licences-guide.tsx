@@ -25,7 +25,7 @@ POST /api/v1/verify
 → { "success": false, "code": "ENTITLEMENTS_MISSING", "missing_entitlements": ["TEAM"], … }`;
 
 /**
- * Issue 22: plans, keys and subscriptions, and the client calls that use them. The text is
+ * Plans, keys and subscriptions, and the client calls that use them. The text is
  * docs/client-api.md's own sections, so the page and the repository's reference cannot drift.
  */
 export function LicencesGuide() {

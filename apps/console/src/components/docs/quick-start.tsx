@@ -27,7 +27,7 @@ console.log(answer.success, answer.code, answer.message);`;
 
 const linkClass = 'font-medium text-primary underline-offset-4 hover:underline';
 
-/** Spec doc 2 §2: create an application, copy the API key, call the endpoints. */
+/** The quick start: create an application, copy the API key, call the endpoints. */
 export function QuickStart() {
   return (
     <ol className="grid list-decimal gap-4 pl-5 text-sm leading-relaxed">

@@ -3,7 +3,7 @@ import { markdownSection } from '@/lib/markdown-blocks.ts';
 import { MarkdownView } from './markdown-view.tsx';
 
 /**
- * Issue 25: remote variables, the application's and each end user's. The reference text is
+ * Remote variables, the application's and each end user's. The reference text is
  * docs/client-api.md's own section, so the page and the repository's reference cannot drift.
  */
 export function VariablesGuide() {

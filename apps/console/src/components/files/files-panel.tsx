@@ -21,7 +21,7 @@ import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { filesTable } from './files-table.tsx';
 import { UploadFileDialog } from './upload-file-dialog.tsx';
 
-/** Issue 25: the management page's Files tab: downloads for the programs, and the update. */
+/** The management page's Files tab: downloads for the programs, and the update. */
 export function FilesPanel({ application }: { application: Application }) {
   const applicationId = application.id;
   const filesQuery = useAppFiles(applicationId);

@@ -7,7 +7,7 @@ import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { formatFileSize, shortenSha256 } from './file-display.ts';
 
-/** Issue 25: an application's files, with set or clear as current release, and delete. */
+/** An application's files, with set or clear as current release, and delete. */
 export function filesTable({
   currentReleaseFileId,
   busyFileId,

@@ -16,7 +16,7 @@ import {
   type UploadFields,
 } from './file-display.ts';
 
-/** Issue 25: the Upload File dialog, opened from its own button. */
+/** The Upload File dialog, opened from its own button. */
 export function UploadFileDialog({
   applicationId,
   applicationName,

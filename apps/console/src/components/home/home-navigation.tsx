@@ -5,7 +5,7 @@ import { ThemeToggle } from '@/components/theme/theme-toggle.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 
-/** The home page's own top bar (spec doc 1 §2): Dashboard, theme toggle and Logout. */
+/** The home page's own top bar: Dashboard, theme toggle and Logout. */
 export function HomeNavigation() {
   const { signOut } = useAuth();
 

@@ -4,7 +4,7 @@ import { useDashboardStats } from '@/hooks/use-dashboard-stats.ts';
 import { formatStatCount } from '@/components/ui/stat-card.tsx';
 import { StatGrid } from '@/components/ui/stat-grid.tsx';
 
-/** Spec doc 1 §2/§9: the account type shows "Premium" unless the server says otherwise. */
+/** The account type shows "Premium" unless the server says otherwise. */
 export const DEFAULT_ACCOUNT_TYPE = 'Premium';
 
 export function HomeStats() {

@@ -12,7 +12,7 @@ import { ImportRunView } from './import-run-view.tsx';
 
 export const IMPORT_ACTION_LABEL = 'Import';
 
-/** Issue 27: the application page's Import dialog, bringing users or keys over from KeyAuth. */
+/** The application page's Import dialog, bringing users or keys over from KeyAuth. */
 export function ImportDialog({ application }: { application: Application }) {
   return (
     <FormDialog

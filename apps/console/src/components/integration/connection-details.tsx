@@ -8,8 +8,8 @@ import { Label } from '@/components/ui/label.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 
 /**
- * Spec doc 2 §2: after a selection the page shows the API key and the base URL, the two
- * values the samples embed (with the version).
+ * After a selection the page shows the API key and the base URL, the two values the samples
+ * embed (with the version).
  */
 export function ConnectionDetails({
   application,

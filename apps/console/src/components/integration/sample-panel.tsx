@@ -15,8 +15,8 @@ import { downloadTextFile } from '@/lib/download-text-file.ts';
 export const SAMPLE_FETCH_ERROR = 'Failed to load the sample';
 
 /**
- * One language's tab of /integration (spec doc 2 §2): the read-only highlighted code, Copy Code,
- * Download and badges; for those allowed, Edit Code with Save and Cancel, and Reset to default.
+ * One language's tab of /integration: the read-only highlighted code, Copy Code, Download and
+ * badges; for those allowed, Edit Code with Save and Cancel, and Reset to default.
  */
 export function SamplePanel({
   applicationId,

@@ -19,7 +19,7 @@ interface FeatureGroup {
   items: readonly string[];
 }
 
-/** Spec doc 1 §1 "Listed features", grouped into eight cards. */
+/** The product's listed features, grouped into eight cards. */
 const FEATURE_GROUPS: readonly FeatureGroup[] = [
   {
     icon: KeyRound,

@@ -4,7 +4,7 @@ import { usePrefersReducedMotion } from '@/hooks/use-prefers-reduced-motion.ts';
 import type { Theme } from '@/lib/theme.ts';
 import { cn } from '@/lib/utils.ts';
 
-/** Spec doc 1 §9. */
+/** 60 particles at up to 60 fps, linked within 80 px, fleeing the pointer within 100 px. */
 export const PARTICLE_COUNT = 60;
 export const PARTICLE_FRAME_INTERVAL_MS = 1000 / 60;
 export const PARTICLE_LINK_DISTANCE_PX = 80;

@@ -4,7 +4,7 @@ import { BRAND_NAME } from '@/components/layout/brand-logo.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
 import { cn } from '@/lib/utils.ts';
 
-/** Spec doc 1 §4/§9: 100 ticks of 28 ms, then a 300 ms pause and a 300 ms fade. */
+/** The splash: 100 ticks of 28 ms, then a 300 ms pause and a 300 ms fade. */
 export const SPLASH_TICK_MS = 28;
 export const SPLASH_TICK_COUNT = 100;
 export const SPLASH_PAUSE_MS = 300;

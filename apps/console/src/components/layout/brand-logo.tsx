@@ -5,8 +5,8 @@ import { cn } from '@/lib/utils.ts';
 export const BRAND_NAME = 'Latchkey';
 
 /**
- * Spec doc 1 §1: the header brand differs between signed-out and signed-in, and the
- * documentation page has a third one. The product name stays; the suffix says where one is.
+ * The header brand differs between signed-out and signed-in, and the documentation page has a
+ * third one. The product name stays; the suffix says where one is.
  */
 export const BRAND_SUFFIXES = {
   'signed-out': null,

@@ -34,7 +34,7 @@ interface NavigationLink {
   href: string;
   label: string;
   icon: LucideIcon;
-  /** Shown only to owners and to users granted one of these permissions (spec doc 1 §2, §6). */
+  /** Shown only to owners and to users granted one of these permissions. */
   permissions?: readonly Permission[];
 }
 
@@ -47,14 +47,14 @@ export const SIGNED_IN_NAVIGATION: readonly NavigationLink[] = [
   { href: '/integration', label: 'Code', icon: CodeXml },
   { href: '/docs', label: 'Docs', icon: BookOpen },
   { href: '/code-editor', label: 'Code Editor', icon: SquareTerminal, permissions: ['edit_code'] },
-  // manage_users as spec doc 1 §2 says, and the holders of the page's other sections (issue 14).
+  // manage_users, and the holders of the page's other sections (overview, audit trail).
   {
     href: '/user-management',
     label: 'User Management',
     icon: UserCog,
     permissions: USER_MANAGEMENT_PERMISSIONS,
   },
-  // Issue 27: the management API's tokens, after the spec's links.
+  // Last: the management API's tokens.
   { href: '/api-tokens', label: 'API Tokens', icon: KeyRound, permissions: ['manage_api_tokens'] },
 ];
 

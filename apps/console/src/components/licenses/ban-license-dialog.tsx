@@ -5,8 +5,8 @@ import { TextareaField } from '@/components/ui/form-field.tsx';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 
 /**
- * Issue 22: banning a key asks why. A used key's grant is taken back from the subscription
- * it extended, so the dialog says so before anything happens.
+ * Banning a key asks why. A used key's grant is taken back from the subscription it extended,
+ * so the dialog says so before anything happens.
  */
 export function BanLicenseDialog({
   license,

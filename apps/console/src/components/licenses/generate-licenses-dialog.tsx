@@ -31,7 +31,7 @@ import {
   validateGenerateLicenses,
 } from './license-display.ts';
 
-/** Issue 22: the Generate Keys dialog; the new keys go to `onGenerated`, shown once in full. */
+/** The Generate Keys dialog; the new keys go to `onGenerated`, shown once in full. */
 export function GenerateLicensesDialog({
   applicationId,
   plans,

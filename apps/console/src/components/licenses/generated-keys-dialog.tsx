@@ -32,8 +32,8 @@ function toFileStem(plan: Plan): string {
 }
 
 /**
- * Issue 22: the keys just generated, in full, with Copy all and two downloads made in the
- * browser from the answer (no second request). The list can still reveal or export them later.
+ * The keys just generated, in full, with Copy all and two downloads made in the browser from
+ * the answer (no second request). The list can still reveal or export them later.
  */
 export function GeneratedKeysDialog({
   batch,

@@ -67,7 +67,7 @@ const ALL = 'all';
 
 const countFormat = new Intl.NumberFormat('en-US');
 
-/** Issue 22: the management page's Licences tab, the keys the application sells. */
+/** The management page's Licences tab, the keys the application sells. */
 export function LicensesPanel({ application }: { application: Application }) {
   const applicationId = application.id;
   const id = useId();

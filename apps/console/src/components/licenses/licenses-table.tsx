@@ -11,7 +11,7 @@ function Muted({ children }: { children: string }) {
   return <span className="text-sm text-muted-foreground italic">{children}</span>;
 }
 
-/** Issue 22: an application's licence keys, with reveal, copy, ban or unban, and delete per row. */
+/** An application's licence keys, with reveal, copy, ban or unban, and delete per row. */
 export function licensesTable({
   plans,
   revealedKeys,

@@ -6,7 +6,7 @@ import {
 } from '@latchkey/contracts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
 
-/** Spec for the Plans tab (issue 22): "Lifetime", or how many days a key of the plan lasts. */
+/** The Plans tab's duration: "Lifetime", or how many days a key of the plan lasts. */
 export function formatPlanDuration(durationDays: number | null): string {
   if (durationDays === null) return 'Lifetime';
   return durationDays === 1 ? '1 day' : `${durationDays} days`;
@@ -20,7 +20,7 @@ export interface PlanFields {
   /** Codes separated by commas, spaces or new lines. */
   entitlements: string;
   description: string;
-  /** Devices a holder may bind (issue 24); empty keeps the application's limit. */
+  /** Devices a holder may bind; empty keeps the application's limit. */
   maxDevices: string;
 }
 

@@ -18,7 +18,7 @@ import {
   type PlanFields,
 } from './plan-display.ts';
 
-/** Issue 22: the Create Plan dialog, opened from its own button. */
+/** The Create Plan dialog, opened from its own button. */
 export function CreatePlanDialog({
   applicationId,
   applicationName,
@@ -56,7 +56,7 @@ export function CreatePlanDialog({
   );
 }
 
-/** Issue 22: the Edit Plan dialog, for the plan a row asked for. */
+/** The Edit Plan dialog, for the plan a row asked for. */
 export function EditPlanDialog({
   applicationId,
   plan,

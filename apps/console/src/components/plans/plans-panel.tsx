@@ -21,7 +21,7 @@ import {
 import { CreatePlanDialog, EditPlanDialog } from './plan-form-dialog.tsx';
 import { plansTable } from './plans-table.tsx';
 
-/** Issue 22: the management page's Plans tab, what the application sells. */
+/** The management page's Plans tab, what the application sells. */
 export function PlansPanel({ application }: { application: Application }) {
   const applicationId = application.id;
   const plansQuery = usePlans(applicationId);

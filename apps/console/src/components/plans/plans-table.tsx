@@ -7,7 +7,7 @@ import { IconButton } from '@/components/ui/icon-button.tsx';
 import { cn } from '@/lib/utils.ts';
 import { formatPlanDeviceLimit, formatPlanDuration } from './plan-display.ts';
 
-/** Issue 22: an application's plans, with edit, archive or unarchive, and delete per row. */
+/** An application's plans, with edit, archive or unarchive, and delete per row. */
 export function plansTable({
   busyPlanId,
   onEdit,

@@ -4,7 +4,7 @@ import { X } from 'lucide-react';
 import type { ComponentProps, ReactElement } from 'react';
 import { cn } from '@/lib/utils.ts';
 
-/** Spec doc 1 §9: toasts last 5 s and are swiped away to the right past 50 px. */
+/** Toasts last 5 s and are swiped away to the right past 50 px. */
 export const TOAST_DURATION_MS = 5000;
 export const TOAST_SWIPE_THRESHOLD_PX = 50;
 

@@ -4,7 +4,7 @@ import { cn } from '@/lib/utils.ts';
 
 const HasTooltipProviderContext = createContext(false);
 
-/** Spec doc 1 §9: tooltips open after 700 ms; moving between triggers within 300 ms skips it. */
+/** Tooltips open after 700 ms; moving between triggers within 300 ms skips it. */
 export function TooltipProvider(props: ComponentProps<typeof TooltipPrimitive.Provider>) {
   return (
     <HasTooltipProviderContext value={true}>

@@ -77,11 +77,10 @@ const auditTrailTable: DataTableDefinition<AuditEntry> = {
 };
 
 /**
- * The audit trail (issue 14): who did what to whom, before and after, when; newest first.
- * Besides the administration of accounts, every owner's changes in their own environment
- * (applications, end users, keys, plans, webhooks, blacklist), each with what it touched and
- * what it changed, secrets redacted, and the token and address when it came through the
- * management API.
+ * The audit trail: who did what to whom, before and after, when; newest first. Besides the
+ * administration of accounts, every owner's changes in their own environment (applications,
+ * end users, keys, plans, webhooks, blacklist), each with what it touched and what it changed,
+ * secrets redacted, and the token and address when it came through the management API.
  */
 export function AuditTrailPanel() {
   const { page, setPage, search, setSearch, settledSearch } = usePagedSearch();

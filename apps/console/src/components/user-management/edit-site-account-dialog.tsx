@@ -30,7 +30,7 @@ import {
   withRoleDefaults,
 } from '@/lib/site-admin-access.ts';
 
-/** Spec doc 2 §2, §4: role, active flag and permissions of one account, saved as one update. */
+/** Role, active flag and permissions of one account, saved as one update. */
 export function EditSiteAccountDialog({
   account,
   open,

@@ -8,7 +8,7 @@ import {
   roleLabels,
 } from '@/lib/site-admin-access.ts';
 
-/** Spec doc 2 §2: one account of the site, with Edit and (where allowed) Delete. */
+/** One account of the site, with Edit and (where allowed) Delete. */
 export function SiteAccountCard({
   account,
   isCurrentUser,

@@ -29,7 +29,7 @@ import {
 import { EditSiteAccountDialog } from './edit-site-account-dialog.tsx';
 import { SiteAccountCard } from './site-account-card.tsx';
 
-/** Spec doc 2 §2 /user-management: search, the account cards, Edit and Delete. */
+/** /user-management's accounts: search, the account cards, Edit and Delete. */
 export function SiteAccountsPanel() {
   const { user } = useAuth();
   const { page, setPage, search, setSearch, settledSearch } = usePagedSearch();

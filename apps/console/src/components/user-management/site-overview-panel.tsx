@@ -68,8 +68,8 @@ const siteOverviewTable: DataTableDefinition<SiteOverviewRow> = {
 };
 
 /**
- * The read-only site overview (issue 14, view_all_data): counts per account, never another
- * environment's end users, keys or logs.
+ * The read-only site overview (view_all_data): counts per account, never another environment's
+ * end users, keys or logs.
  */
 export function SiteOverviewPanel() {
   const { page, setPage, search, setSearch, settledSearch } = usePagedSearch();

@@ -6,7 +6,7 @@ import {
   type CreateApplicationVariableRequest,
 } from '@latchkey/contracts';
 
-/** The variable form as typed (issue 25). */
+/** The variable form as typed. */
 export interface VariableFields {
   name: string;
   value: string;

@@ -21,7 +21,7 @@ import {
   type VariableFields,
 } from './variable-display.ts';
 
-/** Issue 25: the Create Variable dialog, opened from its own button. */
+/** The Create Variable dialog, opened from its own button. */
 export function CreateVariableDialog({
   applicationId,
   applicationName,
@@ -61,7 +61,7 @@ export function CreateVariableDialog({
   );
 }
 
-/** Issue 25: the Edit Variable dialog, for the variable a row asked for. */
+/** The Edit Variable dialog, for the variable a row asked for. */
 export function EditVariableDialog({
   applicationId,
   variable,

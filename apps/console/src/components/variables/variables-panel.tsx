@@ -22,7 +22,7 @@ import {
 import { CreateVariableDialog, EditVariableDialog } from './variable-form-dialog.tsx';
 import { variablesTable } from './variables-table.tsx';
 
-/** Issue 25: the management page's Variables tab, values programs read at run time. */
+/** The management page's Variables tab, values programs read at run time. */
 export function VariablesPanel({ application }: { application: Application }) {
   const applicationId = application.id;
   const [search, setSearch] = useState('');

@@ -6,7 +6,7 @@ import { IconButton } from '@/components/ui/icon-button.tsx';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { previewValue } from './variable-display.ts';
 
-/** Issue 25: an application's variables, with edit and delete per row. */
+/** An application's variables, with edit and delete per row. */
 export function variablesTable({
   busyVariableId,
   onEdit,

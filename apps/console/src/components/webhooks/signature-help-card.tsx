@@ -29,7 +29,7 @@ app.post('/latchkey-webhook', express.raw({ type: 'application/json' }), (req, r
 app.listen(3000);
 `;
 
-/** Beyond the spec (issue 12): how a vendor's own server checks a JSON delivery's signature. */
+/** How a vendor's own server checks a JSON delivery's signature. */
 export function SignatureHelpCard() {
   return (
     <Card className="py-0">

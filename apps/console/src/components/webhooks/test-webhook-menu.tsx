@@ -13,8 +13,8 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { useTestWebhook } from '@/hooks/use-webhooks.ts';
 
 /**
- * Spec doc 2 §2, §7: the Test Webhook menu, one entry per event. The server sends a sample
- * of that event to the webhooks subscribed to it (or to all, when none is).
+ * The Test Webhook menu, one entry per event. The server sends a sample of that event to the
+ * webhooks subscribed to it (or to all, when none is).
  */
 export function TestWebhookMenu() {
   const testWebhook = useTestWebhook();

@@ -28,7 +28,7 @@ import { webhookDeliveryStatusLabels } from './webhook-display.ts';
 
 export const DELIVERIES_FETCH_ERROR = 'Failed to fetch deliveries';
 
-/** Beyond the spec (issue 12): what the engine did with each event sent to one webhook. */
+/** What the delivery engine did with each event sent to one webhook. */
 export function WebhookDeliveriesDialog({
   webhook,
   open,

@@ -38,7 +38,7 @@ export function getWebhookScopeLabel(webhook: Pick<Webhook, 'applicationId' | 'a
   return webhook.application?.name || `App ${webhook.applicationId}`;
 }
 
-/** Spec doc 2 §2/§9: at most 3 event badges, then '+N more' for the rest. */
+/** At most 3 event badges, then '+N more' for the rest. */
 export function splitEventBadges(events: readonly WebhookEvent[]): {
   shown: WebhookEvent[];
   moreCount: number;
@@ -81,9 +81,8 @@ export function toWebhookFields(webhook: Webhook): WebhookFields {
 }
 
 /**
- * The body of POST and PUT (spec doc 2 §7: url, secret, events, isActive, plus scope and
- * format). A blank secret is left out: on create the server generates one, on edit it keeps
- * the current one.
+ * The body of POST and PUT (url, secret, events, isActive, plus scope and format). A blank
+ * secret is left out: on create the server generates one, on edit it keeps the current one.
  */
 export function toWebhookRequest(fields: WebhookFields): CreateWebhookRequest {
   const secret = fields.secret.trim();
@@ -98,9 +97,9 @@ export function toWebhookRequest(fields: WebhookFields): CreateWebhookRequest {
 }
 
 /**
- * The message to show in the dialog, or null when the webhook may be sent. The contract's
- * own schema decides, so a blank URL gives 'Please provide a webhook URL' (spec doc 2 §5) as
- * the server would; whether the host is allowed is the server's call (it knows its mode).
+ * The message to show in the dialog, or null when the webhook may be sent. The contract's own
+ * schema decides, so a blank URL gives 'Please provide a webhook URL' as the server would;
+ * whether the host is allowed is the server's call (it knows its mode).
  */
 export function validateWebhook(fields: WebhookFields): string | null {
   const result = createWebhookRequestSchema.safeParse(toWebhookRequest(fields));

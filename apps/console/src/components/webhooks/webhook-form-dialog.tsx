@@ -41,7 +41,7 @@ import {
   type WebhookFields,
 } from './webhook-display.ts';
 
-/** Spec doc 2 §2: the Create Webhook dialog, opened from its own button. */
+/** The Create Webhook dialog, opened from its own button. */
 export function CreateWebhookDialog({ trigger }: { trigger?: ReactNode }) {
   const createWebhook = useCreateWebhook();
 
@@ -75,7 +75,7 @@ export function CreateWebhookDialog({ trigger }: { trigger?: ReactNode }) {
   );
 }
 
-/** Spec doc 2 §2: the Edit dialog, for the webhook a row asked for. */
+/** The Edit dialog, for the webhook a row asked for. */
 export function EditWebhookDialog({
   webhook,
   open,

@@ -9,7 +9,7 @@ import { IconButton } from '@/components/ui/icon-button.tsx';
 import { cn } from '@/lib/utils.ts';
 import { getWebhookScopeLabel, splitEventBadges, webhookFormatLabels } from './webhook-display.ts';
 
-/** Spec doc 2 §2: the webhooks table, with the delivery log and secret beside edit and delete. */
+/** The webhooks table, with the delivery log and secret beside edit and delete. */
 export function webhooksTable({
   busyWebhookId,
   onShowDeliveries,
