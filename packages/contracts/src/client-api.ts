@@ -126,8 +126,6 @@ export const clientApiLimits = {
 
 /** A session start lasts this long after the user's last successful login. */
 export const SESSION_START_WINDOW_SECONDS = 600;
-/** A session with no heartbeat for this long is no longer active (spec: heartbeat every 30 s). */
-export const SESSION_LIVENESS_SECONDS = 90;
 
 /**
  * `sess_<random id without dashes>_<unix seconds>`: the client samples' format, also the

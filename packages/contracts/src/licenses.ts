@@ -157,9 +157,3 @@ export const deletedUnusedLicensesSchema = z
   .object({ success: z.literal(true), message: z.string(), deletedCount: z.number().int() })
   .meta({ id: 'DeletedUnusedLicenses' });
 export type DeletedUnusedLicenses = z.infer<typeof deletedUnusedLicensesSchema>;
-
-/** Unused and used keys of an application, from running totals (stats and dashboard). */
-export const licenseCountsSchema = z.object({
-  unusedLicenses: z.number().int(),
-  usedLicenses: z.number().int(),
-});

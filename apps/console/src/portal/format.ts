@@ -17,13 +17,6 @@ export function formatDateTime(iso: string, options: DateOptions = {}): string {
   }).format(new Date(iso));
 }
 
-export function formatDate(iso: string, options: DateOptions = {}): string {
-  return new Intl.DateTimeFormat(options.locale, {
-    dateStyle: 'medium',
-    timeZone: options.timeZone,
-  }).format(new Date(iso));
-}
-
 /** The account's own expiry: null is none. */
 export function accountExpiryText(expiresAt: string | null, options: DateOptions = {}): string {
   return expiresAt === null ? 'Never' : formatDateTime(expiresAt, options);

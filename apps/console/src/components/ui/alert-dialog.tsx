@@ -18,7 +18,6 @@ export function AlertDialog({
   const [isOpen, setOpen] = useDialogOpenState({ open, defaultOpen, onOpenChange });
   return <AlertDialogPrimitive.Root open={isOpen} onOpenChange={setOpen} {...props} />;
 }
-export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 
 /** On close focus returns to whatever opened the confirmation (see lib/dialog-opener.ts). */
 export function AlertDialogContent({

@@ -17,7 +17,6 @@ export function Dialog({
 }
 
 export const DialogTrigger = DialogPrimitive.Trigger;
-export const DialogClose = DialogPrimitive.Close;
 
 export function DialogOverlay({
   className,
