@@ -43,7 +43,7 @@ const expectedVerdicts: Record<string, 'accepted' | 'refused'> = {
  * docs/client-api.md: accepted as documented, and each refusal the program tells apart. The
  * refusal texts are the ones the four samples share; the time is shown in Asia/Kolkata.
  */
-const expectedLicenceVerdicts: Record<string, string> = {
+const expectedLicenseVerdicts: Record<string, string> = {
   'licence: the documented licence': 'accepted',
   'licence: its username': 'alice',
   'licence: its entitlements': 'EXPORT_PDF, PRO',
@@ -111,7 +111,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample response verifier', () => {
 
   it('reports a verdict for exactly the expected cases', () => {
     expect([...verdicts.keys()].sort()).toEqual(
-      [...Object.keys(expectedVerdicts), ...Object.keys(expectedLicenceVerdicts)].sort(),
+      [...Object.keys(expectedVerdicts), ...Object.keys(expectedLicenseVerdicts)].sort(),
     );
   });
 
@@ -119,7 +119,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample response verifier', () => {
     expect(verdicts.get(name)).toBe(verdict);
   });
 
-  it.each(Object.entries(expectedLicenceVerdicts))('%s: %s', (name, verdict) => {
+  it.each(Object.entries(expectedLicenseVerdicts))('%s: %s', (name, verdict) => {
     expect(verdicts.get(name)).toBe(verdict);
   });
 });

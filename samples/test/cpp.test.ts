@@ -50,7 +50,7 @@ const offlineStateSchema = z.object({
 type OfflineState = z.infer<typeof offlineStateSchema>;
 
 /** The content of an LK1 licence (read only; the sample is what checks its signature). */
-const licenceContent = (license: string) =>
+const licenseContent = (license: string) =>
   offlineLicenseContentSchema.parse(
     JSON.parse(Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8')),
   );
@@ -477,7 +477,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
       expect(state.application_id).toBe(live.application.id);
       expect(state.license).toMatch(/^LK1\.[\w-]+\.[\w-]+$/);
       expect(Math.abs(state.last_seen - Date.now() / 1000)).toBeLessThan(30);
-      const content = licenceContent(state.license);
+      const content = licenseContent(state.license);
       const [session] = await sessionsOf(onlineUser.id);
       expect(content).toMatchObject({
         application_id: live.application.id,
@@ -570,7 +570,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
       const expiresAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 6_000);
       await live.updateEndUser(user.id, { expiresAt: expiresAt.toISOString() });
       const { home } = await logInOnlineAndQuit(user);
-      const content = licenceContent((await readOfflineState(home)).license);
+      const content = licenseContent((await readOfflineState(home)).license);
       expect(Date.parse(content.valid_until)).toBe(expiresAt.getTime());
 
       // A real expiry: wait until the licence's valid_until has passed.

@@ -501,7 +501,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       expect(state.application_id).toBe(live.application.id);
       expect(state.license).toMatch(/^LK1\.[\w-]+\.[\w-]+$/);
       expect(Math.abs(state.last_seen - Date.now() / 1000)).toBeLessThan(60);
-      const content = licenceContent(state.license);
+      const content = licenseContent(state.license);
       const [session] = await sessionRows(onlineUser.id);
       expect(content).toMatchObject({
         application_id: live.application.id,
@@ -603,7 +603,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
         expiresAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 12_000);
         return live.updateEndUser(user.id, { expiresAt: expiresAt.toISOString() });
       });
-      const content = licenceContent(readOfflineState(online.home).license);
+      const content = licenseContent(readOfflineState(online.home).license);
       expect(Date.parse(content.valid_until)).toBe(expiresAt.getTime());
 
       // A real expiry: wait until the licence's valid_until has passed.
@@ -1161,7 +1161,7 @@ const offlineStateSchema = z.object({
 type OfflineState = z.infer<typeof offlineStateSchema>;
 
 /** The content of an LK1 licence (read only; the sample is what checks its signature). */
-function licenceContent(license: string) {
+function licenseContent(license: string) {
   return offlineLicenseContentSchema.parse(
     JSON.parse(Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8')),
   );

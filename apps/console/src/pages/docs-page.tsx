@@ -7,7 +7,7 @@ import { EndpointReference } from '@/components/docs/endpoint-reference.tsx';
 import { ImplementationGuide } from '@/components/docs/implementation-guide.tsx';
 import { DevicesGuide } from '@/components/docs/devices-guide.tsx';
 import { DownloadsGuide } from '@/components/docs/downloads-guide.tsx';
-import { LicencesGuide } from '@/components/docs/licences-guide.tsx';
+import { LicensesGuide } from '@/components/docs/licenses-guide.tsx';
 import { MarkdownView } from '@/components/docs/markdown-view.tsx';
 import { QuickStart } from '@/components/docs/quick-start.tsx';
 import { VariablesGuide } from '@/components/docs/variables-guide.tsx';
@@ -112,7 +112,7 @@ export function DocsPage() {
             <ClientApiCodesTable />
           </DocsSection>
           <DocsSection id="licences">
-            <LicencesGuide />
+            <LicensesGuide />
           </DocsSection>
           <DocsSection id="devices">
             <DevicesGuide />

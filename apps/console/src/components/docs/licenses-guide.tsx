@@ -28,7 +28,7 @@ POST /api/v1/verify
  * Plans, keys and subscriptions, and the client calls that use them. The text is
  * docs/client-api.md's own sections, so the page and the repository's reference cannot drift.
  */
-export function LicencesGuide() {
+export function LicensesGuide() {
   return (
     <div className="grid gap-6">
       <p className="text-sm text-muted-foreground">
