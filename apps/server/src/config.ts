@@ -174,7 +174,10 @@ export const environmentSchema = z.object({
       )
       .optional(),
   ),
-  /** Directory of the built console; empty disables serving it (API-only deployments). */
+  /**
+   * Directory of the built console, when it is not beside the server's own build. Serving it
+   * at all is SERVE_CONSOLE's choice (false for API-only deployments).
+   */
   CONSOLE_DIST_DIR: z.string().optional(),
   SERVE_CONSOLE: booleanFlag.default(true),
 });

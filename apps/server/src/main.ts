@@ -88,7 +88,7 @@ function databaseSettingsOfSide(config: Config, side: ServedSide) {
       cpus,
       onRefused: (error: Error) =>
         console.warn(
-          `The ${side} side's database connections keep their CPU priority and CPUs (${error.message}): only its worker processes are set. See README, "The client API on a port of its own".`,
+          `The ${side} side's database connections keep their CPU priority and CPUs (${error.message}): only its worker processes are set. See docs/operations.md, "The client API on a port of its own".`,
         ),
     },
   };
