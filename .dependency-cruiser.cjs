@@ -4,7 +4,7 @@
  *   app.ts, main.ts, cluster-primary.ts   the composition root: builds everything
  *   modules/<domain>/                     one domain each; never into the root, no cycles
  *   http/, metrics/, identity/            request plumbing shared by the modules
- *   db/, lib/, config.ts                  storage and pure helpers
+ *   db/, lib/, events/, config.ts         storage, pure helpers, in-process event hubs
  *   @latchkey/contracts                   schemas shared with the console (below all)
  *
  * `.dependency-cruiser-known-violations.json` lists the arrows that still run back up; each
@@ -13,7 +13,7 @@
  */
 const root = '^apps/server/src/';
 const compositionRoot = `${root}(app|main|cluster-primary)\\.ts$`;
-const lowerLayers = `${root}(lib|db|http|metrics|identity)/|${root}config\\.ts$`;
+const lowerLayers = `${root}(lib|db|events|http|metrics|identity)/|${root}config\\.ts$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -21,7 +21,7 @@ module.exports = {
     {
       name: 'lower-layers-stay-below',
       comment:
-        'lib, db, http, metrics, identity and config serve the modules: they import no module and not the composition root (move the shared piece down instead).',
+        'lib, db, events, http, metrics, identity and config serve the modules: they import no module and not the composition root (move the shared piece down instead).',
       severity: 'error',
       from: { path: lowerLayers },
       to: { path: [`${root}modules/`, compositionRoot] },

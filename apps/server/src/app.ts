@@ -6,8 +6,7 @@ import Fastify, {
   type FastifyServerOptions,
   type RouteOptions,
 } from 'fastify';
-import type { Config } from './config.ts';
-import type { DatabaseConnection } from './db/client.ts';
+import type { AppDependencies } from './http/app-dependencies.ts';
 import { registerApiReference } from './http/api-reference.ts';
 import { registerConsoleAssets } from './http/console-assets.ts';
 import { acceptEmptyJsonBodies } from './http/accept-empty-json-bodies.ts';
@@ -22,7 +21,6 @@ import {
 import { serializeRequestForLog } from './http/request-log-serializer.ts';
 import { requestIdFrom } from './http/request-id.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
-import type { IdentityVerifier } from './identity/identity-verifier.ts';
 import { createAppMetrics, type AppMetrics } from './metrics/app-metrics.ts';
 import { startMetricsListener, type MetricsListener } from './metrics/metrics-listener.ts';
 import { observeHttpRequests } from './metrics/observe-http-requests.ts';
@@ -30,7 +28,7 @@ import { registerMetricsRoute } from './metrics/register-metrics-route.ts';
 import { trustNearestProxies } from './lib/client-ip.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { assertServerSecretMatchesDatabase } from './lib/server-secret-check.ts';
-import { createActivityEvents, type ActivityEvents } from './modules/activity/activity-events.ts';
+import { createActivityEvents, type ActivityEvents } from './events/activity-events.ts';
 import {
   createActivityRecorder,
   type ActivityRecorder,
@@ -39,10 +37,7 @@ import { registerActivityRoutes } from './modules/activity/routes.ts';
 import { registerAdminRoutes } from './modules/admin/routes.ts';
 import { registerApiTokenRoutes } from './modules/api-tokens/routes.ts';
 import { registerManagementApi } from './modules/management-api/register-management-api.ts';
-import {
-  createApplicationEvents,
-  type ApplicationEvents,
-} from './modules/applications/application-events.ts';
+import { createApplicationEvents, type ApplicationEvents } from './events/application-events.ts';
 import { registerApplicationRoutes } from './modules/applications/routes.ts';
 import { shareApplicationChanges } from './modules/applications/share-application-changes.ts';
 import { registerAppUserRoutes } from './modules/app-users/routes.ts';
@@ -73,7 +68,7 @@ import { createDatabaseFileStorage } from './modules/files/database-file-storage
 import { registerDownloadRoutes } from './modules/files/download-routes.ts';
 import { registerFileRoutes } from './modules/files/routes.ts';
 import { createRunningImports, registerImportRoutes } from './modules/imports/routes.ts';
-import { createOwnerEventHub, type OwnerEventHub } from './modules/owner-events/owner-event-hub.ts';
+import { createOwnerEventHub, type OwnerEventHub } from './events/owner-event-hub.ts';
 import { startOwnerEventFeed } from './modules/owner-events/owner-event-feed.ts';
 import { publishConsoleChanges } from './modules/owner-events/publish-console-changes.ts';
 import {
@@ -89,19 +84,6 @@ import {
   createWebhookDispatcher,
   type WebhookDispatcher,
 } from './modules/webhooks/webhook-dispatcher.ts';
-
-export interface AppDependencies {
-  config: Config;
-  database: DatabaseConnection;
-  identity: IdentityVerifier;
-  clock: Clock;
-  /** Fired after an application is updated or deleted, so caches of it can drop it. */
-  applicationEvents: ApplicationEvents;
-  /** Fired for every client-API event recorded in the activity log (webhooks subscribe). */
-  activityEvents: ActivityEvents;
-  /** Events for the owners' open consoles (their live stream). */
-  ownerEvents: OwnerEventHub;
-}
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -16,7 +16,7 @@ import {
   type GoogleTestAccount,
 } from './emulator-accounts.ts';
 import { createTestDatabase } from './test-database.ts';
-import type { OwnerEventHub } from '../src/modules/owner-events/owner-event-hub.ts';
+import type { OwnerEventHub } from '../src/events/owner-event-hub.ts';
 
 export interface TestApp {
   app: FastifyInstance;

@@ -20,7 +20,7 @@ import {
 } from '../../../test/factories.ts';
 import { createTestApp, signInOwner } from '../../../test/test-app.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
-import { createActivityEvents, type ActivityRecord } from './activity-events.ts';
+import { createActivityEvents, type ActivityRecord } from '../../events/activity-events.ts';
 import { createActivityRecorder } from './activity-recorder.ts';
 
 const silentLog = pino({ level: 'silent' });

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import { insertActivityWithDeliveries } from '../webhooks/webhook-outbox.ts';
-import type { ActivityEvents, ActivityRecord } from './activity-events.ts';
+import type { ActivityEvents, ActivityRecord } from '../../events/activity-events.ts';
 
 /**
  * The client API's side effects: activity log rows (with their webhook deliveries, the

@@ -3,7 +3,7 @@ import { adminMessages } from '@latchkey/contracts';
 import { applications, ownerAccounts } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { forbidden } from '../../lib/errors.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import { loadActorAndTarget } from './load-actor-and-target.ts';
 import { lockOwnerRoles } from './lock-owner-roles.ts';
 import { recordAuditEntry } from './record-audit-entry.ts';

@@ -10,7 +10,7 @@ import {
   type DeletedResponse,
   type SiteOverviewRow,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { deleteSiteAccount } from './delete-site-account.ts';

@@ -5,7 +5,7 @@ import {
   type ApiToken,
   type DeletedResponse,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { createApiToken } from './create-api-token.ts';
 import { listApiTokens } from './list-api-tokens.ts';

@@ -6,7 +6,7 @@ import type { OwnerContext } from '../../http/request-context.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../admin/record-owner-write.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { isInGoodStanding } from '../client-api/client-outcomes.ts';
 import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';

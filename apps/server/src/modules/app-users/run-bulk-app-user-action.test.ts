@@ -18,7 +18,7 @@ import {
   auditEntries,
 } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
-import { createOwnerEventHub } from '../owner-events/owner-event-hub.ts';
+import { createOwnerEventHub } from '../../events/owner-event-hub.ts';
 import {
   createApplicationViaApi,
   insertAppUser,

@@ -9,13 +9,13 @@ import {
   type BulkSkipReason,
 } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/activity-recorder.ts';
 import { recordBulkActionAuditEntry } from '../admin/record-audit-entry.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
 import { releaseDevices } from '../devices/release-devices.ts';
-import type { OwnerEventHub } from '../owner-events/owner-event-hub.ts';
+import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
 import { appUserSearchWhere } from './list-app-users.ts';
 import {
   announceEndUsersChange,

@@ -4,7 +4,10 @@ import type { DatabaseConnection } from '../../db/client.ts';
 import { insertAppUser, insertApplication } from '../../../test/factories.ts';
 import { createTestApp, signInOwner } from '../../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
-import { createApplicationEvents, type ApplicationChange } from './application-events.ts';
+import {
+  createApplicationEvents,
+  type ApplicationChange,
+} from '../../events/application-events.ts';
 import {
   APPLICATION_CHANGES_CHANNEL,
   shareApplicationChanges,

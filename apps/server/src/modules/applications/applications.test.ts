@@ -36,7 +36,10 @@ import {
   type SignedInOwner,
   type TestApp,
 } from '../../../test/test-app.ts';
-import { createApplicationEvents, type ApplicationChange } from './application-events.ts';
+import {
+  createApplicationEvents,
+  type ApplicationChange,
+} from '../../events/application-events.ts';
 import { deleteApplication } from './delete-application.ts';
 import { updateApplication } from './update-application.ts';
 

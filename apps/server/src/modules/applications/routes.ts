@@ -7,7 +7,7 @@ import {
   type ApplicationStats,
   type DeletedResponse,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { createApplication } from './create-application.ts';
 import { deleteApplication } from './delete-application.ts';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { LISTENER_NAME, type DatabaseConnection } from '../../db/client.ts';
-import type { ApplicationEvents } from './application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 
 /** The NOTIFY channel instances on one database use to tell each other of changes. */
 export const APPLICATION_CHANGES_CHANNEL = 'latchkey_application_changes';

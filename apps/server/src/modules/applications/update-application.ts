@@ -5,7 +5,7 @@ import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../admin/record-owner-write.ts';
 import { endSessions } from '../client-api/end-sessions.ts';
-import type { ApplicationEvents } from './application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import {
   APPLICATION_NOT_FOUND,
   loadOwnedApplication,

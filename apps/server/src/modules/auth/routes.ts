@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { firebaseLoginRequestSchema, type FirebaseLoginResponse } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { assertSameOrigin } from '../../http/assert-same-origin.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { endOwnerSession } from './end-owner-session.ts';

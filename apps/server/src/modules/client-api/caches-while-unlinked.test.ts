@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applications, appUsers, ownerAccounts } from '../../db/schema/index.ts';
 import { systemClock } from '../../lib/clock.ts';
 import { generateSigningKeyPair } from '../../lib/signing-keys.ts';
-import { createApplicationEvents } from '../applications/application-events.ts';
+import { createApplicationEvents } from '../../events/application-events.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
 import { insertAppUser, insertAppUserSession, insertApplication } from '../../../test/factories.ts';
 import { createClientAppCache } from './client-app-cache.ts';

@@ -1,6 +1,6 @@
 import type { ActivityEvent, ClientApiCode, ClientAuthResponse } from '@latchkey/contracts';
 import { hashToken } from '../../lib/tokens.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import { bindDevice } from '../devices/bind-device.ts';
 import { deviceLimitOf } from '../devices/device-limit.ts';
 import type { SessionLookup } from './session-lookup.ts';

@@ -1,4 +1,4 @@
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import type { ClientContext } from './client-context.ts';
 import type { LicenseThrottles } from './license-throttles.ts';
 

@@ -1,4 +1,4 @@
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import type { LicenseRefusalCode } from '../licenses/redeem-license-key.ts';
 import { clientMessages, refusal, type ClientOutcome } from './client-outcomes.ts';
 import type { LicenseClientContext } from './license-client-context.ts';

@@ -9,7 +9,7 @@ import type {
 import { appUsers, licenseKeys } from '../../db/schema/index.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/activity-recorder.ts';
 import { licenseKeyDigest } from '../licenses/license-key-secrets.ts';
 import { redeemLicenseKey, type LicenseRefusalCode } from '../licenses/redeem-license-key.ts';

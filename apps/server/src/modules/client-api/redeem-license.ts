@@ -1,6 +1,6 @@
 import type { ClientAuthResponse } from '@latchkey/contracts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import type { ClientRedemption } from '../licenses/redeem-license-key.ts';
 import { licensingAnswer } from '../subscriptions/held-subscriptions.ts';
 import { blockedEventOf } from './blocked-event.ts';

@@ -5,7 +5,7 @@ import { isUniqueViolation, redactDatabaseError } from '../../lib/database-error
 import { hashPassword } from '../../lib/password-hashing.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import type { AppUser } from '../../db/schema/index.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/activity-recorder.ts';
 import { addDevice } from '../devices/add-device.ts';
 import { redeemLicenseKey } from '../licenses/redeem-license-key.ts';

@@ -1,6 +1,6 @@
 import type { ClientDeviceResetInput, ClientDeviceResetResponse } from '@latchkey/contracts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import { releaseOwnDevices } from '../devices/release-own-devices.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';

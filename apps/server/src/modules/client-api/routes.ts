@@ -30,7 +30,7 @@ import {
   type ClientVerifyResponse,
   type ClientSessionRequest,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { createJsonBodyReader } from '../../http/accept-empty-json-bodies.ts';
 import { refuseUncleanClientText } from '../../http/refuse-unclean-request-text.ts';
 import { isWellFormedApiKey } from '../../lib/api-keys.ts';

@@ -9,7 +9,7 @@ import type { Database } from '../../db/client.ts';
 import { applications, appUserSessions, appUsers } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import type { EndedSession } from '../webhooks/webhook-outbox.ts';
 import type { UserStandingLookup } from './user-standing-lookup.ts';
 

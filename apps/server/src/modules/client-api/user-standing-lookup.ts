@@ -10,7 +10,7 @@ import {
 import type { Licensing } from './client-outcomes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 
 /** What verify needs to know about an end user, their subscriptions included. */
 export interface UserStanding extends Licensing {

@@ -1,6 +1,6 @@
 import type { Database } from '../../db/client.ts';
 import { appUserDevices } from '../../db/schema/index.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import { deviceAddedRecord } from './device-events.ts';
 import { refreshDeviceSummary } from './device-summary.ts';
 

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUserDevices, appUsers } from '../../db/schema/index.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/activity-recorder.ts';
 import type { EndedSession } from '../webhooks/webhook-outbox.ts';
 import { addDevice } from './add-device.ts';

@@ -1,5 +1,5 @@
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import type { EndUserChangeContext } from '../app-users/owned-app-user.ts';
 
 /**

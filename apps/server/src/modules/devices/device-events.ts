@@ -1,5 +1,5 @@
 import type { DeviceReleaser } from '@latchkey/contracts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 
 interface DeviceEventInput {
   applicationId: number;

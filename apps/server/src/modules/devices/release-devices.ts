@@ -2,7 +2,7 @@ import { and, eq, inArray, type SQL } from 'drizzle-orm';
 import type { DeviceReleaser } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { appUserDevices, appUserSessions } from '../../db/schema/index.ts';
-import type { ActivityRecord } from '../activity/activity-events.ts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/activity-recorder.ts';
 import { endSessionsWithDeliveries, type EndedSession } from '../webhooks/webhook-outbox.ts';
 import { deviceReleasedRecord } from './device-events.ts';

@@ -7,7 +7,7 @@ import {
 } from '@latchkey/contracts';
 import { parseInput } from '../../http/parse-input.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import { listUserDevices } from './list-user-devices.ts';
 import { releaseUserDevices } from './release-user-devices.ts';
 import { toDeviceResponse } from './to-device-response.ts';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { downloadParamsSchema } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';

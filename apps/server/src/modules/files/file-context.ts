@@ -1,5 +1,5 @@
 import type { OwnerContext } from '../../http/request-context.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import type { FileStorage } from './file-storage.ts';
 
 /** What the owner's file verbs need beyond the owner's context. */

@@ -8,7 +8,7 @@ import {
   type AppFile,
   type DeletedResponse,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { AppError } from '../../lib/errors.ts';
 import { deleteAppFile } from './delete-app-file.ts';

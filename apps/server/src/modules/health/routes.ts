@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Health, RuntimeConfig } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { isAuthEmulatorReady } from '../../identity/auth-emulator.ts';
 
 export function registerHealthRoutes(app: FastifyInstance, deps: AppDependencies): void {

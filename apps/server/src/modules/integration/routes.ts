@@ -7,7 +7,7 @@ import {
   saveSampleRequestSchema,
   type Sample,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { registerCodeFileRoutes } from './code-file-routes.ts';

@@ -15,7 +15,7 @@ import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import { banLicense, unbanLicense, type LicenseBanContext } from './ban-license.ts';
 import { deleteLicense, deleteUnusedLicenses } from './delete-license.ts';
 import { exportLicensesCsv } from './export-licenses-csv.ts';

@@ -13,7 +13,7 @@ import {
   type BlacklistEntry,
   type Webhook,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { listActivityLogs } from '../activity/list-activity-logs.ts';

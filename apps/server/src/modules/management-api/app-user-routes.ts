@@ -16,7 +16,7 @@ import {
   type AppUserListRow,
   type Subscription,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { badRequest } from '../../lib/errors.ts';

@@ -9,7 +9,7 @@ import {
   type License,
   type Plan,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';

@@ -14,7 +14,7 @@ import {
 } from '@latchkey/contracts';
 import { appUsers } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
-import { createOwnerEventHub } from '../owner-events/owner-event-hub.ts';
+import { createOwnerEventHub } from '../../events/owner-event-hub.ts';
 import {
   createApiTokenViaApi,
   createApplicationViaApi,

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { MANAGEMENT_API_PREFIX } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
 import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';

@@ -1,7 +1,7 @@
 import type { ActivityLog } from '@latchkey/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseConnection } from '../../db/client.ts';
-import type { OwnerEventHub } from './owner-event-hub.ts';
+import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
 
 /** How often an instance with open streams looks for new activity and changed numbers. */
 export const OWNER_EVENT_FEED_INTERVAL_MS = 1_000;

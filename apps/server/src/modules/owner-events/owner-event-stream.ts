@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { OwnerEvent } from '@latchkey/contracts';
-import type { OwnerEventHub } from './owner-event-hub.ts';
+import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
 
 /** A comment line this often keeps proxies from closing an idle stream (and finds dead ones). */
 export const HEARTBEAT_INTERVAL_MS = 25_000;

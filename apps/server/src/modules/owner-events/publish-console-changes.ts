@@ -1,6 +1,6 @@
 import { MANAGEMENT_API_PREFIX, type OwnerEvent } from '@latchkey/contracts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { OwnerEventHub } from './owner-event-hub.ts';
+import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
 
 const mutatingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

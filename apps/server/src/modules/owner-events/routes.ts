@@ -6,7 +6,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { findOwnerBySession } from '../auth/find-owner-by-session.ts';
 import { sessionCookieName } from '../auth/session-cookie.ts';
 import type { OwnerEventFeed } from './owner-event-feed.ts';
-import type { OwnerEventHub } from './owner-event-hub.ts';
+import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
 import { openOwnerEventStream } from './owner-event-stream.ts';
 
 export interface OwnerEventStreamSettings {

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import { ownerEventSchema } from '@latchkey/contracts';
 import type { DatabaseConnection } from '../../db/client.ts';
-import type { OwnerEventHub } from './owner-event-hub.ts';
+import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
 
 /** The NOTIFY channel that carries published owner events to the other instances. */
 export const OWNER_EVENTS_CHANNEL = 'latchkey_owner_events';

@@ -8,7 +8,7 @@ import {
   type Plan,
 } from '@latchkey/contracts';
 import { parseInput } from '../../http/parse-input.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import { createPlan } from './create-plan.ts';
 import { deletePlan } from './delete-plan.ts';
 import { listPlans } from './list-plans.ts';

@@ -2,7 +2,7 @@ import type { Plan as PlanResponse, UpdatePlanInput } from '@latchkey/contracts'
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { recordOwnerWrite } from '../admin/record-owner-write.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { ownedPlanWhere, planNotFound, toPlanWriteError, type PlanIds } from './owned-plan.ts';
 import { toPlanResponse } from './to-plan-response.ts';

@@ -11,7 +11,7 @@ import {
   type PortalAccount,
   type PortalInfo,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { assertSameOrigin } from '../../http/assert-same-origin.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';

@@ -7,7 +7,7 @@ import {
   type Subscription,
 } from '@latchkey/contracts';
 import { parseInput } from '../../http/parse-input.ts';
-import type { ApplicationEvents } from '../applications/application-events.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import {
   deleteSubscription,
   grantSubscription,

@@ -12,7 +12,7 @@ import {
   type WebhookDelivery,
   type WebhookSecretResponse,
 } from '@latchkey/contracts';
-import type { AppDependencies } from '../../app.ts';
+import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { createWebhook } from './create-webhook.ts';
