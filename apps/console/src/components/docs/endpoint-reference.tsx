@@ -1,10 +1,16 @@
 import {
   clientApiHeaders,
   clientAuthResponseSchema,
+  clientDeviceResetRequestSchema,
+  clientDeviceResetResponseSchema,
   clientFileRequestSchema,
   clientFileResponseSchema,
+  clientLicenseCheckoutRequestSchema,
+  clientLicenseCheckoutResponseSchema,
+  clientLicenseLoginRequestSchema,
   clientLoginRequestSchema,
   clientPublicKeyResponseSchema,
+  clientRedeemRequestSchema,
   clientRegisterRequestSchema,
   clientSessionRequestSchema,
   clientSessionResponseSchema,
@@ -59,6 +65,38 @@ export const CLIENT_API_ENDPOINT_DOCS: readonly EndpointDoc[] = [
       'Starts a session after a login, keeps it alive with heartbeats and ends it. One body per action.',
     request: clientSessionRequestSchema,
     response: clientSessionResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/license/redeem',
+    summary:
+      'Adds a licence key to an end user\u2019s account (username and password): it starts or extends the subscription of its plan.',
+    request: clientRedeemRequestSchema,
+    response: clientAuthResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/license/login',
+    summary:
+      'Logs in with a licence key alone: its first use creates the end user it stands for, later uses log that user in.',
+    request: clientLicenseLoginRequestSchema,
+    response: clientAuthResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/license/checkout',
+    summary:
+      'An offline licence for a live session: one signed line the program verifies without the network until it lapses.',
+    request: clientLicenseCheckoutRequestSchema,
+    response: clientLicenseCheckoutResponseSchema,
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/devices/reset',
+    summary:
+      'Releases one of the end user\u2019s devices, or all of them, when the application allows self-service resets (once per cooldown).',
+    request: clientDeviceResetRequestSchema,
+    response: clientDeviceResetResponseSchema,
   },
   {
     method: 'POST',
