@@ -13,7 +13,6 @@ import { acceptEmptyJsonBodies } from './http/accept-empty-json-bodies.ts';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { refuseUncleanRequestText } from './http/refuse-unclean-request-text.ts';
 import { registerClientApiElsewhere, registerConsoleElsewhere } from './http/served-elsewhere.ts';
-import { createOwnerGuard } from './http/owner-guard.ts';
 import {
   checkResponsesAgainstContracts,
   type ContractViolation,
@@ -43,6 +42,7 @@ import { shareApplicationChanges } from './modules/applications/share-applicatio
 import { registerAppUserRoutes } from './modules/app-users/routes.ts';
 import { registerDeviceRoutes } from './modules/devices/routes.ts';
 import { registerPortalRoutes } from './modules/portal/routes.ts';
+import { createOwnerGuard } from './modules/auth/owner-guard.ts';
 import { registerOwnerAuthRoutes, registerPublicAuthRoutes } from './modules/auth/routes.ts';
 import { registerBlacklistRoutes } from './modules/blacklist/routes.ts';
 import { registerClientApiRoutes } from './modules/client-api/routes.ts';

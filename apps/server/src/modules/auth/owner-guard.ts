@@ -1,15 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Config } from '../config.ts';
-import type { DatabaseConnection } from '../db/client.ts';
-import { findOwnerBySession } from '../modules/auth/find-owner-by-session.ts';
-import { sessionCookieName } from '../modules/auth/session-cookie.ts';
-import { clientIpOf } from '../lib/client-ip.ts';
-import type { Clock } from '../lib/clock.ts';
-import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
-import { assertSameOrigin } from './assert-same-origin.ts';
-import { permissionOfRoute } from './owner-route-permissions.ts';
-import type { OwnerContext } from './request-context.ts';
-import { isRoutePermitted, missingPermissionMessage } from './route-permission.ts';
+import type { Config } from '../../config.ts';
+import type { DatabaseConnection } from '../../db/client.ts';
+import { assertSameOrigin } from '../../http/assert-same-origin.ts';
+import { permissionOfRoute } from '../../http/owner-route-permissions.ts';
+import type { OwnerContext } from '../../http/request-context.ts';
+import { isRoutePermitted, missingPermissionMessage } from '../../http/route-permission.ts';
+import { clientIpOf } from '../../lib/client-ip.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { AppError, forbidden, unauthenticated } from '../../lib/errors.ts';
+import { findOwnerBySession } from './find-owner-by-session.ts';
+import { sessionCookieName } from './session-cookie.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
