@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { WebhookEvent, WebhookFormat } from '@latchkey/contracts';
 import type { Database } from '../src/db/client.ts';
 import { webhooks } from '../src/db/schema/index.ts';
-import { encryptWebhookSecret } from '../src/modules/webhooks/webhook-secret-crypto.ts';
+import { encryptWebhookSecret } from '../src/lib/webhook-secret-crypto.ts';
 
 export interface ReceivedWebhook {
   path: string;

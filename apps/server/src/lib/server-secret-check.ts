@@ -4,7 +4,7 @@ import { ConfigError } from '../config.ts';
 import type { Database } from '../db/client.ts';
 import { applications, serverSecretCheck, webhooks } from '../db/schema/index.ts';
 import { decryptSigningKey } from './signing-keys.ts';
-import { decryptWebhookSecret } from '../modules/webhooks/webhook-secret-crypto.ts';
+import { decryptWebhookSecret } from './webhook-secret-crypto.ts';
 
 const HKDF_INFO = 'latchkey server secret check v1';
 const CHECKED_TEXT = 'latchkey: the server secret of this database';

@@ -1,12 +1,17 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { collectDefaultMetrics, Gauge, Registry } from 'prom-client';
 import type { DatabaseConnection } from '../db/client.ts';
-import type { DeliveryAttemptResult } from '../modules/webhooks/webhook-dispatcher.ts';
 import { passwordHashLoad } from '../lib/password-hashing.ts';
 import { HotPathCounter } from './hot-path-counter.ts';
 import { HotPathHistogram } from './hot-path-histogram.ts';
 
 export const METRICS_PREFIX = 'latchkey_';
+
+/**
+ * The results a webhook delivery attempt is counted under: sent, failed with a retry
+ * scheduled, or failed for good (the webhook dispatcher reports each attempt's).
+ */
+export type WebhookAttemptResult = 'success' | 'retry' | 'failure';
 
 /** Seconds; verify answers in well under a millisecond, an owner export may take seconds. */
 export const HTTP_DURATION_BUCKETS = [
@@ -26,7 +31,7 @@ export interface AppMetrics {
   readonly httpRequests: HotPathHistogram;
   /** client-API answers per route and `code`. */
   readonly clientResponses: HotPathCounter;
-  countWebhookAttempt(result: DeliveryAttemptResult): void;
+  countWebhookAttempt(result: WebhookAttemptResult): void;
   /** An owner's change whose announcement to other instances was not heard back in time. */
   countUnconfirmedAnnouncement(): void;
 }

@@ -12,7 +12,7 @@ import {
   secretHintOf,
   STANDARD_SECRET_MALFORMED,
 } from './webhook-secret.ts';
-import { encryptWebhookSecret } from './webhook-secret-crypto.ts';
+import { encryptWebhookSecret } from '../../lib/webhook-secret-crypto.ts';
 
 /**
  * Saves a webhook for all the owner's applications or one of them. Without a secret one is

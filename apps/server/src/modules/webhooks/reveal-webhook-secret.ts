@@ -1,7 +1,7 @@
 import type { WebhookSecretResponse } from '@latchkey/contracts';
 import { loadOwnedWebhook } from './owned-webhook.ts';
 import type { WebhookContext } from './webhook-context.ts';
-import { decryptWebhookSecret } from './webhook-secret-crypto.ts';
+import { decryptWebhookSecret } from '../../lib/webhook-secret-crypto.ts';
 
 /** The full signing secret, for the owner's receiver; logged, as any reveal of a secret should be. */
 export async function revealWebhookSecret({

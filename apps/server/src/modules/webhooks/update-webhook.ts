@@ -12,7 +12,7 @@ import {
   secretHintOf,
   STANDARD_SECRET_MALFORMED,
 } from './webhook-secret.ts';
-import { encryptWebhookSecret } from './webhook-secret-crypto.ts';
+import { encryptWebhookSecret } from '../../lib/webhook-secret-crypto.ts';
 
 /**
  * Applies the given changes (absent fields stay as they are). An absent or blank secret

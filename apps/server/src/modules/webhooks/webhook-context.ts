@@ -3,7 +3,7 @@ import type { DestinationPolicy } from './destination-guard.ts';
 
 /** What the verbs that save or reveal a webhook need beyond the owner's context. */
 export interface WebhookContext extends OwnerContext {
-  /** Seals and opens the signing secrets (see webhook-secret-sealing.ts). */
+  /** Seals and opens the signing secrets (lib/webhook-secret-crypto.ts). */
   serverSecret: string;
   destinationPolicy: DestinationPolicy;
 }

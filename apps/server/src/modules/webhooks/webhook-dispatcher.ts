@@ -10,7 +10,7 @@ import { rowsOf } from '../../db/rows-of.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { renderWebhookMessage, resolveWebhookFormat } from './render-webhook-message.ts';
 import { signStandardWebhook } from './standard-webhook-signature.ts';
-import { decryptWebhookSecret } from './webhook-secret-crypto.ts';
+import { decryptWebhookSecret } from '../../lib/webhook-secret-crypto.ts';
 
 /**
  * Sends the outbox (webhook_deliveries). Each round claims due deliveries in one short

@@ -7,7 +7,7 @@ import {
   maskWebhookSecret,
   secretHintOf,
 } from './webhook-secret.ts';
-import { decryptWebhookSecret, encryptWebhookSecret } from './webhook-secret-crypto.ts';
+import { decryptWebhookSecret, encryptWebhookSecret } from '../../lib/webhook-secret-crypto.ts';
 
 describe('webhook secrets', () => {
   it('generates distinct Standard Webhooks secrets that the reference library signs with', () => {

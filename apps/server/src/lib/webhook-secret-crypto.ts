@@ -1,4 +1,4 @@
-import { createSecretSealer } from '../../lib/secret-sealing.ts';
+import { createSecretSealer } from './secret-sealing.ts';
 
 /**
  * Webhook signing secrets at rest (lib/secret-sealing.ts). The owner can reveal a secret, so it
