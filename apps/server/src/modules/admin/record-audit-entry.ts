@@ -1,7 +1,7 @@
 import type { AuditAction, AuditedBulkAction } from '@latchkey/contracts';
 import { auditEntries, type OwnerAccount } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { auditActorColumns } from './audit-actor-columns.ts';
+import { auditActorColumns } from '../../audit/audit-actor-columns.ts';
 
 type AuditedState = Pick<OwnerAccount, 'role' | 'permissions' | 'isActive'>;
 

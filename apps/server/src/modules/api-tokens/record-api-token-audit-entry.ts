@@ -1,7 +1,7 @@
 import type { AuditedApiToken } from '@latchkey/contracts';
 import { auditEntries, type ApiTokenRow } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { auditActorColumns } from '../admin/audit-actor-columns.ts';
+import { auditActorColumns } from '../../audit/audit-actor-columns.ts';
 
 /**
  * A token's creation or revocation in the audit trail, written in the caller's

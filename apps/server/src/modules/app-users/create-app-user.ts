@@ -1,7 +1,7 @@
 import type { CreateAppUserInput } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
 import { setUserHwid } from '../devices/set-user-hwid.ts';

@@ -1,5 +1,5 @@
 import { appUsers } from '../../db/schema/index.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import {
   announceEndUserChange,
   appUserNotFound,

@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { isInGoodStanding } from '../client-api/client-outcomes.ts';

@@ -8,7 +8,7 @@ import type { OwnerContext } from '../../http/request-context.ts';
 import { createApiKey } from '../../lib/api-keys.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { generateSigningKeyPair } from '../../lib/signing-keys.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 
 const API_KEY_ATTEMPTS = 3;
 

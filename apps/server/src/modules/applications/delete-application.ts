@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { apiTokens, applications } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
 

@@ -3,7 +3,7 @@ import { APP_FILE_NOT_FOUND, type UpdateApplicationInput } from '@latchkey/contr
 import { appFiles, applications, type Application } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { endSessions } from '../client-api/end-sessions.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import {

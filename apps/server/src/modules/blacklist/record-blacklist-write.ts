@@ -1,6 +1,6 @@
 import type { BlacklistEntry } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 
 /** The audit entry of a blacklist entry added or removed, with ctx.db (the write's transaction). */
 export async function recordBlacklistWrite({

@@ -1,7 +1,7 @@
 import { DEVICE_NOT_FOUND } from '@latchkey/contracts';
 import { appUsers } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import {
   announceEndUserChange,
   appUserNotFound,

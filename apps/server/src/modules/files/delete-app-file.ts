@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { APP_FILE_NOT_FOUND } from '@latchkey/contracts';
 import { appFiles } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import type { FileContext } from './file-context.ts';
 

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { importLimits, type ImportKind, type ImportProgress } from '@latchkey/contracts';
 import { appUsers, imports, licenseKeys, type ImportRowProblem } from '../../db/schema/index.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { licenseKeyDigest } from '../licenses/license-key-secrets.ts';
 import type { ImportContext } from './import-context.ts';

@@ -3,7 +3,7 @@ import type { ImportProgress, StartImportRequest } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { importRows, imports, plans, type ImportRecord } from '../../db/schema/index.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import type { ImportContext } from './import-context.ts';
 import { unsealKeyRow, unsealUserRow } from './import-row-sealing.ts';
 import { loadOwnedImport } from './load-owned-import.ts';

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { sampleLanguageCatalogue, type Sample, type SampleLanguage } from '@latchkey/contracts';
 import { integrationSamples } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 
 /**

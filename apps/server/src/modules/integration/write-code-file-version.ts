@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { codeFiles, codeFileVersions, type CodeFileRow } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 
 /** Locks a document's row for the rest of the transaction: saves to it queue behind this. */
 export async function lockCodeFile(

@@ -1,7 +1,7 @@
 import { and, eq, ne, sql } from 'drizzle-orm';
 import { licenseKeys, type LicenseKey } from '../../db/schema/index.ts';
 import type { Database } from '../../db/client.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import {

@@ -3,7 +3,7 @@ import { PLAN_NOT_FOUND } from '@latchkey/contracts';
 import { licenseKeys, plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import {
   loadOwnedApplication,
   ownedApplicationIds,

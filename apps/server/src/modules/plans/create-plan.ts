@@ -1,7 +1,7 @@
 import type { CreatePlanInput, Plan as PlanResponse } from '@latchkey/contracts';
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { toPlanWriteError } from './owned-plan.ts';
 import { toPlanResponse } from './to-plan-response.ts';

@@ -3,7 +3,7 @@ import { plans } from '../../db/schema/index.ts';
 import { isForeignKeyViolation } from '../../lib/database-errors.ts';
 import { AppError } from '../../lib/errors.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { ownedPlanWhere, planNotFound, type PlanIds } from './owned-plan.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type { Plan as PlanResponse, UpdatePlanInput } from '@latchkey/contracts';
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { loadOwnedApplication } from '../applications/load-owned-application.ts';
 import { ownedPlanWhere, planNotFound, toPlanWriteError, type PlanIds } from './owned-plan.ts';

@@ -16,7 +16,7 @@ import {
   type AppUserIds,
   type EndUserChangeContext,
 } from '../app-users/owned-app-user.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { endSessionsIfUnlicensed } from './extend-subscription.ts';
 
 /** A user's subscriptions with their plans, by plan name: what the owner and the client see. */

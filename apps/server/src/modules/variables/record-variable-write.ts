@@ -3,7 +3,7 @@ import { AUDIT_REDACTED, type OwnerWriteAction } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 
 /**
  * The audit entry of a variable's write, with ctx.db (the write's transaction). A value may be

@@ -1,6 +1,6 @@
 import type { Webhook } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 
 /**
  * A receiver's URL as the audit trail keeps it: its origin only. Many receivers (chat

@@ -3,7 +3,7 @@ import type { WebhookDelivery as WebhookDeliveryResponse } from '@latchkey/contr
 import { webhookDeliveries, webhooks } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { AppError, notFound } from '../../lib/errors.ts';
-import { recordOwnerWrite } from '../admin/record-owner-write.ts';
+import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedWebhook, ownedWebhookWhere } from './owned-webhook.ts';
 import { webhookOriginOf } from './record-webhook-write.ts';
 import { toWebhookDeliveryResponse } from './to-webhook-delivery-response.ts';

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { AuditTargetKind, OwnerWriteAction } from '@latchkey/contracts';
-import { applications, auditEntries } from '../../db/schema/index.ts';
-import type { OwnerContext } from '../../http/request-context.ts';
+import { applications, auditEntries } from '../db/schema/index.ts';
+import type { OwnerContext } from '../http/request-context.ts';
 import { auditActorColumns } from './audit-actor-columns.ts';
 import { redactAuditedChange } from './redact-audited-change.ts';
 

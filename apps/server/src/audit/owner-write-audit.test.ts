@@ -11,7 +11,7 @@ import {
   type Application,
 } from '@latchkey/contracts';
 import type { LightMyRequestResponse } from 'fastify';
-import { appUsers, auditEntries } from '../../db/schema/index.ts';
+import { appUsers, auditEntries } from '../db/schema/index.ts';
 import {
   createApiTokenViaApi,
   createApplicationViaApi,
@@ -19,13 +19,13 @@ import {
   createPlanViaApi,
   generateLicensesViaApi,
   insertWebhookDelivery,
-} from '../../../test/factories.ts';
+} from '../../test/factories.ts';
 import {
   createTestApp,
   signInOwner,
   type SignedInOwner,
   type TestApp,
-} from '../../../test/test-app.ts';
+} from '../../test/test-app.ts';
 
 const OWNER_ADDRESS = '198.51.100.7';
 const SHOP_ADDRESS = '203.0.113.9';

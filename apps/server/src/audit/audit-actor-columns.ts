@@ -1,4 +1,4 @@
-import type { OwnerContext } from '../../http/request-context.ts';
+import type { OwnerContext } from '../http/request-context.ts';
 
 /**
  * Who acted, in the columns every audit entry has: the account, and the management API token
