@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { expect, type Page } from '@playwright/test';
+import { expect, type Browser, type Page } from '@playwright/test';
 
 export interface GoogleAccount {
   sub: string;
@@ -21,6 +21,16 @@ export function newGoogleAccount(name = 'Test Owner'): GoogleAccount {
  */
 export async function signInWithGoogle(page: Page, account: GoogleAccount): Promise<void> {
   await page.goto('/firebase-login');
+  await signInOnThisPage(page, account);
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('heading', { name: /Welcome back/ })).toBeVisible();
+}
+
+/**
+ * Signs in on the sign-in page the browser is on, keeping its query (the `next` target), and
+ * returns once the console says so, before its redirect.
+ */
+export async function signInOnThisPage(page: Page, account: GoogleAccount): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
   await page.waitForFunction(() => window.__latchkeyEmulator !== undefined);
   await page.evaluate(
@@ -28,8 +38,6 @@ export async function signInWithGoogle(page: Page, account: GoogleAccount): Prom
     account,
   );
   await expect(page.getByText('Login successful! Redirecting...', { exact: true })).toBeVisible();
-  await expect(page).toHaveURL('/');
-  await expect(page.getByRole('heading', { name: /Welcome back/ })).toBeVisible();
 }
 
 /** Signs in and returns the page ready on the home page. */
@@ -46,4 +54,26 @@ export async function signInAsNewOwner(page: Page, name = 'Test Owner'): Promise
  */
 export function consoleOriginHeaders(page: Page): Record<string, string> {
   return { origin: new URL(page.url()).origin };
+}
+
+/**
+ * A page in a browser of its own: a new context, sharing no cookies or storage with the test's
+ * page (a context rather than browser.newPage(), whose pages axe cannot analyse).
+ */
+export async function pageOfItsOwn(browser: Browser): Promise<Page> {
+  const context = await browser.newContext();
+  return context.newPage();
+}
+
+/** Runs `work` on a page in a browser of its own, which is closed afterwards. */
+export async function inBrowserOfItsOwn<T>(
+  browser: Browser,
+  work: (page: Page) => Promise<T>,
+): Promise<T> {
+  const page = await pageOfItsOwn(browser);
+  try {
+    return await work(page);
+  } finally {
+    await page.context().close();
+  }
 }
