@@ -1,15 +1,13 @@
-import { clientApiHeaders, type Application, type ClientAuthResponse } from '@latchkey/contracts';
-import { settle, seriousAxeViolations } from './support/layout-checks.ts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
-import { expect, test, type Locator, type Page } from './support/test.ts';
+import type { Application } from '@latchkey/contracts';
+import { clientCall } from './support/client-api.ts';
+import { checkLayout } from './support/layout-checks.ts';
+import { createApplication, ownerPost } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Page } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
 const USER_COUNT = 250;
 const PASSWORD = 'pw-bulk-123';
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
 
 /** Runs `work` over `items`, `concurrency` at a time. */
 async function inParallel<T, R>(
@@ -30,20 +28,6 @@ async function inParallel<T, R>(
   return results;
 }
 
-async function clientCall(
-  page: Page,
-  application: Application,
-  path: string,
-  data: Record<string, unknown>,
-): Promise<ClientAuthResponse & { session_token?: string }> {
-  const response = await page.request.post(`/api/v1/${path}`, {
-    headers: { [clientApiHeaders.apiKey]: application.apiKey },
-    data,
-  });
-  expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
-  return (await response.json()) as ClientAuthResponse;
-}
-
 /**
  * 250 end users, each logged in through the real client API with a live session started from
  * that login, as 250 running copies of the vendor's program would be.
@@ -51,11 +35,10 @@ async function clientCall(
 async function seedLiveUsers(page: Page, application: Application): Promise<string[]> {
   const usernames = Array.from({ length: USER_COUNT }, (_, index) => `bulk_${index + 1}`);
   await inParallel(usernames, 8, async (username) => {
-    const response = await page.request.post(`/api/applications/${application.id}/users`, {
-      headers: consoleOriginHeaders(page),
-      data: { username, password: PASSWORD },
+    await ownerPost(page, `/api/applications/${application.id}/users`, {
+      username,
+      password: PASSWORD,
     });
-    expect(response.status()).toBe(201);
   });
   return inParallel(usernames, 8, async (username) => {
     const login = await clientCall(page, application, 'login', {
@@ -78,12 +61,7 @@ test.describe('bulk actions on end users', () => {
   test('a bulk pause of 250 users shows progress and ends their sessions', async ({ page }) => {
     test.setTimeout(240_000);
     await signInAsNewOwner(page, 'Bulk Bea');
-    const created = await page.request.post('/api/applications', {
-      headers: consoleOriginHeaders(page),
-      data: { name: 'Bulk Desk' },
-    });
-    expect(created.status()).toBe(201);
-    const application = (await created.json()) as Application;
+    const application = await createApplication(page, 'Bulk Desk');
     const sessionTokens = await seedLiveUsers(page, application);
 
     await page.goto(`/app/${application.id}`);
@@ -135,18 +113,14 @@ test.describe('bulk actions on end users', () => {
   }, testInfo) => {
     test.setTimeout(120_000);
     await signInAsNewOwner(page, 'Bulk Kit');
-    const created = await page.request.post('/api/applications', {
-      headers: consoleOriginHeaders(page),
-      data: { name: 'Phone Desk' },
-    });
-    const application = (await created.json()) as Application;
+    const application = await createApplication(page, 'Phone Desk');
     const expiresAt = '2030-01-01T00:00:00.000Z';
     for (const username of ['trial_a', 'trial_b', 'trial_c', 'keeper']) {
-      const response = await page.request.post(`/api/applications/${application.id}/users`, {
-        headers: consoleOriginHeaders(page),
-        data: { username, password: PASSWORD, expiresAt },
+      await ownerPost(page, `/api/applications/${application.id}/users`, {
+        username,
+        password: PASSWORD,
+        expiresAt,
       });
-      expect(response.status()).toBe(201);
     }
 
     await page.setViewportSize({ width: 390, height: 844 });
@@ -162,13 +136,9 @@ test.describe('bulk actions on end users', () => {
     await page.keyboard.press('Space');
     const bar = page.getByRole('region', { name: 'Bulk actions' });
     await expect(bar.getByText('3 users selected')).toBeVisible();
-    await settle(page);
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - window.innerWidth,
-    );
-    expect(overflow, 'the page scrolls sideways').toBeLessThanOrEqual(0);
-    expect(await seriousAxeViolations(page, 'bulk-bar-phone')).toEqual([]);
-    await page.screenshot({ path: testInfo.outputPath('bulk-bar-phone.png'), fullPage: true });
+    const problems: string[] = [];
+    await checkLayout(page, 'bulk-bar-phone', problems, { testInfo, fullPage: true });
+    expect(problems).toEqual([]);
     for (const name of ['Pause', 'Unpause', 'Set expiry', 'Extend', 'Reset HWID', 'Delete']) {
       await bar.getByRole('button', { name, exact: true }).click({ trial: true });
     }

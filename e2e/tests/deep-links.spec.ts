@@ -1,16 +1,5 @@
-import { newGoogleAccount, signInAsNewOwner } from './support/owners.ts';
-import { expect, test, type Page } from './support/test.ts';
-
-/** Signs in on the sign-in page the browser is on, keeping its query (the `next` target). */
-async function signInHere(page: Page): Promise<void> {
-  await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
-  await page.waitForFunction(() => window.__latchkeyEmulator !== undefined);
-  await page.evaluate(
-    (claims) => window.__latchkeyEmulator!.signInWithGoogleClaims(claims),
-    newGoogleAccount('Deep Link'),
-  );
-  await expect(page.getByText('Login successful! Redirecting...', { exact: true })).toBeVisible();
-}
+import { newGoogleAccount, signInAsNewOwner, signInOnThisPage } from './support/owners.ts';
+import { expect, test } from './support/test.ts';
 
 test.describe('deep links', () => {
   test('a signed-out visit to /blacklist signs in first, then lands on /blacklist', async ({
@@ -18,14 +7,14 @@ test.describe('deep links', () => {
   }) => {
     await page.goto('/blacklist');
     await expect(page).toHaveURL('/firebase-login?next=%2Fblacklist');
-    await signInHere(page);
+    await signInOnThisPage(page, newGoogleAccount('Deep Link'));
     await expect(page).toHaveURL('/blacklist');
     await expect(page.getByRole('heading', { level: 1, name: 'Blacklist' })).toBeVisible();
   });
 
   test('a next target on another site is ignored: sign-in lands on home', async ({ page }) => {
     await page.goto('/firebase-login?next=%2F%2Fevil.example%2Fblacklist');
-    await signInHere(page);
+    await signInOnThisPage(page, newGoogleAccount('Deep Link'));
     await expect(page).toHaveURL('/');
     await expect(page.getByRole('heading', { name: /Welcome back/ })).toBeVisible();
   });

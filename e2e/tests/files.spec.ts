@@ -1,25 +1,20 @@
 import type { AppFile, Application } from '@latchkey/contracts';
-import { settle, seriousAxeViolations } from './support/layout-checks.ts';
+import { rowWithCellText } from './support/controls.ts';
+import {
+  checkLayout,
+  checkRowActions,
+  forEachTheme,
+  forEachViewport,
+  PHONE,
+  seriousAxeViolations,
+  settle,
+} from './support/layout-checks.ts';
+import { createApplication, ownerPut } from './support/owner-api.ts';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
-import { expect, test, type Locator, type Page } from './support/test.ts';
+import { expect, test, type Page } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
-/** The console's own storage key (apps/console/src/lib/theme.ts). */
-const THEME_STORAGE_KEY = 'latchkey-auth-theme';
 const MIB = 1024 * 1024;
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-async function createApplication(page: Page, name: string): Promise<Application> {
-  const response = await page.request.post('/api/applications', {
-    headers: consoleOriginHeaders(page),
-    data: { name },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as Application;
-}
 
 /** Uploads through the owner API as the console does: the bytes as the body. */
 async function uploadFile(
@@ -37,12 +32,6 @@ async function uploadFile(
   );
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as AppFile;
-}
-
-function fileRow(page: Page, name: string): Locator {
-  return page
-    .getByRole('row')
-    .filter({ has: page.getByRole('cell').getByText(name, { exact: true }) });
 }
 
 test.describe('files tab of the application page', () => {
@@ -94,7 +83,7 @@ test.describe('files tab of the application page', () => {
     });
     await expect(dialog).toBeHidden();
 
-    const row = fileRow(page, 'Setup-2.0.exe');
+    const row = rowWithCellText(page, 'Setup-2.0.exe');
     await expect(row).toContainText('2.0.0');
     await expect(row).toContainText('windows-x64');
     await expect(row).toContainText('6 MB');
@@ -150,47 +139,22 @@ test.describe('files tab of the application page', () => {
       { name: 'portable.zip', version: '2.4.0', requiresSession: 'false' },
       Buffer.from('portable'),
     );
-    const released = await page.request.put(`/api/applications/${application.id}`, {
-      headers: consoleOriginHeaders(page),
-      data: { currentReleaseFileId: release.id },
+    await ownerPut(page, `/api/applications/${application.id}`, {
+      currentReleaseFileId: release.id,
     });
-    expect(released.status()).toBe(200);
 
     const problems: string[] = [];
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate(
-        ([key, value]) => localStorage.setItem(key!, value!),
-        [THEME_STORAGE_KEY, theme],
-      );
-      await page.setViewportSize({ width: 390, height: 844 });
+    await forEachTheme(page, async (theme) => {
       await page.goto(`/app/${application.id}`);
       await page.getByRole('tab', { name: 'Files' }).click();
       await expect(page.getByText('Current release', { exact: true })).toBeVisible();
-      for (const viewport of [
-        { name: 'phone', width: 390, height: 844 },
-        { name: 'desktop', width: 1280, height: 800 },
-      ]) {
+      await forEachViewport(page, async (viewport) => {
         const label = `files-${viewport.name}-${theme}`;
-        await page.setViewportSize({ width: viewport.width, height: viewport.height });
-        await settle(page);
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - window.innerWidth,
-        );
-        if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-        problems.push(...(await seriousAxeViolations(page, label)));
-        await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
-        const actions = page.locator('table tbody td:last-child button');
-        await expect(actions).toHaveCount(4);
-        for (let index = 0; index < 4; index += 1) {
-          try {
-            await actions.nth(index).click({ trial: true, timeout: 3_000 });
-          } catch {
-            problems.push(`${label}: row action ${index} cannot be clicked`);
-          }
-        }
-      }
+        await checkLayout(page, label, problems, { testInfo, fullPage: true });
+        await checkRowActions(page.locator('table tbody td:last-child button'), label, problems, 4);
+      });
       // The upload dialog too, at the phone's width.
-      await page.setViewportSize({ width: 390, height: 844 });
+      await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
       await page.getByRole('button', { name: 'Upload File' }).click();
       const dialog = page.getByRole('dialog', { name: 'Upload File' });
       await expect(dialog).toBeVisible();
@@ -198,7 +162,7 @@ test.describe('files tab of the application page', () => {
       problems.push(...(await seriousAxeViolations(page, `files-upload-dialog-${theme}`)));
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await expect(dialog).toBeHidden();
-    }
+    });
     expect(problems).toEqual([]);
   });
 });

@@ -1,55 +1,25 @@
+import { PLAN_IN_USE, PLAN_NAME_REQUIRED, PLAN_NAME_TAKEN, type Plan } from '@latchkey/contracts';
+import { openNewApplicationTab } from './support/application-page.ts';
+import { isFocused, rowWithCellText } from './support/controls.ts';
 import {
-  PLAN_IN_USE,
-  PLAN_NAME_REQUIRED,
-  PLAN_NAME_TAKEN,
-  type Application,
-  type Plan,
-} from '@latchkey/contracts';
-import { settle, seriousAxeViolations } from './support/layout-checks.ts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
-import { expect, test, type Locator, type Page } from './support/test.ts';
-
-/** The console's own storage key (apps/console/src/lib/theme.ts). */
-const THEME_STORAGE_KEY = 'latchkey-auth-theme';
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-/** Calls the owner API as the signed-in owner; page.request sends no Origin of its own. */
-async function ownerPost<T>(page: Page, path: string, data: unknown): Promise<T> {
-  const response = await page.request.post(path, { headers: consoleOriginHeaders(page), data });
-  expect(response.status(), `POST ${path}`).toBe(201);
-  return (await response.json()) as T;
-}
-
-/** A new application of the signed-in owner, its management page open on the Plans tab. */
-async function openPlansTab(page: Page, name: string): Promise<Application> {
-  const application = await ownerPost<Application>(page, '/api/applications', { name });
-  await page.goto(`/app/${application.id}`);
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
-  await page.getByRole('tab', { name: 'Plans' }).click();
-  return application;
-}
-
-function planRow(page: Page, name: string): Locator {
-  return page
-    .getByRole('row')
-    .filter({ has: page.getByRole('cell').getByText(name, { exact: true }) });
-}
-
-/** Whether the element the locator finds is the page's focused element. */
-async function isFocused(locator: Locator): Promise<boolean> {
-  return locator.evaluate((element) => document.activeElement === element);
-}
+  checkDialog,
+  checkLayout,
+  checkRowActions,
+  expectTheme,
+  forEachTheme,
+  forEachViewport,
+} from './support/layout-checks.ts';
+import { createApplication, ownerPost, ownerPut } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
+import { expect, test } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
 test.describe('plans tab of the application page', () => {
   test('creates, edits, archives, unarchives and deletes plans; a plan in use stays', async ({
     page,
   }) => {
     await signInAsNewOwner(page, 'Paula Plans');
-    const application = await openPlansTab(page, 'Plan Desk');
+    const application = await openNewApplicationTab(page, 'Plan Desk', 'Plans');
     await expect(page.getByRole('heading', { name: 'No plans yet' })).toBeVisible();
 
     // Create: the form is checked before anything is sent.
@@ -68,7 +38,7 @@ test.describe('plans tab of the application page', () => {
     await expect(toast(page, 'Plan created successfully')).toBeVisible();
     await expect(createDialog).toBeHidden();
 
-    const pro = planRow(page, 'Pro Monthly');
+    const pro = rowWithCellText(page, 'Pro Monthly');
     await expect(pro).toContainText('Everything, monthly');
     await expect(pro).toContainText('30 days');
     await expect(pro).toContainText('Active');
@@ -81,7 +51,7 @@ test.describe('plans tab of the application page', () => {
     await createDialog.getByLabel('Name').fill('Lifetime Basic');
     await createDialog.getByLabel('Name').press('Enter');
     await expect(toast(page, 'Plan created successfully')).toBeVisible();
-    const basic = planRow(page, 'Lifetime Basic');
+    const basic = rowWithCellText(page, 'Lifetime Basic');
     await expect(basic).toContainText('Lifetime');
     await expect(basic).toContainText('None');
 
@@ -142,9 +112,7 @@ test.describe('plans tab of the application page', () => {
     page,
   }) => {
     await signInAsNewOwner(page, 'Kai Keys');
-    const application = await ownerPost<Application>(page, '/api/applications', {
-      name: 'Keyboard Desk',
-    });
+    const application = await createApplication(page, 'Keyboard Desk');
     await page.goto(`/app/${application.id}`);
     const overviewTab = page.getByRole('tab', { name: 'Overview' });
     // From Overview, two arrows select Plans. Again from Overview if the page re-rendered the
@@ -172,9 +140,11 @@ test.describe('plans tab of the application page', () => {
     await page.keyboard.press('Enter');
     await expect(toast(page, 'Plan created successfully')).toBeVisible();
     await expect(createDialog).toBeHidden();
-    await expect(planRow(page, 'Keyboard Pro')).toContainText('7 days');
+    await expect(rowWithCellText(page, 'Keyboard Pro')).toContainText('7 days');
 
-    const editButton = planRow(page, 'Keyboard Pro').getByRole('button', { name: 'Edit plan' });
+    const editButton = rowWithCellText(page, 'Keyboard Pro').getByRole('button', {
+      name: 'Edit plan',
+    });
     await editButton.focus();
     await page.keyboard.press('Enter');
     const editDialog = page.getByRole('dialog', { name: 'Edit Plan' });
@@ -186,7 +156,7 @@ test.describe('plans tab of the application page', () => {
     // Left open: while a toast shows, Escape can close the toast instead of a dialog opened
     // after it (Radix's layers; seen once in CI). The keys under test start once it is gone.
     await expect(toast(page, 'Plan created successfully')).toBeHidden();
-    const deleteButton = planRow(page, 'Keyboard Pro').getByRole('button', {
+    const deleteButton = rowWithCellText(page, 'Keyboard Pro').getByRole('button', {
       name: 'Delete plan',
     });
     await deleteButton.focus();
@@ -204,9 +174,7 @@ test.describe('plans tab of the application page', () => {
   }, testInfo) => {
     test.setTimeout(180_000);
     await signInAsNewOwner(page, 'Layla Layout');
-    const application = await ownerPost<Application>(page, '/api/applications', {
-      name: 'Layout Plans',
-    });
+    const application = await createApplication(page, 'Layout Plans');
     const plansPath = `/api/applications/${application.id}/plans`;
     await ownerPost(page, plansPath, {
       name: 'Professional Annual Subscription With A Long Name',
@@ -215,69 +183,34 @@ test.describe('plans tab of the application page', () => {
       description: 'Everything the application offers, for a year, with priority support',
     });
     const legacy = await ownerPost<Plan>(page, plansPath, { name: 'Legacy Lifetime' });
-    const archived = await page.request.put(`${plansPath}/${legacy.id}`, {
-      headers: consoleOriginHeaders(page),
-      data: { archived: true },
-    });
-    expect(archived.status()).toBe(200);
+    await ownerPut(page, `${plansPath}/${legacy.id}`, { archived: true });
 
     const problems: string[] = [];
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate(
-        ([key, value]) => localStorage.setItem(key!, value!),
-        [THEME_STORAGE_KEY, theme],
-      );
-      await page.setViewportSize({ width: 390, height: 844 });
+    await forEachTheme(page, async (theme) => {
       await page.goto(`/app/${application.id}`);
       await page.getByRole('tab', { name: 'Plans' }).click();
-      await expect(planRow(page, 'Legacy Lifetime')).toContainText('Archived');
-      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(
-        theme === 'dark',
-      );
+      await expect(rowWithCellText(page, 'Legacy Lifetime')).toContainText('Archived');
+      await expectTheme(page, theme);
 
-      for (const viewport of [
-        { name: 'phone', width: 390, height: 844 },
-        { name: 'desktop', width: 1280, height: 800 },
-      ]) {
+      await forEachViewport(page, async (viewport) => {
         const label = `plans-${viewport.name}-${theme}`;
-        await page.setViewportSize({ width: viewport.width, height: viewport.height });
-        await settle(page);
-
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - window.innerWidth,
-        );
-        if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-        problems.push(...(await seriousAxeViolations(page, label)));
-        await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
-
+        await checkLayout(page, label, problems, { testInfo, fullPage: true });
         // Each row action is visible, enabled and not covered (by the pinned column's edge).
-        const actions = page.locator('table tbody button');
-        await expect(actions).toHaveCount(6);
-        for (let index = 0; index < 6; index += 1) {
-          const action = actions.nth(index);
-          try {
-            await action.click({ trial: true, timeout: 3_000 });
-          } catch {
-            problems.push(`${label}: "${await action.getAttribute('aria-label')}" not clickable`);
-          }
-        }
+        await checkRowActions(page.locator('table tbody button'), label, problems, 6);
 
         // The form dialog fits and is clean too.
         await page.getByRole('button', { name: 'Create Plan' }).click();
         const dialog = page.getByRole('dialog', { name: 'Create Plan' });
         await dialog.getByRole('button', { name: 'Create Plan' }).click();
         await expect(dialog.getByRole('alert')).toBeVisible();
-        await settle(page);
-        problems.push(...(await seriousAxeViolations(page, `${label}-dialog`)));
-        await page.screenshot({ path: testInfo.outputPath(`${label}-dialog.png`) });
-        const box = await dialog.boundingBox();
-        if (!box || box.x < 0 || box.x + box.width > viewport.width) {
-          problems.push(`${label}-dialog: the dialog does not fit the screen`);
-        }
+        await checkDialog(page, dialog, `${label}-dialog`, problems, {
+          testInfo,
+          width: viewport.width,
+        });
         await page.keyboard.press('Escape');
         await expect(dialog).toBeHidden();
-      }
-    }
+      });
+    });
     expect(problems).toEqual([]);
   });
 });
