@@ -18,7 +18,7 @@ import {
   APPLICATION_NOT_FOUND,
   ownedApplicationIds,
   ownedApplicationWhere,
-} from '../applications/load-owned-application.ts';
+} from '../../ownership/load-owned-application.ts';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

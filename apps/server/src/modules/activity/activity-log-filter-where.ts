@@ -3,7 +3,7 @@ import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { activityLogs, appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
-import { ownedApplicationIds } from '../applications/load-owned-application.ts';
+import { ownedApplicationIds } from '../../ownership/load-owned-application.ts';
 
 /**
  * The activity log's search: the username as sent and as the end user is named

@@ -6,7 +6,7 @@ import {
   activityEventCounts,
 } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { ownedApplicationIds } from '../applications/load-owned-application.ts';
+import { ownedApplicationIds } from '../../ownership/load-owned-application.ts';
 
 type TotalsFilter = Pick<ActivityLogFilter, 'applicationId' | 'event'>;
 

@@ -3,7 +3,7 @@ import type { ActivityLog, ActivityLogFilter, Page, PageRequest } from '@latchke
 import { activityLogs, applications, appUsers } from '../../db/schema/index.ts';
 import { countCapped } from '../../db/count-capped.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { activityLogContentWhere, activityLogFilterWhere } from './activity-log-filter-where.ts';
 import { countActivityRows } from './activity-totals.ts';
 

@@ -3,7 +3,7 @@ import type { ActivityLogFilter, ActivityLogStats } from '@latchkey/contracts';
 import { countCapped } from '../../db/count-capped.ts';
 import { activityLogs } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { activityLogFilterWhere } from './activity-log-filter-where.ts';
 import { readActivityTotals } from './activity-totals.ts';
 

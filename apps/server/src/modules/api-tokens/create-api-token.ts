@@ -9,7 +9,7 @@ import { apiTokens, applications } from '../../db/schema/index.ts';
 import { apiTokenPrefix, generateApiToken } from '../../lib/api-token-format.ts';
 import { badRequest, notFound } from '../../lib/errors.ts';
 import { keyedDigest } from '../../lib/keyed-digest.ts';
-import { APPLICATION_NOT_FOUND } from '../applications/load-owned-application.ts';
+import { APPLICATION_NOT_FOUND } from '../../ownership/load-owned-application.ts';
 import { recordApiTokenAuditEntry } from './record-api-token-audit-entry.ts';
 import type { ApiTokenContext } from './api-token-context.ts';
 import { toApiTokenResponse } from './to-api-token-response.ts';

@@ -1,7 +1,7 @@
 import { and, eq, inArray, lte, sql, type AnyColumn } from 'drizzle-orm';
 import { appUserCounts, appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { ownedApplicationIds } from '../applications/load-owned-application.ts';
+import { ownedApplicationIds } from '../../ownership/load-owned-application.ts';
 
 /**
  * How many end users the owner has in all (no `applicationId`) or in one of their

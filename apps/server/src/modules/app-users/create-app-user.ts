@@ -2,10 +2,10 @@ import type { CreateAppUserInput } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
 import { setUserHwid } from '../devices/set-user-hwid.ts';
-import { toAppUserWriteError } from './owned-app-user.ts';
+import { toAppUserWriteError } from './to-app-user-write-error.ts';
 
 /**
  * A new end user of one of the owner's applications; the username is unique per application.

@@ -6,7 +6,7 @@ import {
   ownedAppUserWhere,
   type AppUserIds,
   type EndUserChangeContext,
-} from './owned-app-user.ts';
+} from '../../ownership/owned-app-user.ts';
 
 /**
  * Deletes an end user, with its audit entry in the same transaction; their client sessions

@@ -1,7 +1,11 @@
 import type { AppUser } from '../../db/schema/index.ts';
 import { appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { appUserNotFound, ownedAppUserWhere, type AppUserIds } from './owned-app-user.ts';
+import {
+  appUserNotFound,
+  ownedAppUserWhere,
+  type AppUserIds,
+} from '../../ownership/owned-app-user.ts';
 
 /** One of the owner's end users, or the right 404 (application or user). */
 export async function getAppUser({

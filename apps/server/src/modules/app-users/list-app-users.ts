@@ -4,7 +4,7 @@ import { appUsers, plans, type AppUser } from '../../db/schema/index.ts';
 import { countCapped } from '../../db/count-capped.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { readSubscriptionsOfUsers } from '../subscriptions/user-subscriptions.ts';
 import { countAppUsers } from './count-app-users.ts';
 

@@ -1,7 +1,8 @@
 import type { AppUser } from '../../db/schema/index.ts';
 import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
 import { setUserHwid } from '../devices/set-user-hwid.ts';
-import { updateOwnedAppUser, type AppUserIds } from './owned-app-user.ts';
+import type { AppUserIds } from '../../ownership/owned-app-user.ts';
+import { updateOwnedAppUser } from './update-owned-app-user.ts';
 
 /**
  * The seed's "Reset HWID": releases every device of the user, so with HWID lock on

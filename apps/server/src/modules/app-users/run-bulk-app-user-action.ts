@@ -12,17 +12,14 @@ import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/activity-recorder.ts';
 import { recordBulkActionAuditEntry } from '../admin/record-audit-entry.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
 import { releaseDevices } from '../devices/release-devices.ts';
 import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
 import { appUserSearchWhere } from './list-app-users.ts';
-import {
-  announceEndUsersChange,
-  endSessionsOutOfStanding,
-  ownedAppUsersWhere,
-  toAppUserWriteError,
-} from './owned-app-user.ts';
+import { announceEndUsersChange, ownedAppUsersWhere } from '../../ownership/owned-app-user.ts';
+import { endSessionsOutOfStanding } from './end-sessions-out-of-standing.ts';
+import { toAppUserWriteError } from './to-app-user-write-error.ts';
 
 /** What a bulk action needs: a device-changing owner verb's context, and the console's events. */
 export type BulkAppUserContext = DeviceChangeContext & {

@@ -1,9 +1,6 @@
 import type { AppUser } from '../../db/schema/index.ts';
-import {
-  updateOwnedAppUser,
-  type AppUserIds,
-  type EndUserChangeContext,
-} from './owned-app-user.ts';
+import type { AppUserIds, EndUserChangeContext } from '../../ownership/owned-app-user.ts';
+import { updateOwnedAppUser } from './update-owned-app-user.ts';
 
 export async function unpauseAppUser({
   ctx,

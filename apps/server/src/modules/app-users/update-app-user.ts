@@ -7,7 +7,8 @@ import {
   type WrittenDeviceEvents,
 } from '../devices/device-change-context.ts';
 import { setUserHwid } from '../devices/set-user-hwid.ts';
-import { updateOwnedAppUser, type AppUserIds } from './owned-app-user.ts';
+import type { AppUserIds } from '../../ownership/owned-app-user.ts';
+import { updateOwnedAppUser } from './update-owned-app-user.ts';
 
 /**
  * Edits an end user (the Edit User dialog). Absent fields stay as they are;

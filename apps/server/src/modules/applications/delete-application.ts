@@ -4,7 +4,10 @@ import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
-import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
+import {
+  APPLICATION_NOT_FOUND,
+  ownedApplicationWhere,
+} from '../../ownership/load-owned-application.ts';
 
 /**
  * Deletes an application with everything that belongs to it, in one transaction: the foreign

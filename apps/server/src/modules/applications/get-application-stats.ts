@@ -10,7 +10,10 @@ import { notFound } from '../../lib/errors.ts';
 import { appUserCountsOf } from '../app-users/count-app-users.ts';
 import { isLiveSession } from '../dashboard/get-dashboard-stats.ts';
 import { licenseCountsOf } from '../licenses/count-licenses.ts';
-import { APPLICATION_NOT_FOUND, ownedApplicationWhere } from './load-owned-application.ts';
+import {
+  APPLICATION_NOT_FOUND,
+  ownedApplicationWhere,
+} from '../../ownership/load-owned-application.ts';
 
 export interface ApplicationStatsResult {
   totalUsers: number;

@@ -11,7 +11,7 @@ import {
   loadOwnedApplication,
   ownedApplicationIds,
   ownedApplicationWhere,
-} from './load-owned-application.ts';
+} from '../../ownership/load-owned-application.ts';
 
 /**
  * Applies the given settings (absent fields stay as they are) and bumps updatedAt. Turning

@@ -8,7 +8,7 @@ import { blacklistEntries } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { normalizeIpAddress } from '../../lib/client-ip.ts';
 import { AppError } from '../../lib/errors.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { recordBlacklistWrite } from './record-blacklist-write.ts';
 import { toBlacklistEntryResponse } from './to-blacklist-entry-response.ts';
 

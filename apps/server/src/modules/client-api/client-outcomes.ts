@@ -98,16 +98,4 @@ export function standingRefusal(
   return null;
 }
 
-/** What standingRefusal checks, without the message: the owner side ends sessions by it. */
-export function isInGoodStanding(
-  user: { isActive: boolean; isPaused: boolean; expiresAt: Date | null },
-  now: Date,
-): boolean {
-  return (
-    user.isActive &&
-    !user.isPaused &&
-    (user.expiresAt === null || user.expiresAt.getTime() > now.getTime())
-  );
-}
-
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

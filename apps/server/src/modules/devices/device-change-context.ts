@@ -1,6 +1,6 @@
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import type { EndUserChangeContext } from '../app-users/owned-app-user.ts';
+import type { EndUserChangeContext } from '../../ownership/owned-app-user.ts';
 
 /**
  * What an owner verb that binds or releases devices needs: the end-user change context, and

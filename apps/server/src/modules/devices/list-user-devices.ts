@@ -5,7 +5,7 @@ import {
   appUserNotFound,
   ownedAppUserWhere,
   type AppUserIds,
-} from '../app-users/owned-app-user.ts';
+} from '../../ownership/owned-app-user.ts';
 
 /**
  * GET …/users/:userId/devices: the user's devices, oldest binding first (the order seats were

@@ -7,7 +7,7 @@ import {
   appUserNotFound,
   ownedAppUserWhere,
   type AppUserIds,
-} from '../app-users/owned-app-user.ts';
+} from '../../ownership/owned-app-user.ts';
 import { noteDeviceEvents, type DeviceChangeContext } from './device-change-context.ts';
 import { releaseDevices } from './release-devices.ts';
 

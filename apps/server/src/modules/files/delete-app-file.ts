@@ -3,7 +3,7 @@ import { APP_FILE_NOT_FOUND } from '@latchkey/contracts';
 import { appFiles } from '../../db/schema/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import type { FileContext } from './file-context.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { appFiles, appUsers, applications } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
-import { isInGoodStanding } from '../client-api/client-outcomes.ts';
+import { isInGoodStanding } from '../app-users/is-in-good-standing.ts';
 import {
   heldSubscriptionsJson,
   licensedUntilMs,

@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { AppFile as AppFileResponse } from '@latchkey/contracts';
 import { appFiles } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { toAppFileResponse } from './to-app-file-response.ts';
 
 /**

@@ -7,7 +7,7 @@ import {
 import { appFiles } from '../../db/schema/index.ts';
 import { AppError } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import type { FileContext } from './file-context.ts';
 import { toAppFileResponse } from './to-app-file-response.ts';
 

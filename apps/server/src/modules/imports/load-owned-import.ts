@@ -3,7 +3,7 @@ import { IMPORT_NOT_FOUND } from '@latchkey/contracts';
 import { imports, type ImportRecord } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 
 /**
  * One import of one of the owner's applications, or a 404. The application is checked first,

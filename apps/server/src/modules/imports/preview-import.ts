@@ -3,7 +3,7 @@ import { importLimits, type ImportKind, type ImportProgress } from '@latchkey/co
 import { appUsers, imports, licenseKeys, type ImportRowProblem } from '../../db/schema/index.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { licenseKeyDigest } from '../licenses/license-key-secrets.ts';
 import type { ImportContext } from './import-context.ts';
 import { sealImportRow } from './import-row-sealing.ts';

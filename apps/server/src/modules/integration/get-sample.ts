@@ -7,7 +7,7 @@ import {
 } from '@latchkey/contracts';
 import { integrationSamples, type Application } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { renderSample } from './render-sample.ts';
 import { loadSampleTemplate } from './sample-templates.ts';
 

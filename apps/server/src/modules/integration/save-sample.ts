@@ -3,7 +3,7 @@ import { sampleLanguageCatalogue, type Sample, type SampleLanguage } from '@latc
 import { integrationSamples } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 
 /**
  * Keeps the account's edited sample for one application and language (replacing any before).

@@ -1,7 +1,7 @@
 import { eq, inArray, sql, type AnyColumn } from 'drizzle-orm';
 import { licenseKeyCounts } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { ownedApplicationIds } from '../applications/load-owned-application.ts';
+import { ownedApplicationIds } from '../../ownership/load-owned-application.ts';
 
 export interface LicenseCounts {
   unusedLicenses: number;

@@ -7,7 +7,7 @@ import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import {
   loadOwnedApplication,
   ownedApplicationIds,
-} from '../applications/load-owned-application.ts';
+} from '../../ownership/load-owned-application.ts';
 import { licenseNotFound, ownedLicenseWhere, type LicenseIds } from './owned-license.ts';
 
 /**

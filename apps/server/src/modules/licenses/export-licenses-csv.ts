@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { licenseCsvColumns, type LicenseFilter } from '@latchkey/contracts';
 import { appUsers, licenseKeys } from '../../db/schema/index.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import type { LicenseContext } from './license-context.ts';
 import { licenseFilterWhere } from './license-filter.ts';
 import { unsealLicenseKey } from './license-key-secrets.ts';

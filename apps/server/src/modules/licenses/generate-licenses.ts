@@ -10,7 +10,7 @@ import { licenseKeys, plans } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { generateLicenseKey } from '../../lib/license-key-generator.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import type { LicenseContext } from './license-context.ts';
 import {
   licenseKeyDigest,

@@ -7,7 +7,7 @@ import {
 } from '@latchkey/contracts';
 import { countCapped } from '../../db/count-capped.ts';
 import { appUsers, licenseKeys } from '../../db/schema/index.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { countLicenses } from './count-licenses.ts';
 import type { LicenseContext } from './license-context.ts';
 import { licenseFilterWhere, licenseSearchMatches } from './license-filter.ts';

@@ -7,7 +7,7 @@ import {
 import { parseInput } from '../../http/parse-input.ts';
 import { getApplicationStats } from '../applications/get-application-stats.ts';
 import { listApplications } from '../applications/list-applications.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { toApplicationResponse } from '../applications/to-application-response.ts';
 import { assertApplicationReachable, isApplicationReachable } from './reachable-applications.ts';
 

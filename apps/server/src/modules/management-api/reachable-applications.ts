@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { parseInput } from '../../http/parse-input.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
-import { APPLICATION_NOT_FOUND } from '../applications/load-owned-application.ts';
+import { APPLICATION_NOT_FOUND } from '../../ownership/load-owned-application.ts';
 import type { ManagementContext } from './management-guard.ts';
 
 /**

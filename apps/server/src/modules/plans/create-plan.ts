@@ -2,7 +2,7 @@ import type { CreatePlanInput, Plan as PlanResponse } from '@latchkey/contracts'
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { toPlanWriteError } from './owned-plan.ts';
 import { toPlanResponse } from './to-plan-response.ts';
 

@@ -20,7 +20,7 @@ import { createThrottleStore } from '../../lib/failure-throttle.ts';
 import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import { ClientApiError } from '../client-api/client-api-error.ts';
-import { isInGoodStanding } from '../client-api/client-outcomes.ts';
+import { isInGoodStanding } from '../app-users/is-in-good-standing.ts';
 import { createLicenseThrottles } from '../client-api/license-throttles.ts';
 import { createLoginStatements } from '../client-api/log-in-end-user.ts';
 import { createLoginThrottles } from '../client-api/login-throttles.ts';

@@ -15,7 +15,7 @@ import {
   ownedAppUserWhere,
   type AppUserIds,
   type EndUserChangeContext,
-} from '../app-users/owned-app-user.ts';
+} from '../../ownership/owned-app-user.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { endSessionsIfUnlicensed } from './extend-subscription.ts';
 

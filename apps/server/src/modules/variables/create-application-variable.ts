@@ -1,7 +1,7 @@
 import type { ApplicationVariable, CreateApplicationVariableInput } from '@latchkey/contracts';
 import { appVariables } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { toApplicationVariableWriteError } from './owned-application-variable.ts';
 import { recordVariableWrite } from './record-variable-write.ts';
 import { toApplicationVariableResponse } from './to-application-variable-response.ts';

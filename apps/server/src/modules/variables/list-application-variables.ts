@@ -3,7 +3,7 @@ import type { ApplicationVariable } from '@latchkey/contracts';
 import { appVariables } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { toApplicationVariableResponse } from './to-application-variable-response.ts';
 
 /**

@@ -6,7 +6,7 @@ import {
   appUserNotFound,
   ownedAppUserWhere,
   type AppUserIds,
-} from '../app-users/owned-app-user.ts';
+} from '../../ownership/owned-app-user.ts';
 import { toUserVariableResponse } from './to-user-variable-response.ts';
 
 /**

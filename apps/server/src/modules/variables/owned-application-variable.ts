@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../lib/errors.ts';
 import {
   loadOwnedApplication,
   ownedApplicationIds,
-} from '../applications/load-owned-application.ts';
+} from '../../ownership/load-owned-application.ts';
 
 export interface ApplicationVariableIds {
   applicationId: number;

@@ -7,7 +7,7 @@ import {
   appUserNotFound,
   ownedAppUserWhere,
   type AppUserIds,
-} from '../app-users/owned-app-user.ts';
+} from '../../ownership/owned-app-user.ts';
 
 export interface UserVariableIds extends AppUserIds {
   name: string;

@@ -5,7 +5,7 @@ import {
 } from '@latchkey/contracts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { AppError } from '../../lib/errors.ts';
-import { appUserNotFound, ownedAppUserWhere } from '../app-users/owned-app-user.ts';
+import { appUserNotFound, ownedAppUserWhere } from '../../ownership/owned-app-user.ts';
 import type { UserVariableIds } from './owned-user-variable.ts';
 import { endUserTarget, recordVariableWrite } from './record-variable-write.ts';
 import { toUserVariableResponse } from './to-user-variable-response.ts';

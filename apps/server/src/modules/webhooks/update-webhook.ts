@@ -1,7 +1,7 @@
 import type { UpdateWebhookInput, Webhook as WebhookResponse } from '@latchkey/contracts';
 import { webhooks } from '../../db/schema/index.ts';
 import { badRequest } from '../../lib/errors.ts';
-import { loadOwnedApplication } from '../applications/load-owned-application.ts';
+import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { assertWebhookUrlAllowed } from './assert-webhook-url-allowed.ts';
 import { loadOwnedWebhook, ownedWebhookWhere, webhookNotFound } from './owned-webhook.ts';
 import { recordWebhookWrite } from './record-webhook-write.ts';

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
-import { applications, type Application } from '../../db/schema/index.ts';
-import type { OwnerContext } from '../../http/request-context.ts';
-import { notFound } from '../../lib/errors.ts';
+import { applications, type Application } from '../db/schema/index.ts';
+import type { OwnerContext } from '../http/request-context.ts';
+import { notFound } from '../lib/errors.ts';
 
 export const APPLICATION_NOT_FOUND = 'Application not found';
 

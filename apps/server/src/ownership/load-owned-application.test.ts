@@ -1,14 +1,14 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ownerAccounts, type OwnerAccount } from '../../db/schema/index.ts';
-import type { OwnerContext } from '../../http/request-context.ts';
-import { systemClock } from '../../lib/clock.ts';
-import { insertActivityLog, insertAppUser, insertApplication } from '../../../test/factories.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
-import { countActivityRows, readActivityTotals } from '../activity/activity-totals.ts';
-import { activityLogFilterWhere } from '../activity/activity-log-filter-where.ts';
-import { activityLogs } from '../../db/schema/index.ts';
-import { countAppUsers } from '../app-users/count-app-users.ts';
+import { ownerAccounts, type OwnerAccount } from '../db/schema/index.ts';
+import type { OwnerContext } from '../http/request-context.ts';
+import { systemClock } from '../lib/clock.ts';
+import { insertActivityLog, insertAppUser, insertApplication } from '../../test/factories.ts';
+import { createTestDatabase, type TestDatabase } from '../../test/test-database.ts';
+import { countActivityRows, readActivityTotals } from '../modules/activity/activity-totals.ts';
+import { activityLogFilterWhere } from '../modules/activity/activity-log-filter-where.ts';
+import { activityLogs } from '../db/schema/index.ts';
+import { countAppUsers } from '../modules/app-users/count-app-users.ts';
 import { ownedApplicationIds } from './load-owned-application.ts';
 
 /**
