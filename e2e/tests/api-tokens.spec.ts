@@ -1,61 +1,27 @@
 import type { Application, CurrentUser } from '@latchkey/contracts';
-import { seriousAxeViolations, settle } from './support/layout-checks.ts';
-import { consoleOriginHeaders, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
-import { SITE_OWNER } from './support/site-owner.ts';
 import type { Browser } from '@playwright/test';
-import { expect, test, type Locator, type Page } from './support/test.ts';
+import { checkLayout, expectTheme, storeTheme, THEMED_VIEWPORTS } from './support/layout-checks.ts';
+import { createApplication, currentUser, updateAccount } from './support/owner-api.ts';
+import { inBrowserOfItsOwn, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
+import { SITE_OWNER } from './support/site-owner.ts';
+import { expect, test, type Page } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
 const NO_PERMISSION =
   "You don't have permission to manage API tokens. This feature is restricted to users with the Manage API Tokens permission.";
 
-/** The console's own storage key (apps/console/src/lib/theme.ts). */
-const THEME_STORAGE_KEY = 'latchkey-auth-theme';
-
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800, theme: 'light' },
-  { name: 'phone', width: 390, height: 844, theme: 'dark' },
-] as const;
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-async function createApplication(page: Page, name: string): Promise<Application> {
-  const response = await page.request.post('/api/applications', {
-    headers: consoleOriginHeaders(page),
-    data: { name },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as Application;
-}
-
-async function currentUser(page: Page): Promise<CurrentUser> {
-  const response = await page.request.get('/api/auth/user');
-  expect(response.status()).toBe(200);
-  return (await response.json()) as CurrentUser;
-}
-
 /** The site owner grants `account` Manage API Tokens, in a browser of its own. */
 async function grantManageApiTokens(browser: Browser, account: CurrentUser): Promise<void> {
-  const context = await browser.newContext();
-  try {
-    const ownerPage = await context.newPage();
+  await inBrowserOfItsOwn(browser, async (ownerPage) => {
     await signInWithGoogle(ownerPage, SITE_OWNER);
-    const response = await ownerPage.request.patch(`/api/admin/users/${account.id}`, {
-      headers: consoleOriginHeaders(ownerPage),
-      data: {
-        role: account.userPermissions.role,
-        permissions: [...account.userPermissions.permissions, 'manage_api_tokens'],
-        isActive: true,
-      },
+    await updateAccount(ownerPage, account.id, {
+      role: account.userPermissions.role,
+      permissions: [...account.userPermissions.permissions, 'manage_api_tokens'],
+      isActive: true,
     });
-    expect(response.status()).toBe(200);
-  } finally {
-    await context.close();
-  }
+  });
 }
 
 /** What a shop's script does: a plain request with the token, no browser, no cookie. */
@@ -79,18 +45,8 @@ async function openFromNavigation(page: Page, isPhone: boolean, label: string): 
   }
 }
 
-/** The page's state as a whole: nothing scrolls sideways, and axe finds nothing serious. */
-async function checkLayout(page: Page, label: string, problems: string[]): Promise<void> {
-  await settle(page);
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - window.innerWidth,
-  );
-  if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-  problems.push(...(await seriousAxeViolations(page, label)));
-}
-
 test.describe('API tokens', () => {
-  for (const viewport of VIEWPORTS) {
+  for (const viewport of THEMED_VIEWPORTS) {
     test(`at ${viewport.width} px (${viewport.theme}): creates a token, uses it, revokes it`, async ({
       page,
       browser,
@@ -102,10 +58,7 @@ test.describe('API tokens', () => {
       await page.setViewportSize({ width: viewport.width, height: viewport.height });
 
       await signInAsNewOwner(page, 'Tilda Token');
-      await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [
-        THEME_STORAGE_KEY,
-        viewport.theme,
-      ] as const);
+      await storeTheme(page, viewport.theme);
       const orbit = await createApplication(page, 'Orbit Client');
       const other = await createApplication(page, 'Second Client');
 
@@ -126,9 +79,7 @@ test.describe('API tokens', () => {
       await expect(page).toHaveURL('/api-tokens');
       await expect(page.getByRole('heading', { name: 'API Tokens', level: 1 })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'No API tokens yet' })).toBeVisible();
-      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(
-        viewport.theme === 'dark',
-      );
+      await expectTheme(page, viewport.theme);
       await checkLayout(page, label('empty'), problems);
 
       // Create: two scopes, restricted to one application.
@@ -145,8 +96,7 @@ test.describe('API tokens', () => {
       await createDialog.getByRole('checkbox', { name: 'Restrict to applications' }).click();
       await createDialog.getByRole('checkbox', { name: orbit.name }).click();
       await expect(createDialog.getByRole('checkbox', { name: other.name })).not.toBeChecked();
-      await checkLayout(page, label('create-dialog'), problems);
-      await page.screenshot({ path: testInfo.outputPath(`${label('create-dialog')}.png`) });
+      await checkLayout(page, label('create-dialog'), problems, { testInfo });
 
       const created = page.waitForResponse(
         (response) =>
@@ -167,8 +117,7 @@ test.describe('API tokens', () => {
       await shownDialog.getByRole('button', { name: 'Copy' }).click();
       await expect(toast(page, 'API token copied to clipboard')).toBeVisible();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
-      await checkLayout(page, label('shown-once-dialog'), problems);
-      await page.screenshot({ path: testInfo.outputPath(`${label('shown-once-dialog')}.png`) });
+      await checkLayout(page, label('shown-once-dialog'), problems, { testInfo });
       // A click beside the dialog does not lose the token.
       await page.mouse.click(5, 5);
       await expect(shownDialog).toBeVisible();
@@ -203,8 +152,7 @@ test.describe('API tokens', () => {
       // Its last use shows on the next visit.
       await page.reload();
       await expect(entry).toContainText('just now');
-      await checkLayout(page, label('list'), problems);
-      await page.screenshot({ path: testInfo.outputPath(`${label('list')}.png`), fullPage: true });
+      await checkLayout(page, label('list'), problems, { testInfo, fullPage: true });
 
       // Revoke, after a confirmation that names it.
       await entry.getByRole('button', { name: `Revoke ${name}` }).click();

@@ -1,28 +1,14 @@
 import { hashSync } from '@node-rs/bcrypt';
-import type { AppUser, Application, Plan } from '@latchkey/contracts';
-import { seriousAxeViolations, settle } from './support/layout-checks.ts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
-import { expect, test, type Locator, type Page } from './support/test.ts';
+import type { AppUser, Plan } from '@latchkey/contracts';
+import { clientPost } from './support/client-api.ts';
+import { chooseOption } from './support/controls.ts';
+import { checkLayout, storeTheme, THEMED_VIEWPORTS } from './support/layout-checks.ts';
+import { createApplication, ownerPost } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Locator } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
-/** The console's own storage key (apps/console/src/lib/theme.ts). */
-const THEME_STORAGE_KEY = 'latchkey-auth-theme';
 const DIALOG_NAME = 'Import from KeyAuth';
-
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800, theme: 'light' },
-  { name: 'phone', width: 390, height: 844, theme: 'dark' },
-] as const;
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-async function ownerPost<T>(page: Page, path: string, data: unknown): Promise<T> {
-  const response = await page.request.post(path, { headers: consoleOriginHeaders(page), data });
-  expect(response.status(), `POST ${path}`).toBe(201);
-  return (await response.json()) as T;
-}
 
 /** KeyAuth writes PHP's bcrypt ($2y$); cost 4 keeps the test fast. */
 function keyAuthHash(password: string): string {
@@ -72,28 +58,13 @@ function keyAuthUsersFile(): string {
   });
 }
 
-/** The page's state as a whole: nothing scrolls sideways, and axe finds nothing serious. */
-async function checkLayout(page: Page, label: string, problems: string[]): Promise<void> {
-  await settle(page);
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - window.innerWidth,
-  );
-  if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-  problems.push(...(await seriousAxeViolations(page, label)));
-}
-
-async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {
-  await combobox.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
-
 /** A figure of the dialog's counts, by its label. */
 function figure(counts: Locator, label: string): Locator {
   return counts.getByText(label, { exact: true }).locator('xpath=following-sibling::dd[1]');
 }
 
 test.describe('KeyAuth import', () => {
-  for (const viewport of VIEWPORTS) {
+  for (const viewport of THEMED_VIEWPORTS) {
     test(`at ${viewport.width} px (${viewport.theme}): previews a users export, maps its level, imports it`, async ({
       page,
     }, testInfo) => {
@@ -104,13 +75,8 @@ test.describe('KeyAuth import', () => {
       await page.setViewportSize({ width: viewport.width, height: viewport.height });
 
       await signInAsNewOwner(page, 'Ines Import');
-      await page.evaluate(([key, value]) => localStorage.setItem(key!, value!), [
-        THEME_STORAGE_KEY,
-        viewport.theme,
-      ] as const);
-      const application = await ownerPost<Application>(page, '/api/applications', {
-        name: 'Migrated Client',
-      });
+      await storeTheme(page, viewport.theme);
+      const application = await createApplication(page, 'Migrated Client');
       const base = `/api/applications/${application.id}`;
       await ownerPost<Plan>(page, `${base}/plans`, { name: 'Pro Monthly', durationDays: 30 });
       await ownerPost<AppUser>(page, `${base}/users`, {
@@ -152,8 +118,7 @@ test.describe('KeyAuth import', () => {
       await expect(unreadable.getByRole('listitem')).toContainText('Row 4');
       const level = dialog.getByRole('combobox', { name: 'Level “default”' });
       await expect(level).toHaveText('No subscription');
-      await checkLayout(page, label('preview'), problems);
-      await page.screenshot({ path: testInfo.outputPath(`${label('preview')}.png`) });
+      await checkLayout(page, label('preview'), problems, { testInfo });
 
       await chooseOption(page, level, 'Pro Monthly (30 days)');
       await dialog.getByRole('button', { name: 'Start import' }).click();
@@ -166,8 +131,7 @@ test.describe('KeyAuth import', () => {
       const did = dialog.getByLabel('What the import did');
       await expect(figure(did, 'Created')).toHaveText('2');
       await expect(figure(did, 'Skipped')).toHaveText('1');
-      await checkLayout(page, label('done'), problems);
-      await page.screenshot({ path: testInfo.outputPath(`${label('done')}.png`) });
+      await checkLayout(page, label('done'), problems, { testInfo });
       await dialog.getByRole('button', { name: 'Done' }).click();
       await expect(dialog).toBeHidden();
 
@@ -180,9 +144,10 @@ test.describe('KeyAuth import', () => {
       await expect(page.getByTestId('user-row-pilot')).not.toContainText('Pro Monthly');
 
       // KeyAuth's bcrypt hash still lets the user in.
-      const login = await page.request.post('/api/v1/login', {
-        headers: { 'X-API-Key': application.apiKey },
-        data: { username: 'bob', password: 'bob-pass-123', version: application.version },
+      const login = await clientPost(page, application, 'login', {
+        username: 'bob',
+        password: 'bob-pass-123',
+        version: application.version,
       });
       expect((await login.json()) as { success: boolean }).toMatchObject({ success: true });
 
@@ -192,9 +157,7 @@ test.describe('KeyAuth import', () => {
 
   test('imports a plain list of licence keys once their level has a plan', async ({ page }) => {
     await signInAsNewOwner(page, 'Kai Keys');
-    const application = await ownerPost<Application>(page, '/api/applications', {
-      name: 'Key Shop',
-    });
+    const application = await createApplication(page, 'Key Shop');
     const base = `/api/applications/${application.id}`;
     await ownerPost<Plan>(page, `${base}/plans`, { name: 'Forever' });
     const keys = ['AVZKQ7-TXPIPH-3L6GZS', 'CDOH16-UW234U-LKPCO0', 'F7U7PX-QTXFC2-F419BX'];

@@ -1,31 +1,27 @@
 import {
-  clientApiHeaders,
   LICENSE_COUNT_RANGE,
   type AppUser,
-  type Application,
   type GeneratedLicenses,
   type Plan,
 } from '@latchkey/contracts';
-import { settle, seriousAxeViolations } from './support/layout-checks.ts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { clientPost } from './support/client-api.ts';
+import { chooseOption } from './support/controls.ts';
+import {
+  checkDialog,
+  checkLayout,
+  checkRowActions,
+  forEachTheme,
+  forEachViewport,
+  PHONE,
+} from './support/layout-checks.ts';
+import { createApplication, ownerPost } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
-
-/** The console's own storage key (apps/console/src/lib/theme.ts). */
-const THEME_STORAGE_KEY = 'latchkey-auth-theme';
-
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-async function ownerPost<T>(page: Page, path: string, data: unknown): Promise<T> {
-  const response = await page.request.post(path, { headers: consoleOriginHeaders(page), data });
-  expect(response.status(), `POST ${path}`).toBe(201);
-  return (await response.json()) as T;
-}
+import { toast } from './support/toast.ts';
 
 /** An application with two plans and one end user, as the signed-in owner. */
 async function seedApplication(page: Page, name: string) {
-  const application = await ownerPost<Application>(page, '/api/applications', { name });
+  const application = await createApplication(page, name);
   const base = `/api/applications/${application.id}`;
   const pro = await ownerPost<Plan>(page, `${base}/plans`, {
     name: 'Pro Monthly',
@@ -42,11 +38,6 @@ async function seedApplication(page: Page, name: string) {
 
 function keyRows(page: Page): Locator {
   return page.locator('tr[data-testid^="license-row-"]');
-}
-
-async function chooseOption(page: Page, combobox: Locator, option: string): Promise<void> {
-  await combobox.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
 }
 
 test.describe('licences tab of the application page', () => {
@@ -107,9 +98,10 @@ test.describe('licences tab of the application page', () => {
       count: 2,
       note: 'Giveaway',
     });
-    const redeemed = await page.request.post('/api/v1/license/redeem', {
-      headers: { [clientApiHeaders.apiKey]: application.apiKey },
-      data: { username: 'pilot', password: 'pw-pilot-123', license_key: keys[0] },
+    const redeemed = await clientPost(page, application, 'license/redeem', {
+      username: 'pilot',
+      password: 'pw-pilot-123',
+      license_key: keys[0],
     });
     expect(((await redeemed.json()) as { success: boolean }).success).toBe(true);
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -286,92 +278,52 @@ test.describe('licences tab of the application page', () => {
     await ownerPost(page, `${base}/users/${user.id}/subscriptions`, { planId: pro.id });
 
     const problems: string[] = [];
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate(
-        ([key, value]) => localStorage.setItem(key!, value!),
-        [THEME_STORAGE_KEY, theme],
-      );
-      await page.setViewportSize({ width: 390, height: 844 });
+    await forEachTheme(page, async (theme) => {
       await page.goto(`/app/${application.id}`);
       await page.getByRole('tab', { name: 'Licences' }).click();
       await expect(keyRows(page)).toHaveCount(2);
 
-      for (const viewport of [
-        { name: 'phone', width: 390, height: 844 },
-        { name: 'desktop', width: 1280, height: 800 },
-      ]) {
+      await forEachViewport(page, async (viewport) => {
         const label = `licences-${viewport.name}-${theme}`;
-        await page.setViewportSize({ width: viewport.width, height: viewport.height });
-        await settle(page);
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - window.innerWidth,
-        );
-        if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-        problems.push(...(await seriousAxeViolations(page, label)));
-        await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
-
-        const actions = page.locator('table tbody button');
-        await expect(actions).toHaveCount(8);
-        for (let index = 0; index < 8; index += 1) {
-          try {
-            await actions.nth(index).click({ trial: true, timeout: 3_000 });
-          } catch {
-            problems.push(
-              `${label}: "${await actions.nth(index).getAttribute('aria-label')}" not clickable`,
-            );
-          }
-        }
+        await checkLayout(page, label, problems, { testInfo, fullPage: true });
+        await checkRowActions(page.locator('table tbody button'), label, problems, 8);
 
         await page.getByRole('button', { name: 'Generate Keys' }).click();
         const dialog = page.getByRole('dialog', { name: 'Generate Licence Keys' });
         await dialog.getByLabel('Mask').fill('XXXX');
         await dialog.getByRole('button', { name: 'Generate Keys' }).click();
         await expect(dialog.getByRole('alert')).toBeVisible();
-        await settle(page);
-        problems.push(...(await seriousAxeViolations(page, `${label}-generate`)));
-        await page.screenshot({ path: testInfo.outputPath(`${label}-generate.png`) });
-        const box = await dialog.boundingBox();
-        if (!box || box.x < 0 || box.x + box.width > viewport.width) {
-          problems.push(`${label}-generate: the dialog does not fit the screen`);
-        }
+        await checkDialog(page, dialog, `${label}-generate`, problems, {
+          testInfo,
+          width: viewport.width,
+        });
         await page.keyboard.press('Escape');
         await expect(dialog).toBeHidden();
-      }
+      });
 
       // The users table with its Plans column, then the user dialog, on a phone.
-      await page.setViewportSize({ width: 390, height: 844 });
+      await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
       await page.getByRole('tab', { name: /^Users/ }).click();
       await expect(
         page.getByTestId('user-row-pilot').getByRole('list', { name: 'Plans of pilot' }),
       ).toHaveText(/^Pro Monthly until /);
-      for (const viewport of [
-        { name: 'phone', width: 390, height: 844 },
-        { name: 'desktop', width: 1280, height: 800 },
-      ]) {
-        const label = `users-${viewport.name}-${theme}`;
-        await page.setViewportSize({ width: viewport.width, height: viewport.height });
-        await settle(page);
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - window.innerWidth,
-        );
-        if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-        problems.push(...(await seriousAxeViolations(page, label)));
-        await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
-      }
-      await page.setViewportSize({ width: 390, height: 844 });
+      await forEachViewport(page, (viewport) =>
+        checkLayout(page, `users-${viewport.name}-${theme}`, problems, {
+          testInfo,
+          fullPage: true,
+        }),
+      );
+      await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
       await page.getByTestId('user-row-pilot').getByRole('button', { name: 'Edit user' }).click();
       const userDialog = page.getByRole('dialog', { name: 'Edit User' });
       await expect(userDialog.getByTestId('subscription-Pro Monthly')).toBeVisible();
-      await settle(page);
-      problems.push(...(await seriousAxeViolations(page, `user-dialog-phone-${theme}`)));
-      await page.screenshot({ path: testInfo.outputPath(`user-dialog-phone-${theme}.png`) });
-      const box = await userDialog.boundingBox();
-      if (!box || box.x < 0 || box.x + box.width > 390) {
-        problems.push(`user-dialog-phone-${theme}: the dialog does not fit the screen`);
-      }
+      await checkDialog(page, userDialog, `user-dialog-phone-${theme}`, problems, {
+        testInfo,
+        width: PHONE.width,
+      });
       await page.keyboard.press('Escape');
       await expect(userDialog).toBeHidden();
-    }
+    });
     expect(problems).toEqual([]);
   });
 });

@@ -1,16 +1,10 @@
-import {
-  clientApiHeaders,
-  type AppUser,
-  type Application,
-  type ClientAuthResponse,
-  type GeneratedLicenses,
-  type Plan,
-} from '@latchkey/contracts';
+import type { AppUser, Application, GeneratedLicenses, Plan } from '@latchkey/contracts';
+import { clientCall } from './support/client-api.ts';
 import { fetchGzipSize } from './support/gzip-size.ts';
-import { settle, seriousAxeViolations } from './support/layout-checks.ts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { checkDialog, checkLayout, forEachViewport, PHONE } from './support/layout-checks.ts';
+import { createApplication, ownerPost, ownerPut } from './support/owner-api.ts';
+import { pageOfItsOwn, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
-import type { Browser } from '@playwright/test';
 
 /** The portal's first load, in gzipped JavaScript, stays under this. */
 const PORTAL_JS_BUDGET_BYTES = 60 * 1024;
@@ -24,29 +18,19 @@ const STUDIO = { hwid: 'A1B2C3D4-studio-pc', device_name: 'Studio PC' };
 const LAPTOP = { hwid: 'E5F6A7B8-laptop' };
 const NEW_PC = { hwid: 'C9D0E1F2-new-pc', device_name: 'New PC' };
 
-async function ownerCall<T>(
-  page: Page,
-  method: 'post' | 'put',
-  path: string,
-  data: unknown,
-): Promise<T> {
-  const response = await page.request[method](path, { headers: consoleOriginHeaders(page), data });
-  expect(response.status(), `${method.toUpperCase()} ${path}`).toBe(method === 'post' ? 201 : 200);
-  return (await response.json()) as T;
-}
-
-async function clientLogin(
+/** The end user pilot logs in from the program on `device`. */
+function clientLogin(
   page: Page,
   application: Application,
   device: { hwid: string; device_name?: string },
   password = PASSWORD,
-): Promise<ClientAuthResponse> {
-  const response = await page.request.post('/api/v1/login', {
-    headers: { [clientApiHeaders.apiKey]: application.apiKey },
-    data: { username: 'pilot', password, version: application.version || '1.0.0', ...device },
+) {
+  return clientCall(page, application, 'login', {
+    username: 'pilot',
+    password,
+    version: application.version || '1.0.0',
+    ...device,
   });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as ClientAuthResponse;
 }
 
 /**
@@ -55,11 +39,9 @@ async function clientLogin(
  */
 async function seedPortal(page: Page, ownerName: string) {
   await signInAsNewOwner(page, ownerName);
-  const created = await ownerCall<Application>(page, 'post', '/api/applications', {
-    name: 'Portal Desk',
-  });
+  const created = await createApplication(page, 'Portal Desk');
   const base = `/api/applications/${created.id}`;
-  const application = await ownerCall<Application>(page, 'put', base, {
+  const application = await ownerPut<Application>(page, base, {
     hwidLockEnabled: true,
     maxDevices: 2,
     selfServiceReset: true,
@@ -68,12 +50,12 @@ async function seedPortal(page: Page, ownerName: string) {
     portalName: 'Acme Portal',
   });
   expect(application.portalPublicId).toMatch(/^[0-9a-f]{20}$/);
-  const plan = await ownerCall<Plan>(page, 'post', `${base}/plans`, {
+  const plan = await ownerPost<Plan>(page, `${base}/plans`, {
     name: 'Pro Monthly',
     durationDays: 30,
     entitlements: ['PRO', 'EXPORT_PDF'],
   });
-  const user = await ownerCall<AppUser>(page, 'post', `${base}/users`, {
+  const user = await ownerPost<AppUser>(page, `${base}/users`, {
     username: 'pilot',
     email: 'pilot@example.com',
     password: PASSWORD,
@@ -89,13 +71,6 @@ async function signInToPortal(portal: Page, password: string): Promise<void> {
   await portal.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** The end user's own browser: nothing of the owner's session. */
-async function endUserPage(browser: Browser): Promise<Page> {
-  // A context of its own (axe cannot analyse a page from browser.newPage()).
-  const context = await browser.newContext();
-  return context.newPage();
-}
-
 function card(portal: Page, name: string): Locator {
   return portal.getByRole('region', { name });
 }
@@ -108,12 +83,12 @@ test.describe('the end-user portal', () => {
     test.setTimeout(120_000);
     const { application, base, plan, portalPath } = await seedPortal(page, 'Polly Portal');
     const [licence] = (
-      await ownerCall<GeneratedLicenses>(page, 'post', `${base}/licenses`, {
+      await ownerPost<GeneratedLicenses>(page, `${base}/licenses`, {
         planId: plan.id,
         count: 1,
       })
     ).keys;
-    const portal = await endUserPage(browser);
+    const portal = await pageOfItsOwn(browser);
 
     // Sign in: a wrong password is said so, the right one opens the account.
     const response = await portal.goto(portalPath);
@@ -265,7 +240,7 @@ test.describe('the end-user portal', () => {
     browser,
   }) => {
     const { base, portalPath } = await seedPortal(page, 'Otto Off');
-    const portal = await endUserPage(browser);
+    const portal = await pageOfItsOwn(browser);
     for (const path of ['/portal/ffffffffffffffffffff', '/portal/not-a-portal-id']) {
       const response = await portal.goto(path);
       expect(response?.status(), path).toBe(404);
@@ -273,7 +248,7 @@ test.describe('the end-user portal', () => {
         'This portal is not available',
       );
     }
-    await ownerCall<Application>(page, 'put', base, { portalEnabled: false });
+    await ownerPut<Application>(page, base, { portalEnabled: false });
     const response = await portal.goto(portalPath);
     expect(response?.status()).toBe(404);
     await expect(portal.getByRole('heading', { level: 1 })).toHaveText(
@@ -290,18 +265,11 @@ test.describe('the end-user portal', () => {
   }, testInfo) => {
     test.setTimeout(180_000);
     const { base, plan, user, portalPath } = await seedPortal(page, 'Lena Layout');
-    await ownerCall(page, 'post', `${base}/users/${user.id}/subscriptions`, { planId: plan.id });
-    const portal = await endUserPage(browser);
+    await ownerPost(page, `${base}/users/${user.id}/subscriptions`, { planId: plan.id });
+    const portal = await pageOfItsOwn(browser);
     const problems: string[] = [];
-    const check = async (label: string) => {
-      await settle(portal);
-      const overflow = await portal.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth,
-      );
-      if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-      problems.push(...(await seriousAxeViolations(portal, label)));
-      await portal.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
-    };
+    const check = (label: string) =>
+      checkLayout(portal, label, problems, { testInfo, fullPage: true });
     const background = () => portal.evaluate(() => getComputedStyle(document.body).backgroundColor);
 
     // No choice made: the system's preference decides.
@@ -317,7 +285,7 @@ test.describe('the end-user portal', () => {
       // The toggle says what it does and remembers the choice across a reload.
       await portal.emulateMedia({ colorScheme: theme === 'dark' ? 'light' : 'dark' });
       await portal.evaluate((key) => localStorage.removeItem(key), PORTAL_THEME_STORAGE_KEY);
-      await portal.setViewportSize({ width: 390, height: 844 });
+      await portal.setViewportSize({ width: PHONE.width, height: PHONE.height });
       await portal.goto(portalPath);
       await portal.getByRole('button', { name: `Switch to ${theme} theme` }).click();
       await portal.reload();
@@ -325,11 +293,7 @@ test.describe('the end-user portal', () => {
       await expect(portal.getByRole('button', { name: `Switch to ${other} theme` })).toBeVisible();
       expect(await background()).toBe(theme === 'dark' ? systemDark : systemLight);
 
-      for (const viewport of [
-        { name: 'phone', width: 390, height: 844 },
-        { name: 'desktop', width: 1280, height: 800 },
-      ]) {
-        await portal.setViewportSize({ width: viewport.width, height: viewport.height });
+      await forEachViewport(portal, async (viewport) => {
         await portal.context().clearCookies();
         await portal.goto(portalPath);
         await signInToPortal(portal, 'wrong password');
@@ -345,24 +309,17 @@ test.describe('the end-user portal', () => {
           .click();
         const dialog = portal.getByRole('dialog', { name: 'Release this device?' });
         await expect(dialog).toBeVisible();
-        await settle(portal);
-        problems.push(
-          ...(await seriousAxeViolations(portal, `portal-dialog-${viewport.name}-${theme}`)),
-        );
-        await portal.screenshot({
-          path: testInfo.outputPath(`portal-dialog-${viewport.name}-${theme}.png`),
+        await checkDialog(portal, dialog, `portal-dialog-${viewport.name}-${theme}`, problems, {
+          testInfo,
+          width: viewport.width,
         });
-        const box = await dialog.boundingBox();
-        if (!box || box.x < 0 || box.x + box.width > viewport.width) {
-          problems.push(`portal-dialog-${viewport.name}-${theme}: the dialog does not fit`);
-        }
         await portal.keyboard.press('Escape');
         await expect(dialog).toBeHidden();
-      }
+      });
     }
     const notAvailable = await portal.goto('/portal/ffffffffffffffffffff');
     expect(notAvailable?.status()).toBe(404);
-    await portal.setViewportSize({ width: 390, height: 844 });
+    await portal.setViewportSize({ width: PHONE.width, height: PHONE.height });
     await check('portal-not-available-phone-dark');
     expect(problems).toEqual([]);
     await portal.context().close();
@@ -373,7 +330,7 @@ test.describe('the end-user portal', () => {
     browser,
   }) => {
     const { portalPath } = await seedPortal(page, 'Fred First-Load');
-    const portal = await endUserPage(browser);
+    const portal = await pageOfItsOwn(browser);
     await portal.goto(portalPath);
     await expect(portal.getByLabel('Username')).toBeVisible();
     await portal.waitForLoadState('networkidle');

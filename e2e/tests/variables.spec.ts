@@ -2,52 +2,21 @@ import {
   VARIABLE_NAME_INVALID,
   VARIABLE_NAME_TAKEN,
   type AppUser,
-  type Application,
   type ApplicationVariable,
   type UserVariable,
 } from '@latchkey/contracts';
-import { settle, seriousAxeViolations } from './support/layout-checks.ts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { openNewApplicationTab } from './support/application-page.ts';
+import {
+  checkDialog,
+  checkLayout,
+  checkRowActions,
+  forEachTheme,
+  forEachViewport,
+} from './support/layout-checks.ts';
+import { createApplication, ownerGet, ownerPost, ownerPut } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
-
-/** The console's own storage key (apps/console/src/lib/theme.ts). */
-const THEME_STORAGE_KEY = 'latchkey-auth-theme';
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-/** Calls the owner API as the signed-in owner; page.request sends no Origin of its own. */
-async function ownerSend<T>(
-  page: Page,
-  method: 'POST' | 'PUT',
-  path: string,
-  data: unknown,
-): Promise<T> {
-  const response = await page.request.fetch(path, {
-    method,
-    headers: consoleOriginHeaders(page),
-    data,
-  });
-  expect(response.status(), `${method} ${path}`).toBe(method === 'POST' ? 201 : 200);
-  return (await response.json()) as T;
-}
-
-async function ownerGet<T>(page: Page, path: string): Promise<T> {
-  const response = await page.request.get(path);
-  expect(response.status(), `GET ${path}`).toBe(200);
-  return (await response.json()) as T;
-}
-
-/** A new application of the signed-in owner, its management page open on the Variables tab. */
-async function openVariablesTab(page: Page, name: string): Promise<Application> {
-  const application = await ownerSend<Application>(page, 'POST', '/api/applications', { name });
-  await page.goto(`/app/${application.id}`);
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
-  await page.getByRole('tab', { name: 'Variables' }).click();
-  return application;
-}
+import { toast } from './support/toast.ts';
 
 function variableRow(page: Page, name: string): Locator {
   return page.getByTestId(`variable-row-${name}`);
@@ -56,7 +25,7 @@ function variableRow(page: Page, name: string): Locator {
 test.describe('variables of the application page and of an end user', () => {
   test('creates, searches, edits and deletes application variables', async ({ page }) => {
     await signInAsNewOwner(page, 'Vera Variables');
-    const application = await openVariablesTab(page, 'Variable Desk');
+    const application = await openNewApplicationTab(page, 'Variable Desk', 'Variables');
     await expect(page.getByRole('heading', { name: 'No variables yet' })).toBeVisible();
 
     // Create: the name rule is checked before anything is sent.
@@ -140,11 +109,9 @@ test.describe('variables of the application page and of an end user', () => {
     page,
   }) => {
     await signInAsNewOwner(page, 'Uma Uservars');
-    const application = await ownerSend<Application>(page, 'POST', '/api/applications', {
-      name: 'User Variable Desk',
-    });
+    const application = await createApplication(page, 'User Variable Desk');
     const usersPath = `/api/applications/${application.id}/users`;
-    const user = await ownerSend<AppUser>(page, 'POST', usersPath, {
+    const user = await ownerPost<AppUser>(page, usersPath, {
       username: 'pilot',
       password: 'correct horse battery staple',
     });
@@ -204,85 +171,45 @@ test.describe('variables of the application page and of an end user', () => {
   }, testInfo) => {
     test.setTimeout(180_000);
     await signInAsNewOwner(page, 'Lior Layout');
-    const application = await ownerSend<Application>(page, 'POST', '/api/applications', {
-      name: 'Layout Variables',
-    });
+    const application = await createApplication(page, 'Layout Variables');
     const variablesPath = `/api/applications/${application.id}/variables`;
-    await ownerSend(page, 'POST', variablesPath, {
+    await ownerPost(page, variablesPath, {
       name: 'a.rather.long.variable.name.that.keeps.going_and_going',
       value: `{"mirrors":["${'https://downloads.example.com/'.repeat(6)}"]}`,
     });
-    await ownerSend(page, 'POST', variablesPath, {
+    await ownerPost(page, variablesPath, {
       name: 'kill_switch',
       value: 'off',
       requiresSession: false,
     });
-    const user = await ownerSend<AppUser>(
-      page,
-      'POST',
-      `/api/applications/${application.id}/users`,
-      {
-        username: 'pilot',
-        password: 'correct horse battery staple',
-      },
-    );
-    await ownerSend(
-      page,
-      'PUT',
-      `/api/applications/${application.id}/users/${user.id}/variables/theme`,
-      {
-        value: 'dark',
-        readOnly: true,
-      },
-    );
+    const user = await ownerPost<AppUser>(page, `/api/applications/${application.id}/users`, {
+      username: 'pilot',
+      password: 'correct horse battery staple',
+    });
+    await ownerPut(page, `/api/applications/${application.id}/users/${user.id}/variables/theme`, {
+      value: 'dark',
+      readOnly: true,
+    });
 
     const problems: string[] = [];
-    for (const theme of ['light', 'dark'] as const) {
-      await page.evaluate(
-        ([key, value]) => localStorage.setItem(key!, value!),
-        [THEME_STORAGE_KEY, theme],
-      );
-      await page.setViewportSize({ width: 390, height: 844 });
+    await forEachTheme(page, async (theme) => {
       await page.goto(`/app/${application.id}`);
       await page.getByRole('tab', { name: 'Variables' }).click();
       await expect(variableRow(page, 'kill_switch')).toContainText('Public');
 
-      for (const viewport of [
-        { name: 'phone', width: 390, height: 844 },
-        { name: 'desktop', width: 1280, height: 800 },
-      ]) {
+      await forEachViewport(page, async (viewport) => {
         const label = `variables-${viewport.name}-${theme}`;
-        await page.setViewportSize({ width: viewport.width, height: viewport.height });
-        await settle(page);
-        const overflow = await page.evaluate(
-          () => document.documentElement.scrollWidth - window.innerWidth,
-        );
-        if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-        problems.push(...(await seriousAxeViolations(page, label)));
-        await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
-
-        const actions = page.locator('table tbody button');
-        await expect(actions).toHaveCount(4);
-        for (let index = 0; index < 4; index += 1) {
-          const action = actions.nth(index);
-          try {
-            await action.click({ trial: true, timeout: 3_000 });
-          } catch {
-            problems.push(`${label}: "${await action.getAttribute('aria-label')}" not clickable`);
-          }
-        }
+        await checkLayout(page, label, problems, { testInfo, fullPage: true });
+        await checkRowActions(page.locator('table tbody button'), label, problems, 4);
 
         await page.getByRole('button', { name: 'Create Variable' }).click();
         const dialog = page.getByRole('dialog', { name: 'Create Variable' });
         await dialog.getByRole('button', { name: 'Create Variable' }).click();
         await expect(dialog.getByRole('alert')).toBeVisible();
-        await settle(page);
-        problems.push(...(await seriousAxeViolations(page, `${label}-dialog`)));
-        await page.screenshot({ path: testInfo.outputPath(`${label}-dialog.png`) });
-        const box = await dialog.boundingBox();
-        if (!box || box.x < 0 || box.x + box.width > viewport.width) {
-          problems.push(`${label}-dialog: the dialog does not fit the screen`);
-        }
+        await checkDialog(page, dialog, `${label}-dialog`, problems, {
+          testInfo,
+          width: viewport.width,
+        });
         await page.keyboard.press('Escape');
         await expect(dialog).toBeHidden();
 
@@ -292,18 +219,15 @@ test.describe('variables of the application page and of an end user', () => {
         const userDialog = page.getByRole('dialog', { name: 'Edit User' });
         await expect(userDialog.getByTestId('user-variable-theme')).toContainText('Read-only');
         await userDialog.getByTestId('user-variable-theme').scrollIntoViewIfNeeded();
-        await settle(page);
-        problems.push(...(await seriousAxeViolations(page, `${label}-user-dialog`)));
-        await page.screenshot({ path: testInfo.outputPath(`${label}-user-dialog.png`) });
-        const userBox = await userDialog.boundingBox();
-        if (!userBox || userBox.x < 0 || userBox.x + userBox.width > viewport.width) {
-          problems.push(`${label}-user-dialog: the dialog does not fit the screen`);
-        }
+        await checkDialog(page, userDialog, `${label}-user-dialog`, problems, {
+          testInfo,
+          width: viewport.width,
+        });
         await page.keyboard.press('Escape');
         await expect(userDialog).toBeHidden();
         await page.getByRole('tab', { name: 'Variables' }).click();
-      }
-    }
+      });
+    });
     expect(problems).toEqual([]);
   });
 });
