@@ -8,13 +8,14 @@ import type {
 import { codeFileNames } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import { replaceCodeBoxText, stubResizeObserver } from '@/test/code-mirror.ts';
+import { replaceCodeBoxText } from '@/test/code-mirror.ts';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { findToast } from '@/test/find-toast.ts';
 import {
-  createAuthValue,
   createCurrentUser,
   renderWithProviders,
+  signedInAuth,
 } from '@/test/render-with-providers.tsx';
 import { CodeEditorPage, NO_PERMISSION_MESSAGE } from './code-editor-page.tsx';
 
@@ -161,18 +162,11 @@ function stubCodeEditorApi({ canEdit = true }: { canEdit?: boolean } = {}) {
 }
 
 function renderPage(user: CurrentUser = createCurrentUser()) {
-  return renderWithProviders(
-    <>
-      <CodeEditorPage />
-      <Toaster />
-    </>,
-    { path: '/code-editor', auth: createAuthValue({ user, isAuthenticated: true }) },
-  );
-}
-
-/** A toast by its text: it is portaled and stays in the DOM while a dialog is open. */
-async function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
+  return renderWithProviders(<CodeEditorPage />, {
+    path: '/code-editor',
+    auth: signedInAuth(user),
+    toaster: true,
+  });
 }
 
 /** Save is enabled once the edit has reached the page's state. */

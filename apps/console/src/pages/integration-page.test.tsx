@@ -8,12 +8,9 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { INTEGRATION_APPLICATION_KEY } from '@/lib/integration-search.ts';
-import { readCodeBox, stubResizeObserver } from '@/test/code-mirror.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { readCodeBox } from '@/test/code-mirror.ts';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
   jsonResponse,
@@ -56,7 +53,7 @@ function stubIntegrationApi({
 function renderIntegration(path = '/integration') {
   return renderWithProviders(<IntegrationPage />, {
     path,
-    auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
+    auth: signedInAuth(),
   });
 }
 

@@ -1,21 +1,8 @@
 import { waitFor } from '@testing-library/react';
-import { vi } from 'vitest';
 
 // jsdom has no layout: CodeMirror measures text ranges, which jsdom's Range cannot.
 Range.prototype.getClientRects ??= () => [] as unknown as DOMRectList;
 Range.prototype.getBoundingClientRect ??= () => new DOMRect();
-
-/** CodeMirror (and Radix) watch their size; jsdom has no layout to watch. Call in beforeEach. */
-export function stubResizeObserver(): void {
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  );
-}
 
 interface CodeMirrorView {
   state: { doc: { length: number; toString(): string } };

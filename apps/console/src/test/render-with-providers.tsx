@@ -5,6 +5,7 @@ import type { ReactElement } from 'react';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { ThemeProvider } from '@/components/theme/theme-provider.tsx';
+import { Toaster } from '@/components/ui/toaster.tsx';
 import { TooltipProvider } from '@/components/ui/tooltip.tsx';
 import { AuthContext, type AuthContextValue } from '@/hooks/use-auth.ts';
 import { createQueryClient } from '@/lib/query-client.ts';
@@ -35,14 +36,23 @@ export function createCurrentUser(overrides: Partial<CurrentUser> = {}): Current
   };
 }
 
+/** The authentication state of `user` signed in. */
+export function signedInAuth(user: CurrentUser = createCurrentUser()): AuthContextValue {
+  return createAuthValue({ user, isAuthenticated: true });
+}
+
 /**
- * Renders inside the app's providers, at `path`, with a fake authentication state. The query
- * client is answered so a test can see which queries exist (a query never created is a
- * request that cannot be sent).
+ * Renders inside the app's providers, at `path`, with a fake authentication state and, with
+ * `toaster`, the toasts the app shows beside it. The query client is answered so a test can
+ * see which queries exist (a query never created is a request that cannot be sent).
  */
 export function renderWithProviders(
   ui: ReactElement,
-  { path = '/', auth = createAuthValue() }: { path?: string; auth?: AuthContextValue } = {},
+  {
+    path = '/',
+    auth = createAuthValue(),
+    toaster = false,
+  }: { path?: string; auth?: AuthContextValue; toaster?: boolean } = {},
 ): RenderResult & { location: ReturnType<typeof memoryLocation>; queryClient: QueryClient } {
   const location = memoryLocation({ path, record: true });
   const queryClient = createQueryClient();
@@ -51,7 +61,10 @@ export function renderWithProviders(
       <ThemeProvider>
         <TooltipProvider>
           <AuthContext value={auth}>
-            <Router hook={location.hook}>{ui}</Router>
+            <Router hook={location.hook}>
+              {ui}
+              {toaster && <Toaster />}
+            </Router>
           </AuthContext>
         </TooltipProvider>
       </ThemeProvider>

@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { fakeMediaQueryList } from './jsdom-stubs.ts';
 
 // findBy/waitFor give up after 1 s by default. In CI these tests share two cores with the
 // server suite's PGlite databases and emulators, where a render can take longer; a state
@@ -8,16 +9,7 @@ configure({ asyncUtilTimeout: 5_000 });
 
 // jsdom lacks these browser APIs; the components degrade gracefully without real ones.
 if (typeof window.matchMedia !== 'function') {
-  window.matchMedia = (query: string): MediaQueryList => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  });
+  window.matchMedia = (query: string): MediaQueryList => fakeMediaQueryList(query);
 }
 // jsdom prints "not implemented" for these; canvas drawing and scrolling are not under test.
 HTMLCanvasElement.prototype.getContext = (() =>

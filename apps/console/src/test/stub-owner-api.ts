@@ -83,6 +83,30 @@ export function stubOwnerApi(route: OwnerApiRoute): SentRequest[] {
   return sent;
 }
 
+/**
+ * stubOwnerApi with refusals: `refuseNext(method, pathname, answer)` answers the next request
+ * to `METHOD pathname` (the query string aside) with `answer` instead of asking `route`; an
+ * Error is thrown, as fetch does when the network fails.
+ */
+export function stubRefusingOwnerApi(route: OwnerApiRoute): {
+  sent: SentRequest[];
+  refuseNext: (method: string, pathname: string, answer: Response | Error) => void;
+} {
+  const refusals = new Map<string, Response | Error>();
+  const sent = stubOwnerApi((request) => {
+    const key = `${request.method} ${request.url.pathname}`;
+    const refusal = refusals.get(key);
+    if (!refusal) return route(request);
+    refusals.delete(key);
+    if (refusal instanceof Error) throw refusal;
+    return refusal;
+  });
+  return {
+    sent,
+    refuseNext: (method, pathname, answer) => refusals.set(`${method} ${pathname}`, answer),
+  };
+}
+
 /** An application as GET /api/applications lists it. */
 export function createApplication(overrides: Partial<Application> = {}): Application {
   return {

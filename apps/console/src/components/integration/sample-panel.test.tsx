@@ -2,14 +2,10 @@ import type { Sample } from '@latchkey/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import { readCodeBox, replaceCodeBoxText, stubResizeObserver } from '@/test/code-mirror.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { readCodeBox, replaceCodeBoxText } from '@/test/code-mirror.ts';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { jsonResponse, neverAnswered, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import { SAMPLE_FETCH_ERROR, SamplePanel } from './sample-panel.tsx';
 
@@ -44,13 +40,10 @@ function stubSampleApi({ editedCode = null as string | null } = {}) {
 }
 
 function renderPanel({ canEdit }: { canEdit: boolean }) {
-  renderWithProviders(
-    <>
-      <SamplePanel applicationId={7} language="csharp" canEdit={canEdit} />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
-  );
+  renderWithProviders(<SamplePanel applicationId={7} language="csharp" canEdit={canEdit} />, {
+    auth: signedInAuth(),
+    toaster: true,
+  });
 }
 
 const badges = () =>
