@@ -2,7 +2,6 @@ import type { BulkAppUserResult } from '@latchkey/contracts';
 import { act, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsersTab } from '@/components/dashboard/users-tab.tsx';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
 import { dispatchOwnerEvent } from '@/lib/owner-events.ts';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
@@ -55,12 +54,9 @@ describe('bulk actions on the dashboard’s Users tab', { timeout: 30_000 }, () 
 
   it('selects the page, then all matching, confirms with the count, and shows progress then the result', async () => {
     const { sent, answerBulk } = stubApi();
-    renderWithProviders(
-      <>
-        <UsersTab application={application} onGoToApplications={() => {}} />
-        <Toaster />
-      </>,
-    );
+    renderWithProviders(<UsersTab application={application} onGoToApplications={() => {}} />, {
+      toaster: true,
+    });
     await screen.findByText('Showing 1–50 of 120');
     expect(screen.queryByRole('region', { name: 'Bulk actions' })).toBeNull();
 

@@ -1,13 +1,10 @@
 import type { AppUser, Device } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { findToast } from '@/test/find-toast.ts';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
   createAppUserRow,
@@ -45,16 +42,9 @@ function stubUserApi(initial: Device[]) {
 
 function renderDialog(user: AppUser = pilot) {
   return renderWithProviders(
-    <>
-      <EditAppUserDialog application={orbit} user={user} open onOpenChange={() => {}} />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+    <EditAppUserDialog application={orbit} user={user} open onOpenChange={() => {}} />,
+    { auth: signedInAuth(), toaster: true },
   );
-}
-
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
 }
 
 async function removeFirstDevice() {
@@ -74,15 +64,7 @@ async function removeFirstDevice() {
 describe('EditAppUserDialog: devices', () => {
   beforeEach(() => {
     dismissToast();
-    // Radix's Checkbox measures itself; jsdom has no ResizeObserver, and sizes are not under test.
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
   });
   afterEach(() => vi.unstubAllGlobals());
 

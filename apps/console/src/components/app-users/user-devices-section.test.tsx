@@ -3,20 +3,17 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '@/components/applications/application-display.ts';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { appUsersQueryKey } from '@/hooks/owner-query-keys.ts';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { findToast } from '@/test/find-toast.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import {
   createDevice,
   jsonResponse,
   neverAnswered,
   pagedResponse,
   stubOwnerApi,
+  stubRefusingOwnerApi,
 } from '@/test/stub-owner-api.ts';
 import { UserDevicesSection } from './user-devices-section.tsx';
 
@@ -33,13 +30,7 @@ const unnamed = createDevice(2, { name: null, lastIp: null });
  */
 function stubDevicesApi(initial: Device[]) {
   let devices = [...initial];
-  const refusals = new Map<string, Response>();
-  const sent = stubOwnerApi(({ method, path }) => {
-    const refusal = refusals.get(`${method} ${path}`);
-    if (refusal) {
-      refusals.delete(`${method} ${path}`);
-      return refusal;
-    }
+  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, path }) => {
     if (path === '/api/applications/7/users') return pagedResponse([]);
     if (path === BASE && method === 'GET') return jsonResponse(200, devices);
     if (path === BASE && method === 'DELETE') {
@@ -62,8 +53,9 @@ function stubDevicesApi(initial: Device[]) {
         (request) => request.method === method && (path ?? request.path) === request.path,
       ),
     refuseNext: (method: string, path: string, status: number, message?: string) =>
-      refusals.set(
-        `${method} ${path}`,
+      refuseNext(
+        method,
+        path,
         jsonResponse(status, message === undefined ? {} : { message, code: 'INTERNAL' }),
       ),
   };
@@ -72,25 +64,17 @@ function stubDevicesApi(initial: Device[]) {
 function renderSection({ isHwidLockEnabled = true, deviceLimit = 3 } = {}) {
   const onDevicesReleased = vi.fn();
   const result = renderWithProviders(
-    <>
-      <UserDevicesSection
-        applicationId={7}
-        userId={USER_ID}
-        username="pilot"
-        deviceLimit={deviceLimit}
-        isHwidLockEnabled={isHwidLockEnabled}
-        onDevicesReleased={onDevicesReleased}
-      />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+    <UserDevicesSection
+      applicationId={7}
+      userId={USER_ID}
+      username="pilot"
+      deviceLimit={deviceLimit}
+      isHwidLockEnabled={isHwidLockEnabled}
+      onDevicesReleased={onDevicesReleased}
+    />,
+    { auth: signedInAuth(), toaster: true },
   );
   return { ...result, onDevicesReleased };
-}
-
-/** A toast by its text: it is portaled and stays in the DOM while a dialog is open. */
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
 }
 
 async function confirmIn(title: string, confirmLabel: string) {

@@ -1,13 +1,10 @@
 import { SUBSCRIPTION_EXISTS, type Plan, type Subscription } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { findToast } from '@/test/find-toast.ts';
+import { stubResizeObserver, stubScrollIntoView } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { createPlan, jsonResponse, neverAnswered, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import { activeEntitlements, UserSubscriptionsSection } from './user-subscriptions-section.tsx';
 
@@ -70,31 +67,16 @@ function stubSubscriptionsApi(initial: Subscription[]) {
 
 function renderSection() {
   return renderWithProviders(
-    <>
-      <UserSubscriptionsSection applicationId={7} userId={USER_ID} username="pilot" />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+    <UserSubscriptionsSection applicationId={7} userId={USER_ID} username="pilot" />,
+    { auth: signedInAuth(), toaster: true },
   );
-}
-
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
 }
 
 describe('UserSubscriptionsSection', { timeout: 30_000 }, () => {
   beforeEach(() => {
     dismissToast();
-    // Radix's Select scrolls its chosen option into view, which jsdom does not do.
-    Element.prototype.scrollIntoView ??= () => {};
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubScrollIntoView();
+    stubResizeObserver();
   });
   afterEach(() => vi.unstubAllGlobals());
 

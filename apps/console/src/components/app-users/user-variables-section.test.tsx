@@ -6,13 +6,10 @@ import {
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { findToast } from '@/test/find-toast.ts';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { jsonResponse, neverAnswered, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import { UserVariablesSection } from './user-variables-section.tsx';
 
@@ -63,30 +60,15 @@ function stubUserVariablesApi(initial: UserVariable[]) {
 
 function renderSection() {
   return renderWithProviders(
-    <>
-      <UserVariablesSection applicationId={7} userId={USER_ID} username="pilot" />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+    <UserVariablesSection applicationId={7} userId={USER_ID} username="pilot" />,
+    { auth: signedInAuth(), toaster: true },
   );
-}
-
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
 }
 
 describe('UserVariablesSection', { timeout: 30_000 }, () => {
   beforeEach(() => {
     dismissToast();
-    // Radix's Switch measures itself; jsdom has no ResizeObserver, and sizes are not under test.
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
   });
   afterEach(() => vi.unstubAllGlobals());
 

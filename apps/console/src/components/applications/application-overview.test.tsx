@@ -3,11 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useApplicationStats } from '@/hooks/use-application-stats.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { createApplication } from '@/test/stub-owner-api.ts';
 import { ApplicationOverview } from './application-overview.tsx';
 
@@ -40,7 +36,7 @@ function stubStats(answers: (() => Promise<Response>)[]) {
 
 function renderOverview() {
   return renderWithProviders(<OverviewWithStats />, {
-    auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
+    auth: signedInAuth(),
   });
 }
 
@@ -117,7 +113,7 @@ describe('ApplicationOverview: Security Settings', () => {
     stubStats([async () => Response.json({ ...quietStats, totalUsers: 12, activeUsers: 9 })]);
     renderWithProviders(
       <OverviewOf application={{ ...application, maxDevices: 3, portalEnabled: true }} />,
-      { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+      { auth: signedInAuth() },
     );
     await waitFor(() => expect(securityItems()).toContain('User Count: 12'));
     expect(securityItems()).toEqual([

@@ -1,13 +1,9 @@
 import { applicationLimits, type Application } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { createApplication, jsonResponse, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import { ApplicationSettingsDialog } from './application-settings-dialog.tsx';
 
@@ -25,13 +21,10 @@ function stubUpdate(application: Application) {
 }
 
 async function openSettings(application: Application) {
-  renderWithProviders(
-    <>
-      <ApplicationSettingsDialog application={application} />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
-  );
+  renderWithProviders(<ApplicationSettingsDialog application={application} />, {
+    auth: signedInAuth(),
+    toaster: true,
+  });
   fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
   return within(await screen.findByRole('group', { name: 'End-user portal' }));
 }
@@ -41,16 +34,7 @@ const hintOf = (element: HTMLElement) =>
   document.getElementById(element.getAttribute('aria-describedby')!)?.textContent;
 
 // Radix's Switch measures itself; jsdom has no ResizeObserver, and sizes are not under test.
-beforeEach(() =>
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  ),
-);
+beforeEach(() => stubResizeObserver());
 afterEach(() => {
   dismissToast();
   vi.unstubAllGlobals();

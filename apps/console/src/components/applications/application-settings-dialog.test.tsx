@@ -1,11 +1,8 @@
 import { deviceLimits, offlineLicenseLimits } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { createApplication } from '@/test/stub-owner-api.ts';
 import { ApplicationSettingsDialog } from './application-settings-dialog.tsx';
 
@@ -29,21 +26,12 @@ function stubUpdate() {
 }
 
 // Radix's Switch measures itself; jsdom has no ResizeObserver, and sizes are not under test.
-beforeEach(() =>
-  vi.stubGlobal(
-    'ResizeObserver',
-    class {
-      observe() {}
-      unobserve() {}
-      disconnect() {}
-    },
-  ),
-);
+beforeEach(() => stubResizeObserver());
 afterEach(() => vi.unstubAllGlobals());
 
 async function openSettings() {
   renderWithProviders(<ApplicationSettingsDialog application={application} />, {
-    auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
+    auth: signedInAuth(),
   });
   fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
   return (await screen.findByLabelText('Sessions per User')) as HTMLInputElement;
@@ -139,7 +127,7 @@ describe('ApplicationSettingsDialog: devices', () => {
     const sentBodies = stubUpdate();
     renderWithProviders(
       <ApplicationSettingsDialog application={{ ...application, releaseInactiveAfterDays: 90 }} />,
-      { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
+      { auth: signedInAuth() },
     );
     fireEvent.click(screen.getByRole('button', { name: 'Settings' }));
     const inactive = (await screen.findByLabelText(

@@ -2,13 +2,8 @@ import { APPLICATION_NAME_REQUIRED } from '@latchkey/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
   jsonResponse,
@@ -26,13 +21,7 @@ const createsApplications: OwnerApiRoute = ({ method, url, body }) => {
 
 async function openDialog() {
   const user = userEvent.setup();
-  renderWithProviders(
-    <>
-      <CreateApplicationDialog />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
-  );
+  renderWithProviders(<CreateApplicationDialog />, { auth: signedInAuth(), toaster: true });
   await user.click(screen.getByRole('button', { name: 'New Application' }));
   const dialog = await screen.findByRole('dialog', { name: 'New Application' });
   return {

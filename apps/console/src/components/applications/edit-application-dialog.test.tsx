@@ -3,13 +3,9 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Button } from '@/components/ui/button.tsx';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { createApplication } from '@/test/stub-owner-api.ts';
 import { EditApplicationDialog } from './edit-application-dialog.tsx';
 
@@ -26,16 +22,13 @@ function EditFromRow() {
         open={editing.isOpen}
         onOpenChange={editing.setIsOpen}
       />
-      <Toaster />
     </>
   );
 }
 
 async function openEditDialog() {
   const user = userEvent.setup();
-  renderWithProviders(<EditFromRow />, {
-    auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
-  });
+  renderWithProviders(<EditFromRow />, { auth: signedInAuth(), toaster: true });
   const opener = screen.getByRole('button', { name: 'Edit application' });
   await user.click(opener);
   await screen.findByRole('dialog', { name: 'Edit Application' });
@@ -48,16 +41,7 @@ function stubFetch(answer: () => Promise<Response>) {
 
 describe('EditApplicationDialog: focus and Escape', () => {
   // Radix's Checkbox measures itself; jsdom has no ResizeObserver, and sizes are not under test.
-  beforeEach(() =>
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    ),
-  );
+  beforeEach(() => stubResizeObserver());
   afterEach(() => vi.unstubAllGlobals());
 
   it('returns focus to the button that opened it when Esc closes it', async () => {

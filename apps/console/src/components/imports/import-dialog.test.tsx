@@ -1,11 +1,12 @@
 import type { ImportProgress } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { appUsersQueryKey, applicationLicensesQueryKey } from '@/hooks/owner-query-keys.ts';
 import { dismissToast } from '@/hooks/use-toast.ts';
 import { ApiError } from '@/lib/api.ts';
 import { uploadWithProgress } from '@/lib/upload-with-progress.ts';
+import { findToast } from '@/test/find-toast.ts';
+import { stubResizeObserver, stubScrollIntoView } from '@/test/jsdom-stubs.ts';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
@@ -125,16 +126,10 @@ function holdNextUpload() {
 
 function renderDialog() {
   const rendered = renderWithProviders(
-    <>
-      <ImportDialog application={createApplication({ id: 7, name: 'Orbit' })} />
-      <Toaster />
-    </>,
+    <ImportDialog application={createApplication({ id: 7, name: 'Orbit' })} />,
+    { toaster: true },
   );
   return { ...rendered, invalidate: vi.spyOn(rendered.queryClient, 'invalidateQueries') };
-}
-
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
 }
 
 async function openDialog() {
@@ -173,16 +168,8 @@ describe('ImportDialog', { timeout: 30_000 }, () => {
   beforeEach(() => {
     dismissToast();
     vi.mocked(uploadWithProgress).mockReset();
-    // Radix's Select scrolls its chosen option into view, which jsdom does not do.
-    Element.prototype.scrollIntoView ??= () => {};
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubScrollIntoView();
+    stubResizeObserver();
   });
   afterEach(() => {
     vi.unstubAllGlobals();

@@ -6,8 +6,8 @@ import { DocsNavigation } from '@/components/docs/docs-navigation.tsx';
 import { HomeNavigation } from '@/components/home/home-navigation.tsx';
 import {
   createAuthValue,
-  createCurrentUser,
   renderWithProviders,
+  signedInAuth,
 } from '@/test/render-with-providers.tsx';
 import { brandName } from './brand-logo.tsx';
 import { SignedInHeader } from './signed-in-header.tsx';
@@ -15,9 +15,7 @@ import { SignedOutHeader } from './signed-out-header.tsx';
 
 function brandOf(header: ReactElement, { isSignedIn }: { isSignedIn: boolean }): string {
   const { unmount } = renderWithProviders(header, {
-    auth: isSignedIn
-      ? createAuthValue({ user: createCurrentUser(), isAuthenticated: true })
-      : createAuthValue(),
+    auth: isSignedIn ? signedInAuth() : createAuthValue(),
   });
   const text = screen.getByTestId('brand-logo').textContent!;
   unmount();

@@ -6,13 +6,10 @@ import {
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { findToast } from '@/test/find-toast.ts';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
   createPlan,
@@ -20,6 +17,7 @@ import {
   neverAnswered,
   pagedResponse,
   stubOwnerApi,
+  stubRefusingOwnerApi,
   type SentRequest,
 } from '@/test/stub-owner-api.ts';
 import { PLAN_REQUIRED } from './license-display.ts';
@@ -55,13 +53,7 @@ const license = (index: number, overrides: Partial<License> = {}): License => ({
  */
 function stubLicensesApi(initial: License[] = [], plans: Plan[] = [pro, legacy]) {
   let licenses = [...initial];
-  const refusals = new Map<string, Response>();
-  const sent = stubOwnerApi(({ method, url, body }) => {
-    const refusal = refusals.get(`${method} ${url.pathname}`);
-    if (refusal) {
-      refusals.delete(`${method} ${url.pathname}`);
-      return refusal;
-    }
+  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, url, body }) => {
     if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, plans);
     if (url.pathname === LICENSES_PATH && method === 'GET') {
       const status = url.searchParams.get('status');
@@ -113,22 +105,15 @@ function stubLicensesApi(initial: License[] = [], plans: Plan[] = [pro, legacy])
       ),
     all: sent,
     refuseNext: (method: string, pathname: string, status: number, message: string) =>
-      refusals.set(`${method} ${pathname}`, jsonResponse(status, { message, code: 'INTERNAL' })),
+      refuseNext(method, pathname, jsonResponse(status, { message, code: 'INTERNAL' })),
   };
 }
 
 function renderPanel() {
-  return renderWithProviders(
-    <>
-      <LicensesPanel application={orbit} />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
-  );
-}
-
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
+  return renderWithProviders(<LicensesPanel application={orbit} />, {
+    auth: signedInAuth(),
+    toaster: true,
+  });
 }
 
 async function openGenerateDialog() {
@@ -139,15 +124,7 @@ async function openGenerateDialog() {
 describe('LicensesPanel', { timeout: 30_000 }, () => {
   beforeEach(() => {
     dismissToast();
-    // Radix's Select measures itself; jsdom has neither of these.
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
   });
   afterEach(() => vi.unstubAllGlobals());
 

@@ -7,19 +7,16 @@ import {
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { findToast } from '@/test/find-toast.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
   createPlan,
   jsonResponse,
   neverAnswered,
   stubOwnerApi,
+  stubRefusingOwnerApi,
   type SentRequest,
 } from '@/test/stub-owner-api.ts';
 import { PLAN_DURATION_INVALID } from './plan-display.ts';
@@ -35,13 +32,7 @@ const PLANS_PATH = '/api/applications/7/plans';
  */
 function stubPlansApi(initial: Plan[] = []) {
   let plans = [...initial];
-  const refusals = new Map<string, Response>();
-  const sent = stubOwnerApi(({ method, path, body }) => {
-    const refusal = refusals.get(`${method} ${path}`);
-    if (refusal) {
-      refusals.delete(`${method} ${path}`);
-      return refusal;
-    }
+  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, path, body }) => {
     if (path === PLANS_PATH && method === 'GET') return jsonResponse(200, plans);
     if (path === PLANS_PATH && method === 'POST') {
       const created = createPlan(100 + plans.length, body as Partial<Plan>);
@@ -69,23 +60,15 @@ function stubPlansApi(initial: Plan[] = []) {
     sent: (method: string, path = PLANS_PATH): SentRequest[] =>
       sent.filter((request) => request.method === method && request.path === path),
     refuseNext: (method: string, path: string, status: number, message: string) =>
-      refusals.set(`${method} ${path}`, jsonResponse(status, { message, code: 'CONFLICT' })),
+      refuseNext(method, path, jsonResponse(status, { message, code: 'CONFLICT' })),
   };
 }
 
 function renderPanel() {
-  return renderWithProviders(
-    <>
-      <PlansPanel application={orbit} />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
-  );
-}
-
-/** A toast by its text: it is portaled and stays in the DOM while a dialog is open. */
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
+  return renderWithProviders(<PlansPanel application={orbit} />, {
+    auth: signedInAuth(),
+    toaster: true,
+  });
 }
 
 async function openCreateDialog() {

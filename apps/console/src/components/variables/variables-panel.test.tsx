@@ -5,18 +5,16 @@ import {
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { findToast } from '@/test/find-toast.ts';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
   jsonResponse,
   neverAnswered,
   stubOwnerApi,
+  stubRefusingOwnerApi,
   type SentRequest,
 } from '@/test/stub-owner-api.ts';
 import { VariablesPanel } from './variables-panel.tsx';
@@ -45,13 +43,7 @@ function createVariable(
  */
 function stubVariablesApi(initial: ApplicationVariable[] = []) {
   let variables = [...initial];
-  const refusals = new Map<string, Response>();
-  const sent = stubOwnerApi(({ method, path, url, body }) => {
-    const refusal = refusals.get(`${method} ${url.pathname}`);
-    if (refusal) {
-      refusals.delete(`${method} ${url.pathname}`);
-      return refusal;
-    }
+  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, path, url, body }) => {
     if (url.pathname === VARIABLES_PATH && method === 'GET') {
       const search = (url.searchParams.get('search') ?? '').toLowerCase();
       return jsonResponse(
@@ -80,22 +72,15 @@ function stubVariablesApi(initial: ApplicationVariable[] = []) {
   return {
     sent: (method: string): SentRequest[] => sent.filter((request) => request.method === method),
     refuseNext: (method: string, path: string, status: number, message: string) =>
-      refusals.set(`${method} ${path}`, jsonResponse(status, { message, code: 'CONFLICT' })),
+      refuseNext(method, path, jsonResponse(status, { message, code: 'CONFLICT' })),
   };
 }
 
 function renderPanel() {
-  return renderWithProviders(
-    <>
-      <VariablesPanel application={orbit} />
-      <Toaster />
-    </>,
-    { auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }) },
-  );
-}
-
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
+  return renderWithProviders(<VariablesPanel application={orbit} />, {
+    auth: signedInAuth(),
+    toaster: true,
+  });
 }
 
 async function openCreateDialog() {
@@ -106,15 +91,7 @@ async function openCreateDialog() {
 describe('VariablesPanel', { timeout: 30_000 }, () => {
   beforeEach(() => {
     dismissToast();
-    // Radix's Switch measures itself; jsdom has no ResizeObserver, and sizes are not under test.
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
   });
   afterEach(() => vi.unstubAllGlobals());
 
