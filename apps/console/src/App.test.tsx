@@ -4,11 +4,9 @@ import { ACCOUNT_ID_KEY } from '@/lib/account-storage.ts';
 import { AppRoutes, SIGNED_IN_ROUTES } from './App.tsx';
 import {
   createAuthValue,
-  createCurrentUser,
   renderWithProviders,
+  signedInAuth,
 } from './test/render-with-providers.tsx';
-
-const signedIn = () => createAuthValue({ isAuthenticated: true, user: createCurrentUser() });
 
 describe('AppRoutes', () => {
   afterEach(() => localStorage.clear());
@@ -102,26 +100,26 @@ describe('AppRoutes', () => {
 
   it("shows 'Invalid application ID' for /app without an id", async () => {
     for (const path of ['/app', '/app/', '/app/abc']) {
-      const { unmount } = renderWithProviders(<AppRoutes />, { path, auth: signedIn() });
+      const { unmount } = renderWithProviders(<AppRoutes />, { path, auth: signedInAuth() });
       expect(await screen.findByText('Invalid application ID'), path).toBeTruthy();
       unmount();
     }
   });
 
   it('routes a signed-in owner to the pages (loaded on demand) and unknown paths to 404', async () => {
-    renderWithProviders(<AppRoutes />, { path: '/activity-logs', auth: signedIn() });
+    renderWithProviders(<AppRoutes />, { path: '/activity-logs', auth: signedInAuth() });
     expect(await screen.findByRole('heading', { level: 1, name: 'Activity Logs' })).toBeTruthy();
   });
 
   it('greets a signed-in owner by first name on the home page', async () => {
-    renderWithProviders(<AppRoutes />, { path: '/', auth: signedIn() });
+    renderWithProviders(<AppRoutes />, { path: '/', auth: signedInAuth() });
     expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe(
       'Welcome back, Ada!',
     );
   });
 
   it('shows 404 for an unknown signed-in path', () => {
-    renderWithProviders(<AppRoutes />, { path: '/nope', auth: signedIn() });
+    renderWithProviders(<AppRoutes />, { path: '/nope', auth: signedInAuth() });
     expect(screen.getByRole('heading', { name: '404 Page Not Found' })).toBeTruthy();
   });
 });

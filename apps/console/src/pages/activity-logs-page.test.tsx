@@ -1,11 +1,7 @@
 import { SEARCH_COUNT_LIMIT, type ActivityLog, type ActivityLogStats } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { ACTIVITY_STATS_CAPPED_DESCRIPTION } from '@/components/activity-logs/activity-log-stats.tsx';
 import { UNKNOWN_STAT_VALUE } from '@/components/ui/stat-card.tsx';
 import { ActivityLogsPage } from './activity-logs-page.tsx';
@@ -65,7 +61,7 @@ function stubOwnerApi({
 function renderPage() {
   return renderWithProviders(<ActivityLogsPage />, {
     path: '/activity-logs',
-    auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
+    auth: signedInAuth(),
   });
 }
 

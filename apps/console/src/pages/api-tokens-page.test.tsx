@@ -11,13 +11,14 @@ import {
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { TOKEN_SHOWN_ONCE_WARNING } from '@/components/api-tokens/created-api-token-dialog.tsx';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { API_TOKENS_QUERY_KEY } from '@/hooks/use-api-tokens.ts';
 import { dismissToast } from '@/hooks/use-toast.ts';
+import { findToast } from '@/test/find-toast.ts';
+import { fakeMediaQueryList, stubResizeObserver } from '@/test/jsdom-stubs.ts';
 import {
-  createAuthValue,
   createCurrentUser,
   renderWithProviders,
+  signedInAuth,
 } from '@/test/render-with-providers.tsx';
 import {
   createApplication,
@@ -111,38 +112,18 @@ function stubTokensApi(tokens: ApiToken[] = []) {
 }
 
 function renderPage(userPermissions: UserPermissions = { role: 'owner', permissions: [] }) {
-  return renderWithProviders(
-    <>
-      <ApiTokensPage />
-      <Toaster />
-    </>,
-    {
-      path: '/api-tokens',
-      auth: createAuthValue({
-        user: createCurrentUser({ userPermissions }),
-        isAuthenticated: true,
-      }),
-    },
-  );
-}
-
-/** A toast by its text: it is portaled and stays in the DOM while a dialog is open. */
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
+  return renderWithProviders(<ApiTokensPage />, {
+    path: '/api-tokens',
+    auth: signedInAuth(createCurrentUser({ userPermissions })),
+    toaster: true,
+  });
 }
 
 /** Makes the phone's media query match, as on a 390 px screen. */
 function stubPhoneScreen() {
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
-    matches: query === TOKEN_CARDS_MEDIA_QUERY,
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  }));
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) =>
+    fakeMediaQueryList(query, query === TOKEN_CARDS_MEDIA_QUERY),
+  );
 }
 
 async function openCreateDialog() {
@@ -158,14 +139,7 @@ describe('ApiTokensPage', { timeout: 30_000 }, () => {
     // timers the queries and waitFor use keep running.
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
     // jsdom has no clipboard.
     writeText.mockClear();
     Object.defineProperty(navigator, 'clipboard', { value: { writeText }, configurable: true });

@@ -4,9 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Route } from 'wouter';
 import {
-  createAuthValue,
   createCurrentUser,
   renderWithProviders,
+  signedInAuth,
 } from '@/test/render-with-providers.tsx';
 import {
   createActivityChart,
@@ -70,7 +70,7 @@ function renderApplicationPage(path: string, user = createCurrentUser()) {
     <Route path="/app/:id?">
       <ApplicationPage />
     </Route>,
-    { path, auth: createAuthValue({ user, isAuthenticated: true }) },
+    { path, auth: signedInAuth(user) },
   );
 }
 

@@ -1,11 +1,7 @@
 import type { BlacklistEntry, BlacklistType } from '@latchkey/contracts';
 import { fireEvent, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { BlacklistPage } from './blacklist-page.tsx';
 
 const entry = (index: number, type: BlacklistType = 'username'): BlacklistEntry => ({
@@ -52,7 +48,7 @@ describe('BlacklistPage paging, search and counts', { timeout: 30_000 }, () => {
     const fetchMock = stubBlacklistApi();
     renderWithProviders(<BlacklistPage />, {
       path: '/blacklist',
-      auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
+      auth: signedInAuth(),
     });
     expect(await screen.findByText('Showing 1–50 of 60')).toBeTruthy();
     expect(await within(screen.getByTestId('blacklist-count-hwid')).findByText('20')).toBeTruthy();

@@ -2,12 +2,11 @@ import type { Application, DashboardStats } from '@latchkey/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
 import {
-  createAuthValue,
   createCurrentUser,
   renderWithProviders,
+  signedInAuth,
 } from '@/test/render-with-providers.tsx';
 import {
   createActivityChart,
@@ -61,13 +60,11 @@ function stubDashboardApi({
 }
 
 function renderDashboard(user = createCurrentUser()) {
-  return renderWithProviders(
-    <>
-      <DashboardPage />
-      <Toaster />
-    </>,
-    { path: '/dashboard', auth: createAuthValue({ user, isAuthenticated: true }) },
-  );
+  return renderWithProviders(<DashboardPage />, {
+    path: '/dashboard',
+    auth: signedInAuth(user),
+    toaster: true,
+  });
 }
 
 const usersTab = () => screen.getByRole('tab', { name: /^Users/ });

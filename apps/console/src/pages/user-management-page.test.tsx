@@ -1,14 +1,16 @@
 import type { AdminUser, AuditEntry, SiteOverviewRow, UserPermissions } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { SITE_ADMIN_QUERY_KEY } from '@/hooks/use-site-admin.ts';
 import { dismissToast } from '@/hooks/use-toast.ts';
+import { findToast } from '@/test/find-toast.ts';
+import { stubResizeObserver, stubScrollIntoView } from '@/test/jsdom-stubs.ts';
 import {
-  createAuthValue,
   createCurrentUser,
   renderWithProviders,
+  signedInAuth,
 } from '@/test/render-with-providers.tsx';
+import { jsonResponse, pagedResponse, stubRefusingOwnerApi } from '@/test/stub-owner-api.ts';
 import { NO_USER_MANAGEMENT_PERMISSION, UserManagementPage } from './user-management-page.tsx';
 
 const OWNER_ID = '00000000-0000-4000-8000-000000000001';
@@ -89,44 +91,22 @@ const ownerWriteEntry: AuditEntry = {
   createdAt: '2025-03-15T12:00:00.000Z',
 };
 
-interface SentRequest {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
 /**
  * A stand-in for the admin API of packages/contracts/src/admin.ts with its accounts in memory,
  * searched and paged as the server does. `failNext` answers the next `METHOD /path` with an error.
  */
 function stubAdminApi(accounts: AdminUser[] = ACCOUNTS) {
   const state = { accounts: [...accounts] };
-  const sent: SentRequest[] = [];
-  const failures = new Map<string, { status: number; body: unknown }>();
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify(body), {
-      status,
-      headers: { 'Content-Type': 'application/json', ...headers },
-    });
   const paged = (rows: unknown[], url: URL) => {
     const page = Number(url.searchParams.get('page') ?? 1);
-    return json(200, rows.slice((page - 1) * 50, page * 50), {
-      'X-Total-Count': String(rows.length),
-      'X-Page': String(page),
-      'X-Page-Size': '50',
+    return pagedResponse(rows.slice((page - 1) * 50, page * 50), {
+      page,
+      pageSize: 50,
+      total: rows.length,
     });
   };
 
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const body: unknown = init?.body ? JSON.parse(String(init.body)) : undefined;
-    sent.push({ method, path: url.pathname + url.search, body });
-    const failure = failures.get(`${method} ${url.pathname}`);
-    if (failure) {
-      failures.delete(`${method} ${url.pathname}`);
-      return json(failure.status, failure.body);
-    }
+  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, url, body }) => {
     const path = url.pathname;
     if (path === '/api/admin/users') {
       const search = (url.searchParams.get('search') ?? '').toLowerCase();
@@ -152,52 +132,41 @@ function stubAdminApi(accounts: AdminUser[] = ACCOUNTS) {
     const one = /^\/api\/admin\/users\/([\w-]+)$/.exec(path);
     if (one) {
       const existing = state.accounts.find((candidate) => candidate.id === one[1]);
-      if (!existing) return json(404, { message: 'User not found', code: 'NOT_FOUND' });
+      if (!existing) return jsonResponse(404, { message: 'User not found', code: 'NOT_FOUND' });
       if (method === 'DELETE') {
         state.accounts = state.accounts.filter((candidate) => candidate.id !== existing.id);
-        return json(200, { success: true, message: 'User has been removed from the system.' });
+        return jsonResponse(200, {
+          success: true,
+          message: 'User has been removed from the system.',
+        });
       }
       if (method === 'PATCH') {
         const updated = { ...existing, ...(body as Partial<AdminUser>) };
         state.accounts = state.accounts.map((candidate) =>
           candidate.id === existing.id ? updated : candidate,
         );
-        return json(200, updated);
+        return jsonResponse(200, updated);
       }
     }
-    return json(404, { message: 'Not found', code: 'NOT_FOUND' });
+    return jsonResponse(404, { message: 'Not found', code: 'NOT_FOUND' });
   });
-  vi.stubGlobal('fetch', fetchMock);
 
   return {
     sent: (method: string, path: string) =>
       sent.filter((request) => request.method === method && request.path === path),
     sentTo: (prefix: string) => sent.filter((request) => request.path.startsWith(prefix)),
     failNext: (method: string, path: string, status: number, body: unknown) =>
-      failures.set(`${method} ${path}`, { status, body }),
+      refuseNext(method, path, jsonResponse(status, body)),
   };
 }
 
 function renderPage(userPermissions: UserPermissions = { role: 'owner', permissions: [] }) {
   const id = userPermissions.role === 'owner' ? OWNER_ID : ADMIN_ID;
-  return renderWithProviders(
-    <>
-      <UserManagementPage />
-      <Toaster />
-    </>,
-    {
-      path: '/user-management',
-      auth: createAuthValue({
-        user: createCurrentUser({ id, userPermissions }),
-        isAuthenticated: true,
-      }),
-    },
-  );
-}
-
-/** A toast by its text: it is portaled and stays in the DOM while a dialog is open. */
-function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
+  return renderWithProviders(<UserManagementPage />, {
+    path: '/user-management',
+    auth: signedInAuth(createCurrentUser({ id, userPermissions })),
+    toaster: true,
+  });
 }
 
 const card = (id: string) => within(screen.getByTestId(`site-account-${id}`));
@@ -205,16 +174,8 @@ const card = (id: string) => within(screen.getByTestId(`site-account-${id}`));
 describe('UserManagementPage', { timeout: 30_000 }, () => {
   // Radix measures checkboxes and selects; jsdom has none of it and sizes are not tested.
   beforeEach(() => {
-    // Radix's Select scrolls its chosen option into view, which jsdom does not do.
-    Element.prototype.scrollIntoView ??= () => {};
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubScrollIntoView();
+    stubResizeObserver();
     dismissToast();
   });
   afterEach(() => vi.unstubAllGlobals());

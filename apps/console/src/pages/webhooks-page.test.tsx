@@ -1,13 +1,11 @@
 import type { Webhook, WebhookDelivery } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Toaster } from '@/components/ui/toaster.tsx';
 import { dismissToast } from '@/hooks/use-toast.ts';
-import {
-  createAuthValue,
-  createCurrentUser,
-  renderWithProviders,
-} from '@/test/render-with-providers.tsx';
+import { findToast } from '@/test/find-toast.ts';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
+import { jsonResponse, pagedResponse, stubRefusingOwnerApi } from '@/test/stub-owner-api.ts';
 import { SENDING_LABEL } from '@/components/webhooks/webhook-deliveries-dialog.tsx';
 import { WebhooksPage } from './webhooks-page.tsx';
 
@@ -41,17 +39,11 @@ const delivery = (index: number, overrides: Partial<WebhookDelivery> = {}): Webh
   ...overrides,
 });
 
-interface SentRequest {
-  method: string;
-  path: string;
-  body: unknown;
-}
-
 type Answer = { status: number; body?: unknown; text?: string } | 'network-error';
 
 /**
  * A stand-in for the owner API of packages/contracts/src/webhooks.ts, holding its webhooks in
- * memory so lists refresh after mutations as they would. `failures` answers the next request
+ * memory so lists refresh after mutations as they would. `failNext` answers the next request
  * to `METHOD /path` with an error instead.
  */
 function stubWebhooksApi({
@@ -59,33 +51,10 @@ function stubWebhooksApi({
   deliveries = [] as WebhookDelivery[],
 } = {}) {
   const state = { webhooks: [...webhooks] };
-  const sent: SentRequest[] = [];
-  const failures = new Map<string, Answer>();
-
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify(body), {
-      status,
-      headers: { 'Content-Type': 'application/json', ...headers },
-    });
-
-  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
-    const url = new URL(String(input), 'http://localhost');
-    const method = init?.method ?? 'GET';
-    const body: unknown = init?.body ? JSON.parse(String(init.body)) : undefined;
-    sent.push({ method, path: url.pathname + url.search, body });
-
-    const failure = failures.get(`${method} ${url.pathname}`);
-    if (failure) {
-      failures.delete(`${method} ${url.pathname}`);
-      if (failure === 'network-error') throw new TypeError('Failed to fetch');
-      return failure.text !== undefined
-        ? new Response(failure.text, { status: failure.status })
-        : json(failure.status, failure.body);
-    }
-
+  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, url, body }) => {
     const path = url.pathname;
-    if (path === '/api/applications') return json(200, []);
-    if (path === '/api/webhooks' && method === 'GET') return json(200, state.webhooks);
+    if (path === '/api/applications') return jsonResponse(200, []);
+    if (path === '/api/webhooks' && method === 'GET') return jsonResponse(200, state.webhooks);
     if (path === '/api/webhooks' && method === 'POST') {
       const request = body as Partial<Webhook>;
       const created = webhook({
@@ -95,37 +64,37 @@ function stubWebhooksApi({
         application: null,
       });
       state.webhooks = [created, ...state.webhooks];
-      return json(201, created);
+      return jsonResponse(201, created);
     }
     if (path === '/api/test-webhook') {
-      return json(200, {
+      return jsonResponse(200, {
         success: true,
         message: 'Test webhook queued for 1 webhook. Check your chat channel.',
         queued: 1,
       });
     }
     const deliveryRetry = /^\/api\/webhooks\/(\d+)\/deliveries\/([\w-]+)\/retry$/.exec(path);
-    if (deliveryRetry && method === 'POST') return json(200, { success: true });
+    if (deliveryRetry && method === 'POST') return jsonResponse(200, { success: true });
     const deliveryList = /^\/api\/webhooks\/(\d+)\/deliveries$/.exec(path);
     if (deliveryList) {
       const page = Number(url.searchParams.get('page') ?? 1);
       const pageSize = Number(url.searchParams.get('pageSize') ?? 50);
-      return json(200, deliveries.slice((page - 1) * pageSize, page * pageSize), {
-        'X-Total-Count': String(deliveries.length),
-        'X-Page': String(page),
-        'X-Page-Size': String(pageSize),
+      return pagedResponse(deliveries.slice((page - 1) * pageSize, page * pageSize), {
+        page,
+        pageSize,
+        total: deliveries.length,
       });
     }
     const secret = /^\/api\/webhooks\/(\d+)\/secret$/.exec(path);
-    if (secret) return json(200, { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
+    if (secret) return jsonResponse(200, { secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' });
     const one = /^\/api\/webhooks\/(\d+)$/.exec(path);
     if (one) {
       const id = Number(one[1]);
       const existing = state.webhooks.find((candidate) => candidate.id === id);
-      if (!existing) return json(404, { message: 'Webhook not found', code: 'NOT_FOUND' });
+      if (!existing) return jsonResponse(404, { message: 'Webhook not found', code: 'NOT_FOUND' });
       if (method === 'DELETE') {
         state.webhooks = state.webhooks.filter((candidate) => candidate.id !== id);
-        return json(200, { success: true });
+        return jsonResponse(200, { success: true });
       }
       if (method === 'PUT') {
         const updated = {
@@ -136,50 +105,40 @@ function stubWebhooksApi({
         state.webhooks = state.webhooks.map((candidate) =>
           candidate.id === id ? updated : candidate,
         );
-        return json(200, updated);
+        return jsonResponse(200, updated);
       }
     }
-    return json(404, { message: 'Not found', code: 'NOT_FOUND' });
+    return jsonResponse(404, { message: 'Not found', code: 'NOT_FOUND' });
   });
-  vi.stubGlobal('fetch', fetchMock);
 
   return {
     sent: (method: string, path: string) =>
       sent.filter((request) => request.method === method && request.path === path),
     failNext: (method: string, path: string, answer: Answer) =>
-      failures.set(`${method} ${path}`, answer),
+      refuseNext(
+        method,
+        path,
+        answer === 'network-error'
+          ? new TypeError('Failed to fetch')
+          : answer.text !== undefined
+            ? new Response(answer.text, { status: answer.status })
+            : jsonResponse(answer.status, answer.body),
+      ),
   };
 }
 
 function renderPage() {
-  return renderWithProviders(
-    <>
-      <WebhooksPage />
-      <Toaster />
-    </>,
-    {
-      path: '/webhooks',
-      auth: createAuthValue({ user: createCurrentUser(), isAuthenticated: true }),
-    },
-  );
-}
-
-/** A toast by its text: it is portaled and stays in the DOM while a dialog is open. */
-async function findToast(text: string) {
-  return screen.findByText(text, { selector: 'li *' });
+  return renderWithProviders(<WebhooksPage />, {
+    path: '/webhooks',
+    auth: signedInAuth(),
+    toaster: true,
+  });
 }
 
 describe('WebhooksPage', { timeout: 30_000 }, () => {
   // Radix measures switches, checkboxes and menus; jsdom has none of it and sizes are not tested.
   beforeEach(() => {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
+    stubResizeObserver();
     dismissToast();
   });
   afterEach(() => vi.unstubAllGlobals());
