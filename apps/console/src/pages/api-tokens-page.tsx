@@ -12,17 +12,11 @@ import { CreatedApiTokenDialog } from '@/components/api-tokens/created-api-token
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { DataTable } from '@/components/ui/data-table.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { API_TOKENS_FETCH_ERROR, useApiTokens, useRevokeApiToken } from '@/hooks/use-api-tokens.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
 import { useAuth } from '@/hooks/use-auth.ts';
@@ -103,44 +97,43 @@ function ApiTokensSection({
 
   return (
     <>
-      <Card>
-        <CardHeader>
-          <CardTitle>Your Tokens</CardTitle>
-          <CardDescription>
+      <SectionCard
+        title="Your Tokens"
+        description={
+          <>
             Each token works until it expires or is revoked, only within its scopes and
             applications, and never beyond what your own account may do.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <PagedQueryView
-            query={tokens}
-            loadingLabel="Loading API tokens"
-            errorTitle="Error loading API tokens"
-            describeError={(error) => getErrorToastMessage(error, API_TOKENS_FETCH_ERROR)}
-            empty={
-              <EmptyState
-                icon={KeyRound}
-                title="No API tokens yet"
-                description="A token lets your scripts, shops and bots call the management API on your behalf, limited to the scopes and applications you choose."
-                action={
-                  <Button onClick={() => setIsCreating(true)}>
-                    <Plus aria-hidden="true" />
-                    {CREATE_TOKEN_LABEL}
-                  </Button>
-                }
-              />
-            }
-          >
-            {(rows) =>
-              isPhoneLayout ? (
-                <ApiTokenCards tokens={rows} {...listProps} />
-              ) : (
-                <DataTable table={apiTokensTable(listProps)} rows={rows} />
-              )
-            }
-          </PagedQueryView>
-        </CardContent>
-      </Card>
+          </>
+        }
+      >
+        <PagedQueryView
+          query={tokens}
+          loadingLabel="Loading API tokens"
+          errorTitle="Error loading API tokens"
+          describeError={(error) => getErrorToastMessage(error, API_TOKENS_FETCH_ERROR)}
+          empty={
+            <EmptyState
+              icon={KeyRound}
+              title="No API tokens yet"
+              description="A token lets your scripts, shops and bots call the management API on your behalf, limited to the scopes and applications you choose."
+              action={
+                <Button onClick={() => setIsCreating(true)}>
+                  <Plus aria-hidden="true" />
+                  {CREATE_TOKEN_LABEL}
+                </Button>
+              }
+            />
+          }
+        >
+          {(rows) =>
+            isPhoneLayout ? (
+              <ApiTokenCards tokens={rows} {...listProps} />
+            ) : (
+              <DataTable table={apiTokensTable(listProps)} rows={rows} />
+            )
+          }
+        </PagedQueryView>
+      </SectionCard>
 
       <ApiTokenUsageCard />
 

@@ -6,16 +6,10 @@ import { getBlacklistScopeLabel } from '@/components/blacklist/blacklist-display
 import { blacklistTable } from '@/components/blacklist/blacklist-table.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import {
   useBlacklist,
   useBlacklistCounts,
@@ -54,44 +48,38 @@ export function BlacklistPage() {
           onRetry={counts.refetch}
         />
 
-        <Card>
-          <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-            <div className="grid gap-1.5">
-              <CardTitle>Blacklist Entries</CardTitle>
-              <CardDescription>
-                A global entry applies to every one of your applications; others to one only.
-              </CardDescription>
-            </div>
-          </CardHeader>
-          <CardContent className="flex flex-col gap-4">
-            <PagedDataTable
-              query={entriesQuery}
-              search={{
-                value: search,
-                onChange: setSearch,
-                label: 'Search blacklist',
-                placeholder: 'Search by value or reason',
-              }}
-              table={blacklistTable({
-                busyEntryId: deleteEntry.isPending ? deleteEntry.variables : null,
-                onDelete: deleting.open,
-              })}
-              loadingLabel="Loading blacklist entries"
-              errorTitle="Error loading blacklist"
-              describeError={(error) => getErrorToastMessage(error, BLACKLIST_FETCH_ERROR)}
-              empty={
-                <EmptyState
-                  icon={ShieldCheck}
-                  title="No blacklist entries"
-                  description="Nothing is blocked yet. Add an IP address, username, email or hardware ID to refuse it access."
-                />
-              }
-              canShowEmptyState={search.trim() === ''}
-              pagerLabel="Blacklist pages"
-              onPageChange={setPage}
-            />
-          </CardContent>
-        </Card>
+        <SectionCard
+          title="Blacklist Entries"
+          description="A global entry applies to every one of your applications; others to one only."
+          contentClassName="flex flex-col gap-4"
+        >
+          <PagedDataTable
+            query={entriesQuery}
+            search={{
+              value: search,
+              onChange: setSearch,
+              label: 'Search blacklist',
+              placeholder: 'Search by value or reason',
+            }}
+            table={blacklistTable({
+              busyEntryId: deleteEntry.isPending ? deleteEntry.variables : null,
+              onDelete: deleting.open,
+            })}
+            loadingLabel="Loading blacklist entries"
+            errorTitle="Error loading blacklist"
+            describeError={(error) => getErrorToastMessage(error, BLACKLIST_FETCH_ERROR)}
+            empty={
+              <EmptyState
+                icon={ShieldCheck}
+                title="No blacklist entries"
+                description="Nothing is blocked yet. Add an IP address, username, email or hardware ID to refuse it access."
+              />
+            }
+            canShowEmptyState={search.trim() === ''}
+            pagerLabel="Blacklist pages"
+            onPageChange={setPage}
+          />
+        </SectionCard>
       </div>
 
       <ConfirmDialog

@@ -12,16 +12,10 @@ import { SamplePanel } from '@/components/integration/sample-panel.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import {
   Select,
   SelectContent,
@@ -75,74 +69,67 @@ export function IntegrationPage() {
           description="Client code for your programs in four languages, with your application's API key, base URL and version already in it."
         />
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Application</CardTitle>
-            <CardDescription>
-              The samples are rendered for the application you choose.
-            </CardDescription>
-          </CardHeader>
-          <CardContent className="grid gap-6">
-            {applicationsQuery.isPending ? (
-              <div role="status" aria-busy="true">
-                <span className="sr-only">Loading applications…</span>
-                <Skeleton className="h-9 w-full max-w-sm" />
+        <SectionCard
+          title="Application"
+          description="The samples are rendered for the application you choose."
+          contentClassName="grid gap-6"
+        >
+          {applicationsQuery.isPending ? (
+            <div role="status" aria-busy="true">
+              <span className="sr-only">Loading applications…</span>
+              <Skeleton className="h-9 w-full max-w-sm" />
+            </div>
+          ) : applicationsQuery.isError ? (
+            <LoadErrorState
+              title="Error loading applications"
+              description={getErrorToastMessage(applicationsQuery.error, APPLICATIONS_FETCH_ERROR)}
+              isRetrying={applicationsQuery.isFetching}
+              onRetry={() => void applicationsQuery.refetch()}
+            />
+          ) : applications.length === 0 ? (
+            <EmptyState
+              icon={AppWindow}
+              title="No Applications"
+              description="Create an application first: its samples come with its own API key."
+              action={
+                <Button asChild>
+                  <Link href="/dashboard">
+                    <Plus aria-hidden="true" />
+                    Create an application
+                  </Link>
+                </Button>
+              }
+            />
+          ) : (
+            <>
+              <div className="grid max-w-sm gap-1.5">
+                <Label htmlFor={`${id}-application`}>Application</Label>
+                <Select
+                  value={application ? String(application.id) : ''}
+                  onValueChange={(value) => select({ applicationId: Number(value) })}
+                >
+                  <SelectTrigger id={`${id}-application`}>
+                    <SelectValue placeholder="Select an application" />
+                  </SelectTrigger>
+                  <SelectContent>
+                    {applications.map((candidate) => (
+                      <SelectItem key={candidate.id} value={String(candidate.id)}>
+                        {candidate.name}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
               </div>
-            ) : applicationsQuery.isError ? (
-              <LoadErrorState
-                title="Error loading applications"
-                description={getErrorToastMessage(
-                  applicationsQuery.error,
-                  APPLICATIONS_FETCH_ERROR,
-                )}
-                isRetrying={applicationsQuery.isFetching}
-                onRetry={() => void applicationsQuery.refetch()}
-              />
-            ) : applications.length === 0 ? (
-              <EmptyState
-                icon={AppWindow}
-                title="No Applications"
-                description="Create an application first: its samples come with its own API key."
-                action={
-                  <Button asChild>
-                    <Link href="/dashboard">
-                      <Plus aria-hidden="true" />
-                      Create an application
-                    </Link>
-                  </Button>
-                }
-              />
-            ) : (
-              <>
-                <div className="grid max-w-sm gap-1.5">
-                  <Label htmlFor={`${id}-application`}>Application</Label>
-                  <Select
-                    value={application ? String(application.id) : ''}
-                    onValueChange={(value) => select({ applicationId: Number(value) })}
-                  >
-                    <SelectTrigger id={`${id}-application`}>
-                      <SelectValue placeholder="Select an application" />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {applications.map((candidate) => (
-                        <SelectItem key={candidate.id} value={String(candidate.id)}>
-                          {candidate.name}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                </div>
-                {application ? (
-                  <SelectedConnectionDetails application={application} />
-                ) : (
-                  <p className="text-sm text-muted-foreground">
-                    Select an application to see its API key, base URL and code samples.
-                  </p>
-                )}
-              </>
-            )}
-          </CardContent>
-        </Card>
+              {application ? (
+                <SelectedConnectionDetails application={application} />
+              ) : (
+                <p className="text-sm text-muted-foreground">
+                  Select an application to see its API key, base URL and code samples.
+                </p>
+              )}
+            </>
+          )}
+        </SectionCard>
 
         {application && (
           <Tabs

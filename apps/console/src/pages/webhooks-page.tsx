@@ -2,16 +2,10 @@ import type { Webhook } from '@latchkey/contracts';
 import { Webhook as WebhookIcon } from 'lucide-react';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { SignatureHelpCard } from '@/components/webhooks/signature-help-card.tsx';
 import { TestWebhookMenu } from '@/components/webhooks/test-webhook-menu.tsx';
 import { WebhookDeliveriesDialog } from '@/components/webhooks/webhook-deliveries-dialog.tsx';
@@ -50,37 +44,36 @@ export function WebhooksPage() {
           </div>
         </div>
 
-        <Card>
-          <CardHeader>
-            <CardTitle>Your Webhooks</CardTitle>
-            <CardDescription>
+        <SectionCard
+          title="Your Webhooks"
+          description={
+            <>
               Each webhook receives the events it subscribes to, from every application or one.
               Deliveries that fail are retried; see each one in its delivery log.
-            </CardDescription>
-          </CardHeader>
-          <CardContent>
-            <PagedDataTable
-              query={webhooksQuery}
-              table={webhooksTable({
-                busyWebhookId: deleteWebhook.isPending ? deleteWebhook.variables : null,
-                onShowDeliveries: viewingDeliveries.open,
-                onShowSecret: viewingSecret.open,
-                onEdit: editing.open,
-                onDelete: deleting.open,
-              })}
-              loadingLabel="Loading webhooks"
-              errorTitle="Error loading webhooks"
-              describeError={(error) => getErrorToastMessage(error, WEBHOOKS_FETCH_ERROR)}
-              empty={
-                <EmptyState
-                  icon={WebhookIcon}
-                  title="No webhooks configured"
-                  description="Create a webhook to be told about logins, failed attempts and blocked users as they happen."
-                />
-              }
-            />
-          </CardContent>
-        </Card>
+            </>
+          }
+        >
+          <PagedDataTable
+            query={webhooksQuery}
+            table={webhooksTable({
+              busyWebhookId: deleteWebhook.isPending ? deleteWebhook.variables : null,
+              onShowDeliveries: viewingDeliveries.open,
+              onShowSecret: viewingSecret.open,
+              onEdit: editing.open,
+              onDelete: deleting.open,
+            })}
+            loadingLabel="Loading webhooks"
+            errorTitle="Error loading webhooks"
+            describeError={(error) => getErrorToastMessage(error, WEBHOOKS_FETCH_ERROR)}
+            empty={
+              <EmptyState
+                icon={WebhookIcon}
+                title="No webhooks configured"
+                description="Create a webhook to be told about logins, failed attempts and blocked users as they happen."
+              />
+            }
+          />
+        </SectionCard>
 
         <SignatureHelpCard />
       </div>

@@ -1,14 +1,8 @@
 import type { Application, AppUser, AppUserListRow } from '@latchkey/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { usePauseAppUser, useResetAppUserHwid, useUnpauseAppUser } from '@/hooks/use-app-users.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { usePlans } from '@/hooks/use-plans.ts';
@@ -59,23 +53,23 @@ export function ApplicationUsersPanel({
   );
 
   return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1.5">
-          <CardTitle>Users</CardTitle>
-          <CardDescription>The end users who sign in to {application.name}.</CardDescription>
-        </div>
-        <div className="flex items-center gap-2">
-          <RefreshButton
-            isRefreshing={usersQuery.isFetching}
-            onRefresh={() => void usersQuery.refetch()}
-          >
-            Refresh
-          </RefreshButton>
-          {addUserButton}
-        </div>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
+    <>
+      <SectionCard
+        title="Users"
+        description={<>The end users who sign in to {application.name}.</>}
+        actions={
+          <div className="flex items-center gap-2">
+            <RefreshButton
+              isRefreshing={usersQuery.isFetching}
+              onRefresh={() => void usersQuery.refetch()}
+            >
+              Refresh
+            </RefreshButton>
+            {addUserButton}
+          </div>
+        }
+        contentClassName="flex flex-col gap-4"
+      >
         <AppUsersList
           application={application}
           usersQuery={usersQuery}
@@ -103,7 +97,7 @@ export function ApplicationUsersPanel({
             })
           }
         />
-      </CardContent>
+      </SectionCard>
 
       <ConfirmDialog
         open={resetting.isOpen}
@@ -122,6 +116,6 @@ export function ApplicationUsersPanel({
           resetting.target && resetHwid.mutate({ applicationId, userId: resetting.target.id })
         }
       />
-    </Card>
+    </>
   );
 }

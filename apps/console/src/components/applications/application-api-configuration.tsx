@@ -4,17 +4,11 @@ import { useId, useState } from 'react';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { buildIntegrationPath } from '@/lib/integration-search.ts';
 
 /** The client API calls a vendor's program makes. */
@@ -35,126 +29,109 @@ export function ApplicationApiConfiguration({ application }: { application: Appl
 
   return (
     <div className="grid gap-4 lg:grid-cols-2">
-      <Card className="lg:col-span-2">
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-base">
-            <KeyRound className="size-4 text-primary" aria-hidden="true" />
-            API Key
-          </CardTitle>
-          <CardDescription>
-            Your program sends this key with every request. Keep it out of public repositories.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-2">
-          <Label htmlFor={`${id}-api-key`} className="sr-only">
-            API Key
-          </Label>
-          <div className="flex items-center gap-1">
-            <Input
-              id={`${id}-api-key`}
-              type={isKeyVisible ? 'text' : 'password'}
-              value={application.apiKey}
-              readOnly
-              spellCheck={false}
-              autoComplete="off"
-              className="font-mono"
-            />
-            <IconButton
-              label={isKeyVisible ? 'Hide API key' : 'Show API key'}
-              aria-pressed={isKeyVisible}
-              onClick={() => setIsKeyVisible((visible) => !visible)}
-            >
-              {isKeyVisible ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
-            </IconButton>
-            <CopyButton value={application.apiKey} label="Copy API key" />
-          </div>
-        </CardContent>
-      </Card>
+      <SectionCard
+        className="lg:col-span-2"
+        title="API Key"
+        description="Your program sends this key with every request. Keep it out of public repositories."
+        icon={KeyRound}
+        contentClassName="grid gap-2"
+      >
+        <Label htmlFor={`${id}-api-key`} className="sr-only">
+          API Key
+        </Label>
+        <div className="flex items-center gap-1">
+          <Input
+            id={`${id}-api-key`}
+            type={isKeyVisible ? 'text' : 'password'}
+            value={application.apiKey}
+            readOnly
+            spellCheck={false}
+            autoComplete="off"
+            className="font-mono"
+          />
+          <IconButton
+            label={isKeyVisible ? 'Hide API key' : 'Show API key'}
+            aria-pressed={isKeyVisible}
+            onClick={() => setIsKeyVisible((visible) => !visible)}
+          >
+            {isKeyVisible ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+          </IconButton>
+          <CopyButton value={application.apiKey} label="Copy API key" />
+        </div>
+      </SectionCard>
 
-      <Card>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-base">
-            <Network className="size-4 text-primary" aria-hidden="true" />
-            Endpoints
-          </CardTitle>
-          <CardDescription>
+      <SectionCard
+        title="Endpoints"
+        description={
+          <>
             Your program posts JSON to <code className="font-mono text-xs">{origin}</code>.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <ul className="grid gap-3">
-            {CLIENT_API_ENDPOINTS.map((endpoint) => (
-              <li
-                key={endpoint.path}
-                className="flex items-center gap-3 rounded-lg border border-border p-3"
-              >
-                <Badge variant="secondary" className="font-mono">
-                  POST
-                </Badge>
-                <div className="grid min-w-0 flex-1 gap-0.5">
-                  <code className="truncate font-mono text-sm font-medium">{endpoint.path}</code>
-                  <span className="text-xs text-muted-foreground">{endpoint.description}</span>
-                </div>
-                <CopyButton
-                  value={`${origin}${endpoint.path}`}
-                  label={`Copy ${endpoint.path} URL`}
-                />
-              </li>
-            ))}
-          </ul>
-        </CardContent>
-      </Card>
+          </>
+        }
+        icon={Network}
+      >
+        <ul className="grid gap-3">
+          {CLIENT_API_ENDPOINTS.map((endpoint) => (
+            <li
+              key={endpoint.path}
+              className="flex items-center gap-3 rounded-lg border border-border p-3"
+            >
+              <Badge variant="secondary" className="font-mono">
+                POST
+              </Badge>
+              <div className="grid min-w-0 flex-1 gap-0.5">
+                <code className="truncate font-mono text-sm font-medium">{endpoint.path}</code>
+                <span className="text-xs text-muted-foreground">{endpoint.description}</span>
+              </div>
+              <CopyButton value={`${origin}${endpoint.path}`} label={`Copy ${endpoint.path} URL`} />
+            </li>
+          ))}
+        </ul>
+      </SectionCard>
 
-      <Card>
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-base">
-            <ShieldCheck className="size-4 text-primary" aria-hidden="true" />
-            Response Signing Key
-          </CardTitle>
-          <CardDescription>
+      <SectionCard
+        title="Response Signing Key"
+        description={
+          <>
             Clients verify the Ed25519 signature of every response with this public key, so a forged
             or tampered answer is rejected.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="grid gap-2">
-          <p id={`${id}-signing-key-label`} className="text-sm font-medium">
-            Signing public key (hex)
-          </p>
-          <div className="flex items-start gap-1">
-            <code
-              data-testid="signing-public-key"
-              aria-labelledby={`${id}-signing-key-label`}
-              className="min-w-0 flex-1 rounded-md border border-input bg-muted/40 px-3 py-2 font-mono text-xs break-all"
-            >
-              {application.signingPublicKey}
-            </code>
-            <CopyButton value={application.signingPublicKey} label="Copy signing public key" />
-          </div>
-        </CardContent>
-      </Card>
+          </>
+        }
+        icon={ShieldCheck}
+        contentClassName="grid gap-2"
+      >
+        <p id={`${id}-signing-key-label`} className="text-sm font-medium">
+          Signing public key (hex)
+        </p>
+        <div className="flex items-start gap-1">
+          <code
+            data-testid="signing-public-key"
+            aria-labelledby={`${id}-signing-key-label`}
+            className="min-w-0 flex-1 rounded-md border border-input bg-muted/40 px-3 py-2 font-mono text-xs break-all"
+          >
+            {application.signingPublicKey}
+          </code>
+          <CopyButton value={application.signingPublicKey} label="Copy signing public key" />
+        </div>
+      </SectionCard>
 
-      <Card className="lg:col-span-2">
-        <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-base">
-            <CodeXml className="size-4 text-primary" aria-hidden="true" />
-            Client Samples
-          </CardTitle>
-          <CardDescription>
+      <SectionCard
+        className="lg:col-span-2"
+        title="Client Samples"
+        description={
+          <>
             Ready-made clients in C#, Python, Node.js and C++ with this application&apos;s API key,
             base URL, version and signing key already in them.
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <Button asChild variant="outline">
-            <Link
-              href={buildIntegrationPath({ applicationId: application.id, language: 'csharp' })}
-            >
-              <CodeXml aria-hidden="true" />
-              Integration samples
-            </Link>
-          </Button>
-        </CardContent>
-      </Card>
+          </>
+        }
+        icon={CodeXml}
+      >
+        <Button asChild variant="outline">
+          <Link href={buildIntegrationPath({ applicationId: application.id, language: 'csharp' })}>
+            <CodeXml aria-hidden="true" />
+            Integration samples
+          </Link>
+        </Button>
+      </SectionCard>
     </div>
   );
 }

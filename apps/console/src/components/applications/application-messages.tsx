@@ -4,43 +4,34 @@ import {
   type Application,
 } from '@latchkey/contracts';
 import { MessageSquare } from 'lucide-react';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 
 /** The Messages tab shows the six custom messages, read-only. */
 export function ApplicationMessages({ application }: { application: Application }) {
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-base">
-          <MessageSquare className="size-4 text-primary" aria-hidden="true" />
-          Custom Messages
-        </CardTitle>
-        <CardDescription>
+    <SectionCard
+      title="Custom Messages"
+      description={
+        <>
           What your users see for each outcome. Edit them from the dashboard&apos;s Edit Application
           dialog.
-        </CardDescription>
-      </CardHeader>
-      <CardContent>
-        <dl className="grid gap-4 sm:grid-cols-2">
-          {applicationMessageFields.map((field) => (
-            <div key={field} className="grid gap-1.5">
-              <dt className="text-sm font-medium">{applicationMessageLabels[field]}</dt>
-              <dd
-                data-testid={`message-${field}`}
-                className="rounded-md border border-border bg-muted/40 px-3 py-2 text-sm break-words"
-              >
-                {application[field]}
-              </dd>
-            </div>
-          ))}
-        </dl>
-      </CardContent>
-    </Card>
+        </>
+      }
+      icon={MessageSquare}
+    >
+      <dl className="grid gap-4 sm:grid-cols-2">
+        {applicationMessageFields.map((field) => (
+          <div key={field} className="grid gap-1.5">
+            <dt className="text-sm font-medium">{applicationMessageLabels[field]}</dt>
+            <dd
+              data-testid={`message-${field}`}
+              className="rounded-md border border-border bg-muted/40 px-3 py-2 text-sm break-words"
+            >
+              {application[field]}
+            </dd>
+          </div>
+        ))}
+      </dl>
+    </SectionCard>
   );
 }

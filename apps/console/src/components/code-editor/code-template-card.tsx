@@ -10,15 +10,9 @@ import { useId, useState, type ReactNode } from 'react';
 import { CodeEditActions } from '@/components/code/code-edit-actions.tsx';
 import { CodeEditor } from '@/components/code/code-editor.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import {
   Select,
   SelectContent,
@@ -51,72 +45,70 @@ export function CodeTemplateCard() {
     applications.find((candidate) => String(candidate.id) === applicationChoice) ?? null;
 
   return (
-    <Card className="min-w-0">
-      <CardHeader>
-        <CardTitle>Code Template</CardTitle>
-        <CardDescription>
+    <SectionCard
+      className="min-w-0"
+      title="Code Template"
+      description={
+        <>
           Client code for your program. Choose an application to get its API key in the code, and
           edit the template you keep for it.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-4">
-        <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 sm:grid-cols-2">
-          <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-1.5">
-            <Label htmlFor={`${id}-application`}>Application</Label>
-            <Select
-              value={application ? applicationChoice : NO_APPLICATION}
-              onValueChange={setApplicationChoice}
-              disabled={applicationsQuery.isPending}
-            >
-              <SelectTrigger id={`${id}-application`}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={NO_APPLICATION}>No application (YOUR_API_KEY)</SelectItem>
-                {applications.map((candidate) => (
-                  <SelectItem key={candidate.id} value={String(candidate.id)}>
-                    {candidate.name}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            {applicationsQuery.isError && (
-              <p role="alert" className="text-xs text-destructive">
-                Your applications could not be loaded: the template keeps its placeholder.
-              </p>
-            )}
-            {applicationsQuery.isSuccess && applications.length === 0 && (
-              <p className="text-xs text-muted-foreground">
-                You have no applications yet: the template shows YOUR_API_KEY.
-              </p>
-            )}
-          </div>
-          <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-1.5">
-            <Label htmlFor={`${id}-language`}>Language</Label>
-            <Select
-              value={language}
-              onValueChange={(value) => setLanguage(value as SampleLanguage)}
-            >
-              <SelectTrigger id={`${id}-language`}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {sampleLanguages.map((candidate) => (
-                  <SelectItem key={candidate} value={candidate}>
-                    {sampleLanguageCatalogue[candidate].label}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
+        </>
+      }
+      contentClassName="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-4"
+    >
+      <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 sm:grid-cols-2">
+        <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-1.5">
+          <Label htmlFor={`${id}-application`}>Application</Label>
+          <Select
+            value={application ? applicationChoice : NO_APPLICATION}
+            onValueChange={setApplicationChoice}
+            disabled={applicationsQuery.isPending}
+          >
+            <SelectTrigger id={`${id}-application`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              <SelectItem value={NO_APPLICATION}>No application (YOUR_API_KEY)</SelectItem>
+              {applications.map((candidate) => (
+                <SelectItem key={candidate.id} value={String(candidate.id)}>
+                  {candidate.name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          {applicationsQuery.isError && (
+            <p role="alert" className="text-xs text-destructive">
+              Your applications could not be loaded: the template keeps its placeholder.
+            </p>
+          )}
+          {applicationsQuery.isSuccess && applications.length === 0 && (
+            <p className="text-xs text-muted-foreground">
+              You have no applications yet: the template shows YOUR_API_KEY.
+            </p>
+          )}
         </div>
-        {application ? (
-          <ApplicationTemplate applicationId={application.id} language={language} />
-        ) : (
-          <BareTemplate language={language} />
-        )}
-      </CardContent>
-    </Card>
+        <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-1.5">
+          <Label htmlFor={`${id}-language`}>Language</Label>
+          <Select value={language} onValueChange={(value) => setLanguage(value as SampleLanguage)}>
+            <SelectTrigger id={`${id}-language`}>
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {sampleLanguages.map((candidate) => (
+                <SelectItem key={candidate} value={candidate}>
+                  {sampleLanguageCatalogue[candidate].label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+      </div>
+      {application ? (
+        <ApplicationTemplate applicationId={application.id} language={language} />
+      ) : (
+        <BareTemplate language={language} />
+      )}
+    </SectionCard>
   );
 }
 

@@ -4,14 +4,8 @@ import { useState, type KeyboardEvent } from 'react';
 import { CodeEditor } from '@/components/code/code-editor.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useCodeFile, useCodeFiles, useSaveCodeFile } from '@/hooks/use-code-files.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
@@ -43,78 +37,79 @@ export function ReferenceDocuments({ canEdit }: { canEdit: boolean }) {
     });
 
   return (
-    <Card className="min-w-0">
-      <CardHeader>
-        <CardTitle>Reference Documents</CardTitle>
-        <CardDescription>
+    <SectionCard
+      className="min-w-0"
+      title="Reference Documents"
+      description={
+        <>
           Your own notes on how Latchkey&apos;s authentication, permissions and API routes work,
           kept in your account with a version history. They are documents: Latchkey never runs them.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="min-w-0">
-        {filesQuery.isPending ? (
-          <div
-            role="status"
-            aria-busy="true"
-            className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[15rem_1fr]"
-          >
-            <span className="sr-only">Loading the files…</span>
-            <Skeleton className="h-36 w-full" />
-            <Skeleton className="h-96 w-full" />
-          </div>
-        ) : filesQuery.isError ? (
-          <LoadErrorState
-            title="Error loading the files"
-            description={getErrorToastMessage(filesQuery.error, FILES_FETCH_ERROR)}
-            isRetrying={filesQuery.isFetching}
-            onRetry={() => void filesQuery.refetch()}
-          />
-        ) : (
-          <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
-            <nav aria-label="Files">
-              <ul className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-1">
-                {filesQuery.data.map((file) => {
-                  const isSelected = file.name === selected;
-                  return (
-                    <li key={file.name}>
-                      <button
-                        type="button"
-                        aria-current={isSelected ? 'true' : undefined}
-                        onClick={() => setSelected(file.name)}
-                        className={cn(
-                          'grid w-full gap-0.5 rounded-md border px-3 py-2 text-left outline-none focus-visible:ring-[3px] focus-visible:ring-ring/40',
-                          isSelected
-                            ? 'border-primary bg-primary/10'
-                            : 'border-transparent hover:bg-muted',
+        </>
+      }
+      contentClassName="min-w-0"
+    >
+      {filesQuery.isPending ? (
+        <div
+          role="status"
+          aria-busy="true"
+          className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[15rem_1fr]"
+        >
+          <span className="sr-only">Loading the files…</span>
+          <Skeleton className="h-36 w-full" />
+          <Skeleton className="h-96 w-full" />
+        </div>
+      ) : filesQuery.isError ? (
+        <LoadErrorState
+          title="Error loading the files"
+          description={getErrorToastMessage(filesQuery.error, FILES_FETCH_ERROR)}
+          isRetrying={filesQuery.isFetching}
+          onRetry={() => void filesQuery.refetch()}
+        />
+      ) : (
+        <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
+          <nav aria-label="Files">
+            <ul className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-1">
+              {filesQuery.data.map((file) => {
+                const isSelected = file.name === selected;
+                return (
+                  <li key={file.name}>
+                    <button
+                      type="button"
+                      aria-current={isSelected ? 'true' : undefined}
+                      onClick={() => setSelected(file.name)}
+                      className={cn(
+                        'grid w-full gap-0.5 rounded-md border px-3 py-2 text-left outline-none focus-visible:ring-[3px] focus-visible:ring-ring/40',
+                        isSelected
+                          ? 'border-primary bg-primary/10'
+                          : 'border-transparent hover:bg-muted',
+                      )}
+                    >
+                      <span className="flex items-center gap-2 font-mono text-sm font-medium">
+                        <FileCode aria-hidden="true" className="size-4 shrink-0" />
+                        {file.name}
+                        {drafts[file.name] !== undefined && (
+                          <Badge variant="warning">Unsaved</Badge>
                         )}
-                      >
-                        <span className="flex items-center gap-2 font-mono text-sm font-medium">
-                          <FileCode aria-hidden="true" className="size-4 shrink-0" />
-                          {file.name}
-                          {drafts[file.name] !== undefined && (
-                            <Badge variant="warning">Unsaved</Badge>
-                          )}
-                        </span>
-                        <span className="text-xs text-muted-foreground">
-                          Modified {formatModified(file.lastModified)}
-                        </span>
-                      </button>
-                    </li>
-                  );
-                })}
-              </ul>
-            </nav>
-            <DocumentPanel
-              key={selected}
-              name={selected}
-              canEdit={canEdit}
-              draft={drafts[selected]}
-              onDraftChange={(draft) => setDraft(selected, draft)}
-            />
-          </div>
-        )}
-      </CardContent>
-    </Card>
+                      </span>
+                      <span className="text-xs text-muted-foreground">
+                        Modified {formatModified(file.lastModified)}
+                      </span>
+                    </button>
+                  </li>
+                );
+              })}
+            </ul>
+          </nav>
+          <DocumentPanel
+            key={selected}
+            name={selected}
+            canEdit={canEdit}
+            draft={drafts[selected]}
+            onDraftChange={(draft) => setDraft(selected, draft)}
+          />
+        </div>
+      )}
+    </SectionCard>
   );
 }
 

@@ -5,15 +5,9 @@ import { ApplicationsTable } from '@/components/applications/applications-table.
 import { CreateApplicationDialog } from '@/components/applications/create-application-dialog.tsx';
 import { EditApplicationDialog } from '@/components/applications/edit-application-dialog.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { useDeleteApplication } from '@/hooks/use-applications.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
@@ -39,17 +33,12 @@ export function ApplicationsTab({
   const deleting = useDialogTarget<Application>();
 
   return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1.5">
-          <CardTitle>Applications</CardTitle>
-          <CardDescription>
-            Each application has its own API key and users. Select one to see its users.
-          </CardDescription>
-        </div>
-        <CreateApplicationDialog />
-      </CardHeader>
-      <CardContent>
+    <>
+      <SectionCard
+        title="Applications"
+        description="Each application has its own API key and users. Select one to see its users."
+        actions={<CreateApplicationDialog />}
+      >
         {isPending ? (
           <TableSkeleton label="Loading applications" />
         ) : isError ? (
@@ -91,7 +80,7 @@ export function ApplicationsTab({
             onDelete={deleting.open}
           />
         )}
-      </CardContent>
+      </SectionCard>
 
       <EditApplicationDialog
         application={editing.target}
@@ -117,6 +106,6 @@ export function ApplicationsTab({
           deleteApplication.mutate(target.id, { onSuccess: () => onDeleted(target.id) });
         }}
       />
-    </Card>
+    </>
   );
 }

@@ -4,14 +4,8 @@ import { AppUsersList } from '@/components/app-users/app-users-list.tsx';
 import { CreateAppUserDialog } from '@/components/app-users/create-app-user-dialog.tsx';
 import { dashboardUsersTable } from '@/components/app-users/dashboard-users-table.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { useAppUsers, useSetAppUserPaused } from '@/hooks/use-app-users.ts';
 import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 
@@ -55,40 +49,36 @@ function SelectedApplicationUsers({ application }: { application: Application })
   );
 
   return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1.5">
-          <CardTitle>Users of {application.name}</CardTitle>
-          <CardDescription>
-            HWID lock is {application.hwidLockEnabled ? 'on' : 'off'} for this application.
-          </CardDescription>
-        </div>
-        {addUserButton}
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        <AppUsersList
-          application={application}
-          usersQuery={usersQuery}
-          search={search}
-          listedSearch={settledSearch}
-          onSearchChange={setSearch}
-          onPageChange={setPage}
-          emptyState={{
-            title: 'No Users',
-            description: 'This application has no users yet.',
-            action: addUserButton,
-          }}
-          busyUserId={setPaused.isPending ? setPaused.variables.userId : null}
-          table={(rowActions) =>
-            dashboardUsersTable({
-              ...rowActions,
-              isHwidLockEnabled: application.hwidLockEnabled,
-              onTogglePause: (user) =>
-                setPaused.mutate({ applicationId, userId: user.id, isPaused: !user.isPaused }),
-            })
-          }
-        />
-      </CardContent>
-    </Card>
+    <SectionCard
+      title={<>Users of {application.name}</>}
+      description={
+        <>HWID lock is {application.hwidLockEnabled ? 'on' : 'off'} for this application.</>
+      }
+      actions={addUserButton}
+      contentClassName="flex flex-col gap-4"
+    >
+      <AppUsersList
+        application={application}
+        usersQuery={usersQuery}
+        search={search}
+        listedSearch={settledSearch}
+        onSearchChange={setSearch}
+        onPageChange={setPage}
+        emptyState={{
+          title: 'No Users',
+          description: 'This application has no users yet.',
+          action: addUserButton,
+        }}
+        busyUserId={setPaused.isPending ? setPaused.variables.userId : null}
+        table={(rowActions) =>
+          dashboardUsersTable({
+            ...rowActions,
+            isHwidLockEnabled: application.hwidLockEnabled,
+            onTogglePause: (user) =>
+              setPaused.mutate({ applicationId, userId: user.id, isPaused: !user.isPaused }),
+          })
+        }
+      />
+    </SectionCard>
   );
 }

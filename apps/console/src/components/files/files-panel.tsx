@@ -1,15 +1,9 @@
 import type { AppFile, Application } from '@latchkey/contracts';
 import { FileDown } from 'lucide-react';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import {
   FILES_FETCH_ERROR,
   useAppFiles,
@@ -40,18 +34,17 @@ export function FilesPanel({ application }: { application: Application }) {
   const isDeletingRelease = deleting.target?.id === application.currentReleaseFileId;
 
   return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1.5">
-          <CardTitle>Files</CardTitle>
-          <CardDescription>
+    <>
+      <SectionCard
+        title="Files"
+        description={
+          <>
             Installers and updates {application.name} can download with a session. Mark one as the
             current release and a login from an older version is told where the new one is.
-          </CardDescription>
-        </div>
-        {uploadButton}
-      </CardHeader>
-      <CardContent>
+          </>
+        }
+        actions={uploadButton}
+      >
         <PagedDataTable
           query={filesQuery}
           table={filesTable({
@@ -73,7 +66,7 @@ export function FilesPanel({ application }: { application: Application }) {
             />
           }
         />
-      </CardContent>
+      </SectionCard>
       <ConfirmDialog
         open={deleting.isOpen}
         onOpenChange={deleting.setIsOpen}
@@ -91,6 +84,6 @@ export function FilesPanel({ application }: { application: Application }) {
         confirmLabel="Delete File"
         onConfirm={() => deleting.target && deleteFile.mutate(deleting.target.id)}
       />
-    </Card>
+    </>
   );
 }

@@ -10,13 +10,6 @@ import { FileDown, KeyRound, Trash2 } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import {
   DropdownMenu,
@@ -30,6 +23,7 @@ import { FormField } from '@/components/ui/form-field.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import {
   Select,
   SelectContent,
@@ -145,42 +139,44 @@ export function LicensesPanel({ application }: { application: Application }) {
   );
 
   return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1.5">
-          <CardTitle>Licence Keys</CardTitle>
-          <CardDescription>
+    <>
+      <SectionCard
+        title="Licence Keys"
+        description={
+          <>
             Keys your customers redeem in {application.name}. Each key grants its plan once; ban a
             key to take back what it granted.
-          </CardDescription>
-        </div>
-        <div className="flex flex-wrap gap-2">
-          {generateButton}
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="outline" disabled={!plans || plans.length === 0}>
-                <Trash2 aria-hidden="true" />
-                Delete Unused
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              <DropdownMenuLabel>Delete the unused keys of</DropdownMenuLabel>
-              {plans?.map((plan) => (
-                <DropdownMenuItem key={plan.id} onSelect={() => deletingUnusedOf.open(plan)}>
-                  {plan.name}
-                </DropdownMenuItem>
-              ))}
-            </DropdownMenuContent>
-          </DropdownMenu>
-          <Button asChild variant="outline">
-            <a href={licensesExportUrl(applicationId, filters)} download>
-              <FileDown aria-hidden="true" />
-              Export CSV
-            </a>
-          </Button>
-        </div>
-      </CardHeader>
-      <CardContent className="grid min-w-0 gap-4">
+          </>
+        }
+        actions={
+          <div className="flex flex-wrap gap-2">
+            {generateButton}
+            <DropdownMenu>
+              <DropdownMenuTrigger asChild>
+                <Button variant="outline" disabled={!plans || plans.length === 0}>
+                  <Trash2 aria-hidden="true" />
+                  Delete Unused
+                </Button>
+              </DropdownMenuTrigger>
+              <DropdownMenuContent align="end">
+                <DropdownMenuLabel>Delete the unused keys of</DropdownMenuLabel>
+                {plans?.map((plan) => (
+                  <DropdownMenuItem key={plan.id} onSelect={() => deletingUnusedOf.open(plan)}>
+                    {plan.name}
+                  </DropdownMenuItem>
+                ))}
+              </DropdownMenuContent>
+            </DropdownMenu>
+            <Button asChild variant="outline">
+              <a href={licensesExportUrl(applicationId, filters)} download>
+                <FileDown aria-hidden="true" />
+                Export CSV
+              </a>
+            </Button>
+          </div>
+        }
+        contentClassName="grid min-w-0 gap-4"
+      >
         <div
           role="search"
           aria-label="Filter licence keys"
@@ -281,7 +277,7 @@ export function LicensesPanel({ application }: { application: Application }) {
             />
           }
         />
-      </CardContent>
+      </SectionCard>
 
       <GeneratedKeysDialog
         batch={generatedKeys.target}
@@ -355,6 +351,6 @@ export function LicensesPanel({ application }: { application: Application }) {
         confirmLabel="Delete Unused Keys"
         onConfirm={() => deletingUnusedOf.target && deleteUnused.mutate(deletingUnusedOf.target.id)}
       />
-    </Card>
+    </>
   );
 }

@@ -1,15 +1,9 @@
 import type { Application, Plan } from '@latchkey/contracts';
 import { Layers } from 'lucide-react';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import {
@@ -39,18 +33,17 @@ export function PlansPanel({ application }: { application: Application }) {
   );
 
   return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1.5">
-          <CardTitle>Plans</CardTitle>
-          <CardDescription>
+    <>
+      <SectionCard
+        title="Plans"
+        description={
+          <>
             What {application.name} sells: how long a licence lasts and which entitlements it
             grants. Archive a plan to stop offering it; its keys keep working.
-          </CardDescription>
-        </div>
-        {createPlanButton}
-      </CardHeader>
-      <CardContent>
+          </>
+        }
+        actions={createPlanButton}
+      >
         <PagedDataTable
           query={plansQuery}
           table={plansTable({
@@ -72,7 +65,7 @@ export function PlansPanel({ application }: { application: Application }) {
             />
           }
         />
-      </CardContent>
+      </SectionCard>
 
       <EditPlanDialog
         applicationId={applicationId}
@@ -96,6 +89,6 @@ export function PlansPanel({ application }: { application: Application }) {
         confirmLabel="Delete Plan"
         onConfirm={() => deleting.target && deletePlan.mutate(deleting.target.id)}
       />
-    </Card>
+    </>
   );
 }

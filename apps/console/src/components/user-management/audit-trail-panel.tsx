@@ -2,16 +2,10 @@ import type { AuditEntry } from '@latchkey/contracts';
 import { ScrollText } from 'lucide-react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { Badge } from '@/components/ui/badge.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import type { DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 import { useAuditTrail } from '@/hooks/use-site-admin.ts';
@@ -87,43 +81,43 @@ export function AuditTrailPanel() {
   const audit = useAuditTrail({ page, search: settledSearch, isEnabled: true });
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Audit Trail</CardTitle>
-        <CardDescription>
+    <SectionCard
+      title="Audit Trail"
+      description={
+        <>
           Every change of an account&apos;s role, permissions or status, every deletion, and every
           change owners make to their applications, end users, keys, plans, webhooks and blacklist,
           newest first. It keeps names as they were, so it outlives what it names.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        <PagedDataTable
-          query={audit}
-          search={{
-            value: search,
-            onChange: setSearch,
-            label: 'Search the audit trail',
-            placeholder: 'Search by email...',
-          }}
-          table={auditTrailTable}
-          loadingLabel="Loading audit trail"
-          errorTitle="Error loading the audit trail"
-          describeError={(error) => getErrorToastMessage(error, 'Failed to load the audit trail.')}
-          empty={
-            <EmptyState
-              icon={ScrollText}
-              title="No audit entries"
-              description={
-                settledSearch.trim()
-                  ? 'No entries by or about an account matching your search.'
-                  : "Changes to accounts and to owners' applications and end users will be listed here."
-              }
-            />
-          }
-          pagerLabel="Audit trail pages"
-          onPageChange={setPage}
-        />
-      </CardContent>
-    </Card>
+        </>
+      }
+      contentClassName="flex flex-col gap-4"
+    >
+      <PagedDataTable
+        query={audit}
+        search={{
+          value: search,
+          onChange: setSearch,
+          label: 'Search the audit trail',
+          placeholder: 'Search by email...',
+        }}
+        table={auditTrailTable}
+        loadingLabel="Loading audit trail"
+        errorTitle="Error loading the audit trail"
+        describeError={(error) => getErrorToastMessage(error, 'Failed to load the audit trail.')}
+        empty={
+          <EmptyState
+            icon={ScrollText}
+            title="No audit entries"
+            description={
+              settledSearch.trim()
+                ? 'No entries by or about an account matching your search.'
+                : "Changes to accounts and to owners' applications and end users will be listed here."
+            }
+          />
+        }
+        pagerLabel="Audit trail pages"
+        onPageChange={setPage}
+      />
+    </SectionCard>
   );
 }

@@ -1,16 +1,10 @@
 import { pagingLimits, type AdminUser } from '@latchkey/contracts';
 import { SearchX, Users } from 'lucide-react';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { usePagedSearch } from '@/hooks/use-paged-search.ts';
@@ -50,15 +44,17 @@ export function SiteAccountsPanel() {
   };
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Site Accounts</CardTitle>
-        <CardDescription>
-          Everyone who has signed in to this installation. Each account runs its own environment of
-          applications and end users.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
+    <>
+      <SectionCard
+        title="Site Accounts"
+        description={
+          <>
+            Everyone who has signed in to this installation. Each account runs its own environment
+            of applications and end users.
+          </>
+        }
+        contentClassName="flex flex-col gap-4"
+      >
         <SearchInput
           value={search}
           onChange={setSearch}
@@ -102,7 +98,7 @@ export function SiteAccountsPanel() {
             </ul>
           )}
         </PagedQueryView>
-      </CardContent>
+      </SectionCard>
 
       <EditSiteAccountDialog
         account={editing.target}
@@ -129,6 +125,6 @@ export function SiteAccountsPanel() {
         confirmLabel="Delete User"
         onConfirm={() => deleting.target && confirmDeletion(deleting.target)}
       />
-    </Card>
+    </>
   );
 }

@@ -2,16 +2,10 @@ import type { SiteOverviewRow } from '@latchkey/contracts';
 import { ChartNoAxesColumn } from 'lucide-react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { Badge } from '@/components/ui/badge.tsx';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import type { DataTableColumn, DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 import { useSiteOverview } from '@/hooks/use-site-admin.ts';
@@ -76,40 +70,38 @@ export function SiteOverviewPanel() {
   const overview = useSiteOverview({ page, search: settledSearch, isEnabled: true });
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>Site Overview</CardTitle>
-        <CardDescription>
+    <SectionCard
+      title="Site Overview"
+      description={
+        <>
           Per account: applications, end users, API requests and the last activity. Counts only;
           each environment's data stays its own.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="flex flex-col gap-4">
-        <PagedDataTable
-          query={overview}
-          search={{
-            value: search,
-            onChange: setSearch,
-            label: 'Search accounts',
-            placeholder: 'Search by email or name...',
-          }}
-          table={siteOverviewTable}
-          loadingLabel="Loading site overview"
-          errorTitle="Error loading the site overview"
-          describeError={(error) =>
-            getErrorToastMessage(error, 'Failed to load the site overview.')
-          }
-          empty={
-            <EmptyState
-              icon={ChartNoAxesColumn}
-              title="No accounts"
-              description="No accounts match your search."
-            />
-          }
-          pagerLabel="Site overview pages"
-          onPageChange={setPage}
-        />
-      </CardContent>
-    </Card>
+        </>
+      }
+      contentClassName="flex flex-col gap-4"
+    >
+      <PagedDataTable
+        query={overview}
+        search={{
+          value: search,
+          onChange: setSearch,
+          label: 'Search accounts',
+          placeholder: 'Search by email or name...',
+        }}
+        table={siteOverviewTable}
+        loadingLabel="Loading site overview"
+        errorTitle="Error loading the site overview"
+        describeError={(error) => getErrorToastMessage(error, 'Failed to load the site overview.')}
+        empty={
+          <EmptyState
+            icon={ChartNoAxesColumn}
+            title="No accounts"
+            description="No accounts match your search."
+          />
+        }
+        pagerLabel="Site overview pages"
+        onPageChange={setPage}
+      />
+    </SectionCard>
   );
 }

@@ -1,16 +1,10 @@
 import type { Application, ApplicationVariable } from '@latchkey/contracts';
 import { SearchX, Variable } from 'lucide-react';
 import { useState } from 'react';
-import {
-  Card,
-  CardContent,
-  CardDescription,
-  CardHeader,
-  CardTitle,
-} from '@/components/ui/card.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
 import { useDebouncedValue } from '@/hooks/use-debounced-value.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
@@ -37,18 +31,17 @@ export function VariablesPanel({ application }: { application: Application }) {
   );
 
   return (
-    <Card>
-      <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-        <div className="grid gap-1.5">
-          <CardTitle>Variables</CardTitle>
-          <CardDescription>
+    <>
+      <SectionCard
+        title="Variables"
+        description={
+          <>
             Values {application.name} reads at run time: a kill switch, a download mirror, a feature
             flag. A change applies to the next request of every running copy.
-          </CardDescription>
-        </div>
-        {createVariableButton}
-      </CardHeader>
-      <CardContent>
+          </>
+        }
+        actions={createVariableButton}
+      >
         <PagedDataTable
           query={variablesQuery}
           search={{
@@ -82,7 +75,7 @@ export function VariablesPanel({ application }: { application: Application }) {
             )
           }
         />
-      </CardContent>
+      </SectionCard>
 
       <EditVariableDialog
         applicationId={applicationId}
@@ -105,6 +98,6 @@ export function VariablesPanel({ application }: { application: Application }) {
         confirmLabel="Delete Variable"
         onConfirm={() => deleting.target && deleteVariable.mutate(deleting.target.id)}
       />
-    </Card>
+    </>
   );
 }
