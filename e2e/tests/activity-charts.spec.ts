@@ -1,51 +1,26 @@
-import type { Application, ClientAuthResponse } from '@latchkey/contracts';
-import { settle, seriousAxeViolations } from './support/layout-checks.ts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import type { Application } from '@latchkey/contracts';
+import { clientCall, END_USER_PASSWORD, registerEndUsers } from './support/client-api.ts';
+import {
+  checkNoSidewaysScroll,
+  DESKTOP,
+  expectTheme,
+  forEachTheme,
+  forEachViewport,
+  PHONE,
+  seriousAxeViolations,
+  settle,
+} from './support/layout-checks.ts';
+import { createApplication } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page, type TestInfo } from './support/test.ts';
-
-const THEMES = ['light', 'dark'] as const;
-const VIEWPORTS = [
-  { name: 'desktop', width: 1280, height: 800 },
-  { name: 'phone', width: 390, height: 844 },
-] as const;
-/** The console's own storage key (apps/console/src/lib/theme.ts). */
-const THEME_STORAGE_KEY = 'latchkey-auth-theme';
-
-async function clientCall(
-  page: Page,
-  application: Application,
-  path: string,
-  data: Record<string, unknown>,
-): Promise<ClientAuthResponse> {
-  const response = await page.request.post(`/api/v1/${path}`, {
-    headers: { 'X-API-Key': application.apiKey },
-    data,
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as ClientAuthResponse;
-}
 
 /**
  * Through the real client API: three registrations, two logins (one starting a session) and
  * one failed login, all within the last hour or so.
  */
 async function seedActivity(page: Page): Promise<Application> {
-  const created = await page.request.post('/api/applications', {
-    headers: consoleOriginHeaders(page),
-    data: { name: 'Chart Client', description: 'Activity to draw' },
-  });
-  expect(created.status()).toBe(201);
-  const application = (await created.json()) as Application;
-  for (const username of ['ada', 'grace', 'linus']) {
-    expect(
-      await clientCall(page, application, 'register', {
-        username,
-        email: `${username}@example.com`,
-        password: 'battery staple',
-        hwid: `PC-${username.toUpperCase()}`,
-      }),
-    ).toMatchObject({ success: true });
-  }
+  const application = await createApplication(page, 'Chart Client', 'Activity to draw');
+  await registerEndUsers(page, application, ['ada', 'grace', 'linus']);
   const login = (username: string, password: string) =>
     clientCall(page, application, 'login', {
       username,
@@ -53,9 +28,9 @@ async function seedActivity(page: Page): Promise<Application> {
       version: application.version || '1.0.0',
       hwid: `PC-${username.toUpperCase()}`,
     });
-  const ada = await login('ada', 'battery staple');
+  const ada = await login('ada', END_USER_PASSWORD);
   expect(ada).toMatchObject({ success: true });
-  expect(await login('grace', 'battery staple')).toMatchObject({ success: true });
+  expect(await login('grace', END_USER_PASSWORD)).toMatchObject({ success: true });
   expect(await login('linus', 'wrong password')).toMatchObject({ success: false });
   expect(
     await clientCall(page, application, 'session/track', {
@@ -108,56 +83,50 @@ async function checkChart(
   testInfo: TestInfo,
 ): Promise<string[]> {
   const problems: string[] = [];
-  for (const theme of THEMES) {
-    await page.evaluate(
-      ([key, value]) => localStorage.setItem(key!, value!),
-      [THEME_STORAGE_KEY, theme],
+  await forEachTheme(page, async (theme) => {
+    await forEachViewport(
+      page,
+      async (viewport) => {
+        const label = `${path} ${theme} ${viewport.width}px`;
+        await page.goto(path);
+        const card = page.getByTestId('activity-chart').filter({ hasText: cardName });
+        await expect(card.locator('canvas').first(), label).toBeVisible();
+        await settle(page);
+        await expectTheme(page, theme);
+
+        const plotBox = await card.getByTestId('activity-chart-plot').boundingBox();
+        if (!plotBox || plotBox.x < 0 || plotBox.x + plotBox.width > viewport.width) {
+          problems.push(`${label}: the plot does not fit (${JSON.stringify(plotBox)})`);
+        }
+        await checkNoSidewaysScroll(page, label, problems);
+        await expect
+          .poll(() => hasPixelsOfLoginColour(card), {
+            message: `${label}: logins drawn in the theme's colour`,
+          })
+          .toBe(true);
+        problems.push(...(await seriousAxeViolations(page, `${label} chart`)));
+        await card.screenshot({
+          path: testInfo.outputPath(`${path.replace(/\W+/g, '-')}-${theme}-${viewport.width}.png`),
+        });
+
+        await card.getByRole('button', { name: 'Show as table' }).click();
+        const table = card.getByRole('table');
+        await expect(table.locator('tbody tr')).toHaveCount(24);
+        expect(await columnTotal(table, 'Logins'), `${label}: logins`).toBe(2);
+        expect(await columnTotal(table, 'Failed logins'), `${label}: failed logins`).toBe(1);
+        expect(await columnTotal(table, 'Registrations'), `${label}: registrations`).toBe(3);
+        expect(await columnTotal(table, 'New sessions'), `${label}: new sessions`).toBe(1);
+        problems.push(...(await seriousAxeViolations(page, `${label} table`)));
+        await card.getByRole('button', { name: 'Show as chart' }).click();
+
+        // The other ranges read by the day: today holds everything.
+        await card.getByRole('button', { name: '7 days' }).click();
+        await expect(card.getByText('Per day over the last 7 days (UTC days).')).toBeVisible();
+        await expect(card.locator('canvas').first()).toBeVisible();
+      },
+      [DESKTOP, PHONE],
     );
-    for (const viewport of VIEWPORTS) {
-      const label = `${path} ${theme} ${viewport.width}px`;
-      await page.setViewportSize({ width: viewport.width, height: viewport.height });
-      await page.goto(path);
-      const card = page.getByTestId('activity-chart').filter({ hasText: cardName });
-      await expect(card.locator('canvas').first(), label).toBeVisible();
-      await settle(page);
-      expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(
-        theme === 'dark',
-      );
-
-      const plotBox = await card.getByTestId('activity-chart-plot').boundingBox();
-      if (!plotBox || plotBox.x < 0 || plotBox.x + plotBox.width > viewport.width) {
-        problems.push(`${label}: the plot does not fit (${JSON.stringify(plotBox)})`);
-      }
-      const overflow = await page.evaluate(
-        () => document.documentElement.scrollWidth - window.innerWidth,
-      );
-      if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-      await expect
-        .poll(() => hasPixelsOfLoginColour(card), {
-          message: `${label}: logins drawn in the theme's colour`,
-        })
-        .toBe(true);
-      problems.push(...(await seriousAxeViolations(page, `${label} chart`)));
-      await card.screenshot({
-        path: testInfo.outputPath(`${path.replace(/\W+/g, '-')}-${theme}-${viewport.width}.png`),
-      });
-
-      await card.getByRole('button', { name: 'Show as table' }).click();
-      const table = card.getByRole('table');
-      await expect(table.locator('tbody tr')).toHaveCount(24);
-      expect(await columnTotal(table, 'Logins'), `${label}: logins`).toBe(2);
-      expect(await columnTotal(table, 'Failed logins'), `${label}: failed logins`).toBe(1);
-      expect(await columnTotal(table, 'Registrations'), `${label}: registrations`).toBe(3);
-      expect(await columnTotal(table, 'New sessions'), `${label}: new sessions`).toBe(1);
-      problems.push(...(await seriousAxeViolations(page, `${label} table`)));
-      await card.getByRole('button', { name: 'Show as chart' }).click();
-
-      // The other ranges read by the day: today holds everything.
-      await card.getByRole('button', { name: '7 days' }).click();
-      await expect(card.getByText('Per day over the last 7 days (UTC days).')).toBeVisible();
-      await expect(card.locator('canvas').first()).toBeVisible();
-    }
-  }
+  });
   return problems;
 }
 

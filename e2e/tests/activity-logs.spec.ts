@@ -1,37 +1,9 @@
-import type { Application, ClientAuthResponse } from '@latchkey/contracts';
+import { clientCall } from './support/client-api.ts';
+import { chooseAndExpectShown } from './support/controls.ts';
 import { withoutLiveStream } from './support/live-stream.ts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { createApplication, ownerPost } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
-
-async function createApplication(page: Page, name: string): Promise<Application> {
-  const response = await page.request.post('/api/applications', {
-    headers: consoleOriginHeaders(page),
-    data: { name },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as Application;
-}
-
-/** Calls the public client API as a vendor's program would: no session, just the API key. */
-async function clientCall(
-  page: Page,
-  application: Application,
-  action: 'register' | 'login',
-  data: Record<string, unknown>,
-): Promise<ClientAuthResponse> {
-  const response = await page.request.post(`/api/v1/${action}`, {
-    headers: { 'X-API-Key': application.apiKey },
-    data,
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as ClientAuthResponse;
-}
-
-async function choose(page: Page, select: Locator, option: string): Promise<void> {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  await expect(select).toHaveText(option);
-}
 
 async function expectStats(
   page: Page,
@@ -100,11 +72,11 @@ test.describe('activity logs', () => {
         password: 'battery staple',
       }),
     ).toMatchObject({ success: true, code: 'OK' });
-    const block = await page.request.post('/api/blacklist', {
-      headers: consoleOriginHeaders(page),
-      data: { type: 'username', value: 'mallory', reason: 'Chargebacks' },
+    await ownerPost(page, '/api/blacklist', {
+      type: 'username',
+      value: 'mallory',
+      reason: 'Chargebacks',
     });
-    expect(block.status()).toBe(201);
     expect(
       await clientCall(page, nova, 'login', {
         username: 'mallory',
@@ -153,14 +125,14 @@ test.describe('activity logs', () => {
     const novaRequest = page.waitForRequest((request) =>
       request.url().endsWith(`/api/activity-logs?applicationId=${nova.id}`),
     );
-    await choose(page, applicationSelect, 'Nova Client');
+    await chooseAndExpectShown(page, applicationSelect, 'Nova Client');
     await novaRequest;
     await expect(logRows(page)).toHaveCount(2);
     await expectStats(page, { total: 2, successful: 1, failed: 1, uniqueIps: 1 });
     await expect(logRows(page).filter({ hasText: 'Orbit Client' })).toHaveCount(0);
 
     // Event type on top of it.
-    await choose(page, eventSelect, 'User Registration');
+    await chooseAndExpectShown(page, eventSelect, 'User Registration');
     await expect(logRows(page)).toHaveCount(1);
     await expect(logRows(page)).toContainText('bob');
     await expectStats(page, { total: 1, successful: 1, failed: 0, uniqueIps: 1 });
@@ -192,12 +164,12 @@ test.describe('activity logs', () => {
 
     // Event type alone.
     await search.fill('');
-    await choose(page, eventSelect, 'Login Failed');
+    await chooseAndExpectShown(page, eventSelect, 'Login Failed');
     await expect(logRows(page)).toHaveCount(1);
     await expectStats(page, { total: 1, successful: 0, failed: 1, uniqueIps: 1 });
 
     // An application with no events of that type: the filter message, not the "none yet" one.
-    await choose(page, applicationSelect, 'Nova Client');
+    await chooseAndExpectShown(page, applicationSelect, 'Nova Client');
     await expect(
       page.getByRole('heading', { name: 'No logs match your current filters' }),
     ).toBeVisible();

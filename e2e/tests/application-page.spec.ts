@@ -1,14 +1,11 @@
 import { defaultApplicationMessages, type Application } from '@latchkey/contracts';
 import { withoutLiveStream } from './support/live-stream.ts';
-import { signInAsNewOwner } from './support/owners.ts';
-import { expect, test, type Locator, type Page } from './support/test.ts';
+import { submitNewApplication } from './support/new-application-dialog.ts';
+import { inBrowserOfItsOwn, signInAsNewOwner } from './support/owners.ts';
+import { expect, test, type Page } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
 
 async function clipboardText(page: Page): Promise<string> {
   return page.evaluate(() => navigator.clipboard.readText());
@@ -34,11 +31,7 @@ async function ownerApi<T>(page: Page, method: string, url: string, body?: unkno
 /** Creates the application through the dashboard's dialog and opens it with Manage. */
 async function createAndOpenApplication(page: Page, name: string): Promise<number> {
   await page.goto('/dashboard');
-  await page.getByRole('button', { name: 'New Application' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New Application' });
-  await dialog.getByLabel('Name').fill(name);
-  await dialog.getByLabel('Description (optional)').fill('Point of sale for the corner shop');
-  await dialog.getByRole('button', { name: 'Create Application' }).click();
+  await submitNewApplication(page, name, 'Point of sale for the corner shop');
   await expect(toast(page, 'Application created successfully')).toBeVisible();
   const row = page.getByRole('row').filter({ hasText: name });
   await row.getByRole('link', { name: 'Manage application' }).click();
@@ -307,13 +300,10 @@ test.describe('application management page', () => {
     await page.unroute('**/api/applications');
 
     // Another owner's application is just as unknown.
-    const otherContext = await browser.newContext();
-    const otherPage = await otherContext.newPage();
-    await signInAsNewOwner(otherPage, 'Other Owner');
-    const foreign = await ownerApi<Application>(otherPage, 'POST', '/api/applications', {
-      name: 'Not Yours',
+    const foreign = await inBrowserOfItsOwn(browser, async (otherPage) => {
+      await signInAsNewOwner(otherPage, 'Other Owner');
+      return ownerApi<Application>(otherPage, 'POST', '/api/applications', { name: 'Not Yours' });
     });
-    await otherContext.close();
     await page.goto(`/app/${foreign.id}`);
     await expect(page.getByRole('heading', { name: 'Application Not Found' })).toBeVisible();
     await expect(page.getByText('Not Yours')).toHaveCount(0);

@@ -1,27 +1,9 @@
-import type { Application, BlacklistEntry } from '@latchkey/contracts';
+import type { BlacklistEntry } from '@latchkey/contracts';
+import { chooseAndExpectShown } from './support/controls.ts';
+import { createApplication, ownerPost } from './support/owner-api.ts';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-async function createApplication(page: Page, name: string): Promise<Application> {
-  const response = await page.request.post('/api/applications', {
-    headers: consoleOriginHeaders(page),
-    data: { name },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as Application;
-}
-
-/** Opens a select (a Radix combobox) and picks an option; the list is portaled to the body. */
-async function choose(page: Page, select: Locator, option: string): Promise<void> {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  await expect(select).toHaveText(option);
-}
+import { toast } from './support/toast.ts';
 
 interface NewEntry {
   type: string;
@@ -33,11 +15,15 @@ interface NewEntry {
 async function addEntry(page: Page, entry: NewEntry): Promise<void> {
   await page.getByRole('button', { name: 'Add Blacklist Entry' }).click();
   const dialog = page.getByRole('dialog', { name: 'Add Blacklist Entry' });
-  await choose(page, dialog.getByRole('combobox', { name: 'Type' }), entry.type);
+  await chooseAndExpectShown(page, dialog.getByRole('combobox', { name: 'Type' }), entry.type);
   await dialog.getByRole('textbox', { name: 'Value' }).fill(entry.value);
   if (entry.reason) await dialog.getByLabel('Reason (optional)').fill(entry.reason);
   if (entry.application) {
-    await choose(page, dialog.getByRole('combobox', { name: 'Application' }), entry.application);
+    await chooseAndExpectShown(
+      page,
+      dialog.getByRole('combobox', { name: 'Application' }),
+      entry.application,
+    );
   }
   await dialog.getByRole('button', { name: 'Add Entry' }).click();
   await expect(toast(page, 'Blacklist entry created successfully')).toBeVisible();
@@ -91,7 +77,7 @@ test.describe('blacklist', () => {
     await dialog.getByRole('textbox', { name: 'Value' }).fill('mallory');
     await dialog.getByRole('button', { name: 'Add Entry' }).click();
     await expect(dialog.getByRole('alert')).toHaveText('Please select a type and provide a value');
-    await choose(page, dialog.getByRole('combobox', { name: 'Type' }), 'Username');
+    await chooseAndExpectShown(page, dialog.getByRole('combobox', { name: 'Type' }), 'Username');
     await dialog.getByRole('textbox', { name: 'Value' }).fill('   ');
     await dialog.getByRole('button', { name: 'Add Entry' }).click();
     await expect(dialog.getByRole('alert')).toHaveText('Please select a type and provide a value');
@@ -106,7 +92,7 @@ test.describe('blacklist', () => {
 
     // An IP entry must be one address, as the server would say.
     await page.getByRole('button', { name: 'Add Blacklist Entry' }).click();
-    await choose(page, dialog.getByRole('combobox', { name: 'Type' }), 'IP Address');
+    await chooseAndExpectShown(page, dialog.getByRole('combobox', { name: 'Type' }), 'IP Address');
     await dialog.getByRole('textbox', { name: 'Value' }).fill('10.0.0.0/8');
     await dialog.getByRole('button', { name: 'Add Entry' }).click();
     await expect(dialog.getByRole('alert')).toHaveText('Please enter a valid IP address');
@@ -149,9 +135,13 @@ test.describe('blacklist', () => {
 
     // A duplicate is refused by the server, in its own words.
     await page.getByRole('button', { name: 'Add Blacklist Entry' }).click();
-    await choose(page, dialog.getByRole('combobox', { name: 'Type' }), 'Username');
+    await chooseAndExpectShown(page, dialog.getByRole('combobox', { name: 'Type' }), 'Username');
     await dialog.getByRole('textbox', { name: 'Value' }).fill('MALLORY');
-    await choose(page, dialog.getByRole('combobox', { name: 'Application' }), 'Orbit Client');
+    await chooseAndExpectShown(
+      page,
+      dialog.getByRole('combobox', { name: 'Application' }),
+      'Orbit Client',
+    );
     await dialog.getByRole('button', { name: 'Add Entry' }).click();
     await expect(toast(page, 'This value is already blacklisted')).toBeVisible();
     await expect(dialog).toBeVisible();
@@ -182,12 +172,10 @@ test.describe('blacklist', () => {
 
   test('a failed delete shows the server message in an error toast', async ({ page }) => {
     await signInAsNewOwner(page, 'Felix Failure');
-    const response = await page.request.post('/api/blacklist', {
-      headers: consoleOriginHeaders(page),
-      data: { type: 'hwid', value: 'HWID-GONE' },
+    const entry = await ownerPost<BlacklistEntry>(page, '/api/blacklist', {
+      type: 'hwid',
+      value: 'HWID-GONE',
     });
-    expect(response.status()).toBe(201);
-    const entry = (await response.json()) as BlacklistEntry;
 
     await page.goto('/blacklist');
     const entryRow = row(page, 'HWID-GONE');

@@ -1,35 +1,19 @@
-import type { Application, CodeFile, CurrentUser, Sample } from '@latchkey/contracts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import type { CodeFile, Sample } from '@latchkey/contracts';
+import { codeBoxText } from './support/code-mirror.ts';
+import { createApplication, currentUser, ownerGet, updateAccount } from './support/owner-api.ts';
+import { consoleOriginHeaders, inBrowserOfItsOwn, signInAsNewOwner } from './support/owners.ts';
 import { signInAsSiteOwner } from './support/site-owner.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
+import { toast } from './support/toast.ts';
 
 /** A code box by its accessible name: CodeMirror's content element. */
 function codeBox(page: Page, label: string): Locator {
   return page.locator(`.cm-content[aria-label="${label}"]`);
 }
 
-/**
- * The box's whole document, asked of the editor itself (CodeMirror draws only the lines in
- * view), the way integration.spec.ts reads it.
- */
-async function codeText(page: Page, label: string): Promise<string> {
-  return codeBox(page, label).evaluate((content) => {
-    type Tile = { root?: { view?: { state: { doc: { toString(): string } } } } };
-    const view = (content as unknown as { cmTile?: Tile }).cmTile?.root?.view;
-    if (!view) throw new Error('no CodeMirror view behind the code box');
-    return view.state.doc.toString();
-  });
-}
-
-async function fetchJson<T>(page: Page, path: string): Promise<T> {
-  const response = await page.request.get(path);
-  expect(response.status(), path).toBe(200);
-  return (await response.json()) as T;
+/** The box's whole document (CodeMirror draws only the lines in view). */
+function codeText(page: Page, label: string): Promise<string> {
+  return codeBoxText(codeBox(page, label));
 }
 
 const TEMPLATE = 'C# WinForms template';
@@ -40,12 +24,7 @@ test.describe('/code-editor', () => {
     page,
   }) => {
     await signInAsNewOwner(page, 'Cody Editor');
-    const created = await page.request.post('/api/applications', {
-      headers: consoleOriginHeaders(page),
-      data: { name: 'Editor Client' },
-    });
-    expect(created.status()).toBe(201);
-    const application = (await created.json()) as Application;
+    const application = await createApplication(page, 'Editor Client');
 
     await page.goto('/code-editor');
     await expect(page.getByRole('heading', { name: 'Code Editor', level: 1 })).toBeVisible();
@@ -58,7 +37,7 @@ test.describe('/code-editor', () => {
     await expect.poll(() => codeText(page, TEMPLATE)).toContain('"YOUR_API_KEY"');
     await page.getByRole('combobox', { name: 'Application' }).click();
     await page.getByRole('option', { name: 'Editor Client', exact: true }).click();
-    const rendered = await fetchJson<Sample>(
+    const rendered = await ownerGet<Sample>(
       page,
       `/api/applications/${application.id}/samples/csharp`,
     );
@@ -89,7 +68,7 @@ test.describe('/code-editor', () => {
       'aria-current',
       'true',
     );
-    const seeded = await fetchJson<CodeFile>(page, '/api/code-files/authentication.ts');
+    const seeded = await ownerGet<CodeFile>(page, '/api/code-files/authentication.ts');
     await expect.poll(() => codeText(page, DOCUMENT)).toBe(seeded.content);
     await expect(page.getByTestId('read-only-notice')).toHaveCount(0);
     await expect(page.getByText('No earlier versions yet')).toBeVisible();
@@ -106,7 +85,7 @@ test.describe('/code-editor', () => {
     await expect(page.getByTestId('code-file-last-modified')).toContainText('version 2');
     const history = page.getByRole('list', { name: 'Versions of authentication.ts' });
     await expect(history.getByRole('listitem')).toHaveCount(2);
-    const saved = await fetchJson<CodeFile>(page, '/api/code-files/authentication.ts');
+    const saved = await ownerGet<CodeFile>(page, '/api/code-files/authentication.ts');
     expect(saved.content).toBe(`${seeded.content}\n// our login notes`);
 
     // A reload shows what was saved.
@@ -137,18 +116,17 @@ test.describe('/code-editor', () => {
     page,
   }) => {
     await signInAsNewOwner(page, 'Rita Reader');
-    const reader = await fetchJson<CurrentUser>(page, '/api/auth/user');
+    const reader = await currentUser(page);
 
     // The site owner withdraws edit_code (in a browser of their own).
-    const ownerContext = await browser.newContext();
-    const ownerPage = await ownerContext.newPage();
-    await signInAsSiteOwner(ownerPage);
-    const withdrawn = await ownerPage.request.patch(`/api/admin/users/${reader.id}`, {
-      headers: consoleOriginHeaders(ownerPage),
-      data: { role: 'user', permissions: ['manage_applications'], isActive: true },
+    await inBrowserOfItsOwn(browser, async (ownerPage) => {
+      await signInAsSiteOwner(ownerPage);
+      await updateAccount(ownerPage, reader.id, {
+        role: 'user',
+        permissions: ['manage_applications'],
+        isActive: true,
+      });
     });
-    expect(withdrawn.status(), await withdrawn.text()).toBe(200);
-    await ownerContext.close();
 
     await page.goto('/code-editor');
     await expect(page.getByRole('heading', { name: 'Code Editor', level: 1 })).toBeVisible();
@@ -164,7 +142,7 @@ test.describe('/code-editor', () => {
     );
     await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
     await expect(page.getByText('Code Editing Disabled', { exact: true })).toBeVisible();
-    const seeded = await fetchJson<CodeFile>(page, '/api/code-files/authentication.ts');
+    const seeded = await ownerGet<CodeFile>(page, '/api/code-files/authentication.ts');
     expect(seeded.canEdit).toBe(false);
     await expect(codeBox(page, DOCUMENT)).toHaveAttribute('aria-readonly', 'true');
     await codeBox(page, DOCUMENT).click();

@@ -1,5 +1,7 @@
+import { submitNewApplication } from './support/new-application-dialog.ts';
 import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
 const API_KEY_PATTERN = /^lk_live_[A-Za-z0-9_-]{43}$/;
 const MASKED_KEY_PATTERN = /^lk_live_[A-Za-z0-9_-]{4}•{20}[A-Za-z0-9_-]{8}$/;
@@ -13,24 +15,17 @@ async function openDashboard(page: Page): Promise<void> {
   await expect(page.getByRole('heading', { name: 'Dashboard', level: 1 })).toBeVisible();
 }
 
-async function createApplication(page: Page, name: string, description = ''): Promise<Locator> {
-  await page.getByRole('button', { name: 'New Application' }).click();
-  const dialog = page.getByRole('dialog', { name: 'New Application' });
-  await dialog.getByLabel('Name').fill(name);
-  if (description) await dialog.getByLabel('Description (optional)').fill(description);
-  await dialog.getByRole('button', { name: 'Create Application' }).click();
+/** Creates an application through the dashboard's dialog; returns its row. */
+async function createApplicationInDialog(
+  page: Page,
+  name: string,
+  description?: string,
+): Promise<Locator> {
+  const dialog = await submitNewApplication(page, name, description);
   await expect(dialog).toBeHidden();
   const row = page.getByRole('row').filter({ hasText: name });
   await expect(row).toBeVisible();
   return row;
-}
-
-/**
- * A toast by its text. Located by markup, not role: while a modal dialog is open, everything
- * outside it (the toast region too) is aria-hidden.
- */
-function toast(page: Page, text: string | RegExp): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
 }
 
 test.describe('dashboard', () => {
@@ -162,8 +157,8 @@ test.describe('dashboard', () => {
 
   test('manages the users of the selected application on the Users tab', async ({ page }) => {
     await openDashboard(page);
-    await createApplication(page, 'Orbit Client', 'Satellite tools');
-    const targetRow = await createApplication(page, 'Nova Client');
+    await createApplicationInDialog(page, 'Orbit Client', 'Satellite tools');
+    const targetRow = await createApplicationInDialog(page, 'Nova Client');
     await expect(page.getByRole('tab', { name: 'Users' })).toBeDisabled();
 
     // Selecting by clicking the row enables the tab, named after the application.

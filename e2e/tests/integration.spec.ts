@@ -1,25 +1,12 @@
-import type { Application, Sample } from '@latchkey/contracts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import type { Sample } from '@latchkey/contracts';
+import { codeBoxText } from './support/code-mirror.ts';
+import { createApplication, ownerGet } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-async function createApplication(page: Page, name: string): Promise<Application> {
-  const response = await page.request.post('/api/applications', {
-    headers: consoleOriginHeaders(page),
-    data: { name },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as Application;
-}
-
-async function fetchSample(page: Page, applicationId: number, language: string): Promise<Sample> {
-  const response = await page.request.get(`/api/applications/${applicationId}/samples/${language}`);
-  expect(response.status()).toBe(200);
-  return (await response.json()) as Sample;
+function fetchSample(page: Page, applicationId: number, language: string): Promise<Sample> {
+  return ownerGet<Sample>(page, `/api/applications/${applicationId}/samples/${language}`);
 }
 
 /** The visible tab's code box: CodeMirror's editable content element. */
@@ -27,22 +14,9 @@ function codeBox(page: Page): Locator {
   return page.getByRole('tabpanel').locator('.cm-content');
 }
 
-/**
- * The code box's whole document. CodeMirror draws only the lines in view (a sample runs to a
- * thousand lines), so the DOM cannot be read for it: this asks the editor itself, the way
- * CodeMirror's own `EditorView.findFromDOM` finds it from the content element (the editor
- * is not reachable from the page's globals). Pinned by the lockfile; a CodeMirror upgrade
- * that moves it makes this throw, never pass.
- */
-async function codeText(page: Page): Promise<string> {
-  return codeBox(page).evaluate((content) => {
-    type Tile = { root?: { view?: { state: { doc: { toString(): string } } } } };
-    const legacy = content as unknown as { cmView?: { rootView?: Tile['root'] } };
-    const view =
-      (content as unknown as { cmTile?: Tile }).cmTile?.root?.view ?? legacy.cmView?.rootView?.view;
-    if (!view) throw new Error('no CodeMirror view behind the code box');
-    return view.state.doc.toString();
-  });
+/** The visible code box's whole document (CodeMirror draws only the lines in view). */
+function codeText(page: Page): Promise<string> {
+  return codeBoxText(codeBox(page));
 }
 
 test.describe('/integration', () => {

@@ -1,15 +1,7 @@
+import { isFocused } from './support/controls.ts';
 import { signInAsNewOwner } from './support/owners.ts';
-import { expect, test, type Locator, type Page } from './support/test.ts';
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-/** Whether the element the locator finds is the page's focused element. */
-async function isFocused(locator: Locator): Promise<boolean> {
-  return locator.evaluate((element) => document.activeElement === element);
-}
+import { expect, test } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
 test.describe('keyboard and focus', () => {
   test('the Edit Application dialog closes with Esc after a failed save and focus returns to its opener', async ({

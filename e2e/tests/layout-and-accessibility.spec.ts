@@ -1,63 +1,36 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Application, ClientAuthResponse } from '@latchkey/contracts';
+import { clientCall, registerEndUsers } from './support/client-api.ts';
 import {
   CONSOLE_PAGES,
   declaredConsoleRoutes,
   type ConsolePage,
   type SeededConsole,
 } from './support/console-pages.ts';
-import { consoleOriginHeaders, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
+import {
+  checkNoSidewaysScroll,
+  checkRowActions,
+  expectTheme,
+  forEachViewport,
+  PHONE,
+  seriousAxeViolations,
+  settle,
+  storeTheme,
+  THEMES,
+  type Theme,
+} from './support/layout-checks.ts';
+import { createApplication, ownerPost } from './support/owner-api.ts';
+import { inBrowserOfItsOwn, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
 import { SITE_OWNER } from './support/site-owner.ts';
 import { expect, test, type Page, type TestInfo } from './support/test.ts';
 
-const THEMES = ['light', 'dark'] as const;
-type Theme = (typeof THEMES)[number];
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-] as const;
-type Viewport = (typeof VIEWPORTS)[number];
-
-/** The console's own storage key (apps/console/src/lib/theme.ts). */
-const THEME_STORAGE_KEY = 'latchkey-auth-theme';
-
-async function ownerPost(page: Page, path: string, data: unknown): Promise<unknown> {
-  const response = await page.request.post(path, { headers: consoleOriginHeaders(page), data });
-  expect(response.status(), `POST ${path}`).toBe(201);
-  return response.json();
-}
-
-async function clientCall(
-  page: Page,
-  application: Application,
-  action: 'register' | 'login',
-  data: Record<string, unknown>,
-): Promise<ClientAuthResponse> {
-  const response = await page.request.post(`/api/v1/${action}`, {
-    headers: { 'X-API-Key': application.apiKey },
-    data,
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as ClientAuthResponse;
-}
-
 /** Something in every table and stat card: an application with users, activity, a block, a hook. */
 async function seedConsole(page: Page, checkerName: string): Promise<SeededConsole> {
-  const application = (await ownerPost(page, '/api/applications', {
-    name: 'Layout Check Client',
-    description: 'A description long enough to be truncated in a narrow column',
-  })) as Application;
-  await ownerPost(page, '/api/applications', { name: 'Second Client' });
-  for (const username of ['alice', 'bob-with-a-rather-long-username', 'carol']) {
-    expect(
-      await clientCall(page, application, 'register', {
-        username,
-        email: `${username}@example.com`,
-        password: 'battery staple',
-        hwid: `PC-${username.toUpperCase()}`,
-      }),
-    ).toMatchObject({ success: true });
-  }
+  const application = await createApplication(
+    page,
+    'Layout Check Client',
+    'A description long enough to be truncated in a narrow column',
+  );
+  await createApplication(page, 'Second Client');
+  await registerEndUsers(page, application, ['alice', 'bob-with-a-rather-long-username', 'carol']);
   expect(
     await clientCall(page, application, 'login', {
       username: 'alice',
@@ -80,72 +53,29 @@ async function seedConsole(page: Page, checkerName: string): Promise<SeededConso
   return { applicationId: application.id, applicationName: application.name, checkerName };
 }
 
-/** Waits until data has arrived and one-shot animations (fades, rise-ins) have ended. */
-async function settle(page: Page): Promise<void> {
-  await page.waitForLoadState('networkidle');
-  await expect(page.locator('[aria-busy="true"], [data-testid="splash-screen"]')).toHaveCount(0);
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
-}
-
 /** Every check of one page in one state; what fails is added to `problems`, so one run lists all. */
 async function checkPage(
   page: Page,
   entry: ConsolePage,
-  theme: Theme,
-  viewport: Viewport,
+  label: string,
   problems: string[],
   testInfo: TestInfo,
 ): Promise<void> {
-  const label = `${entry.name}-${viewport.name}-${theme}`;
-  await page.setViewportSize({ width: viewport.width, height: viewport.height });
-  await settle(page);
-
-  const overflow = await page.evaluate(() => ({
-    scrollWidth: document.documentElement.scrollWidth,
-    innerWidth: window.innerWidth,
-  }));
-  if (overflow.scrollWidth > overflow.innerWidth) {
-    problems.push(
-      `${label}: the page scrolls sideways (${overflow.scrollWidth} px in ${overflow.innerWidth} px)`,
-    );
-  }
-
-  // Only violations are read; leaving out passes and incompletes makes axe much faster.
-  const results = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).analyze();
-  for (const violation of results.violations) {
-    if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
-    const targets = violation.nodes.slice(0, 5).map((node) => node.target.join(' '));
-    problems.push(
-      `${label}: axe ${violation.impact} ${violation.id} on ${violation.nodes.length} node(s): ${targets.join(' | ')}`,
-    );
-  }
+  await settle(page, { untilLoaded: true });
+  await checkNoSidewaysScroll(page, label, problems);
+  problems.push(...(await seriousAxeViolations(page, label)));
 
   // Before the clicks below scroll the tables: the screenshot shows the page as it opens. From
   // the top, or the sticky header is drawn over the middle of the full-page image.
   await page.evaluate(() => window.scrollTo(0, 0));
   await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
 
-  // A trial click scrolls the control into view and checks it is visible, enabled and the
-  // element that would receive the click (not hidden under a pinned column or the header).
-  const actions = page.locator('table tbody').locator('button, a[href]');
-  const actionCount = await actions.count();
+  const actionCount = await checkRowActions(
+    page.locator('table tbody').locator('button, a[href]'),
+    label,
+    problems,
+  );
   if (entry.hasRowActions && actionCount === 0) problems.push(`${label}: no row actions found`);
-  for (let index = 0; index < actionCount; index += 1) {
-    const action = actions.nth(index);
-    try {
-      await action.click({ trial: true, timeout: 3_000 });
-    } catch {
-      const name = (await action.getAttribute('aria-label')) ?? (await action.textContent());
-      problems.push(`${label}: row action "${name}" (#${index}) cannot be clicked`);
-    }
-  }
 }
 
 /** Opens each page in `theme` (it applies on load) and checks it at both widths. */
@@ -158,24 +88,18 @@ async function checkPages(
   testInfo: TestInfo,
 ): Promise<void> {
   for (const entry of entries) {
-    await page.evaluate(
-      ([key, value]) => localStorage.setItem(key!, value!),
-      [THEME_STORAGE_KEY, theme],
-    );
-    await page.setViewportSize({ width: VIEWPORTS[0].width, height: VIEWPORTS[0].height });
+    await storeTheme(page, theme);
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
     await page.goto(entry.path(seed));
     await expect(
       page.getByRole('heading', { level: 1, name: entry.heading(seed) }),
       `${entry.name} rendered`,
     ).toBeVisible();
-    expect(
-      await page.evaluate(() => document.documentElement.classList.contains('dark')),
-      `${entry.name} in the ${theme} theme`,
-    ).toBe(theme === 'dark');
+    await expectTheme(page, theme, `${entry.name} in the ${theme} theme`);
     await entry.prepare?.(page, seed);
-    for (const viewport of VIEWPORTS) {
-      await checkPage(page, entry, theme, viewport, problems, testInfo);
-    }
+    await forEachViewport(page, (viewport) =>
+      checkPage(page, entry, `${entry.name}-${viewport.name}-${theme}`, problems, testInfo),
+    );
   }
 }
 
@@ -233,20 +157,18 @@ test.describe('layout and accessibility of every page', () => {
       );
 
       // The administrative pages, as the site owner, in a browser of its own.
-      // A context of its own: axe cannot analyse a page made by browser.newPage().
-      const ownerContext = await browser.newContext();
-      const ownerPage = await ownerContext.newPage();
-      await ownerPage.emulateMedia({ reducedMotion: 'reduce' });
-      await signInWithGoogle(ownerPage, SITE_OWNER);
-      await checkPages(
-        ownerPage,
-        CONSOLE_PAGES.filter((entry) => entry.isSiteOwner),
-        theme,
-        seed,
-        problems,
-        testInfo,
-      );
-      await ownerContext.close();
+      await inBrowserOfItsOwn(browser, async (ownerPage) => {
+        await ownerPage.emulateMedia({ reducedMotion: 'reduce' });
+        await signInWithGoogle(ownerPage, SITE_OWNER);
+        await checkPages(
+          ownerPage,
+          CONSOLE_PAGES.filter((entry) => entry.isSiteOwner),
+          theme,
+          seed,
+          problems,
+          testInfo,
+        );
+      });
 
       expect(problems).toEqual([]);
     });

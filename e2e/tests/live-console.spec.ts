@@ -1,18 +1,10 @@
-import type { Application } from '@latchkey/contracts';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { clientPost } from './support/client-api.ts';
+import { createApplication } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Page } from './support/test.ts';
 
 /** A client's login reaches an open console within this long, with no reload. */
 const PUSH_DEADLINE_MS = 2_000;
-
-async function createApplication(page: Page, name: string): Promise<Application> {
-  const response = await page.request.post('/api/applications', {
-    headers: consoleOriginHeaders(page),
-    data: { name },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as Application;
-}
 
 /** Waits until the console's live stream (GET /api/events) has answered. */
 async function openLiveStream(page: Page, open: () => Promise<unknown>): Promise<void> {
@@ -29,9 +21,9 @@ test.describe('the live console', () => {
   }) => {
     await signInAsNewOwner(page, 'Liv Live');
     const application = await createApplication(page, 'Pulse Client');
-    const register = await page.request.post('/api/v1/register', {
-      headers: { 'X-API-Key': application.apiKey },
-      data: { username: 'pulse', password: 'correct horse' },
+    const register = await clientPost(page, application, 'register', {
+      username: 'pulse',
+      password: 'correct horse',
     });
     expect((await register.json()) as { success: boolean }).toMatchObject({ success: true });
 
@@ -42,13 +34,10 @@ test.describe('the live console', () => {
     await openLiveStream(page, () => page.goto('/activity-logs'));
     await expect(page.getByTestId('activity-log-row').filter({ hasText: 'pulse' })).toHaveCount(1);
 
-    const login = await page.request.post('/api/v1/login', {
-      headers: { 'X-API-Key': application.apiKey },
-      data: {
-        username: 'pulse',
-        password: 'correct horse',
-        version: application.version || '1.0.0',
-      },
+    const login = await clientPost(page, application, 'login', {
+      username: 'pulse',
+      password: 'correct horse',
+      version: application.version || '1.0.0',
     });
     expect((await login.json()) as { success: boolean }).toMatchObject({ success: true });
     await expect(
@@ -61,9 +50,10 @@ test.describe('the live console', () => {
     // The application page's numbers follow too.
     await openLiveStream(page, () => page.goto(`/app/${application.id}`));
     await expect(page.getByTestId('stat-success-rate')).toContainText('100');
-    const failed = await page.request.post('/api/v1/login', {
-      headers: { 'X-API-Key': application.apiKey },
-      data: { username: 'pulse', password: 'wrong horse', version: application.version || '1.0.0' },
+    const failed = await clientPost(page, application, 'login', {
+      username: 'pulse',
+      password: 'wrong horse',
+      version: application.version || '1.0.0',
     });
     expect((await failed.json()) as { success: boolean }).toMatchObject({ success: false });
     await expect(page.getByTestId('stat-success-rate')).toContainText('50', {

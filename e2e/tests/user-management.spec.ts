@@ -1,26 +1,11 @@
-import type { CurrentUser } from '@latchkey/contracts';
-import {
-  consoleOriginHeaders,
-  newGoogleAccount,
-  signInAsNewOwner,
-  signInWithGoogle,
-} from './support/owners.ts';
+import { createApplication, currentUser } from './support/owner-api.ts';
+import { pageOfItsOwn, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
 import { SITE_OWNER } from './support/site-owner.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
+import { toast } from './support/toast.ts';
 
 const NO_PERMISSION =
   "You don't have permission to manage users. This feature is restricted to administrators and site owners.";
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-async function currentUser(page: Page): Promise<CurrentUser> {
-  const response = await page.request.get('/api/auth/user');
-  expect(response.status()).toBe(200);
-  return (await response.json()) as CurrentUser;
-}
 
 function accountCard(page: Page, accountId: string): Locator {
   return page.getByTestId(`site-account-${accountId}`);
@@ -32,18 +17,13 @@ test.describe('user management', () => {
     browser,
   }) => {
     // A second vendor, in a browser of its own, with an application of its own.
-    const vendorContext = await browser.newContext();
-    const vendorPage = await vendorContext.newPage();
+    const vendorPage = await pageOfItsOwn(browser);
     const suffix = Math.random().toString(36).slice(2, 8);
     const vendorName = `Vera Vendor${suffix}`;
-    await signInWithGoogle(vendorPage, newGoogleAccount(vendorName));
+    await signInAsNewOwner(vendorPage, vendorName);
     const vendor = await currentUser(vendorPage);
     expect(vendor.userPermissions.role).toBe('user');
-    const created = await vendorPage.request.post('/api/applications', {
-      headers: consoleOriginHeaders(vendorPage),
-      data: { name: 'Vendor Client' },
-    });
-    expect(created.status()).toBe(201);
+    await createApplication(vendorPage, 'Vendor Client');
 
     await signInWithGoogle(page, SITE_OWNER);
     // The home page has a navigation of its own; the shared header's links start elsewhere.
@@ -148,7 +128,7 @@ test.describe('user management', () => {
     await expect(
       page.getByRole('row').filter({ hasText: vendor.email }).filter({ hasText: 'Deleted' }),
     ).toContainText('Was: Role Moderator; Inactive');
-    await vendorContext.close();
+    await vendorPage.context().close();
   });
 
   test('a user without admin permissions sees the no-permission text and no admin data', async ({
