@@ -3,7 +3,8 @@
  *
  *   app.ts, main.ts, cluster-primary.ts   the composition root: builds everything
  *   modules/<domain>/                     one domain each; never into the root, no cycles
- *   audit/, ownership/                    what every module shares: the audit trail, owner scoping
+ *   audit/, ownership/, outbox/           what every module shares: the audit trail, owner scoping,
+ *                                         writes that queue their webhook deliveries
  *   http/, metrics/, identity/            request plumbing shared by the modules
  *   db/, lib/, events/, config.ts         storage, pure helpers, in-process event hubs
  *   @latchkey/contracts                   schemas shared with the console (below all)
@@ -14,7 +15,7 @@
  */
 const root = '^apps/server/src/';
 const compositionRoot = `${root}(app|main|cluster-primary)\\.ts$`;
-const lowerLayers = `${root}(audit|ownership|http|metrics|identity|lib|db|events)/|${root}config\\.ts$`;
+const lowerLayers = `${root}(audit|ownership|outbox|http|metrics|identity|lib|db|events)/|${root}config\\.ts$`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -22,7 +23,7 @@ module.exports = {
     {
       name: 'lower-layers-stay-below',
       comment:
-        'audit, ownership, http, metrics, identity, lib, db, events and config serve the modules: they import no module and not the composition root (move the shared piece down instead).',
+        'audit, ownership, outbox, http, metrics, identity, lib, db, events and config serve the modules: they import no module and not the composition root (move the shared piece down instead).',
       severity: 'error',
       from: { path: lowerLayers },
       to: { path: [`${root}modules/`, compositionRoot] },

@@ -2,7 +2,7 @@ import { isCleanText } from '@latchkey/contracts';
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
-import { insertActivityWithDeliveries } from '../webhooks/webhook-outbox.ts';
+import { insertActivityWithDeliveries } from '../../outbox/webhook-outbox.ts';
 import type { ActivityEvents, ActivityRecord } from '../../events/activity-events.ts';
 
 /**
@@ -15,8 +15,8 @@ import type { ActivityEvents, ActivityRecord } from '../../events/activity-event
  * login and register await it before answering. A batch holding such rows is flushed on the
  * next tick rather than after the timer; rows arriving while a flush runs form the next
  * batch, so concurrent logins share one write. Such a group commit takes the log rows only:
- * rows and their deliveries are one statement (webhook-outbox.ts), atomic without BEGIN and
- * COMMIT, which matters because login waits on it and login is bound by CPU. Counters,
+ * rows and their deliveries are one statement (outbox/webhook-outbox.ts), atomic without BEGIN
+ * and COMMIT, which matters because login waits on it and login is bound by CPU. Counters,
  * loginAttempts and heartbeats nobody awaits: they go every `flushIntervalMs` in one
  * transaction (sooner when `batchSize` logs are waiting).
  *

@@ -1,7 +1,7 @@
 import { and, eq, ne } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUserSessions, portalSessions } from '../../db/schema/index.ts';
-import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
+import { endSessionsWithDeliveries } from '../../outbox/end-sessions.ts';
 
 /**
  * A new password signs the end user out everywhere else, inside the transaction that sets it:

@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUserSessions, type AppUser } from '../../db/schema/index.ts';
-import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
+import { endSessionsWithDeliveries } from '../../outbox/end-sessions.ts';
 import { isInGoodStanding } from './is-in-good-standing.ts';
 
 /**

@@ -4,7 +4,7 @@ import { appFiles, applications, type Application } from '../../db/schema/index.
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
-import { endSessions } from '../client-api/end-sessions.ts';
+import { endSessions } from '../../outbox/end-sessions.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import {
   APPLICATION_NOT_FOUND,

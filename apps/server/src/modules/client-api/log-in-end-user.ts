@@ -8,7 +8,7 @@ import type {
 } from '@latchkey/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DatabaseConnection } from '../../db/client.ts';
-import { deliveriesOfInsertedActivity } from '../webhooks/webhook-outbox.ts';
+import { deliveriesOfInsertedActivity } from '../../outbox/webhook-outbox.ts';
 import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
 import type { ThrottleRow } from '../../lib/failure-throttle.ts';
 import { verifyPassword } from '../../lib/password-hashing.ts';

@@ -10,7 +10,7 @@ import { applications, appUserSessions, appUsers } from '../../db/schema/index.t
 import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
-import type { EndedSession } from '../webhooks/webhook-outbox.ts';
+import type { EndedSession } from '../../outbox/end-sessions.ts';
 import type { UserStandingLookup } from './user-standing-lookup.ts';
 
 /** A session found by its token, with its end user's standing (heartbeat and end answer it). */

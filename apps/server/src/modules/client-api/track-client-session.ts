@@ -21,8 +21,11 @@ import {
   UUID_PATTERN,
   type ClientOutcome,
 } from './client-outcomes.ts';
-import { endSessionsWithDeliveries, type EndedSession } from '../webhooks/webhook-outbox.ts';
-import { endSessions } from './end-sessions.ts';
+import {
+  endSessions,
+  endSessionsWithDeliveries,
+  type EndedSession,
+} from '../../outbox/end-sessions.ts';
 import type { FoundSession, SessionLookup } from './session-lookup.ts';
 
 type SessionContext = ClientContext & { sessions: SessionLookup };

@@ -4,7 +4,7 @@ import type { Database } from '../../db/client.ts';
 import { appUserDevices, appUserSessions } from '../../db/schema/index.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/activity-recorder.ts';
-import { endSessionsWithDeliveries, type EndedSession } from '../webhooks/webhook-outbox.ts';
+import { endSessionsWithDeliveries, type EndedSession } from '../../outbox/end-sessions.ts';
 import { deviceReleasedRecord } from './device-events.ts';
 import { refreshDeviceSummary } from './device-summary.ts';
 

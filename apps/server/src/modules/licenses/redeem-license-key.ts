@@ -4,7 +4,7 @@ import type { ClientApiCode } from '@latchkey/contracts';
 import type { Database, DatabaseConnection } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import { deliveriesOfInsertedActivity } from '../webhooks/webhook-outbox.ts';
+import { deliveriesOfInsertedActivity } from '../../outbox/webhook-outbox.ts';
 import { licenseKeys, plans, subscriptions } from '../../db/schema/index.ts';
 import { stackedExpiry } from '../subscriptions/extend-subscription.ts';
 import {

@@ -17,7 +17,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
 import { CHART_HISTORY_MS, compactChartBuckets } from '../activity-charts/compact-chart-buckets.ts';
-import { endSessionsWithDeliveries } from '../webhooks/webhook-outbox.ts';
+import { endSessionsWithDeliveries } from '../../outbox/end-sessions.ts';
 
 /** An upload still incomplete this long after it started was abandoned (a crash mid-upload). */
 export const INCOMPLETE_UPLOAD_MS = 60 * 60 * 1000;

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { applications, subscriptions } from '../../db/schema/index.ts';
-import { endSessions } from '../client-api/end-sessions.ts';
+import { endSessions } from '../../outbox/end-sessions.ts';
 
 export interface SubscriptionGrant {
   subscriptionId: string;

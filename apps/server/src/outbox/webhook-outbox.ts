@@ -1,17 +1,17 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
-import { rowsOf } from '../../db/rows-of.ts';
-import type { SessionEndReason } from '../../db/schema/index.ts';
+import type { Database } from '../db/client.ts';
+import { rowsOf } from '../db/rows-of.ts';
 
 /**
- * The outbox's writers. Acknowledged means written: deliveries are inserted by the very statement that
- * writes what caused them (the activity rows, the session ends), so an event is either
- * written with all its deliveries or not at all: a `kill -9` between the two cannot happen.
+ * The outbox's writers. Acknowledged means written: deliveries are inserted by the very
+ * statement that writes what caused them (the activity rows here, the session ends in
+ * end-sessions.ts), so an event is either written with all its deliveries or not at all: a
+ * `kill -9` between the two cannot happen. The webhooks module's dispatcher sends them.
  *
  * A webhook receives an event when it is active, belongs to the application's owner, is
  * scoped to that application or to all of them, and subscribes to the event.
  */
-const matchingWebhooks = (applicationAlias: SQL, eventExpression: SQL) => sql`
+export const matchingWebhooks = (applicationAlias: SQL, eventExpression: SQL) => sql`
   join webhooks w
     on w.owner_account_id = ${applicationAlias}.owner_account_id
    and w.is_active
@@ -19,7 +19,7 @@ const matchingWebhooks = (applicationAlias: SQL, eventExpression: SQL) => sql`
    and ${eventExpression} = any(w.events)`;
 
 /** An instant as the payload's `timestamp` (ISO 8601, UTC, milliseconds, `Z`). */
-const isoTimestamp = (column: SQL) =>
+export const isoTimestamp = (column: SQL) =>
   sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
@@ -72,58 +72,6 @@ export const deliveriesOfInsertedActivity = (inserted: SQL) => sql`
       ${matchingWebhooks(sql`a`, sql`i.event`)}
       order by i.id, w.id
       returning 1`;
-
-/** A session a statement ended: what caches of open sessions must forget. */
-export interface EndedSession {
-  id: string;
-  applicationId: number;
-}
-
-/**
- * Ends the open sessions matching `condition` (on app_user_sessions), saying why, and queues
- * a `session_end` delivery for each in the same statement. Answers the sessions it ended.
- * Session ends write no activity row: the activity log keeps the spec's ten events.
- */
-export async function endSessionsWithDeliveries(
-  executor: Pick<Database, 'execute'>,
-  condition: SQL,
-  reason: SessionEndReason,
-  now: Date,
-): Promise<EndedSession[]> {
-  const result = await executor.execute(sql`
-    with ended as (
-      update app_user_sessions
-      set ended_at = ${now.toISOString()}::timestamptz, end_reason = ${reason}
-      where ${condition} and app_user_sessions.ended_at is null
-      returning id, application_id, app_user_id, ip_address, ended_at, end_reason
-    ),
-    queued as (
-      insert into webhook_deliveries (webhook_id, event, payload)
-      select w.id, 'session_end',
-             jsonb_build_object(
-               'type', 'session_end',
-               'timestamp', ${isoTimestamp(sql`e.ended_at`)},
-               'data', jsonb_build_object(
-                 'application', jsonb_build_object('id', a.id, 'name', a.name),
-                 'user', jsonb_build_object('id', e.app_user_id, 'username', u.username),
-                 'success', true,
-                 'ipAddress', e.ip_address,
-                 'hwid', null,
-                 'version', null,
-                 'message', null,
-                 'activityLogId', null,
-                 'sessionEndReason', e.end_reason))
-      from ended e
-      join applications a on a.id = e.application_id
-      left join app_users u on u.id = e.app_user_id
-      ${matchingWebhooks(sql`a`, sql`'session_end'`)}
-      order by e.id, w.id
-      returning 1
-    )
-    -- The queued CTE runs whether or not it is read (data-modifying CTEs always do).
-    select id, application_id as "applicationId" from ended`);
-  return rowsOf<EndedSession>(result);
-}
 
 function countOf(result: unknown, column: string): number {
   return Number(rowsOf<Record<string, unknown>>(result)[0]?.[column] ?? 0);
