@@ -1,15 +1,12 @@
 import type { RuntimeConfig } from '@latchkey/contracts';
-import { seriousAxeViolations, settle } from './support/layout-checks.ts';
+import {
+  checkLayout,
+  expectTheme,
+  forEachTheme,
+  forEachViewport,
+} from './support/layout-checks.ts';
 import { blockTheInternet, startOwnServer } from './support/own-server.ts';
 import { expect, test, type Page } from './support/test.ts';
-
-const THEMES = ['light', 'dark'] as const;
-const VIEWPORTS = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-] as const;
-/** The console's own storage key (apps/console/src/lib/theme.ts). */
-const THEME_STORAGE_KEY = 'latchkey-auth-theme';
 
 async function readRuntimeConfig(page: Page): Promise<RuntimeConfig> {
   const response = await page.request.get('/api/config');
@@ -53,17 +50,10 @@ test.describe('offline sign-in with a test account', () => {
       // The form as it looks with its validation messages: both themes, both widths, axe.
       const problems: string[] = [];
       await page.goto('/firebase-login');
-      for (const theme of THEMES) {
-        await page.evaluate(
-          ([key, value]) => localStorage.setItem(key!, value!),
-          [THEME_STORAGE_KEY, theme],
-        );
-        await page.setViewportSize(VIEWPORTS[0]);
+      await forEachTheme(page, async (theme) => {
         await page.goto('/firebase-login');
         await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
-        expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(
-          theme === 'dark',
-        );
+        await expectTheme(page, theme);
         // The spec's sign-in stays as it was, first.
         await expect(page.getByRole('button', { name: 'Continue with Google' })).toBeEnabled();
         await expect(page.getByRole('textbox', { name: 'Name' })).toBeHidden();
@@ -78,18 +68,13 @@ test.describe('offline sign-in with a test account', () => {
         await page.getByRole('button', { name: 'Continue with test account' }).click();
         await expect(page.getByText('Please enter an e-mail address')).toBeVisible();
 
-        for (const viewport of VIEWPORTS) {
-          const label = `offline-sign-in-${viewport.name}-${theme}`;
-          await page.setViewportSize(viewport);
-          await settle(page);
-          const overflow = await page.evaluate(
-            () => document.documentElement.scrollWidth - window.innerWidth,
-          );
-          if (overflow > 0) problems.push(`${label}: the page scrolls sideways by ${overflow} px`);
-          problems.push(...(await seriousAxeViolations(page, label)));
-          await page.screenshot({ path: testInfo.outputPath(`${label}.png`), fullPage: true });
-        }
-      }
+        await forEachViewport(page, (viewport) =>
+          checkLayout(page, `offline-sign-in-${viewport.name}-${theme}`, problems, {
+            testInfo,
+            fullPage: true,
+          }),
+        );
+      });
       expect(problems).toEqual([]);
 
       // Sign in, all the way to the dashboard, from the keyboard.

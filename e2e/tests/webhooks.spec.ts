@@ -1,49 +1,13 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type {
-  Application,
-  ClientAuthResponse,
-  Webhook as WebhookEntity,
-} from '@latchkey/contracts';
+import type { Webhook as WebhookEntity } from '@latchkey/contracts';
 import { Webhook } from 'standardwebhooks';
-import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
+import { clientCall } from './support/client-api.ts';
+import { chooseAndExpectShown } from './support/controls.ts';
+import { createApplication, ownerPost } from './support/owner-api.ts';
+import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
-
-/** A toast by its text (by markup: an open modal makes everything else aria-hidden). */
-function toast(page: Page, text: string): Locator {
-  return page.locator('li[data-state="open"]').getByText(text, { exact: true });
-}
-
-async function createApplication(page: Page, name: string): Promise<Application> {
-  const response = await page.request.post('/api/applications', {
-    headers: consoleOriginHeaders(page),
-    data: { name },
-  });
-  expect(response.status()).toBe(201);
-  return (await response.json()) as Application;
-}
-
-/** Opens a select (a Radix combobox) and picks an option; the list is portaled to the body. */
-async function choose(page: Page, select: Locator, option: string): Promise<void> {
-  await select.click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-  await expect(select).toHaveText(option);
-}
-
-/** Calls the public client API as a vendor's program would: no session, just the API key. */
-async function clientCall(
-  page: Page,
-  application: Application,
-  action: 'register' | 'login',
-  data: Record<string, unknown>,
-): Promise<ClientAuthResponse> {
-  const response = await page.request.post(`/api/v1/${action}`, {
-    headers: { 'X-API-Key': application.apiKey },
-    data,
-  });
-  expect(response.status()).toBe(200);
-  return (await response.json()) as ClientAuthResponse;
-}
+import { toast } from './support/toast.ts';
 
 interface ReceivedRequest {
   headers: IncomingHttpHeaders;
@@ -139,7 +103,11 @@ test.describe('webhooks', () => {
       await expect(createDialog.getByRole('combobox', { name: 'Application' })).toHaveText(
         'All applications',
       );
-      await choose(page, createDialog.getByRole('combobox', { name: 'Format' }), 'JSON');
+      await chooseAndExpectShown(
+        page,
+        createDialog.getByRole('combobox', { name: 'Format' }),
+        'JSON',
+      );
       await expect(createDialog.getByRole('switch', { name: 'Active' })).toBeChecked();
       await createDialog.getByRole('button', { name: 'Create Webhook' }).click();
       await expect(toast(page, 'Webhook created successfully')).toBeVisible();
@@ -256,7 +224,11 @@ test.describe('webhooks', () => {
       await expect(editDialog.getByRole('checkbox', { name: 'Session Ended' })).toBeChecked();
       await expect(editDialog.getByRole('combobox', { name: 'Format' })).toHaveText('JSON');
       await editDialog.getByRole('checkbox', { name: 'Session Ended' }).click();
-      await choose(page, editDialog.getByRole('combobox', { name: 'Application' }), 'Orbit Client');
+      await chooseAndExpectShown(
+        page,
+        editDialog.getByRole('combobox', { name: 'Application' }),
+        'Orbit Client',
+      );
       await editDialog.getByRole('switch', { name: 'Active' }).click();
       await editDialog.getByRole('button', { name: 'Save Changes' }).click();
       await expect(toast(page, 'Webhook updated successfully')).toBeVisible();
@@ -301,15 +273,11 @@ test.describe('webhooks', () => {
 
   test('fits a 390 px wide screen: the table scrolls inside its card', async ({ page }) => {
     await signInAsNewOwner(page, 'Nora Narrow');
-    const response = await page.request.post('/api/webhooks', {
-      headers: consoleOriginHeaders(page),
-      data: {
-        // Loopback over http is allowed outside production; nothing listens on port 9.
-        url: 'http://127.0.0.1:9/a/rather/long/path/for/a/narrow/screen',
-        events: ['user_login', 'login_failed', 'hwid_mismatch', 'session_end'],
-      },
+    await ownerPost(page, '/api/webhooks', {
+      // Loopback over http is allowed outside production; nothing listens on port 9.
+      url: 'http://127.0.0.1:9/a/rather/long/path/for/a/narrow/screen',
+      events: ['user_login', 'login_failed', 'hwid_mismatch', 'session_end'],
     });
-    expect(response.status()).toBe(201);
 
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/webhooks');
