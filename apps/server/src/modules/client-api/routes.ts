@@ -84,9 +84,9 @@ import { createSessionLookup } from './session-lookup.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { createUserStandingLookup } from './user-standing-lookup.ts';
 import { verifyEndUser } from './verify-end-user.ts';
-import { readApplicationVariable } from '../variables/read-application-variable.ts';
-import { readOwnUserVariable } from '../variables/read-own-user-variable.ts';
-import { setOwnUserVariable } from '../variables/set-own-user-variable.ts';
+import { readApplicationVariable } from './read-application-variable.ts';
+import { readOwnUserVariable } from './read-own-user-variable.ts';
+import { setOwnUserVariable } from './set-own-user-variable.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,10 +1,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { ClientSetUserVariableInput, ClientVariableResponse } from '@latchkey/contracts';
 import { appUsers } from '../../db/schema/index.ts';
-import type { ClientContext } from '../client-api/client-context.ts';
-import { appDisabled, clientMessages, refusal } from '../client-api/client-outcomes.ts';
-import { loadLiveSession } from '../client-api/live-session.ts';
-import { writeUserVariable } from './write-user-variable.ts';
+import type { ClientContext } from './client-context.ts';
+import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
+import { loadLiveSession } from './live-session.ts';
+import { writeUserVariable } from '../variables/write-user-variable.ts';
 
 /**
  * POST /api/v1/user-var/set: the session's own end user creates or replaces one of

@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import type { ClientUserVariableInput, ClientVariableResponse } from '@latchkey/contracts';
 import { appUserVariables } from '../../db/schema/index.ts';
-import type { ClientContext } from '../client-api/client-context.ts';
-import { appDisabled, clientMessages, refusal } from '../client-api/client-outcomes.ts';
-import { loadLiveSession } from '../client-api/live-session.ts';
+import type { ClientContext } from './client-context.ts';
+import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
+import { loadLiveSession } from './live-session.ts';
 
 /**
  * POST /api/v1/user-var: one of the session's own end user's variables. The user
