@@ -1,0 +1,274 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { BlacklistType } from '@latchkey/contracts';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { DatabaseConnection } from '../../db/client.ts';
+import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
+import type { ThrottleRow } from '../../lib/failure-throttle.ts';
+import { deliveriesOfInsertedActivity } from '../../outbox/webhook-outbox.ts';
+import {
+  blacklistMatchCondition,
+  blacklistProbeParameters,
+  firstBlockedPart,
+  type BlacklistProbe,
+} from '../blacklist/find-blacklist-match.ts';
+import {
+  heldSubscriptionsJson,
+  parseHeldSubscriptions,
+  type HeldSubscription,
+  type RawHeldSubscription,
+} from '../subscriptions/held-subscriptions.ts';
+import type { PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
+
+/** The user a login names, as its checks need it. */
+interface LoginUser {
+  id: string;
+  username: string;
+  email: string | null;
+  passwordHash: string;
+  isActive: boolean;
+  isPaused: boolean;
+  expiresAt: Date | null;
+  hwid: string | null;
+  /** Exempt from the per-username failure limit (see login-throttles.ts). */
+  lastLoginIp: string | null;
+  held: HeldSubscription[];
+}
+
+/** Login's statements, prepared once per app: parsing and planning them per login adds up. */
+export function createLoginStatements(connection: DatabaseConnection) {
+  const { db } = connection;
+  const namedUser = db
+    .select({
+      id: appUsers.id,
+      username: appUsers.username,
+      email: appUsers.email,
+      passwordHash: appUsers.passwordHash,
+      isActive: appUsers.isActive,
+      isPaused: appUsers.isPaused,
+      expiresAt: appUsers.expiresAt,
+      hwid: appUsers.hwid,
+      lastLoginIp: appUsers.lastLoginIp,
+      held: heldSubscriptionsJson(appUsers.id).as('held'),
+    })
+    .from(appUsers)
+    .where(
+      and(
+        eq(appUsers.applicationId, sql.placeholder('applicationId')),
+        eq(appUsers.username, sql.placeholder('loginUsername')),
+      ),
+    )
+    .limit(1)
+    .as('login_user');
+  // The blacklist types the request matches, the user's e-mail included (null when no user).
+  const matchedTypes = db
+    .select({ types: sql`array_agg(distinct ${blacklistEntries.type})` })
+    .from(blacklistEntries)
+    .where(blacklistMatchCondition(sql`lower(${namedUser.email})`));
+  // One round trip for both questions, and exactly one row whether or not the user exists
+  // (an unknown username can still be blacklisted by IP, name or HWID). Under load every
+  // round trip costs the database and the event loop far more than the queries themselves.
+  const userAndBlacklist = db
+    .select({
+      id: namedUser.id,
+      username: namedUser.username,
+      email: namedUser.email,
+      passwordHash: namedUser.passwordHash,
+      isActive: namedUser.isActive,
+      isPaused: namedUser.isPaused,
+      expiresAt: namedUser.expiresAt,
+      hwid: namedUser.hwid,
+      lastLoginIp: namedUser.lastLoginIp,
+      held: namedUser.held,
+      blacklistedTypes: sql<string[] | null>`(${matchedTypes})`,
+      // The failure counters of the database store (login's three keys, and a licence call's
+      // four; none with Redis, which keeps them itself): live rows only, as
+      // rate-limiter-flexible reads them.
+      throttles: sql<ThrottleRowWithKey[] | null>`(
+        select json_agg(json_build_object('key', key, 'points', points, 'expire', expire))
+        from rate_limits
+        where key = any(${sql.placeholder('throttleKeys')}::text[])
+          and (expire > ${sql.placeholder('throttleNowMs')} or expire is null))`,
+    })
+    .from(sql`(select 1) as one`)
+    .leftJoin(namedUser, sql`true`)
+    .prepare('client_api_login_user');
+  const stampAndRecord = compileLoginSuccess(false);
+  const stampDeviceAndRecord = compileLoginSuccess(true);
+  return {
+    /**
+     * The user with this username (if any), the part of the request that is blocked, and
+     * (database store) the login throttle counters and those of `otherThrottleKeys`.
+     */
+    async findUserAndBlock(
+      probe: Omit<BlacklistProbe, 'email'>,
+      throttleKeys: PrefetchKeys | null,
+      otherThrottleKeys: string[] = [],
+    ): Promise<{
+      user: LoginUser | undefined;
+      blockedBy: BlacklistType | null;
+      throttles: PrefetchedRows | undefined;
+      /** The rows of `otherThrottleKeys`, by key (absent: no live row). */
+      otherThrottles: { nowMs: number; rows: Map<string, ThrottleRow> };
+    }> {
+      const nowMs = Date.now();
+      const [row] = await userAndBlacklist.execute({
+        ...blacklistProbeParameters(probe),
+        loginUsername: probe.username,
+        throttleKeys: throttleKeys
+          ? [throttleKeys.userAndIp, throttleKeys.ip, throttleKeys.user, ...otherThrottleKeys]
+          : otherThrottleKeys,
+        throttleNowMs: nowMs,
+      });
+      const rows = throttleRowsByKey(row?.throttles ?? null);
+      return {
+        user: row && row.id !== null ? foundUser(row) : undefined,
+        blockedBy: firstBlockedPart(row?.blacklistedTypes ?? null),
+        throttles: throttleKeys
+          ? {
+              nowMs,
+              rows: {
+                userAndIp: rows.get(throttleKeys.userAndIp),
+                ip: rows.get(throttleKeys.ip),
+                user: rows.get(throttleKeys.user),
+              },
+            }
+          : undefined,
+        otherThrottles: { nowMs, rows },
+      };
+    },
+    /**
+     * A successful login's writes, in one statement and one round trip: the login stamp
+     * (what a session start must match: track-client-session.ts), under HWID lock the device's
+     * last sight (it must be bound, and within the user's seats), the `user_login` activity
+     * row and its webhook deliveries (the outbox). Atomic without BEGIN and COMMIT, so the
+     * event is acknowledged with the login itself; no row (the device is not bound, or the
+     * user was deleted) means nothing was written.
+     */
+    async stampAndRecordLogin(
+      input: LoginSuccessInput,
+    ): Promise<{ hwid: string | null; queuedDeliveries: number } | undefined> {
+      const { device } = input;
+      const statement = device === null ? stampAndRecord : stampDeviceAndRecord;
+      const { rows } = await connection.query({
+        name: statement.name,
+        text: statement.text,
+        values: [
+          input.userId,
+          input.now.toISOString(),
+          input.ipAddress,
+          input.loginHwid,
+          input.tokenHash,
+          input.applicationId,
+          JSON.stringify(input.metadata),
+          ...(device === null ? [] : [device.hwid, device.name, device.limit]),
+        ],
+      });
+      const [row] = rows;
+      if (!row) return undefined;
+      return { hwid: (row.hwid as string | null) ?? null, queuedDeliveries: Number(row.queued) };
+    },
+  };
+}
+
+interface LoginSuccessInput {
+  userId: string;
+  now: Date;
+  ipAddress: string;
+  loginHwid: string | null;
+  tokenHash: string;
+  applicationId: number;
+  /** The user_login row's metadata. */
+  metadata: Record<string, unknown>;
+  /**
+   * Under HWID lock, the device the login comes from: it must be bound already (bind-device.ts
+   * binds new ones) and among the first `limit` the user bound; its name, when sent, is kept.
+   */
+  device: { hwid: string; name: string | null; limit: number } | null;
+}
+
+/**
+ * The text of the login-success statement. Raw SQL with positional parameters, prepared
+ * once per connection by name: a data-modifying CTE chain the query builder cannot prepare.
+ * Under HWID lock (`isDeviceBound`) the stamp happens only if the device's row was touched:
+ * bound, and fewer than `$10` of the user's devices were bound before it (a limit lowered
+ * since, or a lapsed plan, leaves the newest devices out until some are released). A release
+ * racing the login deletes the row first or waits for this statement: never half of both.
+ */
+function compileLoginSuccess(isDeviceBound: boolean): { name: string; text: string } {
+  const deliveries = new PgDialect().sqlToQuery(deliveriesOfInsertedActivity(sql`inserted`));
+  if (deliveries.params.length > 0) throw new Error('the deliveries CTE must hold no parameters');
+  return {
+    name: isDeviceBound ? 'client_api_login_success_device' : 'client_api_login_success',
+    text: `
+    with ${
+      isDeviceBound
+        ? `touched as (
+      update app_user_devices d
+      set last_seen_at = $2::timestamptz, last_ip = $3::text, name = coalesce($9::text, d.name)
+      where d.app_user_id = $1::uuid and d.hwid = $8::text
+        and (select count(*) from app_user_devices earlier
+             where earlier.app_user_id = $1::uuid
+               and (earlier.first_seen_at, earlier.id) < (d.first_seen_at, d.id)) < $10::int
+      returning d.app_user_id
+    ),
+    `
+        : ''
+    }stamped as (
+      update app_users
+      set last_login = $2::timestamptz, last_login_ip = $3::text,
+          last_login_hwid = $4::text, last_login_token_hash = $5::text
+      where id = $1::uuid ${isDeviceBound ? 'and exists (select 1 from touched)' : ''}
+      returning id, username, hwid
+    ),
+    inserted as (
+      insert into activity_logs
+        (application_id, app_user_id, username, event, success, ip_address, error_message,
+         metadata, created_at)
+      select $6::int, s.id, s.username, 'user_login', true, $3::text, null, $7::jsonb,
+             $2::timestamptz
+      from stamped s
+      returning id, application_id, app_user_id, username, event, success, ip_address,
+                error_message, metadata, created_at
+    ),
+    queued as (${deliveries.sql})
+    select s.hwid, (select count(*) from queued)::int as queued from stamped s`,
+  };
+}
+
+interface ThrottleRowWithKey {
+  key: string;
+  points: number;
+  expire: number | string | null;
+}
+
+/** The store's live rows read beside the user, by key (bigint `expire` may arrive as text). */
+function throttleRowsByKey(rows: ThrottleRowWithKey[] | null): Map<string, ThrottleRow> {
+  return new Map(
+    (rows ?? []).map((row) => [
+      row.key,
+      { points: Number(row.points), expire: row.expire === null ? null : Number(row.expire) },
+    ]),
+  );
+}
+
+/** The left join makes every column nullable; with an id, the row is a user and they are not. */
+function foundUser(
+  row: { [K in Exclude<keyof LoginUser, 'held'>]: LoginUser[K] | null } & {
+    held: RawHeldSubscription[] | null;
+  },
+): LoginUser {
+  return {
+    held: parseHeldSubscriptions(row.held),
+    id: row.id!,
+    username: row.username!,
+    email: row.email,
+    passwordHash: row.passwordHash!,
+    isActive: row.isActive!,
+    isPaused: row.isPaused!,
+    expiresAt: row.expiresAt,
+    hwid: row.hwid,
+    lastLoginIp: row.lastLoginIp,
+  };
+}
+
+export type LoginStatements = ReturnType<typeof createLoginStatements>;
