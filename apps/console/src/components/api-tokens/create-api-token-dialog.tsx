@@ -74,7 +74,7 @@ function CreateApiTokenForm({
 }) {
   const id = useId();
   const nameRef = useRef<HTMLInputElement>(null);
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { fields, setField, bindText, validationError, submit } = useFormFields({
     initialFields: EMPTY_API_TOKEN_FIELDS,
     validate: (candidate) => validateApiTokenFields(candidate),
     onValidSubmit: onSubmit,
@@ -109,8 +109,7 @@ function CreateApiTokenForm({
         label="Name"
         isRequired
         hint="Say what uses it, so you know which one to revoke: a shop, a CI job, a bot."
-        value={fields.name}
-        onValueChange={(value) => setField('name', value)}
+        {...bindText('name')}
         placeholder="e.g. Shopify order sync"
         maxLength={apiTokenLimits.name}
         autoComplete="off"
@@ -206,8 +205,7 @@ function CreateApiTokenForm({
         id={`${id}-allowed-ips`}
         label="Allowed IPs (optional)"
         hint="One IPv4 or IPv6 address or CIDR range a line (or separated by commas), e.g. 203.0.113.7 or 2001:db8::/48. Calls from anywhere else are refused. Leave empty to allow any address."
-        value={fields.allowedIps}
-        onValueChange={(value) => setField('allowedIps', value)}
+        {...bindText('allowedIps')}
         placeholder={'203.0.113.7\n198.51.100.0/24'}
         rows={3}
         autoComplete="off"

@@ -1,7 +1,6 @@
 import { endUserPasswordProblem, USERNAME_AND_PASSWORD_REQUIRED } from '@latchkey/contracts';
 import { UserPlus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
-import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { useCreateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
@@ -71,16 +70,7 @@ export function CreateAppUserDialog({
   trigger?: ReactNode;
 }) {
   return (
-    <FormDialog
-      trigger={
-        trigger ?? (
-          <Button>
-            <UserPlus aria-hidden="true" />
-            Add User
-          </Button>
-        )
-      }
-    >
+    <FormDialog trigger={trigger} triggerIcon={UserPlus} triggerLabel="Add User">
       {(close) => (
         <CreateAppUserForm
           applicationId={applicationId}

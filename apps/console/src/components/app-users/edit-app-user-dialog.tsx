@@ -94,7 +94,7 @@ function EditAppUserForm({
   const applicationId = application.id;
   const updateAppUser = useUpdateAppUser();
   const passwordMinLength = useEndUserPasswordMinLength();
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { fields, setField, bindChecked, validationError, submit } = useFormFields({
     initialFields: () => toFields(user),
     // Only a new password is checked: an empty one keeps the current password.
     validate: ({ password }) =>
@@ -168,19 +168,11 @@ function EditAppUserForm({
       />
       <div className="flex flex-wrap gap-6">
         <Label htmlFor={`${id}-active`} className="cursor-pointer">
-          <Checkbox
-            id={`${id}-active`}
-            checked={fields.isActive}
-            onCheckedChange={(checked) => setField('isActive', checked === true)}
-          />
+          <Checkbox id={`${id}-active`} {...bindChecked('isActive')} />
           Active
         </Label>
         <Label htmlFor={`${id}-paused`} className="cursor-pointer">
-          <Checkbox
-            id={`${id}-paused`}
-            checked={fields.isPaused}
-            onCheckedChange={(checked) => setField('isPaused', checked === true)}
-          />
+          <Checkbox id={`${id}-paused`} {...bindChecked('isPaused')} />
           Paused
         </Label>
       </div>

@@ -73,7 +73,7 @@ function ApplicationSettingsForm({
   const updateApplication = useUpdateApplication();
   // The basic settings are not checked in the console; the server's message explains a
   // refusal. Only the device, portal and offline licence settings are checked first.
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { fields, setField, bindText, bindChecked, validationError, submit } = useFormFields({
     initialFields: () => toSettingsFields(application),
     validate: ({ devices, offline, portal }) =>
       findDeviceSettingsProblem(devices)?.message ??
@@ -117,15 +117,13 @@ function ApplicationSettingsForm({
         <InputField
           id={`${id}-name`}
           label="Application Name"
-          value={fields.name}
-          onValueChange={(value) => setField('name', value)}
+          {...bindText('name')}
           maxLength={applicationLimits.name}
         />
         <InputField
           id={`${id}-version`}
           label="Version"
-          value={fields.version}
-          onValueChange={(value) => setField('version', value)}
+          {...bindText('version')}
           placeholder={DEFAULT_APPLICATION_VERSION}
           maxLength={applicationLimits.version}
         />
@@ -133,8 +131,7 @@ function ApplicationSettingsForm({
       <TextareaField
         id={`${id}-description`}
         label="Description"
-        value={fields.description}
-        onValueChange={(value) => setField('description', value)}
+        {...bindText('description')}
         maxLength={applicationLimits.description}
         rows={3}
       />
@@ -148,8 +145,7 @@ function ApplicationSettingsForm({
           </div>
           <Switch
             id={`${id}-active`}
-            checked={fields.isActive}
-            onCheckedChange={(checked) => setField('isActive', checked)}
+            {...bindChecked('isActive')}
             aria-describedby={`${id}-active-hint`}
           />
         </div>
@@ -162,8 +158,7 @@ function ApplicationSettingsForm({
           </div>
           <Switch
             id={`${id}-hwid-lock`}
-            checked={fields.hwidLockEnabled}
-            onCheckedChange={(checked) => setField('hwidLockEnabled', checked)}
+            {...bindChecked('hwidLockEnabled')}
             aria-describedby={`${id}-hwid-lock-hint`}
           />
         </div>
@@ -176,8 +171,7 @@ function ApplicationSettingsForm({
           </div>
           <Switch
             id={`${id}-license-required`}
-            checked={fields.licenseRequired}
-            onCheckedChange={(checked) => setField('licenseRequired', checked)}
+            {...bindChecked('licenseRequired')}
             aria-describedby={`${id}-license-required-hint`}
           />
         </div>
@@ -191,8 +185,7 @@ function ApplicationSettingsForm({
         min={1}
         max={applicationLimits.maxSessionsPerUser}
         step={1}
-        value={fields.maxSessions}
-        onValueChange={(value) => setField('maxSessions', value)}
+        {...bindText('maxSessions')}
         placeholder="Unlimited"
         className="w-40"
       />

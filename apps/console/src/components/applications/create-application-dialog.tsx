@@ -1,7 +1,6 @@
 import { APPLICATION_NAME_REQUIRED, applicationLimits } from '@latchkey/contracts';
 import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
-import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { useCreateApplication } from '@/hooks/use-applications.ts';
@@ -10,16 +9,7 @@ import { useFormFields } from '@/hooks/use-form-fields.ts';
 /** The 'New Application' dialog (name required, description optional). */
 export function CreateApplicationDialog({ trigger }: { trigger?: ReactNode }) {
   return (
-    <FormDialog
-      trigger={
-        trigger ?? (
-          <Button>
-            <Plus aria-hidden="true" />
-            New Application
-          </Button>
-        )
-      }
-    >
+    <FormDialog trigger={trigger} triggerIcon={Plus} triggerLabel="New Application">
       {(close) => <CreateApplicationForm onDone={close} />}
     </FormDialog>
   );
@@ -28,7 +18,7 @@ export function CreateApplicationDialog({ trigger }: { trigger?: ReactNode }) {
 function CreateApplicationForm({ onDone }: { onDone: () => void }) {
   const id = useId();
   const createApplication = useCreateApplication();
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { bindText, validationError, submit } = useFormFields({
     initialFields: { name: '', description: '' },
     validate: ({ name }) => (name.trim() ? null : APPLICATION_NAME_REQUIRED),
     onValidSubmit: ({ name, description }) =>
@@ -53,8 +43,7 @@ function CreateApplicationForm({ onDone }: { onDone: () => void }) {
         id={`${id}-name`}
         label="Name"
         isRequired
-        value={fields.name}
-        onValueChange={(value) => setField('name', value)}
+        {...bindText('name')}
         placeholder="My Desktop App"
         maxLength={applicationLimits.name}
         aria-invalid={validationError ? true : undefined}
@@ -63,8 +52,7 @@ function CreateApplicationForm({ onDone }: { onDone: () => void }) {
       <TextareaField
         id={`${id}-description`}
         label="Description (optional)"
-        value={fields.description}
-        onValueChange={(value) => setField('description', value)}
+        {...bindText('description')}
         placeholder="What does this application do?"
         maxLength={applicationLimits.description}
         rows={3}

@@ -74,12 +74,7 @@ function EditApplicationForm({
 }) {
   const id = useId();
   const updateApplication = useUpdateApplication();
-  const {
-    fields: form,
-    setField,
-    validationError,
-    submit,
-  } = useFormFields({
+  const { bindText, bindChecked, validationError, submit } = useFormFields({
     initialFields: () => toForm(application),
     validate: ({ name }) => (name.trim() ? null : APPLICATION_NAME_REQUIRED),
     // The whole body, every time.
@@ -120,16 +115,14 @@ function EditApplicationForm({
             id={`${id}-name`}
             label="Name"
             isRequired
-            value={form.name}
-            onValueChange={(value) => setField('name', value)}
+            {...bindText('name')}
             maxLength={applicationLimits.name}
             aria-invalid={validationError ? true : undefined}
           />
           <TextareaField
             id={`${id}-description`}
             label="Description"
-            value={form.description}
-            onValueChange={(value) => setField('description', value)}
+            {...bindText('description')}
             maxLength={applicationLimits.description}
             rows={3}
           />
@@ -137,17 +130,12 @@ function EditApplicationForm({
             id={`${id}-version`}
             label="Version"
             hint="Clients reporting a different version are asked to update."
-            value={form.version}
-            onValueChange={(value) => setField('version', value)}
+            {...bindText('version')}
             placeholder={DEFAULT_APPLICATION_VERSION}
             maxLength={applicationLimits.version}
           />
           <Label htmlFor={`${id}-active`} className="w-fit cursor-pointer">
-            <Checkbox
-              id={`${id}-active`}
-              checked={form.isActive}
-              onCheckedChange={(checked) => setField('isActive', checked === true)}
-            />
+            <Checkbox id={`${id}-active`} {...bindChecked('isActive')} />
             Active
           </Label>
         </TabsContent>
@@ -160,8 +148,7 @@ function EditApplicationForm({
           <div className="flex items-start gap-3 rounded-lg border border-border p-4">
             <Checkbox
               id={`${id}-hwid-lock`}
-              checked={form.hwidLockEnabled}
-              onCheckedChange={(checked) => setField('hwidLockEnabled', checked === true)}
+              {...bindChecked('hwidLockEnabled')}
               aria-describedby={`${id}-hwid-lock-hint`}
               className="mt-0.5"
             />
@@ -191,8 +178,7 @@ function EditApplicationForm({
                 id={`${id}-${field}`}
                 key={field}
                 label={`${applicationMessageLabels[field]} message`}
-                value={form[field]}
-                onValueChange={(value) => setField(field, value)}
+                {...bindText(field)}
                 maxLength={applicationLimits.message}
               />
             ))}

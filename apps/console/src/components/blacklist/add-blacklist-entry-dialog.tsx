@@ -7,7 +7,6 @@ import {
 import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
-import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import {
@@ -45,16 +44,7 @@ const VALUE_HINTS: Record<BlacklistType, string | undefined> = {
 /** The 'Add Blacklist Entry' dialog. */
 export function AddBlacklistEntryDialog({ trigger }: { trigger?: ReactNode }) {
   return (
-    <FormDialog
-      trigger={
-        trigger ?? (
-          <Button>
-            <Plus aria-hidden="true" />
-            Add Blacklist Entry
-          </Button>
-        )
-      }
-    >
+    <FormDialog trigger={trigger} triggerIcon={Plus} triggerLabel="Add Blacklist Entry">
       {(close) => <AddBlacklistEntryForm onDone={close} />}
     </FormDialog>
   );
@@ -63,12 +53,13 @@ export function AddBlacklistEntryDialog({ trigger }: { trigger?: ReactNode }) {
 function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
   const id = useId();
   const createEntry = useCreateBlacklistEntry();
-  const { fields, setField, validationError, submit } = useFormFields<BlacklistEntryFields>({
-    initialFields: EMPTY_BLACKLIST_ENTRY_FIELDS,
-    validate: validateBlacklistEntry,
-    onValidSubmit: (entry) =>
-      createEntry.mutate(toCreateBlacklistEntryRequest(entry), { onSuccess: onDone }),
-  });
+  const { fields, setField, bindText, validationError, submit } =
+    useFormFields<BlacklistEntryFields>({
+      initialFields: EMPTY_BLACKLIST_ENTRY_FIELDS,
+      validate: validateBlacklistEntry,
+      onValidSubmit: (entry) =>
+        createEntry.mutate(toCreateBlacklistEntryRequest(entry), { onSuccess: onDone }),
+    });
 
   const valueHint = fields.type ? VALUE_HINTS[fields.type] : undefined;
 
@@ -103,8 +94,7 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
         <FormField htmlFor={`${id}-application`} label="Application">
           <ApplicationScopeSelect
             id={`${id}-application`}
-            value={fields.scope}
-            onValueChange={(value) => setField('scope', value)}
+            {...bindText('scope')}
             allValue={GLOBAL_SCOPE_VALUE}
             allLabel={GLOBAL_SCOPE_LABEL}
           />
@@ -115,8 +105,7 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
         label="Value"
         isRequired
         hint={valueHint}
-        value={fields.value}
-        onValueChange={(value) => setField('value', value)}
+        {...bindText('value')}
         placeholder={fields.type ? VALUE_PLACEHOLDERS[fields.type] : 'Value to block'}
         maxLength={blacklistLimits.value}
         autoComplete="off"
@@ -125,8 +114,7 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
       <TextareaField
         id={`${id}-reason`}
         label="Reason (optional)"
-        value={fields.reason}
-        onValueChange={(value) => setField('reason', value)}
+        {...bindText('reason')}
         placeholder="Why is this blocked?"
         maxLength={blacklistLimits.reason}
         rows={3}

@@ -1,7 +1,6 @@
 import { appFileLimits } from '@latchkey/contracts';
 import { Upload } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
-import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
@@ -27,16 +26,7 @@ export function UploadFileDialog({
   trigger?: ReactNode;
 }) {
   return (
-    <FormDialog
-      trigger={
-        trigger ?? (
-          <Button>
-            <Upload aria-hidden="true" />
-            Upload File
-          </Button>
-        )
-      }
-    >
+    <FormDialog trigger={trigger} triggerIcon={Upload} triggerLabel="Upload File">
       {(close) => (
         <UploadFileForm
           applicationId={applicationId}
@@ -60,25 +50,26 @@ function UploadFileForm({
   const id = useId();
   const uploadFile = useUploadAppFile(applicationId);
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
-  const { fields, setField, validationError, submit } = useFormFields<UploadFields>({
-    initialFields: EMPTY_UPLOAD_FIELDS,
-    validate: validateUpload,
-    onValidSubmit: (valid) => {
-      if (!valid.file) return;
-      setProgress({ sent: 0, total: valid.file.size });
-      uploadFile.mutate(
-        {
-          file: valid.file,
-          name: valid.name.trim(),
-          version: valid.version.trim(),
-          platform: valid.platform.trim(),
-          requiresSession: valid.requiresSession,
-          onProgress: (sent, total) => setProgress({ sent, total }),
-        },
-        { onSuccess: onDone, onError: () => setProgress(null) },
-      );
-    },
-  });
+  const { fields, setField, bindText, bindChecked, validationError, submit } =
+    useFormFields<UploadFields>({
+      initialFields: EMPTY_UPLOAD_FIELDS,
+      validate: validateUpload,
+      onValidSubmit: (valid) => {
+        if (!valid.file) return;
+        setProgress({ sent: 0, total: valid.file.size });
+        uploadFile.mutate(
+          {
+            file: valid.file,
+            name: valid.name.trim(),
+            version: valid.version.trim(),
+            platform: valid.platform.trim(),
+            requiresSession: valid.requiresSession,
+            onProgress: (sent, total) => setProgress({ sent, total }),
+          },
+          { onSuccess: onDone, onError: () => setProgress(null) },
+        );
+      },
+    });
 
   return (
     <DialogForm
@@ -115,8 +106,7 @@ function UploadFileForm({
         label="Name"
         isRequired
         hint="The name the download is saved under."
-        value={fields.name}
-        onValueChange={(value) => setField('name', value)}
+        {...bindText('name')}
         placeholder="Setup.exe"
         maxLength={appFileLimits.name}
         autoComplete="off"
@@ -127,8 +117,7 @@ function UploadFileForm({
           id={`${id}-version`}
           label="Version"
           isRequired
-          value={fields.version}
-          onValueChange={(value) => setField('version', value)}
+          {...bindText('version')}
           placeholder="2.0.0"
           maxLength={appFileLimits.version}
           autoComplete="off"
@@ -137,8 +126,7 @@ function UploadFileForm({
         <InputField
           id={`${id}-platform`}
           label="Platform (optional)"
-          value={fields.platform}
-          onValueChange={(value) => setField('platform', value)}
+          {...bindText('platform')}
           placeholder="windows-x64"
           maxLength={appFileLimits.platform}
           autoComplete="off"
@@ -156,8 +144,7 @@ function UploadFileForm({
         </div>
         <Switch
           id={`${id}-requires-session`}
-          checked={fields.requiresSession}
-          onCheckedChange={(checked) => setField('requiresSession', checked)}
+          {...bindChecked('requiresSession')}
           aria-describedby={`${id}-requires-session-hint`}
           disabled={uploadFile.isPending}
         />

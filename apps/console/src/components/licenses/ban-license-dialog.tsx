@@ -50,7 +50,7 @@ function BanLicenseForm({
   onCancel: () => void;
 }) {
   const id = useId();
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { bindText, validationError, submit } = useFormFields({
     initialFields: { reason: '' },
     validate: (typed) => {
       const result = banLicenseRequestSchema.safeParse(typed);
@@ -81,8 +81,7 @@ function BanLicenseForm({
         id={`${id}-reason`}
         label="Reason"
         isRequired
-        value={fields.reason}
-        onValueChange={(value) => setField('reason', value)}
+        {...bindText('reason')}
         placeholder="Chargeback, leaked key, ..."
         maxLength={licenseLimits.bannedReason}
         rows={2}

@@ -9,7 +9,6 @@ import {
 import { KeyRound } from 'lucide-react';
 import { useId } from 'react';
 import { PlanSelect } from '@/components/plans/plan-select.tsx';
-import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
@@ -46,14 +45,7 @@ export function GenerateLicensesDialog({
   const offeredPlans = plans.filter((plan) => !plan.archived);
 
   return (
-    <FormDialog
-      trigger={
-        <Button>
-          <KeyRound aria-hidden="true" />
-          Generate Keys
-        </Button>
-      }
-    >
+    <FormDialog triggerIcon={KeyRound} triggerLabel="Generate Keys">
       {(close) => (
         <GenerateLicensesForm
           plans={offeredPlans}
@@ -85,7 +77,7 @@ function GenerateLicensesForm({
   onCancel: () => void;
 }) {
   const id = useId();
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { fields, setField, bindText, validationError, submit } = useFormFields({
     // With one plan on offer there is nothing to choose.
     initialFields: () => ({
       ...EMPTY_GENERATE_FIELDS,
@@ -132,8 +124,7 @@ function GenerateLicensesForm({
           isRequired
           // Text, not a number input: a browser empties a number input holding "10k".
           inputMode="numeric"
-          value={fields.count}
-          onValueChange={(value) => setField('count', value)}
+          {...bindText('count')}
           autoComplete="off"
         />
         <FormField htmlFor={`${id}-case`} label="Character case">
@@ -181,8 +172,7 @@ function GenerateLicensesForm({
         id={`${id}-note`}
         label="Note (optional)"
         hint="Shown in the list and searchable: an order number, a shop, a giveaway."
-        value={fields.note}
-        onValueChange={(value) => setField('note', value)}
+        {...bindText('note')}
         maxLength={licenseLimits.note}
         autoComplete="off"
       />
@@ -191,8 +181,7 @@ function GenerateLicensesForm({
         label="Redeem by (optional)"
         hint="After this day an unused key can no longer be redeemed. Leave empty for never."
         type="date"
-        value={fields.redeemBy}
-        onValueChange={(value) => setField('redeemBy', value)}
+        {...bindText('redeemBy')}
         className="w-48"
       />
     </DialogForm>

@@ -1,10 +1,9 @@
 import { planLimits, type Plan } from '@latchkey/contracts';
-import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
-import { Button } from '@/components/ui/button.tsx';
 import {
+  CreateFormDialog,
   DialogForm,
-  FormDialog,
+  EditFormDialog,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
@@ -31,28 +30,16 @@ export function CreatePlanDialog({
   const createPlan = useCreatePlan(applicationId);
 
   return (
-    <FormDialog
-      trigger={
-        trigger ?? (
-          <Button>
-            <Plus aria-hidden="true" />
-            Create Plan
-          </Button>
-        )
-      }
+    <CreateFormDialog
+      label="Create Plan"
+      trigger={trigger}
+      description={`A plan of ${applicationName}: how long a licence key lasts and what it unlocks.`}
+      initialFields={EMPTY_PLAN_FIELDS}
+      mutation={createPlan}
+      toRequest={toPlanRequest}
     >
-      {(close) => (
-        <PlanForm
-          title="Create Plan"
-          description={`A plan of ${applicationName}: how long a licence key lasts and what it unlocks.`}
-          submitLabel="Create Plan"
-          initialFields={EMPTY_PLAN_FIELDS}
-          isSubmitting={createPlan.isPending}
-          onSubmit={(fields) => createPlan.mutate(toPlanRequest(fields), { onSuccess: close })}
-          onCancel={close}
-        />
-      )}
-    </FormDialog>
+      {(form) => <PlanForm {...form} />}
+    </CreateFormDialog>
   );
 }
 
@@ -71,34 +58,24 @@ export function EditPlanDialog({
   const updatePlan = useUpdatePlan(applicationId);
 
   return (
-    <FormDialog open={open} onOpenChange={onOpenChange}>
-      {(close) =>
-        plan && (
-          <PlanForm
-            // Reset to the saved values whenever another plan (or a newer save) opens.
-            key={`${plan.id}:${plan.updatedAt}`}
-            title="Edit Plan"
-            description="Keys and subscriptions already granted keep what they were given; changes apply to new ones."
-            submitLabel="Save Changes"
-            initialFields={toPlanFields(plan)}
-            isSubmitting={updatePlan.isPending}
-            onSubmit={(fields) =>
-              updatePlan.mutate(
-                { planId: plan.id, changes: toPlanRequest(fields) },
-                { onSuccess: close },
-              )
-            }
-            onCancel={close}
-          />
-        )
-      }
-    </FormDialog>
+    <EditFormDialog
+      item={plan}
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Edit Plan"
+      description="Keys and subscriptions already granted keep what they were given; changes apply to new ones."
+      toFields={toPlanFields}
+      mutation={updatePlan}
+      toRequest={(fields, { id }) => ({ planId: id, changes: toPlanRequest(fields) })}
+    >
+      {(form) => <PlanForm {...form} />}
+    </EditFormDialog>
   );
 }
 
 function PlanForm({ initialFields, onSubmit, ...dialogForm }: CreateOrEditFormProps<PlanFields>) {
   const id = useId();
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { bindText, validationError, submit } = useFormFields({
     initialFields,
     validate: validatePlan,
     onValidSubmit: onSubmit,
@@ -110,8 +87,7 @@ function PlanForm({ initialFields, onSubmit, ...dialogForm }: CreateOrEditFormPr
         id={`${id}-name`}
         label="Name"
         isRequired
-        value={fields.name}
-        onValueChange={(value) => setField('name', value)}
+        {...bindText('name')}
         placeholder="Pro Monthly"
         maxLength={planLimits.name}
         autoComplete="off"
@@ -124,8 +100,7 @@ function PlanForm({ initialFields, onSubmit, ...dialogForm }: CreateOrEditFormPr
         // Text, not a number input: a browser empties a number input holding "30d", which
         // would read as lifetime instead of telling the owner what is wrong.
         inputMode="numeric"
-        value={fields.durationDays}
-        onValueChange={(value) => setField('durationDays', value)}
+        {...bindText('durationDays')}
         placeholder="Lifetime"
         className="w-40"
       />
@@ -133,8 +108,7 @@ function PlanForm({ initialFields, onSubmit, ...dialogForm }: CreateOrEditFormPr
         id={`${id}-entitlements`}
         label="Entitlements (optional)"
         hint="Codes your program checks for, such as PRO or EXPORT_PDF: letters, digits and _, separated by commas or spaces."
-        value={fields.entitlements}
-        onValueChange={(value) => setField('entitlements', value)}
+        {...bindText('entitlements')}
         placeholder="PRO, EXPORT_PDF"
         autoComplete="off"
         autoCapitalize="characters"
@@ -147,16 +121,14 @@ function PlanForm({ initialFields, onSubmit, ...dialogForm }: CreateOrEditFormPr
         hint="Devices each holder may bind under HWID lock, when more than the application allows. Leave empty to keep the application's limit."
         // Text, as the duration: the owner is told what is wrong with "3x" instead of losing it.
         inputMode="numeric"
-        value={fields.maxDevices}
-        onValueChange={(value) => setField('maxDevices', value)}
+        {...bindText('maxDevices')}
         autoComplete="off"
         className="w-40"
       />
       <TextareaField
         id={`${id}-description`}
         label="Description (optional)"
-        value={fields.description}
-        onValueChange={(value) => setField('description', value)}
+        {...bindText('description')}
         placeholder="What does this plan include?"
         maxLength={planLimits.description}
         rows={3}

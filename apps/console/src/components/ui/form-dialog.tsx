@@ -1,4 +1,6 @@
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { Plus, type LucideIcon } from 'lucide-react';
+import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from '@/components/ui/button.tsx';
 import {
   Dialog,
   DialogContent,
@@ -12,12 +14,32 @@ import { FormError } from '@/components/ui/form-field.tsx';
 import { cn } from '@/lib/utils.ts';
 
 /**
- * Who opens the dialog: its own trigger (a "New ..." button), or its parent (a row's Edit),
- * which then holds the open state.
+ * Who opens the dialog: its own trigger (a "New ..." button, drawn from `triggerIcon` and
+ * `triggerLabel` unless the caller gives another), or its parent (a row's Edit), which then
+ * holds the open state.
  */
 type FormDialogOpening =
-  | { trigger: ReactNode; open?: never; onOpenChange?: never }
-  | { trigger?: never; open: boolean; onOpenChange: (open: boolean) => void };
+  | {
+      trigger: ReactNode;
+      triggerIcon?: never;
+      triggerLabel?: never;
+      open?: never;
+      onOpenChange?: never;
+    }
+  | {
+      trigger?: ReactNode;
+      triggerIcon: LucideIcon;
+      triggerLabel: string;
+      open?: never;
+      onOpenChange?: never;
+    }
+  | {
+      trigger?: never;
+      triggerIcon?: never;
+      triggerLabel?: never;
+      open: boolean;
+      onOpenChange: (open: boolean) => void;
+    };
 
 /**
  * A dialog holding one form. Radix mounts the content only while the dialog is open, so each
@@ -26,6 +48,8 @@ type FormDialogOpening =
  */
 export function FormDialog({
   trigger,
+  triggerIcon: TriggerIcon,
+  triggerLabel,
   open,
   onOpenChange,
   className,
@@ -38,10 +62,18 @@ export function FormDialog({
   const [isOpenHere, setIsOpenHere] = useState(false);
   const isOpen = open ?? isOpenHere;
   const setIsOpen = onOpenChange ?? setIsOpenHere;
+  const triggerShown =
+    trigger ??
+    (TriggerIcon && (
+      <Button>
+        <TriggerIcon aria-hidden="true" />
+        {triggerLabel}
+      </Button>
+    ));
 
   return (
     <Dialog open={isOpen} onOpenChange={setIsOpen}>
-      {trigger !== undefined && <DialogTrigger asChild>{trigger}</DialogTrigger>}
+      {triggerShown !== undefined && <DialogTrigger asChild>{triggerShown}</DialogTrigger>}
       <DialogContent className={className}>{children(() => setIsOpen(false))}</DialogContent>
     </Dialog>
   );
@@ -106,4 +138,115 @@ export interface CreateOrEditFormProps<Fields> {
   isSubmitting: boolean;
   onSubmit: (fields: Fields) => void;
   onCancel: () => void;
+}
+
+/** A save a form dialog starts, as a mutation hook gives it; the dialog closes once it succeeds. */
+interface FormSave<Request> {
+  isPending: boolean;
+  mutate: (request: Request, options: { onSuccess: () => void }) => void;
+}
+
+/**
+ * A create dialog opened from its own button: one label names the button, the dialog and its
+ * submit ("Create Plan"). The form (given by `children`) starts from `initialFields`; valid
+ * fields go to `mutation` as `toRequest` makes them.
+ */
+export function CreateFormDialog<Fields, Request>({
+  label,
+  triggerIcon = Plus,
+  trigger,
+  className,
+  description,
+  initialFields,
+  mutation,
+  toRequest,
+  children,
+}: {
+  label: string;
+  triggerIcon?: LucideIcon;
+  /** Another button than the default one, such as an empty state's. */
+  trigger?: ReactNode;
+  className?: string;
+  description: string;
+  initialFields: Fields;
+  mutation: FormSave<Request>;
+  toRequest: (fields: Fields) => Request;
+  children: (form: CreateOrEditFormProps<Fields>) => ReactNode;
+}) {
+  return (
+    <FormDialog
+      className={className}
+      trigger={trigger}
+      triggerIcon={triggerIcon}
+      triggerLabel={label}
+    >
+      {(close) =>
+        children({
+          title: label,
+          description,
+          submitLabel: label,
+          initialFields,
+          isSubmitting: mutation.isPending,
+          onSubmit: (fields) => mutation.mutate(toRequest(fields), { onSuccess: close }),
+          onCancel: close,
+        })
+      }
+    </FormDialog>
+  );
+}
+
+/**
+ * The edit dialog of the item a row asked for, opened by its parent, saved with "Save Changes".
+ * The form starts from `toFields(item)`, again whenever another item or a newer save of it opens.
+ */
+export function EditFormDialog<
+  Item extends { id: string | number; updatedAt: string },
+  Fields,
+  Request,
+>({
+  item,
+  open,
+  onOpenChange,
+  className,
+  title,
+  description,
+  toFields,
+  mutation,
+  toRequest,
+  children,
+}: {
+  item: Item | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  className?: string;
+  title: string;
+  description: string;
+  toFields: (item: Item) => Fields;
+  mutation: FormSave<Request>;
+  toRequest: (fields: Fields, item: Item) => Request;
+  children: (form: CreateOrEditFormProps<Fields>, item: Item) => ReactNode;
+}) {
+  return (
+    <FormDialog className={className} open={open} onOpenChange={onOpenChange}>
+      {(close) =>
+        item && (
+          <Fragment key={`${item.id}:${item.updatedAt}`}>
+            {children(
+              {
+                title,
+                description,
+                submitLabel: 'Save Changes',
+                initialFields: toFields(item),
+                isSubmitting: mutation.isPending,
+                onSubmit: (fields) =>
+                  mutation.mutate(toRequest(fields, item), { onSuccess: close }),
+                onCancel: close,
+              },
+              item,
+            )}
+          </Fragment>
+        )
+      }
+    </FormDialog>
+  );
 }

@@ -1,10 +1,9 @@
 import { variableLimits, type ApplicationVariable } from '@latchkey/contracts';
-import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
-import { Button } from '@/components/ui/button.tsx';
 import {
+  CreateFormDialog,
   DialogForm,
-  FormDialog,
+  EditFormDialog,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
@@ -34,30 +33,16 @@ export function CreateVariableDialog({
   const createVariable = useCreateVariable(applicationId);
 
   return (
-    <FormDialog
-      trigger={
-        trigger ?? (
-          <Button>
-            <Plus aria-hidden="true" />
-            Create Variable
-          </Button>
-        )
-      }
+    <CreateFormDialog
+      label="Create Variable"
+      trigger={trigger}
+      description={`A value ${applicationName} reads at run time with POST /api/v1/var.`}
+      initialFields={EMPTY_VARIABLE_FIELDS}
+      mutation={createVariable}
+      toRequest={toVariableRequest}
     >
-      {(close) => (
-        <VariableForm
-          title="Create Variable"
-          description={`A value ${applicationName} reads at run time with POST /api/v1/var.`}
-          submitLabel="Create Variable"
-          initialFields={EMPTY_VARIABLE_FIELDS}
-          isSubmitting={createVariable.isPending}
-          onSubmit={(fields) =>
-            createVariable.mutate(toVariableRequest(fields), { onSuccess: close })
-          }
-          onCancel={close}
-        />
-      )}
-    </FormDialog>
+      {(form) => <VariableForm {...form} />}
+    </CreateFormDialog>
   );
 }
 
@@ -76,28 +61,18 @@ export function EditVariableDialog({
   const updateVariable = useUpdateVariable(applicationId);
 
   return (
-    <FormDialog open={open} onOpenChange={onOpenChange}>
-      {(close) =>
-        variable && (
-          <VariableForm
-            // Reset to the saved values whenever another variable (or a newer save) opens.
-            key={`${variable.id}:${variable.updatedAt}`}
-            title="Edit Variable"
-            description="Programs read the new value from their next call."
-            submitLabel="Save Changes"
-            initialFields={toVariableFields(variable)}
-            isSubmitting={updateVariable.isPending}
-            onSubmit={(fields) =>
-              updateVariable.mutate(
-                { variableId: variable.id, changes: toVariableRequest(fields) },
-                { onSuccess: close },
-              )
-            }
-            onCancel={close}
-          />
-        )
-      }
-    </FormDialog>
+    <EditFormDialog
+      item={variable}
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Edit Variable"
+      description="Programs read the new value from their next call."
+      toFields={toVariableFields}
+      mutation={updateVariable}
+      toRequest={(fields, { id }) => ({ variableId: id, changes: toVariableRequest(fields) })}
+    >
+      {(form) => <VariableForm {...form} />}
+    </EditFormDialog>
   );
 }
 
@@ -107,7 +82,7 @@ function VariableForm({
   ...dialogForm
 }: CreateOrEditFormProps<VariableFields>) {
   const id = useId();
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { fields, bindText, bindChecked, validationError, submit } = useFormFields({
     initialFields,
     validate: validateVariable,
     onValidSubmit: onSubmit,
@@ -120,8 +95,7 @@ function VariableForm({
         label="Name"
         isRequired
         hint="Letters, digits, _, . or -, up to 64 characters; your program asks for it by this name."
-        value={fields.name}
-        onValueChange={(value) => setField('name', value)}
+        {...bindText('name')}
         placeholder="kill_switch"
         maxLength={variableLimits.name}
         autoComplete="off"
@@ -133,8 +107,7 @@ function VariableForm({
         id={`${id}-value`}
         label="Value"
         hint={formatValueSize(fields.value, variableLimits.applicationValueBytes)}
-        value={fields.value}
-        onValueChange={(value) => setField('value', value)}
+        {...bindText('value')}
         placeholder="off"
         spellCheck={false}
         rows={5}
@@ -144,8 +117,7 @@ function VariableForm({
         <Label htmlFor={`${id}-requires-session`} className="w-fit cursor-pointer">
           <Switch
             id={`${id}-requires-session`}
-            checked={fields.requiresSession}
-            onCheckedChange={(checked) => setField('requiresSession', checked)}
+            {...bindChecked('requiresSession')}
             aria-describedby={`${id}-requires-session-hint`}
           />
           Requires session

@@ -6,14 +6,14 @@ import {
   type Webhook,
   type WebhookFormat,
 } from '@latchkey/contracts';
-import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import {
+  CreateFormDialog,
   DialogForm,
-  FormDialog,
+  EditFormDialog,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField } from '@/components/ui/form-field.tsx';
@@ -46,32 +46,22 @@ export function CreateWebhookDialog({ trigger }: { trigger?: ReactNode }) {
   const createWebhook = useCreateWebhook();
 
   return (
-    <FormDialog
+    <CreateFormDialog
+      label="Create Webhook"
+      trigger={trigger}
       className="sm:max-w-2xl"
-      trigger={
-        trigger ?? (
-          <Button>
-            <Plus aria-hidden="true" />
-            Create Webhook
-          </Button>
-        )
-      }
+      description="Send your applications' login, failure and session events to a URL: a Discord or Slack channel, or your own server."
+      initialFields={EMPTY_WEBHOOK_FIELDS}
+      mutation={createWebhook}
+      toRequest={toWebhookRequest}
     >
-      {(close) => (
+      {(form) => (
         <WebhookForm
-          title="Create Webhook"
-          description="Send your applications' login, failure and session events to a URL: a Discord or Slack channel, or your own server."
-          submitLabel="Create Webhook"
-          initialFields={EMPTY_WEBHOOK_FIELDS}
+          {...form}
           secretHint="Leave blank and a signing secret (whsec_…) is generated for you."
-          isSubmitting={createWebhook.isPending}
-          onSubmit={(fields) =>
-            createWebhook.mutate(toWebhookRequest(fields), { onSuccess: close })
-          }
-          onCancel={close}
         />
       )}
-    </FormDialog>
+    </CreateFormDialog>
   );
 }
 
@@ -88,29 +78,21 @@ export function EditWebhookDialog({
   const updateWebhook = useUpdateWebhook();
 
   return (
-    <FormDialog className="sm:max-w-2xl" open={open} onOpenChange={onOpenChange}>
-      {(close) =>
-        webhook && (
-          <WebhookForm
-            // Reset to the saved values whenever another webhook (or a newer save) opens.
-            key={`${webhook.id}:${webhook.updatedAt}`}
-            title="Edit Webhook"
-            description="Changes apply to events from now on; deliveries already queued keep their content."
-            submitLabel="Save Changes"
-            initialFields={toWebhookFields(webhook)}
-            secretHint={`Current secret: ${webhook.secret}. Leave blank to keep it.`}
-            isSubmitting={updateWebhook.isPending}
-            onSubmit={(fields) =>
-              updateWebhook.mutate(
-                { webhookId: webhook.id, changes: toWebhookRequest(fields) },
-                { onSuccess: close },
-              )
-            }
-            onCancel={close}
-          />
-        )
-      }
-    </FormDialog>
+    <EditFormDialog
+      item={webhook}
+      open={open}
+      onOpenChange={onOpenChange}
+      className="sm:max-w-2xl"
+      title="Edit Webhook"
+      description="Changes apply to events from now on; deliveries already queued keep their content."
+      toFields={toWebhookFields}
+      mutation={updateWebhook}
+      toRequest={(fields, { id }) => ({ webhookId: id, changes: toWebhookRequest(fields) })}
+    >
+      {(form, { secret }) => (
+        <WebhookForm {...form} secretHint={`Current secret: ${secret}. Leave blank to keep it.`} />
+      )}
+    </EditFormDialog>
   );
 }
 
@@ -121,7 +103,7 @@ function WebhookForm({
   ...dialogForm
 }: CreateOrEditFormProps<WebhookFields> & { secretHint: string }) {
   const id = useId();
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { fields, setField, bindText, bindChecked, validationError, submit } = useFormFields({
     initialFields,
     validate: validateWebhook,
     onValidSubmit: onSubmit,
@@ -138,8 +120,7 @@ function WebhookForm({
         hint="https:// only; Discord and Slack webhook URLs are recognised."
         type="url"
         inputMode="url"
-        value={fields.url}
-        onValueChange={(value) => setField('url', value)}
+        {...bindText('url')}
         placeholder="https://discord.com/api/webhooks/…"
         maxLength={webhookLimits.url}
         autoComplete="off"
@@ -151,8 +132,7 @@ function WebhookForm({
         id={`${id}-secret`}
         label="Secret (optional)"
         hint={secretHint}
-        value={fields.secret}
-        onValueChange={(value) => setField('secret', value)}
+        {...bindText('secret')}
         placeholder="whsec_…"
         maxLength={webhookLimits.secret}
         autoComplete="off"
@@ -199,8 +179,7 @@ function WebhookForm({
         <FormField htmlFor={`${id}-application`} label="Application">
           <ApplicationScopeSelect
             id={`${id}-application`}
-            value={fields.scope}
-            onValueChange={(value) => setField('scope', value)}
+            {...bindText('scope')}
             allValue={ALL_APPLICATIONS_VALUE}
             allLabel={ALL_APPLICATIONS_LABEL}
           />
@@ -225,11 +204,7 @@ function WebhookForm({
       </div>
 
       <Label htmlFor={`${id}-active`} className="w-fit cursor-pointer">
-        <Switch
-          id={`${id}-active`}
-          checked={fields.isActive}
-          onCheckedChange={(checked) => setField('isActive', checked)}
-        />
+        <Switch id={`${id}-active`} {...bindChecked('isActive')} />
         Active
       </Label>
     </DialogForm>
