@@ -22,7 +22,6 @@ export * from './app-user-devices.ts';
 export * from './portal-sessions.ts';
 export * from './activity-buckets.ts';
 export * from './app-variables.ts';
-export * from './app-files.ts';
 export * from './api-tokens.ts';
 export * from './idempotency-keys.ts';
 export * from './imports.ts';
