@@ -45,7 +45,7 @@ import {
   webhookParamsSchema,
   webhookSchema,
 } from '@latchkey/contracts';
-import type { ResponseContract, RouteContract } from './route-contracts.ts';
+import type { ResponseContract, RouteContract } from './route-contract.ts';
 
 const ok = (schema: z.ZodType, description = 'Success.'): ResponseContract => ({
   description,
