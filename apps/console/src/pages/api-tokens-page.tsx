@@ -152,8 +152,7 @@ function ApiTokensSection({
         onClosed={() => setCreatedToken(null)}
       />
       <ConfirmDialog
-        open={revoking.isOpen}
-        onOpenChange={revoking.setIsOpen}
+        {...revoking.dialogProps}
         title="Revoke API token?"
         description={
           revoking.target && (

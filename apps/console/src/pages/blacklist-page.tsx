@@ -83,8 +83,7 @@ export function BlacklistPage() {
       </div>
 
       <ConfirmDialog
-        open={deleting.isOpen}
-        onOpenChange={deleting.setIsOpen}
+        {...deleting.dialogProps}
         title="Delete blacklist entry?"
         description={
           deleting.target && (

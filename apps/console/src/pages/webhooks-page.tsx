@@ -78,24 +78,14 @@ export function WebhooksPage() {
         <SignatureHelpCard />
       </div>
 
-      <EditWebhookDialog
-        webhook={editing.target}
-        open={editing.isOpen}
-        onOpenChange={editing.setIsOpen}
-      />
+      <EditWebhookDialog webhook={editing.target} {...editing.dialogProps} />
       <WebhookDeliveriesDialog
         webhook={viewingDeliveries.target}
-        open={viewingDeliveries.isOpen}
-        onOpenChange={viewingDeliveries.setIsOpen}
+        {...viewingDeliveries.dialogProps}
       />
-      <WebhookSecretDialog
-        webhook={viewingSecret.target}
-        open={viewingSecret.isOpen}
-        onOpenChange={viewingSecret.setIsOpen}
-      />
+      <WebhookSecretDialog webhook={viewingSecret.target} {...viewingSecret.dialogProps} />
       <ConfirmDialog
-        open={deleting.isOpen}
-        onOpenChange={deleting.setIsOpen}
+        {...deleting.dialogProps}
         title="Delete webhook?"
         description={
           deleting.target && (

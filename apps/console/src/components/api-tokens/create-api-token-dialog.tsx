@@ -12,6 +12,7 @@ import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useCreateApiToken } from '@/hooks/use-api-tokens.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import {
   apiTokenScopeGroups,
@@ -30,18 +31,15 @@ export const CREATE_TOKEN_LABEL = 'Create Token';
  * `onCreated`, which shows it once; this dialog closes as that one opens.
  */
 export function CreateApiTokenDialog({
-  open,
-  onOpenChange,
   onCreated,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+  ...openState
+}: DialogOpenState & {
   onCreated: (created: CreatedApiToken) => void;
 }) {
   const createToken = useCreateApiToken();
 
   return (
-    <FormDialog className="sm:max-w-2xl" open={open} onOpenChange={onOpenChange}>
+    <FormDialog className="sm:max-w-2xl" {...openState}>
       {(close) => (
         <CreateApiTokenForm
           isSubmitting={createToken.isPending}

@@ -13,6 +13,7 @@ import {
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 
 export const TOKEN_SHOWN_ONCE_WARNING =
   'This is the only time the token is shown. Copy it now and keep it somewhere safe, such as a secrets manager: once you close this dialog it cannot be shown again. If you lose it, revoke it and create another.';
@@ -27,13 +28,10 @@ const COPIED_CONFIRMATION_MS = 1500;
  */
 export function CreatedApiTokenDialog({
   created,
-  open,
-  onOpenChange,
   onClosed,
-}: {
+  ...openState
+}: DialogOpenState & {
   created: CreatedApiToken | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
   /** Once the dialog has gone (after its closing animation): the page forgets the token. */
   onClosed: () => void;
 }) {
@@ -47,7 +45,7 @@ export function CreatedApiTokenDialog({
   }, [isCopied]);
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog {...openState}>
       <DialogContent
         className="sm:max-w-xl"
         onPointerDownOutside={(event) => event.preventDefault()}
@@ -104,7 +102,7 @@ export function CreatedApiTokenDialog({
           </div>
         </div>
         <DialogFooter>
-          <Button onClick={() => onOpenChange(false)}>Done</Button>
+          <Button onClick={() => openState.onOpenChange(false)}>Done</Button>
         </DialogFooter>
       </DialogContent>
     </Dialog>

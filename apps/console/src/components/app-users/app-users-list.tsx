@@ -87,16 +87,10 @@ export function AppUsersList({
         pagerLabel="Users pages"
         onPageChange={onPageChange}
       />
-      <EditAppUserDialog
-        application={application}
-        user={editing.target}
-        open={editing.isOpen}
-        onOpenChange={editing.setIsOpen}
-      />
+      <EditAppUserDialog application={application} user={editing.target} {...editing.dialogProps} />
       <DeleteAppUserDialog
         user={deleting.target}
-        open={deleting.isOpen}
-        onOpenChange={deleting.setIsOpen}
+        {...deleting.dialogProps}
         onDelete={(user) => deleteAppUser.mutate({ applicationId, userId: user.id })}
       />
     </>

@@ -100,8 +100,7 @@ export function ApplicationUsersPanel({
       </SectionCard>
 
       <ConfirmDialog
-        open={resetting.isOpen}
-        onOpenChange={resetting.setIsOpen}
+        {...resetting.dialogProps}
         title="Reset HWID?"
         description={
           <>

@@ -1,22 +1,19 @@
 import type { AppUser } from '@latchkey/contracts';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 
 /** Asks before an end user is deleted for good. */
 export function DeleteAppUserDialog({
   user,
-  open,
-  onOpenChange,
   onDelete,
-}: {
+  ...openState
+}: DialogOpenState & {
   user: AppUser | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
   onDelete: (user: AppUser) => void;
 }) {
   return (
     <ConfirmDialog
-      open={open}
-      onOpenChange={onOpenChange}
+      {...openState}
       title="Delete user?"
       description={
         <>

@@ -9,6 +9,7 @@ import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { AppUserInputField } from './app-user-input-field.tsx';
@@ -62,16 +63,13 @@ type EditedAppUser = AppUser & Partial<Pick<AppUserListRow, 'deviceLimit'>>;
 export function EditAppUserDialog({
   application,
   user,
-  open,
-  onOpenChange,
-}: {
+  ...openState
+}: DialogOpenState & {
   application: Application;
   user: EditedAppUser | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <FormDialog open={open} onOpenChange={onOpenChange} className="sm:max-w-2xl">
+    <FormDialog {...openState} className="sm:max-w-2xl">
       {(close) =>
         user && (
           <EditAppUserForm key={user.id} application={application} user={user} onDone={close} />

@@ -191,8 +191,7 @@ export function UserDevicesSection({
       )}
 
       <ConfirmDialog
-        open={removing.isOpen}
-        onOpenChange={removing.setIsOpen}
+        {...removing.dialogProps}
         title="Remove device?"
         description={
           <>

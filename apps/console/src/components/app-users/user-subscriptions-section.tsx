@@ -276,8 +276,7 @@ export function UserSubscriptionsSection({
       )}
 
       <ConfirmDialog
-        open={removing.isOpen}
-        onOpenChange={removing.setIsOpen}
+        {...removing.dialogProps}
         title="Remove subscription?"
         description={
           <>

@@ -257,8 +257,7 @@ export function UserVariablesSection({
       )}
 
       <ConfirmDialog
-        open={removing.isOpen}
-        onOpenChange={removing.setIsOpen}
+        {...removing.dialogProps}
         title="Delete variable?"
         description={
           <>

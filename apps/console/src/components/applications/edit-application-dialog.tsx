@@ -16,6 +16,7 @@ import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 
 type ApplicationForm = Required<
@@ -42,15 +43,12 @@ function toForm(application: Application): ApplicationForm {
 /** The dashboard's Edit Application dialog with its three tabs. */
 export function EditApplicationDialog({
   application,
-  open,
-  onOpenChange,
-}: {
+  ...openState
+}: DialogOpenState & {
   application: Application | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <FormDialog className="sm:max-w-2xl" open={open} onOpenChange={onOpenChange}>
+    <FormDialog className="sm:max-w-2xl" {...openState}>
       {(close) =>
         application && (
           <EditApplicationForm

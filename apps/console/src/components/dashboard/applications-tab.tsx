@@ -82,15 +82,10 @@ export function ApplicationsTab({
         )}
       </SectionCard>
 
-      <EditApplicationDialog
-        application={editing.target}
-        open={editing.isOpen}
-        onOpenChange={editing.setIsOpen}
-      />
+      <EditApplicationDialog application={editing.target} {...editing.dialogProps} />
       {/* Deleting asks first: it destroys every end user of the application. */}
       <ConfirmDialog
-        open={deleting.isOpen}
-        onOpenChange={deleting.setIsOpen}
+        {...deleting.dialogProps}
         title="Delete application?"
         description={
           <>

@@ -68,8 +68,7 @@ export function FilesPanel({ application }: { application: Application }) {
         />
       </SectionCard>
       <ConfirmDialog
-        open={deleting.isOpen}
-        onOpenChange={deleting.setIsOpen}
+        {...deleting.dialogProps}
         title="Delete file?"
         description={
           <>

@@ -2,6 +2,7 @@ import { banLicenseRequestSchema, licenseLimits, type License } from '@latchkey/
 import { useId } from 'react';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { TextareaField } from '@/components/ui/form-field.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 
 /**
@@ -10,19 +11,16 @@ import { useFormFields } from '@/hooks/use-form-fields.ts';
  */
 export function BanLicenseDialog({
   license,
-  open,
-  onOpenChange,
   isSubmitting,
   onBan,
-}: {
+  ...openState
+}: DialogOpenState & {
   license: License | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
   isSubmitting: boolean;
   onBan: (license: License, reason: string, close: () => void) => void;
 }) {
   return (
-    <FormDialog open={open} onOpenChange={onOpenChange}>
+    <FormDialog {...openState}>
       {(close) =>
         license && (
           <BanLicenseForm

@@ -13,6 +13,7 @@ import {
 import { Label } from '@/components/ui/label.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { downloadTextFile } from '@/lib/download-text-file.ts';
 import { toKeysCsv, toKeysText } from './license-display.ts';
 
@@ -37,19 +38,16 @@ function toFileStem(plan: Plan): string {
  */
 export function GeneratedKeysDialog({
   batch,
-  open,
-  onOpenChange,
-}: {
+  ...openState
+}: DialogOpenState & {
   batch: GeneratedBatch | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
 }) {
   const id = useId();
   const count = batch?.generated.keys.length ?? 0;
   const keysText = batch ? toKeysText(batch.generated) : '';
 
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog {...openState}>
       <DialogContent className="sm:max-w-xl">
         <DialogHeader>
           <DialogTitle>New Licence Keys</DialogTitle>
@@ -102,7 +100,7 @@ export function GeneratedKeysDialog({
             <Download aria-hidden="true" />
             Download .csv
           </Button>
-          <Button onClick={() => onOpenChange(false)}>Done</Button>
+          <Button onClick={() => openState.onOpenChange(false)}>Done</Button>
         </DialogFooter>
       </DialogContent>
     </Dialog>

@@ -279,23 +279,17 @@ export function LicensesPanel({ application }: { application: Application }) {
         />
       </SectionCard>
 
-      <GeneratedKeysDialog
-        batch={generatedKeys.target}
-        open={generatedKeys.isOpen}
-        onOpenChange={generatedKeys.setIsOpen}
-      />
+      <GeneratedKeysDialog batch={generatedKeys.target} {...generatedKeys.dialogProps} />
       <BanLicenseDialog
         license={banning.target}
-        open={banning.isOpen}
-        onOpenChange={banning.setIsOpen}
+        {...banning.dialogProps}
         isSubmitting={banLicense.isPending}
         onBan={(license, reason, close) =>
           banLicense.mutate({ licenseId: license.id, reason }, { onSuccess: close })
         }
       />
       <ConfirmDialog
-        open={unbanning.isOpen}
-        onOpenChange={unbanning.setIsOpen}
+        {...unbanning.dialogProps}
         title="Unban licence key?"
         description={
           <>
@@ -309,8 +303,7 @@ export function LicensesPanel({ application }: { application: Application }) {
         onConfirm={() => unbanning.target && unbanLicense.mutate(unbanning.target.id)}
       />
       <ConfirmDialog
-        open={deleting.isOpen}
-        onOpenChange={deleting.setIsOpen}
+        {...deleting.dialogProps}
         title="Delete licence key?"
         description={
           <>
@@ -323,8 +316,7 @@ export function LicensesPanel({ application }: { application: Application }) {
         onConfirm={() => deleting.target && deleteLicense.mutate(deleting.target.id)}
       />
       <ConfirmDialog
-        open={deletingUnusedOf.isOpen}
-        onOpenChange={deletingUnusedOf.setIsOpen}
+        {...deletingUnusedOf.dialogProps}
         title="Delete unused keys?"
         description={
           <>

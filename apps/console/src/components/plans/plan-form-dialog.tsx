@@ -7,6 +7,7 @@ import {
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useCreatePlan, useUpdatePlan } from '@/hooks/use-plans.ts';
 import {
@@ -47,21 +48,17 @@ export function CreatePlanDialog({
 export function EditPlanDialog({
   applicationId,
   plan,
-  open,
-  onOpenChange,
-}: {
+  ...openState
+}: DialogOpenState & {
   applicationId: number;
   plan: Plan | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
 }) {
   const updatePlan = useUpdatePlan(applicationId);
 
   return (
     <EditFormDialog
       item={plan}
-      open={open}
-      onOpenChange={onOpenChange}
+      {...openState}
       title="Edit Plan"
       description="Keys and subscriptions already granted keep what they were given; changes apply to new ones."
       toFields={toPlanFields}

@@ -70,12 +70,10 @@ export function PlansPanel({ application }: { application: Application }) {
       <EditPlanDialog
         applicationId={applicationId}
         plan={editing.target}
-        open={editing.isOpen}
-        onOpenChange={editing.setIsOpen}
+        {...editing.dialogProps}
       />
       <ConfirmDialog
-        open={deleting.isOpen}
-        onOpenChange={deleting.setIsOpen}
+        {...deleting.dialogProps}
         title="Delete plan?"
         description={
           <>

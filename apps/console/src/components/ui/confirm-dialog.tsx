@@ -9,11 +9,10 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
 } from '@/components/ui/alert-dialog.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 
 /** A controlled "are you sure?" before an irreversible or disruptive action. */
 export function ConfirmDialog({
-  open,
-  onOpenChange,
   title,
   description,
   confirmLabel,
@@ -21,9 +20,8 @@ export function ConfirmDialog({
   variant = 'destructive',
   children,
   isConfirmDisabled = false,
-}: {
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
+  ...openState
+}: DialogOpenState & {
   title: ReactNode;
   description: ReactNode;
   confirmLabel: string;
@@ -34,7 +32,7 @@ export function ConfirmDialog({
   isConfirmDisabled?: boolean;
 }) {
   return (
-    <AlertDialog open={open} onOpenChange={onOpenChange}>
+    <AlertDialog {...openState}>
       <AlertDialogContent>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>

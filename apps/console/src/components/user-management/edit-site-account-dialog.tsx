@@ -17,6 +17,7 @@ import {
   SelectValue,
 } from '@/components/ui/select.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useUpdateSiteAccount } from '@/hooks/use-site-admin.ts';
 import {
@@ -33,15 +34,12 @@ import {
 /** Role, active flag and permissions of one account, saved as one update. */
 export function EditSiteAccountDialog({
   account,
-  open,
-  onOpenChange,
-}: {
+  ...openState
+}: DialogOpenState & {
   account: AdminUser | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <FormDialog className="sm:max-w-2xl" open={open} onOpenChange={onOpenChange}>
+    <FormDialog className="sm:max-w-2xl" {...openState}>
       {(close) =>
         account && (
           <EditSiteAccountForm

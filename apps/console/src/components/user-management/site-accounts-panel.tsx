@@ -100,14 +100,9 @@ export function SiteAccountsPanel() {
         </PagedQueryView>
       </SectionCard>
 
-      <EditSiteAccountDialog
-        account={editing.target}
-        open={editing.isOpen}
-        onOpenChange={editing.setIsOpen}
-      />
+      <EditSiteAccountDialog account={editing.target} {...editing.dialogProps} />
       <ConfirmDialog
-        open={deleting.isOpen}
-        onOpenChange={deleting.setIsOpen}
+        {...deleting.dialogProps}
         title={deleting.target && `Delete ${getAccountDisplayName(deleting.target)}?`}
         description={
           deleting.target && (

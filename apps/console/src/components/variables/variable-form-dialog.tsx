@@ -9,6 +9,7 @@ import {
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useCreateVariable, useUpdateVariable } from '@/hooks/use-variables.ts';
 import {
@@ -50,21 +51,17 @@ export function CreateVariableDialog({
 export function EditVariableDialog({
   applicationId,
   variable,
-  open,
-  onOpenChange,
-}: {
+  ...openState
+}: DialogOpenState & {
   applicationId: number;
   variable: ApplicationVariable | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
 }) {
   const updateVariable = useUpdateVariable(applicationId);
 
   return (
     <EditFormDialog
       item={variable}
-      open={open}
-      onOpenChange={onOpenChange}
+      {...openState}
       title="Edit Variable"
       description="Programs read the new value from their next call."
       toFields={toVariableFields}

@@ -80,12 +80,10 @@ export function VariablesPanel({ application }: { application: Application }) {
       <EditVariableDialog
         applicationId={applicationId}
         variable={editing.target}
-        open={editing.isOpen}
-        onOpenChange={editing.setIsOpen}
+        {...editing.dialogProps}
       />
       <ConfirmDialog
-        open={deleting.isOpen}
-        onOpenChange={deleting.setIsOpen}
+        {...deleting.dialogProps}
         title="Delete variable?"
         description={
           <>

@@ -21,6 +21,7 @@ import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useRetryWebhookDelivery, useWebhookDeliveries } from '@/hooks/use-webhooks.ts';
 import { cn } from '@/lib/utils.ts';
@@ -31,15 +32,12 @@ export const DELIVERIES_FETCH_ERROR = 'Failed to fetch deliveries';
 /** What the delivery engine did with each event sent to one webhook. */
 export function WebhookDeliveriesDialog({
   webhook,
-  open,
-  onOpenChange,
-}: {
+  ...openState
+}: DialogOpenState & {
   webhook: Webhook | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog {...openState}>
       <DialogContent className="sm:max-w-5xl">
         <DialogHeader>
           <DialogTitle>Delivery Log</DialogTitle>

@@ -26,6 +26,7 @@ import {
   SelectValue,
 } from '@/components/ui/select.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useCreateWebhook, useUpdateWebhook } from '@/hooks/use-webhooks.ts';
 import {
@@ -68,20 +69,16 @@ export function CreateWebhookDialog({ trigger }: { trigger?: ReactNode }) {
 /** The Edit dialog, for the webhook a row asked for. */
 export function EditWebhookDialog({
   webhook,
-  open,
-  onOpenChange,
-}: {
+  ...openState
+}: DialogOpenState & {
   webhook: Webhook | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
 }) {
   const updateWebhook = useUpdateWebhook();
 
   return (
     <EditFormDialog
       item={webhook}
-      open={open}
-      onOpenChange={onOpenChange}
+      {...openState}
       className="sm:max-w-2xl"
       title="Edit Webhook"
       description="Changes apply to events from now on; deliveries already queued keep their content."

@@ -12,20 +12,18 @@ import {
 } from '@/components/ui/dialog.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useRevealWebhookSecret } from '@/hooks/use-webhooks.ts';
 
 /** A webhook's signing secret: masked as listed, revealed and copied only on request. */
 export function WebhookSecretDialog({
   webhook,
-  open,
-  onOpenChange,
-}: {
+  ...openState
+}: DialogOpenState & {
   webhook: Webhook | null;
-  open: boolean;
-  onOpenChange: (open: boolean) => void;
 }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
+    <Dialog {...openState}>
       <DialogContent>
         <DialogHeader>
           <DialogTitle>Signing Secret</DialogTitle>
