@@ -75,7 +75,7 @@ export function blacklistProbeParameters(probe: Omit<BlacklistProbe, 'email'>) {
 /**
  * Whether a request is blocked, read from the database on every call (one prepared
  * statement), so a change applies to the very next request. Login asks the same question
- * in the statement that finds its user (log-in-end-user.ts), saving a round trip.
+ * in the statement that finds its user (login-statements.ts), saving a round trip.
  */
 export function createBlacklistMatcher(db: Database): BlacklistMatcher {
   const matching = db

@@ -11,7 +11,7 @@ import {
 } from '../subscriptions/held-subscriptions.ts';
 import type { ClientContext } from './client-context.ts';
 import { standingRefusal, type ClientOutcome } from './client-outcomes.ts';
-import type { LoginStatements } from './log-in-end-user.ts';
+import type { LoginStatements } from './login-statements.ts';
 import { issueSessionToken } from './session-token.ts';
 
 /** The user a login has identified (by password or by licence key), as its last checks need. */

@@ -7,7 +7,7 @@ import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 import { licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
-import type { LoginStatements } from './log-in-end-user.ts';
+import type { LoginStatements } from './login-statements.ts';
 import type { LoginThrottles } from './login-throttles.ts';
 
 /**

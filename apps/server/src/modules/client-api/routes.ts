@@ -69,7 +69,8 @@ import {
   type LeanCall,
   type LeanClientPath,
 } from './lean-client-path.ts';
-import { createLoginStatements, logInEndUser } from './log-in-end-user.ts';
+import { logInEndUser } from './log-in-end-user.ts';
+import { createLoginStatements } from './login-statements.ts';
 import { createLoginThrottles } from './login-throttles.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 import { createLicenseThrottles } from './license-throttles.ts';

@@ -25,7 +25,7 @@ export type BindOutcome =
  * locked first and the devices read after it, so every binder of one user counts the seats
  * one after the other: two first logins from two machines with one seat bind exactly one
  * (the second waits, then sees the first's device). This is the slow path: a login from a
- * device already bound never comes here (log-in-end-user.ts touches it in its one statement).
+ * device already bound never comes here (login-statements.ts touches it in its one statement).
  *
  * The seats: the application's `maxDevices`, or the largest of the user's active plans'.
  * None free: with `releaseInactiveAfterDays` set, the devices unseen that long give up their

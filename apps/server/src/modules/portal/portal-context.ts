@@ -4,7 +4,7 @@ import type { Clock } from '../../lib/clock.ts';
 import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import type { LicenseThrottles } from '../client-api/license-throttles.ts';
-import type { LoginStatements } from '../client-api/log-in-end-user.ts';
+import type { LoginStatements } from '../client-api/login-statements.ts';
 import type { LoginThrottles } from '../client-api/login-throttles.ts';
 import type { PortalApplication } from './load-portal.ts';
 

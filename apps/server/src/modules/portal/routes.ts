@@ -22,7 +22,7 @@ import type { ActivityRecorder } from '../activity/activity-recorder.ts';
 import { ClientApiError } from '../client-api/client-api-error.ts';
 import { isInGoodStanding } from '../app-users/is-in-good-standing.ts';
 import { createLicenseThrottles } from '../client-api/license-throttles.ts';
-import { createLoginStatements } from '../client-api/log-in-end-user.ts';
+import { createLoginStatements } from '../client-api/login-statements.ts';
 import { createLoginThrottles } from '../client-api/login-throttles.ts';
 import { changePortalPassword } from './change-portal-password.ts';
 import { loadPortal } from './load-portal.ts';
