@@ -41,15 +41,15 @@ test.describe('user management', () => {
     await expect(ownerCard.getByText('Owner', { exact: true })).toBeVisible();
     await expect(ownerCard.getByRole('button', { name: /^Delete/ })).toHaveCount(0);
     const vendorCard = accountCard(page, vendor.id);
-    await expect(vendorCard.getByText(vendorName, { exact: true })).toBeVisible();
-    await expect(vendorCard.getByText('Active', { exact: true })).toBeVisible();
-    await expect(vendorCard.getByText('3 permissions')).toBeVisible();
 
-    // Search: case-insensitive, on the server.
+    // Search: case-insensitive, on the server. The list shows 50 accounts a page, oldest
+    // first: with other specs' accounts beside this one, the new vendor is found by search.
     const search = page.getByRole('searchbox', { name: 'Search users' });
     await search.fill(`VENDOR${suffix.toUpperCase()}`);
     await expect(ownerCard).toBeHidden();
-    await expect(vendorCard).toBeVisible();
+    await expect(vendorCard.getByText(vendorName, { exact: true })).toBeVisible();
+    await expect(vendorCard.getByText('Active', { exact: true })).toBeVisible();
+    await expect(vendorCard.getByText('3 permissions')).toBeVisible();
     await expect(page.getByRole('list', { name: 'Users' }).getByRole('listitem')).toHaveCount(1);
     await search.fill(`nobody-${suffix}`);
     await expect(page.getByText('No users found matching your search.')).toBeVisible();
