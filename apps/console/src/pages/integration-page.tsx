@@ -7,6 +7,7 @@ import {
 import { AppWindow, Plus } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
+import { toApplicationOptions } from '@/components/applications/application-scope-select.tsx';
 import { ConnectionDetails } from '@/components/integration/connection-details.tsx';
 import { SamplePanel } from '@/components/integration/sample-panel.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
@@ -15,14 +16,8 @@ import { Button } from '@/components/ui/button.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
@@ -104,21 +99,13 @@ export function IntegrationPage() {
             <>
               <div className="grid max-w-sm gap-1.5">
                 <Label htmlFor={`${id}-application`}>Application</Label>
-                <Select
+                <OptionSelect
+                  id={`${id}-application`}
                   value={application ? String(application.id) : ''}
                   onValueChange={(value) => select({ applicationId: Number(value) })}
-                >
-                  <SelectTrigger id={`${id}-application`}>
-                    <SelectValue placeholder="Select an application" />
-                  </SelectTrigger>
-                  <SelectContent>
-                    {applications.map((candidate) => (
-                      <SelectItem key={candidate.id} value={String(candidate.id)}>
-                        {candidate.name}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
+                  options={toApplicationOptions(applications)}
+                  placeholder="Select an application"
+                />
               </div>
               {application ? (
                 <SelectedConnectionDetails application={application} />

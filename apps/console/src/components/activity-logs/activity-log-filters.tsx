@@ -2,16 +2,11 @@ import { activityEventLabels, activityEventNames, type Application } from '@latc
 import { FilterX, Search } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
+import { toApplicationOptions } from '@/components/applications/application-scope-select.tsx';
 import { FormField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectSeparator,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
+import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
+import { SelectItem } from '@/components/ui/select.tsx';
 import {
   ALL_FILTER_VALUE,
   hasActiveFilters,
@@ -42,7 +37,8 @@ export function ActivityLogFilters({
       className="grid gap-4 md:grid-cols-2 lg:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1.5fr)_auto] lg:items-end"
     >
       <FormField htmlFor={`${id}-application`} label="Application">
-        <Select
+        <OptionSelect
+          id={`${id}-application`}
           value={filters.applicationId === null ? ALL_FILTER_VALUE : String(filters.applicationId)}
           onValueChange={(value) =>
             onChange({
@@ -50,46 +46,24 @@ export function ActivityLogFilters({
               applicationId: value === ALL_FILTER_VALUE ? null : Number(value),
             })
           }
+          allOption={{ value: ALL_FILTER_VALUE, label: 'All Applications' }}
+          options={toApplicationOptions(applications)}
         >
-          <SelectTrigger id={`${id}-application`}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL_FILTER_VALUE}>All Applications</SelectItem>
-            {(applications?.length ?? 0) > 0 && <SelectSeparator />}
-            {applications?.map((application) => (
-              <SelectItem key={application.id} value={String(application.id)}>
-                {application.name}
-              </SelectItem>
-            ))}
-            {!isKnownApplication && (
-              <SelectItem value={String(filters.applicationId)}>
-                App {filters.applicationId}
-              </SelectItem>
-            )}
-          </SelectContent>
-        </Select>
+          {!isKnownApplication && (
+            <SelectItem value={String(filters.applicationId)}>
+              App {filters.applicationId}
+            </SelectItem>
+          )}
+        </OptionSelect>
       </FormField>
       <FormField htmlFor={`${id}-event`} label="Event Type">
-        <Select
+        <OptionSelect<ActivityLogFiltersValue['event']>
+          id={`${id}-event`}
           value={filters.event}
-          onValueChange={(value) =>
-            onChange({ ...filters, event: value as ActivityLogFiltersValue['event'] })
-          }
-        >
-          <SelectTrigger id={`${id}-event`}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            <SelectItem value={ALL_FILTER_VALUE}>All Events</SelectItem>
-            <SelectSeparator />
-            {activityEventNames.map((event) => (
-              <SelectItem key={event} value={event}>
-                {activityEventLabels[event]}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
+          onValueChange={(event) => onChange({ ...filters, event })}
+          allOption={{ value: ALL_FILTER_VALUE, label: 'All Events' }}
+          options={labelledOptions(activityEventNames, activityEventLabels)}
+        />
       </FormField>
       <FormField htmlFor={`${id}-search`} label="Search">
         <div className="relative">

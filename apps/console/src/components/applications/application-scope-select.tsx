@@ -1,12 +1,14 @@
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectSeparator,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
+import type { Application } from '@latchkey/contracts';
+import { OptionSelect, type SelectOption } from '@/components/ui/option-select.tsx';
+import { SelectItem } from '@/components/ui/select.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
+
+/** The owner's applications as options of a select, by id as a string. */
+export function toApplicationOptions(
+  applications: readonly Pick<Application, 'id' | 'name'>[] = [],
+): SelectOption[] {
+  return applications.map(({ id, name }) => ({ value: String(id), label: name }));
+}
 
 /**
  * Picks what a rule applies to: every one of the owner's applications (the first option,
@@ -27,24 +29,18 @@ export function ApplicationScopeSelect({
 }) {
   const { data: applications, isPending: isLoadingApplications } = useApplications();
   return (
-    <Select value={value} onValueChange={onValueChange}>
-      <SelectTrigger id={id}>
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        <SelectItem value={allValue}>{allLabel}</SelectItem>
-        {(applications?.length ?? 0) > 0 && <SelectSeparator />}
-        {applications?.map((application) => (
-          <SelectItem key={application.id} value={String(application.id)}>
-            {application.name}
-          </SelectItem>
-        ))}
-        {isLoadingApplications && (
-          <SelectItem value="loading" disabled>
-            Loading applications...
-          </SelectItem>
-        )}
-      </SelectContent>
-    </Select>
+    <OptionSelect
+      id={id}
+      value={value}
+      onValueChange={onValueChange}
+      allOption={{ value: allValue, label: allLabel }}
+      options={toApplicationOptions(applications)}
+    >
+      {isLoadingApplications && (
+        <SelectItem value="loading" disabled>
+          Loading applications...
+        </SelectItem>
+      )}
+    </OptionSelect>
   );
 }

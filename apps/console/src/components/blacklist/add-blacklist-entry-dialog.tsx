@@ -9,13 +9,7 @@ import { useId, type ReactNode } from 'react';
 import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField, TextareaField } from '@/components/ui/form-field.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
+import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { useCreateBlacklistEntry } from '@/hooks/use-blacklist.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import {
@@ -75,21 +69,15 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField htmlFor={`${id}-type`} label="Type" isRequired>
-          <Select
+          <OptionSelect
+            id={`${id}-type`}
             value={fields.type}
-            onValueChange={(value) => setField('type', value as BlacklistType)}
-          >
-            <SelectTrigger id={`${id}-type`} aria-required="true" autoFocus>
-              <SelectValue placeholder="Select a type" />
-            </SelectTrigger>
-            <SelectContent>
-              {blacklistTypes.map((type) => (
-                <SelectItem key={type} value={type}>
-                  {blacklistTypeLabels[type]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+            onValueChange={(type) => setField('type', type)}
+            options={labelledOptions(blacklistTypes, blacklistTypeLabels)}
+            placeholder="Select a type"
+            aria-required="true"
+            autoFocus
+          />
         </FormField>
         <FormField htmlFor={`${id}-application`} label="Application">
           <ApplicationScopeSelect

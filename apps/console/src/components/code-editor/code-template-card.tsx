@@ -7,19 +7,14 @@ import {
 import { Pencil } from 'lucide-react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
+import { toApplicationOptions } from '@/components/applications/application-scope-select.tsx';
 import { CodeEditActions } from '@/components/code/code-edit-actions.tsx';
 import { CodeEditor } from '@/components/code/code-editor.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
@@ -59,23 +54,16 @@ export function CodeTemplateCard() {
       <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 sm:grid-cols-2">
         <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-1.5">
           <Label htmlFor={`${id}-application`}>Application</Label>
-          <Select
+          <OptionSelect
+            id={`${id}-application`}
             value={application ? applicationChoice : NO_APPLICATION}
             onValueChange={setApplicationChoice}
+            options={[
+              { value: NO_APPLICATION, label: 'No application (YOUR_API_KEY)' },
+              ...toApplicationOptions(applications),
+            ]}
             disabled={applicationsQuery.isPending}
-          >
-            <SelectTrigger id={`${id}-application`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={NO_APPLICATION}>No application (YOUR_API_KEY)</SelectItem>
-              {applications.map((candidate) => (
-                <SelectItem key={candidate.id} value={String(candidate.id)}>
-                  {candidate.name}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          />
           {applicationsQuery.isError && (
             <p role="alert" className="text-xs text-destructive">
               Your applications could not be loaded: the template keeps its placeholder.
@@ -89,18 +77,15 @@ export function CodeTemplateCard() {
         </div>
         <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-1.5">
           <Label htmlFor={`${id}-language`}>Language</Label>
-          <Select value={language} onValueChange={(value) => setLanguage(value as SampleLanguage)}>
-            <SelectTrigger id={`${id}-language`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {sampleLanguages.map((candidate) => (
-                <SelectItem key={candidate} value={candidate}>
-                  {sampleLanguageCatalogue[candidate].label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+          <OptionSelect
+            id={`${id}-language`}
+            value={language}
+            onValueChange={setLanguage}
+            options={sampleLanguages.map((candidate) => ({
+              value: candidate,
+              label: sampleLanguageCatalogue[candidate].label,
+            }))}
+          />
         </div>
       </div>
       {application ? (

@@ -3,7 +3,6 @@ import {
   licenseLimits,
   MAX_LICENSE_KEY_MASK_LENGTH,
   type GeneratedLicenses,
-  type LicenseKeyCase,
   type Plan,
 } from '@latchkey/contracts';
 import { KeyRound } from 'lucide-react';
@@ -12,13 +11,7 @@ import { PlanSelect } from '@/components/plans/plan-select.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
+import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useGenerateLicenses } from '@/hooks/use-licenses.ts';
 import { cn } from '@/lib/utils.ts';
@@ -128,21 +121,12 @@ function GenerateLicensesForm({
           autoComplete="off"
         />
         <FormField htmlFor={`${id}-case`} label="Character case">
-          <Select
+          <OptionSelect
+            id={`${id}-case`}
             value={fields.keyCase}
-            onValueChange={(value) => setField('keyCase', value as LicenseKeyCase)}
-          >
-            <SelectTrigger id={`${id}-case`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {licenseKeyCases.map((keyCase) => (
-                <SelectItem key={keyCase} value={keyCase}>
-                  {LICENSE_CASE_LABELS[keyCase]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+            onValueChange={(keyCase) => setField('keyCase', keyCase)}
+            options={labelledOptions(licenseKeyCases, LICENSE_CASE_LABELS)}
+          />
         </FormField>
       </div>
       <FormField htmlFor={`${id}-mask`} label="Mask">

@@ -20,18 +20,11 @@ import {
 } from '@/components/ui/dropdown-menu.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { FormField } from '@/components/ui/form-field.tsx';
+import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectSeparator,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
 import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
 import { applicationLicensesQueryKey } from '@/hooks/owner-query-keys.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
@@ -190,48 +183,28 @@ export function LicensesPanel({ application }: { application: Application }) {
             maxLength={pagingLimits.search}
           />
           <FormField htmlFor={`${id}-status`} label="Status">
-            <Select
+            <OptionSelect<LicenseStatus | typeof ALL>
+              id={`${id}-status`}
               value={status ?? ALL}
               onValueChange={(value) => {
-                setStatus(value === ALL ? undefined : (value as LicenseStatus));
+                setStatus(value === ALL ? undefined : value);
                 list.setPage(1);
               }}
-            >
-              <SelectTrigger id={`${id}-status`}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ALL}>All statuses</SelectItem>
-                <SelectSeparator />
-                {licenseStatuses.map((value) => (
-                  <SelectItem key={value} value={value}>
-                    {LICENSE_STATUS_LABELS[value]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+              allOption={{ value: ALL, label: 'All statuses' }}
+              options={labelledOptions(licenseStatuses, LICENSE_STATUS_LABELS)}
+            />
           </FormField>
           <FormField htmlFor={`${id}-plan`} label="Plan">
-            <Select
+            <OptionSelect
+              id={`${id}-plan`}
               value={planId ?? ALL}
               onValueChange={(value) => {
                 setPlanId(value === ALL ? undefined : value);
                 list.setPage(1);
               }}
-            >
-              <SelectTrigger id={`${id}-plan`}>
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ALL}>All plans</SelectItem>
-                {(plans?.length ?? 0) > 0 && <SelectSeparator />}
-                {plans?.map((plan) => (
-                  <SelectItem key={plan.id} value={plan.id}>
-                    {plan.name}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+              allOption={{ value: ALL, label: 'All plans' }}
+              options={(plans ?? []).map((plan) => ({ value: plan.id, label: plan.name }))}
+            />
           </FormField>
           <RefreshButton
             isRefreshing={licensesQuery.isFetching}

@@ -1,12 +1,6 @@
 import type { Plan } from '@latchkey/contracts';
 import { FormField } from '@/components/ui/form-field.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
+import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { formatPlanDuration } from './plan-display.ts';
 
 /** The Select's value of the "none" choice: Radix reserves the empty string. */
@@ -43,26 +37,25 @@ export function PlanSelect({
   const selected = value === '' && noPlanLabel !== undefined ? NO_PLAN : value;
   return (
     <FormField htmlFor={id} label={label} isRequired={isRequired} className={className}>
-      <Select
+      <OptionSelect
+        id={id}
         value={selected}
         onValueChange={(planId) => onValueChange(planId === NO_PLAN ? '' : planId)}
-      >
-        <SelectTrigger
-          id={id}
-          aria-required={isRequired || undefined}
-          aria-invalid={isInvalid || undefined}
-        >
-          <SelectValue placeholder={placeholder} />
-        </SelectTrigger>
-        <SelectContent>
-          {noPlanLabel !== undefined && <SelectItem value={NO_PLAN}>{noPlanLabel}</SelectItem>}
-          {plans.map((plan) => (
-            <SelectItem key={plan.id} value={plan.id}>
-              {plan.name} ({formatPlanDuration(plan.durationDays)})
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
+        options={[
+          ...(noPlanLabel === undefined ? [] : [{ value: NO_PLAN, label: noPlanLabel }]),
+          ...plans.map((plan) => ({
+            value: plan.id,
+            label: (
+              <>
+                {plan.name} ({formatPlanDuration(plan.durationDays)})
+              </>
+            ),
+          })),
+        ]}
+        placeholder={placeholder}
+        aria-required={isRequired || undefined}
+        aria-invalid={isInvalid || undefined}
+      />
     </FormField>
   );
 }

@@ -1,21 +1,10 @@
-import {
-  permissionCatalogue,
-  roleDescriptions,
-  type AdminUser,
-  type Role,
-} from '@latchkey/contracts';
+import { permissionCatalogue, roleDescriptions, type AdminUser } from '@latchkey/contracts';
 import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { FormField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
+import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
@@ -93,32 +82,23 @@ function EditSiteAccountForm({ account, onClose }: { account: AdminUser; onClose
             : 'Changing roles needs the Manage Permissions permission.'
         }
       >
-        <Select
+        <OptionSelect
+          id={`${id}-role`}
           value={role}
-          onValueChange={(value) => {
-            const nextRole = value as Role;
+          onValueChange={(nextRole) => {
             setField('role', nextRole);
             if (nextRole !== role) {
               setField('permissions', withRoleDefaults(permissions, nextRole, actor));
             }
           }}
+          options={allRoles.map((option) => ({
+            value: option,
+            label: roleLabels[option],
+            isDisabled: !isRoleAssignable(actor, option) && option !== account.role,
+          }))}
           disabled={!access.canManagePermissions}
-        >
-          <SelectTrigger id={`${id}-role`} aria-describedby={`${id}-role-hint`}>
-            <SelectValue />
-          </SelectTrigger>
-          <SelectContent>
-            {allRoles.map((option) => (
-              <SelectItem
-                key={option}
-                value={option}
-                disabled={!isRoleAssignable(actor, option) && option !== account.role}
-              >
-                {roleLabels[option]}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
+          aria-describedby={`${id}-role-hint`}
+        />
       </FormField>
 
       <div className="grid gap-1.5">

@@ -4,7 +4,6 @@ import {
   webhookFormats,
   webhookLimits,
   type Webhook,
-  type WebhookFormat,
 } from '@latchkey/contracts';
 import { useId, type ReactNode } from 'react';
 import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
@@ -18,13 +17,7 @@ import {
 } from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import {
-  Select,
-  SelectContent,
-  SelectItem,
-  SelectTrigger,
-  SelectValue,
-} from '@/components/ui/select.tsx';
+import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
@@ -182,21 +175,13 @@ function WebhookForm({
           />
         </FormField>
         <FormField htmlFor={`${id}-format`} label="Format" hint={webhookFormatHints[fields.format]}>
-          <Select
+          <OptionSelect
+            id={`${id}-format`}
             value={fields.format}
-            onValueChange={(value) => setField('format', value as WebhookFormat)}
-          >
-            <SelectTrigger id={`${id}-format`} aria-describedby={`${id}-format-hint`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {webhookFormats.map((format) => (
-                <SelectItem key={format} value={format}>
-                  {webhookFormatLabels[format]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
+            onValueChange={(format) => setField('format', format)}
+            options={labelledOptions(webhookFormats, webhookFormatLabels)}
+            aria-describedby={`${id}-format-hint`}
+          />
         </FormField>
       </div>
 
