@@ -23,6 +23,7 @@ import { FormError } from '@/components/ui/form-field.tsx';
 import { ListPager } from '@/components/ui/list-pager.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
+import { toStatLoadState } from '@/components/ui/stat-grid.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import {
   ACTIVITY_LOGS_FETCH_ERROR,
@@ -79,13 +80,7 @@ export function ActivityLogsPage() {
           </RefreshButton>
         </div>
 
-        <ActivityLogStats
-          stats={stats.data}
-          isLoading={stats.isPending}
-          isError={stats.isError}
-          isRetrying={stats.isFetching}
-          onRetry={() => void stats.refetch()}
-        />
+        <ActivityLogStats stats={stats.data} {...toStatLoadState(stats)} />
 
         <Card>
           <CardHeader className="gap-4">

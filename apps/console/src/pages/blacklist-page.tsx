@@ -10,6 +10,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
+import { toStatLoadState } from '@/components/ui/stat-grid.tsx';
 import {
   useBlacklist,
   useBlacklistCounts,
@@ -40,13 +41,7 @@ export function BlacklistPage() {
           <AddBlacklistEntryDialog />
         </div>
 
-        <BlacklistCountCards
-          counts={counts.counts}
-          isLoading={counts.isPending}
-          isError={counts.isError}
-          isRetrying={counts.isFetching}
-          onRetry={counts.refetch}
-        />
+        <BlacklistCountCards counts={counts.counts} {...toStatLoadState(counts)} />
 
         <SectionCard
           title="Blacklist Entries"

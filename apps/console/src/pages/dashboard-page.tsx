@@ -9,6 +9,7 @@ import { UsersTab } from '@/components/dashboard/users-tab.tsx';
 import { DEFAULT_ACCOUNT_TYPE } from '@/components/home/home-stats.tsx';
 import { SiteFooter } from '@/components/layout/site-footer.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
+import { toStatLoadState } from '@/components/ui/stat-grid.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
 import { useAuth } from '@/hooks/use-auth.ts';
@@ -54,13 +55,7 @@ export function DashboardPage() {
           </Badge>
         </div>
 
-        <DashboardStats
-          stats={statsQuery.data}
-          isLoading={statsQuery.isPending}
-          isError={statsQuery.isError}
-          isRetrying={statsQuery.isFetching}
-          onRetry={() => void statsQuery.refetch()}
-        />
+        <DashboardStats stats={statsQuery.data} {...toStatLoadState(statsQuery)} />
 
         <ActivityChartCard applicationId={null} title="Activity across your applications" />
 

@@ -4,7 +4,7 @@ import {
 } from '@latchkey/contracts';
 import { Activity, CircleCheck, CircleX, Globe } from 'lucide-react';
 import { formatStatCount } from '@/components/ui/stat-card.tsx';
-import { StatGrid } from '@/components/ui/stat-grid.tsx';
+import { StatGrid, type StatLoadState } from '@/components/ui/stat-grid.tsx';
 
 export const ACTIVITY_STATS_LOAD_ERROR = 'Could not load the event statistics.';
 /** Under the three cards a search matching too many events leaves uncounted. */
@@ -17,56 +17,48 @@ export const ACTIVITY_STATS_CAPPED_DESCRIPTION = `Not counted past ${formatStatC
  */
 export function ActivityLogStats({
   stats,
-  isLoading,
-  isError,
-  isRetrying,
-  onRetry,
-}: {
-  stats: ActivityLogStatsData | undefined;
-  isLoading: boolean;
-  isError: boolean;
-  isRetrying: boolean;
-  onRetry: () => void;
-}) {
-  const shown = isError ? undefined : stats;
-  const isCapped = shown?.isCapped === true;
-  const count = (value: number | null | undefined) => formatStatCount(value ?? undefined);
+  ...load
+}: StatLoadState & { stats: ActivityLogStatsData | undefined }) {
   return (
     <StatGrid
       headingId="activity-stats-heading"
       heading="Statistics of the listed events"
-      isLoading={isLoading}
-      error={isError ? { message: ACTIVITY_STATS_LOAD_ERROR, isRetrying, onRetry } : undefined}
-      items={[
-        {
-          title: 'Total Events',
-          value: `${count(shown?.totalEvents)}${isCapped ? '+' : ''}`,
-          description: 'Matching the filters',
-          icon: Activity,
-          testId: 'activity-stat-total',
-        },
-        {
-          title: 'Successful',
-          value: count(shown?.successful),
-          description: isCapped ? ACTIVITY_STATS_CAPPED_DESCRIPTION : 'Registrations and logins',
-          icon: CircleCheck,
-          testId: 'activity-stat-successful',
-        },
-        {
-          title: 'Failed',
-          value: count(shown?.failed),
-          description: isCapped ? ACTIVITY_STATS_CAPPED_DESCRIPTION : 'Refused or blocked',
-          icon: CircleX,
-          testId: 'activity-stat-failed',
-        },
-        {
-          title: 'Unique IPs',
-          value: count(shown?.uniqueIps),
-          description: isCapped ? ACTIVITY_STATS_CAPPED_DESCRIPTION : 'Distinct client addresses',
-          icon: Globe,
-          testId: 'activity-stat-unique-ips',
-        },
-      ]}
+      errorMessage={ACTIVITY_STATS_LOAD_ERROR}
+      stats={stats}
+      {...load}
+      items={(shown) => {
+        const isCapped = shown?.isCapped === true;
+        return [
+          {
+            title: 'Total Events',
+            value: `${formatStatCount(shown?.totalEvents)}${isCapped ? '+' : ''}`,
+            description: 'Matching the filters',
+            icon: Activity,
+            testId: 'activity-stat-total',
+          },
+          {
+            title: 'Successful',
+            value: formatStatCount(shown?.successful),
+            description: isCapped ? ACTIVITY_STATS_CAPPED_DESCRIPTION : 'Registrations and logins',
+            icon: CircleCheck,
+            testId: 'activity-stat-successful',
+          },
+          {
+            title: 'Failed',
+            value: formatStatCount(shown?.failed),
+            description: isCapped ? ACTIVITY_STATS_CAPPED_DESCRIPTION : 'Refused or blocked',
+            icon: CircleX,
+            testId: 'activity-stat-failed',
+          },
+          {
+            title: 'Unique IPs',
+            value: formatStatCount(shown?.uniqueIps),
+            description: isCapped ? ACTIVITY_STATS_CAPPED_DESCRIPTION : 'Distinct client addresses',
+            icon: Globe,
+            testId: 'activity-stat-unique-ips',
+          },
+        ];
+      }}
     />
   );
 }

@@ -1,7 +1,7 @@
 import { blacklistTypes, type BlacklistType } from '@latchkey/contracts';
 import { Cpu, Mail, Network, UserX, type LucideIcon } from 'lucide-react';
 import { formatStatCount } from '@/components/ui/stat-card.tsx';
-import { StatGrid } from '@/components/ui/stat-grid.tsx';
+import { StatGrid, type StatLoadState } from '@/components/ui/stat-grid.tsx';
 import { BLACKLIST_COUNT_CARD_TITLES } from './blacklist-display.ts';
 
 const ICONS: Record<BlacklistType, LucideIcon> = {
@@ -16,30 +16,24 @@ export const BLACKLIST_COUNTS_LOAD_ERROR = 'The blacklist counts could not be lo
 /** One card per type, counting active entries only (counted by the server). */
 export function BlacklistCountCards({
   counts,
-  isLoading,
-  isError,
-  isRetrying,
-  onRetry,
-}: {
-  counts: Record<BlacklistType, number> | undefined;
-  isLoading: boolean;
-  isError: boolean;
-  isRetrying: boolean;
-  onRetry: () => void;
-}) {
+  ...load
+}: StatLoadState & { counts: Record<BlacklistType, number> | undefined }) {
   return (
     <StatGrid
       headingId="blacklist-counts-heading"
       heading="Active blacklist entries by type"
-      isLoading={isLoading}
-      error={isError ? { message: BLACKLIST_COUNTS_LOAD_ERROR, isRetrying, onRetry } : undefined}
-      items={blacklistTypes.map((type) => ({
-        title: BLACKLIST_COUNT_CARD_TITLES[type],
-        value: formatStatCount(counts?.[type]),
-        description: 'Active entries',
-        icon: ICONS[type],
-        testId: `blacklist-count-${type}`,
-      }))}
+      errorMessage={BLACKLIST_COUNTS_LOAD_ERROR}
+      stats={counts}
+      {...load}
+      items={(shown) =>
+        blacklistTypes.map((type) => ({
+          title: BLACKLIST_COUNT_CARD_TITLES[type],
+          value: formatStatCount(shown?.[type]),
+          description: 'Active entries',
+          icon: ICONS[type],
+          testId: `blacklist-count-${type}`,
+        }))
+      }
     />
   );
 }

@@ -1,71 +1,61 @@
 import type { DashboardStats as DashboardStatsData } from '@latchkey/contracts';
 import { Activity, AppWindow, CircleCheck, KeyRound, KeySquare, Users } from 'lucide-react';
 import { formatStatCount } from '@/components/ui/stat-card.tsx';
-import { StatGrid } from '@/components/ui/stat-grid.tsx';
+import { StatGrid, type StatLoadState } from '@/components/ui/stat-grid.tsx';
 
 export const STATS_LOAD_ERROR_MESSAGE = 'Statistics could not be loaded.';
 
 /** The dashboard's four stat cards, then the unused and used licence keys. */
 export function DashboardStats({
-  stats: loadedStats,
-  isLoading,
-  isError,
-  isRetrying,
-  onRetry,
-}: {
-  stats: DashboardStatsData | undefined;
-  isLoading: boolean;
-  isError: boolean;
-  isRetrying: boolean;
-  onRetry: () => void;
-}) {
-  // After a failed refetch the last figures may no longer be true: show them as unknown.
-  const stats = isError ? undefined : loadedStats;
+  stats,
+  ...load
+}: StatLoadState & { stats: DashboardStatsData | undefined }) {
   return (
     <StatGrid
       headingId="dashboard-stats-heading"
       heading="Statistics"
-      isLoading={isLoading}
-      error={isError ? { message: STATS_LOAD_ERROR_MESSAGE, isRetrying, onRetry } : undefined}
-      items={[
+      errorMessage={STATS_LOAD_ERROR_MESSAGE}
+      stats={stats}
+      {...load}
+      items={(shown) => [
         {
           title: 'Applications',
-          value: formatStatCount(stats?.totalApplications),
+          value: formatStatCount(shown?.totalApplications),
           description: 'Total created',
           icon: AppWindow,
           testId: 'stat-applications',
         },
         {
           title: 'Total Users',
-          value: formatStatCount(stats?.totalUsers),
+          value: formatStatCount(shown?.totalUsers),
           description: 'Across all apps',
           icon: Users,
           testId: 'stat-total-users',
         },
         {
           title: 'Active Apps',
-          value: formatStatCount(stats?.activeApplications),
+          value: formatStatCount(shown?.activeApplications),
           description: 'Currently accepting logins',
           icon: CircleCheck,
           testId: 'stat-active-apps',
         },
         {
           title: 'Active Sessions',
-          value: formatStatCount(stats?.totalActiveSessions),
+          value: formatStatCount(shown?.totalActiveSessions),
           description: 'Live connections',
           icon: Activity,
           testId: 'stat-active-sessions',
         },
         {
           title: 'Unused Keys',
-          value: formatStatCount(stats?.unusedLicenses),
+          value: formatStatCount(shown?.unusedLicenses),
           description: 'Licence keys to sell',
           icon: KeyRound,
           testId: 'stat-unused-keys',
         },
         {
           title: 'Used Keys',
-          value: formatStatCount(stats?.usedLicenses),
+          value: formatStatCount(shown?.usedLicenses),
           description: 'Redeemed by users',
           icon: KeySquare,
           testId: 'stat-used-keys',

@@ -54,6 +54,6 @@ export function StatCard({
 const countFormat = new Intl.NumberFormat('en-US');
 
 /** A count as a stat card shows it: grouped digits, or a dash while it is unknown. */
-export function formatStatCount(count: number | undefined): string {
-  return count === undefined ? UNKNOWN_STAT_VALUE : countFormat.format(count);
+export function formatStatCount(count: number | null | undefined): string {
+  return count === undefined || count === null ? UNKNOWN_STAT_VALUE : countFormat.format(count);
 }
