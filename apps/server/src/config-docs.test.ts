@@ -77,9 +77,9 @@ describe('docs/configuration.md against the environment schema of config.ts', ()
   });
 
   it('documents each variable once', () => {
-    expect(documentedNames.filter((name, index) => documentedNames.indexOf(name) !== index)).toEqual(
-      [],
-    );
+    expect(
+      documentedNames.filter((name, index) => documentedNames.indexOf(name) !== index),
+    ).toEqual([]);
   });
 
   it("writes each schema default as the schema's own value, first in its cell", () => {
