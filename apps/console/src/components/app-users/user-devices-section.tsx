@@ -1,6 +1,6 @@
 import type { Device } from '@latchkey/contracts';
 import { Trash2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import {
   formatDateTime,
   truncateForPreview,
@@ -8,8 +8,6 @@ import {
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
-import { RefreshButton } from '@/components/ui/refresh-button.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import {
   DEVICES_FETCH_ERROR,
   useRemoveAllDevices,
@@ -17,10 +15,10 @@ import {
   useUserDevices,
 } from '@/hooks/use-devices.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
-import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { cn } from '@/lib/utils.ts';
 import { formatDeviceSeats } from './app-user-display.ts';
 import { describeNoDevices, getDeviceLabel, getDeviceName } from './device-display.ts';
+import { UserDialogSection } from './user-dialog-section.tsx';
 
 function DeviceFacts({ device }: { device: Device }) {
   const facts = [
@@ -39,6 +37,58 @@ function DeviceFacts({ device }: { device: Device }) {
         </div>
       ))}
     </dl>
+  );
+}
+
+/** One device of the list: its name, HWID with a copy button, Remove, and when it was seen. */
+function DeviceItem({
+  device,
+  disabled,
+  onRemove,
+}: {
+  device: Device;
+  disabled: boolean;
+  onRemove: () => void;
+}) {
+  return (
+    <li
+      data-testid={`device-${device.id}`}
+      className="grid min-w-0 gap-2 rounded-md border border-border p-3"
+    >
+      <div className="flex min-w-0 flex-wrap items-center justify-between gap-2">
+        <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1">
+          <span
+            className={cn(
+              'max-w-full truncate font-medium',
+              device.name === null && 'text-muted-foreground italic',
+            )}
+            title={device.name ?? undefined}
+          >
+            {getDeviceName(device)}
+          </span>
+          <span className="inline-flex items-center gap-1">
+            <code title={device.hwid} className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">
+              <span aria-hidden="true">{truncateForPreview(device.hwid)}</span>
+              {/* The preview is for the eye; a screen reader is given the whole HWID. */}
+              <span className="sr-only">HWID {device.hwid}</span>
+            </code>
+            <CopyButton value={device.hwid} label={`Copy HWID of ${getDeviceLabel(device)}`} />
+          </span>
+        </div>
+        <Button
+          variant="outline"
+          size="sm"
+          aria-label={`Remove ${getDeviceLabel(device)}`}
+          className="hover:bg-destructive/10 hover:text-destructive"
+          disabled={disabled}
+          onClick={onRemove}
+        >
+          <Trash2 aria-hidden="true" />
+          Remove
+        </Button>
+      </div>
+      <DeviceFacts device={device} />
+    </li>
   );
 }
 
@@ -63,7 +113,6 @@ export function UserDevicesSection({
   isHwidLockEnabled: boolean;
   onDevicesReleased?: (firstHwid: string | null) => void;
 }) {
-  const id = useId();
   const devicesQuery = useUserDevices(applicationId, userId);
   const removeDevice = useRemoveDevice(applicationId, userId);
   const removeAllDevices = useRemoveAllDevices(applicationId, userId);
@@ -80,115 +129,60 @@ export function UserDevicesSection({
     });
 
   return (
-    // min-w-0 down to each device: a long name or HWID is cut inside the dialog rather than
-    // widening the dialog's grid past a phone's screen.
-    <section
-      aria-labelledby={`${id}-heading`}
-      className="grid min-w-0 gap-3 rounded-lg border border-border p-4"
-    >
-      <div className="flex flex-wrap items-start justify-between gap-2">
-        <div className="grid gap-1">
-          <div className="flex flex-wrap items-baseline gap-x-2">
-            <h3 id={`${id}-heading`} className="text-sm font-semibold">
-              Devices
-            </h3>
-            {devicesQuery.isSuccess && (
-              <span data-testid="device-seats" className="text-xs text-muted-foreground">
-                {formatDeviceSeats({ deviceCount: devices.length, deviceLimit })}
-              </span>
-            )}
-          </div>
-          <p className="text-xs text-muted-foreground">
-            The machines {username} logs in from; removing one frees its seat at once.
-          </p>
-        </div>
-        {devices.length > 0 && (
-          <Button
-            variant="outline"
-            size="sm"
-            disabled={isRemovalPending}
-            onClick={() => setIsRemoveAllOpen(true)}
-          >
-            <Trash2 aria-hidden="true" />
-            Remove all
-          </Button>
-        )}
-      </div>
-
-      {devicesQuery.isPending ? (
-        <div role="status" aria-label="Loading devices" className="grid gap-2">
-          <Skeleton className="h-16 w-full" />
-          <Skeleton className="h-16 w-full" />
-        </div>
-      ) : devicesQuery.isError ? (
-        <div
-          role="alert"
-          className="flex flex-wrap items-center justify-between gap-2 text-sm text-destructive"
-        >
-          {getErrorToastMessage(devicesQuery.error, DEVICES_FETCH_ERROR)}
-          <RefreshButton
-            isRefreshing={devicesQuery.isFetching}
-            onRefresh={() => void devicesQuery.refetch()}
-          >
-            Try Again
-          </RefreshButton>
-        </div>
-      ) : devices.length === 0 ? (
-        <div className="grid gap-1 text-sm">
-          <p className="font-medium">No devices yet</p>
-          <p className="text-muted-foreground">{describeNoDevices(isHwidLockEnabled)}</p>
-        </div>
-      ) : (
-        <ul aria-label={`Devices of ${username}`} className="grid min-w-0 gap-2">
-          {devices.map((device) => (
-            <li
-              key={device.id}
-              data-testid={`device-${device.id}`}
-              className="grid min-w-0 gap-2 rounded-md border border-border p-3"
+    <>
+      {/* min-w-0 down to each device: a long name or HWID is cut inside the dialog rather than
+          widening the dialog's grid past a phone's screen. */}
+      <UserDialogSection
+        title="Devices"
+        titleDetail={
+          devicesQuery.isSuccess && (
+            <span data-testid="device-seats" className="text-xs text-muted-foreground">
+              {formatDeviceSeats({ deviceCount: devices.length, deviceLimit })}
+            </span>
+          )
+        }
+        description={
+          <>The machines {username} logs in from; removing one frees its seat at once.</>
+        }
+        actions={
+          devices.length > 0 && (
+            <Button
+              variant="outline"
+              size="sm"
+              disabled={isRemovalPending}
+              onClick={() => setIsRemoveAllOpen(true)}
             >
-              <div className="flex min-w-0 flex-wrap items-center justify-between gap-2">
-                <div className="flex min-w-0 flex-1 flex-wrap items-center gap-x-2 gap-y-1">
-                  <span
-                    className={cn(
-                      'max-w-full truncate font-medium',
-                      device.name === null && 'text-muted-foreground italic',
-                    )}
-                    title={device.name ?? undefined}
-                  >
-                    {getDeviceName(device)}
-                  </span>
-                  <span className="inline-flex items-center gap-1">
-                    <code
-                      title={device.hwid}
-                      className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs"
-                    >
-                      <span aria-hidden="true">{truncateForPreview(device.hwid)}</span>
-                      {/* The preview is for the eye; a screen reader is given the whole HWID. */}
-                      <span className="sr-only">HWID {device.hwid}</span>
-                    </code>
-                    <CopyButton
-                      value={device.hwid}
-                      label={`Copy HWID of ${getDeviceLabel(device)}`}
-                    />
-                  </span>
-                </div>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  aria-label={`Remove ${getDeviceLabel(device)}`}
-                  className="hover:bg-destructive/10 hover:text-destructive"
+              <Trash2 aria-hidden="true" />
+              Remove all
+            </Button>
+          )
+        }
+        query={devicesQuery}
+        loadingLabel="Loading devices"
+        fetchErrorMessage={DEVICES_FETCH_ERROR}
+        skeletonClassName="h-16"
+        className="min-w-0"
+      >
+        {() =>
+          devices.length === 0 ? (
+            <div className="grid gap-1 text-sm">
+              <p className="font-medium">No devices yet</p>
+              <p className="text-muted-foreground">{describeNoDevices(isHwidLockEnabled)}</p>
+            </div>
+          ) : (
+            <ul aria-label={`Devices of ${username}`} className="grid min-w-0 gap-2">
+              {devices.map((device) => (
+                <DeviceItem
+                  key={device.id}
+                  device={device}
                   disabled={isRemovalPending}
-                  onClick={() => removing.open(device)}
-                >
-                  <Trash2 aria-hidden="true" />
-                  Remove
-                </Button>
-              </div>
-              <DeviceFacts device={device} />
-            </li>
-          ))}
-        </ul>
-      )}
+                  onRemove={() => removing.open(device)}
+                />
+              ))}
+            </ul>
+          )
+        }
+      </UserDialogSection>
 
       <ConfirmDialog
         {...removing.dialogProps}
@@ -221,6 +215,6 @@ export function UserDevicesSection({
           removeAllDevices.mutate(undefined, { onSuccess: () => onDevicesReleased?.(null) })
         }
       />
-    </section>
+    </>
   );
 }

@@ -1,6 +1,6 @@
 import type { Subscription } from '@latchkey/contracts';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
-import { useId, useState, type KeyboardEvent } from 'react';
+import { useId, useState } from 'react';
 import { formatDateTime, formatShortDate } from '@/components/applications/application-display.ts';
 import { PlanSelect } from '@/components/plans/plan-select.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -8,11 +8,8 @@ import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { InputField } from '@/components/ui/form-field.tsx';
 import { IconButton } from '@/components/ui/icon-button.tsx';
-import { RefreshButton } from '@/components/ui/refresh-button.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
-import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { usePlans } from '@/hooks/use-plans.ts';
 import {
   SUBSCRIPTIONS_FETCH_ERROR,
@@ -22,6 +19,7 @@ import {
   useUserSubscriptions,
 } from '@/hooks/use-subscriptions.ts';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
+import { onEnter, UserDialogSection } from './user-dialog-section.tsx';
 
 /** The union of what the active subscriptions grant, sorted, as the client API answers it. */
 export function activeEntitlements(subscriptions: readonly Subscription[]): string[] {
@@ -29,18 +27,6 @@ export function activeEntitlements(subscriptions: readonly Subscription[]): stri
     subscriptions.filter(({ isActive }) => isActive).flatMap(({ entitlements }) => entitlements),
   );
   return [...codes].sort();
-}
-
-/**
- * Inside the user dialog's form, so its own fields act on Enter here instead of submitting
- * the account form around them (a form cannot hold another).
- */
-function onEnter(action: () => void) {
-  return (event: KeyboardEvent) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    action();
-  };
 }
 
 /**
@@ -106,174 +92,152 @@ export function UserSubscriptionsSection({
   };
 
   return (
-    <section
-      aria-labelledby={`${id}-heading`}
-      className="grid gap-3 rounded-lg border border-border p-4"
-    >
-      <div className="grid gap-1">
-        <h3 id={`${id}-heading`} className="text-sm font-semibold">
-          Subscriptions
-        </h3>
-        <p className="text-xs text-muted-foreground">
-          The plans {username} holds; changes here are saved at once.
-        </p>
-      </div>
-
-      {subscriptionsQuery.isPending ? (
-        <div role="status" aria-label="Loading subscriptions" className="grid gap-2">
-          <Skeleton className="h-10 w-full" aria-hidden="true" />
-          <Skeleton className="h-10 w-full" aria-hidden="true" />
-        </div>
-      ) : subscriptionsQuery.isError ? (
-        <div
-          role="alert"
-          className="flex flex-wrap items-center justify-between gap-2 text-sm text-destructive"
-        >
-          {getErrorToastMessage(subscriptionsQuery.error, SUBSCRIPTIONS_FETCH_ERROR)}
-          <RefreshButton
-            isRefreshing={subscriptionsQuery.isFetching}
-            onRefresh={() => void subscriptionsQuery.refetch()}
-          >
-            Try Again
-          </RefreshButton>
-        </div>
-      ) : (
-        <>
-          <div className="flex flex-wrap items-center gap-2 text-sm">
-            <span className="text-muted-foreground">Entitlements:</span>
-            {entitlements.length === 0 ? (
-              <span className="text-muted-foreground italic">None</span>
+    <>
+      <UserDialogSection
+        title="Subscriptions"
+        description={<>The plans {username} holds; changes here are saved at once.</>}
+        query={subscriptionsQuery}
+        loadingLabel="Loading subscriptions"
+        fetchErrorMessage={SUBSCRIPTIONS_FETCH_ERROR}
+      >
+        {() => (
+          <>
+            <div className="flex flex-wrap items-center gap-2 text-sm">
+              <span className="text-muted-foreground">Entitlements:</span>
+              {entitlements.length === 0 ? (
+                <span className="text-muted-foreground italic">None</span>
+              ) : (
+                <ul aria-label={`Entitlements of ${username}`} className="flex flex-wrap gap-1">
+                  {entitlements.map((code) => (
+                    <li key={code}>
+                      <Badge variant="secondary" className="font-mono">
+                        {code}
+                      </Badge>
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </div>
+            {subscriptions.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No subscriptions yet.</p>
             ) : (
-              <ul aria-label={`Entitlements of ${username}`} className="flex flex-wrap gap-1">
-                {entitlements.map((code) => (
-                  <li key={code}>
-                    <Badge variant="secondary" className="font-mono">
-                      {code}
-                    </Badge>
+              <ul aria-label={`Subscriptions of ${username}`} className="grid gap-2">
+                {subscriptions.map((subscription) => (
+                  <li
+                    key={subscription.id}
+                    data-testid={`subscription-${subscription.planName}`}
+                    className="grid gap-2 rounded-md border border-border p-3"
+                  >
+                    <div className="flex flex-wrap items-center justify-between gap-2">
+                      <div className="flex min-w-0 flex-wrap items-center gap-2">
+                        <span className="truncate font-medium">{subscription.planName}</span>
+                        {subscription.isActive ? (
+                          <Badge variant="success">Active</Badge>
+                        ) : (
+                          <Badge variant="muted">Expired</Badge>
+                        )}
+                      </div>
+                      <div className="flex items-center gap-1">
+                        <span
+                          className="text-sm whitespace-nowrap text-muted-foreground"
+                          title={
+                            subscription.expiresAt
+                              ? formatDateTime(subscription.expiresAt)
+                              : undefined
+                          }
+                        >
+                          {subscription.expiresAt
+                            ? `${subscription.isActive ? 'Expires' : 'Expired'} ${formatShortDate(subscription.expiresAt)}`
+                            : 'Lifetime'}
+                        </span>
+                        <IconButton
+                          label={`Change expiry of ${subscription.planName}`}
+                          onClick={() => startEditing(subscription)}
+                        >
+                          <Pencil aria-hidden="true" />
+                        </IconButton>
+                        <IconButton
+                          label={`Remove ${subscription.planName}`}
+                          className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                          onClick={() => removing.open(subscription)}
+                        >
+                          <Trash2 aria-hidden="true" />
+                        </IconButton>
+                      </div>
+                    </div>
+                    {subscription.entitlements.length > 0 && (
+                      <p className="font-mono text-xs text-muted-foreground">
+                        {subscription.entitlements.join(', ')}
+                      </p>
+                    )}
+                    {editingId === subscription.id && (
+                      <div className="flex flex-wrap items-end gap-2">
+                        <InputField
+                          id={`${id}-expiry-${subscription.id}`}
+                          label={`New expiry of ${subscription.planName}`}
+                          hint="In your local time. Empty is lifetime."
+                          type="datetime-local"
+                          value={newExpiry}
+                          onValueChange={setNewExpiry}
+                          onKeyDown={onEnter(() => submitExpiry(subscription))}
+                          fieldClassName="min-w-0 flex-1"
+                          autoFocus
+                        />
+                        <div className="flex gap-2 pb-5">
+                          <Button variant="outline" size="sm" onClick={() => setEditingId(null)}>
+                            Cancel
+                          </Button>
+                          <Button
+                            size="sm"
+                            disabled={update.isPending}
+                            onClick={() => submitExpiry(subscription)}
+                          >
+                            {update.isPending && <Spinner />}
+                            Save Expiry
+                          </Button>
+                        </div>
+                      </div>
+                    )}
                   </li>
                 ))}
               </ul>
             )}
-          </div>
-          {subscriptions.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No subscriptions yet.</p>
-          ) : (
-            <ul aria-label={`Subscriptions of ${username}`} className="grid gap-2">
-              {subscriptions.map((subscription) => (
-                <li
-                  key={subscription.id}
-                  data-testid={`subscription-${subscription.planName}`}
-                  className="grid gap-2 rounded-md border border-border p-3"
-                >
-                  <div className="flex flex-wrap items-center justify-between gap-2">
-                    <div className="flex min-w-0 flex-wrap items-center gap-2">
-                      <span className="truncate font-medium">{subscription.planName}</span>
-                      {subscription.isActive ? (
-                        <Badge variant="success">Active</Badge>
-                      ) : (
-                        <Badge variant="muted">Expired</Badge>
-                      )}
-                    </div>
-                    <div className="flex items-center gap-1">
-                      <span
-                        className="text-sm whitespace-nowrap text-muted-foreground"
-                        title={
-                          subscription.expiresAt
-                            ? formatDateTime(subscription.expiresAt)
-                            : undefined
-                        }
-                      >
-                        {subscription.expiresAt
-                          ? `${subscription.isActive ? 'Expires' : 'Expired'} ${formatShortDate(subscription.expiresAt)}`
-                          : 'Lifetime'}
-                      </span>
-                      <IconButton
-                        label={`Change expiry of ${subscription.planName}`}
-                        onClick={() => startEditing(subscription)}
-                      >
-                        <Pencil aria-hidden="true" />
-                      </IconButton>
-                      <IconButton
-                        label={`Remove ${subscription.planName}`}
-                        className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
-                        onClick={() => removing.open(subscription)}
-                      >
-                        <Trash2 aria-hidden="true" />
-                      </IconButton>
-                    </div>
-                  </div>
-                  {subscription.entitlements.length > 0 && (
-                    <p className="font-mono text-xs text-muted-foreground">
-                      {subscription.entitlements.join(', ')}
-                    </p>
-                  )}
-                  {editingId === subscription.id && (
-                    <div className="flex flex-wrap items-end gap-2">
-                      <InputField
-                        id={`${id}-expiry-${subscription.id}`}
-                        label={`New expiry of ${subscription.planName}`}
-                        hint="In your local time. Empty is lifetime."
-                        type="datetime-local"
-                        value={newExpiry}
-                        onValueChange={setNewExpiry}
-                        onKeyDown={onEnter(() => submitExpiry(subscription))}
-                        fieldClassName="min-w-0 flex-1"
-                        autoFocus
-                      />
-                      <div className="flex gap-2 pb-5">
-                        <Button variant="outline" size="sm" onClick={() => setEditingId(null)}>
-                          Cancel
-                        </Button>
-                        <Button
-                          size="sm"
-                          disabled={update.isPending}
-                          onClick={() => submitExpiry(subscription)}
-                        >
-                          {update.isPending && <Spinner />}
-                          Save Expiry
-                        </Button>
-                      </div>
-                    </div>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-          {grantablePlans.length > 0 && (
-            <div
-              role="group"
-              aria-label="Grant a plan"
-              className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start"
-            >
-              <PlanSelect
-                id={`${id}-grant-plan`}
-                label="Grant a plan"
-                plans={grantablePlans}
-                value={grantPlanId}
-                onValueChange={setGrantPlanId}
-              />
-              <InputField
-                id={`${id}-grant-expiry`}
-                label="Expires at (optional)"
-                hint="Empty: the plan's duration from now."
-                type="datetime-local"
-                value={grantExpiry}
-                onValueChange={setGrantExpiry}
-                onKeyDown={onEnter(submitGrant)}
-              />
-              <Button
-                variant="outline"
-                className="sm:mt-[1.375rem]"
-                disabled={grantPlanId === '' || grant.isPending}
-                onClick={submitGrant}
+            {grantablePlans.length > 0 && (
+              <div
+                role="group"
+                aria-label="Grant a plan"
+                className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto] sm:items-start"
               >
-                {grant.isPending ? <Spinner /> : <Plus aria-hidden="true" />}
-                Grant
-              </Button>
-            </div>
-          )}
-        </>
-      )}
+                <PlanSelect
+                  id={`${id}-grant-plan`}
+                  label="Grant a plan"
+                  plans={grantablePlans}
+                  value={grantPlanId}
+                  onValueChange={setGrantPlanId}
+                />
+                <InputField
+                  id={`${id}-grant-expiry`}
+                  label="Expires at (optional)"
+                  hint="Empty: the plan's duration from now."
+                  type="datetime-local"
+                  value={grantExpiry}
+                  onValueChange={setGrantExpiry}
+                  onKeyDown={onEnter(submitGrant)}
+                />
+                <Button
+                  variant="outline"
+                  className="sm:mt-[1.375rem]"
+                  disabled={grantPlanId === '' || grant.isPending}
+                  onClick={submitGrant}
+                >
+                  {grant.isPending ? <Spinner /> : <Plus aria-hidden="true" />}
+                  Grant
+                </Button>
+              </div>
+            )}
+          </>
+        )}
+      </UserDialogSection>
 
       <ConfirmDialog
         {...removing.dialogProps}
@@ -290,6 +254,6 @@ export function UserSubscriptionsSection({
         confirmLabel="Remove Subscription"
         onConfirm={() => removing.target && remove.mutate(removing.target.id)}
       />
-    </section>
+    </>
   );
 }

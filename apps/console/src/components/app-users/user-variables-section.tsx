@@ -5,19 +5,16 @@ import {
   type UserVariable,
 } from '@latchkey/contracts';
 import { Lock, Pencil, Plus, Trash2 } from 'lucide-react';
-import { useId, useRef, useState, type KeyboardEvent } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { FormError, InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { RefreshButton } from '@/components/ui/refresh-button.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
-import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import {
   VARIABLES_FETCH_ERROR,
   useDeleteUserVariable,
@@ -29,6 +26,7 @@ import {
   previewValue,
   validateUserVariable,
 } from '@/components/variables/variable-display.ts';
+import { onEnter, UserDialogSection } from './user-dialog-section.tsx';
 
 interface UserVariableFields {
   name: string;
@@ -40,18 +38,6 @@ const EMPTY_FIELDS: UserVariableFields = { name: '', value: '', readOnly: false 
 
 const nameProblem = (name: string) =>
   VARIABLE_NAME_PATTERN.test(name) ? null : VARIABLE_NAME_INVALID;
-
-/**
- * Inside the user dialog's form, so the name field saves on Enter here instead of submitting
- * the account form around it (a form cannot hold another).
- */
-function onEnter(action: () => void) {
-  return (event: KeyboardEvent) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    action();
-  };
-}
 
 /**
  * An end user's own variables, in the Edit User dialog: each with its value and whether the
@@ -116,145 +102,131 @@ export function UserVariablesSection({
   };
 
   return (
-    <section
-      aria-labelledby={`${id}-heading`}
-      className="grid gap-3 rounded-lg border border-border p-4"
-    >
-      <div className="grid gap-1">
-        <h3 id={`${id}-heading`} className="text-sm font-semibold">
-          Variables
-        </h3>
-        <p className="text-xs text-muted-foreground">
-          {username}&apos;s own values, which your program reads with POST /api/v1/user-var (and
-          changes, unless read-only); changes here are saved at once.
-        </p>
-      </div>
-
-      {variablesQuery.isPending ? (
-        <div role="status" aria-label="Loading variables" className="grid gap-2">
-          <Skeleton className="h-10 w-full" aria-hidden="true" />
-          <Skeleton className="h-10 w-full" aria-hidden="true" />
-        </div>
-      ) : variablesQuery.isError ? (
-        <div
-          role="alert"
-          className="flex flex-wrap items-center justify-between gap-2 text-sm text-destructive"
-        >
-          {getErrorToastMessage(variablesQuery.error, VARIABLES_FETCH_ERROR)}
-          <RefreshButton
-            isRefreshing={variablesQuery.isFetching}
-            onRefresh={() => void variablesQuery.refetch()}
-          >
-            Try Again
-          </RefreshButton>
-        </div>
-      ) : (
-        <>
-          {variables.length === 0 ? (
-            <p className="text-sm text-muted-foreground">No variables yet.</p>
-          ) : (
-            <ul aria-label={`Variables of ${username}`} className="grid gap-2">
-              {variables.map((variable) => (
-                <li
-                  key={variable.name}
-                  data-testid={`user-variable-${variable.name}`}
-                  className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-border p-3"
-                >
-                  <div className="grid min-w-0 flex-1 gap-0.5">
-                    <div className="flex min-w-0 flex-wrap items-center gap-2">
-                      <span className="truncate font-mono text-sm font-medium">
-                        {variable.name}
+    <>
+      <UserDialogSection
+        title="Variables"
+        description={
+          <>
+            {username}&apos;s own values, which your program reads with POST /api/v1/user-var (and
+            changes, unless read-only); changes here are saved at once.
+          </>
+        }
+        query={variablesQuery}
+        loadingLabel="Loading variables"
+        fetchErrorMessage={VARIABLES_FETCH_ERROR}
+      >
+        {() => (
+          <>
+            {variables.length === 0 ? (
+              <p className="text-sm text-muted-foreground">No variables yet.</p>
+            ) : (
+              <ul aria-label={`Variables of ${username}`} className="grid gap-2">
+                {variables.map((variable) => (
+                  <li
+                    key={variable.name}
+                    data-testid={`user-variable-${variable.name}`}
+                    className="flex flex-wrap items-center justify-between gap-2 rounded-md border border-border p-3"
+                  >
+                    <div className="grid min-w-0 flex-1 gap-0.5">
+                      <div className="flex min-w-0 flex-wrap items-center gap-2">
+                        <span className="truncate font-mono text-sm font-medium">
+                          {variable.name}
+                        </span>
+                        {variable.readOnly && (
+                          <Badge variant="muted">
+                            <Lock aria-hidden="true" />
+                            Read-only
+                          </Badge>
+                        )}
+                      </div>
+                      <span className="truncate font-mono text-xs text-muted-foreground">
+                        {variable.value === '' ? 'Empty' : previewValue(variable.value)}
                       </span>
-                      {variable.readOnly && (
-                        <Badge variant="muted">
-                          <Lock aria-hidden="true" />
-                          Read-only
-                        </Badge>
-                      )}
                     </div>
-                    <span className="truncate font-mono text-xs text-muted-foreground">
-                      {variable.value === '' ? 'Empty' : previewValue(variable.value)}
-                    </span>
-                  </div>
-                  <div className="flex items-center gap-1">
-                    <IconButton
-                      label={`Edit variable ${variable.name}`}
-                      onClick={() => startEditing(variable)}
-                    >
-                      <Pencil aria-hidden="true" />
-                    </IconButton>
-                    <IconButton
-                      label={`Delete variable ${variable.name}`}
-                      className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
-                      onClick={() => removing.open(variable)}
-                    >
-                      <Trash2 aria-hidden="true" />
-                    </IconButton>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
-          {isFull && editingName === null && (
-            <p className="text-xs text-muted-foreground">
-              {username} holds the most variables allowed ({variableLimits.userVariablesPerUser}):
-              delete one to add another.
-            </p>
-          )}
-          {isFormShown && (
-            <div
-              role="group"
-              aria-label={editingName === null ? 'Add a variable' : `Edit variable ${editingName}`}
-              className="grid gap-3 rounded-md bg-muted/40 p-3"
-            >
-              <InputField
-                id={`${id}-name`}
-                label={editingName === null ? 'New variable name' : 'Name'}
-                value={fields.name}
-                onValueChange={(name) => setFields((current) => ({ ...current, name }))}
-                onKeyDown={onEnter(submit)}
-                // The name is the variable: editing one changes its value, not what it is called.
-                readOnly={editingName !== null}
-                placeholder="theme"
-                maxLength={variableLimits.name}
-                autoComplete="off"
-                spellCheck={false}
-                className="font-mono"
-              />
-              <TextareaField
-                id={`${id}-value`}
-                label="Value"
-                hint={formatValueSize(fields.value, variableLimits.userValueBytes)}
-                value={fields.value}
-                onValueChange={(value) => setFields((current) => ({ ...current, value }))}
-                spellCheck={false}
-                rows={3}
-                className="max-h-48 font-mono"
-              />
-              <Label htmlFor={`${id}-read-only`} className="w-fit cursor-pointer">
-                <Switch
-                  id={`${id}-read-only`}
-                  checked={fields.readOnly}
-                  onCheckedChange={(readOnly) => setFields((current) => ({ ...current, readOnly }))}
+                    <div className="flex items-center gap-1">
+                      <IconButton
+                        label={`Edit variable ${variable.name}`}
+                        onClick={() => startEditing(variable)}
+                      >
+                        <Pencil aria-hidden="true" />
+                      </IconButton>
+                      <IconButton
+                        label={`Delete variable ${variable.name}`}
+                        className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                        onClick={() => removing.open(variable)}
+                      >
+                        <Trash2 aria-hidden="true" />
+                      </IconButton>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+            {isFull && editingName === null && (
+              <p className="text-xs text-muted-foreground">
+                {username} holds the most variables allowed ({variableLimits.userVariablesPerUser}):
+                delete one to add another.
+              </p>
+            )}
+            {isFormShown && (
+              <div
+                role="group"
+                aria-label={
+                  editingName === null ? 'Add a variable' : `Edit variable ${editingName}`
+                }
+                className="grid gap-3 rounded-md bg-muted/40 p-3"
+              >
+                <InputField
+                  id={`${id}-name`}
+                  label={editingName === null ? 'New variable name' : 'Name'}
+                  value={fields.name}
+                  onValueChange={(name) => setFields((current) => ({ ...current, name }))}
+                  onKeyDown={onEnter(submit)}
+                  // The name is the variable: editing one changes its value, not what it is called.
+                  readOnly={editingName !== null}
+                  placeholder="theme"
+                  maxLength={variableLimits.name}
+                  autoComplete="off"
+                  spellCheck={false}
+                  className="font-mono"
                 />
-                Read-only (the program cannot change it)
-              </Label>
-              {problem && <FormError>{problem}</FormError>}
-              <div className="flex flex-wrap justify-end gap-2">
-                {editingName !== null && (
-                  <Button variant="outline" size="sm" onClick={reset}>
-                    Cancel
+                <TextareaField
+                  id={`${id}-value`}
+                  label="Value"
+                  hint={formatValueSize(fields.value, variableLimits.userValueBytes)}
+                  value={fields.value}
+                  onValueChange={(value) => setFields((current) => ({ ...current, value }))}
+                  spellCheck={false}
+                  rows={3}
+                  className="max-h-48 font-mono"
+                />
+                <Label htmlFor={`${id}-read-only`} className="w-fit cursor-pointer">
+                  <Switch
+                    id={`${id}-read-only`}
+                    checked={fields.readOnly}
+                    onCheckedChange={(readOnly) =>
+                      setFields((current) => ({ ...current, readOnly }))
+                    }
+                  />
+                  Read-only (the program cannot change it)
+                </Label>
+                {problem && <FormError>{problem}</FormError>}
+                <div className="flex flex-wrap justify-end gap-2">
+                  {editingName !== null && (
+                    <Button variant="outline" size="sm" onClick={reset}>
+                      Cancel
+                    </Button>
+                  )}
+                  <Button size="sm" variant="outline" disabled={save.isPending} onClick={submit}>
+                    {save.isPending ? <Spinner /> : <Plus aria-hidden="true" />}
+                    {editingName === null ? 'Add Variable' : 'Save Variable'}
                   </Button>
-                )}
-                <Button size="sm" variant="outline" disabled={save.isPending} onClick={submit}>
-                  {save.isPending ? <Spinner /> : <Plus aria-hidden="true" />}
-                  {editingName === null ? 'Add Variable' : 'Save Variable'}
-                </Button>
+                </div>
               </div>
-            </div>
-          )}
-        </>
-      )}
+            )}
+          </>
+        )}
+      </UserDialogSection>
 
       <ConfirmDialog
         {...removing.dialogProps}
@@ -275,6 +247,6 @@ export function UserVariablesSection({
           if (editingName === target.name) reset();
         }}
       />
-    </section>
+    </>
   );
 }
