@@ -3,7 +3,8 @@
  *
  *   app.ts, main.ts, cluster-primary.ts   the composition root: builds everything
  *   modules/<domain>/                     one domain each; never into the root; module
- *                                         folders import each other without a cycle
+ *                                         folders import each other without a cycle, and
+ *                                         only through each other's index.ts
  *   audit/, ownership/, outbox/           what every module shares: the audit trail, owner
  *                                         scoping, writes that queue their webhook deliveries
  *   http/, metrics/, identity/            request plumbing shared by the modules
@@ -54,6 +55,17 @@ module.exports = {
       severity: 'error',
       from: { path: modules },
       to: { path: compositionRoot },
+    },
+    {
+      name: 'modules-meet-through-their-index',
+      comment:
+        "A module reaches another only through that module's index.ts, which exports what it offers the others; its other files are its own.",
+      severity: 'error',
+      from: { path: `${modules}([^/]+)/` },
+      to: {
+        path: modules,
+        pathNot: [`${modules}$1/`, `${modules}[^/]+/index\\.ts$`],
+      },
     },
     {
       name: 'no-module-cycles',

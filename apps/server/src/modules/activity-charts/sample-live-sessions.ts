@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { DatabaseConnection } from '../../db/client.ts';
 import { appUserSessions, liveSessionSamples } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
-import { isLiveSession } from '../dashboard/get-dashboard-stats.ts';
+import { isLiveSession } from '../dashboard/index.ts';
 
 /** Arbitrary but fixed: every instance must ask for the same advisory lock. */
 export const LIVE_SESSION_SAMPLE_LOCK_KEY = 0x4c4b_4c53; // 'LKLS'

@@ -3,8 +3,7 @@ import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
-import { setUserHwid } from '../devices/set-user-hwid.ts';
+import { noteDeviceEvents, type DeviceChangeContext, setUserHwid } from '../devices/index.ts';
 import { toAppUserWriteError } from './to-app-user-write-error.ts';
 
 /**

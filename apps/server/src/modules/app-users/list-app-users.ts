@@ -5,7 +5,7 @@ import { countCapped } from '../../db/count-capped.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { containsPattern } from '../../lib/contains-pattern.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { readSubscriptionsOfUsers } from '../subscriptions/user-subscriptions.ts';
+import { readSubscriptionsOfUsers } from '../subscriptions/index.ts';
 import { countAppUsers } from './count-app-users.ts';
 
 const newestFirst = [desc(appUsers.createdAt), desc(appUsers.id)];

@@ -1,6 +1,5 @@
 import type { AppUser } from '../../db/schema/index.ts';
-import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
-import { setUserHwid } from '../devices/set-user-hwid.ts';
+import { noteDeviceEvents, type DeviceChangeContext, setUserHwid } from '../devices/index.ts';
 import type { AppUserIds } from '../../ownership/owned-app-user.ts';
 import { updateOwnedAppUser } from './update-owned-app-user.ts';
 

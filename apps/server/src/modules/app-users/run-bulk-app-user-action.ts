@@ -10,11 +10,10 @@ import {
 } from '@latchkey/contracts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import { writeActivityRows } from '../activity/activity-recorder.ts';
-import { recordBulkActionAuditEntry } from '../admin/record-audit-entry.ts';
+import { writeActivityRows } from '../activity/index.ts';
+import { recordBulkActionAuditEntry } from '../admin/index.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { noteDeviceEvents, type DeviceChangeContext } from '../devices/device-change-context.ts';
-import { releaseDevices } from '../devices/release-devices.ts';
+import { noteDeviceEvents, type DeviceChangeContext, releaseDevices } from '../devices/index.ts';
 import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
 import { appUserSearchWhere } from './list-app-users.ts';
 import { announceEndUsersChange, ownedAppUsersWhere } from '../../ownership/owned-app-user.ts';

@@ -5,8 +5,8 @@ import {
   noteDeviceEvents,
   type DeviceChangeContext,
   type WrittenDeviceEvents,
-} from '../devices/device-change-context.ts';
-import { setUserHwid } from '../devices/set-user-hwid.ts';
+  setUserHwid,
+} from '../devices/index.ts';
 import type { AppUserIds } from '../../ownership/owned-app-user.ts';
 import { updateOwnedAppUser } from './update-owned-app-user.ts';
 

@@ -7,9 +7,9 @@ import {
 } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
-import { appUserCountsOf } from '../app-users/count-app-users.ts';
-import { isLiveSession } from '../dashboard/get-dashboard-stats.ts';
-import { licenseCountsOf } from '../licenses/count-licenses.ts';
+import { appUserCountsOf } from '../app-users/index.ts';
+import { isLiveSession } from '../dashboard/index.ts';
+import { licenseCountsOf } from '../licenses/index.ts';
 import {
   APPLICATION_NOT_FOUND,
   ownedApplicationWhere,

@@ -4,7 +4,7 @@ import { ownerAccounts, ownerSessions, type OwnerAccount } from '../../db/schema
 import type { Context } from '../../http/request-context.ts';
 import type { IdentityVerifier, VerifiedIdentity } from '../../identity/identity-verifier.ts';
 import { createRandomToken, hashToken } from '../../lib/tokens.ts';
-import { lockOwnerRoles } from '../admin/lock-owner-roles.ts';
+import { lockOwnerRoles } from '../admin/index.ts';
 
 export type SignInResult =
   | { success: true; account: OwnerAccount; sessionToken: string; sessionExpiresAt: Date }

@@ -5,7 +5,7 @@ import {
   type ClientLicenseCheckoutResponse,
   type OfflineLicenseContent,
 } from '@latchkey/contracts';
-import { licensingOf, type HeldSubscription } from '../subscriptions/held-subscriptions.ts';
+import { licensingOf, type HeldSubscription } from '../subscriptions/index.ts';
 import { invalidRequest } from './client-api-error.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';

@@ -1,8 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
-import type { BlacklistMatcher } from '../blacklist/find-blacklist-match.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
+import type { BlacklistMatcher } from '../blacklist/index.ts';
 import type { ClientApplication } from './client-app-cache.ts';
 
 /**

@@ -1,14 +1,9 @@
 import type { ActivityEvent, ClientApiCode, ClientAuthResponse } from '@latchkey/contracts';
 import { hashToken } from '../../lib/tokens.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import { bindDevice } from '../devices/bind-device.ts';
-import { deviceLimitOf } from '../devices/device-limit.ts';
+import { bindDevice, deviceLimitOf } from '../devices/index.ts';
 import type { SessionLookup } from './session-lookup.ts';
-import {
-  licensedUntilMs,
-  licensingAnswer,
-  type HeldSubscription,
-} from '../subscriptions/held-subscriptions.ts';
+import { licensedUntilMs, licensingAnswer, type HeldSubscription } from '../subscriptions/index.ts';
 import type { ClientContext } from './client-context.ts';
 import { standingRefusal, type ClientOutcome } from './client-outcomes.ts';
 import type { LoginStatements } from './login-statements.ts';

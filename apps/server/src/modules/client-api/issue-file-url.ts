@@ -5,7 +5,7 @@ import {
   type ClientFileResponse,
 } from '@latchkey/contracts';
 import { appFiles } from '../../db/schema/index.ts';
-import { createDownloadToken } from '../files/download-token.ts';
+import { createDownloadToken } from '../files/index.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, refusal, UUID_PATTERN } from './client-outcomes.ts';
 import { loadLiveSession } from './live-session.ts';

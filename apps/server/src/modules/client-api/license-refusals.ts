@@ -1,5 +1,5 @@
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import type { LicenseRefusalCode } from '../licenses/redeem-license-key.ts';
+import type { LicenseRefusalCode } from '../licenses/index.ts';
 import { clientMessages, refusal, type ClientOutcome } from './client-outcomes.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 

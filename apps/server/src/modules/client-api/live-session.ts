@@ -7,7 +7,7 @@ import {
   parseHeldSubscriptions,
   heldSubscriptionsJson,
   type HeldSubscription,
-} from '../subscriptions/held-subscriptions.ts';
+} from '../subscriptions/index.ts';
 import type { ClientContext } from './client-context.ts';
 import { clientMessages, refusal, standingRefusal, type ClientOutcome } from './client-outcomes.ts';
 

@@ -5,7 +5,7 @@ import type {
   ClientLoginInput,
 } from '@latchkey/contracts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
-import type { BlacklistProbe } from '../blacklist/find-blacklist-match.ts';
+import type { BlacklistProbe } from '../blacklist/index.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import { completeLogin, type LoginContext } from './complete-login.ts';

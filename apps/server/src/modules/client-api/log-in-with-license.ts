@@ -10,13 +10,9 @@ import { appUsers, licenseKeys } from '../../db/schema/index.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import { writeActivityRows } from '../activity/activity-recorder.ts';
-import { licenseKeyDigest } from '../licenses/license-key-secrets.ts';
-import { redeemLicenseKey, type LicenseRefusalCode } from '../licenses/redeem-license-key.ts';
-import {
-  heldSubscriptionsJson,
-  parseHeldSubscriptions,
-} from '../subscriptions/held-subscriptions.ts';
+import { writeActivityRows } from '../activity/index.ts';
+import { licenseKeyDigest, redeemLicenseKey, type LicenseRefusalCode } from '../licenses/index.ts';
+import { heldSubscriptionsJson, parseHeldSubscriptions } from '../subscriptions/index.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import { completeLogin, type LoginContext } from './complete-login.ts';

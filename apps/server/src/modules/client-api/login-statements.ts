@@ -10,13 +10,13 @@ import {
   blacklistProbeParameters,
   firstBlockedPart,
   type BlacklistProbe,
-} from '../blacklist/find-blacklist-match.ts';
+} from '../blacklist/index.ts';
 import {
   heldSubscriptionsJson,
   parseHeldSubscriptions,
   type HeldSubscription,
   type RawHeldSubscription,
-} from '../subscriptions/held-subscriptions.ts';
+} from '../subscriptions/index.ts';
 import type { PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
 
 /** The user a login names, as its checks need it. */

@@ -1,8 +1,8 @@
 import type { ClientAuthResponse } from '@latchkey/contracts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import type { ClientRedemption } from '../licenses/redeem-license-key.ts';
-import { licensingAnswer } from '../subscriptions/held-subscriptions.ts';
+import type { ClientRedemption } from '../licenses/index.ts';
+import { licensingAnswer } from '../subscriptions/index.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import type { LicenseClientContext } from './license-client-context.ts';

@@ -1,7 +1,7 @@
 import type { ClientDeviceResetInput, ClientDeviceResetResponse } from '@latchkey/contracts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import { releaseOwnDevices } from '../devices/release-own-devices.ts';
+import { releaseOwnDevices } from '../devices/index.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal, standingRefusal } from './client-outcomes.ts';
 import type { LoginContext } from './complete-login.ts';

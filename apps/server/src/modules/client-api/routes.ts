@@ -46,8 +46,8 @@ import {
   UNMATCHED_ROUTE,
   type UnmatchedObserver,
 } from '../../metrics/observe-http-requests.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
-import { createBlacklistMatcher } from '../blacklist/find-blacklist-match.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
+import { createBlacklistMatcher } from '../blacklist/index.ts';
 import {
   type ClientApiError,
   handleClientApiError,
@@ -76,7 +76,7 @@ import type { LicenseClientContext } from './license-client-context.ts';
 import { createLicenseThrottles } from './license-throttles.ts';
 import { logInWithLicense } from './log-in-with-license.ts';
 import { redeemLicense } from './redeem-license.ts';
-import { createClientRedemption } from '../licenses/redeem-license-key.ts';
+import { createClientRedemption } from '../licenses/index.ts';
 import { registerEndUser } from './register-end-user.ts';
 import { resetOwnDevices } from './reset-own-devices.ts';
 import { serializeClientAnswer } from './serialized-once.ts';

@@ -2,7 +2,7 @@ import {
   heldSubscriptionsJson,
   licensedUntilMs,
   parseHeldSubscriptions,
-} from '../subscriptions/held-subscriptions.ts';
+} from '../subscriptions/index.ts';
 import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';

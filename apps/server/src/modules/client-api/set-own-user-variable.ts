@@ -4,7 +4,7 @@ import { appUsers } from '../../db/schema/index.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import { loadLiveSession } from './live-session.ts';
-import { writeUserVariable } from '../variables/write-user-variable.ts';
+import { writeUserVariable } from '../variables/index.ts';
 
 /**
  * POST /api/v1/user-var/set: the session's own end user creates or replaces one of

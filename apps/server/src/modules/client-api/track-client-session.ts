@@ -2,7 +2,7 @@ import {
   heldSubscriptionsJson,
   licensedUntilMs,
   parseHeldSubscriptions,
-} from '../subscriptions/held-subscriptions.ts';
+} from '../subscriptions/index.ts';
 import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
 import {
   SESSION_START_WINDOW_SECONDS,

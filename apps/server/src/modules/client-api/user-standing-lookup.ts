@@ -6,7 +6,7 @@ import {
   licensedUntilMs,
   parseHeldSubscriptions,
   type HeldSubscription,
-} from '../subscriptions/held-subscriptions.ts';
+} from '../subscriptions/index.ts';
 import type { Licensing } from './client-outcomes.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';

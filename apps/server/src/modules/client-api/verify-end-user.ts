@@ -8,7 +8,7 @@ import {
   UUID_PATTERN,
 } from './client-outcomes.ts';
 import type { UserStandingLookup } from './user-standing-lookup.ts';
-import { licensingOf, type LicensingAnswer } from '../subscriptions/held-subscriptions.ts';
+import { licensingOf, type LicensingAnswer } from '../subscriptions/index.ts';
 import { serializeOnce } from './serialized-once.ts';
 
 /**

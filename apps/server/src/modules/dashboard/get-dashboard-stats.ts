@@ -2,8 +2,8 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { DashboardStats } from '@latchkey/contracts';
 import { applications, appUserSessions } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { countAppUsers } from '../app-users/count-app-users.ts';
-import { countLicenses } from '../licenses/count-licenses.ts';
+import { countAppUsers } from '../app-users/index.ts';
+import { countLicenses } from '../licenses/index.ts';
 
 /** A client session with no heartbeat for this long no longer counts as live. */
 export const LIVE_SESSION_WINDOW_MS = 90_000;

@@ -2,7 +2,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUserDevices, appUsers } from '../../db/schema/index.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import { writeActivityRows } from '../activity/activity-recorder.ts';
+import { writeActivityRows } from '../activity/index.ts';
 import type { EndedSession } from '../../outbox/end-sessions.ts';
 import { addDevice } from './add-device.ts';
 import { releaseDevices } from './release-devices.ts';

@@ -1,4 +1,4 @@
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import type { EndUserChangeContext } from '../../ownership/owned-app-user.ts';
 

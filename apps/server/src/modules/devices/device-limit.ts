@@ -1,4 +1,4 @@
-import type { HeldSubscription } from '../subscriptions/held-subscriptions.ts';
+import type { HeldSubscription } from '../subscriptions/index.ts';
 
 /**
  * The devices a user may bind: the application's limit, or the largest of their active plans'

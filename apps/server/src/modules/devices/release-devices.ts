@@ -3,7 +3,7 @@ import type { DeviceReleaser } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { appUserDevices, appUserSessions } from '../../db/schema/index.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
-import { writeActivityRows } from '../activity/activity-recorder.ts';
+import { writeActivityRows } from '../activity/index.ts';
 import { endSessionsWithDeliveries, type EndedSession } from '../../outbox/end-sessions.ts';
 import { deviceReleasedRecord } from './device-events.ts';
 import { refreshDeviceSummary } from './device-summary.ts';

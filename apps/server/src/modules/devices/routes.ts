@@ -6,7 +6,7 @@ import {
   type ReleasedDevices,
 } from '@latchkey/contracts';
 import { parseInput } from '../../http/parse-input.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { listUserDevices } from './list-user-devices.ts';
 import { releaseUserDevices } from './release-user-devices.ts';

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUserDevices, appUsers, type AppUser } from '../../db/schema/index.ts';
-import { writeActivityRows } from '../activity/activity-recorder.ts';
+import { writeActivityRows } from '../activity/index.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { addDevice } from './add-device.ts';
 import type { WrittenDeviceEvents } from './device-change-context.ts';

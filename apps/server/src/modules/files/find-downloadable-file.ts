@@ -1,12 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { appFiles, appUsers, applications } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
-import { isInGoodStanding } from '../app-users/is-in-good-standing.ts';
+import { isInGoodStanding } from '../app-users/index.ts';
 import {
   heldSubscriptionsJson,
   licensedUntilMs,
   parseHeldSubscriptions,
-} from '../subscriptions/held-subscriptions.ts';
+} from '../subscriptions/index.ts';
 
 export interface DownloadableFile {
   id: string;

@@ -4,7 +4,7 @@ import { appUsers, imports, licenseKeys, type ImportRowProblem } from '../../db/
 import { badRequest } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { licenseKeyDigest } from '../licenses/license-key-secrets.ts';
+import { licenseKeyDigest } from '../licenses/index.ts';
 import type { ImportContext } from './import-context.ts';
 import { sealImportRow } from './import-row-sealing.ts';
 import {

@@ -7,7 +7,7 @@ import {
   licenseKeyDisplay,
   licenseKeySuffix,
   sealLicenseKey,
-} from '../licenses/license-key-secrets.ts';
+} from '../licenses/index.ts';
 import type { KeyAuthKeyRow } from './keyauth-export.ts';
 import { KEY_WITHOUT_LEVEL } from './preview-import.ts';
 

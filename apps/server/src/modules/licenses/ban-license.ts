@@ -3,12 +3,12 @@ import { licenseKeys, type LicenseKey } from '../../db/schema/index.ts';
 import type { Database } from '../../db/client.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
 import {
   endSessionsIfUnlicensed,
   extendSubscription,
   takeBackGrant,
-} from '../subscriptions/extend-subscription.ts';
+} from '../subscriptions/index.ts';
 import type { LicenseContext } from './license-context.ts';
 import { readLicenseRow } from './list-licenses.ts';
 import type { LicenseRow } from './to-license-response.ts';

@@ -6,12 +6,12 @@ import { rowsOf } from '../../db/rows-of.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { deliveriesOfInsertedActivity } from '../../outbox/webhook-outbox.ts';
 import { licenseKeys, plans, subscriptions } from '../../db/schema/index.ts';
-import { stackedExpiry } from '../subscriptions/extend-subscription.ts';
 import {
+  stackedExpiry,
   parseHeldSubscriptions,
   type HeldSubscription,
   type RawHeldSubscription,
-} from '../subscriptions/held-subscriptions.ts';
+} from '../subscriptions/index.ts';
 import { licenseKeyDigest } from './license-key-secrets.ts';
 
 export type LicenseRefusalCode = Extract<

@@ -14,7 +14,7 @@ import {
 import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { banLicense, unbanLicense, type LicenseBanContext } from './ban-license.ts';
 import { deleteLicense, deleteUnusedLicenses } from './delete-license.ts';

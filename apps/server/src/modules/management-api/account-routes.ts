@@ -16,17 +16,20 @@ import {
 import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
-import { listActivityLogs } from '../activity/list-activity-logs.ts';
-import { listAccountAuditEntries } from '../admin/list-account-audit-entries.ts';
-import { toAuditEntryResponse } from '../admin/to-audit-entry-response.ts';
-import { createBlacklistEntry } from '../blacklist/create-blacklist-entry.ts';
-import { deleteBlacklistEntry } from '../blacklist/delete-blacklist-entry.ts';
-import { listBlacklistEntries } from '../blacklist/list-blacklist-entries.ts';
-import { createWebhook } from '../webhooks/create-webhook.ts';
-import { deleteWebhook } from '../webhooks/delete-webhook.ts';
-import { destinationPolicyFor } from '../webhooks/destination-guard.ts';
-import { listWebhooks } from '../webhooks/list-webhooks.ts';
-import { updateWebhook } from '../webhooks/update-webhook.ts';
+import { listActivityLogs } from '../activity/index.ts';
+import { listAccountAuditEntries, toAuditEntryResponse } from '../admin/index.ts';
+import {
+  createBlacklistEntry,
+  deleteBlacklistEntry,
+  listBlacklistEntries,
+} from '../blacklist/index.ts';
+import {
+  createWebhook,
+  deleteWebhook,
+  destinationPolicyFor,
+  listWebhooks,
+  updateWebhook,
+} from '../webhooks/index.ts';
 import { answerManagementWrite } from './management-write.ts';
 import { assertAccountWide, assertActivityReachable } from './reachable-applications.ts';
 

@@ -20,25 +20,25 @@ import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { badRequest } from '../../lib/errors.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
-import { createAppUser } from '../app-users/create-app-user.ts';
-import { deleteAppUser } from '../app-users/delete-app-user.ts';
-import { getAppUser } from '../app-users/get-app-user.ts';
-import { listAppUsers } from '../app-users/list-app-users.ts';
-import { pauseAppUser } from '../app-users/pause-app-user.ts';
-import { toAppUserResponse } from '../app-users/to-app-user-response.ts';
-import { unpauseAppUser } from '../app-users/unpause-app-user.ts';
-import { updateAppUser } from '../app-users/update-app-user.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
+import {
+  createAppUser,
+  deleteAppUser,
+  getAppUser,
+  listAppUsers,
+  pauseAppUser,
+  toAppUserResponse,
+  unpauseAppUser,
+  updateAppUser,
+} from '../app-users/index.ts';
 import {
   activeEntitlements,
   deleteSubscription,
   grantSubscription,
   listUserSubscriptions,
   updateSubscription,
-} from '../subscriptions/user-subscriptions.ts';
-import { listUserDevices } from '../devices/list-user-devices.ts';
-import { releaseUserDevices } from '../devices/release-user-devices.ts';
-import { toDeviceResponse } from '../devices/to-device-response.ts';
+} from '../subscriptions/index.ts';
+import { listUserDevices, releaseUserDevices, toDeviceResponse } from '../devices/index.ts';
 import { answerManagementWrite } from './management-write.ts';
 import { reachableParams } from './reachable-applications.ts';
 

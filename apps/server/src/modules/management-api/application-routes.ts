@@ -5,10 +5,12 @@ import {
   type ApplicationStats,
 } from '@latchkey/contracts';
 import { parseInput } from '../../http/parse-input.ts';
-import { getApplicationStats } from '../applications/get-application-stats.ts';
-import { listApplications } from '../applications/list-applications.ts';
+import {
+  getApplicationStats,
+  listApplications,
+  toApplicationResponse,
+} from '../applications/index.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { toApplicationResponse } from '../applications/to-application-response.ts';
 import { assertApplicationReachable, isApplicationReachable } from './reachable-applications.ts';
 
 /** Applications through the management API: the console's verbs, within the token's reach. */

@@ -8,10 +8,14 @@ import {
 } from '@latchkey/contracts';
 import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
-import { getImport } from '../imports/get-import.ts';
-import { acceptExportFiles, exportFileOf, type RunningImports } from '../imports/routes.ts';
-import { previewImport } from '../imports/preview-import.ts';
-import { startImport } from '../imports/start-import.ts';
+import {
+  getImport,
+  acceptExportFiles,
+  exportFileOf,
+  type RunningImports,
+  previewImport,
+  startImport,
+} from '../imports/index.ts';
 import { assertTokenScope } from './management-guard.ts';
 import { answerManagementWrite } from './management-write.ts';
 import { reachableParams } from './reachable-applications.ts';

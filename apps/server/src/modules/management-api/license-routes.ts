@@ -12,15 +12,18 @@ import {
 import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
-import { banLicense, unbanLicense } from '../licenses/ban-license.ts';
-import { deleteLicense } from '../licenses/delete-license.ts';
-import { exportLicensesCsv } from '../licenses/export-licenses-csv.ts';
-import { generateLicenses } from '../licenses/generate-licenses.ts';
-import { getLicense } from '../licenses/get-license.ts';
-import { listLicenses } from '../licenses/list-licenses.ts';
-import { toLicenseResponse } from '../licenses/to-license-response.ts';
-import { listPlans } from '../plans/list-plans.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
+import {
+  banLicense,
+  unbanLicense,
+  deleteLicense,
+  exportLicensesCsv,
+  generateLicenses,
+  getLicense,
+  listLicenses,
+  toLicenseResponse,
+} from '../licenses/index.ts';
+import { listPlans } from '../plans/index.ts';
 import { answerManagementWrite } from './management-write.ts';
 import { reachableParams } from './reachable-applications.ts';
 

@@ -3,14 +3,14 @@ import { MANAGEMENT_API_PREFIX } from '@latchkey/contracts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
 import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
 import { registerManagementAccountRoutes } from './account-routes.ts';
 import { registerManagementAppUserRoutes } from './app-user-routes.ts';
 import { registerManagementApplicationRoutes } from './application-routes.ts';
 import { registerManagementLicenseRoutes } from './license-routes.ts';
 import { registerManagementImportRoutes } from './import-routes.ts';
-import type { RunningImports } from '../imports/routes.ts';
-import { publishConsoleChanges } from '../owner-events/publish-console-changes.ts';
+import type { RunningImports } from '../imports/index.ts';
+import { publishConsoleChanges } from '../owner-events/index.ts';
 import { createManagementGuard } from './management-guard.ts';
 import { answerWithProblems } from '../../http/problem-details.ts';
 

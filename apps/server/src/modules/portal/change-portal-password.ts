@@ -3,7 +3,7 @@ import { endUserPasswordProblem, PORTAL_WRONG_PASSWORD } from '@latchkey/contrac
 import { appUsers } from '../../db/schema/index.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { hashPassword, verifyPassword } from '../../lib/password-hashing.ts';
-import { endSessionsOfOldPassword } from '../app-users/end-sessions-of-old-password.ts';
+import { endSessionsOfOldPassword } from '../app-users/index.ts';
 import { announcePortalChange, type PortalContext } from './portal-context.ts';
 import type { FoundPortalSession } from './portal-sessions.ts';
 

@@ -1,11 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
-import type { LicenseThrottles } from '../client-api/license-throttles.ts';
-import type { LoginStatements } from '../client-api/login-statements.ts';
-import type { LoginThrottles } from '../client-api/login-throttles.ts';
+import type { LicenseThrottles, LoginStatements, LoginThrottles } from '../client-api/index.ts';
 import type { PortalApplication } from './load-portal.ts';
 
 /**

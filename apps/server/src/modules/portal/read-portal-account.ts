@@ -1,10 +1,12 @@
 import { asc, eq } from 'drizzle-orm';
 import type { PortalAccount } from '@latchkey/contracts';
 import { appUserDevices } from '../../db/schema/index.ts';
-import { deviceLimitOf } from '../devices/device-limit.ts';
-import { nextSelfResetAt } from '../devices/release-own-devices.ts';
-import { readHeldSubscriptions } from '../subscriptions/held-subscriptions.ts';
-import { activeEntitlements, readSubscriptions } from '../subscriptions/user-subscriptions.ts';
+import { deviceLimitOf, nextSelfResetAt } from '../devices/index.ts';
+import {
+  readHeldSubscriptions,
+  activeEntitlements,
+  readSubscriptions,
+} from '../subscriptions/index.ts';
 import type { PortalContext } from './portal-context.ts';
 import type { FoundPortalSession } from './portal-sessions.ts';
 

@@ -1,12 +1,12 @@
 import { AppError } from '../../lib/errors.ts';
-import { writeActivityRows } from '../activity/activity-recorder.ts';
+import { writeActivityRows } from '../activity/index.ts';
 import {
   KeyRefused,
   licenseRedeemedRecord,
   licenseRefusalMessages,
   refuseLicense,
-} from '../client-api/license-refusals.ts';
-import { redeemLicenseKey } from '../licenses/redeem-license-key.ts';
+} from '../client-api/index.ts';
+import { redeemLicenseKey } from '../licenses/index.ts';
 import { announcePortalChange, type PortalContext } from './portal-context.ts';
 import type { FoundPortalSession } from './portal-sessions.ts';
 

@@ -1,6 +1,6 @@
 import { DEVICE_NOT_FOUND } from '@latchkey/contracts';
 import { AppError, forbidden, notFound } from '../../lib/errors.ts';
-import { releaseOwnDevices } from '../devices/release-own-devices.ts';
+import { releaseOwnDevices } from '../devices/index.ts';
 import { announcePortalChange, type PortalContext } from './portal-context.ts';
 import type { FoundPortalSession } from './portal-sessions.ts';
 

@@ -18,12 +18,14 @@ import { clientIpOf } from '../../lib/client-ip.ts';
 import { AppError, unauthenticated } from '../../lib/errors.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
 import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
-import type { ActivityRecorder } from '../activity/activity-recorder.ts';
-import { ClientApiError } from '../client-api/client-api-error.ts';
-import { isInGoodStanding } from '../app-users/is-in-good-standing.ts';
-import { createLicenseThrottles } from '../client-api/license-throttles.ts';
-import { createLoginStatements } from '../client-api/login-statements.ts';
-import { createLoginThrottles } from '../client-api/login-throttles.ts';
+import type { ActivityRecorder } from '../activity/index.ts';
+import {
+  ClientApiError,
+  createLicenseThrottles,
+  createLoginStatements,
+  createLoginThrottles,
+} from '../client-api/index.ts';
+import { isInGoodStanding } from '../app-users/index.ts';
 import { changePortalPassword } from './change-portal-password.ts';
 import { loadPortal } from './load-portal.ts';
 import { portalCookieName, portalCookieOptions } from './portal-cookie.ts';

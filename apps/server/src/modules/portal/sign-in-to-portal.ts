@@ -1,10 +1,13 @@
 import { PORTAL_SIGN_IN_FAILED } from '@latchkey/contracts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import { AppError, forbidden, unauthenticated } from '../../lib/errors.ts';
-import { blockedEventOf } from '../client-api/blocked-event.ts';
-import { clientMessages, standingRefusal } from '../client-api/client-outcomes.ts';
-import { findUserAndAdmit } from '../client-api/log-in-end-user.ts';
-import { upgradePasswordHash } from '../client-api/upgrade-password-hash.ts';
+import {
+  blockedEventOf,
+  clientMessages,
+  standingRefusal,
+  findUserAndAdmit,
+  upgradePasswordHash,
+} from '../client-api/index.ts';
 import type { PortalContext } from './portal-context.ts';
 import { startPortalSession } from './portal-sessions.ts';
 

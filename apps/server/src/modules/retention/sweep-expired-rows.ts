@@ -16,7 +16,7 @@ import {
   webhooks,
 } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
-import { CHART_HISTORY_MS, compactChartBuckets } from '../activity-charts/compact-chart-buckets.ts';
+import { CHART_HISTORY_MS, compactChartBuckets } from '../activity-charts/index.ts';
 import { endSessionsWithDeliveries } from '../../outbox/end-sessions.ts';
 
 /** An upload still incomplete this long after it started was abandoned (a crash mid-upload). */

@@ -1,0 +1,30 @@
+/**
+ * What the subscriptions module offers the other modules, which import it from this file only (the
+ * layer rules refuse their imports of its other files).
+ */
+export {
+  endSessionsIfUnlicensed,
+  extendSubscription,
+  stackedExpiry,
+  takeBackGrant,
+} from './extend-subscription.ts';
+export {
+  type HeldSubscription,
+  heldSubscriptionsJson,
+  licensedUntilMs,
+  licensingAnswer,
+  type LicensingAnswer,
+  licensingOf,
+  parseHeldSubscriptions,
+  type RawHeldSubscription,
+  readHeldSubscriptions,
+} from './held-subscriptions.ts';
+export {
+  activeEntitlements,
+  deleteSubscription,
+  grantSubscription,
+  listUserSubscriptions,
+  readSubscriptions,
+  readSubscriptionsOfUsers,
+  updateSubscription,
+} from './user-subscriptions.ts';
