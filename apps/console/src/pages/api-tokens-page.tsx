@@ -12,7 +12,7 @@ import { CreatedApiTokenDialog } from '@/components/api-tokens/created-api-token
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { DataTable } from '@/components/ui/data-table.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
@@ -151,23 +151,18 @@ function ApiTokensSection({
         onOpenChange={setIsShowingCreated}
         onClosed={() => setCreatedToken(null)}
       />
-      <ConfirmDialog
-        {...revoking.dialogProps}
+      <ConfirmTargetDialog
+        dialog={revoking}
         title="Revoke API token?"
-        description={
-          revoking.target && (
-            <>
-              <strong className="font-medium break-words text-foreground">
-                {revoking.target.name}
-              </strong>{' '}
-              (<code className="font-mono text-xs">{revoking.target.prefix}…</code>) stops working
-              at once: every script, shop or bot that uses it is refused from its next call. This
-              cannot be undone.
-            </>
-          )
-        }
+        description={(token) => (
+          <>
+            <strong className="font-medium break-words text-foreground">{token.name}</strong> (
+            <code className="font-mono text-xs">{token.prefix}…</code>) stops working at once: every
+            script, shop or bot that uses it is refused from its next call. This cannot be undone.
+          </>
+        )}
         confirmLabel="Revoke Token"
-        onConfirm={() => revoking.target && revokeToken.mutate(revoking.target.id)}
+        onConfirm={(token) => revokeToken.mutate(token.id)}
       />
     </>
   );

@@ -6,7 +6,7 @@ import { getBlacklistScopeLabel } from '@/components/blacklist/blacklist-display
 import { blacklistTable } from '@/components/blacklist/blacklist-table.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
@@ -77,25 +77,21 @@ export function BlacklistPage() {
         </SectionCard>
       </div>
 
-      <ConfirmDialog
-        {...deleting.dialogProps}
+      <ConfirmTargetDialog
+        dialog={deleting}
         title="Delete blacklist entry?"
-        description={
-          deleting.target && (
-            <>
-              Removing this entry will allow access again:{' '}
-              <strong className="font-medium break-all text-foreground">
-                {deleting.target.value}
-              </strong>{' '}
-              ({blacklistTypeLabels[deleting.target.type]}) will no longer be blocked
-              {deleting.target.applicationId === null
-                ? ' in any of your applications.'
-                : ` in ${getBlacklistScopeLabel(deleting.target)}.`}
-            </>
-          )
-        }
+        description={(entry) => (
+          <>
+            Removing this entry will allow access again:{' '}
+            <ConfirmSubject>{entry.value}</ConfirmSubject> ({blacklistTypeLabels[entry.type]}) will
+            no longer be blocked
+            {entry.applicationId === null
+              ? ' in any of your applications.'
+              : ` in ${getBlacklistScopeLabel(entry)}.`}
+          </>
+        )}
         confirmLabel="Delete Entry"
-        onConfirm={() => deleting.target && deleteEntry.mutate(deleting.target.id)}
+        onConfirm={(entry) => deleteEntry.mutate(entry.id)}
       />
     </SignedInLayout>
   );

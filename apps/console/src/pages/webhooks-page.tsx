@@ -2,7 +2,7 @@ import type { Webhook } from '@latchkey/contracts';
 import { Webhook as WebhookIcon } from 'lucide-react';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
@@ -84,21 +84,17 @@ export function WebhooksPage() {
         {...viewingDeliveries.dialogProps}
       />
       <WebhookSecretDialog webhook={viewingSecret.target} {...viewingSecret.dialogProps} />
-      <ConfirmDialog
-        {...deleting.dialogProps}
+      <ConfirmTargetDialog
+        dialog={deleting}
         title="Delete webhook?"
-        description={
-          deleting.target && (
-            <>
-              <strong className="font-medium break-all text-foreground">
-                {deleting.target.url}
-              </strong>{' '}
-              will receive no more events, and its delivery log is deleted with it.
-            </>
-          )
-        }
+        description={(webhook) => (
+          <>
+            <ConfirmSubject>{webhook.url}</ConfirmSubject> will receive no more events, and its
+            delivery log is deleted with it.
+          </>
+        )}
         confirmLabel="Delete Webhook"
-        onConfirm={() => deleting.target && deleteWebhook.mutate(deleting.target.id)}
+        onConfirm={(webhook) => deleteWebhook.mutate(webhook.id)}
       />
     </SignedInLayout>
   );

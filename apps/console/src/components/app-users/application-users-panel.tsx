@@ -1,6 +1,6 @@
 import type { Application, AppUser, AppUserListRow } from '@latchkey/contracts';
 import type { UseQueryResult } from '@tanstack/react-query';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { usePauseAppUser, useResetAppUserHwid, useUnpauseAppUser } from '@/hooks/use-app-users.ts';
@@ -99,21 +99,19 @@ export function ApplicationUsersPanel({
         />
       </SectionCard>
 
-      <ConfirmDialog
-        {...resetting.dialogProps}
+      <ConfirmTargetDialog
+        dialog={resetting}
         title="Reset HWID?"
-        description={
+        description={(user) => (
           <>
-            <strong className="font-medium text-foreground">{resetting.target?.username}</strong>{' '}
-            will be able to log in from a different device on their next login, which then becomes
-            their bound device.
+            <strong className="font-medium text-foreground">{user.username}</strong> will be able to
+            log in from a different device on their next login, which then becomes their bound
+            device.
           </>
-        }
+        )}
         confirmLabel="Reset HWID"
         variant="default"
-        onConfirm={() =>
-          resetting.target && resetHwid.mutate({ applicationId, userId: resetting.target.id })
-        }
+        onConfirm={(user) => resetHwid.mutate({ applicationId, userId: user.id })}
       />
     </>
   );

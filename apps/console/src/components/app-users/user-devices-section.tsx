@@ -6,7 +6,11 @@ import {
   truncateForPreview,
 } from '@/components/applications/application-display.ts';
 import { Button } from '@/components/ui/button.tsx';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import {
+  ConfirmDialog,
+  ConfirmSubject,
+  ConfirmTargetDialog,
+} from '@/components/ui/confirm-dialog.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import {
   DEVICES_FETCH_ERROR,
@@ -184,20 +188,18 @@ export function UserDevicesSection({
         }
       </UserDialogSection>
 
-      <ConfirmDialog
-        {...removing.dialogProps}
+      <ConfirmTargetDialog
+        dialog={removing}
         title="Remove device?"
-        description={
+        description={(device) => (
           <>
-            <strong className="font-medium break-all text-foreground">
-              {removing.target && getDeviceLabel(removing.target)}
-            </strong>{' '}
-            is released from {username}&apos;s account and its sessions end. {username} can log in
-            from another device afterwards, which then takes the free seat.
+            <ConfirmSubject>{getDeviceLabel(device)}</ConfirmSubject> is released from {username}
+            &apos;s account and its sessions end. {username} can log in from another device
+            afterwards, which then takes the free seat.
           </>
-        }
+        )}
         confirmLabel="Remove Device"
-        onConfirm={() => removing.target && confirmRemove(removing.target)}
+        onConfirm={confirmRemove}
       />
       <ConfirmDialog
         open={isRemoveAllOpen}

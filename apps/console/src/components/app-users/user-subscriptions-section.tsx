@@ -5,7 +5,7 @@ import { formatDateTime, formatShortDate } from '@/components/applications/appli
 import { PlanSelect } from '@/components/plans/plan-select.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { InputField } from '@/components/ui/form-field.tsx';
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
@@ -239,20 +239,17 @@ export function UserSubscriptionsSection({
         )}
       </UserDialogSection>
 
-      <ConfirmDialog
-        {...removing.dialogProps}
+      <ConfirmTargetDialog
+        dialog={removing}
         title="Remove subscription?"
-        description={
+        description={(subscription) => (
           <>
-            {username} loses{' '}
-            <strong className="font-medium break-all text-foreground">
-              {removing.target?.planName}
-            </strong>{' '}
-            and what it grants. Keys they redeemed stay used.
+            {username} loses <ConfirmSubject>{subscription.planName}</ConfirmSubject> and what it
+            grants. Keys they redeemed stay used.
           </>
-        }
+        )}
         confirmLabel="Remove Subscription"
-        onConfirm={() => removing.target && remove.mutate(removing.target.id)}
+        onConfirm={(subscription) => remove.mutate(subscription.id)}
       />
     </>
   );

@@ -8,7 +8,7 @@ import { Lock, Pencil, Plus, Trash2 } from 'lucide-react';
 import { useId, useRef, useState } from 'react';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { FormError, InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { Label } from '@/components/ui/label.tsx';
@@ -228,23 +228,19 @@ export function UserVariablesSection({
         )}
       </UserDialogSection>
 
-      <ConfirmDialog
-        {...removing.dialogProps}
+      <ConfirmTargetDialog
+        dialog={removing}
         title="Delete variable?"
-        description={
+        description={(variable) => (
           <>
-            <strong className="font-mono font-medium break-all text-foreground">
-              {removing.target?.name}
-            </strong>{' '}
-            will be deleted from {username}&apos;s variables.
+            <ConfirmSubject isCode>{variable.name}</ConfirmSubject> will be deleted from {username}
+            &apos;s variables.
           </>
-        }
+        )}
         confirmLabel="Delete Variable"
-        onConfirm={() => {
-          const target = removing.target;
-          if (!target) return;
-          remove.mutate(target.name);
-          if (editingName === target.name) reset();
+        onConfirm={(variable) => {
+          remove.mutate(variable.name);
+          if (editingName === variable.name) reset();
         }}
       />
     </>

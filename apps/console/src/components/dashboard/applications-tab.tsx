@@ -5,7 +5,7 @@ import { ApplicationsTable } from '@/components/applications/applications-table.
 import { CreateApplicationDialog } from '@/components/applications/create-application-dialog.tsx';
 import { EditApplicationDialog } from '@/components/applications/edit-application-dialog.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
@@ -84,22 +84,18 @@ export function ApplicationsTab({
 
       <EditApplicationDialog application={editing.target} {...editing.dialogProps} />
       {/* Deleting asks first: it destroys every end user of the application. */}
-      <ConfirmDialog
-        {...deleting.dialogProps}
+      <ConfirmTargetDialog
+        dialog={deleting}
         title="Delete application?"
-        description={
+        description={(application) => (
           <>
-            <strong className="font-medium text-foreground">{deleting.target?.name}</strong>, its
-            API key and every one of its end users, sessions and logs will be permanently deleted.
-            Programs using this key will stop working. This action cannot be undone.
+            <strong className="font-medium text-foreground">{application.name}</strong>, its API key
+            and every one of its end users, sessions and logs will be permanently deleted. Programs
+            using this key will stop working. This action cannot be undone.
           </>
-        }
+        )}
         confirmLabel="Delete Application"
-        onConfirm={() => {
-          const target = deleting.target;
-          if (!target) return;
-          deleteApplication.mutate(target.id, { onSuccess: () => onDeleted(target.id) });
-        }}
+        onConfirm={({ id }) => deleteApplication.mutate(id, { onSuccess: () => onDeleted(id) })}
       />
     </>
   );

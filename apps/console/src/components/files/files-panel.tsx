@@ -1,6 +1,6 @@
 import type { AppFile, Application } from '@latchkey/contracts';
 import { FileDown } from 'lucide-react';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
@@ -67,21 +67,18 @@ export function FilesPanel({ application }: { application: Application }) {
           }
         />
       </SectionCard>
-      <ConfirmDialog
-        {...deleting.dialogProps}
+      <ConfirmTargetDialog
+        dialog={deleting}
         title="Delete file?"
-        description={
+        description={(file) => (
           <>
-            <strong className="font-medium break-all text-foreground">
-              {deleting.target?.name}
-            </strong>{' '}
-            ({deleting.target?.version}) will be deleted, and download links already given for it
-            stop working.
+            <ConfirmSubject>{file.name}</ConfirmSubject> ({file.version}) will be deleted, and
+            download links already given for it stop working.
             {isDeletingRelease && ' It is the current release: no update will be offered.'}
           </>
-        }
+        )}
         confirmLabel="Delete File"
-        onConfirm={() => deleting.target && deleteFile.mutate(deleting.target.id)}
+        onConfirm={(file) => deleteFile.mutate(file.id)}
       />
     </>
   );

@@ -10,7 +10,7 @@ import { FileDown, KeyRound, Trash2 } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -261,37 +261,37 @@ export function LicensesPanel({ application }: { application: Application }) {
           banLicense.mutate({ licenseId: license.id, reason }, { onSuccess: close })
         }
       />
-      <ConfirmDialog
-        {...unbanning.dialogProps}
+      <ConfirmTargetDialog
+        dialog={unbanning}
         title="Unban licence key?"
-        description={
+        description={(license) => (
           <>
-            <code className="font-mono text-foreground">{unbanning.target?.key}</code> can be
-            redeemed again. A key that was used does not give back what its ban took: grant or
-            extend the subscription by hand if it should.
+            <code className="font-mono text-foreground">{license.key}</code> can be redeemed again.
+            A key that was used does not give back what its ban took: grant or extend the
+            subscription by hand if it should.
           </>
-        }
+        )}
         confirmLabel="Unban Key"
         variant="default"
-        onConfirm={() => unbanning.target && unbanLicense.mutate(unbanning.target.id)}
+        onConfirm={(license) => unbanLicense.mutate(license.id)}
       />
-      <ConfirmDialog
-        {...deleting.dialogProps}
+      <ConfirmTargetDialog
+        dialog={deleting}
         title="Delete licence key?"
-        description={
+        description={(license) => (
           <>
-            <code className="font-mono text-foreground">{deleting.target?.key}</code> will be
-            deleted and can never be redeemed. A subscription it already extended keeps its expiry.
-            This cannot be undone.
+            <code className="font-mono text-foreground">{license.key}</code> will be deleted and can
+            never be redeemed. A subscription it already extended keeps its expiry. This cannot be
+            undone.
           </>
-        }
+        )}
         confirmLabel="Delete Key"
-        onConfirm={() => deleting.target && deleteLicense.mutate(deleting.target.id)}
+        onConfirm={(license) => deleteLicense.mutate(license.id)}
       />
-      <ConfirmDialog
-        {...deletingUnusedOf.dialogProps}
+      <ConfirmTargetDialog
+        dialog={deletingUnusedOf}
         title="Delete unused keys?"
-        description={
+        description={(plan) => (
           <>
             {unusedCount.isPending ? (
               'Counting the unused keys of '
@@ -306,15 +306,13 @@ export function LicensesPanel({ application }: { application: Application }) {
                 of{' '}
               </>
             )}
-            <strong className="font-medium break-all text-foreground">
-              {deletingUnusedOf.target?.name}
-            </strong>
+            <ConfirmSubject>{plan.name}</ConfirmSubject>
             {unusedCount.isPending ? '...' : ' will be deleted.'} Used and banned keys stay. This
             cannot be undone.
           </>
-        }
+        )}
         confirmLabel="Delete Unused Keys"
-        onConfirm={() => deletingUnusedOf.target && deleteUnused.mutate(deletingUnusedOf.target.id)}
+        onConfirm={(plan) => deleteUnused.mutate(plan.id)}
       />
     </>
   );

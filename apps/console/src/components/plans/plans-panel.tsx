@@ -1,6 +1,6 @@
 import type { Application, Plan } from '@latchkey/contracts';
 import { Layers } from 'lucide-react';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
@@ -72,20 +72,17 @@ export function PlansPanel({ application }: { application: Application }) {
         plan={editing.target}
         {...editing.dialogProps}
       />
-      <ConfirmDialog
-        {...deleting.dialogProps}
+      <ConfirmTargetDialog
+        dialog={deleting}
         title="Delete plan?"
-        description={
+        description={(plan) => (
           <>
-            <strong className="font-medium break-all text-foreground">
-              {deleting.target?.name}
-            </strong>{' '}
-            will be deleted. A plan that licence keys or subscriptions use cannot be deleted:
-            archive it instead, so they keep their plan.
+            <ConfirmSubject>{plan.name}</ConfirmSubject> will be deleted. A plan that licence keys
+            or subscriptions use cannot be deleted: archive it instead, so they keep their plan.
           </>
-        }
+        )}
         confirmLabel="Delete Plan"
-        onConfirm={() => deleting.target && deletePlan.mutate(deleting.target.id)}
+        onConfirm={(plan) => deletePlan.mutate(plan.id)}
       />
     </>
   );

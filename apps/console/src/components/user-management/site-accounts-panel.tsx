@@ -1,6 +1,6 @@
 import { pagingLimits, type AdminUser } from '@latchkey/contracts';
 import { SearchX, Users } from 'lucide-react';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
@@ -101,24 +101,19 @@ export function SiteAccountsPanel() {
       </SectionCard>
 
       <EditSiteAccountDialog account={editing.target} {...editing.dialogProps} />
-      <ConfirmDialog
-        {...deleting.dialogProps}
-        title={deleting.target && `Delete ${getAccountDisplayName(deleting.target)}?`}
-        description={
-          deleting.target && (
-            <>
-              The account{' '}
-              <strong className="font-medium break-all text-foreground">
-                {deleting.target.email}
-              </strong>{' '}
-              and its whole environment are deleted: its applications with their API keys, end
-              users, activity logs, blacklist entries, webhooks and saved samples. Its end users can
-              no longer log in. This cannot be undone.
-            </>
-          )
-        }
+      <ConfirmTargetDialog
+        dialog={deleting}
+        title={(account) => `Delete ${getAccountDisplayName(account)}?`}
+        description={(account) => (
+          <>
+            The account <ConfirmSubject>{account.email}</ConfirmSubject> and its whole environment
+            are deleted: its applications with their API keys, end users, activity logs, blacklist
+            entries, webhooks and saved samples. Its end users can no longer log in. This cannot be
+            undone.
+          </>
+        )}
         confirmLabel="Delete User"
-        onConfirm={() => deleting.target && confirmDeletion(deleting.target)}
+        onConfirm={confirmDeletion}
       />
     </>
   );

@@ -1,7 +1,7 @@
 import type { Application, ApplicationVariable } from '@latchkey/contracts';
 import { SearchX, Variable } from 'lucide-react';
 import { useState } from 'react';
-import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
@@ -82,19 +82,17 @@ export function VariablesPanel({ application }: { application: Application }) {
         variable={editing.target}
         {...editing.dialogProps}
       />
-      <ConfirmDialog
-        {...deleting.dialogProps}
+      <ConfirmTargetDialog
+        dialog={deleting}
         title="Delete variable?"
-        description={
+        description={(variable) => (
           <>
-            <strong className="font-mono font-medium break-all text-foreground">
-              {deleting.target?.name}
-            </strong>{' '}
-            will be deleted. Programs asking for it will get VARIABLE_NOT_FOUND.
+            <ConfirmSubject isCode>{variable.name}</ConfirmSubject> will be deleted. Programs asking
+            for it will get VARIABLE_NOT_FOUND.
           </>
-        }
+        )}
         confirmLabel="Delete Variable"
-        onConfirm={() => deleting.target && deleteVariable.mutate(deleting.target.id)}
+        onConfirm={(variable) => deleteVariable.mutate(variable.id)}
       />
     </>
   );
