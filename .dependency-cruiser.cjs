@@ -15,7 +15,7 @@
  * the shared piece down (or into the module that owns it) instead.
  */
 const root = '^apps/server/src/';
-const compositionRoot = `${root}(app|main|cluster-primary)\\.ts$`;
+const compositionRoot = `${root}(app|main|cluster-primary|route-table)\\.ts$`;
 const modules = `${root}modules/`;
 const sharedPieces = `${root}(audit|ownership|outbox)/`;
 const requestPlumbing = `${root}(http|metrics|identity)/`;

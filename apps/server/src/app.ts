@@ -76,7 +76,9 @@ import {
   type OwnerEventStreamSettings,
 } from './modules/owner-events/routes.ts';
 import { shareOwnerEvents } from './modules/owner-events/share-owner-events.ts';
-import { registerPlanRoutes } from './modules/plans/routes.ts';
+import { planRoutes } from './modules/plans/index.ts';
+import { registerRoutes } from './http/route-definition.ts';
+import { routeContracts, routePermissions } from './route-table.ts';
 import { registerSubscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { registerVariableRoutes } from './modules/variables/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
@@ -186,7 +188,10 @@ export async function buildApp(
   });
   if (dependencies.onRoute) app.addHook('onRoute', dependencies.onRoute);
   if (dependencies.onContractViolation) {
-    app.addHook('onRoute', checkResponsesAgainstContracts(dependencies.onContractViolation));
+    app.addHook(
+      'onRoute',
+      checkResponsesAgainstContracts(dependencies.onContractViolation, routeContracts),
+    );
   }
   app.decorateRequest('owner', null);
 
@@ -358,7 +363,13 @@ export async function buildApp(
     if (servesClientApi) registerDownloadRoutes(rest, { ...deps, storage: fileStorage });
     registerMetricsRoute(rest, { metrics, config });
     // Bearer tokens only, beside (not inside) the browser's scope: no cookie is ever read there.
-    if (servesConsole) await registerManagementApi(rest, { ...deps, activity, runningImports });
+    if (servesConsole)
+      await registerManagementApi(rest, {
+        ...deps,
+        activity,
+        runningImports,
+        routeTable: { contracts: routeContracts, permissions: routePermissions },
+      });
     await rest.register(registerBrowserScope);
   });
   return app;
@@ -369,7 +380,7 @@ export async function buildApp(
     registerHealthRoutes(browser, deps);
     if (!servesConsole) return registerConsoleElsewhere(browser);
     registerRuntimeConfigRoute(browser, deps);
-    await registerApiReference(browser);
+    await registerApiReference(browser, routeContracts);
     registerPublicAuthRoutes(browser, deps);
     await registerPortalRoutes(browser, { ...deps, activity });
     await browser.register(async (ownerScope) => {
@@ -386,7 +397,7 @@ export async function buildApp(
       registerApplicationRoutes(ownerScope, deps);
       registerAppUserRoutes(ownerScope, { ...deps, activity });
       registerDeviceRoutes(ownerScope, { ...deps, activity });
-      registerPlanRoutes(ownerScope, deps);
+      registerRoutes(ownerScope, planRoutes, deps);
       registerLicenseRoutes(ownerScope, { ...deps, activity });
       registerFileRoutes(ownerScope, { ...deps, storage: fileStorage });
       registerImportRoutes(ownerScope, { ...deps, runningImports });

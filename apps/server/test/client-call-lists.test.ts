@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { routeContracts } from '../src/http/route-contracts.ts';
+import { routeContracts } from '../src/route-table.ts';
 import { apiRoutesDocument } from '../src/modules/integration/code-file-seeds/api-routes-document.ts';
 
 const repositoryFile = (path: string) =>

@@ -18,7 +18,7 @@ import {
   createWebhookViaApi,
   insertWebhookDelivery,
 } from './factories.ts';
-import { routeContracts } from '../src/http/route-contracts.ts';
+import { routeContracts } from '../src/route-table.ts';
 import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './test-app.ts';
 
 /**

@@ -1,5 +1,6 @@
 import fastifyApiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance, onSendHookHandler } from 'fastify';
+import type { RouteContract } from './route-contract.ts';
 import { createOpenApiDocument } from './openapi-document.ts';
 import { inlineScriptHashes } from './security-headers.ts';
 
@@ -12,8 +13,11 @@ export const API_REFERENCE_PATH = '/api/reference';
  * data. Registered in the browser scope, so helmet's headers apply. The document is generated
  * once, here, at start-up.
  */
-export async function registerApiReference(app: FastifyInstance): Promise<void> {
-  const documentText = JSON.stringify(createOpenApiDocument());
+export async function registerApiReference(
+  app: FastifyInstance,
+  routeContracts: Readonly<Record<string, RouteContract>>,
+): Promise<void> {
+  const documentText = JSON.stringify(createOpenApiDocument(routeContracts));
   app.get(OPENAPI_DOCUMENT_PATH, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(documentText),
   );

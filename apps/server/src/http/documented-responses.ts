@@ -10,7 +10,7 @@ import {
   rateLimitHeadersSchema,
   unavailableHeadersSchema,
 } from '@latchkey/contracts';
-import type { ResponseContract, RouteContract } from './route-contracts.ts';
+import type { ResponseContract, RouteContract } from './route-contract.ts';
 
 const errorDescriptions: Record<number, string> = {
   400: 'Malformed request: invalid JSON, wrong types, values too long, text that is not valid Unicode.',

@@ -7,7 +7,7 @@ import {
 } from 'zod-openapi';
 import { clientApiHeaders, clientRequestHeadersSchema } from '@latchkey/contracts';
 import { documentedResponses } from './documented-responses.ts';
-import { routeContracts, routeTags, type RouteContract } from './route-contracts.ts';
+import { routeTags, type RouteContract } from './route-contract.ts';
 
 export type OpenApiDocument = ReturnType<typeof createDocument>;
 
@@ -26,7 +26,7 @@ export const openApiPathOf = (url: string) => url.replace(/:(\w+)/g, '{$1}');
  * zod schemas of packages/contracts: nothing in it is written by hand. Built once at start-up.
  */
 export function createOpenApiDocument(
-  contracts: Record<string, RouteContract> = routeContracts,
+  contracts: Readonly<Record<string, RouteContract>>,
 ): OpenApiDocument {
   const paths: ZodOpenApiPathsObject = {};
   for (const [key, contract] of Object.entries(contracts)) {

@@ -10,7 +10,7 @@ import {
   type SignedInOwner,
   type TestApp,
 } from '../../test/test-app.ts';
-import { ownerRoutePermissions } from './owner-route-permissions.ts';
+import { routePermissions as ownerRoutePermissions } from '../route-table.ts';
 
 /** Routes that run without an owner session on purpose (and the v1 client API). */
 const publicRoutes = new Set([

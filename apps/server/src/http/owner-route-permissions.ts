@@ -41,10 +41,6 @@ export const ownerRoutePermissions: Record<string, RoutePermission> = {
   'POST /api/applications/:id/imports/:importId/start': 'manage_applications',
   'GET /api/applications/:id/imports/:importId': 'signed_in',
 
-  'GET /api/applications/:id/plans': 'signed_in',
-  'POST /api/applications/:id/plans': 'manage_applications',
-  'PUT /api/applications/:id/plans/:planId': 'manage_applications',
-  'DELETE /api/applications/:id/plans/:planId': 'manage_applications',
   'POST /api/applications/:id/plans/:planId/delete-unused': 'manage_applications',
 
   // A key's text is a credential, like a webhook's secret: revealing or exporting keys goes

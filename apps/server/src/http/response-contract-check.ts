@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, onSendHookHandler, RouteOptions } from 'fastify';
 import { documentedResponses } from './documented-responses.ts';
-import { routeContracts, type RouteContract } from './route-contracts.ts';
+import type { RouteContract } from './route-contract.ts';
 
 export interface ContractViolation {
   route: string;
@@ -17,7 +17,7 @@ export interface ContractViolation {
  */
 export function checkResponsesAgainstContracts(
   onViolation: (violation: ContractViolation) => void,
-  contracts: Record<string, RouteContract> = routeContracts,
+  contracts: Readonly<Record<string, RouteContract>>,
 ): (route: RouteOptions) => void {
   return (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ApiTokenScope } from '@latchkey/contracts';
+import { pagingResponseHeadersSchema, type ApiTokenScope } from '@latchkey/contracts';
 
 /*
  * What a route's contract is: who calls it, its schemas and its answers. The table of every
@@ -103,3 +103,18 @@ export interface RouteContract {
    */
   management?: { scope: ApiTokenScope; sameAs: string };
 }
+
+/** A JSON answer of `schema`. */
+export const ok = (
+  schema: z.ZodType,
+  description = 'Success.',
+  headers?: z.ZodObject,
+): ResponseContract => ({ description, schema, ...(headers ? { headers } : {}) });
+
+/** One page of a list: the body is the page, the paging headers carry the total. */
+export const paged = (schema: z.ZodType, description: string): ResponseContract =>
+  ok(
+    schema,
+    `${description} The body is one page; the paging headers carry the total.`,
+    pagingResponseHeadersSchema,
+  );

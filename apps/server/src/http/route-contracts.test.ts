@@ -79,15 +79,16 @@ describe('the OpenAPI document', () => {
     const undocumented = apiRoutes.filter((key) => !documented.has(key)).sort();
     expect(
       undocumented,
-      `Undocumented routes. For each, add an entry keyed '${undocumented[0] ?? 'METHOD /path'}' to ` +
-        'routeContracts in apps/server/src/http/route-contracts.ts: { caller, tag, summary, ' +
-        'params, query, body (the zod schemas the route parses, from packages/contracts), ' +
-        'responses: { status: schema of the answer }, errors: [statuses beyond the shared ones] }. ' +
-        'An owner route also needs its permission in owner-route-permissions.ts, its schemas in ' +
-        'test/fuzz-routes.test.ts and a case in test/owner-routes-security.test.ts.',
+      `Routes registered without a definition: ${undocumented.join(', ') || 'none'}. Register ` +
+        "each from a definition in its module's routes.ts (routeDefiner in " +
+        'apps/server/src/http/route-definition.ts: method, path, permission, caller, tag, ' +
+        'summary, the zod schemas it parses, responses, errors and its handler), export the ' +
+        "list from the module's index.ts and add it to apps/server/src/route-table.ts.",
     ).toEqual([]);
     const stale = [...documented].filter((key) => !registered.has(key)).sort();
-    expect(stale, 'Documented but not registered: remove them from route-contracts.ts').toEqual([]);
+    expect(stale, 'Defined but not registered: register them or remove their definitions').toEqual(
+      [],
+    );
   });
 
   it('is OpenAPI 3.1 whose every $ref resolves', () => {

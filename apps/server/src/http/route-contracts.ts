@@ -81,7 +81,6 @@ import {
   createAppUserRequestSchema,
   createApplicationRequestSchema,
   createBlacklistEntryRequestSchema,
-  createPlanRequestSchema,
   createWebhookRequestSchema,
   currentUserSchema,
   dashboardStatsSchema,
@@ -92,10 +91,7 @@ import {
   firebaseLoginRequestSchema,
   firebaseLoginResponseSchema,
   healthSchema,
-  pagingResponseHeadersSchema,
-  planListSchema,
   planParamsSchema,
-  planSchema,
   runtimeConfigSchema,
   sampleParamsSchema,
   sampleSchema,
@@ -107,7 +103,6 @@ import {
   updateAdminUserRequestSchema,
   updateAppUserRequestSchema,
   updateApplicationRequestSchema,
-  updatePlanRequestSchema,
   updateWebhookRequestSchema,
   webhookDeliveryListQuerySchema,
   webhookDeliveryParamsSchema,
@@ -137,7 +132,7 @@ import {
 } from '@latchkey/contracts';
 
 import { managementRouteContracts } from './management-route-contracts.ts';
-import type { ResponseContract, RouteContract } from './route-contract.ts';
+import { ok, paged, type RouteContract } from './route-contract.ts';
 
 export {
   routeTags,
@@ -146,19 +141,6 @@ export {
   type RouteContract,
   type RouteTag,
 } from './route-contract.ts';
-
-const ok = (
-  schema: z.ZodType,
-  description = 'Success.',
-  headers?: z.ZodObject,
-): ResponseContract => ({ description, schema, ...(headers ? { headers } : {}) });
-
-const paged = (schema: z.ZodType, description: string): ResponseContract =>
-  ok(
-    schema,
-    `${description} The body is one page; the paging headers carry the total.`,
-    pagingResponseHeadersSchema,
-  );
 
 /** What GET /api/openapi.json answers, as far as a check needs (the rest is OpenAPI's own). */
 const openApiDocumentSchema = z
@@ -765,43 +747,6 @@ export const routeContracts: Record<string, RouteContract> = {
     description: '`doneRows` of `readableRows` is the progress.',
     params: importParamsSchema,
     responses: { 200: ok(importProgressSchema) },
-  },
-  'GET /api/applications/:id/plans': {
-    caller: 'owner',
-    tag: 'Plans',
-    summary: 'List an application\u2019s plans, archived ones included, by name',
-    params: applicationParamsSchema,
-    responses: { 200: ok(planListSchema) },
-  },
-  'POST /api/applications/:id/plans': {
-    caller: 'owner',
-    tag: 'Plans',
-    summary: 'Create a plan',
-    description:
-      'Entitlement codes are deduplicated and sorted. A name the application already has is a 409.',
-    params: applicationParamsSchema,
-    body: createPlanRequestSchema,
-    responses: { 201: ok(planSchema, 'Created.') },
-    errors: [409],
-  },
-  'PUT /api/applications/:id/plans/:planId': {
-    caller: 'owner',
-    tag: 'Plans',
-    summary: 'Update or archive a plan',
-    description: 'Absent fields stay as they are. An archived plan gets no new keys.',
-    params: planParamsSchema,
-    body: updatePlanRequestSchema,
-    responses: { 200: ok(planSchema) },
-    errors: [409],
-  },
-  'DELETE /api/applications/:id/plans/:planId': {
-    caller: 'owner',
-    tag: 'Plans',
-    summary: 'Delete a plan',
-    description: 'A plan that licence keys or subscriptions use is a 409: archive it instead.',
-    params: planParamsSchema,
-    responses: { 200: ok(deletedResponseSchema) },
-    errors: [409],
   },
 
   'POST /api/applications/:id/plans/:planId/delete-unused': {

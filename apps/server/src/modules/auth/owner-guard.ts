@@ -46,7 +46,9 @@ export function createOwnerGuard(deps: {
     if (claimedAccountId !== undefined && claimedAccountId !== account.id) {
       throw forbidden('x-account-id does not match the signed-in account');
     }
-    const required = permissionOfRoute(request.method, request.routeOptions.url ?? '');
+    const required =
+      request.routeOptions.config.definition?.permission ??
+      permissionOfRoute(request.method, request.routeOptions.url ?? '');
     if (required === undefined) {
       // Fail closed: a route nobody classified is a programming error, not an open door.
       request.log.error({ route: request.routeOptions.url }, 'owner route declares no permission');

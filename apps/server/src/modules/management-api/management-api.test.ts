@@ -22,8 +22,7 @@ import {
 } from '../../../test/test-app.ts';
 import { generateApiToken } from '../../lib/api-token-format.ts';
 import { createOpenApiDocument, openApiPathOf } from '../../http/openapi-document.ts';
-import { ownerRoutePermissions } from '../../http/owner-route-permissions.ts';
-import { routeContracts } from '../../http/route-contracts.ts';
+import { routeContracts, routePermissions } from '../../route-table.ts';
 import { TOKEN_GUESS_LIMIT } from './management-guard.ts';
 
 const RATE_LIMIT = 20;
@@ -111,14 +110,14 @@ describe('management API: tokens and their guard', () => {
     );
     expect(routes.sort()).toEqual(documented.sort());
     expect(routes.length).toBeGreaterThanOrEqual(31);
-    const openApi = createOpenApiDocument() as unknown as {
+    const openApi = createOpenApiDocument(routeContracts) as unknown as {
       paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
     };
     for (const key of routes) {
       const contract = routeContracts[key]!;
       expect(contract.caller, key).toBe('manage');
       expect(contract.management, key).toBeDefined();
-      expect(ownerRoutePermissions[contract.management!.sameAs], key).toBeDefined();
+      expect(routePermissions[contract.management!.sameAs], key).toBeDefined();
       const [method, url] = key.split(' ') as [string, string];
       const operation = openApi.paths[openApiPathOf(url)]![method.toLowerCase()]!;
       expect(operation.security, key).toEqual([{ managementToken: [contract.management!.scope] }]);

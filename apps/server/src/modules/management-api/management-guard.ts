@@ -16,7 +16,7 @@ import { AppError } from '../../lib/errors.ts';
 import { createFailureThrottle, type ThrottleStore } from '../../lib/failure-throttle.ts';
 import type { ApiTokenRow } from '../../db/schema/index.ts';
 import { authenticateApiToken, stampApiTokenUse, tokenInvalid } from './authenticate-api-token.ts';
-import { managementRuleOf } from './management-route-rules.ts';
+import { managementRuleOf, type RouteTable } from './management-route-rules.ts';
 
 /** A management call's context: its creator's owner context, and the token it came with. */
 export interface ManagementContext extends OwnerContext {
@@ -50,6 +50,7 @@ export function createManagementGuard(deps: {
   database: DatabaseConnection;
   clock: Clock;
   throttleStore: ThrottleStore;
+  routeTable: RouteTable;
 }) {
   const limit = deps.config.manageApiRateLimitPerMinute;
   const rateLimiter = deps.throttleStore.createLimiter({
@@ -87,7 +88,7 @@ export function createManagementGuard(deps: {
     await spendRateLimit(reply, caller.token.id);
     // An unknown path under the prefix: the token was good, so the answer is the scope's 404.
     if (request.is404) return;
-    const rule = managementRuleOf(request.method, request.routeOptions.url ?? '');
+    const rule = managementRuleOf(deps.routeTable, request.method, request.routeOptions.url ?? '');
     if (!rule) {
       request.log.error({ route: request.routeOptions.url }, 'management route declares no rule');
       throw new AppError('INTERNAL', 'This route declares no scope');

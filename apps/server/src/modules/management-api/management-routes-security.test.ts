@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokenScopes, problemSchema } from '@latchkey/contracts';
-import { routeContracts } from '../../http/route-contracts.ts';
+import { routeContracts } from '../../route-table.ts';
 import {
   createApiTokenViaApi,
   createAppUserViaApi,

@@ -12,6 +12,7 @@ import { registerManagementImportRoutes } from './import-routes.ts';
 import type { RunningImports } from '../imports/index.ts';
 import { publishConsoleChanges } from '../owner-events/index.ts';
 import { createManagementGuard } from './management-guard.ts';
+import type { RouteTable } from './management-route-rules.ts';
 import { answerWithProblems } from '../../http/problem-details.ts';
 
 const REDIS_WARNING_INTERVAL_MS = 60_000;
@@ -29,6 +30,8 @@ export async function registerManagementApi(
   > & {
     activity: Pick<ActivityRecorder, 'noteWritten' | 'recordActivity'>;
     runningImports: RunningImports;
+    /** Every route's contract and permission: where each route's scope and rule are read. */
+    routeTable: RouteTable;
   },
 ): Promise<void> {
   await app.register(

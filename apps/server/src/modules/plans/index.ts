@@ -3,3 +3,4 @@
  * layer rules refuse their imports of its other files).
  */
 export { listPlans } from './list-plans.ts';
+export { planRoutes } from './routes.ts';
