@@ -3,6 +3,33 @@ import { ownerRoutePermissions as undefinedRoutePermissions } from './http/owner
 import type { RouteContract } from './http/route-contract.ts';
 import { contractOf, routeKeyOf, type RouteDefinition } from './http/route-definition.ts';
 import type { RoutePermission } from './http/route-permission.ts';
+import { activityRoutes } from './modules/activity/index.ts';
+import { activityChartRoutes } from './modules/activity-charts/index.ts';
+import { adminRoutes } from './modules/admin/index.ts';
+import { apiTokenRoutes } from './modules/api-tokens/index.ts';
+import { appUserRoutes } from './modules/app-users/index.ts';
+import { applicationRoutes } from './modules/applications/index.ts';
+import { publicAuthRoutes, ownerAuthRoutes } from './modules/auth/index.ts';
+import { blacklistRoutes } from './modules/blacklist/index.ts';
+import { dashboardRoutes } from './modules/dashboard/index.ts';
+import { deviceRoutes } from './modules/devices/index.ts';
+import { fileRoutes, downloadRoutes } from './modules/files/index.ts';
+import { healthRoutes } from './modules/health/index.ts';
+import { importRoutes } from './modules/imports/index.ts';
+import { sampleRoutes, codeFileRoutes } from './modules/integration/index.ts';
+import { licenseRoutes } from './modules/licenses/index.ts';
+import {
+  managementAccountRoutes,
+  managementAppUserRoutes,
+  managementApplicationRoutes,
+  managementImportRoutes,
+  managementLicenseRoutes,
+} from './modules/management-api/index.ts';
+import { ownerEventRoutes } from './modules/owner-events/index.ts';
+import { portalRoutes } from './modules/portal/index.ts';
+import { subscriptionRoutes } from './modules/subscriptions/index.ts';
+import { variableRoutes } from './modules/variables/index.ts';
+import { webhookRoutes } from './modules/webhooks/index.ts';
 import { planRoutes } from './modules/plans/index.ts';
 
 /**
@@ -10,7 +37,37 @@ import { planRoutes } from './modules/plans/index.ts';
  * in its scope; the tables below are derived from them for what needs the whole API at once
  * (the OpenAPI document, the answer checks, the management API's rules, the test suites).
  */
-export const routeDefinitions: readonly RouteDefinition[] = [...planRoutes];
+export const routeDefinitions: readonly RouteDefinition[] = [
+  ...activityChartRoutes,
+  ...activityRoutes,
+  ...adminRoutes,
+  ...apiTokenRoutes,
+  ...appUserRoutes,
+  ...applicationRoutes,
+  ...publicAuthRoutes,
+  ...ownerAuthRoutes,
+  ...blacklistRoutes,
+  ...dashboardRoutes,
+  ...deviceRoutes,
+  ...fileRoutes,
+  ...downloadRoutes,
+  ...healthRoutes,
+  ...importRoutes,
+  ...sampleRoutes,
+  ...codeFileRoutes,
+  ...licenseRoutes,
+  ...ownerEventRoutes,
+  ...portalRoutes,
+  ...subscriptionRoutes,
+  ...variableRoutes,
+  ...webhookRoutes,
+  ...managementAccountRoutes,
+  ...managementAppUserRoutes,
+  ...managementApplicationRoutes,
+  ...managementImportRoutes,
+  ...managementLicenseRoutes,
+  ...planRoutes,
+];
 
 /** Every route's contract by `METHOD /path`: the definitions', and the routes not yet defined. */
 export const routeContracts: Readonly<Record<string, RouteContract>> = {

@@ -3,3 +3,4 @@
  * layer rules refuse their imports of its other files).
  */
 export { CHART_HISTORY_MS, compactChartBuckets } from './compact-chart-buckets.ts';
+export { activityChartRoutes } from './routes.ts';

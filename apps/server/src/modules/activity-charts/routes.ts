@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   activityChartQuerySchema,
@@ -20,3 +21,6 @@ export function registerActivityChartRoutes(app: FastifyInstance): void {
     return getActivityChart({ ctx: request.owner!, input: { applicationId: id, range } });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const activityChartRoutes: readonly RouteDefinition[] = [];

@@ -4,3 +4,4 @@
  */
 export { type ActivityRecorder, writeActivityRows } from './activity-recorder.ts';
 export { listActivityLogs } from './list-activity-logs.ts';
+export { activityRoutes } from './routes.ts';

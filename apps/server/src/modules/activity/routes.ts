@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   activityLogStatsQuerySchema,
@@ -24,3 +25,6 @@ export function registerActivityRoutes(app: FastifyInstance): void {
     return summarizeActivityLogs({ ctx: request.owner!, input: query });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const activityRoutes: readonly RouteDefinition[] = [];

@@ -6,3 +6,4 @@ export { listAccountAuditEntries } from './list-account-audit-entries.ts';
 export { lockOwnerRoles } from './lock-owner-roles.ts';
 export { recordBulkActionAuditEntry } from './record-audit-entry.ts';
 export { toAuditEntryResponse } from './to-audit-entry-response.ts';
+export { adminRoutes } from './routes.ts';

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   adminUserListQuerySchema,
@@ -80,3 +81,6 @@ export function registerAdminRoutes(
     }));
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const adminRoutes: readonly RouteDefinition[] = [];

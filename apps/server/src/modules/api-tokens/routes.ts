@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   apiTokenParamsSchema,
@@ -34,3 +35,6 @@ export function registerApiTokenRoutes(
     return { success: true, message: 'API token revoked' };
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const apiTokenRoutes: readonly RouteDefinition[] = [];

@@ -13,3 +13,4 @@ export { pauseAppUser } from './pause-app-user.ts';
 export { toAppUserResponse } from './to-app-user-response.ts';
 export { unpauseAppUser } from './unpause-app-user.ts';
 export { updateAppUser } from './update-app-user.ts';
+export { appUserRoutes } from './routes.ts';

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   appUserListQuerySchema,
@@ -154,3 +155,6 @@ export function registerAppUserRoutes(
     },
   );
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const appUserRoutes: readonly RouteDefinition[] = [];

@@ -5,3 +5,4 @@
 export { getApplicationStats } from './get-application-stats.ts';
 export { listApplications } from './list-applications.ts';
 export { toApplicationResponse } from './to-application-response.ts';
+export { applicationRoutes } from './routes.ts';

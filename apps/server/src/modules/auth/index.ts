@@ -4,3 +4,5 @@
  */
 export { findOwnerBySession } from './find-owner-by-session.ts';
 export { sessionCookieName } from './session-cookie.ts';
+export { publicAuthRoutes } from './routes.ts';
+export { ownerAuthRoutes } from './routes.ts';

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import { firebaseLoginRequestSchema, type FirebaseLoginResponse } from '@latchkey/contracts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
@@ -65,3 +66,9 @@ export function registerPublicAuthRoutes(app: FastifyInstance, deps: AppDependen
 export function registerOwnerAuthRoutes(app: FastifyInstance): void {
   app.get('/api/auth/user', async (request) => toCurrentUser(request.owner!.account));
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const publicAuthRoutes: readonly RouteDefinition[] = [];
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const ownerAuthRoutes: readonly RouteDefinition[] = [];

@@ -13,3 +13,4 @@ export {
   firstBlockedPart,
 } from './find-blacklist-match.ts';
 export { listBlacklistEntries } from './list-blacklist-entries.ts';
+export { blacklistRoutes } from './routes.ts';

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   blacklistEntryParamsSchema,
@@ -33,3 +34,6 @@ export function registerBlacklistRoutes(app: FastifyInstance): void {
     return { success: true, message: 'Blacklist entry deleted successfully' };
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const blacklistRoutes: readonly RouteDefinition[] = [];

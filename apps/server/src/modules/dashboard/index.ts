@@ -3,3 +3,4 @@
  * layer rules refuse their imports of its other files).
  */
 export { isLiveSession } from './get-dashboard-stats.ts';
+export { dashboardRoutes } from './routes.ts';

@@ -16,3 +16,4 @@ export { nextSelfResetAt, releaseOwnDevices } from './release-own-devices.ts';
 export { releaseUserDevices } from './release-user-devices.ts';
 export { setUserHwid } from './set-user-hwid.ts';
 export { toDeviceResponse } from './to-device-response.ts';
+export { deviceRoutes } from './routes.ts';

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   appUserParamsSchema,
@@ -48,3 +49,6 @@ export function registerDeviceRoutes(
     });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const deviceRoutes: readonly RouteDefinition[] = [];

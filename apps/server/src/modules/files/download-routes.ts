@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import { downloadParamsSchema } from '@latchkey/contracts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
@@ -123,3 +124,6 @@ export function registerDownloadRoutes(
     },
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const downloadRoutes: readonly RouteDefinition[] = [];

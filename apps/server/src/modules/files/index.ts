@@ -3,3 +3,5 @@
  * layer rules refuse their imports of its other files).
  */
 export { createDownloadToken } from './download-token.ts';
+export { fileRoutes } from './routes.ts';
+export { downloadRoutes } from './download-routes.ts';

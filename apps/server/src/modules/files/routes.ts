@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import {
@@ -83,3 +84,6 @@ export function registerFileRoutes(
     });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const fileRoutes: readonly RouteDefinition[] = [];

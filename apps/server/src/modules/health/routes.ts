@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Health, RuntimeConfig } from '@latchkey/contracts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
@@ -35,3 +36,6 @@ export function registerRuntimeConfigRoute(app: FastifyInstance, deps: AppDepend
     endUserPasswordMinLength: config.endUserPasswordMinLength,
   }));
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const healthRoutes: readonly RouteDefinition[] = [];

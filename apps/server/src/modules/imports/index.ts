@@ -6,3 +6,4 @@ export { getImport } from './get-import.ts';
 export { previewImport } from './preview-import.ts';
 export { acceptExportFiles, exportFileOf, type RunningImports } from './routes.ts';
 export { startImport } from './start-import.ts';
+export { importRoutes } from './routes.ts';

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   applicationParamsSchema,
@@ -94,3 +95,6 @@ export function registerImportRoutes(
     });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const importRoutes: readonly RouteDefinition[] = [];

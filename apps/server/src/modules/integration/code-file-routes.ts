@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   CODE_FILE_BODY_LIMIT_BYTES,
@@ -54,3 +55,6 @@ export function registerCodeFileRoutes(app: FastifyInstance): void {
     },
   );
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const codeFileRoutes: readonly RouteDefinition[] = [];

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   defaultSampleParamsSchema,
@@ -87,3 +88,6 @@ export function publicBaseUrl(request: FastifyRequest, config: Config): string {
   }
   return `http://localhost:${config.port}`;
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const sampleRoutes: readonly RouteDefinition[] = [];

@@ -22,3 +22,4 @@ export {
   redeemLicenseKey,
 } from './redeem-license-key.ts';
 export { toLicenseResponse } from './to-license-response.ts';
+export { licenseRoutes } from './routes.ts';

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   applicationParamsSchema,
@@ -138,3 +139,6 @@ export function registerLicenseRoutes(
     },
   );
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const licenseRoutes: readonly RouteDefinition[] = [];

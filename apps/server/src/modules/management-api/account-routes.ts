@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   accountAuditQuerySchema,
@@ -130,3 +131,6 @@ export function registerManagementAccountRoutes(
     });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const managementAccountRoutes: readonly RouteDefinition[] = [];

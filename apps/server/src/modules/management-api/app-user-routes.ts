@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   appUserListQuerySchema,
@@ -197,3 +198,6 @@ export function registerManagementAppUserRoutes(
     });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const managementAppUserRoutes: readonly RouteDefinition[] = [];

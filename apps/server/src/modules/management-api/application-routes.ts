@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   applicationParamsSchema,
@@ -38,3 +39,6 @@ export function registerManagementApplicationRoutes(app: FastifyInstance): void 
     return { ...stats, lastActivity: stats.lastActivity?.toISOString() ?? null };
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const managementApplicationRoutes: readonly RouteDefinition[] = [];

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   applicationParamsSchema,
@@ -71,3 +72,6 @@ export function registerManagementImportRoutes(
     });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const managementImportRoutes: readonly RouteDefinition[] = [];

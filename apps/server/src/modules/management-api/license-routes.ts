@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   applicationParamsSchema,
@@ -120,3 +121,6 @@ export function registerManagementLicenseRoutes(
     });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const managementLicenseRoutes: readonly RouteDefinition[] = [];

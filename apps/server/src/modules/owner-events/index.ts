@@ -3,3 +3,4 @@
  * layer rules refuse their imports of its other files).
  */
 export { publishConsoleChanges } from './publish-console-changes.ts';
+export { ownerEventRoutes } from './routes.ts';

@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../../config.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -80,3 +81,6 @@ export function registerOwnerEventRoutes(
     );
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const ownerEventRoutes: readonly RouteDefinition[] = [];

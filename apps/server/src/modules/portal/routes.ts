@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -227,3 +228,6 @@ export async function registerPortalRoutes(
     });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const portalRoutes: readonly RouteDefinition[] = [];

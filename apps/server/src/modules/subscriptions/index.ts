@@ -28,3 +28,4 @@ export {
   readSubscriptionsOfUsers,
   updateSubscription,
 } from './user-subscriptions.ts';
+export { subscriptionRoutes } from './routes.ts';

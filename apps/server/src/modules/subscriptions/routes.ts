@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   appUserParamsSchema,
@@ -58,3 +59,6 @@ export function registerSubscriptionRoutes(
     });
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const subscriptionRoutes: readonly RouteDefinition[] = [];

@@ -3,3 +3,4 @@
  * layer rules refuse their imports of its other files).
  */
 export { writeUserVariable } from './write-user-variable.ts';
+export { variableRoutes } from './routes.ts';

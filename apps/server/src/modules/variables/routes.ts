@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   appUserParamsSchema,
@@ -112,3 +113,6 @@ export function registerVariableRoutes(app: FastifyInstance): void {
     return { success: true, message: 'Variable deleted successfully' };
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const variableRoutes: readonly RouteDefinition[] = [];

@@ -7,3 +7,4 @@ export { deleteWebhook } from './delete-webhook.ts';
 export { destinationPolicyFor } from './destination-guard.ts';
 export { listWebhooks } from './list-webhooks.ts';
 export { updateWebhook } from './update-webhook.ts';
+export { webhookRoutes } from './routes.ts';

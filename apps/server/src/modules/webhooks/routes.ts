@@ -1,3 +1,4 @@
+import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   createWebhookRequestSchema,
@@ -101,3 +102,6 @@ export function registerWebhookRoutes(
     return result;
   });
 }
+
+/** The module's routes defined once (route-definition.ts); the rest are registered above. */
+export const webhookRoutes: readonly RouteDefinition[] = [];
