@@ -72,3 +72,8 @@ export function renderWithProviders(
   );
   return { ...result, location, queryClient };
 }
+
+/** Renders as a signed-in owner, with the toasts the app shows beside the page. */
+export function renderSignedIn(ui: ReactElement, { path }: { path?: string } = {}) {
+  return renderWithProviders(ui, { path, auth: signedInAuth(), toaster: true });
+}

@@ -107,6 +107,83 @@ export function stubRefusingOwnerApi(route: OwnerApiRoute): {
   };
 }
 
+/** A stubbed owner API as a test reads it: what the console sent, and refusals to come. */
+export interface OwnerApiRecorder {
+  /** Every request sent, in order. */
+  all: SentRequest[];
+  /** The requests of `method`; only those to `pathname` (the query string aside) when given. */
+  sent: (method: string, pathname?: string) => SentRequest[];
+  /** Answers the next `METHOD pathname` with `status`, and `message` when one is given. */
+  refuseNext: (method: string, pathname: string, status: number, message?: string) => void;
+}
+
+/** stubRefusingOwnerApi as a test reads it; a refusal's message comes with `errorCode`. */
+export function recordOwnerApi(
+  route: OwnerApiRoute,
+  { errorCode = 'CONFLICT' }: { errorCode?: string } = {},
+): OwnerApiRecorder {
+  const { sent, refuseNext } = stubRefusingOwnerApi(route);
+  return {
+    all: sent,
+    sent: (method, pathname) =>
+      sent.filter(
+        (request) =>
+          request.method === method &&
+          (pathname === undefined || request.path.split('?')[0] === pathname),
+      ),
+    refuseNext: (method, pathname, status, message) =>
+      refuseNext(
+        method,
+        pathname,
+        jsonResponse(status, message === undefined ? {} : { message, code: errorCode }),
+      ),
+  };
+}
+
+/**
+ * A stand-in for one owner collection at `path`, its rows held in memory so the list refreshes
+ * after each change: GET answers `list(rows, url)` (all rows unless it searches), POST adds
+ * `create(100 + count, body)`, PUT on `path/<id>` answers the row `update` makes of it and the
+ * body, DELETE removes the row and answers `deletedMessage`.
+ */
+export function stubCollectionApi<Row extends { id: string | number }>({
+  path,
+  initial,
+  create,
+  update = (row, changes) => ({ ...row, ...changes }),
+  list = (rows) => rows,
+  deletedMessage,
+}: {
+  path: string;
+  initial: readonly Row[];
+  create: (index: number, body: Partial<Row>) => Row;
+  update?: (row: Row, changes: Partial<Row>) => Row;
+  list?: (rows: readonly Row[], url: URL) => readonly Row[];
+  deletedMessage: string;
+}): OwnerApiRecorder {
+  let rows = [...initial];
+  return recordOwnerApi(({ method, url, body }) => {
+    if (url.pathname === path && method === 'GET') return jsonResponse(200, list(rows, url));
+    if (url.pathname === path && method === 'POST') {
+      const created = create(100 + rows.length, body as Partial<Row>);
+      rows = [...rows, created];
+      return jsonResponse(201, created);
+    }
+    const one = rows.find(({ id }) => url.pathname === `${path}/${id}`);
+    if (!one) return undefined;
+    if (method === 'PUT') {
+      const updated = update(one, body as Partial<Row>);
+      rows = rows.map((candidate) => (candidate.id === one.id ? updated : candidate));
+      return jsonResponse(200, updated);
+    }
+    if (method === 'DELETE') {
+      rows = rows.filter((candidate) => candidate.id !== one.id);
+      return jsonResponse(200, { success: true, message: deletedMessage });
+    }
+    return undefined;
+  });
+}
+
 /** An application as GET /api/applications lists it. */
 export function createApplication(overrides: Partial<Application> = {}): Application {
   return {
@@ -160,6 +237,18 @@ export function createAppUserRow(
     deviceLimit: 1,
     ...overrides,
   };
+}
+
+/** The end user whose own lists (the Edit User dialog's sections) a test renders. */
+export const sectionUser = {
+  applicationId: 7,
+  userId: '40000000-0000-4000-8000-000000000001',
+  username: 'pilot',
+} as const;
+
+/** The owner API path of one of sectionUser's lists: `devices`, `subscriptions`, `variables`. */
+export function sectionUserPath(list: string): string {
+  return `/api/applications/${sectionUser.applicationId}/users/${sectionUser.userId}/${list}`;
 }
 
 /**

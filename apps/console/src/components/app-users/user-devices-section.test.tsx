@@ -1,24 +1,26 @@
 import { DEVICE_NOT_FOUND, type Device } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { appUsersQueryKey } from '@/hooks/owner-query-keys.ts';
 import { dismissToast } from '@/hooks/use-toast.ts';
 import { findToast } from '@/test/find-toast.ts';
-import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
+import { renderSignedIn } from '@/test/render-with-providers.tsx';
+import { resetEachTest } from '@/test/reset-each-test.ts';
 import {
   createDevice,
   jsonResponse,
   neverAnswered,
   pagedResponse,
+  recordOwnerApi,
+  sectionUser,
+  sectionUserPath,
   stubOwnerApi,
-  stubRefusingOwnerApi,
 } from '@/test/stub-owner-api.ts';
 import { UserDevicesSection } from './user-devices-section.tsx';
 
-const USER_ID = '40000000-0000-4000-8000-000000000001';
-const BASE = `/api/applications/7/users/${USER_ID}/devices`;
+const BASE = sectionUserPath('devices');
 
 const office = createDevice(1, { name: 'OFFICE-PC' });
 const unnamed = createDevice(2, { name: null, lastIp: null });
@@ -30,49 +32,37 @@ const unnamed = createDevice(2, { name: null, lastIp: null });
  */
 function stubDevicesApi(initial: Device[]) {
   let devices = [...initial];
-  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, path }) => {
-    if (path === '/api/applications/7/users') return pagedResponse([]);
-    if (path === BASE && method === 'GET') return jsonResponse(200, devices);
-    if (path === BASE && method === 'DELETE') {
-      const released = devices.length;
-      devices = [];
-      return jsonResponse(200, { released });
-    }
-    const one = devices.find(({ id }) => path === `${BASE}/${id}`);
-    if (one && method === 'DELETE') {
-      devices = devices.filter(({ id }) => id !== one.id);
-      return jsonResponse(200, { released: 1 });
-    }
-    if (method === 'DELETE')
-      return jsonResponse(404, { message: DEVICE_NOT_FOUND, code: 'NOT_FOUND' });
-    return undefined;
-  });
-  return {
-    sent: (method: string, path?: string) =>
-      sent.filter(
-        (request) => request.method === method && (path ?? request.path) === request.path,
-      ),
-    refuseNext: (method: string, path: string, status: number, message?: string) =>
-      refuseNext(
-        method,
-        path,
-        jsonResponse(status, message === undefined ? {} : { message, code: 'INTERNAL' }),
-      ),
-  };
+  return recordOwnerApi(
+    ({ method, path }) => {
+      if (path === '/api/applications/7/users') return pagedResponse([]);
+      if (path === BASE && method === 'GET') return jsonResponse(200, devices);
+      if (path === BASE && method === 'DELETE') {
+        const released = devices.length;
+        devices = [];
+        return jsonResponse(200, { released });
+      }
+      const one = devices.find(({ id }) => path === `${BASE}/${id}`);
+      if (one && method === 'DELETE') {
+        devices = devices.filter(({ id }) => id !== one.id);
+        return jsonResponse(200, { released: 1 });
+      }
+      if (method === 'DELETE')
+        return jsonResponse(404, { message: DEVICE_NOT_FOUND, code: 'NOT_FOUND' });
+      return undefined;
+    },
+    { errorCode: 'INTERNAL' },
+  );
 }
 
 function renderSection({ isHwidLockEnabled = true, deviceLimit = 3 } = {}) {
   const onDevicesReleased = vi.fn();
-  const result = renderWithProviders(
+  const result = renderSignedIn(
     <UserDevicesSection
-      applicationId={7}
-      userId={USER_ID}
-      username="pilot"
+      {...sectionUser}
       deviceLimit={deviceLimit}
       isHwidLockEnabled={isHwidLockEnabled}
       onDevicesReleased={onDevicesReleased}
     />,
-    { auth: signedInAuth(), toaster: true },
   );
   return { ...result, onDevicesReleased };
 }
@@ -83,8 +73,7 @@ async function confirmIn(title: string, confirmLabel: string) {
 }
 
 describe('UserDevicesSection', () => {
-  beforeEach(() => dismissToast());
-  afterEach(() => vi.unstubAllGlobals());
+  resetEachTest();
 
   it('shows a skeleton while the devices load', () => {
     stubOwnerApi(() => neverAnswered());

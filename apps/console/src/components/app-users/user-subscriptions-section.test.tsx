@@ -1,15 +1,23 @@
 import { SUBSCRIPTION_EXISTS, type Plan, type Subscription } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dismissToast } from '@/hooks/use-toast.ts';
 import { findToast } from '@/test/find-toast.ts';
 import { stubResizeObserver, stubScrollIntoView } from '@/test/jsdom-stubs.ts';
-import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
-import { createPlan, jsonResponse, neverAnswered, stubOwnerApi } from '@/test/stub-owner-api.ts';
+import { renderSignedIn } from '@/test/render-with-providers.tsx';
+import { resetEachTest } from '@/test/reset-each-test.ts';
+import {
+  createPlan,
+  jsonResponse,
+  neverAnswered,
+  recordOwnerApi,
+  sectionUser,
+  sectionUserPath,
+  stubOwnerApi,
+} from '@/test/stub-owner-api.ts';
 import { activeEntitlements, UserSubscriptionsSection } from './user-subscriptions-section.tsx';
 
-const USER_ID = '40000000-0000-4000-8000-000000000001';
-const BASE = `/api/applications/7/users/${USER_ID}/subscriptions`;
+const BASE = sectionUserPath('subscriptions');
 
 const plan = (index: number, name: string, overrides: Partial<Plan> = {}): Plan =>
   createPlan(index, { name, durationDays: 30, ...overrides });
@@ -29,14 +37,8 @@ const subscription = (from: Plan, overrides: Partial<Subscription> = {}): Subscr
 
 function stubSubscriptionsApi(initial: Subscription[]) {
   let list = [...initial];
-  let refusal: Response | null = null;
-  const sent = stubOwnerApi(({ method, path, body }) => {
+  return recordOwnerApi(({ method, path, body }) => {
     if (path === '/api/applications/7/plans') return jsonResponse(200, [pro, team, old]);
-    if (refusal && method !== 'GET') {
-      const answer = refusal;
-      refusal = null;
-      return answer;
-    }
     if (path === BASE && method === 'GET') return jsonResponse(200, list);
     if (path === BASE && method === 'POST') {
       const { planId, expiresAt } = body as { planId: string; expiresAt?: string | null };
@@ -57,28 +59,12 @@ function stubSubscriptionsApi(initial: Subscription[]) {
     }
     return undefined;
   });
-  return {
-    sent: (method: string) => sent.filter((request) => request.method === method),
-    refuseNext: (message: string) => {
-      refusal = jsonResponse(409, { message, code: 'CONFLICT' });
-    },
-  };
 }
 
-function renderSection() {
-  return renderWithProviders(
-    <UserSubscriptionsSection applicationId={7} userId={USER_ID} username="pilot" />,
-    { auth: signedInAuth(), toaster: true },
-  );
-}
+const renderSection = () => renderSignedIn(<UserSubscriptionsSection {...sectionUser} />);
 
 describe('UserSubscriptionsSection', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    dismissToast();
-    stubScrollIntoView();
-    stubResizeObserver();
-  });
-  afterEach(() => vi.unstubAllGlobals());
+  resetEachTest(stubScrollIntoView, stubResizeObserver);
 
   it('unites the entitlements of active subscriptions only, sorted', () => {
     expect(
@@ -177,7 +163,7 @@ describe('UserSubscriptionsSection', { timeout: 30_000 }, () => {
     const grant = within(await screen.findByRole('group', { name: 'Grant a plan' }));
     fireEvent.click(grant.getByRole('combobox', { name: 'Grant a plan' }));
     fireEvent.click(await screen.findByRole('option', { name: 'Pro (30 days)' }));
-    api.refuseNext(SUBSCRIPTION_EXISTS);
+    api.refuseNext('POST', BASE, 409, SUBSCRIPTION_EXISTS);
     fireEvent.click(grant.getByRole('button', { name: 'Grant' }));
     expect(await findToast(SUBSCRIPTION_EXISTS)).toBeTruthy();
   });

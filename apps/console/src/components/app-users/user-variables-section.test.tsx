@@ -5,16 +5,22 @@ import {
   type UserVariable,
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissToast } from '@/hooks/use-toast.ts';
+import { describe, expect, it } from 'vitest';
 import { findToast } from '@/test/find-toast.ts';
 import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
-import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
-import { jsonResponse, neverAnswered, stubOwnerApi } from '@/test/stub-owner-api.ts';
+import { renderSignedIn } from '@/test/render-with-providers.tsx';
+import { resetEachTest } from '@/test/reset-each-test.ts';
+import {
+  jsonResponse,
+  neverAnswered,
+  recordOwnerApi,
+  sectionUser,
+  sectionUserPath,
+  stubOwnerApi,
+} from '@/test/stub-owner-api.ts';
 import { UserVariablesSection } from './user-variables-section.tsx';
 
-const USER_ID = '40000000-0000-4000-8000-000000000001';
-const BASE = `/api/applications/7/users/${USER_ID}/variables`;
+const BASE = sectionUserPath('variables');
 
 const variable = (name: string, overrides: Partial<UserVariable> = {}): UserVariable => ({
   name,
@@ -28,13 +34,7 @@ const variable = (name: string, overrides: Partial<UserVariable> = {}): UserVari
 /** A stand-in for the user-variables API, keeping them by name as the server does. */
 function stubUserVariablesApi(initial: UserVariable[]) {
   let list = [...initial];
-  let refusal: Response | null = null;
-  const sent = stubOwnerApi(({ method, path, body }) => {
-    if (refusal && method !== 'GET') {
-      const answer = refusal;
-      refusal = null;
-      return answer;
-    }
+  return recordOwnerApi(({ method, path, body }) => {
     if (path === BASE && method === 'GET') return jsonResponse(200, list);
     const name = decodeURIComponent(path.slice(BASE.length + 1));
     if (method === 'PUT') {
@@ -50,27 +50,12 @@ function stubUserVariablesApi(initial: UserVariable[]) {
     }
     return undefined;
   });
-  return {
-    sent: (method: string) => sent.filter((request) => request.method === method),
-    refuseNext: (message: string) => {
-      refusal = jsonResponse(409, { message, code: 'CONFLICT' });
-    },
-  };
 }
 
-function renderSection() {
-  return renderWithProviders(
-    <UserVariablesSection applicationId={7} userId={USER_ID} username="pilot" />,
-    { auth: signedInAuth(), toaster: true },
-  );
-}
+const renderSection = () => renderSignedIn(<UserVariablesSection {...sectionUser} />);
 
 describe('UserVariablesSection', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    dismissToast();
-    stubResizeObserver();
-  });
-  afterEach(() => vi.unstubAllGlobals());
+  resetEachTest(stubResizeObserver);
 
   it('shows a skeleton while the variables load', () => {
     stubOwnerApi(() => neverAnswered());
@@ -129,7 +114,7 @@ describe('UserVariablesSection', { timeout: 30_000 }, () => {
 
   it('shows the server’s reason when the user holds too many', async () => {
     const api = stubUserVariablesApi([variable('one')]);
-    api.refuseNext(USER_VARIABLE_LIMIT_REACHED);
+    api.refuseNext('PUT', `${BASE}/two`, 409, USER_VARIABLE_LIMIT_REACHED);
     renderSection();
     await screen.findByTestId('user-variable-one');
     const add = within(screen.getByRole('group', { name: 'Add a variable' }));

@@ -5,20 +5,21 @@ import {
   type Plan,
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { dismissToast } from '@/hooks/use-toast.ts';
 import { findToast } from '@/test/find-toast.ts';
 import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
-import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
+import { openDialog } from '@/test/open-dialog.ts';
+import { renderSignedIn } from '@/test/render-with-providers.tsx';
+import { resetEachTest } from '@/test/reset-each-test.ts';
 import {
   createApplication,
   createPlan,
   jsonResponse,
   neverAnswered,
   pagedResponse,
+  recordOwnerApi,
   stubOwnerApi,
-  stubRefusingOwnerApi,
-  type SentRequest,
 } from '@/test/stub-owner-api.ts';
 import { PLAN_REQUIRED } from './license-display.ts';
 import { LicensesPanel } from './licenses-panel.tsx';
@@ -53,80 +54,67 @@ const license = (index: number, overrides: Partial<License> = {}): License => ({
  */
 function stubLicensesApi(initial: License[] = [], plans: Plan[] = [pro, legacy]) {
   let licenses = [...initial];
-  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, url, body }) => {
-    if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, plans);
-    if (url.pathname === LICENSES_PATH && method === 'GET') {
-      const status = url.searchParams.get('status');
-      const planId = url.searchParams.get('planId');
-      const matches = licenses.filter(
-        (row) => (!status || row.status === status) && (!planId || row.planId === planId),
-      );
-      const pageSize = Number(url.searchParams.get('pageSize') ?? 50);
-      return pagedResponse(matches.slice(0, pageSize), { pageSize, total: matches.length });
-    }
-    if (url.pathname === LICENSES_PATH && method === 'POST') {
-      const { count } = body as { count: number };
-      const keys = Array.from({ length: count }, (_, index) => ({
-        id: uuid('3', index + 1),
-        key: `AAAAA-BBBBB-CCCCC-DDDDD-E${String(index).padStart(4, '0')}`,
-      }));
-      licenses = [...keys.map(({ id }, index) => license(100 + index, { id })), ...licenses];
-      return jsonResponse(201, { keys });
-    }
-    const one = licenses.find(({ id }) => url.pathname.startsWith(`${LICENSES_PATH}/${id}`));
-    if (one && url.pathname.endsWith('/key')) {
-      return jsonResponse(200, { key: `FULL-KEY-${one.key.slice(-4)}` });
-    }
-    if (one && url.pathname.endsWith('/ban')) {
-      const banned = {
-        ...one,
-        status: 'banned' as const,
-        bannedReason: (body as { reason: string }).reason,
-      };
-      licenses = licenses.map((row) => (row.id === one.id ? banned : row));
-      return jsonResponse(200, banned);
-    }
-    if (one && method === 'DELETE') {
-      licenses = licenses.filter((row) => row.id !== one.id);
-      return jsonResponse(200, { success: true, message: 'Licence key deleted successfully' });
-    }
-    if (url.pathname === `/api/applications/7/plans/${pro.id}/delete-unused`) {
-      const before = licenses.length;
-      licenses = licenses.filter((row) => row.status !== 'unused' || row.planId !== pro.id);
-      const deletedCount = before - licenses.length;
-      return jsonResponse(200, { success: true, message: `${deletedCount} deleted`, deletedCount });
-    }
-    return undefined;
-  });
-  return {
-    sent: (method: string, pathname = LICENSES_PATH): SentRequest[] =>
-      sent.filter(
-        (request) => request.method === method && request.path.split('?')[0] === pathname,
-      ),
-    all: sent,
-    refuseNext: (method: string, pathname: string, status: number, message: string) =>
-      refuseNext(method, pathname, jsonResponse(status, { message, code: 'INTERNAL' })),
-  };
+  const api = recordOwnerApi(
+    ({ method, url, body }) => {
+      if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, plans);
+      if (url.pathname === LICENSES_PATH && method === 'GET') {
+        const status = url.searchParams.get('status');
+        const planId = url.searchParams.get('planId');
+        const matches = licenses.filter(
+          (row) => (!status || row.status === status) && (!planId || row.planId === planId),
+        );
+        const pageSize = Number(url.searchParams.get('pageSize') ?? 50);
+        return pagedResponse(matches.slice(0, pageSize), { pageSize, total: matches.length });
+      }
+      if (url.pathname === LICENSES_PATH && method === 'POST') {
+        const { count } = body as { count: number };
+        const keys = Array.from({ length: count }, (_, index) => ({
+          id: uuid('3', index + 1),
+          key: `AAAAA-BBBBB-CCCCC-DDDDD-E${String(index).padStart(4, '0')}`,
+        }));
+        licenses = [...keys.map(({ id }, index) => license(100 + index, { id })), ...licenses];
+        return jsonResponse(201, { keys });
+      }
+      const one = licenses.find(({ id }) => url.pathname.startsWith(`${LICENSES_PATH}/${id}`));
+      if (one && url.pathname.endsWith('/key')) {
+        return jsonResponse(200, { key: `FULL-KEY-${one.key.slice(-4)}` });
+      }
+      if (one && url.pathname.endsWith('/ban')) {
+        const banned = {
+          ...one,
+          status: 'banned' as const,
+          bannedReason: (body as { reason: string }).reason,
+        };
+        licenses = licenses.map((row) => (row.id === one.id ? banned : row));
+        return jsonResponse(200, banned);
+      }
+      if (one && method === 'DELETE') {
+        licenses = licenses.filter((row) => row.id !== one.id);
+        return jsonResponse(200, { success: true, message: 'Licence key deleted successfully' });
+      }
+      if (url.pathname === `/api/applications/7/plans/${pro.id}/delete-unused`) {
+        const before = licenses.length;
+        licenses = licenses.filter((row) => row.status !== 'unused' || row.planId !== pro.id);
+        const deletedCount = before - licenses.length;
+        return jsonResponse(200, {
+          success: true,
+          message: `${deletedCount} deleted`,
+          deletedCount,
+        });
+      }
+      return undefined;
+    },
+    { errorCode: 'INTERNAL' },
+  );
+  // The keys' own requests unless another path is named: plans are read beside them.
+  return { ...api, sent: (method: string, pathname = LICENSES_PATH) => api.sent(method, pathname) };
 }
 
-function renderPanel() {
-  return renderWithProviders(<LicensesPanel application={orbit} />, {
-    auth: signedInAuth(),
-    toaster: true,
-  });
-}
-
-async function openGenerateDialog() {
-  fireEvent.click(screen.getAllByRole('button', { name: 'Generate Keys' })[0]!);
-  return within(await screen.findByRole('dialog', { name: 'Generate Licence Keys' }));
-}
+const renderPanel = () => renderSignedIn(<LicensesPanel application={orbit} />);
+const openGenerateDialog = () => openDialog('Generate Keys', 'Generate Licence Keys');
 
 describe('LicensesPanel', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    dismissToast();
-    stubResizeObserver();
-  });
-  afterEach(() => vi.unstubAllGlobals());
+  resetEachTest(stubResizeObserver);
 
   it('shows a skeleton while the keys load', () => {
     stubOwnerApi(() => neverAnswered());

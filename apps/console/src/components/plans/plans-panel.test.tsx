@@ -6,18 +6,18 @@ import {
   type Plan,
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dismissToast } from '@/hooks/use-toast.ts';
 import { findToast } from '@/test/find-toast.ts';
-import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
+import { openDialog } from '@/test/open-dialog.ts';
+import { renderSignedIn } from '@/test/render-with-providers.tsx';
+import { resetEachTest } from '@/test/reset-each-test.ts';
 import {
   createApplication,
   createPlan,
-  jsonResponse,
   neverAnswered,
+  stubCollectionApi,
   stubOwnerApi,
-  stubRefusingOwnerApi,
-  type SentRequest,
 } from '@/test/stub-owner-api.ts';
 import { PLAN_DURATION_INVALID } from './plan-display.ts';
 import { PlansPanel } from './plans-panel.tsx';
@@ -27,58 +27,23 @@ const PLANS_PATH = '/api/applications/7/plans';
 
 /**
  * A stand-in for the plans API of packages/contracts/src/plans.ts, holding the plans in
- * memory so the list refreshes after each change. `refuse` answers the next request to
- * `METHOD path` with that error instead.
+ * memory so the list refreshes after each change.
  */
 function stubPlansApi(initial: Plan[] = []) {
-  let plans = [...initial];
-  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, path, body }) => {
-    if (path === PLANS_PATH && method === 'GET') return jsonResponse(200, plans);
-    if (path === PLANS_PATH && method === 'POST') {
-      const created = createPlan(100 + plans.length, body as Partial<Plan>);
-      plans = [...plans, created];
-      return jsonResponse(201, created);
-    }
-    const one = plans.find(({ id }) => path === `${PLANS_PATH}/${id}`);
-    if (!one) return undefined;
-    if (method === 'PUT') {
-      const updated = {
-        ...one,
-        ...(body as Partial<Plan>),
-        updatedAt: '2025-03-15T12:00:00.000Z',
-      };
-      plans = plans.map((candidate) => (candidate.id === one.id ? updated : candidate));
-      return jsonResponse(200, updated);
-    }
-    if (method === 'DELETE') {
-      plans = plans.filter((candidate) => candidate.id !== one.id);
-      return jsonResponse(200, { success: true, message: 'Plan deleted successfully' });
-    }
-    return undefined;
-  });
-  return {
-    sent: (method: string, path = PLANS_PATH): SentRequest[] =>
-      sent.filter((request) => request.method === method && request.path === path),
-    refuseNext: (method: string, path: string, status: number, message: string) =>
-      refuseNext(method, path, jsonResponse(status, { message, code: 'CONFLICT' })),
-  };
-}
-
-function renderPanel() {
-  return renderWithProviders(<PlansPanel application={orbit} />, {
-    auth: signedInAuth(),
-    toaster: true,
+  return stubCollectionApi({
+    path: PLANS_PATH,
+    initial,
+    create: createPlan,
+    update: (plan, changes) => ({ ...plan, ...changes, updatedAt: '2025-03-15T12:00:00.000Z' }),
+    deletedMessage: 'Plan deleted successfully',
   });
 }
 
-async function openCreateDialog() {
-  fireEvent.click(screen.getAllByRole('button', { name: 'Create Plan' })[0]!);
-  return within(await screen.findByRole('dialog', { name: 'Create Plan' }));
-}
+const renderPanel = () => renderSignedIn(<PlansPanel application={orbit} />);
+const openCreateDialog = () => openDialog('Create Plan');
 
 describe('PlansPanel', { timeout: 30_000 }, () => {
-  beforeEach(() => dismissToast());
-  afterEach(() => vi.unstubAllGlobals());
+  resetEachTest();
 
   it('shows a skeleton while the plans load', () => {
     stubOwnerApi(() => neverAnswered());

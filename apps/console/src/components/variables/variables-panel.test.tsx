@@ -4,18 +4,17 @@ import {
   type ApplicationVariable,
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { dismissToast } from '@/hooks/use-toast.ts';
+import { describe, expect, it } from 'vitest';
 import { findToast } from '@/test/find-toast.ts';
 import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
-import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
+import { openDialog } from '@/test/open-dialog.ts';
+import { renderSignedIn } from '@/test/render-with-providers.tsx';
+import { resetEachTest } from '@/test/reset-each-test.ts';
 import {
   createApplication,
-  jsonResponse,
   neverAnswered,
+  stubCollectionApi,
   stubOwnerApi,
-  stubRefusingOwnerApi,
-  type SentRequest,
 } from '@/test/stub-owner-api.ts';
 import { VariablesPanel } from './variables-panel.tsx';
 
@@ -42,58 +41,25 @@ function createVariable(
  * memory (and searching them as the server does) so the list refreshes after each change.
  */
 function stubVariablesApi(initial: ApplicationVariable[] = []) {
-  let variables = [...initial];
-  const { sent, refuseNext } = stubRefusingOwnerApi(({ method, path, url, body }) => {
-    if (url.pathname === VARIABLES_PATH && method === 'GET') {
+  return stubCollectionApi({
+    path: VARIABLES_PATH,
+    initial,
+    create: createVariable,
+    list: (variables, url) => {
       const search = (url.searchParams.get('search') ?? '').toLowerCase();
-      return jsonResponse(
-        200,
-        variables.filter(({ name, value }) => `${name}\n${value}`.toLowerCase().includes(search)),
+      return variables.filter(({ name, value }) =>
+        `${name}\n${value}`.toLowerCase().includes(search),
       );
-    }
-    if (path === VARIABLES_PATH && method === 'POST') {
-      const created = createVariable(100 + variables.length, body as Partial<ApplicationVariable>);
-      variables = [...variables, created];
-      return jsonResponse(201, created);
-    }
-    const one = variables.find(({ id }) => path === `${VARIABLES_PATH}/${id}`);
-    if (!one) return undefined;
-    if (method === 'PUT') {
-      const updated = { ...one, ...(body as Partial<ApplicationVariable>) };
-      variables = variables.map((candidate) => (candidate.id === one.id ? updated : candidate));
-      return jsonResponse(200, updated);
-    }
-    if (method === 'DELETE') {
-      variables = variables.filter((candidate) => candidate.id !== one.id);
-      return jsonResponse(200, { success: true, message: 'Variable deleted successfully' });
-    }
-    return undefined;
-  });
-  return {
-    sent: (method: string): SentRequest[] => sent.filter((request) => request.method === method),
-    refuseNext: (method: string, path: string, status: number, message: string) =>
-      refuseNext(method, path, jsonResponse(status, { message, code: 'CONFLICT' })),
-  };
-}
-
-function renderPanel() {
-  return renderWithProviders(<VariablesPanel application={orbit} />, {
-    auth: signedInAuth(),
-    toaster: true,
+    },
+    deletedMessage: 'Variable deleted successfully',
   });
 }
 
-async function openCreateDialog() {
-  fireEvent.click(screen.getAllByRole('button', { name: 'Create Variable' })[0]!);
-  return within(await screen.findByRole('dialog', { name: 'Create Variable' }));
-}
+const renderPanel = () => renderSignedIn(<VariablesPanel application={orbit} />);
+const openCreateDialog = () => openDialog('Create Variable');
 
 describe('VariablesPanel', { timeout: 30_000 }, () => {
-  beforeEach(() => {
-    dismissToast();
-    stubResizeObserver();
-  });
-  afterEach(() => vi.unstubAllGlobals());
+  resetEachTest(stubResizeObserver);
 
   it('shows a skeleton while the variables load', () => {
     stubOwnerApi(() => neverAnswered());
