@@ -1,60 +1,111 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   CODE_FILE_BODY_LIMIT_BYTES,
+  codeFileListSchema,
   codeFileParamsSchema,
+  codeFileSchema,
+  codeFileVersionListSchema,
   codeFileVersionParamsSchema,
   saveCodeFileRequestSchema,
   type CodeFile,
   type CodeFileSummary,
   type CodeFileVersionList,
 } from '@latchkey/contracts';
-import { parseInput } from '../../http/parse-input.ts';
+import { ok } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { getCodeFile } from './get-code-file.ts';
 import { listCodeFileVersions } from './list-code-file-versions.ts';
 import { listCodeFiles } from './list-code-files.ts';
 import { restoreCodeFileVersion } from './restore-code-file-version.ts';
+import { withBodyLimit } from './route-body-limits.ts';
 import { saveCodeFile } from './save-code-file.ts';
 
+const defineRoute = routeDefiner<void>();
+
 /**
- * The /code-editor's reference documents: the account's own, in the database,
- * with a version history. Registered inside the owner-guarded scope; writes need edit_code.
+ * The /code-editor's reference documents: the account's own, in the database, with a version
+ * history. Writes need edit_code.
  */
-export function registerCodeFileRoutes(app: FastifyInstance): void {
-  app.get('/api/code-files', async (request): Promise<CodeFileSummary[]> =>
-    listCodeFiles({ ctx: request.owner! }),
-  );
-
-  app.get('/api/code-files/:name', async (request): Promise<CodeFile> => {
-    const { name } = parseInput(codeFileParamsSchema, request.params);
-    return getCodeFile({ ctx: request.owner!, input: { name } });
-  });
-
+export const codeFileRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/code-files',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'The account\u2019s reference documents, without their text',
+    responses: { 200: ok(codeFileListSchema) },
+    handle: async ({ request }): Promise<CodeFileSummary[]> =>
+      listCodeFiles({ ctx: request.owner! }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/code-files/:name',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'One reference document',
+    params: codeFileParamsSchema,
+    responses: { 200: ok(codeFileSchema) },
+    handle: async ({ params, request }): Promise<CodeFile> =>
+      getCodeFile({ ctx: request.owner!, input: { name: params.name } }),
+  }),
   // A document may be larger than the server-wide body limit: this route's own limit fits
   // any valid one, so an over-long text gets the schema's clear 400 rather than a bare 413.
-  app.put(
-    '/api/code-files/:name',
-    { bodyLimit: CODE_FILE_BODY_LIMIT_BYTES },
-    async (request): Promise<CodeFile> => {
-      const { name } = parseInput(codeFileParamsSchema, request.params);
-      const { content, baseVersion } = parseInput(saveCodeFileRequestSchema, request.body);
-      return saveCodeFile({ ctx: request.owner!, input: { name, content, baseVersion } });
-    },
-  );
-
-  app.get('/api/code-files/:name/versions', async (request): Promise<CodeFileVersionList> => {
-    const { name } = parseInput(codeFileParamsSchema, request.params);
-    return listCodeFileVersions({ ctx: request.owner!, input: { name } });
-  });
-
-  app.post(
-    '/api/code-files/:name/versions/:versionId/restore',
-    async (request): Promise<CodeFile> => {
-      const { name, versionId } = parseInput(codeFileVersionParamsSchema, request.params);
+  withBodyLimit(
+    CODE_FILE_BODY_LIMIT_BYTES,
+    defineRoute({
+      method: 'PUT',
+      path: '/api/code-files/:name',
+      permission: 'edit_code',
+      caller: 'owner',
+      tag: 'Code editor',
+      summary: 'Save a reference document as its next version',
+      params: codeFileParamsSchema,
+      body: saveCodeFileRequestSchema,
+      responses: { 200: ok(codeFileSchema) },
+      errors: [409],
+      handle: async ({ params, body, request }): Promise<CodeFile> => {
+        const { content, baseVersion } = body;
+        return saveCodeFile({
+          ctx: request.owner!,
+          input: { name: params.name, content, baseVersion },
+        });
+      },
+    }),
+  ),
+  defineRoute({
+    method: 'GET',
+    path: '/api/code-files/:name/versions',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'A reference document\u2019s kept versions, newest first',
+    params: codeFileParamsSchema,
+    responses: { 200: ok(codeFileVersionListSchema) },
+    handle: async ({ params, request }): Promise<CodeFileVersionList> =>
+      listCodeFileVersions({ ctx: request.owner!, input: { name: params.name } }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/code-files/:name/versions/:versionId/restore',
+    permission: 'edit_code',
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'Make a kept version the document\u2019s next version',
+    params: codeFileVersionParamsSchema,
+    responses: { 200: ok(codeFileSchema) },
+    handle: async ({ params, request }): Promise<CodeFile> => {
+      const { name, versionId } = params;
       return restoreCodeFileVersion({ ctx: request.owner!, input: { name, versionId } });
     },
-  );
-}
+  }),
+];
 
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const codeFileRoutes: readonly RouteDefinition[] = [];
+/**
+ * Registers the code editor's documents in `scope`, inside the owner-guarded scope; the scope
+ * must apply the body limits given here (applyBodyLimits).
+ */
+export function registerCodeFileRoutes(scope: FastifyInstance): void {
+  registerRoutes(scope, codeFileRoutes, undefined);
+}

@@ -1,76 +1,124 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   defaultSampleParamsSchema,
   sampleLanguageCatalogue,
   sampleParamsSchema,
+  sampleSchema,
   SAMPLE_BODY_LIMIT_BYTES,
   saveSampleRequestSchema,
   type Sample,
 } from '@latchkey/contracts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
 import type { Config } from '../../config.ts';
-import { parseInput } from '../../http/parse-input.ts';
+import { ok } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { registerCodeFileRoutes } from './code-file-routes.ts';
 import { getSample } from './get-sample.ts';
+import { applyBodyLimits, withBodyLimit } from './route-body-limits.ts';
 import { resetSample, saveSample } from './save-sample.ts';
 import { loadSampleTemplate } from './sample-templates.ts';
+
+const defineRoute = routeDefiner<Pick<AppDependencies, 'config'>>();
 
 /**
  * The client samples: rendered for one of the owner's applications, saved as the
  * account's edit, reset to the default; and the bare template, placeholders unfilled, for
- * pages with no application chosen; and the code editor's documents. Registered inside the
- * owner-guarded scope.
+ * pages with no application chosen.
+ */
+export const sampleRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/samples/:language',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Samples',
+    summary: 'The bare sample template of a language',
+    params: defaultSampleParamsSchema,
+    responses: { 200: ok(sampleSchema) },
+    handle: async ({ params }): Promise<Sample> => {
+      const { language } = params;
+      return {
+        language,
+        filename: sampleLanguageCatalogue[language].filename,
+        code: await loadSampleTemplate(language),
+        baseUrl: null,
+        isCustomized: false,
+        updatedAt: null,
+      };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:id/samples/:language',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Samples',
+    summary: 'A sample rendered for an application (or the owner\u2019s saved edit)',
+    params: sampleParamsSchema,
+    responses: { 200: ok(sampleSchema) },
+    handle: async ({ params, request }, { config }): Promise<Sample> => {
+      const { id, language } = params;
+      return getSample({
+        ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
+        input: { applicationId: id, language },
+      });
+    },
+  }),
+  withBodyLimit(
+    SAMPLE_BODY_LIMIT_BYTES,
+    defineRoute({
+      method: 'PUT',
+      path: '/api/applications/:id/samples/:language',
+      permission: 'edit_code',
+      caller: 'owner',
+      tag: 'Samples',
+      summary: 'Save an edited sample',
+      params: sampleParamsSchema,
+      body: saveSampleRequestSchema,
+      responses: { 200: ok(sampleSchema) },
+      handle: async ({ params, body, request }, { config }): Promise<Sample> => {
+        const { id, language } = params;
+        const { code } = body;
+        return saveSample({
+          ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
+          input: { applicationId: id, language, code },
+        });
+      },
+    }),
+  ),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/applications/:id/samples/:language',
+    permission: 'edit_code',
+    caller: 'owner',
+    tag: 'Samples',
+    summary: 'Reset a sample to the rendered default',
+    params: sampleParamsSchema,
+    responses: { 200: ok(sampleSchema, 'The sample as it is now: the rendered default.') },
+    handle: async ({ params, request }, { config }): Promise<Sample> => {
+      const { id, language } = params;
+      await resetSample({ ctx: request.owner!, input: { applicationId: id, language } });
+      return getSample({
+        ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
+        input: { applicationId: id, language },
+      });
+    },
+  }),
+];
+
+/**
+ * The samples and the code editor's documents. Registered inside the owner-guarded scope, in
+ * a scope of their own where the routes that take long texts get their own body limits.
  */
 export function registerIntegrationRoutes(
   app: FastifyInstance,
   deps: Pick<AppDependencies, 'config'>,
 ): void {
-  const { config } = deps;
-
-  app.get('/api/samples/:language', async (request): Promise<Sample> => {
-    const { language } = parseInput(defaultSampleParamsSchema, request.params);
-    return {
-      language,
-      filename: sampleLanguageCatalogue[language].filename,
-      code: await loadSampleTemplate(language),
-      baseUrl: null,
-      isCustomized: false,
-      updatedAt: null,
-    };
+  void app.register(async (scope) => {
+    applyBodyLimits(scope);
+    registerRoutes(scope, sampleRoutes, deps);
+    registerCodeFileRoutes(scope);
   });
-
-  app.get('/api/applications/:id/samples/:language', async (request): Promise<Sample> => {
-    const { id, language } = parseInput(sampleParamsSchema, request.params);
-    return getSample({
-      ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
-      input: { applicationId: id, language },
-    });
-  });
-
-  app.put(
-    '/api/applications/:id/samples/:language',
-    { bodyLimit: SAMPLE_BODY_LIMIT_BYTES },
-    async (request): Promise<Sample> => {
-      const { id, language } = parseInput(sampleParamsSchema, request.params);
-      const { code } = parseInput(saveSampleRequestSchema, request.body);
-      return saveSample({
-        ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
-        input: { applicationId: id, language, code },
-      });
-    },
-  );
-
-  app.delete('/api/applications/:id/samples/:language', async (request): Promise<Sample> => {
-    const { id, language } = parseInput(sampleParamsSchema, request.params);
-    await resetSample({ ctx: request.owner!, input: { applicationId: id, language } });
-    return getSample({
-      ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
-      input: { applicationId: id, language },
-    });
-  });
-
-  registerCodeFileRoutes(app);
 }
 
 /**
@@ -88,6 +136,3 @@ export function publicBaseUrl(request: FastifyRequest, config: Config): string {
   }
   return `http://localhost:${config.port}`;
 }
-
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const sampleRoutes: readonly RouteDefinition[] = [];
