@@ -7,9 +7,7 @@ import { Settings } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
-import { Label } from '@/components/ui/label.tsx';
-import { Switch } from '@/components/ui/switch.tsx';
+import { InputField, SwitchField, TextareaField } from '@/components/ui/form-field.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { DeviceSettingsGroup } from './device-settings-group.tsx';
@@ -136,45 +134,27 @@ function ApplicationSettingsForm({
         rows={3}
       />
       <div className="grid divide-y divide-border rounded-lg border border-border">
-        <div className="flex items-center justify-between gap-4 p-4">
-          <div className="grid gap-1">
-            <Label htmlFor={`${id}-active`}>Application Active</Label>
-            <p id={`${id}-active-hint`} className="text-sm text-muted-foreground">
-              An inactive application refuses every client request.
-            </p>
-          </div>
-          <Switch
-            id={`${id}-active`}
-            {...bindChecked('isActive')}
-            aria-describedby={`${id}-active-hint`}
-          />
-        </div>
-        <div className="flex items-center justify-between gap-4 p-4">
-          <div className="grid gap-1">
-            <Label htmlFor={`${id}-hwid-lock`}>Hardware ID Locking</Label>
-            <p id={`${id}-hwid-lock-hint`} className="text-sm text-muted-foreground">
-              Lock each user to the device they first log in from, to prevent account sharing.
-            </p>
-          </div>
-          <Switch
-            id={`${id}-hwid-lock`}
-            {...bindChecked('hwidLockEnabled')}
-            aria-describedby={`${id}-hwid-lock-hint`}
-          />
-        </div>
-        <div className="flex items-center justify-between gap-4 p-4">
-          <div className="grid gap-1">
-            <Label htmlFor={`${id}-license-required`}>Require a licence key</Label>
-            <p id={`${id}-license-required-hint`} className="text-sm text-muted-foreground">
-              Registering needs a valid key, and users without an active subscription cannot log in.
-            </p>
-          </div>
-          <Switch
-            id={`${id}-license-required`}
-            {...bindChecked('licenseRequired')}
-            aria-describedby={`${id}-license-required-hint`}
-          />
-        </div>
+        <SwitchField
+          id={`${id}-active`}
+          label="Application Active"
+          hint="An inactive application refuses every client request."
+          {...bindChecked('isActive')}
+          fieldClassName="p-4"
+        />
+        <SwitchField
+          id={`${id}-hwid-lock`}
+          label="Hardware ID Locking"
+          hint="Lock each user to the device they first log in from, to prevent account sharing."
+          {...bindChecked('hwidLockEnabled')}
+          fieldClassName="p-4"
+        />
+        <SwitchField
+          id={`${id}-license-required`}
+          label="Require a licence key"
+          hint="Registering needs a valid key, and users without an active subscription cannot log in."
+          {...bindChecked('licenseRequired')}
+          fieldClassName="p-4"
+        />
       </div>
       <InputField
         id={`${id}-max-sessions`}

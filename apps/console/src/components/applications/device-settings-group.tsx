@@ -1,12 +1,8 @@
-import { FormError, InputField } from '@/components/ui/form-field.tsx';
-import { Label } from '@/components/ui/label.tsx';
-import { Switch } from '@/components/ui/switch.tsx';
+import { InputField, SwitchField } from '@/components/ui/form-field.tsx';
 import type { DeviceSettingsFields, DeviceSettingsProblem } from './device-settings.ts';
+import { SettingsGroup } from './settings-group.tsx';
 
-/**
- * The Devices group of the Settings dialog. Its problem is shown here, beside its fields at
- * the end of a long dialog, rather than above the form where a phone would not show it.
- */
+/** The Devices group of the Settings dialog. */
 export function DeviceSettingsGroup({
   formId,
   fields,
@@ -27,20 +23,12 @@ export function DeviceSettingsGroup({
   const numberInput = { inputMode: 'numeric', autoComplete: 'off' } as const;
 
   return (
-    <div
-      role="group"
-      aria-labelledby={`${id}-heading`}
-      className="grid gap-4 rounded-lg border border-border p-4"
+    <SettingsGroup
+      id={id}
+      title="Devices"
+      description="How many machines each user may use under HWID lock, and how a seat is freed."
+      problem={problem?.message}
     >
-      <div className="grid gap-1">
-        <h3 id={`${id}-heading`} className="text-sm font-semibold">
-          Devices
-        </h3>
-        <p className="text-sm text-muted-foreground">
-          How many machines each user may use under HWID lock, and how a seat is freed.
-        </p>
-      </div>
-      <FormError>{problem?.message}</FormError>
       <div className="grid gap-4 sm:grid-cols-2">
         <InputField
           id={`${id}-max-devices`}
@@ -62,20 +50,13 @@ export function DeviceSettingsGroup({
           aria-invalid={isInvalid('releaseInactiveAfterDays')}
         />
       </div>
-      <div className="flex items-center justify-between gap-4">
-        <div className="grid gap-1">
-          <Label htmlFor={`${id}-self-service-reset`}>Self-service reset</Label>
-          <p id={`${id}-self-service-reset-hint`} className="text-sm text-muted-foreground">
-            Let users release their own devices from your program, at most once per cooldown.
-          </p>
-        </div>
-        <Switch
-          id={`${id}-self-service-reset`}
-          checked={fields.selfServiceReset}
-          onCheckedChange={(checked) => onChange({ ...fields, selfServiceReset: checked })}
-          aria-describedby={`${id}-self-service-reset-hint`}
-        />
-      </div>
+      <SwitchField
+        id={`${id}-self-service-reset`}
+        label="Self-service reset"
+        hint="Let users release their own devices from your program, at most once per cooldown."
+        checked={fields.selfServiceReset}
+        onCheckedChange={(checked) => onChange({ ...fields, selfServiceReset: checked })}
+      />
       <InputField
         id={`${id}-reset-cooldown`}
         label="Reset cooldown (hours)"
@@ -86,6 +67,6 @@ export function DeviceSettingsGroup({
         aria-invalid={isInvalid('resetCooldownHours')}
         className="w-40"
       />
-    </div>
+    </SettingsGroup>
   );
 }

@@ -1,5 +1,6 @@
-import { FormError, InputField } from '@/components/ui/form-field.tsx';
+import { InputField } from '@/components/ui/form-field.tsx';
 import type { OfflineLicenseSettingsFields } from './offline-license-settings.ts';
+import { SettingsGroup } from './settings-group.tsx';
 
 /**
  * The Offline licences group of the Settings dialog. The longest licence a program may take
@@ -19,20 +20,12 @@ export function OfflineLicenseSettingsGroup({
 }) {
   const id = `${formId}-offline`;
   return (
-    <div
-      role="group"
-      aria-labelledby={`${id}-heading`}
-      className="grid gap-4 rounded-lg border border-border p-4"
+    <SettingsGroup
+      id={id}
+      title="Offline licences"
+      description="How long your program may run without reaching Latchkey, on a licence it checked out."
+      problem={problem}
     >
-      <div className="grid gap-1">
-        <h3 id={`${id}-heading`} className="text-sm font-semibold">
-          Offline licences
-        </h3>
-        <p className="text-sm text-muted-foreground">
-          How long your program may run without reaching Latchkey, on a licence it checked out.
-        </p>
-      </div>
-      <FormError>{problem}</FormError>
       <InputField
         id={`${id}-max-days`}
         label="Max offline days"
@@ -44,6 +37,6 @@ export function OfflineLicenseSettingsGroup({
         aria-invalid={problem === null ? undefined : true}
         className="w-40"
       />
-    </div>
+    </SettingsGroup>
   );
 }

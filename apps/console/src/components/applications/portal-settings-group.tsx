@@ -2,10 +2,9 @@ import type { Application } from '@latchkey/contracts';
 import { ExternalLink } from 'lucide-react';
 import { Button } from '@/components/ui/button.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
-import { FormError, InputField } from '@/components/ui/form-field.tsx';
-import { Label } from '@/components/ui/label.tsx';
-import { Switch } from '@/components/ui/switch.tsx';
+import { InputField, SwitchField } from '@/components/ui/form-field.tsx';
 import { getPortalUrl, type PortalSettingsFields } from './portal-settings.ts';
+import { SettingsGroup } from './settings-group.tsx';
 
 /**
  * Why the link may not open the portal now. The link answers by what is saved, not by the
@@ -46,35 +45,19 @@ export function PortalSettingsGroup({
   const linkState = describePortalLinkState(application.portalEnabled, fields.portalEnabled);
 
   return (
-    <div
-      role="group"
-      aria-labelledby={`${id}-heading`}
-      className="grid gap-4 rounded-lg border border-border p-4"
+    <SettingsGroup
+      id={id}
+      title="End-user portal"
+      description="A page of its own where your users look after their account, so they need not ask you."
+      problem={problem}
     >
-      <div className="grid gap-1">
-        <h3 id={`${id}-heading`} className="text-sm font-semibold">
-          End-user portal
-        </h3>
-        <p className="text-sm text-muted-foreground">
-          A page of its own where your users look after their account, so they need not ask you.
-        </p>
-      </div>
-      <FormError>{problem}</FormError>
-      <div className="flex items-center justify-between gap-4">
-        <div className="grid gap-1">
-          <Label htmlFor={`${id}-enabled`}>Turn on the end-user portal</Label>
-          <p id={`${id}-enabled-hint`} className="text-sm text-muted-foreground">
-            End users sign in with their username and password to see their account, release a
-            device and redeem a licence key.
-          </p>
-        </div>
-        <Switch
-          id={`${id}-enabled`}
-          checked={fields.portalEnabled}
-          onCheckedChange={(checked) => onChange({ ...fields, portalEnabled: checked })}
-          aria-describedby={`${id}-enabled-hint`}
-        />
-      </div>
+      <SwitchField
+        id={`${id}-enabled`}
+        label="Turn on the end-user portal"
+        hint="End users sign in with their username and password to see their account, release a device and redeem a licence key."
+        checked={fields.portalEnabled}
+        onCheckedChange={(checked) => onChange({ ...fields, portalEnabled: checked })}
+      />
       {/* No maxLength: a pasted name that is too long is told, not silently cut. */}
       <InputField
         id={`${id}-name`}
@@ -120,6 +103,6 @@ export function PortalSettingsGroup({
           </p>
         )}
       </div>
-    </div>
+    </SettingsGroup>
   );
 }

@@ -2,10 +2,9 @@ import { appFileLimits } from '@latchkey/contracts';
 import { Upload } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { InputField } from '@/components/ui/form-field.tsx';
+import { InputField, SwitchField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { UploadProgress } from '@/components/ui/upload-progress.tsx';
-import { Switch } from '@/components/ui/switch.tsx';
 import { useUploadAppFile } from '@/hooks/use-app-files.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import {
@@ -133,22 +132,13 @@ function UploadFileForm({
           disabled={uploadFile.isPending}
         />
       </div>
-      <div className="flex items-center justify-between gap-4">
-        <div className="grid gap-1">
-          <Label htmlFor={`${id}-requires-session`}>Requires a session</Label>
-          <p id={`${id}-requires-session-hint`} className="text-sm text-muted-foreground">
-            Only a signed-in user with a live session may download it. Turn off for a public
-            installer, and for an update you mark as the current release: a program on an old
-            version cannot log in to download it.
-          </p>
-        </div>
-        <Switch
-          id={`${id}-requires-session`}
-          {...bindChecked('requiresSession')}
-          aria-describedby={`${id}-requires-session-hint`}
-          disabled={uploadFile.isPending}
-        />
-      </div>
+      <SwitchField
+        id={`${id}-requires-session`}
+        label="Requires a session"
+        hint="Only a signed-in user with a live session may download it. Turn off for a public installer, and for an update you mark as the current release: a program on an old version cannot log in to download it."
+        {...bindChecked('requiresSession')}
+        disabled={uploadFile.isPending}
+      />
       {progress !== null && <UploadProgress progress={progress} finishingLabel="Storing…" />}
     </DialogForm>
   );

@@ -1,6 +1,7 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { Switch } from '@/components/ui/switch.tsx';
 import { Textarea } from '@/components/ui/textarea.tsx';
 import { cn } from '@/lib/utils.ts';
 
@@ -103,6 +104,36 @@ export function InputField(props: LabelledControlProps<ComponentProps<'input'>>)
 /** A labelled text area, for text of a few lines (a description, a reason). */
 export function TextareaField(props: LabelledControlProps<ComponentProps<'textarea'>>) {
   return <LabelledControl {...props} control={(textarea) => <Textarea {...textarea} />} />;
+}
+
+/**
+ * An on/off setting: its label and hint on the left, the switch on the right, the hint told to
+ * screen readers with the switch (rendered with id `${id}-hint`).
+ */
+export function SwitchField({
+  id,
+  label,
+  hint,
+  fieldClassName,
+  ...switchProps
+}: Omit<ComponentProps<typeof Switch>, 'id'> & {
+  id: string;
+  label: ReactNode;
+  hint: ReactNode;
+  /** Classes of the row (label, hint and switch together). */
+  fieldClassName?: string;
+}) {
+  return (
+    <div className={cn('flex items-center justify-between gap-4', fieldClassName)}>
+      <div className="grid gap-1">
+        <Label htmlFor={id}>{label}</Label>
+        <p id={`${id}-hint`} className="text-sm text-muted-foreground">
+          {hint}
+        </p>
+      </div>
+      <Switch id={id} aria-describedby={`${id}-hint`} {...switchProps} />
+    </div>
+  );
 }
 
 /** A form-level validation message, announced when it appears. */
