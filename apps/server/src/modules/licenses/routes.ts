@@ -1,20 +1,26 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   applicationParamsSchema,
   banLicenseRequestSchema,
+  deletedResponseSchema,
+  deletedUnusedLicensesSchema,
+  generatedLicensesSchema,
   generateLicensesRequestSchema,
   licenseListQuerySchema,
+  licenseListSchema,
   licenseParamsSchema,
+  licenseSchema,
   planParamsSchema,
+  revealedLicenseSchema,
   type DeletedResponse,
   type DeletedUnusedLicenses,
   type GeneratedLicenses,
   type License,
 } from '@latchkey/contracts';
 import type { Config } from '../../config.ts';
-import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
+import { ok, paged } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { banLicense, unbanLicense, type LicenseBanContext } from './ban-license.ts';
@@ -26,110 +32,181 @@ import { listLicenses } from './list-licenses.ts';
 import { revealLicenseKey } from './reveal-license-key.ts';
 import { toLicenseResponse } from './to-license-response.ts';
 
-/** An application's licence keys. Registered inside the owner-guarded scope. */
-export function registerLicenseRoutes(
-  app: FastifyInstance,
-  {
-    config,
-    activity,
-    applicationEvents,
-  }: {
-    config: Pick<Config, 'serverSecret'>;
-    activity: Pick<ActivityRecorder, 'recordActivity'>;
-    applicationEvents: ApplicationEvents;
-  },
-): void {
-  const licenseCtx = (request: FastifyRequest): LicenseContext => ({
-    ...request.owner!,
-    serverSecret: config.serverSecret,
-  });
-  const banCtx = (request: FastifyRequest): LicenseBanContext => ({
-    ...licenseCtx(request),
-    activity,
-    applicationEvents,
-  });
+interface LicenseServices {
+  config: Pick<Config, 'serverSecret'>;
+  activity: Pick<ActivityRecorder, 'recordActivity'>;
+  applicationEvents: ApplicationEvents;
+}
 
-  app.post('/api/applications/:id/licenses', async (request, reply) => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const body = parseInput(generateLicensesRequestSchema, request.body);
-    const generated = await generateLicenses({
-      ctx: licenseCtx(request),
-      input: { applicationId: id, request: body },
-    });
-    return reply.status(201).send(generated satisfies GeneratedLicenses);
-  });
+const defineRoute = routeDefiner<LicenseServices>();
 
-  app.get('/api/applications/:id/licenses', async (request, reply): Promise<License[]> => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const query = parseInput(licenseListQuerySchema, request.query);
-    const ctx = licenseCtx(request);
-    const page = await listLicenses({ ctx, input: { applicationId: id, ...query } });
-    setPagingHeaders(reply, query, page);
-    const now = ctx.clock.now();
-    return page.rows.map((row) => toLicenseResponse(row, now));
-  });
+const licenseCtx = (request: FastifyRequest, { config }: LicenseServices): LicenseContext => ({
+  ...request.owner!,
+  serverSecret: config.serverSecret,
+});
 
-  app.get('/api/applications/:id/licenses/export.csv', async (request, reply) => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const { status, planId, search } = parseInput(licenseListQuerySchema, request.query);
-    const csv = await exportLicensesCsv({
-      ctx: licenseCtx(request),
-      input: { applicationId: id, status, planId, search },
-    });
-    return reply
-      .type('text/csv; charset=utf-8')
-      .header('content-disposition', `attachment; filename="licenses-${id}.csv"`)
-      .header('cache-control', 'no-store')
-      .send(csv);
-  });
+const banCtx = (request: FastifyRequest, services: LicenseServices): LicenseBanContext => ({
+  ...licenseCtx(request, services),
+  activity: services.activity,
+  applicationEvents: services.applicationEvents,
+});
 
-  app.get(
-    '/api/applications/:id/licenses/:licenseId/key',
-    async (request, reply): Promise<{ key: string }> => {
-      const { id, licenseId } = parseInput(licenseParamsSchema, request.params);
+/** An application's licence keys, for its owner. */
+export const licenseRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:id/licenses',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Generate licence keys',
+    description:
+      'Each `X` of the mask is a random character of the case\u2019s alphabet (at least 80 bits in all, else 400). The answer holds the whole keys. An archived plan is a 409.',
+    params: applicationParamsSchema,
+    body: generateLicensesRequestSchema,
+    responses: { 201: ok(generatedLicensesSchema, 'Created.') },
+    errors: [409],
+    handle: async ({ params, body, request, reply }, services) => {
+      const generated = await generateLicenses({
+        ctx: licenseCtx(request, services),
+        input: { applicationId: params.id, request: body },
+      });
+      return reply.status(201).send(generated satisfies GeneratedLicenses);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:id/licenses',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'List licence keys',
+    description:
+      '`key` is the display form (all but the last four characters hidden). `search` matches a whole key, its last four characters, the note or the username of whoever used it.',
+    params: applicationParamsSchema,
+    query: licenseListQuerySchema,
+    responses: { 200: paged(licenseListSchema, 'Licence keys, newest first.') },
+    handle: async ({ params, query, request, reply }, services): Promise<License[]> => {
+      const ctx = licenseCtx(request, services);
+      const page = await listLicenses({ ctx, input: { applicationId: params.id, ...query } });
+      setPagingHeaders(reply, query, page);
+      const now = ctx.clock.now();
+      return page.rows.map((row) => toLicenseResponse(row, now));
+    },
+  }),
+  // A key's text is a credential, like a webhook's secret: revealing or exporting keys goes
+  // with the right to manage the application, not with a read of its data.
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:id/licenses/export.csv',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Export licence keys as CSV',
+    description: 'The same filters as the list; the whole keys, newest first, streamed.',
+    params: applicationParamsSchema,
+    query: licenseListQuerySchema,
+    responses: { 200: { description: 'CSV with a header row.', mediaType: 'text/csv' } },
+    handle: async ({ params, query, request, reply }, services) => {
+      const { id } = params;
+      const { status, planId, search } = query;
+      const csv = await exportLicensesCsv({
+        ctx: licenseCtx(request, services),
+        input: { applicationId: id, status, planId, search },
+      });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="licenses-${id}.csv"`)
+        .header('cache-control', 'no-store')
+        .send(csv);
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:id/licenses/:licenseId/key',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Reveal the whole text of a licence key',
+    params: licenseParamsSchema,
+    responses: { 200: ok(revealedLicenseSchema) },
+    handle: async ({ params, request, reply }, services): Promise<{ key: string }> => {
       reply.header('cache-control', 'no-store');
       return revealLicenseKey({
-        ctx: licenseCtx(request),
-        input: { applicationId: id, licenseId },
+        ctx: licenseCtx(request, services),
+        input: { applicationId: params.id, licenseId: params.licenseId },
       });
     },
-  );
-
-  app.post('/api/applications/:id/licenses/:licenseId/ban', async (request): Promise<License> => {
-    const { id, licenseId } = parseInput(licenseParamsSchema, request.params);
-    const { reason } = parseInput(banLicenseRequestSchema, request.body);
-    const banned = await banLicense({
-      ctx: banCtx(request),
-      input: { applicationId: id, licenseId, reason },
-    });
-    return toLicenseResponse(banned, request.owner!.clock.now());
-  });
-
-  app.post('/api/applications/:id/licenses/:licenseId/unban', async (request): Promise<License> => {
-    const { id, licenseId } = parseInput(licenseParamsSchema, request.params);
-    const unbanned = await unbanLicense({
-      ctx: banCtx(request),
-      input: { applicationId: id, licenseId },
-    });
-    return toLicenseResponse(unbanned, request.owner!.clock.now());
-  });
-
-  app.delete(
-    '/api/applications/:id/licenses/:licenseId',
-    async (request): Promise<DeletedResponse> => {
-      const { id, licenseId } = parseInput(licenseParamsSchema, request.params);
-      await deleteLicense({ ctx: request.owner!, input: { applicationId: id, licenseId } });
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:id/licenses/:licenseId/ban',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Ban a licence key',
+    description:
+      'An unused key can no longer be redeemed; a used key\u2019s grant is taken back from the subscription it extended. Banning a banned key only updates the reason.',
+    params: licenseParamsSchema,
+    body: banLicenseRequestSchema,
+    responses: { 200: ok(licenseSchema) },
+    handle: async ({ params, body, request }, services): Promise<License> => {
+      const banned = await banLicense({
+        ctx: banCtx(request, services),
+        input: { applicationId: params.id, licenseId: params.licenseId, reason: body.reason },
+      });
+      return toLicenseResponse(banned, request.owner!.clock.now());
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:id/licenses/:licenseId/unban',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Lift a licence key\u2019s ban',
+    description: 'A used key\u2019s grant is given again. A key not banned is left as it is.',
+    params: licenseParamsSchema,
+    responses: { 200: ok(licenseSchema) },
+    handle: async ({ params, request }, services): Promise<License> => {
+      const unbanned = await unbanLicense({
+        ctx: banCtx(request, services),
+        input: { applicationId: params.id, licenseId: params.licenseId },
+      });
+      return toLicenseResponse(unbanned, request.owner!.clock.now());
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/applications/:id/licenses/:licenseId',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Delete a licence key',
+    params: licenseParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    handle: async ({ params, request }): Promise<DeletedResponse> => {
+      await deleteLicense({
+        ctx: request.owner!,
+        input: { applicationId: params.id, licenseId: params.licenseId },
+      });
       return { success: true, message: 'Licence key deleted successfully' };
     },
-  );
-
-  app.post(
-    '/api/applications/:id/plans/:planId/delete-unused',
-    async (request): Promise<DeletedUnusedLicenses> => {
-      const { id, planId } = parseInput(planParamsSchema, request.params);
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:id/plans/:planId/delete-unused',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Delete every unused key of a plan',
+    description: 'Unused keys past their redeem-by date included. Answers how many went.',
+    params: planParamsSchema,
+    responses: { 200: ok(deletedUnusedLicensesSchema) },
+    handle: async ({ params, request }): Promise<DeletedUnusedLicenses> => {
       const deletedCount = await deleteUnusedLicenses({
         ctx: request.owner!,
-        input: { applicationId: id, planId },
+        input: { applicationId: params.id, planId: params.planId },
       });
       return {
         success: true,
@@ -137,8 +214,10 @@ export function registerLicenseRoutes(
         deletedCount,
       };
     },
-  );
-}
+  }),
+];
 
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const licenseRoutes: readonly RouteDefinition[] = [];
+/** An application's licence keys. Registered inside the owner-guarded scope. */
+export function registerLicenseRoutes(app: FastifyInstance, services: LicenseServices): void {
+  registerRoutes(app, licenseRoutes, services);
+}
