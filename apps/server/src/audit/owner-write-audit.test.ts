@@ -1,5 +1,5 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   appUserSchema,
   auditEntryListSchema,
@@ -20,12 +20,8 @@ import {
   generateLicensesViaApi,
   insertWebhookDelivery,
 } from '../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../test/suite-test-app.ts';
+import { signInOwner } from '../../test/test-app.ts';
 
 const OWNER_ADDRESS = '198.51.100.7';
 const SHOP_ADDRESS = '203.0.113.9';
@@ -38,19 +34,17 @@ const withNested = (body: Record<string, unknown>, depth: number) =>
 const json = { 'content-type': 'application/json' };
 
 describe('the audit trail of owner writes', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   let application: Application;
   let shop: CreatedApiToken;
 
+  const testApp = startTestAppForSuite();
+  // The first account of the site is its owner, who also reads the whole trail.
+  const owner = signInOwnerForSuite(testApp);
+
   beforeAll(async () => {
-    testApp = await createTestApp();
-    // The first account of the site is its owner, who also reads the whole trail.
-    owner = await signInOwner(testApp.app);
     application = await createApplicationViaApi(testApp.app, owner, { name: 'Audited App' });
     shop = await createApiTokenViaApi(testApp.app, owner, { name: 'Audit shop' });
   });
-  afterAll(() => testApp.close());
 
   const db = () => testApp.database.db;
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   callClientApi,
   createApplicationViaApi,
@@ -12,12 +12,8 @@ import {
 } from '../../test/factories.ts';
 import { parsePrometheusText, sampleValue } from '../../test/prometheus-text.ts';
 import { hashPassword } from '../lib/password-hashing.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../test/suite-test-app.ts';
+import { createTestApp, signInOwner, type TestApp } from '../../test/test-app.ts';
 import { insertTestWebhook, startWebhookReceiver } from '../../test/webhook-test-receiver.ts';
 
 const TOKEN = randomBytes(24).toString('base64url');
@@ -35,14 +31,8 @@ async function scrape(testApp: TestApp) {
 }
 
 describe('GET /metrics on the main port behind METRICS_TOKEN', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-
-  beforeAll(async () => {
-    testApp = await createTestApp({ env: { METRICS_TOKEN: TOKEN } });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ env: { METRICS_TOKEN: TOKEN } });
+  const owner = signInOwnerForSuite(testApp);
 
   it('refuses a missing, malformed or wrong token with 401, and serves the right one', async () => {
     for (const authorization of [

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activityChartSchema, activityEventNames, type ActivityChart } from '@latchkey/contracts';
 import {
   activityHourlyCounts,
@@ -11,12 +11,8 @@ import {
 } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import { insertApplication, insertAppUser, insertAppUserSession } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { type SignedInOwner } from '../../../test/test-app.ts';
 import { sweepExpiredRows } from '../retention/sweep-expired-rows.ts';
 import { sampleLiveSessions } from './sample-live-sessions.ts';
 
@@ -30,17 +26,11 @@ const hoursAgo = (hours: number) => new Date(now.getTime() - hours * HOUR_MS);
  * the charts read nothing else.
  */
 describe('activity charts', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-  let otherOwner: SignedInOwner;
   const clock = createManualClock(now);
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-    otherOwner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
+  const otherOwner = signInOwnerForSuite(testApp);
 
   const db = () => testApp.database.db;
 

@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   activityLogListSchema,
   activityLogStatsSchema,
@@ -15,25 +15,15 @@ import {
   insertAppUserWithPassword,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner, type SignedInOwner } from '../../../test/test-app.ts';
 
 describe('GET /api/activity-logs', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-  let otherOwner: SignedInOwner;
   const clock = createManualClock(new Date('2026-04-01T12:00:00Z'));
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-    otherOwner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
+  const otherOwner = signInOwnerForSuite(testApp);
 
   const list = async (who: SignedInOwner, query = '') => {
     const response = await testApp.app.inject({

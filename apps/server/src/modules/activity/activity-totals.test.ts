@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activityEventNames } from '@latchkey/contracts';
 import {
   activityAddressCounts,
@@ -9,12 +9,7 @@ import {
   applications,
 } from '../../db/schema/index.ts';
 import { insertApplication } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 /**
  * The running totals the triggers of migration 0012 keep (schema/activity-totals.ts) must
@@ -22,13 +17,8 @@ import {
  * are read from them.
  */
 describe('activity totals (triggers on activity_logs)', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-  beforeAll(async () => {
-    testApp = await createTestApp();
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite();
+  const owner = signInOwnerForSuite(testApp);
 
   const keptTotals = async (applicationId: number) => {
     const { db } = testApp.database;

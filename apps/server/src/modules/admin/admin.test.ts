@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Permission, Role } from '@latchkey/contracts';
 import {
   activityLogs,
@@ -18,22 +18,12 @@ import {
   insertBlacklistEntry,
 } from '../../../test/factories.ts';
 import { newGoogleAccount } from '../../../test/emulator-accounts.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner, type SignedInOwner } from '../../../test/test-app.ts';
 
 describe('site administration', () => {
-  let testApp: TestApp;
-  let siteOwner: SignedInOwner;
-
-  beforeAll(async () => {
-    testApp = await createTestApp();
-    siteOwner = await signInOwner(testApp.app, newGoogleAccount('Site Owner'));
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite();
+  const siteOwner = signInOwnerForSuite(testApp, newGoogleAccount('Site Owner'));
 
   const setAccount = (who: SignedInOwner, role: Role, permissions: Permission[]) =>
     testApp.database.db

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientAuthResponseSchema, clientVerifyResponseSchema } from '@latchkey/contracts';
 import {
   callClientApi,
@@ -6,12 +6,8 @@ import {
   createAppUserViaApi,
 } from '../../../test/factories.ts';
 import { newGoogleAccount } from '../../../test/emulator-accounts.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -20,14 +16,8 @@ const PASSWORD = 'correct horse battery staple';
  * vendor's customers out of the vendor's software: the client API keeps serving them.
  */
 describe('a deactivated vendor', () => {
-  let testApp: TestApp;
-  let siteOwner: SignedInOwner;
-
-  beforeAll(async () => {
-    testApp = await createTestApp();
-    siteOwner = await signInOwner(testApp.app, newGoogleAccount('Site Owner'));
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite();
+  const siteOwner = signInOwnerForSuite(testApp, newGoogleAccount('Site Owner'));
 
   const login = async (apiKey: string, username: string) => {
     const response = await callClientApi(testApp.app, 'login', {

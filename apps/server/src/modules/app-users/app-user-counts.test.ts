@@ -1,13 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appUserCounts, appUsers, applications } from '../../db/schema/index.ts';
 import { insertApplication } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 /**
  * The user counters the triggers of migration 0013 keep (schema/app-user-counts.ts) must
@@ -15,13 +10,8 @@ import {
  * the dashboard read them.
  */
 describe('end-user counters (triggers on app_users)', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-  beforeAll(async () => {
-    testApp = await createTestApp();
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite();
+  const owner = signInOwnerForSuite(testApp);
 
   const kept = async (applicationId: number) => {
     const [row] = await testApp.database.db

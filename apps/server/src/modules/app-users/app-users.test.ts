@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   appUserListSchema,
   appUserSchema,
@@ -18,25 +18,18 @@ import {
   createAppUserViaApi,
   insertAppUserSession,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 describe('owner API: end users of an application', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   let application: Application;
   const clock = createManualClock(new Date('2026-03-01T10:00:00Z'));
 
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
+
   beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
     application = await createApplicationViaApi(testApp.app, owner, { name: 'Users app' });
   });
-  afterAll(() => testApp.close());
 
   const request = (
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',

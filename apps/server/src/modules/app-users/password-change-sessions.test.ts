@@ -1,5 +1,5 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applicationSchema, type AppUser, type Application } from '@latchkey/contracts';
 import { appUserSessions, portalSessions, webhookDeliveries } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
@@ -10,27 +10,17 @@ import {
   createAppUserViaApi,
   createWebhookViaApi,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  testConsoleOrigin,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { testConsoleOrigin } from '../../../test/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const NEW_PASSWORD = 'a brand new passphrase';
 
 describe('a password change or reset ends the end user\u2019s other sessions', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-07-01T10:00:00Z'));
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const db = () => testApp.database.db;
 

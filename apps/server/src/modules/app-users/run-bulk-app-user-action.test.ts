@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   auditEntryListSchema,
   bulkAppUserLimits,
@@ -24,33 +24,25 @@ import {
   insertAppUser,
   insertAppUserSession,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 describe('owner API: bulk actions on end users', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-  let otherOwner: SignedInOwner;
   let application: Application;
   let otherApplication: Application;
   const clock = createManualClock(new Date('2026-03-01T10:00:00Z'));
   const ownerEvents = createOwnerEventHub();
   let events: OwnerEvent[] = [];
 
+  const testApp = startTestAppForSuite({ clock, ownerEvents });
+  // The first account of the site is its owner, who also reads the audit trail.
+  const owner = signInOwnerForSuite(testApp);
+  const otherOwner = signInOwnerForSuite(testApp);
+
   beforeAll(async () => {
-    testApp = await createTestApp({ clock, ownerEvents });
-    // The first account of the site is its owner, who also reads the audit trail.
-    owner = await signInOwner(testApp.app);
-    otherOwner = await signInOwner(testApp.app);
     otherApplication = await createApplicationViaApi(testApp.app, otherOwner);
     ownerEvents.subscribe(owner.accountId, (event) => events.push(event));
     ownerEvents.subscribe(otherOwner.accountId, (event) => events.push(event));
   });
-  afterAll(() => testApp.close());
   beforeEach(async () => {
     // A fresh application per test: counts and searches see only its own users.
     application = await createApplicationViaApi(testApp.app, owner);

@@ -1,14 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activityEventNames, LOGIN_FAILURE_EVENTS, LOGIN_SUCCESS_EVENT } from '@latchkey/contracts';
 import { activityCounts, activityLogs, applications } from '../../db/schema/index.ts';
 import { insertApplication } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 /** The definition the counters' triggers implement, from the contracts. */
 const isAttempt = (row: { event: string; metadata: Record<string, unknown> | null }) =>
@@ -19,13 +14,8 @@ const isSuccess = (row: { event: string; success: boolean }) =>
   row.event === LOGIN_SUCCESS_EVENT && row.success;
 
 describe('activity counters (triggers on activity_logs)', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-  beforeAll(async () => {
-    testApp = await createTestApp();
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite();
+  const owner = signInOwnerForSuite(testApp);
 
   const countersOf = async (applicationId: number) => {
     const [row] = await testApp.database.db

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applicationStatsSchema, dashboardStatsSchema } from '@latchkey/contracts';
 import { applications } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
@@ -9,25 +9,16 @@ import {
   insertAppUser,
   insertAppUserSession,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 
 describe('GET /api/applications/:id/stats', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const now = new Date('2026-03-01T12:00:00Z');
   const clock = createManualClock(now);
   const ago = (ms: number) => new Date(now.getTime() - ms);
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const stats = async (applicationId: number | string) => {
     const response = await testApp.app.inject({

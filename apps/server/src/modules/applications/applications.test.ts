@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   applicationListSchema,
   applicationSchema,
@@ -30,12 +30,8 @@ import {
   insertAppUserSession,
   insertBlacklistEntry,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 import {
   createApplicationEvents,
   type ApplicationChange,
@@ -44,15 +40,10 @@ import { deleteApplication } from './delete-application.ts';
 import { updateApplication } from './update-application.ts';
 
 describe('owner API: applications', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-03-01T10:00:00Z'));
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const request = (
     method: 'GET' | 'POST' | 'PUT' | 'DELETE',

@@ -1,14 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { applicationSchema } from '@latchkey/contracts';
 import type * as ApiKeys from '../../lib/api-keys.ts';
 import { createApiKey } from '../../lib/api-keys.ts';
 import { insertApplication } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 vi.mock('../../lib/api-keys.ts', async (importOriginal) => {
   const actual = await importOriginal<typeof ApiKeys>();
@@ -16,16 +11,14 @@ vi.mock('../../lib/api-keys.ts', async (importOriginal) => {
 });
 
 describe('createApplication when an API key collides', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   let takenKey: string;
 
+  const testApp = startTestAppForSuite();
+  const owner = signInOwnerForSuite(testApp);
+
   beforeAll(async () => {
-    testApp = await createTestApp();
-    owner = await signInOwner(testApp.app);
     takenKey = (await insertApplication(testApp.database.db, owner.accountId)).apiKey;
   });
-  afterAll(() => testApp.close());
 
   const create = () =>
     testApp.app.inject({

@@ -1,5 +1,5 @@
 import { eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ownerAccounts, ownerSessions } from '../../db/schema/index.ts';
 import {
   emulatorGoogleIdToken,
@@ -8,19 +8,11 @@ import {
   newGoogleAccount,
   newGoogleIdentityWithEmail,
 } from '../../../test/emulator-accounts.ts';
-import {
-  createTestApp,
-  signInOwner,
-  testConsoleOrigin,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { createTestApp, signInOwner, testConsoleOrigin } from '../../../test/test-app.ts';
 
 describe('owner sign-in with Google through Firebase', () => {
-  let testApp: TestApp;
-  beforeAll(async () => {
-    testApp = await createTestApp();
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite();
 
   const login = (
     payload: object,

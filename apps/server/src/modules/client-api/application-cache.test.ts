@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { applications } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
@@ -7,23 +7,13 @@ import {
   insertAppUserWithPassword,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 describe('the client API’s application cache', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-04-01T12:00:00Z'));
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const setUp = async () => {
     const application = await insertClientApplication(testApp, owner.accountId);

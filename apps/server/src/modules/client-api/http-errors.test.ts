@@ -1,19 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { clientErrorResponseSchema } from '@latchkey/contracts';
 import type { LightMyRequestResponse } from 'fastify';
 import { callClientApi, insertClientApplication } from '../../../test/factories.ts';
-import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
+import { startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 
 describe('/api/v1 HTTP errors', () => {
-  let testApp: TestApp;
   let apiKey: string;
 
+  const testApp = startTestAppForSuite({ env: { BODY_LIMIT_BYTES: '4096' } });
+
   beforeAll(async () => {
-    testApp = await createTestApp({ env: { BODY_LIMIT_BYTES: '4096' } });
     const owner = await signInOwner(testApp.app);
     apiKey = (await insertClientApplication(testApp, owner.accountId)).apiKey;
   });
-  afterAll(() => testApp.close());
 
   /** Every /api/v1 error is JSON { success: false, code, message } and signed. */
   const expectV1Error = (response: LightMyRequestResponse, status: number, code: string) => {

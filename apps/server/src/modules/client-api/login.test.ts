@@ -1,7 +1,7 @@
 import { hash } from '@node-rs/argon2';
 import { hashSync } from '@node-rs/bcrypt';
 import { desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   clientAuthResponseSchema,
   SESSION_TOKEN_PATTERN,
@@ -15,12 +15,8 @@ import {
   insertClientApplication,
   insertAppUserWithPassword,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -35,16 +31,11 @@ const customMessages = {
 };
 
 describe('POST /api/v1/login', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const now = new Date('2026-04-01T12:00:00Z');
   const clock = createManualClock(now);
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const db = () => testApp.database.db;
 

@@ -10,12 +10,7 @@ import {
   createAppUserViaApi,
   createApplicationViaApi,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 /**
  * A licence verifies with nothing but what docs/client-api.md writes. The page's own
@@ -139,13 +134,8 @@ describe('docs/client-api.md: verifying an offline licence with the documented s
   });
 
   describe('against the server', () => {
-    let testApp: TestApp;
-    let owner: SignedInOwner;
-    beforeAll(async () => {
-      testApp = await createTestApp();
-      owner = await signInOwner(testApp.app);
-    });
-    afterAll(() => testApp.close());
+    const testApp = startTestAppForSuite();
+    const owner = signInOwnerForSuite(testApp);
 
     const checkout = async (application: Application, hwid: string, encrypt: boolean) => {
       const user = await createAppUserViaApi(testApp.app, owner, application.id, {

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { activityLogs, appUsers, rateLimits } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
@@ -8,28 +8,19 @@ import {
   insertAppUserWithPassword,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 
 const PASSWORD = 'the right password';
 
 describe('client API rate limits', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const start = new Date('2026-04-01T12:00:00Z');
   const clock = createManualClock(start);
 
-  beforeAll(async () => {
-    // The defaults: 10 failed logins per 15 minutes, 600 requests per minute per IP. The
-    // failure counters live in the database here (login-throttles.test.ts covers Redis).
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  // The defaults: 10 failed logins per 15 minutes, 600 requests per minute per IP. The
+  // failure counters live in the database here (login-throttles.test.ts covers Redis).
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   describe('failed logins per application, username and IP', () => {
     const login = (apiKey: string, username: string, password: string, remoteAddress?: string) =>
@@ -176,12 +167,8 @@ describe('client API rate limits', () => {
 });
 
 describe('a configured per-IP limit', () => {
-  let testApp: TestApp;
   const clock = createManualClock();
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock, env: { CLIENT_API_IP_LIMIT_PER_MINUTE: '5' } });
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock, env: { CLIENT_API_IP_LIMIT_PER_MINUTE: '5' } });
 
   it('answers 429 beyond it', async () => {
     const owner = await signInOwner(testApp.app);

@@ -1,5 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientAuthResponseSchema, type ClientRegisterRequest } from '@latchkey/contracts';
 import { activityLogs, appUsers } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
@@ -11,24 +11,15 @@ import {
   insertBlacklistEntry,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { createTestApp } from '../../../test/test-app.ts';
 
 describe('POST /api/v1/register', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const now = new Date('2026-04-01T12:00:00Z');
   const clock = createManualClock(now);
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const db = () => testApp.database.db;
 

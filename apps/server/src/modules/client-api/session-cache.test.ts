@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientSessionResponseSchema } from '@latchkey/contracts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
@@ -7,12 +7,7 @@ import {
   insertAppUserWithPassword,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 const PASSWORD = 'session cache password';
 
@@ -22,16 +17,11 @@ const PASSWORD = 'session cache password';
  * heartbeat to be refused, as it is when the lookup goes to the database.
  */
 describe('open client sessions kept in memory', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const start = new Date('2026-04-01T12:00:00Z');
   const clock = createManualClock(start);
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const track = async (apiKey: string, body: Record<string, unknown>) => {
     const response = await callClientApi(testApp.app, 'session/track', { apiKey, body });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientSessionResponseSchema } from '@latchkey/contracts';
 import { appUserSessions } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
@@ -11,12 +11,7 @@ import {
   insertAppUserWithPassword,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 const PASSWORD = 'session password';
 
@@ -25,16 +20,11 @@ const clientToken = (at: Date) =>
   `sess_${randomUUID().replaceAll('-', '')}_${Math.floor(at.getTime() / 1000)}`;
 
 describe('POST /api/v1/session/track', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const start = new Date('2026-04-01T12:00:00Z');
   const clock = createManualClock(start);
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const track = async (apiKey: string, body: Record<string, unknown>) => {
     const response = await callClientApi(testApp.app, 'session/track', { apiKey, body });

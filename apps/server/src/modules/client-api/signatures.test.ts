@@ -1,5 +1,5 @@
 import { createPublicKey, verify } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   applicationListSchema,
   clientPublicKeyResponseSchema,
@@ -12,12 +12,8 @@ import {
   createApplicationViaApi,
   insertAppUserWithPassword,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 
 /** What a client does: Ed25519 over `{timestamp}.{nonce}.{body}` with a raw 32-byte public key. */
 function isSignedBy(
@@ -40,19 +36,18 @@ function isSignedBy(
 const SERVER_SECRET = 'signatures-test-secret-that-is-long-enough';
 
 describe('signed /api/v1 responses', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   let application: Application;
   let serverPublicKey: string;
   const now = new Date('2026-04-01T12:00:00.750Z');
   const clock = createManualClock(now);
 
+  const testApp = startTestAppForSuite({
+    clock,
+    env: { SERVER_SECRET, BODY_LIMIT_BYTES: '2048', CLIENT_API_IP_LIMIT_PER_MINUTE: '50' },
+  });
+  const owner = signInOwnerForSuite(testApp);
+
   beforeAll(async () => {
-    testApp = await createTestApp({
-      clock,
-      env: { SERVER_SECRET, BODY_LIMIT_BYTES: '2048', CLIENT_API_IP_LIMIT_PER_MINUTE: '50' },
-    });
-    owner = await signInOwner(testApp.app);
     await createApplicationViaApi(testApp.app, owner);
     // The public key a vendor copies from the console: the owner API's signingPublicKey.
     const listed = await testApp.app.inject({ url: '/api/applications', headers: owner.headers });
@@ -60,7 +55,6 @@ describe('signed /api/v1 responses', () => {
     const published = await callClientApi(testApp.app, 'public-key', { method: 'GET' });
     serverPublicKey = clientPublicKeyResponseSchema.parse(published.json()).public_key;
   });
-  afterAll(() => testApp.close());
 
   it('signs successes and business failures with the application key', async () => {
     const user = await insertAppUserWithPassword(testApp.database.db, application.id, 'pw');

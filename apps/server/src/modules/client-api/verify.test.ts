@@ -1,26 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientVerifyResponseSchema } from '@latchkey/contracts';
 import { createManualClock } from '../../lib/clock.ts';
 import { callClientApi, insertAppUser, insertClientApplication } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 describe('POST /api/v1/verify', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const now = new Date('2026-04-01T12:00:00Z');
   const clock = createManualClock(now);
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const verify = async (apiKey: string, userId: unknown) => {
     const response = await callClientApi(testApp.app, 'verify', {

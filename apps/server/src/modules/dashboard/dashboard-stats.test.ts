@@ -1,23 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { insertApplication, insertAppUser, insertAppUserSession } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { type SignedInOwner } from '../../../test/test-app.ts';
 
 describe('GET /api/dashboard/stats', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-  let otherOwner: SignedInOwner;
-
-  beforeAll(async () => {
-    testApp = await createTestApp();
-    owner = await signInOwner(testApp.app);
-    otherOwner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite();
+  const owner = signInOwnerForSuite(testApp);
+  const otherOwner = signInOwnerForSuite(testApp);
 
   const stats = (who: SignedInOwner) =>
     testApp.app.inject({ url: '/api/dashboard/stats', headers: who.headers }).then((r) => r.json());

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   appFileSchema,
   clientAuthResponseSchema,
@@ -14,12 +14,7 @@ import {
   createPlanViaApi,
   generateLicensesViaApi,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { createDownloadToken } from './download-token.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -38,15 +33,10 @@ const HOLDER_REFUSED = {
  * licence stops it at once, not when the URL expires five minutes later.
  */
 describe("download URLs and their holder's standing", () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
   const owned = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     testApp.app.inject({

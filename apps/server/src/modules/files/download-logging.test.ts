@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientFileResponseSchema } from '@latchkey/contracts';
 import { callClientApi, createApplicationViaApi } from '../../../test/factories.ts';
-import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
+import { startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 
 describe('a download URL is a bearer secret: the request log never holds its token', () => {
   const lines: string[] = [];
-  let testApp: TestApp;
 
-  beforeAll(async () => {
-    testApp = await createTestApp({
-      logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
-    });
+  const testApp = startTestAppForSuite({
+    logger: { level: 'info', stream: { write: (line: string) => lines.push(line) } },
   });
-  afterAll(() => testApp.close());
 
   it('logs the download request with its token replaced', async () => {
     const owner = await signInOwner(testApp.app);

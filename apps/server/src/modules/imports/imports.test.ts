@@ -1,6 +1,6 @@
 import { hashSync } from '@node-rs/bcrypt';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { clientAuthResponseSchema, importProgressSchema } from '@latchkey/contracts';
 import {
   appUserDevices,
@@ -19,12 +19,7 @@ import {
   insertAppUser,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { UNUSABLE_PASSWORD_HASH } from './write-imported-users.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -103,14 +98,8 @@ function sellerKeysFile(
 }
 
 describe('KeyAuth imports', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-
-  beforeAll(async () => {
-    testApp = await createTestApp();
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite();
+  const owner = signInOwnerForSuite(testApp);
 
   const db = () => testApp.database.db;
 

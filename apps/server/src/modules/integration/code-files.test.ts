@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   CODE_FILE_BODY_LIMIT_BYTES,
   CODE_FILE_HISTORY_LIMIT,
@@ -14,29 +14,21 @@ import {
 } from '@latchkey/contracts';
 import { codeFiles, codeFileVersions, ownerAccounts } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner, type SignedInOwner } from '../../../test/test-app.ts';
 import { codeFileSeeds } from './code-file-seeds.ts';
 
 describe('owner API: the code editor documents', () => {
   const clock = createManualClock(new Date('2026-05-01T09:00:00Z'));
-  let testApp: TestApp;
+  const testApp = startTestAppForSuite({ clock });
   /** The site's first account: the owner, who holds edit_code by role. */
-  let owner: SignedInOwner;
+  const owner = signInOwnerForSuite(testApp);
   /** A vendor with edit_code: what separates them from the owner's documents is the data. */
-  let vendor: SignedInOwner;
+  const vendor = signInOwnerForSuite(testApp);
   /** A vendor without edit_code: reads, never writes. */
-  let reader: SignedInOwner;
+  const reader = signInOwnerForSuite(testApp);
 
   beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-    vendor = await signInOwner(testApp.app);
-    reader = await signInOwner(testApp.app);
     await testApp.database.db
       .update(ownerAccounts)
       .set({ permissions: ['manage_applications', 'edit_code'] })
@@ -46,7 +38,6 @@ describe('owner API: the code editor documents', () => {
       .set({ permissions: ['manage_applications', 'delete_applications'] })
       .where(eq(ownerAccounts.id, reader.accountId));
   });
-  afterAll(() => testApp.close());
 
   const request = (
     method: 'GET' | 'PUT' | 'POST',

@@ -1,5 +1,5 @@
 import { and, count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   appUserListSchema,
   appUserSchema,
@@ -20,24 +20,19 @@ import {
   createApplicationViaApi,
   createPlanViaApi,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 
 describe('management API: end users, idempotent writes and the audit trail', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   let application: Application;
   let shop: CreatedApiToken;
   const clock = createManualClock(new Date('2026-06-01T09:00:00Z'));
   const ownerEvents = createOwnerEventHub();
 
+  const testApp = startTestAppForSuite({ clock, ownerEvents });
+  const owner = signInOwnerForSuite(testApp);
+
   beforeAll(async () => {
-    testApp = await createTestApp({ clock, ownerEvents });
-    owner = await signInOwner(testApp.app);
     application = await createApplicationViaApi(testApp.app, owner);
     shop = await createApiTokenViaApi(testApp.app, owner, {
       name: 'Sellix shop',
@@ -45,7 +40,6 @@ describe('management API: end users, idempotent writes and the audit trail', () 
       applicationIds: [application.id],
     });
   });
-  afterAll(() => testApp.close());
 
   const call = (
     method: 'GET' | 'POST' | 'PATCH' | 'DELETE',

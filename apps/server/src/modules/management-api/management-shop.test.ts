@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   activityLogListSchema,
   appUserSchema,
@@ -21,28 +21,22 @@ import {
   createApplicationViaApi,
   createPlanViaApi,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 /**
  * The management API as a shop and a Discord bot use it: plain fetch over HTTP
  * against a listening server, a bearer token, JSON in and out.
  */
 describe('management API: licences, the blacklist, webhooks and the activity log, over HTTP', () => {
-  let testApp: TestApp;
   let baseUrl: string;
-  let owner: SignedInOwner;
   let application: Application;
   let plan: Plan;
   let shop: CreatedApiToken;
 
+  const testApp = startTestAppForSuite();
+  const owner = signInOwnerForSuite(testApp);
+
   beforeAll(async () => {
-    testApp = await createTestApp();
-    owner = await signInOwner(testApp.app);
     application = await createApplicationViaApi(testApp.app, owner);
     plan = await createPlanViaApi(testApp.app, owner, application.id, {
       name: 'Monthly',
@@ -54,7 +48,6 @@ describe('management API: licences, the blacklist, webhooks and the activity log
     if (!address || typeof address === 'string') throw new Error('no port');
     baseUrl = `http://127.0.0.1:${address.port}`;
   });
-  afterAll(() => testApp.close());
 
   const manage = (
     path: string,

@@ -9,6 +9,7 @@ import {
   insertActivityLog,
   insertClientApplication,
 } from '../../../test/factories.ts';
+import { startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import {
   createTestApp,
   signInOwner,
@@ -110,27 +111,26 @@ const waitUntil = async (condition: () => boolean, timeoutMs = EVENT_WAIT_MS) =>
 };
 
 describe('GET /api/events: the console live stream', () => {
-  let testApp: TestApp;
   let port: number;
   let alice: SignedInOwner;
   let bob: SignedInOwner;
 
+  const testApp = startTestAppForSuite({
+    env: { SSE_MAX_CONNECTIONS_PER_ACCOUNT: '3' },
+    ownerEventStream: {
+      feedIntervalMs: FEED_INTERVAL_MS,
+      heartbeatIntervalMs: HEARTBEAT_MS,
+      maxBufferedBytes: MAX_BUFFERED_BYTES,
+      maxDurationMs: 60_000,
+    },
+  });
+
   beforeAll(async () => {
-    testApp = await createTestApp({
-      env: { SSE_MAX_CONNECTIONS_PER_ACCOUNT: '3' },
-      ownerEventStream: {
-        feedIntervalMs: FEED_INTERVAL_MS,
-        heartbeatIntervalMs: HEARTBEAT_MS,
-        maxBufferedBytes: MAX_BUFFERED_BYTES,
-        maxDurationMs: 60_000,
-      },
-    });
     await testApp.app.listen({ port: 0, host: '127.0.0.1' });
     port = (testApp.app.server.address() as AddressInfo).port;
     alice = await signInOwner(testApp.app);
     bob = await signInOwner(testApp.app);
   });
-  afterAll(() => testApp.close());
 
   it('needs a signed-in owner', async () => {
     const stream = await openStream(port, { ...alice, cookie: 'latchkey_session=forged' });

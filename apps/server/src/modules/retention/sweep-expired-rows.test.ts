@@ -1,5 +1,5 @@
 import { count, eq, inArray } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   activityLogs,
   applications,
@@ -17,12 +17,8 @@ import {
   insertAppUserSession,
   insertApplication,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { createTestApp } from '../../../test/test-app.ts';
 import { insertTestWebhook } from '../../../test/webhook-test-receiver.ts';
 import { sweepExpiredRows, type RetentionPolicy } from './sweep-expired-rows.ts';
 
@@ -31,9 +27,7 @@ const now = new Date('2026-06-01T12:00:00Z');
 const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS);
 
 describe('sweepExpiredRows', () => {
-  let testApp: TestApp;
   let ownerAccountId: string;
-  let owner: SignedInOwner;
   const clock = createManualClock(now);
   const policy: RetentionPolicy = {
     sessionMs: 30 * DAY_MS,
@@ -42,12 +36,12 @@ describe('sweepExpiredRows', () => {
     pauseMs: 0,
   };
 
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
+
   beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
     ownerAccountId = owner.accountId;
   });
-  afterAll(() => testApp.close());
 
   const db = () => testApp.database.db;
   const sweep = (overrides: Partial<RetentionPolicy> = {}) =>

@@ -1,0 +1,75 @@
+import { afterAll, beforeAll } from 'vitest';
+import type { GoogleTestAccount } from './emulator-accounts.ts';
+import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './test-app.ts';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
+
+type TestAppOptions = NonNullable<Parameters<typeof createTestApp>[0]>;
+
+/**
+ * A value a suite's `beforeAll` makes, named before it exists: the suite declares it in one line
+ * instead of a `let` and an assignment, and a read before the hook has run fails with a message
+ * instead of handing back undefined.
+ */
+function madeBeforeAll<T extends object>(what: string): { value: T; set(made: T): void } {
+  let current: T | undefined;
+  const made = (): T => {
+    if (current === undefined) throw new Error(`${what} is made in beforeAll: read it in a test`);
+    return current;
+  };
+  const value = new Proxy({} as T, {
+    get: (_target, key) => Reflect.get(made(), key),
+    has: (_target, key) => Reflect.has(made(), key),
+    ownKeys: () => Reflect.ownKeys(made()),
+    getOwnPropertyDescriptor: (_target, key) => {
+      const descriptor = Reflect.getOwnPropertyDescriptor(made(), key);
+      // The proxy's own target is empty, so every property it reports must be configurable.
+      return descriptor && { ...descriptor, configurable: true };
+    },
+  });
+  return { value, set: (made) => (current = made) };
+}
+
+/**
+ * A fresh database of the suite's own, made before its first test and closed after its last,
+ * for suites that start more than one app on it: an app given a database leaves it open.
+ */
+export function createTestDatabaseForSuite(): TestDatabase {
+  const database = madeBeforeAll<TestDatabase>('the test database');
+  let created: TestDatabase | undefined;
+  beforeAll(async () => {
+    created = await createTestDatabase();
+    database.set(created);
+  });
+  afterAll(() => created?.close());
+  return database.value;
+}
+
+/**
+ * The real application on a fresh database for the tests of the calling `describe` (or file):
+ * started before its first test, closed after its last. Options that depend on other set-up
+ * (a database, a Redis server) can be given as a function, called when the app starts.
+ */
+export function startTestAppForSuite(
+  options: TestAppOptions | (() => TestAppOptions | Promise<TestAppOptions>) = {},
+): TestApp {
+  const testApp = madeBeforeAll<TestApp>('the test app');
+  let started: TestApp | undefined;
+  beforeAll(async () => {
+    started = await createTestApp(typeof options === 'function' ? await options() : options);
+    testApp.set(started);
+  });
+  afterAll(() => started?.close());
+  return testApp.value;
+}
+
+/**
+ * An owner signed in (a new Google account unless one is given) before the suite's first test,
+ * once `testApp` has started: call it after `startTestAppForSuite`.
+ */
+export function signInOwnerForSuite(testApp: TestApp, account?: GoogleTestAccount): SignedInOwner {
+  const owner = madeBeforeAll<SignedInOwner>('the signed-in owner');
+  beforeAll(async () => {
+    owner.set(await signInOwner(testApp.app, account));
+  });
+  return owner.value;
+}
