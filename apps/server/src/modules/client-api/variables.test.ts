@@ -1,6 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   applicationSchema,
   applicationVariableSchema,
@@ -18,13 +18,13 @@ import {
   createAppUserViaApi,
   createApplicationViaApi,
 } from '../../../test/factories.ts';
+import { ownerRequests } from '../../../test/owner-requests.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+  createTestDatabaseForSuite,
+  signInOwnerForSuite,
+  startTestAppForSuite,
+} from '../../../test/suite-test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 /** Shared by the test's two instances, so both can sign with the application's key. */
@@ -44,28 +44,12 @@ function isSignedBy(publicKeyHex: string, response: LightMyRequestResponse, nonc
 }
 
 describe('client API: remote variables (var, user-var, user-var/set)', () => {
-  let testApp: TestApp;
-  let database: TestDatabase;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-07-01T12:00:00Z'));
+  const database = createTestDatabaseForSuite();
+  const testApp = startTestAppForSuite({ clock, database, env: { SERVER_SECRET } });
+  const owner = signInOwnerForSuite(testApp);
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp({ clock, database, env: { SERVER_SECRET } });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(async () => {
-    await testApp.close();
-    await database.close();
-  });
-
-  const ownerCall = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-    testApp.app.inject({
-      method,
-      url,
-      headers: owner.headers,
-      ...(payload === undefined ? {} : { payload: payload as string }),
-    });
+  const ownerCall = ownerRequests(testApp, owner);
 
   const newApplication = () => createApplicationViaApi(testApp.app, owner);
 

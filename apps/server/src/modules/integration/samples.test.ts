@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
   applicationSchema,
@@ -12,24 +12,18 @@ import {
 } from '@latchkey/contracts';
 import { ownerAccounts } from '../../db/schema/index.ts';
 import { createApplicationViaApi } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { ownerRequests } from '../../../test/owner-requests.ts';
 import { toSampleLiteral } from './sample-literal.ts';
 
 describe('owner API: client samples', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-  let otherOwner: SignedInOwner;
   let application: Application;
 
+  const testApp = startTestAppForSuite();
+  const owner = signInOwnerForSuite(testApp);
+  const otherOwner = signInOwnerForSuite(testApp);
+
   beforeAll(async () => {
-    testApp = await createTestApp();
-    owner = await signInOwner(testApp.app);
-    otherOwner = await signInOwner(testApp.app);
     // A vendor allowed to edit code: what stops them below is the scoping of the data.
     await testApp.database.db
       .update(ownerAccounts)
@@ -41,20 +35,8 @@ describe('owner API: client samples', () => {
     });
     application = applicationSchema.parse(updated.json());
   });
-  afterAll(() => testApp.close());
 
-  const request = (
-    method: 'GET' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    who: SignedInOwner = owner,
-  ) =>
-    testApp.app.inject({
-      method,
-      url,
-      headers: who.headers,
-      ...(payload === undefined ? {} : { payload: payload as string }),
-    });
+  const request = ownerRequests(testApp, owner);
 
   it.each(sampleLanguages)(
     'renders the %s sample with the application key, base URL, version and public key',

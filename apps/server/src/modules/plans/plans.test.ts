@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ENTITLEMENT_CODE_INVALID,
   PLAN_DURATION_RANGE,
@@ -14,36 +14,17 @@ import {
 import { plans } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import { createApplicationViaApi, createPlanViaApi } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { ownerRequests } from '../../../test/owner-requests.ts';
+import { signInOwner, type SignedInOwner } from '../../../test/test-app.ts';
 
 describe('owner API: plans', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-05-01T09:00:00Z'));
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
-  const request = (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    who: SignedInOwner = owner,
-  ) =>
-    testApp.app.inject({
-      method,
-      url,
-      headers: who.headers,
-      ...(payload === undefined ? {} : { payload: payload as string }),
-    });
+  const request = ownerRequests(testApp, owner);
 
   const plansUrl = (applicationId: number) => `/api/applications/${applicationId}/plans`;
   const planUrl = (plan: Pick<Plan, 'applicationId' | 'id'>) =>

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   USER_VARIABLE_LIMIT_REACHED,
   VARIABLE_NAME_INVALID,
@@ -16,38 +16,18 @@ import {
 import { appUserVariables } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import { createAppUserViaApi, createApplicationViaApi } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { ownerRequests } from '../../../test/owner-requests.ts';
+import { type SignedInOwner } from '../../../test/test-app.ts';
 
 describe('owner API: remote variables', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-  let otherOwner: SignedInOwner;
   const clock = createManualClock(new Date('2026-07-01T09:00:00Z'));
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-    otherOwner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
+  const otherOwner = signInOwnerForSuite(testApp);
 
-  const request = (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    who: SignedInOwner = owner,
-  ) =>
-    testApp.app.inject({
-      method,
-      url,
-      headers: who.headers,
-      ...(payload === undefined ? {} : { payload: payload as string }),
-    });
+  const request = ownerRequests(testApp, owner);
 
   const variablesUrl = (applicationId: number) => `/api/applications/${applicationId}/variables`;
   const userVariablesUrl = (applicationId: number, userId: string) =>

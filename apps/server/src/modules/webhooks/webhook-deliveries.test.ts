@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   errorBodySchema,
   testWebhookResponseSchema,
@@ -16,36 +16,17 @@ import {
   insertApplication,
   insertWebhookDelivery,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { ownerRequests } from '../../../test/owner-requests.ts';
+import { signInOwner, type SignedInOwner } from '../../../test/test-app.ts';
 
 describe('owner API: webhook delivery log, retry and test events', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
-  const request = (
-    method: 'GET' | 'POST',
-    url: string,
-    payload?: unknown,
-    who: SignedInOwner = owner,
-  ) =>
-    testApp.app.inject({
-      method,
-      url,
-      headers: who.headers,
-      ...(payload === undefined ? {} : { payload: payload as string }),
-    });
+  const request = ownerRequests(testApp, owner);
 
   describe('GET /api/webhooks/:id/deliveries', () => {
     it('answers a page of 50 newest first, with the total in a header', async () => {

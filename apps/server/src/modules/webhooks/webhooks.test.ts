@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   WEBHOOK_URL_REQUIRED,
   deletedResponseSchema,
@@ -16,12 +16,9 @@ import {
   insertApplication,
   insertWebhookDelivery,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { ownerRequests } from '../../../test/owner-requests.ts';
+import { signInOwner, type SignedInOwner } from '../../../test/test-app.ts';
 import { WEBHOOK_HTTPS_REQUIRED_OUTSIDE_LOOPBACK } from './assert-webhook-url-allowed.ts';
 import { STANDARD_SECRET_MALFORMED } from './webhook-secret.ts';
 
@@ -30,28 +27,12 @@ const PUBLIC_URL = 'https://93.184.215.14/hooks/latchkey';
 const GENERATED_SECRET = /^whsec_[A-Za-z0-9+/]{32}$/;
 
 describe('owner API: webhooks', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-05-01T09:00:00Z'));
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(() => testApp.close());
+  const testApp = startTestAppForSuite({ clock });
+  const owner = signInOwnerForSuite(testApp);
 
-  const request = (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    who: SignedInOwner = owner,
-  ) =>
-    testApp.app.inject({
-      method,
-      url,
-      headers: who.headers,
-      ...(payload === undefined ? {} : { payload: payload as string }),
-    });
+  const request = ownerRequests(testApp, owner);
 
   const reveal = async (id: number, who: SignedInOwner = owner) => {
     const response = await request('GET', `/api/webhooks/${id}/secret`, undefined, who);
