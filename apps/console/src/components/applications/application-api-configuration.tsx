@@ -1,15 +1,14 @@
 import type { Application } from '@latchkey/contracts';
-import { CodeXml, Eye, EyeOff, KeyRound, Network, ShieldCheck } from 'lucide-react';
-import { useId, useState } from 'react';
+import { CodeXml, KeyRound, Network, ShieldCheck } from 'lucide-react';
+import { useId } from 'react';
 import { Link } from 'wouter';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
-import { IconButton } from '@/components/ui/icon-button.tsx';
-import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { buildIntegrationPath } from '@/lib/integration-search.ts';
+import { ApiKeyField } from './api-key-field.tsx';
 
 /** The client API calls a vendor's program makes. */
 export const CLIENT_API_ENDPOINTS = [
@@ -24,7 +23,6 @@ export const CLIENT_API_ENDPOINTS = [
 /** The API Configuration tab. */
 export function ApplicationApiConfiguration({ application }: { application: Application }) {
   const id = useId();
-  const [isKeyVisible, setIsKeyVisible] = useState(false);
   const origin = window.location.origin;
 
   return (
@@ -39,25 +37,7 @@ export function ApplicationApiConfiguration({ application }: { application: Appl
         <Label htmlFor={`${id}-api-key`} className="sr-only">
           API Key
         </Label>
-        <div className="flex items-center gap-1">
-          <Input
-            id={`${id}-api-key`}
-            type={isKeyVisible ? 'text' : 'password'}
-            value={application.apiKey}
-            readOnly
-            spellCheck={false}
-            autoComplete="off"
-            className="font-mono"
-          />
-          <IconButton
-            label={isKeyVisible ? 'Hide API key' : 'Show API key'}
-            aria-pressed={isKeyVisible}
-            onClick={() => setIsKeyVisible((visible) => !visible)}
-          >
-            {isKeyVisible ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
-          </IconButton>
-          <CopyButton value={application.apiKey} label="Copy API key" />
-        </div>
+        <ApiKeyField id={`${id}-api-key`} apiKey={application.apiKey} />
       </SectionCard>
 
       <SectionCard

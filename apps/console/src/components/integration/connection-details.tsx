@@ -1,8 +1,7 @@
 import { DEFAULT_APPLICATION_VERSION, type Application } from '@latchkey/contracts';
-import { Eye, EyeOff } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { ApiKeyField } from '@/components/applications/api-key-field.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
-import { IconButton } from '@/components/ui/icon-button.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
@@ -20,35 +19,16 @@ export function ConnectionDetails({
   baseUrl: string | undefined;
 }) {
   const id = useId();
-  const [isKeyVisible, setIsKeyVisible] = useState(false);
 
   return (
     <div className="grid gap-4 md:grid-cols-[minmax(0,3fr)_minmax(0,2fr)_auto]">
       <div className="grid min-w-0 gap-1.5">
         <Label htmlFor={`${id}-api-key`}>API Key</Label>
-        <div className="flex items-center gap-1">
-          <Input
-            id={`${id}-api-key`}
-            type={isKeyVisible ? 'text' : 'password'}
-            value={application.apiKey}
-            readOnly
-            spellCheck={false}
-            autoComplete="off"
-            className="font-mono"
-          />
-          <IconButton
-            label={isKeyVisible ? 'Hide API key' : 'Show API key'}
-            aria-pressed={isKeyVisible}
-            onClick={() => setIsKeyVisible((visible) => !visible)}
-          >
-            {isKeyVisible ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
-          </IconButton>
-          <CopyButton
-            value={application.apiKey}
-            label="Copy API key"
-            toastMessage="API key copied to clipboard"
-          />
-        </div>
+        <ApiKeyField
+          id={`${id}-api-key`}
+          apiKey={application.apiKey}
+          copyToastMessage="API key copied to clipboard"
+        />
       </div>
       <div className="grid min-w-0 gap-1.5">
         <Label htmlFor={`${id}-base-url`}>Base URL</Label>
