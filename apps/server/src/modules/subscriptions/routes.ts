@@ -1,14 +1,15 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   appUserParamsSchema,
   grantSubscriptionRequestSchema,
+  subscriptionListSchema,
   subscriptionParamsSchema,
   updateSubscriptionRequestSchema,
   type Subscription,
 } from '@latchkey/contracts';
-import { parseInput } from '../../http/parse-input.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
+import { ok } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import {
   deleteSubscription,
   grantSubscription,
@@ -16,49 +17,99 @@ import {
   updateSubscription,
 } from './user-subscriptions.ts';
 
-/**
- * An end user's subscriptions. Every answer is the user's whole list, so the
- * console's dialog shows the stacked result of a change. Registered inside the owner scope.
- */
-export function registerSubscriptionRoutes(
-  app: FastifyInstance,
-  { applicationEvents }: { applicationEvents: ApplicationEvents },
-): void {
-  const ctx = (request: FastifyRequest) => ({ ...request.owner!, applicationEvents });
-  const base = '/api/applications/:appId/users/:userId/subscriptions';
-
-  app.get(base, async (request): Promise<Subscription[]> => {
-    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-    return listUserSubscriptions({ ctx: ctx(request), input: { applicationId: appId, userId } });
-  });
-
-  app.post(base, async (request, reply) => {
-    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-    const grant = parseInput(grantSubscriptionRequestSchema, request.body);
-    const list = await grantSubscription({
-      ctx: ctx(request),
-      input: { applicationId: appId, userId, ...grant },
-    });
-    return reply.status(201).send(list satisfies Subscription[]);
-  });
-
-  app.put(`${base}/:subscriptionId`, async (request): Promise<Subscription[]> => {
-    const { appId, userId, subscriptionId } = parseInput(subscriptionParamsSchema, request.params);
-    const { expiresAt } = parseInput(updateSubscriptionRequestSchema, request.body);
-    return updateSubscription({
-      ctx: ctx(request),
-      input: { applicationId: appId, userId, subscriptionId, expiresAt },
-    });
-  });
-
-  app.delete(`${base}/:subscriptionId`, async (request): Promise<Subscription[]> => {
-    const { appId, userId, subscriptionId } = parseInput(subscriptionParamsSchema, request.params);
-    return deleteSubscription({
-      ctx: ctx(request),
-      input: { applicationId: appId, userId, subscriptionId },
-    });
-  });
+interface SubscriptionServices {
+  applicationEvents: ApplicationEvents;
 }
 
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const subscriptionRoutes: readonly RouteDefinition[] = [];
+const defineRoute = routeDefiner<SubscriptionServices>();
+
+const ctx = (request: FastifyRequest, { applicationEvents }: SubscriptionServices) => ({
+  ...request.owner!,
+  applicationEvents,
+});
+
+/**
+ * An end user's subscriptions. Every answer is the user's whole list, so the
+ * console's dialog shows the stacked result of a change.
+ */
+export const subscriptionRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:appId/users/:userId/subscriptions',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'List an end user\u2019s subscriptions',
+    params: appUserParamsSchema,
+    responses: { 200: ok(subscriptionListSchema) },
+    handle: async ({ params, request }, services): Promise<Subscription[]> =>
+      listUserSubscriptions({
+        ctx: ctx(request, services),
+        input: { applicationId: params.appId, userId: params.userId },
+      }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/subscriptions',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Grant a plan to an end user',
+    description:
+      'Without `expiresAt`, for the plan\u2019s duration from now. Answers the user\u2019s subscriptions. A plan the user holds is a 409.',
+    params: appUserParamsSchema,
+    body: grantSubscriptionRequestSchema,
+    responses: { 201: ok(subscriptionListSchema, 'Created.') },
+    errors: [409],
+    handle: async ({ params, body, request, reply }, services) => {
+      const list = await grantSubscription({
+        ctx: ctx(request, services),
+        input: { applicationId: params.appId, userId: params.userId, ...body },
+      });
+      return reply.status(201).send(list satisfies Subscription[]);
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/applications/:appId/users/:userId/subscriptions/:subscriptionId',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Extend or shorten a subscription',
+    params: subscriptionParamsSchema,
+    body: updateSubscriptionRequestSchema,
+    responses: { 200: ok(subscriptionListSchema) },
+    handle: async ({ params, body, request }, services): Promise<Subscription[]> => {
+      const { appId, userId, subscriptionId } = params;
+      return updateSubscription({
+        ctx: ctx(request, services),
+        input: { applicationId: appId, userId, subscriptionId, expiresAt: body.expiresAt },
+      });
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId/subscriptions/:subscriptionId',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Remove a subscription',
+    params: subscriptionParamsSchema,
+    responses: { 200: ok(subscriptionListSchema) },
+    handle: async ({ params, request }, services): Promise<Subscription[]> => {
+      const { appId, userId, subscriptionId } = params;
+      return deleteSubscription({
+        ctx: ctx(request, services),
+        input: { applicationId: appId, userId, subscriptionId },
+      });
+    },
+  }),
+];
+
+/** An end user's subscriptions. Registered inside the owner scope. */
+export function registerSubscriptionRoutes(
+  app: FastifyInstance,
+  services: SubscriptionServices,
+): void {
+  registerRoutes(app, subscriptionRoutes, services);
+}
