@@ -12,12 +12,11 @@ import { CodeEditActions } from '@/components/code/code-edit-actions.tsx';
 import { CodeEditor } from '@/components/code/code-editor.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
 import { OptionSelect } from '@/components/ui/option-select.tsx';
+import { QueryView } from '@/components/ui/query-view.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
-import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useSample, useSampleTemplate, useSaveSample } from '@/hooks/use-samples.ts';
 
 /** Radix reserves '' for "no value": the bare template's choice. */
@@ -106,9 +105,8 @@ function ApplicationTemplate({
 }) {
   const sampleQuery = useSample(applicationId, language);
   return (
-    <TemplateState
-      query={sampleQuery}
-      render={(sample) => (
+    <TemplateState query={sampleQuery}>
+      {(sample) => (
         <TemplateEditor
           // Another application, language or save starts the box from the server's text.
           key={`${applicationId}-${language}-${sample.updatedAt ?? 'default'}`}
@@ -116,47 +114,44 @@ function ApplicationTemplate({
           applicationId={applicationId}
         />
       )}
-    />
+    </TemplateState>
   );
 }
 
 function BareTemplate({ language }: { language: SampleLanguage }) {
   const templateQuery = useSampleTemplate(language);
   return (
-    <TemplateState
-      query={templateQuery}
-      render={(sample) => <TemplateEditor key={language} sample={sample} applicationId={null} />}
-    />
+    <TemplateState query={templateQuery}>
+      {(sample) => <TemplateEditor key={language} sample={sample} applicationId={null} />}
+    </TemplateState>
   );
 }
 
+/** A template's box once its query has answered, with the same loading and error states. */
 function TemplateState({
   query,
-  render,
+  children,
 }: {
   query: UseQueryResult<Sample>;
-  render: (sample: Sample) => ReactNode;
+  children: (sample: Sample) => ReactNode;
 }) {
-  if (query.isPending) {
-    return (
-      <div role="status" aria-busy="true" className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-3">
-        <span className="sr-only">Loading the template…</span>
-        <Skeleton className="h-8 w-1/2" />
-        <Skeleton className="h-80 w-full" />
-      </div>
-    );
-  }
-  if (query.isError) {
-    return (
-      <LoadErrorState
-        title="Error loading the template"
-        description={getErrorToastMessage(query.error, TEMPLATE_FETCH_ERROR)}
-        isRetrying={query.isFetching}
-        onRetry={() => void query.refetch()}
-      />
-    );
-  }
-  return render(query.data);
+  return (
+    <QueryView
+      query={query}
+      loadingLabel="Loading the template…"
+      loadingClassName="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-3"
+      skeleton={
+        <>
+          <Skeleton className="h-8 w-1/2" />
+          <Skeleton className="h-80 w-full" />
+        </>
+      }
+      errorTitle="Error loading the template"
+      fetchErrorMessage={TEMPLATE_FETCH_ERROR}
+    >
+      {children}
+    </QueryView>
+  );
 }
 
 function TemplateEditor({

@@ -4,11 +4,10 @@ import { useState, type KeyboardEvent } from 'react';
 import { CodeEditor } from '@/components/code/code-editor.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { QueryView } from '@/components/ui/query-view.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useCodeFile, useCodeFiles, useSaveCodeFile } from '@/hooks/use-code-files.ts';
-import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { cn } from '@/lib/utils.ts';
 import { CodeFileHistory } from './code-file-history.tsx';
 import { formatModified } from './code-editor-display.ts';
@@ -48,67 +47,64 @@ export function ReferenceDocuments({ canEdit }: { canEdit: boolean }) {
       }
       contentClassName="min-w-0"
     >
-      {filesQuery.isPending ? (
-        <div
-          role="status"
-          aria-busy="true"
-          className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[15rem_1fr]"
-        >
-          <span className="sr-only">Loading the files…</span>
-          <Skeleton className="h-36 w-full" />
-          <Skeleton className="h-96 w-full" />
-        </div>
-      ) : filesQuery.isError ? (
-        <LoadErrorState
-          title="Error loading the files"
-          description={getErrorToastMessage(filesQuery.error, FILES_FETCH_ERROR)}
-          isRetrying={filesQuery.isFetching}
-          onRetry={() => void filesQuery.refetch()}
-        />
-      ) : (
-        <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
-          <nav aria-label="Files">
-            <ul className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-1">
-              {filesQuery.data.map((file) => {
-                const isSelected = file.name === selected;
-                return (
-                  <li key={file.name}>
-                    <button
-                      type="button"
-                      aria-current={isSelected ? 'true' : undefined}
-                      onClick={() => setSelected(file.name)}
-                      className={cn(
-                        'grid w-full gap-0.5 rounded-md border px-3 py-2 text-left outline-none focus-visible:ring-[3px] focus-visible:ring-ring/40',
-                        isSelected
-                          ? 'border-primary bg-primary/10'
-                          : 'border-transparent hover:bg-muted',
-                      )}
-                    >
-                      <span className="flex items-center gap-2 font-mono text-sm font-medium">
-                        <FileCode aria-hidden="true" className="size-4 shrink-0" />
-                        {file.name}
-                        {drafts[file.name] !== undefined && (
-                          <Badge variant="warning">Unsaved</Badge>
+      <QueryView
+        query={filesQuery}
+        loadingLabel="Loading the files…"
+        loadingClassName="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[15rem_1fr]"
+        skeleton={
+          <>
+            <Skeleton className="h-36 w-full" />
+            <Skeleton className="h-96 w-full" />
+          </>
+        }
+        errorTitle="Error loading the files"
+        fetchErrorMessage={FILES_FETCH_ERROR}
+      >
+        {(files) => (
+          <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[15rem_minmax(0,1fr)]">
+            <nav aria-label="Files">
+              <ul className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-1">
+                {files.map((file) => {
+                  const isSelected = file.name === selected;
+                  return (
+                    <li key={file.name}>
+                      <button
+                        type="button"
+                        aria-current={isSelected ? 'true' : undefined}
+                        onClick={() => setSelected(file.name)}
+                        className={cn(
+                          'grid w-full gap-0.5 rounded-md border px-3 py-2 text-left outline-none focus-visible:ring-[3px] focus-visible:ring-ring/40',
+                          isSelected
+                            ? 'border-primary bg-primary/10'
+                            : 'border-transparent hover:bg-muted',
                         )}
-                      </span>
-                      <span className="text-xs text-muted-foreground">
-                        Modified {formatModified(file.lastModified)}
-                      </span>
-                    </button>
-                  </li>
-                );
-              })}
-            </ul>
-          </nav>
-          <DocumentPanel
-            key={selected}
-            name={selected}
-            canEdit={canEdit}
-            draft={drafts[selected]}
-            onDraftChange={(draft) => setDraft(selected, draft)}
-          />
-        </div>
-      )}
+                      >
+                        <span className="flex items-center gap-2 font-mono text-sm font-medium">
+                          <FileCode aria-hidden="true" className="size-4 shrink-0" />
+                          {file.name}
+                          {drafts[file.name] !== undefined && (
+                            <Badge variant="warning">Unsaved</Badge>
+                          )}
+                        </span>
+                        <span className="text-xs text-muted-foreground">
+                          Modified {formatModified(file.lastModified)}
+                        </span>
+                      </button>
+                    </li>
+                  );
+                })}
+              </ul>
+            </nav>
+            <DocumentPanel
+              key={selected}
+              name={selected}
+              canEdit={canEdit}
+              draft={drafts[selected]}
+              onDraftChange={(draft) => setDraft(selected, draft)}
+            />
+          </div>
+        )}
+      </QueryView>
     </SectionCard>
   );
 }
@@ -125,33 +121,30 @@ function DocumentPanel({
   onDraftChange: (draft: string | undefined) => void;
 }) {
   const fileQuery = useCodeFile(name);
-  if (fileQuery.isPending) {
-    return (
-      <div role="status" aria-busy="true" className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-3">
-        <span className="sr-only">Loading {name}…</span>
-        <Skeleton className="h-8 w-1/2" />
-        <Skeleton className="h-96 w-full" />
-      </div>
-    );
-  }
-  if (fileQuery.isError) {
-    return (
-      <LoadErrorState
-        title={`Error loading ${name}`}
-        description={getErrorToastMessage(fileQuery.error, FILE_FETCH_ERROR)}
-        isRetrying={fileQuery.isFetching}
-        onRetry={() => void fileQuery.refetch()}
-      />
-    );
-  }
   return (
-    <DocumentEditor
-      file={fileQuery.data}
-      // The server's word decides per file; the page's own check only hides what it can.
-      isEditable={canEdit && fileQuery.data.canEdit}
-      draft={draft}
-      onDraftChange={onDraftChange}
-    />
+    <QueryView
+      query={fileQuery}
+      loadingLabel={`Loading ${name}…`}
+      loadingClassName="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-3"
+      skeleton={
+        <>
+          <Skeleton className="h-8 w-1/2" />
+          <Skeleton className="h-96 w-full" />
+        </>
+      }
+      errorTitle={`Error loading ${name}`}
+      fetchErrorMessage={FILE_FETCH_ERROR}
+    >
+      {(file) => (
+        <DocumentEditor
+          file={file}
+          // The server's word decides per file; the page's own check only hides what it can.
+          isEditable={canEdit && file.canEdit}
+          draft={draft}
+          onDraftChange={onDraftChange}
+        />
+      )}
+    </QueryView>
   );
 }
 

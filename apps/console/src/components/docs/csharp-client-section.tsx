@@ -1,8 +1,7 @@
 import { Link } from 'wouter';
 import { CodeBlock } from '@/components/code/code-block.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { QueryView } from '@/components/ui/query-view.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useSampleTemplate } from '@/hooks/use-samples.ts';
 import { extractCSharpType } from '@/lib/csharp-types.ts';
 
@@ -16,27 +15,21 @@ export const LOGIN_FORM_CLASS = /Login\w*Form$/;
  */
 export function CSharpClientSection() {
   const templateQuery = useSampleTemplate('csharp');
+  return (
+    <QueryView
+      query={templateQuery}
+      loadingLabel="Loading the C# client…"
+      loadingClassName="grid gap-3"
+      skeleton={<Skeleton className="h-96 w-full" />}
+      errorTitle="Error loading the C# client"
+      fetchErrorMessage="Failed to load the C# sample"
+    >
+      {({ code, filename }) => <CSharpClient code={code} filename={filename} />}
+    </QueryView>
+  );
+}
 
-  if (templateQuery.isPending) {
-    return (
-      <div role="status" aria-busy="true" className="grid gap-3">
-        <span className="sr-only">Loading the C# client…</span>
-        <Skeleton className="h-96 w-full" />
-      </div>
-    );
-  }
-  if (templateQuery.isError) {
-    return (
-      <LoadErrorState
-        title="Error loading the C# client"
-        description={getErrorToastMessage(templateQuery.error, 'Failed to load the C# sample')}
-        isRetrying={templateQuery.isFetching}
-        onRetry={() => void templateQuery.refetch()}
-      />
-    );
-  }
-
-  const { code, filename } = templateQuery.data;
+function CSharpClient({ code, filename }: { code: string; filename: string }) {
   const loginForm = extractCSharpType(code, LOGIN_FORM_CLASS);
   return (
     <div className="grid gap-6">

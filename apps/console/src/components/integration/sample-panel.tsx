@@ -6,9 +6,8 @@ import { CodeEditor } from '@/components/code/code-editor.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
-import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
+import { QueryView } from '@/components/ui/query-view.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
-import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { useResetSample, useSample, useSaveSample } from '@/hooks/use-samples.ts';
 import { downloadTextFile } from '@/lib/download-text-file.ts';
 
@@ -30,33 +29,30 @@ export function SamplePanel({
   const sampleQuery = useSample(applicationId, language);
   const { label } = sampleLanguageCatalogue[language];
 
-  if (sampleQuery.isPending) {
-    return (
-      <div role="status" aria-busy="true" className="grid gap-3">
-        <span className="sr-only">Loading the {label} sample…</span>
-        <Skeleton className="h-8 w-2/3" />
-        <Skeleton className="h-96 w-full" />
-      </div>
-    );
-  }
-  if (sampleQuery.isError) {
-    return (
-      <LoadErrorState
-        title="Error loading the sample"
-        description={getErrorToastMessage(sampleQuery.error, SAMPLE_FETCH_ERROR)}
-        isRetrying={sampleQuery.isFetching}
-        onRetry={() => void sampleQuery.refetch()}
-      />
-    );
-  }
   return (
-    <SampleCode
-      // A reset or another save starts the box from the server's text again.
-      key={sampleQuery.data.updatedAt ?? 'default'}
-      applicationId={applicationId}
-      sample={sampleQuery.data}
-      canEdit={canEdit}
-    />
+    <QueryView
+      query={sampleQuery}
+      loadingLabel={`Loading the ${label} sample…`}
+      loadingClassName="grid gap-3"
+      skeleton={
+        <>
+          <Skeleton className="h-8 w-2/3" />
+          <Skeleton className="h-96 w-full" />
+        </>
+      }
+      errorTitle="Error loading the sample"
+      fetchErrorMessage={SAMPLE_FETCH_ERROR}
+    >
+      {(sample) => (
+        <SampleCode
+          // A reset or another save starts the box from the server's text again.
+          key={sample.updatedAt ?? 'default'}
+          applicationId={applicationId}
+          sample={sample}
+          canEdit={canEdit}
+        />
+      )}
+    </QueryView>
   );
 }
 
