@@ -1,30 +1,54 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
+  activityLogListSchema,
   activityLogStatsQuerySchema,
+  activityLogStatsSchema,
   activityLogsQuerySchema,
   type ActivityLog,
   type ActivityLogStats,
 } from '@latchkey/contracts';
-import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
+import { ok, paged } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { listActivityLogs } from './list-activity-logs.ts';
 import { summarizeActivityLogs } from './summarize-activity-logs.ts';
 
+const defineRoute = routeDefiner<void>();
+
+/** The owner's activity log. */
+export const activityRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/activity-logs',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Activity',
+    summary: 'One page of the activity log, newest first, filtered and searched',
+    query: activityLogsQuerySchema,
+    responses: { 200: paged(activityLogListSchema, 'Activity-log rows, newest first.') },
+    errors: [404],
+    handle: async ({ query, request, reply }): Promise<ActivityLog[]> => {
+      const page = await listActivityLogs({ ctx: request.owner!, input: query });
+      setPagingHeaders(reply, query, page);
+      return page.rows;
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/activity-logs/stats',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Activity',
+    summary: 'Totals over every activity-log row the same filters match',
+    query: activityLogStatsQuerySchema,
+    responses: { 200: ok(activityLogStatsSchema) },
+    errors: [404],
+    handle: async ({ query, request }): Promise<ActivityLogStats> =>
+      summarizeActivityLogs({ ctx: request.owner!, input: query }),
+  }),
+];
+
 /** The owner's activity log. Registered inside the owner-guarded scope. */
 export function registerActivityRoutes(app: FastifyInstance): void {
-  app.get('/api/activity-logs', async (request, reply): Promise<ActivityLog[]> => {
-    const query = parseInput(activityLogsQuerySchema, request.query);
-    const page = await listActivityLogs({ ctx: request.owner!, input: query });
-    setPagingHeaders(reply, query, page);
-    return page.rows;
-  });
-
-  app.get('/api/activity-logs/stats', async (request): Promise<ActivityLogStats> => {
-    const query = parseInput(activityLogStatsQuerySchema, request.query);
-    return summarizeActivityLogs({ ctx: request.owner!, input: query });
-  });
+  registerRoutes(app, activityRoutes, undefined);
 }
-
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const activityRoutes: readonly RouteDefinition[] = [];
