@@ -1,26 +1,54 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   activityChartQuerySchema,
+  activityChartSchema,
   applicationParamsSchema,
   type ActivityChart,
 } from '@latchkey/contracts';
-import { parseInput } from '../../http/parse-input.ts';
+import { ok } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { getActivityChart } from './get-activity-chart.ts';
+
+const defineRoute = routeDefiner<void>();
+
+/** The activity charts of the application page and the dashboard. */
+export const activityChartRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/dashboard/activity-chart',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Dashboard',
+    summary: 'Activity per hour or day across the owner\u2019s applications',
+    description:
+      'Logins, failed logins, registrations, new sessions and live sessions per hour (range 24h) or per UTC day (7d, 30d), zero-filled, from pre-aggregated buckets.',
+    query: activityChartQuerySchema,
+    responses: { 200: ok(activityChartSchema) },
+    handle: async ({ query, request }): Promise<ActivityChart> =>
+      getActivityChart({ ctx: request.owner!, input: { range: query.range } }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:id/activity-chart',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Activity per hour or day of one application',
+    description:
+      'Logins, failed logins, registrations, new sessions and live sessions per hour (range 24h) or per UTC day (7d, 30d), zero-filled, from pre-aggregated buckets.',
+    params: applicationParamsSchema,
+    query: activityChartQuerySchema,
+    responses: { 200: ok(activityChartSchema) },
+    errors: [404],
+    handle: async ({ params, query, request }): Promise<ActivityChart> =>
+      getActivityChart({
+        ctx: request.owner!,
+        input: { applicationId: params.id, range: query.range },
+      }),
+  }),
+];
 
 /** The activity charts of the application page and the dashboard. */
 export function registerActivityChartRoutes(app: FastifyInstance): void {
-  app.get('/api/dashboard/activity-chart', async (request): Promise<ActivityChart> => {
-    const { range } = parseInput(activityChartQuerySchema, request.query);
-    return getActivityChart({ ctx: request.owner!, input: { range } });
-  });
-
-  app.get('/api/applications/:id/activity-chart', async (request): Promise<ActivityChart> => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const { range } = parseInput(activityChartQuerySchema, request.query);
-    return getActivityChart({ ctx: request.owner!, input: { applicationId: id, range } });
-  });
+  registerRoutes(app, activityChartRoutes, undefined);
 }
-
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const activityChartRoutes: readonly RouteDefinition[] = [];
