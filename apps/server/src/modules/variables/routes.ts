@@ -1,21 +1,26 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
   appUserParamsSchema,
   applicationParamsSchema,
   applicationVariableListQuerySchema,
+  applicationVariableListSchema,
   applicationVariableParamsSchema,
+  applicationVariableSchema,
   createApplicationVariableRequestSchema,
+  deletedResponseSchema,
   putUserVariableRequestSchema,
   updateApplicationVariableRequestSchema,
+  userVariableListSchema,
   userVariableParamsSchema,
+  userVariableSchema,
   variableBodyLimitBytes,
   variableLimits,
   type ApplicationVariable,
   type DeletedResponse,
   type UserVariable,
 } from '@latchkey/contracts';
-import { parseInput } from '../../http/parse-input.ts';
+import { ok } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { createApplicationVariable } from './create-application-variable.ts';
 import { deleteApplicationVariable } from './delete-application-variable.ts';
 import { deleteUserVariable } from './delete-user-variable.ts';
@@ -24,95 +29,184 @@ import { listUserVariables } from './list-user-variables.ts';
 import { putUserVariable } from './put-user-variable.ts';
 import { updateApplicationVariable } from './update-application-variable.ts';
 
-/**
- * Remote variables, the owner's side: an application's variables, and each end
- * user's. Registered inside the owner-guarded scope. A value may be 64 KB, more than the
- * server's default body limit once JSON-escaped, so the writes carry their own limit.
+const defineRoute = routeDefiner<void>();
+
+/*
+ * A value may be 64 KB, more than the server's default body limit once JSON-escaped, so the
+ * writes carry their own limit. A definition holds no Fastify route options: each write's
+ * largest value is kept here, and the scope registering the routes turns it into the limit.
  */
-export function registerVariableRoutes(app: FastifyInstance): void {
-  // Never below the server's own limit, which an operator may have raised.
-  const bodyLimitFor = (valueBytes: number) =>
-    Math.max(app.initialConfig.bodyLimit ?? 0, variableBodyLimitBytes(valueBytes));
-  const applicationVariableBodyLimit = bodyLimitFor(variableLimits.applicationValueBytes);
-  const userVariableBodyLimit = bodyLimitFor(variableLimits.userValueBytes);
+const largestValueBytes = new WeakMap<object, number>();
 
-  app.get('/api/applications/:id/variables', async (request): Promise<ApplicationVariable[]> => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const { search } = parseInput(applicationVariableListQuerySchema, request.query);
-    return listApplicationVariables({
-      ctx: request.owner!,
-      input: { applicationId: id, search },
-    });
-  });
+function withLargestValue<Definition extends object>(
+  valueBytes: number,
+  definition: Definition,
+): Definition {
+  largestValueBytes.set(definition, valueBytes);
+  return definition;
+}
 
-  app.post(
-    '/api/applications/:id/variables',
-    { bodyLimit: applicationVariableBodyLimit },
-    async (request, reply) => {
-      const { id } = parseInput(applicationParamsSchema, request.params);
-      const variable = parseInput(createApplicationVariableRequestSchema, request.body);
-      const created = await createApplicationVariable({
+/**
+ * Remote variables, the owner's side: an application's variables, and each end user's.
+ * Application variables are application settings; a user's variables are part of editing
+ * users.
+ */
+export const variableRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:id/variables',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'List an application\u2019s variables, by name',
+    description: '`search` matches the name or the value, in any case.',
+    params: applicationParamsSchema,
+    query: applicationVariableListQuerySchema,
+    responses: { 200: ok(applicationVariableListSchema) },
+    handle: ({ params, query, request }): Promise<ApplicationVariable[]> =>
+      listApplicationVariables({
         ctx: request.owner!,
-        input: { applicationId: id, variable },
-      });
-      return reply.status(201).send(created satisfies ApplicationVariable);
-    },
-  );
-
-  app.put(
-    '/api/applications/:id/variables/:variableId',
-    { bodyLimit: applicationVariableBodyLimit },
-    async (request): Promise<ApplicationVariable> => {
-      const { id, variableId } = parseInput(applicationVariableParamsSchema, request.params);
-      const changes = parseInput(updateApplicationVariableRequestSchema, request.body);
-      return updateApplicationVariable({
-        ctx: request.owner!,
-        input: { applicationId: id, variableId, changes },
-      });
-    },
-  );
-
-  app.delete(
-    '/api/applications/:id/variables/:variableId',
-    async (request): Promise<DeletedResponse> => {
-      const { id, variableId } = parseInput(applicationVariableParamsSchema, request.params);
+        input: { applicationId: params.id, search: query.search },
+      }),
+  }),
+  withLargestValue(
+    variableLimits.applicationValueBytes,
+    defineRoute({
+      method: 'POST',
+      path: '/api/applications/:id/variables',
+      permission: 'manage_applications',
+      caller: 'owner',
+      tag: 'Variables',
+      summary: 'Create an application variable',
+      description:
+        'A name is 1 to 64 letters, digits, `_`, `.` or `-`; a value at most 64 KB (UTF-8). `requiresSession` is true unless sent false. A name the application already has is a 409.',
+      params: applicationParamsSchema,
+      body: createApplicationVariableRequestSchema,
+      responses: { 201: ok(applicationVariableSchema, 'Created.') },
+      errors: [409],
+      handle: async ({ params, body, request, reply }) => {
+        const created = await createApplicationVariable({
+          ctx: request.owner!,
+          input: { applicationId: params.id, variable: body },
+        });
+        return reply.status(201).send(created satisfies ApplicationVariable);
+      },
+    }),
+  ),
+  withLargestValue(
+    variableLimits.applicationValueBytes,
+    defineRoute({
+      method: 'PUT',
+      path: '/api/applications/:id/variables/:variableId',
+      permission: 'manage_applications',
+      caller: 'owner',
+      tag: 'Variables',
+      summary: 'Update an application variable',
+      description:
+        'Absent fields stay as they are. Programs read the new value from their next call.',
+      params: applicationVariableParamsSchema,
+      body: updateApplicationVariableRequestSchema,
+      responses: { 200: ok(applicationVariableSchema) },
+      errors: [409],
+      handle: ({ params, body, request }): Promise<ApplicationVariable> =>
+        updateApplicationVariable({
+          ctx: request.owner!,
+          input: { applicationId: params.id, variableId: params.variableId, changes: body },
+        }),
+    }),
+  ),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/applications/:id/variables/:variableId',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Delete an application variable',
+    params: applicationVariableParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    handle: async ({ params, request }): Promise<DeletedResponse> => {
       await deleteApplicationVariable({
         ctx: request.owner!,
-        input: { applicationId: id, variableId },
+        input: { applicationId: params.id, variableId: params.variableId },
       });
       return { success: true, message: 'Variable deleted successfully' };
     },
-  );
-
-  const userBase = '/api/applications/:appId/users/:userId/variables';
-
-  app.get(userBase, async (request): Promise<UserVariable[]> => {
-    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-    return listUserVariables({ ctx: request.owner!, input: { applicationId: appId, userId } });
-  });
-
-  app.put(
-    `${userBase}/:name`,
-    { bodyLimit: userVariableBodyLimit },
-    async (request): Promise<UserVariable> => {
-      const { appId, userId, name } = parseInput(userVariableParamsSchema, request.params);
-      const variable = parseInput(putUserVariableRequestSchema, request.body);
-      return putUserVariable({
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:appId/users/:userId/variables',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'List an end user\u2019s variables, by name',
+    params: appUserParamsSchema,
+    responses: { 200: ok(userVariableListSchema) },
+    handle: ({ params, request }): Promise<UserVariable[]> =>
+      listUserVariables({
         ctx: request.owner!,
-        input: { applicationId: appId, userId, name, variable },
+        input: { applicationId: params.appId, userId: params.userId },
+      }),
+  }),
+  withLargestValue(
+    variableLimits.userValueBytes,
+    defineRoute({
+      method: 'PUT',
+      path: '/api/applications/:appId/users/:userId/variables/:name',
+      permission: 'manage_applications',
+      caller: 'owner',
+      tag: 'Variables',
+      summary: 'Create or replace an end user\u2019s variable',
+      description:
+        'A value at most 16 KB (UTF-8); `readOnly` (default false) stops the program changing it. A new name when the user already holds 100 is a 409.',
+      params: userVariableParamsSchema,
+      body: putUserVariableRequestSchema,
+      responses: { 200: ok(userVariableSchema) },
+      errors: [409],
+      handle: ({ params, body, request }): Promise<UserVariable> => {
+        const { appId, userId, name } = params;
+        return putUserVariable({
+          ctx: request.owner!,
+          input: { applicationId: appId, userId, name, variable: body },
+        });
+      },
+    }),
+  ),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId/variables/:name',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Delete an end user\u2019s variable',
+    params: userVariableParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    handle: async ({ params, request }): Promise<DeletedResponse> => {
+      const { appId, userId, name } = params;
+      await deleteUserVariable({
+        ctx: request.owner!,
+        input: { applicationId: appId, userId, name },
       });
+      return { success: true, message: 'Variable deleted successfully' };
     },
-  );
+  }),
+];
 
-  app.delete(`${userBase}/:name`, async (request): Promise<DeletedResponse> => {
-    const { appId, userId, name } = parseInput(userVariableParamsSchema, request.params);
-    await deleteUserVariable({
-      ctx: request.owner!,
-      input: { applicationId: appId, userId, name },
+/**
+ * Remote variables, the owner's side. Registered inside the owner-guarded scope, in a scope of
+ * their own where the writes get their body limits.
+ */
+export function registerVariableRoutes(app: FastifyInstance): void {
+  void app.register(async (scope) => {
+    scope.addHook('onRoute', (route) => {
+      const definition = route.config?.definition;
+      const valueBytes = definition && largestValueBytes.get(definition);
+      if (valueBytes === undefined) return;
+      // Never below the server's own limit, which an operator may have raised.
+      route.bodyLimit = Math.max(
+        scope.initialConfig.bodyLimit ?? 0,
+        variableBodyLimitBytes(valueBytes),
+      );
     });
-    return { success: true, message: 'Variable deleted successfully' };
+    registerRoutes(scope, variableRoutes, undefined);
   });
 }
-
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const variableRoutes: readonly RouteDefinition[] = [];
