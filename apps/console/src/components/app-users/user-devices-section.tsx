@@ -22,7 +22,7 @@ import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { cn } from '@/lib/utils.ts';
 import { formatDeviceSeats } from './app-user-display.ts';
 import { describeNoDevices, getDeviceLabel, getDeviceName } from './device-display.ts';
-import { UserDialogSection } from './user-dialog-section.tsx';
+import { UserDialogSection, type UserSectionProps } from './user-dialog-section.tsx';
 
 function DeviceFacts({ device }: { device: Device }) {
   const facts = [
@@ -109,10 +109,7 @@ export function UserDevicesSection({
   deviceLimit,
   isHwidLockEnabled,
   onDevicesReleased,
-}: {
-  applicationId: number;
-  userId: string;
-  username: string;
+}: UserSectionProps & {
   deviceLimit: number;
   isHwidLockEnabled: boolean;
   onDevicesReleased?: (firstHwid: string | null) => void;

@@ -5,6 +5,13 @@ import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { cn } from '@/lib/utils.ts';
 
+/** Whose holdings a section lists: the end user the Edit User dialog edits. */
+export interface UserSectionProps {
+  applicationId: number;
+  userId: string;
+  username: string;
+}
+
 /**
  * A section's own fields sit inside the Edit User dialog's form: they act on Enter here instead
  * of submitting the account form around them (a form cannot hold another).

@@ -2,6 +2,7 @@ import type { Subscription } from '@latchkey/contracts';
 import { Pencil, Plus, Trash2 } from 'lucide-react';
 import { useId, useState } from 'react';
 import { formatDateTime, formatShortDate } from '@/components/applications/application-display.ts';
+import { EntitlementBadges } from '@/components/plans/entitlement-badges.tsx';
 import { PlanSelect } from '@/components/plans/plan-select.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -19,7 +20,7 @@ import {
   useUserSubscriptions,
 } from '@/hooks/use-subscriptions.ts';
 import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
-import { onEnter, UserDialogSection } from './user-dialog-section.tsx';
+import { onEnter, UserDialogSection, type UserSectionProps } from './user-dialog-section.tsx';
 
 /** The union of what the active subscriptions grant, sorted, as the client API answers it. */
 export function activeEntitlements(subscriptions: readonly Subscription[]): string[] {
@@ -34,15 +35,7 @@ export function activeEntitlements(subscriptions: readonly Subscription[]): stri
  * whether it is active and what it grants; grant a plan, change an expiry (extend or shorten),
  * remove one after a confirmation. Each change is saved at once.
  */
-export function UserSubscriptionsSection({
-  applicationId,
-  userId,
-  username,
-}: {
-  applicationId: number;
-  userId: string;
-  username: string;
-}) {
+export function UserSubscriptionsSection({ applicationId, userId, username }: UserSectionProps) {
   const id = useId();
   const subscriptionsQuery = useUserSubscriptions(applicationId, userId);
   const plansQuery = usePlans(applicationId);
@@ -104,19 +97,7 @@ export function UserSubscriptionsSection({
           <>
             <div className="flex flex-wrap items-center gap-2 text-sm">
               <span className="text-muted-foreground">Entitlements:</span>
-              {entitlements.length === 0 ? (
-                <span className="text-muted-foreground italic">None</span>
-              ) : (
-                <ul aria-label={`Entitlements of ${username}`} className="flex flex-wrap gap-1">
-                  {entitlements.map((code) => (
-                    <li key={code}>
-                      <Badge variant="secondary" className="font-mono">
-                        {code}
-                      </Badge>
-                    </li>
-                  ))}
-                </ul>
-              )}
+              <EntitlementBadges codes={entitlements} ownerName={username} />
             </div>
             {subscriptions.length === 0 ? (
               <p className="text-sm text-muted-foreground">No subscriptions yet.</p>

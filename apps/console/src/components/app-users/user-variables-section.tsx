@@ -26,7 +26,7 @@ import {
   previewValue,
   validateUserVariable,
 } from '@/components/variables/variable-display.ts';
-import { onEnter, UserDialogSection } from './user-dialog-section.tsx';
+import { onEnter, UserDialogSection, type UserSectionProps } from './user-dialog-section.tsx';
 
 interface UserVariableFields {
   name: string;
@@ -44,15 +44,7 @@ const nameProblem = (name: string) =>
  * program may change it; add one, edit one (its value and read-only), delete one after a
  * confirmation. Each change is saved at once.
  */
-export function UserVariablesSection({
-  applicationId,
-  userId,
-  username,
-}: {
-  applicationId: number;
-  userId: string;
-  username: string;
-}) {
+export function UserVariablesSection({ applicationId, userId, username }: UserSectionProps) {
   const id = useId();
   const variablesQuery = useUserVariables(applicationId, userId);
   const save = useSetUserVariable(applicationId, userId);

@@ -5,6 +5,7 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { cn } from '@/lib/utils.ts';
+import { EntitlementBadges } from './entitlement-badges.tsx';
 import { formatPlanDeviceLimit, formatPlanDuration } from './plan-display.ts';
 
 /** An application's plans, with edit, archive or unarchive, and delete per row. */
@@ -54,23 +55,9 @@ export function plansTable({
       },
       {
         header: 'Entitlements',
-        cell: (plan) =>
-          plan.entitlements.length === 0 ? (
-            <span className="text-sm text-muted-foreground italic">None</span>
-          ) : (
-            <ul
-              aria-label={`Entitlements of ${plan.name}`}
-              className="flex max-w-80 flex-wrap gap-1"
-            >
-              {plan.entitlements.map((code) => (
-                <li key={code}>
-                  <Badge variant="secondary" className="font-mono">
-                    {code}
-                  </Badge>
-                </li>
-              ))}
-            </ul>
-          ),
+        cell: (plan) => (
+          <EntitlementBadges codes={plan.entitlements} ownerName={plan.name} className="max-w-80" />
+        ),
       },
       {
         header: 'Status',
