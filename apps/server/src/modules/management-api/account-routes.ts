@@ -1,22 +1,29 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   accountAuditQuerySchema,
+  activityLogListSchema,
   activityLogsQuerySchema,
+  auditEntryListSchema,
+  blacklistEntryListSchema,
   blacklistEntryParamsSchema,
+  blacklistEntrySchema,
   blacklistListQuerySchema,
   createBlacklistEntryRequestSchema,
   createWebhookRequestSchema,
+  deletedResponseSchema,
   updateWebhookRequestSchema,
+  webhookListSchema,
   webhookParamsSchema,
+  webhookSchema,
   type ActivityLog,
   type AuditEntry,
   type BlacklistEntry,
   type Webhook,
 } from '@latchkey/contracts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
-import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
+import { ok, paged } from '../../http/route-contract.ts';
+import { routeDefiner } from '../../http/route-definition.ts';
 import { listActivityLogs } from '../activity/index.ts';
 import { listAccountAuditEntries, toAuditEntryResponse } from '../admin/index.ts';
 import {
@@ -31,8 +38,196 @@ import {
   listWebhooks,
   updateWebhook,
 } from '../webhooks/index.ts';
+import { accountWide, idempotent } from './management-descriptions.ts';
+import { registerAccountWideRoutes, registerManagementRoutes } from './management-route-scopes.ts';
 import { answerManagementWrite } from './management-write.ts';
-import { assertAccountWide, assertActivityReachable } from './reachable-applications.ts';
+import { assertActivityReachable } from './reachable-applications.ts';
+
+/** What the account's routes are given: where a webhook may deliver. */
+interface AccountServices {
+  destinationPolicy: ReturnType<typeof destinationPolicyFor>;
+}
+
+const defineRoute = routeDefiner<AccountServices>();
+
+/** The activity log and the audit trail: a restricted token reads one application at a time. */
+const activityRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/manage/v1/activity',
+    caller: 'manage',
+    tag: 'Management API',
+    summary:
+      'The activity log, with the console\u2019s filters (?applicationId, ?event, ?search; paged)',
+    description:
+      'A token restricted to some applications must name one of them with `applicationId`.',
+    query: activityLogsQuerySchema,
+    responses: { 200: paged(activityLogListSchema, 'Activity-log rows, newest first.') },
+    errors: [404],
+    management: { scope: 'activity:read', sameAs: 'GET /api/activity-logs' },
+    handle: async ({ query, request, reply }): Promise<ActivityLog[]> => {
+      const ctx = request.management!;
+      assertActivityReachable(ctx, query.applicationId);
+      const page = await listActivityLogs({ ctx, input: query });
+      setPagingHeaders(reply, query, page);
+      return page.rows;
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/manage/v1/audit',
+    caller: 'manage',
+    tag: 'Management API',
+    summary:
+      'The account\u2019s audit trail: every change it made, in the console or through a token (paged)',
+    description:
+      'Newest first, each with its actor (and token and address), its target and the change, secrets redacted. `applicationId` keeps one application\u2019s; a token restricted to some applications must name one of them.',
+    query: accountAuditQuerySchema,
+    responses: { 200: paged(auditEntryListSchema, 'Audit entries, newest first.') },
+    errors: [404],
+    management: { scope: 'activity:read', sameAs: 'GET /api/activity-logs' },
+    handle: async ({ query, request, reply }): Promise<AuditEntry[]> => {
+      const ctx = request.management!;
+      assertActivityReachable(ctx, query.applicationId);
+      const page = await listAccountAuditEntries({ ctx, input: query });
+      setPagingHeaders(reply, query, page);
+      return page.rows.map(toAuditEntryResponse);
+    },
+  }),
+];
+
+/**
+ * The blacklist and webhooks: registered where a token that does not reach every application
+ * is refused first (an entry or a webhook may span every application).
+ */
+const accountWideRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/manage/v1/blacklist',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'List blacklist entries (paged; ?search, ?type, ?isActive)',
+    description: accountWide,
+    query: blacklistListQuerySchema,
+    responses: { 200: paged(blacklistEntryListSchema, 'Entries, newest first.') },
+    management: { scope: 'blacklist:read', sameAs: 'GET /api/blacklist' },
+    handle: async ({ query, request, reply }): Promise<BlacklistEntry[]> => {
+      const page = await listBlacklistEntries({ ctx: request.management!, input: query });
+      setPagingHeaders(reply, query, page);
+      return page.rows;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/manage/v1/blacklist',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Add a blacklist entry',
+    description: `${accountWide}${idempotent}`,
+    body: createBlacklistEntryRequestSchema,
+    responses: { 201: ok(blacklistEntrySchema, 'Created.') },
+    errors: [404],
+    management: { scope: 'blacklist:write', sameAs: 'POST /api/blacklist' },
+    handle: ({ body, request, reply }) =>
+      answerManagementWrite(request, reply, async () => ({
+        status: 201,
+        body: (await createBlacklistEntry({
+          ctx: request.management!,
+          input: body,
+        })) satisfies BlacklistEntry,
+      })),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/manage/v1/blacklist/:entryId',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Remove a blacklist entry',
+    description: accountWide,
+    params: blacklistEntryParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    management: { scope: 'blacklist:write', sameAs: 'DELETE /api/blacklist/:entryId' },
+    handle: ({ params, request, reply }) =>
+      answerManagementWrite(request, reply, async () => {
+        await deleteBlacklistEntry({
+          ctx: request.management!,
+          input: { entryId: params.entryId },
+        });
+        return {
+          status: 200,
+          body: { success: true, message: 'Blacklist entry deleted successfully' },
+        };
+      }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/manage/v1/webhooks',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'List webhooks (secrets masked)',
+    description: accountWide,
+    responses: { 200: ok(webhookListSchema) },
+    management: { scope: 'webhooks:read', sameAs: 'GET /api/webhooks' },
+    handle: async ({ request }): Promise<Webhook[]> => listWebhooks({ ctx: request.management! }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/manage/v1/webhooks',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Create a webhook (the answer carries its signing secret, once)',
+    description: `${accountWide}${idempotent}`,
+    body: createWebhookRequestSchema,
+    responses: { 201: ok(webhookSchema, 'Created.') },
+    errors: [404],
+    management: { scope: 'webhooks:write', sameAs: 'POST /api/webhooks' },
+    handle: ({ body, request, reply }, { destinationPolicy }) => {
+      const ctx = { ...request.management!, destinationPolicy };
+      return answerManagementWrite(request, reply, async () => ({
+        status: 201,
+        body: (await createWebhook({ ctx, input: body })) satisfies Webhook,
+      }));
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/manage/v1/webhooks/:id',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Update a webhook',
+    description: accountWide,
+    params: webhookParamsSchema,
+    body: updateWebhookRequestSchema,
+    responses: { 200: ok(webhookSchema) },
+    management: { scope: 'webhooks:write', sameAs: 'PUT /api/webhooks/:id' },
+    handle: ({ params, body, request, reply }, { destinationPolicy }) => {
+      const ctx = { ...request.management!, destinationPolicy };
+      return answerManagementWrite(request, reply, async () => ({
+        status: 200,
+        body: (await updateWebhook({
+          ctx,
+          input: { webhookId: params.id, changes: body },
+        })) satisfies Webhook,
+      }));
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/manage/v1/webhooks/:id',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Delete a webhook',
+    description: accountWide,
+    params: webhookParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    management: { scope: 'webhooks:write', sameAs: 'DELETE /api/webhooks/:id' },
+    handle: ({ params, request, reply }) =>
+      answerManagementWrite(request, reply, async () => {
+        await deleteWebhook({ ctx: request.management!, input: { webhookId: params.id } });
+        return { status: 200, body: { success: true, message: 'Webhook deleted successfully' } };
+      }),
+  }),
+];
 
 /**
  * The account's blacklist, activity log, audit trail and webhooks through the management API,
@@ -40,97 +235,13 @@ import { assertAccountWide, assertActivityReachable } from './reachable-applicat
  * that reaches every application; the activity log and the audit trail of a restricted token
  * are one application at a time.
  */
+export const managementAccountRoutes = [...activityRoutes, ...accountWideRoutes];
+
 export function registerManagementAccountRoutes(
   app: FastifyInstance,
   deps: Pick<AppDependencies, 'config'>,
 ): void {
-  const destinationPolicy = destinationPolicyFor(deps.config);
-  const accountWide = (request: FastifyRequest) => {
-    const ctx = request.management!;
-    assertAccountWide(ctx);
-    return ctx;
-  };
-  const webhookCtx = (request: FastifyRequest) => ({ ...accountWide(request), destinationPolicy });
-
-  app.get('/activity', async (request, reply): Promise<ActivityLog[]> => {
-    const ctx = request.management!;
-    const query = parseInput(activityLogsQuerySchema, request.query);
-    assertActivityReachable(ctx, query.applicationId);
-    const page = await listActivityLogs({ ctx, input: query });
-    setPagingHeaders(reply, query, page);
-    return page.rows;
-  });
-
-  app.get('/audit', async (request, reply): Promise<AuditEntry[]> => {
-    const ctx = request.management!;
-    const query = parseInput(accountAuditQuerySchema, request.query);
-    assertActivityReachable(ctx, query.applicationId);
-    const page = await listAccountAuditEntries({ ctx, input: query });
-    setPagingHeaders(reply, query, page);
-    return page.rows.map(toAuditEntryResponse);
-  });
-
-  app.get('/blacklist', async (request, reply): Promise<BlacklistEntry[]> => {
-    const ctx = accountWide(request);
-    const query = parseInput(blacklistListQuerySchema, request.query);
-    const page = await listBlacklistEntries({ ctx, input: query });
-    setPagingHeaders(reply, query, page);
-    return page.rows;
-  });
-
-  app.post('/blacklist', async (request, reply) => {
-    const ctx = accountWide(request);
-    const input = parseInput(createBlacklistEntryRequestSchema, request.body);
-    return answerManagementWrite(request, reply, async () => ({
-      status: 201,
-      body: (await createBlacklistEntry({ ctx, input })) satisfies BlacklistEntry,
-    }));
-  });
-
-  app.delete('/blacklist/:entryId', async (request, reply) => {
-    const ctx = accountWide(request);
-    const { entryId } = parseInput(blacklistEntryParamsSchema, request.params);
-    return answerManagementWrite(request, reply, async () => {
-      await deleteBlacklistEntry({ ctx, input: { entryId } });
-      return {
-        status: 200,
-        body: { success: true, message: 'Blacklist entry deleted successfully' },
-      };
-    });
-  });
-
-  app.get('/webhooks', async (request): Promise<Webhook[]> => {
-    return listWebhooks({ ctx: accountWide(request) });
-  });
-
-  app.post('/webhooks', async (request, reply) => {
-    const ctx = webhookCtx(request);
-    const input = parseInput(createWebhookRequestSchema, request.body);
-    return answerManagementWrite(request, reply, async () => ({
-      status: 201,
-      body: (await createWebhook({ ctx, input })) satisfies Webhook,
-    }));
-  });
-
-  app.put('/webhooks/:id', async (request, reply) => {
-    const ctx = webhookCtx(request);
-    const { id } = parseInput(webhookParamsSchema, request.params);
-    const changes = parseInput(updateWebhookRequestSchema, request.body);
-    return answerManagementWrite(request, reply, async () => ({
-      status: 200,
-      body: (await updateWebhook({ ctx, input: { webhookId: id, changes } })) satisfies Webhook,
-    }));
-  });
-
-  app.delete('/webhooks/:id', async (request, reply) => {
-    const ctx = accountWide(request);
-    const { id } = parseInput(webhookParamsSchema, request.params);
-    return answerManagementWrite(request, reply, async () => {
-      await deleteWebhook({ ctx, input: { webhookId: id } });
-      return { status: 200, body: { success: true, message: 'Webhook deleted successfully' } };
-    });
-  });
+  const services = { destinationPolicy: destinationPolicyFor(deps.config) };
+  registerManagementRoutes(app, activityRoutes, services);
+  registerAccountWideRoutes(app, accountWideRoutes, services);
 }
-
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const managementAccountRoutes: readonly RouteDefinition[] = [];

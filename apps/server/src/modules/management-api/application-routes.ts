@@ -1,44 +1,84 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   applicationParamsSchema,
+  applicationSchema,
+  applicationStatsSchema,
   type Application,
   type ApplicationStats,
 } from '@latchkey/contracts';
-import { parseInput } from '../../http/parse-input.ts';
+import { ok } from '../../http/route-contract.ts';
+import { routeDefiner } from '../../http/route-definition.ts';
 import {
   getApplicationStats,
   listApplications,
   toApplicationResponse,
 } from '../applications/index.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { assertApplicationReachable, isApplicationReachable } from './reachable-applications.ts';
+import { registerApplicationRoutes, registerManagementRoutes } from './management-route-scopes.ts';
+import { isApplicationReachable } from './reachable-applications.ts';
 
-/** Applications through the management API: the console's verbs, within the token's reach. */
-export function registerManagementApplicationRoutes(app: FastifyInstance): void {
-  app.get('/applications', async (request): Promise<Application[]> => {
+const defineRoute = routeDefiner<void>();
+
+const applicationListRoute = defineRoute({
+  method: 'GET',
+  path: '/api/manage/v1/applications',
+  caller: 'manage',
+  tag: 'Management API',
+  summary: 'List the applications the token may reach',
+  responses: { 200: ok(z.array(applicationSchema)) },
+  management: { scope: 'applications:read', sameAs: 'GET /api/applications' },
+  handle: async ({ request }): Promise<Application[]> => {
     const ctx = request.management!;
     const applications = await listApplications({ ctx });
     return applications
       .filter((application) => isApplicationReachable(ctx, application.id))
       .map(toApplicationResponse);
-  });
+  },
+});
 
-  app.get('/applications/:id', async (request): Promise<Application> => {
-    const ctx = request.management!;
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    assertApplicationReachable(ctx, id);
-    return toApplicationResponse(await loadOwnedApplication({ ctx, input: { applicationId: id } }));
-  });
+/** The routes naming one application: registered where its reach is checked first. */
+const applicationRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/manage/v1/applications/:id',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'One application',
+    params: applicationParamsSchema,
+    responses: { 200: ok(applicationSchema) },
+    management: { scope: 'applications:read', sameAs: 'GET /api/applications' },
+    handle: async ({ params, request }): Promise<Application> =>
+      toApplicationResponse(
+        await loadOwnedApplication({
+          ctx: request.management!,
+          input: { applicationId: params.id },
+        }),
+      ),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/manage/v1/applications/:id/stats',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'An application\u2019s numbers, as its console page shows them',
+    params: applicationParamsSchema,
+    responses: { 200: ok(applicationStatsSchema) },
+    management: { scope: 'applications:read', sameAs: 'GET /api/applications/:id/stats' },
+    handle: async ({ params, request }): Promise<ApplicationStats> => {
+      const stats = await getApplicationStats({
+        ctx: request.management!,
+        input: { applicationId: params.id },
+      });
+      return { ...stats, lastActivity: stats.lastActivity?.toISOString() ?? null };
+    },
+  }),
+];
 
-  app.get('/applications/:id/stats', async (request): Promise<ApplicationStats> => {
-    const ctx = request.management!;
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    assertApplicationReachable(ctx, id);
-    const stats = await getApplicationStats({ ctx, input: { applicationId: id } });
-    return { ...stats, lastActivity: stats.lastActivity?.toISOString() ?? null };
-  });
+/** Applications through the management API: the console's verbs, within the token's reach. */
+export const managementApplicationRoutes = [applicationListRoute, ...applicationRoutes];
+
+export function registerManagementApplicationRoutes(app: FastifyInstance): void {
+  registerManagementRoutes(app, [applicationListRoute], undefined);
+  registerApplicationRoutes(app, applicationRoutes, undefined);
 }
-
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const managementApplicationRoutes: readonly RouteDefinition[] = [];

@@ -1,6 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { parseInput } from '../../http/parse-input.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { APPLICATION_NOT_FOUND } from '../../ownership/load-owned-application.ts';
 import type { ManagementContext } from './management-guard.ts';
@@ -11,20 +8,6 @@ import type { ManagementContext } from './management-guard.ts';
  */
 export function assertApplicationReachable(ctx: ManagementContext, applicationId: number): void {
   if (!isApplicationReachable(ctx, applicationId)) throw notFound(APPLICATION_NOT_FOUND);
-}
-
-/**
- * A route's path parameters once the application they name (`:id`) is one the token reaches,
- * with `id` given as `applicationId`, the name the verbs take.
- */
-export function reachableParams<Schema extends z.ZodType<{ id: number }>>(
-  request: FastifyRequest,
-  schema: Schema,
-): { ctx: ManagementContext; ids: Omit<z.output<Schema>, 'id'> & { applicationId: number } } {
-  const ctx = request.management!;
-  const { id, ...rest } = parseInput(schema, request.params);
-  assertApplicationReachable(ctx, id);
-  return { ctx, ids: { ...rest, applicationId: id } };
 }
 
 export function isApplicationReachable(ctx: ManagementContext, applicationId: number): boolean {
