@@ -1,15 +1,20 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance } from 'fastify';
 import {
+  applicationListSchema,
   applicationParamsSchema,
+  applicationSchema,
+  applicationStatsSchema,
   createApplicationRequestSchema,
+  deletedResponseSchema,
   updateApplicationRequestSchema,
   type Application,
   type ApplicationStats,
   type DeletedResponse,
 } from '@latchkey/contracts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
-import { parseInput } from '../../http/parse-input.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
+import { ok } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { createApplication } from './create-application.ts';
 import { deleteApplication } from './delete-application.ts';
 import { getApplicationStats } from './get-application-stats.ts';
@@ -17,53 +22,104 @@ import { listApplications } from './list-applications.ts';
 import { toApplicationResponse } from './to-application-response.ts';
 import { updateApplication } from './update-application.ts';
 
+const defineRoute = routeDefiner<{
+  serverSecret: string;
+  applicationEvents: ApplicationEvents;
+}>();
+
+/** The owner's applications. */
+export const applicationRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'List applications',
+    responses: { 200: ok(applicationListSchema) },
+    handle: async ({ request }): Promise<Application[]> => {
+      const applications = await listApplications({ ctx: request.owner! });
+      return applications.map(toApplicationResponse);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Create an application',
+    body: createApplicationRequestSchema,
+    responses: { 201: ok(applicationSchema, 'Created.') },
+    handle: async ({ body, request, reply }, { serverSecret }) => {
+      const application = await createApplication({
+        ctx: { ...request.owner!, serverSecret },
+        input: body,
+      });
+      return reply.status(201).send(toApplicationResponse(application) satisfies Application);
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/applications/:id',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Update an application',
+    params: applicationParamsSchema,
+    body: updateApplicationRequestSchema,
+    responses: { 200: ok(applicationSchema) },
+    handle: async ({ params, body, request }, { applicationEvents }): Promise<Application> => {
+      const application = await updateApplication({
+        ctx: { ...request.owner!, applicationEvents },
+        input: { applicationId: params.id, changes: body },
+      });
+      return toApplicationResponse(application);
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/applications/:id',
+    permission: 'delete_applications',
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Delete an application and its end users',
+    params: applicationParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    handle: async ({ params, request }, { applicationEvents }): Promise<DeletedResponse> => {
+      await deleteApplication({
+        ctx: { ...request.owner!, applicationEvents },
+        input: { applicationId: params.id },
+      });
+      return { success: true, message: 'Application deleted successfully' };
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:id/stats',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Applications',
+    summary: 'Statistics of one application',
+    params: applicationParamsSchema,
+    responses: { 200: ok(applicationStatsSchema) },
+    handle: async ({ params, request }): Promise<ApplicationStats> => {
+      const stats = await getApplicationStats({
+        ctx: request.owner!,
+        input: { applicationId: params.id },
+      });
+      return { ...stats, lastActivity: stats.lastActivity?.toISOString() ?? null };
+    },
+  }),
+];
+
 /** The owner's applications. Registered inside the owner-guarded scope. */
 export function registerApplicationRoutes(
   app: FastifyInstance,
   deps: Pick<AppDependencies, 'config' | 'applicationEvents'>,
 ): void {
-  const { serverSecret } = deps.config;
-  const { applicationEvents } = deps;
-
-  app.get('/api/applications', async (request): Promise<Application[]> => {
-    const applications = await listApplications({ ctx: request.owner! });
-    return applications.map(toApplicationResponse);
-  });
-
-  app.post('/api/applications', async (request, reply) => {
-    const input = parseInput(createApplicationRequestSchema, request.body);
-    const application = await createApplication({
-      ctx: { ...request.owner!, serverSecret },
-      input,
-    });
-    return reply.status(201).send(toApplicationResponse(application) satisfies Application);
-  });
-
-  app.put('/api/applications/:id', async (request): Promise<Application> => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const changes = parseInput(updateApplicationRequestSchema, request.body);
-    const application = await updateApplication({
-      ctx: { ...request.owner!, applicationEvents },
-      input: { applicationId: id, changes },
-    });
-    return toApplicationResponse(application);
-  });
-
-  app.delete('/api/applications/:id', async (request): Promise<DeletedResponse> => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    await deleteApplication({
-      ctx: { ...request.owner!, applicationEvents },
-      input: { applicationId: id },
-    });
-    return { success: true, message: 'Application deleted successfully' };
-  });
-
-  app.get('/api/applications/:id/stats', async (request): Promise<ApplicationStats> => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const stats = await getApplicationStats({ ctx: request.owner!, input: { applicationId: id } });
-    return { ...stats, lastActivity: stats.lastActivity?.toISOString() ?? null };
+  registerRoutes(app, applicationRoutes, {
+    serverSecret: deps.config.serverSecret,
+    applicationEvents: deps.applicationEvents,
   });
 }
-
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const applicationRoutes: readonly RouteDefinition[] = [];
