@@ -1,54 +1,93 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   appUserParamsSchema,
+  deviceListSchema,
   deviceParamsSchema,
+  releasedDevicesSchema,
   type Device,
   type ReleasedDevices,
 } from '@latchkey/contracts';
-import { parseInput } from '../../http/parse-input.ts';
+import { ok } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { listUserDevices } from './list-user-devices.ts';
 import { releaseUserDevices } from './release-user-devices.ts';
 import { toDeviceResponse } from './to-device-response.ts';
 
-/**
- * An end user's devices: list, release one, release all (what the seed's Reset
- * HWID does too). Registered inside the owner scope.
- */
-export function registerDeviceRoutes(
-  app: FastifyInstance,
-  {
-    applicationEvents,
-    activity,
-  }: { applicationEvents: ApplicationEvents; activity: Pick<ActivityRecorder, 'noteWritten'> },
-): void {
-  const ctx = (request: FastifyRequest) => ({ ...request.owner!, applicationEvents, activity });
-  const base = '/api/applications/:appId/users/:userId/devices';
-
-  app.get(base, async (request): Promise<Device[]> => {
-    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-    const devices = await listUserDevices({
-      ctx: request.owner!,
-      input: { applicationId: appId, userId },
-    });
-    return devices.map(toDeviceResponse);
-  });
-
-  app.delete(base, async (request): Promise<ReleasedDevices> => {
-    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-    return releaseUserDevices({ ctx: ctx(request), input: { applicationId: appId, userId } });
-  });
-
-  app.delete(`${base}/:deviceId`, async (request): Promise<ReleasedDevices> => {
-    const { appId, userId, deviceId } = parseInput(deviceParamsSchema, request.params);
-    return releaseUserDevices({
-      ctx: ctx(request),
-      input: { applicationId: appId, userId, deviceId },
-    });
-  });
+interface DeviceServices {
+  applicationEvents: ApplicationEvents;
+  activity: Pick<ActivityRecorder, 'noteWritten'>;
 }
 
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const deviceRoutes: readonly RouteDefinition[] = [];
+const defineRoute = routeDefiner<DeviceServices>();
+
+/**
+ * An end user's devices: list, release one, release all (what the seed's Reset
+ * HWID does too).
+ */
+export const deviceRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:appId/users/:userId/devices',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'List an end user\u2019s devices, oldest binding first',
+    params: appUserParamsSchema,
+    responses: { 200: ok(deviceListSchema) },
+    handle: async ({ params, request }): Promise<Device[]> => {
+      const devices = await listUserDevices({
+        ctx: request.owner!,
+        input: { applicationId: params.appId, userId: params.userId },
+      });
+      return devices.map(toDeviceResponse);
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId/devices',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Release every device of an end user',
+    description: 'The next login under HWID lock binds anew; the devices\u2019 sessions end.',
+    params: appUserParamsSchema,
+    responses: { 200: ok(releasedDevicesSchema) },
+    handle: async (
+      { params, request },
+      { applicationEvents, activity },
+    ): Promise<ReleasedDevices> =>
+      releaseUserDevices({
+        ctx: { ...request.owner!, applicationEvents, activity },
+        input: { applicationId: params.appId, userId: params.userId },
+      }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId/devices/:deviceId',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Release one device of an end user',
+    description: 'Its seat is free for another machine; its sessions end.',
+    params: deviceParamsSchema,
+    responses: { 200: ok(releasedDevicesSchema) },
+    handle: async (
+      { params, request },
+      { applicationEvents, activity },
+    ): Promise<ReleasedDevices> =>
+      releaseUserDevices({
+        ctx: { ...request.owner!, applicationEvents, activity },
+        input: { applicationId: params.appId, userId: params.userId, deviceId: params.deviceId },
+      }),
+  }),
+];
+
+/** An end user's devices. Registered inside the owner scope. */
+export function registerDeviceRoutes(
+  app: FastifyInstance,
+  { applicationEvents, activity }: DeviceServices,
+): void {
+  registerRoutes(app, deviceRoutes, { applicationEvents, activity });
+}
