@@ -171,6 +171,20 @@ function renderPage(userPermissions: UserPermissions = { role: 'owner', permissi
 
 const card = (id: string) => within(screen.getByTestId(`site-account-${id}`));
 
+/**
+ * Renders the page and searches the accounts for HOPPER once the list has shown the vendor,
+ * waiting until the vendor is gone from it.
+ */
+async function renderAndSearchAccountsForHopper() {
+  const api = stubAdminApi();
+  renderPage();
+  const search = await screen.findByPlaceholderText('Search by email or name...');
+  await screen.findByTestId(`site-account-${VENDOR_ID}`);
+  fireEvent.change(search, { target: { value: 'HOPPER' } });
+  await waitFor(() => expect(screen.queryByTestId(`site-account-${VENDOR_ID}`)).toBeNull());
+  return { api, search };
+}
+
 describe('UserManagementPage', { timeout: 30_000 }, () => {
   // Radix measures checkboxes and selects; jsdom has none of it and sizes are not tested.
   beforeEach(() => {
@@ -232,13 +246,7 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
   });
 
   it("searches on the server and says 'No users found matching your search.'", async () => {
-    const api = stubAdminApi();
-    renderPage();
-    const search = await screen.findByPlaceholderText('Search by email or name...');
-    await screen.findByTestId(`site-account-${VENDOR_ID}`);
-
-    fireEvent.change(search, { target: { value: 'HOPPER' } });
-    await waitFor(() => expect(screen.queryByTestId(`site-account-${VENDOR_ID}`)).toBeNull());
+    const { api, search } = await renderAndSearchAccountsForHopper();
     expect(screen.getByTestId(`site-account-${ADMIN_ID}`)).toBeTruthy();
     expect(api.sent('GET', '/api/admin/users?search=HOPPER')).toHaveLength(1);
 
@@ -438,12 +446,7 @@ describe('UserManagementPage', { timeout: 30_000 }, () => {
   });
 
   it('keeps the search across a tab switch, and asks nothing for a tab never opened', async () => {
-    const api = stubAdminApi();
-    renderPage();
-    const search = await screen.findByPlaceholderText('Search by email or name...');
-    await screen.findByTestId(`site-account-${VENDOR_ID}`);
-    fireEvent.change(search, { target: { value: 'HOPPER' } });
-    await waitFor(() => expect(screen.queryByTestId(`site-account-${VENDOR_ID}`)).toBeNull());
+    const { api } = await renderAndSearchAccountsForHopper();
     expect(api.sentTo('/api/admin/audit')).toEqual([]);
 
     fireEvent.mouseDown(screen.getByRole('tab', { name: 'Site Overview' }), { button: 0 });

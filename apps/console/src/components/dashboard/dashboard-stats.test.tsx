@@ -1,7 +1,7 @@
 import type { DashboardStats as DashboardStatsData } from '@latchkey/contracts';
 import { render, screen, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { expectRetryFromAlert, statLoadState } from '@/test/stat-load-state.ts';
 import { DashboardStats, STATS_LOAD_ERROR_MESSAGE } from './dashboard-stats.tsx';
 
 const testIds = [
@@ -28,28 +28,14 @@ const stats: DashboardStatsData = {
 describe('DashboardStats: honest figures', () => {
   it('shows failed stats as unknown, with the error and a Retry', async () => {
     const onRetry = vi.fn();
-    render(
-      <DashboardStats
-        stats={undefined}
-        isLoading={false}
-        isError
-        isRetrying={false}
-        onRetry={onRetry}
-      />,
-    );
-    const alert = screen.getByRole('alert');
-    expect(alert.textContent).toContain(STATS_LOAD_ERROR_MESSAGE);
+    render(<DashboardStats stats={undefined} {...statLoadState('failed', onRetry)} />);
     for (const testId of testIds) expect(screen.getByTestId(testId).textContent).toBe('—Unknown');
     expect(screen.queryByText('0')).toBeNull();
-
-    await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
-    expect(onRetry).toHaveBeenCalledOnce();
+    await expectRetryFromAlert(STATS_LOAD_ERROR_MESSAGE, onRetry);
   });
 
   it('does not show figures from before a failed refetch', () => {
-    render(
-      <DashboardStats stats={stats} isLoading={false} isError isRetrying onRetry={() => {}} />,
-    );
+    render(<DashboardStats stats={stats} {...statLoadState('retrying')} />);
     expect(screen.getByTestId('stat-total-users').textContent).toBe('—Unknown');
     expect(within(screen.getByRole('alert')).getByRole('button', { name: 'Retry' })).toHaveProperty(
       'disabled',
@@ -58,15 +44,7 @@ describe('DashboardStats: honest figures', () => {
   });
 
   it('shows loading figures as loading, never as 0', () => {
-    render(
-      <DashboardStats
-        stats={undefined}
-        isLoading
-        isError={false}
-        isRetrying={false}
-        onRetry={() => {}}
-      />,
-    );
+    render(<DashboardStats stats={undefined} {...statLoadState('loading')} />);
     for (const testId of testIds) expect(screen.queryByTestId(testId)).toBeNull();
     expect(screen.getAllByText('Loading')).toHaveLength(6);
     expect(screen.queryByText('0')).toBeNull();
@@ -74,15 +52,7 @@ describe('DashboardStats: honest figures', () => {
   });
 
   it('shows loaded figures, 0 included', () => {
-    render(
-      <DashboardStats
-        stats={stats}
-        isLoading={false}
-        isError={false}
-        isRetrying={false}
-        onRetry={() => {}}
-      />,
-    );
+    render(<DashboardStats stats={stats} {...statLoadState('loaded')} />);
     expect(screen.getByTestId('stat-total-users').textContent).toBe('1,234');
     expect(screen.getByTestId('stat-active-sessions').textContent).toBe('0');
     expect(screen.getByTestId('stat-unused-keys').textContent).toBe('10,500');

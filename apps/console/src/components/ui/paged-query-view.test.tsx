@@ -13,6 +13,14 @@ const twoRows: PagedList<string> = {
   pageSize: 50,
 };
 
+/** What every list in these tests calls its states. */
+const thingsWords = {
+  loadingLabel: 'Loading things',
+  errorTitle: 'Error loading things',
+  describeError: (error: Error) => error.message,
+  empty: <p>Nothing here yet</p>,
+};
+
 /** A list whose one query answers with `load`'s page (or its failure, or never). */
 function List({
   load,
@@ -26,10 +34,7 @@ function List({
   return (
     <PagedQueryView
       query={query}
-      loadingLabel="Loading things"
-      errorTitle="Error loading things"
-      describeError={(error) => error.message}
-      empty={<p>Nothing here yet</p>}
+      {...thingsWords}
       pagerLabel="Things pages"
       onPageChange={() => {}}
       {...props}
@@ -116,13 +121,7 @@ describe('PagedQueryView', () => {
     function WholeList({ rows }: { rows: string[] }) {
       const query = useQuery({ queryKey: ['whole', rows], queryFn: async () => rows });
       return (
-        <PagedQueryView
-          query={query}
-          loadingLabel="Loading things"
-          errorTitle="Error loading things"
-          describeError={(error) => error.message}
-          empty={<p>Nothing here yet</p>}
-        >
+        <PagedQueryView query={query} {...thingsWords}>
           {(shown) => <p>{shown.join(', ')}</p>}
         </PagedQueryView>
       );
