@@ -1,4 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
+import type { DatabaseConnection } from '../src/db/client.ts';
 import type { GoogleTestAccount } from './emulator-accounts.ts';
 import { createTestApp, signInOwner, type SignedInOwner, type TestApp } from './test-app.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
@@ -66,10 +67,28 @@ export function startTestAppForSuite(
  * An owner signed in (a new Google account unless one is given) before the suite's first test,
  * once `testApp` has started: call it after `startTestAppForSuite`.
  */
-export function signInOwnerForSuite(testApp: TestApp, account?: GoogleTestAccount): SignedInOwner {
+export function signInOwnerForSuite(
+  testApp: TestApp,
+  options: { account?: GoogleTestAccount } = {},
+): SignedInOwner {
   const owner = madeBeforeAll<SignedInOwner>('the signed-in owner');
   beforeAll(async () => {
-    owner.set(await signInOwner(testApp.app, account));
+    owner.set(await signInOwner(testApp.app, options.account));
   });
   return owner.value;
+}
+
+/**
+ * A second connection to the suite's database, as another instance of the server has, opened
+ * after the database is made and closed before it is.
+ */
+export function connectAgainForSuite(database: TestDatabase): DatabaseConnection {
+  const connection = madeBeforeAll<DatabaseConnection>('the second connection');
+  let opened: DatabaseConnection | undefined;
+  beforeAll(async () => {
+    opened = await database.connectAgain();
+    connection.set(opened);
+  });
+  afterAll(() => opened?.close());
+  return connection.value;
 }

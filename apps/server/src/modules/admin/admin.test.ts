@@ -23,7 +23,9 @@ import { signInOwner, type SignedInOwner } from '../../../test/test-app.ts';
 
 describe('site administration', () => {
   const testApp = startTestAppForSuite();
-  const siteOwner = signInOwnerForSuite(testApp, newGoogleAccount('Site Owner'));
+  const siteOwner = signInOwnerForSuite(testApp, {
+    account: newGoogleAccount('Site Owner'),
+  });
 
   const setAccount = (who: SignedInOwner, role: Role, permissions: Permission[]) =>
     testApp.database.db

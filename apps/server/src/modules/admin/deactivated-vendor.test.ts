@@ -17,7 +17,9 @@ const PASSWORD = 'correct horse battery staple';
  */
 describe('a deactivated vendor', () => {
   const testApp = startTestAppForSuite();
-  const siteOwner = signInOwnerForSuite(testApp, newGoogleAccount('Site Owner'));
+  const siteOwner = signInOwnerForSuite(testApp, {
+    account: newGoogleAccount('Site Owner'),
+  });
 
   const login = async (apiKey: string, username: string) => {
     const response = await callClientApi(testApp.app, 'login', {

@@ -1,18 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseConnection } from '../../db/client.ts';
+import { describe, expect, it } from 'vitest';
 import { LISTENER_NAME } from '../../db/client.ts';
 import {
   callClientApi,
   insertAppUserWithPassword,
   insertClientApplication,
 } from '../../../test/factories.ts';
+import type { TestApp } from '../../../test/test-app.ts';
 import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+  connectAgainForSuite,
+  createTestDatabaseForSuite,
+  signInOwnerForSuite,
+  startTestAppForSuite,
+} from '../../../test/suite-test-app.ts';
 
 const isPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -38,30 +37,16 @@ async function within(withinMs: number, check: () => Promise<boolean>): Promise<
 // answered by the other, whose application cache would otherwise keep a stale copy for
 // CLIENT_API_CACHE_TTL_SECONDS (an hour here, so only the notification can explain a refusal).
 describe('application changes across instances', () => {
-  let database: TestDatabase;
-  let secondConnection: DatabaseConnection;
-  let first: TestApp;
-  let second: TestApp;
-  let owner: SignedInOwner;
   const env = { CLIENT_API_CACHE_TTL_SECONDS: '3600' };
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    secondConnection = await database.connectAgain();
-    first = await createTestApp({ database, env });
-    // One deployment: one SERVER_SECRET, which decrypts the applications' signing keys.
-    second = await createTestApp({
-      database: secondConnection,
-      env: { ...env, SERVER_SECRET: first.config.serverSecret },
-    });
-    owner = await signInOwner(first.app);
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await secondConnection?.close();
-    await database?.close();
-  });
+  const database = createTestDatabaseForSuite();
+  const secondConnection = connectAgainForSuite(database);
+  const first = startTestAppForSuite({ database, env });
+  // One deployment: one SERVER_SECRET, which decrypts the applications' signing keys.
+  const second = startTestAppForSuite(() => ({
+    database: secondConnection,
+    env: { ...env, SERVER_SECRET: first.config.serverSecret },
+  }));
+  const owner = signInOwnerForSuite(first);
 
   const setUp = async () => {
     const application = await insertClientApplication(first, owner.accountId);

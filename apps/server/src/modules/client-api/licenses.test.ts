@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   clientAuthResponseSchema,
   clientSessionResponseSchema,
@@ -24,34 +24,24 @@ import {
   grantSubscriptionViaApi,
 } from '../../../test/factories.ts';
 import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+  connectAgainForSuite,
+  createTestDatabaseForSuite,
+  signInOwnerForSuite,
+  startTestAppForSuite,
+} from '../../../test/suite-test-app.ts';
 
 const DAY_MS = 86_400_000;
 
 describe('client API: licence keys, subscriptions and entitlements', () => {
-  let testApp: TestApp;
-  let otherConnection: Awaited<ReturnType<TestDatabase['connectAgain']>>;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
   let nextAddress = 10;
   /** Each test its own client address, so the per-IP key throttle of one never reaches another. */
   const address = () => `198.51.100.${nextAddress++}`;
 
-  beforeAll(async () => {
-    const database = await createTestDatabase();
-    testApp = await createTestApp({ clock, database, env: { LICENSE_FAILURES_PER_IP: '5' } });
-    otherConnection = await database.connectAgain();
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(async () => {
-    await otherConnection.close();
-    await testApp.close();
-  });
+  const database = createTestDatabaseForSuite();
+  const testApp = startTestAppForSuite({ clock, database, env: { LICENSE_FAILURES_PER_IP: '5' } });
+  const otherConnection = connectAgainForSuite(database);
+  const owner = signInOwnerForSuite(testApp);
   const db = () => testApp.database.db;
 
   const newApplication = async (settings: Record<string, unknown> = {}) => {

@@ -1,6 +1,6 @@
 import { createPublicKey, verify } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   applicationSchema,
   clientAuthResponseSchema,
@@ -18,14 +18,14 @@ import {
   createWebhookViaApi,
   grantSubscriptionViaApi,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 import { decryptOfflineLicensePayload } from './offline-license-format.ts';
+import {
+  connectAgainForSuite,
+  createTestDatabaseForSuite,
+  signInOwnerForSuite,
+  startTestAppForSuite,
+} from '../../../test/suite-test-app.ts';
 
 const HOUR = 3_600;
 const DAY = 86_400;
@@ -48,21 +48,11 @@ const verifies = (application: Application, message: Buffer | string, signature:
   );
 
 describe('client API: offline licences (license/checkout)', () => {
-  let testApp: TestApp;
-  let otherConnection: Awaited<ReturnType<TestDatabase['connectAgain']>>;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
-
-  beforeAll(async () => {
-    const database = await createTestDatabase();
-    testApp = await createTestApp({ clock, database });
-    otherConnection = await database.connectAgain();
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(async () => {
-    await otherConnection.close();
-    await testApp.close();
-  });
+  const database = createTestDatabaseForSuite();
+  const testApp = startTestAppForSuite({ clock, database });
+  const otherConnection = connectAgainForSuite(database);
+  const owner = signInOwnerForSuite(testApp);
 
   const updateApplication = async (application: Application, settings: Record<string, unknown>) =>
     testApp.app.inject({

@@ -1,5 +1,5 @@
 import { and, asc, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import {
   clientAuthResponseSchema,
   clientDeviceResetResponseSchema,
@@ -21,30 +21,24 @@ import {
   insertAppUserWithPassword,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwner, type SignedInOwner } from '../../../test/test-app.ts';
+import { startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const DAY_MS = 86_400_000;
 
 describe('devices', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
+  const testApp = startTestAppForSuite({ clock });
+  let owner: SignedInOwner;
 
   beforeAll(async () => {
-    testApp = await createTestApp({ clock });
     owner = await signInOwner(testApp.app);
   });
   // The tests move the clock by weeks: past an owner session's life, so each signs in anew.
   beforeEach(async () => {
     owner = await signInOwner(testApp.app);
   });
-  afterAll(() => testApp.close());
 
   const db = () => testApp.database.db;
 
