@@ -25,6 +25,7 @@ import {
   signInOwnerForSuite,
   startTestAppForSuite,
 } from '../../../test/suite-test-app.ts';
+import { startClientSession } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'correct horse battery staple';
 /** Shared by the test's two instances, so both can sign with the application's key. */
@@ -85,16 +86,7 @@ describe('client API: remote variables (var, user-var, user-var/set)', () => {
     const user = await createAppUserViaApi(testApp.app, owner, application.id, {
       password: PASSWORD,
     });
-    const login = await callClientApi(testApp.app, 'login', {
-      apiKey: application.apiKey,
-      body: { username: user.username, password: PASSWORD, version: application.version },
-    });
-    const token = clientAuthResponseSchema.parse(login.json()).session_token!;
-    const start = await callClientApi(testApp.app, 'session/track', {
-      apiKey: application.apiKey,
-      body: { action: 'start', user_id: user.id, session_token: token },
-    });
-    expect(start.json(), start.body).toMatchObject({ code: 'OK' });
+    const token = await startClientSession(testApp.app, application, user, PASSWORD);
     return { user, token };
   };
 

@@ -16,6 +16,7 @@ import {
 } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { createDownloadToken } from './download-token.ts';
+import { startClientSession } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const LINK_REFUSED = {
@@ -65,16 +66,7 @@ describe("download URLs and their holder's standing", () => {
     const holder =
       user ??
       (await createAppUserViaApi(testApp.app, owner, application.id, { password: PASSWORD }));
-    const login = await callClientApi(testApp.app, 'login', {
-      apiKey: application.apiKey,
-      body: { username: holder.username, password: PASSWORD, version: application.version },
-    });
-    const sessionToken = clientAuthResponseSchema.parse(login.json()).session_token!;
-    const started = await callClientApi(testApp.app, 'session/track', {
-      apiKey: application.apiKey,
-      body: { action: 'start', user_id: holder.id, session_token: sessionToken },
-    });
-    expect(started.json(), started.body).toMatchObject({ code: 'OK' });
+    const sessionToken = await startClientSession(testApp.app, application, holder, PASSWORD);
     const issued = await callClientApi(testApp.app, 'file', {
       apiKey: application.apiKey,
       body: { file_id: fileId, session_token: sessionToken },

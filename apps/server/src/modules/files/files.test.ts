@@ -2,7 +2,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   appFileListSchema,
   appFileSchema,
@@ -19,43 +19,32 @@ import {
   createAppUserViaApi,
   createApplicationViaApi,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+import { signInOwner, type TestApp } from '../../../test/test-app.ts';
 import { sweepExpiredRows } from '../retention/sweep-expired-rows.ts';
+import {
+  connectAgainForSuite,
+  createTestDatabaseForSuite,
+  signInOwnerForSuite,
+  startTestAppForSuite,
+} from '../../../test/suite-test-app.ts';
+import { startClientSession } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 describe('files and the update channel', () => {
-  let testApp: TestApp;
-  let otherConnection: Awaited<ReturnType<TestDatabase['connectAgain']>>;
-  let otherInstance: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
-
-  beforeAll(async () => {
-    const database = await createTestDatabase();
-    // MAX_UPLOAD_MB=4: the limit is tested with a small body.
-    testApp = await createTestApp({ clock, database, env: { MAX_UPLOAD_MB: '4' } });
-    otherConnection = await database.connectAgain();
-    // A second instance on the same database: its cached applications must drop a release too.
-    otherInstance = await createTestApp({
-      clock,
-      database: otherConnection,
-      env: { SERVER_SECRET: testApp.config.serverSecret },
-    });
-    owner = await signInOwner(testApp.app);
-  });
-  afterAll(async () => {
-    await otherInstance.close();
-    await otherConnection.close();
-    await testApp.close();
-  });
+  const database = createTestDatabaseForSuite();
+  // MAX_UPLOAD_MB=4: the limit is tested with a small body.
+  const testApp = startTestAppForSuite({ clock, database, env: { MAX_UPLOAD_MB: '4' } });
+  const otherConnection = connectAgainForSuite(database);
+  // A second instance on the same database: its cached applications must drop a release too.
+  const otherInstance = startTestAppForSuite(() => ({
+    clock,
+    database: otherConnection,
+    env: { SERVER_SECRET: testApp.config.serverSecret },
+  }));
+  const owner = signInOwnerForSuite(testApp);
 
   const db = () => testApp.database.db;
 
@@ -103,16 +92,7 @@ describe('files and the update channel', () => {
     const user = await createAppUserViaApi(testApp.app, owner, application.id, {
       password: PASSWORD,
     });
-    const login = await callClientApi(testApp.app, 'login', {
-      apiKey: application.apiKey,
-      body: { username: user.username, password: PASSWORD, version: application.version },
-    });
-    const token = clientAuthResponseSchema.parse(login.json()).session_token!;
-    const start = await callClientApi(testApp.app, 'session/track', {
-      apiKey: application.apiKey,
-      body: { action: 'start', user_id: user.id, session_token: token },
-    });
-    expect(start.json(), start.body).toMatchObject({ code: 'OK' });
+    const token = await startClientSession(testApp.app, application, user, PASSWORD);
     return { user, token };
   };
   const askForUrl = async (application: Application, body: Record<string, unknown>) => {
