@@ -19,6 +19,7 @@ import {
   insertAppUserSession,
 } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { ownerRequests, withHeaders } from '../../../test/owner-requests.ts';
 
 describe('owner API: end users of an application', () => {
   let application: Application;
@@ -31,18 +32,7 @@ describe('owner API: end users of an application', () => {
     application = await createApplicationViaApi(testApp.app, owner, { name: 'Users app' });
   });
 
-  const request = (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    headers: Record<string, string> = {},
-  ) =>
-    testApp.app.inject({
-      method,
-      url,
-      headers: { ...owner.headers, ...headers },
-      ...(payload === undefined ? {} : { payload: payload as string }),
-    });
+  const request = ownerRequests(testApp, owner);
   const usersUrl = () => `/api/applications/${application.id}/users`;
   const userUrl = (userId: string, action = '') =>
     `/api/applications/${application.id}/users/${userId}${action}`;
@@ -183,9 +173,12 @@ describe('owner API: end users of an application', () => {
       );
       await expectBadRequest(await request('POST', usersUrl(), { ...valid, hwid: 12 }), /^hwid: /);
       await expectBadRequest(
-        await request('POST', usersUrl(), '{"username":"x",', {
-          'content-type': 'application/json',
-        }),
+        await request(
+          'POST',
+          usersUrl(),
+          '{"username":"x",',
+          withHeaders(owner, { 'content-type': 'application/json' }),
+        ),
         'Malformed JSON in request body',
       );
       const carols = await testApp.database.db

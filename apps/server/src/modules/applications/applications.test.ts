@@ -38,6 +38,7 @@ import {
 } from '../../events/application-events.ts';
 import { deleteApplication } from './delete-application.ts';
 import { updateApplication } from './update-application.ts';
+import { ownerRequests, withHeaders } from '../../../test/owner-requests.ts';
 
 describe('owner API: applications', () => {
   const clock = createManualClock(new Date('2026-03-01T10:00:00Z'));
@@ -45,18 +46,7 @@ describe('owner API: applications', () => {
   const testApp = startTestAppForSuite({ clock });
   const owner = signInOwnerForSuite(testApp);
 
-  const request = (
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    url: string,
-    payload?: unknown,
-    headers: Record<string, string> = {},
-  ) =>
-    testApp.app.inject({
-      method,
-      url,
-      headers: { ...owner.headers, ...headers },
-      ...(payload === undefined ? {} : { payload: payload as string }),
-    });
+  const request = ownerRequests(testApp, owner);
 
   const expectBadRequest = async (
     response: Awaited<ReturnType<typeof request>>,
@@ -175,9 +165,12 @@ describe('owner API: applications', () => {
 
     it('answers malformed JSON with a 400', async () => {
       await expectBadRequest(
-        await request('POST', '/api/applications', '{"name": "x"', {
-          'content-type': 'application/json',
-        }),
+        await request(
+          'POST',
+          '/api/applications',
+          '{"name": "x"',
+          withHeaders(owner, { 'content-type': 'application/json' }),
+        ),
         'Malformed JSON in request body',
       );
     });
@@ -288,7 +281,12 @@ describe('owner API: applications', () => {
       );
       await expectBadRequest(await request('PUT', url, { name: null }), /^name: /);
       await expectBadRequest(
-        await request('PUT', url, '{"name":', { 'content-type': 'application/json' }),
+        await request(
+          'PUT',
+          url,
+          '{"name":',
+          withHeaders(owner, { 'content-type': 'application/json' }),
+        ),
         'Malformed JSON in request body',
       );
     });
