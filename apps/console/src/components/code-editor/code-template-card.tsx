@@ -15,7 +15,6 @@ import { Label } from '@/components/ui/label.tsx';
 import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { QueryView } from '@/components/ui/query-view.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
 import { useSample, useSampleTemplate, useSaveSample } from '@/hooks/use-samples.ts';
 
@@ -140,12 +139,7 @@ function TemplateState({
       query={query}
       loadingLabel="Loading the template…"
       loadingClassName="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-3"
-      skeleton={
-        <>
-          <Skeleton className="h-8 w-1/2" />
-          <Skeleton className="h-80 w-full" />
-        </>
-      }
+      skeletons={['h-8 w-1/2', 'h-80 w-full']}
       errorTitle="Error loading the template"
       fetchErrorMessage={TEMPLATE_FETCH_ERROR}
     >

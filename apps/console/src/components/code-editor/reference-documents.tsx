@@ -6,7 +6,6 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { QueryView } from '@/components/ui/query-view.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useCodeFile, useCodeFiles, useSaveCodeFile } from '@/hooks/use-code-files.ts';
 import { cn } from '@/lib/utils.ts';
 import { CodeFileHistory } from './code-file-history.tsx';
@@ -51,12 +50,7 @@ export function ReferenceDocuments({ canEdit }: { canEdit: boolean }) {
         query={filesQuery}
         loadingLabel="Loading the files…"
         loadingClassName="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-4 lg:grid-cols-[15rem_1fr]"
-        skeleton={
-          <>
-            <Skeleton className="h-36 w-full" />
-            <Skeleton className="h-96 w-full" />
-          </>
-        }
+        skeletons={['h-36 w-full', 'h-96 w-full']}
         errorTitle="Error loading the files"
         fetchErrorMessage={FILES_FETCH_ERROR}
       >
@@ -126,12 +120,7 @@ function DocumentPanel({
       query={fileQuery}
       loadingLabel={`Loading ${name}…`}
       loadingClassName="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-3"
-      skeleton={
-        <>
-          <Skeleton className="h-8 w-1/2" />
-          <Skeleton className="h-96 w-full" />
-        </>
-      }
+      skeletons={['h-8 w-1/2', 'h-96 w-full']}
       errorTitle={`Error loading ${name}`}
       fetchErrorMessage={FILE_FETCH_ERROR}
     >

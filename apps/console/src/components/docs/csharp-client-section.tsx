@@ -1,7 +1,6 @@
 import { Link } from 'wouter';
 import { CodeBlock } from '@/components/code/code-block.tsx';
 import { QueryView } from '@/components/ui/query-view.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useSampleTemplate } from '@/hooks/use-samples.ts';
 import { extractCSharpType } from '@/lib/csharp-types.ts';
 
@@ -20,7 +19,7 @@ export function CSharpClientSection() {
       query={templateQuery}
       loadingLabel="Loading the C# client…"
       loadingClassName="grid gap-3"
-      skeleton={<Skeleton className="h-96 w-full" />}
+      skeletons={['h-96 w-full']}
       errorTitle="Error loading the C# client"
       fetchErrorMessage="Failed to load the C# sample"
     >

@@ -7,7 +7,6 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { QueryView } from '@/components/ui/query-view.tsx';
-import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useResetSample, useSample, useSaveSample } from '@/hooks/use-samples.ts';
 import { downloadTextFile } from '@/lib/download-text-file.ts';
 
@@ -34,12 +33,7 @@ export function SamplePanel({
       query={sampleQuery}
       loadingLabel={`Loading the ${label} sample…`}
       loadingClassName="grid gap-3"
-      skeleton={
-        <>
-          <Skeleton className="h-8 w-2/3" />
-          <Skeleton className="h-96 w-full" />
-        </>
-      }
+      skeletons={['h-8 w-2/3', 'h-96 w-full']}
       errorTitle="Error loading the sample"
       fetchErrorMessage={SAMPLE_FETCH_ERROR}
     >
