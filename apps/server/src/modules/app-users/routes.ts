@@ -1,13 +1,16 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   appUserListQuerySchema,
+  appUserListSchema,
   appUserParamsSchema,
+  appUserSchema,
   applicationParamsSchema,
   BULK_BODY_LIMIT_BYTES,
   bulkAppUserRequestSchema,
+  bulkAppUserResultSchema,
   type BulkAppUserResult,
   createAppUserRequestSchema,
+  deletedResponseSchema,
   endUserPasswordProblem,
   updateAppUserRequestSchema,
   type AppUser,
@@ -15,8 +18,9 @@ import {
   type DeletedResponse,
 } from '@latchkey/contracts';
 import type { Config } from '../../config.ts';
-import { parseInput } from '../../http/parse-input.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
+import { ok, paged } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner, type RouteDefinition } from '../../http/route-definition.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
@@ -32,129 +36,205 @@ import { toAppUserResponse } from './to-app-user-response.ts';
 import { unpauseAppUser } from './unpause-app-user.ts';
 import { updateAppUser } from './update-app-user.ts';
 
-/** End users of the owner's applications. Registered inside the owner scope. */
-export function registerAppUserRoutes(
-  app: FastifyInstance,
-  {
-    config,
-    applicationEvents,
-    activity,
-    ownerEvents,
-  }: {
-    config: Pick<Config, 'endUserPasswordMinLength'>;
-    applicationEvents: ApplicationEvents;
-    activity: Pick<ActivityRecorder, 'noteWritten'>;
-    ownerEvents: Pick<OwnerEventHub, 'publish'>;
-  },
-): void {
-  /**
-   * Verbs that change a user announce it, so caches of the user's standing drop it, and tell
-   * the recorder of the device events they write (a HWID set or reset).
-   */
-  const changingCtx = (request: FastifyRequest) => ({
-    ...request.owner!,
-    applicationEvents,
-    activity,
-  });
-  // Only new passwords meet the rule: users with older, shorter ones can still log in.
-  const assertAcceptablePassword = (password: string | undefined) => {
-    if (password === undefined) return;
-    const problem = endUserPasswordProblem(password, config.endUserPasswordMinLength);
-    if (problem) throw badRequest(`password: ${problem}`);
-  };
+interface AppUserServices {
+  config: Pick<Config, 'endUserPasswordMinLength'>;
+  applicationEvents: ApplicationEvents;
+  activity: Pick<ActivityRecorder, 'noteWritten'>;
+  ownerEvents: Pick<OwnerEventHub, 'publish'>;
+}
 
-  app.get('/api/applications/:id/users', async (request, reply): Promise<AppUserListRow[]> => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const query = parseInput(appUserListQuerySchema, request.query);
-    const page = await listAppUsers({
-      ctx: request.owner!,
-      input: { applicationId: id, ...query },
-    });
-    setPagingHeaders(reply, query, page);
-    return page.rows.map((user) => ({
-      ...toAppUserResponse(user),
-      subscriptions: user.subscriptions,
-      entitlements: activeEntitlements(user.subscriptions),
-      deviceLimit: user.deviceLimit,
-    }));
-  });
+const defineRoute = routeDefiner<AppUserServices>();
 
-  app.post('/api/applications/:id/users', async (request, reply) => {
-    const { id } = parseInput(applicationParamsSchema, request.params);
-    const user = parseInput(createAppUserRequestSchema, request.body);
-    assertAcceptablePassword(user.password);
-    const created = await createAppUser({
-      ctx: changingCtx(request),
-      input: { applicationId: id, user },
-    });
-    return reply.status(201).send(toAppUserResponse(created) satisfies AppUser);
-  });
+/**
+ * Verbs that change a user announce it, so caches of the user's standing drop it, and tell
+ * the recorder of the device events they write (a HWID set or reset).
+ */
+const changingCtx = (
+  request: FastifyRequest,
+  { applicationEvents, activity }: AppUserServices,
+) => ({
+  ...request.owner!,
+  applicationEvents,
+  activity,
+});
 
-  app.put('/api/applications/:appId/users/:userId', async (request): Promise<AppUser> => {
-    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-    const changes = parseInput(updateAppUserRequestSchema, request.body);
-    assertAcceptablePassword(changes.password);
-    const user = await updateAppUser({
-      ctx: changingCtx(request),
-      input: { applicationId: appId, userId, changes },
-    });
-    return toAppUserResponse(user);
-  });
+// Only new passwords meet the rule: users with older, shorter ones can still log in.
+const assertAcceptablePassword = (password: string | undefined, { config }: AppUserServices) => {
+  if (password === undefined) return;
+  const problem = endUserPasswordProblem(password, config.endUserPasswordMinLength);
+  if (problem) throw badRequest(`password: ${problem}`);
+};
 
-  app.delete(
-    '/api/applications/:appId/users/:userId',
-    async (request): Promise<DeletedResponse> => {
-      const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-      await deleteAppUser({ ctx: changingCtx(request), input: { applicationId: appId, userId } });
-      return { success: true, message: 'User deleted successfully' };
-    },
-  );
+// Synchronous on purpose: the answer acknowledges every batch written (progress travels on
+// the event stream meanwhile); batches already committed stay done if the connection drops.
+const bulkAppUserRoute = defineRoute({
+  method: 'POST',
+  path: '/api/applications/:id/users/bulk',
+  permission: 'manage_applications',
+  caller: 'owner',
+  tag: 'End users',
+  summary: 'Pause, unpause, set expiry, extend, reset HWID or delete many end users',
+  description:
+    'The users named in `userIds`, or every user the list shows for `matching.search`. Batches of at most 1,000, each its own transaction; `bulk_progress` events on the owner event stream after each. Answers when every batch is done.',
+  params: applicationParamsSchema,
+  body: bulkAppUserRequestSchema,
+  responses: { 200: ok(bulkAppUserResultSchema) },
+  handle: async ({ params, body, request }, services): Promise<BulkAppUserResult> =>
+    runBulkAppUserAction({
+      ctx: { ...changingCtx(request, services), ownerEvents: services.ownerEvents },
+      input: { ...body, applicationId: params.id },
+    }),
+});
 
-  // Synchronous on purpose: the answer acknowledges every batch written (progress travels on
-  // the event stream meanwhile); batches already committed stay done if the connection drops.
-  app.post(
-    '/api/applications/:id/users/bulk',
-    { bodyLimit: BULK_BODY_LIMIT_BYTES },
-    async (request): Promise<BulkAppUserResult> => {
-      const { id } = parseInput(applicationParamsSchema, request.params);
-      const bulk = parseInput(bulkAppUserRequestSchema, request.body);
-      return runBulkAppUserAction({
-        ctx: { ...changingCtx(request), ownerEvents },
-        input: { ...bulk, applicationId: id },
+/** End users of the owner's applications. */
+export const appUserRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:id/users',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'List end users',
+    params: applicationParamsSchema,
+    query: appUserListQuerySchema,
+    responses: { 200: paged(appUserListSchema, 'End users, newest first.') },
+    handle: async ({ params, query, request, reply }): Promise<AppUserListRow[]> => {
+      const page = await listAppUsers({
+        ctx: request.owner!,
+        input: { applicationId: params.id, ...query },
       });
+      setPagingHeaders(reply, query, page);
+      return page.rows.map((user) => ({
+        ...toAppUserResponse(user),
+        subscriptions: user.subscriptions,
+        entitlements: activeEntitlements(user.subscriptions),
+        deviceLimit: user.deviceLimit,
+      }));
     },
-  );
-
-  app.post('/api/applications/:appId/users/:userId/pause', async (request): Promise<AppUser> => {
-    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-    const user = await pauseAppUser({
-      ctx: changingCtx(request),
-      input: { applicationId: appId, userId },
-    });
-    return toAppUserResponse(user);
-  });
-
-  app.post('/api/applications/:appId/users/:userId/unpause', async (request): Promise<AppUser> => {
-    const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-    const user = await unpauseAppUser({
-      ctx: changingCtx(request),
-      input: { applicationId: appId, userId },
-    });
-    return toAppUserResponse(user);
-  });
-
-  app.post(
-    '/api/applications/:appId/users/:userId/reset-hwid',
-    async (request): Promise<AppUser> => {
-      const { appId, userId } = parseInput(appUserParamsSchema, request.params);
-      const user = await resetAppUserHwid({
-        ctx: changingCtx(request),
-        input: { applicationId: appId, userId },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:id/users',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Create an end user',
+    params: applicationParamsSchema,
+    body: createAppUserRequestSchema,
+    responses: { 201: ok(appUserSchema, 'Created.') },
+    errors: [409],
+    handle: async ({ params, body, request, reply }, services) => {
+      assertAcceptablePassword(body.password, services);
+      const created = await createAppUser({
+        ctx: changingCtx(request, services),
+        input: { applicationId: params.id, user: body },
+      });
+      return reply.status(201).send(toAppUserResponse(created) satisfies AppUser);
+    },
+  }),
+  defineRoute({
+    method: 'PUT',
+    path: '/api/applications/:appId/users/:userId',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Update an end user',
+    params: appUserParamsSchema,
+    body: updateAppUserRequestSchema,
+    responses: { 200: ok(appUserSchema) },
+    errors: [409],
+    handle: async ({ params, body, request }, services): Promise<AppUser> => {
+      assertAcceptablePassword(body.password, services);
+      const user = await updateAppUser({
+        ctx: changingCtx(request, services),
+        input: { applicationId: params.appId, userId: params.userId, changes: body },
       });
       return toAppUserResponse(user);
     },
-  );
-}
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/applications/:appId/users/:userId',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Delete an end user',
+    params: appUserParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    handle: async ({ params, request }, services): Promise<DeletedResponse> => {
+      await deleteAppUser({
+        ctx: changingCtx(request, services),
+        input: { applicationId: params.appId, userId: params.userId },
+      });
+      return { success: true, message: 'User deleted successfully' };
+    },
+  }),
+  bulkAppUserRoute,
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/pause',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Pause an end user (ends their sessions)',
+    params: appUserParamsSchema,
+    responses: { 200: ok(appUserSchema) },
+    handle: async ({ params, request }, services): Promise<AppUser> => {
+      const user = await pauseAppUser({
+        ctx: changingCtx(request, services),
+        input: { applicationId: params.appId, userId: params.userId },
+      });
+      return toAppUserResponse(user);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/unpause',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Unpause an end user',
+    params: appUserParamsSchema,
+    responses: { 200: ok(appUserSchema) },
+    handle: async ({ params, request }, services): Promise<AppUser> => {
+      const user = await unpauseAppUser({
+        ctx: changingCtx(request, services),
+        input: { applicationId: params.appId, userId: params.userId },
+      });
+      return toAppUserResponse(user);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/reset-hwid',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Forget the bound hardware id',
+    description: 'Releases every device of the user, as `DELETE …/devices` does.',
+    params: appUserParamsSchema,
+    responses: { 200: ok(appUserSchema) },
+    handle: async ({ params, request }, services): Promise<AppUser> => {
+      const user = await resetAppUserHwid({
+        ctx: changingCtx(request, services),
+        input: { applicationId: params.appId, userId: params.userId },
+      });
+      return toAppUserResponse(user);
+    },
+  }),
+];
 
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const appUserRoutes: readonly RouteDefinition[] = [];
+/** End users of the owner's applications. Registered inside the owner scope. */
+export function registerAppUserRoutes(
+  app: FastifyInstance,
+  { config, applicationEvents, activity, ownerEvents }: AppUserServices,
+): void {
+  // A bulk request names up to thousands of users, beyond the server's default body limit;
+  // definitions carry no body limit, so the bulk route gets its own as it is registered.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.definition === (bulkAppUserRoute as RouteDefinition)) {
+      route.bodyLimit = BULK_BODY_LIMIT_BYTES;
+    }
+  });
+  registerRoutes(app, appUserRoutes, { config, applicationEvents, activity, ownerEvents });
+}
