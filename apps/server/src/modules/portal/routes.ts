@@ -1,10 +1,11 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   PORTAL_SESSION_ENDED,
+  portalAccountSchema,
   portalDeviceParamsSchema,
+  portalInfoSchema,
   portalParamsSchema,
   portalPasswordRequestSchema,
   portalRedeemRequestSchema,
@@ -12,9 +13,12 @@ import {
   type PortalAccount,
   type PortalInfo,
 } from '@latchkey/contracts';
+import type { Config } from '../../config.ts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { assertSameOrigin } from '../../http/assert-same-origin.ts';
 import { parseInput } from '../../http/parse-input.ts';
+import { ok } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner, type RouteDefinition } from '../../http/route-definition.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';
 import { AppError, unauthenticated } from '../../lib/errors.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
@@ -36,6 +40,192 @@ import { readPortalAccount } from './read-portal-account.ts';
 import { redeemPortalLicense } from './redeem-portal-license.ts';
 import { releasePortalDevice } from './release-portal-device.ts';
 import { signInToPortal } from './sign-in-to-portal.ts';
+
+/**
+ * What the portal's handlers are given: its cookie's name and the checks they run, each route
+ * in its own order (a mutation's Origin, then the portal, then the session, then the body).
+ */
+interface PortalServices {
+  config: Config;
+  cookieName: string;
+  /** The request's portal (a 404 when it is off or unknown) and what the verbs need. */
+  contextOf(request: FastifyRequest): Promise<PortalContext>;
+  /** The signed-in end user; a session of a user since paused or expired ends here. */
+  signedIn(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    ctx: PortalContext,
+  ): Promise<FoundPortalSession>;
+  /** A mutation's checks: its Origin, its portal, its session. */
+  mutating(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ ctx: PortalContext; session: FoundPortalSession }>;
+}
+
+const defineRoute = routeDefiner<PortalServices>();
+
+/**
+ * The portal's API, `/api/portal/:publicId/…`. The handlers read their own inputs, after the
+ * checks that come first: a foreign Origin, an unknown portal or an ended session is refused
+ * before a malformed body is.
+ */
+export const portalRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: '/api/portal/:publicId',
+    caller: 'public',
+    tag: 'End-user portal',
+    summary: 'The portal\u2019s name, for its sign-in page',
+    description: 'A portal that is off answers 404, as an unknown id does.',
+    params: portalParamsSchema,
+    responses: { 200: ok(portalInfoSchema) },
+    errors: [404],
+    handle: async ({ request }, { contextOf }): Promise<PortalInfo> => {
+      const { portal } = await contextOf(request);
+      return { name: portal.name, publicId: portal.publicId };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/portal/:publicId/session',
+    caller: 'public',
+    tag: 'End-user portal',
+    summary: 'Sign in with the username and password',
+    description:
+      'Throttled exactly as a client-API login (the same counters). Sets the portal cookie and answers the account. 401 for an unknown username or a wrong password alike; 403 for a blacklisted, paused or expired account; 429 with Retry-After.',
+    params: portalParamsSchema,
+    body: portalSignInRequestSchema,
+    responses: { 201: ok(portalAccountSchema, 'Signed in.') },
+    errors: [401, 403, 404, 429],
+    handle: async ({ request, reply }, { config, cookieName, contextOf }) => {
+      assertSameOrigin(request, config);
+      const ctx = await contextOf(request);
+      const input = parseInput(portalSignInRequestSchema, request.body);
+      const { token } = await signInToPortal({ ctx, input });
+      reply.setCookie(
+        cookieName,
+        token,
+        portalCookieOptions(config.isProduction, ctx.portal.publicId),
+      );
+      const session = await findPortalSession(ctx.db, {
+        applicationId: ctx.portal.id,
+        token,
+        now: ctx.clock.now(),
+        serverSecret: config.serverSecret,
+      });
+      if (!session) throw new AppError('INTERNAL', 'portal session not found after sign-in');
+      return reply.status(201).send(await readPortalAccount({ ctx, user: session.user }));
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/portal/:publicId/session',
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'Sign out',
+    params: portalParamsSchema,
+    responses: { 204: { description: 'Signed out; the cookie is cleared.' } },
+    handle: async ({ request, reply }, { config, cookieName, mutating }) => {
+      const { ctx, session } = await mutating(request, reply);
+      await endPortalSession(ctx.db, session.sessionId);
+      reply.clearCookie(cookieName, portalCookieOptions(config.isProduction, ctx.portal.publicId));
+      return reply.status(204).send();
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/portal/:publicId/account',
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'The signed-in end user\u2019s account',
+    params: portalParamsSchema,
+    responses: { 200: ok(portalAccountSchema) },
+    handle: async ({ request, reply }, { contextOf, signedIn }): Promise<PortalAccount> => {
+      const ctx = await contextOf(request);
+      const session = await signedIn(request, reply, ctx);
+      return readPortalAccount({ ctx, user: session.user });
+    },
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/portal/:publicId/devices/:deviceId',
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'Release one of the end user\u2019s devices',
+    description:
+      'Under the self-service rules: 403 when the application does not allow it, 409 within the cooldown (the message says until when). Answers the account.',
+    params: portalDeviceParamsSchema,
+    responses: { 200: ok(portalAccountSchema) },
+    errors: [409],
+    handle: async ({ request, reply }, { mutating }): Promise<PortalAccount> => {
+      const { deviceId } = parseInput(portalDeviceParamsSchema, request.params);
+      const { ctx, session } = await mutating(request, reply);
+      await releasePortalDevice({ ctx, user: session.user, deviceId });
+      return readPortalAccount({
+        ctx,
+        user: { ...session.user, lastSelfResetAt: ctx.clock.now() },
+      });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/portal/:publicId/redeem',
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'Redeem a licence key onto the account',
+    description: 'A refused key is a 400 saying why, and counts against the licence throttles.',
+    params: portalParamsSchema,
+    body: portalRedeemRequestSchema,
+    responses: { 200: ok(portalAccountSchema) },
+    handle: async ({ request, reply }, { mutating }): Promise<PortalAccount> => {
+      const { ctx, session } = await mutating(request, reply);
+      const { licenseKey } = parseInput(portalRedeemRequestSchema, request.body);
+      await redeemPortalLicense({ ctx, user: session.user, licenseKey });
+      return readPortalAccount({ ctx, user: session.user });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/portal/:publicId/password',
+    caller: 'portal',
+    tag: 'End-user portal',
+    summary: 'Change the password',
+    description:
+      'Needs the current password (a wrong one is a 403 and counts as a failed login). Ends the user\u2019s other portal sessions.',
+    params: portalParamsSchema,
+    body: portalPasswordRequestSchema,
+    responses: { 204: { description: 'Changed.' } },
+    handle: async ({ request, reply }, { config, mutating }) => {
+      const { ctx, session } = await mutating(request, reply);
+      const input = parseInput(portalPasswordRequestSchema, request.body);
+      await changePortalPassword({
+        ctx,
+        session,
+        input,
+        minimumLength: config.endUserPasswordMinLength,
+      });
+      return reply.status(204).send();
+    },
+  }),
+];
+
+/**
+ * `definitions` registered with their inputs left to their handlers, which read them after
+ * the checks that must come first; the definitions keep their schemas for the contract.
+ */
+function withInputsReadByHandlers<Services>(
+  definitions: readonly RouteDefinition<
+    RouteDefinition['params'],
+    RouteDefinition['query'],
+    RouteDefinition['body'],
+    Services
+  >[],
+) {
+  return definitions.map(
+    ({ params: _params, query: _query, body: _body, ...definition }) => definition,
+  );
+}
 
 /**
  * The end-user portal: its page, `/portal/:publicId` (a bundle of its own, built
@@ -131,80 +321,12 @@ export async function registerPortalRoutes(
       return payload;
     });
 
-    portalScope.get('/api/portal/:publicId', async (request): Promise<PortalInfo> => {
-      const { portal } = await contextOf(request);
-      return { name: portal.name, publicId: portal.publicId };
-    });
-
-    portalScope.post('/api/portal/:publicId/session', async (request, reply) => {
-      assertSameOrigin(request, config);
-      const ctx = await contextOf(request);
-      const input = parseInput(portalSignInRequestSchema, request.body);
-      const { token } = await signInToPortal({ ctx, input });
-      reply.setCookie(
-        cookieName,
-        token,
-        portalCookieOptions(config.isProduction, ctx.portal.publicId),
-      );
-      const session = await findPortalSession(ctx.db, {
-        applicationId: ctx.portal.id,
-        token,
-        now: ctx.clock.now(),
-        serverSecret: config.serverSecret,
-      });
-      if (!session) throw new AppError('INTERNAL', 'portal session not found after sign-in');
-      return reply.status(201).send(await readPortalAccount({ ctx, user: session.user }));
-    });
-
-    portalScope.delete('/api/portal/:publicId/session', async (request, reply) => {
-      const { ctx, session } = await mutating(request, reply);
-      await endPortalSession(ctx.db, session.sessionId);
-      reply.clearCookie(cookieName, portalCookieOptions(config.isProduction, ctx.portal.publicId));
-      return reply.status(204).send();
-    });
-
-    portalScope.get(
-      '/api/portal/:publicId/account',
-      async (request, reply): Promise<PortalAccount> => {
-        const ctx = await contextOf(request);
-        const session = await signedIn(request, reply, ctx);
-        return readPortalAccount({ ctx, user: session.user });
-      },
-    );
-
-    portalScope.delete(
-      '/api/portal/:publicId/devices/:deviceId',
-      async (request, reply): Promise<PortalAccount> => {
-        const { deviceId } = parseInput(portalDeviceParamsSchema, request.params);
-        const { ctx, session } = await mutating(request, reply);
-        await releasePortalDevice({ ctx, user: session.user, deviceId });
-        return readPortalAccount({
-          ctx,
-          user: { ...session.user, lastSelfResetAt: ctx.clock.now() },
-        });
-      },
-    );
-
-    portalScope.post(
-      '/api/portal/:publicId/redeem',
-      async (request, reply): Promise<PortalAccount> => {
-        const { ctx, session } = await mutating(request, reply);
-        const { licenseKey } = parseInput(portalRedeemRequestSchema, request.body);
-        await redeemPortalLicense({ ctx, user: session.user, licenseKey });
-        return readPortalAccount({ ctx, user: session.user });
-      },
-    );
-
-    portalScope.post('/api/portal/:publicId/password', async (request, reply) => {
-      const { ctx, session } = await mutating(request, reply);
-      const input = parseInput(portalPasswordRequestSchema, request.body);
-      await changePortalPassword({
-        ctx,
-        session,
-        input,
-        minimumLength: config.endUserPasswordMinLength,
-      });
-      return reply.status(204).send();
+    registerRoutes(portalScope, withInputsReadByHandlers(portalRoutes), {
+      config,
+      cookieName,
+      contextOf,
+      signedIn,
+      mutating,
     });
 
     // The page: the portal's own HTML (its bundle, no console script, no Firebase). A portal
@@ -228,6 +350,3 @@ export async function registerPortalRoutes(
     });
   });
 }
-
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const portalRoutes: readonly RouteDefinition[] = [];
