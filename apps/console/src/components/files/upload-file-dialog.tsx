@@ -1,7 +1,11 @@
 import { appFileLimits } from '@latchkey/contracts';
 import { Upload } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { useId, useState } from 'react';
+import {
+  DialogForm,
+  FormDialog,
+  type ApplicationCreateDialogProps,
+} from '@/components/ui/form-dialog.tsx';
 import { InputField, SwitchField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { UploadProgress } from '@/components/ui/upload-progress.tsx';
@@ -19,11 +23,7 @@ export function UploadFileDialog({
   applicationId,
   applicationName,
   trigger,
-}: {
-  applicationId: number;
-  applicationName: string;
-  trigger?: ReactNode;
-}) {
+}: ApplicationCreateDialogProps) {
   return (
     <FormDialog trigger={trigger} triggerIcon={Upload} triggerLabel="Upload File">
       {(close) => (

@@ -1,14 +1,12 @@
 import { planLimits, type Plan } from '@latchkey/contracts';
-import { useId, type ReactNode } from 'react';
+import { useId } from 'react';
 import {
-  CreateFormDialog,
   DialogForm,
-  EditFormDialog,
+  defineApplicationItemDialogs,
+  useCreateOrEditForm,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
-import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useCreatePlan, useUpdatePlan } from '@/hooks/use-plans.ts';
 import {
   EMPTY_PLAN_FIELDS,
@@ -18,68 +16,29 @@ import {
   type PlanFields,
 } from './plan-display.ts';
 
-/** The Create Plan dialog, opened from its own button. */
-export function CreatePlanDialog({
-  applicationId,
-  applicationName,
-  trigger,
-}: {
-  applicationId: number;
-  applicationName: string;
-  trigger?: ReactNode;
-}) {
-  const createPlan = useCreatePlan(applicationId);
-
-  return (
-    <CreateFormDialog
-      label="Create Plan"
-      trigger={trigger}
-      description={`A plan of ${applicationName}: how long a licence key lasts and what it unlocks.`}
-      initialFields={EMPTY_PLAN_FIELDS}
-      mutation={createPlan}
-      toRequest={toPlanRequest}
-    >
-      {(form) => <PlanForm {...form} />}
-    </CreateFormDialog>
-  );
-}
-
-/** The Edit Plan dialog, for the plan a row asked for. */
-export function EditPlanDialog({
-  applicationId,
-  plan,
-  ...openState
-}: DialogOpenState & {
-  applicationId: number;
-  plan: Plan | null;
-}) {
-  const updatePlan = useUpdatePlan(applicationId);
-
-  return (
-    <EditFormDialog
-      item={plan}
-      {...openState}
-      title="Edit Plan"
-      description="Keys and subscriptions already granted keep what they were given; changes apply to new ones."
-      toFields={toPlanFields}
-      mutation={updatePlan}
-      toRequest={(fields, { id }) => ({ planId: id, changes: toPlanRequest(fields) })}
-    >
-      {(form) => <PlanForm {...form} />}
-    </EditFormDialog>
-  );
-}
-
-function PlanForm({ initialFields, onSubmit, ...dialogForm }: CreateOrEditFormProps<PlanFields>) {
-  const id = useId();
-  const { bindText, validationError, submit } = useFormFields({
-    initialFields,
-    validate: validatePlan,
-    onValidSubmit: onSubmit,
+/** The Create Plan dialog (opened from its own button) and the Edit Plan dialog (from a row). */
+export const { CreateItemDialog: CreatePlanDialog, EditItemDialog: EditPlanDialog } =
+  defineApplicationItemDialogs({
+    noun: 'Plan',
+    createDescription: (applicationName) =>
+      `A plan of ${applicationName}: how long a licence key lasts and what it unlocks.`,
+    editDescription:
+      'Keys and subscriptions already granted keep what they were given; changes apply to new ones.',
+    emptyFields: EMPTY_PLAN_FIELDS,
+    toFields: toPlanFields,
+    toRequest: toPlanRequest,
+    toUpdate: (plan: Plan, changes) => ({ planId: plan.id, changes }),
+    useCreate: useCreatePlan,
+    useUpdate: useUpdatePlan,
+    Form: PlanForm,
   });
 
+function PlanForm(props: CreateOrEditFormProps<PlanFields>) {
+  const id = useId();
+  const { bindText, dialogForm } = useCreateOrEditForm(props, validatePlan);
+
   return (
-    <DialogForm {...dialogForm} validationError={validationError} onSubmit={submit}>
+    <DialogForm {...dialogForm}>
       <InputField
         id={`${id}-name`}
         label="Name"

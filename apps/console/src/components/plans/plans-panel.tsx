@@ -69,7 +69,7 @@ export function PlansPanel({ application }: { application: Application }) {
 
       <EditPlanDialog
         applicationId={applicationId}
-        plan={editing.target}
+        item={editing.target}
         {...editing.dialogProps}
       />
       <ConfirmTargetDialog

@@ -1,5 +1,5 @@
 import { Plus, type LucideIcon } from 'lucide-react';
-import { Fragment, useState, type FormEvent, type ReactNode } from 'react';
+import { Fragment, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import {
   Dialog,
@@ -11,6 +11,8 @@ import {
 } from '@/components/ui/dialog.tsx';
 import { DialogFormFooter } from '@/components/ui/dialog-form-footer.tsx';
 import { FormError } from '@/components/ui/form-field.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
+import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { cn } from '@/lib/utils.ts';
 
 /**
@@ -140,8 +142,33 @@ export interface CreateOrEditFormProps<Fields> {
   onCancel: () => void;
 }
 
+/**
+ * The fields of a form a create and an edit dialog share, checked by `validate` before they
+ * are sent, and `dialogForm`: what its DialogForm takes (the dialog's words, the validation
+ * message, and submit and cancel).
+ */
+export function useCreateOrEditForm<Fields extends object>(
+  { initialFields, onSubmit, ...dialogWords }: CreateOrEditFormProps<Fields>,
+  validate: (fields: Fields) => string | null,
+) {
+  const { validationError, submit, ...formFields } = useFormFields({
+    initialFields,
+    validate,
+    onValidSubmit: onSubmit,
+  });
+  return { ...formFields, dialogForm: { ...dialogWords, validationError, onSubmit: submit } };
+}
+
+/** What a dialog that creates something for one application takes, opened from its own button. */
+export interface ApplicationCreateDialogProps {
+  applicationId: number;
+  applicationName: string;
+  /** Another button than the default one, such as an empty state's. */
+  trigger?: ReactNode;
+}
+
 /** A save a form dialog starts, as a mutation hook gives it; the dialog closes once it succeeds. */
-interface FormSave<Request> {
+export interface FormSave<Request> {
   isPending: boolean;
   mutate: (request: Request, options: { onSuccess: () => void }) => void;
 }
@@ -249,4 +276,82 @@ export function EditFormDialog<
       }
     </FormDialog>
   );
+}
+
+/**
+ * The Create and Edit dialogs of one kind of thing an application holds (a plan, a variable),
+ * both drawing the same `Form`: Create opens from its own "Create <noun>" button and starts
+ * empty; Edit is opened by a row for its `item` and sends the fields as that item's changes.
+ */
+export function defineApplicationItemDialogs<
+  Item extends { id: string | number; updatedAt: string },
+  Fields,
+  Request,
+  Update,
+>({
+  noun,
+  createDescription,
+  editDescription,
+  emptyFields,
+  toFields,
+  toRequest,
+  toUpdate,
+  useCreate,
+  useUpdate,
+  Form,
+}: {
+  noun: string;
+  createDescription: (applicationName: string) => string;
+  editDescription: string;
+  emptyFields: Fields;
+  toFields: (item: Item) => Fields;
+  toRequest: (fields: Fields) => Request;
+  /** The update request of `item` with `changes`. */
+  toUpdate: (item: Item, changes: Request) => Update;
+  useCreate: (applicationId: number) => FormSave<Request>;
+  useUpdate: (applicationId: number) => FormSave<Update>;
+  Form: ComponentType<CreateOrEditFormProps<Fields>>;
+}) {
+  function CreateItemDialog({
+    applicationId,
+    applicationName,
+    trigger,
+  }: ApplicationCreateDialogProps) {
+    const create = useCreate(applicationId);
+    return (
+      <CreateFormDialog
+        label={`Create ${noun}`}
+        trigger={trigger}
+        description={createDescription(applicationName)}
+        initialFields={emptyFields}
+        mutation={create}
+        toRequest={toRequest}
+      >
+        {(form) => <Form {...form} />}
+      </CreateFormDialog>
+    );
+  }
+
+  function EditItemDialog({
+    applicationId,
+    item,
+    ...openState
+  }: DialogOpenState & { applicationId: number; item: Item | null }) {
+    const update = useUpdate(applicationId);
+    return (
+      <EditFormDialog
+        item={item}
+        {...openState}
+        title={`Edit ${noun}`}
+        description={editDescription}
+        toFields={toFields}
+        mutation={update}
+        toRequest={(fields, edited) => toUpdate(edited, toRequest(fields))}
+      >
+        {(form) => <Form {...form} />}
+      </EditFormDialog>
+    );
+  }
+
+  return { CreateItemDialog, EditItemDialog };
 }

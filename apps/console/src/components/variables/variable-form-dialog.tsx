@@ -1,16 +1,14 @@
 import { variableLimits, type ApplicationVariable } from '@latchkey/contracts';
-import { useId, type ReactNode } from 'react';
+import { useId } from 'react';
 import {
-  CreateFormDialog,
   DialogForm,
-  EditFormDialog,
+  defineApplicationItemDialogs,
+  useCreateOrEditForm,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
-import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useCreateVariable, useUpdateVariable } from '@/hooks/use-variables.ts';
 import {
   EMPTY_VARIABLE_FIELDS,
@@ -21,72 +19,31 @@ import {
   type VariableFields,
 } from './variable-display.ts';
 
-/** The Create Variable dialog, opened from its own button. */
-export function CreateVariableDialog({
-  applicationId,
-  applicationName,
-  trigger,
-}: {
-  applicationId: number;
-  applicationName: string;
-  trigger?: ReactNode;
-}) {
-  const createVariable = useCreateVariable(applicationId);
-
-  return (
-    <CreateFormDialog
-      label="Create Variable"
-      trigger={trigger}
-      description={`A value ${applicationName} reads at run time with POST /api/v1/var.`}
-      initialFields={EMPTY_VARIABLE_FIELDS}
-      mutation={createVariable}
-      toRequest={toVariableRequest}
-    >
-      {(form) => <VariableForm {...form} />}
-    </CreateFormDialog>
-  );
-}
-
-/** The Edit Variable dialog, for the variable a row asked for. */
-export function EditVariableDialog({
-  applicationId,
-  variable,
-  ...openState
-}: DialogOpenState & {
-  applicationId: number;
-  variable: ApplicationVariable | null;
-}) {
-  const updateVariable = useUpdateVariable(applicationId);
-
-  return (
-    <EditFormDialog
-      item={variable}
-      {...openState}
-      title="Edit Variable"
-      description="Programs read the new value from their next call."
-      toFields={toVariableFields}
-      mutation={updateVariable}
-      toRequest={(fields, { id }) => ({ variableId: id, changes: toVariableRequest(fields) })}
-    >
-      {(form) => <VariableForm {...form} />}
-    </EditFormDialog>
-  );
-}
-
-function VariableForm({
-  initialFields,
-  onSubmit,
-  ...dialogForm
-}: CreateOrEditFormProps<VariableFields>) {
-  const id = useId();
-  const { fields, bindText, bindChecked, validationError, submit } = useFormFields({
-    initialFields,
-    validate: validateVariable,
-    onValidSubmit: onSubmit,
+/** The Create Variable dialog (opened from its own button) and the Edit Variable dialog (from a row). */
+export const { CreateItemDialog: CreateVariableDialog, EditItemDialog: EditVariableDialog } =
+  defineApplicationItemDialogs({
+    noun: 'Variable',
+    createDescription: (applicationName) =>
+      `A value ${applicationName} reads at run time with POST /api/v1/var.`,
+    editDescription: 'Programs read the new value from their next call.',
+    emptyFields: EMPTY_VARIABLE_FIELDS,
+    toFields: toVariableFields,
+    toRequest: toVariableRequest,
+    toUpdate: (variable: ApplicationVariable, changes) => ({ variableId: variable.id, changes }),
+    useCreate: useCreateVariable,
+    useUpdate: useUpdateVariable,
+    Form: VariableForm,
   });
 
+function VariableForm(props: CreateOrEditFormProps<VariableFields>) {
+  const id = useId();
+  const { fields, bindText, bindChecked, dialogForm } = useCreateOrEditForm(
+    props,
+    validateVariable,
+  );
+
   return (
-    <DialogForm {...dialogForm} validationError={validationError} onSubmit={submit}>
+    <DialogForm {...dialogForm}>
       <InputField
         id={`${id}-name`}
         label="Name"

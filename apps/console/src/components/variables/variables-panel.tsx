@@ -79,7 +79,7 @@ export function VariablesPanel({ application }: { application: Application }) {
 
       <EditVariableDialog
         applicationId={applicationId}
-        variable={editing.target}
+        item={editing.target}
         {...editing.dialogProps}
       />
       <ConfirmTargetDialog

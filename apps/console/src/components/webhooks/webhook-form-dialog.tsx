@@ -13,6 +13,7 @@ import {
   CreateFormDialog,
   DialogForm,
   EditFormDialog,
+  useCreateOrEditForm,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField } from '@/components/ui/form-field.tsx';
@@ -20,7 +21,6 @@ import { Label } from '@/components/ui/label.tsx';
 import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useCreateWebhook, useUpdateWebhook } from '@/hooks/use-webhooks.ts';
 import {
   ALL_APPLICATIONS_LABEL,
@@ -87,22 +87,19 @@ export function EditWebhookDialog({
 }
 
 function WebhookForm({
-  initialFields,
   secretHint,
-  onSubmit,
-  ...dialogForm
+  ...form
 }: CreateOrEditFormProps<WebhookFields> & { secretHint: string }) {
   const id = useId();
-  const { fields, setField, bindText, bindChecked, validationError, submit } = useFormFields({
-    initialFields,
-    validate: validateWebhook,
-    onValidSubmit: onSubmit,
-  });
+  const { fields, setField, bindText, bindChecked, dialogForm } = useCreateOrEditForm(
+    form,
+    validateWebhook,
+  );
 
   const allEventsChosen = fields.events.length === webhookEventNames.length;
 
   return (
-    <DialogForm {...dialogForm} validationError={validationError} onSubmit={submit}>
+    <DialogForm {...dialogForm}>
       <InputField
         id={`${id}-url`}
         label="Webhook URL"
@@ -116,7 +113,7 @@ function WebhookForm({
         autoComplete="off"
         spellCheck={false}
         autoFocus
-        aria-invalid={validationError ? true : undefined}
+        aria-invalid={dialogForm.validationError ? true : undefined}
       />
       <InputField
         id={`${id}-secret`}
