@@ -1,16 +1,19 @@
-import type { RouteDefinition } from '../../http/route-definition.ts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   applicationParamsSchema,
   createImportQuerySchema,
   IMPORT_UPLOAD_MEDIA_TYPE,
   importLimits,
   importParamsSchema,
+  importProgressSchema,
   startImportRequestSchema,
   type ImportProgress,
 } from '@latchkey/contracts';
 import type { Config } from '../../config.ts';
 import { parseInput } from '../../http/parse-input.ts';
+import { ok } from '../../http/route-contract.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { AppError } from '../../lib/errors.ts';
 import { getImport } from './get-import.ts';
 import type { ImportContext } from './import-context.ts';
@@ -56,45 +59,106 @@ export function exportFileOf(request: FastifyRequest): Uint8Array {
   return request.body;
 }
 
-/** Importing users and keys from KeyAuth. Registered inside the owner-guarded scope. */
-export function registerImportRoutes(
-  app: FastifyInstance,
-  deps: { config: Pick<Config, 'serverSecret'>; runningImports: RunningImports },
-): void {
-  const importCtx = (request: FastifyRequest): ImportContext => ({
-    ...request.owner!,
-    serverSecret: deps.config.serverSecret,
-  });
-
-  app.get('/api/applications/:id/imports/:importId', async (request): Promise<ImportProgress> => {
-    const { id, importId } = parseInput(importParamsSchema, request.params);
-    return getImport({ ctx: request.owner!, input: { applicationId: id, importId } });
-  });
-
-  app.post('/api/applications/:id/imports/:importId/start', async (request, reply) => {
-    const { id, importId } = parseInput(importParamsSchema, request.params);
-    const body = parseInput(startImportRequestSchema, request.body ?? {});
-    const { progress, run } = await startImport({
-      ctx: importCtx(request),
-      input: { applicationId: id, importId, request: body },
-    });
-    if (run) deps.runningImports.keep(run);
-    return reply.status(202).send(progress satisfies ImportProgress);
-  });
-
-  void app.register(async (uploads) => {
-    acceptExportFiles(uploads);
-    uploads.post('/api/applications/:id/imports', async (request, reply) => {
-      const { id } = parseInput(applicationParamsSchema, request.params);
-      const { kind } = parseInput(createImportQuerySchema, request.query);
-      const progress = await previewImport({
-        ctx: importCtx(request),
-        input: { applicationId: id, kind, bytes: exportFileOf(request) },
-      });
-      return reply.status(201).send(progress satisfies ImportProgress);
-    });
-  });
+interface ImportServices {
+  config: Pick<Config, 'serverSecret'>;
+  runningImports: RunningImports;
 }
 
-/** The module's routes defined once (route-definition.ts); the rest are registered above. */
-export const importRoutes: readonly RouteDefinition[] = [];
+const defineRoute = routeDefiner<ImportServices>();
+
+const importCtx = (request: FastifyRequest, { config }: ImportServices): ImportContext => ({
+  ...request.owner!,
+  serverSecret: config.serverSecret,
+});
+
+const getRoute = defineRoute({
+  method: 'GET',
+  path: '/api/applications/:id/imports/:importId',
+  permission: 'signed_in',
+  caller: 'owner',
+  tag: 'Applications',
+  summary: 'The preview or progress of a KeyAuth import',
+  description: '`doneRows` of `readableRows` is the progress.',
+  params: importParamsSchema,
+  responses: { 200: ok(importProgressSchema) },
+  handle: ({ params, request }): Promise<ImportProgress> =>
+    getImport({
+      ctx: request.owner!,
+      input: { applicationId: params.id, importId: params.importId },
+    }),
+});
+
+const startRoute = defineRoute({
+  method: 'POST',
+  path: '/api/applications/:id/imports/:importId/start',
+  permission: 'manage_applications',
+  caller: 'owner',
+  tag: 'Applications',
+  summary: 'Start (or resume) a previewed KeyAuth import',
+  description:
+    '`levelPlans` maps KeyAuth levels to plans of the application: every level of a keys import must be mapped; a mapped level of a users import grants that plan until the KeyAuth expiry. Answers 202 with the progress at once; the rows are written in batches of 1000, each in one transaction. A failed import, or one whose server stopped, continues with the rows not yet done; a done import is answered as it is and imports nothing twice; one still running is a 409.',
+  params: importParamsSchema,
+  body: startImportRequestSchema,
+  responses: { 202: ok(importProgressSchema, 'Started.') },
+  errors: [409],
+  handle: async ({ params, body, request, reply }, services) => {
+    const { progress, run } = await startImport({
+      ctx: importCtx(request, services),
+      input: { applicationId: params.id, importId: params.importId, request: body },
+    });
+    if (run) services.runningImports.keep(run);
+    return reply.status(202).send(progress satisfies ImportProgress);
+  },
+});
+
+/**
+ * Registered in place of the start route: a start without a body maps no levels, but
+ * registerRoutes would refuse the absent body, so this one parses the body itself, as
+ * registerRoutes would, after the params.
+ */
+const startRouteWithOptionalBody = defineRoute({
+  ...startRoute,
+  body: undefined,
+  handle: (input, services) =>
+    startRoute.handle(
+      { ...input, body: parseInput(startImportRequestSchema, input.request.body ?? {}) },
+      services,
+    ),
+});
+
+/** The upload: registered in the scope where the export's raw bytes are accepted as its body. */
+const uploadRoute = defineRoute({
+  method: 'POST',
+  path: '/api/applications/:id/imports',
+  permission: 'manage_applications',
+  caller: 'owner',
+  tag: 'Applications',
+  summary: 'Upload a KeyAuth export and preview its import',
+  description:
+    'The body is the export file\u2019s bytes (`Content-Type: application/octet-stream`): KeyAuth\u2019s users or keys JSON, a CSV of its table, or a text file of keys; `source=keyauth` and `kind=users|keys` are query parameters. Nothing is imported yet: the answer counts the rows, the conflicts (usernames or keys the application already has, skipped when run) and the unreadable rows, with their row numbers (the first 100 of each), and lists the KeyAuth levels to map to plans. A file that cannot be read at all is a 400; larger than 64 MiB is a 413.',
+  params: applicationParamsSchema,
+  query: createImportQuerySchema,
+  body: z.string().meta({ format: 'binary' }),
+  bodyMediaType: 'application/octet-stream',
+  responses: { 201: ok(importProgressSchema, 'Previewed.') },
+  errors: [413],
+  handle: async ({ params, query, request, reply }, services) => {
+    const progress = await previewImport({
+      ctx: importCtx(request, services),
+      input: { applicationId: params.id, kind: query.kind, bytes: exportFileOf(request) },
+    });
+    return reply.status(201).send(progress satisfies ImportProgress);
+  },
+});
+
+/** Importing users and keys from KeyAuth, for the application's owner. */
+export const importRoutes = [uploadRoute, startRoute, getRoute];
+
+/** Importing users and keys from KeyAuth. Registered inside the owner-guarded scope. */
+export function registerImportRoutes(app: FastifyInstance, services: ImportServices): void {
+  registerRoutes(app, [getRoute, startRouteWithOptionalBody], services);
+  void app.register(async (uploads) => {
+    acceptExportFiles(uploads);
+    registerRoutes(uploads, [uploadRoute], services);
+  });
+}
