@@ -16,7 +16,8 @@ import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { QueryView } from '@/components/ui/query-view.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
-import { useSample, useSampleTemplate, useSaveSample } from '@/hooks/use-samples.ts';
+import { useSampleDraft } from '@/hooks/use-sample-draft.ts';
+import { useSample, useSampleTemplate } from '@/hooks/use-samples.ts';
 
 /** Radix reserves '' for "no value": the bare template's choice. */
 const NO_APPLICATION = 'none';
@@ -157,18 +158,10 @@ function TemplateEditor({
   applicationId: number | null;
 }) {
   const { label, highlight } = sampleLanguageCatalogue[sample.language];
-  const [draft, setDraft] = useState<string | null>(null);
-  const saveSample = useSaveSample();
-  const isEditing = draft !== null;
-  const shownCode = draft ?? sample.code;
-
-  const save = () => {
-    if (draft === null || applicationId === null) return;
-    saveSample.mutate(
-      { applicationId, language: sample.language, code: draft },
-      { onSuccess: () => setDraft(null) },
-    );
-  };
+  const { setDraft, isEditing, shownCode, isSaving, save, editor } = useSampleDraft(
+    sample,
+    applicationId,
+  );
 
   return (
     <div className="grid grid-cols-[minmax(0,1fr)] min-w-0 gap-3">
@@ -177,7 +170,7 @@ function TemplateEditor({
         <CodeEditActions
           code={shownCode}
           isEditing={isEditing}
-          isSaving={saveSample.isPending}
+          isSaving={isSaving}
           saveLabel="Save Template"
           onSave={save}
           onCancel={() => setDraft(null)}
@@ -192,14 +185,7 @@ function TemplateEditor({
           </Button>
         </CodeEditActions>
       </div>
-      <CodeEditor
-        value={shownCode}
-        onChange={isEditing ? setDraft : undefined}
-        language={highlight}
-        label={`${label} template`}
-        isReadOnly={!isEditing}
-        maxHeight="24rem"
-      />
+      <CodeEditor {...editor} language={highlight} label={`${label} template`} maxHeight="24rem" />
       <p className="text-xs text-muted-foreground">
         {applicationId === null
           ? 'Choose an application to edit and save its template; this one keeps YOUR_API_KEY.'

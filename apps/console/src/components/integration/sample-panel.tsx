@@ -7,7 +7,8 @@ import { Badge } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { QueryView } from '@/components/ui/query-view.tsx';
-import { useResetSample, useSample, useSaveSample } from '@/hooks/use-samples.ts';
+import { useSampleDraft } from '@/hooks/use-sample-draft.ts';
+import { useResetSample, useSample } from '@/hooks/use-samples.ts';
 import { downloadTextFile } from '@/lib/download-text-file.ts';
 
 export const SAMPLE_FETCH_ERROR = 'Failed to load the sample';
@@ -60,19 +61,14 @@ function SampleCode({
   canEdit: boolean;
 }) {
   const { label, highlight } = sampleLanguageCatalogue[sample.language];
-  const [draft, setDraft] = useState<string | null>(null);
+  const { draft, setDraft, isEditing, shownCode, isSaving, save, editor } = useSampleDraft(
+    sample,
+    applicationId,
+  );
   const [isDiscarding, setIsDiscarding] = useState(false);
   const [isResetting, setIsResetting] = useState(false);
-  const saveSample = useSaveSample();
   const resetSample = useResetSample();
-  const isEditing = draft !== null;
-  const shownCode = draft ?? sample.code;
   const target = { applicationId, language: sample.language };
-
-  const save = () => {
-    if (draft === null) return;
-    saveSample.mutate({ ...target, code: draft }, { onSuccess: () => setDraft(null) });
-  };
 
   return (
     <div className="grid gap-3">
@@ -106,7 +102,7 @@ function SampleCode({
         <CodeEditActions
           code={shownCode}
           isEditing={isEditing}
-          isSaving={saveSample.isPending}
+          isSaving={isSaving}
           saveLabel="Save"
           onSave={save}
           onCancel={() => (draft === sample.code ? setDraft(null) : setIsDiscarding(true))}
@@ -138,13 +134,7 @@ function SampleCode({
         </CodeEditActions>
       </div>
 
-      <CodeEditor
-        value={shownCode}
-        onChange={isEditing ? setDraft : undefined}
-        language={highlight}
-        label={`${label} code`}
-        isReadOnly={!isEditing}
-      />
+      <CodeEditor {...editor} language={highlight} label={`${label} code`} />
       <p className="text-xs text-muted-foreground">
         {isEditing
           ? 'Editing: Tab indents. Press Esc, then Tab, to move on from the code.'
