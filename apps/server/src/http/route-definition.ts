@@ -36,6 +36,8 @@ export interface RouteDefinition<
   body?: Body;
   /** Owner routes: what the signed-in account must hold, checked before the handler runs. */
   permission?: RoutePermission;
+  /** The largest body the route reads, in bytes, where it differs from its scope's. */
+  bodyLimit?: number;
   /**
    * Answers the request: a value is sent as JSON with status 200, or the handler sends on
    * `reply` itself (another status, another media type). `services` are what the composition
@@ -76,6 +78,7 @@ export function contractOf(definition: RouteDefinition): RouteContract {
     method: _method,
     path: _path,
     permission: _permission,
+    bodyLimit: _bodyLimit,
     handle: _handle,
     ...contract
   } = definition;
@@ -85,7 +88,8 @@ export function contractOf(definition: RouteDefinition): RouteContract {
 /**
  * Registers each definition in `scope`: its inputs parsed with its schemas (the first problem
  * is the 400's message), in the order params, query, body, then its handler called with
- * `services`.
+ * `services`. A definition's path is the whole API's (the key every table knows it by), so in
+ * a scope with a prefix it is registered relative to that prefix.
  */
 export function registerRoutes<Services>(
   scope: FastifyInstance,
@@ -101,9 +105,13 @@ export function registerRoutes<Services>(
     const { params, query, body } = definition;
     // A raw-bytes body (an upload) is the handler's to read.
     const jsonBody = definition.bodyMediaType ? undefined : body;
+    if (!definition.path.startsWith(scope.prefix)) {
+      throw new Error(`${routeKeyOf(definition)} is not under its scope's prefix ${scope.prefix}`);
+    }
     scope.route({
       method: definition.method,
-      url: definition.path,
+      url: definition.path.slice(scope.prefix.length),
+      ...(definition.bodyLimit === undefined ? {} : { bodyLimit: definition.bodyLimit }),
       config: { definition: definition as RouteDefinition },
       handler: async (request, reply) =>
         definition.handle(

@@ -20,7 +20,7 @@ import {
 import type { Config } from '../../config.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { ok, paged } from '../../http/route-contract.ts';
-import { registerRoutes, routeDefiner, type RouteDefinition } from '../../http/route-definition.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
@@ -71,6 +71,8 @@ const bulkAppUserRoute = defineRoute({
   method: 'POST',
   path: '/api/applications/:id/users/bulk',
   permission: 'manage_applications',
+  // A bulk request names up to thousands of users, beyond the server's default body limit.
+  bodyLimit: BULK_BODY_LIMIT_BYTES,
   caller: 'owner',
   tag: 'End users',
   summary: 'Pause, unpause, set expiry, extend, reset HWID or delete many end users',
@@ -229,12 +231,5 @@ export function registerAppUserRoutes(
   app: FastifyInstance,
   { config, applicationEvents, activity, ownerEvents }: AppUserServices,
 ): void {
-  // A bulk request names up to thousands of users, beyond the server's default body limit;
-  // definitions carry no body limit, so the bulk route gets its own as it is registered.
-  app.addHook('onRoute', (route) => {
-    if (route.config?.definition === (bulkAppUserRoute as RouteDefinition)) {
-      route.bodyLimit = BULK_BODY_LIMIT_BYTES;
-    }
-  });
   registerRoutes(app, appUserRoutes, { config, applicationEvents, activity, ownerEvents });
 }

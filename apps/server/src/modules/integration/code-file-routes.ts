@@ -17,7 +17,6 @@ import { getCodeFile } from './get-code-file.ts';
 import { listCodeFileVersions } from './list-code-file-versions.ts';
 import { listCodeFiles } from './list-code-files.ts';
 import { restoreCodeFileVersion } from './restore-code-file-version.ts';
-import { withBodyLimit } from './route-body-limits.ts';
 import { saveCodeFile } from './save-code-file.ts';
 
 const defineRoute = routeDefiner<void>();
@@ -52,28 +51,26 @@ export const codeFileRoutes = [
   }),
   // A document may be larger than the server-wide body limit: this route's own limit fits
   // any valid one, so an over-long text gets the schema's clear 400 rather than a bare 413.
-  withBodyLimit(
-    CODE_FILE_BODY_LIMIT_BYTES,
-    defineRoute({
-      method: 'PUT',
-      path: '/api/code-files/:name',
-      permission: 'edit_code',
-      caller: 'owner',
-      tag: 'Code editor',
-      summary: 'Save a reference document as its next version',
-      params: codeFileParamsSchema,
-      body: saveCodeFileRequestSchema,
-      responses: { 200: ok(codeFileSchema) },
-      errors: [409],
-      handle: async ({ params, body, request }): Promise<CodeFile> => {
-        const { content, baseVersion } = body;
-        return saveCodeFile({
-          ctx: request.owner!,
-          input: { name: params.name, content, baseVersion },
-        });
-      },
-    }),
-  ),
+  defineRoute({
+    bodyLimit: CODE_FILE_BODY_LIMIT_BYTES,
+    method: 'PUT',
+    path: '/api/code-files/:name',
+    permission: 'edit_code',
+    caller: 'owner',
+    tag: 'Code editor',
+    summary: 'Save a reference document as its next version',
+    params: codeFileParamsSchema,
+    body: saveCodeFileRequestSchema,
+    responses: { 200: ok(codeFileSchema) },
+    errors: [409],
+    handle: async ({ params, body, request }): Promise<CodeFile> => {
+      const { content, baseVersion } = body;
+      return saveCodeFile({
+        ctx: request.owner!,
+        input: { name: params.name, content, baseVersion },
+      });
+    },
+  }),
   defineRoute({
     method: 'GET',
     path: '/api/code-files/:name/versions',
@@ -102,10 +99,7 @@ export const codeFileRoutes = [
   }),
 ];
 
-/**
- * Registers the code editor's documents in `scope`, inside the owner-guarded scope; the scope
- * must apply the body limits given here (applyBodyLimits).
- */
+/** Registers the code editor's documents in `scope`, inside the owner-guarded scope. */
 export function registerCodeFileRoutes(scope: FastifyInstance): void {
   registerRoutes(scope, codeFileRoutes, undefined);
 }

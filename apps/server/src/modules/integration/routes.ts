@@ -14,7 +14,6 @@ import { ok } from '../../http/route-contract.ts';
 import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { registerCodeFileRoutes } from './code-file-routes.ts';
 import { getSample } from './get-sample.ts';
-import { applyBodyLimits, withBodyLimit } from './route-body-limits.ts';
 import { resetSample, saveSample } from './save-sample.ts';
 import { loadSampleTemplate } from './sample-templates.ts';
 
@@ -64,28 +63,26 @@ export const sampleRoutes = [
       });
     },
   }),
-  withBodyLimit(
-    SAMPLE_BODY_LIMIT_BYTES,
-    defineRoute({
-      method: 'PUT',
-      path: '/api/applications/:id/samples/:language',
-      permission: 'edit_code',
-      caller: 'owner',
-      tag: 'Samples',
-      summary: 'Save an edited sample',
-      params: sampleParamsSchema,
-      body: saveSampleRequestSchema,
-      responses: { 200: ok(sampleSchema) },
-      handle: async ({ params, body, request }, { config }): Promise<Sample> => {
-        const { id, language } = params;
-        const { code } = body;
-        return saveSample({
-          ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
-          input: { applicationId: id, language, code },
-        });
-      },
-    }),
-  ),
+  defineRoute({
+    bodyLimit: SAMPLE_BODY_LIMIT_BYTES,
+    method: 'PUT',
+    path: '/api/applications/:id/samples/:language',
+    permission: 'edit_code',
+    caller: 'owner',
+    tag: 'Samples',
+    summary: 'Save an edited sample',
+    params: sampleParamsSchema,
+    body: saveSampleRequestSchema,
+    responses: { 200: ok(sampleSchema) },
+    handle: async ({ params, body, request }, { config }): Promise<Sample> => {
+      const { id, language } = params;
+      const { code } = body;
+      return saveSample({
+        ctx: { ...request.owner!, baseUrl: publicBaseUrl(request, config) },
+        input: { applicationId: id, language, code },
+      });
+    },
+  }),
   defineRoute({
     method: 'DELETE',
     path: '/api/applications/:id/samples/:language',
@@ -106,19 +103,13 @@ export const sampleRoutes = [
   }),
 ];
 
-/**
- * The samples and the code editor's documents. Registered inside the owner-guarded scope, in
- * a scope of their own where the routes that take long texts get their own body limits.
- */
+/** The samples and the code editor's documents. Registered inside the owner-guarded scope. */
 export function registerIntegrationRoutes(
   app: FastifyInstance,
   deps: Pick<AppDependencies, 'config'>,
 ): void {
-  void app.register(async (scope) => {
-    applyBodyLimits(scope);
-    registerRoutes(scope, sampleRoutes, deps);
-    registerCodeFileRoutes(scope);
-  });
+  registerRoutes(app, sampleRoutes, deps);
+  registerCodeFileRoutes(app);
 }
 
 /**

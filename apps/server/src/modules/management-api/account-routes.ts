@@ -23,7 +23,7 @@ import {
 import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { ok, paged } from '../../http/route-contract.ts';
-import { routeDefiner } from '../../http/route-definition.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { listActivityLogs } from '../activity/index.ts';
 import { listAccountAuditEntries, toAuditEntryResponse } from '../admin/index.ts';
 import {
@@ -39,7 +39,7 @@ import {
   updateWebhook,
 } from '../webhooks/index.ts';
 import { accountWide, idempotent } from './management-descriptions.ts';
-import { registerAccountWideRoutes, registerManagementRoutes } from './management-route-scopes.ts';
+import { registerAccountWideRoutes } from './management-route-scopes.ts';
 import { answerManagementWrite } from './management-write.ts';
 import { assertActivityReachable } from './reachable-applications.ts';
 
@@ -242,6 +242,6 @@ export function registerManagementAccountRoutes(
   deps: Pick<AppDependencies, 'config'>,
 ): void {
   const services = { destinationPolicy: destinationPolicyFor(deps.config) };
-  registerManagementRoutes(app, activityRoutes, services);
+  registerRoutes(app, activityRoutes, services);
   registerAccountWideRoutes(app, accountWideRoutes, services);
 }

@@ -8,14 +8,14 @@ import {
   type ApplicationStats,
 } from '@latchkey/contracts';
 import { ok } from '../../http/route-contract.ts';
-import { routeDefiner } from '../../http/route-definition.ts';
+import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import {
   getApplicationStats,
   listApplications,
   toApplicationResponse,
 } from '../applications/index.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { registerApplicationRoutes, registerManagementRoutes } from './management-route-scopes.ts';
+import { registerApplicationRoutes } from './management-route-scopes.ts';
 import { isApplicationReachable } from './reachable-applications.ts';
 
 const defineRoute = routeDefiner<void>();
@@ -79,6 +79,6 @@ const applicationRoutes = [
 export const managementApplicationRoutes = [applicationListRoute, ...applicationRoutes];
 
 export function registerManagementApplicationRoutes(app: FastifyInstance): void {
-  registerManagementRoutes(app, [applicationListRoute], undefined);
+  registerRoutes(app, [applicationListRoute], undefined);
   registerApplicationRoutes(app, applicationRoutes, undefined);
 }

@@ -12,28 +12,6 @@ type ManagementDefinitions<Services> = readonly RouteDefinition<
 >[];
 
 /**
- * Registers management definitions in the management scope. A definition's path is the whole
- * API's (`/api/manage/v1/...`: the key the route table, and so the guard, know it by), and the
- * scope already carries that prefix, so each route is registered relative to it.
- */
-export function registerManagementRoutes<Services>(
-  scope: FastifyInstance,
-  definitions: ManagementDefinitions<Services>,
-  services: Services,
-): void {
-  registerRoutes(
-    scope,
-    definitions.map((definition) => {
-      if (!definition.path.startsWith(scope.prefix)) {
-        throw new Error(`${routeKeyOf(definition)} is not under ${scope.prefix}`);
-      }
-      return { ...definition, path: definition.path.slice(scope.prefix.length) };
-    }),
-    services,
-  );
-}
-
-/**
  * Routes under /applications/:id, registered in a scope of their own that checks the token
  * reaches the application the path names once the path parses, before the query or the body
  * is read: an application out of reach is the same 404 as a missing one, whatever else the
@@ -55,7 +33,7 @@ export function registerApplicationRoutes<Services>(
       const { id } = parseInput(params!, request.params) as { id: number };
       assertApplicationReachable(request.management!, id);
     });
-    registerManagementRoutes(reaching, definitions, services);
+    registerRoutes(reaching, definitions, services);
   });
 }
 
@@ -70,7 +48,7 @@ export function registerAccountWideRoutes<Services>(
 ): void {
   void scope.register(async (accountWide) => {
     accountWide.addHook('preHandler', async (request) => assertAccountWide(request.management!));
-    registerManagementRoutes(accountWide, definitions, services);
+    registerRoutes(accountWide, definitions, services);
   });
 }
 
