@@ -8,6 +8,7 @@ import {
 import { newGoogleAccount } from '../../../test/emulator-accounts.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { signInOwner } from '../../../test/test-app.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -26,8 +27,7 @@ describe('a deactivated vendor', () => {
       apiKey,
       body: { username, password: PASSWORD, version: '1.0.0', hwid: 'PC-1' },
     });
-    expect(response.statusCode, response.body).toBe(200);
-    return clientAuthResponseSchema.parse(response.json());
+    return clientOutcome(clientAuthResponseSchema, response);
   };
 
   const verify = async (apiKey: string, userId: string) => {
@@ -35,8 +35,7 @@ describe('a deactivated vendor', () => {
       apiKey,
       body: { user_id: userId },
     });
-    expect(response.statusCode, response.body).toBe(200);
-    return clientVerifyResponseSchema.parse(response.json());
+    return clientOutcome(clientVerifyResponseSchema, response);
   };
 
   it('is refused by the console at once, while its application still logs in and verifies its end users', async () => {

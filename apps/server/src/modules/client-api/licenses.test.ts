@@ -29,6 +29,7 @@ import {
   signInOwnerForSuite,
   startTestAppForSuite,
 } from '../../../test/suite-test-app.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -80,8 +81,7 @@ describe('client API: licence keys, subscriptions and entitlements', () => {
   };
   const auth = async (...args: Parameters<typeof call>) => {
     const response = await call(...args);
-    expect(response.statusCode, response.body).toBe(200);
-    return clientAuthResponseSchema.parse(response.json());
+    return clientOutcome(clientAuthResponseSchema, response);
   };
   const register = (application: Application, body: Record<string, unknown>, ip = address()) =>
     auth(application, 'register', { password: 'hunter2 hunter2', ...body }, ip);

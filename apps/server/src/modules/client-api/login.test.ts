@@ -17,6 +17,7 @@ import {
 } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { signInOwner } from '../../../test/test-app.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -65,8 +66,7 @@ describe('POST /api/v1/login', () => {
       body: { version: '2.1.0', ...body },
       ...options,
     });
-    expect(response.statusCode, response.body).toBe(200);
-    return clientAuthResponseSchema.parse(response.json());
+    return clientOutcome(clientAuthResponseSchema, response);
   };
 
   const storedUser = async (id: string) =>

@@ -13,6 +13,7 @@ import {
 } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { createTestApp } from '../../../test/test-app.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
 
 describe('POST /api/v1/register', () => {
   const now = new Date('2026-04-01T12:00:00Z');
@@ -33,8 +34,7 @@ describe('POST /api/v1/register', () => {
       body: { password: 'hunter2 hunter2', ...body },
       ...options,
     });
-    expect(response.statusCode, response.body).toBe(200);
-    return clientAuthResponseSchema.parse(response.json());
+    return clientOutcome(clientAuthResponseSchema, response);
   };
 
   const usersNamed = (applicationId: number, username: string) =>

@@ -8,6 +8,7 @@ import {
   insertClientApplication,
 } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'session cache password';
 
@@ -25,8 +26,7 @@ describe('open client sessions kept in memory', () => {
 
   const track = async (apiKey: string, body: Record<string, unknown>) => {
     const response = await callClientApi(testApp.app, 'session/track', { apiKey, body });
-    expect(response.statusCode, response.body).toBe(200);
-    return clientSessionResponseSchema.parse(response.json());
+    return clientOutcome(clientSessionResponseSchema, response);
   };
   const ownerCall = (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) =>
     testApp.app.inject({ method, url, headers: owner.headers, ...(payload ? { payload } : {}) });

@@ -12,6 +12,7 @@ import {
   insertClientApplication,
 } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'session password';
 
@@ -28,8 +29,7 @@ describe('POST /api/v1/session/track', () => {
 
   const track = async (apiKey: string, body: Record<string, unknown>) => {
     const response = await callClientApi(testApp.app, 'session/track', { apiKey, body });
-    expect(response.statusCode, response.body).toBe(200);
-    return clientSessionResponseSchema.parse(response.json());
+    return clientOutcome(clientSessionResponseSchema, response);
   };
 
   /** An application and a user who has just logged in through the API. */

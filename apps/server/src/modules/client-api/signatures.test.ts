@@ -1,4 +1,3 @@
-import { createPublicKey, verify } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   applicationListSchema,
@@ -14,24 +13,7 @@ import {
 } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
-
-/** What a client does: Ed25519 over `{timestamp}.{nonce}.{body}` with a raw 32-byte public key. */
-function isSignedBy(
-  publicKeyHex: string,
-  response: LightMyRequestResponse,
-  nonce = '',
-  body = response.rawPayload,
-): boolean {
-  const signature = response.headers['x-signature-ed25519'];
-  const timestamp = response.headers['x-signature-timestamp'];
-  if (typeof signature !== 'string' || typeof timestamp !== 'string') return false;
-  const publicKey = createPublicKey({
-    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKeyHex, 'hex').toString('base64url') },
-    format: 'jwk',
-  });
-  const message = Buffer.concat([Buffer.from(`${timestamp}.${nonce}.`), body]);
-  return verify(null, message, publicKey, Buffer.from(signature, 'hex'));
-}
+import { isSignedBy } from '../../../test/client-calls.ts';
 
 const SERVER_SECRET = 'signatures-test-secret-that-is-long-enough';
 

@@ -1,5 +1,3 @@
-import { createPublicKey, verify } from 'node:crypto';
-import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import {
   applicationSchema,
@@ -25,24 +23,11 @@ import {
   signInOwnerForSuite,
   startTestAppForSuite,
 } from '../../../test/suite-test-app.ts';
-import { startClientSession } from '../../../test/client-calls.ts';
+import { isSignedBy, startClientSession } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'correct horse battery staple';
 /** Shared by the test's two instances, so both can sign with the application's key. */
 const SERVER_SECRET = 'variables-test-secret-that-is-long-enough';
-
-/** What a client does: Ed25519 over `{timestamp}.{nonce}.{body}` with the application's key. */
-function isSignedBy(publicKeyHex: string, response: LightMyRequestResponse, nonce = ''): boolean {
-  const signature = response.headers['x-signature-ed25519'];
-  const timestamp = response.headers['x-signature-timestamp'];
-  if (typeof signature !== 'string' || typeof timestamp !== 'string') return false;
-  const publicKey = createPublicKey({
-    key: { kty: 'OKP', crv: 'Ed25519', x: Buffer.from(publicKeyHex, 'hex').toString('base64url') },
-    format: 'jwk',
-  });
-  const message = Buffer.concat([Buffer.from(`${timestamp}.${nonce}.`), response.rawPayload]);
-  return verify(null, message, publicKey, Buffer.from(signature, 'hex'));
-}
 
 describe('client API: remote variables (var, user-var, user-var/set)', () => {
   const clock = createManualClock(new Date('2026-07-01T12:00:00Z'));

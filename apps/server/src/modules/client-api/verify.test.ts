@@ -4,6 +4,7 @@ import { clientVerifyResponseSchema } from '@latchkey/contracts';
 import { createManualClock } from '../../lib/clock.ts';
 import { callClientApi, insertAppUser, insertClientApplication } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
 
 describe('POST /api/v1/verify', () => {
   const now = new Date('2026-04-01T12:00:00Z');
@@ -17,8 +18,7 @@ describe('POST /api/v1/verify', () => {
       apiKey,
       body: { user_id: userId },
     });
-    expect(response.statusCode, response.body).toBe(200);
-    return clientVerifyResponseSchema.parse(response.json());
+    return clientOutcome(clientVerifyResponseSchema, response);
   };
 
   it('succeeds for a user of this application in good standing', async () => {

@@ -23,6 +23,7 @@ import {
 } from '../../../test/factories.ts';
 import { signInOwner, type SignedInOwner } from '../../../test/test-app.ts';
 import { startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const DAY_MS = 86_400_000;
@@ -63,8 +64,7 @@ describe('devices', () => {
       apiKey,
       body: { username, password: PASSWORD, version: '1.0.0', hwid, ...extra },
     });
-    expect(response.statusCode, response.body).toBe(200);
-    return clientAuthResponseSchema.parse(response.json());
+    return clientOutcome(clientAuthResponseSchema, response);
   };
 
   const resetOwn = async (

@@ -27,7 +27,7 @@ import {
   signInOwnerForSuite,
   startTestAppForSuite,
 } from '../../../test/suite-test-app.ts';
-import { startClientSession } from '../../../test/client-calls.ts';
+import { clientOutcome, startClientSession } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'correct horse battery staple';
 const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
@@ -100,8 +100,7 @@ describe('files and the update channel', () => {
       apiKey: application.apiKey,
       body,
     });
-    expect(response.statusCode, response.body).toBe(200);
-    return clientFileResponseSchema.parse(response.json());
+    return clientOutcome(clientFileResponseSchema, response);
   };
   const download = (url: string, headers: Record<string, string> = {}) => {
     const { pathname } = new URL(url);

@@ -21,6 +21,7 @@ import {
 } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { UNUSABLE_PASSWORD_HASH } from './write-imported-users.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
 
 const PASSWORD = 'correct horse battery staple';
 /** PHP's password_hash writes $2y$; cost 4 keeps the test quick. */
@@ -254,8 +255,7 @@ describe('KeyAuth imports', () => {
         apiKey: application.apiKey,
         body: { username, password, version: application.version, hwid: 'HW-ALICE' },
       });
-      expect(response.statusCode, response.body).toBe(200);
-      return clientAuthResponseSchema.parse(response.json());
+      return clientOutcome(clientAuthResponseSchema, response);
     };
     expect((await login('alice', PASSWORD)).code).toBe('OK');
     const [alice] = await db()
