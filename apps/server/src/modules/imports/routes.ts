@@ -11,7 +11,6 @@ import {
   type ImportProgress,
 } from '@latchkey/contracts';
 import type { Config } from '../../config.ts';
-import { parseInput } from '../../http/parse-input.ts';
 import { ok } from '../../http/route-contract.ts';
 import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { AppError } from '../../lib/errors.ts';
@@ -111,21 +110,6 @@ const startRoute = defineRoute({
   },
 });
 
-/**
- * Registered in place of the start route: a start without a body maps no levels, but
- * registerRoutes would refuse the absent body, so this one parses the body itself, as
- * registerRoutes would, after the params.
- */
-const startRouteWithOptionalBody = defineRoute({
-  ...startRoute,
-  body: undefined,
-  handle: (input, services) =>
-    startRoute.handle(
-      { ...input, body: parseInput(startImportRequestSchema, input.request.body ?? {}) },
-      services,
-    ),
-});
-
 /** The upload: registered in the scope where the export's raw bytes are accepted as its body. */
 const uploadRoute = defineRoute({
   method: 'POST',
@@ -156,7 +140,7 @@ export const importRoutes = [uploadRoute, startRoute, getRoute];
 
 /** Importing users and keys from KeyAuth. Registered inside the owner-guarded scope. */
 export function registerImportRoutes(app: FastifyInstance, services: ImportServices): void {
-  registerRoutes(app, [getRoute, startRouteWithOptionalBody], services);
+  registerRoutes(app, [getRoute, startRoute], services);
   void app.register(async (uploads) => {
     acceptExportFiles(uploads);
     registerRoutes(uploads, [uploadRoute], services);
