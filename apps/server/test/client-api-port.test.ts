@@ -6,11 +6,9 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
-import { ownerAccounts, ownerSessions } from '../src/db/schema/index.ts';
 import { otherCpus, parseCpuList } from '../src/lib/cpu-list.ts';
-import { generateSigningKeyPair, verifyApplicationSignature } from '../src/lib/signing-keys.ts';
-import { hashToken } from '../src/lib/tokens.ts';
-import { insertAppUserWithPassword, insertApplication } from './factories.ts';
+import { verifyApplicationSignature } from '../src/lib/signing-keys.ts';
+import { insertAppUserWithPassword, insertOwnerSessionAndApplication } from './factories.ts';
 import { findFreePortBlock } from './free-port-block.ts';
 import { startRealServer } from './real-server.ts';
 import { createEmptyPostgresDatabase } from './test-database.ts';
@@ -67,7 +65,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the client API on a port of its o
   let dropDatabase: () => Promise<void> = async () => {};
   let database: DatabaseConnection;
   let server: ChildProcess;
-  let application: Awaited<ReturnType<typeof insertApplication>>;
+  let application: Awaited<ReturnType<typeof insertOwnerSessionAndApplication>>['application'];
   let clientOrigin: string;
   let consoleOrigin: string;
 
@@ -78,18 +76,12 @@ describe.runIf(process.env.TEST_DATABASE_URL)('the client API on a port of its o
     );
     dropDatabase = empty.drop;
     database = await openDatabase({ kind: 'postgres', url: empty.url, poolSize: 2 });
-    const [owner] = await database.db
-      .insert(ownerAccounts)
-      .values({ firebaseUid: 'client-port-owner', email: 'owner@example.com', role: 'owner' })
-      .returning();
-    await database.db.insert(ownerSessions).values({
-      accountId: owner!.id,
-      tokenHash: hashToken(sessionToken),
-      expiresAt: new Date(Date.now() + 3_600_000),
-    });
-    application = await insertApplication(database.db, owner!.id, {
-      ...generateSigningKeyPair(serverSecret),
-    });
+    ({ application } = await insertOwnerSessionAndApplication(database.db, {
+      firebaseUid: 'client-port-owner',
+      email: 'owner@example.com',
+      sessionToken,
+      serverSecret,
+    }));
 
     const [consolePort, clientPort] = [await findFreePortBlock(), await findFreePortBlock()];
     consoleOrigin = `http://127.0.0.1:${consolePort}`;

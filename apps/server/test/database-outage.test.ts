@@ -8,10 +8,8 @@ import { inArray } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
-import { appUsers, ownerAccounts, ownerSessions } from '../src/db/schema/index.ts';
-import { generateSigningKeyPair } from '../src/lib/signing-keys.ts';
-import { hashToken } from '../src/lib/tokens.ts';
-import { insertAppUserWithPassword, insertApplication } from './factories.ts';
+import { appUsers } from '../src/db/schema/index.ts';
+import { insertAppUserWithPassword, insertOwnerSessionAndApplication } from './factories.ts';
 import { findFreePortBlock } from './free-port-block.ts';
 import { startRealServer } from './real-server.ts';
 import { createEmptyPostgresDatabase } from './test-database.ts';
@@ -121,17 +119,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)(
       const sessionToken = randomBytes(32).toString('base64url');
       const database = await openDatabase({ kind: 'postgres', url, poolSize: 2 }, () => undefined);
       cleanups.push(() => database.close());
-      const [owner] = await database.db
-        .insert(ownerAccounts)
-        .values({ firebaseUid: 'outage-owner', email: 'outage@example.com', role: 'owner' })
-        .returning();
-      await database.db.insert(ownerSessions).values({
-        accountId: owner!.id,
-        tokenHash: hashToken(sessionToken),
-        expiresAt: new Date(Date.now() + 3_600_000),
-      });
-      const application = await insertApplication(database.db, owner!.id, {
-        ...generateSigningKeyPair(serverSecret),
+      const { application } = await insertOwnerSessionAndApplication(database.db, {
+        firebaseUid: 'outage-owner',
+        email: 'outage@example.com',
+        sessionToken,
+        serverSecret,
       });
       const usernames: string[] = [];
       for (let index = 0; index < 4; index += 1) {

@@ -33,11 +33,14 @@ import {
   appUserSessions,
   appUsers,
   blacklistEntries,
+  ownerAccounts,
+  ownerSessions,
   webhookDeliveries,
 } from '../src/db/schema/index.ts';
 import { createApiKey } from '../src/lib/api-keys.ts';
 import { hashPassword } from '../src/lib/password-hashing.ts';
 import { generateSigningKeyPair } from '../src/lib/signing-keys.ts';
+import { hashToken } from '../src/lib/tokens.ts';
 import type { SignedInOwner, TestApp } from './test-app.ts';
 
 /**
@@ -162,6 +165,33 @@ export async function insertWebhookDelivery(
     })
     .returning();
   return row!;
+}
+
+/**
+ * The site's owner, signed in without the identity emulator, and a client application of
+ * theirs: for real servers in other processes, whose Firebase project is not the emulator's.
+ * The session row answers the cookie `latchkey_session=<sessionToken>` for an hour; the
+ * application's signing key is sealed with `serverSecret`, the servers' own.
+ */
+export async function insertOwnerSessionAndApplication(
+  db: Database,
+  input: { firebaseUid: string; email: string; sessionToken: string; serverSecret: string },
+) {
+  const [owner] = await db
+    .insert(ownerAccounts)
+    .values({ firebaseUid: input.firebaseUid, email: input.email, role: 'owner' })
+    .returning();
+  await db.insert(ownerSessions).values({
+    accountId: owner!.id,
+    tokenHash: hashToken(input.sessionToken),
+    expiresAt: new Date(Date.now() + 3_600_000),
+  });
+  const application = await insertApplication(
+    db,
+    owner!.id,
+    generateSigningKeyPair(input.serverSecret),
+  );
+  return { owner: owner!, application };
 }
 
 /** Creates an application the way the console does, through POST /api/applications. */

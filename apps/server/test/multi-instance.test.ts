@@ -7,15 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
-import {
-  activityLogs,
-  ownerAccounts,
-  ownerSessions,
-  webhookDeliveries,
-} from '../src/db/schema/index.ts';
-import { generateSigningKeyPair } from '../src/lib/signing-keys.ts';
-import { hashToken } from '../src/lib/tokens.ts';
-import { insertAppUserWithPassword, insertApplication } from './factories.ts';
+import { activityLogs, webhookDeliveries } from '../src/db/schema/index.ts';
+import { insertAppUserWithPassword, insertOwnerSessionAndApplication } from './factories.ts';
 import { findFreePortBlock } from './free-port-block.ts';
 import { startRealServer } from './real-server.ts';
 import {
@@ -54,7 +47,7 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
   let receiver: WebhookReceiver;
   let first: { port: number; child: ChildProcess };
   let second: { port: number; child: ChildProcess };
-  let application: Awaited<ReturnType<typeof insertApplication>>;
+  let application: Awaited<ReturnType<typeof insertOwnerSessionAndApplication>>['application'];
   let webhookId: number;
   let metricsPort: number;
 
@@ -67,23 +60,19 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     const url = new URL(empty.url);
     database = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 2 });
 
-    const [owner] = await database.db
-      .insert(ownerAccounts)
-      .values({ firebaseUid: 'instances-owner', email: 'owner@example.com', role: 'owner' })
-      .returning();
-    await database.db.insert(ownerSessions).values({
-      accountId: owner!.id,
-      tokenHash: hashToken(sessionToken),
-      expiresAt: new Date(Date.now() + 3_600_000),
+    const seeded = await insertOwnerSessionAndApplication(database.db, {
+      firebaseUid: 'instances-owner',
+      email: 'owner@example.com',
+      sessionToken,
+      serverSecret,
     });
-    application = await insertApplication(database.db, owner!.id, {
-      ...generateSigningKeyPair(serverSecret),
-    });
+    const owner = seeded.owner;
+    application = seeded.application;
     receiver = await startWebhookReceiver();
     receiver.answerWith(() => ({ status: 200 }));
     webhookId = (
       await insertTestWebhook(database.db, serverSecret, {
-        ownerAccountId: owner!.id,
+        ownerAccountId: owner.id,
         applicationId: application.id,
         url: receiver.url('/logins'),
         events: ['user_login'],
