@@ -1,10 +1,9 @@
 import { endUserPasswordProblem, USERNAME_AND_PASSWORD_REQUIRED } from '@latchkey/contracts';
 import { UserPlus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
 import { useCreateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { AppUserInputField } from './app-user-input-field.tsx';
 import { fromDateTimeLocalValue } from './app-user-display.ts';
 
@@ -106,14 +105,12 @@ function CreateAppUserForm({
   const createAppUser = useCreateAppUser();
   const passwordMinLength = useEndUserPasswordMinLength();
   const isEmailRequired = variant === 'dashboard';
-  const { fields, setField, validationError, submit } = useFormFields({
+  const { fields, setField, dialogForm } = useMutationForm({
     initialFields: EMPTY_CREATE_APP_USER_FIELDS,
     validate: (user) => validateCreateAppUser(user, variant, passwordMinLength),
-    onValidSubmit: (user) =>
-      createAppUser.mutate(
-        { applicationId, user: toCreateAppUserRequest(user) },
-        { onSuccess: onDone },
-      ),
+    mutation: createAppUser,
+    toRequest: (user) => ({ applicationId, user: toCreateAppUserRequest(user) }),
+    onDone,
   });
 
   return (
@@ -124,11 +121,8 @@ function CreateAppUserForm({
           ? `A new end user of ${applicationName}. They sign in from your program.`
           : 'A new end user. They sign in from your program.'
       }
-      validationError={validationError}
       submitLabel="Create User"
-      isSubmitting={createAppUser.isPending}
-      onSubmit={submit}
-      onCancel={onDone}
+      {...dialogForm}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <AppUserInputField

@@ -6,12 +6,11 @@ import {
 } from '@latchkey/contracts';
 import { useId, useState } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { AppUserInputField } from './app-user-input-field.tsx';
 import { UserDevicesSection } from './user-devices-section.tsx';
 import { UserSubscriptionsSection } from './user-subscriptions-section.tsx';
@@ -92,16 +91,18 @@ function EditAppUserForm({
   const applicationId = application.id;
   const updateAppUser = useUpdateAppUser();
   const passwordMinLength = useEndUserPasswordMinLength();
-  const { fields, setField, bindChecked, validationError, submit } = useFormFields({
+  const { fields, setField, bindChecked, dialogForm } = useMutationForm({
     initialFields: () => toFields(user),
     // Only a new password is checked: an empty one keeps the current password.
     validate: ({ password }) =>
       password ? endUserPasswordProblem(password, passwordMinLength) : null,
-    onValidSubmit: (changes) =>
-      updateAppUser.mutate(
-        { applicationId, userId: user.id, changes: toUpdateAppUserRequest(changes) },
-        { onSuccess: onDone },
-      ),
+    mutation: updateAppUser,
+    toRequest: (changes) => ({
+      applicationId,
+      userId: user.id,
+      changes: toUpdateAppUserRequest(changes),
+    }),
+    onDone,
   });
 
   // The Hardware ID field shows the user's first device. A removal in the Devices section
@@ -117,11 +118,8 @@ function EditAppUserForm({
     <DialogForm
       title="Edit User"
       description={`Account details and access of ${user.username}.`}
-      validationError={validationError}
       submitLabel="Save Changes"
-      isSubmitting={updateAppUser.isPending}
-      onSubmit={submit}
-      onCancel={onDone}
+      {...dialogForm}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <AppUserInputField

@@ -6,10 +6,9 @@ import {
 import { Settings } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
 import { InputField, SwitchField, TextareaField } from '@/components/ui/form-field.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { DeviceSettingsGroup } from './device-settings-group.tsx';
 import {
   findDeviceSettingsProblem,
@@ -71,34 +70,32 @@ function ApplicationSettingsForm({
   const updateApplication = useUpdateApplication();
   // The basic settings are not checked in the console; the server's message explains a
   // refusal. Only the device, portal and offline licence settings are checked first.
-  const { fields, setField, bindText, bindChecked, validationError, submit } = useFormFields({
+  const { fields, setField, bindText, bindChecked, validationError, dialogForm } = useMutationForm({
     initialFields: () => toSettingsFields(application),
     validate: ({ devices, offline, portal }) =>
       findDeviceSettingsProblem(devices)?.message ??
       findOfflineLicenseSettingsProblem(offline) ??
       findPortalSettingsProblem(portal),
-    onValidSubmit: ({ maxSessions, devices, offline, portal, ...settings }) =>
-      updateApplication.mutate(
-        {
-          applicationId: application.id,
-          changes: {
-            ...settings,
-            ...toDeviceSettingsRequest(devices),
-            ...toOfflineLicenseSettingsRequest(offline),
-            ...toPortalSettingsRequest(portal),
-            // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
-            maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
-            // The whole body, every time: the messages are sent back unchanged.
-            loginSuccessMessage: application.loginSuccessMessage,
-            loginFailedMessage: application.loginFailedMessage,
-            accountDisabledMessage: application.accountDisabledMessage,
-            accountExpiredMessage: application.accountExpiredMessage,
-            versionMismatchMessage: application.versionMismatchMessage,
-            hwidMismatchMessage: application.hwidMismatchMessage,
-          },
-        },
-        { onSuccess: onDone },
-      ),
+    mutation: updateApplication,
+    toRequest: ({ maxSessions, devices, offline, portal, ...settings }) => ({
+      applicationId: application.id,
+      changes: {
+        ...settings,
+        ...toDeviceSettingsRequest(devices),
+        ...toOfflineLicenseSettingsRequest(offline),
+        ...toPortalSettingsRequest(portal),
+        // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
+        maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
+        // The whole body, every time: the messages are sent back unchanged.
+        loginSuccessMessage: application.loginSuccessMessage,
+        loginFailedMessage: application.loginFailedMessage,
+        accountDisabledMessage: application.accountDisabledMessage,
+        accountExpiredMessage: application.accountExpiredMessage,
+        versionMismatchMessage: application.versionMismatchMessage,
+        hwidMismatchMessage: application.hwidMismatchMessage,
+      },
+    }),
+    onDone,
   });
 
   return (
@@ -106,9 +103,9 @@ function ApplicationSettingsForm({
       title="Application Settings"
       description="Changes apply to the next request from your program."
       submitLabel="Update Application"
-      isSubmitting={updateApplication.isPending}
-      onSubmit={submit}
-      onCancel={onDone}
+      {...dialogForm}
+      // Each group shows its own problem beside its fields, where a phone scrolled down sees it.
+      validationError={null}
       className="gap-5"
     >
       <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">

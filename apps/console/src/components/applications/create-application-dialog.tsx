@@ -1,10 +1,9 @@
 import { APPLICATION_NAME_REQUIRED, applicationLimits } from '@latchkey/contracts';
 import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { useCreateApplication } from '@/hooks/use-applications.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 
 /** The 'New Application' dialog (name required, description optional). */
 export function CreateApplicationDialog({ trigger }: { trigger?: ReactNode }) {
@@ -18,25 +17,20 @@ export function CreateApplicationDialog({ trigger }: { trigger?: ReactNode }) {
 function CreateApplicationForm({ onDone }: { onDone: () => void }) {
   const id = useId();
   const createApplication = useCreateApplication();
-  const { bindText, validationError, submit } = useFormFields({
+  const { bindText, validationError, dialogForm } = useMutationForm({
     initialFields: { name: '', description: '' },
     validate: ({ name }) => (name.trim() ? null : APPLICATION_NAME_REQUIRED),
-    onValidSubmit: ({ name, description }) =>
-      createApplication.mutate(
-        { name: name.trim(), description: description.trim() },
-        { onSuccess: onDone },
-      ),
+    mutation: createApplication,
+    toRequest: ({ name, description }) => ({ name: name.trim(), description: description.trim() }),
+    onDone,
   });
 
   return (
     <DialogForm
       title="New Application"
       description="Each application gets its own API key, end users and settings."
-      validationError={validationError}
       submitLabel="Create Application"
-      isSubmitting={createApplication.isPending}
-      onSubmit={submit}
-      onCancel={onDone}
+      {...dialogForm}
       className="gap-5"
     >
       <InputField

@@ -11,13 +11,12 @@ import {
 import { Fingerprint, MessageSquare, Settings2 } from 'lucide-react';
 import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 
 type ApplicationForm = Required<
   Pick<
@@ -72,23 +71,21 @@ function EditApplicationForm({
 }) {
   const id = useId();
   const updateApplication = useUpdateApplication();
-  const { bindText, bindChecked, validationError, submit } = useFormFields({
+  const { bindText, bindChecked, validationError, dialogForm } = useMutationForm({
     initialFields: () => toForm(application),
     validate: ({ name }) => (name.trim() ? null : APPLICATION_NAME_REQUIRED),
+    mutation: updateApplication,
     // The whole body, every time.
-    onValidSubmit: (changes) =>
-      updateApplication.mutate({ applicationId: application.id, changes }, { onSuccess: onDone }),
+    toRequest: (changes) => ({ applicationId: application.id, changes }),
+    onDone,
   });
 
   return (
     <DialogForm
       title="Edit Application"
       description={`Settings, device locking and the messages your users see for ${application.name}.`}
-      validationError={validationError}
       submitLabel="Save Changes"
-      isSubmitting={updateApplication.isPending}
-      onSubmit={submit}
-      onCancel={onDone}
+      {...dialogForm}
       className="gap-5"
     >
       <Tabs defaultValue="basic" className="grid gap-4">

@@ -7,18 +7,16 @@ import {
 import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { useCreateBlacklistEntry } from '@/hooks/use-blacklist.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 import {
   EMPTY_BLACKLIST_ENTRY_FIELDS,
   GLOBAL_SCOPE_LABEL,
   GLOBAL_SCOPE_VALUE,
   toCreateBlacklistEntryRequest,
   validateBlacklistEntry,
-  type BlacklistEntryFields,
 } from './blacklist-display.ts';
 
 const VALUE_PLACEHOLDERS: Record<BlacklistType, string> = {
@@ -47,13 +45,13 @@ export function AddBlacklistEntryDialog({ trigger }: { trigger?: ReactNode }) {
 function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
   const id = useId();
   const createEntry = useCreateBlacklistEntry();
-  const { fields, setField, bindText, validationError, submit } =
-    useFormFields<BlacklistEntryFields>({
-      initialFields: EMPTY_BLACKLIST_ENTRY_FIELDS,
-      validate: validateBlacklistEntry,
-      onValidSubmit: (entry) =>
-        createEntry.mutate(toCreateBlacklistEntryRequest(entry), { onSuccess: onDone }),
-    });
+  const { fields, setField, bindText, dialogForm } = useMutationForm({
+    initialFields: EMPTY_BLACKLIST_ENTRY_FIELDS,
+    validate: validateBlacklistEntry,
+    mutation: createEntry,
+    toRequest: toCreateBlacklistEntryRequest,
+    onDone,
+  });
 
   const valueHint = fields.type ? VALUE_HINTS[fields.type] : undefined;
 
@@ -61,11 +59,8 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
     <DialogForm
       title="Add Blacklist Entry"
       description="Blocked values are refused at registration and login, for every application or just one."
-      validationError={validationError}
       submitLabel="Add Entry"
-      isSubmitting={createEntry.isPending}
-      onSubmit={submit}
-      onCancel={onDone}
+      {...dialogForm}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <FormField htmlFor={`${id}-type`} label="Type" isRequired>

@@ -159,6 +159,42 @@ export function useCreateOrEditForm<Fields extends object>(
   return { ...formFields, dialogForm: { ...dialogWords, validationError, onSubmit: submit } };
 }
 
+/**
+ * A dialog's form that one save sends: its fields (useFormFields), checked by `validate`, sent
+ * to `mutation` as `toRequest` makes them, with `onDone` once the save succeeds. `dialogForm`
+ * is what its DialogForm takes beside its words: the validation message, the save on its way,
+ * and submit and cancel (cancel is `onDone` as well).
+ */
+export function useMutationForm<Fields extends object, Request>({
+  initialFields,
+  validate,
+  mutation,
+  toRequest,
+  onDone,
+}: {
+  initialFields: Fields | (() => Fields);
+  validate?: (fields: Fields) => string | null;
+  mutation: FormSave<Request>;
+  toRequest: (fields: Fields) => Request;
+  onDone: () => void;
+}) {
+  const { validationError, submit, ...formFields } = useFormFields({
+    initialFields,
+    validate,
+    onValidSubmit: (fields) => mutation.mutate(toRequest(fields), { onSuccess: onDone }),
+  });
+  return {
+    ...formFields,
+    validationError,
+    dialogForm: {
+      validationError,
+      isSubmitting: mutation.isPending,
+      onSubmit: submit,
+      onCancel: onDone,
+    },
+  };
+}
+
 /** What a dialog that creates something for one application takes, opened from its own button. */
 export interface ApplicationCreateDialogProps {
   applicationId: number;

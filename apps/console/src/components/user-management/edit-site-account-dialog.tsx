@@ -1,13 +1,12 @@
 import { permissionCatalogue, roleDescriptions, type AdminUser } from '@latchkey/contracts';
 import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
-import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
+import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
 import { FormField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
-import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useUpdateSiteAccount } from '@/hooks/use-site-admin.ts';
 import {
   allPermissions,
@@ -49,14 +48,15 @@ function EditSiteAccountForm({ account, onClose }: { account: AdminUser; onClose
   const access = getSiteAdminAccess(user);
   const actor = user?.userPermissions ?? { role: 'user' as const, permissions: [] };
   const updateAccount = useUpdateSiteAccount();
-  const { fields, setField, submit } = useFormFields({
+  const { fields, setField, dialogForm } = useMutationForm({
     initialFields: () => ({
       role: account.role,
       permissions: account.permissions,
       isActive: account.isActive,
     }),
-    onValidSubmit: (changes) =>
-      updateAccount.mutate({ accountId: account.id, changes }, { onSuccess: onClose }),
+    mutation: updateAccount,
+    toRequest: (changes) => ({ accountId: account.id, changes }),
+    onDone: onClose,
   });
   const { role, isActive, permissions } = fields;
   const isSelf = user?.id === account.id;
@@ -68,9 +68,7 @@ function EditSiteAccountForm({ account, onClose }: { account: AdminUser; onClose
       description={account.email}
       descriptionClassName="break-all"
       submitLabel="Save Changes"
-      isSubmitting={updateAccount.isPending}
-      onSubmit={submit}
-      onCancel={onClose}
+      {...dialogForm}
       className="gap-5"
     >
       <FormField
