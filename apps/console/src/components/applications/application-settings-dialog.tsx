@@ -6,9 +6,8 @@ import {
 import { Settings } from 'lucide-react';
 import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
-import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { InputField, SwitchField, TextareaField } from '@/components/ui/form-field.tsx';
-import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { DeviceSettingsGroup } from './device-settings-group.tsx';
 import {
   findDeviceSettingsProblem,
@@ -22,6 +21,7 @@ import {
   toOfflineLicenseSettingsRequest,
 } from './offline-license-settings.ts';
 import { PortalSettingsGroup } from './portal-settings-group.tsx';
+import { useApplicationForm, type ApplicationFormProps } from './use-application-form.ts';
 import {
   findPortalSettingsProblem,
   toPortalSettingsFields,
@@ -59,27 +59,19 @@ function toSettingsFields(application: Application) {
   };
 }
 
-function ApplicationSettingsForm({
-  application,
-  onDone,
-}: {
-  application: Application;
-  onDone: () => void;
-}) {
+function ApplicationSettingsForm(props: ApplicationFormProps) {
+  const { application } = props;
   const id = useId();
-  const updateApplication = useUpdateApplication();
   // The basic settings are not checked in the console; the server's message explains a
   // refusal. Only the device, portal and offline licence settings are checked first.
-  const { fields, setField, bindText, bindChecked, validationError, dialogForm } = useMutationForm({
-    initialFields: () => toSettingsFields(application),
-    validate: ({ devices, offline, portal }) =>
-      findDeviceSettingsProblem(devices)?.message ??
-      findOfflineLicenseSettingsProblem(offline) ??
-      findPortalSettingsProblem(portal),
-    mutation: updateApplication,
-    toRequest: ({ maxSessions, devices, offline, portal, ...settings }) => ({
-      applicationId: application.id,
-      changes: {
+  const { fields, setField, bindText, bindChecked, validationError, dialogForm } =
+    useApplicationForm(props, {
+      toFields: toSettingsFields,
+      validate: ({ devices, offline, portal }) =>
+        findDeviceSettingsProblem(devices)?.message ??
+        findOfflineLicenseSettingsProblem(offline) ??
+        findPortalSettingsProblem(portal),
+      toChanges: ({ maxSessions, devices, offline, portal, ...settings }) => ({
         ...settings,
         ...toDeviceSettingsRequest(devices),
         ...toOfflineLicenseSettingsRequest(offline),
@@ -93,10 +85,8 @@ function ApplicationSettingsForm({
         accountExpiredMessage: application.accountExpiredMessage,
         versionMismatchMessage: application.versionMismatchMessage,
         hwidMismatchMessage: application.hwidMismatchMessage,
-      },
-    }),
-    onDone,
-  });
+      }),
+    });
 
   return (
     <DialogForm

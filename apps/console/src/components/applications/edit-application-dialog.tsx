@@ -11,12 +11,12 @@ import {
 import { Fingerprint, MessageSquare, Settings2 } from 'lucide-react';
 import { useId } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
-import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
+import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
-import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
+import { useApplicationForm, type ApplicationFormProps } from './use-application-form.ts';
 
 type ApplicationForm = Required<
   Pick<
@@ -62,22 +62,14 @@ export function EditApplicationDialog({
   );
 }
 
-function EditApplicationForm({
-  application,
-  onDone,
-}: {
-  application: Application;
-  onDone: () => void;
-}) {
+function EditApplicationForm(props: ApplicationFormProps) {
+  const { application } = props;
   const id = useId();
-  const updateApplication = useUpdateApplication();
-  const { bindText, bindChecked, validationError, dialogForm } = useMutationForm({
-    initialFields: () => toForm(application),
+  const { bindText, bindChecked, validationError, dialogForm } = useApplicationForm(props, {
+    toFields: toForm,
     validate: ({ name }) => (name.trim() ? null : APPLICATION_NAME_REQUIRED),
-    mutation: updateApplication,
     // The whole body, every time.
-    toRequest: (changes) => ({ applicationId: application.id, changes }),
-    onDone,
+    toChanges: (changes) => changes,
   });
 
   return (
