@@ -9,15 +9,9 @@ import { useState } from 'react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { Badge, type BadgeVariant } from '@/components/ui/badge.tsx';
 import { Button } from '@/components/ui/button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
+import { ItemDialog } from '@/components/ui/item-dialog.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
@@ -37,19 +31,22 @@ export function WebhookDeliveriesDialog({
   webhook: Webhook | null;
 }) {
   return (
-    <Dialog {...openState}>
-      <DialogContent className="sm:max-w-5xl">
-        <DialogHeader>
-          <DialogTitle>Delivery Log</DialogTitle>
-          <DialogDescription className="break-all">
-            {webhook ? `Newest first, for ${webhook.url}.` : null} Failed attempts are retried on a
-            schedule; Retry sends one again now.
-          </DialogDescription>
-        </DialogHeader>
-        {/* Mounted only while open: each opening starts on the first page, freshly read. */}
-        {webhook && <DeliveryLog key={webhook.id} webhookId={webhook.id} />}
-      </DialogContent>
-    </Dialog>
+    <ItemDialog
+      item={webhook}
+      {...openState}
+      className="sm:max-w-5xl"
+      title="Delivery Log"
+      description={
+        <>
+          {webhook ? `Newest first, for ${webhook.url}.` : null} Failed attempts are retried on a
+          schedule; Retry sends one again now.
+        </>
+      }
+      descriptionClassName="break-all"
+    >
+      {/* Mounted only while open: each opening starts on the first page, freshly read. */}
+      {({ id }) => <DeliveryLog key={id} webhookId={id} />}
+    </ItemDialog>
   );
 }
 

@@ -3,13 +3,7 @@ import { Eye, EyeOff } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogHeader,
-  DialogTitle,
-} from '@/components/ui/dialog.tsx';
+import { ItemDialog } from '@/components/ui/item-dialog.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
@@ -23,19 +17,15 @@ export function WebhookSecretDialog({
   webhook: Webhook | null;
 }) {
   return (
-    <Dialog {...openState}>
-      <DialogContent>
-        <DialogHeader>
-          <DialogTitle>Signing Secret</DialogTitle>
-          <DialogDescription>
-            JSON deliveries are signed with this secret (Standard Webhooks), so your server can
-            check they come from Latchkey. Keep it private.
-          </DialogDescription>
-        </DialogHeader>
-        {/* Radix unmounts the content once closed, so a revealed secret is hidden again. */}
-        {webhook && <WebhookSecret key={webhook.id} webhook={webhook} />}
-      </DialogContent>
-    </Dialog>
+    <ItemDialog
+      item={webhook}
+      {...openState}
+      title="Signing Secret"
+      description="JSON deliveries are signed with this secret (Standard Webhooks), so your server can check they come from Latchkey. Keep it private."
+    >
+      {/* Radix unmounts the content once closed, so a revealed secret is hidden again. */}
+      {(shown) => <WebhookSecret key={shown.id} webhook={shown} />}
+    </ItemDialog>
   );
 }
 
