@@ -2,9 +2,10 @@ import { endUserPasswordProblem, USERNAME_AND_PASSWORD_REQUIRED } from '@latchke
 import { UserPlus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
+import { InputField } from '@/components/ui/form-field.tsx';
 import { useCreateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
-import { AppUserInputField } from './app-user-input-field.tsx';
+import { bindAppUserFields } from './bind-app-user-fields.ts';
 import { fromDateTimeLocalValue } from './app-user-display.ts';
 
 /** The dashboard requires an e-mail too; the management page does not. */
@@ -112,6 +113,7 @@ function CreateAppUserForm({
     toRequest: (user) => ({ applicationId, user: toCreateAppUserRequest(user) }),
     onDone,
   });
+  const appUserField = bindAppUserFields(id, fields, setField);
 
   return (
     <DialogForm
@@ -125,49 +127,29 @@ function CreateAppUserForm({
       {...dialogForm}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <AppUserInputField
-          formId={id}
-          name="username"
-          label="Username"
-          isRequired
-          autoFocus
-          values={fields}
-          onChange={setField}
-        />
-        <AppUserInputField
-          formId={id}
-          name="email"
+        <InputField {...appUserField('username')} label="Username" isRequired autoFocus />
+        <InputField
+          {...appUserField('email')}
           label={isEmailRequired ? 'Email' : 'Email (optional)'}
           isRequired={isEmailRequired}
-          values={fields}
-          onChange={setField}
         />
       </div>
-      <AppUserInputField
-        formId={id}
-        name="password"
+      <InputField
+        {...appUserField('password')}
         label="Password"
         isRequired
         hint={`At least ${passwordMinLength} characters.`}
-        values={fields}
-        onChange={setField}
       />
       <div className="grid gap-4 sm:grid-cols-2">
-        <AppUserInputField
-          formId={id}
-          name="expiresAt"
+        <InputField
+          {...appUserField('expiresAt')}
           label="Expires At (optional)"
           hint="Leave empty for an account that never expires."
-          values={fields}
-          onChange={setField}
         />
-        <AppUserInputField
-          formId={id}
-          name="hwid"
+        <InputField
+          {...appUserField('hwid')}
           label="HWID (optional)"
           hint="Binds the user to one device now, instead of at first login."
-          values={fields}
-          onChange={setField}
         />
       </div>
     </DialogForm>

@@ -7,11 +7,12 @@ import {
 import { useId, useState } from 'react';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
+import { InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
-import { AppUserInputField } from './app-user-input-field.tsx';
+import { bindAppUserFields } from './bind-app-user-fields.ts';
 import { UserDevicesSection } from './user-devices-section.tsx';
 import { UserSubscriptionsSection } from './user-subscriptions-section.tsx';
 import { UserVariablesSection } from './user-variables-section.tsx';
@@ -104,6 +105,7 @@ function EditAppUserForm({
     }),
     onDone,
   });
+  const appUserField = bindAppUserFields(id, fields, setField);
 
   // The Hardware ID field shows the user's first device. A removal in the Devices section
   // changes that on the server at once; the field follows it (unless the owner typed another
@@ -122,45 +124,24 @@ function EditAppUserForm({
       {...dialogForm}
     >
       <div className="grid gap-4 sm:grid-cols-2">
-        <AppUserInputField
-          formId={id}
-          name="username"
-          label="Username"
-          values={fields}
-          onChange={setField}
-        />
-        <AppUserInputField
-          formId={id}
-          name="email"
-          label="Email"
-          values={fields}
-          onChange={setField}
-        />
+        <InputField {...appUserField('username')} label="Username" />
+        <InputField {...appUserField('email')} label="Email" />
       </div>
-      <AppUserInputField
-        formId={id}
-        name="expiresAt"
+      <InputField
+        {...appUserField('expiresAt')}
         label="Expires At"
         hint="In your local time. Leave empty for an account that never expires."
-        values={fields}
-        onChange={setField}
       />
-      <AppUserInputField
-        formId={id}
-        name="hwid"
+      <InputField
+        {...appUserField('hwid')}
         label="Hardware ID"
         hint="Leave empty to reset it: the next login binds whichever device it comes from."
         className="font-mono"
-        values={fields}
-        onChange={setField}
       />
-      <AppUserInputField
-        formId={id}
-        name="password"
+      <InputField
+        {...appUserField('password')}
         label="New Password (optional)"
         hint={`Leave empty to keep the current password. At least ${passwordMinLength} characters.`}
-        values={fields}
-        onChange={setField}
       />
       <div className="flex flex-wrap gap-6">
         <Label htmlFor={`${id}-active`} className="cursor-pointer">

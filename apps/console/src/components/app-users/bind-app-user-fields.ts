@@ -1,6 +1,5 @@
 import { appUserLimits } from '@latchkey/contracts';
 import type { ComponentProps } from 'react';
-import { InputField } from '@/components/ui/form-field.tsx';
 
 export type AppUserTextField = 'username' | 'email' | 'password' | 'expiresAt' | 'hwid';
 
@@ -21,29 +20,22 @@ const INPUTS: Record<AppUserTextField, { idSuffix: string } & ComponentProps<'in
 };
 
 /**
- * One text field of an end-user form: its input comes from INPUTS, its label and hint (which
- * differ between creating and editing) from the form.
+ * The text fields of one end-user form: `field(name)` gives an InputField that field's id
+ * (under `formId`), its input from INPUTS, its value and its change handler; the label and
+ * hint, which differ between creating and editing, come from the form.
  */
-export function AppUserInputField({
-  formId,
-  name,
-  values,
-  onChange,
-  ...field
-}: Omit<ComponentProps<typeof InputField>, 'id' | 'name' | 'value' | 'onChange'> & {
-  formId: string;
-  name: AppUserTextField;
-  values: Partial<Record<AppUserTextField, string>>;
-  onChange: (name: AppUserTextField, value: string) => void;
-}) {
-  const { idSuffix, ...input } = INPUTS[name];
-  return (
-    <InputField
-      id={`${formId}-${idSuffix}`}
-      {...input}
-      value={values[name] ?? ''}
-      onValueChange={(value) => onChange(name, value)}
-      {...field}
-    />
-  );
+export function bindAppUserFields(
+  formId: string,
+  values: Partial<Record<AppUserTextField, string>>,
+  onChange: (name: AppUserTextField, value: string) => void,
+) {
+  return (name: AppUserTextField) => {
+    const { idSuffix, ...input } = INPUTS[name];
+    return {
+      id: `${formId}-${idSuffix}`,
+      ...input,
+      value: values[name] ?? '',
+      onValueChange: (value: string) => onChange(name, value),
+    };
+  };
 }
