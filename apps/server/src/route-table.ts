@@ -1,5 +1,4 @@
-import { routeContracts as undefinedRouteContracts } from './http/route-contracts.ts';
-import { ownerRoutePermissions as undefinedRoutePermissions } from './http/owner-route-permissions.ts';
+import { routeContracts as pipelineRouteContracts } from './http/route-contracts.ts';
 import type { RouteContract } from './http/route-contract.ts';
 import { contractOf, routeKeyOf, type RouteDefinition } from './http/route-definition.ts';
 import type { RoutePermission } from './http/route-permission.ts';
@@ -69,18 +68,15 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   ...planRoutes,
 ];
 
-/** Every route's contract by `METHOD /path`: the definitions', and the routes not yet defined. */
+/** Every route's contract by `METHOD /path`: the definitions', the client API's and the reference's. */
 export const routeContracts: Readonly<Record<string, RouteContract>> = {
-  ...undefinedRouteContracts,
+  ...pipelineRouteContracts,
   ...Object.fromEntries(routeDefinitions.map((route) => [routeKeyOf(route), contractOf(route)])),
 };
 
 /** What each owner route needs of the signed-in account, by `METHOD /path`. */
-export const routePermissions: Readonly<Record<string, RoutePermission>> = {
-  ...undefinedRoutePermissions,
-  ...Object.fromEntries(
-    routeDefinitions.flatMap((route) =>
-      route.permission === undefined ? [] : [[routeKeyOf(route), route.permission]],
-    ),
+export const routePermissions: Readonly<Record<string, RoutePermission>> = Object.fromEntries(
+  routeDefinitions.flatMap((route) =>
+    route.permission === undefined ? [] : [[routeKeyOf(route), route.permission]],
   ),
-};
+);

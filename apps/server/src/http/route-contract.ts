@@ -2,9 +2,8 @@ import type { z } from 'zod';
 import { pagingResponseHeadersSchema, type ApiTokenScope } from '@latchkey/contracts';
 
 /*
- * What a route's contract is: who calls it, its schemas and its answers. The table of every
- * route's contract is route-contracts.ts (and management-route-contracts.ts for the
- * management API), which both take these types from here.
+ * What a route's contract is: who calls it, its schemas and its answers. Each module's route
+ * definitions carry theirs (route-definition.ts); route-table.ts gathers them for the whole API.
  */
 
 /**

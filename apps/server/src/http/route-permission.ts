@@ -6,7 +6,7 @@ import {
 } from '@latchkey/contracts';
 
 /**
- * What an owner route requires (owner-route-permissions.ts), enforced by the owner guard.
+ * What an owner route requires (its definition's `permission`), enforced by the owner guard.
  * 'signed_in': any active account (reads of one's own environment); a list: any one of those
  * permissions (the verb then checks the details, e.g. PATCH /api/admin/users).
  */

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { DatabaseConnection } from '../../db/client.ts';
 import { assertSameOrigin } from '../../http/assert-same-origin.ts';
-import { permissionOfRoute } from '../../http/owner-route-permissions.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { isRoutePermitted, missingPermissionMessage } from '../../http/route-permission.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';
@@ -24,7 +23,7 @@ const mutatingMethods = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * The trust boundary of the owner API. The owner is whoever the session cookie says; the
  * console's x-account-id header is only checked against it, never believed on its own.
  * Cookie-authenticated mutations must prove they come from the console (assertSameOrigin).
- * Then the account's role and permissions must allow the route (owner-route-permissions.ts):
+ * Then the account's role and permissions must allow the route (its definition's permission):
  * the one place where permissions are enforced, so hiding a button is never the only check.
  */
 export function createOwnerGuard(deps: {
@@ -46,11 +45,11 @@ export function createOwnerGuard(deps: {
     if (claimedAccountId !== undefined && claimedAccountId !== account.id) {
       throw forbidden('x-account-id does not match the signed-in account');
     }
-    const required =
-      request.routeOptions.config.definition?.permission ??
-      permissionOfRoute(request.method, request.routeOptions.url ?? '');
+    // HEAD is served by its GET route, whose definition Fastify keeps on both.
+    const required = request.routeOptions.config.definition?.permission;
     if (required === undefined) {
-      // Fail closed: a route nobody classified is a programming error, not an open door.
+      // Fail closed: a route registered without a definition, or whose definition names no
+      // permission, is a programming error, not an open door.
       request.log.error({ route: request.routeOptions.url }, 'owner route declares no permission');
       throw new AppError('INTERNAL', 'This route declares no permission');
     }
