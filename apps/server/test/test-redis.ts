@@ -1,10 +1,32 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import { afterAll } from 'vitest';
 
 export interface TestRedis {
   url: string;
   stop(): Promise<void>;
+}
+
+/** A store the throttle counters can live in, for `describe.each`. */
+export interface ThrottleStore {
+  store: string;
+  env: Record<string, string>;
+  /** False for Redis where none is at hand: the suite's tests skip, and so its hooks. */
+  isAvailable: boolean;
+}
+
+/**
+ * Both stores the throttles can count in: the database, and Redis through startTestRedis
+ * (which stops after the calling file). Call it at the top level of a test file.
+ */
+export async function throttleStoresForFile(): Promise<ThrottleStore[]> {
+  const redis = await startTestRedis();
+  afterAll(() => redis?.stop());
+  return [
+    { store: 'the database', env: {}, isAvailable: true },
+    { store: 'Redis', env: redis ? { REDIS_URL: redis.url } : {}, isAvailable: redis !== null },
+  ];
 }
 
 /**

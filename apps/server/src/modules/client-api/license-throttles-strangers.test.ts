@@ -1,7 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Application } from '@latchkey/contracts';
-import type { DatabaseConnection } from '../../db/client.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
 import {
   callClientApi,
@@ -10,22 +9,17 @@ import {
   createPlanViaApi,
   generateLicensesViaApi,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
-import { createTestDatabase } from '../../../test/test-database.ts';
-import { startTestRedis } from '../../../test/test-redis.ts';
 import { createLicenseThrottles } from './license-throttles.ts';
+import { throttleStoresForFile } from '../../../test/test-redis.ts';
+import {
+  createTestDatabaseForSuite,
+  signInOwnerForSuite,
+  startTestAppForSuite,
+} from '../../../test/suite-test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 /** Held guesses wait this long in these tests, so a thousand of them stay quick. */
 const TEST_DELAY_MS = 1;
-
-const redis = await startTestRedis();
-afterAll(() => redis?.stop());
 
 /**
  * Addresses and keys unique to this run: a Redis named by TEST_REDIS_URL outlives the run,
@@ -35,29 +29,15 @@ const newIpv4Base = () => [10, randomInt(256), randomInt(256)] as const;
 const newIpv6Prefix = () => `2001:db8:${randomInt(65_536).toString(16)}`;
 const runId = randomBytes(4).toString('hex');
 
-const stores = [
-  { store: 'the database', env: {} as Record<string, string>, isAvailable: true },
-  { store: 'Redis', env: redis ? { REDIS_URL: redis.url } : {}, isAvailable: redis !== null },
-];
+const stores = await throttleStoresForFile();
 
 describe.each(stores)('licence-key throttles kept in $store', ({ env, isAvailable }) => {
-  let database: DatabaseConnection;
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-
-  beforeAll(async () => {
-    if (!isAvailable) return;
-    database = await createTestDatabase();
-    testApp = await createTestApp({
-      database,
-      env: { ...env, LICENSE_FAILURE_DELAY_MS: String(TEST_DELAY_MS) },
-    });
-    owner = await signInOwner(testApp.app);
+  const database = createTestDatabaseForSuite();
+  const testApp = startTestAppForSuite({
+    database,
+    env: { ...env, LICENSE_FAILURE_DELAY_MS: String(TEST_DELAY_MS) },
   });
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.close();
-  });
+  const owner = signInOwnerForSuite(testApp);
 
   const newApplication = async () => {
     const application = await createApplicationViaApi(testApp.app, owner);

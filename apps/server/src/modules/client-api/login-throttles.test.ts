@@ -10,14 +10,11 @@ import {
 } from '../../../test/factories.ts';
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
-import { startTestRedis } from '../../../test/test-redis.ts';
+import { throttleStoresForFile } from '../../../test/test-redis.ts';
 
 const PASSWORD = 'the right password';
 // Two instances must read each other's signing keys: one secret, as in a real deployment.
 const SERVER_SECRET = randomBytes(32).toString('base64url');
-
-const redis = await startTestRedis();
-afterAll(() => redis?.stop());
 
 /**
  * Addresses and usernames unique to this run: a Redis named by TEST_REDIS_URL outlives
@@ -26,10 +23,7 @@ afterAll(() => redis?.stop());
 const newAddressBlock = () => `10.${randomInt(256)}.${randomInt(256)}`;
 const newName = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
 
-const stores = [
-  { store: 'the database', env: {} as Record<string, string>, isAvailable: true },
-  { store: 'Redis', env: redis ? { REDIS_URL: redis.url } : {}, isAvailable: redis !== null },
-];
+const stores = await throttleStoresForFile();
 
 describe.each(stores)('failed-login throttles kept in $store', ({ env, isAvailable }) => {
   let database: DatabaseConnection;

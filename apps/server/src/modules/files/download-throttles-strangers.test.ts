@@ -1,44 +1,27 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appFileSchema, clientFileResponseSchema, type Application } from '@latchkey/contracts';
-import type { DatabaseConnection } from '../../db/client.ts';
 import { callClientApi, createApplicationViaApi } from '../../../test/factories.ts';
+import { throttleStoresForFile } from '../../../test/test-redis.ts';
 import {
-  createTestApp,
-  signInOwner,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
-import { createTestDatabase } from '../../../test/test-database.ts';
-import { startTestRedis } from '../../../test/test-redis.ts';
-
-const redis = await startTestRedis();
-afterAll(() => redis?.stop());
+  createTestDatabaseForSuite,
+  signInOwnerForSuite,
+  startTestAppForSuite,
+} from '../../../test/suite-test-app.ts';
 
 /** Addresses unique to this run: a Redis named by TEST_REDIS_URL outlives the run. */
 const newIpv4Base = () => [10, randomInt(256), randomInt(256)] as const;
 
-const stores = [
-  { store: 'the database', env: {} as Record<string, string>, isAvailable: true },
-  { store: 'Redis', env: redis ? { REDIS_URL: redis.url } : {}, isAvailable: redis !== null },
-];
+const stores = await throttleStoresForFile();
 
 describe.each(stores)('download-link throttles kept in $store', ({ env, isAvailable }) => {
-  let database: DatabaseConnection;
-  let testApp: TestApp;
-  let owner: SignedInOwner;
-
-  beforeAll(async () => {
-    if (!isAvailable) return;
-    database = await createTestDatabase();
-    // Held guesses wait 1 ms here, so a thousand of them stay quick.
-    testApp = await createTestApp({ database, env: { ...env, LICENSE_FAILURE_DELAY_MS: '1' } });
-    owner = await signInOwner(testApp.app);
+  const database = createTestDatabaseForSuite();
+  // Held guesses wait 1 ms here, so a thousand of them stay quick.
+  const testApp = startTestAppForSuite({
+    database,
+    env: { ...env, LICENSE_FAILURE_DELAY_MS: '1' },
   });
-  afterAll(async () => {
-    await testApp?.close();
-    await database?.close();
-  });
+  const owner = signInOwnerForSuite(testApp);
 
   /** A file of a new application and a valid download link of it. */
   const fileWithLink = async (bytes: Buffer) => {
