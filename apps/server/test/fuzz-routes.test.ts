@@ -36,9 +36,9 @@ interface RouteSchemas {
 }
 
 /**
- * What each route parses, read from its contract (route-contracts.ts, where a route's schemas
- * are declared once). A raw-bytes body (a file or export upload) is fuzzed as bytes, not from a
- * schema. Two pages are served outside the API's contracts and added here.
+ * What each route parses, read from its contract in the route table (its definition, where a
+ * route's schemas are declared once). A raw-bytes body (a file or export upload) is fuzzed as
+ * bytes, not from a schema. Two pages are served outside the API's contracts and added here.
  */
 const routeSchemas: Record<string, RouteSchemas> = {
   ...Object.fromEntries(
