@@ -92,3 +92,32 @@ export function connectAgainForSuite(database: TestDatabase): DatabaseConnection
   afterAll(() => opened?.close());
   return connection.value;
 }
+
+/**
+ * Two instances of the server on one fresh database, as a deployment of several runs: the
+ * second on a connection of its own and with the first's SERVER_SECRET (one deployment, one
+ * secret), so either can serve what the other wrote. Options that read other set-up (a Redis)
+ * can be given as a function, called when the instances start.
+ */
+export function startTwoInstancesForSuite(
+  options: Omit<TestAppOptions, 'database'> | (() => Omit<TestAppOptions, 'database'>) = {},
+): {
+  database: TestDatabase;
+  secondConnection: DatabaseConnection;
+  first: TestApp;
+  second: TestApp;
+} {
+  const optionsNow = () => (typeof options === 'function' ? options() : options);
+  const database = createTestDatabaseForSuite();
+  const secondConnection = connectAgainForSuite(database);
+  const first = startTestAppForSuite(() => ({ ...optionsNow(), database }));
+  const second = startTestAppForSuite(() => {
+    const shared = optionsNow();
+    return {
+      ...shared,
+      database: secondConnection,
+      env: { ...shared.env, SERVER_SECRET: first.config.serverSecret },
+    };
+  });
+  return { database, secondConnection, first, second };
+}

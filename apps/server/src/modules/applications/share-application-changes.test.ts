@@ -6,12 +6,7 @@ import {
   insertClientApplication,
 } from '../../../test/factories.ts';
 import type { TestApp } from '../../../test/test-app.ts';
-import {
-  connectAgainForSuite,
-  createTestDatabaseForSuite,
-  signInOwnerForSuite,
-  startTestAppForSuite,
-} from '../../../test/suite-test-app.ts';
+import { signInOwnerForSuite, startTwoInstancesForSuite } from '../../../test/suite-test-app.ts';
 
 const isPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
@@ -37,15 +32,9 @@ async function within(withinMs: number, check: () => Promise<boolean>): Promise<
 // answered by the other, whose application cache would otherwise keep a stale copy for
 // CLIENT_API_CACHE_TTL_SECONDS (an hour here, so only the notification can explain a refusal).
 describe('application changes across instances', () => {
-  const env = { CLIENT_API_CACHE_TTL_SECONDS: '3600' };
-  const database = createTestDatabaseForSuite();
-  const secondConnection = connectAgainForSuite(database);
-  const first = startTestAppForSuite({ database, env });
-  // One deployment: one SERVER_SECRET, which decrypts the applications' signing keys.
-  const second = startTestAppForSuite(() => ({
-    database: secondConnection,
-    env: { ...env, SERVER_SECRET: first.config.serverSecret },
-  }));
+  const { database, first, second } = startTwoInstancesForSuite({
+    env: { CLIENT_API_CACHE_TTL_SECONDS: '3600' },
+  });
   const owner = signInOwnerForSuite(first);
 
   const setUp = async () => {

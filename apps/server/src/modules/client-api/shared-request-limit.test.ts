@@ -1,14 +1,13 @@
 import { randomInt } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseConnection } from '../../db/client.ts';
 import {
   callClientApi,
   insertAppUserWithPassword,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { startTestRedis } from '../../../test/test-redis.ts';
+import { signInOwnerForSuite, startTwoInstancesForSuite } from '../../../test/suite-test-app.ts';
 
 const redis = await startTestRedis();
 afterAll(() => redis?.stop());
@@ -20,22 +19,13 @@ const freshAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1
 // Two instances on one database and one Redis: an application's per-IP request budget is
 // one budget, whichever instance a request reaches.
 describe.runIf(redis)('the per-IP request limit with Redis', () => {
-  let database: TestDatabase;
-  let secondConnection: DatabaseConnection;
-  let first: TestApp;
-  let second: TestApp;
+  const { database, secondConnection, first, second } = startTwoInstancesForSuite(() => ({
+    env: { REDIS_URL: redis!.url, CLIENT_API_IP_LIMIT_PER_MINUTE: String(LIMIT) },
+  }));
+  const owner = signInOwnerForSuite(first);
   let verify: (app: TestApp, remoteAddress: string) => Promise<number>;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    secondConnection = await database.connectAgain();
-    const env = { REDIS_URL: redis!.url, CLIENT_API_IP_LIMIT_PER_MINUTE: String(LIMIT) };
-    first = await createTestApp({ database, env });
-    second = await createTestApp({
-      database: secondConnection,
-      env: { ...env, SERVER_SECRET: first.config.serverSecret },
-    });
-    const owner = await signInOwner(first.app);
     const application = await insertClientApplication(first, owner.accountId);
     const user = await insertAppUserWithPassword(database.db, application.id, 'pw');
     verify = async (app, remoteAddress) =>
@@ -46,12 +36,6 @@ describe.runIf(redis)('the per-IP request limit with Redis', () => {
           remoteAddress,
         })
       ).statusCode;
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await secondConnection?.close();
-    await database?.close();
   });
 
   it('counts requests to every instance against one budget', async () => {

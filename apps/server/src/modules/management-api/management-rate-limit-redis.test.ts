@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseConnection } from '../../db/client.ts';
 import { createApiTokenViaApi } from '../../../test/factories.ts';
-import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+import { type TestApp } from '../../../test/test-app.ts';
 import { startTestRedis } from '../../../test/test-redis.ts';
+import { signInOwnerForSuite, startTwoInstancesForSuite } from '../../../test/suite-test-app.ts';
 
 const redis = await startTestRedis();
 afterAll(() => redis?.stop());
@@ -13,30 +12,15 @@ const LIMIT = 6;
 // Two instances on one database and one Redis: a token's calls a minute are one
 // budget, counted in the same store as the throttles, whichever instance a call reaches.
 describe.runIf(redis)('the management API per-token budget with Redis', () => {
-  let database: TestDatabase;
-  let secondConnection: DatabaseConnection;
-  let first: TestApp;
-  let second: TestApp;
+  const { first, second } = startTwoInstancesForSuite(() => ({
+    env: { REDIS_URL: redis!.url, MANAGE_API_RATE_LIMIT_PER_MINUTE: String(LIMIT) },
+  }));
+  const owner = signInOwnerForSuite(first);
   let token: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    secondConnection = await database.connectAgain();
-    const env = { REDIS_URL: redis!.url, MANAGE_API_RATE_LIMIT_PER_MINUTE: String(LIMIT) };
-    first = await createTestApp({ database, env });
-    second = await createTestApp({
-      database: secondConnection,
-      env: { ...env, SERVER_SECRET: first.config.serverSecret },
-    });
-    const owner = await signInOwner(first.app);
     // A fresh token per run: a Redis named by TEST_REDIS_URL outlives test runs.
     token = (await createApiTokenViaApi(first.app, owner, { scopes: ['applications:read'] })).token;
-  });
-  afterAll(async () => {
-    await second?.close();
-    await first?.close();
-    await secondConnection?.close();
-    await database?.close();
   });
 
   const list = (app: TestApp) =>
