@@ -1,7 +1,6 @@
 import { webhookEventNames, type ActivityEvent } from '@latchkey/contracts';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DatabaseConnection } from '../../db/client.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { activityLogs, webhookDeliveries } from '../../db/schema/index.ts';
 import {
   callClientApi,
@@ -10,8 +9,12 @@ import {
   insertBlacklistEntry,
   insertClientApplication,
 } from '../../../test/factories.ts';
-import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
-import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
+import {
+  connectAgainForSuite,
+  createTestDatabaseForSuite,
+  signInOwnerForSuite,
+  startTestAppForSuite,
+} from '../../../test/suite-test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -24,19 +27,14 @@ const PASSWORD = 'correct horse battery staple';
  * any write the answer did not wait for, since queries run in the order they were issued.)
  */
 describe('client-API events are written before the answer that acknowledges them', () => {
-  let database: TestDatabase;
-  let otherConnection: DatabaseConnection;
-  let testApp: TestApp;
+  const database = createTestDatabaseForSuite();
+  const testApp = startTestAppForSuite({ database });
+  const otherConnection = connectAgainForSuite(database);
+  const owner = signInOwnerForSuite(testApp);
   let apiKey: string;
   let applicationId: number;
-  let ownerAccountId: string;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    testApp = await createTestApp({ database });
-    otherConnection = await database.connectAgain();
-    const owner = await signInOwner(testApp.app);
-    ownerAccountId = owner.accountId;
     const application = await insertClientApplication(testApp, owner.accountId, {
       version: '1.0',
       hwidLockEnabled: true,
@@ -44,12 +42,6 @@ describe('client-API events are written before the answer that acknowledges them
     apiKey = application.apiKey;
     applicationId = application.id;
     await createWebhookViaApi(testApp.app, owner, { events: [...webhookEventNames] });
-  });
-
-  afterAll(async () => {
-    await testApp?.close();
-    await otherConnection?.close();
-    await database?.close();
   });
 
   /** The activity row of `event` for `username`, and its queued delivery, seen from elsewhere. */
@@ -131,7 +123,11 @@ describe('client-API events are written before the answer that acknowledges them
 
   it('a login refused by the blacklist', async () => {
     const user = await insertAppUserWithPassword(database.db, applicationId, PASSWORD);
-    await insertBlacklistEntry(database.db, { ownerAccountId, type: 'hwid', value: 'BANNED-PC' });
+    await insertBlacklistEntry(database.db, {
+      ownerAccountId: owner.accountId,
+      type: 'hwid',
+      value: 'BANNED-PC',
+    });
     const answer = await answerOf('login', {
       username: user.username,
       password: PASSWORD,
@@ -158,7 +154,11 @@ describe('client-API events are written before the answer that acknowledges them
   });
 
   it('a registration refused by the blacklist', async () => {
-    await insertBlacklistEntry(database.db, { ownerAccountId, type: 'hwid', value: 'BANNED-REG' });
+    await insertBlacklistEntry(database.db, {
+      ownerAccountId: owner.accountId,
+      type: 'hwid',
+      value: 'BANNED-REG',
+    });
     const refused = await answerOf('register', {
       username: 'banned_pilot',
       password: PASSWORD,

@@ -1,6 +1,6 @@
 import { hashSync } from '@node-rs/bcrypt';
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   PORTAL_SESSION_ENDED,
   PORTAL_SIGN_IN_FAILED,
@@ -17,28 +17,19 @@ import {
   generateLicensesViaApi,
   insertBlacklistEntry,
 } from '../../../test/factories.ts';
-import {
-  createTestApp,
-  signInOwner,
-  testConsoleOrigin,
-  type SignedInOwner,
-  type TestApp,
-} from '../../../test/test-app.ts';
+import { signInOwner, testConsoleOrigin, type SignedInOwner } from '../../../test/test-app.ts';
+import { startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
 describe('the end-user portal', () => {
-  let testApp: TestApp;
-  let owner: SignedInOwner;
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
+  const testApp = startTestAppForSuite({ clock, env: { LOGIN_FAILURE_LIMIT: '5' } });
+  let owner: SignedInOwner;
 
-  beforeAll(async () => {
-    testApp = await createTestApp({ clock, env: { LOGIN_FAILURE_LIMIT: '5' } });
-  });
   beforeEach(async () => {
     owner = await signInOwner(testApp.app);
   });
-  afterAll(() => testApp.close());
 
   const db = () => testApp.database.db;
 
