@@ -121,3 +121,18 @@ export function startTwoInstancesForSuite(
   });
   return { database, secondConnection, first, second };
 }
+
+/**
+ * The test app on a database of the suite's own, and a second connection to that database
+ * that reads as another instance would: what the app wrote before answering is seen there.
+ */
+export function startTestAppWithSecondConnection(options: Omit<TestAppOptions, 'database'> = {}): {
+  database: TestDatabase;
+  testApp: TestApp;
+  otherConnection: DatabaseConnection;
+} {
+  const database = createTestDatabaseForSuite();
+  const testApp = startTestAppForSuite({ ...options, database });
+  const otherConnection = connectAgainForSuite(database);
+  return { database, testApp, otherConnection };
+}

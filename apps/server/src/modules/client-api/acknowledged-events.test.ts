@@ -10,10 +10,8 @@ import {
   insertClientApplication,
 } from '../../../test/factories.ts';
 import {
-  connectAgainForSuite,
-  createTestDatabaseForSuite,
   signInOwnerForSuite,
-  startTestAppForSuite,
+  startTestAppWithSecondConnection,
 } from '../../../test/suite-test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
@@ -27,9 +25,7 @@ const PASSWORD = 'correct horse battery staple';
  * any write the answer did not wait for, since queries run in the order they were issued.)
  */
 describe('client-API events are written before the answer that acknowledges them', () => {
-  const database = createTestDatabaseForSuite();
-  const testApp = startTestAppForSuite({ database });
-  const otherConnection = connectAgainForSuite(database);
+  const { database, testApp, otherConnection } = startTestAppWithSecondConnection();
   const owner = signInOwnerForSuite(testApp);
   let apiKey: string;
   let applicationId: number;

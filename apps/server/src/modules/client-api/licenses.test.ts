@@ -24,10 +24,8 @@ import {
   grantSubscriptionViaApi,
 } from '../../../test/factories.ts';
 import {
-  connectAgainForSuite,
-  createTestDatabaseForSuite,
   signInOwnerForSuite,
-  startTestAppForSuite,
+  startTestAppWithSecondConnection,
 } from '../../../test/suite-test-app.ts';
 import { clientOutcome } from '../../../test/client-calls.ts';
 
@@ -39,9 +37,10 @@ describe('client API: licence keys, subscriptions and entitlements', () => {
   /** Each test its own client address, so the per-IP key throttle of one never reaches another. */
   const address = () => `198.51.100.${nextAddress++}`;
 
-  const database = createTestDatabaseForSuite();
-  const testApp = startTestAppForSuite({ clock, database, env: { LICENSE_FAILURES_PER_IP: '5' } });
-  const otherConnection = connectAgainForSuite(database);
+  const { testApp, otherConnection } = startTestAppWithSecondConnection({
+    clock,
+    env: { LICENSE_FAILURES_PER_IP: '5' },
+  });
   const owner = signInOwnerForSuite(testApp);
   const db = () => testApp.database.db;
 

@@ -21,10 +21,8 @@ import {
 import { signInOwner } from '../../../test/test-app.ts';
 import { decryptOfflineLicensePayload } from './offline-license-format.ts';
 import {
-  connectAgainForSuite,
-  createTestDatabaseForSuite,
   signInOwnerForSuite,
-  startTestAppForSuite,
+  startTestAppWithSecondConnection,
 } from '../../../test/suite-test-app.ts';
 import { clientOutcome, ed25519PublicKey } from '../../../test/client-calls.ts';
 
@@ -44,9 +42,7 @@ const verifies = (application: Application, message: Buffer | string, signature:
 
 describe('client API: offline licences (license/checkout)', () => {
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
-  const database = createTestDatabaseForSuite();
-  const testApp = startTestAppForSuite({ clock, database });
-  const otherConnection = connectAgainForSuite(database);
+  const { testApp, otherConnection } = startTestAppWithSecondConnection({ clock });
   const owner = signInOwnerForSuite(testApp);
 
   const updateApplication = async (application: Application, settings: Record<string, unknown>) =>

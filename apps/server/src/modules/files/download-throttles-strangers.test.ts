@@ -3,11 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { appFileSchema, clientFileResponseSchema, type Application } from '@latchkey/contracts';
 import { callClientApi, createApplicationViaApi } from '../../../test/factories.ts';
 import { throttleStoresForFile } from '../../../test/test-redis.ts';
-import {
-  createTestDatabaseForSuite,
-  signInOwnerForSuite,
-  startTestAppForSuite,
-} from '../../../test/suite-test-app.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
 /** Addresses unique to this run: a Redis named by TEST_REDIS_URL outlives the run. */
 const newIpv4Base = () => [10, randomInt(256), randomInt(256)] as const;
@@ -15,12 +11,8 @@ const newIpv4Base = () => [10, randomInt(256), randomInt(256)] as const;
 const stores = await throttleStoresForFile();
 
 describe.each(stores)('download-link throttles kept in $store', ({ env, isAvailable }) => {
-  const database = createTestDatabaseForSuite();
   // Held guesses wait 1 ms here, so a thousand of them stay quick.
-  const testApp = startTestAppForSuite({
-    database,
-    env: { ...env, LICENSE_FAILURE_DELAY_MS: '1' },
-  });
+  const testApp = startTestAppForSuite({ env: { ...env, LICENSE_FAILURE_DELAY_MS: '1' } });
   const owner = signInOwnerForSuite(testApp);
 
   /** A file of a new application and a valid download link of it. */

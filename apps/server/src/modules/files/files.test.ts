@@ -22,10 +22,9 @@ import {
 import { signInOwner, type TestApp } from '../../../test/test-app.ts';
 import { sweepExpiredRows } from '../retention/sweep-expired-rows.ts';
 import {
-  connectAgainForSuite,
-  createTestDatabaseForSuite,
   signInOwnerForSuite,
   startTestAppForSuite,
+  startTestAppWithSecondConnection,
 } from '../../../test/suite-test-app.ts';
 import { clientOutcome, startClientSession } from '../../../test/client-calls.ts';
 
@@ -34,10 +33,11 @@ const sha256Of = (bytes: Buffer) => createHash('sha256').update(bytes).digest('h
 
 describe('files and the update channel', () => {
   const clock = createManualClock(new Date('2026-06-01T12:00:00Z'));
-  const database = createTestDatabaseForSuite();
   // MAX_UPLOAD_MB=4: the limit is tested with a small body.
-  const testApp = startTestAppForSuite({ clock, database, env: { MAX_UPLOAD_MB: '4' } });
-  const otherConnection = connectAgainForSuite(database);
+  const { testApp, otherConnection } = startTestAppWithSecondConnection({
+    clock,
+    env: { MAX_UPLOAD_MB: '4' },
+  });
   // A second instance on the same database: its cached applications must drop a release too.
   const otherInstance = startTestAppForSuite(() => ({
     clock,
