@@ -36,7 +36,10 @@ export interface RouteDefinition<
   body?: Body;
   /** Owner routes: what the signed-in account must hold, checked before the handler runs. */
   permission?: RoutePermission;
-  /** The largest body the route reads, in bytes, where it differs from its scope's. */
+  /**
+   * The body, in bytes, the route must accept even beyond the server's own limit; the route's
+   * limit is the larger of the two, so an operator's raised limit still holds.
+   */
   bodyLimit?: number;
   /**
    * Answers the request: a value is sent as JSON with status 200, or the handler sends on
@@ -111,7 +114,9 @@ export function registerRoutes<Services>(
     scope.route({
       method: definition.method,
       url: definition.path.slice(scope.prefix.length),
-      ...(definition.bodyLimit === undefined ? {} : { bodyLimit: definition.bodyLimit }),
+      ...(definition.bodyLimit === undefined
+        ? {}
+        : { bodyLimit: Math.max(definition.bodyLimit, scope.initialConfig.bodyLimit ?? 0) }),
       config: { definition: definition as RouteDefinition },
       handler: async (request, reply) =>
         definition.handle(

@@ -31,25 +31,11 @@ import { updateApplicationVariable } from './update-application-variable.ts';
 
 const defineRoute = routeDefiner<void>();
 
-/*
- * A value may be 64 KB, more than the server's default body limit once JSON-escaped, so the
- * writes carry their own limit. A definition holds no Fastify route options: each write's
- * largest value is kept here, and the scope registering the routes turns it into the limit.
- */
-const largestValueBytes = new WeakMap<object, number>();
-
-function withLargestValue<Definition extends object>(
-  valueBytes: number,
-  definition: Definition,
-): Definition {
-  largestValueBytes.set(definition, valueBytes);
-  return definition;
-}
-
 /**
  * Remote variables, the owner's side: an application's variables, and each end user's.
  * Application variables are application settings; a user's variables are part of editing
- * users.
+ * users. A value may be 64 KB, more than the server's default body limit once JSON-escaped:
+ * each write accepts a body that holds its largest value.
  */
 export const variableRoutes = [
   defineRoute({
@@ -69,52 +55,48 @@ export const variableRoutes = [
         input: { applicationId: params.id, search: query.search },
       }),
   }),
-  withLargestValue(
-    variableLimits.applicationValueBytes,
-    defineRoute({
-      method: 'POST',
-      path: '/api/applications/:id/variables',
-      permission: 'manage_applications',
-      caller: 'owner',
-      tag: 'Variables',
-      summary: 'Create an application variable',
-      description:
-        'A name is 1 to 64 letters, digits, `_`, `.` or `-`; a value at most 64 KB (UTF-8). `requiresSession` is true unless sent false. A name the application already has is a 409.',
-      params: applicationParamsSchema,
-      body: createApplicationVariableRequestSchema,
-      responses: { 201: ok(applicationVariableSchema, 'Created.') },
-      errors: [409],
-      handle: async ({ params, body, request, reply }) => {
-        const created = await createApplicationVariable({
-          ctx: request.owner!,
-          input: { applicationId: params.id, variable: body },
-        });
-        return reply.status(201).send(created satisfies ApplicationVariable);
-      },
-    }),
-  ),
-  withLargestValue(
-    variableLimits.applicationValueBytes,
-    defineRoute({
-      method: 'PUT',
-      path: '/api/applications/:id/variables/:variableId',
-      permission: 'manage_applications',
-      caller: 'owner',
-      tag: 'Variables',
-      summary: 'Update an application variable',
-      description:
-        'Absent fields stay as they are. Programs read the new value from their next call.',
-      params: applicationVariableParamsSchema,
-      body: updateApplicationVariableRequestSchema,
-      responses: { 200: ok(applicationVariableSchema) },
-      errors: [409],
-      handle: ({ params, body, request }): Promise<ApplicationVariable> =>
-        updateApplicationVariable({
-          ctx: request.owner!,
-          input: { applicationId: params.id, variableId: params.variableId, changes: body },
-        }),
-    }),
-  ),
+  defineRoute({
+    bodyLimit: variableBodyLimitBytes(variableLimits.applicationValueBytes),
+    method: 'POST',
+    path: '/api/applications/:id/variables',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Create an application variable',
+    description:
+      'A name is 1 to 64 letters, digits, `_`, `.` or `-`; a value at most 64 KB (UTF-8). `requiresSession` is true unless sent false. A name the application already has is a 409.',
+    params: applicationParamsSchema,
+    body: createApplicationVariableRequestSchema,
+    responses: { 201: ok(applicationVariableSchema, 'Created.') },
+    errors: [409],
+    handle: async ({ params, body, request, reply }) => {
+      const created = await createApplicationVariable({
+        ctx: request.owner!,
+        input: { applicationId: params.id, variable: body },
+      });
+      return reply.status(201).send(created satisfies ApplicationVariable);
+    },
+  }),
+  defineRoute({
+    bodyLimit: variableBodyLimitBytes(variableLimits.applicationValueBytes),
+    method: 'PUT',
+    path: '/api/applications/:id/variables/:variableId',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Update an application variable',
+    description:
+      'Absent fields stay as they are. Programs read the new value from their next call.',
+    params: applicationVariableParamsSchema,
+    body: updateApplicationVariableRequestSchema,
+    responses: { 200: ok(applicationVariableSchema) },
+    errors: [409],
+    handle: ({ params, body, request }): Promise<ApplicationVariable> =>
+      updateApplicationVariable({
+        ctx: request.owner!,
+        input: { applicationId: params.id, variableId: params.variableId, changes: body },
+      }),
+  }),
   defineRoute({
     method: 'DELETE',
     path: '/api/applications/:id/variables/:variableId',
@@ -147,30 +129,28 @@ export const variableRoutes = [
         input: { applicationId: params.appId, userId: params.userId },
       }),
   }),
-  withLargestValue(
-    variableLimits.userValueBytes,
-    defineRoute({
-      method: 'PUT',
-      path: '/api/applications/:appId/users/:userId/variables/:name',
-      permission: 'manage_applications',
-      caller: 'owner',
-      tag: 'Variables',
-      summary: 'Create or replace an end user\u2019s variable',
-      description:
-        'A value at most 16 KB (UTF-8); `readOnly` (default false) stops the program changing it. A new name when the user already holds 100 is a 409.',
-      params: userVariableParamsSchema,
-      body: putUserVariableRequestSchema,
-      responses: { 200: ok(userVariableSchema) },
-      errors: [409],
-      handle: ({ params, body, request }): Promise<UserVariable> => {
-        const { appId, userId, name } = params;
-        return putUserVariable({
-          ctx: request.owner!,
-          input: { applicationId: appId, userId, name, variable: body },
-        });
-      },
-    }),
-  ),
+  defineRoute({
+    bodyLimit: variableBodyLimitBytes(variableLimits.userValueBytes),
+    method: 'PUT',
+    path: '/api/applications/:appId/users/:userId/variables/:name',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Variables',
+    summary: 'Create or replace an end user\u2019s variable',
+    description:
+      'A value at most 16 KB (UTF-8); `readOnly` (default false) stops the program changing it. A new name when the user already holds 100 is a 409.',
+    params: userVariableParamsSchema,
+    body: putUserVariableRequestSchema,
+    responses: { 200: ok(userVariableSchema) },
+    errors: [409],
+    handle: ({ params, body, request }): Promise<UserVariable> => {
+      const { appId, userId, name } = params;
+      return putUserVariable({
+        ctx: request.owner!,
+        input: { applicationId: appId, userId, name, variable: body },
+      });
+    },
+  }),
   defineRoute({
     method: 'DELETE',
     path: '/api/applications/:appId/users/:userId/variables/:name',
@@ -191,22 +171,7 @@ export const variableRoutes = [
   }),
 ];
 
-/**
- * Remote variables, the owner's side. Registered inside the owner-guarded scope, in a scope of
- * their own where the writes get their body limits.
- */
+/** Remote variables, the owner's side. Registered inside the owner-guarded scope. */
 export function registerVariableRoutes(app: FastifyInstance): void {
-  void app.register(async (scope) => {
-    scope.addHook('onRoute', (route) => {
-      const definition = route.config?.definition;
-      const valueBytes = definition && largestValueBytes.get(definition);
-      if (valueBytes === undefined) return;
-      // Never below the server's own limit, which an operator may have raised.
-      route.bodyLimit = Math.max(
-        scope.initialConfig.bodyLimit ?? 0,
-        variableBodyLimitBytes(valueBytes),
-      );
-    });
-    registerRoutes(scope, variableRoutes, undefined);
-  });
+  registerRoutes(app, variableRoutes, undefined);
 }
