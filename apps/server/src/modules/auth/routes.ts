@@ -9,7 +9,11 @@ import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { assertSameOrigin } from '../../http/assert-same-origin.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { ok } from '../../http/route-contract.ts';
-import { registerRoutes, routeDefiner, type RouteDefinition } from '../../http/route-definition.ts';
+import {
+  registerRoutes,
+  routeDefiner,
+  withInputsLeftToHandlers,
+} from '../../http/route-definition.ts';
 import { endOwnerSession } from './end-owner-session.ts';
 import { sessionCookieName, sessionCookieOptions } from './session-cookie.ts';
 import { signInWithFirebase } from './sign-in-with-firebase.ts';
@@ -107,26 +111,9 @@ export const ownerAuthRoutes = [
   }),
 ];
 
-/**
- * `definitions` registered with their inputs left to their handlers, which read them after
- * the checks that must come first; the definitions keep their schemas for the contract.
- */
-function withInputsReadByHandlers<Services>(
-  definitions: readonly RouteDefinition<
-    RouteDefinition['params'],
-    RouteDefinition['query'],
-    RouteDefinition['body'],
-    Services
-  >[],
-) {
-  return definitions.map(
-    ({ params: _params, query: _query, body: _body, ...definition }) => definition,
-  );
-}
-
 /** Public auth routes: sign-in and sign-out (they run without an existing session). */
 export function registerPublicAuthRoutes(app: FastifyInstance, deps: AppDependencies): void {
-  registerRoutes(app, withInputsReadByHandlers(publicAuthRoutes), deps);
+  registerRoutes(app, withInputsLeftToHandlers(publicAuthRoutes), deps);
 }
 
 /** Routes behind the owner guard. */

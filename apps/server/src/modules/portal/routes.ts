@@ -18,7 +18,11 @@ import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { assertSameOrigin } from '../../http/assert-same-origin.ts';
 import { parseInput } from '../../http/parse-input.ts';
 import { ok } from '../../http/route-contract.ts';
-import { registerRoutes, routeDefiner, type RouteDefinition } from '../../http/route-definition.ts';
+import {
+  registerRoutes,
+  routeDefiner,
+  withInputsLeftToHandlers,
+} from '../../http/route-definition.ts';
 import { clientIpOf } from '../../lib/client-ip.ts';
 import { AppError, unauthenticated } from '../../lib/errors.ts';
 import { createThrottleStore } from '../../lib/failure-throttle.ts';
@@ -211,23 +215,6 @@ export const portalRoutes = [
 ];
 
 /**
- * `definitions` registered with their inputs left to their handlers, which read them after
- * the checks that must come first; the definitions keep their schemas for the contract.
- */
-function withInputsReadByHandlers<Services>(
-  definitions: readonly RouteDefinition<
-    RouteDefinition['params'],
-    RouteDefinition['query'],
-    RouteDefinition['body'],
-    Services
-  >[],
-) {
-  return definitions.map(
-    ({ params: _params, query: _query, body: _body, ...definition }) => definition,
-  );
-}
-
-/**
  * The end-user portal: its page, `/portal/:publicId` (a bundle of its own, built
  * beside the console's), and its API, `/api/portal/:publicId/…`, authenticated by the portal's
  * own cookie only. No owner guard runs here and the owner's cookie is never read; the owner
@@ -321,7 +308,7 @@ export async function registerPortalRoutes(
       return payload;
     });
 
-    registerRoutes(portalScope, withInputsReadByHandlers(portalRoutes), {
+    registerRoutes(portalScope, withInputsLeftToHandlers(portalRoutes), {
       config,
       cookieName,
       contextOf,
