@@ -10,7 +10,7 @@ export { getAppUser } from './get-app-user.ts';
 export { isInGoodStanding } from './is-in-good-standing.ts';
 export { listAppUsers } from './list-app-users.ts';
 export { pauseAppUser } from './pause-app-user.ts';
-export { toAppUserResponse } from './to-app-user-response.ts';
+export { toAppUserListRow, toAppUserResponse } from './to-app-user-response.ts';
 export { unpauseAppUser } from './unpause-app-user.ts';
 export { updateAppUser } from './update-app-user.ts';
 export { appUserRoutes } from './routes.ts';

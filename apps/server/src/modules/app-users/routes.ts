@@ -24,7 +24,6 @@ import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { badRequest } from '../../lib/errors.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
-import { activeEntitlements } from '../subscriptions/index.ts';
 import { createAppUser } from './create-app-user.ts';
 import { deleteAppUser } from './delete-app-user.ts';
 import { listAppUsers } from './list-app-users.ts';
@@ -32,7 +31,7 @@ import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
 import { pauseAppUser } from './pause-app-user.ts';
 import { runBulkAppUserAction } from './run-bulk-app-user-action.ts';
 import { resetAppUserHwid } from './reset-app-user-hwid.ts';
-import { toAppUserResponse } from './to-app-user-response.ts';
+import { toAppUserListRow, toAppUserResponse } from './to-app-user-response.ts';
 import { unpauseAppUser } from './unpause-app-user.ts';
 import { updateAppUser } from './update-app-user.ts';
 
@@ -106,12 +105,7 @@ export const appUserRoutes = [
         input: { applicationId: params.id, ...query },
       });
       setPagingHeaders(reply, query, page);
-      return page.rows.map((user) => ({
-        ...toAppUserResponse(user),
-        subscriptions: user.subscriptions,
-        entitlements: activeEntitlements(user.subscriptions),
-        deviceLimit: user.deviceLimit,
-      }));
+      return page.rows.map(toAppUserListRow);
     },
   }),
   defineRoute({

@@ -34,12 +34,12 @@ import {
   getAppUser,
   listAppUsers,
   pauseAppUser,
+  toAppUserListRow,
   toAppUserResponse,
   unpauseAppUser,
   updateAppUser,
 } from '../app-users/index.ts';
 import {
-  activeEntitlements,
   deleteSubscription,
   grantSubscription,
   listUserSubscriptions,
@@ -91,12 +91,7 @@ export const managementAppUserRoutes = [
         input: { applicationId: params.id, ...query },
       });
       setPagingHeaders(reply, query, page);
-      return page.rows.map((user) => ({
-        ...toAppUserResponse(user),
-        subscriptions: user.subscriptions,
-        entitlements: activeEntitlements(user.subscriptions),
-        deviceLimit: user.deviceLimit,
-      }));
+      return page.rows.map(toAppUserListRow);
     },
   }),
   defineRoute({
