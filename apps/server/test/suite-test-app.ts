@@ -14,7 +14,9 @@ type TestAppOptions = NonNullable<Parameters<typeof createTestApp>[0]>;
 function madeBeforeAll<T extends object>(what: string): { value: T; set(made: T): void } {
   let current: T | undefined;
   const made = (): T => {
-    if (current === undefined) throw new Error(`${what} is made in beforeAll: read it in a test`);
+    if (current === undefined) {
+      throw new Error(`${what} is made in beforeAll: read it in a hook or a test`);
+    }
     return current;
   };
   const value = new Proxy({} as T, {
