@@ -90,6 +90,11 @@ test.describe('the end-user portal', () => {
     ).keys;
     const portal = await pageOfItsOwn(browser);
 
+    // The address with a trailing slash is the same page.
+    const withSlash = await portal.goto(`${portalPath}/`);
+    expect(withSlash?.status()).toBe(200);
+    await expect(portal.getByRole('heading', { level: 1 })).toHaveText('Acme Portal');
+
     // Sign in: a wrong password is said so, the right one opens the account.
     const response = await portal.goto(portalPath);
     expect(response?.status()).toBe(200);

@@ -54,8 +54,9 @@ const routeSchemas: Record<string, RouteSchemas> = {
   ),
   // Prometheus's scrape: behind METRICS_TOKEN below, so every fuzzed call is a 401.
   'GET /metrics': { caller: 'public' },
-  // The portal's page (portal.html), before any sign-in.
+  // The portal's page (portal.html), before any sign-in, at both of its addresses.
   'GET /portal/:publicId': { caller: 'public', params: portalParamsSchema },
+  'GET /portal/:publicId/': { caller: 'public', params: portalParamsSchema },
 };
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);

@@ -317,8 +317,9 @@ export async function registerPortalRoutes(
     });
 
     // The page: the portal's own HTML (its bundle, no console script, no Firebase). A portal
-    // that is off, or an unknown id, is a 404 with the same page, which says so.
-    portalScope.get('/portal/:publicId', async (request, reply) => {
+    // that is off, or an unknown id, is a 404 with the same page, which says so. The address
+    // with a trailing slash is the same page: people type it, and links get it appended.
+    const servePortalPage = async (request: FastifyRequest, reply: FastifyReply) => {
       const distDir = config.consoleDistDir;
       const pagePath = distDir ? join(distDir, 'portal.html') : null;
       if (!distDir || !pagePath || !existsSync(pagePath)) {
@@ -334,6 +335,8 @@ export async function registerPortalRoutes(
         .status(isFound ? 200 : 404)
         .header('cache-control', 'no-cache')
         .sendFile('portal.html', distDir);
-    });
+    };
+    portalScope.get('/portal/:publicId', servePortalPage);
+    portalScope.get('/portal/:publicId/', servePortalPage);
   });
 }
