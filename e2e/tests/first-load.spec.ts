@@ -76,4 +76,16 @@ test.describe('first load of the landing page (signed out)', () => {
     const stylesheet = assetResponses.find(({ url }) => url.endsWith('.css'));
     expect(stylesheet?.headers['content-encoding']).toMatch(/^(br|gzip)$/);
   });
+
+  test('answers crawlers with a robots.txt as text, keeping them out of the API and portals', async ({
+    request,
+  }) => {
+    const response = await request.get('/robots.txt');
+    expect(response.status()).toBe(200);
+    expect(response.headers()['content-type']).toMatch(/^text\/plain/);
+    const rules = await response.text();
+    expect(rules).toContain('User-agent: *');
+    expect(rules).toContain('Disallow: /api/');
+    expect(rules).toContain('Disallow: /portal/');
+  });
 });
