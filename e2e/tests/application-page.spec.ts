@@ -43,6 +43,9 @@ async function createAndOpenApplication(page: Page, name: string): Promise<numbe
 test.describe('application management page', () => {
   test('shows the application, edits its settings, and manages its users', async ({ page }) => {
     await signInAsNewOwner(page, 'Manon Manager');
+    // Users created behind the page's back must wait for Refresh or a return to the window:
+    // with the live stream open they would arrive by themselves (live-console.spec.ts).
+    await withoutLiveStream(page);
     const applicationId = await createAndOpenApplication(page, 'Till Pro');
     const [application] = (await ownerApi<Application[]>(page, 'GET', '/api/applications')).filter(
       (candidate) => candidate.id === applicationId,
