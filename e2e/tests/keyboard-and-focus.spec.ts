@@ -19,6 +19,10 @@ test.describe('keyboard and focus', () => {
     await createDialog.getByRole('button', { name: 'Create Application' }).click();
     await expect(toast(page, 'Application created successfully')).toBeVisible();
     await expect(createDialog).toBeHidden();
+    // While a toast shows, Escape can close the toast instead of a dialog opened after it
+    // (Radix's layers: the toast keeps its Escape listener until it re-renders). The keys
+    // under test start once it is gone.
+    await expect(toast(page, 'Application created successfully')).toBeHidden();
 
     // The Edit dialog is controlled from the row (no Radix trigger): the case that lost focus.
     const row = page.getByRole('row').filter({ hasText: 'Focus Pocus' });
