@@ -90,12 +90,14 @@ test.describe('blacklist', () => {
     await expect(dialog).toBeHidden();
     expect(posts).toEqual([]);
 
-    // An IP entry must be one address, as the server would say.
+    // An IP entry must be one address or range, as the server would say.
     await page.getByRole('button', { name: 'Add Blacklist Entry' }).click();
     await chooseAndExpectShown(page, dialog.getByRole('combobox', { name: 'Type' }), 'IP Address');
-    await dialog.getByRole('textbox', { name: 'Value' }).fill('10.0.0.0/8');
+    await dialog.getByRole('textbox', { name: 'Value' }).fill('10.0.0.0/33');
     await dialog.getByRole('button', { name: 'Add Entry' }).click();
-    await expect(dialog.getByRole('alert')).toHaveText('Please enter a valid IP address');
+    await expect(dialog.getByRole('alert')).toHaveText(
+      'Please enter a valid IP address or CIDR range',
+    );
     await dialog.getByRole('button', { name: 'Cancel' }).click();
 
     await addEntry(page, { type: 'IP Address', value: '203.0.113.7', reason: 'Card testing' });

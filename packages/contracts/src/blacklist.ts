@@ -18,7 +18,8 @@ export const blacklistTypeLabels: Record<BlacklistType, string> = {
 export const blacklistLimits = { value: 256, reason: 500 } as const;
 
 export const BLACKLIST_TYPE_AND_VALUE_REQUIRED = 'Please select a type and provide a value';
-export const BLACKLIST_INVALID_IP = 'Please enter a valid IP address';
+export const BLACKLIST_INVALID_IP = 'Please enter a valid IP address or CIDR range';
+export const BLACKLIST_INVALID_EMAIL = 'Please enter a valid e-mail address';
 export const BLACKLIST_DUPLICATE = 'This value is already blacklisted';
 export const BLACKLIST_ENTRY_NOT_FOUND = 'Blacklist entry not found';
 
@@ -62,13 +63,16 @@ export const blacklistListQuerySchema = z.object({
 });
 export type BlacklistListQuery = z.input<typeof blacklistListQuerySchema>;
 
-const ipAddress = z.union([z.ipv4(), z.ipv6()]);
+/** One address, or a CIDR range of them (IPv4 /0-32, IPv6 /0-128). */
+const ipAddressOrRange = z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]);
+const emailAddress = z.email();
 
 /**
  * POST /api/blacklist. Type and a non-blank value are required; the reason is optional; an
- * absent, null, '' or 'global' applicationId makes the entry global. IP entries must be one
- * IPv4 or IPv6 address (no ranges). Matching is exact, except that usernames and e-mails match
- * case-insensitively.
+ * absent, null, '' or 'global' applicationId makes the entry global. IP entries are one IPv4
+ * or IPv6 address, or a CIDR range (203.0.113.0/24, 2001:db8::/64) that blocks every address
+ * in it; e-mail entries are one e-mail address. Matching is exact, except that usernames and
+ * e-mails match case-insensitively and ranges match the addresses they hold.
  */
 export const createBlacklistEntryRequestSchema = z
   .object({
@@ -104,8 +108,10 @@ export const createBlacklistEntryRequestSchema = z
         path: ['value'],
         message: `Value must be at most ${blacklistLimits.value} characters`,
       });
-    } else if (type.data === 'ip' && !ipAddress.safeParse(value).success) {
+    } else if (type.data === 'ip' && !ipAddressOrRange.safeParse(value).success) {
       ctx.addIssue({ code: 'custom', path: ['value'], message: BLACKLIST_INVALID_IP });
+    } else if (type.data === 'email' && !emailAddress.safeParse(value).success) {
+      ctx.addIssue({ code: 'custom', path: ['value'], message: BLACKLIST_INVALID_EMAIL });
     }
   })
   .transform((body) => ({

@@ -1,4 +1,5 @@
 import {
+  BLACKLIST_INVALID_EMAIL,
   BLACKLIST_INVALID_IP,
   BLACKLIST_TYPE_AND_VALUE_REQUIRED,
   type BlacklistEntry,
@@ -89,11 +90,20 @@ describe('the Add Blacklist Entry form', () => {
     expect(validateBlacklistEntry(filled)).toBeNull();
   });
 
-  it('refuses an IP entry that is not one address, as the server would', () => {
-    expect(validateBlacklistEntry({ ...filled, type: 'ip', value: '10.0.0.0/8' })).toBe(
-      BLACKLIST_INVALID_IP,
+  it('refuses an IP entry that is not one address or range, as the server would', () => {
+    for (const value of ['10.0.0.0/33', '999.1.1.1', '2001:db8::/129']) {
+      expect(validateBlacklistEntry({ ...filled, type: 'ip', value })).toBe(BLACKLIST_INVALID_IP);
+    }
+    for (const value of [' 2001:db8::1 ', '10.0.0.0/8', '2001:db8::/64']) {
+      expect(validateBlacklistEntry({ ...filled, type: 'ip', value })).toBeNull();
+    }
+  });
+
+  it('refuses an e-mail entry that is not an e-mail address, as the server would', () => {
+    expect(validateBlacklistEntry({ ...filled, type: 'email', value: 'nobody' })).toBe(
+      BLACKLIST_INVALID_EMAIL,
     );
-    expect(validateBlacklistEntry({ ...filled, type: 'ip', value: ' 2001:db8::1 ' })).toBeNull();
+    expect(validateBlacklistEntry({ ...filled, type: 'email', value: 'a@b.example' })).toBeNull();
   });
 
   it("leaves out applicationId for 'Global' and sends the chosen application's id otherwise", () => {

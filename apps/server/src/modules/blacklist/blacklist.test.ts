@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
+  BLACKLIST_INVALID_EMAIL,
+  BLACKLIST_INVALID_IP,
   BLACKLIST_TYPE_AND_VALUE_REQUIRED,
   blacklistEntryListSchema,
   blacklistEntrySchema,
@@ -96,8 +98,9 @@ describe('owner API: blacklist', () => {
       });
     }
     const cases: [Record<string, unknown>, string | RegExp][] = [
-      [{ type: 'ip', value: '10.0.0.0/8' }, 'value: Please enter a valid IP address'],
-      [{ type: 'ip', value: '999.1.1.1' }, 'value: Please enter a valid IP address'],
+      [{ type: 'ip', value: '10.0.0.0/33' }, `value: ${BLACKLIST_INVALID_IP}`],
+      [{ type: 'ip', value: '999.1.1.1' }, `value: ${BLACKLIST_INVALID_IP}`],
+      [{ type: 'email', value: 'not-an-address' }, `value: ${BLACKLIST_INVALID_EMAIL}`],
       [{ type: 'hwid', value: 'h'.repeat(257) }, /^value: Value must be at most 256/],
       [{ type: 'hwid', value: 'x', reason: 'r'.repeat(501) }, /^reason: /],
       [{ type: 'hwid', value: 'x', applicationId: 'one' }, 'applicationId: Invalid application id'],

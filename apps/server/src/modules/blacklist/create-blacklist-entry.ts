@@ -6,15 +6,15 @@ import {
 } from '@latchkey/contracts';
 import { blacklistEntries } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { normalizeIpAddress } from '../../lib/client-ip.ts';
 import { AppError } from '../../lib/errors.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
+import { normalizeBlacklistIp } from './normalize-blacklist-ip.ts';
 import { recordBlacklistWrite } from './record-blacklist-write.ts';
 import { toBlacklistEntryResponse } from './to-blacklist-entry-response.ts';
 
 /**
- * Blocks an IP, username, e-mail or HWID for one of the owner's applications or (no
- * applicationId) all of them. Takes effect on the next client request: the client API reads
+ * Blocks an IP (or a CIDR range, stored as its network address), username, e-mail or HWID
+ * for one of the owner's applications or (no applicationId) all of them. Takes effect on the next client request: the client API reads
  * the blacklist from the database on every login and registration. The audit entry is
  * written in the same transaction.
  */
@@ -30,7 +30,7 @@ export async function createBlacklistEntry({
     input.applicationId === null
       ? null
       : await loadOwnedApplication({ ctx, input: { applicationId: input.applicationId } });
-  const value = input.type === 'ip' ? normalizeIpAddress(input.value) : input.value;
+  const value = input.type === 'ip' ? await normalizeBlacklistIp(ctx.db, input.value) : input.value;
 
   const [duplicate] = await ctx.db
     .select({ id: blacklistEntries.id })

@@ -1,7 +1,8 @@
+import { isIP } from 'node:net';
 import { and, eq, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { BlacklistType } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
-import { blacklistEntries } from '../../db/schema/index.ts';
+import { blacklistEntries, isBlacklistIpRange } from '../../db/schema/index.ts';
 
 /** What a login or registration presents to the blacklist; null parts are not checked. */
 export interface BlacklistProbe {
@@ -32,7 +33,10 @@ export function firstBlockedPart(matchedTypes: readonly string[] | null): Blackl
  * null) or this application's, and match one of the request's parts. Usernames and e-mails
  * match case-insensitively; IPs are compared normalised (both sides) and HWIDs exactly
  * (`hwidLower` only lets the index on lower(value) find them). It reads the (owner, type,
- * lower(value)) index. The request's parts are placeholders filled by
+ * lower(value)) index. An IP entry with a `/` is a CIDR range (stored as its network
+ * address) holding the client's address when PostgreSQL's `<<=` says so; those entries are
+ * read from their own partial index, so an owner without ranges pays one probe of an empty
+ * index, and exact addresses keep their point lookup. The request's parts are placeholders filled by
  * blacklistProbeParameters, except the e-mail, which the caller supplies already
  * lower-cased (a placeholder, or the e-mail of a user found in the same statement). A null
  * part compares as unknown: it never matches.
@@ -49,6 +53,13 @@ export function blacklistMatchCondition(email: SQLWrapper): SQL {
     ),
     or(
       and(eq(blacklistEntries.type, 'ip'), eq(lowerValue, part('ip'))),
+      and(
+        isBlacklistIpRange(blacklistEntries),
+        // The case keeps the cast away from entries that are not ranges, whatever order the
+        // planner evaluates the conditions in.
+        sql`case when ${isBlacklistIpRange(blacklistEntries)}
+          then ${part('ipAddress')}::inet <<= ${blacklistEntries.value}::cidr end`,
+      ),
       and(eq(blacklistEntries.type, 'username'), eq(lowerValue, part('username'))),
       and(eq(blacklistEntries.type, 'email'), eq(lowerValue, email)),
       and(
@@ -66,6 +77,10 @@ export function blacklistProbeParameters(probe: Omit<BlacklistProbe, 'email'>) {
     ownerAccountId: probe.ownerAccountId,
     applicationId: probe.applicationId,
     ip: probe.ipAddress.toLowerCase(),
+    // Only an address PostgreSQL's inet reads (no zone id, not empty) is compared with ranges:
+    // anything else would fail the cast and the whole request with it.
+    ipAddress:
+      isIP(probe.ipAddress) !== 0 && !probe.ipAddress.includes('%') ? probe.ipAddress : null,
     username: probe.username.toLowerCase(),
     hwidLower: probe.hwid?.toLowerCase() ?? null,
     hwid: probe.hwid,

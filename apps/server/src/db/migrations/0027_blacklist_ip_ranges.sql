@@ -1,0 +1,1 @@
+CREATE INDEX "blacklist_entries_ip_range_idx" ON "blacklist_entries" USING btree ("owner_account_id") WHERE ("blacklist_entries"."type" = 'ip' and strpos("blacklist_entries"."value", '/') > 0);
