@@ -27,7 +27,7 @@ const VALUE_PLACEHOLDERS: Record<BlacklistType, string> = {
 };
 
 const VALUE_HINTS: Record<BlacklistType, string | undefined> = {
-  ip: 'One IPv4 or IPv6 address.',
+  ip: 'One IPv4 or IPv6 address or CIDR range, e.g. 203.0.113.7 or 203.0.113.0/24.',
   username: 'Matched regardless of upper or lower case.',
   email: 'Matched regardless of upper or lower case.',
   hwid: undefined,
