@@ -17,6 +17,9 @@ export const appFileLimits = {
 } as const;
 
 export const APP_FILE_NOT_FOUND = 'File not found';
+/** Why a file that requires a session cannot be an application's current release. */
+export const APP_FILE_RELEASE_REQUIRES_SESSION =
+  'A release that requires a session cannot be the current release: a program on an older version cannot sign in to download it. Upload it again without requiring a session.';
 export const APP_FILE_NAME_REQUIRED = 'Please enter a file name';
 export const APP_FILE_VERSION_REQUIRED = 'Please enter a version';
 export const APP_FILE_UPLOAD_MEDIA_TYPE =

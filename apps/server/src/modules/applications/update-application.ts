@@ -1,8 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { APP_FILE_NOT_FOUND, type UpdateApplicationInput } from '@latchkey/contracts';
+import {
+  APP_FILE_NOT_FOUND,
+  APP_FILE_RELEASE_REQUIRES_SESSION,
+  type UpdateApplicationInput,
+} from '@latchkey/contracts';
 import { appFiles, applications, type Application } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { notFound } from '../../lib/errors.ts';
+import { badRequest, notFound } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { endSessions } from '../../outbox/end-sessions.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
@@ -33,7 +37,7 @@ export async function updateApplication({
     // 404 of the application, whatever file is named.
     if (changes.currentReleaseFileId) {
       const [release] = await tx
-        .select({ id: appFiles.id })
+        .select({ id: appFiles.id, requiresSession: appFiles.requiresSession })
         .from(appFiles)
         .where(
           and(
@@ -47,6 +51,9 @@ export async function updateApplication({
         await loadOwnedApplication({ ctx: { ...ctx, db: tx }, input });
         throw notFound(APP_FILE_NOT_FOUND);
       }
+      // The release is offered to programs whose version login refuses: they can never
+      // start a session, so a release that needs one would break the update channel.
+      if (release.requiresSession) throw badRequest(APP_FILE_RELEASE_REQUIRES_SESSION);
     }
     const [updated] = await tx
       .update(applications)

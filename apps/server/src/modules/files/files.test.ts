@@ -4,11 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
+  APP_FILE_RELEASE_REQUIRES_SESSION,
   appFileListSchema,
   appFileSchema,
   applicationSchema,
   clientAuthResponseSchema,
   clientFileResponseSchema,
+  errorBodySchema,
   type AppFile,
   type Application,
 } from '@latchkey/contracts';
@@ -434,7 +436,31 @@ describe('files and the update channel', () => {
     });
 
     const bytes = Buffer.from('version 2 installer');
-    const file = await uploaded(application.id, bytes);
+    // A file that requires a session is refused: an old version cannot log in to fetch it.
+    const gated = await uploaded(application.id, bytes);
+    expect(gated.requiresSession).toBe(true);
+    const refused = await setRelease(application, gated.id);
+    expect(refused.statusCode).toBe(400);
+    expect(errorBodySchema.parse(refused.json())).toEqual({
+      message: APP_FILE_RELEASE_REQUIRES_SESSION,
+      code: 'BAD_REQUEST',
+    });
+    expect(refused.json().message).toMatch(/older version cannot sign in/);
+    const unchanged = await testApp.app.inject({
+      url: '/api/applications',
+      headers: owner.headers,
+    });
+    expect(
+      (unchanged.json() as Application[]).find((a) => a.id === application.id)
+        ?.currentReleaseFileId,
+    ).toBeNull();
+    expect((await oldLogin(otherInstance)).json()).not.toHaveProperty('update');
+
+    const file = await uploaded(application.id, bytes, {
+      name: 'setup.exe',
+      version: '2.0.0',
+      requiresSession: 'false',
+    });
     const unknown = await setRelease(application, randomUUID());
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ message: 'File not found', code: 'NOT_FOUND' });
