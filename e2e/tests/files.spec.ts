@@ -59,6 +59,9 @@ test.describe('files tab of the application page', () => {
     await expect(dialog.getByLabel('Name')).toHaveValue('Setup-2.0.exe');
     await dialog.getByLabel('Version').fill('2.0.0');
     await dialog.getByLabel('Platform (optional)').fill('windows-x64');
+    // It becomes the current release below, which only a session-free file may be.
+    await dialog.getByRole('switch', { name: 'Requires a session' }).click();
+    await expect(dialog.getByRole('switch', { name: 'Requires a session' })).not.toBeChecked();
 
     // A slow uplink, so the progress between none and all can be seen.
     const network = await page.context().newCDPSession(page);
@@ -130,6 +133,7 @@ test.describe('files tab of the application page', () => {
         name: 'Latchkey-Desktop-Installer-With-A-Rather-Long-Name-2.4.1-x64.msi',
         version: '2.4.1',
         platform: 'windows-x64',
+        requiresSession: 'false',
       },
       Buffer.alloc(3 * MIB + 12_345, 1),
     );

@@ -40,7 +40,8 @@ export function FilesPanel({ application }: { application: Application }) {
         description={
           <>
             Installers and updates {application.name} can download with a session. Mark one as the
-            current release and a login from an older version is told where the new one is.
+            current release (it must need no session) and a login from an older version is told
+            where the new one is.
           </>
         }
         actions={uploadButton}

@@ -7,7 +7,10 @@ import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { formatFileSize, shortenSha256 } from './file-display.ts';
 
-/** An application's files, with set or clear as current release, and delete. */
+/**
+ * An application's files, with set or clear as current release (offered only for files that
+ * need no session), and delete.
+ */
 export function filesTable({
   currentReleaseFileId,
   busyFileId,
@@ -34,6 +37,7 @@ export function filesTable({
               {file.name}
             </span>
             {file.id === currentReleaseFileId && <Badge variant="success">Current release</Badge>}
+            {file.requiresSession && <Badge variant="muted">Requires a session</Badge>}
           </div>
         ),
       },
@@ -75,11 +79,20 @@ export function filesTable({
         (file) => {
           const isBusy = file.id === busyFileId;
           const isRelease = file.id === currentReleaseFileId;
+          // The server refuses it too: a program on an older version cannot sign in, so it
+          // could never download a release that requires a session.
+          const cannotBeRelease = !isRelease && file.requiresSession;
           return (
             <div className="flex items-center justify-end gap-0.5">
               <IconButton
-                label={isRelease ? 'Clear current release' : 'Set as current release'}
-                disabled={isBusy}
+                label={
+                  isRelease
+                    ? 'Clear current release'
+                    : cannotBeRelease
+                      ? 'Requires a session, so it cannot be the current release'
+                      : 'Set as current release'
+                }
+                disabled={isBusy || cannotBeRelease}
                 onClick={() => onToggleRelease(file)}
               >
                 {isRelease ? <CircleOff aria-hidden="true" /> : <BadgeCheck aria-hidden="true" />}
