@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { clientCallCatalogue } from '@latchkey/contracts';
 import { describe, expect, it } from 'vitest';
 import { routeContracts } from '../src/route-table.ts';
 import { apiRoutesDocument } from '../src/modules/integration/code-file-seeds/api-routes-document.ts';
@@ -13,10 +14,10 @@ const clientCalls = Object.entries(routeContracts)
   .sort();
 
 /**
- * Three places list the client calls for people: the contract page (docs/client-api.md), the
- * console's /docs reference and the code editor's seeded api-routes.ts. Each is prose or UI
- * around the list, so none is generated; this keeps each one to the calls that exist, all of
- * them.
+ * The client calls are listed for people in three places: the contract page
+ * (docs/client-api.md, prose written by hand), and the console's /docs reference and the code
+ * editor's seeded api-routes.ts, both made from the contracts' catalogue. This keeps the
+ * catalogue and the prose to the calls the server has, all of them.
  */
 describe('the lists of client calls', () => {
   it('are the calls the server has', () => {
@@ -30,12 +31,14 @@ describe('the lists of client calls', () => {
     expect([...new Set(documented)].sort()).toEqual(clientCalls);
   });
 
-  it('the console’s /docs reference describes each call', () => {
-    const source = repositoryFile('apps/console/src/components/docs/endpoint-reference.tsx');
-    const listed = [...source.matchAll(/method: '(GET|POST)',\s*path: '(\/api\/v1\/[^']+)'/g)].map(
-      ([, method, path]) => `${method} ${path}`,
-    );
-    expect(listed.sort()).toEqual(clientCalls);
+  it('the contracts’ catalogue, which the console’s /docs reference lists, has each call', () => {
+    const catalogued = Object.values(clientCallCatalogue);
+    expect(catalogued.map(({ method, path }) => `${method} ${path}`).sort()).toEqual(clientCalls);
+    for (const entry of catalogued) {
+      const contract = routeContracts[`${entry.method} ${entry.path}`];
+      expect(contract?.body ?? null, entry.path).toBe(entry.request);
+      expect(contract?.responses[200]?.schema, entry.path).toBe(entry.response);
+    }
   });
 
   it('the code editor’s seeded api-routes.ts names each call', () => {

@@ -5,6 +5,7 @@ export * from './auth.ts';
 export * from './blacklist.ts';
 export * from './clean-text.ts';
 export * from './client-api.ts';
+export * from './client-calls.ts';
 export * from './dashboard.ts';
 export * from './end-user-password.ts';
 export * from './errors.ts';

@@ -1,3 +1,10 @@
+import { clientCallCatalogue } from '@latchkey/contracts';
+
+/** One line per client call, from the catalogue every list of them reads. */
+const clientRouteLines = Object.values(clientCallCatalogue)
+  .map(({ method, path, brief }) => `  '${method} ${path}': '${brief.replaceAll("'", "\\'")}',`)
+  .join('\n');
+
 /** The seeded text of api-routes.ts (a reference document; see code-file-seeds.ts). */
 export const apiRoutesDocument = String.raw`/**
  * api-routes.ts: the two APIs of Latchkey, at a glance.
@@ -9,19 +16,7 @@ export const apiRoutesDocument = String.raw`/**
 // The client API: what your programs call. Authenticated by the application's API key
 // (X-API-Key header), answers signed with Ed25519, limited per IP and application.
 export const clientRoutes = {
-  'POST /api/v1/register': 'username, password, email?, expiresAt?, hwid?',
-  'POST /api/v1/login': 'username, password, version, hwid?  (api_key may also go in the body)',
-  'POST /api/v1/verify': 'user_id: is the user in good standing now?',
-  'POST /api/v1/session/track': 'action start | heartbeat | end, session_token, user_id (start)',
-  'POST /api/v1/license/redeem': 'username, password, license_key: add a key to the account',
-  'POST /api/v1/license/login': 'license_key, version?, hwid?, device_name?: log in with a key alone',
-  'POST /api/v1/license/checkout': 'session_token, ttl_seconds?, encrypt?: an offline licence (LK1...)',
-  'POST /api/v1/devices/reset': 'username, password, hwid | all: release a device (self-service)',
-  'POST /api/v1/var': 'name, session_token?: an application variable',
-  'POST /api/v1/user-var': 'name, session_token: a variable of the session\'s own user',
-  'POST /api/v1/user-var/set': 'name, value, session_token: write one (unless read-only)',
-  'POST /api/v1/file': 'file_id, session_token?: a 5-minute download URL, size and SHA-256',
-  'GET /api/v1/public-key': 'the server-wide signing key (answers to unknown API keys)',
+${clientRouteLines}
 } as const;
 
 // The owner API: what the console calls with your session cookie. Scripts may call it too,
