@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { routeContracts as pipelineRouteContracts } from './http/route-contracts.ts';
+import { routeContracts as referenceRouteContracts } from './http/route-contracts.ts';
 import { routeKeyOf } from './http/route-definition.ts';
+import { clientCalls } from './modules/client-api/index.ts';
 import { routeDefinitions } from './route-table.ts';
 
 describe('the route table', () => {
-  const keys = routeDefinitions.map(routeKeyOf);
+  const keys = [
+    ...routeDefinitions.map(routeKeyOf),
+    ...clientCalls.map((call) => `${call.method} ${call.url}`),
+  ];
 
   it('defines each route once', () => {
     const twice = keys.filter((key, index) => keys.indexOf(key) !== index);
     expect(twice).toEqual([]);
-    expect(keys.filter((key) => Object.hasOwn(pipelineRouteContracts, key))).toEqual([]);
+    expect(keys.filter((key) => Object.hasOwn(referenceRouteContracts, key))).toEqual([]);
   });
 
   it('gives every owner route a permission and no other route one', () => {

@@ -1,4 +1,4 @@
-import { routeContracts as pipelineRouteContracts } from './http/route-contracts.ts';
+import { routeContracts as referenceRouteContracts } from './http/route-contracts.ts';
 import type { RouteContract } from './http/route-contract.ts';
 import { contractOf, routeKeyOf, type RouteDefinition } from './http/route-definition.ts';
 import type { RoutePermission } from './http/route-permission.ts';
@@ -10,6 +10,7 @@ import { appUserRoutes } from './modules/app-users/index.ts';
 import { applicationRoutes } from './modules/applications/index.ts';
 import { publicAuthRoutes, ownerAuthRoutes } from './modules/auth/index.ts';
 import { blacklistRoutes } from './modules/blacklist/index.ts';
+import { clientCalls } from './modules/client-api/index.ts';
 import { dashboardRoutes } from './modules/dashboard/index.ts';
 import { deviceRoutes } from './modules/devices/index.ts';
 import { fileRoutes, downloadRoutes } from './modules/files/index.ts';
@@ -68,9 +69,10 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   ...planRoutes,
 ];
 
-/** Every route's contract by `METHOD /path`: the definitions', the client API's and the reference's. */
+/** Every route's contract by `METHOD /path`: the client calls', the reference's, the definitions'. */
 export const routeContracts: Readonly<Record<string, RouteContract>> = {
-  ...pipelineRouteContracts,
+  ...Object.fromEntries(clientCalls.map((call) => [`${call.method} ${call.url}`, call.contract])),
+  ...referenceRouteContracts,
   ...Object.fromEntries(routeDefinitions.map((route) => [routeKeyOf(route), contractOf(route)])),
 };
 

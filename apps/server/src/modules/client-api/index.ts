@@ -4,6 +4,7 @@
  */
 export { blockedEventOf } from './blocked-event.ts';
 export { ClientApiError } from './client-api-error.ts';
+export { clientCalls } from './client-calls.ts';
 export { clientMessages, standingRefusal } from './client-outcomes.ts';
 export {
   KeyRefused,

@@ -1,31 +1,39 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import {
-  CLIENT_NONCE_MAX_LENGTH,
-  CLIENT_NONCE_PATTERN,
-  clientApiHeaders,
-} from '@latchkey/contracts';
+import { clientApiHeaders } from '@latchkey/contracts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { JsonBodyReader } from '../../http/accept-empty-json-bodies.ts';
 import { requestIdFrom } from '../../http/request-id.ts';
 import type { RouteObserver } from '../../metrics/observe-http-requests.ts';
 import { clientErrorAnswerOf } from './client-api-error.ts';
 import type { ClientApplication } from './client-app-cache.ts';
+import type { ClientCallRequest } from './client-caller.ts';
+import { nonceOf } from './client-nonce.ts';
 
-/** Who made a call, as the verbs need it. */
-export interface ClientCaller {
-  application: ClientApplication;
-  ipAddress: string;
-  log: FastifyBaseLogger;
-}
+/**
+ * One call the lean path answers: the runner its Fastify route runs (checks the body against
+ * the contract, a ClientApiError 400 when it is not, then runs the verb and counts).
+ */
+export type LeanCall = (body: unknown, request: ClientCallRequest) => Promise<object>;
 
-/** One call the lean path answers, with the same function its Fastify route calls. */
-export interface LeanCall {
-  /**
-   * Checks the body (throws a ClientApiError 400 when it is not the contract's), then runs
-   * the verb.
-   */
-  answer(body: unknown, caller: ClientCaller): Promise<object>;
+/**
+ * The lean path's request as the pipeline reads it. The lean calls (verify, heartbeat) build
+ * no URLs, so the origin, which would need the proxy rules Fastify applies, is not offered:
+ * a lean call that read it would fail the differential test (lean-client-path.test.ts).
+ */
+class LeanRequest implements ClientCallRequest {
+  constructor(
+    public clientApp: ClientApplication | null,
+    public clientIp: string,
+    public log: FastifyBaseLogger,
+    public headers: IncomingHttpHeaders,
+  ) {}
+  get protocol(): string {
+    throw new Error('the lean path answers no call that needs its origin');
+  }
+  get host(): string {
+    throw new Error('the lean path answers no call that needs its origin');
+  }
 }
 
 export interface LeanPathOptions {
@@ -39,7 +47,7 @@ export interface LeanPathOptions {
   cachedApplication(apiKey: string): ClientApplication | undefined;
   /** The client's address, as Fastify's trustProxy setting gives it (normalised). */
   ipOf(request: IncomingMessage): string;
-  /** Spends the request budgets, as the scope's onRequest hook does; a 429 as the error. */
+  /** Spends the request budgets, as the Fastify scope's onRequest hook does (the pipeline's). */
   admit(application: ClientApplication, ipAddress: string, done: (refusal?: Error) => void): void;
   readJsonBody: JsonBodyReader;
   /** The v1 scope's own serializer (answers made once are not serialized again). */
@@ -97,23 +105,15 @@ export function createLeanClientPath(options: LeanPathOptions) {
     if (typeof apiKey !== 'string') return false;
     const application = options.cachedApplication(apiKey);
     if (!application) return false;
-    const nonceHeader = headers[clientApiHeaders.nonce];
-    if (
-      nonceHeader !== undefined &&
-      (typeof nonceHeader !== 'string' ||
-        nonceHeader.length > CLIENT_NONCE_MAX_LENGTH ||
-        !CLIENT_NONCE_PATTERN.test(nonceHeader))
-    ) {
-      return false;
-    }
-    const nonce = nonceHeader ?? '';
+    const nonce = nonceOf(headers[clientApiHeaders.nonce]);
+    if (nonce === null) return false;
 
     answeredCount += 1;
     // Timed only for the metrics or the request log (a clock read per request otherwise).
     const isTimed = observers.size > 0 || LEVELS_LOGGING_REQUESTS.has(log.level);
     const startedAt = isTimed ? performance.now() : 0;
     const requestId = requestIdFrom(headers['x-request-id']);
-    const caller: ClientCaller = { application, ipAddress: options.ipOf(request), log };
+    const callRequest = new LeanRequest(application, options.ipOf(request), log, headers);
 
     const send = (status: number, payload: string, retryAfterSeconds: number | null) => {
       const { signature, timestamp } = options.sign(application, nonce, payload);
@@ -154,12 +154,12 @@ export function createLeanClientPath(options: LeanPathOptions) {
       send(answer.status, JSON.stringify(answer.body), answer.retryAfterSeconds);
     };
 
-    options.admit(application, caller.ipAddress, (refusal) => {
+    options.admit(application, callRequest.clientIp, (refusal) => {
       if (refusal) return refuse(refusal);
       readBody(request, length, (bytes) => {
         let answering: Promise<object>;
         try {
-          answering = call.answer(options.readJsonBody(bytes), caller);
+          answering = call(options.readJsonBody(bytes), callRequest);
         } catch (error) {
           return refuse(error);
         }

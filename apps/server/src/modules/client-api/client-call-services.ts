@@ -1,0 +1,25 @@
+import type { createClientRedemption } from '../licenses/index.ts';
+import type { ClientCaller } from './client-caller.ts';
+import type { ClientContext } from './client-context.ts';
+import type { LicenseClientContext } from './license-client-context.ts';
+import type { LoginStatements } from './login-statements.ts';
+import type { LoginThrottles } from './login-throttles.ts';
+import type { SessionLookup } from './session-lookup.ts';
+import type { UserStandingLookup } from './user-standing-lookup.ts';
+
+/** What the client calls' verbs are given beside their caller, made once per server. */
+export interface ClientCallServices {
+  contextOf(caller: ClientCaller): ClientContext;
+  licenseContextOf(caller: ClientCaller): LicenseClientContext;
+  loginThrottles: LoginThrottles;
+  statements: LoginStatements;
+  sessions: SessionLookup;
+  userStanding: UserStandingLookup;
+  redeemForClient: ReturnType<typeof createClientRedemption>;
+  serverSecret: string;
+  /** The deployment's public origin, when it names one (download URLs). */
+  publicOrigin: string | null;
+  endUserPasswordMinLength: number;
+  /** The server-wide signing key, hex (answers to unknown API keys are signed with it). */
+  serverPublicKeyHex: string;
+}
