@@ -15,14 +15,16 @@ export interface CallerFinder {
 
 /**
  * What the server adds to a catalogue entry for the OpenAPI document: its summary and
- * description there, what its 200 answer means, and its HTTP errors besides 400, 413, 429.
+ * description there, and what its 200 answer means.
  */
 export interface ClientCallDocs {
   summary: string;
   description?: string;
   answered?: string;
-  errors?: RouteContract['errors'];
 }
+
+/** A call that needs an application answers 401 without a known API key. */
+const IDENTIFIED_CALL_ERRORS: RouteContract['errors'] = [401];
 
 interface ClientCallOptions {
   /**
@@ -89,7 +91,7 @@ export function clientCall<Request extends z.ZodType | null>(
       }
     : (body, request, callers, services) =>
         answer(parse(body), callers.callerOf(request), services);
-  return { ...options, ...definitionOf(entry, docs), run };
+  return { ...options, ...definitionOf(entry, docs, IDENTIFIED_CALL_ERRORS), run };
 }
 
 /** Declares a call that needs no application: it answers the same to every program. */
@@ -98,14 +100,15 @@ export function openClientCall(
   spec: { docs: ClientCallDocs; answer(services: ClientCallServices): object },
 ): ClientCallDefinition {
   return {
-    ...definitionOf(entry, spec.docs),
+    ...definitionOf(entry, spec.docs, undefined),
     run: (_body, _request, _callers, services) => Promise.resolve(spec.answer(services)),
   };
 }
 
 const definitionOf = (
   { method, path, request, response }: ClientCallEntry,
-  { summary, description, answered, errors }: ClientCallDocs,
+  { summary, description, answered }: ClientCallDocs,
+  errors: RouteContract['errors'],
 ) => ({
   method,
   url: path,

@@ -8,6 +8,9 @@ import {
 import { checkOutLicense } from './check-out-license.ts';
 import { invalidRequest } from './client-api-error.ts';
 import { clientCall, openClientCall, type ClientCallDefinition } from './client-call-definition.ts';
+import type { ClientCallServices } from './client-call-services.ts';
+import type { ClientCaller } from './client-caller.ts';
+import type { ClientContext } from './client-context.ts';
 import { issueFileUrl } from './issue-file-url.ts';
 import { logInEndUser } from './log-in-end-user.ts';
 import { logInWithLicense } from './log-in-with-license.ts';
@@ -19,6 +22,14 @@ import { resetOwnDevices } from './reset-own-devices.ts';
 import { setOwnUserVariable } from './set-own-user-variable.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { verifyEndUser } from './verify-end-user.ts';
+
+/** A verb that needs nothing but the client context, as a call's `answer`. */
+const withContext =
+  <Input, Answer extends object>(
+    verb: (args: { ctx: ClientContext; input: Input }) => Promise<Answer>,
+  ) =>
+  (input: Input, caller: ClientCaller, services: ClientCallServices): Promise<Answer> =>
+    verb({ ctx: services.contextOf(caller), input });
 
 /**
  * The client API, /api/v1: every call a vendor's program makes, each on its entry of the
@@ -42,7 +53,6 @@ export const clientCalls: readonly ClientCallDefinition[] = [
     docs: {
       summary: 'Register an end user',
       answered: 'Registered (success true) or refused (success false and a code).',
-      errors: [401],
     },
     async answer(input, caller, services) {
       const passwordProblem = endUserPasswordProblem(
@@ -58,7 +68,6 @@ export const clientCalls: readonly ClientCallDefinition[] = [
       summary: 'Log an end user in',
       description: 'The API key may come as `api_key` in the body instead of the X-API-Key header.',
       answered: 'Logged in (success true, a session token) or refused (success false and a code).',
-      errors: [401],
     },
     bodyApiKey: (input) => input.api_key,
     answer: (input, caller, services) =>
@@ -78,7 +87,6 @@ export const clientCalls: readonly ClientCallDefinition[] = [
       description:
         'Needs the username and password, and `hwid` (the device to release) or `all: true`. Checked like a login, with the same throttles. Answers RESET_NOT_ALLOWED when the application does not allow self-service resets, RESET_COOLDOWN (with `next_reset_at`) within the cooldown, DEVICE_NOT_FOUND for a hwid the user does not have. The released devices\u2019 sessions end.',
       answered: 'Released, or refused.',
-      errors: [401],
     },
     answer: (input, caller, services) =>
       resetOwnDevices({
@@ -97,7 +105,6 @@ export const clientCalls: readonly ClientCallDefinition[] = [
       description:
         'Needs the username and password. The key extends (or starts) the subscription of its plan, from the later of now and its current expiry. Refused keys answer LICENSE_INVALID, LICENSE_USED, LICENSE_BANNED or LICENSE_EXPIRED and count against the licence throttles.',
       answered: 'Redeemed (with the user\u2019s entitlements and subscriptions) or refused.',
-      errors: [401],
     },
     answer: (input, caller, services) =>
       redeemLicense({
@@ -116,7 +123,6 @@ export const clientCalls: readonly ClientCallDefinition[] = [
       description:
         'The first use creates an end user named `key-<licence id>` and redeems the key; later uses log that user in. The checks and the answer of a login follow.',
       answered: 'Logged in (success true, a session token) or refused (success false and a code).',
-      errors: [401],
     },
     answer: (input, caller, services) =>
       logInWithLicense({
@@ -135,10 +141,8 @@ export const clientCalls: readonly ClientCallDefinition[] = [
         'Needs the `session_token` of a started, unended session whose user is in good standing. `ttl_seconds` (default 7 days) runs from an hour to the application\u2019s `maxOfflineDays` (else 400). The answer\u2019s `license` is `LK1.<payload>.<signature>` (or `LK1E.` with `encrypt: true`, AES-256-GCM under a key derived from the session\u2019s HWID), signed by the application\u2019s key over a domain-separated message; `valid_until` is the earliest of issue + TTL, the account\u2019s expiry and the expiries its entitlements depend on. HWID_REQUIRED when the licence must be bound (encrypt, or HWID lock) and the session has no HWID. A licence cannot be recalled once issued. docs/client-api.md has the format and its verification.',
       answered:
         'Issued (success true, the licence and valid_until) or refused (success false and a code).',
-      errors: [401],
     },
-    answer: (input, caller, services) =>
-      checkOutLicense({ ctx: services.contextOf(caller), input }),
+    answer: withContext(checkOutLicense),
   }),
   clientCall(clientCallCatalogue.readVariable, {
     docs: {
@@ -146,10 +150,8 @@ export const clientCalls: readonly ClientCallDefinition[] = [
       description:
         'Answers the variable\u2019s `value` in the signed body. A variable that requires a session (the default) needs the `session_token` of a started, unended session whose user is in good standing, else SESSION_INVALID (or the standing\u2019s code). An unknown name answers VARIABLE_NOT_FOUND. Never cached: an owner\u2019s change is the next answer.',
       answered: 'The value (success true) or a refusal.',
-      errors: [401],
     },
-    answer: (input, caller, services) =>
-      readApplicationVariable({ ctx: services.contextOf(caller), input }),
+    answer: withContext(readApplicationVariable),
   }),
   clientCall(clientCallCatalogue.readUserVariable, {
     docs: {
@@ -157,10 +159,8 @@ export const clientCalls: readonly ClientCallDefinition[] = [
       description:
         'Needs a live `session_token`; the user is the session\u2019s. Answers `value` and `read_only`; VARIABLE_NOT_FOUND for a name the user does not hold.',
       answered: 'The value (success true) or a refusal.',
-      errors: [401],
     },
-    answer: (input, caller, services) =>
-      readOwnUserVariable({ ctx: services.contextOf(caller), input }),
+    answer: withContext(readOwnUserVariable),
   }),
   clientCall(clientCallCatalogue.setUserVariable, {
     docs: {
@@ -168,12 +168,10 @@ export const clientCalls: readonly ClientCallDefinition[] = [
       description:
         'Needs a live `session_token`. VARIABLE_READ_ONLY when the vendor made it read-only; VARIABLE_LIMIT_REACHED for a new name when the user already holds 100. A value over 16 KB (UTF-8) is a 400.',
       answered: 'Saved (success true, the value) or refused.',
-      errors: [401],
     },
     // A 16 KB value can need more than the default body limit once JSON-escaped.
     bodyLimit: variableBodyLimitBytes(variableLimits.userValueBytes),
-    answer: (input, caller, services) =>
-      setOwnUserVariable({ ctx: services.contextOf(caller), input }),
+    answer: withContext(setOwnUserVariable),
   }),
   clientCall(clientCallCatalogue.issueFileUrl, {
     docs: {
@@ -182,7 +180,6 @@ export const clientCalls: readonly ClientCallDefinition[] = [
         'Needs the `session_token` of a started, unended session whose user is in good standing, unless the file was uploaded with `requiresSession=false`. Answers FILE_NOT_FOUND for an unknown file, another application’s or an upload in progress. The `url` needs no API key, serves the bytes (with Range) as often as asked until `expires_at` (5 minutes), and is bound to this file; check the downloaded bytes against `sha256`. Each URL issued counts one download.',
       answered:
         'Issued (success true, url, size, sha256, expires_at) or refused (success false and a code).',
-      errors: [401],
     },
     answer: (input, caller, services) =>
       issueFileUrl({
@@ -200,7 +197,6 @@ export const clientCalls: readonly ClientCallDefinition[] = [
     docs: {
       summary: 'Check that an end user may still use the program',
       answered: 'Still valid (success true) or not (success false and a code).',
-      errors: [401],
     },
     isLean: true,
     answer: (input, caller, services) =>
@@ -213,7 +209,6 @@ export const clientCalls: readonly ClientCallDefinition[] = [
     docs: {
       summary: 'Start, keep alive (heartbeat every 30 s) or end a session',
       answered: 'Done (success true) or refused (success false and a code).',
-      errors: [401],
     },
     isLean: true,
     answer: (input, caller, services) =>
