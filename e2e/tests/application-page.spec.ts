@@ -76,7 +76,8 @@ test.describe('application management page', () => {
     await expect(overview.getByText('Disabled', { exact: true })).toBeVisible();
     await expect(page.getByTestId('stat-live-sessions')).toHaveText('0');
     await expect(page.getByTestId('stat-api-requests')).toHaveText('0');
-    await expect(page.getByTestId('stat-success-rate')).toHaveText('0%');
+    // No requests yet: no rate, rather than a 0% that reads as every login failing.
+    await expect(page.getByTestId('stat-success-rate')).toHaveText('—No requests yet');
     await expect(overview.getByText('No recent activity')).toBeVisible();
 
     // Settings dialog: switches for active and HWID locking.

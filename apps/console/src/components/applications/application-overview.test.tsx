@@ -5,7 +5,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useApplicationStats } from '@/hooks/use-application-stats.ts';
 import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { createApplication } from '@/test/stub-owner-api.ts';
-import { ApplicationOverview } from './application-overview.tsx';
+import {
+  ApplicationOverview,
+  formatSuccessRate,
+  NO_REQUESTS_LABEL,
+} from './application-overview.tsx';
 
 const application = createApplication({ name: 'Acme Desktop', maxSessionsPerUser: 3 });
 
@@ -73,7 +77,7 @@ describe('ApplicationOverview: honest figures', () => {
 
     await userEvent.setup().click(within(alert).getByRole('button', { name: 'Retry' }));
     await waitFor(() => expect(screen.getByTestId('stat-live-sessions').textContent).toBe('0'));
-    expect(screen.getByTestId('stat-success-rate').textContent).toBe('0%');
+    expect(screen.getByTestId('stat-success-rate').textContent).toBe('—No requests yet');
     expect(screen.getByTestId('stat-unused-keys').textContent).toBe('0');
     expect(screen.getByText('No recent activity')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
@@ -134,5 +138,56 @@ describe('ApplicationOverview: Security Settings', () => {
     await waitFor(() => expect(securityItems()).toContain('User Count: 0'));
     expect(securityItems()).toContain('Devices per User: 1');
     expect(securityItems()).toContain('Portal: Off');
+  });
+});
+
+describe('formatSuccessRate', () => {
+  it('has no rate without requests', () => {
+    expect(formatSuccessRate({ loginSuccessRate: 0, totalApiRequests: 0 })).toBeNull();
+    expect(formatSuccessRate({ loginSuccessRate: Number.NaN, totalApiRequests: 4 })).toBeNull();
+  });
+
+  it('shows the percent once there are requests, 0% included', () => {
+    expect(formatSuccessRate({ loginSuccessRate: 0, totalApiRequests: 3 })).toBe('0%');
+    expect(formatSuccessRate({ loginSuccessRate: 66.7, totalApiRequests: 3 })).toBe('66.7%');
+    expect(formatSuccessRate({ loginSuccessRate: 100, totalApiRequests: 1 })).toBe('100%');
+  });
+
+  it('shows a rate above 0 even before the request count catches up', () => {
+    expect(formatSuccessRate({ loginSuccessRate: 50, totalApiRequests: 0 })).toBe('50%');
+  });
+});
+
+describe('ApplicationOverview: Success Rate', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads a dash, heard as no requests, when there were no requests', async () => {
+    stubStats([async () => Response.json(quietStats)]);
+    renderOverview();
+
+    const figure = screen.getByTestId('stat-success-rate');
+    await waitFor(() => expect(figure.textContent).toBe(`—${NO_REQUESTS_LABEL}`));
+    expect(within(figure).getByText('—').getAttribute('aria-hidden')).toBe('true');
+    expect(within(figure).getByText(NO_REQUESTS_LABEL).className).toContain('sr-only');
+    expect(screen.queryByText('0%')).toBeNull();
+    expect(screen.queryByText(/NaN/)).toBeNull();
+  });
+
+  it('reads the percent when there were requests', async () => {
+    stubStats([
+      async () => Response.json({ ...quietStats, totalApiRequests: 8, loginSuccessRate: 87.5 }),
+    ]);
+    renderOverview();
+
+    const figure = screen.getByTestId('stat-success-rate');
+    await waitFor(() => expect(figure.textContent).toBe('87.5%'));
+    expect(within(figure).queryByText('—')).toBeNull();
+  });
+
+  it('reads 0% when requests were made and every login failed', async () => {
+    stubStats([async () => Response.json({ ...quietStats, totalApiRequests: 2 })]);
+    renderOverview();
+
+    await waitFor(() => expect(screen.getByTestId('stat-success-rate').textContent).toBe('0%'));
   });
 });

@@ -15,9 +15,27 @@ import { ApplicationStatusBadge } from './application-status-badge.tsx';
 const countFormat = new Intl.NumberFormat('en-US');
 const percentFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
-/** The success rate is a percent. */
-export function formatSuccessRate(loginSuccessRate: number): string {
+/** What a screen reader hears for a success rate that cannot exist yet. */
+export const NO_REQUESTS_LABEL = 'No requests yet';
+
+/**
+ * The success rate as a percent, or null when there is no rate to show: with no requests the
+ * server answers 0, which would read as "every login failed". A rate above 0 is shown even
+ * while the request count is still 0, since that count may be written a moment later.
+ */
+export function formatSuccessRate(
+  stats: Pick<ApplicationStats, 'loginSuccessRate' | 'totalApiRequests'>,
+): string | null {
+  const { loginSuccessRate, totalApiRequests } = stats;
+  if (!Number.isFinite(loginSuccessRate)) return null;
+  if (totalApiRequests === 0 && loginSuccessRate === 0) return null;
   return `${percentFormat.format(loginSuccessRate)}%`;
+}
+
+/** The Success Rate figure: the percent, or a dash that screen readers hear as no requests. */
+function SuccessRate({ stats }: { stats: ApplicationStats }) {
+  const successRate = formatSuccessRate(stats);
+  return successRate ?? <UnknownFigure label={NO_REQUESTS_LABEL} />;
 }
 
 function OverviewCard({
@@ -202,9 +220,7 @@ export function ApplicationOverview({
         </Item>
         <Item term="Success Rate" className="tabular-nums">
           <span data-testid="stat-success-rate">
-            <StatValue state={statState}>
-              {stats && formatSuccessRate(stats.loginSuccessRate)}
-            </StatValue>
+            <StatValue state={statState}>{stats && <SuccessRate stats={stats} />}</StatValue>
           </span>
         </Item>
         <Item term="Unused Keys" className="tabular-nums">
