@@ -37,9 +37,13 @@ if (isStale && process.env.SERVE_CONSOLE !== 'false') {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
+// A person at a terminal reads one line per request; production keeps JSON for collectors.
+const logFormat =
+  process.env.LOG_FORMAT ?? (process.env.NODE_ENV === 'production' ? 'json' : 'pretty');
 const server = spawn(process.execPath, ['--import', 'tsx', join(root, 'apps/server/src/main.ts')], {
   cwd: root,
   stdio: 'inherit',
+  env: { ...process.env, LOG_FORMAT: logFormat },
 });
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => server.kill(signal));

@@ -18,6 +18,7 @@ import {
   type ContractViolation,
 } from './http/response-contract-check.ts';
 import { serializeRequestForLog } from './http/request-log-serializer.ts';
+import { OneLinePerRequest, prettyLogTransport } from './http/pretty-request-log.ts';
 import { requestIdFrom } from './http/request-id.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { createAppMetrics, type AppMetrics } from './metrics/app-metrics.ts';
@@ -164,6 +165,7 @@ export async function buildApp(
   const servesClientApi = serves !== 'console';
   const servesConsole = serves !== 'client-api';
 
+  const isPrettyLog = dependencies.logger === undefined && config.logFormat === 'pretty';
   const app = Fastify({
     // The request serializer also when a caller brings its own logger settings (tests): a
     // download URL's token must never reach a log.
@@ -177,7 +179,9 @@ export async function buildApp(
             level: config.logLevel,
             redact: ['req.headers.cookie', 'req.headers.authorization', 'req.headers["x-api-key"]'],
             serializers: { req: serializeRequestForLog },
+            ...(isPrettyLog ? { transport: prettyLogTransport } : {}),
           }),
+    ...(isPrettyLog ? { logController: new OneLinePerRequest() } : {}),
     bodyLimit: config.bodyLimitBytes,
     frameworkErrors: answerFrameworkError,
     // Only the configured number of proxy hops may set the client address (X-Forwarded-For).

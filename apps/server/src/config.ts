@@ -28,6 +28,11 @@ export const environmentSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * `json`: one JSON object per line, for log collectors. `pretty`: one readable line per
+   * request (pino-pretty, a development dependency); `npm start` chooses it outside production.
+   */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
   DATA_DIR: z.string().default('./.data'),
   DATABASE_URL: z
     .string()
@@ -192,6 +197,7 @@ export interface Config {
   host: string;
   port: number;
   logLevel: Environment['LOG_LEVEL'];
+  logFormat: Environment['LOG_FORMAT'];
   dataDir: string;
   /** Worker processes main.ts runs on this machine (1: this process serves). */
   webConcurrency: number;
@@ -350,6 +356,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     host: env.HOST,
     port: env.PORT,
     logLevel: env.LOG_LEVEL,
+    logFormat: env.LOG_FORMAT,
     dataDir,
     webConcurrency: env.WEB_CONCURRENCY,
     clientApiListener:
