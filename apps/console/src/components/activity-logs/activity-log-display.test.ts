@@ -10,6 +10,7 @@ import {
   NO_ACTIVITY_LOG_FILTERS,
   toActivityLogQuery,
 } from './activity-log-display.ts';
+import { formatMetadataText } from './activity-log-metadata-text.ts';
 
 let nextId = 1;
 function createLog(overrides: Partial<ActivityLog> = {}): ActivityLog {
@@ -38,17 +39,71 @@ describe('getActivityLogDetails', () => {
     ).toBe('Invalid username or password');
   });
 
-  it('else the first 50 characters of the metadata as JSON', () => {
+  it('else the metadata as readable pairs, in its own key order', () => {
+    expect(
+      getActivityLogDetails(
+        createLog({ metadata: { hwid: 'HWID-BOB-01', version: '1.0.0', code: 'OK' } }),
+      ),
+    ).toBe('hwid HWID-BOB-01 · version 1.0.0 · code OK');
+    expect(getActivityLogDetails(createLog({ metadata: { code: 'OK' } }))).toBe('code OK');
+    expect(
+      getActivityLogDetails(createLog({ metadata: { ttlSeconds: 3600, isEncrypted: false } })),
+    ).toBe('ttlSeconds 3600 · isEncrypted false');
+  });
+
+  it('flattens nested objects by path and lists of values into one value', () => {
+    expect(
+      getActivityLogDetails(
+        createLog({ metadata: { device: { name: 'Office PC' }, plans: ['Pro', 'Team'] } }),
+      ),
+    ).toBe('device.name Office PC · plans Pro, Team');
+    expect(getActivityLogDetails(createLog({ metadata: { items: [{ id: 1 }, { id: 2 }] } }))).toBe(
+      'items[0].id 1 · items[1].id 2',
+    );
+    // Uncut, deeper nesting reads the same way.
+    expect(
+      formatMetadataText({
+        device: { name: 'Office PC', owner: { email: 'bob@example.com' } },
+        plans: ['Pro', null, 'Team'],
+      }),
+    ).toBe('device.name Office PC · device.owner.email bob@example.com · plans Pro, Team');
+  });
+
+  it('skips null and blank values, and reads line breaks as spaces', () => {
+    expect(
+      getActivityLogDetails(
+        createLog({
+          metadata: { hwid: null, reason: '  Charge\nbacks ', note: '', tags: [], extra: {} },
+        }),
+      ),
+    ).toBe('reason Charge backs');
+  });
+
+  it('cuts after 50 characters with an ellipsis', () => {
     const metadata = { code: 'OK', hwid: 'HWID-'.repeat(20), version: '1.0.0' };
     const details = getActivityLogDetails(createLog({ metadata }));
-    expect(details).toHaveLength(50);
-    expect(details).toBe(JSON.stringify(metadata).slice(0, 50));
-    expect(getActivityLogDetails(createLog({ metadata: { code: 'OK' } }))).toBe('{"code":"OK"}');
+    expect(details).toHaveLength(51);
+    expect(details).toBe(`code OK · hwid ${'HWID-'.repeat(20)}`.slice(0, 50) + '…');
+    expect(details).not.toContain('{');
+
+    // Exactly 50 characters fit whole.
+    const fifty = getActivityLogDetails(createLog({ metadata: { note: 'x'.repeat(45) } }));
+    expect(fifty).toBe(`note ${'x'.repeat(45)}`);
+    expect(fifty).toHaveLength(50);
+  });
+
+  it('counts an emoji as one character and never cuts it in half', () => {
+    const details = getActivityLogDetails(createLog({ metadata: { note: '😀'.repeat(60) } }));
+    expect(Array.from(details)).toHaveLength(51);
+    expect(details).toBe(`note ${'😀'.repeat(45)}…`);
   });
 
   it("else 'Success'", () => {
     expect(getActivityLogDetails(createLog({ metadata: {} }))).toBe('Success');
     expect(getActivityLogDetails(createLog({ errorMessage: '', metadata: {} }))).toBe('Success');
+    expect(getActivityLogDetails(createLog({ metadata: { hwid: null, version: '' } }))).toBe(
+      'Success',
+    );
   });
 });
 

@@ -1,5 +1,6 @@
 import { LOGIN_SUCCESS_EVENT, type ActivityEvent, type ActivityLog } from '@latchkey/contracts';
 import type { ActivityLogQuery } from '@/hooks/use-activity-logs.ts';
+import { formatMetadataText, truncateText } from './activity-log-metadata-text.ts';
 
 export const UNKNOWN_TEXT = 'Unknown';
 
@@ -22,16 +23,19 @@ export function getActivityLogIpAddress(log: Pick<ActivityLog, 'ipAddress'>): st
 /** The Details column previews 50 characters of the metadata. */
 export const DETAILS_PREVIEW_LENGTH = 50;
 
+/** The Details column's text when there is neither an error nor metadata with a value. */
+export const NO_DETAILS_TEXT = 'Success';
+
 /**
- * The Details column: the error message; else the first 50 characters of the metadata as JSON;
- * else 'Success'. Empty metadata counts as none.
+ * The Details column: the error message; else the first 50 characters of the metadata as text
+ * a person reads (see formatMetadataText), with "…" when cut; else 'Success'. Metadata with
+ * no value in it (an empty object, only nulls) counts as none.
  */
 export function getActivityLogDetails(log: Pick<ActivityLog, 'errorMessage' | 'metadata'>): string {
   if (log.errorMessage) return log.errorMessage;
-  if (log.metadata && Object.keys(log.metadata).length > 0) {
-    return JSON.stringify(log.metadata).slice(0, DETAILS_PREVIEW_LENGTH);
-  }
-  return 'Success';
+  const metadataText = formatMetadataText(log.metadata);
+  if (metadataText) return truncateText(metadataText, DETAILS_PREVIEW_LENGTH);
+  return NO_DETAILS_TEXT;
 }
 
 /** The select value for "no filter" (Radix reserves ''). */

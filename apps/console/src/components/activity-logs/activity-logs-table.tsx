@@ -97,10 +97,9 @@ export function ActivityLogsTable({ logs }: { logs: readonly ActivityLog[] }) {
               <TableCell
                 className={cn(
                   'max-w-80 truncate text-muted-foreground',
-                  !log.errorMessage && hasMetadata && 'font-mono text-xs',
                   log.errorMessage && 'text-foreground',
                 )}
-                // The cell shows a preview; the whole record is one hover away.
+                // The cell shows a readable preview; the whole record, as sent, is one hover away.
                 title={hasMetadata ? JSON.stringify(log.metadata) : undefined}
               >
                 {details}
