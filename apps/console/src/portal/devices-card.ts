@@ -34,7 +34,10 @@ export function createDevicesCard(page: PortalPage): {
     dialog.element,
   );
   const heading = element.querySelector('h2')!;
+  releaseRule.id = 'device-release-rule';
   let isReleasing = false;
+  /** Re-renders when the cooldown ends, so Release comes back without a reload. */
+  let cooldownTimer: ReturnType<typeof setTimeout> | undefined;
 
   const release = async (device: PortalDevice) => {
     if (isReleasing) return;
@@ -56,9 +59,17 @@ export function createDevicesCard(page: PortalPage): {
     }
   };
 
-  return {
+  const devicesCard = {
     element,
-    update(account) {
+    update(account: PortalAccount) {
+      clearTimeout(cooldownTimer);
+      const cooldownMs = cooldownLeftMs(account, Date.now());
+      if (cooldownMs > 0) {
+        cooldownTimer = setTimeout(
+          () => devicesCard.update(account),
+          Math.min(cooldownMs, MAX_TIMER_MS),
+        );
+      }
       // Re-rendering replaces the buttons: keep the keyboard where it was.
       const focusedDeviceId =
         document.activeElement instanceof HTMLElement && list.contains(document.activeElement)
@@ -75,6 +86,10 @@ export function createDevicesCard(page: PortalPage): {
                 class: 'button button-secondary button-danger-text',
                 'aria-label': `Release ${name} (${device.hwidPreview})`,
                 'data-device-id': device.id,
+                // Within the cooldown the server would refuse: the rule below says until when.
+                ...(cooldownMs > 0
+                  ? { disabled: true, 'aria-describedby': 'device-release-rule' }
+                  : {}),
               },
               'Release',
             )
@@ -123,6 +138,19 @@ export function createDevicesCard(page: PortalPage): {
       }
     },
   };
+  return devicesCard;
+}
+
+/** setTimeout's longest delay; a longer cooldown re-renders at this interval until it ends. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** How long until the next release is allowed; 0 when it is allowed now or never offered. */
+function cooldownLeftMs(
+  account: Pick<PortalAccount, 'selfServiceReset' | 'nextResetAt'>,
+  now: number,
+): number {
+  if (!account.selfServiceReset || account.nextResetAt === null) return 0;
+  return Math.max(0, Date.parse(account.nextResetAt) - now);
 }
 
 /**

@@ -91,6 +91,31 @@ describe('the portal page', () => {
     expect(screen.getByRole('region', { name: 'Subscriptions' }).textContent).toContain('None');
   });
 
+  it('disables Release during the cooldown, says until when, and offers it again after', async () => {
+    const nextResetAt = new Date(Date.now() + 400).toISOString();
+    await startPortal(
+      elements,
+      stubApi({ account: async () => ({ ...account, selfServiceReset: true, nextResetAt }) }),
+    );
+    const devices = await screen.findByRole('region', { name: 'Devices' });
+    const release = within(devices).getByRole('button', {
+      name: 'Release Unnamed device (A1B2C3D4)',
+    });
+    expect((release as HTMLButtonElement).disabled).toBe(true);
+    const rule = document.getElementById(release.getAttribute('aria-describedby')!);
+    expect(rule?.textContent).toMatch(/^You can release another device after /);
+    await waitFor(() =>
+      expect(
+        (
+          within(devices).getByRole('button', {
+            name: /^Release Unnamed device/,
+          }) as HTMLButtonElement
+        ).disabled,
+      ).toBe(false),
+    );
+    expect(devices.textContent).toContain('You can release a device now.');
+  });
+
   it('checks the new passwords match before sending, then goes back to sign-in on a 401', async () => {
     const changePassword = vi.fn(() => Promise.reject(new PortalApiError(401, SESSION_ENDED)));
     await startPortal(elements, stubApi({ account: async () => account, changePassword }));
