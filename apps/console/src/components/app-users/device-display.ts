@@ -1,5 +1,4 @@
 import type { Device } from '@latchkey/contracts';
-import { truncateForPreview } from '@/components/applications/application-display.ts';
 
 export const UNNAMED_DEVICE = 'Unnamed device';
 
@@ -8,12 +7,25 @@ export function getDeviceName(device: Pick<Device, 'name'>): string {
   return device.name ?? UNNAMED_DEVICE;
 }
 
+/** How many of a HWID's last characters are shown to tell devices apart. */
+export const HWID_TAIL_LENGTH = 6;
+
 /**
- * A device's name for the buttons that act on it. Unnamed devices are told apart by the start
- * of their HWID, as the list shows it.
+ * The end of a HWID, e.g. "…BOB-01": machine ids often share a prefix (a vendor's or a
+ * scheme's), so their ends are where two of them differ. A short HWID is shown whole.
+ */
+export function getHwidTail(hwid: string): string {
+  const characters = Array.from(hwid);
+  if (characters.length <= HWID_TAIL_LENGTH) return hwid;
+  return `…${characters.slice(-HWID_TAIL_LENGTH).join('')}`;
+}
+
+/**
+ * A device as the list and the buttons that act on it name it: its name and the end of its
+ * HWID, e.g. "Office PC · …BOB-01", so two devices of one name (or two unnamed) differ.
  */
 export function getDeviceLabel(device: Pick<Device, 'name' | 'hwid'>): string {
-  return device.name ?? `${UNNAMED_DEVICE} ${truncateForPreview(device.hwid)}`;
+  return `${getDeviceName(device)} · ${getHwidTail(device.hwid)}`;
 }
 
 /** Why a user has no device yet: the next login binds one, but only under HWID lock. */

@@ -12,6 +12,7 @@ import {
   jsonResponse,
   stubOwnerApi,
 } from '@/test/stub-owner-api.ts';
+import { getDeviceLabel } from './device-display.ts';
 import { EditAppUserDialog } from './edit-app-user-dialog.tsx';
 
 const orbit = createApplication({ id: 7, hwidLockEnabled: true, maxDevices: 2 });
@@ -50,7 +51,7 @@ function renderDialog(user: AppUser = pilot) {
 async function removeFirstDevice() {
   fireEvent.click(
     within(await screen.findByTestId(`device-${first.id}`)).getByRole('button', {
-      name: `Remove ${first.name}`,
+      name: `Remove ${getDeviceLabel(first)}`,
     }),
   );
   fireEvent.click(

@@ -22,8 +22,10 @@ import { UserDevicesSection } from './user-devices-section.tsx';
 
 const BASE = sectionUserPath('devices');
 
-const office = createDevice(1, { name: 'OFFICE-PC' });
-const unnamed = createDevice(2, { name: null, lastIp: null });
+const office = createDevice(1, { name: 'OFFICE-PC', hwid: 'HWID-0001-ABCDEF-OFFICE' });
+const unnamed = createDevice(2, { name: null, lastIp: null, hwid: 'HWID-0002-ABCDEF-SPARE1' });
+/** The office PC as its buttons name it: its name and the end of its HWID. */
+const OFFICE_LABEL = 'OFFICE-PC · …OFFICE';
 
 /**
  * A stand-in for the owner API's device routes, holding the devices in memory so the list
@@ -106,11 +108,11 @@ describe('UserDevicesSection', () => {
 
     const officeItem = within(screen.getByTestId(`device-${office.id}`));
     expect(officeItem.getByText('OFFICE-PC')).toBeTruthy();
-    // The first 8 characters, the whole HWID in the title and for screen readers.
-    const preview = officeItem.getByText('HWID-000...');
+    // The last 6 characters, the whole HWID in the title and for screen readers.
+    const preview = officeItem.getByText('…OFFICE');
     expect(preview.closest('code')?.getAttribute('title')).toBe(office.hwid);
     expect(officeItem.getByText(`HWID ${office.hwid}`).className).toContain('sr-only');
-    expect(officeItem.getByRole('button', { name: 'Copy HWID of OFFICE-PC' })).toBeTruthy();
+    expect(officeItem.getByRole('button', { name: `Copy HWID of ${OFFICE_LABEL}` })).toBeTruthy();
     expect(officeItem.getByText(formatDateTime(office.firstSeenAt))).toBeTruthy();
     expect(officeItem.getByText(formatDateTime(office.lastSeenAt))).toBeTruthy();
     expect(officeItem.getByText('203.0.113.1')).toBeTruthy();
@@ -118,10 +120,25 @@ describe('UserDevicesSection', () => {
     const unnamedItem = within(screen.getByTestId(`device-${unnamed.id}`));
     expect(unnamedItem.getByText('Unnamed device')).toBeTruthy();
     expect(unnamedItem.getByText('Unknown')).toBeTruthy();
-    // Unnamed devices are told apart by their HWID in the names of their buttons.
+    expect(unnamedItem.getByText('…SPARE1')).toBeTruthy();
+    // Devices are told apart by the end of their HWID in the names of their buttons.
     expect(
-      unnamedItem.getByRole('button', { name: 'Remove Unnamed device HWID-000...' }),
+      unnamedItem.getByRole('button', { name: 'Remove Unnamed device · …SPARE1' }),
     ).toBeTruthy();
+  });
+
+  it('tells two devices of one name apart by the end of their HWIDs', async () => {
+    const home = createDevice(3, { name: 'Office PC', hwid: 'HWID-SHARED-PREFIX-BOB-01' });
+    const work = createDevice(4, { name: 'Office PC', hwid: 'HWID-SHARED-PREFIX-BOB-02' });
+    stubDevicesApi([home, work]);
+    renderSection();
+
+    const homeItem = within(await screen.findByTestId(`device-${home.id}`));
+    const workItem = within(screen.getByTestId(`device-${work.id}`));
+    expect(homeItem.getByText('…BOB-01')).toBeTruthy();
+    expect(workItem.getByText('…BOB-02')).toBeTruthy();
+    expect(homeItem.getByRole('button', { name: 'Remove Office PC · …BOB-01' })).toBeTruthy();
+    expect(workItem.getByRole('button', { name: 'Remove Office PC · …BOB-02' })).toBeTruthy();
   });
 
   it('removes one device only after a confirmation, then lists the rest and refreshes the users lists', async () => {
@@ -131,14 +148,14 @@ describe('UserDevicesSection', () => {
     // A users list the console holds: the removal changes its HWID and device count.
     queryClient.setQueryData([...appUsersQueryKey(7), { page: 1, search: '' }], { rows: [] });
 
-    fireEvent.click(officeItem.getByRole('button', { name: 'Remove OFFICE-PC' }));
+    fireEvent.click(officeItem.getByRole('button', { name: `Remove ${OFFICE_LABEL}` }));
     const confirm = within(await screen.findByRole('alertdialog', { name: 'Remove device?' }));
     expect(confirm.getByText(/can log in from another device afterwards/)).toBeTruthy();
     fireEvent.click(confirm.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
     expect(api.sent('DELETE')).toEqual([]);
 
-    fireEvent.click(officeItem.getByRole('button', { name: 'Remove OFFICE-PC' }));
+    fireEvent.click(officeItem.getByRole('button', { name: `Remove ${OFFICE_LABEL}` }));
     await confirmIn('Remove device?', 'Remove Device');
     expect(await findToast('Device removed successfully')).toBeTruthy();
     expect(api.sent('DELETE').map(({ path }) => path)).toEqual([`${BASE}/${office.id}`]);
@@ -180,7 +197,7 @@ describe('UserDevicesSection', () => {
     const readsBefore = api.sent('GET', BASE).length;
 
     api.refuseNext('DELETE', `${BASE}/${office.id}`, 404, DEVICE_NOT_FOUND);
-    fireEvent.click(officeItem.getByRole('button', { name: 'Remove OFFICE-PC' }));
+    fireEvent.click(officeItem.getByRole('button', { name: `Remove ${OFFICE_LABEL}` }));
     await confirmIn('Remove device?', 'Remove Device');
     expect(await findToast(DEVICE_NOT_FOUND)).toBeTruthy();
     await waitFor(() => expect(api.sent('GET', BASE).length).toBeGreaterThan(readsBefore));

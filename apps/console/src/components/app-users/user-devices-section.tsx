@@ -1,10 +1,7 @@
 import type { Device } from '@latchkey/contracts';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import {
-  formatDateTime,
-  truncateForPreview,
-} from '@/components/applications/application-display.ts';
+import { formatDateTime } from '@/components/applications/application-display.ts';
 import { Button } from '@/components/ui/button.tsx';
 import {
   ConfirmDialog,
@@ -21,7 +18,7 @@ import {
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { cn } from '@/lib/utils.ts';
 import { formatDeviceSeats } from './app-user-display.ts';
-import { describeNoDevices, getDeviceLabel, getDeviceName } from './device-display.ts';
+import { describeNoDevices, getDeviceLabel, getDeviceName, getHwidTail } from './device-display.ts';
 import { UserDialogSection, type UserSectionProps } from './user-dialog-section.tsx';
 
 function DeviceFacts({ device }: { device: Device }) {
@@ -44,7 +41,10 @@ function DeviceFacts({ device }: { device: Device }) {
   );
 }
 
-/** One device of the list: its name, HWID with a copy button, Remove, and when it was seen. */
+/**
+ * One device of the list: its name and the end of its HWID (the whole one on hover, for screen
+ * readers and to copy), Remove, and when it was seen.
+ */
 function DeviceItem({
   device,
   disabled,
@@ -71,8 +71,11 @@ function DeviceItem({
             {getDeviceName(device)}
           </span>
           <span className="inline-flex items-center gap-1">
+            <span aria-hidden="true" className="text-muted-foreground">
+              ·
+            </span>
             <code title={device.hwid} className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs">
-              <span aria-hidden="true">{truncateForPreview(device.hwid)}</span>
+              <span aria-hidden="true">{getHwidTail(device.hwid)}</span>
               {/* The preview is for the eye; a screen reader is given the whole HWID. */}
               <span className="sr-only">HWID {device.hwid}</span>
             </code>
