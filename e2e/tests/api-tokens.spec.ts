@@ -114,14 +114,38 @@ test.describe('API tokens', () => {
       await expect(tokenField).toHaveAttribute('readonly', '');
       const token = await tokenField.inputValue();
       expect(token).toMatch(/^lk_[0-9A-Za-z]{38}$/);
+      await checkLayout(page, label('shown-once-dialog'), problems, { testInfo });
+
+      // Not copied yet: Escape, Done and a click beside the dialog each ask first.
+      const closeUncopied = page.getByRole('alertdialog', { name: 'Close without copying?' });
+      await page.keyboard.press('Escape');
+      await expect(closeUncopied).toContainText(
+        'The token is shown only once. Make sure you have copied it.',
+      );
+      await expect(closeUncopied.getByRole('button', { name: 'Keep Open' })).toBeFocused();
+      await checkLayout(page, label('close-uncopied-dialog'), problems);
+      // Escape on the question goes back to the token, with focus inside its dialog.
+      await page.keyboard.press('Escape');
+      await expect(closeUncopied).toBeHidden();
+      await expect(tokenField).toHaveValue(token);
+      expect(await shownDialog.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(
+        true,
+      );
+      await shownDialog.getByRole('button', { name: 'Done' }).click();
+      await closeUncopied.getByRole('button', { name: 'Keep Open' }).click();
+      await expect(closeUncopied).toBeHidden();
+      await expect(tokenField).toHaveValue(token);
+      await page.mouse.click(5, 5);
+      await expect(closeUncopied).toBeVisible();
+      await closeUncopied.getByRole('button', { name: 'Keep Open' }).click();
+      await expect(tokenField).toHaveValue(token);
+
+      // Copied: closing no longer asks.
       await shownDialog.getByRole('button', { name: 'Copy' }).click();
       await expect(toast(page, 'API token copied to clipboard')).toBeVisible();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
-      await checkLayout(page, label('shown-once-dialog'), problems, { testInfo });
-      // A click beside the dialog does not lose the token.
-      await page.mouse.click(5, 5);
-      await expect(shownDialog).toBeVisible();
       await shownDialog.getByRole('button', { name: 'Done' }).click();
+      await expect(closeUncopied).toHaveCount(0);
       await expect(shownDialog).toBeHidden();
       // Focus goes back to the button that started it all.
       await expect(page.getByRole('button', { name: 'Create Token' })).toBeFocused();

@@ -14,6 +14,7 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
+import { CloseWithoutCopyingDialog } from './close-without-copying-dialog.tsx';
 
 export const TOKEN_SHOWN_ONCE_WARNING =
   'This is the only time the token is shown. Copy it now and keep it somewhere safe, such as a secrets manager: once you close this dialog it cannot be shown again. If you lose it, revoke it and create another.';
@@ -23,8 +24,8 @@ const COPIED_CONFIRMATION_MS = 1500;
 /**
  * The token just created, in full, once. Only its keyed digest is stored, so this answer is
  * the one place its text exists; the warning is the dialog's description, read out as it
- * opens. A click beside the dialog does not close it (a stray tap on a phone would lose the
- * token); Escape, Close and Done do, and the warning says so before any of them.
+ * opens. Every way out (Escape, Close, Done, a click beside it) loses the token, so until it
+ * has been copied with the Copy button each of them asks first.
  */
 export function CreatedApiTokenDialog({
   created,
@@ -37,6 +38,15 @@ export function CreatedApiTokenDialog({
 }) {
   const id = useId();
   const [isCopied, setIsCopied] = useState(false);
+  // By id, not a flag: the next token shown in this dialog starts uncopied.
+  const [copiedTokenId, setCopiedTokenId] = useState<string | null>(null);
+  const hasCopiedToken = created !== null && copiedTokenId === created.id;
+  const [isConfirmingClose, setIsConfirmingClose] = useState(false);
+
+  const requestOpenChange = (open: boolean) => {
+    if (open || hasCopiedToken) openState.onOpenChange(open);
+    else setIsConfirmingClose(true);
+  };
 
   useEffect(() => {
     if (!isCopied) return;
@@ -45,12 +55,8 @@ export function CreatedApiTokenDialog({
   }, [isCopied]);
 
   return (
-    <Dialog {...openState}>
-      <DialogContent
-        className="sm:max-w-xl"
-        onPointerDownOutside={(event) => event.preventDefault()}
-        onCloseAutoFocus={onClosed}
-      >
+    <Dialog open={openState.open} onOpenChange={requestOpenChange}>
+      <DialogContent className="sm:max-w-xl" onCloseAutoFocus={onClosed}>
         <DialogHeader>
           <DialogTitle>Copy Your API Token</DialogTitle>
           <p className="text-sm break-words text-muted-foreground">
@@ -89,6 +95,7 @@ export function CreatedApiTokenDialog({
                   (await copyToClipboard(created.token, 'API token copied to clipboard'))
                 ) {
                   setIsCopied(true);
+                  setCopiedTokenId(created.id);
                 }
               }}
             >
@@ -102,8 +109,14 @@ export function CreatedApiTokenDialog({
           </div>
         </div>
         <DialogFooter>
-          <Button onClick={() => openState.onOpenChange(false)}>Done</Button>
+          <Button onClick={() => requestOpenChange(false)}>Done</Button>
         </DialogFooter>
+        <CloseWithoutCopyingDialog
+          open={isConfirmingClose}
+          onOpenChange={setIsConfirmingClose}
+          isClosingAll={!openState.open}
+          onClose={() => openState.onOpenChange(false)}
+        />
       </DialogContent>
     </Dialog>
   );
