@@ -56,6 +56,9 @@ test.describe('licences tab of the application page', () => {
     // The form is checked before anything is sent, the mask's strength said as it is typed.
     await page.getByRole('button', { name: 'Generate Keys' }).first().click();
     const dialog = page.getByRole('dialog', { name: 'Generate Licence Keys' });
+    // The first plan listed (plans are listed by name) is chosen already; these keys are of
+    // the other one.
+    await expect(dialog.getByRole('combobox', { name: /^Plan/ })).toHaveText(/^Basic Lifetime/);
     await chooseOption(
       page,
       dialog.getByRole('combobox', { name: /^Plan/ }),

@@ -71,11 +71,9 @@ function GenerateLicensesForm({
 }) {
   const id = useId();
   const { fields, setField, bindText, validationError, submit } = useFormFields({
-    // With one plan on offer there is nothing to choose.
-    initialFields: () => ({
-      ...EMPTY_GENERATE_FIELDS,
-      planId: plans.length === 1 ? plans[0]!.id : '',
-    }),
+    // The first plan on offer, as the select lists them, is chosen already: keys can be
+    // generated without touching the select, and the owner changes it only for another plan.
+    initialFields: () => ({ ...EMPTY_GENERATE_FIELDS, planId: plans[0]?.id ?? '' }),
     validate: validateGenerateLicenses,
     onValidSubmit: (valid) =>
       onSubmit(

@@ -200,11 +200,29 @@ describe('LicensesPanel', { timeout: 30_000 }, () => {
     expect(api.sent('POST')).toEqual([]);
   });
 
-  it('asks for a plan when several are on offer', async () => {
-    const api = stubLicensesApi([], [pro, { ...pro, id: uuid('1', 3), name: 'Team' }]);
+  it('chooses the first plan on offer when there are several, and generates keys of it', async () => {
+    const team = { ...pro, id: uuid('1', 3), name: 'Team' };
+    const api = stubLicensesApi([], [legacy, team, pro]);
     renderPanel();
     await screen.findByRole('heading', { name: 'No licence keys yet' });
     const dialog = await openGenerateDialog();
+    // Archived plans are not on offer: the first one listed is Team.
+    expect(dialog.getByRole('combobox', { name: /^Plan/ }).textContent).toContain('Team');
+    fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
+    expect(await findToast('Licence keys generated successfully')).toBeTruthy();
+    expect(api.sent('POST').map(({ body }) => (body as { planId: string }).planId)).toEqual([
+      team.id,
+    ]);
+  });
+
+  it('asks for a plan when none is on offer', async () => {
+    const api = stubLicensesApi([], [legacy]);
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No licence keys yet' });
+    const dialog = await openGenerateDialog();
+    expect(
+      dialog.getByText('This application has no active plan. Create one in the Plans tab first.'),
+    ).toBeTruthy();
     fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
     expect(dialog.getByRole('alert').textContent).toBe(PLAN_REQUIRED);
     expect(api.sent('POST')).toEqual([]);
