@@ -7,6 +7,7 @@ test.describe('deep links', () => {
   }) => {
     await page.goto('/blacklist');
     await expect(page).toHaveURL('/firebase-login?next=%2Fblacklist');
+    await expect(page.getByRole('heading', { name: 'Sign In to Continue' })).toBeVisible();
     await signInOnThisPage(page, newGoogleAccount('Deep Link'));
     await expect(page).toHaveURL('/blacklist');
     await expect(page.getByRole('heading', { level: 1, name: 'Blacklist' })).toBeVisible();
@@ -14,6 +15,8 @@ test.describe('deep links', () => {
 
   test('a next target on another site is ignored: sign-in lands on home', async ({ page }) => {
     await page.goto('/firebase-login?next=%2F%2Fevil.example%2Fblacklist');
+    // A target sign-in would not go on to is no deep link: the page greets as usual.
+    await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
     await signInOnThisPage(page, newGoogleAccount('Deep Link'));
     await expect(page).toHaveURL('/');
     await expect(page.getByRole('heading', { name: /Welcome back/ })).toBeVisible();

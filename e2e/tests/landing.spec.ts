@@ -31,7 +31,7 @@ test.describe('landing page (signed out)', () => {
     await expect(page.getByText('404 Page Not Found')).toBeVisible();
     await page.goto('/dashboard');
     await expect(page).toHaveURL('/firebase-login?next=%2Fdashboard');
-    await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Sign In to Continue' })).toBeVisible();
   });
 
   // The shared test fixture fails this test if the policy refuses the inline script.

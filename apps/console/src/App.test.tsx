@@ -70,7 +70,7 @@ describe('AppRoutes', () => {
   ])('sends a visitor of %s to sign in first, remembering where they were going', async (path) => {
     const { location } = renderWithProviders(<AppRoutes />, { path });
 
-    expect(await screen.findByRole('heading', { name: 'Create Your Account' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Sign In to Continue' })).toBeTruthy();
     expect(location.history?.at(-1)).toBe(`/firebase-login?next=${encodeURIComponent(path)}`);
     // Replaced, not pushed: Back leaves the site rather than bouncing to sign-in again.
     expect(location.history).toHaveLength(1);
@@ -79,7 +79,7 @@ describe('AppRoutes', () => {
   it('keeps the query of a deep link', async () => {
     const { location } = renderWithProviders(<AppRoutes />, { path: '/app/3?tab=users' });
 
-    await screen.findByRole('heading', { name: 'Create Your Account' });
+    await screen.findByRole('heading', { name: 'Sign In to Continue' });
     expect(location.history?.at(-1)).toBe('/firebase-login?next=%2Fapp%2F3%3Ftab%3Dusers');
   });
 

@@ -31,7 +31,10 @@ export async function signInWithGoogle(page: Page, account: GoogleAccount): Prom
  * returns once the console says so, before its redirect.
  */
 export async function signInOnThisPage(page: Page, account: GoogleAccount): Promise<void> {
-  await expect(page.getByRole('heading', { name: 'Create Your Account' })).toBeVisible();
+  // The sign-in card's heading: its greeting, or its words to a deep link going on.
+  await expect(
+    page.getByRole('heading', { name: /^(Create Your Account|Sign In to Continue)$/ }),
+  ).toBeVisible();
   await page.waitForFunction(() => window.__latchkeyEmulator !== undefined);
   await page.evaluate(
     (claims) => window.__latchkeyEmulator!.signInWithGoogleClaims(claims),

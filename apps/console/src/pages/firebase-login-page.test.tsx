@@ -34,6 +34,20 @@ describe('FirebaseLoginPage', () => {
     expect(screen.queryByText(/test sign-in service/)).toBeNull();
   });
 
+  it('greets a deep link as someone signing in to go on, and ignores a target elsewhere', () => {
+    const goingOn = renderWithProviders(<FirebaseLoginPage />, {
+      path: '/firebase-login?next=%2Fblacklist',
+    });
+    expect(screen.getByRole('heading', { name: 'Sign In to Continue' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Continue with Google' })).toBeTruthy();
+    goingOn.unmount();
+
+    renderWithProviders(<FirebaseLoginPage />, {
+      path: '/firebase-login?next=%2F%2Fevil.example%2F',
+    });
+    expect(screen.getByRole('heading', { name: 'Create Your Account' })).toBeTruthy();
+  });
+
   it('also offers a test account with the emulator, and signs in with the name and e-mail', async () => {
     const signInWithTestAccount = vi.fn(async () => {});
     const signInWithGoogle = vi.fn(async () => {});

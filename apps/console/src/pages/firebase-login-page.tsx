@@ -1,9 +1,11 @@
 import { useState } from 'react';
+import { useSearch } from 'wouter';
 import { SignInCard, type SignInMethod } from '@/components/auth/sign-in-card.tsx';
 import { WelcomeCard } from '@/components/auth/welcome-card.tsx';
 import { SignedInHeader } from '@/components/layout/signed-in-header.tsx';
 import { SignedOutHeader } from '@/components/layout/signed-out-header.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
+import { readSafeNextPath } from '@/lib/next-path.ts';
 
 export function FirebaseLoginPage() {
   const {
@@ -16,6 +18,8 @@ export function FirebaseLoginPage() {
   } = useAuth();
   // A Google redirect finishing on page load is a Google sign-in too, hence the default.
   const [signInMethod, setSignInMethod] = useState<SignInMethod>('google');
+  // Only a target sign-in will really go on to (another site's is ignored) changes the text.
+  const isGoingOn = readSafeNextPath(useSearch()) !== null;
 
   return (
     <div className="relative flex min-h-screen flex-col overflow-x-clip bg-background">
@@ -33,6 +37,7 @@ export function FirebaseLoginPage() {
         ) : (
           <SignInCard
             isSigningIn={isSigningIn}
+            purpose={isGoingOn ? 'continue' : 'welcome'}
             signInMethod={signInMethod}
             onSignIn={() => {
               setSignInMethod('google');

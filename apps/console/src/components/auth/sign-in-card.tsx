@@ -8,13 +8,32 @@ import { TestAccountSignIn } from './test-account-sign-in.tsx';
 
 export type SignInMethod = 'google' | 'test-account';
 
+/**
+ * What the card says: the sign-in page greets a new vendor, while a signed-out visit to a
+ * console page (a deep link, sent here with its target) is someone signing in to go on.
+ */
+const SIGN_IN_TEXTS = {
+  welcome: {
+    heading: 'Create Your Account',
+    description:
+      'Sign in with Google to get started. Each Google account creates its own isolated environment with unique API keys and user management.',
+  },
+  continue: {
+    heading: 'Sign In to Continue',
+    description: 'That page needs you signed in. Sign in with Google and you go straight on to it.',
+  },
+} as const;
+
 export function SignInCard({
   isSigningIn,
+  purpose = 'welcome',
   signInMethod = 'google',
   onSignIn,
   onSignInWithTestAccount,
 }: {
   isSigningIn: boolean;
+  /** `continue` when the visit was on its way to a page of the console. */
+  purpose?: keyof typeof SIGN_IN_TEXTS;
   /** Which button shows the busy state while `isSigningIn`: the one that was pressed. */
   signInMethod?: SignInMethod;
   onSignIn: () => void;
@@ -28,10 +47,9 @@ export function SignInCard({
         <span className="flex size-12 items-center justify-center rounded-xl bg-primary text-primary-foreground shadow-md shadow-primary/30">
           <KeyRound className="size-6" aria-hidden="true" />
         </span>
-        <h1 className="text-2xl font-bold tracking-tight">Create Your Account</h1>
+        <h1 className="text-2xl font-bold tracking-tight">{SIGN_IN_TEXTS[purpose].heading}</h1>
         <CardDescription className="text-balance">
-          Sign in with Google to get started. Each Google account creates its own isolated
-          environment with unique API keys and user management.
+          {SIGN_IN_TEXTS[purpose].description}
         </CardDescription>
       </CardHeader>
       <CardContent className="flex flex-col gap-4">
