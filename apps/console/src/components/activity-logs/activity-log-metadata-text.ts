@@ -57,8 +57,9 @@ function collectPairs(value: unknown, path: string, pairs: string[]): void {
 
 /**
  * An event's metadata as a person reads it rather than as JSON: each key and its value
- * separated by a space, pairs by " · ", e.g. "hwid HWID-BOB-01 · version 1.0.0 · code OK".
- * Empty when nothing in it has a value.
+ * separated by a space, pairs by " · ", e.g. "code OK · hwid HWID-BOB-01 · version 1.0.0".
+ * Keys keep the order they arrive in (the server stores metadata as jsonb, which sends shorter
+ * keys first). Empty when nothing in it has a value.
  */
 export function formatMetadataText(metadata: Readonly<Record<string, unknown>>): string {
   const pairs: string[] = [];
