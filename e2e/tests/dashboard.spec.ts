@@ -250,7 +250,8 @@ test.describe('dashboard', () => {
     );
     await expect(page.getByRole('heading', { name: 'Users of Orbit Client' })).toBeVisible();
 
-    // Deleting the selected application clears the selection.
+    // Deleting the selected application clears the selection; the one left is then the
+    // account's only application, so it is selected instead.
     await page.getByRole('tab', { name: 'Applications' }).click();
     await orbitRow.getByRole('button', { name: 'Delete application' }).click();
     await page
@@ -259,7 +260,8 @@ test.describe('dashboard', () => {
       .click();
     await expect(toast(page, 'Application deleted successfully')).toBeVisible();
     await expect(orbitRow).toHaveCount(0);
-    await expect(page.getByRole('tab', { name: 'Users' })).toBeDisabled();
+    await expect(page.getByRole('tab', { name: 'Users (Nova Client)' })).toBeEnabled();
+    await expect(targetRow).toHaveAttribute('aria-current', 'true');
 
     // Manage opens the application's own page.
     await targetRow.getByRole('link', { name: 'Manage application' }).click();

@@ -139,6 +139,8 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
       applications: [
         createApplication({ id: 7, name: 'Orbit' }),
         createApplication({ id: 8, name: 'Comet' }),
+        // A third, so that two are left after the delete: none of them is chosen for the owner.
+        createApplication({ id: 9, name: 'Nova' }),
       ],
     });
     const user = userEvent.setup();
@@ -172,5 +174,33 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     await waitFor(() => expect(screen.queryByTestId('application-row-7')).toBeNull());
     expect(usersTab().textContent).toBe('Users');
     expect(usersTab().hasAttribute('disabled')).toBe(true);
+  });
+
+  it('selects the only application of an account that has one, also once a delete leaves one', async () => {
+    stubDashboardApi({
+      applications: [
+        createApplication({ id: 7, name: 'Orbit' }),
+        createApplication({ id: 8, name: 'Comet' }),
+      ],
+    });
+    const user = userEvent.setup();
+    renderDashboard();
+    await screen.findByRole('region', { name: 'Applications' });
+    expect(usersTab().hasAttribute('disabled')).toBe(true);
+
+    await user.click(
+      within(screen.getByTestId('application-row-8')).getByRole('button', {
+        name: 'Delete application',
+      }),
+    );
+    const confirm = await screen.findByRole('alertdialog', { name: 'Delete application?' });
+    await user.click(within(confirm).getByRole('button', { name: 'Delete Application' }));
+
+    await waitFor(() => expect(screen.queryByTestId('application-row-8')).toBeNull());
+    expect(usersTab().textContent).toBe('Users (Orbit)');
+    expect(usersTab().hasAttribute('disabled')).toBe(false);
+    expect(screen.getByTestId('application-row-7').getAttribute('aria-current')).toBe('true');
+    await user.click(usersTab());
+    expect(await screen.findByRole('heading', { name: 'No Users' })).toBeTruthy();
   });
 });

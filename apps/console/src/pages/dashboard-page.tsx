@@ -14,6 +14,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.t
 import { useApplications } from '@/hooks/use-applications.ts';
 import { useAuth } from '@/hooks/use-auth.ts';
 import { useDashboardStats } from '@/hooks/use-dashboard-stats.ts';
+import { selectedOrOnlyApplication } from '@/lib/selected-or-only-application.ts';
 
 type DashboardTab = 'applications' | 'users';
 
@@ -25,9 +26,11 @@ export function DashboardPage() {
   const [selectedApplicationId, setSelectedApplicationId] = useState<number | null>(null);
 
   // Derived from the list, so the tab label and users table follow edits, and an application
-  // deleted elsewhere stops being selected.
-  const selectedApplication =
-    applicationsQuery.data?.find((application) => application.id === selectedApplicationId) ?? null;
+  // deleted elsewhere stops being selected. An account with one application has it selected.
+  const selectedApplication = selectedOrOnlyApplication(
+    applicationsQuery.data,
+    selectedApplicationId,
+  );
   const name = user?.firstName || user?.email || '';
 
   const showUsers = (application: Application) => {

@@ -170,4 +170,20 @@ describe('IntegrationPage', { timeout: 30_000 }, () => {
     await user.click(screen.getByRole('tab', { name: 'Node.js console' }));
     expect(later.location.history?.at(-1)).toBe('/integration?app=8&language=nodejs');
   });
+
+  it('chooses the only application of an account that has one', async () => {
+    stubIntegrationApi({ list: [applications[0]!] });
+    const user = userEvent.setup();
+    const { location } = renderIntegration();
+
+    expect(await screen.findByTestId('sample-version')).toBeTruthy();
+    expect(screen.getByRole('combobox', { name: 'Application' }).textContent).toBe('Orbit');
+    expect((screen.getByLabelText('API Key') as HTMLInputElement).value).toBe('lk_live_orbit');
+    expect(screen.queryByText(SELECT_PROMPT)).toBeNull();
+    expect(await readCodeBox('C# WinForms code')).toBe('// csharp client for Orbit\n');
+
+    // Another language names it in the address: a link to share.
+    await user.click(screen.getByRole('tab', { name: 'Python Tkinter' }));
+    expect(location.history?.at(-1)).toBe('/integration?app=7&language=python');
+  });
 });

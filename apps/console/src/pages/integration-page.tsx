@@ -31,6 +31,7 @@ import {
   readRememberedApplicationId,
   rememberApplicationId,
 } from '@/lib/integration-search.ts';
+import { selectedOrOnlyApplication } from '@/lib/selected-or-only-application.ts';
 
 export const APPLICATIONS_FETCH_ERROR = 'Failed to fetch applications';
 
@@ -43,14 +44,16 @@ export function IntegrationPage() {
   const applicationsQuery = useApplications({ isRefreshedOnMount: true });
   const selection = readIntegrationSearch(search);
   const applications = applicationsQuery.data ?? [];
-  // The address decides (a deep link, or the back button); else the last choice on this browser.
+  // The address decides (a deep link, or the back button); else the last choice on this
+  // browser; else the account's only application.
   const chosenId = selection.applicationId ?? readRememberedApplicationId();
-  const application = applications.find((candidate) => candidate.id === chosenId) ?? null;
+  const application = selectedOrOnlyApplication(applications, chosenId);
 
   const select = (next: Partial<typeof selection>) =>
-    navigate(buildIntegrationPath({ ...selection, applicationId: chosenId, ...next }), {
-      replace: true,
-    });
+    navigate(
+      buildIntegrationPath({ ...selection, applicationId: application?.id ?? chosenId, ...next }),
+      { replace: true },
+    );
 
   useEffect(() => {
     if (application) rememberApplicationId(application.id);
