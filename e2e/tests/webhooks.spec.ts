@@ -89,17 +89,26 @@ test.describe('webhooks', () => {
       await expect(createDialog.getByRole('alert')).toHaveText('Please provide a webhook URL');
       expect(posts).toEqual([]);
 
-      // A private address is refused by the server (SSRF guard), in an 'Error' toast.
+      // A webhook that would send nothing is refused at its events.
       await createDialog.getByRole('textbox', { name: 'Webhook URL' }).fill('https://10.0.0.8/x');
+      await createDialog.getByRole('button', { name: 'Create Webhook' }).click();
+      await expect(createDialog.getByRole('alert')).toHaveText('Choose at least one event');
+      await expect(createDialog.getByRole('group', { name: 'Events' })).toHaveAttribute(
+        'aria-invalid',
+        'true',
+      );
+      expect(posts).toEqual([]);
+
+      // A private address is refused by the server (SSRF guard), in an 'Error' toast.
+      for (const event of ['User Login', 'Login Failed', 'HWID Mismatch', 'Session Ended']) {
+        await createDialog.getByRole('checkbox', { name: event }).click();
+      }
       await createDialog.getByRole('button', { name: 'Create Webhook' }).click();
       await expect(toast(page, 'Error')).toBeVisible();
       await expect(createDialog).toBeVisible();
 
       // Created for every application, four events, signed JSON.
       await createDialog.getByRole('textbox', { name: 'Webhook URL' }).fill(` ${receiver.url} `);
-      for (const event of ['User Login', 'Login Failed', 'HWID Mismatch', 'Session Ended']) {
-        await createDialog.getByRole('checkbox', { name: event }).click();
-      }
       await expect(createDialog.getByRole('combobox', { name: 'Application' })).toHaveText(
         'All applications',
       );

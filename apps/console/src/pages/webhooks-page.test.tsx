@@ -219,6 +219,22 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     expect(api.sent('POST', '/api/webhooks')).toEqual([]);
   });
 
+  it("refuses a webhook without events with 'Choose at least one event', at the events", async () => {
+    const api = stubWebhooksApi();
+    renderPage();
+    await screen.findByRole('heading', { name: 'No webhooks configured' });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
+    fireEvent.change(dialog.getByLabelText(/Webhook URL/), {
+      target: { value: 'https://hooks.example.com/latchkey' },
+    });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Webhook' }));
+    expect(dialog.getByRole('alert').textContent).toBe('Choose at least one event');
+    expect(dialog.getByRole('group', { name: 'Events' }).getAttribute('aria-invalid')).toBe('true');
+    expect(dialog.getByLabelText(/Webhook URL/).hasAttribute('aria-invalid')).toBe(false);
+    expect(api.sent('POST', '/api/webhooks')).toEqual([]);
+  });
+
   it('creates a webhook with the chosen events, toasts, closes and lists it', async () => {
     const api = stubWebhooksApi();
     renderPage();
@@ -262,6 +278,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     fireEvent.change(dialog.getByLabelText(/Webhook URL/), {
       target: { value: 'https://10.0.0.8/hook' },
     });
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'User Login' }));
     api.failNext('POST', '/api/webhooks', {
       status: 400,
       body: { message: 'Webhook URLs may not point at private networks', code: 'VALIDATION' },

@@ -101,9 +101,13 @@ export function toWebhookRequest(fields: WebhookFields): CreateWebhookRequest {
  * schema decides, so a blank URL gives 'Please provide a webhook URL' as the server would;
  * whether the host is allowed is the server's call (it knows its mode).
  */
+/** A webhook with no events would never send anything: the form asks for one. */
+export const WEBHOOK_EVENTS_REQUIRED = 'Choose at least one event';
+
 export function validateWebhook(fields: WebhookFields): string | null {
   const result = createWebhookRequestSchema.safeParse(toWebhookRequest(fields));
-  return result.success ? null : (result.error.issues[0]?.message ?? null);
+  if (!result.success) return result.error.issues[0]?.message ?? null;
+  return fields.events.length === 0 ? WEBHOOK_EVENTS_REQUIRED : null;
 }
 
 /** Events in the contract's order, whatever order they were ticked in. */

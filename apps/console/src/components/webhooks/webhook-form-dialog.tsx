@@ -30,6 +30,7 @@ import {
   toWebhookFields,
   toWebhookRequest,
   validateWebhook,
+  WEBHOOK_EVENTS_REQUIRED,
   webhookFormatHints,
   webhookFormatLabels,
   type WebhookFields,
@@ -97,6 +98,8 @@ function WebhookForm({
   );
 
   const allEventsChosen = fields.events.length === webhookEventNames.length;
+  // The one message at the form's foot belongs to the URL or to the events.
+  const isEventsError = dialogForm.validationError === WEBHOOK_EVENTS_REQUIRED;
 
   return (
     <DialogForm {...dialogForm}>
@@ -113,7 +116,7 @@ function WebhookForm({
         autoComplete="off"
         spellCheck={false}
         autoFocus
-        aria-invalid={dialogForm.validationError ? true : undefined}
+        aria-invalid={dialogForm.validationError && !isEventsError ? true : undefined}
       />
       <InputField
         id={`${id}-secret`}
@@ -126,10 +129,18 @@ function WebhookForm({
         spellCheck={false}
       />
 
-      <div role="group" aria-labelledby={`${id}-events`} className="grid gap-3">
+      <div
+        role="group"
+        aria-labelledby={`${id}-events`}
+        aria-invalid={isEventsError ? true : undefined}
+        className="grid gap-3"
+      >
         <div className="flex flex-wrap items-center justify-between gap-2">
           <span id={`${id}-events`} className="text-sm font-medium">
-            Events
+            Events{' '}
+            <span aria-hidden="true" className="text-destructive">
+              *
+            </span>
           </span>
           <Button
             variant="ghost"
