@@ -148,7 +148,7 @@ describe('ActivityLogsPage', { timeout: 30_000 }, () => {
       within(row),
     );
     expect(released!.getByText('Device Released')).toBeTruthy();
-    expect(released!.getByText(/"releasedBy":"owner"/)).toBeTruthy();
+    expect(released!.getByText('hwid HWID-1 · releasedBy owner')).toBeTruthy();
     expect(added!.getByText('Device Added')).toBeTruthy();
     expect(added!.getByRole('img', { name: 'Success' })).toBeTruthy();
   });
