@@ -8,8 +8,8 @@ import { resetEachTest } from '@/test/reset-each-test.ts';
 import {
   CLOSE_WITHOUT_COPYING_TITLE,
   CLOSE_WITHOUT_COPYING_WARNING,
-} from './close-without-copying-dialog.tsx';
-import { CreatedApiTokenDialog } from './created-api-token-dialog.tsx';
+  CreatedApiTokenDialog,
+} from './created-api-token-dialog.tsx';
 
 const TOKEN_TEXT = 'lk_AbCdEfGh0123456789abcdefghijklmnXYZ123';
 

@@ -2,6 +2,7 @@ import type { CreatedApiToken } from '@latchkey/contracts';
 import { Check, Copy, TriangleAlert } from 'lucide-react';
 import { useEffect, useId, useState } from 'react';
 import { Button } from '@/components/ui/button.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import {
   Dialog,
   DialogContent,
@@ -14,10 +15,14 @@ import { Input } from '@/components/ui/input.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { copyToClipboard } from '@/hooks/copy-to-clipboard.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
-import { CloseWithoutCopyingDialog } from './close-without-copying-dialog.tsx';
 
 export const TOKEN_SHOWN_ONCE_WARNING =
   'This is the only time the token is shown. Copy it now and keep it somewhere safe, such as a secrets manager: once you close this dialog it cannot be shown again. If you lose it, revoke it and create another.';
+
+/** Asked before the dialog closes with its token not copied. */
+export const CLOSE_WITHOUT_COPYING_TITLE = 'Close without copying?';
+export const CLOSE_WITHOUT_COPYING_WARNING =
+  'The token is shown only once. Make sure you have copied it.';
 
 const COPIED_CONFIRMATION_MS = 1500;
 
@@ -111,11 +116,19 @@ export function CreatedApiTokenDialog({
         <DialogFooter>
           <Button onClick={() => requestOpenChange(false)}>Done</Button>
         </DialogFooter>
-        <CloseWithoutCopyingDialog
+        {/* Keep Open goes back to the token; Close gives it up. */}
+        <ConfirmDialog
           open={isConfirmingClose}
           onOpenChange={setIsConfirmingClose}
-          isClosingAll={!openState.open}
-          onClose={() => openState.onOpenChange(false)}
+          title={CLOSE_WITHOUT_COPYING_TITLE}
+          description={CLOSE_WITHOUT_COPYING_WARNING}
+          cancelLabel="Keep Open"
+          confirmLabel="Close"
+          onConfirm={() => openState.onOpenChange(false)}
+          // Closing the token dialog too: focus is its to return, not this confirmation's.
+          onCloseAutoFocus={(event) => {
+            if (!openState.open) event.preventDefault();
+          }}
         />
       </DialogContent>
     </Dialog>

@@ -16,7 +16,11 @@ type ConfirmDialogProps = DialogOpenState & {
   title: ReactNode;
   description: ReactNode;
   confirmLabel: string;
+  /** The harmless choice, where focus starts and what Escape does. */
+  cancelLabel?: string;
   onConfirm: () => void;
+  /** As Radix's: prevent the default to keep focus from returning to the opener. */
+  onCloseAutoFocus?: (event: Event) => void;
   variant?: 'default' | 'destructive';
   /** Fields the action needs (a date, a number of days), between the question and the buttons. */
   children?: ReactNode;
@@ -28,7 +32,9 @@ export function ConfirmDialog({
   title,
   description,
   confirmLabel,
+  cancelLabel = 'Cancel',
   onConfirm,
+  onCloseAutoFocus,
   variant = 'destructive',
   children,
   isConfirmDisabled = false,
@@ -36,14 +42,14 @@ export function ConfirmDialog({
 }: ConfirmDialogProps) {
   return (
     <AlertDialog {...openState}>
-      <AlertDialogContent>
+      <AlertDialogContent onCloseAutoFocus={onCloseAutoFocus}>
         <AlertDialogHeader>
           <AlertDialogTitle>{title}</AlertDialogTitle>
           <AlertDialogDescription>{description}</AlertDialogDescription>
         </AlertDialogHeader>
         {children}
         <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogCancel>{cancelLabel}</AlertDialogCancel>
           <AlertDialogAction variant={variant} onClick={onConfirm} disabled={isConfirmDisabled}>
             {confirmLabel}
           </AlertDialogAction>
