@@ -123,6 +123,8 @@ export function createClientCallPipeline(deps: ClientPipelineDependencies) {
     limits: config.clientApi,
     serverSecret: config.serverSecret,
   });
+  const loginThrottles = createLoginThrottles({ store: throttleStore, limits: config.clientApi });
+  const statements = createLoginStatements(deps.database);
   const responses = createClientResponseCounter(deps.metrics?.clientResponses ?? null);
 
   const contextOf: ClientCallServices['contextOf'] = ({ application, ipAddress, log }) => ({
@@ -142,8 +144,14 @@ export function createClientCallPipeline(deps: ClientPipelineDependencies) {
       serverSecret: config.serverSecret,
       applicationEvents: deps.applicationEvents,
     }),
-    loginThrottles: createLoginThrottles({ store: throttleStore, limits: config.clientApi }),
-    statements: createLoginStatements(deps.database),
+    loginContextOf: (caller) => ({
+      ...contextOf(caller),
+      loginThrottles,
+      statements,
+      sessions,
+    }),
+    loginThrottles,
+    statements,
     sessions,
     userStanding,
     redeemForClient: createClientRedemption(deps.database),

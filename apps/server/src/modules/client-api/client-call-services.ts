@@ -11,6 +11,12 @@ import type { UserStandingLookup } from './user-standing-lookup.ts';
 export interface ClientCallServices {
   contextOf(caller: ClientCaller): ClientContext;
   licenseContextOf(caller: ClientCaller): LicenseClientContext;
+  /** What the calls that check a password need: its throttles, statements and sessions. */
+  loginContextOf(caller: ClientCaller): ClientContext & {
+    loginThrottles: LoginThrottles;
+    statements: LoginStatements;
+    sessions: SessionLookup;
+  };
   loginThrottles: LoginThrottles;
   statements: LoginStatements;
   sessions: SessionLookup;

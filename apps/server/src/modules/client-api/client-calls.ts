@@ -71,15 +71,7 @@ export const clientCalls: readonly ClientCallDefinition[] = [
     },
     bodyApiKey: (input) => input.api_key,
     answer: (input, caller, services) =>
-      logInEndUser({
-        ctx: {
-          ...services.contextOf(caller),
-          loginThrottles: services.loginThrottles,
-          statements: services.statements,
-          sessions: services.sessions,
-        },
-        input,
-      }),
+      logInEndUser({ ctx: services.loginContextOf(caller), input }),
   }),
   clientCall(clientCallCatalogue.resetDevices, {
     docs: {
@@ -89,15 +81,7 @@ export const clientCalls: readonly ClientCallDefinition[] = [
       answered: 'Released, or refused.',
     },
     answer: (input, caller, services) =>
-      resetOwnDevices({
-        ctx: {
-          ...services.contextOf(caller),
-          loginThrottles: services.loginThrottles,
-          statements: services.statements,
-          sessions: services.sessions,
-        },
-        input,
-      }),
+      resetOwnDevices({ ctx: services.loginContextOf(caller), input }),
   }),
   clientCall(clientCallCatalogue.redeemLicense, {
     docs: {
