@@ -8,25 +8,21 @@ import type { WebhookEventPayload, WebhookFormat } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { startOutboxWorker, type OutboxWorker } from '../../lib/outbox-worker.ts';
 import { renderWebhookMessage, resolveWebhookFormat } from './render-webhook-message.ts';
 import { signStandardWebhook } from './standard-webhook-signature.ts';
 import { decryptWebhookSecret } from '../../lib/webhook-secret-crypto.ts';
 
 /**
- * Sends the outbox (webhook_deliveries). Each round claims due deliveries in one short
- * statement (`FOR UPDATE SKIP LOCKED`) that also counts the attempt and pushes
- * `next_attempt_at` forward by a lease, then sends outside any transaction, then records the
- * result, but only if that claim is still the current one. So several instances never send
+ * Sends the outbox (webhook_deliveries) on the shared outbox loop (lib/outbox-worker.ts).
+ * Each round claims due deliveries in one short statement (`FOR UPDATE SKIP LOCKED`) that
+ * also counts the attempt and pushes `next_attempt_at` forward by a lease, then sends outside
+ * any transaction, then records the result, but only if that claim is still the current one. So several instances never send
  * the same attempt twice, and a killed instance's claims come due again when their lease
  * ends (receivers deduplicate a resend by its `webhook-id`). Polls every `pollIntervalMs`,
  * and at once when woken (this instance queued deliveries, or a manual retry).
  */
-export interface WebhookDispatcher {
-  /** Look for due deliveries now. */
-  wake(): void;
-  /** Stops polling and aborts sends in flight, handing their deliveries back. */
-  stop(): Promise<void>;
-}
+export type WebhookDispatcher = OutboxWorker;
 
 /** What became of one attempt: sent, failed with a retry scheduled, or failed for good. */
 export type DeliveryAttemptResult = 'success' | 'retry' | 'failure';
@@ -89,68 +85,8 @@ type SendOutcome =
 
 export function createWebhookDispatcher(options: WebhookDispatcherOptions): WebhookDispatcher {
   const { db, log } = options;
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
   const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_TIMEOUT_MS;
-  const inFlight = new Set<AbortController>();
-  let sending = 0;
-  let isStopped = false;
-  let timer: NodeJS.Timeout | null = null;
-  let claiming: Promise<void> | null = null;
-  let isWakeRequested = false;
-  const sends = new Set<Promise<void>>();
-
-  const schedulePoll = () => {
-    if (isStopped) return;
-    if (timer) clearTimeout(timer);
-    timer = setTimeout(() => {
-      timer = null;
-      run();
-    }, options.pollIntervalMs);
-    timer.unref();
-  };
-
-  /** One claim at a time per instance; a wake during a claim claims again right after. */
-  function run(): void {
-    if (isStopped) return;
-    if (claiming) {
-      isWakeRequested = true;
-      return;
-    }
-    isWakeRequested = false;
-    claiming = claimAndSend()
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'webhook claim failed; will poll again');
-        return false;
-      })
-      .then((isMoreDue) => {
-        claiming = null;
-        if (isStopped) return;
-        if (isWakeRequested || isMoreDue) run();
-        else schedulePoll();
-      });
-  }
-
-  /** Answers whether more may be due (the claim was full). */
-  async function claimAndSend(): Promise<boolean> {
-    const capacity = concurrency - sending;
-    if (capacity <= 0) return false; // a finishing send runs the next claim
-    const claimed = await claimDue(capacity);
-    for (const delivery of claimed) {
-      sending += 1;
-      const done = deliver(delivery)
-        .catch((error: unknown) => {
-          log.error({ err: error, deliveryId: delivery.id }, 'webhook delivery failed to record');
-        })
-        .finally(() => {
-          sending -= 1;
-          sends.delete(done);
-          if (!isStopped) run();
-        });
-      sends.add(done);
-    }
-    return claimed.length === capacity;
-  }
 
   async function claimDue(limit: number): Promise<ClaimedDelivery[]> {
     const result = await db.execute(sql`
@@ -173,7 +109,7 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
     return rowsOf<ClaimedDelivery>(result);
   }
 
-  async function deliver(delivery: ClaimedDelivery): Promise<void> {
+  async function deliver(delivery: ClaimedDelivery, signal: AbortSignal): Promise<void> {
     if (!delivery.isActive) {
       await finish(delivery, { status: 'failed', lastStatus: null, error: WEBHOOK_DISABLED_ERROR });
       return;
@@ -204,22 +140,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       'webhook-signature': signStandardWebhook({ id: delivery.id, timestampSeconds, body, secret }),
     };
     const started = performance.now();
-    const controller = new AbortController();
-    inFlight.add(controller);
-    let outcome: SendOutcome;
-    try {
-      outcome = await send(delivery.url, headers, body, controller.signal).catch(
-        (error: NodeJS.ErrnoException): SendOutcome => ({
-          kind: 'error',
-          error: describeError(error),
-          isPermanent: false,
-        }),
-      );
-    } finally {
-      inFlight.delete(controller);
-    }
+    const outcome = await send(delivery.url, headers, body, signal).catch(
+      (error: NodeJS.ErrnoException): SendOutcome => ({
+        kind: 'error',
+        error: describeError(error),
+        isPermanent: false,
+      }),
+    );
     const durationMs = Math.round(performance.now() - started);
-    if (isStopped && controller.signal.aborted) {
+    if (signal.aborted) {
       await release(delivery);
       return;
     }
@@ -401,20 +330,15 @@ export function createWebhookDispatcher(options: WebhookDispatcherOptions): Webh
       where id = ${delivery.id} and attempts = ${delivery.attempts} and status = 'pending'`);
   }
 
-  // The first look is immediate: deliveries left by a restart resume at once.
-  setImmediate(run);
-
-  return {
-    wake: run,
-    async stop() {
-      isStopped = true;
-      if (timer) clearTimeout(timer);
-      timer = null;
-      for (const controller of inFlight) controller.abort();
-      await claiming;
-      await Promise.allSettled([...sends]);
-    },
-  };
+  return startOutboxWorker({
+    name: 'webhook',
+    log,
+    pollIntervalMs: options.pollIntervalMs,
+    concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+    claim: claimDue,
+    deliver,
+    idOf: (delivery) => delivery.id,
+  });
 }
 
 /** Retry-After as delay-seconds or an HTTP date (RFC 9110, section 10.2.3); null if unreadable. */
