@@ -84,6 +84,12 @@ import { registerSubscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { registerVariableRoutes } from './modules/variables/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import {
+  createMailDispatcher,
+  createMailTransport,
+  type MailOutbox,
+} from './modules/mail/index.ts';
+import type { OutboxWorker } from './lib/outbox-worker.ts';
+import {
   createWebhookDispatcher,
   type WebhookDispatcher,
 } from './modules/webhooks/webhook-dispatcher.ts';
@@ -98,6 +104,8 @@ declare module 'fastify' {
     liveSessionSampler: LiveSessionSampler | null;
     /** Sends queued webhook deliveries; null when buildApp was asked not to (tests). */
     webhookDispatcher: WebhookDispatcher | null;
+    /** Sends queued mail; null when the server sends none, or buildApp was asked not to. */
+    mailDispatcher: OutboxWorker | null;
     /** Events for the owners' open consoles (tests publish and count listeners through it). */
     ownerEvents: OwnerEventHub;
     /** Prometheus metrics; null when neither METRICS_PORT nor METRICS_TOKEN is set. */
@@ -147,6 +155,8 @@ export async function buildApp(
     isRetentionSweepEnabled?: boolean;
     /** false: no webhook sending (tests that look at queued deliveries, or bring their own). */
     isWebhookDispatcherEnabled?: boolean;
+    /** false: no mail sending (tests that look at queued mail, or stand for a dead instance). */
+    isMailDispatcherEnabled?: boolean;
     /** Tests: a quicker feed and heartbeat, a smaller slow-reader bound for the live stream. */
     ownerEventStream?: OwnerEventStreamSettings & { feedIntervalMs?: number };
     /** Everything by default; one side with CLIENT_API_PORT (main.ts). */
@@ -289,6 +299,28 @@ export async function buildApp(
         });
   app.decorate('webhookDispatcher', webhookDispatcher);
 
+  const mailTransport = config.mail.transport;
+  const mailDispatcher =
+    dependencies.isMailDispatcherEnabled === false || mailTransport === null
+      ? null
+      : createMailDispatcher({
+          db: deps.database.db,
+          log: app.log,
+          transport: createMailTransport(mailTransport),
+          from: config.mail.from,
+          serverSecret: config.serverSecret,
+          // The worker has no request to take an origin from.
+          linkOrigin: config.publicOrigin ?? `http://localhost:${config.port}`,
+          pollIntervalMs: config.mail.pollIntervalMs,
+          retryDelaysMs: config.mail.retryDelaysMs,
+        });
+  app.decorate('mailDispatcher', mailDispatcher);
+  const mail: MailOutbox = {
+    isAvailable: mailTransport !== null,
+    // After the answer that queued it has left: the claim's query must not delay it.
+    wake: () => setImmediate(() => mailDispatcher?.wake()),
+  };
+
   const activity = createActivityRecorder({
     db: deps.database.db,
     log: app.log,
@@ -308,6 +340,7 @@ export async function buildApp(
   // aborted and handed back (due again at once, for the next start or another instance).
   app.addHook('preClose', async () => {
     await webhookDispatcher?.stop();
+    await mailDispatcher?.stop();
   });
   // Imports run after their 202; a batch in flight finishes before the database closes.
   const runningImports = createRunningImports();
@@ -356,7 +389,7 @@ export async function buildApp(
   // carries what only browsers need (helmet's headers, the cookie parser).
   const fileStorage = createDatabaseFileStorage(deps.database.db);
   if (servesClientApi) {
-    await registerClientApiRoutes(app, { ...deps, activity, metrics, observeUnmatched });
+    await registerClientApiRoutes(app, { ...deps, activity, metrics, observeUnmatched, mail });
   } else {
     registerClientApiElsewhere(app);
   }
@@ -386,7 +419,7 @@ export async function buildApp(
     registerRuntimeConfigRoute(browser, deps);
     await registerApiReference(browser, routeContracts);
     registerPublicAuthRoutes(browser, deps);
-    await registerPortalRoutes(browser, { ...deps, activity });
+    await registerPortalRoutes(browser, { ...deps, activity, mail });
     await browser.register(async (ownerScope) => {
       ownerScope.addHook('preHandler', createOwnerGuard(deps));
       ownerScope.addHook('onSend', publishConsoleChanges(deps.ownerEvents));

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { permissionSchema, type Permission } from '@latchkey/contracts';
 import { parseCpuList } from './lib/cpu-list.ts';
 import { minimumSecretLength, secretWeakness } from './lib/secret-strength.ts';
+import { smtpUrlProblem } from './lib/smtp-url.ts';
 import { serverAssetPaths } from './server-asset-paths.ts';
 
 /** An empty variable (`METRICS_PORT=`) is unset, not a zero. */
@@ -141,6 +142,31 @@ export const environmentSchema = z.object({
     .regex(/^\s*\d{1,6}(\s*,\s*\d{1,6}){0,49}\s*$/, 'a comma list of whole seconds')
     .default('5,300,1800,7200,18000,36000,36000')
     .transform((text) => text.split(',').map(Number)),
+  /**
+   * The mail server end-user mail goes through: smtp://user:pass@host:587 (STARTTLS) or
+   * smtps://…:465. Without it, development delivers to a local mailbox the console shows and
+   * production sends no mail.
+   */
+  SMTP_URL: z.preprocess(blankAsUnset, z.string().optional()),
+  /** The address mail is sent from (each application adds its own display name). */
+  MAIL_FROM: z.preprocess(
+    blankAsUnset,
+    z.email('MAIL_FROM must be an e-mail address, e.g. no-reply@example.com').optional(),
+  ),
+  /** How often the mail worker looks for due messages (it also wakes on new ones). */
+  MAIL_POLL_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1000),
+  /** Seconds to wait before each retry of a temporary failure; the default spans 27 hours. */
+  MAIL_RETRY_DELAYS_SECONDS: z
+    .string()
+    .regex(/^\s*\d{1,6}(\s*,\s*\d{1,6}){0,49}\s*$/, 'a comma list of whole seconds')
+    .default('60,300,900,3600,7200,14400,28800,43200')
+    .transform((text) => text.split(',').map(Number)),
+  /** Mail-sending requests (password/forgot) one client address may make an hour; then 429. */
+  MAIL_REQUESTS_PER_IP_PER_HOUR: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Mails one account (username or address, known or not) may be sent an hour on request. */
+  MAIL_REQUESTS_PER_ACCOUNT_PER_HOUR: z.coerce.number().int().min(1).max(1000).default(3),
+  /** Mails one application may send an hour on its end users' requests. */
+  MAIL_REQUESTS_PER_APP_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(1000),
   /** Permissions a new (not the first) account starts with: a comma list of permission ids; '' for none. */
   DEFAULT_ACCOUNT_PERMISSIONS: z
     .string()
@@ -190,6 +216,31 @@ export const environmentSchema = z.object({
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export type Environment = z.infer<typeof environmentSchema>;
+
+/**
+ * Where end-user mail goes: an SMTP server; the local mailbox (development without SMTP_URL:
+ * messages stay in the database and the console shows them); or nowhere (production without
+ * SMTP_URL: the mail features are off and the console says why).
+ */
+export interface MailSettings {
+  transport: { kind: 'smtp'; url: string } | { kind: 'mailbox' } | null;
+  /** The envelope and From address; an application adds its display name. */
+  from: string;
+  pollIntervalMs: number;
+  /** Delay before each retry; a message has `retryDelaysMs.length + 1` attempts. */
+  retryDelaysMs: number[];
+  requestLimits: MailRequestLimits;
+}
+
+/** How many mail-sending requests each budget allows an hour (modules/mail's throttles). */
+export interface MailRequestLimits {
+  perAddressPerHour: number;
+  perTargetPerHour: number;
+  perApplicationPerHour: number;
+}
+
+/** The From address of the local mailbox, which sends nothing anywhere. */
+const DEVELOPMENT_MAIL_FROM = 'latchkey@localhost';
 
 export interface Config {
   nodeEnv: Environment['NODE_ENV'];
@@ -255,6 +306,8 @@ export interface Config {
   defaultAccountPermissions: Permission[];
   retention: { sessionMs: number; activityLogMs: number; sweepIntervalMs: number };
   webhooks: { allowPrivateNetworks: boolean; pollIntervalMs: number; retryDelaysMs: number[] };
+  mail: MailSettings;
+
   /**
    * Prometheus metrics. `port` set: served on a listener of their own; else, with `token`,
    * on the main port behind it; neither: not collected at all (no cost per request).
@@ -318,6 +371,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     throw new ConfigError(
       `PUBLIC_ORIGIN must be an https:// origin in production (got ${new URL(env.PUBLIC_ORIGIN).origin}); only a loopback origin such as http://localhost:5000 may use http://`,
     );
+  }
+
+  const smtpProblem = env.SMTP_URL === undefined ? null : smtpUrlProblem(env.SMTP_URL);
+  if (smtpProblem) throw new ConfigError(smtpProblem);
+  if (env.SMTP_URL && !env.MAIL_FROM) {
+    throw new ConfigError('SMTP_URL needs MAIL_FROM: the address mail is sent from');
   }
 
   if (env.WEB_CONCURRENCY > 1 && !env.DATABASE_URL) {
@@ -422,6 +481,21 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS,
       pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
       retryDelaysMs: env.WEBHOOK_RETRY_DELAYS_SECONDS.map((seconds) => seconds * 1000),
+    },
+    mail: {
+      transport: env.SMTP_URL
+        ? { kind: 'smtp', url: env.SMTP_URL }
+        : isProduction
+          ? null
+          : { kind: 'mailbox' },
+      from: env.MAIL_FROM ?? DEVELOPMENT_MAIL_FROM,
+      pollIntervalMs: env.MAIL_POLL_INTERVAL_MS,
+      retryDelaysMs: env.MAIL_RETRY_DELAYS_SECONDS.map((seconds) => seconds * 1000),
+      requestLimits: {
+        perAddressPerHour: env.MAIL_REQUESTS_PER_IP_PER_HOUR,
+        perTargetPerHour: env.MAIL_REQUESTS_PER_ACCOUNT_PER_HOUR,
+        perApplicationPerHour: env.MAIL_REQUESTS_PER_APP_PER_HOUR,
+      },
     },
     metrics: {
       port: env.METRICS_PORT ?? null,

@@ -57,6 +57,8 @@ const routeSchemas: Record<string, RouteSchemas> = {
   // The portal's page (portal.html), before any sign-in, at both of its addresses.
   'GET /portal/:publicId': { caller: 'public', params: portalParamsSchema },
   'GET /portal/:publicId/': { caller: 'public', params: portalParamsSchema },
+  // The page a mailed "choose a new password" link opens.
+  'GET /portal/:publicId/reset': { caller: 'public', params: portalParamsSchema },
 };
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);

@@ -38,6 +38,8 @@ export async function createTestApp(
     isRetentionSweepEnabled?: boolean;
     /** Webhooks are not sent unless a test asks: most look at the queued deliveries. */
     isWebhookDispatcherEnabled?: boolean;
+    /** Mail is not sent unless a test asks (SMTP_URL in `env`, or the local mailbox). */
+    isMailDispatcherEnabled?: boolean;
     /**
      * Where answers that break their documented contract go. By default they are recorded and
      * fail the test (assert-response-contracts.ts); a test of the check itself takes them.
@@ -76,6 +78,7 @@ export async function createTestApp(
     onContractViolation: options.onContractViolation ?? recordContractViolation,
     isRetentionSweepEnabled: options.isRetentionSweepEnabled ?? false,
     isWebhookDispatcherEnabled: options.isWebhookDispatcherEnabled ?? false,
+    isMailDispatcherEnabled: options.isMailDispatcherEnabled ?? false,
     // A stream ends after 100 ms unless a test says otherwise, so inject() (which waits for
     // the whole answer) can call GET /api/events like any route.
     ownerEventStream: { maxDurationMs: 100, ...options.ownerEventStream },

@@ -30,6 +30,8 @@ export const clientActivityEventNames = [
   // Offline licences: a licence issued to a live session (metadata: licenseId, ttlSeconds,
   // validUntil, isEncrypted). Not a login attempt.
   'license_checkout',
+  // Mail: a password chosen through a mailed link (metadata: via 'link'). Not a login attempt.
+  'password_reset',
 ] as const;
 
 /**
@@ -59,6 +61,7 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   device_added: 'Device Added',
   device_released: 'Device Released',
   license_checkout: 'Licence Checkout',
+  password_reset: 'Password Reset',
   owner_bulk_action: 'Owner Bulk Action',
 };
 

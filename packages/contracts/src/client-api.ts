@@ -44,6 +44,8 @@ export const clientApiCodeMeanings = {
   VARIABLE_READ_ONLY: 'user-var/set: the vendor made this variable of the user read-only.',
   VARIABLE_LIMIT_REACHED: 'user-var/set: the user already holds the most variables allowed (100).',
   FILE_NOT_FOUND: 'file: no complete file with this id in this application.',
+  MAIL_UNAVAILABLE:
+    'password/forgot: this server sends no mail (no SMTP server is configured), so no link can be sent.',
   INVALID_REQUEST: 'HTTP 400 (also 404, 413): malformed JSON, wrong types, oversized values.',
   INVALID_API_KEY: 'HTTP 401: the X-API-Key header (or login body api_key) is missing or unknown.',
   RATE_LIMITED: 'HTTP 429: too many requests or failed logins; see the Retry-After header.',
@@ -191,6 +193,26 @@ export const clientRegisterRequestSchema = z.object({
 });
 export type ClientRegisterRequest = z.input<typeof clientRegisterRequestSchema>;
 export type ClientRegisterInput = z.output<typeof clientRegisterRequestSchema>;
+
+/**
+ * POST /api/v1/password/forgot: the username or the e-mail address of the account whose
+ * password is forgotten (exactly one). The answer is the same whether or not it exists.
+ */
+export const clientForgotPasswordRequestSchema = z
+  .object({
+    username: optionalText('username', clientApiLimits.username),
+    email: optionalText('email', clientApiLimits.email),
+  })
+  .refine(
+    (value) => (value.username === null) !== (value.email === null),
+    'Send either username or email',
+  );
+export type ClientForgotPasswordRequest = z.input<typeof clientForgotPasswordRequestSchema>;
+export type ClientForgotPasswordInput = z.output<typeof clientForgotPasswordRequestSchema>;
+
+/** The one answer of password/forgot for a known and an unknown account alike. */
+export const FORGOT_PASSWORD_ANSWER =
+  'If an account matches, a link to choose a new password has been sent to its e-mail address.';
 
 /** POST /api/v1/login: the API key may come in the body instead of X-API-Key. */
 export const clientLoginRequestSchema = z.object({
@@ -417,6 +439,20 @@ export const clientSessionResponseSchema = z
   })
   .meta({ id: 'ClientSessionResponse' });
 export type ClientSessionResponse = z.infer<typeof clientSessionResponseSchema>;
+
+/** The answer of a call that may send mail: success and the same message whoever asked. */
+export const clientMailResponseSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    code: clientApiCodeSchema,
+  })
+  .meta({
+    id: 'ClientMailResponse',
+    description:
+      'The answer of a call that may send mail: the same for a known and an unknown account.',
+  });
+export type ClientMailResponse = z.infer<typeof clientMailResponseSchema>;
 
 /** GET /api/v1/public-key: the server-wide key that signs answers to unknown API keys. */
 export const clientPublicKeyResponseSchema = z

@@ -3,10 +3,12 @@ import {
   clientAuthResponseSchema,
   clientDeviceResetRequestSchema,
   clientDeviceResetResponseSchema,
+  clientForgotPasswordRequestSchema,
   clientLicenseCheckoutRequestSchema,
   clientLicenseCheckoutResponseSchema,
   clientLicenseLoginRequestSchema,
   clientLoginRequestSchema,
+  clientMailResponseSchema,
   clientPublicKeyResponseSchema,
   clientRedeemRequestSchema,
   clientRegisterRequestSchema,
@@ -113,6 +115,15 @@ export const clientCallCatalogue = {
     request: clientDeviceResetRequestSchema,
     response: clientDeviceResetResponseSchema,
     brief: 'username, password, hwid | all: release a device (self-service)',
+  },
+  forgotPassword: {
+    method: 'POST',
+    path: '/api/v1/password/forgot',
+    summary:
+      'Mails a link to choose a new password (valid 30 minutes, usable once) to the account named by its username or e-mail address. The answer is the same whether or not the account exists.',
+    request: clientForgotPasswordRequestSchema,
+    response: clientMailResponseSchema,
+    brief: 'username | email: mail a link to choose a new password',
   },
   readVariable: {
     method: 'POST',

@@ -20,6 +20,8 @@ export const errorCodeSchema = z.enum([
   'SCOPE_MISSING',
   'PERMISSION_MISSING',
   'IDEMPOTENCY_KEY_REUSED',
+  // A mailed link (choose a new password) that expired, was used, or never existed: one answer.
+  'LINK_INVALID',
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
 

@@ -31,3 +31,4 @@ export * from './app-files.ts';
 export * from './api-tokens.ts';
 export * from './management-api.ts';
 export * from './imports.ts';
+export * from './mail.ts';

@@ -20,6 +20,8 @@ export const PORTAL_NOT_FOUND = 'Portal not found';
 export const PORTAL_SIGN_IN_FAILED = 'Unknown username or wrong password';
 export const PORTAL_SESSION_ENDED = 'Your session has ended: please sign in again';
 export const PORTAL_WRONG_PASSWORD = 'The current password is not correct';
+export const PORTAL_MAIL_UNAVAILABLE =
+  'This service sends no e-mail, so no link can be sent: ask the vendor to change your password';
 
 export const portalParamsSchema = z.object({
   publicId: z.string().regex(PORTAL_PUBLIC_ID_PATTERN, PORTAL_NOT_FOUND),
@@ -29,10 +31,17 @@ export const portalDeviceParamsSchema = portalParamsSchema.extend({
 });
 
 /** GET /api/portal/:publicId: what the sign-in page shows before anyone signs in. */
-export const portalInfoSchema = z.object({ name: z.string(), publicId: z.string() }).meta({
-  id: 'PortalInfo',
-  description: 'An application’s portal, as its sign-in page shows it.',
-});
+export const portalInfoSchema = z
+  .object({
+    name: z.string(),
+    publicId: z.string(),
+    /** Whether "Forgot password?" can mail a link: false when the server sends no mail. */
+    canResetPassword: z.boolean(),
+  })
+  .meta({
+    id: 'PortalInfo',
+    description: 'An application’s portal, as its sign-in page shows it.',
+  });
 export type PortalInfo = z.infer<typeof portalInfoSchema>;
 
 const requiredText = (label: string, max: number) =>
@@ -47,6 +56,31 @@ export const portalSignInRequestSchema = z.object({
   password: requiredText('password', portalLimits.password),
 });
 export type PortalSignInRequest = z.input<typeof portalSignInRequestSchema>;
+
+/**
+ * POST /api/portal/:publicId/password/forgot: "Forgot password?" on the sign-in page, with the
+ * username or the e-mail address (the page sends what was typed as one or the other).
+ */
+export const portalForgotPasswordRequestSchema = z
+  .object({
+    username: z.string().max(portalLimits.username).nullish(),
+    email: z.string().max(254).nullish(),
+  })
+  .transform((value) => ({
+    username: value.username?.trim() || null,
+    email: value.email?.trim() || null,
+  }))
+  .refine(
+    (value) => (value.username === null) !== (value.email === null),
+    'Please enter your username or your e-mail address',
+  );
+export type PortalForgotPasswordRequest = z.input<typeof portalForgotPasswordRequestSchema>;
+
+/** The portal's answer to "Forgot password?": the same whether or not an account matched. */
+export const portalForgotPasswordResponseSchema = z.object({ message: z.string() }).meta({
+  id: 'PortalForgotPasswordAnswer',
+  description: 'The same answer whether or not an account matched.',
+});
 
 /** A device as the end user sees it: no HWID in full, only its first characters. */
 export const portalDeviceSchema = z.object({

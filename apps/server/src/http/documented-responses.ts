@@ -18,6 +18,7 @@ const errorDescriptions: Record<number, string> = {
   403: 'Refused: a foreign Origin, an x-account-id that is not the session\u2019s, or a missing permission.',
   404: 'Not found (or not the caller\u2019s).',
   409: 'Conflicts with what exists.',
+  410: 'LINK_INVALID: the mailed link expired, was used, or never existed (one answer for all three).',
   413: 'Request body too large.',
   415: 'Unsupported content type: send application/json (application/octet-stream for an upload).',
   416: 'Range not satisfiable.',

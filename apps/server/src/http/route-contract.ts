@@ -95,7 +95,7 @@ export interface RouteContract {
   /** The answers of the route itself; the errors every route of its caller shares are added by documentedResponses. */
   responses: Record<number, ResponseContract>;
   /** Error statuses of this route beyond those every route of its caller has. */
-  errors?: readonly (401 | 403 | 404 | 409 | 413 | 416 | 422 | 429)[];
+  errors?: readonly (401 | 403 | 404 | 409 | 410 | 413 | 416 | 422 | 429)[];
   /**
    * Management API routes only: the token scope the route needs, and the console route doing
    * the same thing, whose permission the token's creator must hold.

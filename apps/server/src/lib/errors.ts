@@ -18,6 +18,7 @@ const statusByCode: Record<ErrorCode, number> = {
   SCOPE_MISSING: 403,
   PERMISSION_MISSING: 403,
   IDEMPOTENCY_KEY_REUSED: 422,
+  LINK_INVALID: 410,
 };
 
 /** The one error type of the owner API; its code decides the HTTP status in one place. */

@@ -11,6 +11,8 @@ export type KeyedDigestPurpose =
   | 'api-token'
   | 'portal-session'
   | 'download-url'
+  /** The token of a mailed link (choose a new password). */
+  | 'end-user-token'
   /** A guessed secret's failure counter (guess-throttles.ts): never a lookup's digest. */
   | 'guess-throttle';
 

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import {
   boolean,
   index,
@@ -55,6 +56,8 @@ export const appUsers = pgTable(
     // The owner's search (case-insensitive substring of username or e-mail): trigram indexes
     // serve ILIKE '%…%' without reading every user (pg_trgm, created by migration 0010).
     index('app_users_username_trgm_idx').using('gin', table.username.op('gin_trgm_ops')),
+    // password/forgot by address: case-insensitive, exact.
+    index('app_users_application_email_idx').on(table.applicationId, sql`lower(${table.email})`),
     index('app_users_email_trgm_idx').using('gin', table.email.op('gin_trgm_ops')),
     // The standing counts (total and active users per application) as an index-only scan.
     index('app_users_application_standing_idx').on(

@@ -65,6 +65,10 @@ export const applications = pgTable(
       .notNull()
       .unique()
       .default(sql`substr(md5(gen_random_uuid()::text), 1, 20)`),
+    /** The display name of the mail sent to end users; null: the application's name. */
+    mailSenderName: text('mail_sender_name'),
+    /** Where end users' answers to that mail go (the vendor); null: no Reply-To. */
+    mailReplyTo: text('mail_reply_to'),
     loginSuccessMessage: text('login_success_message').notNull(),
     loginFailedMessage: text('login_failed_message').notNull(),
     accountDisabledMessage: text('account_disabled_message').notNull(),

@@ -25,3 +25,5 @@ export * from './app-variables.ts';
 export * from './api-tokens.ts';
 export * from './idempotency-keys.ts';
 export * from './imports.ts';
+export * from './mail-messages.ts';
+export * from './end-user-tokens.ts';

@@ -14,6 +14,7 @@ import type { AppMetrics } from '../../metrics/app-metrics.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import { createBlacklistMatcher } from '../blacklist/index.ts';
 import { createClientRedemption } from '../licenses/index.ts';
+import { createMailRequestThrottles, type MailOutbox } from '../mail/index.ts';
 import { invalidApiKey, invalidRequest, rateLimited } from './client-api-error.ts';
 import { createClientAppCache, type ClientApplication } from './client-app-cache.ts';
 import type { CallerFinder, ClientCallDefinition } from './client-call-definition.ts';
@@ -43,6 +44,7 @@ export type ClientPipelineDependencies = Pick<
   activity: ActivityRecorder;
   metrics: AppMetrics | null;
   log: FastifyBaseLogger;
+  mail: MailOutbox;
 };
 
 /**
@@ -124,6 +126,10 @@ export function createClientCallPipeline(deps: ClientPipelineDependencies) {
     serverSecret: config.serverSecret,
   });
   const loginThrottles = createLoginThrottles({ store: throttleStore, limits: config.clientApi });
+  const mailThrottles = createMailRequestThrottles({
+    store: throttleStore,
+    limits: config.mail.requestLimits,
+  });
   const statements = createLoginStatements(deps.database);
   const responses = createClientResponseCounter(deps.metrics?.clientResponses ?? null);
 
@@ -149,6 +155,12 @@ export function createClientCallPipeline(deps: ClientPipelineDependencies) {
       loginThrottles,
       statements,
       sessions,
+    }),
+    mailContextOf: (caller) => ({
+      ...contextOf(caller),
+      mail: deps.mail,
+      mailThrottles,
+      serverSecret: config.serverSecret,
     }),
     loginThrottles,
     statements,

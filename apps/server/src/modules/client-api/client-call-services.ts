@@ -1,4 +1,5 @@
 import type { createClientRedemption } from '../licenses/index.ts';
+import type { MailOutbox, MailRequestThrottles } from '../mail/index.ts';
 import type { ClientCaller } from './client-caller.ts';
 import type { ClientContext } from './client-context.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
@@ -16,6 +17,12 @@ export interface ClientCallServices {
     loginThrottles: LoginThrottles;
     statements: LoginStatements;
     sessions: SessionLookup;
+  };
+  /** What the calls that mail an end user need: the outbox and its request budgets. */
+  mailContextOf(caller: ClientCaller): ClientContext & {
+    mail: MailOutbox;
+    mailThrottles: MailRequestThrottles;
+    serverSecret: string;
   };
   loginThrottles: LoginThrottles;
   statements: LoginStatements;

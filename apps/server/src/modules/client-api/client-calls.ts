@@ -22,6 +22,7 @@ import { resetOwnDevices } from './reset-own-devices.ts';
 import { setOwnUserVariable } from './set-own-user-variable.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { verifyEndUser } from './verify-end-user.ts';
+import { requestPasswordReset } from './request-password-reset.ts';
 
 /** A verb that needs nothing but the client context, as a call's `answer`. */
 const withContext =
@@ -127,6 +128,16 @@ export const clientCalls: readonly ClientCallDefinition[] = [
         'Issued (success true, the licence and valid_until) or refused (success false and a code).',
     },
     answer: withContext(checkOutLicense),
+  }),
+  clientCall(clientCallCatalogue.forgotPassword, {
+    docs: {
+      summary: 'Mail a link to choose a new password',
+      description:
+        'The answer is the same whether or not the account exists or has an address (no enumeration). Throttled per client address (429), and per named account and per application (past those, no mail goes out and the answer stays the same). MAIL_UNAVAILABLE when the server sends no mail.',
+      answered: 'Asked (success true), or the server sends no mail (MAIL_UNAVAILABLE).',
+    },
+    answer: (input, caller, services) =>
+      requestPasswordReset({ ctx: services.mailContextOf(caller), input }),
   }),
   clientCall(clientCallCatalogue.readVariable, {
     docs: {

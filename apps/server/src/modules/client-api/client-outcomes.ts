@@ -52,6 +52,9 @@ export const clientMessages = {
   variableSaved: 'Variable saved',
   variableReadOnly: 'This variable is read-only: only the vendor can change it',
   variableLimitReached: 'You hold the most variables allowed: remove one before adding another',
+  // The same rule: none of the words the samples sort by.
+  mailUnavailable:
+    'This service sends no e-mail, so no link can be sent: ask the vendor to change your password',
 } as const;
 
 export const refusal = (code: ClientApiCode, message: string): ClientOutcome => ({

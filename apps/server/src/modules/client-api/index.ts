@@ -3,7 +3,7 @@
  * layer rules refuse their imports of its other files).
  */
 export { blockedEventOf } from './blocked-event.ts';
-export { ClientApiError } from './client-api-error.ts';
+export { ClientApiError, rateLimited } from './client-api-error.ts';
 export { clientCalls } from './client-calls.ts';
 export { clientMessages, standingRefusal } from './client-outcomes.ts';
 export {

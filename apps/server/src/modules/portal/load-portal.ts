@@ -22,9 +22,15 @@ export interface PortalApplication {
 
 /**
  * The application whose portal is at this public id, if its portal is on: a portal that is
- * off answers exactly like one that does not exist (404), so ids cannot be probed.
+ * off answers exactly like one that does not exist (404), so ids cannot be probed. The pages
+ * mailed links open (choose a new password) work with the portal's sign-in off: they ask
+ * `evenWhenOff`.
  */
-export async function loadPortal(db: Database, publicId: string): Promise<PortalApplication> {
+export async function loadPortal(
+  db: Database,
+  publicId: string,
+  options: { evenWhenOff?: boolean } = {},
+): Promise<PortalApplication> {
   const [row] = await db
     .select({
       id: applications.id,
@@ -41,7 +47,12 @@ export async function loadPortal(db: Database, publicId: string): Promise<Portal
       accountExpiredMessage: applications.accountExpiredMessage,
     })
     .from(applications)
-    .where(and(eq(applications.portalPublicId, publicId), eq(applications.isPortalEnabled, true)));
+    .where(
+      and(
+        eq(applications.portalPublicId, publicId),
+        options.evenWhenOff ? undefined : eq(applications.isPortalEnabled, true),
+      ),
+    );
   if (!row) throw notFound(PORTAL_NOT_FOUND);
   const { applicationName, portalName, ...application } = row;
   return { ...application, name: portalName ?? applicationName };

@@ -2,12 +2,17 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
+  FORGOT_PASSWORD_ANSWER,
+  PORTAL_MAIL_UNAVAILABLE,
   PORTAL_SESSION_ENDED,
+  portalForgotPasswordRequestSchema,
+  portalForgotPasswordResponseSchema,
   portalAccountSchema,
   portalDeviceParamsSchema,
   portalInfoSchema,
   portalParamsSchema,
   portalPasswordRequestSchema,
+  portalPasswordResetRequestSchema,
   portalRedeemRequestSchema,
   portalSignInRequestSchema,
   type PortalAccount,
@@ -30,11 +35,18 @@ import { createOccasionalWarning } from '../../lib/occasional-warning.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import {
   ClientApiError,
+  rateLimited,
   createLicenseThrottles,
   createLoginStatements,
   createLoginThrottles,
 } from '../client-api/index.ts';
 import { isInGoodStanding } from '../app-users/index.ts';
+import {
+  createMailRequestThrottles,
+  requestPasswordResetMail,
+  type MailOutbox,
+  type MailRequestThrottles,
+} from '../mail/index.ts';
 import { changePortalPassword } from './change-portal-password.ts';
 import { loadPortal } from './load-portal.ts';
 import { portalCookieName, portalCookieOptions } from './portal-cookie.ts';
@@ -43,6 +55,7 @@ import { endPortalSession, findPortalSession, type FoundPortalSession } from './
 import { readPortalAccount } from './read-portal-account.ts';
 import { redeemPortalLicense } from './redeem-portal-license.ts';
 import { releasePortalDevice } from './release-portal-device.ts';
+import { resetPasswordWithLink } from './reset-password-with-link.ts';
 import { signInToPortal } from './sign-in-to-portal.ts';
 
 /**
@@ -51,9 +64,15 @@ import { signInToPortal } from './sign-in-to-portal.ts';
  */
 interface PortalServices {
   config: Config;
+  mail: MailOutbox;
+  /** "Forgot password?": the outbox's request budgets, in the shared store. */
+  mailThrottles: MailRequestThrottles;
   cookieName: string;
-  /** The request's portal (a 404 when it is off or unknown) and what the verbs need. */
-  contextOf(request: FastifyRequest): Promise<PortalContext>;
+  /**
+   * The request's portal (a 404 when it is off or unknown) and what the verbs need; the
+   * pages mailed links open ask for it `evenWhenOff`.
+   */
+  contextOf(request: FastifyRequest, options?: { evenWhenOff?: boolean }): Promise<PortalContext>;
   /** The signed-in end user; a session of a user since paused or expired ends here. */
   signedIn(
     request: FastifyRequest,
@@ -85,9 +104,9 @@ export const portalRoutes = [
     params: portalParamsSchema,
     responses: { 200: ok(portalInfoSchema) },
     errors: [404],
-    handle: async ({ request }, { contextOf }): Promise<PortalInfo> => {
+    handle: async ({ request }, { contextOf, mail }): Promise<PortalInfo> => {
       const { portal } = await contextOf(request);
-      return { name: portal.name, publicId: portal.publicId };
+      return { name: portal.name, publicId: portal.publicId, canResetPassword: mail.isAvailable };
     },
   }),
   defineRoute({
@@ -212,6 +231,55 @@ export const portalRoutes = [
       return reply.status(204).send();
     },
   }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/portal/:publicId/password/forgot',
+    caller: 'public',
+    tag: 'End-user portal',
+    summary: 'Forgot password: mail a link to choose a new one',
+    description:
+      'The sign-in page\u2019s "Forgot password?", as the client API\u2019s password/forgot: the same answer whether or not an account matches (202); 429 past the address\u2019s budget; 403 when the server sends no mail.',
+    params: portalParamsSchema,
+    body: portalForgotPasswordRequestSchema,
+    responses: { 202: ok(portalForgotPasswordResponseSchema, 'Asked.') },
+    errors: [403, 404, 429],
+    handle: async ({ request, reply }, { config, contextOf, mail, mailThrottles }) => {
+      assertSameOrigin(request, config);
+      const ctx = await contextOf(request);
+      const input = parseInput(portalForgotPasswordRequestSchema, request.body);
+      if (!mail.isAvailable) throw new AppError('FORBIDDEN', PORTAL_MAIL_UNAVAILABLE);
+      const result = await requestPasswordResetMail(
+        { db: ctx.db, mail, throttles: mailThrottles, serverSecret: config.serverSecret },
+        {
+          applicationId: ctx.portal.id,
+          ipAddress: ctx.ipAddress,
+          target: input.username !== null ? { username: input.username } : { email: input.email! },
+        },
+      );
+      if (result.kind === 'refused') throw rateLimited(result.retryAfterSeconds);
+      return reply.status(202).send({ message: FORGOT_PASSWORD_ANSWER });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/portal/:publicId/password/reset',
+    caller: 'public',
+    tag: 'End-user portal',
+    summary: 'Choose a new password through a mailed link',
+    description:
+      'The page a password/forgot mail links to; it works with the portal\u2019s sign-in off. 410 LINK_INVALID for an unknown, used or expired link (one answer alike); 400 for a password the rules refuse (the link stays usable). Ends every session of the end user; writes password_reset to the activity log and webhooks.',
+    params: portalParamsSchema,
+    body: portalPasswordResetRequestSchema,
+    responses: { 204: { description: 'Changed: the end user signs in with the new password.' } },
+    errors: [404, 410],
+    handle: async ({ request, reply }, { config, contextOf }) => {
+      assertSameOrigin(request, config);
+      const ctx = await contextOf(request, { evenWhenOff: true });
+      const input = parseInput(portalPasswordResetRequestSchema, request.body);
+      await resetPasswordWithLink({ ctx, input, minimumLength: config.endUserPasswordMinLength });
+      return reply.status(204).send();
+    },
+  }),
 ];
 
 /**
@@ -222,7 +290,7 @@ export const portalRoutes = [
  */
 export async function registerPortalRoutes(
   app: FastifyInstance,
-  deps: AppDependencies & { activity: ActivityRecorder },
+  deps: AppDependencies & { activity: ActivityRecorder; mail: MailOutbox },
 ): Promise<void> {
   const { config, database, clock } = deps;
   const cookieName = portalCookieName(config.isProduction);
@@ -246,11 +314,15 @@ export async function registerPortalRoutes(
     serverSecret: config.serverSecret,
   });
   const statements = createLoginStatements(database);
+  const mailThrottles = createMailRequestThrottles({
+    store: throttleStore,
+    limits: config.mail.requestLimits,
+  });
 
-  const contextOf = async (request: FastifyRequest): Promise<PortalContext> => {
+  const contextOf: PortalServices['contextOf'] = async (request, options) => {
     const { publicId } = parseInput(portalParamsSchema, request.params);
     return {
-      portal: await loadPortal(database.db, publicId),
+      portal: await loadPortal(database.db, publicId, options),
       ipAddress: clientIpOf(request),
       db: database.db,
       log: request.log,
@@ -310,6 +382,8 @@ export async function registerPortalRoutes(
 
     registerRoutes(portalScope, withInputsLeftToHandlers(portalRoutes), {
       config,
+      mail: deps.mail,
+      mailThrottles,
       cookieName,
       contextOf,
       signedIn,
@@ -319,7 +393,11 @@ export async function registerPortalRoutes(
     // The page: the portal's own HTML (its bundle, no console script, no Firebase). A portal
     // that is off, or an unknown id, is a 404 with the same page, which says so. The address
     // with a trailing slash is the same page: people type it, and links get it appended.
-    const servePortalPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const servePage = async (
+      request: FastifyRequest,
+      reply: FastifyReply,
+      options: { evenWhenOff?: boolean },
+    ) => {
       const distDir = config.consoleDistDir;
       const pagePath = distDir ? join(distDir, 'portal.html') : null;
       if (!distDir || !pagePath || !existsSync(pagePath)) {
@@ -327,7 +405,7 @@ export async function registerPortalRoutes(
       }
       let isFound = true;
       try {
-        await contextOf(request);
+        await contextOf(request, options);
       } catch {
         isFound = false;
       }
@@ -336,7 +414,14 @@ export async function registerPortalRoutes(
         .header('cache-control', 'no-cache')
         .sendFile('portal.html', distDir);
     };
+    const servePortalPage = (request: FastifyRequest, reply: FastifyReply) =>
+      servePage(request, reply, {});
     portalScope.get('/portal/:publicId', servePortalPage);
     portalScope.get('/portal/:publicId/', servePortalPage);
+    // A mailed link's page works with the portal's sign-in off. Its `?token=` never reaches
+    // a log line (http/request-log-serializer.ts redacts it).
+    portalScope.get('/portal/:publicId/reset', (request, reply) =>
+      servePage(request, reply, { evenWhenOff: true }),
+    );
   });
 }

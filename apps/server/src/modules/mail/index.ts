@@ -1,0 +1,9 @@
+export { createMailDispatcher } from './mail-dispatcher.ts';
+export { createMailTransport } from './mail-transport.ts';
+export type { MailOutbox } from './mail-outbox.ts';
+export { createMailRequestThrottles, type MailRequestThrottles } from './mail-request-throttles.ts';
+export { queuePasswordResetMail } from './queue-password-reset.ts';
+export {
+  requestPasswordResetMail,
+  type PasswordResetRequestResult,
+} from './request-password-reset-mail.ts';

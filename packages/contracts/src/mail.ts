@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/**
+ * Mail to end users: every message is a row of the mail outbox, written with what causes it
+ * and delivered by a worker over SMTP (or, in development without SMTP_URL, into a local
+ * mailbox the console shows). The kinds an application sends, each with its own template.
+ */
+export const mailKinds = [
+  'password_reset',
+  'email_verification',
+  'license_key',
+  'expiry_reminder',
+  'new_device',
+] as const;
+export const mailKindSchema = z.enum(mailKinds);
+export type MailKind = z.infer<typeof mailKindSchema>;
+
+export const mailKindLabels: Record<MailKind, string> = {
+  password_reset: 'Password reset',
+  email_verification: 'E-mail verification',
+  license_key: 'Licence key',
+  expiry_reminder: 'Expiry reminder',
+  new_device: 'New device',
+};
+
+/**
+ * queued: not tried yet; sending: an instance holds it; sent: the mail server accepted it;
+ * retrying: a temporary failure, tried again later; failed: a permanent failure or no tries left.
+ */
+export const mailStatuses = ['queued', 'sending', 'sent', 'retrying', 'failed'] as const;
+export const mailStatusSchema = z.enum(mailStatuses);
+export type MailStatus = z.infer<typeof mailStatusSchema>;
+
+/** A link to choose a new password works this long, once. */
+export const PASSWORD_RESET_LINK_MINUTES = 30;
+
+export const mailLimits = { senderName: 100, subject: 200, text: 20_000, html: 50_000 } as const;
+
+/** POST /api/portal/:publicId/password/reset: the link's token and the new password. */
+export const portalPasswordResetRequestSchema = z.object({
+  token: z
+    .string({ error: 'This link is not complete: open it again from the e-mail' })
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'This link is not complete: open it again from the e-mail'),
+  password: z
+    .string({ error: 'Please enter a new password' })
+    .min(1, 'Please enter a new password')
+    .max(1024, 'Your password must be at most 1024 characters'),
+});
+export type PortalPasswordResetRequest = z.input<typeof portalPasswordResetRequestSchema>;
+
+/** What the reset page says when its link has expired, was used, or is unknown (alike). */
+export const PASSWORD_RESET_LINK_INVALID =
+  'This link has expired or has already been used. Ask for a new one from the program.';
