@@ -242,8 +242,8 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
     // Every event is offered with its label: the ten authentication events, the licence and
-    // device events (licence checkout included) and session_end.
-    expect(dialog.getAllByRole('checkbox')).toHaveLength(17);
+    // device events (licence checkout included), password_reset and session_end.
+    expect(dialog.getAllByRole('checkbox')).toHaveLength(18);
     expect(dialog.getByRole('checkbox', { name: 'Device Released' })).toBeTruthy();
     expect(dialog.getByRole('checkbox', { name: 'Licence Checkout' })).toBeTruthy();
     fireEvent.change(dialog.getByLabelText(/Webhook URL/), {
@@ -397,6 +397,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
       'Device Added',
       'Device Released',
       'Licence Checkout',
+      'Password Reset',
       'Session Ended',
     ]);
     fireEvent.click(screen.getByRole('menuitem', { name: 'Session Ended' }));

@@ -8,7 +8,7 @@ import {
   subscriptionExpiryText,
   waitText,
 } from './format.ts';
-import { publicIdFromPath } from './public-id.ts';
+import { portalAddressOf } from './public-id.ts';
 
 const utc = { locale: 'en-US', timeZone: 'UTC' };
 /** Some ICU versions put a narrow no-break space before AM/PM. */
@@ -66,10 +66,15 @@ describe('the portal’s wording', () => {
   });
 });
 
-describe('publicIdFromPath', () => {
+describe('portalAddressOf', () => {
+  const publicId = '0123456789abcdef0123';
   it('reads the 20 hex digits of /portal/:publicId, with or without a trailing slash', () => {
-    expect(publicIdFromPath('/portal/0123456789abcdef0123')).toBe('0123456789abcdef0123');
-    expect(publicIdFromPath('/portal/0123456789abcdef0123/')).toBe('0123456789abcdef0123');
+    expect(portalAddressOf(`/portal/${publicId}`)).toEqual({ publicId, page: 'account' });
+    expect(portalAddressOf(`/portal/${publicId}/`)).toEqual({ publicId, page: 'account' });
+  });
+
+  it('reads the page of a mailed link', () => {
+    expect(portalAddressOf(`/portal/${publicId}/reset`)).toEqual({ publicId, page: 'reset' });
   });
 
   it('refuses anything else', () => {
@@ -78,10 +83,11 @@ describe('publicIdFromPath', () => {
       '/portal/0123456789ABCDEF0123',
       '/portal/0123456789abcdef012',
       '/portal/0123456789abcdef0123/x',
+      '/portal/0123456789abcdef0123/reset/',
       '/portal.html',
       '/x/portal/0123456789abcdef0123',
     ]) {
-      expect(publicIdFromPath(path), path).toBeNull();
+      expect(portalAddressOf(path), path).toBeNull();
     }
   });
 });

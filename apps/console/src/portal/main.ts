@@ -1,7 +1,8 @@
 import './portal.css';
 import { createPortalApi } from './portal-api.ts';
 import { startPortal } from './portal-app.ts';
-import { publicIdFromPath } from './public-id.ts';
+import { portalAddressOf } from './public-id.ts';
+import { startResetPage } from './reset-page.ts';
 import { applyStoredTheme, createThemeToggle } from './theme.ts';
 
 /**
@@ -11,14 +12,16 @@ import { applyStoredTheme, createThemeToggle } from './theme.ts';
 applyStoredTheme();
 
 const byId = (id: string) => document.getElementById(id)!;
-const publicId = publicIdFromPath(window.location.pathname);
+const address = portalAddressOf(window.location.pathname);
+const elements = {
+  title: byId('portal-title'),
+  actions: byId('topbar-actions'),
+  themeToggle: createThemeToggle(),
+  main: byId('portal-main'),
+};
 
-void startPortal(
-  {
-    title: byId('portal-title'),
-    actions: byId('topbar-actions'),
-    themeToggle: createThemeToggle(),
-    main: byId('portal-main'),
-  },
-  publicId === null ? null : createPortalApi(publicId),
-);
+if (address?.page === 'reset') {
+  startResetPage(elements, createPortalApi(address.publicId));
+} else {
+  void startPortal(elements, address === null ? null : createPortalApi(address.publicId));
+}

@@ -2,6 +2,8 @@ import type {
   PortalAccount,
   PortalInfo,
   PortalPasswordRequest,
+  PortalPasswordResetRequest,
+  PortalForgotPasswordRequest,
   PortalRedeemRequest,
   PortalSignInRequest,
 } from '@latchkey/contracts';
@@ -54,6 +56,10 @@ export interface PortalApi {
   releaseDevice(deviceId: string): Promise<PortalAccount>;
   redeem(input: PortalRedeemRequest): Promise<PortalAccount>;
   changePassword(input: PortalPasswordRequest): Promise<void>;
+  /** A mailed link's new password: works with the portal's sign-in off. */
+  resetPassword(input: PortalPasswordResetRequest): Promise<void>;
+  /** "Forgot password?": answers the server's message (the same whoever asked). */
+  forgotPassword(input: PortalForgotPasswordRequest): Promise<{ message: string }>;
 }
 
 /**
@@ -94,6 +100,8 @@ export function createPortalApi(publicId: string, fetchImpl: typeof fetch = fetc
     releaseDevice: (deviceId) => call('DELETE', `/devices/${encodeURIComponent(deviceId)}`),
     redeem: (input) => call('POST', '/redeem', input),
     changePassword: (input) => call('POST', '/password', input),
+    resetPassword: (input) => call('POST', '/password/reset', input),
+    forgotPassword: (input) => call('POST', '/password/forgot', input),
   };
 }
 

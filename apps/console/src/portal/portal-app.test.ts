@@ -35,13 +35,19 @@ const account: PortalAccount = {
 function stubApi(overrides: Partial<PortalApi> = {}): PortalApi {
   const refuse = () => Promise.reject(new PortalApiError(500, 'not stubbed'));
   return {
-    info: async () => ({ name: 'Acme Portal', publicId: '0123456789abcdef0123' }),
+    info: async () => ({
+      name: 'Acme Portal',
+      publicId: '0123456789abcdef0123',
+      canResetPassword: true,
+    }),
     account: () => Promise.reject(new PortalApiError(401, SESSION_ENDED)),
     signIn: refuse,
     signOut: refuse,
     releaseDevice: refuse,
     redeem: refuse,
     changePassword: refuse,
+    resetPassword: refuse,
+    forgotPassword: refuse,
     ...overrides,
   };
 }
@@ -139,5 +145,39 @@ describe('the portal page', () => {
     });
     expect(document.activeElement).toBe(screen.getByLabelText('Username'));
     expect(screen.queryByRole('button', { name: 'Sign out' })).toBeNull();
+  });
+
+  it('offers "Forgot password?" when the server mails, sending an address or a username', async () => {
+    const answer = { message: 'If an account matches, a link has been sent.' };
+    const forgotPassword = vi.fn(async () => answer);
+    await startPortal(elements, stubApi({ forgotPassword }));
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('Username or e-mail address'));
+    await user.type(
+      screen.getByLabelText('Username or e-mail address'),
+      ' pilot@example.com {Enter}',
+    );
+    expect(await screen.findByText(answer.message)).toBeTruthy();
+    expect(forgotPassword).toHaveBeenCalledWith({ email: 'pilot@example.com' });
+    await user.click(screen.getByRole('button', { name: 'Back to sign in' }));
+    await user.click(screen.getByRole('button', { name: 'Forgot password?' }));
+    await user.type(screen.getByLabelText('Username or e-mail address'), 'pilot{Enter}');
+    await waitFor(() => expect(forgotPassword).toHaveBeenLastCalledWith({ username: 'pilot' }));
+  });
+
+  it('does not offer "Forgot password?" when the server sends no mail', async () => {
+    await startPortal(
+      elements,
+      stubApi({
+        info: async () => ({
+          name: 'Acme Portal',
+          publicId: '0123456789abcdef0123',
+          canResetPassword: false,
+        }),
+      }),
+    );
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Forgot password?' })).toBeNull();
   });
 });

@@ -3,6 +3,7 @@ import { createAccountView } from './account-view.ts';
 import { h, icon, replaceChildren } from './dom.ts';
 import { errorText, PortalApiError, type PortalApi } from './portal-api.ts';
 import type { Notice, PortalPage } from './portal-page.ts';
+import { createForgotView } from './forgot-view.ts';
 import { createSignInView } from './sign-in-view.ts';
 
 export const PORTAL_NOT_AVAILABLE = 'This portal is not available';
@@ -28,6 +29,7 @@ export interface PortalElements {
 export async function startPortal(elements: PortalElements, api: PortalApi | null): Promise<void> {
   if (!api) return showNotAvailable(elements);
   let portalName = '';
+  let canResetPassword = false;
 
   const setPortalName = (name: string) => {
     portalName = name;
@@ -44,9 +46,20 @@ export async function startPortal(elements: PortalElements, api: PortalApi | nul
 
   const showSignIn = (notice?: Notice, { moveFocus = true } = {}) => {
     accountView = null;
-    const view = createSignInView({ api, notice, onSignedIn: (account) => showAccount(account) });
+    const view = createSignInView({
+      api,
+      notice,
+      onSignedIn: (account) => showAccount(account),
+      ...(canResetPassword ? { onForgotPassword: showForgot } : {}),
+    });
     show('Sign in', view.element, false);
     if (moveFocus) view.username.focus();
+  };
+
+  const showForgot = () => {
+    const view = createForgotView({ api, onBack: () => showSignIn() });
+    show('Forgot password', view.element, false);
+    view.account.focus();
   };
 
   const showAccount = (account: PortalAccount, { moveFocus = true } = {}) => {
@@ -100,6 +113,7 @@ export async function startPortal(elements: PortalElements, api: PortalApi | nul
     return showLoadFailed(elements, errorText(info.reason));
   }
   setPortalName(info.value.name);
+  canResetPassword = info.value.canResetPassword;
   if (account.status === 'fulfilled') return showAccount(account.value, { moveFocus: false });
   if (account.reason instanceof PortalApiError && account.reason.isSessionEnded) {
     return showSignIn(undefined, { moveFocus: false });

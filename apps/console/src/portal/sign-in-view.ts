@@ -9,10 +9,13 @@ export function createSignInView({
   api,
   notice,
   onSignedIn,
+  onForgotPassword,
 }: {
   api: PortalApi;
   notice?: Notice;
   onSignedIn: (account: PortalAccount) => void;
+  /** Offers "Forgot password?" (absent when the server sends no mail). */
+  onForgotPassword?: () => void;
 }): { element: HTMLElement; username: HTMLInputElement } {
   const feedback = createFeedback();
   const username = createField({
@@ -79,5 +82,14 @@ export function createSignInView({
     feedback.element,
     form,
   );
+  if (onForgotPassword) {
+    const forgot = h(
+      'button',
+      { type: 'button', class: 'button button-ghost' },
+      'Forgot password?',
+    );
+    forgot.addEventListener('click', onForgotPassword);
+    element.append(h('div', { class: 'form-actions' }, forgot));
+  }
   return { element, username: username.input };
 }
