@@ -151,8 +151,8 @@ test.describe('webhooks', () => {
       receiver.setStatus(500);
       await page.getByRole('button', { name: 'Test Webhook' }).click();
       // Every webhook event: the ten authentication events, the licence and device events
-      // (license_checkout included) and session_end.
-      await expect(page.getByRole('menuitem')).toHaveCount(17);
+      // (license_checkout included), password_reset and session_end.
+      await expect(page.getByRole('menuitem')).toHaveCount(18);
       const testAnswer = page.waitForResponse(
         (response) =>
           response.url().endsWith('/api/test-webhook') && response.request().method() === 'POST',
