@@ -4,7 +4,8 @@
 // verifies the account, then keeps a live session (a heartbeat every 30 s, a verify every
 // 5 min) while it shows a `> ` prompt that accepts `status`, `redeem`, `release`, `note`,
 // `help` and `logout`. At the Username prompt, `/register` creates an account (with a licence key if you
-// sell them) and `/key` logs in with a licence key alone; `redeem` adds a key to the account
+// sell them), `/key` logs in with a licence key alone and `/forgot` has a link to choose a new
+// password mailed to the account's address; `redeem` adds a key to the account
 // that is logged in; `release` frees this machine's seat (the user can then log in from
 // another one) where the application allows it. Logins send this machine's name, which the
 // owner sees in the user's device list. The main screen shows the user's entitlements and
@@ -69,6 +70,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 export const NOT_VERIFIED_MESSAGE = 'The server response could not be verified.';
 export const MISSING_CREDENTIALS_MESSAGE = 'Please provide both username and password';
 export const MISSING_LICENSE_KEY_MESSAGE = 'Please provide a licence key';
+export const MISSING_USERNAME_OR_EMAIL_MESSAGE = 'Please provide a username or an e-mail address';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please login again.';
 export const LOGGED_OUT_MESSAGE = 'You have been logged out.';
 export const VERIFY_AFTER_LOGIN_FAILED_MESSAGE =
@@ -292,6 +294,8 @@ export function describeRefusal(code, fallbackTitle = 'Login Failed') {
       return { title: 'Reset Not Yet Available', shouldExit: false };
     case 'DEVICE_NOT_FOUND':
       return { title: 'Device Not Found', shouldExit: false };
+    case 'MAIL_UNAVAILABLE':
+      return { title: 'E-mail Unavailable', shouldExit: false };
     default:
       return { title: fallbackTitle, shouldExit: false };
   }
@@ -572,6 +576,25 @@ export class LatchkeyClient {
       hwid: this.hardwareId,
     });
     this.log(result.success ? 'release ok' : `release refused (${result.code})`);
+    return result;
+  }
+
+  /**
+   * POST /password/forgot: has a link to choose a new password mailed to the account, named by
+   * its username or, when the text holds an '@', by its e-mail address (every address has one,
+   * few usernames do). The answer is the same whether or not such an account exists, so it
+   * tells no one who has an account here.
+   */
+  async forgotPassword(usernameOrEmail) {
+    const name = typeof usernameOrEmail === 'string' ? usernameOrEmail.trim() : '';
+    if (!name) throw new Error(MISSING_USERNAME_OR_EMAIL_MESSAGE);
+    const result = await this.post(
+      '/password/forgot',
+      name.includes('@') ? { email: name } : { username: name },
+    );
+    this.log(
+      result.success ? 'password reset requested' : `password reset refused (${result.code})`,
+    );
     return result;
   }
 
@@ -1325,6 +1348,18 @@ export async function runConsoleProgram({
     await attemptLogin(username, password);
   };
 
+  /**
+   * Asks for a link to choose a new password, then returns to the login prompt: the answer
+   * reads the same whether or not the account exists, so there is nothing more to show.
+   */
+  const attemptForgotPassword = async (usernameOrEmail) => {
+    const result = await callFromLogin(() => client.forgotPassword(usernameOrEmail));
+    if (!result) return;
+    if (result.success) screen.print(`Check Your E-mail: ${result.message}`);
+    else printRefusal(result, 'Password Reset Failed');
+    showLogin();
+  };
+
   /** Adds a licence key to the account that is logged in; its password proves the holder. */
   const attemptRedeem = async (licenseKey, password) => {
     const session = client.session;
@@ -1504,6 +1539,9 @@ export async function runConsoleProgram({
         } else if (line.trim() === '/key') {
           state = 'license-key';
           screen.ask('Licence key: ');
+        } else if (line.trim() === '/forgot') {
+          state = 'forgot-password';
+          screen.ask('Username or e-mail: ');
         } else {
           pending = { username: line };
           state = 'password';
@@ -1517,6 +1555,10 @@ export async function runConsoleProgram({
       case 'license-key':
         state = 'busy';
         await attemptLicenseLogin(line);
+        break;
+      case 'forgot-password':
+        state = 'busy';
+        await attemptForgotPassword(line);
         break;
       case 'register-username':
         pending = { username: line };
@@ -1600,7 +1642,7 @@ export async function runConsoleProgram({
   if (!(saved && (await resumeSavedSession(saved)))) {
     if (state !== 'username') {
       screen.print(
-        'Log in below. At the Username prompt, type /register to create an account, or /key to log in with a licence key.',
+        'Log in below. At the Username prompt, type /register to create an account, /key to log in with a licence key, or /forgot if you forgot your password.',
       );
       showLogin();
     }

@@ -5,9 +5,10 @@ import { createServer } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
+import { FORGOT_PASSWORD_ANSWER } from '@latchkey/contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
+import { appUserSessions, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { startTamperingProxy } from './tampering-proxy.ts';
 
@@ -619,6 +620,30 @@ describe('Node.js sample against a live Latchkey', () => {
       await sample.waitFor('> ', from);
       expect(await sample.end()).toBe(0);
     });
+  });
+
+  // Without SMTP_URL the test server's mail goes to its local mailbox: a queued row per message.
+  it('asks for a reset link by username and by e-mail at /forgot, and shows the answer', async () => {
+    const user = await live.createEndUser();
+    const email = `${user.username}@example.com`;
+    await live.updateEndUser(user.id, { email });
+    const sample = await startSample(await newHome());
+
+    let from = await sample.waitFor('or /forgot if you forgot your password.', 0);
+    for (const usernameOrEmail of [user.username, email.toUpperCase()]) {
+      from = await sample.waitFor('Username: ', from);
+      sample.send('/forgot');
+      from = await sample.waitFor('Username or e-mail: ', from);
+      sample.send(usernameOrEmail);
+      from = await sample.waitFor(`Check Your E-mail: ${FORGOT_PASSWORD_ANSWER}`, from);
+    }
+    await sample.waitFor('Username: ', from);
+    const mails = await live.testApp.database.db
+      .select({ recipient: mailMessages.recipient })
+      .from(mailMessages)
+      .where(and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'password_reset')));
+    expect(mails).toEqual([{ recipient: email }, { recipient: email }]);
+    expect(await sample.end()).toBe(0);
   });
 
   // The offline licence. Offline is the same program with its base URL on a closed port: every
