@@ -37,6 +37,7 @@ ALTER TABLE "end_user_tokens" ADD CONSTRAINT "end_user_tokens_application_id_app
 ALTER TABLE "end_user_tokens" ADD CONSTRAINT "end_user_tokens_app_user_id_app_users_id_fk" FOREIGN KEY ("app_user_id") REFERENCES "public"."app_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mail_messages_due_idx" ON "mail_messages" USING btree ("next_attempt_at") WHERE "mail_messages"."status" in ('queued', 'retrying', 'sending');--> statement-breakpoint
 CREATE INDEX "mail_messages_application_idx" ON "mail_messages" USING btree ("application_id","created_at");--> statement-breakpoint
+CREATE INDEX "mail_messages_finished_idx" ON "mail_messages" USING btree ("created_at") WHERE "mail_messages"."status" in ('sent', 'failed');--> statement-breakpoint
 CREATE INDEX "end_user_tokens_app_user_idx" ON "end_user_tokens" USING btree ("app_user_id");--> statement-breakpoint
 CREATE INDEX "end_user_tokens_expires_idx" ON "end_user_tokens" USING btree ("expires_at");--> statement-breakpoint
 CREATE INDEX "app_users_application_email_idx" ON "app_users" USING btree ("application_id",lower("email"));

@@ -50,6 +50,10 @@ export const mailMessages = pgTable(
       .where(sql`${table.status} in ('queued', 'retrying', 'sending')`),
     // One application's mail log, newest first.
     index('mail_messages_application_idx').on(table.applicationId, table.createdAt),
+    // The retention sweep: finished messages, oldest first.
+    index('mail_messages_finished_idx')
+      .on(table.createdAt)
+      .where(sql`${table.status} in ('sent', 'failed')`),
   ],
 );
 

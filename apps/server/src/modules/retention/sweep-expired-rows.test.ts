@@ -4,7 +4,9 @@ import {
   activityLogs,
   applications,
   appUserSessions,
+  endUserTokens,
   idempotencyKeys,
+  mailMessages,
   portalSessions,
   webhookDeliveries,
 } from '../../db/schema/index.ts';
@@ -157,6 +159,46 @@ describe('sweepExpiredRows', () => {
       .from(portalSessions)
       .where(eq(portalSessions.appUserId, appUserId));
     expect(left).toEqual([live]);
+  });
+
+  it('deletes expired mailed links and finished mail past the activity retention', async () => {
+    const { applicationId, appUserId } = await newUser();
+    const token = (expiresAt: Date, tokenDigest: string) =>
+      db()
+        .insert(endUserTokens)
+        .values({ applicationId, appUserId, purpose: 'password_reset', tokenDigest, expiresAt })
+        .returning({ id: endUserTokens.id });
+    await token(new Date(now.getTime() - 1), 'expired-link');
+    const [liveLink] = await token(new Date(now.getTime() + 60_000), 'live-link');
+    const mail = (status: 'sent' | 'failed' | 'retrying', days: number) =>
+      db()
+        .insert(mailMessages)
+        .values({
+          applicationId,
+          appUserId,
+          kind: 'password_reset',
+          recipient: 'buyer@example.com',
+          status,
+          createdAt: daysAgo(days),
+        })
+        .returning({ id: mailMessages.id });
+    await mail('sent', 91);
+    await mail('failed', 200);
+    const [stillTrying] = await mail('retrying', 91);
+    const [recent] = await mail('sent', 89);
+
+    expect(await sweep()).toMatchObject({ endUserTokensDeleted: 1, mailMessagesDeleted: 2 });
+    expect(
+      await db()
+        .select({ id: endUserTokens.id })
+        .from(endUserTokens)
+        .where(eq(endUserTokens.appUserId, appUserId)),
+    ).toEqual([liveLink]);
+    const left = await db()
+      .select({ id: mailMessages.id })
+      .from(mailMessages)
+      .where(eq(mailMessages.applicationId, applicationId));
+    expect(left.map((row) => row.id).sort()).toEqual([stillTrying!.id, recent!.id].sort());
   });
 
   it('deletes finished webhook deliveries older than the activity retention, never pending ones', async () => {

@@ -10,7 +10,9 @@ import {
   liveSessionSamples,
   sessionStartHourlyCounts,
   appUserSessions,
+  endUserTokens,
   idempotencyKeys,
+  mailMessages,
   portalSessions,
   webhookDeliveries,
   webhooks,
@@ -51,6 +53,10 @@ export interface SweepResult {
   incompleteUploadsDeleted: number;
   /** Idempotency keys of the management API past their 24 hours. */
   idempotencyKeysDeleted: number;
+  /** Mailed links (reset tokens) past their expiry, used or not. */
+  endUserTokensDeleted: number;
+  /** Sent or failed mail created longer ago than the activity log retention. */
+  mailMessagesDeleted: number;
   /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
   statements: {
     sessionsEnded: number;
@@ -59,6 +65,8 @@ export interface SweepResult {
     webhookDeliveriesDeleted: number;
     portalSessionsDeleted: number;
     idempotencyKeysDeleted: number;
+    endUserTokensDeleted: number;
+    mailMessagesDeleted: number;
   };
 }
 
@@ -86,6 +94,8 @@ export async function sweepExpiredRows({
     chartBucketsCompacted: 0,
     incompleteUploadsDeleted: 0,
     idempotencyKeysDeleted: 0,
+    endUserTokensDeleted: 0,
+    mailMessagesDeleted: 0,
     statements: {
       sessionsEnded: 0,
       sessionsDeleted: 0,
@@ -93,6 +103,8 @@ export async function sweepExpiredRows({
       webhookDeliveriesDeleted: 0,
       portalSessionsDeleted: 0,
       idempotencyKeysDeleted: 0,
+      endUserTokensDeleted: 0,
+      mailMessagesDeleted: 0,
     },
   };
   const ran = await ctx.database.runExclusively(RETENTION_SWEEP_LOCK_KEY, async () => {
@@ -150,6 +162,42 @@ export async function sweepExpiredRows({
         .delete(portalSessions)
         .where(inArray(portalSessions.id, expired))
         .returning({ id: portalSessions.id });
+      return deleted.length;
+    });
+
+    // A mailed link past its expiry opens nothing (the reset checks expires_at).
+    result.endUserTokensDeleted = await inBatches('endUserTokensDeleted', async () => {
+      const expired = db
+        .select({ id: endUserTokens.id })
+        .from(endUserTokens)
+        .where(lt(endUserTokens.expiresAt, now))
+        .orderBy(asc(endUserTokens.expiresAt))
+        .limit(input.batchSize);
+      const deleted = await db
+        .delete(endUserTokens)
+        .where(inArray(endUserTokens.id, expired))
+        .returning({ id: endUserTokens.id });
+      return deleted.length;
+    });
+
+    // The mail log keeps what the activity log keeps; a failed message's sealed secrets go
+    // with it. Oldest first through the partial index of finished messages.
+    result.mailMessagesDeleted = await inBatches('mailMessagesDeleted', async () => {
+      const expired = db
+        .select({ id: mailMessages.id })
+        .from(mailMessages)
+        .where(
+          and(
+            sql`${mailMessages.status} in ('sent', 'failed')`,
+            lt(mailMessages.createdAt, activityCutoff),
+          ),
+        )
+        .orderBy(asc(mailMessages.createdAt))
+        .limit(input.batchSize);
+      const deleted = await db
+        .delete(mailMessages)
+        .where(inArray(mailMessages.id, expired))
+        .returning({ id: mailMessages.id });
       return deleted.length;
     });
 
