@@ -2,7 +2,8 @@
 # or Debian/Ubuntu: apt install python3-tk python3-nacl). Run: python3 latchkey_client.py
 #
 # The login window logs in with a username and password, registers an account (with a licence
-# key if you sell them) or logs in with a licence key alone; the main window shows the user's
+# key if you sell them), logs in with a licence key alone, or has a link to choose a new password
+# mailed to the account's address (Forgot password?); the main window shows the user's
 # entitlements and subscriptions, redeems further keys onto the account, and releases this
 # device from the account (a new PC: another machine can then log in). After each login it
 # checks out an offline licence (kept in ~/.latchkey beside the saved session): when a later start
@@ -75,6 +76,7 @@ MISSING_CREDENTIALS_MESSAGE = "Please enter both username and password."
 MISSING_LICENSE_KEY_MESSAGE = "Please enter a licence key."
 MISSING_REDEEM_FIELDS_MESSAGE = "Please enter a licence key and your password."
 MISSING_PASSWORD_MESSAGE = "Please enter your password."
+MISSING_USERNAME_OR_EMAIL_MESSAGE = "Please enter your username or your e-mail address."
 OFFLINE_REFUSED_TITLE = "Offline Licence Refused"
 SERVER_UNREACHABLE_TITLE = "Server Unreachable"
 SERVER_UNREACHABLE_MESSAGE = (
@@ -106,6 +108,7 @@ REFUSAL_TITLES = {
     "RESET_NOT_ALLOWED": ("Reset Not Allowed", False),
     "RESET_COOLDOWN": ("Reset Not Yet Available", False),
     "DEVICE_NOT_FOUND": ("Device Not Found", False),
+    "MAIL_UNAVAILABLE": ("E-mail Unavailable", False),
 }
 
 
@@ -633,6 +636,15 @@ def verify_payload(user_id):
     return payload
 
 
+def forgot_password(username_or_email):
+    """POST /password/forgot: has a link to choose a new password mailed to the account, named
+    by its e-mail address when the text holds an '@' (every address has one, few usernames do),
+    else by its username. The answer is the same whether or not such an account exists, so it
+    tells no one who has an account here."""
+    name = username_or_email.strip()
+    return call_api("/api/v1/password/forgot", {"email" if "@" in name else "username": name})
+
+
 # --- The GUI ----------------------------------------------------------------------------------
 
 
@@ -763,7 +775,19 @@ class LatchkeyClient:
         register_button.place(x=70, y=225, width=110, height=32, anchor="center")
         key_button = tk.Button(self.root, text="Licence key", command=self.build_license_screen)
         key_button.place(x=330, y=225, width=110, height=32, anchor="center")
-        self.action_buttons = [login_button, register_button, key_button]
+        forgot_button = tk.Button(
+            self.root,
+            text="Forgot password?",
+            command=self.on_forgot_password,
+            relief=tk.FLAT,
+            borderwidth=0,
+            highlightthickness=0,
+            fg="#1a5fb4",
+            activeforeground="#1a5fb4",
+            cursor="hand2",
+        )
+        forgot_button.place(x=350, y=189, width=130, height=18, anchor="ne")
+        self.action_buttons = [login_button, register_button, key_button, forgot_button]
         self.status_label = tk.Label(self.root, text="", fg="#555555")
         self.status_label.place(x=200, y=270, anchor="center")
         self.root.bind("<Return>", lambda _event: self.on_login())
@@ -970,6 +994,40 @@ class LatchkeyClient:
             self.on_login()
 
         self.run_in_background(lambda: call_api("/api/v1/register", payload), on_done)
+
+    def on_forgot_password(self):
+        """Asks for the username or e-mail address (the username typed so far to start with) and
+        has a link to choose a new password mailed to the account. The answer reads the same
+        whether or not the account exists, so the login screen stays as it is."""
+        if self.is_busy or self.user is not None:
+            return
+        username_or_email = simpledialog.askstring(
+            "Latchkey Client - Forgot Password",
+            "Enter your username or e-mail address:",
+            initialvalue=self.username_entry.get().strip(),
+            parent=self.root,
+        )
+        if username_or_email is None or self.is_busy or self.user is not None:
+            return  # cancelled, or a saved session signed in meanwhile
+        if not username_or_email.strip():
+            self.show_dialog("warning", "Validation Error", MISSING_USERNAME_OR_EMAIL_MESSAGE)
+            return
+        self.set_busy(True, "Requesting a link...")
+        log("forgot password")
+
+        def on_done(status, result):
+            self.set_busy(False)
+            if status == "error":
+                self.show_request_error(result, "Connection error")
+                return
+            if not result.is_success:
+                log(f"forgot password failed: {result.code}")
+                self.show_refusal(result, "Password Reset Failed")
+                return
+            log("password reset requested")
+            self.show_dialog("info", "Check Your E-mail", result.message)
+
+        self.run_in_background(lambda: forgot_password(username_or_email), on_done)
 
     def on_login_answer(self, status, result):
         if status == "error":

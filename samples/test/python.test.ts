@@ -15,7 +15,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { appUserSessions, appUsers } from '../../apps/server/src/db/schema/index.ts';
+import { FORGOT_PASSWORD_ANSWER } from '@latchkey/contracts';
+import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { hasTool } from './require-tool.ts';
@@ -357,6 +358,35 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     expect(await Promise.race([sample.exitCode(), stillRunning])).toBe(1);
     expect(await x.findWindows(loginTitle)).toEqual([]);
   });
+
+  // Without SMTP_URL the test server's mail goes to its local mailbox: a queued row per message.
+  it('asks for a reset link by username and by e-mail from Forgot password?, and shows the answer', async () => {
+    const user = await live.createEndUser();
+    const email = `${user.username}@example.com`;
+    await live.updateEndUser(user.id, { email });
+    const sample = startSample(samplePath, newHome());
+
+    for (const usernameOrEmail of [user.username, email.toUpperCase()]) {
+      const login = await x.waitForWindow(loginTitle);
+      const { x: left, y: top } = await x.windowGeometry(login);
+      await x.xdotool(['windowfocus', '--sync', login]);
+      await x.click(left + 285, top + 198);
+      const prompt = await x.waitForWindow('^Latchkey Client - Forgot Password$');
+      await x.xdotool(['windowfocus', '--sync', prompt]);
+      await x.xdotool(['type', '--delay', '5', usernameOrEmail]);
+      await x.xdotool(['key', 'Return']);
+      await dismissDialog('Check Your E-mail');
+    }
+    const answerLine = `[latchkey] dialog Check Your E-mail: ${FORGOT_PASSWORD_ANSWER}\n`;
+    expect(sample.output().split(answerLine).length - 1).toBe(2);
+    const mails = await live.testApp.database.db
+      .select({ recipient: mailMessages.recipient })
+      .from(mailMessages)
+      .where(and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'password_reset')));
+    expect(mails).toEqual([{ recipient: email }, { recipient: email }]);
+    await x.waitForWindow(loginTitle);
+  });
+
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;
