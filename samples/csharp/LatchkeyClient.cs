@@ -1,5 +1,6 @@
 // Latchkey client sample for C# (WinForms): login (with a password or a licence key alone),
-// registration (with a licence key if you sell them), verify, a live session with heartbeats,
+// registration (with a licence key if you sell them), a link to choose a new password mailed to
+// the account's address (Forgot password?), verify, a live session with heartbeats,
 // forced logout when the licence is revoked, licence keys redeemed onto the account, its
 // entitlements and subscriptions shown, this device released so that another machine can log in,
 // an offline licence for starts without the network, the vendor's welcome message and the user's
@@ -156,6 +157,14 @@ namespace LatchkeySample
         [DataMember(Name = "username", Order = 1)] public string Username { get; set; }
         [DataMember(Name = "password", Order = 2)] public string Password { get; set; }
         [DataMember(Name = "hwid", Order = 3)] public string Hwid { get; set; }
+    }
+
+    /// <summary>Names the account whose password is forgotten: by its username or by its e-mail address, never both.</summary>
+    [DataContract]
+    public class ForgotPasswordRequest
+    {
+        [DataMember(Name = "username", Order = 1, EmitDefaultValue = false)] public string Username { get; set; }
+        [DataMember(Name = "email", Order = 2, EmitDefaultValue = false)] public string Email { get; set; }
     }
 
     [DataContract]
@@ -315,6 +324,7 @@ namespace LatchkeySample
                 case "RESET_NOT_ALLOWED": return "Reset Not Allowed";
                 case "RESET_COOLDOWN": return "Reset Not Yet Available";
                 case "DEVICE_NOT_FOUND": return "Device Not Found";
+                case "MAIL_UNAVAILABLE": return "E-mail Unavailable";
                 default: return fallbackTitle;
             }
         }
@@ -499,6 +509,23 @@ namespace LatchkeySample
                 Username = username,
                 Password = password,
                 Hwid = Hwid,
+            });
+        }
+
+        /// <summary>
+        /// Has a link to choose a new password mailed to the account, named by its e-mail address when
+        /// the text holds an '@' (every address has one, few usernames do), else by its username. The
+        /// answer is the same whether or not such an account exists, so it tells no one who has an
+        /// account here.
+        /// </summary>
+        public Task<ApiResponse> ForgotPasswordAsync(string usernameOrEmail)
+        {
+            var name = (usernameOrEmail ?? "").Trim();
+            var isEmail = name.Contains("@");
+            return PostAsync("/api/v1/password/forgot", new ForgotPasswordRequest
+            {
+                Username = isEmail ? null : name,
+                Email = isEmail ? name : null,
             });
         }
 
@@ -1249,6 +1276,7 @@ namespace LatchkeySample
         private readonly Button loginButton = new Button();
         private readonly Button registerButton = new Button();
         private readonly Button licenseKeyButton = new Button();
+        private readonly LinkLabel forgotPasswordLink = new LinkLabel();
         private readonly Label statusLabel = new Label();
         private MainForm mainForm;
 
@@ -1285,10 +1313,15 @@ namespace LatchkeySample
             licenseKeyButton.Size = new Size(115, 28);
             licenseKeyButton.TabIndex = 4;
             licenseKeyButton.Click += OnLicenseKeyClick;
-            statusLabel.Location = new Point(30, 232);
-            statusLabel.Size = new Size(340, 60);
+            forgotPasswordLink.Text = "Forgot password?";
+            forgotPasswordLink.Location = new Point(130, 230);
+            forgotPasswordLink.Size = new Size(240, 20);
+            forgotPasswordLink.TabIndex = 5;
+            forgotPasswordLink.LinkClicked += OnForgotPasswordClick;
+            statusLabel.Location = new Point(30, 256);
+            statusLabel.Size = new Size(340, 40);
 
-            Controls.AddRange(new Control[] { title, usernameLabel, usernameBox, passwordLabel, passwordBox, loginButton, registerButton, licenseKeyButton, statusLabel });
+            Controls.AddRange(new Control[] { title, usernameLabel, usernameBox, passwordLabel, passwordBox, loginButton, registerButton, licenseKeyButton, forgotPasswordLink, statusLabel });
             AcceptButton = loginButton;
             ActiveControl = usernameBox;
             Shown += OnShownFirst;
@@ -1401,6 +1434,53 @@ namespace LatchkeySample
                 return;
             }
             await LogInAsync(() => client.LoginWithLicenseAsync(licenseKey));
+        }
+
+        /// <summary>
+        /// Asks for the username or e-mail address and has a link to choose a new password mailed to the
+        /// account. The answer reads the same whether or not the account exists, so the login window
+        /// stays as it is.
+        /// </summary>
+        private async void OnForgotPasswordClick(object sender, LinkLabelLinkClickedEventArgs e)
+        {
+            string usernameOrEmail;
+            using (var prompt = new PromptForm("Latchkey Forgot Password", "Mail me a link for a new password", "Send link",
+                new[] { new PromptField("Username or e-mail", false) }))
+            {
+                if (prompt.ShowDialog(this) != DialogResult.OK) return;
+                usernameOrEmail = prompt.Values[0].Trim();
+            }
+            if (usernameOrEmail.Length == 0)
+            {
+                Dialog.Show(this, "Please enter your username or your e-mail address.", "Password Reset Failed", MessageBoxIcon.Warning);
+                return;
+            }
+
+            SetBusy(true, "Requesting a link...");
+            try
+            {
+                var answer = await client.ForgotPasswordAsync(usernameOrEmail);
+                SetBusy(false, "");
+                if (!answer.Success)
+                {
+                    Log.Write("forgot password failed (" + answer.Code + "): " + answer.Message);
+                    ShowRefusal(answer, "Password Reset Failed");
+                    return;
+                }
+                Log.Write("password reset requested");
+                Dialog.Show(this, answer.Message, "Check Your E-mail", MessageBoxIcon.Information);
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                SetBusy(false, "");
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+            }
+            catch (Exception error)
+            {
+                Log.Write("network error: " + Describe(error));
+                SetBusy(false, "");
+                Dialog.Show(this, "Network error: " + Describe(error), "Error", MessageBoxIcon.Error);
+            }
         }
 
         /// <summary>Registers (a licence key, when given, is redeemed in the same step), then logs in.</summary>
@@ -1634,6 +1714,7 @@ namespace LatchkeySample
             loginButton.Enabled = !isBusy;
             registerButton.Enabled = !isBusy;
             licenseKeyButton.Enabled = !isBusy;
+            forgotPasswordLink.Enabled = !isBusy;
             usernameBox.Enabled = !isBusy;
             passwordBox.Enabled = !isBusy;
             statusLabel.Text = status;

@@ -15,11 +15,11 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { offlineLicenseContentSchema } from '@latchkey/contracts';
+import { FORGOT_PASSWORD_ANSWER, offlineLicenseContentSchema } from '@latchkey/contracts';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { appUserSessions, appUsers } from '../../apps/server/src/db/schema/index.ts';
+import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { compileCsharp } from './csharp-build.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
@@ -244,6 +244,27 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     );
   };
 
+  /**
+   * Closes a dialog with Enter like dismissDialog, but presses again only after 3 s: the
+   * window under it acts on Enter too (the main window's focused Release button, the login
+   * window's Login button), so an Enter meant for a dialog slow to close must not reach it.
+   */
+  const closeDialog = async (title: string) => {
+    const windowId = await waitForWindow(`^${title}$`);
+    const isGone = async () => (await findWindows(`^${title}$`)).length === 0;
+    await waitFor(
+      async () => {
+        await xdotool('windowfocus', '--sync', windowId).catch(() => '');
+        if (await isGone()) return true;
+        await xdotool('key', 'Return').catch(() => '');
+        await waitFor(isGone, 3_000, `the ${title} dialog to close`).catch(() => undefined);
+        return isGone();
+      },
+      15_000,
+      `the ${title} dialog to close`,
+    );
+  };
+
   const startClient = (
     program: string,
     home = mkdtempSync(join(workDirectory, 'home-')),
@@ -429,6 +450,30 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     expect(existsSync(savedSessionFile(first.home))).toBe(false);
     expect(await findWindows(mainWindow(user.username))).toEqual([]);
   }, 90_000);
+
+  // Without SMTP_URL the test server's mail goes to its local mailbox: a queued row per message.
+  it('asks for a reset link by username and by e-mail from Forgot password?, and shows the answer', async () => {
+    const user = await live.createEndUser();
+    const email = `${user.username}@example.com`;
+    await live.updateEndUser(user.id, { email });
+    const client = startClient(clientProgram);
+
+    for (const usernameOrEmail of [user.username, email.toUpperCase()]) {
+      await clickAt(await waitForWindow(loginWindow, FIRST_WINDOW_TIMEOUT_MS), 175, 238);
+      const prompt = await waitForWindow('^Latchkey Forgot Password$');
+      await clickAt(prompt, 265, 71);
+      await xdotool('type', '--delay', '15', usernameOrEmail);
+      await xdotool('key', 'Return');
+      await closeDialog('Check Your E-mail');
+    }
+    const answerLine = dialogLine('Check Your E-mail', FORGOT_PASSWORD_ANSWER);
+    expect(client.lines.filter((line) => answerLine.test(line))).toHaveLength(2);
+    const mails = await live.testApp.database.db
+      .select({ recipient: mailMessages.recipient })
+      .from(mailMessages)
+      .where(and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'password_reset')));
+    expect(mails).toEqual([{ recipient: email }, { recipient: email }]);
+  }, 120_000); // a fresh client: up to 75 s to its first window
   // The offline licence, checked out after each login and used when the server cannot be
   // reached (the program built with its BaseUrl on a closed port).
   describe('offline licence', () => {
@@ -943,26 +988,6 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       });
     });
 
-    /**
-     * Closes a dialog with Enter like dismissDialog, but presses again only after 3 s: the
-     * window under it acts on Enter too (the main window's focused Release button, the login
-     * window's Login button), so an Enter meant for a dialog slow to close must not reach it.
-     */
-    const closeDialog = async (title: string) => {
-      const windowId = await waitForWindow(`^${title}$`);
-      const isGone = async () => (await findWindows(`^${title}$`)).length === 0;
-      await waitFor(
-        async () => {
-          await xdotool('windowfocus', '--sync', windowId).catch(() => '');
-          if (await isGone()) return true;
-          await xdotool('key', 'Return').catch(() => '');
-          await waitFor(isGone, 3_000, `the ${title} dialog to close`).catch(() => undefined);
-          return isGone();
-        },
-        15_000,
-        `the ${title} dialog to close`,
-      );
-    };
     /**
      * Release this device..., Yes (Enter: the default button), then the password and Enter in
      * the password prompt. Enter is pressed once on the question: Mono keeps an answered
