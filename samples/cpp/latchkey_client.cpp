@@ -1,5 +1,6 @@
 // Latchkey client sample for C++ (console): log in (with a password or a licence key alone),
-// register (with a licence key if you sell them), verify, keep a live session with heartbeats
+// register (with a licence key if you sell them), have a link to choose a new password mailed
+// to the account's address, verify, keep a live session with heartbeats
 // and periodic verification, redeem licence keys onto the account, show its entitlements and
 // subscriptions, release this machine's seat so the user can log in from another one, and
 // check the Ed25519 signature of every answer before trusting it, so a fake server cannot
@@ -15,7 +16,8 @@
 //   g++ -std=c++17 -O2 -Wall -Wextra -Werror latchkey_client.cpp -o latchkey_client $(pkg-config --cflags --libs libcurl libsodium)
 // Run:
 //   ./latchkey_client
-// At the Username prompt: /register creates an account, /key logs in with a licence key.
+// At the Username prompt: /register creates an account, /key logs in with a licence key,
+// /forgot mails a link to choose a new password.
 // Commands once logged in: status, redeem, release, note, logout, help, quit, exit.
 
 // ---- Settings: filled in by Latchkey when you copy this sample from the console ----
@@ -588,6 +590,15 @@ class LatchkeyClient {
     return post("/api/v1/devices/reset",
                 {{"username", username}, {"password", password}, {"hwid", hwid_}});
   }
+  // Has a link to choose a new password mailed to the account, named by its e-mail address
+  // when the text holds an '@' (every address has one, few usernames do), else by its
+  // username. The answer is the same whether or not such an account exists, so it tells no one
+  // who has an account here.
+  ApiResult forgot_password(const std::string& username_or_email) {
+    const std::string name = trim(username_or_email);
+    const bool is_email = name.find('@') != std::string::npos;
+    return post("/api/v1/password/forgot", {{is_email ? "email" : "username", name}});
+  }
   // Good standing now, and every entitlement in REQUIRED_ENTITLEMENTS held.
   ApiResult verify(const std::string& user_id, const std::atomic<bool>* cancel = nullptr) {
     json payload = {{"user_id", user_id}};
@@ -1045,7 +1056,7 @@ class SessionMonitor {
 };
 
 // ---------------------------------------------------------------------------------------
-// The console program: login screen (Username/Password prompts, or /register and /key),
+// The console program: login screen (Username/Password prompts, or /register, /key and /forgot),
 // then the main screen (a "> " command prompt). The monitoring thread may return it to the
 // login screen.
 // ---------------------------------------------------------------------------------------
@@ -1062,8 +1073,8 @@ class ConsoleApp {
     resume_saved_session();
     if (current_screen() == Screen::Username)
       console_.say(
-          "Log in below. At the Username prompt, type /register to create an account, or /key "
-          "to log in with a licence key.");
+          "Log in below. At the Username prompt, type /register to create an account, /key to "
+          "log in with a licence key, or /forgot if you forgot your password.");
     show_prompt();
 
     std::string line;
@@ -1084,6 +1095,7 @@ class ConsoleApp {
     Username,
     Password,
     LicenseKey,
+    ForgotPassword,
     RegisterUsername,
     RegisterPassword,
     RegisterEmail,
@@ -1152,6 +1164,7 @@ class ConsoleApp {
       case Screen::RegisterUsername: console_.prompt("New username: "); break;
       case Screen::RegisterEmail: console_.prompt("E-mail (optional): "); break;
       case Screen::RegisterKey: console_.prompt("Licence key (optional): "); break;
+      case Screen::ForgotPassword: console_.prompt("Username or e-mail: "); break;
       case Screen::Main: console_.prompt("> "); break;
     }
   }
@@ -1165,6 +1178,8 @@ class ConsoleApp {
           go_to(Screen::RegisterUsername);
         } else if (trim(line) == "/key") {
           go_to(Screen::LicenseKey);
+        } else if (trim(line) == "/forgot") {
+          go_to(Screen::ForgotPassword);
         } else {
           pending_ = Pending{};
           pending_.username = trim(line);
@@ -1190,6 +1205,10 @@ class ConsoleApp {
         }
         console_.say("Logging in...");
         if (!complete_login(client_.login_with_license(trim(line)), "", exit_code)) return true;
+        break;
+      case Screen::ForgotPassword:
+        go_to(Screen::Username);
+        request_password_reset(line);
         break;
       case Screen::RegisterUsername:
         pending_ = Pending{};
@@ -1348,6 +1367,27 @@ class ConsoleApp {
     console_.log("register ok");
     console_.say("Registration Successful: " + registered.message());
     return log_in(registration.username, registration.password, exit_code);
+  }
+
+  // Asks for a link to choose a new password; the login prompt follows whatever the answer, which
+  // reads the same whether or not the account exists.
+  void request_password_reset(const std::string& username_or_email) {
+    if (trim(username_or_email).empty()) {
+      console_.say("Please provide a username or an e-mail address");
+      return;
+    }
+    const ApiResult requested = client_.forgot_password(username_or_email);
+    if (!requested.is_answered()) {
+      report_untrusted(requested, "forgot password");
+      return;
+    }
+    if (!requested.is_success()) {
+      console_.log("password reset refused (" + requested.code() + ")");
+      report_refusal(requested, "Password Reset Failed");
+      return;
+    }
+    console_.log("password reset requested");
+    console_.say("Check Your E-mail: " + requested.message());
   }
 
   // Adds a licence key to the account that is logged in; its password proves the holder.
@@ -1775,6 +1815,7 @@ class ConsoleApp {
         {"RESET_NOT_ALLOWED", "Reset Not Allowed"},
         {"RESET_COOLDOWN", "Reset Not Yet Available"},
         {"DEVICE_NOT_FOUND", "Device Not Found"},
+        {"MAIL_UNAVAILABLE", "E-mail Unavailable"},
     };
     const auto found = titles.find(code);
     return found == titles.end() ? fallback_title : found->second;

@@ -6,11 +6,11 @@ import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { offlineLicenseContentSchema } from '@latchkey/contracts';
-import { eq } from 'drizzle-orm';
+import { FORGOT_PASSWORD_ANSWER, offlineLicenseContentSchema } from '@latchkey/contracts';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { appUserSessions } from '../../apps/server/src/db/schema/index.ts';
+import { appUserSessions, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { hasTool } from './require-tool.ts';
 import { startTamperingProxy } from './tampering-proxy.ts';
@@ -430,6 +430,31 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     expect(program.output).not.toContain(live.application.loginSuccessMessage);
     expect(await sessionsOf(user.id)).toEqual([]);
     expect(await live.activeSessionCount()).toBe(0);
+  });
+
+  // Without SMTP_URL the test server's mail goes to its local mailbox: a queued row per message.
+  it('asks for a reset link by username and by e-mail at /forgot, and shows the answer', async () => {
+    const user = await live.createEndUser();
+    const email = `${user.username}@example.com`;
+    await live.updateEndUser(user.id, { email });
+    const program = run(await newHome());
+
+    await program.waitFor('or /forgot if you forgot your password.');
+    for (const usernameOrEmail of [user.username, email.toUpperCase()]) {
+      await program.waitFor('Username: ');
+      program.send('/forgot');
+      await program.waitFor('Username or e-mail: ');
+      program.send(usernameOrEmail);
+      await program.waitFor(`Check Your E-mail: ${FORGOT_PASSWORD_ANSWER}`);
+    }
+    await program.waitFor('Username: ');
+    const mails = await live.testApp.database.db
+      .select({ recipient: mailMessages.recipient })
+      .from(mailMessages)
+      .where(and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'password_reset')));
+    expect(mails).toEqual([{ recipient: email }, { recipient: email }]);
+    program.closeInput();
+    expect(await program.exited()).toBe(0);
   });
   // The offline licence, checked out after each login and used when the server cannot be
   // reached (the program built with its BASE_URL on a closed port).
