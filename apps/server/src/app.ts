@@ -86,6 +86,7 @@ import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import {
   createMailDispatcher,
   createMailTransport,
+  registerMailRoutes,
   type MailOutbox,
 } from './modules/mail/index.ts';
 import type { OutboxWorker } from './lib/outbox-worker.ts';
@@ -443,6 +444,7 @@ export async function buildApp(
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
       registerWebhookRoutes(ownerScope, deps);
+      registerMailRoutes(ownerScope, deps);
       registerIntegrationRoutes(ownerScope, deps);
       registerAdminRoutes(ownerScope, deps);
       registerApiTokenRoutes(ownerScope, deps);

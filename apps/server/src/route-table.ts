@@ -18,6 +18,7 @@ import { healthRoutes } from './modules/health/index.ts';
 import { importRoutes } from './modules/imports/index.ts';
 import { sampleRoutes, codeFileRoutes } from './modules/integration/index.ts';
 import { licenseRoutes } from './modules/licenses/index.ts';
+import { mailRoutes } from './modules/mail/index.ts';
 import {
   managementAccountRoutes,
   managementAppUserRoutes,
@@ -56,6 +57,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   ...sampleRoutes,
   ...codeFileRoutes,
   ...licenseRoutes,
+  ...mailRoutes,
   ...ownerEventRoutes,
   ...portalRoutes,
   ...subscriptionRoutes,

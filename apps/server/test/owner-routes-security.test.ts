@@ -16,6 +16,7 @@ import {
   codeFiles,
   codeFileVersions,
   licenseKeys,
+  mailMessages,
   ownerAccounts,
   plans,
   subscriptions,
@@ -80,6 +81,8 @@ interface Fixture {
   blacklistEntryId: number;
   webhookId: number;
   deliveryId: string;
+  /** A message of the application's mail log (failed, so it could be sent again). */
+  messageId: string;
   /** A version of the account's own authentication.ts (the code editor's history). */
   codeFileVersionId: string;
   /** Another account of the site: the target of the admin routes. */
@@ -442,6 +445,17 @@ const ownerRoutes: OwnerRoute[] = [
     path: '/api/webhooks/:id/deliveries/:deliveryId/retry',
     asOtherOwner: webhookNotFound,
   },
+  { method: 'GET', path: '/api/applications/:id/mail', asOtherOwner: applicationNotFound },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/mail/:messageId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/mail/:messageId/resend',
+    asOtherOwner: applicationNotFound,
+  },
   {
     method: 'POST',
     path: '/api/test-webhook',
@@ -540,6 +554,7 @@ function fill(path: string, fixture: Fixture): string {
   return path
     .replace(':id', String(id))
     .replace(':deliveryId', fixture.deliveryId)
+    .replace(':messageId', fixture.messageId)
     .replace(':versionId', fixture.codeFileVersionId)
     .replace(':variableId', fixture.variableId)
     .replace(':name', path.includes('/variables/') ? fixture.userVariableName : 'authentication.ts')
@@ -707,6 +722,16 @@ describe('every owner route is closed to everyone but its owner', () => {
     const delivery = await insertWebhookDelivery(testApp.database.db, webhook.id, {
       status: 'failed',
     });
+    const [message] = await testApp.database.db
+      .insert(mailMessages)
+      .values({
+        applicationId: application.id,
+        appUserId: user.id,
+        kind: 'password_reset',
+        recipient: `${user.username}@example.com`,
+        status: 'failed',
+      })
+      .returning({ id: mailMessages.id });
     // A saved version, so the account's history names it (the e-mail of who saved).
     const savedCodeFile = await testApp.app.inject({
       method: 'PUT',
@@ -767,6 +792,7 @@ describe('every owner route is closed to everyone but its owner', () => {
       blacklistEntryId: entry.id,
       webhookId: webhook.id,
       deliveryId: delivery.id,
+      messageId: message!.id,
       accountId: account.accountId,
       variableId: (variable.json() as { id: string }).id,
       userVariableName,
@@ -892,6 +918,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           blacklistEntryId: 2_000_000_000,
           webhookId: 2_000_000_000,
           deliveryId: randomUUID(),
+          messageId: randomUUID(),
           codeFileVersionId: randomUUID(),
           accountId: randomUUID(),
           variableId: randomUUID(),

@@ -93,6 +93,7 @@ export const ownerWriteActions = [
   'sample_reset',
   'code_file_saved',
   'code_file_restored',
+  'mail_resent',
 ] as const;
 export type OwnerWriteAction = (typeof ownerWriteActions)[number];
 
@@ -124,6 +125,7 @@ export const auditTargetKinds = [
   'webhook_delivery',
   'sample',
   'code_file',
+  'mail_message',
 ] as const;
 export const auditTargetKindSchema = z.enum(auditTargetKinds);
 export type AuditTargetKind = z.infer<typeof auditTargetKindSchema>;

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { applicationIdSchema } from './applications.ts';
+import { pageQueryFields } from './paging.ts';
 
 /**
  * Mail to end users: every message is a row of the mail outbox, written with what causes it
@@ -51,3 +53,49 @@ export type PortalPasswordResetRequest = z.input<typeof portalPasswordResetReque
 /** What the reset page says when its link has expired, was used, or is unknown (alike). */
 export const PASSWORD_RESET_LINK_INVALID =
   'This link has expired or has already been used. Ask for a new one from the program.';
+
+/** One message of an application's mail log. Its body is never part of it. */
+export const mailMessageSchema = z
+  .object({
+    id: z.uuid(),
+    kind: mailKindSchema,
+    to: z.string(),
+    /** Known once the message was first rendered (its first attempt). */
+    subject: z.string().nullable(),
+    status: mailStatusSchema,
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    createdAt: z.iso.datetime(),
+    sentAt: z.iso.datetime().nullable(),
+    /** Development's local mailbox kept it: it can be opened as it would be read. */
+    canOpen: z.boolean(),
+  })
+  .meta({ id: 'MailMessage' });
+export type MailMessage = z.infer<typeof mailMessageSchema>;
+
+/** GET /api/applications/:id/mail/:messageId: the message, and its text where kept. */
+export const openedMailMessageSchema = mailMessageSchema
+  .extend({
+    /** The local mailbox's copy (development without SMTP); null anywhere else. */
+    content: z.object({ subject: z.string(), text: z.string(), html: z.string() }).nullable(),
+  })
+  .meta({ id: 'OpenedMailMessage' });
+export type OpenedMailMessage = z.infer<typeof openedMailMessageSchema>;
+
+/** GET /api/applications/:id/mail: a page, newest first; search in the address or subject. */
+export const mailListQuerySchema = z.object({
+  ...pageQueryFields,
+  status: z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.enum(mailStatuses, `status must be one of ${mailStatuses.join(', ')}`).optional(),
+  ),
+});
+export type MailListQuery = z.input<typeof mailListQuerySchema>;
+
+export const mailMessageParamsSchema = z.object({
+  id: applicationIdSchema,
+  messageId: z.uuid('Message not found'),
+});
+
+export const MAIL_MESSAGE_NOT_FOUND = 'Message not found';
+export const MAIL_RESEND_NOT_FAILED = 'Only a failed message can be sent again';

@@ -48,6 +48,11 @@ export const routeTags = [
   { name: 'Blacklist', description: 'Owner API.' },
   { name: 'Activity', description: 'Owner API.' },
   { name: 'Webhooks', description: 'Owner API.' },
+  {
+    name: 'Mail',
+    description:
+      'Owner API: the mail an application sends its end users (password resets): the log, a message opened, a failed one sent again.',
+  },
   { name: 'Samples', description: 'Owner API: the client samples of the /integration page.' },
   {
     name: 'Code editor',

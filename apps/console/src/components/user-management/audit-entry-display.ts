@@ -55,6 +55,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   sample_reset: 'Sample reset',
   code_file_saved: 'Code file saved',
   code_file_restored: 'Code file version restored',
+  mail_resent: 'Mail sent again',
 };
 
 /** Entries the badge shows in the danger colour: something was taken away. */
@@ -72,6 +73,7 @@ const targetKindLabels: Record<AuditTargetKind, string> = {
   file: 'File',
   import: 'Import',
   webhook_delivery: 'Webhook delivery',
+  mail_message: 'Mail',
   sample: 'Sample',
   code_file: 'Code file',
 };

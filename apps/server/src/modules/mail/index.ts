@@ -7,3 +7,4 @@ export {
   requestPasswordResetMail,
   type PasswordResetRequestResult,
 } from './request-password-reset-mail.ts';
+export { mailRoutes, registerMailRoutes } from './routes.ts';

@@ -1,0 +1,143 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import {
+  MAIL_RESEND_NOT_FAILED,
+  mailMessageSchema,
+  openedMailMessageSchema,
+} from '@latchkey/contracts';
+import { mailMessages } from '../../db/schema/index.ts';
+import { sealMailSecrets } from './mail-secrets.ts';
+import { callClientApi, insertAppUser, insertClientApplication } from '../../../test/factories.ts';
+import { ownerRequests } from '../../../test/owner-requests.ts';
+import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+
+/**
+ * The mail log, on the development default: no SMTP_URL, so every message goes to the local
+ * mailbox, which the log opens as it would be read (reset link included).
+ */
+describe('the mail log', () => {
+  const testApp = startTestAppForSuite({
+    env: { MAIL_POLL_INTERVAL_MS: '50' },
+    isMailDispatcherEnabled: true,
+  });
+  const owner = signInOwnerForSuite(testApp);
+  const db = () => testApp.database.db;
+  const request = (...args: Parameters<ReturnType<typeof ownerRequests>>) =>
+    ownerRequests(testApp, owner)(...args);
+
+  const setUp = async () => {
+    const application = await insertClientApplication(testApp, owner.accountId, {
+      name: 'Mailbox App',
+    });
+    const users = [];
+    for (const name of ['alice', 'bob', 'carol']) {
+      users.push(
+        await insertAppUser(db(), application.id, { username: name, email: `${name}@example.com` }),
+      );
+    }
+    for (const user of users) {
+      await callClientApi(testApp.app, 'password/forgot', {
+        apiKey: application.apiKey,
+        body: { username: user.username },
+      });
+    }
+    const rows = () =>
+      db().select().from(mailMessages).where(eq(mailMessages.applicationId, application.id));
+    await expect.poll(async () => (await rows()).every((row) => row.status === 'sent')).toBe(true);
+    return { application, users };
+  };
+
+  it('lists, searches, filters and opens what the local mailbox received', async () => {
+    const { application } = await setUp();
+    const url = `/api/applications/${application.id}/mail`;
+    const all = await request('GET', `${url}?pageSize=2`);
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.headers['x-total-count']).toBe('3');
+    const page = mailMessageSchema.array().parse(all.json());
+    expect(page).toHaveLength(2);
+    expect(page[0]).toMatchObject({
+      kind: 'password_reset',
+      status: 'sent',
+      attempts: 1,
+      subject: 'Choose a new password for Mailbox App',
+      canOpen: true,
+    });
+
+    const searched = mailMessageSchema
+      .array()
+      .parse((await request('GET', `${url}?search=BOB`)).json());
+    expect(searched.map((message) => message.to)).toEqual(['bob@example.com']);
+    const failed = await request('GET', `${url}?status=failed`);
+    expect(failed.json()).toEqual([]);
+    expect((await request('GET', `${url}?status=lost`)).statusCode).toBe(400);
+
+    const opened = openedMailMessageSchema.parse(
+      (await request('GET', `${url}/${searched[0]!.id}`)).json(),
+    );
+    expect(opened.content?.subject).toBe('Choose a new password for Mailbox App');
+    expect(opened.content?.text).toContain('Hello bob,');
+    expect(opened.content?.text).toMatch(
+      new RegExp(`/portal/${application.portalPublicId}/reset\\?token=[\\w-]{43}`),
+    );
+    // The row itself holds no readable text or token.
+    const [row] = await db().select().from(mailMessages).where(eq(mailMessages.id, opened.id));
+    expect(JSON.stringify(row)).not.toContain('Hello bob');
+    expect(row!.secretsSealed).toBeNull();
+  });
+
+  it('sends a failed message again, and only a failed one', async () => {
+    const { application } = await setUp();
+    const [message] = await db()
+      .select()
+      .from(mailMessages)
+      .where(eq(mailMessages.applicationId, application.id))
+      .limit(1);
+    const resendUrl = `/api/applications/${application.id}/mail/${message!.id}/resend`;
+    const refused = await request('POST', resendUrl);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ message: MAIL_RESEND_NOT_FAILED });
+
+    // As a permanent refusal leaves it: failed, its reason, its link's token still sealed.
+    await db()
+      .update(mailMessages)
+      .set({
+        status: 'failed',
+        lastError: '550 No such mailbox',
+        secretsSealed: sealMailSecrets({ token: 'T'.repeat(43) }, testApp.config.serverSecret),
+      })
+      .where(eq(mailMessages.id, message!.id));
+    const resent = await request('POST', resendUrl);
+    expect(resent.statusCode, resent.body).toBe(200);
+    expect(resent.json()).toMatchObject({ status: 'queued', lastError: '550 No such mailbox' });
+    await expect
+      .poll(async () => {
+        const [row] = await db()
+          .select()
+          .from(mailMessages)
+          .where(eq(mailMessages.id, message!.id));
+        return row!.status;
+      })
+      .toBe('sent');
+  });
+
+  it("answers 404 for another application's message and an unknown one", async () => {
+    const { application } = await setUp();
+    const other = await insertClientApplication(testApp, owner.accountId);
+    const [message] = await db()
+      .select()
+      .from(mailMessages)
+      .where(eq(mailMessages.applicationId, application.id))
+      .limit(1);
+    expect(
+      (await request('GET', `/api/applications/${other.id}/mail/${message!.id}`)).statusCode,
+    ).toBe(404);
+    expect(
+      (
+        await request(
+          'GET',
+          `/api/applications/${application.id}/mail/00000000-0000-4000-8000-000000000000`,
+        )
+      ).json(),
+    ).toMatchObject({ message: 'Message not found' });
+  });
+});
