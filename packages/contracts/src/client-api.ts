@@ -511,6 +511,7 @@ export const clientRefusalTitles: Partial<
   RESET_NOT_ALLOWED: { title: 'Reset Not Allowed', exits: false },
   RESET_COOLDOWN: { title: 'Reset Not Yet Available', exits: false },
   DEVICE_NOT_FOUND: { title: 'Device Not Found', exits: false },
+  MAIL_UNAVAILABLE: { title: 'E-mail Unavailable', exits: false },
   ACCOUNT_EXPIRED: { title: 'Account Expired', exits: false },
   ACCOUNT_DISABLED: { title: 'Account Disabled', exits: false },
   BLACKLISTED: { title: 'Access Blocked', exits: true },
