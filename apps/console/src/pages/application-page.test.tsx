@@ -163,6 +163,7 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
       'Files',
       'API Configuration',
       'Messages',
+      'E-mail',
     ]);
 
     await user.click(screen.getByRole('tab', { name: 'Messages' }));

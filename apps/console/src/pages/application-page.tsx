@@ -10,6 +10,7 @@ import { ApplicationSettingsDialog } from '@/components/applications/application
 import { ApplicationStatusBadge } from '@/components/applications/application-status-badge.tsx';
 import { ApplicationUsersPanel } from '@/components/app-users/application-users-panel.tsx';
 import { FilesPanel } from '@/components/files/files-panel.tsx';
+import { MailPanel } from '@/components/mail/mail-panel.tsx';
 import { ImportDialog } from '@/components/imports/import-dialog.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { LicensesPanel } from '@/components/licenses/licenses-panel.tsx';
@@ -146,6 +147,7 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
           <TabsTrigger value="files">Files</TabsTrigger>
           <TabsTrigger value="api">API Configuration</TabsTrigger>
           <TabsTrigger value="messages">Messages</TabsTrigger>
+          <TabsTrigger value="mail">E-mail</TabsTrigger>
         </TabsList>
         <TabsContent value="overview">
           <div className="flex flex-col gap-6">
@@ -180,6 +182,9 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
         </TabsContent>
         <TabsContent value="messages">
           <ApplicationMessages application={application} />
+        </TabsContent>
+        <TabsContent value="mail">
+          <MailPanel application={application} />
         </TabsContent>
       </Tabs>
     </div>

@@ -1,0 +1,80 @@
+import {
+  mailMessageSchema,
+  openedMailMessageSchema,
+  type MailMessage,
+  type MailStatus,
+  type OpenedMailMessage,
+} from '@latchkey/contracts';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '@/lib/api.ts';
+import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
+import { useOwnerMutation } from './use-owner-mutation.ts';
+
+export const MAIL_LOG_PAGE_SIZE = 20;
+export const MAIL_LOG_FETCH_ERROR = 'Failed to fetch mail';
+export const MAIL_MESSAGE_FETCH_ERROR = 'Failed to open the message';
+
+const mailUrl = (applicationId: number) => `/api/applications/${applicationId}/mail`;
+
+/** Everything about one application's mail sits under its log's URL. */
+export function mailQueryKey(applicationId: number) {
+  return [mailUrl(applicationId)] as const;
+}
+
+/** One page of the application's mail log (GET /api/applications/:id/mail), newest first. */
+export function useMailLog({
+  applicationId,
+  page,
+  search,
+  status,
+}: {
+  applicationId: number;
+  page: number;
+  search: string;
+  status: MailStatus | null;
+}) {
+  return useQuery({
+    queryKey: [...mailQueryKey(applicationId), { page, search, status }],
+    queryFn: async (): Promise<PagedList<MailMessage>> => {
+      const query = toPageQueryString({
+        page,
+        pageSize: MAIL_LOG_PAGE_SIZE,
+        search,
+        status: status ?? undefined,
+      });
+      const response = await apiRequest('GET', `${mailUrl(applicationId)}${query}`);
+      return toPagedList(response, mailMessageSchema.array().parse(await response.json()));
+    },
+    placeholderData: keepPreviousData,
+    // The worker changes the log on its own: a revisit shows where it is now.
+    refetchOnMount: 'always',
+  });
+}
+
+/** One message as the local mailbox kept it; only while `messageId` is set (a dialog open). */
+export function useMailMessage(applicationId: number, messageId: string | null) {
+  return useQuery({
+    queryKey: [...mailQueryKey(applicationId), 'message', messageId],
+    queryFn: async (): Promise<OpenedMailMessage> =>
+      openedMailMessageSchema.parse(
+        await (await apiRequest('GET', `${mailUrl(applicationId)}/${messageId}`)).json(),
+      ),
+    enabled: messageId !== null,
+  });
+}
+
+/** POST …/mail/:messageId/resend: a failed message queued again, the log re-read. */
+export function useResendMail(applicationId: number) {
+  const queryClient = useQueryClient();
+  return useOwnerMutation({
+    mutationFn: async (messageId: string) => {
+      try {
+        await apiRequest('POST', `${mailUrl(applicationId)}/${messageId}/resend`);
+      } finally {
+        await queryClient.invalidateQueries({ queryKey: mailQueryKey(applicationId) });
+      }
+    },
+    successMessage: 'Mail queued to be sent again',
+    errorMessage: 'Failed to send the mail again',
+  });
+}
