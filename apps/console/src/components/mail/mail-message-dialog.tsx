@@ -32,7 +32,7 @@ export function MailMessageDialog({
           </>
         ) : null
       }
-      descriptionClassName="break-all"
+      descriptionClassName="break-words"
     >
       {({ id }) => <MessageContent applicationId={applicationId} messageId={id} />}
     </ItemDialog>

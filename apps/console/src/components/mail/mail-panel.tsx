@@ -138,13 +138,9 @@ function mailLogTable({
   return {
     label: 'Mail',
     getRowKey: (message) => message.id,
+    // The status beside the address: on a phone the rest scrolls sideways.
     columns: [
       { header: 'To', cellClassName: 'max-w-56 truncate', cell: (message) => message.to },
-      {
-        header: 'Kind',
-        cellClassName: 'whitespace-nowrap',
-        cell: (message) => mailKindLabels[message.kind],
-      },
       {
         header: 'Status',
         cell: (message) => (
@@ -152,6 +148,11 @@ function mailLogTable({
             {mailStatusLabels[message.status]}
           </Badge>
         ),
+      },
+      {
+        header: 'Kind',
+        cellClassName: 'whitespace-nowrap',
+        cell: (message) => mailKindLabels[message.kind],
       },
       { header: 'Attempts', cellClassName: 'tabular-nums', cell: (message) => message.attempts },
       {
