@@ -10,6 +10,8 @@ export const applicationLimits = {
   message: 500,
   maxSessionsPerUser: 1000,
   portalName: 100,
+  mailSenderName: 100,
+  mailReplyTo: 254,
 } as const;
 
 export const DEFAULT_APPLICATION_VERSION = '1.0.0';
@@ -88,6 +90,10 @@ export const applicationSchema = z
     portalName: z.string().nullable(),
     /** The portal's address: a public identifier, never the API key. Read-only. */
     portalPublicId: z.string(),
+    /** The display name of mail to end users; null: the application's name. */
+    mailSenderName: z.string().nullable(),
+    /** Where end users' answers to that mail go (the vendor's address); null: none. */
+    mailReplyTo: z.string().nullable(),
     loginSuccessMessage: z.string(),
     loginFailedMessage: z.string(),
     accountDisabledMessage: z.string(),
@@ -227,6 +233,22 @@ export const updateApplicationRequestSchema = z
     currentReleaseFileId: z.uuid('Invalid file id').nullable().optional(),
     portalEnabled: z.boolean({ error: 'portalEnabled must be true or false' }).optional(),
     portalName: optionalText(applicationLimits.portalName, 'Portal name'),
+    // A mail header carries both: no line break may reach it.
+    mailSenderName: optionalText(applicationLimits.mailSenderName, 'Sender name').refine(
+      (value) => !value || !/[\r\n\u0085\u2028\u2029]/.test(value),
+      'Sender name must be one line',
+    ),
+    mailReplyTo: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim() || null : value),
+      z
+        .email('Reply-to must be an e-mail address')
+        .max(
+          applicationLimits.mailReplyTo,
+          `Reply-to must be at most ${applicationLimits.mailReplyTo} characters`,
+        )
+        .nullable()
+        .optional(),
+    ),
     loginSuccessMessage: applicationMessage.optional(),
     loginFailedMessage: applicationMessage.optional(),
     accountDisabledMessage: applicationMessage.optional(),

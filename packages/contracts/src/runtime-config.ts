@@ -16,6 +16,11 @@ export const runtimeConfigSchema = z
     authEmulatorUrl: z.string().nullable(),
     /** END_USER_PASSWORD_MIN_LENGTH, so the user dialogs can say and check it before sending. */
     endUserPasswordMinLength: z.number().int().min(1),
+    /**
+     * Where end-user mail goes: an SMTP server, the local mailbox (development without
+     * SMTP_URL), or nowhere (production without SMTP_URL: the mail features are off).
+     */
+    mailDelivery: z.enum(['smtp', 'mailbox', 'off']),
   })
   .meta({
     id: 'RuntimeConfig',

@@ -202,6 +202,8 @@ export function createApplication(overrides: Partial<Application> = {}): Applica
     portalEnabled: false,
     portalName: null,
     portalPublicId: '0123456789abcdef0123',
+    mailSenderName: null,
+    mailReplyTo: null,
     ...defaultApplicationMessages,
     signingPublicKey: 'ab'.repeat(32),
     createdAt: '2025-03-14T12:00:00.000Z',

@@ -131,6 +131,8 @@ describe('HTTP behaviour shared by every route', () => {
       },
       authEmulatorUrl: `http://${testApp.config.identity.emulatorHost}`,
       endUserPasswordMinLength: 8,
+      // Development without SMTP_URL: the local mailbox.
+      mailDelivery: 'mailbox',
     });
   });
 });

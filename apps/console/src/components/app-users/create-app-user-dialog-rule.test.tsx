@@ -12,6 +12,7 @@ function stubServer() {
             firebase: { apiKey: 'k', authDomain: 'd', projectId: 'demo-latchkey' },
             authEmulatorUrl: null,
             endUserPasswordMinLength: 12,
+            mailDelivery: 'off',
           }
         : {};
     return new Response(JSON.stringify(body), {

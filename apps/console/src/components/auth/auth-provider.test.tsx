@@ -46,6 +46,7 @@ function runtimeConfig(authEmulatorUrl: string | null): RuntimeConfig {
     firebase: { apiKey: 'demo-api-key', authDomain: 'd.example.com', projectId: 'demo-latchkey' },
     authEmulatorUrl,
     endUserPasswordMinLength: 8,
+    mailDelivery: 'mailbox',
   };
 }
 

@@ -25,11 +25,12 @@ import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { cn } from '@/lib/utils.ts';
 import { mailStatusLabels, mailStatusVariants } from './mail-display.ts';
 import { MailMessageDialog } from './mail-message-dialog.tsx';
+import { MailSenderCard } from './mail-sender-card.tsx';
 
 const ALL_STATUSES = 'all';
 
 /**
- * The management page's E-mail tab: the application's mail log. Every message to its end
+ * The management page's E-mail tab: who the mail comes from, and the application's mail log. Every message to its end
  * users (password resets so far), newest first, with its status and the last error; a failed
  * one can be sent again, and in development the local mailbox's copy can be opened.
  */
@@ -45,7 +46,8 @@ export function MailPanel({ application }: { application: Application }) {
   const isFiltered = settledSearch !== '' || status !== null;
 
   return (
-    <>
+    <div className="flex flex-col gap-6">
+      <MailSenderCard application={application} />
       <SectionCard
         title="Mail Log"
         description={
@@ -121,7 +123,7 @@ export function MailPanel({ application }: { application: Application }) {
         message={opening.target}
         {...opening.dialogProps}
       />
-    </>
+    </div>
   );
 }
 

@@ -21,6 +21,8 @@ export function toApplicationResponse(application: Application): ApplicationResp
     currentReleaseFileId: application.currentReleaseFileId,
     portalEnabled: application.isPortalEnabled,
     portalName: application.portalName,
+    mailSenderName: application.mailSenderName,
+    mailReplyTo: application.mailReplyTo,
     portalPublicId: application.portalPublicId,
     loginSuccessMessage: application.loginSuccessMessage,
     loginFailedMessage: application.loginFailedMessage,

@@ -73,6 +73,8 @@ export async function updateApplication({
         currentReleaseFileId: changes.currentReleaseFileId,
         isPortalEnabled: changes.portalEnabled,
         portalName: changes.portalName,
+        mailSenderName: changes.mailSenderName,
+        mailReplyTo: changes.mailReplyTo,
         loginSuccessMessage: changes.loginSuccessMessage,
         loginFailedMessage: changes.loginFailedMessage,
         accountDisabledMessage: changes.accountDisabledMessage,

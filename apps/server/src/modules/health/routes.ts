@@ -54,6 +54,7 @@ const runtimeConfigRoute = defineRoute({
     firebase: config.identity.webConfig,
     authEmulatorUrl: config.identity.emulatorHost ? `http://${config.identity.emulatorHost}` : null,
     endUserPasswordMinLength: config.endUserPasswordMinLength,
+    mailDelivery: config.mail.transport?.kind ?? 'off',
   }),
 });
 

@@ -140,4 +140,29 @@ describe('the mail log', () => {
       ).json(),
     ).toMatchObject({ message: 'Message not found' });
   });
+
+  it("sets the application's sender name and reply-to, refusing what a header cannot carry", async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const url = `/api/applications/${application.id}`;
+    const refused = await request('PUT', url, { mailSenderName: 'Acme\r\nBcc: x@example.com' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      message: 'mailSenderName: Sender name must be one line',
+    });
+    const badAddress = await request('PUT', url, { mailReplyTo: 'not an address' });
+    expect(badAddress.statusCode).toBe(400);
+    expect(badAddress.json()).toMatchObject({
+      message: 'mailReplyTo: Reply-to must be an e-mail address',
+    });
+    const saved = await request('PUT', url, {
+      mailSenderName: '  Acme Support ',
+      mailReplyTo: ' help@acme.example ',
+    });
+    expect(saved.json()).toMatchObject({
+      mailSenderName: 'Acme Support',
+      mailReplyTo: 'help@acme.example',
+    });
+    const cleared = await request('PUT', url, { mailSenderName: '', mailReplyTo: '' });
+    expect(cleared.json()).toMatchObject({ mailSenderName: null, mailReplyTo: null });
+  });
 });
