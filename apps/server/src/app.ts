@@ -444,7 +444,7 @@ export async function buildApp(
       registerBlacklistRoutes(ownerScope);
       registerActivityRoutes(ownerScope);
       registerWebhookRoutes(ownerScope, deps);
-      registerMailRoutes(ownerScope, deps);
+      registerMailRoutes(ownerScope, { ...deps, mail });
       registerIntegrationRoutes(ownerScope, deps);
       registerAdminRoutes(ownerScope, deps);
       registerApiTokenRoutes(ownerScope, deps);

@@ -216,6 +216,11 @@ const ownerRoutes: OwnerRoute[] = [
     asOtherOwner: applicationNotFound,
   },
   {
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/password-reset',
+    asOtherOwner: applicationNotFound,
+  },
+  {
     method: 'GET',
     path: '/api/applications/:appId/users/:userId/devices',
     asOtherOwner: applicationNotFound,

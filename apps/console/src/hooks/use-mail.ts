@@ -1,6 +1,7 @@
 import {
   mailMessageSchema,
   openedMailMessageSchema,
+  passwordResetSentSchema,
   type MailMessage,
   type MailStatus,
   type OpenedMailMessage,
@@ -76,5 +77,22 @@ export function useResendMail(applicationId: number) {
     },
     successMessage: 'Mail queued to be sent again',
     errorMessage: 'Failed to send the mail again',
+  });
+}
+
+/** POST …/users/:userId/password-reset: the user is mailed a link; the log re-read. */
+export function useSendPasswordReset(applicationId: number) {
+  const queryClient = useQueryClient();
+  return useOwnerMutation({
+    mutationFn: async (userId: string) => {
+      const response = await apiRequest(
+        'POST',
+        `/api/applications/${applicationId}/users/${userId}/password-reset`,
+      );
+      await queryClient.invalidateQueries({ queryKey: mailQueryKey(applicationId) });
+      return passwordResetSentSchema.parse(await response.json());
+    },
+    successMessage: (sent) => sent.message,
+    errorMessage: 'Failed to send the password reset',
   });
 }

@@ -13,6 +13,7 @@ import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
 import { bindAppUserFields } from './bind-app-user-fields.ts';
+import { SendPasswordResetButton } from './send-password-reset-button.tsx';
 import { UserDevicesSection } from './user-devices-section.tsx';
 import { UserSubscriptionsSection } from './user-subscriptions-section.tsx';
 import { UserVariablesSection } from './user-variables-section.tsx';
@@ -143,6 +144,7 @@ function EditAppUserForm({
         label="New Password (optional)"
         hint={`Leave empty to keep the current password. At least ${passwordMinLength} characters.`}
       />
+      <SendPasswordResetButton applicationId={applicationId} user={user} />
       <div className="flex flex-wrap gap-6">
         <Label htmlFor={`${id}-active`} className="cursor-pointer">
           <Checkbox id={`${id}-active`} {...bindChecked('isActive')} />

@@ -2,10 +2,11 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   MAIL_RESEND_NOT_FAILED,
+  USER_HAS_NO_EMAIL,
   mailMessageSchema,
   openedMailMessageSchema,
 } from '@latchkey/contracts';
-import { mailMessages } from '../../db/schema/index.ts';
+import { auditEntries, mailMessages } from '../../db/schema/index.ts';
 import { sealMailSecrets } from './mail-secrets.ts';
 import { callClientApi, insertAppUser, insertClientApplication } from '../../../test/factories.ts';
 import { ownerRequests } from '../../../test/owner-requests.ts';
@@ -164,5 +165,31 @@ describe('the mail log', () => {
     });
     const cleared = await request('PUT', url, { mailSenderName: '', mailReplyTo: '' });
     expect(cleared.json()).toMatchObject({ mailSenderName: null, mailReplyTo: null });
+  });
+
+  it("mails a user a reset link at the owner's request, with an audit entry", async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const user = await insertAppUser(db(), application.id, { email: 'helpme@example.com' });
+    const noAddress = await insertAppUser(db(), application.id);
+    const url = (userId: string) =>
+      `/api/applications/${application.id}/users/${userId}/password-reset`;
+    const sent = await request('POST', url(user.id));
+    expect(sent.statusCode, sent.body).toBe(202);
+    expect(sent.json()).toEqual({
+      message: 'A link to choose a new password is on its way to helpme@example.com',
+    });
+    const refused = await request('POST', url(noAddress.id));
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({ message: USER_HAS_NO_EMAIL });
+    const rows = () =>
+      db().select().from(mailMessages).where(eq(mailMessages.applicationId, application.id));
+    await expect.poll(async () => (await rows()).map((row) => row.status)).toEqual(['sent']);
+    const [message] = await rows();
+    expect(message).toMatchObject({ recipient: 'helpme@example.com', appUserId: user.id });
+    const trail = await db()
+      .select({ action: auditEntries.action })
+      .from(auditEntries)
+      .where(eq(auditEntries.applicationId, application.id));
+    expect(trail.map((entry) => entry.action)).toContain('end_user_password_reset_sent');
   });
 });

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  appUserParamsSchema,
   applicationParamsSchema,
+  passwordResetSentSchema,
   mailListQuerySchema,
   mailMessageParamsSchema,
   mailMessageSchema,
@@ -16,14 +18,17 @@ import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import { listMailMessages } from './list-mail-messages.ts';
 import { openMailMessage } from './open-mail-message.ts';
 import { resendMailMessage } from './resend-mail-message.ts';
+import { sendPasswordResetAsOwner } from './send-password-reset-as-owner.ts';
+import type { MailOutbox } from './mail-outbox.ts';
 
 const defineRoute = routeDefiner<{
   serverSecret: string;
+  mail: MailOutbox;
   /** Has this instance's mail worker (if it runs one) send what was queued now. */
   wakeDispatcher: () => void;
 }>();
 
-/** An application's mail log. */
+/** An application's mail log, and the owner's own mail to an end user. */
 export const mailRoutes = [
   defineRoute({
     method: 'GET',
@@ -83,12 +88,38 @@ export const mailRoutes = [
       return message;
     },
   }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/password-reset',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Mail',
+    summary: 'Mail an end user a link to choose a new password',
+    description:
+      'The link password/forgot mails (30 minutes, once). 409 when the user has no e-mail address or the server sends no mail.',
+    params: appUserParamsSchema,
+    responses: { 202: ok(passwordResetSentSchema, 'Queued.') },
+    errors: [409],
+    handle: async ({ params, request, reply }, { mail, serverSecret }) => {
+      const sent = await sendPasswordResetAsOwner({
+        ctx: request.owner!,
+        input: { applicationId: params.appId, userId: params.userId },
+        mail,
+        serverSecret,
+      });
+      return reply.status(202).send(sent);
+    },
+  }),
 ];
 
 /** The mail log's routes, inside the owner scope. */
-export function registerMailRoutes(app: FastifyInstance, deps: Pick<AppDependencies, 'config'>) {
+export function registerMailRoutes(
+  app: FastifyInstance,
+  deps: Pick<AppDependencies, 'config'> & { mail: MailOutbox },
+) {
   registerRoutes(app, mailRoutes, {
     serverSecret: deps.config.serverSecret,
+    mail: deps.mail,
     wakeDispatcher: () => app.mailDispatcher?.wake(),
   });
 }
