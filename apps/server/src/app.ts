@@ -405,6 +405,7 @@ export async function buildApp(
       await registerManagementApi(rest, {
         ...deps,
         activity,
+        mail,
         runningImports,
         routeTable: { contracts: routeContracts, permissions: routePermissions },
       });
@@ -436,7 +437,7 @@ export async function buildApp(
       registerAppUserRoutes(ownerScope, { ...deps, activity });
       registerDeviceRoutes(ownerScope, { ...deps, activity });
       registerRoutes(ownerScope, planRoutes, deps);
-      registerLicenseRoutes(ownerScope, { ...deps, activity });
+      registerLicenseRoutes(ownerScope, { ...deps, activity, mail });
       registerFileRoutes(ownerScope, { ...deps, storage: fileStorage });
       registerImportRoutes(ownerScope, { ...deps, runningImports });
       registerSubscriptionRoutes(ownerScope, deps);

@@ -325,6 +325,12 @@ const ownerRoutes: OwnerRoute[] = [
   },
   {
     method: 'POST',
+    path: '/api/applications/:id/licenses/:licenseId/email',
+    body: { to: 'attacker@example.com' },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
     path: '/api/applications/:id/licenses/:licenseId/unban',
     asOtherOwner: applicationNotFound,
   },
@@ -970,7 +976,7 @@ describe('every owner route is closed to everyone but its owner', () => {
   it("a second owner cannot reach the first owner's licence key or subscription through their own application", async () => {
     const attackerData = await createFixture(attacker);
     const licenseRoutes = ownerRoutes.filter((r) => r.path.includes(':licenseId'));
-    expect(licenseRoutes).toHaveLength(4);
+    expect(licenseRoutes).toHaveLength(5);
     for (const route of licenseRoutes) {
       const response = await send(
         route,

@@ -72,6 +72,7 @@ export const ownerWriteActions = [
   'plan_deleted',
   'license_keys_generated',
   'license_key_banned',
+  'license_key_emailed',
   'license_key_unbanned',
   'license_key_deleted',
   'unused_license_keys_deleted',

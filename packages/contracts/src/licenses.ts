@@ -72,6 +72,20 @@ const cleanText = (field: string, max: number) =>
     .max(max, `${field} must be at most ${max} characters`);
 
 /** POST /api/applications/:id/licenses. */
+/** The most keys one mail carries (a batch mailed at generation). */
+export const MAX_LICENSE_KEYS_PER_MAIL = 100;
+
+/** POST /api/applications/:id/licenses/:licenseId/email: where to mail the key. */
+export const emailLicenseRequestSchema = z.object({
+  to: z.preprocess(
+    (value) => (typeof value === 'string' ? value.trim() : value),
+    z.email('Please enter a valid e-mail address').max(254, 'The address is too long'),
+  ),
+});
+export type EmailLicenseRequest = z.input<typeof emailLicenseRequestSchema>;
+
+export const LICENSE_BANNED_NOT_MAILED = 'A banned key cannot be sent';
+
 export const generateLicensesRequestSchema = z
   .object({
     planId: z.uuid('Please choose a plan'),
@@ -95,8 +109,20 @@ export const generateLicensesRequestSchema = z
       .datetime({ offset: true, error: 'redeemBy must be an ISO 8601 date-time' })
       .nullable()
       .default(null),
+    /** Mails the keys (one mail) to this address, e.g. the buyer's; blank or null is none. */
+    emailTo: z.preprocess(
+      (value) => (typeof value === 'string' ? value.trim() || null : value),
+      z.email('emailTo must be an e-mail address').max(254).nullable().default(null),
+    ),
   })
   .superRefine((request, context) => {
+    if (request.emailTo !== null && request.count > MAX_LICENSE_KEYS_PER_MAIL) {
+      context.addIssue({
+        code: 'custom',
+        path: ['count'],
+        message: `One mail carries at most ${MAX_LICENSE_KEYS_PER_MAIL} keys`,
+      });
+    }
     const problem = licenseKeyMaskProblem(request.mask, request.case);
     if (problem) context.addIssue({ code: 'custom', path: ['mask'], message: problem });
   });

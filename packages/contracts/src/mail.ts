@@ -100,11 +100,9 @@ export const mailMessageParamsSchema = z.object({
 export const MAIL_MESSAGE_NOT_FOUND = 'Message not found';
 export const MAIL_RESEND_NOT_FAILED = 'Only a failed message can be sent again';
 
-/** POST /api/applications/:appId/users/:userId/password-reset: what was done. */
-export const passwordResetSentSchema = z
-  .object({ message: z.string() })
-  .meta({ id: 'PasswordResetSent' });
-export type PasswordResetSent = z.infer<typeof passwordResetSentSchema>;
+/** An owner's mail queued (a reset link, a key): what was done, in a sentence. */
+export const mailQueuedSchema = z.object({ message: z.string() }).meta({ id: 'MailQueued' });
+export type MailQueued = z.infer<typeof mailQueuedSchema>;
 
 export const MAIL_OFF_FOR_OWNER =
   'This server sends no mail: its operator must set SMTP_URL and MAIL_FROM';

@@ -34,6 +34,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   plan_deleted: 'Plan deleted',
   license_keys_generated: 'Licence keys generated',
   license_key_banned: 'Licence key banned',
+  license_key_emailed: 'Licence key sent by e-mail',
   license_key_unbanned: 'Licence key unbanned',
   license_key_deleted: 'Licence key deleted',
   unused_license_keys_deleted: 'Unused licence keys deleted',

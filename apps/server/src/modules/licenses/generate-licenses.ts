@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import {
   LICENSE_PLAN_ARCHIVED,
   LICENSE_REDEEM_BY_PAST,
+  MAIL_OFF_FOR_OWNER,
   PLAN_NOT_FOUND,
   type GeneratedLicenses,
   type GenerateLicensesInput,
@@ -11,6 +12,7 @@ import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { generateLicenseKey } from '../../lib/license-key-generator.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
+import { queueMail, type MailOutbox } from '../mail/index.ts';
 import type { LicenseContext } from './license-context.ts';
 import {
   licenseKeyDigest,
@@ -27,14 +29,17 @@ const ROWS_PER_INSERT = 2_000;
  * none. The answer is the only time the keys travel whole without an explicit reveal, so the
  * owner can hand them to a shop. A collision of two random keys (80 bits at least: never seen
  * in practice) is skipped by the unique digest index and made up with fresh keys, so the
- * count is always exact.
+ * count is always exact. With `emailTo`, the keys are also mailed, in one message.
  */
 export async function generateLicenses({
   ctx,
   input,
+  mail,
 }: {
   ctx: LicenseContext;
   input: { applicationId: number; request: GenerateLicensesInput };
+  /** Where `emailTo`'s mail is queued. */
+  mail: MailOutbox;
 }): Promise<GeneratedLicenses> {
   const application = await loadOwnedApplication({ ctx, input });
   const { request } = input;
@@ -47,6 +52,9 @@ export async function generateLicenses({
   const now = ctx.clock.now();
   const redeemBy = request.redeemBy ? new Date(request.redeemBy) : null;
   if (redeemBy && redeemBy <= now) throw badRequest(`redeemBy: ${LICENSE_REDEEM_BY_PAST}`);
+  if (request.emailTo !== null && !mail.isAvailable) {
+    throw new AppError('CONFLICT', MAIL_OFF_FOR_OWNER);
+  }
 
   const keys = await ctx.db.transaction(async (tx) => {
     const minted: GeneratedLicenses['keys'] = [];
@@ -75,6 +83,17 @@ export async function generateLicenses({
         .returning({ id: licenseKeys.id, keyDigest: licenseKeys.keyDigest });
       for (const row of inserted) minted.push({ id: row.id, key: byDigest.get(row.keyDigest)! });
     }
+    // One mail with every key, in the keys' own transaction: minted and mailed together.
+    if (request.emailTo !== null) {
+      await queueMail(tx, {
+        applicationId: application.id,
+        kind: 'license_key',
+        recipient: request.emailTo,
+        values: { plan: plan.name },
+        secrets: { key: minted.map((key) => key.key).join('\n') },
+        serverSecret: ctx.serverSecret,
+      });
+    }
     // The request's settings, never the keys: their text is a bearer secret.
     const { planId: _planId, ...settings } = request;
     await recordOwnerWrite({
@@ -88,6 +107,7 @@ export async function generateLicenses({
     });
     return minted;
   });
+  if (request.emailTo !== null) mail.wake();
   // Never the keys themselves: a log line is not where a bearer secret may go.
   ctx.log.info(
     { applicationId: application.id, planId: plan.id, count: keys.length },

@@ -12,6 +12,8 @@ import {
   licenseSchema,
   planParamsSchema,
   revealedLicenseSchema,
+  emailLicenseRequestSchema,
+  mailQueuedSchema,
   type DeletedResponse,
   type DeletedUnusedLicenses,
   type GeneratedLicenses,
@@ -30,12 +32,15 @@ import { generateLicenses } from './generate-licenses.ts';
 import type { LicenseContext } from './license-context.ts';
 import { listLicenses } from './list-licenses.ts';
 import { revealLicenseKey } from './reveal-license-key.ts';
+import { emailLicenseKey } from './email-license-key.ts';
+import type { MailOutbox } from '../mail/index.ts';
 import { toLicenseResponse } from './to-license-response.ts';
 
 interface LicenseServices {
   config: Pick<Config, 'serverSecret'>;
   activity: Pick<ActivityRecorder, 'recordActivity'>;
   applicationEvents: ApplicationEvents;
+  mail: MailOutbox;
 }
 
 const defineRoute = routeDefiner<LicenseServices>();
@@ -61,7 +66,7 @@ export const licenseRoutes = [
     tag: 'Licences',
     summary: 'Generate licence keys',
     description:
-      'Each `X` of the mask is a random character of the case\u2019s alphabet (at least 80 bits in all, else 400). The answer holds the whole keys. An archived plan is a 409.',
+      'Each `X` of the mask is a random character of the case\u2019s alphabet (at least 80 bits in all, else 400). The answer holds the whole keys. With `emailTo` (at most 100 keys) they are also mailed, in one message, to that address. An archived plan is a 409, and so is `emailTo` when the server sends no mail.',
     params: applicationParamsSchema,
     body: generateLicensesRequestSchema,
     responses: { 201: ok(generatedLicensesSchema, 'Created.') },
@@ -70,6 +75,7 @@ export const licenseRoutes = [
       const generated = await generateLicenses({
         ctx: licenseCtx(request, services),
         input: { applicationId: params.id, request: body },
+        mail: services.mail,
       });
       return reply.status(201).send(generated satisfies GeneratedLicenses);
     },
@@ -213,6 +219,28 @@ export const licenseRoutes = [
         message: `${deletedCount} unused licence ${deletedCount === 1 ? 'key' : 'keys'} deleted`,
         deletedCount,
       };
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:id/licenses/:licenseId/email',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Mail one key to an address',
+    description:
+      'The whole key, the plan it grants and how to redeem it, in the application\u2019s licence key mail. 409 for a banned key or when the server sends no mail.',
+    params: licenseParamsSchema,
+    body: emailLicenseRequestSchema,
+    responses: { 202: ok(mailQueuedSchema, 'Queued.') },
+    errors: [409],
+    handle: async ({ params, body, request, reply }, services) => {
+      const queued = await emailLicenseKey({
+        ctx: licenseCtx(request, services),
+        input: { applicationId: params.id, licenseId: params.licenseId, to: body.to },
+        mail: services.mail,
+      });
+      return reply.status(202).send(queued);
     },
   }),
 ];

@@ -66,7 +66,8 @@ export const defaultMailTemplates: Record<MailKind, MailTemplate> = {
     html: page(
       '<p>Hello,</p>' +
         '<p>Here is your licence key for {{app_name}} ({{plan}}):</p>' +
-        '<p style="font-family:monospace;font-size:18px;letter-spacing:1px">{{key}}</p>' +
+        // pre-line: a batch's keys, one a line.
+        '<p style="font-family:monospace;font-size:18px;letter-spacing:1px;white-space:pre-line">{{key}}</p>' +
         '<p>Enter it in {{app_name}} when it asks for a licence key. Keep this mail: the key is yours.</p>',
     ),
   },

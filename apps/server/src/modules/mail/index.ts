@@ -8,3 +8,4 @@ export {
   type PasswordResetRequestResult,
 } from './request-password-reset-mail.ts';
 export { mailRoutes, registerMailRoutes } from './routes.ts';
+export { queueMail } from './queue-mail.ts';

@@ -122,17 +122,21 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
 
   /** The values the template shows, the secret ones unsealed for this attempt only. */
   function valuesOf(message: ClaimedMessage): Record<string, string> {
-    const secrets =
+    const { token, ...secrets } =
       message.secretsSealed === null ? {} : unsealMailSecrets(message.secretsSealed, serverSecret);
     const values: Record<string, string> = {
       ...message.values,
+      ...secrets,
       app_name: message.applicationName,
       username: message.username ?? '',
     };
     if (message.kind === 'password_reset') {
-      if (!secrets.token) throw new Error('the link was already delivered and is not kept');
-      values.link = `${options.linkOrigin}/portal/${message.portalPublicId}/reset?token=${secrets.token}`;
+      if (!token) throw new Error('the link was already delivered and is not kept');
+      values.link = `${options.linkOrigin}/portal/${message.portalPublicId}/reset?token=${token}`;
       values.link_minutes = String(PASSWORD_RESET_LINK_MINUTES);
+    }
+    if (message.kind === 'license_key' && !values.key) {
+      throw new Error('the key was already delivered and is not kept');
     }
     return values;
   }

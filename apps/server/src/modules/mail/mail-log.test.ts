@@ -8,7 +8,13 @@ import {
 } from '@latchkey/contracts';
 import { auditEntries, mailMessages } from '../../db/schema/index.ts';
 import { sealMailSecrets } from './mail-secrets.ts';
-import { callClientApi, insertAppUser, insertClientApplication } from '../../../test/factories.ts';
+import {
+  callClientApi,
+  createPlanViaApi,
+  generateLicensesViaApi,
+  insertAppUser,
+  insertClientApplication,
+} from '../../../test/factories.ts';
 import { ownerRequests } from '../../../test/owner-requests.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
@@ -191,5 +197,64 @@ describe('the mail log', () => {
       .from(auditEntries)
       .where(eq(auditEntries.applicationId, application.id));
     expect(trail.map((entry) => entry.action)).toContain('end_user_password_reset_sent');
+  });
+
+  it('mails keys: a batch as it is generated, and one key later; never a banned one', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId, {
+      name: 'Key Shop',
+    });
+    const plan = await createPlanViaApi(testApp.app, owner, application.id, { name: 'Pro Yearly' });
+    const keys = await generateLicensesViaApi(testApp.app, owner, application.id, {
+      planId: plan.id,
+      count: 2,
+      emailTo: ' buyer@example.com ',
+    });
+    const rows = () =>
+      db().select().from(mailMessages).where(eq(mailMessages.applicationId, application.id));
+    await expect.poll(async () => (await rows()).map((row) => row.status)).toEqual(['sent']);
+    const [batch] = await rows();
+    expect(batch).toMatchObject({ kind: 'license_key', recipient: 'buyer@example.com' });
+    const opened = openedMailMessageSchema.parse(
+      (await request('GET', `/api/applications/${application.id}/mail/${batch!.id}`)).json(),
+    );
+    expect(opened.content?.subject).toBe('Your Key Shop licence key');
+    expect(opened.content?.text).toContain('Here is your licence key for Key Shop (Pro Yearly):');
+    for (const { key } of keys) expect(opened.content?.text).toContain(key);
+
+    const keyUrl = (licenseId: string) =>
+      `/api/applications/${application.id}/licenses/${licenseId}/email`;
+    const one = await request('POST', keyUrl(keys[0]!.id), { to: 'second@example.com' });
+    expect(one.statusCode, one.body).toBe(202);
+    expect(one.json()).toEqual({ message: 'The key is on its way to second@example.com' });
+    expect((await request('POST', keyUrl(keys[0]!.id), { to: 'nope' })).statusCode).toBe(400);
+    await request('POST', `/api/applications/${application.id}/licenses/${keys[1]!.id}/ban`, {
+      reason: 'refunded',
+    });
+    const banned = await request('POST', keyUrl(keys[1]!.id), { to: 'third@example.com' });
+    expect(banned.statusCode).toBe(409);
+    await expect
+      .poll(async () => (await rows()).filter((row) => row.status === 'sent').length)
+      .toBe(2);
+    const trail = await db()
+      .select({ action: auditEntries.action, after: auditEntries.after })
+      .from(auditEntries)
+      .where(eq(auditEntries.applicationId, application.id));
+    const emailed = trail.find((entry) => entry.action === 'license_key_emailed');
+    expect(emailed?.after).toEqual({ to: 'second@example.com' });
+    expect(JSON.stringify(trail)).not.toContain(keys[0]!.key);
+  });
+
+  it('refuses more keys in one mail than it may carry', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const plan = await createPlanViaApi(testApp.app, owner, application.id);
+    const response = await request('POST', `/api/applications/${application.id}/licenses`, {
+      planId: plan.id,
+      count: 101,
+      emailTo: 'buyer@example.com',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      message: 'count: One mail carries at most 100 keys',
+    });
   });
 });

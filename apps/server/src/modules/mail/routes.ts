@@ -3,7 +3,7 @@ import { z } from 'zod';
 import {
   appUserParamsSchema,
   applicationParamsSchema,
-  passwordResetSentSchema,
+  mailQueuedSchema,
   mailListQuerySchema,
   mailMessageParamsSchema,
   mailMessageSchema,
@@ -98,7 +98,7 @@ export const mailRoutes = [
     description:
       'The link password/forgot mails (30 minutes, once). 409 when the user has no e-mail address or the server sends no mail.',
     params: appUserParamsSchema,
-    responses: { 202: ok(passwordResetSentSchema, 'Queued.') },
+    responses: { 202: ok(mailQueuedSchema, 'Queued.') },
     errors: [409],
     handle: async ({ params, request, reply }, { mail, serverSecret }) => {
       const sent = await sendPasswordResetAsOwner({

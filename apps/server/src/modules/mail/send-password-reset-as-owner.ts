@@ -1,4 +1,4 @@
-import { MAIL_OFF_FOR_OWNER, USER_HAS_NO_EMAIL, type PasswordResetSent } from '@latchkey/contracts';
+import { MAIL_OFF_FOR_OWNER, USER_HAS_NO_EMAIL, type MailQueued } from '@latchkey/contracts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
@@ -26,7 +26,7 @@ export async function sendPasswordResetAsOwner({
   input: AppUserIds;
   mail: MailOutbox;
   serverSecret: string;
-}): Promise<PasswordResetSent> {
+}): Promise<MailQueued> {
   const [user] = await ctx.db
     .select({ id: appUsers.id, username: appUsers.username, email: appUsers.email })
     .from(appUsers)

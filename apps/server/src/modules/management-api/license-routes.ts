@@ -33,9 +33,11 @@ import { listPlans } from '../plans/index.ts';
 import { idempotent } from './management-descriptions.ts';
 import { applicationIdsOf, registerApplicationRoutes } from './management-route-scopes.ts';
 import { answerManagementWrite } from './management-write.ts';
+import type { MailOutbox } from '../mail/index.ts';
 
 type LicenseServices = Pick<AppDependencies, 'applicationEvents'> & {
   activity: Pick<ActivityRecorder, 'recordActivity'>;
+  mail: MailOutbox;
 };
 
 const defineRoute = routeDefiner<LicenseServices>();
@@ -90,16 +92,17 @@ export const managementLicenseRoutes = [
     caller: 'manage',
     tag: 'Management API',
     summary: 'Generate licence keys of a plan',
-    description: `The answer holds the whole keys: hand them to the buyer. An archived plan is a 409.${idempotent}`,
+    description: `The answer holds the whole keys: hand them to the buyer, or name the buyer\u2019s address in \`emailTo\` (at most 100 keys) and Latchkey mails them. An archived plan is a 409, and so is \`emailTo\` when the server sends no mail.${idempotent}`,
     params: applicationParamsSchema,
     body: generateLicensesRequestSchema,
     responses: { 201: ok(generatedLicensesSchema, 'Created.') },
     management: { scope: 'licenses:write', sameAs: 'POST /api/applications/:id/licenses' },
-    handle: ({ params, body, request, reply }) =>
+    handle: ({ params, body, request, reply }, { mail }) =>
       answerManagementWrite(request, reply, async () => {
         const generated = await generateLicenses({
           ctx: request.management!,
           input: { applicationId: params.id, request: body },
+          mail,
         });
         return { status: 201, body: generated satisfies GeneratedLicenses };
       }),

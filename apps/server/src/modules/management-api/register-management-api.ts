@@ -8,6 +8,7 @@ import { registerManagementAccountRoutes } from './account-routes.ts';
 import { registerManagementAppUserRoutes } from './app-user-routes.ts';
 import { registerManagementApplicationRoutes } from './application-routes.ts';
 import { registerManagementLicenseRoutes } from './license-routes.ts';
+import type { MailOutbox } from '../mail/index.ts';
 import { registerManagementImportRoutes } from './import-routes.ts';
 import type { RunningImports } from '../imports/index.ts';
 import { publishConsoleChanges } from '../owner-events/index.ts';
@@ -29,6 +30,8 @@ export async function registerManagementApi(
     'config' | 'database' | 'clock' | 'applicationEvents' | 'ownerEvents'
   > & {
     activity: Pick<ActivityRecorder, 'noteWritten' | 'recordActivity'>;
+    /** Where a key generation's `emailTo` mail is queued. */
+    mail: MailOutbox;
     runningImports: RunningImports;
     /** Every route's contract and permission: where each route's scope and rule are read. */
     routeTable: RouteTable;

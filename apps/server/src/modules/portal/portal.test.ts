@@ -108,7 +108,12 @@ describe('the end-user portal', () => {
   it('signs in with a cookie of its own and shows the account', async () => {
     const { application, user, base } = await setUp();
     const info = await testApp.app.inject({ url: base });
-    expect(info.json()).toEqual({ name: 'Acme Portal', publicId: application.portalPublicId });
+    expect(info.json()).toEqual({
+      name: 'Acme Portal',
+      publicId: application.portalPublicId,
+      // Development without SMTP_URL: the local mailbox takes the reset mail.
+      canResetPassword: true,
+    });
 
     const wrong = await signIn(base, user.username, 'not it');
     const unknown = await signIn(base, 'nobody-here');
