@@ -289,7 +289,7 @@ test.describe('licences tab of the application page', () => {
       await forEachViewport(page, async (viewport) => {
         const label = `licences-${viewport.name}-${theme}`;
         await checkLayout(page, label, problems, { testInfo, fullPage: true });
-        await checkRowActions(page.locator('table tbody button'), label, problems, 8);
+        await checkRowActions(page.locator('table tbody button'), label, problems, 10);
 
         await page.getByRole('button', { name: 'Generate Keys' }).click();
         const dialog = page.getByRole('dialog', { name: 'Generate Licence Keys' });

@@ -1,4 +1,4 @@
-import type { AppUser, Application } from '@latchkey/contracts';
+import type { AppUser, Application, Plan } from '@latchkey/contracts';
 import { clientCall } from './support/client-api.ts';
 import {
   checkDialog,
@@ -9,6 +9,7 @@ import {
 } from './support/layout-checks.ts';
 import { createApplication, ownerPost, ownerPut } from './support/owner-api.ts';
 import { pageOfItsOwn, signInAsNewOwner } from './support/owners.ts';
+import { toast } from './support/toast.ts';
 import { expect, test, type Page } from './support/test.ts';
 
 const PASSWORD = 'pw-pilot-123';
@@ -113,6 +114,47 @@ test.describe('mail to end users', () => {
     );
     await expect(portal.getByLabel('New password', { exact: true })).toHaveCount(0);
     await portal.context().close();
+  });
+
+  test('keys by mail: a batch from the Generate dialog, one key from its row', async ({ page }) => {
+    test.setTimeout(120_000);
+    const { application } = await seedMail(page, 'Kira Keys');
+    await ownerPost<Plan>(page, `/api/applications/${application.id}/plans`, {
+      name: 'Pro Yearly',
+      durationDays: 365,
+    });
+    await page.goto(`/app/${application.id}`);
+    await page.getByRole('tab', { name: 'Licences' }).click();
+    await page.getByRole('button', { name: 'Generate Keys' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Generate Licence Keys' });
+    await dialog.getByLabel(/^Number of keys/).fill('2');
+    await dialog.getByLabel('E-mail the keys to (optional)').fill('buyer@example.com');
+    await dialog.getByRole('button', { name: 'Generate Keys' }).click();
+    const keysDialog = page.getByRole('dialog', { name: 'New Licence Keys' });
+    const keys = (await keysDialog.getByLabel('Keys').inputValue()).trim().split('\n');
+    expect(keys).toHaveLength(2);
+    await keysDialog.getByRole('button', { name: 'Done' }).click();
+
+    // One key again, to another address, from its row: the address is checked first.
+    await page.getByRole('button', { name: 'Send key by e-mail' }).first().click();
+    const send = page.getByRole('dialog', { name: 'Send key by e-mail' });
+    await send.getByLabel(/^E-mail address/).fill('not an address');
+    await send.getByRole('button', { name: 'Send Key' }).click();
+    await expect(send.getByRole('alert')).toHaveText('Please enter a valid e-mail address');
+    await send.getByLabel(/^E-mail address/).fill('friend@example.com');
+    await send.getByRole('button', { name: 'Send Key' }).click();
+    await expect(toast(page, 'The key is on its way to friend@example.com')).toBeVisible();
+    await expect(send).toBeHidden();
+
+    // Both in the mail log, the batch with both keys in it.
+    const log = await openMailLog(page, application, 'buyer@example.com');
+    await expect(log.getByRole('row', { name: /friend@example\.com.*Sent/ })).toBeVisible();
+    await log
+      .getByRole('button', { name: 'Open the licence key mail to buyer@example.com' })
+      .click();
+    const message = page.getByRole('dialog', { name: 'Licence key' });
+    await expect(message).toContainText('Here is your licence key for Mail Desk (Pro Yearly):');
+    for (const key of keys) await expect(message).toContainText(key);
   });
 
   test('at 390 and 1280 px in both themes: the mail log, a message, the reset and forgot pages; axe clean', async ({

@@ -3,16 +3,18 @@ import {
   generatedLicensesSchema,
   licenseListSchema,
   licenseSchema,
+  mailQueuedSchema,
   revealedLicenseSchema,
   type GenerateLicensesRequest,
   type License,
   type LicenseStatus,
 } from '@latchkey/contracts';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
 import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
 import { applicationLicensesQueryKey } from './owner-query-keys.ts';
-import { useListMutation } from './use-owner-mutation.ts';
+import { mailQueryKey } from './use-mail.ts';
+import { useListMutation, useOwnerMutation } from './use-owner-mutation.ts';
 
 export const LICENSES_FETCH_ERROR = 'Failed to fetch licence keys';
 
@@ -145,5 +147,21 @@ export function useDeleteUnusedLicenses(applicationId: number) {
       ),
     successMessage: 'Unused licence keys deleted successfully',
     errorMessage: 'Failed to delete unused licence keys',
+  });
+}
+
+/** POST …/licenses/:licenseId/email: the whole key mailed to an address. */
+export function useEmailLicense(applicationId: number) {
+  const queryClient = useQueryClient();
+  return useOwnerMutation({
+    mutationFn: async ({ licenseId, to }: { licenseId: string; to: string }) => {
+      const response = await apiRequest('POST', licensesUrl(applicationId, licenseId, '/email'), {
+        to,
+      });
+      await queryClient.invalidateQueries({ queryKey: mailQueryKey(applicationId) });
+      return mailQueuedSchema.parse(await response.json());
+    },
+    successMessage: (queued) => queued.message,
+    errorMessage: 'Failed to send the key',
   });
 }

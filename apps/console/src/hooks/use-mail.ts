@@ -1,7 +1,7 @@
 import {
   mailMessageSchema,
   openedMailMessageSchema,
-  passwordResetSentSchema,
+  mailQueuedSchema,
   type MailMessage,
   type MailStatus,
   type OpenedMailMessage,
@@ -90,7 +90,7 @@ export function useSendPasswordReset(applicationId: number) {
         `/api/applications/${applicationId}/users/${userId}/password-reset`,
       );
       await queryClient.invalidateQueries({ queryKey: mailQueryKey(applicationId) });
-      return passwordResetSentSchema.parse(await response.json());
+      return mailQueuedSchema.parse(await response.json());
     },
     successMessage: (sent) => sent.message,
     errorMessage: 'Failed to send the password reset',

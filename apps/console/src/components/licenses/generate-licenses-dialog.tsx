@@ -2,6 +2,7 @@ import {
   licenseKeyCases,
   licenseLimits,
   MAX_LICENSE_KEY_MASK_LENGTH,
+  MAX_LICENSE_KEYS_PER_MAIL,
   type GeneratedLicenses,
   type Plan,
 } from '@latchkey/contracts';
@@ -14,6 +15,7 @@ import { Input } from '@/components/ui/input.tsx';
 import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { useGenerateLicenses } from '@/hooks/use-licenses.ts';
+import { useMailDelivery } from '@/hooks/use-mail-delivery.ts';
 import { cn } from '@/lib/utils.ts';
 import {
   describeMaskStrength,
@@ -82,6 +84,7 @@ function GenerateLicensesForm({
       ),
   });
   const strength = describeMaskStrength(fields.mask, fields.keyCase);
+  const canMail = useMailDelivery() !== 'off';
 
   return (
     <DialogForm
@@ -166,6 +169,17 @@ function GenerateLicensesForm({
         {...bindText('redeemBy')}
         className="w-48"
       />
+      {canMail && (
+        <InputField
+          id={`${id}-email-to`}
+          label="E-mail the keys to (optional)"
+          hint={`The buyer's address: the keys arrive in one mail with how to redeem them (at most ${MAX_LICENSE_KEYS_PER_MAIL}).`}
+          type="email"
+          autoComplete="off"
+          placeholder="buyer@example.com"
+          {...bindText('emailTo')}
+        />
+      )}
     </DialogForm>
   );
 }

@@ -44,6 +44,8 @@ export interface GenerateLicenseFields {
   note: string;
   /** yyyy-mm-dd from a date input; empty is never. */
   redeemBy: string;
+  /** Where to mail the new keys; empty is nowhere. */
+  emailTo: string;
 }
 
 export const EMPTY_GENERATE_FIELDS: GenerateLicenseFields = {
@@ -53,6 +55,7 @@ export const EMPTY_GENERATE_FIELDS: GenerateLicenseFields = {
   keyCase: 'upper',
   note: '',
   redeemBy: '',
+  emailTo: '',
 };
 
 /** The end of the chosen day in the owner's time zone: "redeem by" includes that day. */
@@ -75,6 +78,7 @@ export function toGenerateLicensesRequest(fields: GenerateLicenseFields): Genera
     case: fields.keyCase,
     note: fields.note.trim() || null,
     redeemBy: toRedeemByDateTime(fields.redeemBy),
+    emailTo: fields.emailTo.trim() || null,
   };
 }
 

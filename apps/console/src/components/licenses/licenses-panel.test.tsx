@@ -248,6 +248,7 @@ describe('LicensesPanel', { timeout: 30_000 }, () => {
         case: 'upper',
         note: 'Shop',
         redeemBy: null,
+        emailTo: null,
       },
     ]);
     const keys = within(await screen.findByRole('dialog', { name: 'New Licence Keys' }));

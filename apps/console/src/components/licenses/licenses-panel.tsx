@@ -35,6 +35,7 @@ import {
   useBanLicense,
   useDeleteLicense,
   useDeleteUnusedLicenses,
+  useEmailLicense,
   useLicenses,
   useUnbanLicense,
   useUnusedLicenseCount,
@@ -44,6 +45,8 @@ import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 import { usePlans } from '@/hooks/use-plans.ts';
 import { toast } from '@/hooks/use-toast.ts';
 import { BanLicenseDialog } from './ban-license-dialog.tsx';
+import { EmailLicenseDialog } from './email-license-dialog.tsx';
+import { useMailDelivery } from '@/hooks/use-mail-delivery.ts';
 import { GenerateLicensesDialog } from './generate-licenses-dialog.tsx';
 import { GeneratedKeysDialog, type GeneratedBatch } from './generated-keys-dialog.tsx';
 import { LICENSE_STATUS_LABELS } from './license-display.ts';
@@ -72,6 +75,9 @@ export function LicensesPanel({ application }: { application: Application }) {
   const deleteLicense = useDeleteLicense(applicationId);
   const deleteUnused = useDeleteUnusedLicenses(applicationId);
   const banning = useDialogTarget<License>();
+  const emailing = useDialogTarget<License>();
+  const emailLicense = useEmailLicense(applicationId);
+  const canMail = useMailDelivery() !== 'off';
   const unbanning = useDialogTarget<License>();
   const deleting = useDialogTarget<License>();
   const deletingUnusedOf = useDialogTarget<Plan>();
@@ -229,6 +235,7 @@ export function LicensesPanel({ application }: { application: Application }) {
             busyLicenseId,
             onToggleReveal: (license) => void toggleReveal(license),
             onCopy: (license) => void copyKey(license),
+            ...(canMail ? { onEmail: emailing.open } : {}),
             onBan: banning.open,
             onUnban: unbanning.open,
             onDelete: deleting.open,
@@ -253,6 +260,14 @@ export function LicensesPanel({ application }: { application: Application }) {
       </SectionCard>
 
       <GeneratedKeysDialog batch={generatedKeys.target} {...generatedKeys.dialogProps} />
+      <EmailLicenseDialog
+        license={emailing.target}
+        {...emailing.dialogProps}
+        isSubmitting={emailLicense.isPending}
+        onSend={(license, to, close) =>
+          emailLicense.mutate({ licenseId: license.id, to }, { onSuccess: close })
+        }
+      />
       <BanLicenseDialog
         license={banning.target}
         {...banning.dialogProps}

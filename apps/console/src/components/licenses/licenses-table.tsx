@@ -1,5 +1,5 @@
 import type { License, Plan } from '@latchkey/contracts';
-import { Ban, Copy, Eye, EyeOff, ShieldCheck, Trash2 } from 'lucide-react';
+import { Ban, Copy, Eye, EyeOff, Mail, ShieldCheck, Trash2 } from 'lucide-react';
 import { createdColumn } from '@/components/applications/created-column.ts';
 import { formatDateTime, formatShortDate } from '@/components/applications/application-display.ts';
 import { Badge } from '@/components/ui/badge.tsx';
@@ -11,13 +11,14 @@ function Muted({ children }: { children: string }) {
   return <span className="text-sm text-muted-foreground italic">{children}</span>;
 }
 
-/** An application's licence keys, with reveal, copy, ban or unban, and delete per row. */
+/** An application's licence keys, with reveal, copy, send by mail, ban or unban, and delete per row. */
 export function licensesTable({
   plans,
   revealedKeys,
   busyLicenseId,
   onToggleReveal,
   onCopy,
+  onEmail,
   onBan,
   onUnban,
   onDelete,
@@ -29,6 +30,8 @@ export function licensesTable({
   busyLicenseId: string | null;
   onToggleReveal: (license: License) => void;
   onCopy: (license: License) => void;
+  /** Absent when the server sends no mail: the button is not offered. */
+  onEmail?: (license: License) => void;
   onBan: (license: License) => void;
   onUnban: (license: License) => void;
   onDelete: (license: License) => void;
@@ -127,6 +130,15 @@ export function licensesTable({
               <IconButton label="Copy key" disabled={isBusy} onClick={() => onCopy(license)}>
                 <Copy aria-hidden="true" />
               </IconButton>
+              {onEmail && license.status !== 'banned' && (
+                <IconButton
+                  label="Send key by e-mail"
+                  disabled={isBusy}
+                  onClick={() => onEmail(license)}
+                >
+                  <Mail aria-hidden="true" />
+                </IconButton>
+              )}
               {license.status === 'banned' ? (
                 <IconButton label="Unban key" disabled={isBusy} onClick={() => onUnban(license)}>
                   <ShieldCheck aria-hidden="true" />
