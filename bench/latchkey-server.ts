@@ -91,6 +91,8 @@ async function generateKeys(count: number): Promise<string[]> {
           count: Math.min(10_000, count - keys.length),
         }),
       },
+      // No emailTo here: nothing is mailed.
+      mail: { isAvailable: false, wake: () => {} },
     });
     keys.push(...generated.keys.map((each) => each.key));
   }

@@ -86,6 +86,7 @@ import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
 import {
   createMailDispatcher,
   createMailTransport,
+  mailLinkOrigin,
   registerMailRoutes,
   type MailOutbox,
 } from './modules/mail/index.ts';
@@ -310,8 +311,7 @@ export async function buildApp(
           transport: createMailTransport(mailTransport),
           from: config.mail.from,
           serverSecret: config.serverSecret,
-          // The worker has no request to take an origin from.
-          linkOrigin: config.publicOrigin ?? `http://localhost:${config.port}`,
+          linkOrigin: mailLinkOrigin(config),
           pollIntervalMs: config.mail.pollIntervalMs,
           retryDelaysMs: config.mail.retryDelaysMs,
         });

@@ -18,7 +18,7 @@ import { healthRoutes } from './modules/health/index.ts';
 import { importRoutes } from './modules/imports/index.ts';
 import { sampleRoutes, codeFileRoutes } from './modules/integration/index.ts';
 import { licenseRoutes } from './modules/licenses/index.ts';
-import { mailRoutes } from './modules/mail/index.ts';
+import { mailRoutes, mailTemplateRoutes } from './modules/mail/index.ts';
 import {
   managementAccountRoutes,
   managementAppUserRoutes,
@@ -58,6 +58,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   ...codeFileRoutes,
   ...licenseRoutes,
   ...mailRoutes,
+  ...mailTemplateRoutes,
   ...ownerEventRoutes,
   ...portalRoutes,
   ...subscriptionRoutes,

@@ -459,6 +459,33 @@ const ownerRoutes: OwnerRoute[] = [
   { method: 'GET', path: '/api/applications/:id/mail', asOtherOwner: applicationNotFound },
   {
     method: 'GET',
+    path: '/api/applications/:id/mail-templates',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/api/applications/:id/mail-templates/:kind',
+    body: { subject: 'planted', text: 'planted', html: 'planted' },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/mail-templates/:kind',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/mail-templates/:kind/preview',
+    body: { subject: 'planted', text: 'planted', html: 'planted' },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/mail-templates/:kind/test',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'GET',
     path: '/api/applications/:id/mail/:messageId',
     asOtherOwner: applicationNotFound,
   },
@@ -578,7 +605,8 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':fileId', fixture.fileId)
     .replace(':importId', fixture.importId)
     .replace(':entryId', String(fixture.blacklistEntryId))
-    .replace(':language', 'csharp');
+    .replace(':language', 'csharp')
+    .replace(':kind', 'password_reset');
 }
 
 const mutating = (method: Method) => method !== 'GET';

@@ -96,6 +96,8 @@ export const ownerWriteActions = [
   'code_file_saved',
   'code_file_restored',
   'mail_resent',
+  'mail_template_saved',
+  'mail_template_reset',
 ] as const;
 export type OwnerWriteAction = (typeof ownerWriteActions)[number];
 
@@ -128,6 +130,7 @@ export const auditTargetKinds = [
   'sample',
   'code_file',
   'mail_message',
+  'mail_template',
 ] as const;
 export const auditTargetKindSchema = z.enum(auditTargetKinds);
 export type AuditTargetKind = z.infer<typeof auditTargetKindSchema>;

@@ -107,3 +107,55 @@ export type MailQueued = z.infer<typeof mailQueuedSchema>;
 export const MAIL_OFF_FOR_OWNER =
   'This server sends no mail: its operator must set SMTP_URL and MAIL_FROM';
 export const USER_HAS_NO_EMAIL = 'This user has no e-mail address: add one first';
+
+/** One kind of mail as the application words it; `isDefault` while it is the built-in one. */
+export const mailTemplateSchema = z
+  .object({
+    kind: mailKindSchema,
+    subject: z.string(),
+    text: z.string(),
+    html: z.string(),
+    isDefault: z.boolean(),
+  })
+  .meta({ id: 'MailTemplate' });
+export type MailTemplate = z.infer<typeof mailTemplateSchema>;
+
+const templatePart = (label: string, max: number) =>
+  z
+    .string({ error: `${label} is required` })
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+/**
+ * PUT …/mail-templates/:kind (and the preview's body). Mustache: `{{name}}` for each value;
+ * the forms that skip HTML escaping are refused by the server.
+ */
+export const mailTemplateRequestSchema = z.object({
+  subject: templatePart('Subject', mailLimits.subject).refine(
+    (value) => !/[\r\n\u0085\u2028\u2029]/.test(value),
+    'Subject must be one line',
+  ),
+  text: templatePart('Text', mailLimits.text),
+  html: templatePart('HTML', mailLimits.html),
+});
+export type MailTemplateRequest = z.input<typeof mailTemplateRequestSchema>;
+
+export const mailTemplateParamsSchema = z.object({
+  id: applicationIdSchema,
+  kind: z.enum(mailKinds, 'Unknown kind of mail'),
+});
+
+/** A template filled in with sample values, as its reader would see it. */
+export const renderedMailSchema = z
+  .object({ subject: z.string(), text: z.string(), html: z.string() })
+  .meta({ id: 'RenderedMail' });
+export type RenderedMail = z.infer<typeof renderedMailSchema>;
+
+/** The values each kind of mail offers its template, as `{{name}}`. */
+export const mailTemplateValues: Record<MailKind, readonly string[]> = {
+  password_reset: ['username', 'app_name', 'link', 'link_minutes'],
+  email_verification: ['username', 'app_name', 'link'],
+  license_key: ['app_name', 'key', 'plan'],
+  expiry_reminder: ['username', 'app_name', 'plan', 'expires_on', 'unsubscribe_link'],
+  new_device: ['username', 'app_name', 'device_name', 'time'],
+};

@@ -58,6 +58,8 @@ export const auditActionLabels: Record<AuditAction, string> = {
   code_file_saved: 'Code file saved',
   code_file_restored: 'Code file version restored',
   mail_resent: 'Mail sent again',
+  mail_template_saved: 'Mail template saved',
+  mail_template_reset: 'Mail template reset',
 };
 
 /** Entries the badge shows in the danger colour: something was taken away. */
@@ -76,6 +78,7 @@ const targetKindLabels: Record<AuditTargetKind, string> = {
   import: 'Import',
   webhook_delivery: 'Webhook delivery',
   mail_message: 'Mail',
+  mail_template: 'Mail template',
   sample: 'Sample',
   code_file: 'Code file',
 };

@@ -17,6 +17,16 @@ CREATE TABLE "mail_messages" (
 	"sent_at" timestamp with time zone
 );
 --> statement-breakpoint
+CREATE TABLE "mail_templates" (
+	"application_id" integer NOT NULL,
+	"kind" text NOT NULL,
+	"subject" text NOT NULL,
+	"text" text NOT NULL,
+	"html" text NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "mail_templates_application_id_kind_pk" PRIMARY KEY("application_id","kind")
+);
+--> statement-breakpoint
 CREATE TABLE "end_user_tokens" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"application_id" integer NOT NULL,
@@ -33,6 +43,7 @@ ALTER TABLE "applications" ADD COLUMN "mail_sender_name" text;--> statement-brea
 ALTER TABLE "applications" ADD COLUMN "mail_reply_to" text;--> statement-breakpoint
 ALTER TABLE "mail_messages" ADD CONSTRAINT "mail_messages_application_id_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."applications"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "mail_messages" ADD CONSTRAINT "mail_messages_app_user_id_app_users_id_fk" FOREIGN KEY ("app_user_id") REFERENCES "public"."app_users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "mail_templates" ADD CONSTRAINT "mail_templates_application_id_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."applications"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "end_user_tokens" ADD CONSTRAINT "end_user_tokens_application_id_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."applications"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "end_user_tokens" ADD CONSTRAINT "end_user_tokens_app_user_id_app_users_id_fk" FOREIGN KEY ("app_user_id") REFERENCES "public"."app_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "mail_messages_due_idx" ON "mail_messages" USING btree ("next_attempt_at") WHERE "mail_messages"."status" in ('queued', 'retrying', 'sending');--> statement-breakpoint

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import type { MailKind, MailStatus } from '@latchkey/contracts';
 import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
@@ -58,3 +67,23 @@ export const mailMessages = pgTable(
 );
 
 export type MailMessage = typeof mailMessages.$inferSelect;
+
+/**
+ * An application's own wording of one kind of mail; a kind without a row uses the default
+ * (modules/mail/default-mail-templates.ts). Checked when saved: values are always escaped in
+ * the HTML body.
+ */
+export const mailTemplates = pgTable(
+  'mail_templates',
+  {
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<MailKind>().notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    html: text('html').notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.applicationId, table.kind] })],
+);

@@ -8,4 +8,6 @@ export {
   type PasswordResetRequestResult,
 } from './request-password-reset-mail.ts';
 export { mailRoutes, registerMailRoutes } from './routes.ts';
+export { mailTemplateRoutes } from './mail-template-routes.ts';
+export { mailLinkOrigin } from './mail-link-origin.ts';
 export { queueMail } from './queue-mail.ts';

@@ -4,7 +4,7 @@ import { PASSWORD_RESET_LINK_MINUTES, type MailKind } from '@latchkey/contracts'
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { startOutboxWorker, type OutboxWorker } from '../../lib/outbox-worker.ts';
-import { defaultMailTemplates } from './default-mail-templates.ts';
+import { templateFor } from './mail-templates.ts';
 import { sealMailContent } from './mail-content.ts';
 import { unsealMailSecrets } from './mail-secrets.ts';
 import type { MailSendOutcome, MailTransport, OutgoingMail } from './mail-transport.ts';
@@ -40,6 +40,7 @@ const SINGLE_ADDRESS = /^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+$/;
 
 interface ClaimedMessage {
   id: string;
+  applicationId: number;
   attempts: number;
   kind: MailKind;
   recipient: string;
@@ -79,7 +80,7 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
           next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
       from due, applications a
       where m.id = due.id and a.id = m.application_id
-      returning m.id, m.attempts, m.kind, m.recipient, m.values,
+      returning m.id, m.application_id as "applicationId", m.attempts, m.kind, m.recipient, m.values,
                 m.secrets_sealed as "secretsSealed", a.name as "applicationName",
                 a.mail_sender_name as "senderName", a.mail_reply_to as "replyTo",
                 a.portal_public_id as "portalPublicId",
@@ -91,7 +92,8 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
     if (signal.aborted) return release(message);
     let rendered: RenderedMail;
     try {
-      rendered = renderMail(defaultMailTemplates[message.kind], valuesOf(message));
+      const template = await templateFor(db, message.applicationId, message.kind);
+      rendered = renderMail(template, valuesOf(message));
     } catch (error) {
       return record(message, null, {
         kind: 'failed',
@@ -130,7 +132,8 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
       app_name: message.applicationName,
       username: message.username ?? '',
     };
-    if (message.kind === 'password_reset') {
+    // A test mail carries its sample link among its values; a real one, its token.
+    if (message.kind === 'password_reset' && !values.link) {
       if (!token) throw new Error('the link was already delivered and is not kept');
       values.link = `${options.linkOrigin}/portal/${message.portalPublicId}/reset?token=${token}`;
       values.link_minutes = String(PASSWORD_RESET_LINK_MINUTES);

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import {
   MAIL_RESEND_NOT_FAILED,
   USER_HAS_NO_EMAIL,
+  mailTemplateSchema,
+  renderedMailSchema,
   mailMessageSchema,
   openedMailMessageSchema,
 } from '@latchkey/contracts';
@@ -255,6 +257,90 @@ describe('the mail log', () => {
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
       message: 'count: One mail carries at most 100 keys',
+    });
+  });
+
+  it('lets the owner word each kind of mail, preview it, test it and go back to the default', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId, { name: 'Wordy' });
+    const url = `/api/applications/${application.id}/mail-templates`;
+    const listed = mailTemplateSchema.array().parse((await request('GET', url)).json());
+    expect(listed.map((template) => [template.kind, template.isDefault])).toEqual([
+      ['password_reset', true],
+      ['email_verification', true],
+      ['license_key', true],
+      ['expiry_reminder', true],
+      ['new_device', true],
+    ]);
+
+    const unescaped = await request('PUT', `${url}/password_reset`, {
+      subject: 'Reset',
+      text: 'Hi {{username}}: {{link}}',
+      html: '<p>Hi {{{username}}}</p>',
+    });
+    expect(unescaped.statusCode).toBe(400);
+    expect(unescaped.json()).toMatchObject({
+      message: 'html: {{{username}}} would skip escaping: write {{username}}',
+    });
+    const twoLines = await request('PUT', `${url}/password_reset`, {
+      subject: 'Reset\nBcc: x@example.com',
+      text: 't',
+      html: 'h',
+    });
+    expect(twoLines.statusCode).toBe(400);
+    expect(
+      (await request('PUT', `${url}/nonsense`, { subject: 's', text: 't', html: 'h' })).statusCode,
+    ).toBe(400);
+
+    const own = {
+      subject: 'Your {{app_name}} password, {{username}}',
+      text: 'Follow {{link}} within {{link_minutes}} minutes.',
+      html: '<p>Hi {{username}}, <a href="{{link}}">choose one</a></p>',
+    };
+    const preview = renderedMailSchema.parse(
+      (await request('POST', `${url}/password_reset/preview`, own)).json(),
+    );
+    expect(preview.subject).toBe('Your Wordy password, sample_user');
+    expect(preview.text).toMatch(/^Follow http:\/\/localhost:\d+\/portal\/0{20}\/reset\?token=/);
+    const saved = mailTemplateSchema.parse(
+      (await request('PUT', `${url}/password_reset`, own)).json(),
+    );
+    expect(saved).toMatchObject({ ...own, isDefault: false });
+
+    // The worker renders with the saved wording.
+    const user = await insertAppUser(db(), application.id, {
+      username: 'wendy',
+      email: 'w@example.com',
+    });
+    await callClientApi(testApp.app, 'password/forgot', {
+      apiKey: application.apiKey,
+      body: { username: user.username },
+    });
+    const tested = await request('POST', `${url}/license_key/test`);
+    expect(tested.statusCode, tested.body).toBe(202);
+    expect(tested.json()).toEqual({
+      message: `A test mail is on its way to ${owner.account.email}`,
+    });
+    const rows = () =>
+      db().select().from(mailMessages).where(eq(mailMessages.applicationId, application.id));
+    await expect
+      .poll(
+        async () => (await rows()).every((row) => row.status === 'sent') && (await rows()).length,
+      )
+      .toBe(2);
+    const subjects = (await rows()).map((row) => [row.recipient, row.subject]).sort();
+    expect(subjects).toEqual(
+      [
+        [owner.account.email, 'Your Wordy licence key'],
+        ['w@example.com', 'Your Wordy password, wendy'],
+      ].sort(),
+    );
+
+    const reset = mailTemplateSchema.parse(
+      (await request('DELETE', `${url}/password_reset`)).json(),
+    );
+    expect(reset).toMatchObject({
+      isDefault: true,
+      subject: 'Choose a new password for {{app_name}}',
     });
   });
 });

@@ -19,6 +19,8 @@ import { listMailMessages } from './list-mail-messages.ts';
 import { openMailMessage } from './open-mail-message.ts';
 import { resendMailMessage } from './resend-mail-message.ts';
 import { sendPasswordResetAsOwner } from './send-password-reset-as-owner.ts';
+import { mailTemplateRoutes } from './mail-template-routes.ts';
+import { mailLinkOrigin } from './mail-link-origin.ts';
 import type { MailOutbox } from './mail-outbox.ts';
 
 const defineRoute = routeDefiner<{
@@ -117,8 +119,14 @@ export function registerMailRoutes(
   app: FastifyInstance,
   deps: Pick<AppDependencies, 'config'> & { mail: MailOutbox },
 ) {
+  const { config } = deps;
+  registerRoutes(app, mailTemplateRoutes, {
+    serverSecret: config.serverSecret,
+    mail: deps.mail,
+    linkOrigin: mailLinkOrigin(config),
+  });
   registerRoutes(app, mailRoutes, {
-    serverSecret: deps.config.serverSecret,
+    serverSecret: config.serverSecret,
     mail: deps.mail,
     wakeDispatcher: () => app.mailDispatcher?.wake(),
   });
