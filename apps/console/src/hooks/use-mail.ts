@@ -1,12 +1,17 @@
 import {
   mailMessageSchema,
-  openedMailMessageSchema,
   mailQueuedSchema,
+  mailTemplateSchema,
+  renderedMailSchema,
+  type MailKind,
+  type MailTemplate,
+  type MailTemplateRequest,
+  openedMailMessageSchema,
   type MailMessage,
   type MailStatus,
   type OpenedMailMessage,
 } from '@latchkey/contracts';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
 import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
 import { useOwnerMutation } from './use-owner-mutation.ts';
@@ -94,5 +99,73 @@ export function useSendPasswordReset(applicationId: number) {
     },
     successMessage: (sent) => sent.message,
     errorMessage: 'Failed to send the password reset',
+  });
+}
+
+const templatesUrl = (applicationId: number) => `/api/applications/${applicationId}/mail-templates`;
+
+/** Apart from the log's: re-reading the log must not wait for the templates, nor reset them. */
+const templatesQueryKey = (applicationId: number) => [templatesUrl(applicationId)] as const;
+
+/** Each kind of mail as the application words it (GET …/mail-templates). */
+export function useMailTemplates(applicationId: number) {
+  return useQuery({
+    queryKey: templatesQueryKey(applicationId),
+    queryFn: async (): Promise<MailTemplate[]> =>
+      mailTemplateSchema
+        .array()
+        .parse(await (await apiRequest('GET', templatesUrl(applicationId))).json()),
+  });
+}
+
+/** Saves one kind's wording (PUT), or goes back to the built-in one (`null`: DELETE). */
+export function useSaveMailTemplate(applicationId: number) {
+  const queryClient = useQueryClient();
+  return useOwnerMutation({
+    mutationFn: async ({
+      kind,
+      template,
+    }: {
+      kind: MailKind;
+      template: MailTemplateRequest | null;
+    }): Promise<MailTemplate> => {
+      const response = await apiRequest(
+        template === null ? 'DELETE' : 'PUT',
+        `${templatesUrl(applicationId)}/${kind}`,
+        template ?? undefined,
+      );
+      const saved = mailTemplateSchema.parse(await response.json());
+      await queryClient.invalidateQueries({ queryKey: templatesQueryKey(applicationId) });
+      return saved;
+    },
+    successMessage: (saved) =>
+      saved.isDefault ? 'Template reset to the default' : 'Template saved successfully',
+    errorMessage: 'Failed to save the template',
+  });
+}
+
+/** A draft filled in with sample values (POST …/preview): nothing is saved. */
+export function usePreviewMailTemplate(applicationId: number) {
+  return useMutation({
+    mutationFn: async ({ kind, template }: { kind: MailKind; template: MailTemplateRequest }) =>
+      renderedMailSchema.parse(
+        await (
+          await apiRequest('POST', `${templatesUrl(applicationId)}/${kind}/preview`, template)
+        ).json(),
+      ),
+  });
+}
+
+/** The saved wording, with sample values, to the owner's own address (POST …/test). */
+export function useSendTestMail(applicationId: number) {
+  const queryClient = useQueryClient();
+  return useOwnerMutation({
+    mutationFn: async (kind: MailKind) => {
+      const response = await apiRequest('POST', `${templatesUrl(applicationId)}/${kind}/test`);
+      await queryClient.invalidateQueries({ queryKey: mailQueryKey(applicationId) });
+      return mailQueuedSchema.parse(await response.json());
+    },
+    successMessage: (queued) => queued.message,
+    errorMessage: 'Failed to send the test mail',
   });
 }

@@ -26,6 +26,7 @@ import { cn } from '@/lib/utils.ts';
 import { mailStatusLabels, mailStatusVariants } from './mail-display.ts';
 import { MailMessageDialog } from './mail-message-dialog.tsx';
 import { MailSenderCard } from './mail-sender-card.tsx';
+import { MailTemplatesCard } from './mail-templates-card.tsx';
 
 const ALL_STATUSES = 'all';
 
@@ -48,6 +49,7 @@ export function MailPanel({ application }: { application: Application }) {
   return (
     <div className="flex flex-col gap-6">
       <MailSenderCard application={application} />
+      <MailTemplatesCard application={application} />
       <SectionCard
         title="Mail Log"
         description={

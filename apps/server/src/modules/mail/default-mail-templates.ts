@@ -107,13 +107,19 @@ export const defaultMailTemplates: Record<MailKind, MailTemplate> = {
   },
 };
 
+/** One line a block, so the console's editor shows a page a vendor can read and change. */
 function page(body: string): string {
-  return (
-    '<!doctype html><html><body style="margin:0;padding:24px;background:#f5f5f5">' +
-    '<div style="max-width:560px;margin:0 auto;padding:24px;background:#ffffff;border-radius:8px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a">' +
-    body +
-    '<p style="color:#666">{{app_name}}</p></div></body></html>'
-  );
+  return [
+    '<!doctype html>',
+    '<html>',
+    '<body style="margin:0;padding:24px;background:#f5f5f5">',
+    '<div style="max-width:560px;margin:0 auto;padding:24px;background:#ffffff;border-radius:8px;font-family:Arial,Helvetica,sans-serif;font-size:15px;line-height:1.5;color:#1a1a1a">',
+    body.replaceAll('</p><', '</p>\n<'),
+    '<p style="color:#666">{{app_name}}</p>',
+    '</div>',
+    '</body>',
+    '</html>',
+  ].join('\n');
 }
 
 function button(href: string, label: string): string {
