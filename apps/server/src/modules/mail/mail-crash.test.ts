@@ -7,14 +7,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_ANSWER } from '@latchkey/contracts';
-import { openDatabase, type DatabaseTarget } from '../../db/client.ts';
+import { openDatabase } from '../../db/client.ts';
 import { mailMessages, ownerAccounts } from '../../db/schema/index.ts';
 import { generateSigningKeyPair } from '../../lib/signing-keys.ts';
 import { insertAppUser, insertApplication } from '../../../test/factories.ts';
 import { findFreePortBlock } from '../../../test/free-port-block.ts';
 import { startRealServer } from '../../../test/real-server.ts';
 import { startSmtpReceiver } from '../../../test/smtp-test-receiver.ts';
-import { createEmptyPostgresDatabase } from '../../../test/test-database.ts';
+import { crashTestDatabase, exited } from '../../../test/crash-test-database.ts';
 
 /**
  * Acknowledged means written, for mail: a reset asked for and answered, `kill -9` of the
@@ -35,30 +35,13 @@ describe('mail survives kill -9', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function databaseTarget(): Promise<{
-    target: DatabaseTarget;
-    env: Record<string, string>;
-  }> {
-    const serverUrl = process.env.TEST_DATABASE_URL;
-    if (!serverUrl) {
-      return { target: { kind: 'pglite', dataDir: join(dataDir, 'pglite') }, env: {} };
-    }
-    const { url, drop } = await createEmptyPostgresDatabase(serverUrl, 'latchkey_mail_crash');
-    postgresCleanup = drop;
-    return { target: { kind: 'postgres', url, poolSize: 2 }, env: { DATABASE_URL: url } };
-  }
-
-  const exited = (child: ChildProcess) =>
-    child.exitCode !== null || child.signalCode !== null
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
   it('delivers a mail asked for before a kill -9, once, after the restart', async () => {
     const receiver = await startSmtpReceiver();
     try {
       // The mail server refuses for now until the first server is gone.
       receiver.answerWith(() => ({ accept: false, code: 451, message: 'Try again later' }));
-      const { target, env } = await databaseTarget();
+      const { target, env, cleanup } = await crashTestDatabase(dataDir, 'latchkey_mail_crash');
+      postgresCleanup = cleanup;
 
       // Seeded directly, before the server opens the database (PGlite allows one process).
       const seeding = await openDatabase(target);

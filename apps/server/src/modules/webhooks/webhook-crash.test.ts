@@ -6,14 +6,14 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseTarget } from '../../db/client.ts';
+import { openDatabase } from '../../db/client.ts';
 import { activityLogs, ownerAccounts, webhookDeliveries } from '../../db/schema/index.ts';
 import { generateSigningKeyPair } from '../../lib/signing-keys.ts';
 import { insertAppUserWithPassword, insertApplication } from '../../../test/factories.ts';
 import { findFreePortBlock } from '../../../test/free-port-block.ts';
 import { startRealServer } from '../../../test/real-server.ts';
 import { insertTestWebhook, startWebhookReceiver } from '../../../test/webhook-test-receiver.ts';
-import { createEmptyPostgresDatabase } from '../../../test/test-database.ts';
+import { crashTestDatabase, exited } from '../../../test/crash-test-database.ts';
 
 const PASSWORD = 'correct horse battery';
 const LOGINS = 16;
@@ -38,22 +38,6 @@ describe('webhook deliveries survive kill -9', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function databaseTarget(): Promise<{
-    target: DatabaseTarget;
-    env: Record<string, string>;
-  }> {
-    const serverUrl = process.env.TEST_DATABASE_URL;
-    if (!serverUrl) {
-      return { target: { kind: 'pglite', dataDir: join(dataDir, 'pglite') }, env: {} };
-    }
-    const { url, drop } = await createEmptyPostgresDatabase(serverUrl, 'latchkey_crash');
-    postgresCleanup = drop;
-    return {
-      target: { kind: 'postgres', url, poolSize: 2 },
-      env: { DATABASE_URL: url },
-    };
-  }
-
   async function startServer(port: number, env: Record<string, string>): Promise<ChildProcess> {
     const child = await startRealServer({
       port,
@@ -71,16 +55,12 @@ describe('webhook deliveries survive kill -9', () => {
     return child;
   }
 
-  const exited = (child: ChildProcess) =>
-    child.exitCode !== null || child.signalCode !== null
-      ? Promise.resolve()
-      : new Promise<void>((resolve) => child.once('exit', () => resolve()));
-
   it('delivers every acknowledged event exactly once per webhook after a kill -9 and a restart', async () => {
     const receiver = await startWebhookReceiver();
     try {
       receiver.answerWith(() => ({ status: 500 }));
-      const { target, env } = await databaseTarget();
+      const { target, env, cleanup } = await crashTestDatabase(dataDir, 'latchkey_crash');
+      postgresCleanup = cleanup;
 
       // Seeded directly, before the server opens the database (PGlite allows one process).
       const seeding = await openDatabase(target);
