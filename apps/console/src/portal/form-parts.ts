@@ -116,3 +116,13 @@ export function firstEmptyField(fields: { field: Field; message: string }[]): st
   }
   return null;
 }
+
+/** "New password" and "Confirm new password": the pair every change of password asks for. */
+export function createNewPasswordFields(): { next: Field; confirmation: Field } {
+  const field = (label: string, name: string) =>
+    createField({ label, name, type: 'password', autocomplete: 'new-password', maxLength: 1024 });
+  return {
+    next: field('New password', 'newPassword'),
+    confirmation: field('Confirm new password', 'confirmPassword'),
+  };
+}

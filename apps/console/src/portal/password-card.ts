@@ -1,6 +1,12 @@
 import { card } from './account-sections.ts';
 import { h } from './dom.ts';
-import { createFeedback, createField, firstEmptyField, onSubmitOnce } from './form-parts.ts';
+import {
+  createFeedback,
+  createField,
+  createNewPasswordFields,
+  firstEmptyField,
+  onSubmitOnce,
+} from './form-parts.ts';
 import { PortalApiError } from './portal-api.ts';
 import type { PortalPage } from './portal-page.ts';
 
@@ -19,20 +25,7 @@ export function createPasswordCard(page: PortalPage, username: () => string): HT
     autocomplete: 'current-password',
     maxLength: 1024,
   });
-  const next = createField({
-    label: 'New password',
-    name: 'newPassword',
-    type: 'password',
-    autocomplete: 'new-password',
-    maxLength: 1024,
-  });
-  const confirmation = createField({
-    label: 'Confirm new password',
-    name: 'confirmPassword',
-    type: 'password',
-    autocomplete: 'new-password',
-    maxLength: 1024,
-  });
+  const { next, confirmation } = createNewPasswordFields();
   // For password managers: which account the new password belongs to.
   const usernameHint = h('input', {
     type: 'text',

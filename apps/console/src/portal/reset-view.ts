@@ -1,5 +1,10 @@
 import { h } from './dom.ts';
-import { createFeedback, createField, firstEmptyField, onSubmitOnce } from './form-parts.ts';
+import {
+  createFeedback,
+  createNewPasswordFields,
+  firstEmptyField,
+  onSubmitOnce,
+} from './form-parts.ts';
 import { errorText, PortalApiError, type PortalApi } from './portal-api.ts';
 import { PASSWORDS_DO_NOT_MATCH } from './password-card.ts';
 
@@ -26,20 +31,7 @@ export function createResetView({
   token: string | null;
 }): { element: HTMLElement; firstField: HTMLElement | null } {
   const feedback = createFeedback();
-  const next = createField({
-    label: 'New password',
-    name: 'newPassword',
-    type: 'password',
-    autocomplete: 'new-password',
-    maxLength: 1024,
-  });
-  const confirmation = createField({
-    label: 'Confirm new password',
-    name: 'confirmPassword',
-    type: 'password',
-    autocomplete: 'new-password',
-    maxLength: 1024,
-  });
+  const { next, confirmation } = createNewPasswordFields();
   const submit = h(
     'button',
     { type: 'submit', class: 'button button-primary button-wide' },
