@@ -104,6 +104,10 @@ export const MAIL_RESEND_NOT_FAILED = 'Only a failed message can be sent again';
 export const mailQueuedSchema = z.object({ message: z.string() }).meta({ id: 'MailQueued' });
 export type MailQueued = z.infer<typeof mailQueuedSchema>;
 
+/** What an end user is told (program or portal) when the server sends no mail. */
+export const END_USER_MAIL_UNAVAILABLE =
+  'This service sends no e-mail, so no link can be sent: ask the vendor to change your password';
+
 export const MAIL_OFF_FOR_OWNER =
   'This server sends no mail: its operator must set SMTP_URL and MAIL_FROM';
 export const USER_HAS_NO_EMAIL = 'This user has no e-mail address: add one first';

@@ -20,8 +20,6 @@ export const PORTAL_NOT_FOUND = 'Portal not found';
 export const PORTAL_SIGN_IN_FAILED = 'Unknown username or wrong password';
 export const PORTAL_SESSION_ENDED = 'Your session has ended: please sign in again';
 export const PORTAL_WRONG_PASSWORD = 'The current password is not correct';
-export const PORTAL_MAIL_UNAVAILABLE =
-  'This service sends no e-mail, so no link can be sent: ask the vendor to change your password';
 
 export const portalParamsSchema = z.object({
   publicId: z.string().regex(PORTAL_PUBLIC_ID_PATTERN, PORTAL_NOT_FOUND),

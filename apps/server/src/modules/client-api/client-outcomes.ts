@@ -1,4 +1,4 @@
-import type { ClientApiCode } from '@latchkey/contracts';
+import { END_USER_MAIL_UNAVAILABLE, type ClientApiCode } from '@latchkey/contracts';
 import type { ClientApplication } from './client-app-cache.ts';
 
 /** A business outcome: always HTTP 200; `success` is true exactly when `code` is OK. */
@@ -53,8 +53,7 @@ export const clientMessages = {
   variableReadOnly: 'This variable is read-only: only the vendor can change it',
   variableLimitReached: 'You hold the most variables allowed: remove one before adding another',
   // The same rule: none of the words the samples sort by.
-  mailUnavailable:
-    'This service sends no e-mail, so no link can be sent: ask the vendor to change your password',
+  mailUnavailable: END_USER_MAIL_UNAVAILABLE,
 } as const;
 
 export const refusal = (code: ClientApiCode, message: string): ClientOutcome => ({

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   FORGOT_PASSWORD_ANSWER,
-  PORTAL_MAIL_UNAVAILABLE,
+  END_USER_MAIL_UNAVAILABLE,
   PORTAL_SESSION_ENDED,
   portalForgotPasswordRequestSchema,
   portalForgotPasswordResponseSchema,
@@ -247,7 +247,7 @@ export const portalRoutes = [
       assertSameOrigin(request, config);
       const ctx = await contextOf(request);
       const input = parseInput(portalForgotPasswordRequestSchema, request.body);
-      if (!mail.isAvailable) throw new AppError('FORBIDDEN', PORTAL_MAIL_UNAVAILABLE);
+      if (!mail.isAvailable) throw new AppError('FORBIDDEN', END_USER_MAIL_UNAVAILABLE);
       const result = await requestPasswordResetMail(
         { db: ctx.db, mail, throttles: mailThrottles, serverSecret: config.serverSecret },
         {
