@@ -496,11 +496,15 @@ def load_offline_license():
 
 
 def write_offline_license(data):
+    """Written whole or not at all (a new file, then renamed over the old one): each heartbeat
+    rewrites it, and a crash or a reader mid-write must never find half a licence."""
     path = offline_license_path()
+    temporary = path.with_name(path.name + ".tmp")
     try:
         path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        path.write_text(json.dumps(data), encoding="utf-8")
-        os.chmod(path, 0o600)
+        temporary.write_text(json.dumps(data), encoding="utf-8")
+        os.chmod(temporary, 0o600)
+        os.replace(temporary, path)
     except OSError as error:
         log(f"could not save the offline licence: {error}")
 
