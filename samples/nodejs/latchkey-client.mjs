@@ -4,8 +4,9 @@
 // verifies the account, then keeps a live session (a heartbeat every 30 s, a verify every
 // 5 min) while it shows a `> ` prompt that accepts `status`, `redeem`, `release`, `note`,
 // `help` and `logout`. At the Username prompt, `/register` creates an account (with a licence key if you
-// sell them), `/key` logs in with a licence key alone and `/forgot` has a link to choose a new
-// password mailed to the account's address; `redeem` adds a key to the account
+// sell them), `/key` logs in with a licence key alone, `/forgot` has a link to choose a new
+// password mailed to the account's address and `/resend` a new link to confirm that address
+// (for an application that lets only confirmed addresses log in); `redeem` adds a key to the account
 // that is logged in; `release` frees this machine's seat (the user can then log in from
 // another one) where the application allows it. Logins send this machine's name, which the
 // owner sees in the user's device list. The main screen shows the user's entitlements and
@@ -75,6 +76,8 @@ export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please login a
 export const LOGGED_OUT_MESSAGE = 'You have been logged out.';
 export const VERIFY_AFTER_LOGIN_FAILED_MESSAGE =
   'Session verification failed. Please try logging in again.';
+export const RESEND_VERIFICATION_HINT =
+  'Type /resend at the Username prompt to be mailed a new link.';
 export const DEVICE_RELEASED_LOGOUT_MESSAGE =
   'This device is released and its session has ended: log in again here or on another machine.';
 export const OFFLINE_REFUSED_TITLE = 'Offline Licence Refused';
@@ -296,6 +299,8 @@ export function describeRefusal(code, fallbackTitle = 'Login Failed') {
       return { title: 'Device Not Found', shouldExit: false };
     case 'MAIL_UNAVAILABLE':
       return { title: 'E-mail Unavailable', shouldExit: false };
+    case 'EMAIL_NOT_VERIFIED':
+      return { title: 'E-mail Not Verified', shouldExit: false };
     default:
       return { title: fallbackTitle, shouldExit: false };
   }
@@ -594,6 +599,26 @@ export class LatchkeyClient {
     );
     this.log(
       result.success ? 'password reset requested' : `password reset refused (${result.code})`,
+    );
+    return result;
+  }
+
+  /**
+   * POST /email/verify/resend: has a new link to confirm the account's e-mail address mailed to
+   * it, where the application lets only confirmed addresses log in (login answers
+   * EMAIL_NOT_VERIFIED until the link is followed). The password proves the holder. The answer
+   * is the same whether or not the account exists or its address is confirmed already.
+   */
+  async resendVerification(username, password) {
+    const name = typeof username === 'string' ? username.trim() : '';
+    if (!name || typeof password !== 'string' || password.length === 0) {
+      throw new Error(MISSING_CREDENTIALS_MESSAGE);
+    }
+    const result = await this.post('/email/verify/resend', { username: name, password });
+    this.log(
+      result.success
+        ? 'verification e-mail requested'
+        : `verification e-mail refused (${result.code})`,
     );
     return result;
   }
@@ -1125,6 +1150,8 @@ export async function runConsoleProgram({
       ? ` (missing: ${result.missing_entitlements.join(', ')})`
       : '';
     screen.print(`${title}: ${result.message}${missing}${retry}`);
+    // The user can do something about an unconfirmed address: say what.
+    if (result.code === 'EMAIL_NOT_VERIFIED') screen.print(RESEND_VERIFICATION_HINT);
     return shouldExit;
   };
 
@@ -1298,8 +1325,9 @@ export async function runConsoleProgram({
     }
     if (!verified.success) {
       client.log(`verify failed after login (${verified.code})`);
-      if (verified.code === 'ENTITLEMENTS_MISSING') printRefusal(verified, 'Security Warning');
-      else screen.print(`Security Warning: ${VERIFY_AFTER_LOGIN_FAILED_MESSAGE}`);
+      if (verified.code === 'ENTITLEMENTS_MISSING' || verified.code === 'EMAIL_NOT_VERIFIED') {
+        printRefusal(verified, 'Security Warning');
+      } else screen.print(`Security Warning: ${VERIFY_AFTER_LOGIN_FAILED_MESSAGE}`);
       showLogin();
       return;
     }
@@ -1357,6 +1385,18 @@ export async function runConsoleProgram({
     if (!result) return;
     if (result.success) screen.print(`Check Your E-mail: ${result.message}`);
     else printRefusal(result, 'Password Reset Failed');
+    showLogin();
+  };
+
+  /**
+   * Asks for a new link to confirm the account's address, then returns to the login prompt: the
+   * answer reads the same whatever the account, so there is nothing more to show.
+   */
+  const attemptResendVerification = async (username, password) => {
+    const result = await callFromLogin(() => client.resendVerification(username, password));
+    if (!result) return;
+    if (result.success) screen.print(`Check Your E-mail: ${result.message}`);
+    else printRefusal(result, 'Resend Failed');
     showLogin();
   };
 
@@ -1542,6 +1582,9 @@ export async function runConsoleProgram({
         } else if (line.trim() === '/forgot') {
           state = 'forgot-password';
           screen.ask('Username or e-mail: ');
+        } else if (line.trim() === '/resend') {
+          state = 'resend-username';
+          screen.ask('Username: ');
         } else {
           pending = { username: line };
           state = 'password';
@@ -1559,6 +1602,15 @@ export async function runConsoleProgram({
       case 'forgot-password':
         state = 'busy';
         await attemptForgotPassword(line);
+        break;
+      case 'resend-username':
+        pending = { username: line };
+        state = 'resend-password';
+        screen.ask('Password: ', { isHidden: true });
+        break;
+      case 'resend-password':
+        state = 'busy';
+        await attemptResendVerification(pending.username, line);
         break;
       case 'register-username':
         pending = { username: line };
@@ -1642,7 +1694,7 @@ export async function runConsoleProgram({
   if (!(saved && (await resumeSavedSession(saved)))) {
     if (state !== 'username') {
       screen.print(
-        'Log in below. At the Username prompt, type /register to create an account, /key to log in with a licence key, or /forgot if you forgot your password.',
+        'Log in below. At the Username prompt, type /register to create an account, /key to log in with a licence key, /forgot if you forgot your password, or /resend for a new link to confirm your e-mail address.',
       );
       showLogin();
     }

@@ -6,9 +6,10 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
-import { FORGOT_PASSWORD_ANSWER } from '@latchkey/contracts';
+import { FORGOT_PASSWORD_ANSWER, VERIFICATION_RESEND_ANSWER } from '@latchkey/contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appUserSessions, mailMessages } from '../../apps/server/src/db/schema/index.ts';
+import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { startTamperingProxy } from './tampering-proxy.ts';
 
@@ -629,7 +630,7 @@ describe('Node.js sample against a live Latchkey', () => {
     await live.updateEndUser(user.id, { email });
     const sample = await startSample(await newHome());
 
-    let from = await sample.waitFor('or /forgot if you forgot your password.', 0);
+    let from = await sample.waitFor('/forgot if you forgot your password,', 0);
     for (const usernameOrEmail of [user.username, email.toUpperCase()]) {
       from = await sample.waitFor('Username: ', from);
       sample.send('/forgot');
@@ -644,6 +645,37 @@ describe('Node.js sample against a live Latchkey', () => {
       .where(and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'password_reset')));
     expect(mails).toEqual([{ recipient: email }, { recipient: email }]);
     expect(await sample.end()).toBe(0);
+  });
+
+  it('names an unconfirmed address at login, and mails a new link to confirm it at /resend', async () => {
+    await live.updateApplication({ requireVerifiedEmail: true });
+    try {
+      const user = await live.createEndUser();
+      const email = `${user.username}@example.com`;
+      await live.updateEndUser(user.id, { email });
+      const sample = await startSample(await newHome());
+
+      let from = await logIn(sample, user.username, user.password, 0);
+      from = await sample.waitFor(`E-mail Not Verified: ${clientMessages.emailNotVerified}`, from);
+      from = await sample.waitFor('Type /resend at the Username prompt', from);
+      from = await sample.waitFor('Username: ', from);
+      sample.send('/resend');
+      from = await logIn(sample, user.username, user.password, from);
+      from = await sample.waitFor(`Check Your E-mail: ${VERIFICATION_RESEND_ANSWER}`, from);
+      await sample.waitFor('Username: ', from);
+      expect(sample.output()).not.toContain('Login Successful');
+      expect(await sessionsOf(user.id)).toEqual([]);
+      const mails = await live.testApp.database.db
+        .select({ recipient: mailMessages.recipient })
+        .from(mailMessages)
+        .where(
+          and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'email_verification')),
+        );
+      expect(mails).toEqual([{ recipient: email }]);
+      expect(await sample.end()).toBe(0);
+    } finally {
+      await live.updateApplication({ requireVerifiedEmail: false });
+    }
   });
 
   // The offline licence. Offline is the same program with its base URL on a closed port: every
