@@ -1,6 +1,7 @@
 // Latchkey client sample for C++ (console): log in (with a password or a licence key alone),
 // register (with a licence key if you sell them), have a link to choose a new password mailed
-// to the account's address, verify, keep a live session with heartbeats
+// to the account's address (or, where the application lets only confirmed addresses log in, a
+// new link to confirm it), verify, keep a live session with heartbeats
 // and periodic verification, redeem licence keys onto the account, show its entitlements and
 // subscriptions, release this machine's seat so the user can log in from another one, and
 // check the Ed25519 signature of every answer before trusting it, so a fake server cannot
@@ -17,7 +18,7 @@
 // Run:
 //   ./latchkey_client
 // At the Username prompt: /register creates an account, /key logs in with a licence key,
-// /forgot mails a link to choose a new password.
+// /forgot mails a link to choose a new password, /resend a new link to confirm the address.
 // Commands once logged in: status, redeem, release, note, logout, help, quit, exit.
 
 // ---- Settings: filled in by Latchkey when you copy this sample from the console ----
@@ -599,6 +600,13 @@ class LatchkeyClient {
     const bool is_email = name.find('@') != std::string::npos;
     return post("/api/v1/password/forgot", {{is_email ? "email" : "username", name}});
   }
+  // Has a new link to confirm the account's e-mail address mailed to it, where the application
+  // lets only confirmed addresses log in (login answers EMAIL_NOT_VERIFIED until the link is
+  // followed); the password proves the holder. The answer is the same whether or not the
+  // account exists or its address is confirmed already.
+  ApiResult resend_verification(const std::string& username, const std::string& password) {
+    return post("/api/v1/email/verify/resend", {{"username", username}, {"password", password}});
+  }
   // Good standing now, and every entitlement in REQUIRED_ENTITLEMENTS held.
   ApiResult verify(const std::string& user_id, const std::atomic<bool>* cancel = nullptr) {
     json payload = {{"user_id", user_id}};
@@ -1056,7 +1064,8 @@ class SessionMonitor {
 };
 
 // ---------------------------------------------------------------------------------------
-// The console program: login screen (Username/Password prompts, or /register, /key and /forgot),
+// The console program: login screen (Username/Password prompts, or /register, /key, /forgot
+// and /resend),
 // then the main screen (a "> " command prompt). The monitoring thread may return it to the
 // login screen.
 // ---------------------------------------------------------------------------------------
@@ -1074,7 +1083,8 @@ class ConsoleApp {
     if (current_screen() == Screen::Username)
       console_.say(
           "Log in below. At the Username prompt, type /register to create an account, /key to "
-          "log in with a licence key, or /forgot if you forgot your password.");
+          "log in with a licence key, /forgot if you forgot your password, or /resend for a new "
+          "link to confirm your e-mail address.");
     show_prompt();
 
     std::string line;
@@ -1096,6 +1106,8 @@ class ConsoleApp {
     Password,
     LicenseKey,
     ForgotPassword,
+    ResendUsername,
+    ResendPassword,
     RegisterUsername,
     RegisterPassword,
     RegisterEmail,
@@ -1134,7 +1146,8 @@ class ConsoleApp {
 
   static bool is_password_screen(Screen screen) {
     return screen == Screen::Password || screen == Screen::RegisterPassword ||
-           screen == Screen::RedeemPassword || screen == Screen::ReleasePassword;
+           screen == Screen::RedeemPassword || screen == Screen::ReleasePassword ||
+           screen == Screen::ResendPassword;
   }
 
   Screen current_screen() {
@@ -1150,8 +1163,10 @@ class ConsoleApp {
   void show_prompt() {
     switch (current_screen()) {
       case Screen::Username:
+      case Screen::ResendUsername:
       case Screen::ReleaseUsername: console_.prompt("Username: "); break;
       case Screen::Password:
+      case Screen::ResendPassword:
       case Screen::RegisterPassword:
       case Screen::RedeemPassword:
       case Screen::ReleasePassword: console_.prompt("Password: "); break;
@@ -1180,6 +1195,8 @@ class ConsoleApp {
           go_to(Screen::LicenseKey);
         } else if (trim(line) == "/forgot") {
           go_to(Screen::ForgotPassword);
+        } else if (trim(line) == "/resend") {
+          go_to(Screen::ResendUsername);
         } else {
           pending_ = Pending{};
           pending_.username = trim(line);
@@ -1210,6 +1227,18 @@ class ConsoleApp {
         go_to(Screen::Username);
         request_password_reset(line);
         break;
+      case Screen::ResendUsername:
+        pending_ = Pending{};
+        pending_.username = trim(line);
+        go_to(Screen::ResendPassword);
+        break;
+      case Screen::ResendPassword: {
+        const std::string username = pending_.username;
+        pending_ = Pending{};
+        go_to(Screen::Username);
+        request_verification_mail(username, line);
+        break;
+      }
       case Screen::RegisterUsername:
         pending_ = Pending{};
         pending_.username = trim(line);
@@ -1287,6 +1316,9 @@ class ConsoleApp {
     if (code == "RATE_LIMITED" && !result.retry_after.empty())
       text += " (try again in " + result.retry_after + " seconds)";
     console_.say(text);
+    // The user can do something about an unconfirmed address: say what.
+    if (code == "EMAIL_NOT_VERIFIED")
+      console_.say("Type /resend at the Username prompt to be mailed a new link.");
     return code != "VERSION_MISMATCH" && code != "BLACKLISTED";
   }
 
@@ -1329,7 +1361,7 @@ class ConsoleApp {
     }
     if (!verified.is_success()) {
       console_.log("verify failed after login (" + verified.code() + ")");
-      if (verified.code() == "ENTITLEMENTS_MISSING")
+      if (verified.code() == "ENTITLEMENTS_MISSING" || verified.code() == "EMAIL_NOT_VERIFIED")
         report_refusal(verified, "Security Warning");
       else
         console_.say(
@@ -1387,6 +1419,27 @@ class ConsoleApp {
       return;
     }
     console_.log("password reset requested");
+    console_.say("Check Your E-mail: " + requested.message());
+  }
+
+  // Asks for a new link to confirm the account's address; the login prompt follows whatever the
+  // answer, which reads the same whatever the account.
+  void request_verification_mail(const std::string& username, const std::string& password) {
+    if (username.empty() || password.empty()) {
+      console_.say("Please provide both username and password");
+      return;
+    }
+    const ApiResult requested = client_.resend_verification(username, password);
+    if (!requested.is_answered()) {
+      report_untrusted(requested, "resend verification");
+      return;
+    }
+    if (!requested.is_success()) {
+      console_.log("verification e-mail refused (" + requested.code() + ")");
+      report_refusal(requested, "Resend Failed");
+      return;
+    }
+    console_.log("verification e-mail requested");
     console_.say("Check Your E-mail: " + requested.message());
   }
 
@@ -1816,6 +1869,7 @@ class ConsoleApp {
         {"RESET_COOLDOWN", "Reset Not Yet Available"},
         {"DEVICE_NOT_FOUND", "Device Not Found"},
         {"MAIL_UNAVAILABLE", "E-mail Unavailable"},
+        {"EMAIL_NOT_VERIFIED", "E-mail Not Verified"},
     };
     const auto found = titles.find(code);
     return found == titles.end() ? fallback_title : found->second;

@@ -6,11 +6,16 @@ import { createServer } from 'node:net';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { FORGOT_PASSWORD_ANSWER, offlineLicenseContentSchema } from '@latchkey/contracts';
+import {
+  FORGOT_PASSWORD_ANSWER,
+  VERIFICATION_RESEND_ANSWER,
+  offlineLicenseContentSchema,
+} from '@latchkey/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { appUserSessions, mailMessages } from '../../apps/server/src/db/schema/index.ts';
+import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { hasTool } from './require-tool.ts';
 import { startTamperingProxy } from './tampering-proxy.ts';
@@ -439,7 +444,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     await live.updateEndUser(user.id, { email });
     const program = run(await newHome());
 
-    await program.waitFor('or /forgot if you forgot your password.');
+    await program.waitFor('/forgot if you forgot your password,');
     for (const usernameOrEmail of [user.username, email.toUpperCase()]) {
       await program.waitFor('Username: ');
       program.send('/forgot');
@@ -455,6 +460,38 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     expect(mails).toEqual([{ recipient: email }, { recipient: email }]);
     program.closeInput();
     expect(await program.exited()).toBe(0);
+  });
+
+  it('names an unconfirmed address at login, and mails a new link to confirm it at /resend', async () => {
+    await live.updateApplication({ requireVerifiedEmail: true });
+    try {
+      const user = await live.createEndUser();
+      const email = `${user.username}@example.com`;
+      await live.updateEndUser(user.id, { email });
+      const program = run(await newHome());
+
+      await logIn(program, user.username, user.password);
+      await program.waitFor(`E-mail Not Verified: ${clientMessages.emailNotVerified}`);
+      await program.waitFor('Type /resend at the Username prompt');
+      await program.waitFor('Username: ');
+      program.send('/resend');
+      await logIn(program, user.username, user.password);
+      await program.waitFor(`Check Your E-mail: ${VERIFICATION_RESEND_ANSWER}`);
+      await program.waitFor('Username: ');
+      expect(program.output).not.toContain('Login Successful');
+      expect(await sessionsOf(user.id)).toEqual([]);
+      const mails = await live.testApp.database.db
+        .select({ recipient: mailMessages.recipient })
+        .from(mailMessages)
+        .where(
+          and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'email_verification')),
+        );
+      expect(mails).toEqual([{ recipient: email }]);
+      program.closeInput();
+      expect(await program.exited()).toBe(0);
+    } finally {
+      await live.updateApplication({ requireVerifiedEmail: false });
+    }
   });
   // The offline licence, checked out after each login and used when the server cannot be
   // reached (the program built with its BASE_URL on a closed port).
