@@ -3,7 +3,9 @@
 #
 # The login window logs in with a username and password, registers an account (with a licence
 # key if you sell them), logs in with a licence key alone, or has a link to choose a new password
-# mailed to the account's address (Forgot password?); the main window shows the user's
+# mailed to the account's address (Forgot password?) or, where the application lets only
+# confirmed addresses log in, a new link to confirm it (Resend verification e-mail); the main
+# window shows the user's
 # entitlements and subscriptions, redeems further keys onto the account, and releases this
 # device from the account (a new PC: another machine can then log in). After each login it
 # checks out an offline licence (kept in ~/.latchkey beside the saved session): when a later start
@@ -77,6 +79,9 @@ MISSING_LICENSE_KEY_MESSAGE = "Please enter a licence key."
 MISSING_REDEEM_FIELDS_MESSAGE = "Please enter a licence key and your password."
 MISSING_PASSWORD_MESSAGE = "Please enter your password."
 MISSING_USERNAME_OR_EMAIL_MESSAGE = "Please enter your username or your e-mail address."
+RESEND_VERIFICATION_HINT = (
+    'Click "Resend verification e-mail" on the login screen to be mailed a new link.'
+)
 OFFLINE_REFUSED_TITLE = "Offline Licence Refused"
 SERVER_UNREACHABLE_TITLE = "Server Unreachable"
 SERVER_UNREACHABLE_MESSAGE = (
@@ -109,6 +114,7 @@ REFUSAL_TITLES = {
     "RESET_COOLDOWN": ("Reset Not Yet Available", False),
     "DEVICE_NOT_FOUND": ("Device Not Found", False),
     "MAIL_UNAVAILABLE": ("E-mail Unavailable", False),
+    "EMAIL_NOT_VERIFIED": ("E-mail Not Verified", False),
 }
 
 
@@ -128,6 +134,8 @@ def refusal_text(response):
         text += f" (next release possible at {local_time(next_reset_at)})"
     if response.code == "RATE_LIMITED" and response.retry_after:
         text += f" Please try again in {response.retry_after} seconds."
+    if response.code == "EMAIL_NOT_VERIFIED":
+        text += f" {RESEND_VERIFICATION_HINT}"
     return text
 
 
@@ -649,6 +657,14 @@ def forgot_password(username_or_email):
     return call_api("/api/v1/password/forgot", {"email" if "@" in name else "username": name})
 
 
+def resend_verification(username, password):
+    """POST /email/verify/resend: has a new link to confirm the account's e-mail address mailed
+    to it, where the application lets only confirmed addresses log in (login answers
+    EMAIL_NOT_VERIFIED until the link is followed). The password proves the holder. The answer
+    is the same whether or not the account exists or its address is confirmed already."""
+    return call_api("/api/v1/email/verify/resend", {"username": username, "password": password})
+
+
 # --- The GUI ----------------------------------------------------------------------------------
 
 
@@ -791,9 +807,28 @@ class LatchkeyClient:
             cursor="hand2",
         )
         forgot_button.place(x=350, y=189, width=130, height=18, anchor="ne")
-        self.action_buttons = [login_button, register_button, key_button, forgot_button]
+        # For an address not confirmed yet: the username and password above prove the holder.
+        resend_button = tk.Button(
+            self.root,
+            text="Resend verification e-mail",
+            command=self.on_resend_verification,
+            relief=tk.FLAT,
+            borderwidth=0,
+            highlightthickness=0,
+            fg="#1a5fb4",
+            activeforeground="#1a5fb4",
+            cursor="hand2",
+        )
+        resend_button.place(x=200, y=246, width=200, height=18, anchor="n")
+        self.action_buttons = [
+            login_button,
+            register_button,
+            key_button,
+            forgot_button,
+            resend_button,
+        ]
         self.status_label = tk.Label(self.root, text="", fg="#555555")
-        self.status_label.place(x=200, y=270, anchor="center")
+        self.status_label.place(x=200, y=280, anchor="center")
         self.root.bind("<Return>", lambda _event: self.on_login())
         self.username_entry.focus_set()
 
@@ -1033,6 +1068,34 @@ class LatchkeyClient:
 
         self.run_in_background(lambda: forgot_password(username_or_email), on_done)
 
+    def on_resend_verification(self):
+        """Has a new link to confirm the account's address mailed to it, for the username and
+        password in the login form (still there after a login refused as E-mail Not Verified).
+        The answer reads the same whatever the account, so the login screen stays as it is."""
+        if self.is_busy or self.user is not None:
+            return
+        username = self.username_entry.get().strip()
+        password = self.password_entry.get().strip()
+        if not username or not password:
+            self.show_dialog("warning", "Validation Error", MISSING_CREDENTIALS_MESSAGE)
+            return
+        self.set_busy(True, "Requesting a link...")
+        log(f"resend verification e-mail for {username}")
+
+        def on_done(status, result):
+            self.set_busy(False)
+            if status == "error":
+                self.show_request_error(result, "Connection error")
+                return
+            if not result.is_success:
+                log(f"resend verification e-mail failed: {result.code}")
+                self.show_refusal(result, "Resend Failed")
+                return
+            log("verification e-mail requested")
+            self.show_dialog("info", "Check Your E-mail", result.message)
+
+        self.run_in_background(lambda: resend_verification(username, password), on_done)
+
     def on_login_answer(self, status, result):
         if status == "error":
             self.set_busy(False)
@@ -1075,7 +1138,7 @@ class LatchkeyClient:
             log(f"verify after login failed: {result.code}")
             self.session_token = None
             self.clear_fields()
-            if result.code == "ENTITLEMENTS_MISSING":
+            if result.code in ("ENTITLEMENTS_MISSING", "EMAIL_NOT_VERIFIED"):
                 self.show_refusal(result, "Security Warning")
             else:
                 self.show_dialog("warning", "Security Warning", VERIFY_AFTER_LOGIN_FAILED_MESSAGE)

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FORGOT_PASSWORD_ANSWER } from '@latchkey/contracts';
+import { FORGOT_PASSWORD_ANSWER, VERIFICATION_RESEND_ANSWER } from '@latchkey/contracts';
 import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
@@ -385,6 +385,43 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       .where(and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'password_reset')));
     expect(mails).toEqual([{ recipient: email }, { recipient: email }]);
     await x.waitForWindow(loginTitle);
+  });
+
+  it('names an unconfirmed address at login, and mails a new link to confirm it from Resend verification e-mail', async () => {
+    await live.updateApplication({ requireVerifiedEmail: true });
+    try {
+      const user = await live.createEndUser();
+      const email = `${user.username}@example.com`;
+      await live.updateEndUser(user.id, { email });
+      const sample = startSample(samplePath, newHome());
+      await logIn(user.username, user.password);
+      await dismissDialog('E-mail Not Verified');
+      expect(sample.output()).toContain(
+        `[latchkey] dialog E-mail Not Verified: ${clientMessages.emailNotVerified} Click "Resend verification e-mail" on the login screen to be mailed a new link.\n`,
+      );
+
+      // The username and password are still in the form: the link sends them.
+      const login = await x.waitForWindow(loginTitle);
+      const { x: left, y: top } = await x.windowGeometry(login);
+      await x.xdotool(['windowfocus', '--sync', login]);
+      await x.click(left + 200, top + 255);
+      await dismissDialog('Check Your E-mail');
+      expect(sample.output()).toContain(
+        `[latchkey] dialog Check Your E-mail: ${VERIFICATION_RESEND_ANSWER}\n`,
+      );
+      expect(sample.output()).not.toContain('login ok');
+      expect(await sessionsOf(user.id)).toHaveLength(0);
+      const mails = await live.testApp.database.db
+        .select({ recipient: mailMessages.recipient })
+        .from(mailMessages)
+        .where(
+          and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'email_verification')),
+        );
+      expect(mails).toEqual([{ recipient: email }]);
+      await x.waitForWindow(loginTitle);
+    } finally {
+      await live.updateApplication({ requireVerifiedEmail: false });
+    }
   });
 
   // Licence keys, made through the owner API as a vendor would.
