@@ -1,6 +1,8 @@
 // Latchkey client sample for C# (WinForms): login (with a password or a licence key alone),
 // registration (with a licence key if you sell them), a link to choose a new password mailed to
-// the account's address (Forgot password?), verify, a live session with heartbeats,
+// the account's address (Forgot password?), a new link to confirm that address where the
+// application lets only confirmed addresses log in (Resend verification e-mail), verify, a live
+// session with heartbeats,
 // forced logout when the licence is revoked, licence keys redeemed onto the account, its
 // entitlements and subscriptions shown, this device released so that another machine can log in,
 // an offline licence for starts without the network, the vendor's welcome message and the user's
@@ -167,6 +169,14 @@ namespace LatchkeySample
         [DataMember(Name = "email", Order = 2, EmitDefaultValue = false)] public string Email { get; set; }
     }
 
+    /// <summary>The account whose address is to be confirmed; its password proves the holder.</summary>
+    [DataContract]
+    public class ResendVerificationRequest
+    {
+        [DataMember(Name = "username", Order = 1)] public string Username { get; set; }
+        [DataMember(Name = "password", Order = 2)] public string Password { get; set; }
+    }
+
     [DataContract]
     public class SessionTrackRequest
     {
@@ -325,6 +335,7 @@ namespace LatchkeySample
                 case "RESET_COOLDOWN": return "Reset Not Yet Available";
                 case "DEVICE_NOT_FOUND": return "Device Not Found";
                 case "MAIL_UNAVAILABLE": return "E-mail Unavailable";
+                case "EMAIL_NOT_VERIFIED": return "E-mail Not Verified";
                 default: return fallbackTitle;
             }
         }
@@ -345,6 +356,8 @@ namespace LatchkeySample
                 text += " (next release possible at " + LocalTime(answer.NextResetAt) + ")";
             if (answer.Code == "RATE_LIMITED" && answer.RetryAfterSeconds > 0)
                 text += " Try again in " + answer.RetryAfterSeconds + " seconds.";
+            if (answer.Code == "EMAIL_NOT_VERIFIED")
+                text += " Click \"Resend verification e-mail\" in the login window to be mailed a new link.";
             return text;
         }
 
@@ -526,6 +539,21 @@ namespace LatchkeySample
             {
                 Username = isEmail ? null : name,
                 Email = isEmail ? name : null,
+            });
+        }
+
+        /// <summary>
+        /// Has a new link to confirm the account's e-mail address mailed to it, where the application lets
+        /// only confirmed addresses log in (login answers EMAIL_NOT_VERIFIED until the link is followed).
+        /// The password proves the holder. The answer is the same whether or not the account exists or its
+        /// address is confirmed already.
+        /// </summary>
+        public Task<ApiResponse> ResendVerificationAsync(string username, string password)
+        {
+            return PostAsync("/api/v1/email/verify/resend", new ResendVerificationRequest
+            {
+                Username = username,
+                Password = password,
             });
         }
 
@@ -1277,6 +1305,7 @@ namespace LatchkeySample
         private readonly Button registerButton = new Button();
         private readonly Button licenseKeyButton = new Button();
         private readonly LinkLabel forgotPasswordLink = new LinkLabel();
+        private readonly LinkLabel resendVerificationLink = new LinkLabel();
         private readonly Label statusLabel = new Label();
         private MainForm mainForm;
 
@@ -1318,10 +1347,15 @@ namespace LatchkeySample
             forgotPasswordLink.Size = new Size(240, 20);
             forgotPasswordLink.TabIndex = 5;
             forgotPasswordLink.LinkClicked += OnForgotPasswordClick;
-            statusLabel.Location = new Point(30, 256);
-            statusLabel.Size = new Size(340, 40);
+            resendVerificationLink.Text = "Resend verification e-mail";
+            resendVerificationLink.Location = new Point(130, 252);
+            resendVerificationLink.Size = new Size(240, 20);
+            resendVerificationLink.TabIndex = 6;
+            resendVerificationLink.LinkClicked += OnResendVerificationClick;
+            statusLabel.Location = new Point(30, 276);
+            statusLabel.Size = new Size(340, 22);
 
-            Controls.AddRange(new Control[] { title, usernameLabel, usernameBox, passwordLabel, passwordBox, loginButton, registerButton, licenseKeyButton, forgotPasswordLink, statusLabel });
+            Controls.AddRange(new Control[] { title, usernameLabel, usernameBox, passwordLabel, passwordBox, loginButton, registerButton, licenseKeyButton, forgotPasswordLink, resendVerificationLink, statusLabel });
             AcceptButton = loginButton;
             ActiveControl = usernameBox;
             Shown += OnShownFirst;
@@ -1483,6 +1517,48 @@ namespace LatchkeySample
             }
         }
 
+        /// <summary>
+        /// Has a new link to confirm the account's address mailed to it, for the username and password in
+        /// the login window (still there after a login refused as E-mail Not Verified). The answer reads
+        /// the same whatever the account, so the login window stays as it is.
+        /// </summary>
+        private async void OnResendVerificationClick(object sender, LinkLabelLinkClickedEventArgs e)
+        {
+            var username = usernameBox.Text.Trim();
+            var password = passwordBox.Text;
+            if (username.Length == 0 || password.Length == 0)
+            {
+                Dialog.Show(this, "Please enter both username and password.", "Resend Failed", MessageBoxIcon.Warning);
+                return;
+            }
+
+            SetBusy(true, "Requesting a link...");
+            try
+            {
+                var answer = await client.ResendVerificationAsync(username, password);
+                SetBusy(false, "");
+                if (!answer.Success)
+                {
+                    Log.Write("resend verification failed (" + answer.Code + "): " + answer.Message);
+                    ShowRefusal(answer, "Resend Failed");
+                    return;
+                }
+                Log.Write("verification e-mail requested");
+                Dialog.Show(this, answer.Message, "Check Your E-mail", MessageBoxIcon.Information);
+            }
+            catch (ResponseNotVerifiedException error)
+            {
+                SetBusy(false, "");
+                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
+            }
+            catch (Exception error)
+            {
+                Log.Write("network error: " + Describe(error));
+                SetBusy(false, "");
+                Dialog.Show(this, "Network error: " + Describe(error), "Error", MessageBoxIcon.Error);
+            }
+        }
+
         /// <summary>Registers (a licence key, when given, is redeemed in the same step), then logs in.</summary>
         private async void OnRegisterClick(object sender, EventArgs e)
         {
@@ -1567,7 +1643,7 @@ namespace LatchkeySample
                     client.Reset();
                     ClearFields();
                     SetBusy(false, "");
-                    if (verify.Code == "ENTITLEMENTS_MISSING")
+                    if (verify.Code == "ENTITLEMENTS_MISSING" || verify.Code == "EMAIL_NOT_VERIFIED")
                         Refusals.Show(this, verify, "Security Warning");
                     else
                         Dialog.Show(this, "Session verification failed. Please try logging in again.", "Security Warning", MessageBoxIcon.Warning);
@@ -1715,6 +1791,7 @@ namespace LatchkeySample
             registerButton.Enabled = !isBusy;
             licenseKeyButton.Enabled = !isBusy;
             forgotPasswordLink.Enabled = !isBusy;
+            resendVerificationLink.Enabled = !isBusy;
             usernameBox.Enabled = !isBusy;
             passwordBox.Enabled = !isBusy;
             statusLabel.Text = status;

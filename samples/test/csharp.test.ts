@@ -15,7 +15,11 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { FORGOT_PASSWORD_ANSWER, offlineLicenseContentSchema } from '@latchkey/contracts';
+import {
+  FORGOT_PASSWORD_ANSWER,
+  VERIFICATION_RESEND_ANSWER,
+  offlineLicenseContentSchema,
+} from '@latchkey/contracts';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -473,6 +477,40 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       .from(mailMessages)
       .where(and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'password_reset')));
     expect(mails).toEqual([{ recipient: email }, { recipient: email }]);
+  }, 120_000); // a fresh client: up to 75 s to its first window
+
+  it('names an unconfirmed address at login, and mails a new link to confirm it from Resend verification e-mail', async () => {
+    await live.updateApplication({ requireVerifiedEmail: true });
+    try {
+      const user = await live.createEndUser();
+      const email = `${user.username}@example.com`;
+      await live.updateEndUser(user.id, { email });
+      const client = startClient(clientProgram);
+      await submitLogin(user.username, user.password);
+      await client.waitForLine(
+        dialogLine(
+          'E-mail Not Verified',
+          `${clientMessages.emailNotVerified} Click "Resend verification e-mail" in the login window to be mailed a new link.`,
+        ),
+      );
+      await closeDialog('E-mail Not Verified');
+
+      // The username and password are still in the window: the link sends them.
+      await clickAt(await waitForWindow(loginWindow), 175, 260);
+      await client.waitForLine(dialogLine('Check Your E-mail', VERIFICATION_RESEND_ANSWER));
+      await closeDialog('Check Your E-mail');
+      expect(client.lines.some((line) => line.includes('login ok'))).toBe(false);
+      expect(await sessionRows(user.id)).toEqual([]);
+      const mails = await live.testApp.database.db
+        .select({ recipient: mailMessages.recipient })
+        .from(mailMessages)
+        .where(
+          and(eq(mailMessages.appUserId, user.id), eq(mailMessages.kind, 'email_verification')),
+        );
+      expect(mails).toEqual([{ recipient: email }]);
+    } finally {
+      await live.updateApplication({ requireVerifiedEmail: false });
+    }
   }, 120_000); // a fresh client: up to 75 s to its first window
   // The offline licence, checked out after each login and used when the server cannot be
   // reached (the program built with its BaseUrl on a closed port).
