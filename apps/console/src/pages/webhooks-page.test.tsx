@@ -242,8 +242,9 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
     // Every event is offered with its label: the ten authentication events, the licence and
-    // device events (licence checkout included), password_reset and session_end.
-    expect(dialog.getAllByRole('checkbox')).toHaveLength(18);
+    // device events (licence checkout included), password_reset, email_verified and session_end.
+    expect(dialog.getAllByRole('checkbox')).toHaveLength(19);
+    expect(dialog.getByRole('checkbox', { name: 'E-mail Verified' })).toBeTruthy();
     expect(dialog.getByRole('checkbox', { name: 'Device Released' })).toBeTruthy();
     expect(dialog.getByRole('checkbox', { name: 'Licence Checkout' })).toBeTruthy();
     fireEvent.change(dialog.getByLabelText(/Webhook URL/), {
@@ -398,6 +399,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
       'Device Released',
       'Licence Checkout',
       'Password Reset',
+      'E-mail Verified',
       'Session Ended',
     ]);
     fireEvent.click(screen.getByRole('menuitem', { name: 'Session Ended' }));

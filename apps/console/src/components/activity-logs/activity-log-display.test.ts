@@ -140,6 +140,10 @@ describe('the other columns', () => {
   it('greens an offline licence issued', () => {
     expect(getActivityEventTone('license_checkout')).toBe('success');
   });
+
+  it('greens an e-mail address confirmed', () => {
+    expect(getActivityEventTone('email_verified')).toBe('success');
+  });
 });
 
 describe('filters', () => {

@@ -74,15 +74,17 @@ export function toActivityLogQuery(filters: ActivityLogFilters): ActivityLogQuer
 export type ActivityEventTone = 'success' | 'blocked' | 'failure';
 
 /**
- * The event badge's colour: green for a way in (a new device bound, an offline licence issued), red for a
- * blacklist block, amber otherwise (a released device included: worth a look).
+ * The event badge's colour: green for a way in (a new device bound, an offline licence issued,
+ * an e-mail address confirmed), red for a blacklist block, amber otherwise (a released device
+ * included: worth a look).
  */
 export function getActivityEventTone(event: ActivityEvent): ActivityEventTone {
   if (
     event === LOGIN_SUCCESS_EVENT ||
     event === 'user_register' ||
     event === 'device_added' ||
-    event === 'license_checkout'
+    event === 'license_checkout' ||
+    event === 'email_verified'
   ) {
     return 'success';
   }

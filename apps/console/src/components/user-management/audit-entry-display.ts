@@ -25,6 +25,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   end_user_hwid_reset: 'HWID reset',
   end_user_devices_released: 'Devices released',
   end_user_password_reset_sent: 'Password reset link sent',
+  end_user_email_verified: 'E-mail address marked verified',
   end_user_deleted: 'End user deleted',
   subscription_granted: 'Subscription granted',
   subscription_updated: 'Subscription changed',
