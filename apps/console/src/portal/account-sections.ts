@@ -31,7 +31,8 @@ export function createAccountCard(): {
   };
 }
 
-function detail(term: string, value: string): HTMLElement {
+/** One term and its value in a `details` list. */
+export function detail(term: string, value: string): HTMLElement {
   return h(
     'div',
     { class: 'detail' },

@@ -75,6 +75,7 @@ describe('portalAddressOf', () => {
 
   it('reads the page of a mailed link', () => {
     expect(portalAddressOf(`/portal/${publicId}/reset`)).toEqual({ publicId, page: 'reset' });
+    expect(portalAddressOf(`/portal/${publicId}/verify`)).toEqual({ publicId, page: 'verify' });
   });
 
   it('refuses anything else', () => {
@@ -84,6 +85,7 @@ describe('portalAddressOf', () => {
       '/portal/0123456789abcdef012',
       '/portal/0123456789abcdef0123/x',
       '/portal/0123456789abcdef0123/reset/',
+      '/portal/0123456789abcdef0123/verify/',
       '/portal.html',
       '/x/portal/0123456789abcdef0123',
     ]) {

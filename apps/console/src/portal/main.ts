@@ -4,6 +4,7 @@ import { startPortal } from './portal-app.ts';
 import { portalAddressOf } from './public-id.ts';
 import { startResetPage } from './reset-page.ts';
 import { applyStoredTheme, createThemeToggle } from './theme.ts';
+import { startVerifyPage } from './verify-page.ts';
 
 /**
  * The end-user portal's entry, `/portal/:publicId`: plain TypeScript and DOM, a few kilobytes,
@@ -22,6 +23,8 @@ const elements = {
 
 if (address?.page === 'reset') {
   startResetPage(elements, createPortalApi(address.publicId));
+} else if (address?.page === 'verify') {
+  startVerifyPage(elements, createPortalApi(address.publicId));
 } else {
   void startPortal(elements, address === null ? null : createPortalApi(address.publicId));
 }

@@ -32,6 +32,15 @@ describe('createPortalApi', () => {
     });
   });
 
+  it('sends a mailed link’s token to confirm an address, and reads whose it was', async () => {
+    const fetchStub = respond(200, { username: 'pilot', email: 'pilot@example.com' });
+    const confirmed = await createPortalApi(PUBLIC_ID, fetchStub).verifyEmail({ token: 'T' });
+    expect(confirmed).toEqual({ username: 'pilot', email: 'pilot@example.com' });
+    const [url, init] = fetchStub.mock.calls[0]!;
+    expect(url).toBe(`/api/portal/${PUBLIC_ID}/email/verify`);
+    expect(init).toMatchObject({ method: 'POST', body: JSON.stringify({ token: 'T' }) });
+  });
+
   it('sends no body and no content type without one, and reads a 204 as nothing', async () => {
     const fetchStub = respond(204);
     await expect(createPortalApi(PUBLIC_ID, fetchStub).signOut()).resolves.toBeUndefined();

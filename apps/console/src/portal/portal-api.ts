@@ -1,5 +1,7 @@
 import type {
   PortalAccount,
+  PortalEmailVerified,
+  PortalEmailVerifyRequest,
   PortalInfo,
   PortalPasswordRequest,
   PortalPasswordResetRequest,
@@ -60,6 +62,8 @@ export interface PortalApi {
   resetPassword(input: PortalPasswordResetRequest): Promise<void>;
   /** "Forgot password?": answers the server's message (the same whoever asked). */
   forgotPassword(input: PortalForgotPasswordRequest): Promise<{ message: string }>;
+  /** A mailed link's confirmation of an address: works with the portal's sign-in off. */
+  verifyEmail(input: PortalEmailVerifyRequest): Promise<PortalEmailVerified>;
 }
 
 /**
@@ -102,6 +106,7 @@ export function createPortalApi(publicId: string, fetchImpl: typeof fetch = fetc
     changePassword: (input) => call('POST', '/password', input),
     resetPassword: (input) => call('POST', '/password/reset', input),
     forgotPassword: (input) => call('POST', '/password/forgot', input),
+    verifyEmail: (input) => call('POST', '/email/verify', input),
   };
 }
 

@@ -48,6 +48,7 @@ function stubApi(overrides: Partial<PortalApi> = {}): PortalApi {
     changePassword: refuse,
     resetPassword: refuse,
     forgotPassword: refuse,
+    verifyEmail: refuse,
     ...overrides,
   };
 }

@@ -23,6 +23,7 @@ function apiResetting(resetPassword: PortalApi['resetPassword']): PortalApi {
     changePassword: unused,
     resetPassword,
     forgotPassword: unused,
+    verifyEmail: unused,
   };
 }
 
