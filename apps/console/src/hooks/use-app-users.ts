@@ -152,6 +152,18 @@ export function useResetAppUserHwid() {
   });
 }
 
+export const EMAIL_MARKED_VERIFIED = 'E-mail address marked verified';
+
+/** POST …/verify-email: the owner vouches for the user's address; answers the user. */
+export function useMarkAppUserEmailVerified() {
+  return useOwnerMutation({
+    mutationFn: async (target: AppUserTarget) =>
+      readAppUser(await apiRequest('POST', userUrl(target, '/verify-email'))),
+    successMessage: EMAIL_MARKED_VERIFIED,
+    errorMessage: 'Failed to mark the e-mail address verified',
+  });
+}
+
 export function useDeleteAppUser() {
   return useOwnerMutation({
     mutationFn: async (target: AppUserTarget) => {

@@ -87,6 +87,7 @@ export function ApplicationUsersPanel({
             applicationUsersTable({
               ...rowActions,
               isHwidLockEnabled: application.hwidLockEnabled,
+              isVerifiedEmailRequired: application.requireVerifiedEmail,
               hasPlans,
               onTogglePause: (user) =>
                 (user.isPaused ? unpauseAppUser : pauseAppUser).mutate({

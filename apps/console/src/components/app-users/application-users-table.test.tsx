@@ -66,3 +66,47 @@ describe('the management page HWID column with devices', () => {
     expect(hwidCell('fresh').textContent).toBe('Not required');
   });
 });
+
+describe('the management page Email column', () => {
+  const unconfirmed = createAppUserRow(4, { username: 'unconfirmed', email: 'u@example.com' });
+  const confirmed = createAppUserRow(5, {
+    username: 'confirmed',
+    email: 'c@example.com',
+    emailVerified: true,
+  });
+
+  function emailCell(username: string): HTMLElement {
+    const column = screen
+      .getAllByRole('columnheader')
+      .findIndex((header) => header.textContent === 'Email');
+    return within(screen.getByTestId(`user-row-${username}`)).getAllByRole('cell')[column]!;
+  }
+
+  function renderEmails(isVerifiedEmailRequired: boolean) {
+    renderWithProviders(
+      <DataTable
+        table={applicationUsersTable({
+          isHwidLockEnabled: false,
+          isVerifiedEmailRequired,
+          busyUserId: null,
+          onEdit: noop,
+          onTogglePause: noop,
+          onDelete: noop,
+        })}
+        rows={[unconfirmed, confirmed, fresh]}
+      />,
+    );
+  }
+
+  it('marks an unconfirmed address when the application requires confirmed ones', () => {
+    renderEmails(true);
+    expect(emailCell('unconfirmed').textContent).toBe('Not verified: u@example.com');
+    expect(emailCell('confirmed').textContent).toBe('c@example.com');
+    expect(emailCell('fresh').textContent).toBe('Not provided');
+  });
+
+  it('marks nothing when it does not', () => {
+    renderEmails(false);
+    expect(emailCell('unconfirmed').textContent).toBe('u@example.com');
+  });
+});

@@ -1,4 +1,5 @@
 import type { AppUserListRow } from '@latchkey/contracts';
+import { CircleAlert } from 'lucide-react';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import type { DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { cn } from '@/lib/utils.ts';
@@ -39,16 +40,41 @@ function HwidCell({
 }
 
 /**
+ * An address, marked when it is not verified and the application refuses such addresses (the
+ * user cannot log in yet). Only then: where nothing depends on it, every address would be
+ * marked. The mark is an icon before the address, so the capped, truncated cell keeps its
+ * width and a long address never hides it.
+ */
+function EmailCell({ email, isMarkedUnverified }: { email: string; isMarkedUnverified: boolean }) {
+  if (!isMarkedUnverified) return email;
+  return (
+    <>
+      <span title="Not verified">
+        <CircleAlert
+          className="mr-1 inline size-3.5 align-[-0.125em] text-warning"
+          aria-hidden="true"
+        />
+        <span className="sr-only">Not verified: </span>
+      </span>
+      {email}
+    </>
+  );
+}
+
+/**
  * The management page's users table. With `hasPlans` it also shows what each user holds,
- * before the actions; an application that sells no licences keeps the plain table.
+ * before the actions; an application that sells no licences keeps the plain table. With
+ * `isVerifiedEmailRequired` an address the user has not confirmed is marked.
  */
 export function applicationUsersTable({
   isHwidLockEnabled,
+  isVerifiedEmailRequired = false,
   hasPlans = false,
   now = new Date(),
   ...handlers
 }: AppUserRowHandlers & {
   isHwidLockEnabled: boolean;
+  isVerifiedEmailRequired?: boolean;
   hasPlans?: boolean;
   now?: Date;
 }): DataTableDefinition<AppUserListRow> {
@@ -59,7 +85,15 @@ export function applicationUsersTable({
       cellProps: (user) => ({
         className: cn('max-w-56 truncate', !user.email && 'text-muted-foreground italic'),
       }),
-      cell: (user) => user.email ?? 'Not provided',
+      cell: (user) =>
+        user.email === null ? (
+          'Not provided'
+        ) : (
+          <EmailCell
+            email={user.email}
+            isMarkedUnverified={isVerifiedEmailRequired && !user.emailVerified}
+          />
+        ),
     },
     {
       header: 'Status',

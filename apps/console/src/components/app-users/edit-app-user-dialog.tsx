@@ -13,6 +13,11 @@ import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
 import { bindAppUserFields } from './bind-app-user-fields.ts';
+import {
+  EmailVerificationStatus,
+  emailVerificationDescription,
+  emailVerificationState,
+} from './email-verification-status.tsx';
 import { SendPasswordResetButton } from './send-password-reset-button.tsx';
 import { UserDevicesSection } from './user-devices-section.tsx';
 import { UserSubscriptionsSection } from './user-subscriptions-section.tsx';
@@ -107,6 +112,13 @@ function EditAppUserForm({
     onDone,
   });
   const appUserField = bindAppUserFields(id, fields, setField);
+  // Mark Verified is saved at once: the dialog keeps the answer, the list re-reads its own.
+  const [savedEmail, setSavedEmail] = useState(() => ({
+    id: user.id,
+    email: user.email,
+    emailVerified: user.emailVerified,
+  }));
+  const emailState = emailVerificationState(savedEmail, fields.email);
 
   // The Hardware ID field shows the user's first device. A removal in the Devices section
   // changes that on the server at once; the field follows it (unless the owner typed another
@@ -126,7 +138,22 @@ function EditAppUserForm({
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <InputField {...appUserField('username')} label="Username" />
-        <InputField {...appUserField('email')} label="Email" />
+        <div className="grid content-start gap-2">
+          <InputField
+            {...appUserField('email')}
+            label="Email"
+            aria-describedby={emailVerificationDescription(`${id}-email-verification`, emailState)}
+          />
+          <EmailVerificationStatus
+            id={`${id}-email-verification`}
+            fieldId={appUserField('email').id}
+            applicationId={applicationId}
+            user={savedEmail}
+            typedEmail={fields.email}
+            isVerificationRequired={application.requireVerifiedEmail}
+            onVerified={setSavedEmail}
+          />
+        </div>
       </div>
       <InputField
         {...appUserField('expiresAt')}
