@@ -36,8 +36,7 @@ function createMessage(index: number, overrides: Partial<MailMessage> = {}): Mai
 const renderPanel = () => renderSignedIn(<MailPanel application={orbit} />);
 
 describe('MailPanel', () => {
-  resetEachTest();
-  stubResizeObserver();
+  resetEachTest(stubResizeObserver);
 
   it('shows a skeleton, then says when no mail was sent', async () => {
     let answer: (response: Response) => void = () => {};

@@ -24,6 +24,7 @@ import { MAIL_LOG_FETCH_ERROR, useMailLog, useResendMail } from '@/hooks/use-mai
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { cn } from '@/lib/utils.ts';
 import { mailStatusLabels, mailStatusVariants } from './mail-display.ts';
+import { MailFeaturesCard } from './mail-features-card.tsx';
 import { MailMessageDialog } from './mail-message-dialog.tsx';
 import { MailSenderCard } from './mail-sender-card.tsx';
 import { MailTemplatesCard } from './mail-templates-card.tsx';
@@ -31,9 +32,10 @@ import { MailTemplatesCard } from './mail-templates-card.tsx';
 const ALL_STATUSES = 'all';
 
 /**
- * The management page's E-mail tab: who the mail comes from, and the application's mail log. Every message to its end
- * users (password resets so far), newest first, with its status and the last error; a failed
- * one can be sent again, and in development the local mailbox's copy can be opened.
+ * The management page's E-mail tab: who the mail comes from, what the application mails by
+ * itself, the wording of each mail, and the application's mail log. Every message to its end
+ * users, newest first, with its status and the last error; a failed one can be sent again, and
+ * in development the local mailbox's copy can be opened.
  */
 export function MailPanel({ application }: { application: Application }) {
   const applicationId = application.id;
@@ -49,6 +51,7 @@ export function MailPanel({ application }: { application: Application }) {
   return (
     <div className="flex flex-col gap-6">
       <MailSenderCard application={application} />
+      <MailFeaturesCard application={application} />
       <MailTemplatesCard application={application} />
       <SectionCard
         title="Mail Log"

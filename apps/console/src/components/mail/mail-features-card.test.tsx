@@ -1,0 +1,122 @@
+import { MAIL_FEATURE_NEEDS_MAIL } from '@latchkey/contracts';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { findToast } from '@/test/find-toast.ts';
+import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { renderSignedIn } from '@/test/render-with-providers.tsx';
+import { resetEachTest } from '@/test/reset-each-test.ts';
+import { createApplication, jsonResponse, stubOwnerApi } from '@/test/stub-owner-api.ts';
+import {
+  MAIL_FEATURES_NEED_MAIL,
+  MailFeaturesCard,
+  NEW_DEVICE_MAIL_HINT,
+} from './mail-features-card.tsx';
+
+const orbit = createApplication({ id: 7, name: 'Orbit', hwidLockEnabled: true });
+
+const runtimeConfig = (mailDelivery: 'smtp' | 'mailbox' | 'off') => ({
+  firebase: { apiKey: 'k', authDomain: 'd', projectId: 'demo-latchkey' },
+  authEmulatorUrl: null,
+  endUserPasswordMinLength: 8,
+  mailDelivery,
+});
+
+const requireSwitch = () =>
+  screen.getByRole('switch', { name: 'Require a verified e-mail address' });
+const newDeviceSwitch = () => screen.getByRole('switch', { name: 'Mail a new device' });
+const saveButton = () => screen.getByRole('button', { name: 'Save Settings' });
+
+/** /api/config, and PUT /api/applications/7 answering `answer(body)`. */
+function stubApi(
+  mailDelivery: 'smtp' | 'mailbox' | 'off',
+  answer = (body: unknown) => jsonResponse(200, { ...orbit, ...(body as object) }),
+) {
+  return stubOwnerApi(({ method, url, body }) => {
+    if (url.pathname === '/api/config') return jsonResponse(200, runtimeConfig(mailDelivery));
+    if (method === 'PUT' && url.pathname === '/api/applications/7') return answer(body);
+    return undefined;
+  });
+}
+
+describe('MailFeaturesCard', () => {
+  resetEachTest(stubResizeObserver);
+
+  it('saves a new-device mail at once, and both switches go together', async () => {
+    const sent = stubApi('smtp');
+    renderSignedIn(<MailFeaturesCard application={orbit} />);
+    expect(requireSwitch().getAttribute('aria-checked')).toBe('false');
+    expect(requireSwitch().getAttribute('aria-describedby')).toBe(
+      'mail-feature-requireVerifiedEmail-hint',
+    );
+    expect(screen.getByText(NEW_DEVICE_MAIL_HINT)).toBeTruthy();
+    fireEvent.click(newDeviceSwitch());
+    fireEvent.click(saveButton());
+    expect(await findToast('Application updated successfully')).toBeTruthy();
+    expect(sent.filter(({ method }) => method === 'PUT').map(({ body }) => body)).toEqual([
+      { requireVerifiedEmail: false, newDeviceMail: true },
+    ]);
+  });
+
+  it('asks before requiring verified addresses, and sends nothing when cancelled', async () => {
+    const sent = stubApi('smtp');
+    renderSignedIn(<MailFeaturesCard application={orbit} />);
+    fireEvent.click(requireSwitch());
+    fireEvent.click(saveButton());
+    const dialog = await screen.findByRole('alertdialog', { name: 'Require verified addresses?' });
+    expect(dialog.textContent).toContain('Every user of Orbit');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(sent.some(({ method }) => method === 'PUT')).toBe(false);
+
+    fireEvent.click(saveButton());
+    fireEvent.click(
+      within(
+        await screen.findByRole('alertdialog', { name: 'Require verified addresses?' }),
+      ).getByRole('button', { name: 'Require Verification' }),
+    );
+    expect(await findToast('Application updated successfully')).toBeTruthy();
+    expect(sent.filter(({ method }) => method === 'PUT').map(({ body }) => body)).toEqual([
+      { requireVerifiedEmail: true, newDeviceMail: false },
+    ]);
+  });
+
+  it('saves without asking once verified addresses are required already', async () => {
+    const sent = stubApi('smtp');
+    renderSignedIn(<MailFeaturesCard application={{ ...orbit, requireVerifiedEmail: true }} />);
+    fireEvent.click(saveButton());
+    expect(await findToast('Application updated successfully')).toBeTruthy();
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(sent.filter(({ method }) => method === 'PUT')).toHaveLength(1);
+  });
+
+  it('keeps a switch that is off from being turned on while the server sends no mail', async () => {
+    stubApi('off');
+    renderSignedIn(<MailFeaturesCard application={{ ...orbit, newDeviceMail: true }} />);
+    expect(await screen.findByText(MAIL_FEATURES_NEED_MAIL)).toBeTruthy();
+    expect((requireSwitch() as HTMLButtonElement).disabled).toBe(true);
+    expect(requireSwitch().getAttribute('aria-describedby')).toContain('mail-features-off');
+    // One that is on can still be switched off.
+    expect((newDeviceSwitch() as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(newDeviceSwitch());
+    expect(newDeviceSwitch().getAttribute('aria-checked')).toBe('false');
+    expect((newDeviceSwitch() as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("shows the server's refusal in the card", async () => {
+    stubApi('smtp', () =>
+      jsonResponse(409, { message: MAIL_FEATURE_NEEDS_MAIL, code: 'CONFLICT' }),
+    );
+    renderSignedIn(<MailFeaturesCard application={orbit} />);
+    fireEvent.click(newDeviceSwitch());
+    fireEvent.click(saveButton());
+    expect((await screen.findByRole('alert')).textContent).toBe(MAIL_FEATURE_NEEDS_MAIL);
+  });
+
+  it('says when HWID lock is off, as no new-device mail is sent then', () => {
+    stubApi('smtp');
+    renderSignedIn(<MailFeaturesCard application={{ ...orbit, hwidLockEnabled: false }} />);
+    expect(
+      screen.getByText(/HWID lock is off for this application: none is sent until it is on\./),
+    ).toBeTruthy();
+  });
+});

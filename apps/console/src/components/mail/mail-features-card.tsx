@@ -1,0 +1,118 @@
+import { EMAIL_VERIFICATION_LINK_HOURS, type Application } from '@latchkey/contracts';
+import { Info } from 'lucide-react';
+import { useState, type FormEvent } from 'react';
+import { Button } from '@/components/ui/button.tsx';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
+import { SwitchField } from '@/components/ui/form-field.tsx';
+import { SectionCard } from '@/components/ui/section-card.tsx';
+import { Spinner } from '@/components/ui/spinner.tsx';
+import { useUpdateApplication } from '@/hooks/use-applications.ts';
+import { useMailDelivery } from '@/hooks/use-mail-delivery.ts';
+import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+
+/** Why a switch that is off cannot be turned on. */
+export const MAIL_FEATURES_NEED_MAIL =
+  'This server sends no mail, so these cannot be switched on: its operator must set SMTP_URL and MAIL_FROM.';
+
+export const REQUIRE_VERIFIED_EMAIL_HINT = `Registration then asks for an e-mail address and mails a link to confirm it (it works ${EMAIL_VERIFICATION_LINK_HOURS} hours). Login, licence-key login and verify refuse an address not yet confirmed. Users registered before, and imported ones, are refused until they confirm theirs or you mark it verified (Edit User).`;
+
+export const NEW_DEVICE_MAIL_HINT =
+  'Mails the end user when another device binds to their account under HWID lock, so they notice a login that was not theirs.';
+
+const HWID_LOCK_OFF_NOTE = ' HWID lock is off for this application: none is sent until it is on.';
+
+type MailFeatures = Pick<Application, 'requireVerifiedEmail' | 'newDeviceMail'>;
+
+/**
+ * The E-mail tab's switches for what the application mails by itself: a link to confirm each
+ * address (and the refusal of unconfirmed ones), and a notice of a new device. Saved together
+ * with Save Settings; requiring confirmed addresses is confirmed first, as it locks out every
+ * user who has not confirmed one yet. While the server sends no mail, a switch that is off
+ * stays off (the server would refuse it) and the card says why; one that is on can still be
+ * switched off.
+ */
+export function MailFeaturesCard({ application }: { application: Application }) {
+  const delivery = useMailDelivery();
+  const update = useUpdateApplication();
+  const [features, setFeatures] = useState<MailFeatures>({
+    requireVerifiedEmail: application.requireVerifiedEmail,
+    newDeviceMail: application.newDeviceMail,
+  });
+  const [isConfirmOpen, setIsConfirmOpen] = useState(false);
+  const refusal = update.isError ? getErrorToastMessage(update.error, 'Failed to save') : null;
+  const isMailOff = delivery === 'off';
+  const noteId = 'mail-features-off';
+  /** A switch that is off as saved cannot be turned on while the server sends no mail. */
+  const switchProps = (feature: keyof MailFeatures) => {
+    const isLocked = isMailOff && !application[feature];
+    return {
+      id: `mail-feature-${feature}`,
+      checked: features[feature],
+      onCheckedChange: (checked: boolean) => setFeatures({ ...features, [feature]: checked }),
+      disabled: isLocked,
+      'aria-describedby': isLocked
+        ? `mail-feature-${feature}-hint ${noteId}`
+        : `mail-feature-${feature}-hint`,
+    };
+  };
+
+  const save = () => update.mutate({ applicationId: application.id, changes: features });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (features.requireVerifiedEmail && !application.requireVerifiedEmail) {
+      setIsConfirmOpen(true);
+    } else {
+      save();
+    }
+  };
+
+  return (
+    <SectionCard
+      title="Verification and Notices"
+      description="What the application mails its end users by itself."
+    >
+      <form className="flex flex-col gap-4" onSubmit={submit} noValidate>
+        {isMailOff && (
+          <p id={noteId} className="flex gap-2 rounded-md border bg-muted/40 p-3 text-sm">
+            <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+            <span>{MAIL_FEATURES_NEED_MAIL}</span>
+          </p>
+        )}
+        <SwitchField
+          {...switchProps('requireVerifiedEmail')}
+          label="Require a verified e-mail address"
+          hint={REQUIRE_VERIFIED_EMAIL_HINT}
+        />
+        <SwitchField
+          {...switchProps('newDeviceMail')}
+          label="Mail a new device"
+          hint={
+            application.hwidLockEnabled
+              ? NEW_DEVICE_MAIL_HINT
+              : `${NEW_DEVICE_MAIL_HINT}${HWID_LOCK_OFF_NOTE}`
+          }
+        />
+        {refusal && (
+          <p role="alert" className="text-sm text-destructive">
+            {refusal}
+          </p>
+        )}
+        <div className="flex justify-end">
+          <Button type="submit" disabled={update.isPending}>
+            {update.isPending && <Spinner />}
+            Save Settings
+          </Button>
+        </div>
+      </form>
+      <ConfirmDialog
+        open={isConfirmOpen}
+        onOpenChange={setIsConfirmOpen}
+        title="Require verified addresses?"
+        description={`Every user of ${application.name} whose address is not confirmed, those registered or imported before now included, is refused at login and at the next verify until they follow a link mailed to them (the program can ask for one) or you mark them verified.`}
+        confirmLabel="Require Verification"
+        variant="default"
+        onConfirm={save}
+      />
+    </SectionCard>
+  );
+}
