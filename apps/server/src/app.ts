@@ -433,7 +433,7 @@ export async function buildApp(
       registerOwnerAuthRoutes(ownerScope);
       registerDashboardRoutes(ownerScope);
       registerActivityChartRoutes(ownerScope);
-      registerApplicationRoutes(ownerScope, deps);
+      registerApplicationRoutes(ownerScope, { ...deps, mail });
       registerAppUserRoutes(ownerScope, { ...deps, activity });
       registerDeviceRoutes(ownerScope, { ...deps, activity });
       registerRoutes(ownerScope, planRoutes, deps);

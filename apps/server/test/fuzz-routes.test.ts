@@ -59,6 +59,8 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'GET /portal/:publicId/': { caller: 'public', params: portalParamsSchema },
   // The page a mailed "choose a new password" link opens.
   'GET /portal/:publicId/reset': { caller: 'public', params: portalParamsSchema },
+  // The page a mailed "confirm your address" link opens.
+  'GET /portal/:publicId/verify': { caller: 'public', params: portalParamsSchema },
 };
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);

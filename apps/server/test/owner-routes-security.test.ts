@@ -221,6 +221,11 @@ const ownerRoutes: OwnerRoute[] = [
     asOtherOwner: applicationNotFound,
   },
   {
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/verify-email',
+    asOtherOwner: applicationNotFound,
+  },
+  {
     method: 'GET',
     path: '/api/applications/:appId/users/:userId/devices',
     asOtherOwner: applicationNotFound,

@@ -32,6 +32,8 @@ export const clientActivityEventNames = [
   'license_checkout',
   // Mail: a password chosen through a mailed link (metadata: via 'link'). Not a login attempt.
   'password_reset',
+  // An e-mail address confirmed (metadata: via 'link' or 'owner'). Not a login attempt.
+  'email_verified',
 ] as const;
 
 /**
@@ -62,6 +64,7 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   device_released: 'Device Released',
   license_checkout: 'Licence Checkout',
   password_reset: 'Password Reset',
+  email_verified: 'E-mail Verified',
   owner_bulk_action: 'Owner Bulk Action',
 };
 

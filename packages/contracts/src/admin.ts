@@ -63,6 +63,7 @@ export const ownerWriteActions = [
   'end_user_hwid_reset',
   'end_user_devices_released',
   'end_user_password_reset_sent',
+  'end_user_email_verified',
   'end_user_deleted',
   'subscription_granted',
   'subscription_updated',

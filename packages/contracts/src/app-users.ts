@@ -21,6 +21,8 @@ export const appUserSchema = z
     applicationId: z.number().int(),
     username: z.string(),
     email: z.string().nullable(),
+    /** The end user followed a link mailed to this address, or the owner marked it verified. */
+    emailVerified: z.boolean(),
     isActive: z.boolean(),
     isPaused: z.boolean(),
     expiresAt: z.iso.datetime().nullable(),

@@ -94,6 +94,10 @@ export const applicationSchema = z
     mailSenderName: z.string().nullable(),
     /** Where end users' answers to that mail go (the vendor's address); null: none. */
     mailReplyTo: z.string().nullable(),
+    /** Login, key login and verify answer EMAIL_NOT_VERIFIED until the user confirms their address. */
+    requireVerifiedEmail: z.boolean(),
+    /** A mail to the end user when a new device binds to their account. */
+    newDeviceMail: z.boolean(),
     loginSuccessMessage: z.string(),
     loginFailedMessage: z.string(),
     accountDisabledMessage: z.string(),
@@ -249,6 +253,10 @@ export const updateApplicationRequestSchema = z
         .nullable()
         .optional(),
     ),
+    requireVerifiedEmail: z
+      .boolean({ error: 'requireVerifiedEmail must be true or false' })
+      .optional(),
+    newDeviceMail: z.boolean({ error: 'newDeviceMail must be true or false' }).optional(),
     loginSuccessMessage: applicationMessage.optional(),
     loginFailedMessage: applicationMessage.optional(),
     accountDisabledMessage: applicationMessage.optional(),

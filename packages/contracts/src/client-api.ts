@@ -45,7 +45,9 @@ export const clientApiCodeMeanings = {
   VARIABLE_LIMIT_REACHED: 'user-var/set: the user already holds the most variables allowed (100).',
   FILE_NOT_FOUND: 'file: no complete file with this id in this application.',
   MAIL_UNAVAILABLE:
-    'password/forgot: this server sends no mail (no SMTP server is configured), so no link can be sent.',
+    'password/forgot, email/verify/resend: this server sends no mail (no SMTP server is configured), so no link can be sent.',
+  EMAIL_NOT_VERIFIED:
+    'The application requires a verified e-mail address and the user has not followed the link mailed to them yet.',
   INVALID_REQUEST: 'HTTP 400 (also 404, 413): malformed JSON, wrong types, oversized values.',
   INVALID_API_KEY: 'HTTP 401: the X-API-Key header (or login body api_key) is missing or unknown.',
   RATE_LIMITED: 'HTTP 429: too many requests or failed logins; see the Retry-After header.',
@@ -213,6 +215,22 @@ export type ClientForgotPasswordInput = z.output<typeof clientForgotPasswordRequ
 /** The one answer of password/forgot for a known and an unknown account alike. */
 export const FORGOT_PASSWORD_ANSWER =
   'If an account matches, a link to choose a new password has been sent to its e-mail address.';
+
+/**
+ * POST /api/v1/email/verify/resend: the account whose address is to be verified, proven by
+ * its password. The answer is the same whether or not it exists, the password is right or
+ * the address is verified already.
+ */
+export const clientResendVerificationRequestSchema = z.object({
+  username: requiredUsername,
+  password: requiredPassword,
+});
+export type ClientResendVerificationRequest = z.input<typeof clientResendVerificationRequestSchema>;
+export type ClientResendVerificationInput = z.output<typeof clientResendVerificationRequestSchema>;
+
+/** The one answer of email/verify/resend, whatever the account. */
+export const VERIFICATION_RESEND_ANSWER =
+  'If this account has an address to confirm, a new link has been sent to it.';
 
 /** POST /api/v1/login: the API key may come in the body instead of X-API-Key. */
 export const clientLoginRequestSchema = z.object({
@@ -512,6 +530,7 @@ export const clientRefusalTitles: Partial<
   RESET_COOLDOWN: { title: 'Reset Not Yet Available', exits: false },
   DEVICE_NOT_FOUND: { title: 'Device Not Found', exits: false },
   MAIL_UNAVAILABLE: { title: 'E-mail Unavailable', exits: false },
+  EMAIL_NOT_VERIFIED: { title: 'E-mail Not Verified', exits: false },
   ACCOUNT_EXPIRED: { title: 'Account Expired', exits: false },
   ACCOUNT_DISABLED: { title: 'Account Disabled', exits: false },
   BLACKLISTED: { title: 'Access Blocked', exits: true },

@@ -12,6 +12,7 @@ import {
   clientPublicKeyResponseSchema,
   clientRedeemRequestSchema,
   clientRegisterRequestSchema,
+  clientResendVerificationRequestSchema,
   clientSessionRequestSchema,
   clientSessionResponseSchema,
   clientVerifyRequestSchema,
@@ -124,6 +125,15 @@ export const clientCallCatalogue = {
     request: clientForgotPasswordRequestSchema,
     response: clientMailResponseSchema,
     brief: 'username | email: mail a link to choose a new password',
+  },
+  resendVerification: {
+    method: 'POST',
+    path: '/api/v1/email/verify/resend',
+    summary:
+      'Mails a new link to confirm the account\u2019s e-mail address (valid 24 hours), for an application that requires verified addresses. The answer is the same whether or not the account exists, the password is right or the address is confirmed already.',
+    request: clientResendVerificationRequestSchema,
+    response: clientMailResponseSchema,
+    brief: 'username, password: mail a new link to confirm the address',
   },
   readVariable: {
     method: 'POST',

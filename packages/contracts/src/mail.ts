@@ -36,6 +36,9 @@ export type MailStatus = z.infer<typeof mailStatusSchema>;
 /** A link to choose a new password works this long, once. */
 export const PASSWORD_RESET_LINK_MINUTES = 30;
 
+/** A link to confirm an e-mail address works this long, once. */
+export const EMAIL_VERIFICATION_LINK_HOURS = 24;
+
 export const mailLimits = { senderName: 100, subject: 200, text: 20_000, html: 50_000 } as const;
 
 /** POST /api/portal/:publicId/password/reset: the link's token and the new password. */
@@ -53,6 +56,22 @@ export type PortalPasswordResetRequest = z.input<typeof portalPasswordResetReque
 /** What the reset page says when its link has expired, was used, or is unknown (alike). */
 export const PASSWORD_RESET_LINK_INVALID =
   'This link has expired or has already been used. Ask for a new one from the program.';
+
+/** POST /api/portal/:publicId/email/verify: the token of a link that confirms an address. */
+export const portalEmailVerifyRequestSchema = z.object({
+  token: portalPasswordResetRequestSchema.shape.token,
+});
+export type PortalEmailVerifyRequest = z.input<typeof portalEmailVerifyRequestSchema>;
+
+/** The verify page's answer: whose address was confirmed, to greet them. */
+export const portalEmailVerifiedSchema = z
+  .object({ username: z.string(), email: z.string() })
+  .meta({ id: 'PortalEmailVerified' });
+export type PortalEmailVerified = z.infer<typeof portalEmailVerifiedSchema>;
+
+/** What the verify page says when its link has expired, was used, or is unknown (alike). */
+export const EMAIL_VERIFICATION_LINK_INVALID =
+  'This link has expired, has already been used, or was for another address. Log in from the program to be sent a new one.';
 
 /** One message of an application's mail log. Its body is never part of it. */
 export const mailMessageSchema = z
@@ -111,6 +130,9 @@ export const END_USER_MAIL_UNAVAILABLE =
 export const MAIL_OFF_FOR_OWNER =
   'This server sends no mail: its operator must set SMTP_URL and MAIL_FROM';
 export const USER_HAS_NO_EMAIL = 'This user has no e-mail address: add one first';
+/** Setting a mail feature on while the server sends no mail. */
+export const MAIL_FEATURE_NEEDS_MAIL =
+  'This server sends no mail, so this cannot be switched on: its operator must set SMTP_URL and MAIL_FROM';
 
 /** One kind of mail as the application words it; `isDefault` while it is the built-in one. */
 export const mailTemplateSchema = z

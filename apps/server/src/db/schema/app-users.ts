@@ -21,6 +21,11 @@ export const appUsers = pgTable(
       .references(() => applications.id, { onDelete: 'cascade' }),
     username: text('username').notNull(),
     email: text('email'),
+    /**
+     * When `email` was confirmed (a mailed link followed, or the owner's word); null while it
+     * is not. Changing the address clears it.
+     */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     /** argon2id PHC string; never leaves the server. */
     passwordHash: text('password_hash').notNull(),
     isActive: boolean('is_active').notNull().default(true),
@@ -70,3 +75,6 @@ export const appUsers = pgTable(
 );
 
 export type AppUser = typeof appUsers.$inferSelect;
+
+/** Whether the user's address is confirmed, as a column of a select from app_users. */
+export const emailVerifiedColumn = () => sql<boolean>`${appUsers.emailVerifiedAt} is not null`;

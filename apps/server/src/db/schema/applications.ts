@@ -69,6 +69,10 @@ export const applications = pgTable(
     mailSenderName: text('mail_sender_name'),
     /** Where end users' answers to that mail go (the vendor); null: no Reply-To. */
     mailReplyTo: text('mail_reply_to'),
+    /** Login, key login and verify refuse an end user whose address is not confirmed. */
+    requireVerifiedEmail: boolean('require_verified_email').notNull().default(false),
+    /** Mail the end user when a new device binds to their account. */
+    newDeviceMail: boolean('new_device_mail').notNull().default(false),
     loginSuccessMessage: text('login_success_message').notNull(),
     loginFailedMessage: text('login_failed_message').notNull(),
     accountDisabledMessage: text('account_disabled_message').notNull(),

@@ -3,10 +3,10 @@ import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
 
 /** What a mailed link lets its holder do. */
-export type EndUserTokenPurpose = 'password_reset';
+export type EndUserTokenPurpose = 'password_reset' | 'email_verification';
 
 /**
- * The single-use tokens of mailed links (choose a new password). A token is a bearer secret:
+ * The single-use tokens of mailed links (choose a new password, confirm an address). A token is a bearer secret:
  * only its keyed digest is kept (lib/keyed-digest.ts), and it is spent by the statement that
  * uses it (`used_at`), so two tabs cannot both use one link.
  */
@@ -22,6 +22,11 @@ export const endUserTokens = pgTable(
       .references(() => appUsers.id, { onDelete: 'cascade' }),
     purpose: text('purpose').$type<EndUserTokenPurpose>().notNull(),
     tokenDigest: text('token_digest').notNull().unique(),
+    /**
+     * The address an `email_verification` link confirms: a link mailed to an address the user
+     * has since changed confirms nothing.
+     */
+    email: text('email'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     usedAt: timestamp('used_at', { withTimezone: true }),

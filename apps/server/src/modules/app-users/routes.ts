@@ -28,6 +28,7 @@ import { createAppUser } from './create-app-user.ts';
 import { deleteAppUser } from './delete-app-user.ts';
 import { listAppUsers } from './list-app-users.ts';
 import type { OwnerEventHub } from '../../events/owner-event-hub.ts';
+import { markEmailVerified } from './mark-email-verified.ts';
 import { pauseAppUser } from './pause-app-user.ts';
 import { runBulkAppUserAction } from './run-bulk-app-user-action.ts';
 import { resetAppUserHwid } from './reset-app-user-hwid.ts';
@@ -177,6 +178,26 @@ export const appUserRoutes = [
     responses: { 200: ok(appUserSchema) },
     handle: async ({ params, request }, services): Promise<AppUser> => {
       const user = await pauseAppUser({
+        ctx: changingCtx(request, services),
+        input: { applicationId: params.appId, userId: params.userId },
+      });
+      return toAppUserResponse(user);
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/applications/:appId/users/:userId/verify-email',
+    permission: 'manage_applications',
+    caller: 'owner',
+    tag: 'End users',
+    summary: 'Mark an end user\u2019s e-mail address as verified',
+    description:
+      'The owner vouches for the address: the user passes an application\u2019s verified-address check as if they had followed the mailed link. Writes email_verified (via owner) to the activity log and webhooks. 409 for a user without an address; one verified already is answered unchanged.',
+    params: appUserParamsSchema,
+    responses: { 200: ok(appUserSchema) },
+    errors: [409],
+    handle: async ({ params, request }, services): Promise<AppUser> => {
+      const user = await markEmailVerified({
         ctx: changingCtx(request, services),
         input: { applicationId: params.appId, userId: params.userId },
       });

@@ -10,6 +10,7 @@ export function toAppUserResponse(user: AppUser): AppUserResponse {
     applicationId: user.applicationId,
     username: user.username,
     email: user.email,
+    emailVerified: user.emailVerifiedAt !== null,
     isActive: user.isActive,
     isPaused: user.isPaused,
     expiresAt: user.expiresAt?.toISOString() ?? null,

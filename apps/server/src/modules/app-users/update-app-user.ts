@@ -1,5 +1,6 @@
 import type { UpdateAppUserInput } from '@latchkey/contracts';
-import type { AppUser } from '../../db/schema/index.ts';
+import { sql } from 'drizzle-orm';
+import { appUsers, type AppUser } from '../../db/schema/index.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import {
   noteDeviceEvents,
@@ -14,7 +15,8 @@ import { updateOwnedAppUser } from './update-owned-app-user.ts';
  * Edits an end user (the Edit User dialog). Absent fields stay as they are;
  * a null or empty hwid releases the user's devices, so the next login binds a new one, and
  * another hwid becomes their only device (set-user-hwid.ts), in the same transaction. A new
- * password ends every session the user has open (updateOwnedAppUser).
+ * password ends every session the user has open (updateOwnedAppUser). Another address is
+ * not confirmed: the confirmation of the old one is cleared with it.
  */
 export async function updateAppUser({
   ctx,
@@ -31,6 +33,13 @@ export async function updateAppUser({
     {
       username: changes.username,
       email: changes.email,
+      ...(changes.email === undefined
+        ? {}
+        : {
+            // In an UPDATE, the columns named on the right are the row as it was.
+            emailVerifiedAt: sql`case when lower(${appUsers.email}) = lower(${changes.email})
+              then ${appUsers.emailVerifiedAt} end`,
+          }),
       isActive: changes.isActive,
       isPaused: changes.isPaused,
       expiresAt: changes.expiresAt,

@@ -1,3 +1,4 @@
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import type { OwnerWriteAction } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { appUsers, type AppUser } from '../../db/schema/index.ts';
@@ -24,7 +25,7 @@ import { toAppUserWriteError } from './to-app-user-write-error.ts';
 export async function updateOwnedAppUser(
   ctx: EndUserChangeContext,
   ids: AppUserIds,
-  values: Partial<typeof appUsers.$inferInsert>,
+  values: PgUpdateSetSource<typeof appUsers>,
   options: {
     /** The change to record, or a function that tells it once alsoInTransaction has run. */
     audit: { action: OwnerWriteAction; change: unknown };

@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
+  MAIL_FEATURE_NEEDS_MAIL,
   applicationListSchema,
   applicationSchema,
   defaultApplicationMessages,
@@ -408,6 +409,7 @@ describe('owner API: applications', () => {
         account: account!,
         actor: { token: null, ipAddress: '127.0.0.1' },
         applicationEvents: events,
+        isMailAvailable: false,
       };
       const application = await insertApplication(db, owner.accountId);
 
@@ -429,6 +431,42 @@ describe('owner API: applications', () => {
         .from(applications)
         .where(inArray(applications.id, [application.id]));
       expect(rows).toEqual([]);
+    });
+  });
+
+  it('keeps mail features off while the server sends no mail, and one on stays on', async () => {
+    const db = testApp.database.db;
+    const [account] = await db
+      .select()
+      .from(ownerAccounts)
+      .where(eq(ownerAccounts.id, owner.accountId));
+    const ctx = {
+      db,
+      log: testApp.app.log,
+      clock,
+      account: account!,
+      actor: { token: null, ipAddress: '127.0.0.1' },
+      applicationEvents: createApplicationEvents(),
+      isMailAvailable: false,
+    };
+    const application = await insertApplication(db, owner.accountId);
+    const update = (changes: Record<string, unknown>) =>
+      updateApplication({ ctx, input: { applicationId: application.id, changes } });
+    for (const changes of [{ requireVerifiedEmail: true }, { newDeviceMail: true }]) {
+      await expect(update(changes)).rejects.toMatchObject({
+        statusCode: 409,
+        message: MAIL_FEATURE_NEEDS_MAIL,
+      });
+    }
+    // Switched on while mail was configured: saving other settings does not trip over it.
+    await db
+      .update(applications)
+      .set({ requireVerifiedEmail: true })
+      .where(eq(applications.id, application.id));
+    const saved = await update({ requireVerifiedEmail: true, version: '2.0' });
+    expect(saved).toMatchObject({ requireVerifiedEmail: true, version: '2.0' });
+    expect(await update({ requireVerifiedEmail: false })).toMatchObject({
+      requireVerifiedEmail: false,
     });
   });
 });

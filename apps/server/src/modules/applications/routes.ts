@@ -21,10 +21,13 @@ import { getApplicationStats } from './get-application-stats.ts';
 import { listApplications } from './list-applications.ts';
 import { toApplicationResponse } from './to-application-response.ts';
 import { updateApplication } from './update-application.ts';
+import type { MailOutbox } from '../mail/index.ts';
 
 const defineRoute = routeDefiner<{
   serverSecret: string;
   applicationEvents: ApplicationEvents;
+  /** Mail features cannot be switched on while the server sends no mail. */
+  isMailAvailable: boolean;
 }>();
 
 /** The owner's applications. */
@@ -66,12 +69,18 @@ export const applicationRoutes = [
     caller: 'owner',
     tag: 'Applications',
     summary: 'Update an application',
+    description:
+      'Absent fields stay as they are. 409 when a mail feature (requireVerifiedEmail, newDeviceMail) is switched on while the server sends no mail.',
     params: applicationParamsSchema,
     body: updateApplicationRequestSchema,
     responses: { 200: ok(applicationSchema) },
-    handle: async ({ params, body, request }, { applicationEvents }): Promise<Application> => {
+    errors: [409],
+    handle: async (
+      { params, body, request },
+      { applicationEvents, isMailAvailable },
+    ): Promise<Application> => {
       const application = await updateApplication({
-        ctx: { ...request.owner!, applicationEvents },
+        ctx: { ...request.owner!, applicationEvents, isMailAvailable },
         input: { applicationId: params.id, changes: body },
       });
       return toApplicationResponse(application);
@@ -116,10 +125,11 @@ export const applicationRoutes = [
 /** The owner's applications. Registered inside the owner-guarded scope. */
 export function registerApplicationRoutes(
   app: FastifyInstance,
-  deps: Pick<AppDependencies, 'config' | 'applicationEvents'>,
+  deps: Pick<AppDependencies, 'config' | 'applicationEvents'> & { mail: MailOutbox },
 ): void {
   registerRoutes(app, applicationRoutes, {
     serverSecret: deps.config.serverSecret,
     applicationEvents: deps.applicationEvents,
+    isMailAvailable: deps.mail.isAvailable,
   });
 }

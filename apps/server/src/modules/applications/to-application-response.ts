@@ -23,6 +23,8 @@ export function toApplicationResponse(application: Application): ApplicationResp
     portalName: application.portalName,
     mailSenderName: application.mailSenderName,
     mailReplyTo: application.mailReplyTo,
+    requireVerifiedEmail: application.requireVerifiedEmail,
+    newDeviceMail: application.newDeviceMail,
     portalPublicId: application.portalPublicId,
     loginSuccessMessage: application.loginSuccessMessage,
     loginFailedMessage: application.loginFailedMessage,

@@ -2,11 +2,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import {
   APP_FILE_NOT_FOUND,
   APP_FILE_RELEASE_REQUIRES_SESSION,
+  MAIL_FEATURE_NEEDS_MAIL,
   type UpdateApplicationInput,
 } from '@latchkey/contracts';
 import { appFiles, applications, type Application } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { endSessions } from '../../outbox/end-sessions.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
@@ -20,18 +21,29 @@ import {
 /**
  * Applies the given settings (absent fields stay as they are) and bumps updatedAt. Turning
  * the application off ends all its open client sessions in the same transaction, where the
- * audit entry is written too; caches hear of the change once it is committed.
+ * audit entry is written too; caches hear of the change once it is committed. A mail feature
+ * (verified addresses, new-device mail) cannot be switched on while the server sends no mail:
+ * its end users would wait for a link that never comes. One already on stays on.
  */
 export async function updateApplication({
   ctx,
   input,
 }: {
-  ctx: OwnerContext & { applicationEvents: ApplicationEvents };
+  ctx: OwnerContext & { applicationEvents: ApplicationEvents; isMailAvailable: boolean };
   input: { applicationId: number; changes: UpdateApplicationInput };
 }): Promise<Application> {
   const { changes } = input;
   const now = ctx.clock.now();
   const application = await ctx.db.transaction(async (tx) => {
+    if (!ctx.isMailAvailable && (changes.requireVerifiedEmail || changes.newDeviceMail)) {
+      const current = await loadOwnedApplication({ ctx: { ...ctx, db: tx }, input });
+      if (
+        (changes.requireVerifiedEmail && !current.requireVerifiedEmail) ||
+        (changes.newDeviceMail && !current.newDeviceMail)
+      ) {
+        throw new AppError('CONFLICT', MAIL_FEATURE_NEEDS_MAIL);
+      }
+    }
     // Only a complete file of this very application can be its release, locked so
     // it cannot be deleted before this commits. Another owner's application stays a plain
     // 404 of the application, whatever file is named.
@@ -75,6 +87,8 @@ export async function updateApplication({
         portalName: changes.portalName,
         mailSenderName: changes.mailSenderName,
         mailReplyTo: changes.mailReplyTo,
+        requireVerifiedEmail: changes.requireVerifiedEmail,
+        newDeviceMail: changes.newDeviceMail,
         loginSuccessMessage: changes.loginSuccessMessage,
         loginFailedMessage: changes.loginFailedMessage,
         accountDisabledMessage: changes.accountDisabledMessage,

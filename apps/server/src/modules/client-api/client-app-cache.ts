@@ -26,6 +26,10 @@ export interface ClientApplication {
   releaseInactiveAfterDays: number | null;
   /** The longest TTL of an offline licence, in days. */
   maxOfflineDays: number;
+  /** Login, key login and verify refuse an unconfirmed address (EMAIL_NOT_VERIFIED). */
+  requireVerifiedEmail: boolean;
+  /** A new device bound under HWID lock is announced to the end user by mail. */
+  newDeviceMail: boolean;
   /**
    * What a VERSION_MISMATCH answer offers, read with the application (no query of
    * its own); null without a complete current release. Setting, clearing or deleting it drops
@@ -110,6 +114,8 @@ export function createClientAppCache(options: {
       resetCooldownHours: applications.resetCooldownHours,
       releaseInactiveAfterDays: applications.releaseInactiveAfterDays,
       maxOfflineDays: applications.maxOfflineDays,
+      requireVerifiedEmail: applications.requireVerifiedEmail,
+      newDeviceMail: applications.newDeviceMail,
       loginSuccessMessage: applications.loginSuccessMessage,
       loginFailedMessage: applications.loginFailedMessage,
       accountDisabledMessage: applications.accountDisabledMessage,

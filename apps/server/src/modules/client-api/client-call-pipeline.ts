@@ -155,6 +155,7 @@ export function createClientCallPipeline(deps: ClientPipelineDependencies) {
       loginThrottles,
       statements,
       sessions,
+      serverSecret: config.serverSecret,
     }),
     mailContextOf: (caller) => ({
       ...contextOf(caller),

@@ -17,6 +17,8 @@ export interface ClientCallServices {
     loginThrottles: LoginThrottles;
     statements: LoginStatements;
     sessions: SessionLookup;
+    /** Seals the secrets of mail a login queues (a new device's). */
+    serverSecret: string;
   };
   /** What the calls that mail an end user need: the outbox and its request budgets. */
   mailContextOf(caller: ClientCaller): ClientContext & {

@@ -18,6 +18,7 @@ import { readApplicationVariable } from './read-application-variable.ts';
 import { readOwnUserVariable } from './read-own-user-variable.ts';
 import { redeemLicense } from './redeem-license.ts';
 import { registerEndUser } from './register-end-user.ts';
+import { resendVerification } from './resend-verification.ts';
 import { resetOwnDevices } from './reset-own-devices.ts';
 import { setOwnUserVariable } from './set-own-user-variable.ts';
 import { trackClientSession } from './track-client-session.ts';
@@ -53,6 +54,8 @@ export const clientCalls: readonly ClientCallDefinition[] = [
   clientCall(clientCallCatalogue.register, {
     docs: {
       summary: 'Register an end user',
+      description:
+        'Where the application requires verified addresses, `email` is required and a link to confirm it is mailed; login answers EMAIL_NOT_VERIFIED until it is followed.',
       answered: 'Registered (success true) or refused (success false and a code).',
     },
     async answer(input, caller, services) {
@@ -61,7 +64,8 @@ export const clientCalls: readonly ClientCallDefinition[] = [
         services.endUserPasswordMinLength,
       );
       if (passwordProblem) throw invalidRequest(`password: ${passwordProblem}`);
-      return registerEndUser({ ctx: services.licenseContextOf(caller), input });
+      const { mail } = services.mailContextOf(caller);
+      return registerEndUser({ ctx: { ...services.licenseContextOf(caller), mail }, input });
     },
   }),
   clientCall(clientCallCatalogue.login, {
@@ -138,6 +142,16 @@ export const clientCalls: readonly ClientCallDefinition[] = [
     },
     answer: (input, caller, services) =>
       requestPasswordReset({ ctx: services.mailContextOf(caller), input }),
+  }),
+  clientCall(clientCallCatalogue.resendVerification, {
+    docs: {
+      summary: 'Mail a new link to confirm the account\u2019s address',
+      description:
+        'Needs the username and password. The answer is the same whether or not the account exists, the password is right, or its address is confirmed already (no enumeration). Throttled like password/forgot: per client address (429), per account and per application (silently). MAIL_UNAVAILABLE when the server sends no mail.',
+      answered: 'Asked (success true), or the server sends no mail (MAIL_UNAVAILABLE).',
+    },
+    answer: (input, caller, services) =>
+      resendVerification({ ctx: services.mailContextOf(caller), input }),
   }),
   clientCall(clientCallCatalogue.readVariable, {
     docs: {

@@ -1,4 +1,8 @@
-import { END_USER_MAIL_UNAVAILABLE, type ClientApiCode } from '@latchkey/contracts';
+import {
+  END_USER_MAIL_UNAVAILABLE,
+  VERIFICATION_RESEND_ANSWER,
+  type ClientApiCode,
+} from '@latchkey/contracts';
 import type { ClientApplication } from './client-app-cache.ts';
 
 /** A business outcome: always HTTP 200; `success` is true exactly when `code` is OK. */
@@ -54,6 +58,11 @@ export const clientMessages = {
   variableLimitReached: 'You hold the most variables allowed: remove one before adding another',
   // The same rule: none of the words the samples sort by.
   mailUnavailable: END_USER_MAIL_UNAVAILABLE,
+  emailNotVerified:
+    'Please confirm your e-mail address first: open the link we mailed you, or ask for a new one',
+  registeredConfirmEmail:
+    'Registration successful: open the link we mailed you to confirm your address, then log in',
+  verificationResent: VERIFICATION_RESEND_ANSWER,
 } as const;
 
 export const refusal = (code: ClientApiCode, message: string): ClientOutcome => ({
@@ -74,15 +83,24 @@ export interface Licensing {
 
 /**
  * The account-standing refusal shared by login, verify, session start and heartbeat: paused or
- * inactive first, then expiry, then, where the application
- * requires a licence, an active subscription. Null when in good standing.
+ * inactive first, then expiry, then an unconfirmed address where the application requires
+ * one, then, where the application requires a licence, an active subscription. Null when in
+ * good standing.
  */
 export function standingRefusal(
   application: Pick<
     ClientApplication,
-    'accountDisabledMessage' | 'accountExpiredMessage' | 'isLicenseRequired'
+    | 'accountDisabledMessage'
+    | 'accountExpiredMessage'
+    | 'isLicenseRequired'
+    | 'requireVerifiedEmail'
   >,
-  user: { isActive: boolean; isPaused: boolean; expiresAt: Date | null } & Licensing,
+  user: {
+    isActive: boolean;
+    isPaused: boolean;
+    expiresAt: Date | null;
+    isEmailVerified: boolean;
+  } & Licensing,
   now: Date,
 ): ClientOutcome | null {
   if (!user.isActive || user.isPaused) {
@@ -90,6 +108,9 @@ export function standingRefusal(
   }
   if (user.expiresAt !== null && user.expiresAt.getTime() <= now.getTime()) {
     return refusal('ACCOUNT_EXPIRED', application.accountExpiredMessage);
+  }
+  if (application.requireVerifiedEmail && !user.isEmailVerified) {
+    return refusal('EMAIL_NOT_VERIFIED', clientMessages.emailNotVerified);
   }
   if (
     application.isLicenseRequired &&

@@ -17,6 +17,7 @@ export interface IdentifiedUser {
   isActive: boolean;
   isPaused: boolean;
   expiresAt: Date | null;
+  isEmailVerified: boolean;
   hwid: string | null;
   held: HeldSubscription[];
 }
@@ -32,6 +33,8 @@ export type RefuseLogin = (
 export type LoginContext = ClientContext & {
   statements: LoginStatements;
   sessions: Pick<SessionLookup, 'announceEnded'>;
+  /** Seals what mail a login queues (the new-device mail's). */
+  serverSecret: string;
 };
 
 /**
@@ -122,6 +125,7 @@ export async function completeLogin(
     // Not bound (or beyond the seats): a first login from this machine takes a free seat.
     const bound = await bindDevice(ctx.db, {
       application,
+      serverSecret: ctx.serverSecret,
       appUserId: user.id,
       hwid: device.hwid,
       deviceName: device.name,

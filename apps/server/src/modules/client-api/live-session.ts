@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { SESSION_TOKEN_PATTERN } from '@latchkey/contracts';
-import { appUserSessions, appUsers } from '../../db/schema/index.ts';
+import { appUserSessions, appUsers, emailVerifiedColumn } from '../../db/schema/index.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import {
   licensedUntilMs,
@@ -45,6 +45,7 @@ export async function loadLiveSession(
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
+      isEmailVerified: emailVerifiedColumn(),
       held: heldSubscriptionsJson(appUserSessions.appUserId),
     })
     .from(appUserSessions)

@@ -6,7 +6,7 @@ import type {
   ClientAuthResponse,
   ClientLicenseLoginInput,
 } from '@latchkey/contracts';
-import { appUsers, licenseKeys } from '../../db/schema/index.ts';
+import { appUsers, emailVerifiedColumn, licenseKeys } from '../../db/schema/index.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
@@ -95,6 +95,7 @@ export async function logInWithLicense({
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
+      isEmailVerified: emailVerifiedColumn(),
       hwid: appUsers.hwid,
       held: heldSubscriptionsJson(appUsers.id),
     })

@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { BlacklistType } from '@latchkey/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DatabaseConnection } from '../../db/client.ts';
-import { appUsers, blacklistEntries } from '../../db/schema/index.ts';
+import { appUsers, blacklistEntries, emailVerifiedColumn } from '../../db/schema/index.ts';
 import type { ThrottleRow } from '../../lib/failure-throttle.ts';
 import { deliveriesOfInsertedActivity } from '../../outbox/webhook-outbox.ts';
 import {
@@ -28,6 +28,8 @@ interface LoginUser {
   isActive: boolean;
   isPaused: boolean;
   expiresAt: Date | null;
+  /** The address was confirmed (for an application that requires it). */
+  isEmailVerified: boolean;
   hwid: string | null;
   /** Exempt from the per-username failure limit (see login-throttles.ts). */
   lastLoginIp: string | null;
@@ -46,6 +48,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
+      isEmailVerified: emailVerifiedColumn().as('is_email_verified'),
       hwid: appUsers.hwid,
       lastLoginIp: appUsers.lastLoginIp,
       held: heldSubscriptionsJson(appUsers.id).as('held'),
@@ -76,6 +79,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
       isActive: namedUser.isActive,
       isPaused: namedUser.isPaused,
       expiresAt: namedUser.expiresAt,
+      isEmailVerified: namedUser.isEmailVerified,
       hwid: namedUser.hwid,
       lastLoginIp: namedUser.lastLoginIp,
       held: namedUser.held,
@@ -266,6 +270,7 @@ function foundUser(
     isActive: row.isActive!,
     isPaused: row.isPaused!,
     expiresAt: row.expiresAt,
+    isEmailVerified: row.isEmailVerified!,
     hwid: row.hwid,
     lastLoginIp: row.lastLoginIp,
   };

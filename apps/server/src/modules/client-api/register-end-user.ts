@@ -13,6 +13,8 @@ import { licensingAnswer, readHeldSubscriptions } from '../subscriptions/index.t
 import type { LicenseClientContext } from './license-client-context.ts';
 import { KeyRefused, licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
+import { invalidRequest } from './client-api-error.ts';
+import { queueEmailVerificationMail, type MailOutbox } from '../mail/index.ts';
 
 const USERNAME_INDEX = 'app_users_application_username_idx';
 
@@ -21,17 +23,22 @@ const USERNAME_INDEX = 'app_users_application_username_idx';
  * username, e-mail, HWID) is checked before anything is created or hashed; a HWID sent here
  * is the user's first device, so under HWID lock this machine holds the first seat. No expiry unless the client
  * asks for one. A `license_key` (required when the application requires a licence) is
- * redeemed in the transaction that creates the user.
+ * redeemed in the transaction that creates the user. Where the application requires verified
+ * addresses, an address is required, and the link that confirms it is queued in that
+ * transaction too.
  */
 export async function registerEndUser({
   ctx,
   input,
 }: {
-  ctx: LicenseClientContext;
+  ctx: LicenseClientContext & { mail: MailOutbox };
   input: ClientRegisterInput;
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
   if (!application.isActive) return appDisabled();
+  if (application.requireVerifiedEmail && !input.email) {
+    throw invalidRequest('email: This application confirms e-mail addresses: please enter yours');
+  }
   const now = ctx.clock.now();
 
   const blockedBy = await ctx.blacklist.find({
@@ -84,7 +91,12 @@ export async function registerEndUser({
 
   const passwordHash = await hashPassword(input.password);
   const metadata = { ...(input.hwid ? { hwid: input.hwid } : {}), code: 'OK' };
-  let written: { user: AppUser; records: ActivityRecord[]; queued: number };
+  let written: {
+    user: AppUser;
+    records: ActivityRecord[];
+    isConfirmationMailed: boolean;
+    queued: number;
+  };
   try {
     // One transaction: no user without the key when the key fails, no key used when the user
     // fails, and the events are written with them (acknowledged means written).
@@ -149,7 +161,20 @@ export async function registerEndUser({
           }),
         );
       }
-      return { user, records, queued: await writeActivityRows(tx, records) };
+      const isConfirmationMailed =
+        application.requireVerifiedEmail &&
+        ctx.mail.isAvailable &&
+        (await queueEmailVerificationMail(tx, {
+          applicationId: application.id,
+          appUserId: user.id,
+          serverSecret: ctx.serverSecret,
+        }));
+      return {
+        user,
+        records,
+        isConfirmationMailed,
+        queued: await writeActivityRows(tx, records),
+      };
     });
   } catch (error) {
     if (error instanceof KeyRefused) {
@@ -168,12 +193,15 @@ export async function registerEndUser({
     throw redactDatabaseError(error);
   }
   const { user: created } = written;
+  if (written.isConfirmationMailed) ctx.mail.wake();
   written.records.forEach((record, index) =>
     activity.noteWritten(record, index === written.records.length - 1 ? written.queued : 0),
   );
   return {
     success: true,
-    message: clientMessages.registered,
+    message: application.requireVerifiedEmail
+      ? clientMessages.registeredConfirmEmail
+      : clientMessages.registered,
     code: 'OK',
     user_id: created.id,
     username: created.username,

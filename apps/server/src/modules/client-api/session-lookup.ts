@@ -6,7 +6,12 @@ import {
 import { and, eq, sql, type Placeholder } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.ts';
-import { applications, appUserSessions, appUsers } from '../../db/schema/index.ts';
+import {
+  applications,
+  appUserSessions,
+  appUsers,
+  emailVerifiedColumn,
+} from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createMicroBatcher } from '../../lib/micro-batcher.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
@@ -28,6 +33,7 @@ export interface FoundSession {
   isActive: boolean;
   isPaused: boolean;
   expiresAt: Date | null;
+  isEmailVerified: boolean;
   /** See client-outcomes.ts: the session's user's subscriptions, as standing needs them. */
   licensedUntilMs: number | null;
 }
@@ -67,6 +73,7 @@ export function sessionsByTokens(
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
+      isEmailVerified: emailVerifiedColumn(),
       held: heldSubscriptionsJson(appUserSessions.appUserId),
     })
     .from(appUserSessions)
@@ -221,6 +228,7 @@ export function createSessionLookup(options: {
       isActive: standing.isActive,
       isPaused: standing.isPaused,
       expiresAt: standing.expiresAt,
+      isEmailVerified: standing.isEmailVerified,
       licensedUntilMs: standing.licensedUntilMs,
     };
   };

@@ -10,7 +10,7 @@ import {
   type ClientSessionRequest,
   type ClientSessionResponse,
 } from '@latchkey/contracts';
-import { appUsers, appUserSessions } from '../../db/schema/index.ts';
+import { appUsers, appUserSessions, emailVerifiedColumn } from '../../db/schema/index.ts';
 import { constantTimeEqual, hashToken } from '../../lib/tokens.ts';
 import type { ClientContext } from './client-context.ts';
 import {
@@ -88,6 +88,7 @@ async function startSession(
         isActive: appUsers.isActive,
         isPaused: appUsers.isPaused,
         expiresAt: appUsers.expiresAt,
+        isEmailVerified: emailVerifiedColumn(),
         lastLogin: appUsers.lastLogin,
         lastLoginIp: appUsers.lastLoginIp,
         lastLoginHwid: appUsers.lastLoginHwid,

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
-import { appUsers } from '../../db/schema/index.ts';
+import { appUsers, emailVerifiedColumn } from '../../db/schema/index.ts';
 import {
   heldSubscriptionsJson,
   licensedUntilMs,
@@ -19,6 +19,7 @@ export interface UserStanding extends Licensing {
   isActive: boolean;
   isPaused: boolean;
   expiresAt: Date | null;
+  isEmailVerified: boolean;
   held: HeldSubscription[];
 }
 
@@ -78,6 +79,7 @@ export function createUserStandingLookup(options: {
       isActive: appUsers.isActive,
       isPaused: appUsers.isPaused,
       expiresAt: appUsers.expiresAt,
+      isEmailVerified: emailVerifiedColumn(),
       held: heldSubscriptionsJson(appUsers.id),
     })
     .from(appUsers)

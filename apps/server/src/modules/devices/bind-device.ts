@@ -4,6 +4,7 @@ import { appUserDevices, appUsers } from '../../db/schema/index.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/index.ts';
 import type { EndedSession } from '../../outbox/end-sessions.ts';
+import { queueMail } from '../mail/index.ts';
 import { addDevice } from './add-device.ts';
 import { releaseDevices } from './release-devices.ts';
 
@@ -30,11 +31,20 @@ export type BindOutcome =
  * The seats: the application's `maxDevices`, or the largest of the user's active plans'.
  * None free: with `releaseInactiveAfterDays` set, the devices unseen that long give up their
  * seats, least recently seen first, as many as needed; otherwise no seat.
+ *
+ * With `newDeviceMail`, a device bound beside others already there (not the account's first)
+ * queues a mail to the user's address in the same transaction, naming the device and the time.
  */
 export async function bindDevice(
   db: Database,
   input: {
-    application: { id: number; maxDevices: number; releaseInactiveAfterDays: number | null };
+    application: {
+      id: number;
+      maxDevices: number;
+      releaseInactiveAfterDays: number | null;
+      newDeviceMail: boolean;
+    };
+    serverSecret: string;
     appUserId: string;
     hwid: string;
     deviceName: string | null;
@@ -48,6 +58,7 @@ export async function bindDevice(
       .select({
         id: appUsers.id,
         username: appUsers.username,
+        email: appUsers.email,
         // Qualified by hand: in a one-table select Drizzle leaves columns unqualified.
         planMaxDevices: sql<number | null>`(
           select max(held_plan.max_devices) from subscriptions held
@@ -118,6 +129,19 @@ export async function bindDevice(
     if (!added) throw new Error('a device appeared under the user lock');
     queuedDeliveries += await writeActivityRows(tx, [added]);
     records.push(added);
+    if (application.newDeviceMail && devices.length > 0 && user.email) {
+      await queueMail(tx, {
+        applicationId: application.id,
+        appUserId: user.id,
+        kind: 'new_device',
+        recipient: user.email,
+        values: {
+          device_name: input.deviceName ?? input.hwid,
+          time: `${now.toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+        },
+        serverSecret: input.serverSecret,
+      });
+    }
     return { kind: 'bound', records, queuedDeliveries, endedSessions };
   });
 }

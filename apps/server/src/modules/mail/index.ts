@@ -3,6 +3,7 @@ export { createMailTransport } from './mail-transport.ts';
 export type { MailOutbox } from './mail-outbox.ts';
 export { createMailRequestThrottles, type MailRequestThrottles } from './mail-request-throttles.ts';
 export { queuePasswordResetMail } from './queue-password-reset.ts';
+export { queueEmailVerificationMail } from './queue-email-verification.ts';
 export {
   requestPasswordResetMail,
   type PasswordResetRequestResult,

@@ -138,6 +138,10 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
       values.link = `${options.linkOrigin}/portal/${message.portalPublicId}/reset?token=${token}`;
       values.link_minutes = String(PASSWORD_RESET_LINK_MINUTES);
     }
+    if (message.kind === 'email_verification' && !values.link) {
+      if (!token) throw new Error('the link was already delivered and is not kept');
+      values.link = `${options.linkOrigin}/portal/${message.portalPublicId}/verify?token=${token}`;
+    }
     if (message.kind === 'license_key' && !values.key) {
       throw new Error('the key was already delivered and is not kept');
     }

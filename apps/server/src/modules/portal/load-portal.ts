@@ -16,6 +16,8 @@ export interface PortalApplication {
   isSelfServiceReset: boolean;
   resetCooldownHours: number;
   isLicenseRequired: boolean;
+  /** An unconfirmed address keeps the end user out of the portal as out of the program. */
+  requireVerifiedEmail: boolean;
   accountDisabledMessage: string;
   accountExpiredMessage: string;
 }
@@ -43,6 +45,7 @@ export async function loadPortal(
       isSelfServiceReset: applications.isSelfServiceReset,
       resetCooldownHours: applications.resetCooldownHours,
       isLicenseRequired: applications.isLicenseRequired,
+      requireVerifiedEmail: applications.requireVerifiedEmail,
       accountDisabledMessage: applications.accountDisabledMessage,
       accountExpiredMessage: applications.accountExpiredMessage,
     })

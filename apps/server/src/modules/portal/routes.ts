@@ -13,6 +13,8 @@ import {
   portalParamsSchema,
   portalPasswordRequestSchema,
   portalPasswordResetRequestSchema,
+  portalEmailVerifyRequestSchema,
+  portalEmailVerifiedSchema,
   portalRedeemRequestSchema,
   portalSignInRequestSchema,
   type PortalAccount,
@@ -56,6 +58,7 @@ import { readPortalAccount } from './read-portal-account.ts';
 import { redeemPortalLicense } from './redeem-portal-license.ts';
 import { releasePortalDevice } from './release-portal-device.ts';
 import { resetPasswordWithLink } from './reset-password-with-link.ts';
+import { confirmEmailWithLink } from './confirm-email-with-link.ts';
 import { signInToPortal } from './sign-in-to-portal.ts';
 
 /**
@@ -271,13 +274,32 @@ export const portalRoutes = [
     params: portalParamsSchema,
     body: portalPasswordResetRequestSchema,
     responses: { 204: { description: 'Changed: the end user signs in with the new password.' } },
-    errors: [404, 410],
+    errors: [403, 404, 410],
     handle: async ({ request, reply }, { config, contextOf }) => {
       assertSameOrigin(request, config);
       const ctx = await contextOf(request, { evenWhenOff: true });
       const input = parseInput(portalPasswordResetRequestSchema, request.body);
       await resetPasswordWithLink({ ctx, input, minimumLength: config.endUserPasswordMinLength });
       return reply.status(204).send();
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/portal/:publicId/email/verify',
+    caller: 'public',
+    tag: 'End-user portal',
+    summary: 'Confirm an e-mail address through a mailed link',
+    description:
+      'The page a verification mail links to; it works with the portal\u2019s sign-in off. 410 LINK_INVALID for an unknown, used or expired link, or one mailed to an address the user has since changed (one answer alike). Writes email_verified to the activity log and webhooks.',
+    params: portalParamsSchema,
+    body: portalEmailVerifyRequestSchema,
+    responses: { 200: ok(portalEmailVerifiedSchema, 'Confirmed.') },
+    errors: [403, 404, 410],
+    handle: async ({ request, reply }, { config, contextOf }) => {
+      assertSameOrigin(request, config);
+      const ctx = await contextOf(request, { evenWhenOff: true });
+      const input = parseInput(portalEmailVerifyRequestSchema, request.body);
+      return reply.status(200).send(await confirmEmailWithLink({ ctx, input }));
     },
   }),
 ];
@@ -420,8 +442,9 @@ export async function registerPortalRoutes(
     portalScope.get('/portal/:publicId/', servePortalPage);
     // A mailed link's page works with the portal's sign-in off. Its `?token=` never reaches
     // a log line (http/request-log-serializer.ts redacts it).
-    portalScope.get('/portal/:publicId/reset', (request, reply) =>
-      servePage(request, reply, { evenWhenOff: true }),
-    );
+    const serveLinkPage = (request: FastifyRequest, reply: FastifyReply) =>
+      servePage(request, reply, { evenWhenOff: true });
+    portalScope.get('/portal/:publicId/reset', serveLinkPage);
+    portalScope.get('/portal/:publicId/verify', serveLinkPage);
   });
 }

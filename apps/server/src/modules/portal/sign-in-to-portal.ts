@@ -68,8 +68,8 @@ export async function signInToPortal({
     throw unauthenticated(PORTAL_SIGN_IN_FAILED);
   }
   if (hasFailuresToClear) await ctx.loginThrottles.recordSuccess(attempt);
-  // Paused, inactive or expired: the portal is closed to them too. Without a subscription it
-  // is open (that is where they redeem a key).
+  // Paused, inactive, expired or unconfirmed: the portal is closed to them too. Without a
+  // subscription it is open (that is where they redeem a key).
   const standing = standingRefusal(portal, { ...user, licensedUntilMs: Infinity }, now);
   if (standing) throw new AppError('FORBIDDEN', standing.message);
   // As a client login does: an imported hash is replaced by our own once the password is proven.
