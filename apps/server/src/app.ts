@@ -87,6 +87,7 @@ import {
   createMailDispatcher,
   createMailTransport,
   mailLinkOrigin,
+  startExpiryReminderSweep,
   registerMailRoutes,
   type MailOutbox,
 } from './modules/mail/index.ts';
@@ -366,6 +367,14 @@ export async function buildApp(
         startDelayMs: RETENTION_START_DELAY_MS,
       });
   app.decorate('retentionSweeper', retentionSweeper);
+  // Queued where upkeep runs (once each, however many instances sweep), sent by any worker.
+  const expiryReminderSweep =
+    runsUpkeep && mail.isAvailable
+      ? startExpiryReminderSweep({ db: deps.database.db, log: app.log, wakeMail: mail.wake })
+      : null;
+  app.addHook('preClose', async () => {
+    await expiryReminderSweep?.stop();
+  });
   // Before main.ts closes the database: a running sweep stops at its next batch.
   app.addHook('preClose', async () => {
     await retentionSweeper?.stop();

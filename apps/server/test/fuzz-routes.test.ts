@@ -61,6 +61,8 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'GET /portal/:publicId/reset': { caller: 'public', params: portalParamsSchema },
   // The page a mailed "confirm your address" link opens.
   'GET /portal/:publicId/verify': { caller: 'public', params: portalParamsSchema },
+  // The page a reminder's "stop these reminders" link opens.
+  'GET /portal/:publicId/unsubscribe': { caller: 'public', params: portalParamsSchema },
 };
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);

@@ -12,6 +12,8 @@ export const applicationLimits = {
   portalName: 100,
   mailSenderName: 100,
   mailReplyTo: 254,
+  /** Reminders go out at most this many days before an end of access. */
+  maxExpiryReminderDays: 60,
 } as const;
 
 export const DEFAULT_APPLICATION_VERSION = '1.0.0';
@@ -98,6 +100,8 @@ export const applicationSchema = z
     requireVerifiedEmail: z.boolean(),
     /** A mail to the end user when a new device binds to their account. */
     newDeviceMail: z.boolean(),
+    /** Days before an end of access (a subscription's, an account's) to mail a reminder; null: none. */
+    expiryReminderDays: z.number().int().nullable(),
     loginSuccessMessage: z.string(),
     loginFailedMessage: z.string(),
     accountDisabledMessage: z.string(),
@@ -257,6 +261,16 @@ export const updateApplicationRequestSchema = z
       .boolean({ error: 'requireVerifiedEmail must be true or false' })
       .optional(),
     newDeviceMail: z.boolean({ error: 'newDeviceMail must be true or false' }).optional(),
+    expiryReminderDays: z
+      .number({ error: 'Reminder days must be a whole number' })
+      .int('Reminder days must be a whole number')
+      .min(1, 'Reminder days must be at least 1')
+      .max(
+        applicationLimits.maxExpiryReminderDays,
+        `Reminder days must be at most ${applicationLimits.maxExpiryReminderDays}`,
+      )
+      .nullable()
+      .optional(),
     loginSuccessMessage: applicationMessage.optional(),
     loginFailedMessage: applicationMessage.optional(),
     accountDisabledMessage: applicationMessage.optional(),

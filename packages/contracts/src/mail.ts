@@ -73,6 +73,24 @@ export type PortalEmailVerified = z.infer<typeof portalEmailVerifiedSchema>;
 export const EMAIL_VERIFICATION_LINK_INVALID =
   'This link has expired, has already been used, or was for another address. Log in from the program to be sent a new one.';
 
+/** The days before an end of access a reminder goes out, unless the vendor says otherwise. */
+export const DEFAULT_EXPIRY_REMINDER_DAYS = 7;
+
+/**
+ * POST /api/portal/:publicId/reminders/stop (a reminder's stop link, or a mail program's
+ * one-click unsubscribe): whose reminders, and the keyed proof the link carries.
+ */
+export const portalStopRemindersQuerySchema = z.object({
+  user: z.uuid('This link is not complete: open it again from the e-mail'),
+  token: z
+    .string({ error: 'This link is not complete: open it again from the e-mail' })
+    .regex(/^[0-9a-f]{64}$/, 'This link is not complete: open it again from the e-mail'),
+});
+
+/** What the stop page says for a link that is not one of ours. */
+export const REMINDERS_LINK_INVALID =
+  'This link does not stop any reminders: open it again from the latest reminder.';
+
 /** One message of an application's mail log. Its body is never part of it. */
 export const mailMessageSchema = z
   .object({

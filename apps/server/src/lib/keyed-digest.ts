@@ -11,8 +11,10 @@ export type KeyedDigestPurpose =
   | 'api-token'
   | 'portal-session'
   | 'download-url'
-  /** The token of a mailed link (choose a new password). */
+  /** The token of a mailed link (choose a new password, confirm an address). */
   | 'end-user-token'
+  /** The proof in an expiry reminder's stop link (a user id's digest). */
+  | 'reminder-stop'
   /** A guessed secret's failure counter (guess-throttles.ts): never a lookup's digest. */
   | 'guess-throttle';
 

@@ -26,6 +26,8 @@ export const appUsers = pgTable(
      * is not. Changing the address clears it.
      */
     emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /** The end user stopped expiry reminders (the link every reminder carries). */
+    remindersStoppedAt: timestamp('reminders_stopped_at', { withTimezone: true }),
     /** argon2id PHC string; never leaves the server. */
     passwordHash: text('password_hash').notNull(),
     isActive: boolean('is_active').notNull().default(true),

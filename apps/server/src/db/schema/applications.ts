@@ -73,6 +73,8 @@ export const applications = pgTable(
     requireVerifiedEmail: boolean('require_verified_email').notNull().default(false),
     /** Mail the end user when a new device binds to their account. */
     newDeviceMail: boolean('new_device_mail').notNull().default(false),
+    /** Days before an end of access to mail a reminder; null: no reminders. */
+    expiryReminderDays: integer('expiry_reminder_days'),
     loginSuccessMessage: text('login_success_message').notNull(),
     loginFailedMessage: text('login_failed_message').notNull(),
     accountDisabledMessage: text('account_disabled_message').notNull(),

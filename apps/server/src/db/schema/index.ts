@@ -27,3 +27,4 @@ export * from './idempotency-keys.ts';
 export * from './imports.ts';
 export * from './mail-messages.ts';
 export * from './end-user-tokens.ts';
+export * from './expiry-reminders.ts';

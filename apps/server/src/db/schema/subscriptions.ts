@@ -32,6 +32,8 @@ export const subscriptions = pgTable(
     uniqueIndex('subscriptions_user_plan_idx').on(table.appUserId, table.planId),
     // "Is this plan used?" when the owner deletes a plan.
     index('subscriptions_plan_idx').on(table.planId),
+    // The expiry reminders' sweep: the subscriptions ending within the next days.
+    index('subscriptions_expires_idx').on(table.expiresAt),
   ],
 );
 

@@ -70,7 +70,7 @@ export const applicationRoutes = [
     tag: 'Applications',
     summary: 'Update an application',
     description:
-      'Absent fields stay as they are. 409 when a mail feature (requireVerifiedEmail, newDeviceMail) is switched on while the server sends no mail.',
+      'Absent fields stay as they are. 409 when a mail feature (requireVerifiedEmail, newDeviceMail, expiryReminderDays) is switched on while the server sends no mail.',
     params: applicationParamsSchema,
     body: updateApplicationRequestSchema,
     responses: { 200: ok(applicationSchema) },

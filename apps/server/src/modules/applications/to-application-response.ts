@@ -25,6 +25,7 @@ export function toApplicationResponse(application: Application): ApplicationResp
     mailReplyTo: application.mailReplyTo,
     requireVerifiedEmail: application.requireVerifiedEmail,
     newDeviceMail: application.newDeviceMail,
+    expiryReminderDays: application.expiryReminderDays,
     portalPublicId: application.portalPublicId,
     loginSuccessMessage: application.loginSuccessMessage,
     loginFailedMessage: application.loginFailedMessage,

@@ -22,7 +22,7 @@ import {
  * Applies the given settings (absent fields stay as they are) and bumps updatedAt. Turning
  * the application off ends all its open client sessions in the same transaction, where the
  * audit entry is written too; caches hear of the change once it is committed. A mail feature
- * (verified addresses, new-device mail) cannot be switched on while the server sends no mail:
+ * (verified addresses, new-device mail, expiry reminders) cannot be switched on while the server sends no mail:
  * its end users would wait for a link that never comes. One already on stays on.
  */
 export async function updateApplication({
@@ -35,11 +35,14 @@ export async function updateApplication({
   const { changes } = input;
   const now = ctx.clock.now();
   const application = await ctx.db.transaction(async (tx) => {
-    if (!ctx.isMailAvailable && (changes.requireVerifiedEmail || changes.newDeviceMail)) {
+    const turnsMailOn =
+      changes.requireVerifiedEmail || changes.newDeviceMail || changes.expiryReminderDays;
+    if (!ctx.isMailAvailable && turnsMailOn) {
       const current = await loadOwnedApplication({ ctx: { ...ctx, db: tx }, input });
       if (
         (changes.requireVerifiedEmail && !current.requireVerifiedEmail) ||
-        (changes.newDeviceMail && !current.newDeviceMail)
+        (changes.newDeviceMail && !current.newDeviceMail) ||
+        (changes.expiryReminderDays && current.expiryReminderDays === null)
       ) {
         throw new AppError('CONFLICT', MAIL_FEATURE_NEEDS_MAIL);
       }
@@ -89,6 +92,7 @@ export async function updateApplication({
         mailReplyTo: changes.mailReplyTo,
         requireVerifiedEmail: changes.requireVerifiedEmail,
         newDeviceMail: changes.newDeviceMail,
+        expiryReminderDays: changes.expiryReminderDays,
         loginSuccessMessage: changes.loginSuccessMessage,
         loginFailedMessage: changes.loginFailedMessage,
         accountDisabledMessage: changes.accountDisabledMessage,

@@ -12,3 +12,6 @@ export { mailRoutes, registerMailRoutes } from './routes.ts';
 export { mailTemplateRoutes } from './mail-template-routes.ts';
 export { mailLinkOrigin } from './mail-link-origin.ts';
 export { queueMail } from './queue-mail.ts';
+export { queueExpiryReminders } from './queue-expiry-reminders.ts';
+export { startExpiryReminderSweep } from './expiry-reminder-sweep.ts';
+export { reminderStopToken } from './reminder-stop-links.ts';

@@ -5,6 +5,8 @@ import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { startOutboxWorker, type OutboxWorker } from '../../lib/outbox-worker.ts';
 import { templateFor } from './mail-templates.ts';
+import { expiryReminderIsStale } from './queue-expiry-reminders.ts';
+import { reminderStopLinks } from './reminder-stop-links.ts';
 import { sealMailContent } from './mail-content.ts';
 import { unsealMailSecrets } from './mail-secrets.ts';
 import type { MailSendOutcome, MailTransport, OutgoingMail } from './mail-transport.ts';
@@ -41,6 +43,7 @@ const SINGLE_ADDRESS = /^[^\s@<>,;:"()[\]\\]+@[^\s@<>,;:"()[\]\\]+$/;
 interface ClaimedMessage {
   id: string;
   applicationId: number;
+  appUserId: string | null;
   attempts: number;
   kind: MailKind;
   recipient: string;
@@ -80,7 +83,8 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
           next_attempt_at = now() + make_interval(secs => ${leaseSeconds}), updated_at = now()
       from due, applications a
       where m.id = due.id and a.id = m.application_id
-      returning m.id, m.application_id as "applicationId", m.attempts, m.kind, m.recipient, m.values,
+      returning m.id, m.application_id as "applicationId", m.app_user_id as "appUserId",
+                m.attempts, m.kind, m.recipient, m.values,
                 m.secrets_sealed as "secretsSealed", a.name as "applicationName",
                 a.mail_sender_name as "senderName", a.mail_reply_to as "replyTo",
                 a.portal_public_id as "portalPublicId",
@@ -90,6 +94,9 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
 
   async function deliver(message: ClaimedMessage, signal: AbortSignal): Promise<void> {
     if (signal.aborted) return release(message);
+    // A reminder of a period renewed (or stopped) since it was queued has nothing to say.
+    const isReminder = message.kind === 'expiry_reminder' && message.appUserId !== null;
+    if (isReminder && (await expiryReminderIsStale(db, message))) return drop(message);
     let rendered: RenderedMail;
     try {
       const template = await templateFor(db, message.applicationId, message.kind);
@@ -117,7 +124,7 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
       to: message.recipient,
       ...rendered,
       messageId: `<${message.id}@${messageIdDomain}>`,
-      headers: {},
+      headers: isReminder ? oneClickStopHeaders(message) : {},
     };
     await record(message, rendered, await transport.send(mail));
   }
@@ -141,6 +148,9 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
     if (message.kind === 'email_verification' && !values.link) {
       if (!token) throw new Error('the link was already delivered and is not kept');
       values.link = `${options.linkOrigin}/portal/${message.portalPublicId}/verify?token=${token}`;
+    }
+    if (message.kind === 'expiry_reminder' && message.appUserId && !values.unsubscribe_link) {
+      values.unsubscribe_link = stopLinksOf(message, message.appUserId).page;
     }
     if (message.kind === 'license_key' && !values.key) {
       throw new Error('the key was already delivered and is not kept');
@@ -181,6 +191,30 @@ export function createMailDispatcher(options: MailDispatcherOptions): OutboxWork
       update mail_messages
       set status = 'retrying', subject = coalesce(${subject}, subject), last_error = ${error},
           next_attempt_at = now() + make_interval(secs => ${delayMs / 1000}), updated_at = now()
+      where id = ${message.id} and attempts = ${message.attempts} and status = 'sending'`);
+  }
+
+  function stopLinksOf(message: ClaimedMessage, appUserId: string) {
+    return reminderStopLinks({
+      origin: options.linkOrigin,
+      portalPublicId: message.portalPublicId,
+      appUserId,
+      serverSecret,
+    });
+  }
+
+  /** RFC 8058: a mail program may offer "unsubscribe", posting to this address itself. */
+  function oneClickStopHeaders(message: ClaimedMessage): Record<string, string> {
+    return {
+      'List-Unsubscribe': `<${stopLinksOf(message, message.appUserId!).oneClick}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    };
+  }
+
+  /** A message that is no longer to be sent leaves the outbox, as a sent one leaves its secrets. */
+  async function drop(message: ClaimedMessage): Promise<void> {
+    await db.execute(sql`
+      delete from mail_messages
       where id = ${message.id} and attempts = ${message.attempts} and status = 'sending'`);
   }
 

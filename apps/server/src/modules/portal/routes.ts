@@ -14,6 +14,7 @@ import {
   portalPasswordRequestSchema,
   portalPasswordResetRequestSchema,
   portalEmailVerifyRequestSchema,
+  portalStopRemindersQuerySchema,
   portalEmailVerifiedSchema,
   portalRedeemRequestSchema,
   portalSignInRequestSchema,
@@ -59,6 +60,7 @@ import { redeemPortalLicense } from './redeem-portal-license.ts';
 import { releasePortalDevice } from './release-portal-device.ts';
 import { resetPasswordWithLink } from './reset-password-with-link.ts';
 import { confirmEmailWithLink } from './confirm-email-with-link.ts';
+import { stopExpiryReminders } from './stop-expiry-reminders.ts';
 import { signInToPortal } from './sign-in-to-portal.ts';
 
 /**
@@ -89,6 +91,8 @@ interface PortalServices {
   ): Promise<{ ctx: PortalContext; session: FoundPortalSession }>;
 }
 
+/** Where a reminder's one-click unsubscribe posts (mail/reminder-stop-links.ts writes it). */
+const STOP_REMINDERS_PATH = '/api/portal/:publicId/reminders/stop';
 const defineRoute = routeDefiner<PortalServices>();
 
 /**
@@ -302,6 +306,25 @@ export const portalRoutes = [
       return reply.status(200).send(await confirmEmailWithLink({ ctx, input }));
     },
   }),
+  defineRoute({
+    method: 'POST',
+    path: STOP_REMINDERS_PATH,
+    caller: 'public',
+    tag: 'End-user portal',
+    summary: 'Stop expiry reminders (a reminder\u2019s link, or one-click unsubscribe)',
+    description:
+      'The address every reminder names in `List-Unsubscribe` (RFC 8058: a mail program posts `List-Unsubscribe=One-Click` as a form, from no page of ours, so no Origin is required: the link\u2019s keyed token is the proof), and what the stop page posts. Works with the portal\u2019s sign-in off. 410 LINK_INVALID for a link that is not one of ours; stopping twice is stopping once.',
+    params: portalParamsSchema,
+    query: portalStopRemindersQuerySchema,
+    responses: { 204: { description: 'Stopped: no more reminders for this end user.' } },
+    errors: [404, 410],
+    handle: async ({ request, reply }, { contextOf }) => {
+      const ctx = await contextOf(request, { evenWhenOff: true });
+      const input = parseInput(portalStopRemindersQuerySchema, request.query);
+      await stopExpiryReminders({ ctx, input });
+      return reply.status(204).send();
+    },
+  }),
 ];
 
 /**
@@ -402,7 +425,7 @@ export async function registerPortalRoutes(
       return payload;
     });
 
-    registerRoutes(portalScope, withInputsLeftToHandlers(portalRoutes), {
+    const services = {
       config,
       mail: deps.mail,
       mailThrottles,
@@ -410,6 +433,26 @@ export async function registerPortalRoutes(
       contextOf,
       signedIn,
       mutating,
+    };
+    const isOneClick = (route: (typeof portalRoutes)[number]) => route.path === STOP_REMINDERS_PATH;
+    registerRoutes(
+      portalScope,
+      withInputsLeftToHandlers(portalRoutes.filter((route) => !isOneClick(route))),
+      services,
+    );
+    // A mail program's one-click unsubscribe posts a form; that route reads its query only,
+    // and every other portal route still refuses what is not JSON.
+    await portalScope.register(async (oneClickScope) => {
+      oneClickScope.addContentTypeParser(
+        'application/x-www-form-urlencoded',
+        { parseAs: 'string' },
+        (_request, _body, done) => done(null, {}),
+      );
+      registerRoutes(
+        oneClickScope,
+        withInputsLeftToHandlers(portalRoutes.filter(isOneClick)),
+        services,
+      );
     });
 
     // The page: the portal's own HTML (its bundle, no console script, no Firebase). A portal
@@ -446,5 +489,6 @@ export async function registerPortalRoutes(
       servePage(request, reply, { evenWhenOff: true });
     portalScope.get('/portal/:publicId/reset', serveLinkPage);
     portalScope.get('/portal/:publicId/verify', serveLinkPage);
+    portalScope.get('/portal/:publicId/unsubscribe', serveLinkPage);
   });
 }

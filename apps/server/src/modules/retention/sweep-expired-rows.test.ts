@@ -5,6 +5,7 @@ import {
   applications,
   appUserSessions,
   endUserTokens,
+  expiryReminders,
   idempotencyKeys,
   mailMessages,
   portalSessions,
@@ -199,6 +200,24 @@ describe('sweepExpiredRows', () => {
       .from(mailMessages)
       .where(eq(mailMessages.applicationId, applicationId));
     expect(left.map((row) => row.id).sort()).toEqual([stillTrying!.id, recent!.id].sort());
+  });
+
+  it('deletes the records of expiry reminders whose period has ended', async () => {
+    const { applicationId, appUserId } = await newUser();
+    const reminder = (endsAt: Date) =>
+      db()
+        .insert(expiryReminders)
+        .values({ applicationId, appUserId, subject: 'account', endsAt })
+        .returning({ id: expiryReminders.id });
+    await reminder(new Date(now.getTime() - 1));
+    const [pending] = await reminder(new Date(now.getTime() + 86_400_000));
+    expect(await sweep()).toMatchObject({ expiryRemindersDeleted: 1 });
+    expect(
+      await db()
+        .select({ id: expiryReminders.id })
+        .from(expiryReminders)
+        .where(eq(expiryReminders.appUserId, appUserId)),
+    ).toEqual([pending]);
   });
 
   it('deletes finished webhook deliveries older than the activity retention, never pending ones', async () => {

@@ -11,6 +11,7 @@ import {
   sessionStartHourlyCounts,
   appUserSessions,
   endUserTokens,
+  expiryReminders,
   idempotencyKeys,
   mailMessages,
   portalSessions,
@@ -57,6 +58,8 @@ export interface SweepResult {
   endUserTokensDeleted: number;
   /** Sent or failed mail created longer ago than the activity log retention. */
   mailMessagesDeleted: number;
+  /** Records of expiry reminders whose period has ended (the sweep never looks back). */
+  expiryRemindersDeleted: number;
   /** UPDATE or DELETE statements run per kind of row, so a test can see that batches stay bounded. */
   statements: {
     sessionsEnded: number;
@@ -67,6 +70,7 @@ export interface SweepResult {
     idempotencyKeysDeleted: number;
     endUserTokensDeleted: number;
     mailMessagesDeleted: number;
+    expiryRemindersDeleted: number;
   };
 }
 
@@ -96,6 +100,7 @@ export async function sweepExpiredRows({
     idempotencyKeysDeleted: 0,
     endUserTokensDeleted: 0,
     mailMessagesDeleted: 0,
+    expiryRemindersDeleted: 0,
     statements: {
       sessionsEnded: 0,
       sessionsDeleted: 0,
@@ -105,6 +110,7 @@ export async function sweepExpiredRows({
       idempotencyKeysDeleted: 0,
       endUserTokensDeleted: 0,
       mailMessagesDeleted: 0,
+      expiryRemindersDeleted: 0,
     },
   };
   const ran = await ctx.database.runExclusively(RETENTION_SWEEP_LOCK_KEY, async () => {
@@ -198,6 +204,21 @@ export async function sweepExpiredRows({
         .delete(mailMessages)
         .where(inArray(mailMessages.id, expired))
         .returning({ id: mailMessages.id });
+      return deleted.length;
+    });
+
+    // A reminder's record only stops a second mail for a period still to end.
+    result.expiryRemindersDeleted = await inBatches('expiryRemindersDeleted', async () => {
+      const ended = db
+        .select({ id: expiryReminders.id })
+        .from(expiryReminders)
+        .where(lt(expiryReminders.endsAt, now))
+        .orderBy(asc(expiryReminders.endsAt))
+        .limit(input.batchSize);
+      const deleted = await db
+        .delete(expiryReminders)
+        .where(inArray(expiryReminders.id, ended))
+        .returning({ id: expiryReminders.id });
       return deleted.length;
     });
 
