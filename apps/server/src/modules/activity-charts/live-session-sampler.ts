@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseConnection } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { startPeriodicTask } from '../../lib/periodic-task.ts';
 import { sampleLiveSessions } from './sample-live-sessions.ts';
 
 export interface LiveSessionSampler {
@@ -12,8 +13,8 @@ export interface LiveSessionSampler {
 
 /**
  * Samples the live sessions every `intervalMs` (a minute: an hour's peak is then its highest
- * of about 60 samples), on unref'd timers like the retention sweep. A failed sample is logged
- * and the next one runs on schedule.
+ * of about 60 samples), on the shared periodic loop like the retention sweep. A failed sample
+ * is logged and the next one runs on schedule.
  */
 export function startLiveSessionSampler({
   database,
@@ -26,37 +27,12 @@ export function startLiveSessionSampler({
   log: FastifyBaseLogger;
   intervalMs: number;
 }): LiveSessionSampler {
-  let isStopped = false;
-  let running: Promise<number | null> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-
-  const sampleNow = (): Promise<number | null> => {
-    if (isStopped) return Promise.resolve(null);
-    running ??= sampleLiveSessions({ ctx: { db: database.db, database, clock, log } }).finally(
-      () => {
-        running = null;
-      },
-    );
-    return running;
-  };
-
-  const schedule = () => {
-    if (isStopped) return;
-    timer = setTimeout(() => {
-      sampleNow()
-        .catch((error: unknown) => log.error({ err: error }, 'live session sample failed'))
-        .finally(schedule);
-    }, intervalMs);
-    timer.unref();
-  };
-  schedule();
-
-  return {
-    sampleNow,
-    stop: async () => {
-      isStopped = true;
-      if (timer) clearTimeout(timer);
-      await running?.catch(() => {});
-    },
-  };
+  const task = startPeriodicTask({
+    name: 'live session sample',
+    log,
+    intervalMs,
+    startDelayMs: intervalMs,
+    run: () => sampleLiveSessions({ ctx: { db: database.db, database, clock, log } }),
+  });
+  return { sampleNow: task.runNow, stop: task.stop };
 }

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DatabaseConnection } from '../../db/client.ts';
 import type { Clock } from '../../lib/clock.ts';
+import { startPeriodicTask } from '../../lib/periodic-task.ts';
 import { sweepExpiredRows, type RetentionPolicy, type SweepResult } from './sweep-expired-rows.ts';
 
 export interface RetentionSweeper {
@@ -11,9 +12,8 @@ export interface RetentionSweeper {
 }
 
 /**
- * Runs the retention sweep shortly after start-up and then every `intervalMs`. Its timers
- * are unref'd: a pending sweep never keeps the process alive. A sweep that fails is logged
- * and retried at the next interval.
+ * Runs the retention sweep shortly after start-up and then every `intervalMs`, on the shared
+ * periodic loop (unref'd timers; a failed sweep is logged and retried at the next interval).
  */
 export function startRetentionSweeper({
   database,
@@ -30,38 +30,16 @@ export function startRetentionSweeper({
   intervalMs: number;
   startDelayMs: number;
 }): RetentionSweeper {
-  let isStopped = false;
-  let running: Promise<SweepResult | null> | null = null;
-  let timer: NodeJS.Timeout | null = null;
-
-  const sweepNow = (): Promise<SweepResult | null> => {
-    if (isStopped) return Promise.resolve(null);
-    running ??= sweepExpiredRows({
-      ctx: { db: database.db, database, clock, log },
-      input: { ...policy, shouldStop: () => isStopped },
-    }).finally(() => {
-      running = null;
-    });
-    return running;
-  };
-
-  const schedule = (delayMs: number) => {
-    if (isStopped) return;
-    timer = setTimeout(() => {
-      sweepNow()
-        .catch((error: unknown) => log.error({ err: error }, 'retention sweep failed'))
-        .finally(() => schedule(intervalMs));
-    }, delayMs);
-    timer.unref();
-  };
-  schedule(startDelayMs);
-
-  return {
-    sweepNow,
-    stop: async () => {
-      isStopped = true;
-      if (timer) clearTimeout(timer);
-      await running?.catch(() => {});
-    },
-  };
+  const task = startPeriodicTask({
+    name: 'retention sweep',
+    log,
+    intervalMs,
+    startDelayMs,
+    run: (isStopped) =>
+      sweepExpiredRows({
+        ctx: { db: database.db, database, clock, log },
+        input: { ...policy, shouldStop: isStopped },
+      }),
+  });
+  return { sweepNow: task.runNow, stop: task.stop };
 }
