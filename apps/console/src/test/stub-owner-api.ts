@@ -206,6 +206,7 @@ export function createApplication(overrides: Partial<Application> = {}): Applica
     mailReplyTo: null,
     requireVerifiedEmail: false,
     newDeviceMail: false,
+    expiryReminderDays: null,
     ...defaultApplicationMessages,
     signingPublicKey: 'ab'.repeat(32),
     createdAt: '2025-03-14T12:00:00.000Z',

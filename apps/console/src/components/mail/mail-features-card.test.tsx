@@ -7,9 +7,11 @@ import { renderSignedIn } from '@/test/render-with-providers.tsx';
 import { resetEachTest } from '@/test/reset-each-test.ts';
 import { createApplication, jsonResponse, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import {
+  EXPIRY_REMINDERS_HINT,
   MAIL_FEATURES_NEED_MAIL,
   MailFeaturesCard,
   NEW_DEVICE_MAIL_HINT,
+  REMINDER_DAYS_HINT,
 } from './mail-features-card.tsx';
 
 const orbit = createApplication({ id: 7, name: 'Orbit', hwidLockEnabled: true });
@@ -24,7 +26,11 @@ const runtimeConfig = (mailDelivery: 'smtp' | 'mailbox' | 'off') => ({
 const requireSwitch = () =>
   screen.getByRole('switch', { name: 'Require a verified e-mail address' });
 const newDeviceSwitch = () => screen.getByRole('switch', { name: 'Mail a new device' });
+const remindersSwitch = () => screen.getByRole('switch', { name: 'Mail expiry reminders' });
+const daysField = () => screen.getByRole<HTMLInputElement>('textbox', { name: 'Days before' });
 const saveButton = () => screen.getByRole('button', { name: 'Save Settings' });
+const sentBodies = (sent: { method: string; body: unknown }[]) =>
+  sent.filter(({ method }) => method === 'PUT').map(({ body }) => body);
 
 /** /api/config, and PUT /api/applications/7 answering `answer(body)`. */
 function stubApi(
@@ -53,7 +59,7 @@ describe('MailFeaturesCard', () => {
     fireEvent.click(saveButton());
     expect(await findToast('Application updated successfully')).toBeTruthy();
     expect(sent.filter(({ method }) => method === 'PUT').map(({ body }) => body)).toEqual([
-      { requireVerifiedEmail: false, newDeviceMail: true },
+      { requireVerifiedEmail: false, newDeviceMail: true, expiryReminderDays: null },
     ]);
   });
 
@@ -76,7 +82,7 @@ describe('MailFeaturesCard', () => {
     );
     expect(await findToast('Application updated successfully')).toBeTruthy();
     expect(sent.filter(({ method }) => method === 'PUT').map(({ body }) => body)).toEqual([
-      { requireVerifiedEmail: true, newDeviceMail: false },
+      { requireVerifiedEmail: true, newDeviceMail: false, expiryReminderDays: null },
     ]);
   });
 
@@ -100,6 +106,125 @@ describe('MailFeaturesCard', () => {
     fireEvent.click(newDeviceSwitch());
     expect(newDeviceSwitch().getAttribute('aria-checked')).toBe('false');
     expect((newDeviceSwitch() as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('turns expiry reminders on a week ahead, and saves them with the switches', async () => {
+    const sent = stubApi('smtp');
+    renderSignedIn(<MailFeaturesCard application={orbit} />);
+    expect(screen.getByText(EXPIRY_REMINDERS_HINT)).toBeTruthy();
+    expect(remindersSwitch().getAttribute('aria-checked')).toBe('false');
+    expect(screen.queryByRole('textbox', { name: 'Days before' })).toBeNull();
+
+    fireEvent.click(remindersSwitch());
+    expect(daysField().value).toBe('7');
+    expect(daysField().getAttribute('aria-describedby')).toBe(
+      'mail-feature-expiryReminderDays-hint',
+    );
+    expect(screen.getByText(REMINDER_DAYS_HINT)).toBeTruthy();
+    fireEvent.click(saveButton());
+    expect(await findToast('Application updated successfully')).toBeTruthy();
+    expect(sentBodies(sent)).toEqual([
+      { requireVerifiedEmail: false, newDeviceMail: false, expiryReminderDays: 7 },
+    ]);
+  });
+
+  it('saves the days typed, and null once reminders are switched off', async () => {
+    const sent = stubApi('smtp');
+    renderSignedIn(<MailFeaturesCard application={{ ...orbit, expiryReminderDays: 14 }} />);
+    expect(remindersSwitch().getAttribute('aria-checked')).toBe('true');
+    expect(daysField().value).toBe('14');
+    fireEvent.change(daysField(), { target: { value: ' 30 ' } });
+    fireEvent.click(saveButton());
+    expect(await findToast('Application updated successfully')).toBeTruthy();
+
+    fireEvent.click(remindersSwitch());
+    expect(screen.queryByRole('textbox', { name: 'Days before' })).toBeNull();
+    fireEvent.click(saveButton());
+    await waitFor(() => expect(sentBodies(sent)).toHaveLength(2));
+    expect(
+      sentBodies(sent).map((body) => (body as Record<string, unknown>).expiryReminderDays),
+    ).toEqual([30, null]);
+  });
+
+  it('starts the days again from the saved ones when reminders are switched back on', () => {
+    stubApi('smtp');
+    renderSignedIn(<MailFeaturesCard application={{ ...orbit, expiryReminderDays: 3 }} />);
+    fireEvent.change(daysField(), { target: { value: '45' } });
+    fireEvent.click(remindersSwitch());
+    fireEvent.click(remindersSwitch());
+    expect(daysField().value).toBe('3');
+  });
+
+  it.each([
+    ['0', 'Reminder days must be at least 1'],
+    ['61', 'Reminder days must be at most 60'],
+    ['2.5', 'Reminder days must be a whole number'],
+    ['', 'Reminder days must be a whole number'],
+    ['a week', 'Reminder days must be a whole number'],
+  ])('refuses %j days at the field, and sends nothing', async (typed, message) => {
+    const sent = stubApi('smtp');
+    renderSignedIn(<MailFeaturesCard application={orbit} />);
+    fireEvent.click(remindersSwitch());
+    fireEvent.change(daysField(), { target: { value: typed } });
+    fireEvent.click(saveButton());
+    const problem = await screen.findByRole('alert');
+    expect(problem.textContent).toBe(message);
+    expect(daysField().getAttribute('aria-invalid')).toBe('true');
+    expect(daysField().getAttribute('aria-describedby')).toBe(
+      `mail-feature-expiryReminderDays-hint ${problem.id}`,
+    );
+    expect(problem.id).toBe('mail-feature-expiryReminderDays-error');
+    expect(document.activeElement).toBe(daysField());
+    expect(sent.some(({ method }) => method === 'PUT')).toBe(false);
+
+    // Typing again clears it; a good number is then sent.
+    fireEvent.change(daysField(), { target: { value: '60' } });
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(daysField().hasAttribute('aria-invalid')).toBe(false);
+    fireEvent.click(saveButton());
+    expect(await findToast('Application updated successfully')).toBeTruthy();
+    expect(sentBodies(sent)).toEqual([
+      { requireVerifiedEmail: false, newDeviceMail: false, expiryReminderDays: 60 },
+    ]);
+  });
+
+  it('checks the days before asking about verified addresses', async () => {
+    stubApi('smtp');
+    renderSignedIn(<MailFeaturesCard application={orbit} />);
+    fireEvent.click(requireSwitch());
+    fireEvent.click(remindersSwitch());
+    fireEvent.change(daysField(), { target: { value: '90' } });
+    fireEvent.click(saveButton());
+    expect((await screen.findByRole('alert')).textContent).toBe('Reminder days must be at most 60');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+  });
+
+  it('keeps reminders from being switched on while the server sends no mail', async () => {
+    stubApi('off');
+    renderSignedIn(<MailFeaturesCard application={orbit} />);
+    expect(await screen.findByText(MAIL_FEATURES_NEED_MAIL)).toBeTruthy();
+    expect((remindersSwitch() as HTMLButtonElement).disabled).toBe(true);
+    expect(remindersSwitch().getAttribute('aria-describedby')).toBe(
+      'mail-feature-expiryReminders-hint mail-features-off',
+    );
+    expect(screen.queryByRole('textbox', { name: 'Days before' })).toBeNull();
+  });
+
+  it('lets reminders that are on change their days or stop while the server sends no mail', async () => {
+    const sent = stubApi('off');
+    renderSignedIn(<MailFeaturesCard application={{ ...orbit, expiryReminderDays: 7 }} />);
+    expect(await screen.findByText(MAIL_FEATURES_NEED_MAIL)).toBeTruthy();
+    expect((remindersSwitch() as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.change(daysField(), { target: { value: '10' } });
+    fireEvent.click(saveButton());
+    expect(await findToast('Application updated successfully')).toBeTruthy();
+    fireEvent.click(remindersSwitch());
+    expect((remindersSwitch() as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(saveButton());
+    await waitFor(() => expect(sentBodies(sent)).toHaveLength(2));
+    expect(
+      sentBodies(sent).map((body) => (body as Record<string, unknown>).expiryReminderDays),
+    ).toEqual([10, null]);
   });
 
   it("shows the server's refusal in the card", async () => {
