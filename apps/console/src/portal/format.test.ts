@@ -76,6 +76,10 @@ describe('portalAddressOf', () => {
   it('reads the page of a mailed link', () => {
     expect(portalAddressOf(`/portal/${publicId}/reset`)).toEqual({ publicId, page: 'reset' });
     expect(portalAddressOf(`/portal/${publicId}/verify`)).toEqual({ publicId, page: 'verify' });
+    expect(portalAddressOf(`/portal/${publicId}/unsubscribe`)).toEqual({
+      publicId,
+      page: 'unsubscribe',
+    });
   });
 
   it('refuses anything else', () => {
@@ -86,6 +90,7 @@ describe('portalAddressOf', () => {
       '/portal/0123456789abcdef0123/x',
       '/portal/0123456789abcdef0123/reset/',
       '/portal/0123456789abcdef0123/verify/',
+      '/portal/0123456789abcdef0123/unsubscribe/',
       '/portal.html',
       '/x/portal/0123456789abcdef0123',
     ]) {

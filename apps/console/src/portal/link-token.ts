@@ -12,3 +12,18 @@ export function takeLinkToken(): string | null {
   }
   return token;
 }
+
+/**
+ * The named parameters of a mailed link's query, read once; the whole query then leaves the
+ * address bar, for the same reason as a token. A parameter the address lacks is null.
+ */
+export function takeLinkQuery<Name extends string>(
+  names: readonly Name[],
+): Record<Name, string | null> {
+  const url = new URL(window.location.href);
+  const values = Object.fromEntries(
+    names.map((name) => [name, url.searchParams.get(name)]),
+  ) as Record<Name, string | null>;
+  if (url.search !== '') window.history.replaceState(null, '', url.pathname + url.hash);
+  return values;
+}

@@ -3,6 +3,7 @@ import { createPortalApi } from './portal-api.ts';
 import { startPortal } from './portal-app.ts';
 import { portalAddressOf } from './public-id.ts';
 import { startResetPage } from './reset-page.ts';
+import { startStopRemindersPage } from './stop-reminders-page.ts';
 import { applyStoredTheme, createThemeToggle } from './theme.ts';
 import { startVerifyPage } from './verify-page.ts';
 
@@ -25,6 +26,8 @@ if (address?.page === 'reset') {
   startResetPage(elements, createPortalApi(address.publicId));
 } else if (address?.page === 'verify') {
   startVerifyPage(elements, createPortalApi(address.publicId));
+} else if (address?.page === 'unsubscribe') {
+  startStopRemindersPage(elements, createPortalApi(address.publicId));
 } else {
   void startPortal(elements, address === null ? null : createPortalApi(address.publicId));
 }

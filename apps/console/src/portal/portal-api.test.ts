@@ -41,6 +41,19 @@ describe('createPortalApi', () => {
     expect(init).toMatchObject({ method: 'POST', body: JSON.stringify({ token: 'T' }) });
   });
 
+  it('sends a stop link’s user and token in the query, with no body', async () => {
+    const fetchStub = respond(204);
+    const user = '0b8f2a4e-5c1d-4e7a-9f3b-2d6c8e1a4b7f';
+    const token = 'ab'.repeat(32);
+    await expect(
+      createPortalApi(PUBLIC_ID, fetchStub).stopReminders({ user, token }),
+    ).resolves.toBeUndefined();
+    const [url, init] = fetchStub.mock.calls[0]!;
+    expect(url).toBe(`/api/portal/${PUBLIC_ID}/reminders/stop?user=${user}&token=${token}`);
+    expect(init?.method).toBe('POST');
+    expect(init?.body).toBeUndefined();
+  });
+
   it('sends no body and no content type without one, and reads a 204 as nothing', async () => {
     const fetchStub = respond(204);
     await expect(createPortalApi(PUBLIC_ID, fetchStub).signOut()).resolves.toBeUndefined();

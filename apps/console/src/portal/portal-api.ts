@@ -64,6 +64,14 @@ export interface PortalApi {
   forgotPassword(input: PortalForgotPasswordRequest): Promise<{ message: string }>;
   /** A mailed link's confirmation of an address: works with the portal's sign-in off. */
   verifyEmail(input: PortalEmailVerifyRequest): Promise<PortalEmailVerified>;
+  /** An expiry reminder's stop link: works with the portal's sign-in off. */
+  stopReminders(link: StopRemindersLink): Promise<void>;
+}
+
+/** Whose reminders a stop link names, and the proof it carries, as the link has them. */
+export interface StopRemindersLink {
+  user: string;
+  token: string;
 }
 
 /**
@@ -107,6 +115,10 @@ export function createPortalApi(publicId: string, fetchImpl: typeof fetch = fetc
     resetPassword: (input) => call('POST', '/password/reset', input),
     forgotPassword: (input) => call('POST', '/password/forgot', input),
     verifyEmail: (input) => call('POST', '/email/verify', input),
+    // In the query, not a body: the same address a mail program posts to for a one-click
+    // unsubscribe.
+    stopReminders: ({ user, token }) =>
+      call('POST', `/reminders/stop?${new URLSearchParams({ user, token }).toString()}`),
   };
 }
 

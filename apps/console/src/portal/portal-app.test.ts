@@ -49,6 +49,7 @@ function stubApi(overrides: Partial<PortalApi> = {}): PortalApi {
     resetPassword: refuse,
     forgotPassword: refuse,
     verifyEmail: refuse,
+    stopReminders: refuse,
     ...overrides,
   };
 }

@@ -24,6 +24,7 @@ function apiResetting(resetPassword: PortalApi['resetPassword']): PortalApi {
     resetPassword,
     forgotPassword: unused,
     verifyEmail: unused,
+    stopReminders: unused,
   };
 }
 

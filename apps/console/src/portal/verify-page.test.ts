@@ -29,6 +29,7 @@ function apiVerifying(verifyEmail: PortalApi['verifyEmail']): PortalApi {
     resetPassword: unused,
     forgotPassword: unused,
     verifyEmail,
+    stopReminders: unused,
   };
 }
 
