@@ -105,6 +105,44 @@ test.describe('mail settings and verified addresses', () => {
     await expect(edit.getByRole('button', { name: 'Mark Verified' })).toHaveCount(0);
   });
 
+  test('expiry reminders: switched on with their days; the stop page asks before it acts', async ({
+    page,
+    browser,
+  }) => {
+    test.setTimeout(120_000);
+    const { application, user } = await seed(page, 'Rita Reminder');
+    await page.goto(`/app/${application.id}`);
+    await page.getByRole('tab', { name: 'E-mail' }).click();
+    const tab = page.getByRole('tabpanel', { name: 'E-mail' });
+    await tab.getByRole('switch', { name: 'Mail expiry reminders' }).click();
+    await tab.getByLabel('Days before').fill('90');
+    await tab.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(tab.getByText('Reminder days must be at most 60')).toBeVisible();
+    await expect(tab.getByLabel('Days before')).toBeFocused();
+    await tab.getByLabel('Days before').fill('3');
+    await tab.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(toast(page, 'Application updated successfully')).toBeVisible();
+    await page.reload();
+    await page.getByRole('tab', { name: 'E-mail' }).click();
+    await expect(page.getByLabel('Days before')).toHaveValue('3');
+
+    // A stop link that is not one of ours: nothing happens before the click, then the refusal.
+    const portal = await pageOfItsOwn(browser);
+    await portal.goto(
+      `/portal/${application.portalPublicId}/unsubscribe?user=${user.id}&token=${'0'.repeat(64)}`,
+    );
+    await expect(portal.getByRole('heading', { name: 'Stop expiry reminders?' })).toBeVisible();
+    expect(new URL(portal.url()).search).toBe('');
+    await portal.getByRole('button', { name: 'Stop Reminders' }).click();
+    await expect(
+      portal.getByText(
+        'This link does not stop any reminders: open it again from the latest reminder.',
+      ),
+    ).toBeVisible();
+    await expect(portal.getByRole('button', { name: 'Stop Reminders' })).toHaveCount(0);
+    await portal.context().close();
+  });
+
   test('the Sender and Templates cards save what the mail then says', async ({ page }) => {
     test.setTimeout(120_000);
     const { application } = await seed(page, 'Sam Sender');
@@ -154,12 +192,12 @@ test.describe('mail settings and verified addresses', () => {
     );
   });
 
-  test('at 390 and 1280 px in both themes: the E-mail tab and the verify page; axe clean', async ({
+  test('at 390 and 1280 px in both themes: the E-mail tab, the verify and stop pages; axe clean', async ({
     page,
     browser,
   }, testInfo) => {
     test.setTimeout(180_000);
-    const { application } = await seed(page, 'Lena Layout');
+    const { application, user } = await seed(page, 'Lena Layout');
     const portal = await pageOfItsOwn(browser);
     const verifyPath = `/portal/${application.portalPublicId}/verify`;
     const problems: string[] = [];
@@ -177,6 +215,13 @@ test.describe('mail settings and verified addresses', () => {
         await portal.goto(`${verifyPath}?token=${'A'.repeat(43)}`);
         await expect(portal.getByText(/This link has expired/)).toBeVisible();
         await checkLayout(portal, `portal-verify-${viewport.name}-${theme}`, problems, {
+          testInfo,
+        });
+        await portal.goto(
+          `/portal/${application.portalPublicId}/unsubscribe?user=${user.id}&token=${'0'.repeat(64)}`,
+        );
+        await expect(portal.getByRole('button', { name: 'Stop Reminders' })).toBeVisible();
+        await checkLayout(portal, `portal-unsubscribe-${viewport.name}-${theme}`, problems, {
           testInfo,
         });
       });
