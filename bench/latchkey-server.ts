@@ -38,6 +38,11 @@ const REDEEM_KEYS = Number(process.env.BENCH_REDEEM_KEYS ?? 10_000);
 const KEY_LOGINS = Number(process.env.BENCH_KEY_LOGINS ?? 2000);
 const LOCKED_USERS = Number(process.env.BENCH_LOCKED_USERS ?? 200);
 const PASSWORD = 'benchmark password';
+/**
+ * `1`: the application requires verified addresses, and every seeded user has confirmed
+ * theirs, so the calls pay the check and still succeed (the setting's cost, off against on).
+ */
+const REQUIRE_VERIFIED_EMAIL = process.env.BENCH_REQUIRE_VERIFIED_EMAIL === '1';
 
 const config = loadConfig();
 if (config.database.kind !== 'postgres') throw new Error('the benchmark needs DATABASE_URL');
@@ -101,6 +106,13 @@ async function generateKeys(count: number): Promise<string[]> {
 const redeemKeys = await generateKeys(REDEEM_KEYS);
 const loginKeys = await generateKeys(KEY_LOGINS);
 
+if (REQUIRE_VERIFIED_EMAIL) {
+  await db
+    .update(applications)
+    .set({ requireVerifiedEmail: true })
+    .where(eq(applications.id, application.id));
+}
+
 const passwordHash = await hashPassword(PASSWORD);
 const users: { id: string; username: string }[] = [];
 const tokens: string[] = [];
@@ -111,6 +123,9 @@ for (let start = 0; start < USERS; start += 500) {
     username: `bench-user-${start + index}`,
     passwordHash,
     lastLogin: now,
+    ...(REQUIRE_VERIFIED_EMAIL
+      ? { email: `bench-user-${start + index}@example.com`, emailVerifiedAt: now }
+      : {}),
   }));
   const inserted = await db
     .insert(appUsers)

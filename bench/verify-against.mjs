@@ -15,6 +15,8 @@
 // - Then login, LOGIN_CONNECTIONS at a time: the same users and password on both commits, and
 //   here also a login under HWID lock from a bound device (the device path), when this
 //   commit's bench server seeds one.
+// - BENCH_REQUIRE_VERIFIED_EMAIL=1: this commit's application requires verified addresses
+//   (its users have confirmed theirs), so the figures are the setting on against before.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -37,7 +39,7 @@ if (!before) {
   process.exit(2);
 }
 
-async function startServer(cwd, database, dataDir) {
+async function startServer(cwd, database, dataDir, extraEnv = {}) {
   return startChild(
     ['--import', 'tsx', 'bench/latchkey-server.ts'],
     benchServerEnv({
@@ -48,6 +50,7 @@ async function startServer(cwd, database, dataDir) {
       METRICS_TOKEN: 'bench-metrics-'.repeat(3),
       BENCH_REDEEM_KEYS: '10',
       BENCH_KEY_LOGINS: '10',
+      ...extraEnv,
     }),
     { cwd },
   );
@@ -94,7 +97,13 @@ async function main() {
       const database = await prepareDatabase();
       databases.push(database);
       log(`Starting ${name} on ${database.label}...`);
-      servers.push(await startServer(cwd, database, join(scratch, `data-${name}`)));
+      // BENCH_REQUIRE_VERIFIED_EMAIL=1 seeds this commit's users as confirmed under an
+      // application that requires it: the check's cost against the commit before it.
+      const extraEnv =
+        name === 'after' && process.env.BENCH_REQUIRE_VERIFIED_EMAIL
+          ? { BENCH_REQUIRE_VERIFIED_EMAIL: process.env.BENCH_REQUIRE_VERIFIED_EMAIL }
+          : {};
+      servers.push(await startServer(cwd, database, join(scratch, `data-${name}`), extraEnv));
     }
     const [beforeServer, afterServer] = servers;
     const verify = { path: '/api/v1/verify' };
