@@ -8,8 +8,9 @@ export const STOP_REMINDERS_BUTTON = 'Stop Reminders';
 export const STOPPING_REMINDERS = 'Stopping reminders…';
 export const REMINDERS_STOPPED_HEADING = 'Expiry reminders';
 export const REMINDERS_STOPPED = 'Reminders stopped.';
+// Nothing turns them on again (the vendor has no switch for one user): the note promises none.
 export const REMINDERS_STOPPED_NOTE =
-  'This cannot be undone here: to have them again, ask the vendor of your program.';
+  'Other mail from this service, such as password links, still reaches you.';
 export const REMINDERS_LINK_INCOMPLETE =
   'This link is not complete: open it again from the latest reminder.';
 export const REMINDERS_PORTAL_UNKNOWN =
