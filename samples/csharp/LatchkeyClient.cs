@@ -1490,31 +1490,8 @@ namespace LatchkeySample
                 return;
             }
 
-            SetBusy(true, "Requesting a link...");
-            try
-            {
-                var answer = await client.ForgotPasswordAsync(usernameOrEmail);
-                SetBusy(false, "");
-                if (!answer.Success)
-                {
-                    Log.Write("forgot password failed (" + answer.Code + "): " + answer.Message);
-                    ShowRefusal(answer, "Password Reset Failed");
-                    return;
-                }
-                Log.Write("password reset requested");
-                Dialog.Show(this, answer.Message, "Check Your E-mail", MessageBoxIcon.Information);
-            }
-            catch (ResponseNotVerifiedException error)
-            {
-                SetBusy(false, "");
-                Dialog.Show(this, error.Message, "Security Warning", MessageBoxIcon.Warning);
-            }
-            catch (Exception error)
-            {
-                Log.Write("network error: " + Describe(error));
-                SetBusy(false, "");
-                Dialog.Show(this, "Network error: " + Describe(error), "Error", MessageBoxIcon.Error);
-            }
+            await RequestMailAsync(() => client.ForgotPasswordAsync(usernameOrEmail), "Password Reset Failed",
+                "password reset");
         }
 
         /// <summary>
@@ -1532,18 +1509,28 @@ namespace LatchkeySample
                 return;
             }
 
+            await RequestMailAsync(() => client.ResendVerificationAsync(username, password), "Resend Failed",
+                "verification e-mail");
+        }
+
+        /// <summary>
+        /// Asks the server to mail a link (a new password's, an address confirmation's) and shows what it
+        /// answered: the same text whatever the account, or a refusal under <paramref name="failedTitle"/>.
+        /// </summary>
+        private async Task RequestMailAsync(Func<Task<ApiResponse>> request, string failedTitle, string what)
+        {
             SetBusy(true, "Requesting a link...");
             try
             {
-                var answer = await client.ResendVerificationAsync(username, password);
+                var answer = await request();
                 SetBusy(false, "");
                 if (!answer.Success)
                 {
-                    Log.Write("resend verification failed (" + answer.Code + "): " + answer.Message);
-                    ShowRefusal(answer, "Resend Failed");
+                    Log.Write(what + " request failed (" + answer.Code + "): " + answer.Message);
+                    ShowRefusal(answer, failedTitle);
                     return;
                 }
-                Log.Write("verification e-mail requested");
+                Log.Write(what + " requested");
                 Dialog.Show(this, answer.Message, "Check Your E-mail", MessageBoxIcon.Information);
             }
             catch (ResponseNotVerifiedException error)

@@ -775,6 +775,20 @@ class LatchkeyClient:
         self.root.bind("<Return>", lambda _event: actions[0][1]())
         self.entries[0].focus_set()
 
+    def link_button(self, text, command):
+        """A button drawn as a link, for the login window's secondary actions."""
+        return tk.Button(
+            self.root,
+            text=text,
+            command=command,
+            relief=tk.FLAT,
+            borderwidth=0,
+            highlightthickness=0,
+            fg="#1a5fb4",
+            activeforeground="#1a5fb4",
+            cursor="hand2",
+        )
+
     def build_login_screen(self):
         self.clear_window()
         self.root.title("Latchkey Client - Login")
@@ -795,30 +809,10 @@ class LatchkeyClient:
         register_button.place(x=70, y=225, width=110, height=32, anchor="center")
         key_button = tk.Button(self.root, text="Licence key", command=self.build_license_screen)
         key_button.place(x=330, y=225, width=110, height=32, anchor="center")
-        forgot_button = tk.Button(
-            self.root,
-            text="Forgot password?",
-            command=self.on_forgot_password,
-            relief=tk.FLAT,
-            borderwidth=0,
-            highlightthickness=0,
-            fg="#1a5fb4",
-            activeforeground="#1a5fb4",
-            cursor="hand2",
-        )
+        forgot_button = self.link_button("Forgot password?", self.on_forgot_password)
         forgot_button.place(x=350, y=189, width=130, height=18, anchor="ne")
         # For an address not confirmed yet: the username and password above prove the holder.
-        resend_button = tk.Button(
-            self.root,
-            text="Resend verification e-mail",
-            command=self.on_resend_verification,
-            relief=tk.FLAT,
-            borderwidth=0,
-            highlightthickness=0,
-            fg="#1a5fb4",
-            activeforeground="#1a5fb4",
-            cursor="hand2",
-        )
+        resend_button = self.link_button("Resend verification e-mail", self.on_resend_verification)
         resend_button.place(x=200, y=246, width=200, height=18, anchor="n")
         self.action_buttons = [
             login_button,
