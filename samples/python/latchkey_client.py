@@ -1045,22 +1045,9 @@ class LatchkeyClient:
         if not username_or_email.strip():
             self.show_dialog("warning", "Validation Error", MISSING_USERNAME_OR_EMAIL_MESSAGE)
             return
-        self.set_busy(True, "Requesting a link...")
-        log("forgot password")
-
-        def on_done(status, result):
-            self.set_busy(False)
-            if status == "error":
-                self.show_request_error(result, "Connection error")
-                return
-            if not result.is_success:
-                log(f"forgot password failed: {result.code}")
-                self.show_refusal(result, "Password Reset Failed")
-                return
-            log("password reset requested")
-            self.show_dialog("info", "Check Your E-mail", result.message)
-
-        self.run_in_background(lambda: forgot_password(username_or_email), on_done)
+        self.request_mail(
+            lambda: forgot_password(username_or_email), "Password Reset Failed", "password reset"
+        )
 
     def on_resend_verification(self):
         """Has a new link to confirm the account's address mailed to it, for the username and
@@ -1073,8 +1060,15 @@ class LatchkeyClient:
         if not username or not password:
             self.show_dialog("warning", "Validation Error", MISSING_CREDENTIALS_MESSAGE)
             return
+        self.request_mail(
+            lambda: resend_verification(username, password), "Resend Failed", "verification e-mail"
+        )
+
+    def request_mail(self, request, failed_title, what):
+        """Asks the server to mail a link (a new password's, an address confirmation's) and shows
+        what it answered: the same text whatever the account, or a refusal under failed_title."""
         self.set_busy(True, "Requesting a link...")
-        log(f"resend verification e-mail for {username}")
+        log(f"{what} request")
 
         def on_done(status, result):
             self.set_busy(False)
@@ -1082,13 +1076,13 @@ class LatchkeyClient:
                 self.show_request_error(result, "Connection error")
                 return
             if not result.is_success:
-                log(f"resend verification e-mail failed: {result.code}")
-                self.show_refusal(result, "Resend Failed")
+                log(f"{what} request failed: {result.code}")
+                self.show_refusal(result, failed_title)
                 return
-            log("verification e-mail requested")
+            log(f"{what} requested")
             self.show_dialog("info", "Check Your E-mail", result.message)
 
-        self.run_in_background(lambda: resend_verification(username, password), on_done)
+        self.run_in_background(request, on_done)
 
     def on_login_answer(self, status, result):
         if status == "error":
