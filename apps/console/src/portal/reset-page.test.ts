@@ -6,26 +6,14 @@ import type { PortalElements } from './portal-app.ts';
 import { PASSWORDS_DO_NOT_MATCH } from './password-card.ts';
 import { startResetPage } from './reset-page.ts';
 import { PASSWORD_RESET_DONE, RESET_LINK_INCOMPLETE } from './reset-view.ts';
+import { portalApiWith } from '@/test/portal-api-with.ts';
 
 const TOKEN = 'T'.repeat(43);
 const LINK_GONE =
   'This link has expired or has already been used. Ask for a new one from the program.';
 
 function apiResetting(resetPassword: PortalApi['resetPassword']): PortalApi {
-  const unused = () => Promise.reject(new Error('the reset page calls nothing else'));
-  return {
-    info: unused,
-    account: unused,
-    signIn: unused,
-    signOut: unused,
-    releaseDevice: unused,
-    redeem: unused,
-    changePassword: unused,
-    resetPassword,
-    forgotPassword: unused,
-    verifyEmail: unused,
-    stopReminders: unused,
-  };
+  return portalApiWith('reset page', { resetPassword });
 }
 
 let elements: PortalElements;

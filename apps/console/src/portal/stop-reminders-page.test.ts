@@ -13,26 +13,14 @@ import {
   STOP_REMINDERS_TEXT,
   STOPPING_REMINDERS,
 } from './stop-reminders-view.ts';
+import { portalApiWith } from '@/test/portal-api-with.ts';
 
 const PAGE = '/portal/0123456789abcdef0123/unsubscribe';
 const USER = '0b8f2a4e-5c1d-4e7a-9f3b-2d6c8e1a4b7f';
 const TOKEN = '0123456789abcdef'.repeat(4);
 
 function apiStopping(stopReminders: PortalApi['stopReminders']): PortalApi {
-  const unused = () => Promise.reject(new Error('the stop page calls nothing else'));
-  return {
-    info: unused,
-    account: unused,
-    signIn: unused,
-    signOut: unused,
-    releaseDevice: unused,
-    redeem: unused,
-    changePassword: unused,
-    resetPassword: unused,
-    forgotPassword: unused,
-    verifyEmail: unused,
-    stopReminders,
-  };
+  return portalApiWith('stop page', { stopReminders });
 }
 
 /** A call that answers when the test says so. */

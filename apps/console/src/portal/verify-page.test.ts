@@ -11,26 +11,14 @@ import {
   VERIFY_LINK_INCOMPLETE,
   VERIFY_PORTAL_UNKNOWN,
 } from './verify-view.ts';
+import { portalApiWith } from '@/test/portal-api-with.ts';
 
 const TOKEN = 'V'.repeat(43);
 const LINK_GONE =
   'This link has expired, has already been used, or was for another address. Log in from the program to be sent a new one.';
 
 function apiVerifying(verifyEmail: PortalApi['verifyEmail']): PortalApi {
-  const unused = () => Promise.reject(new Error('the verify page calls nothing else'));
-  return {
-    info: unused,
-    account: unused,
-    signIn: unused,
-    signOut: unused,
-    releaseDevice: unused,
-    redeem: unused,
-    changePassword: unused,
-    resetPassword: unused,
-    forgotPassword: unused,
-    verifyEmail,
-    stopReminders: unused,
-  };
+  return portalApiWith('verify page', { verifyEmail });
 }
 
 /** A call that answers when the test says so. */
