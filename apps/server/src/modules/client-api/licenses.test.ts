@@ -194,10 +194,11 @@ describe('client API: licence keys, subscriptions and entitlements', () => {
     ]);
     expect(a.subscriptions?.[0]).toEqual({ plan: 'Basic', expires_at: null });
     expect(a.entitlements).toEqual(['BASIC', 'EXPORT_PDF', 'PRO']);
+    // The stacked plan's row: the user holds Basic too, and rows come in no set order.
     const [subscription] = await db()
       .select()
       .from(subscriptions)
-      .where(eq(subscriptions.appUserId, user.user_id!));
+      .where(and(eq(subscriptions.appUserId, user.user_id!), eq(subscriptions.planId, planId)));
     expect(subscription!.expiresAt!.getTime()).toBe(clock.now().getTime() + 90 * DAY_MS);
     // Each redemption wrote its event, naming the key and plan, and queued its delivery.
     const redeemedEvents = (await eventsOf(application.id)).filter(
