@@ -169,14 +169,19 @@ describe('expiry reminders', () => {
     // The first attempt is refused for now, so the renewal lands before the next one.
     receiver.answerWith(() => ({ accept: false, code: 451, message: 'Try again later' }));
     expect(await sweepTwice()).toBe(1);
-    await expect.poll(async () => (await mailsOf([renewing.user.id]))[0]?.status).toBe('retrying');
+    await expect
+      .poll(async () => (await mailsOf([renewing.user.id]))[0]?.status, { timeout: 15_000 })
+      .toBe('retrying');
     await db()
       .update(subscriptions)
       .set({ expiresAt: new Date(Date.now() + 60 * DAY_MS) })
       .where(eq(subscriptions.id, renewing.subscription.id));
     const before = receiver.received.length;
     receiver.answerWith(() => ({ accept: true }));
-    await expect.poll(async () => (await mailsOf([renewing.user.id])).length).toBe(0);
+    // The retry is due a second after the refusal: longer than expect.poll's default wait.
+    await expect
+      .poll(async () => (await mailsOf([renewing.user.id])).length, { timeout: 15_000 })
+      .toBe(0);
     expect(receiver.received.length).toBe(before);
     // Its record stays: the old period is not reminded again.
     expect(await sweepTwice()).toBe(0);
