@@ -34,6 +34,11 @@ export const clientActivityEventNames = [
   'password_reset',
   // An e-mail address confirmed (metadata: via 'link' or 'owner'). Not a login attempt.
   'email_verified',
+  // Shops: an order paid (keys minted), renewed (keys extended) or refunded or charged back
+  // (keys banned). metadata: orderId, provider, providerOrderId. None is a login attempt.
+  'order_paid',
+  'order_renewed',
+  'order_refunded',
 ] as const;
 
 /**
@@ -65,6 +70,9 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   license_checkout: 'Licence Checkout',
   password_reset: 'Password Reset',
   email_verified: 'E-mail Verified',
+  order_paid: 'Order Paid',
+  order_renewed: 'Order Renewed',
+  order_refunded: 'Order Refunded',
   owner_bulk_action: 'Owner Bulk Action',
 };
 

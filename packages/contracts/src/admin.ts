@@ -99,6 +99,10 @@ export const ownerWriteActions = [
   'mail_resent',
   'mail_template_saved',
   'mail_template_reset',
+  'shop_connection_created',
+  'shop_connection_updated',
+  'shop_connection_deleted',
+  'shop_order_processed',
 ] as const;
 export type OwnerWriteAction = (typeof ownerWriteActions)[number];
 
@@ -132,6 +136,8 @@ export const auditTargetKinds = [
   'code_file',
   'mail_message',
   'mail_template',
+  'shop_connection',
+  'shop_order',
 ] as const;
 export const auditTargetKindSchema = z.enum(auditTargetKinds);
 export type AuditTargetKind = z.infer<typeof auditTargetKindSchema>;

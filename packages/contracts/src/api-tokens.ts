@@ -17,6 +17,7 @@ export const apiTokenScopes = [
   'activity:read',
   'webhooks:read',
   'webhooks:write',
+  'orders:read',
 ] as const;
 export const apiTokenScopeSchema = z.enum(apiTokenScopes, {
   error: (issue) => `Unknown scope: ${String(issue.input)}`,
@@ -34,6 +35,7 @@ export const apiTokenScopeDescriptions: Record<ApiTokenScope, string> = {
   'activity:read': 'Read the activity log and the account\u2019s audit trail',
   'webhooks:read': 'List webhooks',
   'webhooks:write': 'Create, edit and delete webhooks',
+  'orders:read': 'List the orders shops sent and the keys they minted',
 };
 
 export const apiTokenLimits = {

@@ -32,3 +32,4 @@ export * from './api-tokens.ts';
 export * from './management-api.ts';
 export * from './imports.ts';
 export * from './mail.ts';
+export * from './shops.ts';

@@ -199,7 +199,8 @@ export type RenderedMail = z.infer<typeof renderedMailSchema>;
 export const mailTemplateValues: Record<MailKind, readonly string[]> = {
   password_reset: ['username', 'app_name', 'link', 'link_minutes'],
   email_verification: ['username', 'app_name', 'link'],
-  license_key: ['app_name', 'key', 'plan'],
+  // order: the shop's order number, for keys a shop sold (empty otherwise).
+  license_key: ['app_name', 'key', 'plan', 'order'],
   expiry_reminder: ['username', 'app_name', 'plan', 'expires_on', 'unsubscribe_link'],
   new_device: ['username', 'app_name', 'device_name', 'time'],
 };

@@ -20,6 +20,7 @@ export const apiTokenResourceLabels: Record<ApiTokenResource, string> = {
   blacklist: 'Blacklist',
   activity: 'Activity log',
   webhooks: 'Webhooks',
+  orders: 'Shop orders',
 };
 
 export interface ApiTokenScopeGroup {

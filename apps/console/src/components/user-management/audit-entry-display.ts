@@ -61,6 +61,10 @@ export const auditActionLabels: Record<AuditAction, string> = {
   mail_resent: 'Mail sent again',
   mail_template_saved: 'Mail template saved',
   mail_template_reset: 'Mail template reset',
+  shop_connection_created: 'Shop connection created',
+  shop_connection_updated: 'Shop connection updated',
+  shop_connection_deleted: 'Shop connection deleted',
+  shop_order_processed: 'Shop order processed',
 };
 
 /** Entries the badge shows in the danger colour: something was taken away. */
@@ -80,6 +84,8 @@ const targetKindLabels: Record<AuditTargetKind, string> = {
   webhook_delivery: 'Webhook delivery',
   mail_message: 'Mail',
   mail_template: 'Mail template',
+  shop_connection: 'Shop connection',
+  shop_order: 'Shop order',
   sample: 'Sample',
   code_file: 'Code file',
 };

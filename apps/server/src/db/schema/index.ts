@@ -28,3 +28,5 @@ export * from './imports.ts';
 export * from './mail-messages.ts';
 export * from './end-user-tokens.ts';
 export * from './expiry-reminders.ts';
+export * from './shop-connections.ts';
+export * from './shop-orders.ts';

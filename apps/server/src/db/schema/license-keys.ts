@@ -13,6 +13,7 @@ import {
 import { appUsers } from './app-users.ts';
 import { applications } from './applications.ts';
 import { plans } from './plans.ts';
+import { shopOrders } from './shop-orders.ts';
 import { subscriptions } from './subscriptions.ts';
 
 /**
@@ -58,6 +59,11 @@ export const licenseKeys = pgTable(
     wasUsed: boolean('was_used').notNull().default(false),
     bannedReason: text('banned_reason'),
     bannedAt: timestamp('banned_at', { withTimezone: true }),
+    /** Days a renewal added while the key was unused: its redemption grants them too. */
+    extraDays: integer('extra_days').notNull().default(0),
+    /** The shop order that minted it, and its buyer's address. */
+    shopOrderId: uuid('shop_order_id').references(() => shopOrders.id, { onDelete: 'set null' }),
+    buyerEmail: text('buyer_email'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
@@ -86,6 +92,7 @@ export const licenseKeys = pgTable(
     index('license_keys_note_trgm_idx').using('gin', table.note.op('gin_trgm_ops')),
     index('license_keys_used_by_idx').on(table.usedByUserId),
     index('license_keys_subscription_idx').on(table.subscriptionId),
+    index('license_keys_shop_order_idx').on(table.shopOrderId),
     check('license_keys_state', sql`${table.state} IN ('unused', 'used', 'banned')`),
     check(
       'license_keys_used_has_time',
