@@ -1,4 +1,4 @@
-import { and, eq, ne, sql } from 'drizzle-orm';
+import { and, eq, ne, sql, type SQL } from 'drizzle-orm';
 import { licenseKeys, type LicenseKey } from '../../db/schema/index.ts';
 import type { Database } from '../../db/client.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
@@ -37,17 +37,11 @@ export async function banLicense({
 }): Promise<LicenseRow> {
   const now = ctx.clock.now();
   const banned = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(licenseKeys)
-      .set({
-        state: 'banned',
-        // In SET, the column is the row before the update.
-        wasUsed: sql`${licenseKeys.state} = 'used'`,
-        bannedReason: input.reason,
-        bannedAt: now,
-      })
-      .where(and(ownedLicenseWhere(ctx, input), ne(licenseKeys.state, 'banned')))
-      .returning();
+    const [row] = await banLicenseKeys(tx, {
+      where: ownedLicenseWhere(ctx, input),
+      reason: input.reason,
+      now,
+    });
     const audit = (key: { id: string; display: string }) =>
       recordOwnerWrite({
         ctx: { ...ctx, db: tx },
@@ -69,22 +63,6 @@ export async function banLicense({
       if (!again) return null;
       await audit(again);
       return 'already-banned';
-    }
-    if (row.wasUsed && row.subscriptionId) {
-      await takeBackGrant(tx, {
-        subscriptionId: row.subscriptionId,
-        grantedDays: row.grantedDays,
-        isLifetime: row.isGrantedLifetime,
-        keepLifetime: row.isGrantedLifetime && (await holdsOtherLifetimeGrant(tx, row)),
-        now,
-      });
-      if (row.usedByUserId) {
-        await endSessionsIfUnlicensed(
-          tx,
-          { applicationId: row.applicationId, appUserId: row.usedByUserId },
-          now,
-        );
-      }
     }
     await audit(row);
     return row;
@@ -182,6 +160,49 @@ export async function unbanLicense({
     'licence key unbanned',
   );
   return readLicenseRow(ctx, input);
+}
+
+/**
+ * Bans the keys `where` picks that are not banned yet, inside the caller's transaction: each
+ * used key's grant is taken back (its days come off the subscription it extended, or a
+ * lifetime grant ends unless another used key of that subscription also grants one), and a
+ * user left unlicensed in an application that requires a licence has their sessions ended.
+ * Answers the rows banned now; keys banned already are left as they are.
+ */
+export async function banLicenseKeys(
+  tx: Database,
+  input: { where: SQL | undefined; reason: string; now: Date },
+): Promise<LicenseKey[]> {
+  const { now } = input;
+  const rows = await tx
+    .update(licenseKeys)
+    .set({
+      state: 'banned',
+      // In SET, the column is the row before the update.
+      wasUsed: sql`${licenseKeys.state} = 'used'`,
+      bannedReason: input.reason,
+      bannedAt: now,
+    })
+    .where(and(input.where, ne(licenseKeys.state, 'banned')))
+    .returning();
+  for (const row of rows) {
+    if (!row.wasUsed || !row.subscriptionId) continue;
+    await takeBackGrant(tx, {
+      subscriptionId: row.subscriptionId,
+      grantedDays: row.grantedDays,
+      isLifetime: row.isGrantedLifetime,
+      keepLifetime: row.isGrantedLifetime && (await holdsOtherLifetimeGrant(tx, row)),
+      now,
+    });
+    if (row.usedByUserId) {
+      await endSessionsIfUnlicensed(
+        tx,
+        { applicationId: row.applicationId, appUserId: row.usedByUserId },
+        now,
+      );
+    }
+  }
+  return rows;
 }
 
 async function holdsOtherLifetimeGrant(db: Database, key: LicenseKey): Promise<boolean> {

@@ -7,29 +7,18 @@ import {
   type GeneratedLicenses,
   type GenerateLicensesInput,
 } from '@latchkey/contracts';
-import { licenseKeys, plans } from '../../db/schema/index.ts';
+import { plans } from '../../db/schema/index.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
-import { generateLicenseKey } from '../../lib/license-key-generator.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { queueMail, type MailOutbox } from '../mail/index.ts';
 import type { LicenseContext } from './license-context.ts';
-import {
-  licenseKeyDigest,
-  licenseKeyDisplay,
-  licenseKeySuffix,
-  sealLicenseKey,
-} from './license-key-secrets.ts';
-
-/** Rows per INSERT: 9 parameters a row stays far below PostgreSQL's 65,535. */
-const ROWS_PER_INSERT = 2_000;
+import { mintLicenseKeys } from './mint-license-keys.ts';
 
 /**
  * Mints `count` keys of one plan in one transaction, with its audit entry: all of them or
  * none. The answer is the only time the keys travel whole without an explicit reveal, so the
- * owner can hand them to a shop. A collision of two random keys (80 bits at least: never seen
- * in practice) is skipped by the unique digest index and made up with fresh keys, so the
- * count is always exact. With `emailTo`, the keys are also mailed, in one message.
+ * owner can hand them to a shop. With `emailTo`, the keys are also mailed, in one message.
  */
 export async function generateLicenses({
   ctx,
@@ -57,32 +46,17 @@ export async function generateLicenses({
   }
 
   const keys = await ctx.db.transaction(async (tx) => {
-    const minted: GeneratedLicenses['keys'] = [];
-    while (minted.length < request.count) {
-      const batch = Array.from(
-        { length: Math.min(ROWS_PER_INSERT, request.count - minted.length) },
-        () => generateLicenseKey(request.mask, request.case),
-      );
-      const byDigest = new Map(batch.map((key) => [licenseKeyDigest(key, ctx.serverSecret), key]));
-      const inserted = await tx
-        .insert(licenseKeys)
-        .values(
-          [...byDigest].map(([keyDigest, key]) => ({
-            applicationId: application.id,
-            planId: plan.id,
-            keyDigest,
-            keySealed: sealLicenseKey(key, ctx.serverSecret),
-            display: licenseKeyDisplay(key),
-            keySuffix: licenseKeySuffix(key),
-            note: request.note,
-            redeemBy,
-            createdAt: now,
-          })),
-        )
-        .onConflictDoNothing()
-        .returning({ id: licenseKeys.id, keyDigest: licenseKeys.keyDigest });
-      for (const row of inserted) minted.push({ id: row.id, key: byDigest.get(row.keyDigest)! });
-    }
+    const minted = await mintLicenseKeys(tx, {
+      applicationId: application.id,
+      planId: plan.id,
+      count: request.count,
+      mask: request.mask,
+      case: request.case,
+      note: request.note,
+      redeemBy,
+      now,
+      serverSecret: ctx.serverSecret,
+    });
     // One mail with every key, in the keys' own transaction: minted and mailed together.
     if (request.emailTo !== null) {
       await queueMail(tx, {

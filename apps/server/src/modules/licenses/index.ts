@@ -13,6 +13,7 @@ export {
   licenseKeyDisplay,
   licenseKeySuffix,
   sealLicenseKey,
+  unsealLicenseKey,
 } from './license-key-secrets.ts';
 export { listLicenses } from './list-licenses.ts';
 export {
@@ -23,3 +24,5 @@ export {
 } from './redeem-license-key.ts';
 export { toLicenseResponse } from './to-license-response.ts';
 export { licenseRoutes } from './routes.ts';
+export { banLicenseKeys } from './ban-license.ts';
+export { mintLicenseKeys, type MintedLicenseKey } from './mint-license-keys.ts';

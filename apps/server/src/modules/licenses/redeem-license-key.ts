@@ -91,7 +91,9 @@ function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
                     from held_now)`;
   return sql`
     with candidate as (
-      select k.id, k.plan_id, p.name as plan_name, p.duration_days, p.entitlements
+      select k.id, k.plan_id, p.name as plan_name,
+             -- What renewals added while the key was unused comes with it; lifetime stays.
+             p.duration_days + k.extra_days as duration_days, p.entitlements
       from ${licenseKeys} k join ${plans} p on p.id = k.plan_id
       where k.application_id = ${applicationId} and k.key_digest = ${bind('digest')}::text
         and k.state = 'unused' and (k.redeem_by is null or k.redeem_by > ${at})
