@@ -83,6 +83,7 @@ import { routeContracts, routePermissions } from './route-table.ts';
 import { registerSubscriptionRoutes } from './modules/subscriptions/routes.ts';
 import { registerVariableRoutes } from './modules/variables/routes.ts';
 import { registerWebhookRoutes } from './modules/webhooks/routes.ts';
+import { registerShopRoutes, registerShopWebhookRoutes } from './modules/shops/index.ts';
 import {
   createMailDispatcher,
   createMailTransport,
@@ -418,6 +419,17 @@ export async function buildApp(
         runningImports,
         routeTable: { contracts: routeContracts, permissions: routePermissions },
       });
+    // A shop's signed events: no cookie, no key of ours; the connection's URL is the credential.
+    if (servesConsole) {
+      await registerShopWebhookRoutes(rest, {
+        db: deps.database.db,
+        clock: deps.clock,
+        serverSecret: config.serverSecret,
+        mail,
+        activity,
+        applicationEvents: deps.applicationEvents,
+      });
+    }
     await rest.register(registerBrowserScope);
   });
   return app;
@@ -455,6 +467,7 @@ export async function buildApp(
       registerActivityRoutes(ownerScope);
       registerWebhookRoutes(ownerScope, deps);
       registerMailRoutes(ownerScope, { ...deps, mail });
+      registerShopRoutes(ownerScope, { ...deps, activity, mail });
       registerIntegrationRoutes(ownerScope, deps);
       registerAdminRoutes(ownerScope, deps);
       registerApiTokenRoutes(ownerScope, deps);

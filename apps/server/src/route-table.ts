@@ -25,6 +25,7 @@ import {
   managementApplicationRoutes,
   managementImportRoutes,
   managementLicenseRoutes,
+  managementOrderRoutes,
 } from './modules/management-api/index.ts';
 import { ownerEventRoutes } from './modules/owner-events/index.ts';
 import { portalRoutes } from './modules/portal/index.ts';
@@ -32,6 +33,7 @@ import { subscriptionRoutes } from './modules/subscriptions/index.ts';
 import { variableRoutes } from './modules/variables/index.ts';
 import { webhookRoutes } from './modules/webhooks/index.ts';
 import { planRoutes } from './modules/plans/index.ts';
+import { shopRoutes, shopWebhookRoutes } from './modules/shops/index.ts';
 
 /**
  * Every route defined beside its module. The composition root registers each module's list
@@ -69,7 +71,10 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   ...managementApplicationRoutes,
   ...managementImportRoutes,
   ...managementLicenseRoutes,
+  ...managementOrderRoutes,
   ...planRoutes,
+  ...shopRoutes,
+  ...shopWebhookRoutes,
 ];
 
 /** Every route's contract by `METHOD /path`: the client calls', the reference's, the definitions'. */

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
@@ -19,6 +19,8 @@ import {
   mailMessages,
   ownerAccounts,
   plans,
+  shopConnections,
+  shopOrders,
   subscriptions,
   webhookDeliveries,
   webhooks,
@@ -96,6 +98,9 @@ interface Fixture {
   fileId: string;
   /** A previewed KeyAuth import of the application. */
   importId: string;
+  /** A Sellix connection of the application, and its order that waits for processing. */
+  connectionId: string;
+  orderId: string;
 }
 
 interface OwnerRoute {
@@ -124,6 +129,8 @@ const VICTIM_BLOCKED_VALUE = 'victim-blocked-username';
 const VICTIM_WEBHOOK_URL = 'https://93.184.215.14/victim-receiver';
 const VICTIM_PLAN_NAME = 'Victim plan';
 const VICTIM_VARIABLE_VALUE = 'victim-variable-value';
+const SHOP_FIXTURE_PRODUCT = 'fixture-product';
+const SHOP_FIXTURE_SECRET = 'sellix-fixture-secret';
 
 /** EVERY owner route. Adding an owner route means adding it here. */
 const ownerRoutes: OwnerRoute[] = [
@@ -461,6 +468,50 @@ const ownerRoutes: OwnerRoute[] = [
     path: '/api/webhooks/:id/deliveries/:deliveryId/retry',
     asOtherOwner: webhookNotFound,
   },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/shop-connections',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/shop-connections',
+    body: (fixture) => ({
+      provider: 'stripe',
+      name: 'Hijacked shop',
+      secret: 'whsec_attacker_chosen_secret',
+      products: [{ productId: 'price_x', planId: fixture.planId }],
+    }),
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'PUT',
+    path: '/api/applications/:id/shop-connections/:connectionId',
+    body: { name: 'Hijacked shop', secret: 'attacker-chosen-secret' },
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/shop-connections/:connectionId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/shop-connections/:connectionId/test-event',
+    body: { productId: SHOP_FIXTURE_PRODUCT },
+    asOtherOwner: applicationNotFound,
+  },
+  { method: 'GET', path: '/api/applications/:id/orders', asOtherOwner: applicationNotFound },
+  {
+    method: 'GET',
+    path: '/api/applications/:id/orders/:orderId',
+    asOtherOwner: applicationNotFound,
+  },
+  {
+    method: 'POST',
+    path: '/api/applications/:id/orders/:orderId/process',
+    asOtherOwner: applicationNotFound,
+  },
   { method: 'GET', path: '/api/applications/:id/mail', asOtherOwner: applicationNotFound },
   {
     method: 'GET',
@@ -574,6 +625,8 @@ const publicRoutes = [
   'GET /api/reference',
   'GET /api/reference/',
   'GET /api/reference/js/scalar.js',
+  // A shop's signed events: the connection's URL is the credential (shops.test.ts).
+  'POST /api/shops/:publicId',
 ];
 
 /**
@@ -598,6 +651,8 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':id', String(id))
     .replace(':deliveryId', fixture.deliveryId)
     .replace(':messageId', fixture.messageId)
+    .replace(':connectionId', fixture.connectionId)
+    .replace(':orderId', fixture.orderId)
     .replace(':versionId', fixture.codeFileVersionId)
     .replace(':variableId', fixture.variableId)
     .replace(':name', path.includes('/variables/') ? fixture.userVariableName : 'authentication.ts')
@@ -720,6 +775,16 @@ describe('every owner route is closed to everyone but its owner', () => {
         .from(appVariables)
         .where(inArray(appVariables.applicationId, applicationIds))
         .orderBy(appVariables.id),
+      shopConnections: await db
+        .select()
+        .from(shopConnections)
+        .where(inArray(shopConnections.applicationId, applicationIds))
+        .orderBy(shopConnections.id),
+      shopOrders: await db
+        .select()
+        .from(shopOrders)
+        .where(inArray(shopOrders.applicationId, applicationIds))
+        .orderBy(shopOrders.id),
       userVariables: await db
         .select()
         .from(appUserVariables)
@@ -820,6 +885,44 @@ describe('every owner route is closed to everyone but its owner', () => {
       payload: Buffer.from('KEYAUTH-FIXTURE-0001\r\n'),
     });
     if (previewedImport.statusCode !== 201) throw new Error(`import: ${previewedImport.body}`);
+    // A Sellix order of a product not mapped yet (needs mapping), then the product mapped:
+    // the order can be processed, and a test event of the product mints.
+    const shop = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${application.id}/shop-connections`,
+      headers: owner.headers,
+      payload: { provider: 'sellix', name: 'Fixture shop', secret: SHOP_FIXTURE_SECRET },
+    });
+    if (shop.statusCode !== 201) throw new Error(`shop connection: ${shop.body}`);
+    const connection = shop.json() as { id: string; webhookUrl: string };
+    const sellixOrder = JSON.stringify({
+      event: 'product:dynamic',
+      data: { uniqid: `fixture-${randomUUID()}`, customer_email: 'buyer@example.com' },
+    });
+    const delivered = await testApp.app.inject({
+      method: 'POST',
+      url: new URL(connection.webhookUrl).pathname,
+      headers: {
+        'content-type': 'application/json',
+        'x-sellix-product-id': SHOP_FIXTURE_PRODUCT,
+        'x-sellix-signature': createHmac('sha512', SHOP_FIXTURE_SECRET)
+          .update(sellixOrder)
+          .digest('hex'),
+      },
+      payload: sellixOrder,
+    });
+    if (delivered.statusCode !== 200) throw new Error(`shop event: ${delivered.body}`);
+    const mapped = await testApp.app.inject({
+      method: 'PUT',
+      url: `/api/applications/${application.id}/shop-connections/${connection.id}`,
+      headers: owner.headers,
+      payload: { products: [{ productId: SHOP_FIXTURE_PRODUCT, planId: keyPlan.id }] },
+    });
+    if (mapped.statusCode !== 200) throw new Error(`map product: ${mapped.body}`);
+    const [order] = await testApp.database.db
+      .select({ id: shopOrders.id })
+      .from(shopOrders)
+      .where(eq(shopOrders.connectionId, connection.id));
     const account = await signInOwner(testApp.app);
     const [device] = await testApp.database.db
       .select({ id: appUserDevices.id })
@@ -842,6 +945,8 @@ describe('every owner route is closed to everyone but its owner', () => {
       userVariableName,
       fileId: (uploaded.json() as { id: string }).id,
       importId: (previewedImport.json() as { id: string }).id,
+      connectionId: connection.id,
+      orderId: order!.id,
       apiTokenId: (await createApiTokenViaApi(testApp.app, owner, { scopes: ['users:read'] })).id,
     };
   };
@@ -970,6 +1075,8 @@ describe('every owner route is closed to everyone but its owner', () => {
           fileId: randomUUID(),
           importId: randomUUID(),
           apiTokenId: randomUUID(),
+          connectionId: randomUUID(),
+          orderId: randomUUID(),
         },
         attacker.headers,
       );

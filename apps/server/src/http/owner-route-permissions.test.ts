@@ -22,6 +22,7 @@ const publicRoutes = new Set([
   'GET /api/reference',
   'GET /api/reference/',
   'GET /api/reference/js/scalar.js',
+  'POST /api/shops/:publicId',
 ]);
 
 /**

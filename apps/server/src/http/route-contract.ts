@@ -65,6 +65,11 @@ export const routeTags = [
       'For shops and bots: `Authorization: Bearer lk_…` with a token from the API Tokens page, no cookies. Each operation names the scope it needs; the token\u2019s creator must also hold the permission its console twin needs. Errors are RFC 9457 problem details; every answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset. docs/management-api.md has examples.',
   },
   {
+    name: 'Shops',
+    description:
+      'Owner API: shop connections (Stripe, Lemon Squeezy, Paddle, Gumroad, Sellix, SellApp) and the orders they sent; and each connection\u2019s URL, which its shop calls with signed events.',
+  },
+  {
     name: 'API tokens',
     description:
       'Owner API: tokens of the management API, for shops and bots. Needs Manage API Tokens.',
@@ -81,6 +86,7 @@ export interface ResponseContract {
     | 'application/javascript'
     | 'text/csv'
     | 'text/event-stream'
+    | 'text/plain'
     | 'application/octet-stream';
   /** A JSON body of another JSON media type (the management API's problem details). */
   jsonMediaType?: 'application/problem+json';

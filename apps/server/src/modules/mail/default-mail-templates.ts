@@ -60,6 +60,9 @@ export const defaultMailTemplates: Record<MailKind, MailTemplate> = {
       '{{key}}',
       '',
       'Enter it in {{app_name}} when it asks for a licence key. Keep this mail: the key is yours.',
+      '{{#order}}',
+      'Your order: {{order}}',
+      '{{/order}}',
       '',
       '{{app_name}}',
     ].join('\n'),
@@ -68,7 +71,8 @@ export const defaultMailTemplates: Record<MailKind, MailTemplate> = {
         '<p>Here is your licence key for {{app_name}} ({{plan}}):</p>' +
         // pre-line: a batch's keys, one a line.
         '<p style="font-family:monospace;font-size:18px;letter-spacing:1px;white-space:pre-line">{{key}}</p>' +
-        '<p>Enter it in {{app_name}} when it asks for a licence key. Keep this mail: the key is yours.</p>',
+        '<p>Enter it in {{app_name}} when it asks for a licence key. Keep this mail: the key is yours.</p>' +
+        '{{#order}}<p>Your order: {{order}}</p>{{/order}}',
     ),
   },
   expiry_reminder: {

@@ -49,6 +49,7 @@ export function sampleValues(applicationName: string, linkOrigin: string): Recor
     link_minutes: '30',
     key: 'SAMPLE-KEY00-00000-00000-00000',
     plan: 'Pro (sample)',
+    order: 'ORDER-1001 (sample)',
     expires_on: new Date(Date.now() + 7 * 86_400_000).toDateString(),
     unsubscribe_link: `${linkOrigin}/portal/00000000000000000000/unsubscribe?token=sample`,
     device_name: 'Sample PC',

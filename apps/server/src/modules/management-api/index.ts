@@ -7,3 +7,4 @@ export { managementAppUserRoutes } from './app-user-routes.ts';
 export { managementApplicationRoutes } from './application-routes.ts';
 export { managementImportRoutes } from './import-routes.ts';
 export { managementLicenseRoutes } from './license-routes.ts';
+export { managementOrderRoutes } from './order-routes.ts';

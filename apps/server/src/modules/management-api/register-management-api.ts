@@ -8,6 +8,7 @@ import { registerManagementAccountRoutes } from './account-routes.ts';
 import { registerManagementAppUserRoutes } from './app-user-routes.ts';
 import { registerManagementApplicationRoutes } from './application-routes.ts';
 import { registerManagementLicenseRoutes } from './license-routes.ts';
+import { registerManagementOrderRoutes } from './order-routes.ts';
 import type { MailOutbox } from '../mail/index.ts';
 import { registerManagementImportRoutes } from './import-routes.ts';
 import type { RunningImports } from '../imports/index.ts';
@@ -60,6 +61,7 @@ export async function registerManagementApi(
       registerManagementApplicationRoutes(scope);
       registerManagementAppUserRoutes(scope, deps);
       registerManagementLicenseRoutes(scope, deps);
+      registerManagementOrderRoutes(scope);
       registerManagementAccountRoutes(scope, deps);
       registerManagementImportRoutes(scope, deps);
     },
