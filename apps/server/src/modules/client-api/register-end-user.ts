@@ -1,6 +1,7 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns, isNotNull, sql } from 'drizzle-orm';
 import type { ClientAuthResponse, ClientRegisterInput } from '@latchkey/contracts';
-import { appUsers } from '../../db/schema/index.ts';
+import { appUsers, licenseKeys } from '../../db/schema/index.ts';
+import type { Database } from '../../db/client.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import { blockedEventOf } from './blocked-event.ts';
@@ -101,7 +102,7 @@ export async function registerEndUser({
     // One transaction: no user without the key when the key fails, no key used when the user
     // fails, and the events are written with them (acknowledged means written).
     written = await ctx.db.transaction(async (tx) => {
-      const [user] = await tx
+      let [user] = await tx
         .insert(appUsers)
         .values({
           applicationId: application.id,
@@ -150,6 +151,9 @@ export async function registerEndUser({
           serverSecret: ctx.serverSecret,
         });
         if (!redemption.isRedeemed) throw new KeyRefused(redemption.code, redemption.licenseId);
+        // A key a shop sold names its buyer's address: an account registered with it and no
+        // address of its own takes that one, so the vendor can reach the buyer who uses it.
+        if (!input.email) user = await withBuyerEmail(tx, user, redemption.licenseId);
         records.push(
           licenseRedeemedRecord(ctx, {
             appUserId: user.id,
@@ -213,4 +217,21 @@ export async function registerEndUser({
       ? licensingAnswer(await readHeldSubscriptions(ctx.db, created.id), now)
       : {}),
   };
+}
+
+/** The user with the buyer's address of the key they registered with, when it has one. */
+async function withBuyerEmail(tx: Database, user: AppUser, licenseId: string): Promise<AppUser> {
+  const [updated] = await tx
+    .update(appUsers)
+    .set({ email: sql`${licenseKeys.buyerEmail}` })
+    .from(licenseKeys)
+    .where(
+      and(
+        eq(appUsers.id, user.id),
+        eq(licenseKeys.id, licenseId),
+        isNotNull(licenseKeys.buyerEmail),
+      ),
+    )
+    .returning(getTableColumns(appUsers));
+  return updated ?? user;
 }
