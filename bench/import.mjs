@@ -5,7 +5,7 @@
 // - Generates a panel export (KeyAuth's users JSON): every user with a bcrypt hash (one hash
 //   for all: making 100,000 would measure this script), an HWID and a subscription.
 // - For each database in IMPORT_DATABASES (default `pglite,postgres`), starts Latchkey
-//   (bench/import-server.ts) on a fresh PGlite directory or a throwaway PostgreSQL database
+//   (bench/owner-app-server.ts) on a fresh PGlite directory or a throwaway PostgreSQL database
 //   (bench-kit.mjs), creates a plan, uploads the file (the preview), starts the import with the
 //   level mapped to the plan and polls its progress until it is done.
 // - Then checks what was written (every user created, none skipped), starts it again (a done
@@ -67,7 +67,7 @@ async function measure(kind, file) {
   let server;
   try {
     log(`Starting Latchkey on ${database ? `PostgreSQL (${database.label})` : 'PGlite'}...`);
-    server = await startChild(['--import', 'tsx', 'bench/import-server.ts'], {
+    server = await startChild(['--import', 'tsx', 'bench/owner-app-server.ts'], {
       ...(database ? { DATABASE_URL: database.url } : {}),
       DATA_DIR: dataDir,
       SERVER_SECRET: randomBytes(32).toString('base64url'),

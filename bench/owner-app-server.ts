@@ -1,8 +1,9 @@
 /**
- * bench:import's Latchkey server: the real app (buildApp) on PGlite (DATA_DIR) or on the
- * PostgreSQL database in DATABASE_URL, with one owner, a console session and one application.
- * Prints one JSON line with what the load script needs, then serves until SIGTERM, finishing a
- * running import first (app.close waits for it).
+ * The Latchkey server of the benches that drive the owner's side (bench:import, bench:shops):
+ * the real app (buildApp) on PGlite (DATA_DIR) or on the PostgreSQL database in DATABASE_URL,
+ * with one owner, a console session and one application. Prints one JSON line with what the
+ * load script needs, then serves until SIGTERM, finishing a running import first (app.close
+ * waits for it).
  */
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -11,7 +12,7 @@ import { benchIdentity, seedOwnerWithApplication, serveUntilSigterm } from './be
 
 const config = loadConfig();
 const database = await openDatabase(config.database);
-const { sessionToken, application } = await seedOwnerWithApplication(database, config, 'import');
+const { sessionToken, application } = await seedOwnerWithApplication(database, config, 'owner-app');
 const app = await buildApp({
   config,
   database,
