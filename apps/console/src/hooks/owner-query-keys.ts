@@ -44,3 +44,11 @@ export function applicationFilesQueryKey(applicationId: number) {
 export function applicationImportQueryKey(applicationId: number, importId: string) {
   return [...APPLICATIONS_QUERY_KEY, applicationId, 'imports', importId] as const;
 }
+
+export function applicationShopConnectionsQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'shop-connections'] as const;
+}
+
+export function applicationShopOrdersQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'orders'] as const;
+}
