@@ -164,6 +164,7 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
       'API Configuration',
       'Messages',
       'E-mail',
+      'Shop',
     ]);
 
     await user.click(screen.getByRole('tab', { name: 'Messages' }));

@@ -15,6 +15,7 @@ import { ImportDialog } from '@/components/imports/import-dialog.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { LicensesPanel } from '@/components/licenses/licenses-panel.tsx';
 import { PlansPanel } from '@/components/plans/plans-panel.tsx';
+import { ShopPanel } from '@/components/shops/shop-panel.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Card, CardContent } from '@/components/ui/card.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
@@ -148,6 +149,7 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
           <TabsTrigger value="api">API Configuration</TabsTrigger>
           <TabsTrigger value="messages">Messages</TabsTrigger>
           <TabsTrigger value="mail">E-mail</TabsTrigger>
+          <TabsTrigger value="shop">Shop</TabsTrigger>
         </TabsList>
         <TabsContent value="overview">
           <div className="flex flex-col gap-6">
@@ -185,6 +187,9 @@ function ApplicationManagement({ applicationId }: { applicationId: number }) {
         </TabsContent>
         <TabsContent value="mail">
           <MailPanel application={application} />
+        </TabsContent>
+        <TabsContent value="shop">
+          <ShopPanel application={application} />
         </TabsContent>
       </Tabs>
     </div>
