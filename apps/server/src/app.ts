@@ -425,6 +425,7 @@ export async function buildApp(
         db: deps.database.db,
         clock: deps.clock,
         serverSecret: config.serverSecret,
+        stripeApiUrl: config.stripeApiUrl,
         mail,
         activity,
         applicationEvents: deps.applicationEvents,

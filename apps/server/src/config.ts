@@ -148,6 +148,11 @@ export const environmentSchema = z.object({
    * production sends no mail.
    */
   SMTP_URL: z.preprocess(blankAsUnset, z.string().optional()),
+  /**
+   * Where Stripe's API is, for the connections that read a Checkout Session's line items with
+   * their own API key. Stripe's own by default; a proxy, or a test's stand-in, otherwise.
+   */
+  STRIPE_API_URL: z.preprocess(blankAsUnset, z.url().optional()),
   /** The address mail is sent from (each application adds its own display name). */
   MAIL_FROM: z.preprocess(
     blankAsUnset,
@@ -273,6 +278,8 @@ export interface Config {
   };
   serverSecret: string;
   publicOrigin: string | null;
+  /** STRIPE_API_URL; null is Stripe's own API. */
+  stripeApiUrl: string | null;
   trustProxyHops: number;
   bodyLimitBytes: number;
   /** MAX_UPLOAD_MB in bytes: the upload route's own limit (its body is streamed, not parsed). */
@@ -442,6 +449,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     },
     serverSecret: env.SERVER_SECRET ?? readOrCreateLocalSecret(dataDir),
     publicOrigin: env.PUBLIC_ORIGIN ? new URL(env.PUBLIC_ORIGIN).origin : null,
+    stripeApiUrl: env.STRIPE_API_URL ?? null,
     trustProxyHops: env.TRUST_PROXY_HOPS,
     bodyLimitBytes: env.BODY_LIMIT_BYTES,
     maxUploadBytes: env.MAX_UPLOAD_MB * 1024 * 1024,

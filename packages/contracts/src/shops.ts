@@ -66,6 +66,7 @@ export const SHOP_CONNECTION_NOT_FOUND = 'Shop connection not found';
 export const SHOP_ORDER_NOT_FOUND = 'Order not found';
 export const SHOP_SECRET_REQUIRED = 'Please paste the signing secret the shop shows';
 export const SHOP_SECRET_NOT_USED = 'Gumroad signs nothing: its URL carries a token instead';
+export const SHOP_API_KEY_STRIPE_ONLY = 'Only a Stripe connection uses an API key';
 export const SHOP_PLAN_NOT_FOUND = 'A mapped plan was not found in this application';
 export const SHOP_ORDER_NOT_WAITING = 'Only an order that needs mapping can be processed';
 export const SHOP_ORDER_STILL_UNMAPPED = 'Map this product to a plan first';
@@ -136,8 +137,8 @@ export const createShopConnectionRequestSchema = z.object({
   /** The provider's signing secret; Lemon Squeezy's is generated when absent. */
   secret: secretField('secret', shopLimits.secret),
   /**
-   * Optional: a Stripe restricted key (read access to Checkout Sessions) to read a session's
-   * line items, or a Paddle API key (read access to customers) to read a buyer's address.
+   * Stripe only, optional: a restricted key with read access to Checkout Sessions, to read a
+   * session's line items when it carries no `latchkey_product` metadata.
    */
   apiKey: secretField('apiKey', shopLimits.apiKey),
   products: productsSchema.default([]),

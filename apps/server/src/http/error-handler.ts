@@ -1,7 +1,6 @@
 import { MANAGEMENT_API_PREFIX } from '@latchkey/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppError } from '../lib/errors.ts';
-import { errorAnswerOf, httpStatusOf } from '../lib/errors.ts';
+import { AppError, errorAnswerOf, httpStatusOf } from '../lib/errors.ts';
 import { sendProblem } from './problem-details.ts';
 
 /**
@@ -12,7 +11,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const answer = errorAnswerOf(error);
     if (answer.isUnexpected) request.log.error({ err: error }, 'unhandled error');
-    if (answer.code === 'UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
+    // A verb's own 503 (another service did not answer) was logged by the verb.
+    if (answer.code === 'UNAVAILABLE' && !(error instanceof AppError)) {
+      request.log.warn({ err: error }, 'database unavailable');
+    }
     if (answer.retryAfterSeconds) reply.header('retry-after', String(answer.retryAfterSeconds));
     return reply
       .status(httpStatusOf(answer.code))

@@ -97,6 +97,8 @@ export function errorAnswerOf(error: {
       message: error.message,
       extensions: error.extensions,
       isUnexpected: false,
+      // A 503 always says when to try again, whatever was unavailable.
+      ...(error.code === 'UNAVAILABLE' ? { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS } : {}),
     };
   }
   if (isDatabaseUnavailable(error)) {

@@ -1,4 +1,5 @@
 import {
+  SHOP_API_KEY_STRIPE_ONLY,
   SHOP_SECRET_NOT_USED,
   SHOP_SECRET_REQUIRED,
   shopProvidersWithIssuedSecret,
@@ -33,6 +34,9 @@ export async function createShopConnection({
     throw badRequest(`secret: ${SHOP_SECRET_NOT_USED}`);
   if (shopProvidersWithIssuedSecret.includes(request.provider) && !request.secret) {
     throw badRequest(`secret: ${SHOP_SECRET_REQUIRED}`);
+  }
+  if (request.apiKey && request.provider !== 'stripe') {
+    throw badRequest(`apiKey: ${SHOP_API_KEY_STRIPE_ONLY}`);
   }
   await assertMappedPlans(ctx.db, application.id, request.products);
   const generatedSecret =

@@ -5,7 +5,7 @@ import type { Database } from '../../db/client.ts';
 import { shopConnections, shopEvents, type ShopConnectionRow } from '../../db/schema/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { badRequest, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound } from '../../lib/errors.ts';
 import { writeActivityRows, type ActivityRecorder } from '../activity/index.ts';
 import type { MailOutbox } from '../mail/index.ts';
 import { applyCustomerEvent, applySubscriptionLinkEvent } from './apply-customer-events.ts';
@@ -13,6 +13,7 @@ import { applyPaidEvent } from './apply-paid-event.ts';
 import { applyRenewalEvent } from './apply-renewal-event.ts';
 import { applyReversalEvent } from './apply-reversal-event.ts';
 import { readShopEvent } from './providers/read-shop-event.ts';
+import { fetchStripeLineItems } from './providers/stripe-line-items.ts';
 import {
   ShopEventMalformedError,
   ShopSignatureError,
@@ -28,6 +29,8 @@ export interface ShopReceiveContext {
   log: FastifyBaseLogger;
   clock: Clock;
   serverSecret: string;
+  /** Where Stripe's API is (STRIPE_API_URL); null is Stripe's own. */
+  stripeApiUrl: string | null;
   mail: MailOutbox;
   activity: Pick<ActivityRecorder, 'noteWritten'>;
   applicationEvents: ApplicationEvents;
@@ -80,7 +83,7 @@ export async function receiveShopEvent({
     if (error instanceof ShopEventMalformedError) throw badRequest(SHOP_EVENT_MALFORMED);
     throw error;
   }
-  return recordShopEvent(ctx, connection, event);
+  return recordShopEvent(ctx, connection, await withStripeLineItems(ctx, connection, event));
 }
 
 /** The event's row and its effect in one transaction; what follows the commit after it. */
@@ -157,6 +160,31 @@ export async function recordShopEvent(
   );
   return { connection, event, isDuplicate: result.isDuplicate, effect };
 }
+
+/**
+ * A Stripe session that names no product (no metadata, no expanded line items) has its line
+ * items read with the connection's API key, before the transaction. When Stripe does not
+ * answer, neither do we (503): Stripe delivers the event again later, rather than the order
+ * being recorded as naming no product.
+ */
+async function withStripeLineItems(
+  ctx: ShopReceiveContext,
+  connection: ShopConnectionRow,
+  event: ShopEvent,
+): Promise<ShopEvent> {
+  if (event.kind !== 'paid' || event.items.length > 0 || !connection.apiKeySealed) return event;
+  if (connection.provider !== 'stripe') return event;
+  const apiKey = unsealShopSecret(connection.apiKeySealed, ctx.serverSecret);
+  try {
+    return { ...event, items: await fetchStripeLineItems(apiKey, event.orderId, ctx.stripeApiUrl) };
+  } catch (error) {
+    ctx.log.warn({ err: error, connectionId: connection.id }, 'Stripe line items not read');
+    throw new AppError('UNAVAILABLE', STRIPE_LINE_ITEMS_UNREAD);
+  }
+}
+
+export const STRIPE_LINE_ITEMS_UNREAD =
+  'Stripe did not answer with the session\u2019s line items: deliver the event again later';
 
 function effectOf(ctx: ShopEffectContext, event: ShopEvent): Promise<ShopEffect> {
   switch (event.kind) {

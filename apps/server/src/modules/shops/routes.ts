@@ -140,7 +140,7 @@ export const shopRoutes = [
     handle: ({ params, body, request }, services) => {
       const ctx = shopCtx(request, services);
       return sendShopTestEvent({
-        ctx: { ...ctx, ...services, serverSecret: ctx.serverSecret },
+        ctx: { ...ctx, ...services, stripeApiUrl: services.config.stripeApiUrl },
         input: {
           applicationId: params.id,
           connectionId: params.connectionId,

@@ -21,6 +21,7 @@ interface ShopWebhookServices {
   db: AppDependencies['database']['db'];
   clock: AppDependencies['clock'];
   serverSecret: string;
+  stripeApiUrl: string | null;
   mail: MailOutbox;
   activity: Pick<ActivityRecorder, 'noteWritten'>;
   applicationEvents: AppDependencies['applicationEvents'];

@@ -1,4 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { and, eq } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { NodeRuntime, Webhooks as PaddleWebhooks } from '@paddle/paddle-node-sdk';
@@ -42,16 +44,43 @@ const hmac = (algorithm: string, secret: string, payload: string) =>
  */
 describe('shop connections', () => {
   let receiver: SmtpReceiver;
+  // A stand-in for Stripe's API (no network here): the line items of one session, for the
+  // restricted key it expects, and what it was asked.
+  const stripeApiCalls: { url: string; authorization: string | undefined }[] = [];
+  const stripeApi = createServer((request, response) => {
+    stripeApiCalls.push({ url: request.url ?? '', authorization: request.headers.authorization });
+    const isKnown =
+      request.headers.authorization === 'Bearer rk_test_reader' &&
+      request.url?.startsWith('/v1/checkout/sessions/cs_items/line_items');
+    response.writeHead(isKnown ? 200 : 401, { 'content-type': 'application/json' });
+    response.end(
+      JSON.stringify(
+        isKnown
+          ? {
+              object: 'list',
+              url: '/v1/checkout/sessions/cs_items/line_items',
+              has_more: false,
+              data: [{ id: 'li_1', object: 'item', price: { id: 'price_pro' }, quantity: 3 }],
+            }
+          : { error: { type: 'invalid_request_error', message: 'Invalid API Key provided' } },
+      ),
+    );
+  });
   beforeAll(async () => {
     receiver = await startSmtpReceiver();
+    await new Promise<void>((resolve) => stripeApi.listen(0, '127.0.0.1', resolve));
   });
-  afterAll(() => receiver.close());
+  afterAll(async () => {
+    await receiver.close();
+    await new Promise((resolve) => stripeApi.close(resolve));
+  });
 
   const testApp = startTestAppForSuite(() => ({
     env: {
       SMTP_URL: receiver.url,
       MAIL_FROM: 'no-reply@latchkey.example.com',
       MAIL_POLL_INTERVAL_MS: '50',
+      STRIPE_API_URL: `http://127.0.0.1:${(stripeApi.address() as AddressInfo).port}`,
     },
     isMailDispatcherEnabled: true,
   }));
@@ -291,6 +320,43 @@ describe('shop connections', () => {
       'chargeback',
       'chargeback',
     ]);
+  });
+
+  it('Stripe: a session without metadata has its line items read with the connection\u2019s key', async () => {
+    const { application, pro } = await setUp();
+    const refused = await request('POST', `/api/applications/${application.id}/shop-connections`, {
+      provider: 'gumroad',
+      name: 'Gumroad',
+      apiKey: 'rk_test_reader',
+    });
+    expect(refused.json()).toMatchObject({ message: expect.stringMatching(/^apiKey: /) });
+    const connection = await connect(application.id, {
+      provider: 'stripe',
+      name: 'Stripe with a key',
+      secret: STRIPE_SECRET,
+      apiKey: 'rk_test_reader',
+      products: [{ productId: 'price_pro', planId: pro.id }],
+    });
+    expect(connection.hasApiKey).toBe(true);
+    const session = (id: string) =>
+      stripeDelivery({
+        id: unique('evt'),
+        type: 'checkout.session.completed',
+        data: {
+          object: { id, payment_status: 'paid', customer_details: { email: 'items@example.com' } },
+        },
+      });
+    const paid = session('cs_items');
+    expect((await deliver(connection, paid.body, paid.headers)).statusCode).toBe(200);
+    expect(stripeApiCalls.at(-1)).toMatchObject({ authorization: 'Bearer rk_test_reader' });
+    const [order] = await orders(application.id);
+    expect(order).toMatchObject({ productId: 'price_pro', quantity: 3, status: 'paid' });
+    expect(order!.licenseIds).toHaveLength(3);
+    // Stripe's API refusing: 503, nothing recorded, so Stripe delivers the event again.
+    const unknown = session('cs_unknown');
+    const unavailable = await deliver(connection, unknown.body, unknown.headers);
+    expect(unavailable.statusCode).toBe(503);
+    expect(await orders(application.id)).toHaveLength(1);
   });
 
   it('Stripe: a bad, stale or missing signature is a 400 that names no secret, and mints nothing', async () => {

@@ -1,4 +1,5 @@
 import {
+  SHOP_API_KEY_STRIPE_ONLY,
   SHOP_SECRET_NOT_USED,
   type ShopConnection,
   type UpdateShopConnectionInput,
@@ -34,6 +35,9 @@ export async function updateShopConnection({
   const { request } = input;
   if (current.provider === 'gumroad' && request.secret)
     throw badRequest(`secret: ${SHOP_SECRET_NOT_USED}`);
+  if (request.apiKey && current.provider !== 'stripe') {
+    throw badRequest(`apiKey: ${SHOP_API_KEY_STRIPE_ONLY}`);
+  }
   if (request.products) await assertMappedPlans(ctx.db, current.applicationId, request.products);
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
