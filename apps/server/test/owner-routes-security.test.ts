@@ -139,6 +139,7 @@ const ownerRoutes: OwnerRoute[] = [
   // The stream is keyed by the session's account: another owner's stream is their own.
   { method: 'GET', path: '/api/events', asOtherOwner: 'own-data' },
   { method: 'GET', path: '/api/dashboard/activity-chart', asOtherOwner: 'own-data' },
+  { method: 'GET', path: '/api/dashboard/sales', asOtherOwner: 'own-data' },
   { method: 'GET', path: '/api/applications', asOtherOwner: 'own-data' },
   {
     method: 'POST',

@@ -303,3 +303,25 @@ export const shopTestEventResultSchema = z
   })
   .meta({ id: 'ShopTestEventResult' });
 export type ShopTestEventResult = z.infer<typeof shopTestEventResultSchema>;
+
+/** One currency's sales over a period: live orders only (test mode left out). */
+export const shopSalesRowSchema = z.object({
+  currency: z.string(),
+  /** Paid orders and renewals (order lines), refunded or not. */
+  orders: z.number().int(),
+  /** What they brought, in the currency's minor unit, less what was refunded or charged back. */
+  revenue: z.number().int(),
+  /** Orders refunded or charged back. */
+  refunds: z.number().int(),
+});
+export type ShopSalesRow = z.infer<typeof shopSalesRowSchema>;
+
+/** GET /api/dashboard/sales: the dashboard's shop figures across the owner's applications. */
+export const shopSalesSchema = z
+  .object({
+    /** Since midnight UTC. */
+    today: z.array(shopSalesRowSchema),
+    last30Days: z.array(shopSalesRowSchema),
+  })
+  .meta({ id: 'ShopSales' });
+export type ShopSales = z.infer<typeof shopSalesSchema>;

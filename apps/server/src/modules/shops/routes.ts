@@ -12,6 +12,7 @@ import {
   shopOrderListSchema,
   shopOrderParamsSchema,
   shopOrderSchema,
+  shopSalesSchema,
   shopTestEventRequestSchema,
   shopTestEventResultSchema,
   updateShopConnectionRequestSchema,
@@ -27,6 +28,7 @@ import { mailLinkOrigin, type MailOutbox } from '../mail/index.ts';
 import { createShopConnection } from './create-shop-connection.ts';
 import { deleteShopConnection } from './delete-shop-connection.ts';
 import { getShopOrder } from './get-shop-order.ts';
+import { getShopSales } from './get-shop-sales.ts';
 import { listShopConnections } from './list-shop-connections.ts';
 import { listShopOrders } from './list-shop-orders.ts';
 import { processShopOrder } from './process-shop-order.ts';
@@ -206,6 +208,18 @@ export const shopRoutes = [
         mail: services.mail,
         activity: services.activity,
       }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/dashboard/sales',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Dashboard',
+    summary: 'Shop orders and revenue, today and over 30 days, per currency',
+    description:
+      'Across the owner\u2019s applications; test-mode orders left out. `revenue` is in the currency\u2019s minor unit, less refunded and charged-back orders; `today` starts at midnight UTC.',
+    responses: { 200: ok(shopSalesSchema) },
+    handle: ({ request }) => getShopSales({ ctx: request.owner! }),
   }),
 ];
 

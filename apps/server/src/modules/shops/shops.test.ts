@@ -11,6 +11,7 @@ import {
   shopConnectionSchema,
   shopOrderDetailSchema,
   shopOrderSchema,
+  shopSalesSchema,
   shopTestEventResultSchema,
   type CreateShopConnectionRequest,
   type Plan,
@@ -25,6 +26,7 @@ import {
 import { ownerRequests } from '../../../test/owner-requests.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../../../test/smtp-test-receiver.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 
 const STRIPE_SECRET = `whsec_${randomBytes(24).toString('base64url')}`;
 const PADDLE_SECRET = `pdl_ntfset_${randomBytes(20).toString('hex')}`;
@@ -834,5 +836,35 @@ describe('shop connections', () => {
         `${provider} ${JSON.stringify(await orders(application.id))}`,
       ).toHaveLength(1);
     }
+  });
+
+  it('the dashboard sums live orders and revenue per currency, refunds taken off', async () => {
+    const seller = await signInOwner(testApp.app);
+    const application = await insertClientApplication(testApp, seller.accountId, { name: 'Sales' });
+    const plan = await createPlanViaApi(testApp.app, seller, application.id, { durationDays: 30 });
+    const asSeller = (...args: Parameters<ReturnType<typeof ownerRequests>>) =>
+      ownerRequests(testApp, seller)(...args);
+    const created = await asSeller('POST', `/api/applications/${application.id}/shop-connections`, {
+      provider: 'gumroad',
+      name: 'Gumroad',
+      products: [{ productId: 'gum', planId: plan.id }],
+    });
+    const connection = createdShopConnectionSchema.parse(created.json());
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const sale = (fields: Record<string, string>) =>
+      deliver(connection, new URLSearchParams(fields).toString(), form);
+    const base = { product_id: 'gum', email: 'sales@example.com', quantity: '1' };
+    await sale({ ...base, sale_id: 's1', price: '500', currency: 'usd' });
+    await sale({ ...base, sale_id: 's2', price: '700', currency: 'usd' });
+    await sale({ ...base, sale_id: 's3', price: '900', currency: 'eur' });
+    await sale({ ...base, sale_id: 's4', price: '100', currency: 'usd', test: 'true' });
+    await sale({ sale_id: 's2', refunded: 'true' });
+    const sales = shopSalesSchema.parse((await asSeller('GET', '/api/dashboard/sales')).json());
+    const expected = [
+      { currency: 'EUR', orders: 1, revenue: 900, refunds: 0 },
+      { currency: 'USD', orders: 2, revenue: 500, refunds: 1 },
+    ];
+    expect(sales.today).toEqual(expected);
+    expect(sales.last30Days).toEqual(expected);
   });
 });
