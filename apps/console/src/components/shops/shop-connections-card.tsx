@@ -256,7 +256,7 @@ function ShopConnectionItem({
           variant="outline"
           size="sm"
           disabled={isBusy}
-          className="text-destructive hover:bg-destructive/10 hover:text-destructive"
+          className="hover:bg-destructive/10 hover:text-destructive"
           onClick={() => onDelete(connection)}
         >
           <Trash2 aria-hidden="true" />

@@ -5,6 +5,7 @@ import {
   type ShopOrderStatus,
 } from '@latchkey/contracts';
 import { ReceiptText, SearchX } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { DataTable } from '@/components/ui/data-table.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
@@ -14,6 +15,10 @@ import { PagedQueryView } from '@/components/ui/paged-query-view.tsx';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
+import {
+  applicationShopConnectionsQueryKey,
+  applicationShopOrdersQueryKey,
+} from '@/hooks/owner-query-keys.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { useMediaQuery } from '@/hooks/use-media-query.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
@@ -55,6 +60,7 @@ export function ShopOrdersCard({
   list: ShopOrdersListState;
 }) {
   const id = useId();
+  const queryClient = useQueryClient();
   const { status, testMode } = list;
   const ordersQuery = useShopOrders(applicationId, {
     page: list.page,
@@ -107,7 +113,16 @@ export function ShopOrdersCard({
           </FormField>
           <RefreshButton
             isRefreshing={ordersQuery.isFetching}
-            onRefresh={() => void ordersQuery.refetch()}
+            onRefresh={() => {
+              // Shops deliver on their own: a new order may also be one a connection now counts
+              // as waiting for a mapping, so both are read again.
+              void queryClient.invalidateQueries({
+                queryKey: applicationShopOrdersQueryKey(applicationId),
+              });
+              void queryClient.invalidateQueries({
+                queryKey: applicationShopConnectionsQueryKey(applicationId),
+              });
+            }}
           >
             Refresh
           </RefreshButton>
