@@ -224,9 +224,7 @@ function ShopConnectionForm({
             hint={
               connection?.hasApiKey
                 ? 'An API key is saved. Leave blank to keep it.'
-                : provider === 'stripe'
-                  ? 'A restricted key with read access to Checkout Sessions, to read what a session sold.'
-                  : "An API key with read access to customers, to read a buyer's address."
+                : 'A restricted key with read access to Checkout Sessions, to read what a session sold when it carries no latchkey_product metadata.'
             }
             {...bindText('apiKey')}
             type="password"

@@ -83,6 +83,8 @@ describe('shop display', () => {
       apiKey: null,
       products: [{ productId: 'p1', planId: PLAN_ID, quantity: 3 }],
     });
+    // Only Stripe takes an API key.
+    expect(toCreateShopConnectionRequest({ ...fields, provider: 'paddle' }).apiKey).toBeNull();
     expect(
       toUpdateShopConnectionRequest({ ...fields, provider: 'stripe', secret: ' ', apiKey: 'rk_1' }),
     ).toEqual({

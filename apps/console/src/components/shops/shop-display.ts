@@ -31,8 +31,11 @@ export const SHOP_ORDER_STATUS_BADGES: Record<ShopOrderStatus, BadgeVariant> = {
   awaiting_email: 'warning',
 };
 
-/** Providers that take an optional API key to read what their events leave out. */
-export const shopProvidersWithApiKey: readonly ShopProvider[] = ['stripe', 'paddle'];
+/**
+ * Providers that take an optional API key: Stripe's restricted key reads a session's line
+ * items when it carries no product metadata. The server refuses one for any other shop.
+ */
+export const shopProvidersWithApiKey: readonly ShopProvider[] = ['stripe'];
 
 export const hasSecretField = (provider: ShopProvider) => provider !== 'gumroad';
 export const isSecretRequired = (provider: ShopProvider) =>

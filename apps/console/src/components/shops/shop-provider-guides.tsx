@@ -71,8 +71,8 @@ export const shopProviderGuides: Record<ShopProvider, ShopProviderGuide> = {
         bought.
       </>,
       <>
-        Optional: a restricted API key with read access to Checkout Sessions lets Latchkey read a
-        session&apos;s line items.
+        Or, instead of the metadata: a restricted API key with read access to Checkout Sessions lets
+        Latchkey read what a session sold.
       </>,
     ],
   },
@@ -134,10 +134,6 @@ export const shopProviderGuides: Record<ShopProvider, ShopProviderGuide> = {
         Map each product below by its price id (<Code>pri_…</Code>). The buyer&apos;s address comes
         from the checkout&apos;s <Code>custom_data.email</Code> or from the customer events; until
         it is known the order waits as Awaiting e-mail.
-      </>,
-      <>
-        Optional: an API key with read access to customers lets Latchkey ask Paddle for the
-        buyer&apos;s address.
       </>,
     ],
   },
