@@ -17,9 +17,16 @@ import {
   type Plan,
   type ShopOrder,
 } from '@latchkey/contracts';
-import { activityLogs, appUsers, licenseKeys, subscriptions } from '../../db/schema/index.ts';
+import {
+  activityLogs,
+  appUsers,
+  licenseKeys,
+  ownerAccounts,
+  subscriptions,
+} from '../../db/schema/index.ts';
 import {
   callClientApi,
+  createApiTokenViaApi,
   createPlanViaApi,
   insertClientApplication,
 } from '../../../test/factories.ts';
@@ -859,6 +866,28 @@ describe('shop connections', () => {
     await sale({ ...base, sale_id: 's3', price: '900', currency: 'eur' });
     await sale({ ...base, sale_id: 's4', price: '100', currency: 'usd', test: 'true' });
     await sale({ sale_id: 's2', refunded: 'true' });
+    // A bookkeeping script reads the same orders with a token of scope orders:read.
+    await db()
+      .update(ownerAccounts)
+      .set({ permissions: ['manage_applications', 'manage_api_tokens'] })
+      .where(eq(ownerAccounts.id, seller.accountId));
+    const reader = await createApiTokenViaApi(testApp.app, seller, { scopes: ['orders:read'] });
+    const other = await createApiTokenViaApi(testApp.app, seller, { scopes: ['licenses:read'] });
+    const managed = (token: string) =>
+      testApp.app.inject({
+        method: 'GET',
+        url: `/api/manage/v1/applications/${application.id}/orders?status=refunded`,
+        headers: { authorization: `Bearer ${token}` },
+      });
+    const read = await managed(reader.token);
+    expect(read.statusCode, read.body).toBe(200);
+    expect(
+      shopOrderSchema
+        .array()
+        .parse(read.json())
+        .map((order) => order.providerOrderId),
+    ).toEqual(['s2']);
+    expect((await managed(other.token)).statusCode).toBe(403);
     const sales = shopSalesSchema.parse((await asSeller('GET', '/api/dashboard/sales')).json());
     const expected = [
       { currency: 'EUR', orders: 1, revenue: 900, refunds: 0 },
