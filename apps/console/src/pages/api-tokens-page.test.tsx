@@ -3,6 +3,7 @@ import {
   API_TOKEN_IP_INVALID,
   API_TOKEN_NAME_REQUIRED,
   API_TOKEN_SCOPES_REQUIRED,
+  apiTokenScopes,
   type ApiToken,
   type CreateApiTokenRequest,
   type CreatedApiToken,
@@ -266,7 +267,9 @@ describe('ApiTokensPage', { timeout: 30_000 }, () => {
     await screen.findByRole('heading', { name: 'No API tokens yet' });
     const dialog = await openCreateDialog();
 
-    expect(dialog.getAllByRole('checkbox', { name: /^[a-z]+:(read|write)$/ })).toHaveLength(10);
+    expect(dialog.getAllByRole('checkbox', { name: /^[a-z]+:(read|write)$/ })).toHaveLength(
+      apiTokenScopes.length,
+    );
     expect(dialog.getByText('Add and remove blacklist entries')).toBeTruthy();
     fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: '  Shop sync  ' } });
     fireEvent.click(dialog.getByRole('checkbox', { name: 'users:write' }));
@@ -338,7 +341,7 @@ describe('ApiTokensPage', { timeout: 30_000 }, () => {
     expect(alertText()).toBe(API_TOKEN_SCOPES_REQUIRED);
 
     fireEvent.click(dialog.getByRole('button', { name: 'Select all' }));
-    expect(dialog.getAllByRole('checkbox', { checked: true })).toHaveLength(10);
+    expect(dialog.getAllByRole('checkbox', { checked: true })).toHaveLength(apiTokenScopes.length);
     fireEvent.click(dialog.getByRole('checkbox', { name: 'Restrict to applications' }));
     await dialog.findByRole('checkbox', { name: 'Orbit' });
     submit();

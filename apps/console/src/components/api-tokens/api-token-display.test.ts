@@ -25,6 +25,7 @@ describe('API token display', () => {
       ['Blacklist', ['blacklist:read', 'blacklist:write']],
       ['Activity log', ['activity:read']],
       ['Webhooks', ['webhooks:read', 'webhooks:write']],
+      ['Shop orders', ['orders:read']],
     ]);
     expect(apiTokenScopeGroups.flatMap((group) => group.scopes)).toEqual(apiTokenScopes);
   });
