@@ -1,4 +1,4 @@
-import type { Application, DashboardStats } from '@latchkey/contracts';
+import type { Application, DashboardStats, ShopSales } from '@latchkey/contracts';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
@@ -35,15 +35,19 @@ const stats: DashboardStats = {
  * The owner API behind the dashboard, with its applications in memory so the list is re-read
  * after a delete as it would be. `applications` may also answer the list with an error.
  */
+const noSales: ShopSales = { today: [], last30Days: [] };
+
 function stubDashboardApi({
   applications = [] as Application[],
   applicationsAnswer = null as (() => Response | Promise<Response>) | null,
+  sales = noSales,
 } = {}) {
   const state = { applications: [...applications], applicationsAnswer };
   const route: OwnerApiRoute = ({ method, url }) => {
     const path = url.pathname;
     if (path === '/api/dashboard/stats') return jsonResponse(200, stats);
     if (path === '/api/dashboard/activity-chart') return jsonResponse(200, createActivityChart());
+    if (path === '/api/dashboard/sales') return jsonResponse(200, sales);
     if (path === '/api/applications' && method === 'GET') {
       return state.applicationsAnswer?.() ?? jsonResponse(200, state.applications);
     }
@@ -202,5 +206,32 @@ describe('DashboardPage', { timeout: 30_000 }, () => {
     expect(screen.getByTestId('application-row-7').getAttribute('aria-current')).toBe('true');
     await user.click(usersTab());
     expect(await screen.findByRole('heading', { name: 'No Users' })).toBeTruthy();
+  });
+
+  it('shows what the shops sold per currency, and says how to start when nothing did', async () => {
+    stubDashboardApi({
+      sales: {
+        today: [{ currency: 'USD', orders: 1, revenue: 1900, refunds: 0 }],
+        last30Days: [
+          { currency: 'USD', orders: 3, revenue: 4800, refunds: 1 },
+          { currency: 'JPY', orders: 1, revenue: 1200, refunds: 0 },
+        ],
+      },
+    });
+    renderDashboard();
+    const usd = await screen.findByTestId('sales-USD');
+    expect(usd.textContent).toContain('$19.00');
+    expect(usd.textContent).toContain('1 order');
+    expect(usd.textContent).toContain('$48.00');
+    expect(usd.textContent).toContain('3 orders, 1 refunded');
+    const yen = screen.getByTestId('sales-JPY');
+    expect(yen.textContent).toContain('¥0');
+    expect(yen.textContent).toContain('¥1,200');
+  });
+
+  it('says how to start selling when no shop sold anything', async () => {
+    stubDashboardApi();
+    renderDashboard();
+    expect(await screen.findByText('No sales in the last 30 days')).toBeTruthy();
   });
 });

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ActivityChartCard } from '@/components/activity-charts/activity-chart-card.tsx';
 import { ApplicationsTab } from '@/components/dashboard/applications-tab.tsx';
 import { DashboardNavigation } from '@/components/dashboard/dashboard-navigation.tsx';
+import { DashboardSales } from '@/components/dashboard/dashboard-sales.tsx';
 import { DashboardStats } from '@/components/dashboard/dashboard-stats.tsx';
 import { UsersTab } from '@/components/dashboard/users-tab.tsx';
 import { DEFAULT_ACCOUNT_TYPE } from '@/components/home/home-stats.tsx';
@@ -14,6 +15,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.t
 import { useApplications } from '@/hooks/use-applications.ts';
 import { useAuth } from '@/hooks/use-auth.ts';
 import { useDashboardStats } from '@/hooks/use-dashboard-stats.ts';
+import { useShopSales } from '@/hooks/use-shop-sales.ts';
 import { selectedOrOnlyApplication } from '@/lib/selected-or-only-application.ts';
 
 type DashboardTab = 'applications' | 'users';
@@ -21,6 +23,7 @@ type DashboardTab = 'applications' | 'users';
 export function DashboardPage() {
   const { user } = useAuth();
   const statsQuery = useDashboardStats();
+  const salesQuery = useShopSales();
   const applicationsQuery = useApplications();
   const [activeTab, setActiveTab] = useState<DashboardTab>('applications');
   const [selectedApplicationId, setSelectedApplicationId] = useState<number | null>(null);
@@ -61,6 +64,8 @@ export function DashboardPage() {
         <DashboardStats stats={statsQuery.data} {...toStatLoadState(statsQuery)} />
 
         <ActivityChartCard applicationId={null} title="Activity across your applications" />
+
+        <DashboardSales query={salesQuery} />
 
         <Tabs
           value={activeTab}
