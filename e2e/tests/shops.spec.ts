@@ -48,10 +48,12 @@ async function deliverSellixEvent(
   webhookUrl: string,
   productId: string,
   orderId: string,
+  /** More of the order (its total and currency). */
+  order: Record<string, unknown> = {},
 ) {
   const body = JSON.stringify({
     event: 'product:dynamic',
-    data: { uniqid: orderId, customer_email: 'late.buyer@example.com', quantity: 1 },
+    data: { uniqid: orderId, customer_email: 'late.buyer@example.com', quantity: 1, ...order },
   });
   const response = await page.request.post(new URL(webhookUrl).pathname, {
     headers: {
@@ -173,7 +175,7 @@ test.describe('shop tab of the application page', () => {
     await expect(sellix).not.toContainText('needs mapping');
   });
 
-  test('at 390 and 1280 px in both themes: the tab, its dialogs and the phone cards; axe clean', async ({
+  test('at 390 and 1280 px in both themes: the tab, its dialogs, the phone cards and the Sales card; axe clean', async ({
     page,
   }, testInfo) => {
     test.setTimeout(180_000);
@@ -191,6 +193,11 @@ test.describe('shop tab of the application page', () => {
     });
     expect(sent.status()).toBe(200);
     await deliverSellixEvent(page, connection.webhookUrl, 'prod-unmapped', 'sx-layout');
+    // A live sale, which the dashboard's Sales card sums (the test event is left out of it).
+    await deliverSellixEvent(page, connection.webhookUrl, 'prod-pro', 'sx-sold', {
+      total: 19.99,
+      currency: 'USD',
+    });
 
     const problems: string[] = [];
     await forEachTheme(page, async (theme) => {
@@ -227,6 +234,11 @@ test.describe('shop tab of the application page', () => {
           width: viewport.width,
         });
         await page.keyboard.press('Escape');
+
+        await page.goto('/dashboard');
+        await expect(page.getByTestId('sales-USD')).toContainText('$19.99');
+        await expect(page.getByTestId('sales-USD')).toContainText('1 order');
+        await checkLayout(page, `${label}-dashboard`, problems, { testInfo });
       });
     });
     expect(problems).toEqual([]);
