@@ -2,6 +2,9 @@
 // on their first stdout line, the hot calls' request bodies, and medians.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -138,4 +141,33 @@ export async function waitUntilHealthy(child, url) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not answer within a minute`);
+}
+
+/**
+ * Runs `use` with the first line of bench/owner-app-server.ts (its port, a console session and
+ * an application) on a fresh PGlite directory, or on a throwaway PostgreSQL database when
+ * `kind` is `postgres`; stops the server and drops both afterwards, however `use` ends.
+ */
+export async function withOwnerAppServer(kind, use) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-owner-bench-'));
+  const database = kind === 'postgres' ? await prepareDatabase() : null;
+  let server;
+  try {
+    process.stderr.write(
+      `Starting Latchkey on ${database ? `PostgreSQL (${database.label})` : 'PGlite'}...\n`,
+    );
+    server = await startChild(['--import', 'tsx', 'bench/owner-app-server.ts'], {
+      ...(database ? { DATABASE_URL: database.url } : {}),
+      DATA_DIR: dataDir,
+      SERVER_SECRET: randomBytes(32).toString('base64url'),
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      SERVE_CONSOLE: 'false',
+    });
+    return await use(server.info);
+  } finally {
+    if (server) await stopChild(server.child);
+    await database?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

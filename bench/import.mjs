@@ -11,12 +11,9 @@
 // - Then checks what was written (every user created, none skipped), starts it again (a done
 //   import writes nothing twice), and prints preview, import and total times per database.
 import { hashSync } from '@node-rs/bcrypt';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+import { withOwnerAppServer } from './bench-kit.mjs';
 
 const USERS = Number(process.env.IMPORT_USERS ?? 100_000);
 const DATABASES = (process.env.IMPORT_DATABASES ?? 'pglite,postgres').split(',');
@@ -62,20 +59,7 @@ async function call(base, sessionToken, method, path, { json, bytes } = {}) {
 }
 
 async function measure(kind, file) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-import-bench-'));
-  const database = kind === 'postgres' ? await prepareDatabase() : null;
-  let server;
-  try {
-    log(`Starting Latchkey on ${database ? `PostgreSQL (${database.label})` : 'PGlite'}...`);
-    server = await startChild(['--import', 'tsx', 'bench/owner-app-server.ts'], {
-      ...(database ? { DATABASE_URL: database.url } : {}),
-      DATA_DIR: dataDir,
-      SERVER_SECRET: randomBytes(32).toString('base64url'),
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      SERVE_CONSOLE: 'false',
-    });
-    const { port, sessionToken, applicationId } = server.info;
+  return withOwnerAppServer(kind, async ({ port, sessionToken, applicationId }) => {
     const base = `http://127.0.0.1:${port}`;
     const api = (method, path, body) => call(base, sessionToken, method, path, body);
     const plan = await api('POST', `/api/applications/${applicationId}/plans`, {
@@ -113,11 +97,7 @@ async function measure(kind, file) {
       throw new Error(`a second start changed the counts: ${JSON.stringify(again)}`);
     }
     return { kind, previewMs, importMs: totalMs - previewMs, totalMs };
-  } finally {
-    if (server) await stopChild(server.child);
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 log(`Generating a KeyAuth users export of ${USERS} users...`);

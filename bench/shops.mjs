@@ -12,12 +12,10 @@
 //   each answer and shows it to the buyer), timed from request to the keys in hand; p50, p99
 //   and the one-second target.
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import Stripe from 'stripe';
-import { prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+import { withOwnerAppServer } from './bench-kit.mjs';
 
 const EVENTS = Number(process.env.SHOPS_EVENTS ?? 1_000);
 const CONCURRENCY = Number(process.env.SHOPS_CONCURRENCY ?? 50);
@@ -86,20 +84,7 @@ const percentile = (sorted, p) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 async function measure(kind) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-shops-bench-'));
-  const database = kind === 'postgres' ? await prepareDatabase() : null;
-  let server;
-  try {
-    log(`Starting Latchkey on ${database ? `PostgreSQL (${database.label})` : 'PGlite'}...`);
-    server = await startChild(['--import', 'tsx', 'bench/owner-app-server.ts'], {
-      ...(database ? { DATABASE_URL: database.url } : {}),
-      DATA_DIR: dataDir,
-      SERVER_SECRET: randomBytes(32).toString('base64url'),
-      NODE_ENV: 'development',
-      LOG_LEVEL: 'warn',
-      SERVE_CONSOLE: 'false',
-    });
-    const { port, sessionToken, applicationId } = server.info;
+  return withOwnerAppServer(kind, async ({ port, sessionToken, applicationId }) => {
     const base = `http://127.0.0.1:${port}`;
     const api = (method, path, json) => call(base, sessionToken, method, path, json);
     const { body: plan } = await api('POST', `/api/applications/${applicationId}/plans`, {
@@ -181,11 +166,7 @@ async function measure(kind) {
       p50: percentile(times, 50),
       p99: percentile(times, 99),
     };
-  } finally {
-    if (server) await stopChild(server.child);
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 log(`load average ${loadavg()[0].toFixed(2)}`);
