@@ -147,6 +147,21 @@ describe('shop connections', () => {
     return { body, headers: { 'stripe-signature': signature } };
   };
 
+  /** A paid Checkout Session of price_pro (by its metadata), with `session`'s fields over it. */
+  const checkoutCompleted = (session: Record<string, unknown>, eventId = unique('evt')) => ({
+    id: eventId,
+    type: 'checkout.session.completed',
+    data: {
+      object: {
+        id: unique('cs'),
+        object: 'checkout.session',
+        payment_status: 'paid',
+        metadata: { latchkey_product: 'price_pro' },
+        ...session,
+      },
+    },
+  });
+
   const orders = async (applicationId: number, query = '') => {
     const response = await request('GET', `/api/applications/${applicationId}/orders${query}`);
     expect(response.statusCode, response.body).toBe(200);
@@ -196,24 +211,17 @@ describe('shop connections', () => {
 
     const buyer = `${unique('buyer')}@example.com`;
     const session = unique('cs_test');
-    const paid = stripeDelivery({
-      id: unique('evt'),
-      type: 'checkout.session.completed',
-      data: {
-        object: {
-          id: session,
-          object: 'checkout.session',
-          mode: 'subscription',
-          payment_status: 'paid',
-          subscription: 'sub_1',
-          invoice: 'in_first',
-          customer_details: { email: buyer },
-          amount_total: 4800,
-          currency: 'usd',
-          metadata: { latchkey_product: 'price_pro' },
-        },
-      },
-    });
+    const paid = stripeDelivery(
+      checkoutCompleted({
+        id: session,
+        mode: 'subscription',
+        subscription: 'sub_1',
+        invoice: 'in_first',
+        customer_details: { email: buyer },
+        amount_total: 4800,
+        currency: 'usd',
+      }),
+    );
     const answered = await deliver(connection, paid.body, paid.headers);
     expect(answered.statusCode, answered.body).toBe(200);
     expect(answered.body).toBe('received');
@@ -302,20 +310,13 @@ describe('shop connections', () => {
     expect(statuses).toEqual(['refunded', 'renewed']);
 
     // A one-off payment disputed: its payment intent names it.
-    const oneOff = stripeDelivery({
-      id: unique('evt'),
-      type: 'checkout.session.completed',
-      data: {
-        object: {
-          id: unique('cs'),
-          mode: 'payment',
-          payment_status: 'paid',
-          payment_intent: 'pi_disputed',
-          customer_details: { email: buyer },
-          metadata: { latchkey_product: 'price_pro' },
-        },
-      },
-    });
+    const oneOff = stripeDelivery(
+      checkoutCompleted({
+        mode: 'payment',
+        payment_intent: 'pi_disputed',
+        customer_details: { email: buyer },
+      }),
+    );
     expect((await deliver(connection, oneOff.body, oneOff.headers)).statusCode).toBe(200);
     const dispute = stripeDelivery({
       id: unique('evt'),
@@ -347,14 +348,11 @@ describe('shop connections', () => {
       products: [{ productId: 'price_pro', planId: pro.id }],
     });
     expect(connection.hasApiKey).toBe(true);
+    // No metadata: only the line items say what was bought.
     const session = (id: string) =>
-      stripeDelivery({
-        id: unique('evt'),
-        type: 'checkout.session.completed',
-        data: {
-          object: { id, payment_status: 'paid', customer_details: { email: 'items@example.com' } },
-        },
-      });
+      stripeDelivery(
+        checkoutCompleted({ id, metadata: {}, customer_details: { email: 'items@example.com' } }),
+      );
     const paid = session('cs_items');
     expect((await deliver(connection, paid.body, paid.headers)).statusCode).toBe(200);
     expect(stripeApiCalls.at(-1)).toMatchObject({ authorization: 'Bearer rk_test_reader' });
@@ -376,18 +374,7 @@ describe('shop connections', () => {
       secret: STRIPE_SECRET,
       products: [{ productId: 'price_pro', planId: pro.id }],
     });
-    const event = {
-      id: unique('evt'),
-      type: 'checkout.session.completed',
-      data: {
-        object: {
-          id: unique('cs'),
-          payment_status: 'paid',
-          customer_details: { email: 'x@example.com' },
-          metadata: { latchkey_product: 'price_pro' },
-        },
-      },
-    };
+    const event = checkoutCompleted({ customer_details: { email: 'x@example.com' } });
     const wrong = stripeDelivery(event, { secret: 'whsec_not_the_one' });
     const stale = stripeDelivery(event, { timestamp: nowSeconds() - 600 });
     const forged = stripeDelivery(event);
@@ -728,18 +715,9 @@ describe('shop connections', () => {
     });
     const session = unique('cs');
     const event = (id: string) =>
-      stripeDelivery({
-        id,
-        type: 'checkout.session.completed',
-        data: {
-          object: {
-            id: session,
-            payment_status: 'paid',
-            customer_details: { email: 'race@example.com' },
-            metadata: { latchkey_product: 'price_pro' },
-          },
-        },
-      });
+      stripeDelivery(
+        checkoutCompleted({ id: session, customer_details: { email: 'race@example.com' } }, id),
+      );
     // The same event five times, and the same order under two more event ids.
     const deliveries = [
       ...Array(5).fill(event('evt_same')),
@@ -781,18 +759,9 @@ describe('shop connections', () => {
       secret: STRIPE_SECRET,
       products: [{ productId: 'price_pro', planId: pro.id }],
     });
-    const paid = stripeDelivery({
-      id: unique('evt'),
-      type: 'checkout.session.completed',
-      data: {
-        object: {
-          id: unique('cs'),
-          payment_status: 'paid',
-          customer_details: { email: 'own@example.com' },
-          metadata: { latchkey_product: 'price_pro' },
-        },
-      },
-    });
+    const paid = stripeDelivery(
+      checkoutCompleted({ customer_details: { email: 'own@example.com' } }),
+    );
     expect((await deliver(connection, paid.body, paid.headers)).statusCode).toBe(200);
     expect(await orders(other.application.id)).toEqual([]);
     const [order] = await orders(application.id);
