@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import Stripe from 'stripe';
 import { NodeRuntime, Webhooks as PaddleWebhooks } from '@paddle/paddle-node-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ import {
 } from '@latchkey/contracts';
 import {
   activityLogs,
+  appUserSessions,
   appUsers,
   licenseKeys,
   ownerAccounts,
@@ -30,6 +31,7 @@ import {
   createPlanViaApi,
   insertClientApplication,
 } from '../../../test/factories.ts';
+import { startClientSession } from '../../../test/client-calls.ts';
 import { ownerRequests } from '../../../test/owner-requests.ts';
 import { startSmtpReceiver, type SmtpReceiver } from '../../../test/smtp-test-receiver.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
@@ -864,5 +866,172 @@ describe('shop connections', () => {
     ];
     expect(sales.today).toEqual(expected);
     expect(sales.last30Days).toEqual(expected);
+  });
+
+  it('a refund ends the sessions that held on the key, where a licence is required', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId, {
+      name: unique('Licensed'),
+      version: '1.0',
+      isLicenseRequired: true,
+    });
+    const pro = await createPlanViaApi(testApp.app, owner, application.id, { durationDays: 30 });
+    const connection = await connect(application.id, {
+      provider: 'gumroad',
+      name: 'Gumroad',
+      products: [{ productId: 'gum_pro', planId: pro.id }],
+    });
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const ping = (fields: Record<string, string>) =>
+      deliver(connection, new URLSearchParams(fields).toString(), form);
+    const buyer = `${unique('held')}@example.com`;
+    expect(
+      (await ping({ sale_id: 'held_1', product_id: 'gum_pro', email: buyer, quantity: '1' }))
+        .statusCode,
+    ).toBe(200);
+    const [mail] = await mailTo(buyer);
+    const key = mail!.parsed.text!.match(/[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}/)![0];
+    const username = unique('holder');
+    const password = 'a fine passphrase';
+    const registered = await callClientApi(testApp.app, 'register', {
+      apiKey: application.apiKey,
+      body: { username, password, license_key: key },
+    });
+    const userId = clientAuthResponseSchema.parse(registered.json()).user_id!;
+    await startClientSession(testApp.app, application, { id: userId, username }, password);
+    const live = () =>
+      db()
+        .select()
+        .from(appUserSessions)
+        .where(and(eq(appUserSessions.appUserId, userId), isNull(appUserSessions.endedAt)));
+    expect(await live()).toHaveLength(1);
+
+    expect((await ping({ sale_id: 'held_1', disputed: 'true' })).statusCode).toBe(200);
+    expect(await live()).toEqual([]);
+    const [ended] = await db()
+      .select()
+      .from(appUserSessions)
+      .where(eq(appUserSessions.appUserId, userId));
+    expect(ended!.endReason).toBe('standing');
+    const [order] = await orders(application.id);
+    expect(order!.status).toBe('chargeback');
+  });
+
+  it('Paddle and Gumroad renewals extend; Sellix and SellApp disputes ban; a forged SellApp call mints nothing', async () => {
+    const { application, pro } = await setUp();
+    // Paddle: the first transaction of a subscription, then a recurring one.
+    const paddleShop = await connect(application.id, {
+      provider: 'paddle',
+      name: 'Paddle',
+      secret: PADDLE_SECRET,
+      products: [{ productId: 'pri_sub', planId: pro.id }],
+    });
+    const paddle = (payload: object) => {
+      const body = JSON.stringify(payload);
+      const ts = nowSeconds();
+      return {
+        body,
+        headers: {
+          'paddle-signature': `ts=${ts};h1=${hmac('sha256', PADDLE_SECRET, `${ts}:${body}`)}`,
+        },
+      };
+    };
+    const transaction = (id: string, origin: string) =>
+      paddle({
+        event_id: unique('evt'),
+        event_type: 'transaction.completed',
+        data: {
+          id,
+          origin,
+          subscription_id: 'sub_paddle',
+          custom_data: { email: 'paddle.sub@example.com' },
+          items: [{ price: { id: 'pri_sub' }, quantity: 1 }],
+          details: { totals: { grand_total: '900', currency_code: 'USD' } },
+        },
+      });
+    for (const delivery of [
+      transaction('txn_first', 'web'),
+      transaction('txn_second', 'subscription_recurring'),
+    ]) {
+      expect((await deliver(paddleShop, delivery.body, delivery.headers)).statusCode).toBe(200);
+    }
+    const [paddleOrder] = await orders(application.id, '?search=txn_first');
+    expect((await keysOf(paddleOrder!))[0]!.extraDays).toBe(30);
+    expect((await orders(application.id, '?search=txn_second'))[0]!.status).toBe('renewed');
+
+    // Gumroad: a membership's recurring charge.
+    const gumroad = await connect(application.id, {
+      provider: 'gumroad',
+      name: 'Gumroad',
+      products: [{ productId: 'gum_member', planId: pro.id }],
+    });
+    const form = { 'content-type': 'application/x-www-form-urlencoded' };
+    const ping = (fields: Record<string, string>) =>
+      deliver(gumroad, new URLSearchParams(fields).toString(), form);
+    const member = {
+      product_id: 'gum_member',
+      email: 'member@example.com',
+      subscription_id: 'gsub',
+    };
+    expect((await ping({ ...member, sale_id: 'g_first' })).statusCode).toBe(200);
+    expect(
+      (await ping({ ...member, sale_id: 'g_second', is_recurring_charge: 'true' })).statusCode,
+    ).toBe(200);
+    const [gumroadOrder] = await orders(application.id, '?search=g_first');
+    expect((await keysOf(gumroadOrder!))[0]!.extraDays).toBe(30);
+
+    // Sellix and SellApp: a dispute bans the order's keys.
+    const sellix = await connect(application.id, {
+      provider: 'sellix',
+      name: 'Sellix',
+      secret: SELLIX_SECRET,
+      products: [{ productId: 'sx_pro', planId: pro.id }],
+    });
+    const sellixEvent = (event: string) => {
+      const body = JSON.stringify({
+        event,
+        data: { uniqid: 'sx-disputed', customer_email: 'sx@example.com' },
+      });
+      return {
+        body,
+        headers: {
+          'x-sellix-signature': hmac('sha512', SELLIX_SECRET, body),
+          'x-sellix-product-id': 'sx_pro',
+        },
+      };
+    };
+    for (const event of ['product:dynamic', 'order:disputed']) {
+      const delivery = sellixEvent(event);
+      expect((await deliver(sellix, delivery.body, delivery.headers)).statusCode).toBe(200);
+    }
+    const [sellixOrder] = await orders(application.id, '?search=sx-disputed');
+    expect(sellixOrder!.status).toBe('chargeback');
+    expect((await keysOf(sellixOrder!))[0]).toMatchObject({ state: 'banned' });
+
+    const sellapp = await connect(application.id, {
+      provider: 'sellapp',
+      name: 'SellApp',
+      secret: SELLAPP_SECRET,
+      products: [{ productId: '7', planId: pro.id }],
+    });
+    const sellappEvent = (event: string) =>
+      JSON.stringify({
+        event,
+        data: { id: 70, product_variant_id: 7, customer_information: { email: 'sa@example.com' } },
+      });
+    const forged = sellappEvent('order.completed');
+    expect(
+      (await deliver(sellapp, forged, { signature: hmac('sha256', 'not-the-secret', forged) }))
+        .statusCode,
+    ).toBe(400);
+    expect(await orders(application.id, '?search=70')).toEqual([]);
+    for (const event of ['order.completed', 'order.disputed']) {
+      const body = sellappEvent(event);
+      const answer = await deliver(sellapp, body, {
+        signature: hmac('sha256', SELLAPP_SECRET, body),
+      });
+      expect(answer.statusCode).toBe(200);
+    }
+    const [sellappOrder] = await orders(application.id, '?search=70');
+    expect(sellappOrder!.status).toBe('chargeback');
   });
 });
