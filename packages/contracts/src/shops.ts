@@ -49,6 +49,12 @@ export const shopProvidersWithIssuedSecret: readonly ShopProvider[] = [
  */
 export const shopProvidersWithDynamicDelivery: readonly ShopProvider[] = ['sellix', 'sellapp'];
 
+/**
+ * Providers that take an optional API key: Stripe's restricted key reads a Checkout Session's
+ * line items when it carries no product metadata. Any other provider's is refused.
+ */
+export const shopProvidersWithApiKey: readonly ShopProvider[] = ['stripe'];
+
 export const shopLimits = {
   name: 100,
   productId: 200,

@@ -1,6 +1,7 @@
 import {
   createShopConnectionRequestSchema,
   SHOP_SECRET_REQUIRED,
+  shopProvidersWithApiKey,
   shopProvidersWithIssuedSecret,
   updateShopConnectionRequestSchema,
   type CreateShopConnectionRequest,
@@ -30,12 +31,6 @@ export const SHOP_ORDER_STATUS_BADGES: Record<ShopOrderStatus, BadgeVariant> = {
   needs_mapping: 'warning',
   awaiting_email: 'warning',
 };
-
-/**
- * Providers that take an optional API key: Stripe's restricted key reads a session's line
- * items when it carries no product metadata. The server refuses one for any other shop.
- */
-export const shopProvidersWithApiKey: readonly ShopProvider[] = ['stripe'];
 
 export const hasSecretField = (provider: ShopProvider) => provider !== 'gumroad';
 export const isSecretRequired = (provider: ShopProvider) =>

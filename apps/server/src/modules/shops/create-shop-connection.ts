@@ -1,6 +1,7 @@
 import {
   SHOP_API_KEY_STRIPE_ONLY,
   SHOP_SECRET_NOT_USED,
+  shopProvidersWithApiKey,
   SHOP_SECRET_REQUIRED,
   shopProvidersWithIssuedSecret,
   type CreatedShopConnection,
@@ -35,7 +36,7 @@ export async function createShopConnection({
   if (shopProvidersWithIssuedSecret.includes(request.provider) && !request.secret) {
     throw badRequest(`secret: ${SHOP_SECRET_REQUIRED}`);
   }
-  if (request.apiKey && request.provider !== 'stripe') {
+  if (request.apiKey && !shopProvidersWithApiKey.includes(request.provider)) {
     throw badRequest(`apiKey: ${SHOP_API_KEY_STRIPE_ONLY}`);
   }
   await assertMappedPlans(ctx.db, application.id, request.products);

@@ -1,6 +1,7 @@
 import {
   SHOP_API_KEY_STRIPE_ONLY,
   SHOP_SECRET_NOT_USED,
+  shopProvidersWithApiKey,
   type ShopConnection,
   type UpdateShopConnectionInput,
 } from '@latchkey/contracts';
@@ -35,7 +36,7 @@ export async function updateShopConnection({
   const { request } = input;
   if (current.provider === 'gumroad' && request.secret)
     throw badRequest(`secret: ${SHOP_SECRET_NOT_USED}`);
-  if (request.apiKey && current.provider !== 'stripe') {
+  if (request.apiKey && !shopProvidersWithApiKey.includes(current.provider)) {
     throw badRequest(`apiKey: ${SHOP_API_KEY_STRIPE_ONLY}`);
   }
   if (request.products) await assertMappedPlans(ctx.db, current.applicationId, request.products);
