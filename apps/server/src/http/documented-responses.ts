@@ -80,6 +80,17 @@ export function documentedResponses(
     for (const status of [401, 403, 404, 429]) statuses.add(status);
   }
   const responses: Record<number, ResponseContract> = { ...contract.responses };
+  if (contract.errorBody === 'problem') {
+    for (const status of statuses) {
+      responses[status] = {
+        description: errorDescriptions[status]!,
+        schema: problemSchema,
+        jsonMediaType: 'application/problem+json',
+        ...(status === 503 ? { headers: unavailableHeadersSchema } : {}),
+      };
+    }
+    return responses;
+  }
   for (const status of statuses) {
     responses[status] = errorResponse(
       errorDescriptions[status]!,

@@ -1,8 +1,7 @@
 import { STATUS_CODES } from 'node:http';
 import { PROBLEM_MEDIA_TYPE, type ErrorCode, type Problem } from '@latchkey/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppError } from '../lib/errors.ts';
-import { errorAnswerOf, httpStatusOf } from '../lib/errors.ts';
+import { AppError, errorAnswerOf, httpStatusOf } from '../lib/errors.ts';
 
 /** One RFC 9457 problem: `type` is about:blank, so `title` is the status's own phrase. */
 function problemBody(problem: {
@@ -35,15 +34,17 @@ export function sendProblem(
 }
 
 /**
- * The management API's one error shape, for its whole scope: the owner API's answers
- * (`errorAnswerOf`), written as problems. Unknown paths under the prefix are problems
- * too, so a script never has to parse the console's 404.
+ * A scope whose errors are problem details (`errorAnswerOf`'s answers, with Retry-After on a
+ * 503), for machines of other services; its unknown paths stay the parent's.
  */
-export function answerWithProblems(scope: FastifyInstance): void {
+export function answerErrorsAsProblems(scope: FastifyInstance): void {
   scope.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const answer = errorAnswerOf(error);
     if (answer.isUnexpected) request.log.error({ err: error }, 'unhandled error');
-    if (answer.code === 'UNAVAILABLE') request.log.warn({ err: error }, 'database unavailable');
+    // A verb's own 503 (another service did not answer) was logged by the verb.
+    if (answer.code === 'UNAVAILABLE' && !(error instanceof AppError)) {
+      request.log.warn({ err: error }, 'database unavailable');
+    }
     if (answer.retryAfterSeconds) reply.header('retry-after', String(answer.retryAfterSeconds));
     return sendProblem(reply, {
       code: answer.code,
@@ -51,6 +52,15 @@ export function answerWithProblems(scope: FastifyInstance): void {
       extensions: answer.extensions,
     });
   });
+}
+
+/**
+ * The management API's one error shape, for its whole scope: the owner API's answers
+ * (`errorAnswerOf`), written as problems. Unknown paths under the prefix are problems
+ * too, so a script never has to parse the console's 404.
+ */
+export function answerWithProblems(scope: FastifyInstance): void {
+  answerErrorsAsProblems(scope);
   scope.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) =>
     sendProblem(reply, {
       code: 'NOT_FOUND',

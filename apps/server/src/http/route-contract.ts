@@ -105,6 +105,11 @@ export interface RouteContract {
   bodyMediaType?: 'application/octet-stream';
   /** The answers of the route itself; the errors every route of its caller shares are added by documentedResponses. */
   responses: Record<number, ResponseContract>;
+  /**
+   * 'problem': errors are RFC 9457 problem details (application/problem+json), for a public
+   * route whose callers are other services' machines (a shop), as the management API's are.
+   */
+  errorBody?: 'problem';
   /** Error statuses of this route beyond those every route of its caller has. */
   errors?: readonly (401 | 403 | 404 | 409 | 410 | 413 | 416 | 422 | 429)[];
   /**

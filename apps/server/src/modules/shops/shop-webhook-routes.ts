@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { shopProvidersWithDynamicDelivery } from '@latchkey/contracts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
+import { answerErrorsAsProblems } from '../../http/problem-details.ts';
 import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import type { MailOutbox } from '../mail/index.ts';
@@ -44,6 +45,7 @@ export const shopWebhookRoutes = [
       'Called by the shop, not by people: Stripe, Lemon Squeezy, Paddle, Sellix and SellApp sign the body (checked on its raw bytes, in constant time, within the provider\u2019s replay window); Gumroad\u2019s URL carries a `token` instead. A missing, stale or wrong signature is a 400 that names no secret; an unknown or deleted connection a 404. The answer leaves after the order is committed. Sellix and SellApp (dynamic delivery) are answered the order\u2019s keys as `text/plain`, one a line, the same keys when asked again.',
     params: shopWebhookParamsSchema,
     bodyMediaType: 'application/octet-stream',
+    errorBody: 'problem',
     bodyLimit: SHOP_EVENT_BODY_LIMIT,
     responses: {
       200: {
@@ -88,6 +90,7 @@ export async function registerShopWebhookRoutes(
   services: ShopWebhookServices,
 ): Promise<void> {
   await app.register(async (scope) => {
+    answerErrorsAsProblems(scope);
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) =>
       done(null, body),

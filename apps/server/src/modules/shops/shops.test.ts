@@ -13,6 +13,7 @@ import {
   shopOrderSchema,
   shopSalesSchema,
   shopTestEventResultSchema,
+  SHOP_SIGNATURE_INVALID,
   type CreateShopConnectionRequest,
   type Plan,
   type ShopOrder,
@@ -388,7 +389,12 @@ describe('shop connections', () => {
       const answer = await deliver(connection, delivery.body, delivery.headers);
       expect(answer.statusCode, answer.body).toBe(400);
       expect(answer.body).not.toContain(STRIPE_SECRET);
-      expect(answer.json()).toMatchObject({ code: 'BAD_REQUEST' });
+      expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(answer.json()).toMatchObject({
+        status: 400,
+        code: 'BAD_REQUEST',
+        detail: SHOP_SIGNATURE_INVALID,
+      });
     }
     expect(await orders(application.id)).toEqual([]);
     const unknown = await testApp.app.inject({
