@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { deviceLimits } from './devices.ts';
+import { keyauthSettingsFields } from './keyauth.ts';
 import { offlineLicenseLimits } from './offline-licenses.ts';
 
 /** Longest accepted values; longer input is a 400, never a database error. */
@@ -108,6 +109,16 @@ export const applicationSchema = z
     accountExpiredMessage: z.string(),
     versionMismatchMessage: z.string(),
     hwidMismatchMessage: z.string(),
+    /** The KeyAuth-compatible client API (/api/1.2, /api/1.3) answers for this application. */
+    keyauthCompatibility: z.boolean(),
+    /** KeyAuth's `ownerid` (10 characters); with the name, how KeyAuth's clients find the application. */
+    keyauthOwnerId: z.string().nullable(),
+    /** KeyAuth's application `name`. */
+    keyauthName: z.string().nullable(),
+    /** API 1.2's HMAC secret (64 hex), shown to the owner like the API key. */
+    keyauthSecret: z.string().nullable(),
+    /** How long a KeyAuth `init` session lives, in hours. */
+    keyauthSessionHours: z.number().int(),
     /** Ed25519 public key (raw 32 bytes, hex) that verifies this application's client-API responses. */
     signingPublicKey: z.string().regex(/^[0-9a-f]{64}$/),
     createdAt: z.iso.datetime(),
@@ -277,6 +288,7 @@ export const updateApplicationRequestSchema = z
     accountExpiredMessage: applicationMessage.optional(),
     versionMismatchMessage: applicationMessage.optional(),
     hwidMismatchMessage: applicationMessage.optional(),
+    ...keyauthSettingsFields,
   })
   .superRefine((value, ctx) => {
     if (value.name === '') ctx.addIssue({ code: 'custom', message: APPLICATION_NAME_REQUIRED });

@@ -1,6 +1,7 @@
 export * from './activity.ts';
 export * from './app-users.ts';
 export * from './applications.ts';
+export * from './keyauth.ts';
 export * from './auth.ts';
 export * from './blacklist.ts';
 export * from './clean-text.ts';

@@ -10,6 +10,7 @@ import {
   primaryKey,
   text,
   timestamp,
+  uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
 import { ownerAccounts } from './owner-accounts.ts';
@@ -85,12 +86,27 @@ export const applications = pgTable(
     signingPublicKey: text('signing_public_key').notNull(),
     /** Ed25519 private key (PKCS#8), AES-256-GCM encrypted with the server secret. */
     signingPrivateKeyEncrypted: text('signing_private_key_encrypted').notNull(),
+    /**
+     * The KeyAuth-compatible client API (/api/1.2, /api/1.3) answers for this application, found
+     * by (keyauth_owner_id, keyauth_name) as KeyAuth's clients send them. Off by default.
+     */
+    keyauthCompatibility: boolean('keyauth_compatibility').notNull().default(false),
+    /** KeyAuth's `ownerid`: exactly 10 characters; unique together with the name. */
+    keyauthOwnerId: text('keyauth_owner_id'),
+    keyauthName: text('keyauth_name'),
+    /** The 1.2 HMAC secret (64 hex), AES-256-GCM sealed with the server secret. */
+    keyauthSecretSealed: text('keyauth_secret_sealed'),
+    /** How long a KeyAuth `init` session lives, in hours. */
+    keyauthSessionHours: integer('keyauth_session_hours').notNull().default(6),
     totalApiRequests: bigint('total_api_requests', { mode: 'number' }).notNull().default(0),
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [index('applications_owner_idx').on(table.ownerAccountId)],
+  (table) => [
+    index('applications_owner_idx').on(table.ownerAccountId),
+    uniqueIndex('applications_keyauth_idx').on(table.keyauthOwnerId, table.keyauthName),
+  ],
 );
 
 export type Application = typeof applications.$inferSelect;

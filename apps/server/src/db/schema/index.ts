@@ -30,3 +30,4 @@ export * from './end-user-tokens.ts';
 export * from './expiry-reminders.ts';
 export * from './shop-connections.ts';
 export * from './shop-orders.ts';
+export * from './keyauth-sessions.ts';

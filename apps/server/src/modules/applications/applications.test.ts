@@ -292,6 +292,72 @@ describe('owner API: applications', () => {
       );
     });
 
+    it('fills in KeyAuth compatibility, seals its secret, and keeps owner id and name unique', async () => {
+      const application = await createApplicationViaApi(testApp.app, owner, { name: 'Forge' });
+      const url = `/api/applications/${application.id}`;
+      expect(application).toMatchObject({
+        keyauthCompatibility: false,
+        keyauthOwnerId: null,
+        keyauthSecret: null,
+        keyauthSessionHours: 6,
+      });
+      const on = applicationSchema.parse(
+        (await request('PUT', url, { keyauthCompatibility: true })).json(),
+      );
+      expect(on.keyauthOwnerId).toMatch(/^[A-Za-z0-9]{10}$/);
+      expect(on.keyauthName).toBe('Forge');
+      expect(on.keyauthSecret).toMatch(/^[0-9a-f]{64}$/);
+      const stored = await storedRow(application.id);
+      expect(stored?.keyauthSecretSealed).toMatch(/^v1\./);
+      expect(stored?.keyauthSecretSealed).not.toContain(on.keyauthSecret);
+
+      // An imported identity and secret replace the generated ones.
+      const imported = applicationSchema.parse(
+        (
+          await request('PUT', url, {
+            keyauthOwnerId: 'AbCdE12345',
+            keyauthName: 'Forge Loader',
+            keyauthSecret: 'AB'.repeat(32),
+            keyauthSessionHours: 12,
+          })
+        ).json(),
+      );
+      expect(imported).toMatchObject({
+        keyauthOwnerId: 'AbCdE12345',
+        keyauthName: 'Forge Loader',
+        keyauthSecret: 'ab'.repeat(32),
+        keyauthSessionHours: 12,
+      });
+
+      const other = await createApplicationViaApi(testApp.app, owner, { name: 'Other' });
+      const taken = await request('PUT', `/api/applications/${other.id}`, {
+        keyauthCompatibility: true,
+        keyauthOwnerId: 'AbCdE12345',
+        keyauthName: 'Forge Loader',
+      });
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json()).toEqual({
+        message: 'Another application already uses this KeyAuth owner id and name',
+        code: 'CONFLICT',
+      });
+      await expectBadRequest(
+        await request('PUT', url, { keyauthOwnerId: 'short' }),
+        'keyauthOwnerId: KeyAuth owner id must be 10 letters or digits',
+      );
+      await expectBadRequest(
+        await request('PUT', url, { keyauthSecret: 'xyz' }),
+        'keyauthSecret: KeyAuth secret must be 64 hex characters',
+      );
+      await expectBadRequest(
+        await request('PUT', url, { keyauthName: '' }),
+        'KeyAuth compatibility needs an owner id and a name',
+      );
+      const off = applicationSchema.parse(
+        (await request('PUT', url, { keyauthCompatibility: false })).json(),
+      );
+      expect(off).toMatchObject({ keyauthCompatibility: false, keyauthOwnerId: 'AbCdE12345' });
+    });
+
     it('answers unknown ids with 404 and malformed ids with 400', async () => {
       const notFound = await request('PUT', '/api/applications/2147483647', { name: 'x' });
       expect(notFound.statusCode).toBe(404);
@@ -410,6 +476,7 @@ describe('owner API: applications', () => {
         actor: { token: null, ipAddress: '127.0.0.1' },
         applicationEvents: events,
         isMailAvailable: false,
+        serverSecret: testApp.config.serverSecret,
       };
       const application = await insertApplication(db, owner.accountId);
 
@@ -448,6 +515,7 @@ describe('owner API: applications', () => {
       actor: { token: null, ipAddress: '127.0.0.1' },
       applicationEvents: createApplicationEvents(),
       isMailAvailable: false,
+      serverSecret: testApp.config.serverSecret,
     };
     const application = await insertApplication(db, owner.accountId);
     const update = (changes: Record<string, unknown>) =>

@@ -40,9 +40,9 @@ export const applicationRoutes = [
     tag: 'Applications',
     summary: 'List applications',
     responses: { 200: ok(applicationListSchema) },
-    handle: async ({ request }): Promise<Application[]> => {
+    handle: async ({ request }, { serverSecret }): Promise<Application[]> => {
       const applications = await listApplications({ ctx: request.owner! });
-      return applications.map(toApplicationResponse);
+      return applications.map((application) => toApplicationResponse(application, serverSecret));
     },
   }),
   defineRoute({
@@ -59,7 +59,9 @@ export const applicationRoutes = [
         ctx: { ...request.owner!, serverSecret },
         input: body,
       });
-      return reply.status(201).send(toApplicationResponse(application) satisfies Application);
+      return reply
+        .status(201)
+        .send(toApplicationResponse(application, serverSecret) satisfies Application);
     },
   }),
   defineRoute({
@@ -70,20 +72,20 @@ export const applicationRoutes = [
     tag: 'Applications',
     summary: 'Update an application',
     description:
-      'Absent fields stay as they are. 409 when a mail feature (requireVerifiedEmail, newDeviceMail, expiryReminderDays) is switched on while the server sends no mail.',
+      'Absent fields stay as they are. 409 when a mail feature (requireVerifiedEmail, newDeviceMail, expiryReminderDays) is switched on while the server sends no mail, or when another application uses the same KeyAuth owner id and name. Turning KeyAuth compatibility on fills in what is missing: a generated owner id, the application\u2019s name, a generated secret.',
     params: applicationParamsSchema,
     body: updateApplicationRequestSchema,
     responses: { 200: ok(applicationSchema) },
     errors: [409],
     handle: async (
       { params, body, request },
-      { applicationEvents, isMailAvailable },
+      { applicationEvents, isMailAvailable, serverSecret },
     ): Promise<Application> => {
       const application = await updateApplication({
-        ctx: { ...request.owner!, applicationEvents, isMailAvailable },
+        ctx: { ...request.owner!, applicationEvents, isMailAvailable, serverSecret },
         input: { applicationId: params.id, changes: body },
       });
-      return toApplicationResponse(application);
+      return toApplicationResponse(application, serverSecret);
     },
   }),
   defineRoute({

@@ -1,8 +1,16 @@
 import type { Application as ApplicationResponse } from '@latchkey/contracts';
 import type { Application } from '../../db/schema/index.ts';
+import { unsealKeyauthSecret } from './keyauth-secret.ts';
 
-/** The owner-API view of an application: everything except the encrypted private key. */
-export function toApplicationResponse(application: Application): ApplicationResponse {
+/**
+ * The owner-API view of an application: everything except the encrypted private key. The
+ * KeyAuth secret is answered in the clear, as the API key is: the owner pastes both into
+ * their program.
+ */
+export function toApplicationResponse(
+  application: Application,
+  serverSecret: string,
+): ApplicationResponse {
   return {
     id: application.id,
     name: application.name,
@@ -33,6 +41,14 @@ export function toApplicationResponse(application: Application): ApplicationResp
     accountExpiredMessage: application.accountExpiredMessage,
     versionMismatchMessage: application.versionMismatchMessage,
     hwidMismatchMessage: application.hwidMismatchMessage,
+    keyauthCompatibility: application.keyauthCompatibility,
+    keyauthOwnerId: application.keyauthOwnerId,
+    keyauthName: application.keyauthName,
+    keyauthSecret:
+      application.keyauthSecretSealed === null
+        ? null
+        : unsealKeyauthSecret(application.keyauthSecretSealed, serverSecret),
+    keyauthSessionHours: application.keyauthSessionHours,
     signingPublicKey: application.signingPublicKey,
     createdAt: application.createdAt.toISOString(),
     updatedAt: application.updatedAt.toISOString(),

@@ -1,5 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import {
+  KEYAUTH_NAME_TAKEN,
+  KEYAUTH_NEEDS_IDENTITY,
   APP_FILE_NOT_FOUND,
   APP_FILE_RELEASE_REQUIRES_SESSION,
   MAIL_FEATURE_NEEDS_MAIL,
@@ -8,6 +10,12 @@ import {
 import { appFiles, applications, type Application } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { AppError, badRequest, notFound } from '../../lib/errors.ts';
+import { isUniqueViolation } from '../../lib/database-errors.ts';
+import {
+  generateKeyauthOwnerId,
+  generateKeyauthSecret,
+  sealKeyauthSecret,
+} from './keyauth-secret.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { endSessions } from '../../outbox/end-sessions.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
@@ -29,12 +37,17 @@ export async function updateApplication({
   ctx,
   input,
 }: {
-  ctx: OwnerContext & { applicationEvents: ApplicationEvents; isMailAvailable: boolean };
+  ctx: OwnerContext & {
+    applicationEvents: ApplicationEvents;
+    isMailAvailable: boolean;
+    serverSecret: string;
+  };
   input: { applicationId: number; changes: UpdateApplicationInput };
 }): Promise<Application> {
   const { changes } = input;
   const now = ctx.clock.now();
   const application = await ctx.db.transaction(async (tx) => {
+    const keyauth = await keyauthChanges({ ...ctx, db: tx }, input);
     const turnsMailOn =
       changes.requireVerifiedEmail || changes.newDeviceMail || changes.expiryReminderDays;
     if (!ctx.isMailAvailable && turnsMailOn) {
@@ -99,10 +112,17 @@ export async function updateApplication({
         accountExpiredMessage: changes.accountExpiredMessage,
         versionMismatchMessage: changes.versionMismatchMessage,
         hwidMismatchMessage: changes.hwidMismatchMessage,
+        ...keyauth,
         updatedAt: now,
       })
       .where(ownedApplicationWhere(ctx, input.applicationId))
-      .returning();
+      .returning()
+      .catch((error: unknown) => {
+        if (isUniqueViolation(error, 'applications_keyauth_idx')) {
+          throw new AppError('CONFLICT', KEYAUTH_NAME_TAKEN);
+        }
+        throw error;
+      });
     if (!updated) return undefined;
     if (!updated.isActive) {
       await endSessions(tx, { applicationId: updated.id }, 'owner', now);
@@ -113,7 +133,8 @@ export async function updateApplication({
         action: 'application_updated',
         application: { id: updated.id, name: updated.name },
         target: { kind: 'application', id: updated.id, label: updated.name },
-        change: changes,
+        // The secret is a credential: the audit trail says it changed, not what it is.
+        change: changes.keyauthSecret ? { ...changes, keyauthSecret: '(changed)' } : changes,
       },
     });
     return updated;
@@ -124,4 +145,50 @@ export async function updateApplication({
     ctx.log,
   );
   return application;
+}
+
+/**
+ * The KeyAuth settings' columns. Turning compatibility on fills in what is missing (a generated
+ * owner id, the application's name, a generated secret), so one switch is enough for a vendor
+ * who did not import from KeyAuth; clearing the owner id or name while it is on is refused.
+ */
+async function keyauthChanges(
+  ctx: OwnerContext & { serverSecret: string },
+  input: { applicationId: number; changes: UpdateApplicationInput },
+) {
+  const { changes } = input;
+  const touchesKeyauth =
+    changes.keyauthCompatibility !== undefined ||
+    changes.keyauthOwnerId !== undefined ||
+    changes.keyauthName !== undefined ||
+    changes.keyauthSecret !== undefined;
+  const columns = {
+    keyauthCompatibility: changes.keyauthCompatibility,
+    keyauthOwnerId: changes.keyauthOwnerId,
+    keyauthName: changes.keyauthName,
+    keyauthSessionHours: changes.keyauthSessionHours,
+    keyauthSecretSealed: changes.keyauthSecret
+      ? sealKeyauthSecret(changes.keyauthSecret, ctx.serverSecret)
+      : undefined,
+  };
+  if (!touchesKeyauth) return columns;
+  const current = await loadOwnedApplication({ ctx, input });
+  const isOn = changes.keyauthCompatibility ?? current.keyauthCompatibility;
+  if (!isOn) return columns;
+  const ownerId =
+    changes.keyauthOwnerId === undefined ? current.keyauthOwnerId : changes.keyauthOwnerId;
+  const name = changes.keyauthName === undefined ? current.keyauthName : changes.keyauthName;
+  const isTurningOn = !current.keyauthCompatibility;
+  if ((ownerId === null || name === null) && !isTurningOn) {
+    throw badRequest(KEYAUTH_NEEDS_IDENTITY);
+  }
+  return {
+    ...columns,
+    keyauthOwnerId: ownerId ?? generateKeyauthOwnerId(),
+    keyauthName: name ?? changes.name ?? current.name,
+    keyauthSecretSealed:
+      columns.keyauthSecretSealed ??
+      current.keyauthSecretSealed ??
+      sealKeyauthSecret(generateKeyauthSecret(), ctx.serverSecret),
+  };
 }

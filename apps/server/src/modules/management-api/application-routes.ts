@@ -18,7 +18,7 @@ import { loadOwnedApplication } from '../../ownership/load-owned-application.ts'
 import { registerApplicationRoutes } from './management-route-scopes.ts';
 import { isApplicationReachable } from './reachable-applications.ts';
 
-const defineRoute = routeDefiner<void>();
+const defineRoute = routeDefiner<{ serverSecret: string }>();
 
 const applicationListRoute = defineRoute({
   method: 'GET',
@@ -28,12 +28,12 @@ const applicationListRoute = defineRoute({
   summary: 'List the applications the token may reach',
   responses: { 200: ok(z.array(applicationSchema)) },
   management: { scope: 'applications:read', sameAs: 'GET /api/applications' },
-  handle: async ({ request }): Promise<Application[]> => {
+  handle: async ({ request }, { serverSecret }): Promise<Application[]> => {
     const ctx = request.management!;
     const applications = await listApplications({ ctx });
     return applications
       .filter((application) => isApplicationReachable(ctx, application.id))
-      .map(toApplicationResponse);
+      .map((application) => toApplicationResponse(application, serverSecret));
   },
 });
 
@@ -48,12 +48,13 @@ const applicationRoutes = [
     params: applicationParamsSchema,
     responses: { 200: ok(applicationSchema) },
     management: { scope: 'applications:read', sameAs: 'GET /api/applications' },
-    handle: async ({ params, request }): Promise<Application> =>
+    handle: async ({ params, request }, { serverSecret }): Promise<Application> =>
       toApplicationResponse(
         await loadOwnedApplication({
           ctx: request.management!,
           input: { applicationId: params.id },
         }),
+        serverSecret,
       ),
   }),
   defineRoute({
@@ -78,7 +79,10 @@ const applicationRoutes = [
 /** Applications through the management API: the console's verbs, within the token's reach. */
 export const managementApplicationRoutes = [applicationListRoute, ...applicationRoutes];
 
-export function registerManagementApplicationRoutes(app: FastifyInstance): void {
-  registerRoutes(app, [applicationListRoute], undefined);
-  registerApplicationRoutes(app, applicationRoutes, undefined);
+export function registerManagementApplicationRoutes(
+  app: FastifyInstance,
+  services: { serverSecret: string },
+): void {
+  registerRoutes(app, [applicationListRoute], services);
+  registerApplicationRoutes(app, applicationRoutes, services);
 }

@@ -58,7 +58,7 @@ export async function registerManagementApi(
       scope.decorateRequest('management', null);
       scope.addHook('preHandler', createManagementGuard({ ...deps, throttleStore }));
       scope.addHook('onSend', publishConsoleChanges(deps.ownerEvents));
-      registerManagementApplicationRoutes(scope);
+      registerManagementApplicationRoutes(scope, { serverSecret: deps.config.serverSecret });
       registerManagementAppUserRoutes(scope, deps);
       registerManagementLicenseRoutes(scope, deps);
       registerManagementOrderRoutes(scope);
