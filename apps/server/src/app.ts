@@ -47,6 +47,7 @@ import { createOwnerGuard } from './modules/auth/owner-guard.ts';
 import { registerOwnerAuthRoutes, registerPublicAuthRoutes } from './modules/auth/routes.ts';
 import { registerBlacklistRoutes } from './modules/blacklist/routes.ts';
 import { registerClientApiRoutes } from './modules/client-api/routes.ts';
+import { registerKeyauthApi } from './modules/keyauth-api/index.ts';
 import { registerDashboardRoutes } from './modules/dashboard/routes.ts';
 import { registerActivityChartRoutes } from './modules/activity-charts/routes.ts';
 import {
@@ -400,7 +401,15 @@ export async function buildApp(
   // carries what only browsers need (helmet's headers, the cookie parser).
   const fileStorage = createDatabaseFileStorage(deps.database.db);
   if (servesClientApi) {
-    await registerClientApiRoutes(app, { ...deps, activity, metrics, observeUnmatched, mail });
+    const pipeline = await registerClientApiRoutes(app, {
+      ...deps,
+      activity,
+      metrics,
+      observeUnmatched,
+      mail,
+    });
+    // KeyAuth's client libraries, answered by the same pipeline and verbs as v1.
+    await registerKeyauthApi(app, { ...deps, pipeline, activity, storage: fileStorage });
   } else {
     registerClientApiElsewhere(app);
   }

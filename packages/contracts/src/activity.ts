@@ -39,6 +39,11 @@ export const clientActivityEventNames = [
   'order_paid',
   'order_renewed',
   'order_refunded',
+  // Programs on KeyAuth's client libraries: a line the program logged (KeyAuth's `log`,
+  // metadata: message, pcuser), and a user the program banned itself (KeyAuth's `ban`,
+  // metadata: reason). Neither is a login attempt.
+  'client_log',
+  'user_banned',
 ] as const;
 
 /**
@@ -73,6 +78,8 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   order_paid: 'Order Paid',
   order_renewed: 'Order Renewed',
   order_refunded: 'Order Refunded',
+  client_log: 'Program Log',
+  user_banned: 'Banned by Program',
   owner_bulk_action: 'Owner Bulk Action',
 };
 

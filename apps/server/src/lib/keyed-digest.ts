@@ -15,6 +15,8 @@ export type KeyedDigestPurpose =
   | 'end-user-token'
   /** The proof in an expiry reminder's stop link (a user id's digest). */
   | 'reminder-stop'
+  /** A session of the KeyAuth-compatible API (its `sessionid`). */
+  | 'keyauth-session'
   /** A guessed secret's failure counter (guess-throttles.ts): never a lookup's digest. */
   | 'guess-throttle';
 

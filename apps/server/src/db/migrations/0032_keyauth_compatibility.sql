@@ -3,7 +3,7 @@ CREATE TABLE "keyauth_sessions" (
 	"application_id" integer NOT NULL,
 	"enckey" text,
 	"app_user_id" uuid,
-	"session_token_hash" text,
+	"session_token_sealed" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL
 );

@@ -6,3 +6,9 @@ export { getApplicationStats } from './get-application-stats.ts';
 export { listApplications } from './list-applications.ts';
 export { toApplicationResponse } from './to-application-response.ts';
 export { applicationRoutes } from './routes.ts';
+export {
+  generateKeyauthOwnerId,
+  generateKeyauthSecret,
+  sealKeyauthSecret,
+  unsealKeyauthSecret,
+} from './keyauth-secret.ts';

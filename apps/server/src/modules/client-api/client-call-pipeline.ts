@@ -319,6 +319,12 @@ export function createClientCallPipeline(deps: ClientPipelineDependencies) {
       done: (error?: Error) => void,
     ) => admit(application, ipAddress, true, done),
     cachedApplication: (apiKey: string) => applications.peek(apiKey),
+    /** The application with this API key, from memory or one lookup (the KeyAuth API's). */
+    loadApplication: (apiKey: string) => applications.load(apiKey),
+    /** Stage 2 for a request that names no known application: the shared per-IP budget. */
+    admitUnknown: (ipAddress: string) => spendRequest('?', ipAddress),
+    /** What the verbs are given: the KeyAuth-compatible API runs v1's verbs with them. */
+    services,
     runnerOf,
     sign,
     /** Counts an error answer's `code` for its route (the error and not-found handlers). */

@@ -26,7 +26,12 @@ export async function redeemLicense({
     statements: LoginStatements;
     redeemForClient: ClientRedemption;
   };
-  input: { username: string; password: string; license_key: string };
+  /**
+   * `password: null` is KeyAuth's `upgrade` (the compatible API's), which sends no password:
+   * there the attempt counts as a key attempt against the licence throttles instead, whatever
+   * its outcome, so it cannot be used to probe usernames or spend keys faster than guessing.
+   */
+  input: { username: string; password: string | null; license_key: string };
 }): Promise<ClientAuthResponse> {
   const { application, activity } = ctx;
   if (!application.isActive) return appDisabled();
@@ -86,7 +91,20 @@ export async function redeemLicense({
     });
     return refusal('BLACKLISTED', clientMessages.blacklisted);
   }
-  const isPasswordCorrect = await verifyPassword(user?.passwordHash ?? null, input.password);
+  if (input.password === null) {
+    await ctx.licenseThrottles.recordFailure(licenseAttempt);
+    if (!user) {
+      await record({
+        event: 'license_failed',
+        success: false,
+        errorMessage: clientMessages.userNotFound,
+        metadata: { action: 'upgrade', code: 'USER_NOT_FOUND' },
+      });
+      return refusal('USER_NOT_FOUND', clientMessages.userNotFound);
+    }
+  }
+  const isPasswordCorrect =
+    input.password === null || (await verifyPassword(user?.passwordHash ?? null, input.password));
   if (!user || !isPasswordCorrect) {
     await ctx.loginThrottles.recordFailure(loginAttempt, user?.lastLoginIp ?? null);
     await record({

@@ -17,6 +17,7 @@ import {
 import type { ClientApplication } from './client-app-cache.ts';
 import {
   createClientCallPipeline,
+  type ClientCallPipeline,
   type ClientPipelineDependencies,
 } from './client-call-pipeline.ts';
 import { clientCalls } from './client-calls.ts';
@@ -56,7 +57,7 @@ export async function registerClientApiRoutes(
     /** Times 404s in the HTTP metrics (no scope-wide hook on the hot path). */
     observeUnmatched: UnmatchedObserver | null;
   },
-): Promise<void> {
+): Promise<ClientCallPipeline> {
   const { config } = deps;
   const pipeline = createClientCallPipeline({ ...deps, log: app.log });
   app.addHook('onClose', () => pipeline.close());
@@ -146,4 +147,5 @@ export async function registerClientApiRoutes(
   if (config.clientApi.isLeanPathEnabled) answerBeforeFastify(app.server, leanPath.answerLeanly);
   app.decorate('clientApiLeanPath', leanPath);
   app.addHook('preClose', () => leanPath.close());
+  return pipeline;
 }

@@ -5,3 +5,4 @@
 export { createDownloadToken } from './download-token.ts';
 export { fileRoutes } from './routes.ts';
 export { downloadRoutes } from './download-routes.ts';
+export type { FileStorage } from './file-storage.ts';

@@ -1,0 +1,108 @@
+import { randomInt } from 'node:crypto';
+import { and, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { keyauthSessions } from '../../db/schema/index.ts';
+import { keyedDigest } from '../../lib/keyed-digest.ts';
+import { createSecretSealer } from '../../lib/secret-sealing.ts';
+
+const SESSION_ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** KeyAuth's clients expect 10 characters: about 59.5 random bits, looked up by keyed digest. */
+const SESSION_ID_LENGTH = 10;
+export const KEYAUTH_SESSION_ID_PATTERN = /^[A-Za-z0-9]{10}$/;
+
+const sessionTokenSealer = createSecretSealer('latchkey keyauth session v1', 'session token');
+
+/** A KeyAuth session as a request finds it. */
+export interface FoundKeyauthSession {
+  idDigest: string;
+  enckey: string | null;
+  appUserId: string | null;
+  /** The client session's token (v1's), once a login bound one. */
+  sessionToken: string | null;
+}
+
+export interface KeyauthSessionStore {
+  open(input: {
+    applicationId: number;
+    enckey: string | null;
+    now: Date;
+    hours: number;
+  }): Promise<string>;
+  find(applicationId: number, sessionId: string, now: Date): Promise<FoundKeyauthSession | null>;
+  bind(idDigest: string, appUserId: string, sessionToken: string): Promise<void>;
+  /** Logs the session out: it stays open (for its enckey) but no longer validated. */
+  unbind(idDigest: string): Promise<boolean>;
+}
+
+/**
+ * The sessions KeyAuth's `init` opens (keyauth_sessions). One indexed read per request by the
+ * digest of its id; the expired are refused here and swept with the other retention work.
+ */
+export function createKeyauthSessionStore(db: Database, serverSecret: string): KeyauthSessionStore {
+  const digestOf = (sessionId: string) => keyedDigest(sessionId, 'keyauth-session', serverSecret);
+  const byDigest = db
+    .select({
+      idDigest: keyauthSessions.idDigest,
+      enckey: keyauthSessions.enckey,
+      appUserId: keyauthSessions.appUserId,
+      sessionTokenSealed: keyauthSessions.sessionTokenSealed,
+    })
+    .from(keyauthSessions)
+    .where(
+      and(
+        eq(keyauthSessions.idDigest, sql.placeholder('idDigest')),
+        eq(keyauthSessions.applicationId, sql.placeholder('applicationId')),
+        gt(keyauthSessions.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare('keyauth_session_by_digest');
+
+  return {
+    async open({ applicationId, enckey, now, hours }) {
+      let sessionId = '';
+      for (let index = 0; index < SESSION_ID_LENGTH; index += 1) {
+        sessionId += SESSION_ID_ALPHABET[randomInt(SESSION_ID_ALPHABET.length)];
+      }
+      await db.insert(keyauthSessions).values({
+        idDigest: digestOf(sessionId),
+        applicationId,
+        enckey,
+        createdAt: now,
+        expiresAt: new Date(now.getTime() + hours * 3_600_000),
+      });
+      return sessionId;
+    },
+    async find(applicationId, sessionId, now) {
+      if (!KEYAUTH_SESSION_ID_PATTERN.test(sessionId)) return null;
+      const [row] = await byDigest.execute({
+        idDigest: digestOf(sessionId),
+        applicationId,
+        now: now.toISOString(),
+      });
+      if (!row) return null;
+      return {
+        idDigest: row.idDigest,
+        enckey: row.enckey,
+        appUserId: row.appUserId,
+        sessionToken:
+          row.sessionTokenSealed === null
+            ? null
+            : sessionTokenSealer.unseal(row.sessionTokenSealed, serverSecret),
+      };
+    },
+    async bind(idDigest, appUserId, sessionToken) {
+      await db
+        .update(keyauthSessions)
+        .set({ appUserId, sessionTokenSealed: sessionTokenSealer.seal(sessionToken, serverSecret) })
+        .where(eq(keyauthSessions.idDigest, idDigest));
+    },
+    async unbind(idDigest) {
+      const unbound = await db
+        .update(keyauthSessions)
+        .set({ appUserId: null, sessionTokenSealed: null })
+        .where(and(eq(keyauthSessions.idDigest, idDigest), isNotNull(keyauthSessions.appUserId)))
+        .returning({ idDigest: keyauthSessions.idDigest });
+      return unbound.length > 0;
+    },
+  };
+}
