@@ -9,6 +9,7 @@ import { Label } from '@/components/ui/label.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { buildIntegrationPath } from '@/lib/integration-search.ts';
 import { ApiKeyField } from './api-key-field.tsx';
+import { KeyauthCompatibilityCard } from './keyauth-compatibility-card.tsx';
 
 /** The client API calls a vendor's program makes. */
 export const CLIENT_API_ENDPOINTS = [
@@ -20,7 +21,7 @@ export const CLIENT_API_ENDPOINTS = [
   { path: '/api/v1/verify', description: 'Confirm that a session is still valid.' },
 ] as const;
 
-/** The API Configuration tab. */
+/** The API Configuration tab; its last card lets programs built on KeyAuth's libraries in. */
 export function ApplicationApiConfiguration({ application }: { application: Application }) {
   const id = useId();
   const origin = window.location.origin;
@@ -37,7 +38,7 @@ export function ApplicationApiConfiguration({ application }: { application: Appl
         <Label htmlFor={`${id}-api-key`} className="sr-only">
           API Key
         </Label>
-        <ApiKeyField id={`${id}-api-key`} apiKey={application.apiKey} />
+        <ApiKeyField id={`${id}-api-key`} secret={application.apiKey} />
       </SectionCard>
 
       <SectionCard
@@ -112,6 +113,8 @@ export function ApplicationApiConfiguration({ application }: { application: Appl
           </Link>
         </Button>
       </SectionCard>
+
+      <KeyauthCompatibilityCard className="lg:col-span-2" application={application} />
     </div>
   );
 }

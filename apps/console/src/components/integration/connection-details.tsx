@@ -26,7 +26,7 @@ export function ConnectionDetails({
         <Label htmlFor={`${id}-api-key`}>API Key</Label>
         <ApiKeyField
           id={`${id}-api-key`}
-          apiKey={application.apiKey}
+          secret={application.apiKey}
           copyToastMessage="API key copied to clipboard"
         />
       </div>

@@ -46,10 +46,13 @@ export function FoldedHelpCard({
  */
 export function CopyableSnippet({
   code,
+  copyValue = code,
   copyLabel,
   className,
 }: {
   code: string;
+  /** What the button copies when it is not the text shown (a secret shown masked). */
+  copyValue?: string;
   /** The copy button's accessible name. */
   copyLabel: string;
   /** The text box's classes beside the defaults, such as a maximum height. */
@@ -66,7 +69,7 @@ export function CopyableSnippet({
         <code>{code}</code>
       </pre>
       <CopyButton
-        value={code}
+        value={copyValue}
         label={copyLabel}
         toastMessage="Code copied to clipboard"
         className="absolute top-2 right-2"
