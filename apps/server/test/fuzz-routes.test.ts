@@ -68,6 +68,14 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'GET /portal/:publicId/unsubscribe': { caller: 'public', params: portalParamsSchema },
 };
 
+/**
+ * The KeyAuth-compatible API takes form fields, not a schema's JSON, and answers in KeyAuth's
+ * shapes: modules/keyauth-api/keyauth-fuzz.test.ts fuzzes its form bodies and query strings.
+ */
+const fuzzedElsewhere = new Set(
+  ['1.2', '1.3'].flatMap((version) => [`GET /api/${version}/`, `POST /api/${version}/`]),
+);
+
 const SEED = Number(process.env.FUZZ_SEED ?? 20_261_123);
 const RUNS_PER_ROUTE = Number(process.env.FUZZ_RUNS_PER_ROUTE ?? 160);
 const PASSWORD = 'correct horse battery staple';
@@ -707,7 +715,11 @@ describe('fuzzing every route', () => {
   afterAll(() => testApp?.close());
 
   it('has the schemas of every registered route (add a new route to routeSchemas)', () => {
-    expect([...registered].filter((route) => !(route in routeSchemas)).sort()).toEqual([]);
+    expect(
+      [...registered]
+        .filter((route) => !(route in routeSchemas) && !fuzzedElsewhere.has(route))
+        .sort(),
+    ).toEqual([]);
     expect(Object.keys(routeSchemas).filter((route) => !registered.has(route))).toEqual([]);
   });
 

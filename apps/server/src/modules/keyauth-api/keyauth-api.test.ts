@@ -17,6 +17,7 @@ import {
 } from '../../../test/keyauth-test-client.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { ownerRequests } from '../../../test/owner-requests.ts';
+import { signInOwner } from '../../../test/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -419,5 +420,39 @@ describe('the KeyAuth-compatible client API (/api/1.2, /api/1.3)', () => {
       success: true,
     });
     expect((await client.request('check')).json.success).toBe(false);
+  });
+
+  it("refuses another owner's application a session it did not open", async () => {
+    const client = clientFor(application, '1.2');
+    await client.init();
+    const user = await newUser(application);
+    await client.request('login', { username: user.username, pass: PASSWORD, hwid: '' });
+    const stranger = await signInOwner(testApp.app);
+    const created = await createApplicationViaApi(testApp.app, stranger, { name: 'Elsewhere' });
+    const foreign = applicationSchema.parse(
+      (
+        await testApp.app.inject({
+          method: 'PUT',
+          url: `/api/applications/${created.id}`,
+          headers: stranger.headers,
+          payload: { keyauthCompatibility: true },
+        })
+      ).json(),
+    );
+    const thief = createKeyauthTestClient({
+      app: testApp.app,
+      version: '1.3',
+      name: foreign.keyauthName!,
+      ownerId: foreign.keyauthOwnerId!,
+      publicKey: foreign.signingPublicKey,
+      nowSeconds,
+    });
+    thief.sessionId = client.sessionId;
+    for (const type of ['check', 'getvar', 'fetchOnline']) {
+      expect((await thief.request(type, { var: 'theme' })).json).toMatchObject({
+        success: false,
+        message: 'Session not found. Call init first, or it expired.',
+      });
+    }
   });
 });

@@ -123,6 +123,13 @@ export async function registerKeyauthApi(
       pipeline.admitUnknown(ipAddress);
       return send(reply, version, null, phpJsonEncode({ success: false, message: unnamed }));
     }
+    // Valid Unicode without NUL before anything reads the fields (PostgreSQL refuses NUL).
+    const unclean = findUncleanText(fields);
+    if (unclean) {
+      pipeline.admitUnknown(ipAddress);
+      const message = uncleanTextMessage(unclean, 'text must be valid Unicode without NUL');
+      return send(reply, version, null, phpJsonEncode({ success: false, message }));
+    }
     const listing = await directory.find(ownerId, name);
     const application = listing ? await pipeline.loadApplication(listing.apiKey) : null;
     if (!listing || !application) {
@@ -141,11 +148,6 @@ export async function registerKeyauthApi(
         pipeline.admitKnown(application, ipAddress, (error) => (error ? reject(error) : resolve())),
       );
       activity.countApiRequest(application.id, clock.now());
-      const unclean = findUncleanText(fields);
-      if (unclean) {
-        const message = uncleanTextMessage(unclean, 'text must be valid Unicode without NUL');
-        return send(reply, version, signer(), finish({ success: false, message }, ownerId));
-      }
       const origin = config.publicOrigin ?? `${request.protocol}://${request.host}`;
       const caller = {
         application,
