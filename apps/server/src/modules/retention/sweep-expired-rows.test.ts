@@ -5,6 +5,7 @@ import {
   applications,
   appUserSessions,
   endUserTokens,
+  keyauthSessions,
   expiryReminders,
   idempotencyKeys,
   mailMessages,
@@ -160,6 +161,20 @@ describe('sweepExpiredRows', () => {
       .from(portalSessions)
       .where(eq(portalSessions.appUserId, appUserId));
     expect(left).toEqual([live]);
+  });
+
+  it('deletes expired KeyAuth sessions and keeps live ones', async () => {
+    const { applicationId } = await newUser();
+    const session = (expiresAt: Date, idDigest: string) =>
+      db().insert(keyauthSessions).values({ idDigest, applicationId, expiresAt });
+    await session(new Date(now.getTime() - 1), `expired-${applicationId}`);
+    await session(new Date(now.getTime() + 60_000), `live-${applicationId}`);
+    expect(await sweep()).toMatchObject({ keyauthSessionsDeleted: 1 });
+    const left = await db()
+      .select({ idDigest: keyauthSessions.idDigest })
+      .from(keyauthSessions)
+      .where(eq(keyauthSessions.applicationId, applicationId));
+    expect(left).toEqual([{ idDigest: `live-${applicationId}` }]);
   });
 
   it('deletes expired mailed links and finished mail past the activity retention', async () => {

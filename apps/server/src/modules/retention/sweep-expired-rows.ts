@@ -15,6 +15,7 @@ import {
   idempotencyKeys,
   mailMessages,
   portalSessions,
+  keyauthSessions,
   webhookDeliveries,
   webhooks,
 } from '../../db/schema/index.ts';
@@ -46,6 +47,8 @@ export interface SweepResult {
   webhookDeliveriesDeleted: number;
   /** End-user portal sessions past their expiry. */
   portalSessionsDeleted: number;
+  /** Sessions of the KeyAuth-compatible API past their expiry. */
+  keyauthSessionsDeleted: number;
   /** Rows of the activity charts' buckets and samples no longer needed. */
   chartBucketsDeleted: number;
   /** Shard rows of closed hours folded into one row per bucket (the sums unchanged). */
@@ -67,6 +70,7 @@ export interface SweepResult {
     activityLogsDeleted: number;
     webhookDeliveriesDeleted: number;
     portalSessionsDeleted: number;
+    keyauthSessionsDeleted: number;
     idempotencyKeysDeleted: number;
     endUserTokensDeleted: number;
     mailMessagesDeleted: number;
@@ -94,6 +98,7 @@ export async function sweepExpiredRows({
     activityLogsDeleted: 0,
     webhookDeliveriesDeleted: 0,
     portalSessionsDeleted: 0,
+    keyauthSessionsDeleted: 0,
     chartBucketsDeleted: 0,
     chartBucketsCompacted: 0,
     incompleteUploadsDeleted: 0,
@@ -107,6 +112,7 @@ export async function sweepExpiredRows({
       activityLogsDeleted: 0,
       webhookDeliveriesDeleted: 0,
       portalSessionsDeleted: 0,
+      keyauthSessionsDeleted: 0,
       idempotencyKeysDeleted: 0,
       endUserTokensDeleted: 0,
       mailMessagesDeleted: 0,
@@ -168,6 +174,21 @@ export async function sweepExpiredRows({
         .delete(portalSessions)
         .where(inArray(portalSessions.id, expired))
         .returning({ id: portalSessions.id });
+      return deleted.length;
+    });
+
+    // Expired KeyAuth sessions: their lookup checks expires_at, so nothing reads them again.
+    result.keyauthSessionsDeleted = await inBatches('keyauthSessionsDeleted', async () => {
+      const expired = db
+        .select({ idDigest: keyauthSessions.idDigest })
+        .from(keyauthSessions)
+        .where(lt(keyauthSessions.expiresAt, now))
+        .orderBy(asc(keyauthSessions.expiresAt))
+        .limit(input.batchSize);
+      const deleted = await db
+        .delete(keyauthSessions)
+        .where(inArray(keyauthSessions.idDigest, expired))
+        .returning({ idDigest: keyauthSessions.idDigest });
       return deleted.length;
     });
 
