@@ -70,6 +70,13 @@ const FIXED_RATE_CONNECTIONS = 20;
 const TARGETS = { serverCpu: 1.25, throughput: 0.8, p99: 2, login: 0.9, againstLogin: 0.9 };
 /** The calls measured against login's throughput, at login's concurrency. */
 const LICENSED = ['redeem', 'keyLogin'];
+/**
+ * KeyAuth's client libraries' calls (/api/1.2/), set against their v1 twins' server CPU: check
+ * (a validated session) against verify and heartbeat, login against login; target ≤ 1.3×.
+ */
+const KEYAUTH_TARGET = 1.3;
+const KEYAUTH_CHECK_SESSIONS = Number(process.env.BENCH_KEYAUTH_SESSIONS ?? 400);
+const KEYAUTH_LOGIN_WARM_UP_CALLS = Number(process.env.BENCH_KEYAUTH_WARM_UP_CALLS ?? 3000);
 /** The paths measured against the bare routes, in the order each round runs them. */
 const SERVED = ['bare', 'signed', 'verify', 'heartbeat'];
 
@@ -315,6 +322,79 @@ async function main() {
       }),
     );
 
+    // KeyAuth's calls: a pool of sessions opened by init and validated by a login (check's),
+    // and one opened by init alone per user (login's, each login replacing the last).
+    log(
+      `Opening ${KEYAUTH_CHECK_SESSIONS} KeyAuth sessions for check, ${users.length} for login...`,
+    );
+    const keyauthForm = (fields) =>
+      new URLSearchParams({
+        ...fields,
+        name: latchkey.info.keyauth.name,
+        ownerid: latchkey.info.keyauth.ownerId,
+      }).toString();
+    const keyauthCall = async (fields) => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/1.2/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: keyauthForm(fields),
+      });
+      const answer = await response.json();
+      if (!answer.success) throw new Error(`KeyAuth ${fields.type}: ${JSON.stringify(answer)}`);
+      return answer;
+    };
+    const openKeyauthSession = async () =>
+      (await keyauthCall({ type: 'init', ver: latchkey.info.version, hash: '', enckey: 'bench' }))
+        .sessionid;
+    const checkSessions = [];
+    await Promise.all(
+      Array.from({ length: LOGIN_CONNECTIONS }, async (_, worker) => {
+        for (let index = worker; index < KEYAUTH_CHECK_SESSIONS; index += LOGIN_CONNECTIONS) {
+          const sessionid = await openKeyauthSession();
+          const user = users[index % users.length];
+          await keyauthCall({
+            type: 'login',
+            sessionid,
+            username: user.username,
+            pass: password,
+            hwid: '',
+          });
+          checkSessions.push(sessionid);
+        }
+      }),
+    );
+    const keyauthCheckBodies = checkSessions.map((sessionid) =>
+      keyauthForm({ type: 'check', sessionid }),
+    );
+    const keyauthLoginBodies = [];
+    for (let index = 0; index < users.length; index += 1) {
+      const sessionid = await openKeyauthSession();
+      keyauthLoginBodies.push(
+        keyauthForm({
+          type: 'login',
+          sessionid,
+          username: users[index].username,
+          pass: password,
+          hwid: '',
+        }),
+      );
+    }
+    const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
+    targets.keyauthCheck = {
+      port,
+      path: '/api/1.2/',
+      headers: formHeaders,
+      bodies: keyauthCheckBodies,
+      pid: latchkey.child.pid,
+    };
+    targets.keyauthLogin = {
+      port,
+      path: '/api/1.2/',
+      headers: formHeaders,
+      bodies: keyauthLoginBodies,
+      pid: latchkey.child.pid,
+    };
+
     log('Warming up...');
     for (const name of SERVED) {
       await load({ ...targets[name], connections: CONNECTIONS, duration: 2 });
@@ -330,6 +410,12 @@ async function main() {
         ...(name === 'redeem' ? { duration: 2 } : { amount: LOGIN_WARM_UP_CALLS }),
       });
     }
+    await load({ ...targets.keyauthCheck, connections: CONNECTIONS, duration: 2 });
+    await load({
+      ...targets.keyauthLogin,
+      connections: LOGIN_CONNECTIONS,
+      amount: KEYAUTH_LOGIN_WARM_UP_CALLS,
+    });
     assertKeysLeft();
 
     const rounds = [];
@@ -367,13 +453,21 @@ async function main() {
           load({ ...targets[name], connections: LOGIN_CONNECTIONS }),
         );
       }
+      figures.keyauthCheckSaturated = await measureCpu(targets.keyauthCheck.pid, () =>
+        load({ ...targets.keyauthCheck, connections: CONNECTIONS }),
+      );
+      figures.keyauthLoginSaturated = await measureCpu(targets.keyauthLogin.pid, () =>
+        load({ ...targets.keyauthLogin, connections: LOGIN_CONNECTIONS }),
+      );
       assertKeysLeft();
       rounds.push(figures);
       log(
         `  bare ${figures.bareSaturated.rps.toFixed(0)}/s, bare signed ${figures.signedSaturated.rps.toFixed(0)}/s, verify ${figures.verifySaturated.rps.toFixed(0)}/s, ` +
           `heartbeat ${figures.heartbeatSaturated.rps.toFixed(0)}/s, login ${figures.loginSaturated.rps.toFixed(0)}/s, ` +
           `argon2id ${figures.hash.hashesPerSecond.toFixed(0)}/s, redeem ${figures.redeemSaturated.rps.toFixed(0)}/s, ` +
-          `key login ${figures.keyLoginSaturated.rps.toFixed(0)}/s`,
+          `key login ${figures.keyLoginSaturated.rps.toFixed(0)}/s, ` +
+          `KeyAuth check ${figures.keyauthCheckSaturated.rps.toFixed(0)}/s, ` +
+          `KeyAuth login ${figures.keyauthLoginSaturated.rps.toFixed(0)}/s`,
       );
     }
 
@@ -483,6 +577,21 @@ async function main() {
               ? '—'
               : `${againstSigned.toFixed(2)}× (${pass(againstSigned <= TARGETS.serverCpu)})`;
           return `| ${name} | ${us(server)} | ${us(mainThread)} | ${us(kernel)} | ${ratio} | ${us(postgres)} | ${us(loadGenerator)} | ${us(server + postgres + loadGenerator)} |`;
+        }),
+        '',
+        'KeyAuth-compatible calls (/api/1.2/) against their v1 twins, server CPU per request (medians of per-round ratios):',
+        '',
+        '| call | req/s at saturation | server | v1 twin | server × twin (≤ 1.3×) |',
+        '| --- | --- | --- | --- | --- |',
+        ...[
+          ['check', 'keyauthCheck', 'verify'],
+          ['check', 'keyauthCheck', 'heartbeat'],
+          ['login', 'keyauthLogin', 'login'],
+        ].map(([label, name, twin]) => {
+          const ratio = m(
+            (r) => r[`${name}Saturated`].cpu.server / r[`${twin}Saturated`].cpu.server,
+          );
+          return `| ${label} | ${fixed(m((r) => r[`${name}Saturated`].rps))} | ${us(m((r) => r[`${name}Saturated`].cpu.server))} | ${twin} ${us(m((r) => r[`${twin}Saturated`].cpu.server))} | ${ratio.toFixed(2)}× (${pass(ratio <= KEYAUTH_TARGET)}) |`;
         }),
         '',
         // What login's CPU is set against: the hash alone, with nothing else on the cores.

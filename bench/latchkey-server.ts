@@ -7,6 +7,8 @@
  * BENCH_REDEEM_KEYS keys for redemptions (one use each) and BENCH_KEY_LOGINS keys for key
  * logins. A second application has HWID lock on: its BENCH_LOCKED_USERS users each
  * have a bound device, so their logins take the device path (the stamp touches the device).
+ * The first application answers KeyAuth's client libraries too (its owner id, name and secret
+ * are printed).
  * Prints one JSON line with what the load generator needs, then serves until SIGTERM.
  * No identity service: the client API never uses it.
  */
@@ -29,6 +31,10 @@ import { systemClock } from '../apps/server/src/lib/clock.ts';
 import { hashPassword } from '../apps/server/src/lib/password-hashing.ts';
 import { hashToken } from '../apps/server/src/lib/tokens.ts';
 import { createApplication } from '../apps/server/src/modules/applications/create-application.ts';
+import {
+  generateKeyauthSecret,
+  sealKeyauthSecret,
+} from '../apps/server/src/modules/applications/keyauth-secret.ts';
 import { generateLicenses } from '../apps/server/src/modules/licenses/generate-licenses.ts';
 import { createPlan } from '../apps/server/src/modules/plans/create-plan.ts';
 import { benchIdentity } from './bench-app.ts';
@@ -103,6 +109,17 @@ async function generateKeys(count: number): Promise<string[]> {
   }
   return keys;
 }
+// KeyAuth's client libraries reach this application too (/api/1.2/, /api/1.3/).
+const keyauth = { ownerId: 'BenchOwn01', name: 'Benchmark', secret: generateKeyauthSecret() };
+await db
+  .update(applications)
+  .set({
+    keyauthCompatibility: true,
+    keyauthOwnerId: keyauth.ownerId,
+    keyauthName: keyauth.name,
+    keyauthSecretSealed: sealKeyauthSecret(keyauth.secret, config.serverSecret),
+  })
+  .where(eq(applications.id, application.id));
 const redeemKeys = await generateKeys(REDEEM_KEYS);
 const loginKeys = await generateKeys(KEY_LOGINS);
 
@@ -190,7 +207,7 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 process.stdout.write(
-  `${JSON.stringify({ port, apiKey: application.apiKey, version: application.version, password: PASSWORD, users, tokens, redeemKeys, loginKeys, locked })}\n`,
+  `${JSON.stringify({ port, apiKey: application.apiKey, version: application.version, password: PASSWORD, users, tokens, redeemKeys, loginKeys, locked, keyauth })}\n`,
 );
 
 process.on('SIGTERM', () => {
