@@ -296,6 +296,23 @@ describe('the KeyAuth-compatible client API (/api/1.2, /api/1.3)', () => {
     expect(throttled.response.headers['retry-after']).toMatch(/^\d+$/);
   });
 
+  it('checks a session again after a new login on it replaced the remembered one', async () => {
+    const first = await newUser(application);
+    const second = await newUser(application);
+    const client = clientFor(application, '1.2');
+    await client.init();
+    await client.request('login', { username: first.username, pass: PASSWORD, hwid: '' });
+    // check remembers the binding; a second login on the same session replaces it.
+    expect((await client.request('check')).json.success).toBe(true);
+    await client.request('login', { username: second.username, pass: PASSWORD, hwid: '' });
+    expect((await client.request('check')).json.success).toBe(true);
+    expect((await client.request('logout')).json.success).toBe(true);
+    expect((await client.request('check')).json).toMatchObject({
+      success: false,
+      message: 'Session is not validated. Log in first.',
+    });
+  });
+
   it('ends a KeyAuth session when the owner pauses its user, like any other session', async () => {
     const user = await newUser(application);
     const client = clientFor(application, '1.3');

@@ -80,6 +80,9 @@ export interface KeyauthRequest {
   services: ClientCallServices;
   /** The session the request names, when it names a live one. */
   session: FoundKeyauthSession | null;
+  /** The session came from this instance's memory (`check`): a refusal is checked again. */
+  isSessionRemembered: boolean;
+  sessionId: string;
   sessions: KeyauthSessionStore;
   storage: FileStorage;
   appInfo: AppInfoCache;
@@ -261,7 +264,18 @@ const handlers: Record<KeyauthRequestType, Handler> = {
   },
 
   async check(request) {
-    const alive = await keepAlive(request);
+    let alive = await keepAlive(request);
+    if (!alive.success && request.isSessionRemembered) {
+      // The remembered binding may name a client session a newer login replaced.
+      request.sessions.forget(request.session!.idDigest);
+      const session = await request.sessions.find(
+        request.caller.application.id,
+        request.sessionId,
+        request.services.contextOf(request.caller).clock.now(),
+      );
+      if (!session?.sessionToken) return failure(keyauthMessages.sessionUnauthed);
+      alive = await keepAlive({ ...request, session, isSessionRemembered: false });
+    }
     if (!alive.success) return fromOutcome(alive);
     return { success: true, message: keyauthMessages.sessionValidated };
   },

@@ -19,6 +19,7 @@ export interface FoundKeyauthSession {
   appUserId: string | null;
   /** The client session's token (v1's), once a login bound one. */
   sessionToken: string | null;
+  expiresAt: Date;
 }
 
 export interface KeyauthSessionStore {
@@ -29,6 +30,19 @@ export interface KeyauthSessionStore {
     hours: number;
   }): Promise<string>;
   find(applicationId: number, sessionId: string, now: Date): Promise<FoundKeyauthSession | null>;
+  /**
+   * `find` for `check`, the call programs repeat: a validated session's binding from memory
+   * when this instance has read it before. A binding only goes stale when the client session
+   * it names has ended (logout, a new login on the same session, a rename all end it first),
+   * so a refusal from a remembered binding is checked again against the database (`forget`,
+   * then `find`); a success from one is always true.
+   */
+  findRemembered(
+    applicationId: number,
+    sessionId: string,
+    now: Date,
+  ): Promise<{ session: FoundKeyauthSession | null; isRemembered: boolean }>;
+  forget(idDigest: string): void;
   bind(idDigest: string, appUserId: string, sessionToken: string): Promise<void>;
   /** Logs the session out: it stays open (for its enckey) but no longer validated. */
   unbind(idDigest: string): Promise<boolean>;
@@ -38,14 +52,24 @@ export interface KeyauthSessionStore {
  * The sessions KeyAuth's `init` opens (keyauth_sessions). One indexed read per request by the
  * digest of its id; the expired are refused here and swept with the other retention work.
  */
-export function createKeyauthSessionStore(db: Database, serverSecret: string): KeyauthSessionStore {
+export function createKeyauthSessionStore(
+  db: Database,
+  serverSecret: string,
+  options: { rememberMs: number; maxRemembered?: number },
+): KeyauthSessionStore {
   const digestOf = (sessionId: string) => keyedDigest(sessionId, 'keyauth-session', serverSecret);
+  const maxRemembered = options.maxRemembered ?? 100_000;
+  const remembered = new Map<
+    string,
+    { session: FoundKeyauthSession; applicationId: number; until: number }
+  >();
   const byDigest = db
     .select({
       idDigest: keyauthSessions.idDigest,
       enckey: keyauthSessions.enckey,
       appUserId: keyauthSessions.appUserId,
       sessionTokenSealed: keyauthSessions.sessionTokenSealed,
+      expiresAt: keyauthSessions.expiresAt,
     })
     .from(keyauthSessions)
     .where(
@@ -88,15 +112,41 @@ export function createKeyauthSessionStore(db: Database, serverSecret: string): K
           row.sessionTokenSealed === null
             ? null
             : sessionTokenSealer.unseal(row.sessionTokenSealed, serverSecret),
+        expiresAt: row.expiresAt,
       };
     },
+    async findRemembered(applicationId, sessionId, now) {
+      if (!KEYAUTH_SESSION_ID_PATTERN.test(sessionId))
+        return { session: null, isRemembered: false };
+      const idDigest = digestOf(sessionId);
+      const entry = remembered.get(idDigest);
+      if (entry && entry.applicationId === applicationId && entry.until > now.getTime()) {
+        return { session: entry.session, isRemembered: true };
+      }
+      remembered.delete(idDigest);
+      const session = await this.find(applicationId, sessionId, now);
+      if (session?.sessionToken) {
+        if (remembered.size >= maxRemembered) remembered.clear();
+        remembered.set(idDigest, {
+          session,
+          applicationId,
+          until: Math.min(now.getTime() + options.rememberMs, session.expiresAt.getTime()),
+        });
+      }
+      return { session, isRemembered: false };
+    },
+    forget(idDigest) {
+      remembered.delete(idDigest);
+    },
     async bind(idDigest, appUserId, sessionToken) {
+      remembered.delete(idDigest);
       await db
         .update(keyauthSessions)
         .set({ appUserId, sessionTokenSealed: sessionTokenSealer.seal(sessionToken, serverSecret) })
         .where(eq(keyauthSessions.idDigest, idDigest));
     },
     async unbind(idDigest) {
+      remembered.delete(idDigest);
       const unbound = await db
         .update(keyauthSessions)
         .set({ appUserId: null, sessionTokenSealed: null })

@@ -67,7 +67,9 @@ export async function registerKeyauthApi(
     applicationEvents: deps.applicationEvents,
     ttlMs: config.clientApi.applicationCacheTtlMs,
   });
-  const sessions = createKeyauthSessionStore(db, config.serverSecret);
+  const sessions = createKeyauthSessionStore(db, config.serverSecret, {
+    rememberMs: config.clientApi.applicationCacheTtlMs,
+  });
   const appInfo = createAppInfoCache();
 
   /** Signs the exact bytes as the version's clients check them, then sends them. */
@@ -159,12 +161,23 @@ export async function registerKeyauthApi(
         const answer = await init({ fields, caller, listing, origin });
         return send(reply, version, signer(), finish(answer, ownerId));
       }
-      session = await sessions.find(application.id, fields.sessionid ?? '', clock.now());
+      const sessionId = fields.sessionid ?? '';
+      // check, the call programs repeat, reads a validated session's binding from memory.
+      const found =
+        type === 'check'
+          ? await sessions.findRemembered(application.id, sessionId, clock.now())
+          : {
+              session: await sessions.find(application.id, sessionId, clock.now()),
+              isRemembered: false,
+            };
+      session = found.session;
       const keyauthRequest: KeyauthRequest = {
         fields,
         caller,
         services: pipeline.services,
         session,
+        isSessionRemembered: found.isRemembered,
+        sessionId,
         sessions,
         storage,
         appInfo,
