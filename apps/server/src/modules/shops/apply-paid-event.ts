@@ -1,4 +1,4 @@
-import { and, arrayOverlaps, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, arrayOverlaps, asc, eq, inArray } from 'drizzle-orm';
 import {
   licenseKeys,
   shopCustomers,
@@ -134,6 +134,6 @@ export async function orderKeys(ctx: ShopEffectContext, order: ShopOrderRow): Pr
     .select({ sealed: licenseKeys.keySealed })
     .from(licenseKeys)
     .where(eq(licenseKeys.shopOrderId, order.id))
-    .orderBy(asc(licenseKeys.createdAt), asc(sql`${licenseKeys.id}`));
+    .orderBy(asc(licenseKeys.createdAt), asc(licenseKeys.id));
   return rows.map((row) => unsealLicenseKey(row.sealed, ctx.serverSecret));
 }
