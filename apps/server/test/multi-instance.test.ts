@@ -285,6 +285,72 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
     }
   }, 30_000);
 
+  it('serves KeyAuth sessions across instances, and stops answering at once when turned off', async () => {
+    const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
+    const other = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
+    const settings = async (body: Record<string, unknown>) => {
+      const origin = `http://127.0.0.1:${first.port}`;
+      const response = await fetch(`${origin}/api/applications/${application.id}`, {
+        method: 'PUT',
+        headers: {
+          'content-type': 'application/json',
+          cookie: `latchkey_session=${sessionToken}`,
+          origin,
+        },
+        body: JSON.stringify(body),
+      });
+      expect(response.status).toBe(200);
+      return (await response.json()) as { keyauthOwnerId: string; keyauthName: string };
+    };
+    const { keyauthOwnerId, keyauthName } = await settings({ keyauthCompatibility: true });
+    let sessionid = '';
+    const keyauth = async (port: number, fields: Record<string, string>) => {
+      const response = await fetch(`http://127.0.0.1:${port}/api/1.3/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          ...fields,
+          sessionid,
+          name: keyauthName,
+          ownerid: keyauthOwnerId,
+        }).toString(),
+      });
+      const text = await response.text();
+      return text === 'KeyAuth_Invalid' ? { success: false, message: text } : JSON.parse(text);
+    };
+    try {
+      sessionid = (await keyauth(first.port, { type: 'init', ver: '1.0.0' })).sessionid;
+      expect(
+        (await keyauth(first.port, { type: 'login', username: user.username, pass: PASSWORD }))
+          .success,
+      ).toBe(true);
+      // Both of the second instance's workers now remember the session's binding.
+      for (let i = 0; i < 4; i += 1) {
+        expect((await keyauth(second.port, { type: 'check' })).success).toBe(true);
+      }
+      // A new login on the same session, through the first, replaces the remembered binding.
+      expect(
+        (await keyauth(first.port, { type: 'login', username: other.username, pass: PASSWORD }))
+          .success,
+      ).toBe(true);
+      for (let i = 0; i < 4; i += 1) {
+        expect((await keyauth(second.port, { type: 'check' })).success).toBe(true);
+      }
+      expect((await keyauth(first.port, { type: 'logout' })).success).toBe(true);
+      for (let i = 0; i < 4; i += 1) {
+        expect((await keyauth(second.port, { type: 'check' })).success).toBe(false);
+      }
+      await settings({ keyauthCompatibility: false });
+      for (let i = 0; i < 4; i += 1) {
+        expect((await keyauth(second.port, { type: 'init', ver: '1.0.0' })).message).toBe(
+          'KeyAuth_Invalid',
+        );
+      }
+    } finally {
+      await settings({ keyauthCompatibility: false });
+    }
+  }, 30_000);
+
   it("serves each cluster worker's metrics on a port of its own", async () => {
     // Worker N listens on METRICS_PORT + N (a shared port would answer for a random worker).
     for (const port of [metricsPort, metricsPort + 1]) {
