@@ -1,4 +1,6 @@
 import { clientApiCodeMeanings, clientApiCodes, type Sample } from '@latchkey/contracts';
+import { openNewApplicationTab } from './support/application-page.ts';
+import { checkLayout, expectTheme, forEachTheme, settle } from './support/layout-checks.ts';
 import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test } from './support/test.ts';
 
@@ -72,5 +74,42 @@ test.describe('/docs', () => {
 
     await nav.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL('/');
+  });
+
+  test('"Moving from KeyAuth": reached from the KeyAuth card, and laid out at 390 px in both themes', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(120_000);
+    await signInAsNewOwner(page, 'Milo Mover');
+    await openNewApplicationTab(page, 'Orbit Mover', 'API Configuration');
+    await page
+      .getByRole('tabpanel', { name: 'API Configuration' })
+      .getByRole('link', { name: 'Moving from KeyAuth' })
+      .click();
+
+    // In the app, onto the section itself rather than the top of the page.
+    await expect(page).toHaveURL('/docs#moving-from-keyauth');
+    const section = page.getByRole('region', { name: 'Moving from KeyAuth' });
+    const heading = section.getByRole('heading', { name: 'Moving from KeyAuth', level: 2 });
+    await settle(page);
+    await expect(heading).toBeInViewport();
+    const origin = new URL(page.url()).origin;
+    await expect(
+      section.getByTestId('keyauth-program-changes').locator('tbody tr').first().locator('td'),
+    ).toHaveText([`${origin}/api/1.2/`, `${origin}/api/1.3/`]);
+    await expect(section.getByTestId('keyauth-request-types').locator('tbody tr')).toHaveCount(17);
+
+    // Opened from an address (a bookmark, a shared link), on a phone, in each theme.
+    const problems: string[] = [];
+    await forEachTheme(page, async (theme) => {
+      // From elsewhere: a second visit to the same address would only scroll, not load.
+      await page.goto('about:blank');
+      await page.goto('/docs#moving-from-keyauth');
+      await expectTheme(page, theme);
+      await settle(page);
+      await expect(heading).toBeInViewport();
+      await checkLayout(page, `docs-moving-from-keyauth-phone-${theme}`, problems, { testInfo });
+    });
+    expect(problems).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 import type { Sample } from '@latchkey/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import keyauthMigrationMarkdown from '../../../../docs/keyauth-migration.md?raw';
 import { readCodeBox } from '@/test/code-mirror.ts';
-import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
+import { stubResizeObserver, stubScrollIntoView } from '@/test/jsdom-stubs.ts';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import { jsonResponse, neverAnswered, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import { DOCUMENTED_FEATURES, DocsPage } from './docs-page.tsx';
@@ -25,6 +26,25 @@ function stubTemplate(answer: () => Response | Promise<Response>) {
 }
 
 const section = (id: string) => document.getElementById(id)!;
+
+/** The rows of a Markdown table under `## {title}` in `markdown`, cells without backticks. */
+function markdownTableRows(markdown: string, title: string): string[][] {
+  const body = markdown.split(`## ${title}\n`)[1]!.split('\n## ')[0]!;
+  return body
+    .split('\n')
+    .filter((line) => line.startsWith('|'))
+    .slice(2)
+    .map((line) =>
+      line
+        .slice(1, -1)
+        .split('|')
+        .map((cell) => cell.trim().replaceAll('`', '')),
+    );
+}
+
+/** A table row's header and data cells, as read. */
+const cellTexts = (row: HTMLElement) =>
+  [...row.querySelectorAll('th, td')].map((cell) => cell.textContent);
 
 describe('DocsPage', { timeout: 30_000 }, () => {
   beforeEach(() => stubResizeObserver());
@@ -48,6 +68,7 @@ describe('DocsPage', { timeout: 30_000 }, () => {
       'Downloads and Updates',
       'Verifying Signatures',
       'Implementation Guide',
+      'Moving from KeyAuth',
     ]);
     for (const link of links) {
       const target = section(link.getAttribute('href')!.slice(1));
@@ -80,6 +101,118 @@ describe('DocsPage', { timeout: 30_000 }, () => {
       expect(variables.getAllByText(call).length).toBeGreaterThan(0);
     }
     expect(variables.getAllByText(/VARIABLE_READ_ONLY/).length).toBeGreaterThan(0);
+  });
+
+  it('moves a KeyAuth program over: the switch, its constants, answers, request types, differences', () => {
+    stubTemplate(() => neverAnswered());
+    renderWithProviders(<DocsPage />, { path: '/docs' });
+    const keyauth = within(section('moving-from-keyauth'));
+    expect(
+      keyauth
+        .getAllByRole('heading', { level: 3 })
+        .map((heading) => [heading.id, heading.textContent]),
+    ).toEqual([
+      ['moving-from-keyauth-steps', 'The switch, step by step'],
+      ['moving-from-keyauth-program', 'What changes in the program'],
+      ['moving-from-keyauth-answers', 'How each answer is made'],
+      ['moving-from-keyauth-request-types', 'Request types'],
+      ['moving-from-keyauth-differences', 'What differs from KeyAuth'],
+    ]);
+
+    // The three steps, in order.
+    const steps = within(section('moving-from-keyauth-steps').parentElement!);
+    expect(
+      steps.getAllByRole('listitem').map((step) => step.querySelector('strong')!.textContent),
+    ).toEqual(['Import.', 'Turn it on.', 'Change the program']);
+
+    // The program's constants, with this server's own URLs.
+    const origin = window.location.origin;
+    const changes = within(
+      keyauth.getByRole('table', { name: 'What changes in a KeyAuth program' }),
+    );
+    expect(changes.getAllByRole('row').slice(1).map(cellTexts)).toEqual([
+      ['URL', `${origin}/api/1.2/`, `${origin}/api/1.3/`],
+      ['name', "the card's Application name (KeyAuth)", 'the same'],
+      ['ownerid', "the card's Owner ID", 'the same'],
+      ['secret', "the card's secret (KeyAuth's, if you pasted it)", 'not used'],
+      [
+        'the public key',
+        'not used',
+        "the application's public key (64 hex characters, shown on the card)",
+      ],
+      ['version', "unchanged: it must equal the application's version in Latchkey", 'the same'],
+    ]);
+    expect(keyauth.getByText(/build the library from its source with your key/)).toBeTruthy();
+    expect(keyauth.getByText(`curl -i ${origin}/api/1.3/`, { exact: false })).toBeTruthy();
+
+    // How answers are made: each version's signature, code 68, 200 refusals, KeyAuth_Invalid.
+    const answers = within(section('moving-from-keyauth-answers').parentElement!);
+    const rule = (text: RegExp) =>
+      answers
+        .getAllByRole('listitem')
+        .map((item) => item.textContent!)
+        .find((item) => text.test(item));
+    expect(rule(/^API 1\.3/)).toBe(
+      "API 1.3: x-signature-ed25519 (hex) over x-signature-timestamp + body, with the application's own Ed25519 key; the timestamp is the answer's, and clients refuse one older than 20 seconds.",
+    );
+    expect(rule(/^API 1\.2/)).toContain('keyed by the secret for init and by {enckey}-{secret}');
+    expect(rule(/"code": 68/)).toContain("echoes the request's ownerid");
+    expect(rule(/^JSON as PHP writes it/)).toContain(
+      'every character outside ASCII as \\uXXXX, / as \\/',
+    );
+    expect(rule(/^Refusals are HTTP 200/)).toContain('the bare, unsigned body KeyAuth_Invalid');
+
+    // Every request type of docs/keyauth-migration.md, with its fields, in the file's order.
+    const requestTypes = within(keyauth.getByRole('table', { name: 'KeyAuth request types' }));
+    const rows = requestTypes
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => {
+        const [request, does] = row.querySelectorAll('th, td');
+        const [type, fields] = request!.children;
+        return {
+          type: type!.textContent,
+          fields: fields?.textContent ?? '—',
+          does: does!.textContent,
+        };
+      });
+    expect(rows.map(({ type, fields }) => [type, fields])).toEqual(
+      markdownTableRows(keyauthMigrationMarkdown, 'Request types').map(([type, fields]) => [
+        type,
+        fields,
+      ]),
+    );
+    expect(rows.find(({ type }) => type === 'checkblacklist')!.does).toBe(
+      "KeyAuth's inverted answer: success: true means the address or HWID is blacklisted.",
+    );
+
+    const differences = within(section('moving-from-keyauth-differences').parentElement!);
+    expect(differences.getAllByRole('listitem')).toHaveLength(10);
+    expect(
+      differences
+        .getAllByRole('listitem')
+        .find((item) => item.textContent!.startsWith('Licence keys are never answered'))
+        ?.textContent,
+    ).toContain('info.subscriptions[].key is null');
+  });
+
+  describe('arriving at a section named in the address', () => {
+    afterEach(() => {
+      window.history.replaceState(null, '', '/');
+      vi.restoreAllMocks();
+    });
+
+    it('scrolls to it once drawn', () => {
+      window.history.replaceState(null, '', '/docs#moving-from-keyauth');
+      const scrolled: Element[] = [];
+      stubScrollIntoView();
+      vi.spyOn(Element.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+        scrolled.push(this);
+      });
+      stubTemplate(() => neverAnswered());
+      renderWithProviders(<DocsPage />, { path: '/docs' });
+      expect(scrolled).toEqual([section('moving-from-keyauth')]);
+    });
   });
 
   it('says the C# client is loading, then why it could not be loaded, with Try Again', async () => {

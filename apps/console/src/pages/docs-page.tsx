@@ -1,10 +1,11 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import clientApiMarkdown from '../../../../docs/client-api.md?raw';
 import { ClientApiCodesTable } from '@/components/docs/client-api-codes-table.tsx';
 import { CSharpClientSection } from '@/components/docs/csharp-client-section.tsx';
 import { DocsNavigation } from '@/components/docs/docs-navigation.tsx';
 import { EndpointReference } from '@/components/docs/endpoint-reference.tsx';
 import { ImplementationGuide } from '@/components/docs/implementation-guide.tsx';
+import { KeyauthMigrationGuide } from '@/components/docs/keyauth-migration-guide.tsx';
 import { DevicesGuide } from '@/components/docs/devices-guide.tsx';
 import { DownloadsGuide } from '@/components/docs/downloads-guide.tsx';
 import { LicensesGuide } from '@/components/docs/licenses-guide.tsx';
@@ -12,6 +13,7 @@ import { MarkdownView } from '@/components/docs/markdown-view.tsx';
 import { QuickStart } from '@/components/docs/quick-start.tsx';
 import { VariablesGuide } from '@/components/docs/variables-guide.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
+import { KEYAUTH_MIGRATION_SECTION } from '@/lib/docs-links.ts';
 import { markdownSection } from '@/lib/markdown-blocks.ts';
 
 /** What the service does for a vendor: the product's advertised features, in plain words. */
@@ -45,6 +47,7 @@ const SECTIONS = [
   { id: 'downloads', title: 'Downloads and Updates' },
   { id: 'signatures', title: 'Verifying Signatures' },
   { id: 'implementation', title: 'Implementation Guide' },
+  KEYAUTH_MIGRATION_SECTION,
 ] as const;
 
 type SectionId = (typeof SECTIONS)[number]['id'];
@@ -61,8 +64,20 @@ function DocsSection({ id, children }: { id: SectionId; children: ReactNode }) {
   );
 }
 
-/** The documentation page, with its own top bar. */
+/**
+ * The documentation page, with its own top bar. A link from elsewhere in the console may name
+ * a section (/docs#section): the page is drawn after the browser's own look for the fragment,
+ * so it scrolls there itself once drawn. At once rather than smoothly (the page's default), so
+ * the code boxes above, which load after it, cannot stop the scroll short of its target.
+ */
 export function DocsPage() {
+  useEffect(() => {
+    const sectionId = window.location.hash.slice(1);
+    if (sectionId) {
+      document.getElementById(sectionId)?.scrollIntoView({ block: 'start', behavior: 'instant' });
+    }
+  }, []);
+
   return (
     <div className="flex min-h-screen flex-col bg-background">
       <DocsNavigation />
@@ -131,6 +146,9 @@ export function DocsPage() {
           </DocsSection>
           <DocsSection id="implementation">
             <ImplementationGuide />
+          </DocsSection>
+          <DocsSection id={KEYAUTH_MIGRATION_SECTION.id}>
+            <KeyauthMigrationGuide />
           </DocsSection>
         </div>
       </main>

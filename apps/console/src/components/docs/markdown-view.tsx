@@ -13,15 +13,20 @@ const FENCE_LANGUAGES: Record<string, { language: CodeLanguage; label: string }>
   csharp: { language: 'csharp', label: 'C# example' },
 };
 
-function Inline({ text }: { text: string }) {
+/**
+ * Code in a line of text. Broken only where it would not fit otherwise (a long URL on a phone),
+ * so a short name never splits across lines.
+ */
+export const INLINE_CODE_CLASS =
+  'rounded bg-muted px-1 py-0.5 font-mono text-[0.85em] wrap-anywhere';
+
+/** A line of the docs' Markdown: `code`, **strong** and _emphasis_, the rest as written. */
+export function MarkdownInline({ text }: { text: string }) {
   return parseInline(text).map((part, index) => {
     switch (part.kind) {
       case 'code':
         return (
-          <code
-            key={index}
-            className="rounded bg-muted px-1 py-0.5 font-mono text-[0.85em] break-all"
-          >
+          <code key={index} className={INLINE_CODE_CLASS}>
             {part.text}
           </code>
         );
@@ -51,14 +56,14 @@ export function MarkdownView({
             const Heading = headingLevel === 3 ? 'h3' : 'h4';
             return (
               <Heading key={index} className="mt-2 text-base font-semibold">
-                <Inline text={block.text} />
+                <MarkdownInline text={block.text} />
               </Heading>
             );
           }
           case 'paragraph':
             return (
               <p key={index}>
-                <Inline text={block.text} />
+                <MarkdownInline text={block.text} />
               </p>
             );
           case 'list':
@@ -66,7 +71,7 @@ export function MarkdownView({
               <ul key={index} className="grid list-disc gap-1 pl-5">
                 {block.items.map((item, itemIndex) => (
                   <li key={itemIndex}>
-                    <Inline text={item} />
+                    <MarkdownInline text={item} />
                   </li>
                 ))}
               </ul>
