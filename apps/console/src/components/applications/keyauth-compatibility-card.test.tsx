@@ -129,6 +129,17 @@ describe('KeyauthCompatibilityCard', () => {
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(orbitOn.signingPublicKey));
   });
 
+  it('links to the Docs page’s “Moving from KeyAuth” section, in the app', () => {
+    stubApi(orbit);
+    const { location } = renderSignedIn(<KeyauthCompatibilityCard application={orbit} />);
+    const link = screen.getByRole('link', { name: 'Moving from KeyAuth' });
+    expect(link.getAttribute('href')).toBe('/docs#moving-from-keyauth');
+    // Part of the switch's description, so it is read with the switch it explains.
+    expect(enabledSwitch().getAttribute('aria-describedby')).toBe(link.closest('p')!.id);
+    fireEvent.click(link);
+    expect(location.history.at(-1)).toBe('/docs#moving-from-keyauth');
+  });
+
   it('shows no program settings before there is a secret to put in them', () => {
     stubApi(orbit);
     const prepared = { ...orbit, keyauthOwnerId: 'Prepared01', keyauthName: 'Orbit' };

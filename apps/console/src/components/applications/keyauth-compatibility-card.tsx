@@ -9,6 +9,7 @@ import {
 import { ArrowLeftRight } from 'lucide-react';
 import { useId, useRef, useState, type ComponentProps, type FormEvent, type Ref } from 'react';
 import { flushSync } from 'react-dom';
+import { Link } from 'wouter';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { CopyButton } from '@/components/ui/copy-button.tsx';
@@ -19,6 +20,7 @@ import { SectionCard } from '@/components/ui/section-card.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { KEYAUTH_MIGRATION_SECTION, docsSectionHref } from '@/lib/docs-links.ts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
 import { ApiKeyField } from './api-key-field.tsx';
 
@@ -244,8 +246,14 @@ export function KeyauthCompatibilityCard({
             <>
               Programs built on KeyAuth&apos;s C#, C++ or Python library reach this application at{' '}
               <code className="font-mono text-xs wrap-anywhere">{origin}/api/1.2/</code> or{' '}
-              <code className="font-mono text-xs">/api/1.3/</code> once their URL is changed; see
-              &ldquo;Moving from KeyAuth&rdquo; in the documentation.
+              <code className="font-mono text-xs">/api/1.3/</code> once their URL is changed; see{' '}
+              <Link
+                href={docsSectionHref(KEYAUTH_MIGRATION_SECTION.id)}
+                className="rounded-sm font-medium text-primary underline underline-offset-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60"
+              >
+                {KEYAUTH_MIGRATION_SECTION.title}
+              </Link>{' '}
+              in the documentation.
             </>
           }
           checked={draft.isOn}
