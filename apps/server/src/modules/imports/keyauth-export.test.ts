@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import {
+  KEYAUTH_SUBSCRIPTIONS_MAX_ROWS,
+  keyAuthBanRowSchema,
+  keyAuthFileRowSchema,
+  keyAuthSubscriptionRowSchema,
+  keyAuthUserVariableRowSchema,
+  keyAuthVariableRowSchema,
+  parseKeyAuthApplication,
+  parseKeyAuthBans,
+  parseKeyAuthFiles,
+  parseKeyAuthSubscriptions,
+  parseKeyAuthUserVariables,
+  parseKeyAuthVariables,
+} from './keyauth-application-export.ts';
+import {
   KEYAUTH_EXPORT_MAX_ROWS,
   keyAuthKeyRowSchema,
   type KeyAuthKeysParse,
@@ -15,6 +29,8 @@ import {
 const BCRYPT_A = '$2y$10$NrWehkSfzc/1ZgCj0fnAfWeAdpJZqnLvlwTkgfy90M54SKDvDiK9P';
 const BCRYPT_B = '$2y$10$3IhnZtPr8Z/hMPQ94gjG6gfL3IVQa5Rtm9fzIoDWW9it3XHp1HZRU';
 const EMAIL_SHA1 = 'a94a8fe5ccb19ba61c4c0873d391e987982fbbd3';
+/** An application's secret (apps.secret: sha256 hex), as every table's `app` column holds it. */
+const APP_SECRET = 'db40d586f4b189e04e5c18c3c94b7e72221be3f6551995adc05236948d1762bc';
 
 /** app/download-types.php, case 'users': the panel's KeyAuthUsers.json. */
 const PANEL_USERS = String.raw`{"users":[{"username":"alice","email":"A94A8FE5CCB19BA61C4C0873D391E987982FBBD3","password":"$2y$10$NrWehkSfzc\/1ZgCj0fnAfWeAdpJZqnLvlwTkgfy90M54SKDvDiK9P","hwid":"S-1-5-21-213299988-1053324923-381067229-1001","banned":null,"ip":"203.0.113.7"},{"username":"bob","email":null,"password":"hunter2","hwid":null,"banned":"Chargeback","ip":null},{"username":"carol","email":null,"password":null,"hwid":null,"banned":null,"ip":null}],"subscription":[{"user":"alice","subscription":"default","expiry":"1767225600"},{"user":"bob","subscription":"default","expiry":"1700000000"},{"user":"carol","subscription":"default","expiry":"864000"},{"user":"mallory","subscription":"default","expiry":"1767225600"}]}`;
@@ -280,8 +296,15 @@ describe("parseKeyAuthUsers: the seller API's fetchallusers answer", () => {
     ]);
   });
 
-  it("never carries the application's secret", () => {
-    expect(JSON.stringify(result)).not.toContain('db40d586f4b189e04e5c');
+  it("keeps the application's secret apart from the rows, as the file's KeyAuth settings", () => {
+    expect(JSON.stringify(result.rows)).not.toContain('db40d586f4b189e04e5c');
+    expect(result.application).toEqual({
+      rowNumber: 1,
+      ownerId: null,
+      name: null,
+      secret: APP_SECRET,
+      problem: null,
+    });
   });
 
   it("refuses KeyAuth's error answer with KeyAuth's words", () => {
@@ -352,7 +375,12 @@ describe('parseKeyAuthKeys: the panel file (KeyAuthKeys.json)', () => {
   });
 
   it('reads an empty export as no rows', () => {
-    expect(parseKeyAuthKeys('[]')).toEqual({ format: 'panel-json', rows: [], unreadable: [] });
+    expect(parseKeyAuthKeys('[]')).toEqual({
+      format: 'panel-json',
+      rows: [],
+      unreadable: [],
+      application: null,
+    });
   });
 });
 
@@ -397,8 +425,9 @@ describe("parseKeyAuthKeys: the seller API's fetchallkeys answer", () => {
     ]);
   });
 
-  it("never carries the application's secret", () => {
+  it("ignores an `app` that is not KeyAuth's 64-hex secret, and keeps it out of the rows", () => {
     expect(JSON.stringify(result)).not.toContain('secret-of-the-app');
+    expect(result.application).toBeNull();
   });
 
   it('reports duplicates without repeating the key, which is a secret', () => {
@@ -454,7 +483,6 @@ describe('parseKeyAuthKeys: the text list (KeyAuthKeys.txt, format=text)', () =>
 
 // --- KeyAuth's own tables exported as CSV (db_structure.sql: users :315-328, keys :202-215) ---
 
-const APP_SECRET = 'db40d586f4b189e04e5c18c3c94b7e72221be3f6551995adc05236948d1762bc';
 const USERS_COLUMNS =
   'id,username,email,password,hwid,app,owner,createdate,lastlogin,banned,ip,cooldown';
 const KEYS_COLUMNS = 'id,key,note,expires,status,level,genby,gendate,usedon,usedby,app,banned';
@@ -510,8 +538,9 @@ describe('parseKeyAuthUsers: a CSV export of the users table', () => {
     expect(() => unreadableRowSchema.array().parse(result.unreadable)).not.toThrow();
   });
 
-  it("never carries the application's secret", () => {
-    expect(JSON.stringify(result)).not.toContain('db40d586f4b189e04e5c');
+  it("keeps the application's secret apart from the rows, numbered by its line", () => {
+    expect(JSON.stringify(result.rows)).not.toContain('db40d586f4b189e04e5c');
+    expect(result.application).toMatchObject({ rowNumber: 2, secret: APP_SECRET });
   });
 
   it('reads ";" with CRLF, a BOM and a header in any case, unquoted (CSV for MS Excel)', () => {
@@ -604,6 +633,7 @@ describe('parseKeyAuthUsers: a CSV export of the users table', () => {
       format: 'table-csv',
       rows: [],
       unreadable: [],
+      application: null,
     });
   });
 });
@@ -636,8 +666,9 @@ describe('parseKeyAuthKeys: a CSV export of the keys table', () => {
     ]);
   });
 
-  it("never carries the application's secret", () => {
+  it("ignores an `app` that is not KeyAuth's 64-hex secret, and keeps it out of the rows", () => {
     expect(JSON.stringify(result)).not.toContain('secret-of-the-app');
+    expect(result.application).toBeNull();
   });
 
   it('reads ";" and a note with ";", a line break and quotes', () => {
@@ -769,5 +800,420 @@ describe('the row limit', () => {
     expect(result.format).toBe('table-csv');
     expect(result.rows).toHaveLength(KEYAUTH_EXPORT_MAX_ROWS);
     expect(result.rows.at(-1)?.rowNumber).toBe(KEYAUTH_EXPORT_MAX_ROWS + 1);
+  });
+});
+
+// --- KeyAuth's other exports: the seller API's answers (api/seller/index.php before f3dc6b9,
+// keyauth-docs' examples) and CSVs of the tables (db_structure.sql) ---
+
+/** seller/subscriptions.md, fetchallsubs. */
+const SELLER_API_SUBS = String.raw`{"success":true,"message":"Successfully retrieved subscriptions","subs":[{"name":"default","level":"1"},{"name":"Premium","level":"2"},{"name":"VIP","level":"2"}]}`;
+
+/** seller/variables.md, fetchallvars: no `authed` (index.php selects varid and msg). */
+const SELLER_API_VARS = String.raw`{"success":true,"message":"Successfully retrieved variables","vars":[{"varid":"varnamehere","msg":"vardatahere"},{"varid":"varnamehere1","msg":"vardatahere1"}]}`;
+
+/** seller/users.md, fetchalluservars: the same "vars" list, other fields. */
+const SELLER_API_USERVARS = String.raw`{"success":true,"message":"Successfully retrieved user variables","vars":[{"name":"varnamehere","data":"vardatahere","user":"mak"}]}`;
+
+/** index.php:230-251, fetchallblacks. */
+const SELLER_API_BLACKS = String.raw`{"success":true,"message":"Successfully retrieved blacklists","blacklists":[{"hwid":null,"ip":"1.1.1.1","type":"ip"},{"hwid":"S-1-5-21-213299988-1053324923-381067229-1001","ip":null,"type":"hwid"},{"hwid":null,"ip":"2001:DB8:0::1","type":"ip"}]}`;
+
+/** seller/files.md, fetchallfiles: an id and a URL, no name. */
+const SELLER_API_FILES = String.raw`{"success":true,"message":"Successfully retrieved files","files":[{"id":"891188","url":"https:\/\/a.pomf.cat\/tnpraf.tar.gz"},{"id":"650285","url":"https:\/\/cdn.discordapp.com\/attachments\/824400483619176461\/1044401534819123220\/yubikey-manager-qt-1.2.4-win64.exe"}]}`;
+
+describe('parseKeyAuthSubscriptions', () => {
+  it("reads the seller API's fetchallsubs answer", () => {
+    const result = parseKeyAuthSubscriptions(utf8(SELLER_API_SUBS));
+    expect(result).toEqual({
+      format: 'seller-api-json',
+      rows: [
+        { rowNumber: 1, name: 'default', level: '1' },
+        { rowNumber: 2, name: 'Premium', level: '2' },
+        { rowNumber: 3, name: 'VIP', level: '2' },
+      ],
+      unreadable: [],
+      application: null,
+    });
+    expect(() => keyAuthSubscriptionRowSchema.array().parse(result.rows)).not.toThrow();
+  });
+
+  it('reads a CSV of the subscriptions table, its secret apart from the rows', () => {
+    const file = `id,name,level,app\n1,default,1,${APP_SECRET}\n2,default,3,${APP_SECRET}\n3,Gold,,${APP_SECRET}\n`;
+    const result = parseKeyAuthSubscriptions(file);
+    expect(result.format).toBe('table-csv');
+    expect(result.rows).toEqual([{ rowNumber: 2, name: 'default', level: '1' }]);
+    expect(result.unreadable).toEqual([
+      { rowNumber: 3, reason: "row 3: subscription 'default' is a duplicate of row 2" },
+      { rowNumber: 4, reason: 'row 4: level is missing' },
+    ]);
+    expect(result.application).toMatchObject({ rowNumber: 2, secret: APP_SECRET });
+    expect(JSON.stringify(result.rows)).not.toContain(APP_SECRET.slice(0, 20));
+  });
+
+  it("refuses the keys table, which has a level but no name, and the blacklist's answer", () => {
+    expectUnreadableFile(
+      () => parseKeyAuthSubscriptions(`${KEYS_COLUMNS}\n1,KEY-1,,60,Used,1,,,,,x,`),
+      /does not name "name", which KeyAuth's subscriptions table has/,
+    );
+    expectUnreadableFile(
+      () => parseKeyAuthSubscriptions('{"success":true,"subs":[{"hwid":null,"ip":"1.1.1.1"}]}'),
+      /expected a KeyAuth subscriptions export/,
+    );
+  });
+
+  it('makes a name longer than a plan name unreadable', () => {
+    const result = parseKeyAuthSubscriptions(
+      JSON.stringify({ subs: [{ name: 'x'.repeat(101), level: '1' }] }),
+    );
+    expect(result.unreadable[0]?.reason).toMatch(/longer than a plan name's 100 characters/);
+  });
+
+  it(`refuses more than ${KEYAUTH_SUBSCRIPTIONS_MAX_ROWS} subscriptions, before any plan`, () => {
+    const subs = (count: number) =>
+      JSON.stringify({
+        subs: Array.from({ length: count }, (_, index) => ({ name: `S${index}`, level: index })),
+      });
+    expect(parseKeyAuthSubscriptions(subs(KEYAUTH_SUBSCRIPTIONS_MAX_ROWS)).rows).toHaveLength(
+      KEYAUTH_SUBSCRIPTIONS_MAX_ROWS,
+    );
+    expectUnreadableFile(
+      () => parseKeyAuthSubscriptions(subs(KEYAUTH_SUBSCRIPTIONS_MAX_ROWS + 1)),
+      /1001 rows; a KeyAuth subscriptions export has at most 1000/,
+    );
+  });
+});
+
+describe('parseKeyAuthVariables', () => {
+  it("reads fetchallvars: no authed in that answer, so KeyAuth's default (a session) holds", () => {
+    const result = parseKeyAuthVariables(SELLER_API_VARS);
+    expect(result.rows).toEqual([
+      { rowNumber: 1, name: 'varnamehere', value: 'vardatahere', requiresSession: true },
+      { rowNumber: 2, name: 'varnamehere1', value: 'vardatahere1', requiresSession: true },
+    ]);
+    expect(() => keyAuthVariableRowSchema.array().parse(result.rows)).not.toThrow();
+  });
+
+  it('reads a CSV of the vars table with authed, values exactly as found', () => {
+    const file = [
+      'id,varid,msg,app,authed',
+      `1,kill_switch,"  off ",${APP_SECRET},0`,
+      `2,motd,"",${APP_SECRET},1`,
+      `3,"has space",x,${APP_SECRET},1`,
+      `4,odd,x,${APP_SECRET},2`,
+    ].join('\r\n');
+    const result = parseKeyAuthVariables(file);
+    expect(result.rows).toEqual([
+      { rowNumber: 2, name: 'kill_switch', value: '  off ', requiresSession: false },
+      { rowNumber: 3, name: 'motd', value: '', requiresSession: true },
+    ]);
+    expect(result.unreadable).toEqual([
+      {
+        rowNumber: 4,
+        reason:
+          "row 4: varid 'has space' cannot be a Latchkey variable name (1 to 64 letters, digits, _, . or -)",
+      },
+      { rowNumber: 5, reason: "row 5: authed '2' is not 0 or 1" },
+    ]);
+  });
+
+  it("makes a value past Latchkey's 64 KB unreadable, never cut short", () => {
+    const result = parseKeyAuthVariables(
+      JSON.stringify({ vars: [{ varid: 'big', msg: 'é'.repeat(32 * 1024 + 1) }] }),
+    );
+    expect(result.rows).toEqual([]);
+    expect(result.unreadable[0]?.reason).toBe('row 1: msg is longer than 64 KB');
+  });
+
+  it("says which kind a users' variables answer is", () => {
+    expectUnreadableFile(() => parseKeyAuthVariables(SELLER_API_USERVARS), /as user variables/);
+  });
+});
+
+describe('parseKeyAuthUserVariables', () => {
+  it('reads fetchalluservars, and a CSV of uservars with readOnly', () => {
+    const fromJson = parseKeyAuthUserVariables(SELLER_API_USERVARS);
+    expect(fromJson.rows).toEqual([
+      {
+        rowNumber: 1,
+        username: 'mak',
+        name: 'varnamehere',
+        value: 'vardatahere',
+        isReadOnly: false,
+      },
+    ]);
+    const file = `id,name,data,user,app,readOnly\n1,tier,gold,mak,${APP_SECRET},1\n2,tier,x,mak,${APP_SECRET},0\n`;
+    const fromCsv = parseKeyAuthUserVariables(file);
+    expect(fromCsv.rows).toEqual([
+      { rowNumber: 2, username: 'mak', name: 'tier', value: 'gold', isReadOnly: true },
+    ]);
+    expect(fromCsv.unreadable).toEqual([
+      { rowNumber: 3, reason: "row 3: variable 'tier' of user 'mak' is a duplicate of row 2" },
+    ]);
+    expect(() => keyAuthUserVariableRowSchema.array().parse(fromCsv.rows)).not.toThrow();
+  });
+
+  it("makes a user's 101st variable unreadable, and a value past 16 KB", () => {
+    const vars = Array.from({ length: 101 }, (_, index) => ({
+      name: `v${index}`,
+      data: 'x',
+      user: 'mak',
+    }));
+    vars.push({ name: 'big', data: 'x'.repeat(16 * 1024 + 1), user: 'other' });
+    const result = parseKeyAuthUserVariables(JSON.stringify({ vars }));
+    expect(result.rows).toHaveLength(100);
+    expect(result.unreadable).toEqual([
+      {
+        rowNumber: 101,
+        reason: "row 101: user 'mak' has more than the 100 variables an end user may hold",
+      },
+      { rowNumber: 102, reason: 'row 102: data is longer than 16 KB' },
+    ]);
+  });
+
+  it("says which kind the application's variables answer is", () => {
+    expectUnreadableFile(() => parseKeyAuthUserVariables(SELLER_API_VARS), /as variables/);
+  });
+});
+
+describe('parseKeyAuthBans', () => {
+  it('reads fetchallblacks: IPs as the client API compares them, HWIDs exactly', () => {
+    const result = parseKeyAuthBans(SELLER_API_BLACKS);
+    expect(result.rows).toEqual([
+      { rowNumber: 1, type: 'ip', value: '1.1.1.1' },
+      { rowNumber: 2, type: 'hwid', value: 'S-1-5-21-213299988-1053324923-381067229-1001' },
+      { rowNumber: 3, type: 'ip', value: '2001:db8::1' },
+    ]);
+    expect(() => keyAuthBanRowSchema.array().parse(result.rows)).not.toThrow();
+  });
+
+  it('reads the list the docs show under "subs", and a CSV of the bans table', () => {
+    const docs = String.raw`{"success":true,"message":"Successfully retrieved blacklists","subs":[{"hwid":null,"ip":"1.1.1.1","type":"ip"},{"hwid":null,"ip":"8.8.8.8","type":"ip"}]}`;
+    expect(parseKeyAuthBans(docs).rows.map((row) => row.value)).toEqual(['1.1.1.1', '8.8.8.8']);
+    const file = `id,hwid,ip,type,app\n1,NULL,10.0.0.1,ip,${APP_SECRET}\n2,HW-1,NULL,hwid,${APP_SECRET}\n`;
+    const result = parseKeyAuthBans(file);
+    expect(result.format).toBe('table-csv');
+    expect(result.rows.map((row) => [row.rowNumber, row.type, row.value])).toEqual([
+      [2, 'ip', '10.0.0.1'],
+      [3, 'hwid', 'HW-1'],
+    ]);
+  });
+
+  it('makes a bad row unreadable: not an IP, too long, no type, a duplicate', () => {
+    const result = parseKeyAuthBans(
+      JSON.stringify({
+        blacklists: [
+          { ip: '1.2.3', type: 'ip' },
+          { hwid: 'H'.repeat(257), type: 'hwid' },
+          { hwid: 'HW', ip: '1.1.1.1' },
+          { ip: '::FFFF:1.1.1.1' },
+          { ip: '1.1.1.1', type: 'ip' },
+          { hwid: 'HW', type: 'mac' },
+        ],
+      }),
+    );
+    expect(result.rows).toEqual([{ rowNumber: 4, type: 'ip', value: '1.1.1.1' }]);
+    expect(result.unreadable.map((row) => row.reason)).toEqual([
+      "row 1: ip '1.2.3' is not an IP address",
+      "row 2: hwid is longer than a blacklist entry's 256 characters",
+      'row 3: has no type and not exactly one of hwid and ip',
+      'row 5: ip 1.1.1.1 is a duplicate of row 4',
+      "row 6: type 'mac' is not hwid or ip",
+    ]);
+  });
+
+  it('refuses the users table, whose hwid and ip are no bans', () => {
+    expectUnreadableFile(
+      () => parseKeyAuthBans(`${USERS_COLUMNS}\n11,dave,,,HW-1,x,,,,,1.2.3.4,`),
+      /expected a KeyAuth blacklist export/,
+    );
+  });
+});
+
+describe('parseKeyAuthFiles', () => {
+  it("reads fetchallfiles, naming each file as KeyAuth did (its URL's last segment)", () => {
+    const result = parseKeyAuthFiles(SELLER_API_FILES);
+    expect(result.rows).toEqual([
+      { rowNumber: 1, fileId: '891188', name: 'tnpraf.tar.gz', requiresSession: true },
+      {
+        rowNumber: 2,
+        fileId: '650285',
+        name: 'yubikey-manager-qt-1.2.4-win64.exe',
+        requiresSession: true,
+      },
+    ]);
+    expect(() => keyAuthFileRowSchema.array().parse(result.rows)).not.toThrow();
+  });
+
+  it('keeps no URL: it may be what kept the download private, and nothing fetches it', () => {
+    const result = parseKeyAuthFiles(SELLER_API_FILES);
+    expect(JSON.stringify(result)).not.toContain('pomf');
+    expect(JSON.stringify(result)).not.toContain('discordapp');
+  });
+
+  it('reads a CSV of the files table with its names and authed', () => {
+    const file = [
+      'pk,name,id,url,size,uploaddate,app,authed',
+      `1,loader.exe,577167,https://example.com/l.exe,1.2 MB,1621361205,${APP_SECRET},0`,
+      `2,NULL,577168,javascript:alert(1),1 KB,1621361205,${APP_SECRET},1`,
+    ].join('\n');
+    const result = parseKeyAuthFiles(file);
+    expect(result.rows).toEqual([
+      { rowNumber: 2, fileId: '577167', name: 'loader.exe', requiresSession: false },
+      { rowNumber: 3, fileId: '577168', name: 'keyauth-file-577168', requiresSession: true },
+    ]);
+    expect(result.application).toMatchObject({ secret: APP_SECRET });
+  });
+});
+
+/** db_structure.sql:51-131, a few of its columns; the row's credentials besides the three. */
+const APPS_COLUMNS = 'id,owner,name,secret,ownerid,enabled,sellerkey,sellixsecret,webhook';
+const appsRow = (id: number, name: string, secret: string, ownerId: string) =>
+  `${id},seller1,${name},${secret},${ownerId},1,0123456789abcdef0123456789abcdef,SELLIXSECRETVALUE,https://discord.com/api/webhooks/1/abc`;
+
+describe('parseKeyAuthApplication: the apps table', () => {
+  it("reads the application's owner id, name and secret, and none of its other credentials", () => {
+    const result = parseKeyAuthApplication(
+      `${APPS_COLUMNS}\n${appsRow(7, 'Loader', APP_SECRET.toUpperCase(), 'hTmfnZOYPe')}\n`,
+    );
+    expect(result).toEqual({
+      format: 'table-csv',
+      application: {
+        rowNumber: 2,
+        ownerId: 'hTmfnZOYPe',
+        name: 'Loader',
+        secret: APP_SECRET,
+        problem: null,
+      },
+      unreadable: [],
+    });
+    const text = JSON.stringify(result);
+    for (const credential of ['0123456789abcdef', 'SELLIX', 'webhooks']) {
+      expect(text).not.toContain(credential);
+    }
+  });
+
+  it('refuses several applications, and a file without a readable one, saying why', () => {
+    const other = 'f'.repeat(64);
+    expectUnreadableFile(
+      () =>
+        parseKeyAuthApplication(
+          `${APPS_COLUMNS}\n${appsRow(1, 'A', APP_SECRET, 'hTmfnZOYPe')}\n${appsRow(2, 'B', other, 'hTmfnZOYPe')}`,
+        ),
+      /holds 2 applications \(rows 2, 3\); export only the row/,
+    );
+    expectUnreadableFile(
+      () => parseKeyAuthApplication(`${APPS_COLUMNS}\n${appsRow(1, 'A', APP_SECRET, 'short')}`),
+      /no readable application \(row 2: ownerid 'short' is not 10 letters or digits\)/,
+    );
+    expectUnreadableFile(
+      () => parseKeyAuthApplication(`${APPS_COLUMNS}\n${appsRow(1, 'A', 'not-hex', 'hTmfnZOYPe')}`),
+      /row 2: secret is not 64 hex/,
+    );
+    expectUnreadableFile(() => parseKeyAuthApplication('{"apps":[]}'), /apps table/);
+  });
+});
+
+describe("the application's secret in the users and keys tables", () => {
+  it('is refused when the rows hold two, without quoting either', () => {
+    const other = 'e'.repeat(64);
+    const file = `${USERS_COLUMNS}\n1,a,,,,${APP_SECRET},,,,,,\n2,b,,,,${APP_SECRET},,,,,,\n3,c,,,,${other},,,,,,\n`;
+    const { rows, application } = parseKeyAuthUsers(file);
+    expect(rows).toHaveLength(3);
+    expect(application).toEqual({
+      rowNumber: 2,
+      ownerId: null,
+      name: null,
+      secret: null,
+      problem:
+        'rows 2 and 4 hold different application secrets (the file mixes KeyAuth applications), so neither is written',
+    });
+  });
+});
+
+describe("hostile files of KeyAuth's other exports", () => {
+  const parsers = [
+    parseKeyAuthSubscriptions,
+    parseKeyAuthVariables,
+    parseKeyAuthUserVariables,
+    parseKeyAuthBans,
+    parseKeyAuthFiles,
+    parseKeyAuthApplication,
+  ];
+
+  it("refuses bytes that are not UTF-8, empty files, HTML and KeyAuth's error answers", () => {
+    for (const parse of parsers) {
+      expectUnreadableFile(() => parse(new Uint8Array([0x7b, 0xff, 0x7d])), /not valid UTF-8/);
+      expectUnreadableFile(() => parse(''), /empty/);
+      expectUnreadableFile(
+        () => parse('<html><body>Application not selected.'),
+        /not recognisable/,
+      );
+    }
+    expectUnreadableFile(
+      () => parseKeyAuthVariables('{"success":false,"message":"No variables Found"}'),
+      /error answer from KeyAuth.*'No variables Found'/,
+    );
+  });
+
+  it('refuses JSON nested a million deep, or cut short, without quoting it', () => {
+    const deep = `${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}`;
+    for (const parse of parsers) expect(() => parse(deep)).toThrow(UnreadableExportError);
+    expectUnreadableFile(
+      () => parseKeyAuthVariables('{"vars":[{"varid":"SECRET'),
+      /not valid JSON/,
+    );
+  });
+
+  it('makes rows of the wrong shape unreadable, not the file', () => {
+    const result = parseKeyAuthVariables(
+      JSON.stringify({
+        vars: [
+          { varid: 'a', msg: 'x' },
+          'a string',
+          null,
+          { varid: ['a'], msg: 'x' },
+          { varid: 'b', msg: { nested: true } },
+          { varid: 'c', msg: 'x\u0000y' },
+          { varid: 'd', msg: 'ok' },
+        ],
+      }),
+    );
+    expect(result.rows.map((row) => [row.name, row.requiresSession])).toEqual([
+      ['a', true],
+      ['d', true],
+    ]);
+    expect(result.unreadable.map((row) => row.reason)).toEqual([
+      'row 2: is not a JSON object',
+      'row 3: is not a JSON object',
+      'row 4: varid is not text',
+      'row 5: msg is not text',
+      'row 6: msg contains a NUL character or broken Unicode',
+    ]);
+  });
+
+  it('keeps a JSON "__proto__" key a plain field: it sets nothing', () => {
+    const result = parseKeyAuthFiles(
+      '{"files":[{"id":"1","url":"https://x.test/a.zip","__proto__":{"authed":0,"name":"evil"}}]}',
+    );
+    expect(result.rows).toEqual([
+      { rowNumber: 1, fileId: '1', name: 'a.zip', requiresSession: true },
+    ]);
+  });
+
+  it(`refuses more than ${KEYAUTH_EXPORT_MAX_ROWS} rows, in either form`, () => {
+    const tooMany = KEYAUTH_EXPORT_MAX_ROWS + 1;
+    const bans = Array.from({ length: tooMany }, (_, index) => ({
+      hwid: `H${index}`,
+      type: 'hwid',
+    }));
+    expectUnreadableFile(
+      () => parseKeyAuthBans(JSON.stringify({ blacklists: bans })),
+      /200001 rows/,
+    );
+    const lines = Array.from({ length: tooMany }, (_, index) => `v${index},x,u`).join('\n');
+    expectUnreadableFile(
+      () => parseKeyAuthUserVariables(`name,data,user\n${lines}`),
+      /200001 rows/,
+    );
   });
 });

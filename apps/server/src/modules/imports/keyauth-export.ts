@@ -17,7 +17,7 @@
  *   keyauth-docs seller/users.md): {"success":true,"message":…,"users":[…]} with every column
  *   of `users`: id, username, email, password, hwid, app, owner, createdate, lastlogin, banned,
  *   ip, cooldown. That code answered at most 520 users (LIMIT 520) and no subscriptions.
- *   `app` is the application's secret, so it is never read.
+ *   `app` is the application's secret (below): it never enters a row.
  * - Columns (db_structure.sql): createdate/lastlogin int Unix seconds (PHP time());
  *   subs.expiry varchar of Unix seconds; banned varchar(99) = the ban reason or NULL
  *   (includes/misc/user.php ban()); email varchar(40) = SHA-1 of the lower-cased address
@@ -69,9 +69,18 @@
  * Not readable: mysqldump --tab and a bare SELECT … INTO OUTFILE write no header row and escape
  * with backslashes, not RFC 4180 quotes.
  *
+ * The application's secret. Every table's `app` column holds `apps.secret`, the application's
+ * secret (64 hex: hash('sha256', …) in app/pages/manage-apps.php:65, renamed everywhere when the
+ * seller resets it, :157-167), which API 1.2 signs its answers with (hash_hmac in
+ * api/1.2/index.php). The seller API's users and keys answers and every table's CSV carry it on
+ * each row, so those files are read for it (`application`), apart from the rows: the rows never
+ * hold it, and a file whose rows hold two different secrets mixes applications, so neither is
+ * taken. A value that is not 64 hex is not KeyAuth's secret and is ignored. The owner id and
+ * name are only in the `apps` table (keyauth-application-export.ts).
+ *
  * Not found anywhere: the current hosted seller API's answers.
  */
-import { isCleanText } from '@latchkey/contracts';
+import { isCleanText, KEYAUTH_SECRET_PATTERN } from '@latchkey/contracts';
 import { z } from 'zod';
 import { type CsvDelimiter, type CsvRecord, CsvSyntaxError, readCsvRecords } from './csv-rows.ts';
 import { checkPasswordHash } from '../../lib/password-hash-bounds.ts';
@@ -174,6 +183,20 @@ export type UnreadableRow = z.infer<typeof unreadableRowSchema>;
 export const keyAuthUsersFormatSchema = z.enum(['panel-json', 'seller-api-json', 'table-csv']);
 export type KeyAuthUsersFormat = z.infer<typeof keyAuthUsersFormatSchema>;
 
+/**
+ * The application's KeyAuth settings a file holds: the secret from its rows' `app` column, or
+ * all three from the `apps` table. `rowNumber` is where they were read; `problem` says why they
+ * cannot be used whatever the application holds (the rows name two secrets).
+ */
+export const keyAuthApplicationSchema = z.object({
+  rowNumber,
+  ownerId: nullableText,
+  name: nullableText,
+  secret: z.string().regex(KEYAUTH_SECRET_PATTERN).nullable(),
+  problem: nullableText,
+});
+export type KeyAuthApplication = z.infer<typeof keyAuthApplicationSchema>;
+
 export const keyAuthKeysFormatSchema = z.enum([
   'panel-json',
   'seller-api-json',
@@ -186,12 +209,14 @@ export interface KeyAuthUsersParse {
   format: KeyAuthUsersFormat;
   rows: KeyAuthUserRow[];
   unreadable: UnreadableRow[];
+  application: KeyAuthApplication | null;
 }
 
 export interface KeyAuthKeysParse {
   format: KeyAuthKeysFormat;
   rows: KeyAuthKeyRow[];
   unreadable: UnreadableRow[];
+  application: KeyAuthApplication | null;
 }
 
 export function parseKeyAuthUsers(bytes: Uint8Array | string): KeyAuthUsersParse {
@@ -219,6 +244,8 @@ export function parseKeyAuthUsers(bytes: Uint8Array | string): KeyAuthUsersParse
     format: isPanelFile ? 'panel-json' : 'seller-api-json',
     rows: result.rows,
     unreadable: result.unreadable,
+    // The panel's file has no `app` column (app/download-types.php:33-40).
+    application: isPanelFile ? null : readApplicationSecret(users.map(appColumnOf)),
   };
 }
 
@@ -236,17 +263,21 @@ export function parseKeyAuthKeys(bytes: Uint8Array | string): KeyAuthKeysParse {
   const document = parseJsonDocument(text, KEYS_EXPECTED);
   if (Array.isArray(document)) {
     checkRowCount(document.length);
-    return { format: 'panel-json', ...readRows(document, panelKeyRowReader) };
+    return { format: 'panel-json', ...readRows(document, panelKeyRowReader), application: null };
   }
   if (!isRecord(document)) throw notRecognised(KEYS_EXPECTED);
   refuseKeyAuthErrorAnswer(document);
   const keys = listAt(document, 'keys', KEYS_EXPECTED);
-  return { format: 'seller-api-json', ...readRows(keys, sellerApiKeyRowReader) };
+  return {
+    format: 'seller-api-json',
+    ...readRows(keys, sellerApiKeyRowReader),
+    application: readApplicationSecret(keys.map(appColumnOf)),
+  };
 }
 
 // --- the file as a whole ---
 
-function decodeText(bytes: Uint8Array | string): string {
+export function decodeText(bytes: Uint8Array | string): string {
   let text: string;
   if (typeof bytes === 'string') {
     text = bytes.startsWith('\uFEFF') ? bytes.slice(1) : bytes;
@@ -266,12 +297,12 @@ function decodeText(bytes: Uint8Array | string): string {
   return text;
 }
 
-function looksLikeJson(text: string): boolean {
+export function looksLikeJson(text: string): boolean {
   const first = text.trimStart()[0];
   return first === '{' || first === '[';
 }
 
-function parseJsonDocument(text: string, expected: string): unknown {
+export function parseJsonDocument(text: string, expected: string): unknown {
   if (!looksLikeJson(text)) throw notRecognised(expected);
   try {
     return JSON.parse(text);
@@ -283,12 +314,12 @@ function parseJsonDocument(text: string, expected: string): unknown {
   }
 }
 
-function notRecognised(expected: string): UnreadableExportError {
+export function notRecognised(expected: string): UnreadableExportError {
   return new UnreadableExportError(`The file is not recognisable; expected ${expected}.`);
 }
 
 /** A saved seller API answer can be KeyAuth's refusal ("No Users Found", a bad seller key). */
-function refuseKeyAuthErrorAnswer(document: Record<string, unknown>): void {
+export function refuseKeyAuthErrorAnswer(document: Record<string, unknown>): void {
   if (document.success !== false) return;
   const message = typeof document.message === 'string' ? quote(document.message, 120) : 'none';
   throw new UnreadableExportError(
@@ -296,14 +327,18 @@ function refuseKeyAuthErrorAnswer(document: Record<string, unknown>): void {
   );
 }
 
-function listAt(document: Record<string, unknown>, field: string, expected: string): unknown[] {
+export function listAt(
+  document: Record<string, unknown>,
+  field: string,
+  expected: string,
+): unknown[] {
   const list = document[field];
   if (!Array.isArray(list)) throw notRecognised(expected);
   checkRowCount(list.length);
   return list;
 }
 
-function checkRowCount(count: number): void {
+export function checkRowCount(count: number): void {
   if (count > KEYAUTH_EXPORT_MAX_ROWS) {
     throw new UnreadableExportError(
       `The file has ${count} rows; at most ${KEYAUTH_EXPORT_MAX_ROWS} can be imported at once. ` +
@@ -355,7 +390,7 @@ function columnName(field: string | null): string {
  * The delimiter, if the first line is a header naming `keyColumn`. Column names hold neither
  * "," nor ";", so the one the header line uses more is the delimiter.
  */
-function tableCsvDelimiter(text: string, keyColumn: string): CsvDelimiter | null {
+export function tableCsvDelimiter(text: string, keyColumn: string): CsvDelimiter | null {
   const lineEnd = text.search(/[\r\n]/);
   const firstLine = lineEnd === -1 ? text : text.slice(0, lineEnd);
   const delimiter = count(firstLine, ';') > count(firstLine, ',') ? ';' : ',';
@@ -379,13 +414,14 @@ class MisalignedCsvRow {
   constructor(readonly fieldCount: number) {}
 }
 
-function readTableCsv<Row>(
+export function readTableCsv<Row>(
   text: string,
   delimiter: CsvDelimiter,
   tableColumns: ReadonlySet<string>,
   tableName: string,
   reader: RowReader<Row>,
-): { rows: Row[]; unreadable: UnreadableRow[] } {
+  { requiredColumns = [] }: { requiredColumns?: readonly string[] } = {},
+): { rows: Row[]; unreadable: UnreadableRow[]; application: KeyAuthApplication | null } {
   let records: CsvRecord[];
   try {
     records = readCsvRecords(text, delimiter);
@@ -402,6 +438,13 @@ function readTableCsv<Row>(
   if (!header) throw new UnreadableExportError('The file is empty.');
   const columns = header.fields.map(columnName);
   checkTableHeader(columns, tableName);
+  const missing = requiredColumns.filter((column) => !columns.includes(column));
+  if (missing.length > 0) {
+    throw new UnreadableExportError(
+      `The CSV's header does not name ${missing.map((column) => `"${column}"`).join(', ')}, ` +
+        `which KeyAuth's ${tableName} table has; export that table by itself.`,
+    );
+  }
   checkRowCount(dataRecords.length);
 
   const values = dataRecords.map((record) => {
@@ -418,15 +461,75 @@ function readTableCsv<Row>(
     }
     return value;
   };
-  return readRows(
-    values,
-    {
-      identity: (value) => reader.identity(rowOf(value)),
-      duplicate: reader.duplicate,
-      row: (value, identity, rowNumber) => reader.row(rowOf(value), identity, rowNumber),
-    },
-    (index) => dataRecords[index]?.lineNumber ?? index + 2,
-  );
+  const lineOf = (index: number) => dataRecords[index]?.lineNumber ?? index + 2;
+  const appColumn = columns.indexOf(APP_COLUMN);
+  const application =
+    appColumn === -1
+      ? null
+      : readApplicationSecret(
+          dataRecords.map((record) =>
+            record.fields.length === columns.length ? record.fields[appColumn] : null,
+          ),
+          lineOf,
+        );
+  return {
+    ...readRows(
+      values,
+      {
+        identity: (value) => reader.identity(rowOf(value)),
+        duplicate: reader.duplicate,
+        row: (value, identity, rowNumber) => reader.row(rowOf(value), identity, rowNumber),
+      },
+      lineOf,
+    ),
+    application,
+  };
+}
+
+/** Every KeyAuth table's column holding the application's secret (db_structure.sql). */
+const APP_COLUMN = 'app';
+
+function appColumnOf(value: unknown): unknown {
+  return isRecord(value) ? value[APP_COLUMN] : null;
+}
+
+/**
+ * The application's secret, from the `app` column of each row (`values`, in row order): the
+ * one 64-hex value they hold, or a problem when they hold two. Other values are ignored, and
+ * so is a file without any.
+ */
+export function readApplicationSecret(
+  values: readonly unknown[],
+  rowNumberOf: (index: number) => number = (index) => index + 1,
+): KeyAuthApplication | null {
+  let found: { secret: string; rowNumber: number } | null = null;
+  for (const [index, value] of values.entries()) {
+    if (typeof value !== 'string') continue;
+    const secret = value.trim().toLowerCase();
+    if (!KEYAUTH_SECRET_PATTERN.test(secret)) continue;
+    if (found === null) {
+      found = { secret, rowNumber: rowNumberOf(index) };
+    } else if (found.secret !== secret) {
+      // Neither secret is quoted: they are the applications' credentials.
+      return {
+        rowNumber: found.rowNumber,
+        ownerId: null,
+        name: null,
+        secret: null,
+        problem:
+          `rows ${found.rowNumber} and ${rowNumberOf(index)} hold different application ` +
+          'secrets (the file mixes KeyAuth applications), so neither is written',
+      };
+    }
+  }
+  if (found === null) return null;
+  return {
+    rowNumber: found.rowNumber,
+    ownerId: null,
+    name: null,
+    secret: found.secret,
+    problem: null,
+  };
 }
 
 function checkTableHeader(columns: readonly string[], tableName: string): void {
@@ -452,16 +555,16 @@ function checkTableHeader(columns: readonly string[], tableName: string): void {
 // --- rows, problems and duplicates ---
 
 /** A problem that makes one row unreadable; its message is shown to the vendor. */
-class RowProblem extends Error {}
+export class RowProblem extends Error {}
 
-interface RowReader<Row> {
+export interface RowReader<Row> {
   /** Reads the identity first, so a duplicate is found even when the rest is broken. */
   identity: (value: unknown) => string;
   duplicate: (identity: string, firstRowNumber: number) => string;
   row: (value: unknown, identity: string, rowNumber: number) => Row;
 }
 
-function readRows<Row>(
+export function readRows<Row>(
   values: readonly unknown[],
   reader: RowReader<Row>,
   rowNumberOf: (index: number) => number = (index) => index + 1,
@@ -487,12 +590,12 @@ function readRows<Row>(
   return { rows, unreadable };
 }
 
-function recordOf(value: unknown): Record<string, unknown> {
+export function recordOf(value: unknown): Record<string, unknown> {
   if (!isRecord(value)) throw new RowProblem('is not a JSON object');
   return value;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
+export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
@@ -683,7 +786,7 @@ function parseKeyList(text: string): KeyAuthKeysParse {
   );
   // Prose such as a PHP error page ("Application not selected.") has no key-shaped line.
   if (result.rows.length === 0) throw notRecognised(KEYS_EXPECTED);
-  return { format: 'key-list-text', ...result };
+  return { format: 'key-list-text', ...result, application: null };
 }
 
 function cleanLine(line: string): string {
@@ -740,14 +843,14 @@ function durationOf(seconds: number, field: string, shown: unknown): number {
 
 // --- fields ---
 
-function requiredText(record: Record<string, unknown>, field: string): string {
+export function requiredText(record: Record<string, unknown>, field: string): string {
   const text = optionalText(record, field);
   if (text === null) throw new RowProblem(`${field} is missing`);
   return text;
 }
 
 /** Trimmed; absent, null and "" (KeyAuth's empty column) all read as null. */
-function optionalText(record: Record<string, unknown>, field: string): string | null {
+export function optionalText(record: Record<string, unknown>, field: string): string | null {
   const value = record[field];
   if (value === undefined || value === null) return null;
   let text: string;
@@ -763,7 +866,7 @@ function optionalText(record: Record<string, unknown>, field: string): string | 
 
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
-function optionalNumber(
+export function optionalNumber(
   record: Record<string, unknown>,
   field: string,
   what: string,
@@ -795,7 +898,7 @@ function unixDate(seconds: number, field: string, shown: unknown): Date {
 }
 
 /** A value as a vendor can read it in a reason: quoted, printable, short. */
-function quote(value: unknown, maxLength = 40): string {
+export function quote(value: unknown, maxLength = 40): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
   const printable = text.toWellFormed().replace(/\p{Cc}/gu, '?');
   const short = printable.length > maxLength ? `${printable.slice(0, maxLength - 1)}…` : printable;
