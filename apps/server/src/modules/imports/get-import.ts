@@ -1,5 +1,6 @@
 import type { ImportProgress } from '@latchkey/contracts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { loadKeptKeyauthSettings } from './kept-keyauth-settings.ts';
 import { loadOwnedImport } from './load-owned-import.ts';
 import { toImportProgress } from './to-import-progress.ts';
 
@@ -11,5 +12,6 @@ export async function getImport({
   ctx: OwnerContext;
   input: { applicationId: number; importId: string };
 }): Promise<ImportProgress> {
-  return toImportProgress(await loadOwnedImport({ ctx, input }));
+  const record = await loadOwnedImport({ ctx, input });
+  return toImportProgress(record, await loadKeptKeyauthSettings(ctx.db, record.id));
 }

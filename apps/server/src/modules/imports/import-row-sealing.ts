@@ -1,13 +1,13 @@
 import { createSecretSealer } from '../../lib/secret-sealing.ts';
-import type { KeyAuthKeyRow, KeyAuthUserRow } from './keyauth-export.ts';
 
 /**
- * A kept row holds a licence key or a password hash (schema/imports.ts): sealed at rest with
- * its own HKDF label, so a database dump between preview and start yields neither.
+ * A kept row holds a licence key, a password hash, a variable's value (which may be a secret
+ * the vendor hands to its programs) or a file's name: sealed at rest with its own HKDF label,
+ * so a database dump between preview and start yields none of them.
  */
 const importRowSealer = createSecretSealer('latchkey import rows v1', 'import row');
 
-export function sealImportRow(row: KeyAuthUserRow | KeyAuthKeyRow, serverSecret: string): string {
+export function sealImportRow(row: object, serverSecret: string): string {
   return importRowSealer.seal(JSON.stringify(row), serverSecret);
 }
 
@@ -18,10 +18,7 @@ function reviveDates(key: string, value: unknown): unknown {
   return DATE_FIELDS.has(key) && typeof value === 'string' ? new Date(value) : value;
 }
 
-export function unsealUserRow(sealed: string, serverSecret: string): KeyAuthUserRow {
-  return JSON.parse(importRowSealer.unseal(sealed, serverSecret), reviveDates) as KeyAuthUserRow;
-}
-
-export function unsealKeyRow(sealed: string, serverSecret: string): KeyAuthKeyRow {
-  return JSON.parse(importRowSealer.unseal(sealed, serverSecret), reviveDates) as KeyAuthKeyRow;
+/** A row as the reader made it; the caller names the kind of row the import keeps. */
+export function unsealImportRow<Row>(sealed: string, serverSecret: string): Row {
+  return JSON.parse(importRowSealer.unseal(sealed, serverSecret), reviveDates) as Row;
 }

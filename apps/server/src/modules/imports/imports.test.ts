@@ -1,25 +1,44 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { hashSync } from '@node-rs/bcrypt';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { clientAuthResponseSchema, importProgressSchema } from '@latchkey/contracts';
 import {
+  applicationListSchema,
+  clientAuthResponseSchema,
+  IMPORT_KIND_NEEDS_CONSOLE,
+  importProgressSchema,
+  KEYAUTH_NAME_TAKEN,
+  type ImportKind,
+} from '@latchkey/contracts';
+import {
+  appFiles,
+  applications,
   appUserDevices,
   appUsers,
+  appUserVariables,
+  appVariables,
   auditEntries,
+  blacklistEntries,
   importRows,
   imports,
   licenseKeys,
+  plans,
   subscriptions,
 } from '../../db/schema/index.ts';
+import { unsealKeyauthSecret } from '../applications/index.ts';
 import {
   callClientApi,
   createApiTokenViaApi,
   createPlanViaApi,
   generateLicensesViaApi,
   insertAppUser,
+  insertBlacklistEntry,
   insertClientApplication,
 } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
+import { IMPORTED_BAN_REASON } from './write-imported-bans.ts';
+import { KEYAUTH_COMPATIBILITY_ON } from './write-imported-keyauth-settings.ts';
 import { UNUSABLE_PASSWORD_HASH } from './write-imported-users.ts';
 import { clientOutcome } from '../../../test/client-calls.ts';
 
@@ -106,7 +125,7 @@ describe('KeyAuth imports', () => {
 
   const upload = (
     applicationId: number,
-    kind: 'users' | 'keys',
+    kind: ImportKind,
     file: string,
     contentType = 'application/octet-stream',
   ) =>
@@ -117,7 +136,7 @@ describe('KeyAuth imports', () => {
       payload: Buffer.from(file),
     });
 
-  const preview = async (applicationId: number, kind: 'users' | 'keys', file: string) => {
+  const preview = async (applicationId: number, kind: ImportKind, file: string) => {
     const response = await upload(applicationId, kind, file);
     expect(response.statusCode, response.body).toBe(201);
     return importProgressSchema.parse(response.json());
@@ -265,6 +284,18 @@ describe('KeyAuth imports', () => {
     expect(alice!.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect((await login('bob', '!imported-without-password')).code).toBe('INVALID_CREDENTIALS');
 
+    // KeyAuth banned carol: disabled, and her username blacklisted with KeyAuth's reason.
+    const bans = await db()
+      .select()
+      .from(blacklistEntries)
+      .where(eq(blacklistEntries.applicationId, application.id));
+    expect(bans.map((entry) => [entry.type, entry.value, entry.reason, entry.isActive])).toEqual([
+      ['username', 'carol', 'Banned in KeyAuth: chargeback', true],
+    ]);
+    expect((await login('carol', 'other')).code).toBe('BLACKLISTED');
+    await db().delete(blacklistEntries).where(eq(blacklistEntries.id, bans[0]!.id));
+    expect((await login('carol', 'other')).code).toBe('ACCOUNT_DISABLED');
+
     // A second start of a done import answers it as it is and writes nothing twice.
     const again = await start(application.id, previewed.id, { default: plan.id });
     expect(again.statusCode).toBe(202);
@@ -339,6 +370,14 @@ describe('KeyAuth imports', () => {
       usedAt: new Date((lastYear + 60) * 1000),
     });
     expect(byNote[2]).toMatchObject({ bannedReason: 'resold', usedByUserId: null });
+    // Each plan keeps the KeyAuth level it was mapped from.
+    const levelled = await db().select().from(plans).where(eq(plans.applicationId, application.id));
+    expect(levelled.map((row) => [row.id, row.entitlements]).sort()).toEqual(
+      [
+        [plan.id, ['LEVEL_1']],
+        [other.id, ['LEVEL_2']],
+      ].sort(),
+    );
     expect(byNote[0]!.createdAt).toEqual(new Date(lastYear * 1000));
     for (const key of byNote) expect(key.keySealed).not.toContain('KEYAUTH');
 
@@ -495,5 +534,434 @@ describe('KeyAuth imports', () => {
     ]);
     expect(JSON.stringify(audited)).not.toContain('MANAGED-KEY');
     expect(JSON.stringify(audited)).toContain(`"fileBytes":${Buffer.byteLength(file)}`);
+  });
+
+  const planNamesOf = async (applicationId: number) =>
+    (await db().select().from(plans).where(eq(plans.applicationId, applicationId)))
+      .map((plan) => plan.name)
+      .sort();
+
+  /** The seller API's fetchallsubs answer. */
+  const subscriptionsFile = JSON.stringify({
+    success: true,
+    message: 'Successfully retrieved subscriptions',
+    subs: [
+      { name: 'default', level: '1' },
+      { name: 'Premium', level: '2' },
+      { name: 'Extra', level: '2' },
+      { name: 'VIP', level: '3' },
+    ],
+  });
+
+  it('imports subscriptions as one plan per level; again, it makes none; later imports are offered them', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const vip = await createPlanViaApi(testApp.app, owner, application.id, { name: 'vip' });
+    const previewed = await preview(application.id, 'subscriptions', subscriptionsFile);
+    expect(previewed).toMatchObject({
+      kind: 'subscriptions',
+      format: 'seller-api-json',
+      readableRows: 4,
+      conflictRows: 2,
+      levels: ['1', '2', '3'],
+      levelPlans: { '3': vip.id },
+      filesToUpload: [],
+      keyauthSettings: null,
+    });
+    expect(previewed.conflicts).toEqual([
+      { rowNumber: 3, reason: "row 3: level '2' is one plan with row 2" },
+      {
+        rowNumber: 4,
+        reason: "row 4: the application already has a plan named 'vip': level '3' leads to it",
+      },
+    ]);
+    expect(await planNamesOf(application.id)).toEqual(['vip']);
+
+    expect((await start(application.id, previewed.id, {})).statusCode).toBe(202);
+    const done = await finished(application.id, previewed.id);
+    expect(done).toMatchObject({ status: 'done', createdRows: 2, skippedRows: 2 });
+    const made = await db().select().from(plans).where(eq(plans.applicationId, application.id));
+    const planId = (name: string) => made.find((plan) => plan.name === name)!.id;
+    // Lifetime, each with its level as the entitlement the KeyAuth-compatible API answers.
+    expect(made.map((plan) => [plan.name, plan.durationDays, plan.entitlements]).sort()).toEqual([
+      ['Premium', null, ['LEVEL_2']],
+      ['default', null, ['LEVEL_1']],
+      ['vip', null, ['LEVEL_3']],
+    ]);
+    // Every level, and every subscription name, leads to its plan.
+    expect(done.levelPlans).toEqual({
+      '1': planId('default'),
+      '2': planId('Premium'),
+      '3': vip.id,
+      default: planId('default'),
+      Premium: planId('Premium'),
+      Extra: planId('Premium'),
+      VIP: vip.id,
+    });
+
+    // The same file again: every level already has its plan, and no plan is made.
+    const again = await preview(application.id, 'subscriptions', subscriptionsFile);
+    expect(again).toMatchObject({
+      conflictRows: 4,
+      levelPlans: { '1': planId('default'), '2': planId('Premium'), '3': vip.id },
+    });
+    expect((await start(application.id, again.id, again.levelPlans)).statusCode).toBe(202);
+    expect(await finished(application.id, again.id)).toMatchObject({ createdRows: 0 });
+    // A batch that runs twice (its rows not marked done) makes no plan twice either.
+    await db().update(importRows).set({ isDone: false }).where(eq(importRows.importId, again.id));
+    await db().update(imports).set({ status: 'failed' }).where(eq(imports.id, again.id));
+    expect((await start(application.id, again.id, again.levelPlans)).statusCode).toBe(202);
+    expect(await finished(application.id, again.id)).toMatchObject({ status: 'done' });
+    expect(await planNamesOf(application.id)).toEqual(['Premium', 'default', 'vip']);
+
+    // A users file names its subscriptions ("default"): it is offered that plan.
+    const users = await preview(application.id, 'users', panelUsersFile('nobody'));
+    expect(users.levelPlans).toEqual({ default: planId('default') });
+    // Keys take their length from their plan: a lifetime plan is not offered for 30-day keys...
+    const keysFile = sellerKeysFile([{ key: 'LEVEL-TWO-0001', level: '2', status: 'Not Used' }]);
+    expect((await preview(application.id, 'keys', keysFile)).levelPlans).toEqual({});
+    // ...and is, once the plan lasts as long as they do.
+    await db()
+      .update(plans)
+      .set({ durationDays: 30 })
+      .where(eq(plans.id, planId('Premium')));
+    expect((await preview(application.id, 'keys', keysFile)).levelPlans).toEqual({
+      '2': planId('Premium'),
+    });
+  });
+
+  it("imports variables and users' variables; a name already held is skipped, never overwritten", async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    await db()
+      .insert(appVariables)
+      .values({ applicationId: application.id, name: 'motd', value: 'keep' });
+    const mak = await insertAppUser(db(), application.id, { username: 'mak' });
+    await db()
+      .insert(appUserVariables)
+      .values({ appUserId: mak.id, applicationId: application.id, name: 'held', value: 'keep' });
+
+    const variables = await preview(
+      application.id,
+      'variables',
+      'id,varid,msg,app,authed\n1,kill_switch," off",x,0\n2,motd,replaced,x,1\n',
+    );
+    expect(variables).toMatchObject({ format: 'table-csv', readableRows: 2, conflictRows: 1 });
+    expect(variables.conflicts[0]!.reason).toBe(
+      "row 3: the application already has a variable named 'motd'",
+    );
+    expect((await start(application.id, variables.id, {})).statusCode).toBe(202);
+    expect(await finished(application.id, variables.id)).toMatchObject({ createdRows: 1 });
+    const held = await db()
+      .select()
+      .from(appVariables)
+      .where(eq(appVariables.applicationId, application.id));
+    expect(held.map((row) => [row.name, row.value, row.requiresSession]).sort()).toEqual([
+      ['kill_switch', ' off', false],
+      ['motd', 'keep', true],
+    ]);
+
+    const userVariables = await preview(
+      application.id,
+      'user-variables',
+      JSON.stringify({
+        success: true,
+        vars: [
+          { name: 'tier', data: 'gold', user: 'mak' },
+          { name: 'held', data: 'replaced', user: 'mak' },
+          { name: 'tier', data: 'x', user: 'ghost' },
+        ],
+      }),
+    );
+    expect(userVariables).toMatchObject({ readableRows: 3, conflictRows: 2 });
+    expect(userVariables.conflicts.map((problem) => problem.reason)).toEqual([
+      "row 2: user 'mak' already has a variable named 'held'",
+      "row 3: the application has no user named 'ghost' (import the users first)",
+    ]);
+    expect((await start(application.id, userVariables.id, {})).statusCode).toBe(202);
+    expect(await finished(application.id, userVariables.id)).toMatchObject({
+      createdRows: 1,
+      skippedRows: 2,
+    });
+    const makVariables = await db()
+      .select()
+      .from(appUserVariables)
+      .where(eq(appUserVariables.appUserId, mak.id));
+    expect(makVariables.map((row) => [row.name, row.value, row.isReadOnly]).sort()).toEqual([
+      ['held', 'keep', false],
+      ['tier', 'gold', false],
+    ]);
+  });
+
+  it('imports the blacklist into the application; a value already blocked is skipped', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    await insertBlacklistEntry(db(), { ownerAccountId: owner.accountId, value: '1.1.1.1' });
+    const previewed = await preview(
+      application.id,
+      'blacklist',
+      JSON.stringify({
+        success: true,
+        message: 'Successfully retrieved blacklists',
+        blacklists: [
+          { hwid: null, ip: '1.1.1.1', type: 'ip' },
+          { hwid: 'HW-BANNED', ip: null, type: 'hwid' },
+          { hwid: null, ip: '2001:DB8::1', type: 'ip' },
+        ],
+      }),
+    );
+    expect(previewed).toMatchObject({ readableRows: 3, conflictRows: 1 });
+    expect(previewed.conflicts[0]!.reason).toBe(
+      "row 1: the blacklist already blocks the IP '1.1.1.1'",
+    );
+    expect((await start(application.id, previewed.id, {})).statusCode).toBe(202);
+    expect(await finished(application.id, previewed.id)).toMatchObject({ createdRows: 2 });
+    const entries = await db()
+      .select()
+      .from(blacklistEntries)
+      .where(eq(blacklistEntries.applicationId, application.id));
+    expect(entries.map((entry) => [entry.type, entry.value, entry.reason]).sort()).toEqual([
+      ['hwid', 'HW-BANNED', IMPORTED_BAN_REASON],
+      ['ip', '2001:db8::1', IMPORTED_BAN_REASON],
+    ]);
+
+    // The client API refuses the blacklisted HWID at login.
+    const user = await insertAppUser(db(), application.id, {
+      username: 'frank',
+      passwordHash: bcryptHash(PASSWORD),
+    });
+    const response = await callClientApi(testApp.app, 'login', {
+      apiKey: application.apiKey,
+      body: {
+        username: user.username,
+        password: PASSWORD,
+        version: application.version,
+        hwid: 'HW-BANNED',
+      },
+    });
+    expect(clientOutcome(clientAuthResponseSchema, response).code).toBe('BLACKLISTED');
+  });
+
+  it('lists files to upload again: nothing is fetched from their URLs, nothing is made', async () => {
+    const requests: string[] = [];
+    const server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      response.end('bytes');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const application = await insertClientApplication(testApp, owner.accountId);
+      const previewed = await preview(
+        application.id,
+        'files',
+        JSON.stringify({
+          success: true,
+          message: 'Successfully retrieved files',
+          files: [
+            { id: '891188', url: `${base}/private/loader.exe` },
+            { id: '650285', url: `${base}/latest/update.zip`, name: 'update.zip', authed: '0' },
+          ],
+        }),
+      );
+      expect(previewed).toMatchObject({ kind: 'files', readableRows: 2, conflictRows: 2 });
+      expect(previewed.filesToUpload).toEqual([
+        { rowNumber: 1, keyauthFileId: '891188', name: 'loader.exe', requiresSession: true },
+        { rowNumber: 2, keyauthFileId: '650285', name: 'update.zip', requiresSession: false },
+      ]);
+      expect(previewed.conflicts[0]!.reason).toContain("upload 'loader.exe' (KeyAuth file 891188)");
+      expect(JSON.stringify(previewed)).not.toContain(base);
+
+      expect((await start(application.id, previewed.id, {})).statusCode).toBe(202);
+      const done = await finished(application.id, previewed.id);
+      expect(done).toMatchObject({ status: 'done', createdRows: 0, skippedRows: 2 });
+      expect(done.filesToUpload).toHaveLength(2);
+      expect(
+        await db().select().from(appFiles).where(eq(appFiles.applicationId, application.id)),
+      ).toEqual([]);
+      expect(requests).toEqual([]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  const KEYAUTH_SECRET = 'db40d586f4b189e04e5c18c3c94b7e72221be3f6551995adc05236948d1762bc';
+  const appsTable = (secret: string) =>
+    'id,owner,name,secret,ownerid,sellerkey\n' +
+    `7,seller1,Loader,${secret},hTmfnZOYPe,0123456789abcdef0123456789abcdef\n`;
+  const keyauthColumnsOf = async (applicationId: number) => {
+    const [row] = await db().select().from(applications).where(eq(applications.id, applicationId));
+    return {
+      compatibility: row!.keyauthCompatibility,
+      ownerId: row!.keyauthOwnerId,
+      name: row!.keyauthName,
+      secret:
+        row!.keyauthSecretSealed &&
+        unsealKeyauthSecret(row!.keyauthSecretSealed, testApp.config.serverSecret),
+    };
+  };
+
+  it("writes the application's KeyAuth owner id, name and secret, sealed, compatibility left off", async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const previewed = await preview(application.id, 'application', appsTable(KEYAUTH_SECRET));
+    expect(previewed).toMatchObject({
+      kind: 'application',
+      format: 'table-csv',
+      totalRows: 1,
+      readableRows: 1,
+      keyauthSettings: {
+        ownerId: 'hTmfnZOYPe',
+        name: 'Loader',
+        hasSecret: true,
+        outcome: 'pending',
+        problem: null,
+      },
+    });
+    const stored = await db()
+      .select()
+      .from(importRows)
+      .where(eq(importRows.importId, previewed.id));
+    expect(JSON.stringify(stored)).not.toContain(KEYAUTH_SECRET);
+    expect(JSON.stringify(stored)).not.toContain('0123456789abcdef');
+
+    expect((await start(application.id, previewed.id, {})).statusCode).toBe(202);
+    const done = await finished(application.id, previewed.id);
+    expect(done).toMatchObject({
+      status: 'done',
+      doneRows: 1,
+      createdRows: 1,
+      keyauthSettings: { outcome: 'written', problem: null },
+    });
+    expect(await keyauthColumnsOf(application.id)).toEqual({
+      compatibility: false,
+      ownerId: 'hTmfnZOYPe',
+      name: 'Loader',
+      secret: KEYAUTH_SECRET,
+    });
+    // The applications module reads it back: the owner sees what the import wrote.
+    const listed = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/applications',
+      headers: owner.headers,
+    });
+    const shown = applicationListSchema
+      .parse(listed.json())
+      .find((listedApplication) => listedApplication.id === application.id);
+    expect(shown).toMatchObject({
+      keyauthCompatibility: false,
+      keyauthOwnerId: 'hTmfnZOYPe',
+      keyauthName: 'Loader',
+      keyauthSecret: KEYAUTH_SECRET,
+    });
+    const audited = await db()
+      .select()
+      .from(auditEntries)
+      .where(
+        and(
+          eq(auditEntries.applicationId, application.id),
+          eq(auditEntries.action, 'application_updated'),
+        ),
+      );
+    expect(audited).toHaveLength(1);
+    expect(JSON.stringify(audited)).not.toContain(KEYAUTH_SECRET);
+
+    // Another application of any owner with that owner id and name: reported, not a crash.
+    const second = await insertClientApplication(testApp, owner.accountId);
+    const clash = await preview(second.id, 'application', appsTable('a'.repeat(64)));
+    expect(clash.keyauthSettings).toMatchObject({
+      outcome: 'pending',
+      problem: KEYAUTH_NAME_TAKEN,
+    });
+    expect((await start(second.id, clash.id, {})).statusCode).toBe(202);
+    expect(await finished(second.id, clash.id)).toMatchObject({
+      status: 'done',
+      createdRows: 0,
+      skippedRows: 1,
+      keyauthSettings: { outcome: 'refused', problem: KEYAUTH_NAME_TAKEN },
+    });
+    expect(await keyauthColumnsOf(second.id)).toEqual({
+      compatibility: false,
+      ownerId: null,
+      name: null,
+      secret: null,
+    });
+  });
+
+  it('takes the secret from a users export; never changes settings while compatibility is on', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const usersFile = (secret: string) =>
+      JSON.stringify({
+        success: true,
+        users: [{ username: `u${secret.slice(0, 6)}`, password: null, app: secret }],
+      });
+    const first = await preview(application.id, 'users', usersFile(KEYAUTH_SECRET));
+    expect(first.keyauthSettings).toEqual({
+      ownerId: null,
+      name: null,
+      hasSecret: true,
+      outcome: 'pending',
+      problem: null,
+    });
+    expect(JSON.stringify(first)).not.toContain(KEYAUTH_SECRET);
+    expect((await start(application.id, first.id, {})).statusCode).toBe(202);
+    expect(await finished(application.id, first.id)).toMatchObject({
+      createdRows: 1,
+      keyauthSettings: { outcome: 'written' },
+    });
+    expect(await keyauthColumnsOf(application.id)).toMatchObject({
+      ownerId: null,
+      secret: KEYAUTH_SECRET,
+    });
+
+    // The owner turns compatibility on with its owner id and name; the secret stays.
+    const turnedOn = await testApp.app.inject({
+      method: 'PUT',
+      url: `/api/applications/${application.id}`,
+      headers: owner.headers,
+      payload: { keyauthCompatibility: true, keyauthOwnerId: 'Zx9Zx9Zx9Z', keyauthName: 'Tool' },
+    });
+    expect(turnedOn.statusCode, turnedOn.body).toBe(200);
+    const same = await preview(application.id, 'users', usersFile(KEYAUTH_SECRET));
+    expect((await start(application.id, same.id, {})).statusCode).toBe(202);
+    expect((await finished(application.id, same.id)).keyauthSettings).toMatchObject({
+      outcome: 'unchanged',
+    });
+    const other = 'c'.repeat(64);
+    const changed = await preview(application.id, 'users', usersFile(other));
+    expect(changed.keyauthSettings).toMatchObject({ problem: KEYAUTH_COMPATIBILITY_ON });
+    expect((await start(application.id, changed.id, {})).statusCode).toBe(202);
+    expect(await finished(application.id, changed.id)).toMatchObject({
+      status: 'done',
+      createdRows: 1,
+      keyauthSettings: { outcome: 'refused', problem: KEYAUTH_COMPATIBILITY_ON },
+    });
+    expect(await keyauthColumnsOf(application.id)).toEqual({
+      compatibility: true,
+      ownerId: 'Zx9Zx9Zx9Z',
+      name: 'Tool',
+      secret: KEYAUTH_SECRET,
+    });
+  });
+
+  it('imports only users and keys with a management API token, even one started in the console', async () => {
+    const application = await insertClientApplication(testApp, owner.accountId);
+    const token = await createApiTokenViaApi(testApp.app, owner);
+    const uploaded = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/manage/v1/applications/${application.id}/imports?source=keyauth&kind=subscriptions`,
+      headers: {
+        authorization: `Bearer ${token.token}`,
+        'content-type': 'application/octet-stream',
+      },
+      payload: Buffer.from(subscriptionsFile),
+    });
+    expect(uploaded.statusCode).toBe(400);
+    const previewed = await preview(application.id, 'subscriptions', subscriptionsFile);
+    const started = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/manage/v1/applications/${application.id}/imports/${previewed.id}/start`,
+      headers: { authorization: `Bearer ${token.token}` },
+      payload: { levelPlans: {} },
+    });
+    expect(started.statusCode).toBe(403);
+    expect(started.json()).toMatchObject({ code: 'FORBIDDEN', detail: IMPORT_KIND_NEEDS_CONSOLE });
+    expect(await planNamesOf(application.id)).toEqual([]);
   });
 });

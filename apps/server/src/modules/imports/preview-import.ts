@@ -1,36 +1,45 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { importLimits, type ImportKind, type ImportProgress } from '@latchkey/contracts';
-import { appUsers, imports, licenseKeys, type ImportRowProblem } from '../../db/schema/index.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { and, eq, ne, sql } from 'drizzle-orm';
+import {
+  IMPORT_KIND_NEEDS_CONSOLE,
+  importLimits,
+  KEYAUTH_NAME_TAKEN,
+  tokenImportKindSchema,
+  type ImportKind,
+  type ImportProgress,
+} from '@latchkey/contracts';
+import { applications, imports, type Application } from '../../db/schema/index.ts';
+import { AppError } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { licenseKeyDigest } from '../licenses/index.ts';
+import { unsealKeyauthSecret } from '../applications/index.ts';
+import { reviewImportRows } from './find-import-conflicts.ts';
 import type { ImportContext } from './import-context.ts';
 import { sealImportRow } from './import-row-sealing.ts';
 import {
-  type KeyAuthKeyRow,
-  type KeyAuthSubscription,
-  type KeyAuthUserRow,
-  parseKeyAuthKeys,
-  parseKeyAuthUsers,
-  UnreadableExportError,
-} from './keyauth-export.ts';
+  keepKeyauthSettings,
+  KEYAUTH_SETTINGS_ROW_NUMBER,
+  type KeptKeyauthSettings,
+} from './kept-keyauth-settings.ts';
+import type { KeyAuthApplication } from './keyauth-export.ts';
+import { parseImportFile } from './parse-import-file.ts';
+import { rememberedLevelPlans } from './remembered-level-plans.ts';
+import { toStoredKind } from './stored-import-kind.ts';
 import { toImportProgress } from './to-import-progress.ts';
+import { KEYAUTH_COMPATIBILITY_ON } from './write-imported-keyauth-settings.ts';
 
-/** Values per lookup statement: far below PostgreSQL's 65,535 parameters. */
-const LOOKUP_CHUNK = 5_000;
 /** Kept rows per INSERT. */
 const ROWS_PER_INSERT = 1_000;
 
-/** A key without a level (KeyAuth's text and panel files may have none) is mapped as this. */
-export const KEY_WITHOUT_LEVEL = '';
-
 /**
  * Reads an uploaded KeyAuth export and keeps what the start will import, answering what it
- * would do: rows, conflicts (a username or key the application already has: skipped when
- * run) and unreadable rows, with their row numbers. Nothing is written to users or keys here.
- * The rows are kept sealed (they hold keys and password hashes) in one transaction, so a
- * preview exists whole or not at all.
+ * would do: rows, conflicts (rows the run will skip, with why) and unreadable rows, with
+ * their row numbers, the levels with the plans earlier imports gave them, and the
+ * application's KeyAuth settings the file holds. Nothing is written to the application here.
+ * The rows are kept sealed (they hold keys, password hashes and variables' values) in one
+ * transaction, so a preview exists whole or not at all.
+ *
+ * A management API token imports users and keys only: its scopes say nothing of plans,
+ * variables, the blacklist or the application's KeyAuth secret.
  */
 export async function previewImport({
   ctx,
@@ -39,15 +48,27 @@ export async function previewImport({
   ctx: ImportContext;
   input: { applicationId: number; kind: ImportKind; bytes: Uint8Array };
 }): Promise<ImportProgress> {
+  if (ctx.actor.token !== null && !tokenImportKindSchema.safeParse(input.kind).success) {
+    throw new AppError('FORBIDDEN', IMPORT_KIND_NEEDS_CONSOLE);
+  }
   const application = await loadOwnedApplication({ ctx, input });
-  const parsed = parseFile(input.kind, input.bytes);
-  const conflicts =
-    parsed.kind === 'users'
-      ? await userConflicts(ctx, application.id, parsed.rows)
-      : await keyConflicts(ctx, application.id, parsed.rows);
-  const levels = parsed.kind === 'users' ? userLevels(parsed.rows) : keyLevels(parsed.rows);
-  const rows: (KeyAuthUserRow | KeyAuthKeyRow)[] = parsed.rows;
+  const parsed = parseImportFile(input.kind, input.bytes);
+  const review = await reviewImportRows(ctx.db, application.id, ctx.account.id, parsed, {
+    serverSecret: ctx.serverSecret,
+    remembered: await rememberedLevelPlans(ctx.db, application.id, null),
+  });
+  const settings =
+    parsed.application &&
+    keepKeyauthSettings(
+      parsed.application,
+      ctx.serverSecret,
+      await predictSettingsProblem(ctx, application, parsed.application),
+    );
+  const rows: { rowNumber: number }[] = parsed.rows;
+  // The apps table's row is the import's one row, kept as its settings.
+  const readableRows = parsed.kind === 'application' ? 1 : rows.length;
   const now = ctx.clock.now();
+  const stored = toStoredKind(input.kind, parsed.format);
 
   const record = await ctx.db.transaction(async (tx) => {
     const [created] = await tx
@@ -56,22 +77,28 @@ export async function previewImport({
         ownerAccountId: ctx.account.id,
         applicationId: application.id,
         source: 'keyauth',
-        kind: input.kind,
-        format: parsed.format,
-        totalRows: rows.length + parsed.unreadable.length,
-        readableRows: rows.length,
-        conflictRows: conflicts.length,
+        kind: stored.kind,
+        format: stored.format,
+        totalRows: readableRows + parsed.unreadable.length,
+        readableRows,
+        conflictRows: review.conflicts.length,
         unreadableRows: parsed.unreadable.length,
-        conflicts: conflicts.slice(0, importLimits.problemsKept),
+        conflicts: review.conflicts.slice(0, importLimits.problemsKept),
         unreadable: [...parsed.unreadable]
           .sort((first, second) => first.rowNumber - second.rowNumber)
           .slice(0, importLimits.problemsKept),
-        levels,
+        levels: review.levels,
+        levelPlans: review.levelPlans,
         createdAt: now,
         updatedAt: now,
       })
       .returning();
     if (!created) throw new Error('insert returned no row');
+    if (settings) {
+      await tx.execute(sql`
+        insert into import_rows (import_id, row_number, data)
+        values (${created.id}::uuid, ${KEYAUTH_SETTINGS_ROW_NUMBER}, ${JSON.stringify(settings)})`);
+    }
     for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
       // One jsonb document a statement, not drizzle's multi-row VALUES: building and binding
       // thousands of parameters cost more CPU than the insert (write-imported-users.ts).
@@ -84,7 +111,7 @@ export async function previewImport({
         select ${created.id}::uuid, r.row_number, r.data
         from jsonb_to_recordset(${JSON.stringify(kept)}::jsonb) as r(row_number int, data text)`);
     }
-    // The file's shape, never its rows: they hold keys and password hashes.
+    // The file's shape, never its rows: they hold keys, password hashes and secrets.
     await recordOwnerWrite({
       ctx: { ...ctx, db: tx },
       input: {
@@ -104,107 +131,46 @@ export async function previewImport({
     return created;
   });
   ctx.log.info(
-    { applicationId: application.id, importId: record.id, kind: input.kind, rows: rows.length },
+    { applicationId: application.id, importId: record.id, kind: input.kind, rows: readableRows },
     'import previewed',
   );
-  return toImportProgress(record);
-}
-
-type ParsedFile =
-  | { kind: 'users'; format: string; rows: KeyAuthUserRow[]; unreadable: ImportRowProblem[] }
-  | { kind: 'keys'; format: string; rows: KeyAuthKeyRow[]; unreadable: ImportRowProblem[] };
-
-function parseFile(kind: ImportKind, bytes: Uint8Array): ParsedFile {
-  try {
-    return kind === 'users'
-      ? { kind, ...parseKeyAuthUsers(bytes) }
-      : { kind, ...parseKeyAuthKeys(bytes) };
-  } catch (error) {
-    // The reader's messages name lines and columns, never a key or a hash.
-    if (error instanceof UnreadableExportError) throw badRequest(error.message);
-    throw error;
-  }
-}
-
-function chunks<Item>(items: readonly Item[]): Item[][] {
-  const result: Item[][] = [];
-  for (let start = 0; start < items.length; start += LOOKUP_CHUNK) {
-    result.push(items.slice(start, start + LOOKUP_CHUNK));
-  }
-  return result;
-}
-
-async function userConflicts(
-  ctx: ImportContext,
-  applicationId: number,
-  rows: readonly KeyAuthUserRow[],
-): Promise<ImportRowProblem[]> {
-  const existing = new Set<string>();
-  for (const chunk of chunks(rows.map((row) => row.username))) {
-    const found = await ctx.db
-      .select({ username: appUsers.username })
-      .from(appUsers)
-      .where(
-        and(
-          eq(appUsers.applicationId, applicationId),
-          // One array parameter, not a list of 5,000 (drizzle's inArray).
-          sql`${appUsers.username} = any(${sql.param(chunk)}::text[])`,
-        ),
-      );
-    for (const { username } of found) existing.add(username);
-  }
-  return rows
-    .filter((row) => existing.has(row.username))
-    .map((row) => ({
-      rowNumber: row.rowNumber,
-      reason: `row ${row.rowNumber}: the application already has a user named '${row.username}'`,
-    }));
-}
-
-async function keyConflicts(
-  ctx: ImportContext,
-  applicationId: number,
-  rows: readonly KeyAuthKeyRow[],
-): Promise<ImportRowProblem[]> {
-  const digests = rows.map((row) => licenseKeyDigest(row.key, ctx.serverSecret));
-  const existing = new Set<string>();
-  for (const chunk of chunks(digests)) {
-    const found = await ctx.db
-      .select({ keyDigest: licenseKeys.keyDigest })
-      .from(licenseKeys)
-      .where(
-        and(
-          eq(licenseKeys.applicationId, applicationId),
-          sql`${licenseKeys.keyDigest} = any(${sql.param(chunk)}::text[])`,
-        ),
-      );
-    for (const { keyDigest } of found) existing.add(keyDigest);
-  }
-  // The reason never quotes the key: it is a bearer secret.
-  return rows
-    .filter((_row, index) => existing.has(digests[index]!))
-    .map((row) => ({
-      rowNumber: row.rowNumber,
-      reason: `row ${row.rowNumber}: the application already has this licence key`,
-    }));
+  return toImportProgress(record, settings);
 }
 
 /**
- * What a user's subscription is mapped by: its level, or its name where the file has no level
- * (the panel's file names every subscription "default" and gives no level).
+ * What would keep the file's KeyAuth settings from being written, as the application stands
+ * now (write-imported-keyauth-settings.ts decides at the start): compatibility on with other
+ * settings, or another application's owner id and name. The other application is not named:
+ * it may be another owner's.
  */
-export function subscriptionLevel(subscription: KeyAuthSubscription): string {
-  return subscription.level ?? subscription.name;
-}
-
-function userLevels(rows: readonly KeyAuthUserRow[]): string[] {
-  const levels = new Set<string>();
-  for (const row of rows) {
-    for (const subscription of row.subscriptions) levels.add(subscriptionLevel(subscription));
+async function predictSettingsProblem(
+  ctx: ImportContext,
+  application: Application,
+  found: KeyAuthApplication,
+): Promise<KeptKeyauthSettings['problem']> {
+  if (found.problem !== null) return null;
+  if (application.keyauthCompatibility) {
+    const current =
+      application.keyauthSecretSealed === null
+        ? null
+        : unsealKeyauthSecret(application.keyauthSecretSealed, ctx.serverSecret);
+    const differs =
+      (found.ownerId !== null && found.ownerId !== application.keyauthOwnerId) ||
+      (found.name !== null && found.name !== application.keyauthName) ||
+      (found.secret !== null && found.secret !== current);
+    if (differs) return KEYAUTH_COMPATIBILITY_ON;
   }
-  return [...levels].sort();
-}
-
-function keyLevels(rows: readonly KeyAuthKeyRow[]): string[] {
-  return [...new Set(rows.map((row) => row.level ?? KEY_WITHOUT_LEVEL))].sort();
+  if (found.ownerId === null || found.name === null) return null;
+  const [taken] = await ctx.db
+    .select({ id: applications.id })
+    .from(applications)
+    .where(
+      and(
+        eq(applications.keyauthOwnerId, found.ownerId),
+        eq(applications.keyauthName, found.name),
+        ne(applications.id, application.id),
+      ),
+    )
+    .limit(1);
+  return taken ? KEYAUTH_NAME_TAKEN : null;
 }

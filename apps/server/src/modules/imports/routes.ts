@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
   applicationParamsSchema,
-  createImportQuerySchema,
+  createOwnerImportQuerySchema,
   IMPORT_UPLOAD_MEDIA_TYPE,
   importLimits,
   importParamsSchema,
@@ -77,7 +77,8 @@ const getRoute = defineRoute({
   caller: 'owner',
   tag: 'Applications',
   summary: 'The preview or progress of a KeyAuth import',
-  description: '`doneRows` of `readableRows` is the progress.',
+  description:
+    '`doneRows` of `readableRows` is the progress. `keyauthSettings` says what became of the application\u2019s KeyAuth owner id, name and secret the file held; `filesToUpload` lists a files import\u2019s files, whose bytes must be uploaded again.',
   params: importParamsSchema,
   responses: { 200: ok(importProgressSchema) },
   handle: ({ params, request }): Promise<ImportProgress> =>
@@ -95,7 +96,7 @@ const startRoute = defineRoute({
   tag: 'Applications',
   summary: 'Start (or resume) a previewed KeyAuth import',
   description:
-    '`levelPlans` maps KeyAuth levels to plans of the application: every level of a keys import must be mapped; a mapped level of a users import grants that plan until the KeyAuth expiry. Answers 202 with the progress at once; the rows are written in batches of 1000, each in one transaction. A failed import, or one whose server stopped, continues with the rows not yet done; a done import is answered as it is and imports nothing twice; one still running is a 409.',
+    '`levelPlans` maps KeyAuth levels to plans of the application: every level of a keys import must be mapped; a mapped level of a users import grants that plan until the KeyAuth expiry; a subscriptions import makes a plan for each level not mapped (unless an earlier import mapped it, or a plan has its name). The preview suggests the plans earlier imports gave the levels. The application\u2019s KeyAuth owner id, name and secret the file holds are written first, while KeyAuth compatibility is off (it is never turned on by an import). Answers 202 with the progress at once; the rows are written in batches of 1000, each in one transaction. A failed import, or one whose server stopped, continues with the rows not yet done; a done import is answered as it is and imports nothing twice; one still running is a 409.',
   params: importParamsSchema,
   body: startImportRequestSchema,
   responses: { 202: ok(importProgressSchema, 'Started.') },
@@ -119,9 +120,9 @@ const uploadRoute = defineRoute({
   tag: 'Applications',
   summary: 'Upload a KeyAuth export and preview its import',
   description:
-    'The body is the export file\u2019s bytes (`Content-Type: application/octet-stream`): KeyAuth\u2019s users or keys JSON, a CSV of its table, or a text file of keys; `source=keyauth` and `kind=users|keys` are query parameters. Nothing is imported yet: the answer counts the rows, the conflicts (usernames or keys the application already has, skipped when run) and the unreadable rows, with their row numbers (the first 100 of each), and lists the KeyAuth levels to map to plans. A file that cannot be read at all is a 400; larger than 64 MiB is a 413.',
+    'The body is the export file\u2019s bytes (`Content-Type: application/octet-stream`); `source=keyauth` and `kind` are query parameters. `users`, `keys`: KeyAuth\u2019s users or keys JSON, a CSV of its table, or a text file of keys. `subscriptions`, `variables`, `user-variables`, `blacklist`, `files`: the seller API\u2019s answer (fetchallsubs, fetchallvars, fetchalluservars, fetchallblacks, fetchallfiles) saved as a file, or a CSV of the table. `application`: a CSV of KeyAuth\u2019s apps table holding the application\u2019s row, for its owner id, name and secret. Nothing is imported yet: the answer counts the rows, the conflicts (rows skipped when run, with why) and the unreadable rows, with their row numbers (the first 100 of each), lists the KeyAuth levels to map to plans, and the application\u2019s KeyAuth settings the file holds (never the secret). A file that cannot be read at all is a 400; larger than 64 MiB is a 413.',
   params: applicationParamsSchema,
-  query: createImportQuerySchema,
+  query: createOwnerImportQuerySchema,
   body: z.string().meta({ format: 'binary' }),
   bodyMediaType: 'application/octet-stream',
   responses: { 201: ok(importProgressSchema, 'Previewed.') },
@@ -135,10 +136,10 @@ const uploadRoute = defineRoute({
   },
 });
 
-/** Importing users and keys from KeyAuth, for the application's owner. */
+/** Importing an application from KeyAuth, for the application's owner. */
 export const importRoutes = [uploadRoute, startRoute, getRoute];
 
-/** Importing users and keys from KeyAuth. Registered inside the owner-guarded scope. */
+/** Importing an application from KeyAuth. Registered inside the owner-guarded scope. */
 export function registerImportRoutes(app: FastifyInstance, services: ImportServices): void {
   registerRoutes(app, [getRoute, startRoute], services);
   void app.register(async (uploads) => {

@@ -1,15 +1,29 @@
 import { and, eq, gt, inArray, lt, lte, or, sql } from 'drizzle-orm';
-import type { ImportProgress, StartImportRequest } from '@latchkey/contracts';
+import {
+  IMPORT_KIND_NEEDS_CONSOLE,
+  tokenImportKindSchema,
+  type ImportKind,
+  type ImportProgress,
+  type StartImportRequest,
+} from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { importRows, imports, plans, type ImportRecord } from '../../db/schema/index.ts';
 import { AppError, badRequest } from '../../lib/errors.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import type { ImportContext } from './import-context.ts';
-import { unsealKeyRow, unsealUserRow } from './import-row-sealing.ts';
+import { unsealImportRow } from './import-row-sealing.ts';
+import { loadKeptKeyauthSettings } from './kept-keyauth-settings.ts';
 import { loadOwnedImport } from './load-owned-import.ts';
+import { markPlanLevels } from './mark-plan-levels.ts';
+import { importKindOf } from './stored-import-kind.ts';
 import { toImportProgress } from './to-import-progress.ts';
+import { writeImportedBans } from './write-imported-bans.ts';
+import { writeImportedKeyauthSettings } from './write-imported-keyauth-settings.ts';
 import { writeImportedKeys } from './write-imported-keys.ts';
+import { writeImportedSubscriptions } from './write-imported-subscriptions.ts';
+import { writeImportedUserVariables } from './write-imported-user-variables.ts';
 import { writeImportedUsers } from './write-imported-users.ts';
+import { writeImportedVariables } from './write-imported-variables.ts';
 
 /** Rows per transaction: a batch is all written or none. */
 export const IMPORT_BATCH_ROWS = 1_000;
@@ -17,11 +31,12 @@ export const IMPORT_BATCH_ROWS = 1_000;
 export const IMPORT_STALE_AFTER_MS = 60_000;
 /**
  * Starts (or resumes) a previewed import with each KeyAuth level mapped to a plan of the
- * application, and answers its progress at once; the rows are written in the background,
- * one transaction per batch, by `run` (the caller keeps that promise). Claiming the import is
- * one conditional UPDATE, so two instances starting it at once run it once. A failed import,
- * or a running one whose process died, continues with the rows not yet done; a done import is
- * answered as it is, and writes nothing twice.
+ * application, and answers its progress at once; the application's KeyAuth settings the file
+ * holds, then the rows, are written in the background, one transaction per batch, by `run`
+ * (the caller keeps that promise). Claiming the import is one conditional UPDATE, so two
+ * instances starting it at once run it once. A failed import, or a running one whose process
+ * died, continues with what is not yet done; a done import is answered as it is, and writes
+ * nothing twice. A management API token starts users and keys only, as it previews them.
  */
 export async function startImport({
   ctx,
@@ -31,9 +46,22 @@ export async function startImport({
   input: { applicationId: number; importId: string; request: StartImportRequest };
 }): Promise<{ progress: ImportProgress; run: Promise<void> | null }> {
   const record = await loadOwnedImport({ ctx, input });
-  if (record.status === 'done') return { progress: toImportProgress(record), run: null };
-  const levelPlans = input.request.levelPlans ?? {};
-  await checkLevelPlans(ctx, record, levelPlans);
+  const { kind } = importKindOf(record);
+  if (ctx.actor.token !== null && !tokenImportKindSchema.safeParse(kind).success) {
+    throw new AppError('FORBIDDEN', IMPORT_KIND_NEEDS_CONSOLE);
+  }
+  const settings = await loadKeptKeyauthSettings(ctx.db, record.id);
+  if (record.status === 'done') {
+    return { progress: toImportProgress(record, settings), run: null };
+  }
+  const requested = input.request.levelPlans ?? {};
+  await checkLevelPlans(ctx, record, requested);
+  // A resumed subscriptions import keeps what its earlier batches mapped (the plans they made,
+  // and the subscription names), under what this start maps.
+  const levelPlans =
+    kind === 'subscriptions' && record.status !== 'previewed'
+      ? { ...record.levelPlans, ...requested }
+      : requested;
 
   const now = ctx.clock.now();
   const claimed = await ctx.db.transaction(async (tx) => {
@@ -67,8 +95,8 @@ export async function startImport({
         input: {
           action: 'import_started',
           application: { id: row.applicationId },
-          target: { kind: 'import', id: row.id, label: `KeyAuth ${row.kind}` },
-          change: { levelPlans, isResumed: record.status !== 'previewed' },
+          target: { kind: 'import', id: row.id, label: `KeyAuth ${kind}` },
+          change: { levelPlans: requested, isResumed: record.status !== 'previewed' },
         },
       });
     }
@@ -76,7 +104,7 @@ export async function startImport({
   });
   if (!claimed) throw new AppError('CONFLICT', 'This import is already running');
   ctx.log.info({ applicationId: record.applicationId, importId: record.id }, 'import started');
-  return { progress: toImportProgress(claimed), run: runImport(ctx, claimed) };
+  return { progress: toImportProgress(claimed, settings), run: runImport(ctx, claimed) };
 }
 
 async function checkLevelPlans(
@@ -88,7 +116,8 @@ async function checkLevelPlans(
   if (unknownLevels.length > 0) {
     throw badRequest(`levelPlans: the file has no level ${quoteList(unknownLevels)}`);
   }
-  if (record.kind === 'keys') {
+  const { kind } = importKindOf(record);
+  if (kind === 'keys') {
     // A licence key belongs to a plan, so a key's level must say which.
     const unmapped = record.levels.filter((level) => levelPlans[level] === undefined);
     if (unmapped.length > 0) {
@@ -104,7 +133,7 @@ async function checkLevelPlans(
   if (found.length !== planIds.length) {
     throw badRequest('levelPlans: every plan must be a plan of this application');
   }
-  if (record.kind === 'keys' && found.some((plan) => plan.isArchived)) {
+  if (kind === 'keys' && found.some((plan) => plan.isArchived)) {
     // As for generated keys: an archived plan gets no new keys.
     throw new AppError('CONFLICT', 'levelPlans: an archived plan gets no new keys');
   }
@@ -117,6 +146,14 @@ function quoteList(levels: readonly string[]): string {
 /** The batches, until no row is left; a failure marks the import failed, to be resumed. */
 async function runImport(ctx: ImportContext, record: ImportRecord): Promise<void> {
   try {
+    await writeImportedKeyauthSettings(ctx, record);
+    const { kind } = importKindOf(record);
+    if (kind === 'users' || kind === 'keys') {
+      // The levels as mapped at the start; a subscriptions import marks its own per batch.
+      await ctx.db.transaction((tx) =>
+        markPlanLevels(tx, record.applicationId, record.levelPlans, ctx.clock.now()),
+      );
+    }
     // Rows are taken in row order, so each batch starts after the last one's end (keyset):
     // an OFFSET or a rescan of done rows would make a 100,000-row import quadratic.
     let afterRowNumber: number | null = 0;
@@ -150,8 +187,40 @@ async function runImport(ctx: ImportContext, record: ImportRecord): Promise<void
   }
 }
 
+type BatchWriter = (
+  ctx: ImportContext,
+  tx: Database,
+  record: ImportRecord,
+  sealedRows: readonly string[],
+  now: Date,
+) => Promise<number>;
+
+/** Each kind's rows, unsealed as its reader made them, and what writes them. */
+const batchWriters: Record<ImportKind, BatchWriter> = {
+  users: (ctx, tx, record, sealed, now) =>
+    writeImportedUsers(tx, record, unsealedRows(sealed, ctx), now),
+  keys: (ctx, tx, record, sealed, now) =>
+    writeImportedKeys(tx, record, unsealedRows(sealed, ctx), now, ctx.serverSecret),
+  subscriptions: (ctx, tx, record, sealed, now) =>
+    writeImportedSubscriptions(tx, record, unsealedRows(sealed, ctx), now),
+  variables: (ctx, tx, record, sealed, now) =>
+    writeImportedVariables(tx, record, unsealedRows(sealed, ctx), now),
+  'user-variables': (ctx, tx, record, sealed, now) =>
+    writeImportedUserVariables(tx, record, unsealedRows(sealed, ctx), now),
+  blacklist: (ctx, tx, record, sealed, now) =>
+    writeImportedBans(tx, record, unsealedRows(sealed, ctx), now),
+  // Nothing is made of a file (find-import-conflicts.ts): each row is listed, and skipped.
+  files: async () => 0,
+  // The apps table's row is the import's settings, written before the batches.
+  application: async () => 0,
+};
+
+function unsealedRows<Row>(sealed: readonly string[], ctx: ImportContext): Row[] {
+  return sealed.map((data) => unsealImportRow<Row>(data, ctx.serverSecret));
+}
+
 /**
- * One batch in one transaction: its users or keys, its rows marked done, the counts. Answers
+ * One batch in one transaction: what its rows make, its rows marked done, the counts. Answers
  * the last row number it handled, or null when no row was left.
  */
 async function runBatch(
@@ -175,21 +244,14 @@ async function runBatch(
   if (batch.length === 0) return null;
   const now = ctx.clock.now();
   const lastRowNumber = batch.at(-1)!.rowNumber;
-  const created =
-    record.kind === 'users'
-      ? await writeImportedUsers(
-          tx,
-          record,
-          batch.map((row) => unsealUserRow(row.data, ctx.serverSecret)),
-          now,
-        )
-      : await writeImportedKeys(
-          tx,
-          record,
-          batch.map((row) => unsealKeyRow(row.data, ctx.serverSecret)),
-          now,
-          ctx.serverSecret,
-        );
+  const writeBatch = batchWriters[importKindOf(record).kind];
+  const created = await writeBatch(
+    ctx,
+    tx,
+    record,
+    batch.map((row) => row.data),
+    now,
+  );
   // The batch is every row not done in this range, so the range marks exactly it (a list of
   // 1,000 row numbers would be 1,000 parameters).
   await tx

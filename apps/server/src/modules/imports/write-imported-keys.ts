@@ -9,7 +9,7 @@ import {
   sealLicenseKey,
 } from '../licenses/index.ts';
 import type { KeyAuthKeyRow } from './keyauth-export.ts';
-import { KEY_WITHOUT_LEVEL } from './preview-import.ts';
+import { KEY_WITHOUT_LEVEL } from './find-import-conflicts.ts';
 
 /**
  * One batch of licence keys in one statement (ON CONFLICT DO NOTHING: a key the application

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
+import { blacklistLimits } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import type { ImportRecord } from '../../db/schema/index.ts';
 import type { KeyAuthUserRow } from './keyauth-export.ts';
-import { subscriptionLevel } from './preview-import.ts';
+import { subscriptionLevel } from './find-import-conflicts.ts';
 
 /**
  * The password hash of a user KeyAuth had none for (or only a plain password, which is never
@@ -16,6 +17,13 @@ export const UNUSABLE_PASSWORD_HASH = '!imported-without-password';
  * application has meanwhile is skipped, never overwritten), each created user's HWID as its
  * first device with the summary columns (app_users.hwid, device_count) as modules/devices/
  * keeps them, and its subscriptions. Answers how many users it created.
+ *
+ * A user KeyAuth banned (`users.banned` holds the reason) is created disabled, so login
+ * refuses it (ACCOUNT_DISABLED), and its username is blacklisted for the application with
+ * the reason: the blacklist is where Latchkey keeps why someone is blocked, listed and
+ * searched by the owner, and KeyAuth's own ban is a blacklisting (it bans the user's HWID and
+ * IP too, which come with the blacklist's export). Enabling the user again is then two steps,
+ * the user and the entry, as unbanning is in KeyAuth.
  *
  * The rows travel as two jsonb documents, not as drizzle's multi-row VALUES: building and
  * binding 12,000 parameters a batch cost more CPU than the database's own work (BENCHMARKS.md,
@@ -39,6 +47,9 @@ export async function writeImportedUsers(
     last_login: row.lastLoginAt?.toISOString() ?? null,
     created_at: (row.createdAt ?? now).toISOString(),
   }));
+  const bans = rows.flatMap((row) =>
+    row.isBanned ? [{ username: row.username, reason: banReasonOf(row.banReason) }] : [],
+  );
   const grants = rows.flatMap((row) =>
     grantedSubscriptions(row, record.levelPlans, now).map((grant) => ({
       username: row.username,
@@ -74,9 +85,29 @@ export async function writeImportedUsers(
       from jsonb_to_recordset(${JSON.stringify(grants)}::jsonb) as g(
         username text, plan_id uuid, expires_at timestamptz)
       join inserted i on i.username = g.username
+    ),
+    banned as (
+      insert into blacklist_entries (owner_account_id, application_id, type, value, reason,
+                                     is_active, created_at)
+      select ${record.ownerAccountId}::uuid, ${record.applicationId}, 'username', i.username,
+             b.reason, true, ${at}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(bans)}::jsonb) as b(username text, reason text)
+      join inserted i on i.username = b.username
+      where not exists (
+        select 1 from blacklist_entries e
+        where e.owner_account_id = ${record.ownerAccountId}::uuid
+          and e.type = 'username'
+          and lower(e.value) = lower(i.username)
+          and e.is_active
+          and (e.application_id is null or e.application_id = ${record.applicationId}))
     )
     select count(*)::int as created from inserted`);
   return rowsOf<{ created: number }>(result)[0]?.created ?? 0;
+}
+
+/** KeyAuth's reason is varchar(99); the prefix says where the entry came from. */
+function banReasonOf(reason: string | null): string {
+  return `Banned in KeyAuth: ${reason ?? 'no reason given'}`.slice(0, blacklistLimits.reason);
 }
 
 /** A paused KeyAuth subscription keeps the time it had left, counted from the import. */
