@@ -77,6 +77,8 @@ const LICENSED = ['redeem', 'keyLogin'];
 const KEYAUTH_TARGET = 1.3;
 const KEYAUTH_CHECK_SESSIONS = Number(process.env.BENCH_KEYAUTH_SESSIONS ?? 400);
 const KEYAUTH_LOGIN_WARM_UP_CALLS = Number(process.env.BENCH_KEYAUTH_WARM_UP_CALLS ?? 3000);
+/** Sessions opened by init for KeyAuth's logins: one each, as a program logs in once a run. */
+const KEYAUTH_LOGINS = Number(process.env.BENCH_KEYAUTH_LOGINS ?? 6000);
 /** The paths measured against the bare routes, in the order each round runs them. */
 const SERVED = ['bare', 'signed', 'verify', 'heartbeat'];
 
@@ -303,6 +305,9 @@ async function main() {
       if (targets.redeem.cursor.next > redeemBodies.length) {
         throw new Error('every key was redeemed before the run ended: raise BENCH_REDEEM_KEYS');
       }
+      if (targets.keyauthLogin && targets.keyauthLogin.cursor.next > KEYAUTH_LOGINS) {
+        throw new Error('every KeyAuth session was logged in: raise BENCH_KEYAUTH_LOGINS');
+      }
     };
 
     // A key's first login creates its user; the runs measure the logins after that.
@@ -367,18 +372,23 @@ async function main() {
       keyauthForm({ type: 'check', sessionid }),
     );
     const keyauthLoginBodies = [];
-    for (let index = 0; index < users.length; index += 1) {
-      const sessionid = await openKeyauthSession();
-      keyauthLoginBodies.push(
-        keyauthForm({
-          type: 'login',
-          sessionid,
-          username: users[index].username,
-          pass: password,
-          hwid: '',
-        }),
-      );
-    }
+    await Promise.all(
+      Array.from({ length: LOGIN_CONNECTIONS }, async (_, worker) => {
+        for (let index = worker; index < KEYAUTH_LOGINS; index += LOGIN_CONNECTIONS) {
+          const sessionid = await openKeyauthSession();
+          const user = users[index % users.length];
+          keyauthLoginBodies.push(
+            keyauthForm({
+              type: 'login',
+              sessionid,
+              username: user.username,
+              pass: password,
+              hwid: '',
+            }),
+          );
+        }
+      }),
+    );
     const formHeaders = { 'content-type': 'application/x-www-form-urlencoded' };
     targets.keyauthCheck = {
       port,
@@ -393,6 +403,8 @@ async function main() {
       headers: formHeaders,
       bodies: keyauthLoginBodies,
       pid: latchkey.child.pid,
+      // Shared by every run: each session is logged in once.
+      cursor: { next: 0 },
     };
 
     log('Warming up...');
