@@ -1,3 +1,4 @@
+import { importKinds } from '@latchkey/contracts';
 import { sql } from 'drizzle-orm';
 import {
   boolean,
@@ -38,7 +39,7 @@ export const imports = pgTable(
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
     source: text('source', { enum: ['keyauth'] }).notNull(),
-    kind: text('kind', { enum: ['users', 'keys'] }).notNull(),
+    kind: text('kind', { enum: importKinds }).notNull(),
     /** Which of KeyAuth's files it was (keyauth-export.ts's formats). */
     format: text('format').notNull(),
     status: text('status', { enum: ['previewed', 'running', 'done', 'failed'] })
@@ -71,7 +72,10 @@ export const imports = pgTable(
   (table) => [
     index('imports_application_created_idx').on(table.applicationId, table.createdAt),
     check('imports_status', sql`${table.status} IN ('previewed', 'running', 'done', 'failed')`),
-    check('imports_kind', sql`${table.kind} IN ('users', 'keys')`),
+    check(
+      'imports_kind',
+      sql`${table.kind} IN (${sql.raw(importKinds.map((kind) => `'${kind}'`).join(', '))})`,
+    ),
   ],
 );
 

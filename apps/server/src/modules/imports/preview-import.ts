@@ -23,7 +23,6 @@ import {
 import type { KeyAuthApplication } from './keyauth-export.ts';
 import { parseImportFile } from './parse-import-file.ts';
 import { rememberedLevelPlans } from './remembered-level-plans.ts';
-import { toStoredKind } from './stored-import-kind.ts';
 import { toImportProgress } from './to-import-progress.ts';
 import { KEYAUTH_COMPATIBILITY_ON } from './write-imported-keyauth-settings.ts';
 
@@ -68,7 +67,6 @@ export async function previewImport({
   // The apps table's row is the import's one row, kept as its settings.
   const readableRows = parsed.kind === 'application' ? 1 : rows.length;
   const now = ctx.clock.now();
-  const stored = toStoredKind(input.kind, parsed.format);
 
   const record = await ctx.db.transaction(async (tx) => {
     const [created] = await tx
@@ -77,8 +75,8 @@ export async function previewImport({
         ownerAccountId: ctx.account.id,
         applicationId: application.id,
         source: 'keyauth',
-        kind: stored.kind,
-        format: stored.format,
+        kind: input.kind,
+        format: parsed.format,
         totalRows: readableRows + parsed.unreadable.length,
         readableRows,
         conflictRows: review.conflicts.length,

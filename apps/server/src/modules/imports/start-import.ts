@@ -15,7 +15,6 @@ import { unsealImportRow } from './import-row-sealing.ts';
 import { loadKeptKeyauthSettings } from './kept-keyauth-settings.ts';
 import { loadOwnedImport } from './load-owned-import.ts';
 import { markPlanLevels } from './mark-plan-levels.ts';
-import { importKindOf } from './stored-import-kind.ts';
 import { toImportProgress } from './to-import-progress.ts';
 import { writeImportedBans } from './write-imported-bans.ts';
 import { writeImportedKeyauthSettings } from './write-imported-keyauth-settings.ts';
@@ -46,7 +45,7 @@ export async function startImport({
   input: { applicationId: number; importId: string; request: StartImportRequest };
 }): Promise<{ progress: ImportProgress; run: Promise<void> | null }> {
   const record = await loadOwnedImport({ ctx, input });
-  const { kind } = importKindOf(record);
+  const { kind } = record;
   if (ctx.actor.token !== null && !tokenImportKindSchema.safeParse(kind).success) {
     throw new AppError('FORBIDDEN', IMPORT_KIND_NEEDS_CONSOLE);
   }
@@ -116,7 +115,7 @@ async function checkLevelPlans(
   if (unknownLevels.length > 0) {
     throw badRequest(`levelPlans: the file has no level ${quoteList(unknownLevels)}`);
   }
-  const { kind } = importKindOf(record);
+  const { kind } = record;
   if (kind === 'keys') {
     // A licence key belongs to a plan, so a key's level must say which.
     const unmapped = record.levels.filter((level) => levelPlans[level] === undefined);
@@ -147,7 +146,7 @@ function quoteList(levels: readonly string[]): string {
 async function runImport(ctx: ImportContext, record: ImportRecord): Promise<void> {
   try {
     await writeImportedKeyauthSettings(ctx, record);
-    const { kind } = importKindOf(record);
+    const { kind } = record;
     if (kind === 'users' || kind === 'keys') {
       // The levels as mapped at the start; a subscriptions import marks its own per batch.
       await ctx.db.transaction((tx) =>
@@ -244,7 +243,7 @@ async function runBatch(
   if (batch.length === 0) return null;
   const now = ctx.clock.now();
   const lastRowNumber = batch.at(-1)!.rowNumber;
-  const writeBatch = batchWriters[importKindOf(record).kind];
+  const writeBatch = batchWriters[record.kind];
   const created = await writeBatch(
     ctx,
     tx,

@@ -1,7 +1,6 @@
 import { importLimits, type ImportFileToUpload, type ImportProgress } from '@latchkey/contracts';
 import type { ImportRecord, ImportRowProblem } from '../../db/schema/index.ts';
 import { type KeptKeyauthSettings, toImportKeyauthSettings } from './kept-keyauth-settings.ts';
-import { importKindOf } from './stored-import-kind.ts';
 
 /**
  * A conflict as kept in the imports table: a files import's conflicts are its files, each
@@ -17,7 +16,7 @@ export function toImportProgress(
   record: ImportRecord,
   keyauthSettings: KeptKeyauthSettings | null = null,
 ): ImportProgress {
-  const { kind, format } = importKindOf(record);
+  const { kind, format } = record;
   const conflicts: KeptImportProblem[] = record.conflicts;
   return {
     id: record.id,

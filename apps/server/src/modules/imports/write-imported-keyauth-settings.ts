@@ -10,7 +10,6 @@ import {
   type KeptKeyauthSettings,
   readKeptKeyauthSettings,
 } from './kept-keyauth-settings.ts';
-import { importKindOf } from './stored-import-kind.ts';
 
 export const KEYAUTH_COMPATIBILITY_ON =
   'KeyAuth compatibility is on with other KeyAuth settings, which the import does not change ' +
@@ -58,7 +57,7 @@ export async function writeImportedKeyauthSettings(
           eq(importRows.rowNumber, KEYAUTH_SETTINGS_ROW_NUMBER),
         ),
       );
-    if (importKindOf(record).kind === 'application') {
+    if (record.kind === 'application') {
       // The apps table's one row is the whole of an `application` import.
       const created = settled.outcome === 'written' ? 1 : 0;
       await tx

@@ -1,0 +1,2 @@
+ALTER TABLE "imports" DROP CONSTRAINT "imports_kind";--> statement-breakpoint
+ALTER TABLE "imports" ADD CONSTRAINT "imports_kind" CHECK ("imports"."kind" IN ('users', 'keys', 'subscriptions', 'variables', 'user-variables', 'blacklist', 'files', 'application'));
