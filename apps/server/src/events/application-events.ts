@@ -50,6 +50,17 @@ export type ApplicationChange =
       isLinked: boolean;
     };
 
+/** A change to the end users or sessions of an application, not to the application itself. */
+export const isEndUserChange = (
+  change: ApplicationChange,
+): change is Extract<
+  ApplicationChange,
+  { kind: 'end-user-changed' | 'end-users-changed' | 'sessions-ended' }
+> =>
+  change.kind === 'end-user-changed' ||
+  change.kind === 'end-users-changed' ||
+  change.kind === 'sessions-ended';
+
 /**
  * Runs synchronously and must be cheap (drop a cache entry). A listener may answer a promise
  * for work that follows (the announcement to other instances), which emitChange waits for.

@@ -5,7 +5,7 @@ import { appFiles, applications } from '../../db/schema/index.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { createEd25519Signer, type Ed25519Signer } from '../../lib/ed25519-signer.ts';
 import { decryptSigningKey } from '../../lib/signing-keys.ts';
-import type { ApplicationEvents } from '../../events/application-events.ts';
+import { isEndUserChange, type ApplicationEvents } from '../../events/application-events.ts';
 
 /** What the client API needs of an application, with its signing key ready to use. */
 export interface ClientApplication {
@@ -81,13 +81,7 @@ export function createClientAppCache(options: {
   let isLinked = true;
 
   options.applicationEvents.onChange((change) => {
-    if (
-      change.kind === 'end-user-changed' ||
-      change.kind === 'end-users-changed' ||
-      change.kind === 'sessions-ended'
-    ) {
-      return;
-    }
+    if (isEndUserChange(change)) return;
     generation += 1;
     if (change.kind === 'resync') {
       isLinked = change.isLinked;

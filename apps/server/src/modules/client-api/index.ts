@@ -33,4 +33,4 @@ export { registerEndUser } from './register-end-user.ts';
 export { requestPasswordReset } from './request-password-reset.ts';
 export { setOwnUserVariable } from './set-own-user-variable.ts';
 export { trackClientSession } from './track-client-session.ts';
-export { answerBeforeFastify } from './lean-client-path.ts';
+export { answerBeforeFastify, readBody } from './lean-client-path.ts';

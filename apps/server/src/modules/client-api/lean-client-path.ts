@@ -194,7 +194,7 @@ export type LeanClientPath = ReturnType<typeof createLeanClientPath>;
  * The body, once all its stated bytes have arrived. A client that goes away mid-body gets no
  * answer (as with Fastify); Node's HTTP parser holds the body to its Content-Length.
  */
-function readBody(request: IncomingMessage, length: number, done: (bytes: Buffer) => void) {
+export function readBody(request: IncomingMessage, length: number, done: (bytes: Buffer) => void) {
   const chunks: Buffer[] = [];
   let received = 0;
   request.on('data', (chunk: Buffer) => {

@@ -1,7 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { applications } from '../../db/schema/index.ts';
-import type { ApplicationEvents } from '../../events/application-events.ts';
+import { isEndUserChange, type ApplicationEvents } from '../../events/application-events.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { unsealKeyauthSecret } from '../applications/index.ts';
 
@@ -36,13 +36,7 @@ export function createKeyauthDirectory(options: {
   let generation = 0;
   let isLinked = true;
   options.applicationEvents.onChange((change) => {
-    if (
-      change.kind === 'end-user-changed' ||
-      change.kind === 'end-users-changed' ||
-      change.kind === 'sessions-ended'
-    ) {
-      return;
-    }
+    if (isEndUserChange(change)) return;
     if (change.kind === 'resync') isLinked = change.isLinked;
     generation += 1;
     entries.clear();

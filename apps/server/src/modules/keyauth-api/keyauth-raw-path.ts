@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import { requestIdFrom } from '../../http/request-id.ts';
-import { answerBeforeFastify } from '../client-api/index.ts';
+import { answerBeforeFastify, readBody } from '../client-api/index.ts';
 import {
   keyauthErrorAnswer,
   type KeyauthExchange,
@@ -115,18 +115,4 @@ export function answerKeyauthBeforeFastify(
       return answeredCount;
     },
   };
-}
-
-/** The body, once all its stated bytes have arrived (a client gone mid-body gets no answer). */
-function readBody(request: IncomingMessage, length: number, done: (bytes: Buffer) => void) {
-  const chunks: Buffer[] = [];
-  let received = 0;
-  request.on('data', (chunk: Buffer) => {
-    chunks.push(chunk);
-    received += chunk.length;
-  });
-  request.once('end', () => {
-    if (received !== length) return;
-    done(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, received));
-  });
 }
