@@ -330,7 +330,7 @@ async function main() {
     // KeyAuth's calls: a pool of sessions opened by init and validated by a login (check's),
     // and one opened by init alone per user (login's, each login replacing the last).
     log(
-      `Opening ${KEYAUTH_CHECK_SESSIONS} KeyAuth sessions for check, ${users.length} for login...`,
+      `Opening ${KEYAUTH_CHECK_SESSIONS} KeyAuth sessions for check, ${KEYAUTH_LOGINS} for login...`,
     );
     const keyauthForm = (fields) =>
       new URLSearchParams({
