@@ -87,7 +87,7 @@ test.describe('KeyAuth import', () => {
       await page.goto(`/app/${application.id}`);
       await page.getByRole('button', { name: 'Import' }).click();
       const dialog = page.getByRole('dialog', { name: DIALOG_NAME });
-      await expect(dialog).toContainText("KeyAuth's users or keys export");
+      await expect(dialog).toContainText("KeyAuth's export of the kind chosen above");
       await expect(dialog.getByRole('radio', { name: /^Users/ })).toBeChecked();
       await dialog.getByLabel(/^Export file/).setInputFiles({
         name: 'KeyAuthUsers.json',
@@ -193,5 +193,25 @@ test.describe('KeyAuth import', () => {
 
     await page.getByRole('tab', { name: 'Licences' }).click();
     await expect(page.locator('tr[data-testid^="license-row-"]')).toHaveCount(3);
+
+    // Variables: the seller API's fetchallvars answer, saved as a file.
+    await page.getByRole('button', { name: 'Import' }).click();
+    await dialog.getByRole('radio', { name: /^Variables/ }).check();
+    await dialog.getByLabel(/^Export file/).setInputFiles({
+      name: 'fetchallvars.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(
+        '{"success":true,"message":"Successfully retrieved variables","vars":[{"varid":"motd","msg":"Hello"},{"varid":"kill_switch","msg":"off"}]}',
+      ),
+    });
+    await dialog.getByRole('button', { name: 'Upload and preview' }).click();
+    await expect(dialog).toContainText(
+      "read as the seller API's answer: 2 variables will be created",
+    );
+    await dialog.getByRole('button', { name: 'Start import' }).click();
+    await expect(toast(page, 'Import finished: 2 variables created, 0 skipped')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('tab', { name: 'Variables' }).click();
+    await expect(page.getByTestId('variable-row-kill_switch')).toBeVisible();
   });
 });

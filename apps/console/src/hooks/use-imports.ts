@@ -9,11 +9,16 @@ import { useEffect, useRef } from 'react';
 import { apiRequest } from '@/lib/api.ts';
 import { uploadWithProgress } from '@/lib/upload-with-progress.ts';
 import {
+  APPLICATIONS_QUERY_KEY,
+  applicationFilesQueryKey,
   applicationImportQueryKey,
   applicationLicensesQueryKey,
+  applicationPlansQueryKey,
   applicationStatsQueryKey,
+  applicationVariablesQueryKey,
   appUsersQueryKey,
 } from './owner-query-keys.ts';
+import { BLACKLIST_QUERY_KEY } from './use-blacklist.ts';
 import { DASHBOARD_STATS_QUERY_KEY } from './use-dashboard-stats.ts';
 import { getErrorToastMessage } from './use-owner-mutation.ts';
 import { toast } from './use-toast.ts';
@@ -129,19 +134,28 @@ export function useStartImport(applicationId: number) {
   });
 }
 
-/** What an import may have added to: the lists and counts that show it. */
+/**
+ * What an import may have added to: the lists and counts that show it, and the application
+ * itself (the list holds its KeyAuth settings), read again alone rather than with everything
+ * under it.
+ */
 export function invalidateImportedData(
   queryClient: QueryClient,
   applicationId: number,
 ): Promise<unknown> {
-  return Promise.all(
-    [
+  return Promise.all([
+    ...[
       appUsersQueryKey(applicationId),
       applicationLicensesQueryKey(applicationId),
       applicationStatsQueryKey(applicationId),
+      applicationPlansQueryKey(applicationId),
+      applicationVariablesQueryKey(applicationId),
+      applicationFilesQueryKey(applicationId),
+      BLACKLIST_QUERY_KEY,
       DASHBOARD_STATS_QUERY_KEY,
     ].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
-  );
+    queryClient.invalidateQueries({ queryKey: APPLICATIONS_QUERY_KEY, exact: true }),
+  ]);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { appFileLimits } from '@latchkey/contracts';
+import { appFileLimits, type AppFile } from '@latchkey/contracts';
 import { Upload } from 'lucide-react';
 import { useId, useState } from 'react';
 import {
@@ -18,18 +18,31 @@ import {
   type UploadFields,
 } from './file-display.ts';
 
+/** What a caller may fill in ahead: a file KeyAuth had, uploaded again under its name. */
+export type UploadPrefill = Partial<Pick<UploadFields, 'name' | 'requiresSession'>>;
+
 /** The Upload File dialog, opened from its own button. */
 export function UploadFileDialog({
   applicationId,
   applicationName,
   trigger,
-}: ApplicationCreateDialogProps) {
+  prefill,
+  onUploaded,
+}: ApplicationCreateDialogProps & {
+  prefill?: UploadPrefill;
+  onUploaded?: (file: AppFile) => void;
+}) {
   return (
     <FormDialog trigger={trigger} triggerIcon={Upload} triggerLabel="Upload File">
       {(close) => (
         <UploadFileForm
           applicationId={applicationId}
           applicationName={applicationName}
+          prefill={prefill}
+          onUploaded={(file) => {
+            onUploaded?.(file);
+            close();
+          }}
           onDone={close}
         />
       )}
@@ -40,10 +53,14 @@ export function UploadFileDialog({
 function UploadFileForm({
   applicationId,
   applicationName,
+  prefill,
+  onUploaded,
   onDone,
 }: {
   applicationId: number;
   applicationName: string;
+  prefill: UploadPrefill | undefined;
+  onUploaded: (file: AppFile) => void;
   onDone: () => void;
 }) {
   const id = useId();
@@ -51,7 +68,7 @@ function UploadFileForm({
   const [progress, setProgress] = useState<{ sent: number; total: number } | null>(null);
   const { fields, setField, bindText, bindChecked, validationError, submit } =
     useFormFields<UploadFields>({
-      initialFields: EMPTY_UPLOAD_FIELDS,
+      initialFields: { ...EMPTY_UPLOAD_FIELDS, ...prefill },
       validate: validateUpload,
       onValidSubmit: (valid) => {
         if (!valid.file) return;
@@ -65,7 +82,7 @@ function UploadFileForm({
             requiresSession: valid.requiresSession,
             onProgress: (sent, total) => setProgress({ sent, total }),
           },
-          { onSuccess: onDone, onError: () => setProgress(null) },
+          { onSuccess: onUploaded, onError: () => setProgress(null) },
         );
       },
     });

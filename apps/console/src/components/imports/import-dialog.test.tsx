@@ -1,4 +1,4 @@
-import type { ImportProgress } from '@latchkey/contracts';
+import type { AppFile, ImportKind, ImportProgress } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appUsersQueryKey, applicationLicensesQueryKey } from '@/hooks/owner-query-keys.ts';
@@ -22,6 +22,8 @@ import {
   IMPORT_FILE_REQUIRED,
 } from './import-display.ts';
 import { ImportDialog } from './import-dialog.tsx';
+import { FILE_IDS_CHANGE_NOTE } from './import-files-to-upload.tsx';
+import { COMPATIBILITY_STAYS_OFF, ENTER_OWNER_ID_AND_NAME } from './import-keyauth-settings.tsx';
 
 // XMLHttpRequest's upload progress is the browser's; here the upload is a stand-in the test drives.
 vi.mock('@/lib/upload-with-progress.ts', () => ({ uploadWithProgress: vi.fn() }));
@@ -53,6 +55,8 @@ function importProgress(overrides: Partial<ImportProgress> = {}): ImportProgress
     ],
     levels: ['default'],
     levelPlans: {},
+    filesToUpload: [],
+    keyauthSettings: null,
     error: null,
     createdAt: '2026-06-10T12:00:00.000Z',
     startedAt: null,
@@ -63,27 +67,39 @@ function importProgress(overrides: Partial<ImportProgress> = {}): ImportProgress
 
 /**
  * The import routes of packages/contracts/src/imports.ts: a start answers `running`, then each
- * read answers the next of `reads` (the last one repeats). `startAnswer` replaces the start's.
+ * read answers the next of `reads` (the last one repeats); a read before any start answers
+ * `preview` where given. `startAnswer` replaces the start's.
  */
 function stubImportsApi({
   reads,
   startAnswer,
+  kind = 'users',
+  preview,
 }: {
   reads: ImportProgress[];
   startAnswer?: { status: number; body: unknown };
+  kind?: ImportKind;
+  preview?: ImportProgress;
 }) {
-  const state = { reads: [...reads] };
+  const state = { reads: [...reads], isStarted: false };
   const sent = stubOwnerApi(({ method, url, body }) => {
     if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, [PRO, BASIC, OLD]);
     if (url.pathname === `${IMPORT_PATH}/start` && method === 'POST') {
+      state.isStarted = true;
       if (startAnswer) return jsonResponse(startAnswer.status, startAnswer.body);
       const { levelPlans } = body as { levelPlans: Record<string, string> };
       return jsonResponse(
         202,
-        importProgress({ status: 'running', levelPlans, startedAt: '2026-06-10T12:00:01.000Z' }),
+        importProgress({
+          kind,
+          status: 'running',
+          levelPlans,
+          startedAt: '2026-06-10T12:00:01.000Z',
+        }),
       );
     }
     if (url.pathname === IMPORT_PATH && method === 'GET') {
+      if (preview && !state.isStarted) return jsonResponse(200, preview);
       const next = state.reads.length > 1 ? state.reads.shift()! : state.reads[0]!;
       return jsonResponse(200, next);
     }
@@ -147,7 +163,7 @@ function chooseFile(dialog: ReturnType<typeof within>, name = 'KeyAuthUsers.json
 async function uploadForPreview(
   dialog: ReturnType<typeof within>,
   preview: ImportProgress,
-  kind: 'Users' | 'Licence keys' = 'Users',
+  kind = 'Users',
 ) {
   const upload = holdNextUpload();
   fireEvent.click(dialog.getByRole('radio', { name: new RegExp(`^${kind}`) }));
@@ -398,5 +414,196 @@ describe('ImportDialog', { timeout: 30_000 }, () => {
     // Running elsewhere: the dialog follows it.
     expect(await dialog.findByText('10 of 153 rows')).toBeTruthy();
     expect(api.reads().length).toBeGreaterThan(0);
+  });
+
+  it("maps a subscription's level to a plan or a new one, and resumes with the levels only", async () => {
+    const preview = importProgress({
+      kind: 'subscriptions',
+      format: 'seller-api-json',
+      totalRows: 3,
+      readableRows: 3,
+      conflictRows: 1,
+      unreadableRows: 0,
+      conflicts: [
+        {
+          rowNumber: 3,
+          reason: "row 3: the application already has a plan named 'Pro': level '2' leads to it",
+        },
+      ],
+      unreadable: [],
+      levels: ['1', '2'],
+      levelPlans: { '2': PRO.id },
+    });
+    const api = stubImportsApi({
+      kind: 'subscriptions',
+      reads: [
+        {
+          ...preview,
+          status: 'failed',
+          doneRows: 1,
+          createdRows: 1,
+          // What the run mapped: the start's levels, the plan it made, and subscription names.
+          levelPlans: { '1': BASIC.id, '2': PRO.id, default: BASIC.id, Pro: PRO.id },
+          error: 'The import stopped on an unexpected error; start it again to continue.',
+        },
+        { ...preview, status: 'done', doneRows: 3, createdRows: 1, skippedRows: 2 },
+      ],
+    });
+    renderDialog();
+    const dialog = await openDialog();
+    const upload = await uploadForPreview(dialog, preview, 'Subscriptions');
+    expect(upload.url).toBe('/api/applications/7/imports?source=keyauth&kind=subscriptions');
+    expect(dialog.getByText(/: 2 plans will be created\./)).toBeTruthy();
+    const conflicts = within(
+      dialog.getByRole('region', {
+        name: /^Conflicts: subscriptions whose level leads to an existing plan/,
+      }),
+    );
+    expect(conflicts.getByText('Row 3')).toBeTruthy();
+
+    // The suggestion fills its level; a level left unmapped becomes a new plan.
+    expect((await dialog.findByRole('combobox', { name: 'Level “1”' })).textContent).toContain(
+      'A new plan',
+    );
+    expect(dialog.getByRole('combobox', { name: 'Level “2”' }).textContent).toContain('Pro');
+    fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+    await waitFor(() => expect(api.starts()).toHaveLength(1));
+    expect(api.starts()[0]!.body).toEqual({ levelPlans: { '2': PRO.id } });
+
+    expect(await findToast('The import stopped before the end')).toBeTruthy();
+    fireEvent.click(dialog.getByRole('button', { name: 'Resume import' }));
+    await waitFor(() => expect(api.starts()).toHaveLength(2));
+    expect(api.starts()[1]!.body).toEqual({ levelPlans: { '1': BASIC.id, '2': PRO.id } });
+    expect(await findToast('Import finished: 1 plan created, 2 skipped')).toBeTruthy();
+  });
+
+  it('lists the files to upload again and uploads one under its KeyAuth name', async () => {
+    const preview = importProgress({
+      kind: 'files',
+      format: 'seller-api-json',
+      totalRows: 2,
+      readableRows: 2,
+      conflictRows: 2,
+      unreadableRows: 0,
+      conflicts: [
+        { rowNumber: 1, reason: "row 1: upload 'tnpraf.tar.gz' (KeyAuth file 891188) again" },
+        { rowNumber: 2, reason: "row 2: upload 'setup.exe' (KeyAuth file 650285) again" },
+      ],
+      unreadable: [],
+      levels: [],
+      filesToUpload: [
+        { rowNumber: 1, keyauthFileId: '891188', name: 'tnpraf.tar.gz', requiresSession: true },
+        { rowNumber: 2, keyauthFileId: '650285', name: 'setup.exe', requiresSession: false },
+      ],
+    });
+    const api = stubImportsApi({
+      kind: 'files',
+      preview,
+      reads: [{ ...preview, status: 'done', doneRows: 2, skippedRows: 2 }],
+    });
+    renderDialog();
+    const dialog = await openDialog();
+    await uploadForPreview(dialog, preview, 'Files');
+    expect(dialog.getByText(/: 2 files to upload again; the import creates none\./)).toBeTruthy();
+    expect(dialog.getByText(FILE_IDS_CHANGE_NOTE)).toBeTruthy();
+    expect(dialog.queryByRole('region', { name: /^Conflicts/ })).toBeNull();
+    expect(dialog.queryByText('Plans for KeyAuth levels')).toBeNull();
+    const files = within(dialog.getByRole('region', { name: 'Files to upload again (2)' }));
+    expect(files.getAllByRole('listitem').map((row) => row.textContent)).toEqual([
+      'tnpraf.tar.gzKeyAuth ID 891188 · Requires a sessionUpload',
+      'setup.exeKeyAuth ID 650285 · No session neededUpload',
+    ]);
+
+    // The console's own upload, its name and session rule filled in from KeyAuth's.
+    fireEvent.click(files.getByRole('button', { name: 'Upload setup.exe' }));
+    const uploadDialog = within(await screen.findByRole('dialog', { name: 'Upload File' }));
+    expect(uploadDialog.getByLabelText(/^Name/)).toHaveProperty('value', 'setup.exe');
+    expect(
+      uploadDialog.getByRole('switch', { name: 'Requires a session' }).getAttribute('aria-checked'),
+    ).toBe('false');
+    const stored: AppFile = {
+      id: '40000000-0000-4000-8000-000000000002',
+      name: 'setup.exe',
+      version: '1.0.0',
+      platform: null,
+      size: 3,
+      sha256: 'a'.repeat(64),
+      requiresSession: false,
+      downloadCount: 0,
+      createdAt: '2026-06-10T12:00:05.000Z',
+    };
+    vi.mocked(uploadWithProgress).mockResolvedValueOnce(JSON.stringify(stored));
+    fireEvent.change(uploadDialog.getByLabelText(/^File/), {
+      target: { files: [new File(['exe'], 'setup.exe')] },
+    });
+    fireEvent.change(uploadDialog.getByLabelText(/^Version/), { target: { value: '1.0.0' } });
+    fireEvent.click(uploadDialog.getByRole('button', { name: 'Upload' }));
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Upload File' })).toBeNull());
+    expect(vi.mocked(uploadWithProgress).mock.calls.at(-1)![0].url).toBe(
+      '/api/applications/7/files?name=setup.exe&version=1.0.0&requiresSession=false',
+    );
+    expect(await files.findByText(stored.id)).toBeTruthy();
+    // The upload's form is not the import's: nothing was started.
+    expect(api.starts()).toHaveLength(0);
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+    expect(await findToast('Import finished: 2 files to upload again')).toBeTruthy();
+  });
+
+  it("shows the file's KeyAuth settings, and asks for the owner ID a secret needs", async () => {
+    stubImportsApi({ reads: [importProgress()] });
+    renderDialog();
+    const dialog = await openDialog();
+    await uploadForPreview(
+      dialog,
+      importProgress({
+        keyauthSettings: {
+          ownerId: null,
+          name: null,
+          hasSecret: true,
+          outcome: 'pending',
+          problem: null,
+        },
+      }),
+    );
+    const settings = within(dialog.getByRole('region', { name: 'KeyAuth settings in the file' }));
+    const fact = (label: string) => settings.getByText(label).nextElementSibling?.textContent;
+    expect(fact('Owner ID')).toBe('Not in the file');
+    expect(fact('Secret')).toBe('In the file (not shown)');
+    expect(fact('Outcome')).toBe('Written when the import starts');
+    expect(settings.getByText(COMPATIBILITY_STAYS_OFF)).toBeTruthy();
+    expect(settings.getByText(ENTER_OWNER_ID_AND_NAME)).toBeTruthy();
+  });
+
+  it('says why KeyAuth settings were refused, without asking for an owner ID', async () => {
+    const problem = 'Another application already has this KeyAuth owner ID and name';
+    const preview = importProgress({
+      kind: 'application',
+      format: 'table-csv',
+      totalRows: 1,
+      readableRows: 1,
+      conflictRows: 0,
+      unreadableRows: 0,
+      conflicts: [],
+      unreadable: [],
+      levels: [],
+      keyauthSettings: {
+        ownerId: 'L8c1dMvM2e',
+        name: 'Orbit',
+        hasSecret: true,
+        outcome: 'refused',
+        problem,
+      },
+    });
+    stubImportsApi({ kind: 'application', reads: [preview] });
+    renderDialog();
+    const dialog = await openDialog();
+    await uploadForPreview(dialog, preview, 'Application settings');
+    const settings = within(dialog.getByRole('region', { name: 'KeyAuth settings in the file' }));
+    expect(settings.getByText('L8c1dMvM2e')).toBeTruthy();
+    expect(settings.getByText('Not written')).toBeTruthy();
+    expect(settings.getByText(problem)).toBeTruthy();
+    expect(settings.queryByText(ENTER_OWNER_ID_AND_NAME)).toBeNull();
+    expect(dialog.queryByText('Plans for KeyAuth levels')).toBeNull();
   });
 });

@@ -5,14 +5,22 @@ import { Button } from '@/components/ui/button.tsx';
 import { FormDialog } from '@/components/ui/form-dialog.tsx';
 import { Spinner } from '@/components/ui/spinner.tsx';
 import { useImportFinishedNotice, useImportProgress, useStartImport } from '@/hooks/use-imports.ts';
-import { describeImportDone, isStarted, toLevelPlansRequest } from './import-display.ts';
+import {
+  describeImportDone,
+  isStarted,
+  levelPlansOfLevels,
+  toLevelPlansRequest,
+} from './import-display.ts';
 import { ImportFileForm } from './import-file-form.tsx';
 import { ImportPreviewForm } from './import-preview-form.tsx';
 import { ImportRunView } from './import-run-view.tsx';
 
 export const IMPORT_ACTION_LABEL = 'Import';
 
-/** The application page's Import dialog, bringing users or keys over from KeyAuth. */
+/**
+ * The application page's Import dialog, bringing an application's users, keys, plans,
+ * variables, blacklist, files and KeyAuth settings over from KeyAuth, one file at a time.
+ */
 export function ImportDialog({ application }: { application: Application }) {
   return (
     <FormDialog
@@ -78,15 +86,18 @@ function ImportFlow({
     <FocusedStep key={progress.status}>
       {isStarted(progress) ? (
         <ImportRunView
+          applicationId={applicationId}
+          applicationName={applicationName}
           progress={progress}
           isProgressStale={progressQuery.isError}
           isResuming={start.isPending}
-          onResume={() => startWith(progress.levelPlans)}
+          onResume={() => startWith(levelPlansOfLevels(progress))}
           onClose={onClose}
         />
       ) : (
         <ImportPreviewForm
           applicationId={applicationId}
+          applicationName={applicationName}
           preview={progress}
           isStarting={start.isPending}
           onStart={startWith}

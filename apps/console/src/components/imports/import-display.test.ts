@@ -1,15 +1,20 @@
-import { importLimits, type ImportProgress } from '@latchkey/contracts';
+import { importKinds, importLimits, type ImportProgress } from '@latchkey/contracts';
 import { describe, expect, it } from 'vitest';
 import {
+  conflictsTitle,
   describeImportDone,
+  describePreviewOutcome,
   describeLevel,
   describeProblemReason,
   describeRowProgress,
   findUnmappedLevels,
+  hasLevels,
   IMPORT_FILE_EMPTY,
   IMPORT_FILE_REQUIRED,
   IMPORT_FILE_TOO_LARGE,
   IMPORT_NOTHING_READABLE,
+  IMPORT_KIND_LABELS,
+  levelPlansOfLevels,
   progressPercent,
   rowsToCreate,
   toLevelPlansRequest,
@@ -38,6 +43,8 @@ function progress(overrides: Partial<ImportProgress> = {}): ImportProgress {
     unreadable: [],
     levels: ['1', '2'],
     levelPlans: {},
+    filesToUpload: [],
+    keyauthSettings: null,
     error: null,
     createdAt: '2026-06-10T12:00:00.000Z',
     startedAt: null,
@@ -112,5 +119,68 @@ describe('import display', () => {
     expect(describeImportDone(progress({ kind: 'keys', createdRows: 3_000 }))).toBe(
       'Import finished: 3,000 licence keys created, 0 skipped',
     );
+  });
+
+  it('needs no plan for a subscription level: one left without becomes a new plan', () => {
+    const subscriptions = progress({ kind: 'subscriptions', levels: ['1', '2'] });
+    expect(validateLevelPlans(subscriptions, {})).toBeNull();
+    expect(hasLevels('subscriptions')).toBe(true);
+    expect(hasLevels('variables')).toBe(false);
+  });
+
+  it("resumes with the file's levels only, not the subscription names a run mapped", () => {
+    const ran = progress({
+      kind: 'subscriptions',
+      levels: ['1', '2'],
+      levelPlans: { '1': PLAN, '2': PLAN, Premium: PLAN, default: PLAN },
+    });
+    expect(levelPlansOfLevels(ran)).toEqual({ '1': PLAN, '2': PLAN });
+  });
+
+  it('names every kind, and titles its conflicts by what they are', () => {
+    const labels = importKinds.map((kind) => IMPORT_KIND_LABELS[kind]);
+    expect(new Set(labels).size).toBe(importKinds.length);
+    const titles = importKinds.map(conflictsTitle);
+    expect(new Set(titles).size).toBe(importKinds.length);
+    expect(conflictsTitle('variables')).toBe('Conflicts: variables the application already has');
+    expect(conflictsTitle('blacklist')).toBe('Conflicts: entries the blacklist already has');
+  });
+
+  it('says what each kind makes: plans, files to upload again, KeyAuth settings', () => {
+    const subscriptions = progress({ kind: 'subscriptions', readableRows: 3, conflictRows: 1 });
+    expect(describePreviewOutcome(subscriptions)).toBe('2 plans will be created');
+    expect(
+      describeImportDone({ ...subscriptions, status: 'done', createdRows: 2, skippedRows: 1 }),
+    ).toBe('Import finished: 2 plans created, 1 skipped');
+
+    const files = progress({ kind: 'files', readableRows: 2, conflictRows: 2 });
+    expect(describePreviewOutcome(files)).toBe('2 files to upload again; the import creates none');
+    expect(describeImportDone({ ...files, status: 'done', skippedRows: 2 })).toBe(
+      'Import finished: 2 files to upload again',
+    );
+
+    const settings = {
+      ownerId: 'L8c1dMvM2e',
+      name: 'Orbit',
+      hasSecret: true,
+      outcome: 'written',
+      problem: null,
+    } as const;
+    const application = progress({ kind: 'application', readableRows: 1, conflictRows: 0 });
+    expect(describePreviewOutcome(application)).toBe(
+      "the application's KeyAuth settings are written when it starts",
+    );
+    expect(describeImportDone({ ...application, keyauthSettings: settings, createdRows: 1 })).toBe(
+      'Import finished: KeyAuth settings written',
+    );
+    expect(
+      describeImportDone({
+        ...application,
+        keyauthSettings: { ...settings, outcome: 'refused', problem: 'Taken' },
+      }),
+    ).toBe('Import finished: KeyAuth settings not written');
+
+    const variables = progress({ kind: 'variables', createdRows: 1, skippedRows: 0 });
+    expect(describeImportDone(variables)).toBe('Import finished: 1 variable created, 0 skipped');
   });
 });

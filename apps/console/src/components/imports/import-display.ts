@@ -1,5 +1,6 @@
 import {
   importLimits,
+  type ImportKeyauthSettings,
   type ImportKind,
   type ImportProgress,
   type ImportStatus,
@@ -8,7 +9,7 @@ import { formatFileSize } from '@/components/files/file-display.ts';
 
 export const IMPORT_DIALOG_TITLE = 'Import from KeyAuth';
 export const ACCEPTED_FORMATS_HINT =
-  "KeyAuth's users or keys export: the panel's JSON, the seller API's answer, or a CSV of its users/keys table.";
+  "KeyAuth's export of the kind chosen above: the panel's JSON (users and keys), the seller API's answer saved as a file, or a CSV of KeyAuth's table.";
 export const IMPORT_CONTINUES_NOTE = 'The import continues if you close this dialog.';
 export const IMPORT_FILE_REQUIRED = 'Choose a KeyAuth export file';
 export const IMPORT_FILE_EMPTY = 'The file is empty';
@@ -20,13 +21,48 @@ export const IMPORT_FILE_ACCEPT = '.json,.csv,.txt,application/json,text/csv,tex
 export const IMPORT_KIND_LABELS: Record<ImportKind, string> = {
   users: 'Users',
   keys: 'Licence keys',
+  subscriptions: 'Subscriptions',
+  variables: 'Variables',
+  'user-variables': 'User variables',
+  blacklist: 'Blacklist',
+  files: 'Files',
+  application: 'Application settings',
 };
 
-/** The nouns of a count: "1 user", "2 licence keys". */
+/** The nouns of a count of a file's rows: "1 user", "2 licence keys". */
 const KIND_NOUNS: Record<ImportKind, [one: string, many: string]> = {
   users: ['user', 'users'],
   keys: ['licence key', 'licence keys'],
+  subscriptions: ['subscription', 'subscriptions'],
+  variables: ['variable', 'variables'],
+  'user-variables': ['user variable', 'user variables'],
+  blacklist: ['blacklist entry', 'blacklist entries'],
+  files: ['file', 'files'],
+  application: ['KeyAuth application', 'KeyAuth applications'],
 };
+
+/** The kinds whose rows carry KeyAuth levels, each mapped to a plan at the start. */
+const KINDS_WITH_LEVELS: readonly ImportKind[] = ['users', 'keys', 'subscriptions'];
+
+export function hasLevels(kind: ImportKind): boolean {
+  return KINDS_WITH_LEVELS.includes(kind);
+}
+
+/** What the conflicts list of each kind holds: the rows the run will skip. */
+const CONFLICT_TITLES: Record<ImportKind, string> = {
+  users: 'Conflicts: usernames the application already has',
+  keys: 'Conflicts: keys the application already has',
+  subscriptions: 'Conflicts: subscriptions whose level leads to an existing plan',
+  variables: 'Conflicts: variables the application already has',
+  'user-variables': 'Conflicts: user variables without their user, or already held',
+  blacklist: 'Conflicts: entries the blacklist already has',
+  files: 'Files to upload again',
+  application: 'Conflicts',
+};
+
+export function conflictsTitle(kind: ImportKind): string {
+  return CONFLICT_TITLES[kind];
+}
 
 /** The server's format names (packages/contracts: ImportProgress.format), as a vendor knows them. */
 const FORMAT_LABELS: Record<string, string> = {
@@ -82,6 +118,16 @@ export function describeProblemReason(problem: ImportProgress['conflicts'][numbe
     : problem.reason;
 }
 
+/**
+ * The plans of the file's own levels. A finished subscriptions import's map also holds the
+ * subscription names it mapped, which a start refuses: a resume sends only the levels.
+ */
+export function levelPlansOfLevels(progress: ImportProgress): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(progress.levelPlans).filter(([level]) => progress.levels.includes(level)),
+  );
+}
+
 /** Every level a licence key import still needs a plan for. */
 export function findUnmappedLevels(
   levels: readonly string[],
@@ -92,7 +138,8 @@ export function findUnmappedLevels(
 
 /**
  * Keys belong to a plan, so each of their levels needs one (the server refuses the start
- * otherwise); a user's level without a plan simply grants no subscription.
+ * otherwise); a user's level without a plan simply grants no subscription, and a
+ * subscription's level without one becomes a new plan.
  */
 export function validateLevelPlans(
   progress: ImportProgress,
@@ -105,7 +152,7 @@ export function validateLevelPlans(
   return `Choose a plan for every level of the keys: ${unmapped.map(describeLevel).join(', ')}`;
 }
 
-/** The request's map: only the levels given a plan ("No subscription" is left out). */
+/** The request's map: only the levels given a plan ("No subscription", "A new plan" are left out). */
 export function toLevelPlansRequest(
   levelPlans: Readonly<Record<string, string>>,
 ): Record<string, string> {
@@ -122,9 +169,49 @@ export function progressPercent(progress: ImportProgress): number {
   return (progress.doneRows / progress.readableRows) * 100;
 }
 
+/** What the rows a start creates are: a subscriptions import makes plans. */
+function countCreated(kind: ImportKind, count: number): string {
+  if (kind === 'subscriptions') return `${formatCount(count)} ${count === 1 ? 'plan' : 'plans'}`;
+  return countOf(kind, count);
+}
+
+const KEYAUTH_SETTINGS_OUTCOMES: Record<ImportKeyauthSettings['outcome'], string> = {
+  pending: 'KeyAuth settings not written yet',
+  written: 'KeyAuth settings written',
+  unchanged: 'the application already had these KeyAuth settings',
+  refused: 'KeyAuth settings not written',
+};
+
+/**
+ * What a start will do, after "The file was read as …: ". A files import creates nothing (each
+ * file is uploaded again by the owner); an application import writes settings, not rows.
+ */
+export function describePreviewOutcome(preview: ImportProgress): string {
+  if (preview.kind === 'files') {
+    return `${countOf('files', preview.readableRows)} to upload again; the import creates none`;
+  }
+  if (preview.kind === 'application') {
+    return "the application's KeyAuth settings are written when it starts";
+  }
+  return `${countCreated(preview.kind, rowsToCreate(preview))} will be created`;
+}
+
+/** What a finished import did, as its toast and summary say it. */
+export function describeImportResult(progress: ImportProgress): string {
+  if (progress.kind === 'files') {
+    return `${countOf('files', progress.readableRows)} to upload again`;
+  }
+  if (progress.kind === 'application') {
+    return KEYAUTH_SETTINGS_OUTCOMES[
+      progress.keyauthSettings?.outcome ?? (progress.createdRows > 0 ? 'written' : 'refused')
+    ];
+  }
+  return `${countCreated(progress.kind, progress.createdRows)} created, ${formatCount(progress.skippedRows)} skipped`;
+}
+
 /** The success toast of a finished import. */
 export function describeImportDone(progress: ImportProgress): string {
-  return `Import finished: ${countOf(progress.kind, progress.createdRows)} created, ${formatCount(progress.skippedRows)} skipped`;
+  return `Import finished: ${describeImportResult(progress)}`;
 }
 
 /** An import past its preview: running, or ended one way or the other. */

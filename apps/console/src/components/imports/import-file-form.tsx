@@ -20,9 +20,22 @@ interface ImportFileFields {
   file: File | null;
 }
 
+/** What each kind becomes, and which of KeyAuth's files holds it. */
 const KIND_HINTS: Record<ImportKind, string> = {
   users: 'Accounts with their password hashes, HWIDs, bans and subscriptions.',
   keys: 'Licence keys, each under the plan you choose for its level.',
+  subscriptions:
+    "One plan per level. Save the seller API's fetchallsubs answer, or export the subscriptions table.",
+  variables:
+    "Application variables. Save the seller API's fetchallvars answer, or export the vars table.",
+  'user-variables':
+    "Each user's variables (import the users first). Save fetchalluservars, or export the uservars table.",
+  blacklist:
+    "Blocked HWIDs and IP addresses. Save the seller API's fetchallblacks answer, or export the bans table.",
+  files:
+    'The list of files to upload again (KeyAuth keeps only links). Save fetchallfiles, or export the files table.',
+  application:
+    "KeyAuth's owner ID, name and secret: a CSV of the apps table, from a self-hosted KeyAuth only.",
 };
 
 /**
@@ -68,7 +81,7 @@ export function ImportFileForm({
   return (
     <DialogForm
       title={IMPORT_DIALOG_TITLE}
-      description={`Bring ${applicationName}'s users or licence keys over from KeyAuth. You see what will happen before anything is imported.`}
+      description={`Bring ${applicationName}'s users, keys, plans, variables, blacklist and files over from KeyAuth, one export file at a time. You see what will happen before anything is imported.`}
       submitLabel="Upload and preview"
       isSubmitting={upload.isPending}
       validationError={validationError}

@@ -7,10 +7,27 @@ import { PLANS_FETCH_ERROR, usePlans } from '@/hooks/use-plans.ts';
 import { describeLevel } from './import-display.ts';
 
 export const NO_SUBSCRIPTION_LABEL = 'No subscription';
+export const NEW_PLAN_LABEL = 'A new plan';
+
+/** What a level's plan does, for each kind with levels. */
+const LEVEL_PLAN_HINTS: Partial<Record<ImportKind, string>> = {
+  users:
+    'Each subscription becomes a subscription to the plan chosen for its level, with the same expiry. A level without a plan grants none.',
+  keys: 'Each key becomes a key of the plan chosen for its level.',
+  subscriptions:
+    'Each level becomes one plan, named after its subscription: choose a plan you already have to use it instead. Later imports of users and keys suggest the same plans.',
+};
+
+/** What a level left without a plan means, where it may be left so. */
+const UNMAPPED_LABELS: Partial<Record<ImportKind, string>> = {
+  users: NO_SUBSCRIPTION_LABEL,
+  subscriptions: NEW_PLAN_LABEL,
+};
 
 /**
  * A plan for each KeyAuth level found in the file. A key must have one; a user's level may be
- * left without, and then grants no subscription. Archived plans take nothing new.
+ * left without, and then grants no subscription; a subscription's level left without becomes a
+ * new plan. Archived plans take nothing new.
  */
 export function ImportLevelPlans({
   applicationId,
@@ -38,15 +55,13 @@ export function ImportLevelPlans({
         <h3 id={`${id}-title`} className="text-sm font-medium">
           Plans for KeyAuth levels
         </h3>
-        <p className="text-sm text-muted-foreground">
-          {isRequired
-            ? 'Each key becomes a key of the plan chosen for its level.'
-            : 'Each subscription becomes a subscription to the plan chosen for its level, with the same expiry. A level without a plan grants none.'}
-        </p>
+        <p className="text-sm text-muted-foreground">{LEVEL_PLAN_HINTS[kind]}</p>
       </div>
       {levels.length === 0 ? (
         <p className="text-sm text-muted-foreground">
-          The file has no subscriptions: users are imported without any.
+          {kind === 'users'
+            ? 'The file has no subscriptions: users are imported without any.'
+            : 'The file has no levels.'}
         </p>
       ) : plansQuery.isPending ? (
         <div role="status" aria-label="Loading plans" className="grid gap-2">
@@ -65,6 +80,7 @@ export function ImportLevelPlans({
           levelPlans={levelPlans}
           unmappedLevels={unmappedLevels}
           isRequired={isRequired}
+          unmappedLabel={UNMAPPED_LABELS[kind] ?? NO_SUBSCRIPTION_LABEL}
           onLevelPlanChange={onLevelPlanChange}
         />
       )}
@@ -79,6 +95,7 @@ function LevelSelects({
   levelPlans,
   unmappedLevels,
   isRequired,
+  unmappedLabel,
   onLevelPlanChange,
 }: {
   id: string;
@@ -87,6 +104,7 @@ function LevelSelects({
   levelPlans: Readonly<Record<string, string>>;
   unmappedLevels: readonly string[];
   isRequired: boolean;
+  unmappedLabel: string;
   onLevelPlanChange: (level: string, planId: string) => void;
 }) {
   if (plans.length === 0 && isRequired) {
@@ -108,7 +126,7 @@ function LevelSelects({
           onValueChange={(planId) => onLevelPlanChange(level, planId)}
           isRequired={isRequired}
           isInvalid={unmappedLevels.includes(level)}
-          {...(isRequired ? {} : { noPlanLabel: NO_SUBSCRIPTION_LABEL })}
+          {...(isRequired ? {} : { noPlanLabel: unmappedLabel })}
         />
       ))}
     </div>

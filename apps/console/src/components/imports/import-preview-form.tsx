@@ -2,14 +2,19 @@ import type { ImportProgress } from '@latchkey/contracts';
 import { DialogForm } from '@/components/ui/form-dialog.tsx';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { ImportCounts } from './import-counts.tsx';
+import { ImportFilesToUpload } from './import-files-to-upload.tsx';
 import {
-  countOf,
+  conflictsTitle,
   describeImportFormat,
+  describePreviewOutcome,
   findUnmappedLevels,
+  hasLevels,
   IMPORT_DIALOG_TITLE,
+  levelPlansOfLevels,
   rowsToCreate,
   validateLevelPlans,
 } from './import-display.ts';
+import { ImportKeyauthSettingsView } from './import-keyauth-settings.tsx';
 import { ImportLevelPlans } from './import-level-plans.tsx';
 import { ImportProblemList } from './import-problem-list.tsx';
 
@@ -19,19 +24,21 @@ import { ImportProblemList } from './import-problem-list.tsx';
  */
 export function ImportPreviewForm({
   applicationId,
+  applicationName,
   preview,
   isStarting,
   onStart,
   onCancel,
 }: {
   applicationId: number;
+  applicationName: string;
   preview: ImportProgress;
   isStarting: boolean;
   onStart: (levelPlans: Record<string, string>) => void;
   onCancel: () => void;
 }) {
   const { fields, setField, validationError, submit } = useFormFields<Record<string, string>>({
-    initialFields: () => ({ ...preview.levelPlans }),
+    initialFields: () => levelPlansOfLevels(preview),
     validate: (levelPlans) => validateLevelPlans(preview, levelPlans),
     onValidSubmit: onStart,
   });
@@ -39,11 +46,12 @@ export function ImportPreviewForm({
     validationError !== null && preview.kind === 'keys'
       ? findUnmappedLevels(preview.levels, fields)
       : [];
+  const isFiles = preview.kind === 'files';
 
   return (
     <DialogForm
       title={IMPORT_DIALOG_TITLE}
-      description={`Nothing is imported yet. The file was read as ${describeImportFormat(preview.format)}: ${countOf(preview.kind, rowsToCreate(preview))} will be created.`}
+      description={`Nothing is imported yet. The file was read as ${describeImportFormat(preview.format)}: ${describePreviewOutcome(preview)}.`}
       submitLabel="Start import"
       isSubmitting={isStarting}
       validationError={validationError}
@@ -52,36 +60,51 @@ export function ImportPreviewForm({
     >
       <ImportCounts
         label="What the file holds"
-        counts={[
-          { label: 'Rows in the file', value: preview.totalRows },
-          { label: 'Readable', value: preview.readableRows },
-          { label: 'Will be created', value: rowsToCreate(preview) },
-          { label: 'Conflicts, skipped', value: preview.conflictRows, isWarning: true },
-          { label: 'Unreadable', value: preview.unreadableRows, isWarning: true },
-        ]}
-      />
-      <ImportProblemList
-        title={
-          preview.kind === 'users'
-            ? 'Conflicts: usernames the application already has'
-            : 'Conflicts: keys the application already has'
+        counts={
+          isFiles
+            ? [
+                { label: 'Rows in the file', value: preview.totalRows },
+                { label: 'To upload again', value: preview.readableRows },
+                { label: 'Unreadable', value: preview.unreadableRows, isWarning: true },
+              ]
+            : [
+                { label: 'Rows in the file', value: preview.totalRows },
+                { label: 'Readable', value: preview.readableRows },
+                { label: 'Will be created', value: rowsToCreate(preview) },
+                { label: 'Conflicts, skipped', value: preview.conflictRows, isWarning: true },
+                { label: 'Unreadable', value: preview.unreadableRows, isWarning: true },
+              ]
         }
-        problems={preview.conflicts}
-        total={preview.conflictRows}
       />
+      {preview.keyauthSettings && <ImportKeyauthSettingsView settings={preview.keyauthSettings} />}
+      {isFiles ? (
+        <ImportFilesToUpload
+          applicationId={applicationId}
+          applicationName={applicationName}
+          progress={preview}
+        />
+      ) : (
+        <ImportProblemList
+          title={conflictsTitle(preview.kind)}
+          problems={preview.conflicts}
+          total={preview.conflictRows}
+        />
+      )}
       <ImportProblemList
         title="Unreadable rows"
         problems={preview.unreadable}
         total={preview.unreadableRows}
       />
-      <ImportLevelPlans
-        applicationId={applicationId}
-        kind={preview.kind}
-        levels={preview.levels}
-        levelPlans={fields}
-        unmappedLevels={unmappedLevels}
-        onLevelPlanChange={setField}
-      />
+      {hasLevels(preview.kind) && (
+        <ImportLevelPlans
+          applicationId={applicationId}
+          kind={preview.kind}
+          levels={preview.levels}
+          levelPlans={fields}
+          unmappedLevels={unmappedLevels}
+          onLevelPlanChange={setField}
+        />
+      )}
     </DialogForm>
   );
 }

@@ -12,17 +12,19 @@ import { Spinner } from '@/components/ui/spinner.tsx';
 import { ImportCounts } from './import-counts.tsx';
 import {
   countOf,
+  describeImportResult,
   describeRowProgress,
   IMPORT_CONTINUES_NOTE,
   IMPORT_DIALOG_TITLE,
   progressPercent,
   type StartedImport,
 } from './import-display.ts';
+import { ImportFilesToUpload } from './import-files-to-upload.tsx';
+import { ImportKeyauthSettingsView } from './import-keyauth-settings.tsx';
 
 const DESCRIPTIONS: Record<StartedImport['status'], (progress: ImportProgress) => string> = {
   running: (progress) => `Importing ${countOf(progress.kind, progress.readableRows)}.`,
-  done: (progress) =>
-    `The import finished: ${countOf(progress.kind, progress.createdRows)} created.`,
+  done: (progress) => `The import finished: ${describeImportResult(progress)}.`,
   failed: () => 'The import stopped before the end. What it wrote is kept; resuming skips it.',
 };
 
@@ -31,12 +33,16 @@ const DESCRIPTIONS: Record<StartedImport['status'], (progress: ImportProgress) =
  * it did, or why it stopped with a way to resume. Closing leaves it running on the server.
  */
 export function ImportRunView({
+  applicationId,
+  applicationName,
   progress,
   isProgressStale,
   isResuming,
   onResume,
   onClose,
 }: {
+  applicationId: number;
+  applicationName: string;
   progress: StartedImport;
   /** The last read of the progress failed: the figures may be behind. */
   isProgressStale: boolean;
@@ -76,6 +82,16 @@ export function ImportRunView({
           { label: 'Unreadable, left out', value: progress.unreadableRows, isWarning: true },
         ]}
       />
+      {progress.keyauthSettings && (
+        <ImportKeyauthSettingsView settings={progress.keyauthSettings} />
+      )}
+      {progress.kind === 'files' && (
+        <ImportFilesToUpload
+          applicationId={applicationId}
+          applicationName={applicationName}
+          progress={progress}
+        />
+      )}
       {status === 'done' && (
         <p className="flex items-center gap-2 text-sm font-medium text-success">
           <CircleCheck className="size-4 shrink-0" aria-hidden="true" />
