@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench:profile`: a CPU profile of the server while it answers one client-API call
-// at saturation (BENCH_PROFILE_CALL: verify, heartbeat, login, keyLogin; default verify), then the functions
+// at saturation (BENCH_PROFILE_CALL: verify, heartbeat, login, keyLogin, keyauthCheck; default
+// verify), then the functions
 // that took the most self time. For finding where a request's CPU goes, not for figures:
 // those are `npm run bench`'s. Writes the .cpuprofile (Chrome DevTools opens it) to a folder
 // in the temporary directory and prints its path.
@@ -44,8 +45,13 @@ try {
     // A login by licence key: the same writes as login's, and no hash.
     keyLogin: { path: '/api/v1/license/login', connections: 16, bodies: bodiesOf.keyLogin },
   };
+  if (CALL === 'keyauthCheck') calls.keyauthCheck = await keyauthCheckCall(server.info);
   const call = calls[CALL];
-  if (!call) throw new Error(`BENCH_PROFILE_CALL: one of ${Object.keys(calls).join(', ')}`);
+  if (!call) {
+    throw new Error(
+      `BENCH_PROFILE_CALL: one of ${[...Object.keys(calls), 'keyauthCheck'].join(', ')}`,
+    );
+  }
   const { path, bodies } = call;
   let next = 0;
   log(`Loading ${path} for ${DURATION} s...`);
@@ -57,7 +63,7 @@ try {
       {
         method: 'POST',
         path,
-        headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+        headers: call.headers ?? { 'content-type': 'application/json', 'x-api-key': apiKey },
         setupRequest: (request) => ({ ...request, body: bodies[next++ % bodies.length] }),
       },
     ],
@@ -66,6 +72,30 @@ try {
 } finally {
   if (server) await stopChild(server.child);
   await database.drop();
+}
+
+/** KeyAuth's check (/api/1.2/) over 200 sessions, each opened by init and validated by a login. */
+async function keyauthCheckCall({ port, users, password, version, keyauth }) {
+  const form = (fields) =>
+    new URLSearchParams({ ...fields, name: keyauth.name, ownerid: keyauth.ownerId }).toString();
+  const headers = { 'content-type': 'application/x-www-form-urlencoded' };
+  const call = async (fields) => {
+    const response = await fetch(`http://127.0.0.1:${port}/api/1.2/`, {
+      method: 'POST',
+      headers,
+      body: form(fields),
+    });
+    const answer = await response.json();
+    if (!answer.success) throw new Error(`KeyAuth ${fields.type}: ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  const bodies = [];
+  for (const user of users.slice(0, 200)) {
+    const { sessionid } = await call({ type: 'init', ver: version, enckey: 'profile' });
+    await call({ type: 'login', sessionid, username: user.username, pass: password });
+    bodies.push(form({ type: 'check', sessionid }));
+  }
+  return { path: '/api/1.2/', connections: 50, bodies, headers };
 }
 
 const [file] = readdirSync(profileDir).filter((name) => name.endsWith('.cpuprofile'));

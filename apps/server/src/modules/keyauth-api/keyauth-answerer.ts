@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyBaseLogger } from 'fastify';
 import { KEYAUTH_OWNER_ID_PATTERN, keyauthLimits } from '@latchkey/contracts';
@@ -109,7 +109,8 @@ export function createKeyauthAnswerer(deps: KeyauthApiDependencies) {
         ? {
             ...answer,
             code: KEYAUTH_SUCCESS_CODE,
-            nonce: randomBytes(16).toString('hex'),
+            // 32 random hex characters, as KeyAuth's nonce; randomUUID draws from a cached pool.
+            nonce: randomUUID().replaceAll('-', ''),
             ownerid: ownerId,
           }
         : { ...answer, ownerid: ownerId },

@@ -68,7 +68,6 @@ export function answerKeyauthBeforeFastify(
 
     answeredCount += 1;
     const requestId = requestIdFrom(headers['x-request-id']);
-    const requestLog = log.child({ reqId: requestId });
     const write = (status: number, answered: KeyauthHttpAnswer) => {
       response.writeHead(status, {
         ...answered.headers,
@@ -85,19 +84,19 @@ export function answerKeyauthBeforeFastify(
           version,
           fields,
           ipAddress: options.ipOf(request),
-          log: requestLog,
+          log,
           headers,
           origin: originOf(request),
         })
         .then(
           (answered) => write(200, answered),
           (error: unknown) => {
-            const failed = keyauthErrorAnswer(error, requestLog);
+            const failed = keyauthErrorAnswer(error, log.child({ reqId: requestId }));
             write(failed.status, failed);
           },
         )
         .catch((error: unknown) => {
-          requestLog.error({ err: error }, 'KeyAuth answer not sent');
+          log.error({ err: error, reqId: requestId }, 'KeyAuth answer not sent');
           response.destroy();
         });
     });

@@ -59,10 +59,15 @@ export function createKeyauthSessionStore(
 ): KeyauthSessionStore {
   const digestOf = (sessionId: string) => keyedDigest(sessionId, 'keyauth-session', serverSecret);
   const maxRemembered = options.maxRemembered ?? 100_000;
-  const remembered = new Map<
-    string,
-    { session: FoundKeyauthSession; applicationId: number; until: number }
-  >();
+  const remembered = new Map<string, { session: FoundKeyauthSession; until: number }>();
+  /** A binding's digest to where it is remembered, so a write by digest can forget it. */
+  const rememberedByDigest = new Map<string, string>();
+  const forgetDigest = (idDigest: string) => {
+    const rememberedAs = rememberedByDigest.get(idDigest);
+    if (rememberedAs === undefined) return;
+    rememberedByDigest.delete(idDigest);
+    remembered.delete(rememberedAs);
+  };
   const byDigest = db
     .select({
       idDigest: keyauthSessions.idDigest,
@@ -116,37 +121,38 @@ export function createKeyauthSessionStore(
       };
     },
     async findRemembered(applicationId, sessionId, now) {
-      if (!KEYAUTH_SESSION_ID_PATTERN.test(sessionId))
-        return { session: null, isRemembered: false };
-      const idDigest = digestOf(sessionId);
-      const entry = remembered.get(idDigest);
-      if (entry && entry.applicationId === applicationId && entry.until > now.getTime()) {
+      // Remembered by the id itself, in this process's memory only: no digest on the hot path.
+      const rememberedAs = `${applicationId}:${sessionId}`;
+      const entry = remembered.get(rememberedAs);
+      if (entry && entry.until > now.getTime())
         return { session: entry.session, isRemembered: true };
-      }
-      remembered.delete(idDigest);
+      remembered.delete(rememberedAs);
       const session = await this.find(applicationId, sessionId, now);
       if (session?.sessionToken) {
-        if (remembered.size >= maxRemembered) remembered.clear();
-        remembered.set(idDigest, {
+        if (remembered.size >= maxRemembered) {
+          remembered.clear();
+          rememberedByDigest.clear();
+        }
+        remembered.set(rememberedAs, {
           session,
-          applicationId,
           until: Math.min(now.getTime() + options.rememberMs, session.expiresAt.getTime()),
         });
+        rememberedByDigest.set(session.idDigest, rememberedAs);
       }
       return { session, isRemembered: false };
     },
     forget(idDigest) {
-      remembered.delete(idDigest);
+      forgetDigest(idDigest);
     },
     async bind(idDigest, appUserId, sessionToken) {
-      remembered.delete(idDigest);
+      forgetDigest(idDigest);
       await db
         .update(keyauthSessions)
         .set({ appUserId, sessionTokenSealed: sessionTokenSealer.seal(sessionToken, serverSecret) })
         .where(eq(keyauthSessions.idDigest, idDigest));
     },
     async unbind(idDigest) {
-      remembered.delete(idDigest);
+      forgetDigest(idDigest);
       const unbound = await db
         .update(keyauthSessions)
         .set({ appUserId: null, sessionTokenSealed: null })
