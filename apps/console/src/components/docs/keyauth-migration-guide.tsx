@@ -284,7 +284,9 @@ export function KeyauthMigrationGuide() {
             <code className={INLINE_CODE_CLASS}>ownerid</code>,{' '}
             <code className={INLINE_CODE_CLASS}>name</code> and{' '}
             <code className={INLINE_CODE_CLASS}>secret</code>, they are filled in for you; otherwise
-            copy them from KeyAuth&apos;s dashboard in step 2.
+            copy them from KeyAuth&apos;s dashboard in step 2. Files come as a list to upload again
+            on the <em>Files</em> tab (KeyAuth keeps only their URLs): change their ids in the
+            program to the new ones.
           </li>
           <li>
             <strong>Turn it on.</strong> In the application&apos;s <em>API Configuration</em> tab,
