@@ -16,6 +16,7 @@ import { deviceRoutes } from './modules/devices/index.ts';
 import { fileRoutes, downloadRoutes } from './modules/files/index.ts';
 import { healthRoutes } from './modules/health/index.ts';
 import { importRoutes } from './modules/imports/index.ts';
+import { keyauthRoutes } from './modules/keyauth-api/index.ts';
 import { sampleRoutes, codeFileRoutes } from './modules/integration/index.ts';
 import { licenseRoutes } from './modules/licenses/index.ts';
 import { mailRoutes, mailTemplateRoutes } from './modules/mail/index.ts';
@@ -56,6 +57,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   ...downloadRoutes,
   ...healthRoutes,
   ...importRoutes,
+  ...keyauthRoutes,
   ...sampleRoutes,
   ...codeFileRoutes,
   ...licenseRoutes,

@@ -96,3 +96,91 @@ export const keyauthUnsupportedTypes = [
   '2faenable',
   '2fadisable',
 ] as const;
+
+const formField = (description: string) => z.string().optional().meta({ description });
+
+/**
+ * The form fields of a KeyAuth request (the body, form-encoded, or the query): every request
+ * names `type`, `name` and `ownerid`; the others belong to the types that read them.
+ */
+export const keyauthFormSchema = z
+  .object({
+    type: formField('The request type (init, login, check, ...).'),
+    name: formField('The application\u2019s KeyAuth name.'),
+    ownerid: formField('The application\u2019s KeyAuth owner id (10 characters).'),
+    sessionid: formField('What init answered; every later request sends it.'),
+    ver: formField('init: the program\u2019s version.'),
+    hash: formField('init: the program\u2019s checksum (not checked).'),
+    enckey: formField('init: the key API 1.2 signs later answers with (with the secret).'),
+    username: formField('register, login, upgrade, forgot.'),
+    pass: formField('register, login.'),
+    key: formField('register, license, upgrade: a licence key.'),
+    email: formField('register, forgot.'),
+    hwid: formField('register, login, license, checkblacklist, ban: trimmed of white space.'),
+    newUsername: formField('changeUsername.'),
+    varid: formField('var: an application variable.'),
+    var: formField('getvar, setvar: the user\u2019s variable.'),
+    data: formField('setvar: its value.'),
+    reason: formField('ban.'),
+    message: formField('log.'),
+    pcuser: formField('log.'),
+    fileid: formField('file: a file id.'),
+  })
+  .meta({ id: 'KeyauthForm' });
+
+const numberString = z
+  .string()
+  .meta({ description: 'A number, as a string (as KeyAuth sends it).' });
+
+/** KeyAuth's `appinfo`. */
+export const keyauthAppInfoSchema = z.object({
+  numUsers: numberString,
+  numOnlineUsers: numberString,
+  numKeys: numberString,
+  version: z.string(),
+  customerPanelLink: z.string(),
+});
+
+/** KeyAuth's `info` of a logged-in user. */
+export const keyauthUserInfoSchema = z.object({
+  username: z.string(),
+  subscriptions: z.array(
+    z.object({
+      subscription: z.string(),
+      key: z.null(),
+      expiry: numberString,
+      timeleft: z.number().int(),
+      level: numberString,
+    }),
+  ),
+  ip: z.string(),
+  hwid: z.string().nullable(),
+  createdate: numberString,
+  lastlogin: numberString,
+});
+
+/**
+ * Every answer of the KeyAuth-compatible API, as PHP's json_encode writes it (ASCII only,
+ * `/` escaped): `success` and `message` always, `ownerid` echoed once the request named one,
+ * `code` 68 and a `nonce` on success, and each type's own fields.
+ */
+export const keyauthAnswerSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    code: z.literal(68).optional(),
+    nonce: z.string().optional(),
+    ownerid: z.string().optional(),
+    sessionid: z.string().optional().meta({ description: 'init.' }),
+    newSession: z.boolean().optional().meta({ description: 'init.' }),
+    appinfo: keyauthAppInfoSchema.optional().meta({ description: 'init, fetchStats.' }),
+    download: z.string().optional().meta({ description: 'init refused as invalidver.' }),
+    info: keyauthUserInfoSchema.optional().meta({ description: 'register, login, license.' }),
+    response: z.string().optional().meta({ description: 'getvar: the value.' }),
+    contents: z.string().optional().meta({ description: 'file: the bytes as hex.' }),
+    users: z
+      .array(z.object({ credential: z.string() }))
+      .optional()
+      .meta({ description: 'fetchOnline: masked names.' }),
+  })
+  .meta({ id: 'KeyauthAnswer' });

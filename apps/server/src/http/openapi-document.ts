@@ -88,6 +88,9 @@ function operationOf(key: string, contract: RouteContract): ZodOpenApiOperationO
         ? {
             content: {
               [response.jsonMediaType ?? 'application/json']: { schema: response.schema },
+              ...(response.plainTexts
+                ? { 'text/plain': { schema: z.enum(response.plainTexts as [string, ...string[]]) } }
+                : {}),
             },
           }
         : response.mediaType

@@ -10,10 +10,16 @@ import {
   type SignedInOwner,
   type TestApp,
 } from '../../test/test-app.ts';
-import { routePermissions as ownerRoutePermissions } from '../route-table.ts';
+import { routeContracts, routePermissions as ownerRoutePermissions } from '../route-table.ts';
 
-/** Routes that run without an owner session on purpose (and the v1 client API). */
+/**
+ * Routes that run without an owner session on purpose (and the v1 client API): every route
+ * whose contract names another caller, and the few served outside the route table.
+ */
 const publicRoutes = new Set([
+  ...Object.entries(routeContracts)
+    .filter(([, contract]) => contract.caller !== 'owner')
+    .map(([route]) => route),
   'GET /api/health',
   'GET /api/config',
   'POST /api/auth/firebase-login',

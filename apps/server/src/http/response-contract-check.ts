@@ -64,6 +64,12 @@ function problemOf(
       : `content-type ${contentType}, documented ${documented.mediaType}`;
   }
   if (!documented.schema) return null;
+  if (documented.plainTexts && contentType.startsWith('text/plain')) {
+    const text = Buffer.isBuffer(payload) ? payload.toString('utf8') : String(payload);
+    return documented.plainTexts.includes(text)
+      ? null
+      : `undocumented text body: ${text.slice(0, 300)}`;
+  }
   const jsonMediaType = documented.jsonMediaType ?? 'application/json';
   if (!contentType.startsWith(jsonMediaType)) {
     return `content-type ${contentType}, documented ${jsonMediaType}`;

@@ -70,6 +70,11 @@ export const routeTags = [
       'Owner API: shop connections (Stripe, Lemon Squeezy, Paddle, Gumroad, Sellix, SellApp) and the orders they sent; and each connection\u2019s URL, which its shop calls with signed events.',
   },
   {
+    name: 'KeyAuth-compatible API',
+    description:
+      'For programs built on KeyAuth\u2019s own client libraries: form fields (`type`, `name`, `ownerid`, later `sessionid`) posted (or sent as a query) to `/api/1.2/` or `/api/1.3/`, answered in KeyAuth\u2019s shapes and signatures, every outcome an HTTP 200. docs/keyauth-migration.md has the request types and what differs from KeyAuth.',
+  },
+  {
     name: 'API tokens',
     description:
       'Owner API: tokens of the management API, for shops and bots. Needs Manage API Tokens.',
@@ -90,6 +95,11 @@ export interface ResponseContract {
     | 'application/octet-stream';
   /** A JSON body of another JSON media type (the management API's problem details). */
   jsonMediaType?: 'application/problem+json';
+  /**
+   * Exact bodies sent as text/plain instead of the JSON `schema` (KeyAuth's bare
+   * `KeyAuth_Invalid`, which KeyAuth's clients compare byte for byte).
+   */
+  plainTexts?: readonly string[];
   headers?: z.ZodObject;
 }
 
@@ -101,8 +111,11 @@ export interface RouteContract {
   params?: z.ZodObject;
   query?: z.ZodObject;
   body?: z.ZodType;
-  /** A body that is not JSON (a file upload: its raw bytes); `body` is then its schema. */
-  bodyMediaType?: 'application/octet-stream';
+  /**
+   * A body that is not JSON (a file upload: its raw bytes; KeyAuth's form fields); `body` is
+   * then its schema, read by the handler.
+   */
+  bodyMediaType?: 'application/octet-stream' | 'application/x-www-form-urlencoded';
   /** The answers of the route itself; the errors every route of its caller shares are added by documentedResponses. */
   responses: Record<number, ResponseContract>;
   /**

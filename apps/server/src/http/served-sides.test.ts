@@ -6,7 +6,9 @@ import type { ServedSide } from '../app.ts';
 /** Routes both sides serve: a load balancer's health check, and the metrics scrape. */
 const SHARED = (url: string) =>
   url === '/api/health' || url.startsWith('/api/health/') || url === '/metrics';
-const isClientApi = (url: string) => url === '/api/v1' || url.startsWith('/api/v1/');
+/** The client API: v1, and its KeyAuth-compatible sibling (/api/1.2, /api/1.3). */
+const isClientApi = (url: string) =>
+  url === '/api/v1' || url.startsWith('/api/v1/') || /^\/api\/1\.[23](\/|$)/.test(url);
 
 /**
  * With CLIENT_API_PORT each instance registers one side's routes, so a request for

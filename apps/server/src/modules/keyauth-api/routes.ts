@@ -1,13 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { clientIpFinder, clientIpOf } from '../../lib/client-ip.ts';
+import { registerRoutes } from '../../http/route-definition.ts';
 import {
   createKeyauthAnswerer,
-  KEYAUTH_VERSIONS,
   keyauthErrorAnswer,
   type KeyauthApiDependencies,
   type KeyauthHttpAnswer,
 } from './keyauth-answerer.ts';
 import { answerKeyauthBeforeFastify, KEYAUTH_BODY_LIMIT_BYTES } from './keyauth-raw-path.ts';
+import { keyauthRoutes, type KeyauthRouteServices } from './keyauth-route-definitions.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,40 +33,36 @@ export async function registerKeyauthApi(
   const send = (reply: FastifyReply, answered: KeyauthHttpAnswer) =>
     reply.headers(answered.headers).send(answered.body);
 
-  for (const version of KEYAUTH_VERSIONS) {
-    await app.register(
-      async (scope) => {
-        scope.removeAllContentTypeParsers();
-        // KeyAuth's clients post form fields; PHP reads any body as such, so anything else too.
-        scope.addContentTypeParser(
-          '*',
-          { parseAs: 'string', bodyLimit: KEYAUTH_BODY_LIMIT_BYTES },
-          (_request, body, done) =>
-            done(null, Object.fromEntries(new URLSearchParams(body as string))),
-        );
-        scope.setErrorHandler((error, request, reply) => {
-          const failed = keyauthErrorAnswer(error, request.log);
-          return reply.status(failed.status).headers(failed.headers).send(failed.body);
-        });
-        const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-          reply.header('x-request-id', request.id).header('cache-control', 'no-store');
-          return send(
-            reply,
-            await answer({
-              version,
-              fields: fieldsOf(request),
-              ipAddress: clientIpOf(request),
-              log: request.log,
-              headers: request.headers,
-              origin: () => `${request.protocol}://${request.host}`,
-            }),
-          );
-        };
-        for (const method of ['GET', 'POST'] as const) scope.route({ method, url: '/', handler });
-      },
-      { prefix: `/api/${version}` },
+  const services: KeyauthRouteServices = {
+    async answerRoute(version, { request, reply }) {
+      reply.header('x-request-id', request.id).header('cache-control', 'no-store');
+      return send(
+        reply,
+        await answer({
+          version,
+          fields: fieldsOf(request),
+          ipAddress: clientIpOf(request),
+          log: request.log,
+          headers: request.headers,
+          origin: () => `${request.protocol}://${request.host}`,
+        }),
+      );
+    },
+  };
+  await app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    // KeyAuth's clients post form fields; PHP reads any body as such, so anything else too.
+    scope.addContentTypeParser(
+      '*',
+      { parseAs: 'string', bodyLimit: KEYAUTH_BODY_LIMIT_BYTES },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-  }
+    scope.setErrorHandler((error, request, reply) => {
+      const failed = keyauthErrorAnswer(error, request.log);
+      return reply.status(failed.status).headers(failed.headers).send(failed.body);
+    });
+    registerRoutes(scope, keyauthRoutes, services);
+  });
   if (deps.config.clientApi.isLeanPathEnabled) {
     const rawPath = answerKeyauthBeforeFastify(app.server, {
       answer,
