@@ -628,6 +628,12 @@ const publicRoutes = [
   'GET /api/reference/js/scalar.js',
   // A shop's signed events: the connection's URL is the credential (shops.test.ts).
   'POST /api/shops/:publicId',
+  // KeyAuth's client libraries: the application is named by its owner id and name, the
+  // session by its id (keyauth-api.test.ts refuses another owner's application a session).
+  'GET /api/1.2/',
+  'POST /api/1.2/',
+  'GET /api/1.3/',
+  'POST /api/1.3/',
 ];
 
 /**

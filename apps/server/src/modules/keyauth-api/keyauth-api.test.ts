@@ -200,6 +200,36 @@ describe('the KeyAuth-compatible client API (/api/1.2, /api/1.3)', () => {
     expect(answer.json.code).toBeUndefined();
   });
 
+  it("offers the current release's download URL with invalidver, its slashes escaped", async () => {
+    const target = await compatibleApplication();
+    const uploaded = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/applications/${target.id}/files?name=setup.exe&version=2.0.0&requiresSession=false`,
+      headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
+      payload: Buffer.from('the new version'),
+    });
+    expect(uploaded.statusCode).toBe(201);
+    const fileId = (uploaded.json() as { id: string }).id;
+    await request('PUT', `/api/applications/${target.id}`, { currentReleaseFileId: fileId });
+    const client = createKeyauthTestClient({
+      app: testApp.app,
+      version: '1.2',
+      name: target.keyauthName!,
+      ownerId: target.keyauthOwnerId!,
+      secret: target.keyauthSecret!,
+      appVersion: '0.9.0',
+      nowSeconds,
+    });
+    const answer = await client.init();
+    expect(answer.json).toMatchObject({ success: false, message: 'invalidver' });
+    const download = String(answer.json.download);
+    expect(download).toMatch(new RegExp(`/api/v1/downloads/${fileId}\\.`));
+    expect(answer.raw).toContain(`"download":"${download.replaceAll('/', '\\/')}"`);
+    const fetched = await testApp.app.inject({ url: new URL(download).pathname });
+    expect(fetched.statusCode).toBe(200);
+    expect(fetched.body).toBe('the new version');
+  });
+
   it('applies v1 rules: paused, expired, blacklisted (a HWID with its newline) and HWID lock', async () => {
     const target = await compatibleApplication({ hwidLockEnabled: true });
     const client = clientFor(target, '1.3');
