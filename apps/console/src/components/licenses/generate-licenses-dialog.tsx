@@ -7,7 +7,7 @@ import {
   type Plan,
 } from '@latchkey/contracts';
 import { KeyRound } from 'lucide-react';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { PlanSelect } from '@/components/plans/plan-select.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { FormField, InputField } from '@/components/ui/form-field.tsx';
@@ -83,6 +83,11 @@ function GenerateLicensesForm({
         plans.find((plan) => plan.id === valid.planId)!,
       ),
   });
+  // Plans still loading when the dialog opened: the first one is chosen once they arrive.
+  const firstPlanId = plans[0]?.id;
+  useEffect(() => {
+    if (fields.planId === '' && firstPlanId) setField('planId', firstPlanId);
+  }, [fields.planId, firstPlanId, setField]);
   const strength = describeMaskStrength(fields.mask, fields.keyCase);
   const canMail = useMailDelivery() !== 'off';
 
