@@ -17,7 +17,7 @@
 //   key redemption (password checked, so argon2id-bound like login) and a key login (each key
 //   used once before, so its user exists) are measured beside login in each round.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -31,6 +31,7 @@ import {
   stopChild,
 } from './bench-kit.mjs';
 import { loadAtFixedRate } from './paced-load.mjs';
+import { canReadCpu, execFileSyncSafe, processCpuUs, processTimesUs } from './process-cpu.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /**
@@ -144,28 +145,6 @@ async function load({
  * read from /proc around a measurement: where a request's cost goes. Linux only; elsewhere
  * the CPU table is left out.
  */
-const canReadCpu = existsSync('/proc/self/stat');
-const TICK_US = 1e6 / Number(execFileSyncSafe('getconf', ['CLK_TCK']) || 100);
-function execFileSyncSafe(command, args) {
-  try {
-    return execFileSync(command, args, { encoding: 'utf8' }).trim();
-  } catch {
-    return '';
-  }
-}
-/** User and kernel CPU time (µs) of a process or thread. */
-function processTimesUs(pid, statPath = `/proc/${pid}/stat`) {
-  try {
-    const fields = readFileSync(statPath, 'utf8').split(') ')[1].split(' ');
-    return { user: Number(fields[11]) * TICK_US, kernel: Number(fields[12]) * TICK_US };
-  } catch {
-    return { user: 0, kernel: 0 }; // a backend that ended meanwhile
-  }
-}
-function processCpuUs(pid, statPath) {
-  const { user, kernel } = processTimesUs(pid, statPath);
-  return user + kernel;
-}
 function cpuSnapshot(serverPid) {
   const postgres = new Map();
   for (const pid of execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean)) {

@@ -7,7 +7,10 @@
 //   node_modules hard-linked into it (the commits must share their dependencies).
 // - Starts both commits' bench/latchkey-server.ts on throwaway PostgreSQL databases, side by
 //   side, and loads POST /api/v1/verify on each in turn (VERIFY_AB_ROUNDS rounds, 6 s each,
-//   50 connections), so drift of the shared machine falls on both alike.
+//   50 connections), so drift of the shared machine falls on both alike. Each round starts
+//   with the next variant (a load's aftermath falls on whichever runs after it), and each
+//   load also reads its server's CPU time from /proc: CPU per request moves far less than
+//   throughput when something else shares the machine.
 // - Here, verify is measured twice: without and with `entitlements: ["PRO"]` in the request
 //   (this commit's bench users hold a plan granting PRO). The other commit's users are loaded
 //   as its own bench server seeds them.
@@ -24,6 +27,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { benchServerEnv, median, prepareDatabase, startChild, stopChild } from './bench-kit.mjs';
+import { canReadCpu, processCpuUs } from './process-cpu.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const ROUNDS = Number(process.env.VERIFY_AB_ROUNDS ?? 5);
@@ -197,30 +201,48 @@ async function main() {
         const check = await load(variant.server, variant.call, variant.bodies.slice(0, 1), 1);
         if (check.non2xx > 0) throw new Error(`${variant.label}: ${table.name} answered non-2xx`);
         variant.results = [];
+        variant.cpuPerRequest = [];
       }
       log(`Warming up ${table.name}...`);
       for (const variant of variants) await load(variant.server, variant.call, variant.bodies, 3);
       for (let round = 1; round <= ROUNDS; round += 1) {
-        for (const variant of variants) {
+        // Each round starts with the next variant: a load's aftermath (its counters' flush, a
+        // collection) falls on whichever runs after it, so no variant may always follow
+        // the same one.
+        const order = variants.map((_, index) => variants[(index + round - 1) % variants.length]);
+        for (const variant of order) {
+          const pid = variant.server.child.pid;
+          const cpuBefore = canReadCpu ? processCpuUs(pid) : 0;
           const result = await load(variant.server, variant.call, variant.bodies, DURATION_SECONDS);
           if (result.non2xx > 0 || result.errors > 0) {
             throw new Error(`${variant.label}: ${result.non2xx} non-2xx, ${result.errors} errors`);
           }
           variant.results.push(result.requests.average);
+          if (canReadCpu) {
+            variant.cpuPerRequest.push(
+              (processCpuUs(pid) - cpuBefore) / Math.max(1, result.requests.total),
+            );
+          }
         }
         log(
           `${table.name} round ${round} of ${ROUNDS}: ${variants.map((v) => `${v.label} ${v.results.at(-1).toFixed(0)}/s`).join(', ')}`,
         );
       }
       const baseline = median(variants[0].results);
+      const cpuBaseline = canReadCpu ? median(variants[0].cpuPerRequest) : 0;
       lines.push(
-        `${table.name} against ${before}, ${ROUNDS} alternating rounds x ${DURATION_SECONDS} s, ${table.connections} connections`,
+        `${table.name} against ${before}, ${ROUNDS} rounds x ${DURATION_SECONDS} s in rotating order, ${table.connections} connections`,
         '',
-        `| ${table.name} | req/s per round | median | against before |`,
-        '| --- | --- | --- | --- |',
+        `| ${table.name} | req/s per round | median | against before | server CPU per request (µs, median) | CPU against before |`,
+        '| --- | --- | --- | --- | --- | --- |',
         ...variants.map((variant) => {
           const value = median(variant.results);
-          return `| ${variant.label} | ${variant.results.map((r) => r.toFixed(0)).join(', ')} | ${value.toFixed(0)} | ${((value / baseline) * 100).toFixed(1)}% |`;
+          const cpu = canReadCpu ? median(variant.cpuPerRequest) : null;
+          const cpuColumns =
+            cpu === null
+              ? '— | —'
+              : `${cpu.toFixed(1)} | ${((cpu / cpuBaseline) * 100).toFixed(1)}%`;
+          return `| ${variant.label} | ${variant.results.map((r) => r.toFixed(0)).join(', ')} | ${value.toFixed(0)} | ${((value / baseline) * 100).toFixed(1)}% | ${cpuColumns} |`;
         }),
         '',
       );
