@@ -1,5 +1,6 @@
 import type { Application, CurrentUser } from '@latchkey/contracts';
 import type { Browser } from '@playwright/test';
+import { pressEscapeOn } from './support/controls.ts';
 import { checkLayout, expectTheme, storeTheme, THEMED_VIEWPORTS } from './support/layout-checks.ts';
 import { createApplication, currentUser, updateAccount } from './support/owner-api.ts';
 import { inBrowserOfItsOwn, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
@@ -118,14 +119,14 @@ test.describe('API tokens', () => {
 
       // Not copied yet: Escape, Done and a click beside the dialog each ask first.
       const closeUncopied = page.getByRole('alertdialog', { name: 'Close without copying?' });
-      await page.keyboard.press('Escape');
+      await pressEscapeOn(page, shownDialog);
       await expect(closeUncopied).toContainText(
         'The token is shown only once. Make sure you have copied it.',
       );
       await expect(closeUncopied.getByRole('button', { name: 'Keep Open' })).toBeFocused();
       await checkLayout(page, label('close-uncopied-dialog'), problems);
       // Escape on the question goes back to the token, with focus inside its dialog.
-      await page.keyboard.press('Escape');
+      await pressEscapeOn(page, closeUncopied);
       await expect(closeUncopied).toBeHidden();
       await expect(tokenField).toHaveValue(token);
       expect(await shownDialog.evaluate((dialog) => dialog.contains(document.activeElement))).toBe(

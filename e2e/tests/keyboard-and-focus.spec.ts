@@ -1,4 +1,4 @@
-import { isFocused } from './support/controls.ts';
+import { isFocused, pressEscapeOn } from './support/controls.ts';
 import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test } from './support/test.ts';
 import { toast } from './support/toast.ts';
@@ -31,7 +31,7 @@ test.describe('keyboard and focus', () => {
     await page.keyboard.press('Enter');
     const editDialog = page.getByRole('dialog', { name: 'Edit Application' });
     await expect(editDialog).toBeVisible();
-    await page.keyboard.press('Escape');
+    await pressEscapeOn(page, editDialog);
     await expect(editDialog).toBeHidden();
     await expect.poll(() => isFocused(editButton)).toBe(true);
 
@@ -52,7 +52,7 @@ test.describe('keyboard and focus', () => {
     await expect(toast(page, 'The database is unavailable')).toBeVisible();
     await expect(editDialog).toBeVisible();
 
-    await page.keyboard.press('Escape');
+    await pressEscapeOn(page, editDialog);
     await expect(editDialog).toBeHidden();
     await expect.poll(() => isFocused(editButton)).toBe(true);
     expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe(

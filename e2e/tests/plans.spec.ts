@@ -1,6 +1,6 @@
 import { PLAN_IN_USE, PLAN_NAME_REQUIRED, PLAN_NAME_TAKEN, type Plan } from '@latchkey/contracts';
 import { openNewApplicationTab } from './support/application-page.ts';
-import { isFocused, rowWithCellText } from './support/controls.ts';
+import { isFocused, pressEscapeOn, rowWithCellText } from './support/controls.ts';
 import {
   checkDialog,
   checkLayout,
@@ -155,7 +155,7 @@ test.describe('plans tab of the application page', () => {
     // Focus in its first field says the dialog's layer is up and listening: an Escape pressed
     // while it was still mounting went nowhere once on a loaded CI machine.
     await expect(editDialog.getByLabel('Name')).toBeFocused();
-    await page.keyboard.press('Escape');
+    await pressEscapeOn(page, editDialog);
     await expect(editDialog).toBeHidden();
     await expect.poll(() => isFocused(editButton)).toBe(true);
 
@@ -167,7 +167,7 @@ test.describe('plans tab of the application page', () => {
     const confirm = page.getByRole('alertdialog', { name: 'Delete plan?' });
     // An AlertDialog starts on Cancel, so Enter alone never deletes.
     await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
-    await page.keyboard.press('Escape');
+    await pressEscapeOn(page, confirm);
     await expect(confirm).toBeHidden();
     await expect.poll(() => isFocused(deleteButton)).toBe(true);
   });

@@ -27,3 +27,20 @@ export function rowWithCellText(page: Page, text: string): Locator {
     .getByRole('row')
     .filter({ has: page.getByRole('cell').getByText(text, { exact: true }) });
 }
+
+/**
+ * Presses Escape once `layer` (a Radix dialog, alert dialog or other dismissable layer) is
+ * listening for it. Radix attaches a layer's Escape listener only after the layer has been
+ * registered and the page has re-rendered once more, so a modal layer first shows focus in
+ * its first control and only then marks itself `pointer-events: auto` (set in that second
+ * render) and listens. A key pressed in between goes to the layer beneath (a toast) or to
+ * nowhere: a person cannot type that fast, a test on a loaded machine can.
+ */
+export async function pressEscapeOn(page: Page, layer: Locator): Promise<void> {
+  await expect(layer).toHaveAttribute('style', /pointer-events: auto/);
+  // The listener is attached in that render's effects, which React may run a frame later.
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => setTimeout(resolve))),
+  );
+  await page.keyboard.press('Escape');
+}
