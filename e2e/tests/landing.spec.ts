@@ -27,9 +27,12 @@ test.describe('landing page (signed out)', () => {
   test('shows the 404 page for unknown paths, and sends /dashboard to sign in first', async ({
     page,
   }) => {
-    await page.goto('/no-such-page');
+    // The status says so too, for crawlers and link checkers; a page the console has is a 200.
+    const unknown = await page.goto('/no-such-page');
+    expect(unknown?.status()).toBe(404);
     await expect(page.getByText('404 Page Not Found')).toBeVisible();
-    await page.goto('/dashboard');
+    const known = await page.goto('/dashboard');
+    expect(known?.status()).toBe(200);
     await expect(page).toHaveURL('/firebase-login?next=%2Fdashboard');
     await expect(page.getByRole('heading', { name: 'Sign In to Continue' })).toBeVisible();
   });

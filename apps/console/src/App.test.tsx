@@ -1,5 +1,8 @@
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
+import { parse as parsePattern } from 'regexparam';
+import { matchRoute } from 'wouter';
+import { consolePagePaths, isConsolePagePath } from '@latchkey/contracts/console-pages';
 import { ACCOUNT_ID_KEY } from '@/lib/account-storage.ts';
 import { AppRoutes, SIGNED_IN_ROUTES } from './App.tsx';
 import {
@@ -81,6 +84,26 @@ describe('AppRoutes', () => {
 
     await screen.findByRole('heading', { name: 'Sign In to Continue' });
     expect(location.history?.at(-1)).toBe('/firebase-login?next=%2Fapp%2F3%3Ftab%3Dusers');
+  });
+
+  it('has a page exactly where the server answers 200 (it answers 404 elsewhere)', () => {
+    const paths = [
+      '/',
+      '/dashboard',
+      '/Dashboard/',
+      '/app',
+      '/app/',
+      '/app/3',
+      '/app/3/x',
+      '/docs',
+    ];
+    paths.push('/nope', '/dashboard/extra', '/firebase-login', '/firebase-login/x', '/api-tokens');
+    for (const path of paths) {
+      const isRouted = Object.values(consolePagePaths).some(
+        (pattern) => matchRoute(parsePattern, pattern, path)[0],
+      );
+      expect(isConsolePagePath(path), path).toBe(isRouted);
+    }
   });
 
   it('covers every signed-in page, so a new page is never a 404 for a visitor', () => {

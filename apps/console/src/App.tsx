@@ -1,4 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
+import { consolePagePaths, type ConsolePage } from '@latchkey/contracts/console-pages';
 import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { DeferredAuthProvider } from '@/components/auth/deferred-auth-provider.tsx';
@@ -72,22 +73,26 @@ const WebhooksPage = lazyPage(() =>
 );
 
 /**
- * The pages only a signed-in owner sees. One table for both route sets: a page added here is
- * also one a signed-out deep link is sent to sign in for, never a 404.
+ * The pages only a signed-in owner sees: every page of the contracts' table but the two both
+ * route sets have (a page added there must be given its component here). One table for both
+ * route sets: a page added here is also one a signed-out deep link is sent to sign in for,
+ * never a 404.
  */
-export const SIGNED_IN_ROUTES: readonly { path: string; component: ComponentType }[] = [
-  { path: '/dashboard', component: DashboardPage },
-  // The optional id: /app and /app/ show 'Invalid application ID', not 404.
-  { path: '/app/:id?', component: ApplicationPage },
-  { path: '/webhooks', component: WebhooksPage },
-  { path: '/blacklist', component: BlacklistPage },
-  { path: '/activity-logs', component: ActivityLogsPage },
-  { path: '/integration', component: IntegrationPage },
-  { path: '/docs', component: DocsPage },
-  { path: '/code-editor', component: CodeEditorPage },
-  { path: '/user-management', component: UserManagementPage },
-  { path: '/api-tokens', component: ApiTokensPage },
-];
+const SIGNED_IN_PAGES: Record<Exclude<ConsolePage, 'home' | 'firebaseLogin'>, ComponentType> = {
+  dashboard: DashboardPage,
+  application: ApplicationPage,
+  webhooks: WebhooksPage,
+  blacklist: BlacklistPage,
+  activityLogs: ActivityLogsPage,
+  integration: IntegrationPage,
+  docs: DocsPage,
+  codeEditor: CodeEditorPage,
+  userManagement: UserManagementPage,
+  apiTokens: ApiTokensPage,
+};
+export const SIGNED_IN_ROUTES: readonly { path: string; component: ComponentType }[] = (
+  Object.entries(SIGNED_IN_PAGES) as [keyof typeof SIGNED_IN_PAGES, ComponentType][]
+).map(([page, component]) => ({ path: consolePagePaths[page], component }));
 
 /** Sends a signed-out visit to a signed-in page to sign in first, remembering the target. */
 function SignInFirst() {
@@ -100,8 +105,8 @@ function SignedOutRoutes() {
   return (
     <Suspense fallback={<FullPageSpinner />}>
       <Switch>
-        <Route path="/" component={LandingPage} />
-        <Route path="/firebase-login" component={FirebaseLoginPage} />
+        <Route path={consolePagePaths.home} component={LandingPage} />
+        <Route path={consolePagePaths.firebaseLogin} component={FirebaseLoginPage} />
         {SIGNED_IN_ROUTES.map(({ path }) => (
           <Route key={path} path={path} component={SignInFirst} />
         ))}
@@ -127,12 +132,12 @@ function SignedInRoutes() {
   return (
     <Suspense fallback={<FullPageSpinner />}>
       <Switch>
-        <Route path="/" component={HomePage} />
+        <Route path={consolePagePaths.home} component={HomePage} />
         {SIGNED_IN_ROUTES.map(({ path, component }) => (
           <Route key={path} path={path} component={component} />
         ))}
         {/* Still reachable when signed in: it shows the welcome card. */}
-        <Route path="/firebase-login" component={FirebaseLoginPage} />
+        <Route path={consolePagePaths.firebaseLogin} component={FirebaseLoginPage} />
         <Route component={NotFoundPage} />
       </Switch>
     </Suspense>

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { consolePagePaths } from '@latchkey/contracts/console-pages';
 import { expect, type Page } from '@playwright/test';
 import { consoleOriginHeaders } from './owners.ts';
 
@@ -289,34 +288,17 @@ async function saveDocumentVersion(page: Page): Promise<void> {
 }
 
 /**
- * The console's routes as App.tsx declares them: `path` props of <Route> in the signed-out and
- * signed-in route tables, the paths of SIGNED_IN_ROUTES where the signed-in table's <Route>
- * takes its `path` from it (`path={path}`; signed out, the same paths only redirect to the
- * sign-in page), and '*' for each table's catch-all (the 404 page).
+ * The console's routes as its router declares them, from the contracts' table of pages: signed
+ * out, the landing page, the sign-in page and the catch-all ('*', the 404 page; the signed-in
+ * pages only redirect to sign in there); signed in, every page and the catch-all.
  */
 export function declaredConsoleRoutes(): { signedIn: boolean; route: string }[] {
-  const source = readFileSync(
-    join(import.meta.dirname, '../../../apps/console/src/App.tsx'),
-    'utf8',
-  );
-  const tables = [
-    { signedIn: false, start: source.indexOf('function SignedOutRoutes') },
-    { signedIn: true, start: source.indexOf('function SignedInRoutes') },
+  const everyPage = Object.values(consolePagePaths);
+  return [
+    ...[consolePagePaths.home, consolePagePaths.firebaseLogin, '*'].map((route) => ({
+      signedIn: false,
+      route,
+    })),
+    ...[...everyPage, '*'].map((route) => ({ signedIn: true, route })),
   ];
-  expect(tables.every((table) => table.start >= 0)).toBe(true);
-  const tableStart = source.indexOf('SIGNED_IN_ROUTES');
-  const table = source.slice(tableStart, source.indexOf('];', tableStart));
-  const tablePaths = [...table.matchAll(/path: '([^']+)'/g)].map((match) => match[1]!);
-  expect(tablePaths.length).toBeGreaterThan(5);
-  return tables.flatMap(({ signedIn, start }) => {
-    const body = source.slice(start, source.indexOf('</Switch>', start));
-    return [...body.matchAll(/<Route\b([^>]*)\/>/g)].flatMap((match) => {
-      const attributes = match[1]!;
-      if (/\bpath=\{path\}/.test(attributes)) {
-        // Signed out, each of them only redirects to the sign-in page (its own entry).
-        return signedIn ? tablePaths.map((route) => ({ signedIn, route })) : [];
-      }
-      return [{ signedIn, route: /path="([^"]+)"/.exec(attributes)?.[1] ?? '*' }];
-    });
-  });
 }

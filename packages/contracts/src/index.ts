@@ -34,3 +34,4 @@ export * from './management-api.ts';
 export * from './imports.ts';
 export * from './mail.ts';
 export * from './shops.ts';
+export * from './console-pages.ts';

@@ -77,7 +77,15 @@ describe('console assets', () => {
   });
 
   it('sends index.html compressed and revalidated on every load, at / and at client routes', async () => {
-    for (const url of ['/', '/index.html', '/blacklist', '/app/3']) {
+    for (const url of [
+      '/',
+      '/index.html',
+      '/blacklist',
+      '/app/3',
+      '/app/',
+      '/Dashboard/',
+      '/docs?q=1',
+    ]) {
       const response = await testApp.app.inject({
         url,
         headers: { 'accept-encoding': 'gzip, br' },
@@ -86,6 +94,24 @@ describe('console assets', () => {
       expect(response.headers['content-encoding'], url).toBe('br');
       expect(response.headers['cache-control'], url).toBe('no-cache');
       expect(brotliDecompressSync(response.rawPayload).toString(), url).toBe(INDEX_HTML);
+    }
+  });
+
+  it('answers a path that is none of the console pages with the 404 page and the status 404', async () => {
+    for (const url of [
+      '/nope',
+      '/dashboard/extra',
+      '/app/3/x',
+      '/wp-login.php',
+      '/firebase-login/x',
+    ]) {
+      for (const method of ['GET', 'HEAD'] as const) {
+        const response = await testApp.app.inject({ method, url });
+        expect(response.statusCode, `${method} ${url}`).toBe(404);
+        expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+        expect(response.headers['cache-control'], url).toBe('no-cache');
+        if (method === 'GET') expect(response.body, url).toBe(INDEX_HTML);
+      }
     }
   });
 });

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { isConsolePagePath } from '@latchkey/contracts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -10,7 +11,9 @@ const IMMUTABLE = 'public, max-age=31536000, immutable';
  * cached for a year; index.html is revalidated on every load so a deploy shows at once.
  * The build writes brotli and gzip copies beside each file (apps/console/build-tools), sent
  * as they are to browsers that accept them: no compression work per request.
- * Unknown non-API paths fall through to index.html, whose router shows the 404 page.
+ * Other non-API paths fall through to index.html, whose router shows the page or the 404 page;
+ * a path that is none of the console's pages is answered with the status 404 as well, so a
+ * crawler or a link checker does not index the 404 page as a page.
  */
 export async function registerConsoleAssets(
   app: FastifyInstance,
@@ -43,6 +46,9 @@ export async function registerConsoleAssets(
         .type('text/plain')
         .send(indexPath ? 'Not found. (Console not built: run `npm run build`.)' : 'Not found');
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir!);
+    return reply
+      .status(isConsolePagePath(path) ? 200 : 404)
+      .header('cache-control', 'no-cache')
+      .sendFile('index.html', distDir!);
   });
 }

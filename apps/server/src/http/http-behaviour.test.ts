@@ -36,9 +36,14 @@ describe('HTTP behaviour shared by every route', () => {
   });
 
   it("answers every other path with the console's index.html, revalidated on each load", async () => {
-    for (const path of ['/', '/dashboard', '/no/such/page']) {
+    // A path the console has no page for is its 404 page, with the status 404.
+    for (const [path, status] of [
+      ['/', 200],
+      ['/dashboard', 200],
+      ['/no/such/page', 404],
+    ] as const) {
       const response = await testApp.app.inject({ url: path });
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode, path).toBe(status);
       expect(response.body).toContain('<div id="root">');
       expect(response.headers['cache-control']).toBe('no-cache');
     }

@@ -239,7 +239,9 @@ describe('GET /metrics with neither METRICS_PORT nor METRICS_TOKEN', () => {
         code: 'NOT_FOUND',
       });
       expect(testApp.app.metrics).toBeNull();
-      expect((await testApp.app.inject({ method: 'GET', url: '/anything' })).statusCode).toBe(200);
+      // The console still serves its pages (an unknown path is its 404 page, with a 404).
+      expect((await testApp.app.inject({ method: 'GET', url: '/dashboard' })).statusCode).toBe(200);
+      expect((await testApp.app.inject({ method: 'GET', url: '/anything' })).statusCode).toBe(404);
     } finally {
       await testApp.close();
     }
