@@ -7,14 +7,9 @@ import { requestIdFrom } from '../../http/request-id.ts';
 import type { RouteObserver } from '../../metrics/observe-http-requests.ts';
 import { clientErrorAnswerOf } from './client-api-error.ts';
 import type { ClientApplication } from './client-app-cache.ts';
+import type { ClientCallRunner } from './client-call-pipeline.ts';
 import type { ClientCallRequest } from './client-caller.ts';
 import { nonceOf } from './client-nonce.ts';
-
-/**
- * One call the lean path answers: the runner its Fastify route runs (checks the body against
- * the contract, a ClientApiError 400 when it is not, then runs the verb and counts).
- */
-export type LeanCall = (body: unknown, request: ClientCallRequest) => Promise<object>;
 
 /**
  * The lean path's request as the pipeline reads it. The lean calls (verify, heartbeat) build
@@ -41,7 +36,7 @@ export interface LeanPathOptions {
    * By exact URL (`/api/v1/verify`), which is also the route's pattern in the metrics' labels
    * and the error counter: a query string or another spelling goes to Fastify.
    */
-  calls: ReadonlyMap<string, LeanCall>;
+  calls: ReadonlyMap<string, ClientCallRunner>;
   bodyLimitBytes: number;
   /** The API key's application when it is cached; a miss goes to Fastify, which loads it. */
   cachedApplication(apiKey: string): ClientApplication | undefined;
@@ -159,12 +154,15 @@ export function createLeanClientPath(options: LeanPathOptions) {
       readBody(request, length, (bytes) => {
         let answering: Promise<object>;
         try {
-          answering = call(options.readJsonBody(bytes), callRequest);
+          answering = call.run(options.readJsonBody(bytes), callRequest);
         } catch (error) {
           return refuse(error);
         }
         answering
-          .then((answer) => send(200, options.serialize(answer), null), refuse)
+          .then((answer) => {
+            call.count(answer);
+            send(200, options.serialize(answer), null);
+          }, refuse)
           .catch((error: unknown) => {
             // Only the send itself can fail here (the answer was made): nothing left to say.
             log.error({ err: error, reqId: requestId }, 'client API answer not sent');

@@ -108,7 +108,7 @@ export async function registerClientApiRoutes(
       v1.setReplySerializer(serializeClientAnswer);
 
       for (const call of clientCalls) {
-        const run = pipeline.runnerOf(call);
+        const runner = pipeline.runnerOf(call);
         v1.route({
           method: call.method,
           url: call.url.slice(V1_PREFIX.length),
@@ -119,7 +119,9 @@ export async function registerClientApiRoutes(
           // see, where the other scopes' preValidation hook would run, without a hook.
           handler: async (request) => {
             refuseUncleanClientText(request);
-            return run(request.body, request);
+            const answer = await runner.run(request.body, request);
+            runner.count(answer);
+            return answer;
           },
         });
       }
