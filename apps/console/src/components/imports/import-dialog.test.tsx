@@ -31,7 +31,7 @@ vi.mock('@/lib/upload-with-progress.ts', () => ({ uploadWithProgress: vi.fn() })
 const IMPORT_ID = '30000000-0000-4000-8000-000000000001';
 const IMPORT_PATH = `/api/applications/7/imports/${IMPORT_ID}`;
 const PRO = createPlan(1, { name: 'Pro' });
-const BASIC = createPlan(2, { name: 'Basic', durationDays: 30 });
+const BASIC = createPlan(2, { name: 'Basic', durationDays: 30, entitlements: ['LEVEL_2'] });
 const OLD = createPlan(3, { name: 'Old', archived: true });
 
 function importProgress(overrides: Partial<ImportProgress> = {}): ImportProgress {
@@ -410,10 +410,54 @@ describe('ImportDialog', { timeout: 30_000 }, () => {
     const dialog = await openDialog();
     await uploadForPreview(dialog, importProgress());
     fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+    // Its one level has no plan: asked first, and the owner imports without its subscriptions.
+    const question = await screen.findByRole('alertdialog', {
+      name: 'Import users without these subscriptions?',
+    });
+    expect(question.textContent).toContain(
+      'Level “default” has no plan: the users are imported, but their subscriptions at this level are not.',
+    );
+    fireEvent.click(within(question).getByRole('button', { name: 'Import Without Them' }));
     expect(await findToast('The import is already running')).toBeTruthy();
     // Running elsewhere: the dialog follows it.
     expect(await dialog.findByText('10 of 153 rows')).toBeTruthy();
     expect(api.reads().length).toBeGreaterThan(0);
+  });
+
+  it('starts a level on the plan of its name, and asks before leaving subscriptions behind', async () => {
+    const api = stubImportsApi({ reads: [importProgress({ status: 'running', doneRows: 1 })] });
+    renderDialog();
+    const dialog = await openDialog();
+    // "Pro" by name, "2" by Basic's LEVEL_2 (a subscriptions import's plan), "9" by nothing.
+    await uploadForPreview(dialog, importProgress({ levels: ['pro', '2', '9'], levelPlans: {} }));
+    expect((await dialog.findByRole('combobox', { name: 'Level “pro”' })).textContent).toContain(
+      'Pro (Lifetime)',
+    );
+    expect(dialog.getByRole('combobox', { name: 'Level “2”' }).textContent).toContain(
+      'Basic (30 days)',
+    );
+    expect(dialog.getByRole('combobox', { name: 'Level “9”' }).textContent).toContain(
+      'No subscription',
+    );
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+    const question = await screen.findByRole('alertdialog', {
+      name: 'Import users without these subscriptions?',
+    });
+    expect(question.textContent).toContain('Level “9” has no plan');
+    // Choosing plans instead goes back to the form, and nothing has started.
+    fireEvent.click(within(question).getByRole('button', { name: 'Choose Plans' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(api.starts()).toHaveLength(0);
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Start import' }));
+    fireEvent.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', {
+        name: 'Import Without Them',
+      }),
+    );
+    await waitFor(() => expect(api.starts()).toHaveLength(1));
+    expect(api.starts()[0]!.body).toEqual({ levelPlans: { pro: PRO.id, '2': BASIC.id } });
   });
 
   it("maps a subscription's level to a plan or a new one, and resumes with the levels only", async () => {

@@ -4,6 +4,7 @@ import {
   type ImportKind,
   type ImportProgress,
   type ImportStatus,
+  type Plan,
 } from '@latchkey/contracts';
 import { formatFileSize } from '@/components/files/file-display.ts';
 
@@ -126,6 +127,35 @@ export function levelPlansOfLevels(progress: ImportProgress): Record<string, str
   return Object.fromEntries(
     Object.entries(progress.levelPlans).filter(([level]) => progress.levels.includes(level)),
   );
+}
+
+/**
+ * The plan a level starts on when the server suggests none (no earlier import mapped it), for
+ * the kinds whose unmapped level loses something (a user's subscription, a key's plan): an
+ * active plan named like the level, else the one holding its `LEVEL_<n>` entitlement (what a
+ * subscriptions import makes). A subscriptions import's unmapped level becomes a new plan, so
+ * it is left to the owner.
+ */
+export function defaultPlanOfLevel(
+  kind: ImportKind,
+  level: string,
+  plans: readonly Plan[],
+): Plan | undefined {
+  if ((kind !== 'users' && kind !== 'keys') || level.trim() === '') return undefined;
+  const name = level.trim().toLowerCase();
+  const entitlement = `LEVEL_${level.trim()}`;
+  return (
+    plans.find((plan) => plan.name.trim().toLowerCase() === name) ??
+    plans.find((plan) => plan.entitlements.includes(entitlement))
+  );
+}
+
+/** A users import's levels left without a plan: their subscriptions are not imported. */
+export function levelsDroppingSubscriptions(
+  progress: ImportProgress,
+  levelPlans: Readonly<Record<string, string>>,
+): string[] {
+  return progress.kind === 'users' ? findUnmappedLevels(progress.levels, levelPlans) : [];
 }
 
 /** Every level a licence key import still needs a plan for. */

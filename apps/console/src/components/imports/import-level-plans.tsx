@@ -1,10 +1,10 @@
 import type { ImportKind, Plan } from '@latchkey/contracts';
-import { useId } from 'react';
+import { useEffect, useId } from 'react';
 import { PlanSelect } from '@/components/plans/plan-select.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { PLANS_FETCH_ERROR, usePlans } from '@/hooks/use-plans.ts';
-import { describeLevel } from './import-display.ts';
+import { defaultPlanOfLevel, describeLevel } from './import-display.ts';
 
 export const NO_SUBSCRIPTION_LABEL = 'No subscription';
 export const NEW_PLAN_LABEL = 'A new plan';
@@ -75,6 +75,7 @@ export function ImportLevelPlans({
       ) : (
         <LevelSelects
           id={id}
+          kind={kind}
           plans={plansQuery.data.filter((plan) => !plan.archived)}
           levels={levels}
           levelPlans={levelPlans}
@@ -90,6 +91,7 @@ export function ImportLevelPlans({
 
 function LevelSelects({
   id,
+  kind,
   plans,
   levels,
   levelPlans,
@@ -99,6 +101,7 @@ function LevelSelects({
   onLevelPlanChange,
 }: {
   id: string;
+  kind: ImportKind;
   plans: readonly Plan[];
   levels: readonly string[];
   levelPlans: Readonly<Record<string, string>>;
@@ -107,6 +110,15 @@ function LevelSelects({
   unmappedLabel: string;
   onLevelPlanChange: (level: string, planId: string) => void;
 }) {
+  // Once the plans are known, a level nobody chose for yet starts on the plan of its name.
+  useEffect(() => {
+    for (const level of levels) {
+      if (levelPlans[level] !== undefined) continue;
+      const plan = defaultPlanOfLevel(kind, level, plans);
+      if (plan) onLevelPlanChange(level, plan.id);
+    }
+  }, [kind, levels, levelPlans, plans, onLevelPlanChange]);
+
   if (plans.length === 0 && isRequired) {
     return (
       <p className="rounded-md border border-border bg-muted/40 px-3 py-2 text-sm text-muted-foreground">

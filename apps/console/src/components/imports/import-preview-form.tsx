@@ -1,4 +1,6 @@
 import type { ImportProgress } from '@latchkey/contracts';
+import { useState } from 'react';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { DialogForm } from '@/components/ui/form-dialog.tsx';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
 import { ImportCounts } from './import-counts.tsx';
@@ -8,9 +10,11 @@ import {
   describeImportFormat,
   describePreviewOutcome,
   findUnmappedLevels,
+  describeLevel,
   hasLevels,
   IMPORT_DIALOG_TITLE,
   levelPlansOfLevels,
+  levelsDroppingSubscriptions,
   rowsToCreate,
   validateLevelPlans,
 } from './import-display.ts';
@@ -37,10 +41,16 @@ export function ImportPreviewForm({
   onStart: (levelPlans: Record<string, string>) => void;
   onCancel: () => void;
 }) {
+  // Levels whose subscriptions a start would leave behind, while the owner is asked first.
+  const [droppedLevels, setDroppedLevels] = useState<string[]>([]);
   const { fields, setField, validationError, submit } = useFormFields<Record<string, string>>({
     initialFields: () => levelPlansOfLevels(preview),
     validate: (levelPlans) => validateLevelPlans(preview, levelPlans),
-    onValidSubmit: onStart,
+    onValidSubmit: (levelPlans) => {
+      const dropped = levelsDroppingSubscriptions(preview, levelPlans);
+      if (dropped.length > 0) setDroppedLevels(dropped);
+      else onStart(levelPlans);
+    },
   });
   const unmappedLevels =
     validationError !== null && preview.kind === 'keys'
@@ -105,6 +115,21 @@ export function ImportPreviewForm({
           onLevelPlanChange={setField}
         />
       )}
+      <ConfirmDialog
+        open={droppedLevels.length > 0}
+        onOpenChange={(isOpen) => {
+          if (!isOpen) setDroppedLevels([]);
+        }}
+        title="Import users without these subscriptions?"
+        description={`${droppedLevels.map(describeLevel).join(', ')} ${droppedLevels.length === 1 ? 'has' : 'have'} no plan: the users are imported, but their subscriptions at ${droppedLevels.length === 1 ? 'this level' : 'these levels'} are not. Choose a plan to keep them.`}
+        confirmLabel="Import Without Them"
+        cancelLabel="Choose Plans"
+        variant="default"
+        onConfirm={() => {
+          setDroppedLevels([]);
+          onStart(fields);
+        }}
+      />
     </DialogForm>
   );
 }
