@@ -20,7 +20,7 @@ test.describe('/docs', () => {
       'href',
       '/dashboard',
     );
-    await expect(nav.getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expect(nav.getByRole('button', { name: 'Sign Out' })).toBeVisible();
 
     for (const title of [
       'Quick Start',
@@ -72,7 +72,7 @@ test.describe('/docs', () => {
     ).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(template.code);
 
-    await nav.getByRole('button', { name: 'Logout' }).click();
+    await nav.getByRole('button', { name: 'Sign Out' }).click();
     await expect(page).toHaveURL('/');
   });
 

@@ -1,3 +1,4 @@
+import { PHONE, VIEWPORTS } from './support/layout-checks.ts';
 import { newGoogleAccount, signInAsNewOwner, signInWithGoogle } from './support/owners.ts';
 import { expect, test } from './support/test.ts';
 
@@ -40,13 +41,55 @@ test.describe('owner sign-in with Google', () => {
     await signInAsNewOwner(page);
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     await expect(page).toHaveURL('/dashboard');
-    // The dashboard has its own bar, whose sign-out button is "Logout".
-    await page.getByRole('button', { name: 'Logout' }).click();
+    // The dashboard has its own bar; its sign-out button reads as on every page.
+    await page.getByRole('button', { name: 'Sign Out' }).click();
     await expect(page).toHaveURL('/');
     await expect(page.getByRole('link', { name: 'Get Started' })).toBeVisible({ timeout: 10_000 });
     const profile = await page.request.get('/api/auth/user');
     expect(profile.status()).toBe(401);
     expect(await page.evaluate(() => localStorage.getItem('account_id'))).toBeNull();
+  });
+
+  test('every signed-in page is one click from Home and from the Dashboard, at 390 and 1280 px', async ({
+    page,
+  }) => {
+    await signInAsNewOwner(page, 'Rita Reach');
+    // What a new vendor's account may open: User Management and API Tokens need permissions
+    // a new account is not given; the shared header's menu lists the same.
+    const everyPage = [
+      'Home',
+      'Dashboard',
+      'Webhooks',
+      'Blacklist',
+      'Activity Logs',
+      'Code',
+      'Docs',
+      'Code Editor',
+    ];
+    const menuItems = async () => {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      const menu = page.getByRole('menu');
+      await expect(menu.getByRole('menuitem')).toHaveText(everyPage);
+      return menu;
+    };
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      for (const start of ['/', '/dashboard']) {
+        await page.goto(start);
+        await expect(page.getByRole('button', { name: 'Sign Out' })).toBeVisible();
+        const menu = await menuItems();
+        await page.keyboard.press('Escape');
+        await expect(menu).toBeHidden();
+      }
+      // And the menu goes where it says: the last page, from the dashboard.
+      await (await menuItems()).getByRole('menuitem', { name: 'Code Editor' }).click();
+      await expect(page).toHaveURL('/code-editor');
+      await expect(page.getByRole('heading', { name: 'Code Editor', level: 1 })).toBeVisible();
+    }
+    // The shared header's menu (a phone's) offers the very same pages.
+    await page.setViewportSize(PHONE);
+    await page.goto('/webhooks');
+    await menuItems();
   });
 
   test('shows the 404 page for unknown paths while signed in', async ({ page }) => {

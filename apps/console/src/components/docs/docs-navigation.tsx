@@ -1,7 +1,7 @@
 import { House, LayoutDashboard } from 'lucide-react';
 import { PageTopBar } from '@/components/layout/page-top-bar.tsx';
 
-/** The documentation page's own top bar: Home, Dashboard, theme toggle and Logout. */
+/** The documentation page's own top bar: Home, Dashboard, theme toggle, the menu of every page and Sign Out. */
 export function DocsNavigation() {
   return (
     <PageTopBar

@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 import { cn } from '@/lib/utils.ts';
 import { BrandLogo, type BrandVariant } from './brand-logo.tsx';
+import { SIGN_OUT_LABEL, SignedInMenu } from './signed-in-menu.tsx';
 
 export interface TopBarLink {
   href: string;
@@ -15,8 +16,9 @@ export interface TopBarLink {
 
 /**
  * The own top bar of a page outside the signed-in layout (home, dashboard, docs): the brand, the
- * page's links, the theme toggle and Logout. A compact bar shows its buttons' words from sm up
- * only, icons alone on narrow screens, so that the bar never overflows a phone.
+ * page's links, the theme toggle, the menu of every signed-in page and Sign Out. A compact bar
+ * shows its buttons' words from sm up only, icons alone on narrow screens, so that the bar
+ * never overflows a phone.
  */
 export function PageTopBar({
   brand,
@@ -48,10 +50,11 @@ export function PageTopBar({
             </Button>
           ))}
           <ThemeToggle />
+          <SignedInMenu />
           {/* signOut ends with a full-page navigation to /api/logout. */}
           <Button variant="outline" size="sm" onClick={() => void signOut()}>
             <LogOut aria-hidden="true" />
-            {word('Logout')}
+            {word(SIGN_OUT_LABEL)}
           </Button>
         </nav>
       </div>
