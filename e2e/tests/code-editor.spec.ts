@@ -1,6 +1,7 @@
 import type { CodeFile, Sample } from '@latchkey/contracts';
 import { codeBoxText } from './support/code-mirror.ts';
 import { createApplication, currentUser, ownerGet, updateAccount } from './support/owner-api.ts';
+import { VIEWPORTS } from './support/layout-checks.ts';
 import { consoleOriginHeaders, inBrowserOfItsOwn, signInAsNewOwner } from './support/owners.ts';
 import { signInAsSiteOwner } from './support/site-owner.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
@@ -159,5 +160,49 @@ test.describe('/code-editor', () => {
       message: 'You need the "Edit Code" permission to do this.',
       code: 'FORBIDDEN',
     });
+  });
+
+  test("each reference document's line numbers stay beside their lines, at 390 and 1280 px", async ({
+    page,
+  }) => {
+    await signInAsNewOwner(page, 'Lina Lines');
+    for (const viewport of VIEWPORTS) {
+      await page.setViewportSize(viewport);
+      await page.goto('/code-editor');
+      for (const name of ['authentication.ts', 'permissions.ts', 'api-routes.ts']) {
+        await page.getByRole('navigation', { name: 'Files' }).getByRole('button', { name }).click();
+        const box = codeBox(page, `${name} document`);
+        await expect(box).toBeVisible();
+        // As a reader sees it: in view. An editor never yet on the screen is drawn with
+        // CodeMirror's estimated line height (what a full-page screenshot shows) until it is.
+        await box.scrollIntoViewIfNeeded();
+        await page.evaluate(
+          () =>
+            new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+        );
+        // Each drawn line beside the gutter's number for it: same top, same height.
+        const misplaced = await box.evaluate((content) => {
+          const editor = content.closest('.cm-editor')!;
+          const lines = Array.from(content.querySelectorAll<HTMLElement>(':scope > .cm-line'));
+          const numbers = Array.from(
+            editor.querySelectorAll<HTMLElement>('.cm-lineNumbers .cm-gutterElement'),
+          ).filter((element) => /^\d+$/.test(element.textContent ?? ''));
+          const problems: string[] = [];
+          for (const number of numbers) {
+            const line = lines[Number(number.textContent) - 1];
+            if (!line) continue;
+            const [a, b] = [number.getBoundingClientRect(), line.getBoundingClientRect()];
+            if (Math.abs(a.top - b.top) > 1 || Math.abs(a.height - b.height) > 1) {
+              problems.push(
+                `line ${number.textContent}: number at ${a.top}+${a.height}, line at ${b.top}+${b.height}`,
+              );
+            }
+          }
+          return { problems, checked: numbers.length };
+        });
+        expect(misplaced.checked, `${viewport.name} ${name}`).toBeGreaterThan(10);
+        expect(misplaced.problems, `${viewport.name} ${name}`).toEqual([]);
+      }
+    }
   });
 });
