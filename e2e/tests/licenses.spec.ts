@@ -290,6 +290,19 @@ test.describe('licences tab of the application page', () => {
         const label = `licences-${viewport.name}-${theme}`;
         await checkLayout(page, label, problems, { testInfo, fullPage: true });
         await checkRowActions(page.locator('table tbody button'), label, problems, 10);
+        if (viewport.name === 'phone') {
+          // Without scrolling sideways: each key's last four (what tells keys apart), clear of
+          // the pinned actions.
+          for (const row of await keyRows(page).all()) {
+            const key = row.locator('td').first();
+            await expect(key).toHaveText(/^…[0-9A-Z]{4}$/, { useInnerText: true });
+            const actionsLeft = (await row.locator('td').last().boundingBox())!.x;
+            const box = (await key.boundingBox())!;
+            if (box.x < 0 || box.x + box.width > actionsLeft + 1) {
+              problems.push(`${label}: a key's last four are out of view`);
+            }
+          }
+        }
 
         await page.getByRole('button', { name: 'Generate Keys' }).click();
         const dialog = page.getByRole('dialog', { name: 'Generate Licence Keys' });

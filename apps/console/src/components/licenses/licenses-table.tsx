@@ -52,7 +52,14 @@ export function licensesTable({
               className="rounded bg-muted px-1.5 py-0.5 font-mono text-xs"
               data-revealed={revealed !== undefined || undefined}
             >
-              {revealed ?? license.key}
+              {revealed ?? (
+                <>
+                  {/* A phone shows the last four, what tells keys apart, so that status and
+                      plan stay in view beside them; the masked rest is no information. */}
+                  <span className="sm:hidden">…{license.key.slice(-4)}</span>
+                  <span className="hidden sm:inline">{license.key}</span>
+                </>
+              )}
             </code>
           );
         },
