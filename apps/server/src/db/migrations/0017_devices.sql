@@ -20,7 +20,7 @@ ALTER TABLE "plans" ADD COLUMN "max_devices" integer;--> statement-breakpoint
 ALTER TABLE "app_user_devices" ADD CONSTRAINT "app_user_devices_application_id_applications_id_fk" FOREIGN KEY ("application_id") REFERENCES "public"."applications"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "app_user_devices" ADD CONSTRAINT "app_user_devices_app_user_id_app_users_id_fk" FOREIGN KEY ("app_user_id") REFERENCES "public"."app_users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "app_user_devices_user_hwid_idx" ON "app_user_devices" USING btree ("app_user_id","hwid");--> statement-breakpoint
--- Issue 24: each user's one HWID becomes their first device, so the HWID lock holds as before.
+-- Each user's one HWID becomes their first device, so the HWID lock holds as before.
 INSERT INTO "app_user_devices" ("application_id", "app_user_id", "hwid", "first_seen_at", "last_seen_at", "last_ip")
 SELECT "application_id", "id", "hwid", COALESCE("last_login", "created_at"), COALESCE("last_login", "created_at"), "last_login_ip"
 FROM "app_users" WHERE "hwid" IS NOT NULL;--> statement-breakpoint

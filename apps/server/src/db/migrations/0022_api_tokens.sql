@@ -18,6 +18,6 @@ CREATE TABLE "api_tokens" (
 --> statement-breakpoint
 ALTER TABLE "api_tokens" ADD CONSTRAINT "api_tokens_owner_account_id_owner_accounts_id_fk" FOREIGN KEY ("owner_account_id") REFERENCES "public"."owner_accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "api_tokens_owner_idx" ON "api_tokens" USING btree ("owner_account_id","created_at" DESC NULLS LAST);--> statement-breakpoint
--- Issue 27: manage_api_tokens is on by default for admins (owners hold every permission by role).
+-- manage_api_tokens is on by default for admins (owners hold every permission by role).
 UPDATE "owner_accounts" SET "permissions" = array_append("permissions", 'manage_api_tokens')
 WHERE "role" = 'admin' AND NOT ('manage_api_tokens' = ANY("permissions"));
