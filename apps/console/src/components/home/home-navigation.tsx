@@ -7,6 +7,7 @@ export function HomeNavigation() {
     <PageTopBar
       brand="signed-in"
       links={[{ href: '/dashboard', label: 'Dashboard', icon: LayoutDashboard }]}
+      isCompact
     />
   );
 }

@@ -7,8 +7,6 @@ import { cn } from '@/lib/utils.ts';
 import { BrandLogo } from './brand-logo.tsx';
 import { SIGN_OUT_LABEL, SignedInMenu, useSignedInLinks } from './signed-in-menu.tsx';
 
-export { SIGNED_IN_NAVIGATION } from './signed-in-menu.tsx';
-
 export function SignedInHeader() {
   const { signOut } = useAuth();
   const [location] = useLocation();
