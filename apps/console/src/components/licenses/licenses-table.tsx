@@ -54,8 +54,8 @@ export function licensesTable({
             >
               {revealed ?? (
                 <>
-                  {/* A phone shows the last four, what tells keys apart, so that status and
-                      plan stay in view beside them; the masked rest is no information. */}
+                  {/* A phone shows the last four, what tells keys apart: the whole masked key
+                      would put them under the pinned row actions, and the rest says nothing. */}
                   <span className="sm:hidden">…{license.key.slice(-4)}</span>
                   <span className="hidden sm:inline">{license.key}</span>
                 </>
