@@ -1,15 +1,11 @@
 import type { PortalAccount } from '@latchkey/contracts';
 import { screen, waitFor, within } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PortalApiError, type PortalApi } from './portal-api.ts';
-import {
-  PORTAL_NOT_AVAILABLE,
-  SESSION_ENDED,
-  startPortal,
-  type PortalElements,
-} from './portal-app.ts';
+import { PORTAL_NOT_AVAILABLE, SESSION_ENDED, startPortal } from './portal-app.ts';
 import { PASSWORDS_DO_NOT_MATCH } from './password-card.ts';
+import { portalElementsForEachTest } from '@/test/portal-page-elements.ts';
 
 const account: PortalAccount = {
   portalName: 'Acme Portal',
@@ -54,20 +50,7 @@ function stubApi(overrides: Partial<PortalApi> = {}): PortalApi {
   };
 }
 
-let elements: PortalElements;
-beforeEach(() => {
-  document.body.innerHTML =
-    '<h1 id="title"></h1><div id="actions"></div><main id="main" aria-busy="true"></main>';
-  elements = {
-    title: document.getElementById('title')!,
-    actions: document.getElementById('actions')!,
-    themeToggle: document.createElement('button'),
-    main: document.getElementById('main')!,
-  };
-});
-afterEach(() => {
-  document.body.innerHTML = '';
-});
+const elements = portalElementsForEachTest();
 
 describe('the portal page', () => {
   it('says the portal is not available when the API answers 404', async () => {

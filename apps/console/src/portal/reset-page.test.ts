@@ -1,12 +1,12 @@
 import { screen } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { PortalApiError, type PortalApi } from './portal-api.ts';
-import type { PortalElements } from './portal-app.ts';
 import { PASSWORDS_DO_NOT_MATCH } from './password-card.ts';
 import { startResetPage } from './reset-page.ts';
 import { PASSWORD_RESET_DONE, RESET_LINK_INCOMPLETE } from './reset-view.ts';
 import { portalApiWith } from '@/test/portal-api-with.ts';
+import { portalElementsForEachTest } from '@/test/portal-page-elements.ts';
 
 const TOKEN = 'T'.repeat(43);
 const LINK_GONE =
@@ -16,21 +16,7 @@ function apiResetting(resetPassword: PortalApi['resetPassword']): PortalApi {
   return portalApiWith('reset page', { resetPassword });
 }
 
-let elements: PortalElements;
-beforeEach(() => {
-  document.body.innerHTML =
-    '<h1 id="title"></h1><div id="actions"></div><main id="main" aria-busy="true"></main>';
-  elements = {
-    title: document.getElementById('title')!,
-    actions: document.getElementById('actions')!,
-    themeToggle: document.createElement('button'),
-    main: document.getElementById('main')!,
-  };
-  window.history.replaceState(null, '', `/portal/0123456789abcdef0123/reset?token=${TOKEN}`);
-});
-afterEach(() => {
-  document.body.innerHTML = '';
-});
+const elements = portalElementsForEachTest(`/portal/0123456789abcdef0123/reset?token=${TOKEN}`);
 
 const fillIn = async (password: string, confirmation: string) => {
   const user = userEvent.setup();

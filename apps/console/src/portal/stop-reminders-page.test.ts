@@ -1,9 +1,8 @@
 import { REMINDERS_LINK_INVALID } from '@latchkey/contracts';
 import { screen, waitFor } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CONNECTION_FAILED, PortalApiError, type PortalApi } from './portal-api.ts';
-import type { PortalElements } from './portal-app.ts';
 import { startStopRemindersPage } from './stop-reminders-page.ts';
 import {
   REMINDERS_LINK_INCOMPLETE,
@@ -14,6 +13,8 @@ import {
   STOPPING_REMINDERS,
 } from './stop-reminders-view.ts';
 import { portalApiWith } from '@/test/portal-api-with.ts';
+import { deferred } from '@/test/deferred.ts';
+import { portalElementsForEachTest } from '@/test/portal-page-elements.ts';
 
 const PAGE = '/portal/0123456789abcdef0123/unsubscribe';
 const USER = '0b8f2a4e-5c1d-4e7a-9f3b-2d6c8e1a4b7f';
@@ -23,34 +24,9 @@ function apiStopping(stopReminders: PortalApi['stopReminders']): PortalApi {
   return portalApiWith('stop page', { stopReminders });
 }
 
-/** A call that answers when the test says so. */
-function deferred() {
-  let resolve!: () => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<void>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  return { promise, resolve, reject };
-}
-
 const stopButton = () => screen.getByRole('button', { name: 'Stop Reminders' });
 
-let elements: PortalElements;
-beforeEach(() => {
-  document.body.innerHTML =
-    '<h1 id="title"></h1><div id="actions"></div><main id="main" aria-busy="true"></main>';
-  elements = {
-    title: document.getElementById('title')!,
-    actions: document.getElementById('actions')!,
-    themeToggle: document.createElement('button'),
-    main: document.getElementById('main')!,
-  };
-  window.history.replaceState(null, '', `${PAGE}?user=${USER}&token=${TOKEN}`);
-});
-afterEach(() => {
-  document.body.innerHTML = '';
-});
+const elements = portalElementsForEachTest(`${PAGE}?user=${USER}&token=${TOKEN}`);
 
 describe('the stop-reminders page', () => {
   it('takes the query out of the address bar and sends nothing until asked', async () => {

@@ -1,8 +1,7 @@
 import { screen, waitFor } from '@testing-library/dom';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CONNECTION_FAILED, PortalApiError, type PortalApi } from './portal-api.ts';
-import type { PortalElements } from './portal-app.ts';
 import { startVerifyPage } from './verify-page.ts';
 import {
   CONFIRMING_EMAIL,
@@ -12,6 +11,8 @@ import {
   VERIFY_PORTAL_UNKNOWN,
 } from './verify-view.ts';
 import { portalApiWith } from '@/test/portal-api-with.ts';
+import { deferred } from '@/test/deferred.ts';
+import { portalElementsForEachTest } from '@/test/portal-page-elements.ts';
 
 const TOKEN = 'V'.repeat(43);
 const LINK_GONE =
@@ -21,32 +22,7 @@ function apiVerifying(verifyEmail: PortalApi['verifyEmail']): PortalApi {
   return portalApiWith('verify page', { verifyEmail });
 }
 
-/** A call that answers when the test says so. */
-function deferred<T>() {
-  let resolve!: (value: T) => void;
-  let reject!: (reason: unknown) => void;
-  const promise = new Promise<T>((yes, no) => {
-    resolve = yes;
-    reject = no;
-  });
-  return { promise, resolve, reject };
-}
-
-let elements: PortalElements;
-beforeEach(() => {
-  document.body.innerHTML =
-    '<h1 id="title"></h1><div id="actions"></div><main id="main" aria-busy="true"></main>';
-  elements = {
-    title: document.getElementById('title')!,
-    actions: document.getElementById('actions')!,
-    themeToggle: document.createElement('button'),
-    main: document.getElementById('main')!,
-  };
-  window.history.replaceState(null, '', `/portal/0123456789abcdef0123/verify?token=${TOKEN}`);
-});
-afterEach(() => {
-  document.body.innerHTML = '';
-});
+const elements = portalElementsForEachTest(`/portal/0123456789abcdef0123/verify?token=${TOKEN}`);
 
 describe('the verify page', () => {
   it('takes the token out of the address bar and sends it at once, with no click', async () => {
