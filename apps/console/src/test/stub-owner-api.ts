@@ -222,6 +222,12 @@ export function createApplication(overrides: Partial<Application> = {}): Applica
 }
 
 /**
+ * The application most panel tests manage, as createApplication makes it: its paths are
+ * /api/applications/7/….
+ */
+export const orbit = createApplication();
+
+/**
  * An end user as GET /api/applications/:id/users lists one: number `index` of application 7,
  * named `pilot_<index>`, active, holding nothing.
  */

@@ -5,7 +5,7 @@ import { findToast } from '@/test/find-toast.ts';
 import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
 import { renderSignedIn } from '@/test/render-with-providers.tsx';
 import { resetEachTest } from '@/test/reset-each-test.ts';
-import { createApplication, jsonResponse, stubOwnerApi } from '@/test/stub-owner-api.ts';
+import { jsonResponse, orbit, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import {
   KEYAUTH_PUBLIC_KEY_HINT,
   KEYAUTH_TURN_OFF_WARNING,
@@ -13,7 +13,6 @@ import {
 } from './keyauth-compatibility-card.tsx';
 
 const SECRET = 'c0ffee'.repeat(10) + 'beef';
-const orbit = createApplication({ id: 7, name: 'Orbit' });
 /** Orbit as the server answers once compatibility is on: what was missing is filled in. */
 const orbitOn: Application = {
   ...orbit,

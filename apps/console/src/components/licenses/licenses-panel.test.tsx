@@ -13,10 +13,10 @@ import { openDialog } from '@/test/open-dialog.ts';
 import { renderSignedIn } from '@/test/render-with-providers.tsx';
 import { resetEachTest } from '@/test/reset-each-test.ts';
 import {
-  createApplication,
   createPlan,
   jsonResponse,
   neverAnswered,
+  orbit,
   pagedResponse,
   recordOwnerApi,
   stubOwnerApi,
@@ -24,7 +24,6 @@ import {
 import { PLAN_REQUIRED } from './license-display.ts';
 import { LicensesPanel } from './licenses-panel.tsx';
 
-const orbit = createApplication({ id: 7, name: 'Orbit' });
 const LICENSES_PATH = '/api/applications/7/licenses';
 
 const uuid = (prefix: string, index: number) =>

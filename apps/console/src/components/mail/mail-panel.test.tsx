@@ -6,15 +6,14 @@ import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
 import { renderSignedIn } from '@/test/render-with-providers.tsx';
 import { resetEachTest } from '@/test/reset-each-test.ts';
 import {
-  createApplication,
   jsonResponse,
   neverAnswered,
+  orbit,
   pagedResponse,
   stubOwnerApi,
 } from '@/test/stub-owner-api.ts';
 import { MailPanel } from './mail-panel.tsx';
 
-const orbit = createApplication({ id: 7, name: 'Orbit' });
 const MAIL_PATH = '/api/applications/7/mail';
 
 function createMessage(index: number, overrides: Partial<MailMessage> = {}): MailMessage {

@@ -4,10 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { findToast } from '@/test/find-toast.ts';
 import { renderSignedIn } from '@/test/render-with-providers.tsx';
 import { resetEachTest } from '@/test/reset-each-test.ts';
-import { createApplication, jsonResponse, stubOwnerApi } from '@/test/stub-owner-api.ts';
+import { jsonResponse, orbit, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import { MailTemplatesCard } from './mail-templates-card.tsx';
 
-const orbit = createApplication({ id: 7, name: 'Orbit' });
 const TEMPLATES_PATH = '/api/applications/7/mail-templates';
 
 const defaultReset: MailTemplate = {

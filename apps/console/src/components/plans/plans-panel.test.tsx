@@ -13,16 +13,15 @@ import { openDialog } from '@/test/open-dialog.ts';
 import { renderSignedIn } from '@/test/render-with-providers.tsx';
 import { resetEachTest } from '@/test/reset-each-test.ts';
 import {
-  createApplication,
   createPlan,
   neverAnswered,
+  orbit,
   stubCollectionApi,
   stubOwnerApi,
 } from '@/test/stub-owner-api.ts';
 import { PLAN_DURATION_INVALID } from './plan-display.ts';
 import { PlansPanel } from './plans-panel.tsx';
 
-const orbit = createApplication({ id: 7, name: 'Orbit' });
 const PLANS_PATH = '/api/applications/7/plans';
 
 /**

@@ -8,16 +8,15 @@ import { renderSignedIn } from '@/test/render-with-providers.tsx';
 import { resetEachTest } from '@/test/reset-each-test.ts';
 import { createShopConnection, createShopOrder } from '@/test/shop-test-data.ts';
 import {
-  createApplication,
   createPlan,
   jsonResponse,
+  orbit,
   pagedResponse,
   recordOwnerApi,
 } from '@/test/stub-owner-api.ts';
 import { SHOP_SECRET_SHOWN_ONCE } from './shop-connected-dialog.tsx';
 import { ShopPanel } from './shop-panel.tsx';
 
-const orbit = createApplication({ id: 7, name: 'Orbit' });
 const BASE = '/api/applications/7';
 const CONNECTIONS = `${BASE}/shop-connections`;
 const pro = createPlan(1, { name: 'Pro' });

@@ -7,15 +7,14 @@ import { renderSignedIn } from '@/test/render-with-providers.tsx';
 import { resetEachTest } from '@/test/reset-each-test.ts';
 import { createShopOrder, createShopOrderDetail } from '@/test/shop-test-data.ts';
 import {
-  createApplication,
   jsonResponse,
   neverAnswered,
+  orbit,
   pagedResponse,
   recordOwnerApi,
 } from '@/test/stub-owner-api.ts';
 import { ShopPanel } from './shop-panel.tsx';
 
-const orbit = createApplication({ id: 7, name: 'Orbit' });
 const ORDERS = '/api/applications/7/orders';
 
 function stubOrdersApi(initial: ShopOrder[]) {

@@ -10,15 +10,9 @@ import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
 import { openDialog } from '@/test/open-dialog.ts';
 import { renderSignedIn } from '@/test/render-with-providers.tsx';
 import { resetEachTest } from '@/test/reset-each-test.ts';
-import {
-  createApplication,
-  neverAnswered,
-  stubCollectionApi,
-  stubOwnerApi,
-} from '@/test/stub-owner-api.ts';
+import { neverAnswered, orbit, stubCollectionApi, stubOwnerApi } from '@/test/stub-owner-api.ts';
 import { VariablesPanel } from './variables-panel.tsx';
 
-const orbit = createApplication({ id: 7, name: 'Orbit' });
 const VARIABLES_PATH = '/api/applications/7/variables';
 
 function createVariable(
