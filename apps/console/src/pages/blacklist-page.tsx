@@ -50,12 +50,7 @@ export function BlacklistPage() {
         >
           <PagedDataTable
             query={entriesQuery}
-            search={{
-              value: search,
-              onChange: setSearch,
-              label: 'Search blacklist',
-              placeholder: 'Search by value or reason',
-            }}
+            search={{ value: search, onChange: setSearch }}
             table={blacklistTable({
               busyEntryId: deleteEntry.isPending ? deleteEntry.variables : null,
               onDelete: deleting.open,

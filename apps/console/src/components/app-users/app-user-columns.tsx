@@ -32,6 +32,7 @@ export function appUsersTable(
 ): DataTableDefinition<AppUserListRow> {
   return {
     label: 'Users',
+    searchBox: { label: 'Search users', placeholder: 'Search by username or email' },
     getRowKey: (user) => user.id,
     getRowProps: (user) => ({ 'data-testid': `user-row-${user.username}` }),
     columns,

@@ -69,12 +69,7 @@ export function AppUsersList({
       />
       <PagedDataTable
         query={usersQuery}
-        search={{
-          value: search,
-          onChange: onSearchChange,
-          label: 'Search users',
-          placeholder: 'Search by username or email',
-        }}
+        search={{ value: search, onChange: onSearchChange }}
         table={{
           ...rowsTable,
           columns: [selectionColumn(selection, page?.rows ?? []), ...rowsTable.columns],

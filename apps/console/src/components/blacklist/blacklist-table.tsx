@@ -19,6 +19,7 @@ export function blacklistTable({
 }): DataTableDefinition<BlacklistEntry> {
   return {
     label: 'Blacklist entries',
+    searchBox: { label: 'Search blacklist', placeholder: 'Search by value or reason' },
     getRowKey: (entry) => entry.id,
     getRowProps: (entry) => ({ 'data-testid': `blacklist-row-${entry.id}` }),
     columns: [

@@ -70,8 +70,6 @@ export function MailPanel({ application }: { application: Application }) {
               setSearch(value);
               setPage(1);
             },
-            label: 'Search mail',
-            placeholder: 'Search by address or subject...',
           }}
           toolbar={
             <div className="flex flex-wrap items-end justify-between gap-3">
@@ -144,6 +142,7 @@ function mailLogTable({
 }): DataTableDefinition<MailMessage> {
   return {
     label: 'Mail',
+    searchBox: { label: 'Search mail', placeholder: 'Search by address or subject...' },
     getRowKey: (message) => message.id,
     // The status beside the address: on a phone the rest scrolls sideways.
     columns: [

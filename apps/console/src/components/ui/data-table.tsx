@@ -47,6 +47,8 @@ export interface DataTableDefinition<Row> {
   columns: readonly DataTableColumn<Row>[];
   getRowKey: (row: Row) => Key;
   getRowProps?: (row: Row) => DataTableRowProps;
+  /** The search box above the table when its list is searched: what it is called and matches. */
+  searchBox?: { label: string; placeholder: string };
 }
 
 /** The rows of `table`, one cell per column, in the console's scrolling table. */

@@ -3,12 +3,10 @@ import { DataTable, type DataTableDefinition } from '@/components/ui/data-table.
 import { PagedQueryView, type PagedQueryViewProps } from '@/components/ui/paged-query-view.tsx';
 import { SearchInput } from '@/components/ui/search-input.tsx';
 
-/** The search box above a server-searched table: what it holds and what it is called. */
+/** What the search box above a server-searched table holds; the table names the box. */
 export interface TableSearch {
   value: string;
   onChange: (value: string) => void;
-  label: string;
-  placeholder: string;
 }
 
 /**
@@ -37,8 +35,8 @@ export function PagedDataTable<Row>({
       <SearchInput
         value={search.value}
         onChange={search.onChange}
-        label={search.label}
-        placeholder={search.placeholder}
+        label={table.searchBox?.label ?? `Search ${table.label.toLowerCase()}`}
+        placeholder={table.searchBox?.placeholder ?? ''}
         maxLength={pagingLimits.search}
       />
       {view}

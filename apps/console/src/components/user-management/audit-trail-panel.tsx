@@ -19,6 +19,7 @@ import {
 
 const auditTrailTable: DataTableDefinition<AuditEntry> = {
   label: 'Audit trail',
+  searchBox: { label: 'Search the audit trail', placeholder: 'Search by email...' },
   getRowKey: (entry) => entry.id,
   getRowProps: (entry) => ({ 'data-testid': `audit-row-${entry.id}` }),
   columns: [
@@ -94,12 +95,7 @@ export function AuditTrailPanel() {
     >
       <PagedDataTable
         query={audit}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: 'Search the audit trail',
-          placeholder: 'Search by email...',
-        }}
+        search={{ value: search, onChange: setSearch }}
         table={auditTrailTable}
         loadingLabel="Loading audit trail"
         errorTitle="Error loading the audit trail"

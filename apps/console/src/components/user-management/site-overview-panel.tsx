@@ -28,6 +28,7 @@ function countColumn(
 
 const siteOverviewTable: DataTableDefinition<SiteOverviewRow> = {
   label: 'Site overview',
+  searchBox: { label: 'Search accounts', placeholder: 'Search by email or name...' },
   getRowKey: (row) => row.accountId,
   getRowProps: (row) => ({ 'data-testid': `overview-row-${row.accountId}` }),
   columns: [
@@ -82,12 +83,7 @@ export function SiteOverviewPanel() {
     >
       <PagedDataTable
         query={overview}
-        search={{
-          value: search,
-          onChange: setSearch,
-          label: 'Search accounts',
-          placeholder: 'Search by email or name...',
-        }}
+        search={{ value: search, onChange: setSearch }}
         table={siteOverviewTable}
         loadingLabel="Loading site overview"
         errorTitle="Error loading the site overview"

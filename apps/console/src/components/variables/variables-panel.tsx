@@ -44,12 +44,7 @@ export function VariablesPanel({ application }: { application: Application }) {
       >
         <PagedDataTable
           query={variablesQuery}
-          search={{
-            value: search,
-            onChange: setSearch,
-            label: 'Search variables',
-            placeholder: 'Search by name or value...',
-          }}
+          search={{ value: search, onChange: setSearch }}
           table={variablesTable({
             busyVariableId: deleteVariable.isPending ? (deleteVariable.variables ?? null) : null,
             onEdit: editing.open,

@@ -19,6 +19,7 @@ export function variablesTable({
 }): DataTableDefinition<ApplicationVariable> {
   return {
     label: 'Variables',
+    searchBox: { label: 'Search variables', placeholder: 'Search by name or value...' },
     getRowKey: (variable) => variable.id,
     getRowProps: (variable) => ({ 'data-testid': `variable-row-${variable.name}` }),
     columns: [
