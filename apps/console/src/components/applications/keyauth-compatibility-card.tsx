@@ -16,8 +16,8 @@ import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { CopyableSnippet } from '@/components/ui/folded-help-card.tsx';
 import { InputField, SwitchField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
+import { CardFormFooter } from '@/components/ui/card-form-footer.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
-import { Spinner } from '@/components/ui/spinner.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { KEYAUTH_MIGRATION_SECTION, docsSectionHref } from '@/lib/docs-links.ts';
@@ -352,17 +352,11 @@ export function KeyauthCompatibilityCard({
             </div>
           )}
         </div>
-        {cardProblem && (
-          <p role="alert" className="text-sm text-destructive">
-            {cardProblem}
-          </p>
-        )}
-        <div className="flex justify-end">
-          <Button type="submit" disabled={update.isPending}>
-            {update.isPending && <Spinner />}
-            Save KeyAuth Settings
-          </Button>
-        </div>
+        <CardFormFooter
+          problem={cardProblem}
+          submitLabel="Save KeyAuth Settings"
+          isSubmitting={update.isPending}
+        />
       </form>
 
       <section

@@ -1,5 +1,6 @@
 import { updateApplicationRequestSchema, type Application } from '@latchkey/contracts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
+import { firstProblem } from '@/lib/first-problem.ts';
 
 /** The Offline licences group of the Settings dialog as typed. */
 export interface OfflineLicenseSettingsFields {
@@ -25,6 +26,5 @@ export function toOfflineLicenseSettingsRequest(fields: OfflineLicenseSettingsFi
 export function findOfflineLicenseSettingsProblem(
   fields: OfflineLicenseSettingsFields,
 ): string | null {
-  const result = updateApplicationRequestSchema.safeParse(toOfflineLicenseSettingsRequest(fields));
-  return result.success ? null : (result.error.issues[0]?.message ?? null);
+  return firstProblem(updateApplicationRequestSchema, toOfflineLicenseSettingsRequest(fields));
 }

@@ -3,6 +3,7 @@ import {
   type Application,
   type UpdateApplicationRequest,
 } from '@latchkey/contracts';
+import { firstProblem } from '@/lib/first-problem.ts';
 
 /** The End-user portal group of the Settings dialog as typed. */
 export interface PortalSettingsFields {
@@ -32,8 +33,7 @@ export function toPortalSettingsRequest(fields: PortalSettingsFields): PortalSet
  * the server checks them with, in its words ("Portal name must be at most 100 characters").
  */
 export function findPortalSettingsProblem(fields: PortalSettingsFields): string | null {
-  const result = updateApplicationRequestSchema.safeParse(toPortalSettingsRequest(fields));
-  return result.success ? null : (result.error.issues[0]?.message ?? null);
+  return firstProblem(updateApplicationRequestSchema, toPortalSettingsRequest(fields));
 }
 
 /** The portal's address: the console's own origin serves it. */

@@ -5,6 +5,7 @@ import {
   type BlacklistType,
   type CreateBlacklistEntryRequest,
 } from '@latchkey/contracts';
+import { firstProblem } from '@/lib/first-problem.ts';
 
 /** The four count cards, titled word for word as specified ('Addresss' included). */
 export const BLACKLIST_COUNT_CARD_TITLES: Record<BlacklistType, string> = {
@@ -79,6 +80,5 @@ export function toCreateBlacklistEntryRequest(
  * address gives the contract's message.
  */
 export function validateBlacklistEntry(fields: BlacklistEntryFields): string | null {
-  const result = createBlacklistEntryRequestSchema.safeParse(toCreateBlacklistEntryRequest(fields));
-  return result.success ? null : (result.error.issues[0]?.message ?? null);
+  return firstProblem(createBlacklistEntryRequestSchema, toCreateBlacklistEntryRequest(fields));
 }

@@ -12,6 +12,7 @@ import {
   type LicenseStatus,
 } from '@latchkey/contracts';
 import type { BadgeVariant } from '@/components/ui/badge.tsx';
+import { firstProblem } from '@/lib/first-problem.ts';
 
 export const LICENSE_STATUS_LABELS: Record<LicenseStatus, string> = {
   unused: 'Unused',
@@ -100,8 +101,7 @@ export function validateGenerateLicenses(fields: GenerateLicenseFields): string 
     if (new Date(redeemBy).getTime() <= Date.now())
       return 'The redeem-by date must be in the future';
   }
-  const result = generateLicensesRequestSchema.safeParse(toGenerateLicensesRequest(fields));
-  return result.success ? null : (result.error.issues[0]?.message ?? null);
+  return firstProblem(generateLicensesRequestSchema, toGenerateLicensesRequest(fields));
 }
 
 /** How strong a mask is, said while the owner types it: the server's own figures. */

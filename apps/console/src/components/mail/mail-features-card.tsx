@@ -7,15 +7,15 @@ import {
 } from '@latchkey/contracts';
 import { Info } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button.tsx';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { InputField, SwitchField } from '@/components/ui/form-field.tsx';
+import { CardFormFooter } from '@/components/ui/card-form-footer.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
-import { Spinner } from '@/components/ui/spinner.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { useMailDelivery } from '@/hooks/use-mail-delivery.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
+import { firstProblem } from '@/lib/first-problem.ts';
 
 /** Why a switch that is off cannot be turned on. */
 export const MAIL_FEATURES_NEED_MAIL =
@@ -48,10 +48,9 @@ function savedFeaturesOf(application: Application): MailFeatures {
 
 /** The problem of the typed reminder days, in the words of the contract the server checks. */
 export function findReminderDaysProblem(typed: string): string | null {
-  const result = updateApplicationRequestSchema.safeParse({
+  return firstProblem(updateApplicationRequestSchema, {
     expiryReminderDays: parseTypedNumber(typed),
   });
-  return result.success ? null : (result.error.issues[0]?.message ?? null);
 }
 
 /**
@@ -178,17 +177,11 @@ export function MailFeaturesCard({ application }: { application: Application }) 
             )}
           </div>
         )}
-        {refusal && (
-          <p role="alert" className="text-sm text-destructive">
-            {refusal}
-          </p>
-        )}
-        <div className="flex justify-end">
-          <Button type="submit" disabled={update.isPending}>
-            {update.isPending && <Spinner />}
-            Save Settings
-          </Button>
-        </div>
+        <CardFormFooter
+          problem={refusal}
+          submitLabel="Save Settings"
+          isSubmitting={update.isPending}
+        />
       </form>
       <ConfirmDialog
         open={isConfirmOpen}

@@ -1,10 +1,9 @@
 import { applicationLimits, type Application } from '@latchkey/contracts';
 import { Info } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
-import { Button } from '@/components/ui/button.tsx';
 import { InputField } from '@/components/ui/form-field.tsx';
+import { CardFormFooter } from '@/components/ui/card-form-footer.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
-import { Spinner } from '@/components/ui/spinner.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { useMailDelivery } from '@/hooks/use-mail-delivery.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
@@ -78,17 +77,11 @@ export function MailSenderCard({ application }: { application: Application }) {
             aria-invalid={problemField === 'mailReplyTo' || undefined}
           />
         </div>
-        {problem && (
-          <p role="alert" className="text-sm text-destructive">
-            {problem}
-          </p>
-        )}
-        <div className="flex justify-end">
-          <Button type="submit" disabled={update.isPending}>
-            {update.isPending && <Spinner />}
-            Save Sender
-          </Button>
-        </div>
+        <CardFormFooter
+          problem={problem}
+          submitLabel="Save Sender"
+          isSubmitting={update.isPending}
+        />
       </form>
     </SectionCard>
   );

@@ -5,6 +5,7 @@ import {
   type Plan,
 } from '@latchkey/contracts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
+import { firstProblem } from '@/lib/first-problem.ts';
 
 /** The Plans tab's duration: "Lifetime", or how many days a key of the plan lasts. */
 export function formatPlanDuration(durationDays: number | null): string {
@@ -84,6 +85,5 @@ export function toPlanRequest(fields: PlanFields): CreatePlanRequest {
 export function validatePlan(fields: PlanFields): string | null {
   const request = toPlanRequest(fields);
   if (Number.isNaN(request.durationDays)) return PLAN_DURATION_INVALID;
-  const result = createPlanRequestSchema.safeParse(request);
-  return result.success ? null : (result.error.issues[0]?.message ?? null);
+  return firstProblem(createPlanRequestSchema, request);
 }

@@ -5,6 +5,7 @@ import {
   type ApplicationVariable,
   type CreateApplicationVariableRequest,
 } from '@latchkey/contracts';
+import { firstProblem } from '@/lib/first-problem.ts';
 
 /** The variable form as typed. */
 export interface VariableFields {
@@ -37,12 +38,9 @@ export function toVariableRequest(fields: VariableFields): CreateApplicationVari
   };
 }
 
-const firstProblem = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
-  result.success ? null : (result.error?.issues[0]?.message ?? null);
-
 /** The contract's own message (name rule, 64 KB), before any request. */
 export function validateVariable(fields: VariableFields): string | null {
-  return firstProblem(createApplicationVariableRequestSchema.safeParse(toVariableRequest(fields)));
+  return firstProblem(createApplicationVariableRequestSchema, toVariableRequest(fields));
 }
 
 /** An end user's variable as typed in their dialog: the 16 KB rule, and the name rule. */
@@ -52,7 +50,7 @@ export function validateUserVariable(
 ): string | null {
   return (
     nameProblem(fields.name.trim()) ??
-    firstProblem(putUserVariableRequestSchema.safeParse({ value: fields.value }))
+    firstProblem(putUserVariableRequestSchema, { value: fields.value })
   );
 }
 
