@@ -1,8 +1,7 @@
 import { Crown, KeyRound, ShieldCheck, Users } from 'lucide-react';
 import { STATS_LOAD_ERROR_MESSAGE } from '@/components/dashboard/dashboard-stats.tsx';
 import { useDashboardStats } from '@/hooks/use-dashboard-stats.ts';
-import { formatStatCount } from '@/components/ui/stat-card.tsx';
-import { StatGrid, toStatLoadState } from '@/components/ui/stat-grid.tsx';
+import { countStat, StatGrid, toStatLoadState } from '@/components/ui/stat-grid.tsx';
 
 /** The account type shows "Premium" unless the server says otherwise. */
 export const DEFAULT_ACCOUNT_TYPE = 'Premium';
@@ -18,27 +17,9 @@ export function HomeStats() {
       stats={statsQuery.data}
       {...toStatLoadState(statsQuery)}
       items={(shown) => [
-        {
-          title: 'Total Users',
-          value: formatStatCount(shown?.totalUsers),
-          description: 'Across all applications',
-          icon: Users,
-          testId: 'stat-total-users',
-        },
-        {
-          title: 'API Keys',
-          value: formatStatCount(shown?.totalApiKeys),
-          description: 'total generated',
-          icon: KeyRound,
-          testId: 'stat-api-keys',
-        },
-        {
-          title: 'Active Keys',
-          value: formatStatCount(shown?.activeApiKeys),
-          description: 'Currently in use',
-          icon: ShieldCheck,
-          testId: 'stat-active-keys',
-        },
+        countStat('Total Users', shown?.totalUsers, 'Across all applications', Users),
+        countStat('API Keys', shown?.totalApiKeys, 'total generated', KeyRound),
+        countStat('Active Keys', shown?.activeApiKeys, 'Currently in use', ShieldCheck),
         {
           title: 'Account Type',
           value: shown?.accountType || DEFAULT_ACCOUNT_TYPE,

@@ -1,6 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import { cn } from '@/lib/utils.ts';
-import { StatCard } from './stat-card.tsx';
+import { formatStatCount, StatCard } from './stat-card.tsx';
 import { StatLoadError } from './stat-load-error.tsx';
 
 export interface StatGridItem {
@@ -9,6 +9,20 @@ export interface StatGridItem {
   description: string;
   icon: LucideIcon;
   testId: string;
+}
+
+/**
+ * A card showing a count (unknown while `count` is), its test id drawn from its title: "Total
+ * Users" is `stat-total-users`.
+ */
+export function countStat(
+  title: string,
+  count: number | undefined,
+  description: string,
+  icon: LucideIcon,
+): StatGridItem {
+  const testId = `stat-${title.toLowerCase().replaceAll(' ', '-')}`;
+  return { title, value: formatStatCount(count), description, icon, testId };
 }
 
 /** Where the figures of a stat grid are: loading, failed (with a Retry), or known. */
