@@ -354,8 +354,8 @@ export function KeyauthCompatibilityCard({
         </div>
         <CardFormFooter
           problem={cardProblem}
+          mutation={update}
           submitLabel="Save KeyAuth Settings"
-          isSubmitting={update.isPending}
         />
       </form>
 

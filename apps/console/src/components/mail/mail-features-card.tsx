@@ -177,11 +177,7 @@ export function MailFeaturesCard({ application }: { application: Application }) 
             )}
           </div>
         )}
-        <CardFormFooter
-          problem={refusal}
-          submitLabel="Save Settings"
-          isSubmitting={update.isPending}
-        />
+        <CardFormFooter problem={refusal} mutation={update} submitLabel="Save Settings" />
       </form>
       <ConfirmDialog
         open={isConfirmOpen}

@@ -77,11 +77,7 @@ export function MailSenderCard({ application }: { application: Application }) {
             aria-invalid={problemField === 'mailReplyTo' || undefined}
           />
         </div>
-        <CardFormFooter
-          problem={problem}
-          submitLabel="Save Sender"
-          isSubmitting={update.isPending}
-        />
+        <CardFormFooter problem={problem} mutation={update} submitLabel="Save Sender" />
       </form>
     </SectionCard>
   );

@@ -7,12 +7,13 @@ import { Spinner } from './spinner.tsx';
  */
 export function CardFormFooter({
   problem,
+  mutation,
   submitLabel,
-  isSubmitting,
 }: {
   problem: string | null;
+  /** What saves the form: the button waits while it is pending. */
+  mutation: { isPending: boolean };
   submitLabel: string;
-  isSubmitting: boolean;
 }) {
   return (
     <>
@@ -22,8 +23,8 @@ export function CardFormFooter({
         </p>
       )}
       <div className="flex justify-end">
-        <Button type="submit" disabled={isSubmitting}>
-          {isSubmitting && <Spinner />}
+        <Button type="submit" disabled={mutation.isPending}>
+          {mutation.isPending && <Spinner />}
           {submitLabel}
         </Button>
       </div>
