@@ -102,6 +102,46 @@ function StatValue({ state, children }: { state: StatState; children: ReactNode 
   return state === 'unknown' ? <UnknownFigure /> : children;
 }
 
+/** A setting that is on or off, in words of its own ("Enabled", "Required"), green when on. */
+function SettingItem({
+  term,
+  isOn,
+  on,
+  off,
+}: {
+  term: string;
+  isOn: boolean;
+  on: string;
+  off: string;
+}) {
+  return (
+    <Item term={term}>
+      <span className={isOn ? 'text-success' : 'text-muted-foreground'}>{isOn ? on : off}</span>
+    </Item>
+  );
+}
+
+/** A figure from the stats as one row of a card, in tabular digits. */
+function StatItem({
+  term,
+  testId,
+  state,
+  children,
+}: {
+  term: string;
+  testId?: string;
+  state: StatState;
+  children: ReactNode;
+}) {
+  return (
+    <Item term={term} className="tabular-nums">
+      <span data-testid={testId}>
+        <StatValue state={state}>{children}</StatValue>
+      </span>
+    </Item>
+  );
+}
+
 /** The Overview tab's three cards. */
 export function ApplicationOverview({
   application,
@@ -148,16 +188,18 @@ export function ApplicationOverview({
         <Item term="Status">
           <ApplicationStatusBadge isActive={application.isActive} activeLabel="Online" />
         </Item>
-        <Item term="HWID Lock">
-          <span className={application.hwidLockEnabled ? 'text-success' : 'text-muted-foreground'}>
-            {application.hwidLockEnabled ? 'Enabled' : 'Disabled'}
-          </span>
-        </Item>
-        <Item term="Licence Key">
-          <span className={application.licenseRequired ? 'text-success' : 'text-muted-foreground'}>
-            {application.licenseRequired ? 'Required' : 'Optional'}
-          </span>
-        </Item>
+        <SettingItem
+          term="HWID Lock"
+          isOn={application.hwidLockEnabled}
+          on="Enabled"
+          off="Disabled"
+        />
+        <SettingItem
+          term="Licence Key"
+          isOn={application.licenseRequired}
+          on="Required"
+          off="Optional"
+        />
         <Item term="Sessions per User" className="tabular-nums">
           {application.maxSessionsPerUser === null ? (
             <span className="text-muted-foreground">Unlimited</span>
@@ -168,17 +210,13 @@ export function ApplicationOverview({
         <Item term="Devices per User" className="tabular-nums">
           {countFormat.format(application.maxDevices)}
         </Item>
-        <Item term="Portal">
-          <span className={application.portalEnabled ? 'text-success' : 'text-muted-foreground'}>
-            {application.portalEnabled ? 'On' : 'Off'}
-          </span>
-        </Item>
-        <Item term="User Count" className="tabular-nums">
-          <StatValue state={statState}>{stats && countFormat.format(stats.totalUsers)}</StatValue>
-        </Item>
-        <Item term="Active Users" className="tabular-nums">
-          <StatValue state={statState}>{stats && countFormat.format(stats.activeUsers)}</StatValue>
-        </Item>
+        <SettingItem term="Portal" isOn={application.portalEnabled} on="On" off="Off" />
+        <StatItem term="User Count" state={statState}>
+          {stats && countFormat.format(stats.totalUsers)}
+        </StatItem>
+        <StatItem term="Active Users" state={statState}>
+          {stats && countFormat.format(stats.activeUsers)}
+        </StatItem>
       </OverviewCard>
 
       <OverviewCard
@@ -204,39 +242,21 @@ export function ApplicationOverview({
           )
         }
       >
-        <Item term="Live Sessions" className="tabular-nums">
-          <span data-testid="stat-live-sessions">
-            <StatValue state={statState}>
-              {stats && countFormat.format(stats.activeSessions)}
-            </StatValue>
-          </span>
-        </Item>
-        <Item term="API Requests" className="tabular-nums">
-          <span data-testid="stat-api-requests">
-            <StatValue state={statState}>
-              {stats && countFormat.format(stats.totalApiRequests)}
-            </StatValue>
-          </span>
-        </Item>
-        <Item term="Success Rate" className="tabular-nums">
-          <span data-testid="stat-success-rate">
-            <StatValue state={statState}>{stats && <SuccessRate stats={stats} />}</StatValue>
-          </span>
-        </Item>
-        <Item term="Unused Keys" className="tabular-nums">
-          <span data-testid="stat-unused-keys">
-            <StatValue state={statState}>
-              {stats && countFormat.format(stats.unusedLicenses)}
-            </StatValue>
-          </span>
-        </Item>
-        <Item term="Used Keys" className="tabular-nums">
-          <span data-testid="stat-used-keys">
-            <StatValue state={statState}>
-              {stats && countFormat.format(stats.usedLicenses)}
-            </StatValue>
-          </span>
-        </Item>
+        <StatItem term="Live Sessions" testId="stat-live-sessions" state={statState}>
+          {stats && countFormat.format(stats.activeSessions)}
+        </StatItem>
+        <StatItem term="API Requests" testId="stat-api-requests" state={statState}>
+          {stats && countFormat.format(stats.totalApiRequests)}
+        </StatItem>
+        <StatItem term="Success Rate" testId="stat-success-rate" state={statState}>
+          {stats && <SuccessRate stats={stats} />}
+        </StatItem>
+        <StatItem term="Unused Keys" testId="stat-unused-keys" state={statState}>
+          {stats && countFormat.format(stats.unusedLicenses)}
+        </StatItem>
+        <StatItem term="Used Keys" testId="stat-used-keys" state={statState}>
+          {stats && countFormat.format(stats.usedLicenses)}
+        </StatItem>
         <Item term="Last Activity">
           <StatValue state={statState}>
             {stats &&
