@@ -29,6 +29,7 @@ import {
   hasAnyActivity,
 } from './activity-chart-format.ts';
 import { ActivityChartTable } from './activity-chart-table.tsx';
+import { IconTile } from '@/components/ui/icon-tile.tsx';
 
 // The chart library loads with the chart, never with the page, to keep the first load small.
 const ActivityChartPlot = lazy(() => import('./activity-chart-plot.tsx'));
@@ -83,9 +84,7 @@ export function ActivityChartCard({
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3">
         <div className="flex min-w-0 flex-col gap-1.5">
           <CardTitle className="flex items-center gap-2 text-base">
-            <span className="flex size-8 items-center justify-center rounded-md bg-primary/10 text-primary">
-              <ChartLine className="size-4" aria-hidden="true" />
-            </span>
+            <IconTile icon={ChartLine} />
             {title}
           </CardTitle>
           <CardDescription>{describeRange(range)}</CardDescription>

@@ -7,12 +7,15 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.t
 import { CopyButton } from '@/components/ui/copy-button.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { StatLoadError } from '@/components/ui/stat-load-error.tsx';
+import { statTestId } from '@/components/ui/stat-grid.tsx';
 import { UnknownFigure } from '@/components/ui/unknown-figure.tsx';
 import { cn } from '@/lib/utils.ts';
 import { formatDateTime, previewApiKey } from './application-display.ts';
 import { ApplicationStatusBadge } from './application-status-badge.tsx';
+import { IconTile } from '@/components/ui/icon-tile.tsx';
 
 const countFormat = new Intl.NumberFormat('en-US');
+const count = (value: number) => countFormat.format(value);
 const percentFormat = new Intl.NumberFormat('en-US', { maximumFractionDigits: 1 });
 
 /** What a screen reader hears for a success rate that cannot exist yet. */
@@ -55,9 +58,7 @@ function OverviewCard({
     <Card className="gap-4">
       <CardHeader className="flex-row items-center justify-between gap-2">
         <CardTitle className="flex items-center gap-2 text-base">
-          <span className="flex size-8 items-center justify-center rounded-md bg-primary/10 text-primary">
-            <Icon className="size-4" aria-hidden="true" />
-          </span>
+          <IconTile icon={Icon} />
           {title}
         </CardTitle>
         {badge}
@@ -141,6 +142,15 @@ function StatItem({
     </Item>
   );
 }
+
+/** The Real-time Statistics card's figures, in order, each read from the stats. */
+const LIVE_FIGURES: readonly { term: string; figure: (stats: ApplicationStats) => ReactNode }[] = [
+  { term: 'Live Sessions', figure: (stats) => count(stats.activeSessions) },
+  { term: 'API Requests', figure: (stats) => count(stats.totalApiRequests) },
+  { term: 'Success Rate', figure: (stats) => <SuccessRate stats={stats} /> },
+  { term: 'Unused Keys', figure: (stats) => count(stats.unusedLicenses) },
+  { term: 'Used Keys', figure: (stats) => count(stats.usedLicenses) },
+];
 
 /** The Overview tab's three cards. */
 export function ApplicationOverview({
@@ -242,21 +252,11 @@ export function ApplicationOverview({
           )
         }
       >
-        <StatItem term="Live Sessions" testId="stat-live-sessions" state={statState}>
-          {stats && countFormat.format(stats.activeSessions)}
-        </StatItem>
-        <StatItem term="API Requests" testId="stat-api-requests" state={statState}>
-          {stats && countFormat.format(stats.totalApiRequests)}
-        </StatItem>
-        <StatItem term="Success Rate" testId="stat-success-rate" state={statState}>
-          {stats && <SuccessRate stats={stats} />}
-        </StatItem>
-        <StatItem term="Unused Keys" testId="stat-unused-keys" state={statState}>
-          {stats && countFormat.format(stats.unusedLicenses)}
-        </StatItem>
-        <StatItem term="Used Keys" testId="stat-used-keys" state={statState}>
-          {stats && countFormat.format(stats.usedLicenses)}
-        </StatItem>
+        {LIVE_FIGURES.map(({ term, figure }) => (
+          <StatItem key={term} term={term} testId={statTestId(term)} state={statState}>
+            {stats && figure(stats)}
+          </StatItem>
+        ))}
         <Item term="Last Activity">
           <StatValue state={statState}>
             {stats &&

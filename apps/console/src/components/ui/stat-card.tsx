@@ -2,6 +2,7 @@ import type { LucideIcon } from 'lucide-react';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { UnknownFigure } from '@/components/ui/unknown-figure.tsx';
+import { IconTile } from '@/components/ui/icon-tile.tsx';
 
 /** What formatStatCount gives for a count that is not known; the card renders it as unknown. */
 export const UNKNOWN_STAT_VALUE = '—';
@@ -27,9 +28,7 @@ export function StatCard({
         <CardTitle className="min-w-0 text-sm leading-snug font-medium text-muted-foreground">
           {title}
         </CardTitle>
-        <span className="flex size-8 shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary">
-          <Icon className="size-4" aria-hidden="true" />
-        </span>
+        <IconTile icon={Icon} />
       </CardHeader>
       <CardContent className="flex flex-col gap-1 px-4 sm:px-6">
         {isLoading ? (

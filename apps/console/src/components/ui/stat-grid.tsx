@@ -11,18 +11,17 @@ export interface StatGridItem {
   testId: string;
 }
 
-/**
- * A card showing a count (unknown while `count` is), its test id drawn from its title: "Total
- * Users" is `stat-total-users`.
- */
+/** A figure's test id, drawn from its title: "Total Users" is `stat-total-users`. */
+export const statTestId = (title: string) => `stat-${title.toLowerCase().replaceAll(' ', '-')}`;
+
+/** A card showing a count (unknown while `count` is), its test id drawn from its title. */
 export function countStat(
   title: string,
   count: number | undefined,
   description: string,
   icon: LucideIcon,
 ): StatGridItem {
-  const testId = `stat-${title.toLowerCase().replaceAll(' ', '-')}`;
-  return { title, value: formatStatCount(count), description, icon, testId };
+  return { title, value: formatStatCount(count), description, icon, testId: statTestId(title) };
 }
 
 /** Where the figures of a stat grid are: loading, failed (with a Retry), or known. */
