@@ -5,11 +5,11 @@ import {
   updateApplicationRequestSchema,
   type Application,
 } from '@latchkey/contracts';
-import { Info } from 'lucide-react';
 import { useRef, useState, type FormEvent } from 'react';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog.tsx';
 import { InputField, SwitchField } from '@/components/ui/form-field.tsx';
 import { CardFormFooter } from '@/components/ui/card-form-footer.tsx';
+import { InfoNote } from '@/components/ui/info-note.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { useMailDelivery } from '@/hooks/use-mail-delivery.ts';
@@ -117,12 +117,7 @@ export function MailFeaturesCard({ application }: { application: Application }) 
       description="What the application mails its end users by itself."
     >
       <form className="flex flex-col gap-4" onSubmit={submit} noValidate>
-        {isMailOff && (
-          <p id={noteId} className="flex gap-2 rounded-md border bg-muted/40 p-3 text-sm">
-            <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-            <span>{MAIL_FEATURES_NEED_MAIL}</span>
-          </p>
-        )}
+        {isMailOff && <InfoNote id={noteId}>{MAIL_FEATURES_NEED_MAIL}</InfoNote>}
         <SwitchField
           {...switchProps('requireVerifiedEmail')}
           label="Require a verified e-mail address"

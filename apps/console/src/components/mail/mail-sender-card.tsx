@@ -1,8 +1,8 @@
 import { applicationLimits, type Application } from '@latchkey/contracts';
-import { Info } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
 import { InputField } from '@/components/ui/form-field.tsx';
 import { CardFormFooter } from '@/components/ui/card-form-footer.tsx';
+import { InfoNote } from '@/components/ui/info-note.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { useMailDelivery } from '@/hooks/use-mail-delivery.ts';
@@ -48,12 +48,7 @@ export function MailSenderCard({ application }: { application: Application }) {
       description="Who your end users see the mail from, and where their answers go."
     >
       <form className="flex flex-col gap-4" onSubmit={save} noValidate>
-        {note && (
-          <p className="flex gap-2 rounded-md border bg-muted/40 p-3 text-sm">
-            <Info className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-            <span>{note}</span>
-          </p>
-        )}
+        {note && <InfoNote>{note}</InfoNote>}
         <div className="grid gap-4 sm:grid-cols-2">
           <InputField
             id="mail-sender-name"
