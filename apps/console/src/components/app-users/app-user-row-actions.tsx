@@ -43,7 +43,7 @@ export function AppUserRowActions({
       <IconButton
         label="Delete user"
         disabled={isBusy}
-        className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+        isDestructive
         onClick={() => onDelete(user)}
       >
         <Trash2 aria-hidden="true" />

@@ -139,7 +139,7 @@ export function UserSubscriptionsSection({ applicationId, userId, username }: Us
                         </IconButton>
                         <IconButton
                           label={`Remove ${subscription.planName}`}
-                          className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                          isDestructive
                           onClick={() => removing.open(subscription)}
                         >
                           <Trash2 aria-hidden="true" />

@@ -144,7 +144,7 @@ export function UserVariablesSection({ applicationId, userId, username }: UserSe
                       </IconButton>
                       <IconButton
                         label={`Delete variable ${variable.name}`}
-                        className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                        isDestructive
                         onClick={() => removing.open(variable)}
                       >
                         <Trash2 aria-hidden="true" />

@@ -121,7 +121,7 @@ export function ApplicationsTable({
                   </IconButton>
                   <IconButton
                     label="Delete application"
-                    className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                    isDestructive
                     onClick={() => onDelete(application)}
                   >
                     <Trash2 aria-hidden="true" />

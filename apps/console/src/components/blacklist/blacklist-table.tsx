@@ -68,7 +68,7 @@ export function blacklistTable({
         <IconButton
           label="Delete blacklist entry"
           disabled={entry.id === busyEntryId}
-          className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+          isDestructive
           onClick={() => onDelete(entry)}
         >
           <Trash2 aria-hidden="true" />

@@ -100,7 +100,7 @@ export function filesTable({
               <IconButton
                 label="Delete file"
                 disabled={isBusy}
-                className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                isDestructive
                 onClick={() => onDelete(file)}
               >
                 <Trash2 aria-hidden="true" />

@@ -154,7 +154,7 @@ export function licensesTable({
                 <IconButton
                   label="Ban key"
                   disabled={isBusy}
-                  className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                  isDestructive
                   onClick={() => onBan(license)}
                 >
                   <Ban aria-hidden="true" />
@@ -163,7 +163,7 @@ export function licensesTable({
               <IconButton
                 label="Delete key"
                 disabled={isBusy}
-                className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                isDestructive
                 onClick={() => onDelete(license)}
               >
                 <Trash2 aria-hidden="true" />

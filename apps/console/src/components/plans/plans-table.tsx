@@ -91,7 +91,7 @@ export function plansTable({
               <IconButton
                 label="Delete plan"
                 disabled={isBusy}
-                className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                isDestructive
                 onClick={() => onDelete(plan)}
               >
                 <Trash2 aria-hidden="true" />

@@ -103,7 +103,8 @@ export function ShopProductMappingEditor({
             />
             <IconButton
               label={`Remove product ${index + 1}`}
-              className="justify-self-end text-muted-foreground hover:bg-destructive/10 hover:text-destructive sm:mb-0.5"
+              isDestructive
+              className="justify-self-end sm:mb-0.5"
               onClick={() => onChange(rows.filter((candidate) => candidate.rowKey !== row.rowKey))}
             >
               <Trash2 aria-hidden="true" />

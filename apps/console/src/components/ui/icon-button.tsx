@@ -5,15 +5,17 @@ import { cn } from '@/lib/utils.ts';
 
 /**
  * A compact icon-only button. `label` is both its accessible name and its tooltip, so sighted
- * mouse users and screen-reader users get the same words.
+ * mouse users and screen-reader users get the same words. `isDestructive` (delete, ban,
+ * remove) stays quiet until pointed at, then turns red, so a row's risky action does not shout.
  */
 export function IconButton({
   label,
   children,
   className,
   variant = 'ghost',
+  isDestructive = false,
   ...props
-}: Omit<ButtonProps, 'size'> & { label: string; children: ReactNode }) {
+}: Omit<ButtonProps, 'size'> & { label: string; children: ReactNode; isDestructive?: boolean }) {
   return (
     <Tooltip>
       <TooltipTrigger asChild>
@@ -21,7 +23,11 @@ export function IconButton({
           variant={variant}
           size="icon"
           aria-label={label}
-          className={cn('size-8', className)}
+          className={cn(
+            'size-8',
+            isDestructive && 'text-muted-foreground hover:bg-destructive/10 hover:text-destructive',
+            className,
+          )}
           {...props}
         >
           {children}

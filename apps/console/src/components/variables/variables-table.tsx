@@ -73,7 +73,7 @@ export function variablesTable({
               <IconButton
                 label={`Delete variable ${variable.name}`}
                 disabled={isBusy}
-                className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+                isDestructive
                 onClick={() => onDelete(variable)}
               >
                 <Trash2 aria-hidden="true" />

@@ -96,7 +96,7 @@ export function webhooksTable({
             <IconButton
               label="Delete webhook"
               disabled={webhook.id === busyWebhookId}
-              className="text-muted-foreground hover:bg-destructive/10 hover:text-destructive"
+              isDestructive
               onClick={() => onDelete(webhook)}
             >
               <Trash2 aria-hidden="true" />
