@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
 import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
 import { clientApiCodeSchema } from './client-api.ts';
+import type { ClientCallEntry } from './client-call-entry.ts';
 
 /**
  * Downloadable files of an application: installers and updates its programs fetch through a
@@ -130,3 +131,16 @@ export const clientFileResponseSchema = z
       'The answer of file: outcomes are HTTP 200 with success and a code; on success a signed, short-lived download URL with the size and SHA-256.',
   });
 export type ClientFileResponse = z.infer<typeof clientFileResponseSchema>;
+
+/** The client API's call for the application's files. */
+export const fileClientCalls = {
+  issueFileUrl: {
+    method: 'POST',
+    path: '/api/v1/file',
+    summary:
+      'A 5-minute download URL for one of the application\u2019s files, with its size and SHA-256; a live session unless the file needs none.',
+    request: clientFileRequestSchema,
+    response: clientFileResponseSchema,
+    brief: 'file_id, session_token?: a 5-minute download URL, size and SHA-256',
+  },
+} as const satisfies Record<string, ClientCallEntry>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { appUserLimits } from './app-users.ts';
 import { deviceLimits } from './devices.ts';
 import { offlineLicenseLimits } from './offline-licenses.ts';
+import type { ClientCallEntry } from './client-call-entry.ts';
 
 /**
  * The public client API (/api/v1), used by vendors' desktop programs. Business outcomes are
@@ -535,3 +536,108 @@ export const clientRefusalTitles: Partial<
   ACCOUNT_DISABLED: { title: 'Account Disabled', exits: false },
   BLACKLISTED: { title: 'Access Blocked', exits: true },
 };
+
+/** The account calls of the client API: registering, logging in, sessions, licence keys, devices and mail. */
+export const accountClientCalls = {
+  register: {
+    method: 'POST',
+    path: '/api/v1/register',
+    summary: 'Creates an end user of the application the API key names.',
+    request: clientRegisterRequestSchema,
+    response: clientAuthResponseSchema,
+    brief: 'username, password, email?, expiresAt?, hwid?',
+  },
+  login: {
+    method: 'POST',
+    path: '/api/v1/login',
+    summary:
+      'Checks the blacklist, the password, the account state, the version and the hardware ID, in that order; the first that fails answers.',
+    request: clientLoginRequestSchema,
+    response: clientAuthResponseSchema,
+    brief: 'username, password, version, hwid?  (api_key may also go in the body)',
+  },
+  verify: {
+    method: 'POST',
+    path: '/api/v1/verify',
+    summary:
+      'Confirms that a user is still in good standing (exists, active, not paused, not expired).',
+    request: clientVerifyRequestSchema,
+    response: clientVerifyResponseSchema,
+    brief: 'user_id: is the user in good standing now?',
+  },
+  trackSession: {
+    method: 'POST',
+    path: '/api/v1/session/track',
+    summary:
+      'Starts a session after a login, keeps it alive with heartbeats and ends it. One body per action.',
+    request: clientSessionRequestSchema,
+    response: clientSessionResponseSchema,
+    brief: 'action start | heartbeat | end, session_token, user_id (start)',
+  },
+  redeemLicense: {
+    method: 'POST',
+    path: '/api/v1/license/redeem',
+    summary:
+      'Adds a licence key to an end user\u2019s account (username and password): it starts or extends the subscription of its plan.',
+    request: clientRedeemRequestSchema,
+    response: clientAuthResponseSchema,
+    brief: 'username, password, license_key: add a key to the account',
+  },
+  logInWithLicense: {
+    method: 'POST',
+    path: '/api/v1/license/login',
+    summary:
+      'Logs in with a licence key alone: its first use creates the end user it stands for, later uses log that user in.',
+    request: clientLicenseLoginRequestSchema,
+    response: clientAuthResponseSchema,
+    brief: 'license_key, version?, hwid?, device_name?: log in with a key alone',
+  },
+  checkOutLicense: {
+    method: 'POST',
+    path: '/api/v1/license/checkout',
+    summary:
+      'An offline licence for a live session: one signed line the program verifies without the network until it lapses.',
+    request: clientLicenseCheckoutRequestSchema,
+    response: clientLicenseCheckoutResponseSchema,
+    brief: 'session_token, ttl_seconds?, encrypt?: an offline licence (LK1...)',
+  },
+  resetDevices: {
+    method: 'POST',
+    path: '/api/v1/devices/reset',
+    summary:
+      'Releases one of the end user\u2019s devices, or all of them, when the application allows self-service resets (once per cooldown).',
+    request: clientDeviceResetRequestSchema,
+    response: clientDeviceResetResponseSchema,
+    brief: 'username, password, hwid | all: release a device (self-service)',
+  },
+  forgotPassword: {
+    method: 'POST',
+    path: '/api/v1/password/forgot',
+    summary:
+      'Mails a link to choose a new password (valid 30 minutes, usable once) to the account named by its username or e-mail address. The answer is the same whether or not the account exists.',
+    request: clientForgotPasswordRequestSchema,
+    response: clientMailResponseSchema,
+    brief: 'username | email: mail a link to choose a new password',
+  },
+  resendVerification: {
+    method: 'POST',
+    path: '/api/v1/email/verify/resend',
+    summary:
+      'Mails a new link to confirm the account\u2019s e-mail address (valid 24 hours), for an application that requires verified addresses. The answer is the same whether or not the account exists, the password is right or the address is confirmed already.',
+    request: clientResendVerificationRequestSchema,
+    response: clientMailResponseSchema,
+    brief: 'username, password: mail a new link to confirm the address',
+  },
+} as const satisfies Record<string, ClientCallEntry>;
+
+/** The client API's call for the server-wide signing key. */
+export const signingKeyClientCalls = {
+  publicKey: {
+    method: 'GET',
+    path: '/api/v1/public-key',
+    summary: 'The server-wide Ed25519 key that signs answers to requests with no known API key.',
+    request: null,
+    response: clientPublicKeyResponseSchema,
+    brief: 'the server-wide signing key (answers to unknown API keys)',
+  },
+} as const satisfies Record<string, ClientCallEntry>;

@@ -5,6 +5,7 @@ import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
 import { clientApiCodeSchema, clientApiLimits } from './client-api.ts';
 import { utf8ByteLength } from './code-files.ts';
 import { pageQueryFields } from './paging.ts';
+import type { ClientCallEntry } from './client-call-entry.ts';
 
 /**
  * Remote variables: an application's variables (a kill switch, a config value), which a
@@ -190,3 +191,33 @@ export const clientVariableResponseSchema = z
       'The answer of var, user-var and user-var/set: outcomes are HTTP 200 with success and a code; on success the value.',
   });
 export type ClientVariableResponse = z.infer<typeof clientVariableResponseSchema>;
+
+/** The client API's calls for variables: the application's, and each end user's own. */
+export const variableClientCalls = {
+  readVariable: {
+    method: 'POST',
+    path: '/api/v1/var',
+    summary:
+      'Reads an application variable. One that requires a session (the default) needs a live session_token.',
+    request: clientVariableRequestSchema,
+    response: clientVariableResponseSchema,
+    brief: 'name, session_token?: an application variable',
+  },
+  readUserVariable: {
+    method: 'POST',
+    path: '/api/v1/user-var',
+    summary: 'Reads one of the session’s own end user’s variables.',
+    request: clientUserVariableRequestSchema,
+    response: clientVariableResponseSchema,
+    brief: "name, session_token: a variable of the session's own user",
+  },
+  setUserVariable: {
+    method: 'POST',
+    path: '/api/v1/user-var/set',
+    summary:
+      'Creates or replaces one of the session’s own end user’s variables, unless it is read-only.',
+    request: clientSetUserVariableRequestSchema,
+    response: clientVariableResponseSchema,
+    brief: 'name, value, session_token: write one (unless read-only)',
+  },
+} as const satisfies Record<string, ClientCallEntry>;
