@@ -1,4 +1,8 @@
-import type { AppFile, Application } from '@latchkey/contracts';
+import {
+  APP_FILE_RELEASE_REQUIRES_SESSION,
+  type AppFile,
+  type Application,
+} from '@latchkey/contracts';
 import { rowWithCellText } from './support/controls.ts';
 import {
   checkLayout,
@@ -9,7 +13,7 @@ import {
   seriousAxeViolations,
   settle,
 } from './support/layout-checks.ts';
-import { createApplication, ownerPut } from './support/owner-api.ts';
+import { createApplication, ownerGet, ownerPut } from './support/owner-api.ts';
 import { consoleOriginHeaders, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Page } from './support/test.ts';
 import { toast } from './support/toast.ts';
@@ -118,6 +122,50 @@ test.describe('files tab of the application page', () => {
     await expect(page.getByRole('heading', { name: 'No files yet' })).toBeVisible();
     const after = (await (await page.request.get('/api/applications')).json()) as Application[];
     expect(after.find((app) => app.id === application.id)?.currentReleaseFileId).toBeNull();
+  });
+
+  test('a file that needs a session cannot become the current release, here or by the API', async ({
+    page,
+  }) => {
+    await signInAsNewOwner(page, 'Rhea Release');
+    const application = await createApplication(page, 'Gated Desk');
+    const gated = await uploadFile(
+      page,
+      application.id,
+      { name: 'members-only.zip', version: '3.0.0', requiresSession: 'true' },
+      Buffer.from('members only'),
+    );
+    await page.goto(`/app/${application.id}`);
+    await page.getByRole('tab', { name: 'Files' }).click();
+    const row = page.getByTestId(`file-row-${gated.id}`);
+    await expect(row.getByText('Requires a session', { exact: true })).toBeVisible();
+
+    // The button says why on hover, and pressing it says it again instead of doing nothing.
+    const refused = row.getByRole('button', {
+      name: 'Requires a session, so it cannot be the current release',
+    });
+    await expect(refused).toHaveAttribute('aria-disabled', 'true');
+    await refused.hover();
+    await expect(page.getByRole('tooltip')).toHaveText(
+      'Requires a session, so it cannot be the current release',
+    );
+    // Playwright will not click what is aria-disabled; a keyboard user can still press it.
+    await refused.focus();
+    await page.keyboard.press('Enter');
+    await expect(toast(page, APP_FILE_RELEASE_REQUIRES_SESSION)).toBeVisible();
+    await expect(row.getByText('Current release', { exact: true })).toHaveCount(0);
+
+    // The server holds the same rule for any caller.
+    const response = await page.request.put(`/api/applications/${application.id}`, {
+      headers: consoleOriginHeaders(page),
+      data: { currentReleaseFileId: gated.id },
+    });
+    expect(response.status()).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toContain(
+      APP_FILE_RELEASE_REQUIRES_SESSION,
+    );
+    const saved = await ownerGet<Application[]>(page, '/api/applications');
+    expect(saved.find((app) => app.id === application.id)?.currentReleaseFileId).toBeNull();
   });
 
   test('at 390 and 1280 px in both themes: no sideways page, reachable row actions, axe clean', async ({

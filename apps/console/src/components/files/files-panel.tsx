@@ -1,4 +1,8 @@
-import type { AppFile, Application } from '@latchkey/contracts';
+import {
+  APP_FILE_RELEASE_REQUIRES_SESSION,
+  type AppFile,
+  type Application,
+} from '@latchkey/contracts';
 import { FileDown } from 'lucide-react';
 import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
@@ -12,6 +16,7 @@ import {
 } from '@/hooks/use-app-files.ts';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
+import { toast } from '@/hooks/use-toast.ts';
 import { filesTable } from './files-table.tsx';
 import { UploadFileDialog } from './upload-file-dialog.tsx';
 
@@ -53,6 +58,12 @@ export function FilesPanel({ application }: { application: Application }) {
             busyFileId,
             onToggleRelease: (file) =>
               setRelease.mutate(file.id === application.currentReleaseFileId ? null : file.id),
+            onReleaseRefused: () =>
+              toast({
+                variant: 'destructive',
+                title: 'Error',
+                description: APP_FILE_RELEASE_REQUIRES_SESSION,
+              }),
             onDelete: deleting.open,
           })}
           loadingLabel="Loading files"

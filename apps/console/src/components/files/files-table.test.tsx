@@ -22,12 +22,14 @@ const gated = file('22222222-2222-4222-8222-222222222222', true);
 describe('filesTable', () => {
   it('offers only a session-free file as the current release, and says why not', () => {
     const onToggleRelease = vi.fn();
+    const onReleaseRefused = vi.fn();
     renderWithProviders(
       <DataTable
         table={filesTable({
           currentReleaseFileId: null,
           busyFileId: null,
           onToggleRelease,
+          onReleaseRefused,
           onDelete: vi.fn(),
         })}
         rows={[open, gated]}
@@ -43,7 +45,12 @@ describe('filesTable', () => {
     const refused = gatedRow.getByRole('button', {
       name: 'Requires a session, so it cannot be the current release',
     });
-    expect((refused as HTMLButtonElement).disabled).toBe(true);
+    // Refused, but still focusable and hoverable so its tooltip says why; a click says so too.
+    expect(refused.getAttribute('aria-disabled')).toBe('true');
+    expect((refused as HTMLButtonElement).disabled).toBe(false);
+    fireEvent.click(refused);
+    expect(onReleaseRefused).toHaveBeenCalledWith(gated);
+    expect(onToggleRelease).toHaveBeenCalledTimes(1);
   });
 
   it('still lets a gated file that is the release be cleared', () => {
@@ -54,6 +61,7 @@ describe('filesTable', () => {
           currentReleaseFileId: gated.id,
           busyFileId: null,
           onToggleRelease,
+          onReleaseRefused: vi.fn(),
           onDelete: vi.fn(),
         })}
         rows={[gated]}

@@ -15,12 +15,15 @@ export function filesTable({
   currentReleaseFileId,
   busyFileId,
   onToggleRelease,
+  onReleaseRefused,
   onDelete,
 }: {
   currentReleaseFileId: string | null;
   /** The file being deleted or (un)marked as the release; its buttons wait for it. */
   busyFileId: string | null;
   onToggleRelease: (file: AppFile) => void;
+  /** Asked of a file that cannot be the current release: says why. */
+  onReleaseRefused: (file: AppFile) => void;
   onDelete: (file: AppFile) => void;
 }): DataTableDefinition<AppFile> {
   return {
@@ -80,7 +83,9 @@ export function filesTable({
           const isBusy = file.id === busyFileId;
           const isRelease = file.id === currentReleaseFileId;
           // The server refuses it too: a program on an older version cannot sign in, so it
-          // could never download a release that requires a session.
+          // could never download a release that requires a session. The button stays
+          // focusable and hoverable (aria-disabled, not disabled) so its tooltip can say why,
+          // and a click says so too instead of doing nothing.
           const cannotBeRelease = !isRelease && file.requiresSession;
           return (
             <div className="flex items-center justify-end gap-0.5">
@@ -92,8 +97,10 @@ export function filesTable({
                       ? 'Requires a session, so it cannot be the current release'
                       : 'Set as current release'
                 }
-                disabled={isBusy || cannotBeRelease}
-                onClick={() => onToggleRelease(file)}
+                disabled={isBusy}
+                aria-disabled={cannotBeRelease || undefined}
+                className={cannotBeRelease ? 'opacity-50' : undefined}
+                onClick={() => (cannotBeRelease ? onReleaseRefused(file) : onToggleRelease(file))}
               >
                 {isRelease ? <CircleOff aria-hidden="true" /> : <BadgeCheck aria-hidden="true" />}
               </IconButton>
