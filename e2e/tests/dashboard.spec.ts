@@ -1,4 +1,6 @@
+import { PHONE } from './support/layout-checks.ts';
 import { submitNewApplication } from './support/new-application-dialog.ts';
+import { createApplication } from './support/owner-api.ts';
 import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 import { toast } from './support/toast.ts';
@@ -153,6 +155,49 @@ test.describe('dashboard', () => {
       (await fetch('/api/applications', { credentials: 'include' })).json(),
     );
     expect(applications).toEqual([]);
+  });
+
+  test('dialogs wrap a long name on a phone instead of pushing their buttons out of view', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+    await signInAsNewOwner(page, 'Lena Longname');
+    // The longest name allowed, with nowhere a browser would break it by itself.
+    const name = 'Z'.repeat(100);
+    await createApplication(page, name);
+    await page.goto('/dashboard');
+    const row = page.getByRole('row').filter({ hasText: name });
+    const dialogs = [
+      { open: 'Edit application', role: 'dialog', name: 'Edit Application', act: 'Save Changes' },
+      {
+        open: 'Delete application',
+        role: 'alertdialog',
+        name: 'Delete application?',
+        act: 'Delete Application',
+      },
+    ] as const;
+    for (const { open, role, name: title, act } of dialogs) {
+      await row.getByRole('button', { name: open }).click();
+      const dialog = page.getByRole(role, { name: title });
+      await expect(dialog).toContainText(name);
+      const box = (await dialog.boundingBox())!;
+      expect(box.x, `${title}: left edge`).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width, `${title}: right edge`).toBeLessThanOrEqual(PHONE.width);
+      expect(
+        await dialog.evaluate((element) => element.scrollWidth - element.clientWidth),
+        `${title}: scrolls sideways`,
+      ).toBe(0);
+      for (const button of [act, 'Cancel']) {
+        const target = dialog.getByRole('button', { name: button, exact: true });
+        await target.scrollIntoViewIfNeeded();
+        const buttonBox = (await target.boundingBox())!;
+        expect(buttonBox.x + buttonBox.width, `${title}: ${button}`).toBeLessThanOrEqual(
+          box.x + box.width,
+        );
+      }
+      await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+      await expect(dialog).toBeHidden();
+    }
   });
 
   test('manages the users of the selected application on the Users tab', async ({ page }) => {

@@ -93,7 +93,7 @@ export function DialogFooter({ className, ...props }: ComponentProps<'div'>) {
 export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
   return (
     <DialogPrimitive.Title
-      className={cn('text-lg leading-none font-semibold tracking-tight', className)}
+      className={cn('text-lg leading-snug font-semibold tracking-tight wrap-anywhere', className)}
       {...props}
     />
   );
@@ -105,7 +105,7 @@ export function DialogDescription({
 }: ComponentProps<typeof DialogPrimitive.Description>) {
   return (
     <DialogPrimitive.Description
-      className={cn('text-sm text-muted-foreground', className)}
+      className={cn('text-sm text-muted-foreground wrap-anywhere', className)}
       {...props}
     />
   );
