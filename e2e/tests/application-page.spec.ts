@@ -1,5 +1,7 @@
 import { defaultApplicationMessages, type Application } from '@latchkey/contracts';
+import { PHONE } from './support/layout-checks.ts';
 import { withoutLiveStream } from './support/live-stream.ts';
+import { createApplication } from './support/owner-api.ts';
 import { submitNewApplication } from './support/new-application-dialog.ts';
 import { inBrowserOfItsOwn, signInAsNewOwner } from './support/owners.ts';
 import { expect, test, type Page } from './support/test.ts';
@@ -202,6 +204,35 @@ test.describe('application management page', () => {
       await expect(page.getByTestId(`message-${field}`)).toHaveText(text);
     }
     await expect(page.getByRole('tabpanel').getByRole('textbox')).toHaveCount(0);
+  });
+
+  test('on a phone the tabs scroll sideways, with a mark at each edge that hides tabs', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+    await signInAsNewOwner(page, 'Tara Tabs');
+    const application = await createApplication(page, 'Tabbed Desk');
+    await page.goto(`/app/${application.id}`);
+    const tabs = page.getByRole('tablist');
+    await expect(page.getByRole('tab', { name: 'Overview' })).toHaveAttribute(
+      'data-state',
+      'active',
+    );
+    const moreStart = page.getByTestId('tabs-more-start');
+    const moreEnd = page.getByTestId('tabs-more-end');
+    // More tabs than the width: the end is marked, the start (nothing hidden yet) is not.
+    expect(await tabs.evaluate((list) => list.scrollWidth > list.clientWidth)).toBe(true);
+    await expect(moreEnd).toHaveCSS('opacity', '1');
+    await expect(moreStart).toHaveCSS('opacity', '0');
+
+    // The last tab, reached by keyboard, scrolls into view and the marks swap.
+    await page.getByRole('tab', { name: 'Overview' }).focus();
+    await page.keyboard.press('End');
+    const lastTab = tabs.getByRole('tab').last();
+    await expect(lastTab).toBeFocused();
+    await expect(lastTab).toBeInViewport({ ratio: 1 });
+    await expect(moreEnd).toHaveCSS('opacity', '0');
+    await expect(moreStart).toHaveCSS('opacity', '1');
   });
 
   test('polls the statistics every 5 seconds while the live stream is down', async ({ page }) => {

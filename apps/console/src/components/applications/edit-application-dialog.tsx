@@ -81,7 +81,7 @@ function EditApplicationForm(props: ApplicationFormProps) {
       className="gap-5"
     >
       <Tabs defaultValue="basic" className="grid gap-4">
-        <TabsList className="w-full sm:w-fit">
+        <TabsList containerClassName="w-full sm:w-fit">
           <TabsTrigger value="basic">
             <Settings2 aria-hidden="true" />
             Basic Settings

@@ -1,18 +1,69 @@
 import * as TabsPrimitive from '@radix-ui/react-tabs';
-import type { ComponentProps } from 'react';
+import { ChevronLeft, ChevronRight } from 'lucide-react';
+import { useEffect, useRef, type ComponentProps } from 'react';
+import { useScrollEdges } from '@/hooks/use-scroll-edges.ts';
 import { cn } from '@/lib/utils.ts';
 
 export const Tabs = TabsPrimitive.Root;
 
-export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
+/**
+ * A row of tabs that scrolls sideways when it is wider than the screen, as on a phone. A fade
+ * and a chevron mark each edge that hides tabs, since a scroll box without a scrollbar (phones
+ * show none) otherwise looks complete; the tab that is open starts in view.
+ */
+export function TabsList({
+  className,
+  containerClassName,
+  ...props
+}: ComponentProps<typeof TabsPrimitive.List> & {
+  /** The width of the row and its edge marks together (the list fills it). */
+  containerClassName?: string;
+}) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const { clippedStart, clippedEnd } = useScrollEdges(listRef);
+
+  useEffect(() => {
+    const list = listRef.current;
+    const active = list?.querySelector<HTMLElement>('[data-state="active"]');
+    if (!list || !active) return;
+    const isHidden =
+      active.offsetLeft < list.scrollLeft ||
+      active.offsetLeft + active.offsetWidth > list.scrollLeft + list.clientWidth;
+    // Sideways only: scrollIntoView could also move the page.
+    if (isHidden) list.scrollLeft = active.offsetLeft - (list.clientWidth - active.offsetWidth) / 2;
+  }, []);
+
   return (
-    <TabsPrimitive.List
-      className={cn(
-        'inline-flex h-10 w-fit max-w-full items-center justify-start gap-1 overflow-x-auto rounded-lg bg-muted p-1 text-muted-foreground',
-        className,
-      )}
-      {...props}
-    />
+    <div className={cn('relative w-fit max-w-full min-w-0', containerClassName)}>
+      <TabsPrimitive.List
+        ref={listRef}
+        className={cn(
+          'inline-flex h-10 w-full max-w-full items-center justify-start gap-1 overflow-x-auto overscroll-x-contain rounded-lg bg-muted p-1 text-muted-foreground',
+          className,
+        )}
+        {...props}
+      />
+      <span
+        aria-hidden="true"
+        data-testid="tabs-more-start"
+        className={cn(
+          'pointer-events-none absolute inset-y-0 left-0 flex w-8 items-center justify-start rounded-l-lg bg-gradient-to-r from-muted from-40% to-transparent text-muted-foreground transition-opacity',
+          clippedStart ? 'opacity-100' : 'opacity-0',
+        )}
+      >
+        <ChevronLeft className="size-4" />
+      </span>
+      <span
+        aria-hidden="true"
+        data-testid="tabs-more-end"
+        className={cn(
+          'pointer-events-none absolute inset-y-0 right-0 flex w-8 items-center justify-end rounded-r-lg bg-gradient-to-l from-muted from-40% to-transparent text-muted-foreground transition-opacity',
+          clippedEnd ? 'opacity-100' : 'opacity-0',
+        )}
+      >
+        <ChevronRight className="size-4" />
+      </span>
+    </div>
   );
 }
 
