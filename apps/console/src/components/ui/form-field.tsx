@@ -61,9 +61,29 @@ type WiredControlProps = {
   onChange: ((event: { target: { value: string } }) => void) | undefined;
 };
 
+/** From this share of a field's length limit on, the field counts its characters. */
+const COUNT_FROM_SHARE = 0.8;
+
+/**
+ * "90 / 100 characters" under a text control near its limit: a browser stops typing at
+ * `maxLength` without a word, so the owner is told before the text is cut off. Null while far
+ * from the limit, or when the control holds no text of its own (uncontrolled).
+ */
+export function describeLengthLimit(
+  value: unknown,
+  maxLength: unknown,
+): { text: string; isAtLimit: boolean } | null {
+  if (typeof value !== 'string' || typeof maxLength !== 'number') return null;
+  if (value.length < maxLength * COUNT_FROM_SHARE) return null;
+  const isAtLimit = value.length >= maxLength;
+  const count = `${value.length} / ${maxLength} characters`;
+  return { text: isAtLimit ? `${count}: the limit` : count, isAtLimit };
+}
+
 /**
  * FormField around a text control, with the hint and the requirement told to screen readers
- * as well (aria-describedby, aria-required), so no form forgets to wire them.
+ * as well (aria-describedby, aria-required), so no form forgets to wire them. Near its
+ * `maxLength` the field counts its characters.
  */
 function LabelledControl<ControlProps>({
   id,
@@ -77,6 +97,9 @@ function LabelledControl<ControlProps>({
 }: LabelledControlProps<ControlProps> & {
   control: (props: WiredControlProps) => ReactNode;
 }) {
+  const { value, maxLength } = controlProps as { value?: unknown; maxLength?: unknown };
+  const lengthLimit = describeLengthLimit(value, maxLength);
+  const describedBy = [hint && `${id}-hint`, lengthLimit && `${id}-count`].filter(Boolean);
   return (
     <FormField
       htmlFor={id}
@@ -88,10 +111,21 @@ function LabelledControl<ControlProps>({
       {control({
         id,
         'aria-required': isRequired || undefined,
-        'aria-describedby': hint ? `${id}-hint` : undefined,
+        'aria-describedby': describedBy.length > 0 ? describedBy.join(' ') : undefined,
         onChange: onValueChange && ((event) => onValueChange(event.target.value)),
         ...controlProps,
       })}
+      {lengthLimit && (
+        <p
+          id={`${id}-count`}
+          className={cn(
+            '-mt-1 text-right text-xs tabular-nums',
+            lengthLimit.isAtLimit ? 'text-warning' : 'text-muted-foreground',
+          )}
+        >
+          {lengthLimit.text}
+        </p>
+      )}
     </FormField>
   );
 }
