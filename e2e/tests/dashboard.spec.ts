@@ -157,7 +157,7 @@ test.describe('dashboard', () => {
     expect(applications).toEqual([]);
   });
 
-  test('dialogs wrap a long name on a phone instead of pushing their buttons out of view', async ({
+  test('a long name wraps on a phone, in the table and in dialogs, keeping buttons in view', async ({
     page,
   }) => {
     await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
@@ -167,6 +167,13 @@ test.describe('dashboard', () => {
     await createApplication(page, name);
     await page.goto('/dashboard');
     const row = page.getByRole('row').filter({ hasText: name });
+    // The table shows the name in full, wrapped, not cut off with an ellipsis.
+    const nameInRow = row.getByText(name, { exact: true });
+    await expect(nameInRow).toBeVisible();
+    expect(
+      await nameInRow.evaluate((element) => element.scrollWidth <= element.clientWidth),
+      'the name is cut off',
+    ).toBe(true);
     const dialogs = [
       { open: 'Edit application', role: 'dialog', name: 'Edit Application', act: 'Save Changes' },
       {

@@ -41,7 +41,8 @@ export function appUsersTable(
 
 export const usernameColumn: DataTableColumn<AppUser> = {
   header: 'Username',
-  cellClassName: 'max-w-48 truncate font-medium',
+  // In full, wrapped: two long usernames alike but for their ends stay apart.
+  cellClassName: 'max-w-48 min-w-32 font-medium wrap-anywhere',
   cell: (user) => user.username,
 };
 

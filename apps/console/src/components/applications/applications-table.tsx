@@ -67,10 +67,11 @@ export function ApplicationsTable({
               className="cursor-pointer"
               onClick={() => onSelect(application)}
             >
-              <TableCell className="max-w-64">
-                <div className="truncate font-medium">{application.name}</div>
+              {/* Names in full, wrapped: two long names alike but for their ends stay apart. */}
+              <TableCell className="max-w-64 min-w-40">
+                <div className="font-medium wrap-anywhere">{application.name}</div>
                 {application.description && (
-                  <div className="truncate text-xs text-muted-foreground">
+                  <div className="line-clamp-2 text-xs wrap-anywhere text-muted-foreground">
                     {application.description}
                   </div>
                 )}
