@@ -1,4 +1,5 @@
 import { useRef, type ComponentProps } from 'react';
+import { EdgeFade } from '@/components/ui/edge-fade.tsx';
 import { useScrollEdges } from '@/hooks/use-scroll-edges.ts';
 import { cn } from '@/lib/utils.ts';
 
@@ -35,22 +36,18 @@ export function Table({
       >
         <table className={cn('w-full caption-bottom text-sm', className)} {...props} />
       </div>
-      <div
-        aria-hidden="true"
-        data-testid="table-fade-start"
-        className={cn(
-          'pointer-events-none absolute inset-y-0 left-0 w-6 bg-gradient-to-r from-(--table-surface) to-transparent transition-opacity',
-          clippedStart ? 'opacity-100' : 'opacity-0',
-        )}
+      <EdgeFade
+        side="start"
+        isShown={clippedStart}
+        testId="table-fade-start"
+        className="w-6 from-(--table-surface)"
       />
       {/* A pinned actions column marks this edge with its own shadow instead. */}
-      <div
-        aria-hidden="true"
-        data-testid="table-fade-end"
-        className={cn(
-          'pointer-events-none absolute inset-y-0 right-0 w-6 bg-gradient-to-l from-(--table-surface) to-transparent transition-opacity group-has-[[data-pinned]]/wrapper:hidden',
-          clippedEnd ? 'opacity-100' : 'opacity-0',
-        )}
+      <EdgeFade
+        side="end"
+        isShown={clippedEnd}
+        testId="table-fade-end"
+        className="w-6 from-(--table-surface) group-has-[[data-pinned]]/wrapper:hidden"
       />
     </div>
   );

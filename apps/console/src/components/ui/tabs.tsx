@@ -1,6 +1,7 @@
 import * as TabsPrimitive from '@radix-ui/react-tabs';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
 import { useEffect, useRef, type ComponentProps } from 'react';
+import { EdgeFade } from '@/components/ui/edge-fade.tsx';
 import { useScrollEdges } from '@/hooks/use-scroll-edges.ts';
 import { cn } from '@/lib/utils.ts';
 
@@ -43,26 +44,22 @@ export function TabsList({
         )}
         {...props}
       />
-      <span
-        aria-hidden="true"
-        data-testid="tabs-more-start"
-        className={cn(
-          'pointer-events-none absolute inset-y-0 left-0 flex w-8 items-center justify-start rounded-l-lg bg-gradient-to-r from-muted from-40% to-transparent text-muted-foreground transition-opacity',
-          clippedStart ? 'opacity-100' : 'opacity-0',
-        )}
+      <EdgeFade
+        side="start"
+        isShown={clippedStart}
+        testId="tabs-more-start"
+        className="w-8 rounded-l-lg from-muted from-40% text-muted-foreground"
       >
         <ChevronLeft className="size-4" />
-      </span>
-      <span
-        aria-hidden="true"
-        data-testid="tabs-more-end"
-        className={cn(
-          'pointer-events-none absolute inset-y-0 right-0 flex w-8 items-center justify-end rounded-r-lg bg-gradient-to-l from-muted from-40% to-transparent text-muted-foreground transition-opacity',
-          clippedEnd ? 'opacity-100' : 'opacity-0',
-        )}
+      </EdgeFade>
+      <EdgeFade
+        side="end"
+        isShown={clippedEnd}
+        testId="tabs-more-end"
+        className="w-8 rounded-r-lg from-muted from-40% text-muted-foreground"
       >
         <ChevronRight className="size-4" />
-      </span>
+      </EdgeFade>
     </div>
   );
 }
