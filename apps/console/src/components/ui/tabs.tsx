@@ -1,6 +1,6 @@
 import * as TabsPrimitive from '@radix-ui/react-tabs';
 import { ChevronLeft, ChevronRight } from 'lucide-react';
-import { useEffect, useRef, type ComponentProps } from 'react';
+import { useRef, type ComponentProps } from 'react';
 import { EdgeFade } from '@/components/ui/edge-fade.tsx';
 import { useScrollEdges } from '@/hooks/use-scroll-edges.ts';
 import { cn } from '@/lib/utils.ts';
@@ -10,7 +10,7 @@ export const Tabs = TabsPrimitive.Root;
 /**
  * A row of tabs that scrolls sideways when it is wider than the screen, as on a phone. A fade
  * and a chevron mark each edge that hides tabs, since a scroll box without a scrollbar (phones
- * show none) otherwise looks complete; the tab that is open starts in view.
+ * show none) otherwise looks complete.
  */
 export function TabsList({
   className,
@@ -22,17 +22,6 @@ export function TabsList({
 }) {
   const listRef = useRef<HTMLDivElement>(null);
   const { clippedStart, clippedEnd } = useScrollEdges(listRef);
-
-  useEffect(() => {
-    const list = listRef.current;
-    const active = list?.querySelector<HTMLElement>('[data-state="active"]');
-    if (!list || !active) return;
-    const isHidden =
-      active.offsetLeft < list.scrollLeft ||
-      active.offsetLeft + active.offsetWidth > list.scrollLeft + list.clientWidth;
-    // Sideways only: scrollIntoView could also move the page.
-    if (isHidden) list.scrollLeft = active.offsetLeft - (list.clientWidth - active.offsetWidth) / 2;
-  }, []);
 
   return (
     <div className={cn('relative w-fit max-w-full min-w-0', containerClassName)}>
