@@ -66,6 +66,7 @@ import {
   guardedLookup,
 } from './modules/webhooks/destination-guard.ts';
 import { registerLicenseRoutes } from './modules/licenses/routes.ts';
+import { startLicenseKeyPrefixBackfill } from './modules/licenses/license-key-prefix-backfill.ts';
 import { createDatabaseFileStorage } from './modules/files/database-file-storage.ts';
 import { registerDownloadRoutes } from './modules/files/download-routes.ts';
 import { registerFileRoutes } from './modules/files/routes.ts';
@@ -369,6 +370,19 @@ export async function buildApp(
         startDelayMs: RETENTION_START_DELAY_MS,
       });
   app.decorate('retentionSweeper', retentionSweeper);
+  // Keys from before prefixes were kept get theirs in the background, never holding up start-up.
+  const licenseKeyPrefixBackfill = !runsUpkeep
+    ? null
+    : startLicenseKeyPrefixBackfill({
+        database: deps.database,
+        clock: deps.clock,
+        log: app.log,
+        serverSecret: config.serverSecret,
+        startDelayMs: RETENTION_START_DELAY_MS,
+      });
+  app.addHook('preClose', async () => {
+    await licenseKeyPrefixBackfill?.stop();
+  });
   // Queued where upkeep runs (once each, however many instances sweep), sent by any worker.
   const expiryReminderSweep =
     runsUpkeep && mail.isAvailable

@@ -30,7 +30,10 @@ export const LICENSE_BAN_REASON_REQUIRED = 'Please enter a reason for the ban';
 export const LICENSE_COUNT_RANGE = `Count must be a whole number from 1 to ${licenseLimits.generate}`;
 export const LICENSE_REDEEM_BY_PAST = 'The redeem-by date must be in the future';
 
-/** A key as the owner's list shows it: `key` is its display form (all but the last four hidden). */
+/**
+ * A key as the owner's list shows it: `key` is its display form, all hidden but the last four
+ * and, where the key can spare them, its first few (`ABCDE-•••••-•••••-•••••-•K2X9`).
+ */
 export const licenseSchema = z
   .object({
     id: z.uuid(),

@@ -42,6 +42,17 @@ export const licenseKeys = pgTable(
     display: text('display').notNull(),
     /** The key's last four characters, lower-cased: the owner finds a key by them. */
     keySuffix: text('key_suffix').notNull(),
+    /**
+     * The key's first letters and digits, lower-cased, as many as leave 80 bits of it unseen
+     * besides the last four (modules/licenses/license-key-prefix.ts); null when the key cannot
+     * spare enough to search by. The owner finds a key by how it starts.
+     */
+    keyPrefix: text('key_prefix'),
+    /**
+     * Set on the keys that were there before prefixes were kept: their prefix is worked out by
+     * unsealing them, in the background, which SQL alone cannot do.
+     */
+    isKeyPrefixPending: boolean('key_prefix_pending').notNull().default(false),
     state: text('state', { enum: ['unused', 'used', 'banned'] })
       .notNull()
       .default('unused'),
@@ -89,6 +100,16 @@ export const licenseKeys = pgTable(
       table.id,
     ),
     index('license_keys_application_suffix_idx').on(table.applicationId, table.keySuffix),
+    // Byte-wise order (text_pattern_ops), whatever the database's collation: a prefix search
+    // is then a range of this index.
+    index('license_keys_application_prefix_idx').on(
+      table.applicationId,
+      table.keyPrefix.op('text_pattern_ops'),
+    ),
+    // The keys still waiting for a prefix: empty once the backfill is done, so it costs nothing.
+    index('license_keys_prefix_pending_idx')
+      .on(table.id)
+      .where(sql`${table.isKeyPrefixPending}`),
     index('license_keys_note_trgm_idx').using('gin', table.note.op('gin_trgm_ops')),
     index('license_keys_used_by_idx').on(table.usedByUserId),
     index('license_keys_subscription_idx').on(table.subscriptionId),

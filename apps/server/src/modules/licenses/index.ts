@@ -8,6 +8,8 @@ export { deleteLicense } from './delete-license.ts';
 export { exportLicensesCsv } from './export-licenses-csv.ts';
 export { generateLicenses } from './generate-licenses.ts';
 export { getLicense } from './get-license.ts';
+export { inferredPrefixLengths } from './license-key-entropy.ts';
+export { licenseKeyPrefix } from './license-key-prefix.ts';
 export {
   licenseKeyDigest,
   licenseKeyDisplay,

@@ -2,6 +2,8 @@ import type { LicenseKeyCase } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { licenseKeys } from '../../db/schema/index.ts';
 import { generateLicenseKey } from '../../lib/license-key-generator.ts';
+import { maskCharacterBits } from './license-key-entropy.ts';
+import { licenseKeyPrefix, licenseKeyPrefixLength } from './license-key-prefix.ts';
 import {
   licenseKeyDigest,
   licenseKeyDisplay,
@@ -9,7 +11,7 @@ import {
   sealLicenseKey,
 } from './license-key-secrets.ts';
 
-/** Rows per INSERT: 11 parameters a row stays far below PostgreSQL's 65,535. */
+/** Rows per INSERT: 12 parameters a row stays far below PostgreSQL's 65,535. */
 const ROWS_PER_INSERT = 2_000;
 
 export interface MintedLicenseKey {
@@ -21,7 +23,8 @@ export interface MintedLicenseKey {
 /**
  * Inserts `count` new keys of one plan inside the caller's transaction. A collision of two
  * random keys (80 bits at least: never seen in practice) is skipped by the unique digest
- * index and made up with fresh keys, so the count is always exact.
+ * index and made up with fresh keys, so the count is always exact. The mask is known here, so
+ * each key keeps (and shows) as many first characters as its format can spare.
  */
 export async function mintLicenseKeys(
   tx: Database,
@@ -39,6 +42,7 @@ export async function mintLicenseKeys(
     shopOrder?: { id: string; buyerEmail: string | null };
   },
 ): Promise<MintedLicenseKey[]> {
+  const prefixLength = licenseKeyPrefixLength(maskCharacterBits(input.mask, input.case));
   const minted: MintedLicenseKey[] = [];
   while (minted.length < input.count) {
     const batch = Array.from(
@@ -54,8 +58,9 @@ export async function mintLicenseKeys(
           planId: input.planId,
           keyDigest,
           keySealed: sealLicenseKey(key, input.serverSecret),
-          display: licenseKeyDisplay(key),
+          display: licenseKeyDisplay(key, prefixLength),
           keySuffix: licenseKeySuffix(key),
+          keyPrefix: licenseKeyPrefix(key, prefixLength),
           note: input.note,
           redeemBy: input.redeemBy,
           shopOrderId: input.shopOrder?.id ?? null,

@@ -88,7 +88,7 @@ export const licenseRoutes = [
     tag: 'Licences',
     summary: 'List licence keys',
     description:
-      '`key` is the display form (all but the last four characters hidden). `search` matches a whole key, its last four characters, the note or the username of whoever used it.',
+      '`key` is the display form (its first characters, where the rest keeps at least 80 bits unseen, and its last four; the rest hidden). `search` matches a whole key, its first characters (at least four), its last four characters, the note or the username of whoever used it.',
     params: applicationParamsSchema,
     query: licenseListQuerySchema,
     responses: { 200: paged(licenseListSchema, 'Licence keys, newest first.') },
