@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { fieldProblemSchema } from './field-problems.ts';
 
 /** The closed set of owner-API error codes; each maps to one HTTP status on the server. */
 export const errorCodeSchema = z.enum([
@@ -34,10 +35,18 @@ export const unavailableHeadersSchema = z.object({
 });
 
 /** Every owner-API error body. */
-export const errorBodySchema = z.object({ message: z.string(), code: errorCodeSchema }).meta({
-  id: 'Error',
-  description: 'Every owner-API error: a message to show and a stable code.',
-});
+export const errorBodySchema = z
+  .object({
+    message: z.string(),
+    code: errorCodeSchema,
+    /** A refused request body: every refused field with its problem, for a form to mark. */
+    fields: z.array(fieldProblemSchema).optional(),
+  })
+  .meta({
+    id: 'Error',
+    description:
+      'Every owner-API error: a message to show and a stable code; a refused body also lists its refused fields.',
+  });
 export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 export const healthSchema = z

@@ -35,3 +35,4 @@ export * from './imports.ts';
 export * from './mail.ts';
 export * from './shops.ts';
 export * from './console-pages.ts';
+export * from './field-problems.ts';

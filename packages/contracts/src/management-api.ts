@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
 import { errorCodeSchema } from './errors.ts';
+import { fieldProblemSchema } from './field-problems.ts';
 
 /**
  * The management API: `/api/manage/v1`, `Authorization: Bearer lk_…`, JSON in and out, the
@@ -25,6 +26,8 @@ export const problemSchema = z
     scope: z.string().optional(),
     /** PERMISSION_MISSING: the permission the token's creator no longer holds. */
     permission: z.string().optional(),
+    /** BAD_REQUEST for a refused body: every refused field with its problem. */
+    fields: z.array(fieldProblemSchema).optional(),
   })
   .meta({
     id: 'Problem',

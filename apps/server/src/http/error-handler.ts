@@ -16,9 +16,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       request.log.warn({ err: error }, 'database unavailable');
     }
     if (answer.retryAfterSeconds) reply.header('retry-after', String(answer.retryAfterSeconds));
-    return reply
-      .status(httpStatusOf(answer.code))
-      .send({ message: answer.message, code: answer.code });
+    return reply.status(httpStatusOf(answer.code)).send({
+      message: answer.message,
+      code: answer.code,
+      ...(answer.fields ? { fields: answer.fields } : {}),
+    });
   });
 }
 

@@ -1,17 +1,29 @@
+import { fieldProblemsOf, safeParseInWords } from '@latchkey/contracts';
 import type { z } from 'zod';
-import { badRequest } from '../lib/errors.ts';
+import { AppError } from '../lib/errors.ts';
 
 /**
- * Validates untrusted input against a contract schema. The first problem becomes the
- * 400's message; a schema can carry the spec's wording in its own error messages.
+ * Validates untrusted input against a contract schema. A refusal is a 400 whose message is the
+ * first problem, after its path for a script's author (`maxSessionsPerUser: Must be at most
+ * 1000`); `fields` lists every refused field with its problem in words alone, for a form to
+ * mark them all at once. A schema can carry the specification's wording in its own messages.
  */
 export function parseInput<Schema extends z.ZodType>(
   schema: Schema,
   input: unknown,
 ): z.output<Schema> {
-  const result = schema.safeParse(input ?? {});
+  const result = safeParseInWords(schema, input ?? {});
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  const field = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-  throw badRequest(issue ? `${field}${issue.message}` : 'Invalid request');
+  return rejectInput(result.error);
+}
+
+function rejectInput(error: z.ZodError): never {
+  const fields = fieldProblemsOf(error);
+  const [first] = fields;
+  const message = !first
+    ? 'Invalid request'
+    : first.field
+      ? `${first.field}: ${first.message}`
+      : first.message;
+  throw new AppError('BAD_REQUEST', message, undefined, fields);
 }

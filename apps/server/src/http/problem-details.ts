@@ -1,14 +1,22 @@
 import { STATUS_CODES } from 'node:http';
-import { PROBLEM_MEDIA_TYPE, type ErrorCode, type Problem } from '@latchkey/contracts';
+import {
+  PROBLEM_MEDIA_TYPE,
+  type ErrorCode,
+  type FieldProblem,
+  type Problem,
+} from '@latchkey/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorAnswerOf, httpStatusOf } from '../lib/errors.ts';
 
 /** One RFC 9457 problem: `type` is about:blank, so `title` is the status's own phrase. */
-function problemBody(problem: {
+interface ProblemParts {
   code: ErrorCode;
   detail: string;
   extensions?: Record<string, string> | undefined;
-}): Problem {
+  fields?: FieldProblem[] | undefined;
+}
+
+function problemBody(problem: ProblemParts): Problem {
   const status = httpStatusOf(problem.code);
   return {
     type: 'about:blank',
@@ -17,18 +25,21 @@ function problemBody(problem: {
     detail: problem.detail,
     code: problem.code,
     ...problem.extensions,
+    ...(problem.fields ? { fields: problem.fields } : {}),
   };
 }
 
 /** The problem an AppError answers with (what an idempotent retry must repeat). */
 export function problemOf(error: AppError): Problem {
-  return problemBody({ code: error.code, detail: error.message, extensions: error.extensions });
+  return problemBody({
+    code: error.code,
+    detail: error.message,
+    extensions: error.extensions,
+    fields: error.fields,
+  });
 }
 
-export function sendProblem(
-  reply: FastifyReply,
-  problem: { code: ErrorCode; detail: string; extensions?: Record<string, string> | undefined },
-): FastifyReply {
+export function sendProblem(reply: FastifyReply, problem: ProblemParts): FastifyReply {
   const body = problemBody(problem);
   return reply.status(body.status).type(PROBLEM_MEDIA_TYPE).send(body);
 }
@@ -50,6 +61,7 @@ export function answerErrorsAsProblems(scope: FastifyInstance): void {
       code: answer.code,
       detail: answer.message,
       extensions: answer.extensions,
+      fields: answer.fields,
     });
   });
 }

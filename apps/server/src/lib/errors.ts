@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@latchkey/contracts';
+import type { ErrorCode, FieldProblem } from '@latchkey/contracts';
 import { isDatabaseUnavailable } from './database-errors.ts';
 
 const statusByCode: Record<ErrorCode, number> = {
@@ -28,11 +28,20 @@ export class AppError extends Error {
   /** Members a problem+json answer adds beside `code` (the missing scope, for example). */
   readonly extensions: Record<string, string> | undefined;
 
-  constructor(code: ErrorCode, message: string, extensions?: Record<string, string>) {
+  /** A refused request body's fields, each with its problem, for a form to mark. */
+  readonly fields: FieldProblem[] | undefined;
+
+  constructor(
+    code: ErrorCode,
+    message: string,
+    extensions?: Record<string, string>,
+    fields?: FieldProblem[],
+  ) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.extensions = extensions;
+    this.fields = fields;
   }
 
   get statusCode(): number {
@@ -46,6 +55,12 @@ export function httpStatusOf(code: ErrorCode): number {
 
 export const notFound = (message = 'Not found') => new AppError('NOT_FOUND', message);
 export const badRequest = (message: string) => new AppError('BAD_REQUEST', message);
+/**
+ * A refusal about one field of the body (a name taken, a URL not allowed): a form marks that
+ * field with `message`. `message` stays the answer's message as well.
+ */
+export const refusedField = (code: ErrorCode, field: string, message: string) =>
+  new AppError(code, message, undefined, [{ field, message }]);
 export const forbidden = (message = 'Forbidden') => new AppError('FORBIDDEN', message);
 export const unauthenticated = (message = 'Not authenticated') =>
   new AppError('UNAUTHENTICATED', message);
@@ -67,6 +82,7 @@ export interface ErrorAnswer {
   code: ErrorCode;
   message: string;
   extensions?: Record<string, string> | undefined;
+  fields?: FieldProblem[] | undefined;
   /** Not the client's fault: logged, and answered without its details. */
   isUnexpected: boolean;
   /** Sent as Retry-After: when the request may succeed if repeated. */
@@ -96,6 +112,7 @@ export function errorAnswerOf(error: {
       code: error.code,
       message: error.message,
       extensions: error.extensions,
+      fields: error.fields,
       isUnexpected: false,
       // A 503 always says when to try again, whatever was unavailable.
       ...(error.code === 'UNAVAILABLE' ? { retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS } : {}),

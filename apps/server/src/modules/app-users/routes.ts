@@ -21,7 +21,7 @@ import type { Config } from '../../config.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
 import { ok, paged } from '../../http/route-contract.ts';
 import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { AppError } from '../../lib/errors.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { createAppUser } from './create-app-user.ts';
@@ -62,7 +62,11 @@ const changingCtx = (
 const assertAcceptablePassword = (password: string | undefined, { config }: AppUserServices) => {
   if (password === undefined) return;
   const problem = endUserPasswordProblem(password, config.endUserPasswordMinLength);
-  if (problem) throw badRequest(`password: ${problem}`);
+  if (problem) {
+    throw new AppError('BAD_REQUEST', `password: ${problem}`, undefined, [
+      { field: 'password', message: problem },
+    ]);
+  }
 };
 
 // Synchronous on purpose: the answer acknowledges every batch written (progress travels on

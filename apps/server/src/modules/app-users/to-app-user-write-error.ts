@@ -1,6 +1,6 @@
 import { USERNAME_TAKEN } from '@latchkey/contracts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
-import { AppError } from '../../lib/errors.ts';
+import { AppError, refusedField } from '../../lib/errors.ts';
 
 const USERNAME_INDEX = 'app_users_application_username_idx';
 
@@ -10,6 +10,8 @@ const USERNAME_INDEX = 'app_users_application_username_idx';
  */
 export function toAppUserWriteError(error: unknown): Error {
   if (error instanceof AppError) return error;
-  if (isUniqueViolation(error, USERNAME_INDEX)) return new AppError('CONFLICT', USERNAME_TAKEN);
+  if (isUniqueViolation(error, USERNAME_INDEX)) {
+    return refusedField('CONFLICT', 'username', USERNAME_TAKEN);
+  }
   return redactDatabaseError(error);
 }

@@ -501,6 +501,29 @@ describe('owner API: applications', () => {
     });
   });
 
+  it('lists every refused field of a body in words, the message naming the first by its path', async () => {
+    const { id } = await createApplicationViaApi(testApp.app, owner);
+    const response = await request('PUT', `/api/applications/${id}`, {
+      version: '',
+      maxSessionsPerUser: 1.5,
+      isActive: 'yes',
+      loginFailedMessage: '',
+    });
+    expect(response.statusCode).toBe(400);
+    const body = errorBodySchema.parse(response.json());
+    expect(body.message).toBe('version: Please enter a version');
+    expect(body.fields).toEqual([
+      { field: 'version', message: 'Please enter a version' },
+      { field: 'isActive', message: 'Must be on or off' },
+      { field: 'maxSessionsPerUser', message: 'Session limit must be a whole number' },
+      { field: 'loginFailedMessage', message: 'Messages cannot be empty' },
+    ]);
+    // A refusal that is not about the body's fields lists none.
+    const missing = await request('PUT', '/api/applications/999999', { name: 'Gone' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).not.toHaveProperty('fields');
+  });
+
   it('keeps mail features off while the server sends no mail, and one on stays on', async () => {
     const db = testApp.database.db;
     const [account] = await db

@@ -9,7 +9,7 @@ import {
 } from '@latchkey/contracts';
 import { appFiles, applications, type Application } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { AppError, badRequest, notFound } from '../../lib/errors.ts';
+import { AppError, badRequest, notFound, refusedField } from '../../lib/errors.ts';
 import { isUniqueViolation } from '../../lib/database-errors.ts';
 import {
   generateKeyauthOwnerId,
@@ -81,7 +81,13 @@ export async function updateApplication({
       }
       // The release is offered to programs whose version login refuses: they can never
       // start a session, so a release that needs one would break the update channel.
-      if (release.requiresSession) throw badRequest(APP_FILE_RELEASE_REQUIRES_SESSION);
+      if (release.requiresSession) {
+        throw refusedField(
+          'BAD_REQUEST',
+          'currentReleaseFileId',
+          APP_FILE_RELEASE_REQUIRES_SESSION,
+        );
+      }
     }
     const [updated] = await tx
       .update(applications)
@@ -119,7 +125,7 @@ export async function updateApplication({
       .returning()
       .catch((error: unknown) => {
         if (isUniqueViolation(error, 'applications_keyauth_idx')) {
-          throw new AppError('CONFLICT', KEYAUTH_NAME_TAKEN);
+          throw refusedField('CONFLICT', 'keyauthOwnerId', KEYAUTH_NAME_TAKEN);
         }
         throw error;
       });

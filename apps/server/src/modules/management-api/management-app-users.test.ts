@@ -169,6 +169,20 @@ describe('management API: end users, idempotent writes and the audit trail', () 
     expect(deviceListSchema.parse(after.json())).toEqual([]);
   });
 
+  it('refuses a body as a problem listing every refused field', async () => {
+    const refused = await call('POST', usersUrl(), {
+      payload: { username: 'u'.repeat(65), password: 'correct horse', email: 'nope' },
+    });
+    expect(refused.statusCode, refused.body).toBe(400);
+    const problem = problemSchema.parse(refused.json());
+    expect(problem.code).toBe('BAD_REQUEST');
+    expect(problem.fields).toEqual([
+      { field: 'username', message: 'Username must be at most 64 characters' },
+      { field: 'email', message: 'Please enter a valid e-mail address' },
+    ]);
+    expect(problem.detail).toBe('username: Username must be at most 64 characters');
+  });
+
   it('refuses a write without users:write, naming the scope', async () => {
     const reader = await createApiTokenViaApi(testApp.app, owner, { scopes: ['users:read'] });
     const response = await call('POST', usersUrl(), {

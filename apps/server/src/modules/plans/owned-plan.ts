@@ -3,7 +3,8 @@ import { PLAN_NAME_TAKEN, PLAN_NOT_FOUND } from '@latchkey/contracts';
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { isUniqueViolation } from '../../lib/database-errors.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import type { AppError } from '../../lib/errors.ts';
+import { notFound, refusedField } from '../../lib/errors.ts';
 import {
   loadOwnedApplication,
   ownedApplicationIds,
@@ -38,6 +39,7 @@ const PLAN_NAME_INDEX = 'plans_application_name_idx';
 
 /** A failed write as the owner should see it: a name the application already has is a 409. */
 export function toPlanWriteError(error: unknown): unknown {
-  if (isUniqueViolation(error, PLAN_NAME_INDEX)) return new AppError('CONFLICT', PLAN_NAME_TAKEN);
+  if (isUniqueViolation(error, PLAN_NAME_INDEX))
+    return refusedField('CONFLICT', 'name', PLAN_NAME_TAKEN);
   return error;
 }

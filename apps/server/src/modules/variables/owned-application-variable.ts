@@ -3,7 +3,8 @@ import { VARIABLE_NAME_TAKEN, VARIABLE_NOT_FOUND } from '@latchkey/contracts';
 import { appVariables } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { isUniqueViolation } from '../../lib/database-errors.ts';
-import { AppError, notFound } from '../../lib/errors.ts';
+import type { AppError } from '../../lib/errors.ts';
+import { notFound, refusedField } from '../../lib/errors.ts';
 import {
   loadOwnedApplication,
   ownedApplicationIds,
@@ -42,7 +43,7 @@ const VARIABLE_NAME_INDEX = 'app_variables_app_name_idx';
 /** A failed write as the owner should see it: a name the application already has is a 409. */
 export function toApplicationVariableWriteError(error: unknown): unknown {
   if (isUniqueViolation(error, VARIABLE_NAME_INDEX)) {
-    return new AppError('CONFLICT', VARIABLE_NAME_TAKEN);
+    return refusedField('CONFLICT', 'name', VARIABLE_NAME_TAKEN);
   }
   return error;
 }

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { badRequest } from '../../lib/errors.ts';
+import { refusedField } from '../../lib/errors.ts';
 import {
   checkWebhookDestination,
   classifyAddress,
@@ -28,9 +28,11 @@ export async function assertWebhookUrlAllowed(
 ): Promise<void> {
   const parsed = new URL(url);
   if (parsed.protocol !== 'https:') {
-    if (!policy.isLoopbackAllowed) throw badRequest(WEBHOOK_HTTPS_REQUIRED);
-    if (!isLoopbackHost(parsed)) throw badRequest(WEBHOOK_HTTPS_REQUIRED_OUTSIDE_LOOPBACK);
+    if (!policy.isLoopbackAllowed) throw refusedField('BAD_REQUEST', 'url', WEBHOOK_HTTPS_REQUIRED);
+    if (!isLoopbackHost(parsed)) {
+      throw refusedField('BAD_REQUEST', 'url', WEBHOOK_HTTPS_REQUIRED_OUTSIDE_LOOPBACK);
+    }
   }
   const verdict = await checkWebhookDestination(parsed, policy);
-  if (!verdict.isAllowed) throw badRequest(verdict.reason);
+  if (!verdict.isAllowed) throw refusedField('BAD_REQUEST', 'url', verdict.reason);
 }

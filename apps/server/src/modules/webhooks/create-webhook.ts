@@ -1,6 +1,6 @@
 import type { CreateWebhookInput, Webhook as WebhookResponse } from '@latchkey/contracts';
 import { webhooks } from '../../db/schema/index.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { refusedField } from '../../lib/errors.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { assertWebhookUrlAllowed } from './assert-webhook-url-allowed.ts';
 import { recordWebhookWrite } from './record-webhook-write.ts';
@@ -35,7 +35,7 @@ export async function createWebhook({
       : await loadOwnedApplication({ ctx, input: { applicationId: input.applicationId } });
   await assertWebhookUrlAllowed(input.url, ctx.destinationPolicy);
   if (input.secret && isStandardSecretMalformed(input.secret)) {
-    throw badRequest(STANDARD_SECRET_MALFORMED);
+    throw refusedField('BAD_REQUEST', 'secret', STANDARD_SECRET_MALFORMED);
   }
   const secret = input.secret ?? generateWebhookSecret();
   const now = ctx.clock.now();

@@ -1,6 +1,6 @@
 import type { UpdateWebhookInput, Webhook as WebhookResponse } from '@latchkey/contracts';
 import { webhooks } from '../../db/schema/index.ts';
-import { badRequest } from '../../lib/errors.ts';
+import { refusedField } from '../../lib/errors.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { assertWebhookUrlAllowed } from './assert-webhook-url-allowed.ts';
 import { loadOwnedWebhook, ownedWebhookWhere, webhookNotFound } from './owned-webhook.ts';
@@ -36,7 +36,7 @@ export async function updateWebhook({
       : await loadOwnedApplication({ ctx, input: { applicationId: changes.applicationId } });
   if (changes.url !== undefined) await assertWebhookUrlAllowed(changes.url, ctx.destinationPolicy);
   if (changes.secret && isStandardSecretMalformed(changes.secret)) {
-    throw badRequest(STANDARD_SECRET_MALFORMED);
+    throw refusedField('BAD_REQUEST', 'secret', STANDARD_SECRET_MALFORMED);
   }
   const isSwitchedOn = changes.isActive === true;
 
