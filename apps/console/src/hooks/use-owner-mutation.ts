@@ -16,10 +16,12 @@ const STATUS_PREFIX = /^\d{3}: ([\s\S]*)$/;
 
 /**
  * The `message` of the server's `{ message, code }` error body. Errors take the
- * "{status}: {body}" form, so a plain Error in that form is read as well as an ApiError.
+ * "{status}: {body}" form, so a plain Error in that form is read as well as an ApiError. A
+ * refused field's problem is read in words, without the field's name in the request that the
+ * message starts with (`maxSessionsPerUser: …` is for a script's author, not the owner).
  */
 export function getServerMessage(error: unknown): string | null {
-  if (error instanceof ApiError) return error.serverMessage;
+  if (error instanceof ApiError) return error.fieldProblems[0]?.message ?? error.serverMessage;
   if (!(error instanceof Error)) return null;
   const body = STATUS_PREFIX.exec(error.message)?.[1];
   if (body === undefined) return null;

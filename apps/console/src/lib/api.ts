@@ -18,16 +18,39 @@ export class ApiError extends Error {
 
   /** The `message` of the server's `{ message, code }` error body, when it sent one. */
   get serverMessage(): string | null {
-    try {
-      const body: unknown = JSON.parse(this.bodyText);
-      if (typeof body === 'object' && body !== null && 'message' in body) {
-        const { message } = body;
-        if (typeof message === 'string' && message !== '') return message;
-      }
-    } catch {
-      // not JSON: there is no server message to show
+    const body = this.jsonBody();
+    if (body && 'message' in body) {
+      const { message } = body;
+      if (typeof message === 'string' && message !== '') return message;
     }
     return null;
+  }
+
+  /**
+   * The refused fields of a 400's body (`fields`: each field's path and its problem in words),
+   * for a form to mark; empty for any other answer.
+   */
+  get fieldProblems(): { field: string; message: string }[] {
+    const body = this.jsonBody();
+    const fields: unknown = body && 'fields' in body ? body.fields : undefined;
+    if (!Array.isArray(fields)) return [];
+    return fields.filter(
+      (problem): problem is { field: string; message: string } =>
+        typeof problem === 'object' &&
+        problem !== null &&
+        typeof (problem as { field?: unknown }).field === 'string' &&
+        typeof (problem as { message?: unknown }).message === 'string',
+    );
+  }
+
+  private jsonBody(): object | null {
+    try {
+      const body: unknown = JSON.parse(this.bodyText);
+      return typeof body === 'object' && body !== null ? body : null;
+    } catch {
+      // not JSON: there is nothing of the server's to show
+      return null;
+    }
   }
 }
 

@@ -46,7 +46,7 @@ function stubApi(
 /** The problem shown under `input`, announced and tied to it. */
 function problemOf(input: HTMLInputElement): string | null {
   const describedBy = input.getAttribute('aria-describedby')?.split(' ') ?? [];
-  const errorId = describedBy.find((describing) => describing.endsWith('-error'));
+  const errorId = describedBy.find((describing) => describing.endsWith('-problem'));
   const problem = errorId ? document.getElementById(errorId) : null;
   if (!problem) return null;
   expect(problem.getAttribute('role')).toBe('alert');
@@ -241,8 +241,9 @@ describe('KeyauthCompatibilityCard', () => {
 
   it("places a server's field refusal at its field, and any other in the card", async () => {
     let answer = jsonResponse(400, {
-      message: 'keyauthSessionHours: Session hours must be at most 720',
+      message: 'Session hours must be at most 720',
       code: 'BAD_REQUEST',
+      fields: [{ field: 'keyauthSessionHours', message: 'Session hours must be at most 720' }],
     });
     stubApi(orbitOn, () => answer);
     renderSignedIn(<KeyauthCompatibilityCard application={orbitOn} />);

@@ -7,7 +7,7 @@ import {
   type UpdateApplicationRequest,
 } from '@latchkey/contracts';
 import { ArrowLeftRight } from 'lucide-react';
-import { useId, useRef, useState, type ComponentProps, type FormEvent, type Ref } from 'react';
+import { useId, useRef, useState, type FormEvent } from 'react';
 import { flushSync } from 'react-dom';
 import { Link } from 'wouter';
 import { Button } from '@/components/ui/button.tsx';
@@ -22,6 +22,7 @@ import { useUpdateApplication } from '@/hooks/use-applications.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { KEYAUTH_MIGRATION_SECTION, docsSectionHref } from '@/lib/docs-links.ts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
+import { ApiError } from '@/lib/api.ts';
 import { ApiKeyField } from './api-key-field.tsx';
 
 export const KEYAUTH_TURN_OFF_WARNING =
@@ -107,16 +108,20 @@ export function findKeyauthProblems(draft: KeyauthDraft, isSavedOn: boolean): Fi
 }
 
 /**
- * The server's refusal, placed at the field it concerns: a 400 names the field first
- * ("keyauthOwnerId: …"), and the owner id and name being taken is shown at the owner id.
+ * The server's refusal, placed at the fields it names (a 400 lists them), and the owner id and
+ * name being taken at the owner id; anything else is the card's problem.
  */
 export function placeKeyauthRefusal(
-  message: string,
+  error: unknown,
   draft: KeyauthDraft,
 ): { fields: FieldProblems; card: string | null } {
-  const [, named, text] = /^(\w+): (.*)$/s.exec(message) ?? [];
-  const field = keyauthFields.find((candidate) => candidate === named);
-  if (field && text) return { fields: { [field]: text }, card: null };
+  const placed: FieldProblems = {};
+  for (const problem of error instanceof ApiError ? error.fieldProblems : []) {
+    const field = keyauthFields.find((candidate) => candidate === problem.field);
+    if (field) placed[field] ??= problem.message;
+  }
+  if (Object.keys(placed).length > 0) return { fields: placed, card: null };
+  const message = getErrorToastMessage(error, 'Failed to update application');
   if (message === KEYAUTH_NAME_TAKEN) return { fields: { keyauthOwnerId: message }, card: null };
   if (message === KEYAUTH_NEEDS_IDENTITY) {
     const blank = blankIdentityProblems(draft);
@@ -179,7 +184,7 @@ export function KeyauthCompatibilityCard({
   };
   const bindField = (field: KeyauthField, draftKey: 'ownerId' | 'name' | 'sessionHours') => ({
     id: fieldId(field),
-    inputRef: (input: HTMLInputElement | null) => {
+    ref: (input: HTMLInputElement | null) => {
       inputs.current[field] = input;
     },
     value: draft[draftKey],
@@ -196,10 +201,7 @@ export function KeyauthCompatibilityCard({
           setProblems({});
         },
         onError: (error) => {
-          const refusal = placeKeyauthRefusal(
-            getErrorToastMessage(error, 'Failed to update application'),
-            draft,
-          );
+          const refusal = placeKeyauthRefusal(error, draft);
           setProblems(refusal.fields);
           setCardProblem(refusal.card);
           focusFirstProblem(refusal.fields);
@@ -260,7 +262,7 @@ export function KeyauthCompatibilityCard({
           onCheckedChange={(isOn) => change({ isOn })}
         />
         <div className="grid gap-4 sm:grid-cols-2">
-          <CheckedInputField
+          <InputField
             {...bindField('keyauthOwnerId', 'ownerId')}
             label="Owner ID"
             hint={KEYAUTH_OWNER_ID_HINT}
@@ -269,7 +271,7 @@ export function KeyauthCompatibilityCard({
             spellCheck={false}
             className="font-mono"
           />
-          <CheckedInputField
+          <InputField
             {...bindField('keyauthName', 'name')}
             label="Application name (KeyAuth)"
             hint={KEYAUTH_NAME_HINT}
@@ -277,7 +279,7 @@ export function KeyauthCompatibilityCard({
             autoComplete="off"
           />
         </div>
-        <CheckedInputField
+        <InputField
           {...bindField('keyauthSessionHours', 'sessionHours')}
           label="Session lifetime (hours)"
           hint={KEYAUTH_SESSION_HOURS_HINT}
@@ -323,9 +325,9 @@ export function KeyauthCompatibilityCard({
             </Button>
           ) : (
             <div className="grid gap-2 rounded-lg border border-border p-3">
-              <CheckedInputField
+              <InputField
                 id={fieldId('keyauthSecret')}
-                inputRef={(input) => {
+                ref={(input) => {
                   inputs.current.keyauthSecret = input;
                 }}
                 label="Secret from KeyAuth"
@@ -428,37 +430,5 @@ export function KeyauthCompatibilityCard({
         onConfirm={save}
       />
     </SectionCard>
-  );
-}
-
-/** A text field whose problem, from the console or the server, is shown and announced below it. */
-function CheckedInputField({
-  id,
-  hint,
-  problem,
-  inputRef,
-  ...props
-}: ComponentProps<typeof InputField> & {
-  hint: string;
-  problem: string | undefined;
-  inputRef: Ref<HTMLInputElement>;
-}) {
-  const errorId = `${id}-error`;
-  return (
-    <div className="grid content-start gap-2">
-      <InputField
-        {...props}
-        ref={inputRef}
-        id={id}
-        hint={hint}
-        aria-invalid={problem === undefined ? undefined : true}
-        aria-describedby={problem === undefined ? `${id}-hint` : `${id}-hint ${errorId}`}
-      />
-      {problem !== undefined && (
-        <p id={errorId} role="alert" className="text-sm text-destructive">
-          {problem}
-        </p>
-      )}
-    </div>
   );
 }

@@ -26,10 +26,11 @@ describe('MailSenderCard', () => {
     expect(await screen.findByText(mailDeliveryNotes.off)).toBeTruthy();
   });
 
-  it('saves only its two fields, and shows a refusal at its field', async () => {
+  it('checks its fields before sending, and saves only its two fields', async () => {
     let answer = jsonResponse(400, {
-      message: 'mailReplyTo: Reply-to must be an e-mail address',
+      message: 'Sender name must be one line',
       code: 'BAD_REQUEST',
+      fields: [{ field: 'mailSenderName', message: 'Sender name must be one line' }],
     });
     const sent = stubOwnerApi(({ method, url }) => {
       if (url.pathname === '/api/config') return jsonResponse(200, runtimeConfig('smtp'));
@@ -37,6 +38,7 @@ describe('MailSenderCard', () => {
       return undefined;
     });
     renderSignedIn(<MailSenderCard application={orbit} />);
+    const puts = () => sent.filter((request) => request.method === 'PUT');
     expect((screen.getByLabelText('Reply-to address') as HTMLInputElement).value).toBe(
       'old@orbit.example',
     );
@@ -48,15 +50,24 @@ describe('MailSenderCard', () => {
     );
     expect(screen.getByLabelText('Reply-to address').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByLabelText('Sender name').getAttribute('aria-invalid')).toBeNull();
-    expect(sent.find((request) => request.method === 'PUT')?.body).toEqual({
-      mailSenderName: 'Orbit Support',
-      mailReplyTo: 'nope',
-    });
+    expect(puts()).toHaveLength(0);
 
-    answer = jsonResponse(200, { ...orbit, mailSenderName: 'Orbit Support' });
+    // The server's refusal is shown at the field it names.
     fireEvent.change(screen.getByLabelText('Reply-to address'), {
       target: { value: 'help@orbit.example' },
     });
+    fireEvent.click(screen.getByRole('button', { name: 'Save Sender' }));
+    await waitFor(() =>
+      expect(screen.getByLabelText('Sender name').getAttribute('aria-invalid')).toBe('true'),
+    );
+    expect(screen.getByRole('alert').textContent).toBe('Sender name must be one line');
+    expect(puts()[0]?.body).toEqual({
+      mailSenderName: 'Orbit Support',
+      mailReplyTo: 'help@orbit.example',
+    });
+
+    answer = jsonResponse(200, { ...orbit, mailSenderName: 'Orbit Support' });
+    fireEvent.change(screen.getByLabelText('Sender name'), { target: { value: 'Orbit Help' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save Sender' }));
     expect(await findToast('Application updated successfully')).toBeTruthy();
     await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());

@@ -11,6 +11,7 @@ import {
   type UpdateShopConnectionRequest,
 } from '@latchkey/contracts';
 import type { BadgeVariant } from '@/components/ui/badge.tsx';
+import { ApiError } from '@/lib/api.ts';
 import { getServerMessage } from '@/hooks/use-owner-mutation.ts';
 import { randomId } from '@/lib/random-id.ts';
 
@@ -173,7 +174,10 @@ export function toShopFieldProblem(message: string | null): ShopFieldProblem | n
 
 /** A server refusal of a connection's form that names its field, to be shown at it. */
 export function shopFieldRefusalOf(error: unknown): ShopFieldProblem | null {
-  return toShopFieldProblem(getServerMessage(error));
+  const [refused] = error instanceof ApiError ? error.fieldProblems : [];
+  return toShopFieldProblem(
+    refused ? `${refused.field}: ${refused.message}` : getServerMessage(error),
+  );
 }
 
 /**

@@ -1,5 +1,12 @@
 import { Plus, type LucideIcon } from 'lucide-react';
-import { Fragment, useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
+import {
+  Fragment,
+  useState,
+  type ComponentType,
+  type FormEvent,
+  type ReactNode,
+  type Ref,
+} from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import {
   Dialog,
@@ -96,6 +103,7 @@ export function DialogForm({
   isSubmitting,
   onSubmit,
   onCancel,
+  formRef,
   className,
   children,
 }: {
@@ -107,6 +115,8 @@ export function DialogForm({
   isSubmitting: boolean;
   onSubmit: () => void;
   onCancel: () => void;
+  /** The form, for its fields hook to scroll to a marked field. */
+  formRef?: Ref<HTMLFormElement>;
   className?: string;
   children: ReactNode;
 }) {
@@ -116,7 +126,7 @@ export function DialogForm({
   };
 
   return (
-    <form onSubmit={handleSubmit} noValidate className={cn('grid gap-4', className)}>
+    <form ref={formRef} onSubmit={handleSubmit} noValidate className={cn('grid gap-4', className)}>
       <DialogHeader>
         <DialogTitle>{title}</DialogTitle>
         <DialogDescription className={descriptionClassName}>{description}</DialogDescription>
@@ -138,25 +148,38 @@ export interface CreateOrEditFormProps<Fields> {
   submitLabel: string;
   initialFields: Fields;
   isSubmitting: boolean;
-  onSubmit: (fields: Fields) => void;
+  /** Sends valid fields; `onRefused` is given the error when the save fails. */
+  onSubmit: (fields: Fields, onRefused: (error: unknown) => void) => void;
   onCancel: () => void;
 }
+
+/** What a form's fields hook takes beside its initial fields and what to do with valid ones. */
+type FieldChecks<Fields> = Pick<
+  Parameters<typeof useFormFields<Fields & object>>[0],
+  'validate' | 'validateFields' | 'fieldOfPath'
+>;
 
 /**
  * The fields of a form a create and an edit dialog share, checked by `validate` before they
  * are sent, and `dialogForm`: what its DialogForm takes (the dialog's words, the validation
- * message, and submit and cancel).
+ * message, and submit and cancel). A server's refusal is placed at the fields it names.
  */
 export function useCreateOrEditForm<Fields extends object>(
   { initialFields, onSubmit, ...dialogWords }: CreateOrEditFormProps<Fields>,
   validate: (fields: Fields) => string | null,
+  checks: Omit<FieldChecks<Fields>, 'validate'> = {},
 ) {
-  const { validationError, submit, ...formFields } = useFormFields({
+  const { validationError, submit, formRef, ...formFields } = useFormFields({
     initialFields,
     validate,
-    onValidSubmit: onSubmit,
+    ...checks,
+    onValidSubmit: (fields) => onSubmit(fields, formFields.refuse),
   });
-  return { ...formFields, dialogForm: { ...dialogWords, validationError, onSubmit: submit } };
+  return {
+    ...formFields,
+    formRef,
+    dialogForm: { ...dialogWords, validationError, onSubmit: submit, formRef },
+  };
 }
 
 /**
@@ -167,30 +190,32 @@ export function useCreateOrEditForm<Fields extends object>(
  */
 export function useMutationForm<Fields extends object, Request>({
   initialFields,
-  validate,
   mutation,
   toRequest,
   onDone,
-}: {
+  ...checks
+}: FieldChecks<Fields> & {
   initialFields: Fields | (() => Fields);
-  validate?: (fields: Fields) => string | null;
   mutation: FormSave<Request>;
   toRequest: (fields: Fields) => Request;
   onDone: () => void;
 }) {
-  const { validationError, submit, ...formFields } = useFormFields({
+  const { validationError, submit, formRef, ...formFields } = useFormFields({
     initialFields,
-    validate,
-    onValidSubmit: (fields) => mutation.mutate(toRequest(fields), { onSuccess: onDone }),
+    ...checks,
+    onValidSubmit: (fields) =>
+      mutation.mutate(toRequest(fields), { onSuccess: onDone, onError: formFields.refuse }),
   });
   return {
     ...formFields,
     validationError,
+    formRef,
     dialogForm: {
       validationError,
       isSubmitting: mutation.isPending,
       onSubmit: submit,
       onCancel: onDone,
+      formRef,
     },
   };
 }
@@ -203,10 +228,16 @@ export interface ApplicationCreateDialogProps {
   trigger?: ReactNode;
 }
 
-/** A save a form dialog starts, as a mutation hook gives it; the dialog closes once it succeeds. */
+/**
+ * A save a form dialog starts, as a mutation hook gives it; the dialog closes once it succeeds,
+ * and a refusal is placed at the fields it names.
+ */
 export interface FormSave<Request> {
   isPending: boolean;
-  mutate: (request: Request, options: { onSuccess: () => void }) => void;
+  mutate: (
+    request: Request,
+    options: { onSuccess: () => void; onError?: (error: unknown) => void },
+  ) => void;
 }
 
 /**
@@ -250,7 +281,8 @@ export function CreateFormDialog<Fields, Request>({
           submitLabel: label,
           initialFields,
           isSubmitting: mutation.isPending,
-          onSubmit: (fields) => mutation.mutate(toRequest(fields), { onSuccess: close }),
+          onSubmit: (fields, onRefused) =>
+            mutation.mutate(toRequest(fields), { onSuccess: close, onError: onRefused }),
           onCancel: close,
         })
       }
@@ -301,8 +333,11 @@ export function EditFormDialog<
                 submitLabel: 'Save Changes',
                 initialFields: toFields(item),
                 isSubmitting: mutation.isPending,
-                onSubmit: (fields) =>
-                  mutation.mutate(toRequest(fields, item), { onSuccess: close }),
+                onSubmit: (fields, onRefused) =>
+                  mutation.mutate(toRequest(fields, item), {
+                    onSuccess: close,
+                    onError: onRefused,
+                  }),
                 onCancel: close,
               },
               item,

@@ -51,12 +51,18 @@ type LabelledControlProps<ControlProps> = Omit<ControlProps, 'id' | 'onChange'> 
   /** Classes of the field (label, control and hint together); `className` styles the control. */
   fieldClassName?: string;
   onValueChange?: (value: string) => void;
+  /**
+   * What is wrong with the value, from the console's check or the server's refusal: shown and
+   * announced below the control, which is marked invalid.
+   */
+  problem?: string | null | undefined;
 };
 
 /** What LabelledControl hands the control it draws: its own props, wired to the label. */
 type WiredControlProps = {
   id: string;
   'aria-required': true | undefined;
+  'aria-invalid': true | undefined;
   'aria-describedby': string | undefined;
   onChange: ((event: { target: { value: string } }) => void) | undefined;
 };
@@ -81,9 +87,9 @@ export function describeLengthLimit(
 }
 
 /**
- * FormField around a text control, with the hint and the requirement told to screen readers
- * as well (aria-describedby, aria-required), so no form forgets to wire them. Near its
- * `maxLength` the field counts its characters.
+ * FormField around a text control, with the hint, the requirement and any problem told to
+ * screen readers as well (aria-describedby, aria-required, aria-invalid), so no form forgets to
+ * wire them. Near its `maxLength` the field counts its characters.
  */
 function LabelledControl<ControlProps>({
   id,
@@ -92,14 +98,23 @@ function LabelledControl<ControlProps>({
   isRequired = false,
   fieldClassName,
   onValueChange,
+  problem,
   control,
   ...controlProps
 }: LabelledControlProps<ControlProps> & {
   control: (props: WiredControlProps) => ReactNode;
 }) {
-  const { value, maxLength } = controlProps as { value?: unknown; maxLength?: unknown };
+  const {
+    value,
+    maxLength,
+    'aria-invalid': invalid,
+  } = controlProps as { value?: unknown; maxLength?: unknown; 'aria-invalid'?: true };
   const lengthLimit = describeLengthLimit(value, maxLength);
-  const describedBy = [hint && `${id}-hint`, lengthLimit && `${id}-count`].filter(Boolean);
+  const describedBy = [
+    problem && `${id}-problem`,
+    hint && `${id}-hint`,
+    lengthLimit && `${id}-count`,
+  ].filter(Boolean);
   return (
     <FormField
       htmlFor={id}
@@ -114,7 +129,10 @@ function LabelledControl<ControlProps>({
         'aria-describedby': describedBy.length > 0 ? describedBy.join(' ') : undefined,
         onChange: onValueChange && ((event) => onValueChange(event.target.value)),
         ...controlProps,
+        // After the control's own props: a problem marks the control whatever the form says.
+        'aria-invalid': problem ? true : invalid,
       })}
+      {problem && <FieldProblem id={`${id}-problem`}>{problem}</FieldProblem>}
       {lengthLimit && (
         <p
           id={`${id}-count`}
@@ -167,6 +185,18 @@ export function SwitchField({
       </div>
       <Switch id={id} aria-describedby={`${id}-hint`} {...switchProps} />
     </div>
+  );
+}
+
+/**
+ * What is wrong with one field, below it in the destructive colour; the control names it in
+ * its aria-describedby. Announced when it appears, so a refusal read after Save is heard.
+ */
+export function FieldProblem({ id, children }: { id: string; children: ReactNode }) {
+  return (
+    <p id={id} role="alert" className="-mt-1 text-sm text-destructive">
+      {children}
+    </p>
   );
 }
 
