@@ -168,7 +168,8 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
     ]);
 
     await user.click(screen.getByRole('tab', { name: 'Messages' }));
-    expect(screen.getByTestId('message-loginFailedMessage').textContent).toBe(
+    expect(screen.getByRole('textbox', { name: 'Login failed message' })).toHaveProperty(
+      'value',
       'Wrong name or password, pilot.',
     );
   });

@@ -8,30 +8,30 @@ import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
 import { InputField, SwitchField, TextareaField } from '@/components/ui/form-field.tsx';
+import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
+import { ApplicationMessageFields } from './application-message-fields.tsx';
+import {
+  findApplicationSettingsProblems,
+  settingsProblemKeyOf,
+  toApplicationSettingsFields,
+  toApplicationSettingsRequest,
+} from './application-settings-fields.ts';
 import { DeviceSettingsGroup } from './device-settings-group.tsx';
-import {
-  findDeviceSettingsProblem,
-  toDeviceSettingsFields,
-  toDeviceSettingsRequest,
-} from './device-settings.ts';
 import { OfflineLicenseSettingsGroup } from './offline-license-settings-group.tsx';
-import {
-  findOfflineLicenseSettingsProblem,
-  toOfflineLicenseSettingsFields,
-  toOfflineLicenseSettingsRequest,
-} from './offline-license-settings.ts';
 import { PortalSettingsGroup } from './portal-settings-group.tsx';
+import { SettingsGroup } from './settings-group.tsx';
 import { useApplicationForm, type ApplicationFormProps } from './use-application-form.ts';
-import {
-  findPortalSettingsProblem,
-  toPortalSettingsFields,
-  toPortalSettingsRequest,
-} from './portal-settings.ts';
 
-/** The management page's Settings dialog. */
+const DIALOG_CLASSES = 'sm:max-w-2xl';
+
+/**
+ * The one place an application's settings are edited: the management page opens it from its
+ * Settings button.
+ */
 export function ApplicationSettingsDialog({ application }: { application: Application }) {
   return (
     <FormDialog
+      className={DIALOG_CLASSES}
       trigger={
         <Button variant="outline">
           <Settings aria-hidden="true" />
@@ -44,70 +44,74 @@ export function ApplicationSettingsDialog({ application }: { application: Applic
   );
 }
 
-function toSettingsFields(application: Application) {
-  return {
-    name: application.name,
-    version: application.version,
-    description: application.description ?? '',
-    isActive: application.isActive,
-    hwidLockEnabled: application.hwidLockEnabled,
-    licenseRequired: application.licenseRequired,
-    maxSessions: application.maxSessionsPerUser?.toString() ?? '',
-    devices: toDeviceSettingsFields(application),
-    offline: toOfflineLicenseSettingsFields(application),
-    portal: toPortalSettingsFields(application),
-  };
+/** The same dialog, opened by a row of the dashboard's applications table for its application. */
+export function EditApplicationSettingsDialog({
+  application,
+  ...openState
+}: DialogOpenState & { application: Application | null }) {
+  return (
+    <FormDialog className={DIALOG_CLASSES} {...openState}>
+      {(close) =>
+        application && (
+          <ApplicationSettingsForm
+            // Reset to the saved values whenever another application (or a newer save) opens.
+            key={`${application.id}:${application.updatedAt}`}
+            application={application}
+            onDone={close}
+          />
+        )
+      }
+    </FormDialog>
+  );
 }
 
+/**
+ * Every setting in one scrolling form, grouped under headings rather than tabs: a refusal marks
+ * each field it is about at once, and the first is scrolled to, which a hidden tab would hide.
+ */
 function ApplicationSettingsForm(props: ApplicationFormProps) {
   const { application } = props;
   const id = useId();
-  // The basic settings are not checked in the console; the server's message explains a
-  // refusal. Only the device, portal and offline licence settings are checked first.
-  const { fields, setField, bindText, bindChecked, validationError, dialogForm } =
+  const { fields, setField, bindText, bindChecked, problems, clearProblems, dialogForm } =
     useApplicationForm(props, {
-      toFields: toSettingsFields,
-      validate: ({ devices, offline, portal }) =>
-        findDeviceSettingsProblem(devices)?.message ??
-        findOfflineLicenseSettingsProblem(offline) ??
-        findPortalSettingsProblem(portal),
-      toChanges: ({ maxSessions, devices, offline, portal, ...settings }) => ({
-        ...settings,
-        ...toDeviceSettingsRequest(devices),
-        ...toOfflineLicenseSettingsRequest(offline),
-        ...toPortalSettingsRequest(portal),
-        // Empty is "no limit"; anything else goes as typed, and the server explains a refusal.
-        maxSessionsPerUser: maxSessions.trim() === '' ? null : Number(maxSessions),
-        // The whole body, every time: the messages are sent back unchanged.
-        loginSuccessMessage: application.loginSuccessMessage,
-        loginFailedMessage: application.loginFailedMessage,
-        accountDisabledMessage: application.accountDisabledMessage,
-        accountExpiredMessage: application.accountExpiredMessage,
-        versionMismatchMessage: application.versionMismatchMessage,
-        hwidMismatchMessage: application.hwidMismatchMessage,
-      }),
+      toFields: toApplicationSettingsFields,
+      validateFields: findApplicationSettingsProblems,
+      fieldOfPath: settingsProblemKeyOf,
+      toChanges: toApplicationSettingsRequest,
     });
+  // A group's fields are keyed by their request names: a change forgets the problems of the
+  // fields it changed.
+  const changeGroup =
+    <Group extends 'devices' | 'offline' | 'portal'>(group: Group) =>
+    (value: (typeof fields)[Group]) => {
+      const before = new Map(Object.entries(fields[group]));
+      clearProblems(
+        Object.entries(value).flatMap(([key, typed]) => (typed === before.get(key) ? [] : [key])),
+      );
+      setField(group, value);
+    };
 
   return (
     <DialogForm
       title="Application Settings"
-      description="Changes apply to the next request from your program."
+      description={`Changes to ${application.name} apply to the next request from your program.`}
+      descriptionClassName="wrap-anywhere"
       submitLabel="Update Application"
       {...dialogForm}
-      // Each group shows its own problem beside its fields, where a phone scrolled down sees it.
-      validationError={null}
       className="gap-5"
     >
       <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
         <InputField
           id={`${id}-name`}
           label="Application Name"
+          isRequired
           {...bindText('name')}
           maxLength={applicationLimits.name}
         />
         <InputField
           id={`${id}-version`}
           label="Version"
+          isRequired
           {...bindText('version')}
           placeholder={DEFAULT_APPLICATION_VERSION}
           maxLength={applicationLimits.version}
@@ -147,11 +151,8 @@ function ApplicationSettingsForm(props: ApplicationFormProps) {
         id={`${id}-max-sessions`}
         label="Sessions per User"
         hint="How many sessions one user may have open at once; starting one more ends the oldest. Leave empty for no limit."
-        type="number"
         inputMode="numeric"
-        min={1}
-        max={applicationLimits.maxSessionsPerUser}
-        step={1}
+        autoComplete="off"
         {...bindText('maxSessions')}
         placeholder="Unlimited"
         className="w-40"
@@ -159,24 +160,29 @@ function ApplicationSettingsForm(props: ApplicationFormProps) {
       <DeviceSettingsGroup
         formId={id}
         fields={fields.devices}
-        problem={validationError === null ? null : findDeviceSettingsProblem(fields.devices)}
-        onChange={(devices) => setField('devices', devices)}
+        problems={problems}
+        onChange={changeGroup('devices')}
       />
       <OfflineLicenseSettingsGroup
         formId={id}
         fields={fields.offline}
-        problem={
-          validationError === null ? null : findOfflineLicenseSettingsProblem(fields.offline)
-        }
-        onChange={(offline) => setField('offline', offline)}
+        problems={problems}
+        onChange={changeGroup('offline')}
       />
       <PortalSettingsGroup
         formId={id}
         application={application}
         fields={fields.portal}
-        problem={validationError === null ? null : findPortalSettingsProblem(fields.portal)}
-        onChange={(portal) => setField('portal', portal)}
+        problems={problems}
+        onChange={changeGroup('portal')}
       />
+      <SettingsGroup
+        id={`${id}-messages`}
+        title="Custom Messages"
+        description="What your program shows your users for each outcome."
+      >
+        <ApplicationMessageFields formId={id} bindText={bindText} />
+      </SettingsGroup>
     </DialogForm>
   );
 }

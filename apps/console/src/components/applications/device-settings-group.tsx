@@ -1,23 +1,21 @@
 import { InputField, SwitchField } from '@/components/ui/form-field.tsx';
-import type { DeviceSettingsFields, DeviceSettingsProblem } from './device-settings.ts';
+import type { DeviceSettingsFields } from './device-settings.ts';
 import { SettingsGroup } from './settings-group.tsx';
 
 /** The Devices group of the Settings dialog. */
 export function DeviceSettingsGroup({
   formId,
   fields,
-  problem,
+  problems,
   onChange,
 }: {
   formId: string;
   fields: DeviceSettingsFields;
-  /** The problem that stopped the last submit, or null. */
-  problem: DeviceSettingsProblem | null;
+  /** What stopped the last save, by the request field it is about. */
+  problems: Partial<Record<string, string>>;
   onChange: (fields: DeviceSettingsFields) => void;
 }) {
   const id = `${formId}-devices`;
-  const isInvalid = (field: keyof DeviceSettingsFields) =>
-    problem?.field === field ? true : undefined;
   // Text, not number inputs: a browser empties a number input holding "30d", which would read
   // as "never" for the inactivity release instead of telling the owner what is wrong.
   const numberInput = { inputMode: 'numeric', autoComplete: 'off' } as const;
@@ -27,7 +25,6 @@ export function DeviceSettingsGroup({
       id={id}
       title="Devices"
       description="How many machines each user may use under HWID lock, and how a seat is freed."
-      problem={problem?.message}
     >
       <div className="grid gap-4 sm:grid-cols-2">
         <InputField
@@ -37,7 +34,7 @@ export function DeviceSettingsGroup({
           {...numberInput}
           value={fields.maxDevices}
           onValueChange={(value) => onChange({ ...fields, maxDevices: value })}
-          aria-invalid={isInvalid('maxDevices')}
+          problem={problems.maxDevices}
         />
         <InputField
           id={`${id}-release-inactive`}
@@ -47,7 +44,7 @@ export function DeviceSettingsGroup({
           value={fields.releaseInactiveAfterDays}
           onValueChange={(value) => onChange({ ...fields, releaseInactiveAfterDays: value })}
           placeholder="Never"
-          aria-invalid={isInvalid('releaseInactiveAfterDays')}
+          problem={problems.releaseInactiveAfterDays}
         />
       </div>
       <SwitchField
@@ -64,7 +61,7 @@ export function DeviceSettingsGroup({
         {...numberInput}
         value={fields.resetCooldownHours}
         onValueChange={(value) => onChange({ ...fields, resetCooldownHours: value })}
-        aria-invalid={isInvalid('resetCooldownHours')}
+        problem={problems.resetCooldownHours}
         className="w-40"
       />
     </SettingsGroup>

@@ -9,13 +9,13 @@ import { SettingsGroup } from './settings-group.tsx';
 export function OfflineLicenseSettingsGroup({
   formId,
   fields,
-  problem,
+  problems,
   onChange,
 }: {
   formId: string;
   fields: OfflineLicenseSettingsFields;
-  /** The problem that stopped the last submit, or null. */
-  problem: string | null;
+  /** What stopped the last save, by the request field it is about. */
+  problems: Partial<Record<string, string>>;
   onChange: (fields: OfflineLicenseSettingsFields) => void;
 }) {
   const id = `${formId}-offline`;
@@ -24,7 +24,6 @@ export function OfflineLicenseSettingsGroup({
       id={id}
       title="Offline licences"
       description="How long your program may run without reaching Latchkey, on a licence it checked out."
-      problem={problem}
     >
       <InputField
         id={`${id}-max-days`}
@@ -34,7 +33,7 @@ export function OfflineLicenseSettingsGroup({
         autoComplete="off"
         value={fields.maxOfflineDays}
         onValueChange={(value) => onChange({ ...fields, maxOfflineDays: value })}
-        aria-invalid={problem === null ? undefined : true}
+        problem={problems.maxOfflineDays}
         className="w-40"
       />
     </SettingsGroup>

@@ -29,15 +29,15 @@ export function PortalSettingsGroup({
   formId,
   application,
   fields,
-  problem,
+  problems,
   onChange,
 }: {
   formId: string;
   /** The application as saved: its portal's address and whether the portal is on now. */
   application: Pick<Application, 'name' | 'portalEnabled' | 'portalPublicId'>;
   fields: PortalSettingsFields;
-  /** The problem that stopped the last submit, or null. */
-  problem: string | null;
+  /** What stopped the last save, by the request field it is about. */
+  problems: Partial<Record<string, string>>;
   onChange: (fields: PortalSettingsFields) => void;
 }) {
   const id = `${formId}-portal`;
@@ -49,7 +49,6 @@ export function PortalSettingsGroup({
       id={id}
       title="End-user portal"
       description="A page of its own where your users look after their account, so they need not ask you."
-      problem={problem}
     >
       <SwitchField
         id={`${id}-enabled`}
@@ -67,7 +66,7 @@ export function PortalSettingsGroup({
         onValueChange={(value) => onChange({ ...fields, portalName: value })}
         placeholder={application.name}
         autoComplete="off"
-        aria-invalid={problem === null ? undefined : true}
+        problem={problems.portalName}
       />
       <div className="grid gap-2">
         <p id={`${id}-link-label`} className="text-sm font-medium">

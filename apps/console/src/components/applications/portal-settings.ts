@@ -1,9 +1,4 @@
-import {
-  updateApplicationRequestSchema,
-  type Application,
-  type UpdateApplicationRequest,
-} from '@latchkey/contracts';
-import { firstProblem } from '@/lib/first-problem.ts';
+import type { Application, UpdateApplicationRequest } from '@latchkey/contracts';
 
 /** The End-user portal group of the Settings dialog as typed. */
 export interface PortalSettingsFields {
@@ -26,14 +21,6 @@ export type PortalSettingsRequest = Required<
 export function toPortalSettingsRequest(fields: PortalSettingsFields): PortalSettingsRequest {
   const portalName = fields.portalName.trim();
   return { portalEnabled: fields.portalEnabled, portalName: portalName === '' ? null : portalName };
-}
-
-/**
- * The problem that stops the portal settings from being sent, or null. Checked by the contract
- * the server checks them with, in its words ("Portal name must be at most 100 characters").
- */
-export function findPortalSettingsProblem(fields: PortalSettingsFields): string | null {
-  return firstProblem(updateApplicationRequestSchema, toPortalSettingsRequest(fields));
 }
 
 /** The portal's address: the console's own origin serves it. */

@@ -3,7 +3,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { AppWindow, CircleAlert, Plus, RefreshCw } from 'lucide-react';
 import { ApplicationsTable } from '@/components/applications/applications-table.tsx';
 import { CreateApplicationDialog } from '@/components/applications/create-application-dialog.tsx';
-import { EditApplicationDialog } from '@/components/applications/edit-application-dialog.tsx';
+import { EditApplicationSettingsDialog } from '@/components/applications/application-settings-dialog.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
 import { EmptyState } from '@/components/ui/empty-state.tsx';
@@ -82,7 +82,7 @@ export function ApplicationsTab({
         )}
       </SectionCard>
 
-      <EditApplicationDialog application={editing.target} {...editing.dialogProps} />
+      <EditApplicationSettingsDialog application={editing.target} {...editing.dialogProps} />
       {/* Deleting asks first: it destroys every end user of the application. */}
       <ConfirmTargetDialog
         dialog={deleting}

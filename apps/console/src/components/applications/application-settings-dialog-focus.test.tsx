@@ -7,7 +7,7 @@ import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
 import { stubResizeObserver } from '@/test/jsdom-stubs.ts';
 import { renderWithProviders, signedInAuth } from '@/test/render-with-providers.tsx';
 import { createApplication } from '@/test/stub-owner-api.ts';
-import { EditApplicationDialog } from './edit-application-dialog.tsx';
+import { EditApplicationSettingsDialog } from './application-settings-dialog.tsx';
 
 const application = createApplication({ name: 'Acme Desktop', maxSessionsPerUser: 3 });
 
@@ -17,7 +17,7 @@ function EditFromRow() {
   return (
     <>
       <Button onClick={() => editing.open(application)}>Edit application</Button>
-      <EditApplicationDialog
+      <EditApplicationSettingsDialog
         application={editing.target}
         open={editing.isOpen}
         onOpenChange={editing.setIsOpen}
@@ -31,7 +31,7 @@ async function openEditDialog() {
   renderWithProviders(<EditFromRow />, { auth: signedInAuth(), toaster: true });
   const opener = screen.getByRole('button', { name: 'Edit application' });
   await user.click(opener);
-  await screen.findByRole('dialog', { name: 'Edit Application' });
+  await screen.findByRole('dialog', { name: 'Application Settings' });
   return { user, opener };
 }
 
@@ -39,7 +39,7 @@ function stubFetch(answer: () => Promise<Response>) {
   vi.stubGlobal('fetch', vi.fn(answer));
 }
 
-describe('EditApplicationDialog: focus and Escape', () => {
+describe('Application settings opened from a row: focus and Escape', () => {
   // Radix's Checkbox measures itself; jsdom has no ResizeObserver, and sizes are not under test.
   beforeEach(() => stubResizeObserver());
   afterEach(() => vi.unstubAllGlobals());
@@ -63,9 +63,9 @@ describe('EditApplicationDialog: focus and Escape', () => {
       Response.json({ message: 'Database unavailable', code: 'INTERNAL' }, { status: 500 }),
     );
     const { user, opener } = await openEditDialog();
-    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await user.click(screen.getByRole('button', { name: 'Update Application' }));
     expect(await screen.findByText('Database unavailable')).toBeTruthy();
-    expect(screen.getByRole('dialog', { name: 'Edit Application' })).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Application Settings' })).toBeTruthy();
 
     await user.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -75,11 +75,11 @@ describe('EditApplicationDialog: focus and Escape', () => {
   it('closes with Esc while the save is still pending', async () => {
     stubFetch(() => new Promise<Response>(() => {}));
     const { user, opener } = await openEditDialog();
-    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await user.click(screen.getByRole('button', { name: 'Update Application' }));
     await waitFor(() =>
-      expect(screen.getByRole('button', { name: 'Save Changes' }).hasAttribute('disabled')).toBe(
-        true,
-      ),
+      expect(
+        screen.getByRole('button', { name: 'Update Application' }).hasAttribute('disabled'),
+      ).toBe(true),
     );
 
     await user.keyboard('{Escape}');
