@@ -1,14 +1,25 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
-/** Open dialogs, newest last: Escape belongs to the newest only. */
-const openDialogs: symbol[] = [];
+/** How to close each open dialog, newest last: Escape belongs to the newest only. */
+const openDialogs: Array<() => void> = [];
+
+/**
+ * Closes the newest open dialog, for a layer beneath it that saw Escape first (a toast stays
+ * Radix's top layer for a moment after a dialog opens over it); false if no dialog is open.
+ */
+export function closeNewestOpenDialog(): boolean {
+  const close = openDialogs.at(-1);
+  close?.();
+  return close !== undefined;
+}
 
 /**
  * A dialog's open state, controlled or not, plus Escape that always closes it. Radix lets only
- * the topmost dismissable layer see Escape, and a toast is one: after a failed save the error
- * toast took Escape and the dialog stayed open. Radix layers handle Escape first (capture phase)
- * and cancel the event when they close something, so this closes the dialog only when nothing
- * else did.
+ * the topmost dismissable layer see Escape, and a dialog becomes that layer only a render after
+ * it mounts; a toast is a layer too, and one raised while the dialog is open stays above it (it
+ * hands Escape on through closeNewestOpenDialog). Radix layers handle Escape first (capture
+ * phase) and cancel the event when they close something, so this closes the dialog only when
+ * nothing else did.
  */
 export function useDialogOpenState({
   open,
@@ -36,15 +47,17 @@ export function useDialogOpenState({
     [isControlled],
   );
 
-  useEffect(() => {
+  // A layout effect: in place as the dialog is committed, before it paints, so the first key
+  // pressed at an open dialog finds it (a passive effect can wait for a later task).
+  useLayoutEffect(() => {
     if (!isOpen) return;
-    const self = Symbol('dialog');
+    const self = () => setOpen(false);
     openDialogs.push(self);
     const closeOnEscape = (event: KeyboardEvent) => {
       if (event.key !== 'Escape' || event.defaultPrevented) return;
       if (openDialogs.at(-1) !== self) return;
       event.preventDefault();
-      setOpen(false);
+      self();
     };
     document.addEventListener('keydown', closeOnEscape);
     return () => {

@@ -2,6 +2,7 @@ import * as ToastPrimitive from '@radix-ui/react-toast';
 import { cva, type VariantProps } from 'class-variance-authority';
 import { X } from 'lucide-react';
 import type { ComponentProps, ReactElement } from 'react';
+import { closeNewestOpenDialog } from '@/hooks/use-dialog-open-state.ts';
 import { cn } from '@/lib/utils.ts';
 
 /** Toasts last 5 s and are swiped away to the right past 50 px. */
@@ -51,8 +52,32 @@ const toastVariants = cva(
 export type ToastProps = ComponentProps<typeof ToastPrimitive.Root> &
   VariantProps<typeof toastVariants>;
 
-export function Toast({ className, variant, ...props }: ToastProps) {
-  return <ToastPrimitive.Root className={cn(toastVariants({ variant }), className)} {...props} />;
+/**
+ * While a dialog is open, Escape is the dialog's, even when it reaches a toast first: the toast
+ * hands it to the newest dialog and stays on screen. Radix gives Escape to its top-most layer,
+ * and a toast is still that layer for a render or two after a dialog opens over it (for good
+ * when it was raised while the dialog was open, as after a failed save); otherwise a quick
+ * Escape would dismiss the toast and leave the dialog open. Cancelling the event keeps the toast
+ * (Radix closes it only when its Escape goes uncancelled) and tells the dialog's own Escape
+ * handling that the key is dealt with. With no dialog open, Escape dismisses the toast as Radix
+ * intends; with one open, the toast lies outside the dialog's focus trap and still leaves on its
+ * timer or by its close button.
+ */
+function handToOpenDialog(event: KeyboardEvent) {
+  if (!event.defaultPrevented && closeNewestOpenDialog()) event.preventDefault();
+}
+
+export function Toast({ className, variant, onEscapeKeyDown, ...props }: ToastProps) {
+  return (
+    <ToastPrimitive.Root
+      className={cn(toastVariants({ variant }), className)}
+      onEscapeKeyDown={(event) => {
+        onEscapeKeyDown?.(event);
+        handToOpenDialog(event);
+      }}
+      {...props}
+    />
+  );
 }
 
 export function ToastAction({ className, ...props }: ComponentProps<typeof ToastPrimitive.Action>) {
