@@ -1,6 +1,9 @@
 import type { Application } from '@latchkey/contracts';
-import { fireEvent, screen, within } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ROW_ACTIONS_MENU_MEDIA_QUERY } from '@/components/ui/row-actions.tsx';
+import { fakeMediaQueryList } from '@/test/jsdom-stubs.ts';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
 import { createApplication as createStubApplication } from '@/test/stub-owner-api.ts';
 import { ApplicationsTable } from './applications-table.tsx';
@@ -71,5 +74,32 @@ describe('ApplicationsTable', () => {
     fireEvent.click(within(row).getByRole('button', { name: 'Edit application' }));
     expect(handlers.onEdit).toHaveBeenCalledWith(application);
     expect(handlers.onSelect).toHaveBeenCalledTimes(1);
+  });
+
+  describe('on a phone', () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    it('folds each row’s actions into a menu named after it; an item does not select the row', async () => {
+      vi.spyOn(window, 'matchMedia').mockImplementation((query: string) =>
+        fakeMediaQueryList(query, query === ROW_ACTIONS_MENU_MEDIA_QUERY),
+      );
+      const application = createApplication();
+      const handlers = renderTable([application, createApplication({ id: 8, name: 'Old' })]);
+      const row = screen.getAllByRole('row')[1]!;
+      expect(within(row).getAllByRole('button')).toHaveLength(1);
+      expect(within(row).queryByRole('button', { name: 'Edit application' })).toBeNull();
+
+      const user = userEvent.setup();
+      await user.click(within(row).getByRole('button', { name: 'Actions for Acme Desktop' }));
+      const menu = await screen.findByRole('menu');
+      expect(
+        within(menu).getByRole('menuitem', { name: 'Manage application' }).getAttribute('href'),
+      ).toBe(`/app/${application.id}`);
+      await user.click(within(menu).getByRole('menuitem', { name: 'Edit application' }));
+      expect(handlers.onEdit).toHaveBeenCalledWith(application);
+      expect(handlers.onSelect).not.toHaveBeenCalled();
+      await waitFor(() => expect(screen.queryByRole('menu')).toBeNull());
+      expect(screen.getByRole('button', { name: 'Actions for Old' })).toBeTruthy();
+    });
   });
 });

@@ -1,9 +1,7 @@
 import type { Application } from '@latchkey/contracts';
 import { Eye, EyeOff, Pencil, SquareArrowOutUpRight, Trash2, Users } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'wouter';
-import { CopyButton } from '@/components/ui/copy-button.tsx';
-import { IconButton } from '@/components/ui/icon-button.tsx';
+import { RowActions } from '@/components/ui/row-actions.tsx';
 import {
   Table,
   TableBody,
@@ -96,38 +94,39 @@ export function ApplicationsTable({
               </TableCell>
               {/* The actions act on the row; they must not also select it. */}
               <TableCell pinned onClick={(event) => event.stopPropagation()}>
-                <div className="flex items-center justify-end gap-0.5">
-                  <IconButton
-                    label={isRevealed ? 'Hide API key' : 'Reveal API key'}
-                    aria-pressed={isRevealed}
-                    onClick={() => toggleRevealed(application.id)}
-                  >
-                    {isRevealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
-                  </IconButton>
-                  <CopyButton
-                    value={application.apiKey}
-                    label="Copy API key"
-                    toastMessage="API key copied to clipboard"
-                  />
-                  <IconButton label="View users" onClick={() => onShowUsers(application)}>
-                    <Users aria-hidden="true" />
-                  </IconButton>
-                  <IconButton label="Edit application" onClick={() => onEdit(application)}>
-                    <Pencil aria-hidden="true" />
-                  </IconButton>
-                  <IconButton label="Manage application" asChild>
-                    <Link href={`/app/${application.id}`}>
-                      <SquareArrowOutUpRight aria-hidden="true" />
-                    </Link>
-                  </IconButton>
-                  <IconButton
-                    label="Delete application"
-                    isDestructive
-                    onClick={() => onDelete(application)}
-                  >
-                    <Trash2 aria-hidden="true" />
-                  </IconButton>
-                </div>
+                <RowActions
+                  rowName={application.name}
+                  actions={[
+                    {
+                      label: isRevealed ? 'Hide API key' : 'Reveal API key',
+                      icon: isRevealed ? EyeOff : Eye,
+                      isPressed: isRevealed,
+                      onSelect: () => toggleRevealed(application.id),
+                    },
+                    {
+                      label: 'Copy API key',
+                      copyValue: application.apiKey,
+                      toastMessage: 'API key copied to clipboard',
+                    },
+                    { label: 'View users', icon: Users, onSelect: () => onShowUsers(application) },
+                    {
+                      label: 'Edit application',
+                      icon: Pencil,
+                      onSelect: () => onEdit(application),
+                    },
+                    {
+                      label: 'Manage application',
+                      icon: SquareArrowOutUpRight,
+                      href: `/app/${application.id}`,
+                    },
+                    {
+                      label: 'Delete application',
+                      icon: Trash2,
+                      isDestructive: true,
+                      onSelect: () => onDelete(application),
+                    },
+                  ]}
+                />
               </TableCell>
             </TableRow>
           );

@@ -4,7 +4,8 @@ import { createdColumn } from '@/components/applications/created-column.ts';
 import { formatDateTime, formatShortDate } from '@/components/applications/application-display.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
-import { IconButton } from '@/components/ui/icon-button.tsx';
+import { RowActions } from '@/components/ui/row-actions.tsx';
+import { cn } from '@/lib/utils.ts';
 import { LICENSE_STATUS_BADGES, LICENSE_STATUS_LABELS } from './license-display.ts';
 
 function Muted({ children }: { children: string }) {
@@ -37,6 +38,9 @@ export function licensesTable({
   onDelete: (license: License) => void;
 }): DataTableDefinition<License> {
   const planNames = new Map(plans?.map((plan) => [plan.id, plan.name]));
+  // A phone shows key, status and plan beside the actions menu without scrolling sideways: the
+  // three columns pad less there, and a plan's name wraps instead of running under the menu.
+  const phonePadding = 'max-sm:px-2';
   return {
     label: 'Licence keys',
     getRowKey: (license) => license.id,
@@ -44,7 +48,8 @@ export function licensesTable({
     columns: [
       {
         header: 'Key',
-        cellClassName: 'whitespace-nowrap',
+        headerClassName: phonePadding,
+        cellClassName: cn('whitespace-nowrap', phonePadding),
         cell: (license) => {
           const revealed = revealedKeys[license.id];
           return (
@@ -66,6 +71,8 @@ export function licensesTable({
       },
       {
         header: 'Status',
+        headerClassName: phonePadding,
+        cellClassName: phonePadding,
         cell: (license) => (
           <div className="grid gap-0.5">
             <Badge variant={LICENSE_STATUS_BADGES[license.status]}>
@@ -92,7 +99,11 @@ export function licensesTable({
       },
       {
         header: 'Plan',
-        cellClassName: 'max-w-48 truncate',
+        headerClassName: phonePadding,
+        cellClassName: cn(
+          'max-w-48 truncate max-sm:max-w-28 max-sm:whitespace-normal max-sm:wrap-anywhere',
+          phonePadding,
+        ),
         cell: (license) => planNames.get(license.planId) ?? <Muted>Unknown plan</Muted>,
       },
       {
@@ -126,52 +137,55 @@ export function licensesTable({
           const isBusy = license.id === busyLicenseId;
           const isRevealed = revealedKeys[license.id] !== undefined;
           return (
-            <div className="flex items-center justify-end gap-0.5">
-              <IconButton
-                label={isRevealed ? 'Hide key' : 'Reveal key'}
-                disabled={isBusy}
-                onClick={() => onToggleReveal(license)}
-              >
-                {isRevealed ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
-              </IconButton>
-              <IconButton label="Copy key" disabled={isBusy} onClick={() => onCopy(license)}>
-                <Copy aria-hidden="true" />
-              </IconButton>
-              {onEmail && license.status !== 'banned' && (
-                <IconButton
-                  label="Send key by e-mail"
-                  disabled={isBusy}
-                  onClick={() => onEmail(license)}
-                >
-                  <Mail aria-hidden="true" />
-                </IconButton>
-              )}
-              {license.status === 'banned' ? (
-                <IconButton label="Unban key" disabled={isBusy} onClick={() => onUnban(license)}>
-                  <ShieldCheck aria-hidden="true" />
-                </IconButton>
-              ) : (
-                <IconButton
-                  label="Ban key"
-                  disabled={isBusy}
-                  isDestructive
-                  onClick={() => onBan(license)}
-                >
-                  <Ban aria-hidden="true" />
-                </IconButton>
-              )}
-              <IconButton
-                label="Delete key"
-                disabled={isBusy}
-                isDestructive
-                onClick={() => onDelete(license)}
-              >
-                <Trash2 aria-hidden="true" />
-              </IconButton>
-            </div>
+            <RowActions
+              rowName={`key …${license.key.slice(-4)}`}
+              actions={[
+                {
+                  label: isRevealed ? 'Hide key' : 'Reveal key',
+                  icon: isRevealed ? EyeOff : Eye,
+                  isDisabled: isBusy,
+                  onSelect: () => onToggleReveal(license),
+                },
+                {
+                  label: 'Copy key',
+                  icon: Copy,
+                  isDisabled: isBusy,
+                  onSelect: () => onCopy(license),
+                },
+                onEmail !== undefined &&
+                  license.status !== 'banned' && {
+                    label: 'Send key by e-mail',
+                    icon: Mail,
+                    isDisabled: isBusy,
+                    onSelect: () => onEmail(license),
+                  },
+                license.status === 'banned'
+                  ? {
+                      label: 'Unban key',
+                      icon: ShieldCheck,
+                      isDisabled: isBusy,
+                      onSelect: () => onUnban(license),
+                    }
+                  : {
+                      label: 'Ban key',
+                      icon: Ban,
+                      isDisabled: isBusy,
+                      isDestructive: true,
+                      onSelect: () => onBan(license),
+                    },
+                {
+                  label: 'Delete key',
+                  icon: Trash2,
+                  isDisabled: isBusy,
+                  isDestructive: true,
+                  onSelect: () => onDelete(license),
+                },
+              ]}
+            />
           );
         },
-        { cellClassName: '' },
+        // The phone's one menu button needs little room beside it.
+        { cellClassName: 'max-sm:px-1' },
       ),
     ],
   };

@@ -7,6 +7,7 @@ import { cn } from '@/lib/utils.ts';
  * A compact icon-only button. `label` is both its accessible name and its tooltip, so sighted
  * mouse users and screen-reader users get the same words. `isDestructive` (delete, ban,
  * remove) stays quiet until pointed at, then turns red, so a row's risky action does not shout.
+ * `tooltip` replaces the label as the tooltip where there is more to say (why it is refused).
  */
 export function IconButton({
   label,
@@ -14,8 +15,14 @@ export function IconButton({
   className,
   variant = 'ghost',
   isDestructive = false,
+  tooltip = label,
   ...props
-}: Omit<ButtonProps, 'size'> & { label: string; children: ReactNode; isDestructive?: boolean }) {
+}: Omit<ButtonProps, 'size'> & {
+  label: string;
+  children: ReactNode;
+  isDestructive?: boolean;
+  tooltip?: ReactNode;
+}) {
   return (
     <Tooltip>
       <TooltipTrigger asChild>
@@ -33,7 +40,7 @@ export function IconButton({
           {children}
         </Button>
       </TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
+      <TooltipContent>{tooltip}</TooltipContent>
     </Tooltip>
   );
 }
