@@ -1,4 +1,9 @@
-import { defaultApplicationMessages, type Application } from '@latchkey/contracts';
+import {
+  applicationMessageLabels,
+  defaultApplicationMessages,
+  type Application,
+  type ApplicationMessageField,
+} from '@latchkey/contracts';
 import { PHONE } from './support/layout-checks.ts';
 import { withoutLiveStream } from './support/live-stream.ts';
 import { createApplication } from './support/owner-api.ts';
@@ -88,7 +93,7 @@ test.describe('application management page', () => {
     await expect(settings.getByRole('textbox', { name: 'Application Name' })).toHaveValue(
       'Till Pro',
     );
-    await settings.getByRole('textbox', { name: 'Version' }).fill('1.2.0');
+    await settings.getByRole('textbox', { name: 'Version', exact: true }).fill('1.2.0');
     await settings.getByRole('switch', { name: 'Hardware ID Locking' }).click();
     await expect(settings.getByRole('switch', { name: 'Application Active' })).toBeChecked();
     await settings.getByRole('button', { name: 'Update Application' }).click();
@@ -139,13 +144,14 @@ test.describe('application management page', () => {
     await expect(expiredCell).toContainText('Jun 30, 2021, 6:45 PM');
     await expect(expiredCell).toHaveClass(/text-destructive/);
 
-    // Pause and unpause.
+    // Pause and unpause; the one status badge keeps saying Expired, which outranks Paused.
     await bob.getByRole('button', { name: 'Pause user' }).click();
     await expect(toast(page, 'User paused successfully')).toBeVisible();
-    await expect(bob).toContainText('Paused');
+    await expect(bob.getByRole('button', { name: 'Unpause user' })).toBeVisible();
+    await expect(bob.locator('[data-status]')).toHaveText('Expired');
     await bob.getByRole('button', { name: 'Unpause user' }).click();
     await expect(toast(page, 'User unpaused successfully')).toBeVisible();
-    await expect(bob).not.toContainText('Paused');
+    await expect(bob.getByRole('button', { name: 'Pause user' })).toBeVisible();
 
     // Reset HWID asks first, then the lock waits for the next login.
     await bob.getByRole('button', { name: 'Reset HWID' }).click();
@@ -198,12 +204,27 @@ test.describe('application management page', () => {
     await expect(toast(page, 'Text copied to clipboard')).toBeVisible();
     expect(await clipboardText(page)).toBe(application!.signingPublicKey);
 
-    // Messages: the six texts, read-only.
+    // Messages: the six texts, edited here in text areas (a message may take a few lines).
     await page.getByRole('tab', { name: 'Messages' }).click();
+    const messages = page.getByRole('tabpanel');
     for (const [field, text] of Object.entries(defaultApplicationMessages)) {
-      await expect(page.getByTestId(`message-${field}`)).toHaveText(text);
+      const label = `${applicationMessageLabels[field as ApplicationMessageField]} message`;
+      await expect(messages.getByRole('textbox', { name: label })).toHaveValue(text);
     }
-    await expect(page.getByRole('tabpanel').getByRole('textbox')).toHaveCount(0);
+    const expired = messages.getByRole('textbox', { name: 'Account expired message' });
+    await expired.fill('');
+    await messages.getByRole('button', { name: 'Save Messages' }).click();
+    await expect(expired).toHaveAttribute('aria-invalid', 'true');
+    await expect(messages.getByText('Messages cannot be empty')).toBeVisible();
+    await expect(expired).toBeFocused();
+    await expired.fill('Your licence has ended.\nRenew it at example.com/renew.');
+    await messages.getByRole('button', { name: 'Save Messages' }).click();
+    await expect(toast(page, 'Application updated successfully')).toBeVisible();
+    await page.reload();
+    await page.getByRole('tab', { name: 'Messages' }).click();
+    await expect(
+      page.getByRole('tabpanel').getByRole('textbox', { name: 'Account expired message' }),
+    ).toHaveValue('Your licence has ended.\nRenew it at example.com/renew.');
   });
 
   test('on a phone the tabs scroll sideways, with a mark at each edge that hides tabs', async ({

@@ -2,6 +2,7 @@ import { PHONE } from './support/layout-checks.ts';
 import { submitNewApplication } from './support/new-application-dialog.ts';
 import { createApplication } from './support/owner-api.ts';
 import { signInAsNewOwner } from './support/owners.ts';
+import { rowAction } from './support/row-actions.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 import { toast } from './support/toast.ts';
 
@@ -78,30 +79,27 @@ test.describe('dashboard', () => {
     await expect(toast(page, 'API key copied to clipboard')).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(apiKey);
 
-    // Edit: every tab of the dialog.
+    // Edit: the one settings dialog, every setting and message in it.
     await row.getByRole('button', { name: 'Edit application' }).click();
-    const editDialog = page.getByRole('dialog', { name: 'Edit Application' });
-    await expect(editDialog.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(
-      'Acme Desktop',
-    );
-    await expect(editDialog.getByRole('textbox', { name: 'Version', exact: true })).toHaveAttribute(
-      'placeholder',
-      '1.0.0',
-    );
-    await editDialog.getByRole('textbox', { name: 'Name', exact: true }).fill('Acme Pro');
+    const editDialog = page.getByRole('dialog', { name: 'Application Settings' });
+    const nameField = editDialog.getByRole('textbox', { name: 'Application Name' });
+    const versionField = editDialog.getByRole('textbox', { name: 'Version', exact: true });
+    await expect(nameField).toHaveValue('Acme Desktop');
+    await expect(versionField).toHaveAttribute('placeholder', '1.0.0');
+    await nameField.fill('Acme Pro');
     await editDialog
       .getByRole('textbox', { name: 'Description', exact: true })
       .fill('The professional edition');
-    await editDialog.getByRole('textbox', { name: 'Version', exact: true }).fill('2.1.0');
-    await editDialog.getByRole('checkbox', { name: 'Active' }).click();
-    await editDialog.getByRole('tab', { name: 'Security & HWID' }).click();
-    await expect(editDialog.getByText(/locked to the device they first log in from/)).toBeVisible();
-    await editDialog.getByRole('checkbox', { name: 'Enable HWID lock' }).click();
-    await editDialog.getByRole('tab', { name: 'Custom Messages' }).click();
+    await versionField.fill('2.1.0');
+    await editDialog.getByRole('switch', { name: 'Application Active' }).click();
+    await expect(editDialog.getByText(/device they first log in from/)).toBeVisible();
+    await editDialog.getByRole('switch', { name: 'Hardware ID Locking' }).click();
     await expect(editDialog.getByLabel('Version mismatch message')).toHaveValue(/update/);
     await editDialog.getByLabel('Login success message').fill('Welcome aboard!');
-    await editDialog.getByLabel('HWID mismatch message').fill('Wrong device (HWID).');
-    await editDialog.getByRole('button', { name: 'Save Changes' }).click();
+    await editDialog
+      .getByLabel('HWID mismatch message')
+      .fill('Wrong device (HWID).\nAsk support to release it.');
+    await editDialog.getByRole('button', { name: 'Update Application' }).click();
     await expect(toast(page, 'Application updated successfully')).toBeVisible();
     await expect(editDialog).toBeHidden();
     await expect(row).toHaveCount(0);
@@ -112,28 +110,26 @@ test.describe('dashboard', () => {
     // The changes are the server's now, not just the page's.
     await page.reload();
     await editedRow.getByRole('button', { name: 'Edit application' }).click();
-    await expect(editDialog.getByRole('textbox', { name: 'Name', exact: true })).toHaveValue(
-      'Acme Pro',
-    );
+    await expect(nameField).toHaveValue('Acme Pro');
     await expect(editDialog.getByRole('textbox', { name: 'Description', exact: true })).toHaveValue(
       'The professional edition',
     );
-    await expect(editDialog.getByRole('textbox', { name: 'Version', exact: true })).toHaveValue(
-      '2.1.0',
-    );
-    await expect(editDialog.getByRole('checkbox', { name: 'Active' })).not.toBeChecked();
-    await editDialog.getByRole('tab', { name: 'Security & HWID' }).click();
-    await expect(editDialog.getByRole('checkbox', { name: 'Enable HWID lock' })).toBeChecked();
-    await editDialog.getByRole('tab', { name: 'Custom Messages' }).click();
+    await expect(versionField).toHaveValue('2.1.0');
+    await expect(editDialog.getByRole('switch', { name: 'Application Active' })).not.toBeChecked();
+    await expect(editDialog.getByRole('switch', { name: 'Hardware ID Locking' })).toBeChecked();
     await expect(editDialog.getByLabel('Login success message')).toHaveValue('Welcome aboard!');
     await expect(editDialog.getByLabel('HWID mismatch message')).toHaveValue(
-      'Wrong device (HWID).',
+      'Wrong device (HWID).\nAsk support to release it.',
     );
-    // A message emptied is refused by the server, in its own words.
+    // An emptied message is refused before anything is sent, at its field.
     await editDialog.getByLabel('Login failed message').fill('');
-    await editDialog.getByRole('button', { name: 'Save Changes' }).click();
-    await expect(toast(page, /Messages cannot be empty/)).toBeVisible();
-    await expect(editDialog).toBeVisible();
+    await editDialog.getByRole('button', { name: 'Update Application' }).click();
+    await expect(editDialog.getByLabel('Login failed message')).toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+    await expect(editDialog.getByText('Messages cannot be empty')).toBeVisible();
+    await expect(editDialog.getByLabel('Login failed message')).toBeFocused();
     await editDialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(editDialog).toBeHidden();
 
@@ -175,7 +171,12 @@ test.describe('dashboard', () => {
       'the name is cut off',
     ).toBe(true);
     const dialogs = [
-      { open: 'Edit application', role: 'dialog', name: 'Edit Application', act: 'Save Changes' },
+      {
+        open: 'Edit application',
+        role: 'dialog',
+        name: 'Application Settings',
+        act: 'Update Application',
+      },
       {
         open: 'Delete application',
         role: 'alertdialog',
@@ -184,7 +185,8 @@ test.describe('dashboard', () => {
       },
     ] as const;
     for (const { open, role, name: title, act } of dialogs) {
-      await row.getByRole('button', { name: open }).click();
+      // On a phone the row's actions are the items of its one menu.
+      await (await rowAction(page, row, open)).click();
       const dialog = page.getByRole(role, { name: title });
       await expect(dialog).toContainText(name);
       const box = (await dialog.boundingBox())!;
@@ -253,32 +255,36 @@ test.describe('dashboard', () => {
     await expect(alice.getByRole('button', { name: 'Pause user' })).toBeVisible();
     await expect(alice).toContainText('Active');
 
-    // Edit: the expiry comes back to the minute, in local time; an empty HWID resets it.
+    // Edit: the expiry comes back to the minute, in local time; the Devices section releases
+    // the HWID at once.
     await alice.getByRole('button', { name: 'Edit user' }).click();
     const editDialog = page.getByRole('dialog', { name: 'Edit User' });
     await expect(editDialog.getByLabel('Expires At')).toHaveValue('2031-03-04T05:06');
-    await expect(editDialog.getByLabel('Hardware ID')).toHaveValue('PC-ALICE-0001');
+    await editDialog.getByRole('button', { name: 'Remove all' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Remove all devices?' })
+      .getByRole('button', { name: 'Remove All Devices' })
+      .click();
+    await expect(toast(page, 'All devices removed successfully')).toBeVisible();
     await editDialog.getByLabel('Email').fill('alice@acme.test');
-    await editDialog.getByLabel('Hardware ID').fill('');
     await editDialog.getByLabel('Expires At').fill('2020-01-01T00:00');
-    await editDialog.getByRole('checkbox', { name: 'Paused' }).click();
+    await editDialog.getByRole('radio', { name: 'Paused' }).check();
     await editDialog.getByRole('button', { name: 'Save Changes' }).click();
     await expect(toast(page, 'User updated successfully')).toBeVisible();
     await expect(alice).toContainText('alice@acme.test');
     // Expired outranks Paused.
     await expect(alice).toContainText('Expired');
     await alice.getByRole('button', { name: 'Edit user' }).click();
-    await expect(editDialog.getByLabel('Hardware ID')).toHaveValue('');
-    await expect(editDialog.getByRole('checkbox', { name: 'Paused' })).toBeChecked();
+    await expect(editDialog.getByText('No devices yet')).toBeVisible();
+    await expect(editDialog.getByRole('radio', { name: 'Paused' })).toBeChecked();
     await editDialog.getByRole('button', { name: 'Cancel' }).click();
 
     // With HWID lock on, a user without a bound device shows "Not Set".
     await page.getByRole('tab', { name: 'Applications' }).click();
     await targetRow.getByRole('button', { name: 'Edit application' }).click();
-    const appDialog = page.getByRole('dialog', { name: 'Edit Application' });
-    await appDialog.getByRole('tab', { name: 'Security & HWID' }).click();
-    await appDialog.getByRole('checkbox', { name: 'Enable HWID lock' }).click();
-    await appDialog.getByRole('button', { name: 'Save Changes' }).click();
+    const appDialog = page.getByRole('dialog', { name: 'Application Settings' });
+    await appDialog.getByRole('switch', { name: 'Hardware ID Locking' }).click();
+    await appDialog.getByRole('button', { name: 'Update Application' }).click();
     await expect(toast(page, 'Application updated successfully')).toBeVisible();
     await page.getByRole('tab', { name: 'Users (Nova Client)' }).click();
     await expect(alice).toContainText('Not Set');

@@ -6,8 +6,10 @@ import {
   describeLoginAttempts,
   fromDateTimeLocalValue,
   getAppUserStatus,
-  getAppUserStatusBadges,
   getHwidLockLabel,
+  getSettableAppUserStatus,
+  SETTABLE_APP_USER_STATUSES,
+  toAppUserStatusFlags,
   toDateTimeLocalValue,
 } from './app-user-display.ts';
 
@@ -23,51 +25,49 @@ describe('getAppUserStatus', () => {
     ...overrides,
   });
 
-  it('puts Expired above Paused, Paused above Active and Inactive', () => {
+  it('reads the flags as one state: Disabled whenever off, else Paused or Active', () => {
+    expect(getAppUserStatus(user({}), NOW)).toBe('Active');
+    expect(getAppUserStatus(user({ isPaused: true }), NOW)).toBe('Paused');
+    expect(getAppUserStatus(user({ isActive: false }), NOW)).toBe('Disabled');
+    expect(getAppUserStatus(user({ isActive: false, isPaused: true }), NOW)).toBe('Disabled');
+  });
+
+  it('puts Expired above every state set by hand', () => {
+    expect(getAppUserStatus(user({ expiresAt: PAST }), NOW)).toBe('Expired');
     expect(getAppUserStatus(user({ expiresAt: PAST, isPaused: true }), NOW)).toBe('Expired');
     expect(getAppUserStatus(user({ expiresAt: PAST, isActive: false }), NOW)).toBe('Expired');
-    expect(getAppUserStatus(user({ isPaused: true, isActive: false }), NOW)).toBe('Paused');
-    expect(getAppUserStatus(user({ isPaused: true }), NOW)).toBe('Paused');
-    expect(getAppUserStatus(user({}), NOW)).toBe('Active');
-    expect(getAppUserStatus(user({ isActive: false }), NOW)).toBe('Inactive');
   });
 
   it('treats a future expiry as not expired', () => {
     expect(getAppUserStatus(user({ expiresAt: FUTURE }), NOW)).toBe('Active');
     expect(getAppUserStatus(user({ expiresAt: FUTURE, isPaused: true }), NOW)).toBe('Paused');
+    expect(getAppUserStatus(user({ expiresAt: FUTURE, isActive: false }), NOW)).toBe('Disabled');
+  });
+
+  it('agrees with the state the Edit User dialog sets, until the expiry passes', () => {
+    for (const isActive of [true, false]) {
+      for (const isPaused of [true, false]) {
+        const flags = { isActive, isPaused };
+        expect(getAppUserStatus(user(flags), NOW)).toBe(getSettableAppUserStatus(flags));
+      }
+    }
   });
 });
 
-describe('getAppUserStatusBadges (management page)', () => {
-  const user = (overrides: Partial<Parameters<typeof getAppUserStatusBadges>[0]>) => ({
-    expiresAt: null,
-    isPaused: false,
-    isActive: true,
-    ...overrides,
-  });
-
-  it('keeps the spec badges (Active or Inactive, plus Paused) while not expired', () => {
-    expect(getAppUserStatusBadges(user({}), NOW)).toEqual(['Active']);
-    expect(getAppUserStatusBadges(user({ isActive: false }), NOW)).toEqual(['Inactive']);
-    expect(getAppUserStatusBadges(user({ isPaused: true }), NOW)).toEqual(['Active', 'Paused']);
-    expect(getAppUserStatusBadges(user({ expiresAt: FUTURE }), NOW)).toEqual(['Active']);
-  });
-
-  it('leads with Expired exactly when getAppUserStatus says Expired', () => {
-    expect(getAppUserStatusBadges(user({ expiresAt: PAST }), NOW)).toEqual(['Expired', 'Active']);
-    expect(
-      getAppUserStatusBadges(user({ expiresAt: PAST, isActive: false, isPaused: true }), NOW),
-    ).toEqual(['Expired', 'Inactive', 'Paused']);
-    for (const candidate of [
-      user({}),
-      user({ expiresAt: PAST }),
-      user({ expiresAt: FUTURE, isPaused: true }),
-      user({ expiresAt: PAST, isActive: false }),
-    ]) {
-      expect(getAppUserStatusBadges(candidate, NOW).includes('Expired')).toBe(
-        getAppUserStatus(candidate, NOW) === 'Expired',
-      );
+describe('toAppUserStatusFlags', () => {
+  it("sets the server's flags of each state, and reads back as that state", () => {
+    expect(toAppUserStatusFlags('Active')).toEqual({ isActive: true, isPaused: false });
+    expect(toAppUserStatusFlags('Paused')).toEqual({ isActive: true, isPaused: true });
+    for (const status of SETTABLE_APP_USER_STATUSES) {
+      for (const isPaused of [true, false]) {
+        const saved = { isActive: true, isPaused, ...toAppUserStatusFlags(status) };
+        expect(getSettableAppUserStatus(saved)).toBe(status);
+      }
     }
+  });
+
+  it('leaves the pause of a disabled user as it is', () => {
+    expect(toAppUserStatusFlags('Disabled')).toEqual({ isActive: false });
   });
 });
 

@@ -1,37 +1,49 @@
 import type { AppUser } from '@latchkey/contracts';
 import { truncateForPreview } from '@/components/applications/application-display.ts';
 
-export type AppUserStatus = 'Expired' | 'Paused' | 'Active' | 'Inactive';
+/** The one state an end user is in, as every users table and the Edit User dialog show it. */
+export type AppUserStatus = 'Active' | 'Paused' | 'Expired' | 'Disabled';
+
+/** The states an owner sets by hand; Expired follows from the expiry date instead. */
+export const SETTABLE_APP_USER_STATUSES = ['Active', 'Paused', 'Disabled'] as const;
+export type SettableAppUserStatus = (typeof SETTABLE_APP_USER_STATUSES)[number];
+
+type StatusFlags = Pick<AppUser, 'isActive' | 'isPaused'>;
 
 export function isExpired(expiresAt: string | null, now: Date = new Date()): boolean {
   return expiresAt !== null && new Date(expiresAt).getTime() < now.getTime();
 }
 
 /**
- * Expired > Paused > Active > Inactive. The first state that stops a login wins, so the label
- * always names the reason the user cannot get in.
+ * The state set by hand: Disabled whenever the account is off (paused or not, since it cannot
+ * log in either way), else Paused or Active.
+ */
+export function getSettableAppUserStatus({
+  isActive,
+  isPaused,
+}: StatusFlags): SettableAppUserStatus {
+  if (!isActive) return 'Disabled';
+  return isPaused ? 'Paused' : 'Active';
+}
+
+/**
+ * Expired > Disabled > Paused > Active. A passed expiry outranks the state set by hand: the
+ * owner sees first what a new state alone would not cure (only a later expiry does).
  */
 export function getAppUserStatus(
   user: Pick<AppUser, 'expiresAt' | 'isPaused' | 'isActive'>,
   now: Date = new Date(),
 ): AppUserStatus {
-  if (isExpired(user.expiresAt, now)) return 'Expired';
-  if (user.isPaused) return 'Paused';
-  return user.isActive ? 'Active' : 'Inactive';
+  return isExpired(user.expiresAt, now) ? 'Expired' : getSettableAppUserStatus(user);
 }
 
 /**
- * The management page's Status badges (Active/Inactive plus Paused), led by an Expired badge
- * whenever getAppUserStatus says Expired, so both users tables tell the same truth.
+ * The server's fields for a state set by hand. Disabled leaves isPaused as it is: a disabled
+ * user cannot log in either way, and a save that only disables should not also unpause.
  */
-export function getAppUserStatusBadges(
-  user: Pick<AppUser, 'expiresAt' | 'isPaused' | 'isActive'>,
-  now: Date = new Date(),
-): AppUserStatus[] {
-  const badges: AppUserStatus[] = getAppUserStatus(user, now) === 'Expired' ? ['Expired'] : [];
-  badges.push(user.isActive ? 'Active' : 'Inactive');
-  if (user.isPaused) badges.push('Paused');
-  return badges;
+export function toAppUserStatusFlags(status: SettableAppUserStatus): Partial<StatusFlags> {
+  if (status === 'Disabled') return { isActive: false };
+  return { isActive: true, isPaused: status === 'Paused' };
 }
 
 /** The devices a user has bound, against how many they may bind. */

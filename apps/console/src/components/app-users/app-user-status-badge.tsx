@@ -1,13 +1,14 @@
 import { Badge, type BadgeVariant } from '@/components/ui/badge.tsx';
 import type { AppUserStatus } from './app-user-display.ts';
 
-const STATUS_VARIANTS: Record<AppUserStatus | 'Paused', BadgeVariant> = {
+const STATUS_VARIANTS: Record<AppUserStatus, BadgeVariant> = {
   Active: 'success',
   Paused: 'warning',
   Expired: 'danger',
-  Inactive: 'muted',
+  Disabled: 'muted',
 };
 
+/** An end user's one state, as getAppUserStatus decides it. */
 export function AppUserStatusBadge({
   status,
   className,
@@ -16,7 +17,7 @@ export function AppUserStatusBadge({
   className?: string;
 }) {
   return (
-    <Badge variant={STATUS_VARIANTS[status]} className={className}>
+    <Badge variant={STATUS_VARIANTS[status]} data-status={status} className={className}>
       {status}
     </Badge>
   );

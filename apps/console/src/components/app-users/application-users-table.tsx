@@ -12,7 +12,7 @@ import {
   usernameColumn,
   type AppUserRowHandlers,
 } from './app-user-columns.tsx';
-import { describeHwidCell, getAppUserStatusBadges } from './app-user-display.ts';
+import { describeHwidCell, getAppUserStatus } from './app-user-display.ts';
 import { AppUserStatusBadge } from './app-user-status-badge.tsx';
 
 function HwidCell({
@@ -97,13 +97,7 @@ export function applicationUsersTable({
     },
     {
       header: 'Status',
-      cell: (user) => (
-        <div className="flex flex-wrap items-center gap-1">
-          {getAppUserStatusBadges(user, now).map((status) => (
-            <AppUserStatusBadge key={status} status={status} />
-          ))}
-        </div>
-      ),
+      cell: (user) => <AppUserStatusBadge status={getAppUserStatus(user, now)} />,
     },
     {
       header: 'HWID',

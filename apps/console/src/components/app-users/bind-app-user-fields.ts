@@ -22,14 +22,15 @@ const INPUTS: Record<AppUserTextField, { idSuffix: string } & ComponentProps<'in
 /**
  * The text fields of one end-user form: `field(name)` gives an InputField that field's id
  * (under `formId`), its input from INPUTS, its value and its change handler; the label and
- * hint, which differ between creating and editing, come from the form.
+ * hint, which differ between creating and editing, come from the form. A form binds only the
+ * fields it has (the edit form has no HWID: its Devices section is the truth about those).
  */
-export function bindAppUserFields(
+export function bindAppUserFields<Name extends AppUserTextField>(
   formId: string,
-  values: Partial<Record<AppUserTextField, string>>,
-  onChange: (name: AppUserTextField, value: string) => void,
+  values: Partial<Record<Name, string>>,
+  onChange: (name: Name, value: string) => void,
 ) {
-  return (name: AppUserTextField) => {
+  return (name: Name) => {
     const { idSuffix, ...input } = INPUTS[name];
     return {
       id: `${formId}-${idSuffix}`,

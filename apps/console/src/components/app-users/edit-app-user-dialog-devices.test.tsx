@@ -82,28 +82,19 @@ describe('EditAppUserDialog: devices', () => {
     expect((await screen.findByTestId('device-seats')).textContent).toBe('2 of 2 devices');
   });
 
-  it('follows a removal in the Hardware ID field, so saving does not bind the removed device again', async () => {
+  it('has no Hardware ID field: a removal stands, and Save Changes sends no HWID', async () => {
     const api = stubUserApi([first, second]);
     renderDialog();
-    const hwidField = (await screen.findByLabelText('Hardware ID')) as HTMLInputElement;
-    expect(hwidField.value).toBe(first.hwid);
+    const dialog = within(await screen.findByRole('dialog', { name: 'Edit User' }));
+    expect(dialog.queryByRole('textbox', { name: /Hardware ID|HWID/ })).toBeNull();
+    expect(dialog.getAllByRole('textbox').length).toBeGreaterThan(0);
 
-    await removeFirstDevice();
-    await waitFor(() => expect(hwidField.value).toBe(second.hwid));
-    fireEvent.click(screen.getByRole('button', { name: 'Save Changes' }));
-    expect(await findToast('User updated successfully')).toBeTruthy();
-    expect(api.sentBodies('PUT').map(({ body }) => body)).toEqual([
-      expect.objectContaining({ hwid: second.hwid }),
-    ]);
-  });
-
-  it('keeps a HWID the owner typed', async () => {
-    stubUserApi([first, second]);
-    renderDialog();
-    const hwidField = (await screen.findByLabelText('Hardware ID')) as HTMLInputElement;
-    fireEvent.change(hwidField, { target: { value: 'NEW-MACHINE' } });
     await removeFirstDevice();
     await waitFor(() => expect(screen.queryByTestId(`device-${first.id}`)).toBeNull());
-    expect(hwidField.value).toBe('NEW-MACHINE');
+    fireEvent.click(dialog.getByRole('button', { name: 'Save Changes' }));
+    expect(await findToast('User updated successfully')).toBeTruthy();
+    const [saved] = api.sentBodies('PUT').map(({ body }) => body);
+    expect(saved).toMatchObject({ username: pilot.username, isActive: true, isPaused: false });
+    expect(saved).not.toHaveProperty('hwid');
   });
 });

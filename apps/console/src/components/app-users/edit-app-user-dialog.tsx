@@ -5,14 +5,22 @@ import {
   type AppUserListRow,
 } from '@latchkey/contracts';
 import { useId, useState } from 'react';
-import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
 import { InputField } from '@/components/ui/form-field.tsx';
-import { Label } from '@/components/ui/label.tsx';
 import { useUpdateAppUser } from '@/hooks/use-app-users.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
-import { bindAppUserFields } from './bind-app-user-fields.ts';
+import {
+  fromDateTimeLocalValue,
+  getAppUserStatus,
+  getSettableAppUserStatus,
+  toAppUserStatusFlags,
+  toDateTimeLocalValue,
+  type SettableAppUserStatus,
+} from './app-user-display.ts';
+import { AppUserStatusBadge } from './app-user-status-badge.tsx';
+import { AppUserStatusField } from './app-user-status-field.tsx';
+import { bindAppUserFields, type AppUserTextField } from './bind-app-user-fields.ts';
 import {
   EmailVerificationStatus,
   emailVerificationDescription,
@@ -22,15 +30,20 @@ import { SendPasswordResetButton } from './send-password-reset-button.tsx';
 import { UserDevicesSection } from './user-devices-section.tsx';
 import { UserSubscriptionsSection } from './user-subscriptions-section.tsx';
 import { UserVariablesSection } from './user-variables-section.tsx';
-import { fromDateTimeLocalValue, toDateTimeLocalValue } from './app-user-display.ts';
+
+/** The heading of the Edit User dialog's part whose changes are saved one by one. */
+export const APPLIED_AT_ONCE_HEADING = 'These apply at once';
+export const APPLIED_AT_ONCE_NOTE =
+  'Each change below is saved as soon as you make it. Save Changes covers only the fields above.';
+
+/** The text fields the edit form has; a HWID is not one of them. */
+type EditAppUserTextField = Exclude<AppUserTextField, 'hwid'>;
 
 interface EditAppUserFields {
   username: string;
   email: string;
   expiresAt: string;
-  hwid: string;
-  isActive: boolean;
-  isPaused: boolean;
+  status: SettableAppUserStatus;
   /** A new password; empty keeps the current one. */
   password?: string;
 }
@@ -40,24 +53,22 @@ function toFields(user: AppUser): EditAppUserFields {
     username: user.username,
     email: user.email ?? '',
     expiresAt: toDateTimeLocalValue(user.expiresAt),
-    hwid: user.hwid ?? '',
-    isActive: user.isActive,
-    isPaused: user.isPaused,
+    status: getSettableAppUserStatus(user),
   };
 }
 
 /**
- * The edit body, every field every time; an empty HWID resets it, an empty expiry means never.
- * A new password is sent only when one is typed (as typed: spaces can be part of it).
+ * The edit body: the account's fields every time, an empty expiry meaning never, the status
+ * as the server's flags. A new password is sent only when one is typed (as typed: spaces can
+ * be part of it). The HWID is never sent: without it the server leaves the user's devices as
+ * the Devices section last left them.
  */
 export function toUpdateAppUserRequest(fields: EditAppUserFields) {
   return {
     ...(fields.password ? { password: fields.password } : {}),
     username: fields.username.trim(),
     email: fields.email.trim() || null,
-    isActive: fields.isActive,
-    isPaused: fields.isPaused,
-    hwid: fields.hwid.trim() || null,
+    ...toAppUserStatusFlags(fields.status),
     expiresAt: fromDateTimeLocalValue(fields.expiresAt),
   };
 }
@@ -85,6 +96,12 @@ export function EditAppUserDialog({
   );
 }
 
+/**
+ * The account's fields, sent together by Save Changes, and below them, set apart, what the user
+ * holds (devices, subscriptions, variables), whose every change is saved on its own at once.
+ * The holdings stay outside the form, so Save Changes and Enter in a field send only the
+ * fields above them.
+ */
 function EditAppUserForm({
   application,
   user,
@@ -98,7 +115,7 @@ function EditAppUserForm({
   const applicationId = application.id;
   const updateAppUser = useUpdateAppUser();
   const passwordMinLength = useEndUserPasswordMinLength();
-  const { fields, setField, bindChecked, dialogForm } = useMutationForm({
+  const { fields, setField, dialogForm } = useMutationForm({
     initialFields: () => toFields(user),
     // Only a new password is checked: an empty one keeps the current password.
     validate: ({ password }) =>
@@ -111,7 +128,7 @@ function EditAppUserForm({
     }),
     onDone,
   });
-  const appUserField = bindAppUserFields(id, fields, setField);
+  const appUserField = bindAppUserFields<EditAppUserTextField>(id, fields, setField);
   // Mark Verified is saved at once: the dialog keeps the answer, the list re-reads its own.
   const [savedEmail, setSavedEmail] = useState(() => ({
     id: user.id,
@@ -120,86 +137,87 @@ function EditAppUserForm({
   }));
   const emailState = emailVerificationState(savedEmail, fields.email);
 
-  // The Hardware ID field shows the user's first device. A removal in the Devices section
-  // changes that on the server at once; the field follows it (unless the owner typed another
-  // HWID), so that Save Changes does not bind the removed device again.
-  const [firstDeviceHwid, setFirstDeviceHwid] = useState(user.hwid ?? '');
-  const followDevicesReleased = (firstHwid: string | null) => {
-    if (fields.hwid.trim() === firstDeviceHwid) setField('hwid', firstHwid ?? '');
-    setFirstDeviceHwid(firstHwid ?? '');
-  };
-
   return (
-    <DialogForm
-      title="Edit User"
-      description={`Account details and access of ${user.username}.`}
-      submitLabel="Save Changes"
-      {...dialogForm}
-    >
-      <div className="grid gap-4 sm:grid-cols-2">
-        <InputField {...appUserField('username')} label="Username" />
-        <div className="grid content-start gap-2">
-          <InputField
-            {...appUserField('email')}
-            label="Email"
-            aria-describedby={emailVerificationDescription(`${id}-email-verification`, emailState)}
-          />
-          <EmailVerificationStatus
-            id={`${id}-email-verification`}
-            fieldId={appUserField('email').id}
-            applicationId={applicationId}
-            user={savedEmail}
-            typedEmail={fields.email}
-            isVerificationRequired={application.requireVerifiedEmail}
-            onVerified={setSavedEmail}
-          />
+    <>
+      <DialogForm
+        title="Edit User"
+        description={`Account details and access of ${user.username}.`}
+        submitLabel="Save Changes"
+        {...dialogForm}
+      >
+        <p
+          data-testid="edit-user-status"
+          className="flex items-center gap-2 text-sm text-muted-foreground"
+        >
+          Current status: <AppUserStatusBadge status={getAppUserStatus(user)} />
+        </p>
+        <div className="grid gap-4 sm:grid-cols-2">
+          <InputField {...appUserField('username')} label="Username" />
+          <div className="grid content-start gap-2">
+            <InputField
+              {...appUserField('email')}
+              label="Email"
+              aria-describedby={emailVerificationDescription(
+                `${id}-email-verification`,
+                emailState,
+              )}
+            />
+            <EmailVerificationStatus
+              id={`${id}-email-verification`}
+              fieldId={appUserField('email').id}
+              applicationId={applicationId}
+              user={savedEmail}
+              typedEmail={fields.email}
+              isVerificationRequired={application.requireVerifiedEmail}
+              onVerified={setSavedEmail}
+            />
+          </div>
         </div>
-      </div>
-      <InputField
-        {...appUserField('expiresAt')}
-        label="Expires At"
-        hint="In your local time. Leave empty for an account that never expires."
-      />
-      <InputField
-        {...appUserField('hwid')}
-        label="Hardware ID"
-        hint="Leave empty to reset it: the next login binds whichever device it comes from."
-        className="font-mono"
-      />
-      <InputField
-        {...appUserField('password')}
-        label="New Password (optional)"
-        hint={`Leave empty to keep the current password. At least ${passwordMinLength} characters.`}
-      />
-      <SendPasswordResetButton applicationId={applicationId} user={user} />
-      <div className="flex flex-wrap gap-6">
-        <Label htmlFor={`${id}-active`} className="cursor-pointer">
-          <Checkbox id={`${id}-active`} {...bindChecked('isActive')} />
-          Active
-        </Label>
-        <Label htmlFor={`${id}-paused`} className="cursor-pointer">
-          <Checkbox id={`${id}-paused`} {...bindChecked('isPaused')} />
-          Paused
-        </Label>
-      </div>
-      <UserDevicesSection
-        applicationId={applicationId}
-        userId={user.id}
-        username={user.username}
-        deviceLimit={user.deviceLimit ?? application.maxDevices}
-        isHwidLockEnabled={application.hwidLockEnabled}
-        onDevicesReleased={followDevicesReleased}
-      />
-      <UserSubscriptionsSection
-        applicationId={applicationId}
-        userId={user.id}
-        username={user.username}
-      />
-      <UserVariablesSection
-        applicationId={applicationId}
-        userId={user.id}
-        username={user.username}
-      />
-    </DialogForm>
+        <InputField
+          {...appUserField('expiresAt')}
+          label="Expires At"
+          hint="In your local time. Leave empty for an account that never expires."
+        />
+        <AppUserStatusField
+          id={`${id}-status`}
+          value={fields.status}
+          onValueChange={(status) => setField('status', status)}
+        />
+        <InputField
+          {...appUserField('password')}
+          label="New Password (optional)"
+          hint={`Leave empty to keep the current password. At least ${passwordMinLength} characters.`}
+        />
+        <SendPasswordResetButton applicationId={applicationId} user={user} />
+      </DialogForm>
+      <section
+        aria-labelledby={`${id}-applied-at-once`}
+        className="grid gap-4 border-t border-border pt-4"
+      >
+        <div className="grid gap-1">
+          <h3 id={`${id}-applied-at-once`} className="text-base font-semibold">
+            {APPLIED_AT_ONCE_HEADING}
+          </h3>
+          <p className="text-sm text-muted-foreground">{APPLIED_AT_ONCE_NOTE}</p>
+        </div>
+        <UserDevicesSection
+          applicationId={applicationId}
+          userId={user.id}
+          username={user.username}
+          deviceLimit={user.deviceLimit ?? application.maxDevices}
+          isHwidLockEnabled={application.hwidLockEnabled}
+        />
+        <UserSubscriptionsSection
+          applicationId={applicationId}
+          userId={user.id}
+          username={user.username}
+        />
+        <UserVariablesSection
+          applicationId={applicationId}
+          userId={user.id}
+          username={user.username}
+        />
+      </section>
+    </>
   );
 }

@@ -102,8 +102,7 @@ function DeviceItem({
 /**
  * The devices an end user's account is bound to, in the Edit User dialog, against their limit
  * ("2 of 3 devices"). The owner removes one, or all, after a confirmation; each removal is
- * saved at once and frees a seat for the next login from a new device. `onDevicesReleased` is
- * given the HWID of the first device left (the user's `hwid` now).
+ * saved at once and frees a seat for the next login from a new device.
  */
 export function UserDevicesSection({
   applicationId,
@@ -111,11 +110,9 @@ export function UserDevicesSection({
   username,
   deviceLimit,
   isHwidLockEnabled,
-  onDevicesReleased,
 }: UserSectionProps & {
   deviceLimit: number;
   isHwidLockEnabled: boolean;
-  onDevicesReleased?: (firstHwid: string | null) => void;
 }) {
   const devicesQuery = useUserDevices(applicationId, userId);
   const removeDevice = useRemoveDevice(applicationId, userId);
@@ -126,11 +123,7 @@ export function UserDevicesSection({
   const devices = devicesQuery.data ?? [];
   const isRemovalPending = removeDevice.isPending || removeAllDevices.isPending;
 
-  const confirmRemove = (device: Device) =>
-    removeDevice.mutate(device.id, {
-      onSuccess: () =>
-        onDevicesReleased?.(devices.find(({ id }) => id !== device.id)?.hwid ?? null),
-    });
+  const confirmRemove = (device: Device) => removeDevice.mutate(device.id);
 
   return (
     <>
@@ -213,9 +206,7 @@ export function UserDevicesSection({
           </>
         }
         confirmLabel="Remove All Devices"
-        onConfirm={() =>
-          removeAllDevices.mutate(undefined, { onSuccess: () => onDevicesReleased?.(null) })
-        }
+        onConfirm={() => removeAllDevices.mutate()}
       />
     </>
   );

@@ -13,8 +13,8 @@ export interface UserSectionProps {
 }
 
 /**
- * A section's own fields sit inside the Edit User dialog's form: they act on Enter here instead
- * of submitting the account form around them (a form cannot hold another).
+ * A section's own fields act on Enter, as a form's would, without a form of their own: each
+ * section saves through its own buttons, apart from the Edit User dialog's account form.
  */
 export function onEnter(action: () => void) {
   return (event: KeyboardEvent) => {
@@ -28,7 +28,8 @@ export function onEnter(action: () => void) {
  * One section of the Edit User dialog about what the user holds (devices, subscriptions,
  * variables), named by its heading: its description and actions, then what `query` reads:
  * skeletons while it loads, the server's reason with Try Again when it fails, else `children`.
- * Each change in a section is saved at once, not with the account form.
+ * Each change in a section is saved at once, not with the account form (the dialog says so
+ * above the sections).
  */
 export function UserDialogSection<Data>({
   title,

@@ -88,7 +88,7 @@ export function UserSubscriptionsSection({ applicationId, userId, username }: Us
     <>
       <UserDialogSection
         title="Subscriptions"
-        description={<>The plans {username} holds; changes here are saved at once.</>}
+        description={<>The plans {username} holds, and until when.</>}
         query={subscriptionsQuery}
         loadingLabel="Loading subscriptions"
         fetchErrorMessage={SUBSCRIPTIONS_FETCH_ERROR}

@@ -100,7 +100,7 @@ export function UserVariablesSection({ applicationId, userId, username }: UserSe
         description={
           <>
             {username}&apos;s own values, which your program reads with POST /api/v1/user-var (and
-            changes, unless read-only); changes here are saved at once.
+            changes, unless read-only).
           </>
         }
         query={variablesQuery}

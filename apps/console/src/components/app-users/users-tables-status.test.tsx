@@ -1,21 +1,31 @@
+import type { AppUserListRow } from '@latchkey/contracts';
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { DataTable } from '@/components/ui/data-table.tsx';
+import { DataTable, type DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { renderWithProviders } from '@/test/render-with-providers.tsx';
+import { createAppUserRow } from '@/test/stub-owner-api.ts';
 import { applicationUsersTable } from './application-users-table.tsx';
 import { dashboardUsersTable } from './dashboard-users-table.tsx';
-import { createAppUserRow } from '@/test/stub-owner-api.ts';
 
-const expiredUser = createAppUserRow(9, {
-  applicationId: 1,
-  username: 'lapsed',
-  email: 'lapsed@example.com',
-  expiresAt: '2000-01-01T00:00:00.000Z',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  updatedAt: '2025-01-01T00:00:00.000Z',
-});
+const NOW = new Date('2030-06-01T12:00:00.000Z');
+
+/** One user in each state, named after it. */
+const users = [
+  createAppUserRow(1, { username: 'active' }),
+  createAppUserRow(2, { username: 'paused', isPaused: true }),
+  createAppUserRow(3, { username: 'disabled', isActive: false, isPaused: true }),
+  createAppUserRow(4, { username: 'expired', isPaused: true, expiresAt: '2030-05-01T00:00:00Z' }),
+];
 
 const noop = () => {};
+const handlers = {
+  isHwidLockEnabled: false,
+  busyUserId: null,
+  now: NOW,
+  onEdit: noop,
+  onTogglePause: noop,
+  onDelete: noop,
+};
 
 /** The badges of a row's Status cell, by the table's Status column. */
 function statusBadges(row: HTMLElement): string[] {
@@ -26,40 +36,21 @@ function statusBadges(row: HTMLElement): string[] {
   return Array.from(cell.querySelectorAll('span'), (badge) => badge.textContent);
 }
 
-describe('both users tables tell the same truth about an expired user', () => {
-  it('the dashboard shows Expired as the status', () => {
-    renderWithProviders(
-      <DataTable
-        table={dashboardUsersTable({
-          isHwidLockEnabled: false,
-          busyUserId: null,
-          onEdit: noop,
-          onTogglePause: noop,
-          onDelete: noop,
-        })}
-        rows={[expiredUser]}
-      />,
-    );
-    expect(statusBadges(screen.getByTestId('user-row-lapsed'))).toEqual(['Expired']);
-  });
-
-  it('the management page keeps its Active badge and adds an Expired badge', () => {
-    renderWithProviders(
-      <DataTable
-        table={applicationUsersTable({
-          isHwidLockEnabled: false,
-          busyUserId: null,
-          onEdit: noop,
-          onTogglePause: noop,
-          onResetHwid: noop,
-          onDelete: noop,
-        })}
-        rows={[expiredUser]}
-      />,
-    );
-    const row = screen.getByTestId('user-row-lapsed');
-    expect(statusBadges(row)).toEqual(['Expired', 'Active']);
-    // The Expires column stays as the spec has it, red for a past date.
-    expect(row.querySelector('td[data-expired]')?.textContent).toMatch(/2000/);
-  });
+describe('both users tables read one state the same way', () => {
+  it.each([
+    ['dashboard', dashboardUsersTable(handlers)],
+    ['management page', applicationUsersTable({ ...handlers, onResetHwid: noop })],
+  ] satisfies [string, DataTableDefinition<AppUserListRow>][])(
+    'the %s shows one badge per user: Active, Paused, Disabled or Expired',
+    (_name, table) => {
+      renderWithProviders(<DataTable table={table} rows={users} />);
+      expect(
+        users.map(({ username }) => statusBadges(screen.getByTestId(`user-row-${username}`))),
+      ).toEqual([['Active'], ['Paused'], ['Disabled'], ['Expired']]);
+      // The Expires column stays red for a past date.
+      expect(
+        screen.getByTestId('user-row-expired').querySelector('td[data-expired]')?.textContent,
+      ).toMatch(/2030/);
+    },
+  );
 });
