@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { consolePagePaths, type ConsolePage } from '@latchkey/contracts/console-pages';
-import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
-import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
+import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
+import { matchRoute, Redirect, Route, Switch, useLocation, useRouter, useSearch } from 'wouter';
 import { DeferredAuthProvider } from '@/components/auth/deferred-auth-provider.tsx';
 import { FullPageSpinner } from '@/components/layout/full-page-spinner.tsx';
 import { ThemeProvider } from '@/components/theme/theme-provider.tsx';
@@ -19,11 +19,9 @@ import { NotFoundPage } from '@/pages/not-found-page.tsx';
  * landing page's first paint.
  */
 function lazyPage(loadPage: () => Promise<ComponentType>) {
-  return lazy(async () => {
-    const [Page, { TooltipProvider }] = await Promise.all([
-      loadPage(),
-      import('@/components/ui/tooltip.tsx'),
-    ]);
+  const load = () => Promise.all([loadPage(), import('@/components/ui/tooltip.tsx')]);
+  const Component = lazy(async () => {
+    const [Page, { TooltipProvider }] = await load();
     return {
       default: function LazyPage() {
         return (
@@ -34,7 +32,11 @@ function lazyPage(loadPage: () => Promise<ComponentType>) {
       },
     };
   });
+  // Fetches the page's code ahead of its first render (the module loader keeps it for then).
+  return Object.assign(Component, { preload: () => void load().catch(() => {}) });
 }
+
+type LazyPage = ReturnType<typeof lazyPage>;
 
 // Only the landing page and the 404 page come with the first load: every other page loads on
 // first visit, so visitors of the landing page never download the dashboard (nor zod and the
@@ -78,7 +80,7 @@ const WebhooksPage = lazyPage(() =>
  * route sets: a page added here is also one a signed-out deep link is sent to sign in for,
  * never a 404.
  */
-const SIGNED_IN_PAGES: Record<Exclude<ConsolePage, 'home' | 'firebaseLogin'>, ComponentType> = {
+const SIGNED_IN_PAGES: Record<Exclude<ConsolePage, 'home' | 'firebaseLogin'>, LazyPage> = {
   dashboard: DashboardPage,
   application: ApplicationPage,
   webhooks: WebhooksPage,
@@ -90,9 +92,29 @@ const SIGNED_IN_PAGES: Record<Exclude<ConsolePage, 'home' | 'firebaseLogin'>, Co
   userManagement: UserManagementPage,
   apiTokens: ApiTokensPage,
 };
-export const SIGNED_IN_ROUTES: readonly { path: string; component: ComponentType }[] = (
-  Object.entries(SIGNED_IN_PAGES) as [keyof typeof SIGNED_IN_PAGES, ComponentType][]
+export const SIGNED_IN_ROUTES: readonly { path: string; component: LazyPage }[] = (
+  Object.entries(SIGNED_IN_PAGES) as [keyof typeof SIGNED_IN_PAGES, LazyPage][]
 ).map(([page, component]) => ({ path: consolePagePaths[page], component }));
+
+/**
+ * A browser that signed in before waits behind a spinner until Firebase has restored its user
+ * and the server has confirmed the session, then loads the page, then the page's data: a chain
+ * of round trips. Started together instead (the sign-in code, Firebase's restore, the profile
+ * and the page's code), the wait is that of the slowest alone.
+ */
+function preloadSignedInVisit(page: LazyPage | undefined): void {
+  page?.preload();
+  void import('@/lib/firebase.ts')
+    .then(({ loadFirebase }) => loadFirebase())
+    .catch(() => {
+      // The sign-in code tries again, and reports a failure, when it loads.
+    });
+  void import('@/components/auth/prefetch-current-user.ts')
+    .then(({ prefetchCurrentUser }) => prefetchCurrentUser())
+    .catch(() => {
+      // The profile is asked for again once Firebase has restored the user.
+    });
+}
 
 /** Sends a signed-out visit to a signed-in page to sign in first, remembering the target. */
 function SignInFirst() {
@@ -148,6 +170,16 @@ function SignedInRoutes() {
 export function AppRoutes() {
   const { isLoading, isAuthenticated } = useAuth();
   const [location] = useLocation();
+  const { parser } = useRouter();
+  const isLikelyVisitor = location === '/' && readStoredAccountId() === null;
+
+  const hasPreloadedRef = useRef(false);
+  useEffect(() => {
+    if (hasPreloadedRef.current || !isLoading || readStoredAccountId() === null) return;
+    hasPreloadedRef.current = true;
+    const route = SIGNED_IN_ROUTES.find(({ path }) => matchRoute(parser, path, location)[0]);
+    preloadSignedInVisit(location === consolePagePaths.home ? HomePage : route?.component);
+  }, [isLoading, location, parser]);
 
   // A client-side navigation should start at the top of the new page, unless it targets a
   // section (the landing page scrolls to that itself).
@@ -158,7 +190,6 @@ export function AppRoutes() {
   if (isLoading) {
     // A browser that never signed in (no stored account) sees the landing page at once, while
     // the sign-in code loads behind its splash; anyone else waits to learn who they are.
-    const isLikelyVisitor = location === '/' && readStoredAccountId() === null;
     return isLikelyVisitor ? <SignedOutRoutes /> : <FullPageSpinner />;
   }
   return isAuthenticated ? <SignedInRoutes /> : <SignedOutRoutes />;

@@ -1,9 +1,15 @@
 import type { RuntimeConfig } from '@latchkey/contracts';
-import { getApp, getApps, initializeApp } from 'firebase/app';
+import { getApp, getApps, initializeApp, type FirebaseApp } from 'firebase/app';
 import {
   GoogleAuthProvider,
+  browserLocalPersistence,
+  browserPopupRedirectResolver,
+  browserSessionPersistence,
   connectAuthEmulator,
   getAuth,
+  getRedirectResult,
+  indexedDBLocalPersistence,
+  initializeAuth,
   signInWithCredential,
   signInWithPopup,
   signInWithRedirect,
@@ -45,12 +51,24 @@ async function initializeFirebase(): Promise<FirebaseServices> {
   const config = await fetchRuntimeConfig();
   // getApps() guards against a second initializeApp when Vite hot-reloads this module.
   const app = getApps().length > 0 ? getApp() : initializeApp(config.firebase);
-  const auth = getAuth(app);
   const isEmulator = config.authEmulatorUrl !== null;
+  const auth = isEmulator ? initializeEmulatorAuth(app) : getAuth(app);
   if (config.authEmulatorUrl !== null && !auth.emulatorConfig) {
     connectAuthEmulator(auth, config.authEmulatorUrl, { disableWarnings: true });
   }
   return { auth, config, isEmulator };
+}
+
+/**
+ * Auth as getAuth sets it up, less the popup and redirect helper: on a phone getAuth loads it
+ * at once, and with it Google's script from apis.google.com, which a local install may not
+ * reach (a failed request and a console error on every page). Test accounts never need it;
+ * the Google popup and redirect name the helper themselves, so it loads when they are used.
+ */
+function initializeEmulatorAuth(app: FirebaseApp): Auth {
+  return initializeAuth(app, {
+    persistence: [indexedDBLocalPersistence, browserLocalPersistence, browserSessionPersistence],
+  });
 }
 
 /** Loads the runtime config and Firebase once; a failed attempt may be retried later. */
@@ -100,14 +118,22 @@ export function isUserCancellation(error: unknown): boolean {
 export async function signInWithGoogle(auth: Auth): Promise<UserCredential> {
   const provider = createGoogleProvider();
   try {
-    return await signInWithPopup(auth, provider);
+    return await signInWithPopup(auth, provider, browserPopupRedirectResolver);
   } catch (error) {
     const code = getFirebaseErrorCode(error);
     if (code !== null && REDIRECT_FALLBACK_CODES.has(code)) {
-      return signInWithRedirect(auth, provider);
+      return signInWithRedirect(auth, provider, browserPopupRedirectResolver);
     }
     throw error;
   }
+}
+
+/**
+ * The user of a Google redirect sign-in that this page load finishes, if any. Only a pending
+ * redirect (which the SDK marks in session storage) loads the popup and redirect helper.
+ */
+export function finishRedirectSignIn(auth: Auth): Promise<UserCredential | null> {
+  return getRedirectResult(auth, browserPopupRedirectResolver);
 }
 
 /**

@@ -29,6 +29,7 @@ vi.mock('firebase/app', () => ({
 vi.mock('firebase/auth', async (importOriginal) => ({
   ...(await importOriginal<typeof FirebaseAuth>()),
   getAuth: () => firebase.auth,
+  initializeAuth: () => firebase.auth,
   connectAuthEmulator: firebase.connectAuthEmulator,
   getRedirectResult: async () => null,
   onAuthStateChanged: (_auth: unknown, next: (user: User | null) => void) => {

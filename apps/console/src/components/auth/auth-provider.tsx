@@ -1,7 +1,6 @@
 import { currentUserSchema, firebaseLoginResponseSchema } from '@latchkey/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  getRedirectResult,
   onAuthStateChanged,
   signOut as signOutOfFirebase,
   type User,
@@ -14,6 +13,7 @@ import { toast } from '@/hooks/use-toast.ts';
 import { clearStoredAccount, storeAccount } from '@/lib/account-storage.ts';
 import { apiRequest, getQueryFn, isUnauthorizedError } from '@/lib/api.ts';
 import {
+  finishRedirectSignIn,
   isUserCancellation,
   loadFirebase,
   signInWithEmulatorGoogleClaims,
@@ -158,7 +158,7 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
         // A Google redirect sign-in (the popup fallback) finishes on this page load.
         let redirectUser: User | null = null;
         try {
-          const result = await getRedirectResult(loaded.auth);
+          const result = await finishRedirectSignIn(loaded.auth);
           redirectUser = result?.user ?? null;
         } catch (error) {
           console.error('Google redirect sign-in failed', error);
