@@ -85,8 +85,10 @@ export function useFormFields<Fields extends object>({
   );
 
   const submit = () => {
-    const fieldProblems = validateFields?.(fields) ?? {};
-    const problem = validate?.(fields) ?? null;
+    // A problem of the whole body (keyed '', as a contract's refinement of the object is) has
+    // no field to sit at: it is the form's message.
+    const { '': bodyProblem, ...fieldProblems } = validateFields?.(fields) ?? {};
+    const problem = validate?.(fields) ?? bodyProblem ?? null;
     showProblems(fieldProblems);
     setValidationError(problem);
     if (problem === null && Object.keys(fieldProblems).length === 0) onValidSubmit(fields);

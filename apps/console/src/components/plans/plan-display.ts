@@ -5,7 +5,7 @@ import {
   type Plan,
 } from '@latchkey/contracts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
-import { firstProblem } from '@/lib/first-problem.ts';
+import { contractProblems } from '@/lib/first-problem.ts';
 
 /** The Plans tab's duration: "Lifetime", or how many days a key of the plan lasts. */
 export function formatPlanDuration(durationDays: number | null): string {
@@ -78,12 +78,20 @@ export function toPlanRequest(fields: PlanFields): CreatePlanRequest {
 }
 
 /**
- * The message to show, or null when the plan may be sent. The duration is checked here, with
+ * Each field's problem, empty when the plan may be sent. The duration is checked here, with
  * words for the form; everything else by the contract the server checks it with, so the two
  * cannot disagree (a blank name, a code with a hyphen, too many codes, a device limit of 0).
  */
-export function validatePlan(fields: PlanFields): string | null {
+export function findPlanProblems(fields: PlanFields): Partial<Record<string, string>> {
   const request = toPlanRequest(fields);
-  if (Number.isNaN(request.durationDays)) return PLAN_DURATION_INVALID;
-  return firstProblem(createPlanRequestSchema, request);
+  const problems = contractProblems(createPlanRequestSchema, request);
+  if (Number.isNaN(request.durationDays)) problems.durationDays = PLAN_DURATION_INVALID;
+  return problems;
+}
+
+/** The first problem of the plan in the form's order, or null when it may be sent. */
+export function validatePlan(fields: PlanFields): string | null {
+  const problems = findPlanProblems(fields);
+  const first = (Object.keys(fields) as (keyof PlanFields)[]).find((name) => problems[name]);
+  return first ? problems[first]! : null;
 }

@@ -10,9 +10,9 @@ import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { useCreatePlan, useUpdatePlan } from '@/hooks/use-plans.ts';
 import {
   EMPTY_PLAN_FIELDS,
+  findPlanProblems,
   toPlanFields,
   toPlanRequest,
-  validatePlan,
   type PlanFields,
 } from './plan-display.ts';
 
@@ -35,7 +35,10 @@ export const { CreateItemDialog: CreatePlanDialog, EditItemDialog: EditPlanDialo
 
 function PlanForm(props: CreateOrEditFormProps<PlanFields>) {
   const id = useId();
-  const { bindText, dialogForm } = useCreateOrEditForm(props, validatePlan);
+  // Every field's problem at its field, all at once.
+  const { bindText, dialogForm } = useCreateOrEditForm(props, () => null, {
+    validateFields: findPlanProblems,
+  });
 
   return (
     <DialogForm {...dialogForm}>

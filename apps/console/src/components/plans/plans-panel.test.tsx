@@ -131,6 +131,17 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
     });
     fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
     expect(dialog.getByRole('alert').textContent).toBe(ENTITLEMENT_CODE_INVALID);
+
+    // Every field's problem at once, each at its field.
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: ' ' } });
+    fireEvent.change(dialog.getByLabelText('Duration in days (optional)'), {
+      target: { value: '-3' },
+    });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(dialog.getAllByRole('alert').map(({ textContent }) => textContent)).toHaveLength(3);
+    for (const label of [/^Name/, 'Duration in days (optional)', 'Entitlements (optional)']) {
+      expect(dialog.getByLabelText(label).getAttribute('aria-invalid')).toBe('true');
+    }
     expect(api.sent('POST')).toEqual([]);
   });
 
