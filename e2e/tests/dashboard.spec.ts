@@ -207,6 +207,13 @@ test.describe('dashboard', () => {
       await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
       await expect(dialog).toBeHidden();
     }
+    // Its users' card is titled with the name, which wraps there too.
+    await (await rowAction(page, row, 'View users')).click();
+    await expect(page.getByRole('heading', { name: `Users of ${name}` })).toBeVisible();
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      'the Users tab scrolls sideways',
+    ).toBe(0);
   });
 
   test('manages the users of the selected application on the Users tab', async ({ page }) => {

@@ -1,5 +1,6 @@
 import type { LucideIcon } from 'lucide-react';
 import type { ComponentProps, ReactNode } from 'react';
+import { cn } from '@/lib/utils.ts';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './card.tsx';
 
 /**
@@ -26,7 +27,9 @@ export function SectionCard({
 }) {
   const heading = (
     <>
-      <CardTitle className={Icon && 'flex items-center gap-2 text-base'}>
+      {/* A title may carry a name the owner typed, unbroken: it wraps rather than push the page
+          sideways on a phone. */}
+      <CardTitle className={cn('wrap-anywhere', Icon && 'flex items-center gap-2 text-base')}>
         {Icon && <Icon className="size-4 text-primary" aria-hidden="true" />}
         {title}
       </CardTitle>
@@ -40,7 +43,7 @@ export function SectionCard({
         <CardHeader>{heading}</CardHeader>
       ) : (
         <CardHeader className="flex-row flex-wrap items-start justify-between gap-4">
-          <div className="grid gap-1.5">{heading}</div>
+          <div className="grid min-w-0 gap-1.5">{heading}</div>
           {actions}
         </CardHeader>
       )}
