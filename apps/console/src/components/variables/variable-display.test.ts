@@ -1,20 +1,30 @@
 import { VARIABLE_NAME_INVALID, variableLimits } from '@latchkey/contracts';
 import { describe, expect, it } from 'vitest';
-import { formatValueSize, previewValue, validateVariable } from './variable-display.ts';
+import { findVariableProblems, formatValueSize, previewValue } from './variable-display.ts';
 
 describe('variable display', () => {
-  it('checks the name rule and the 64 KB of UTF-8 before sending', () => {
+  it('checks the name rule and the 64 KB of UTF-8 before sending, each at its field', () => {
     const valid = { name: 'kill_switch', value: 'off', requiresSession: true };
-    expect(validateVariable(valid)).toBeNull();
-    expect(validateVariable({ ...valid, name: 'kill switch' })).toBe(VARIABLE_NAME_INVALID);
-    expect(validateVariable({ ...valid, name: '' })).toBe(VARIABLE_NAME_INVALID);
+    expect(findVariableProblems(valid)).toEqual({});
+    expect(findVariableProblems({ ...valid, name: 'kill switch' })).toEqual({
+      name: VARIABLE_NAME_INVALID,
+    });
+    expect(findVariableProblems({ ...valid, name: '' })).toEqual({ name: VARIABLE_NAME_INVALID });
     // Surrounding spaces are not the owner's intent: trimmed, the name is fine.
-    expect(validateVariable({ ...valid, name: ' app.mirror-2 ' })).toBeNull();
+    expect(findVariableProblems({ ...valid, name: ' app.mirror-2 ' })).toEqual({});
     const limit = variableLimits.applicationValueBytes;
-    expect(validateVariable({ ...valid, value: 'é'.repeat(limit / 2) })).toBeNull();
-    expect(validateVariable({ ...valid, value: `${'é'.repeat(limit / 2)}x` })).toBe(
-      'value must be at most 64 KB (UTF-8)',
-    );
+    expect(findVariableProblems({ ...valid, value: 'é'.repeat(limit / 2) })).toEqual({});
+    // Both at once.
+    expect(
+      findVariableProblems({
+        name: '',
+        value: `${'é'.repeat(limit / 2)}x`,
+        requiresSession: false,
+      }),
+    ).toEqual({
+      name: VARIABLE_NAME_INVALID,
+      value: 'value must be at most 64 KB (UTF-8)',
+    });
   });
 
   it('tells how much of the limit a value uses, in UTF-8 bytes', () => {

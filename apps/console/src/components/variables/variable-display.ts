@@ -5,7 +5,7 @@ import {
   type ApplicationVariable,
   type CreateApplicationVariableRequest,
 } from '@latchkey/contracts';
-import { firstProblem } from '@/lib/first-problem.ts';
+import { contractProblems, firstProblem } from '@/lib/first-problem.ts';
 
 /** The variable form as typed. */
 export interface VariableFields {
@@ -38,9 +38,9 @@ export function toVariableRequest(fields: VariableFields): CreateApplicationVari
   };
 }
 
-/** The contract's own message (name rule, 64 KB), before any request. */
-export function validateVariable(fields: VariableFields): string | null {
-  return firstProblem(createApplicationVariableRequestSchema, toVariableRequest(fields));
+/** Each field's problem in the contract's words (the name rule, 64 KB), all at once. */
+export function findVariableProblems(fields: VariableFields): Partial<Record<string, string>> {
+  return contractProblems(createApplicationVariableRequestSchema, toVariableRequest(fields));
 }
 
 /** An end user's variable as typed in their dialog: the 16 KB rule, and the name rule. */

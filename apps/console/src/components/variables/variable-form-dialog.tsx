@@ -15,7 +15,7 @@ import {
   formatValueSize,
   toVariableFields,
   toVariableRequest,
-  validateVariable,
+  findVariableProblems,
   type VariableFields,
 } from './variable-display.ts';
 
@@ -37,10 +37,9 @@ export const { CreateItemDialog: CreateVariableDialog, EditItemDialog: EditVaria
 
 function VariableForm(props: CreateOrEditFormProps<VariableFields>) {
   const id = useId();
-  const { fields, bindText, bindChecked, dialogForm } = useCreateOrEditForm(
-    props,
-    validateVariable,
-  );
+  const { fields, bindText, bindChecked, dialogForm } = useCreateOrEditForm(props, () => null, {
+    validateFields: findVariableProblems,
+  });
 
   return (
     <DialogForm {...dialogForm}>
