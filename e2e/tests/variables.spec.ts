@@ -15,6 +15,7 @@ import {
 } from './support/layout-checks.ts';
 import { createApplication, ownerGet, ownerPost, ownerPut } from './support/owner-api.ts';
 import { signInAsNewOwner } from './support/owners.ts';
+import { rowAction } from './support/row-actions.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 import { toast } from './support/toast.ts';
 
@@ -215,7 +216,8 @@ test.describe('variables of the application page and of an end user', () => {
 
         // The user dialog with its Variables section.
         await page.getByRole('tab', { name: /^Users/ }).click();
-        await page.getByTestId('user-row-pilot').getByRole('button', { name: 'Edit user' }).click();
+        // On a phone the row's actions are the items of its one menu.
+        await (await rowAction(page, page.getByTestId('user-row-pilot'), 'Edit user')).click();
         const userDialog = page.getByRole('dialog', { name: 'Edit User' });
         await expect(userDialog.getByTestId('user-variable-theme')).toContainText('Read-only');
         await userDialog.getByTestId('user-variable-theme').scrollIntoViewIfNeeded();
