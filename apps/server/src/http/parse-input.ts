@@ -18,12 +18,14 @@ export function parseInput<Schema extends z.ZodType>(
 }
 
 function rejectInput(error: z.ZodError): never {
-  const fields = fieldProblemsOf(error);
-  const [first] = fields;
+  const problems = fieldProblemsOf(error);
+  const [first] = problems;
   const message = !first
     ? 'Invalid request'
     : first.field
       ? `${first.field}: ${first.message}`
       : first.message;
-  throw new AppError('BAD_REQUEST', message, undefined, fields);
+  // A problem of the whole body (a refinement of the object) is the message alone: no field.
+  const fields = problems.filter(({ field }) => field !== '');
+  throw new AppError('BAD_REQUEST', message, undefined, fields.length > 0 ? fields : undefined);
 }

@@ -152,6 +152,7 @@ describe('GET /api/activity-logs', () => {
     expect(malformed.json()).toEqual({
       message: 'applicationId: Invalid application id',
       code: 'BAD_REQUEST',
+      fields: [{ field: 'applicationId', message: 'Invalid application id' }],
     });
   });
 

@@ -195,7 +195,11 @@ describe('owner API: end users of an application', () => {
         password: 'long enough',
       });
       expect(duplicate.statusCode).toBe(409);
-      expect(duplicate.json()).toEqual({ message: 'Username already exists', code: 'CONFLICT' });
+      expect(duplicate.json()).toEqual({
+        message: 'Username already exists',
+        code: 'CONFLICT',
+        fields: [{ field: 'username', message: 'Username already exists' }],
+      });
       const trimmedDuplicate = await request('POST', usersUrl(), {
         username: ' dave ',
         password: 'long enough',
@@ -461,7 +465,11 @@ describe('owner API: end users of an application', () => {
       const user = await createAppUserViaApi(testApp.app, owner, application.id);
       const conflict = await request('PUT', userUrl(user.id), { username: taken.username });
       expect(conflict.statusCode).toBe(409);
-      expect(conflict.json()).toEqual({ message: 'Username already exists', code: 'CONFLICT' });
+      expect(conflict.json()).toEqual({
+        message: 'Username already exists',
+        code: 'CONFLICT',
+        fields: [{ field: 'username', message: 'Username already exists' }],
+      });
       // Renaming to its own name is not a conflict.
       expect((await request('PUT', userUrl(user.id), { username: user.username })).statusCode).toBe(
         200,

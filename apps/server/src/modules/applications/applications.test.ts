@@ -339,6 +339,12 @@ describe('owner API: applications', () => {
       expect(taken.json()).toEqual({
         message: 'Another application already uses this KeyAuth owner id and name',
         code: 'CONFLICT',
+        fields: [
+          {
+            field: 'keyauthOwnerId',
+            message: 'Another application already uses this KeyAuth owner id and name',
+          },
+        ],
       });
       await expectBadRequest(
         await request('PUT', url, { keyauthOwnerId: 'short' }),

@@ -82,6 +82,7 @@ describe('blacklist: IP ranges (CIDR)', () => {
       expect(errorBodySchema.parse(response.json())).toEqual({
         message: `value: ${BLACKLIST_INVALID_IP}`,
         code: 'BAD_REQUEST',
+        fields: [{ field: 'value', message: BLACKLIST_INVALID_IP }],
       });
     }
   });

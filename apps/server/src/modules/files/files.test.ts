@@ -206,6 +206,7 @@ describe('files and the update channel', () => {
     expect(unnamed.json()).toEqual({
       message: 'name: Please enter a file name',
       code: 'BAD_REQUEST',
+      fields: [{ field: 'name', message: 'Please enter a file name' }],
     });
     expect(await listFiles(application.id)).toEqual([]);
   });
@@ -444,6 +445,7 @@ describe('files and the update channel', () => {
     expect(errorBodySchema.parse(refused.json())).toEqual({
       message: APP_FILE_RELEASE_REQUIRES_SESSION,
       code: 'BAD_REQUEST',
+      fields: [{ field: 'currentReleaseFileId', message: APP_FILE_RELEASE_REQUIRES_SESSION }],
     });
     expect(refused.json().message).toMatch(/older version cannot sign in/);
     const unchanged = await testApp.app.inject({

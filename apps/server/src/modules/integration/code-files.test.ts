@@ -272,6 +272,9 @@ describe('owner API: the code editor documents', () => {
       expect(over.json()).toEqual({
         message: 'content: a file may be at most 200 KB (204800 bytes of UTF-8)',
         code: 'BAD_REQUEST',
+        fields: [
+          { field: 'content', message: 'a file may be at most 200 KB (204800 bytes of UTF-8)' },
+        ],
       });
     }
     // Larger than the server-wide body limit, still within this route's: a full 200 KB of

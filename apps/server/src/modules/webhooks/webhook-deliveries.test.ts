@@ -341,6 +341,7 @@ describe('owner API: webhook delivery log, retry and test events', () => {
       expect(response.json()).toEqual({
         message: 'event: Unknown event: logout',
         code: 'BAD_REQUEST',
+        fields: [{ field: 'event', message: 'Unknown event: logout' }],
       });
     });
   });
