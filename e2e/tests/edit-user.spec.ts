@@ -7,6 +7,7 @@ import {
 } from './support/layout-checks.ts';
 import { createApplication, ownerGet, ownerPost } from './support/owner-api.ts';
 import { signInAsNewOwner } from './support/owners.ts';
+import { rowAction } from './support/row-actions.ts';
 import { expect, test, type Locator, type Page } from './support/test.ts';
 import { toast } from './support/toast.ts';
 
@@ -18,19 +19,10 @@ function userRow(page: Page, username: string): { row: Locator; status: Locator 
   return { row, status: row.locator('[data-status]') };
 }
 
-/**
- * Opens the Edit User dialog of `username` from the users table: the row's Edit button, or on
- * a phone, where a row's actions may fold into an "Actions for …" menu, that menu's item.
- */
+/** Opens the Edit User dialog of `username` from the users table, at any width. */
 async function openEditUser(page: Page, username: string): Promise<Locator> {
   const { row } = userRow(page, username);
-  const menuButton = row.getByRole('button', { name: /^Actions for / });
-  if ((await menuButton.count()) === 0) {
-    await row.getByRole('button', { name: 'Edit user', exact: true }).click();
-  } else {
-    await menuButton.click();
-    await page.getByRole('menu').getByRole('menuitem', { name: 'Edit user', exact: true }).click();
-  }
+  await (await rowAction(page, row, 'Edit user')).click();
   const dialog = page.getByRole('dialog', { name: 'Edit User' });
   await expect(dialog).toBeVisible();
   return dialog;
