@@ -1,3 +1,4 @@
+import type { DashboardStats } from '@latchkey/contracts';
 import { screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse as parsePattern } from 'regexparam';
@@ -7,9 +8,23 @@ import { ACCOUNT_ID_KEY } from '@/lib/account-storage.ts';
 import { AppRoutes, SIGNED_IN_ROUTES } from './App.tsx';
 import {
   createAuthValue,
+  createCurrentUser,
   renderWithProviders,
   signedInAuth,
 } from './test/render-with-providers.tsx';
+import { createActivityChart, jsonResponse, stubOwnerApi } from './test/stub-owner-api.ts';
+
+const dashboardStats: DashboardStats = {
+  totalApplications: 0,
+  activeApplications: 0,
+  totalUsers: 0,
+  totalActiveSessions: 0,
+  unusedLicenses: 0,
+  usedLicenses: 0,
+  totalApiKeys: 0,
+  activeApiKeys: 0,
+  accountType: 'Enterprise',
+};
 
 describe('AppRoutes', () => {
   afterEach(() => localStorage.clear());
@@ -127,6 +142,42 @@ describe('AppRoutes', () => {
       expect(await screen.findByText('Invalid application ID'), path).toBeTruthy();
       unmount();
     }
+  });
+
+  it("asks for a revisited dashboard's first screen as the console starts, and only once", async () => {
+    localStorage.setItem(ACCOUNT_ID_KEY, 'account-1');
+    const sent = stubOwnerApi(({ url }) => {
+      if (url.pathname === '/api/auth/user') return jsonResponse(200, createCurrentUser());
+      if (url.pathname === '/api/dashboard/stats') return jsonResponse(200, dashboardStats);
+      if (url.pathname === '/api/dashboard/activity-chart') {
+        return jsonResponse(200, createActivityChart());
+      }
+      if (url.pathname === '/api/dashboard/sales') {
+        return jsonResponse(200, { today: [], last30Days: [] });
+      }
+      if (url.pathname === '/api/applications') return jsonResponse(200, []);
+      return undefined;
+    });
+    // While the sign-in code loads: the profile and the page's data are asked for already.
+    renderWithProviders(<AppRoutes />, {
+      path: '/dashboard',
+      auth: createAuthValue({ isLoading: true }),
+    }).unmount();
+    const asked = sent.map(({ path }) => path).sort();
+    expect(asked).toEqual([
+      '/api/applications',
+      '/api/auth/user',
+      '/api/dashboard/activity-chart?range=24h',
+      '/api/dashboard/sales',
+      '/api/dashboard/stats',
+    ]);
+
+    // Once signed in, the page reads those answers: it sends nothing it had not asked for
+    // early (a page whose first screen changes must change its list), and nothing twice.
+    renderWithProviders(<AppRoutes />, { path: '/dashboard', auth: signedInAuth() });
+    expect(await screen.findByText('No Applications', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(await screen.findByText(/Nothing happened in the last 24 hours/)).toBeTruthy();
+    expect(sent.map(({ path }) => path).sort()).toEqual(asked);
   });
 
   it('routes a signed-in owner to the pages (loaded on demand) and unknown paths to 404', async () => {

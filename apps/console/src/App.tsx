@@ -7,7 +7,16 @@ import { FullPageSpinner } from '@/components/layout/full-page-spinner.tsx';
 import { ThemeProvider } from '@/components/theme/theme-provider.tsx';
 import { DeferredToaster } from '@/components/ui/deferred-toaster.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
+import {
+  activityChartUrl,
+  APPLICATIONS_QUERY_KEY,
+  CURRENT_USER_QUERY_KEY,
+  DASHBOARD_STATS_QUERY_KEY,
+  DEFAULT_ACTIVITY_CHART_RANGE,
+  SHOP_SALES_QUERY_KEY,
+} from '@/hooks/owner-query-keys.ts';
 import { readStoredAccountId } from '@/lib/account-storage.ts';
+import { requestEarly } from '@/lib/api.ts';
 import { buildSignInPath } from '@/lib/next-path.ts';
 import { queryClient } from '@/lib/query-client.ts';
 import { LandingPage } from '@/pages/landing-page.tsx';
@@ -18,7 +27,11 @@ import { NotFoundPage } from '@/pages/not-found-page.tsx';
  * the skip delay. The provider loads with the page: Radix's tooltip code is kept out of the
  * landing page's first paint.
  */
-function lazyPage(loadPage: () => Promise<ComponentType>) {
+function lazyPage(
+  loadPage: () => Promise<ComponentType>,
+  /** The GETs the page's first screen makes, asked for early on a visit that starts there. */
+  firstScreenUrls: readonly string[] = [],
+) {
   const load = () => Promise.all([loadPage(), import('@/components/ui/tooltip.tsx')]);
   const Component = lazy(async () => {
     const [Page, { TooltipProvider }] = await load();
@@ -33,7 +46,7 @@ function lazyPage(loadPage: () => Promise<ComponentType>) {
     };
   });
   // Fetches the page's code ahead of its first render (the module loader keeps it for then).
-  return Object.assign(Component, { preload: () => void load().catch(() => {}) });
+  return Object.assign(Component, { preload: () => void load().catch(() => {}), firstScreenUrls });
 }
 
 type LazyPage = ReturnType<typeof lazyPage>;
@@ -44,7 +57,10 @@ type LazyPage = ReturnType<typeof lazyPage>;
 const FirebaseLoginPage = lazyPage(() =>
   import('@/pages/firebase-login-page.tsx').then((module) => module.FirebaseLoginPage),
 );
-const HomePage = lazyPage(() => import('@/pages/home-page.tsx').then((module) => module.HomePage));
+const HomePage = lazyPage(
+  () => import('@/pages/home-page.tsx').then((module) => module.HomePage),
+  [DASHBOARD_STATS_QUERY_KEY[0]],
+);
 const ActivityLogsPage = lazyPage(() =>
   import('@/pages/activity-logs-page.tsx').then((module) => module.ActivityLogsPage),
 );
@@ -60,8 +76,14 @@ const BlacklistPage = lazyPage(() =>
 const CodeEditorPage = lazyPage(() =>
   import('@/pages/code-editor-page.tsx').then((module) => module.CodeEditorPage),
 );
-const DashboardPage = lazyPage(() =>
-  import('@/pages/dashboard-page.tsx').then((module) => module.DashboardPage),
+const DashboardPage = lazyPage(
+  () => import('@/pages/dashboard-page.tsx').then((module) => module.DashboardPage),
+  [
+    DASHBOARD_STATS_QUERY_KEY[0],
+    activityChartUrl(null, DEFAULT_ACTIVITY_CHART_RANGE),
+    SHOP_SALES_QUERY_KEY[0],
+    APPLICATIONS_QUERY_KEY[0],
+  ],
 );
 const DocsPage = lazyPage(() => import('@/pages/docs-page.tsx').then((module) => module.DocsPage));
 const IntegrationPage = lazyPage(() =>
@@ -97,23 +119,15 @@ export const SIGNED_IN_ROUTES: readonly { path: string; component: LazyPage }[] 
 ).map(([page, component]) => ({ path: consolePagePaths[page], component }));
 
 /**
- * A browser that signed in before waits behind a spinner until Firebase has restored its user
- * and the server has confirmed the session, then loads the page, then the page's data: a chain
- * of round trips. Started together instead (the sign-in code, Firebase's restore, the profile
- * and the page's code), the wait is that of the slowest alone.
+ * A browser that signed in before would wait behind a spinner for the server to confirm its
+ * session, then load the page, then the page's data: a chain of round trips. Started together
+ * instead (the profile, the page's code and its first screen's data), the wait is that of the
+ * slowest alone. Firebase is not in the chain: a confirmed server session shows the page while
+ * Firebase restores its user behind it.
  */
 function preloadSignedInVisit(page: LazyPage | undefined): void {
+  requestEarly([CURRENT_USER_QUERY_KEY[0], ...(page?.firstScreenUrls ?? [])]);
   page?.preload();
-  void import('@/lib/firebase.ts')
-    .then(({ loadFirebase }) => loadFirebase())
-    .catch(() => {
-      // The sign-in code tries again, and reports a failure, when it loads.
-    });
-  void import('@/components/auth/prefetch-current-user.ts')
-    .then(({ prefetchCurrentUser }) => prefetchCurrentUser())
-    .catch(() => {
-      // The profile is asked for again once Firebase has restored the user.
-    });
 }
 
 /** Sends a signed-out visit to a signed-in page to sign in first, remembering the target. */

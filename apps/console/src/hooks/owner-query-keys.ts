@@ -1,3 +1,13 @@
+import type { ActivityChartRange } from '@latchkey/contracts';
+
+/** The signed-in owner's profile: whether the server has a session, and for whom. */
+export const CURRENT_USER_QUERY_KEY = ['/api/auth/user'] as const;
+
+export const DASHBOARD_STATS_QUERY_KEY = ['/api/dashboard/stats'] as const;
+
+/** The owner's shop orders and revenue per currency, today and over thirty days. */
+export const SHOP_SALES_QUERY_KEY = ['/api/dashboard/sales'] as const;
+
 /**
  * Query keys of the owner's applications. Everything about applications sits under the list's
  * URL, so invalidating APPLICATIONS_QUERY_KEY refreshes the list, every user list and every
@@ -51,4 +61,16 @@ export function applicationShopConnectionsQueryKey(applicationId: number) {
 
 export function applicationShopOrdersQueryKey(applicationId: number) {
   return [...APPLICATIONS_QUERY_KEY, applicationId, 'orders'] as const;
+}
+
+/** The range a chart shows until the owner picks another. */
+export const DEFAULT_ACTIVITY_CHART_RANGE: ActivityChartRange = '24h';
+
+/** One application's chart, or (null) all of the owner's applications for the dashboard. */
+export function activityChartUrl(applicationId: number | null, range: ActivityChartRange): string {
+  const path =
+    applicationId === null
+      ? '/api/dashboard/activity-chart'
+      : `/api/applications/${applicationId}/activity-chart`;
+  return `${path}?range=${range}`;
 }

@@ -5,6 +5,7 @@ import {
 } from '@latchkey/contracts';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
+import { activityChartUrl } from './owner-query-keys.ts';
 
 /**
  * Every chart's query key starts with this: the owner event stream invalidates the prefix on
@@ -21,14 +22,6 @@ export const ACTIVITY_CHART_REFRESH_INTERVAL_MS = 60_000;
 /** One application's chart, or (null) all of the owner's applications for the dashboard. */
 export function activityChartQueryKey(applicationId: number | null, range: ActivityChartRange) {
   return [...ACTIVITY_CHART_QUERY_KEY, applicationId ?? 'all', range] as const;
-}
-
-export function activityChartUrl(applicationId: number | null, range: ActivityChartRange): string {
-  const path =
-    applicationId === null
-      ? '/api/dashboard/activity-chart'
-      : `/api/applications/${applicationId}/activity-chart`;
-  return `${path}?range=${range}`;
 }
 
 export function useActivityChart(applicationId: number | null, range: ActivityChartRange) {

@@ -1,8 +1,7 @@
 import { dashboardStatsSchema } from '@latchkey/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { getQueryFn } from '@/lib/api.ts';
-
-export const DASHBOARD_STATS_QUERY_KEY = ['/api/dashboard/stats'] as const;
+import { DASHBOARD_STATS_QUERY_KEY } from './owner-query-keys.ts';
 
 export function useDashboardStats() {
   return useQuery({

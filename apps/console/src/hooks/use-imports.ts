@@ -19,7 +19,7 @@ import {
   appUsersQueryKey,
 } from './owner-query-keys.ts';
 import { BLACKLIST_QUERY_KEY } from './use-blacklist.ts';
-import { DASHBOARD_STATS_QUERY_KEY } from './use-dashboard-stats.ts';
+import { DASHBOARD_STATS_QUERY_KEY } from './owner-query-keys.ts';
 import { getErrorToastMessage } from './use-owner-mutation.ts';
 import { toast } from './use-toast.ts';
 

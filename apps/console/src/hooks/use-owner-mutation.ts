@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { ApiError } from '@/lib/api.ts';
-import { DASHBOARD_STATS_QUERY_KEY } from './use-dashboard-stats.ts';
+import { DASHBOARD_STATS_QUERY_KEY } from './owner-query-keys.ts';
 import { toast } from './use-toast.ts';
 import { APPLICATIONS_QUERY_KEY } from './owner-query-keys.ts';
 

@@ -1,8 +1,7 @@
 import { shopSalesSchema } from '@latchkey/contracts';
 import { useQuery } from '@tanstack/react-query';
 import { getQueryFn } from '@/lib/api.ts';
-
-export const SHOP_SALES_QUERY_KEY = ['/api/dashboard/sales'] as const;
+import { SHOP_SALES_QUERY_KEY } from './owner-query-keys.ts';
 
 /** The owner's shop orders and revenue per currency, today and over thirty days. */
 export function useShopSales() {

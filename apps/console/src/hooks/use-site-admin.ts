@@ -9,6 +9,7 @@ import {
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest, type ResponseParser } from '@/lib/api.ts';
 import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
+import { CURRENT_USER_QUERY_KEY } from './owner-query-keys.ts';
 import { getErrorToastMessage } from './use-owner-mutation.ts';
 import { toast } from './use-toast.ts';
 
@@ -16,7 +17,6 @@ import { toast } from './use-toast.ts';
 export const SITE_ADMIN_QUERY_KEY = ['/api/admin'] as const;
 
 // The auth provider's key, written out: importing it would pull Firebase into this page's chunk.
-const CURRENT_USER_QUERY_KEY = ['/api/auth/user'] as const;
 
 export const USERS_FETCH_ERROR = 'Failed to load users. Please try again later.';
 

@@ -1,5 +1,6 @@
 import type { QueryFunction } from '@tanstack/react-query';
 import { readStoredAccountId } from './account-storage.ts';
+import { startEarlyRequests, takeEarlyResponse } from './early-requests.ts';
 
 /**
  * A non-OK answer from our server. The message is `${status}: ${body || statusText}`; `status`
@@ -77,6 +78,19 @@ function buildHeaders(hasBody: boolean): Headers {
   return headers;
 }
 
+/** What every GET of our server sends: the same for an early request as for the query. */
+function getInit(): RequestInit {
+  return { headers: buildHeaders(false), credentials: 'include' };
+}
+
+/**
+ * Asks for `urls` now, before the queries that read them exist (see early-requests.ts); a
+ * query or `apiRequest('GET', …)` of the same URL soon after takes the answer.
+ */
+export function requestEarly(urls: readonly string[]): void {
+  startEarlyRequests(urls, getInit());
+}
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Calls our own server with JSON and the session cookie; throws ApiError on any non-OK status. */
@@ -86,12 +100,14 @@ export async function apiRequest(
   body?: unknown,
 ): Promise<Response> {
   const hasBody = body !== undefined;
-  const response = await fetch(url, {
-    method,
-    headers: buildHeaders(hasBody),
-    body: hasBody ? JSON.stringify(body) : undefined,
-    credentials: 'include',
-  });
+  const early = method === 'GET' && !hasBody ? takeEarlyResponse(url) : undefined;
+  const response = await (early ??
+    fetch(url, {
+      method,
+      headers: buildHeaders(hasBody),
+      body: hasBody ? JSON.stringify(body) : undefined,
+      credentials: 'include',
+    }));
   await throwIfNotOk(response);
   return response;
 }
@@ -122,11 +138,7 @@ export function getQueryFn<T>({
   return async ({ queryKey, signal }) => {
     const [url] = queryKey;
     if (typeof url !== 'string') throw new TypeError('The first query key element must be a URL');
-    const response = await fetch(url, {
-      headers: buildHeaders(false),
-      credentials: 'include',
-      signal,
-    });
+    const response = await (takeEarlyResponse(url) ?? fetch(url, { ...getInit(), signal }));
     if (on401 === 'returnNull' && response.status === 401) return null;
     await throwIfNotOk(response);
     const data: unknown = await response.json();

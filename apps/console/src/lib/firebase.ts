@@ -10,10 +10,13 @@ import {
   getRedirectResult,
   indexedDBLocalPersistence,
   initializeAuth,
+  onAuthStateChanged,
   signInWithCredential,
   signInWithPopup,
   signInWithRedirect,
+  signOut,
   type Auth,
+  type User,
   type UserCredential,
 } from 'firebase/auth';
 import { fetchRuntimeConfig } from './runtime-config.ts';
@@ -146,4 +149,14 @@ export function signInWithEmulatorGoogleClaims(
 ): Promise<UserCredential> {
   const idToken = JSON.stringify({ sub, email, email_verified: true, name });
   return signInWithCredential(auth, GoogleAuthProvider.credential(idToken));
+}
+
+/** Calls `next` with the signed-in user, or null, now and after each change. */
+export function watchAuthState(auth: Auth, next: (user: User | null) => void): () => void {
+  return onAuthStateChanged(auth, next);
+}
+
+/** Forgets the Google identity in this browser (the server session is ended apart). */
+export function signOutOfFirebase(auth: Auth): Promise<void> {
+  return signOut(auth);
 }

@@ -1,7 +1,7 @@
 import { ownerEventSchema, type OwnerEvent } from '@latchkey/contracts';
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import { ACTIVITY_CHART_QUERY_KEY } from '@/hooks/use-activity-chart.ts';
-import { DASHBOARD_STATS_QUERY_KEY } from '@/hooks/use-dashboard-stats.ts';
+import { DASHBOARD_STATS_QUERY_KEY } from '@/hooks/owner-query-keys.ts';
 import {
   APPLICATIONS_QUERY_KEY,
   appUsersQueryKey,

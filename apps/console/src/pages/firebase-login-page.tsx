@@ -1,3 +1,4 @@
+import type { CurrentUser } from '@latchkey/contracts';
 import { useState } from 'react';
 import { useSearch } from 'wouter';
 import { SignInCard, type SignInMethod } from '@/components/auth/sign-in-card.tsx';
@@ -7,9 +8,15 @@ import { SignedOutHeader } from '@/components/layout/signed-out-header.tsx';
 import { useAuth } from '@/hooks/use-auth.ts';
 import { readSafeNextPath } from '@/lib/next-path.ts';
 
+function fullNameOf(user: CurrentUser | null): string | null {
+  const name = [user?.firstName, user?.lastName].filter(Boolean).join(' ');
+  return name === '' ? null : name;
+}
+
 export function FirebaseLoginPage() {
   const {
     firebaseUser,
+    user,
     isAuthenticated,
     isSigningIn,
     signInWithGoogle,
@@ -28,10 +35,11 @@ export function FirebaseLoginPage() {
       </div>
       {isAuthenticated ? <SignedInHeader /> : <SignedOutHeader />}
       <main className="relative flex flex-1 items-center justify-center px-4 py-16">
-        {firebaseUser ? (
+        {/* The server's profile stands in while Firebase restores its user on a revisit. */}
+        {firebaseUser || user ? (
           <WelcomeCard
-            displayName={firebaseUser.displayName}
-            email={firebaseUser.email}
+            displayName={firebaseUser ? firebaseUser.displayName : fullNameOf(user)}
+            email={firebaseUser ? firebaseUser.email : (user?.email ?? null)}
             isFinishingSignIn={isSigningIn}
           />
         ) : (

@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+import { forgetEarlyRequests } from '@/lib/early-requests.ts';
 import { fakeMediaQueryList } from './jsdom-stubs.ts';
 
 // findBy/waitFor give up after 1 s by default. In CI these tests share two cores with the
@@ -18,6 +19,7 @@ window.scrollTo = vi.fn() as unknown as typeof window.scrollTo;
 
 afterEach(() => {
   cleanup();
+  forgetEarlyRequests();
   localStorage.clear();
   sessionStorage.clear();
   document.documentElement.className = '';

@@ -17,6 +17,7 @@ import {
 import { EmptyState } from '@/components/ui/empty-state.tsx';
 import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
+import { DEFAULT_ACTIVITY_CHART_RANGE } from '@/hooks/owner-query-keys.ts';
 import { useActivityChart } from '@/hooks/use-activity-chart.ts';
 import { useTheme } from '@/hooks/use-theme.ts';
 import { getErrorMessage } from '@/lib/api.ts';
@@ -61,7 +62,7 @@ export function ActivityChartCard({
   applicationId: number | null;
   title?: string;
 }) {
-  const [range, setRange] = useState<ActivityChartRange>('24h');
+  const [range, setRange] = useState<ActivityChartRange>(DEFAULT_ACTIVITY_CHART_RANGE);
   const [isTableShown, setIsTableShown] = useState(false);
   const [visibleSeries, setVisibleSeries] =
     useState<ReadonlySet<ActivityChartSeriesKey>>(ALL_SERIES);

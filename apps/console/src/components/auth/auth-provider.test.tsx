@@ -18,6 +18,7 @@ const firebase = vi.hoisted(() => ({
   auth: { name: 'stand-in auth' },
   connectAuthEmulator: vi.fn(),
   signInWithCredential: vi.fn(),
+  signOut: vi.fn(async () => {}),
 }));
 
 vi.mock('firebase/app', () => ({
@@ -37,7 +38,7 @@ vi.mock('firebase/auth', async (importOriginal) => ({
     return () => {};
   },
   signInWithCredential: firebase.signInWithCredential,
-  signOut: async () => {},
+  signOut: firebase.signOut,
 }));
 
 const emulatorUrl = 'http://127.0.0.1:9099';
@@ -162,6 +163,41 @@ describe('AuthController and test accounts', () => {
     await act(() => state.current.signInWithTestAccount({ name: 'Ada', email: 'ada@example.com' }));
     expect(state.current.isSigningIn).toBe(false);
     expect(sent.some((request) => request.path === '/api/auth/firebase-login')).toBe(false);
+    view.unmount();
+  });
+});
+
+describe('AuthController on a revisit', () => {
+  beforeEach(() => {
+    firebase.signOut.mockClear();
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    localStorage.setItem('account_id', '00000000-0000-4000-8000-000000000001');
+  });
+
+  it("shows the signed-in pages on the server's word, and only later asks Firebase", async () => {
+    const { sent, state, view } = await renderController(emulatorUrl);
+
+    // Signed in from the profile alone: Firebase (and the runtime config it needs) not asked.
+    expect(state.current.isAuthenticated).toBe(true);
+    expect(state.current.user?.email).toBe(createCurrentUser().email);
+    expect(sent.map(({ path }) => path)).toEqual(['/api/auth/user']);
+
+    // Once the page has had its moment, Firebase loads; this stand-in has no user, so the owner
+    // is signed out, as a browser that lost its Google sign-in always was.
+    await waitFor(() => expect(sent.map(({ path }) => path)).toContain('/api/config'), {
+      timeout: 8_000,
+    });
+    await waitFor(() => expect(state.current.isAuthenticated).toBe(false));
+    view.unmount();
+  });
+
+  it('signs out of Firebase too when it had not loaded yet', async () => {
+    const { sent, state, view } = await renderController(emulatorUrl);
+    expect(sent.map(({ path }) => path)).not.toContain('/api/config');
+
+    await act(() => state.current.signOut());
+    expect(firebase.signOut).toHaveBeenCalledWith(firebase.auth);
+    expect(localStorage.getItem('account_id')).toBeNull();
     view.unmount();
   });
 });

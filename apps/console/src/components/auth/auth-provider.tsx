@@ -1,33 +1,22 @@
 import { currentUserSchema, firebaseLoginResponseSchema } from '@latchkey/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  onAuthStateChanged,
-  signOut as signOutOfFirebase,
-  type User,
-  type UserCredential,
-} from 'firebase/auth';
+import type { User, UserCredential } from 'firebase/auth';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useLocation } from 'wouter';
+import { CURRENT_USER_QUERY_KEY } from '@/hooks/owner-query-keys.ts';
 import type { AuthContextValue } from '@/hooks/use-auth.ts';
 import { toast } from '@/hooks/use-toast.ts';
-import { clearStoredAccount, storeAccount } from '@/lib/account-storage.ts';
+import { clearStoredAccount, readStoredAccountId, storeAccount } from '@/lib/account-storage.ts';
 import { apiRequest, getQueryFn, isUnauthorizedError } from '@/lib/api.ts';
-import {
-  finishRedirectSignIn,
-  isUserCancellation,
-  loadFirebase,
-  signInWithEmulatorGoogleClaims,
-  signInWithGoogle as signInWithGooglePopup,
-  type FirebaseServices,
-} from '@/lib/firebase.ts';
+import type * as FirebaseSdk from '@/lib/firebase.ts';
+import type { FirebaseServices } from '@/lib/firebase.ts';
 import { readSafeNextPath } from '@/lib/next-path.ts';
 import {
   TEST_ACCOUNT_SIGN_IN_FAILED,
   testAccountClaims,
   type TestAccount,
 } from '@/lib/test-account.ts';
-
-export const CURRENT_USER_QUERY_KEY = ['/api/auth/user'] as const;
+import { useIsFirebaseWanted } from './use-is-firebase-wanted.ts';
 
 /** The success toast stays readable this long before leaving the page. */
 export const SIGN_IN_REDIRECT_DELAY_MS = 1500;
@@ -40,6 +29,21 @@ export const SIGN_IN_REDIRECT_DELAY_MS = 1500;
  * owner in a state where Firebase says "signed in" and every server call says 401.
  */
 type ExchangeMode = 'sign-in' | 'session-recovery';
+
+/**
+ * The Firebase SDK (through lib/firebase.ts) and its services, once loaded. It is imported when
+ * the controller mounts, not with it: a browser whose server session is still valid shows the
+ * signed-in page without waiting for a third of the console's JavaScript and two round trips.
+ */
+interface LoadedFirebase {
+  sdk: typeof FirebaseSdk;
+  services: FirebaseServices;
+}
+
+async function loadFirebaseNow(): Promise<LoadedFirebase> {
+  const sdk = await import('@/lib/firebase.ts');
+  return { sdk, services: await sdk.loadFirebase() };
+}
 
 interface ExchangeState {
   uid: string;
@@ -55,7 +59,7 @@ interface ExchangeState {
 export function AuthController({ onChange }: { onChange: (value: AuthContextValue) => void }) {
   const queryClient = useQueryClient();
   const [, navigate] = useLocation();
-  const [services, setServices] = useState<FirebaseServices | null>(null);
+  const [firebase, setFirebase] = useState<LoadedFirebase | null>(null);
   const [firebaseUser, setFirebaseUser] = useState<User | null>(null);
   const [isFirebaseReady, setIsFirebaseReady] = useState(false);
   const [isSigningIn, setIsSigningIn] = useState(false);
@@ -64,15 +68,19 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
   // A ref, not state: two triggers in the same tick must not both pass the guard.
   const isExchangeRunningRef = useRef(false);
   const redirectTimerRef = useRef<ReturnType<typeof setTimeout> | null>(null);
-  // Read by callbacks that may run before a re-render has delivered `services`.
-  const servicesRef = useRef<FirebaseServices | null>(null);
+  // Read by callbacks that may run before a re-render has delivered `firebase`.
+  const firebaseRef = useRef<LoadedFirebase | null>(null);
 
+  // Read once per page load: whether this browser signed in before.
+  const [hasStoredAccount] = useState(() => readStoredAccountId() !== null);
   const profileQuery = useQuery({
     queryKey: CURRENT_USER_QUERY_KEY,
     queryFn: getQueryFn({ on401: 'throw', schema: currentUserSchema }),
-    // Held back while a sign-in is being exchanged: before the server has set the session
-    // cookie the answer could only be 401.
-    enabled: firebaseUser !== null && !isSigningIn,
+    // Asked for at once by a browser that signed in before (the answer is usually on its way
+    // already: see preloadSignedInVisit), else once Firebase has a user. Held back while a
+    // sign-in is being exchanged: before the server has set the session cookie the answer
+    // could only be 401.
+    enabled: (firebaseUser !== null || (hasStoredAccount && !isFirebaseReady)) && !isSigningIn,
     retry: false,
   });
 
@@ -123,12 +131,12 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
           description: 'Failed to authenticate with backend',
         });
       } finally {
-        const auth = servicesRef.current?.auth;
-        if (!isSuccess && auth) {
+        const loaded = firebaseRef.current;
+        if (!isSuccess && loaded) {
           // Without a server session the Google identity alone is useless, and keeping it
           // would show "You are now logged in" with no way forward; dropping it (before the
           // busy state clears) brings the sign-in button back so the owner can try again.
-          await signOutOfFirebase(auth).catch((error: unknown) => {
+          await loaded.sdk.signOutOfFirebase(loaded.services.auth).catch((error: unknown) => {
             console.error('Firebase sign-out after a failed backend sign-in failed', error);
           });
         }
@@ -146,19 +154,26 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
     exchangeRef.current = exchangeWithBackend;
   }, [exchangeWithBackend]);
 
+  const isFirebaseWanted = useIsFirebaseWanted({
+    hasStoredAccount,
+    profileStatus: profileQuery.status,
+  });
+
   useEffect(() => {
+    if (!isFirebaseWanted) return;
     let isCancelled = false;
     let unsubscribe: () => void = () => {};
 
-    loadFirebase()
+    loadFirebaseNow()
       .then(async (loaded) => {
         if (isCancelled) return;
-        servicesRef.current = loaded;
-        setServices(loaded);
+        const { sdk, services } = loaded;
+        firebaseRef.current = loaded;
+        setFirebase(loaded);
         // A Google redirect sign-in (the popup fallback) finishes on this page load.
         let redirectUser: User | null = null;
         try {
-          const result = await finishRedirectSignIn(loaded.auth);
+          const result = await sdk.finishRedirectSignIn(services.auth);
           redirectUser = result?.user ?? null;
         } catch (error) {
           console.error('Google redirect sign-in failed', error);
@@ -169,7 +184,7 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
           setIsSigningIn(true);
           void exchangeRef.current(redirectUser, 'sign-in');
         }
-        unsubscribe = onAuthStateChanged(loaded.auth, (user) => {
+        unsubscribe = sdk.watchAuthState(services.auth, (user) => {
           setFirebaseUser(user);
           setIsFirebaseReady(true);
         });
@@ -184,7 +199,7 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
       isCancelled = true;
       unsubscribe();
     };
-  }, []);
+  }, [isFirebaseWanted]);
 
   useEffect(
     () => () => {
@@ -195,17 +210,17 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
 
   const startSignIn = useCallback(
     async (
-      performSignIn: (services: FirebaseServices) => Promise<UserCredential>,
+      performSignIn: (firebase: LoadedFirebase) => Promise<UserCredential>,
       failureDescription = 'Failed to initiate Google login',
     ) => {
       setIsSigningIn(true);
       let credential: UserCredential;
       try {
-        if (!services) throw new Error('Firebase is not configured');
-        credential = await performSignIn(services);
+        if (!firebase) throw new Error('Firebase is not configured');
+        credential = await performSignIn(firebase);
       } catch (error) {
         setIsSigningIn(false);
-        if (!isUserCancellation(error)) {
+        if (firebase?.sdk.isUserCancellation(error) !== true) {
           console.error('Sign-in failed', error);
           toast({ variant: 'destructive', title: 'Error', description: failureDescription });
         }
@@ -213,25 +228,25 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
       }
       await exchangeWithBackend(credential.user, 'sign-in');
     },
-    [exchangeWithBackend, services],
+    [exchangeWithBackend, firebase],
   );
 
   const signInWithGoogle = useCallback(async () => {
-    await startSignIn(({ auth }) => signInWithGooglePopup(auth)).catch(() => {
+    await startSignIn(({ sdk, services }) => sdk.signInWithGoogle(services.auth)).catch(() => {
       // Already reported to the person by startSignIn.
     });
   }, [startSignIn]);
 
-  const canSignInWithTestAccount = services?.isEmulator === true;
+  const canSignInWithTestAccount = firebase?.services.isEmulator === true;
 
   // Offline sign-in for a local install: the emulator takes an unsigned Google credential, so
   // no Google script (and no internet) is involved. Real Firebase would refuse the credential;
   // the check keeps the console from even trying when the runtime config names no emulator.
   const signInWithTestAccount = useCallback(
     async (account: TestAccount) => {
-      await startSignIn(({ auth, isEmulator }) => {
-        if (!isEmulator) throw new Error('Test accounts need the Firebase Auth emulator');
-        return signInWithEmulatorGoogleClaims(auth, testAccountClaims(account));
+      await startSignIn(({ sdk, services }) => {
+        if (!services.isEmulator) throw new Error('Test accounts need the Firebase Auth emulator');
+        return sdk.signInWithEmulatorGoogleClaims(services.auth, testAccountClaims(account));
       }, TEST_ACCOUNT_SIGN_IN_FAILED).catch(() => {
         // Already reported to the person by startSignIn.
       });
@@ -242,26 +257,31 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
   // Only against the emulator: browser tests cannot reach Google's popup, so they sign in
   // with fake Google claims and then run exactly the flow the popup would.
   useEffect(() => {
-    if (!services?.isEmulator) return;
+    if (!firebase?.services.isEmulator) return;
     window.__latchkeyEmulator = {
       signInWithGoogleClaims: (claims) =>
-        startSignIn(({ auth }) => signInWithEmulatorGoogleClaims(auth, claims)),
+        startSignIn(({ sdk, services }) =>
+          sdk.signInWithEmulatorGoogleClaims(services.auth, claims),
+        ),
     };
     return () => {
       delete window.__latchkeyEmulator;
     };
-  }, [services, startSignIn]);
+  }, [firebase, startSignIn]);
 
   const signOut = useCallback(async () => {
     try {
-      if (services) await signOutOfFirebase(services.auth);
+      // Loaded now if the page never needed it: a Google user left behind in this browser
+      // would quietly sign the owner back in on the next visit.
+      const loaded = firebase ?? (await loadFirebaseNow());
+      await loaded.sdk.signOutOfFirebase(loaded.services.auth);
     } catch (error) {
       console.error('Firebase sign-out failed', error);
     }
     clearStoredAccount();
     // A full-page navigation: the server clears the session cookie and redirects to /.
     window.location.href = '/api/logout';
-  }, [services]);
+  }, [firebase]);
 
   const hasProfileUnauthorized = isUnauthorizedError(profileQuery.error);
   const needsSessionRecovery =
@@ -276,8 +296,12 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
     }
   }, [needsSessionRecovery, firebaseUser, exchangeWithBackend]);
 
+  // A session the server confirms (the profile asked for as the page started) is enough to show
+  // the signed-in pages while Firebase restores its user behind them: Firebase is needed only to
+  // sign in again. Should it then find no user, the owner is signed out, as before.
+  const hasConfirmedSession = profileQuery.isSuccess;
   const isResolving =
-    !isFirebaseReady ||
+    (!isFirebaseReady && !hasConfirmedSession) ||
     (firebaseUser !== null && profileQuery.isPending) ||
     needsSessionRecovery ||
     (exchange?.mode === 'session-recovery' && exchange.isRunning);
@@ -286,7 +310,8 @@ export function AuthController({ onChange }: { onChange: (value: AuthContextValu
   const [hasResolvedOnce, setHasResolvedOnce] = useState(false);
   if (!hasResolvedOnce && !isResolving) setHasResolvedOnce(true);
 
-  const user = firebaseUser !== null && profileQuery.isSuccess ? profileQuery.data : null;
+  const user =
+    hasConfirmedSession && (firebaseUser !== null || !isFirebaseReady) ? profileQuery.data : null;
 
   const value = useMemo<AuthContextValue>(
     () => ({

@@ -33,9 +33,10 @@ describe('DeferredAuthProvider', () => {
     const fetchSpy = vi.fn(() => Promise.reject(new TypeError('offline')));
     vi.stubGlobal('fetch', fetchSpy);
     vi.spyOn(console, 'error').mockImplementation(() => {});
-    // Loaded beforehand, so a mounted controller asks for the runtime config within the few
-    // ticks settle() waits, rather than after however long the module takes to load.
-    await import('./auth-provider.tsx');
+    // Loaded beforehand (the controller and the Firebase code it imports when it mounts), so a
+    // mounted controller asks for the runtime config within the few ticks settle() waits,
+    // rather than after however long the modules take to load.
+    await Promise.all([import('./auth-provider.tsx'), import('@/lib/firebase.ts')]);
 
     render(
       <QueryClientProvider client={createQueryClient()}>
