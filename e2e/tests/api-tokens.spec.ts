@@ -88,9 +88,14 @@ test.describe('API tokens', () => {
       await page.getByRole('button', { name: 'Create Token' }).first().click();
       const createDialog = page.getByRole('dialog', { name: 'Create API Token' });
       await expect(createDialog.getByRole('textbox', { name: 'Name' })).toBeFocused();
-      // Nothing chosen yet: the contract's words, and nothing is sent.
+      // Nothing chosen yet: the contract's words at the name and at the scopes, the name
+      // focused, and nothing is sent.
       await createDialog.getByRole('button', { name: 'Create Token' }).click();
-      await expect(createDialog.getByRole('alert')).toHaveText('Please enter a name for the token');
+      await expect(createDialog.getByRole('alert')).toHaveText([
+        'Please enter a name for the token',
+        'Please choose at least one scope',
+      ]);
+      await expect(createDialog.getByRole('textbox', { name: 'Name' })).toBeFocused();
       await createDialog.getByRole('textbox', { name: 'Name' }).fill(name);
       await createDialog.getByRole('checkbox', { name: 'applications:read' }).click();
       await createDialog.getByRole('checkbox', { name: 'users:read' }).click();

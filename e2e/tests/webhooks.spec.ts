@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { webhookEventNames, type Webhook as WebhookEntity } from '@latchkey/contracts';
 import { Webhook } from 'standardwebhooks';
 import { clientCall } from './support/client-api.ts';
+import { checkDialog, PHONE } from './support/layout-checks.ts';
 import { chooseAndExpectShown } from './support/controls.ts';
 import { createApplication, ownerPost } from './support/owner-api.ts';
 import { signInAsNewOwner } from './support/owners.ts';
@@ -75,7 +76,7 @@ test.describe('webhooks', () => {
       await expect(page.getByRole('heading', { name: 'Webhooks', level: 1 })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'No webhooks configured' })).toBeVisible();
 
-      // A blank URL: the spec's message in the dialog, and nothing is sent.
+      // A blank URL and no events: each message at its field, at once, and nothing is sent.
       const posts: string[] = [];
       page.on('request', (request) => {
         if (request.method() === 'POST' && request.url().endsWith('/api/webhooks')) {
@@ -84,16 +85,23 @@ test.describe('webhooks', () => {
       });
       await page.getByRole('button', { name: 'Create Webhook' }).click();
       const createDialog = page.getByRole('dialog', { name: 'Create Webhook' });
-      await createDialog.getByRole('textbox', { name: 'Webhook URL' }).fill('   ');
+      const urlField = createDialog.getByRole('textbox', { name: 'Webhook URL' });
+      await urlField.fill('   ');
       await createDialog.getByRole('button', { name: 'Create Webhook' }).click();
-      await expect(createDialog.getByRole('alert')).toHaveText('Please provide a webhook URL');
+      await expect(createDialog.getByRole('alert')).toHaveText([
+        'Please provide a webhook URL',
+        'Choose at least one event',
+      ]);
+      await expect(urlField).toHaveAttribute('aria-invalid', 'true');
+      await expect(urlField).toBeFocused();
       expect(posts).toEqual([]);
 
       // A webhook that would send nothing is refused at its events.
-      await createDialog.getByRole('textbox', { name: 'Webhook URL' }).fill('https://10.0.0.8/x');
+      await urlField.fill('https://10.0.0.8/x');
       await createDialog.getByRole('button', { name: 'Create Webhook' }).click();
       await expect(createDialog.getByRole('alert')).toHaveText('Choose at least one event');
-      await expect(createDialog.getByRole('group', { name: 'Events' })).toHaveAttribute(
+      await expect(urlField).not.toHaveAttribute('aria-invalid');
+      await expect(createDialog.getByRole('checkbox', { name: 'User Login' })).toHaveAttribute(
         'aria-invalid',
         'true',
       );
@@ -277,6 +285,43 @@ test.describe('webhooks', () => {
     } finally {
       await receiver.close();
     }
+  });
+
+  test('at 390 px, a webhook with no events is refused at its events, by keyboard', async ({
+    page,
+  }, testInfo) => {
+    await signInAsNewOwner(page, 'Pia Phone');
+    await page.setViewportSize({ width: PHONE.width, height: PHONE.height });
+    await page.goto('/webhooks');
+    await page.getByRole('button', { name: 'Create Webhook' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create Webhook' });
+    await dialog.getByRole('textbox', { name: 'Webhook URL' }).fill('https://hooks.example.com/x');
+    await dialog.getByRole('textbox', { name: 'Webhook URL' }).press('Enter');
+
+    // The words below the events, the boxes marked, the first one scrolled to and focused: on
+    // a phone the form is taller than the screen, and Space ticks the box.
+    const problem = dialog.getByRole('alert');
+    await expect(problem).toHaveText('Choose at least one event');
+    const firstEvent = dialog.getByRole('checkbox').first();
+    await expect(firstEvent).toHaveAttribute('aria-invalid', 'true');
+    await expect(firstEvent).toHaveAttribute(
+      'aria-describedby',
+      (await problem.getAttribute('id'))!,
+    );
+    await expect(firstEvent).toBeFocused();
+    await expect(firstEvent).toBeInViewport();
+    await expect(problem).toBeInViewport();
+    const problems: string[] = [];
+    await checkDialog(page, dialog, 'webhook-no-events-phone', problems, {
+      testInfo,
+      width: PHONE.width,
+    });
+    expect(problems).toEqual([]);
+
+    await page.keyboard.press('Space');
+    await expect(firstEvent).toBeChecked();
+    await expect(problem).toBeHidden();
+    await expect(firstEvent).not.toHaveAttribute('aria-invalid');
   });
 
   test('fits a 390 px wide screen: the table scrolls inside its card', async ({ page }) => {

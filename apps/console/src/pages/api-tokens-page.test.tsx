@@ -112,6 +112,14 @@ function stubTokensApi(tokens: ApiToken[] = []) {
   };
 }
 
+/** The words a control's aria-describedby names, its problem first. */
+function describedBy(control: HTMLElement): (string | null | undefined)[] {
+  return (control.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent);
+}
+
 function renderPage(userPermissions: UserPermissions = { role: 'owner', permissions: [] }) {
   return renderWithProviders(<ApiTokensPage />, {
     path: '/api-tokens',
@@ -326,41 +334,58 @@ describe('ApiTokensPage', { timeout: 30_000 }, () => {
     expect(document.body.textContent).not.toContain(TOKEN_TEXT);
   });
 
-  it("checks the fields with the contract's messages before sending anything", async () => {
+  it("checks the fields with the contract's messages, each at its field, before sending anything", async () => {
     const api = stubTokensApi();
     renderPage();
     await screen.findByRole('heading', { name: 'No API tokens yet' });
     const dialog = await openCreateDialog();
     const submit = () => fireEvent.click(dialog.getByRole('button', { name: 'Create Token' }));
-    const alertText = () => dialog.getByRole('alert').textContent;
+    const name = dialog.getByLabelText(/^Name/);
 
+    // The name and the scopes at once, the name focused.
     submit();
-    expect(alertText()).toBe(API_TOKEN_NAME_REQUIRED);
-    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'Bot' } });
-    submit();
-    expect(alertText()).toBe(API_TOKEN_SCOPES_REQUIRED);
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(name)[0]).toBe(API_TOKEN_NAME_REQUIRED);
+    const scopeBoxes = dialog.getAllByRole('checkbox', { name: /^[a-z]+:(read|write)$/ });
+    for (const box of scopeBoxes) expect(box.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(scopeBoxes[0]!)).toContain(API_TOKEN_SCOPES_REQUIRED);
+    expect(describedBy(dialog.getByRole('group', { name: /^Scopes/ }))).toEqual([
+      API_TOKEN_SCOPES_REQUIRED,
+    ]);
+    await waitFor(() => expect(document.activeElement).toBe(name));
 
+    fireEvent.change(name, { target: { value: 'Bot' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Select all' }));
     expect(dialog.getAllByRole('checkbox', { checked: true })).toHaveLength(apiTokenScopes.length);
-    fireEvent.click(dialog.getByRole('checkbox', { name: 'Restrict to applications' }));
-    await dialog.findByRole('checkbox', { name: 'Orbit' });
-    submit();
-    expect(alertText()).toBe('Choose at least one application, or leave the restriction out');
-    fireEvent.click(dialog.getByRole('checkbox', { name: 'Restrict to applications' }));
+    expect(dialog.queryByRole('alert')).toBeNull();
 
-    fireEvent.change(dialog.getByLabelText(/^Allowed IPs/), {
-      target: { value: '203.0.113.7, 999.1.1.1' },
-    });
+    // A restriction with no application, a bad address and a past day, all at once.
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'Restrict to applications' }));
+    const orbit = await dialog.findByRole('checkbox', { name: 'Orbit' });
+    const allowedIps = dialog.getByLabelText(/^Allowed IPs/);
+    fireEvent.change(allowedIps, { target: { value: '203.0.113.7, 999.1.1.1' } });
+    const expires = dialog.getByLabelText(/^Expires/);
+    fireEvent.change(expires, { target: { value: '2026-06-09' } });
     submit();
-    expect(alertText()).toBe(API_TOKEN_IP_INVALID('999.1.1.1'));
-    fireEvent.change(dialog.getByLabelText(/^Allowed IPs/), { target: { value: '' } });
-
-    fireEvent.change(dialog.getByLabelText(/^Expires/), { target: { value: '2026-06-09' } });
-    submit();
-    expect(alertText()).toBe(API_TOKEN_EXPIRY_PAST);
+    expect(orbit.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(orbit)).toEqual([
+      'Choose at least one application, or leave the restriction out',
+    ]);
+    expect(describedBy(allowedIps)[0]).toBe(API_TOKEN_IP_INVALID('999.1.1.1'));
+    expect(allowedIps.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(expires)[0]).toBe(API_TOKEN_EXPIRY_PAST);
+    expect(expires.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(orbit));
     expect(api.sent('POST', '/api/api-tokens')).toEqual([]);
 
-    fireEvent.change(dialog.getByLabelText(/^Expires/), { target: { value: '2026-06-11' } });
+    // Leaving the restriction out forgets its problem; mending a field forgets its own.
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'Restrict to applications' }));
+    fireEvent.change(allowedIps, { target: { value: '' } });
+    expect(dialog.getAllByRole('alert').map(({ textContent }) => textContent)).toEqual([
+      API_TOKEN_EXPIRY_PAST,
+    ]);
+
+    fireEvent.change(expires, { target: { value: '2026-06-11' } });
     api.failNext('POST', '/api/api-tokens', {
       status: 404,
       body: { message: 'Application not found', code: 'NOT_FOUND' },
@@ -368,9 +393,41 @@ describe('ApiTokensPage', { timeout: 30_000 }, () => {
     submit();
     expect(await findToast('Application not found')).toBeTruthy();
     expect(screen.getByText('Error', { selector: 'li *' })).toBeTruthy();
+    // A refusal that names no field stays the toast's.
     expect(dialog.queryByRole('alert')).toBeNull();
     expect(screen.getByRole('dialog', { name: 'Create API Token' })).toBeTruthy();
     expect(api.sent('POST', '/api/api-tokens')).toHaveLength(1);
+  });
+
+  it("places the server's refusal at the fields it names: the expiry at its day", async () => {
+    const api = stubTokensApi();
+    renderPage();
+    await screen.findByRole('heading', { name: 'No API tokens yet' });
+    const dialog = await openCreateDialog();
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'Bot' } });
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'activity:read' }));
+    const expires = dialog.getByLabelText(/^Expires/);
+    fireEvent.change(expires, { target: { value: '2026-06-11' } });
+    const allowedIps = dialog.getByLabelText(/^Allowed IPs/);
+    fireEvent.change(allowedIps, { target: { value: '203.0.113.7' } });
+    api.failNext('POST', '/api/api-tokens', {
+      status: 400,
+      body: {
+        message: 'The expiry must be in the future',
+        code: 'BAD_REQUEST',
+        fields: [
+          { field: 'expiresAt', message: API_TOKEN_EXPIRY_PAST },
+          { field: 'allowedIps.0', message: 'Not from this network' },
+        ],
+      },
+    });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Token' }));
+
+    await waitFor(() => expect(expires.getAttribute('aria-invalid')).toBe('true'));
+    expect(describedBy(expires)[0]).toBe(API_TOKEN_EXPIRY_PAST);
+    expect(describedBy(allowedIps)[0]).toBe('Not from this network');
+    await waitFor(() => expect(document.activeElement).toBe(expires));
+    expect(screen.getByRole('dialog', { name: 'Create API Token' })).toBeTruthy();
   });
 
   it('waits with the submit button while the token is being created', async () => {

@@ -132,6 +132,14 @@ function stubWebhooksApi({
   };
 }
 
+/** The words a control's aria-describedby names: its problem, its hint. */
+function describedBy(control: HTMLElement): (string | null | undefined)[] {
+  return (control.getAttribute('aria-describedby') ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((id) => document.getElementById(id)?.textContent);
+}
+
 function renderPage() {
   return renderWithProviders(<WebhooksPage />, {
     path: '/webhooks',
@@ -212,15 +220,26 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     expect(gone.getByText('The endpoint answered 410 Gone')).toBeTruthy();
   });
 
-  it("refuses a blank URL with 'Please provide a webhook URL' and sends nothing", async () => {
+  it('refuses a blank URL and no events at once, each at its field, and sends nothing', async () => {
     const api = stubWebhooksApi();
     renderPage();
     await screen.findByRole('heading', { name: 'No webhooks configured' });
     fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
     const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
-    fireEvent.change(dialog.getByLabelText(/Webhook URL/), { target: { value: '   ' } });
+    const url = dialog.getByLabelText(/Webhook URL/);
+    fireEvent.change(url, { target: { value: '   ' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Create Webhook' }));
-    expect(dialog.getByRole('alert').textContent).toBe('Please provide a webhook URL');
+
+    expect(dialog.getAllByRole('alert').map(({ textContent }) => textContent)).toEqual([
+      'Please provide a webhook URL',
+      'Choose at least one event',
+    ]);
+    expect(url.getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(url)).toContain('Please provide a webhook URL');
+    expect(describedBy(dialog.getByRole('checkbox', { name: 'User Login' }))).toEqual([
+      'Choose at least one event',
+    ]);
+    await waitFor(() => expect(document.activeElement).toBe(url));
     expect(api.sent('POST', '/api/webhooks')).toEqual([]);
   });
 
@@ -234,10 +253,54 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
       target: { value: 'https://hooks.example.com/latchkey' },
     });
     fireEvent.click(dialog.getByRole('button', { name: 'Create Webhook' }));
+
     expect(dialog.getByRole('alert').textContent).toBe('Choose at least one event');
-    expect(dialog.getByRole('group', { name: 'Events' }).getAttribute('aria-invalid')).toBe('true');
+    expect(describedBy(dialog.getByRole('group', { name: 'Events' }))).toEqual([
+      'Choose at least one event',
+    ]);
+    const boxes = dialog.getAllByRole('checkbox');
+    for (const box of boxes) expect(box.getAttribute('aria-invalid')).toBe('true');
+    // The first box takes the focus: Space ticks it.
+    await waitFor(() => expect(document.activeElement).toBe(boxes[0]));
     expect(dialog.getByLabelText(/Webhook URL/).hasAttribute('aria-invalid')).toBe(false);
     expect(api.sent('POST', '/api/webhooks')).toEqual([]);
+
+    // Ticking an event forgets the problem.
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'User Login' }));
+    expect(dialog.queryByRole('alert')).toBeNull();
+    expect(boxes[0]!.hasAttribute('aria-invalid')).toBe(false);
+  });
+
+  it("places the server's refusal at the field it names, and focuses it", async () => {
+    const api = stubWebhooksApi();
+    renderPage();
+    await screen.findByRole('heading', { name: 'No webhooks configured' });
+    fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
+    const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
+    const url = dialog.getByLabelText(/Webhook URL/);
+    fireEvent.change(url, { target: { value: 'https://hooks.example.com/latchkey' } });
+    fireEvent.click(dialog.getByRole('checkbox', { name: 'User Login' }));
+    api.failNext('POST', '/api/webhooks', {
+      status: 400,
+      body: {
+        message: 'URL must be at most 2048 characters',
+        code: 'BAD_REQUEST',
+        fields: [
+          { field: 'url', message: 'Must be at most 2048 characters' },
+          { field: 'events.0', message: 'Is not one of the allowed values' },
+        ],
+      },
+    });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Webhook' }));
+
+    await waitFor(() => expect(url.getAttribute('aria-invalid')).toBe('true'));
+    expect(describedBy(url)).toContain('Must be at most 2048 characters');
+    expect(describedBy(dialog.getByRole('checkbox', { name: 'User Login' }))).toEqual([
+      'Is not one of the allowed values',
+    ]);
+    await waitFor(() => expect(document.activeElement).toBe(url));
+    expect(screen.getByRole('dialog', { name: 'Create Webhook' })).toBeTruthy();
+    expect(api.sent('POST', '/api/webhooks')).toHaveLength(1);
   });
 
   it('creates a webhook with the chosen events, toasts, closes and lists it', async () => {
@@ -293,6 +356,8 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
     fireEvent.click(dialog.getByRole('button', { name: 'Create Webhook' }));
     expect(await findToast('Webhook URLs may not point at private networks')).toBeTruthy();
     expect(screen.getByText('Error', { selector: 'li *' })).toBeTruthy();
+    // A refusal that names no field stays the toast's.
+    expect(dialog.queryByRole('alert')).toBeNull();
 
     api.failNext('POST', '/api/webhooks', 'network-error');
     fireEvent.click(dialog.getByRole('button', { name: 'Create Webhook' }));

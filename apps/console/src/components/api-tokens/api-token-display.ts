@@ -7,6 +7,7 @@ import {
   type Application,
   type CreateApiTokenRequest,
 } from '@latchkey/contracts';
+import { contractProblems } from '@/lib/first-problem.ts';
 
 /** The part of a scope before the colon: what it reaches. */
 export type ApiTokenResource = ApiTokenScope extends `${infer Resource}:${string}`
@@ -171,15 +172,40 @@ export function toCreateApiTokenRequest(fields: ApiTokenFields): CreateApiTokenR
   };
 }
 
+/** Where the form shows each field of the request: the expiry is typed as a day. */
+const API_TOKEN_FIELD_OF_REQUEST: Record<keyof CreateApiTokenRequest, keyof ApiTokenFields> = {
+  name: 'name',
+  scopes: 'scopes',
+  applicationIds: 'applicationIds',
+  expiresAt: 'expiresOn',
+  allowedIps: 'allowedIps',
+};
+
+/** The form field a request path (`allowedIps.1`) is about, or undefined for none. */
+export function apiTokenFieldOf(path: string): keyof ApiTokenFields | undefined {
+  const [first = ''] = path.split('.');
+  return Object.hasOwn(API_TOKEN_FIELD_OF_REQUEST, first)
+    ? API_TOKEN_FIELD_OF_REQUEST[first as keyof CreateApiTokenRequest]
+    : undefined;
+}
+
 /**
- * The message to show in the dialog, or null when the token may be asked for. The contract's
- * own schema decides, so the words are the server's; the schema cannot know the time, so a
- * past expiry is checked here as the server checks it.
+ * Each field's problem, all at once, empty when the token may be asked for. The contract's own
+ * schema decides, so the words are the server's; the schema cannot know the time, so a past
+ * expiry is checked here as the server checks it.
  */
-export function validateApiTokenFields(fields: ApiTokenFields, now = Date.now()): string | null {
+export function findApiTokenProblems(
+  fields: ApiTokenFields,
+  now = Date.now(),
+): Partial<Record<string, string>> {
   const request = toCreateApiTokenRequest(fields);
-  const result = createApiTokenRequestSchema.safeParse(request);
-  if (!result.success) return result.error.issues[0]?.message ?? null;
-  if (request.expiresAt && Date.parse(request.expiresAt) <= now) return API_TOKEN_EXPIRY_PAST;
-  return null;
+  const problems = contractProblems(
+    createApiTokenRequestSchema,
+    request,
+    (path) => apiTokenFieldOf(path) ?? '',
+  );
+  if (request.expiresAt && Date.parse(request.expiresAt) <= now) {
+    problems.expiresOn ??= API_TOKEN_EXPIRY_PAST;
+  }
+  return problems;
 }

@@ -4,23 +4,25 @@ import {
   apiTokenScopes,
   type CreatedApiToken,
 } from '@latchkey/contracts';
-import { useId, useRef } from 'react';
+import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
+import { FieldProblem, InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useCreateApiToken } from '@/hooks/use-api-tokens.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
+import { cn } from '@/lib/utils.ts';
 import {
+  apiTokenFieldOf,
   apiTokenScopeGroups,
   EMPTY_API_TOKEN_FIELDS,
+  findApiTokenProblems,
   toCreateApiTokenRequest,
   toDateInputValue,
   toggleScope,
-  validateApiTokenFields,
   type ApiTokenFields,
 } from './api-token-display.ts';
 
@@ -44,8 +46,9 @@ export function CreateApiTokenDialog({
         <CreateApiTokenForm
           isSubmitting={createToken.isPending}
           onCancel={close}
-          onSubmit={(fields) =>
+          onSubmit={(fields, onRefused) =>
             createToken.mutate(toCreateApiTokenRequest(fields), {
+              onError: onRefused,
               onSuccess: (created) => {
                 close();
                 onCreated(created);
@@ -67,28 +70,32 @@ function CreateApiTokenForm({
   onCancel,
 }: {
   isSubmitting: boolean;
-  onSubmit: (fields: ApiTokenFields) => void;
+  /** Sends valid fields; `onRefused` is given the error when the server refuses them. */
+  onSubmit: (fields: ApiTokenFields, onRefused: (error: unknown) => void) => void;
   onCancel: () => void;
 }) {
   const id = useId();
-  const nameRef = useRef<HTMLInputElement>(null);
-  const { fields, setField, bindText, validationError, submit } = useFormFields({
+  // Every problem at its field, all at once; the first marked field is scrolled to and
+  // focused, which matters in a form taller than a phone whose button is at the bottom.
+  const {
+    fields,
+    setField,
+    bindText,
+    problems,
+    clearProblems,
+    validationError,
+    submit,
+    refuse,
+    formRef,
+  } = useFormFields({
     initialFields: EMPTY_API_TOKEN_FIELDS,
-    validate: (candidate) => validateApiTokenFields(candidate),
-    onValidSubmit: onSubmit,
+    validateFields: (candidate) => findApiTokenProblems(candidate),
+    fieldOfPath: apiTokenFieldOf,
+    onValidSubmit: (valid) => onSubmit(valid, refuse),
   });
   const allScopesChosen = fields.scopes.length === apiTokenScopes.length;
-
-  // The message sits above the fields, and the button that found it at the bottom of a form
-  // taller than a phone: bring the message into view once it has rendered.
-  const submitAndShowProblem = () => {
-    submit();
-    requestAnimationFrame(() => {
-      nameRef.current?.form
-        ?.querySelector('[role="alert"]')
-        ?.scrollIntoView?.({ block: 'nearest', behavior: 'smooth' });
-    });
-  };
+  const scopesProblem = problems.scopes;
+  const scopesProblemId = `${id}-scopes-problem`;
 
   return (
     <DialogForm
@@ -97,12 +104,12 @@ function CreateApiTokenForm({
       submitLabel={CREATE_TOKEN_LABEL}
       validationError={validationError}
       isSubmitting={isSubmitting}
-      onSubmit={submitAndShowProblem}
+      onSubmit={submit}
       onCancel={onCancel}
+      formRef={formRef}
       className="gap-5"
     >
       <InputField
-        ref={nameRef}
         id={`${id}-name`}
         label="Name"
         isRequired
@@ -114,7 +121,12 @@ function CreateApiTokenForm({
         autoFocus
       />
 
-      <div role="group" aria-labelledby={`${id}-scopes`} className="grid gap-3">
+      <div
+        role="group"
+        aria-labelledby={`${id}-scopes`}
+        aria-describedby={scopesProblem ? scopesProblemId : undefined}
+        className="grid gap-3"
+      >
         <div className="flex flex-wrap items-center justify-between gap-2">
           <span id={`${id}-scopes`} className="text-sm font-medium">
             Scopes
@@ -134,7 +146,15 @@ function CreateApiTokenForm({
           Choose only what the script needs. A call also needs your own permission for the same act,
           checked again on every call.
         </p>
-        <div className="grid gap-4 rounded-lg border border-border p-3 sm:grid-cols-2">
+        {/* Above the boxes, not below: the list is taller than a phone's screen, and the
+            first box, which takes the focus, is shown with the words beside it. */}
+        {scopesProblem && <FieldProblem id={scopesProblemId}>{scopesProblem}</FieldProblem>}
+        <div
+          className={cn(
+            'grid gap-4 rounded-lg border border-border p-3 sm:grid-cols-2',
+            scopesProblem && 'border-destructive',
+          )}
+        >
           {apiTokenScopeGroups.map((group) => (
             <div
               key={group.resource}
@@ -156,7 +176,12 @@ function CreateApiTokenForm({
                       id={checkboxId}
                       className="mt-0.5"
                       checked={fields.scopes.includes(scope)}
-                      aria-describedby={`${checkboxId}-description`}
+                      // Each box is what the problem asks to change: the first one is focused.
+                      aria-invalid={scopesProblem ? true : undefined}
+                      aria-describedby={joinIds(
+                        `${checkboxId}-description`,
+                        scopesProblem && scopesProblemId,
+                      )}
                       onCheckedChange={(checked) =>
                         setField('scopes', toggleScope(fields.scopes, scope, checked === true))
                       }
@@ -184,7 +209,12 @@ function CreateApiTokenForm({
         id={`${id}-applications`}
         isRestricted={fields.isRestrictedToApplications}
         applicationIds={fields.applicationIds}
-        onRestrictedChange={(isRestricted) => setField('isRestrictedToApplications', isRestricted)}
+        problem={problems.applicationIds}
+        onRestrictedChange={(isRestricted) => {
+          setField('isRestrictedToApplications', isRestricted);
+          // Without the restriction no application need be chosen.
+          clearProblems(['applicationIds']);
+        }}
         onApplicationIdsChange={(applicationIds) => setField('applicationIds', applicationIds)}
       />
 
@@ -193,9 +223,8 @@ function CreateApiTokenForm({
         label="Expires (optional)"
         hint="The token stops working when this day ends, in your time zone. Leave empty for never."
         type="date"
-        value={fields.expiresOn}
+        {...bindText('expiresOn')}
         min={toDateInputValue(new Date())}
-        onValueChange={(value) => setField('expiresOn', value)}
         className="w-48"
       />
 
@@ -214,21 +243,30 @@ function CreateApiTokenForm({
   );
 }
 
-/** "Restrict to applications": off reaches every application, present and future. */
+/**
+ * "Restrict to applications": off reaches every application, present and future. A `problem`
+ * (none chosen, or one the server refused) is shown below the list and marks its boxes, or the
+ * restriction's own box while the list has none.
+ */
 function ApplicationRestriction({
   id,
   isRestricted,
   applicationIds,
+  problem,
   onRestrictedChange,
   onApplicationIdsChange,
 }: {
   id: string;
   isRestricted: boolean;
   applicationIds: readonly number[];
+  problem: string | undefined;
   onRestrictedChange: (isRestricted: boolean) => void;
   onApplicationIdsChange: (applicationIds: number[]) => void;
 }) {
   const applications = useApplications();
+  const problemId = `${id}-problem`;
+  const hasApplicationBoxes = applications.isSuccess && applications.data.length > 0;
+  const isRestrictionMarked = problem !== undefined && !hasApplicationBoxes;
 
   return (
     <div className="grid gap-3">
@@ -237,7 +275,8 @@ function ApplicationRestriction({
           <Checkbox
             id={`${id}-restrict`}
             checked={isRestricted}
-            aria-describedby={`${id}-restrict-hint`}
+            aria-invalid={isRestrictionMarked || undefined}
+            aria-describedby={joinIds(`${id}-restrict-hint`, isRestrictionMarked && problemId)}
             onCheckedChange={(checked) => onRestrictedChange(checked === true)}
           />
           Restrict to applications
@@ -252,7 +291,11 @@ function ApplicationRestriction({
         <div
           role="group"
           aria-label="Applications the token may reach"
-          className="grid max-h-56 gap-2 overflow-y-auto rounded-lg border border-border p-3 sm:grid-cols-2"
+          aria-describedby={problem ? problemId : undefined}
+          className={cn(
+            'grid max-h-56 gap-2 overflow-y-auto rounded-lg border border-border p-3 sm:grid-cols-2',
+            problem && 'border-destructive',
+          )}
         >
           {applications.isPending ? (
             <p className="text-sm text-muted-foreground">Loading applications…</p>
@@ -274,6 +317,8 @@ function ApplicationRestriction({
                   <Checkbox
                     id={checkboxId}
                     checked={applicationIds.includes(application.id)}
+                    aria-invalid={problem ? true : undefined}
+                    aria-describedby={problem ? problemId : undefined}
                     onCheckedChange={(checked) =>
                       onApplicationIdsChange(
                         checked === true
@@ -289,6 +334,12 @@ function ApplicationRestriction({
           )}
         </div>
       )}
+      {problem && <FieldProblem id={problemId}>{problem}</FieldProblem>}
     </div>
   );
+}
+
+/** An aria-describedby naming each of `ids` that is given. */
+function joinIds(...ids: (string | false | undefined)[]): string {
+  return ids.filter(Boolean).join(' ');
 }

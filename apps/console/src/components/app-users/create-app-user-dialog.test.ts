@@ -2,8 +2,8 @@ import { USERNAME_AND_PASSWORD_REQUIRED } from '@latchkey/contracts';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ALL_REQUIRED_FIELDS_MESSAGE,
+  findCreateAppUserProblems,
   toCreateAppUserRequest,
-  validateCreateAppUser,
   type CreateAppUserFields,
 } from './create-app-user-dialog.tsx';
 
@@ -15,41 +15,58 @@ const filled: CreateAppUserFields = {
   hwid: '',
 };
 
-describe('validateCreateAppUser', () => {
-  it('requires username, e-mail and password on the dashboard', () => {
-    expect(validateCreateAppUser(filled, 'dashboard', 8)).toBeNull();
-    expect(validateCreateAppUser({ ...filled, email: '  ' }, 'dashboard', 8)).toBe(
-      ALL_REQUIRED_FIELDS_MESSAGE,
-    );
-    expect(validateCreateAppUser({ ...filled, username: '' }, 'dashboard', 8)).toBe(
-      'Please fill in all required fields',
-    );
+describe('findCreateAppUserProblems', () => {
+  it('requires username, e-mail and password on the dashboard, each at its field', () => {
+    expect(findCreateAppUserProblems(filled, 'dashboard', 8)).toEqual({});
+    expect(findCreateAppUserProblems({ ...filled, email: '  ' }, 'dashboard', 8)).toEqual({
+      email: ALL_REQUIRED_FIELDS_MESSAGE,
+    });
+    expect(
+      findCreateAppUserProblems({ ...filled, username: '', password: '' }, 'dashboard', 8),
+    ).toEqual({
+      username: 'Please fill in all required fields',
+      password: 'Please fill in all required fields',
+    });
   });
 
   it('requires only a trimmed username and password on the management page', () => {
-    expect(validateCreateAppUser({ ...filled, email: '' }, 'application', 8)).toBeNull();
-    expect(validateCreateAppUser({ ...filled, username: '   ' }, 'application', 8)).toBe(
-      USERNAME_AND_PASSWORD_REQUIRED,
-    );
-    expect(validateCreateAppUser({ ...filled, password: '   ' }, 'application', 8)).toBe(
-      'Please fill in username and password',
-    );
+    expect(findCreateAppUserProblems({ ...filled, email: '' }, 'application', 8)).toEqual({});
+    expect(findCreateAppUserProblems({ ...filled, username: '   ' }, 'application', 8)).toEqual({
+      username: USERNAME_AND_PASSWORD_REQUIRED,
+    });
+    expect(findCreateAppUserProblems({ ...filled, password: '   ' }, 'application', 8)).toEqual({
+      password: 'Please fill in username and password',
+    });
+  });
+
+  it("says the contract's problems at their fields along with the rest", () => {
+    expect(
+      findCreateAppUserProblems(
+        { ...filled, username: '', email: 'not an address', hwid: 'x'.repeat(300) },
+        'application',
+        8,
+      ),
+    ).toEqual({
+      username: USERNAME_AND_PASSWORD_REQUIRED,
+      email: 'Please enter a valid e-mail address',
+      hwid: 'HWID must be at most 256 characters',
+    });
   });
 });
 
-describe('validateCreateAppUser: the password rule', () => {
+describe('findCreateAppUserProblems: the password rule', () => {
   it('refuses a password shorter than the minimum the server announced', () => {
     const short = { ...filled, password: 'x'.repeat(11) };
-    expect(validateCreateAppUser(short, 'application', 12)).toBe(
-      'Password must be at least 12 characters',
-    );
-    expect(validateCreateAppUser(short, 'dashboard', 11)).toBeNull();
+    expect(findCreateAppUserProblems(short, 'application', 12)).toEqual({
+      password: 'Password must be at least 12 characters',
+    });
+    expect(findCreateAppUserProblems(short, 'dashboard', 11)).toEqual({});
   });
 
-  it('still gives the required-fields message first for an all-space password', () => {
-    expect(validateCreateAppUser({ ...filled, password: '          ' }, 'application', 8)).toBe(
-      USERNAME_AND_PASSWORD_REQUIRED,
-    );
+  it('gives the required-fields message for an all-space password', () => {
+    expect(
+      findCreateAppUserProblems({ ...filled, password: '          ' }, 'application', 8),
+    ).toEqual({ password: USERNAME_AND_PASSWORD_REQUIRED });
   });
 });
 

@@ -1,10 +1,15 @@
-import { endUserPasswordProblem, USERNAME_AND_PASSWORD_REQUIRED } from '@latchkey/contracts';
+import {
+  createAppUserRequestSchema,
+  endUserPasswordProblem,
+  USERNAME_AND_PASSWORD_REQUIRED,
+} from '@latchkey/contracts';
 import { UserPlus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
 import { InputField } from '@/components/ui/form-field.tsx';
 import { useCreateAppUser } from '@/hooks/use-app-users.ts';
 import { useEndUserPasswordMinLength } from '@/hooks/use-end-user-password-min-length.ts';
+import { contractProblems } from '@/lib/first-problem.ts';
 import { bindAppUserFields } from './bind-app-user-fields.ts';
 import { fromDateTimeLocalValue } from './app-user-display.ts';
 
@@ -27,21 +32,30 @@ export interface CreateAppUserFields {
 }
 
 /**
- * The validation message for the form, or null when it may be sent, then the installation's
- * password rule (minimum length, not only spaces).
+ * Each field's problem, all at once, empty when the user may be created: the required message
+ * at each required field left blank (a password of only spaces counts as blank), the
+ * installation's password rule (minimum length) at the password, and the rest in the words of
+ * the contract the server checks the request with (an e-mail that is not one, a HWID too long).
  */
-export function validateCreateAppUser(
+export function findCreateAppUserProblems(
   fields: CreateAppUserFields,
   variant: CreateAppUserVariant,
   passwordMinLength: number,
-): string | null {
-  const hasUsernameAndPassword = fields.username.trim() !== '' && fields.password.trim() !== '';
-  if (variant === 'dashboard') {
-    if (!hasUsernameAndPassword || fields.email.trim() === '') return ALL_REQUIRED_FIELDS_MESSAGE;
-  } else if (!hasUsernameAndPassword) {
-    return USERNAME_AND_PASSWORD_REQUIRED;
-  }
-  return endUserPasswordProblem(fields.password, passwordMinLength);
+): Partial<Record<string, string>> {
+  // The contract's "fill in username and password" is said of the whole request: the fields
+  // left blank are marked below instead.
+  const { '': _required, ...problems } = contractProblems(
+    createAppUserRequestSchema,
+    toCreateAppUserRequest(fields),
+  );
+  const required =
+    variant === 'dashboard' ? ALL_REQUIRED_FIELDS_MESSAGE : USERNAME_AND_PASSWORD_REQUIRED;
+  if (fields.username.trim() === '') problems.username = required;
+  if (variant === 'dashboard' && fields.email.trim() === '') problems.email = required;
+  if (fields.password.trim() === '') problems.password = required;
+  const passwordProblem = endUserPasswordProblem(fields.password, passwordMinLength);
+  if (passwordProblem) problems.password ??= passwordProblem;
+  return problems;
 }
 
 /** expiresAt (as ISO) and hwid are sent only when filled in. */
@@ -106,14 +120,19 @@ function CreateAppUserForm({
   const createAppUser = useCreateAppUser();
   const passwordMinLength = useEndUserPasswordMinLength();
   const isEmailRequired = variant === 'dashboard';
-  const { fields, setField, dialogForm } = useMutationForm({
+  // Every problem at its field, all at once; a refusal at the field of the request it names.
+  const { fields, setField, problems, dialogForm } = useMutationForm({
     initialFields: EMPTY_CREATE_APP_USER_FIELDS,
-    validate: (user) => validateCreateAppUser(user, variant, passwordMinLength),
+    validateFields: (user) => findCreateAppUserProblems(user, variant, passwordMinLength),
     mutation: createAppUser,
     toRequest: (user) => ({ applicationId, user: toCreateAppUserRequest(user) }),
     onDone,
   });
-  const appUserField = bindAppUserFields(id, fields, setField);
+  const boundField = bindAppUserFields(id, fields, setField);
+  const appUserField = (name: keyof CreateAppUserFields) => ({
+    ...boundField(name),
+    problem: problems[name],
+  });
 
   return (
     <DialogForm

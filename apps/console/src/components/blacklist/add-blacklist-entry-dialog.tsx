@@ -8,15 +8,16 @@ import { Plus } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { ApplicationScopeSelect } from '@/components/applications/application-scope-select.tsx';
 import { DialogForm, FormDialog, useMutationForm } from '@/components/ui/form-dialog.tsx';
-import { FormField, InputField, TextareaField } from '@/components/ui/form-field.tsx';
+import { FieldProblem, FormField, InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { useCreateBlacklistEntry } from '@/hooks/use-blacklist.ts';
 import {
+  blacklistEntryFieldOf,
   EMPTY_BLACKLIST_ENTRY_FIELDS,
+  findBlacklistEntryProblems,
   GLOBAL_SCOPE_LABEL,
   GLOBAL_SCOPE_VALUE,
   toCreateBlacklistEntryRequest,
-  validateBlacklistEntry,
 } from './blacklist-display.ts';
 
 const VALUE_PLACEHOLDERS: Record<BlacklistType, string> = {
@@ -45,15 +46,18 @@ export function AddBlacklistEntryDialog({ trigger }: { trigger?: ReactNode }) {
 function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
   const id = useId();
   const createEntry = useCreateBlacklistEntry();
-  const { fields, setField, bindText, dialogForm } = useMutationForm({
+  // Every problem at its field, all at once.
+  const { fields, setField, bindText, problems, dialogForm } = useMutationForm({
     initialFields: EMPTY_BLACKLIST_ENTRY_FIELDS,
-    validate: validateBlacklistEntry,
+    validateFields: findBlacklistEntryProblems,
+    fieldOfPath: blacklistEntryFieldOf,
     mutation: createEntry,
     toRequest: toCreateBlacklistEntryRequest,
     onDone,
   });
 
   const valueHint = fields.type ? VALUE_HINTS[fields.type] : undefined;
+  const typeProblem = problems.type;
 
   return (
     <DialogForm
@@ -71,8 +75,11 @@ function AddBlacklistEntryForm({ onDone }: { onDone: () => void }) {
             options={labelledOptions(blacklistTypes, blacklistTypeLabels)}
             placeholder="Select a type"
             aria-required="true"
+            aria-invalid={typeProblem ? true : undefined}
+            aria-describedby={typeProblem ? `${id}-type-problem` : undefined}
             autoFocus
           />
+          {typeProblem && <FieldProblem id={`${id}-type-problem`}>{typeProblem}</FieldProblem>}
         </FormField>
         <FormField htmlFor={`${id}-application`} label="Application">
           <ApplicationScopeSelect

@@ -11,8 +11,8 @@ import {
   EMPTY_BLACKLIST_ENTRY_FIELDS,
   getBlacklistReason,
   getBlacklistScopeLabel,
+  findBlacklistEntryProblems,
   toCreateBlacklistEntryRequest,
-  validateBlacklistEntry,
 } from './blacklist-display.ts';
 
 function createEntry(overrides: Partial<BlacklistEntry> = {}): BlacklistEntry {
@@ -77,33 +77,49 @@ describe('table columns', () => {
 describe('the Add Blacklist Entry form', () => {
   const filled = { type: 'username', value: ' mallory ', reason: '', scope: 'global' } as const;
 
-  it('requires a type and a non-blank value', () => {
-    expect(validateBlacklistEntry(EMPTY_BLACKLIST_ENTRY_FIELDS)).toBe(
-      BLACKLIST_TYPE_AND_VALUE_REQUIRED,
-    );
-    expect(validateBlacklistEntry({ ...filled, type: '' })).toBe(
-      'Please select a type and provide a value',
-    );
-    expect(validateBlacklistEntry({ ...filled, value: '   ' })).toBe(
-      BLACKLIST_TYPE_AND_VALUE_REQUIRED,
-    );
-    expect(validateBlacklistEntry(filled)).toBeNull();
+  it('requires a type and a non-blank value, each marked where it is missing', () => {
+    expect(findBlacklistEntryProblems(EMPTY_BLACKLIST_ENTRY_FIELDS)).toEqual({
+      type: BLACKLIST_TYPE_AND_VALUE_REQUIRED,
+      value: BLACKLIST_TYPE_AND_VALUE_REQUIRED,
+    });
+    expect(findBlacklistEntryProblems({ ...filled, type: '' })).toEqual({
+      type: 'Please select a type and provide a value',
+    });
+    expect(findBlacklistEntryProblems({ ...filled, value: '   ' })).toEqual({
+      value: BLACKLIST_TYPE_AND_VALUE_REQUIRED,
+    });
+    expect(findBlacklistEntryProblems(filled)).toEqual({});
   });
 
-  it('refuses an IP entry that is not one address or range, as the server would', () => {
+  it('refuses an IP entry that is not one address or range, at the value, as the server would', () => {
     for (const value of ['10.0.0.0/33', '999.1.1.1', '2001:db8::/129']) {
-      expect(validateBlacklistEntry({ ...filled, type: 'ip', value })).toBe(BLACKLIST_INVALID_IP);
+      expect(findBlacklistEntryProblems({ ...filled, type: 'ip', value })).toEqual({
+        value: BLACKLIST_INVALID_IP,
+      });
     }
     for (const value of [' 2001:db8::1 ', '10.0.0.0/8', '2001:db8::/64']) {
-      expect(validateBlacklistEntry({ ...filled, type: 'ip', value })).toBeNull();
+      expect(findBlacklistEntryProblems({ ...filled, type: 'ip', value })).toEqual({});
     }
   });
 
-  it('refuses an e-mail entry that is not an e-mail address, as the server would', () => {
-    expect(validateBlacklistEntry({ ...filled, type: 'email', value: 'nobody' })).toBe(
-      BLACKLIST_INVALID_EMAIL,
+  it('refuses an e-mail entry that is not an e-mail address, at the value, as the server would', () => {
+    expect(findBlacklistEntryProblems({ ...filled, type: 'email', value: 'nobody' })).toEqual({
+      value: BLACKLIST_INVALID_EMAIL,
+    });
+    expect(findBlacklistEntryProblems({ ...filled, type: 'email', value: 'a@b.example' })).toEqual(
+      {},
     );
-    expect(validateBlacklistEntry({ ...filled, type: 'email', value: 'a@b.example' })).toBeNull();
+  });
+
+  it('says a reason too long at the reason, along with a bad value', () => {
+    const problems = findBlacklistEntryProblems({
+      ...filled,
+      type: 'ip',
+      value: 'nope',
+      reason: 'x'.repeat(10_000),
+    });
+    expect(problems.value).toBe(BLACKLIST_INVALID_IP);
+    expect(problems.reason).toMatch(/^Reason must be at most \d+ characters$/);
   });
 
   it("leaves out applicationId for 'Global' and sends the chosen application's id otherwise", () => {

@@ -5,7 +5,7 @@ import {
   type BlacklistType,
   type CreateBlacklistEntryRequest,
 } from '@latchkey/contracts';
-import { firstProblem } from '@/lib/first-problem.ts';
+import { contractProblems } from '@/lib/first-problem.ts';
 
 /** The four count cards, titled word for word as specified ('Addresss' included). */
 export const BLACKLIST_COUNT_CARD_TITLES: Record<BlacklistType, string> = {
@@ -74,11 +74,36 @@ export function toCreateBlacklistEntryRequest(
 }
 
 /**
- * The message to show in the dialog, or null when the entry may be sent. The server's own
- * request schema decides, so the console and the server never disagree: a missing type or
- * value gives 'Please select a type and provide a value', and an IP entry that is not one
- * address gives the contract's message.
+ * The form field a request path is about, or undefined for one the form shows no problem at
+ * (the application is chosen from a list of valid values).
  */
-export function validateBlacklistEntry(fields: BlacklistEntryFields): string | null {
-  return firstProblem(createBlacklistEntryRequestSchema, toCreateBlacklistEntryRequest(fields));
+export function blacklistEntryFieldOf(path: string): 'type' | 'value' | 'reason' | undefined {
+  const [first = ''] = path.split('.');
+  return first === 'type' || first === 'value' || first === 'reason' ? first : undefined;
+}
+
+/**
+ * Each field's problem, all at once, empty when the entry may be sent. The server's own request
+ * schema decides, so the console and the server never disagree: an IP entry that is not one
+ * address or range, or an e-mail entry that is not an address, gives the contract's message at
+ * the value. A missing type or value ('Please select a type and provide a value', said of the
+ * whole request) is shown at whichever of the two is missing.
+ */
+export function findBlacklistEntryProblems(
+  fields: BlacklistEntryFields,
+): Partial<Record<string, string>> {
+  const { '': typeAndValueRequired, ...problems } = contractProblems(
+    createBlacklistEntryRequestSchema,
+    toCreateBlacklistEntryRequest(fields),
+    (path) => blacklistEntryFieldOf(path) ?? '',
+  );
+  if (typeAndValueRequired === undefined) return problems;
+  const missing = [
+    ...(fields.type === '' ? (['type'] as const) : []),
+    ...(fields.value.trim() === '' ? (['value'] as const) : []),
+  ];
+  // Anything else said of the whole request stays the form's message.
+  if (missing.length === 0) return { ...problems, '': typeAndValueRequired };
+  for (const name of missing) problems[name] = typeAndValueRequired;
+  return problems;
 }

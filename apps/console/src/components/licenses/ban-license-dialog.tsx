@@ -2,7 +2,7 @@ import { banLicenseRequestSchema, licenseLimits, type License } from '@latchkey/
 import { TextareaField } from '@/components/ui/form-field.tsx';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { firstProblem } from '@/lib/first-problem.ts';
-import { LicensePromptDialog } from './license-prompt-dialog.tsx';
+import { LicensePromptDialog, type LicensePromptDone } from './license-prompt-dialog.tsx';
 
 /**
  * Banning a key asks why. A used key's grant is taken back from the subscription it extended,
@@ -14,7 +14,7 @@ export function BanLicenseDialog({
 }: DialogOpenState & {
   license: License | null;
   isSubmitting: boolean;
-  onBan: (license: License, reason: string, close: () => void) => void;
+  onBan: (license: License, reason: string, done: LicensePromptDone) => void;
 }) {
   return (
     <LicensePromptDialog

@@ -2,7 +2,7 @@ import { emailLicenseRequestSchema, type License } from '@latchkey/contracts';
 import { InputField } from '@/components/ui/form-field.tsx';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { firstProblem } from '@/lib/first-problem.ts';
-import { LicensePromptDialog } from './license-prompt-dialog.tsx';
+import { LicensePromptDialog, type LicensePromptDone } from './license-prompt-dialog.tsx';
 
 /**
  * "Send by e-mail": the whole key, its plan and how to redeem it, to an address (a buyer's).
@@ -14,7 +14,7 @@ export function EmailLicenseDialog({
 }: DialogOpenState & {
   license: License | null;
   isSubmitting: boolean;
-  onSend: (license: License, to: string, close: () => void) => void;
+  onSend: (license: License, to: string, done: LicensePromptDone) => void;
 }) {
   return (
     <LicensePromptDialog

@@ -10,7 +10,7 @@ import { KeyRound } from 'lucide-react';
 import { useEffect, useId } from 'react';
 import { PlanSelect } from '@/components/plans/plan-select.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FormField, InputField } from '@/components/ui/form-field.tsx';
+import { FieldProblem, FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Input } from '@/components/ui/input.tsx';
 import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { useFormFields } from '@/hooks/use-form-fields.ts';
@@ -20,9 +20,10 @@ import { cn } from '@/lib/utils.ts';
 import {
   describeMaskStrength,
   EMPTY_GENERATE_FIELDS,
+  findGenerateLicensesProblems,
+  generateLicensesFieldOf,
   LICENSE_CASE_LABELS,
   toGenerateLicensesRequest,
-  validateGenerateLicenses,
 } from './license-display.ts';
 
 /** The Generate Keys dialog; the new keys go to `onGenerated`, shown once in full. */
@@ -46,8 +47,9 @@ export function GenerateLicensesDialog({
           plans={offeredPlans}
           isSubmitting={generate.isPending}
           onCancel={close}
-          onSubmit={(request, plan) =>
+          onSubmit={(request, plan, onRefused) =>
             generate.mutate(request, {
+              onError: onRefused,
               onSuccess: (generated) => {
                 close();
                 onGenerated(generated, plan);
@@ -68,27 +70,44 @@ function GenerateLicensesForm({
 }: {
   plans: readonly Plan[];
   isSubmitting: boolean;
-  onSubmit: (request: ReturnType<typeof toGenerateLicensesRequest>, plan: Plan) => void;
+  /** Sends the request; `onRefused` is given the error when the server refuses it. */
+  onSubmit: (
+    request: ReturnType<typeof toGenerateLicensesRequest>,
+    plan: Plan,
+    onRefused: (error: unknown) => void,
+  ) => void;
   onCancel: () => void;
 }) {
   const id = useId();
-  const { fields, setField, bindText, validationError, submit } = useFormFields({
-    // The first plan on offer, as the select lists them, is chosen already: keys can be
-    // generated without touching the select, and the owner changes it only for another plan.
-    initialFields: () => ({ ...EMPTY_GENERATE_FIELDS, planId: plans[0]?.id ?? '' }),
-    validate: validateGenerateLicenses,
-    onValidSubmit: (valid) =>
-      onSubmit(
-        toGenerateLicensesRequest(valid),
-        plans.find((plan) => plan.id === valid.planId)!,
-      ),
-  });
+  const { fields, setField, bindText, problems, validationError, submit, refuse, formRef } =
+    useFormFields({
+      // The first plan on offer, as the select lists them, is chosen already: keys can be
+      // generated without touching the select, and the owner changes it only for another plan.
+      initialFields: () => ({ ...EMPTY_GENERATE_FIELDS, planId: plans[0]?.id ?? '' }),
+      // Every problem at its field, all at once. With no plan on offer there is no select to
+      // mark: "choose a plan" is then the form's message, beside the note saying why.
+      validateFields: (candidate) => {
+        const { planId: planProblem, ...found } = findGenerateLicensesProblems(candidate);
+        if (planProblem === undefined) return found;
+        return plans.length === 0
+          ? { ...found, '': planProblem }
+          : { ...found, planId: planProblem };
+      },
+      fieldOfPath: generateLicensesFieldOf,
+      onValidSubmit: (valid) =>
+        onSubmit(
+          toGenerateLicensesRequest(valid),
+          plans.find((plan) => plan.id === valid.planId)!,
+          refuse,
+        ),
+    });
   // Plans still loading when the dialog opened: the first one is chosen once they arrive.
   const firstPlanId = plans[0]?.id;
   useEffect(() => {
     if (fields.planId === '' && firstPlanId) setField('planId', firstPlanId);
   }, [fields.planId, firstPlanId, setField]);
   const strength = describeMaskStrength(fields.mask, fields.keyCase);
+  const maskProblem = problems.mask;
   const canMail = useMailDelivery() !== 'off';
 
   return (
@@ -100,6 +119,7 @@ function GenerateLicensesForm({
       isSubmitting={isSubmitting}
       onSubmit={submit}
       onCancel={onCancel}
+      formRef={formRef}
     >
       {plans.length === 0 ? (
         <p className="rounded-md border border-border bg-muted/40 px-3 py-2 text-sm text-muted-foreground">
@@ -113,6 +133,7 @@ function GenerateLicensesForm({
           plans={plans}
           value={fields.planId}
           onValueChange={(planId) => setField('planId', planId)}
+          problem={problems.planId}
         />
       )}
       <div className="grid gap-4 sm:grid-cols-2">
@@ -140,23 +161,29 @@ function GenerateLicensesForm({
           id={`${id}-mask`}
           value={fields.mask}
           onChange={(event) => setField('mask', event.target.value)}
-          aria-describedby={`${id}-mask-hint`}
-          aria-invalid={!strength.isStrong || undefined}
+          aria-describedby={maskProblem ? `${id}-mask-problem` : `${id}-mask-hint`}
+          aria-invalid={!strength.isStrong || Boolean(maskProblem) || undefined}
           maxLength={MAX_LICENSE_KEY_MASK_LENGTH}
           autoComplete="off"
           spellCheck={false}
           className="font-mono"
         />
-        <p
-          id={`${id}-mask-hint`}
-          aria-live="polite"
-          className={cn(
-            'text-xs',
-            strength.isStrong ? 'text-muted-foreground' : 'text-destructive',
-          )}
-        >
-          {strength.text}
-        </p>
+        {/* One line of words below the mask: what the last Generate found wrong with it, else
+            its strength as it is typed (the same words when it is too weak). */}
+        {maskProblem ? (
+          <FieldProblem id={`${id}-mask-problem`}>{maskProblem}</FieldProblem>
+        ) : (
+          <p
+            id={`${id}-mask-hint`}
+            aria-live="polite"
+            className={cn(
+              'text-xs',
+              strength.isStrong ? 'text-muted-foreground' : 'text-destructive',
+            )}
+          >
+            {strength.text}
+          </p>
+        )}
       </FormField>
       <InputField
         id={`${id}-note`}

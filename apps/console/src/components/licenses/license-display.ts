@@ -1,10 +1,9 @@
 import {
   DEFAULT_LICENSE_KEY_MASK,
   generateLicensesRequestSchema,
-  LICENSE_COUNT_RANGE,
+  LICENSE_REDEEM_BY_PAST,
   licenseKeyMaskBits,
   licenseKeyMaskProblem,
-  licenseLimits,
   MIN_LICENSE_KEY_BITS,
   type GeneratedLicenses,
   type GenerateLicensesRequest,
@@ -12,7 +11,7 @@ import {
   type LicenseStatus,
 } from '@latchkey/contracts';
 import type { BadgeVariant } from '@/components/ui/badge.tsx';
-import { firstProblem } from '@/lib/first-problem.ts';
+import { contractProblems } from '@/lib/first-problem.ts';
 
 export const LICENSE_STATUS_LABELS: Record<LicenseStatus, string> = {
   unused: 'Unused',
@@ -84,24 +83,48 @@ export function toGenerateLicensesRequest(fields: GenerateLicenseFields): Genera
 }
 
 /**
- * The message to show, or null when the keys may be generated: the plan, the count and the
- * mask first, in the words the server would use, then everything else by the same contract.
+ * The form field a request path is about, or undefined for one the form shows no problem at
+ * (the case is chosen from a list of valid values).
  */
-export function validateGenerateLicenses(fields: GenerateLicenseFields): string | null {
-  if (fields.planId === '') return PLAN_REQUIRED;
-  const count = parseCount(fields.count);
-  if (!Number.isInteger(count) || count < 1 || count > licenseLimits.generate) {
-    return LICENSE_COUNT_RANGE;
-  }
+export function generateLicensesFieldOf(
+  path: string,
+): Exclude<keyof GenerateLicenseFields, 'keyCase'> | undefined {
+  const [first = ''] = path.split('.');
+  return first === 'planId' ||
+    first === 'count' ||
+    first === 'mask' ||
+    first === 'note' ||
+    first === 'redeemBy' ||
+    first === 'emailTo'
+    ? first
+    : undefined;
+}
+
+/**
+ * Each field's problem, all at once, empty when the keys may be generated: in the words of the
+ * contract the server checks the request with, and the redeem-by day, which the contract cannot
+ * check against today.
+ */
+export function findGenerateLicensesProblems(
+  fields: GenerateLicenseFields,
+  now = Date.now(),
+): Partial<Record<string, string>> {
+  const problems = contractProblems(
+    generateLicensesRequestSchema,
+    toGenerateLicensesRequest(fields),
+    (path) => generateLicensesFieldOf(path) ?? '',
+  );
+  if (fields.planId === '') problems.planId = PLAN_REQUIRED;
+  // The contract checks the mask only once the rest of the request is valid; the form says
+  // what is wrong with it along with everything else.
   const maskProblem = licenseKeyMaskProblem(fields.mask, fields.keyCase);
-  if (maskProblem) return maskProblem;
+  if (maskProblem) problems.mask ??= maskProblem;
   if (fields.redeemBy !== '') {
     const redeemBy = toRedeemByDateTime(fields.redeemBy);
-    if (redeemBy === null) return 'Please enter a valid redeem-by date';
-    if (new Date(redeemBy).getTime() <= Date.now())
-      return 'The redeem-by date must be in the future';
+    if (redeemBy === null) problems.redeemBy = 'Please enter a valid redeem-by date';
+    else if (new Date(redeemBy).getTime() <= now) problems.redeemBy = LICENSE_REDEEM_BY_PAST;
   }
-  return firstProblem(generateLicensesRequestSchema, toGenerateLicensesRequest(fields));
+  return problems;
 }
 
 /** How strong a mask is, said while the owner types it: the server's own figures. */

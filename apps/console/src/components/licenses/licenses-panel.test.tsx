@@ -1,6 +1,7 @@
 import {
   LICENSE_COUNT_RANGE,
   LICENSE_BAN_REASON_REQUIRED,
+  LICENSE_REDEEM_BY_PAST,
   type License,
   type Plan,
 } from '@latchkey/contracts';
@@ -49,12 +50,20 @@ const license = (index: number, overrides: Partial<License> = {}): License => ({
 
 /**
  * A stand-in for the licences API: the keys in memory, filtered by status, so the list
- * refreshes after each change; `refuseNext` answers the next `METHOD path` with an error.
+ * refreshes after each change; `refuseNext` answers the next `METHOD path` with an error, and
+ * `refuseNextWith` with an error body of its own (a 400's refused `fields`).
  */
 function stubLicensesApi(initial: License[] = [], plans: Plan[] = [pro, legacy]) {
   let licenses = [...initial];
+  const refusalBodies = new Map<string, unknown>();
   const api = recordOwnerApi(
     ({ method, url, body }) => {
+      const refusal = `${method} ${url.pathname}`;
+      if (refusalBodies.has(refusal)) {
+        const answer = jsonResponse(400, refusalBodies.get(refusal));
+        refusalBodies.delete(refusal);
+        return answer;
+      }
       if (url.pathname === '/api/applications/7/plans') return jsonResponse(200, plans);
       if (url.pathname === LICENSES_PATH && method === 'GET') {
         const status = url.searchParams.get('status');
@@ -106,8 +115,17 @@ function stubLicensesApi(initial: License[] = [], plans: Plan[] = [pro, legacy])
     { errorCode: 'INTERNAL' },
   );
   // The keys' own requests unless another path is named: plans are read beside them.
-  return { ...api, sent: (method: string, pathname = LICENSES_PATH) => api.sent(method, pathname) };
+  return {
+    ...api,
+    sent: (method: string, pathname = LICENSES_PATH) => api.sent(method, pathname),
+    refuseNextWith: (method: string, pathname: string, body: unknown) =>
+      refusalBodies.set(`${method} ${pathname}`, body),
+  };
 }
+
+/** The words said below a field: its problem, found by the id the field names it by. */
+const problemOf = (control: HTMLElement) =>
+  document.getElementById(`${control.id}-problem`)?.textContent ?? null;
 
 const renderPanel = () => renderSignedIn(<LicensesPanel application={orbit} />);
 const openGenerateDialog = () => openDialog('Generate Keys', 'Generate Licence Keys');
@@ -183,6 +201,8 @@ describe('LicensesPanel', { timeout: 30_000 }, () => {
       fireEvent.change(count, { target: { value } });
       fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
       expect(dialog.getByRole('alert').textContent).toBe(LICENSE_COUNT_RANGE);
+      expect(count.getAttribute('aria-invalid')).toBe('true');
+      expect(problemOf(count)).toBe(LICENSE_COUNT_RANGE);
     }
 
     fireEvent.change(count, { target: { value: '10000' } });
@@ -196,7 +216,54 @@ describe('LicensesPanel', { timeout: 30_000 }, () => {
     expect(mask.getAttribute('aria-invalid')).toBe('true');
     fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
     expect(dialog.getByRole('alert').textContent).toBe(hint.textContent);
+    expect(problemOf(mask)).toBe(hint.textContent);
     expect(api.sent('POST')).toEqual([]);
+  });
+
+  it("says every problem at its field at once, the first focused, then the server's at its field", async () => {
+    const api = stubLicensesApi();
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No licence keys yet' });
+    const dialog = await openGenerateDialog();
+    const count = dialog.getByLabelText(/^Number of keys/);
+    const mask = dialog.getByLabelText('Mask');
+    const redeemBy = dialog.getByLabelText('Redeem by (optional)');
+    fireEvent.change(count, { target: { value: '0' } });
+    fireEvent.change(mask, { target: { value: 'XXXX' } });
+    fireEvent.change(redeemBy, { target: { value: '2001-01-01' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
+
+    expect(dialog.getAllByRole('alert')).toHaveLength(3);
+    expect(problemOf(count)).toBe(LICENSE_COUNT_RANGE);
+    expect(problemOf(mask)).toMatch(/needs at least 16 X characters/);
+    expect(problemOf(redeemBy)).toBe(LICENSE_REDEEM_BY_PAST);
+    for (const field of [count, mask, redeemBy]) {
+      expect(field.getAttribute('aria-invalid')).toBe('true');
+    }
+    await waitFor(() => expect(document.activeElement).toBe(count));
+    expect(api.sent('POST')).toEqual([]);
+
+    fireEvent.change(count, { target: { value: '2' } });
+    fireEvent.change(mask, { target: { value: 'XXXXX-XXXXX-XXXXX-XXXXX-XXXXX' } });
+    fireEvent.change(redeemBy, { target: { value: '' } });
+    const note = dialog.getByLabelText('Note (optional)');
+    fireEvent.change(note, { target: { value: 'Order 7' } });
+    api.refuseNextWith('POST', LICENSES_PATH, {
+      message: 'planId: Invalid plan id',
+      code: 'BAD_REQUEST',
+      fields: [
+        { field: 'planId', message: 'Invalid plan id' },
+        { field: 'note', message: 'Must be one line' },
+      ],
+    });
+    fireEvent.click(dialog.getByRole('button', { name: 'Generate Keys' }));
+    await waitFor(() => expect(problemOf(note)).toBe('Must be one line'));
+    expect(note.getAttribute('aria-invalid')).toBe('true');
+    const plan = dialog.getByRole('combobox', { name: /^Plan/ });
+    expect(plan.getAttribute('aria-invalid')).toBe('true');
+    expect(problemOf(plan)).toBe('Invalid plan id');
+    await waitFor(() => expect(document.activeElement).toBe(plan));
+    expect(screen.getByRole('dialog', { name: 'Generate Licence Keys' })).toBeTruthy();
   });
 
   it('chooses the first plan on offer when there are several, and generates keys of it', async () => {
@@ -276,11 +343,30 @@ describe('LicensesPanel', { timeout: 30_000 }, () => {
     fireEvent.click(first.getByRole('button', { name: 'Ban key' }));
     const ban = within(await screen.findByRole('dialog', { name: 'Ban licence key?' }));
     fireEvent.click(ban.getByRole('button', { name: 'Ban Key' }));
+    const reason = ban.getByLabelText(/^Reason/);
     expect(ban.getByRole('alert').textContent).toBe(LICENSE_BAN_REASON_REQUIRED);
-    fireEvent.change(ban.getByLabelText(/^Reason/), { target: { value: 'Leaked' } });
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    expect(problemOf(reason)).toBe(LICENSE_BAN_REASON_REQUIRED);
+    await waitFor(() => expect(document.activeElement).toBe(reason));
+
+    // The server's refusal of the reason is shown at it.
+    fireEvent.change(reason, { target: { value: 'Leaked' } });
+    expect(reason.hasAttribute('aria-invalid')).toBe(false);
+    api.refuseNextWith('POST', `${LICENSES_PATH}/${license(1).id}/ban`, {
+      message: 'reason: Must be one line',
+      code: 'BAD_REQUEST',
+      fields: [{ field: 'reason', message: 'Must be one line' }],
+    });
+    fireEvent.click(ban.getByRole('button', { name: 'Ban Key' }));
+    await waitFor(() => expect(problemOf(reason)).toBe('Must be one line'));
+    expect(reason.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('dialog', { name: 'Ban licence key?' })).toBeTruthy();
+
+    dismissToast();
+    fireEvent.change(reason, { target: { value: 'Leaked' } });
     fireEvent.click(ban.getByRole('button', { name: 'Ban Key' }));
     expect(await findToast('Licence key banned successfully')).toBeTruthy();
-    expect(api.sent('POST', `${LICENSES_PATH}/${license(1).id}/ban`)[0]?.body).toEqual({
+    expect(api.sent('POST', `${LICENSES_PATH}/${license(1).id}/ban`).at(-1)?.body).toEqual({
       reason: 'Leaked',
     });
     expect(await first.findByText('Leaked')).toBeTruthy();

@@ -264,16 +264,14 @@ export function LicensesPanel({ application }: { application: Application }) {
         license={emailing.target}
         {...emailing.dialogProps}
         isSubmitting={emailLicense.isPending}
-        onSend={(license, to, close) =>
-          emailLicense.mutate({ licenseId: license.id, to }, { onSuccess: close })
-        }
+        onSend={(license, to, done) => emailLicense.mutate({ licenseId: license.id, to }, done)}
       />
       <BanLicenseDialog
         license={banning.target}
         {...banning.dialogProps}
         isSubmitting={banLicense.isPending}
-        onBan={(license, reason, close) =>
-          banLicense.mutate({ licenseId: license.id, reason }, { onSuccess: close })
+        onBan={(license, reason, done) =>
+          banLicense.mutate({ licenseId: license.id, reason }, done)
         }
       />
       <ConfirmTargetDialog

@@ -1,5 +1,5 @@
 import type { Plan } from '@latchkey/contracts';
-import { FormField } from '@/components/ui/form-field.tsx';
+import { FieldProblem, FormField } from '@/components/ui/form-field.tsx';
 import { OptionSelect } from '@/components/ui/option-select.tsx';
 import { formatPlanDuration } from './plan-display.ts';
 
@@ -9,7 +9,8 @@ const NO_PLAN = 'none';
 /**
  * A labelled choice of one of an application's plans, with each plan's duration beside its
  * name. Archived plans are left out by the caller where they may not be chosen (new keys).
- * With `noPlanLabel` the first choice is no plan at all, given to `onValueChange` as ''.
+ * With `noPlanLabel` the first choice is no plan at all, given to `onValueChange` as ''. A
+ * `problem` is said below the select, which is marked invalid.
  */
 export function PlanSelect({
   id,
@@ -20,6 +21,7 @@ export function PlanSelect({
   placeholder = 'Choose a plan',
   isRequired = false,
   isInvalid = false,
+  problem,
   noPlanLabel,
   className,
 }: {
@@ -31,6 +33,7 @@ export function PlanSelect({
   placeholder?: string;
   isRequired?: boolean;
   isInvalid?: boolean;
+  problem?: string | null | undefined;
   noPlanLabel?: string;
   className?: string;
 }) {
@@ -54,8 +57,10 @@ export function PlanSelect({
         ]}
         placeholder={placeholder}
         aria-required={isRequired || undefined}
-        aria-invalid={isInvalid || undefined}
+        aria-invalid={isInvalid || Boolean(problem) || undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
       />
+      {problem && <FieldProblem id={`${id}-problem`}>{problem}</FieldProblem>}
     </FormField>
   );
 }

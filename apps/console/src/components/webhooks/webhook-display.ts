@@ -7,6 +7,7 @@ import {
   type WebhookEvent,
   type WebhookFormat,
 } from '@latchkey/contracts';
+import { contractProblems } from '@/lib/first-problem.ts';
 
 export const webhookFormatLabels: Record<WebhookFormat, string> = {
   auto: 'Auto',
@@ -96,18 +97,31 @@ export function toWebhookRequest(fields: WebhookFields): CreateWebhookRequest {
   };
 }
 
-/**
- * The message to show in the dialog, or null when the webhook may be sent. The contract's own
- * schema decides, so a blank URL gives 'Please provide a webhook URL' as the server would;
- * whether the host is allowed is the server's call (it knows its mode).
- */
 /** A webhook with no events would never send anything: the form asks for one. */
 export const WEBHOOK_EVENTS_REQUIRED = 'Choose at least one event';
 
-export function validateWebhook(fields: WebhookFields): string | null {
-  const result = createWebhookRequestSchema.safeParse(toWebhookRequest(fields));
-  if (!result.success) return result.error.issues[0]?.message ?? null;
-  return fields.events.length === 0 ? WEBHOOK_EVENTS_REQUIRED : null;
+/**
+ * The form field a request path is about, or undefined for one the form shows no problem at
+ * (the application and the format are chosen from lists of valid values).
+ */
+export function webhookFieldOf(path: string): 'url' | 'secret' | 'events' | undefined {
+  const [first = ''] = path.split('.');
+  return first === 'url' || first === 'secret' || first === 'events' ? first : undefined;
+}
+
+/**
+ * Each field's problem, all at once, empty when the webhook may be sent. The contract's own
+ * schema decides, so a blank URL gives 'Please provide a webhook URL' as the server would;
+ * whether the host is allowed is the server's call (it knows its mode).
+ */
+export function findWebhookProblems(fields: WebhookFields): Partial<Record<string, string>> {
+  const problems = contractProblems(
+    createWebhookRequestSchema,
+    toWebhookRequest(fields),
+    (path) => webhookFieldOf(path) ?? '',
+  );
+  if (fields.events.length === 0) problems.events ??= WEBHOOK_EVENTS_REQUIRED;
+  return problems;
 }
 
 /** Events in the contract's order, whatever order they were ticked in. */

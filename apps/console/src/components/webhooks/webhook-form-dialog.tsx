@@ -16,21 +16,22 @@ import {
   useCreateOrEditForm,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
-import { FormField, InputField } from '@/components/ui/form-field.tsx';
+import { FieldProblem, FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useCreateWebhook, useUpdateWebhook } from '@/hooks/use-webhooks.ts';
+import { cn } from '@/lib/utils.ts';
 import {
   ALL_APPLICATIONS_LABEL,
   ALL_APPLICATIONS_VALUE,
   EMPTY_WEBHOOK_FIELDS,
+  findWebhookProblems,
   toggleEvent,
   toWebhookFields,
   toWebhookRequest,
-  validateWebhook,
-  WEBHOOK_EVENTS_REQUIRED,
+  webhookFieldOf,
   webhookFormatHints,
   webhookFormatLabels,
   type WebhookFields,
@@ -92,14 +93,17 @@ function WebhookForm({
   ...form
 }: CreateOrEditFormProps<WebhookFields> & { secretHint: string }) {
   const id = useId();
-  const { fields, setField, bindText, bindChecked, dialogForm } = useCreateOrEditForm(
+  // Every problem at its field, all at once: the URL's at the URL, "choose at least one
+  // event" at the events.
+  const { fields, setField, bindText, bindChecked, problems, dialogForm } = useCreateOrEditForm(
     form,
-    validateWebhook,
+    () => null,
+    { validateFields: findWebhookProblems, fieldOfPath: webhookFieldOf },
   );
 
   const allEventsChosen = fields.events.length === webhookEventNames.length;
-  // The one message at the form's foot belongs to the URL or to the events.
-  const isEventsError = dialogForm.validationError === WEBHOOK_EVENTS_REQUIRED;
+  const eventsProblem = problems.events;
+  const eventsProblemId = `${id}-events-problem`;
 
   return (
     <DialogForm {...dialogForm}>
@@ -116,7 +120,6 @@ function WebhookForm({
         autoComplete="off"
         spellCheck={false}
         autoFocus
-        aria-invalid={dialogForm.validationError && !isEventsError ? true : undefined}
       />
       <InputField
         id={`${id}-secret`}
@@ -132,7 +135,7 @@ function WebhookForm({
       <div
         role="group"
         aria-labelledby={`${id}-events`}
-        aria-invalid={isEventsError ? true : undefined}
+        aria-describedby={eventsProblem ? eventsProblemId : undefined}
         className="grid gap-3"
       >
         <div className="flex flex-wrap items-center justify-between gap-2">
@@ -150,7 +153,15 @@ function WebhookForm({
             {allEventsChosen ? 'Clear all' : 'Select all'}
           </Button>
         </div>
-        <div className="grid gap-x-4 gap-y-3 rounded-lg border border-border p-3 sm:grid-cols-2">
+        {/* Above the boxes, not below: the list is taller than a phone's screen, and the
+            first box, which takes the focus, is shown with the words beside it. */}
+        {eventsProblem && <FieldProblem id={eventsProblemId}>{eventsProblem}</FieldProblem>}
+        <div
+          className={cn(
+            'grid gap-x-4 gap-y-3 rounded-lg border border-border p-3 sm:grid-cols-2',
+            eventsProblem && 'border-destructive',
+          )}
+        >
           {webhookEventNames.map((event) => (
             <Label
               key={event}
@@ -160,6 +171,9 @@ function WebhookForm({
               <Checkbox
                 id={`${id}-event-${event}`}
                 checked={fields.events.includes(event)}
+                // Each box is what the problem asks to change: the first one is focused.
+                aria-invalid={eventsProblem ? true : undefined}
+                aria-describedby={eventsProblem ? eventsProblemId : undefined}
                 onCheckedChange={(checked) =>
                   setField(
                     'events',
