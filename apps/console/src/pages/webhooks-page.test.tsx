@@ -148,6 +148,14 @@ function renderPage() {
   });
 }
 
+/** The page with no webhooks yet, and its Create Webhook dialog open. */
+async function openCreateDialog() {
+  renderPage();
+  await screen.findByRole('heading', { name: 'No webhooks configured' });
+  fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
+  return within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
+}
+
 describe('WebhooksPage', { timeout: 30_000 }, () => {
   // Radix measures switches, checkboxes and menus; jsdom has none of it and sizes are not tested.
   beforeEach(() => {
@@ -222,10 +230,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
 
   it('refuses a blank URL and no events at once, each at its field, and sends nothing', async () => {
     const api = stubWebhooksApi();
-    renderPage();
-    await screen.findByRole('heading', { name: 'No webhooks configured' });
-    fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
+    const dialog = await openCreateDialog();
     const url = dialog.getByLabelText(/Webhook URL/);
     fireEvent.change(url, { target: { value: '   ' } });
     fireEvent.click(dialog.getByRole('button', { name: 'Create Webhook' }));
@@ -245,10 +250,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
 
   it("refuses a webhook without events with 'Choose at least one event', at the events", async () => {
     const api = stubWebhooksApi();
-    renderPage();
-    await screen.findByRole('heading', { name: 'No webhooks configured' });
-    fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
+    const dialog = await openCreateDialog();
     fireEvent.change(dialog.getByLabelText(/Webhook URL/), {
       target: { value: 'https://hooks.example.com/latchkey' },
     });
@@ -273,10 +275,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
 
   it("places the server's refusal at the field it names, and focuses it", async () => {
     const api = stubWebhooksApi();
-    renderPage();
-    await screen.findByRole('heading', { name: 'No webhooks configured' });
-    fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
+    const dialog = await openCreateDialog();
     const url = dialog.getByLabelText(/Webhook URL/);
     fireEvent.change(url, { target: { value: 'https://hooks.example.com/latchkey' } });
     fireEvent.click(dialog.getByRole('checkbox', { name: 'User Login' }));
@@ -305,10 +304,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
 
   it('creates a webhook with the chosen events, toasts, closes and lists it', async () => {
     const api = stubWebhooksApi();
-    renderPage();
-    await screen.findByRole('heading', { name: 'No webhooks configured' });
-    fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
+    const dialog = await openCreateDialog();
     // Every event is offered with its label: the ten authentication events, the licence and
     // device events (licence checkout included), password_reset, email_verified and session_end.
     // One box per event the contracts name.
@@ -341,10 +337,7 @@ describe('WebhooksPage', { timeout: 30_000 }, () => {
 
   it("shows the server's refusal, or 'Failed to create webhook', and keeps the dialog open", async () => {
     const api = stubWebhooksApi();
-    renderPage();
-    await screen.findByRole('heading', { name: 'No webhooks configured' });
-    fireEvent.click(screen.getByRole('button', { name: 'Create Webhook' }));
-    const dialog = within(await screen.findByRole('dialog', { name: 'Create Webhook' }));
+    const dialog = await openCreateDialog();
     fireEvent.change(dialog.getByLabelText(/Webhook URL/), {
       target: { value: 'https://10.0.0.8/hook' },
     });

@@ -8,7 +8,7 @@ import { useId } from 'react';
 import { Button } from '@/components/ui/button.tsx';
 import { Checkbox } from '@/components/ui/checkbox.tsx';
 import { DialogForm, FormDialog } from '@/components/ui/form-dialog.tsx';
-import { FieldProblem, InputField, TextareaField } from '@/components/ui/form-field.tsx';
+import { ChoiceBox, FieldProblem, InputField, TextareaField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { useCreateApiToken } from '@/hooks/use-api-tokens.ts';
 import { useApplications } from '@/hooks/use-applications.ts';
@@ -146,15 +146,7 @@ function CreateApiTokenForm({
           Choose only what the script needs. A call also needs your own permission for the same act,
           checked again on every call.
         </p>
-        {/* Above the boxes, not below: the list is taller than a phone's screen, and the
-            first box, which takes the focus, is shown with the words beside it. */}
-        {scopesProblem && <FieldProblem id={scopesProblemId}>{scopesProblem}</FieldProblem>}
-        <div
-          className={cn(
-            'grid gap-4 rounded-lg border border-border p-3 sm:grid-cols-2',
-            scopesProblem && 'border-destructive',
-          )}
-        >
+        <ChoiceBox problem={scopesProblem} problemId={scopesProblemId} className="gap-4">
           {apiTokenScopeGroups.map((group) => (
             <div
               key={group.resource}
@@ -202,7 +194,7 @@ function CreateApiTokenForm({
               })}
             </div>
           ))}
-        </div>
+        </ChoiceBox>
       </div>
 
       <ApplicationRestriction

@@ -200,6 +200,38 @@ export function FieldProblem({ id, children }: { id: string; children: ReactNode
   );
 }
 
+/**
+ * A bordered box of choices (check boxes) with its problem, if any, shown above it: above, not
+ * below, because such a list can be taller than a phone's screen, and its first box, which takes
+ * the focus, is then in view with the words beside it.
+ */
+export function ChoiceBox({
+  problem,
+  problemId,
+  className,
+  children,
+}: {
+  problem: string | undefined;
+  problemId: string;
+  className?: string;
+  children: ReactNode;
+}) {
+  return (
+    <>
+      {problem && <FieldProblem id={problemId}>{problem}</FieldProblem>}
+      <div
+        className={cn(
+          'grid rounded-lg border border-border p-3 sm:grid-cols-2',
+          problem && 'border-destructive',
+          className,
+        )}
+      >
+        {children}
+      </div>
+    </>
+  );
+}
+
 /** A form-level validation message, announced when it appears. */
 export function FormError({ children }: { children: ReactNode }) {
   if (!children) return null;

@@ -16,13 +16,12 @@ import {
   useCreateOrEditForm,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
-import { FieldProblem, FormField, InputField } from '@/components/ui/form-field.tsx';
+import { ChoiceBox, FormField, InputField } from '@/components/ui/form-field.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { Switch } from '@/components/ui/switch.tsx';
 import type { DialogOpenState } from '@/hooks/use-dialog-target.ts';
 import { useCreateWebhook, useUpdateWebhook } from '@/hooks/use-webhooks.ts';
-import { cn } from '@/lib/utils.ts';
 import {
   ALL_APPLICATIONS_LABEL,
   ALL_APPLICATIONS_VALUE,
@@ -153,15 +152,7 @@ function WebhookForm({
             {allEventsChosen ? 'Clear all' : 'Select all'}
           </Button>
         </div>
-        {/* Above the boxes, not below: the list is taller than a phone's screen, and the
-            first box, which takes the focus, is shown with the words beside it. */}
-        {eventsProblem && <FieldProblem id={eventsProblemId}>{eventsProblem}</FieldProblem>}
-        <div
-          className={cn(
-            'grid gap-x-4 gap-y-3 rounded-lg border border-border p-3 sm:grid-cols-2',
-            eventsProblem && 'border-destructive',
-          )}
-        >
+        <ChoiceBox problem={eventsProblem} problemId={eventsProblemId} className="gap-x-4 gap-y-3">
           {webhookEventNames.map((event) => (
             <Label
               key={event}
@@ -184,7 +175,7 @@ function WebhookForm({
               {webhookEventLabels[event]}
             </Label>
           ))}
-        </div>
+        </ChoiceBox>
       </div>
 
       <div className="grid gap-4 sm:grid-cols-2">
