@@ -24,13 +24,19 @@ export function useScrollEdges(ref: RefObject<HTMLElement | null>): ScrollEdges 
           : { clippedStart, clippedEnd },
       );
     };
-    update();
     element.addEventListener('scroll', update, { passive: true });
-    // The table's own size changes when rows load, so observe it as well as the box. Without
-    // ResizeObserver (jsdom has none) the edges still follow scrolling.
+    // The table's own size changes when rows load, so observe it as well as the box. An
+    // observer reports each element once as it starts, after the browser's own layout: reading
+    // the widths here instead would force a layout of the whole page in the middle of its
+    // first render. Without ResizeObserver (jsdom has none) they are read at once, and the
+    // edges still follow scrolling.
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(update);
-    observer?.observe(element);
-    if (element.firstElementChild) observer?.observe(element.firstElementChild);
+    if (observer) {
+      observer.observe(element);
+      if (element.firstElementChild) observer.observe(element.firstElementChild);
+    } else {
+      update();
+    }
     return () => {
       element.removeEventListener('scroll', update);
       observer?.disconnect();

@@ -1,4 +1,12 @@
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
+import {
+  lazy,
+  startTransition,
+  Suspense,
+  useCallback,
+  useEffect,
+  useState,
+  type ReactNode,
+} from 'react';
 import { AuthContext, type AuthContextValue } from '@/hooks/use-auth.ts';
 import { useHasPageLoaded } from '@/hooks/use-has-page-loaded.ts';
 
@@ -42,13 +50,20 @@ function AuthUnavailable({ onChange }: { onChange: (value: AuthContextValue) => 
  */
 export function DeferredAuthProvider({ children }: { children: ReactNode }) {
   const [value, setValue] = useState<AuthContextValue>(PENDING_AUTH);
+  // A transition: the change it brings (the spinner giving way to a whole signed-in page) is
+  // rendered in slices that let the browser paint and answer input between them, rather than
+  // in one long task.
+  const changeValue = useCallback(
+    (next: AuthContextValue) => startTransition(() => setValue(next)),
+    [],
+  );
   const hasPageLoaded = useHasPageLoaded();
   return (
     <AuthContext value={value}>
       {children}
       {hasPageLoaded && (
         <Suspense fallback={null}>
-          <AuthController onChange={setValue} />
+          <AuthController onChange={changeValue} />
         </Suspense>
       )}
     </AuthContext>
