@@ -1,16 +1,16 @@
 import type { Application } from '@latchkey/contracts';
 import { AppWindow, Crown, Users } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ActivityChartCard } from '@/components/activity-charts/activity-chart-card.tsx';
 import { ApplicationsTab } from '@/components/dashboard/applications-tab.tsx';
 import { DashboardNavigation } from '@/components/dashboard/dashboard-navigation.tsx';
 import { DashboardSales } from '@/components/dashboard/dashboard-sales.tsx';
 import { DashboardStats } from '@/components/dashboard/dashboard-stats.tsx';
-import { UsersTab } from '@/components/dashboard/users-tab.tsx';
 import { DEFAULT_ACCOUNT_TYPE } from '@/components/home/home-stats.tsx';
 import { SiteFooter } from '@/components/layout/site-footer.tsx';
 import { Badge } from '@/components/ui/badge.tsx';
 import { toStatLoadState } from '@/components/ui/stat-grid.tsx';
+import { TableSkeleton } from '@/components/ui/table-skeleton.tsx';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/components/ui/tabs.tsx';
 import { useApplications } from '@/hooks/use-applications.ts';
 import { useAuth } from '@/hooks/use-auth.ts';
@@ -19,6 +19,12 @@ import { useShopSales } from '@/hooks/use-shop-sales.ts';
 import { selectedOrOnlyApplication } from '@/lib/selected-or-only-application.ts';
 
 type DashboardTab = 'applications' | 'users';
+
+// The Users tab shows only once an application is selected: its code (the users table, the Edit
+// User dialog, bulk actions) loads then, or when the tab is pointed at, not with the first screen.
+const loadUsersTab = () => import('@/components/dashboard/users-tab.tsx');
+const UsersTab = lazy(() => loadUsersTab().then((module) => ({ default: module.UsersTab })));
+const preloadUsersTab = () => void loadUsersTab().catch(() => {});
 
 export function DashboardPage() {
   const { user } = useAuth();
@@ -36,8 +42,12 @@ export function DashboardPage() {
   );
   const name = user?.firstName || user?.email || '';
 
-  const showUsers = (application: Application) => {
+  const selectApplication = (application: Application) => {
+    preloadUsersTab();
     setSelectedApplicationId(application.id);
+  };
+  const showUsers = (application: Application) => {
+    selectApplication(application);
     setActiveTab('users');
   };
 
@@ -78,7 +88,13 @@ export function DashboardPage() {
               Applications
             </TabsTrigger>
             {/* Usable only once an application is selected, and named after it. */}
-            <TabsTrigger value="users" disabled={!selectedApplication} className="max-w-72">
+            <TabsTrigger
+              value="users"
+              disabled={!selectedApplication}
+              className="max-w-72"
+              onPointerEnter={preloadUsersTab}
+              onFocus={preloadUsersTab}
+            >
               <Users aria-hidden="true" />
               <span className="truncate">
                 {selectedApplication ? `Users (${selectedApplication.name})` : 'Users'}
@@ -89,7 +105,7 @@ export function DashboardPage() {
             <ApplicationsTab
               applicationsQuery={applicationsQuery}
               selectedApplicationId={selectedApplication?.id ?? null}
-              onSelect={(application) => setSelectedApplicationId(application.id)}
+              onSelect={selectApplication}
               onShowUsers={showUsers}
               onDeleted={(applicationId) =>
                 setSelectedApplicationId((current) => (current === applicationId ? null : current))
@@ -97,10 +113,12 @@ export function DashboardPage() {
             />
           </TabsContent>
           <TabsContent value="users">
-            <UsersTab
-              application={selectedApplication}
-              onGoToApplications={() => setActiveTab('applications')}
-            />
+            <Suspense fallback={<TableSkeleton label="Loading users" />}>
+              <UsersTab
+                application={selectedApplication}
+                onGoToApplications={() => setActiveTab('applications')}
+              />
+            </Suspense>
           </TabsContent>
         </Tabs>
       </main>
