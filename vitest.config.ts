@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    projects: ['apps/server', 'apps/console', 'samples'],
+    projects: ['apps/server', 'apps/console', 'samples', 'sdks'],
     // Vitest's default is one worker fewer than the cores: one on a two-core CI machine. Our
     // test files spend much of their time waiting (PostgreSQL, the emulator, argon2 on libuv's
     // pool, the samples' compilers and windows), so two files at a time on two cores cut the

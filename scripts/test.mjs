@@ -26,6 +26,9 @@ const steps = [
       [bin('tsc'), '-p', 'apps/console'],
       [bin('tsc'), '-p', 'e2e'],
       [bin('tsc'), '-p', 'samples'],
+      // The SDKs' sources and their conformance runner (which also holds the TypeScript SDK's
+      // wire types to the contracts).
+      [bin('tsc'), '-p', 'sdks'],
       // The benchmarks seed through the server's verbs: a verb's new requirement breaks them.
       [bin('tsc'), '-p', 'bench'],
     ],

@@ -1,0 +1,163 @@
+import { createHash, type KeyObject } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import {
+  appFileSchema,
+  appUserSchema,
+  applicationSchema,
+  applicationVariableSchema,
+  generatedLicensesSchema,
+  planSchema,
+  userVariableSchema,
+  type Application,
+  type UpdateApplicationRequest,
+} from '@latchkey/contracts';
+import { applications } from '../../apps/server/src/db/schema/index.ts';
+import { decryptSigningKey } from '../../apps/server/src/lib/signing-keys.ts';
+import { createApplicationViaApi } from '../../apps/server/test/factories.ts';
+import type { LiveLatchkey } from '../../samples/test/live-latchkey.ts';
+
+export const DEFAULT_PASSWORD = 'correct horse battery staple';
+
+/**
+ * A fresh application of the live server's owner for one conformance scenario, so no scenario
+ * sees another's users, settings or throttles, and the owner's actions on it, each over real
+ * HTTP as the console makes them.
+ */
+export async function createScenarioApplication(
+  live: LiveLatchkey,
+  name: string,
+  settings: UpdateApplicationRequest = {},
+) {
+  const created = await createApplicationViaApi(live.testApp.app, live.owner, {
+    name: name.slice(0, 60),
+  });
+  const ownerCall = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${live.baseUrl}${path}`, {
+      method,
+      headers: {
+        ...live.owner.headers,
+        origin: live.baseUrl,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+    return JSON.parse(text) as unknown;
+  };
+  const base = `/api/applications/${created.id}`;
+  const application: Application =
+    Object.keys(settings).length === 0
+      ? created
+      : applicationSchema.parse(await ownerCall('PUT', base, settings));
+  let userCount = 0;
+
+  return {
+    application,
+    /** The application's private signing key: what a man in the middle does not have. */
+    async signingKey(): Promise<KeyObject> {
+      const [row] = await live.testApp.database.db
+        .select()
+        .from(applications)
+        .where(eq(applications.id, application.id));
+      if (!row) throw new Error(`application ${application.id} not found`);
+      return decryptSigningKey(row, live.testApp.config.serverSecret);
+    },
+    async createUser(input: { username?: string; password?: string; expiresAt?: string } = {}) {
+      userCount += 1;
+      const password = input.password ?? DEFAULT_PASSWORD;
+      const user = appUserSchema.parse(
+        await ownerCall('POST', `${base}/users`, {
+          username: input.username ?? `conformance_user_${userCount}`,
+          password,
+          ...(input.expiresAt ? { expiresAt: input.expiresAt } : {}),
+        }),
+      );
+      return { id: user.id, username: user.username, password };
+    },
+    async pauseUser(input: { userId: string }) {
+      await ownerCall('POST', `${base}/users/${input.userId}/pause`);
+      return {};
+    },
+    async createPlan(input: {
+      name: string;
+      durationDays?: number | null;
+      entitlements?: string[];
+    }) {
+      const plan = planSchema.parse(await ownerCall('POST', `${base}/plans`, input));
+      return { id: plan.id };
+    },
+    async createLicenseKey(input: { planId: string }) {
+      const generated = generatedLicensesSchema.parse(
+        await ownerCall('POST', `${base}/licenses`, { planId: input.planId, count: 1 }),
+      );
+      return { key: generated.keys[0]!.key };
+    },
+    async createVariable(input: { name: string; value: string; requiresSession?: boolean }) {
+      const variable = applicationVariableSchema.parse(
+        await ownerCall('POST', `${base}/variables`, input),
+      );
+      return { name: variable.name };
+    },
+    async setUserVariable(input: {
+      userId: string;
+      name: string;
+      value: string;
+      readOnly?: boolean;
+    }) {
+      const path = `${base}/users/${input.userId}/variables/${encodeURIComponent(input.name)}`;
+      userVariableSchema.parse(
+        await ownerCall('PUT', path, { value: input.value, readOnly: input.readOnly ?? false }),
+      );
+      return {};
+    },
+    async uploadFile(input: {
+      name: string;
+      version: string;
+      text: string;
+      requiresSession?: boolean;
+    }) {
+      const bytes = Buffer.from(input.text, 'utf8');
+      const query = new URLSearchParams({
+        name: input.name,
+        version: input.version,
+        requiresSession: String(input.requiresSession ?? true),
+      });
+      const response = await fetch(`${live.baseUrl}${base}/files?${query}`, {
+        method: 'POST',
+        headers: {
+          ...live.owner.headers,
+          origin: live.baseUrl,
+          'content-type': 'application/octet-stream',
+        },
+        body: bytes,
+      });
+      const text = await response.text();
+      if (response.status !== 201) throw new Error(`upload: ${response.status} ${text}`);
+      const file = appFileSchema.parse(JSON.parse(text));
+      return {
+        id: file.id,
+        size: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+      };
+    },
+    async setCurrentRelease(input: { fileId: string }) {
+      await ownerCall('PUT', base, { currentReleaseFileId: input.fileId });
+      return {};
+    },
+    /** A login from another program on another machine, straight over HTTP (not the SDK). */
+    async loginFromAnotherMachine(input: { username: string; password: string; hwid: string }) {
+      const response = await fetch(`${live.baseUrl}/api/v1/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': application.apiKey },
+        body: JSON.stringify({ ...input, version: application.version }),
+      });
+      const answer = (await response.json()) as { code?: string };
+      if (answer.code !== 'OK')
+        throw new Error(`login from another machine: ${JSON.stringify(answer)}`);
+      return {};
+    },
+  };
+}
+
+export type ScenarioApplication = Awaited<ReturnType<typeof createScenarioApplication>>;

@@ -1,0 +1,120 @@
+/**
+ * What the client API answers, field for field as the server writes it (snake_case, as on the
+ * wire). The server's contracts are the source of these shapes; the conformance tests hold
+ * these types and the list below to them, so the package needs no runtime dependency.
+ */
+
+/** The closed list of codes an answer carries. `success` is true exactly when it is `OK`. */
+export const resultCodes = [
+  'OK',
+  'INVALID_CREDENTIALS',
+  'ACCOUNT_DISABLED',
+  'ACCOUNT_EXPIRED',
+  'VERSION_MISMATCH',
+  'HWID_MISMATCH',
+  'BLACKLISTED',
+  'USERNAME_TAKEN',
+  'APP_DISABLED',
+  'USER_NOT_FOUND',
+  'SESSION_INVALID',
+  'LICENSE_REQUIRED',
+  'LICENSE_INVALID',
+  'LICENSE_USED',
+  'LICENSE_BANNED',
+  'LICENSE_EXPIRED',
+  'NO_ACTIVE_SUBSCRIPTION',
+  'ENTITLEMENTS_MISSING',
+  'RESET_NOT_ALLOWED',
+  'RESET_COOLDOWN',
+  'DEVICE_NOT_FOUND',
+  'HWID_REQUIRED',
+  'VARIABLE_NOT_FOUND',
+  'VARIABLE_READ_ONLY',
+  'VARIABLE_LIMIT_REACHED',
+  'FILE_NOT_FOUND',
+  'MAIL_UNAVAILABLE',
+  'EMAIL_NOT_VERIFIED',
+  'INVALID_REQUEST',
+  'INVALID_API_KEY',
+  'RATE_LIMITED',
+] as const;
+
+export type ResultCode = (typeof resultCodes)[number];
+
+interface AnswerBase {
+  success: boolean;
+  message: string;
+  code: ResultCode;
+}
+
+/** An active subscription: its plan's name and its expiry (null: lifetime). */
+export interface Subscription {
+  plan: string;
+  expires_at: string | null;
+}
+
+/** What a `VERSION_MISMATCH` login offers when the vendor marked a current release. */
+export interface UpdateOffer {
+  version: string;
+  file_id: string;
+  size: number;
+  sha256: string;
+}
+
+/** register, login, licenseLogin and redeem. */
+export interface AuthAnswer extends AnswerBase {
+  user_id?: string;
+  username?: string;
+  email?: string | null;
+  expires_at?: string | null;
+  hwid_locked?: boolean;
+  session_token?: string;
+  entitlements?: string[];
+  subscriptions?: Subscription[];
+  update?: UpdateOffer;
+}
+
+export interface VerifyAnswer extends AnswerBase {
+  entitlements?: string[];
+  subscriptions?: Subscription[];
+  missing_entitlements?: string[];
+}
+
+/** Session start, heartbeat and end. */
+export interface SessionAnswer extends AnswerBase {
+  session_token?: string;
+}
+
+/** getVariable, getUserVariable and setUserVariable. */
+export interface VariableAnswer extends AnswerBase {
+  name?: string;
+  value?: string;
+  read_only?: boolean;
+}
+
+export interface DeviceResetAnswer extends AnswerBase {
+  released?: number;
+  next_reset_at?: string | null;
+}
+
+export interface CheckoutAnswer extends AnswerBase {
+  license?: string;
+  valid_until?: string;
+}
+
+/** The signed answer that names a file's download URL, size and SHA-256. */
+export interface FileAnswer extends AnswerBase {
+  url?: string;
+  size?: number;
+  sha256?: string;
+  expires_at?: string;
+}
+
+/**
+ * A call's outcome: the answer's own fields, plus `retryAfterSeconds` when the server said
+ * when to try again (a `RATE_LIMITED` answer's `Retry-After`).
+ */
+export type Result<Answer extends AnswerBase> = Answer & { retryAfterSeconds?: number };
+
+/** A download's outcome: on success, where the checked file now is. */
+export type DownloadResult = Result<FileAnswer> & { path?: string };
