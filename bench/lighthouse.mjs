@@ -49,16 +49,32 @@ const SIGNED_IN_STORAGE_RESET = [
   'cache_storage',
 ];
 
-async function measure(url, debuggingPort, clearStorageTypes) {
-  const runs = [];
-  for (let run = 1; run <= RUNS; run += 1) {
+// Lighthouse's own verdict on a trace it failed to record ("Please run Lighthouse again"): the
+// page is not at fault, so such a run is repeated, a few times at most.
+const RETRIED_RUNTIME_ERRORS = new Set(['NO_NAVSTART', 'NO_FCP', 'NO_TRACING_STARTED']);
+const MAX_ATTEMPTS_PER_RUN = 3;
+
+async function runLighthouse(url, debuggingPort, clearStorageTypes) {
+  for (let attempt = 1; ; attempt += 1) {
     const result = await lighthouse(
       url,
       { port: debuggingPort, output: 'json', logLevel: 'error' },
       mobileConfig(clearStorageTypes),
     );
+    const error = result.lhr.runtimeError;
+    if (!error) return result;
+    if (!RETRIED_RUNTIME_ERRORS.has(error.code) || attempt === MAX_ATTEMPTS_PER_RUN) {
+      throw new Error(`${url}: ${error.message}`);
+    }
+    log(`  ${new URL(url).pathname}: ${error.code}, recording again`);
+  }
+}
+
+async function measure(url, debuggingPort, clearStorageTypes) {
+  const runs = [];
+  for (let run = 1; run <= RUNS; run += 1) {
+    const result = await runLighthouse(url, debuggingPort, clearStorageTypes);
     const { lhr } = result;
-    if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.message}`);
     if (REPORT_DIR) {
       mkdirSync(REPORT_DIR, { recursive: true });
       const name = new URL(url).pathname.replace(/\W+/g, '') || 'landing';
