@@ -1,8 +1,6 @@
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,7 +43,15 @@ import {
 } from './conformance-scenarios.ts';
 import { startForwardProxy, startHostileProxy } from './hostile-proxy.ts';
 import { installTypeScriptSdk, type TypeScriptSdk } from './installed-typescript-sdk.ts';
-import { createScenarioApplication, type ScenarioApplication } from './scenario-application.ts';
+import {
+  awaitHeartbeat,
+  closedPortUrl,
+  expectAnswer,
+  expectDownloadedFile,
+  expectMeasures,
+  foreignOfflineLicense,
+} from './scenario-expectations.ts';
+import { createScenarioApplication } from './scenario-application.ts';
 
 /**
  * The TypeScript SDK's run of the language-neutral conformance suite (sdks/conformance): the
@@ -278,11 +284,11 @@ async function runScenario(module: TypeScriptSdk, scenario: Scenario) {
         const input = resolveReferences(step.input ?? {}, values) as Record<string, never>;
         const result =
           step.owner === 'foreignOfflineLicense'
-            ? await foreignOfflineLicense(module)
+            ? await foreignOfflineLicense(live, CLIENT_HWID)
             : await (owner[step.owner] as (input: unknown) => Promise<unknown>)(input);
         if (step.as) values[step.as] = result;
       } else if ('await' in step) {
-        await awaitStep(step, heartbeat, where);
+        await awaitHeartbeat(step, () => heartbeat, where);
       } else {
         const outcome = await callStep(client, step, values, directory, heartbeat);
         if (step.expect) checkOutcome(module, outcome, step.expect, values, directory, where);
@@ -398,32 +404,6 @@ function invoke(
   }
 }
 
-async function awaitStep(
-  step: Extract<ScenarioStep, { await: string }>,
-  heartbeat: { revocations: unknown[]; errors: Error[] },
-  where: string,
-) {
-  if (step.await === 'delay') {
-    await sleep(Number(step.input.ms));
-  } else {
-    const deadline = Date.now() + Number(step.input.timeoutMs);
-    while (heartbeat.revocations.length === 0 && Date.now() < deadline) await sleep(50);
-    expect(heartbeat.revocations.length, `${where}: a revocation reported`).toBeGreaterThan(0);
-  }
-  const expected = step.expect ?? {};
-  if (expected.revocations !== undefined) {
-    expect(heartbeat.revocations.length, `${where}: revocations`).toBe(expected.revocations);
-  }
-  if (expected.errors !== undefined) {
-    expect(heartbeat.errors, `${where}: heartbeat errors`).toHaveLength(expected.errors);
-  }
-  const revocation = heartbeat.revocations[0] as Record<string, unknown> | undefined;
-  if (expected.code !== undefined) expect(revocation?.code, `${where}: code`).toBe(expected.code);
-  if (expected.success !== undefined) {
-    expect(revocation?.success, `${where}: success`).toBe(expected.success);
-  }
-}
-
 function checkOutcome(
   module: TypeScriptSdk,
   outcome: CallOutcome,
@@ -444,79 +424,7 @@ function checkOutcome(
   } else if (outcome.error) {
     throw Object.assign(new Error(`${where}: ${String(outcome.error)}`), { cause: outcome.error });
   }
-  const value = outcome.value;
-  if (expected.isNull) expect(value, `${where}: null`).toBeNull();
-  if (expected.success !== undefined) {
-    expect(valueAt(value, 'success'), `${where}: success`).toBe(expected.success);
-  }
-  if (expected.code !== undefined) {
-    expect(valueAt(value, 'code'), `${where}: code`).toBe(expected.code);
-  }
-  for (const [path, want] of Object.entries(expected.fields ?? {})) {
-    expect(valueAt(value, path), `${where}: ${path}`).toEqual(resolveReferences(want, values));
-  }
-  for (const path of expected.present ?? []) {
-    expect(valueAt(value, path) ?? null, `${where}: ${path} present`).not.toBeNull();
-  }
-  for (const path of expected.absent ?? []) {
-    expect(valueAt(value, path), `${where}: ${path} absent`).toBeUndefined();
-  }
-  for (const [path, pattern] of Object.entries(expected.matches ?? {})) {
-    expect(String(valueAt(value, path)), `${where}: ${path}`).toMatch(new RegExp(pattern));
-  }
-  if (expected.requestsSeen !== undefined) {
-    expect(outcome.requestsSeen, `${where}: requests seen`).toBe(expected.requestsSeen);
-  }
-  if (expected.forwardProxyRequests !== undefined) {
-    expect(outcome.forwardProxyRequests, `${where}: through the proxy`).toBe(
-      expected.forwardProxyRequests,
-    );
-  }
-  if (expected.minElapsedMs !== undefined) {
-    expect(outcome.elapsedMs, `${where}: waited`).toBeGreaterThanOrEqual(expected.minElapsedMs);
-  }
-  if (expected.file) {
-    const path = join(directory, 'download.bin');
-    expect(existsSync(path), `${where}: file kept`).toBe(expected.file.kept);
-    if (expected.file.kept && expected.file.sha256 !== undefined) {
-      const sha256 = createHash('sha256').update(readFileSync(path)).digest('hex');
-      expect(sha256, `${where}: file SHA-256`).toBe(
-        resolveReferences(expected.file.sha256, values),
-      );
-    }
-    if (!expected.file.kept) {
-      expect(readdirSync(directory), `${where}: nothing left behind`).toEqual([]);
-    }
-  }
+  expectAnswer(outcome.value, expected, values, where);
+  expectMeasures(outcome, expected, where);
+  expectDownloadedFile(expected, values, directory, where);
 }
-
-/** A genuine licence of another application (its own key), checked out on this same machine. */
-async function foreignOfflineLicense(module: TypeScriptSdk) {
-  const foreign: ScenarioApplication = await createScenarioApplication(live, 'Conformance foreign');
-  const user = await foreign.createUser();
-  const client = new module.LatchkeyClient({
-    baseUrl: live.baseUrl,
-    apiKey: foreign.application.apiKey,
-    publicKey: foreign.application.signingPublicKey,
-    version: foreign.application.version,
-    hwid: CLIENT_HWID,
-  });
-  const login = await client.login(user);
-  const checkout = await client.checkout();
-  await client.endSession();
-  if (!login.success || !checkout.license) {
-    throw new Error(`foreign licence: ${JSON.stringify({ login, checkout })}`);
-  }
-  return { license: checkout.license };
-}
-
-/** The URL of a port nothing listens on. */
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
