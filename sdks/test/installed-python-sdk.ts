@@ -1,0 +1,169 @@
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { hasTool } from '../../samples/test/require-tool.ts';
+
+/**
+ * Debian's own interpreter, which has python3-nacl and python3-build; a `python3` earlier on
+ * PATH (pyenv) may have neither.
+ */
+export const systemPython = '/usr/bin/python3';
+
+const packageDir = fileURLToPath(new URL('../python/', import.meta.url));
+const driverPath = fileURLToPath(
+  new URL('../python/conformance/conformance_driver.py', import.meta.url),
+);
+
+const execFileAsync = promisify(execFile);
+
+/** Runs a build step without blocking the event loop: the live server starts meanwhile. */
+async function run(command: string, args: string[], cwd: string): Promise<void> {
+  try {
+    await execFileAsync(command, args, { cwd, encoding: 'utf8' });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
+  }
+}
+
+/**
+ * Whether this machine can build and run the Python SDK; with CI=true a missing tool is a
+ * failure, not a skip.
+ */
+export function canBuildPythonSdk(): boolean {
+  return hasTool(
+    systemPython,
+    ['-c', 'import build, nacl.signing, setuptools, venv, ensurepip'],
+    'python3-build python3-setuptools python3-venv python3-nacl',
+  );
+}
+
+/**
+ * Builds the `latchkey` wheel with `python3 -m build` (from a copy of the package, so the
+ * build leaves nothing in the repository), creates a virtual environment outside the
+ * repository that sees the system's python3-nacl, installs the wheel into it offline the way a
+ * vendor would, and starts the conformance driver with that environment's interpreter, so
+ * every call goes through the installed package.
+ */
+export async function installPythonSdk() {
+  const workDir = mkdtempSync(join(tmpdir(), 'latchkey-sdk-python-'));
+  try {
+    const sourceDir = join(workDir, 'source');
+    cpSync(packageDir, sourceDir, {
+      recursive: true,
+      filter: (path) => !/(__pycache__|\.egg-info|\/build|\/dist)$/.test(path),
+    });
+    const distDir = join(workDir, 'dist');
+    await run(
+      systemPython,
+      ['-m', 'build', '--wheel', '--no-isolation', '--outdir', distDir, sourceDir],
+      workDir,
+    );
+    const wheel = readdirSync(distDir).find((name) => name.endsWith('.whl'));
+    if (!wheel) throw new Error(`python3 -m build wrote no wheel in ${distDir}`);
+    const venvDir = join(workDir, 'venv');
+    await run(systemPython, ['-m', 'venv', '--system-site-packages', venvDir], workDir);
+    const python = join(venvDir, 'bin', 'python');
+    await run(
+      python,
+      [
+        '-m',
+        'pip',
+        'install',
+        '--no-index',
+        '--disable-pip-version-check',
+        '--no-input',
+        '--quiet',
+        join(distDir, wheel),
+      ],
+      workDir,
+    );
+    const driver = startPythonDriver(python, workDir);
+    return {
+      driver,
+      python,
+      venvDir,
+      wheel: join(distDir, wheel),
+      wheelName: basename(wheel),
+      workDir,
+      async remove() {
+        await driver.close();
+        rmSync(workDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(workDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+export type PythonDriver = ReturnType<typeof startPythonDriver>;
+
+/**
+ * The long-lived driver process: one JSON request a line on its stdin, one JSON answer a line
+ * on its stdout. `-I` (isolated): no PYTHONPATH, no user site and not the script's folder, so
+ * `import latchkey` can only find the installed package. Anything else the process writes is
+ * kept: the library must never print, so any of it fails the run.
+ */
+function startPythonDriver(python: string, cwd: string) {
+  const child = spawn(python, ['-I', driverPath], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+  const pending = new Map<
+    number,
+    { resolve: (value: unknown) => void; reject: (error: Error) => void }
+  >();
+  const strayOutput: string[] = [];
+  let nextId = 0;
+  let exitReason: string | null = null;
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => strayOutput.push(text));
+  createInterface({ input: child.stdout }).on('line', (line) => {
+    let answer: { id?: number; result?: unknown; failure?: string };
+    try {
+      answer = JSON.parse(line) as typeof answer;
+    } catch {
+      strayOutput.push(line);
+      return;
+    }
+    const waiting = answer.id === undefined ? undefined : pending.get(answer.id);
+    if (!waiting) {
+      strayOutput.push(line);
+      return;
+    }
+    pending.delete(answer.id!);
+    if (answer.failure !== undefined)
+      waiting.reject(new Error(`Python driver:\n${answer.failure}`));
+    else waiting.resolve(answer.result);
+  });
+  child.on('exit', (code, signal) => {
+    exitReason = `the Python driver exited (${code ?? signal}): ${strayOutput.join('')}`;
+    for (const waiting of pending.values()) waiting.reject(new Error(exitReason));
+    pending.clear();
+  });
+  return {
+    /** Sends one request and resolves with the driver's result. */
+    send<Result = unknown>(op: string, request: Record<string, unknown> = {}): Promise<Result> {
+      if (exitReason) return Promise.reject(new Error(exitReason));
+      nextId += 1;
+      const id = nextId;
+      return new Promise<Result>((resolve, reject) => {
+        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        child.stdin.write(`${JSON.stringify({ ...request, id, op })}\n`);
+      });
+    },
+    /** Whatever the process wrote that was not an answer (stderr included). */
+    strayOutput: () => strayOutput.join(''),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) {
+          resolve();
+          return;
+        }
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
+  };
+}
