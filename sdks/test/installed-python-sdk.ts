@@ -1,11 +1,11 @@
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { hasTool } from '../../samples/test/require-tool.ts';
+import { startDriverProcess } from './driver-process.ts';
 
 /**
  * Debian's own interpreter, which has python3-nacl and python3-build; a `python3` earlier on
@@ -82,7 +82,12 @@ export async function installPythonSdk() {
       ],
       workDir,
     );
-    const driver = startPythonDriver(python, workDir);
+    // `-I` (isolated): no PYTHONPATH, no user site and not the script's folder, so `import
+    // latchkey` can only find the installed package.
+    const driver = startDriverProcess(python, ['-I', driverPath], {
+      cwd: workDir,
+      label: 'the Python driver',
+    });
     return {
       driver,
       python,
@@ -99,71 +104,4 @@ export async function installPythonSdk() {
     rmSync(workDir, { recursive: true, force: true });
     throw error;
   }
-}
-
-export type PythonDriver = ReturnType<typeof startPythonDriver>;
-
-/**
- * The long-lived driver process: one JSON request a line on its stdin, one JSON answer a line
- * on its stdout. `-I` (isolated): no PYTHONPATH, no user site and not the script's folder, so
- * `import latchkey` can only find the installed package. Anything else the process writes is
- * kept: the library must never print, so any of it fails the run.
- */
-function startPythonDriver(python: string, cwd: string) {
-  const child = spawn(python, ['-I', driverPath], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-  const pending = new Map<
-    number,
-    { resolve: (value: unknown) => void; reject: (error: Error) => void }
-  >();
-  const strayOutput: string[] = [];
-  let nextId = 0;
-  let exitReason: string | null = null;
-  child.stderr.setEncoding('utf8');
-  child.stderr.on('data', (text: string) => strayOutput.push(text));
-  createInterface({ input: child.stdout }).on('line', (line) => {
-    let answer: { id?: number; result?: unknown; failure?: string };
-    try {
-      answer = JSON.parse(line) as typeof answer;
-    } catch {
-      strayOutput.push(line);
-      return;
-    }
-    const waiting = answer.id === undefined ? undefined : pending.get(answer.id);
-    if (!waiting) {
-      strayOutput.push(line);
-      return;
-    }
-    pending.delete(answer.id!);
-    if (answer.failure !== undefined)
-      waiting.reject(new Error(`Python driver:\n${answer.failure}`));
-    else waiting.resolve(answer.result);
-  });
-  child.on('exit', (code, signal) => {
-    exitReason = `the Python driver exited (${code ?? signal}): ${strayOutput.join('')}`;
-    for (const waiting of pending.values()) waiting.reject(new Error(exitReason));
-    pending.clear();
-  });
-  return {
-    /** Sends one request and resolves with the driver's result. */
-    send<Result = unknown>(op: string, request: Record<string, unknown> = {}): Promise<Result> {
-      if (exitReason) return Promise.reject(new Error(exitReason));
-      nextId += 1;
-      const id = nextId;
-      return new Promise<Result>((resolve, reject) => {
-        pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-        child.stdin.write(`${JSON.stringify({ ...request, id, op })}\n`);
-      });
-    },
-    /** Whatever the process wrote that was not an answer (stderr included). */
-    strayOutput: () => strayOutput.join(''),
-    close: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null || child.signalCode !== null) {
-          resolve();
-          return;
-        }
-        child.once('exit', () => resolve());
-        child.stdin.end();
-      }),
-  };
 }
