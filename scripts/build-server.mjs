@@ -6,6 +6,7 @@
 //   dist/server/samples/<language>/  the client sample templates the integration page renders
 //   dist/server/exit-with-parent.cjs (only used with the Auth emulator, i.e. never in production)
 //   dist/console/                    the built console
+//   dist/sdk/                        the client SDK packages served at /sdk/ (npm run build:sdks)
 //   dist/package.json, package-lock.json   the server's runtime dependencies, pinned
 //
 // esbuild rather than a tsc emit: the workspace's TypeScript imports use `.ts` extensions
@@ -121,6 +122,8 @@ for (const [language, { filename }] of Object.entries(sampleLanguageCatalogue)) 
 }
 
 cpSync(consoleDist, join(outDir, 'console'), { recursive: true });
+const sdkPackages = join(root, 'sdks/dist');
+if (existsSync(sdkPackages)) cpSync(sdkPackages, join(outDir, 'sdk'), { recursive: true });
 
 const manifest = {
   name: 'latchkey-server',

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// `npm start`: build the console if its sources changed since the last build, then run the
-// server (which starts the Firebase Auth emulator itself when no real project is configured).
+// `npm start`: build the console and the SDK packages if their sources changed since the last
+// build, then run the server (which starts the Firebase Auth emulator itself when no real
+// project is configured).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,6 +37,13 @@ if (isStale && process.env.SERVE_CONSOLE !== 'false') {
   });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+
+// The client SDK packages served at /sdk/: rebuilt only when their sources changed, and a
+// package whose toolchain this machine lacks is left out with a line saying so.
+spawnSync(process.execPath, [join(root, 'scripts/build-sdks.mjs')], {
+  cwd: root,
+  stdio: 'inherit',
+});
 
 // A person at a terminal reads one line per request; production keeps JSON for collectors.
 const logFormat =

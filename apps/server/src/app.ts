@@ -9,6 +9,7 @@ import Fastify, {
 import type { AppDependencies } from './http/app-dependencies.ts';
 import { registerApiReference } from './http/api-reference.ts';
 import { registerConsoleAssets } from './http/console-assets.ts';
+import { registerSdkPackages } from './http/sdk-packages.ts';
 import { acceptEmptyJsonBodies } from './http/accept-empty-json-bodies.ts';
 import { answerFrameworkError, registerErrorHandler } from './http/error-handler.ts';
 import { refuseUncleanRequestText } from './http/refuse-unclean-request-text.ts';
@@ -467,6 +468,7 @@ export async function buildApp(
     await registerApiReference(browser, routeContracts);
     registerPublicAuthRoutes(browser, deps);
     await registerPortalRoutes(browser, { ...deps, activity, mail });
+    await registerSdkPackages(browser, config.sdkPackagesDir);
     await browser.register(async (ownerScope) => {
       ownerScope.addHook('preHandler', createOwnerGuard(deps));
       ownerScope.addHook('onSend', publishConsoleChanges(deps.ownerEvents));

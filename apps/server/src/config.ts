@@ -215,6 +215,7 @@ export const environmentSchema = z.object({
    * at all is SERVE_CONSOLE's choice (false for API-only deployments).
    */
   CONSOLE_DIST_DIR: z.string().optional(),
+  SDK_PACKAGES_DIR: z.string().optional(),
   SERVE_CONSOLE: booleanFlag.default(true),
 });
 
@@ -286,6 +287,8 @@ export interface Config {
   maxUploadBytes: number;
   ownerSessionMs: number;
   consoleDistDir: string | null;
+  /** The built client SDK packages, served at /sdk/. */
+  sdkPackagesDir: string;
   /** Where failed-login counters live: Redis when set, else the database. */
   redisUrl: string | null;
   clientApi: {
@@ -457,6 +460,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     consoleDistDir: env.SERVE_CONSOLE
       ? resolve(env.CONSOLE_DIST_DIR ?? serverAssetPaths.consoleDistDirectory)
       : null,
+    sdkPackagesDir: resolve(env.SDK_PACKAGES_DIR ?? serverAssetPaths.sdkPackagesDirectory),
     redisUrl: env.REDIS_URL ?? null,
     clientApi: {
       isLeanPathEnabled: env.CLIENT_API_LEAN_PATH,

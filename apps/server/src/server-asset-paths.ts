@@ -16,6 +16,8 @@ export interface ServerAssetPaths {
   samplesDirectory: string;
   /** The built console (the default of CONSOLE_DIST_DIR). */
   consoleDistDirectory: string;
+  /** The built client SDK packages served at /sdk/ (the default of SDK_PACKAGES_DIR). */
+  sdkPackagesDirectory: string;
   /** Preloaded into the Firebase Auth emulator (development only). */
   exitWithParentPreload: string;
 }
@@ -26,18 +28,20 @@ const here = (relative: string) => fileURLToPath(new URL(relative, import.meta.u
  * One place that knows both layouts, because `import.meta.url` means a different file in
  * each: from source this module sits in apps/server/src and the assets where the repository
  * keeps them; in the build every module is bundled into dist/server/main.js and the build
- * copies the assets beside it (the console to dist/console).
+ * copies the assets beside it (the console to dist/console, the SDK packages to dist/sdk).
  */
 export const serverAssetPaths: ServerAssetPaths = isCompiledBuild
   ? {
       migrationsFolder: here('./migrations'),
       samplesDirectory: here('./samples/'),
       consoleDistDirectory: here('../console'),
+      sdkPackagesDirectory: here('../sdk'),
       exitWithParentPreload: here('./exit-with-parent.cjs'),
     }
   : {
       migrationsFolder: here('./db/migrations'),
       samplesDirectory: here('../../../samples/'),
       consoleDistDirectory: here('../../console/dist'),
+      sdkPackagesDirectory: here('../../../sdks/dist'),
       exitWithParentPreload: here('./identity/exit-with-parent.cjs'),
     };

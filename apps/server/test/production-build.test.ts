@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,7 +8,13 @@ import { fileURLToPath } from 'node:url';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clientAuthResponseSchema, clientApiHeaders, healthSchema } from '@latchkey/contracts';
+import {
+  clientAuthResponseSchema,
+  clientApiHeaders,
+  healthSchema,
+  sampleLanguages,
+  sdkPackagesIndexSchema,
+} from '@latchkey/contracts';
 import type { Database } from '../src/db/client.ts';
 import * as schema from '../src/db/schema/index.ts';
 import { generateSigningKeyPair, verifyApplicationSignature } from '../src/lib/signing-keys.ts';
@@ -179,6 +185,27 @@ describe.runIf(serverUrl)('the compiled production build', () => {
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
     expect(asset.headers.get('cache-control')).toContain('immutable');
     expect((await asset.text()).length).toBeGreaterThan(1000);
+  });
+
+  it('serves the client SDK packages it was built with, as listed', async () => {
+    const index = sdkPackagesIndexSchema.parse(
+      await (await fetch(`${baseUrl}/sdk/index.json`)).json(),
+    );
+    // CI installs every SDK's toolchain, so a package left out there is a broken build.
+    if (process.env.CI === 'true') {
+      const sdkFolders = { nodejs: 'typescript', python: 'python', csharp: 'csharp', cpp: 'cpp' };
+      const present = sampleLanguages.filter((language) =>
+        existsSync(join(repositoryRoot, 'sdks', sdkFolders[language])),
+      );
+      expect(index.packages.map((sdk) => sdk.language).sort()).toEqual(present.sort());
+    }
+    for (const sdk of index.packages) {
+      const response = await fetch(`${baseUrl}/sdk/${sdk.file}`);
+      expect(response.status, sdk.file).toBe(200);
+      const bytes = Buffer.from(await response.arrayBuffer());
+      expect(bytes.length, sdk.file).toBe(sdk.size);
+      expect(createHash('sha256').update(bytes).digest('hex'), sdk.file).toBe(sdk.sha256);
+    }
   });
 
   it('answers a client-API login signed with the application key', async () => {

@@ -15,6 +15,7 @@ export * from './roles.ts';
 export * from './runtime-config.ts';
 export * from './webhooks.ts';
 export * from './samples.ts';
+export * from './sdk-packages.ts';
 export * from './admin.ts';
 export * from './code-files.ts';
 export * from './plans.ts';
