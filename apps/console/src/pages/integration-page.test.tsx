@@ -3,6 +3,7 @@ import {
   type Application,
   type Sample,
   type SampleLanguage,
+  type SdkPackage,
 } from '@latchkey/contracts';
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -24,13 +25,34 @@ const applications = [
   createApplication({ id: 8, name: 'Comet', apiKey: 'lk_live_comet', version: '2.4.1' }),
 ];
 
-/** GET /api/applications, and each application's samples rendered with its name. */
+/** What this stand-in server has built: the Python and Node.js packages, not C# nor C++. */
+const sdkPackages: SdkPackage[] = [
+  {
+    language: 'python',
+    name: 'latchkey',
+    version: '0.1.0',
+    file: 'latchkey-0.1.0-py3-none-any.whl',
+    size: 23_481,
+    sha256: 'a'.repeat(64),
+  },
+  {
+    language: 'nodejs',
+    name: '@latchkey/client',
+    version: '0.1.0',
+    file: 'latchkey-client-0.1.0.tgz',
+    size: 18_426,
+    sha256: 'b'.repeat(64),
+  },
+];
+
+/** GET /api/applications, the SDK packages, and each application's samples rendered with its name. */
 function stubIntegrationApi({
   list = applications as Application[],
   listAnswer = null as (() => Response | Promise<Response>) | null,
 } = {}) {
   const state = { listAnswer };
   const sent = stubOwnerApi(({ url }) => {
+    if (url.pathname === '/sdk/index.json') return jsonResponse(200, { packages: sdkPackages });
     if (url.pathname === '/api/applications') {
       return state.listAnswer?.() ?? jsonResponse(200, list);
     }
@@ -185,5 +207,37 @@ describe('IntegrationPage', { timeout: 30_000 }, () => {
     // Another language names it in the address: a link to share.
     await user.click(screen.getByRole('tab', { name: 'Python Tkinter' }));
     expect(location.history?.at(-1)).toBe('/integration?app=7&language=python');
+  });
+
+  it('shows how to install each SDK this server has built, and says when one is not', async () => {
+    stubIntegrationApi();
+    const user = userEvent.setup();
+    renderIntegration('/integration?app=7&language=python');
+
+    const python = await screen.findByRole('region', { name: 'Install the Python SDK' });
+    const origin = window.location.origin;
+    expect((await within(python).findByLabelText('Install command')).textContent).toBe(
+      `pip install "latchkey[nacl] @ ${origin}/sdk/latchkey-0.1.0-py3-none-any.whl"`,
+    );
+    expect(within(python).getByText('latchkey')).toBeTruthy();
+    expect(python.textContent).toContain('0.1.0, 22.9 KB');
+    const download = within(python).getByRole('link', {
+      name: 'Download latchkey-0.1.0-py3-none-any.whl',
+    });
+    expect(download.getAttribute('href')).toBe(`${origin}/sdk/latchkey-0.1.0-py3-none-any.whl`);
+    expect(
+      within(python).getByRole('button', { name: 'Copy the Python install command' }),
+    ).toBeTruthy();
+
+    await user.click(screen.getByRole('tab', { name: 'Node.js console' }));
+    const node = screen.getByRole('region', { name: 'Install the Node.js SDK' });
+    expect(within(node).getByLabelText('Install command').textContent).toBe(
+      `npm install ${origin}/sdk/latchkey-client-0.1.0.tgz`,
+    );
+
+    await user.click(screen.getByRole('tab', { name: 'C# WinForms' }));
+    const csharp = screen.getByRole('region', { name: 'Install the C# SDK' });
+    expect(csharp.textContent).toContain('This server has no C# package built.');
+    expect(within(csharp).queryByRole('link')).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { toApplicationOptions } from '@/components/applications/application-scope-select.tsx';
 import { ConnectionDetails } from '@/components/integration/connection-details.tsx';
 import { SamplePanel } from '@/components/integration/sample-panel.tsx';
+import { SdkInstall } from '@/components/integration/sdk-install.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { SignedInLayout } from '@/components/layout/signed-in-layout.tsx';
 import { Button } from '@/components/ui/button.tsx';
@@ -142,11 +143,14 @@ export function IntegrationPage() {
                 forceMount
                 className="data-[state=inactive]:hidden"
               >
-                <SamplePanel
-                  applicationId={application.id}
-                  language={language}
-                  canEdit={canEditCode(user)}
-                />
+                <div className="grid gap-4">
+                  <SdkInstall language={language} />
+                  <SamplePanel
+                    applicationId={application.id}
+                    language={language}
+                    canEdit={canEditCode(user)}
+                  />
+                </div>
               </TabsContent>
             ))}
           </Tabs>
