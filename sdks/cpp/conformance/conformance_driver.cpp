@@ -1,0 +1,254 @@
+// The C++ SDK's side of the conformance run (sdks/test/cpp-conformance.test.ts): one
+// long-lived process that performs what the TypeScript runner asks through the INSTALLED
+// latchkey library, one JSON request per line on stdin, one JSON answer per line on stdout.
+// The runner keeps the scenarios, the owner's actions, the hostile proxy and every
+// expectation; this file only translates the protocol's camelCase names into the library's,
+// calls it and reports what it answered or threw.
+
+#include <latchkey/latchkey.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <dlfcn.h>
+
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <latchkey.h>
+
+namespace {
+
+using Json = nlohmann::json;
+
+std::optional<latchkey::TimePoint> time_of(const Json& input, const char* name) {
+  const auto found = input.find(name);
+  if (found == input.end() || found->is_null()) return std::nullopt;
+  const auto time = latchkey::parse_utc_time(found->get<std::string>());
+  if (!time) throw std::invalid_argument(std::string(name) + " is not an ISO time");
+  return time;
+}
+
+std::optional<std::string> text_of(const Json& input, const char* name) {
+  const auto found = input.find(name);
+  if (found == input.end() || found->is_null()) return std::nullopt;
+  return found->get<std::string>();
+}
+
+Json plain(const latchkey::Result& result) { return Json::parse(result.to_json()); }
+
+Json plain(const latchkey::OfflineLicenseCheck& check) {
+  return Json::parse(latchkey::to_json(check));
+}
+
+// The file the library was loaded from: the runner checks it is the installed one.
+std::string library_file() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&latchkey_version), &info) == 0 || info.dli_fname == nullptr)
+    return "";
+  return info.dli_fname;
+}
+
+class Driver {
+ public:
+  Json handle(const std::string& op, const Json& request) {
+    if (op == "info") return info();
+    if (op == "signatureVector") return signature_vector(request);
+    if (op == "offlineVector") return offline_vector(request);
+    if (op == "machineIdVector")
+      return latchkey::Client::hash_machine_id(request.at("rawMachineId"),
+                                               request.at("publicKey"));
+    if (op == "thisMachine") return this_machine(request);
+    if (op == "construct") return construct(request.at("options"));
+    if (op == "call") return call(request.at("call"), request.value("input", Json::object()));
+    if (op == "heartbeatState") return heartbeat_state();
+    if (op == "dispose") {
+      client_.reset();
+      return nullptr;
+    }
+    throw std::invalid_argument("unknown op " + op);
+  }
+
+ private:
+  static Json info() {
+    return {
+        {"version", LATCHKEY_VERSION_STRING},
+        {"cVersion", latchkey_version()},
+        {"libraryFile", library_file()},
+        {"resultCodes", latchkey::result_codes()},
+        {"offlineLicenseCodes", latchkey::offline_license_codes()},
+        {"signatureErrorReasons", latchkey::signature_error_reasons()},
+        {"transportErrorReasons", latchkey::transport_error_reasons()},
+    };
+  }
+
+  static Json signature_vector(const Json& request) {
+    const auto reason = latchkey::check_answer_signature(
+        request.at("publicKey"), text_of(request, "timestamp"), text_of(request, "signature"),
+        request.at("nonce"), request.at("body"), request.at("now").get<long long>());
+    return reason ? Json(latchkey::to_string(*reason)) : Json(nullptr);
+  }
+
+  static Json offline_vector(const Json& request) {
+    latchkey::OfflineLicenseTerms terms;
+    if (request.contains("applicationId"))
+      terms.application_id = request.at("applicationId").get<long long>();
+    terms.now = time_of(request, "now");
+    terms.last_seen_at = time_of(request, "lastSeenAt");
+    return plain(latchkey::verify_offline_license(request.at("license"), request.at("publicKey"),
+                                                  request.at("hwid"), terms));
+  }
+
+  static Json this_machine(const Json& request) {
+    const std::string public_key = request.at("publicKey");
+    const latchkey::Client client(request.at("baseUrl"), "lk_live_unused", public_key, "1.0.0");
+    const std::string raw = latchkey::Client::raw_machine_id();
+    return {{"machineId", client.machine_id()},
+            {"hashedRaw", latchkey::Client::hash_machine_id(raw, public_key)},
+            {"raw", raw},
+            {"hwid", client.hwid()}};
+  }
+
+  Json construct(const Json& options) {
+    client_.reset();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      revocations_ = Json::array();
+      errors_ = Json::array();
+    }
+    latchkey::ClientOptions settings;
+    settings.timeout = std::chrono::milliseconds(options.at("timeoutMs").get<long long>());
+    settings.proxy = text_of(options, "proxy").value_or("");
+    settings.hwid = text_of(options, "hwid");
+    client_ = std::make_unique<latchkey::Client>(options.at("baseUrl"), options.at("apiKey"),
+                                                 options.at("publicKey"), options.at("version"),
+                                                 settings);
+    return {{"hwid", client_->hwid()}};
+  }
+
+  Json call(const std::string& name, const Json& input) {
+    const auto started = std::chrono::steady_clock::now();
+    Json outcome;
+    try {
+      outcome["value"] = invoke(name, input);
+    } catch (const latchkey::SignatureError& error) {
+      outcome["error"] = {
+          {"type", "SignatureError"}, {"reason", to_string(error.reason())}, {"message", error.what()}};
+    } catch (const latchkey::TransportError& error) {
+      outcome["error"] = {
+          {"type", "TransportError"}, {"reason", to_string(error.reason())}, {"message", error.what()}};
+    }
+    outcome["elapsedMs"] = std::chrono::duration<double, std::milli>(
+                               std::chrono::steady_clock::now() - started)
+                               .count();
+    return outcome;
+  }
+
+  Json invoke(const std::string& name, const Json& input) {
+    latchkey::Client& client = *client_;
+    if (name == "register")
+      return plain(client.register_user(input.at("username"), input.at("password"),
+                                        text_of(input, "email"), text_of(input, "licenseKey")));
+    if (name == "login") return plain(client.login(input.at("username"), input.at("password")));
+    if (name == "licenseLogin") return plain(client.license_login(input.at("licenseKey")));
+    if (name == "redeem")
+      return plain(client.redeem(input.at("username"), input.at("password"),
+                                 input.at("licenseKey")));
+    if (name == "verify") {
+      std::optional<std::vector<std::string>> entitlements;
+      if (input.contains("entitlements"))
+        entitlements = input.at("entitlements").get<std::vector<std::string>>();
+      return plain(client.verify(text_of(input, "userId"), entitlements));
+    }
+    if (name == "heartbeat") return plain(client.heartbeat());
+    if (name == "endSession") {
+      const auto ended = client.end_session();
+      return ended ? plain(*ended) : Json(nullptr);
+    }
+    if (name == "getVariable") return plain(client.get_variable(input.at("name")));
+    if (name == "getUserVariable") return plain(client.get_user_variable(input.at("name")));
+    if (name == "setUserVariable")
+      return plain(client.set_user_variable(input.at("name"), input.at("value")));
+    if (name == "resetDevices")
+      return plain(client.reset_devices(input.at("username"), input.at("password"),
+                                        input.value("all", false)));
+    if (name == "checkout") {
+      std::optional<long long> ttl;
+      if (input.contains("ttlSeconds")) ttl = input.at("ttlSeconds").get<long long>();
+      return plain(client.checkout(ttl, input.value("encrypt", false)));
+    }
+    if (name == "download")
+      return plain(client.download(input.at("fileId"), input.at("destination"),
+                                   text_of(input, "sha256")));
+    if (name == "checkForUpdate") {
+      const auto offer = client.check_for_update(latchkey::Result::from_json(input.at("answer").dump()));
+      if (!offer) return nullptr;
+      return {{"version", offer->version},
+              {"file_id", offer->file_id},
+              {"size", offer->size},
+              {"sha256", offer->sha256}};
+    }
+    if (name == "verifyOfflineLicense") {
+      latchkey::OfflineLicenseTerms terms;
+      if (input.contains("applicationId"))
+        terms.application_id = input.at("applicationId").get<long long>();
+      terms.now = time_of(input, "now");
+      terms.last_seen_at = time_of(input, "lastSeenAt");
+      const auto hwid = text_of(input, "hwid");
+      return plain(hwid ? client.verify_offline_license(input.at("license"), *hwid, terms)
+                        : client.verify_offline_license(input.at("license"), terms));
+    }
+    if (name == "startHeartbeat") {
+      latchkey::HeartbeatOptions options;
+      options.interval = std::chrono::milliseconds(input.value("intervalMs", 30000LL));
+      options.on_revoked = [this](const latchkey::Result& answer) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        revocations_.push_back(plain(answer));
+      };
+      options.on_error = [this](const std::exception& error) {
+        std::lock_guard<std::mutex> lock(mutex_);
+        errors_.push_back(error.what());
+      };
+      client.start_heartbeat(options);
+      return nullptr;
+    }
+    if (name == "stopHeartbeat") {
+      client.stop_heartbeat();
+      return nullptr;
+    }
+    throw std::invalid_argument("unknown call " + name);
+  }
+
+  Json heartbeat_state() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return {{"revocations", revocations_}, {"errors", errors_}};
+  }
+
+  std::unique_ptr<latchkey::Client> client_;
+  std::mutex mutex_;  // the heartbeat thread reports into these
+  Json revocations_ = Json::array();
+  Json errors_ = Json::array();
+};
+
+}  // namespace
+
+int main() {
+  Driver driver;
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    const Json request = Json::parse(line);
+    Json answer = {{"id", request.at("id")}};
+    try {
+      answer["result"] = driver.handle(request.at("op"), request);
+    } catch (const std::exception& error) {
+      // A failure of the driver or an exception the SDK should not throw: the runner fails
+      // the step with it.
+      answer["failure"] = std::string(typeid(error).name()) + ": " + error.what();
+    }
+    std::cout << answer.dump(-1, ' ', false, Json::error_handler_t::replace) << '\n' << std::flush;
+  }
+  return 0;
+}

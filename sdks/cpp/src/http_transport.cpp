@@ -1,0 +1,161 @@
+#include "http_transport.hpp"
+
+#include "encoding.hpp"
+
+#include <latchkey/errors.hpp>
+
+#include <curl/curl.h>
+
+#include <memory>
+#include <mutex>
+
+namespace latchkey::detail {
+
+namespace {
+
+void ensure_curl() {
+  // curl_global_init is not thread-safe before libcurl 7.84: once, whichever thread is first.
+  // It is never undone (curl_global_cleanup): other code in the program may use libcurl too.
+  static std::once_flag once;
+  static CURLcode outcome = CURLE_OK;
+  std::call_once(once, [] { outcome = curl_global_init(CURL_GLOBAL_DEFAULT); });
+  if (outcome != CURLE_OK)
+    throw TransportError(TransportErrorReason::Unreachable, "libcurl could not be initialised");
+}
+
+struct Exchange {
+  const BodySink* sink = nullptr;
+  const std::atomic<bool>* cancel = nullptr;
+  std::map<std::string, std::string> headers;
+  bool is_stopped_by_sink = false;
+};
+
+size_t on_body(char* data, size_t size, size_t count, void* user) {
+  auto* exchange = static_cast<Exchange*>(user);
+  const size_t length = size * count;
+  if (!(*exchange->sink)(data, length)) {
+    exchange->is_stopped_by_sink = true;
+    return 0;  // libcurl stops with CURLE_WRITE_ERROR
+  }
+  return length;
+}
+
+size_t on_header(char* data, size_t size, size_t count, void* user) {
+  auto* exchange = static_cast<Exchange*>(user);
+  const std::string line(data, size * count);
+  if (line.rfind("HTTP/", 0) == 0) {
+    // A new status line (after a proxy's CONNECT answer or a 100 Continue): start again.
+    exchange->headers.clear();
+  } else {
+    const size_t colon = line.find(':');
+    if (colon != std::string::npos)
+      exchange->headers[lower(trim(line.substr(0, colon)))] = trim(line.substr(colon + 1));
+  }
+  return size * count;
+}
+
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  const auto* exchange = static_cast<Exchange*>(user);
+  return exchange->cancel != nullptr && exchange->cancel->load() ? 1 : 0;
+}
+
+struct CurlDeleter {
+  void operator()(CURL* curl) const { curl_easy_cleanup(curl); }
+};
+struct HeaderListDeleter {
+  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+};
+
+}  // namespace
+
+HttpOutcome perform_request(const HttpRequest& request, const BodySink& sink) {
+  ensure_curl();
+  const std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
+  if (!curl) throw TransportError(TransportErrorReason::Unreachable, "libcurl could not start");
+  curl_slist* list = nullptr;
+  for (const std::string& header : request.headers) {
+    curl_slist* appended = curl_slist_append(list, header.c_str());
+    if (appended == nullptr) {
+      curl_slist_free_all(list);
+      throw TransportError(TransportErrorReason::Unreachable, "out of memory");
+    }
+    list = appended;
+  }
+  const std::unique_ptr<curl_slist, HeaderListDeleter> headers(list);
+  Exchange exchange;
+  exchange.sink = &sink;
+  exchange.cancel = request.cancel;
+  char error_text[CURL_ERROR_SIZE] = {0};
+  const long timeout_ms = static_cast<long>(request.timeout.count());
+
+  CURL* handle = curl.get();
+  curl_easy_setopt(handle, CURLOPT_URL, request.url.c_str());
+#if LIBCURL_VERSION_NUM >= 0x075500
+  curl_easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
+#else
+  curl_easy_setopt(handle, CURLOPT_PROTOCOLS, CURLPROTO_HTTP | CURLPROTO_HTTPS);
+#endif
+  curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers.get());
+  if (request.is_post) {
+    curl_easy_setopt(handle, CURLOPT_POST, 1L);
+    curl_easy_setopt(handle, CURLOPT_POSTFIELDS, request.body.c_str());
+    curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
+  }
+  // The program chose its proxy in code (or none): the environment's proxy variables, and
+  // their no_proxy exceptions, are not this library's to follow.
+  curl_easy_setopt(handle, CURLOPT_PROXY, request.proxy.c_str());
+  if (!request.proxy.empty()) {
+    curl_easy_setopt(handle, CURLOPT_PROXYTYPE, static_cast<long>(CURLPROXY_HTTP));
+    curl_easy_setopt(handle, CURLOPT_NOPROXY, "");
+  }
+  // Redirects are not followed: the client API never redirects, and a redirect would carry
+  // the API key elsewhere.
+  curl_easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 0L);
+  curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, timeout_ms);
+  curl_easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+  curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // used from the heartbeat thread too
+  curl_easy_setopt(handle, CURLOPT_USERAGENT, "latchkey-client-cpp");
+  curl_easy_setopt(handle, CURLOPT_ERRORBUFFER, error_text);
+  curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, on_body);
+  curl_easy_setopt(handle, CURLOPT_WRITEDATA, &exchange);
+  curl_easy_setopt(handle, CURLOPT_HEADERFUNCTION, on_header);
+  curl_easy_setopt(handle, CURLOPT_HEADERDATA, &exchange);
+  curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
+  curl_easy_setopt(handle, CURLOPT_XFERINFODATA, &exchange);
+  curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+
+  const CURLcode code = curl_easy_perform(handle);
+  HttpOutcome outcome;
+  curl_easy_getinfo(handle, CURLINFO_RESPONSE_CODE, &outcome.status);
+  outcome.headers = std::move(exchange.headers);
+  if (exchange.is_stopped_by_sink) {
+    outcome.is_stopped_by_sink = true;
+    return outcome;
+  }
+  if (code == CURLE_OK) return outcome;
+  const std::string detail = error_text[0] != '\0' ? error_text : curl_easy_strerror(code);
+  if (code == CURLE_OPERATION_TIMEDOUT)
+    throw TransportError(TransportErrorReason::Timeout,
+                         "No answer within " + std::to_string(timeout_ms) + " ms: " + detail);
+  if (code == CURLE_ABORTED_BY_CALLBACK)
+    throw TransportError(TransportErrorReason::Unreachable, "The exchange was abandoned");
+  throw TransportError(TransportErrorReason::Unreachable, detail);
+}
+
+HttpResponse send_request(const HttpRequest& request, std::size_t max_body_bytes) {
+  HttpResponse response;
+  const HttpOutcome outcome = perform_request(request, [&](const char* data, std::size_t length) {
+    if (response.body.size() + length > max_body_bytes) return false;
+    response.body.append(data, length);
+    return true;
+  });
+  if (outcome.is_stopped_by_sink)
+    throw TransportError(TransportErrorReason::Malformed,
+                         "The answer is larger than any the server sends", outcome.status);
+  response.status = outcome.status;
+  response.headers = outcome.headers;
+  return response;
+}
+
+}  // namespace latchkey::detail
