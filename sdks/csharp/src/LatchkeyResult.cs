@@ -1,0 +1,141 @@
+using System;
+using System.Collections.Generic;
+using System.Collections.ObjectModel;
+
+namespace Latchkey
+{
+    /// <summary>
+    /// A call's outcome: <see cref="Success"/>, <see cref="Code"/> and <see cref="Message"/>, and
+    /// every field of the answer exactly as the server named it (<c>user_id</c>,
+    /// <c>session_token</c>, ...) in <see cref="Fields"/>, read with the indexer or
+    /// <see cref="GetString"/>. Outcomes are values: a wrong password or an expired account is a
+    /// result, never an exception. Immutable, so it may be handed to another thread.
+    /// </summary>
+    public sealed class LatchkeyResult
+    {
+        private readonly ReadOnlyDictionary<string, object> fields;
+
+        internal LatchkeyResult(IDictionary<string, object> wireFields, int? retryAfterSeconds = null, string path = null)
+        {
+            var copy = new Dictionary<string, object>(wireFields, StringComparer.Ordinal);
+            object code;
+            CodeText = copy.TryGetValue("code", out code) && code is string ? (string)code : "";
+            ResultCode parsed;
+            Code = IsKnownCode(CodeText, out parsed) ? parsed : (ResultCode?)null;
+            object success;
+            Success = copy.TryGetValue("success", out success) && success is bool && (bool)success && CodeText == "OK";
+            copy["success"] = Success;
+            object message;
+            Message = copy.TryGetValue("message", out message) && message is string ? (string)message : "";
+            copy["message"] = Message;
+            fields = new ReadOnlyDictionary<string, object>(copy);
+            RetryAfterSeconds = retryAfterSeconds;
+            Path = path;
+        }
+
+        /// <summary>True exactly when the code is <see cref="ResultCode.OK"/>.</summary>
+        public bool Success { get; private set; }
+
+        /// <summary>The code; null only for a code newer than this library (then see <see cref="CodeText"/>).</summary>
+        public ResultCode? Code { get; private set; }
+
+        /// <summary>The code as the server sent it.</summary>
+        public string CodeText { get; private set; }
+
+        /// <summary>The server's message (the vendor may rewrite messages: program against the code).</summary>
+        public string Message { get; private set; }
+
+        /// <summary>
+        /// A <c>RATE_LIMITED</c> result: the seconds the server's <c>Retry-After</c> asked to wait
+        /// (longer than the client's maximum wait, or a call that is never repeated); else null.
+        /// </summary>
+        public int? RetryAfterSeconds { get; private set; }
+
+        /// <summary>A download: where the checked file now is; else null.</summary>
+        public string Path { get; private set; }
+
+        /// <summary>
+        /// Every field of the answer, named as on the wire; values are <c>string</c>,
+        /// <c>long</c>, <c>double</c>, <c>bool</c>, null, <c>IDictionary&lt;string, object&gt;</c>
+        /// and <c>IList&lt;object&gt;</c>.
+        /// </summary>
+        public IReadOnlyDictionary<string, object> Fields { get { return fields; } }
+
+        /// <summary>The field's value, or null when the answer has no such field.</summary>
+        public object this[string name]
+        {
+            get
+            {
+                object value;
+                return fields.TryGetValue(name, out value) ? value : null;
+            }
+        }
+
+        /// <summary>The field as text, or null when it is absent or not text.</summary>
+        public string GetString(string name)
+        {
+            return this[name] as string;
+        }
+
+        /// <summary>The field as a whole number, or null when it is absent or not one.</summary>
+        public long? GetInt64(string name)
+        {
+            var value = this[name];
+            return value is long ? (long)value : (long?)null;
+        }
+
+        /// <summary>The session token a login issued (and the session opened with).</summary>
+        public string SessionToken { get { return GetString("session_token"); } }
+
+        /// <summary>The user's id, on a login, a registration or a redemption.</summary>
+        public string UserId { get { return GetString("user_id"); } }
+
+        /// <summary>The answer's fields as JSON (for storing it; <see cref="FromJson"/> reads it back).</summary>
+        public string ToJson()
+        {
+            return JsonText.Write(fields);
+        }
+
+        /// <summary>
+        /// A result from its JSON (<see cref="ToJson"/>'s), e.g. a stored login answer for
+        /// <see cref="LatchkeyClient.CheckForUpdate"/>. FormatException when it is not a JSON object.
+        /// </summary>
+        public static LatchkeyResult FromJson(string json)
+        {
+            var value = JsonText.Parse(json ?? "") as IDictionary<string, object>;
+            if (value == null) throw new FormatException("A result is a JSON object");
+            return new LatchkeyResult(value);
+        }
+
+        public override string ToString()
+        {
+            return CodeText + ": " + Message;
+        }
+
+        internal static bool IsKnownCode(string text, out ResultCode code)
+        {
+            code = ResultCode.OK;
+            // Enum.TryParse would also take numbers and other cases: only the exact names count.
+            if (string.IsNullOrEmpty(text) || !Enum.IsDefined(typeof(ResultCode), text)) return false;
+            code = (ResultCode)Enum.Parse(typeof(ResultCode), text);
+            return true;
+        }
+    }
+
+    /// <summary>What a <c>VERSION_MISMATCH</c> login offers when the vendor marked a current release.</summary>
+    public sealed class UpdateOffer
+    {
+        internal UpdateOffer(string version, string fileId, long size, string sha256)
+        {
+            Version = version;
+            FileId = fileId;
+            Size = size;
+            Sha256 = sha256;
+        }
+
+        public string Version { get; private set; }
+        public string FileId { get; private set; }
+        public long Size { get; private set; }
+        public string Sha256 { get; private set; }
+    }
+}
