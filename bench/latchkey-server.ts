@@ -207,7 +207,7 @@ await app.listen({ host: '127.0.0.1', port: 0 });
 const address = app.server.address();
 const port = typeof address === 'object' && address ? address.port : 0;
 process.stdout.write(
-  `${JSON.stringify({ port, apiKey: application.apiKey, version: application.version, password: PASSWORD, users, tokens, redeemKeys, loginKeys, locked, keyauth })}\n`,
+  `${JSON.stringify({ port, apiKey: application.apiKey, publicKey: application.signingPublicKey, version: application.version, password: PASSWORD, users, tokens, redeemKeys, loginKeys, locked, keyauth })}\n`,
 );
 
 process.on('SIGTERM', () => {

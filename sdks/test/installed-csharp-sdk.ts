@@ -53,9 +53,9 @@ export function canBuildCsharpSdk(): boolean {
  * Builds Latchkey.Client.dll and packs it into its nupkg with `sdks/csharp/build.sh` (output
  * outside the repository), installs the package from that folder as a local feed with
  * `nuget install` the way a vendor's project would (the DLL taken out of the nupkg), compiles
- * the conformance driver with mcs against that extracted DLL alone, beside it as in a vendor's
- * build output, and starts the driver under mono, so every call goes through the installed
- * package.
+ * the conformance driver with mcs against that extracted DLL alone of Latchkey's (and the
+ * framework's System.Net.Http), beside it as in a vendor's build output, and starts the driver
+ * under mono, so every call goes through the installed package.
  */
 export async function installCsharpSdk() {
   const workDir = mkdtempSync(join(tmpdir(), 'latchkey-sdk-csharp-'));
@@ -104,6 +104,8 @@ export async function installCsharpSdk() {
         '-target:exe',
         '-warnaserror+',
         `-r:${installedDll}`,
+        // The framework's own HTTP client, for the driver's plain requests (timeRawCalls).
+        '-r:System.Net.Http.dll',
         `-out:${driverExe}`,
         driverSource,
       ],

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import type { AuthAnswer, LatchkeyClient } from '../typescript/src/index.ts';
 import type { ConformanceDriver } from './driver-process.ts';
 import type { TypeScriptSdk } from './installed-typescript-sdk.ts';
@@ -80,6 +82,27 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
         throw error;
       }
     },
+    // The SDK overhead benchmark (bench/sdk-overhead.mjs): `count` calls one after another
+    // through the SDK, then as plain HTTP requests the way a program without the SDK would send
+    // them (node:http, the SDK's own stack, a fresh nonce each; the answer read and parsed, its
+    // signature not checked).
+    timeCalls: async (request) => {
+      const started = process.hrtime.bigint();
+      let value: unknown;
+      for (let index = 0; index < request.count; index += 1) {
+        value = await invoke(client!, request.call, request.input);
+      }
+      return { elapsedMs: Number(process.hrtime.bigint() - started) / 1e6, value };
+    },
+    timeRawCalls: async (request) => {
+      const body = JSON.stringify(request.body);
+      const started = process.hrtime.bigint();
+      let answer: unknown;
+      for (let index = 0; index < request.count; index += 1) {
+        answer = await postJson(request.url, request.apiKey, body);
+      }
+      return { elapsedMs: Number(process.hrtime.bigint() - started) / 1e6, value: answer };
+    },
     heartbeatState: () => heartbeat,
     dispose: () => {
       client?.stopHeartbeat();
@@ -116,6 +139,10 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
         return client.resetDevices(input);
       case 'checkout':
         return client.checkout(input);
+      case 'forgotPassword':
+        return client.forgotPassword(input);
+      case 'resendVerification':
+        return client.resendVerification(input);
       case 'download':
         return client.download(input);
       case 'checkForUpdate':
@@ -154,4 +181,33 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
     // console writes instead (see the package tests).
     strayOutput: () => '',
   };
+}
+
+/** One plain POST through node:http's default (keep-alive) agent, the SDK's own stack. */
+function postJson(url: string, apiKey: string, body: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(body),
+        'x-api-key': apiKey,
+        'x-request-nonce': randomBytes(16).toString('hex'),
+      },
+    });
+    outgoing.on('error', reject);
+    outgoing.on('response', (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        try {
+          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+        } catch (error) {
+          reject(error as Error);
+        }
+      });
+      response.on('error', reject);
+    });
+    outgoing.end(body);
+  });
 }

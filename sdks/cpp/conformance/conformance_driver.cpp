@@ -9,12 +9,16 @@
 
 #include <nlohmann/json.hpp>
 
+#include <curl/curl.h>
 #include <dlfcn.h>
 
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <random>
+#include <stdexcept>
 #include <string>
 
 #include <latchkey.h>
@@ -43,6 +47,16 @@ Json plain(const latchkey::OfflineLicenseCheck& check) {
   return Json::parse(latchkey::to_json(check));
 }
 
+double milliseconds_since(std::chrono::steady_clock::time_point started) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+      .count();
+}
+
+size_t append_to_string(char* data, size_t size, size_t count, void* user) {
+  static_cast<std::string*>(user)->append(data, size * count);
+  return size * count;
+}
+
 // The file the library was loaded from: the runner checks it is the installed one.
 std::string library_file() {
   Dl_info info{};
@@ -63,6 +77,12 @@ class Driver {
     if (op == "thisMachine") return this_machine(request);
     if (op == "construct") return construct(request.at("options"));
     if (op == "call") return call(request.at("call"), request.value("input", Json::object()));
+    if (op == "timeCalls")
+      return time_calls(request.at("call"), request.value("input", Json::object()),
+                        request.at("count"));
+    if (op == "timeRawCalls")
+      return time_raw_calls(request.at("url"), request.at("apiKey"), request.at("body"),
+                            request.at("count"));
     if (op == "heartbeatState") return heartbeat_state();
     if (op == "dispose") {
       client_.reset();
@@ -221,6 +241,72 @@ class Driver {
     throw std::invalid_argument("unknown call " + name);
   }
 
+  // The SDK overhead benchmark (bench/sdk-overhead.mjs): `count` calls one after another,
+  // through the SDK, then as a plain HTTP request the way a program without the SDK would send
+  // it (libcurl, a fresh nonce, the answer read and parsed, its signature not checked).
+  Json time_calls(const std::string& name, const Json& input, long long count) {
+    const auto started = std::chrono::steady_clock::now();
+    Json value;
+    for (long long index = 0; index < count; ++index) value = invoke(name, input);
+    return {{"elapsedMs", milliseconds_since(started)}, {"value", value}};
+  }
+
+  Json time_raw_calls(const std::string& url, const std::string& api_key, const Json& body,
+                      long long count) {
+    const std::string payload = body.dump();
+    const auto started = std::chrono::steady_clock::now();
+    Json answer;
+    for (long long index = 0; index < count; ++index) {
+      // A fresh easy handle per call, so a fresh connection: the SDK's transport makes one per
+      // request too (no handle or connection cache is kept between its calls), and the point is
+      // what the SDK adds to the same exchange, not what keep-alive would save.
+      const std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(),
+                                                                     &curl_easy_cleanup);
+      if (!curl) throw std::runtime_error("libcurl could not start");
+      curl_slist* list = nullptr;
+      const std::string key_header = "X-API-Key: " + api_key;
+      const std::string nonce_header = "X-Request-Nonce: " + random_nonce();
+      for (const char* header :
+           {"Content-Type: application/json", key_header.c_str(), nonce_header.c_str()}) {
+        curl_slist* appended = curl_slist_append(list, header);
+        if (appended == nullptr) {
+          curl_slist_free_all(list);
+          throw std::bad_alloc();
+        }
+        list = appended;
+      }
+      const std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> headers(
+          list, &curl_slist_free_all);
+      std::string received;
+      CURL* handle = curl.get();
+      curl_easy_setopt(handle, CURLOPT_URL, url.c_str());
+      curl_easy_setopt(handle, CURLOPT_POST, 1L);
+      curl_easy_setopt(handle, CURLOPT_POSTFIELDS, payload.c_str());
+      curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE,
+                       static_cast<curl_off_t>(payload.size()));
+      curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers.get());
+      // Directly, as the SDK goes when no proxy is chosen: both take the same path.
+      curl_easy_setopt(handle, CURLOPT_PROXY, "");
+      curl_easy_setopt(handle, CURLOPT_TIMEOUT_MS, 30000L);
+      curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+      curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, append_to_string);
+      curl_easy_setopt(handle, CURLOPT_WRITEDATA, &received);
+      const CURLcode code = curl_easy_perform(handle);
+      if (code != CURLE_OK) throw std::runtime_error(curl_easy_strerror(code));
+      // Whatever the status: a plain program reads the answer's JSON either way.
+      answer = Json::parse(received);
+    }
+    return {{"elapsedMs", milliseconds_since(started)}, {"value", answer}};
+  }
+
+  // 16 unpredictable bytes in hex (std::random_device), as the SDK's nonce is.
+  std::string random_nonce() {
+    char text[33];
+    std::snprintf(text, sizeof text, "%08x%08x%08x%08x", random_(), random_(), random_(),
+                  random_());
+    return text;
+  }
+
   Json heartbeat_state() {
     std::lock_guard<std::mutex> lock(mutex_);
     return {{"revocations", revocations_}, {"errors", errors_}};
@@ -230,11 +316,15 @@ class Driver {
   std::mutex mutex_;  // the heartbeat thread reports into these
   Json revocations_ = Json::array();
   Json errors_ = Json::array();
+  std::random_device random_;
 };
 
 }  // namespace
 
 int main() {
+  // Before any thread starts (curl_global_init is not thread-safe before libcurl 7.84); the
+  // library's own initialisation then only counts one more user.
+  if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) return 1;
   Driver driver;
   std::string line;
   while (std::getline(std::cin, line)) {

@@ -12,7 +12,10 @@ using System.Diagnostics;
 using System.Globalization;
 using System.IO;
 using System.Linq;
+using System.Net.Http;
+using System.Net.Http.Headers;
 using System.Reflection;
+using System.Security.Cryptography;
 using System.Text;
 using Latchkey;
 
@@ -24,6 +27,7 @@ namespace LatchkeyConformance
         private static readonly object ReportLock = new object();
         private static List<object> revocations = new List<object>();
         private static List<object> heartbeatErrors = new List<object>();
+        private static HttpClient plainHttp;
 
         public static int Main()
         {
@@ -48,6 +52,7 @@ namespace LatchkeyConformance
                 output.WriteLine(Json.Write(answer));
             }
             if (client != null) client.Dispose();
+            if (plainHttp != null) plainHttp.Dispose();
             return 0;
         }
 
@@ -84,6 +89,10 @@ namespace LatchkeyConformance
                 case "construct": return Construct((Dictionary<string, object>)request["options"]);
                 case "call": return Call(Text(request, "call"), request.ContainsKey("input")
                     ? (Dictionary<string, object>)request["input"] : new Dictionary<string, object>());
+                case "timeCalls": return TimeCalls(Text(request, "call"), request.ContainsKey("input")
+                    ? (Dictionary<string, object>)request["input"] : new Dictionary<string, object>(), Integer(request, "count").Value);
+                case "timeRawCalls":
+                    return TimeRawCalls(Text(request, "url"), Text(request, "apiKey"), request["body"], Integer(request, "count").Value);
                 case "heartbeatState":
                     lock (ReportLock)
                     {
@@ -167,6 +176,53 @@ namespace LatchkeyConformance
             }
             outcome["elapsedMs"] = watch.Elapsed.TotalMilliseconds;
             return outcome;
+        }
+
+        // The SDK overhead benchmark (bench/sdk-overhead.mjs): `count` calls one after another,
+        // through the SDK, then as a plain HTTP request the way a program without the SDK would
+        // send it (HttpClient, a fresh nonce, the answer read and parsed, its signature not checked).
+        private static object TimeCalls(string name, Dictionary<string, object> input, long count)
+        {
+            var watch = Stopwatch.StartNew();
+            object value = null;
+            for (long index = 0; index < count; index++) value = Invoke(name, input);
+            return new Dictionary<string, object> { { "elapsedMs", watch.Elapsed.TotalMilliseconds }, { "value", value } };
+        }
+
+        private static object TimeRawCalls(string url, string apiKey, object body, long count)
+        {
+            // One HttpClient for every call, its connections kept alive, as the SDK keeps its own;
+            // no proxy, as the SDK's default, so both go the same way to the server.
+            if (plainHttp == null)
+            {
+                plainHttp = new HttpClient(new HttpClientHandler { UseProxy = false }) { Timeout = TimeSpan.FromSeconds(30) };
+            }
+            var bodyBytes = Encoding.UTF8.GetBytes(Json.Write(body));
+            var target = new Uri(url);
+            var nonceBytes = new byte[16];
+            var watch = Stopwatch.StartNew();
+            object answer = null;
+            using (var random = RandomNumberGenerator.Create())
+            {
+                for (long index = 0; index < count; index++)
+                {
+                    random.GetBytes(nonceBytes);
+                    using (var request = new HttpRequestMessage(HttpMethod.Post, target))
+                    {
+                        request.Headers.Add("X-API-Key", apiKey);
+                        request.Headers.Add("X-Request-Nonce", BitConverter.ToString(nonceBytes).Replace("-", "").ToLowerInvariant());
+                        request.Content = new ByteArrayContent(bodyBytes);
+                        request.Content.Headers.ContentType = new MediaTypeHeaderValue("application/json");
+                        // Whatever the status: a plain program reads the answer's JSON either way.
+                        using (var response = plainHttp.SendAsync(request).GetAwaiter().GetResult())
+                        {
+                            var text = response.Content.ReadAsStringAsync().GetAwaiter().GetResult();
+                            answer = Json.Parse(text);
+                        }
+                    }
+                }
+            }
+            return new Dictionary<string, object> { { "elapsedMs", watch.Elapsed.TotalMilliseconds }, { "value", answer } };
         }
 
         private static object Invoke(string name, Dictionary<string, object> input)

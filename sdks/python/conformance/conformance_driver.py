@@ -9,9 +9,12 @@ package: a vendor's installation never holds it.
 
 import json
 import re
+import secrets
 import sys
 import time
 import traceback
+import urllib.error
+import urllib.request
 from datetime import datetime, timezone
 
 import latchkey
@@ -150,6 +153,40 @@ class Driver:
             return None
         return getattr(client, name)(**arguments)
 
+    # The SDK overhead benchmark (bench/sdk-overhead.mjs): `count` calls one after another,
+    # through the SDK, then as a plain HTTP request the way a program without the SDK would
+    # send it (urllib, a fresh nonce, the answer read and parsed, its signature not checked).
+    def time_calls(self, request):
+        name = snake_case(request["call"])
+        arguments = {snake_case(key): value for key, value in request.get("input", {}).items()}
+        started = time.perf_counter()
+        value = None
+        for _ in range(request["count"]):
+            value = self.invoke(name, arguments)
+        return {"elapsedMs": (time.perf_counter() - started) * 1000, "value": plain(value)}
+
+    def time_raw_calls(self, request):
+        body = json.dumps(request["body"]).encode("utf-8")
+        started = time.perf_counter()
+        answer = None
+        for _ in range(request["count"]):
+            outgoing = urllib.request.Request(
+                request["url"],
+                data=body,
+                method="POST",
+                headers={
+                    "Content-Type": "application/json",
+                    "X-API-Key": request["apiKey"],
+                    "X-Request-Nonce": secrets.token_hex(16),
+                },
+            )
+            try:
+                with urllib.request.urlopen(outgoing, timeout=30) as response:
+                    answer = json.loads(response.read())
+            except urllib.error.HTTPError as error:
+                answer = json.loads(error.read())
+        return {"elapsedMs": (time.perf_counter() - started) * 1000, "value": answer}
+
     def heartbeat_state(self, _request):
         return {
             "revocations": [plain(revocation) for revocation in self.revocations],
@@ -173,6 +210,8 @@ def main():
         "thisMachine": driver.this_machine,
         "construct": driver.construct,
         "call": driver.call,
+        "timeCalls": driver.time_calls,
+        "timeRawCalls": driver.time_raw_calls,
         "heartbeatState": driver.heartbeat_state,
         "dispose": driver.dispose,
     }
