@@ -9,6 +9,7 @@ import type {
   ClientDeviceResetResponse,
   ClientFileResponse,
   ClientLicenseCheckoutResponse,
+  ClientMailResponse,
   ClientSessionResponse,
   ClientVariableResponse,
   ClientVerifyResponse,
@@ -20,6 +21,7 @@ import type {
   CheckoutAnswer,
   DeviceResetAnswer,
   FileAnswer,
+  MailAnswer,
   OfflineLicenseContent,
   ResultCode,
   SessionAnswer,
@@ -51,8 +53,9 @@ const sdkTypesMatchTheContracts: [
   Same<DeviceResetAnswer, ClientDeviceResetResponse>,
   Same<CheckoutAnswer, ClientLicenseCheckoutResponse>,
   Same<FileAnswer, ClientFileResponse>,
+  Same<MailAnswer, ClientMailResponse>,
   Same<OfflineLicenseContent, ContractOfflineLicenseContent>,
-] = [true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true];
 
 type InstalledTypeScript = Awaited<ReturnType<typeof installTypeScriptSdk>> & {
   driver: ConformanceDriver;

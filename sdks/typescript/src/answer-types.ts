@@ -114,6 +114,12 @@ export interface FileAnswer extends AnswerBase {
  * A call's outcome: the answer's own fields, plus `retryAfterSeconds` when the server said
  * when to try again (a `RATE_LIMITED` answer's `Retry-After`).
  */
+/**
+ * What password/forgot and email/verify/resend answer: the same for every account, known or
+ * not, so it tells nothing about who has one.
+ */
+export type MailAnswer = AnswerBase;
+
 export type Result<Answer extends AnswerBase> = Answer & { retryAfterSeconds?: number };
 
 /** A download's outcome: on success, where the checked file now is. */

@@ -6,6 +6,7 @@ import type {
   DeviceResetAnswer,
   DownloadResult,
   FileAnswer,
+  MailAnswer,
   ResultCode,
   Result,
   SessionAnswer,
@@ -291,6 +292,35 @@ export class LatchkeyClient {
     });
     if (answer.success) this.forgetSession();
     return answer;
+  }
+
+  /**
+   * Mails a link to choose a new password to the account named by `username` or by `email`
+   * (exactly one). The answer is the same whether or not the account exists. Never sent twice:
+   * each request may send a mail.
+   */
+  forgotPassword(input: { username: string } | { email: string }): Promise<Result<MailAnswer>> {
+    const named = input as { username?: string; email?: string };
+    if ((named.username === undefined) === (named.email === undefined)) {
+      throw new TypeError('forgotPassword: give either username or email');
+    }
+    return this.call<MailAnswer>(
+      '/password/forgot',
+      'once',
+      named.username !== undefined ? { username: named.username } : { email: named.email },
+    );
+  }
+
+  /**
+   * Mails a new link to confirm the account's e-mail address, for an application that lets only
+   * confirmed addresses log in; the password proves the holder. The answer is the same whatever
+   * the account. Never sent twice.
+   */
+  resendVerification(input: { username: string; password: string }): Promise<Result<MailAnswer>> {
+    return this.call<MailAnswer>('/email/verify/resend', 'once', {
+      username: input.username,
+      password: input.password,
+    });
   }
 
   /**

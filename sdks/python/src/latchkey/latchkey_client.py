@@ -269,6 +269,31 @@ class LatchkeyClient:
                 self._forget_session()
         return answer
 
+    def forgot_password(
+        self, username: Optional[str] = None, email: Optional[str] = None
+    ) -> Result:
+        """
+        Mails a link to choose a new password to the account named by ``username`` or by
+        ``email`` (exactly one). The answer is the same whether or not the account exists.
+        Never sent twice: each request may send a mail.
+        """
+        if (username is None) == (email is None):
+            raise TypeError("forgot_password: give either username or email")
+        payload = {"username": username} if username is not None else {"email": email}
+        return self._call("/password/forgot", is_safe=False, payload=payload)
+
+    def resend_verification(self, username: str, password: str) -> Result:
+        """
+        Mails a new link to confirm the account's e-mail address, for an application that lets
+        only confirmed addresses log in; the password proves the holder. The answer is the same
+        whatever the account. Never sent twice.
+        """
+        return self._call(
+            "/email/verify/resend",
+            is_safe=False,
+            payload={"username": username, "password": password},
+        )
+
     def checkout(self, ttl_seconds: Optional[int] = None, encrypt: bool = False) -> Result:
         """
         An offline licence for the session: one line (``LK1.…``, or ``LK1E.…`` with
