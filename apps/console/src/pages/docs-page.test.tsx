@@ -22,8 +22,21 @@ const template = (code: string): Sample => ({
 
 /** GET /api/samples/csharp, the bare C# template the page shows its client from. */
 function stubTemplate(answer: () => Response | Promise<Response>) {
-  stubOwnerApi(({ url }) => (url.pathname === '/api/samples/csharp' ? answer() : undefined));
+  stubOwnerApi(({ url }) => {
+    if (url.pathname === '/sdk/index.json') return jsonResponse(200, { packages: [csharpSdk] });
+    return url.pathname === '/api/samples/csharp' ? answer() : undefined;
+  });
 }
+
+/** The one SDK package this stand-in server has built. */
+const csharpSdk = {
+  language: 'csharp',
+  name: 'Latchkey.Client',
+  version: '0.1.0',
+  file: 'Latchkey.Client.0.1.0.nupkg',
+  size: 39_526,
+  sha256: 'c'.repeat(64),
+} as const;
 
 const section = (id: string) => document.getElementById(id)!;
 
@@ -60,6 +73,7 @@ describe('DocsPage', { timeout: 30_000 }, () => {
       'Quick Start',
       'Features',
       'C# Client',
+      'Client SDKs',
       'API Endpoints',
       'Response Codes',
       'Licences',
@@ -261,5 +275,24 @@ describe('DocsPage', { timeout: 30_000 }, () => {
         'The login form is part of the full client above.',
       ),
     ).toBeTruthy();
+  });
+
+  it('shows how to install each client SDK this server serves', async () => {
+    stubTemplate(() => neverAnswered());
+    renderWithProviders(<DocsPage />, { path: '/docs' });
+
+    const sdks = within(section('sdks'));
+    const csharp = await sdks.findByRole('region', { name: 'Install the C# SDK' });
+    expect((await within(csharp).findByLabelText('Install command')).textContent).toBe(
+      [
+        `curl -fLO ${window.location.origin}/sdk/Latchkey.Client.0.1.0.nupkg`,
+        'dotnet add package Latchkey.Client --version 0.1.0 --source .',
+      ].join('\n'),
+    );
+    expect(csharp.textContent).toContain('.NET Framework 4.5 or later');
+    for (const label of ['Python', 'Node.js', 'C++']) {
+      const region = sdks.getByRole('region', { name: `Install the ${label} SDK` });
+      expect(region.textContent).toContain(`This server has no ${label} package built.`);
+    }
   });
 });

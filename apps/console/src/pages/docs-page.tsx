@@ -1,3 +1,4 @@
+import { sampleLanguages, type SampleLanguage } from '@latchkey/contracts';
 import { useEffect, type ReactNode } from 'react';
 import clientApiMarkdown from '../../../../docs/client-api.md?raw';
 import { ClientApiCodesTable } from '@/components/docs/client-api-codes-table.tsx';
@@ -12,6 +13,7 @@ import { LicensesGuide } from '@/components/docs/licenses-guide.tsx';
 import { MarkdownView } from '@/components/docs/markdown-view.tsx';
 import { QuickStart } from '@/components/docs/quick-start.tsx';
 import { VariablesGuide } from '@/components/docs/variables-guide.tsx';
+import { SdkInstall } from '@/components/integration/sdk-install.tsx';
 import { PageHeading } from '@/components/layout/page-heading.tsx';
 import { KEYAUTH_MIGRATION_SECTION } from '@/lib/docs-links.ts';
 import { markdownSection } from '@/lib/markdown-blocks.ts';
@@ -35,10 +37,19 @@ export const DOCUMENTED_FEATURES = [
   'Dark and light themes, and role-based access control',
 ] as const;
 
+/** What each SDK package is, in the words of its ecosystem. */
+const SDK_PACKAGE_DESCRIPTIONS: Record<SampleLanguage, string> = {
+  csharp: 'Latchkey.Client: a NuGet package for .NET Framework 4.5 or later, Mono and modern .NET.',
+  python: 'latchkey: a pure-Python wheel for Python 3.9 or later, Ed25519 through PyNaCl.',
+  nodejs: '@latchkey/client: an npm package for Node.js 18 or later, with no dependencies.',
+  cpp: 'latchkey: a C++17 CMake package (find_package(latchkey)) with a C header, on libcurl and libsodium.',
+};
+
 const SECTIONS = [
   { id: 'quick-start', title: 'Quick Start' },
   { id: 'features', title: 'Features' },
   { id: 'csharp-client', title: 'C# Client' },
+  { id: 'sdks', title: 'Client SDKs' },
   { id: 'endpoints', title: 'API Endpoints' },
   { id: 'codes', title: 'Response Codes' },
   { id: 'licences', title: 'Licences' },
@@ -114,6 +125,24 @@ export function DocsPage() {
           </DocsSection>
           <DocsSection id="csharp-client">
             <CSharpClientSection />
+          </DocsSection>
+          <DocsSection id="sdks">
+            <p className="text-sm text-muted-foreground">
+              A client library per language makes every call below, checks each answer&apos;s
+              signature, nonce and time against your application&apos;s public key, runs the
+              heartbeat, verifies offline licences and gives a hashed machine id. Install it from
+              this server; the Integration page shows a whole program built on the same calls for
+              your application.
+            </p>
+            <div className="grid gap-4">
+              {sampleLanguages.map((language) => (
+                <SdkInstall
+                  key={language}
+                  language={language}
+                  description={SDK_PACKAGE_DESCRIPTIONS[language]}
+                />
+              ))}
+            </div>
           </DocsSection>
           <DocsSection id="endpoints">
             <EndpointReference />

@@ -24,7 +24,13 @@ const sdkLanguageLabels: Record<SampleLanguage, string> = {
  * serves: the one-line install (two or three for NuGet and CMake, which need the file first),
  * a copy button and the file itself.
  */
-export function SdkInstall({ language }: { language: SampleLanguage }) {
+export function SdkInstall({
+  language,
+  description = 'A client library for your own program: every call, its signed answer checked, offline licences and the heartbeat. The sample below shows the same calls in a whole program.',
+}: {
+  language: SampleLanguage;
+  description?: string;
+}) {
   const packagesQuery = useSdkPackages();
   const label = sdkLanguageLabels[language];
   const sdk = packagesQuery.data?.packages.find((entry) => entry.language === language);
@@ -37,7 +43,7 @@ export function SdkInstall({ language }: { language: SampleLanguage }) {
       aria-label={`Install the ${label} SDK`}
       icon={Package}
       title={`Install the ${label} SDK`}
-      description="A client library for your own program: every call, its signed answer checked, offline licences and the heartbeat. The sample below shows the same calls in a whole program."
+      description={description}
       contentClassName="grid gap-3"
     >
       {packagesQuery.isPending ? (
@@ -60,12 +66,18 @@ export function SdkInstall({ language }: { language: SampleLanguage }) {
       ) : (
         <>
           <div className="flex items-start gap-2">
-            <pre
-              aria-label="Install command"
-              className="min-w-0 flex-1 overflow-x-auto rounded-md border bg-muted px-3 py-2 font-mono text-sm whitespace-pre"
-            >
-              <code>{command}</code>
-            </pre>
+            {/* A figure, which may carry a name (a bare <pre> is generic and may not). No width of
+                its own (w-0, then grown), so a long line scrolls inside it on a phone instead of
+                widening the page. */}
+            <figure aria-label="Install command" className="m-0 w-0 flex-1">
+              {/* Focusable: a line wider than the box scrolls, by keyboard too. */}
+              <pre
+                tabIndex={0}
+                className="overflow-x-auto rounded-md outline-none focus-visible:ring-[3px] focus-visible:ring-ring/60 border bg-muted px-3 py-2 font-mono text-sm whitespace-pre"
+              >
+                <code>{command}</code>
+              </pre>
+            </figure>
             <CopyButton
               value={command}
               label={`Copy the ${label} install command`}
