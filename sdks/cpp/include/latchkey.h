@@ -38,8 +38,9 @@ LATCHKEY_EXPORT void latchkey_client_destroy(latchkey_client* client);
 /*
  * One call of the client, named as in C++ ("login", "license_login", "register_user" (or
  * "register"), "redeem", "verify", "heartbeat", "end_session", "get_variable",
- * "get_user_variable", "set_user_variable", "reset_devices", "checkout", "download",
- * "check_for_update", "verify_offline_license"), its arguments a JSON object keyed by the C++
+ * "get_user_variable", "set_user_variable", "reset_devices", "forgot_password",
+ * "resend_verification", "checkout", "download", "check_for_update",
+ * "verify_offline_license"), its arguments a JSON object keyed by the C++
  * parameter names ({"username": ..., "password": ...}; NULL for none; times as ISO 8601
  * strings). Answers a JSON object:
  *   {"value": <the result, with the wire's field names, or null>}

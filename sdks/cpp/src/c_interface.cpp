@@ -159,6 +159,12 @@ Json perform(latchkey::Client& client, const std::string& call, const Json& inpu
   if (call == "reset_devices")
     return value_of(client.reset_devices(text_of(input, "username"), text_of(input, "password"),
                                          flag_of(input, "all_devices")));
+  if (call == "forgot_password")
+    return value_of(client.forgot_password(optional_text_of(input, "username"),
+                                           optional_text_of(input, "email")));
+  if (call == "resend_verification")
+    return value_of(client.resend_verification(text_of(input, "username"),
+                                               text_of(input, "password")));
   if (call == "checkout")
     return value_of(client.checkout(optional_integer_of(input, "ttl_seconds"), flag_of(input, "encrypt")));
   if (call == "download")

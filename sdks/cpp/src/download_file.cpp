@@ -25,8 +25,9 @@ struct FileCloser {
 
 }  // namespace
 
-void download_file(const HttpRequest& request, const std::string& destination,
-                   unsigned long long size, const std::string& sha256) {
+void download_file(ConnectionPool& pool, const HttpRequest& request,
+                   const std::string& destination, unsigned long long size,
+                   const std::string& sha256) {
   namespace fs = std::filesystem;
   ensure_sodium();
   const fs::path target = fs::absolute(fs::path(destination));
@@ -51,20 +52,21 @@ void download_file(const HttpRequest& request, const std::string& destination,
   unsigned long long received = 0;
   bool is_longer_than_signed = false;
   bool is_write_failed = false;
-  const HttpOutcome outcome = perform_request(request, [&](const char* data, std::size_t length) {
-    received += length;
-    if (received > size) {
-      // More than was signed is wrong already: stop rather than fill the disk.
-      is_longer_than_signed = true;
-      return false;
-    }
-    crypto_hash_sha256_update(&hash, reinterpret_cast<const unsigned char*>(data), length);
-    if (std::fwrite(data, 1, length, file.get()) != length) {
-      is_write_failed = true;
-      return false;
-    }
-    return true;
-  });
+  const HttpOutcome outcome =
+      perform_request(pool, request, [&](const char* data, std::size_t length) {
+        received += length;
+        if (received > size) {
+          // More than was signed is wrong already: stop rather than fill the disk.
+          is_longer_than_signed = true;
+          return false;
+        }
+        crypto_hash_sha256_update(&hash, reinterpret_cast<const unsigned char*>(data), length);
+        if (std::fwrite(data, 1, length, file.get()) != length) {
+          is_write_failed = true;
+          return false;
+        }
+        return true;
+      });
   if (outcome.status != 200 && !is_longer_than_signed)
     throw TransportError(outcome.status >= 500 ? TransportErrorReason::ServerError
                                                : TransportErrorReason::Unreachable,

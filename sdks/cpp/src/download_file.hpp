@@ -12,8 +12,9 @@ namespace latchkey::detail {
 // themselves are not signed (anything on the way could change them), the hash is; a file that
 // does not match is deleted, never left where the program would run it. Throws
 // SignatureError(Digest) for bytes that do not match, TransportError when they do not come.
-void download_file(const HttpRequest& request, const std::string& destination,
-                   unsigned long long size, const std::string& sha256);
+void download_file(ConnectionPool& pool, const HttpRequest& request,
+                   const std::string& destination, unsigned long long size,
+                   const std::string& sha256);
 
 }  // namespace latchkey::detail
 

@@ -59,19 +59,69 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   return exchange->cancel != nullptr && exchange->cancel->load() ? 1 : 0;
 }
 
-struct CurlDeleter {
-  void operator()(CURL* curl) const { curl_easy_cleanup(curl); }
-};
 struct HeaderListDeleter {
   void operator()(curl_slist* list) const { curl_slist_free_all(list); }
 };
 
+// More idle handles than this would only hold sockets open: a program's calls come from its own
+// thread and the heartbeat's, now and then a download's.
+constexpr std::size_t max_idle_handles = 4;
+
+// One exchange's handle, given back to its pool however the exchange ends.
+class PooledHandle {
+ public:
+  explicit PooledHandle(ConnectionPool& pool) : pool_(pool), handle_(pool.take()) {
+    if (handle_ == nullptr)
+      throw TransportError(TransportErrorReason::Unreachable, "libcurl could not start");
+  }
+  ~PooledHandle() { pool_.give_back(handle_); }
+  PooledHandle(const PooledHandle&) = delete;
+  PooledHandle& operator=(const PooledHandle&) = delete;
+  CURL* get() const { return handle_; }
+
+ private:
+  ConnectionPool& pool_;
+  CURL* handle_;
+};
+
 }  // namespace
 
-HttpOutcome perform_request(const HttpRequest& request, const BodySink& sink) {
+ConnectionPool::~ConnectionPool() {
+  for (CURL* handle : idle_) curl_easy_cleanup(handle);
+}
+
+CURL* ConnectionPool::take() {
   ensure_curl();
-  const std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
-  if (!curl) throw TransportError(TransportErrorReason::Unreachable, "libcurl could not start");
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!idle_.empty()) {
+      CURL* handle = idle_.back();
+      idle_.pop_back();
+      return handle;
+    }
+  }
+  return curl_easy_init();
+}
+
+void ConnectionPool::give_back(CURL* handle) {
+  // Every option back to its default, so nothing of this exchange (its buffers, its callbacks'
+  // data) outlives it; the handle's connections and caches stay. No signals even while idle:
+  // closing a kept connection must not touch the process's SIGPIPE handling from any thread.
+  curl_easy_reset(handle);
+  curl_easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (idle_.size() < max_idle_handles) {
+      idle_.push_back(handle);
+      return;
+    }
+  }
+  curl_easy_cleanup(handle);
+}
+
+HttpOutcome perform_request(ConnectionPool& pool, const HttpRequest& request,
+                            const BodySink& sink) {
+  const PooledHandle curl(pool);
   curl_slist* list = nullptr;
   for (const std::string& header : request.headers) {
     curl_slist* appended = curl_slist_append(list, header.c_str());
@@ -124,6 +174,15 @@ HttpOutcome perform_request(const HttpRequest& request, const BodySink& sink) {
   curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, on_progress);
   curl_easy_setopt(handle, CURLOPT_XFERINFODATA, &exchange);
   curl_easy_setopt(handle, CURLOPT_NOPROGRESS, 0L);
+  // A request that must never reach the server twice goes on a new connection. On a kept
+  // connection libcurl sends a request again by itself when the connection turns out closed
+  // before any byte of the answer came, taking it for one the server dropped while idle; it
+  // cannot tell that from a server that took the request and failed before answering, so a
+  // login (or a mail) could then be received twice. On a new connection libcurl never sends
+  // again. Those calls are few (a login once a run, and the server spends more on its password
+  // hash than a handshake costs); their connection is kept for the calls that follow. A
+  // repeatable call may be sent again this way, as the retry rule allows it anyway.
+  curl_easy_setopt(handle, CURLOPT_FRESH_CONNECT, request.is_repeatable ? 0L : 1L);
 
   const CURLcode code = curl_easy_perform(handle);
   HttpOutcome outcome;
@@ -143,13 +202,15 @@ HttpOutcome perform_request(const HttpRequest& request, const BodySink& sink) {
   throw TransportError(TransportErrorReason::Unreachable, detail);
 }
 
-HttpResponse send_request(const HttpRequest& request, std::size_t max_body_bytes) {
+HttpResponse send_request(ConnectionPool& pool, const HttpRequest& request,
+                          std::size_t max_body_bytes) {
   HttpResponse response;
-  const HttpOutcome outcome = perform_request(request, [&](const char* data, std::size_t length) {
-    if (response.body.size() + length > max_body_bytes) return false;
-    response.body.append(data, length);
-    return true;
-  });
+  const HttpOutcome outcome =
+      perform_request(pool, request, [&](const char* data, std::size_t length) {
+        if (response.body.size() + length > max_body_bytes) return false;
+        response.body.append(data, length);
+        return true;
+      });
   if (outcome.is_stopped_by_sink)
     throw TransportError(TransportErrorReason::Malformed,
                          "The answer is larger than any the server sends", outcome.status);

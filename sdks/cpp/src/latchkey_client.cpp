@@ -133,6 +133,9 @@ struct Client::State {
   std::string version;
   ClientOptions options;
   std::string hwid;
+  // The connections this client keeps open, for its callers' threads and its heartbeat's alike
+  // (the pool is thread-safe; mutable: sending on it changes nothing a caller sees).
+  mutable detail::ConnectionPool connections;
 
   std::mutex mutex;  // guards session and heartbeat_loop
   std::shared_ptr<const Session> session;
@@ -196,9 +199,10 @@ void pause(long long milliseconds, const std::atomic<bool>* abandoned) {
   }
 }
 
-// One request and its checked answer.
+// One request and its checked answer; a call that is not safe to repeat is never sent twice,
+// not even by libcurl itself (see perform_request).
 Result exchange(const State& state, const std::string& path, const detail::Json& payload,
-                const std::atomic<bool>* abandoned) {
+                bool is_safe, const std::atomic<bool>* abandoned) {
   const std::string nonce = detail::random_hex(16);
   detail::HttpRequest request;
   request.url = state.base_url + api_prefix + path;
@@ -210,7 +214,9 @@ Result exchange(const State& state, const std::string& path, const detail::Json&
   request.timeout = state.options.timeout;
   request.proxy = state.options.proxy;
   request.cancel = abandoned;
-  const detail::HttpResponse response = detail::send_request(request, max_answer_bytes);
+  request.is_repeatable = is_safe;
+  const detail::HttpResponse response =
+      detail::send_request(state.connections, request, max_answer_bytes);
   const std::optional<int> retry_after = retry_after_of(response.headers);
   // A server fault is no outcome, signed or not (a proxy's error page is not): the caller
   // learns the server failed, and a safe call tries again.
@@ -240,8 +246,8 @@ Result exchange(const State& state, const std::string& path, const detail::Json&
 
 // One call, tried again only when is_safe (its repetition changes nothing): after a failure
 // without an answer or a server fault (backing off, or as Retry-After says), and after a 429
-// whose Retry-After is within max_retry_delay. A login, a registration, a key's redemption or
-// a device release is never sent twice: its 429 is its answer.
+// whose Retry-After is within max_retry_delay. A login, a registration, a key's redemption, a
+// device release or a call that sends a mail is never sent twice: its 429 is its answer.
 Result call(const State& state, const std::string& path, bool is_safe,
             const detail::Json& payload, const std::atomic<bool>* abandoned = nullptr) {
   const long long max_delay_ms = static_cast<long long>(state.options.max_retry_delay.count());
@@ -249,7 +255,7 @@ Result call(const State& state, const std::string& path, bool is_safe,
     const bool is_last_try = !is_safe || attempt >= state.options.retries;
     std::optional<Result> answer;
     try {
-      answer = exchange(state, path, payload, abandoned);
+      answer = exchange(state, path, payload, is_safe, abandoned);
     } catch (const TransportError& error) {
       if (is_last_try || error.reason() == TransportErrorReason::Malformed) throw;
       const long long delay_ms = error.retry_after_seconds()
@@ -436,6 +442,23 @@ Result Client::reset_devices(const std::string& username, const std::string& pas
   return answer;
 }
 
+Result Client::forgot_password(const std::optional<std::string>& username,
+                              const std::optional<std::string>& email) {
+  if (username.has_value() == email.has_value())
+    throw std::invalid_argument("forgot_password: give either username or email");
+  detail::Json payload = detail::Json::object();
+  if (username)
+    payload["username"] = *username;
+  else
+    payload["email"] = *email;
+  return call(*state_, "/password/forgot", false, payload);
+}
+
+Result Client::resend_verification(const std::string& username, const std::string& password) {
+  return call(*state_, "/email/verify/resend", false,
+              {{"username", username}, {"password", password}});
+}
+
 Result Client::checkout(std::optional<long long> ttl_seconds, bool encrypt) {
   detail::Json payload = {{"session_token", require_session(*state_, "checkout")->token}};
   if (ttl_seconds) payload["ttl_seconds"] = *ttl_seconds;
@@ -466,8 +489,8 @@ Result Client::download(const std::string& file_id, const std::string& destinati
   request.timeout = std::max<std::chrono::milliseconds>(state_->options.timeout,
                                                         min_download_timeout);
   request.proxy = state_->options.proxy;
-  detail::download_file(request, destination, size->get<unsigned long long>(),
-                        digest->get<std::string>());
+  detail::download_file(state_->connections, request, destination,
+                        size->get<unsigned long long>(), digest->get<std::string>());
   return with_field(answer, "path", destination);
 }
 

@@ -61,7 +61,8 @@ struct HeartbeatOptions {
 // window.
 //
 // One client may be used from several threads; calls are not serialised (each is its own HTTP
-// exchange), the session is shared.
+// exchange), the session is shared. The client keeps its connections to the server open between
+// calls (a call that must never be sent twice, such as a login, opens a new one).
 class LATCHKEY_EXPORT Client {
  public:
   // base_url is the server's origin (http: or https:), api_key the application's API key,
@@ -70,7 +71,8 @@ class LATCHKEY_EXPORT Client {
   // them cannot be right.
   Client(std::string base_url, std::string api_key, std::string public_key, std::string version,
          ClientOptions options = {});
-  // Stops the heartbeat loop (an exchange in flight is abandoned) and waits for its thread.
+  // Stops the heartbeat loop (an exchange in flight is abandoned) and waits for its thread;
+  // the connections the client kept open close with it.
   ~Client();
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
@@ -109,6 +111,16 @@ class LATCHKEY_EXPORT Client {
   // application allows it; the server ends those devices' sessions, so this one is forgotten.
   Result reset_devices(const std::string& username, const std::string& password,
                        bool all_devices = false);
+  // Mails a link to choose a new password to the account named by username or by email
+  // (exactly one: both or neither throws std::invalid_argument, before anything is sent). The
+  // answer is the same whether or not the account exists. Never sent twice: each request may
+  // send a mail, so its 429 is its answer.
+  Result forgot_password(const std::optional<std::string>& username,
+                         const std::optional<std::string>& email = std::nullopt);
+  // Mails a new link to confirm the account's e-mail address, for an application that lets only
+  // confirmed addresses log in; the password proves the holder. The answer is the same whatever
+  // the account. Never sent twice.
+  Result resend_verification(const std::string& username, const std::string& password);
   // An offline licence for the session: one line (LK1.…, or LK1E.… with encrypt) to store as
   // the program likes and check with verify_offline_license when the server is out of reach.
   Result checkout(std::optional<long long> ttl_seconds = std::nullopt, bool encrypt = false);
