@@ -1,8 +1,7 @@
 #!/bin/sh
 # Builds Latchkey.Client.dll (C# 7, .NET Framework 4.5 profile, with its XML documentation) with
 # Mono's mcs and packs it with nuget into Latchkey.Client.<version>.nupkg, in OUT_DIR (default:
-# sdks/csharp/dist). Debian: apt-get install mono-mcs mono-runtime libmono-system-net-http4.0-cil
-# libmono-system-numerics4.0-cil nuget.
+# sdks/csharp/dist). Debian: apt-get install mono-mcs mono-runtime libmono-system-net-http4.0-cil nuget.
 #   sdks/csharp/build.sh [OUT_DIR]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,7 +21,7 @@ STAMP
 
 # CS1591 (a public member without a doc comment) aside, every warning is an error.
 mcs -langversion:7 -target:library -optimize+ -warnaserror+ -nowarn:1591 \
-  -r:System.Net.Http.dll -r:System.Numerics.dll \
+  -r:System.Net.Http.dll \
   -doc:"$out/Latchkey.Client.xml" -out:"$out/Latchkey.Client.dll" \
   "$here"/src/*.cs "$stamp"
 rm -f "$stamp"

@@ -42,6 +42,8 @@ export const sdkCalls = [
   'getUserVariable',
   'setUserVariable',
   'resetDevices',
+  'forgotPassword',
+  'resendVerification',
   'checkout',
   'download',
   'checkForUpdate',

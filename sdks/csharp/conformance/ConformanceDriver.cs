@@ -252,6 +252,12 @@ namespace LatchkeyConformance
                 case "resetDevices":
                     return ResultToJson(client.ResetDevicesAsync(Text(input, "username"), Text(input, "password"),
                         input.ContainsKey("allDevices") && (bool)input["allDevices"]).GetAwaiter().GetResult());
+                case "forgotPassword":
+                    return ResultToJson(client.ForgotPasswordAsync(Text(input, "username"), Text(input, "email"))
+                        .GetAwaiter().GetResult());
+                case "resendVerification":
+                    return ResultToJson(client.ResendVerificationAsync(Text(input, "username"), Text(input, "password"))
+                        .GetAwaiter().GetResult());
                 case "checkout":
                     var ttl = Integer(input, "ttlSeconds");
                     return ResultToJson(client.CheckoutAsync(ttl.HasValue ? (int)ttl.Value : (int?)null,

@@ -286,6 +286,35 @@ namespace Latchkey
         }
 
         /// <summary>
+        /// Mails a link to choose a new password to the account named by <paramref name="username"/>
+        /// or by <paramref name="email"/> (exactly one: ArgumentException otherwise, before anything
+        /// is sent). The answer is the same whether or not the account exists. Never sent twice:
+        /// each request may send a mail.
+        /// </summary>
+        public Task<LatchkeyResult> ForgotPasswordAsync(string username = null, string email = null)
+        {
+            if ((username == null) == (email == null))
+                throw new ArgumentException("ForgotPassword: give either username or email", username == null ? "username" : "email");
+            var payload = username != null
+                ? new Dictionary<string, object> { { "username", username } }
+                : new Dictionary<string, object> { { "email", email } };
+            return CallAsync("/password/forgot", false, payload);
+        }
+
+        /// <summary>
+        /// Mails a new link to confirm the account's e-mail address, for an application that lets
+        /// only confirmed addresses log in; the password proves the holder. The answer is the same
+        /// whatever the account. Never sent twice.
+        /// </summary>
+        public Task<LatchkeyResult> ResendVerificationAsync(string username, string password)
+        {
+            return CallAsync("/email/verify/resend", false, new Dictionary<string, object>
+            {
+                { "username", username }, { "password", password },
+            });
+        }
+
+        /// <summary>
         /// An offline licence for the session: one line (<c>LK1.…</c>, or <c>LK1E.…</c> with
         /// <paramref name="encrypt"/>, readable only with this machine's HWID) in the result's
         /// <c>license</c>, to store as the program likes and check with
