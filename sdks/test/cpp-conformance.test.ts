@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { conformanceFile } from './conformance-scenarios.ts';
 import { describeDriverConformance } from './driver-conformance.ts';
-import { canBuildCppSdk, installCppSdk, run } from './installed-cpp-sdk.ts';
+import { runBuildStep } from './build-step.ts';
+import { canBuildCppSdk, installCppSdk } from './installed-cpp-sdk.ts';
 import { closedPortUrl } from './scenario-expectations.ts';
 
 /**
@@ -99,7 +100,9 @@ describeDriverConformance({
     });
 
     it('passes its own unit tests, the portable AES-256-GCM included', async () => {
-      const output = await run('ctest', ['--output-on-failure'], { cwd: installed().buildDir });
+      const output = await runBuildStep('ctest', ['--output-on-failure'], {
+        cwd: installed().buildDir,
+      });
       expect(output).toContain('100% tests passed');
       expect(output).toContain('aes_256_gcm');
     });
@@ -111,12 +114,12 @@ describeDriverConformance({
       )!;
       const libraryDir = join(sdk.prefix, dirname(dirname(pkgConfigFile)));
       const env = { ...process.env, PKG_CONFIG_PATH: join(sdk.prefix, dirname(pkgConfigFile)) };
-      const flags = await run('pkg-config', ['--cflags', '--libs', 'latchkey'], {
+      const flags = await runBuildStep('pkg-config', ['--cflags', '--libs', 'latchkey'], {
         cwd: sdk.workDir,
         env,
       });
       const program = join(sdk.workDir, 'c_interface_check');
-      await run(
+      await runBuildStep(
         'gcc',
         [
           '-std=c99',
@@ -132,7 +135,7 @@ describeDriverConformance({
         ],
         { cwd: sdk.workDir },
       );
-      const output = await run(
+      const output = await runBuildStep(
         program,
         [
           await closedPortUrl(),

@@ -1,10 +1,7 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { hasTool } from '../../samples/test/require-tool.ts';
+import { installInTemporaryFolder, runBuildStep as run } from './build-step.ts';
 import { startDriverProcess } from './driver-process.ts';
 
 /** The Debian packages the C++ SDK, its driver and its C check build with. */
@@ -13,31 +10,6 @@ export const cppSdkAptPackages =
 
 const packageDir = fileURLToPath(new URL('../cpp/', import.meta.url));
 const consumerDir = fileURLToPath(new URL('../cpp/conformance/', import.meta.url));
-
-const execFileAsync = promisify(execFile);
-
-/**
- * Runs a build step without blocking the event loop (the live server starts meanwhile), and
- * answers its standard output.
- */
-export async function run(
-  command: string,
-  args: string[],
-  options: { cwd: string; env?: NodeJS.ProcessEnv },
-): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync(command, args, {
-      cwd: options.cwd,
-      encoding: 'utf8',
-      maxBuffer: 16 * 1024 * 1024,
-      ...(options.env ? { env: options.env } : {}),
-    });
-    return stdout;
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
-  }
-}
 
 /**
  * Whether this machine can build the C++ SDK and its consumers; with CI=true a missing tool
@@ -60,9 +32,8 @@ export function canBuildCppSdk(): boolean {
  * (`find_package(latchkey)` with `-DCMAKE_PREFIX_PATH`), and starts it. Two jobs at most: the
  * machine is shared.
  */
-export async function installCppSdk() {
-  const workDir = mkdtempSync(join(tmpdir(), 'latchkey-sdk-cpp-'));
-  try {
+export function installCppSdk() {
+  return installInTemporaryFolder('latchkey-sdk-cpp-', async (workDir) => {
     const buildDir = join(workDir, 'build');
     const prefix = join(workDir, 'prefix');
     const driverBuildDir = join(workDir, 'driver');
@@ -91,18 +62,6 @@ export async function installCppSdk() {
       cwd: workDir,
       label: 'the C++ driver',
     });
-    return {
-      driver,
-      workDir,
-      buildDir,
-      prefix,
-      async remove() {
-        await driver.close();
-        rmSync(workDir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    rmSync(workDir, { recursive: true, force: true });
-    throw error;
-  }
+    return { driver, buildDir, prefix };
+  });
 }

@@ -1,11 +1,9 @@
-import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { inflateRawSync } from 'node:zlib';
 import { hasTool } from '../../samples/test/require-tool.ts';
+import { installInTemporaryFolder, runBuildStep } from './build-step.ts';
 import { startDriverProcess } from './driver-process.ts';
 
 const packageDir = fileURLToPath(new URL('../csharp/', import.meta.url));
@@ -13,28 +11,9 @@ const driverSource = fileURLToPath(
   new URL('../csharp/conformance/ConformanceDriver.cs', import.meta.url),
 );
 
-const execFileAsync = promisify(execFile);
-
-/** Runs a build step without blocking the event loop: the live server starts meanwhile. */
-async function run(
-  command: string,
-  args: string[],
-  cwd: string,
-  env?: NodeJS.ProcessEnv,
-): Promise<string> {
-  try {
-    const { stdout } = await execFileAsync(command, args, {
-      cwd,
-      encoding: 'utf8',
-      timeout: 180_000,
-      ...(env ? { env } : {}),
-    });
-    return stdout;
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
-  }
-}
+/** C# steps may take a while (mono's compiler, nuget); never forever. */
+const run = (command: string, args: string[], cwd: string, env?: NodeJS.ProcessEnv) =>
+  runBuildStep(command, args, { cwd, timeoutMs: 180_000, ...(env ? { env } : {}) });
 
 /**
  * Whether this machine can build, pack and run the C# SDK; with CI=true a missing tool is a
@@ -57,9 +36,8 @@ export function canBuildCsharpSdk(): boolean {
  * framework's System.Net.Http), beside it as in a vendor's build output, and starts the driver
  * under mono, so every call goes through the installed package.
  */
-export async function installCsharpSdk() {
-  const workDir = mkdtempSync(join(tmpdir(), 'latchkey-sdk-csharp-'));
-  try {
+export function installCsharpSdk() {
+  return installInTemporaryFolder('latchkey-sdk-csharp-', async (workDir) => {
     const buildDir = join(workDir, 'build');
     const nupkg = (await run('sh', [join(packageDir, 'build.sh'), buildDir], workDir)).trim();
     const nupkgName = nupkg.slice(nupkg.lastIndexOf('/') + 1);
@@ -121,23 +99,8 @@ export async function installCsharpSdk() {
       label: 'C# driver',
       env,
     });
-    return {
-      driver,
-      workDir,
-      appDir,
-      version,
-      nupkg,
-      nupkgName,
-      installedDll,
-      async remove() {
-        await driver.close();
-        rmSync(workDir, { recursive: true, force: true });
-      },
-    };
-  } catch (error) {
-    rmSync(workDir, { recursive: true, force: true });
-    throw error;
-  }
+    return { driver, appDir, version, nupkg, nupkgName, installedDll };
+  });
 }
 
 export type InstalledCsharpSdk = Awaited<ReturnType<typeof installCsharpSdk>>;

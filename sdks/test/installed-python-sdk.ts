@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { hasTool } from '../../samples/test/require-tool.ts';
+import { installInTemporaryFolder, runBuildStep } from './build-step.ts';
 import { startDriverProcess } from './driver-process.ts';
 
 /**
@@ -18,17 +16,7 @@ const driverPath = fileURLToPath(
   new URL('../python/conformance/conformance_driver.py', import.meta.url),
 );
 
-const execFileAsync = promisify(execFile);
-
-/** Runs a build step without blocking the event loop: the live server starts meanwhile. */
-async function run(command: string, args: string[], cwd: string): Promise<void> {
-  try {
-    await execFileAsync(command, args, { cwd, encoding: 'utf8' });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout}\n${stderr}`);
-  }
-}
+const run = (command: string, args: string[], cwd: string) => runBuildStep(command, args, { cwd });
 
 /**
  * Whether this machine can build and run the Python SDK; with CI=true a missing tool is a
@@ -49,9 +37,8 @@ export function canBuildPythonSdk(): boolean {
  * vendor would, and starts the conformance driver with that environment's interpreter, so
  * every call goes through the installed package.
  */
-export async function installPythonSdk() {
-  const workDir = mkdtempSync(join(tmpdir(), 'latchkey-sdk-python-'));
-  try {
+export function installPythonSdk() {
+  return installInTemporaryFolder('latchkey-sdk-python-', async (workDir) => {
     const sourceDir = join(workDir, 'source');
     cpSync(packageDir, sourceDir, {
       recursive: true,
@@ -94,14 +81,6 @@ export async function installPythonSdk() {
       venvDir,
       wheel: join(distDir, wheel),
       wheelName: basename(wheel),
-      workDir,
-      async remove() {
-        await driver.close();
-        rmSync(workDir, { recursive: true, force: true });
-      },
     };
-  } catch (error) {
-    rmSync(workDir, { recursive: true, force: true });
-    throw error;
-  }
+  });
 }
