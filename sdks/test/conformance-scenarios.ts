@@ -152,7 +152,7 @@ const conformanceFileSchema = z
             .object({
               segment: z.number().int().optional(),
               at: z.number().int().optional(),
-              set: z.string().length(1).optional(),
+              set: z.string().max(1).optional(),
               append: z.string().optional(),
               keepSegments: z.number().int().optional(),
             })
