@@ -37,6 +37,7 @@ export const sdkCalls = [
   'redeem',
   'verify',
   'heartbeat',
+  'resumeSession',
   'endSession',
   'getVariable',
   'getUserVariable',

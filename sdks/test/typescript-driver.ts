@@ -127,6 +127,8 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
         return client.verify(input);
       case 'heartbeat':
         return client.heartbeat();
+      case 'resumeSession':
+        return client.resumeSession(input);
       case 'endSession':
         return client.endSession();
       case 'getVariable':

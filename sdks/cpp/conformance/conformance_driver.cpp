@@ -20,6 +20,7 @@
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <latchkey.h>
 
@@ -39,6 +40,12 @@ std::optional<std::string> text_of(const Json& input, const char* name) {
   const auto found = input.find(name);
   if (found == input.end() || found->is_null()) return std::nullopt;
   return found->get<std::string>();
+}
+
+std::vector<std::string> texts_of(const Json& input, const char* name) {
+  const auto found = input.find(name);
+  if (found == input.end() || found->is_null()) return {};
+  return found->get<std::vector<std::string>>();
 }
 
 Json plain(const latchkey::Result& result) { return Json::parse(result.to_json()); }
@@ -171,8 +178,14 @@ class Driver {
     if (name == "register")
       return plain(client.register_user(input.at("username"), input.at("password"),
                                         text_of(input, "email"), text_of(input, "licenseKey")));
-    if (name == "login") return plain(client.login(input.at("username"), input.at("password")));
-    if (name == "licenseLogin") return plain(client.license_login(input.at("licenseKey")));
+    if (name == "login")
+      return plain(client.login(input.at("username"), input.at("password"),
+                                texts_of(input, "requiredEntitlements")));
+    if (name == "licenseLogin")
+      return plain(client.license_login(input.at("licenseKey"),
+                                        texts_of(input, "requiredEntitlements")));
+    if (name == "resumeSession")
+      return plain(client.resume_session(input.at("token"), input.at("userId")));
     if (name == "redeem")
       return plain(client.redeem(input.at("username"), input.at("password"),
                                  input.at("licenseKey")));

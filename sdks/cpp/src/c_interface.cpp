@@ -7,8 +7,11 @@
 
 #include "result_fields.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <string>
+#include <vector>
 
 struct latchkey_client {
   std::unique_ptr<latchkey::Client> client;
@@ -130,9 +133,26 @@ Json value_of(const latchkey::OfflineLicenseCheck& check) {
   return Json::parse(latchkey::to_json(check));
 }
 
+std::vector<std::string> texts_of(const Json& input, const char* name) {
+  const auto found = input.find(name);
+  if (found == input.end() || found->is_null()) return {};
+  const bool is_texts =
+      found->is_array() &&
+      std::all_of(found->begin(), found->end(), [](const Json& item) { return item.is_string(); });
+  if (!is_texts)
+    throw UsageError("invalid-argument", std::string(name) + " must be an array of strings");
+  return found->get<std::vector<std::string>>();
+}
+
 Json perform(latchkey::Client& client, const std::string& call, const Json& input) {
-  if (call == "login") return value_of(client.login(text_of(input, "username"), text_of(input, "password")));
-  if (call == "license_login") return value_of(client.license_login(text_of(input, "license_key")));
+  if (call == "login")
+    return value_of(client.login(text_of(input, "username"), text_of(input, "password"),
+                                 texts_of(input, "required_entitlements")));
+  if (call == "license_login")
+    return value_of(client.license_login(text_of(input, "license_key"),
+                                         texts_of(input, "required_entitlements")));
+  if (call == "resume_session")
+    return value_of(client.resume_session(text_of(input, "token"), text_of(input, "user_id")));
   if (call == "register_user" || call == "register")
     return value_of(client.register_user(text_of(input, "username"), text_of(input, "password"),
                                          optional_text_of(input, "email"),

@@ -279,11 +279,29 @@ Result with_field(const Result& result, const char* name, detail::Json value) {
   return detail::result_of(std::move(fields));
 }
 
-// After a successful login: session/track start with the login's token.
-Result open_session(State& state, const Result& login) {
+// A login the user's entitlements refused: the login's answer with the verify's refusal over
+// it (success, code, message, missing_entitlements...), and no token, since no session opened.
+Result refused_login(const Result& login, const Result& verify) {
+  detail::Json fields = login.fields().fields;
+  const detail::Json& refusal = verify.fields().fields;
+  for (auto field = refusal.begin(); field != refusal.end(); ++field)
+    fields[field.key()] = field.value();
+  fields.erase("session_token");
+  return detail::result_of(std::move(fields));
+}
+
+// After a successful login: the required entitlements checked (verify), then session/track
+// start with the login's token.
+Result open_session(State& state, const Result& login,
+                    const std::vector<std::string>& required_entitlements) {
   const std::optional<std::string> user_id = login.text("user_id");
   if (!login.success() || !user_id) return login;
   forget_session(state);
+  if (!required_entitlements.empty()) {
+    const Result verify = call(state, "/verify", true,
+                               {{"user_id", *user_id}, {"entitlements", required_entitlements}});
+    if (!verify.success()) return refused_login(login, verify);
+  }
   std::string token = login.text("session_token").value_or("");
   if (token.empty())
     token = "sess_" + detail::random_hex(16) + "_" +
@@ -374,19 +392,41 @@ Result Client::register_user(const std::string& username, const std::string& pas
 }
 
 Result Client::login(const std::string& username, const std::string& password) {
+  return login(username, password, {});
+}
+
+Result Client::login(const std::string& username, const std::string& password,
+                     const std::vector<std::string>& required_entitlements) {
   detail::Json payload = {{"username", username},
                           {"password", password},
                           {"version", state_->version},
                           {"hwid", state_->hwid}};
   if (!state_->options.device_name.empty()) payload["device_name"] = state_->options.device_name;
-  return open_session(*state_, call(*state_, "/login", false, payload));
+  return open_session(*state_, call(*state_, "/login", false, payload), required_entitlements);
 }
 
 Result Client::license_login(const std::string& license_key) {
+  return license_login(license_key, {});
+}
+
+Result Client::license_login(const std::string& license_key,
+                             const std::vector<std::string>& required_entitlements) {
   detail::Json payload = {
       {"license_key", license_key}, {"version", state_->version}, {"hwid", state_->hwid}};
   if (!state_->options.device_name.empty()) payload["device_name"] = state_->options.device_name;
-  return open_session(*state_, call(*state_, "/license/login", false, payload));
+  return open_session(*state_, call(*state_, "/license/login", false, payload),
+                      required_entitlements);
+}
+
+Result Client::resume_session(const std::string& token, const std::string& user_id) {
+  forget_session(*state_);
+  const Result answer =
+      call(*state_, "/session/track", true, {{"action", "heartbeat"}, {"session_token", token}});
+  if (answer.success()) {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->session = std::make_shared<const Session>(Session{token, user_id});
+  }
+  return answer;
 }
 
 Result Client::redeem(const std::string& username, const std::string& password,

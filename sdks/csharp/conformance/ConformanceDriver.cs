@@ -233,15 +233,18 @@ namespace LatchkeyConformance
                     return ResultToJson(client.RegisterAsync(Text(input, "username"), Text(input, "password"),
                         Text(input, "email"), Text(input, "licenseKey")).GetAwaiter().GetResult());
                 case "login":
-                    return ResultToJson(client.LoginAsync(Text(input, "username"), Text(input, "password")).GetAwaiter().GetResult());
+                    return ResultToJson(client.LoginAsync(Text(input, "username"), Text(input, "password"),
+                        Texts(input, "requiredEntitlements")).GetAwaiter().GetResult());
                 case "licenseLogin":
-                    return ResultToJson(client.LicenseLoginAsync(Text(input, "licenseKey")).GetAwaiter().GetResult());
+                    return ResultToJson(client.LicenseLoginAsync(Text(input, "licenseKey"), Texts(input, "requiredEntitlements"))
+                        .GetAwaiter().GetResult());
+                case "resumeSession":
+                    return ResultToJson(client.ResumeSessionAsync(Text(input, "token"), Text(input, "userId")).GetAwaiter().GetResult());
                 case "redeem":
                     return ResultToJson(client.RedeemAsync(Text(input, "username"), Text(input, "password"),
                         Text(input, "licenseKey")).GetAwaiter().GetResult());
                 case "verify":
-                    return ResultToJson(client.VerifyAsync(Text(input, "userId"), input.ContainsKey("entitlements")
-                        ? ((List<object>)input["entitlements"]).Cast<string>() : null).GetAwaiter().GetResult());
+                    return ResultToJson(client.VerifyAsync(Text(input, "userId"), Texts(input, "entitlements")).GetAwaiter().GetResult());
                 case "heartbeat": return ResultToJson(client.HeartbeatAsync().GetAwaiter().GetResult());
                 case "endSession": return ResultToJson(client.EndSessionAsync().GetAwaiter().GetResult());
                 case "getVariable": return ResultToJson(client.GetVariableAsync(Text(input, "name")).GetAwaiter().GetResult());
@@ -324,6 +327,13 @@ namespace LatchkeyConformance
         {
             object value;
             return values.TryGetValue(name, out value) ? value as string : null;
+        }
+
+        private static IEnumerable<string> Texts(Dictionary<string, object> values, string name)
+        {
+            object value;
+            if (!values.TryGetValue(name, out value) || value == null) return null;
+            return ((List<object>)value).Cast<string>();
         }
 
         private static long? Integer(Dictionary<string, object> values, string name)

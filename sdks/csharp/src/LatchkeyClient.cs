@@ -7,7 +7,7 @@ using System.Threading.Tasks;
 
 namespace Latchkey
 {
-    /// <summary>The session a login opened: its token and its user.</summary>
+    /// <summary>The session a login opened or a saved one resumed: its token and its user.</summary>
     public sealed class ClientSession
     {
         internal ClientSession(string token, string userId)
@@ -110,7 +110,11 @@ namespace Latchkey
 
         public string DeviceName { get; private set; }
 
-        /// <summary>The session the last login opened, or null.</summary>
+        /// <summary>
+        /// The session the last login opened (or <see cref="ResumeSessionAsync"/> resumed), or
+        /// null. A program that saves its token and user id resumes it at its next start without
+        /// the password.
+        /// </summary>
         public ClientSession Session
         {
             get { lock (sync) return session; }
@@ -161,22 +165,46 @@ namespace Latchkey
         /// issued), so heartbeats, checkout and the user's variables can follow. A refused start
         /// answers in the login's place.
         /// </summary>
-        public async Task<LatchkeyResult> LoginAsync(string username, string password)
+        public Task<LatchkeyResult> LoginAsync(string username, string password)
+        {
+            return LoginAsync(username, password, null);
+        }
+
+        /// <summary>
+        /// Logs in and opens the session, as <see cref="LoginAsync(string, string)"/>, only for a
+        /// user who holds every entitlement in <paramref name="requiredEntitlements"/> (a verify
+        /// after the login, before the session opens). Otherwise no session opens and the answer
+        /// is the verify's refusal (<c>ENTITLEMENTS_MISSING</c>, its <c>missing_entitlements</c>)
+        /// over the login's fields, without a <c>session_token</c>. Null or empty requires nothing.
+        /// </summary>
+        public async Task<LatchkeyResult> LoginAsync(string username, string password, IEnumerable<string> requiredEntitlements)
         {
             var payload = new Dictionary<string, object>
             {
                 { "username", username }, { "password", password }, { "version", Version }, { "hwid", Hwid },
             };
             if (DeviceName != null) payload["device_name"] = DeviceName;
-            return await OpenSessionAsync(await CallAsync("/login", false, payload).ConfigureAwait(false)).ConfigureAwait(false);
+            var login = await CallAsync("/login", false, payload).ConfigureAwait(false);
+            return await OpenSessionAsync(login, requiredEntitlements).ConfigureAwait(false);
         }
 
         /// <summary>Logs in with a licence key alone (its first use creates the user) and opens the session.</summary>
-        public async Task<LatchkeyResult> LicenseLoginAsync(string licenseKey)
+        public Task<LatchkeyResult> LicenseLoginAsync(string licenseKey)
+        {
+            return LicenseLoginAsync(licenseKey, null);
+        }
+
+        /// <summary>
+        /// Logs in with a licence key alone and, when the user holds every entitlement in
+        /// <paramref name="requiredEntitlements"/>, opens the session; see
+        /// <see cref="LoginAsync(string, string, IEnumerable{string})"/>.
+        /// </summary>
+        public async Task<LatchkeyResult> LicenseLoginAsync(string licenseKey, IEnumerable<string> requiredEntitlements)
         {
             var payload = new Dictionary<string, object> { { "license_key", licenseKey }, { "version", Version }, { "hwid", Hwid } };
             if (DeviceName != null) payload["device_name"] = DeviceName;
-            return await OpenSessionAsync(await CallAsync("/license/login", false, payload).ConfigureAwait(false)).ConfigureAwait(false);
+            var login = await CallAsync("/license/login", false, payload).ConfigureAwait(false);
+            return await OpenSessionAsync(login, requiredEntitlements).ConfigureAwait(false);
         }
 
         /// <summary>Adds a licence key to an account; the password proves the holder.</summary>
@@ -220,6 +248,27 @@ namespace Latchkey
                     ForgetSession();
                 }
                 if (loop != null && loop.OnRevoked != null) ReportSafely(loop.OnRevoked, answer);
+            }
+            return answer;
+        }
+
+        /// <summary>
+        /// Resumes a session saved from <see cref="Session"/> at an earlier start, without the
+        /// password: one heartbeat with its token. When the server answers OK the client adopts
+        /// the session (heartbeats, checkout and the user's variables follow it); otherwise it
+        /// keeps none. Either way the heartbeat's answer is returned. Any session the client had
+        /// is forgotten first.
+        /// </summary>
+        public async Task<LatchkeyResult> ResumeSessionAsync(string token, string userId)
+        {
+            lock (sync) ForgetSession();
+            var answer = await CallAsync("/session/track", true, new Dictionary<string, object>
+            {
+                { "action", "heartbeat" }, { "session_token", token },
+            }).ConfigureAwait(false);
+            if (answer.Success)
+            {
+                lock (sync) session = new ClientSession(token, userId);
             }
             return answer;
         }
@@ -490,12 +539,19 @@ namespace Latchkey
             return current;
         }
 
-        /// <summary>After a successful login: <c>session/track</c> start with the login's token.</summary>
-        private async Task<LatchkeyResult> OpenSessionAsync(LatchkeyResult login)
+        /// <summary>
+        /// After a successful login: the entitlements it requires checked (<c>verify</c>), then
+        /// <c>session/track</c> start with the login's token.
+        /// </summary>
+        private async Task<LatchkeyResult> OpenSessionAsync(LatchkeyResult login, IEnumerable<string> requiredEntitlements)
         {
             var userId = login.UserId;
             if (!login.Success || userId == null) return login;
+            // A login accepted replaces the session before anything else is asked: a refusal
+            // below leaves the client with none, never with the previous user's.
             lock (sync) ForgetSession();
+            var refusal = await RequireEntitlementsAsync(login, userId, requiredEntitlements).ConfigureAwait(false);
+            if (refusal != null) return refusal;
             var token = login.SessionToken ??
                 "sess_" + Guid.NewGuid().ToString("N") + "_" + DateTimeOffset.UtcNow.ToUnixTimeSeconds();
             var start = await CallAsync("/session/track", true, new Dictionary<string, object>
@@ -508,6 +564,30 @@ namespace Latchkey
             foreach (var field in login.Fields) fields[field.Key] = field.Value;
             fields["session_token"] = token;
             return new LatchkeyResult(fields, login.RetryAfterSeconds);
+        }
+
+        /// <summary>
+        /// Null when the login's user holds every entitlement required (or none is), before any
+        /// session opens; otherwise the refusal the login answers: the login's answer overlaid with
+        /// the verify's (its <c>success</c>, <c>code</c>, <c>message</c>,
+        /// <c>missing_entitlements</c>...), without the login's <c>session_token</c>, so a program
+        /// cannot use a session that was never opened.
+        /// </summary>
+        private async Task<LatchkeyResult> RequireEntitlementsAsync(LatchkeyResult login, string userId,
+            IEnumerable<string> requiredEntitlements)
+        {
+            var required = requiredEntitlements == null ? new List<string>() : new List<string>(requiredEntitlements);
+            if (required.Count == 0) return null;
+            var verify = await CallAsync("/verify", true, new Dictionary<string, object>
+            {
+                { "user_id", userId }, { "entitlements", required },
+            }).ConfigureAwait(false);
+            if (verify.Success) return null;
+            var fields = new Dictionary<string, object>();
+            foreach (var field in login.Fields) fields[field.Key] = field.Value;
+            foreach (var field in verify.Fields) fields[field.Key] = field.Value;
+            fields.Remove("session_token");
+            return new LatchkeyResult(fields, verify.RetryAfterSeconds);
         }
 
         /// <summary>

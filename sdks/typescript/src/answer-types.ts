@@ -111,16 +111,22 @@ export interface FileAnswer extends AnswerBase {
 }
 
 /**
- * A call's outcome: the answer's own fields, plus `retryAfterSeconds` when the server said
- * when to try again (a `RATE_LIMITED` answer's `Retry-After`).
- */
-/**
  * What password/forgot and email/verify/resend answer: the same for every account, known or
  * not, so it tells nothing about who has one.
  */
 export type MailAnswer = AnswerBase;
 
+/**
+ * A call's outcome: the answer's own fields, plus `retryAfterSeconds` when the server said
+ * when to try again (a `RATE_LIMITED` answer's `Retry-After`).
+ */
 export type Result<Answer extends AnswerBase> = Answer & { retryAfterSeconds?: number };
+
+/**
+ * What login and licenseLogin answer: the login's fields, or, when a required entitlement is
+ * missing, the verify's refusal over them.
+ */
+export type LoginResult = Result<AuthAnswer> & { missing_entitlements?: string[] };
 
 /** A download's outcome: on success, where the checked file now is. */
 export type DownloadResult = Result<FileAnswer> & { path?: string };

@@ -7,6 +7,7 @@ export type {
   DeviceResetAnswer,
   DownloadResult,
   FileAnswer,
+  LoginResult,
   MailAnswer,
   Result,
   ResultCode,

@@ -6,6 +6,7 @@ import type {
   DeviceResetAnswer,
   DownloadResult,
   FileAnswer,
+  LoginResult,
   MailAnswer,
   ResultCode,
   Result,
@@ -173,9 +174,15 @@ export class LatchkeyClient {
   /**
    * Logs in and opens the session (`session/track` start with the token the login issued), so
    * heartbeat, checkout and the user's variables can follow. A refused start answers in the
-   * login's place.
+   * login's place. With `requiredEntitlements`, the user must hold each of them (a verify,
+   * before the session opens): if not, no session opens and the answer is the verify's refusal
+   * (`ENTITLEMENTS_MISSING` with `missing_entitlements`) over the login's fields.
    */
-  async login(input: { username: string; password: string }): Promise<Result<AuthAnswer>> {
+  async login(input: {
+    username: string;
+    password: string;
+    requiredEntitlements?: string[];
+  }): Promise<LoginResult> {
     const answer = await this.call<AuthAnswer>('/login', 'once', {
       username: input.username,
       password: input.password,
@@ -183,18 +190,40 @@ export class LatchkeyClient {
       hwid: this.hwid,
       ...(this.deviceName ? { device_name: this.deviceName } : {}),
     });
-    return this.openSession(answer);
+    return this.openSession(answer, input.requiredEntitlements);
   }
 
-  /** Logs in with a licence key alone (its first use creates the user) and opens the session. */
-  async licenseLogin(input: { licenseKey: string }): Promise<Result<AuthAnswer>> {
+  /**
+   * Logs in with a licence key alone (its first use creates the user) and opens the session;
+   * `requiredEntitlements` as for `login`.
+   */
+  async licenseLogin(input: {
+    licenseKey: string;
+    requiredEntitlements?: string[];
+  }): Promise<LoginResult> {
     const answer = await this.call<AuthAnswer>('/license/login', 'once', {
       license_key: input.licenseKey,
       version: this.version,
       hwid: this.hwid,
       ...(this.deviceName ? { device_name: this.deviceName } : {}),
     });
-    return this.openSession(answer);
+    return this.openSession(answer, input.requiredEntitlements);
+  }
+
+  /**
+   * Resumes a session the program saved (`session`'s token and user id) at its next start,
+   * without the password: one heartbeat with its token, and when it is accepted the session is
+   * this client's again. Any session the client had is forgotten first; a refused one is not
+   * kept. Answers the heartbeat's result.
+   */
+  async resumeSession(input: { token: string; userId: string }): Promise<Result<SessionAnswer>> {
+    this.forgetSession();
+    const answer = await this.call<SessionAnswer>('/session/track', 'safe', {
+      action: 'heartbeat',
+      session_token: input.token,
+    });
+    if (answer.success) this.currentSession = { token: input.token, userId: input.userId };
+    return answer;
   }
 
   /** Adds a licence key to an account; the password proves the holder. */
@@ -450,10 +479,27 @@ export class LatchkeyClient {
     return this.currentSession;
   }
 
-  /** After a successful login: `session/track` start with the login's token. */
-  private async openSession(login: Result<AuthAnswer>): Promise<Result<AuthAnswer>> {
+  /**
+   * After a successful login: the required entitlements checked (a refusal answers in the
+   * login's place, its fields over the login's), then `session/track` start with the login's
+   * token.
+   */
+  private async openSession(
+    login: Result<AuthAnswer>,
+    requiredEntitlements: string[] = [],
+  ): Promise<LoginResult> {
     if (!login.success || typeof login.user_id !== 'string') return login;
     this.forgetSession();
+    if (requiredEntitlements.length > 0) {
+      const verdict = await this.call<VerifyAnswer>('/verify', 'safe', {
+        user_id: login.user_id,
+        entitlements: requiredEntitlements,
+      });
+      if (!verdict.success) {
+        const { session_token: _unopened, ...withoutSession } = login;
+        return { ...withoutSession, ...verdict };
+      }
+    }
     const token =
       typeof login.session_token === 'string'
         ? login.session_token

@@ -86,8 +86,23 @@ class LATCHKEY_EXPORT Client {
   // heartbeat, checkout and the user's variables can follow. A refused start answers in the
   // login's place.
   Result login(const std::string& username, const std::string& password);
+  // The same, the user required to hold every one of required_entitlements (verify) before the
+  // session opens: when one is missing, no session opens and the answer is the login's with
+  // the verify's refusal over it (its code, message and missing_entitlements), without a
+  // session_token. An overload rather than a defaulted parameter, so a program built against
+  // the library without it keeps linking.
+  Result login(const std::string& username, const std::string& password,
+               const std::vector<std::string>& required_entitlements);
   // Logs in with a licence key alone (its first use creates the user) and opens the session.
   Result license_login(const std::string& license_key);
+  // The same, required_entitlements as for login.
+  Result license_login(const std::string& license_key,
+                       const std::vector<std::string>& required_entitlements);
+  // Resumes a session saved from session() at an earlier start, without the password: one
+  // heartbeat with its token, and when the server answers OK the client adopts it (heartbeat,
+  // checkout and the user's variables follow); otherwise the client has no session. Any
+  // session the client had is forgotten first. Answers the heartbeat's result.
+  Result resume_session(const std::string& token, const std::string& user_id);
   // Adds a licence key to an account; the password proves the holder.
   Result redeem(const std::string& username, const std::string& password,
                 const std::string& license_key);
@@ -163,7 +178,7 @@ class LATCHKEY_EXPORT Client {
 
   // The HWID this client sends.
   const std::string& hwid() const;
-  // The session the last login opened, or nullopt.
+  // The session the last login (or resume_session) opened, or nullopt.
   std::optional<Session> session() const;
 
   // The client's state, shared with its heartbeat thread (the library's own).

@@ -156,11 +156,19 @@ class LatchkeyClient:
             payload["license_key"] = license_key
         return self._call("/register", is_safe=False, payload=payload)
 
-    def login(self, username: str, password: str) -> Result:
+    def login(
+        self,
+        username: str,
+        password: str,
+        required_entitlements: Optional[List[str]] = None,
+    ) -> Result:
         """
         Logs in and opens the session (``session/track`` start with the token the login
         issued), so heartbeat, checkout and the user's variables can follow. A refused start
-        answers in the login's place.
+        answers in the login's place. With ``required_entitlements``, the user must hold each
+        of them (a verify, before the session opens): if not, no session opens and the answer
+        is the verify's refusal (``ENTITLEMENTS_MISSING`` with ``missing_entitlements``) over
+        the login's fields.
         """
         payload: Dict[str, Any] = {
             "username": username,
@@ -170,10 +178,17 @@ class LatchkeyClient:
         }
         if self.device_name:
             payload["device_name"] = self.device_name
-        return self._open_session(self._call("/login", is_safe=False, payload=payload))
+        return self._open_session(
+            self._call("/login", is_safe=False, payload=payload), required_entitlements
+        )
 
-    def license_login(self, license_key: str) -> Result:
-        """Logs in with a licence key alone (its first use creates the user) and opens the session."""
+    def license_login(
+        self, license_key: str, required_entitlements: Optional[List[str]] = None
+    ) -> Result:
+        """
+        Logs in with a licence key alone (its first use creates the user) and opens the
+        session; ``required_entitlements`` as for ``login``.
+        """
         payload: Dict[str, Any] = {
             "license_key": license_key,
             "version": self.version,
@@ -181,7 +196,9 @@ class LatchkeyClient:
         }
         if self.device_name:
             payload["device_name"] = self.device_name
-        return self._open_session(self._call("/license/login", is_safe=False, payload=payload))
+        return self._open_session(
+            self._call("/license/login", is_safe=False, payload=payload), required_entitlements
+        )
 
     def redeem(self, username: str, password: str, license_key: str) -> Result:
         """Adds a licence key to an account; the password proves the holder."""
@@ -219,6 +236,25 @@ class LatchkeyClient:
                 self._forget_session()
             if loop is not None and loop.on_revoked is not None:
                 _report_safely(loop.on_revoked, answer)
+        return answer
+
+    def resume_session(self, token: str, user_id: str) -> Result:
+        """
+        Resumes a session the program saved (``session``'s token and user id) at its next
+        start, without the password: one heartbeat with its token, and when it is accepted the
+        session is this client's again. Any session the client had is forgotten first; a
+        refused one is not kept. Answers the heartbeat's result.
+        """
+        with self._lock:
+            self._forget_session()
+        answer = self._call(
+            "/session/track",
+            is_safe=True,
+            payload={"action": "heartbeat", "session_token": token},
+        )
+        if answer.success:
+            with self._lock:
+                self._session = ClientSession(token=token, user_id=user_id)
         return answer
 
     def end_session(self) -> Optional[Result]:
@@ -434,13 +470,28 @@ class LatchkeyClient:
             raise RuntimeError(f"{call} needs a session: log in first")
         return session
 
-    def _open_session(self, login: Result) -> Result:
-        """After a successful login: ``session/track`` start with the login's token."""
+    def _open_session(
+        self, login: Result, required_entitlements: Optional[List[str]] = None
+    ) -> Result:
+        """
+        After a successful login: the required entitlements checked (a refusal answers in the
+        login's place, its fields over the login's), then ``session/track`` start with the
+        login's token.
+        """
         user_id = login.get("user_id")
         if not login.success or not isinstance(user_id, str):
             return login
         with self._lock:
             self._forget_session()
+        if required_entitlements:
+            verdict = self._call(
+                "/verify",
+                is_safe=True,
+                payload={"user_id": user_id, "entitlements": list(required_entitlements)},
+            )
+            if not verdict.success:
+                unopened = {key: value for key, value in login.items() if key != "session_token"}
+                return Result({**unopened, **verdict})
         token = login.get("session_token")
         if not isinstance(token, str):
             token = f"sess_{secrets.token_hex(16)}_{int(time.time())}"
