@@ -468,7 +468,7 @@ export async function buildApp(
     await registerApiReference(browser, routeContracts);
     registerPublicAuthRoutes(browser, deps);
     await registerPortalRoutes(browser, { ...deps, activity, mail });
-    await registerSdkPackages(browser, config.sdkPackagesDir);
+    registerSdkPackages(browser, config.sdkPackagesDir);
     await browser.register(async (ownerScope) => {
       ownerScope.addHook('preHandler', createOwnerGuard(deps));
       ownerScope.addHook('onSend', publishConsoleChanges(deps.ownerEvents));

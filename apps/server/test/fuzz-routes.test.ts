@@ -4,6 +4,7 @@ import { z } from 'zod';
 import {
   clientErrorResponseSchema,
   portalParamsSchema,
+  sdkPackageFileParamsSchema,
   errorBodySchema,
   problemSchema,
 } from '@latchkey/contracts';
@@ -66,6 +67,9 @@ const routeSchemas: Record<string, RouteSchemas> = {
   'GET /portal/:publicId/verify': { caller: 'public', params: portalParamsSchema },
   // The page a reminder's "stop these reminders" link opens.
   'GET /portal/:publicId/unsubscribe': { caller: 'public', params: portalParamsSchema },
+  // The client SDK packages this server serves, and their list.
+  'GET /sdk/index.json': { caller: 'public' },
+  'GET /sdk/:file': { caller: 'public', params: sdkPackageFileParamsSchema },
 };
 
 /**

@@ -21,6 +21,11 @@ export type SdkPackagesIndex = z.infer<typeof sdkPackagesIndexSchema>;
 
 export const SDK_PACKAGES_INDEX_PATH = '/sdk/index.json';
 
+/** GET /sdk/:file: a package's file name as the build writes it (no path, no leading dot). */
+export const sdkPackageFileParamsSchema = z.object({
+  file: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/),
+});
+
 /**
  * How a vendor adds the package served at `url` to a program, one line per step, in each
  * ecosystem's own tool: npm and pip install from an address; NuGet and CMake need the file

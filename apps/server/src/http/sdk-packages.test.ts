@@ -13,6 +13,7 @@ function writeBuiltPackages(): string {
   const directory = mkdtempSync(join(tmpdir(), 'latchkey-sdk-dist-'));
   writeFileSync(join(directory, 'latchkey-0.1.0-py3-none-any.whl'), WHEEL);
   writeFileSync(join(directory, '.hidden'), 'not a package');
+  writeFileSync(join(directory, 'unlisted.whl'), 'not a package');
   const index = {
     packages: [
       {
@@ -49,10 +50,15 @@ describe('the SDK packages at /sdk/', () => {
     expect(index.packages.map((sdk) => sdk.file)).toEqual(['latchkey-0.1.0-py3-none-any.whl']);
   });
 
-  it('sends a package byte for byte, cached for an hour', async () => {
+  it('sends a package byte for byte, as a download cached for an hour', async () => {
     const response = await testApp.app.inject({ url: '/sdk/latchkey-0.1.0-py3-none-any.whl' });
     expect(response.statusCode).toBe(200);
     expect(response.rawPayload.equals(WHEEL)).toBe(true);
+    expect(response.headers['content-type']).toBe('application/zip');
+    expect(response.headers['content-length']).toBe(String(WHEEL.length));
+    expect(response.headers['content-disposition']).toBe(
+      'attachment; filename="latchkey-0.1.0-py3-none-any.whl"',
+    );
     expect(response.headers['cache-control']).toBe('public, max-age=3600, must-revalidate');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });
