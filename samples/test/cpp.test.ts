@@ -60,9 +60,12 @@ const licenseContent = (license: string) =>
     JSON.parse(Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8')),
   );
 
-/** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+/**
+ * A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up from
+ * the time's whole seconds (the sample reads no fraction: 03:07:00.5 shows as 03:07).
+ */
 const shownInKolkata = (at: Date) => {
-  const minute = Math.ceil(at.getTime() / 60_000) * 60_000;
+  const minute = Math.ceil(Math.floor(at.getTime() / 1000) / 60) * 60_000;
   return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
 };
 
