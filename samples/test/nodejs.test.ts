@@ -1,24 +1,42 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { hostname, tmpdir } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { and, eq } from 'drizzle-orm';
 import { FORGOT_PASSWORD_ANSWER, VERIFICATION_RESEND_ANSWER } from '@latchkey/contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appUserSessions, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
+import { installTypeScriptSdk } from '../../sdks/test/installed-typescript-sdk.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { startTamperingProxy } from './tampering-proxy.ts';
 
 /**
  * The Node.js sample as a vendor gets it: rendered by the server for a live application,
- * written to disk and run with the real `node`, driven through standard input and read from
- * standard output, while the server's own records (live session count, session rows) say
- * whether it really did what it printed.
+ * written to disk beside an installed @latchkey/client (built, packed and installed from its
+ * tarball, as a vendor installs it) and run with the real `node`, driven through standard input
+ * and read from standard output, while the server's own records (live session count, session
+ * rows) say whether it really did what it printed.
  */
+
+// The folder with the SDK installed in node_modules: each run's folder is made inside it, so
+// the sample's `import '@latchkey/client'` resolves there, and nothing else lies beside it.
+let sdk: Awaited<ReturnType<typeof installTypeScriptSdk>>;
+beforeAll(async () => {
+  sdk = await installTypeScriptSdk();
+});
+afterAll(() => sdk?.remove());
 
 const WAIT_MS = 15_000;
 const messages = {
@@ -54,7 +72,7 @@ describe('Node.js sample against a live Latchkey', () => {
     live = await startLiveLatchkey();
     proxy = await startTamperingProxy(live.baseUrl);
     await live.updateApplication(messages);
-    workDirectory = await mkdtemp(join(tmpdir(), 'latchkey-nodejs-sample-'));
+    workDirectory = await mkdtemp(join(sdk.consumerDir, 'latchkey-nodejs-sample-'));
     const rendered = await live.renderSample('nodejs');
     code = replaceConstant(rendered, 'HEARTBEAT_INTERVAL_SECONDS', 1);
     code = replaceConstant(code, 'VERIFY_INTERVAL_SECONDS', 1);
@@ -318,23 +336,29 @@ describe('Node.js sample against a live Latchkey', () => {
     await logIn(first, user.username, user.password, 0);
     await first.waitFor('[latchkey] session started', 0);
     expect(await first.end()).toBe(0);
-    // Leaving ends the session; the saved user id stays for the next start.
-    expect(await newLiveSessions()).toBe(0);
+    // Leaving keeps the session open (no end call) and saved, with its token, for the next start.
+    const [kept] = await sessionsOf(user.id);
+    expect(kept).toMatchObject({ endedAt: null });
     expect(existsSync(savedSessionFile(home))).toBe(true);
 
+    // The next start resumes that same session without the password: no login, no new row.
     const second = await startSample(home);
     await second.waitFor('Saved session verified.');
-    await second.waitFor('[latchkey] session started');
+    await second.waitFor('[latchkey] session resumed');
+    await second.waitFor('[latchkey] heartbeat ok');
     await second.waitFor('> ');
     expect(second.output()).not.toContain('Username: ');
-    expect(await newLiveSessions()).toBe(1);
-    const sessions = await sessionsOf(user.id);
-    expect(sessions).toHaveLength(2);
+    expect(second.output()).not.toContain('login ok');
+    expect(await sessionsOf(user.id)).toMatchObject([{ id: kept!.id, endedAt: null }]);
     expect(await second.end()).toBe(0);
 
     await live.pauseEndUser(user.id);
+    // The pause ended the session: the next start is refused it, forgets it and asks to log in.
     const third = await startSample(home);
     await third.waitFor('Username: ');
+    expect(third.output()).toMatch(
+      /\[latchkey\] saved session refused \((SESSION_INVALID|ACCOUNT_DISABLED)\)/,
+    );
     expect(third.output()).not.toContain('Saved session verified.');
     expect(existsSync(savedSessionFile(home))).toBe(false);
     expect(await third.end()).toBe(0);
@@ -766,7 +790,7 @@ describe('Node.js sample against a live Latchkey', () => {
         expect(storedLicense(home).last_seen).toBeGreaterThan(hourAgo + 3000);
       });
       expect(await online.end()).toBe(0);
-      expect(await newLiveSessions()).toBe(0);
+      const [kept] = await sessionsOf(user.id);
 
       const sample = await startOffline(home);
       from = await sample.waitFor(`Working offline until ${shownInKolkata(content.valid_until)}\n`);
@@ -780,8 +804,7 @@ describe('Node.js sample against a live Latchkey', () => {
       // No session offline: nothing started, nothing heartbeating.
       expect(sample.output()).not.toContain('session started');
       expect(sample.output()).not.toMatch(/heartbeat/i);
-      expect(await newLiveSessions()).toBe(0);
-      expect(await sessionsOf(user.id)).toHaveLength(1);
+      expect(await sessionsOf(user.id)).toMatchObject([{ id: kept!.id, endedAt: null }]);
       expect(storedLicense(home).license).toBe(stored.license);
 
       // Logging out forgets the user here: the saved session and the licence go together.
@@ -1002,8 +1025,10 @@ describe('Node.js sample against a live Latchkey', () => {
 
 describe('Node.js sample: device name', () => {
   it('is the machine name without control characters, trimmed, at most 128 characters, never cut inside one', async () => {
-    const templateUrl = new URL('../nodejs/latchkey-client.mjs', import.meta.url).href;
-    const { getDeviceName } = (await import(templateUrl)) as {
+    // The template itself, beside the installed SDK it imports.
+    const template = join(sdk.consumerDir, 'latchkey-client-template.mjs');
+    copyFileSync(new URL('../nodejs/latchkey-client.mjs', import.meta.url), template);
+    const { getDeviceName } = (await import(/* @vite-ignore */ pathToFileURL(template).href)) as {
       getDeviceName: (machineName?: string) => string;
     };
     expect(getDeviceName()).toBe(hostname().trim());
