@@ -118,6 +118,20 @@ function stubCodeEditorApi({ canEdit = true }: { canEdit?: boolean } = {}) {
       return json(failure.status, failure.body);
     }
 
+    if (path === '/sdk/index.json') {
+      return json(200, {
+        packages: [
+          {
+            language: 'csharp',
+            name: 'Latchkey.Client',
+            version: '0.1.0',
+            file: 'Latchkey.Client.0.1.0.nupkg',
+            size: 61_440,
+            sha256: 'c'.repeat(64),
+          },
+        ],
+      });
+    }
     if (path === '/api/applications') {
       return json(200, [
         {
@@ -195,6 +209,11 @@ describe('CodeEditorPage', { timeout: 30_000 }, () => {
     expect(
       (screen.getByRole('button', { name: 'Edit Template' }) as HTMLButtonElement).disabled,
     ).toBe(true);
+    // The template is a program on the C# SDK: how to add that package comes with it.
+    const install = screen.getByRole('region', { name: 'Install the C# SDK' });
+    expect(
+      (await within(install).findByRole('figure', { name: 'Install command' })).textContent,
+    ).toContain(`${window.location.origin}/sdk/Latchkey.Client.0.1.0.nupkg`);
 
     const access = screen.getByRole('list', { name: 'Your access' });
     expect(within(access).getByText('Role: owner')).toBeTruthy();

@@ -10,6 +10,7 @@ import { useId, useState, type ReactNode } from 'react';
 import { toApplicationOptions } from '@/components/applications/application-scope-select.tsx';
 import { CodeEditActions } from '@/components/code/code-edit-actions.tsx';
 import { CodeEditor } from '@/components/code/code-editor.tsx';
+import { SdkInstall } from '@/components/integration/sdk-install.tsx';
 import { Button } from '@/components/ui/button.tsx';
 import { Label } from '@/components/ui/label.tsx';
 import { OptionSelect } from '@/components/ui/option-select.tsx';
@@ -27,7 +28,8 @@ export const TEMPLATE_FETCH_ERROR = 'Failed to load the template';
  * The top of /code-editor: an application and a language (C# first) choose the template, which
  * is the application's sample (the account's saved edit, else rendered with its API key), or
  * the bare template with YOUR_API_KEY when none is chosen. Saving keeps it in the same store
- * as the /integration page's edits, so both pages show the same code.
+ * as the /integration page's edits, so both pages show the same code. Each template is a short
+ * program on the language's client SDK, so how to install that SDK comes first.
  */
 export function CodeTemplateCard() {
   const id = useId();
@@ -87,6 +89,10 @@ export function CodeTemplateCard() {
           />
         </div>
       </div>
+      <SdkInstall
+        language={language}
+        description="The template below is a whole program built on this client library: install it first, then build or run the template beside it."
+      />
       {application ? (
         <ApplicationTemplate applicationId={application.id} language={language} />
       ) : (
