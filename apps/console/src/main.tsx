@@ -1,7 +1,7 @@
 // First: zod reads this configuration when a schema is built, and building one must not probe
 // for eval under the site's Content-Security-Policy.
 import './lib/zod-jitless.ts';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
 import { applyTheme, readStoredTheme } from './lib/theme.ts';
@@ -14,8 +14,12 @@ applyTheme(readStoredTheme());
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
 
-createRoot(rootElement).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+// As a transition, the first render yields to the browser every few milliseconds instead of
+// holding the main thread until the whole first screen is built (a phone's long task).
+startTransition(() => {
+  createRoot(rootElement).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

@@ -26,30 +26,15 @@ const loadUsersTab = () => import('@/components/dashboard/users-tab.tsx');
 const UsersTab = lazy(() => loadUsersTab().then((module) => ({ default: module.UsersTab })));
 const preloadUsersTab = () => void loadUsersTab().catch(() => {});
 
+/**
+ * The page itself subscribes to no query: each part below owns the query it shows, so an
+ * answer re-renders that part alone. React renders a query's answer synchronously (the store
+ * it reads is external), so a page that held every query re-rendered whole, in one long task,
+ * as each of its four answers came in.
+ */
 export function DashboardPage() {
   const { user } = useAuth();
-  const statsQuery = useDashboardStats();
-  const salesQuery = useShopSales();
-  const applicationsQuery = useApplications();
-  const [activeTab, setActiveTab] = useState<DashboardTab>('applications');
-  const [selectedApplicationId, setSelectedApplicationId] = useState<number | null>(null);
-
-  // Derived from the list, so the tab label and users table follow edits, and an application
-  // deleted elsewhere stops being selected. An account with one application has it selected.
-  const selectedApplication = selectedOrOnlyApplication(
-    applicationsQuery.data,
-    selectedApplicationId,
-  );
   const name = user?.firstName || user?.email || '';
-
-  const selectApplication = (application: Application) => {
-    preloadUsersTab();
-    setSelectedApplicationId(application.id);
-  };
-  const showUsers = (application: Application) => {
-    selectApplication(application);
-    setActiveTab('users');
-  };
 
   return (
     <div className="flex min-h-screen flex-col bg-background">
@@ -62,67 +47,106 @@ export function DashboardPage() {
               Welcome back{name ? `, ${name}` : ''}. Manage your applications, API keys and users.
             </p>
           </div>
-          <Badge
-            data-testid="account-type"
-            className="gap-1.5 bg-gradient-to-r from-primary to-violet-600 px-3 py-1 text-sm text-white"
-          >
-            <Crown aria-hidden="true" className="size-3.5!" />
-            {statsQuery.data?.accountType || DEFAULT_ACCOUNT_TYPE}
-          </Badge>
+          <AccountTypeBadge />
         </div>
-
-        <DashboardStats stats={statsQuery.data} {...toStatLoadState(statsQuery)} />
-
+        <StatsSection />
         <ActivityChartCard applicationId={null} title="Activity across your applications" />
-
-        <DashboardSales query={salesQuery} />
-
-        <Tabs
-          value={activeTab}
-          onValueChange={(value) => setActiveTab(value as DashboardTab)}
-          className="flex flex-col gap-4"
-        >
-          <TabsList>
-            <TabsTrigger value="applications">
-              <AppWindow aria-hidden="true" />
-              Applications
-            </TabsTrigger>
-            {/* Usable only once an application is selected, and named after it. */}
-            <TabsTrigger
-              value="users"
-              disabled={!selectedApplication}
-              className="max-w-72"
-              onPointerEnter={preloadUsersTab}
-              onFocus={preloadUsersTab}
-            >
-              <Users aria-hidden="true" />
-              <span className="truncate">
-                {selectedApplication ? `Users (${selectedApplication.name})` : 'Users'}
-              </span>
-            </TabsTrigger>
-          </TabsList>
-          <TabsContent value="applications">
-            <ApplicationsTab
-              applicationsQuery={applicationsQuery}
-              selectedApplicationId={selectedApplication?.id ?? null}
-              onSelect={selectApplication}
-              onShowUsers={showUsers}
-              onDeleted={(applicationId) =>
-                setSelectedApplicationId((current) => (current === applicationId ? null : current))
-              }
-            />
-          </TabsContent>
-          <TabsContent value="users">
-            <Suspense fallback={<TableSkeleton label="Loading users" />}>
-              <UsersTab
-                application={selectedApplication}
-                onGoToApplications={() => setActiveTab('applications')}
-              />
-            </Suspense>
-          </TabsContent>
-        </Tabs>
+        <SalesSection />
+        <DashboardTabs />
       </main>
       <SiteFooter />
     </div>
+  );
+}
+
+function AccountTypeBadge() {
+  const statsQuery = useDashboardStats();
+  return (
+    <Badge
+      data-testid="account-type"
+      className="gap-1.5 bg-gradient-to-r from-primary to-violet-600 px-3 py-1 text-sm text-white"
+    >
+      <Crown aria-hidden="true" className="size-3.5!" />
+      {statsQuery.data?.accountType || DEFAULT_ACCOUNT_TYPE}
+    </Badge>
+  );
+}
+
+function StatsSection() {
+  const statsQuery = useDashboardStats();
+  return <DashboardStats stats={statsQuery.data} {...toStatLoadState(statsQuery)} />;
+}
+
+function SalesSection() {
+  return <DashboardSales query={useShopSales()} />;
+}
+
+/** The Applications and Users tabs, with the application the Users tab shows. */
+function DashboardTabs() {
+  const applicationsQuery = useApplications();
+  const [activeTab, setActiveTab] = useState<DashboardTab>('applications');
+  const [selectedApplicationId, setSelectedApplicationId] = useState<number | null>(null);
+
+  // Derived from the list, so the tab label and users table follow edits, and an application
+  // deleted elsewhere stops being selected. An account with one application has it selected.
+  const selectedApplication = selectedOrOnlyApplication(
+    applicationsQuery.data,
+    selectedApplicationId,
+  );
+
+  const selectApplication = (application: Application) => {
+    preloadUsersTab();
+    setSelectedApplicationId(application.id);
+  };
+  const showUsers = (application: Application) => {
+    selectApplication(application);
+    setActiveTab('users');
+  };
+
+  return (
+    <Tabs
+      value={activeTab}
+      onValueChange={(value) => setActiveTab(value as DashboardTab)}
+      className="flex flex-col gap-4"
+    >
+      <TabsList>
+        <TabsTrigger value="applications">
+          <AppWindow aria-hidden="true" />
+          Applications
+        </TabsTrigger>
+        {/* Usable only once an application is selected, and named after it. */}
+        <TabsTrigger
+          value="users"
+          disabled={!selectedApplication}
+          className="max-w-72"
+          onPointerEnter={preloadUsersTab}
+          onFocus={preloadUsersTab}
+        >
+          <Users aria-hidden="true" />
+          <span className="truncate">
+            {selectedApplication ? `Users (${selectedApplication.name})` : 'Users'}
+          </span>
+        </TabsTrigger>
+      </TabsList>
+      <TabsContent value="applications">
+        <ApplicationsTab
+          applicationsQuery={applicationsQuery}
+          selectedApplicationId={selectedApplication?.id ?? null}
+          onSelect={selectApplication}
+          onShowUsers={showUsers}
+          onDeleted={(applicationId) =>
+            setSelectedApplicationId((current) => (current === applicationId ? null : current))
+          }
+        />
+      </TabsContent>
+      <TabsContent value="users">
+        <Suspense fallback={<TableSkeleton label="Loading users" />}>
+          <UsersTab
+            application={selectedApplication}
+            onGoToApplications={() => setActiveTab('applications')}
+          />
+        </Suspense>
+      </TabsContent>
+    </Tabs>
   );
 }
