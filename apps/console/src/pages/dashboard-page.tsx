@@ -1,6 +1,6 @@
 import type { Application } from '@latchkey/contracts';
 import { AppWindow, Crown, Users } from 'lucide-react';
-import { lazy, Suspense, useState } from 'react';
+import { lazy, memo, Suspense, useState } from 'react';
 import { ActivityChartCard } from '@/components/activity-charts/activity-chart-card.tsx';
 import { ApplicationsTab } from '@/components/dashboard/applications-tab.tsx';
 import { DashboardNavigation } from '@/components/dashboard/dashboard-navigation.tsx';
@@ -30,7 +30,9 @@ const preloadUsersTab = () => void loadUsersTab().catch(() => {});
  * The page itself subscribes to no query: each part below owns the query it shows, so an
  * answer re-renders that part alone. React renders a query's answer synchronously (the store
  * it reads is external), so a page that held every query re-rendered whole, in one long task,
- * as each of its four answers came in.
+ * as each of its four answers came in. The parts are memoised for the same reason: the page
+ * re-renders when the signed-in profile changes (Firebase restoring its user after the first
+ * screen), and that need not redraw the figures, the chart or the tables.
  */
 export function DashboardPage() {
   const { user } = useAuth();
@@ -50,7 +52,7 @@ export function DashboardPage() {
           <AccountTypeBadge />
         </div>
         <StatsSection />
-        <ActivityChartCard applicationId={null} title="Activity across your applications" />
+        <ChartSection />
         <SalesSection />
         <DashboardTabs />
       </main>
@@ -59,7 +61,7 @@ export function DashboardPage() {
   );
 }
 
-function AccountTypeBadge() {
+const AccountTypeBadge = memo(function AccountTypeBadge() {
   const statsQuery = useDashboardStats();
   return (
     <Badge
@@ -70,19 +72,23 @@ function AccountTypeBadge() {
       {statsQuery.data?.accountType || DEFAULT_ACCOUNT_TYPE}
     </Badge>
   );
-}
+});
 
-function StatsSection() {
+const StatsSection = memo(function StatsSection() {
   const statsQuery = useDashboardStats();
   return <DashboardStats stats={statsQuery.data} {...toStatLoadState(statsQuery)} />;
-}
+});
 
-function SalesSection() {
+const ChartSection = memo(function ChartSection() {
+  return <ActivityChartCard applicationId={null} title="Activity across your applications" />;
+});
+
+const SalesSection = memo(function SalesSection() {
   return <DashboardSales query={useShopSales()} />;
-}
+});
 
 /** The Applications and Users tabs, with the application the Users tab shows. */
-function DashboardTabs() {
+const DashboardTabs = memo(function DashboardTabs() {
   const applicationsQuery = useApplications();
   const [activeTab, setActiveTab] = useState<DashboardTab>('applications');
   const [selectedApplicationId, setSelectedApplicationId] = useState<number | null>(null);
@@ -149,4 +155,4 @@ function DashboardTabs() {
       </TabsContent>
     </Tabs>
   );
-}
+});

@@ -27,7 +27,9 @@ export function ApplicationsTab({
   onShowUsers: (application: Application) => void;
   onDeleted: (applicationId: number) => void;
 }) {
-  const { data: applications, isPending, isError, error, isFetching, refetch } = applicationsQuery;
+  // Fields are read where they are used: TanStack Query re-renders this tab for the fields it
+  // read, and a list on screen has no use for a background refetch's isFetching.
+  const { data: applications, isPending, isError } = applicationsQuery;
   const deleteApplication = useDeleteApplication();
   const editing = useDialogTarget<Application>();
   const deleting = useDialogTarget<Application>();
@@ -46,9 +48,16 @@ export function ApplicationsTab({
             icon={CircleAlert}
             tone="destructive"
             title="Error loading applications"
-            description={getErrorToastMessage(error, error.message)}
+            description={getErrorToastMessage(
+              applicationsQuery.error,
+              applicationsQuery.error.message,
+            )}
             action={
-              <Button variant="outline" onClick={() => void refetch()} disabled={isFetching}>
+              <Button
+                variant="outline"
+                onClick={() => void applicationsQuery.refetch()}
+                disabled={applicationsQuery.isFetching}
+              >
                 <RefreshCw aria-hidden="true" />
                 Try Again
               </Button>

@@ -32,7 +32,11 @@ export interface StatLoadState {
   onRetry: () => void;
 }
 
-/** The load state of the query that reads a stat grid's figures. */
+/**
+ * The load state of the query that reads a stat grid's figures. `isFetching` is read only after
+ * a failure: TanStack Query re-renders a component for the fields it read, so a grid that
+ * showed its figures is not drawn again, twice, for each background refetch.
+ */
 export function toStatLoadState(query: {
   isPending: boolean;
   isError: boolean;
@@ -42,7 +46,7 @@ export function toStatLoadState(query: {
   return {
     isLoading: query.isPending,
     isError: query.isError,
-    isRetrying: query.isFetching,
+    isRetrying: query.isError && query.isFetching,
     onRetry: () => void query.refetch(),
   };
 }
