@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -18,6 +19,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FORGOT_PASSWORD_ANSWER, VERIFICATION_RESEND_ANSWER } from '@latchkey/contracts';
 import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
+import {
+  canBuildPythonSdk,
+  installPythonSdkPackage,
+} from '../../sdks/test/installed-python-sdk.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { hasTool } from './require-tool.ts';
 import { startTamperingProxy } from './tampering-proxy.ts';
@@ -25,10 +30,12 @@ import { startXDisplay, type XDisplay } from './x-display.ts';
 
 /**
  * The Python sample: the Tkinter program exactly as the server renders it (intervals shortened
- * to one second), run by Debian's /usr/bin/python3 in a real window on Xvfb and driven with
- * xdotool against a live Latchkey. Every outcome is checked on the server (sessions,
- * heartbeats) and on screen (window titles); the sample's `[latchkey]` log lines say which
- * text a dialog showed, since xdotool cannot read it.
+ * to one second), run in a folder outside the repository by the interpreter of a virtual
+ * environment (over Debian's /usr/bin/python3) into which the `latchkey` SDK's wheel is built and
+ * installed as a vendor installs it, in a real window on Xvfb and driven with xdotool against a
+ * live Latchkey. Every outcome is checked on the server (sessions, heartbeats) and on screen
+ * (window titles); the sample's `[latchkey]` log lines say which text a dialog showed, since
+ * xdotool cannot read it.
  */
 const python = '/usr/bin/python3';
 const samplesDirectory = fileURLToPath(new URL('..', import.meta.url));
@@ -38,6 +45,7 @@ const mainTitle = '^Latchkey Client - Main$';
 
 const isRunnable =
   hasTool(python, ['-c', 'import tkinter, nacl.signing'], 'python3-tk python3-nacl') &&
+  canBuildPythonSdk() &&
   hasTool('Xvfb', ['-help'], 'xvfb') &&
   hasTool('xdotool', ['--version'], 'xdotool');
 
@@ -54,14 +62,21 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
   let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
   let x: XDisplay;
   let workDirectory: string;
+  let sdk: Awaited<ReturnType<typeof installPythonSdkPackage>>;
   let samplePath: string;
   let proxiedSamplePath: string;
   const running: RunningSample[] = [];
 
   beforeAll(async () => {
-    [live, x] = await Promise.all([startLiveLatchkey(), startXDisplay()]);
-    proxy = await startTamperingProxy(live.baseUrl);
     workDirectory = mkdtempSync(join(tmpdir(), 'latchkey-python-sample-'));
+    const sdkDirectory = join(workDirectory, 'sdk');
+    mkdirSync(sdkDirectory);
+    [live, x, sdk] = await Promise.all([
+      startLiveLatchkey(),
+      startXDisplay(),
+      installPythonSdkPackage(sdkDirectory),
+    ]);
+    proxy = await startTamperingProxy(live.baseUrl);
     let code = await live.renderSample('python');
     for (const name of ['HEARTBEAT_INTERVAL_SECONDS', 'VERIFY_INTERVAL_SECONDS']) {
       code = replaceConstant(code, name, 1);
@@ -97,7 +112,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     home: string,
     extraEnv: Record<string, string> = {},
   ): RunningSample => {
-    const child: ChildProcess = spawn(python, ['-B', path], {
+    const child: ChildProcess = spawn(sdk.python, ['-B', path], {
       // Only what the program needs: no proxy settings of this machine, its own home.
       env: {
         PATH: '/usr/bin:/bin',
@@ -180,17 +195,28 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
   const savedSessionFile = (home: string) =>
     join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
 
-  it('compiles as rendered, and its verifier passes its unit tests in the rendered file', () => {
-    const compiled = spawnSync(python, ['-B', '-m', 'py_compile', samplePath], {
+  it('compiles as rendered, names the install line of its SDK, and its own parts pass their unit tests', () => {
+    const compiled = spawnSync(sdk.python, ['-B', '-m', 'py_compile', samplePath], {
       encoding: 'utf8',
       timeout: 30_000,
     });
     expect(compiled.stderr).toBe('');
     expect(compiled.status).toBe(0);
-    expect(readFileSync(samplePath, 'utf8')).toContain(`"${live.application.signingPublicKey}"`);
+    const code = readFileSync(samplePath, 'utf8');
+    expect(code).toContain(`"${live.application.signingPublicKey}"`);
+    // The header's install line names this server and the wheel the SDK builds today.
+    expect(code).toContain(
+      `pip install "latchkey[nacl] @ "${live.baseUrl}"/sdk/${sdk.wheelName}"\n`,
+    );
 
-    const tests = spawnSync(python, ['-B', '-m', 'unittest', 'test_latchkey_client'], {
-      cwd: join(samplesDirectory, 'python'),
+    // Beside the rendered copy, outside the repository: the demo program's own parts (titles,
+    // texts, times); what talks to the server is the SDK's, held to its conformance suite.
+    copyFileSync(
+      join(samplesDirectory, 'python', 'test_latchkey_client.py'),
+      join(workDirectory, 'test_latchkey_client.py'),
+    );
+    const tests = spawnSync(sdk.python, ['-B', '-m', 'unittest', 'test_latchkey_client'], {
+      cwd: workDirectory,
       env: { PATH: '/usr/bin:/bin', LATCHKEY_CLIENT_PATH: samplePath },
       encoding: 'utf8',
       timeout: 30_000,
@@ -229,13 +255,17 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     expect(distinctColours).toBeGreaterThan(2); // text and a button, not a blank window
     expect(readFileSync(savedSessionFile(home), 'utf8')).toContain(user.id);
 
-    // Persistence: a new start verifies the saved user_id and goes straight to the main screen.
+    // Persistence: a new start verifies the saved user_id and resumes the saved session with its
+    // token (no password), straight to the main screen: the same session goes on, none is added.
+    const [firstSession] = await sessionsOf(user.id);
     await first.stop();
     const second = startSample(samplePath, home);
     await second.waitForLine(/\[latchkey\] Saved session verified\.\n/);
     await x.waitForWindow(mainTitle);
-    await second.waitForLine(/\[latchkey\] session started/);
-    await waitFor(async () => (await openSessionsOf(user.id)).length === 2, 'a second session');
+    await second.waitForLine(/\[latchkey\] session started \S{8}\n[\s\S]*heartbeat ok\n/);
+    const [resumed, ...others] = await openSessionsOf(user.id);
+    expect(others).toEqual([]);
+    expect(resumed!.id).toBe(firstSession!.id);
 
     // Manual logout ends that session and forgets the saved id.
     const secondMain = await x.waitForWindow(mainTitle);
@@ -245,11 +275,9 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     await x.waitForWindow(loginTitle);
     await second.waitForLine(/\[latchkey\] session ended\n/);
     expect(second.output()).toContain('[latchkey] dialog Logged Out: You have been logged out.\n');
-    expect(await openSessionsOf(user.id)).toHaveLength(1); // the killed first program's
+    expect(await openSessionsOf(user.id)).toEqual([]);
+    expect(await sessionsOf(user.id)).toHaveLength(1);
     expect(existsSync(savedSessionFile(home))).toBe(false);
-
-    // The killed program never ended its session: pausing the user ends it for what follows.
-    await live.pauseEndUser(user.id);
     expect(await live.activeSessionCount()).toBe(0);
   });
 
@@ -551,14 +579,16 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
         replaceConstant(readFileSync(samplePath, 'utf8'), 'REQUIRED_ENTITLEMENTS', '["TEAM"]'),
       );
       const needsTeam = startSample(needsTeamPath, newHome());
+      const sessionRowsBefore = (await sessionsOf(keyUser!.id)).length;
       await logInWithKey(proKey.key);
-      await dismissDialog('Login Successful');
+      // The login itself is refused: no session is opened (and none has to be ended).
       await dismissDialog('Feature Not Included');
       expect(needsTeam.output()).toContain(
         '[latchkey] dialog Feature Not Included: Your subscription does not include this feature (missing: TEAM)\n',
       );
       expect(await x.findWindows(mainTitle)).toEqual([]);
-      expect(await openSessionsOf(keyUser!.id)).toHaveLength(0);
+      expect(needsTeam.output()).not.toContain('Login Successful');
+      expect(await sessionsOf(keyUser!.id)).toHaveLength(sessionRowsBefore);
     });
   });
   // Devices, and releasing this one from the main window.

@@ -32,55 +32,57 @@ export function canBuildPythonSdk(): boolean {
 
 /**
  * Builds the `latchkey` wheel with `python3 -m build` (from a copy of the package, so the
- * build leaves nothing in the repository), creates a virtual environment outside the
- * repository that sees the system's python3-nacl, installs the wheel into it offline the way a
- * vendor would, and starts the conformance driver with that environment's interpreter, so
- * every call goes through the installed package.
+ * build leaves nothing in the repository), creates a virtual environment in `workDir` (outside
+ * the repository) that sees the system's python3-nacl, and installs the wheel into it offline
+ * the way a vendor would. Programs run with the answered `python` import the installed package.
+ */
+export async function installPythonSdkPackage(workDir: string) {
+  const sourceDir = join(workDir, 'source');
+  cpSync(packageDir, sourceDir, {
+    recursive: true,
+    filter: (path) => !/(__pycache__|\.egg-info|\/build|\/dist)$/.test(path),
+  });
+  const distDir = join(workDir, 'dist');
+  await run(
+    systemPython,
+    ['-m', 'build', '--wheel', '--no-isolation', '--outdir', distDir, sourceDir],
+    workDir,
+  );
+  const wheel = readdirSync(distDir).find((name) => name.endsWith('.whl'));
+  if (!wheel) throw new Error(`python3 -m build wrote no wheel in ${distDir}`);
+  const venvDir = join(workDir, 'venv');
+  await run(systemPython, ['-m', 'venv', '--system-site-packages', venvDir], workDir);
+  const python = join(venvDir, 'bin', 'python');
+  await run(
+    python,
+    [
+      '-m',
+      'pip',
+      'install',
+      '--no-index',
+      '--disable-pip-version-check',
+      '--no-input',
+      '--quiet',
+      join(distDir, wheel),
+    ],
+    workDir,
+  );
+  return { python, venvDir, wheel: join(distDir, wheel), wheelName: basename(wheel) };
+}
+
+/**
+ * The installed package (`installPythonSdkPackage`) with the conformance driver started by
+ * that environment's interpreter, so every call goes through the installed package.
  */
 export function installPythonSdk() {
   return installInTemporaryFolder('latchkey-sdk-python-', async (workDir) => {
-    const sourceDir = join(workDir, 'source');
-    cpSync(packageDir, sourceDir, {
-      recursive: true,
-      filter: (path) => !/(__pycache__|\.egg-info|\/build|\/dist)$/.test(path),
-    });
-    const distDir = join(workDir, 'dist');
-    await run(
-      systemPython,
-      ['-m', 'build', '--wheel', '--no-isolation', '--outdir', distDir, sourceDir],
-      workDir,
-    );
-    const wheel = readdirSync(distDir).find((name) => name.endsWith('.whl'));
-    if (!wheel) throw new Error(`python3 -m build wrote no wheel in ${distDir}`);
-    const venvDir = join(workDir, 'venv');
-    await run(systemPython, ['-m', 'venv', '--system-site-packages', venvDir], workDir);
-    const python = join(venvDir, 'bin', 'python');
-    await run(
-      python,
-      [
-        '-m',
-        'pip',
-        'install',
-        '--no-index',
-        '--disable-pip-version-check',
-        '--no-input',
-        '--quiet',
-        join(distDir, wheel),
-      ],
-      workDir,
-    );
+    const installed = await installPythonSdkPackage(workDir);
     // `-I` (isolated): no PYTHONPATH, no user site and not the script's folder, so `import
     // latchkey` can only find the installed package.
-    const driver = startDriverProcess(python, ['-I', driverPath], {
+    const driver = startDriverProcess(installed.python, ['-I', driverPath], {
       cwd: workDir,
       label: 'the Python driver',
     });
-    return {
-      driver,
-      python,
-      venvDir,
-      wheel: join(distDir, wheel),
-      wheelName: basename(wheel),
-    };
+    return { ...installed, driver };
   });
 }
