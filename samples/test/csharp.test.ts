@@ -25,6 +25,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
+import {
+  installCsharpSdkPackage,
+  type InstalledCsharpSdkPackage,
+} from '../../sdks/test/installed-csharp-sdk.ts';
 import { compileCsharp } from './csharp-build.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
 import { hasTool } from './require-tool.ts';
@@ -37,7 +41,8 @@ const isAvailable =
   hasTool('mcs', ['--version'], 'mono-mcs libmono-system-windows-forms4.0-cil') &&
   hasTool('mono', ['--version'], 'mono-runtime') &&
   hasTool('Xvfb', ['-help'], 'xvfb xauth') &&
-  hasTool('xdotool', ['--version'], 'xdotool');
+  hasTool('xdotool', ['--version'], 'xdotool') &&
+  hasTool('sh', ['-c', 'command -v nuget'], 'nuget');
 /** Namespaces of its own (user, host name) let a test run the sample as another machine. */
 const canUnshare =
   isAvailable && hasTool('unshare', ['--map-root-user', '--uts', 'true'], 'util-linux');
@@ -48,11 +53,14 @@ const notVerifiedText = 'The server response could not be verified.';
 
 /**
  * The C# WinForms sample, rendered by the server for a live application, compiled with Mono's
- * mcs and driven in a real window under Xvfb with xdotool: what the server sees (live
- * sessions, heartbeats) and what the screen shows (window and dialog titles).
+ * mcs against the Latchkey.Client SDK as a vendor installs it (built, packed and installed from
+ * its nupkg with nuget, outside the repository) and driven in a real window under Xvfb with
+ * xdotool: what the server sees (live sessions, heartbeats) and what the screen shows (window
+ * and dialog titles).
  */
 describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
   let live: LiveLatchkey;
+  let sdk: InstalledCsharpSdkPackage;
   let proxy: Awaited<ReturnType<typeof startTamperingProxy>>;
   let workDirectory: string;
   let clientProgram: string;
@@ -65,7 +73,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
   const clients: SampleClient[] = [];
 
   beforeAll(async () => {
-    live = await startLiveLatchkey();
+    [live, sdk] = await Promise.all([startLiveLatchkey(), installCsharpSdkPackage()]);
     proxy = await startTamperingProxy(live.baseUrl);
     await live.updateApplication({
       loginFailedMessage: 'Those details do not open Sample under test',
@@ -97,16 +105,19 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
         sources: [join(workDirectory, 'LatchkeyClient.cs')],
         output: clientProgram,
         target: 'winexe',
+        sdkDll: sdk.installedDll,
       }),
       compileCsharp({
         sources: [join(workDirectory, 'proxied', 'LatchkeyClient.cs')],
         output: proxiedClientProgram,
         target: 'winexe',
+        sdkDll: sdk.installedDll,
       }),
       compileCsharp({
         sources: [join(workDirectory, 'offline', 'LatchkeyClient.cs')],
         output: offlineClientProgram,
         target: 'winexe',
+        sdkDll: sdk.installedDll,
       }),
     ]);
 
@@ -150,6 +161,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     xvfb?.kill('SIGTERM');
     await proxy?.close();
     await live?.close();
+    await sdk?.remove();
     if (workDirectory) rmSync(workDirectory, { recursive: true, force: true });
   });
 
@@ -285,6 +297,16 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       .select()
       .from(appUserSessions)
       .where(eq(appUserSessions.appUserId, userId));
+  /** The SDK's heartbeat loop reports no success: the server's record of one is the proof. */
+  const waitForHeartbeat = (userId: string) =>
+    waitFor(
+      async () =>
+        (await sessionRows(userId)).some(
+          (row) => row.endedAt === null && row.lastHeartbeatAt > row.startedAt,
+        ),
+      10_000,
+      'a heartbeat to move last_heartbeat_at',
+    );
 
   const savedSessionFile = (home: string) =>
     join(home, '.latchkey', `${live.application.apiKey.slice(0, 12)}.json`);
@@ -315,7 +337,6 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       10_000,
       'a heartbeat to move last_heartbeat_at',
     );
-    await client.waitForLine(/^\[latchkey\] heartbeat ok$/);
     expect(JSON.parse(readFileSync(savedSessionFile(client.home), 'utf8'))).toMatchObject({
       user_id: user.id,
     });
@@ -397,9 +418,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       await submitLogin(user.username, user.password);
       await waitForWindow('^Security Warning$');
       await client.waitForLine(dialogLine('Security Warning', notVerifiedText));
-      await client.waitForLine(
-        /^\[latchkey\] response not verified \(\/api\/v1\/login, HTTP 200\)$/,
-      );
+      await client.waitForLine(/^\[latchkey\] response not verified \(signature\)$/);
     } finally {
       proxy.state.tamper = false;
     }
@@ -413,7 +432,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     expect(await live.activeSessionCount()).toBe(0);
   }, 75_000);
 
-  it('verifies a saved session on the next start, and forgets it once the server refuses it', async () => {
+  it('verifies a saved session on the next start, resumes it, and forgets it once the server refuses it', async () => {
     const user = await live.createEndUser();
     const first = startClient(clientProgram);
     await submitLogin(user.username, user.password);
@@ -430,12 +449,9 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     const second = startClient(clientProgram, first.home);
     await second.waitForLine(/^\[latchkey\] saved session verified$/, FIRST_WINDOW_TIMEOUT_MS);
     await waitForWindow(mainWindow(user.username));
-    await second.waitForLine(/^\[latchkey\] session started/);
-    await waitFor(
-      async () => (await sessionRows(user.id)).length === 2,
-      10_000,
-      'a second session row',
-    );
+    // The SDK resumes the saved session (a heartbeat with its token) rather than starting another.
+    await second.waitForLine(/^\[latchkey\] session resumed \(sess_/);
+    expect(await sessionRows(user.id)).toMatchObject([{ endedAt: null }]);
     expect(second.lines.join('\n')).not.toContain('login ok');
     second.stop();
     await waitFor(
@@ -534,7 +550,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       await dismissDialog('Login Successful');
       await waitForWindow(mainWindow(user.username));
       await client.waitForLine(/^\[latchkey\] offline licence saved \(valid until /);
-      await client.waitForLine(/^\[latchkey\] heartbeat ok$/);
+      await waitForHeartbeat(user.id);
       await client.stopAndWait();
       await waitFor(
         async () => (await findWindows(mainWindow(user.username))).length === 0,
@@ -710,7 +726,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
         await client.waitForLine(
           /^\[latchkey\] offline licence checkout failed \(INVALID_REQUEST\)/,
         );
-        await client.waitForLine(/^\[latchkey\] heartbeat ok$/);
+        await waitForHeartbeat(user.id);
         await client.stopAndWait();
         await waitFor(
           async () => (await findWindows(mainWindow(user.username))).length === 0,
@@ -898,7 +914,12 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
         ),
       );
       needsTeamProgram = join(workDirectory, 'needs-team', 'client.exe');
-      await compileCsharp({ sources: [source], output: needsTeamProgram, target: 'winexe' });
+      await compileCsharp({
+        sources: [source],
+        output: needsTeamProgram,
+        target: 'winexe',
+        sdkDll: sdk.installedDll,
+      });
     });
 
     const typeText = (text: string) => xdotool('type', '--delay', '15', text);
@@ -1001,9 +1022,9 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       );
 
       // A program that needs TEAM: the key's user holds only PRO and EXPORT_PDF.
+      // The SDK checks the entitlement before it opens a session: the login answers the refusal.
       const needsTeam = startClient(needsTeamProgram);
       await logInWithKey(proKey.key);
-      await dismissDialog('Login Successful');
       await dismissDialog('Feature Not Included');
       await needsTeam.waitForLine(
         dialogLine(
@@ -1223,7 +1244,7 @@ const offlineStateSchema = z.object({
 });
 type OfflineState = z.infer<typeof offlineStateSchema>;
 
-/** The content of an LK1 licence (read only; the sample is what checks its signature). */
+/** The content of an LK1 licence (read only; the SDK in the sample is what checks its signature). */
 function licenseContent(license: string) {
   return offlineLicenseContentSchema.parse(
     JSON.parse(Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8')),

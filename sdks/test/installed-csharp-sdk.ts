@@ -1,4 +1,5 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inflateRawSync } from 'node:zlib';
@@ -30,47 +31,76 @@ export function canBuildCsharpSdk(): boolean {
 
 /**
  * Builds Latchkey.Client.dll and packs it into its nupkg with `sdks/csharp/build.sh` (output
- * outside the repository), installs the package from that folder as a local feed with
- * `nuget install` the way a vendor's project would (the DLL taken out of the nupkg), compiles
- * the conformance driver with mcs against that extracted DLL alone of Latchkey's (and the
- * framework's System.Net.Http), beside it as in a vendor's build output, and starts the driver
- * under mono, so every call goes through the installed package.
+ * inside `workDir`, outside the repository), then installs the package from that folder as a
+ * local feed with `nuget install` the way a vendor's project would: the DLL taken out of the
+ * nupkg is what programs are compiled against.
+ */
+async function buildAndInstallPackage(workDir: string) {
+  const buildDir = join(workDir, 'build');
+  const nupkg = (await run('sh', [join(packageDir, 'build.sh'), buildDir], workDir)).trim();
+  const nupkgName = nupkg.slice(nupkg.lastIndexOf('/') + 1);
+  const version = /^Latchkey\.Client\.(.+)\.nupkg$/.exec(nupkgName)?.[1];
+  if (!version) throw new Error(`build.sh answered no nupkg: ${nupkg}`);
+
+  // nuget keeps its settings and cache under HOME: a throwaway one, and the feed alone.
+  const nugetHome = join(workDir, 'nuget-home');
+  mkdirSync(nugetHome);
+  const packagesDir = join(workDir, 'packages');
+  await run(
+    'nuget',
+    [
+      'install',
+      'Latchkey.Client',
+      '-Version',
+      version,
+      '-Source',
+      buildDir,
+      '-OutputDirectory',
+      packagesDir,
+      '-NonInteractive',
+    ],
+    workDir,
+    { ...process.env, HOME: nugetHome },
+  );
+  const installedDll = join(
+    packagesDir,
+    `Latchkey.Client.${version}`,
+    'lib',
+    'net45',
+    'Latchkey.Client.dll',
+  );
+  return { version, nupkg, nupkgName, installedDll };
+}
+
+/**
+ * The package alone, built and installed in a fresh folder outside the repository, for a
+ * program built against it (the C# sample); `remove` deletes the folder.
+ */
+export async function installCsharpSdkPackage() {
+  const workDir = mkdtempSync(join(tmpdir(), 'latchkey-sdk-csharp-'));
+  try {
+    return {
+      ...(await buildAndInstallPackage(workDir)),
+      workDir,
+      async remove() {
+        rmSync(workDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(workDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * The installed package (see buildAndInstallPackage) with the conformance driver compiled by
+ * mcs against that extracted DLL alone of Latchkey's (and the framework's System.Net.Http),
+ * beside it as in a vendor's build output, and started under mono, so every call goes through
+ * the installed package.
  */
 export function installCsharpSdk() {
   return installInTemporaryFolder('latchkey-sdk-csharp-', async (workDir) => {
-    const buildDir = join(workDir, 'build');
-    const nupkg = (await run('sh', [join(packageDir, 'build.sh'), buildDir], workDir)).trim();
-    const nupkgName = nupkg.slice(nupkg.lastIndexOf('/') + 1);
-    const version = /^Latchkey\.Client\.(.+)\.nupkg$/.exec(nupkgName)?.[1];
-    if (!version) throw new Error(`build.sh answered no nupkg: ${nupkg}`);
-
-    // nuget keeps its settings and cache under HOME: a throwaway one, and the feed alone.
-    const nugetHome = join(workDir, 'nuget-home');
-    mkdirSync(nugetHome);
-    const packagesDir = join(workDir, 'packages');
-    await run(
-      'nuget',
-      [
-        'install',
-        'Latchkey.Client',
-        '-Version',
-        version,
-        '-Source',
-        buildDir,
-        '-OutputDirectory',
-        packagesDir,
-        '-NonInteractive',
-      ],
-      workDir,
-      { ...process.env, HOME: nugetHome },
-    );
-    const installedDll = join(
-      packagesDir,
-      `Latchkey.Client.${version}`,
-      'lib',
-      'net45',
-      'Latchkey.Client.dll',
-    );
+    const { version, nupkg, nupkgName, installedDll } = await buildAndInstallPackage(workDir);
 
     const appDir = join(workDir, 'app');
     mkdirSync(appDir);
@@ -104,6 +134,7 @@ export function installCsharpSdk() {
 }
 
 export type InstalledCsharpSdk = Awaited<ReturnType<typeof installCsharpSdk>>;
+export type InstalledCsharpSdkPackage = Awaited<ReturnType<typeof installCsharpSdkPackage>>;
 
 /**
  * The files of a zip archive (a nupkg is one), by name, each inflated: read through the
