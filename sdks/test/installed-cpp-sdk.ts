@@ -25,25 +25,43 @@ export function canBuildCppSdk(): boolean {
 }
 
 /**
- * Builds the `latchkey` CMake project from sdks/cpp into a build folder outside the
- * repository (with the library's own unit tests, never installed), installs it with
- * `cmake --install` into a prefix of its own, then configures and builds the conformance
- * driver as a separate project that finds the library only through that prefix
- * (`find_package(latchkey)` with `-DCMAKE_PREFIX_PATH`), and starts it. Two jobs at most: the
- * machine is shared.
+ * Builds the `latchkey` CMake project from sdks/cpp in `workDir` (outside the repository) and
+ * installs it with `cmake --install` into a prefix of its own, as a vendor does with the
+ * unpacked archive. With `withUnitTests` the build folder also holds the library's own unit
+ * tests (for `ctest`; never installed). Two jobs at most: the machine is shared.
+ */
+export async function buildAndInstallCppSdk(
+  workDir: string,
+  { withUnitTests }: { withUnitTests: boolean },
+) {
+  const buildDir = join(workDir, 'build');
+  const prefix = join(workDir, 'prefix');
+  await run(
+    'cmake',
+    [
+      '-S',
+      packageDir,
+      '-B',
+      buildDir,
+      '-DCMAKE_BUILD_TYPE=Release',
+      `-DLATCHKEY_BUILD_TESTS=${withUnitTests ? 'ON' : 'OFF'}`,
+    ],
+    { cwd: workDir },
+  );
+  await run('cmake', ['--build', buildDir, '-j2'], { cwd: workDir });
+  await run('cmake', ['--install', buildDir, '--prefix', prefix], { cwd: workDir });
+  return { buildDir, prefix };
+}
+
+/**
+ * The SDK built and installed (with its unit tests), then the conformance driver configured
+ * and built as a separate project that finds the library only through that prefix
+ * (`find_package(latchkey)` with `-DCMAKE_PREFIX_PATH`), and started.
  */
 export function installCppSdk() {
   return installInTemporaryFolder('latchkey-sdk-cpp-', async (workDir) => {
-    const buildDir = join(workDir, 'build');
-    const prefix = join(workDir, 'prefix');
+    const { buildDir, prefix } = await buildAndInstallCppSdk(workDir, { withUnitTests: true });
     const driverBuildDir = join(workDir, 'driver');
-    await run(
-      'cmake',
-      ['-S', packageDir, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release', '-DLATCHKEY_BUILD_TESTS=ON'],
-      { cwd: workDir },
-    );
-    await run('cmake', ['--build', buildDir, '-j2'], { cwd: workDir });
-    await run('cmake', ['--install', buildDir, '--prefix', prefix], { cwd: workDir });
     await run(
       'cmake',
       [
