@@ -1,5 +1,5 @@
 // What the benchmarks share: a throwaway PostgreSQL database, child processes that report
-// on their first stdout line, the hot calls' request bodies, and medians.
+// on their first stdout line, the hot calls' request bodies, a saturating load, and medians.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
 import pg from 'pg';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -170,4 +171,57 @@ export async function withOwnerAppServer(kind, use) {
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Says on stderr how many of a load's requests failed, if any did. */
+export function warnOfFailures(path, { non2xx = 0, errors = 0, timeouts = 0 }) {
+  if (non2xx > 0 || errors > 0 || timeouts > 0) {
+    process.stderr.write(
+      `  warning: ${path}: ${non2xx} non-2xx, ${errors} errors, ${timeouts} timeouts\n`,
+    );
+  }
+}
+
+/**
+ * Saturation: one autocannon run from this process, each connection sending its next
+ * request as soon as the last is answered, for `duration` seconds or `amount` requests (a
+ * warm-up). Bodies rotate (from `cursor`, shared by runs that must not reuse one) so every
+ * request names another user. Failed requests are counted and warned of; a caller that needs
+ * every one to succeed checks `failures`. (Latency at a fixed rate is paced-load.mjs's job.)
+ */
+export async function saturate({
+  port,
+  path,
+  headers = {},
+  bodies,
+  connections,
+  duration,
+  amount,
+  cursor = { next: 0 },
+}) {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${port}`,
+    connections,
+    ...(amount === undefined ? { duration } : { amount }),
+    requests: [
+      {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'application/json', ...headers },
+        setupRequest: (request) => {
+          request.body = bodies[cursor.next++ % bodies.length];
+          return request;
+        },
+      },
+    ],
+  });
+  const { non2xx = 0, errors = 0, timeouts = 0 } = result;
+  warnOfFailures(path, result);
+  return {
+    rps: result.requests.average,
+    total: result.requests.total,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failures: non2xx + errors + timeouts,
+  };
 }

@@ -20,15 +20,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
 import pg from 'pg';
 import {
   benchServerEnv,
   hotCallBodies,
   median,
   prepareDatabase,
+  saturate,
   startChild,
   stopChild,
+  warnOfFailures,
 } from './bench-kit.mjs';
 import { loadAtFixedRate } from './paced-load.mjs';
 import { canReadCpu, execFileSyncSafe, processCpuUs, processTimesUs } from './process-cpu.mjs';
@@ -93,52 +94,8 @@ async function runNode(args, env, options) {
   return info;
 }
 
-function warnOfFailures(path, { non2xx = 0, errors = 0, timeouts = 0 }) {
-  if (non2xx > 0 || errors > 0 || timeouts > 0) {
-    log(`  warning: ${path}: ${non2xx} non-2xx, ${errors} errors, ${timeouts} timeouts`);
-  }
-}
-
-/**
- * Saturation: one autocannon run from this process, each connection sending its next
- * request as soon as the last is answered. Bodies rotate so every request names another
- * user. (Latency at a fixed rate is paced-load.mjs's job.)
- */
-async function load({
-  port,
-  path,
-  headers = {},
-  bodies,
-  connections,
-  duration,
-  amount,
-  cursor = { next: 0 },
-}) {
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    // A number of requests (a warm-up) in place of a duration.
-    ...(amount === undefined ? { duration: duration ?? DURATION_SECONDS } : { amount }),
-    requests: [
-      {
-        method: 'POST',
-        path,
-        headers: { 'content-type': 'application/json', ...headers },
-        setupRequest: (request) => {
-          request.body = bodies[cursor.next++ % bodies.length];
-          return request;
-        },
-      },
-    ],
-  });
-  warnOfFailures(path, result);
-  return {
-    rps: result.requests.average,
-    total: result.requests.total,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-  };
-}
+/** Saturation at this run's BENCH_DURATION unless a duration or an amount is given. */
+const load = (options) => saturate({ duration: DURATION_SECONDS, ...options });
 
 /**
  * CPU time (µs) of the server process, all PostgreSQL processes and this load generator,

@@ -11,23 +11,23 @@
 // - Loads verify and login at saturation, alternating the two settings over BENCH_ROUNDS (3)
 //   rounds of BENCH_DURATION (5) seconds after a warm-up, and prints medians and the ratios of
 //   the cluster to the single process.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import {
   benchServerEnv,
   freePort,
   hotCallBodies,
   median,
   prepareDatabase,
+  saturate,
   startChild,
   stopChild,
   waitUntilHealthy,
 } from './bench-kit.mjs';
-import { spawn } from 'node:child_process';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const compiledServer = join(root, 'dist/server/main.js');
@@ -73,28 +73,11 @@ async function startCompiled({ databaseUrl, serverSecret, workers }) {
   };
 }
 
-/** One saturation run; bodies rotate so every request names another user. */
-async function load({ port, path, headers, bodies, connections, duration, amount }) {
-  let next = 0;
-  const result = await autocannon({
-    url: `http://127.0.0.1:${port}`,
-    connections,
-    ...(amount === undefined ? { duration } : { amount }),
-    requests: [
-      {
-        method: 'POST',
-        path,
-        headers: { 'content-type': 'application/json', ...headers },
-        setupRequest: (request) => {
-          request.body = bodies[next++ % bodies.length];
-          return request;
-        },
-      },
-    ],
-  });
-  const failures = result.non2xx + result.errors + result.timeouts;
-  if (failures > 0) throw new Error(`${path} on port ${port}: ${failures} failed requests`);
-  return result.requests.average;
+/** One saturation run, in which every request must succeed: it answers requests a second. */
+async function load(options) {
+  const { rps, failures } = await saturate(options);
+  if (failures > 0) throw new Error(`${options.path}: ${failures} failed requests`);
+  return rps;
 }
 
 async function main() {
