@@ -37,23 +37,30 @@ export function registerSdkPackages(app: FastifyInstance, directory: string): vo
     reply.header('cache-control', 'no-cache').send(readIndex()),
   );
 
+  /** The listed package a request names, where it is and its size; null when there is none. */
+  const findPackage = (params: unknown) => {
+    const parsed = sdkPackageFileParamsSchema.safeParse(params);
+    if (!parsed.success) return null;
+    const listed = readIndex().packages.find((sdk) => sdk.file === parsed.data.file);
+    if (!listed) return null;
+    const path = join(directory, listed.file);
+    const stats = statSync(path, { throwIfNoEntry: false });
+    return stats ? { file: listed.file, path, size: stats.size } : null;
+  };
+
   app.get('/sdk/:file', async (request, reply) => {
-    const parsed = sdkPackageFileParamsSchema.safeParse(request.params);
-    const listed = parsed.success
-      ? readIndex().packages.find((sdk) => sdk.file === parsed.data.file)
-      : undefined;
-    const path = listed ? join(directory, listed.file) : null;
-    if (!listed || !path || !existsSync(path)) {
+    const found = findPackage(request.params);
+    if (!found) {
       return reply.status(404).type('text/plain').send('No such SDK package on this server');
     }
     const mediaType =
-      MEDIA_TYPES.find(([ending]) => listed.file.endsWith(ending))?.[1] ??
+      MEDIA_TYPES.find(([ending]) => found.file.endsWith(ending))?.[1] ??
       'application/octet-stream';
     return reply
       .header('cache-control', 'public, max-age=3600, must-revalidate')
-      .header('content-length', statSync(path).size)
-      .header('content-disposition', `attachment; filename="${listed.file}"`)
+      .header('content-length', found.size)
+      .header('content-disposition', `attachment; filename="${found.file}"`)
       .type(mediaType)
-      .send(createReadStream(path));
+      .send(createReadStream(found.path));
   });
 }
