@@ -58,9 +58,12 @@ test.describe('first load of the landing page (signed out)', () => {
     page,
   }) => {
     const assetResponses: { url: string; headers: Record<string, string> }[] = [];
-    page.on('response', async (response) => {
+    // headers() answers at once (cache-control and content-encoding are among them): awaiting
+    // allHeaders() here left a lazily loaded chunk's lookup running after the test had closed
+    // its page, and its rejection failed the next test in the same worker.
+    page.on('response', (response) => {
       if (new URL(response.url()).pathname.startsWith('/assets/')) {
-        assetResponses.push({ url: response.url(), headers: await response.allHeaders() });
+        assetResponses.push({ url: response.url(), headers: response.headers() });
       }
     });
     const documentResponse = await page.goto('/');
