@@ -19,7 +19,7 @@ import { ownerAccounts, ownerSessions } from '../apps/server/src/db/schema/index
 import { systemClock } from '../apps/server/src/lib/clock.ts';
 import { hashPassword } from '../apps/server/src/lib/password-hashing.ts';
 import { hashToken } from '../apps/server/src/lib/tokens.ts';
-import { compactChartBuckets } from '../apps/server/src/modules/activity-charts/compact-chart-buckets.ts';
+import { foldCounterDeltas } from '../apps/server/src/modules/activity/fold-counter-deltas.ts';
 import { createApplication } from '../apps/server/src/modules/applications/create-application.ts';
 import { sealLicenseKey } from '../apps/server/src/modules/licenses/license-key-secrets.ts';
 import { benchIdentity } from './bench-app.ts';
@@ -94,26 +94,14 @@ await sql(
    from generate_series(1, $2::int) as i`,
   [application.id, LOGS, USERS],
 );
-// The activity charts' buckets as a busy application leaves them: the seed above wrote each
-// hour's counts from one session, so one shard per bucket; a busy application's logins come
-// from every pooled connection, so each (hour, event) of the last 31 days gets all 16 shards
-// (the extra ones at zero, leaving the sums alone), and so do the session starts, with an
-// hourly live-session sample for each hour. Then, unless SCALE_CHART_UNCOMPACTED=1, what the
-// hourly retention sweep does: the closed hours folded into one row each.
-log('Spreading the chart buckets over all 16 shards...');
+// The seed above queued its counter deltas; folded as the server's counter fold would. Then
+// the session starts and an hourly live-session sample for each of the last 31 days' hours.
+log('Folding the counter deltas...');
+await foldCounterDeltas(db);
 await sql(
-  `insert into activity_hourly_counts (application_id, hour, event, shard, row_count)
-   select c.application_id, c.hour, c.event, s, 0
-   from (select distinct application_id, hour, event from activity_hourly_counts
-         where application_id = $1 and hour >= now() - interval '31 days') c,
-        generate_series(0, 15) as s
-   on conflict do nothing`,
-  [application.id],
-);
-await sql(
-  `insert into session_start_hourly_counts (application_id, hour, shard, session_count)
-   select $1, date_trunc('hour', now(), 'UTC') - h * interval '1 hour', s, (h + s) % 5
-   from generate_series(0, 743) as h, generate_series(0, 15) as s
+  `insert into session_start_hourly_counts (application_id, hour, session_count)
+   select $1, date_trunc('hour', now(), 'UTC') - h * interval '1 hour', h % 5
+   from generate_series(0, 743) as h
    on conflict do nothing`,
   [application.id],
 );
@@ -124,10 +112,6 @@ await sql(
    on conflict do nothing`,
   [application.id],
 );
-if (process.env.SCALE_CHART_UNCOMPACTED !== '1') {
-  log('Compacting the closed hours as the retention sweep would...');
-  await compactChartBuckets({ ctx: { db, clock: systemClock } });
-}
 log(`Seeding ${BLACKLIST} blacklist entries and ${SESSIONS} live sessions...`);
 await sql(
   `insert into blacklist_entries (owner_account_id, application_id, type, value, reason, created_at)
@@ -191,6 +175,7 @@ await sql(
   ],
 );
 const { rows: keyHolders } = await sql(`select id from numbered_users where n = 1`);
+await foldCounterDeltas(db);
 // As autovacuum leaves a table in steady use: statistics current, the visibility map set
 // (which index-only scans need). A bulk load has neither until autovacuum comes round.
 await sql('vacuum analyze');

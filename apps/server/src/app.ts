@@ -34,6 +34,7 @@ import {
   createActivityRecorder,
   type ActivityRecorder,
 } from './modules/activity/activity-recorder.ts';
+import { startCounterFolder } from './modules/activity/fold-counter-deltas.ts';
 import { registerActivityRoutes } from './modules/activity/routes.ts';
 import { registerAdminRoutes } from './modules/admin/routes.ts';
 import { registerApiTokenRoutes } from './modules/api-tokens/routes.ts';
@@ -347,6 +348,14 @@ export async function buildApp(
   app.addHook('preClose', async () => {
     await webhookDispatcher?.stop();
     await mailDispatcher?.stop();
+  });
+  // The activity counters catch up with the rows every second where the console's reads are
+  // served (those reads fold first anyway); a last fold after the recorder's flush.
+  const counterFolder = servesConsole
+    ? startCounterFolder({ db: deps.database.db, log: app.log })
+    : null;
+  app.addHook('preClose', async () => {
+    await counterFolder?.stop();
   });
   // Imports run after their 202; a batch in flight finishes before the database closes.
   const runningImports = createRunningImports();

@@ -18,31 +18,38 @@ export type Schema = typeof schema;
  */
 export type Database = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 
-export type DatabaseTarget =
-  | {
-      kind: 'pglite';
-      dataDir: string | null;
-      /**
-       * A data directory dumped by PGlite's `dumpDataDir` to start from instead of running
-       * initdb (about 1 s of CPU each time): the test suite's migrated template.
-       */
-      loadDataDir?: Blob;
-    }
-  | {
-      kind: 'postgres';
-      url: string;
-      poolSize: number;
-      /**
-       * Each pool connection's PostgreSQL backend is given this niceness when the
-       * operating system allows it (the database on this machine, and the server running as
-       * root, as PostgreSQL's user, or with CAP_SYS_NICE), so the console's queries yield the
-       * CPU to the client API's, and kept to its side's CPUs (CONSOLE_WORKER_CPUS). Told once
-       * when it is not allowed.
-       */
-      backendPriority?: BackendPriority;
-      /** The pool's name in pg_stat_activity (the side a worker serves, with CLIENT_API_PORT). */
-      applicationName?: string;
-    };
+/** Where the migrations come from: the committed ones unless a test upgrades from older ones. */
+interface MigrationSource {
+  migrationsFolder?: string;
+}
+
+export type DatabaseTarget = MigrationSource &
+  (
+    | {
+        kind: 'pglite';
+        dataDir: string | null;
+        /**
+         * A data directory dumped by PGlite's `dumpDataDir` to start from instead of running
+         * initdb (about 1 s of CPU each time): the test suite's migrated template.
+         */
+        loadDataDir?: Blob;
+      }
+    | {
+        kind: 'postgres';
+        url: string;
+        poolSize: number;
+        /**
+         * Each pool connection's PostgreSQL backend is given this niceness when the
+         * operating system allows it (the database on this machine, and the server running as
+         * root, as PostgreSQL's user, or with CAP_SYS_NICE), so the console's queries yield the
+         * CPU to the client API's, and kept to its side's CPUs (CONSOLE_WORKER_CPUS). Told once
+         * when it is not allowed.
+         */
+        backendPriority?: BackendPriority;
+        /** The pool's name in pg_stat_activity (the side a worker serves, with CLIENT_API_PORT). */
+        applicationName?: string;
+      }
+  );
 
 /** A side's backends with CLIENT_API_PORT: the console's niceness, each side's CPUs. */
 export interface BackendPriority {
@@ -160,7 +167,7 @@ export async function openDatabase(
     try {
       await lockHolder.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
       try {
-        await migrate(db, { migrationsFolder });
+        await migrate(db, { migrationsFolder: target.migrationsFolder ?? migrationsFolder });
       } finally {
         await lockHolder.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
       }
@@ -238,7 +245,7 @@ export async function openDatabase(
   };
   const client = target.dataDir ? new PGlite(target.dataDir, options) : new PGlite(options);
   const db = drizzle(client, { schema, ...(logger ? { logger } : {}) });
-  await migrate(db, { migrationsFolder });
+  await migrate(db, { migrationsFolder: target.migrationsFolder ?? migrationsFolder });
   // Only one process can open a PGlite data directory, so "another instance" can only be
   // this one; its single session would also re-enter an advisory lock it already holds.
   const heldLocks = new Set<number>();

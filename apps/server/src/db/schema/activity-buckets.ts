@@ -1,31 +1,20 @@
-import {
-  bigint,
-  integer,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { applications } from './applications.ts';
 
 /*
  * Hourly buckets for the activity charts: the application page and the dashboard
  * draw logins, failed logins, registrations and new sessions per hour and per day over up to
  * 30 days, and a count over the log for that would read a busy application's million rows on
- * every refresh. Like the running totals (activity-totals.ts), they are kept by statement
- * triggers (migration 0019) and split into shards by the writing database session: that is
- * the same shard key as activity_event_counts in the same trigger pass, so a login that
- * already holds its totals row's lock adds no new wait for the bucket's. Once an hour is over,
- * the retention sweep folds its shards into one row (compact-chart-buckets.ts), and a day is
- * 24 hourly buckets summed when read: a 30-day chart reads about 720 rows per event.
+ * every refresh. Like the running totals (activity-totals.ts), they are folded from
+ * activity-counter-deltas.ts. A day is 24 hourly buckets summed when read: a 30-day chart
+ * reads about 720 rows per event.
  */
 
 /**
  * Activity rows per application, UTC hour (of created_at) and event. Inserts add and deletes
- * subtract (retention; an application's cascade takes them with it), so the sum over the
- * shards always equals a count over the rows that exist. The retention sweep deletes the
- * buckets of hours it has emptied.
+ * subtract (retention; an application's cascade takes them with it), so once folded they
+ * equal a count over the rows that exist. The retention sweep deletes the buckets of hours it
+ * has emptied.
  */
 export const activityHourlyCounts = pgTable(
   'activity_hourly_counts',
@@ -35,16 +24,15 @@ export const activityHourlyCounts = pgTable(
       .references(() => applications.id, { onDelete: 'cascade' }),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
     event: text('event').notNull(),
-    shard: smallint('shard').notNull(),
     rowCount: bigint('row_count', { mode: 'number' }).notNull().default(0),
   },
-  (table) => [primaryKey({ columns: [table.applicationId, table.hour, table.event, table.shard] })],
+  (table) => [primaryKey({ columns: [table.applicationId, table.hour, table.event] })],
 );
 
 /**
- * Client sessions started per application and UTC hour, from an AFTER INSERT statement
- * trigger on app_user_sessions (heartbeats are updates and never fire it; a client retrying
- * a start with the same token updates and is not counted again). Sessions are deleted long
+ * Client sessions started per application and UTC hour, folded from the deltas an AFTER
+ * INSERT statement trigger on app_user_sessions writes (heartbeats are updates and never fire
+ * it; a client retrying a start with the same token updates and is not counted again). Sessions are deleted long
  * after they end, and a chart of starts should not shrink then, so these are history, not a
  * count over rows: the retention sweep deletes the hours older than the charts show.
  */
@@ -55,10 +43,9 @@ export const sessionStartHourlyCounts = pgTable(
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
     hour: timestamp('hour', { withTimezone: true }).notNull(),
-    shard: smallint('shard').notNull(),
     sessionCount: bigint('session_count', { mode: 'number' }).notNull().default(0),
   },
-  (table) => [primaryKey({ columns: [table.applicationId, table.hour, table.shard] })],
+  (table) => [primaryKey({ columns: [table.applicationId, table.hour] })],
 );
 
 /**

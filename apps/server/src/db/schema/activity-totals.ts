@@ -1,20 +1,15 @@
-import { bigint, integer, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
+import { bigint, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { applications } from './applications.ts';
 
 /*
- * Running totals over the activity log, kept by statement triggers on activity_logs
- * (migration 0012) like activity_counts: the log's page count and its four stat cards would
- * otherwise count every row of a million-row log on each visit (95 ms and 224 ms at that
- * size). Inserts add and deletes (retention, an application's cascade) subtract, so
- * they always equal a count over the rows that exist. A search still counts the rows it
- * matches: a search has no total to keep.
+ * Running totals over the activity log, kept like activity_counts (folded from
+ * activity-counter-deltas.ts): the log's page count and its four stat cards would otherwise
+ * count every row of a million-row log on each visit (95 ms and 224 ms at that size). Inserts
+ * add and deletes (retention) subtract, so once folded they equal a count over the rows that
+ * exist. A search still counts the rows it matches: a search has no total to keep.
  */
 
-/**
- * Rows and successful rows per application and event. Split into shards by the writing
- * database session, so concurrent writers of one application do not queue on one row's lock
- * (every login writes a row); readers sum the shards.
- */
+/** Rows and successful rows per application and event. */
 export const activityEventCounts = pgTable(
   'activity_event_counts',
   {
@@ -22,17 +17,15 @@ export const activityEventCounts = pgTable(
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
     event: text('event').notNull(),
-    shard: smallint('shard').notNull(),
     rowCount: bigint('row_count', { mode: 'number' }).notNull().default(0),
     successCount: bigint('success_count', { mode: 'number' }).notNull().default(0),
   },
-  (table) => [primaryKey({ columns: [table.applicationId, table.event, table.shard] })],
+  (table) => [primaryKey({ columns: [table.applicationId, table.event] })],
 );
 
 /**
  * How many rows of an application name each IP address: the "Unique IPs" card counts the
- * addresses whose count is above zero (a row at zero is deleted by the same trigger). Not
- * sharded: only writers of the same address share a row.
+ * addresses with a row (the fold deletes a count it takes to zero).
  */
 export const activityAddressCounts = pgTable(
   'activity_address_counts',

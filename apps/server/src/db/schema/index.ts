@@ -12,6 +12,7 @@ export * from './audit-entries.ts';
 export * from './code-files.ts';
 export * from './activity-counts.ts';
 export * from './activity-totals.ts';
+export * from './activity-counter-deltas.ts';
 export * from './app-user-counts.ts';
 export * from './server-secret-check.ts';
 export * from './plans.ts';

@@ -13,6 +13,7 @@ import { createManualClock } from '../../lib/clock.ts';
 import { insertApplication, insertAppUser, insertAppUserSession } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import { type SignedInOwner } from '../../../test/test-app.ts';
+import { foldCounterDeltas } from '../activity/index.ts';
 import { sweepExpiredRows } from '../retention/sweep-expired-rows.ts';
 import { sampleLiveSessions } from './sample-live-sessions.ts';
 
@@ -34,17 +35,17 @@ describe('activity charts', () => {
 
   const db = () => testApp.database.db;
 
-  /** (hour, event) -> rows, from the buckets (sums over the shards that are not zero). */
+  /** (hour, event) -> rows, from the buckets once folded (those not at zero). */
   const keptBuckets = async (applicationId: number) => {
+    await foldCounterDeltas(db());
     const rows = await db()
       .select({
         hour: activityHourlyCounts.hour,
         event: activityHourlyCounts.event,
-        count: sql<number>`sum(${activityHourlyCounts.rowCount})::int`,
+        count: sql<number>`${activityHourlyCounts.rowCount}::int`,
       })
       .from(activityHourlyCounts)
-      .where(eq(activityHourlyCounts.applicationId, applicationId))
-      .groupBy(activityHourlyCounts.hour, activityHourlyCounts.event);
+      .where(eq(activityHourlyCounts.applicationId, applicationId));
     return Object.fromEntries(
       rows
         .filter((row) => row.count !== 0)
@@ -119,50 +120,6 @@ describe('activity charts', () => {
     expect(new Date(oldest!.hour).getTime()).toBeGreaterThan(hoursAgo(37).getTime());
   });
 
-  it('folds the shards of closed hours into one row each, the sums unchanged', async () => {
-    const application = await insertApplication(db(), owner.accountId);
-    await db().insert(activityLogs).values(logRows(application.id, 80));
-    const [{ shard } = { shard: 0 }] = await db()
-      .select({ shard: activityHourlyCounts.shard })
-      .from(activityHourlyCounts)
-      .where(eq(activityHourlyCounts.applicationId, application.id))
-      .limit(1);
-    // As busy hours look: the same buckets in other shards, adding up to nothing more.
-    await db().execute(sql`
-      insert into activity_hourly_counts (application_id, hour, event, shard, row_count)
-      select application_id, hour, event, (${shard}::int + v.step) % 16, v.delta
-      from activity_hourly_counts, (values (1, 2), (2, -2)) as v(step, delta)
-      where application_id = ${application.id}`);
-    const direct = await countedDirectly(application.id);
-    expect(await keptBuckets(application.id)).toEqual(direct);
-    const rowsPerBucket = async () =>
-      db()
-        .select({
-          hour: activityHourlyCounts.hour,
-          rows: sql<number>`count(*)::int`,
-        })
-        .from(activityHourlyCounts)
-        .where(eq(activityHourlyCounts.applicationId, application.id))
-        .groupBy(activityHourlyCounts.hour, activityHourlyCounts.event);
-    expect((await rowsPerBucket()).every((bucket) => bucket.rows === 3)).toBe(true);
-
-    const result = await sweepExpiredRows({
-      ctx: { db: db(), database: testApp.database, clock, log: testApp.app.log },
-      input: { sessionMs: 30 * DAY_MS, activityLogMs: 90 * DAY_MS, batchSize: 1000, pauseMs: 0 },
-    });
-    expect(result?.chartBucketsCompacted).toBeGreaterThan(0);
-    expect(await keptBuckets(application.id)).toEqual(direct);
-    const cutoff = Math.floor((now.getTime() - 2 * HOUR_MS) / HOUR_MS) * HOUR_MS;
-    const buckets = await rowsPerBucket();
-    expect(
-      buckets.filter((bucket) => bucket.hour.getTime() < cutoff).every((b) => b.rows === 1),
-    ).toBe(true);
-    // The last two hours may still be written: left as they are.
-    const recent = buckets.filter((bucket) => bucket.hour.getTime() >= cutoff);
-    expect(recent.length).toBeGreaterThan(0);
-    expect(recent.every((bucket) => bucket.rows === 3)).toBe(true);
-  });
-
   it('stays equal under concurrent writers and deleters', async () => {
     const application = await insertApplication(db(), owner.accountId);
     // On PostgreSQL these run on several connections at once, taking the same rows' locks.
@@ -209,6 +166,7 @@ describe('activity charts', () => {
         target: [appUserSessions.applicationId, appUserSessions.tokenHash],
         set: { lastHeartbeatAt: sql`excluded.last_heartbeat_at` },
       });
+    await foldCounterDeltas(db());
     const [kept] = await db()
       .select({ count: sql<number>`sum(${sessionStartHourlyCounts.sessionCount})::int` })
       .from(sessionStartHourlyCounts)

@@ -13,6 +13,7 @@ import {
   sessionStartHourlyCounts,
 } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { foldCounterDeltas } from '../activity/index.ts';
 import { notFound } from '../../lib/errors.ts';
 import {
   APPLICATION_NOT_FOUND,
@@ -22,6 +23,8 @@ import {
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
+/** The longest chart (30 days) and a day's margin: the retention sweep deletes older history. */
+export const CHART_HISTORY_MS = 31 * DAY_MS;
 
 const REGISTRATION_EVENT = 'user_register';
 const CHARTED_EVENTS = [LOGIN_SUCCESS_EVENT, REGISTRATION_EVENT, ...LOGIN_FAILURE_EVENTS];
@@ -39,9 +42,9 @@ export function chartBucketStarts(range: ActivityChartRange, now: Date): Date[] 
 
 /**
  * The activity chart of one of the owner's applications, or of all of them (no
- * applicationId), in one statement over the hourly buckets kept by triggers (migration 0019),
- * never over the activity log: a 30-day chart reads at most 720 hours per event and shard of
- * each application, whatever the size of its log. Days are UTC days summed from
+ * applicationId), in one statement over the hourly buckets (schema/activity-buckets.ts, folded
+ * first so they include every row written so far), never over the activity log: a 30-day
+ * chart reads at most 720 hours per event of each application, whatever the size of its log. Days are UTC days summed from
  * their hours. Every bucket of the range is answered, zero where nothing happened.
  */
 export async function getActivityChart({
@@ -58,6 +61,7 @@ export async function getActivityChart({
   const bucketStart = (column: AnyColumn) =>
     sql<number>`extract(epoch from date_trunc(${sql.raw(`'${unit}'`)}, ${column}, 'UTC'))::float8 * 1000`;
   const owned = ownedApplicationIds(ctx, input.applicationId);
+  await foldCounterDeltas(ctx.db);
 
   const activity = ctx.db
     .select({

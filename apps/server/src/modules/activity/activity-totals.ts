@@ -6,20 +6,22 @@ import {
   activityEventCounts,
 } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
+import { foldCounterDeltas } from './fold-counter-deltas.ts';
 import { ownedApplicationIds } from '../../ownership/load-owned-application.ts';
 
 type TotalsFilter = Pick<ActivityLogFilter, 'applicationId' | 'event'>;
 
 /**
  * The rows, successful rows and distinct addresses of the owner's activity log (or of one
- * application, or of one event), from the running totals the triggers keep
- * (schema/activity-totals.ts): a few hundred rows read, however long the log. Only for a
- * filter without a search.
+ * application, or of one event), from the running totals (schema/activity-totals.ts, folded
+ * first so they count every row written so far): a few hundred rows read, however long the
+ * log. Only for a filter without a search.
  */
 export async function readActivityTotals(
   ctx: OwnerContext,
   filter: TotalsFilter,
 ): Promise<Omit<ActivityLogStats, 'isCapped'>> {
+  await foldCounterDeltas(ctx.db);
   const [[rows], [addresses]] = await Promise.all([
     ctx.db
       .select({
@@ -42,6 +44,7 @@ export async function readActivityTotals(
 
 /** How many rows the filter matches, from the running totals (no search). */
 export async function countActivityRows(ctx: OwnerContext, filter: TotalsFilter): Promise<number> {
+  await foldCounterDeltas(ctx.db);
   const [rows] = await ctx.db
     .select({ total: sql<number>`coalesce(sum(${activityEventCounts.rowCount}), 0)::float8` })
     .from(activityEventCounts)
@@ -56,7 +59,7 @@ function eventCountsWhere(ctx: OwnerContext, filter: TotalsFilter) {
   );
 }
 
-/** The addresses named by at least one row (a count at zero is deleted by its trigger). */
+/** The addresses named by at least one row (the fold deletes a count it takes to zero). */
 function distinctAddresses(ctx: OwnerContext, filter: TotalsFilter) {
   if (filter.event) {
     return ctx.db

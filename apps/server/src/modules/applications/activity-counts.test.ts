@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { activityEventNames, LOGIN_FAILURE_EVENTS, LOGIN_SUCCESS_EVENT } from '@latchkey/contracts';
 import { activityCounts, activityLogs, applications } from '../../db/schema/index.ts';
 import { insertApplication } from '../../../test/factories.ts';
+import { foldCounterDeltas } from '../activity/index.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
-/** The definition the counters' triggers implement, from the contracts. */
+/** The definition the counters' trigger (activity_counts_delta) implements, from the contracts. */
 const isAttempt = (row: { event: string; metadata: Record<string, unknown> | null }) =>
   (row.event === LOGIN_SUCCESS_EVENT ||
     (LOGIN_FAILURE_EVENTS as readonly string[]).includes(row.event)) &&
@@ -13,11 +14,12 @@ const isAttempt = (row: { event: string; metadata: Record<string, unknown> | nul
 const isSuccess = (row: { event: string; success: boolean }) =>
   row.event === LOGIN_SUCCESS_EVENT && row.success;
 
-describe('activity counters (triggers on activity_logs)', () => {
+describe('activity counters (deltas from activity_logs, folded)', () => {
   const testApp = startTestAppForSuite();
   const owner = signInOwnerForSuite(testApp);
 
   const countersOf = async (applicationId: number) => {
+    await foldCounterDeltas(testApp.database.db);
     const [row] = await testApp.database.db
       .select({
         attempts: sql<number>`coalesce(sum(${activityCounts.loginAttempts}), 0)::int`,

@@ -7,6 +7,7 @@ import {
 } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { notFound } from '../../lib/errors.ts';
+import { foldCounterDeltas } from '../activity/index.ts';
 import { appUserCountsOf } from '../app-users/index.ts';
 import { isLiveSession } from '../dashboard/index.ts';
 import { licenseCountsOf } from '../licenses/index.ts';
@@ -40,6 +41,7 @@ export async function getApplicationStats({
   input: { applicationId: number };
 }): Promise<ApplicationStatsResult> {
   const now = ctx.clock.now();
+  await foldCounterDeltas(ctx.db);
   const scalar = <Value>(query: SQL | { getSQL(): SQL }) => sql<Value>`(${query})`;
   const [row] = await ctx.db
     .select({
@@ -53,8 +55,8 @@ export async function getApplicationStats({
           .from(appUserSessions)
           .where(and(eq(appUserSessions.applicationId, applications.id), isLiveSession(now))),
       ).mapWith(Number),
-      // Running totals kept by triggers on activity_logs (schema/activity-counts.ts): a count
-      // over the log itself read every row of it, a million for a busy application.
+      // Running totals (schema/activity-counts.ts), folded above: a count over the log itself
+      // read every row of it, a million for a busy application.
       loginTotals: scalar<[number, number]>(
         ctx.db
           .select({

@@ -20,7 +20,8 @@ import {
   webhooks,
 } from '../../db/schema/index.ts';
 import type { Context } from '../../http/request-context.ts';
-import { CHART_HISTORY_MS, compactChartBuckets } from '../activity-charts/index.ts';
+import { foldCounterDeltas } from '../activity/index.ts';
+import { CHART_HISTORY_MS } from '../activity-charts/index.ts';
 import { endSessionsWithDeliveries } from '../../outbox/end-sessions.ts';
 
 /** An upload still incomplete this long after it started was abandoned (a crash mid-upload). */
@@ -51,8 +52,6 @@ export interface SweepResult {
   keyauthSessionsDeleted: number;
   /** Rows of the activity charts' buckets and samples no longer needed. */
   chartBucketsDeleted: number;
-  /** Shard rows of closed hours folded into one row per bucket (the sums unchanged). */
-  chartBucketsCompacted: number;
   /** Uploads that never completed (a crash mid-upload), an hour after they started. */
   incompleteUploadsDeleted: number;
   /** Idempotency keys of the management API past their 24 hours. */
@@ -100,7 +99,6 @@ export async function sweepExpiredRows({
     portalSessionsDeleted: 0,
     keyauthSessionsDeleted: 0,
     chartBucketsDeleted: 0,
-    chartBucketsCompacted: 0,
     incompleteUploadsDeleted: 0,
     idempotencyKeysDeleted: 0,
     endUserTokensDeleted: 0,
@@ -287,7 +285,7 @@ export async function sweepExpiredRows({
         .orderBy(asc(applications.id))
         .limit(1000);
       for (const { id: applicationId } of applicationIds) {
-        result.activityLogsDeleted += await inBatches('activityLogsDeleted', async () => {
+        const deletedLogs = await inBatches('activityLogsDeleted', async () => {
           const expired = db
             .select({ id: activityLogs.id })
             .from(activityLogs)
@@ -304,9 +302,12 @@ export async function sweepExpiredRows({
             .returning({ id: activityLogs.id });
           return deleted.length;
         });
-        // The log's hours now emptied: their buckets sum to zero over the shards, and would
-        // otherwise stay forever. Only once this application's log is swept to the cutoff.
+        result.activityLogsDeleted += deletedLogs;
+        // The log's hours now emptied: their buckets, once the deletions' deltas are folded,
+        // are at zero and would otherwise stay forever (folded first, or a later fold would
+        // leave them below zero). Only once this application's log is swept to the cutoff.
         if (input.shouldStop?.()) break;
+        if (deletedLogs > 0) await foldCounterDeltas(db);
         const emptied = await db
           .delete(activityHourlyCounts)
           .where(
@@ -327,7 +328,6 @@ export async function sweepExpiredRows({
     // long as the longest chart shows them.
     const chartCutoff = new Date(now.getTime() - CHART_HISTORY_MS);
     if (!input.shouldStop?.()) {
-      result.chartBucketsCompacted = await compactChartBuckets({ ctx });
       const [starts, samples] = await Promise.all([
         db
           .delete(sessionStartHourlyCounts)

@@ -7,7 +7,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../db/client.ts';
-import { activityLogs, ownerAccounts, webhookDeliveries } from '../../db/schema/index.ts';
+import {
+  activityCounts,
+  activityLogs,
+  ownerAccounts,
+  webhookDeliveries,
+} from '../../db/schema/index.ts';
+import { foldCounterDeltas } from '../activity/index.ts';
 import { generateSigningKeyPair } from '../../lib/signing-keys.ts';
 import { insertAppUserWithPassword, insertApplication } from '../../../test/factories.ts';
 import { findFreePortBlock } from '../../../test/free-port-block.ts';
@@ -142,6 +148,17 @@ describe('webhook deliveries survive kill -9', () => {
           .from(activityLogs)
           .where(eq(activityLogs.applicationId, application.id));
         expect(logs).toHaveLength(LOGINS + FAILED_LOGINS);
+        // The counters' deltas were written with the rows: once folded, the counters count
+        // every row, whether the first server folded them before it was killed or not.
+        await foldCounterDeltas(reading.db);
+        const [counts] = await reading.db
+          .select()
+          .from(activityCounts)
+          .where(eq(activityCounts.applicationId, application.id));
+        expect(counts).toMatchObject({
+          loginAttempts: LOGINS + FAILED_LOGINS,
+          loginSuccesses: LOGINS,
+        });
         for (const [hook, path, count] of [
           [everything, '/everything', expected.everything],
           [loginsOnly, '/logins', expected.logins],
