@@ -82,16 +82,32 @@ ALTER TABLE "activity_hourly_counts" DROP COLUMN "shard";--> statement-breakpoin
 ALTER TABLE "session_start_hourly_counts" DROP COLUMN "shard";--> statement-breakpoint
 -- A queue: rows come and go every second, so vacuum it as soon as a few thousand are dead.
 ALTER TABLE activity_counter_deltas SET (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 5000);--> statement-breakpoint
+-- Which rows count as a login attempt and a successful login (LOGIN_SUCCESS_EVENT and
+-- LOGIN_FAILURE_EVENTS in packages/contracts; activity-counts.test.ts fails if they drift apart).
+-- Scalar SQL functions, so the planner inlines them: the set-returning activity_counts_delta
+-- of migration 0010 ran as a separate statement for every row.
+CREATE FUNCTION counts_as_login_attempt(event text, metadata jsonb) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT event IN ('user_login', 'login_failed', 'account_disabled', 'account_expired', 'version_mismatch',
+                   'hwid_mismatch', 'login_blocked_ip', 'login_blocked_username', 'login_blocked_hwid')
+     AND (metadata->>'action') IS DISTINCT FROM 'register'
+$$;--> statement-breakpoint
+CREATE FUNCTION counts_as_login_success(event text, success boolean) RETURNS boolean
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT event = 'user_login' AND success
+$$;--> statement-breakpoint
+DROP FUNCTION activity_counts_delta(text, boolean, jsonb);--> statement-breakpoint
 -- One delta row per group of the statement's rows (a batch of a hundred logins of one
--- application and hour from one address is one row). Which events count as a login attempt is
--- activity_counts_delta (migration 0010).
+-- application and hour from one address is one row).
 CREATE FUNCTION activity_counter_deltas_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   INSERT INTO activity_counter_deltas
     (application_id, hour, event, ip_address, row_count, success_count, login_attempts, login_successes)
   SELECT r.application_id, date_trunc('hour', r.created_at, 'UTC'), r.event, r.ip_address,
-         count(*), count(*) FILTER (WHERE r.success), sum(d.attempts), sum(d.successes)
-  FROM inserted_rows r, activity_counts_delta(r.event, r.success, r.metadata) d
+         count(*), count(*) FILTER (WHERE r.success),
+         count(*) FILTER (WHERE counts_as_login_attempt(r.event, r.metadata)),
+         count(*) FILTER (WHERE counts_as_login_success(r.event, r.success))
+  FROM inserted_rows r
   GROUP BY 1, 2, 3, 4;
   RETURN NULL;
 END $$;--> statement-breakpoint
@@ -100,8 +116,10 @@ BEGIN
   INSERT INTO activity_counter_deltas
     (application_id, hour, event, ip_address, row_count, success_count, login_attempts, login_successes)
   SELECT r.application_id, date_trunc('hour', r.created_at, 'UTC'), r.event, r.ip_address,
-         -count(*), -count(*) FILTER (WHERE r.success), -sum(d.attempts), -sum(d.successes)
-  FROM deleted_rows r, activity_counts_delta(r.event, r.success, r.metadata) d
+         -count(*), -count(*) FILTER (WHERE r.success),
+         -count(*) FILTER (WHERE counts_as_login_attempt(r.event, r.metadata)),
+         -count(*) FILTER (WHERE counts_as_login_success(r.event, r.success))
+  FROM deleted_rows r
   GROUP BY 1, 2, 3, 4;
   RETURN NULL;
 END $$;--> statement-breakpoint
@@ -123,3 +141,39 @@ CREATE TRIGGER activity_counter_deltas_delete AFTER DELETE ON activity_logs
   REFERENCING OLD TABLE AS deleted_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_counter_deltas_after_delete();--> statement-breakpoint
 CREATE TRIGGER session_start_deltas_insert AFTER INSERT ON app_user_sessions
   REFERENCING NEW TABLE AS inserted_rows FOR EACH STATEMENT EXECUTE FUNCTION session_start_deltas_after_insert();
+--> statement-breakpoint
+-- The repair: every counter over activity_logs recomputed from the rows (`select
+-- rebuild_activity_counters()`), for an operator who edited rows by hand or restored a partial
+-- backup; the deltas never lose a count otherwise. Writers of the log wait for it (SHARE ROW
+-- EXCLUSIVE: no insert or delete runs meanwhile), so the recount and the dropped deltas describe
+-- the same rows. Session starts are history, not a count over rows, and are left alone.
+CREATE FUNCTION rebuild_activity_counters() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+  counted bigint;
+BEGIN
+  LOCK TABLE activity_logs IN SHARE ROW EXCLUSIVE MODE;
+  DELETE FROM activity_counter_deltas WHERE event IS NOT NULL;
+  DELETE FROM activity_counts;
+  DELETE FROM activity_event_counts;
+  DELETE FROM activity_address_counts;
+  DELETE FROM activity_event_address_counts;
+  DELETE FROM activity_hourly_counts;
+  INSERT INTO activity_counts (application_id, login_attempts, login_successes)
+  SELECT application_id, count(*) FILTER (WHERE counts_as_login_attempt(event, metadata)),
+         count(*) FILTER (WHERE counts_as_login_success(event, success))
+  FROM activity_logs GROUP BY application_id;
+  INSERT INTO activity_event_counts (application_id, event, row_count, success_count)
+  SELECT application_id, event, count(*), count(*) FILTER (WHERE success)
+  FROM activity_logs GROUP BY application_id, event;
+  INSERT INTO activity_address_counts (application_id, ip_address, row_count)
+  SELECT application_id, ip_address, count(*)
+  FROM activity_logs WHERE ip_address IS NOT NULL GROUP BY application_id, ip_address;
+  INSERT INTO activity_event_address_counts (application_id, event, ip_address, row_count)
+  SELECT application_id, event, ip_address, count(*)
+  FROM activity_logs WHERE ip_address IS NOT NULL GROUP BY application_id, event, ip_address;
+  INSERT INTO activity_hourly_counts (application_id, hour, event, row_count)
+  SELECT application_id, date_trunc('hour', created_at, 'UTC'), event, count(*)
+  FROM activity_logs GROUP BY 1, 2, 3;
+  SELECT count(*) INTO counted FROM activity_logs;
+  RETURN counted;
+END $$;

@@ -126,6 +126,19 @@ describe('activity totals (deltas from activity_logs, folded)', () => {
     expect(await keptTotals(application.id)).toEqual(await countedDirectly(application.id));
   });
 
+  it('are rebuilt from the rows by the repair, whatever they held', async () => {
+    const { db } = testApp.database;
+    const application = await insertApplication(db, owner.accountId);
+    await db.insert(activityLogs).values(logRows(application.id, 30));
+    await foldCounterDeltas(db);
+    // Counters gone wrong (a hand edit, a partial restore), and deltas still queued.
+    await db.execute(sql`update activity_event_counts set row_count = row_count + 7`);
+    await db.execute(sql`delete from activity_address_counts`);
+    await db.insert(activityLogs).values(logRows(application.id, 5));
+    await db.execute(sql`select rebuild_activity_counters()`);
+    expect(await keptTotals(application.id)).toEqual(await countedDirectly(application.id));
+  });
+
   it('go with their application, whose logs are deleted with it', async () => {
     const { db } = testApp.database;
     const application = await insertApplication(db, owner.accountId);

@@ -6,7 +6,10 @@ import { insertApplication } from '../../../test/factories.ts';
 import { foldCounterDeltas } from '../activity/index.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 
-/** The definition the counters' trigger (activity_counts_delta) implements, from the contracts. */
+/**
+ * The definition the counters' triggers implement (counts_as_login_attempt and
+ * counts_as_login_success, migration 0035), from the contracts.
+ */
 const isAttempt = (row: { event: string; metadata: Record<string, unknown> | null }) =>
   (row.event === LOGIN_SUCCESS_EVENT ||
     (LOGIN_FAILURE_EVENTS as readonly string[]).includes(row.event)) &&
