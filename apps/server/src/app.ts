@@ -352,7 +352,11 @@ export async function buildApp(
   // The activity counters catch up with the rows every second where the console's reads are
   // served (those reads fold first anyway); a last fold after the recorder's flush.
   const counterFolder = servesConsole
-    ? startCounterFolder({ db: deps.database.db, log: app.log })
+    ? startCounterFolder({
+        database: deps.database,
+        log: app.log,
+        intervalMs: config.activity.counterFoldIntervalMs,
+      })
     : null;
   app.addHook('preClose', async () => {
     await counterFolder?.stop();

@@ -120,6 +120,8 @@ export const environmentSchema = z.object({
   ACTIVITY_FLUSH_INTERVAL_MS: z.coerce.number().int().min(1).max(60_000).default(100),
   /** ...or as soon as this many activity rows are waiting. */
   ACTIVITY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** The activity counters and charts catch up with the rows this often when nobody reads them (a read catches up first). */
+  COUNTER_FOLD_INTERVAL_MS: z.coerce.number().int().min(10).max(60_000).default(1_000),
   /** Live console streams (GET /api/events) one account may hold open on one instance; the next is 429. */
   SSE_MAX_CONNECTIONS_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(10),
   /** Management API calls one token may make a minute, counted across instances. */
@@ -306,7 +308,7 @@ export interface Config {
     licenseFailureDelayMs: number;
     applicationCacheTtlMs: number;
   };
-  activity: { flushIntervalMs: number; batchSize: number };
+  activity: { flushIntervalMs: number; batchSize: number; counterFoldIntervalMs: number };
   /** Live console streams one account may hold open on one instance. */
   sseMaxConnectionsPerAccount: number;
   /** The management API's calls per token per minute. */
@@ -479,6 +481,7 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     activity: {
       flushIntervalMs: env.ACTIVITY_FLUSH_INTERVAL_MS,
       batchSize: env.ACTIVITY_BATCH_SIZE,
+      counterFoldIntervalMs: env.COUNTER_FOLD_INTERVAL_MS,
     },
     sseMaxConnectionsPerAccount: env.SSE_MAX_CONNECTIONS_PER_ACCOUNT,
     manageApiRateLimitPerMinute: env.MANAGE_API_RATE_LIMIT_PER_MINUTE,

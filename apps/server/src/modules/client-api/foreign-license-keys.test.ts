@@ -74,8 +74,9 @@ describe("another application's licence key and an unknown key", () => {
     testApp = await createTestApp({
       clock,
       database: database.connection,
-      // Batched counters are written by a timer: not while a call's statements are recorded.
-      env: { ACTIVITY_FLUSH_INTERVAL_MS: '60000' },
+      // Batched counters are written, and counter deltas folded, by timers: not while a call's
+      // statements are recorded.
+      env: { ACTIVITY_FLUSH_INTERVAL_MS: '60000', COUNTER_FOLD_INTERVAL_MS: '60000' },
     });
   });
   afterAll(async () => {
