@@ -15,9 +15,10 @@ interface FoldRow {
  * Adds the queued counter deltas (schema/activity-counter-deltas.ts) to the counters. The
  * statement that deletes the deltas is the one that adds them (atomic without BEGIN and
  * COMMIT, one round trip for the common case), so a delta is counted exactly once whatever
- * fails, and two folds at once (two instances, or a read and the timer) take disjoint deltas. Each counter gets one upsert of its summed deltas, in
- * key order, so two folds lock the rows they share in the same order and cannot deadlock.
- * Deltas of an application deleted meanwhile are dropped (its counters went with it).
+ * fails, and two folds at once (two instances, or a read and the timer) take disjoint deltas.
+ * Each counter gets one upsert of its summed deltas, in key order, so two folds lock the rows
+ * they share in the same order and cannot deadlock. Deltas of an application deleted
+ * meanwhile are dropped (its counters went with it).
  *
  * An address whose count the fold takes to zero is deleted (the "Unique IPs" card counts the
  * rows) by a second statement, which re-checks the count under the row's lock in case another
