@@ -98,28 +98,19 @@ LANGUAGE sql IMMUTABLE AS $$
 $$;--> statement-breakpoint
 DROP FUNCTION activity_counts_delta(text, boolean, jsonb);--> statement-breakpoint
 -- One delta row per group of the statement's rows (a batch of a hundred logins of one
--- application and hour from one address is one row).
-CREATE FUNCTION activity_counter_deltas_after_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+-- application and hour from one address is one row): added for an insert, subtracted for a
+-- delete. Both triggers name their transition table changed_rows, so one function serves both.
+CREATE FUNCTION activity_counter_deltas_of_changed_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  direction integer := CASE TG_OP WHEN 'DELETE' THEN -1 ELSE 1 END;
 BEGIN
   INSERT INTO activity_counter_deltas
     (application_id, hour, event, ip_address, row_count, success_count, login_attempts, login_successes)
   SELECT r.application_id, date_trunc('hour', r.created_at, 'UTC'), r.event, r.ip_address,
-         count(*), count(*) FILTER (WHERE r.success),
-         count(*) FILTER (WHERE counts_as_login_attempt(r.event, r.metadata)),
-         count(*) FILTER (WHERE counts_as_login_success(r.event, r.success))
-  FROM inserted_rows r
-  GROUP BY 1, 2, 3, 4;
-  RETURN NULL;
-END $$;--> statement-breakpoint
-CREATE FUNCTION activity_counter_deltas_after_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO activity_counter_deltas
-    (application_id, hour, event, ip_address, row_count, success_count, login_attempts, login_successes)
-  SELECT r.application_id, date_trunc('hour', r.created_at, 'UTC'), r.event, r.ip_address,
-         -count(*), -count(*) FILTER (WHERE r.success),
-         -count(*) FILTER (WHERE counts_as_login_attempt(r.event, r.metadata)),
-         -count(*) FILTER (WHERE counts_as_login_success(r.event, r.success))
-  FROM deleted_rows r
+         direction * count(*), direction * count(*) FILTER (WHERE r.success),
+         direction * count(*) FILTER (WHERE counts_as_login_attempt(r.event, r.metadata)),
+         direction * count(*) FILTER (WHERE counts_as_login_success(r.event, r.success))
+  FROM changed_rows r
   GROUP BY 1, 2, 3, 4;
   RETURN NULL;
 END $$;--> statement-breakpoint
@@ -136,9 +127,9 @@ BEGIN
   RETURN NULL;
 END $$;--> statement-breakpoint
 CREATE TRIGGER activity_counter_deltas_insert AFTER INSERT ON activity_logs
-  REFERENCING NEW TABLE AS inserted_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_counter_deltas_after_insert();--> statement-breakpoint
+  REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_counter_deltas_of_changed_rows();--> statement-breakpoint
 CREATE TRIGGER activity_counter_deltas_delete AFTER DELETE ON activity_logs
-  REFERENCING OLD TABLE AS deleted_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_counter_deltas_after_delete();--> statement-breakpoint
+  REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION activity_counter_deltas_of_changed_rows();--> statement-breakpoint
 CREATE TRIGGER session_start_deltas_insert AFTER INSERT ON app_user_sessions
   REFERENCING NEW TABLE AS inserted_rows FOR EACH STATEMENT EXECUTE FUNCTION session_start_deltas_after_insert();
 --> statement-breakpoint

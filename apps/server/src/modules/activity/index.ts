@@ -3,10 +3,6 @@
  * layer rules refuse their imports of its other files).
  */
 export { type ActivityRecorder, writeActivityRows } from './activity-recorder.ts';
-export {
-  foldCounterDeltas,
-  startCounterFolder,
-  type CounterFolder,
-} from './fold-counter-deltas.ts';
+export { foldCounterDeltas } from './fold-counter-deltas.ts';
 export { listActivityLogs } from './list-activity-logs.ts';
 export { activityRoutes } from './routes.ts';
