@@ -5,7 +5,7 @@ import { parse as parsePattern } from 'regexparam';
 import { matchRoute } from 'wouter';
 import { consolePagePaths, isConsolePagePath } from '@latchkey/contracts/console-pages';
 import { ACCOUNT_ID_KEY } from '@/lib/account-storage.ts';
-import { AppRoutes, SIGNED_IN_ROUTES } from './App.tsx';
+import { AppRoutes, preloadSignedInVisit, SIGNED_IN_ROUTES } from './App.tsx';
 import {
   createAuthValue,
   createCurrentUser,
@@ -158,11 +158,8 @@ describe('AppRoutes', () => {
       if (url.pathname === '/api/applications') return jsonResponse(200, []);
       return undefined;
     });
-    // While the sign-in code loads: the profile and the page's data are asked for already.
-    renderWithProviders(<AppRoutes />, {
-      path: '/dashboard',
-      auth: createAuthValue({ isLoading: true }),
-    }).unmount();
+    // As the console starts: the profile and the page's data are asked for already.
+    preloadSignedInVisit('/dashboard');
     const asked = sent.map(({ path }) => path).sort();
     expect(asked).toEqual([
       '/api/applications',

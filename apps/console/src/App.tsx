@@ -1,7 +1,8 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { consolePagePaths, type ConsolePage } from '@latchkey/contracts/console-pages';
-import { lazy, Suspense, useEffect, useRef, type ComponentType, type ReactNode } from 'react';
-import { matchRoute, Redirect, Route, Switch, useLocation, useRouter, useSearch } from 'wouter';
+import { parse as parsePattern } from 'regexparam';
+import { lazy, Suspense, useEffect, type ComponentType, type ReactNode } from 'react';
+import { matchRoute, Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { DeferredAuthProvider } from '@/components/auth/deferred-auth-provider.tsx';
 import { FullPageSpinner } from '@/components/layout/full-page-spinner.tsx';
 import { ThemeProvider } from '@/components/theme/theme-provider.tsx';
@@ -124,8 +125,15 @@ export const SIGNED_IN_ROUTES: readonly { path: string; component: LazyPage }[] 
  * instead (the profile, the page's code and its first screen's data), the wait is that of the
  * slowest alone. Firebase is not in the chain: a confirmed server session shows the page while
  * Firebase restores its user behind it.
+ *
+ * Called as the console starts, before React renders anything: each step later (React's first
+ * commit, the sign-in code) would add its own round trips in front of the page's.
+ * `parsePattern` is the route parser wouter uses when no <Router> sets another, as here.
  */
-function preloadSignedInVisit(page: LazyPage | undefined): void {
+export function preloadSignedInVisit(location: string): void {
+  if (readStoredAccountId() === null) return;
+  const route = SIGNED_IN_ROUTES.find(({ path }) => matchRoute(parsePattern, path, location)[0]);
+  const page = location === consolePagePaths.home ? HomePage : route?.component;
   requestEarly([CURRENT_USER_QUERY_KEY[0], ...(page?.firstScreenUrls ?? [])]);
   page?.preload();
 }
@@ -184,16 +192,7 @@ function SignedInRoutes() {
 export function AppRoutes() {
   const { isLoading, isAuthenticated } = useAuth();
   const [location] = useLocation();
-  const { parser } = useRouter();
   const isLikelyVisitor = location === '/' && readStoredAccountId() === null;
-
-  const hasPreloadedRef = useRef(false);
-  useEffect(() => {
-    if (hasPreloadedRef.current || !isLoading || readStoredAccountId() === null) return;
-    hasPreloadedRef.current = true;
-    const route = SIGNED_IN_ROUTES.find(({ path }) => matchRoute(parser, path, location)[0]);
-    preloadSignedInVisit(location === consolePagePaths.home ? HomePage : route?.component);
-  }, [isLoading, location, parser]);
 
   // A client-side navigation should start at the top of the new page, unless it targets a
   // section (the landing page scrolls to that itself).

@@ -3,13 +3,16 @@
 import './lib/zod-jitless.ts';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
+import { App, preloadSignedInVisit } from './App.tsx';
 import { applyTheme, readStoredTheme } from './lib/theme.ts';
 import './index.css';
 
 // index.html's inline script already set the class before first paint; applying it again here
 // keeps the document right where that script could not run (the Vite dev server, tests).
 applyTheme(readStoredTheme());
+
+// A returning owner's page, its code and its data are asked for before anything renders.
+preloadSignedInVisit(window.location.pathname);
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('index.html has no #root element');
