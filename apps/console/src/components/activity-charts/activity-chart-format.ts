@@ -5,6 +5,7 @@ import {
   type ActivityChartRange,
   type ActivityChartSeriesKey,
 } from '@latchkey/contracts';
+import { onFirstUse } from '@/lib/on-first-use.ts';
 
 export const activityChartRangeLabels: Record<ActivityChartRange, string> = {
   '24h': '24 hours',
@@ -32,34 +33,39 @@ export const activityChartSwatchClasses: Record<ActivityChartSeriesKey, string> 
 
 export { activityChartSeriesKeys, activityChartSeriesLabels };
 
-const hourFormat = new Intl.DateTimeFormat('en-GB', {
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: 'UTC',
-});
-const dayFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  timeZone: 'UTC',
-});
-const hourWithDayFormat = new Intl.DateTimeFormat('en-GB', {
-  day: 'numeric',
-  month: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-  timeZone: 'UTC',
-});
+// Built on first use (see on-first-use.ts): a chart with nothing to show formats no dates.
+const hourFormat = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('en-GB', {
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZone: 'UTC',
+    }),
+);
+const dayFormat = onFirstUse(
+  () => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }),
+);
+const hourWithDayFormat = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('en-GB', {
+      day: 'numeric',
+      month: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+      timeZone: 'UTC',
+    }),
+);
 
 /** A bucket's start as an axis label: "14:00" by the hour, "26 Nov" by the day (UTC). */
 export function formatBucketTick(start: Date, bucket: ActivityChart['bucket']): string {
-  return bucket === 'hour' ? hourFormat.format(start) : dayFormat.format(start);
+  return bucket === 'hour' ? hourFormat().format(start) : dayFormat().format(start);
 }
 
 /** A bucket's start in the table, where the hour also names its day. */
 export function formatBucketStart(start: Date, bucket: ActivityChart['bucket']): string {
-  return bucket === 'hour' ? hourWithDayFormat.format(start) : dayFormat.format(start);
+  return bucket === 'hour' ? hourWithDayFormat().format(start) : dayFormat().format(start);
 }
 
 export function hasAnyActivity(chart: ActivityChart): boolean {

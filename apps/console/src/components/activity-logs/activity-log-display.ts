@@ -1,6 +1,7 @@
 import { LOGIN_SUCCESS_EVENT, type ActivityEvent, type ActivityLog } from '@latchkey/contracts';
 import type { ActivityLogQuery } from '@/hooks/use-activity-logs.ts';
 import { formatMetadataText, truncateText } from './activity-log-metadata-text.ts';
+import { onFirstUse } from '@/lib/on-first-use.ts';
 
 export const UNKNOWN_TEXT = 'Unknown';
 
@@ -91,12 +92,11 @@ export function getActivityEventTone(event: ActivityEvent): ActivityEventTone {
   return event.startsWith('login_blocked_') ? 'blocked' : 'failure';
 }
 
-const activityTimeFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'medium',
-});
+const activityTimeFormat = onFirstUse(
+  () => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'medium' }),
+);
 
 /** Events come in bursts, so the Time column shows seconds, e.g. "Mar 14, 2025, 4:05:09 PM". */
 export function formatActivityTime(isoDateTime: string): string {
-  return activityTimeFormat.format(new Date(isoDateTime));
+  return activityTimeFormat().format(new Date(isoDateTime));
 }

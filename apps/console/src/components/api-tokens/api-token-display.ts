@@ -8,6 +8,7 @@ import {
   type CreateApiTokenRequest,
 } from '@latchkey/contracts';
 import { contractProblems } from '@/lib/first-problem.ts';
+import { onFirstUse } from '@/lib/on-first-use.ts';
 
 /** The part of a scope before the colon: what it reaches. */
 export type ApiTokenResource = ApiTokenScope extends `${infer Resource}:${string}`
@@ -79,7 +80,9 @@ export function isTokenExpired(token: Pick<ApiToken, 'expiresAt'>, now = Date.no
   return token.expiresAt !== null && Date.parse(token.expiresAt) <= now;
 }
 
-const relativeTimeFormat = new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' });
+const relativeTimeFormat = onFirstUse(
+  () => new Intl.RelativeTimeFormat('en-US', { numeric: 'auto' }),
+);
 
 const RELATIVE_UNITS: readonly [Intl.RelativeTimeFormatUnit, number][] = [
   ['year', 365 * 86_400],
@@ -96,10 +99,10 @@ export function formatRelativeTime(isoDateTime: string, now = Date.now()): strin
   if (Math.abs(seconds) < 45) return 'just now';
   for (const [unit, size] of RELATIVE_UNITS) {
     if (Math.abs(seconds) >= size) {
-      return relativeTimeFormat.format(Math.round(seconds / size), unit);
+      return relativeTimeFormat().format(Math.round(seconds / size), unit);
     }
   }
-  return relativeTimeFormat.format(Math.round(seconds / 60), 'minute');
+  return relativeTimeFormat().format(Math.round(seconds / 60), 'minute');
 }
 
 /** The fields of the Create Token dialog, as typed. */

@@ -1,4 +1,5 @@
 import { API_KEY_PREFIX } from '@latchkey/contracts';
+import { onFirstUse } from '@/lib/on-first-use.ts';
 
 /** The dashboard's key mask: the first 12 characters, 20 bullets, then the last 8. */
 export const API_KEY_MASK_PREFIX_LENGTH = 12;
@@ -38,18 +39,21 @@ export function previewApiKey(apiKey: string): string {
     : truncateForPreview(apiKey);
 }
 
-const shortDateFormat = new Intl.DateTimeFormat('en-US');
-const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
+const dateTimeFormat = onFirstUse(
+  () => new Intl.DateTimeFormat('en-US', { dateStyle: 'medium', timeStyle: 'short' }),
+);
 
-/** "Created" is a short en-US date, e.g. 3/14/2025. */
+/**
+ * "Created" is a short en-US date in the viewer's time zone, e.g. 3/14/2025: what
+ * `Intl.DateTimeFormat('en-US')` writes, put together by hand so that the dashboard's table
+ * does not build a formatter (see on-first-use.ts) for three numbers.
+ */
 export function formatShortDate(isoDateTime: string): string {
-  return shortDateFormat.format(new Date(isoDateTime));
+  const date = new Date(isoDateTime);
+  return `${date.getMonth() + 1}/${date.getDate()}/${date.getFullYear()}`;
 }
 
 /** A date and time in the viewer's own time zone, e.g. "Mar 14, 2025, 4:05 PM". */
 export function formatDateTime(isoDateTime: string): string {
-  return dateTimeFormat.format(new Date(isoDateTime));
+  return dateTimeFormat().format(new Date(isoDateTime));
 }
