@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { freePort, stopChild } from './bench-kit.mjs';
+import { startTlsTerminator } from './tls-terminator.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 // Another build (a copy of an earlier dist/, say) is measured by naming its directory.
@@ -51,8 +52,12 @@ async function waitUntilHealthy(child, url, timeoutMs = 180_000) {
  * the Auth emulator (it would accept unsigned tokens), and the emulator is the only identity
  * that works offline. What the console receives is the same either way: the same build, the
  * same precompressed assets and cache headers, the same security headers but HSTS.
+ *
+ * With `tls`, the browser reaches it through a TLS terminator speaking HTTP/2
+ * (tls-terminator.mjs), as in a deployment; `spkiSha256` is then the key the browser must
+ * trust (launchBrowser's `trustedSpki`).
  */
-export async function startCompiledServer() {
+export async function startCompiledServer({ tls = false } = {}) {
   if (!existsSync(compiledServer) || !existsSync(builtConsole)) {
     throw new Error(`No compiled server or console in ${distDir}: run \`npm run build\` first`);
   }
@@ -61,6 +66,7 @@ export async function startCompiledServer() {
   // A random block (the emulator also takes the next two ports), as the browser tests do.
   const emulatorHost = `127.0.0.1:${20_000 + Math.floor(Math.random() * 10_000) * 3}`;
   // PGlite in the temporary directory, whatever database this shell is set up for.
+  const terminator = tls ? await startTlsTerminator(`http://127.0.0.1:${port}`) : null;
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
   delete inherited.REDIS_URL;
@@ -76,21 +82,24 @@ export async function startCompiledServer() {
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
       LOG_FORMAT: 'json',
+      // The origin the browser sees: the owner API's same-origin check compares with it.
+      ...(terminator ? { PUBLIC_ORIGIN: terminator.origin } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const origin = `http://127.0.0.1:${port}`;
+  const serverOrigin = `http://127.0.0.1:${port}`;
   const stop = async () => {
+    await terminator?.stop();
     await stopChild(child);
     rmSync(dataDir, { recursive: true, force: true });
   };
   try {
-    await waitUntilHealthy(child, `${origin}/api/health`);
+    await waitUntilHealthy(child, `${serverOrigin}/api/health`);
   } catch (error) {
     await stop();
     throw error;
   }
-  return { origin, stop };
+  return { origin: terminator?.origin ?? serverOrigin, spkiSha256: terminator?.spkiSha256, stop };
 }
 
 /**
@@ -98,12 +107,17 @@ export async function startCompiledServer() {
  * tab uses, so what a page stores there (the session cookie, Firebase's signed-in user) is
  * what the measured page finds.
  */
-export async function launchBrowser() {
+export async function launchBrowser({ trustedSpki } = {}) {
   const profileDir = mkdtempSync(join(tmpdir(), 'latchkey-lighthouse-profile-'));
   const debuggingPort = await freePort();
   const context = await chromium.launchPersistentContext(profileDir, {
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [...CHROMIUM_ARGS, `--remote-debugging-port=${debuggingPort}`],
+    args: [
+      ...CHROMIUM_ARGS,
+      `--remote-debugging-port=${debuggingPort}`,
+      // The TLS terminator's self-signed certificate, trusted as a real one would be.
+      ...(trustedSpki ? [`--ignore-certificate-errors-spki-list=${trustedSpki}`] : []),
+    ],
   });
   return {
     context,
