@@ -34,28 +34,12 @@ export const activityChartSwatchClasses: Record<ActivityChartSeriesKey, string> 
 export { activityChartSeriesKeys, activityChartSeriesLabels };
 
 // Built on first use (see on-first-use.ts): a chart with nothing to show formats no dates.
-const hourFormat = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat('en-GB', {
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      timeZone: 'UTC',
-    }),
-);
-const dayFormat = onFirstUse(
-  () => new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'short', timeZone: 'UTC' }),
-);
+const UTC_HOUR = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' } as const;
+const UTC_DAY = { day: 'numeric', month: 'short', timeZone: 'UTC' } as const;
+const hourFormat = onFirstUse(() => new Intl.DateTimeFormat('en-GB', UTC_HOUR));
+const dayFormat = onFirstUse(() => new Intl.DateTimeFormat('en-GB', UTC_DAY));
 const hourWithDayFormat = onFirstUse(
-  () =>
-    new Intl.DateTimeFormat('en-GB', {
-      day: 'numeric',
-      month: 'short',
-      hour: '2-digit',
-      minute: '2-digit',
-      hourCycle: 'h23',
-      timeZone: 'UTC',
-    }),
+  () => new Intl.DateTimeFormat('en-GB', { ...UTC_DAY, ...UTC_HOUR }),
 );
 
 /** A bucket's start as an axis label: "14:00" by the hour, "26 Nov" by the day (UTC). */
