@@ -126,9 +126,7 @@ export async function foldCounterDeltas(db: Database): Promise<number> {
 }
 
 export interface CounterFolder {
-  /** One fold now (joins one in progress; null once stopped). */
-  foldNow(): Promise<number | null>;
-  /** Stops the schedule after a last fold. */
+  /** Stops the schedule, then folds once more. */
   stop(): Promise<void>;
 }
 
@@ -171,10 +169,13 @@ export function startCounterFolder({
     },
   });
   return {
-    foldNow: task.runNow,
+    // The last fold starts after the schedule has stopped and any fold in progress has
+    // ended: joining a fold in progress would miss the deltas committed after it began.
     stop: async () => {
-      await task.runNow().catch(() => {});
       await task.stop();
+      await foldCounterDeltas(database.db).catch((error: unknown) =>
+        log.error({ err: error }, 'last counter fold failed'),
+      );
     },
   };
 }
