@@ -9,7 +9,8 @@ import { LoadErrorState } from '@/components/ui/load-error-state.tsx';
 import { Skeleton } from '@/components/ui/skeleton.tsx';
 import { useCodeFileVersions, useRestoreCodeFileVersion } from '@/hooks/use-code-files.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
-import { describeVersionOrigin, formatModified, formatSize } from './code-editor-display.ts';
+import { formatDateTime } from '@/components/applications/application-display.ts';
+import { describeVersionOrigin, formatSize } from './code-editor-display.ts';
 
 export const VERSIONS_FETCH_ERROR = 'Failed to load the version history';
 
@@ -108,7 +109,7 @@ export function CodeFileHistory({
                   {version.isCurrent && <Badge variant="success">Current</Badge>}
                 </p>
                 <p className="text-xs break-words text-muted-foreground">
-                  {describeVersionOrigin(version)} · {formatModified(version.createdAt)} ·{' '}
+                  {describeVersionOrigin(version)} · {formatDateTime(version.createdAt)} ·{' '}
                   {formatSize(version.sizeBytes)}
                 </p>
               </div>

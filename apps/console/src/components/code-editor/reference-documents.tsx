@@ -9,7 +9,7 @@ import { SectionCard } from '@/components/ui/section-card.tsx';
 import { useCodeFile, useCodeFiles, useSaveCodeFile } from '@/hooks/use-code-files.ts';
 import { cn } from '@/lib/utils.ts';
 import { CodeFileHistory } from './code-file-history.tsx';
-import { formatModified } from './code-editor-display.ts';
+import { formatDateTime } from '@/components/applications/application-display.ts';
 
 export const FILES_FETCH_ERROR = 'Failed to load the files';
 export const FILE_FETCH_ERROR = 'Failed to load the file';
@@ -81,7 +81,7 @@ export function ReferenceDocuments({ canEdit }: { canEdit: boolean }) {
                           )}
                         </span>
                         <span className="text-xs text-muted-foreground">
-                          Modified {formatModified(file.lastModified)}
+                          Modified {formatDateTime(file.lastModified)}
                         </span>
                       </button>
                     </li>
@@ -173,7 +173,7 @@ function DocumentEditor({
         <div className="grid min-w-0 grid-cols-[minmax(0,1fr)] gap-0.5">
           <h3 className="font-mono text-base font-semibold">{file.name}</h3>
           <p className="text-xs text-muted-foreground" data-testid="code-file-last-modified">
-            Last modified {formatModified(file.lastModified)} · version {file.version}
+            Last modified {formatDateTime(file.lastModified)} · version {file.version}
           </p>
         </div>
         {isEditable && (
