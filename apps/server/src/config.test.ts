@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, describeMode, loadConfig } from './config.ts';
+import { temporaryDirectoryForTest } from '../test/temporary-directory.ts';
 
-const dataDir = () => mkdtempSync(join(tmpdir(), 'latchkey-config-'));
+const dataDir = () => temporaryDirectoryForTest('latchkey-config-');
 const realFirebase = {
   FIREBASE_PROJECT_ID: 'acme-prod',
   FIREBASE_API_KEY: 'AIza-test',

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
@@ -53,10 +53,12 @@ export async function createTestApp(
     serves?: Parameters<typeof buildApp>[0]['serves'];
   } = {},
 ): Promise<TestApp> {
+  // The app writes its server secret here; close() removes the folder with it.
+  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-test-'));
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-test-')),
+    DATA_DIR: dataDir,
     FIREBASE_AUTH_EMULATOR_HOST: testEmulatorHost(),
     SERVE_CONSOLE: 'false',
     ...options.env,
@@ -92,6 +94,7 @@ export async function createTestApp(
       await app.close();
       await identity.close();
       if (!options.database) await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,9 +1,9 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/test-app.ts';
+import { makeTemporaryDirectory, removeDirectory } from '../../test/temporary-directory.ts';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const INDEX_HTML = `<!doctype html><div id="root"></div>${'<!-- padding -->'.repeat(100)}`;
@@ -11,7 +11,7 @@ const BUNDLE_JS = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 
 /** A built console as the Vite build leaves it: each file beside its brotli and gzip copies. */
 function writeBuiltConsole(): string {
-  const distDir = mkdtempSync(join(tmpdir(), 'latchkey-dist-'));
+  const distDir = makeTemporaryDirectory('latchkey-dist-');
   mkdirSync(join(distDir, 'assets'));
   const files = { 'index.html': INDEX_HTML, 'assets/index-abc123.js': BUNDLE_JS };
   for (const [name, content] of Object.entries(files)) {
@@ -26,13 +26,15 @@ function writeBuiltConsole(): string {
 
 describe('console assets', () => {
   let testApp: TestApp;
+  const distDir = writeBuiltConsole();
 
   beforeAll(async () => {
-    testApp = await createTestApp({
-      env: { SERVE_CONSOLE: 'true', CONSOLE_DIST_DIR: writeBuiltConsole() },
-    });
+    testApp = await createTestApp({ env: { SERVE_CONSOLE: 'true', CONSOLE_DIST_DIR: distDir } });
   });
-  afterAll(() => testApp.close());
+  afterAll(async () => {
+    await testApp.close();
+    removeDirectory(distDir);
+  });
 
   it('sends the brotli copy of a hashed asset to a browser that accepts it, cached for a year', async () => {
     const response = await testApp.app.inject({

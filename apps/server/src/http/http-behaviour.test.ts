@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testConsoleOrigin, type TestApp } from '../../test/test-app.ts';
+import {
+  makeTemporaryDirectory,
+  removeDirectory,
+  temporaryDirectoryForTest,
+} from '../../test/temporary-directory.ts';
 
 describe('HTTP behaviour shared by every route', () => {
   let testApp: TestApp;
-  const distDir = mkdtempSync(join(tmpdir(), 'latchkey-dist-'));
+  const distDir = makeTemporaryDirectory('latchkey-dist-');
 
   beforeAll(async () => {
     mkdirSync(join(distDir, 'assets'));
@@ -17,7 +21,10 @@ describe('HTTP behaviour shared by every route', () => {
       env: { SERVE_CONSOLE: 'true', CONSOLE_DIST_DIR: distDir, BODY_LIMIT_BYTES: '2048' },
     });
   });
-  afterAll(() => testApp.close());
+  afterAll(async () => {
+    await testApp.close();
+    removeDirectory(distDir);
+  });
 
   it('reports health with the database and identity in use', async () => {
     const response = await testApp.app.inject({ url: '/api/health' });
@@ -173,7 +180,7 @@ describe('JSON bodies', () => {
 
 describe('inline scripts of the console', () => {
   it("allows exactly the built index.html's inline scripts by hash", async () => {
-    const distDir = mkdtempSync(join(tmpdir(), 'latchkey-dist-'));
+    const distDir = temporaryDirectoryForTest('latchkey-dist-');
     const script = "document.documentElement.classList.add('dark');";
     writeFileSync(join(distDir, 'index.html'), `<!doctype html><script>${script}</script>`);
     const testApp = await createTestApp({

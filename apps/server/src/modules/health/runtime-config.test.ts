@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runtimeConfigSchema } from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import type { IdentityVerifier } from '../../identity/identity-verifier.ts';
+import { temporaryDirectoryForTest } from '../../../test/temporary-directory.ts';
 
 /**
  * The console offers "Sign in with a test account" exactly when GET /api/config names an Auth
@@ -46,7 +44,7 @@ describe('GET /api/config and the Auth emulator', () => {
   async function runtimeConfigServedWith(environment: Record<string, string>) {
     const config = loadConfig({
       LOG_LEVEL: 'silent',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-runtime-config-')),
+      DATA_DIR: temporaryDirectoryForTest('latchkey-runtime-config-'),
       SERVE_CONSOLE: 'false',
       SERVER_SECRET: serverSecret,
       ...environment,

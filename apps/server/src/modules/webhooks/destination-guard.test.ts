@@ -1,9 +1,6 @@
 import { createServer, get, type Server } from 'node:http';
 import type { LookupAddress } from 'node:dns';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../config.ts';
 import {
@@ -20,6 +17,7 @@ import {
   guardedLookup,
   type DestinationPolicy,
 } from './destination-guard.ts';
+import { temporaryDirectoryForTest } from '../../../test/temporary-directory.ts';
 
 /** A resolver that answers from a table, as DNS would (names not in it do not exist). */
 function fakeResolver(table: Record<string, string[]>) {
@@ -242,7 +240,7 @@ describe('destinationPolicyFor and WEBHOOK_ALLOW_PRIVATE_NETWORKS', () => {
   const load = (env: Record<string, string>) =>
     loadConfig({
       NODE_ENV: 'test',
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'latchkey-guard-')),
+      DATA_DIR: temporaryDirectoryForTest('latchkey-guard-'),
       ...env,
     });
 
