@@ -203,10 +203,13 @@ describe('IntegrationPage', { timeout: 30_000 }, () => {
     expect((screen.getByLabelText('API Key') as HTMLInputElement).value).toBe('lk_live_orbit');
     expect(screen.queryByText(SELECT_PROMPT)).toBeNull();
     expect(await readCodeBox('C# WinForms code')).toBe('// csharp client for Orbit\n');
+    // Taken for the owner, not chosen: a second application later asks again.
+    expect(localStorage.getItem(INTEGRATION_APPLICATION_KEY)).toBeNull();
 
-    // Another language names it in the address: a link to share.
+    // Another language names it in the address: a link to share, and now a choice.
     await user.click(screen.getByRole('tab', { name: 'Python Tkinter' }));
     expect(location.history?.at(-1)).toBe('/integration?app=7&language=python');
+    expect(localStorage.getItem(INTEGRATION_APPLICATION_KEY)).toBe('7');
   });
 
   it('shows how to install each SDK this server has built, and says when one is not', async () => {

@@ -56,9 +56,13 @@ export function IntegrationPage() {
       { replace: true },
     );
 
+  // Only a choice is remembered (the address names it: a deep link, or the selector), never
+  // the account's only application taken for the owner: once a second one exists, the owner
+  // is asked instead of being held to one they never picked.
+  const addressedId = application?.id === selection.applicationId ? application.id : null;
   useEffect(() => {
-    if (application) rememberApplicationId(application.id);
-  }, [application]);
+    if (addressedId !== null) rememberApplicationId(addressedId);
+  }, [addressedId]);
 
   return (
     <SignedInLayout>
