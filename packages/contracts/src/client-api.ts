@@ -45,6 +45,8 @@ export const clientApiCodeMeanings = {
   VARIABLE_READ_ONLY: 'user-var/set: the vendor made this variable of the user read-only.',
   VARIABLE_LIMIT_REACHED: 'user-var/set: the user already holds the most variables allowed (100).',
   FILE_NOT_FOUND: 'file: no complete file with this id in this application.',
+  UPDATES_EXPIRED:
+    "The release was published after the user's updates window ended (updates_until); the releases published within it keep working.",
   MAIL_UNAVAILABLE:
     'password/forgot, email/verify/resend: this server sends no mail (no SMTP server is configured), so no link can be sent.',
   EMAIL_NOT_VERIFIED:
@@ -301,6 +303,11 @@ const licensingFields = {
   /** Sorted codes of the plans of the user's active subscriptions. */
   entitlements: z.array(z.string()).optional(),
   subscriptions: z.array(clientSubscriptionSchema).optional(),
+  /**
+   * The end of the user's updates window: releases published later are refused with
+   * UPDATES_EXPIRED. Null: no window (every release).
+   */
+  updates_until: z.iso.datetime().nullable().optional(),
 };
 
 /** POST /api/v1/license/redeem: the holder adds a key to their account. */
@@ -428,7 +435,10 @@ export const clientAuthResponseSchema = z
     /** Login only: a fresh `sess_…` token the client may use for session/track start. */
     session_token: z.string().regex(SESSION_TOKEN_PATTERN).optional(),
     ...licensingFields,
-    /** VERSION_MISMATCH only, when the application has a current release: fetch it with file. */
+    /**
+     * VERSION_MISMATCH and UPDATES_EXPIRED only: the release this user should run (the current
+     * one, or the newest within their updates window), when there is one: fetch it with file.
+     */
     update: clientUpdateSchema.optional(),
   })
   .meta({

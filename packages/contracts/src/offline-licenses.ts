@@ -37,6 +37,8 @@ export const offlineLicenseContentSchema = z.object({
   entitlements: z.array(z.string()),
   subscriptions: z.array(z.object({ plan: z.string(), expires_at: z.iso.datetime().nullable() })),
   account_expires_at: z.iso.datetime().nullable(),
+  /** The end of the holder's updates window (null: every release), as login answers it. */
+  updates_until: z.iso.datetime().nullable(),
   issued_at: z.iso.datetime(),
   valid_until: z.iso.datetime(),
   /** Random (a UUID): tells two licences apart, and names this one in the activity log. */

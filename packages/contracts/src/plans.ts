@@ -28,6 +28,14 @@ export const PLAN_NAME_TAKEN = 'This application already has a plan with that na
 export const ENTITLEMENT_CODE_INVALID = `Entitlements must be 1 to ${planLimits.entitlementCode} letters, digits or _ (such as PRO or EXPORT_PDF)`;
 export const PLAN_DURATION_RANGE = `Duration must be between 1 and ${planLimits.durationDays} days (null for lifetime)`;
 
+/** When a plan's updates window starts: at the grant, or at the holder's next login. */
+export const updatesFromSchema = z.enum(['redemption', 'activation'], {
+  error: 'updatesFrom must be redemption or activation',
+});
+export type UpdatesFrom = z.infer<typeof updatesFromSchema>;
+
+export const PLAN_UPDATES_RANGE = `Updates must be between 1 and ${planLimits.durationDays} days (null for every release)`;
+
 /** A plan as the owner API returns it. */
 export const planSchema = z
   .object({
@@ -41,6 +49,13 @@ export const planSchema = z
     description: z.string().nullable(),
     /** Devices its holders may bind, when more than the application's; null: no change. */
     maxDevices: z.number().int().nullable(),
+    /**
+     * Days of updates each grant includes; null: no window (every release). Past the window
+     * the holder keeps the releases published within it and is refused newer ones.
+     */
+    updatesForDays: z.number().int().nullable(),
+    /** Whether the window counts from the grant (redemption) or from the holder's next login. */
+    updatesFrom: updatesFromSchema,
     /** An archived plan stays on the keys that use it but gets no new keys. */
     archived: z.boolean(),
     createdAt: z.iso.datetime(),
@@ -73,6 +88,13 @@ const planDuration = z
   .max(planLimits.durationDays, PLAN_DURATION_RANGE)
   .nullable();
 
+const planUpdatesForDays = z
+  .number({ error: 'Updates must be a whole number of days, or null for every release' })
+  .int('Updates must be a whole number of days, or null for every release')
+  .min(1, PLAN_UPDATES_RANGE)
+  .max(planLimits.durationDays, PLAN_UPDATES_RANGE)
+  .nullable();
+
 /** Duplicates dropped and sorted, so two spellings of the same list are the same plan. */
 const planEntitlements = z
   .array(
@@ -90,6 +112,8 @@ export const createPlanRequestSchema = z.object({
   entitlements: planEntitlements.default([]),
   description: planDescription.default(null),
   maxDevices: planMaxDevicesField.default(null),
+  updatesForDays: planUpdatesForDays.default(null),
+  updatesFrom: updatesFromSchema.default('redemption'),
 });
 export type CreatePlanRequest = z.input<typeof createPlanRequestSchema>;
 export type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
@@ -101,6 +125,8 @@ export const updatePlanRequestSchema = z.object({
   entitlements: planEntitlements.optional(),
   description: planDescription.optional(),
   maxDevices: planMaxDevicesField.optional(),
+  updatesForDays: planUpdatesForDays.optional(),
+  updatesFrom: updatesFromSchema.optional(),
   archived: z.boolean({ error: 'archived must be true or false' }).optional(),
 });
 export type UpdatePlanRequest = z.input<typeof updatePlanRequestSchema>;

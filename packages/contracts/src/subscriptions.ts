@@ -18,6 +18,13 @@ export const subscriptionSchema = z
     /** Sorted codes the plan grants. */
     entitlements: z.array(z.string()),
     isActive: z.boolean(),
+    /**
+     * The end of its updates window: releases published later are refused to the holder.
+     * Null: no window, unless `updatesPendingDays` waits for the holder's next login.
+     */
+    updatesUntil: z.iso.datetime().nullable(),
+    /** Days of updates that start at the holder's next login; null when none wait. */
+    updatesPendingDays: z.number().int().nullable(),
   })
   .meta({ id: 'Subscription', description: 'A plan an end user holds, and until when.' });
 export type Subscription = z.infer<typeof subscriptionSchema>;
@@ -37,8 +44,20 @@ export const grantSubscriptionRequestSchema = z.object({
 });
 export type GrantSubscriptionRequest = z.input<typeof grantSubscriptionRequestSchema>;
 
-/** PUT …/subscriptions/:subscriptionId: extend or shorten (null is lifetime). */
-export const updateSubscriptionRequestSchema = z.object({ expiresAt });
+/**
+ * PUT …/subscriptions/:subscriptionId: extend or shorten (null is lifetime); `updatesUntil`
+ * moves the end of its updates window (null: every release), absent leaves it as it is.
+ */
+export const updateSubscriptionRequestSchema = z.object({
+  expiresAt,
+  updatesUntil: z.iso
+    .datetime({
+      offset: true,
+      error: 'updatesUntil must be an ISO 8601 date-time, or null for every release',
+    })
+    .nullable()
+    .optional(),
+});
 export type UpdateSubscriptionRequest = z.input<typeof updateSubscriptionRequestSchema>;
 
 export const subscriptionParamsSchema = z.object({

@@ -34,6 +34,16 @@ export const plans = pgTable(
     description: text('description'),
     /** Devices a holder may bind, when more than the application allows; null: no change. */
     maxDevices: integer('max_devices'),
+    /**
+     * Days of updates a grant of this plan includes ("buy once, a year of updates"); null: no
+     * window, every release. A holder whose window has ended keeps the releases published
+     * within it and is refused the ones after.
+     */
+    updatesForDays: integer('updates_for_days'),
+    /** Whether that window starts when the plan is granted or at the holder's next login. */
+    updatesFrom: text('updates_from', { enum: ['redemption', 'activation'] })
+      .notNull()
+      .default('redemption'),
     /** An archived plan gets no new keys; the keys it has keep it. */
     isArchived: boolean('archived').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -47,6 +57,11 @@ export const plans = pgTable(
       'plans_duration_days_range',
       sql`${table.durationDays} IS NULL OR ${table.durationDays} BETWEEN 1 AND 36500`,
     ),
+    check(
+      'plans_updates_for_days_range',
+      sql`${table.updatesForDays} IS NULL OR ${table.updatesForDays} BETWEEN 1 AND 36500`,
+    ),
+    check('plans_updates_from_kind', sql`${table.updatesFrom} IN ('redemption', 'activation')`),
   ],
 );
 

@@ -25,6 +25,17 @@ export const subscriptions = pgTable(
       .references(() => plans.id),
     /** Null is lifetime. Past it the subscription is kept but grants nothing. */
     expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /**
+     * The end of this subscription's updates window: releases published after it are refused
+     * to the holder, who keeps the ones before. Null with no pending days: no window (every
+     * release), as every grant of a plan without one leaves it.
+     */
+    updatesUntil: timestamp('updates_until', { withTimezone: true }),
+    /**
+     * Days of updates granted but not started: a plan whose window counts from activation
+     * starts it at the holder's next login, which moves these days into `updates_until`.
+     */
+    updatesPendingDays: integer('updates_pending_days'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

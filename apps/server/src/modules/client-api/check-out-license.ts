@@ -70,6 +70,7 @@ export async function checkOutLicense({
     entitlements: licensing.answer.entitlements,
     subscriptions: licensing.answer.subscriptions,
     account_expires_at: session.expiresAt?.toISOString() ?? null,
+    updates_until: licensing.answer.updates_until,
     issued_at: now.toISOString(),
     valid_until: validUntil.toISOString(),
     id: randomUUID(),

@@ -36,6 +36,8 @@ export interface ClientApplication {
    * the cached application everywhere (an `updated` change).
    */
   update: ClientUpdate | null;
+  /** When `update` was published (its upload): judged against holders' updates windows. */
+  releasedAt: Date | null;
   /** Raw Ed25519 public key, hex: the HKDF salt of encrypted offline licences. */
   signingPublicKey: string;
   loginSuccessMessage: string;
@@ -122,6 +124,7 @@ export function createClientAppCache(options: {
       releaseVersion: appFiles.version,
       releaseSizeBytes: appFiles.sizeBytes,
       releaseSha256: appFiles.sha256,
+      releasedAt: appFiles.createdAt,
     })
     .from(applications)
     .leftJoin(

@@ -156,6 +156,7 @@ export function createClientCallPipeline(deps: ClientPipelineDependencies) {
       statements,
       sessions,
       serverSecret: config.serverSecret,
+      applicationEvents: deps.applicationEvents,
     }),
     mailContextOf: (caller) => ({
       ...contextOf(caller),

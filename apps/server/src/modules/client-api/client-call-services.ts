@@ -1,3 +1,4 @@
+import type { ApplicationEvents } from '../../events/application-events.ts';
 import type { createClientRedemption } from '../licenses/index.ts';
 import type { MailOutbox, MailRequestThrottles } from '../mail/index.ts';
 import type { ClientCaller } from './client-caller.ts';
@@ -19,6 +20,8 @@ export interface ClientCallServices {
     sessions: SessionLookup;
     /** Seals the secrets of mail a login queues (a new device's). */
     serverSecret: string;
+    /** Announces a user whose cached standing a login changed. */
+    applicationEvents: ApplicationEvents;
   };
   /** What the calls that mail an end user need: the outbox and its request budgets. */
   mailContextOf(caller: ClientCaller): ClientContext & {

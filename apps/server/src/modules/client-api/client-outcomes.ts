@@ -51,6 +51,9 @@ export const clientMessages = {
     'This licence must be bound to your machine: log in again sending its hardware id, then start a new session',
   sessionNotProven:
     'This session start does not follow the last login: start with the session_token login returned, or from the same network and device as that login',
+  // The same rule: none of the words the samples sort by.
+  updatesExpired:
+    'This release came out after your updates period ended: use the release your licence includes, or renew it',
   variableRead: 'Variable found',
   variableNotFound: 'No variable with this name',
   variableSaved: 'Variable saved',

@@ -3,9 +3,18 @@ import { hashToken } from '../../lib/tokens.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { bindDevice, deviceLimitOf } from '../devices/index.ts';
 import type { SessionLookup } from './session-lookup.ts';
-import { licensedUntilMs, licensingAnswer, type HeldSubscription } from '../subscriptions/index.ts';
+import {
+  hasPendingUpdatesWindow,
+  licensedUntilMs,
+  licensingAnswer,
+  startPendingUpdatesWindows,
+  updatesUntilOf,
+  type HeldSubscription,
+} from '../subscriptions/index.ts';
+import type { ApplicationEvents } from '../../events/application-events.ts';
+import { judgeClientVersion } from './entitled-release.ts';
 import type { ClientContext } from './client-context.ts';
-import { standingRefusal, type ClientOutcome } from './client-outcomes.ts';
+import { clientMessages, standingRefusal, type ClientOutcome } from './client-outcomes.ts';
 import type { LoginStatements } from './login-statements.ts';
 import { issueSessionToken } from './session-token.ts';
 
@@ -35,6 +44,8 @@ export type LoginContext = ClientContext & {
   sessions: Pick<SessionLookup, 'announceEnded'>;
   /** Seals what mail a login queues (the new-device mail's). */
   serverSecret: string;
+  /** Announces a user whose cached standing a login changed (an updates window it started). */
+  applicationEvents: ApplicationEvents;
 };
 
 /**
@@ -76,14 +87,20 @@ export async function completeLogin(
       standing.message,
     );
   }
-  if (input.version !== application.version) {
-    const refused = await refuse(
-      'VERSION_MISMATCH',
-      'version_mismatch',
-      application.versionMismatchMessage,
-    );
-    // Where the right version is, when the vendor marked a current release.
-    return application.update ? { ...refused, update: application.update } : refused;
+  const judgement = await judgeClientVersion(
+    ctx.db,
+    application,
+    input.version,
+    updatesUntilOf(user.held, now),
+  );
+  if (judgement.kind !== 'accepted') {
+    // Logged as a version mismatch; the metadata's code tells an ended updates window apart.
+    const refused =
+      judgement.kind === 'updates-expired'
+        ? await refuse('UPDATES_EXPIRED', 'version_mismatch', clientMessages.updatesExpired)
+        : await refuse('VERSION_MISMATCH', 'version_mismatch', application.versionMismatchMessage);
+    // Where the right version is, when there is a release to offer.
+    return judgement.update ? { ...refused, update: judgement.update } : refused;
   }
   const refuseHwid = () =>
     refuse('HWID_MISMATCH', 'hwid_mismatch', application.hwidMismatchMessage);
@@ -144,6 +161,15 @@ export async function completeLogin(
   if (!written) return device ? refuseHwid() : input.onNotWritten();
   activity.noteWritten(successRecord, written.queuedDeliveries);
   activity.resetLoginAttempts(user.id);
+  let { held } = user;
+  if (hasPendingUpdatesWindow(held)) {
+    // This login is the activation an updates window was waiting for: it starts now, once.
+    held = await startPendingUpdatesWindows(ctx.db, user.id, held, now);
+    await ctx.applicationEvents.emitChange(
+      { kind: 'end-user-changed', applicationId: application.id, userId: user.id },
+      ctx.log,
+    );
+  }
   return {
     success: true,
     message: application.loginSuccessMessage,
@@ -154,6 +180,6 @@ export async function completeLogin(
     expires_at: user.expiresAt?.toISOString() ?? null,
     hwid_locked: application.hwidLockEnabled && written.hwid !== null,
     session_token: sessionToken,
-    ...licensingAnswer(user.held, now),
+    ...licensingAnswer(held, now),
   };
 }

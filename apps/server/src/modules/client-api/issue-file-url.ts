@@ -7,7 +7,8 @@ import {
 import { appFiles } from '../../db/schema/index.ts';
 import { createDownloadToken } from '../files/index.ts';
 import type { ClientContext } from './client-context.ts';
-import { appDisabled, refusal, UUID_PATTERN } from './client-outcomes.ts';
+import { isPastUpdatesWindow, updatesUntilOf } from '../subscriptions/index.ts';
+import { appDisabled, clientMessages, refusal, UUID_PATTERN } from './client-outcomes.ts';
 import { loadLiveSession } from './live-session.ts';
 
 export const FILE_URL_MESSAGES = {
@@ -21,7 +22,8 @@ export const FILE_URL_MESSAGES = {
  * (download-token.ts), so the download needs no API key and no lookup of it beyond the file's
  * row and, for a session's URL, its user's standing (joined to that row); the size and
  * SHA-256 travel in this signed answer, so a client can refuse bytes a proxy changed. An
- * unknown file, another application's and an upload in progress answer alike. Each URL issued
+ * unknown file, another application's and an upload in progress answer alike. A file published
+ * after the holder's updates window ended is refused (UPDATES_EXPIRED). Each URL issued
  * counts as one download: a download manager resuming with Range fetches one URL many times.
  */
 export async function issueFileUrl({
@@ -42,7 +44,7 @@ export async function issueFileUrl({
     eq(appFiles.isComplete, true),
   );
   const [file] = await ctx.db
-    .select({ requiresSession: appFiles.requiresSession })
+    .select({ requiresSession: appFiles.requiresSession, publishedAt: appFiles.createdAt })
     .from(appFiles)
     .where(ofThisApplication);
   if (!file) return notFound();
@@ -53,6 +55,10 @@ export async function issueFileUrl({
     const live = await loadLiveSession(ctx, input.session_token);
     if (live.refused) return live.refused;
     holderId = live.session.userId;
+    // A release published after the holder's updates window is not theirs to fetch.
+    if (isPastUpdatesWindow(updatesUntilOf(live.session.held, ctx.clock.now()), file.publishedAt)) {
+      return refusal('UPDATES_EXPIRED', clientMessages.updatesExpired);
+    }
   }
   const [counted] = await ctx.db
     .update(appFiles)

@@ -151,6 +151,7 @@ describe('POST /api/v1/login', () => {
       session_token: expect.stringMatching(SESSION_TOKEN_PATTERN),
       entitlements: [],
       subscriptions: [],
+      updates_until: null,
     });
     expect(body.session_token).toMatch(/^sess_[0-9a-f]{32}_1775044800$/);
 

@@ -141,6 +141,7 @@ describe('client API: offline licences (license/checkout)', () => {
       entitlements: ['PRO'],
       subscriptions: [{ plan: 'Pro', expires_at: isoAfter(60 * DAY) }],
       account_expires_at: null,
+      updates_until: null,
       issued_at: clock.now().toISOString(),
       valid_until: isoAfter(7 * DAY),
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),

@@ -32,6 +32,7 @@ describe('POST /api/v1/verify', () => {
       code: 'OK',
       entitlements: [],
       subscriptions: [],
+      updates_until: null,
     });
     expect(await verify(application.apiKey, user.id.toUpperCase())).toMatchObject({ code: 'OK' });
   });

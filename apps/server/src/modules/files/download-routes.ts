@@ -20,6 +20,8 @@ export const DOWNLOAD_PATH_PREFIX = '/api/v1/downloads/';
 export const DOWNLOAD_LINK_REFUSED = 'This download link is not valid or has expired';
 export const DOWNLOAD_HOLDER_REFUSED =
   'This download link was issued to an account that can no longer download';
+export const DOWNLOAD_UPDATES_EXPIRED =
+  'This file was published after the updates period of the account the link was issued to';
 
 /** `attachment` with the file's name, ASCII for old clients and UTF-8 (RFC 6266) for the rest. */
 function contentDispositionOf(name: string): string {
@@ -86,6 +88,9 @@ const downloadRoute = defineRoute({
     if (found.kind === 'needs-holder') throw new AppError('FORBIDDEN', DOWNLOAD_LINK_REFUSED);
     if (found.kind === 'holder-refused') {
       throw new AppError('FORBIDDEN', DOWNLOAD_HOLDER_REFUSED);
+    }
+    if (found.kind === 'updates-expired') {
+      throw new AppError('FORBIDDEN', DOWNLOAD_UPDATES_EXPIRED);
     }
     const { file } = found;
 

@@ -4,8 +4,10 @@ import type { Context } from '../../http/request-context.ts';
 import { isInGoodStanding } from '../app-users/index.ts';
 import {
   heldSubscriptionsJson,
+  isPastUpdatesWindow,
   licensedUntilMs,
   parseHeldSubscriptions,
+  updatesUntilOf,
 } from '../subscriptions/index.ts';
 
 export interface DownloadableFile {
@@ -24,7 +26,9 @@ export type FoundDownload =
   /** A token bound to no user for a file that needs a session (it needed none when issued). */
   | { kind: 'needs-holder' }
   /** The user it was issued to is paused, inactive, expired, deleted or without a licence. */
-  | { kind: 'holder-refused' };
+  | { kind: 'holder-refused' }
+  /** The file was published after the updates window of the user it was issued to. */
+  | { kind: 'updates-expired' };
 
 /**
  * The complete file a valid download token names. The token already proved who may have it, so
@@ -49,6 +53,7 @@ export async function findDownloadableFile({
     sha256: appFiles.sha256,
     chunkSizeBytes: appFiles.chunkSizeBytes,
     requiresSession: appFiles.requiresSession,
+    publishedAt: appFiles.createdAt,
   };
   if (input.userId === null) {
     const [file] = await ctx.db.select(fileColumns).from(appFiles).where(complete);
@@ -82,9 +87,13 @@ export async function findDownloadableFile({
   }
   const now = ctx.clock.now();
   const holder = { isActive: row.isActive, isPaused: row.isPaused, expiresAt: row.expiresAt };
-  const until = licensedUntilMs(parseHeldSubscriptions(row.held));
+  const held = parseHeldSubscriptions(row.held);
+  const until = licensedUntilMs(held);
   const isLicensed = !row.isLicenseRequired || (until !== null && until > now.getTime());
   if (!isInGoodStanding(holder, now) || !isLicensed) return { kind: 'holder-refused' };
+  if (isPastUpdatesWindow(updatesUntilOf(held, now), row.publishedAt)) {
+    return { kind: 'updates-expired' };
+  }
   const { id, name, sizeBytes, chunkSizeBytes } = row;
   return { kind: 'file', file: { id, name, sizeBytes, sha256: row.sha256, chunkSizeBytes } };
 }

@@ -122,6 +122,8 @@ export async function unbanLicense({
         appUserId: row.usedByUserId,
         planId: row.planId,
         durationDays: row.isGrantedLifetime ? null : row.grantedDays,
+        // A ban takes back days, never the updates window: giving the days back is enough.
+        updatesWindow: null,
         now,
       });
     }

@@ -8,6 +8,7 @@ import { deliveriesOfInsertedActivity } from '../../outbox/webhook-outbox.ts';
 import { licenseKeys, plans, subscriptions } from '../../db/schema/index.ts';
 import {
   stackedExpiry,
+  stackedUpdatesWindow,
   parseHeldSubscriptions,
   type HeldSubscription,
   type RawHeldSubscription,
@@ -79,35 +80,52 @@ function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
                 error_message, metadata, created_at
     ), queued as (${deliveriesOfInsertedActivity(sql`inserted`)}),
     held_now as (
-      select p.name as plan, s.expires_at, p.entitlements, p.id as plan_id
+      select p.name as plan, s.expires_at, p.entitlements, p.id as plan_id, p.max_devices,
+             s.updates_until, s.updates_pending_days
       from ${subscriptions} s join ${plans} p on p.id = s.plan_id
       where s.app_user_id = ${appUserId} and s.plan_id <> (select plan_id from candidate)
       union all
-      select c.plan_name, g.expires_at, c.entitlements, c.plan_id
+      select c.plan_name, g.expires_at, c.entitlements, c.plan_id, c.max_devices,
+             g.updates_until, g.updates_pending_days
       from grant_made g cross join candidate c
     )`;
   const held = sql`(select json_agg(json_build_object('plan', plan, 'expiresAt', expires_at,
-                      'entitlements', entitlements) order by lower(plan), plan_id)
+                      'entitlements', entitlements, 'maxDevices', max_devices,
+                      'updatesUntil', updates_until, 'updatesPendingDays', updates_pending_days)
+                      order by lower(plan), plan_id)
                     from held_now)`;
+  const window = stackedUpdatesWindow(
+    { until: sql`s.updates_until`, pendingDays: sql`s.updates_pending_days` },
+    sql`(select updates_for_days from candidate)`,
+    at,
+  );
   return sql`
     with candidate as (
       select k.id, k.plan_id, p.name as plan_name,
              -- What renewals added while the key was unused comes with it; lifetime stays.
-             p.duration_days + k.extra_days as duration_days, p.entitlements
+             p.duration_days + k.extra_days as duration_days, p.entitlements, p.max_devices,
+             p.updates_for_days, p.updates_from
       from ${licenseKeys} k join ${plans} p on p.id = k.plan_id
       where k.application_id = ${applicationId} and k.key_digest = ${bind('digest')}::text
         and k.state = 'unused' and (k.redeem_by is null or k.redeem_by > ${at})
       for update of k
     ), grant_made as (
       insert into ${subscriptions} as s
-        (application_id, app_user_id, plan_id, expires_at, created_at, updated_at)
+        (application_id, app_user_id, plan_id, expires_at, updates_until, updates_pending_days,
+         created_at, updated_at)
       select ${applicationId}, ${appUserId}, c.plan_id,
-             ${at} + make_interval(days => c.duration_days), ${at}, ${at}
+             ${at} + make_interval(days => c.duration_days),
+             case when c.updates_from = 'redemption'
+               then ${at} + make_interval(days => c.updates_for_days) end,
+             case when c.updates_from = 'activation' then c.updates_for_days end,
+             ${at}, ${at}
       from candidate c
       on conflict (app_user_id, plan_id) do update
       set expires_at = ${stackedExpiry(sql`s.expires_at`, sql`(select duration_days from candidate)`, at)},
+          updates_until = ${window.updatesUntil},
+          updates_pending_days = ${window.updatesPendingDays},
           updated_at = ${at}
-      returning s.id, s.expires_at
+      returning s.id, s.expires_at, s.updates_until, s.updates_pending_days
     ), redeemed as (
       update ${licenseKeys} k
       set state = 'used', used_by_user_id = ${appUserId}, used_at = ${at},

@@ -297,7 +297,8 @@ export const managementAppUserRoutes = [
     path: '/api/manage/v1/applications/:id/users/:userId/subscriptions/:subscriptionId',
     caller: 'manage',
     tag: 'Management API',
-    summary: 'Extend or shorten a subscription (expiresAt; null is lifetime)',
+    summary:
+      'Extend or shorten a subscription or its updates window (null: lifetime, every release)',
     params: managedSubscriptionParamsSchema,
     body: updateSubscriptionRequestSchema,
     responses: { 200: ok(subscriptionListSchema) },
@@ -305,12 +306,12 @@ export const managementAppUserRoutes = [
       scope: 'users:write',
       sameAs: 'PUT /api/applications/:appId/users/:userId/subscriptions/:subscriptionId',
     },
-    handle: ({ params, body: { expiresAt }, request, reply }, services) =>
+    handle: ({ params, body: { expiresAt, updatesUntil }, request, reply }, services) =>
       answerManagementWrite(request, reply, async () => ({
         status: 200,
         body: (await updateSubscription({
           ctx: changing(request, services),
-          input: { ...applicationIdsOf(params), expiresAt },
+          input: { ...applicationIdsOf(params), expiresAt, updatesUntil },
         })) satisfies Subscription[],
       })),
   }),

@@ -34,6 +34,8 @@ export async function createPlan({
           entitlements: input.plan.entitlements,
           description: input.plan.description,
           maxDevices: input.plan.maxDevices,
+          updatesForDays: input.plan.updatesForDays,
+          updatesFrom: input.plan.updatesFrom,
           createdAt: now,
           updatedAt: now,
         })

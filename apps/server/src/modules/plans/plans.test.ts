@@ -63,6 +63,8 @@ describe('owner API: plans', () => {
       entitlements: ['EXPORT_PDF', 'PRO'],
       description: 'Everything, for a month',
       maxDevices: null,
+      updatesForDays: null,
+      updatesFrom: 'redemption',
       archived: false,
       createdAt: '2026-05-01T09:00:00.000Z',
       updatedAt: '2026-05-01T09:00:00.000Z',

@@ -11,6 +11,8 @@ export function toPlanResponse(plan: Plan): PlanResponse {
     entitlements: plan.entitlements,
     description: plan.description,
     maxDevices: plan.maxDevices,
+    updatesForDays: plan.updatesForDays,
+    updatesFrom: plan.updatesFrom,
     archived: plan.isArchived,
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

@@ -32,6 +32,8 @@ export async function updatePlan({
           entitlements: changes.entitlements,
           description: changes.description,
           maxDevices: changes.maxDevices,
+          updatesForDays: changes.updatesForDays,
+          updatesFrom: changes.updatesFrom,
           isArchived: changes.archived,
           updatedAt: ctx.clock.now(),
         })

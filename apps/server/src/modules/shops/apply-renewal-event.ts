@@ -72,7 +72,12 @@ export async function applyRenewalEvent(
       continue;
     }
     const [plan] = await ctx.tx
-      .select({ durationDays: plans.durationDays, name: plans.name })
+      .select({
+        durationDays: plans.durationDays,
+        name: plans.name,
+        updatesForDays: plans.updatesForDays,
+        updatesFrom: plans.updatesFrom,
+      })
       .from(plans)
       .where(eq(plans.id, first.planId));
     const days = plan?.durationDays ?? null;
@@ -94,6 +99,8 @@ export async function applyRenewalEvent(
             appUserId: key.usedByUserId,
             planId: key.planId,
             durationDays: days,
+            // A renewal extends the updates window too, as a second key of the plan would.
+            updatesWindow: plan ?? null,
             now: ctx.now,
           });
           await ctx.tx

@@ -2,6 +2,11 @@ import { and, eq, gt, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { applications, subscriptions } from '../../db/schema/index.ts';
 import { endSessions } from '../../outbox/end-sessions.ts';
+import {
+  newUpdatesWindow,
+  stackedUpdatesWindow,
+  type PlanUpdatesWindow,
+} from './updates-window.ts';
 
 export interface SubscriptionGrant {
   subscriptionId: string;
@@ -24,7 +29,9 @@ export function stackedExpiry(current: SQL, durationDays: SQL, now: SQL): SQL {
  * Adds one plan's duration to an end user's subscription of that plan, creating it if need be:
  * from the later of now and its current expiry (stacking, never shortening), or for ever for a
  * lifetime plan. One `INSERT … ON CONFLICT DO UPDATE`: of two grants at once, the second waits
- * for the first's row lock and stacks on its result, so neither is lost.
+ * for the first's row lock and stacks on its result, so neither is lost. With `updatesWindow`
+ * (a renewal) the plan's updates window stacks the same way; without it (an unban giving back
+ * days, whose window was never taken) the window stays as it is.
  */
 export async function extendSubscription(
   db: Database,
@@ -34,10 +41,22 @@ export async function extendSubscription(
     planId: string;
     /** Null is lifetime. */
     durationDays: number | null;
+    updatesWindow: PlanUpdatesWindow | null;
     now: Date;
   },
 ): Promise<SubscriptionGrant> {
-  const { durationDays, now } = input;
+  const { durationDays, now, updatesWindow } = input;
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const stackedWindow = updatesWindow
+    ? stackedUpdatesWindow(
+        {
+          until: sql`${subscriptions.updatesUntil}`,
+          pendingDays: sql`${subscriptions.updatesPendingDays}`,
+        },
+        sql`${updatesWindow.updatesForDays}::int`,
+        at,
+      )
+    : {};
   const fromNow =
     durationDays === null ? null : new Date(now.getTime() + durationDays * 86_400_000);
   const [row] = await db
@@ -47,17 +66,15 @@ export async function extendSubscription(
       appUserId: input.appUserId,
       planId: input.planId,
       expiresAt: fromNow,
+      ...(updatesWindow ? newUpdatesWindow(updatesWindow, now) : {}),
       createdAt: now,
       updatedAt: now,
     })
     .onConflictDoUpdate({
       target: [subscriptions.appUserId, subscriptions.planId],
       set: {
-        expiresAt: stackedExpiry(
-          sql`${subscriptions.expiresAt}`,
-          sql`${durationDays}::int`,
-          sql`${now.toISOString()}::timestamptz`,
-        ),
+        expiresAt: stackedExpiry(sql`${subscriptions.expiresAt}`, sql`${durationDays}::int`, at),
+        ...stackedWindow,
         updatedAt: now,
       },
     })

@@ -10,18 +10,24 @@ describe('licensingOf', () => {
       expiresAt: new Date(start.getTime() + day),
       entitlements: ['PRO', 'TRIAL'],
       maxDevices: null,
+      updatesUntil: null,
+      updatesPendingDays: null,
     },
     {
       plan: 'Export',
       expiresAt: new Date(start.getTime() + 10 * day),
       entitlements: ['EXPORT'],
       maxDevices: null,
+      updatesUntil: null,
+      updatesPendingDays: null,
     },
     {
       plan: 'Lapsed',
       expiresAt: new Date(start.getTime() - day),
       entitlements: ['OLD'],
       maxDevices: null,
+      updatesUntil: null,
+      updatesPendingDays: null,
     },
   ];
 
@@ -33,6 +39,7 @@ describe('licensingOf', () => {
         { plan: 'Trial', expires_at: '2026-06-02T00:00:00.000Z' },
         { plan: 'Export', expires_at: '2026-06-11T00:00:00.000Z' },
       ],
+      updates_until: null,
     });
     expect(entitlements.has('OLD')).toBe(false);
   });
@@ -46,12 +53,20 @@ describe('licensingOf', () => {
     expect(licensingOf(held, new Date(start.getTime() + 10 * day)).answer).toEqual({
       entitlements: [],
       subscriptions: [],
+      updates_until: null,
     });
   });
 
   it('holds for ever when every active subscription is lifetime', () => {
     const lifetime: HeldSubscription[] = [
-      { plan: 'Life', expiresAt: null, entitlements: ['PRO'], maxDevices: null },
+      {
+        plan: 'Life',
+        expiresAt: null,
+        entitlements: ['PRO'],
+        maxDevices: null,
+        updatesUntil: null,
+        updatesPendingDays: null,
+      },
     ];
     const first = licensingOf(lifetime, start);
     expect(licensingOf(lifetime, new Date(start.getTime() + 1000 * day))).toBe(first);

@@ -1,6 +1,7 @@
 import { getTableName, sql, type AnyColumn } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUsers, plans, subscriptions } from '../../db/schema/index.ts';
+import { hasPendingUpdatesWindow, updatesUntilOf } from './updates-window.ts';
 
 /** A subscription as the client API's checks and answers need it. */
 export interface HeldSubscription {
@@ -10,6 +11,10 @@ export interface HeldSubscription {
   entitlements: string[];
   /** The plan's device limit; null does not raise the application's. */
   maxDevices: number | null;
+  /** The end of its updates window (updates-window.ts); null with no pending days: none. */
+  updatesUntil: Date | null;
+  /** Days of updates that start at the holder's next login. */
+  updatesPendingDays: number | null;
 }
 
 /**
@@ -24,7 +29,8 @@ export function heldSubscriptionsJson(appUserId: AnyColumn) {
   return sql<RawHeldSubscription[] | null>`(
     select json_agg(json_build_object(
       'plan', held_plan.name, 'expiresAt', held.expires_at,
-      'entitlements', held_plan.entitlements, 'maxDevices', held_plan.max_devices) order by lower(held_plan.name), held_plan.id)
+      'entitlements', held_plan.entitlements, 'maxDevices', held_plan.max_devices,
+      'updatesUntil', held.updates_until, 'updatesPendingDays', held.updates_pending_days) order by lower(held_plan.name), held_plan.id)
     from ${subscriptions} held join ${plans} held_plan on held_plan.id = held.plan_id
     where held.app_user_id = ${outer})`;
 }
@@ -34,6 +40,8 @@ export interface RawHeldSubscription {
   expiresAt: string | null;
   entitlements: string[];
   maxDevices?: number | null;
+  updatesUntil?: string | null;
+  updatesPendingDays?: number | null;
 }
 
 export function parseHeldSubscriptions(
@@ -46,6 +54,8 @@ export function parseHeldSubscriptions(
     expiresAt: row.expiresAt === null ? null : new Date(row.expiresAt),
     entitlements: row.entitlements,
     maxDevices: row.maxDevices ?? null,
+    updatesUntil: row.updatesUntil ? new Date(row.updatesUntil) : null,
+    updatesPendingDays: row.updatesPendingDays ?? null,
   }));
 }
 
@@ -67,12 +77,16 @@ export function licensedUntilMs(held: HeldSubscription[]): number | null {
 export interface LicensingAnswer {
   entitlements: string[];
   subscriptions: { plan: string; expires_at: string | null }[];
+  /** The end of the holder's updates window; null: every release. */
+  updates_until: string | null;
 }
 
 interface Licensing {
   answer: LicensingAnswer;
   /** The entitlements, for verify's check of those asked for. */
   entitlements: ReadonlySet<string>;
+  /** The end of the holder's updates window; null: every release. */
+  updatesUntil: Date | null;
   /** Until when it holds: the first expiry of an active subscription (Infinity: none). */
   untilMs: number;
 }
@@ -93,6 +107,7 @@ export function licensingOf(held: HeldSubscription[], now: Date): Licensing {
     (subscription) => subscription.expiresAt === null || subscription.expiresAt.getTime() > nowMs,
   );
   const entitlements = new Set(active.flatMap((subscription) => subscription.entitlements));
+  const updatesUntil = updatesUntilOf(active, now);
   const licensing: Licensing = {
     answer: {
       entitlements: [...entitlements].sort(),
@@ -100,11 +115,14 @@ export function licensingOf(held: HeldSubscription[], now: Date): Licensing {
         plan: subscription.plan,
         expires_at: subscription.expiresAt?.toISOString() ?? null,
       })),
+      updates_until: updatesUntil?.toISOString() ?? null,
     },
     entitlements,
-    untilMs: Math.min(
-      ...active.map((subscription) => subscription.expiresAt?.getTime() ?? Infinity),
-    ),
+    updatesUntil,
+    // A window waiting for a login counts from now, so it is worked out again at each call.
+    untilMs: hasPendingUpdatesWindow(active)
+      ? nowMs
+      : Math.min(...active.map((subscription) => subscription.expiresAt?.getTime() ?? Infinity)),
   };
   licensingByHeld.set(held, licensing);
   return licensing;

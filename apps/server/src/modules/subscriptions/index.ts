@@ -29,3 +29,12 @@ export {
   updateSubscription,
 } from './user-subscriptions.ts';
 export { subscriptionRoutes } from './routes.ts';
+export {
+  hasPendingUpdatesWindow,
+  isPastUpdatesWindow,
+  newUpdatesWindow,
+  type PlanUpdatesWindow,
+  stackedUpdatesWindow,
+  startPendingUpdatesWindows,
+  updatesUntilOf,
+} from './updates-window.ts';

@@ -83,7 +83,13 @@ export const subscriptionRoutes = [
       const { appId, userId, subscriptionId } = params;
       return updateSubscription({
         ctx: ctx(request, services),
-        input: { applicationId: appId, userId, subscriptionId, expiresAt: body.expiresAt },
+        input: {
+          applicationId: appId,
+          userId,
+          subscriptionId,
+          expiresAt: body.expiresAt,
+          updatesUntil: body.updatesUntil,
+        },
       });
     },
   }),

@@ -18,6 +18,7 @@ import {
 } from '../../ownership/owned-app-user.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { endSessionsIfUnlicensed } from './extend-subscription.ts';
+import { newUpdatesWindow } from './updates-window.ts';
 
 /** A user's subscriptions with their plans, by plan name: what the owner and the client see. */
 export async function readSubscriptions(db: Database, appUserId: string, now: Date) {
@@ -40,6 +41,8 @@ export async function readSubscriptionsOfUsers(
       planName: plans.name,
       expiresAt: subscriptions.expiresAt,
       entitlements: plans.entitlements,
+      updatesUntil: subscriptions.updatesUntil,
+      updatesPendingDays: subscriptions.updatesPendingDays,
     })
     .from(subscriptions)
     .innerJoin(plans, eq(plans.id, subscriptions.planId))
@@ -54,6 +57,8 @@ export async function readSubscriptionsOfUsers(
       expiresAt: row.expiresAt?.toISOString() ?? null,
       entitlements: row.entitlements,
       isActive: row.expiresAt === null || row.expiresAt > now,
+      updatesUntil: row.updatesUntil?.toISOString() ?? null,
+      updatesPendingDays: row.updatesPendingDays,
     });
     byUser.set(row.appUserId, held);
   }
@@ -141,7 +146,12 @@ export async function grantSubscription({
   await assertOwnedUser(ctx, input);
   const now = ctx.clock.now();
   const [plan] = await ctx.db
-    .select({ id: plans.id, durationDays: plans.durationDays })
+    .select({
+      id: plans.id,
+      durationDays: plans.durationDays,
+      updatesForDays: plans.updatesForDays,
+      updatesFrom: plans.updatesFrom,
+    })
     .from(plans)
     .where(and(eq(plans.id, input.planId), eq(plans.applicationId, input.applicationId)));
   if (!plan) throw notFound(PLAN_NOT_FOUND);
@@ -160,6 +170,7 @@ export async function grantSubscription({
         appUserId: input.userId,
         planId: plan.id,
         expiresAt,
+        ...newUpdatesWindow(plan, now),
         createdAt: now,
         updatedAt: now,
       });
@@ -203,13 +214,29 @@ export async function updateSubscription({
   input,
 }: {
   ctx: EndUserChangeContext;
-  input: AppUserIds & { subscriptionId: string; expiresAt: string | null };
+  input: AppUserIds & {
+    subscriptionId: string;
+    expiresAt: string | null;
+    updatesUntil?: string | null | undefined;
+  };
 }): Promise<SubscriptionResponse[]> {
   const now = ctx.clock.now();
+  // A window set by hand has started: no days wait for a login any more.
+  const window =
+    input.updatesUntil === undefined
+      ? {}
+      : {
+          updatesUntil: input.updatesUntil === null ? null : new Date(input.updatesUntil),
+          updatesPendingDays: null,
+        };
   const updated = await ctx.db.transaction(async (tx) => {
     const [row] = await tx
       .update(subscriptions)
-      .set({ expiresAt: input.expiresAt ? new Date(input.expiresAt) : null, updatedAt: now })
+      .set({
+        expiresAt: input.expiresAt ? new Date(input.expiresAt) : null,
+        ...window,
+        updatedAt: now,
+      })
       .where(ownedSubscriptionWhere(ctx, input))
       .returning({
         id: subscriptions.id,
