@@ -28,6 +28,7 @@ async function seedApplication(page: Page, name: string) {
     name: 'Pro Monthly',
     durationDays: 30,
     entitlements: ['PRO', 'EXPORT_PDF'],
+    updatesForDays: 365,
   });
   const basic = await ownerPost<Plan>(page, `${base}/plans`, { name: 'Basic Lifetime' });
   const user = await ownerPost<AppUser>(page, `${base}/users`, {
@@ -213,6 +214,7 @@ test.describe('licences tab of the application page', () => {
     const pro = dialog.getByTestId('subscription-Pro Monthly');
     await expect(pro).toContainText('Active');
     await expect(pro).toContainText('Expires');
+    await expect(pro).toContainText('Updates until');
     await expect(
       dialog.getByRole('list', { name: 'Entitlements of pilot' }).getByRole('listitem'),
     ).toHaveText(['EXPORT_PDF', 'PRO']);
@@ -233,9 +235,11 @@ test.describe('licences tab of the application page', () => {
     // Extend: a new expiry, saved at once.
     await pro.getByRole('button', { name: 'Change expiry of Pro Monthly' }).click();
     await pro.getByLabel('New expiry of Pro Monthly').fill('2031-01-15T10:00');
+    await pro.getByLabel('Updates of Pro Monthly until').fill('2032-02-20T10:00');
     await pro.getByRole('button', { name: 'Save Expiry' }).click();
     await expect(toast(page, 'Subscription updated successfully')).toBeVisible();
     await expect(pro).toContainText('2031');
+    await expect(pro.getByText(/^Updates until /)).toContainText('2032');
     await expect(rowPlans).toContainText('Pro Monthly until 1/15/2031');
 
     // Remove, after a confirmation.

@@ -73,9 +73,14 @@ test.describe('plans tab of the application page', () => {
     const editDialog = page.getByRole('dialog', { name: 'Edit Plan' });
     await expect(editDialog.getByLabel('Entitlements (optional)')).toHaveValue('EXPORT_PDF, PRO');
     await editDialog.getByLabel('Duration in days (optional)').fill('365');
+    // A year of updates from the first sign-in ("buy once, a year of updates").
+    await editDialog.getByLabel('Updates in days (optional)').fill('365');
+    await editDialog.getByRole('combobox', { name: 'Updates counted from' }).click();
+    await page.getByRole('option', { name: 'At the first sign-in after that' }).click();
     await editDialog.getByRole('button', { name: 'Save Changes' }).click();
     await expect(toast(page, 'Plan updated successfully')).toBeVisible();
     await expect(pro).toContainText('365 days');
+    await expect(pro).toContainText('365 days of updates from first sign-in');
 
     // Archive and unarchive.
     await basic.getByRole('button', { name: 'Archive plan' }).click();
@@ -185,6 +190,8 @@ test.describe('plans tab of the application page', () => {
       durationDays: 365,
       entitlements: ['PRO', 'EXPORT_PDF', 'PRIORITY_SUPPORT', 'CLOUD_SYNC', 'BETA_FEATURES'],
       description: 'Everything the application offers, for a year, with priority support',
+      updatesForDays: 365,
+      updatesFrom: 'activation',
     });
     const legacy = await ownerPost<Plan>(page, plansPath, { name: 'Legacy Lifetime' });
     await ownerPut(page, `${plansPath}/${legacy.id}`, { archived: true });

@@ -2,6 +2,7 @@ import {
   subscriptionListSchema,
   type GrantSubscriptionRequest,
   type Subscription,
+  type UpdateSubscriptionRequest,
 } from '@latchkey/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
@@ -66,8 +67,11 @@ export function useGrantSubscription(applicationId: number, userId: string) {
 
 export function useUpdateSubscription(applicationId: number, userId: string) {
   return useSubscriptionMutation(applicationId, userId, {
-    send: ({ subscriptionId, expiresAt }: { subscriptionId: string; expiresAt: string | null }) =>
-      apiRequest('PUT', subscriptionsUrl(applicationId, userId, subscriptionId), { expiresAt }),
+    send: ({
+      subscriptionId,
+      ...changes
+    }: UpdateSubscriptionRequest & { subscriptionId: string }) =>
+      apiRequest('PUT', subscriptionsUrl(applicationId, userId, subscriptionId), changes),
     successMessage: 'Subscription updated successfully',
     errorMessage: 'Failed to update subscription',
   });

@@ -225,6 +225,8 @@ describe('ApplicationPage', { timeout: 30_000 }, () => {
           expiresAt: null,
           entitlements: ['PRO'],
           isActive: true,
+          updatesUntil: null,
+          updatesPendingDays: null,
         },
       ],
       entitlements: ['PRO'],

@@ -282,6 +282,8 @@ export function createPlan(index: number, overrides: Partial<Plan> = {}): Plan {
     entitlements: [],
     description: null,
     maxDevices: null,
+    updatesForDays: null,
+    updatesFrom: 'redemption',
     archived: false,
     createdAt: '2025-03-14T12:00:00.000Z',
     updatedAt: '2025-03-14T12:00:00.000Z',

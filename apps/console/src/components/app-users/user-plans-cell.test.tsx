@@ -18,6 +18,8 @@ const subscription = (
   expiresAt: '2099-03-14T12:00:00.000Z',
   entitlements: [],
   isActive: true,
+  updatesUntil: null,
+  updatesPendingDays: null,
   ...overrides,
 });
 

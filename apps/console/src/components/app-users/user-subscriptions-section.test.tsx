@@ -32,6 +32,8 @@ const subscription = (from: Plan, overrides: Partial<Subscription> = {}): Subscr
   expiresAt: '2099-01-01T00:00:00.000Z',
   entitlements: [...from.entitlements].sort(),
   isActive: true,
+  updatesUntil: null,
+  updatesPendingDays: null,
   ...overrides,
 });
 
@@ -155,6 +157,34 @@ describe('UserSubscriptionsSection', { timeout: 30_000 }, () => {
     );
     expect(await findToast('Subscription removed successfully')).toBeTruthy();
     await waitFor(() => expect(screen.queryByTestId('subscription-Pro')).toBeNull());
+  });
+
+  it('shows each updates window and moves a started one with the expiry', async () => {
+    const api = stubSubscriptionsApi([
+      subscription(pro, { updatesUntil: '2099-03-14T12:00:00.000Z' }),
+      subscription(team, { updatesPendingDays: 30 }),
+    ]);
+    renderSection();
+    const proItem = within(await screen.findByTestId('subscription-Pro'));
+    expect(proItem.getByText(/^Updates until /)).toBeTruthy();
+    const teamItem = within(screen.getByTestId('subscription-Team'));
+    expect(teamItem.getByText('30 days of updates from the next sign-in')).toBeTruthy();
+
+    // A window not started yet has no date to move: only the expiry is edited.
+    fireEvent.click(teamItem.getByRole('button', { name: 'Change expiry of Team' }));
+    expect(teamItem.queryByLabelText('Updates of Team until')).toBeNull();
+    fireEvent.click(teamItem.getByRole('button', { name: 'Cancel' }));
+
+    fireEvent.click(proItem.getByRole('button', { name: 'Change expiry of Pro' }));
+    const updates = proItem.getByLabelText('Updates of Pro until') as HTMLInputElement;
+    expect(updates.value).not.toBe('');
+    fireEvent.change(updates, { target: { value: '' } });
+    fireEvent.click(proItem.getByRole('button', { name: 'Save Expiry' }));
+    expect(await findToast('Subscription updated successfully')).toBeTruthy();
+    expect(api.sent('PUT').map(({ body }) => body)).toEqual([
+      { expiresAt: '2099-01-01T00:00:00.000Z', updatesUntil: null },
+    ]);
+    await waitFor(() => expect(proItem.queryByText(/^Updates until /)).toBeNull());
   });
 
   it("shows the server's refusal as a toast", async () => {

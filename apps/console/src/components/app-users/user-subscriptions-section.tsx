@@ -30,6 +30,20 @@ export function activeEntitlements(subscriptions: readonly Subscription[]): stri
   return [...codes].sort();
 }
 
+/** A subscription's updates window in words; null when it has none (every release). */
+export function describeUpdatesWindow(
+  subscription: Pick<Subscription, 'updatesUntil' | 'updatesPendingDays'>,
+): string | null {
+  if (subscription.updatesUntil !== null) {
+    return `Updates until ${formatShortDate(subscription.updatesUntil)}`;
+  }
+  if (subscription.updatesPendingDays !== null) {
+    const days = subscription.updatesPendingDays;
+    return `${days === 1 ? '1 day' : `${days} days`} of updates from the next sign-in`;
+  }
+  return null;
+}
+
 /**
  * The plans an end user holds, in the Edit User dialog: each with its expiry (or Lifetime),
  * whether it is active and what it grants; grant a plan, change an expiry (extend or shorten),
@@ -45,6 +59,7 @@ export function UserSubscriptionsSection({ applicationId, userId, username }: Us
   const removing = useDialogTarget<Subscription>();
   const [editingId, setEditingId] = useState<string | null>(null);
   const [newExpiry, setNewExpiry] = useState('');
+  const [newUpdatesUntil, setNewUpdatesUntil] = useState('');
   const [grantPlanId, setGrantPlanId] = useState('');
   const [grantExpiry, setGrantExpiry] = useState('');
 
@@ -74,12 +89,20 @@ export function UserSubscriptionsSection({ applicationId, userId, username }: Us
   const startEditing = (subscription: Subscription) => {
     setEditingId(subscription.id);
     setNewExpiry(toDateTimeLocalValue(subscription.expiresAt));
+    setNewUpdatesUntil(toDateTimeLocalValue(subscription.updatesUntil));
   };
 
   const submitExpiry = (subscription: Subscription) => {
     if (update.isPending) return;
     update.mutate(
-      { subscriptionId: subscription.id, expiresAt: fromDateTimeLocalValue(newExpiry) },
+      {
+        subscriptionId: subscription.id,
+        expiresAt: fromDateTimeLocalValue(newExpiry),
+        // Only a window that has started is shown, so only that one is sent.
+        ...(subscription.updatesUntil === null
+          ? {}
+          : { updatesUntil: fromDateTimeLocalValue(newUpdatesUntil) }),
+      },
       { onSuccess: () => setEditingId(null) },
     );
   };
@@ -151,6 +174,18 @@ export function UserSubscriptionsSection({ applicationId, userId, username }: Us
                         {subscription.entitlements.join(', ')}
                       </p>
                     )}
+                    {describeUpdatesWindow(subscription) && (
+                      <p
+                        className="text-xs text-muted-foreground"
+                        title={
+                          subscription.updatesUntil
+                            ? formatDateTime(subscription.updatesUntil)
+                            : undefined
+                        }
+                      >
+                        {describeUpdatesWindow(subscription)}
+                      </p>
+                    )}
                     {editingId === subscription.id && (
                       <div className="flex flex-wrap items-end gap-2">
                         <InputField
@@ -164,6 +199,18 @@ export function UserSubscriptionsSection({ applicationId, userId, username }: Us
                           fieldClassName="min-w-0 flex-1"
                           autoFocus
                         />
+                        {subscription.updatesUntil !== null && (
+                          <InputField
+                            id={`${id}-updates-${subscription.id}`}
+                            label={`Updates of ${subscription.planName} until`}
+                            hint="Releases published later are refused. Empty is every release."
+                            type="datetime-local"
+                            value={newUpdatesUntil}
+                            onValueChange={setNewUpdatesUntil}
+                            onKeyDown={onEnter(() => submitExpiry(subscription))}
+                            fieldClassName="min-w-0 flex-1"
+                          />
+                        )}
                         <div className="flex gap-2 pb-5">
                           <Button variant="outline" size="sm" onClick={() => setEditingId(null)}>
                             Cancel

@@ -5,7 +5,9 @@ import {
   EMPTY_PLAN_FIELDS,
   formatPlanDeviceLimit,
   formatPlanDuration,
+  formatPlanUpdates,
   PLAN_DURATION_INVALID,
+  PLAN_UPDATES_INVALID,
   toPlanFields,
   toPlanRequest,
   validatePlan,
@@ -18,6 +20,32 @@ describe('formatPlanDuration', () => {
     expect(formatPlanDuration(null)).toBe('Lifetime');
     expect(formatPlanDuration(1)).toBe('1 day');
     expect(formatPlanDuration(30)).toBe('30 days');
+  });
+});
+
+describe('formatPlanUpdates', () => {
+  it('says Every release without a window, else its days and when they start', () => {
+    expect(formatPlanUpdates({ updatesForDays: null, updatesFrom: 'activation' })).toBe(
+      'Every release',
+    );
+    expect(formatPlanUpdates({ updatesForDays: 1, updatesFrom: 'redemption' })).toBe(
+      '1 day of updates',
+    );
+    expect(formatPlanUpdates({ updatesForDays: 365, updatesFrom: 'activation' })).toBe(
+      '365 days of updates from first sign-in',
+    );
+  });
+});
+
+describe('validatePlan: the updates window', () => {
+  it('takes whole days from 1 to a hundred years, or empty for every release', () => {
+    expect(validatePlan({ ...filled, updatesForDays: '' })).toBeNull();
+    expect(validatePlan({ ...filled, updatesForDays: ' 365 ' })).toBeNull();
+    for (const updatesForDays of ['0', '36501', '1.5', 'a year']) {
+      expect(validatePlan({ ...filled, updatesForDays }), updatesForDays).toBe(
+        PLAN_UPDATES_INVALID,
+      );
+    }
   });
 });
 
@@ -77,6 +105,8 @@ describe('toPlanRequest and toPlanFields', () => {
         entitlements: ' PRO,EXPORT_PDF  BETA\n',
         description: '   ',
         maxDevices: ' ',
+        updatesForDays: ' ',
+        updatesFrom: 'activation',
       }),
     ).toEqual({
       name: 'Pro Monthly',
@@ -84,6 +114,8 @@ describe('toPlanRequest and toPlanFields', () => {
       entitlements: ['PRO', 'EXPORT_PDF', 'BETA'],
       description: null,
       maxDevices: null,
+      updatesForDays: null,
+      updatesFrom: 'activation',
     });
     expect(toPlanRequest({ ...filled, durationDays: '30' }).durationDays).toBe(30);
   });
@@ -105,7 +137,12 @@ describe('toPlanRequest and toPlanFields', () => {
       entitlements: 'EXPORT_PDF, PRO',
       description: '',
       maxDevices: '',
+      updatesForDays: '',
+      updatesFrom: 'redemption',
     });
+    expect(toPlanFields({ ...plan, updatesForDays: 365, updatesFrom: 'activation' })).toMatchObject(
+      { updatesForDays: '365', updatesFrom: 'activation' },
+    );
     expect(toPlanFields({ ...plan, durationDays: null }).durationDays).toBe('');
     expect(toPlanFields({ ...plan, maxDevices: 5 }).maxDevices).toBe('5');
   });

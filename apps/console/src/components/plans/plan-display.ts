@@ -3,6 +3,7 @@ import {
   planLimits,
   type CreatePlanRequest,
   type Plan,
+  type UpdatesFrom,
 } from '@latchkey/contracts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
 import { contractProblems } from '@/lib/first-problem.ts';
@@ -23,6 +24,9 @@ export interface PlanFields {
   description: string;
   /** Devices a holder may bind; empty keeps the application's limit. */
   maxDevices: string;
+  /** Whole days of updates; empty is every release. */
+  updatesForDays: string;
+  updatesFrom: UpdatesFrom;
 }
 
 export const EMPTY_PLAN_FIELDS: PlanFields = {
@@ -31,13 +35,32 @@ export const EMPTY_PLAN_FIELDS: PlanFields = {
   entitlements: '',
   description: '',
   maxDevices: '',
+  updatesForDays: '',
+  updatesFrom: 'redemption',
 };
+
+/** How the plan form names when an updates window starts. */
+export const UPDATES_FROM_LABELS: Record<UpdatesFrom, string> = {
+  redemption: 'When the plan is granted',
+  activation: 'At the first sign-in after that',
+};
+
+/** The Plans tab's updates: "Every release", or the window each grant includes. */
+export function formatPlanUpdates(plan: Pick<Plan, 'updatesForDays' | 'updatesFrom'>): string {
+  if (plan.updatesForDays === null) return 'Every release';
+  const days = plan.updatesForDays === 1 ? '1 day' : `${plan.updatesForDays} days`;
+  return plan.updatesFrom === 'activation'
+    ? `${days} of updates from first sign-in`
+    : `${days} of updates`;
+}
 
 /** A plan's device limit in the plans table ("3 devices"); null keeps the application's. */
 export function formatPlanDeviceLimit(maxDevices: number | null): string | null {
   if (maxDevices === null) return null;
   return maxDevices === 1 ? '1 device' : `${maxDevices} devices`;
 }
+
+export const PLAN_UPDATES_INVALID = `Updates must be a whole number of days from 1 to ${planLimits.durationDays}, or empty for every release`;
 
 export const PLAN_DURATION_INVALID = `Duration must be a whole number of days from 1 to ${planLimits.durationDays}, or empty for lifetime`;
 
@@ -48,6 +71,8 @@ export function toPlanFields(plan: Plan): PlanFields {
     entitlements: plan.entitlements.join(', '),
     description: plan.description ?? '',
     maxDevices: plan.maxDevices === null ? '' : String(plan.maxDevices),
+    updatesForDays: plan.updatesForDays === null ? '' : String(plan.updatesForDays),
+    updatesFrom: plan.updatesFrom,
   };
 }
 
@@ -56,7 +81,10 @@ export function parseEntitlements(text: string): string[] {
   return text.split(/[\s,]+/).filter((code) => code !== '');
 }
 
-/** Whole days from 1 to the limit, null for an empty field (lifetime), NaN for anything else. */
+/**
+ * Whole days from 1 to the limit, null for an empty field (lifetime, or every release), NaN
+ * for anything else.
+ */
 function parseDurationDays(text: string): number | null {
   const trimmed = text.trim();
   if (trimmed === '') return null;
@@ -74,6 +102,8 @@ export function toPlanRequest(fields: PlanFields): CreatePlanRequest {
     description: fields.description.trim() || null,
     // Empty keeps the application's limit.
     maxDevices: fields.maxDevices.trim() === '' ? null : parseTypedNumber(fields.maxDevices),
+    updatesForDays: parseDurationDays(fields.updatesForDays),
+    updatesFrom: fields.updatesFrom,
   };
 }
 
@@ -86,6 +116,7 @@ export function findPlanProblems(fields: PlanFields): Partial<Record<string, str
   const request = toPlanRequest(fields);
   const problems = contractProblems(createPlanRequestSchema, request);
   if (Number.isNaN(request.durationDays)) problems.durationDays = PLAN_DURATION_INVALID;
+  if (Number.isNaN(request.updatesForDays)) problems.updatesForDays = PLAN_UPDATES_INVALID;
   return problems;
 }
 

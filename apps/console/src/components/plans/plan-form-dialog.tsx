@@ -1,4 +1,4 @@
-import { planLimits, type Plan } from '@latchkey/contracts';
+import { planLimits, updatesFromSchema, type Plan } from '@latchkey/contracts';
 import { useId } from 'react';
 import {
   DialogForm,
@@ -6,13 +6,15 @@ import {
   useCreateOrEditForm,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
-import { InputField, TextareaField } from '@/components/ui/form-field.tsx';
+import { FormField, InputField, TextareaField } from '@/components/ui/form-field.tsx';
+import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { useCreatePlan, useUpdatePlan } from '@/hooks/use-plans.ts';
 import {
   EMPTY_PLAN_FIELDS,
   findPlanProblems,
   toPlanFields,
   toPlanRequest,
+  UPDATES_FROM_LABELS,
   type PlanFields,
 } from './plan-display.ts';
 
@@ -36,7 +38,7 @@ export const { CreateItemDialog: CreatePlanDialog, EditItemDialog: EditPlanDialo
 function PlanForm(props: CreateOrEditFormProps<PlanFields>) {
   const id = useId();
   // Every field's problem at its field, all at once.
-  const { bindText, dialogForm } = useCreateOrEditForm(props, () => null, {
+  const { bindText, fields, setField, dialogForm } = useCreateOrEditForm(props, () => null, {
     validateFields: findPlanProblems,
   });
 
@@ -84,6 +86,31 @@ function PlanForm(props: CreateOrEditFormProps<PlanFields>) {
         autoComplete="off"
         className="w-40"
       />
+      <div className="grid gap-4 sm:grid-cols-2">
+        <InputField
+          id={`${id}-updates`}
+          label="Updates in days (optional)"
+          hint="Releases a holder gets: those published within this many days. Leave empty for every release."
+          // Text, as the duration.
+          inputMode="numeric"
+          {...bindText('updatesForDays')}
+          placeholder="Every release"
+          autoComplete="off"
+        />
+        <FormField
+          htmlFor={`${id}-updates-from`}
+          label="Updates counted from"
+          hint="Renewing adds the days again."
+        >
+          <OptionSelect
+            id={`${id}-updates-from`}
+            value={fields.updatesFrom}
+            onValueChange={(updatesFrom) => setField('updatesFrom', updatesFrom)}
+            options={labelledOptions(updatesFromSchema.options, UPDATES_FROM_LABELS)}
+            aria-describedby={`${id}-updates-from-hint`}
+          />
+        </FormField>
+      </div>
       <TextareaField
         id={`${id}-description`}
         label="Description (optional)"

@@ -11,6 +11,7 @@ import { dismissToast } from '@/hooks/use-toast.ts';
 import { findToast } from '@/test/find-toast.ts';
 import { openDialog } from '@/test/open-dialog.ts';
 import { renderSignedIn } from '@/test/render-with-providers.tsx';
+import { stubResizeObserver, stubScrollIntoView } from '@/test/jsdom-stubs.ts';
 import { resetEachTest } from '@/test/reset-each-test.ts';
 import {
   createPlan,
@@ -19,7 +20,7 @@ import {
   stubCollectionApi,
   stubOwnerApi,
 } from '@/test/stub-owner-api.ts';
-import { PLAN_DURATION_INVALID } from './plan-display.ts';
+import { PLAN_DURATION_INVALID, PLAN_UPDATES_INVALID } from './plan-display.ts';
 import { PlansPanel } from './plans-panel.tsx';
 
 const PLANS_PATH = '/api/applications/7/plans';
@@ -42,7 +43,7 @@ const renderPanel = () => renderSignedIn(<PlansPanel application={orbit} />);
 const openCreateDialog = () => openDialog('Create Plan');
 
 describe('PlansPanel', { timeout: 30_000 }, () => {
-  resetEachTest();
+  resetEachTest(stubScrollIntoView, stubResizeObserver);
 
   it('shows a skeleton while the plans load', () => {
     stubOwnerApi(() => neverAnswered());
@@ -170,6 +171,8 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
         entitlements: ['PRO', 'EXPORT_PDF'],
         description: 'A year of everything',
         maxDevices: null,
+        updatesForDays: null,
+        updatesFrom: 'redemption',
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -215,6 +218,8 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
         entitlements: ['PRO'],
         description: null,
         maxDevices: null,
+        updatesForDays: null,
+        updatesFrom: 'redemption',
       },
     ]);
     const row = within(screen.getByTestId(`plan-row-${monthly.id}`));
@@ -257,6 +262,32 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
       expect.objectContaining({ maxDevices: null }),
     ]);
     await waitFor(() => expect(row.queryByText('3 devices')).toBeNull());
+  });
+
+  it('sends an updates window and when it starts, and shows it under the duration', async () => {
+    const api = stubPlansApi();
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No plans yet' });
+    const dialog = await openCreateDialog();
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'Perpetual' } });
+    const updates = dialog.getByLabelText('Updates in days (optional)');
+    fireEvent.change(updates, { target: { value: '1y' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(dialog.getByRole('alert').textContent).toBe(PLAN_UPDATES_INVALID);
+    expect(api.sent('POST')).toEqual([]);
+
+    fireEvent.change(updates, { target: { value: '365' } });
+    const from = dialog.getByRole('combobox', { name: 'Updates counted from' });
+    expect(from.textContent).toBe('When the plan is granted');
+    fireEvent.click(from);
+    fireEvent.click(await screen.findByRole('option', { name: 'At the first sign-in after that' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(await findToast('Plan created successfully')).toBeTruthy();
+    expect(api.sent('POST').map(({ body }) => body)).toEqual([
+      expect.objectContaining({ updatesForDays: 365, updatesFrom: 'activation' }),
+    ]);
+    const row = within(await screen.findByTestId(`plan-row-${createPlan(100).id}`));
+    expect(row.getByText('365 days of updates from first sign-in')).toBeTruthy();
   });
 
   it('archives a plan and unarchives it, each with its toast', async () => {

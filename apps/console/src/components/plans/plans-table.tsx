@@ -6,7 +6,7 @@ import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { cn } from '@/lib/utils.ts';
 import { EntitlementBadges } from './entitlement-badges.tsx';
-import { formatPlanDeviceLimit, formatPlanDuration } from './plan-display.ts';
+import { formatPlanDeviceLimit, formatPlanDuration, formatPlanUpdates } from './plan-display.ts';
 
 /** An application's plans, with edit, archive or unarchive, and delete per row. */
 export function plansTable({
@@ -51,7 +51,15 @@ export function plansTable({
       {
         header: 'Duration',
         cellClassName: 'whitespace-nowrap',
-        cell: (plan) => formatPlanDuration(plan.durationDays),
+        cell: (plan) => (
+          <>
+            {formatPlanDuration(plan.durationDays)}
+            {/* A window is what sets a "buy once, a year of updates" plan apart: say it here. */}
+            {plan.updatesForDays !== null && (
+              <div className="text-xs text-muted-foreground">{formatPlanUpdates(plan)}</div>
+            )}
+          </>
+        ),
       },
       {
         header: 'Entitlements',
