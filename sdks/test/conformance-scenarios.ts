@@ -62,6 +62,7 @@ export const ownerActions = [
   'setUserVariable',
   'uploadFile',
   'setCurrentRelease',
+  'endUpdatesWindow',
   'loginFromAnotherMachine',
   'foreignOfflineLicense',
 ] as const;

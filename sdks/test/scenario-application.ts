@@ -1,4 +1,5 @@
 import { createHash, type KeyObject } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import { eq } from 'drizzle-orm';
 import {
   appFileSchema,
@@ -7,6 +8,7 @@ import {
   applicationVariableSchema,
   generatedLicensesSchema,
   planSchema,
+  subscriptionListSchema,
   userVariableSchema,
   type Application,
   type UpdateApplicationRequest,
@@ -83,6 +85,7 @@ export async function createScenarioApplication(
       name: string;
       durationDays?: number | null;
       entitlements?: string[];
+      updatesForDays?: number | null;
     }) {
       const plan = planSchema.parse(await ownerCall('POST', `${base}/plans`, input));
       return { id: plan.id };
@@ -144,6 +147,28 @@ export async function createScenarioApplication(
     async setCurrentRelease(input: { fileId: string }) {
       await ownerCall('PUT', base, { currentReleaseFileId: input.fileId });
       return {};
+    },
+    /**
+     * Ends the updates window of each of the user's subscriptions now, as the vendor's edit of
+     * a subscription does: the files uploaded before are within it, the ones uploaded after
+     * are past it. Answers the window's end, as login then answers it.
+     */
+    async endUpdatesWindow(input: { userId: string }) {
+      const path = `${base}/users/${input.userId}/subscriptions`;
+      const held = subscriptionListSchema.parse(await ownerCall('GET', path));
+      if (held.length === 0) throw new Error('endUpdatesWindow: the user holds no subscription');
+      // Upload times are kept to the microsecond and the window's end to the millisecond: a
+      // moment apart on either side, so no upload shares the millisecond the window ends in.
+      await delay(3);
+      const updatesUntil = new Date().toISOString();
+      for (const subscription of held) {
+        await ownerCall('PUT', `${path}/${subscription.id}`, {
+          expiresAt: subscription.expiresAt,
+          updatesUntil,
+        });
+      }
+      await delay(3);
+      return { updatesUntil };
     },
     /** A login from another program on another machine, straight over HTTP (not the SDK). */
     async loginFromAnotherMachine(input: { username: string; password: string; hwid: string }) {

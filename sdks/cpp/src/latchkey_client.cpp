@@ -535,7 +535,9 @@ Result Client::download(const std::string& file_id, const std::string& destinati
 }
 
 std::optional<UpdateOffer> Client::check_for_update(const Result& answer) const {
-  if (answer.code() != ResultCode::VERSION_MISMATCH) return std::nullopt;
+  const std::optional<ResultCode> code = answer.code();
+  if (code != ResultCode::VERSION_MISMATCH && code != ResultCode::UPDATES_EXPIRED)
+    return std::nullopt;
   const detail::Json& fields = answer.fields().fields;
   const auto update = fields.find("update");
   if (update == fields.end() || !update->is_object()) return std::nullopt;

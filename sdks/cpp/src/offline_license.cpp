@@ -99,6 +99,8 @@ std::optional<OfflineLicenseContent> content_of(const detail::Bytes& data) {
   if (entitlements != content.end() && entitlements->is_array())
     for (const detail::Json& code : *entitlements)
       if (code.is_string()) read.entitlements.push_back(code.get<std::string>());
+  // Licences issued before updates windows existed lack the field: no window, every release.
+  read.updates_until = text_of(content, "updates_until");
   read.issued_at = *issued_at;
   read.valid_until = *valid_until;
   read.id = text_of(content, "id").value_or("");
@@ -125,7 +127,12 @@ std::vector<std::string> offline_license_codes() {
 std::string to_json(const OfflineLicenseCheck& check) {
   detail::Json verdict = {
       {"success", check.success}, {"code", to_string(check.code)}, {"message", check.message}};
-  if (check.content) verdict["content"] = detail::Json::parse(check.content->json);
+  if (check.content) {
+    detail::Json content = detail::Json::parse(check.content->json);
+    // A licence issued before updates windows existed has none: null, no window (every SDK).
+    if (!content.contains("updates_until")) content["updates_until"] = nullptr;
+    verdict["content"] = std::move(content);
+  }
   return detail::dump(verdict);
 }
 

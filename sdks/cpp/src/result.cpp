@@ -7,7 +7,7 @@ namespace latchkey {
 
 namespace {
 
-constexpr std::array<const char*, 31> result_code_names = {
+constexpr std::array<const char*, 32> result_code_names = {
     "OK",
     "INVALID_CREDENTIALS",
     "ACCOUNT_DISABLED",
@@ -34,6 +34,7 @@ constexpr std::array<const char*, 31> result_code_names = {
     "VARIABLE_READ_ONLY",
     "VARIABLE_LIMIT_REACHED",
     "FILE_NOT_FOUND",
+    "UPDATES_EXPIRED",
     "MAIL_UNAVAILABLE",
     "EMAIL_NOT_VERIFIED",
     "INVALID_REQUEST",

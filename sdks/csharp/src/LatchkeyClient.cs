@@ -382,7 +382,9 @@ namespace Latchkey
         /// answer names its URL, size and SHA-256, the bytes are streamed beside the destination and
         /// kept only when they match (else <see cref="SignatureException"/> <c>digest</c>, and no
         /// file). <paramref name="sha256"/>, from an <see cref="UpdateOffer"/>, must also be the
-        /// file's. On success the result's <see cref="LatchkeyResult.Path"/> is the destination.
+        /// file's. On success the result's <see cref="LatchkeyResult.Path"/> is the destination. A
+        /// file that needs a session and was published after the user's updates window is refused
+        /// with <c>UPDATES_EXPIRED</c>.
         /// </summary>
         public async Task<LatchkeyResult> DownloadAsync(string fileId, string destination, string sha256 = null)
         {
@@ -410,13 +412,17 @@ namespace Latchkey
         }
 
         /// <summary>
-        /// The update a login refused with <c>VERSION_MISMATCH</c> offers, or null. The v1 API has
-        /// no call of its own for it: the offer rides, signed, on the login's answer; pass its
-        /// <see cref="UpdateOffer.FileId"/> and <see cref="UpdateOffer.Sha256"/> to <see cref="DownloadAsync"/>.
+        /// The release a login refused with <c>VERSION_MISMATCH</c> or <c>UPDATES_EXPIRED</c>
+        /// offers, or null: the current release, or, for a user whose updates window ended before it
+        /// was published, the newest release published within the window (the one they may run).
+        /// The v1 API has no call of its own for it: the offer rides, signed, on the login's answer;
+        /// pass its <see cref="UpdateOffer.FileId"/> and <see cref="UpdateOffer.Sha256"/> to
+        /// <see cref="DownloadAsync"/>.
         /// </summary>
         public UpdateOffer CheckForUpdate(LatchkeyResult answer)
         {
-            if (answer == null || answer.Code != ResultCode.VERSION_MISMATCH) return null;
+            if (answer == null) return null;
+            if (answer.Code != ResultCode.VERSION_MISMATCH && answer.Code != ResultCode.UPDATES_EXPIRED) return null;
             var update = answer["update"] as IDictionary<string, object>;
             if (update == null) return null;
             object version, fileId, size, sha256;

@@ -122,7 +122,11 @@ namespace Latchkey
         }
     }
 
-    /// <summary>What a <c>VERSION_MISMATCH</c> login offers when the vendor marked a current release.</summary>
+    /// <summary>
+    /// The release a login refused with <c>VERSION_MISMATCH</c> or <c>UPDATES_EXPIRED</c> offers:
+    /// the one this user should run, the current release or, past their updates window, the
+    /// newest published within it.
+    /// </summary>
     public sealed class UpdateOffer
     {
         internal UpdateOffer(string version, string fileId, long size, string sha256)

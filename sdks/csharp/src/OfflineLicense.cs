@@ -49,6 +49,8 @@ namespace Latchkey
         /// <summary>
         /// <c>application_id</c>, <c>user_id</c>, <c>username</c>, <c>hwid</c>,
         /// <c>entitlements</c>, <c>subscriptions</c>, <c>account_expires_at</c>,
+        /// <c>updates_until</c> (the end of the holder's updates window, as login answers it; null
+        /// for every release, and for a licence issued before the field existed),
         /// <c>issued_at</c>, <c>valid_until</c>, <c>id</c>; null before the signature holds.
         /// </summary>
         public IReadOnlyDictionary<string, object> Content { get; private set; }
@@ -161,6 +163,8 @@ namespace Latchkey
             if (!content.TryGetValue("valid_until", out value) || !ParseIso(value).HasValue) return null;
             if (!content.TryGetValue("issued_at", out value) || !ParseIso(value).HasValue) return null;
             if (content.TryGetValue("hwid", out value) && value != null && !(value is string)) return null;
+            // Licences issued before updates windows existed lack the field: no window, every release.
+            if (!content.ContainsKey("updates_until")) content["updates_until"] = null;
             return content;
         }
 

@@ -34,6 +34,7 @@ namespace Latchkey
         VARIABLE_READ_ONLY,
         VARIABLE_LIMIT_REACHED,
         FILE_NOT_FOUND,
+        UPDATES_EXPIRED,
         MAIL_UNAVAILABLE,
         EMAIL_NOT_VERIFIED,
         INVALID_REQUEST,

@@ -32,6 +32,7 @@ export const resultCodes = [
   'VARIABLE_READ_ONLY',
   'VARIABLE_LIMIT_REACHED',
   'FILE_NOT_FOUND',
+  'UPDATES_EXPIRED',
   'MAIL_UNAVAILABLE',
   'EMAIL_NOT_VERIFIED',
   'INVALID_REQUEST',
@@ -53,7 +54,11 @@ export interface Subscription {
   expires_at: string | null;
 }
 
-/** What a `VERSION_MISMATCH` login offers when the vendor marked a current release. */
+/**
+ * The release a login refused with `VERSION_MISMATCH` or `UPDATES_EXPIRED` offers: the one this
+ * user should run, the current release or, past their updates window, the newest published
+ * within it.
+ */
 export interface UpdateOffer {
   version: string;
   file_id: string;
@@ -71,12 +76,19 @@ export interface AuthAnswer extends AnswerBase {
   session_token?: string;
   entitlements?: string[];
   subscriptions?: Subscription[];
+  /**
+   * The end of the user's updates window: releases published later are refused with
+   * `UPDATES_EXPIRED`. Null: no window (every release).
+   */
+  updates_until?: string | null;
   update?: UpdateOffer;
 }
 
 export interface VerifyAnswer extends AnswerBase {
   entitlements?: string[];
   subscriptions?: Subscription[];
+  /** As `AuthAnswer.updates_until`. */
+  updates_until?: string | null;
   missing_entitlements?: string[];
 }
 

@@ -370,7 +370,8 @@ export class LatchkeyClient {
    * Downloads one of the application's files to `destination`: a signed answer names its URL,
    * size and SHA-256, the bytes are streamed beside `destination` and kept only when they match
    * (else `SignatureError` with reason `digest`, and no file). `sha256`, from an update offer,
-   * must also be the file's.
+   * must also be the file's. A file that needs a session and was published after the user's
+   * updates window is refused with `UPDATES_EXPIRED`.
    */
   async download(input: {
     fileId: string;
@@ -401,12 +402,15 @@ export class LatchkeyClient {
   }
 
   /**
-   * The update a login refused with `VERSION_MISMATCH` offers, or null. The v1 API has no call
+   * The release a login refused with `VERSION_MISMATCH` or `UPDATES_EXPIRED` offers, or null:
+   * the current release, or, for a user whose updates window ended before it was published, the
+   * newest release published within the window (the one they may run). The v1 API has no call
    * of its own for it: the offer rides, signed, on the login's answer; pass it to `download`
    * with its `file_id` and `sha256`.
    */
   checkForUpdate(answer: AuthAnswer): UpdateOffer | null {
-    const update = answer.code === 'VERSION_MISMATCH' ? answer.update : undefined;
+    const offersRelease = answer.code === 'VERSION_MISMATCH' || answer.code === 'UPDATES_EXPIRED';
+    const update = offersRelease ? answer.update : undefined;
     const isOffer =
       typeof update === 'object' &&
       update !== null &&

@@ -11,6 +11,11 @@ export interface OfflineLicenseContent {
   entitlements: string[];
   subscriptions: { plan: string; expires_at: string | null }[];
   account_expires_at: string | null;
+  /**
+   * The end of the holder's updates window, as login answers it (null: every release). A
+   * licence issued before the field existed has none: it reads as null.
+   */
+  updates_until: string | null;
   issued_at: string;
   valid_until: string;
   id: string;
@@ -171,9 +176,10 @@ function parseContent(json: Buffer): OfflineLicenseContent | null {
     return null;
   }
   if (content === null || typeof content !== 'object') return null;
-  const { hwid, valid_until, issued_at } = content as Record<string, unknown>;
+  const { hwid, valid_until, issued_at, updates_until } = content as Record<string, unknown>;
   const isTime = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
   if (!isTime(valid_until) || !isTime(issued_at)) return null;
   if (hwid !== null && typeof hwid !== 'string') return null;
-  return content as OfflineLicenseContent;
+  // Licences issued before updates windows existed lack the field: no window, every release.
+  return { ...content, updates_until: updates_until ?? null } as OfflineLicenseContent;
 }

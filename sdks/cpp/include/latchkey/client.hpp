@@ -142,10 +142,13 @@ class LATCHKEY_EXPORT Client {
   // Downloads one of the application's files to destination: a signed answer names its URL,
   // size and SHA-256, the bytes are streamed beside destination and kept only when they match
   // (else SignatureError Digest, and no file). sha256, from an update offer, must also be the
-  // file's. On success the result adds path.
+  // file's. On success the result adds path. A file that needs a session and was published
+  // after the user's updates window is refused with UPDATES_EXPIRED.
   Result download(const std::string& file_id, const std::string& destination,
                   const std::optional<std::string>& sha256 = std::nullopt);
-  // The update a login refused with VERSION_MISMATCH offers, or nullopt. The v1 API has no
+  // The release a login refused with VERSION_MISMATCH or UPDATES_EXPIRED offers, or nullopt:
+  // the current release, or, for a user whose updates window ended before it was published,
+  // the newest release published within the window (the one they may run). The v1 API has no
   // call of its own for it: the offer rides, signed, on the login's answer.
   std::optional<UpdateOffer> check_for_update(const Result& answer) const;
 

@@ -47,11 +47,14 @@ struct OfflineLicenseContent {
   std::string username;
   std::optional<std::string> hwid;  // the machine it was issued to; nullopt: none named
   std::vector<std::string> entitlements;
+  // The end of the holder's updates window (ISO 8601, as signed), as login answers it; nullopt
+  // for every release, and for a licence issued before the field existed.
+  std::optional<std::string> updates_until;
   std::string issued_at;    // ISO 8601, as signed
   std::string valid_until;  // ISO 8601, as signed
   std::string id;
   // The whole payload, the JSON exactly as signed (subscriptions and account_expires_at
-  // included).
+  // included; updates_until only when the licence names it).
   std::string json;
 };
 
@@ -63,7 +66,8 @@ struct OfflineLicenseCheck {
   std::optional<OfflineLicenseContent> content;
 };
 
-// The verdict as one JSON object: success, code, message and content (when there is one).
+// The verdict as one JSON object: success, code, message and content (when there is one: the
+// signed payload, with updates_until null when the licence does not name it).
 LATCHKEY_EXPORT std::string to_json(const OfflineLicenseCheck& check);
 
 // The terms a licence is checked against, beside the key and the HWID.

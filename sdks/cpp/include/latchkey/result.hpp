@@ -41,6 +41,7 @@ enum class ResultCode {
   VARIABLE_READ_ONLY,
   VARIABLE_LIMIT_REACHED,
   FILE_NOT_FOUND,
+  UPDATES_EXPIRED,
   MAIL_UNAVAILABLE,
   EMAIL_NOT_VERIFIED,
   INVALID_REQUEST,
@@ -99,8 +100,9 @@ class LATCHKEY_EXPORT Result {
   std::shared_ptr<const detail::ResultFields> fields_;
 };
 
-// What a VERSION_MISMATCH login offers when the vendor marked a current release: pass file_id
-// and sha256 to Client::download.
+// The release a login refused with VERSION_MISMATCH or UPDATES_EXPIRED offers: the one this
+// user should run, the current release or, past their updates window, the newest published
+// within it. Pass file_id and sha256 to Client::download.
 struct UpdateOffer {
   std::string version;
   std::string file_id;

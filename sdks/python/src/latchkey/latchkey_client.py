@@ -27,6 +27,8 @@ _FIRST_RETRY_DELAY_SECONDS = 0.25
 _MIN_DOWNLOAD_TIMEOUT_SECONDS = 600.0
 _RETRY_AFTER = re.compile(r"[0-9]{1,6}")
 _SHA256_HEX = re.compile(r"[0-9a-fA-F]{64}")
+#: The login refusals that carry the release the user should run as ``update``.
+_CODES_OFFERING_A_RELEASE = (ResultCode.VERSION_MISMATCH, ResultCode.UPDATES_EXPIRED)
 
 #: Heartbeat answers that mean the session is over; any other refusal (a rate limit) is not a
 #: revocation and the loop goes on.
@@ -348,7 +350,9 @@ class LatchkeyClient:
         Downloads one of the application's files to ``destination``: a signed answer names its
         URL, size and SHA-256, the bytes are streamed beside ``destination`` and kept only when
         they match (else ``SignatureError`` with reason ``digest``, and no file). ``sha256``,
-        from an update offer, must also be the file's. On success the result adds ``path``.
+        from an update offer, must also be the file's. On success the result adds ``path``. A
+        file that needs a session and was published after the user's updates window is refused
+        with ``UPDATES_EXPIRED``.
         """
         payload = {"file_id": file_id}
         session = self._session
@@ -379,12 +383,15 @@ class LatchkeyClient:
 
     def check_for_update(self, answer: Mapping[str, Any]) -> Optional[Dict[str, Any]]:
         """
-        The update a login refused with ``VERSION_MISMATCH`` offers (``version``, ``file_id``,
-        ``size``, ``sha256``), or None. The v1 API has no call of its own for it: the offer
-        rides, signed, on the login's answer; pass it to ``download`` with its ``file_id`` and
-        ``sha256``.
+        The release a login refused with ``VERSION_MISMATCH`` or ``UPDATES_EXPIRED`` offers
+        (``version``, ``file_id``, ``size``, ``sha256``), or None: the current release, or, for a
+        user whose updates window ended before it was published, the newest release published
+        within the window (the one they may run). The v1 API has no call of its own for it: the
+        offer rides, signed, on the login's answer; pass it to ``download`` with its ``file_id``
+        and ``sha256``.
         """
-        update = answer.get("update") if answer.get("code") == ResultCode.VERSION_MISMATCH else None
+        offers_release = answer.get("code") in _CODES_OFFERING_A_RELEASE
+        update = answer.get("update") if offers_release else None
         if not isinstance(update, Mapping):
             return None
         size = update.get("size")

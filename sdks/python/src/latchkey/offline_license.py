@@ -54,7 +54,9 @@ _MESSAGES = {
 @dataclass(frozen=True)
 class OfflineLicenseCheck:
     """The verdict on an offline licence; ``content`` once its signature holds (also when its
-    terms refuse it): the payload's JSON, snake_case like the client API."""
+    terms refuse it): the payload's JSON, snake_case like the client API. Its ``updates_until``
+    (the end of the holder's updates window, as login answers it) is None for every release,
+    and for a licence issued before the field existed."""
 
     success: bool
     code: OfflineLicenseCode
@@ -157,6 +159,8 @@ def _parse_content(data: bytes) -> Optional[Dict[str, Any]]:
         return None
     if content.get("hwid") is not None and not isinstance(content.get("hwid"), str):
         return None
+    # Licences issued before updates windows existed lack the field: no window, every release.
+    content.setdefault("updates_until", None)
     return content
 
 
