@@ -1,6 +1,10 @@
 import type { PortalAccount } from '@latchkey/contracts';
 import { h, replaceChildren } from './dom.ts';
-import { accountExpiryText, subscriptionExpiryText } from './format.ts';
+import { accountExpiryText, subscriptionExpiryText, subscriptionUpdatesText } from './format.ts';
+
+/** The updates window's line under a subscription, when it has one. */
+const updatesLine = (text: string | null) =>
+  text === null ? [] : [h('p', { class: 'row-meta' }, text)];
 
 /** A card of the signed-in page: a section named by its heading. */
 export function card(id: string, title: string, ...content: Node[]): HTMLElement {
@@ -65,6 +69,7 @@ export function createSubscriptionsCard(): {
                     { class: 'row-main' },
                     h('p', { class: 'row-title wrap-anywhere' }, subscription.planName),
                     h('p', { class: 'row-meta' }, subscriptionExpiryText(subscription)),
+                    ...updatesLine(subscriptionUpdatesText(subscription)),
                   ),
                   h(
                     'span',

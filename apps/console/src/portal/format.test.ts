@@ -6,6 +6,7 @@ import {
   deviceNameOf,
   nextReleaseText,
   subscriptionExpiryText,
+  subscriptionUpdatesText,
   waitText,
 } from './format.ts';
 import { portalAddressOf } from './public-id.ts';
@@ -28,6 +29,15 @@ describe('the portal’s wording', () => {
     expect(expiry(null, true)).toBe('Lifetime');
     expect(expiry('2031-01-15T10:00:00.000Z', true)).toBe('Expires Jan 15, 2031, 10:00 AM');
     expect(expiry('2020-01-15T10:00:00.000Z', false)).toBe('Ended Jan 15, 2020, 10:00 AM');
+  });
+
+  it('says until when a subscription gets updates, or how many days wait for a sign-in', () => {
+    const updates = (updatesUntil: string | null, updatesPendingDays: number | null) =>
+      plain(subscriptionUpdatesText({ updatesUntil, updatesPendingDays }, utc));
+    expect(updates(null, null)).toBeNull();
+    expect(updates('2031-01-15T10:00:00.000Z', null)).toBe('Updates until Jan 15, 2031, 10:00 AM');
+    expect(updates(null, 365)).toBe('365 days of updates from your next sign-in in the program');
+    expect(updates(null, 1)).toBe('1 day of updates from your next sign-in in the program');
   });
 
   it('counts devices against the limit, singular for a limit of one', () => {

@@ -32,6 +32,22 @@ export function subscriptionExpiryText(
   return subscription.isActive ? `Expires ${when}` : `Ended ${when}`;
 }
 
+/**
+ * A subscription's updates window, or null when it has none (every release): the releases
+ * published up to that date are the holder's; a window not started yet says when it will.
+ */
+export function subscriptionUpdatesText(
+  subscription: { updatesUntil: string | null; updatesPendingDays: number | null },
+  options: DateOptions = {},
+): string | null {
+  if (subscription.updatesUntil !== null) {
+    return `Updates until ${formatDateTime(subscription.updatesUntil, options)}`;
+  }
+  const days = subscription.updatesPendingDays;
+  if (days === null) return null;
+  return `${days} ${days === 1 ? 'day' : 'days'} of updates from your next sign-in in the program`;
+}
+
 export function deviceCountText(used: number, limit: number): string {
   return `${used} of ${limit} ${limit === 1 ? 'device' : 'devices'}`;
 }
