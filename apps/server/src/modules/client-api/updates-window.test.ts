@@ -1,3 +1,4 @@
+import { desc, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   appFileSchema,
@@ -11,6 +12,7 @@ import {
   type Application,
   type CreatePlanRequest,
 } from '@latchkey/contracts';
+import { activityLogs } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
   callClientApi,
@@ -162,6 +164,17 @@ describe('updates windows', () => {
       success: false,
       code: 'UPDATES_EXPIRED',
       update: offered,
+    });
+    // Logged as a version mismatch whose code tells the ended window apart.
+    const [logged] = await testApp.database.db
+      .select({ event: activityLogs.event, metadata: activityLogs.metadata })
+      .from(activityLogs)
+      .where(eq(activityLogs.applicationId, application.id))
+      .orderBy(desc(activityLogs.id))
+      .limit(1);
+    expect(logged).toMatchObject({
+      event: 'version_mismatch',
+      metadata: expect.objectContaining({ code: 'UPDATES_EXPIRED', version: '2.0' }),
     });
     expect(await login(application, user, '0.9')).toMatchObject({
       code: 'VERSION_MISMATCH',
