@@ -6,12 +6,14 @@
 // link to choose a new password mailed to the account's address (or, where the application lets
 // only confirmed addresses log in, a new link to confirm it), verify, keep a live session with
 // heartbeats and periodic verification, redeem licence keys onto the account, show its
-// entitlements and subscriptions, release this machine's seat so the user can log in from
-// another one. Logins send the machine's name, which the owner sees in the user's device list.
-// After each login it keeps an offline licence, so that a later start without the network still
-// works until the licence's end; it shows the vendor's welcome_message and the user's own note
-// (remote variables), and when the vendor has published a newer release it offers to download
-// it, kept only when it matches its signed SHA-256.
+// entitlements, subscriptions and updates period, release this machine's seat so the user can
+// log in from another one. Logins send the machine's name, which the owner sees in the user's
+// device list. After each login it keeps an offline licence, so that a later start without the
+// network still works until the licence's end; it shows the vendor's welcome_message and the
+// user's own note (remote variables), and when the vendor has published a newer release it
+// offers to download it, kept only when it matches its signed SHA-256 (for a version released
+// after the user's updates period ended, it offers the release their licence includes the same
+// way).
 //
 // Add the SDK from your Latchkey server, as its Integration page shows (Debian/Ubuntu first:
 // apt-get install cmake g++ pkg-config libcurl4-openssl-dev libsodium-dev nlohmann-json3-dev):
@@ -126,10 +128,14 @@ std::string text_field(const json& body, const char* name) {
 struct Licensing {
   std::vector<std::string> entitlements;   // sorted codes
   std::vector<std::string> subscriptions;  // "Plan until <ISO date>" or "Plan (lifetime)"
+  // The end of the updates window (ISO 8601): releases published later are refused. Empty: no
+  // window (null, or an offline licence older than the field), every release.
+  std::string updates_until;
 };
 
-Licensing licensing_of(const std::vector<std::string>& entitlements, const json& subscriptions) {
-  Licensing licensing{entitlements, {}};
+Licensing licensing_of(const std::vector<std::string>& entitlements, const json& subscriptions,
+                       const std::string& updates_until) {
+  Licensing licensing{entitlements, {}, updates_until};
   if (subscriptions.is_array())
     for (const json& held : subscriptions) {
       const std::string plan = text_field(held, "plan");
@@ -143,7 +149,8 @@ Licensing licensing_of(const std::vector<std::string>& entitlements, const json&
 
 Licensing licensing_of(const Result& answer) {
   return licensing_of(answer.texts("entitlements"),
-                      json::parse(answer.field_json("subscriptions"), nullptr, false));
+                      json::parse(answer.field_json("subscriptions"), nullptr, false),
+                      answer.text("updates_until").value_or(""));
 }
 
 std::string list_or_none(const std::vector<std::string>& items) {
@@ -612,7 +619,7 @@ class ConsoleApp {
     if (result.code() == ResultCode::EMAIL_NOT_VERIFIED)
       console_.say("Type /resend at the Username prompt to be mailed a new link.");
     return result.code() != ResultCode::VERSION_MISMATCH &&
-           result.code() != ResultCode::BLACKLISTED;
+           result.code() != ResultCode::UPDATES_EXPIRED && result.code() != ResultCode::BLACKLISTED;
   }
 
   // A login (password or licence key): the SDK opens the session when the server accepts it,
@@ -627,12 +634,19 @@ class ConsoleApp {
       if (report_refusal(*login, "Login Failed")) return true;
       exit_code_ = 1;  // this version cannot be used: the program exits, after an update offer
       const std::optional<latchkey::UpdateOffer> update = client_.check_for_update(*login);
-      if (update)
-        ask({{{"Version " + update->version + " is available. Download it? (y/n) ", Field::Text}},
+      if (update) {
+        // Past the updates window the release offered is not newer than this program but the
+        // newest the user's licence includes: it is offered as such.
+        const std::string question =
+            login->code() == ResultCode::UPDATES_EXPIRED
+                ? "Your licence includes version " + update->version + ". Download it? (y/n) "
+                : "Version " + update->version + " is available. Download it? (y/n) ";
+        ask({{{question, Field::Text}},
              [this, update](const auto& in) {
                if (lower(in[0]) == "y" || lower(in[0]) == "yes") download_update(*update);
                return false;
              }});
+      }
       return update.has_value();
     }
     console_.log("login ok");
@@ -807,6 +821,9 @@ class ConsoleApp {
   void say_licensing(const Licensing& licensing, const std::string& indent) {
     console_.say(indent + "Entitlements: " + list_or_none(licensing.entitlements));
     console_.say(indent + "Subscriptions: " + list_or_none(licensing.subscriptions));
+    console_.say(indent + (licensing.updates_until.empty()
+                               ? "Updates: every release"
+                               : "Updates until: " + licensing.updates_until));
   }
 
   // The session saved at the last login: its user is verified again, then the SDK takes the
@@ -881,7 +898,8 @@ class ConsoleApp {
     const latchkey::OfflineLicenseContent& content = *checked.content;
     const json payload = json::parse(content.json, nullptr, false);
     const Licensing licensing =
-        licensing_of(content.entitlements, payload.value("subscriptions", json()));
+        licensing_of(content.entitlements, payload.value("subscriptions", json()),
+                     content.updates_until.value_or(""));
     {
       std::lock_guard<std::mutex> lock(mutex_);
       session_ = {content.user_id, content.username, false, licensing};
@@ -1121,6 +1139,7 @@ class ConsoleApp {
   static std::string refusal_title(const std::string& code, const std::string& fallback_title) {
     static const std::map<std::string, std::string> titles = {
         {"VERSION_MISMATCH", "Update Required"},
+        {"UPDATES_EXPIRED", "Updates Ended"},
         {"HWID_MISMATCH", "Hardware Mismatch"},
         {"ACCOUNT_EXPIRED", "Account Expired"},
         {"ACCOUNT_DISABLED", "Account Disabled"},

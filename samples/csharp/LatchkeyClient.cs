@@ -3,11 +3,13 @@
 // choose a new password mailed to the account's address (Forgot password?), a new link to confirm
 // that address where the application lets only confirmed addresses log in (Resend verification
 // e-mail), verify, a live session with heartbeats, forced logout when the licence is revoked,
-// licence keys redeemed onto the account, its entitlements and subscriptions shown, this device
-// released so that another machine can log in, an offline licence for starts without the network,
-// the vendor's welcome message and the user's own note (remote variables), and a newer release
-// downloaded and checked against its signed SHA-256. The SDK does everything that talks to the
-// server: it checks every answer's Ed25519 signature, nonce and time before this program reads it.
+// licence keys redeemed onto the account, its entitlements, subscriptions and updates period shown,
+// this device released so that another machine can log in, an offline licence for starts without
+// the network, the vendor's welcome message and the user's own note (remote variables), and a
+// newer release downloaded and checked against its signed SHA-256 (or, for a version released
+// after the user's updates period ended, the release their licence includes). The SDK does
+// everything that talks to the server: it checks every answer's Ed25519 signature, nonce and time
+// before this program reads it.
 //
 // Add the SDK from your Latchkey server (the Integration page shows these lines too):
 //   curl -fLO "YOUR_LATCHKEY_URL"/sdk/Latchkey.Client.0.1.0.nupkg
@@ -87,17 +89,30 @@ namespace LatchkeySample
     public class UserInfo
     {
         public string UserId, Username, Email, ExpiresAt, HwidLock;
-        public string EntitlementsText = "None", SubscriptionsText = "None";
+        public string EntitlementsText = "None", SubscriptionsText = "None", UpdatesText = "Every release";
 
-        /// <summary>Takes the entitlements and subscriptions of an answer or of an offline licence.</summary>
-        public void TakeLicensing(object entitlements, object subscriptions)
+        /// <summary>
+        /// Takes the entitlements, subscriptions and updates window of an answer or of an offline
+        /// licence, read by field name (a missing field is null).
+        /// </summary>
+        public void TakeLicensing(Func<string, object> field)
         {
-            var codes = Texts(entitlements);
+            var codes = Texts(field("entitlements"));
             EntitlementsText = codes.Count == 0 ? "None" : string.Join(", ", codes);
-            var held = (subscriptions as IEnumerable<object> ?? new object[0]).OfType<IDictionary<string, object>>()
+            var held = (field("subscriptions") as IEnumerable<object> ?? new object[0]).OfType<IDictionary<string, object>>()
                 .Select(plan => plan.ContainsKey("expires_at") && plan["expires_at"] is string
                     ? plan["plan"] + " until " + plan["expires_at"] : plan["plan"] + " (lifetime)").ToList();
             SubscriptionsText = held.Count == 0 ? "None" : string.Join(", ", held);
+            // Releases published after the window are refused; null (or a licence older than the
+            // field) is no window: every release.
+            var updatesUntil = field("updates_until") as string;
+            UpdatesText = updatesUntil == null ? "Every release" : "Until " + updatesUntil;
+        }
+
+        /// <summary>What the main window shows of the licensing, to tell whether a verify changed it.</summary>
+        public string LicensingText
+        {
+            get { return EntitlementsText + "|" + SubscriptionsText + "|" + UpdatesText; }
         }
 
         public static List<string> Texts(object list)
@@ -117,6 +132,7 @@ namespace LatchkeySample
             switch (code)
             {
                 case "VERSION_MISMATCH": return "Update Required";
+                case "UPDATES_EXPIRED": return "Updates Ended";
                 case "HWID_MISMATCH": return "Hardware Mismatch";
                 case "ACCOUNT_EXPIRED": return "Account Expired";
                 case "ACCOUNT_DISABLED": return "Account Disabled";
@@ -137,10 +153,11 @@ namespace LatchkeySample
             }
         }
 
-        /// <summary>Whether the program must close after showing it (update required, access blocked).</summary>
+        /// <summary>Whether the program must close after showing it (update required, updates ended, access blocked).</summary>
         public static bool Exits(LatchkeyResult answer)
         {
-            return answer.Code == ResultCode.VERSION_MISMATCH || answer.Code == ResultCode.BLACKLISTED;
+            return answer.Code == ResultCode.VERSION_MISMATCH || answer.Code == ResultCode.UPDATES_EXPIRED
+                || answer.Code == ResultCode.BLACKLISTED;
         }
 
         /// <summary>A refusal: the server's message, with what is missing and when to retry where it says so.</summary>
@@ -473,7 +490,7 @@ namespace LatchkeySample
                 }
                 Log.Write("saved session verified");
                 var user = new UserInfo { UserId = saved.UserId, Username = saved.Username };
-                user.TakeLicensing(verify["entitlements"], verify["subscriptions"]);
+                user.TakeLicensing(name => verify[name]);
                 await OpenMainAsync(user, "Saved session verified.", null, true);
             }
             catch (TransportException error) when (error.Reason == "unreachable" || error.Reason == "timeout")
@@ -519,7 +536,7 @@ namespace LatchkeySample
                 ExpiresAt = field("account_expires_at") as string ?? "Never",
                 HwidLock = "Licence bound to this device",
             };
-            user.TakeLicensing(field("entitlements"), field("subscriptions"));
+            user.TakeLicensing(field);
             OpenMain(user, "Welcome, " + user.Username, field("valid_until") as string);
         }
 
@@ -654,7 +671,7 @@ namespace LatchkeySample
                 ExpiresAt = login.GetString("expires_at") ?? "Never",
                 HwidLock = true.Equals(login["hwid_locked"]) ? "Locked to this device" : "Not locked",
             };
-            user.TakeLicensing(verify["entitlements"], verify["subscriptions"]);
+            user.TakeLicensing(name => verify[name]);
             await OpenMainAsync(user, login.Message, null, false);
         }
 
@@ -671,15 +688,20 @@ namespace LatchkeySample
         }
 
         /// <summary>
-        /// This version may not be used, and the vendor has published the current one: the user may
-        /// download it next to the program (the SDK keeps it only when it matches the signed SHA-256).
-        /// The program exits afterwards either way.
+        /// This version may not be used, and the server names the release this user should run: the
+        /// user may download it next to the program (the SDK keeps it only when it matches the signed
+        /// SHA-256). Past the user's updates window (UPDATES_EXPIRED) that release is not newer than
+        /// this program but the newest their licence includes, and is offered as such. The program
+        /// exits afterwards either way.
         /// </summary>
         private async Task OfferUpdateAsync(LatchkeyResult refusal, UpdateOffer update)
         {
             Log.Write("login failed (" + refusal.CodeText + "): " + refusal.Message);
             Dialog.Refusal(this, refusal, "Login Failed");
-            if (Dialog.Confirm(this, "Version " + update.Version + " is available. Download it?", "Update Available"))
+            var isIncludedRelease = refusal.Code == ResultCode.UPDATES_EXPIRED;
+            var question = isIncludedRelease ? "Your licence includes version " + update.Version + ". Download it?"
+                : "Version " + update.Version + " is available. Download it?";
+            if (Dialog.Confirm(this, question, isIncludedRelease ? "Included Release" : "Update Available"))
             {
                 SetBusy(true, "Downloading version " + update.Version + "...");
                 var safeVersion = new string(update.Version.Select(c => char.IsLetterOrDigit(c) || c == '.' || c == '-' || c == '_' ? c : '_').ToArray());
@@ -793,18 +815,18 @@ namespace LatchkeySample
     }
 
     /// <summary>
-    /// The main window (600x400): who is signed in, their entitlements and subscriptions, a row to
-    /// redeem a licence key onto the account, a button to release this device, the remote variables,
-    /// and the session kept alive behind it (the SDK's heartbeat loop, and a verify every
-    /// VERIFY_INTERVAL_SECONDS).
+    /// The main window (600x400): who is signed in, their entitlements, subscriptions and updates
+    /// period, a row to redeem a licence key onto the account, a button to release this device, the
+    /// remote variables, and the session kept alive behind it (the SDK's heartbeat loop, and a
+    /// verify every VERIFY_INTERVAL_SECONDS).
     /// </summary>
     public class MainForm : SampleForm
     {
         private readonly LatchkeyClient client;
         private readonly UserInfo user;
         private readonly Timer verifyTimer = new Timer { Interval = LatchkeySettings.VERIFY_INTERVAL_SECONDS * 1000 };
-        private readonly Label statusLabel = Caption("Starting session...", 30, 212, 540, 40);
-        private readonly Label details = Caption("", 160, 65, 410, 140);
+        private readonly Label statusLabel = Caption("Starting session...", 30, 228, 540, 32);
+        private readonly Label details = Caption("", 160, 65, 410, 160);
         private readonly TextBox redeemKeyBox = new TextBox { Location = new Point(115, 265), Size = new Size(200, 22) };
         private readonly TextBox redeemPasswordBox = new TextBox { Location = new Point(395, 265), Size = new Size(100, 22), UseSystemPasswordChar = true };
         private readonly Button redeemButton = new Button { Text = "Redeem", Location = new Point(505, 262), Size = new Size(65, 28) };
@@ -828,7 +850,7 @@ namespace LatchkeySample
             MaximizeBox = false;
             StartPosition = FormStartPosition.CenterScreen;
             // Two columns of one line per field, so the values line up whatever the font.
-            var detailNames = Caption("Username:\nEmail:\nExpires:\nHWID lock:\nEntitlements:\nSubscriptions:", 30, 65, 130, 140);
+            var detailNames = Caption("Username:\nEmail:\nExpires:\nHWID lock:\nEntitlements:\nSubscriptions:\nUpdates:", 30, 65, 130, 160);
             detailNames.Font = details.Font = new Font(FontFamily.GenericSansSerif, 11f);
             Controls.AddRange(new Control[] { Caption(welcome, 30, 20, 540, 30, 14f), detailNames, details, statusLabel,
                 Caption("Licence key", 30, 268, 85), redeemKeyBox, Caption("Password", 325, 268, 70), redeemPasswordBox, redeemButton,
@@ -847,13 +869,15 @@ namespace LatchkeySample
             FormClosing += OnClosing;
         }
 
-        /// <summary>The user's details, entitlements and subscriptions (also logged: what the user was shown).</summary>
+        /// <summary>The user's details, entitlements, subscriptions and updates window (also logged: what the user was shown).</summary>
         private void ShowDetails()
         {
             details.Text = string.Join("\n", new[] { user.Username, user.Email, user.ExpiresAt, user.HwidLock }
-                .Select(value => string.IsNullOrEmpty(value) ? "-" : value).Concat(new[] { user.EntitlementsText, user.SubscriptionsText }));
+                .Select(value => string.IsNullOrEmpty(value) ? "-" : value)
+                .Concat(new[] { user.EntitlementsText, user.SubscriptionsText, user.UpdatesText }));
             Log.Write("entitlements: " + user.EntitlementsText);
             Log.Write("subscriptions: " + user.SubscriptionsText);
+            Log.Write("updates: " + user.UpdatesText);
         }
 
         private void ShowLine(Label label, string text)
@@ -949,7 +973,7 @@ namespace LatchkeySample
             if (answer == null || IsRefused(answer, "redeem", "Redeem Failed")) return;
             Log.Write("redeem ok");
             redeemKeyBox.Text = "";
-            user.TakeLicensing(answer["entitlements"], answer["subscriptions"]);
+            user.TakeLicensing(name => answer[name]);
             ShowDetails();
             Dialog.Show(this, answer.Message, "Licence Key Redeemed", MessageBoxIcon.Information);
         }
@@ -1039,9 +1063,9 @@ namespace LatchkeySample
                 Log.Write("verify ok");
                 statusLabel.Text = "Session verified at " + DateTime.Now.ToString("T");
                 // The owner may have granted or taken back a plan since: show what holds now.
-                var before = user.EntitlementsText + "|" + user.SubscriptionsText;
-                user.TakeLicensing(answer["entitlements"], answer["subscriptions"]);
-                if (user.EntitlementsText + "|" + user.SubscriptionsText != before) ShowDetails();
+                var before = user.LicensingText;
+                user.TakeLicensing(name => answer[name]);
+                if (user.LicensingText != before) ShowDetails();
                 return;
             }
             Log.Write("verify failed (" + ++verifyFailures + "/" + LatchkeySettings.MAX_VERIFY_FAILURES + ")");

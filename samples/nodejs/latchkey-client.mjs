@@ -14,16 +14,17 @@
 // that lets only confirmed addresses log in); `redeem` adds a key to the account that is logged
 // in; `release` frees this machine's seat (the user can then log in from another one) where the
 // application allows it. Logins send this machine's name, which the owner sees in the user's
-// device list. The main screen shows the user's entitlements and subscriptions, the vendor's
-// message and the user's note (remote variables); `note` saves a new note. The library checks
-// every answer against the application's Ed25519 signing key before the program reads it, so a
-// fake server cannot unlock the program. After each login the program checks out an offline
-// licence (kept in ~/.latchkey beside the saved session): when a later start cannot reach the
-// server at all, that licence, checked by the library with the same pinned key, lets the user
-// work offline until it runs out, on this machine only. A version the server no longer accepts
-// is offered the current release, downloaded beside the program and kept only if it matches the
-// SHA-256 the server signed. Importing this file runs nothing: the program starts only when
-// the file is executed directly.
+// device list. The main screen shows the user's entitlements, subscriptions and updates period,
+// the vendor's message and the user's note (remote variables); `note` saves a new note. The
+// library checks every answer against the application's Ed25519 signing key before the program
+// reads it, so a fake server cannot unlock the program. After each login the program checks out
+// an offline licence (kept in ~/.latchkey beside the saved session): when a later start cannot
+// reach the server at all, that licence, checked by the library with the same pinned key, lets
+// the user work offline until it runs out, on this machine only. A version the server no longer
+// accepts is offered the current release, downloaded beside the program and kept only if it
+// matches the SHA-256 the server signed; a version released after the user's updates period
+// ended is offered, the same way, the release their licence includes. Importing this file runs
+// nothing: the program starts only when the file is executed directly.
 
 // Settings: Latchkey fills these in when you copy the sample for your application.
 export const API_KEY = 'YOUR_API_KEY';
@@ -93,6 +94,7 @@ export const SERVER_UNREACHABLE_MESSAGE =
  */
 const REFUSAL_TITLES = new Map([
   ['VERSION_MISMATCH', 'Update Required'],
+  ['UPDATES_EXPIRED', 'Updates Ended'],
   ['HWID_MISMATCH', 'Hardware Mismatch'],
   ['ACCOUNT_EXPIRED', 'Account Expired'],
   ['ACCOUNT_DISABLED', 'Account Disabled'],
@@ -112,7 +114,17 @@ const REFUSAL_TITLES = new Map([
   ['EMAIL_NOT_VERIFIED', 'E-mail Not Verified'],
 ]);
 /** Refusals after which this program may not run on: it exits. */
-const EXITING_CODES = new Set(['VERSION_MISMATCH', 'BLACKLISTED']);
+const EXITING_CODES = new Set(['VERSION_MISMATCH', 'UPDATES_EXPIRED', 'BLACKLISTED']);
+
+/**
+ * The question after a refused version. VERSION_MISMATCH offers the release the vendor wants run;
+ * UPDATES_EXPIRED offers an older one, the newest the user's licence includes (this program came
+ * out after their updates period ended), so it is not called newer.
+ */
+const updateQuestion = (code, update) =>
+  code === 'UPDATES_EXPIRED'
+    ? `Your licence includes version ${update.version}. Download it? (y/n) `
+    : `Version ${update.version} is available. Download it? (y/n) `;
 
 /** What the user sees when the stored offline licence is refused, by the library's code. */
 function offlineRefusalMessage(check) {
@@ -143,10 +155,14 @@ export function formatLocalTime(iso) {
   );
 }
 
-/** What the user holds, from an answer or an offline licence: sorted entitlements, subscriptions. */
+/**
+ * What the user holds, from an answer or an offline licence: sorted entitlements, subscriptions
+ * and the end of their updates window (null, or missing in an older licence: every release).
+ */
 const licensingOf = (answer) => ({
   entitlements: answer?.entitlements ?? [],
   subscriptions: answer?.subscriptions ?? [],
+  updatesUntil: typeof answer?.updates_until === 'string' ? answer.updates_until : null,
 });
 const formatEntitlements = (entitlements) =>
   entitlements.length > 0 ? entitlements.join(', ') : 'none';
@@ -158,6 +174,11 @@ const formatSubscriptions = (subscriptions) =>
         )
         .join(', ')
     : 'none';
+/** The updates line: releases published after `updatesUntil` are refused (null: none are). */
+const formatUpdates = (updatesUntil, width) =>
+  updatesUntil
+    ? `${'Updates until:'.padEnd(width)}${updatesUntil}`
+    : `${'Updates:'.padEnd(width)}every release`;
 
 /**
  * This machine's hardware id, hashed by the library with the application's key. Not the
@@ -359,6 +380,7 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
   const printLicensing = (holder) => {
     screen.print(`Entitlements:  ${formatEntitlements(holder.entitlements)}`);
     screen.print(`Subscriptions: ${formatSubscriptions(holder.subscriptions)}`);
+    screen.print(formatUpdates(holder.updatesUntil, 15));
   };
 
   /** A refusal as its title and the server's message; true when the program must exit. */
@@ -649,7 +671,7 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
       if (update) {
         pending = { update };
         state = 'update-confirm';
-        return screen.ask(`Version ${update.version} is available. Download it? (y/n) `);
+        return screen.ask(updateQuestion(result.code, update));
       }
       return shouldExit ? exitProgram() : showLogin();
     }
@@ -819,6 +841,7 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
     screen.print(`Verify failures: ${session.verifyFailures}/${MAX_VERIFY_FAILURES}`);
     screen.print(`Entitlements:    ${formatEntitlements(session.entitlements)}`);
     screen.print(`Subscriptions:   ${formatSubscriptions(session.subscriptions)}`);
+    screen.print(formatUpdates(session.updatesUntil, 17));
     screen.print(`Version:         ${client.version}`);
   };
 

@@ -13,13 +13,15 @@
 # key if you sell them), logs in with a licence key alone, or has a link to choose a new password
 # mailed to the account's address (Forgot password?) or, where the application lets only
 # confirmed addresses log in, a new link to confirm it (Resend verification e-mail). The main
-# window shows the user's entitlements and subscriptions, the vendor's message and the user's
-# note (remote variables), saves a new note, redeems further keys onto the account, and releases
-# this device from the account (a new PC: another machine can then log in). The session is saved
-# in ~/.latchkey and resumed at the next start; after each login the program checks out an
-# offline licence kept beside it: when a later start cannot reach the server at all, that
-# licence lets the user work offline until it runs out, on this machine only. A version the
-# server no longer accepts is offered the current release, downloaded beside the program.
+# window shows the user's entitlements, subscriptions and updates period, the vendor's message
+# and the user's note (remote variables), saves a new note, redeems further keys onto the
+# account, and releases this device from the account (a new PC: another machine can then log
+# in). The session is saved in ~/.latchkey and resumed at the next start; after each login the
+# program checks out an offline licence kept beside it: when a later start cannot reach the
+# server at all, that licence lets the user work offline until it runs out, on this machine
+# only. A version the server no longer accepts is offered the current release, downloaded
+# beside the program; a version released after the user's updates period ended is offered, the
+# same way, the release their licence includes.
 
 # Settings: Latchkey fills these in when you copy the sample from the console.
 API_KEY = "YOUR_API_KEY"
@@ -93,6 +95,7 @@ RELEASE_CONFIRM_MESSAGE = (
 # after showing the message. Other codes get the title of the action that failed.
 REFUSAL_TITLES = {
     "VERSION_MISMATCH": ("Update Required", True),
+    "UPDATES_EXPIRED": ("Updates Ended", True),
     "HWID_MISMATCH": ("Hardware Mismatch", False),
     "ACCOUNT_EXPIRED": ("Account Expired", False),
     "ACCOUNT_DISABLED": ("Account Disabled", False),
@@ -200,7 +203,8 @@ def hardware_id():
 
 def licensing_of(answer):
     """What the user holds, from a login, verify, register or redeem answer or a licence: the
-    sorted entitlement codes and the active subscriptions as (plan, expires_at or None)."""
+    sorted entitlement codes, the active subscriptions as (plan, expires_at or None) and the end
+    of the updates window (None, or missing in an older licence: every release)."""
     entitlements = answer.get("entitlements")
     subscriptions = answer.get("subscriptions")
     held = []
@@ -210,7 +214,12 @@ def licensing_of(answer):
             held.append((item["plan"], expires_at if isinstance(expires_at, str) else None))
     codes = entitlements if isinstance(entitlements, list) else []
     codes = [code for code in codes if isinstance(code, str)]
-    return {"entitlements": codes, "subscriptions": held}
+    updates_until = answer.get("updates_until")
+    return {
+        "entitlements": codes,
+        "subscriptions": held,
+        "updates_until": updates_until if isinstance(updates_until, str) else None,
+    }
 
 
 def format_entitlements(entitlements):
@@ -224,6 +233,11 @@ def format_subscriptions(subscriptions):
         f"{plan} until {expires_at}" if expires_at else f"{plan} (lifetime)"
         for plan, expires_at in subscriptions
     )
+
+
+def format_updates(updates_until):
+    """Releases published after the updates window are refused; without one, none are."""
+    return f"Until {updates_until}" if updates_until else "Every release"
 
 
 def log(text):
@@ -518,7 +532,7 @@ class ClientWindow:
         self.root.unbind("<Return>")
         user = self.user
         welcome = f"Welcome, {user.get('username', '')}!"
-        tk.Label(self.root, text=welcome, font=("TkDefaultFont", 16, "bold")).pack(pady=(12, 4))
+        tk.Label(self.root, text=welcome, font=("TkDefaultFont", 16, "bold")).pack(pady=(8, 2))
         info = tk.Frame(self.root)
         info.pack(pady=2)
         rows = [
@@ -529,15 +543,18 @@ class ClientWindow:
             ("Session", f"{(self.session_token or '')[:8]}..."),
             ("Entitlements", ""),
             ("Subscriptions", ""),
+            ("Updates", ""),
         ]
         values = []
+        # Rows without padding of their own: eight of them, a wrapped list of subscriptions, the
+        # message and the note must all fit above the redeem row of the 400-pixel window.
         for row, (label, value) in enumerate(rows):
-            bold = tk.Label(info, text=f"{label}:", font=("TkDefaultFont", 11, "bold"))
+            bold = tk.Label(info, text=f"{label}:", font=("TkDefaultFont", 11, "bold"), pady=0)
             bold.grid(row=row, column=0, sticky="ne", padx=8)
-            values.append(tk.Label(info, text=str(value), font=("TkDefaultFont", 11)))
+            values.append(tk.Label(info, text=str(value), font=("TkDefaultFont", 11), pady=0))
             values[-1].config(wraplength=420, justify="left")
             values[-1].grid(row=row, column=1, sticky="w", padx=8)
-        self.entitlements_label, self.subscriptions_label = values[-2:]
+        self.entitlements_label, self.subscriptions_label, self.updates_label = values[-3:]
         self.show_licensing()
         self.session_label = tk.Label(self.root, text="Starting session...", fg="#2e7d32")
         self.session_label.pack(pady=(4, 0))
@@ -563,14 +580,18 @@ class ClientWindow:
         self.action_buttons = []  # none of these is disabled while the login screen is busy
 
     def show_licensing(self):
-        """The user's entitlements and subscriptions on the main screen (and in the log)."""
+        """The user's entitlements, subscriptions and updates window on the main screen (and in
+        the log)."""
         entitlements = format_entitlements(self.user.get("entitlements", []))
         subscriptions = format_subscriptions(self.user.get("subscriptions", []))
+        updates = format_updates(self.user.get("updates_until"))
         log(f"entitlements: {entitlements}")
         log(f"subscriptions: {subscriptions}")
+        log(f"updates: {updates}")
         if self.entitlements_label.winfo_exists():
             self.entitlements_label.config(text=entitlements)
             self.subscriptions_label.config(text=subscriptions)
+            self.updates_label.config(text=updates)
 
     def show_variables(self):
         """The welcome message and the note, each only when it exists (long values cut to one
@@ -712,8 +733,9 @@ class ClientWindow:
             log(f"login failed: {answer.code}")
             update = self.client.check_for_update(answer)
             if update is not None:
-                self.show_dialog("error", "Update Required", refusal_text(answer))
-                self.offer_update(update)
+                title = refusal_title(answer.code, "Update Required")[0]
+                self.show_dialog("error", title, refusal_text(answer))
+                self.offer_update(update, str(answer.code))
             else:
                 self.show_refusal(answer, "Login Failed")
             return
@@ -1089,12 +1111,19 @@ class ClientWindow:
         log(offline_until)
         self.set_session_status(offline_until)
 
-    def offer_update(self, update):
-        """Offers the update a VERSION_MISMATCH answer names, downloaded beside the program (the
-        SDK keeps it only when its size and SHA-256 are the signed ones). The program ends either
-        way, this version may not log in, once the download has said where it is or why not."""
-        question = f"Version {update['version']} is available. Download it?"
-        if not self.confirm("Update Available", question):
+    def offer_update(self, update, code):
+        """Offers the release a VERSION_MISMATCH or UPDATES_EXPIRED answer names, downloaded
+        beside the program (the SDK keeps it only when its size and SHA-256 are the signed ones).
+        Past the updates window it is not newer than this program but the newest the licence
+        includes, and is offered as such. The program ends either way, this version may not log
+        in, once the download has said where it is or why not."""
+        if code == "UPDATES_EXPIRED":
+            title = "Included Release"
+            question = f"Your licence includes version {update['version']}. Download it?"
+        else:
+            title = "Update Available"
+            question = f"Version {update['version']} is available. Download it?"
+        if not self.confirm(title, question):
             self.exit_code = 1
             self.root.destroy()
             return

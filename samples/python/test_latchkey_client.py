@@ -25,6 +25,8 @@ class LicensingTest(unittest.TestCase):
         self.assertEqual(title("NO_ACTIVE_SUBSCRIPTION", "x")[0], "Subscription Required")
         self.assertEqual(title("ENTITLEMENTS_MISSING", "x")[0], "Feature Not Included")
         self.assertEqual(title("BLACKLISTED", "x"), ("Access Blocked", True))
+        # Past the updates window this version may not run: the program exits, as for an update.
+        self.assertEqual(title("UPDATES_EXPIRED", "x"), ("Updates Ended", True))
         self.assertEqual(
             title("USERNAME_TAKEN", "Registration Failed"), ("Registration Failed", False)
         )
@@ -37,6 +39,7 @@ class LicensingTest(unittest.TestCase):
                     {"plan": "Pro", "expires_at": "2026-07-01T12:00:00.000Z"},
                     {"plan": "Team", "expires_at": None},
                 ],
+                "updates_until": "2027-06-01T12:00:00.000Z",
             }
         )
         self.assertEqual(client.format_entitlements(licensing["entitlements"]), "EXPORT_PDF, PRO")
@@ -44,11 +47,17 @@ class LicensingTest(unittest.TestCase):
             client.format_subscriptions(licensing["subscriptions"]),
             "Pro until 2026-07-01T12:00:00.000Z, Team (lifetime)",
         )
+        self.assertEqual(
+            client.format_updates(licensing["updates_until"]), "Until 2027-06-01T12:00:00.000Z"
+        )
         empty = client.licensing_of(
             {"entitlements": "PRO", "subscriptions": [{"expires_at": None}]}
         )
-        self.assertEqual(empty, {"entitlements": [], "subscriptions": []})
+        self.assertEqual(empty, {"entitlements": [], "subscriptions": [], "updates_until": None})
         self.assertEqual(client.format_subscriptions([]), "None")
+        # No window (null), and a licence issued before the field existed: every release.
+        self.assertIsNone(client.licensing_of({"updates_until": None})["updates_until"])
+        self.assertEqual(client.format_updates(None), "Every release")
 
     def test_names_what_is_missing(self):
         answer = {

@@ -823,6 +823,34 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
         await live.setCurrentRelease(null);
       }
     });
+
+    it('offers the release the licence includes on UPDATES_EXPIRED, when this version came out after the updates period', async () => {
+      const bytes = releaseBytes('0.9.0');
+      const saved = join(programDirectory, 'update-0.9.0.bin');
+      try {
+        const entitled = await live.uploadFile({
+          name: 'client-0.9.0.bin',
+          version: '0.9.0',
+          bytes,
+          requiresSession: false,
+        });
+        // The program's own version (the application's) is published past the user's window.
+        const user = await live.createEndUser();
+        await live.endUpdatesWindowAt(user.id, entitled);
+        const program = run(await newHome());
+        await logIn(program, user.username, user.password);
+        await program.waitFor(`Updates Ended: ${clientMessages.updatesExpired}`);
+        await program.waitFor('Your licence includes version 0.9.0. Download it? (y/n) ');
+        program.send('y');
+        await program.waitFor(`Update saved to ${saved}`);
+        expect(await program.exited()).toBe(1);
+        expect((await readFile(saved)).equals(bytes)).toBe(true);
+        expect(await sessionsOf(user.id)).toEqual([]);
+      } finally {
+        await live.setCurrentRelease(null);
+        await rm(saved, { force: true });
+      }
+    });
   });
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
@@ -832,7 +860,12 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
 
     beforeAll(async () => {
       const [pro, team] = await Promise.all([
-        live.createPlan({ name: 'Cpp Pro', durationDays: 30, entitlements: ['PRO', 'EXPORT_PDF'] }),
+        live.createPlan({
+          name: 'Cpp Pro',
+          durationDays: 30,
+          entitlements: ['PRO', 'EXPORT_PDF'],
+          updatesForDays: 365,
+        }),
         live.createPlan({ name: 'Cpp Team', durationDays: null, entitlements: ['TEAM'] }),
       ]);
       proPlanId = pro.id;
@@ -862,6 +895,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
       await program.waitFor(`Welcome, ${username}!`);
       await program.waitFor('Entitlements: EXPORT_PDF, PRO\n');
       await program.waitFor('Subscriptions: Cpp Pro until 20');
+      await program.waitFor('Updates until: 20');
       await program.waitFor('> ');
       const user = await live.findEndUser(username);
       expect(await live.subscriptionsOf(user!.id)).toMatchObject([
@@ -877,6 +911,8 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
       await program.waitFor('Licence Key Redeemed: Licence key redeemed');
       await program.waitFor('Entitlements: EXPORT_PDF, PRO, TEAM\n');
       await program.waitFor('Cpp Team (lifetime)');
+      // The lifetime plan has no updates window: every release, whatever Pro's window says.
+      await program.waitFor('  Updates: every release\n');
       await program.waitFor('> ');
       expect((await live.subscriptionsOf(user!.id)).map((held) => held.planName).sort()).toEqual([
         'Cpp Pro',

@@ -807,22 +807,29 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     };
     const releaseBytes = (version: string) =>
       Buffer.from(`Latchkey C# sample, version ${version}: ${randomUUID()}\n`.repeat(4_000));
-    /** Logs in, closes Update Required, and answers Yes (the default button) to the offer. */
+    /**
+     * Logs in, closes the refusal (Update Required), and answers Yes (the default button) to the
+     * offer (Update Available, of a newer version).
+     */
     const acceptUpdate = async (
       client: SampleClient,
       user: { username: string; password: string },
       version: string,
+      offer = {
+        refusal: 'Update Required',
+        title: 'Update Available',
+        question: `Version ${version} is available. Download it?`,
+      },
     ) => {
       await submitLogin(user.username, user.password);
-      await dismissDialog('Update Required');
-      const question = `Version ${version} is available. Download it?`;
+      await dismissDialog(offer.refusal);
       await client.waitForLine(
-        new RegExp(`^\\[latchkey\\] confirm "Update Available": ${escapeRegExp(question)}$`),
+        new RegExp(`^\\[latchkey\\] confirm "${offer.title}": ${escapeRegExp(offer.question)}$`),
       );
       await waitFor(
         async () => {
-          if (client.lines.some((line) => line.endsWith('"Update Available": yes'))) return true;
-          const [questionId] = await findWindows('^Update Available$');
+          if (client.lines.some((line) => line.endsWith(`"${offer.title}": yes`))) return true;
+          const [questionId] = await findWindows(`^${offer.title}$`);
           if (questionId) {
             await xdotool('windowfocus', '--sync', questionId).catch(() => '');
             await xdotool('key', 'Return').catch(() => '');
@@ -883,6 +890,37 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
         await live.setCurrentRelease(null);
       }
     }, 105_000);
+
+    it('offers the release the licence includes on UPDATES_EXPIRED, when this version came out after the updates period', async () => {
+      const bytes = releaseBytes('0.9.0');
+      const saved = join(workDirectory, 'update-0.9.0.bin');
+      try {
+        const entitled = await live.uploadFile({
+          name: 'client-0.9.0.bin',
+          version: '0.9.0',
+          bytes,
+          requiresSession: false,
+        });
+        // The program's own version (the application's) is published past the user's window.
+        const user = await live.createEndUser();
+        await live.endUpdatesWindowAt(user.id, entitled);
+        const client = startClient(clientProgram);
+        await acceptUpdate(client, user, '0.9.0', {
+          refusal: 'Updates Ended',
+          title: 'Included Release',
+          question: 'Your licence includes version 0.9.0. Download it?',
+        });
+        await client.waitForLine(dialogLine('Updates Ended', clientMessages.updatesExpired));
+        await client.waitForLine(dialogLine('Update Saved', `Update saved to ${saved}`));
+        await dismissDialog('Update Saved');
+        await client.waitForLine(/^\[latchkey\] exiting \(UPDATES_EXPIRED\)$/);
+        expect(readFileSync(saved).equals(bytes)).toBe(true);
+        expect(await sessionRows(user.id)).toEqual([]);
+      } finally {
+        await live.setCurrentRelease(null);
+        rmSync(saved, { force: true });
+      }
+    }, 105_000);
   });
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
@@ -897,6 +935,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
           name: 'Csharp Pro',
           durationDays: 30,
           entitlements: ['PRO', 'EXPORT_PDF'],
+          updatesForDays: 365,
         }),
         live.createPlan({ name: 'Csharp Team', durationDays: null, entitlements: ['TEAM'] }),
       ]);
@@ -963,6 +1002,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       await client.waitForLine(/^\[latchkey\] session started/);
       await client.waitForLine(/^\[latchkey\] entitlements: EXPORT_PDF, PRO$/);
       await client.waitForLine(/^\[latchkey\] subscriptions: Csharp Pro until 20\S+$/);
+      await client.waitForLine(/^\[latchkey\] updates: Until 20\S+$/);
       await client.waitForLine(dialogLine('Registration Successful', 'Registration successful'));
       const user = await live.findEndUser(username);
       expect(await live.subscriptionsOf(user!.id)).toMatchObject([
@@ -975,6 +1015,8 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       await client.waitForLine(
         /^\[latchkey\] subscriptions: Csharp Pro until \S+, Csharp Team \(lifetime\)$/,
       );
+      // The lifetime plan has no updates window: every release, whatever Pro's window says.
+      await client.waitForLine(/^\[latchkey\] updates: Every release$/);
       expect((await live.subscriptionsOf(user!.id)).map((held) => held.planName).sort()).toEqual([
         'Csharp Pro',
         'Csharp Team',

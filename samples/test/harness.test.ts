@@ -58,6 +58,7 @@ describe('sample test harness', () => {
         code: 'OK',
         entitlements: [],
         subscriptions: [],
+        updates_until: null,
       },
       isGenuine: true,
     });
@@ -71,6 +72,7 @@ describe('sample test harness', () => {
       code: 'OK',
       entitlements: [],
       subscriptions: [],
+      updates_until: null,
     });
     expect(tampered.isGenuine).toBe(false);
     expect(proxy.state.tamperedResponses).toBe(1);

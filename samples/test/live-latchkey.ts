@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import {
   appFileSchema,
@@ -94,6 +95,14 @@ export interface LiveLatchkey {
   }): Promise<AppFile>;
   /** Marks a file as the current release (VERSION_MISMATCH then offers it), or clears it. */
   setCurrentRelease(fileId: string | null): Promise<Application>;
+  /**
+   * Buy once, a year of updates, and the year is over: grants the end user a plan with an
+   * updates window, ends that window when `entitled` (a public release) was published, then
+   * publishes the application's own version as its current release. A login of that version,
+   * the program's, then answers UPDATES_EXPIRED and offers `entitled`. Answers the new release;
+   * `setCurrentRelease` puts the previous one back.
+   */
+  endUpdatesWindowAt(userId: string, entitled: AppFile): Promise<AppFile>;
   close(): Promise<void>;
 }
 
@@ -122,7 +131,43 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
     return JSON.parse(text) as unknown;
   };
 
+  const uploadFile = async (input: {
+    name: string;
+    version: string;
+    platform?: string;
+    bytes: Buffer;
+    requiresSession?: boolean;
+  }) => {
+    const query = new URLSearchParams({ name: input.name, version: input.version });
+    if (input.platform !== undefined) query.set('platform', input.platform);
+    if (input.requiresSession !== undefined) {
+      query.set('requiresSession', String(input.requiresSession));
+    }
+    const path = `/api/applications/${application.id}/files?${query}`;
+    const response = await fetch(`${baseUrl}${path}`, {
+      method: 'POST',
+      headers: {
+        ...owner.headers,
+        origin: baseUrl,
+        'content-type': 'application/octet-stream',
+      },
+      body: input.bytes,
+    });
+    const text = await response.text();
+    if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${text}`);
+    return appFileSchema.parse(JSON.parse(text));
+  };
+  const setCurrentRelease = async (fileId: string | null) => {
+    application = applicationSchema.parse(
+      await ownerCall('PUT', `/api/applications/${application.id}`, {
+        currentReleaseFileId: fileId,
+      }),
+    );
+    return application;
+  };
+
   let userCount = 0;
+  let updatesPlanCount = 0;
   return {
     baseUrl,
     testApp,
@@ -245,33 +290,35 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
         await ownerCall('GET', `/api/applications/${application.id}/users/${userId}/variables`),
       );
     },
-    async uploadFile(input) {
-      const query = new URLSearchParams({ name: input.name, version: input.version });
-      if (input.platform !== undefined) query.set('platform', input.platform);
-      if (input.requiresSession !== undefined) {
-        query.set('requiresSession', String(input.requiresSession));
-      }
-      const path = `/api/applications/${application.id}/files?${query}`;
-      const response = await fetch(`${baseUrl}${path}`, {
-        method: 'POST',
-        headers: {
-          ...owner.headers,
-          origin: baseUrl,
-          'content-type': 'application/octet-stream',
-        },
-        body: input.bytes,
-      });
-      const text = await response.text();
-      if (response.status !== 201) throw new Error(`POST ${path}: ${response.status} ${text}`);
-      return appFileSchema.parse(JSON.parse(text));
-    },
-    async setCurrentRelease(fileId) {
-      application = applicationSchema.parse(
-        await ownerCall('PUT', `/api/applications/${application.id}`, {
-          currentReleaseFileId: fileId,
+    uploadFile,
+    setCurrentRelease,
+    async endUpdatesWindowAt(userId, entitled) {
+      updatesPlanCount += 1;
+      const plan = planSchema.parse(
+        await ownerCall('POST', `/api/applications/${application.id}/plans`, {
+          name: `A year of updates ${updatesPlanCount}`,
+          durationDays: null,
+          updatesForDays: 365,
         }),
       );
-      return application;
+      const userPath = `/api/applications/${application.id}/users/${userId}`;
+      const held = subscriptionListSchema.parse(
+        await ownerCall('POST', `${userPath}/subscriptions`, { planId: plan.id }),
+      );
+      const subscription = held.find((each) => each.planId === plan.id)!;
+      // The window holds what was published by its end, inclusive: `entitled` and nothing later.
+      await ownerCall('PUT', `${userPath}/subscriptions/${subscription.id}`, {
+        expiresAt: null,
+        updatesUntil: entitled.createdAt,
+      });
+      const current = await uploadFile({
+        name: `client-${application.version}.bin`,
+        version: application.version,
+        bytes: randomBytes(1_000),
+        requiresSession: false,
+      });
+      await setCurrentRelease(current.id);
+      return current;
     },
     close: () => testApp.close(),
   };

@@ -14,7 +14,11 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { and, eq } from 'drizzle-orm';
-import { FORGOT_PASSWORD_ANSWER, VERIFICATION_RESEND_ANSWER } from '@latchkey/contracts';
+import {
+  FORGOT_PASSWORD_ANSWER,
+  VERIFICATION_RESEND_ANSWER,
+  type AppFile,
+} from '@latchkey/contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appUserSessions, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
@@ -375,6 +379,7 @@ describe('Node.js sample against a live Latchkey', () => {
           name: 'Sample Pro',
           durationDays: 30,
           entitlements: ['PRO', 'EXPORT_PDF'],
+          updatesForDays: 365,
         }),
         live.createPlan({ name: 'Sample Team', durationDays: null, entitlements: ['TEAM'] }),
       ]);
@@ -406,6 +411,7 @@ describe('Node.js sample against a live Latchkey', () => {
       from = await sample.waitFor('[latchkey] session started', from);
       from = await sample.waitFor('Entitlements:  EXPORT_PDF, PRO\n', from);
       await sample.waitFor('Subscriptions: Sample Pro until 20', from);
+      await sample.waitFor('Updates until: 20', from);
       from = await sample.waitFor('> ', from);
       const user = await live.findEndUser(username);
       expect(user).toBeDefined();
@@ -422,6 +428,8 @@ describe('Node.js sample against a live Latchkey', () => {
       from = await sample.waitFor('Licence Key Redeemed: Licence key redeemed', from);
       from = await sample.waitFor('Entitlements:  EXPORT_PDF, PRO, TEAM\n', from);
       from = await sample.waitFor('Sample Team (lifetime)', from);
+      // The lifetime plan has no updates window: every release, whatever Pro's window says.
+      from = await sample.waitFor('Updates:       every release\n', from);
       from = await sample.waitFor('> ', from);
       expect((await live.subscriptionsOf(user!.id)).map((held) => held.planName).sort()).toEqual([
         'Sample Pro',
@@ -439,6 +447,7 @@ describe('Node.js sample against a live Latchkey', () => {
 
       sample.send('status');
       await sample.waitFor('Entitlements:    EXPORT_PDF, PRO, TEAM', from);
+      await sample.waitFor('Updates:         every release', from);
       expect(sample.output()).not.toContain(password);
       expect(await sample.end()).toBe(0);
     });
@@ -961,15 +970,16 @@ describe('Node.js sample against a live Latchkey', () => {
   describe('update download', () => {
     const releaseBytes = randomBytes(300_000);
     let olderCode: string;
+    let release: AppFile;
     beforeAll(async () => {
-      const file = await live.uploadFile({
+      release = await live.uploadFile({
         name: 'latchkey-sample-update.bin',
         version: '9.9.9',
         bytes: releaseBytes,
         // Offered to a version that may not log in: no session to download it with.
         requiresSession: false,
       });
-      await live.setCurrentRelease(file.id);
+      await live.setCurrentRelease(release.id);
       olderCode = replaceConstant(code, 'APP_VERSION', "'0.0.1'");
     });
 
@@ -1019,6 +1029,29 @@ describe('Node.js sample against a live Latchkey', () => {
       expect(await declined.end()).toBe(1);
       expect(declined.output()).not.toContain('Update saved');
       expect(readdirSync(declined.directory)).toEqual(['latchkey-client.mjs']);
+    });
+
+    it('offers the release the licence includes on UPDATES_EXPIRED, when this version came out after the updates period', async () => {
+      // The program as rendered: the application's own version, published past the user's window.
+      const user = await live.createEndUser();
+      try {
+        await live.endUpdatesWindowAt(user.id, release);
+        const sample = await startSample(await newHome());
+        let from = await logIn(sample, user.username, user.password, 0);
+        from = await sample.waitFor(`Updates Ended: ${clientMessages.updatesExpired}\n`, from);
+        from = await sample.waitFor(
+          'Your licence includes version 9.9.9. Download it? (y/n) ',
+          from,
+        );
+        sample.send('y');
+        const saved = join(sample.directory, 'update-9.9.9.bin');
+        await sample.waitFor(`Update saved to ${saved}\n`, from);
+        expect(await sample.end()).toBe(1);
+        expect(readFileSync(saved).equals(releaseBytes)).toBe(true);
+        expect(await sessionsOf(user.id)).toEqual([]);
+      } finally {
+        await live.setCurrentRelease(release.id);
+      }
     });
   });
 });

@@ -16,7 +16,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FORGOT_PASSWORD_ANSWER, VERIFICATION_RESEND_ANSWER } from '@latchkey/contracts';
+import {
+  FORGOT_PASSWORD_ANSWER,
+  VERIFICATION_RESEND_ANSWER,
+  type AppFile,
+} from '@latchkey/contracts';
 import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import {
@@ -464,6 +468,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
           name: 'Python Pro',
           durationDays: 30,
           entitlements: ['PRO', 'EXPORT_PDF'],
+          updatesForDays: 365,
         }),
         live.createPlan({ name: 'Python Team', durationDays: null, entitlements: ['TEAM'] }),
       ]);
@@ -521,6 +526,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       );
       expect(sample.output()).toContain('[latchkey] entitlements: EXPORT_PDF, PRO\n');
       expect(sample.output()).toMatch(/\[latchkey\] subscriptions: Python Pro until 20\S+\n/);
+      expect(sample.output()).toMatch(/\[latchkey\] updates: Until 20\S+\n/);
       const user = await live.findEndUser(username);
       expect(await live.subscriptionsOf(user!.id)).toMatchObject([
         { planName: 'Python Pro', isActive: true },
@@ -532,6 +538,8 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       expect(sample.output()).toMatch(
         /subscriptions: Python Pro until \S+, Python Team \(lifetime\)\n/,
       );
+      // The lifetime plan has no updates window: every release, whatever Pro's window says.
+      expect(sample.output()).toContain('[latchkey] updates: Every release\n');
       expect((await live.subscriptionsOf(user!.id)).map((held) => held.planName).sort()).toEqual([
         'Python Pro',
         'Python Team',
@@ -961,19 +969,23 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
   describe('update download', () => {
     const releaseBytes = randomBytes(300_000);
     let olderCode: string;
+    let release: AppFile;
     beforeAll(async () => {
-      const file = await live.uploadFile({
+      release = await live.uploadFile({
         name: 'latchkey-sample-update.bin',
         version: '9.9.9',
         bytes: releaseBytes,
         // Offered to a version that may not log in: no session to download it with.
         requiresSession: false,
       });
-      await live.setCurrentRelease(file.id);
+      await live.setCurrentRelease(release.id);
       olderCode = replaceConstant(readFileSync(samplePath, 'utf8'), 'APP_VERSION', '"0.0.1"');
     });
 
-    /** The older program alone in a folder of its own, where it saves what it downloads. */
+    /**
+     * A program (the older one unless told) alone in a folder of its own, where it saves what it
+     * downloads.
+     */
     const olderProgram = (code = olderCode) => {
       const directory = mkdtempSync(join(workDirectory, 'update-'));
       const path = join(directory, 'latchkey_client.py');
@@ -1020,6 +1032,35 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       expect(await sample.exitCode()).toBe(1);
       expect(proxy.state.tamperedResponses).toBeGreaterThan(0);
       expect(readdirSync(directory)).toEqual(['latchkey_client.py']);
+    });
+
+    it('offers the release the licence includes on UPDATES_EXPIRED, when this version came out after the updates period', async () => {
+      // The program as rendered: the application's own version, published past the user's window.
+      const user = await live.createEndUser();
+      try {
+        await live.endUpdatesWindowAt(user.id, release);
+        const { directory, path } = olderProgram(readFileSync(samplePath, 'utf8'));
+        const sample = startSample(path, newHome());
+        await logIn(user.username, user.password);
+        await dismissDialog('Updates Ended');
+        await dismissDialog('Included Release');
+        await dismissDialog('Update Saved');
+        const saved = join(directory, 'update-9.9.9.bin');
+        expect(sample.output()).toContain(
+          `[latchkey] dialog Updates Ended: ${clientMessages.updatesExpired}\n`,
+        );
+        expect(sample.output()).toContain(
+          '[latchkey] confirm Included Release: Your licence includes version 9.9.9. Download it?\n',
+        );
+        expect(sample.output()).toContain(
+          `[latchkey] dialog Update Saved: Update saved to ${saved}\n`,
+        );
+        expect(await sample.exitCode()).toBe(1);
+        expect(readFileSync(saved).equals(releaseBytes)).toBe(true);
+        expect(await sessionsOf(user.id)).toEqual([]);
+      } finally {
+        await live.setCurrentRelease(release.id);
+      }
     });
   });
 });

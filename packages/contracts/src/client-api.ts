@@ -536,6 +536,7 @@ export const clientRefusalTitles: Partial<
   LICENSE_EXPIRED: { title: 'Licence Key Lapsed', exits: false },
   LICENSE_REQUIRED: { title: 'Licence Key Required', exits: false },
   VERSION_MISMATCH: { title: 'Update Required', exits: true },
+  UPDATES_EXPIRED: { title: 'Updates Ended', exits: true },
   HWID_MISMATCH: { title: 'Hardware Mismatch', exits: false },
   RESET_NOT_ALLOWED: { title: 'Reset Not Allowed', exits: false },
   RESET_COOLDOWN: { title: 'Reset Not Yet Available', exits: false },
