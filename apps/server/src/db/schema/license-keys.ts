@@ -72,6 +72,8 @@ export const licenseKeys = pgTable(
     bannedAt: timestamp('banned_at', { withTimezone: true }),
     /** Days a renewal added while the key was unused: its redemption grants them too. */
     extraDays: integer('extra_days').notNull().default(0),
+    /** Days of updates a renewal added while the key was unused, for a plan with a window. */
+    extraUpdatesDays: integer('extra_updates_days').notNull().default(0),
     /** The shop order that minted it, and its buyer's address. */
     shopOrderId: uuid('shop_order_id').references(() => shopOrders.id, { onDelete: 'set null' }),
     buyerEmail: text('buyer_email'),

@@ -104,7 +104,7 @@ function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
       select k.id, k.plan_id, p.name as plan_name,
              -- What renewals added while the key was unused comes with it; lifetime stays.
              p.duration_days + k.extra_days as duration_days, p.entitlements, p.max_devices,
-             p.updates_for_days, p.updates_from
+             p.updates_for_days + k.extra_updates_days as updates_for_days, p.updates_from
       from ${licenseKeys} k join ${plans} p on p.id = k.plan_id
       where k.application_id = ${applicationId} and k.key_digest = ${bind('digest')}::text
         and k.state = 'unused' and (k.redeem_by is null or k.redeem_by > ${at})

@@ -10,14 +10,25 @@ import {
   type ShopEffectContext,
 } from './shop-effect.ts';
 
+/** What a renewal did, in the order's log. */
+function renewalOutcome(planName: string, days: number | null, updatesDays: number | null) {
+  if (days !== null && updatesDays !== null) {
+    return `extended by ${days} days, with ${updatesDays} days of updates`;
+  }
+  if (days !== null) return `extended by ${days} days`;
+  if (updatesDays !== null) return `updates extended by ${updatesDays} days`;
+  return `renewed (${planName} is lifetime: nothing to extend)`;
+}
+
 /**
  * A subscription's later payment: each line of the order that started the subscription gets
  * a renewal row (its unique index makes a repeated delivery extend nothing) and its keys one
  * more period of their plan, stacked as licence keys stack: a used key extends its holder's
  * subscription from the later of now and its end (and the key's grant grows, so a refund
  * takes the whole of it back); an unused key carries the days into its redemption. Not the
- * provider's period end: the plan's duration is what was sold. A lifetime plan has nothing
- * to extend.
+ * provider's period end: the plan's duration is what was sold. The plan's updates window
+ * renews the same way, so a lifetime plan sold with a year of updates renews its updates; a
+ * lifetime plan without one has nothing to extend.
  */
 export async function applyRenewalEvent(
   ctx: ShopEffectContext,
@@ -81,8 +92,10 @@ export async function applyRenewalEvent(
       .from(plans)
       .where(eq(plans.id, first.planId));
     const days = plan?.durationDays ?? null;
+    const updatesDays = plan?.updatesForDays ?? null;
     const changedUserIds: string[] = [];
-    if (days !== null) {
+    // A lifetime plan with an updates window ("buy once, a year of updates") renews its window.
+    if (plan && (days !== null || updatesDays !== null)) {
       const keys = await ctx.tx
         .select()
         .from(licenseKeys)
@@ -98,29 +111,32 @@ export async function applyRenewalEvent(
             applicationId: key.applicationId,
             appUserId: key.usedByUserId,
             planId: key.planId,
+            // Null on a lifetime plan: the subscription already is (a lifetime grant keeps it so).
             durationDays: days,
             // A renewal extends the updates window too, as a second key of the plan would.
-            updatesWindow: plan ?? null,
+            updatesWindow: plan,
             now: ctx.now,
           });
-          await ctx.tx
-            .update(licenseKeys)
-            .set({ grantedDays: sql`coalesce(${licenseKeys.grantedDays}, 0) + ${days}` })
-            .where(eq(licenseKeys.id, key.id));
+          if (days !== null) {
+            await ctx.tx
+              .update(licenseKeys)
+              .set({ grantedDays: sql`coalesce(${licenseKeys.grantedDays}, 0) + ${days}` })
+              .where(eq(licenseKeys.id, key.id));
+          }
           changedUserIds.push(key.usedByUserId);
         } else if (key.state === 'unused') {
           await ctx.tx
             .update(licenseKeys)
-            .set({ extraDays: sql`${licenseKeys.extraDays} + ${days}` })
+            .set({
+              extraDays: sql`${licenseKeys.extraDays} + ${days ?? 0}`,
+              extraUpdatesDays: sql`${licenseKeys.extraUpdatesDays} + ${updatesDays ?? 0}`,
+            })
             .where(eq(licenseKeys.id, key.id));
         }
       }
     }
     effects.push({
-      outcome:
-        days === null
-          ? `renewed (${plan?.name ?? 'the plan'} is lifetime: nothing to extend)`
-          : `extended by ${days} days`,
+      outcome: renewalOutcome(plan?.name ?? 'the plan', days, updatesDays),
       orderIds: [renewal.id],
       activity: [orderActivity(ctx, 'order_renewed', renewal, { renews: first.id, days })],
       hasQueuedMail: false,

@@ -489,6 +489,77 @@ describe('shop connections', () => {
     expect(bad.statusCode).toBe(400);
   });
 
+  it('a lifetime plan sold with a year of updates renews its updates, used or unused', async () => {
+    const { application } = await setUp();
+    const perpetual = await createPlanViaApi(testApp.app, owner, application.id, {
+      name: 'Perpetual',
+      durationDays: null,
+      updatesForDays: 365,
+    });
+    const connection = await connect(application.id, {
+      provider: 'lemonsqueezy',
+      name: 'Lemon maintenance',
+      products: [{ productId: '2002', planId: perpetual.id }],
+    });
+    const lemon = (payload: object) => {
+      const body = JSON.stringify(payload);
+      return { body, headers: { 'x-signature': hmac('sha256', connection.secret!, body) } };
+    };
+    const send = async (payload: object) => {
+      const delivery = lemon(payload);
+      const answered = await deliver(connection, delivery.body, delivery.headers);
+      expect(answered.statusCode, answered.body).toBe(200);
+    };
+    const buyer = `${unique('maintenance')}@example.com`;
+    await send({
+      meta: { event_name: 'order_created', test_mode: false },
+      data: {
+        type: 'orders',
+        id: 777,
+        attributes: {
+          user_email: buyer,
+          status: 'paid',
+          first_order_item: { variant_id: 2002, quantity: 1 },
+        },
+      },
+    });
+    const [mail] = await mailTo(buyer);
+    const [mailedKey] = mail!.parsed.text!.match(/[A-Z0-9]{5}(?:-[A-Z0-9]{5}){4}/g)!;
+    await send({
+      meta: { event_name: 'subscription_created' },
+      data: { type: 'subscriptions', id: 78, attributes: { order_id: 777 } },
+    });
+    const renew = (invoice: number) =>
+      send({
+        meta: { event_name: 'subscription_payment_success' },
+        data: {
+          type: 'subscription-invoices',
+          id: invoice,
+          attributes: { subscription_id: 78, billing_reason: 'renewal' },
+        },
+      });
+
+    // Renewed before it was redeemed: the key carries a second year of updates, no days.
+    await renew(9101);
+    const [order] = await orders(application.id, '?search=777');
+    const [unused] = await keysOf(order!);
+    expect(unused).toMatchObject({ extraDays: 0, extraUpdatesDays: 365 });
+    const used = await redeem(application, order!, mailedKey!);
+    const redeemed = await subscriptionOf(used.usedByUserId!, perpetual);
+    expect(redeemed).toMatchObject({ expiresAt: null });
+    const year = 365 * 86_400_000;
+    const granted = redeemed!.updatesUntil!.getTime();
+    expect(Math.abs(granted - (Date.now() + 2 * year))).toBeLessThan(60_000);
+
+    // Renewed once redeemed: the holder's window grows by a year, and stays lifetime.
+    await renew(9102);
+    const renewed = await subscriptionOf(used.usedByUserId!, perpetual);
+    expect(renewed).toMatchObject({ expiresAt: null });
+    expect(renewed!.updatesUntil!.getTime()).toBe(granted + year);
+    const [renewalRow] = await orders(application.id, '?search=9102');
+    expect(renewalRow).toMatchObject({ status: 'renewed' });
+  });
+
   it('Paddle: waits for the buyer\u2019s address, then mints; its SDK accepts the signatures', async () => {
     const { application, pro } = await setUp();
     const connection = await connect(application.id, {
