@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { buildApp } from '../src/app.ts';
 import { loadConfig, type Config } from '../src/config.ts';
@@ -16,6 +13,7 @@ import {
   type GoogleTestAccount,
 } from './emulator-accounts.ts';
 import { createTestDatabase } from './test-database.ts';
+import { makeTemporaryDirectory, removeDirectory } from './temporary-directory.ts';
 import type { OwnerEventHub } from '../src/events/owner-event-hub.ts';
 
 export interface TestApp {
@@ -54,7 +52,7 @@ export async function createTestApp(
   } = {},
 ): Promise<TestApp> {
   // The app writes its server secret here; close() removes the folder with it.
-  const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-test-'));
+  const dataDir = makeTemporaryDirectory('latchkey-test-');
   const config = loadConfig({
     NODE_ENV: 'test',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
@@ -94,7 +92,7 @@ export async function createTestApp(
       await app.close();
       await identity.close();
       if (!options.database) await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      removeDirectory(dataDir);
     },
   };
 }
