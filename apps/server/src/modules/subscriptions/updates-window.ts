@@ -1,7 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { subscriptions } from '../../db/schema/index.ts';
-import type { HeldSubscription } from './held-subscriptions.ts';
 
 /**
  * The updates window ("buy once, a year of updates"): a plan may grant updates for so many
@@ -13,6 +12,14 @@ import type { HeldSubscription } from './held-subscriptions.ts';
  */
 
 const DAY_MS = 86_400_000;
+
+/** What these rules read of a held subscription (held-subscriptions.ts has the whole). */
+export interface WindowedSubscription {
+  /** Null is lifetime. */
+  expiresAt: Date | null;
+  updatesUntil: Date | null;
+  updatesPendingDays: number | null;
+}
 
 /** A plan's window, as its grants need it. */
 export interface PlanUpdatesWindow {
@@ -57,7 +64,7 @@ export function stackedUpdatesWindow(
 }
 
 /** Whether any of these subscriptions has a window waiting for the holder's login. */
-export function hasPendingUpdatesWindow(held: readonly HeldSubscription[]): boolean {
+export function hasPendingUpdatesWindow(held: readonly WindowedSubscription[]): boolean {
   return held.some((subscription) => subscription.updatesPendingDays !== null);
 }
 
@@ -65,12 +72,12 @@ export function hasPendingUpdatesWindow(held: readonly HeldSubscription[]): bool
  * Starts the windows that wait for activation (a login): their days now count from `now`.
  * Answers `held` as it now is. Runs once per grant: later logins find nothing pending.
  */
-export async function startPendingUpdatesWindows(
+export async function startPendingUpdatesWindows<Held extends WindowedSubscription>(
   db: Database,
   appUserId: string,
-  held: HeldSubscription[],
+  held: Held[],
   now: Date,
-): Promise<HeldSubscription[]> {
+): Promise<Held[]> {
   await db
     .update(subscriptions)
     .set({
@@ -96,7 +103,7 @@ export async function startPendingUpdatesWindows(
  * The end of the holder's updates window at `now`, or null for every release: no active
  * subscription, or an active one without a window. A window not started yet counts from now.
  */
-export function updatesUntilOf(held: readonly HeldSubscription[], now: Date): Date | null {
+export function updatesUntilOf(held: readonly WindowedSubscription[], now: Date): Date | null {
   const nowMs = now.getTime();
   let latest = -Infinity;
   let isAnyActive = false;
