@@ -5,7 +5,9 @@
  * and a started session per user. Each user holds a subscription of a plan with two
  * entitlements (what verify answers for a licensing vendor), and the plan has
  * BENCH_REDEEM_KEYS keys for redemptions (one use each) and BENCH_KEY_LOGINS keys for key
- * logins. A second application has HWID lock on: its BENCH_LOCKED_USERS users each
+ * logins. With BENCH_UPDATES_DAYS the plan also grants that many days of updates, and every
+ * user's window is open (what login and verify pay for updates windows). A second
+ * application has HWID lock on: its BENCH_LOCKED_USERS users each
  * have a bound device, so their logins take the device path (the stamp touches the device).
  * The first application answers KeyAuth's client libraries too (its owner id, name and secret
  * are printed).
@@ -43,6 +45,7 @@ const USERS = Number(process.env.BENCH_USERS ?? 2000);
 const REDEEM_KEYS = Number(process.env.BENCH_REDEEM_KEYS ?? 10_000);
 const KEY_LOGINS = Number(process.env.BENCH_KEY_LOGINS ?? 2000);
 const LOCKED_USERS = Number(process.env.BENCH_LOCKED_USERS ?? 200);
+const UPDATES_DAYS = process.env.BENCH_UPDATES_DAYS ? Number(process.env.BENCH_UPDATES_DAYS) : null;
 const PASSWORD = 'benchmark password';
 /**
  * `1`: the application requires verified addresses, and every seeded user has confirmed
@@ -85,6 +88,7 @@ const plan = await createPlan({
       name: 'Pro',
       durationDays: 30,
       entitlements: ['PRO', 'EXPORT_PDF'],
+      updatesForDays: UPDATES_DAYS,
     }),
   },
 });
@@ -159,6 +163,8 @@ for (let start = 0; start < USERS; start += 500) {
       appUserId: user.id,
       planId: plan.id,
       expiresAt: new Date(now.getTime() + 30 * 86_400_000),
+      updatesUntil:
+        UPDATES_DAYS === null ? null : new Date(now.getTime() + UPDATES_DAYS * 86_400_000),
     })),
   );
   await db.insert(appUserSessions).values(
