@@ -44,6 +44,10 @@ export const clientActivityEventNames = [
   // metadata: reason). Neither is a login attempt.
   'client_log',
   'user_banned',
+  // Usage meters: the first time in a period a meter reaches its allowance (success true) or
+  // refuses an increment (success false, code METER_EXHAUSTED). metadata: meter, allowance,
+  // used. Not a login attempt.
+  'meter_exhausted',
 ] as const;
 
 /**
@@ -80,6 +84,7 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   order_refunded: 'Order Refunded',
   client_log: 'Program Log',
   user_banned: 'Banned by Program',
+  meter_exhausted: 'Meter Exhausted',
   owner_bulk_action: 'Owner Bulk Action',
 };
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { appUserLimits } from './app-users.ts';
 import { deviceLimits } from './devices.ts';
 import { offlineLicenseLimits } from './offline-licenses.ts';
+import { clientMeterSchema } from './meters.ts';
 import type { ClientCallEntry } from './client-call-entry.ts';
 
 /**
@@ -45,6 +46,10 @@ export const clientApiCodeMeanings = {
   VARIABLE_READ_ONLY: 'user-var/set: the vendor made this variable of the user read-only.',
   VARIABLE_LIMIT_REACHED: 'user-var/set: the user already holds the most variables allowed (100).',
   FILE_NOT_FOUND: 'file: no complete file with this id in this application.',
+  METER_NOT_FOUND:
+    "meters/{name}/use: none of the user's active subscriptions has a meter of this name.",
+  METER_EXHAUSTED:
+    'meters/{name}/use: the amount would take the meter past its allowance for this period (a refusing meter); used, remaining and resets_at say where it stands.',
   UPDATES_EXPIRED:
     "The release was published after the user's updates window ended (updates_until); the releases published within it keep working.",
   MAIL_UNAVAILABLE:
@@ -308,6 +313,8 @@ const licensingFields = {
    * UPDATES_EXPIRED. Null: no window (every release).
    */
   updates_until: z.iso.datetime().nullable().optional(),
+  /** The usage meters of the user's active subscriptions, by name; absent when none has one. */
+  meters: z.array(clientMeterSchema).optional(),
 };
 
 /** POST /api/v1/license/redeem: the holder adds a key to their account. */
@@ -537,6 +544,8 @@ export const clientRefusalTitles: Partial<
   LICENSE_REQUIRED: { title: 'Licence Key Required', exits: false },
   VERSION_MISMATCH: { title: 'Update Required', exits: true },
   UPDATES_EXPIRED: { title: 'Updates Ended', exits: true },
+  METER_EXHAUSTED: { title: 'Usage Limit Reached', exits: false },
+  METER_NOT_FOUND: { title: 'Feature Not Included', exits: false },
   HWID_MISMATCH: { title: 'Hardware Mismatch', exits: false },
   RESET_NOT_ALLOWED: { title: 'Reset Not Allowed', exits: false },
   RESET_COOLDOWN: { title: 'Reset Not Yet Available', exits: false },

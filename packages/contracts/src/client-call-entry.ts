@@ -6,6 +6,8 @@ export interface ClientCallEntry {
   path: `/api/v1/${string}`;
   /** What the call does, in a sentence (the console's /docs reference). */
   summary: string;
+  /** The path's parameters (`/api/v1/meters/:name/use`), when it has any. */
+  params?: z.ZodObject;
   /** The body's schema; null for a call without one. */
   request: z.ZodType | null;
   /** The answer's schema (HTTP 200; refusals are answers too, with a `code`). */

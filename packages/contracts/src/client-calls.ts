@@ -2,6 +2,7 @@ import { accountClientCalls, signingKeyClientCalls } from './client-api.ts';
 import type { ClientCallEntry } from './client-call-entry.ts';
 import { fileClientCalls } from './app-files.ts';
 import { variableClientCalls } from './variables.ts';
+import { meterClientCalls } from './meter-client-calls.ts';
 
 export type { ClientCallEntry } from './client-call-entry.ts';
 
@@ -15,5 +16,6 @@ export const clientCallCatalogue = {
   ...accountClientCalls,
   ...variableClientCalls,
   ...fileClientCalls,
+  ...meterClientCalls,
   ...signingKeyClientCalls,
 } as const satisfies Record<string, ClientCallEntry>;

@@ -29,6 +29,8 @@ export * from './bulk-app-users.ts';
 export * from './activity-charts.ts';
 export * from './offline-licenses.ts';
 export * from './variables.ts';
+export * from './meters.ts';
+export * from './meter-client-calls.ts';
 export * from './app-files.ts';
 export * from './api-tokens.ts';
 export * from './management-api.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clientMeterSchema } from './meters.ts';
 
 /**
  * Offline licences: `POST /api/v1/license/checkout` answers a signed licence string a program
@@ -39,6 +40,11 @@ export const offlineLicenseContentSchema = z.object({
   account_expires_at: z.iso.datetime().nullable(),
   /** The end of the holder's updates window (null: every release), as login answers it. */
   updates_until: z.iso.datetime().nullable(),
+  /**
+   * The usage meters as they stood when the licence was issued (absent when the user has none,
+   * and in licences issued before meters existed). A snapshot: usage offline is not counted.
+   */
+  meters: z.array(clientMeterSchema).optional(),
   issued_at: z.iso.datetime(),
   valid_until: z.iso.datetime(),
   /** Random (a UUID): tells two licences apart, and names this one in the activity log. */

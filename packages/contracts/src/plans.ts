@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
 import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
 import { planMaxDevicesField } from './devices.ts';
+import { planMeterSchema, planMetersField } from './meters.ts';
 
 /**
  * Plans: what an application sells. A licence key or a subscription will name one plan; the
@@ -56,6 +57,8 @@ export const planSchema = z
     updatesForDays: z.number().int().nullable(),
     /** Whether the window counts from the grant (redemption) or from the holder's next login. */
     updatesFrom: updatesFromSchema,
+    /** Usage meters its holders get (names unique within the plan). */
+    meters: z.array(planMeterSchema),
     /** An archived plan stays on the keys that use it but gets no new keys. */
     archived: z.boolean(),
     createdAt: z.iso.datetime(),
@@ -114,6 +117,7 @@ export const createPlanRequestSchema = z.object({
   maxDevices: planMaxDevicesField.default(null),
   updatesForDays: planUpdatesForDays.default(null),
   updatesFrom: updatesFromSchema.default('redemption'),
+  meters: planMetersField.default([]),
 });
 export type CreatePlanRequest = z.input<typeof createPlanRequestSchema>;
 export type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
@@ -127,6 +131,7 @@ export const updatePlanRequestSchema = z.object({
   maxDevices: planMaxDevicesField.optional(),
   updatesForDays: planUpdatesForDays.optional(),
   updatesFrom: updatesFromSchema.optional(),
+  meters: planMetersField.optional(),
   archived: z.boolean({ error: 'archived must be true or false' }).optional(),
 });
 export type UpdatePlanRequest = z.input<typeof updatePlanRequestSchema>;

@@ -283,6 +283,7 @@ export function createPlan(index: number, overrides: Partial<Plan> = {}): Plan {
     description: null,
     maxDevices: null,
     updatesForDays: null,
+    meters: [],
     updatesFrom: 'redemption',
     archived: false,
     createdAt: '2025-03-14T12:00:00.000Z',

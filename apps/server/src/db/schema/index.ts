@@ -17,6 +17,7 @@ export * from './app-user-counts.ts';
 export * from './server-secret-check.ts';
 export * from './plans.ts';
 export * from './subscriptions.ts';
+export * from './meter-usage.ts';
 export * from './license-keys.ts';
 export * from './license-key-counts.ts';
 export * from './app-user-devices.ts';

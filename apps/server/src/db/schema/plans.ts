@@ -3,12 +3,14 @@ import {
   boolean,
   check,
   integer,
+  jsonb,
   pgTable,
   text,
   timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { PlanMeter } from '@latchkey/contracts';
 import { applications } from './applications.ts';
 
 /**
@@ -44,6 +46,12 @@ export const plans = pgTable(
     updatesFrom: text('updates_from', { enum: ['redemption', 'activation'] })
       .notNull()
       .default('redemption'),
+    /**
+     * Usage meters its holders get: `{ name, allowance, resetEvery, overage }` each, checked by
+     * the contract. JSON beside the plan because every read of a holder's subscriptions reads
+     * them with the plan, and a plan's meters change only as a whole.
+     */
+    meters: jsonb('meters').$type<PlanMeter[]>().notNull().default([]),
     /** An archived plan gets no new keys; the keys it has keep it. */
     isArchived: boolean('archived').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),

@@ -71,6 +71,7 @@ export async function checkOutLicense({
     subscriptions: licensing.answer.subscriptions,
     account_expires_at: session.expiresAt?.toISOString() ?? null,
     updates_until: licensing.answer.updates_until,
+    ...(licensing.answer.meters ? { meters: licensing.answer.meters } : {}),
     issued_at: now.toISOString(),
     valid_until: validUntil.toISOString(),
     id: randomUUID(),

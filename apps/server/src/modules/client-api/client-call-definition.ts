@@ -40,6 +40,10 @@ interface ClientCallOptions {
 }
 
 type Parsed<Request> = Request extends z.ZodType ? z.output<Request> : undefined;
+/** A call's input: the body's fields, and its path's parameters where it has any. */
+type Input<Request, Params> = Params extends z.ZodObject
+  ? Parsed<Request> & z.output<Params>
+  : Parsed<Request>;
 
 /** A call as the pipeline holds it: method, path and contract, its verb folded into `run`. */
 export interface ClientCallDefinition extends ClientCallOptions {
@@ -64,17 +68,20 @@ export interface ClientCallDefinition extends ClientCallOptions {
  * `run` is the contract's: the body is checked before the API key, so a malformed body is a
  * 400 even without a key.
  */
-export function clientCall<Request extends z.ZodType | null>(
-  entry: ClientCallEntry & { request: Request },
+export function clientCall<
+  Request extends z.ZodType | null,
+  Params extends z.ZodObject | undefined = undefined,
+>(
+  entry: ClientCallEntry & { request: Request; params?: Params },
   spec: ClientCallOptions & {
     docs: ClientCallDocs;
     /**
      * Login only: the API key the body may carry instead of the header (the header, when
      * sent, decides).
      */
-    bodyApiKey?: (input: Parsed<Request>) => string | null;
+    bodyApiKey?: (input: Input<Request, Params>) => string | null;
     answer(
-      input: Parsed<Request>,
+      input: Input<Request, Params>,
       caller: ClientCaller,
       services: ClientCallServices,
     ): Promise<object>;
@@ -82,15 +89,23 @@ export function clientCall<Request extends z.ZodType | null>(
 ): ClientCallDefinition {
   const { docs, bodyApiKey, answer, ...options } = spec;
   const schema = entry.request;
-  const parse = (body: unknown) =>
-    (schema === null ? undefined : parseClientInput(schema, body)) as Parsed<Request>;
+  const paramsSchema = entry.params;
+  const parse = (body: unknown, request: ClientCallRequest) => {
+    const input = schema === null ? undefined : parseClientInput(schema, body);
+    // A path's parameters (the meter's name) join the body's fields in the verb's input.
+    if (paramsSchema === undefined) return input as Input<Request, Params>;
+    return {
+      ...(input as object),
+      ...parseClientInput(paramsSchema, request.params),
+    } as Input<Request, Params>;
+  };
   const run: ClientCallDefinition['run'] = bodyApiKey
     ? async (body, request, callers, services) => {
-        const input = parse(body);
+        const input = parse(body, request);
         return answer(input, await callers.callerWithBodyKey(request, bodyApiKey(input)), services);
       }
     : (body, request, callers, services) =>
-        answer(parse(body), callers.callerOf(request), services);
+        answer(parse(body, request), callers.callerOf(request), services);
   return { ...options, ...definitionOf(entry, docs, IDENTIFIED_CALL_ERRORS), run };
 }
 
@@ -106,7 +121,7 @@ export function openClientCall(
 }
 
 const definitionOf = (
-  { method, path, request, response }: ClientCallEntry,
+  { method, path, params, request, response }: ClientCallEntry,
   { summary, description, answered }: ClientCallDocs,
   errors: RouteContract['errors'],
 ) => ({
@@ -117,6 +132,7 @@ const definitionOf = (
     tag: 'Client API',
     summary,
     ...(description === undefined ? {} : { description }),
+    ...(params === undefined ? {} : { params }),
     ...(request === null ? {} : { body: request }),
     responses: { 200: ok(response, answered) },
     ...(errors === undefined ? {} : { errors }),

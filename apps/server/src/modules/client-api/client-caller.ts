@@ -13,6 +13,8 @@ export interface ClientCallRequest {
   clientIp: string;
   log: FastifyBaseLogger;
   headers: IncomingHttpHeaders;
+  /** The path's parameters, for the calls whose path has any (Fastify's request has them). */
+  readonly params?: unknown;
   readonly protocol: string;
   readonly host: string;
 }

@@ -21,6 +21,7 @@ import { registerEndUser } from './register-end-user.ts';
 import { resendVerification } from './resend-verification.ts';
 import { resetOwnDevices } from './reset-own-devices.ts';
 import { setOwnUserVariable } from './set-own-user-variable.ts';
+import { useOwnMeter } from './use-own-meter.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { verifyEndUser } from './verify-end-user.ts';
 import { requestPasswordReset } from './request-password-reset.ts';
@@ -181,6 +182,17 @@ export const clientCalls: readonly ClientCallDefinition[] = [
     // A 16 KB value can need more than the default body limit once JSON-escaped.
     bodyLimit: variableBodyLimitBytes(variableLimits.userValueBytes),
     answer: withContext(setOwnUserVariable),
+  }),
+  clientCall(clientCallCatalogue.useMeter, {
+    docs: {
+      summary: 'Count use of a usage meter of the session\u2019s end user',
+      description:
+        'Needs a live `session_token`. Counts `amount` (1 unless sent) against the meter `name` that the user\u2019s active subscriptions define (their allowances added up when several define it). A refusing meter answers METER_EXHAUSTED when the amount would pass its allowance for the period, counting nothing; a counting meter counts it as overage. Periods follow the UTC calendar and reset with no job. Send an `idempotency_key` (a UUID per increment) and a retry within 24 hours counts once, answered as the first time with `replayed: true`; the same key with another meter or amount is a 400. METER_NOT_FOUND when no active subscription has the meter.',
+      answered:
+        'Counted (success true) or refused (METER_EXHAUSTED, METER_NOT_FOUND or the session\u2019s code), with where the meter stands.',
+    },
+    answer: (input, caller, services) =>
+      useOwnMeter({ ctx: services.licenseContextOf(caller), input }),
   }),
   clientCall(clientCallCatalogue.issueFileUrl, {
     docs: {

@@ -54,6 +54,11 @@ export const clientMessages = {
   // The same rule: none of the words the samples sort by.
   updatesExpired:
     'This release came out after your updates period ended: use the release your licence includes, or renew it',
+  // The same rule: none of the words the samples sort by.
+  meterCounted: 'Usage counted',
+  meterNotFound: 'Your plan has no meter with this name',
+  meterExhausted:
+    'You have used all your plan allows of this for now: wait until it refills, or upgrade',
   variableRead: 'Variable found',
   variableNotFound: 'No variable with this name',
   variableSaved: 'Variable saved',

@@ -36,6 +36,7 @@ export async function createPlan({
           maxDevices: input.plan.maxDevices,
           updatesForDays: input.plan.updatesForDays,
           updatesFrom: input.plan.updatesFrom,
+          meters: input.plan.meters,
           createdAt: now,
           updatedAt: now,
         })

@@ -13,6 +13,7 @@ export function toPlanResponse(plan: Plan): PlanResponse {
     maxDevices: plan.maxDevices,
     updatesForDays: plan.updatesForDays,
     updatesFrom: plan.updatesFrom,
+    meters: plan.meters,
     archived: plan.isArchived,
     createdAt: plan.createdAt.toISOString(),
     updatedAt: plan.updatedAt.toISOString(),

@@ -34,6 +34,7 @@ export async function updatePlan({
           maxDevices: changes.maxDevices,
           updatesForDays: changes.updatesForDays,
           updatesFrom: changes.updatesFrom,
+          meters: changes.meters,
           isArchived: changes.archived,
           updatedAt: ctx.clock.now(),
         })

@@ -12,6 +12,8 @@ describe('licensingOf', () => {
       maxDevices: null,
       updatesUntil: null,
       updatesPendingDays: null,
+      meters: [],
+      meterUsage: null,
     },
     {
       plan: 'Export',
@@ -20,6 +22,8 @@ describe('licensingOf', () => {
       maxDevices: null,
       updatesUntil: null,
       updatesPendingDays: null,
+      meters: [],
+      meterUsage: null,
     },
     {
       plan: 'Lapsed',
@@ -28,6 +32,8 @@ describe('licensingOf', () => {
       maxDevices: null,
       updatesUntil: null,
       updatesPendingDays: null,
+      meters: [],
+      meterUsage: null,
     },
   ];
 
@@ -66,6 +72,8 @@ describe('licensingOf', () => {
         maxDevices: null,
         updatesUntil: null,
         updatesPendingDays: null,
+        meters: [],
+        meterUsage: null,
       },
     ];
     const first = licensingOf(lifetime, start);

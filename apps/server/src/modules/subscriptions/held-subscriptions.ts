@@ -1,6 +1,14 @@
 import { getTableName, sql, type AnyColumn } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUsers, plans, subscriptions } from '../../db/schema/index.ts';
+import type { ClientMeter, PlanMeter } from '@latchkey/contracts';
+import {
+  clientMetersOf,
+  effectiveMeters,
+  nextMeterResetMs,
+  type EffectiveMeter,
+  type MeterUsageRow,
+} from '../meters/index.ts';
 import { hasPendingUpdatesWindow, updatesUntilOf } from './updates-window.ts';
 
 /** A subscription as the client API's checks and answers need it. */
@@ -15,6 +23,10 @@ export interface HeldSubscription {
   updatesUntil: Date | null;
   /** Days of updates that start at the holder's next login. */
   updatesPendingDays: number | null;
+  /** The plan's usage meters. */
+  meters: PlanMeter[];
+  /** The holder's meter_usage rows, read beside a plan with meters only (else null). */
+  meterUsage: MeterUsageRow[] | null;
 }
 
 /**
@@ -30,7 +42,15 @@ export function heldSubscriptionsJson(appUserId: AnyColumn) {
     select json_agg(json_build_object(
       'plan', held_plan.name, 'expiresAt', held.expires_at,
       'entitlements', held_plan.entitlements, 'maxDevices', held_plan.max_devices,
-      'updatesUntil', held.updates_until, 'updatesPendingDays', held.updates_pending_days) order by lower(held_plan.name), held_plan.id)
+      'updatesUntil', held.updates_until, 'updatesPendingDays', held.updates_pending_days,
+      'meters', held_plan.meters,
+      -- Usage is the holder's, not the plan's; read only where a plan has meters, so users of
+      -- plans without any pay nothing for it.
+      'meterUsage', case when held_plan.meters <> '[]'::jsonb then (
+        select coalesce(json_agg(json_build_object(
+          'name', usage.meter_name, 'periodStart', usage.period_start, 'used', usage.used)), '[]')
+        from meter_usage usage where usage.app_user_id = held.app_user_id) end)
+      order by lower(held_plan.name), held_plan.id)
     from ${subscriptions} held join ${plans} held_plan on held_plan.id = held.plan_id
     where held.app_user_id = ${outer})`;
 }
@@ -42,6 +62,8 @@ export interface RawHeldSubscription {
   maxDevices?: number | null;
   updatesUntil?: string | null;
   updatesPendingDays?: number | null;
+  meters?: PlanMeter[];
+  meterUsage?: { name: string; periodStart: string; used: number }[] | null;
 }
 
 export function parseHeldSubscriptions(
@@ -56,6 +78,13 @@ export function parseHeldSubscriptions(
     maxDevices: row.maxDevices ?? null,
     updatesUntil: row.updatesUntil ? new Date(row.updatesUntil) : null,
     updatesPendingDays: row.updatesPendingDays ?? null,
+    meters: row.meters ?? [],
+    meterUsage:
+      row.meterUsage?.map((usage) => ({
+        name: usage.name,
+        periodStart: new Date(usage.periodStart),
+        used: Number(usage.used),
+      })) ?? null,
   }));
 }
 
@@ -79,14 +108,20 @@ export interface LicensingAnswer {
   subscriptions: { plan: string; expires_at: string | null }[];
   /** The end of the holder's updates window; null: every release. */
   updates_until: string | null;
+  /** Where the usage meters stand; absent when no active subscription has one. */
+  meters?: ClientMeter[];
 }
 
-interface Licensing {
+export interface Licensing {
   answer: LicensingAnswer;
   /** The entitlements, for verify's check of those asked for. */
   entitlements: ReadonlySet<string>;
   /** The end of the holder's updates window; null: every release. */
   updatesUntil: Date | null;
+  /** The usage meters the active subscriptions define together, by name. */
+  meters: EffectiveMeter[];
+  /** The holder's usage rows of those meters (any period). */
+  meterUsage: MeterUsageRow[];
   /** Until when it holds: the first expiry of an active subscription (Infinity: none). */
   untilMs: number;
 }
@@ -108,6 +143,8 @@ export function licensingOf(held: HeldSubscription[], now: Date): Licensing {
   );
   const entitlements = new Set(active.flatMap((subscription) => subscription.entitlements));
   const updatesUntil = updatesUntilOf(active, now);
+  const meters = effectiveMeters(active.map((subscription) => subscription.meters));
+  const meterUsage = meterUsageOf(active);
   const licensing: Licensing = {
     answer: {
       entitlements: [...entitlements].sort(),
@@ -116,16 +153,28 @@ export function licensingOf(held: HeldSubscription[], now: Date): Licensing {
         expires_at: subscription.expiresAt?.toISOString() ?? null,
       })),
       updates_until: updatesUntil?.toISOString() ?? null,
+      ...(meters.length === 0 ? {} : { meters: clientMetersOf(meters, meterUsage, now) }),
     },
     entitlements,
     updatesUntil,
-    // A window waiting for a login counts from now, so it is worked out again at each call.
+    meters,
+    meterUsage,
+    // A window waiting for a login counts from now, so it is worked out again at each call; a
+    // meter's new period changes its answer too.
     untilMs: hasPendingUpdatesWindow(active)
       ? nowMs
-      : Math.min(...active.map((subscription) => subscription.expiresAt?.getTime() ?? Infinity)),
+      : Math.min(
+          nextMeterResetMs(meters, now),
+          ...active.map((subscription) => subscription.expiresAt?.getTime() ?? Infinity),
+        ),
   };
   licensingByHeld.set(held, licensing);
   return licensing;
+}
+
+/** The holder's usage rows, which every subscription of a plan with meters carries alike. */
+function meterUsageOf(held: HeldSubscription[]): MeterUsageRow[] {
+  return held.find((subscription) => subscription.meterUsage !== null)?.meterUsage ?? [];
 }
 
 /** The licensing fields of a login or verify answer: active subscriptions only. */

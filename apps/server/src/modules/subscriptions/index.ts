@@ -23,11 +23,13 @@ export {
   activeEntitlements,
   deleteSubscription,
   grantSubscription,
+  listUserMeters,
   listUserSubscriptions,
   readSubscriptions,
   readSubscriptionsOfUsers,
   updateSubscription,
 } from './user-subscriptions.ts';
+export { readUserMeters } from './read-user-meters.ts';
 export { subscriptionRoutes } from './routes.ts';
 export {
   hasPendingUpdatesWindow,

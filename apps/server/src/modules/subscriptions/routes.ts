@@ -5,7 +5,9 @@ import {
   subscriptionListSchema,
   subscriptionParamsSchema,
   updateSubscriptionRequestSchema,
+  userMeterListSchema,
   type Subscription,
+  type UserMeter,
 } from '@latchkey/contracts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { ok } from '../../http/route-contract.ts';
@@ -13,6 +15,7 @@ import { registerRoutes, routeDefiner } from '../../http/route-definition.ts';
 import {
   deleteSubscription,
   grantSubscription,
+  listUserMeters,
   listUserSubscriptions,
   updateSubscription,
 } from './user-subscriptions.ts';
@@ -44,6 +47,23 @@ export const subscriptionRoutes = [
     responses: { 200: ok(subscriptionListSchema) },
     handle: async ({ params, request }, services): Promise<Subscription[]> =>
       listUserSubscriptions({
+        ctx: ctx(request, services),
+        input: { applicationId: params.appId, userId: params.userId },
+      }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/applications/:appId/users/:userId/meters',
+    permission: 'signed_in',
+    caller: 'owner',
+    tag: 'Licences',
+    summary: 'Where an end user\u2019s usage meters stand',
+    description:
+      'The meters of the user\u2019s active subscriptions, merged by name as the client API counts them (allowances added up), with the current period\u2019s use. Empty when no active plan has a meter.',
+    params: appUserParamsSchema,
+    responses: { 200: ok(userMeterListSchema) },
+    handle: async ({ params, request }, services): Promise<UserMeter[]> =>
+      listUserMeters({
         ctx: ctx(request, services),
         input: { applicationId: params.appId, userId: params.userId },
       }),

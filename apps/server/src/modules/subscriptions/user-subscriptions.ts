@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
+  type UserMeter,
   PLAN_NOT_FOUND,
   SUBSCRIPTION_EXISTS,
   SUBSCRIPTION_NOT_FOUND,
@@ -19,6 +20,7 @@ import {
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { endSessionsIfUnlicensed } from './extend-subscription.ts';
 import { newUpdatesWindow } from './updates-window.ts';
+import { readUserMeters } from './read-user-meters.ts';
 
 /** A user's subscriptions with their plans, by plan name: what the owner and the client see. */
 export async function readSubscriptions(db: Database, appUserId: string, now: Date) {
@@ -130,6 +132,18 @@ export async function listUserSubscriptions({
 }): Promise<SubscriptionResponse[]> {
   await assertOwnedUser(ctx, input);
   return readSubscriptions(ctx.db, input.userId, ctx.clock.now());
+}
+
+/** GET …/users/:userId/meters: where each usage meter of an owned end user stands now. */
+export async function listUserMeters({
+  ctx,
+  input,
+}: {
+  ctx: EndUserChangeContext;
+  input: AppUserIds;
+}): Promise<UserMeter[]> {
+  await assertOwnedUser(ctx, input);
+  return readUserMeters(ctx.db, input.userId, ctx.clock.now());
 }
 
 /**

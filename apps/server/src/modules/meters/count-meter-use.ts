@@ -1,0 +1,201 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows-of.ts';
+import type { EffectiveMeter } from './effective-meters.ts';
+import { meterPeriodOf, type MeterPeriod } from './meter-periods.ts';
+
+/** What one increment did to the meter. */
+export type MeterUseOutcome =
+  | {
+      kind: 'counted';
+      used: number;
+      period: MeterPeriod;
+      /** This increment reached the allowance, first in its period: announce it once. */
+      isNewlyExhausted: boolean;
+    }
+  | {
+      kind: 'refused';
+      used: number;
+      period: MeterPeriod;
+      /** The period's first refusal (the allowance not reached before): announce it once. */
+      isNewlyExhausted: boolean;
+    }
+  /** The idempotency key was counted before: `used` is what that increment answered. */
+  | { kind: 'replayed'; used: number; period: MeterPeriod }
+  /** The idempotency key was counted before for another meter or amount. */
+  | { kind: 'key-reused' };
+
+interface CountedRow {
+  used: number;
+  claimed: boolean | null;
+}
+
+/** Thrown inside the transaction to roll back an increment another request's key already counted. */
+class KeyAlreadyCounted extends Error {}
+
+/**
+ * Counts `amount` units of `meter` for a user, race-free and at most once per idempotency key.
+ *
+ * One `INSERT … ON CONFLICT DO UPDATE` on the user's meter row does the work under the row's
+ * lock: it starts the period again at 0 when the stored one is older (the reset, once however
+ * many instances count at the boundary), adds the amount only while a refusing meter stays
+ * within its allowance (`WHERE used + amount <= allowance`: N concurrent increments can never
+ * pass it together), and stamps `exhausted_at` when the allowance is reached. With a key, the
+ * same statement records the increment in `meter_increments`; when that key is already there
+ * (a retry, or two copies racing) the transaction rolls back and the stored answer is given.
+ */
+export async function countMeterUse(
+  db: Database,
+  options: {
+    appUserId: string;
+    meter: EffectiveMeter;
+    amount: number;
+    idempotencyKey: string | null;
+    now: Date;
+  },
+): Promise<MeterUseOutcome> {
+  const { appUserId, meter, amount, idempotencyKey, now } = options;
+  const period = meterPeriodOf(meter.resetEvery, now);
+  const countsOverage = meter.overage === 'count';
+  // The stored period is "this one" when it is not older: an instance whose clock runs a
+  // little behind at a boundary counts into the newer period rather than resetting it.
+  const counted = sql`
+    insert into meter_usage as u (app_user_id, meter_name, period_start, used, exhausted_at, updated_at)
+    select ${appUserId}, ${meter.name}, ${period.start}, ${amount}, null, ${now}
+    where ${countsOverage} or ${amount}::bigint <= ${meter.allowance}::bigint
+    on conflict (app_user_id, meter_name) do update set
+      used = (case when u.period_start >= excluded.period_start then u.used else 0 end) + ${amount},
+      period_start = greatest(u.period_start, excluded.period_start),
+      exhausted_at = case when u.period_start >= excluded.period_start then u.exhausted_at end,
+      updated_at = excluded.updated_at
+    where ${countsOverage}
+      or (case when u.period_start >= excluded.period_start then u.used else 0 end) + ${amount} <= ${meter.allowance}::bigint
+    returning u.used::float8 as used, u.period_start`;
+
+  let row: CountedRow | undefined;
+  if (idempotencyKey === null) {
+    [row] = rowsOf<CountedRow>(
+      await db.execute(
+        sql`with counted as (${counted}) select used, null::boolean as claimed from counted`,
+      ),
+    );
+  } else {
+    const stored = { appUserId, idempotencyKey, meter, amount, period };
+    try {
+      row = await db.transaction(async (tx) => {
+        const [written] = rowsOf<CountedRow>(
+          await tx.execute(sql`
+            with counted as (${counted}),
+            claimed as (
+              insert into meter_increments
+                (app_user_id, idempotency_key, meter_name, amount, used_after, period_start, created_at)
+              select ${appUserId}, ${idempotencyKey}, ${meter.name}, ${amount}, used, period_start, ${now}
+              from counted
+              on conflict (app_user_id, idempotency_key) do nothing
+              returning 1
+            )
+            select used, exists (select 1 from claimed) as claimed from counted`),
+        );
+        if (written && !written.claimed) throw new KeyAlreadyCounted();
+        return written;
+      });
+    } catch (error) {
+      if (!(error instanceof KeyAlreadyCounted)) throw error;
+      return (await replayOf(db, stored)) ?? { kind: 'key-reused' };
+    }
+    // Refused now, but perhaps a retry of an increment counted before the meter filled.
+    if (!row) {
+      const replayed = await replayOf(db, stored);
+      if (replayed) return replayed;
+    }
+  }
+  if (!row) {
+    const stamped = await stampExhausted(db, { appUserId, meter, period, now });
+    return { kind: 'refused', period, ...stamped };
+  }
+  const used = Number(row.used);
+  // Only the increment that reached the allowance can stamp it (the row lock orders them),
+  // and only when no refusal of this period stamped it first.
+  const hasReached = used - amount < meter.allowance && used >= meter.allowance;
+  return {
+    kind: 'counted',
+    used,
+    period,
+    isNewlyExhausted:
+      hasReached && (await stampExhausted(db, { appUserId, meter, period, now })).isNewlyExhausted,
+  };
+}
+
+/**
+ * The answer a key counted before gave; key-reused when it counted another meter or amount;
+ * null when the key was never counted.
+ */
+async function replayOf(
+  db: Database,
+  options: {
+    appUserId: string;
+    idempotencyKey: string;
+    meter: EffectiveMeter;
+    amount: number;
+    period: MeterPeriod;
+  },
+): Promise<MeterUseOutcome | null> {
+  const [stored] = rowsOf<{
+    meter_name: string;
+    amount: number;
+    used_after: number;
+    period_start_ms: number;
+  }>(
+    await db.execute(sql`
+      select meter_name, amount::float8 as amount, used_after::float8 as used_after,
+        extract(epoch from period_start)::float8 * 1000 as period_start_ms
+      from meter_increments
+      where app_user_id = ${options.appUserId} and idempotency_key = ${options.idempotencyKey}`),
+  );
+  if (!stored) return null;
+  if (stored.meter_name !== options.meter.name || Number(stored.amount) !== options.amount) {
+    return { kind: 'key-reused' };
+  }
+  const storedStart = Number(stored.period_start_ms);
+  // The first answer's period: the current one, unless the meter has reset since.
+  const isCurrent = storedStart >= options.period.start.getTime();
+  return {
+    kind: 'replayed',
+    used: Number(stored.used_after),
+    period: isCurrent
+      ? options.period
+      : { start: new Date(storedStart), end: options.period.start },
+  };
+}
+
+/**
+ * Stamps the period's `exhausted_at` unless something stamped it already: the one change a
+ * refused increment makes, and the mark of the increment that reached the allowance. A
+ * conditional write, so however many instances refuse or reach at once, one of them is told it
+ * was first and announces it. Answers the meter's `used` in its current period.
+ */
+async function stampExhausted(
+  db: Database,
+  options: { appUserId: string; meter: EffectiveMeter; period: MeterPeriod; now: Date },
+): Promise<{ used: number; isNewlyExhausted: boolean }> {
+  const { appUserId, meter, period, now } = options;
+  const [stamped] = rowsOf<{ used: number }>(
+    await db.execute(sql`
+      insert into meter_usage as u (app_user_id, meter_name, period_start, used, exhausted_at, updated_at)
+      values (${appUserId}, ${meter.name}, ${period.start}, 0, ${now}, ${now})
+      on conflict (app_user_id, meter_name) do update set
+        used = case when u.period_start >= excluded.period_start then u.used else 0 end,
+        period_start = greatest(u.period_start, excluded.period_start),
+        exhausted_at = excluded.exhausted_at,
+        updated_at = excluded.updated_at
+      where u.period_start < excluded.period_start or u.exhausted_at is null
+      returning u.used::float8 as used`),
+  );
+  if (stamped) return { used: Number(stamped.used), isNewlyExhausted: true };
+  const [current] = rowsOf<{ used: number }>(
+    await db.execute(sql`
+      select used::float8 as used from meter_usage
+      where app_user_id = ${appUserId} and meter_name = ${meter.name}`),
+  );
+  return { used: Number(current?.used ?? 0), isNewlyExhausted: false };
+}
