@@ -1,4 +1,4 @@
-import { MANAGEMENT_API_PREFIX } from '@latchkey/contracts';
+import { clientApiHeaders, MANAGEMENT_API_PREFIX } from '@latchkey/contracts';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, errorAnswerOf, httpStatusOf } from '../lib/errors.ts';
 import { sendProblem } from './problem-details.ts';
@@ -32,10 +32,9 @@ const frameworkErrorMessages: Record<string, string> = {
 /**
  * Errors Fastify raises while routing, before any scope's error handler can see them: a path
  * parameter that is not valid percent-encoded UTF-8, or longer than the router allows. They
- * get a 400 in the documented shapes instead of Fastify's own. Only routes with path
- * parameters raise them, and the client API has none, so its v1-shaped branch (unsigned: the
- * application is not known yet) is a guard for routes to come. The management API's are
- * problems, as all its answers.
+ * get a 400 in the documented shapes instead of Fastify's own. The management API's are
+ * problems, as all its answers; the client API's are v1-shaped and signed like every v1 answer
+ * (with the application's key when it is in memory: the v1 scope has not identified it).
  */
 export function answerFrameworkError(
   error: FastifyError,
@@ -53,6 +52,18 @@ export function answerFrameworkError(
     return;
   }
   const isClientApi = request.url === '/api/v1' || request.url.startsWith('/api/v1/');
+  const sign = request.server.signUnroutedClientAnswer;
+  if (isClientApi && sign) {
+    const body = JSON.stringify({ success: false, code: 'INVALID_REQUEST', message });
+    const { signature, timestamp } = sign(request.headers, body);
+    void reply
+      .status(400)
+      .header('content-type', 'application/json; charset=utf-8')
+      .header(clientApiHeaders.signature, signature)
+      .header(clientApiHeaders.signatureTimestamp, timestamp)
+      .send(body);
+    return;
+  }
   void reply
     .status(400)
     .send(

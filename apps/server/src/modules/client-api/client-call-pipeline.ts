@@ -324,6 +324,16 @@ export function createClientCallPipeline(deps: ClientPipelineDependencies) {
       done: (error?: Error) => void,
     ) => admit(application, ipAddress, true, done),
     cachedApplication: (apiKey: string) => applications.peek(apiKey),
+    /**
+     * Signs an answer given before the v1 scope saw the request (a path parameter the router
+     * refused): with its application's key when that is in memory, else the server's, as an
+     * answer to an unknown API key is. No lookup: a malformed URL costs no database read.
+     */
+    signUnrouted: (headers: IncomingHttpHeaders, payload: string) => {
+      const apiKey = apiKeyOf(headers);
+      const application = typeof apiKey === 'string' ? applications.peek(apiKey) : undefined;
+      return sign(application ?? null, nonceOf(headers[clientApiHeaders.nonce]) ?? '', payload);
+    },
     /** The application with this API key, from memory or one lookup (the KeyAuth API's). */
     loadApplication: (apiKey: string) => applications.load(apiKey),
     /** Stage 2 for a request that names no known application: the shared per-IP budget. */

@@ -40,6 +40,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The client API's lean path (verify, heartbeat); absent where /api/v1 is not served. */
     clientApiLeanPath: LeanClientPath;
+    /**
+     * Signs a client-API answer the router gave before the v1 scope ran (a malformed path
+     * parameter); absent where /api/v1 is not served.
+     */
+    signUnroutedClientAnswer?: ClientCallPipeline['signUnrouted'];
   }
 }
 
@@ -148,6 +153,7 @@ export async function registerClientApiRoutes(
   });
   if (config.clientApi.isLeanPathEnabled) answerBeforeFastify(app.server, leanPath.answerLeanly);
   app.decorate('clientApiLeanPath', leanPath);
+  app.decorate('signUnroutedClientAnswer', pipeline.signUnrouted);
   app.addHook('preClose', () => leanPath.close());
   return pipeline;
 }
