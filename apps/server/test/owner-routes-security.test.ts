@@ -345,6 +345,11 @@ const ownerRoutes: OwnerRoute[] = [
     asOtherOwner: applicationNotFound,
   },
   {
+    method: 'GET',
+    path: '/api/applications/:appId/users/:userId/meters',
+    asOtherOwner: applicationNotFound,
+  },
+  {
     method: 'POST',
     path: '/api/applications/:appId/users/:userId/subscriptions',
     body: (fixture) => ({ planId: fixture.planId, expiresAt: null }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { userMeterSchema } from './meters.ts';
 import { subscriptionSchema } from './subscriptions.ts';
 
 /**
@@ -102,6 +103,8 @@ export const portalAccountSchema = z
     subscriptions: z.array(subscriptionSchema),
     /** Sorted codes of the active subscriptions. */
     entitlements: z.array(z.string()),
+    /** Where the usage meters of the active subscriptions stand; empty when none has one. */
+    meters: z.array(userMeterSchema),
     devices: z.array(portalDeviceSchema),
     /** Devices this account may bind. */
     deviceLimit: z.number().int(),

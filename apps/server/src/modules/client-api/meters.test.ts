@@ -4,8 +4,10 @@ import {
   clientAuthResponseSchema,
   clientLicenseCheckoutResponseSchema,
   clientUseMeterResponseSchema,
+  applicationSchema,
   clientVerifyResponseSchema,
   errorBodySchema,
+  portalAccountSchema,
   planSchema,
   userMeterListSchema,
   type AppUser,
@@ -16,6 +18,7 @@ import { activityLogs, webhookDeliveries } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
   callClientApi,
+  createApiTokenViaApi,
   createAppUserViaApi,
   createApplicationViaApi,
   createPlanViaApi,
@@ -23,6 +26,7 @@ import {
 } from '../../../test/factories.ts';
 import { clientOutcome, startClientSession } from '../../../test/client-calls.ts';
 import { signInOwnerForSuite, startTwoInstancesForSuite } from '../../../test/suite-test-app.ts';
+import { testConsoleOrigin } from '../../../test/test-app.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -227,7 +231,7 @@ describe('usage meters', () => {
   });
 
   it('refuses past a refusing meter, counts overage on a counting one, and announces each once', async () => {
-    const { application, user, token } = await setUp([
+    const { application, token } = await setUp([
       { name: 'exports', allowance: 10, resetEvery: 'day' },
       { name: 'credits', allowance: 5, resetEvery: 'month', overage: 'count' },
     ]);
@@ -402,6 +406,50 @@ describe('usage meters', () => {
         expect.objectContaining({ used: 0, resets_at: '2026-06-15T00:00:00.000Z' }),
       ]);
     }
+  });
+
+  it('shows the meters to the end user in the portal and to the management API', async () => {
+    const { application, user, token } = await setUp([{ name: 'exports', allowance: 50 }]);
+    await use(first, application, 'exports', { session_token: token, amount: 12 });
+    const expected = {
+      name: 'exports',
+      allowance: 50,
+      used: 12,
+      remaining: 38,
+      overage: 0,
+      resetEvery: 'month',
+      overageMode: 'refuse',
+      periodStartedAt: '2026-05-01T00:00:00.000Z',
+      resetsAt: '2026-06-01T00:00:00.000Z',
+    };
+
+    const portalOn = await ownerRequest('PUT', `/api/applications/${application.id}`, {
+      portalEnabled: true,
+    });
+    const base = `/api/portal/${applicationSchema.parse(portalOn.json()).portalPublicId}`;
+    const signedIn = await second.app.inject({
+      method: 'POST',
+      url: `${base}/session`,
+      headers: { origin: testConsoleOrigin },
+      payload: { username: user.username, password: PASSWORD },
+    });
+    const cookie = signedIn.cookies.find((each) => each.name === 'latchkey_portal');
+    const account = await second.app.inject({
+      url: `${base}/account`,
+      headers: { cookie: `latchkey_portal=${cookie!.value}`, origin: testConsoleOrigin },
+    });
+    expect(account.statusCode, account.body).toBe(200);
+    expect(portalAccountSchema.parse(account.json()).meters).toEqual([expected]);
+
+    const { token: apiToken } = await createApiTokenViaApi(first.app, owner, {
+      scopes: ['users:read'],
+    });
+    const managed = await second.app.inject({
+      url: `/api/manage/v1/applications/${application.id}/users/${user.id}/meters`,
+      headers: { authorization: `Bearer ${apiToken}` },
+    });
+    expect(managed.statusCode, managed.body).toBe(200);
+    expect(userMeterListSchema.parse(managed.json())).toEqual([expected]);
   });
 
   it('adds up the allowances of one meter held through two plans', async () => {

@@ -6,7 +6,6 @@ import { loadLiveSession } from './live-session.ts';
 import {
   clientMeterOf,
   countMeterUse,
-  effectiveMeters,
   type EffectiveMeter,
   type MeterUseOutcome,
 } from '../meters/index.ts';

@@ -14,6 +14,7 @@ import {
   managedSubscriptionParamsSchema,
   releasedDevicesSchema,
   subscriptionListSchema,
+  userMeterListSchema,
   updateAppUserRequestSchema,
   updateSubscriptionRequestSchema,
   type AppUser,
@@ -21,6 +22,7 @@ import {
   type Device,
   type ReleasedDevices,
   type Subscription,
+  type UserMeter,
 } from '@latchkey/contracts';
 import type { AppDependencies } from '../../http/app-dependencies.ts';
 import { setPagingHeaders } from '../../http/paging-headers.ts';
@@ -42,6 +44,7 @@ import {
 import {
   deleteSubscription,
   grantSubscription,
+  listUserMeters,
   listUserSubscriptions,
   updateSubscription,
 } from '../subscriptions/index.ts';
@@ -267,6 +270,21 @@ export const managementAppUserRoutes = [
     },
     handle: async ({ params, request }, services): Promise<Subscription[]> =>
       listUserSubscriptions({ ctx: changing(request, services), input: applicationIdsOf(params) }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/manage/v1/applications/:id/users/:userId/meters',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Where an end user\u2019s usage meters stand',
+    params: managedAppUserParamsSchema,
+    responses: { 200: ok(userMeterListSchema) },
+    management: {
+      scope: 'users:read',
+      sameAs: 'GET /api/applications/:appId/users/:userId/meters',
+    },
+    handle: async ({ params, request }, services): Promise<UserMeter[]> =>
+      listUserMeters({ ctx: changing(request, services), input: applicationIdsOf(params) }),
   }),
   defineRoute({
     method: 'POST',

@@ -65,6 +65,7 @@ describe('owner API: plans', () => {
       maxDevices: null,
       updatesForDays: null,
       updatesFrom: 'redemption',
+      meters: [],
       archived: false,
       createdAt: '2026-05-01T09:00:00.000Z',
       updatedAt: '2026-05-01T09:00:00.000Z',

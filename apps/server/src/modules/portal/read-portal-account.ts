@@ -5,8 +5,10 @@ import { deviceLimitOf, nextSelfResetAt } from '../devices/index.ts';
 import {
   readHeldSubscriptions,
   activeEntitlements,
+  licensingOf,
   readSubscriptions,
 } from '../subscriptions/index.ts';
+import { userMetersOf } from '../meters/index.ts';
 import type { PortalContext } from './portal-context.ts';
 import type { FoundPortalSession } from './portal-sessions.ts';
 
@@ -29,6 +31,7 @@ export async function readPortalAccount({
       .where(eq(appUserDevices.appUserId, user.id))
       .orderBy(asc(appUserDevices.firstSeenAt), asc(appUserDevices.id)),
   ]);
+  const licensing = licensingOf(held, now);
   return {
     portalName: portal.name,
     username: user.username,
@@ -36,6 +39,7 @@ export async function readPortalAccount({
     expiresAt: user.expiresAt?.toISOString() ?? null,
     subscriptions,
     entitlements: activeEntitlements(subscriptions),
+    meters: userMetersOf(licensing.meters, licensing.meterUsage, now),
     devices: devices.map((device) => ({
       id: device.id,
       name: device.name,

@@ -8,6 +8,7 @@ import {
   keyauthSessions,
   expiryReminders,
   idempotencyKeys,
+  meterIncrements,
   mailMessages,
   portalSessions,
   webhookDeliveries,
@@ -143,6 +144,31 @@ describe('sweepExpiredRows', () => {
       .select({ key: idempotencyKeys.key })
       .from(idempotencyKeys)
       .where(eq(idempotencyKeys.apiTokenId, apiTokenId));
+    expect(left).toEqual([{ key: 'fresh' }]);
+  });
+
+  it('forgets usage meter increments past their 24 hours', async () => {
+    const { appUserId } = await newUser();
+    const increment = (idempotencyKey: string, createdAt: Date) => ({
+      appUserId,
+      idempotencyKey,
+      meterName: 'exports',
+      amount: 1,
+      usedAfter: 1,
+      periodStart: createdAt,
+      createdAt,
+    });
+    await db()
+      .insert(meterIncrements)
+      .values([
+        increment('old', new Date(now.getTime() - DAY_MS - 1)),
+        increment('fresh', new Date(now.getTime() - DAY_MS + 60_000)),
+      ]);
+    expect(await sweep()).toMatchObject({ meterIncrementsDeleted: 1 });
+    const left = await db()
+      .select({ key: meterIncrements.idempotencyKey })
+      .from(meterIncrements)
+      .where(eq(meterIncrements.appUserId, appUserId));
     expect(left).toEqual([{ key: 'fresh' }]);
   });
 

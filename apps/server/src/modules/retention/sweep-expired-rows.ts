@@ -13,6 +13,7 @@ import {
   endUserTokens,
   expiryReminders,
   idempotencyKeys,
+  meterIncrements,
   mailMessages,
   portalSessions,
   keyauthSessions,
@@ -56,6 +57,8 @@ export interface SweepResult {
   incompleteUploadsDeleted: number;
   /** Idempotency keys of the management API past their 24 hours. */
   idempotencyKeysDeleted: number;
+  /** Usage meter increments remembered past their 24 hours (their keys count once within them). */
+  meterIncrementsDeleted: number;
   /** Mailed links (reset tokens) past their expiry, used or not. */
   endUserTokensDeleted: number;
   /** Sent or failed mail created longer ago than the activity log retention. */
@@ -71,6 +74,7 @@ export interface SweepResult {
     portalSessionsDeleted: number;
     keyauthSessionsDeleted: number;
     idempotencyKeysDeleted: number;
+    meterIncrementsDeleted: number;
     endUserTokensDeleted: number;
     mailMessagesDeleted: number;
     expiryRemindersDeleted: number;
@@ -101,6 +105,7 @@ export async function sweepExpiredRows({
     chartBucketsDeleted: 0,
     incompleteUploadsDeleted: 0,
     idempotencyKeysDeleted: 0,
+    meterIncrementsDeleted: 0,
     endUserTokensDeleted: 0,
     mailMessagesDeleted: 0,
     expiryRemindersDeleted: 0,
@@ -112,6 +117,7 @@ export async function sweepExpiredRows({
       portalSessionsDeleted: 0,
       keyauthSessionsDeleted: 0,
       idempotencyKeysDeleted: 0,
+      meterIncrementsDeleted: 0,
       endUserTokensDeleted: 0,
       mailMessagesDeleted: 0,
       expiryRemindersDeleted: 0,
@@ -255,6 +261,23 @@ export async function sweepExpiredRows({
         .delete(idempotencyKeys)
         .where(sql`(${idempotencyKeys.apiTokenId}, ${idempotencyKeys.key}) in (${expired})`)
         .returning({ key: idempotencyKeys.key });
+      return deleted.length;
+    });
+
+    // A meter increment's key counts once for 24 hours; a retry later than that is counted.
+    result.meterIncrementsDeleted = await inBatches('meterIncrementsDeleted', async () => {
+      const expired = db
+        .select({ appUserId: meterIncrements.appUserId, key: meterIncrements.idempotencyKey })
+        .from(meterIncrements)
+        .where(lt(meterIncrements.createdAt, idempotencyCutoff))
+        .orderBy(asc(meterIncrements.createdAt))
+        .limit(input.batchSize);
+      const deleted = await db
+        .delete(meterIncrements)
+        .where(
+          sql`(${meterIncrements.appUserId}, ${meterIncrements.idempotencyKey}) in (${expired})`,
+        )
+        .returning({ key: meterIncrements.idempotencyKey });
       return deleted.length;
     });
 
