@@ -35,6 +35,10 @@ export function userSubscriptionsQueryKey(applicationId: number, userId: string)
   return [...appUsersQueryKey(applicationId), userId, 'subscriptions'] as const;
 }
 
+export function userMetersQueryKey(applicationId: number, userId: string) {
+  return [...appUsersQueryKey(applicationId), userId, 'meters'] as const;
+}
+
 export function userDevicesQueryKey(applicationId: number, userId: string) {
   return [...appUsersQueryKey(applicationId), userId, 'devices'] as const;
 }

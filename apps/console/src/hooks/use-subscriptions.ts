@@ -1,12 +1,13 @@
 import {
   subscriptionListSchema,
+  userMeterListSchema,
   type GrantSubscriptionRequest,
   type Subscription,
   type UpdateSubscriptionRequest,
 } from '@latchkey/contracts';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
-import { userSubscriptionsQueryKey } from './owner-query-keys.ts';
+import { userMetersQueryKey, userSubscriptionsQueryKey } from './owner-query-keys.ts';
 import { useOwnerMutation } from './use-owner-mutation.ts';
 
 export const SUBSCRIPTIONS_FETCH_ERROR = 'Failed to fetch subscriptions';
@@ -14,6 +15,24 @@ export const SUBSCRIPTIONS_FETCH_ERROR = 'Failed to fetch subscriptions';
 function subscriptionsUrl(applicationId: number, userId: string, subscriptionId?: string) {
   const url = `/api/applications/${applicationId}/users/${encodeURIComponent(userId)}/subscriptions`;
   return subscriptionId === undefined ? url : `${url}/${encodeURIComponent(subscriptionId)}`;
+}
+
+export const METERS_FETCH_ERROR = 'Failed to fetch usage meters';
+
+/** Where an end user's usage meters stand: read again when the section opens, as use moves. */
+export function useUserMeters(applicationId: number, userId: string) {
+  return useQuery({
+    queryKey: userMetersQueryKey(applicationId, userId),
+    queryFn: async () =>
+      userMeterListSchema.parse(
+        await (
+          await apiRequest(
+            'GET',
+            `/api/applications/${applicationId}/users/${encodeURIComponent(userId)}/meters`,
+          )
+        ).json(),
+      ),
+  });
 }
 
 /** The plans an end user holds, and until when. */
@@ -49,6 +68,8 @@ function useSubscriptionMutation<TVariables>(
     mutationFn: async (variables: TVariables): Promise<Subscription[]> => {
       const list = subscriptionListSchema.parse(await (await send(variables)).json());
       queryClient.setQueryData(userSubscriptionsQueryKey(applicationId, userId), list);
+      // The meters are those of the active subscriptions: a grant or removal changes them.
+      void queryClient.invalidateQueries({ queryKey: userMetersQueryKey(applicationId, userId) });
       return list;
     },
     successMessage,

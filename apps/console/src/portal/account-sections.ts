@@ -1,6 +1,11 @@
-import type { PortalAccount } from '@latchkey/contracts';
+import { meterUsageText, type PortalAccount } from '@latchkey/contracts';
 import { h, replaceChildren } from './dom.ts';
-import { accountExpiryText, subscriptionExpiryText, subscriptionUpdatesText } from './format.ts';
+import {
+  accountExpiryText,
+  meterResetText,
+  subscriptionExpiryText,
+  subscriptionUpdatesText,
+} from './format.ts';
 
 /** The updates window's line under a subscription, when it has one. */
 const updatesLine = (text: string | null) =>
@@ -102,7 +107,42 @@ export function createSubscriptionsCard(): {
           h('h3', { id: 'entitlements-heading', class: 'subheading' }, 'Entitlements'),
           entitlements,
         ),
+        ...usageSection(account),
       );
     },
   };
+}
+
+/** "Usage": each meter of the active plans, how much of it is used, and when it refills. */
+function usageSection(account: PortalAccount): HTMLElement[] {
+  if (account.meters.length === 0) return [];
+  return [
+    h(
+      'div',
+      { class: 'entitlements' },
+      h('h3', { id: 'usage-heading', class: 'subheading' }, 'Usage'),
+      h(
+        'ul',
+        { class: 'rows', 'aria-labelledby': 'usage-heading' },
+        ...account.meters.map((meter) =>
+          h(
+            'li',
+            { class: 'row', 'data-testid': `meter-${meter.name}` },
+            h(
+              'div',
+              { class: 'row-main' },
+              h('p', { class: 'row-title wrap-anywhere' }, meter.name),
+              h('p', { class: 'row-meta' }, meterUsageText(meter)),
+              h('p', { class: 'row-meta' }, meterResetText(meter.resetsAt)),
+            ),
+            h(
+              'span',
+              { class: meter.remaining > 0 ? 'badge badge-active' : 'badge badge-expired' },
+              `${meter.remaining} left`,
+            ),
+          ),
+        ),
+      ),
+    ),
+  ];
 }

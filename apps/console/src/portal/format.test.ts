@@ -6,6 +6,7 @@ import {
   deviceNameOf,
   nextReleaseText,
   subscriptionExpiryText,
+  meterResetText,
   subscriptionUpdatesText,
   waitText,
 } from './format.ts';
@@ -38,6 +39,13 @@ describe('the portal’s wording', () => {
     expect(updates('2031-01-15T10:00:00.000Z', null)).toBe('Updates until Jan 15, 2031, 10:00 AM');
     expect(updates(null, 365)).toBe('365 days of updates from your next sign-in in the program');
     expect(updates(null, 1)).toBe('1 day of updates from your next sign-in in the program');
+  });
+
+  it('says when a meter resets, or that it does not', () => {
+    expect(meterResetText(null, utc)).toBe('Does not reset');
+    expect(plain(meterResetText('2031-02-01T00:00:00.000Z', utc))).toBe(
+      'Resets Feb 1, 2031, 12:00 AM',
+    );
   });
 
   it('counts devices against the limit, singular for a limit of one', () => {

@@ -48,6 +48,11 @@ export function subscriptionUpdatesText(
   return `${days} ${days === 1 ? 'day' : 'days'} of updates from your next sign-in in the program`;
 }
 
+/** When a meter starts again at 0: its next period, or never. */
+export function meterResetText(resetsAt: string | null, options: DateOptions = {}): string {
+  return resetsAt === null ? 'Does not reset' : `Resets ${formatDateTime(resetsAt, options)}`;
+}
+
 export function deviceCountText(used: number, limit: number): string {
   return `${used} of ${limit} ${limit === 1 ? 'device' : 'devices'}`;
 }

@@ -14,6 +14,7 @@ const account: PortalAccount = {
   expiresAt: null,
   subscriptions: [],
   entitlements: [],
+  meters: [],
   devices: [
     {
       id: '7b0e6d1e-4f7a-4a59-9d2b-1c9f0e2d3a4b',

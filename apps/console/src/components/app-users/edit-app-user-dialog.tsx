@@ -28,6 +28,7 @@ import {
 } from './email-verification-status.tsx';
 import { SendPasswordResetButton } from './send-password-reset-button.tsx';
 import { UserDevicesSection } from './user-devices-section.tsx';
+import { UserMetersSection } from './user-meters-section.tsx';
 import { UserSubscriptionsSection } from './user-subscriptions-section.tsx';
 import { UserVariablesSection } from './user-variables-section.tsx';
 
@@ -208,6 +209,11 @@ function EditAppUserForm({
           isHwidLockEnabled={application.hwidLockEnabled}
         />
         <UserSubscriptionsSection
+          applicationId={applicationId}
+          userId={user.id}
+          username={user.username}
+        />
+        <UserMetersSection
           applicationId={applicationId}
           userId={user.id}
           username={user.username}

@@ -1,11 +1,22 @@
-import { deviceLimits, ENTITLEMENT_CODE_INVALID, PLAN_NAME_REQUIRED } from '@latchkey/contracts';
+import {
+  deviceLimits,
+  ENTITLEMENT_CODE_INVALID,
+  METER_ALLOWANCE_RANGE,
+  METER_NAME_INVALID,
+  METER_NAMES_REPEATED,
+  PLAN_NAME_REQUIRED,
+} from '@latchkey/contracts';
 import { describe, expect, it } from 'vitest';
 import { createPlan } from '@/test/stub-owner-api.ts';
 import {
   EMPTY_PLAN_FIELDS,
+  findPlanProblems,
   formatPlanDeviceLimit,
   formatPlanDuration,
+  formatPlanMeter,
   formatPlanUpdates,
+  newMeterFields,
+  type MeterFields,
   PLAN_DURATION_INVALID,
   PLAN_UPDATES_INVALID,
   toPlanFields,
@@ -107,6 +118,7 @@ describe('toPlanRequest and toPlanFields', () => {
         maxDevices: ' ',
         updatesForDays: ' ',
         updatesFrom: 'activation',
+        meters: [],
       }),
     ).toEqual({
       name: 'Pro Monthly',
@@ -116,6 +128,7 @@ describe('toPlanRequest and toPlanFields', () => {
       maxDevices: null,
       updatesForDays: null,
       updatesFrom: 'activation',
+      meters: [],
     });
     expect(toPlanRequest({ ...filled, durationDays: '30' }).durationDays).toBe(30);
   });
@@ -139,11 +152,72 @@ describe('toPlanRequest and toPlanFields', () => {
       maxDevices: '',
       updatesForDays: '',
       updatesFrom: 'redemption',
+      meters: [],
     });
     expect(toPlanFields({ ...plan, updatesForDays: 365, updatesFrom: 'activation' })).toMatchObject(
       { updatesForDays: '365', updatesFrom: 'activation' },
     );
     expect(toPlanFields({ ...plan, durationDays: null }).durationDays).toBe('');
     expect(toPlanFields({ ...plan, maxDevices: 5 }).maxDevices).toBe('5');
+  });
+});
+
+describe('usage meters in the plan form', () => {
+  const meter = (fields: Partial<MeterFields>) => ({ ...newMeterFields(), ...fields });
+
+  it('sends each meter with its allowance as a number, and fills rows from a saved plan', () => {
+    expect(
+      toPlanRequest({
+        ...filled,
+        meters: [meter({ name: ' exports ', allowance: ' 500 ', resetEvery: 'week' })],
+      }).meters,
+    ).toEqual([{ name: 'exports', allowance: 500, resetEvery: 'week', overage: 'refuse' }]);
+    const plan = createPlan(1, {
+      meters: [{ name: 'credits', allowance: 10_000, resetEvery: 'none', overage: 'count' }],
+    });
+    expect(toPlanFields(plan).meters).toEqual([
+      {
+        rowId: expect.any(Number),
+        name: 'credits',
+        allowance: '10000',
+        resetEvery: 'none',
+        overage: 'count',
+      },
+    ]);
+  });
+
+  it("refuses a meter the contract refuses, in the contract's words, at the meters", () => {
+    expect(
+      findPlanProblems({ ...filled, meters: [meter({ name: 'exports', allowance: '5' })] }),
+    ).toEqual({});
+    expect(
+      findPlanProblems({ ...filled, meters: [meter({ name: 'two words', allowance: '5' })] })
+        .meters,
+    ).toBe(METER_NAME_INVALID);
+    expect(
+      findPlanProblems({ ...filled, meters: [meter({ name: 'exports', allowance: 'many' })] })
+        .meters,
+    ).toBe(METER_ALLOWANCE_RANGE);
+    expect(
+      findPlanProblems({
+        ...filled,
+        meters: [meter({ name: 'a', allowance: '1' }), meter({ name: 'a', allowance: '2' })],
+      }).meters,
+    ).toBe(METER_NAMES_REPEATED);
+  });
+
+  it('words a meter for the plans table', () => {
+    expect(
+      formatPlanMeter(
+        { name: 'exports', allowance: 500, resetEvery: 'month', overage: 'refuse' },
+        'en-US',
+      ),
+    ).toBe('exports: 500 a month');
+    expect(
+      formatPlanMeter(
+        { name: 'credits', allowance: 10_000, resetEvery: 'none', overage: 'count' },
+        'en-US',
+      ),
+    ).toBe('credits: 10,000 in all, overage counted');
   });
 });

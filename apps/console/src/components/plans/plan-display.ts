@@ -2,7 +2,10 @@ import {
   createPlanRequestSchema,
   planLimits,
   type CreatePlanRequest,
+  type MeterOverage,
+  type MeterResetEvery,
   type Plan,
+  type PlanMeter,
   type UpdatesFrom,
 } from '@latchkey/contracts';
 import { parseTypedNumber } from '@/lib/typed-number.ts';
@@ -27,6 +30,17 @@ export interface PlanFields {
   /** Whole days of updates; empty is every release. */
   updatesForDays: string;
   updatesFrom: UpdatesFrom;
+  meters: MeterFields[];
+}
+
+/** One usage meter as the plan form holds it: the allowance is text until sent. */
+export interface MeterFields {
+  /** Tells rows apart while their names are being typed (React's key); never sent. */
+  rowId: number;
+  name: string;
+  allowance: string;
+  resetEvery: MeterResetEvery;
+  overage: MeterOverage;
 }
 
 export const EMPTY_PLAN_FIELDS: PlanFields = {
@@ -37,7 +51,51 @@ export const EMPTY_PLAN_FIELDS: PlanFields = {
   maxDevices: '',
   updatesForDays: '',
   updatesFrom: 'redemption',
+  meters: [],
 };
+
+let nextMeterRowId = 1;
+
+/** A new meter row: monthly, refusing past its allowance (the contract's defaults). */
+export function newMeterFields(meter?: PlanMeter): MeterFields {
+  return {
+    rowId: nextMeterRowId++,
+    name: meter?.name ?? '',
+    allowance: meter ? String(meter.allowance) : '',
+    resetEvery: meter?.resetEvery ?? 'month',
+    overage: meter?.overage ?? 'refuse',
+  };
+}
+
+/** How the plan form names a meter's period. */
+export const METER_RESET_LABELS: Record<MeterResetEvery, string> = {
+  none: 'Never',
+  day: 'Daily',
+  week: 'Weekly',
+  month: 'Monthly',
+  year: 'Yearly',
+};
+
+/** How the plan form names what happens past the allowance. */
+export const METER_OVERAGE_LABELS: Record<MeterOverage, string> = {
+  refuse: 'Refuse',
+  count: 'Count as overage',
+};
+
+const METER_PERIOD_WORDS: Record<MeterResetEvery, string> = {
+  none: 'in all',
+  day: 'a day',
+  week: 'a week',
+  month: 'a month',
+  year: 'a year',
+};
+
+/** The plans table's meters: "exports: 500 a month", "credits: 10,000 in all, overage counted". */
+export function formatPlanMeter(meter: PlanMeter, locale?: string): string {
+  const allowance = new Intl.NumberFormat(locale).format(meter.allowance);
+  const overage = meter.overage === 'count' ? ', overage counted' : '';
+  return `${meter.name}: ${allowance} ${METER_PERIOD_WORDS[meter.resetEvery]}${overage}`;
+}
 
 /** How the plan form names when an updates window starts. */
 export const UPDATES_FROM_LABELS: Record<UpdatesFrom, string> = {
@@ -73,6 +131,7 @@ export function toPlanFields(plan: Plan): PlanFields {
     maxDevices: plan.maxDevices === null ? '' : String(plan.maxDevices),
     updatesForDays: plan.updatesForDays === null ? '' : String(plan.updatesForDays),
     updatesFrom: plan.updatesFrom,
+    meters: plan.meters.map((meter) => newMeterFields(meter)),
   };
 }
 
@@ -104,6 +163,12 @@ export function toPlanRequest(fields: PlanFields): CreatePlanRequest {
     maxDevices: fields.maxDevices.trim() === '' ? null : parseTypedNumber(fields.maxDevices),
     updatesForDays: parseDurationDays(fields.updatesForDays),
     updatesFrom: fields.updatesFrom,
+    meters: fields.meters.map((meter) => ({
+      name: meter.name.trim(),
+      allowance: parseTypedNumber(meter.allowance),
+      resetEvery: meter.resetEvery,
+      overage: meter.overage,
+    })),
   };
 }
 

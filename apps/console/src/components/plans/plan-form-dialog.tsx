@@ -17,6 +17,7 @@ import {
   UPDATES_FROM_LABELS,
   type PlanFields,
 } from './plan-display.ts';
+import { PlanMetersField } from './plan-meters-field.tsx';
 
 /** The Create Plan dialog (opened from its own button) and the Edit Plan dialog (from a row). */
 export const { CreateItemDialog: CreatePlanDialog, EditItemDialog: EditPlanDialog } =
@@ -38,9 +39,11 @@ export const { CreateItemDialog: CreatePlanDialog, EditItemDialog: EditPlanDialo
 function PlanForm(props: CreateOrEditFormProps<PlanFields>) {
   const id = useId();
   // Every field's problem at its field, all at once.
-  const { bindText, fields, setField, dialogForm } = useCreateOrEditForm(props, () => null, {
-    validateFields: findPlanProblems,
-  });
+  const { bindText, fields, setField, problems, dialogForm } = useCreateOrEditForm(
+    props,
+    () => null,
+    { validateFields: findPlanProblems },
+  );
 
   return (
     <DialogForm {...dialogForm}>
@@ -111,6 +114,12 @@ function PlanForm(props: CreateOrEditFormProps<PlanFields>) {
           />
         </FormField>
       </div>
+      <PlanMetersField
+        id={`${id}-meters`}
+        meters={fields.meters}
+        onChange={(meters) => setField('meters', meters)}
+        problem={problems.meters ?? null}
+      />
       <TextareaField
         id={`${id}-description`}
         label="Description (optional)"

@@ -4,6 +4,7 @@ import {
   PLAN_NAME_TAKEN,
   ENTITLEMENT_CODE_INVALID,
   type Plan,
+  METER_NAME_INVALID,
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
@@ -173,6 +174,7 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
         maxDevices: null,
         updatesForDays: null,
         updatesFrom: 'redemption',
+        meters: [],
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -220,6 +222,7 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
         maxDevices: null,
         updatesForDays: null,
         updatesFrom: 'redemption',
+        meters: [],
       },
     ]);
     const row = within(screen.getByTestId(`plan-row-${monthly.id}`));
@@ -288,6 +291,40 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
     ]);
     const row = within(await screen.findByTestId(`plan-row-${createPlan(100).id}`));
     expect(row.getByText('365 days of updates from first sign-in')).toBeTruthy();
+  });
+
+  it('adds, checks and removes usage meters, sends them, and lists them under the entitlements', async () => {
+    const api = stubPlansApi();
+    renderPanel();
+    await screen.findByRole('heading', { name: 'No plans yet' });
+    const dialog = await openCreateDialog();
+    fireEvent.change(dialog.getByLabelText(/^Name/), { target: { value: 'Metered' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Add Meter' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Add Meter' }));
+    expect(dialog.getAllByTestId('plan-meter-row')).toHaveLength(2);
+    const [firstName, secondName] = dialog.getAllByLabelText('Meter name');
+    const [firstAllowance, secondAllowance] = dialog.getAllByLabelText('Allowance');
+    fireEvent.change(firstName!, { target: { value: 'exports' } });
+    fireEvent.change(firstAllowance!, { target: { value: '500' } });
+    fireEvent.change(secondName!, { target: { value: 'two words' } });
+    fireEvent.change(secondAllowance!, { target: { value: '10' } });
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect((await dialog.findByRole('alert')).textContent).toBe(METER_NAME_INVALID);
+    expect(api.sent('POST')).toEqual([]);
+
+    fireEvent.click(dialog.getByRole('button', { name: 'Remove two words' }));
+    expect(dialog.getAllByTestId('plan-meter-row')).toHaveLength(1);
+    fireEvent.click(dialog.getByRole('combobox', { name: 'Past the allowance' }));
+    fireEvent.click(await screen.findByRole('option', { name: 'Count as overage' }));
+    fireEvent.click(dialog.getByRole('button', { name: 'Create Plan' }));
+    expect(await findToast('Plan created successfully')).toBeTruthy();
+    expect(api.sent('POST').map(({ body }) => body)).toEqual([
+      expect.objectContaining({
+        meters: [{ name: 'exports', allowance: 500, resetEvery: 'month', overage: 'count' }],
+      }),
+    ]);
+    const row = within(await screen.findByTestId(`plan-row-${createPlan(100).id}`));
+    expect(row.getByText('exports: 500 a month, overage counted')).toBeTruthy();
   });
 
   it('archives a plan and unarchives it, each with its toast', async () => {

@@ -1,12 +1,17 @@
 import type { Plan } from '@latchkey/contracts';
-import { Archive, ArchiveRestore, MonitorSmartphone, Pencil, Trash2 } from 'lucide-react';
+import { Archive, ArchiveRestore, Gauge, MonitorSmartphone, Pencil, Trash2 } from 'lucide-react';
 import { createdColumn } from '@/components/applications/created-column.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
 import { IconButton } from '@/components/ui/icon-button.tsx';
 import { cn } from '@/lib/utils.ts';
 import { EntitlementBadges } from './entitlement-badges.tsx';
-import { formatPlanDeviceLimit, formatPlanDuration, formatPlanUpdates } from './plan-display.ts';
+import {
+  formatPlanDeviceLimit,
+  formatPlanDuration,
+  formatPlanMeter,
+  formatPlanUpdates,
+} from './plan-display.ts';
 
 /** An application's plans, with edit, archive or unarchive, and delete per row. */
 export function plansTable({
@@ -64,7 +69,23 @@ export function plansTable({
       {
         header: 'Entitlements',
         cell: (plan) => (
-          <EntitlementBadges codes={plan.entitlements} ownerName={plan.name} className="max-w-80" />
+          <>
+            <EntitlementBadges
+              codes={plan.entitlements}
+              ownerName={plan.name}
+              className="max-w-80"
+            />
+            {/* Meters are what the plan sells beside its entitlements: listed under them. */}
+            {plan.meters.map((meter) => (
+              <div
+                key={meter.name}
+                className="flex max-w-80 items-center gap-1 text-xs text-muted-foreground"
+              >
+                <Gauge className="size-3.5 shrink-0" aria-hidden="true" />
+                <span className="wrap-anywhere">{formatPlanMeter(meter)}</span>
+              </div>
+            ))}
+          </>
         ),
       },
       {
