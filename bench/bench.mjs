@@ -81,6 +81,11 @@ const KEYAUTH_CHECK_SESSIONS = Number(process.env.BENCH_KEYAUTH_SESSIONS ?? 400)
 const KEYAUTH_LOGIN_WARM_UP_CALLS = Number(process.env.BENCH_KEYAUTH_WARM_UP_CALLS ?? 3000);
 /** Sessions opened by init for KeyAuth's logins: one each, as a program logs in once a run. */
 const KEYAUTH_LOGINS = Number(process.env.BENCH_KEYAUTH_LOGINS ?? 6000);
+/**
+ * `1`: the bench server's plan has a usage meter (login and verify then answer it), and each
+ * round also measures meters/exports/use at saturation, one unit a call over every session.
+ */
+const METERS = process.env.BENCH_METERS === '1';
 /** The paths measured against the bare routes, in the order each round runs them. */
 const SERVED = ['bare', 'signed', 'verify', 'heartbeat'];
 
@@ -168,6 +173,9 @@ async function main() {
       login: loginBodies,
       keyLogin: keyLoginBodies,
     } = hotCallBodies(latchkey.info);
+    const meterBodies = latchkey.info.tokens.map((token) =>
+      JSON.stringify({ session_token: token, amount: 1 }),
+    );
     // One use each: the last key is the check below's, the rest are redeemed in turn.
     const redeemBodies = redeemKeys.map((key, index) => {
       const user = users[index % users.length];
@@ -181,6 +189,7 @@ async function main() {
       ['/api/v1/login', loginBodies[0]],
       ['/api/v1/license/redeem', redeemBodies.pop()],
       ['/api/v1/license/login', keyLoginBodies[0]],
+      ...(METERS ? [['/api/v1/meters/exports/use', meterBodies[0]]] : []),
     ]) {
       const response = await fetch(`http://127.0.0.1:${port}${path}`, {
         method: 'POST',
@@ -234,6 +243,13 @@ async function main() {
         path: '/api/v1/license/login',
         headers: apiHeaders,
         bodies: keyLoginBodies,
+        pid: latchkey.child.pid,
+      },
+      meterUse: {
+        port,
+        path: '/api/v1/meters/exports/use',
+        headers: apiHeaders,
+        bodies: meterBodies,
         pid: latchkey.child.pid,
       },
     };
@@ -359,6 +375,7 @@ async function main() {
       });
     }
     await load({ ...targets.keyauthCheck, connections: CONNECTIONS, duration: 2 });
+    if (METERS) await load({ ...targets.meterUse, connections: CONNECTIONS, duration: 2 });
     await load({
       ...targets.keyauthLogin,
       connections: LOGIN_CONNECTIONS,
@@ -407,6 +424,11 @@ async function main() {
       figures.keyauthLoginSaturated = await measureCpu(targets.keyauthLogin.pid, () =>
         load({ ...targets.keyauthLogin, connections: LOGIN_CONNECTIONS }),
       );
+      if (METERS) {
+        figures.meterUseSaturated = await measureCpu(targets.meterUse.pid, () =>
+          load({ ...targets.meterUse, connections: CONNECTIONS }),
+        );
+      }
       assertKeysLeft();
       rounds.push(figures);
       log(
@@ -462,6 +484,14 @@ async function main() {
       };
     }
 
+    if (METERS) {
+      result.meterUse = {
+        rps: m((r) => r.meterUseSaturated.rps),
+        p50: m((r) => r.meterUseSaturated.p50),
+        p99: m((r) => r.meterUseSaturated.p99),
+      };
+    }
+
     const pgVersion = await (async () => {
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
@@ -495,6 +525,11 @@ async function main() {
         const row = result[name];
         return `| ${label} | ${fixed(row.rps)} | ${fixed(result.login.rps)} (login) | ${percent(row.loginRatio)} (≥ 90%: ${pass(row.loginRatio >= TARGETS.againstLogin)}) | ${ms(row.p50)} | ${ms(row.p99)} | — | — (latency at saturation, as login's) |`;
       }),
+      ...(METERS
+        ? [
+            `| meters/exports/use (a unit a call) | ${fixed(result.meterUse.rps)} | — | — | ${ms(result.meterUse.p50)} | ${ms(result.meterUse.p99)} | — | — (latency at saturation) |`,
+          ]
+        : []),
       '',
       `Against the unsigned bare route (${fixed(result.bare.rps)} req/s): verify ${percent(result.verify.throughputRatio)}, heartbeat ${percent(result.heartbeat.throughputRatio)}, the signed route ${percent(result.signed.throughputRatio)}.`,
     ];
@@ -506,7 +541,7 @@ async function main() {
         '',
         '| path | server | server main thread | server kernel | server × signed (≤ 1.25×) | PostgreSQL | load generator | total |',
         '| --- | --- | --- | --- | --- | --- | --- | --- |',
-        ...[...SERVED, 'login', ...LICENSED].map((name) => {
+        ...[...SERVED, 'login', ...LICENSED, ...(METERS ? ['meterUse'] : [])].map((name) => {
           const pick = (key) => m((r) => r[`${name}Saturated`].cpu[key]);
           const [server, mainThread, kernel, postgres, loadGenerator] = [
             'server',

@@ -6,7 +6,9 @@
  * entitlements (what verify answers for a licensing vendor), and the plan has
  * BENCH_REDEEM_KEYS keys for redemptions (one use each) and BENCH_KEY_LOGINS keys for key
  * logins. With BENCH_UPDATES_DAYS the plan also grants that many days of updates, and every
- * user's window is open (what login and verify pay for updates windows). A second
+ * user's window is open (what login and verify pay for updates windows). With BENCH_METERS=1
+ * the plan has a usage meter, `exports`, of an allowance no run uses up (what login and verify
+ * pay for meters, and what meters/exports/use costs). A second
  * application has HWID lock on: its BENCH_LOCKED_USERS users each
  * have a bound device, so their logins take the device path (the stamp touches the device).
  * The first application answers KeyAuth's client libraries too (its owner id, name and secret
@@ -46,6 +48,7 @@ const REDEEM_KEYS = Number(process.env.BENCH_REDEEM_KEYS ?? 10_000);
 const KEY_LOGINS = Number(process.env.BENCH_KEY_LOGINS ?? 2000);
 const LOCKED_USERS = Number(process.env.BENCH_LOCKED_USERS ?? 200);
 const UPDATES_DAYS = process.env.BENCH_UPDATES_DAYS ? Number(process.env.BENCH_UPDATES_DAYS) : null;
+const METERS = process.env.BENCH_METERS === '1';
 const PASSWORD = 'benchmark password';
 /**
  * `1`: the application requires verified addresses, and every seeded user has confirmed
@@ -89,6 +92,9 @@ const plan = await createPlan({
       durationDays: 30,
       entitlements: ['PRO', 'EXPORT_PDF'],
       updatesForDays: UPDATES_DAYS,
+      meters: METERS
+        ? [{ name: 'exports', allowance: 1_000_000_000_000, resetEvery: 'month' }]
+        : [],
     }),
   },
 });

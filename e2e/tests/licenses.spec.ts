@@ -29,6 +29,7 @@ async function seedApplication(page: Page, name: string) {
     durationDays: 30,
     entitlements: ['PRO', 'EXPORT_PDF'],
     updatesForDays: 365,
+    meters: [{ name: 'exports', allowance: 500, resetEvery: 'month', overage: 'refuse' }],
   });
   const basic = await ownerPost<Plan>(page, `${base}/plans`, { name: 'Basic Lifetime' });
   const user = await ownerPost<AppUser>(page, `${base}/users`, {
@@ -36,6 +37,34 @@ async function seedApplication(page: Page, name: string) {
     password: 'pw-pilot-123',
   });
   return { application, base, pro, basic, user };
+}
+
+/** What a program does to count use: log in, start the session, count `amount` exports. */
+async function countMeterUse(
+  page: Page,
+  application: { apiKey: string; version: string },
+  username: string,
+  password: string,
+  amount: number,
+) {
+  const headers = { 'x-api-key': application.apiKey };
+  const login = (await (
+    await page.request.post('/api/v1/login', {
+      headers,
+      data: { username, password, version: application.version },
+    })
+  ).json()) as { user_id: string; session_token: string };
+  await page.request.post('/api/v1/session/track', {
+    headers,
+    data: { action: 'start', user_id: login.user_id, session_token: login.session_token },
+  });
+  const used = (await (
+    await page.request.post('/api/v1/meters/exports/use', {
+      headers,
+      data: { session_token: login.session_token, amount },
+    })
+  ).json()) as { code: string };
+  expect(used.code).toBe('OK');
 }
 
 function keyRows(page: Page): Locator {
@@ -218,6 +247,13 @@ test.describe('licences tab of the application page', () => {
     await expect(
       dialog.getByRole('list', { name: 'Entitlements of pilot' }).getByRole('listitem'),
     ).toHaveText(['EXPORT_PDF', 'PRO']);
+    // The plan's meter, then counted by a program through the client API; Refresh re-reads it.
+    const exports = dialog.getByTestId('meter-exports');
+    await expect(exports).toContainText('0 of 500 used');
+    await countMeterUse(page, application, 'pilot', 'pw-pilot-123', 20);
+    await dialog.getByRole('button', { name: 'Refresh' }).click();
+    await expect(exports).toContainText('20 of 500 used');
+    await expect(exports.getByRole('progressbar')).toHaveAttribute('aria-valuenow', '4');
     // The row behind the dialog is re-read: the plan badge and the codes it grants.
     await expect(heldPlans).toHaveText([/^Pro Monthly until /]);
     await expect(rowPlans.locator('code')).toHaveText(['EXPORT_PDF', 'PRO']);
@@ -344,6 +380,7 @@ test.describe('licences tab of the application page', () => {
       await (await rowAction(page, page.getByTestId('user-row-pilot'), 'Edit user')).click();
       const userDialog = page.getByRole('dialog', { name: 'Edit User' });
       await expect(userDialog.getByTestId('subscription-Pro Monthly')).toBeVisible();
+      await expect(userDialog.getByTestId('meter-exports')).toContainText('0 of 500 used');
       await checkDialog(page, userDialog, `user-dialog-phone-${theme}`, problems, {
         testInfo,
         width: PHONE.width,

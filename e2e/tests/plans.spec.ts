@@ -77,10 +77,19 @@ test.describe('plans tab of the application page', () => {
     await editDialog.getByLabel('Updates in days (optional)').fill('365');
     await editDialog.getByRole('combobox', { name: 'Updates counted from' }).click();
     await page.getByRole('option', { name: 'At the first sign-in after that' }).click();
+    // A usage meter: 500 exports a month, then a second row removed again.
+    await editDialog.getByRole('button', { name: 'Add Meter' }).click();
+    await editDialog.getByLabel('Meter name', { exact: true }).fill('exports');
+    await editDialog.getByLabel('Allowance', { exact: true }).fill('500');
+    await editDialog.getByRole('button', { name: 'Add Meter' }).click();
+    await expect(editDialog.getByTestId('plan-meter-row')).toHaveCount(2);
+    await editDialog.getByRole('button', { name: 'Remove meter 2' }).click();
+    await expect(editDialog.getByTestId('plan-meter-row')).toHaveCount(1);
     await editDialog.getByRole('button', { name: 'Save Changes' }).click();
     await expect(toast(page, 'Plan updated successfully')).toBeVisible();
     await expect(pro).toContainText('365 days');
     await expect(pro).toContainText('365 days of updates from first sign-in');
+    await expect(pro).toContainText('exports: 500 a month');
 
     // Archive and unarchive.
     await basic.getByRole('button', { name: 'Archive plan' }).click();
@@ -192,6 +201,10 @@ test.describe('plans tab of the application page', () => {
       description: 'Everything the application offers, for a year, with priority support',
       updatesForDays: 365,
       updatesFrom: 'activation',
+      meters: [
+        { name: 'exports_to_portable_document_format', allowance: 1_000_000, resetEvery: 'month' },
+        { name: 'credits', allowance: 10_000, resetEvery: 'none', overage: 'count' },
+      ],
     });
     const legacy = await ownerPost<Plan>(page, plansPath, { name: 'Legacy Lifetime' });
     await ownerPut(page, `${plansPath}/${legacy.id}`, { archived: true });
@@ -212,8 +225,11 @@ test.describe('plans tab of the application page', () => {
         // The form dialog fits and is clean too.
         await page.getByRole('button', { name: 'Create Plan' }).click();
         const dialog = page.getByRole('dialog', { name: 'Create Plan' });
+        // Two meter rows: the first with the column labels, the second without on a wide screen.
+        await dialog.getByRole('button', { name: 'Add Meter' }).click();
+        await dialog.getByRole('button', { name: 'Add Meter' }).click();
         await dialog.getByRole('button', { name: 'Create Plan' }).click();
-        await expect(dialog.getByRole('alert')).toBeVisible();
+        await expect(dialog.getByRole('alert').first()).toBeVisible();
         await checkDialog(page, dialog, `${label}-dialog`, problems, {
           testInfo,
           width: viewport.width,

@@ -54,6 +54,7 @@ async function seedPortal(page: Page, ownerName: string) {
     name: 'Pro Monthly',
     durationDays: 30,
     entitlements: ['PRO', 'EXPORT_PDF'],
+    meters: [{ name: 'exports', allowance: 500, resetEvery: 'month', overage: 'refuse' }],
   });
   const user = await ownerPost<AppUser>(page, `${base}/users`, {
     username: 'pilot',
@@ -197,6 +198,11 @@ test.describe('the end-user portal', () => {
     await expect(
       subscriptions.getByRole('list', { name: 'Entitlements' }).getByRole('listitem'),
     ).toHaveText(['EXPORT_PDF', 'PRO']);
+    // The plan's usage meter: what is used this period and when it refills.
+    const exports = subscriptions.getByTestId('meter-exports');
+    await expect(exports).toContainText('0 of 500 used');
+    await expect(exports).toContainText('Resets');
+    await expect(exports).toContainText('500 left');
 
     // Change the password: the confirmation is checked here, the current one by the server.
     const password = card(portal, 'Change password');

@@ -1,4 +1,5 @@
-import { meterUsageText, type PortalAccount } from '@latchkey/contracts';
+import type { PortalAccount } from '@latchkey/contracts';
+import { meterUsageText } from '@latchkey/contracts/meter-words';
 import { h, replaceChildren } from './dom.ts';
 import {
   accountExpiryText,
