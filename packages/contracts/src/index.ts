@@ -30,7 +30,6 @@ export * from './activity-charts.ts';
 export * from './offline-licenses.ts';
 export * from './variables.ts';
 export * from './meters.ts';
-export * from './meter-words.ts';
 export * from './meter-client-calls.ts';
 export * from './app-files.ts';
 export * from './api-tokens.ts';

@@ -1,9 +1,9 @@
 import type { PortalAccount } from '@latchkey/contracts';
-import { meterUsageText } from '@latchkey/contracts/meter-words';
 import { h, replaceChildren } from './dom.ts';
 import {
   accountExpiryText,
   meterResetText,
+  meterUsageText,
   subscriptionExpiryText,
   subscriptionUpdatesText,
 } from './format.ts';

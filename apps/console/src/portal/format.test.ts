@@ -7,6 +7,7 @@ import {
   nextReleaseText,
   subscriptionExpiryText,
   meterResetText,
+  meterUsageText,
   subscriptionUpdatesText,
   waitText,
 } from './format.ts';
@@ -39,6 +40,15 @@ describe('the portal’s wording', () => {
     expect(updates('2031-01-15T10:00:00.000Z', null)).toBe('Updates until Jan 15, 2031, 10:00 AM');
     expect(updates(null, 365)).toBe('365 days of updates from your next sign-in in the program');
     expect(updates(null, 1)).toBe('1 day of updates from your next sign-in in the program');
+  });
+
+  it('words a meter’s use, and its overage when it counts one', () => {
+    expect(meterUsageText({ used: 20, allowance: 500, overage: 0 }, 'en-US')).toBe(
+      '20 of 500 used',
+    );
+    expect(meterUsageText({ used: 1250, allowance: 1000, overage: 250 }, 'en-US')).toBe(
+      '1,250 used: 1,000 included, 250 over',
+    );
   });
 
   it('says when a meter resets, or that it does not', () => {

@@ -48,6 +48,22 @@ export function subscriptionUpdatesText(
   return `${days} ${days === 1 ? 'day' : 'days'} of updates from your next sign-in in the program`;
 }
 
+/**
+ * A meter's use: "20 of 500 used", or with overage "520 used: 500 included, 20 over". The
+ * console's Edit User dialog words it the same way in its own module: a module both imported
+ * would become a script of its own that every portal page loads.
+ */
+export function meterUsageText(
+  meter: { used: number; allowance: number; overage: number },
+  locale?: string,
+): string {
+  const number = new Intl.NumberFormat(locale);
+  if (meter.overage > 0) {
+    return `${number.format(meter.used)} used: ${number.format(meter.allowance)} included, ${number.format(meter.overage)} over`;
+  }
+  return `${number.format(meter.used)} of ${number.format(meter.allowance)} used`;
+}
+
 /** When a meter starts again at 0: its next period, or never. */
 export function meterResetText(resetsAt: string | null, options: DateOptions = {}): string {
   return resetsAt === null ? 'Does not reset' : `Resets ${formatDateTime(resetsAt, options)}`;

@@ -1,9 +1,22 @@
-import { meterUsageText, type UserMeter } from '@latchkey/contracts';
+import type { UserMeter } from '@latchkey/contracts';
 import { RefreshButton } from '@/components/ui/refresh-button.tsx';
 import { Progress } from '@/components/ui/progress.tsx';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { METERS_FETCH_ERROR, useUserMeters } from '@/hooks/use-subscriptions.ts';
 import { UserDialogSection, type UserSectionProps } from './user-dialog-section.tsx';
+
+/**
+ * A meter's use: "20 of 500 used", or with overage "520 used: 500 included, 20 over". The
+ * portal words it the same way in its own module (portal/format.ts): sharing one would put a
+ * script of its own on every portal page.
+ */
+export function meterUsageText(meter: Pick<UserMeter, 'used' | 'allowance' | 'overage'>): string {
+  const number = new Intl.NumberFormat();
+  if (meter.overage > 0) {
+    return `${number.format(meter.used)} used: ${number.format(meter.allowance)} included, ${number.format(meter.overage)} over`;
+  }
+  return `${number.format(meter.used)} of ${number.format(meter.allowance)} used`;
+}
 
 /** When a meter starts again at 0, in the console's words. */
 export function meterResetText(meter: Pick<UserMeter, 'resetsAt'>): string {
