@@ -40,9 +40,10 @@ class KeyAlreadyCounted extends Error {}
  * lock: it starts the period again at 0 when the stored one is older (the reset, once however
  * many instances count at the boundary), adds the amount only while a refusing meter stays
  * within its allowance (`WHERE used + amount <= allowance`: N concurrent increments can never
- * pass it together), and stamps `exhausted_at` when the allowance is reached. With a key, the
- * same statement records the increment in `meter_increments`; when that key is already there
- * (a retry, or two copies racing) the transaction rolls back and the stored answer is given.
+ * pass it together). With a key, the same statement records the increment in
+ * `meter_increments`; when that key is already there (a retry, or two copies racing) the
+ * transaction rolls back and the stored answer is given. The increment that reaches the
+ * allowance, or the first refused, then stamps the period's `exhausted_at` (stampExhausted).
  */
 export async function countMeterUse(
   db: Database,
