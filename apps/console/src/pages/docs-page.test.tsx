@@ -102,6 +102,10 @@ describe('DocsPage', { timeout: 30_000 }, () => {
     expect(licences.getByText(/exactly one wins/)).toBeTruthy();
     expect(licences.getAllByText('POST /api/v1/license/login').length).toBeGreaterThan(0);
     expect(licences.getByText(/"missing_entitlements": \["TEAM"\]/)).toBeTruthy();
+    // Usage meters and their call, from the same file.
+    expect(licences.getByRole('heading', { name: 'Usage meters' })).toBeTruthy();
+    expect(licences.getAllByText('POST /api/v1/meters/:name/use').length).toBeGreaterThan(0);
+    expect(licences.getByText(/"replayed": false/)).toBeTruthy();
     // The offline licence's call, format and verification, from the same file.
     expect(licences.getAllByText('POST /api/v1/license/checkout').length).toBeGreaterThan(0);
     expect(licences.getByText(/function readLicense/)).toBeTruthy();

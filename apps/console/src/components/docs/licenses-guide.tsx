@@ -102,6 +102,13 @@ export function LicensesGuide() {
         />
       </div>
       <div className="grid gap-2">
+        <h3 className="text-lg font-semibold">Usage meters</h3>
+        <MarkdownView
+          markdown={markdownSection(clientApiMarkdown, 'Usage meters')}
+          headingLevel={4}
+        />
+      </div>
+      <div className="grid gap-2">
         <h3 className="text-lg font-semibold">Offline licences</h3>
         <MarkdownView
           markdown={markdownSection(clientApiMarkdown, 'Offline licences')}
