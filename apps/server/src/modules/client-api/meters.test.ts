@@ -22,6 +22,7 @@ import {
   createAppUserViaApi,
   createApplicationViaApi,
   createPlanViaApi,
+  generateLicensesViaApi,
   grantSubscriptionViaApi,
 } from '../../../test/factories.ts';
 import { clientOutcome, startClientSession } from '../../../test/client-calls.ts';
@@ -223,6 +224,26 @@ describe('usage meters', () => {
         periodStartedAt: '2026-05-01T00:00:00.000Z',
         resetsAt: '2026-06-01T00:00:00.000Z',
       },
+    ]);
+
+    // A redemption answers them too, the redeemed plan's meters among them.
+    const extra = await createPlanViaApi(first.app, owner, application.id, {
+      meters: [{ name: 'renders', allowance: 3, resetEvery: 'day' }],
+    });
+    const [key] = await generateLicensesViaApi(first.app, owner, application.id, {
+      planId: extra.id,
+    });
+    const redeemed = clientOutcome(
+      clientAuthResponseSchema,
+      await callClientApi(first.app, 'license/redeem', {
+        apiKey: application.apiKey,
+        body: { username: user.username, password: PASSWORD, license_key: key!.key },
+      }),
+    );
+    expect(redeemed.meters?.map((meter) => [meter.name, meter.used])).toEqual([
+      ['credits', 0],
+      ['exports', 20],
+      ['renders', 0],
     ]);
 
     // A user without a metered plan has no meters field at all.

@@ -81,17 +81,23 @@ function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
     ), queued as (${deliveriesOfInsertedActivity(sql`inserted`)}),
     held_now as (
       select p.name as plan, s.expires_at, p.entitlements, p.id as plan_id, p.max_devices,
-             s.updates_until, s.updates_pending_days
+             s.updates_until, s.updates_pending_days, p.meters
       from ${subscriptions} s join ${plans} p on p.id = s.plan_id
       where s.app_user_id = ${appUserId} and s.plan_id <> (select plan_id from candidate)
       union all
       select c.plan_name, g.expires_at, c.entitlements, c.plan_id, c.max_devices,
-             g.updates_until, g.updates_pending_days
+             g.updates_until, g.updates_pending_days, c.meters
       from grant_made g cross join candidate c
     )`;
+  // As held-subscriptions.ts reads them: the holder's meter usage beside a plan with meters.
   const held = sql`(select json_agg(json_build_object('plan', plan, 'expiresAt', expires_at,
                       'entitlements', entitlements, 'maxDevices', max_devices,
-                      'updatesUntil', updates_until, 'updatesPendingDays', updates_pending_days)
+                      'updatesUntil', updates_until, 'updatesPendingDays', updates_pending_days,
+                      'meters', meters,
+                      'meterUsage', case when meters <> '[]'::jsonb then (
+                        select coalesce(json_agg(json_build_object('name', usage.meter_name,
+                          'periodStart', usage.period_start, 'used', usage.used)), '[]')
+                        from meter_usage usage where usage.app_user_id = ${appUserId}) end)
                       order by lower(plan), plan_id)
                     from held_now)`;
   const window = stackedUpdatesWindow(
@@ -104,7 +110,8 @@ function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
       select k.id, k.plan_id, p.name as plan_name,
              -- What renewals added while the key was unused comes with it; lifetime stays.
              p.duration_days + k.extra_days as duration_days, p.entitlements, p.max_devices,
-             p.updates_for_days + k.extra_updates_days as updates_for_days, p.updates_from
+             p.updates_for_days + k.extra_updates_days as updates_for_days, p.updates_from,
+             p.meters
       from ${licenseKeys} k join ${plans} p on p.id = k.plan_id
       where k.application_id = ${applicationId} and k.key_digest = ${bind('digest')}::text
         and k.state = 'unused' and (k.redeem_by is null or k.redeem_by > ${at})
