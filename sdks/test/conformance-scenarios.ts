@@ -42,6 +42,7 @@ export const sdkCalls = [
   'getVariable',
   'getUserVariable',
   'setUserVariable',
+  'useMeter',
   'resetDevices',
   'forgotPassword',
   'resendVerification',
@@ -63,6 +64,7 @@ export const ownerActions = [
   'uploadFile',
   'setCurrentRelease',
   'endUpdatesWindow',
+  'grantPlan',
   'loginFromAnotherMachine',
   'foreignOfflineLicense',
 ] as const;

@@ -27,6 +27,7 @@ export const hostileModes = [
   'future-timestamp',
   'rate-limit-once',
   'server-error-once',
+  'lose-answer-once',
   'tamper-download',
   'hang',
 ] as const;
@@ -93,10 +94,8 @@ export async function startHostileProxy(targetBaseUrl: string) {
       else send(recorded.status, recorded.headers, recorded.body);
       return;
     }
-    if ((mode === 'rate-limit-once' || mode === 'server-error-once') && !state.hasFailedOnce) {
-      state.hasFailedOnce = true;
-      incoming.resume();
-      const isRateLimit = mode === 'rate-limit-once';
+    /** A 429 or a 503 with `Retry-After: 1`, signed for this request as the server would. */
+    const sendFailure = (isRateLimit: boolean) => {
       const body = Buffer.from(
         JSON.stringify({
           success: false,
@@ -114,8 +113,17 @@ export async function startHostileProxy(targetBaseUrl: string) {
         },
         body,
       );
+    };
+    if ((mode === 'rate-limit-once' || mode === 'server-error-once') && !state.hasFailedOnce) {
+      state.hasFailedOnce = true;
+      incoming.resume();
+      sendFailure(mode === 'rate-limit-once');
       return;
     }
+    // The server acts on the request, but its answer is lost on the way back: what a retry
+    // must not count twice.
+    const losesThisAnswer = mode === 'lose-answer-once' && !state.hasFailedOnce;
+    if (losesThisAnswer) state.hasFailedOnce = true;
 
     const headers = { ...incoming.headers };
     if (mode === 'strip-nonce') delete headers[NONCE];
@@ -126,6 +134,10 @@ export async function startHostileProxy(targetBaseUrl: string) {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('end', () => {
+          if (losesThisAnswer) {
+            sendFailure(false);
+            return;
+          }
           const body = Buffer.concat(chunks);
           const answerHeaders: OutgoingHttpHeaders = { ...answer.headers };
           const status = answer.statusCode ?? 502;

@@ -11,6 +11,7 @@ import {
   subscriptionListSchema,
   userVariableSchema,
   type Application,
+  type CreatePlanRequest,
   type UpdateApplicationRequest,
 } from '@latchkey/contracts';
 import { applications } from '../../apps/server/src/db/schema/index.ts';
@@ -86,6 +87,7 @@ export async function createScenarioApplication(
       durationDays?: number | null;
       entitlements?: string[];
       updatesForDays?: number | null;
+      meters?: CreatePlanRequest['meters'];
     }) {
       const plan = planSchema.parse(await ownerCall('POST', `${base}/plans`, input));
       return { id: plan.id };
@@ -146,6 +148,15 @@ export async function createScenarioApplication(
     },
     async setCurrentRelease(input: { fileId: string }) {
       await ownerCall('PUT', base, { currentReleaseFileId: input.fileId });
+      return {};
+    },
+    /** Gives the user a subscription of the plan, as the vendor's grant in the console does. */
+    async grantPlan(input: { userId: string; planId: string }) {
+      subscriptionListSchema.parse(
+        await ownerCall('POST', `${base}/users/${input.userId}/subscriptions`, {
+          planId: input.planId,
+        }),
+      );
       return {};
     },
     /**

@@ -10,7 +10,9 @@ import type {
   ClientFileResponse,
   ClientLicenseCheckoutResponse,
   ClientMailResponse,
+  ClientMeter,
   ClientSessionResponse,
+  ClientUseMeterResponse,
   ClientVariableResponse,
   ClientVerifyResponse,
   OfflineLicenseContent as ContractOfflineLicenseContent,
@@ -22,6 +24,8 @@ import type {
   DeviceResetAnswer,
   FileAnswer,
   MailAnswer,
+  Meter,
+  MeterAnswer,
   OfflineLicenseContent,
   ResultCode,
   SessionAnswer,
@@ -44,6 +48,11 @@ import { typeScriptDriver } from './typescript-driver.ts';
 // The SDK's wire types are written out so the package needs no runtime dependency; the
 // contracts are the source, and this fails the typecheck the day the two differ.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// A licence without meters (issued before them, or to a user without any) reads as an empty
+// list: the SDK's content always has the field the contract makes optional.
+type ReadOfflineLicenseContent = Omit<ContractOfflineLicenseContent, 'meters'> & {
+  meters: ClientMeter[];
+};
 const sdkTypesMatchTheContracts: [
   Same<ResultCode, ClientApiCode>,
   Same<AuthAnswer, ClientAuthResponse>,
@@ -54,8 +63,10 @@ const sdkTypesMatchTheContracts: [
   Same<CheckoutAnswer, ClientLicenseCheckoutResponse>,
   Same<FileAnswer, ClientFileResponse>,
   Same<MailAnswer, ClientMailResponse>,
-  Same<OfflineLicenseContent, ContractOfflineLicenseContent>,
-] = [true, true, true, true, true, true, true, true, true, true];
+  Same<Meter, ClientMeter>,
+  Same<MeterAnswer, ClientUseMeterResponse>,
+  Same<OfflineLicenseContent, ReadOfflineLicenseContent>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
 
 type InstalledTypeScript = Awaited<ReturnType<typeof installTypeScriptSdk>> & {
   driver: ConformanceDriver;

@@ -137,6 +137,13 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
         return client.getUserVariable(input);
       case 'setUserVariable':
         return client.setUserVariable(input);
+      case 'useMeter': {
+        const { name, amount, idempotencyKey } = input;
+        return client.useMeter(name, {
+          ...(amount !== undefined ? { amount } : {}),
+          ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+        });
+      }
       case 'resetDevices':
         return client.resetDevices(input);
       case 'checkout':

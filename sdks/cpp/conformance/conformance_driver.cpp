@@ -204,6 +204,9 @@ class Driver {
     if (name == "getUserVariable") return plain(client.get_user_variable(input.at("name")));
     if (name == "setUserVariable")
       return plain(client.set_user_variable(input.at("name"), input.at("value")));
+    if (name == "useMeter")
+      return plain(client.use_meter(input.at("name"), input.value("amount", 1LL),
+                                    text_of(input, "idempotencyKey")));
     if (name == "resetDevices")
       return plain(client.reset_devices(input.at("username"), input.at("password"),
                                         input.value("all", false)));

@@ -38,7 +38,7 @@ LATCHKEY_EXPORT void latchkey_client_destroy(latchkey_client* client);
 /*
  * One call of the client, named as in C++ ("login", "license_login", "resume_session",
  * "register_user" (or "register"), "redeem", "verify", "heartbeat", "end_session", "get_variable",
- * "get_user_variable", "set_user_variable", "reset_devices", "forgot_password",
+ * "get_user_variable", "set_user_variable", "use_meter", "reset_devices", "forgot_password",
  * "resend_verification", "checkout", "download", "check_for_update",
  * "verify_offline_license"), its arguments a JSON object keyed by the C++
  * parameter names ({"username": ..., "password": ...}; NULL for none; times as ISO 8601

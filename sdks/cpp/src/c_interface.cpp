@@ -176,6 +176,10 @@ Json perform(latchkey::Client& client, const std::string& call, const Json& inpu
   if (call == "get_user_variable") return value_of(client.get_user_variable(text_of(input, "name")));
   if (call == "set_user_variable")
     return value_of(client.set_user_variable(text_of(input, "name"), text_of(input, "value")));
+  if (call == "use_meter")
+    return value_of(client.use_meter(text_of(input, "name"),
+                                     optional_integer_of(input, "amount").value_or(1),
+                                     optional_text_of(input, "idempotency_key")));
   if (call == "reset_devices")
     return value_of(client.reset_devices(text_of(input, "username"), text_of(input, "password"),
                                          flag_of(input, "all_devices")));

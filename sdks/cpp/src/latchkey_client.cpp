@@ -100,6 +100,32 @@ std::string json_text(const detail::Json& payload) {
   }
 }
 
+// A random (version 4) UUID, as an increment's idempotency key when the program gives none.
+std::string random_uuid() {
+  std::string hex = detail::random_hex(16);
+  hex[12] = '4';
+  hex[16] = "89ab"[std::stoi(hex.substr(16, 1), nullptr, 16) & 3];
+  return hex.substr(0, 8) + "-" + hex.substr(8, 4) + "-" + hex.substr(12, 4) + "-" +
+         hex.substr(16, 4) + "-" + hex.substr(20);
+}
+
+// Text as one segment of a URL's path: every byte but the unreserved ones percent-encoded.
+std::string path_segment(const std::string& text) {
+  static const char digits[] = "0123456789ABCDEF";
+  std::string segment;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte) != 0 || c == '-' || c == '_' || c == '.' || c == '~') {
+      segment += c;
+    } else {
+      segment += '%';
+      segment += digits[byte >> 4];
+      segment += digits[byte & 15];
+    }
+  }
+  return segment;
+}
+
 template <typename Callback, typename Argument>
 void report_safely(const Callback& callback, const Argument& argument) {
   // The program's own failure: nothing this library can do with it, and the loop must outlive it.
@@ -241,13 +267,18 @@ Result exchange(const State& state, const std::string& path, const detail::Json&
   data["success"] = is_success;
   if (!data.contains("message") || !data["message"].is_string()) data["message"] = "";
   if (data["code"] == "RATE_LIMITED" && retry_after) data["retry_after_seconds"] = *retry_after;
+  // The server leaves the meters out for a user without any: where the answer carries the
+  // user's licensing (its entitlements), a program reads an empty list instead of nothing.
+  if (data.contains("entitlements") && data["entitlements"].is_array() && !data.contains("meters"))
+    data["meters"] = detail::Json::array();
   return detail::result_of(std::move(data));
 }
 
-// One call, tried again only when is_safe (its repetition changes nothing): after a failure
-// without an answer or a server fault (backing off, or as Retry-After says), and after a 429
-// whose Retry-After is within max_retry_delay. A login, a registration, a key's redemption, a
-// device release or a call that sends a mail is never sent twice: its 429 is its answer.
+// One call, tried again only when is_safe (its repetition changes nothing; a meter's increment
+// counts once per idempotency key, which its retries keep): after a failure without an answer
+// or a server fault (backing off, or as Retry-After says), and after a 429 whose Retry-After
+// is within max_retry_delay. A login, a registration, a key's redemption, a device release or
+// a call that sends a mail is never sent twice: its 429 is its answer.
 Result call(const State& state, const std::string& path, bool is_safe,
             const detail::Json& payload, const std::atomic<bool>* abandoned = nullptr) {
   const long long max_delay_ms = static_cast<long long>(state.options.max_retry_delay.count());
@@ -468,6 +499,16 @@ Result Client::set_user_variable(const std::string& name, const std::string& val
   const auto session = require_session(*state_, "set_user_variable");
   return call(*state_, "/user-var/set", true,
               {{"session_token", session->token}, {"name", name}, {"value", value}});
+}
+
+Result Client::use_meter(const std::string& name, long long amount,
+                         const std::optional<std::string>& idempotency_key) {
+  const auto session = require_session(*state_, "use_meter");
+  // The name is one segment of the path, whatever it holds.
+  return call(*state_, "/meters/" + path_segment(name) + "/use", true,
+              {{"session_token", session->token},
+               {"amount", amount},
+               {"idempotency_key", idempotency_key ? *idempotency_key : random_uuid()}});
 }
 
 Result Client::reset_devices(const std::string& username, const std::string& password,

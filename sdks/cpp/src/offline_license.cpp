@@ -101,6 +101,9 @@ std::optional<OfflineLicenseContent> content_of(const detail::Bytes& data) {
       if (code.is_string()) read.entitlements.push_back(code.get<std::string>());
   // Licences issued before updates windows existed lack the field: no window, every release.
   read.updates_until = text_of(content, "updates_until");
+  // The server leaves meters out for a user without any, as licences issued before them do.
+  const auto meters = content.find("meters");
+  if (meters != content.end()) read.meters = detail::meters_of(*meters);
   read.issued_at = *issued_at;
   read.valid_until = *valid_until;
   read.id = text_of(content, "id").value_or("");
@@ -131,6 +134,8 @@ std::string to_json(const OfflineLicenseCheck& check) {
     detail::Json content = detail::Json::parse(check.content->json);
     // A licence issued before updates windows existed has none: null, no window (every SDK).
     if (!content.contains("updates_until")) content["updates_until"] = nullptr;
+    // A licence without meters (a user without any, or issued before them): an empty list.
+    if (!content.contains("meters")) content["meters"] = detail::Json::array();
     verdict["content"] = std::move(content);
   }
   return detail::dump(verdict);

@@ -7,7 +7,7 @@ namespace latchkey {
 
 namespace {
 
-constexpr std::array<const char*, 32> result_code_names = {
+constexpr std::array<const char*, 34> result_code_names = {
     "OK",
     "INVALID_CREDENTIALS",
     "ACCOUNT_DISABLED",
@@ -34,6 +34,8 @@ constexpr std::array<const char*, 32> result_code_names = {
     "VARIABLE_READ_ONLY",
     "VARIABLE_LIMIT_REACHED",
     "FILE_NOT_FOUND",
+    "METER_NOT_FOUND",
+    "METER_EXHAUSTED",
     "UPDATES_EXPIRED",
     "MAIL_UNAVAILABLE",
     "EMAIL_NOT_VERIFIED",
@@ -131,9 +133,46 @@ std::string Result::field_json(const std::string& field) const {
   return value == nullptr ? "null" : detail::dump(*value);
 }
 
+std::vector<Meter> Result::meters() const {
+  const detail::Json* value = field_of(*fields_, "meters");
+  return value == nullptr ? std::vector<Meter>{} : detail::meters_of(*value);
+}
+
 std::string Result::to_json() const { return detail::dump(fields_->fields); }
 
 namespace detail {
+
+std::vector<Meter> meters_of(const Json& field) {
+  std::vector<Meter> meters;
+  if (!field.is_array()) return meters;
+  for (const Json& item : field) {
+    if (!item.is_object()) continue;
+    const auto text = [&](const char* name) -> const Json* {
+      const auto found = item.find(name);
+      return found != item.end() && found->is_string() ? &*found : nullptr;
+    };
+    const auto count = [&](const char* name) -> const Json* {
+      const auto found = item.find(name);
+      return found != item.end() && found->is_number_integer() ? &*found : nullptr;
+    };
+    const Json* name = text("name");
+    const Json* allowance = count("allowance");
+    const Json* used = count("used");
+    const Json* remaining = count("remaining");
+    const Json* overage = count("overage");
+    // An entry that is not a meter is left out rather than read as zeros.
+    if (!name || !allowance || !used || !remaining || !overage) continue;
+    Meter meter;
+    meter.name = name->get<std::string>();
+    meter.allowance = allowance->get<long long>();
+    meter.used = used->get<long long>();
+    meter.remaining = remaining->get<long long>();
+    meter.overage = overage->get<long long>();
+    if (const Json* resets_at = text("resets_at")) meter.resets_at = resets_at->get<std::string>();
+    meters.push_back(std::move(meter));
+  }
+  return meters;
+}
 
 std::string dump(const Json& value) {
   return value.dump(-1, ' ', false, Json::error_handler_t::replace);

@@ -23,6 +23,10 @@ std::string dump(const Json& value);
 // A result of these fields; success, code and message must already be there.
 Result result_of(Json fields);
 
+// The meters of a meters field (a result's, an offline licence's); an entry that is not one is
+// left out.
+std::vector<Meter> meters_of(const Json& field);
+
 }  // namespace latchkey::detail
 
 #endif

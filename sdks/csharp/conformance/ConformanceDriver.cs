@@ -252,6 +252,10 @@ namespace LatchkeyConformance
                     return ResultToJson(client.GetUserVariableAsync(Text(input, "name")).GetAwaiter().GetResult());
                 case "setUserVariable":
                     return ResultToJson(client.SetUserVariableAsync(Text(input, "name"), Text(input, "value")).GetAwaiter().GetResult());
+                case "useMeter":
+                    var amount = Integer(input, "amount");
+                    return ResultToJson(client.UseMeterAsync(Text(input, "name"), amount ?? 1, Text(input, "idempotencyKey"))
+                        .GetAwaiter().GetResult());
                 case "resetDevices":
                     return ResultToJson(client.ResetDevicesAsync(Text(input, "username"), Text(input, "password"),
                         input.ContainsKey("allDevices") && (bool)input["allDevices"]).GetAwaiter().GetResult());

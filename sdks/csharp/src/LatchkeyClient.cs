@@ -317,6 +317,28 @@ namespace Latchkey
         }
 
         /// <summary>
+        /// Counts <paramref name="amount"/> units against the session's user's usage meter
+        /// <paramref name="name"/>: <c>METER_EXHAUSTED</c> when a refusing meter would pass its
+        /// allowance for the period (nothing counted; the result still says where the meter
+        /// stands), <c>METER_NOT_FOUND</c> when no active plan of the user has it. The result's
+        /// fields are <c>name</c>, <c>allowance</c>, <c>used</c>, <c>remaining</c>,
+        /// <c>overage</c>, <c>resets_at</c> and, when counted, <c>replayed</c>. Each increment
+        /// carries an idempotency key (<paramref name="idempotencyKey"/>, or a random UUID), so the
+        /// server counts it once however often it arrives: it is retried like the other safe calls,
+        /// with the same key, and a repeat is answered as the first time with <c>replayed</c>
+        /// true. A program that tries an increment again itself passes the same key each time.
+        /// </summary>
+        public Task<LatchkeyResult> UseMeterAsync(string name, long amount = 1, string idempotencyKey = null)
+        {
+            var token = RequireSession("UseMeter").Token;
+            // The name is one segment of the path, whatever it holds.
+            return CallAsync("/meters/" + Uri.EscapeDataString(name ?? "") + "/use", true, new Dictionary<string, object>
+            {
+                { "session_token", token }, { "amount", amount }, { "idempotency_key", idempotencyKey ?? Guid.NewGuid().ToString() },
+            });
+        }
+
+        /// <summary>
         /// Releases this machine's seat (or, with <paramref name="allDevices"/>, every device of the
         /// user) where the application allows it; the server ends those devices' sessions, so this
         /// one is forgotten.
@@ -598,7 +620,8 @@ namespace Latchkey
 
         /// <summary>
         /// One call, tried again only when <paramref name="isSafe"/> (its repetition changes
-        /// nothing): after a failure without an answer or a server fault (backing off, or as
+        /// nothing; a meter's increment counts once per idempotency key, which its retries keep):
+        /// after a failure without an answer or a server fault (backing off, or as
         /// <c>Retry-After</c> says), and after a 429 whose <c>Retry-After</c> is within the
         /// maximum wait. A login, a registration, a key's redemption or a device release is never
         /// sent twice: its 429 is its answer.
@@ -669,6 +692,12 @@ namespace Latchkey
             object code;
             if (data == null || !data.TryGetValue("code", out code) || !(code is string))
                 throw new TransportException("malformed", "The answer has no code", response.Status);
+            // The server leaves the meters out for a user without any: where the answer carries the
+            // user's licensing (its entitlements), a program reads an empty list instead of nothing.
+            object entitlements;
+            if (data.TryGetValue("entitlements", out entitlements) && entitlements is IList<object> &&
+                !data.ContainsKey("meters"))
+                data["meters"] = new List<object>();
             return new LatchkeyResult(data, (string)code == "RATE_LIMITED" ? retryAfter : null);
         }
 

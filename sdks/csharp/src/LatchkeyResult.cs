@@ -90,6 +90,13 @@ namespace Latchkey
         /// <summary>The user's id, on a login, a registration or a redemption.</summary>
         public string UserId { get { return GetString("user_id"); } }
 
+        /// <summary>
+        /// Where the user's usage meters stand (the <c>meters</c> field of a login, a registration,
+        /// a redemption or a verify), by name; empty for a user without any, and for an answer
+        /// without the user's licensing.
+        /// </summary>
+        public IReadOnlyList<Meter> Meters { get { return Meter.ListOf(this["meters"]); } }
+
         /// <summary>The answer's fields as JSON (for storing it; <see cref="FromJson"/> reads it back).</summary>
         public string ToJson()
         {
@@ -119,6 +126,67 @@ namespace Latchkey
             if (string.IsNullOrEmpty(text) || !Enum.IsDefined(typeof(ResultCode), text)) return false;
             code = (ResultCode)Enum.Parse(typeof(ResultCode), text);
             return true;
+        }
+    }
+
+    /// <summary>
+    /// Where one usage meter of the user stands in its current period: a plan's allowance of
+    /// something (exports, API credits) per day, week, month, year or for good.
+    /// </summary>
+    public sealed class Meter
+    {
+        internal Meter(string name, long allowance, long used, long remaining, long overage, string resetsAt)
+        {
+            Name = name;
+            Allowance = allowance;
+            Used = used;
+            Remaining = remaining;
+            Overage = overage;
+            ResetsAt = resetsAt;
+        }
+
+        public string Name { get; private set; }
+
+        /// <summary>Units allowed each period.</summary>
+        public long Allowance { get; private set; }
+
+        public long Used { get; private set; }
+
+        /// <summary><c>Allowance - Used</c>, never below 0.</summary>
+        public long Remaining { get; private set; }
+
+        /// <summary>Units used beyond the allowance (a meter that counts overage); 0 otherwise.</summary>
+        public long Overage { get; private set; }
+
+        /// <summary>
+        /// When the period ends and <see cref="Used"/> starts again at 0 (ISO 8601, as the server
+        /// wrote it); null for a meter that never resets.
+        /// </summary>
+        public string ResetsAt { get; private set; }
+
+        /// <summary>The meters of a <c>meters</c> field; an entry that is not one is left out.</summary>
+        internal static IReadOnlyList<Meter> ListOf(object field)
+        {
+            var meters = new List<Meter>();
+            var items = field as IList<object>;
+            if (items == null) return meters.AsReadOnly();
+            foreach (var item in items)
+            {
+                var fields = item as IDictionary<string, object>;
+                if (fields == null) continue;
+                object name, allowance, used, remaining, overage, resetsAt;
+                fields.TryGetValue("name", out name);
+                fields.TryGetValue("allowance", out allowance);
+                fields.TryGetValue("used", out used);
+                fields.TryGetValue("remaining", out remaining);
+                fields.TryGetValue("overage", out overage);
+                fields.TryGetValue("resets_at", out resetsAt);
+                if (!(name is string) || !(allowance is long) || !(used is long) || !(remaining is long) ||
+                    !(overage is long)) continue;
+                meters.Add(new Meter((string)name, (long)allowance, (long)used, (long)remaining, (long)overage,
+                    resetsAt as string));
+            }
+            return meters.AsReadOnly();
         }
     }
 

@@ -50,10 +50,21 @@ namespace Latchkey
         /// <c>application_id</c>, <c>user_id</c>, <c>username</c>, <c>hwid</c>,
         /// <c>entitlements</c>, <c>subscriptions</c>, <c>account_expires_at</c>,
         /// <c>updates_until</c> (the end of the holder's updates window, as login answers it; null
-        /// for every release, and for a licence issued before the field existed),
-        /// <c>issued_at</c>, <c>valid_until</c>, <c>id</c>; null before the signature holds.
+        /// for every release, and for a licence issued before the field existed), <c>meters</c>
+        /// (see <see cref="Meters"/>), <c>issued_at</c>, <c>valid_until</c>, <c>id</c>; null
+        /// before the signature holds.
         /// </summary>
         public IReadOnlyDictionary<string, object> Content { get; private set; }
+
+        /// <summary>
+        /// The usage meters as they stood when the licence was issued (a snapshot: use offline is
+        /// not counted); empty for a user without any, for a licence issued before meters existed,
+        /// and before the signature holds.
+        /// </summary>
+        public IReadOnlyList<Meter> Meters
+        {
+            get { return Meter.ListOf(Content == null ? null : Content["meters"]); }
+        }
 
         private static string MessageOf(OfflineLicenseCode code)
         {
@@ -165,6 +176,8 @@ namespace Latchkey
             if (content.TryGetValue("hwid", out value) && value != null && !(value is string)) return null;
             // Licences issued before updates windows existed lack the field: no window, every release.
             if (!content.ContainsKey("updates_until")) content["updates_until"] = null;
+            // The server leaves meters out for a user without any, as licences issued before them do.
+            if (!content.ContainsKey("meters")) content["meters"] = new List<object>();
             return content;
         }
 

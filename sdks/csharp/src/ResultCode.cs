@@ -34,6 +34,8 @@ namespace Latchkey
         VARIABLE_READ_ONLY,
         VARIABLE_LIMIT_REACHED,
         FILE_NOT_FOUND,
+        METER_NOT_FOUND,
+        METER_EXHAUSTED,
         UPDATES_EXPIRED,
         MAIL_UNAVAILABLE,
         EMAIL_NOT_VERIFIED,

@@ -32,6 +32,8 @@ export const resultCodes = [
   'VARIABLE_READ_ONLY',
   'VARIABLE_LIMIT_REACHED',
   'FILE_NOT_FOUND',
+  'METER_NOT_FOUND',
+  'METER_EXHAUSTED',
   'UPDATES_EXPIRED',
   'MAIL_UNAVAILABLE',
   'EMAIL_NOT_VERIFIED',
@@ -52,6 +54,23 @@ interface AnswerBase {
 export interface Subscription {
   plan: string;
   expires_at: string | null;
+}
+
+/**
+ * Where one usage meter of the user stands in its current period: a plan's allowance of
+ * something (exports, API credits) per day, week, month, year or for good.
+ */
+export interface Meter {
+  name: string;
+  /** Units allowed each period. */
+  allowance: number;
+  used: number;
+  /** `allowance - used`, never below 0. */
+  remaining: number;
+  /** Units used beyond the allowance (a meter that counts overage); 0 otherwise. */
+  overage: number;
+  /** When the period ends and `used` starts again at 0; null: a meter that never resets. */
+  resets_at: string | null;
 }
 
 /**
@@ -81,6 +100,11 @@ export interface AuthAnswer extends AnswerBase {
    * `UPDATES_EXPIRED`. Null: no window (every release).
    */
   updates_until?: string | null;
+  /**
+   * The usage meters of the user's active subscriptions, by name. The client adds an empty
+   * list where the server sends none beside the user's entitlements (no plan with meters).
+   */
+  meters?: Meter[];
   update?: UpdateOffer;
 }
 
@@ -89,6 +113,8 @@ export interface VerifyAnswer extends AnswerBase {
   subscriptions?: Subscription[];
   /** As `AuthAnswer.updates_until`. */
   updates_until?: string | null;
+  /** As `AuthAnswer.meters`. */
+  meters?: Meter[];
   missing_entitlements?: string[];
 }
 
@@ -112,6 +138,22 @@ export interface DeviceResetAnswer extends AnswerBase {
 export interface CheckoutAnswer extends AnswerBase {
   license?: string;
   valid_until?: string;
+}
+
+/**
+ * useMeter's answer: where the meter stands after the increment, or, refused with
+ * `METER_EXHAUSTED`, where it stands without it (`METER_NOT_FOUND` and the session's refusals
+ * carry none of it).
+ */
+export interface MeterAnswer extends AnswerBase {
+  name?: string;
+  allowance?: number;
+  used?: number;
+  remaining?: number;
+  overage?: number;
+  resets_at?: string | null;
+  /** True when this idempotency key was counted before: the answer is the first one's. */
+  replayed?: boolean;
 }
 
 /** The signed answer that names a file's download URL, size and SHA-256. */

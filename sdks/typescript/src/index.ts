@@ -9,6 +9,8 @@ export type {
   FileAnswer,
   LoginResult,
   MailAnswer,
+  Meter,
+  MeterAnswer,
   Result,
   ResultCode,
   SessionAnswer,

@@ -1,4 +1,4 @@
-import { randomBytes, type KeyObject } from 'node:crypto';
+import { randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { checkAnswerSignature, publicKeyFromHex } from './answer-signature.js';
 import type {
   AuthAnswer,
@@ -8,6 +8,7 @@ import type {
   FileAnswer,
   LoginResult,
   MailAnswer,
+  MeterAnswer,
   ResultCode,
   Result,
   SessionAnswer,
@@ -88,7 +89,8 @@ const sessionEndingCodes: ReadonlySet<ResultCode> = new Set<ResultCode>([
 
 /**
  * Whether a call may be sent again when no answer came: only calls whose repetition changes
- * nothing. A login, a registration, a key's redemption or a device release is never sent twice.
+ * nothing (a meter's increment counts once per idempotency key, which its retries keep). A
+ * login, a registration, a key's redemption or a device release is never sent twice.
  */
 type RetryPolicy = 'safe' | 'once';
 
@@ -302,6 +304,28 @@ export class LatchkeyClient {
       session_token: this.requireSession('setUserVariable').token,
       name: input.name,
       value: input.value,
+    });
+  }
+
+  /**
+   * Counts `amount` units (1 unless given) against the session's user's usage meter `name`:
+   * `METER_EXHAUSTED` when a refusing meter would pass its allowance for the period (nothing
+   * counted; the answer still says where the meter stands), `METER_NOT_FOUND` when no active
+   * plan of the user has it. Each increment carries an idempotency key (`idempotencyKey`, or a
+   * random UUID), so the server counts it once however often it arrives: it is retried like the
+   * other safe calls, with the same key, and a repeat is answered as the first time with
+   * `replayed` true. A program that tries an increment again itself passes the same
+   * `idempotencyKey` each time.
+   */
+  useMeter(
+    name: string,
+    options: { amount?: number; idempotencyKey?: string } = {},
+  ): Promise<Result<MeterAnswer>> {
+    // The name is one segment of the path, whatever it holds.
+    return this.call<MeterAnswer>(`/meters/${encodeURIComponent(name)}/use`, 'safe', {
+      session_token: this.requireSession('useMeter').token,
+      amount: options.amount ?? 1,
+      idempotency_key: options.idempotencyKey ?? randomUUID(),
     });
   }
 
@@ -609,8 +633,12 @@ export class LatchkeyClient {
       throw new TransportError('malformed', 'The answer has no code', response.status);
     }
     const answer = data as Answer & { success: unknown; code: ResultCode; message: unknown };
+    const { entitlements, meters } = data as { entitlements?: unknown; meters?: unknown };
     return {
       ...answer,
+      // The server leaves the meters out for a user without any: where the answer carries the
+      // user's licensing (its entitlements), a program reads an empty list instead of nothing.
+      ...(Array.isArray(entitlements) && meters === undefined ? { meters: [] } : {}),
       success: answer.success === true && answer.code === 'OK',
       message: typeof answer.message === 'string' ? answer.message : '',
       ...(answer.code === 'RATE_LIMITED' && retryAfterSeconds !== null

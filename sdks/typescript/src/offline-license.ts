@@ -1,5 +1,6 @@
 import { createDecipheriv, hkdfSync, verify, type KeyObject } from 'node:crypto';
 import { publicKeyFromHex } from './answer-signature.js';
+import type { Meter } from './answer-types.js';
 
 /** What an offline licence holds (the JSON of its payload, snake_case like the client API). */
 export interface OfflineLicenseContent {
@@ -16,6 +17,12 @@ export interface OfflineLicenseContent {
    * licence issued before the field existed has none: it reads as null.
    */
   updates_until: string | null;
+  /**
+   * The usage meters as they stood when the licence was issued: a snapshot, since use offline
+   * is not counted. Empty for a user without any, and for a licence issued before meters
+   * existed.
+   */
+  meters: Meter[];
   issued_at: string;
   valid_until: string;
   id: string;
@@ -176,10 +183,18 @@ function parseContent(json: Buffer): OfflineLicenseContent | null {
     return null;
   }
   if (content === null || typeof content !== 'object') return null;
-  const { hwid, valid_until, issued_at, updates_until } = content as Record<string, unknown>;
+  const { hwid, valid_until, issued_at, updates_until, meters } = content as Record<
+    string,
+    unknown
+  >;
   const isTime = (value: unknown) => typeof value === 'string' && !Number.isNaN(Date.parse(value));
   if (!isTime(valid_until) || !isTime(issued_at)) return null;
   if (hwid !== null && typeof hwid !== 'string') return null;
   // Licences issued before updates windows existed lack the field: no window, every release.
-  return { ...content, updates_until: updates_until ?? null } as OfflineLicenseContent;
+  // The server leaves meters out for a user without any, as licences issued before them do.
+  return {
+    ...content,
+    updates_until: updates_until ?? null,
+    meters: meters ?? [],
+  } as OfflineLicenseContent;
 }

@@ -122,6 +122,16 @@ class LATCHKEY_EXPORT Client {
   // Creates or replaces one of the session's user's variables, unless the vendor made it
   // read-only.
   Result set_user_variable(const std::string& name, const std::string& value);
+  // Counts amount units against the session's user's usage meter name: METER_EXHAUSTED when a
+  // refusing meter would pass its allowance for the period (nothing counted; the result still
+  // says where the meter stands), METER_NOT_FOUND when no active plan of the user has it. The
+  // result's fields are name, allowance, used, remaining, overage, resets_at and, when
+  // counted, replayed. Each increment carries an idempotency key (idempotency_key, or a random
+  // UUID), so the server counts it once however often it arrives: it is retried like the
+  // other safe calls, with the same key, and a repeat is answered as the first time with
+  // replayed true. A program that tries an increment again itself passes the same key.
+  Result use_meter(const std::string& name, long long amount = 1,
+                   const std::optional<std::string>& idempotency_key = std::nullopt);
   // Releases this machine's seat (or, with all_devices, every device of the user) where the
   // application allows it; the server ends those devices' sessions, so this one is forgotten.
   Result reset_devices(const std::string& username, const std::string& password,

@@ -4,6 +4,7 @@
 // Offline licences (LK1. and LK1E.), verified without the network.
 
 #include <latchkey/latchkey_export.h>
+#include <latchkey/result.hpp>
 
 #include <chrono>
 #include <optional>
@@ -50,11 +51,14 @@ struct OfflineLicenseContent {
   // The end of the holder's updates window (ISO 8601, as signed), as login answers it; nullopt
   // for every release, and for a licence issued before the field existed.
   std::optional<std::string> updates_until;
+  // The usage meters as they stood when the licence was issued (a snapshot: use offline is not
+  // counted); empty for a user without any, and for a licence issued before meters existed.
+  std::vector<Meter> meters;
   std::string issued_at;    // ISO 8601, as signed
   std::string valid_until;  // ISO 8601, as signed
   std::string id;
   // The whole payload, the JSON exactly as signed (subscriptions and account_expires_at
-  // included; updates_until only when the licence names it).
+  // included; updates_until and meters only when the licence names them).
   std::string json;
 };
 
@@ -67,7 +71,8 @@ struct OfflineLicenseCheck {
 };
 
 // The verdict as one JSON object: success, code, message and content (when there is one: the
-// signed payload, with updates_until null when the licence does not name it).
+// signed payload, with updates_until null and meters empty when the licence does not name
+// them).
 LATCHKEY_EXPORT std::string to_json(const OfflineLicenseCheck& check);
 
 // The terms a licence is checked against, beside the key and the HWID.

@@ -41,6 +41,8 @@ enum class ResultCode {
   VARIABLE_READ_ONLY,
   VARIABLE_LIMIT_REACHED,
   FILE_NOT_FOUND,
+  METER_NOT_FOUND,
+  METER_EXHAUSTED,
   UPDATES_EXPIRED,
   MAIL_UNAVAILABLE,
   EMAIL_NOT_VERIFIED,
@@ -60,9 +62,22 @@ namespace detail {
 struct ResultFields;
 }
 
+// Where one usage meter of the user stands in its current period: a plan's allowance of
+// something (exports, API credits) per day, week, month, year or for good.
+struct Meter {
+  std::string name;
+  long long allowance = 0;  // units allowed each period
+  long long used = 0;
+  long long remaining = 0;  // allowance - used, never below 0
+  long long overage = 0;    // units used beyond the allowance (a meter that counts overage)
+  // When the period ends and used starts again at 0 (ISO 8601, as the server wrote it);
+  // nullopt for a meter that never resets.
+  std::optional<std::string> resets_at;
+};
+
 // A call's outcome: success(), code() and message(), plus the answer's own fields exactly as
 // the wire names them (user_id, session_token, entitlements...), read with text(), integer(),
-// boolean(), texts() or, for any shape, field_json(). A RATE_LIMITED answer adds
+// boolean(), texts(), meters() or, for any shape, field_json(). A RATE_LIMITED answer adds
 // retry_after_seconds when the server said when to try again; a download adds path, where the
 // checked file now is. A Result is an immutable value: copies are cheap and share the fields.
 class LATCHKEY_EXPORT Result {
@@ -89,6 +104,10 @@ class LATCHKEY_EXPORT Result {
   std::vector<std::string> texts(const std::string& field) const;
   // The field as JSON text, whatever its shape ("null" when absent).
   std::string field_json(const std::string& field) const;
+  // The meters field (login, registration, redemption, verify): where the user's usage meters
+  // stand, by name; empty for a user without any, and for an answer without the user's
+  // licensing.
+  std::vector<Meter> meters() const;
   // Every field as one JSON object.
   std::string to_json() const;
 

@@ -6,6 +6,7 @@ import secrets
 import threading
 import time
 import urllib.parse
+import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
@@ -290,6 +291,27 @@ class LatchkeyClient:
         payload = {"session_token": token, "name": name, "value": value}
         return self._call("/user-var/set", is_safe=True, payload=payload)
 
+    def use_meter(
+        self, name: str, amount: int = 1, idempotency_key: Optional[str] = None
+    ) -> Result:
+        """
+        Counts ``amount`` units against the session's user's usage meter ``name``:
+        ``METER_EXHAUSTED`` when a refusing meter would pass its allowance for the period
+        (nothing counted; the result still says where the meter stands), ``METER_NOT_FOUND``
+        when no active plan of the user has it. The result has ``name``, ``allowance``,
+        ``used``, ``remaining``, ``overage``, ``resets_at`` and, when counted, ``replayed``.
+        Each increment carries an idempotency key (``idempotency_key``, or a random UUID), so
+        the server counts it once however often it arrives: it is retried like the other safe
+        calls, with the same key, and a repeat is answered as the first time with ``replayed``
+        true. A program that tries an increment again itself passes the same key each time.
+        """
+        token = self._require_session("use_meter").token
+        key = idempotency_key if idempotency_key is not None else str(uuid.uuid4())
+        payload = {"session_token": token, "amount": amount, "idempotency_key": key}
+        # The name is one segment of the path, whatever it holds.
+        path = f"/meters/{urllib.parse.quote(name, safe='')}/use"
+        return self._call(path, is_safe=True, payload=payload)
+
     def reset_devices(self, username: str, password: str, all_devices: bool = False) -> Result:
         """
         Releases this machine's seat (or, with ``all_devices``, every device of the user) where
@@ -520,8 +542,9 @@ class LatchkeyClient:
 
     def _call(self, path: str, is_safe: bool, payload: Mapping[str, Any]) -> Result:
         """
-        One call, tried again only when ``is_safe`` (its repetition changes nothing): after a
-        failure without an answer or a server fault (backing off, or as ``Retry-After`` says),
+        One call, tried again only when ``is_safe`` (its repetition changes nothing; a meter's
+        increment counts once per idempotency key, which its retries keep): after a failure
+        without an answer or a server fault (backing off, or as ``Retry-After`` says),
         and after a 429 whose ``Retry-After`` is within ``max_retry_delay``. A login, a
         registration, a key's redemption or a device release is never sent twice: its 429 is
         its answer.
@@ -604,6 +627,10 @@ class LatchkeyClient:
         fields["message"] = data["message"] if isinstance(data.get("message"), str) else ""
         if data["code"] == "RATE_LIMITED" and retry_after is not None:
             fields["retry_after_seconds"] = retry_after
+        # The server leaves the meters out for a user without any: where the answer carries the
+        # user's licensing (its entitlements), a program reads an empty list instead of nothing.
+        if isinstance(data.get("entitlements"), list) and "meters" not in data:
+            fields["meters"] = []
         return Result(fields)
 
 

@@ -56,7 +56,9 @@ class OfflineLicenseCheck:
     """The verdict on an offline licence; ``content`` once its signature holds (also when its
     terms refuse it): the payload's JSON, snake_case like the client API. Its ``updates_until``
     (the end of the holder's updates window, as login answers it) is None for every release,
-    and for a licence issued before the field existed."""
+    and for a licence issued before the field existed. Its ``meters`` are the usage meters as
+    they stood when it was issued (a snapshot: use offline is not counted), an empty list for a
+    user without any and for a licence issued before meters existed."""
 
     success: bool
     code: OfflineLicenseCode
@@ -161,6 +163,8 @@ def _parse_content(data: bytes) -> Optional[Dict[str, Any]]:
         return None
     # Licences issued before updates windows existed lack the field: no window, every release.
     content.setdefault("updates_until", None)
+    # The server leaves meters out for a user without any, as licences issued before them do.
+    content.setdefault("meters", [])
     return content
 
 

@@ -33,6 +33,8 @@ class ResultCode(str, Enum):
     VARIABLE_READ_ONLY = "VARIABLE_READ_ONLY"
     VARIABLE_LIMIT_REACHED = "VARIABLE_LIMIT_REACHED"
     FILE_NOT_FOUND = "FILE_NOT_FOUND"
+    METER_NOT_FOUND = "METER_NOT_FOUND"
+    METER_EXHAUSTED = "METER_EXHAUSTED"
     UPDATES_EXPIRED = "UPDATES_EXPIRED"
     MAIL_UNAVAILABLE = "MAIL_UNAVAILABLE"
     EMAIL_NOT_VERIFIED = "EMAIL_NOT_VERIFIED"
@@ -58,7 +60,10 @@ class Result(Mapping[str, Any]):
     own fields exactly as the wire names them (``user_id``, ``session_token``...), read by key
     (``result["user_id"]``, ``result.get("session_token")``) or by attribute
     (``result.user_id``). A ``RATE_LIMITED`` answer adds ``retry_after_seconds`` when the server
-    said when to try again; a download adds ``path``, where the checked file now is.
+    said when to try again; a download adds ``path``, where the checked file now is. An answer
+    with the user's ``entitlements`` (login, register, redeem, verify) always has ``meters``,
+    where the user's usage meters stand (``name``, ``allowance``, ``used``, ``remaining``,
+    ``overage``, ``resets_at``): an empty list for a user without any.
     """
 
     __slots__ = ("_fields",)
