@@ -6,14 +6,14 @@
 // link to choose a new password mailed to the account's address (or, where the application lets
 // only confirmed addresses log in, a new link to confirm it), verify, keep a live session with
 // heartbeats and periodic verification, redeem licence keys onto the account, show its
-// entitlements, subscriptions and updates period, release this machine's seat so the user can
-// log in from another one. Logins send the machine's name, which the owner sees in the user's
-// device list. After each login it keeps an offline licence, so that a later start without the
-// network still works until the licence's end; it shows the vendor's welcome_message and the
-// user's own note (remote variables), and when the vendor has published a newer release it
-// offers to download it, kept only when it matches its signed SHA-256 (for a version released
-// after the user's updates period ended, it offers the release their licence includes the same
-// way).
+// entitlements, subscriptions and updates period and what is left of each usage meter of its plans
+// (so many exports a month, say), count one use of a metered feature, release this machine's seat
+// so the user can log in from another one. Logins send the machine's name, which the owner sees in
+// the user's device list. After each login it keeps an offline licence, so that a later start
+// without the network still works until the licence's end; it shows the vendor's welcome_message
+// and the user's own note (remote variables), and when the vendor has published a newer release it
+// offers to download it, kept only when it matches its signed SHA-256 (for a version released after
+// the user's updates period ended, it offers the release their licence includes the same way).
 //
 // Add the SDK from your Latchkey server, as its Integration page shows (Debian/Ubuntu first:
 // apt-get install cmake g++ pkg-config libcurl4-openssl-dev libsodium-dev nlohmann-json3-dev):
@@ -28,7 +28,7 @@
 //   ./latchkey_client
 // At the Username prompt: /register creates an account, /key logs in with a licence key,
 // /forgot mails a link to choose a new password, /resend a new link to confirm the address.
-// Commands once logged in: status, redeem, release, note, logout, help, quit, exit.
+// Commands once logged in: status, redeem, release, note, use, logout, help, quit, exit.
 
 // ---- Settings: filled in by Latchkey when you copy this sample from the console ----
 static const char* const API_KEY = "YOUR_API_KEY";
@@ -63,6 +63,7 @@ static const long long CLOCK_TOLERANCE_SECONDS = 300;
 #include <cctype>
 #include <chrono>
 #include <condition_variable>
+#include <cstdio>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -71,6 +72,7 @@ static const long long CLOCK_TOLERANCE_SECONDS = 300;
 #include <map>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -131,11 +133,15 @@ struct Licensing {
   // The end of the updates window (ISO 8601): releases published later are refused. Empty: no
   // window (null, or an offline licence older than the field), every release.
   std::string updates_until;
+  // Where the usage meters of the user's plans stand (none: no plan has one). From an offline
+  // licence, as they stood when it was issued: use offline is not counted.
+  std::vector<latchkey::Meter> meters;
 };
 
 Licensing licensing_of(const std::vector<std::string>& entitlements, const json& subscriptions,
-                       const std::string& updates_until) {
-  Licensing licensing{entitlements, {}, updates_until};
+                       const std::string& updates_until,
+                       const std::vector<latchkey::Meter>& meters) {
+  Licensing licensing{entitlements, {}, updates_until, meters};
   if (subscriptions.is_array())
     for (const json& held : subscriptions) {
       const std::string plan = text_field(held, "plan");
@@ -150,11 +156,23 @@ Licensing licensing_of(const std::vector<std::string>& entitlements, const json&
 Licensing licensing_of(const Result& answer) {
   return licensing_of(answer.texts("entitlements"),
                       json::parse(answer.field_json("subscriptions"), nullptr, false),
-                      answer.text("updates_until").value_or(""));
+                      answer.text("updates_until").value_or(""), answer.meters());
 }
 
 std::string list_or_none(const std::vector<std::string>& items) {
   return items.empty() ? "none" : join(items, ", ");
+}
+
+// A fresh idempotency key for one increment of a meter: 128 random bits in hex.
+std::string random_key() {
+  std::random_device device;
+  std::string key;
+  while (key.size() < 32) {
+    char hex[9] = {0};
+    std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(device()));
+    key += hex;
+  }
+  return key;
 }
 
 // A session token goes into logs by its first 8 characters only, so no log holds a whole one.
@@ -176,6 +194,16 @@ std::string local_time_text(const std::string& iso) {
 #endif
   char text[32] = {0};
   return std::strftime(text, sizeof text, "%Y-%m-%d %H:%M", &local) > 0 ? text : iso;
+}
+
+// A usage meter as the user reads it: what is left of the period's allowance and when it starts
+// again (in local time; a meter without periods never does), and, for a meter that counts use
+// beyond its allowance rather than refusing it, how far beyond.
+std::string meter_text(const latchkey::Meter& meter) {
+  std::string text = meter.name + ": " + std::to_string(meter.remaining) + " of " +
+                     std::to_string(meter.allowance) + " left";
+  if (meter.overage > 0) text += ", " + std::to_string(meter.overage) + " over";
+  return text + (meter.resets_at ? ", resets " + local_time_text(*meter.resets_at) : ", no reset");
 }
 
 // The name this machine shows in the owner's device list (device_name): the host name in UTF-8
@@ -353,10 +381,14 @@ class SessionMonitor {
   SessionMonitor(latchkey::Client& client, Console& console) : client_(client), console_(console) {}
   ~SessionMonitor() { stop(); }
 
-  void start(const std::string& user_id, std::function<void()> on_forced_logout) {
+  // on_verified takes each accepted verify (what the user holds now); on_forced_logout runs
+  // after MAX_VERIFY_FAILURES refusals in a row.
+  void start(const std::string& user_id, std::function<void(const Result&)> on_verified,
+             std::function<void()> on_forced_logout) {
     stop();
     stop_requested_ = false;
     failures_ = 0;
+    on_verified_ = std::move(on_verified);
     worker_ = std::thread([this, user_id, on_forced_logout] { run(user_id, on_forced_logout); });
   }
 
@@ -431,6 +463,7 @@ class SessionMonitor {
       if (verified.success()) {
         failures_ = 0;
         console_.log("verify ok");
+        if (!is_stopping()) on_verified_(verified);
         return true;
       }
       reason = verified.code_text() + " " + verified.message();
@@ -452,6 +485,7 @@ class SessionMonitor {
 
   latchkey::Client& client_;
   Console& console_;
+  std::function<void(const Result&)> on_verified_;
   std::thread worker_;
   std::mutex mutex_;
   std::condition_variable wake_;
@@ -506,6 +540,14 @@ class ConsoleApp {
     std::string username;
     bool is_online = false;  // false: working offline on the licence, without a session
     Licensing licensing;
+  };
+
+  // An increment of a metered feature that got no answer: the next `use` of the same session
+  // and meter sends it again with its idempotency key.
+  struct UnansweredUse {
+    std::string token;
+    std::string name;
+    std::string key;
   };
 
   // A few prompts in a row (a registration, a redemption...), then submit with the answers;
@@ -614,6 +656,11 @@ class ConsoleApp {
       text += " (missing: " + join(result.texts("missing_entitlements"), ", ") + ")";
     if (result.retry_after_seconds())
       text += " (try again in " + std::to_string(*result.retry_after_seconds()) + " seconds)";
+    // A meter used up says when it starts again, so the user knows how long to wait.
+    if (result.code() == ResultCode::METER_EXHAUSTED)
+      text += result.has("resets_at")
+                  ? " (resets " + local_time_text(result.text("resets_at").value_or("")) + ")"
+                  : " (no reset)";
     console_.say(text);
     // The user can do something about an unconfirmed address: say what.
     if (result.code() == ResultCode::EMAIL_NOT_VERIFIED)
@@ -824,6 +871,72 @@ class ConsoleApp {
     console_.say(indent + (licensing.updates_until.empty()
                                ? "Updates: every release"
                                : "Updates until: " + licensing.updates_until));
+    for (const latchkey::Meter& meter : licensing.meters)
+      console_.say(indent + "Usage: " + meter_text(meter));
+  }
+
+  // An accepted periodic verify (on the monitoring thread): the owner may have granted or taken
+  // back a plan since, and the meters have moved with every use, so what it names holds now.
+  void take_verified(const Result& verified) {
+    const Licensing licensing = licensing_of(verified);
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (is_main_ && session_.is_online) session_.licensing = licensing;
+  }
+
+  // Counts one use of a metered feature against the first usage meter the user holds (a
+  // program names its own: "exports" before an export, say), then shows what is left. Each
+  // increment sends a random idempotency key of its own; one that got no answer is sent again,
+  // by the next `use`, with the same key, so the server counts it once even when only its
+  // answer was lost. A refusal is titled by its code: the meter is used up, or no longer in the
+  // user's plans.
+  void use_metered_feature() {
+    const Session session = session_copy();
+    const std::optional<latchkey::Session> live = client_.session();
+    if (!session.is_online || !live) {
+      console_.say("Usage is counted on the server: not available while working offline.");
+      return;
+    }
+    if (session.licensing.meters.empty()) {
+      console_.say("Your plans have no usage meters.");
+      return;
+    }
+    const std::string name = session.licensing.meters.front().name;
+    if (!unanswered_use_ || unanswered_use_->token != live->token ||
+        unanswered_use_->name != name)
+      unanswered_use_ = UnansweredUse{live->token, name, random_key()};
+    const std::string key = unanswered_use_->key;
+    const std::optional<Result> used =
+        attempt("meter use", [&] { return client_.use_meter(name, 1, key); });
+    if (!used) return;
+    unanswered_use_.reset();
+    // Counted or used up, the answer says where the meter stands now; a meter no plan of the
+    // user has any more is not shown any more.
+    latchkey::Meter standing{name,
+                             used->integer("allowance").value_or(0),
+                             used->integer("used").value_or(0),
+                             used->integer("remaining").value_or(0),
+                             used->integer("overage").value_or(0),
+                             used->text("resets_at")};
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      std::vector<latchkey::Meter>& meters = session_.licensing.meters;
+      for (auto meter = meters.begin(); meter != meters.end(); ++meter) {
+        if (meter->name != name) continue;
+        if (used->has("remaining"))
+          *meter = standing;
+        else if (used->code() == ResultCode::METER_NOT_FOUND)
+          meters.erase(meter);
+        break;
+      }
+    }
+    if (!used->success()) {
+      console_.log(name + " use refused (" + used->code_text() + ")");
+      report_refusal(*used, "Usage Not Counted");
+      return;
+    }
+    console_.log(name + " use counted" +
+                 (used->boolean("replayed").value_or(false) ? " (sent again: counted once)" : ""));
+    console_.say("Usage Counted: " + meter_text(standing));
   }
 
   // The session saved at the last login: its user is verified again, then the SDK takes the
@@ -899,7 +1012,7 @@ class ConsoleApp {
     const json payload = json::parse(content.json, nullptr, false);
     const Licensing licensing =
         licensing_of(content.entitlements, payload.value("subscriptions", json()),
-                     content.updates_until.value_or(""));
+                     content.updates_until.value_or(""), content.meters);
     {
       std::lock_guard<std::mutex> lock(mutex_);
       session_ = {content.user_id, content.username, false, licensing};
@@ -1032,7 +1145,9 @@ class ConsoleApp {
     say_licensing(session.licensing, "");
     check_out_offline_license();
     show_remote_values();
-    monitor_.start(session.user_id, [this] { forced_logout(); });
+    monitor_.start(
+        session.user_id, [this](const Result& verified) { take_verified(verified); },
+        [this] { forced_logout(); });
   }
 
   // Runs on the monitoring thread, after its session end call.
@@ -1055,6 +1170,7 @@ class ConsoleApp {
             "  redeem  add a licence key to this account (asks for the key and password)",
             "  release release this device (log in again from another machine)",
             "  note    save a note of yours on the server",
+            "  use     use a metered feature: counts one use against your first usage meter",
             "  logout  end the session and return to the login prompt", "  help    show this list",
             "  quit    close the program; the next start resumes the session (also: exit)"})
         console_.say(line);
@@ -1091,6 +1207,8 @@ class ConsoleApp {
                 }, true};
       if (username.empty()) form.fields.insert(form.fields.begin(), {"Username: ", Field::Text});
       ask(std::move(form));
+    } else if (command == "use") {
+      use_metered_feature();
     } else if (command == "logout") {
       if (end_session()) {
         clear_saved_session();
@@ -1140,6 +1258,8 @@ class ConsoleApp {
     static const std::map<std::string, std::string> titles = {
         {"VERSION_MISMATCH", "Update Required"},
         {"UPDATES_EXPIRED", "Updates Ended"},
+        {"METER_EXHAUSTED", "Usage Limit Reached"},
+        {"METER_NOT_FOUND", "Feature Not Included"},
         {"HWID_MISMATCH", "Hardware Mismatch"},
         {"ACCOUNT_EXPIRED", "Account Expired"},
         {"ACCOUNT_DISABLED", "Account Disabled"},
@@ -1194,6 +1314,7 @@ class ConsoleApp {
   std::optional<Form> form_;
   std::vector<std::string> answers_;  // to form_'s prompts so far
   Session session_;
+  std::optional<UnansweredUse> unanswered_use_;  // only the input thread reads or writes it
   int exit_code_ = 0;
 };
 

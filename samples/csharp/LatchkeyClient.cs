@@ -4,12 +4,13 @@
 // that address where the application lets only confirmed addresses log in (Resend verification
 // e-mail), verify, a live session with heartbeats, forced logout when the licence is revoked,
 // licence keys redeemed onto the account, its entitlements, subscriptions and updates period shown,
-// this device released so that another machine can log in, an offline licence for starts without
-// the network, the vendor's welcome message and the user's own note (remote variables), and a
-// newer release downloaded and checked against its signed SHA-256 (or, for a version released
-// after the user's updates period ended, the release their licence includes). The SDK does
-// everything that talks to the server: it checks every answer's Ed25519 signature, nonce and time
-// before this program reads it.
+// what is left of each usage meter of its plans (so many exports a month, say) shown and one use of
+// a metered feature counted, this device released so that another machine can log in, an offline
+// licence for starts without the network, the vendor's welcome message and the user's own note
+// (remote variables), and a newer release downloaded and checked against its signed SHA-256 (or,
+// for a version released after the user's updates period ended, the release their licence
+// includes). The SDK does everything that talks to the server: it checks every answer's Ed25519
+// signature, nonce and time before this program reads it.
 //
 // Add the SDK from your Latchkey server (the Integration page shows these lines too):
 //   curl -fLO "YOUR_LATCHKEY_URL"/sdk/Latchkey.Client.0.1.0.nupkg
@@ -85,17 +86,64 @@ namespace LatchkeySample
         [DataMember(Name = "application_id", Order = 3)] public long ApplicationId { get; set; }
     }
 
+    /// <summary>A usage meter as the main window shows it: from a meters list, or from a meter use's answer.</summary>
+    public class MeterView
+    {
+        public string Name, ResetsAt;
+        public long Allowance, Remaining, Overage;
+
+        public static MeterView Of(Meter meter)
+        {
+            return new MeterView
+            {
+                Name = meter.Name, Allowance = meter.Allowance, Remaining = meter.Remaining, Overage = meter.Overage, ResetsAt = meter.ResetsAt,
+            };
+        }
+
+        /// <summary>Where a meter stands after a use, counted or used up; null when the answer does not say.</summary>
+        public static MeterView Of(string name, LatchkeyResult answer)
+        {
+            var allowance = answer.GetInt64("allowance");
+            var remaining = answer.GetInt64("remaining");
+            if (allowance == null || remaining == null) return null;
+            return new MeterView
+            {
+                Name = name, Allowance = allowance.Value, Remaining = remaining.Value, Overage = answer.GetInt64("overage") ?? 0,
+                ResetsAt = answer.GetString("resets_at"),
+            };
+        }
+
+        /// <summary>
+        /// What is left of the period's allowance and when it starts again (in local time; a meter
+        /// without periods never does), and, for a meter that counts use beyond its allowance rather
+        /// than refusing it, how far beyond.
+        /// </summary>
+        public override string ToString()
+        {
+            return Name + ": " + Remaining + " of " + Allowance + " left" + (Overage > 0 ? ", " + Overage + " over" : "")
+                + (ResetsAt == null ? ", no reset" : ", resets " + Dialog.LocalTime(ResetsAt));
+        }
+    }
+
     /// <summary>The user shown on the main screen.</summary>
     public class UserInfo
     {
         public string UserId, Username, Email, ExpiresAt, HwidLock;
         public string EntitlementsText = "None", SubscriptionsText = "None", UpdatesText = "Every release";
+        // Where the usage meters of the user's plans stand (none: no plan has one); from an offline
+        // licence, as they stood when it was issued.
+        public List<MeterView> Meters = new List<MeterView>();
+
+        public string UsageText
+        {
+            get { return Meters.Count == 0 ? "None" : string.Join("; ", Meters); }
+        }
 
         /// <summary>
         /// Takes the entitlements, subscriptions and updates window of an answer or of an offline
-        /// licence, read by field name (a missing field is null).
+        /// licence, read by field name (a missing field is null), and its usage meters.
         /// </summary>
-        public void TakeLicensing(Func<string, object> field)
+        public void TakeLicensing(Func<string, object> field, IEnumerable<Meter> meters)
         {
             var codes = Texts(field("entitlements"));
             EntitlementsText = codes.Count == 0 ? "None" : string.Join(", ", codes);
@@ -107,12 +155,13 @@ namespace LatchkeySample
             // field) is no window: every release.
             var updatesUntil = field("updates_until") as string;
             UpdatesText = updatesUntil == null ? "Every release" : "Until " + updatesUntil;
+            Meters = (meters ?? new Meter[0]).Select(MeterView.Of).ToList();
         }
 
         /// <summary>What the main window shows of the licensing, to tell whether a verify changed it.</summary>
         public string LicensingText
         {
-            get { return EntitlementsText + "|" + SubscriptionsText + "|" + UpdatesText; }
+            get { return EntitlementsText + "|" + SubscriptionsText + "|" + UpdatesText + "|" + UsageText; }
         }
 
         public static List<string> Texts(object list)
@@ -133,6 +182,8 @@ namespace LatchkeySample
             {
                 case "VERSION_MISMATCH": return "Update Required";
                 case "UPDATES_EXPIRED": return "Updates Ended";
+                case "METER_EXHAUSTED": return "Usage Limit Reached";
+                case "METER_NOT_FOUND": return "Feature Not Included";
                 case "HWID_MISMATCH": return "Hardware Mismatch";
                 case "ACCOUNT_EXPIRED": return "Account Expired";
                 case "ACCOUNT_DISABLED": return "Account Disabled";
@@ -168,6 +219,9 @@ namespace LatchkeySample
             if (missing.Count > 0) text += " (missing: " + string.Join(", ", missing) + ")";
             if (answer.Code == ResultCode.RESET_COOLDOWN && answer.GetString("next_reset_at") != null)
                 text += " (next release possible at " + LocalTime(answer.GetString("next_reset_at")) + ")";
+            // A meter used up says when it starts again, so the user knows how long to wait.
+            if (answer.Code == ResultCode.METER_EXHAUSTED)
+                text += answer.GetString("resets_at") == null ? " (no reset)" : " (resets " + LocalTime(answer.GetString("resets_at")) + ")";
             if (answer.Code == ResultCode.RATE_LIMITED && answer.RetryAfterSeconds > 0)
                 text += " Try again in " + answer.RetryAfterSeconds + " seconds.";
             if (answer.Code == ResultCode.EMAIL_NOT_VERIFIED)
@@ -490,7 +544,7 @@ namespace LatchkeySample
                 }
                 Log.Write("saved session verified");
                 var user = new UserInfo { UserId = saved.UserId, Username = saved.Username };
-                user.TakeLicensing(name => verify[name]);
+                user.TakeLicensing(name => verify[name], verify.Meters);
                 await OpenMainAsync(user, "Saved session verified.", null, true);
             }
             catch (TransportException error) when (error.Reason == "unreachable" || error.Reason == "timeout")
@@ -536,7 +590,7 @@ namespace LatchkeySample
                 ExpiresAt = field("account_expires_at") as string ?? "Never",
                 HwidLock = "Licence bound to this device",
             };
-            user.TakeLicensing(field);
+            user.TakeLicensing(field, check.Meters);
             OpenMain(user, "Welcome, " + user.Username, field("valid_until") as string);
         }
 
@@ -671,7 +725,7 @@ namespace LatchkeySample
                 ExpiresAt = login.GetString("expires_at") ?? "Never",
                 HwidLock = true.Equals(login["hwid_locked"]) ? "Locked to this device" : "Not locked",
             };
-            user.TakeLicensing(name => verify[name]);
+            user.TakeLicensing(name => verify[name], verify.Meters);
             await OpenMainAsync(user, login.Message, null, false);
         }
 
@@ -815,10 +869,10 @@ namespace LatchkeySample
     }
 
     /// <summary>
-    /// The main window (600x400): who is signed in, their entitlements, subscriptions and updates
-    /// period, a row to redeem a licence key onto the account, a button to release this device, the
-    /// remote variables, and the session kept alive behind it (the SDK's heartbeat loop, and a
-    /// verify every VERIFY_INTERVAL_SECONDS).
+    /// The main window (600x400): who is signed in, their entitlements, subscriptions, updates
+    /// period and usage meters, a row to redeem a licence key onto the account, a button to use a
+    /// metered feature, a button to release this device, the remote variables, and the session kept
+    /// alive behind it (the SDK's heartbeat loop, and a verify every VERIFY_INTERVAL_SECONDS).
     /// </summary>
     public class MainForm : SampleForm
     {
@@ -831,12 +885,16 @@ namespace LatchkeySample
         private readonly TextBox redeemPasswordBox = new TextBox { Location = new Point(395, 265), Size = new Size(100, 22), UseSystemPasswordChar = true };
         private readonly Button redeemButton = new Button { Text = "Redeem", Location = new Point(505, 262), Size = new Size(65, 28) };
         private readonly Button releaseButton = new Button { Text = "Release this device...", Location = new Point(30, 340), Size = new Size(170, 32) };
+        private readonly Button useButton = new Button { Text = "Use feature", Location = new Point(270, 340), Size = new Size(130, 32) };
         private readonly Button logoutButton = new Button { Text = "Logout", Location = new Point(470, 340), Size = new Size(100, 32) };
         private readonly Label messageLabel = Caption("", 30, 385, 540), noteLabel = Caption("", 30, 410, 540);
         private readonly TextBox noteBox = new TextBox { Location = new Point(30, 439), Size = new Size(390, 22) };
         private readonly Button saveNoteButton = new Button { Text = "Save Note", Location = new Point(430, 436), Size = new Size(140, 28) };
         private int verifyFailures;
         private bool isMonitoring, isVerifyRunning;
+        // The increment of a metered feature that got no answer: the next click for that meter sends
+        // it again with the same idempotency key.
+        private string unansweredUseMeter, unansweredUseKey;
 
         public event EventHandler<LogoutEventArgs> LoggedOut;
 
@@ -850,11 +908,11 @@ namespace LatchkeySample
             MaximizeBox = false;
             StartPosition = FormStartPosition.CenterScreen;
             // Two columns of one line per field, so the values line up whatever the font.
-            var detailNames = Caption("Username:\nEmail:\nExpires:\nHWID lock:\nEntitlements:\nSubscriptions:\nUpdates:", 30, 65, 130, 160);
+            var detailNames = Caption("Username:\nEmail:\nExpires:\nHWID lock:\nEntitlements:\nSubscriptions:\nUpdates:\nUsage:", 30, 65, 130, 160);
             detailNames.Font = details.Font = new Font(FontFamily.GenericSansSerif, 11f);
             Controls.AddRange(new Control[] { Caption(welcome, 30, 20, 540, 30, 14f), detailNames, details, statusLabel,
                 Caption("Licence key", 30, 268, 85), redeemKeyBox, Caption("Password", 325, 268, 70), redeemPasswordBox, redeemButton,
-                releaseButton, logoutButton, messageLabel, noteLabel, noteBox, saveNoteButton });
+                releaseButton, useButton, logoutButton, messageLabel, noteLabel, noteBox, saveNoteButton });
             ShowDetails();
             if (offlineUntil != null)
             {
@@ -863,21 +921,27 @@ namespace LatchkeySample
             }
             redeemButton.Click += OnRedeemClick;
             releaseButton.Click += OnReleaseClick;
+            useButton.Click += OnUseClick;
             logoutButton.Click += OnLogoutClick;
             saveNoteButton.Click += OnSaveNoteClick;
             verifyTimer.Tick += OnVerifyTick;
             FormClosing += OnClosing;
         }
 
-        /// <summary>The user's details, entitlements, subscriptions and updates window (also logged: what the user was shown).</summary>
+        /// <summary>
+        /// The user's details, entitlements, subscriptions, updates window and usage meters (also
+        /// logged: what the user was shown; a long list of meters is cut on screen, not in the log).
+        /// </summary>
         private void ShowDetails()
         {
+            var usage = user.UsageText.Length <= 52 ? user.UsageText : user.UsageText.Substring(0, 51) + "…";
             details.Text = string.Join("\n", new[] { user.Username, user.Email, user.ExpiresAt, user.HwidLock }
                 .Select(value => string.IsNullOrEmpty(value) ? "-" : value)
-                .Concat(new[] { user.EntitlementsText, user.SubscriptionsText, user.UpdatesText }));
+                .Concat(new[] { user.EntitlementsText, user.SubscriptionsText, user.UpdatesText, usage }));
             Log.Write("entitlements: " + user.EntitlementsText);
             Log.Write("subscriptions: " + user.SubscriptionsText);
             Log.Write("updates: " + user.UpdatesText);
+            Log.Write("usage: " + user.UsageText);
         }
 
         private void ShowLine(Label label, string text)
@@ -973,7 +1037,7 @@ namespace LatchkeySample
             if (answer == null || IsRefused(answer, "redeem", "Redeem Failed")) return;
             Log.Write("redeem ok");
             redeemKeyBox.Text = "";
-            user.TakeLicensing(name => answer[name]);
+            user.TakeLicensing(name => answer[name], answer.Meters);
             ShowDetails();
             Dialog.Show(this, answer.Message, "Licence Key Redeemed", MessageBoxIcon.Information);
         }
@@ -1002,6 +1066,50 @@ namespace LatchkeySample
             // The server has ended this device's session already (the SDK forgot it): nothing to end here.
             await StopMonitoringAsync(false);
             RaiseLoggedOut("Device Released", answer.Message + (nextReset == null ? "" : ". You can release a device again from " + Dialog.LocalTime(nextReset) + "."), false);
+        }
+
+        /// <summary>
+        /// Counts one use of a metered feature against the first usage meter the user holds (a program
+        /// names its own: "exports" before an export, say), then shows what is left. Each increment
+        /// sends a random idempotency key of its own; one that got no answer is sent again, by the next
+        /// click, with the same key, so the server counts it once even when only its answer was lost.
+        /// A refusal is titled by its code: the meter is used up, or no longer in the user's plans.
+        /// </summary>
+        private async void OnUseClick(object sender, EventArgs e)
+        {
+            if (client.Session == null)
+            {
+                Dialog.Show(this, "Usage is counted on the server: not available while working offline.", "Usage Not Counted", MessageBoxIcon.Warning);
+                return;
+            }
+            if (user.Meters.Count == 0)
+            {
+                Dialog.Show(this, "Your plans have no usage meters.", "No Usage Meters", MessageBoxIcon.Information);
+                return;
+            }
+            var name = user.Meters[0].Name;
+            if (unansweredUseMeter != name)
+            {
+                unansweredUseMeter = name;
+                unansweredUseKey = Guid.NewGuid().ToString();
+            }
+            var key = unansweredUseKey;
+            useButton.Enabled = false;
+            var answer = await CallAsync(() => client.UseMeterAsync(name, 1, key));
+            if (IsDisposed) return;
+            useButton.Enabled = true;
+            if (answer == null) return;
+            unansweredUseMeter = unansweredUseKey = null;
+            // Counted or used up, the answer says where the meter stands now; a meter no plan of the
+            // user has any more is not shown any more.
+            var standing = MeterView.Of(name, answer);
+            var before = user.UsageText;
+            if (standing != null) user.Meters = user.Meters.Select(meter => meter.Name == name ? standing : meter).ToList();
+            else if (answer.Code == ResultCode.METER_NOT_FOUND) user.Meters = user.Meters.Where(meter => meter.Name != name).ToList();
+            if (user.UsageText != before) ShowDetails();
+            if (IsRefused(answer, name + " use", "Usage Not Counted")) return;
+            Log.Write(name + " use counted" + (true.Equals(answer["replayed"]) ? " (sent again: counted once)" : ""));
+            Dialog.Show(this, standing == null ? answer.Message : standing.ToString(), "Usage Counted", MessageBoxIcon.Information);
         }
 
         /// <summary>Saves the text box as the user's note on the server (their own user variable "note").</summary>
@@ -1064,7 +1172,7 @@ namespace LatchkeySample
                 statusLabel.Text = "Session verified at " + DateTime.Now.ToString("T");
                 // The owner may have granted or taken back a plan since: show what holds now.
                 var before = user.LicensingText;
-                user.TakeLicensing(name => answer[name]);
+                user.TakeLicensing(name => answer[name], answer.Meters);
                 if (user.LicensingText != before) ShowDetails();
                 return;
             }

@@ -5,9 +5,9 @@
 // shows for your Latchkey server (`npm install https://<your server>/sdk/latchkey-client-<v>.tgz`),
 // then run `node latchkey-client.mjs`. It asks for a username and a password, logs in, verifies
 // the account, then keeps a live session (a heartbeat every 30 s, a verify every 5 min) while it
-// shows a `> ` prompt that accepts `status`, `redeem`, `release`, `note`, `help` and `logout`.
-// Leaving the program keeps the session (saved in ~/.latchkey): the next start resumes it
-// without the password, until `logout` ends it or the server does. At
+// shows a `> ` prompt that accepts `status`, `redeem`, `release`, `note`, `use`, `help` and
+// `logout`. Leaving the program keeps the session (saved in ~/.latchkey): the next start resumes
+// it without the password, until `logout` ends it or the server does. At
 // the Username prompt, `/register` creates an account (with a licence key if you sell them),
 // `/key` logs in with a licence key alone, `/forgot` has a link to choose a new password mailed
 // to the account's address and `/resend` a new link to confirm that address (for an application
@@ -15,16 +15,18 @@
 // in; `release` frees this machine's seat (the user can then log in from another one) where the
 // application allows it. Logins send this machine's name, which the owner sees in the user's
 // device list. The main screen shows the user's entitlements, subscriptions and updates period,
-// the vendor's message and the user's note (remote variables); `note` saves a new note. The
-// library checks every answer against the application's Ed25519 signing key before the program
-// reads it, so a fake server cannot unlock the program. After each login the program checks out
-// an offline licence (kept in ~/.latchkey beside the saved session): when a later start cannot
-// reach the server at all, that licence, checked by the library with the same pinned key, lets
-// the user work offline until it runs out, on this machine only. A version the server no longer
-// accepts is offered the current release, downloaded beside the program and kept only if it
-// matches the SHA-256 the server signed; a version released after the user's updates period
-// ended is offered, the same way, the release their licence includes. Importing this file runs
-// nothing: the program starts only when the file is executed directly.
+// what is left of each usage meter of their plans (so many exports a month, say), the vendor's
+// message and the user's note (remote variables); `note` saves a new note, and `use` counts one use
+// of a metered feature against the first meter the user holds. The library checks every answer
+// against the application's Ed25519 signing key before the program reads it, so a fake server
+// cannot unlock the program. After each login the program checks out an offline licence (kept in
+// ~/.latchkey beside the saved session): when a later start cannot reach the server at all, that
+// licence, checked by the library with the same pinned key, lets the user work offline until it
+// runs out, on this machine only. A version the server no longer accepts is offered the current
+// release, downloaded beside the program and kept only if it matches the SHA-256 the server signed;
+// a version released after the user's updates period ended is offered, the same way, the release
+// their licence includes. Importing this file runs nothing: the program starts only when the file
+// is executed directly.
 
 // Settings: Latchkey fills these in when you copy the sample for your application.
 export const API_KEY = 'YOUR_API_KEY';
@@ -54,6 +56,7 @@ export const CLOCK_TOLERANCE_SECONDS = 300;
 // Where Linux keeps the machine identifier the hardware id is made from (the first one found).
 export const MACHINE_ID_FILES = ['/etc/machine-id', '/var/lib/dbus/machine-id'];
 
+import { randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, hostname } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -95,6 +98,8 @@ export const SERVER_UNREACHABLE_MESSAGE =
 const REFUSAL_TITLES = new Map([
   ['VERSION_MISMATCH', 'Update Required'],
   ['UPDATES_EXPIRED', 'Updates Ended'],
+  ['METER_EXHAUSTED', 'Usage Limit Reached'],
+  ['METER_NOT_FOUND', 'Feature Not Included'],
   ['HWID_MISMATCH', 'Hardware Mismatch'],
   ['ACCOUNT_EXPIRED', 'Account Expired'],
   ['ACCOUNT_DISABLED', 'Account Disabled'],
@@ -156,13 +161,16 @@ export function formatLocalTime(iso) {
 }
 
 /**
- * What the user holds, from an answer or an offline licence: sorted entitlements, subscriptions
- * and the end of their updates window (null, or missing in an older licence: every release).
+ * What the user holds, from an answer or an offline licence: sorted entitlements, subscriptions,
+ * the end of their updates window (null, or missing in an older licence: every release) and
+ * where their usage meters stand (none when no plan of theirs has one; in an offline licence,
+ * as they stood when it was issued).
  */
 const licensingOf = (answer) => ({
   entitlements: answer?.entitlements ?? [],
   subscriptions: answer?.subscriptions ?? [],
   updatesUntil: typeof answer?.updates_until === 'string' ? answer.updates_until : null,
+  meters: Array.isArray(answer?.meters) ? answer.meters : [],
 });
 const formatEntitlements = (entitlements) =>
   entitlements.length > 0 ? entitlements.join(', ') : 'none';
@@ -179,6 +187,22 @@ const formatUpdates = (updatesUntil, width) =>
   updatesUntil
     ? `${'Updates until:'.padEnd(width)}${updatesUntil}`
     : `${'Updates:'.padEnd(width)}every release`;
+
+/**
+ * A usage meter as the user reads it: what is left of the period's allowance and when it starts
+ * again (in local time; a meter without periods never does), and, for a meter that counts use
+ * beyond its allowance rather than refusing it, how far beyond.
+ */
+export function formatMeter(meter) {
+  const over = meter.overage > 0 ? `, ${meter.overage} over` : '';
+  const reset = meter.resets_at ? `resets ${formatLocalTime(meter.resets_at)}` : 'no reset';
+  return `${meter.name}: ${meter.remaining} of ${meter.allowance} left${over}, ${reset}`;
+}
+/** The usage lines, one meter each; none for a user whose plans have no meters. */
+const formatUsage = (meters, width) =>
+  meters.map(
+    (meter, index) => `${(index === 0 ? 'Usage:' : '').padEnd(width)}${formatMeter(meter)}`,
+  );
 
 /**
  * This machine's hardware id, hashed by the library with the application's key. Not the
@@ -335,6 +359,9 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
   let pending = {};
   let timers = [];
   let exitCode = 0;
+  // The increment of a metered feature that got no answer, with its idempotency key: the next
+  // `use` of that session and meter sends it again (null: none).
+  let unansweredUse = null;
 
   /**
    * Runs a library call. Its two errors become what this program says: an answer that fails
@@ -381,6 +408,7 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
     screen.print(`Entitlements:  ${formatEntitlements(holder.entitlements)}`);
     screen.print(`Subscriptions: ${formatSubscriptions(holder.subscriptions)}`);
     screen.print(formatUpdates(holder.updatesUntil, 15));
+    for (const line of formatUsage(holder.meters, 15)) screen.print(line);
   };
 
   /** A refusal as its title and the server's message; true when the program must exit. */
@@ -392,7 +420,14 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
     const missing = result.missing_entitlements
       ? ` (missing: ${result.missing_entitlements.join(', ')})`
       : '';
-    screen.print(`${title}: ${result.message}${missing}${retry}`);
+    // A meter used up says when it starts again, so the user knows how long to wait.
+    const refill =
+      result.code === 'METER_EXHAUSTED'
+        ? result.resets_at
+          ? ` (resets ${formatLocalTime(result.resets_at)})`
+          : ' (no reset)'
+        : '';
+    screen.print(`${title}: ${result.message}${missing}${refill}${retry}`);
     // The user can do something about an unconfirmed address: say what.
     if (result.code === 'EMAIL_NOT_VERIFIED') screen.print(RESEND_VERIFICATION_HINT);
     return EXITING_CODES.has(result.code);
@@ -785,6 +820,54 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
   };
 
   /**
+   * Counts one use of a metered feature against the first usage meter the user holds (a program
+   * names its own: `exports` before an export, say), then shows what is left. Each increment
+   * sends a random idempotency key of its own; one that got no answer is sent again, by the next
+   * `use`, with the same key, so the server counts it once even when only its answer was lost.
+   * A refusal is titled by its code: the meter is used up, or no longer in the user's plans.
+   */
+  const useMeteredFeature = async () => {
+    const session = current;
+    if (!session) return screen.print('No active session.');
+    const [meter] = session.meters;
+    if (!meter) return screen.print('Your plans have no usage meters.');
+    const isRetry = unansweredUse?.session === session && unansweredUse.name === meter.name;
+    if (!isRetry) unansweredUse = { session, name: meter.name, key: randomUUID() };
+    const { key } = unansweredUse;
+    const result = await attempt(
+      () => client.useMeter(meter.name, { amount: 1, idempotencyKey: key }),
+      'Usage',
+    );
+    if (!result) return;
+    unansweredUse = null;
+    // Counted or used up, the answer says where the meter stands now; a meter no plan of the
+    // user has any more is not shown any more.
+    const standing =
+      typeof result.remaining === 'number'
+        ? {
+            name: meter.name,
+            allowance: result.allowance,
+            used: result.used,
+            remaining: result.remaining,
+            overage: result.overage ?? 0,
+            resets_at: result.resets_at ?? null,
+          }
+        : null;
+    if (standing) {
+      session.meters = session.meters.map((each) => (each.name === meter.name ? standing : each));
+    } else if (result.code === 'METER_NOT_FOUND') {
+      session.meters = session.meters.filter((each) => each.name !== meter.name);
+    }
+    if (result.success) {
+      log(`${meter.name} use counted${result.replayed ? ' (sent again: counted once)' : ''}`);
+      screen.print(`Usage Counted: ${formatMeter(standing ?? meter)}`);
+    } else {
+      log(`${meter.name} use refused (${result.code})`);
+      printRefusal(result, 'Usage Not Counted');
+    }
+  };
+
+  /**
    * True when the saved session holds (online or on the offline licence). Leaving the program
    * stops monitoring but keeps the session open, so the next start takes it back with its
    * token (no password), then verifies the user as after a login. A session the server has
@@ -842,6 +925,7 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
     screen.print(`Entitlements:    ${formatEntitlements(session.entitlements)}`);
     screen.print(`Subscriptions:   ${formatSubscriptions(session.subscriptions)}`);
     screen.print(formatUpdates(session.updatesUntil, 17));
+    for (const line of formatUsage(session.meters, 17)) screen.print(line);
     screen.print(`Version:         ${client.version}`);
   };
 
@@ -851,6 +935,7 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
     '  redeem   add a licence key to this account (asks for the key and your password)',
     '  release  release this device (log in again from another machine)',
     '  note     save a note on your account (your vendor may make it read-only)',
+    '  use      use a metered feature: counts one use against your first usage meter',
     '  help     show this list',
     '  logout   end the session and return to the login prompt',
   ];
@@ -883,6 +968,9 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
         }
         state = 'note-value';
         return screen.ask('New note: ');
+      case 'use':
+        await useMeteredFeature();
+        break;
       case 'help':
         for (const line of HELP) screen.print(line);
         break;

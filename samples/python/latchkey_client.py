@@ -9,19 +9,20 @@
 # Tkinter: Debian/Ubuntu `apt install python3-tk`; with Debian's `python3-nacl`, install the wheel
 # into a venv made with `python3 -m venv --system-site-packages` (`pip install --no-index`).
 #
-# The login window logs in with a username and password, registers an account (with a licence
-# key if you sell them), logs in with a licence key alone, or has a link to choose a new password
-# mailed to the account's address (Forgot password?) or, where the application lets only
-# confirmed addresses log in, a new link to confirm it (Resend verification e-mail). The main
-# window shows the user's entitlements, subscriptions and updates period, the vendor's message
-# and the user's note (remote variables), saves a new note, redeems further keys onto the
-# account, and releases this device from the account (a new PC: another machine can then log
-# in). The session is saved in ~/.latchkey and resumed at the next start; after each login the
-# program checks out an offline licence kept beside it: when a later start cannot reach the
-# server at all, that licence lets the user work offline until it runs out, on this machine
-# only. A version the server no longer accepts is offered the current release, downloaded
-# beside the program; a version released after the user's updates period ended is offered, the
-# same way, the release their licence includes.
+# The login window logs in with a username and password, registers an account (with a licence key
+# if you sell them), logs in with a licence key alone, or has a link to choose a new password
+# mailed to the account's address (Forgot password?) or, where the application lets only confirmed
+# addresses log in, a new link to confirm it (Resend verification e-mail). The main window shows
+# the user's entitlements, subscriptions and updates period, what is left of each usage meter of
+# their plans (so many exports a month, say), the vendor's message and the user's note (remote
+# variables), counts one use of a metered feature, saves a new note, redeems further keys onto the
+# account, and releases this device from the account (a new PC: another machine can then log in).
+# The session is saved in ~/.latchkey and resumed at the next start; after each login the program
+# checks out an offline licence kept beside it: when a later start cannot reach the server at all,
+# that licence lets the user work offline until it runs out, on this machine only. A version the
+# server no longer accepts is offered the current release, downloaded beside the program; a version
+# released after the user's updates period ended is offered, the same way, the release their
+# licence includes.
 
 # Settings: Latchkey fills these in when you copy the sample from the console.
 API_KEY = "YOUR_API_KEY"
@@ -58,6 +59,7 @@ import socket  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
 import time  # noqa: E402
+import uuid  # noqa: E402
 from datetime import datetime, timedelta, timezone  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -85,6 +87,8 @@ SERVER_UNREACHABLE_MESSAGE = (
 )
 UPDATE_REFUSED_TITLE = "Update Refused"
 UPDATE_TAMPERED_MESSAGE = "The download does not match its signed SHA-256."
+USAGE_OFFLINE_MESSAGE = "Usage is counted on the server: not available while working offline."
+NO_METERS_MESSAGE = "Your plans have no usage meters."
 RELEASE_CONFIRM_MESSAGE = (
     "Release this device from your account? You will be signed out here, and another machine"
     " can then log in with your account."
@@ -96,6 +100,8 @@ RELEASE_CONFIRM_MESSAGE = (
 REFUSAL_TITLES = {
     "VERSION_MISMATCH": ("Update Required", True),
     "UPDATES_EXPIRED": ("Updates Ended", True),
+    "METER_EXHAUSTED": ("Usage Limit Reached", False),
+    "METER_NOT_FOUND": ("Feature Not Included", False),
     "HWID_MISMATCH": ("Hardware Mismatch", False),
     "ACCOUNT_EXPIRED": ("Account Expired", False),
     "ACCOUNT_DISABLED": ("Account Disabled", False),
@@ -139,6 +145,11 @@ def refusal_text(answer):
     next_reset_at = answer.get("next_reset_at")
     if code == "RESET_COOLDOWN" and isinstance(next_reset_at, str) and next_reset_at:
         text += f" (next release possible at {local_time(next_reset_at)})"
+    if code == "METER_EXHAUSTED":
+        # A meter used up says when it starts again, so the user knows how long to wait.
+        resets_at = answer.get("resets_at")
+        is_reset = isinstance(resets_at, str)
+        text += f" (resets {local_time(resets_at)})" if is_reset else " (no reset)"
     if code == "RATE_LIMITED" and answer.get("retry_after_seconds"):
         text += f" Please try again in {answer['retry_after_seconds']} seconds."
     if code == "EMAIL_NOT_VERIFIED":
@@ -203,8 +214,10 @@ def hardware_id():
 
 def licensing_of(answer):
     """What the user holds, from a login, verify, register or redeem answer or a licence: the
-    sorted entitlement codes, the active subscriptions as (plan, expires_at or None) and the end
-    of the updates window (None, or missing in an older licence: every release)."""
+    sorted entitlement codes, the active subscriptions as (plan, expires_at or None), the end of
+    the updates window (None, or missing in an older licence: every release) and where the usage
+    meters of their plans stand (none when no plan has one; in a licence, as they stood when it
+    was issued)."""
     entitlements = answer.get("entitlements")
     subscriptions = answer.get("subscriptions")
     held = []
@@ -215,10 +228,38 @@ def licensing_of(answer):
     codes = entitlements if isinstance(entitlements, list) else []
     codes = [code for code in codes if isinstance(code, str)]
     updates_until = answer.get("updates_until")
+    meters = answer.get("meters")
     return {
         "entitlements": codes,
         "subscriptions": held,
         "updates_until": updates_until if isinstance(updates_until, str) else None,
+        "meters": [meter_of(item) for item in meters if is_meter(item)]
+        if isinstance(meters, list)
+        else [],
+    }
+
+
+def is_meter(item):
+    """Whether an entry of meters, or a meter use's answer, says where a meter stands."""
+    numbers = ("allowance", "used", "remaining", "overage")
+    return (
+        isinstance(item, dict)
+        and isinstance(item.get("name"), str)
+        and all(isinstance(item.get(name), int) for name in numbers)
+    )
+
+
+def meter_of(answer):
+    """A usage meter from a meters entry, or from a meter use's answer (which says where the
+    meter stands beside its code)."""
+    resets_at = answer.get("resets_at")
+    return {
+        "name": answer["name"],
+        "allowance": answer["allowance"],
+        "used": answer["used"],
+        "remaining": answer["remaining"],
+        "overage": answer["overage"],
+        "resets_at": resets_at if isinstance(resets_at, str) else None,
     }
 
 
@@ -238,6 +279,19 @@ def format_subscriptions(subscriptions):
 def format_updates(updates_until):
     """Releases published after the updates window are refused; without one, none are."""
     return f"Until {updates_until}" if updates_until else "Every release"
+
+
+def format_meter(meter):
+    """What is left of the period's allowance and when it starts again (in local time; a meter
+    without periods never does), and, for a meter that counts use beyond its allowance rather
+    than refusing it, how far beyond."""
+    over = f", {meter['overage']} over" if meter["overage"] > 0 else ""
+    reset = f"resets {local_time(meter['resets_at'])}" if meter["resets_at"] else "no reset"
+    return f"{meter['name']}: {meter['remaining']} of {meter['allowance']} left{over}, {reset}"
+
+
+def format_usage(meters):
+    return "; ".join(format_meter(meter) for meter in meters) if meters else "None"
 
 
 def log(text):
@@ -337,6 +391,9 @@ class ClientWindow:
         self.verify_failures = 0
         self.timers = {}
         self.running = set()  # the periodic calls under way, so that none overlaps itself
+        # The increment of a metered feature that got no answer, as (session token, meter name,
+        # idempotency key): the next click for that session and meter sends it again.
+        self.unanswered_use = None
         self.exit_code = 0
         root.protocol("WM_DELETE_WINDOW", self.on_close)
         root.resizable(False, False)
@@ -555,7 +612,6 @@ class ClientWindow:
             values[-1].config(wraplength=420, justify="left")
             values[-1].grid(row=row, column=1, sticky="w", padx=8)
         self.entitlements_label, self.subscriptions_label, self.updates_label = values[-3:]
-        self.show_licensing()
         self.session_label = tk.Label(self.root, text="Starting session...", fg="#2e7d32")
         self.session_label.pack(pady=(4, 0))
         # The welcome message and the note (remote variables), once read: see show_variables.
@@ -567,31 +623,46 @@ class ClientWindow:
         self.redeem_button = self.add_button(
             "Redeem", self.on_redeem, x=540, y=307, width=90, height=30
         )
-        # The user's note (a user variable): saved on the account, read back at each login.
-        self.note_entry = self.add_entry("Note", (10, 349), (46, 347, 100))
-        self.note_button = self.add_button(
-            "Save Note", self.on_save_note, x=194, y=360, width=86, height=30
+        # The usage meters on one line between the rows of actions (a long list cut; the log has
+        # it whole), beside the action that spends them.
+        tk.Label(self.root, text="Usage").place(x=20, y=326, height=20)
+        self.usage_label = tk.Label(self.root, text="", anchor="w")
+        self.usage_label.place(x=108, y=326, width=372, height=20)
+        self.use_button = tk.Button(
+            self.root, text="Use feature", command=self.on_use_feature, relief=tk.FLAT
         )
-        self.add_button("Logout", self.on_logout, x=300, y=360, width=120, height=32)
+        self.use_button.config(borderwidth=0, highlightthickness=0, cursor="hand2")
+        self.use_button.config(fg="#1a5fb4", activeforeground="#1a5fb4")
+        self.use_button.place(x=585, y=326, width=100, height=20, anchor="ne")
+        # The user's note (a user variable): saved on the account, read back at each login.
+        self.note_entry = self.add_entry("Note", (10, 355), (46, 353, 100))
+        self.note_button = self.add_button(
+            "Save Note", self.on_save_note, x=194, y=366, width=86, height=30
+        )
+        self.add_button("Logout", self.on_logout, x=300, y=366, width=120, height=32)
         # A new PC, a reinstall: the user frees this device's seat so another machine can log in.
         self.release_button = self.add_button(
-            "Release this device...", self.on_release_device, x=495, y=360, width=180, height=32
+            "Release this device...", self.on_release_device, x=495, y=366, width=180, height=32
         )
+        self.show_licensing()
         self.action_buttons = []  # none of these is disabled while the login screen is busy
 
     def show_licensing(self):
-        """The user's entitlements, subscriptions and updates window on the main screen (and in
-        the log)."""
+        """The user's entitlements, subscriptions, updates window and usage meters on the main
+        screen (and in the log)."""
         entitlements = format_entitlements(self.user.get("entitlements", []))
         subscriptions = format_subscriptions(self.user.get("subscriptions", []))
         updates = format_updates(self.user.get("updates_until"))
+        usage = format_usage(self.user.get("meters", []))
         log(f"entitlements: {entitlements}")
         log(f"subscriptions: {subscriptions}")
         log(f"updates: {updates}")
+        log(f"usage: {usage}")
         if self.entitlements_label.winfo_exists():
             self.entitlements_label.config(text=entitlements)
             self.subscriptions_label.config(text=subscriptions)
             self.updates_label.config(text=updates)
+            self.usage_label.config(text=usage if len(usage) <= 55 else usage[:54] + "…")
 
     def show_variables(self):
         """The welcome message and the note, each only when it exists (long values cut to one
@@ -963,6 +1034,62 @@ class ClientWindow:
         redeem = self.client.redeem
         work = lambda: redeem(username, password, license_key)  # noqa: E731
         self.request(work, "redeem", on_redeemed, "Redeem Failed", self.redeem_button)
+
+    def on_use_feature(self):
+        """Counts one use of a metered feature against the first usage meter the user holds (a
+        program names its own: "exports" before an export, say), then shows what is left. Each
+        increment sends a random idempotency key of its own; one that got no answer is sent
+        again, by the next click, with the same key, so the server counts it once even when only
+        its answer was lost. A refusal is titled by its code: the meter is used up, or no longer
+        in the user's plans."""
+        if self.user is None or str(self.use_button["state"]) == tk.DISABLED:
+            return
+        if not self.session_token:
+            self.show_dialog("warning", "Usage Not Counted", USAGE_OFFLINE_MESSAGE)
+            return
+        meters = self.user.get("meters") or []
+        if not meters:
+            self.show_dialog("info", "No Usage Meters", NO_METERS_MESSAGE)
+            return
+        name = meters[0]["name"]
+        if self.unanswered_use is None or self.unanswered_use[:2] != (self.session_token, name):
+            self.unanswered_use = (self.session_token, name, str(uuid.uuid4()))
+        key = self.unanswered_use[2]
+        log(f"use {name}")
+        generation = self.generation
+        self.use_button.config(state=tk.DISABLED)
+
+        def on_done(status, answer):
+            if generation != self.generation:
+                return
+            if self.use_button.winfo_exists():
+                self.use_button.config(state=tk.NORMAL)
+            if status == "error":
+                self.show_request_error(answer, "Connection error")
+                return
+            self.unanswered_use = None
+            # Counted or used up, the answer says where the meter stands now; a meter no plan of
+            # the user has any more is not shown any more.
+            fields = {**answer.to_dict(), "name": name}
+            standing = meter_of(fields) if is_meter(fields) else None
+            held = self.user.get("meters", [])
+            if standing is not None:
+                held = [standing if meter["name"] == name else meter for meter in held]
+            elif str(answer.code) == "METER_NOT_FOUND":
+                held = [meter for meter in held if meter["name"] != name]
+            if held != self.user.get("meters", []):
+                self.user["meters"] = held
+                self.show_licensing()
+            if not answer.success:
+                log(f"{name} use refused: {answer.code}")
+                self.show_refusal(answer, "Usage Not Counted")
+                return
+            replayed = " (sent again: counted once)" if answer.get("replayed") else ""
+            log(f"{name} use counted{replayed}")
+            self.show_dialog("info", "Usage Counted", format_meter(standing or meters[0]))
+
+        use = self.client.use_meter
+        self.run_in_background(lambda: use(name, 1, idempotency_key=key), on_done)
 
     def on_release_device(self):
         """Releases this device (the hwid this program logs in with) from the account, after a

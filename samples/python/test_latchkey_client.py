@@ -1,5 +1,5 @@
-"""Unit tests of the demo program's own parts (refusal titles and texts, licensing and times as
-shown, the device name, the offline refusal messages); what talks to the server is the SDK's and
+"""Unit tests of the demo program's own parts (refusal titles and texts, licensing, usage meters
+and times as shown, the device name, the offline refusal messages); what talks to the server is the SDK's and
 is tested by the SDK's conformance suite. Run with the `latchkey` SDK installed: `python3 -m
 unittest test_latchkey_client` (from this folder), or with LATCHKEY_CLIENT_PATH naming a
 rendered copy of the sample to test that one."""
@@ -53,11 +53,63 @@ class LicensingTest(unittest.TestCase):
         empty = client.licensing_of(
             {"entitlements": "PRO", "subscriptions": [{"expires_at": None}]}
         )
-        self.assertEqual(empty, {"entitlements": [], "subscriptions": [], "updates_until": None})
+        self.assertEqual(
+            empty, {"entitlements": [], "subscriptions": [], "updates_until": None, "meters": []}
+        )
         self.assertEqual(client.format_subscriptions([]), "None")
         # No window (null), and a licence issued before the field existed: every release.
         self.assertIsNone(client.licensing_of({"updates_until": None})["updates_until"])
         self.assertEqual(client.format_updates(None), "Every release")
+
+    def test_shows_what_is_left_of_each_usage_meter(self):
+        licensing = client.licensing_of(
+            {
+                "entitlements": [],
+                "meters": [
+                    {
+                        "name": "exports",
+                        "allowance": 500,
+                        "used": 20,
+                        "remaining": 480,
+                        "overage": 0,
+                        "resets_at": "2026-06-01T00:00:00.000Z",
+                    },
+                    {
+                        "name": "credits",
+                        "allowance": 100,
+                        "used": 120,
+                        "remaining": 0,
+                        "overage": 20,
+                        "resets_at": None,
+                    },
+                    {"name": "broken", "allowance": "500"},
+                ],
+            }
+        )
+        with local_zone("Asia/Kolkata"):  # +05:30 all year: a conversion that shows
+            self.assertEqual(
+                client.format_usage(licensing["meters"]),
+                "exports: 480 of 500 left, resets 2026-06-01 05:30; credits: 0 of 100 left,"
+                " 20 over, no reset",
+            )
+        # No plan with meters (the server leaves the field out), and a licence older than it.
+        self.assertEqual(client.licensing_of({"entitlements": []})["meters"], [])
+        self.assertEqual(client.format_usage([]), "None")
+
+    def test_titles_the_meter_codes_and_says_when_a_used_up_meter_resets(self):
+        title = client.refusal_title
+        self.assertEqual(title("METER_EXHAUSTED", "x"), ("Usage Limit Reached", False))
+        self.assertEqual(title("METER_NOT_FOUND", "x"), ("Feature Not Included", False))
+        exhausted = {
+            "code": "METER_EXHAUSTED",
+            "message": "Used up",
+            "remaining": 0,
+            "resets_at": "2026-06-01T00:00:00.000Z",
+        }
+        with local_zone("Asia/Kolkata"):
+            self.assertEqual(client.refusal_text(exhausted), "Used up (resets 2026-06-01 05:30)")
+        never = {**exhausted, "resets_at": None}
+        self.assertEqual(client.refusal_text(never), "Used up (no reset)")
 
     def test_names_what_is_missing(self):
         answer = {

@@ -23,7 +23,12 @@ import {
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
+import {
+  appUserSessions,
+  appUsers,
+  mailMessages,
+  meterIncrements,
+} from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import {
   installCsharpSdkPackage,
@@ -922,6 +927,57 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       }
     }, 105_000);
   });
+  it('shows what is left of a usage meter, counts each use once, and names a used-up meter with when it resets', async () => {
+    const user = await live.createEndUser();
+    await live.grantMeteredPlan(user.id, {
+      name: 'exports',
+      allowance: 2,
+      resetEvery: 'month',
+      overage: 'refuse',
+    });
+    const [meter] = await live.metersOf(user.id);
+    // The first of next month (UTC), as the sample shows it on a machine in Asia/Kolkata.
+    const resets = `resets ${shownInKolkata(new Date(meter!.resetsAt!))}`;
+    const client = startClient(clientProgram, undefined, { TZ: 'Asia/Kolkata' });
+    await submitLogin(user.username, user.password);
+    await dismissDialog('Login Successful');
+    const main = await waitForWindow(mainWindow(user.username));
+    await client.waitForLine(
+      new RegExp(`^\\[latchkey\\] usage: exports: 2 of 2 left, ${escapeRegExp(resets)}$`),
+    );
+    // Use feature, between Release this device... and Logout. The focus stays on it, so each
+    // dialog is closed without a second Enter that could press it again.
+    const useFeature = () => clickAt(main, 335, 356);
+
+    await useFeature();
+    await client.waitForLine(dialogLine('Usage Counted', `exports: 1 of 2 left, ${resets}`));
+    await closeDialog('Usage Counted');
+    await useFeature();
+    await client.waitForLine(dialogLine('Usage Counted', `exports: 0 of 2 left, ${resets}`));
+    await closeDialog('Usage Counted');
+    await client.waitForLine(
+      new RegExp(`^\\[latchkey\\] usage: exports: 0 of 2 left, ${escapeRegExp(resets)}$`),
+    );
+    // A refusing meter counts nothing past its allowance; the code titles it, not the message.
+    await useFeature();
+    await client.waitForLine(
+      dialogLine('Usage Limit Reached', `${clientMessages.meterExhausted} (${resets})`),
+    );
+    await closeDialog('Usage Limit Reached');
+    expect(await live.metersOf(user.id)).toMatchObject([{ name: 'exports', used: 2 }]);
+    // Each use its own idempotency key: two counted, none sent again as the same use.
+    const increments = await live.testApp.database.db
+      .select()
+      .from(meterIncrements)
+      .where(eq(meterIncrements.appUserId, user.id));
+    expect(increments.map((increment) => increment.amount)).toEqual([1, 1]);
+    expect(new Set(increments.map((increment) => increment.idempotencyKey)).size).toBe(2);
+    // Logout ends the session: later tests count the application's live sessions.
+    await clickAt(main, 520, 356);
+    await dismissDialog('Logged Out');
+    expect(await sessionRows(user.id)).toMatchObject([{ endReason: 'client' }]);
+  }, 105_000);
+
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;

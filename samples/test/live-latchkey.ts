@@ -11,6 +11,7 @@ import {
   planSchema,
   sampleSchema,
   subscriptionListSchema,
+  userMeterListSchema,
   userVariableListSchema,
   userVariableSchema,
   type AppFile,
@@ -20,10 +21,12 @@ import {
   type CreatePlanRequest,
   type Device,
   type Plan,
+  type PlanMeter,
   type SampleLanguage,
   type Subscription,
   type UpdateAppUserRequest,
   type UpdateApplicationRequest,
+  type UserMeter,
   type UserVariable,
 } from '@latchkey/contracts';
 import { createApplicationViaApi } from '../../apps/server/test/factories.ts';
@@ -103,6 +106,13 @@ export interface LiveLatchkey {
    * `setCurrentRelease` puts the previous one back.
    */
   endUpdatesWindowAt(userId: string, entitled: AppFile): Promise<AppFile>;
+  /**
+   * So many uses of a feature a period: grants the end user a lifetime plan with this one usage
+   * meter, as the console's plan form and user dialog do. Answers the plan.
+   */
+  grantMeteredPlan(userId: string, meter: PlanMeter): Promise<Plan>;
+  /** Where the end user's usage meters stand, as the console's user dialog shows them. */
+  metersOf(userId: string): Promise<UserMeter[]>;
   close(): Promise<void>;
 }
 
@@ -168,6 +178,7 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
 
   let userCount = 0;
   let updatesPlanCount = 0;
+  let meteredPlanCount = 0;
   return {
     baseUrl,
     testApp,
@@ -319,6 +330,25 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
       });
       await setCurrentRelease(current.id);
       return current;
+    },
+    async grantMeteredPlan(userId, meter) {
+      meteredPlanCount += 1;
+      const plan = planSchema.parse(
+        await ownerCall('POST', `/api/applications/${application.id}/plans`, {
+          name: `Metered ${meter.name} ${meteredPlanCount}`,
+          durationDays: null,
+          meters: [meter],
+        }),
+      );
+      await ownerCall('POST', `/api/applications/${application.id}/users/${userId}/subscriptions`, {
+        planId: plan.id,
+      });
+      return plan;
+    },
+    async metersOf(userId) {
+      return userMeterListSchema.parse(
+        await ownerCall('GET', `/api/applications/${application.id}/users/${userId}/meters`),
+      );
     },
     close: () => testApp.close(),
   };

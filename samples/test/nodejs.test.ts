@@ -20,7 +20,11 @@ import {
   type AppFile,
 } from '@latchkey/contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { appUserSessions, mailMessages } from '../../apps/server/src/db/schema/index.ts';
+import {
+  appUserSessions,
+  mailMessages,
+  meterIncrements,
+} from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { installTypeScriptSdk } from '../../sdks/test/installed-typescript-sdk.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
@@ -64,6 +68,12 @@ interface RunningSample {
 }
 
 const running = new Set<ChildProcessWithoutNullStreams>();
+
+/** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+const shownInKolkata = (iso: string) => {
+  const minute = Math.ceil(Date.parse(iso) / 60_000) * 60_000;
+  return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+};
 
 describe('Node.js sample against a live Latchkey', () => {
   let live: LiveLatchkey;
@@ -367,6 +377,49 @@ describe('Node.js sample against a live Latchkey', () => {
     expect(existsSync(savedSessionFile(home))).toBe(false);
     expect(await third.end()).toBe(0);
   });
+  it('shows what is left of a usage meter, counts each use once, and names a used-up meter with when it resets', async () => {
+    const user = await live.createEndUser();
+    await live.grantMeteredPlan(user.id, {
+      name: 'exports',
+      allowance: 2,
+      resetEvery: 'month',
+      overage: 'refuse',
+    });
+    const [meter] = await live.metersOf(user.id);
+    // The first of next month (UTC), as the sample shows it on a machine in Asia/Kolkata.
+    const resets = `resets ${shownInKolkata(meter!.resetsAt!)}`;
+    const sample = await startSample(await newHome(), code, { TZ: 'Asia/Kolkata' });
+    let from = await logIn(sample, user.username, user.password, 0);
+    from = await sample.waitFor(`Usage:         exports: 2 of 2 left, ${resets}\n`, from);
+    from = await sample.waitFor('> ', from);
+
+    sample.send('use');
+    from = await sample.waitFor(`Usage Counted: exports: 1 of 2 left, ${resets}\n`, from);
+    from = await sample.waitFor('> ', from);
+    sample.send('use');
+    from = await sample.waitFor(`Usage Counted: exports: 0 of 2 left, ${resets}\n`, from);
+    from = await sample.waitFor('> ', from);
+    // A refusing meter counts nothing past its allowance; the code titles it, not the message.
+    sample.send('use');
+    from = await sample.waitFor(
+      `Usage Limit Reached: ${clientMessages.meterExhausted} (${resets})\n`,
+      from,
+    );
+    from = await sample.waitFor('> ', from);
+    expect(await live.metersOf(user.id)).toMatchObject([{ name: 'exports', used: 2 }]);
+    // Each use its own idempotency key: two counted, none sent again as the same use.
+    const increments = await live.testApp.database.db
+      .select()
+      .from(meterIncrements)
+      .where(eq(meterIncrements.appUserId, user.id));
+    expect(increments.map((increment) => increment.amount)).toEqual([1, 1]);
+    expect(new Set(increments.map((increment) => increment.idempotencyKey)).size).toBe(2);
+
+    sample.send('status');
+    await sample.waitFor(`Usage:           exports: 0 of 2 left, ${resets}\n`, from);
+    expect(await sample.end()).toBe(0);
+  });
+
   // Licence keys. Plans and keys are made through the owner API, as a vendor would.
   describe('licence keys', () => {
     let keys: (planId: string) => Promise<{ id: string; key: string }>;
@@ -737,11 +790,6 @@ describe('Node.js sample against a live Latchkey', () => {
         valid_until: string;
         application_id: number;
       };
-    /** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
-    const shownInKolkata = (iso: string) => {
-      const minute = Math.ceil(Date.parse(iso) / 60_000) * 60_000;
-      return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-    };
     const kolkata = { TZ: 'Asia/Kolkata' };
 
     /** Logs in online, waits for the licence to be stored, and leaves the program. */

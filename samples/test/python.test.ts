@@ -21,7 +21,12 @@ import {
   VERIFICATION_RESEND_ANSWER,
   type AppFile,
 } from '@latchkey/contracts';
-import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
+import {
+  appUserSessions,
+  appUsers,
+  mailMessages,
+  meterIncrements,
+} from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import {
   canBuildPythonSdk,
@@ -52,6 +57,12 @@ const isRunnable =
   canBuildPythonSdk() &&
   hasTool('Xvfb', ['-help'], 'xvfb') &&
   hasTool('xdotool', ['--version'], 'xdotool');
+
+/** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
+const shownInKolkata = (iso: string) => {
+  const minute = Math.ceil(Date.parse(iso) / 60_000) * 60_000;
+  return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
+};
 
 interface RunningSample {
   output: () => string;
@@ -456,6 +467,57 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     }
   });
 
+  it('shows what is left of a usage meter, counts each use once, and names a used-up meter with when it resets', async () => {
+    const user = await live.createEndUser();
+    await live.grantMeteredPlan(user.id, {
+      name: 'exports',
+      allowance: 2,
+      resetEvery: 'month',
+      overage: 'refuse',
+    });
+    const [meter] = await live.metersOf(user.id);
+    // The first of next month (UTC), as the sample shows it on a machine in Asia/Kolkata.
+    const resets = `resets ${shownInKolkata(meter!.resetsAt!)}`;
+    const sample = startSample(samplePath, newHome(), { TZ: 'Asia/Kolkata' });
+    await logIn(user.username, user.password);
+    await dismissDialog('Login Successful');
+    const main = await x.waitForWindow(mainTitle);
+    await sample.waitForLine(/\[latchkey\] session started/);
+    expect(sample.output()).toContain(`[latchkey] usage: exports: 2 of 2 left, ${resets}\n`);
+    /** The Use feature link, on the usage line between the redeem row and the buttons. */
+    const useFeature = async () => {
+      const area = await x.windowGeometry(main);
+      await x.xdotool(['windowfocus', '--sync', main]);
+      await x.click(area.x + 535, area.y + 336);
+    };
+
+    await useFeature();
+    await dismissDialog('Usage Counted');
+    await useFeature();
+    await dismissDialog('Usage Counted');
+    // A refusing meter counts nothing past its allowance; the code titles it, not the message.
+    await useFeature();
+    await dismissDialog('Usage Limit Reached');
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Usage Counted: exports: 1 of 2 left, ${resets}\n`,
+    );
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Usage Counted: exports: 0 of 2 left, ${resets}\n`,
+    );
+    expect(sample.output()).toContain(`[latchkey] usage: exports: 0 of 2 left, ${resets}\n`);
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Usage Limit Reached: ${clientMessages.meterExhausted} (${resets})\n`,
+    );
+    expect(await live.metersOf(user.id)).toMatchObject([{ name: 'exports', used: 2 }]);
+    // Each use its own idempotency key: two counted, none sent again as the same use.
+    const increments = await live.testApp.database.db
+      .select()
+      .from(meterIncrements)
+      .where(eq(meterIncrements.appUserId, user.id));
+    expect(increments.map((increment) => increment.amount)).toEqual([1, 1]);
+    expect(new Set(increments.map((increment) => increment.idempotencyKey)).size).toBe(2);
+  });
+
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;
@@ -623,11 +685,6 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
       await x.xdotool(['key', 'Return']);
       await x.waitForNoWindow('^Latchkey Client - Release Device$');
     };
-    /** The server's time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
-    const shownInKolkata = (at: Date) => {
-      const minute = Math.ceil(at.getTime() / 60_000) * 60_000;
-      return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-    };
 
     it('sends the machine name, releases this device so another machine logs in, and names the cooldown and a reset not allowed', async () => {
       await live.updateApplication({
@@ -654,7 +711,9 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
         .select({ lastSelfResetAt: appUsers.lastSelfResetAt })
         .from(appUsers)
         .where(eq(appUsers.id, user.id))) as [{ lastSelfResetAt: Date }];
-      const nextRelease = shownInKolkata(new Date(lastSelfResetAt.getTime() + 24 * 3_600_000));
+      const nextRelease = shownInKolkata(
+        new Date(lastSelfResetAt.getTime() + 24 * 3_600_000).toISOString(),
+      );
       expect(sample.output()).toMatch(
         /\[latchkey\] confirm Release This Device: yes\n[\s\S]*\[latchkey\] device released \(1\)\n/,
       );
@@ -726,11 +785,6 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
         valid_until: string;
         application_id: number;
       };
-    /** A server time as the sample shows it in Asia/Kolkata (+05:30): the minute, rounded up. */
-    const shownInKolkata = (iso: string) => {
-      const minute = Math.ceil(Date.parse(iso) / 60_000) * 60_000;
-      return new Date(minute + 330 * 60_000).toISOString().slice(0, 16).replace('T', ' ');
-    };
     const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
     /** Logs in online and waits for the licence to be stored; the program keeps running. */
