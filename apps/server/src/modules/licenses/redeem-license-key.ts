@@ -7,6 +7,7 @@ import type { ActivityRecord } from '../../events/activity-events.ts';
 import { deliveriesOfInsertedActivity } from '../../outbox/webhook-outbox.ts';
 import { licenseKeys, plans, subscriptions } from '../../db/schema/index.ts';
 import {
+  heldMeterUsageJson,
   stackedExpiry,
   stackedUpdatesWindow,
   parseHeldSubscriptions,
@@ -89,15 +90,11 @@ function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
              g.updates_until, g.updates_pending_days, c.meters
       from grant_made g cross join candidate c
     )`;
-  // As held-subscriptions.ts reads them: the holder's meter usage beside a plan with meters.
   const held = sql`(select json_agg(json_build_object('plan', plan, 'expiresAt', expires_at,
                       'entitlements', entitlements, 'maxDevices', max_devices,
                       'updatesUntil', updates_until, 'updatesPendingDays', updates_pending_days,
                       'meters', meters,
-                      'meterUsage', case when meters <> '[]'::jsonb then (
-                        select coalesce(json_agg(json_build_object('name', usage.meter_name,
-                          'periodStart', usage.period_start, 'used', usage.used)), '[]')
-                        from meter_usage usage where usage.app_user_id = ${appUserId}) end)
+                      'meterUsage', ${heldMeterUsageJson(sql`meters`, appUserId)})
                       order by lower(plan), plan_id)
                     from held_now)`;
   const window = stackedUpdatesWindow(

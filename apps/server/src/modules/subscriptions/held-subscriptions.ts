@@ -1,4 +1,4 @@
-import { getTableName, sql, type AnyColumn } from 'drizzle-orm';
+import { getTableName, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUsers, plans, subscriptions } from '../../db/schema/index.ts';
 import type { ClientMeter, PlanMeter } from '@latchkey/contracts';
@@ -44,15 +44,22 @@ export function heldSubscriptionsJson(appUserId: AnyColumn) {
       'entitlements', held_plan.entitlements, 'maxDevices', held_plan.max_devices,
       'updatesUntil', held.updates_until, 'updatesPendingDays', held.updates_pending_days,
       'meters', held_plan.meters,
-      -- Usage is the holder's, not the plan's; read only where a plan has meters, so users of
-      -- plans without any pay nothing for it.
-      'meterUsage', case when held_plan.meters <> '[]'::jsonb then (
-        select coalesce(json_agg(json_build_object(
-          'name', usage.meter_name, 'periodStart', usage.period_start, 'used', usage.used)), '[]')
-        from meter_usage usage where usage.app_user_id = held.app_user_id) end)
+      'meterUsage', ${heldMeterUsageJson(sql`held_plan.meters`, sql`held.app_user_id`)})
       order by lower(held_plan.name), held_plan.id)
     from ${subscriptions} held join ${plans} held_plan on held_plan.id = held.plan_id
     where held.app_user_id = ${outer})`;
+}
+
+/**
+ * A holder's meter_usage rows as JSON, beside a plan whose `meters` are not empty; SQL null
+ * beside one without any, so the users of plans without meters pay nothing for them. Usage is
+ * the holder's, not the plan's: every metered subscription of one user carries the same rows.
+ */
+export function heldMeterUsageJson(planMeters: SQL, appUserId: SQL) {
+  return sql`case when ${planMeters} <> '[]'::jsonb then (
+    select coalesce(json_agg(json_build_object(
+      'name', usage.meter_name, 'periodStart', usage.period_start, 'used', usage.used)), '[]')
+    from meter_usage usage where usage.app_user_id = ${appUserId}) end`;
 }
 
 export interface RawHeldSubscription {

@@ -10,6 +10,7 @@ export {
 } from './extend-subscription.ts';
 export {
   type HeldSubscription,
+  heldMeterUsageJson,
   heldSubscriptionsJson,
   licensedUntilMs,
   licensingAnswer,
