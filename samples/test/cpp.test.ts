@@ -14,11 +14,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  appUserSessions,
-  mailMessages,
-  meterIncrements,
-} from '../../apps/server/src/db/schema/index.ts';
+import { appUserSessions, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { buildAndInstallCppSdk, canBuildCppSdk } from '../../sdks/test/installed-cpp-sdk.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
@@ -858,15 +854,9 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
   });
   it('shows what is left of a usage meter, counts each use once, and names a used-up meter with when it resets', async () => {
     const user = await live.createEndUser();
-    await live.grantMeteredPlan(user.id, {
-      name: 'exports',
-      allowance: 2,
-      resetEvery: 'month',
-      overage: 'refuse',
-    });
-    const [meter] = await live.metersOf(user.id);
+    const meter = await live.grantTwoUseMeter(user.id);
     // The first of next month (UTC), as the sample shows it on a machine in Asia/Kolkata.
-    const resets = `resets ${shownInKolkata(new Date(meter!.resetsAt!))}`;
+    const resets = `resets ${shownInKolkata(new Date(meter.resetsAt!))}`;
     const program = run(await newHome(), { env: { TZ: 'Asia/Kolkata' } });
     await logIn(program, user.username, user.password);
     await program.waitFor('[latchkey] session started');
@@ -880,14 +870,7 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     // A refusing meter counts nothing past its allowance; the code titles it, not the message.
     program.send('use');
     await program.waitFor(`Usage Limit Reached: ${clientMessages.meterExhausted} (${resets})\n`);
-    expect(await live.metersOf(user.id)).toMatchObject([{ name: 'exports', used: 2 }]);
-    // Each use its own idempotency key: two counted, none sent again as the same use.
-    const increments = await live.testApp.database.db
-      .select()
-      .from(meterIncrements)
-      .where(eq(meterIncrements.appUserId, user.id));
-    expect(increments.map((increment) => increment.amount)).toEqual([1, 1]);
-    expect(new Set(increments.map((increment) => increment.idempotencyKey)).size).toBe(2);
+    await live.expectTwoUsesCountedOnceEach(user.id);
 
     program.send('status');
     await program.waitFor(`  Usage: exports: 0 of 2 left, ${resets}\n`);

@@ -23,12 +23,7 @@ import {
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import {
-  appUserSessions,
-  appUsers,
-  mailMessages,
-  meterIncrements,
-} from '../../apps/server/src/db/schema/index.ts';
+import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import {
   installCsharpSdkPackage,
@@ -929,15 +924,9 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
   });
   it('shows what is left of a usage meter, counts each use once, and names a used-up meter with when it resets', async () => {
     const user = await live.createEndUser();
-    await live.grantMeteredPlan(user.id, {
-      name: 'exports',
-      allowance: 2,
-      resetEvery: 'month',
-      overage: 'refuse',
-    });
-    const [meter] = await live.metersOf(user.id);
+    const meter = await live.grantTwoUseMeter(user.id);
     // The first of next month (UTC), as the sample shows it on a machine in Asia/Kolkata.
-    const resets = `resets ${shownInKolkata(new Date(meter!.resetsAt!))}`;
+    const resets = `resets ${shownInKolkata(new Date(meter.resetsAt!))}`;
     const client = startClient(clientProgram, undefined, { TZ: 'Asia/Kolkata' });
     await submitLogin(user.username, user.password);
     await dismissDialog('Login Successful');
@@ -964,14 +953,7 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
       dialogLine('Usage Limit Reached', `${clientMessages.meterExhausted} (${resets})`),
     );
     await closeDialog('Usage Limit Reached');
-    expect(await live.metersOf(user.id)).toMatchObject([{ name: 'exports', used: 2 }]);
-    // Each use its own idempotency key: two counted, none sent again as the same use.
-    const increments = await live.testApp.database.db
-      .select()
-      .from(meterIncrements)
-      .where(eq(meterIncrements.appUserId, user.id));
-    expect(increments.map((increment) => increment.amount)).toEqual([1, 1]);
-    expect(new Set(increments.map((increment) => increment.idempotencyKey)).size).toBe(2);
+    await live.expectTwoUsesCountedOnceEach(user.id);
     // Logout ends the session: later tests count the application's live sessions.
     await clickAt(main, 520, 356);
     await dismissDialog('Logged Out');

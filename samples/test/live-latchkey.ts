@@ -21,7 +21,6 @@ import {
   type CreatePlanRequest,
   type Device,
   type Plan,
-  type PlanMeter,
   type SampleLanguage,
   type Subscription,
   type UpdateAppUserRequest,
@@ -29,6 +28,9 @@ import {
   type UserMeter,
   type UserVariable,
 } from '@latchkey/contracts';
+import { eq } from 'drizzle-orm';
+import { expect } from 'vitest';
+import { meterIncrements } from '../../apps/server/src/db/schema/index.ts';
 import { createApplicationViaApi } from '../../apps/server/test/factories.ts';
 import {
   createTestApp,
@@ -110,7 +112,13 @@ export interface LiveLatchkey {
    * So many uses of a feature a period: grants the end user a lifetime plan with this one usage
    * meter, as the console's plan form and user dialog do. Answers the plan.
    */
-  grantMeteredPlan(userId: string, meter: PlanMeter): Promise<Plan>;
+  /**
+   * Grants the end user a plan whose `exports` meter allows two uses a month, refusing past
+   * them; answers where the meter stands.
+   */
+  grantTwoUseMeter(userId: string): Promise<UserMeter>;
+  /** That both uses were counted, each once, with an idempotency key of its own. */
+  expectTwoUsesCountedOnceEach(userId: string): Promise<void>;
   /** Where the end user's usage meters stand, as the console's user dialog shows them. */
   metersOf(userId: string): Promise<UserMeter[]>;
   close(): Promise<void>;
@@ -179,7 +187,7 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
   let userCount = 0;
   let updatesPlanCount = 0;
   let meteredPlanCount = 0;
-  return {
+  const live: LiveLatchkey = {
     baseUrl,
     testApp,
     owner,
@@ -331,19 +339,30 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
       await setCurrentRelease(current.id);
       return current;
     },
-    async grantMeteredPlan(userId, meter) {
+    async grantTwoUseMeter(userId) {
       meteredPlanCount += 1;
       const plan = planSchema.parse(
         await ownerCall('POST', `/api/applications/${application.id}/plans`, {
-          name: `Metered ${meter.name} ${meteredPlanCount}`,
+          name: `Metered exports ${meteredPlanCount}`,
           durationDays: null,
-          meters: [meter],
+          meters: [{ name: 'exports', allowance: 2, resetEvery: 'month', overage: 'refuse' }],
         }),
       );
       await ownerCall('POST', `/api/applications/${application.id}/users/${userId}/subscriptions`, {
         planId: plan.id,
       });
-      return plan;
+      const [meter] = await live.metersOf(userId);
+      if (!meter) throw new Error('the granted plan has no meter');
+      return meter;
+    },
+    async expectTwoUsesCountedOnceEach(userId) {
+      expect(await live.metersOf(userId)).toMatchObject([{ name: 'exports', used: 2 }]);
+      const increments = await testApp.database.db
+        .select()
+        .from(meterIncrements)
+        .where(eq(meterIncrements.appUserId, userId));
+      expect(increments.map((increment) => increment.amount)).toEqual([1, 1]);
+      expect(new Set(increments.map((increment) => increment.idempotencyKey)).size).toBe(2);
     },
     async metersOf(userId) {
       return userMeterListSchema.parse(
@@ -352,6 +371,7 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
     },
     close: () => testApp.close(),
   };
+  return live;
 }
 
 /**

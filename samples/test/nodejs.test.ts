@@ -20,11 +20,7 @@ import {
   type AppFile,
 } from '@latchkey/contracts';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  appUserSessions,
-  mailMessages,
-  meterIncrements,
-} from '../../apps/server/src/db/schema/index.ts';
+import { appUserSessions, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import { installTypeScriptSdk } from '../../sdks/test/installed-typescript-sdk.ts';
 import { replaceConstant, startLiveLatchkey, type LiveLatchkey } from './live-latchkey.ts';
@@ -379,15 +375,9 @@ describe('Node.js sample against a live Latchkey', () => {
   });
   it('shows what is left of a usage meter, counts each use once, and names a used-up meter with when it resets', async () => {
     const user = await live.createEndUser();
-    await live.grantMeteredPlan(user.id, {
-      name: 'exports',
-      allowance: 2,
-      resetEvery: 'month',
-      overage: 'refuse',
-    });
-    const [meter] = await live.metersOf(user.id);
+    const meter = await live.grantTwoUseMeter(user.id);
     // The first of next month (UTC), as the sample shows it on a machine in Asia/Kolkata.
-    const resets = `resets ${shownInKolkata(meter!.resetsAt!)}`;
+    const resets = `resets ${shownInKolkata(meter.resetsAt!)}`;
     const sample = await startSample(await newHome(), code, { TZ: 'Asia/Kolkata' });
     let from = await logIn(sample, user.username, user.password, 0);
     from = await sample.waitFor(`Usage:         exports: 2 of 2 left, ${resets}\n`, from);
@@ -406,14 +396,7 @@ describe('Node.js sample against a live Latchkey', () => {
       from,
     );
     from = await sample.waitFor('> ', from);
-    expect(await live.metersOf(user.id)).toMatchObject([{ name: 'exports', used: 2 }]);
-    // Each use its own idempotency key: two counted, none sent again as the same use.
-    const increments = await live.testApp.database.db
-      .select()
-      .from(meterIncrements)
-      .where(eq(meterIncrements.appUserId, user.id));
-    expect(increments.map((increment) => increment.amount)).toEqual([1, 1]);
-    expect(new Set(increments.map((increment) => increment.idempotencyKey)).size).toBe(2);
+    await live.expectTwoUsesCountedOnceEach(user.id);
 
     sample.send('status');
     await sample.waitFor(`Usage:           exports: 0 of 2 left, ${resets}\n`, from);

@@ -21,12 +21,7 @@ import {
   VERIFICATION_RESEND_ANSWER,
   type AppFile,
 } from '@latchkey/contracts';
-import {
-  appUserSessions,
-  appUsers,
-  mailMessages,
-  meterIncrements,
-} from '../../apps/server/src/db/schema/index.ts';
+import { appUserSessions, appUsers, mailMessages } from '../../apps/server/src/db/schema/index.ts';
 import { clientMessages } from '../../apps/server/src/modules/client-api/client-outcomes.ts';
 import {
   canBuildPythonSdk,
@@ -469,15 +464,9 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
 
   it('shows what is left of a usage meter, counts each use once, and names a used-up meter with when it resets', async () => {
     const user = await live.createEndUser();
-    await live.grantMeteredPlan(user.id, {
-      name: 'exports',
-      allowance: 2,
-      resetEvery: 'month',
-      overage: 'refuse',
-    });
-    const [meter] = await live.metersOf(user.id);
+    const meter = await live.grantTwoUseMeter(user.id);
     // The first of next month (UTC), as the sample shows it on a machine in Asia/Kolkata.
-    const resets = `resets ${shownInKolkata(meter!.resetsAt!)}`;
+    const resets = `resets ${shownInKolkata(meter.resetsAt!)}`;
     const sample = startSample(samplePath, newHome(), { TZ: 'Asia/Kolkata' });
     await logIn(user.username, user.password);
     await dismissDialog('Login Successful');
@@ -508,14 +497,7 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     expect(sample.output()).toContain(
       `[latchkey] dialog Usage Limit Reached: ${clientMessages.meterExhausted} (${resets})\n`,
     );
-    expect(await live.metersOf(user.id)).toMatchObject([{ name: 'exports', used: 2 }]);
-    // Each use its own idempotency key: two counted, none sent again as the same use.
-    const increments = await live.testApp.database.db
-      .select()
-      .from(meterIncrements)
-      .where(eq(meterIncrements.appUserId, user.id));
-    expect(increments.map((increment) => increment.amount)).toEqual([1, 1]);
-    expect(new Set(increments.map((increment) => increment.idempotencyKey)).size).toBe(2);
+    await live.expectTwoUsesCountedOnceEach(user.id);
   });
 
   // Licence keys, made through the owner API as a vendor would.
