@@ -272,7 +272,8 @@ export const clientVerifyRequestSchema = z.object({
 });
 export type ClientVerifyRequest = z.input<typeof clientVerifyRequestSchema>;
 
-const sessionToken = stringOf('session_token').max(
+/** A `session_token` field: required, a string, at most the limit's characters. */
+export const clientSessionTokenField = stringOf('session_token').max(
   clientApiLimits.sessionToken,
   `session_token must be at most ${clientApiLimits.sessionToken} characters`,
 );
@@ -287,11 +288,11 @@ export const clientSessionRequestSchema = z.discriminatedUnion(
     z.object({
       action: z.literal('start'),
       user_id: clientVerifyRequestSchema.shape.user_id,
-      session_token: sessionToken,
+      session_token: clientSessionTokenField,
       hwid: optionalText('hwid', clientApiLimits.hwid),
     }),
-    z.object({ action: z.literal('heartbeat'), session_token: sessionToken }),
-    z.object({ action: z.literal('end'), session_token: sessionToken }),
+    z.object({ action: z.literal('heartbeat'), session_token: clientSessionTokenField }),
+    z.object({ action: z.literal('end'), session_token: clientSessionTokenField }),
   ],
   { error: 'action must be start, heartbeat or end' },
 );
@@ -379,7 +380,7 @@ export type ClientDeviceResetResponse = z.infer<typeof clientDeviceResetResponse
  * once the application is known) and whether to encrypt the licence to the session's HWID.
  */
 export const clientLicenseCheckoutRequestSchema = z.object({
-  session_token: sessionToken,
+  session_token: clientSessionTokenField,
   ttl_seconds: z
     .number({ error: 'ttl_seconds must be a whole number of seconds' })
     .int('ttl_seconds must be a whole number of seconds')

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { clientApiCodeSchema, clientApiLimits } from './client-api.ts';
+import { clientApiCodeSchema, clientSessionTokenField } from './client-api.ts';
 import type { ClientCallEntry } from './client-call-entry.ts';
 import { METER_NAME_INVALID, METER_NAME_PATTERN, meterLimits } from './meters.ts';
 
@@ -17,15 +17,7 @@ export const clientMeterParamsSchema = z.object({
  * answered as the first time.
  */
 export const clientUseMeterRequestSchema = z.object({
-  session_token: z
-    .string({
-      error: (issue) =>
-        issue.input === undefined ? 'session_token is required' : 'session_token must be a string',
-    })
-    .max(
-      clientApiLimits.sessionToken,
-      `session_token must be at most ${clientApiLimits.sessionToken} characters`,
-    ),
+  session_token: clientSessionTokenField,
   amount: z
     .number({ error: AMOUNT_RANGE })
     .int(AMOUNT_RANGE)

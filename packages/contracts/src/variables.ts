@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { appUserParamsSchema } from './app-users.ts';
 import { applicationIdSchema } from './applications.ts';
 import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
-import { clientApiCodeSchema, clientApiLimits } from './client-api.ts';
+import { clientApiCodeSchema, clientSessionTokenField } from './client-api.ts';
 import { utf8ByteLength } from './code-files.ts';
 import { pageQueryFields } from './paging.ts';
 import type { ClientCallEntry } from './client-call-entry.ts';
@@ -138,27 +138,17 @@ export const userVariableParamsSchema = appUserParamsSchema.extend({ name: varia
 // ---------------------------------------------------------------------------------------
 // Client API (snake_case, like client-api.ts)
 
-const clientSessionToken = z
-  .string({
-    error: (issue) =>
-      issue.input === undefined ? 'session_token is required' : 'session_token must be a string',
-  })
-  .max(
-    clientApiLimits.sessionToken,
-    `session_token must be at most ${clientApiLimits.sessionToken} characters`,
-  );
-
 /** POST /api/v1/var: `session_token` is needed only for a variable that requires a session. */
 export const clientVariableRequestSchema = z.object({
   name: variableName,
-  session_token: clientSessionToken.nullish().transform((value) => value || null),
+  session_token: clientSessionTokenField.nullish().transform((value) => value || null),
 });
 export type ClientVariableRequest = z.input<typeof clientVariableRequestSchema>;
 export type ClientVariableInput = z.output<typeof clientVariableRequestSchema>;
 
 /** POST /api/v1/user-var: the session's own end user's variable. */
 export const clientUserVariableRequestSchema = z.object({
-  session_token: clientSessionToken,
+  session_token: clientSessionTokenField,
   name: variableName,
 });
 export type ClientUserVariableRequest = z.input<typeof clientUserVariableRequestSchema>;
