@@ -7,8 +7,8 @@ import {
   hasPendingUpdatesWindow,
   licensedUntilMs,
   licensingAnswer,
+  licensingOf,
   startPendingUpdatesWindows,
-  updatesUntilOf,
   type HeldSubscription,
 } from '../subscriptions/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
@@ -91,7 +91,7 @@ export async function completeLogin(
     ctx.db,
     application,
     input.version,
-    updatesUntilOf(user.held, now),
+    licensingOf(user.held, now).updatesUntil,
   );
   if (judgement.kind !== 'accepted') {
     // Logged as a version mismatch; the metadata's code tells an ended updates window apart.
