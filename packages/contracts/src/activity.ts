@@ -48,6 +48,8 @@ export const clientActivityEventNames = [
   // refuses an increment (success false, code METER_EXHAUSTED). metadata: meter, allowance,
   // used. Not a login attempt.
   'meter_exhausted',
+  // A machine's trial began (its account was created). metadata: hwid, trial_days, ends_at.
+  'trial_started',
 ] as const;
 
 /**
@@ -85,6 +87,7 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   client_log: 'Program Log',
   user_banned: 'Banned by Program',
   meter_exhausted: 'Meter Exhausted',
+  trial_started: 'Trial Started',
   owner_bulk_action: 'Owner Bulk Action',
 };
 

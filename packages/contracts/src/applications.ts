@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { deviceLimits } from './devices.ts';
 import { keyauthSettingsFields } from './keyauth.ts';
 import { offlineLicenseLimits } from './offline-licenses.ts';
+import { applicationTrialFields, applicationTrialSettingsFields } from './trials.ts';
 
 /** Longest accepted values; longer input is a 400, never a database error. */
 export const applicationLimits = {
@@ -103,6 +104,7 @@ export const applicationSchema = z
     newDeviceMail: z.boolean(),
     /** Days before an end of access (a subscription's, an account's) to mail a reminder; null: none. */
     expiryReminderDays: z.number().int().nullable(),
+    ...applicationTrialFields,
     loginSuccessMessage: z.string(),
     loginFailedMessage: z.string(),
     accountDisabledMessage: z.string(),
@@ -288,6 +290,7 @@ export const updateApplicationRequestSchema = z
     accountExpiredMessage: applicationMessage.optional(),
     versionMismatchMessage: applicationMessage.optional(),
     hwidMismatchMessage: applicationMessage.optional(),
+    ...applicationTrialSettingsFields,
     ...keyauthSettingsFields,
   })
   .superRefine((value, ctx) => {

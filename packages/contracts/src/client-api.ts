@@ -52,6 +52,11 @@ export const clientApiCodeMeanings = {
     'meters/{name}/use: the amount would take the meter past its allowance for this period (a refusing meter); used, remaining and resets_at say where it stands.',
   UPDATES_EXPIRED:
     "The release was published after the user's updates window ended (updates_until); the releases published within it keep working.",
+  TRIAL_UNAVAILABLE: 'trial: the application offers no trial.',
+  TRIAL_EXPIRED:
+    "trial: this machine's trial has ended (a new account or a reinstall does not start another); expires_at says when.",
+  TRIAL_USED:
+    'trial: this machine has had a trial whose account is gone (deleted by the vendor); it gets no other.',
   MAIL_UNAVAILABLE:
     'password/forgot, email/verify/resend: this server sends no mail (no SMTP server is configured), so no link can be sent.',
   EMAIL_NOT_VERIFIED:
@@ -337,6 +342,21 @@ export type ClientLicenseLoginRequest = z.input<typeof clientLicenseLoginRequest
 export type ClientLicenseLoginInput = z.output<typeof clientLicenseLoginRequestSchema>;
 
 /**
+ * POST /api/v1/trial: start (or resume) this machine's trial. `hwid` names the machine and is
+ * required; `username` names the trial's account when the machine has none yet.
+ */
+export const clientTrialRequestSchema = z.object({
+  hwid: text('hwid', clientApiLimits.hwid)
+    .transform((value) => value.trim())
+    .refine((value) => value !== '', 'hwid is required'),
+  username: optionalText('username', clientApiLimits.username),
+  version: optionalText('version', clientApiLimits.version),
+  device_name: optionalText('device_name', clientApiLimits.deviceName),
+});
+export type ClientTrialRequest = z.input<typeof clientTrialRequestSchema>;
+export type ClientTrialInput = z.output<typeof clientTrialRequestSchema>;
+
+/**
  * POST /api/v1/devices/reset: the end user releases one of their devices (`hwid`) or all of
  * them (`all: true`), proving who they are with their password.
  */
@@ -547,6 +567,9 @@ export const clientRefusalTitles: Partial<
   UPDATES_EXPIRED: { title: 'Updates Ended', exits: true },
   METER_EXHAUSTED: { title: 'Usage Limit Reached', exits: false },
   METER_NOT_FOUND: { title: 'Feature Not Included', exits: false },
+  TRIAL_UNAVAILABLE: { title: 'Trial Unavailable', exits: false },
+  TRIAL_EXPIRED: { title: 'Trial Ended', exits: false },
+  TRIAL_USED: { title: 'Trial Already Used', exits: false },
   HWID_MISMATCH: { title: 'Hardware Mismatch', exits: false },
   RESET_NOT_ALLOWED: { title: 'Reset Not Allowed', exits: false },
   RESET_COOLDOWN: { title: 'Reset Not Yet Available', exits: false },
@@ -612,6 +635,15 @@ export const accountClientCalls = {
     request: clientLicenseLoginRequestSchema,
     response: clientAuthResponseSchema,
     brief: 'license_key, version?, hwid?, device_name?: log in with a key alone',
+  },
+  startTrial: {
+    method: 'POST',
+    path: '/api/v1/trial',
+    summary:
+      'Starts this machine\u2019s trial, once per machine: later calls from the machine (a reinstall, another name) log in the trial it already has.',
+    request: clientTrialRequestSchema,
+    response: clientAuthResponseSchema,
+    brief: "hwid, username?, version?, device_name?: start or resume the machine's trial",
   },
   checkOutLicense: {
     method: 'POST',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { applicationIdSchema } from './applications.ts';
 import { CLEAN_TEXT_MESSAGE, isCleanText } from './clean-text.ts';
 import { planMaxDevicesField } from './devices.ts';
+import { entitlementCodesField, entitlementLimits } from './entitlements.ts';
 import { planMeterSchema, planMetersField } from './meters.ts';
 
 /**
@@ -12,21 +13,17 @@ export const planLimits = {
   name: 100,
   description: 500,
   /** Entitlement codes per plan. */
-  entitlements: 50,
-  entitlementCode: 64,
+  entitlements: entitlementLimits.perGrant,
+  entitlementCode: entitlementLimits.code,
   /** A hundred years: longer is lifetime, which is null. */
   durationDays: 36_500,
 } as const;
-
-/** Short codes a program checks for (`PRO`, `EXPORT_PDF`): letters, digits and `_`. */
-export const ENTITLEMENT_CODE_PATTERN = /^[A-Za-z0-9_]{1,64}$/;
 
 export const PLAN_NAME_REQUIRED = 'Please enter a plan name';
 export const PLAN_NOT_FOUND = 'Plan not found';
 export const PLAN_IN_USE =
   'This plan has licence keys or subscriptions: archive it instead, so they keep their plan';
 export const PLAN_NAME_TAKEN = 'This application already has a plan with that name';
-export const ENTITLEMENT_CODE_INVALID = `Entitlements must be 1 to ${planLimits.entitlementCode} letters, digits or _ (such as PRO or EXPORT_PDF)`;
 export const PLAN_DURATION_RANGE = `Duration must be between 1 and ${planLimits.durationDays} days (null for lifetime)`;
 
 /** When a plan's updates window starts: at the grant, or at the holder's next login. */
@@ -98,15 +95,7 @@ const planUpdatesForDays = z
   .max(planLimits.durationDays, PLAN_UPDATES_RANGE)
   .nullable();
 
-/** Duplicates dropped and sorted, so two spellings of the same list are the same plan. */
-const planEntitlements = z
-  .array(
-    z
-      .string({ error: ENTITLEMENT_CODE_INVALID })
-      .regex(ENTITLEMENT_CODE_PATTERN, ENTITLEMENT_CODE_INVALID),
-  )
-  .max(planLimits.entitlements, `A plan can have at most ${planLimits.entitlements} entitlements`)
-  .transform((codes) => [...new Set(codes)].sort());
+const planEntitlements = entitlementCodesField('A plan');
 
 /** POST /api/applications/:id/plans. Only the name is required; no duration is lifetime. */
 export const createPlanRequestSchema = z.object({

@@ -208,6 +208,8 @@ export function createApplication(overrides: Partial<Application> = {}): Applica
     requireVerifiedEmail: false,
     newDeviceMail: false,
     expiryReminderDays: null,
+    trialDays: null,
+    trialEntitlements: [],
     ...defaultApplicationMessages,
     keyauthCompatibility: false,
     keyauthOwnerId: null,

@@ -76,6 +76,13 @@ export const applications = pgTable(
     newDeviceMail: boolean('new_device_mail').notNull().default(false),
     /** Days before an end of access to mail a reminder; null: no reminders. */
     expiryReminderDays: integer('expiry_reminder_days'),
+    /** Days a machine's trial lasts (POST /api/v1/trial); null: no trial is offered. */
+    trialDays: integer('trial_days'),
+    /** What a trial grants: the entitlements of the application's trial plan, kept in step. */
+    trialEntitlements: text('trial_entitlements')
+      .array()
+      .notNull()
+      .default(sql`'{}'`),
     loginSuccessMessage: text('login_success_message').notNull(),
     loginFailedMessage: text('login_failed_message').notNull(),
     accountDisabledMessage: text('account_disabled_message').notNull(),

@@ -33,3 +33,4 @@ export * from './expiry-reminders.ts';
 export * from './shop-connections.ts';
 export * from './shop-orders.ts';
 export * from './keyauth-sessions.ts';
+export * from './machine-trials.ts';

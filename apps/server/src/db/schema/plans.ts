@@ -52,6 +52,13 @@ export const plans = pgTable(
      * them with the plan, and a plan's meters change only as a whole.
      */
     meters: jsonb('meters').$type<PlanMeter[]>().notNull().default([]),
+    /**
+     * The application's trial grant: at most one per application, kept by the server in step
+     * with the application's trial settings, and never listed, edited or sold as a plan. A trial
+     * is a subscription of it, so login, verify and offline licences read a trial's
+     * entitlements as they read any plan's.
+     */
+    isTrial: boolean('trial').notNull().default(false),
     /** An archived plan gets no new keys; the keys it has keep it. */
     isArchived: boolean('archived').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -60,7 +67,13 @@ export const plans = pgTable(
   (table) => [
     // Names are unique per application whatever their case ("Pro" and "PRO" would confuse
     // the owner); the index also serves the application's list, ordered by name.
-    uniqueIndex('plans_application_name_idx').on(table.applicationId, sql`lower(${table.name})`),
+    // The trial plan is not the owner's and may share a name with one of theirs.
+    uniqueIndex('plans_application_name_idx')
+      .on(table.applicationId, sql`lower(${table.name})`)
+      .where(sql`not ${table.isTrial}`),
+    uniqueIndex('plans_application_trial_idx')
+      .on(table.applicationId)
+      .where(sql`${table.isTrial}`),
     check(
       'plans_duration_days_range',
       sql`${table.durationDays} IS NULL OR ${table.durationDays} BETWEEN 1 AND 36500`,

@@ -34,6 +34,8 @@ export function toApplicationResponse(
     requireVerifiedEmail: application.requireVerifiedEmail,
     newDeviceMail: application.newDeviceMail,
     expiryReminderDays: application.expiryReminderDays,
+    trialDays: application.trialDays,
+    trialEntitlements: application.trialEntitlements,
     portalPublicId: application.portalPublicId,
     loginSuccessMessage: application.loginSuccessMessage,
     loginFailedMessage: application.loginFailedMessage,

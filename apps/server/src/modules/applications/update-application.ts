@@ -17,6 +17,7 @@ import {
   sealKeyauthSecret,
 } from './keyauth-secret.ts';
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
+import { syncTrialPlan } from '../trials/index.ts';
 import { endSessions } from '../../outbox/end-sessions.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import {
@@ -118,6 +119,8 @@ export async function updateApplication({
         accountExpiredMessage: changes.accountExpiredMessage,
         versionMismatchMessage: changes.versionMismatchMessage,
         hwidMismatchMessage: changes.hwidMismatchMessage,
+        trialDays: changes.trialDays,
+        trialEntitlements: changes.trialEntitlements,
         ...keyauth,
         updatedAt: now,
       })
@@ -132,6 +135,9 @@ export async function updateApplication({
     if (!updated) return undefined;
     if (!updated.isActive) {
       await endSessions(tx, { applicationId: updated.id }, 'owner', now);
+    }
+    if (changes.trialDays !== undefined || changes.trialEntitlements !== undefined) {
+      await syncTrialPlan(tx, updated, now);
     }
     await recordOwnerWrite({
       ctx: { ...ctx, db: tx },

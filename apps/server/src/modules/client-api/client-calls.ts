@@ -21,6 +21,7 @@ import { registerEndUser } from './register-end-user.ts';
 import { resendVerification } from './resend-verification.ts';
 import { resetOwnDevices } from './reset-own-devices.ts';
 import { setOwnUserVariable } from './set-own-user-variable.ts';
+import { startTrial } from './start-trial.ts';
 import { useOwnMeter } from './use-own-meter.ts';
 import { trackClientSession } from './track-client-session.ts';
 import { verifyEndUser } from './verify-end-user.ts';
@@ -116,6 +117,23 @@ export const clientCalls: readonly ClientCallDefinition[] = [
     },
     answer: (input, caller, services) =>
       logInWithLicense({
+        ctx: {
+          ...services.licenseContextOf(caller),
+          statements: services.statements,
+          sessions: services.sessions,
+        },
+        input,
+      }),
+  }),
+  clientCall(clientCallCatalogue.startTrial, {
+    docs: {
+      summary: 'Start or resume this machine\u2019s trial',
+      description:
+        'Once per machine (`hwid`) of the application: the first call creates a trial account (named `username`, else `trial-<random>`) that expires after the application\u2019s `trialDays`, holding its trial entitlements until then; every later call from the machine, whatever name it sends, logs that account in. TRIAL_UNAVAILABLE when the application offers no trial, TRIAL_EXPIRED (with `expires_at`) once the trial has ended, TRIAL_USED when the machine\u2019s trial account was deleted. The checks and the answer of a login follow.',
+      answered: 'Logged in (success true, a session token) or refused (success false and a code).',
+    },
+    answer: (input, caller, services) =>
+      startTrial({
         ctx: {
           ...services.licenseContextOf(caller),
           statements: services.statements,

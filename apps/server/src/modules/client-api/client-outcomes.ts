@@ -55,6 +55,10 @@ export const clientMessages = {
   updatesExpired:
     'This release came out after your updates period ended: use the release your licence includes, or renew it',
   // The same rule: none of the words the samples sort by.
+  // The same rule: none of the words the samples sort by.
+  trialUnavailable: 'This application offers no trial',
+  trialEnded: 'Your trial has ended: buy a licence to keep using the program',
+  trialUsed: 'This machine has already had a trial',
   meterCounted: 'Usage counted',
   meterNotFound: 'Your plan has no meter with this name',
   meterExhausted:

@@ -217,7 +217,7 @@ async function reviewSubscriptions(
     plans: await db
       .select({ id: plans.id, name: plans.name })
       .from(plans)
-      .where(eq(plans.applicationId, applicationId)),
+      .where(and(eq(plans.applicationId, applicationId), eq(plans.isTrial, false))),
   });
   const conflicts: KeptImportProblem[] = [];
   const levelPlans: Record<string, string> = {};

@@ -56,6 +56,7 @@ export async function rememberedLevelPlans(
     .where(
       and(
         eq(plans.applicationId, applicationId),
+        eq(plans.isTrial, false),
         sql`${plans.id} = any(${sql.param(planIds)}::uuid[])`,
       ),
     );

@@ -128,7 +128,13 @@ async function checkLevelPlans(
   const found = await ctx.db
     .select({ id: plans.id, isArchived: plans.isArchived })
     .from(plans)
-    .where(and(eq(plans.applicationId, record.applicationId), inArray(plans.id, planIds)));
+    .where(
+      and(
+        eq(plans.applicationId, record.applicationId),
+        eq(plans.isTrial, false),
+        inArray(plans.id, planIds),
+      ),
+    );
   if (found.length !== planIds.length) {
     throw badRequest('levelPlans: every plan must be a plan of this application');
   }

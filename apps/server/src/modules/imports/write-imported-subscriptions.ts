@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { planLimits } from '@latchkey/contracts';
 import type { Database } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
@@ -35,7 +35,7 @@ export async function writeImportedSubscriptions(
     plans: await tx
       .select({ id: plans.id, name: plans.name })
       .from(plans)
-      .where(eq(plans.applicationId, record.applicationId)),
+      .where(and(eq(plans.applicationId, record.applicationId), eq(plans.isTrial, false))),
   });
   let created = 0;
   for (const row of rows) {
@@ -86,7 +86,7 @@ async function makePlan(
     .returning({ id: plans.id });
   if (made) return { id: made.id, isNew: true };
   const result = await tx.execute(
-    sql`select id from plans where application_id = ${applicationId} and lower(name) = lower(${name})`,
+    sql`select id from plans where application_id = ${applicationId} and not trial and lower(name) = lower(${name})`,
   );
   const existing = rowsOf<{ id: string }>(result)[0];
   if (!existing) throw new Error('a plan neither made nor found');

@@ -35,7 +35,13 @@ export async function generateLicenses({
   const [plan] = await ctx.db
     .select({ id: plans.id, name: plans.name, isArchived: plans.isArchived })
     .from(plans)
-    .where(and(eq(plans.id, request.planId), eq(plans.applicationId, application.id)));
+    .where(
+      and(
+        eq(plans.id, request.planId),
+        eq(plans.applicationId, application.id),
+        eq(plans.isTrial, false),
+      ),
+    );
   if (!plan) throw notFound(PLAN_NOT_FOUND);
   if (plan.isArchived) throw new AppError('CONFLICT', LICENSE_PLAN_ARCHIVED);
   const now = ctx.clock.now();

@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Plan as PlanResponse } from '@latchkey/contracts';
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
@@ -21,7 +21,7 @@ export async function listPlans({
   const rows = await ctx.db
     .select()
     .from(plans)
-    .where(eq(plans.applicationId, application.id))
+    .where(and(eq(plans.applicationId, application.id), eq(plans.isTrial, false)))
     .orderBy(sql`lower(${plans.name})`, asc(plans.name), asc(plans.id));
   return rows.map(toPlanResponse);
 }

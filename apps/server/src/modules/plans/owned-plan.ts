@@ -24,6 +24,8 @@ export function ownedPlanWhere(ctx: OwnerContext, ids: PlanIds) {
   return and(
     eq(plans.id, ids.planId),
     eq(plans.applicationId, ids.applicationId),
+    // The trial plan is the server's, kept in step with the application's trial settings.
+    eq(plans.isTrial, false),
     inArray(plans.applicationId, ownedApplicationIds(ctx, ids.applicationId)),
   );
 }

@@ -15,6 +15,12 @@ export async function assertMappedPlans(
   const found = await db
     .select({ id: plans.id })
     .from(plans)
-    .where(and(eq(plans.applicationId, applicationId), inArray(plans.id, planIds)));
+    .where(
+      and(
+        eq(plans.applicationId, applicationId),
+        eq(plans.isTrial, false),
+        inArray(plans.id, planIds),
+      ),
+    );
   if (found.length !== planIds.length) throw badRequest(`products: ${SHOP_PLAN_NOT_FOUND}`);
 }

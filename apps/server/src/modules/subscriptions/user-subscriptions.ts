@@ -167,7 +167,14 @@ export async function grantSubscription({
       updatesFrom: plans.updatesFrom,
     })
     .from(plans)
-    .where(and(eq(plans.id, input.planId), eq(plans.applicationId, input.applicationId)));
+    .where(
+      and(
+        eq(plans.id, input.planId),
+        eq(plans.applicationId, input.applicationId),
+        // A trial is started by its machine, never granted.
+        eq(plans.isTrial, false),
+      ),
+    );
   if (!plan) throw notFound(PLAN_NOT_FOUND);
   const expiresAt =
     input.expiresAt !== undefined

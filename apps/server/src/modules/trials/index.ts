@@ -1,0 +1,1 @@
+export { syncTrialPlan } from './trial-plan.ts';
