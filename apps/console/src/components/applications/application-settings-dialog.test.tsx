@@ -2,6 +2,7 @@ import {
   applicationLimits,
   defaultApplicationMessages,
   deviceLimits,
+  ENTITLEMENT_CODE_INVALID,
   offlineLicenseLimits,
 } from '@latchkey/contracts';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -234,6 +235,48 @@ describe('ApplicationSettingsDialog: offline licences', () => {
       expect(group.getByRole('alert').textContent, typed).toBe(message);
       expect(days.getAttribute('aria-invalid')).toBe('true');
     }
+    expect(sentBodies).toEqual([]);
+  });
+});
+
+describe('ApplicationSettingsDialog: trial', () => {
+  const trialGroup = () => within(screen.getByRole('group', { name: 'Trial' }));
+
+  it('offers no trial until days are typed, then sends them with the entitlements', async () => {
+    const sentBodies = stubUpdate();
+    await openSettings();
+    const group = trialGroup();
+    const days = group.getByLabelText('Trial days') as HTMLInputElement;
+    const entitlements = group.getByLabelText('Trial entitlements') as HTMLInputElement;
+    expect(days.value).toBe('');
+    expect(days.placeholder).toBe('No trial');
+    expect(entitlements.value).toBe('');
+    fireEvent.change(days, { target: { value: ' 14 ' } });
+    fireEvent.change(entitlements, { target: { value: 'PRO, EXPORT_PDF' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Application' }));
+    await waitFor(() => expect(sentBodies).toHaveLength(1));
+    expect(sentBodies[0]).toMatchObject({
+      trialDays: 14,
+      trialEntitlements: ['PRO', 'EXPORT_PDF'],
+    });
+  });
+
+  it("refuses days out of range and malformed codes in the contract's words, and sends nothing", async () => {
+    const sentBodies = stubUpdate();
+    await openSettings();
+    const group = trialGroup();
+    const days = group.getByLabelText('Trial days');
+    fireEvent.change(days, { target: { value: '400' } });
+    fireEvent.change(group.getByLabelText('Trial entitlements'), {
+      target: { value: 'PRO EXPORT-PDF' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Update Application' }));
+    const alerts = group.getAllByRole('alert').map((alert) => alert.textContent);
+    expect(alerts).toEqual([
+      'Trial days must be between 1 and 365 (leave it empty for no trial)',
+      ENTITLEMENT_CODE_INVALID,
+    ]);
+    expect(days.getAttribute('aria-invalid')).toBe('true');
     expect(sentBodies).toEqual([]);
   });
 });

@@ -20,6 +20,7 @@ import { DeviceSettingsGroup } from './device-settings-group.tsx';
 import { OfflineLicenseSettingsGroup } from './offline-license-settings-group.tsx';
 import { PortalSettingsGroup } from './portal-settings-group.tsx';
 import { SettingsGroup } from './settings-group.tsx';
+import { TrialSettingsGroup } from './trial-settings-group.tsx';
 import { useApplicationForm, type ApplicationFormProps } from './use-application-form.ts';
 
 const DIALOG_CLASSES = 'sm:max-w-2xl';
@@ -82,7 +83,7 @@ function ApplicationSettingsForm(props: ApplicationFormProps) {
   // A group's fields are keyed by their request names: a change forgets the problems of the
   // fields it changed.
   const changeGroup =
-    <Group extends 'devices' | 'offline' | 'portal'>(group: Group) =>
+    <Group extends 'devices' | 'offline' | 'portal' | 'trial'>(group: Group) =>
     (value: (typeof fields)[Group]) => {
       const before = new Map(Object.entries(fields[group]));
       clearProblems(
@@ -175,6 +176,12 @@ function ApplicationSettingsForm(props: ApplicationFormProps) {
         fields={fields.portal}
         problems={problems}
         onChange={changeGroup('portal')}
+      />
+      <TrialSettingsGroup
+        formId={id}
+        fields={fields.trial}
+        problems={problems}
+        onChange={changeGroup('trial')}
       />
       <SettingsGroup
         id={`${id}-messages`}

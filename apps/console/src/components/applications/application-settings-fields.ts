@@ -13,6 +13,7 @@ import {
   toOfflineLicenseSettingsRequest,
 } from './offline-license-settings.ts';
 import { toPortalSettingsFields, toPortalSettingsRequest } from './portal-settings.ts';
+import { toTrialSettingsFields, toTrialSettingsRequest } from './trial-settings.ts';
 
 /**
  * Every setting of an application the settings dialog edits, as typed: numbers stay text until
@@ -35,6 +36,7 @@ export function toApplicationSettingsFields(application: Application) {
     devices: toDeviceSettingsFields(application),
     offline: toOfflineLicenseSettingsFields(application),
     portal: toPortalSettingsFields(application),
+    trial: toTrialSettingsFields(application),
     ...messages,
   };
 }
@@ -45,6 +47,7 @@ export function toApplicationSettingsRequest({
   devices,
   offline,
   portal,
+  trial,
   ...settings
 }: ApplicationSettingsFields): UpdateApplicationRequest {
   return {
@@ -52,6 +55,7 @@ export function toApplicationSettingsRequest({
     ...toDeviceSettingsRequest(devices),
     ...toOfflineLicenseSettingsRequest(offline),
     ...toPortalSettingsRequest(portal),
+    ...toTrialSettingsRequest(trial),
     // Empty is "no limit"; anything else goes as typed, for the contract to judge.
     maxSessionsPerUser: maxSessions.trim() === '' ? null : parseTypedNumber(maxSessions),
   };
