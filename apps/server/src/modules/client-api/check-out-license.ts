@@ -1,16 +1,13 @@
-import { randomUUID } from 'node:crypto';
 import {
   offlineLicenseLimits,
   type ClientLicenseCheckoutInput,
   type ClientLicenseCheckoutResponse,
-  type OfflineLicenseContent,
 } from '@latchkey/contracts';
-import { licensingOf, type HeldSubscription } from '../subscriptions/index.ts';
 import { invalidRequest } from './client-api-error.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import { loadLiveSession } from './live-session.ts';
-import { encodeOfflineLicense } from './offline-license-format.ts';
+import { issueOfflineLicense } from './issue-offline-license.ts';
 
 /**
  * POST /api/v1/license/checkout: a live session's holder takes a signed licence to
@@ -54,35 +51,19 @@ export async function checkOutLicense({
 
   const ttlSeconds =
     input.ttl_seconds ?? Math.min(offlineLicenseLimits.defaultTtlSeconds, maxTtlSeconds);
-  const licensing = licensingOf(held, now);
-  const validUntil = new Date(
-    Math.min(
-      now.getTime() + ttlSeconds * 1000,
-      session.expiresAt?.getTime() ?? Infinity,
-      dependedOnUntilMs(held, now, application.isLicenseRequired),
-    ),
-  );
-  const content: OfflineLicenseContent = {
-    application_id: application.id,
-    user_id: session.userId,
-    username: session.username,
-    hwid: session.hwid,
-    entitlements: licensing.answer.entitlements,
-    subscriptions: licensing.answer.subscriptions,
-    account_expires_at: session.expiresAt?.toISOString() ?? null,
-    updates_until: licensing.answer.updates_until,
-    ...(licensing.answer.meters ? { meters: licensing.answer.meters } : {}),
-    issued_at: now.toISOString(),
-    valid_until: validUntil.toISOString(),
-    id: randomUUID(),
-  };
-  const license = encodeOfflineLicense(
-    content,
-    application.sign,
-    input.encrypt && session.hwid !== null
-      ? { hwid: session.hwid, signingPublicKeyHex: application.signingPublicKey }
-      : null,
-  );
+  const { license, content } = issueOfflineLicense({
+    application,
+    holder: {
+      userId: session.userId,
+      username: session.username,
+      hwid: session.hwid,
+      expiresAt: session.expiresAt,
+      held,
+    },
+    ttlSeconds,
+    encrypt: input.encrypt,
+    now,
+  });
   await ctx.activity.recordActivity({
     applicationId: application.id,
     appUserId: session.userId,
@@ -109,32 +90,4 @@ export async function checkOutLicense({
     license,
     valid_until: content.valid_until,
   };
-}
-
-/**
- * Until when what the licence grants holds without a renewal: for each entitlement, the latest
- * expiry of the active subscriptions granting it (one lapsing while another grants the same code
- * takes nothing away), the earliest of those; and where the application requires a licence, the
- * latest expiry of any active subscription (standing needs one). Infinity when nothing lapses.
- */
-function dependedOnUntilMs(
-  held: HeldSubscription[],
-  now: Date,
-  isLicenseRequired: boolean,
-): number {
-  const nowMs = now.getTime();
-  const endsOf = (subscription: HeldSubscription) => subscription.expiresAt?.getTime() ?? Infinity;
-  const active = held.filter((subscription) => endsOf(subscription) > nowMs);
-  const entitlementEnds = new Map<string, number>();
-  for (const subscription of active) {
-    for (const code of subscription.entitlements) {
-      entitlementEnds.set(
-        code,
-        Math.max(entitlementEnds.get(code) ?? -Infinity, endsOf(subscription)),
-      );
-    }
-  }
-  let until = Math.min(Infinity, ...entitlementEnds.values());
-  if (isLicenseRequired) until = Math.min(until, Math.max(...active.map(endsOf)));
-  return until;
 }
