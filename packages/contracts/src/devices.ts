@@ -38,6 +38,8 @@ export const deviceSchema = z
     firstSeenAt: z.iso.datetime(),
     lastSeenAt: z.iso.datetime(),
     lastIp: z.string().nullable(),
+    /** When the machine was last activated offline (the portal's air-gapped activation). */
+    activatedOfflineAt: z.iso.datetime().nullable(),
   })
   .meta({ id: 'Device', description: "A machine bound to an end user's account." });
 export type Device = z.infer<typeof deviceSchema>;

@@ -41,3 +41,4 @@ export * from './mail.ts';
 export * from './shops.ts';
 export * from './console-pages.ts';
 export * from './field-problems.ts';
+export * from './offline-activation.ts';

@@ -89,6 +89,8 @@ export const portalDeviceSchema = z.object({
   hwidPreview: z.string(),
   firstSeenAt: z.iso.datetime(),
   lastSeenAt: z.iso.datetime(),
+  /** When the machine was last activated offline through this portal; null: never. */
+  activatedOfflineAt: z.iso.datetime().nullable(),
 });
 export type PortalDevice = z.infer<typeof portalDeviceSchema>;
 

@@ -22,6 +22,7 @@ const account: PortalAccount = {
       hwidPreview: 'A1B2C3D4',
       firstSeenAt: '2030-01-01T00:00:00.000Z',
       lastSeenAt: '2030-01-02T00:00:00.000Z',
+      activatedOfflineAt: null,
     },
   ],
   deviceLimit: 2,

@@ -306,6 +306,7 @@ export function createDevice(index: number, overrides: Partial<Device> = {}): De
     firstSeenAt: '2025-03-14T12:00:00.000Z',
     lastSeenAt: '2025-03-15T08:30:00.000Z',
     lastIp: `203.0.113.${index}`,
+    activatedOfflineAt: null,
     ...overrides,
   };
 }

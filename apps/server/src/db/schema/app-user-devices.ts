@@ -24,6 +24,8 @@ export const appUserDevices = pgTable(
     firstSeenAt: timestamp('first_seen_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     lastIp: text('last_ip'),
+    /** When an offline activation (the portal's air-gapped flow) last licensed this machine. */
+    activatedOfflineAt: timestamp('activated_offline_at', { withTimezone: true }),
   },
   (table) => [
     // A login's probe (user, hwid), and the user's list; one row per machine per user.

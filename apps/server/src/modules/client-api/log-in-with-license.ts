@@ -131,13 +131,26 @@ export async function logInWithLicense({
   });
 }
 
-type FoundKeyUser = { userId: string } | { code: LicenseRefusalCode; licenseId: string | null };
+export type FoundKeyUser =
+  { userId: string } | { code: LicenseRefusalCode; licenseId: string | null };
 
-/** The key's own user, created (and the key redeemed) on its first use. */
-async function findKeyUser(
-  ctx: LicenseClientContext,
+/** What finding (or creating) a key's own user needs: the application by id is enough. */
+export type KeyUserContext = Pick<
+  LicenseClientContext,
+  'db' | 'serverSecret' | 'ipAddress' | 'activity' | 'licenseThrottles'
+> & { application: { id: number } };
+
+/**
+ * The key's own user, created (and the key redeemed) on its first use: key login's, and the
+ * portal's offline activation with a key. A key redeemed by a registered account is LICENSE_USED:
+ * its holder signs in with a password instead.
+ */
+export async function findKeyUser(
+  ctx: KeyUserContext,
   key: string,
   now: Date,
+  /** What the events of a first use say did it. */
+  action: 'license_login' | 'portal' = 'license_login',
 ): Promise<FoundKeyUser> {
   const text = key.trim();
   const [row] =
@@ -167,7 +180,7 @@ async function findKeyUser(
       : { code: 'LICENSE_USED', licenseId: row.id };
   }
   if (row.redeemBy && row.redeemBy <= now) return { code: 'LICENSE_EXPIRED', licenseId: row.id };
-  return createKeyUser(ctx, { licenseId: row.id, key: text, now });
+  return createKeyUser(ctx, { licenseId: row.id, key: text, now, action });
 }
 
 /**
@@ -176,8 +189,8 @@ async function findKeyUser(
  * key already used) and logs in the user the first one made.
  */
 async function createKeyUser(
-  ctx: LicenseClientContext,
-  input: { licenseId: string; key: string; now: Date },
+  ctx: KeyUserContext,
+  input: { licenseId: string; key: string; now: Date; action: 'license_login' | 'portal' },
 ): Promise<FoundKeyUser> {
   const { application } = ctx;
   const { now } = input;
@@ -214,7 +227,7 @@ async function createKeyUser(
           success: true,
           ipAddress: ctx.ipAddress,
           errorMessage: null,
-          metadata: { action: 'license_login', code: 'OK' },
+          metadata: { action: input.action, code: 'OK' },
           createdAt: now,
         },
         licenseRedeemedRecord(ctx, {
@@ -222,7 +235,7 @@ async function createKeyUser(
           username,
           licenseId: redemption.licenseId,
           planName: redemption.planName,
-          action: 'license_login',
+          action: input.action,
           now,
         }),
       ];
@@ -243,10 +256,7 @@ async function createKeyUser(
   }
 }
 
-async function findKeyUserAfterRace(
-  ctx: LicenseClientContext,
-  licenseId: string,
-): Promise<FoundKeyUser> {
+async function findKeyUserAfterRace(ctx: KeyUserContext, licenseId: string): Promise<FoundKeyUser> {
   const [user] = await ctx.db
     .select({ id: appUsers.id })
     .from(appUsers)

@@ -10,5 +10,6 @@ export function toDeviceResponse(device: AppUserDevice): Device {
     firstSeenAt: device.firstSeenAt.toISOString(),
     lastSeenAt: device.lastSeenAt.toISOString(),
     lastIp: device.lastIp,
+    activatedOfflineAt: device.activatedOfflineAt?.toISOString() ?? null,
   };
 }

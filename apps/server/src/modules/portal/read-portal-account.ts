@@ -46,6 +46,7 @@ export async function readPortalAccount({
       hwidPreview: device.hwid.slice(0, 8),
       firstSeenAt: device.firstSeenAt.toISOString(),
       lastSeenAt: device.lastSeenAt.toISOString(),
+      activatedOfflineAt: device.activatedOfflineAt?.toISOString() ?? null,
     })),
     deviceLimit: deviceLimitOf(portal.maxDevices, held, now),
     selfServiceReset: portal.isSelfServiceReset,

@@ -17,6 +17,8 @@ import {
   portalStopRemindersQuerySchema,
   portalEmailVerifiedSchema,
   portalRedeemRequestSchema,
+  portalOfflineActivationRequestSchema,
+  portalOfflineActivationSchema,
   portalSignInRequestSchema,
   type PortalAccount,
   type PortalInfo,
@@ -50,6 +52,7 @@ import {
   type MailOutbox,
   type MailRequestThrottles,
 } from '../mail/index.ts';
+import { activateOffline } from './activate-offline.ts';
 import { changePortalPassword } from './change-portal-password.ts';
 import { loadPortal } from './load-portal.ts';
 import { portalCookieName, portalCookieOptions } from './portal-cookie.ts';
@@ -213,6 +216,30 @@ export const portalRoutes = [
       const { licenseKey } = parseInput(portalRedeemRequestSchema, request.body);
       await redeemPortalLicense({ ctx, user: session.user, licenseKey });
       return readPortalAccount({ ctx, user: session.user });
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api/portal/:publicId/offline-activation',
+    caller: 'public',
+    tag: 'End-user portal',
+    summary: 'Activate a machine offline: an activation request in, an offline licence out',
+    description:
+      'The request is the text a program without the network wrote (`LKA1.…`). Signed in, the licence is for the account (a request naming another is a 400); otherwise for the holder of the licence key the request carries (401 without one; a refused key is a 400 and counts against the licence throttles). 403 for an account not in good standing; under HWID lock the machine takes one of the account\u2019s devices, 409 when none is free. The licence (`LK1.`, or `LK1E.` when the request asks for it) lasts the application\u2019s maxOfflineDays at most.',
+    params: portalParamsSchema,
+    body: portalOfflineActivationRequestSchema,
+    responses: { 200: ok(portalOfflineActivationSchema) },
+    errors: [401, 403, 404, 409, 429],
+    handle: async ({ request, reply }, { config, contextOf, cookieName, signedIn }) => {
+      assertSameOrigin(request, config);
+      const ctx = await contextOf(request);
+      // A visitor who is signed in activates for their account; one who is not, with a key.
+      const session = request.cookies[cookieName] ? await signedIn(request, reply, ctx) : null;
+      const { request: requestText } = parseInput(
+        portalOfflineActivationRequestSchema,
+        request.body,
+      );
+      return activateOffline({ ctx, session, requestText });
     },
   }),
   defineRoute({

@@ -1,0 +1,1 @@
+ALTER TABLE "app_user_devices" ADD COLUMN "activated_offline_at" timestamp with time zone;
