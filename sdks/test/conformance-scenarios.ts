@@ -34,6 +34,7 @@ export const sdkCalls = [
   'register',
   'login',
   'licenseLogin',
+  'startTrial',
   'redeem',
   'verify',
   'heartbeat',
@@ -57,6 +58,9 @@ export const sdkCalls = [
 export const ownerActions = [
   'createUser',
   'pauseUser',
+  'setUserExpiry',
+  'deleteUser',
+  'offerTrial',
   'createPlan',
   'createLicenseKey',
   'createVariable',

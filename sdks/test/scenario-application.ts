@@ -82,6 +82,30 @@ export async function createScenarioApplication(
       await ownerCall('POST', `${base}/users/${input.userId}/pause`);
       return {};
     },
+    /** Sets the user's account expiry, as the vendor's edit of the user does. */
+    async setUserExpiry(input: { userId: string; expiresAt: string | null }) {
+      appUserSchema.parse(
+        await ownerCall('PUT', `${base}/users/${input.userId}`, { expiresAt: input.expiresAt }),
+      );
+      return {};
+    },
+    async deleteUser(input: { userId: string }) {
+      await ownerCall('DELETE', `${base}/users/${input.userId}`);
+      return {};
+    },
+    /**
+     * Offers a trial per machine (`trialDays`, null for none, and what it grants), as the
+     * application's trial settings in the console do.
+     */
+    async offerTrial(input: { trialDays: number | null; trialEntitlements?: string[] }) {
+      const offered = applicationSchema.parse(
+        await ownerCall('PUT', base, {
+          trialDays: input.trialDays,
+          trialEntitlements: input.trialEntitlements ?? [],
+        } satisfies UpdateApplicationRequest),
+      );
+      return { trialDays: offered.trialDays, trialEntitlements: offered.trialEntitlements };
+    },
     async createPlan(input: {
       name: string;
       durationDays?: number | null;

@@ -121,6 +121,8 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
         return client.login(input);
       case 'licenseLogin':
         return client.licenseLogin(input);
+      case 'startTrial':
+        return client.startTrial(input);
       case 'redeem':
         return client.redeem(input);
       case 'verify':

@@ -184,6 +184,9 @@ class Driver {
     if (name == "licenseLogin")
       return plain(client.license_login(input.at("licenseKey"),
                                         texts_of(input, "requiredEntitlements")));
+    if (name == "startTrial")
+      return plain(client.start_trial(text_of(input, "hwid"), text_of(input, "username"),
+                                      texts_of(input, "requiredEntitlements")));
     if (name == "resumeSession")
       return plain(client.resume_session(input.at("token"), input.at("userId")));
     if (name == "redeem")

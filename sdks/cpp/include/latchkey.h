@@ -36,11 +36,11 @@ LATCHKEY_EXPORT latchkey_client* latchkey_client_create(const char* base_url, co
 LATCHKEY_EXPORT void latchkey_client_destroy(latchkey_client* client);
 
 /*
- * One call of the client, named as in C++ ("login", "license_login", "resume_session",
- * "register_user" (or "register"), "redeem", "verify", "heartbeat", "end_session", "get_variable",
- * "get_user_variable", "set_user_variable", "use_meter", "reset_devices", "forgot_password",
- * "resend_verification", "checkout", "download", "check_for_update",
- * "verify_offline_license"), its arguments a JSON object keyed by the C++
+ * One call of the client, named as in C++ ("login", "license_login", "start_trial",
+ * "resume_session", "register_user" (or "register"), "redeem", "verify", "heartbeat",
+ * "end_session", "get_variable", "get_user_variable", "set_user_variable", "use_meter",
+ * "reset_devices", "forgot_password", "resend_verification", "checkout", "download",
+ * "check_for_update", "verify_offline_license"), its arguments a JSON object keyed by the C++
  * parameter names ({"username": ..., "password": ...}; NULL for none; times as ISO 8601
  * strings; "required_entitlements" an array of strings). Answers a JSON object:
  *   {"value": <the result, with the wire's field names, or null>}

@@ -151,6 +151,10 @@ Json perform(latchkey::Client& client, const std::string& call, const Json& inpu
   if (call == "license_login")
     return value_of(client.license_login(text_of(input, "license_key"),
                                          texts_of(input, "required_entitlements")));
+  if (call == "start_trial")
+    return value_of(client.start_trial(optional_text_of(input, "hwid"),
+                                       optional_text_of(input, "username"),
+                                       texts_of(input, "required_entitlements")));
   if (call == "resume_session")
     return value_of(client.resume_session(text_of(input, "token"), text_of(input, "user_id")));
   if (call == "register_user" || call == "register")

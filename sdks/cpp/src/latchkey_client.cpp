@@ -277,8 +277,8 @@ Result exchange(const State& state, const std::string& path, const detail::Json&
 // One call, tried again only when is_safe (its repetition changes nothing; a meter's increment
 // counts once per idempotency key, which its retries keep): after a failure without an answer
 // or a server fault (backing off, or as Retry-After says), and after a 429 whose Retry-After
-// is within max_retry_delay. A login, a registration, a key's redemption, a device release or
-// a call that sends a mail is never sent twice: its 429 is its answer.
+// is within max_retry_delay. A login, a trial's start, a registration, a key's redemption, a
+// device release or a call that sends a mail is never sent twice: its 429 is its answer.
 Result call(const State& state, const std::string& path, bool is_safe,
             const detail::Json& payload, const std::atomic<bool>* abandoned = nullptr) {
   const long long max_delay_ms = static_cast<long long>(state.options.max_retry_delay.count());
@@ -322,9 +322,11 @@ Result refused_login(const Result& login, const Result& verify) {
 }
 
 // After a successful login: the required entitlements checked (verify), then session/track
-// start with the login's token.
+// start with the login's token, from the machine (hwid, the client's when empty) the login
+// named.
 Result open_session(State& state, const Result& login,
-                    const std::vector<std::string>& required_entitlements) {
+                    const std::vector<std::string>& required_entitlements,
+                    const std::string& hwid = "") {
   const std::optional<std::string> user_id = login.text("user_id");
   if (!login.success() || !user_id) return login;
   forget_session(state);
@@ -341,7 +343,7 @@ Result open_session(State& state, const Result& login,
                             {{"action", "start"},
                              {"user_id", *user_id},
                              {"session_token", token},
-                             {"hwid", state.hwid}});
+                             {"hwid", hwid.empty() ? state.hwid : hwid}});
   if (!start.success()) return start;
   {
     std::lock_guard<std::mutex> lock(state.mutex);
@@ -447,6 +449,17 @@ Result Client::license_login(const std::string& license_key,
   if (!state_->options.device_name.empty()) payload["device_name"] = state_->options.device_name;
   return open_session(*state_, call(*state_, "/license/login", false, payload),
                       required_entitlements);
+}
+
+Result Client::start_trial(const std::optional<std::string>& hwid,
+                           const std::optional<std::string>& username,
+                           const std::vector<std::string>& required_entitlements) {
+  const std::string machine = hwid ? *hwid : state_->hwid;
+  detail::Json payload = {{"hwid", machine}, {"version", state_->version}};
+  if (username && !username->empty()) payload["username"] = *username;
+  if (!state_->options.device_name.empty()) payload["device_name"] = state_->options.device_name;
+  return open_session(*state_, call(*state_, "/trial", false, payload), required_entitlements,
+                      machine);
 }
 
 Result Client::resume_session(const std::string& token, const std::string& user_id) {

@@ -238,6 +238,9 @@ namespace LatchkeyConformance
                 case "licenseLogin":
                     return ResultToJson(client.LicenseLoginAsync(Text(input, "licenseKey"), Texts(input, "requiredEntitlements"))
                         .GetAwaiter().GetResult());
+                case "startTrial":
+                    return ResultToJson(client.StartTrialAsync(Text(input, "hwid"), Text(input, "username"),
+                        Texts(input, "requiredEntitlements")).GetAwaiter().GetResult());
                 case "resumeSession":
                     return ResultToJson(client.ResumeSessionAsync(Text(input, "token"), Text(input, "userId")).GetAwaiter().GetResult());
                 case "redeem":

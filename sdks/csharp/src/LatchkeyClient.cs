@@ -67,7 +67,7 @@ namespace Latchkey
         /// <paramref name="apiKey"/> the application's API key, <paramref name="publicKey"/> its
         /// Ed25519 public key (64 hex digits, the console's <c>signingPublicKey</c>: pinned, so an
         /// answer signed by any other key is refused), <paramref name="version"/> this program's
-        /// version (sent with login and key login). ArgumentException on a malformed one.
+        /// version (sent with login, key login and a trial's start). ArgumentException on a malformed one.
         /// </summary>
         public LatchkeyClient(string baseUrl, string apiKey, string publicKey, string version,
             LatchkeyClientOptions options = null)
@@ -205,6 +205,29 @@ namespace Latchkey
             if (DeviceName != null) payload["device_name"] = DeviceName;
             var login = await CallAsync("/license/login", false, payload).ConfigureAwait(false);
             return await OpenSessionAsync(login, requiredEntitlements).ConfigureAwait(false);
+        }
+
+        /// <summary>
+        /// Starts this machine's trial, or logs in the one it already has, and opens the session.
+        /// The application offers one trial per machine (<paramref name="hwid"/>, this client's
+        /// <see cref="Hwid"/> unless given): the first call creates a trial account (named
+        /// <paramref name="username"/>, else <c>trial-</c> and random hex) ending after the
+        /// application's trial days, with its trial entitlements; every later call from the
+        /// machine, whatever name it sends, logs in that same account. <c>TRIAL_UNAVAILABLE</c>
+        /// when the application offers no trial, <c>TRIAL_EXPIRED</c> once the machine's trial has
+        /// ended (<c>expires_at</c> says when), <c>TRIAL_USED</c> when the vendor deleted its
+        /// account. <paramref name="requiredEntitlements"/> as for
+        /// <see cref="LoginAsync(string, string, IEnumerable{string})"/>. Never sent twice, as a login.
+        /// </summary>
+        public async Task<LatchkeyResult> StartTrialAsync(string hwid = null, string username = null,
+            IEnumerable<string> requiredEntitlements = null)
+        {
+            var machine = hwid ?? Hwid;
+            var payload = new Dictionary<string, object> { { "hwid", machine }, { "version", Version } };
+            if (!string.IsNullOrEmpty(username)) payload["username"] = username;
+            if (DeviceName != null) payload["device_name"] = DeviceName;
+            var login = await CallAsync("/trial", false, payload).ConfigureAwait(false);
+            return await OpenSessionAsync(login, requiredEntitlements, machine).ConfigureAwait(false);
         }
 
         /// <summary>Adds a licence key to an account; the password proves the holder.</summary>
@@ -569,9 +592,11 @@ namespace Latchkey
 
         /// <summary>
         /// After a successful login: the entitlements it requires checked (<c>verify</c>), then
-        /// <c>session/track</c> start with the login's token.
+        /// <c>session/track</c> start with the login's token, from the machine
+        /// (<paramref name="hwid"/>, this client's unless given) the login named.
         /// </summary>
-        private async Task<LatchkeyResult> OpenSessionAsync(LatchkeyResult login, IEnumerable<string> requiredEntitlements)
+        private async Task<LatchkeyResult> OpenSessionAsync(LatchkeyResult login, IEnumerable<string> requiredEntitlements,
+            string hwid = null)
         {
             var userId = login.UserId;
             if (!login.Success || userId == null) return login;
@@ -584,7 +609,7 @@ namespace Latchkey
                 "sess_" + Guid.NewGuid().ToString("N") + "_" + DateTimeOffset.UtcNow.ToUnixTimeSeconds();
             var start = await CallAsync("/session/track", true, new Dictionary<string, object>
             {
-                { "action", "start" }, { "user_id", userId }, { "session_token", token }, { "hwid", Hwid },
+                { "action", "start" }, { "user_id", userId }, { "session_token", token }, { "hwid", hwid ?? Hwid },
             }).ConfigureAwait(false);
             if (!start.Success) return start;
             lock (sync) session = new ClientSession(token, userId);
@@ -623,8 +648,8 @@ namespace Latchkey
         /// nothing; a meter's increment counts once per idempotency key, which its retries keep):
         /// after a failure without an answer or a server fault (backing off, or as
         /// <c>Retry-After</c> says), and after a 429 whose <c>Retry-After</c> is within the
-        /// maximum wait. A login, a registration, a key's redemption or a device release is never
-        /// sent twice: its 429 is its answer.
+        /// maximum wait. A login, a trial's start, a registration, a key's redemption or a device
+        /// release is never sent twice: its 429 is its answer.
         /// </summary>
         private async Task<LatchkeyResult> CallAsync(string path, bool isSafe, IDictionary<string, object> payload)
         {

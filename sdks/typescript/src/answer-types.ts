@@ -88,7 +88,7 @@ export interface UpdateOffer {
   sha256: string;
 }
 
-/** register, login, licenseLogin and redeem. */
+/** register, login, licenseLogin, startTrial and redeem. */
 export interface AuthAnswer extends AnswerBase {
   user_id?: string;
   username?: string;
@@ -180,8 +180,8 @@ export type MailAnswer = AnswerBase;
 export type Result<Answer extends AnswerBase> = Answer & { retryAfterSeconds?: number };
 
 /**
- * What login and licenseLogin answer: the login's fields, or, when a required entitlement is
- * missing, the verify's refusal over them.
+ * What login, licenseLogin and startTrial answer: the login's fields, or, when a required
+ * entitlement is missing, the verify's refusal over them.
  */
 export type LoginResult = Result<AuthAnswer> & { missing_entitlements?: string[] };
 

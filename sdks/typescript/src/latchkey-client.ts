@@ -36,7 +36,7 @@ export interface LatchkeyClientOptions {
    * answer signed by any other key is refused.
    */
   publicKey: string;
-  /** This program's version, sent with the calls that check it (login, licenseLogin). */
+  /** This program's version, sent with the calls that check it (login, licenseLogin, startTrial). */
   version: string;
   /** How long one request may take, answer included (30 s). */
   timeoutMs?: number;
@@ -90,7 +90,8 @@ const sessionEndingCodes: ReadonlySet<ResultCode> = new Set<ResultCode>([
 /**
  * Whether a call may be sent again when no answer came: only calls whose repetition changes
  * nothing (a meter's increment counts once per idempotency key, which its retries keep). A
- * login, a registration, a key's redemption or a device release is never sent twice.
+ * login, a trial's start, a registration, a key's redemption or a device release is never sent
+ * twice.
  */
 type RetryPolicy = 'safe' | 'once';
 
@@ -210,6 +211,29 @@ export class LatchkeyClient {
       ...(this.deviceName ? { device_name: this.deviceName } : {}),
     });
     return this.openSession(answer, input.requiredEntitlements);
+  }
+
+  /**
+   * Starts this machine's trial, or logs in the one it already has, and opens the session;
+   * `requiredEntitlements` as for `login`. The application offers one trial per machine
+   * (`hwid`, this client's unless given): the first call creates a trial account (named
+   * `username`, else `trial-` and random hex) ending after the application's trial days, with its
+   * trial entitlements; every later call from the machine, whatever `username` it sends, logs
+   * in that same account. `TRIAL_UNAVAILABLE` when the application offers no trial,
+   * `TRIAL_EXPIRED` once the machine's trial has ended (`expires_at` says when), `TRIAL_USED`
+   * when the vendor deleted its account. Never sent twice, as a login.
+   */
+  async startTrial(
+    input: { hwid?: string; username?: string; requiredEntitlements?: string[] } = {},
+  ): Promise<LoginResult> {
+    const hwid = input.hwid ?? this.hwid;
+    const answer = await this.call<AuthAnswer>('/trial', 'once', {
+      hwid,
+      ...(input.username ? { username: input.username } : {}),
+      version: this.version,
+      ...(this.deviceName ? { device_name: this.deviceName } : {}),
+    });
+    return this.openSession(answer, input.requiredEntitlements, hwid);
   }
 
   /**
@@ -510,11 +534,12 @@ export class LatchkeyClient {
   /**
    * After a successful login: the required entitlements checked (a refusal answers in the
    * login's place, its fields over the login's), then `session/track` start with the login's
-   * token.
+   * token, from the machine (`hwid`) the login named.
    */
   private async openSession(
     login: Result<AuthAnswer>,
     requiredEntitlements: string[] = [],
+    hwid: string = this.hwid,
   ): Promise<LoginResult> {
     if (!login.success || typeof login.user_id !== 'string') return login;
     this.forgetSession();
@@ -536,7 +561,7 @@ export class LatchkeyClient {
       action: 'start',
       user_id: login.user_id,
       session_token: token,
-      hwid: this.hwid,
+      hwid,
     });
     if (!start.success) return start;
     this.currentSession = { token, userId: login.user_id };

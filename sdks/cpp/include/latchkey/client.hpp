@@ -25,7 +25,8 @@ struct ClientOptions {
   // an https: one through a CONNECT tunnel, TLS end to end. Empty: connect directly (the
   // environment's proxy variables are not followed: the program decides).
   std::string proxy;
-  // This machine's HWID as logins send it; machine_id() when not given.
+  // This machine's HWID as logins (and a trial's start, unless it names another) send it;
+  // machine_id() when not given.
   std::optional<std::string> hwid;
   // Names this machine in the user's devices; none sent when empty.
   std::string device_name;
@@ -98,6 +99,17 @@ class LATCHKEY_EXPORT Client {
   // The same, required_entitlements as for login.
   Result license_login(const std::string& license_key,
                        const std::vector<std::string>& required_entitlements);
+  // Starts this machine's trial, or logs in the one it already has, and opens the session;
+  // required_entitlements as for login. The application offers one trial per machine (hwid,
+  // this client's hwid() unless given): the first call creates a trial account (named
+  // username, else "trial-" and random hex) ending after the application's trial days, with its
+  // trial entitlements; every later call from the machine, whatever username it sends, logs in
+  // that same account. TRIAL_UNAVAILABLE when the application offers no trial, TRIAL_EXPIRED
+  // once the machine's trial has ended (expires_at says when), TRIAL_USED when the vendor
+  // deleted its account. Never sent twice, as a login.
+  Result start_trial(const std::optional<std::string>& hwid = std::nullopt,
+                     const std::optional<std::string>& username = std::nullopt,
+                     const std::vector<std::string>& required_entitlements = {});
   // Resumes a session saved from session() at an earlier start, without the password: one
   // heartbeat with its token, and when the server answers OK the client adopts it (heartbeat,
   // checkout and the user's variables follow); otherwise the client has no session. Any

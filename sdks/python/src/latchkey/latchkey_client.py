@@ -203,6 +203,32 @@ class LatchkeyClient:
             self._call("/license/login", is_safe=False, payload=payload), required_entitlements
         )
 
+    def start_trial(
+        self,
+        hwid: Optional[str] = None,
+        username: Optional[str] = None,
+        required_entitlements: Optional[List[str]] = None,
+    ) -> Result:
+        """
+        Starts this machine's trial, or logs in the one it already has, and opens the session;
+        ``required_entitlements`` as for ``login``. The application offers one trial per machine
+        (``hwid``, this client's unless given): the first call creates a trial account (named
+        ``username``, else ``trial-`` and random hex) ending after the application's trial days,
+        with its trial entitlements; every later call from the machine, whatever ``username``
+        it sends, logs in that same account. ``TRIAL_UNAVAILABLE`` when the application offers
+        no trial, ``TRIAL_EXPIRED`` once the machine's trial has ended (``expires_at`` says
+        when), ``TRIAL_USED`` when the vendor deleted its account. Never sent twice, as a login.
+        """
+        machine = hwid if hwid is not None else self.hwid
+        payload: Dict[str, Any] = {"hwid": machine, "version": self.version}
+        if username:
+            payload["username"] = username
+        if self.device_name:
+            payload["device_name"] = self.device_name
+        return self._open_session(
+            self._call("/trial", is_safe=False, payload=payload), required_entitlements, machine
+        )
+
     def redeem(self, username: str, password: str, license_key: str) -> Result:
         """Adds a licence key to an account; the password proves the holder."""
         payload = {"username": username, "password": password, "license_key": license_key}
@@ -500,12 +526,15 @@ class LatchkeyClient:
         return session
 
     def _open_session(
-        self, login: Result, required_entitlements: Optional[List[str]] = None
+        self,
+        login: Result,
+        required_entitlements: Optional[List[str]] = None,
+        hwid: Optional[str] = None,
     ) -> Result:
         """
         After a successful login: the required entitlements checked (a refusal answers in the
         login's place, its fields over the login's), then ``session/track`` start with the
-        login's token.
+        login's token, from the machine (``hwid``, this client's unless given) the login named.
         """
         user_id = login.get("user_id")
         if not login.success or not isinstance(user_id, str):
@@ -531,7 +560,7 @@ class LatchkeyClient:
                 "action": "start",
                 "user_id": user_id,
                 "session_token": token,
-                "hwid": self.hwid,
+                "hwid": hwid if hwid is not None else self.hwid,
             },
         )
         if not start.success:
@@ -545,9 +574,9 @@ class LatchkeyClient:
         One call, tried again only when ``is_safe`` (its repetition changes nothing; a meter's
         increment counts once per idempotency key, which its retries keep): after a failure
         without an answer or a server fault (backing off, or as ``Retry-After`` says),
-        and after a 429 whose ``Retry-After`` is within ``max_retry_delay``. A login, a
-        registration, a key's redemption or a device release is never sent twice: its 429 is
-        its answer.
+        and after a 429 whose ``Retry-After`` is within ``max_retry_delay``. A login, a trial's
+        start, a registration, a key's redemption or a device release is never sent twice: its
+        429 is its answer.
         """
         attempt = 0
         while True:
