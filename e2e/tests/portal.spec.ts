@@ -1,4 +1,5 @@
 import type { AppUser, Application, GeneratedLicenses, Plan } from '@latchkey/contracts';
+import { activationRequest } from './support/activation-request.ts';
 import { clientCall } from './support/client-api.ts';
 import { fetchGzipSize } from './support/gzip-size.ts';
 import { checkDialog, checkLayout, forEachViewport, PHONE } from './support/layout-checks.ts';
@@ -102,7 +103,9 @@ test.describe('the end-user portal', () => {
     await expect(portal.getByRole('heading', { level: 1 })).toHaveText('Acme Portal');
     await expect(portal).toHaveTitle('Sign in · Acme Portal');
     await signInToPortal(portal, 'not-my-password');
-    await expect(portal.getByRole('alert')).toHaveText('Unknown username or wrong password');
+    await expect(card(portal, 'Sign in').getByRole('alert')).toHaveText(
+      'Unknown username or wrong password',
+    );
     await expect(portal.getByLabel('Password')).toBeFocused();
     await signInToPortal(portal, PASSWORD);
     await expect(portal.getByRole('heading', { name: 'Your account' })).toBeFocused();
@@ -226,10 +229,12 @@ test.describe('the end-user portal', () => {
     // The signed-in page, with a status line per card, is gone before its one status is read
     // (read at once, its four status lines failed the strict locator in a CI run).
     await expect(portal.getByRole('heading', { name: 'Your account' })).toBeHidden();
-    await expect(portal.getByRole('status')).toHaveText('You have signed out.');
+    await expect(card(portal, 'Sign in').getByRole('status')).toHaveText('You have signed out.');
     await expect(portal.getByLabel('Username')).toBeFocused();
     await signInToPortal(portal, PASSWORD);
-    await expect(portal.getByRole('alert')).toHaveText('Unknown username or wrong password');
+    await expect(card(portal, 'Sign in').getByRole('alert')).toHaveText(
+      'Unknown username or wrong password',
+    );
     await signInToPortal(portal, NEW_PASSWORD);
     await expect(portal.getByRole('heading', { name: 'Your account' })).toBeVisible();
     await expect(card(portal, 'Subscriptions')).toContainText('Pro Monthly');
@@ -241,11 +246,70 @@ test.describe('the end-user portal', () => {
     // As at sign-out: the signed-in page and its alert line per card are gone before the one
     // alert is read (read at once, its four alert lines failed the strict locator in a run).
     await expect(portal.getByRole('heading', { name: 'Your account' })).toBeHidden();
-    await expect(portal.getByRole('alert')).toHaveText(
+    await expect(card(portal, 'Sign in').getByRole('alert')).toHaveText(
       'Your session has ended: please sign in again',
     );
     await expect(portal.getByRole('button', { name: 'Sign in' })).toBeVisible();
     await expect(portal.getByRole('button', { name: 'Sign out' })).toHaveCount(0);
+    await portal.context().close();
+  });
+
+  test('activates an air-gapped computer: with a key on the sign-in page, and signed in; at 390 and 1280 px in both themes, axe clean', async ({
+    page,
+    browser,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const { application, base, plan, portalPath } = await seedPortal(page, 'Ada Airgap');
+    const app = application.signingPublicKey.toLowerCase();
+    const portal = await pageOfItsOwn(browser);
+    const problems: string[] = [];
+    let machine = 0;
+
+    for (const theme of ['light', 'dark'] as const) {
+      await portal.emulateMedia({ colorScheme: theme });
+      await forEachViewport(portal, async (viewport) => {
+        const label = `portal-activation-${viewport.name}-${theme}`;
+        await portal.context().clearCookies();
+        await portal.goto(portalPath);
+        // On the sign-in page, a request carrying a new key: the key's own account gets it.
+        const { keys } = await ownerPost<GeneratedLicenses>(page, `${base}/licenses`, {
+          planId: plan.id,
+          count: 1,
+        });
+        machine += 1;
+        const hwid = `LAB-${machine}-${viewport.name}-${theme}`.toUpperCase();
+        const signedOut = card(portal, 'Activate a computer offline');
+        const request = signedOut.getByLabel('Activation request');
+        await request.fill('LKA1.copied-in-part');
+        await signedOut.getByRole('button', { name: 'Get Licence' }).click();
+        await expect(signedOut.getByRole('alert')).toContainText('only part of it was copied');
+        await expect(request).toHaveAttribute('aria-invalid', 'true');
+        await request.fill(activationRequest({ app, hwid, license_key: keys[0]!.key }));
+        await signedOut.getByRole('button', { name: 'Get Licence' }).click();
+        const licence = signedOut.getByLabel('Offline licence');
+        await expect(licence).toHaveValue(/^LK1\./);
+        await expect(signedOut.getByRole('status').first()).toContainText(
+          /^Licence issued for key-/,
+        );
+        await checkLayout(portal, `${label}-sign-in`, problems, { testInfo, fullPage: true });
+
+        // Signed in, for the account: a computer of the account's (both seats are taken by the
+        // program's logins) is licensed offline and marked so among the devices.
+        await signInToPortal(portal, PASSWORD);
+        await expect(portal.getByRole('heading', { name: 'Your account' })).toBeVisible();
+        const signedIn = card(portal, 'Activate a computer offline');
+        await signedIn
+          .getByLabel('Activation request')
+          .fill(activationRequest({ app, hwid: STUDIO.hwid, username: 'pilot' }));
+        await signedIn.getByRole('button', { name: 'Get Licence' }).click();
+        await expect(signedIn.getByLabel('Offline licence')).toHaveValue(/^LK1\./);
+        await expect(
+          card(portal, 'Devices').getByTestId(`device-${STUDIO.hwid.slice(0, 8)}`),
+        ).toContainText('Activated offline');
+        await checkLayout(portal, `${label}-account`, problems, { testInfo, fullPage: true });
+      });
+    }
+    expect(problems).toEqual([]);
     await portal.context().close();
   });
 
@@ -311,7 +375,7 @@ test.describe('the end-user portal', () => {
         await portal.context().clearCookies();
         await portal.goto(portalPath);
         await signInToPortal(portal, 'wrong password');
-        await expect(portal.getByRole('alert')).toBeVisible();
+        await expect(card(portal, 'Sign in').getByRole('alert')).toBeVisible();
         await check(`portal-sign-in-${viewport.name}-${theme}`);
 
         await signInToPortal(portal, PASSWORD);

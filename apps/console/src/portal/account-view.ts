@@ -6,6 +6,7 @@ import { createFeedback, type Feedback } from './form-parts.ts';
 import { createPasswordCard } from './password-card.ts';
 import type { PortalPage } from './portal-page.ts';
 import { createRedeemCard } from './redeem-card.ts';
+import { createActivationCard } from './activation-card.ts';
 
 /**
  * The signed-in page: the account, its subscriptions and devices (re-drawn by `update`
@@ -38,6 +39,18 @@ export function createAccountView(page: PortalPage): {
       devices.element,
       createRedeemCard(page),
       createPasswordCard(page, () => username),
+      createActivationCard({
+        api: page.api,
+        isSignedIn: true,
+        failureText: (error) => page.failureText(error),
+        // Under HWID lock the computer is now one of the account's devices.
+        onActivated: () => {
+          page.api.account().then(
+            (account) => page.accountChanged(account),
+            () => undefined,
+          );
+        },
+      }),
     ),
   );
   const update = (next: PortalAccount) => {

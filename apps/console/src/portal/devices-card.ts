@@ -113,6 +113,13 @@ export function createDevicesCard(page: PortalPage): {
               h('code', { class: 'wrap-anywhere' }, device.hwidPreview),
             ),
             h('p', { class: 'row-meta' }, `Last seen ${formatDateTime(device.lastSeenAt)}`),
+            device.activatedOfflineAt
+              ? h(
+                  'p',
+                  { class: 'row-meta' },
+                  `Activated offline ${formatDateTime(device.activatedOfflineAt)}`,
+                )
+              : null,
           ),
           button,
         );

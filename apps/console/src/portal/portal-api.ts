@@ -6,6 +6,8 @@ import type {
   PortalPasswordRequest,
   PortalPasswordResetRequest,
   PortalForgotPasswordRequest,
+  PortalOfflineActivation,
+  PortalOfflineActivationRequest,
   PortalRedeemRequest,
   PortalSignInRequest,
 } from '@latchkey/contracts';
@@ -57,6 +59,8 @@ export interface PortalApi {
   signOut(): Promise<void>;
   releaseDevice(deviceId: string): Promise<PortalAccount>;
   redeem(input: PortalRedeemRequest): Promise<PortalAccount>;
+  /** An air-gapped machine's activation request in, its offline licence out. */
+  activateOffline(input: PortalOfflineActivationRequest): Promise<PortalOfflineActivation>;
   changePassword(input: PortalPasswordRequest): Promise<void>;
   /** A mailed link's new password: works with the portal's sign-in off. */
   resetPassword(input: PortalPasswordResetRequest): Promise<void>;
@@ -111,6 +115,7 @@ export function createPortalApi(publicId: string, fetchImpl: typeof fetch = fetc
     signOut: () => call('DELETE', '/session'),
     releaseDevice: (deviceId) => call('DELETE', `/devices/${encodeURIComponent(deviceId)}`),
     redeem: (input) => call('POST', '/redeem', input),
+    activateOffline: (input) => call('POST', '/offline-activation', input),
     changePassword: (input) => call('POST', '/password', input),
     resetPassword: (input) => call('POST', '/password/reset', input),
     forgotPassword: (input) => call('POST', '/password/forgot', input),

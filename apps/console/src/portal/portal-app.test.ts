@@ -43,6 +43,7 @@ function stubApi(overrides: Partial<PortalApi> = {}): PortalApi {
     signOut: refuse,
     releaseDevice: refuse,
     redeem: refuse,
+    activateOffline: refuse,
     changePassword: refuse,
     resetPassword: refuse,
     forgotPassword: refuse,
@@ -70,7 +71,8 @@ describe('the portal page', () => {
     expect(elements.title.textContent).toContain('Acme Portal');
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
-    expect(screen.getByRole('alert').textContent).toContain('Please enter your username');
+    const signInCard = within(screen.getByRole('region', { name: 'Sign in' }));
+    expect(signInCard.getByRole('alert').textContent).toContain('Please enter your username');
     expect(signIn).not.toHaveBeenCalled();
     await user.type(screen.getByLabelText('Username'), 'pilot');
     await user.type(screen.getByLabelText('Password'), 'secret{Enter}');
@@ -125,7 +127,11 @@ describe('the portal page', () => {
 
     await user.clear(within(form).getByLabelText('Confirm new password'));
     await user.type(within(form).getByLabelText('Confirm new password'), 'new-secret-1{Enter}');
-    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain(SESSION_ENDED));
+    await waitFor(() =>
+      expect(
+        within(screen.getByRole('region', { name: 'Sign in' })).getByRole('alert').textContent,
+      ).toContain(SESSION_ENDED),
+    );
     expect(changePassword).toHaveBeenCalledWith({
       currentPassword: 'old-secret',
       newPassword: 'new-secret-1',

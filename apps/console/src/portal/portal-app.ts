@@ -5,6 +5,7 @@ import { errorText, PortalApiError, type PortalApi } from './portal-api.ts';
 import type { Notice, PortalPage } from './portal-page.ts';
 import { createForgotView } from './forgot-view.ts';
 import { createSignInView } from './sign-in-view.ts';
+import { createActivationCard } from './activation-card.ts';
 
 export const PORTAL_NOT_AVAILABLE = 'This portal is not available';
 export const SESSION_ENDED = 'Your session has ended: please sign in again';
@@ -52,7 +53,8 @@ export async function startPortal(elements: PortalElements, api: PortalApi | nul
       onSignedIn: (account) => showAccount(account),
       ...(canResetPassword ? { onForgotPassword: showForgot } : {}),
     });
-    show('Sign in', view.element, false);
+    const activation = createActivationCard({ api, isSignedIn: false, failureText: errorText });
+    show('Sign in', h('div', { class: 'stack' }, view.element, activation), false);
     if (moveFocus) view.username.focus();
   };
 

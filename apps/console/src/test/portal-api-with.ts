@@ -13,6 +13,7 @@ export function portalApiWith(page: string, calls: Partial<PortalApi>): PortalAp
     signOut: unused,
     releaseDevice: unused,
     redeem: unused,
+    activateOffline: unused,
     changePassword: unused,
     resetPassword: unused,
     forgotPassword: unused,
