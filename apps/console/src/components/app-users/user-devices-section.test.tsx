@@ -23,7 +23,12 @@ import { UserDevicesSection } from './user-devices-section.tsx';
 const BASE = sectionUserPath('devices');
 
 const office = createDevice(1, { name: 'OFFICE-PC', hwid: 'HWID-0001-ABCDEF-OFFICE' });
-const unnamed = createDevice(2, { name: null, lastIp: null, hwid: 'HWID-0002-ABCDEF-SPARE1' });
+const unnamed = createDevice(2, {
+  name: null,
+  lastIp: null,
+  hwid: 'HWID-0002-ABCDEF-SPARE1',
+  activatedOfflineAt: '2025-03-16T09:00:00.000Z',
+});
 /** The office PC as its buttons name it: its name and the end of its HWID. */
 const OFFICE_LABEL = 'OFFICE-PC · …OFFICE';
 
@@ -118,6 +123,10 @@ describe('UserDevicesSection', () => {
     expect(unnamedItem.getByText('Unnamed device')).toBeTruthy();
     expect(unnamedItem.getByText('Unknown')).toBeTruthy();
     expect(unnamedItem.getByText('…SPARE1')).toBeTruthy();
+    // Licensed through the portal's offline activation: said so, with when; the other is not.
+    expect(unnamedItem.getByText('Activated offline')).toBeTruthy();
+    expect(unnamedItem.getByText(formatDateTime('2025-03-16T09:00:00.000Z'))).toBeTruthy();
+    expect(officeItem.queryByText('Activated offline')).toBeNull();
     // Devices are told apart by the end of their HWID in the names of their buttons.
     expect(
       unnamedItem.getByRole('button', { name: 'Remove Unnamed device · …SPARE1' }),

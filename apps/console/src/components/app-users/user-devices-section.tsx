@@ -22,11 +22,15 @@ import { describeNoDevices, getDeviceLabel, getDeviceName, getHwidTail } from '.
 import { UserDialogSection, type UserSectionProps } from './user-dialog-section.tsx';
 
 function DeviceFacts({ device }: { device: Device }) {
-  const facts = [
+  const facts: [string, string][] = [
     ['First seen', formatDateTime(device.firstSeenAt)],
     ['Last seen', formatDateTime(device.lastSeenAt)],
     ['Last IP', device.lastIp ?? 'Unknown'],
-  ] as const;
+  ];
+  // Licensed through the portal's offline activation: it may never have reached us itself.
+  if (device.activatedOfflineAt) {
+    facts.push(['Activated offline', formatDateTime(device.activatedOfflineAt)]);
+  }
   return (
     <dl className="grid min-w-0 gap-x-4 gap-y-1 text-xs sm:grid-cols-3">
       {facts.map(([term, value]) => (
