@@ -2,9 +2,11 @@
 // does everything that talks to the server: every request, the Ed25519 signature check of
 // every answer (so a fake server cannot unlock the program), the offline licence check, the
 // machine id and the checked download. This file is the program around it: log in (with a
-// password or a licence key alone), register (with a licence key if you sell them), have a
-// link to choose a new password mailed to the account's address (or, where the application lets
-// only confirmed addresses log in, a new link to confirm it), verify, keep a live session with
+// password or a licence key alone), start this machine's trial where the application offers one
+// (one trial per machine: a later start, whatever name it gives, logs in the same trial account
+// until it ends), register (with a licence key if you sell them), have a link to choose a new
+// password mailed to the account's address (or, where the application lets only confirmed
+// addresses log in, a new link to confirm it), verify, keep a live session with
 // heartbeats and periodic verification, redeem licence keys onto the account, show its
 // entitlements, subscriptions and updates period and what is left of each usage meter of its plans
 // (so many exports a month, say), count one use of a metered feature, release this machine's seat
@@ -27,7 +29,8 @@
 // Run:
 //   ./latchkey_client
 // At the Username prompt: /register creates an account, /key logs in with a licence key,
-// /forgot mails a link to choose a new password, /resend a new link to confirm the address.
+// /trial starts this machine's trial (or logs in the one it has), /forgot mails a link to
+// choose a new password, /resend a new link to confirm the address.
 // Commands once logged in: status, redeem, release, note, use, logout, help, quit, exit.
 
 // ---- Settings: filled in by Latchkey when you copy this sample from the console ----
@@ -494,9 +497,9 @@ class SessionMonitor {
 };
 
 // ---------------------------------------------------------------------------------------
-// The console program: login screen (Username/Password prompts, or /register, /key, /forgot
-// and /resend), then the main screen (a "> " command prompt). The monitoring thread may return
-// it to the login screen.
+// The console program: login screen (Username/Password prompts, or /register, /key, /trial,
+// /forgot and /resend), then the main screen (a "> " command prompt). The monitoring thread may
+// return it to the login screen.
 // ---------------------------------------------------------------------------------------
 
 latchkey::ClientOptions client_options() {
@@ -520,8 +523,8 @@ class ConsoleApp {
     if (!is_main())
       console_.say(
           "Log in below. At the Username prompt, type /register to create an account, /key to "
-          "log in with a licence key, /forgot if you forgot your password, or /resend for a new "
-          "link to confirm your e-mail address.");
+          "log in with a licence key, /trial to start a trial on this machine, /forgot if you "
+          "forgot your password, or /resend for a new link to confirm your e-mail address.");
     show_prompt();
     for (std::string line; read_line(line, is_secret_asked());) {
       if (!handle_line(line)) {
@@ -619,6 +622,21 @@ class ConsoleApp {
                     return complete_login(
                         [&] { return client_.license_login(in[0], required_entitlements()); }, "");
                   }});
+    // This machine's trial (the SDK sends its machine id, as with every login): the name is the
+    // new trial account's, and none lets the server choose one. A machine that has had its trial
+    // gets that same account back, whatever name is given.
+    if (text == "/trial")
+      return ask({{{"Trial username (optional): ", Field::Text}}, [this](const auto& in) {
+                    console_.say("Starting the trial...");
+                    const std::optional<std::string> username =
+                        in[0].empty() ? std::nullopt : std::optional<std::string>(in[0]);
+                    return complete_login(
+                        [&] {
+                          return client_.start_trial(std::nullopt, username,
+                                                     required_entitlements());
+                        },
+                        in[0], true);
+                  }});
     if (text == "/forgot")
       return ask({{{"Username or e-mail: ", Field::Text}},
                   [this](const auto& in) { return request_password_reset(in[0]), true; }});
@@ -661,6 +679,9 @@ class ConsoleApp {
       text += result.has("resets_at")
                   ? " (resets " + local_time_text(result.text("resets_at").value_or("")) + ")"
                   : " (no reset)";
+    // A machine's trial is over for good: say since when.
+    if (result.code() == ResultCode::TRIAL_EXPIRED && result.has("expires_at"))
+      text += " (ended " + local_time_text(result.text("expires_at").value_or("")) + ")";
     console_.say(text);
     // The user can do something about an unconfirmed address: say what.
     if (result.code() == ResultCode::EMAIL_NOT_VERIFIED)
@@ -669,16 +690,17 @@ class ConsoleApp {
            result.code() != ResultCode::UPDATES_EXPIRED && result.code() != ResultCode::BLACKLISTED;
   }
 
-  // A login (password or licence key): the SDK opens the session when the server accepts it,
-  // once the user holds REQUIRED_ENTITLEMENTS. Then verified, and on to the main screen.
-  // Returns false when the program must exit.
+  // A login (password or licence key) or a trial's start: the SDK opens the session when the
+  // server accepts it, once the user holds REQUIRED_ENTITLEMENTS. Then verified, and on to the
+  // main screen; a trial says when it ends. Returns false when the program must exit.
   template <typename Login>
-  bool complete_login(Login login_call, const std::string& typed_username) {
-    const std::optional<Result> login = attempt("login", login_call);
+  bool complete_login(Login login_call, const std::string& typed_username, bool is_trial = false) {
+    const std::string what = is_trial ? "trial" : "login";
+    const std::optional<Result> login = attempt(what, login_call);
     if (!login) return true;
     if (!login->success()) {
-      console_.log("login failed (" + login->code_text() + ")");
-      if (report_refusal(*login, "Login Failed")) return true;
+      console_.log(what + " failed (" + login->code_text() + ")");
+      if (report_refusal(*login, is_trial ? "Trial Failed" : "Login Failed")) return true;
       exit_code_ = 1;  // this version cannot be used: the program exits, after an update offer
       const std::optional<latchkey::UpdateOffer> update = client_.check_for_update(*login);
       if (update) {
@@ -696,8 +718,14 @@ class ConsoleApp {
       }
       return update.has_value();
     }
-    console_.log("login ok");
-    console_.say("Login Successful: " + login->message());
+    console_.log(what + " ok");
+    if (is_trial) {
+      const std::optional<std::string> ends = login->text("expires_at");
+      console_.say("Trial Active: " + login->message() +
+                   (ends ? " (trial ends " + local_time_text(*ends) + ")" : ""));
+    } else {
+      console_.say("Login Successful: " + login->message());
+    }
     const std::string user_id = login->text("user_id").value_or("");
     const std::string username = login->text("username").value_or(typed_username);
     // The verify answer names what the user holds now (entitlements, subscriptions).
@@ -1260,6 +1288,9 @@ class ConsoleApp {
         {"UPDATES_EXPIRED", "Updates Ended"},
         {"METER_EXHAUSTED", "Usage Limit Reached"},
         {"METER_NOT_FOUND", "Feature Not Included"},
+        {"TRIAL_UNAVAILABLE", "Trial Unavailable"},
+        {"TRIAL_EXPIRED", "Trial Ended"},
+        {"TRIAL_USED", "Trial Already Used"},
         {"HWID_MISMATCH", "Hardware Mismatch"},
         {"ACCOUNT_EXPIRED", "Account Expired"},
         {"ACCOUNT_DISABLED", "Account Disabled"},

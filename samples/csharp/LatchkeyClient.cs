@@ -1,16 +1,18 @@
 // Latchkey client sample for C# (WinForms), built on the Latchkey.Client SDK: login (with a
-// password or a licence key alone), registration (with a licence key if you sell them), a link to
-// choose a new password mailed to the account's address (Forgot password?), a new link to confirm
-// that address where the application lets only confirmed addresses log in (Resend verification
-// e-mail), verify, a live session with heartbeats, forced logout when the licence is revoked,
-// licence keys redeemed onto the account, its entitlements, subscriptions and updates period shown,
-// what is left of each usage meter of its plans (so many exports a month, say) shown and one use of
-// a metered feature counted, this device released so that another machine can log in, an offline
-// licence for starts without the network, the vendor's welcome message and the user's own note
-// (remote variables), and a newer release downloaded and checked against its signed SHA-256 (or,
-// for a version released after the user's updates period ended, the release their licence
-// includes). The SDK does everything that talks to the server: it checks every answer's Ed25519
-// signature, nonce and time before this program reads it.
+// password or a licence key alone), this machine's trial where the application offers one (Start
+// Trial: one trial per machine, its account named by the username when one is typed; a later start,
+// whatever the name, logs in the same trial until it ends), registration (with a licence key if you
+// sell them), a link to choose a new password mailed to the account's address (Forgot password?), a
+// new link to confirm that address where the application lets only confirmed addresses log in
+// (Resend verification e-mail), verify, a live session with heartbeats, forced logout when the
+// licence is revoked, licence keys redeemed onto the account, its entitlements, subscriptions and
+// updates period shown, what is left of each usage meter of its plans (so many exports a month,
+// say) shown and one use of a metered feature counted, this device released so that another machine
+// can log in, an offline licence for starts without the network, the vendor's welcome message and
+// the user's own note (remote variables), and a newer release downloaded and checked against its
+// signed SHA-256 (or, for a version released after the user's updates period ended, the release
+// their licence includes). The SDK does everything that talks to the server: it checks every
+// answer's Ed25519 signature, nonce and time before this program reads it.
 //
 // Add the SDK from your Latchkey server (the Integration page shows these lines too):
 //   curl -fLO "YOUR_LATCHKEY_URL"/sdk/Latchkey.Client.0.1.0.nupkg
@@ -184,6 +186,9 @@ namespace LatchkeySample
                 case "UPDATES_EXPIRED": return "Updates Ended";
                 case "METER_EXHAUSTED": return "Usage Limit Reached";
                 case "METER_NOT_FOUND": return "Feature Not Included";
+                case "TRIAL_UNAVAILABLE": return "Trial Unavailable";
+                case "TRIAL_EXPIRED": return "Trial Ended";
+                case "TRIAL_USED": return "Trial Already Used";
                 case "HWID_MISMATCH": return "Hardware Mismatch";
                 case "ACCOUNT_EXPIRED": return "Account Expired";
                 case "ACCOUNT_DISABLED": return "Account Disabled";
@@ -222,6 +227,9 @@ namespace LatchkeySample
             // A meter used up says when it starts again, so the user knows how long to wait.
             if (answer.Code == ResultCode.METER_EXHAUSTED)
                 text += answer.GetString("resets_at") == null ? " (no reset)" : " (resets " + LocalTime(answer.GetString("resets_at")) + ")";
+            // A machine's trial is over for good: say since when.
+            if (answer.Code == ResultCode.TRIAL_EXPIRED && answer.GetString("expires_at") != null)
+                text += " (ended " + LocalTime(answer.GetString("expires_at")) + ")";
             if (answer.Code == ResultCode.RATE_LIMITED && answer.RetryAfterSeconds > 0)
                 text += " Try again in " + answer.RetryAfterSeconds + " seconds.";
             if (answer.Code == ResultCode.EMAIL_NOT_VERIFIED)
@@ -485,17 +493,18 @@ namespace LatchkeySample
         }
     }
 
-    /// <summary>The login window (400x300): a password login, or registration, or a licence key alone.</summary>
+    /// <summary>The login window (400x300): a password login, or this machine's trial, or registration, or a licence key alone.</summary>
     public class LoginForm : SampleForm
     {
         private readonly LatchkeyClient client;
         private readonly TextBox usernameBox = new TextBox { Location = new Point(130, 68), Size = new Size(240, 22), TabIndex = 0 };
         private readonly TextBox passwordBox = new TextBox { Location = new Point(130, 108), Size = new Size(240, 22), TabIndex = 1, UseSystemPasswordChar = true };
         private readonly Button loginButton = new Button { Text = "Login", Location = new Point(130, 150), Size = new Size(240, 32), TabIndex = 2 };
-        private readonly Button registerButton = new Button { Text = "Register...", Location = new Point(130, 192), Size = new Size(115, 28), TabIndex = 3 };
-        private readonly Button licenseKeyButton = new Button { Text = "Licence key...", Location = new Point(255, 192), Size = new Size(115, 28), TabIndex = 4 };
-        private readonly LinkLabel forgotPasswordLink = new LinkLabel { Text = "Forgot password?", Location = new Point(130, 230), Size = new Size(240, 20), TabIndex = 5 };
-        private readonly LinkLabel resendLink = new LinkLabel { Text = "Resend verification e-mail", Location = new Point(130, 252), Size = new Size(240, 20), TabIndex = 6 };
+        private readonly Button trialButton = new Button { Text = "Start Trial", Location = new Point(30, 192), Size = new Size(90, 28), TabIndex = 3 };
+        private readonly Button registerButton = new Button { Text = "Register...", Location = new Point(130, 192), Size = new Size(115, 28), TabIndex = 4 };
+        private readonly Button licenseKeyButton = new Button { Text = "Licence key...", Location = new Point(255, 192), Size = new Size(115, 28), TabIndex = 5 };
+        private readonly LinkLabel forgotPasswordLink = new LinkLabel { Text = "Forgot password?", Location = new Point(130, 230), Size = new Size(240, 20), TabIndex = 6 };
+        private readonly LinkLabel resendLink = new LinkLabel { Text = "Resend verification e-mail", Location = new Point(130, 252), Size = new Size(240, 20), TabIndex = 7 };
         private readonly Label statusLabel = Caption("", 30, 276, 340);
         private MainForm mainForm;
 
@@ -508,8 +517,9 @@ namespace LatchkeySample
             MaximizeBox = false;
             StartPosition = FormStartPosition.CenterScreen;
             Controls.AddRange(new Control[] { Caption("Sign in", 30, 20, 340, 30, 14f), Caption("Username", 30, 70, 90), usernameBox,
-                Caption("Password", 30, 110, 90), passwordBox, loginButton, registerButton, licenseKeyButton, forgotPasswordLink, resendLink, statusLabel });
+                Caption("Password", 30, 110, 90), passwordBox, loginButton, trialButton, registerButton, licenseKeyButton, forgotPasswordLink, resendLink, statusLabel });
             loginButton.Click += OnLoginClick;
+            trialButton.Click += OnStartTrialClick;
             registerButton.Click += OnRegisterClick;
             licenseKeyButton.Click += OnLicenseKeyClick;
             forgotPasswordLink.LinkClicked += OnForgotPasswordClick;
@@ -604,6 +614,19 @@ namespace LatchkeySample
                 await LogInAsync(() => client.LoginAsync(username, password, LatchkeySettings.Required));
         }
 
+        /// <summary>
+        /// Starts this machine's trial, or logs in the one it already has: one trial per machine (the
+        /// hardware id the client sends with every login), so a reinstall or another name gets the
+        /// same trial account until it ends. The username, when one is typed, names a new trial's
+        /// account (none: the server names it); no password is needed. The answer is a login's.
+        /// </summary>
+        private async void OnStartTrialClick(object sender, EventArgs e)
+        {
+            var username = usernameBox.Text.Trim();
+            await LogInAsync(() => client.StartTrialAsync(username: username.Length == 0 ? null : username,
+                requiredEntitlements: LatchkeySettings.Required), true);
+        }
+
         /// <summary>Logs in with a licence key alone: the answer is a login's, and goes the same way.</summary>
         private async void OnLicenseKeyClick(object sender, EventArgs e)
         {
@@ -676,10 +699,11 @@ namespace LatchkeySample
         }
 
         /// <summary>
-        /// A login by password or by licence key (the SDK opens the session once the required
-        /// entitlements are checked), then verify, then the main window.
+        /// A login by password or by licence key, or a trial's start (the SDK opens the session once
+        /// the required entitlements are checked), then verify, then the main window. A trial says
+        /// when it ends.
         /// </summary>
-        private async Task LogInAsync(Func<Task<LatchkeyResult>> logIn)
+        private async Task LogInAsync(Func<Task<LatchkeyResult>> logIn, bool isTrial = false)
         {
             SetBusy(true, "Signing in...");
             var login = await CallAsync(logIn);
@@ -694,11 +718,17 @@ namespace LatchkeySample
                 SetBusy(false, "");
                 var update = login == null ? null : client.CheckForUpdate(login);
                 if (update != null) await OfferUpdateAsync(login, update);
-                else if (login != null) IsRefusedOrExits(login, "login", "Login Failed");
+                else if (login != null) IsRefusedOrExits(login, isTrial ? "trial" : "login", isTrial ? "Trial Failed" : "Login Failed");
                 return;
             }
-            Log.Write("login ok (session token " + Log.Preview(login.SessionToken) + ")");
-            Dialog.Show(this, login.Message, "Login Successful", MessageBoxIcon.Information);
+            Log.Write((isTrial ? "trial" : "login") + " ok (session token " + Log.Preview(login.SessionToken) + ")");
+            if (isTrial)
+            {
+                var ends = login.GetString("expires_at");
+                Dialog.Show(this, login.Message + (ends == null ? "" : " (trial ends " + Dialog.LocalTime(ends) + ")"), "Trial Active", MessageBoxIcon.Information);
+            }
+            else
+                Dialog.Show(this, login.Message, "Login Successful", MessageBoxIcon.Information);
             var verify = await CallAsync(() => client.VerifyAsync(login.UserId, LatchkeySettings.Required));
             if (verify == null || !verify.Success)
             {
@@ -821,7 +851,7 @@ namespace LatchkeySample
 
         private void SetBusy(bool isBusy, string status)
         {
-            foreach (var control in new Control[] { loginButton, registerButton, licenseKeyButton, forgotPasswordLink, resendLink, usernameBox, passwordBox })
+            foreach (var control in new Control[] { loginButton, trialButton, registerButton, licenseKeyButton, forgotPasswordLink, resendLink, usernameBox, passwordBox })
                 control.Enabled = !isBusy;
             statusLabel.Text = status;
         }

@@ -9,7 +9,9 @@
 // `logout`. Leaving the program keeps the session (saved in ~/.latchkey): the next start resumes
 // it without the password, until `logout` ends it or the server does. At
 // the Username prompt, `/register` creates an account (with a licence key if you sell them),
-// `/key` logs in with a licence key alone, `/forgot` has a link to choose a new password mailed
+// `/key` logs in with a licence key alone, `/trial` starts this machine's trial where the
+// application offers one (one trial per machine: a later `/trial`, whatever name it gives, logs in
+// the same trial account until it ends), `/forgot` has a link to choose a new password mailed
 // to the account's address and `/resend` a new link to confirm that address (for an application
 // that lets only confirmed addresses log in); `redeem` adds a key to the account that is logged
 // in; `release` frees this machine's seat (the user can then log in from another one) where the
@@ -100,6 +102,9 @@ const REFUSAL_TITLES = new Map([
   ['UPDATES_EXPIRED', 'Updates Ended'],
   ['METER_EXHAUSTED', 'Usage Limit Reached'],
   ['METER_NOT_FOUND', 'Feature Not Included'],
+  ['TRIAL_UNAVAILABLE', 'Trial Unavailable'],
+  ['TRIAL_EXPIRED', 'Trial Ended'],
+  ['TRIAL_USED', 'Trial Already Used'],
   ['HWID_MISMATCH', 'Hardware Mismatch'],
   ['ACCOUNT_EXPIRED', 'Account Expired'],
   ['ACCOUNT_DISABLED', 'Account Disabled'],
@@ -427,7 +432,12 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
           ? ` (resets ${formatLocalTime(result.resets_at)})`
           : ' (no reset)'
         : '';
-    screen.print(`${title}: ${result.message}${missing}${refill}${retry}`);
+    // A machine's trial is over for good: say since when.
+    const ended =
+      result.code === 'TRIAL_EXPIRED' && typeof result.expires_at === 'string'
+        ? ` (ended ${formatLocalTime(result.expires_at)})`
+        : '';
+    screen.print(`${title}: ${result.message}${missing}${refill}${ended}${retry}`);
     // The user can do something about an unconfirmed address: say what.
     if (result.code === 'EMAIL_NOT_VERIFIED') screen.print(RESEND_VERIFICATION_HINT);
     return EXITING_CODES.has(result.code);
@@ -693,15 +703,17 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
   };
 
   /**
-   * A login (password or licence key), which the library follows with the session's start when
-   * it is accepted: refused, or verified and into the main screen.
+   * A login (password or licence key) or a trial's start, which the library follows with the
+   * session's start when it is accepted: refused, or verified and into the main screen. A trial
+   * says when it ends.
    */
-  const completeLogin = async (request) => {
+  const completeLogin = async (request, { isTrial = false } = {}) => {
+    const what = isTrial ? 'trial' : 'login';
     const result = await attempt(request);
     if (!result) return showLogin();
-    log(result.success ? 'login ok' : `login refused (${result.code})`);
+    log(result.success ? `${what} ok` : `${what} refused (${result.code})`);
     if (!result.success) {
-      const shouldExit = printRefusal(result, 'Login Failed');
+      const shouldExit = printRefusal(result, isTrial ? 'Trial Failed' : 'Login Failed');
       const update = client.checkForUpdate(result);
       if (update) {
         pending = { update };
@@ -710,7 +722,10 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
       }
       return shouldExit ? exitProgram() : showLogin();
     }
-    screen.print(`Login Successful: ${result.message}`);
+    if (isTrial) {
+      const ends = result.expires_at ? ` (trial ends ${formatLocalTime(result.expires_at)})` : '';
+      screen.print(`Trial Active: ${result.message}${ends}`);
+    } else screen.print(`Login Successful: ${result.message}`);
     const user = {
       userId: result.user_id,
       username: result.username,
@@ -1005,6 +1020,7 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
         const command = line.trim();
         if (command === '/register') return next('register-username', 'New username: ');
         if (command === '/key') return next('license-key', 'Licence key: ');
+        if (command === '/trial') return next('trial-username', 'Trial username (optional): ');
         if (command === '/forgot') return next('forgot-password', 'Username or e-mail: ');
         if (command === '/resend') return next('resend-username', 'Username: ');
         pending = { username: line };
@@ -1039,6 +1055,15 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
           return showLogin();
         }
         return completeLogin(() => client.licenseLogin({ licenseKey, requiredEntitlements }));
+      }
+      case 'trial-username': {
+        // This machine's trial (the hardware id the library sends with every login): the name
+        // is the new trial account's, and none lets the server choose one. A machine that has
+        // had its trial gets that same account back, whatever name is given.
+        const username = line.trim() || undefined;
+        return completeLogin(() => client.startTrial({ username, requiredEntitlements }), {
+          isTrial: true,
+        });
       }
       case 'forgot-password': {
         // Named by its username or, when the text holds an '@', by its e-mail address.
@@ -1098,7 +1123,7 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
   const hasSavedUser = typeof saved?.user_id === 'string' && typeof saved.token === 'string';
   if (!(hasSavedUser && (await resumeSavedSession(saved))) && state !== 'username') {
     screen.print(
-      'Log in below. At the Username prompt, type /register to create an account, /key to log in with a licence key, /forgot if you forgot your password, or /resend for a new link to confirm your e-mail address.',
+      'Log in below. At the Username prompt, type /register to create an account, /key to log in with a licence key, /trial to start a trial on this machine, /forgot if you forgot your password, or /resend for a new link to confirm your e-mail address.',
     );
     showLogin();
   }

@@ -10,19 +10,21 @@
 # into a venv made with `python3 -m venv --system-site-packages` (`pip install --no-index`).
 #
 # The login window logs in with a username and password, registers an account (with a licence key
-# if you sell them), logs in with a licence key alone, or has a link to choose a new password
-# mailed to the account's address (Forgot password?) or, where the application lets only confirmed
-# addresses log in, a new link to confirm it (Resend verification e-mail). The main window shows
-# the user's entitlements, subscriptions and updates period, what is left of each usage meter of
-# their plans (so many exports a month, say), the vendor's message and the user's note (remote
-# variables), counts one use of a metered feature, saves a new note, redeems further keys onto the
-# account, and releases this device from the account (a new PC: another machine can then log in).
-# The session is saved in ~/.latchkey and resumed at the next start; after each login the program
-# checks out an offline licence kept beside it: when a later start cannot reach the server at all,
-# that licence lets the user work offline until it runs out, on this machine only. A version the
-# server no longer accepts is offered the current release, downloaded beside the program; a version
-# released after the user's updates period ended is offered, the same way, the release their
-# licence includes.
+# if you sell them), logs in with a licence key alone, starts this machine's trial where the
+# application offers one (Start Trial: one trial per machine, named by the username when one is
+# typed; a later start, whatever the name, logs in the same trial account until it ends), or has a
+# link to choose a new password mailed to the account's address (Forgot password?) or, where the
+# application lets only confirmed addresses log in, a new link to confirm it (Resend verification
+# e-mail). The main window shows the user's entitlements, subscriptions and updates period, what is
+# left of each usage meter of their plans (so many exports a month, say), the vendor's message and
+# the user's note (remote variables), counts one use of a metered feature, saves a new note,
+# redeems further keys onto the account, and releases this device from the account (a new PC:
+# another machine can then log in). The session is saved in ~/.latchkey and resumed at the next
+# start; after each login the program checks out an offline licence kept beside it: when a later
+# start cannot reach the server at all, that licence lets the user work offline until it runs out,
+# on this machine only. A version the server no longer accepts is offered the current release,
+# downloaded beside the program; a version released after the user's updates period ended is
+# offered, the same way, the release their licence includes.
 
 # Settings: Latchkey fills these in when you copy the sample from the console.
 API_KEY = "YOUR_API_KEY"
@@ -102,6 +104,9 @@ REFUSAL_TITLES = {
     "UPDATES_EXPIRED": ("Updates Ended", True),
     "METER_EXHAUSTED": ("Usage Limit Reached", False),
     "METER_NOT_FOUND": ("Feature Not Included", False),
+    "TRIAL_UNAVAILABLE": ("Trial Unavailable", False),
+    "TRIAL_EXPIRED": ("Trial Ended", False),
+    "TRIAL_USED": ("Trial Already Used", False),
     "HWID_MISMATCH": ("Hardware Mismatch", False),
     "ACCOUNT_EXPIRED": ("Account Expired", False),
     "ACCOUNT_DISABLED": ("Account Disabled", False),
@@ -150,10 +155,23 @@ def refusal_text(answer):
         resets_at = answer.get("resets_at")
         is_reset = isinstance(resets_at, str)
         text += f" (resets {local_time(resets_at)})" if is_reset else " (no reset)"
+    expires_at = answer.get("expires_at")
+    if code == "TRIAL_EXPIRED" and isinstance(expires_at, str) and expires_at:
+        # The machine's trial is over for good: say since when.
+        text += f" (ended {local_time(expires_at)})"
     if code == "RATE_LIMITED" and answer.get("retry_after_seconds"):
         text += f" Please try again in {answer['retry_after_seconds']} seconds."
     if code == "EMAIL_NOT_VERIFIED":
         text += f" {RESEND_VERIFICATION_HINT}"
+    return text
+
+
+def trial_text(answer):
+    """What a started (or resumed) trial says: the server's message and when the trial ends."""
+    text = str(answer.get("message", ""))
+    expires_at = answer.get("expires_at")
+    if isinstance(expires_at, str) and expires_at:
+        text += f" (trial ends {local_time(expires_at)})"
     return text
 
 
@@ -526,9 +544,11 @@ class ClientWindow:
         self.add_button(
             "Licence key", self.build_license_screen, x=330, y=225, width=110, height=32
         )
-        # Links: a new password, and (the username and password above prove the holder) a new
-        # link to confirm an address.
+        # Links: this machine's trial (named by the username above when one is typed), a new
+        # password, and (the username and password above prove the holder) a new link to confirm
+        # an address.
         for text, command, x, y, width, anchor in (
+            ("Start Trial", self.on_start_trial, 50, 189, 90, "nw"),
             ("Forgot password?", self.on_forgot_password, 350, 189, 130, "ne"),
             ("Resend verification e-mail", self.on_resend, 200, 246, 200, "n"),
         ):
@@ -721,6 +741,23 @@ class ClientWindow:
             self.on_login_answer,
         )
 
+    def on_start_trial(self):
+        """Starts this machine's trial, or logs in the one it already has: one trial per machine
+        (its hardware id), so a reinstall or another name gets the same trial account until it
+        ends. A username typed in the form names a new trial's account (none: the server names
+        it); the password is not needed. The answer is a login's, and goes the same way."""
+        if self.is_busy or self.user is not None:
+            return
+        username = self.username_entry.get().strip() or None
+        self.set_busy(True, "Starting the trial...")
+        log(f"trial as {username}" if username else "trial")
+        self.run_in_background(
+            lambda: self.client.start_trial(
+                username=username, required_entitlements=REQUIRED_ENTITLEMENTS or None
+            ),
+            lambda status, answer: self.on_login_answer(status, answer, is_trial=True),
+        )
+
     def on_register(self):
         """Registers (a licence key, when given, is redeemed in the same step), then logs in
         with the same username and password."""
@@ -791,27 +828,32 @@ class ClientWindow:
         status = "Requesting a link..."
         self.request(work, f"{what} request", on_requested, failed_title, status=status)
 
-    def on_login_answer(self, status, answer):
-        """A login's answer (the SDK has started the session when it is accepted, and refused a
-        user without REQUIRED_ENTITLEMENTS before any session): a refusal is shown and an offered
-        update offered; an accepted login is verified, then the main screen."""
+    def on_login_answer(self, status, answer, is_trial=False):
+        """A login's answer, or a trial's (the SDK has started the session when it is accepted,
+        and refused a user without REQUIRED_ENTITLEMENTS before any session): a refusal is shown
+        and an offered update offered; an accepted login is verified, then the main screen. A
+        trial says when it ends."""
         if status == "error" or not answer.success:
             self.set_busy(False)
         if status == "error":
             self.show_request_error(answer, "Connection error")
             return
         if not answer.success:
-            log(f"login failed: {answer.code}")
+            log(f"{'trial' if is_trial else 'login'} failed: {answer.code}")
             update = self.client.check_for_update(answer)
             if update is not None:
                 title = refusal_title(answer.code, "Update Required")[0]
                 self.show_dialog("error", title, refusal_text(answer))
                 self.offer_update(update, str(answer.code))
             else:
-                self.show_refusal(answer, "Login Failed")
+                self.show_refusal(answer, "Trial Failed" if is_trial else "Login Failed")
             return
-        log("login ok")
-        self.show_dialog("info", "Login Successful", answer.message)
+        if is_trial:
+            log("trial ok")
+            self.show_dialog("info", "Trial Active", trial_text(answer))
+        else:
+            log("login ok")
+            self.show_dialog("info", "Login Successful", answer.message)
         self.set_busy(True, "Verifying...")
         user = answer.to_dict()
 

@@ -1,8 +1,8 @@
-"""Unit tests of the demo program's own parts (refusal titles and texts, licensing, usage meters
-and times as shown, the device name, the offline refusal messages); what talks to the server is the SDK's and
-is tested by the SDK's conformance suite. Run with the `latchkey` SDK installed: `python3 -m
-unittest test_latchkey_client` (from this folder), or with LATCHKEY_CLIENT_PATH naming a
-rendered copy of the sample to test that one."""
+"""Unit tests of the demo program's own parts (refusal titles and texts, licensing, usage meters,
+trials and times as shown, the device name, the offline refusal messages); what talks to the
+server is the SDK's and is tested by the SDK's conformance suite. Run with the `latchkey` SDK
+installed: `python3 -m unittest test_latchkey_client` (from this folder), or with
+LATCHKEY_CLIENT_PATH naming a rendered copy of the sample to test that one."""
 
 import contextlib
 import importlib.util
@@ -110,6 +110,24 @@ class LicensingTest(unittest.TestCase):
             self.assertEqual(client.refusal_text(exhausted), "Used up (resets 2026-06-01 05:30)")
         never = {**exhausted, "resets_at": None}
         self.assertEqual(client.refusal_text(never), "Used up (no reset)")
+
+    def test_titles_the_trial_codes_and_says_when_a_trial_ends(self):
+        title = client.refusal_title
+        self.assertEqual(title("TRIAL_UNAVAILABLE", "Trial Failed"), ("Trial Unavailable", False))
+        self.assertEqual(title("TRIAL_EXPIRED", "Trial Failed"), ("Trial Ended", False))
+        self.assertEqual(title("TRIAL_USED", "Trial Failed"), ("Trial Already Used", False))
+        ended = {
+            "code": "TRIAL_EXPIRED",
+            "message": "Your trial has ended",
+            "expires_at": "2026-06-08T12:00:30.000Z",
+        }
+        started = {"code": "OK", "message": "Welcome", "expires_at": "2026-06-08T12:00:00.000Z"}
+        with local_zone("Asia/Kolkata"):
+            self.assertEqual(
+                client.refusal_text(ended), "Your trial has ended (ended 2026-06-08 17:31)"
+            )
+            self.assertEqual(client.trial_text(started), "Welcome (trial ends 2026-06-08 17:30)")
+        self.assertEqual(client.refusal_text({**ended, "expires_at": None}), "Your trial has ended")
 
     def test_names_what_is_missing(self):
         answer = {

@@ -878,6 +878,66 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     expect(await program.exited()).toBe(0);
   });
 
+  it("starts this machine's trial once: a second start, under another name, logs in the same account; names a trial not offered and one ended", async () => {
+    const program = run(await newHome(), { env: { TZ: 'Asia/Kolkata' } });
+    const startTrial = async (username: string) => {
+      await program.waitFor('Username: ');
+      program.send('/trial');
+      await program.waitFor('Trial username (optional): ');
+      program.send(username);
+    };
+
+    // The application offers none yet: the code titles it, and the login prompt follows.
+    await startTrial('');
+    await program.waitFor('[latchkey] trial failed (TRIAL_UNAVAILABLE)\n');
+    await program.waitFor(`Trial Unavailable: ${clientMessages.trialUnavailable}\n`);
+
+    await live.offerTrial(7, ['PRO']);
+    try {
+      await startTrial('cpp_trial_user');
+      await program.waitFor('[latchkey] trial ok\n');
+      const account = await live.expectTrialAccount('cpp_trial_user', 7);
+      // As after a login, and the trial says when it ends (in local time: Kolkata, +05:30).
+      const active = `Trial Active: ${live.application.loginSuccessMessage} (trial ends ${shownInKolkata(new Date(account.expiresAt!))})\n`;
+      await program.waitFor(active);
+      await program.waitFor('[latchkey] session started');
+      await program.waitFor('Welcome, cpp_trial_user! ');
+      await program.waitFor('Entitlements: PRO\n');
+      await program.waitFor('> ');
+      expect(await openSessionCount(account.id)).toBe(1);
+      program.send('logout');
+      await program.waitFor('You have been logged out.\n');
+
+      // The same machine again, under another name: the trial it had, not a second one.
+      await startTrial('cpp_second_trial');
+      await program.waitFor(active);
+      await program.waitFor('[latchkey] session started');
+      await program.waitFor('Welcome, cpp_trial_user! ');
+      await program.waitFor('> ');
+      await live.expectTrialAccount('cpp_trial_user', 7);
+      expect(await live.findEndUser('cpp_second_trial')).toBeUndefined();
+      expect(await sessionsOf(account.id)).toHaveLength(2);
+      expect(await openSessionCount(account.id)).toBe(1);
+      program.send('logout');
+      await program.waitFor('You have been logged out.\n');
+
+      // Its time is up: the machine's trial has ended, and says since when.
+      const ended = new Date(Date.now() - 3_600_000);
+      await live.updateEndUser(account.id, { expiresAt: ended.toISOString() });
+      await startTrial('cpp_third_trial');
+      await program.waitFor(
+        `Trial Ended: ${clientMessages.trialEnded} (ended ${shownInKolkata(ended)})\n`,
+      );
+      await program.waitFor('Username: ');
+      expect(await live.findEndUser('cpp_third_trial')).toBeUndefined();
+      expect(await openSessionCount(account.id)).toBe(0);
+      program.closeInput();
+      expect(await program.exited()).toBe(0);
+    } finally {
+      await live.offerTrial(null);
+    }
+  });
+
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;

@@ -960,6 +960,72 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     expect(await sessionRows(user.id)).toMatchObject([{ endReason: 'client' }]);
   }, 105_000);
 
+  it("starts this machine's trial once: a second start, under another name, logs in the same account; names a trial not offered and one ended", async () => {
+    const client = startClient(clientProgram, undefined, { TZ: 'Asia/Kolkata' });
+    /** Types the username (when there is one) and clicks Start Trial, left of Register.... */
+    const startTrial = async (username: string) => {
+      const login = await waitForWindow(loginWindow, FIRST_WINDOW_TIMEOUT_MS);
+      if (username) {
+        await clickAt(login, 250, 79);
+        await xdotool('type', '--delay', '15', username);
+      }
+      await clickAt(login, 75, 206);
+    };
+    const logOut = async (username: string) => {
+      await clickAt(await waitForWindow(mainWindow(username)), 520, 356);
+      await dismissDialog('Logged Out');
+    };
+
+    // The application offers none yet: the code titles it, and the login window stays.
+    await startTrial('');
+    await closeDialog('Trial Unavailable');
+    await client.waitForLine(dialogLine('Trial Unavailable', clientMessages.trialUnavailable));
+    await waitForWindow(loginWindow);
+
+    await live.offerTrial(7, ['PRO']);
+    try {
+      await startTrial('csharp_trial_user');
+      await closeDialog('Trial Active');
+      await waitForWindow(mainWindow('csharp_trial_user'));
+      await client.waitForLine(/^\[latchkey\] session started/);
+      const account = await live.expectTrialAccount('csharp_trial_user', 7);
+      // As after a login, and the trial says when it ends (in local time: Kolkata, +05:30).
+      const ends = `(trial ends ${shownInKolkata(new Date(account.expiresAt!))})`;
+      const active = dialogLine('Trial Active', `${live.application.loginSuccessMessage} ${ends}`);
+      await client.waitForLine(active);
+      await client.waitForLine(/^\[latchkey\] entitlements: PRO$/);
+      await logOut('csharp_trial_user');
+
+      // The same machine again, under another name: the trial it had, not a second one.
+      await startTrial('csharp_second_trial');
+      await closeDialog('Trial Active');
+      await waitForWindow(mainWindow('csharp_trial_user'));
+      await waitFor(
+        async () => (await sessionRows(account.id)).length === 2,
+        15_000,
+        'the second session to start',
+      );
+      expect(client.lines.filter((line) => active.test(line))).toHaveLength(2);
+      await live.expectTrialAccount('csharp_trial_user', 7);
+      expect(await live.findEndUser('csharp_second_trial')).toBeUndefined();
+      await logOut('csharp_trial_user');
+
+      // Its time is up: the machine's trial has ended, and says since when.
+      const ended = new Date(Date.now() - 3_600_000);
+      await live.updateEndUser(account.id, { expiresAt: ended.toISOString() });
+      await startTrial('csharp_third_trial');
+      await closeDialog('Trial Ended');
+      await client.waitForLine(
+        dialogLine('Trial Ended', `${clientMessages.trialEnded} (ended ${shownInKolkata(ended)})`),
+      );
+      await waitForWindow(loginWindow);
+      expect(await live.findEndUser('csharp_third_trial')).toBeUndefined();
+      expect((await sessionRows(account.id)).filter((row) => row.endedAt === null)).toEqual([]);
+    } finally {
+      await live.offerTrial(null);
+    }
+  }, 105_000);
+
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;

@@ -30,7 +30,7 @@ import {
 } from '@latchkey/contracts';
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { meterIncrements } from '../../apps/server/src/db/schema/index.ts';
+import { machineTrials, meterIncrements } from '../../apps/server/src/db/schema/index.ts';
 import { createApplicationViaApi } from '../../apps/server/test/factories.ts';
 import {
   createTestApp,
@@ -121,6 +121,16 @@ export interface LiveLatchkey {
   expectTwoUsesCountedOnceEach(userId: string): Promise<void>;
   /** Where the end user's usage meters stand, as the console's user dialog shows them. */
   metersOf(userId: string): Promise<UserMeter[]>;
+  /**
+   * Offers each machine one trial of `days` days granting `entitlements`, as the console's Trial
+   * settings do; null offers none (machines keep the trials they have). Answers the application.
+   */
+  offerTrial(days: number | null, entitlements?: string[]): Promise<Application>;
+  /**
+   * That the account named `username` is a machine's trial, the only one that machine has had,
+   * ending `days` days after it started, as the owner's user list shows it. Answers the account.
+   */
+  expectTrialAccount(username: string, days: number): Promise<AppUser>;
   close(): Promise<void>;
 }
 
@@ -368,6 +378,22 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
       return userMeterListSchema.parse(
         await ownerCall('GET', `/api/applications/${application.id}/users/${userId}/meters`),
       );
+    },
+    offerTrial(days, entitlements = []) {
+      return live.updateApplication({ trialDays: days, trialEntitlements: entitlements });
+    },
+    async expectTrialAccount(username, days) {
+      const account = await live.findEndUser(username);
+      if (!account) throw new Error(`no account named ${username}`);
+      const trials = await testApp.database.db
+        .select()
+        .from(machineTrials)
+        .where(eq(machineTrials.appUserId, account.id));
+      expect(trials).toHaveLength(1);
+      const [trial] = trials;
+      expect(trial!.endsAt.getTime() - trial!.startedAt.getTime()).toBe(days * 86_400_000);
+      expect(Date.parse(account.expiresAt!)).toBe(trial!.endsAt.getTime());
+      return account;
     },
     close: () => testApp.close(),
   };

@@ -403,6 +403,70 @@ describe('Node.js sample against a live Latchkey', () => {
     expect(await sample.end()).toBe(0);
   });
 
+  it("starts this machine's trial once: a second start, under another name, logs in the same account; names a trial not offered and one ended", async () => {
+    // A machine of its own: each machine has one trial, whatever else ran on this one.
+    const machineId = join(await newHome(), 'machine-id');
+    writeFileSync(machineId, `${randomBytes(16).toString('hex')}\n`);
+    const onItsMachine = replaceConstant(code, 'MACHINE_ID_FILES', JSON.stringify([machineId]));
+    const sample = await startSample(await newHome(), onItsMachine, { TZ: 'Asia/Kolkata' });
+    const startTrial = async (username: string, from: number) => {
+      const atLogin = await sample.waitFor('Username: ', from);
+      sample.send('/trial');
+      await sample.waitFor('Trial username (optional): ', atLogin);
+      sample.send(username);
+      return atLogin;
+    };
+
+    // The application offers none yet: the code titles it, and the login prompt follows.
+    let from = await startTrial('', 0);
+    from = await sample.waitFor(`Trial Unavailable: ${clientMessages.trialUnavailable}\n`, from);
+    expect(sample.output()).toContain('[latchkey] trial refused (TRIAL_UNAVAILABLE)\n');
+
+    await live.offerTrial(7, ['PRO']);
+    try {
+      from = await startTrial('node_trial_user', from);
+      from = await sample.waitFor('[latchkey] session started', from);
+      from = await sample.waitFor('> ', from);
+      const account = await live.expectTrialAccount('node_trial_user', 7);
+      // As after a login, and the trial says when it ends (in local time: Kolkata, +05:30).
+      const active = `Trial Active: ${messages.loginSuccessMessage} (trial ends ${shownInKolkata(account.expiresAt!)})\n`;
+      expect(sample.output()).toContain(active);
+      expect(sample.output()).toContain(`User ID:       ${account.id}\n`);
+      expect(sample.output()).toContain(`Expires:       ${account.expiresAt}\n`);
+      expect(sample.output()).toContain('Entitlements:  PRO\n');
+      expect(await sessionsOf(account.id)).toMatchObject([{ endedAt: null }]);
+      sample.send('logout');
+      from = await sample.waitFor('You have been logged out.\n', from);
+
+      // The same machine again, under another name: the trial it had, not a second one.
+      from = await startTrial('node_second_trial', from);
+      from = await sample.waitFor(active, from);
+      from = await sample.waitFor('=== Welcome, node_trial_user ===\n', from);
+      from = await sample.waitFor(`User ID:       ${account.id}\n`, from);
+      from = await sample.waitFor('> ', from);
+      await live.expectTrialAccount('node_trial_user', 7);
+      expect(await live.findEndUser('node_second_trial')).toBeUndefined();
+      expect(await sessionsOf(account.id)).toHaveLength(2);
+      sample.send('logout');
+      from = await sample.waitFor('You have been logged out.\n', from);
+
+      // Its time is up: the machine's trial has ended, and says since when.
+      const ended = new Date(Date.now() - 3_600_000).toISOString();
+      await live.updateEndUser(account.id, { expiresAt: ended });
+      from = await startTrial('node_third_trial', from);
+      from = await sample.waitFor(
+        `Trial Ended: ${clientMessages.trialEnded} (ended ${shownInKolkata(ended)})\n`,
+        from,
+      );
+      await sample.waitFor('Username: ', from);
+      expect(await live.findEndUser('node_third_trial')).toBeUndefined();
+      expect(await newLiveSessions()).toBe(0);
+      expect(await sample.end()).toBe(0);
+    } finally {
+      await live.offerTrial(null);
+    }
+  });
+
   // Licence keys. Plans and keys are made through the owner API, as a vendor would.
   describe('licence keys', () => {
     let keys: (planId: string) => Promise<{ id: string; key: string }>;

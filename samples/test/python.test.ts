@@ -500,6 +500,89 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     await live.expectTwoUsesCountedOnceEach(user.id);
   });
 
+  it("starts this machine's trial once: a second start, under another name, logs in the same account; names a trial not offered and one ended", async () => {
+    // A machine of its own: each machine has one trial, whatever else ran on this one.
+    const machineId = join(newHome(), 'machine-id');
+    writeFileSync(machineId, `${randomBytes(16).toString('hex')}\n`);
+    const onItsMachinePath = join(workDirectory, 'latchkey_client_trial_machine.py');
+    writeFileSync(
+      onItsMachinePath,
+      replaceConstant(
+        readFileSync(samplePath, 'utf8'),
+        'MACHINE_ID_FILES',
+        `(${JSON.stringify(machineId)},)`,
+      ),
+    );
+    const sample = startSample(onItsMachinePath, newHome(), { TZ: 'Asia/Kolkata' });
+    /** Types the username (when there is one) and clicks Start Trial, under the password. */
+    const startTrial = async (username: string) => {
+      const login = await x.waitForWindow(loginTitle);
+      const { x: left, y: top } = await x.windowGeometry(login);
+      await x.xdotool(['windowfocus', '--sync', login]);
+      if (username) {
+        await x.click(left + 200, top + 118);
+        await x.xdotool(['type', '--delay', '5', username]);
+      }
+      await x.click(left + 95, top + 198);
+    };
+    const logOut = async () => {
+      const area = await x.windowGeometry(await x.waitForWindow(mainTitle));
+      await x.click(area.x + 300, area.y + 360);
+      await dismissDialog('Logged Out');
+    };
+    const sessionStarts = () => sample.output().split('[latchkey] session started ').length - 1;
+
+    // The application offers none yet: the code titles it, and the login window stays.
+    await startTrial('');
+    await dismissDialog('Trial Unavailable');
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Trial Unavailable: ${clientMessages.trialUnavailable}\n`,
+    );
+    await x.waitForWindow(loginTitle);
+
+    await live.offerTrial(7, ['PRO']);
+    try {
+      await startTrial('python_trial_user');
+      await dismissDialog('Trial Active');
+      await x.waitForWindow(mainTitle);
+      await sample.waitForLine(/\[latchkey\] session started \S{8}\n/);
+      const account = await live.expectTrialAccount('python_trial_user', 7);
+      // As after a login, and the trial says when it ends (in local time: Kolkata, +05:30).
+      const active = `[latchkey] dialog Trial Active: ${live.application.loginSuccessMessage} (trial ends ${shownInKolkata(account.expiresAt!)})\n`;
+      expect(sample.output()).toContain(active);
+      expect(sample.output()).toContain('[latchkey] entitlements: PRO\n');
+      expect(await openSessionsOf(account.id)).toHaveLength(1);
+      await logOut();
+
+      // The same machine again, under another name: the trial it had, not a second one.
+      await startTrial('python_second_trial');
+      await dismissDialog('Trial Active');
+      await x.waitForWindow(mainTitle);
+      await waitFor(async () => sessionStarts() === 2, 'the second session to start');
+      expect(sample.output().split(active).length - 1).toBe(2);
+      await live.expectTrialAccount('python_trial_user', 7);
+      expect(await live.findEndUser('python_second_trial')).toBeUndefined();
+      expect(await sessionsOf(account.id)).toHaveLength(2);
+      expect(await openSessionsOf(account.id)).toHaveLength(1);
+      await logOut();
+
+      // Its time is up: the machine's trial has ended, and says since when.
+      const ended = new Date(Date.now() - 3_600_000).toISOString();
+      await live.updateEndUser(account.id, { expiresAt: ended });
+      await startTrial('python_third_trial');
+      await dismissDialog('Trial Ended');
+      expect(sample.output()).toContain(
+        `[latchkey] dialog Trial Ended: ${clientMessages.trialEnded} (ended ${shownInKolkata(ended)})\n`,
+      );
+      await x.waitForWindow(loginTitle);
+      expect(await live.findEndUser('python_third_trial')).toBeUndefined();
+      expect(await openSessionsOf(account.id)).toEqual([]);
+      expect(sessionStarts()).toBe(2);
+    } finally {
+      await live.offerTrial(null);
+    }
+  });
+
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;
