@@ -3,12 +3,12 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { portalApiWith } from '@/test/portal-api-with.ts';
 import { createActivationCard } from './activation-card.ts';
-import { errorText, PortalApiError } from './portal-api.ts';
+import { errorText, PortalApiError, type PortalApi } from './portal-api.ts';
 
 const REQUEST = 'LKA1.eyJhcHAiOiJhYiJ9.0123456789abcdef';
 const LICENSE = 'LK1.eyJpZCI6IngifQ.c2lnbmF0dXJl';
 
-function mount(activateOffline: ReturnType<typeof vi.fn>, isSignedIn = false) {
+function mount(activateOffline: PortalApi['activateOffline'], isSignedIn = false) {
   const onActivated = vi.fn();
   const card = createActivationCard({
     api: portalApiWith('activation card', { activateOffline }),
