@@ -51,6 +51,7 @@ export const sdkCalls = [
   'download',
   'checkForUpdate',
   'verifyOfflineLicense',
+  'createActivationRequest',
   'startHeartbeat',
   'stopHeartbeat',
 ] as const;
@@ -71,6 +72,7 @@ export const ownerActions = [
   'grantPlan',
   'loginFromAnotherMachine',
   'foreignOfflineLicense',
+  'activateOffline',
 ] as const;
 
 const callStepSchema = z
@@ -178,11 +180,33 @@ const conformanceFileSchema = z
     machineIdVectors: z.array(
       z.object({ rawMachineId: z.string(), publicKey: z.string(), expect: z.string() }).strict(),
     ),
+    activationRequestVectors: z.array(
+      z
+        .object({
+          id: z.string(),
+          publicKey: z.string(),
+          hwid: z.string(),
+          licenseKey: z.string().optional(),
+          username: z.string().optional(),
+          deviceName: z.string().optional(),
+          encrypt: z.boolean().optional(),
+          nonce: z.string(),
+          now: z.iso.datetime({ offset: true }),
+          /** The request's exact text; a vector without one is refused (`refused: true`). */
+          expect: z.string().startsWith('LKA1.').optional(),
+          refused: z.literal(true).optional(),
+        })
+        .strict()
+        .refine((vector) => (vector.expect === undefined) !== (vector.refused === undefined), {
+          message: 'an activation request vector has either expect or refused',
+        }),
+    ),
     scenarios: z.array(scenarioSchema),
   })
   .strict();
 export type ConformanceFile = z.infer<typeof conformanceFileSchema>;
 export type OfflineVector = ConformanceFile['offlineVectors'][number];
+export type ActivationRequestVector = ConformanceFile['activationRequestVectors'][number];
 
 export const conformanceFile: ConformanceFile = conformanceFileSchema.parse(
   JSON.parse(readFileSync(new URL('../conformance/scenarios.json', import.meta.url), 'utf8')),

@@ -37,6 +37,8 @@ interface CInterfaceReport {
   call: { error?: { type: string; reason: string } };
   unknownCall: { error?: { type: string; reason: string } };
   noSession: { error?: { type: string; reason: string } };
+  activation: { request?: string };
+  activationCall: { value?: string };
 }
 
 /** Every file under `directory`, by its path relative to it. */
@@ -119,6 +121,20 @@ describeDriverConformance({
         env,
       });
       const program = join(sdk.workDir, 'c_interface_check');
+      // An activation request vector for the key and the HWID the check is given.
+      const vector = conformanceFile.activationRequestVectors.find(
+        (each) =>
+          each.hwid === 'DESKTOP-7F3K' && each.publicKey === '{{keys.example}}' && each.expect,
+      )!;
+      const activationOptions = {
+        hwid: vector.hwid,
+        ...(vector.licenseKey !== undefined ? { license_key: vector.licenseKey } : {}),
+        ...(vector.username !== undefined ? { username: vector.username } : {}),
+        ...(vector.deviceName !== undefined ? { device_name: vector.deviceName } : {}),
+        ...(vector.encrypt !== undefined ? { encrypt: vector.encrypt } : {}),
+        nonce: vector.nonce,
+        now: vector.now,
+      };
       await runBuildStep(
         'gcc',
         [
@@ -143,6 +159,7 @@ describeDriverConformance({
           conformanceFile.licenses.encrypted!,
           'DESKTOP-7F3K',
           '2026-06-02T00:00:00Z',
+          JSON.stringify(activationOptions),
         ],
         { cwd: sdk.workDir },
       );
@@ -168,6 +185,8 @@ describeDriverConformance({
         reason: 'unknown-call',
       });
       expect(report.noSession.error).toMatchObject({ type: 'UsageError', reason: 'no-session' });
+      expect(report.activation).toEqual({ request: vector.expect });
+      expect(report.activationCall).toEqual({ value: vector.expect });
     });
   },
 });

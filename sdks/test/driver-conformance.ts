@@ -1,8 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { clientApiCodes, type UpdateApplicationRequest } from '@latchkey/contracts';
+import {
+  activationRequestContentSchema,
+  clientApiCodes,
+  type UpdateApplicationRequest,
+} from '@latchkey/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseActivationRequest } from '../../apps/server/src/modules/portal/activation-request.ts';
 import { startLiveLatchkey, type LiveLatchkey } from '../../samples/test/live-latchkey.ts';
 import {
   conformanceFile,
@@ -158,7 +163,10 @@ export function describeDriverConformance<Installed extends InstalledSdk>(
   });
 }
 
-/** The vectors, which need no server: answer signatures, offline licences, machine ids. */
+/**
+ * The vectors, which need no server: answer signatures, offline licences, machine ids,
+ * activation requests.
+ */
 function defineVectorTests(driver: () => ConformanceDriver, unreachableUrl: () => string) {
   it.each(conformanceFile.signatureVectors)('answer signature: $id', async (vector) => {
     const reason = await driver().send('signatureVector', {
@@ -201,6 +209,50 @@ function defineVectorTests(driver: () => ConformanceDriver, unreachableUrl: () =
       publicKey,
     });
     expect(machineId).toBe(vector.expect);
+  });
+
+  it.each(conformanceFile.activationRequestVectors)('activation request: $id', async (vector) => {
+    const { id: _id, expect: text, refused, ...input } = vector;
+    const answer = await driver().send<{ text?: string; refused?: string }>(
+      'activationRequestVector',
+      { ...input, publicKey: resolveReferences(vector.publicKey, { keys: conformanceFile.keys }) },
+    );
+    if (refused) {
+      expect(answer.text, 'no request for this input').toBeUndefined();
+      expect(answer.refused).toEqual(expect.any(String));
+    } else {
+      // Byte for byte the server's own encoding (typescript-conformance.test.ts holds the
+      // vectors to it), which its portal reads.
+      expect(answer).toEqual({ text });
+    }
+  });
+
+  it('writes an activation request of its own: a fresh nonce, this clock, read by the server', async () => {
+    const request = {
+      publicKey: conformanceFile.keys.example,
+      hwid: 'conformance-machine-a',
+      licenseKey: 'AAAAA-BBBBB-CCCCC-DDDDD',
+    };
+    const before = Date.now();
+    const first = await driver().send<{ text?: string }>('activationRequestVector', request);
+    const second = await driver().send<{ text?: string }>('activationRequestVector', request);
+    const contents = [first.text, second.text].map((text) => {
+      const content = parseActivationRequest(text ?? '');
+      expect(content, `the server reads ${text}`).not.toBeNull();
+      return activationRequestContentSchema.parse(content);
+    });
+    for (const content of contents) {
+      expect(content).toMatchObject({
+        app: request.publicKey,
+        hwid: request.hwid,
+        license_key: request.licenseKey,
+      });
+      expect(content.nonce).toMatch(/^[A-Za-z0-9_-]{16,64}$/);
+      const createdAt = Date.parse(content.created_at);
+      expect(createdAt).toBeGreaterThanOrEqual(before - 1_000);
+      expect(createdAt).toBeLessThanOrEqual(Date.now() + 1_000);
+    }
+    expect(contents[0]!.nonce).not.toBe(contents[1]!.nonce);
   });
 
   it("gives this machine's id, hashed with the application's key", async () => {

@@ -8,6 +8,7 @@ import {
   applicationVariableSchema,
   generatedLicensesSchema,
   planSchema,
+  portalOfflineActivationSchema,
   subscriptionListSchema,
   userVariableSchema,
   type Application,
@@ -204,6 +205,24 @@ export async function createScenarioApplication(
       }
       await delay(3);
       return { updatesUntil };
+    },
+    /**
+     * An air-gapped machine's activation, as its user makes it in the application's portal on
+     * another computer (not signed in: the request's licence key decides who): the request text
+     * in, the portal's offline licence out. Needs the application's `portalEnabled`.
+     */
+    async activateOffline(input: { request: string }) {
+      const response = await fetch(
+        `${live.baseUrl}/api/portal/${application.portalPublicId}/offline-activation`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: live.baseUrl },
+          body: JSON.stringify({ request: input.request }),
+        },
+      );
+      const text = await response.text();
+      if (!response.ok) throw new Error(`offline activation: ${response.status} ${text}`);
+      return portalOfflineActivationSchema.parse(JSON.parse(text));
     },
     /** A login from another program on another machine, straight over HTTP (not the SDK). */
     async loginFromAnotherMachine(input: { username: string; password: string; hwid: string }) {

@@ -18,6 +18,7 @@ import type {
   OfflineLicenseContent as ContractOfflineLicenseContent,
 } from '@latchkey/contracts';
 import { expect, it } from 'vitest';
+import { encodeActivationRequest } from '../../apps/server/src/modules/portal/activation-request.ts';
 import type {
   AuthAnswer,
   CheckoutAnswer,
@@ -32,6 +33,7 @@ import type {
   VariableAnswer,
   VerifyAnswer,
 } from '../typescript/src/index.ts';
+import { conformanceFile, resolveReferences } from './conformance-scenarios.ts';
 import { describeDriverConformance } from './driver-conformance.ts';
 import type { ConformanceDriver } from './driver-process.ts';
 import { installTypeScriptSdk } from './installed-typescript-sdk.ts';
@@ -129,6 +131,8 @@ describeDriverConformance({
         `import sdk = require('@latchkey/client');
   const client = new sdk.LatchkeyClient(${construct});
   export const check: sdk.OfflineLicenseCheck = client.verifyOfflineLicense('LK1.a.b');
+  export const request: string = client.createActivationRequest({ licenseKey: 'AAAAA', encrypt: true });
+  export const standalone: string = sdk.createActivationRequest({ publicKey: '${'a'.repeat(64)}', hwid: 'x' });
   // @ts-expect-error: the options need the application's public key
   new sdk.LatchkeyClient({ baseUrl: 'https://auth.example.com', apiKey: 'k', version: '1' });
   `,
@@ -163,6 +167,27 @@ describeDriverConformance({
       expect(sdk.required.LatchkeyClient).not.toBe(sdk.imported.LatchkeyClient);
       expect(sdkTypesMatchTheContracts.every(Boolean)).toBe(true);
     });
+    // Every SDK is held to these bytes; here they are held to the server's own encoder (the
+    // order of the fields, what is left out, the time to the millisecond in UTC).
+    it('holds the activation request vectors to the server’s own encoding', () => {
+      const written = conformanceFile.activationRequestVectors.filter((vector) => !vector.refused);
+      expect(written.length).toBeGreaterThan(3);
+      for (const vector of written) {
+        const publicKey = resolveReferences(vector.publicKey, { keys: conformanceFile.keys });
+        const encoded = encodeActivationRequest({
+          app: (publicKey as string).toLowerCase(),
+          hwid: vector.hwid,
+          ...(vector.licenseKey ? { license_key: vector.licenseKey } : {}),
+          ...(vector.username ? { username: vector.username } : {}),
+          ...(vector.deviceName ? { device_name: vector.deviceName } : {}),
+          ...(vector.encrypt ? { encrypt: true } : {}),
+          nonce: vector.nonce,
+          created_at: new Date(vector.now).toISOString(),
+        });
+        expect(encoded, vector.id).toBe(vector.expect);
+      }
+    });
+
     it('never writes to the console nor ends the process', () => {
       const distDir = join(sdk.consumerDir, 'node_modules', '@latchkey', 'client', 'dist');
       for (const format of readdirSync(distDir)) {

@@ -45,6 +45,26 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
         ...(request.applicationId !== undefined ? { applicationId: request.applicationId } : {}),
       }),
     machineIdVector: (request) => sdk.hashMachineId(request.rawMachineId, request.publicKey),
+    activationRequestVector: (request) => {
+      const { publicKey, hwid, licenseKey, username, deviceName, encrypt, nonce, now } = request;
+      try {
+        return {
+          text: sdk.createActivationRequest({
+            publicKey,
+            hwid,
+            ...(licenseKey !== undefined ? { licenseKey } : {}),
+            ...(username !== undefined ? { username } : {}),
+            ...(deviceName !== undefined ? { deviceName } : {}),
+            ...(encrypt !== undefined ? { encrypt } : {}),
+            ...(nonce !== undefined ? { nonce } : {}),
+            ...(now !== undefined ? { now: new Date(now) } : {}),
+          }),
+        };
+      } catch (error) {
+        if (error instanceof TypeError) return { refused: error.message };
+        throw error;
+      }
+    },
     thisMachine: (request) => {
       const probe = new sdk.LatchkeyClient({
         baseUrl: request.baseUrl,
@@ -167,6 +187,8 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
           ...(applicationId !== undefined ? { applicationId } : {}),
         });
       }
+      case 'createActivationRequest':
+        return client.createActivationRequest(input);
       case 'startHeartbeat':
         client.startHeartbeat({
           intervalMs: (input as { intervalMs?: number }).intervalMs ?? 30_000,

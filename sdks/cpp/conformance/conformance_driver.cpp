@@ -81,6 +81,7 @@ class Driver {
     if (op == "machineIdVector")
       return latchkey::Client::hash_machine_id(request.at("rawMachineId"),
                                                request.at("publicKey"));
+    if (op == "activationRequestVector") return activation_request_vector(request);
     if (op == "thisMachine") return this_machine(request);
     if (op == "construct") return construct(request.at("options"));
     if (op == "call") return call(request.at("call"), request.value("input", Json::object()));
@@ -126,6 +127,22 @@ class Driver {
     terms.last_seen_at = time_of(request, "lastSeenAt");
     return plain(latchkey::verify_offline_license(request.at("license"), request.at("publicKey"),
                                                   request.at("hwid"), terms));
+  }
+
+  static Json activation_request_vector(const Json& request) {
+    latchkey::ActivationRequestOptions options;
+    options.license_key = text_of(request, "licenseKey");
+    options.username = text_of(request, "username");
+    options.device_name = text_of(request, "deviceName");
+    options.encrypt = request.value("encrypt", false);
+    options.nonce = text_of(request, "nonce");
+    options.now = time_of(request, "now");
+    try {
+      return {{"text", latchkey::create_activation_request(request.at("publicKey"),
+                                                           request.at("hwid"), options)}};
+    } catch (const std::invalid_argument& error) {
+      return {{"refused", error.what()}};
+    }
   }
 
   static Json this_machine(const Json& request) {
@@ -242,6 +259,15 @@ class Driver {
       const auto hwid = text_of(input, "hwid");
       return plain(hwid ? client.verify_offline_license(input.at("license"), *hwid, terms)
                         : client.verify_offline_license(input.at("license"), terms));
+    }
+    if (name == "createActivationRequest") {
+      latchkey::ActivationRequestOptions options;
+      options.license_key = text_of(input, "licenseKey");
+      options.username = text_of(input, "username");
+      options.encrypt = input.value("encrypt", false);
+      const auto hwid = text_of(input, "hwid");
+      return hwid ? client.create_activation_request(*hwid, options)
+                  : client.create_activation_request(options);
     }
     if (name == "startHeartbeat") {
       latchkey::HeartbeatOptions options;

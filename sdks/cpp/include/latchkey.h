@@ -4,8 +4,9 @@
 /*
  * The Latchkey client's C interface, for C programs and for other languages to bind (through
  * ctypes, P/Invoke, cgo, JNA...): an opaque client, one generic call that takes and answers
- * JSON text, the offline licence check and the machine id. Every function here catches
- * whatever the C++ library throws: nothing crosses this boundary but return values.
+ * JSON text, the offline licence check, the activation request and the machine id. Every
+ * function here catches whatever the C++ library throws: nothing crosses this boundary but
+ * return values.
  *
  * Strings in and out are UTF-8 and NUL-terminated. Every char* this interface returns is the
  * caller's, to release with latchkey_free(); NULL only when memory ran out.
@@ -40,9 +41,11 @@ LATCHKEY_EXPORT void latchkey_client_destroy(latchkey_client* client);
  * "resume_session", "register_user" (or "register"), "redeem", "verify", "heartbeat",
  * "end_session", "get_variable", "get_user_variable", "set_user_variable", "use_meter",
  * "reset_devices", "forgot_password", "resend_verification", "checkout", "download",
- * "check_for_update", "verify_offline_license"), its arguments a JSON object keyed by the C++
- * parameter names ({"username": ..., "password": ...}; NULL for none; times as ISO 8601
- * strings; "required_entitlements" an array of strings). Answers a JSON object:
+ * "check_for_update", "verify_offline_license", "create_activation_request"), its arguments a
+ * JSON object keyed by the C++ parameter names ({"username": ..., "password": ...}; NULL for
+ * none; times as ISO 8601 strings; "required_entitlements" an array of strings; for
+ * "create_activation_request", "hwid" and the fields of latchkey::ActivationRequestOptions).
+ * Answers a JSON object:
  *   {"value": <the result, with the wire's field names, or null>}
  *   {"error": {"type": "SignatureError" | "TransportError" | "UsageError",
  *              "reason": "<the closed list's reason>", "message": "..."}}
@@ -79,6 +82,16 @@ LATCHKEY_EXPORT char* latchkey_verify_offline_license(const char* license,
                                                       const char* public_key,
                                                       const char* hwid,
                                                       const char* terms_json);
+
+/*
+ * An activation request for an air-gapped machine (see latchkey::create_activation_request),
+ * written without the network: public_key (64 hex digits) and hwid (this machine's HWID exactly
+ * as the program sends it at login) required; options_json NULL or a JSON object with any of
+ * "license_key", "username", "device_name", "encrypt" (a boolean), "nonce" and "now" (ISO 8601).
+ * Answers {"request": "LKA1...."}, or {"error": ...} for arguments that cannot be right.
+ */
+LATCHKEY_EXPORT char* latchkey_create_activation_request(const char* public_key, const char* hwid,
+                                                         const char* options_json);
 
 /* This machine's id for the application of public_key (64 hex digits); NULL when it is not. */
 LATCHKEY_EXPORT char* latchkey_machine_id(const char* public_key);

@@ -127,6 +127,17 @@ latchkey::OfflineLicenseTerms terms_of(const Json& input) {
   return terms;
 }
 
+latchkey::ActivationRequestOptions activation_options_of(const Json& input) {
+  latchkey::ActivationRequestOptions options;
+  options.license_key = optional_text_of(input, "license_key");
+  options.username = optional_text_of(input, "username");
+  options.device_name = optional_text_of(input, "device_name");
+  options.encrypt = flag_of(input, "encrypt");
+  options.nonce = optional_text_of(input, "nonce");
+  options.now = optional_time_of(input, "now");
+  return options;
+}
+
 Json value_of(const latchkey::Result& result) { return result.fields().fields; }
 
 Json value_of(const latchkey::OfflineLicenseCheck& check) {
@@ -216,6 +227,12 @@ Json perform(latchkey::Client& client, const std::string& call, const Json& inpu
     const latchkey::OfflineLicenseTerms terms = terms_of(input);
     return value_of(hwid ? client.verify_offline_license(license, *hwid, terms)
                          : client.verify_offline_license(license, terms));
+  }
+  if (call == "create_activation_request") {
+    const std::optional<std::string> hwid = optional_text_of(input, "hwid");
+    const latchkey::ActivationRequestOptions options = activation_options_of(input);
+    return hwid ? client.create_activation_request(*hwid, options)
+                : client.create_activation_request(options);
   }
   throw UsageError("unknown-call", "no call named " + call);
 }
@@ -316,6 +333,24 @@ char* latchkey_verify_offline_license(const char* license, const char* public_ke
       throw UsageError("invalid-argument", "license, public_key and hwid are required");
     const latchkey::OfflineLicenseTerms terms = terms_of(object_of(terms_json, "terms"));
     return copy_out(latchkey::to_json(latchkey::verify_offline_license(license, public_key, hwid, terms)));
+  } catch (...) {
+    try {
+      return copy_out(dump(error_of(std::current_exception())));
+    } catch (...) {
+      return nullptr;
+    }
+  }
+}
+
+char* latchkey_create_activation_request(const char* public_key, const char* hwid,
+                                         const char* options_json) {
+  try {
+    if (public_key == nullptr || hwid == nullptr)
+      throw UsageError("invalid-argument", "public_key and hwid are required");
+    const latchkey::ActivationRequestOptions options =
+        activation_options_of(object_of(options_json, "options"));
+    return copy_out(
+        dump({{"request", latchkey::create_activation_request(public_key, hwid, options)}}));
   } catch (...) {
     try {
       return copy_out(dump(error_of(std::current_exception())));

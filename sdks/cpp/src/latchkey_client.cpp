@@ -620,6 +620,18 @@ OfflineLicenseCheck Client::verify_offline_license(const std::string& license,
   return latchkey::verify_offline_license(license, state_->public_key, hwid, terms);
 }
 
+std::string Client::create_activation_request(const ActivationRequestOptions& options) const {
+  return create_activation_request(state_->hwid, options);
+}
+
+std::string Client::create_activation_request(const std::string& hwid,
+                                              const ActivationRequestOptions& options) const {
+  ActivationRequestOptions named = options;
+  if (!named.device_name && !state_->options.device_name.empty())
+    named.device_name = state_->options.device_name;
+  return latchkey::create_activation_request(state_->public_key, hwid, named);
+}
+
 void Client::start_heartbeat(HeartbeatOptions options) {
   require_session(*state_, "start_heartbeat");
   if (options.interval.count() <= 0) throw std::invalid_argument("interval must be positive");

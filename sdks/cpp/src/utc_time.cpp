@@ -4,6 +4,7 @@
 
 #include <cctype>
 #include <chrono>
+#include <cstdio>
 
 namespace latchkey::detail {
 
@@ -17,6 +18,20 @@ long long days_from_civil(long long year, unsigned month, unsigned day) {
   const unsigned day_of_year = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
   const unsigned day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
   return era * 146097 + static_cast<long long>(day_of_era) - 719468;
+}
+
+// The civil date (proleptic Gregorian) of a day counted from 1970-01-01.
+void civil_from_days(long long days, long long& year, unsigned& month, unsigned& day) {
+  days += 719468;
+  const long long era = (days >= 0 ? days : days - 146096) / 146097;
+  const auto day_of_era = static_cast<unsigned>(days - era * 146097);
+  const unsigned year_of_era =
+      (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  const unsigned day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const unsigned shifted_month = (5 * day_of_year + 2) / 153;
+  day = day_of_year - (153 * shifted_month + 2) / 5 + 1;
+  month = shifted_month < 10 ? shifted_month + 3 : shifted_month - 9;
+  year = static_cast<long long>(year_of_era) + era * 400 + (month <= 2 ? 1 : 0);
 }
 
 bool read_digits(const std::string& text, std::size_t& at, std::size_t count, int& value) {
@@ -98,6 +113,19 @@ std::optional<long long> unix_milliseconds_of_iso(const std::string& text) {
   const long long seconds =
       days * 86400 + hour * 3600LL + minute * 60LL + second - offset_minutes * 60;
   return seconds * 1000 + milliseconds;
+}
+
+std::string iso_of_unix_milliseconds(long long milliseconds) {
+  constexpr long long per_day = 86400000;
+  const long long days = milliseconds / per_day - (milliseconds % per_day < 0 ? 1 : 0);
+  const long long of_day = milliseconds - days * per_day;
+  long long year = 0;
+  unsigned month = 0, day = 0;
+  civil_from_days(days, year, month, day);
+  char text[128];  // room for the widest values the format allows
+  std::snprintf(text, sizeof text, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ", year, month,
+                day, of_day / 3600000, of_day / 60000 % 60, of_day / 1000 % 60, of_day % 1000);
+  return text;
 }
 
 long long now_unix_milliseconds() {

@@ -15,6 +15,10 @@ std::optional<long long> unix_milliseconds_of_iso(const std::string& text);
 
 long long now_unix_milliseconds();
 
+// "2026-06-08T12:00:00.000Z": UTC to the millisecond, as JavaScript's toISOString writes it
+// (years 0 to 9999).
+std::string iso_of_unix_milliseconds(long long milliseconds);
+
 }  // namespace latchkey::detail
 
 #endif

@@ -71,6 +71,23 @@ namespace LatchkeyConformance
                         Moment(request, "lastSeenAt")));
                 case "machineIdVector":
                     return LatchkeyClient.HashMachineId(Text(request, "rawMachineId"), Text(request, "publicKey"));
+                case "activationRequestVector":
+                    try
+                    {
+                        return new Dictionary<string, object>
+                        {
+                            {
+                                "text", ActivationRequest.Create(Text(request, "publicKey"), Text(request, "hwid"),
+                                    Text(request, "licenseKey"), Text(request, "username"), Text(request, "deviceName"),
+                                    request.ContainsKey("encrypt") && (bool)request["encrypt"], Text(request, "nonce"),
+                                    Moment(request, "now"))
+                            },
+                        };
+                    }
+                    catch (ArgumentException error)
+                    {
+                        return new Dictionary<string, object> { { "refused", error.Message } };
+                    }
                 case "thisMachine":
                 {
                     var publicKey = Text(request, "publicKey");
@@ -285,6 +302,9 @@ namespace LatchkeyConformance
                 case "verifyOfflineLicense":
                     return CheckToJson(client.VerifyOfflineLicense(Text(input, "license"), Text(input, "hwid"),
                         Integer(input, "applicationId"), Moment(input, "now"), Moment(input, "lastSeenAt")));
+                case "createActivationRequest":
+                    return client.CreateActivationRequest(Text(input, "licenseKey"), Text(input, "username"),
+                        input.ContainsKey("encrypt") && (bool)input["encrypt"], Text(input, "hwid"));
                 case "startHeartbeat":
                     var interval = Integer(input, "intervalMs");
                     client.StartHeartbeat(

@@ -242,6 +242,11 @@ namespace Latchkey
             WriteString(builder, value.ToString());
         }
 
+        /// <summary>
+        /// Escaped as JavaScript's JSON.stringify escapes (the short forms, other control
+        /// characters as lower-case <c>\u00xx</c>, everything else as is), so a text the library
+        /// writes is byte for byte the one the other SDKs write.
+        /// </summary>
         private static void WriteString(StringBuilder builder, string text)
         {
             builder.Append('"');
@@ -251,6 +256,8 @@ namespace Latchkey
                 {
                     case '"': builder.Append("\\\""); break;
                     case '\\': builder.Append("\\\\"); break;
+                    case '\b': builder.Append("\\b"); break;
+                    case '\f': builder.Append("\\f"); break;
                     case '\n': builder.Append("\\n"); break;
                     case '\r': builder.Append("\\r"); break;
                     case '\t': builder.Append("\\t"); break;

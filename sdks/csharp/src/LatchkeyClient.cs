@@ -492,6 +492,25 @@ namespace Latchkey
         }
 
         /// <summary>
+        /// An activation request for this machine, written without the network: the text
+        /// (<c>LKA1.…</c>) the user of a machine that never reaches the server pastes into the
+        /// application's portal (<c>/portal/&lt;publicId&gt;</c>) on another computer, signed in or
+        /// with <paramref name="licenseKey"/>; the portal answers an offline licence for this machine
+        /// (<c>LK1E.…</c> with <paramref name="encrypt"/>) to paste back and check with
+        /// <see cref="VerifyOfflineLicense"/>. It names this application's key, this machine
+        /// (<paramref name="hwid"/>, <see cref="Hwid"/> unless given) and <see cref="DeviceName"/>;
+        /// <paramref name="nonce"/> and <paramref name="now"/> only pin what would otherwise be random
+        /// and this machine's clock. Neither <paramref name="licenseKey"/> nor
+        /// <paramref name="username"/> is needed when the user signs in to the portal. See
+        /// <see cref="ActivationRequest.Create"/>.
+        /// </summary>
+        public string CreateActivationRequest(string licenseKey = null, string username = null, bool encrypt = false,
+            string hwid = null, string nonce = null, DateTimeOffset? now = null)
+        {
+            return ActivationRequest.Create(PublicKey, hwid ?? Hwid, licenseKey, username, DeviceName, encrypt, nonce, now);
+        }
+
+        /// <summary>
         /// Heartbeats the session every <paramref name="interval"/> (30 s by default, as the server
         /// expects: 90 s without one is not live) on the thread pool, which never keeps the process
         /// alive. When the server ends the session the loop stops and <paramref name="onRevoked"/>

@@ -85,6 +85,23 @@ class Driver:
     def machine_id_vector(self, request):
         return latchkey.hash_machine_id(request["rawMachineId"], request["publicKey"])
 
+    def activation_request_vector(self, request):
+        try:
+            return {
+                "text": latchkey.create_activation_request(
+                    request["publicKey"],
+                    request["hwid"],
+                    license_key=request.get("licenseKey"),
+                    username=request.get("username"),
+                    device_name=request.get("deviceName"),
+                    encrypt=request.get("encrypt", False),
+                    nonce=request.get("nonce"),
+                    now=moment_of(request.get("now")),
+                )
+            }
+        except ValueError as error:
+            return {"refused": str(error)}
+
     def this_machine(self, request):
         client = latchkey.LatchkeyClient(
             request["baseUrl"], "lk_live_unused", request["publicKey"], "1.0.0"
@@ -207,6 +224,7 @@ def main():
         "signatureVector": driver.signature_vector,
         "offlineVector": driver.offline_vector,
         "machineIdVector": driver.machine_id_vector,
+        "activationRequestVector": driver.activation_request_vector,
         "thisMachine": driver.this_machine,
         "construct": driver.construct,
         "call": driver.call,

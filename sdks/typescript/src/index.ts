@@ -35,4 +35,6 @@ export type {
   OfflineLicenseContent,
   OfflineLicenseOptions,
 } from './offline-license.js';
+export { createActivationRequest } from './activation-request.js';
+export type { ActivationRequestOptions } from './activation-request.js';
 export { hashMachineId, readRawMachineId } from './machine-id.js';

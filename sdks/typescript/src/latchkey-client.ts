@@ -16,6 +16,7 @@ import type {
   VariableAnswer,
   VerifyAnswer,
 } from './answer-types.js';
+import { createActivationRequest } from './activation-request.js';
 import { SignatureError, TransportError } from './client-errors.js';
 import { downloadFile } from './download-file.js';
 import { sendHttpRequest } from './http-transport.js';
@@ -482,6 +483,34 @@ export class LatchkeyClient {
       ...options,
       publicKey: this.key,
       hwid: options.hwid ?? this.hwid,
+    });
+  }
+
+  /**
+   * An activation request for this machine, written without the network: the text (`LKA1.…`)
+   * the user of a machine that never reaches the server pastes into the application's portal
+   * (`/portal/<publicId>`) on another computer, signed in or with `licenseKey`; the portal
+   * answers an offline licence for this machine (`LK1E.…` with `encrypt`) to paste back and check
+   * with `verifyOfflineLicense`. It names this application's key, this machine (`hwid`, the
+   * client's unless given) and the client's `deviceName`; `nonce` and `now` only pin what
+   * would otherwise be random and this machine's clock. Neither `licenseKey` nor `username` is
+   * needed when the user signs in to the portal.
+   */
+  createActivationRequest(
+    input: {
+      licenseKey?: string;
+      username?: string;
+      encrypt?: boolean;
+      hwid?: string;
+      nonce?: string;
+      now?: Date;
+    } = {},
+  ): string {
+    return createActivationRequest({
+      ...input,
+      publicKey: this.publicKey,
+      hwid: input.hwid ?? this.hwid,
+      ...(this.deviceName ? { deviceName: this.deviceName } : {}),
     });
   }
 

@@ -3,6 +3,7 @@
 
 // The client of one Latchkey application.
 
+#include <latchkey/activation_request.hpp>
 #include <latchkey/errors.hpp>
 #include <latchkey/latchkey_export.h>
 #include <latchkey/offline_license.hpp>
@@ -180,6 +181,19 @@ class LATCHKEY_EXPORT Client {
                                              const OfflineLicenseTerms& terms = {}) const;
   OfflineLicenseCheck verify_offline_license(const std::string& license, const std::string& hwid,
                                              const OfflineLicenseTerms& terms = {}) const;
+
+  // An activation request for this machine, written without the network: the text (LKA1.…)
+  // the user of a machine that never reaches the server pastes into the application's portal
+  // (/portal/<publicId>) on another computer, signed in or with options.license_key; the portal
+  // answers an offline licence for this machine (LK1E.… with options.encrypt) to paste back and
+  // check with verify_offline_license. It names this application's key, this machine (hwid(),
+  // or the hwid given) and the client's device_name unless options names another; nonce and
+  // now only pin what would otherwise be random and this machine's clock. Neither license_key
+  // nor username is needed when the user signs in to the portal. Throws std::invalid_argument
+  // as latchkey::create_activation_request does.
+  std::string create_activation_request(const ActivationRequestOptions& options = {}) const;
+  std::string create_activation_request(const std::string& hwid,
+                                        const ActivationRequestOptions& options = {}) const;
 
   // Heartbeats the session every interval on a thread of its own. When the server ends the
   // session, the loop stops and on_revoked is told why; network failures and refused answers

@@ -3,6 +3,7 @@
 
 // The whole C++ interface of the Latchkey client.
 
+#include <latchkey/activation_request.hpp>
 #include <latchkey/answer_signature.hpp>
 #include <latchkey/client.hpp>
 #include <latchkey/errors.hpp>

@@ -1,9 +1,11 @@
 """
 The Latchkey client: every call of the v1 client API, each answer's Ed25519 signature, nonce
-and time checked before it is read; offline licences verified without the network; a
-heartbeat loop; a machine id. Ed25519 comes from PyNaCl (``pip install "latchkey[nacl]"``).
+and time checked before it is read; offline licences verified without the network, and the
+activation requests that get them for a machine that never reaches the server; a heartbeat
+loop; a machine id. Ed25519 comes from PyNaCl (``pip install "latchkey[nacl]"``).
 """
 
+from .activation_request import create_activation_request
 from .answer_signature import check_answer_signature
 from .client_errors import (
     SIGNATURE_ERROR_REASONS,
@@ -32,6 +34,7 @@ __all__ = [
     "SignatureError",
     "TransportError",
     "check_answer_signature",
+    "create_activation_request",
     "hash_machine_id",
     "read_raw_machine_id",
     "verify_offline_license",

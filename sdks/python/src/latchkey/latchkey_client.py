@@ -10,6 +10,7 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Callable, Dict, List, Mapping, Optional
 
+from .activation_request import create_activation_request
 from .answer_signature import (
     DEFAULT_MAX_CLOCK_SKEW_SECONDS,
     check_answer_signature,
@@ -472,6 +473,37 @@ class LatchkeyClient:
             now=now,
             last_seen_at=last_seen_at,
             clock_tolerance_seconds=clock_tolerance_seconds,
+        )
+
+    def create_activation_request(
+        self,
+        license_key: Optional[str] = None,
+        username: Optional[str] = None,
+        encrypt: bool = False,
+        hwid: Optional[str] = None,
+        nonce: Optional[str] = None,
+        now: Optional[Moment] = None,
+    ) -> str:
+        """
+        An activation request for this machine, written without the network: the text
+        (``LKA1.…``) the user of a machine that never reaches the server pastes into the
+        application's portal (``/portal/<publicId>``) on another computer, signed in or with
+        ``license_key``; the portal answers an offline licence for this machine (``LK1E.…``
+        with ``encrypt``) to paste back and check with ``verify_offline_license``. It names this
+        application's key, this machine (``hwid``, the client's unless given) and the client's
+        ``device_name``; ``nonce`` and ``now`` only pin what would otherwise be random and this
+        machine's clock. Neither ``license_key`` nor ``username`` is needed when the user signs
+        in to the portal.
+        """
+        return create_activation_request(
+            self.public_key,
+            hwid if hwid is not None else self.hwid,
+            license_key=license_key,
+            username=username,
+            device_name=self.device_name,
+            encrypt=encrypt,
+            nonce=nonce,
+            now=now,
         )
 
     def start_heartbeat(
