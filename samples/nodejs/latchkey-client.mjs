@@ -13,18 +13,24 @@
 // application offers one (one trial per machine: a later `/trial`, whatever name it gives, logs in
 // the same trial account until it ends), `/forgot` has a link to choose a new password mailed
 // to the account's address and `/resend` a new link to confirm that address (for an application
-// that lets only confirmed addresses log in); `redeem` adds a key to the account that is logged
-// in; `release` frees this machine's seat (the user can then log in from another one) where the
-// application allows it. Logins send this machine's name, which the owner sees in the user's
-// device list. The main screen shows the user's entitlements, subscriptions and updates period,
-// what is left of each usage meter of their plans (so many exports a month, say), the vendor's
-// message and the user's note (remote variables); `note` saves a new note, and `use` counts one use
-// of a metered feature against the first meter the user holds. The library checks every answer
-// against the application's Ed25519 signing key before the program reads it, so a fake server
-// cannot unlock the program. After each login the program checks out an offline licence (kept in
-// ~/.latchkey beside the saved session): when a later start cannot reach the server at all, that
-// licence, checked by the library with the same pinned key, lets the user work offline until it
-// runs out, on this machine only. A version the server no longer accepts is offered the current
+// that lets only confirmed addresses log in), and `/offline` activates a computer that never
+// reaches the server: it writes an activation request (`LKA1.…`, for a licence key or a username)
+// that the user pastes into the vendor's end-user portal on any other computer (its card
+// "Activate a computer offline"), then takes the offline licence the portal answers, pasted back
+// at its prompt, checks it as below and stores it like a checked-out one; `redeem` adds a key to
+// the account that is logged in; `release` frees this machine's seat (the user can then log in
+// from another one) where the application allows it. Logins send this machine's name, which the
+// owner sees in the user's device list. The main screen shows the user's entitlements,
+// subscriptions and updates period, what is left of each usage meter of their plans (so many
+// exports a month, say), the vendor's message and the user's note (remote variables); `note` saves
+// a new note, and `use` counts one use of a metered feature against the first meter the user
+// holds. The library checks every answer against the application's Ed25519 signing key before the
+// program reads it, so a fake server cannot unlock the program. After each login the program
+// checks out an offline licence (kept in ~/.latchkey beside the saved session): when a later start
+// cannot reach the server at all, that licence, checked by the library with the same pinned key,
+// lets the user work offline until it runs out, on this machine only; a start with no saved
+// session and a licence from `/offline` runs on that licence without calling the server at all
+// (a new request renews it). A version the server no longer accepts is offered the current
 // release, downloaded beside the program and kept only if it matches the SHA-256 the server signed;
 // a version released after the user's updates period ended is offered, the same way, the release
 // their licence includes. Importing this file runs nothing: the program starts only when the file
@@ -42,6 +48,9 @@ export const REQUIRED_ENTITLEMENTS = [];
 // and the user's own note, which the user may change unless the vendor made it read-only.
 export const WELCOME_MESSAGE_VARIABLE = 'welcome_message';
 export const NOTE_VARIABLE = 'note';
+// The address of your application's end-user portal (its settings, End-user portal: the page
+// at <your server>/portal/<its id>), shown by `/offline`. Empty: the user is told to ask you.
+export const PORTAL_URL = '';
 
 export const HEARTBEAT_INTERVAL_SECONDS = 30;
 export const VERIFY_INTERVAL_SECONDS = 300;
@@ -77,6 +86,9 @@ export const NOT_VERIFIED_MESSAGE = 'The server response could not be verified.'
 export const MISSING_CREDENTIALS_MESSAGE = 'Please provide both username and password';
 export const MISSING_LICENSE_KEY_MESSAGE = 'Please provide a licence key';
 export const MISSING_USERNAME_OR_EMAIL_MESSAGE = 'Please provide a username or an e-mail address';
+export const MISSING_KEY_OR_USERNAME_MESSAGE = 'Please provide a licence key or a username';
+export const NO_OFFLINE_LICENSE_PASTED_MESSAGE =
+  'No licence pasted: this computer is not activated.';
 export const SESSION_EXPIRED_MESSAGE = 'Your session has expired. Please login again.';
 export const LOGGED_OUT_MESSAGE = 'You have been logged out.';
 export const VERIFY_AFTER_LOGIN_FAILED_MESSAGE =
@@ -145,6 +157,10 @@ function offlineRefusalMessage(check) {
       return `This offline licence expired on ${formatLocalTime(check.content.valid_until)}.`;
     case 'CLOCK_MOVED_BACK':
       return 'The system clock moved backwards since the last run.';
+    case 'MALFORMED':
+      return 'This is not an offline licence, or only part of it was copied.';
+    case 'OTHER_APPLICATION':
+      return 'This offline licence is for another application.';
     default:
       return 'This offline licence is not signed by this application.';
   }
@@ -490,24 +506,100 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
       screen.print(`${SERVER_UNREACHABLE_TITLE}: ${SERVER_UNREACHABLE_MESSAGE}`);
       return false;
     }
-    const check = client.verifyOfflineLicense(stored.license, {
-      applicationId: stored.application_id,
+    const content = checkLicense(stored.license, stored);
+    if (content) showOffline(content);
+    return Boolean(content);
+  };
+
+  /**
+   * What an offline licence grants once the library accepts it (the pinned key, this machine's
+   * id, the application it was stored for, a clock not set back since `stored.last_seen`);
+   * otherwise null, once the refusal is shown, titled, with the library's code in the log.
+   */
+  const checkLicense = (license, stored) => {
+    const check = client.verifyOfflineLicense(license, {
+      ...(stored.application_id === undefined ? {} : { applicationId: stored.application_id }),
       lastSeenAt: new Date((Number(stored.last_seen) || 0) * 1000),
       clockToleranceSeconds: CLOCK_TOLERANCE_SECONDS,
     });
     if (!check.success) {
       log(`offline licence refused (${check.code})`);
       screen.print(`${OFFLINE_REFUSED_TITLE}: ${offlineRefusalMessage(check)}`);
-      return false;
+      return null;
     }
     log('offline licence accepted');
-    offlineContent = check.content;
-    const { username, user_id: userId } = check.content;
+    return check.content;
+  };
+
+  /** The main screen on an accepted offline licence: no session, so no heartbeat. */
+  const showOffline = (content) => {
+    offlineContent = content;
+    const { username, user_id: userId } = content;
     showMain(
-      { username, userId, ...licensingOf(check.content) },
-      `Working offline until ${formatLocalTime(check.content.valid_until)}`,
+      { username, userId, ...licensingOf(content) },
+      `Working offline until ${formatLocalTime(content.valid_until)}`,
     );
-    return true;
+  };
+
+  /**
+   * The first half of `/offline`: an activation request for this machine (the hardware id every
+   * login sends, and its name), written by the library without the network, and what to do with
+   * it. Nothing in it is secret but the licence key it may carry: the portal decides who the
+   * licence is for (the key's holder, or the signed-in account, which must be `username`).
+   */
+  const writeActivationRequest = (named) => {
+    let request;
+    try {
+      request = client.createActivationRequest(named);
+    } catch (error) {
+      // Text the request cannot carry (a NUL, say): nothing to paste.
+      screen.print(`Activation Request Not Written: ${error.message}`);
+      return showLogin();
+    }
+    const portal = PORTAL_URL
+      ? `open ${PORTAL_URL}`
+      : "open your vendor's portal page (ask them for its address)";
+    const signIn = named.username ? `, sign in as ${named.username}` : '';
+    screen.print('');
+    screen.print('=== Activate this computer offline ===');
+    screen.print(`1. On any computer with the internet, ${portal}${signIn}`);
+    screen.print('   and choose "Activate a computer offline".');
+    screen.print('2. Paste this activation request there (all of it, one line):');
+    screen.print('');
+    screen.print(request);
+    screen.print('');
+    screen.print('3. Paste the licence it gives you here (an empty line cancels).');
+    log('activation request written');
+    return next('offline-license', 'Offline licence: ');
+  };
+
+  /**
+   * The second half of `/offline`: the licence the portal answered. Checked like a stored one
+   * (never trusted because it was pasted: the pinned key and this machine's id decide), then
+   * stored where a checked-out licence is kept, so later starts run on it too, and shown.
+   */
+  const acceptPastedLicense = (line) => {
+    // Base64url has no spaces: a licence copied across lines is joined again.
+    const license = line.replace(/\s+/g, '');
+    if (!license) {
+      screen.print(NO_OFFLINE_LICENSE_PASTED_MESSAGE);
+      return showLogin();
+    }
+    // No application id to hold it to (no server answered here): the pinned key decides, and
+    // the one it names is kept, so a later start holds the licence to it as to a checked-out one.
+    const lastSeen = laterOfNow(readJson(offlineFile)?.last_seen);
+    const content = checkLicense(license, { last_seen: lastSeen });
+    if (!content) return showLogin();
+    writeJson(
+      offlineFile,
+      { license, last_seen: lastSeen, application_id: content.application_id },
+      'offline licence',
+    );
+    log(`offline licence stored (valid until ${content.valid_until})`);
+    screen.print(
+      `Offline Licence Accepted: for ${content.username}, valid until ${formatLocalTime(content.valid_until)}`,
+    );
+    showOffline(content);
   };
 
   /**
@@ -963,9 +1055,18 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
         showStatus();
         break;
       case 'redeem':
+        // Working offline there is no session, and redeeming and releasing need one.
+        if (!current) {
+          screen.print('No active session.');
+          break;
+        }
         state = 'redeem-key';
         return screen.ask('Licence key: ');
       case 'release':
+        if (!current) {
+          screen.print('No active session.');
+          break;
+        }
         screen.print(
           'Releasing this device frees its seat for another machine and ends this session here (an empty password cancels).',
         );
@@ -1023,6 +1124,9 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
         if (command === '/trial') return next('trial-username', 'Trial username (optional): ');
         if (command === '/forgot') return next('forgot-password', 'Username or e-mail: ');
         if (command === '/resend') return next('resend-username', 'Username: ');
+        if (command === '/offline') {
+          return next('offline-key', 'Licence key (or empty to use a username): ');
+        }
         pending = { username: line };
         return next('password', 'Password: ', true);
       }
@@ -1065,6 +1169,21 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
           isTrial: true,
         });
       }
+      case 'offline-key': {
+        const licenseKey = line.trim();
+        if (licenseKey) return writeActivationRequest({ licenseKey });
+        return next('offline-username', 'Username: ');
+      }
+      case 'offline-username': {
+        const username = line.trim();
+        if (!username) {
+          screen.print(MISSING_KEY_OR_USERNAME_MESSAGE);
+          return showLogin();
+        }
+        return writeActivationRequest({ username });
+      }
+      case 'offline-license':
+        return acceptPastedLicense(line);
       case 'forgot-password': {
         // Named by its username or, when the text holds an '@', by its e-mail address.
         const name = line.trim();
@@ -1121,9 +1240,16 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
   recordLastSeen();
   const saved = readJson(sessionFile);
   const hasSavedUser = typeof saved?.user_id === 'string' && typeof saved.token === 'string';
-  if (!(hasSavedUser && (await resumeSavedSession(saved))) && state !== 'username') {
+  // No session to resume but a stored licence: this computer was activated offline (`/offline`;
+  // a logout forgets a checked-out licence with its session), so it runs on that licence
+  // without trying a server it may never reach.
+  const hasActivatedLicense = !hasSavedUser && typeof readJson(offlineFile)?.license === 'string';
+  const isRunning = hasSavedUser
+    ? await resumeSavedSession(saved)
+    : hasActivatedLicense && startOffline();
+  if (!isRunning && state !== 'username') {
     screen.print(
-      'Log in below. At the Username prompt, type /register to create an account, /key to log in with a licence key, /trial to start a trial on this machine, /forgot if you forgot your password, or /resend for a new link to confirm your e-mail address.',
+      'Log in below. At the Username prompt, type /register to create an account, /key to log in with a licence key, /trial to start a trial on this machine, /forgot if you forgot your password, /resend for a new link to confirm your e-mail address, or /offline to activate this computer without the internet.',
     );
     showLogin();
   }

@@ -9,6 +9,7 @@ import {
   deviceListSchema,
   generatedLicensesSchema,
   planSchema,
+  portalOfflineActivationSchema,
   sampleSchema,
   subscriptionListSchema,
   userMeterListSchema,
@@ -21,6 +22,7 @@ import {
   type CreatePlanRequest,
   type Device,
   type Plan,
+  type PortalOfflineActivation,
   type SampleLanguage,
   type Subscription,
   type UpdateAppUserRequest,
@@ -131,6 +133,12 @@ export interface LiveLatchkey {
    * ending `days` days after it started, as the owner's user list shows it. Answers the account.
    */
   expectTrialAccount(username: string, days: number): Promise<AppUser>;
+  /**
+   * Pastes an activation request into the application's end-user portal (which must be on) from
+   * another computer, not signed in, as its "Activate a computer offline" card does: the licence
+   * is for the holder of the key the request carries. Answers the portal's answer.
+   */
+  activateOffline(request: string): Promise<PortalOfflineActivation>;
   close(): Promise<void>;
 }
 
@@ -394,6 +402,18 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
       expect(trial!.endsAt.getTime() - trial!.startedAt.getTime()).toBe(days * 86_400_000);
       expect(Date.parse(account.expiresAt!)).toBe(trial!.endsAt.getTime());
       return account;
+    },
+    async activateOffline(request) {
+      const path = `/api/portal/${application.portalPublicId}/offline-activation`;
+      // The portal page is served by this server: its calls carry the server's own origin.
+      const response = await fetch(`${baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: baseUrl },
+        body: JSON.stringify({ request }),
+      });
+      const text = await response.text();
+      if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text}`);
+      return portalOfflineActivationSchema.parse(JSON.parse(text));
     },
     close: () => testApp.close(),
   };

@@ -1011,6 +1011,178 @@ describe('Node.js sample against a live Latchkey', () => {
         `This offline licence expired on ${shownInKolkata(content.valid_until)}.`,
       );
     });
+
+    // Air-gapped activation: the machine never reaches the server (its program points at the
+    // closed port); its user carries the request to the portal on another computer and back.
+    describe('activation of a computer that never reaches the server', () => {
+      let planName: string;
+      let keyFor: () => Promise<{ id: string; key: string }>;
+      beforeAll(async () => {
+        await live.updateApplication({ portalEnabled: true });
+        const plan = await live.createPlan({
+          name: 'Air-gapped Lab',
+          durationDays: 365,
+          entitlements: ['LAB'],
+        });
+        planName = plan.name;
+        keyFor = async () => (await live.generateLicenseKeys(plan.id))[0]!;
+      });
+      afterAll(async () => {
+        await live.updateApplication({ portalEnabled: false });
+      });
+
+      /** The content of an activation request as the program printed it (after `from`). */
+      const printedRequest = (sample: RunningSample, from: number) => {
+        const found = /^(LKA1\.([\w-]+)\.[\w-]{16})$/m.exec(sample.output().slice(from));
+        expect(found, sample.output()).not.toBeNull();
+        const content = JSON.parse(Buffer.from(found![2]!, 'base64url').toString('utf8')) as {
+          app: string;
+          hwid: string;
+          license_key?: string;
+          username?: string;
+          device_name?: string;
+        };
+        return { request: found![1]!, content };
+      };
+
+      it('writes a request for a key, runs on the licence the portal gives for it, and the next start runs on it without the server', async () => {
+        const key = await keyFor();
+        const home = await newHome();
+        const sample = await startSample(home, offlineCode, kolkata);
+        const intro = await sample.waitFor('or /offline to activate this computer');
+        let from = await sample.waitFor('Username: ', intro);
+        sample.send('/offline');
+        from = await sample.waitFor('Licence key (or empty to use a username): ', from);
+        sample.send(key.key);
+        const instructions = await sample.waitFor('=== Activate this computer offline ===', from);
+        from = await sample.waitFor('Offline licence: ', instructions);
+        const printed = sample.output().slice(instructions, from);
+        // The sample does not know the portal's address: the user is told to ask for it.
+        expect(printed).toContain(
+          "open your vendor's portal page (ask them for its address)\n" +
+            '   and choose "Activate a computer offline".',
+        );
+        const { request, content: asked } = printedRequest(sample, instructions);
+        expect(asked).toMatchObject({
+          app: live.application.signingPublicKey.toLowerCase(),
+          license_key: key.key,
+          device_name: hostname(),
+        });
+        expect(asked.username).toBeUndefined();
+
+        // On another computer: the portal, not signed in, activates the key's holder.
+        const activation = await live.activateOffline(request);
+        const holder = `key-${key.id}`;
+        expect(activation.username).toBe(holder);
+        expect(contentOf(activation.license)).toMatchObject({
+          username: holder,
+          hwid: asked.hwid,
+          application_id: live.application.id,
+        });
+
+        sample.send(activation.license);
+        const validUntil = shownInKolkata(activation.validUntil);
+        from = await sample.waitFor(
+          `Offline Licence Accepted: for ${holder}, valid until ${validUntil}\n`,
+          from,
+        );
+        from = await sample.waitFor(`=== Welcome, ${holder} ===\n`, from);
+        from = await sample.waitFor('Entitlements:  LAB\n', from);
+        from = await sample.waitFor(`Subscriptions: ${planName} until 20`, from);
+        from = await sample.waitFor(`Working offline until ${validUntil}\n`, from);
+        from = await sample.waitFor('> ', from);
+        expect(storedLicense(home).license).toBe(activation.license);
+        expect(existsSync(savedSessionFile(home))).toBe(false);
+        sample.send('status');
+        from = await sample.waitFor('No active session.\n', from);
+        await sample.waitFor(`Working offline until ${validUntil}\n`, from);
+        expect(await sample.end()).toBe(0);
+        // This computer never called the server, and the key typed is not shown.
+        expect(sample.output()).not.toContain('Connection error');
+        expect(sample.output()).not.toContain(key.key);
+
+        // The next start runs on the stored licence straight away, without trying the server.
+        const again = await startSample(home, offlineCode, kolkata);
+        from = await again.waitFor(`=== Welcome, ${holder} ===\n`);
+        from = await again.waitFor('Entitlements:  LAB\n', from);
+        await again.waitFor(`Working offline until ${validUntil}\n`, from);
+        expect(again.output()).not.toContain('Connection error');
+        expect(again.output()).not.toContain('Offline Licence Refused');
+        expect(await again.end()).toBe(0);
+      });
+
+      it("refuses another machine's licence and one copied in part, and stores neither", async () => {
+        const key = await keyFor();
+        const labHome = await newHome();
+        const lab = await startSample(labHome, offlineCode, kolkata);
+        let from = await lab.waitFor('Username: ');
+        lab.send('/offline');
+        from = await lab.waitFor('Licence key (or empty to use a username): ', from);
+        lab.send(key.key);
+        from = await lab.waitFor('Offline licence: ', from);
+        const { request: labRequest, content: labAsked } = printedRequest(lab, 0);
+        const { license } = await live.activateOffline(labRequest);
+        expect(await lab.end()).toBe(0);
+
+        // Another machine: the same program reading another machine identifier, for a username.
+        const home = await newHome();
+        const machineId = join(home, 'another-machine-id');
+        writeFileSync(machineId, 'fedcba9876543210fedcba9876543210\n');
+        const other = await startSample(
+          home,
+          replaceConstant(offlineCode, 'MACHINE_ID_FILES', JSON.stringify([machineId])),
+          kolkata,
+        );
+        from = await other.waitFor('Username: ');
+        other.send('/offline');
+        from = await other.waitFor('Licence key (or empty to use a username): ', from);
+        other.send('');
+        from = await other.waitFor('Username: ', from);
+        other.send('lab_operator');
+        const instructions = await other.waitFor('=== Activate this computer offline ===', from);
+        from = await other.waitFor('Offline licence: ', instructions);
+        // A request for an account: the portal wants that account signed in.
+        expect(other.output().slice(instructions, from)).toContain(', sign in as lab_operator\n');
+        const { content: otherAsked } = printedRequest(other, instructions);
+        expect(otherAsked).toMatchObject({ username: 'lab_operator' });
+        expect(otherAsked.license_key).toBeUndefined();
+        expect(otherAsked.hwid).not.toBe(labAsked.hwid);
+
+        // The lab machine's licence, pasted here.
+        other.send(license);
+        from = await other.waitFor(
+          'Offline Licence Refused: This offline licence belongs to another machine.\n',
+          from,
+        );
+        expect(other.output()).toContain('[latchkey] offline licence refused (OTHER_MACHINE)\n');
+        from = await other.waitFor('Username: ', from);
+
+        // A licence copied in part (its signature left behind).
+        other.send('/offline');
+        from = await other.waitFor('Licence key (or empty to use a username): ', from);
+        other.send(key.key);
+        from = await other.waitFor('Offline licence: ', from);
+        other.send(license.split('.').slice(0, 2).join('.'));
+        from = await other.waitFor(
+          'Offline Licence Refused: This is not an offline licence, or only part of it was copied.\n',
+          from,
+        );
+        expect(other.output()).toContain('[latchkey] offline licence refused (MALFORMED)\n');
+        from = await other.waitFor('Username: ', from);
+
+        // Nothing pasted: nothing changes.
+        other.send('/offline');
+        from = await other.waitFor('Licence key (or empty to use a username): ', from);
+        other.send(key.key);
+        from = await other.waitFor('Offline licence: ', from);
+        other.send('');
+        from = await other.waitFor('No licence pasted: this computer is not activated.\n', from);
+        await other.waitFor('Username: ', from);
+        expect(other.output()).not.toContain('=== Welcome');
+        expect(existsSync(offlineFile(home))).toBe(false);
+        expect(await other.end()).toBe(0);
+      });
+    });
   });
 
   // Remote variables, set by the owner as the console does.
