@@ -6,16 +6,16 @@ import type {
   ClientAuthResponse,
   ClientLicenseLoginInput,
 } from '@latchkey/contracts';
-import { appUsers, emailVerifiedColumn, licenseKeys } from '../../db/schema/index.ts';
+import { appUsers, licenseKeys } from '../../db/schema/index.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
 import { hashPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/index.ts';
 import { licenseKeyDigest, redeemLicenseKey, type LicenseRefusalCode } from '../licenses/index.ts';
-import { heldSubscriptionsJson, parseHeldSubscriptions } from '../subscriptions/index.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import { completeLogin, type LoginContext } from './complete-login.ts';
+import { loadIdentifiedUser } from './load-identified-user.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 import { KeyRefused, licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
 
@@ -87,20 +87,10 @@ export async function logInWithLicense({
       now,
     });
   }
-  const [user] = await ctx.db
-    .select({
-      id: appUsers.id,
-      username: appUsers.username,
-      email: appUsers.email,
-      isActive: appUsers.isActive,
-      isPaused: appUsers.isPaused,
-      expiresAt: appUsers.expiresAt,
-      isEmailVerified: emailVerifiedColumn(),
-      hwid: appUsers.hwid,
-      held: heldSubscriptionsJson(appUsers.id),
-    })
-    .from(appUsers)
-    .where(and(eq(appUsers.id, found.userId), eq(appUsers.applicationId, application.id)));
+  const user = await loadIdentifiedUser(ctx.db, {
+    applicationId: application.id,
+    userId: found.userId,
+  });
   if (!user) return refusal('LICENSE_INVALID', clientMessages.licenseInvalid);
 
   const refuse = async (code: ClientApiCode, event: ActivityEvent, message: string) => {
@@ -119,7 +109,7 @@ export async function logInWithLicense({
     return refusal(code, message);
   };
   return completeLogin(ctx, {
-    user: { ...user, held: parseHeldSubscriptions(user.held) },
+    user,
     version: input.version,
     hwid: input.hwid,
     deviceName: input.device_name,

@@ -9,7 +9,6 @@ import type {
 import {
   appUsers,
   applications,
-  emailVerifiedColumn,
   machineTrials,
   plans,
   subscriptions,
@@ -18,11 +17,11 @@ import { isUniqueViolation, redactDatabaseError } from '../../lib/database-error
 import { hashPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/index.ts';
-import { heldSubscriptionsJson, parseHeldSubscriptions } from '../subscriptions/index.ts';
 import { syncTrialPlan } from '../trials/index.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import { completeLogin, type LoginContext } from './complete-login.ts';
+import { loadIdentifiedUser } from './load-identified-user.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 
 const DAY_MS = 86_400_000;
@@ -121,25 +120,15 @@ export async function startTrial({
     return refusal('TRIAL_USED', clientMessages.trialUsed);
   }
 
-  const [user] = await ctx.db
-    .select({
-      id: appUsers.id,
-      username: appUsers.username,
-      email: appUsers.email,
-      isActive: appUsers.isActive,
-      isPaused: appUsers.isPaused,
-      expiresAt: appUsers.expiresAt,
-      isEmailVerified: emailVerifiedColumn(),
-      hwid: appUsers.hwid,
-      held: heldSubscriptionsJson(appUsers.id),
-    })
-    .from(appUsers)
-    .where(and(eq(appUsers.id, machine.appUserId), eq(appUsers.applicationId, application.id)));
+  const user = await loadIdentifiedUser(ctx.db, {
+    applicationId: application.id,
+    userId: machine.appUserId,
+  });
   // Deleted between the two reads: the set-null is on its way.
   if (!user) return refusal('TRIAL_USED', clientMessages.trialUsed);
 
   return completeLogin(ctx, {
-    user: { ...user, held: parseHeldSubscriptions(user.held) },
+    user,
     version: input.version,
     hwid: input.hwid,
     deviceName: input.device_name,
