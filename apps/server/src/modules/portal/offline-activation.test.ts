@@ -219,7 +219,12 @@ describe('the portal: offline activation of an air-gapped machine', () => {
     for (const [request, status, message, withCookie] of [
       ['LKA1.not-a-request.x', 400, ACTIVATION_REQUEST_MALFORMED, true],
       // A request changed after the program wrote it fails its check.
-      [requestFor(application, {}).replace(/.$/, 'A'), 400, ACTIVATION_REQUEST_MALFORMED, true],
+      [
+        requestFor(application, {}).replace(/.$/, (last) => (last === 'A' ? 'B' : 'A')),
+        400,
+        ACTIVATION_REQUEST_MALFORMED,
+        true,
+      ],
       [requestFor(application, { app: 'ab'.repeat(32) }), 400, ACTIVATION_OTHER_APPLICATION, true],
       [requestFor(application, { username: 'someone-else' }), 400, ACTIVATION_OTHER_ACCOUNT, true],
       [requestFor(application, {}), 401, ACTIVATION_NEEDS_SIGN_IN, false],
