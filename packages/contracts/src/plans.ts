@@ -17,6 +17,12 @@ export const planLimits = {
   entitlementCode: entitlementLimits.code,
   /** A hundred years: longer is lifetime, which is null. */
   durationDays: 36_500,
+  /** Floating plans: seats per holder, a lease's length, the longest borrow. */
+  seats: 10_000,
+  minLeaseMinutes: 5,
+  maxLeaseMinutes: 1_440,
+  defaultLeaseMinutes: 60,
+  maxBorrowDays: 365,
 } as const;
 
 export const PLAN_NAME_REQUIRED = 'Please enter a plan name';
@@ -56,6 +62,15 @@ export const planSchema = z
     updatesFrom: updatesFromSchema,
     /** Usage meters its holders get (names unique within the plan). */
     meters: z.array(planMeterSchema),
+    /**
+     * Floating: a holder may run `seats` sessions at once, on any machines; each login leases a
+     * seat for `leaseMinutes` (renewed by heartbeats), and a session may borrow its seat for up
+     * to `maxBorrowDays` (0: no borrowing).
+     */
+    floating: z.boolean(),
+    seats: z.number().int().nullable(),
+    leaseMinutes: z.number().int(),
+    maxBorrowDays: z.number().int(),
     /** An archived plan stays on the keys that use it but gets no new keys. */
     archived: z.boolean(),
     createdAt: z.iso.datetime(),
@@ -97,6 +112,30 @@ const planUpdatesForDays = z
 
 const planEntitlements = entitlementCodesField('A plan');
 
+export const FLOATING_NEEDS_SEATS = 'A floating plan needs its number of seats';
+const SEATS_RANGE = `Seats must be between 1 and ${planLimits.seats}`;
+const LEASE_RANGE = `Lease must be between ${planLimits.minLeaseMinutes} and ${planLimits.maxLeaseMinutes} minutes`;
+const BORROW_RANGE = `Borrowing must be between 0 and ${planLimits.maxBorrowDays} days`;
+const planFloatingFields = {
+  floating: z.boolean({ error: 'floating must be true or false' }),
+  seats: z
+    .number({ error: 'Seats must be a whole number' })
+    .int('Seats must be a whole number')
+    .min(1, SEATS_RANGE)
+    .max(planLimits.seats, SEATS_RANGE)
+    .nullable(),
+  leaseMinutes: z
+    .number({ error: 'Lease must be a whole number of minutes' })
+    .int('Lease must be a whole number of minutes')
+    .min(planLimits.minLeaseMinutes, LEASE_RANGE)
+    .max(planLimits.maxLeaseMinutes, LEASE_RANGE),
+  maxBorrowDays: z
+    .number({ error: 'Borrowing must be a whole number of days' })
+    .int('Borrowing must be a whole number of days')
+    .min(0, BORROW_RANGE)
+    .max(planLimits.maxBorrowDays, BORROW_RANGE),
+};
+
 /** POST /api/applications/:id/plans. Only the name is required; no duration is lifetime. */
 export const createPlanRequestSchema = z.object({
   name: planName,
@@ -107,6 +146,13 @@ export const createPlanRequestSchema = z.object({
   updatesForDays: planUpdatesForDays.default(null),
   updatesFrom: updatesFromSchema.default('redemption'),
   meters: planMetersField.default([]),
+  floating: planFloatingFields.floating.default(false),
+  seats: planFloatingFields.seats.default(null),
+  leaseMinutes: planFloatingFields.leaseMinutes.default(planLimits.defaultLeaseMinutes),
+  maxBorrowDays: planFloatingFields.maxBorrowDays.default(0),
+}).refine((plan) => !plan.floating || plan.seats !== null, {
+  message: FLOATING_NEEDS_SEATS,
+  path: ['seats'],
 });
 export type CreatePlanRequest = z.input<typeof createPlanRequestSchema>;
 export type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
@@ -121,6 +167,10 @@ export const updatePlanRequestSchema = z.object({
   updatesForDays: planUpdatesForDays.optional(),
   updatesFrom: updatesFromSchema.optional(),
   meters: planMetersField.optional(),
+  floating: planFloatingFields.floating.optional(),
+  seats: planFloatingFields.seats.optional(),
+  leaseMinutes: planFloatingFields.leaseMinutes.optional(),
+  maxBorrowDays: planFloatingFields.maxBorrowDays.optional(),
   archived: z.boolean({ error: 'archived must be true or false' }).optional(),
 });
 export type UpdatePlanRequest = z.input<typeof updatePlanRequestSchema>;

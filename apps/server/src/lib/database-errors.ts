@@ -37,6 +37,12 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return driverError?.code === '23505' && driverError.constraint === constraint;
 }
 
+/** True when a row broke the given CHECK constraint (SQLSTATE 23514). */
+export function isCheckViolation(error: unknown, constraint: string): boolean {
+  const driverError = findDriverError(error);
+  return driverError?.code === '23514' && driverError.constraint === constraint;
+}
+
 /** True when a row still referenced through `constraint` was deleted (SQLSTATE 23503). */
 export function isForeignKeyViolation(error: unknown, constraint: string): boolean {
   const driverError = findDriverError(error);

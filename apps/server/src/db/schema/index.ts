@@ -34,3 +34,4 @@ export * from './shop-connections.ts';
 export * from './shop-orders.ts';
 export * from './keyauth-sessions.ts';
 export * from './machine-trials.ts';
+export * from './seat-leases.ts';

@@ -53,6 +53,15 @@ export const plans = pgTable(
      */
     meters: jsonb('meters').$type<PlanMeter[]>().notNull().default([]),
     /**
+     * Floating: a holder runs `seats` sessions at once on any machines, each login leasing a
+     * seat (seat_leases) for `lease_minutes`, renewed by heartbeats; a session may borrow its
+     * seat for up to `max_borrow_days` (0: never).
+     */
+    isFloating: boolean('floating').notNull().default(false),
+    seats: integer('seats'),
+    leaseMinutes: integer('lease_minutes').notNull().default(60),
+    maxBorrowDays: integer('max_borrow_days').notNull().default(0),
+    /**
      * The application's trial grant: at most one per application, kept by the server in step
      * with the application's trial settings, and never listed, edited or sold as a plan. A trial
      * is a subscription of it, so login, verify and offline licences read a trial's
@@ -82,6 +91,10 @@ export const plans = pgTable(
       'plans_updates_for_days_range',
       sql`${table.updatesForDays} IS NULL OR ${table.updatesForDays} BETWEEN 1 AND 36500`,
     ),
+    check('plans_floating_has_seats', sql`not ${table.isFloating} or ${table.seats} is not null`),
+    check('plans_seats_range', sql`${table.seats} is null or ${table.seats} between 1 and 10000`),
+    check('plans_lease_minutes_range', sql`${table.leaseMinutes} between 5 and 1440`),
+    check('plans_max_borrow_days_range', sql`${table.maxBorrowDays} between 0 and 365`),
     check('plans_updates_from_kind', sql`${table.updatesFrom} IN ('redemption', 'activation')`),
   ],
 );

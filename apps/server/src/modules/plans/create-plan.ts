@@ -37,6 +37,10 @@ export async function createPlan({
           updatesForDays: input.plan.updatesForDays,
           updatesFrom: input.plan.updatesFrom,
           meters: input.plan.meters,
+          isFloating: input.plan.floating,
+          seats: input.plan.seats,
+          leaseMinutes: input.plan.leaseMinutes,
+          maxBorrowDays: input.plan.maxBorrowDays,
           createdAt: now,
           updatedAt: now,
         })

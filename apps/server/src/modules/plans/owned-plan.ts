@@ -1,8 +1,8 @@
 import { and, eq, inArray } from 'drizzle-orm';
-import { PLAN_NAME_TAKEN, PLAN_NOT_FOUND } from '@latchkey/contracts';
+import { FLOATING_NEEDS_SEATS, PLAN_NAME_TAKEN, PLAN_NOT_FOUND } from '@latchkey/contracts';
 import { plans } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
-import { isUniqueViolation } from '../../lib/database-errors.ts';
+import { isCheckViolation, isUniqueViolation } from '../../lib/database-errors.ts';
 import type { AppError } from '../../lib/errors.ts';
 import { notFound, refusedField } from '../../lib/errors.ts';
 import {
@@ -43,5 +43,8 @@ const PLAN_NAME_INDEX = 'plans_application_name_idx';
 export function toPlanWriteError(error: unknown): unknown {
   if (isUniqueViolation(error, PLAN_NAME_INDEX))
     return refusedField('CONFLICT', 'name', PLAN_NAME_TAKEN);
+  // A change that leaves a floating plan without seats (floating on, seats not given).
+  if (isCheckViolation(error, 'plans_floating_has_seats'))
+    return refusedField('BAD_REQUEST', 'seats', FLOATING_NEEDS_SEATS);
   return error;
 }

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
   ENTITLEMENT_CODE_INVALID,
+  FLOATING_NEEDS_SEATS,
   PLAN_DURATION_RANGE,
   PLAN_NAME_REQUIRED,
   PLAN_NAME_TAKEN,
@@ -66,6 +67,10 @@ describe('owner API: plans', () => {
       updatesForDays: null,
       updatesFrom: 'redemption',
       meters: [],
+      floating: false,
+      seats: null,
+      leaseMinutes: 60,
+      maxBorrowDays: 0,
       archived: false,
       createdAt: '2026-05-01T09:00:00.000Z',
       updatedAt: '2026-05-01T09:00:00.000Z',
@@ -240,7 +245,49 @@ describe('owner API: plans', () => {
       400,
       'archived: archived must be true or false',
     );
+    // Floating needs its seats: in the same edit, or already on the plan.
+    await expectError(
+      await request('PUT', planUrl(plan), { floating: true }),
+      400,
+      FLOATING_NEEDS_SEATS,
+    );
+    await expectError(
+      await request('PUT', planUrl(plan), { floating: true, seats: 0 }),
+      400,
+      'seats: Seats must be between 1 and 10000',
+    );
+    await expectError(
+      await request('PUT', planUrl(plan), { leaseMinutes: 2 }),
+      400,
+      'leaseMinutes: Lease must be between 5 and 1440 minutes',
+    );
     expect(await list(application.id)).toEqual([plan]);
+  });
+
+  it('makes a plan floating, with its seats, lease and borrowing', async () => {
+    const application = await createApplicationViaApi(testApp.app, owner);
+    const created = await request('POST', `/api/applications/${application.id}/plans`, {
+      name: 'Team',
+      floating: true,
+      seats: 10,
+      leaseMinutes: 30,
+      maxBorrowDays: 14,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(planSchema.parse(created.json())).toMatchObject({
+      floating: true,
+      seats: 10,
+      leaseMinutes: 30,
+      maxBorrowDays: 14,
+    });
+    await expectError(
+      await request('POST', `/api/applications/${application.id}/plans`, {
+        name: 'Seatless',
+        floating: true,
+      }),
+      400,
+      `seats: ${FLOATING_NEEDS_SEATS}`,
+    );
   });
 
   it('refuses a name the application already has, in any case, with 409', async () => {

@@ -35,6 +35,10 @@ export async function updatePlan({
           updatesForDays: changes.updatesForDays,
           updatesFrom: changes.updatesFrom,
           meters: changes.meters,
+          isFloating: changes.floating,
+          seats: changes.seats,
+          leaseMinutes: changes.leaseMinutes,
+          maxBorrowDays: changes.maxBorrowDays,
           isArchived: changes.archived,
           updatedAt: ctx.clock.now(),
         })
