@@ -50,6 +50,9 @@ export const clientActivityEventNames = [
   'meter_exhausted',
   // A machine's trial began (its account was created). metadata: hwid, trial_days, ends_at.
   'trial_started',
+  // Floating seats: a login refused because every seat of the holder's floating plan was leased
+  // (code NO_SEAT_AVAILABLE; metadata: seats, next_free_at). Counts as a failed login attempt.
+  'seat_denied',
 ] as const;
 
 /**
@@ -88,6 +91,7 @@ export const activityEventLabels: Record<ActivityEvent, string> = {
   user_banned: 'Banned by Program',
   meter_exhausted: 'Meter Exhausted',
   trial_started: 'Trial Started',
+  seat_denied: 'Seat Denied',
   owner_bulk_action: 'Owner Bulk Action',
 };
 

@@ -52,6 +52,8 @@ export const clientApiCodeMeanings = {
     'meters/{name}/use: the amount would take the meter past its allowance for this period (a refusing meter); used, remaining and resets_at say where it stands.',
   UPDATES_EXPIRED:
     "The release was published after the user's updates window ended (updates_until); the releases published within it keep working.",
+  NO_SEAT_AVAILABLE:
+    "Every seat of the user's floating plan is leased (to other computers); next_free_at says when the first lease lapses.",
   TRIAL_UNAVAILABLE: 'trial: the application offers no trial.',
   TRIAL_EXPIRED:
     "trial: this machine's trial has ended (a new account or a reinstall does not start another); expires_at says when.",
@@ -462,6 +464,8 @@ export const clientAuthResponseSchema = z
     hwid_locked: z.boolean().optional(),
     /** Login only: a fresh `sess_…` token the client may use for session/track start. */
     session_token: z.string().regex(SESSION_TOKEN_PATTERN).optional(),
+    /** NO_SEAT_AVAILABLE only: when the first of the leased seats lapses. */
+    next_free_at: z.iso.datetime().optional(),
     ...licensingFields,
     /**
      * VERSION_MISMATCH and UPDATES_EXPIRED only: the release this user should run (the current
@@ -567,6 +571,7 @@ export const clientRefusalTitles: Partial<
   UPDATES_EXPIRED: { title: 'Updates Ended', exits: true },
   METER_EXHAUSTED: { title: 'Usage Limit Reached', exits: false },
   METER_NOT_FOUND: { title: 'Feature Not Included', exits: false },
+  NO_SEAT_AVAILABLE: { title: 'All Seats In Use', exits: false },
   TRIAL_UNAVAILABLE: { title: 'Trial Unavailable', exits: false },
   TRIAL_EXPIRED: { title: 'Trial Ended', exits: false },
   TRIAL_USED: { title: 'Trial Already Used', exits: false },

@@ -137,23 +137,25 @@ const planFloatingFields = {
 };
 
 /** POST /api/applications/:id/plans. Only the name is required; no duration is lifetime. */
-export const createPlanRequestSchema = z.object({
-  name: planName,
-  durationDays: planDuration.default(null),
-  entitlements: planEntitlements.default([]),
-  description: planDescription.default(null),
-  maxDevices: planMaxDevicesField.default(null),
-  updatesForDays: planUpdatesForDays.default(null),
-  updatesFrom: updatesFromSchema.default('redemption'),
-  meters: planMetersField.default([]),
-  floating: planFloatingFields.floating.default(false),
-  seats: planFloatingFields.seats.default(null),
-  leaseMinutes: planFloatingFields.leaseMinutes.default(planLimits.defaultLeaseMinutes),
-  maxBorrowDays: planFloatingFields.maxBorrowDays.default(0),
-}).refine((plan) => !plan.floating || plan.seats !== null, {
-  message: FLOATING_NEEDS_SEATS,
-  path: ['seats'],
-});
+export const createPlanRequestSchema = z
+  .object({
+    name: planName,
+    durationDays: planDuration.default(null),
+    entitlements: planEntitlements.default([]),
+    description: planDescription.default(null),
+    maxDevices: planMaxDevicesField.default(null),
+    updatesForDays: planUpdatesForDays.default(null),
+    updatesFrom: updatesFromSchema.default('redemption'),
+    meters: planMetersField.default([]),
+    floating: planFloatingFields.floating.default(false),
+    seats: planFloatingFields.seats.default(null),
+    leaseMinutes: planFloatingFields.leaseMinutes.default(planLimits.defaultLeaseMinutes),
+    maxBorrowDays: planFloatingFields.maxBorrowDays.default(0),
+  })
+  .refine((plan) => !plan.floating || plan.seats !== null, {
+    message: FLOATING_NEEDS_SEATS,
+    path: ['seats'],
+  });
 export type CreatePlanRequest = z.input<typeof createPlanRequestSchema>;
 export type CreatePlanInput = z.output<typeof createPlanRequestSchema>;
 

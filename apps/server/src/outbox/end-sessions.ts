@@ -51,7 +51,14 @@ export async function endSessionsWithDeliveries(
       update app_user_sessions
       set ended_at = ${now.toISOString()}::timestamptz, end_reason = ${reason}
       where ${condition} and app_user_sessions.ended_at is null
-      returning id, application_id, app_user_id, ip_address, ended_at, end_reason
+      returning id, application_id, app_user_id, ip_address, ended_at, end_reason, token_hash
+    ),
+    -- A floating plan's seat is free the moment its session ends, unless it is borrowed.
+    freed as (
+      delete from seat_leases l using ended e
+      where l.app_user_id = e.app_user_id and l.token_hash = e.token_hash
+        and l.borrowed_until is null
+      returning 1
     ),
     queued as (
       insert into webhook_deliveries (webhook_id, event, payload)
@@ -76,7 +83,7 @@ export async function endSessionsWithDeliveries(
       order by e.id, w.id
       returning 1
     )
-    -- The queued CTE runs whether or not it is read (data-modifying CTEs always do).
+    -- The queued and freed CTEs run whether or not they are read (data-modifying CTEs always do).
     select id, application_id as "applicationId" from ended`);
   return rowsOf<EndedSession>(result);
 }

@@ -4,6 +4,7 @@ CREATE TABLE "seat_leases" (
 	"app_user_id" uuid NOT NULL,
 	"token_hash" text NOT NULL,
 	"hwid" text,
+	"lease_minutes" integer NOT NULL,
 	"expires_at" timestamp with time zone NOT NULL,
 	"borrowed_until" timestamp with time zone,
 	"created_at" timestamp with time zone NOT NULL

@@ -21,6 +21,8 @@ export const seatLeases = pgTable(
     /** The SHA-256 of the login's session token: its session renews, borrows and ends it. */
     tokenHash: text('token_hash').notNull(),
     hwid: text('hwid'),
+    /** The lease's length, from its plan: each heartbeat of its session runs it on by this. */
+    leaseMinutes: integer('lease_minutes').notNull(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     /** Set while borrowed: the session's end no longer frees the seat before this. */
     borrowedUntil: timestamp('borrowed_until', { withTimezone: true }),

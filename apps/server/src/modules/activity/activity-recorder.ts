@@ -506,11 +506,22 @@ async function writeCounters(executor: Executor, batch: Pending): Promise<void> 
     // Two arrays, not a jsonb document: the heartbeat flush is the busiest write there is.
     const ids = [...batch.heartbeats.keys()];
     const times = [...batch.heartbeats.values()].map((at) => at.toISOString());
+    // A floating plan's seat is renewed by its session's heartbeats: a live lease (never one
+    // that lapsed, whose seat another login may hold now) runs on from the heartbeat.
     await executor.execute(sql`
-      update app_user_sessions as s
-      set last_heartbeat_at = r.at
-      from unnest(${sql.param(ids)}::uuid[], ${sql.param(times)}::timestamptz[]) as r(id, at)
-      where s.id = r.id and s.ended_at is null and s.last_heartbeat_at < r.at`);
+      with beat as (
+        update app_user_sessions as s
+        set last_heartbeat_at = r.at
+        from unnest(${sql.param(ids)}::uuid[], ${sql.param(times)}::timestamptz[]) as r(id, at)
+        where s.id = r.id and s.ended_at is null and s.last_heartbeat_at < r.at
+        returning s.app_user_id, s.token_hash, r.at
+      )
+      update seat_leases as l
+      set expires_at = beat.at + l.lease_minutes * interval '1 minute'
+      from beat
+      where l.app_user_id = beat.app_user_id and l.token_hash = beat.token_hash
+        and l.borrowed_until is null and l.expires_at > beat.at
+        and l.expires_at < beat.at + l.lease_minutes * interval '1 minute'`);
   }
 }
 

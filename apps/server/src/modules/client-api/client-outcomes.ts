@@ -56,6 +56,8 @@ export const clientMessages = {
     'This release came out after your updates period ended: use the release your licence includes, or renew it',
   // The same rule: none of the words the samples sort by.
   // The same rule: none of the words the samples sort by.
+  noSeatAvailable:
+    'Every seat of your plan is in use on other computers: one frees up when one of them signs out',
   trialUnavailable: 'This application offers no trial',
   trialEnded: 'Your trial has ended: buy a licence to keep using the program',
   trialUsed: 'This machine has already had a trial',

@@ -2,6 +2,7 @@ import type { ActivityEvent, ClientApiCode, ClientAuthResponse } from '@latchkey
 import { hashToken } from '../../lib/tokens.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { bindDevice, deviceLimitOf } from '../devices/index.ts';
+import { releaseSeat, seatTermsOf, takeSeat, type SeatOutcome } from '../seats/index.ts';
 import type { SessionLookup } from './session-lookup.ts';
 import {
   hasPendingUpdatesWindow,
@@ -107,6 +108,22 @@ export async function completeLogin(
   if (application.hwidLockEnabled && !hwid) return refuseHwid();
 
   const sessionToken = issueSessionToken(now);
+  // A floating plan's holder leases a seat for this login, or is refused while all are leased.
+  const seat = await leaseSeatIfFloating(ctx, { user, hwid, sessionToken, now });
+  if (seat.kind === 'gone') return input.onNotWritten();
+  if (seat.kind === 'full') {
+    const refused = await refuse(
+      'NO_SEAT_AVAILABLE',
+      'seat_denied',
+      clientMessages.noSeatAvailable,
+    );
+    return { ...refused, next_free_at: seat.nextFreeAt.toISOString() };
+  }
+  // Refused after all: the seat is given back at once.
+  const giveBack = async <Answer>(answer: Answer | Promise<Answer>): Promise<Answer> => {
+    if (seat.kind === 'taken') await releaseSeat(ctx.db, seat.leaseId);
+    return answer;
+  };
   const successRecord = {
     applicationId: application.id,
     appUserId: user.id,
@@ -149,8 +166,8 @@ export async function completeLogin(
       ipAddress: ctx.ipAddress,
       now,
     });
-    if (bound.kind === 'gone') return input.onNotWritten();
-    if (bound.kind === 'no-seat') return refuseHwid();
+    if (bound.kind === 'gone') return giveBack(input.onNotWritten());
+    if (bound.kind === 'no-seat') return giveBack(refuseHwid());
     bound.records.forEach((record, index) =>
       activity.noteWritten(record, index === bound.records.length - 1 ? bound.queuedDeliveries : 0),
     );
@@ -158,7 +175,7 @@ export async function completeLogin(
     if (bound.records.length > 0) successRecord.metadata.hwidBound = true;
     written = await stamp();
   }
-  if (!written) return device ? refuseHwid() : input.onNotWritten();
+  if (!written) return giveBack(device ? refuseHwid() : input.onNotWritten());
   activity.noteWritten(successRecord, written.queuedDeliveries);
   activity.resetLoginAttempts(user.id);
   let { held } = user;
@@ -182,4 +199,24 @@ export async function completeLogin(
     session_token: sessionToken,
     ...licensingAnswer(held, now),
   };
+}
+
+type LeasedSeat = SeatOutcome | { kind: 'not-floating' };
+
+/** The seat of a floating plan's holder; nothing for anyone else (one array walk, no query). */
+async function leaseSeatIfFloating(
+  ctx: LoginContext,
+  input: { user: IdentifiedUser; hwid: string | null; sessionToken: string; now: Date },
+): Promise<LeasedSeat> {
+  const terms = seatTermsOf(input.user.held, input.now);
+  if (!terms) return { kind: 'not-floating' };
+  return takeSeat(ctx.db, {
+    applicationId: ctx.application.id,
+    appUserId: input.user.id,
+    seats: terms.seats,
+    leaseMinutes: terms.leaseMinutes,
+    tokenHash: hashToken(input.sessionToken),
+    hwid: input.hwid,
+    now: input.now,
+  });
 }

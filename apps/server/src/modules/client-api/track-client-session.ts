@@ -3,14 +3,21 @@ import {
   licensedUntilMs,
   parseHeldSubscriptions,
 } from '../subscriptions/index.ts';
-import { and, desc, eq, inArray, isNull, ne, sql } from 'drizzle-orm';
+import { and, desc, eq, gt, inArray, isNull, ne, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.ts';
 import {
   SESSION_START_WINDOW_SECONDS,
   SESSION_TOKEN_PATTERN,
   type ClientSessionRequest,
   type ClientSessionResponse,
 } from '@latchkey/contracts';
-import { appUsers, appUserSessions, emailVerifiedColumn } from '../../db/schema/index.ts';
+import {
+  appUsers,
+  appUserSessions,
+  emailVerifiedColumn,
+  seatLeases,
+} from '../../db/schema/index.ts';
+import { seatTermsOf } from '../seats/index.ts';
 import { constantTimeEqual, hashToken } from '../../lib/tokens.ts';
 import type { ClientContext } from './client-context.ts';
 import {
@@ -99,13 +106,19 @@ async function startSession(
       .where(and(eq(appUsers.id, input.user_id), eq(appUsers.applicationId, application.id)))
       .for('update', { of: appUsers });
     if (!user) return refusal('USER_NOT_FOUND', clientMessages.userNotFound);
-    const licensing = { licensedUntilMs: licensedUntilMs(parseHeldSubscriptions(user.held)) };
+    const held = parseHeldSubscriptions(user.held);
+    const licensing = { licensedUntilMs: licensedUntilMs(held) };
     const standing = standingRefusal(application, { ...user, ...licensing }, now);
     if (standing) return standing;
     if (!hasRecentLogin(user.lastLogin, now)) {
       return sessionInvalid(clientMessages.sessionNeedsLogin);
     }
-    if (!provesLogin(user, tokenHash, ctx.ipAddress, input.hwid ?? null)) {
+    // A floating plan's holder runs a session per seat: each login's token is proven by the
+    // seat it leased (the user's last login is only the latest of them), and no session limit
+    // ends another seat's session.
+    const isFloating = seatTermsOf(held, now) !== null;
+    const lease = isFloating ? await findLiveLease(tx, user.id, tokenHash, now) : null;
+    if (!lease && !provesLogin(user, tokenHash, ctx.ipAddress, input.hwid ?? null)) {
       return sessionInvalid(clientMessages.sessionNotProven);
     }
 
@@ -117,7 +130,7 @@ async function startSession(
         tokenHash,
         ipAddress: ctx.ipAddress,
         // The device of the login this start proves: releasing it ends this session.
-        hwid: user.lastLoginHwid,
+        hwid: lease ? lease.hwid : user.lastLoginHwid,
         startedAt: now,
         lastHeartbeatAt: now,
       })
@@ -131,7 +144,7 @@ async function startSession(
     if (!session) return sessionInvalid(clientMessages.sessionTokenInUse);
 
     const limit = application.maxSessionsPerUser;
-    if (limit !== null) {
+    if (limit !== null && !isFloating) {
       // This session and the newest limit - 1 others stay open; the older ones end.
       const surplus = tx
         .select({ id: appUserSessions.id })
@@ -242,4 +255,24 @@ async function endSession(ctx: SessionContext, token: string): Promise<ClientSes
   ctx.sessions.announceEnded([{ id: session.id, applicationId: ctx.application.id }], ctx.log);
   if (ended.length === 0) return sessionInvalid(clientMessages.sessionUnknown);
   return { success: true, message: clientMessages.sessionEnded, code: 'OK', session_token: token };
+}
+
+/** The live seat lease a floating holder's login took with this token, if any. */
+async function findLiveLease(
+  tx: Database,
+  appUserId: string,
+  tokenHash: string,
+  now: Date,
+): Promise<{ hwid: string | null } | null> {
+  const [lease] = await tx
+    .select({ hwid: seatLeases.hwid })
+    .from(seatLeases)
+    .where(
+      and(
+        eq(seatLeases.appUserId, appUserId),
+        eq(seatLeases.tokenHash, tokenHash),
+        gt(seatLeases.expiresAt, now),
+      ),
+    );
+  return lease ?? null;
 }

@@ -48,6 +48,7 @@ export async function takeSeat(
         appUserId: input.appUserId,
         tokenHash: input.tokenHash,
         hwid: input.hwid,
+        leaseMinutes: input.leaseMinutes,
         expiresAt,
         createdAt: now,
       })

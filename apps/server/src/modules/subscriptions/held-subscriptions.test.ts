@@ -14,6 +14,7 @@ describe('licensingOf', () => {
       updatesPendingDays: null,
       meters: [],
       meterUsage: null,
+      floating: null,
     },
     {
       plan: 'Export',
@@ -24,6 +25,7 @@ describe('licensingOf', () => {
       updatesPendingDays: null,
       meters: [],
       meterUsage: null,
+      floating: null,
     },
     {
       plan: 'Lapsed',
@@ -34,6 +36,7 @@ describe('licensingOf', () => {
       updatesPendingDays: null,
       meters: [],
       meterUsage: null,
+      floating: null,
     },
   ];
 
@@ -74,6 +77,7 @@ describe('licensingOf', () => {
         updatesPendingDays: null,
         meters: [],
         meterUsage: null,
+        floating: null,
       },
     ];
     const first = licensingOf(lifetime, start);

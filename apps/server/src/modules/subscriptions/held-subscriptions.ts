@@ -27,6 +27,14 @@ export interface HeldSubscription {
   meters: PlanMeter[];
   /** The holder's meter_usage rows, read beside a plan with meters only (else null). */
   meterUsage: MeterUsageRow[] | null;
+  /** A floating plan's terms: seats at once, a lease's minutes, the longest borrow; else null. */
+  floating: FloatingTerms | null;
+}
+
+export interface FloatingTerms {
+  seats: number;
+  leaseMinutes: number;
+  maxBorrowDays: number;
 }
 
 /**
@@ -44,7 +52,9 @@ export function heldSubscriptionsJson(appUserId: AnyColumn) {
       'entitlements', held_plan.entitlements, 'maxDevices', held_plan.max_devices,
       'updatesUntil', held.updates_until, 'updatesPendingDays', held.updates_pending_days,
       'meters', held_plan.meters,
-      'meterUsage', ${heldMeterUsageJson(sql`held_plan.meters`, sql`held.app_user_id`)})
+      'meterUsage', ${heldMeterUsageJson(sql`held_plan.meters`, sql`held.app_user_id`)},
+      'floating', case when held_plan.floating then json_build_object('seats', held_plan.seats,
+        'leaseMinutes', held_plan.lease_minutes, 'maxBorrowDays', held_plan.max_borrow_days) end)
       order by lower(held_plan.name), held_plan.id)
     from ${subscriptions} held join ${plans} held_plan on held_plan.id = held.plan_id
     where held.app_user_id = ${outer})`;
@@ -71,6 +81,7 @@ export interface RawHeldSubscription {
   updatesPendingDays?: number | null;
   meters?: PlanMeter[];
   meterUsage?: { name: string; periodStart: string; used: number }[] | null;
+  floating?: FloatingTerms | null;
 }
 
 export function parseHeldSubscriptions(
@@ -92,6 +103,7 @@ export function parseHeldSubscriptions(
         periodStart: new Date(usage.periodStart),
         used: Number(usage.used),
       })) ?? null,
+    floating: row.floating ?? null,
   }));
 }
 

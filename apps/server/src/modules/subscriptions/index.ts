@@ -9,6 +9,7 @@ export {
   takeBackGrant,
 } from './extend-subscription.ts';
 export {
+  type FloatingTerms,
   type HeldSubscription,
   heldMeterUsageJson,
   heldSubscriptionsJson,

@@ -1,0 +1,187 @@
+import { and, eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { clientAuthResponseSchema, type Application, type AppUser } from '@latchkey/contracts';
+import { activityLogs, seatLeases } from '../../db/schema/index.ts';
+import { createManualClock } from '../../lib/clock.ts';
+import {
+  callClientApi,
+  createAppUserViaApi,
+  createApplicationViaApi,
+  createPlanViaApi,
+  grantSubscriptionViaApi,
+} from '../../../test/factories.ts';
+import { clientOutcome } from '../../../test/client-calls.ts';
+import { signInOwnerForSuite, startTwoInstancesForSuite } from '../../../test/suite-test-app.ts';
+
+const PASSWORD = 'correct horse battery staple';
+const MINUTE_MS = 60_000;
+
+/**
+ * Floating seats: a holder of a floating plan runs as many sessions at once as it has seats,
+ * on any machines, each login leasing one. Two instances share one database.
+ */
+describe('floating seats', () => {
+  const start = new Date('2026-06-01T12:00:00Z');
+  const clock = createManualClock(start);
+  const { first, second } = startTwoInstancesForSuite({ clock });
+  const owner = signInOwnerForSuite(first);
+
+  const login = async (
+    instance: typeof first,
+    application: Application,
+    user: AppUser,
+    hwid: string,
+  ) =>
+    clientOutcome(
+      clientAuthResponseSchema,
+      await callClientApi(instance.app, 'login', {
+        apiKey: application.apiKey,
+        body: { username: user.username, password: PASSWORD, version: application.version, hwid },
+      }),
+    );
+  const track = async (
+    instance: typeof first,
+    application: Application,
+    body: Record<string, unknown>,
+  ) =>
+    (
+      await callClientApi(instance.app, 'session/track', { apiKey: application.apiKey, body })
+    ).json() as { code: string };
+
+  const setUp = async (applicationSettings: Record<string, unknown> = {}) => {
+    clock.set(start);
+    const application = await createApplicationViaApi(first.app, owner);
+    if (Object.keys(applicationSettings).length > 0) {
+      const updated = await first.app.inject({
+        method: 'PUT',
+        url: `/api/applications/${application.id}`,
+        headers: owner.headers,
+        payload: applicationSettings,
+      });
+      expect(updated.statusCode, updated.body).toBe(200);
+    }
+    const plan = await createPlanViaApi(first.app, owner, application.id, {
+      name: 'Team',
+      floating: true,
+      seats: 2,
+      leaseMinutes: 15,
+    });
+    const user = await createAppUserViaApi(first.app, owner, application.id, {
+      password: PASSWORD,
+    });
+    await grantSubscriptionViaApi(
+      first.app,
+      owner,
+      { applicationId: application.id, userId: user.id },
+      { planId: plan.id },
+    );
+    return { application, user };
+  };
+  const liveLeases = async (user: AppUser) =>
+    (
+      await first.database.db
+        .select({ expiresAt: seatLeases.expiresAt })
+        .from(seatLeases)
+        .where(eq(seatLeases.appUserId, user.id))
+    ).filter((lease) => lease.expiresAt > clock.now());
+
+  it('takes N seats for N+1 logins at once, one session each, and frees a seat at session end', async () => {
+    // A session limit of one would end the older session: floating seats are exempt.
+    const { application, user } = await setUp({ maxSessionsPerUser: 1 });
+    const answers = await Promise.all(
+      ['PC-A', 'PC-B', 'PC-C'].map((hwid, index) =>
+        login(index % 2 === 0 ? first : second, application, user, hwid),
+      ),
+    );
+    const taken = answers.filter((answer) => answer.code === 'OK');
+    const refused = answers.filter((answer) => answer.code !== 'OK');
+    expect(taken).toHaveLength(2);
+    expect(refused).toEqual([
+      expect.objectContaining({
+        success: false,
+        code: 'NO_SEAT_AVAILABLE',
+        next_free_at: new Date(start.getTime() + 15 * MINUTE_MS).toISOString(),
+      }),
+    ]);
+    const denied = await first.database.db
+      .select({ metadata: activityLogs.metadata })
+      .from(activityLogs)
+      .where(and(eq(activityLogs.appUserId, user.id), eq(activityLogs.event, 'seat_denied')));
+    expect(denied).toHaveLength(1);
+
+    // Each login's token starts its own session, on either instance; both stay open.
+    for (const [index, answer] of taken.entries()) {
+      expect(
+        await track(index === 0 ? first : second, application, {
+          action: 'start',
+          user_id: user.id,
+          session_token: answer.session_token,
+        }),
+      ).toMatchObject({ code: 'OK' });
+    }
+    for (const answer of taken) {
+      expect(
+        await track(second, application, {
+          action: 'heartbeat',
+          session_token: answer.session_token,
+        }),
+      ).toMatchObject({ code: 'OK' });
+    }
+    expect(await liveLeases(user)).toHaveLength(2);
+
+    // Ending a session frees its seat at once: the third computer gets in.
+    expect(
+      await track(first, application, { action: 'end', session_token: taken[0]!.session_token }),
+    ).toMatchObject({ code: 'OK' });
+    expect(await liveLeases(user)).toHaveLength(1);
+    expect(await login(second, application, user, 'PC-C')).toMatchObject({ code: 'OK' });
+  });
+
+  it('keeps a seat while heartbeats come, and frees it when they stop', async () => {
+    const { application, user } = await setUp();
+    const a = await login(first, application, user, 'PC-A');
+    const b = await login(first, application, user, 'PC-B');
+    for (const answer of [a, b]) {
+      expect(
+        await track(first, application, {
+          action: 'start',
+          user_id: user.id,
+          session_token: answer.session_token,
+        }),
+      ).toMatchObject({ code: 'OK' });
+    }
+    // Ten minutes on, only A's program is still running: its heartbeat renews its lease.
+    clock.set(new Date(start.getTime() + 10 * MINUTE_MS));
+    expect(
+      await track(second, application, { action: 'heartbeat', session_token: a.session_token }),
+    ).toMatchObject({ code: 'OK' });
+    await second.app.activity.flush();
+    // Twenty minutes on, B's lease has lapsed (its computer went away) and A's has not.
+    clock.set(new Date(start.getTime() + 20 * MINUTE_MS));
+    expect(await liveLeases(user)).toHaveLength(1);
+    expect(await login(first, application, user, 'PC-C')).toMatchObject({ code: 'OK' });
+    expect(await login(first, application, user, 'PC-D')).toMatchObject({
+      code: 'NO_SEAT_AVAILABLE',
+      next_free_at: new Date(start.getTime() + 25 * MINUTE_MS).toISOString(),
+    });
+  });
+
+  it('takes no seat for a plan that is not floating', async () => {
+    clock.set(start);
+    const application = await createApplicationViaApi(first.app, owner);
+    const plan = await createPlanViaApi(first.app, owner, application.id, { name: 'Solo' });
+    const user = await createAppUserViaApi(first.app, owner, application.id, {
+      password: PASSWORD,
+    });
+    await grantSubscriptionViaApi(
+      first.app,
+      owner,
+      { applicationId: application.id, userId: user.id },
+      { planId: plan.id },
+    );
+    for (const hwid of ['PC-1', 'PC-2', 'PC-3']) {
+      expect(await login(first, application, user, hwid)).toMatchObject({ code: 'OK' });
+    }
+    expect(await liveLeases(user)).toEqual([]);
+  });
+});
