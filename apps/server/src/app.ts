@@ -82,6 +82,7 @@ import {
 } from './modules/owner-events/routes.ts';
 import { shareOwnerEvents } from './modules/owner-events/share-owner-events.ts';
 import { planRoutes } from './modules/plans/index.ts';
+import { seatRoutes } from './modules/seats/index.ts';
 import { registerRoutes } from './http/route-definition.ts';
 import { routeContracts, routePermissions } from './route-table.ts';
 import { registerSubscriptionRoutes } from './modules/subscriptions/routes.ts';
@@ -497,6 +498,7 @@ export async function buildApp(
       registerAppUserRoutes(ownerScope, { ...deps, activity });
       registerDeviceRoutes(ownerScope, { ...deps, activity });
       registerRoutes(ownerScope, planRoutes, deps);
+      registerRoutes(ownerScope, seatRoutes, deps);
       registerLicenseRoutes(ownerScope, { ...deps, activity, mail });
       registerFileRoutes(ownerScope, { ...deps, storage: fileStorage });
       registerImportRoutes(ownerScope, { ...deps, runningImports });

@@ -34,6 +34,7 @@ import { subscriptionRoutes } from './modules/subscriptions/index.ts';
 import { variableRoutes } from './modules/variables/index.ts';
 import { webhookRoutes } from './modules/webhooks/index.ts';
 import { planRoutes } from './modules/plans/index.ts';
+import { seatRoutes } from './modules/seats/index.ts';
 import { shopRoutes, shopWebhookRoutes } from './modules/shops/index.ts';
 
 /**
@@ -75,6 +76,7 @@ export const routeDefinitions: readonly RouteDefinition[] = [
   ...managementLicenseRoutes,
   ...managementOrderRoutes,
   ...planRoutes,
+  ...seatRoutes,
   ...shopRoutes,
   ...shopWebhookRoutes,
 ];

@@ -62,6 +62,7 @@ export const ownerWriteActions = [
   'end_user_unpaused',
   'end_user_hwid_reset',
   'end_user_devices_released',
+  'seat_freed',
   'end_user_password_reset_sent',
   'end_user_email_verified',
   'end_user_deleted',

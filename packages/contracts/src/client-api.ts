@@ -54,6 +54,8 @@ export const clientApiCodeMeanings = {
     "The release was published after the user's updates window ended (updates_until); the releases published within it keep working.",
   NO_SEAT_AVAILABLE:
     "Every seat of the user's floating plan is leased (to other computers); next_free_at says when the first lease lapses.",
+  BORROW_NOT_ALLOWED:
+    "session/borrow: the session's user holds no floating plan that lets a seat be borrowed, or asks for more days than it allows.",
   TRIAL_UNAVAILABLE: 'trial: the application offers no trial.',
   TRIAL_EXPIRED:
     "trial: this machine's trial has ended (a new account or a reinstall does not start another); expires_at says when.",
@@ -572,6 +574,7 @@ export const clientRefusalTitles: Partial<
   METER_EXHAUSTED: { title: 'Usage Limit Reached', exits: false },
   METER_NOT_FOUND: { title: 'Feature Not Included', exits: false },
   NO_SEAT_AVAILABLE: { title: 'All Seats In Use', exits: false },
+  BORROW_NOT_ALLOWED: { title: 'Borrowing Not Allowed', exits: false },
   TRIAL_UNAVAILABLE: { title: 'Trial Unavailable', exits: false },
   TRIAL_EXPIRED: { title: 'Trial Ended', exits: false },
   TRIAL_USED: { title: 'Trial Already Used', exits: false },

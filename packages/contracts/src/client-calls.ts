@@ -3,6 +3,7 @@ import type { ClientCallEntry } from './client-call-entry.ts';
 import { fileClientCalls } from './app-files.ts';
 import { variableClientCalls } from './variables.ts';
 import { meterClientCalls } from './meter-client-calls.ts';
+import { seatClientCalls } from './seats.ts';
 
 export type { ClientCallEntry } from './client-call-entry.ts';
 
@@ -17,5 +18,6 @@ export const clientCallCatalogue = {
   ...variableClientCalls,
   ...fileClientCalls,
   ...meterClientCalls,
+  ...seatClientCalls,
   ...signingKeyClientCalls,
 } as const satisfies Record<string, ClientCallEntry>;

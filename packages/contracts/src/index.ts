@@ -42,3 +42,4 @@ export * from './shops.ts';
 export * from './console-pages.ts';
 export * from './field-problems.ts';
 export * from './offline-activation.ts';
+export * from './seats.ts';

@@ -48,6 +48,9 @@ export const ACTIVATION_NEEDS_SIGN_IN =
   'This activation request has no licence key: sign in to activate the machine for your account';
 export const ACTIVATION_OTHER_ACCOUNT =
   'This activation request names another account: sign in as that account';
+export const ACTIVATION_NO_FREE_SEAT =
+  'Every seat of your plan is in use: sign out on another computer first';
+export const ACTIVATION_NO_BORROWING = 'Your plan\u2019s seats cannot be used offline';
 export const ACTIVATION_NO_FREE_DEVICE =
   'Your account has no free device for this machine: release one of your devices first';
 

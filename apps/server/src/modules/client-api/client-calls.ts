@@ -5,7 +5,9 @@ import {
   variableLimits,
   type ClientPublicKeyResponse,
 } from '@latchkey/contracts';
+import { borrowSeat } from './borrow-seat.ts';
 import { checkOutLicense } from './check-out-license.ts';
+import { returnSeat } from './return-seat.ts';
 import { invalidRequest } from './client-api-error.ts';
 import { clientCall, openClientCall, type ClientCallDefinition } from './client-call-definition.ts';
 import type { ClientCallServices } from './client-call-services.ts';
@@ -141,6 +143,24 @@ export const clientCalls: readonly ClientCallDefinition[] = [
         },
         input,
       }),
+  }),
+  clientCall(clientCallCatalogue.borrowSeat, {
+    docs: {
+      summary: 'Borrow the session\u2019s floating seat for some days',
+      description:
+        'Needs the `session_token` of a live session whose user holds a floating plan allowing `days` of borrowing (`maxBorrowDays`), else BORROW_NOT_ALLOWED. Answers an offline licence as license/checkout does, lasting the borrow (and no longer than what it grants); the seat stays taken until then, even after the session ends, unless session/return gives it back. SESSION_INVALID when the session\u2019s login holds no seat (it lapsed, or the owner freed it).',
+      answered: 'Borrowed (success true, the licence and valid_until) or refused.',
+    },
+    answer: withContext(borrowSeat),
+  }),
+  clientCall(clientCallCatalogue.returnSeat, {
+    docs: {
+      summary: 'Give a borrowed seat back early',
+      description:
+        'The login whose `session_token` borrowed it gives the seat back: another computer may take it. If that session is still open the seat becomes an ordinary lease its heartbeats renew. SESSION_INVALID when it has no borrowed seat. The licence already issued cannot be recalled: discard it.',
+      answered: 'Given back (success true) or refused.',
+    },
+    answer: withContext(returnSeat),
   }),
   clientCall(clientCallCatalogue.checkOutLicense, {
     docs: {

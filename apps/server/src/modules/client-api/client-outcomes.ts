@@ -56,6 +56,12 @@ export const clientMessages = {
     'This release came out after your updates period ended: use the release your licence includes, or renew it',
   // The same rule: none of the words the samples sort by.
   // The same rule: none of the words the samples sort by.
+  borrowNotAllowed:
+    'Your plan does not let this computer borrow its seat for that long (or at all)',
+  sessionHoldsNoSeat: 'This session holds no seat to borrow: log in again',
+  seatBorrowed: 'Seat borrowed: this computer may work offline until the licence ends',
+  noBorrowedSeat: 'This session has no borrowed seat to give back',
+  seatReturned: 'Seat given back: another computer may use it now',
   noSeatAvailable:
     'Every seat of your plan is in use on other computers: one frees up when one of them signs out',
   trialUnavailable: 'This application offers no trial',

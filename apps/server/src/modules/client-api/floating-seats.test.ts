@@ -1,6 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { clientAuthResponseSchema, type Application, type AppUser } from '@latchkey/contracts';
+import {
+  clientAuthResponseSchema,
+  seatLeaseListSchema,
+  type Application,
+  type AppUser,
+} from '@latchkey/contracts';
 import { activityLogs, seatLeases } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
@@ -48,7 +53,10 @@ describe('floating seats', () => {
       await callClientApi(instance.app, 'session/track', { apiKey: application.apiKey, body })
     ).json() as { code: string };
 
-  const setUp = async (applicationSettings: Record<string, unknown> = {}) => {
+  const setUp = async (
+    applicationSettings: Record<string, unknown> = {},
+    planSettings: Record<string, unknown> = {},
+  ) => {
     clock.set(start);
     const application = await createApplicationViaApi(first.app, owner);
     if (Object.keys(applicationSettings).length > 0) {
@@ -65,6 +73,7 @@ describe('floating seats', () => {
       floating: true,
       seats: 2,
       leaseMinutes: 15,
+      ...planSettings,
     });
     const user = await createAppUserViaApi(first.app, owner, application.id, {
       password: PASSWORD,
@@ -164,6 +173,100 @@ describe('floating seats', () => {
       code: 'NO_SEAT_AVAILABLE',
       next_free_at: new Date(start.getTime() + 25 * MINUTE_MS).toISOString(),
     });
+  });
+
+  it('borrows a seat for days with an offline licence, keeps it past the session, and returns it', async () => {
+    const { application, user } = await setUp({}, { seats: 1, maxBorrowDays: 7 });
+    const a = await login(first, application, user, 'LAPTOP');
+    expect(
+      await track(first, application, {
+        action: 'start',
+        user_id: user.id,
+        session_token: a.session_token,
+      }),
+    ).toMatchObject({ code: 'OK' });
+    const borrow = (body: Record<string, unknown>) =>
+      callClientApi(second.app, 'session/borrow', { apiKey: application.apiKey, body }).then(
+        (response) => response.json() as { code: string; license?: string; valid_until?: string },
+      );
+    expect(await borrow({ session_token: a.session_token, days: 8 })).toMatchObject({
+      code: 'BORROW_NOT_ALLOWED',
+    });
+    const borrowed = await borrow({ session_token: a.session_token, days: 3 });
+    expect(borrowed).toMatchObject({
+      code: 'OK',
+      license: expect.stringMatching(/^LK1\./),
+      valid_until: new Date(start.getTime() + 3 * 86_400_000).toISOString(),
+    });
+
+    // The laptop goes offline: its session ends, its seat stays borrowed.
+    expect(
+      await track(first, application, { action: 'end', session_token: a.session_token }),
+    ).toMatchObject({ code: 'OK' });
+    expect(await login(second, application, user, 'DESKTOP')).toMatchObject({
+      code: 'NO_SEAT_AVAILABLE',
+      next_free_at: borrowed.valid_until,
+    });
+    // The owner sees it, borrowed.
+    const seats = await first.app.inject({
+      url: `/api/applications/${application.id}/seats`,
+      headers: owner.headers,
+    });
+    expect(seatLeaseListSchema.parse(seats.json())).toEqual([
+      expect.objectContaining({
+        userId: user.id,
+        username: user.username,
+        hwid: 'LAPTOP',
+        borrowedUntil: borrowed.valid_until,
+      }),
+    ]);
+
+    // Back early: the seat is free for the desktop.
+    const given = (token: string | undefined) =>
+      callClientApi(first.app, 'session/return', {
+        apiKey: application.apiKey,
+        body: { session_token: token },
+      }).then((response) => response.json() as { code: string });
+    expect(await given(a.session_token)).toMatchObject({ code: 'OK' });
+    expect(await given(a.session_token)).toMatchObject({ code: 'SESSION_INVALID' });
+    expect(await login(second, application, user, 'DESKTOP')).toMatchObject({ code: 'OK' });
+  });
+
+  it('lets the owner free a seat in use, ending its session', async () => {
+    const { application, user } = await setUp({}, { seats: 1 });
+    const a = await login(first, application, user, 'PC-A');
+    expect(
+      await track(first, application, {
+        action: 'start',
+        user_id: user.id,
+        session_token: a.session_token,
+      }),
+    ).toMatchObject({ code: 'OK' });
+    const listed = seatLeaseListSchema.parse(
+      (
+        await first.app.inject({
+          url: `/api/applications/${application.id}/seats`,
+          headers: owner.headers,
+        })
+      ).json(),
+    );
+    expect(listed).toHaveLength(1);
+    const freed = await first.app.inject({
+      method: 'DELETE',
+      url: `/api/applications/${application.id}/seats/${listed[0]!.id}`,
+      headers: owner.headers,
+    });
+    expect(freed.statusCode, freed.body).toBe(200);
+    expect(
+      await track(second, application, { action: 'heartbeat', session_token: a.session_token }),
+    ).toMatchObject({ code: 'SESSION_INVALID' });
+    expect(await login(second, application, user, 'PC-B')).toMatchObject({ code: 'OK' });
+    const again = await first.app.inject({
+      method: 'DELETE',
+      url: `/api/applications/${application.id}/seats/${listed[0]!.id}`,
+      headers: owner.headers,
+    });
+    expect(again.statusCode).toBe(404);
   });
 
   it('takes no seat for a plan that is not floating', async () => {

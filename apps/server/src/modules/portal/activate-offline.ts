@@ -1,7 +1,9 @@
 import { and, eq } from 'drizzle-orm';
 import {
   ACTIVATION_NEEDS_SIGN_IN,
+  ACTIVATION_NO_BORROWING,
   ACTIVATION_NO_FREE_DEVICE,
+  ACTIVATION_NO_FREE_SEAT,
   ACTIVATION_OTHER_ACCOUNT,
   ACTIVATION_OTHER_APPLICATION,
   ACTIVATION_REQUEST_MALFORMED,
@@ -25,7 +27,9 @@ import {
   standingRefusal,
 } from '../client-api/index.ts';
 import { bindDevice } from '../devices/index.ts';
+import { borrowLease, releaseSeat, seatTermsOf, takeSeat } from '../seats/index.ts';
 import {
+  type FloatingTerms,
   heldSubscriptionsJson,
   licensedUntilMs,
   parseHeldSubscriptions,
@@ -103,14 +107,35 @@ export async function activateOffline({
   );
   if (standing) throw forbidden(standing.message);
 
+  // A floating plan's holder: the computer holds a seat, borrowed for as long as the licence.
+  const terms = seatTermsOf(held, now);
+  const ttlDays = terms
+    ? Math.min(application.maxOfflineDays, terms.maxBorrowDays)
+    : application.maxOfflineDays;
+  const seat = terms
+    ? await borrowSeatOffline(ctx, {
+        applicationId: application.id,
+        userId: user.id,
+        terms,
+        hwid: request.hwid,
+        nonce: request.nonce,
+        until: new Date(now.getTime() + ttlDays * 86_400_000),
+        now,
+      })
+    : null;
   if (application.hwidLockEnabled) {
-    await bindMachine(ctx, {
-      application,
-      userId: user.id,
-      hwid: request.hwid,
-      deviceName: request.device_name ?? null,
-      now,
-    });
+    try {
+      await bindMachine(ctx, {
+        application,
+        userId: user.id,
+        hwid: request.hwid,
+        deviceName: request.device_name ?? null,
+        now,
+      });
+    } catch (error) {
+      if (seat) await releaseSeat(ctx.db, seat);
+      throw error;
+    }
   }
 
   const { license, content } = issueOfflineLicense({
@@ -127,7 +152,7 @@ export async function activateOffline({
       expiresAt: user.expiresAt,
       held,
     },
-    ttlSeconds: application.maxOfflineDays * 86_400,
+    ttlSeconds: ttlDays * 86_400,
     encrypt: request.encrypt === true,
     now,
   });
@@ -146,7 +171,7 @@ export async function activateOffline({
       licenseId: content.id,
       hwid: request.hwid,
       nonce: request.nonce,
-      ttlSeconds: application.maxOfflineDays * 86_400,
+      ttlSeconds: ttlDays * 86_400,
       validUntil: content.valid_until,
       isEncrypted: request.encrypt === true,
     },
@@ -241,4 +266,43 @@ async function bindMachine(
     ),
   );
   await mark();
+}
+
+/**
+ * A floating plan's seat for an air-gapped computer: leased and borrowed until the licence ends,
+ * as a session's borrow would be (its login is the request, named by its nonce). Answers the
+ * lease's id.
+ */
+async function borrowSeatOffline(
+  ctx: PortalContext,
+  input: {
+    applicationId: number;
+    userId: string;
+    terms: FloatingTerms;
+    hwid: string;
+    nonce: string;
+    until: Date;
+    now: Date;
+  },
+): Promise<string> {
+  if (input.terms.maxBorrowDays === 0) throw new AppError('CONFLICT', ACTIVATION_NO_BORROWING);
+  const tokenHash = `offline:${input.nonce}`;
+  const seat = await takeSeat(ctx.db, {
+    applicationId: input.applicationId,
+    appUserId: input.userId,
+    seats: input.terms.seats,
+    leaseMinutes: input.terms.leaseMinutes,
+    tokenHash,
+    hwid: input.hwid,
+    now: input.now,
+  });
+  if (seat.kind === 'gone') throw notFound(clientMessages.userNotFound);
+  if (seat.kind === 'full') throw new AppError('CONFLICT', ACTIVATION_NO_FREE_SEAT);
+  await borrowLease(ctx.db, {
+    appUserId: input.userId,
+    tokenHash,
+    borrowedUntil: input.until,
+    now: input.now,
+  });
+  return seat.leaseId;
 }

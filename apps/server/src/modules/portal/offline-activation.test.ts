@@ -259,4 +259,34 @@ describe('the portal: offline activation of an air-gapped machine', () => {
     const refusedForPause = await activate(base, requestFor(application, {}), cookie);
     expect(refusedForPause.statusCode).toBe(401);
   });
+
+  it('holds a floating plan\u2019s seat for an air-gapped computer, borrowed as long as its licence', async () => {
+    clock.set(start);
+    const { application, base } = await setUp({ hwidLockEnabled: false });
+    const team = await createPlanViaApi(testApp.app, owner, application.id, {
+      name: 'Team',
+      floating: true,
+      seats: 1,
+      maxBorrowDays: 10,
+    });
+    const [key] = await generateLicensesViaApi(testApp.app, owner, application.id, {
+      planId: team.id,
+    });
+    const answered = await activate(base, requestFor(application, { license_key: key!.key }));
+    expect(answered.statusCode, answered.body).toBe(200);
+    // The plan lets a seat go offline for ten days: the licence lasts that, not 60.
+    expect(portalOfflineActivationSchema.parse(answered.json()).validUntil).toBe(
+      new Date(start.getTime() + 10 * DAY_MS).toISOString(),
+    );
+    const other = await activate(
+      base,
+      requestFor(application, { license_key: key!.key, hwid: 'LAB-MACHINE-0002' }),
+    );
+    expect(other.statusCode).toBe(409);
+    const online = await callClientApi(testApp.app, 'license/login', {
+      apiKey: application.apiKey,
+      body: { license_key: key!.key, hwid: 'OFFICE', version: '1.0.0' },
+    });
+    expect(online.json()).toMatchObject({ code: 'NO_SEAT_AVAILABLE' });
+  });
 });

@@ -1,4 +1,6 @@
 /** What the seats module offers the other modules. */
-export { takeSeat, type SeatOutcome } from './take-seat.ts';
-export { seatTermsOf } from './seat-terms.ts';
+export { borrowLease, returnLease } from './borrow-lease.ts';
 export { releaseSeat } from './release-seat.ts';
+export { seatRoutes } from './routes.ts';
+export { seatTermsOf } from './seat-terms.ts';
+export { takeSeat, type SeatOutcome } from './take-seat.ts';
