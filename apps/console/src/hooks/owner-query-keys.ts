@@ -27,6 +27,10 @@ export function applicationPlansQueryKey(applicationId: number) {
   return [...APPLICATIONS_QUERY_KEY, applicationId, 'plans'] as const;
 }
 
+export function applicationSeatsQueryKey(applicationId: number) {
+  return [...APPLICATIONS_QUERY_KEY, applicationId, 'seats'] as const;
+}
+
 export function applicationLicensesQueryKey(applicationId: number) {
   return [...APPLICATIONS_QUERY_KEY, applicationId, 'licenses'] as const;
 }

@@ -119,6 +119,10 @@ describe('toPlanRequest and toPlanFields', () => {
         updatesForDays: ' ',
         updatesFrom: 'activation',
         meters: [],
+        floating: false,
+        seats: '',
+        leaseMinutes: '60',
+        maxBorrowDays: '0',
       }),
     ).toEqual({
       name: 'Pro Monthly',
@@ -129,6 +133,10 @@ describe('toPlanRequest and toPlanFields', () => {
       updatesForDays: null,
       updatesFrom: 'activation',
       meters: [],
+      floating: false,
+      seats: null,
+      leaseMinutes: 60,
+      maxBorrowDays: 0,
     });
     expect(toPlanRequest({ ...filled, durationDays: '30' }).durationDays).toBe(30);
   });
@@ -153,6 +161,10 @@ describe('toPlanRequest and toPlanFields', () => {
       updatesForDays: '',
       updatesFrom: 'redemption',
       meters: [],
+      floating: false,
+      seats: '',
+      leaseMinutes: '60',
+      maxBorrowDays: '0',
     });
     expect(toPlanFields({ ...plan, updatesForDays: 365, updatesFrom: 'activation' })).toMatchObject(
       { updatesForDays: '365', updatesFrom: 'activation' },

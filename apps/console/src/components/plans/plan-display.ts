@@ -31,6 +31,11 @@ export interface PlanFields {
   updatesForDays: string;
   updatesFrom: UpdatesFrom;
   meters: MeterFields[];
+  /** Floating seats: seats, lease minutes and borrow days are text until sent. */
+  floating: boolean;
+  seats: string;
+  leaseMinutes: string;
+  maxBorrowDays: string;
 }
 
 /** One usage meter as the plan form holds it: the allowance is text until sent. */
@@ -52,6 +57,10 @@ export const EMPTY_PLAN_FIELDS: PlanFields = {
   updatesForDays: '',
   updatesFrom: 'redemption',
   meters: [],
+  floating: false,
+  seats: '',
+  leaseMinutes: String(planLimits.defaultLeaseMinutes),
+  maxBorrowDays: '0',
 };
 
 let nextMeterRowId = 1;
@@ -112,6 +121,17 @@ export function formatPlanUpdates(plan: Pick<Plan, 'updatesForDays' | 'updatesFr
     : `${days} of updates`;
 }
 
+/** The plans table's floating line: "10 floating seats, 7 days offline", or null. */
+export function formatPlanSeats(
+  plan: Pick<Plan, 'floating' | 'seats' | 'maxBorrowDays'>,
+): string | null {
+  if (!plan.floating || plan.seats === null) return null;
+  const seats = plan.seats === 1 ? '1 floating seat' : `${plan.seats} floating seats`;
+  if (plan.maxBorrowDays === 0) return seats;
+  const days = plan.maxBorrowDays === 1 ? '1 day' : `${plan.maxBorrowDays} days`;
+  return `${seats}, borrowed up to ${days}`;
+}
+
 /** A plan's device limit in the plans table ("3 devices"); null keeps the application's. */
 export function formatPlanDeviceLimit(maxDevices: number | null): string | null {
   if (maxDevices === null) return null;
@@ -132,6 +152,10 @@ export function toPlanFields(plan: Plan): PlanFields {
     updatesForDays: plan.updatesForDays === null ? '' : String(plan.updatesForDays),
     updatesFrom: plan.updatesFrom,
     meters: plan.meters.map((meter) => newMeterFields(meter)),
+    floating: plan.floating,
+    seats: plan.seats === null ? '' : String(plan.seats),
+    leaseMinutes: String(plan.leaseMinutes),
+    maxBorrowDays: String(plan.maxBorrowDays),
   };
 }
 
@@ -169,6 +193,11 @@ export function toPlanRequest(fields: PlanFields): CreatePlanRequest {
       resetEvery: meter.resetEvery,
       overage: meter.overage,
     })),
+    floating: fields.floating,
+    // Seats mean nothing to a plan that is not floating: not sent, so they are not judged.
+    seats: fields.floating ? parseTypedNumber(fields.seats) : null,
+    leaseMinutes: parseTypedNumber(fields.leaseMinutes),
+    maxBorrowDays: parseTypedNumber(fields.maxBorrowDays),
   };
 }
 

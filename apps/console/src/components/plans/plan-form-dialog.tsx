@@ -6,7 +6,7 @@ import {
   useCreateOrEditForm,
   type CreateOrEditFormProps,
 } from '@/components/ui/form-dialog.tsx';
-import { FormField, InputField, TextareaField } from '@/components/ui/form-field.tsx';
+import { FormField, InputField, SwitchField, TextareaField } from '@/components/ui/form-field.tsx';
 import { labelledOptions, OptionSelect } from '@/components/ui/option-select.tsx';
 import { useCreatePlan, useUpdatePlan } from '@/hooks/use-plans.ts';
 import {
@@ -113,6 +113,43 @@ function PlanForm(props: CreateOrEditFormProps<PlanFields>) {
             aria-describedby={`${id}-updates-from-hint`}
           />
         </FormField>
+      </div>
+      <div className="grid gap-4 rounded-lg border border-border p-4">
+        <SwitchField
+          id={`${id}-floating`}
+          label="Floating seats"
+          hint="A holder may run the program on this many computers at once, any of them: each sign-in takes a seat, and signing out frees it."
+          checked={fields.floating}
+          onCheckedChange={(floating) => setField('floating', floating)}
+        />
+        {fields.floating ? (
+          <div className="grid gap-4 sm:grid-cols-3">
+            <InputField
+              id={`${id}-seats`}
+              label="Seats"
+              isRequired
+              inputMode="numeric"
+              autoComplete="off"
+              {...bindText('seats')}
+            />
+            <InputField
+              id={`${id}-lease`}
+              label="Lease in minutes"
+              hint="A seat stays taken this long after its program stops."
+              inputMode="numeric"
+              autoComplete="off"
+              {...bindText('leaseMinutes')}
+            />
+            <InputField
+              id={`${id}-borrow`}
+              label="Borrow up to days"
+              hint="A computer may take its seat offline this long; 0 for never."
+              inputMode="numeric"
+              autoComplete="off"
+              {...bindText('maxBorrowDays')}
+            />
+          </div>
+        ) : null}
       </div>
       <PlanMetersField
         id={`${id}-meters`}

@@ -175,6 +175,10 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
         updatesForDays: null,
         updatesFrom: 'redemption',
         meters: [],
+        floating: false,
+        seats: null,
+        leaseMinutes: 60,
+        maxBorrowDays: 0,
       },
     ]);
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -223,6 +227,10 @@ describe('PlansPanel', { timeout: 30_000 }, () => {
         updatesForDays: null,
         updatesFrom: 'redemption',
         meters: [],
+        floating: false,
+        seats: null,
+        leaseMinutes: 60,
+        maxBorrowDays: 0,
       },
     ]);
     const row = within(screen.getByTestId(`plan-row-${monthly.id}`));

@@ -14,6 +14,7 @@ import {
 } from '@/hooks/use-plans.ts';
 import { CreatePlanDialog, EditPlanDialog } from './plan-form-dialog.tsx';
 import { plansTable } from './plans-table.tsx';
+import { SeatsPanel } from './seats-panel.tsx';
 
 /** The management page's Plans tab, what the application sells. */
 export function PlansPanel({ application }: { application: Application }) {
@@ -84,6 +85,9 @@ export function PlansPanel({ application }: { application: Application }) {
         confirmLabel="Delete Plan"
         onConfirm={(plan) => deletePlan.mutate(plan.id)}
       />
+      {plansQuery.data?.some((plan) => plan.floating) ? (
+        <SeatsPanel application={application} />
+      ) : null}
     </>
   );
 }

@@ -1,5 +1,13 @@
 import type { Plan } from '@latchkey/contracts';
-import { Archive, ArchiveRestore, Gauge, MonitorSmartphone, Pencil, Trash2 } from 'lucide-react';
+import {
+  Archive,
+  ArchiveRestore,
+  Gauge,
+  MonitorSmartphone,
+  Pencil,
+  Trash2,
+  Users,
+} from 'lucide-react';
 import { createdColumn } from '@/components/applications/created-column.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { rowActionsColumn, type DataTableDefinition } from '@/components/ui/data-table.tsx';
@@ -10,6 +18,7 @@ import {
   formatPlanDeviceLimit,
   formatPlanDuration,
   formatPlanMeter,
+  formatPlanSeats,
   formatPlanUpdates,
 } from './plan-display.ts';
 
@@ -48,6 +57,12 @@ export function plansTable({
               <div className="flex items-center gap-1 text-xs text-muted-foreground">
                 <MonitorSmartphone className="size-3.5" aria-hidden="true" />
                 {formatPlanDeviceLimit(plan.maxDevices)}
+              </div>
+            )}
+            {plan.floating && (
+              <div className="flex items-center gap-1 text-xs text-muted-foreground">
+                <Users className="size-3.5" aria-hidden="true" />
+                {formatPlanSeats(plan)}
               </div>
             )}
           </>

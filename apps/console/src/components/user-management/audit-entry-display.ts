@@ -24,6 +24,7 @@ export const auditActionLabels: Record<AuditAction, string> = {
   end_user_unpaused: 'End user unpaused',
   end_user_hwid_reset: 'HWID reset',
   end_user_devices_released: 'Devices released',
+  seat_freed: 'Seat freed',
   end_user_password_reset_sent: 'Password reset link sent',
   end_user_email_verified: 'E-mail address marked verified',
   end_user_deleted: 'End user deleted',
