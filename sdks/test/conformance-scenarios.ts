@@ -17,6 +17,12 @@ const expectationSchema = z
     present: z.array(z.string()).optional(),
     absent: z.array(z.string()).optional(),
     matches: z.record(z.string(), z.string()).optional(),
+    timesFromNow: z
+      .record(
+        z.string(),
+        z.object({ seconds: z.number(), withinSeconds: z.number().positive() }).strict(),
+      )
+      .optional(),
     isNull: z.literal(true).optional(),
     throws: z.enum(['SignatureError', 'TransportError']).optional(),
     reason: z.string().optional(),
@@ -48,6 +54,8 @@ export const sdkCalls = [
   'forgotPassword',
   'resendVerification',
   'checkout',
+  'borrowSeat',
+  'returnSeat',
   'download',
   'checkForUpdate',
   'verifyOfflineLicense',
@@ -78,6 +86,8 @@ export const ownerActions = [
 const callStepSchema = z
   .object({
     call: z.enum(sdkCalls),
+    /** One of the scenario's other `clients` makes the call; the scenario's client otherwise. */
+    client: z.string().optional(),
     as: z.string().optional(),
     input: inputSchema.optional(),
     hostile: z.enum(hostileModes).optional(),
@@ -100,26 +110,40 @@ const awaitStepSchema = z
 const stepSchema = z.union([callStepSchema, ownerStepSchema, awaitStepSchema]);
 export type ScenarioStep = z.infer<typeof stepSchema>;
 
+const clientSettingsSchema = z
+  .object({
+    version: z.string().optional(),
+    publicKey: z.string().optional(),
+    apiKey: z.string().optional(),
+    hwid: z.string().optional(),
+    timeoutMs: z.number().int().optional(),
+    baseUrl: z.literal('unreachable').optional(),
+    proxy: z.literal('forward-proxy').optional(),
+  })
+  .strict();
+export type ClientSettings = z.infer<typeof clientSettingsSchema>;
+
 const scenarioSchema = z
   .object({
     id: z.string().regex(/^[a-z0-9-]+$/),
     summary: z.string().optional(),
     application: inputSchema.optional(),
-    client: z
-      .object({
-        version: z.string().optional(),
-        publicKey: z.string().optional(),
-        apiKey: z.string().optional(),
-        hwid: z.string().optional(),
-        timeoutMs: z.number().int().optional(),
-        baseUrl: z.literal('unreachable').optional(),
-        proxy: z.literal('forward-proxy').optional(),
-      })
-      .strict()
-      .optional(),
+    client: clientSettingsSchema.optional(),
+    /** More clients of the same application (other computers), by name, beside `client`. */
+    clients: z.record(z.string().regex(/^[a-z0-9-]+$/), clientSettingsSchema).optional(),
     steps: z.array(stepSchema).min(1),
   })
-  .strict();
+  .strict()
+  .refine(
+    (scenario) =>
+      scenario.steps.every(
+        (step) =>
+          !('call' in step) ||
+          step.client === undefined ||
+          Object.hasOwn(scenario.clients ?? {}, step.client),
+      ),
+    { message: 'a step names a client the scenario does not have' },
+  );
 export type Scenario = z.infer<typeof scenarioSchema>;
 
 const offlineExpectationSchema = z

@@ -15,6 +15,7 @@ import {
   resolveReferences,
   timeOf,
   valueAt,
+  type ClientSettings,
   type Expectation,
   type Scenario,
   type ScenarioStep,
@@ -287,21 +288,30 @@ async function runScenario(
     keys: conformanceFile.keys,
     application: { id: application.id, version: application.version },
   };
-  const settings = scenario.client ?? {};
+  const optionsOf = (settings: ClientSettings) => ({
+    baseUrl: settings.baseUrl === 'unreachable' ? environment.unreachableUrl : hostile.baseUrl,
+    apiKey: settings.apiKey ?? application.apiKey,
+    publicKey: settings.publicKey
+      ? resolveReferences(settings.publicKey, values)
+      : application.signingPublicKey,
+    version: settings.version ?? application.version,
+    hwid: settings.hwid ?? CLIENT_HWID,
+    timeoutMs: settings.timeoutMs ?? 10_000,
+    ...(settings.proxy ? { proxy: forwardProxy.url } : {}),
+  });
   const constructed = await driver.send<{ hwid: string }>('construct', {
-    options: {
-      baseUrl: settings.baseUrl === 'unreachable' ? environment.unreachableUrl : hostile.baseUrl,
-      apiKey: settings.apiKey ?? application.apiKey,
-      publicKey: settings.publicKey
-        ? resolveReferences(settings.publicKey, values)
-        : application.signingPublicKey,
-      version: settings.version ?? application.version,
-      hwid: settings.hwid ?? CLIENT_HWID,
-      timeoutMs: settings.timeoutMs ?? 10_000,
-      ...(settings.proxy ? { proxy: forwardProxy.url } : {}),
-    },
+    options: optionsOf(scenario.client ?? {}),
   });
   values.client = { hwid: constructed.hwid };
+  // The other computers: clients of their own in the same driver, each named by its steps.
+  const others: Record<string, { hwid: string }> = {};
+  for (const [name, settings] of Object.entries(scenario.clients ?? {})) {
+    others[name] = await driver.send<{ hwid: string }>('construct', {
+      client: name,
+      options: optionsOf(settings),
+    });
+  }
+  values.clients = others;
   const directory = mkdtempSync(join(tmpdir(), `latchkey-conformance-${scenario.id}-`));
   try {
     for (const [index, step] of scenario.steps.entries()) {
@@ -347,7 +357,11 @@ async function callStep(
   }
   hostile.beginStep(step.hostile ?? 'pass');
   forwardProxy.takeCount();
-  const outcome = await driver.send<DriverCallOutcome>('call', { call: step.call, input });
+  const outcome = await driver.send<DriverCallOutcome>('call', {
+    call: step.call,
+    input,
+    ...(step.client !== undefined ? { client: step.client } : {}),
+  });
   const requestsSeen = hostile.state.requestsSeen;
   const forwardProxyRequests = forwardProxy.takeCount();
   hostile.beginStep('pass');

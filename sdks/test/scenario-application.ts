@@ -107,12 +107,17 @@ export async function createScenarioApplication(
       );
       return { trialDays: offered.trialDays, trialEntitlements: offered.trialEntitlements };
     },
+    /** A plan, as the console creates one; `floating` with its `seats` (and lease and borrow). */
     async createPlan(input: {
       name: string;
       durationDays?: number | null;
       entitlements?: string[];
       updatesForDays?: number | null;
       meters?: CreatePlanRequest['meters'];
+      floating?: boolean;
+      seats?: number | null;
+      leaseMinutes?: number;
+      maxBorrowDays?: number;
     }) {
       const plan = planSchema.parse(await ownerCall('POST', `${base}/plans`, input));
       return { id: plan.id };

@@ -27,7 +27,7 @@ export interface CallMeasures {
 
 /**
  * The answer's own expectations: null, success, code, fields (`fieldPath` names a field as this
- * language's SDK does), present, absent and patterns.
+ * language's SDK does), present, absent, patterns and times from now.
  */
 export function expectAnswer(
   value: unknown,
@@ -56,6 +56,16 @@ export function expectAnswer(
   }
   for (const [path, pattern] of Object.entries(expected.matches ?? {})) {
     expect(String(valueAt(value, path)), `${where}: ${path}`).toMatch(new RegExp(pattern));
+  }
+  // Times the server chose from its clock (this machine's): how far from now, give or take.
+  for (const [path, { seconds, withinSeconds }] of Object.entries(expected.timesFromNow ?? {})) {
+    const time = Date.parse(String(valueAt(value, fieldPath(path))));
+    expect(time, `${where}: ${path} is a time`).not.toBeNaN();
+    const fromNowSeconds = (time - Date.now()) / 1000;
+    expect(
+      Math.abs(fromNowSeconds - seconds),
+      `${where}: ${path} ${seconds} s from now`,
+    ).toBeLessThanOrEqual(withinSeconds);
   }
 }
 

@@ -11,6 +11,7 @@ import type {
   ClientLicenseCheckoutResponse,
   ClientMailResponse,
   ClientMeter,
+  ClientReturnResponse,
   ClientSessionResponse,
   ClientUseMeterResponse,
   ClientVariableResponse,
@@ -29,6 +30,7 @@ import type {
   MeterAnswer,
   OfflineLicenseContent,
   ResultCode,
+  SeatReturnAnswer,
   SessionAnswer,
   VariableAnswer,
   VerifyAnswer,
@@ -67,8 +69,9 @@ const sdkTypesMatchTheContracts: [
   Same<MailAnswer, ClientMailResponse>,
   Same<Meter, ClientMeter>,
   Same<MeterAnswer, ClientUseMeterResponse>,
+  Same<SeatReturnAnswer, ClientReturnResponse>,
   Same<OfflineLicenseContent, ReadOfflineLicenseContent>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true];
 
 type InstalledTypeScript = Awaited<ReturnType<typeof installTypeScriptSdk>> & {
   driver: ConformanceDriver;

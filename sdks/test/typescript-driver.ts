@@ -18,7 +18,13 @@ type Request = Record<string, any>;
 
 export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
   let client: LatchkeyClient | null = null;
+  /** A scenario's other clients (other computers), by name. */
+  let others = new Map<string, LatchkeyClient>();
   let heartbeat = { revocations: [] as unknown[], errors: [] as string[] };
+  const stopAll = () => {
+    client?.stopHeartbeat();
+    for (const other of others.values()) other.stopHeartbeat();
+  };
 
   const operations: Record<string, (request: Request) => unknown> = {
     info: () => ({
@@ -80,16 +86,26 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
         hwid: probe.hwid,
       };
     },
+    // With `client`, one of the scenario's other clients; else the scenario's own, anew.
     construct: (request) => {
-      client?.stopHeartbeat();
+      if (typeof request.client === 'string') {
+        others.get(request.client)?.stopHeartbeat();
+        const other = new sdk.LatchkeyClient(request.options);
+        others.set(request.client, other);
+        return { hwid: other.hwid };
+      }
+      stopAll();
+      others = new Map();
       heartbeat = { revocations: [], errors: [] };
       client = new sdk.LatchkeyClient(request.options);
       return { hwid: client.hwid };
     },
     call: async (request) => {
       const started = Date.now();
+      const caller = typeof request.client === 'string' ? others.get(request.client) : client;
+      if (!caller) throw new Error(`the TypeScript driver has no client ${request.client}`);
       try {
-        const value = await invoke(client!, request.call, request.input);
+        const value = await invoke(caller, request.call, request.input);
         return { value, elapsedMs: Date.now() - started };
       } catch (error) {
         if (error instanceof sdk.SignatureError || error instanceof sdk.TransportError) {
@@ -125,8 +141,9 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
     },
     heartbeatState: () => heartbeat,
     dispose: () => {
-      client?.stopHeartbeat();
+      stopAll();
       client = null;
+      others = new Map();
       return null;
     },
   };
@@ -170,6 +187,12 @@ export function typeScriptDriver(sdk: TypeScriptSdk): ConformanceDriver {
         return client.resetDevices(input);
       case 'checkout':
         return client.checkout(input);
+      case 'borrowSeat': {
+        const { days, encrypt } = input;
+        return client.borrowSeat(days, encrypt !== undefined ? { encrypt } : {});
+      }
+      case 'returnSeat':
+        return client.returnSeat();
       case 'forgotPassword':
         return client.forgotPassword(input);
       case 'resendVerification':

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -83,8 +84,10 @@ class Driver {
                                                request.at("publicKey"));
     if (op == "activationRequestVector") return activation_request_vector(request);
     if (op == "thisMachine") return this_machine(request);
-    if (op == "construct") return construct(request.at("options"));
-    if (op == "call") return call(request.at("call"), request.value("input", Json::object()));
+    if (op == "construct") return construct(request.at("options"), text_of(request, "client"));
+    if (op == "call")
+      return call(request.at("call"), request.value("input", Json::object()),
+                  text_of(request, "client"));
     if (op == "timeCalls")
       return time_calls(request.at("call"), request.value("input", Json::object()),
                         request.at("count"));
@@ -93,6 +96,7 @@ class Driver {
                             request.at("count"));
     if (op == "heartbeatState") return heartbeat_state();
     if (op == "dispose") {
+      others_.clear();
       client_.reset();
       return nullptr;
     }
@@ -155,28 +159,39 @@ class Driver {
             {"hwid", client.hwid()}};
   }
 
-  Json construct(const Json& options) {
+  // With a name, one of the scenario's other clients (other computers); else the scenario's
+  // own, anew.
+  Json construct(const Json& options, const std::optional<std::string>& name) {
+    latchkey::ClientOptions settings;
+    settings.timeout = std::chrono::milliseconds(options.at("timeoutMs").get<long long>());
+    settings.proxy = text_of(options, "proxy").value_or("");
+    settings.hwid = text_of(options, "hwid");
+    auto created = std::make_unique<latchkey::Client>(options.at("baseUrl"), options.at("apiKey"),
+                                                      options.at("publicKey"),
+                                                      options.at("version"), settings);
+    if (name) {
+      auto& other = others_[*name];
+      other = std::move(created);
+      return {{"hwid", other->hwid()}};
+    }
+    others_.clear();
     client_.reset();
     {
       std::lock_guard<std::mutex> lock(mutex_);
       revocations_ = Json::array();
       errors_ = Json::array();
     }
-    latchkey::ClientOptions settings;
-    settings.timeout = std::chrono::milliseconds(options.at("timeoutMs").get<long long>());
-    settings.proxy = text_of(options, "proxy").value_or("");
-    settings.hwid = text_of(options, "hwid");
-    client_ = std::make_unique<latchkey::Client>(options.at("baseUrl"), options.at("apiKey"),
-                                                 options.at("publicKey"), options.at("version"),
-                                                 settings);
+    client_ = std::move(created);
     return {{"hwid", client_->hwid()}};
   }
 
-  Json call(const std::string& name, const Json& input) {
+  Json call(const std::string& name, const Json& input,
+            const std::optional<std::string>& client_name) {
+    latchkey::Client& caller = client_name ? *others_.at(*client_name) : *client_;
     const auto started = std::chrono::steady_clock::now();
     Json outcome;
     try {
-      outcome["value"] = invoke(name, input);
+      outcome["value"] = invoke(caller, name, input);
     } catch (const latchkey::SignatureError& error) {
       outcome["error"] = {
           {"type", "SignatureError"}, {"reason", to_string(error.reason())}, {"message", error.what()}};
@@ -190,8 +205,7 @@ class Driver {
     return outcome;
   }
 
-  Json invoke(const std::string& name, const Json& input) {
-    latchkey::Client& client = *client_;
+  Json invoke(latchkey::Client& client, const std::string& name, const Json& input) {
     if (name == "register")
       return plain(client.register_user(input.at("username"), input.at("password"),
                                         text_of(input, "email"), text_of(input, "licenseKey")));
@@ -239,6 +253,10 @@ class Driver {
       if (input.contains("ttlSeconds")) ttl = input.at("ttlSeconds").get<long long>();
       return plain(client.checkout(ttl, input.value("encrypt", false)));
     }
+    if (name == "borrowSeat")
+      return plain(client.borrow_seat(input.at("days").get<long long>(),
+                                      input.value("encrypt", false)));
+    if (name == "returnSeat") return plain(client.return_seat());
     if (name == "download")
       return plain(client.download(input.at("fileId"), input.at("destination"),
                                    text_of(input, "sha256")));
@@ -297,7 +315,7 @@ class Driver {
   Json time_calls(const std::string& name, const Json& input, long long count) {
     const auto started = std::chrono::steady_clock::now();
     Json value;
-    for (long long index = 0; index < count; ++index) value = invoke(name, input);
+    for (long long index = 0; index < count; ++index) value = invoke(*client_, name, input);
     return {{"elapsedMs", milliseconds_since(started)}, {"value", value}};
   }
 
@@ -364,6 +382,7 @@ class Driver {
   }
 
   std::unique_ptr<latchkey::Client> client_;
+  std::map<std::string, std::unique_ptr<latchkey::Client>> others_;
   std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> raw_handle_{nullptr, &curl_easy_cleanup};
   std::mutex mutex_;  // the heartbeat thread reports into these
   Json revocations_ = Json::array();

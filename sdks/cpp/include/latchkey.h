@@ -40,11 +40,12 @@ LATCHKEY_EXPORT void latchkey_client_destroy(latchkey_client* client);
  * One call of the client, named as in C++ ("login", "license_login", "start_trial",
  * "resume_session", "register_user" (or "register"), "redeem", "verify", "heartbeat",
  * "end_session", "get_variable", "get_user_variable", "set_user_variable", "use_meter",
- * "reset_devices", "forgot_password", "resend_verification", "checkout", "download",
- * "check_for_update", "verify_offline_license", "create_activation_request"), its arguments a
- * JSON object keyed by the C++ parameter names ({"username": ..., "password": ...}; NULL for
- * none; times as ISO 8601 strings; "required_entitlements" an array of strings; for
- * "create_activation_request", "hwid" and the fields of latchkey::ActivationRequestOptions).
+ * "reset_devices", "forgot_password", "resend_verification", "checkout", "borrow_seat",
+ * "return_seat", "download", "check_for_update", "verify_offline_license",
+ * "create_activation_request"), its arguments a JSON object keyed by the C++ parameter names
+ * ({"username": ..., "password": ...}; NULL for none; times as ISO 8601 strings;
+ * "required_entitlements" an array of strings; for "create_activation_request", "hwid" and the
+ * fields of latchkey::ActivationRequestOptions).
  * Answers a JSON object:
  *   {"value": <the result, with the wire's field names, or null>}
  *   {"error": {"type": "SignatureError" | "TransportError" | "UsageError",

@@ -206,6 +206,12 @@ Json perform(latchkey::Client& client, const std::string& call, const Json& inpu
                                                text_of(input, "password")));
   if (call == "checkout")
     return value_of(client.checkout(optional_integer_of(input, "ttl_seconds"), flag_of(input, "encrypt")));
+  if (call == "borrow_seat") {
+    const std::optional<long long> days = optional_integer_of(input, "days");
+    if (!days) throw UsageError("invalid-argument", "days is required (an integer)");
+    return value_of(client.borrow_seat(*days, flag_of(input, "encrypt")));
+  }
+  if (call == "return_seat") return value_of(client.return_seat());
   if (call == "download")
     return value_of(client.download(text_of(input, "file_id"), text_of(input, "destination"),
                                     optional_text_of(input, "sha256")));

@@ -163,8 +163,11 @@ struct Client::State {
   // (the pool is thread-safe; mutable: sending on it changes nothing a caller sees).
   mutable detail::ConnectionPool connections;
 
-  std::mutex mutex;  // guards session and heartbeat_loop
+  std::mutex mutex;  // guards session, borrowed_seat_token and heartbeat_loop
   std::shared_ptr<const Session> session;
+  // The token of the session whose seat this client last borrowed: the seat stays borrowed
+  // after that session ends (which forgets the session), and return_seat gives it back.
+  std::optional<std::string> borrowed_seat_token;
   std::shared_ptr<HeartbeatLoop> heartbeat_loop;
 };
 
@@ -558,6 +561,37 @@ Result Client::checkout(std::optional<long long> ttl_seconds, bool encrypt) {
   if (ttl_seconds) payload["ttl_seconds"] = *ttl_seconds;
   if (encrypt) payload["encrypt"] = true;
   return call(*state_, "/license/checkout", true, payload);
+}
+
+Result Client::borrow_seat(long long days, bool encrypt) {
+  const std::string token = require_session(*state_, "borrow_seat")->token;
+  detail::Json payload = {{"session_token", token}, {"days", days}};
+  if (encrypt) payload["encrypt"] = true;
+  Result answer = call(*state_, "/session/borrow", true, payload);
+  if (answer.success()) {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    state_->borrowed_seat_token = token;
+  }
+  return answer;
+}
+
+Result Client::return_seat() {
+  std::optional<std::string> token;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    token = state_->borrowed_seat_token;
+    if (!token && state_->session) token = state_->session->token;
+  }
+  if (!token)
+    throw std::logic_error(
+        "return_seat needs a session (or a seat this client borrowed): log in first");
+  Result answer = call(*state_, "/session/return", true, {{"session_token", *token}});
+  // Given back, or never borrowed under that token: either way nothing is left to return.
+  if (answer.success() || answer.code() == ResultCode::SESSION_INVALID) {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    if (state_->borrowed_seat_token == token) state_->borrowed_seat_token.reset();
+  }
+  return answer;
 }
 
 Result Client::download(const std::string& file_id, const std::string& destination,

@@ -7,7 +7,7 @@ namespace latchkey {
 
 namespace {
 
-constexpr std::array<const char*, 37> result_code_names = {
+constexpr std::array<const char*, 39> result_code_names = {
     "OK",
     "INVALID_CREDENTIALS",
     "ACCOUNT_DISABLED",
@@ -37,6 +37,8 @@ constexpr std::array<const char*, 37> result_code_names = {
     "METER_NOT_FOUND",
     "METER_EXHAUSTED",
     "UPDATES_EXPIRED",
+    "NO_SEAT_AVAILABLE",
+    "BORROW_NOT_ALLOWED",
     "TRIAL_UNAVAILABLE",
     "TRIAL_EXPIRED",
     "TRIAL_USED",

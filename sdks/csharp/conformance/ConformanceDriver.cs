@@ -24,6 +24,8 @@ namespace LatchkeyConformance
     public static class ConformanceDriver
     {
         private static LatchkeyClient client;
+        // A scenario's other clients (other computers), by name.
+        private static Dictionary<string, LatchkeyClient> others = new Dictionary<string, LatchkeyClient>();
         private static readonly object ReportLock = new object();
         private static List<object> revocations = new List<object>();
         private static List<object> heartbeatErrors = new List<object>();
@@ -51,7 +53,7 @@ namespace LatchkeyConformance
                 }
                 output.WriteLine(Json.Write(answer));
             }
-            if (client != null) client.Dispose();
+            DisposeClients();
             if (plainHttp != null) plainHttp.Dispose();
             return 0;
         }
@@ -103,9 +105,9 @@ namespace LatchkeyConformance
                         };
                     }
                 }
-                case "construct": return Construct((Dictionary<string, object>)request["options"]);
+                case "construct": return Construct((Dictionary<string, object>)request["options"], Text(request, "client"));
                 case "call": return Call(Text(request, "call"), request.ContainsKey("input")
-                    ? (Dictionary<string, object>)request["input"] : new Dictionary<string, object>());
+                    ? (Dictionary<string, object>)request["input"] : new Dictionary<string, object>(), Text(request, "client"));
                 case "timeCalls": return TimeCalls(Text(request, "call"), request.ContainsKey("input")
                     ? (Dictionary<string, object>)request["input"] : new Dictionary<string, object>(), Integer(request, "count").Value);
                 case "timeRawCalls":
@@ -120,8 +122,7 @@ namespace LatchkeyConformance
                         };
                     }
                 case "dispose":
-                    if (client != null) client.Dispose();
-                    client = null;
+                    DisposeClients();
                     return null;
                 default: throw new ArgumentException("Unknown op " + op);
             }
@@ -157,31 +158,49 @@ namespace LatchkeyConformance
             };
         }
 
-        private static object Construct(Dictionary<string, object> options)
+        /// <summary>With <paramref name="name"/>, one of the scenario's other clients; else the scenario's own, anew.</summary>
+        private static object Construct(Dictionary<string, object> options, string name)
         {
-            if (client != null) client.Dispose();
-            lock (ReportLock)
-            {
-                revocations = new List<object>();
-                heartbeatErrors = new List<object>();
-            }
-            client = new LatchkeyClient(Text(options, "baseUrl"), Text(options, "apiKey"), Text(options, "publicKey"),
+            var created = new LatchkeyClient(Text(options, "baseUrl"), Text(options, "apiKey"), Text(options, "publicKey"),
                 Text(options, "version"), new LatchkeyClientOptions
                 {
                     Timeout = TimeSpan.FromMilliseconds(Convert.ToDouble(options["timeoutMs"], CultureInfo.InvariantCulture)),
                     Proxy = Text(options, "proxy"),
                     Hwid = Text(options, "hwid"),
                 });
+            if (name != null)
+            {
+                LatchkeyClient replaced;
+                if (others.TryGetValue(name, out replaced)) replaced.Dispose();
+                others[name] = created;
+                return new Dictionary<string, object> { { "hwid", created.Hwid } };
+            }
+            DisposeClients();
+            lock (ReportLock)
+            {
+                revocations = new List<object>();
+                heartbeatErrors = new List<object>();
+            }
+            client = created;
             return new Dictionary<string, object> { { "hwid", client.Hwid } };
         }
 
-        private static object Call(string name, Dictionary<string, object> input)
+        private static void DisposeClients()
         {
+            if (client != null) client.Dispose();
+            client = null;
+            foreach (var other in others.Values) other.Dispose();
+            others = new Dictionary<string, LatchkeyClient>();
+        }
+
+        private static object Call(string name, Dictionary<string, object> input, string clientName)
+        {
+            var caller = clientName == null ? client : others[clientName];
             var watch = Stopwatch.StartNew();
             var outcome = new Dictionary<string, object>();
             try
             {
-                outcome["value"] = Invoke(name, input);
+                outcome["value"] = Invoke(caller, name, input);
             }
             catch (AggregateException wrapped) when (wrapped.InnerExceptions.Count == 1 && wrapped.InnerException is LatchkeyException)
             {
@@ -202,7 +221,7 @@ namespace LatchkeyConformance
         {
             var watch = Stopwatch.StartNew();
             object value = null;
-            for (long index = 0; index < count; index++) value = Invoke(name, input);
+            for (long index = 0; index < count; index++) value = Invoke(client, name, input);
             return new Dictionary<string, object> { { "elapsedMs", watch.Elapsed.TotalMilliseconds }, { "value", value } };
         }
 
@@ -242,7 +261,7 @@ namespace LatchkeyConformance
             return new Dictionary<string, object> { { "elapsedMs", watch.Elapsed.TotalMilliseconds }, { "value", answer } };
         }
 
-        private static object Invoke(string name, Dictionary<string, object> input)
+        private static object Invoke(LatchkeyClient client, string name, Dictionary<string, object> input)
         {
             switch (name)
             {
@@ -289,6 +308,10 @@ namespace LatchkeyConformance
                     var ttl = Integer(input, "ttlSeconds");
                     return ResultToJson(client.CheckoutAsync(ttl.HasValue ? (int)ttl.Value : (int?)null,
                         input.ContainsKey("encrypt") && (bool)input["encrypt"]).GetAwaiter().GetResult());
+                case "borrowSeat":
+                    return ResultToJson(client.BorrowSeatAsync((int)Integer(input, "days").Value,
+                        input.ContainsKey("encrypt") && (bool)input["encrypt"]).GetAwaiter().GetResult());
+                case "returnSeat": return ResultToJson(client.ReturnSeatAsync().GetAwaiter().GetResult());
                 case "download":
                     return ResultToJson(client.DownloadAsync(Text(input, "fileId"), Text(input, "destination"),
                         Text(input, "sha256")).GetAwaiter().GetResult());

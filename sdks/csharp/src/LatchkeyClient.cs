@@ -60,6 +60,9 @@ namespace Latchkey
         private readonly int maxClockSkewSeconds;
         private readonly object sync = new object();
         private ClientSession session;
+        // The token of the session whose seat this client last borrowed: the seat stays borrowed
+        // after that session ends (which forgets the session), and ReturnSeatAsync gives it back.
+        private string borrowedSeatToken;
         private HeartbeatLoop heartbeatLoop;
 
         /// <summary>
@@ -420,6 +423,57 @@ namespace Latchkey
             if (ttlSeconds.HasValue) payload["ttl_seconds"] = ttlSeconds.Value;
             if (encrypt) payload["encrypt"] = true;
             return CallAsync("/license/checkout", true, payload);
+        }
+
+        /// <summary>
+        /// Borrows the session's floating seat for <paramref name="days"/> (1 to 365, at most the
+        /// plan's <c>maxBorrowDays</c>): an offline licence in the result's <c>license</c>, as
+        /// <see cref="CheckoutAsync"/> answers (<c>LK1.…</c>, or <c>LK1E.…</c> with
+        /// <paramref name="encrypt"/>), holding for those days, and the seat kept taken until then,
+        /// even once the session has ended, unless <see cref="ReturnSeatAsync"/> gives it back
+        /// sooner. <c>BORROW_NOT_ALLOWED</c> when the user's plan is not floating or allows fewer
+        /// days. Borrowing again issues another licence for the same seat, so it is retried like
+        /// <see cref="CheckoutAsync"/>.
+        /// </summary>
+        public async Task<LatchkeyResult> BorrowSeatAsync(int days, bool encrypt = false)
+        {
+            var token = RequireSession("BorrowSeat").Token;
+            var payload = new Dictionary<string, object> { { "session_token", token }, { "days", days } };
+            if (encrypt) payload["encrypt"] = true;
+            var answer = await CallAsync("/session/borrow", true, payload).ConfigureAwait(false);
+            if (answer.Success) lock (sync) borrowedSeatToken = token;
+            return answer;
+        }
+
+        /// <summary>
+        /// Gives back the seat this client last borrowed (with <see cref="BorrowSeatAsync"/>, even
+        /// if its session has ended since), or else the current session's borrowed seat, before
+        /// the borrow ends: another computer may then take it. The licence already issued cannot be
+        /// recalled: discard it. <c>SESSION_INVALID</c> when that login has no borrowed seat.
+        /// Giving a seat back twice changes nothing, so it is retried like the other safe calls.
+        /// InvalidOperationException when the client has neither a borrowed seat nor a session.
+        /// </summary>
+        public async Task<LatchkeyResult> ReturnSeatAsync()
+        {
+            string token;
+            lock (sync) token = borrowedSeatToken ?? (session == null ? null : session.Token);
+            if (token == null)
+            {
+                throw new InvalidOperationException("ReturnSeat needs a session (or a seat this client borrowed): log in first");
+            }
+            var answer = await CallAsync("/session/return", true, new Dictionary<string, object>
+            {
+                { "session_token", token },
+            }).ConfigureAwait(false);
+            // Given back, or never borrowed under that token: either way nothing is left to return.
+            if (answer.Success || answer.Code == ResultCode.SESSION_INVALID)
+            {
+                lock (sync)
+                {
+                    if (borrowedSeatToken == token) borrowedSeatToken = null;
+                }
+            }
+            return answer;
         }
 
         /// <summary>

@@ -91,6 +91,12 @@ namespace Latchkey
         public string UserId { get { return GetString("user_id"); } }
 
         /// <summary>
+        /// A login refused with <c>NO_SEAT_AVAILABLE</c>: when the first seat leased to the user's
+        /// other computers lapses (ISO 8601, as the server wrote it); else null.
+        /// </summary>
+        public string NextFreeAt { get { return GetString("next_free_at"); } }
+
+        /// <summary>
         /// Where the user's usage meters stand (the <c>meters</c> field of a login, a registration,
         /// a redemption or a verify), by name; empty for a user without any, and for an answer
         /// without the user's licensing.

@@ -37,6 +37,8 @@ namespace Latchkey
         METER_NOT_FOUND,
         METER_EXHAUSTED,
         UPDATES_EXPIRED,
+        NO_SEAT_AVAILABLE,
+        BORROW_NOT_ALLOWED,
         TRIAL_UNAVAILABLE,
         TRIAL_EXPIRED,
         TRIAL_USED,

@@ -45,6 +45,8 @@ def plain(value):
 class Driver:
     def __init__(self):
         self.client = None
+        # A scenario's other clients (other computers), by name.
+        self.others = {}
         self.revocations = []
         self.heartbeat_errors = []
 
@@ -114,13 +116,15 @@ class Driver:
             "hwid": client.hwid,
         }
 
+    def stop_all(self):
+        for client in [self.client, *self.others.values()]:
+            if client is not None:
+                client.stop_heartbeat()
+
     def construct(self, request):
-        if self.client is not None:
-            self.client.stop_heartbeat()
+        """With ``client``, one of the scenario's other clients; else the scenario's own, anew."""
         options = request["options"]
-        self.revocations = []
-        self.heartbeat_errors = []
-        self.client = latchkey.LatchkeyClient(
+        client = latchkey.LatchkeyClient(
             options["baseUrl"],
             options["apiKey"],
             options["publicKey"],
@@ -129,14 +133,26 @@ class Driver:
             proxy=options.get("proxy"),
             hwid=options["hwid"],
         )
+        name = request.get("client")
+        if name is not None:
+            if name in self.others:
+                self.others[name].stop_heartbeat()
+            self.others[name] = client
+            return {"hwid": client.hwid}
+        self.stop_all()
+        self.others = {}
+        self.revocations = []
+        self.heartbeat_errors = []
+        self.client = client
         return {"hwid": self.client.hwid}
 
     def call(self, request):
         name = snake_case(request["call"])
         arguments = {snake_case(key): value for key, value in request.get("input", {}).items()}
+        caller = self.others[request["client"]] if "client" in request else self.client
         started = time.monotonic()
         try:
-            value = self.invoke(name, arguments)
+            value = self.invoke(name, arguments, caller)
             outcome = {"value": plain(value)}
         except (latchkey.SignatureError, latchkey.TransportError) as error:
             outcome = {
@@ -149,8 +165,8 @@ class Driver:
         outcome["elapsedMs"] = (time.monotonic() - started) * 1000
         return outcome
 
-    def invoke(self, name, arguments):
-        client = self.client
+    def invoke(self, name, arguments, client=None):
+        client = client if client is not None else self.client
         if name == "verify_offline_license":
             return client.verify_offline_license(
                 arguments["license"],
@@ -211,9 +227,9 @@ class Driver:
         }
 
     def dispose(self, _request):
-        if self.client is not None:
-            self.client.stop_heartbeat()
+        self.stop_all()
         self.client = None
+        self.others = {}
         return None
 
 

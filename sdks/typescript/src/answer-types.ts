@@ -35,6 +35,8 @@ export const resultCodes = [
   'METER_NOT_FOUND',
   'METER_EXHAUSTED',
   'UPDATES_EXPIRED',
+  'NO_SEAT_AVAILABLE',
+  'BORROW_NOT_ALLOWED',
   'TRIAL_UNAVAILABLE',
   'TRIAL_EXPIRED',
   'TRIAL_USED',
@@ -96,6 +98,11 @@ export interface AuthAnswer extends AnswerBase {
   expires_at?: string | null;
   hwid_locked?: boolean;
   session_token?: string;
+  /**
+   * `NO_SEAT_AVAILABLE` only: when the first of the seats leased to the user's other computers
+   * lapses (a seat may be freed sooner, when one of them ends its session).
+   */
+  next_free_at?: string;
   entitlements?: string[];
   subscriptions?: Subscription[];
   /**
@@ -138,10 +145,14 @@ export interface DeviceResetAnswer extends AnswerBase {
   next_reset_at?: string | null;
 }
 
+/** checkout and borrowSeat: an offline licence and until when it holds. */
 export interface CheckoutAnswer extends AnswerBase {
   license?: string;
   valid_until?: string;
 }
+
+/** returnSeat: whether the borrowed seat was given back. */
+export type SeatReturnAnswer = AnswerBase;
 
 /**
  * useMeter's answer: where the meter stands after the increment, or, refused with

@@ -13,6 +13,7 @@ export type {
   MeterAnswer,
   Result,
   ResultCode,
+  SeatReturnAnswer,
   SessionAnswer,
   Subscription,
   UpdateOffer,

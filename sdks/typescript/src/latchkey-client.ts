@@ -11,6 +11,7 @@ import type {
   MeterAnswer,
   ResultCode,
   Result,
+  SeatReturnAnswer,
   SessionAnswer,
   UpdateOffer,
   VariableAnswer,
@@ -117,6 +118,11 @@ export class LatchkeyClient {
   private readonly maxRetryDelayMs: number;
   private readonly maxClockSkewSeconds: number;
   private currentSession: ClientSession | null = null;
+  /**
+   * The token of the session whose seat this client last borrowed: the seat stays borrowed
+   * after that session ends (which forgets the session), and `returnSeat` gives it back.
+   */
+  private borrowedSeatToken: string | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private heartbeatLoop: HeartbeatOptions | null = null;
 
@@ -413,6 +419,50 @@ export class LatchkeyClient {
       ...(input.ttlSeconds !== undefined ? { ttl_seconds: input.ttlSeconds } : {}),
       ...(input.encrypt ? { encrypt: true } : {}),
     });
+  }
+
+  /**
+   * Borrows the session's floating seat for `days` (1 to 365, at most the plan's
+   * `maxBorrowDays`): an offline licence, as `checkout` answers (`LK1.…`, or `LK1E.…` with
+   * `encrypt`), holding for those days, and the seat kept taken until then, even once the
+   * session has ended, unless `returnSeat` gives it back sooner. `BORROW_NOT_ALLOWED` when the
+   * user's plan is not floating or allows fewer days. Borrowing again issues another licence
+   * for the same seat, so it is retried like `checkout`.
+   */
+  async borrowSeat(
+    days: number,
+    options: { encrypt?: boolean } = {},
+  ): Promise<Result<CheckoutAnswer>> {
+    const session = this.requireSession('borrowSeat');
+    const answer = await this.call<CheckoutAnswer>('/session/borrow', 'safe', {
+      session_token: session.token,
+      days,
+      ...(options.encrypt ? { encrypt: true } : {}),
+    });
+    if (answer.success) this.borrowedSeatToken = session.token;
+    return answer;
+  }
+
+  /**
+   * Gives back the seat this client last borrowed (with `borrowSeat`, even if its session has
+   * ended since), or else the current session's borrowed seat, before the borrow ends: another
+   * computer may then take it. The licence already issued cannot be recalled: discard it.
+   * `SESSION_INVALID` when that login has no borrowed seat. Giving a seat back twice changes
+   * nothing, so it is retried like the other safe calls.
+   */
+  async returnSeat(): Promise<Result<SeatReturnAnswer>> {
+    const token = this.borrowedSeatToken ?? this.currentSession?.token;
+    if (token === undefined) {
+      throw new Error('returnSeat needs a session (or a seat this client borrowed): log in first');
+    }
+    const answer = await this.call<SeatReturnAnswer>('/session/return', 'safe', {
+      session_token: token,
+    });
+    // Given back, or never borrowed under that token: either way there is nothing left to return.
+    if ((answer.success || answer.code === 'SESSION_INVALID') && this.borrowedSeatToken === token) {
+      this.borrowedSeatToken = null;
+    }
+    return answer;
   }
 
   /**

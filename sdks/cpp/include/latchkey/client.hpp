@@ -162,6 +162,20 @@ class LATCHKEY_EXPORT Client {
   // An offline licence for the session: one line (LK1.…, or LK1E.… with encrypt) to store as
   // the program likes and check with verify_offline_license when the server is out of reach.
   Result checkout(std::optional<long long> ttl_seconds = std::nullopt, bool encrypt = false);
+  // Borrows the session's floating seat for days (1 to 365, at most the plan's maxBorrowDays):
+  // an offline licence, as checkout answers (LK1.…, or LK1E.… with encrypt), holding for those
+  // days, and the seat kept taken until then, even once the session has ended, unless
+  // return_seat gives it back sooner. BORROW_NOT_ALLOWED when the user's plan is not floating
+  // or allows fewer days. Borrowing again issues another licence for the same seat, so it is
+  // retried like checkout.
+  Result borrow_seat(long long days, bool encrypt = false);
+  // Gives back the seat this client last borrowed (with borrow_seat, even if its session has
+  // ended since), or else the current session's borrowed seat, before the borrow ends: another
+  // computer may then take it. The licence already issued cannot be recalled: discard it.
+  // SESSION_INVALID when that login has no borrowed seat. Giving a seat back twice changes
+  // nothing, so it is retried like the other safe calls. Throws std::logic_error when the
+  // client has neither a borrowed seat nor a session.
+  Result return_seat();
   // Downloads one of the application's files to destination: a signed answer names its URL,
   // size and SHA-256, the bytes are streamed beside destination and kept only when they match
   // (else SignatureError Digest, and no file). sha256, from an update offer, must also be the

@@ -44,6 +44,8 @@ enum class ResultCode {
   METER_NOT_FOUND,
   METER_EXHAUSTED,
   UPDATES_EXPIRED,
+  NO_SEAT_AVAILABLE,
+  BORROW_NOT_ALLOWED,
   TRIAL_UNAVAILABLE,
   TRIAL_EXPIRED,
   TRIAL_USED,
@@ -82,7 +84,9 @@ struct Meter {
 // the wire names them (user_id, session_token, entitlements...), read with text(), integer(),
 // boolean(), texts(), meters() or, for any shape, field_json(). A RATE_LIMITED answer adds
 // retry_after_seconds when the server said when to try again; a download adds path, where the
-// checked file now is. A Result is an immutable value: copies are cheap and share the fields.
+// checked file now is; a login refused with NO_SEAT_AVAILABLE has next_free_at, when the first
+// seat leased to the user's other computers lapses. A Result is an immutable value: copies are
+// cheap and share the fields.
 class LATCHKEY_EXPORT Result {
  public:
   // An answer read back from to_json() (a stored login, say, for check_for_update); throws

@@ -129,6 +129,10 @@ class LatchkeyClient:
         self.device_name = device_name
         self._lock = threading.RLock()
         self._session: Optional[ClientSession] = None
+        # The token of the session whose seat this client last borrowed: the seat stays
+        # borrowed after that session ends (which forgets the session), and return_seat gives
+        # it back.
+        self._borrowed_seat_token: Optional[str] = None
         self._heartbeat_loop: Optional[_HeartbeatLoop] = None
 
     @property
@@ -393,6 +397,51 @@ class LatchkeyClient:
         if encrypt:
             payload["encrypt"] = True
         return self._call("/license/checkout", is_safe=True, payload=payload)
+
+    def borrow_seat(self, days: int, encrypt: bool = False) -> Result:
+        """
+        Borrows the session's floating seat for ``days`` (1 to 365, at most the plan's
+        ``maxBorrowDays``): an offline licence, as ``checkout`` answers (``LK1.…``, or
+        ``LK1E.…`` with ``encrypt``), holding for those days, and the seat kept taken until
+        then, even once the session has ended, unless ``return_seat`` gives it back sooner.
+        ``BORROW_NOT_ALLOWED`` when the user's plan is not floating or allows fewer days.
+        Borrowing again issues another licence for the same seat, so it is retried like
+        ``checkout``.
+        """
+        token = self._require_session("borrow_seat").token
+        payload: Dict[str, Any] = {"session_token": token, "days": days}
+        if encrypt:
+            payload["encrypt"] = True
+        answer = self._call("/session/borrow", is_safe=True, payload=payload)
+        if answer.success:
+            with self._lock:
+                self._borrowed_seat_token = token
+        return answer
+
+    def return_seat(self) -> Result:
+        """
+        Gives back the seat this client last borrowed (with ``borrow_seat``, even if its session
+        has ended since), or else the current session's borrowed seat, before the borrow ends:
+        another computer may then take it. The licence already issued cannot be recalled:
+        discard it. ``SESSION_INVALID`` when that login has no borrowed seat. Giving a seat back
+        twice changes nothing, so it is retried like the other safe calls.
+        """
+        with self._lock:
+            session = self._session
+            token = self._borrowed_seat_token
+            if token is None and session is not None:
+                token = session.token
+        if token is None:
+            raise RuntimeError(
+                "return_seat needs a session (or a seat this client borrowed): log in first"
+            )
+        answer = self._call("/session/return", is_safe=True, payload={"session_token": token})
+        # Given back, or never borrowed under that token: either way nothing is left to return.
+        if answer.success or answer.code == ResultCode.SESSION_INVALID:
+            with self._lock:
+                if self._borrowed_seat_token == token:
+                    self._borrowed_seat_token = None
+        return answer
 
     def download(self, file_id: str, destination: str, sha256: Optional[str] = None) -> Result:
         """

@@ -36,6 +36,8 @@ class ResultCode(str, Enum):
     METER_NOT_FOUND = "METER_NOT_FOUND"
     METER_EXHAUSTED = "METER_EXHAUSTED"
     UPDATES_EXPIRED = "UPDATES_EXPIRED"
+    NO_SEAT_AVAILABLE = "NO_SEAT_AVAILABLE"
+    BORROW_NOT_ALLOWED = "BORROW_NOT_ALLOWED"
     TRIAL_UNAVAILABLE = "TRIAL_UNAVAILABLE"
     TRIAL_EXPIRED = "TRIAL_EXPIRED"
     TRIAL_USED = "TRIAL_USED"
@@ -66,7 +68,9 @@ class Result(Mapping[str, Any]):
     said when to try again; a download adds ``path``, where the checked file now is. An answer
     with the user's ``entitlements`` (login, register, redeem, verify) always has ``meters``,
     where the user's usage meters stand (``name``, ``allowance``, ``used``, ``remaining``,
-    ``overage``, ``resets_at``): an empty list for a user without any.
+    ``overage``, ``resets_at``): an empty list for a user without any. A login refused with
+    ``NO_SEAT_AVAILABLE`` has ``next_free_at``, when the first seat leased to the user's other
+    computers lapses.
     """
 
     __slots__ = ("_fields",)
