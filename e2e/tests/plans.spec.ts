@@ -1,4 +1,11 @@
-import { PLAN_IN_USE, PLAN_NAME_REQUIRED, PLAN_NAME_TAKEN, type Plan } from '@latchkey/contracts';
+import {
+  PLAN_IN_USE,
+  PLAN_NAME_REQUIRED,
+  PLAN_NAME_TAKEN,
+  type AppUser,
+  type Plan,
+} from '@latchkey/contracts';
+import { clientCall } from './support/client-api.ts';
 import { openNewApplicationTab } from './support/application-page.ts';
 import { isFocused, pressEscapeOn, rowWithCellText } from './support/controls.ts';
 import {
@@ -13,6 +20,8 @@ import { createApplication, ownerPost, ownerPut } from './support/owner-api.ts';
 import { signInAsNewOwner } from './support/owners.ts';
 import { expect, test } from './support/test.ts';
 import { toast } from './support/toast.ts';
+
+const PASSWORD = 'correct horse battery staple';
 
 test.describe('plans tab of the application page', () => {
   test('creates, edits, archives, unarchives and deletes plans; a plan in use stays', async ({
@@ -239,5 +248,89 @@ test.describe('plans tab of the application page', () => {
       });
     });
     expect(problems).toEqual([]);
+  });
+
+  test('floating seats: made in the dialog, taken by a program\u2019s logins, freed by the owner; 390 and 1280 px in both themes, axe clean', async ({
+    page,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    await signInAsNewOwner(page, 'Fiona Floating');
+    const application = await createApplication(page, 'Seat Desk');
+    await page.goto(`/app/${application.id}`);
+    await page.getByRole('tab', { name: 'Plans' }).click();
+    await page.getByRole('button', { name: 'Create Plan' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Create Plan' });
+    await dialog.getByRole('textbox', { name: /^Name/ }).fill('Team');
+    await expect(dialog.getByRole('textbox', { name: /^Seats/ })).toHaveCount(0);
+    await dialog.getByRole('switch', { name: 'Floating seats' }).click();
+    await dialog.getByRole('textbox', { name: /^Seats/ }).fill('2');
+    await dialog.getByRole('textbox', { name: 'Borrow up to days' }).fill('7');
+    await dialog.getByRole('button', { name: 'Create Plan' }).click();
+    await expect(toast(page, 'Plan created successfully')).toBeVisible();
+    await expect(rowWithCellText(page, 'Team')).toContainText(
+      '2 floating seats, borrowed up to 7 days',
+    );
+    await expect(page.getByRole('heading', { name: 'No seats in use' })).toBeVisible();
+
+    // The team's account signs in from two computers: both seats are taken, a third is refused.
+    const [team] = (await (
+      await page.request.get(`/api/applications/${application.id}/plans`)
+    ).json()) as Plan[];
+    const user = await ownerPost<AppUser>(page, `/api/applications/${application.id}/users`, {
+      username: 'team-account',
+      password: PASSWORD,
+    });
+    await ownerPost(page, `/api/applications/${application.id}/users/${user.id}/subscriptions`, {
+      planId: team!.id,
+    });
+    const signIn = (hwid: string) =>
+      clientCall(page, application, 'login', {
+        username: 'team-account',
+        password: PASSWORD,
+        version: application.version,
+        hwid,
+      });
+    expect(await signIn('STUDIO-PC-0001')).toMatchObject({ code: 'OK' });
+    expect(await signIn('LAPTOP-PC-0002')).toMatchObject({ code: 'OK' });
+    expect(await signIn('THIRD-PC-0003')).toMatchObject({ code: 'NO_SEAT_AVAILABLE' });
+
+    const problems: string[] = [];
+    await forEachTheme(page, async (theme) => {
+      await forEachViewport(page, async (viewport) => {
+        const label = `seats-${viewport.name}-${theme}`;
+        await page.goto(`/app/${application.id}`);
+        await page.getByRole('tab', { name: 'Plans' }).click();
+        const seats = page.getByRole('table', { name: 'Seats in use' });
+        await expect(seats.getByText('team-account')).toHaveCount(2);
+        await checkLayout(page, label, problems, { testInfo, fullPage: true });
+        await seats
+          .getByRole('button', { name: /^Free seat of team-account/ })
+          .first()
+          .click();
+        const confirm = page.getByRole('alertdialog', { name: 'Free this seat?' });
+        await expect(confirm).toBeVisible();
+        await checkDialog(page, confirm, `${label}-confirm`, problems, {
+          testInfo,
+          width: viewport.width,
+        });
+        await page.keyboard.press('Escape');
+        await expect(confirm).toBeHidden();
+      });
+    });
+    expect(problems).toEqual([]);
+
+    // Freed by the owner: the third computer gets in.
+    const seats = page.getByRole('table', { name: 'Seats in use' });
+    await seats
+      .getByRole('button', { name: /^Free seat of team-account/ })
+      .first()
+      .click();
+    await page
+      .getByRole('alertdialog', { name: 'Free this seat?' })
+      .getByRole('button', { name: 'Free Seat' })
+      .click();
+    await expect(toast(page, 'Seat freed successfully')).toBeVisible();
+    await expect(seats.getByText('team-account')).toHaveCount(1);
+    expect(await signIn('THIRD-PC-0003')).toMatchObject({ code: 'OK' });
   });
 });
