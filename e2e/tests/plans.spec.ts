@@ -300,7 +300,7 @@ test.describe('plans tab of the application page', () => {
         const label = `seats-${viewport.name}-${theme}`;
         await page.goto(`/app/${application.id}`);
         await page.getByRole('tab', { name: 'Plans' }).click();
-        const seats = page.getByRole('table', { name: 'Seats in use' });
+        const seats = page.getByRole('region', { name: 'Seats in use' });
         await expect(seats.getByText('team-account')).toHaveCount(2);
         await checkLayout(page, label, problems, { testInfo, fullPage: true });
         await seats
@@ -320,7 +320,7 @@ test.describe('plans tab of the application page', () => {
     expect(problems).toEqual([]);
 
     // Freed by the owner: the third computer gets in.
-    const seats = page.getByRole('table', { name: 'Seats in use' });
+    const seats = page.getByRole('region', { name: 'Seats in use' });
     await seats
       .getByRole('button', { name: /^Free seat of team-account/ })
       .first()
