@@ -34,7 +34,8 @@ export function PlansPanel({ application }: { application: Application }) {
   );
 
   return (
-    <>
+    // Two cards when a plan is floating (the plans, the seats in use): spaced as the page's are.
+    <div className="grid grid-cols-1 gap-6">
       <SectionCard
         title="Plans"
         description={
@@ -88,6 +89,6 @@ export function PlansPanel({ application }: { application: Application }) {
       {plansQuery.data?.some((plan) => plan.floating) ? (
         <SeatsPanel application={application} />
       ) : null}
-    </>
+    </div>
   );
 }

@@ -61,7 +61,7 @@ export function plansTable({
             )}
             {plan.floating && (
               <div className="flex items-center gap-1 text-xs text-muted-foreground">
-                <Users className="size-3.5" aria-hidden="true" />
+                <Users className="size-3.5 shrink-0" aria-hidden="true" />
                 {formatPlanSeats(plan)}
               </div>
             )}
