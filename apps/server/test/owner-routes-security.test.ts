@@ -19,6 +19,7 @@ import {
   mailMessages,
   ownerAccounts,
   plans,
+  seatLeases,
   shopConnections,
   shopOrders,
   subscriptions,
@@ -85,6 +86,8 @@ interface Fixture {
   fileId: string;
   /** A previewed KeyAuth import of the application. */
   importId: string;
+  /** A floating seat the user holds. */
+  leaseId: string;
   /** A Sellix connection of the application, and its order that waits for processing. */
   connectionId: string;
   orderId: string;
@@ -293,6 +296,12 @@ const ownerRoutes: OwnerRoute[] = [
   {
     method: 'POST',
     path: '/api/applications/:id/plans/:planId/delete-unused',
+    asOtherOwner: applicationNotFound,
+  },
+  { method: 'GET', path: '/api/applications/:id/seats', asOtherOwner: applicationNotFound },
+  {
+    method: 'DELETE',
+    path: '/api/applications/:id/seats/:leaseId',
     asOtherOwner: applicationNotFound,
   },
   {
@@ -628,6 +637,7 @@ function fill(path: string, fixture: Fixture): string {
     .replace(':appId', String(fixture.applicationId))
     .replace(':userId', fixture.userId)
     .replace(':planId', fixture.planId)
+    .replace(':leaseId', fixture.leaseId)
     .replace(':licenseId', fixture.licenseId)
     .replace(':subscriptionId', fixture.subscriptionId)
     .replace(':deviceId', fixture.deviceId)
@@ -787,6 +797,18 @@ describe('every owner route is closed to everyone but its owner', () => {
       { applicationId: application.id, userId: user.id },
       { planId: keyPlan.id },
     );
+    const [lease] = await testApp.database.db
+      .insert(seatLeases)
+      .values({
+        applicationId: application.id,
+        appUserId: user.id,
+        tokenHash: `fixture-${randomUUID()}`,
+        hwid: 'VICTIM-DEVICE',
+        leaseMinutes: 60,
+        expiresAt: new Date(Date.now() + 86_400_000),
+        createdAt: new Date(),
+      })
+      .returning({ id: seatLeases.id });
     const entry = await insertBlacklistEntry(testApp.database.db, {
       ownerAccountId: owner.accountId,
       applicationId: application.id,
@@ -914,6 +936,7 @@ describe('every owner route is closed to everyone but its owner', () => {
       userVariableName,
       fileId: (uploaded.json() as { id: string }).id,
       importId: (previewedImport.json() as { id: string }).id,
+      leaseId: lease!.id,
       connectionId: connection.id,
       orderId: order!.id,
       apiTokenId: (await createApiTokenViaApi(testApp.app, owner, { scopes: ['users:read'] })).id,
@@ -1039,6 +1062,7 @@ describe('every owner route is closed to everyone but its owner', () => {
           userVariableName: 'never_set',
           fileId: randomUUID(),
           importId: randomUUID(),
+          leaseId: randomUUID(),
           apiTokenId: randomUUID(),
           connectionId: randomUUID(),
           orderId: randomUUID(),

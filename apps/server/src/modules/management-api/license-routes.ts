@@ -10,6 +10,10 @@ import {
   licenseParamsSchema,
   licenseSchema,
   planListSchema,
+  SEAT_FREED,
+  seatLeaseListSchema,
+  seatParamsSchema,
+  type SeatLease,
   type GeneratedLicenses,
   type License,
   type Plan,
@@ -30,6 +34,7 @@ import {
   toLicenseResponse,
 } from '../licenses/index.ts';
 import { listPlans } from '../plans/index.ts';
+import { freeSeat, listSeats } from '../seats/index.ts';
 import { idempotent } from './management-descriptions.ts';
 import { applicationIdsOf, registerApplicationRoutes } from './management-route-scopes.ts';
 import { answerManagementWrite } from './management-write.ts';
@@ -211,6 +216,39 @@ export const managementLicenseRoutes = [
           status: 200,
           body: { success: true, message: 'Licence key deleted successfully' },
         };
+      }),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/api/manage/v1/applications/:id/seats',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'The floating seats in use now',
+    params: applicationParamsSchema,
+    responses: { 200: ok(seatLeaseListSchema) },
+    management: { scope: 'licenses:read', sameAs: 'GET /api/applications/:id/seats' },
+    handle: ({ params, request }): Promise<SeatLease[]> =>
+      listSeats({ ctx: request.management!, input: { applicationId: params.id } }),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api/manage/v1/applications/:id/seats/:leaseId',
+    caller: 'manage',
+    tag: 'Management API',
+    summary: 'Free a seat in use (its session ends with it)',
+    params: seatParamsSchema,
+    responses: { 200: ok(deletedResponseSchema) },
+    management: {
+      scope: 'licenses:write',
+      sameAs: 'DELETE /api/applications/:id/seats/:leaseId',
+    },
+    handle: ({ params, request, reply }, services) =>
+      answerManagementWrite(request, reply, async () => {
+        await freeSeat({
+          ctx: { ...request.management!, applicationEvents: services.applicationEvents },
+          input: { applicationId: params.id, leaseId: params.leaseId },
+        });
+        return { status: 200, body: { success: true, message: SEAT_FREED } };
       }),
   }),
 ];

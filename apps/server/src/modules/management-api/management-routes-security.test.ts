@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiTokenScopes, problemSchema } from '@latchkey/contracts';
+import { seatLeases } from '../../db/schema/index.ts';
 import { routeContracts } from '../../route-table.ts';
 import {
   createApiTokenViaApi,
@@ -29,6 +30,8 @@ interface Fixture {
   webhookId: number;
   /** A previewed KeyAuth import of the application. */
   importId: string;
+  /** A floating seat the user holds. */
+  leaseId: string;
 }
 
 const managementRoutes = Object.entries(routeContracts)
@@ -111,7 +114,20 @@ describe('every management route is closed to the wrong token', () => {
       headers: { ...owner.headers, 'content-type': 'application/octet-stream' },
       payload: Buffer.from('VICTIM-KEY-0001\n'),
     });
+    const [lease] = await testApp.database.db
+      .insert(seatLeases)
+      .values({
+        applicationId: application.id,
+        appUserId: user.id,
+        tokenHash: `fixture-${randomUUID()}`,
+        hwid: null,
+        leaseMinutes: 60,
+        expiresAt: new Date(Date.now() + 86_400_000),
+        createdAt: new Date(),
+      })
+      .returning({ id: seatLeases.id });
     return {
+      leaseId: lease!.id,
       importId: (previewed.json() as { id: string }).id,
       applicationId: application.id,
       userId: user.id,
@@ -131,6 +147,7 @@ describe('every management route is closed to the wrong token', () => {
       .replace(':subscriptionId', fixture.subscriptionId)
       .replace(':entryId', String(fixture.entryId))
       .replace(':importId', fixture.importId)
+      .replace(':leaseId', fixture.leaseId)
       .replace(
         ':id',
         String(url.includes('/webhooks/') ? fixture.webhookId : fixture.applicationId),
@@ -207,6 +224,7 @@ describe('every management route is closed to the wrong token', () => {
         entryId: 2_000_000_000,
         webhookId: 2_000_000_000,
         importId: randomUUID(),
+        leaseId: randomUUID(),
       });
       expect(nonexistent.statusCode).toBe(404);
       expect(nonexistent.json()).toEqual(response.json());

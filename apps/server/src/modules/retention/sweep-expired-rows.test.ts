@@ -9,6 +9,7 @@ import {
   expiryReminders,
   idempotencyKeys,
   meterIncrements,
+  seatLeases,
   mailMessages,
   portalSessions,
   webhookDeliveries,
@@ -170,6 +171,31 @@ describe('sweepExpiredRows', () => {
       .from(meterIncrements)
       .where(eq(meterIncrements.appUserId, appUserId));
     expect(left).toEqual([{ key: 'fresh' }]);
+  });
+
+  it('forgets floating seat leases a day after they lapsed, and keeps the live ones', async () => {
+    const { applicationId, appUserId } = await newUser();
+    const lease = (tokenHash: string, expiresAt: Date) => ({
+      applicationId,
+      appUserId,
+      tokenHash,
+      hwid: null,
+      leaseMinutes: 60,
+      expiresAt,
+      createdAt: new Date(expiresAt.getTime() - 3_600_000),
+    });
+    await db()
+      .insert(seatLeases)
+      .values([
+        lease('lapsed', new Date(now.getTime() - DAY_MS - 1)),
+        lease('live', new Date(now.getTime() + 60_000)),
+      ]);
+    expect(await sweep()).toMatchObject({ seatLeasesDeleted: 1 });
+    const left = await db()
+      .select({ tokenHash: seatLeases.tokenHash })
+      .from(seatLeases)
+      .where(eq(seatLeases.appUserId, appUserId));
+    expect(left).toEqual([{ tokenHash: 'live' }]);
   });
 
   it('deletes expired portal sessions and keeps live ones', async () => {

@@ -14,6 +14,7 @@ import {
   expiryReminders,
   idempotencyKeys,
   meterIncrements,
+  seatLeases,
   mailMessages,
   portalSessions,
   keyauthSessions,
@@ -59,6 +60,8 @@ export interface SweepResult {
   idempotencyKeysDeleted: number;
   /** Usage meter increments remembered past their 24 hours (their keys count once within them). */
   meterIncrementsDeleted: number;
+  /** Floating seat leases that lapsed (they hold nothing; kept a day for the owner's eye). */
+  seatLeasesDeleted: number;
   /** Mailed links (reset tokens) past their expiry, used or not. */
   endUserTokensDeleted: number;
   /** Sent or failed mail created longer ago than the activity log retention. */
@@ -75,6 +78,7 @@ export interface SweepResult {
     keyauthSessionsDeleted: number;
     idempotencyKeysDeleted: number;
     meterIncrementsDeleted: number;
+    seatLeasesDeleted: number;
     endUserTokensDeleted: number;
     mailMessagesDeleted: number;
     expiryRemindersDeleted: number;
@@ -106,6 +110,7 @@ export async function sweepExpiredRows({
     incompleteUploadsDeleted: 0,
     idempotencyKeysDeleted: 0,
     meterIncrementsDeleted: 0,
+    seatLeasesDeleted: 0,
     endUserTokensDeleted: 0,
     mailMessagesDeleted: 0,
     expiryRemindersDeleted: 0,
@@ -118,6 +123,7 @@ export async function sweepExpiredRows({
       keyauthSessionsDeleted: 0,
       idempotencyKeysDeleted: 0,
       meterIncrementsDeleted: 0,
+      seatLeasesDeleted: 0,
       endUserTokensDeleted: 0,
       mailMessagesDeleted: 0,
       expiryRemindersDeleted: 0,
@@ -278,6 +284,20 @@ export async function sweepExpiredRows({
           sql`(${meterIncrements.appUserId}, ${meterIncrements.idempotencyKey}) in (${expired})`,
         )
         .returning({ key: meterIncrements.idempotencyKey });
+      return deleted.length;
+    });
+
+    // A lapsed lease holds no seat (every count asks for expires_at ahead): gone after a day.
+    result.seatLeasesDeleted = await inBatches('seatLeasesDeleted', async () => {
+      const lapsed = db
+        .select({ id: seatLeases.id })
+        .from(seatLeases)
+        .where(lt(seatLeases.expiresAt, idempotencyCutoff))
+        .limit(input.batchSize);
+      const deleted = await db
+        .delete(seatLeases)
+        .where(inArray(seatLeases.id, lapsed))
+        .returning({ id: seatLeases.id });
       return deleted.length;
     });
 

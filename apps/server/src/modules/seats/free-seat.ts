@@ -4,7 +4,10 @@ import { appUserSessions, appUsers, seatLeases } from '../../db/schema/index.ts'
 import { recordOwnerWrite } from '../../audit/record-owner-write.ts';
 import { notFound } from '../../lib/errors.ts';
 import { endSessionsWithDeliveries } from '../../outbox/end-sessions.ts';
-import { ownedApplicationIds } from '../../ownership/load-owned-application.ts';
+import {
+  loadOwnedApplication,
+  ownedApplicationIds,
+} from '../../ownership/load-owned-application.ts';
 import {
   announceEndUserChange,
   type EndUserChangeContext,
@@ -68,7 +71,11 @@ export async function freeSeat({
     });
     return lease;
   });
-  if (!freed) throw notFound(SEAT_NOT_FOUND);
+  if (!freed) {
+    // Another owner's application is indistinguishable from a missing one.
+    await loadOwnedApplication({ ctx, input });
+    throw notFound(SEAT_NOT_FOUND);
+  }
   // Its session's caches, here and in every instance.
   await announceEndUserChange(ctx, {
     applicationId: input.applicationId,
