@@ -10,7 +10,10 @@
 // heartbeats and periodic verification, redeem licence keys onto the account, show its
 // entitlements, subscriptions and updates period and what is left of each usage meter of its plans
 // (so many exports a month, say), count one use of a metered feature, release this machine's seat
-// so the user can log in from another one. Logins send the machine's name, which the owner sees in
+// so the user can log in from another one, and, for a plan of floating seats (so many computers at
+// once, any computers; each login takes a seat), borrow this computer's seat for some days (its
+// offline licence, kept like the one below, lets the program run offline until the borrow ends) or
+// give it back sooner for another computer. Logins send the machine's name, which the owner sees in
 // the user's device list. After each login it keeps an offline licence, so that a later start
 // without the network still works until the licence's end; it shows the vendor's welcome_message
 // and the user's own note (remote variables), and when the vendor has published a newer release it
@@ -31,7 +34,8 @@
 // At the Username prompt: /register creates an account, /key logs in with a licence key,
 // /trial starts this machine's trial (or logs in the one it has), /forgot mails a link to
 // choose a new password, /resend a new link to confirm the address.
-// Commands once logged in: status, redeem, release, note, use, logout, help, quit, exit.
+// Commands once logged in: status, redeem, release, note, use, borrow <days>, return, logout,
+// help, quit, exit.
 
 // ---- Settings: filled in by Latchkey when you copy this sample from the console ----
 static const char* const API_KEY = "YOUR_API_KEY";
@@ -57,6 +61,8 @@ static const int MAX_DEVICE_NAME_LENGTH = 128;
 // runs (an NTP correction, a changed time zone) before an offline start is refused ----
 static const long long OFFLINE_LICENSE_TTL_SECONDS = 604800;
 static const long long CLOCK_TOLERANCE_SECONDS = 300;
+// The longest a floating seat may be borrowed, in days (the user's plan may allow fewer).
+static const long long MAX_BORROW_DAYS = 365;
 
 #include <latchkey/latchkey.hpp>
 #include <nlohmann/json.hpp>
@@ -315,6 +321,13 @@ void update_offline_state(const std::optional<std::pair<std::string, long long>>
   write_state(".offline.json", state);
 }
 
+// A borrowed seat given back: its licence cannot be recalled, so the program discards it.
+void discard_offline_license() {
+  std::error_code error;
+  std::lock_guard<std::mutex> lock(offline_state_mutex);
+  std::filesystem::remove(state_path(".offline.json"), error);
+}
+
 // Forgetting the saved session forgets its licence too: it was that user's.
 void clear_saved_session() {
   std::error_code error;
@@ -543,6 +556,7 @@ class ConsoleApp {
     std::string username;
     bool is_online = false;  // false: working offline on the licence, without a session
     Licensing licensing;
+    std::string borrowed_until;  // while this computer's floating seat is borrowed (ISO 8601)
   };
 
   // An increment of a metered feature that got no answer: the next `use` of the same session
@@ -682,6 +696,11 @@ class ConsoleApp {
     // A machine's trial is over for good: say since when.
     if (result.code() == ResultCode::TRIAL_EXPIRED && result.has("expires_at"))
       text += " (ended " + local_time_text(result.text("expires_at").value_or("")) + ")";
+    // Every seat is taken on other computers: say when the first of their leases lapses (one may
+    // free sooner, when its computer signs out).
+    if (result.code() == ResultCode::NO_SEAT_AVAILABLE && result.has("next_free_at"))
+      text += " (next seat free by " + local_time_text(result.text("next_free_at").value_or("")) +
+              ")";
     console_.say(text);
     // The user can do something about an unconfirmed address: say what.
     if (result.code() == ResultCode::EMAIL_NOT_VERIFIED)
@@ -748,7 +767,7 @@ class ConsoleApp {
     write_state(".json", {{"user_id", user_id},
                           {"username", username},
                           {"session_token", client_.session()->token}});
-    enter_main_screen({user_id, username, true, licensing_of(*verified)});
+    enter_main_screen({user_id, username, true, licensing_of(*verified), ""});
     return true;
   }
 
@@ -1000,8 +1019,8 @@ class ConsoleApp {
       console_.say("Session start error: " + resumed->message());
       return clear_saved_session();
     }
-    enter_main_screen({user_id, text_field(saved, "username"), true, licensing_of(*verified)},
-                      "resumed");
+    enter_main_screen(
+        {user_id, text_field(saved, "username"), true, licensing_of(*verified), ""}, "resumed");
   }
 
   // The server cannot be reached: the offline licence stored at the last login, checked by the
@@ -1043,7 +1062,7 @@ class ConsoleApp {
                      content.updates_until.value_or(""), content.meters);
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      session_ = {content.user_id, content.username, false, licensing};
+      session_ = {content.user_id, content.username, false, licensing, ""};
       is_main_ = true;
     }
     console_.say("Working offline until " + local_time_text(content.valid_until));
@@ -1078,15 +1097,85 @@ class ConsoleApp {
     if (!checkout->success() || license.empty())
       return console_.log("offline licence checkout failed (" + checkout->code_text() + " " +
                           checkout->message() + ")");
-    // Checked now as a start without the network will check it: only a licence that will work
-    // here is kept, and the application it names (in an answer signed for this request) is the
-    // one a stored licence must name.
+    store_issued_license(license);
+  }
+
+  // Keeps an offline licence the server has just issued (a checkout's, or a borrowed seat's),
+  // checked now as a start without the network will check it: only a licence that will work
+  // here is kept, and the application it names (in an answer signed for this request) is the one
+  // a stored licence must name. Its valid_until, or nullopt once the refusal is logged.
+  std::optional<std::string> store_issued_license(const std::string& license) {
     const latchkey::OfflineLicenseCheck checked = client_.verify_offline_license(license);
-    if (!checked.success)
-      return console_.log("offline licence not kept (" + offline_refusal_text(checked) + ")");
+    if (!checked.success) {
+      console_.log("offline licence not kept (" + offline_refusal_text(checked) + ")");
+      return std::nullopt;
+    }
     update_offline_state(std::make_pair(license, checked.content->application_id.value_or(0)));
-    console_.log("offline licence saved (valid until " +
-                 checkout->text("valid_until").value_or("") + ")");
+    console_.log("offline licence saved (valid until " + checked.content->valid_until + ")");
+    return checked.content->valid_until;
+  }
+
+  // Borrows this computer's floating seat for `days` ("borrow 3": a trip without the network):
+  // the seat stays taken until the borrow ends, even once the session has ended, and the offline
+  // licence the server answers, kept where a checked-out one is, lets the program run offline
+  // until then. The plan says how many days it allows (none: Borrowing Not Allowed).
+  void borrow_seat(const std::string& days_text) {
+    if (!session_copy().is_online || !client_.session()) {
+      console_.say("A seat is borrowed from the server: not available while working offline.");
+      return;
+    }
+    const bool is_number = !days_text.empty() && days_text.size() <= 3 &&
+                           std::all_of(days_text.begin(), days_text.end(),
+                                       [](unsigned char c) { return std::isdigit(c) != 0; });
+    const long long days = is_number ? std::stoll(days_text) : 0;
+    if (days < 1 || days > MAX_BORROW_DAYS) {
+      console_.say("Usage: borrow <days> (a whole number of days, 1 to " +
+                   std::to_string(MAX_BORROW_DAYS) + ")");
+      return;
+    }
+    const std::optional<Result> borrowed =
+        attempt("borrow", [&] { return client_.borrow_seat(days); });
+    if (!borrowed) return;
+    if (!borrowed->success()) {
+      console_.log("seat borrow refused (" + borrowed->code_text() + ")");
+      report_refusal(*borrowed, "Borrow Failed");
+      return;
+    }
+    console_.log("seat borrowed for " + std::to_string(days) + " days");
+    const std::string until =
+        store_issued_license(borrowed->text("license").value_or(""))
+            .value_or(borrowed->text("valid_until").value_or(""));
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (is_main_) session_.borrowed_until = until;
+    }
+    console_.say("Seat Borrowed: " + borrowed->message() + " (borrowed until " +
+                 local_time_text(until) + ")");
+  }
+
+  // Gives the borrowed seat back before the borrow ends, so another computer may take it; the
+  // session goes on, on an ordinary seat again. The licence the borrow issued cannot be
+  // recalled: the program discards it (the next login checks out another).
+  void return_seat() {
+    if (!session_copy().is_online || !client_.session()) {
+      console_.say("A seat is returned to the server: not available while working offline.");
+      return;
+    }
+    const std::optional<Result> returned = attempt("return", [&] { return client_.return_seat(); });
+    if (!returned) return;
+    if (!returned->success()) {
+      console_.log("seat return refused (" + returned->code_text() + ")");
+      report_refusal(*returned, "Return Failed");
+      return;
+    }
+    console_.log("seat returned");
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      session_.borrowed_until.clear();
+    }
+    discard_offline_license();
+    console_.log("borrowed licence discarded");
+    console_.say("Seat Returned: " + returned->message());
   }
 
   // Downloads the offered release next to the program. The SDK keeps the file only when its
@@ -1199,6 +1288,9 @@ class ConsoleApp {
             "  release release this device (log in again from another machine)",
             "  note    save a note of yours on the server",
             "  use     use a metered feature: counts one use against your first usage meter",
+            "  borrow  borrow this computer's seat to work offline: borrow <days> (borrow 3: three "
+            "days)",
+            "  return  give a borrowed seat back early, for another computer",
             "  logout  end the session and return to the login prompt", "  help    show this list",
             "  quit    close the program; the next start resumes the session (also: exit)"})
         console_.say(line);
@@ -1218,6 +1310,8 @@ class ConsoleApp {
                      " s, verify every " + std::to_string(VERIFY_INTERVAL_SECONDS) + " s");
       }
       say_licensing(session.licensing, "  ");
+      if (!session.borrowed_until.empty())
+        console_.say("  Seat borrowed until " + local_time_text(session.borrowed_until));
     } else if (command == "redeem") {
       ask({{{"Licence key: ", Field::Text}, {"Password: ", Field::Secret}},
            [this](const auto& in) { return redeem(in[0], in[1]), true; }, true});
@@ -1237,6 +1331,10 @@ class ConsoleApp {
       ask(std::move(form));
     } else if (command == "use") {
       use_metered_feature();
+    } else if (command == "borrow" || command.rfind("borrow ", 0) == 0) {
+      borrow_seat(trim(command.substr(6)));
+    } else if (command == "return") {
+      return_seat();
     } else if (command == "logout") {
       if (end_session()) {
         clear_saved_session();
@@ -1288,6 +1386,8 @@ class ConsoleApp {
         {"UPDATES_EXPIRED", "Updates Ended"},
         {"METER_EXHAUSTED", "Usage Limit Reached"},
         {"METER_NOT_FOUND", "Feature Not Included"},
+        {"NO_SEAT_AVAILABLE", "All Seats In Use"},
+        {"BORROW_NOT_ALLOWED", "Borrowing Not Allowed"},
         {"TRIAL_UNAVAILABLE", "Trial Unavailable"},
         {"TRIAL_EXPIRED", "Trial Ended"},
         {"TRIAL_USED", "Trial Already Used"},

@@ -8,11 +8,15 @@
 // licence is revoked, licence keys redeemed onto the account, its entitlements, subscriptions and
 // updates period shown, what is left of each usage meter of its plans (so many exports a month,
 // say) shown and one use of a metered feature counted, this device released so that another machine
-// can log in, an offline licence for starts without the network, the vendor's welcome message and
-// the user's own note (remote variables), and a newer release downloaded and checked against its
-// signed SHA-256 (or, for a version released after the user's updates period ended, the release
-// their licence includes). The SDK does everything that talks to the server: it checks every
-// answer's Ed25519 signature, nonce and time before this program reads it.
+// can log in, for a plan of floating seats (so many computers at once, any computers; each login
+// takes a seat) this computer's seat borrowed for some days (Borrow Seat...: its offline licence,
+// kept like the one below, lets the program run offline until the borrow ends) or given back sooner
+// for another computer (Return Seat), an offline licence for starts without the network, the
+// vendor's welcome message and the user's own note (remote variables), and a newer release
+// downloaded and checked against its signed SHA-256 (or, for a version released after the user's
+// updates period ended, the release their licence includes). The SDK does everything that talks to
+// the server: it checks every answer's Ed25519 signature, nonce and time before this program reads
+// it.
 //
 // Add the SDK from your Latchkey server (the Integration page shows these lines too):
 //   curl -fLO "YOUR_LATCHKEY_URL"/sdk/Latchkey.Client.0.1.0.nupkg
@@ -65,6 +69,8 @@ namespace LatchkeySample
         // refused.
         public const int OFFLINE_LICENSE_TTL_SECONDS = 604800;
         public const int CLOCK_TOLERANCE_SECONDS = 300;
+        // The longest a floating seat may be borrowed, in days (the user's plan may allow fewer).
+        public const int MAX_BORROW_DAYS = 365;
 
         /// <summary>The required entitlements as the SDK takes them: null asks for none.</summary>
         public static string[] Required { get { return REQUIRED_ENTITLEMENTS.Length > 0 ? REQUIRED_ENTITLEMENTS : null; } }
@@ -186,6 +192,8 @@ namespace LatchkeySample
                 case "UPDATES_EXPIRED": return "Updates Ended";
                 case "METER_EXHAUSTED": return "Usage Limit Reached";
                 case "METER_NOT_FOUND": return "Feature Not Included";
+                case "NO_SEAT_AVAILABLE": return "All Seats In Use";
+                case "BORROW_NOT_ALLOWED": return "Borrowing Not Allowed";
                 case "TRIAL_UNAVAILABLE": return "Trial Unavailable";
                 case "TRIAL_EXPIRED": return "Trial Ended";
                 case "TRIAL_USED": return "Trial Already Used";
@@ -230,6 +238,10 @@ namespace LatchkeySample
             // A machine's trial is over for good: say since when.
             if (answer.Code == ResultCode.TRIAL_EXPIRED && answer.GetString("expires_at") != null)
                 text += " (ended " + LocalTime(answer.GetString("expires_at")) + ")";
+            // Every seat is taken on other computers: say when the first of their leases lapses (one
+            // may free sooner, when its computer signs out).
+            if (answer.Code == ResultCode.NO_SEAT_AVAILABLE && answer.NextFreeAt != null)
+                text += " (next seat free by " + LocalTime(answer.NextFreeAt) + ")";
             if (answer.Code == ResultCode.RATE_LIMITED && answer.RetryAfterSeconds > 0)
                 text += " Try again in " + answer.RetryAfterSeconds + " seconds.";
             if (answer.Code == ResultCode.EMAIL_NOT_VERIFIED)
@@ -429,9 +441,20 @@ namespace LatchkeySample
         /// <summary>Forgets the saved session, and its offline licence with it: it was that user's.</summary>
         public static void Forget()
         {
+            Delete(SessionPath, OfflinePath);
+        }
+
+        /// <summary>Discards the offline licence: a borrowed seat given back cannot recall the licence it issued.</summary>
+        public static void DiscardOffline()
+        {
+            Delete(OfflinePath);
+        }
+
+        private static void Delete(params string[] paths)
+        {
             lock (FileLock)
             {
-                foreach (var path in new[] { SessionPath, OfflinePath })
+                foreach (var path in paths)
                 {
                     try
                     {
@@ -900,9 +923,10 @@ namespace LatchkeySample
 
     /// <summary>
     /// The main window (600x400): who is signed in, their entitlements, subscriptions, updates
-    /// period and usage meters, a row to redeem a licence key onto the account, a button to use a
-    /// metered feature, a button to release this device, the remote variables, and the session kept
-    /// alive behind it (the SDK's heartbeat loop, and a verify every VERIFY_INTERVAL_SECONDS).
+    /// period and usage meters, a row to redeem a licence key onto the account, buttons to borrow
+    /// this computer's floating seat and to give it back, a button to use a metered feature, a
+    /// button to release this device, the remote variables, and the session kept alive behind it
+    /// (the SDK's heartbeat loop, and a verify every VERIFY_INTERVAL_SECONDS).
     /// </summary>
     public class MainForm : SampleForm
     {
@@ -917,6 +941,10 @@ namespace LatchkeySample
         private readonly Button releaseButton = new Button { Text = "Release this device...", Location = new Point(30, 340), Size = new Size(170, 32) };
         private readonly Button useButton = new Button { Text = "Use feature", Location = new Point(270, 340), Size = new Size(130, 32) };
         private readonly Button logoutButton = new Button { Text = "Logout", Location = new Point(470, 340), Size = new Size(100, 32) };
+        // The session's floating seat: borrowed for some days to work offline, or given back.
+        private readonly Button borrowButton = new Button { Text = "Borrow Seat...", Location = new Point(30, 298), Size = new Size(120, 28) };
+        private readonly Button returnButton = new Button { Text = "Return Seat", Location = new Point(160, 298), Size = new Size(120, 28) };
+        private readonly Label seatLabel = Caption("", 290, 304, 280);
         private readonly Label messageLabel = Caption("", 30, 385, 540), noteLabel = Caption("", 30, 410, 540);
         private readonly TextBox noteBox = new TextBox { Location = new Point(30, 439), Size = new Size(390, 22) };
         private readonly Button saveNoteButton = new Button { Text = "Save Note", Location = new Point(430, 436), Size = new Size(140, 28) };
@@ -925,6 +953,8 @@ namespace LatchkeySample
         // The increment of a metered feature that got no answer: the next click for that meter sends
         // it again with the same idempotency key.
         private string unansweredUseMeter, unansweredUseKey;
+        // Until when this session's floating seat is borrowed (ISO 8601); null when it is not.
+        private string borrowedUntil;
 
         public event EventHandler<LogoutEventArgs> LoggedOut;
 
@@ -942,7 +972,7 @@ namespace LatchkeySample
             detailNames.Font = details.Font = new Font(FontFamily.GenericSansSerif, 11f);
             Controls.AddRange(new Control[] { Caption(welcome, 30, 20, 540, 30, 14f), detailNames, details, statusLabel,
                 Caption("Licence key", 30, 268, 85), redeemKeyBox, Caption("Password", 325, 268, 70), redeemPasswordBox, redeemButton,
-                releaseButton, useButton, logoutButton, messageLabel, noteLabel, noteBox, saveNoteButton });
+                releaseButton, useButton, logoutButton, messageLabel, noteLabel, noteBox, saveNoteButton, borrowButton, returnButton, seatLabel });
             ShowDetails();
             if (offlineUntil != null)
             {
@@ -954,6 +984,8 @@ namespace LatchkeySample
             useButton.Click += OnUseClick;
             logoutButton.Click += OnLogoutClick;
             saveNoteButton.Click += OnSaveNoteClick;
+            borrowButton.Click += OnBorrowClick;
+            returnButton.Click += OnReturnClick;
             verifyTimer.Tick += OnVerifyTick;
             FormClosing += OnClosing;
         }
@@ -1033,21 +1065,91 @@ namespace LatchkeySample
                     Log.Write("offline licence checkout failed (" + answer.CodeText + "): " + answer.Message);
                     return;
                 }
-                var check = client.VerifyOfflineLicense(answer.GetString("license"));
-                object applicationId = null;
-                if (!check.Success || !check.Content.TryGetValue("application_id", out applicationId) || !(applicationId is long))
-                {
-                    Log.Write("offline licence not kept (" + check.Code + "): " + check.Message);
-                    return;
-                }
-                // The application the licence names, in an answer signed for this request, is the one a stored licence must name.
-                Store.SaveOffline(answer.GetString("license"), (long)applicationId);
-                Log.Write("offline licence saved (valid until " + answer.GetString("valid_until") + ")");
+                // A seat borrowed meanwhile keeps its licence, the one lasting the borrow.
+                if (borrowedUntil == null) SaveIssuedLicense(answer.GetString("license"));
             }
             catch (Exception error) when (error is LatchkeyException || error is InvalidOperationException)
             {
                 Log.Write("offline licence checkout failed: " + error.Message);
             }
+        }
+
+        /// <summary>
+        /// Keeps an offline licence the server has just issued (a checkout's, or a borrowed seat's) once
+        /// the SDK accepts it as a start without the network will check it: its valid_until, or null
+        /// (logged).
+        /// </summary>
+        private string SaveIssuedLicense(string license)
+        {
+            var check = client.VerifyOfflineLicense(license);
+            object applicationId = null;
+            if (!check.Success || !check.Content.TryGetValue("application_id", out applicationId) || !(applicationId is long))
+            {
+                Log.Write("offline licence not kept (" + check.Code + "): " + check.Message);
+                return null;
+            }
+            // The application the licence names, in an answer signed for this request, is the one a stored licence must name.
+            Store.SaveOffline(license, (long)applicationId);
+            var validUntil = check.Content["valid_until"] as string;
+            Log.Write("offline licence saved (valid until " + validUntil + ")");
+            return validUntil;
+        }
+
+        /// <summary>
+        /// Borrows this computer's floating seat for the days asked (a trip without the network): the
+        /// seat stays taken until the borrow ends, even once the session has ended, and the offline
+        /// licence the server answers, kept where a checked-out one is, lets the program run offline
+        /// until then. The plan says how many days it allows (none: Borrowing Not Allowed).
+        /// </summary>
+        private async void OnBorrowClick(object sender, EventArgs e)
+        {
+            if (client.Session == null)
+            {
+                Dialog.Show(this, "Seats are borrowed and returned on the server: not available while working offline.", "Borrow Failed", MessageBoxIcon.Warning);
+                return;
+            }
+            var values = PromptForm.Ask(this, "Latchkey Borrow Seat", "Borrow this computer's seat", "Borrow", "Days offline");
+            if (values == null || IsDisposed) return; // cancelled, or signed out meanwhile
+            int days;
+            if (!int.TryParse(values[0].Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out days) || days < 1 || days > LatchkeySettings.MAX_BORROW_DAYS)
+            {
+                Dialog.Show(this, "Please enter a whole number of days, 1 to " + LatchkeySettings.MAX_BORROW_DAYS + ".", "Borrow Failed", MessageBoxIcon.Warning);
+                return;
+            }
+            borrowButton.Enabled = false;
+            var answer = await CallAsync(() => client.BorrowSeatAsync(days));
+            if (IsDisposed) return;
+            borrowButton.Enabled = true;
+            if (answer == null || IsRefused(answer, "borrow", "Borrow Failed")) return;
+            Log.Write("seat borrowed for " + days + " days");
+            borrowedUntil = SaveIssuedLicense(answer.GetString("license")) ?? answer.GetString("valid_until");
+            ShowLine(seatLabel, "Seat borrowed until " + Dialog.LocalTime(borrowedUntil));
+            Dialog.Show(this, answer.Message + " (borrowed until " + Dialog.LocalTime(borrowedUntil) + ")", "Seat Borrowed", MessageBoxIcon.Information);
+        }
+
+        /// <summary>
+        /// Gives the borrowed seat back before the borrow ends, so another computer may take it; the
+        /// session goes on, on an ordinary seat again. The licence the borrow issued cannot be
+        /// recalled: the program discards it (the next login checks out another).
+        /// </summary>
+        private async void OnReturnClick(object sender, EventArgs e)
+        {
+            if (client.Session == null)
+            {
+                Dialog.Show(this, "Seats are borrowed and returned on the server: not available while working offline.", "Return Failed", MessageBoxIcon.Warning);
+                return;
+            }
+            returnButton.Enabled = false;
+            var answer = await CallAsync(() => client.ReturnSeatAsync());
+            if (IsDisposed) return;
+            returnButton.Enabled = true;
+            if (answer == null || IsRefused(answer, "return", "Return Failed")) return;
+            Log.Write("seat returned");
+            borrowedUntil = null;
+            Store.DiscardOffline();
+            Log.Write("borrowed licence discarded");
+            seatLabel.Text = "";
+            Dialog.Show(this, answer.Message, "Seat Returned", MessageBoxIcon.Information);
         }
 
         /// <summary>Adds a licence key to the account that is signed in; its password proves the holder.</summary>

@@ -5,9 +5,9 @@
 // shows for your Latchkey server (`npm install https://<your server>/sdk/latchkey-client-<v>.tgz`),
 // then run `node latchkey-client.mjs`. It asks for a username and a password, logs in, verifies
 // the account, then keeps a live session (a heartbeat every 30 s, a verify every 5 min) while it
-// shows a `> ` prompt that accepts `status`, `redeem`, `release`, `note`, `use`, `help` and
-// `logout`. Leaving the program keeps the session (saved in ~/.latchkey): the next start resumes
-// it without the password, until `logout` ends it or the server does. At
+// shows a `> ` prompt that accepts `status`, `redeem`, `release`, `note`, `use`, `borrow`,
+// `return`, `help` and `logout`. Leaving the program keeps the session (saved in ~/.latchkey):
+// the next start resumes it without the password, until `logout` ends it or the server does. At
 // the Username prompt, `/register` creates an account (with a licence key if you sell them),
 // `/key` logs in with a licence key alone, `/trial` starts this machine's trial where the
 // application offers one (one trial per machine: a later `/trial`, whatever name it gives, logs in
@@ -24,17 +24,21 @@
 // subscriptions and updates period, what is left of each usage meter of their plans (so many
 // exports a month, say), the vendor's message and the user's note (remote variables); `note` saves
 // a new note, and `use` counts one use of a metered feature against the first meter the user
-// holds. The library checks every answer against the application's Ed25519 signing key before the
-// program reads it, so a fake server cannot unlock the program. After each login the program
-// checks out an offline licence (kept in ~/.latchkey beside the saved session): when a later start
-// cannot reach the server at all, that licence, checked by the library with the same pinned key,
-// lets the user work offline until it runs out, on this machine only; a start with no saved
-// session and a licence from `/offline` runs on that licence without calling the server at all
-// (a new request renews it). A version the server no longer accepts is offered the current
-// release, downloaded beside the program and kept only if it matches the SHA-256 the server signed;
-// a version released after the user's updates period ended is offered, the same way, the release
-// their licence includes. Importing this file runs nothing: the program starts only when the file
-// is executed directly.
+// holds. A user whose plan has floating seats (so many computers at once, any computers) takes a
+// seat at each login; `borrow <days>` borrows this computer's seat for that many days (the plan
+// says how many it allows): the seat stays taken, and the offline licence the server answers,
+// stored like a checked-out one, lets the program run offline until the borrow ends; `return` gives
+// the seat back sooner, so another computer may take it (the borrowed licence is discarded). The
+// library checks every answer against the application's Ed25519 signing key before the program
+// reads it, so a fake server cannot unlock the program. After each login the program checks out an
+// offline licence (kept in ~/.latchkey beside the saved session): when a later start cannot reach
+// the server at all, that licence, checked by the library with the same pinned key, lets the user
+// work offline until it runs out, on this machine only; a start with no saved session and a licence
+// from `/offline` runs on that licence without calling the server at all (a new request renews it).
+// A version the server no longer accepts is offered the current release, downloaded beside the
+// program and kept only if it matches the SHA-256 the server signed; a version released after the
+// user's updates period ended is offered, the same way, the release their licence includes.
+// Importing this file runs nothing: the program starts only when the file is executed directly.
 
 // Settings: Latchkey fills these in when you copy the sample for your application.
 export const API_KEY = 'YOUR_API_KEY';
@@ -64,6 +68,8 @@ export const MAX_DEVICE_NAME_LENGTH = 128;
 export const OFFLINE_LICENSE_TTL_SECONDS = 604800;
 // How far the clock may seem to go back between runs before an offline licence is refused.
 export const CLOCK_TOLERANCE_SECONDS = 300;
+// The longest a floating seat may be borrowed, in days (the user's plan may allow fewer).
+export const MAX_BORROW_DAYS = 365;
 // Where Linux keeps the machine identifier the hardware id is made from (the first one found).
 export const MACHINE_ID_FILES = ['/etc/machine-id', '/var/lib/dbus/machine-id'];
 
@@ -103,6 +109,7 @@ export const UPDATE_REFUSED_TITLE = 'Update Refused';
 export const UPDATE_TAMPERED_MESSAGE = 'The download does not match its signed SHA-256.';
 export const SERVER_UNREACHABLE_MESSAGE =
   'Cannot reach the server, and there is no offline licence on this machine.';
+export const BORROW_USAGE_MESSAGE = `Usage: borrow <days> (a whole number of days, 1 to ${MAX_BORROW_DAYS})`;
 
 /**
  * The title of a refusal (of a login, a registration, a redemption or a verify), chosen by its
@@ -114,6 +121,8 @@ const REFUSAL_TITLES = new Map([
   ['UPDATES_EXPIRED', 'Updates Ended'],
   ['METER_EXHAUSTED', 'Usage Limit Reached'],
   ['METER_NOT_FOUND', 'Feature Not Included'],
+  ['NO_SEAT_AVAILABLE', 'All Seats In Use'],
+  ['BORROW_NOT_ALLOWED', 'Borrowing Not Allowed'],
   ['TRIAL_UNAVAILABLE', 'Trial Unavailable'],
   ['TRIAL_EXPIRED', 'Trial Ended'],
   ['TRIAL_USED', 'Trial Already Used'],
@@ -453,7 +462,13 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
       result.code === 'TRIAL_EXPIRED' && typeof result.expires_at === 'string'
         ? ` (ended ${formatLocalTime(result.expires_at)})`
         : '';
-    screen.print(`${title}: ${result.message}${missing}${refill}${ended}${retry}`);
+    // Every seat is taken on other computers: say when the first of their leases lapses (one
+    // may free sooner, when its computer signs out).
+    const seatFree =
+      result.code === 'NO_SEAT_AVAILABLE' && typeof result.next_free_at === 'string'
+        ? ` (next seat free by ${formatLocalTime(result.next_free_at)})`
+        : '';
+    screen.print(`${title}: ${result.message}${missing}${refill}${ended}${seatFree}${retry}`);
     // The user can do something about an unconfirmed address: say what.
     if (result.code === 'EMAIL_NOT_VERIFIED') screen.print(RESEND_VERIFICATION_HINT);
     return EXITING_CODES.has(result.code);
@@ -603,8 +618,34 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
   };
 
   /**
-   * Takes an offline licence for the session just opened and stores it once the library accepts
-   * it as it will offline. A failure only costs the offline start: it is logged, no more.
+   * Stores an offline licence the server has just issued (a checkout's, or a borrowed seat's)
+   * once the library accepts it as it will offline: its content, or null (logged).
+   */
+  const storeIssuedLicense = (license) => {
+    const check = client.verifyOfflineLicense(license);
+    if (!check.success) {
+      log(`offline licence not stored (${check.code})`);
+      return null;
+    }
+    // The application it names came in an answer signed for this request: offline, a licence
+    // must name the same one.
+    const previous = readJson(offlineFile);
+    writeJson(
+      offlineFile,
+      {
+        license,
+        last_seen: laterOfNow(previous?.last_seen),
+        application_id: check.content.application_id,
+      },
+      'offline licence',
+    );
+    log(`offline licence stored (valid until ${check.content.valid_until})`);
+    return check.content;
+  };
+
+  /**
+   * Takes an offline licence for the session just opened and stores it. A failure only costs
+   * the offline start: it is logged, no more.
    */
   const checkOutOfflineLicense = async () => {
     const session = current;
@@ -616,26 +657,10 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
       return;
     }
     log(result.success ? 'licence checked out' : `licence checkout refused (${result.code})`);
-    // Logged out (or replaced) meanwhile: that user's licence is not to be kept.
-    if (!result.success || current !== session) return;
-    const check = client.verifyOfflineLicense(result.license);
-    if (!check.success) {
-      log(`offline licence not stored (${check.code})`);
-      return;
-    }
-    // The application it names came in an answer signed for this request: offline, a licence
-    // must name the same one.
-    const previous = readJson(offlineFile);
-    writeJson(
-      offlineFile,
-      {
-        license: result.license,
-        last_seen: laterOfNow(previous?.last_seen),
-        application_id: check.content.application_id,
-      },
-      'offline licence',
-    );
-    log(`offline licence stored (valid until ${check.content.valid_until})`);
+    // Logged out (or replaced) meanwhile: that user's licence is not to be kept. A seat borrowed
+    // meanwhile has stored its own licence, the one that lasts the borrow: it stays.
+    if (!result.success || current !== session || session.borrowedUntil) return;
+    storeIssuedLicense(result.license);
   };
 
   const stopMonitoring = () => {
@@ -975,6 +1000,53 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
   };
 
   /**
+   * Borrows this computer's floating seat for `days` (`borrow 3`: a trip without the network):
+   * the seat stays taken until the borrow ends, even once the session has ended, and the offline
+   * licence the server answers, stored where a checked-out one is kept, lets the program run
+   * offline until then. The plan says how many days it allows (none: Borrowing Not Allowed).
+   */
+  const borrowSeat = async (days) => {
+    const session = current;
+    if (!session) return screen.print('No active session.');
+    const count = /^\d+$/.test(days ?? '') ? Number(days) : 0;
+    if (count < 1 || count > MAX_BORROW_DAYS) return screen.print(BORROW_USAGE_MESSAGE);
+    const result = await attempt(() => client.borrowSeat(count), 'Borrow');
+    if (!result) return;
+    if (!result.success) {
+      log(`seat borrow refused (${result.code})`);
+      return printRefusal(result, 'Borrow Failed');
+    }
+    log(`seat borrowed for ${count} days`);
+    // Logged out meanwhile: that user's licence is not to be kept.
+    if (current !== session) return;
+    const content = storeIssuedLicense(result.license);
+    const until = content?.valid_until ?? result.valid_until;
+    session.borrowedUntil = until;
+    screen.print(`Seat Borrowed: ${result.message} (borrowed until ${formatLocalTime(until)})`);
+  };
+
+  /**
+   * Gives the borrowed seat back before the borrow ends, so another computer may take it; the
+   * session goes on, on an ordinary seat again. The licence the borrow issued cannot be
+   * recalled: the program discards it (the next login checks out another).
+   */
+  const returnSeat = async () => {
+    const session = current;
+    if (!session) return screen.print('No active session.');
+    const result = await attempt(() => client.returnSeat(), 'Return');
+    if (!result) return;
+    if (!result.success) {
+      log(`seat return refused (${result.code})`);
+      return printRefusal(result, 'Return Failed');
+    }
+    log('seat returned');
+    session.borrowedUntil = null;
+    rmSync(offlineFile, { force: true });
+    log('borrowed licence discarded');
+    screen.print(`Seat Returned: ${result.message}`);
+  };
+
+  /**
    * True when the saved session holds (online or on the offline licence). Leaving the program
    * stops monitoring but keeps the session open, so the next start takes it back with its
    * token (no password), then verifies the user as after a login. A session the server has
@@ -1033,6 +1105,9 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
     screen.print(`Subscriptions:   ${formatSubscriptions(session.subscriptions)}`);
     screen.print(formatUpdates(session.updatesUntil, 17));
     for (const line of formatUsage(session.meters, 17)) screen.print(line);
+    if (session.borrowedUntil) {
+      screen.print(`Seat borrowed:   until ${formatLocalTime(session.borrowedUntil)}`);
+    }
     screen.print(`Version:         ${client.version}`);
   };
 
@@ -1043,12 +1118,15 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
     '  release  release this device (log in again from another machine)',
     '  note     save a note on your account (your vendor may make it read-only)',
     '  use      use a metered feature: counts one use against your first usage meter',
+    "  borrow   borrow this computer's seat to work offline: borrow <days> (borrow 3: three days)",
+    '  return   give a borrowed seat back early, for another computer',
     '  help     show this list',
     '  logout   end the session and return to the login prompt',
   ];
 
   const runCommand = async (command) => {
-    switch (command) {
+    const [name = '', argument] = command.split(/\s+/);
+    switch (name) {
       case '':
         break;
       case 'status':
@@ -1086,6 +1164,12 @@ export async function runConsoleProgram({ input = process.stdin, output = proces
         return screen.ask('New note: ');
       case 'use':
         await useMeteredFeature();
+        break;
+      case 'borrow':
+        await borrowSeat(argument);
+        break;
+      case 'return':
+        await returnSeat();
         break;
       case 'help':
         for (const line of HELP) screen.print(line);

@@ -19,12 +19,16 @@
 # left of each usage meter of their plans (so many exports a month, say), the vendor's message and
 # the user's note (remote variables), counts one use of a metered feature, saves a new note,
 # redeems further keys onto the account, and releases this device from the account (a new PC:
-# another machine can then log in). The session is saved in ~/.latchkey and resumed at the next
-# start; after each login the program checks out an offline licence kept beside it: when a later
-# start cannot reach the server at all, that licence lets the user work offline until it runs out,
-# on this machine only. A version the server no longer accepts is offered the current release,
-# downloaded beside the program; a version released after the user's updates period ended is
-# offered, the same way, the release their licence includes.
+# another machine can then log in). For a plan of floating seats (so many computers at once, any
+# computers; each login takes a seat), Borrow Seat... beside the session borrows this computer's
+# seat for some days: the seat stays taken, and the offline licence the server answers, kept like
+# the one below, lets the program run offline until the borrow ends; Return Seat gives it back
+# sooner, so another computer may take it (the borrowed licence is discarded). The session is saved
+# in ~/.latchkey and resumed at the next start; after each login the program checks out an offline
+# licence kept beside it: when a later start cannot reach the server at all, that licence lets the
+# user work offline until it runs out, on this machine only. A version the server no longer accepts
+# is offered the current release, downloaded beside the program; a version released after the user's
+# updates period ended is offered, the same way, the release their licence includes.
 
 # Settings: Latchkey fills these in when you copy the sample from the console.
 API_KEY = "YOUR_API_KEY"
@@ -50,6 +54,8 @@ MAX_CLOCK_SKEW_SECONDS = 300
 OFFLINE_LICENSE_TTL_SECONDS = 604800
 # How far the clock may seem to go back between runs before an offline licence is refused.
 CLOCK_TOLERANCE_SECONDS = 300
+# The longest a floating seat may be borrowed, in days (the user's plan may allow fewer).
+MAX_BORROW_DAYS = 365
 # Where Linux keeps the machine identifier the hardware id is made from (the first one found).
 MACHINE_ID_FILES = ("/etc/machine-id", "/var/lib/dbus/machine-id")
 
@@ -91,6 +97,9 @@ UPDATE_REFUSED_TITLE = "Update Refused"
 UPDATE_TAMPERED_MESSAGE = "The download does not match its signed SHA-256."
 USAGE_OFFLINE_MESSAGE = "Usage is counted on the server: not available while working offline."
 NO_METERS_MESSAGE = "Your plans have no usage meters."
+SEAT_OFFLINE_MESSAGE = (
+    "Seats are borrowed and returned on the server: not available while working offline."
+)
 RELEASE_CONFIRM_MESSAGE = (
     "Release this device from your account? You will be signed out here, and another machine"
     " can then log in with your account."
@@ -104,6 +113,8 @@ REFUSAL_TITLES = {
     "UPDATES_EXPIRED": ("Updates Ended", True),
     "METER_EXHAUSTED": ("Usage Limit Reached", False),
     "METER_NOT_FOUND": ("Feature Not Included", False),
+    "NO_SEAT_AVAILABLE": ("All Seats In Use", False),
+    "BORROW_NOT_ALLOWED": ("Borrowing Not Allowed", False),
     "TRIAL_UNAVAILABLE": ("Trial Unavailable", False),
     "TRIAL_EXPIRED": ("Trial Ended", False),
     "TRIAL_USED": ("Trial Already Used", False),
@@ -159,6 +170,11 @@ def refusal_text(answer):
     if code == "TRIAL_EXPIRED" and isinstance(expires_at, str) and expires_at:
         # The machine's trial is over for good: say since when.
         text += f" (ended {local_time(expires_at)})"
+    next_free_at = answer.get("next_free_at")
+    if code == "NO_SEAT_AVAILABLE" and isinstance(next_free_at, str) and next_free_at:
+        # Every seat is taken on other computers: say when the first of their leases lapses (one
+        # may free sooner, when its computer signs out).
+        text += f" (next seat free by {local_time(next_free_at)})"
     if code == "RATE_LIMITED" and answer.get("retry_after_seconds"):
         text += f" Please try again in {answer['retry_after_seconds']} seconds."
     if code == "EMAIL_NOT_VERIFIED":
@@ -173,6 +189,12 @@ def trial_text(answer):
     if isinstance(expires_at, str) and expires_at:
         text += f" (trial ends {local_time(expires_at)})"
     return text
+
+
+def borrowed_text(answer, valid_until):
+    """What a borrowed seat says: the server's message, and until when the seat is borrowed (the
+    end of the licence the borrow issued)."""
+    return f"{answer.get('message', '')} (borrowed until {local_time(valid_until)})"
 
 
 def released_text(answer):
@@ -412,6 +434,10 @@ class ClientWindow:
         # The increment of a metered feature that got no answer, as (session token, meter name,
         # idempotency key): the next click for that session and meter sends it again.
         self.unanswered_use = None
+        # Until when this session's floating seat is borrowed (None: it is not), and the session's
+        # own status, which the status line shows before it.
+        self.borrowed_until = None
+        self.session_status = ""
         self.exit_code = 0
         root.protocol("WM_DELETE_WINDOW", self.on_close)
         root.resizable(False, False)
@@ -601,6 +627,7 @@ class ClientWindow:
         self.stop_monitoring()
         self.user = None
         self.session_token = None
+        self.borrowed_until = None
         self.build_login_screen()
         self.set_busy(False)
 
@@ -632,6 +659,21 @@ class ClientWindow:
             values[-1].config(wraplength=420, justify="left")
             values[-1].grid(row=row, column=1, sticky="w", padx=8)
         self.entitlements_label, self.subscriptions_label, self.updates_label = values[-3:]
+        # The session's floating seat, at the right of the session's row (the user id above keeps
+        # that column wide enough): borrowed for some days to work offline, or given back.
+        seat_links = tk.Frame(info)
+        seat_links.grid(row=4, column=1, sticky="e", padx=8)
+        self.borrow_button, self.return_button = (
+            tk.Button(seat_links, text=text, command=command, relief=tk.FLAT, padx=0, pady=0)
+            for text, command in (
+                ("Borrow Seat...", self.on_borrow_seat),
+                ("Return Seat", self.on_return_seat),
+            )
+        )
+        for link in (self.borrow_button, self.return_button):
+            link.config(borderwidth=0, highlightthickness=0, cursor="hand2")
+            link.config(fg="#1a5fb4", activeforeground="#1a5fb4")
+            link.pack(side="left", padx=(16, 0))
         self.session_label = tk.Label(self.root, text="Starting session...", fg="#2e7d32")
         self.session_label.pack(pady=(4, 0))
         # The welcome message and the note (remote variables), once read: see show_variables.
@@ -695,9 +737,16 @@ class ClientWindow:
         if self.variables_label.winfo_exists():
             self.variables_label.config(text="\n".join(lines))
 
-    def set_session_status(self, text):
+    def set_session_status(self, text=None):
+        """The status line: the session's status (`text`, or the last one), and until when its
+        seat is borrowed."""
+        if text is not None:
+            self.session_status = text
+        shown = self.session_status
+        if self.borrowed_until:
+            shown += f"; seat borrowed until {local_time(self.borrowed_until)}"
         if self.user is not None and self.session_label.winfo_exists():
-            self.session_label.config(text=text)
+            self.session_label.config(text=shown)
 
     # --- The login screen ---------------------------------------------------------------------
 
@@ -937,6 +986,7 @@ class ClientWindow:
         start, shown, monitored, and an offline licence checked out for it."""
         session = self.client.session
         self.user, self.session_token = user, session.token
+        self.borrowed_until = None
         self.generation += 1
         self.verify_failures = 0
         saved = {"user_id": session.user_id, "username": user.get("username", "")}
@@ -1166,6 +1216,61 @@ class ClientWindow:
         work = lambda: reset(username, password)  # noqa: E731
         self.request(work, "release", on_released, "Release Failed", self.release_button)
 
+    def on_borrow_seat(self):
+        """Borrows this computer's floating seat for the days asked (a trip without the network):
+        the seat stays taken until the borrow ends, even once the session has ended, and the
+        offline licence the server answers, kept where a checked-out one is, lets the program run
+        offline until then. The plan says how many days it allows (none: Borrowing Not
+        Allowed)."""
+        if self.user is None or str(self.borrow_button["state"]) == tk.DISABLED:
+            return
+        if not self.session_token:
+            self.show_dialog("warning", "Borrow Failed", SEAT_OFFLINE_MESSAGE)
+            return
+        days = simpledialog.askinteger(
+            "Latchkey Client - Borrow Seat",
+            "Borrow this computer's seat to work offline for how many days?",
+            minvalue=1,
+            maxvalue=MAX_BORROW_DAYS,
+            parent=self.root,
+        )
+        if days is None or not self.session_token:
+            return  # cancelled, or signed out meanwhile
+        log(f"borrow the seat for {days} days")
+
+        def on_borrowed(answer):
+            log("seat borrowed")
+            content = self.store_issued_license(answer["license"])
+            self.borrowed_until = (content or answer).get("valid_until")
+            self.set_session_status()
+            self.show_dialog("info", "Seat Borrowed", borrowed_text(answer, self.borrowed_until))
+
+        borrow = self.client.borrow_seat
+        work = lambda: borrow(days)  # noqa: E731
+        self.request(work, "borrow", on_borrowed, "Borrow Failed", self.borrow_button)
+
+    def on_return_seat(self):
+        """Gives the borrowed seat back before the borrow ends, so another computer may take it;
+        the session goes on, on an ordinary seat again. The licence the borrow issued cannot be
+        recalled: the program discards it (the next login checks out another)."""
+        if self.user is None or str(self.return_button["state"]) == tk.DISABLED:
+            return
+        if not self.session_token:
+            self.show_dialog("warning", "Return Failed", SEAT_OFFLINE_MESSAGE)
+            return
+        log("return the seat")
+
+        def on_returned(answer):
+            log("seat returned")
+            self.borrowed_until = None
+            remove_file(offline_license_path(), "offline licence")
+            log("borrowed licence discarded")
+            self.set_session_status()
+            self.show_dialog("info", "Seat Returned", answer.message)
+
+        give_back = self.client.return_seat
+        self.request(give_back, "return", on_returned, "Return Failed", self.return_button)
+
     def read_main_screen_variables(self):
         """The application's welcome message and the user's note, read with the session. One
         that does not exist (VARIABLE_NOT_FOUND) shows nothing; other failures are logged."""
@@ -1216,8 +1321,8 @@ class ClientWindow:
     # --- The offline licence and the update ---------------------------------------------------
 
     def check_out_license(self):
-        """Takes an offline licence for the session just started and stores it once the SDK
-        accepts it as it will offline. A failure only costs the offline start: logged."""
+        """Takes an offline licence for the session just started and stores it. A failure only
+        costs the offline start: logged."""
         generation = self.generation
 
         def on_done(status, answer):
@@ -1229,23 +1334,31 @@ class ClientWindow:
             if not answer.success:
                 log(f"licence checkout refused: {answer.code}")
                 return
-            check = self.client.verify_offline_license(answer["license"])
-            if not check.success:
-                log(f"offline licence not stored ({check.code})")
-                return
-            # The application it names came in an answer signed for this request: offline, a
-            # licence must name the same one.
-            previous = read_json(offline_license_path()) or {}
-            stored = {
-                "license": answer["license"],
-                "last_seen": later_of_now(previous.get("last_seen")),
-                "application_id": check.content["application_id"],
-            }
-            write_json(offline_license_path(), stored, "offline licence")
-            log(f"offline licence stored (valid until {check.content['valid_until']})")
+            if self.borrowed_until:
+                return  # a seat borrowed meanwhile keeps its licence, the one lasting the borrow
+            self.store_issued_license(answer["license"])
 
         checkout = self.client.checkout
         self.run_in_background(lambda: checkout(ttl_seconds=OFFLINE_LICENSE_TTL_SECONDS), on_done)
+
+    def store_issued_license(self, issued):
+        """Stores an offline licence the server has just issued (a checkout's, or a borrowed
+        seat's) once the SDK accepts it as it will offline: its content, or None (logged)."""
+        check = self.client.verify_offline_license(issued)
+        if not check.success:
+            log(f"offline licence not stored ({check.code})")
+            return None
+        # The application it names came in an answer signed for this request: offline, a licence
+        # must name the same one.
+        previous = read_json(offline_license_path()) or {}
+        stored = {
+            "license": issued,
+            "last_seen": later_of_now(previous.get("last_seen")),
+            "application_id": check.content["application_id"],
+        }
+        write_json(offline_license_path(), stored, "offline licence")
+        log(f"offline licence stored (valid until {check.content['valid_until']})")
+        return check.content
 
     def start_offline(self):
         """The server cannot be reached: the stored offline licence, checked by the SDK with the

@@ -1,7 +1,7 @@
 """Unit tests of the demo program's own parts (refusal titles and texts, licensing, usage meters,
-trials and times as shown, the device name, the offline refusal messages); what talks to the
-server is the SDK's and is tested by the SDK's conformance suite. Run with the `latchkey` SDK
-installed: `python3 -m unittest test_latchkey_client` (from this folder), or with
+trials, floating seats and times as shown, the device name, the offline refusal messages); what
+talks to the server is the SDK's and is tested by the SDK's conformance suite. Run with the
+`latchkey` SDK installed: `python3 -m unittest test_latchkey_client` (from this folder), or with
 LATCHKEY_CLIENT_PATH naming a rendered copy of the sample to test that one."""
 
 import contextlib
@@ -128,6 +128,30 @@ class LicensingTest(unittest.TestCase):
             )
             self.assertEqual(client.trial_text(started), "Welcome (trial ends 2026-06-08 17:30)")
         self.assertEqual(client.refusal_text({**ended, "expires_at": None}), "Your trial has ended")
+
+    def test_titles_the_seat_codes_and_says_when_a_seat_frees_and_until_when_one_is_borrowed(self):
+        title = client.refusal_title
+        self.assertEqual(title("NO_SEAT_AVAILABLE", "Login Failed"), ("All Seats In Use", False))
+        self.assertEqual(
+            title("BORROW_NOT_ALLOWED", "Borrow Failed"), ("Borrowing Not Allowed", False)
+        )
+        taken = {
+            "code": "NO_SEAT_AVAILABLE",
+            "message": "Every seat is in use",
+            "next_free_at": "2026-06-08T12:14:30.000Z",
+        }
+        borrowed = {"code": "OK", "message": "Seat borrowed", "license": "LK1.x.y"}
+        with local_zone("Asia/Kolkata"):
+            self.assertEqual(
+                client.refusal_text(taken),
+                "Every seat is in use (next seat free by 2026-06-08 17:45)",
+            )
+            self.assertEqual(
+                client.borrowed_text(borrowed, "2026-06-11T12:00:00.000Z"),
+                "Seat borrowed (borrowed until 2026-06-11 17:30)",
+            )
+        no_time = {**taken, "next_free_at": None}
+        self.assertEqual(client.refusal_text(no_time), "Every seat is in use")
 
     def test_names_what_is_missing(self):
         answer = {

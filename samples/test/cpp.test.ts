@@ -938,6 +938,46 @@ describe.skipIf(!isToolchainInstalled)('C++ sample against a live Latchkey', () 
     }
   });
 
+  it('names every seat in use with when one frees, borrows the seat for three days with its licence, and returns it', async () => {
+    const user = await live.createEndUser();
+    await live.grantFloatingPlan(user.id, { seats: 1, maxBorrowDays: 7 });
+    // Another computer holds the only seat: the login is refused, saying when that lease lapses.
+    expect(await live.loginFrom(user, 'another-computer')).toBe('OK');
+    const [other] = await live.seatsOf(user.id);
+    const home = await newHome();
+    const program = run(home, { env: { TZ: 'Asia/Kolkata' } });
+    await logIn(program, user.username, user.password);
+    const freeBy = shownInKolkata(new Date(other!.expiresAt));
+    await program.waitFor(
+      `All Seats In Use: ${clientMessages.noSeatAvailable} (next seat free by ${freeBy})\n`,
+    );
+    await live.freeSeat(other!.id);
+    await logIn(program, user.username, user.password);
+    await program.waitFor('[latchkey] session started');
+    await program.waitFor('> ');
+
+    // More days than the plan allows are refused, titled by the code.
+    program.send('borrow 8');
+    await program.waitFor(`Borrowing Not Allowed: ${clientMessages.borrowNotAllowed}\n`);
+    program.send('borrow 3');
+    await program.waitFor(`Seat Borrowed: ${clientMessages.seatBorrowed} (borrowed until `);
+    // The borrowed licence is kept where a checked-out one is, lasting the borrow.
+    const { valid_until: validUntil } = licenseContent((await readOfflineState(home)).license);
+    await program.waitFor(`${shownInKolkata(new Date(validUntil))})\n`);
+    expect((Date.parse(validUntil) - Date.now()) / 86_400_000).toBeCloseTo(3, 2);
+    const [borrowed] = await live.seatsOf(user.id);
+    expect(Math.abs(Date.parse(borrowed!.borrowedUntil!) - Date.parse(validUntil))).toBeLessThan(
+      1_000,
+    );
+
+    program.send('return');
+    await program.waitFor(`Seat Returned: ${clientMessages.seatReturned}\n`);
+    expect(await live.seatsOf(user.id)).toMatchObject([{ id: borrowed!.id, borrowedUntil: null }]);
+    expect(existsSync(offlineStateFile(home))).toBe(false);
+    program.send('quit');
+    expect(await program.exited()).toBe(0);
+  });
+
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;

@@ -1026,6 +1026,48 @@ describe.runIf(isAvailable)('C# sample against a live Latchkey', () => {
     }
   }, 105_000);
 
+  it('borrows the seat for three days, keeping its licence and saying until when, then returns it', async () => {
+    const user = await live.createEndUser();
+    await live.grantFloatingPlan(user.id, { seats: 1, maxBorrowDays: 7 });
+    const home = mkdtempSync(join(workDirectory, 'home-'));
+    const client = startClient(clientProgram, home, { TZ: 'Asia/Kolkata' });
+    await submitLogin(user.username, user.password);
+    await dismissDialog('Login Successful');
+    const main = await waitForWindow(mainWindow(user.username));
+    await client.waitForLine(/^\[latchkey\] session started/);
+
+    // Borrow Seat..., under the licence key row, asks for the days.
+    await clickAt(main, 90, 312);
+    const prompt = await waitForWindow('^Latchkey Borrow Seat$', 30_000);
+    await clickAt(prompt, 265, 71);
+    await xdotool('type', '--delay', '15', '3');
+    await xdotool('key', 'Return');
+    await waitForWindow('^Seat Borrowed$');
+    // The borrowed licence is kept where a checked-out one is, lasting the borrow.
+    const { valid_until: validUntil } = licenseContent(readOfflineState(home).license);
+    const until = `(borrowed until ${shownInKolkata(new Date(validUntil))})`;
+    await client.waitForLine(
+      dialogLine('Seat Borrowed', `${clientMessages.seatBorrowed} ${until}`),
+    );
+    // The focus stays on the button under the dialog: no second Enter may press it again.
+    await closeDialog('Seat Borrowed');
+    expect((Date.parse(validUntil) - Date.now()) / 86_400_000).toBeCloseTo(3, 2);
+    const [borrowed] = await live.seatsOf(user.id);
+    expect(Math.abs(Date.parse(borrowed!.borrowedUntil!) - Date.parse(validUntil))).toBeLessThan(
+      1_000,
+    );
+
+    // Return Seat, beside it, gives the seat back and discards the borrowed licence.
+    await clickAt(main, 220, 312);
+    await client.waitForLine(dialogLine('Seat Returned', clientMessages.seatReturned));
+    await closeDialog('Seat Returned');
+    expect(await live.seatsOf(user.id)).toMatchObject([{ id: borrowed!.id, borrowedUntil: null }]);
+    expect(existsSync(offlineStateFile(home))).toBe(false);
+    // Logout ends the session: later tests count the application's live sessions.
+    await clickAt(main, 520, 356);
+    await dismissDialog('Logged Out');
+  }, 105_000);
+
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;

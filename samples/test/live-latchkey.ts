@@ -11,6 +11,7 @@ import {
   planSchema,
   portalOfflineActivationSchema,
   sampleSchema,
+  seatLeaseListSchema,
   subscriptionListSchema,
   userMeterListSchema,
   userVariableListSchema,
@@ -24,6 +25,7 @@ import {
   type Plan,
   type PortalOfflineActivation,
   type SampleLanguage,
+  type SeatLease,
   type Subscription,
   type UpdateAppUserRequest,
   type UpdateApplicationRequest,
@@ -139,6 +141,16 @@ export interface LiveLatchkey {
    * is for the holder of the key the request carries. Answers the portal's answer.
    */
   activateOffline(request: string): Promise<PortalOfflineActivation>;
+  /**
+   * Floating seats: grants the end user a lifetime plan of `seats` computers at once (15-minute
+   * leases), whose seats may be borrowed for up to `maxBorrowDays`, as the console's plan form
+   * and user dialog do. Answers the plan.
+   */
+  grantFloatingPlan(userId: string, input: { seats: number; maxBorrowDays: number }): Promise<Plan>;
+  /** The end user's floating seats in use, oldest first, as the console's seat list shows them. */
+  seatsOf(userId: string): Promise<SeatLease[]>;
+  /** Frees a seat in use (its login's session ends), as the console's seat list does. */
+  freeSeat(leaseId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -205,6 +217,7 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
   let userCount = 0;
   let updatesPlanCount = 0;
   let meteredPlanCount = 0;
+  let floatingPlanCount = 0;
   const live: LiveLatchkey = {
     baseUrl,
     testApp,
@@ -414,6 +427,31 @@ export async function startLiveLatchkey(): Promise<LiveLatchkey> {
       const text = await response.text();
       if (!response.ok) throw new Error(`POST ${path}: ${response.status} ${text}`);
       return portalOfflineActivationSchema.parse(JSON.parse(text));
+    },
+    async grantFloatingPlan(userId, { seats, maxBorrowDays }) {
+      floatingPlanCount += 1;
+      const plan = planSchema.parse(
+        await ownerCall('POST', `/api/applications/${application.id}/plans`, {
+          name: `Floating seats ${floatingPlanCount}`,
+          floating: true,
+          seats,
+          leaseMinutes: 15,
+          maxBorrowDays,
+        }),
+      );
+      await ownerCall('POST', `/api/applications/${application.id}/users/${userId}/subscriptions`, {
+        planId: plan.id,
+      });
+      return plan;
+    },
+    async seatsOf(userId) {
+      const seats = seatLeaseListSchema.parse(
+        await ownerCall('GET', `/api/applications/${application.id}/seats`),
+      );
+      return seats.filter((seat) => seat.userId === userId);
+    },
+    async freeSeat(leaseId) {
+      await ownerCall('DELETE', `/api/applications/${application.id}/seats/${leaseId}`);
     },
     close: () => testApp.close(),
   };

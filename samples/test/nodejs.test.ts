@@ -467,6 +467,59 @@ describe('Node.js sample against a live Latchkey', () => {
     }
   });
 
+  it('names every seat in use with when one frees, borrows the seat for three days with its licence, and returns it', async () => {
+    const user = await live.createEndUser();
+    await live.grantFloatingPlan(user.id, { seats: 1, maxBorrowDays: 7 });
+    // Another computer holds the only seat: the login is refused, saying when that lease lapses.
+    expect(await live.loginFrom(user, 'another-computer')).toBe('OK');
+    const [other] = await live.seatsOf(user.id);
+    const home = await newHome();
+    const sample = await startSample(home, code, { TZ: 'Asia/Kolkata' });
+    let from = await logIn(sample, user.username, user.password, 0);
+    from = await sample.waitFor(
+      `All Seats In Use: ${clientMessages.noSeatAvailable} (next seat free by ${shownInKolkata(other!.expiresAt)})\n`,
+      from,
+    );
+    await live.freeSeat(other!.id);
+    from = await logIn(sample, user.username, user.password, from);
+    from = await sample.waitFor('[latchkey] session started', from);
+    from = await sample.waitFor('> ', from);
+
+    // More days than the plan allows are refused, titled by the code.
+    sample.send('borrow 8');
+    from = await sample.waitFor(
+      `Borrowing Not Allowed: ${clientMessages.borrowNotAllowed}\n`,
+      from,
+    );
+    sample.send('borrow 3');
+    from = await sample.waitFor(
+      `Seat Borrowed: ${clientMessages.seatBorrowed} (borrowed until `,
+      from,
+    );
+    // The borrowed licence is stored where a checked-out one is, lasting the borrow.
+    const offlineFile = join(
+      home,
+      '.latchkey',
+      `${live.application.apiKey.slice(0, 12)}.offline.json`,
+    );
+    const { license } = JSON.parse(readFileSync(offlineFile, 'utf8')) as { license: string };
+    const { valid_until: validUntil } = JSON.parse(
+      Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8'),
+    ) as { valid_until: string };
+    from = await sample.waitFor(`${shownInKolkata(validUntil)})\n`, from);
+    expect((Date.parse(validUntil) - Date.now()) / 86_400_000).toBeCloseTo(3, 2);
+    const [borrowed] = await live.seatsOf(user.id);
+    expect(Math.abs(Date.parse(borrowed!.borrowedUntil!) - Date.parse(validUntil))).toBeLessThan(
+      1_000,
+    );
+
+    sample.send('return');
+    await sample.waitFor(`Seat Returned: ${clientMessages.seatReturned}\n`, from);
+    expect(await live.seatsOf(user.id)).toMatchObject([{ id: borrowed!.id, borrowedUntil: null }]);
+    expect(existsSync(offlineFile)).toBe(false);
+    expect(await sample.end()).toBe(0);
+  });
+
   // Licence keys. Plans and keys are made through the owner API, as a vendor would.
   describe('licence keys', () => {
     let keys: (planId: string) => Promise<{ id: string; key: string }>;

@@ -583,6 +583,54 @@ describe.skipIf(!isRunnable)('Python Tkinter sample against a live Latchkey', ()
     }
   });
 
+  it('borrows the seat for three days, keeping its licence and saying until when, then returns it', async () => {
+    const user = await live.createEndUser();
+    await live.grantFloatingPlan(user.id, { seats: 1, maxBorrowDays: 7 });
+    const home = newHome();
+    const sample = startSample(samplePath, home, { TZ: 'Asia/Kolkata' });
+    await logIn(user.username, user.password);
+    await dismissDialog('Login Successful');
+    const main = await x.waitForWindow(mainTitle);
+    await sample.waitForLine(/\[latchkey\] session started/);
+    const area = await x.windowGeometry(main);
+
+    // Borrow Seat..., at the right of the session's row, asks for the days.
+    await x.xdotool(['windowfocus', '--sync', main]);
+    await x.click(area.x + 380, area.y + 137);
+    const prompt = await x.waitForWindow('^Latchkey Client - Borrow Seat$');
+    await x.xdotool(['windowfocus', '--sync', prompt]);
+    await x.xdotool(['type', '--delay', '5', '3']);
+    await x.xdotool(['key', 'Return']);
+    await dismissDialog('Seat Borrowed');
+    // The borrowed licence is stored where a checked-out one is, lasting the borrow.
+    const offlineFile = join(
+      home,
+      '.latchkey',
+      `${live.application.apiKey.slice(0, 12)}.offline.json`,
+    );
+    const { license } = JSON.parse(readFileSync(offlineFile, 'utf8')) as { license: string };
+    const { valid_until: validUntil } = JSON.parse(
+      Buffer.from(license.split('.')[1]!, 'base64url').toString('utf8'),
+    ) as { valid_until: string };
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Seat Borrowed: ${clientMessages.seatBorrowed} (borrowed until ${shownInKolkata(validUntil)})\n`,
+    );
+    expect((Date.parse(validUntil) - Date.now()) / 86_400_000).toBeCloseTo(3, 2);
+    const [borrowed] = await live.seatsOf(user.id);
+    expect(Math.abs(Date.parse(borrowed!.borrowedUntil!) - Date.parse(validUntil))).toBeLessThan(
+      1_000,
+    );
+
+    // Return Seat, beside it, gives the seat back and discards the borrowed licence.
+    await x.click(area.x + 490, area.y + 137);
+    await dismissDialog('Seat Returned');
+    expect(sample.output()).toContain(
+      `[latchkey] dialog Seat Returned: ${clientMessages.seatReturned}\n`,
+    );
+    expect(await live.seatsOf(user.id)).toMatchObject([{ id: borrowed!.id, borrowedUntil: null }]);
+    expect(existsSync(offlineFile)).toBe(false);
+  });
+
   // Licence keys, made through the owner API as a vendor would.
   describe('licence keys', () => {
     let proPlanId: string;
