@@ -3,7 +3,7 @@ import { hashToken } from '../../lib/tokens.ts';
 import { borrowLease, seatTermsOf } from '../seats/index.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
-import { issueOfflineLicense } from './issue-offline-license.ts';
+import { issueOfflineLicense, licenseCheckoutRecord } from './issue-offline-license.ts';
 import { loadLiveSession } from './live-session.ts';
 
 const DAY_MS = 86_400_000;
@@ -56,26 +56,17 @@ export async function borrowSeat({
     encrypt: input.encrypt,
     now,
   });
-  await ctx.activity.recordActivity({
-    applicationId: application.id,
-    appUserId: session.userId,
-    username: session.username,
-    event: 'license_checkout',
-    success: true,
-    ipAddress: ctx.ipAddress,
-    errorMessage: null,
-    // The licence's id and terms, never the licence itself (it is a bearer credential).
-    metadata: {
-      code: 'OK',
-      via: 'borrow',
-      licenseId: content.id,
-      hwid: session.hwid,
-      borrowedUntil: borrowedUntil.toISOString(),
-      validUntil: content.valid_until,
+  await ctx.activity.recordActivity(
+    licenseCheckoutRecord({
+      applicationId: application.id,
+      holder: session,
+      content,
       isEncrypted: input.encrypt,
-    },
-    createdAt: now,
-  });
+      ipAddress: ctx.ipAddress,
+      details: { via: 'borrow', borrowedUntil: borrowedUntil.toISOString() },
+      now,
+    }),
+  );
   return {
     success: true,
     message: clientMessages.seatBorrowed,

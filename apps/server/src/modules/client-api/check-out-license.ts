@@ -7,7 +7,7 @@ import { invalidRequest } from './client-api-error.ts';
 import type { ClientContext } from './client-context.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import { loadLiveSession } from './live-session.ts';
-import { issueOfflineLicense } from './issue-offline-license.ts';
+import { issueOfflineLicense, licenseCheckoutRecord } from './issue-offline-license.ts';
 
 /**
  * POST /api/v1/license/checkout: a live session's holder takes a signed licence to
@@ -64,25 +64,17 @@ export async function checkOutLicense({
     encrypt: input.encrypt,
     now,
   });
-  await ctx.activity.recordActivity({
-    applicationId: application.id,
-    appUserId: session.userId,
-    username: session.username,
-    event: 'license_checkout',
-    success: true,
-    ipAddress: ctx.ipAddress,
-    errorMessage: null,
-    // The licence's id and terms, never the licence itself (it is a bearer credential).
-    metadata: {
-      code: 'OK',
-      licenseId: content.id,
-      hwid: session.hwid,
-      ttlSeconds,
-      validUntil: content.valid_until,
+  await ctx.activity.recordActivity(
+    licenseCheckoutRecord({
+      applicationId: application.id,
+      holder: session,
+      content,
       isEncrypted: input.encrypt,
-    },
-    createdAt: now,
-  });
+      ipAddress: ctx.ipAddress,
+      details: { ttlSeconds },
+      now,
+    }),
+  );
   return {
     success: true,
     message: clientMessages.licenseCheckedOut,

@@ -26,7 +26,7 @@ export { issueFileUrl } from './issue-file-url.ts';
 export { loadLiveSession } from './live-session.ts';
 export { logInEndUser } from './log-in-end-user.ts';
 export { findKeyUser, logInWithLicense } from './log-in-with-license.ts';
-export { issueOfflineLicense } from './issue-offline-license.ts';
+export { issueOfflineLicense, licenseCheckoutRecord } from './issue-offline-license.ts';
 export { readApplicationVariable } from './read-application-variable.ts';
 export { readOwnUserVariable } from './read-own-user-variable.ts';
 export { redeemLicense } from './redeem-license.ts';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { OfflineLicenseContent } from '@latchkey/contracts';
+import type { ActivityRecord } from '../../events/activity-events.ts';
 import type { Ed25519Signer } from '../../lib/ed25519-signer.ts';
 import { licensingOf, type HeldSubscription } from '../subscriptions/index.ts';
 import { encodeOfflineLicense } from './offline-license-format.ts';
@@ -63,6 +64,40 @@ export function issueOfflineLicense(input: {
       : null,
   );
   return { license, content };
+}
+
+/**
+ * The `license_checkout` event of an issued licence: its id and terms, never the licence itself
+ * (a bearer credential). `details` says how it was issued (`via`, the borrow, the request's
+ * nonce, the TTL asked for).
+ */
+export function licenseCheckoutRecord(input: {
+  applicationId: number;
+  holder: Pick<OfflineLicenseHolder, 'userId' | 'username' | 'hwid'>;
+  content: OfflineLicenseContent;
+  isEncrypted: boolean;
+  ipAddress: string;
+  details: Record<string, unknown>;
+  now: Date;
+}): ActivityRecord {
+  return {
+    applicationId: input.applicationId,
+    appUserId: input.holder.userId,
+    username: input.holder.username,
+    event: 'license_checkout',
+    success: true,
+    ipAddress: input.ipAddress,
+    errorMessage: null,
+    metadata: {
+      code: 'OK',
+      ...input.details,
+      licenseId: input.content.id,
+      hwid: input.holder.hwid,
+      validUntil: input.content.valid_until,
+      isEncrypted: input.isEncrypted,
+    },
+    createdAt: input.now,
+  };
 }
 
 /**

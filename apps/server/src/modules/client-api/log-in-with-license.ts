@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type {
   ActivityEvent,
@@ -8,7 +7,6 @@ import type {
 } from '@latchkey/contracts';
 import { appUsers, licenseKeys } from '../../db/schema/index.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
-import { hashPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/index.ts';
 import { licenseKeyDigest, redeemLicenseKey, type LicenseRefusalCode } from '../licenses/index.ts';
@@ -16,6 +14,7 @@ import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import { completeLogin, type LoginContext } from './complete-login.ts';
 import { loadIdentifiedUser } from './load-identified-user.ts';
+import { insertPasswordlessAccount, unknownPasswordHash } from './passwordless-account.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 import { KeyRefused, licenseRedeemedRecord, refuseLicense } from './license-refusals.ts';
 
@@ -184,44 +183,31 @@ async function createKeyUser(
 ): Promise<FoundKeyUser> {
   const { application } = ctx;
   const { now } = input;
-  // The account has no password: a random one nobody knows, so a password login never works.
-  const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+  const passwordHash = await unknownPasswordHash();
   const username = keyUsername(input.licenseId);
   try {
     const outcome = await ctx.db.transaction(async (tx) => {
-      const [user] = await tx
-        .insert(appUsers)
-        .values({
-          applicationId: application.id,
-          username,
-          passwordHash,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: appUsers.id });
-      if (!user) throw new Error('insert returned no row');
+      const { userId, registered } = await insertPasswordlessAccount(tx, {
+        applicationId: application.id,
+        username,
+        passwordHash,
+        expiresAt: null,
+        action: input.action,
+        ipAddress: ctx.ipAddress,
+        now,
+      });
       const redemption = await redeemLicenseKey(tx, {
         applicationId: application.id,
-        appUserId: user.id,
+        appUserId: userId,
         key: input.key,
         now,
         serverSecret: ctx.serverSecret,
       });
       if (!redemption.isRedeemed) throw new KeyRefused(redemption.code, redemption.licenseId);
       const records: ActivityRecord[] = [
-        {
-          applicationId: application.id,
-          appUserId: user.id,
-          username,
-          event: 'user_register',
-          success: true,
-          ipAddress: ctx.ipAddress,
-          errorMessage: null,
-          metadata: { action: input.action, code: 'OK' },
-          createdAt: now,
-        },
+        registered,
         licenseRedeemedRecord(ctx, {
-          appUserId: user.id,
+          appUserId: userId,
           username,
           licenseId: redemption.licenseId,
           planName: redemption.planName,
@@ -230,7 +216,7 @@ async function createKeyUser(
         }),
       ];
       const queued = await writeActivityRows(tx, records);
-      return { userId: user.id, records, queued };
+      return { userId, records, queued };
     });
     outcome.records.forEach((record, index) =>
       ctx.activity.noteWritten(record, index === outcome.records.length - 1 ? outcome.queued : 0),

@@ -6,15 +6,8 @@ import type {
   ClientAuthResponse,
   ClientTrialInput,
 } from '@latchkey/contracts';
-import {
-  appUsers,
-  applications,
-  machineTrials,
-  plans,
-  subscriptions,
-} from '../../db/schema/index.ts';
+import { applications, machineTrials, plans, subscriptions } from '../../db/schema/index.ts';
 import { isUniqueViolation, redactDatabaseError } from '../../lib/database-errors.ts';
-import { hashPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { writeActivityRows } from '../activity/index.ts';
 import { syncTrialPlan } from '../trials/index.ts';
@@ -22,6 +15,7 @@ import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import { completeLogin, type LoginContext } from './complete-login.ts';
 import { loadIdentifiedUser } from './load-identified-user.ts';
+import { insertPasswordlessAccount, unknownPasswordHash } from './passwordless-account.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
 
 const DAY_MS = 86_400_000;
@@ -197,26 +191,22 @@ async function createTrial(
   const { now } = input;
   const endsAt = new Date(now.getTime() + input.trialDays * DAY_MS);
   const username = input.username ?? trialUsername();
-  // The account has no password: a random one nobody knows, so a password login never works.
-  const passwordHash = await hashPassword(randomBytes(32).toString('base64url'));
+  const passwordHash = await unknownPasswordHash();
   try {
     const outcome = await ctx.db.transaction(async (tx) => {
-      const [user] = await tx
-        .insert(appUsers)
-        .values({
-          applicationId: application.id,
-          username,
-          passwordHash,
-          expiresAt: endsAt,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning({ id: appUsers.id });
-      if (!user) throw new Error('insert returned no row');
+      const { userId, registered } = await insertPasswordlessAccount(tx, {
+        applicationId: application.id,
+        username,
+        passwordHash,
+        expiresAt: endsAt,
+        action: 'trial',
+        ipAddress: ctx.ipAddress,
+        now,
+      });
       await tx.insert(machineTrials).values({
         applicationId: application.id,
         hwid: input.hwid,
-        appUserId: user.id,
+        appUserId: userId,
         startedAt: now,
         endsAt,
       });
@@ -237,25 +227,16 @@ async function createTrial(
         ));
       await tx.insert(subscriptions).values({
         applicationId: application.id,
-        appUserId: user.id,
+        appUserId: userId,
         planId,
         expiresAt: endsAt,
         createdAt: now,
         updatedAt: now,
       });
-      const base = {
-        applicationId: application.id,
-        appUserId: user.id,
-        username,
-        success: true,
-        ipAddress: ctx.ipAddress,
-        errorMessage: null,
-        createdAt: now,
-      };
       const records: ActivityRecord[] = [
-        { ...base, event: 'user_register', metadata: { action: 'trial', code: 'OK' } },
+        registered,
         {
-          ...base,
+          ...registered,
           event: 'trial_started',
           metadata: {
             hwid: input.hwid,

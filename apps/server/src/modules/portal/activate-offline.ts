@@ -22,6 +22,7 @@ import {
   clientMessages,
   findKeyUser,
   issueOfflineLicense,
+  licenseCheckoutRecord,
   licenseRefusalMessages,
   refuseLicense,
   standingRefusal,
@@ -156,27 +157,17 @@ export async function activateOffline({
     encrypt: request.encrypt === true,
     now,
   });
-  await ctx.activity.recordActivity({
-    applicationId: application.id,
-    appUserId: user.id,
-    username: user.username,
-    event: 'license_checkout',
-    success: true,
-    ipAddress: ctx.ipAddress,
-    errorMessage: null,
-    // The licence's id and terms, never the licence (a bearer credential) or the key.
-    metadata: {
-      code: 'OK',
-      via: 'offline_activation',
-      licenseId: content.id,
-      hwid: request.hwid,
-      nonce: request.nonce,
-      ttlSeconds: ttlDays * 86_400,
-      validUntil: content.valid_until,
+  await ctx.activity.recordActivity(
+    licenseCheckoutRecord({
+      applicationId: application.id,
+      holder: { userId: user.id, username: user.username, hwid: request.hwid },
+      content,
       isEncrypted: request.encrypt === true,
-    },
-    createdAt: now,
-  });
+      ipAddress: ctx.ipAddress,
+      details: { via: 'offline_activation', nonce: request.nonce, ttlSeconds: ttlDays * 86_400 },
+      now,
+    }),
+  );
   await announcePortalChange(ctx, user.id);
   return { license, validUntil: content.valid_until, username: user.username };
 }
