@@ -319,8 +319,15 @@ test.describe('plans tab of the application page', () => {
     });
     expect(problems).toEqual([]);
 
-    // Freed by the owner: the third computer gets in.
+    // Searched by HWID on the server, then the search cleared.
     const seats = page.getByRole('region', { name: 'Seats in use' });
+    const search = page.getByRole('searchbox', { name: 'Search seats' });
+    await search.fill('laptop');
+    await expect(seats.getByText('team-account')).toHaveCount(1);
+    await search.fill('');
+    await expect(seats.getByText('team-account')).toHaveCount(2);
+
+    // Freed by the owner: the third computer gets in.
     await seats
       .getByRole('button', { name: /^Free seat of team-account/ })
       .first()

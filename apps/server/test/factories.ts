@@ -315,6 +315,33 @@ export async function createAppUserViaApi(
 }
 
 /**
+ * A plan and an end user holding it, through the owner API: the plan created with `plan`, the
+ * user with `user`, then granted the plan by hand.
+ */
+export async function createPlanHolderViaApi(
+  app: FastifyInstance,
+  owner: SignedInOwner,
+  applicationId: number,
+  {
+    plan: planBody = {},
+    user: userBody = {},
+  }: {
+    plan?: Partial<CreatePlanRequest>;
+    user?: Partial<CreateAppUserRequest>;
+  } = {},
+): Promise<{ plan: Plan; user: AppUser }> {
+  const plan = await createPlanViaApi(app, owner, applicationId, planBody);
+  const user = await createAppUserViaApi(app, owner, applicationId, userBody);
+  await grantSubscriptionViaApi(
+    app,
+    owner,
+    { applicationId, userId: user.id },
+    { planId: plan.id },
+  );
+  return { plan, user };
+}
+
+/**
  * An application the client API can serve: a real Ed25519 key pair encrypted with this test
  * app's server secret (insertApplication's placeholder key cannot sign).
  */

@@ -6,6 +6,7 @@ import {
 } from './client-api.ts';
 import type { ClientCallEntry } from './client-call-entry.ts';
 import { applicationIdSchema } from './applications.ts';
+import { pageQueryFields } from './paging.ts';
 import { planLimits } from './plans.ts';
 
 /**
@@ -78,6 +79,10 @@ export const seatLeaseSchema = z
   .meta({ id: 'SeatLease', description: 'A floating seat in use.' });
 export type SeatLease = z.infer<typeof seatLeaseSchema>;
 export const seatLeaseListSchema = z.array(seatLeaseSchema);
+
+/** GET /api/applications/:id/seats?page=&pageSize=&search= (search: the holder's name or the HWID). */
+export const seatListQuerySchema = z.object(pageQueryFields);
+export type SeatListQuery = z.infer<typeof seatListQuerySchema>;
 
 export const seatParamsSchema = z.object({
   id: applicationIdSchema,

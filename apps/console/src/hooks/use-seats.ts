@@ -1,6 +1,7 @@
-import { deletedResponseSchema, seatLeaseListSchema } from '@latchkey/contracts';
-import { useQuery } from '@tanstack/react-query';
+import { deletedResponseSchema, seatLeaseListSchema, type SeatLease } from '@latchkey/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { apiRequest } from '@/lib/api.ts';
+import { toPagedList, toPageQueryString, type PagedList } from '@/lib/paged-list.ts';
 import { applicationSeatsQueryKey } from './owner-query-keys.ts';
 import { useListMutation } from './use-owner-mutation.ts';
 
@@ -11,16 +12,26 @@ function seatsUrl(applicationId: number, leaseId?: string): string {
   return leaseId === undefined ? url : `${url}/${encodeURIComponent(leaseId)}`;
 }
 
+export const SEATS_PAGE_SIZE = 50;
+
 /**
- * The floating seats in use now (GET /api/applications/:id/seats): a lease lapses on its own,
- * so the list is read again every minute while it is shown.
+ * One page of the floating seats in use now (GET /api/applications/:id/seats), searched by
+ * holder or HWID: a lease lapses on its own, so the page is read again every minute while it is
+ * shown, and the page shown stays while the next loads.
  */
-export function useSeats(applicationId: number, { isEnabled = true } = {}) {
+export function useSeats(
+  applicationId: number,
+  { page, search, isEnabled = true }: { page: number; search: string; isEnabled?: boolean },
+) {
   return useQuery({
-    queryKey: applicationSeatsQueryKey(applicationId),
-    queryFn: async () =>
-      seatLeaseListSchema.parse(await (await apiRequest('GET', seatsUrl(applicationId))).json()),
+    queryKey: [...applicationSeatsQueryKey(applicationId), { page, search }],
+    queryFn: async (): Promise<PagedList<SeatLease>> => {
+      const query = toPageQueryString({ page, pageSize: SEATS_PAGE_SIZE, search: search.trim() });
+      const response = await apiRequest('GET', `${seatsUrl(applicationId)}${query}`);
+      return toPagedList(response, seatLeaseListSchema.parse(await response.json()));
+    },
     enabled: isEnabled,
+    placeholderData: keepPreviousData,
     refetchInterval: 60_000,
   });
 }

@@ -32,7 +32,16 @@ function stubApi(plans = [team], initialSeats: SeatLease[] = []) {
     if (url.pathname === PLANS_PATH && method === 'POST') {
       return jsonResponse(201, createPlan(9, body as object));
     }
-    if (url.pathname === SEATS_PATH && method === 'GET') return jsonResponse(200, seats);
+    if (url.pathname === SEATS_PATH && method === 'GET') {
+      // Searched as the server does: the holder's name or the HWID containing the text.
+      const search = url.searchParams.get('search')?.toLowerCase() ?? '';
+      return jsonResponse(
+        200,
+        seats.filter((each) =>
+          [each.username, each.hwid ?? ''].some((text) => text.toLowerCase().includes(search)),
+        ),
+      );
+    }
     const freed = seats.find(({ id }) => url.pathname === `${SEATS_PATH}/${id}`);
     if (freed && method === 'DELETE') {
       seats = seats.filter(({ id }) => id !== freed.id);
@@ -72,6 +81,22 @@ describe('PlansPanel: floating seats', { timeout: 30_000 }, () => {
     renderSignedIn(<PlansPanel application={orbit} />);
     expect(await screen.findByText('Solo')).toBeTruthy();
     expect(screen.queryByRole('heading', { name: 'Seats in use' })).toBeNull();
+  });
+
+  it('searches the seats by holder or HWID, and says when none match', async () => {
+    const api = stubApi([team], [seat(1), seat(2, { username: 'laptop' })]);
+    renderSignedIn(<PlansPanel application={orbit} />);
+    expect(await screen.findByText('studio')).toBeTruthy();
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search seats' }), {
+      target: { value: 'lap' },
+    });
+    await waitFor(() => expect(screen.queryByText('studio')).toBeNull());
+    expect(screen.getByText('laptop')).toBeTruthy();
+    expect(api.sent('GET', SEATS_PATH).some(({ path }) => path.includes('search=lap'))).toBe(true);
+    fireEvent.change(screen.getByRole('searchbox', { name: 'Search seats' }), {
+      target: { value: 'nobody' },
+    });
+    expect(await screen.findByRole('heading', { name: 'No matching seats' })).toBeTruthy();
   });
 
   it('makes a plan floating in the dialog: the seats appear and are sent', async () => {

@@ -1,5 +1,5 @@
 import type { Application, SeatLease } from '@latchkey/contracts';
-import { Armchair, LogOut } from 'lucide-react';
+import { Armchair, LogOut, SearchX } from 'lucide-react';
 import { formatDateTime } from '@/components/applications/application-display.ts';
 import { Badge } from '@/components/ui/badge.tsx';
 import { ConfirmSubject, ConfirmTargetDialog } from '@/components/ui/confirm-dialog.tsx';
@@ -9,6 +9,7 @@ import { IconButton } from '@/components/ui/icon-button.tsx';
 import { PagedDataTable } from '@/components/ui/paged-data-table.tsx';
 import { SectionCard } from '@/components/ui/section-card.tsx';
 import { useDialogTarget } from '@/hooks/use-dialog-target.ts';
+import { usePagedSearch } from '@/hooks/use-paged-search.ts';
 import { getErrorToastMessage } from '@/hooks/use-owner-mutation.ts';
 import { SEATS_FETCH_ERROR, useFreeSeat, useSeats } from '@/hooks/use-seats.ts';
 
@@ -24,6 +25,7 @@ function seatsTable({
 }): DataTableDefinition<SeatLease> {
   return {
     label: 'Seats in use',
+    searchBox: { label: 'Search seats', placeholder: 'User or HWID...' },
     getRowKey: (seat) => seat.id,
     columns: [
       {
@@ -79,7 +81,9 @@ function seatsTable({
  * each seat, on which computer, until when (a borrowed one says so), and Free Seat.
  */
 export function SeatsPanel({ application }: { application: Application }) {
-  const seatsQuery = useSeats(application.id);
+  const { page, setPage, search, setSearch, settledSearch } = usePagedSearch();
+  const seatsQuery = useSeats(application.id, { page, search: settledSearch });
+  const isSearching = settledSearch.trim() !== '';
   const freeSeat = useFreeSeat(application.id);
   const freeing = useDialogTarget<SeatLease>();
   return (
@@ -90,6 +94,9 @@ export function SeatsPanel({ application }: { application: Application }) {
       >
         <PagedDataTable
           query={seatsQuery}
+          pagerLabel="Seat pages"
+          onPageChange={setPage}
+          search={{ value: search, onChange: setSearch }}
           table={seatsTable({
             busyLeaseId: freeSeat.isPending ? (freeSeat.variables ?? null) : null,
             onFree: freeing.open,
@@ -98,11 +105,19 @@ export function SeatsPanel({ application }: { application: Application }) {
           errorTitle="Error loading seats"
           describeError={(error) => getErrorToastMessage(error, SEATS_FETCH_ERROR)}
           empty={
-            <EmptyState
-              icon={Armchair}
-              title="No seats in use"
-              description="When a holder of a floating plan signs in, the seat their computer takes shows here."
-            />
+            isSearching ? (
+              <EmptyState
+                icon={SearchX}
+                title="No matching seats"
+                description="No seat in use has a holder or HWID containing this text."
+              />
+            ) : (
+              <EmptyState
+                icon={Armchair}
+                title="No seats in use"
+                description="When a holder of a floating plan signs in, the seat their computer takes shows here."
+              />
+            )
           }
         />
       </SectionCard>

@@ -5,15 +5,14 @@ import {
   seatLeaseListSchema,
   type Application,
   type AppUser,
+  type CreatePlanRequest,
 } from '@latchkey/contracts';
 import { activityLogs, seatLeases } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
   callClientApi,
-  createAppUserViaApi,
   createApplicationViaApi,
-  createPlanViaApi,
-  grantSubscriptionViaApi,
+  createPlanHolderViaApi,
 } from '../../../test/factories.ts';
 import { clientOutcome } from '../../../test/client-calls.ts';
 import { signInOwnerForSuite, startTwoInstancesForSuite } from '../../../test/suite-test-app.ts';
@@ -55,7 +54,7 @@ describe('floating seats', () => {
 
   const setUp = async (
     applicationSettings: Record<string, unknown> = {},
-    planSettings: Record<string, unknown> = {},
+    planSettings: Partial<CreatePlanRequest> = {},
   ) => {
     clock.set(start);
     const application = await createApplicationViaApi(first.app, owner);
@@ -68,22 +67,10 @@ describe('floating seats', () => {
       });
       expect(updated.statusCode, updated.body).toBe(200);
     }
-    const plan = await createPlanViaApi(first.app, owner, application.id, {
-      name: 'Team',
-      floating: true,
-      seats: 2,
-      leaseMinutes: 15,
-      ...planSettings,
+    const { user } = await createPlanHolderViaApi(first.app, owner, application.id, {
+      plan: { name: 'Team', floating: true, seats: 2, leaseMinutes: 15, ...planSettings },
+      user: { password: PASSWORD },
     });
-    const user = await createAppUserViaApi(first.app, owner, application.id, {
-      password: PASSWORD,
-    });
-    await grantSubscriptionViaApi(
-      first.app,
-      owner,
-      { applicationId: application.id, userId: user.id },
-      { planId: plan.id },
-    );
     return { application, user };
   };
   const liveLeases = async (user: AppUser) =>
@@ -232,6 +219,38 @@ describe('floating seats', () => {
     expect(await login(second, application, user, 'DESKTOP')).toMatchObject({ code: 'OK' });
   });
 
+  it('pages the seats in use and searches them by holder or HWID', async () => {
+    const { application, user } = await setUp({}, { seats: 3 });
+    for (const hwid of ['PC-A', 'PC-B', 'LAPTOP-C']) {
+      clock.advance(1000);
+      expect(await login(first, application, user, hwid)).toMatchObject({ code: 'OK' });
+    }
+    const list = async (query: string) => {
+      const response = await first.app.inject({
+        url: `/api/applications/${application.id}/seats?${query}`,
+        headers: owner.headers,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      return {
+        hwids: seatLeaseListSchema.parse(response.json()).map((seat) => seat.hwid),
+        total: response.headers['x-total-count'],
+      };
+    };
+    expect(await list('pageSize=2')).toEqual({ hwids: ['PC-A', 'PC-B'], total: '3' });
+    expect(await list('pageSize=2&page=2')).toEqual({ hwids: ['LAPTOP-C'], total: '3' });
+    expect(await list('search=laptop')).toEqual({ hwids: ['LAPTOP-C'], total: '1' });
+    expect(await list(`search=${user.username.slice(2, 8).toUpperCase()}`)).toEqual({
+      hwids: ['PC-A', 'PC-B', 'LAPTOP-C'],
+      total: '3',
+    });
+    expect(await list('search=nobody')).toEqual({ hwids: [], total: '0' });
+    const refused = await first.app.inject({
+      url: `/api/applications/${application.id}/seats?pageSize=500`,
+      headers: owner.headers,
+    });
+    expect(refused.statusCode).toBe(400);
+  });
+
   it('lets the owner free a seat in use, ending its session', async () => {
     const { application, user } = await setUp({}, { seats: 1 });
     const a = await login(first, application, user, 'PC-A');
@@ -272,16 +291,10 @@ describe('floating seats', () => {
   it('takes no seat for a plan that is not floating', async () => {
     clock.set(start);
     const application = await createApplicationViaApi(first.app, owner);
-    const plan = await createPlanViaApi(first.app, owner, application.id, { name: 'Solo' });
-    const user = await createAppUserViaApi(first.app, owner, application.id, {
-      password: PASSWORD,
+    const { user } = await createPlanHolderViaApi(first.app, owner, application.id, {
+      plan: { name: 'Solo' },
+      user: { password: PASSWORD },
     });
-    await grantSubscriptionViaApi(
-      first.app,
-      owner,
-      { applicationId: application.id, userId: user.id },
-      { planId: plan.id },
-    );
     for (const hwid of ['PC-1', 'PC-2', 'PC-3']) {
       expect(await login(first, application, user, hwid)).toMatchObject({ code: 'OK' });
     }

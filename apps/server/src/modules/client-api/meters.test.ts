@@ -21,6 +21,7 @@ import {
   createApiTokenViaApi,
   createAppUserViaApi,
   createApplicationViaApi,
+  createPlanHolderViaApi,
   createPlanViaApi,
   generateLicensesViaApi,
   grantSubscriptionViaApi,
@@ -93,16 +94,10 @@ describe('usage meters', () => {
   const setUp = async (meters: CreatePlanRequest['meters']) => {
     clock.set(start);
     const application = await createApplicationViaApi(first.app, owner);
-    const plan = await createPlanViaApi(first.app, owner, application.id, { meters });
-    const user = await createAppUserViaApi(first.app, owner, application.id, {
-      password: PASSWORD,
+    const { plan, user } = await createPlanHolderViaApi(first.app, owner, application.id, {
+      plan: { meters },
+      user: { password: PASSWORD },
     });
-    await grantSubscriptionViaApi(
-      first.app,
-      owner,
-      { applicationId: application.id, userId: user.id },
-      { planId: plan.id },
-    );
     const token = await startClientSession(first.app, application, user, PASSWORD);
     return { application, plan, user, token };
   };

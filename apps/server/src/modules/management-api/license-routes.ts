@@ -12,6 +12,7 @@ import {
   planListSchema,
   SEAT_FREED,
   seatLeaseListSchema,
+  seatListQuerySchema,
   seatParamsSchema,
   type SeatLease,
   type GeneratedLicenses,
@@ -223,12 +224,19 @@ export const managementLicenseRoutes = [
     path: '/api/manage/v1/applications/:id/seats',
     caller: 'manage',
     tag: 'Management API',
-    summary: 'The floating seats in use now',
+    summary: 'The floating seats in use now (paged; ?search by holder or HWID)',
     params: applicationParamsSchema,
-    responses: { 200: ok(seatLeaseListSchema) },
+    query: seatListQuerySchema,
+    responses: { 200: paged(seatLeaseListSchema, 'Seats in use, oldest lease first.') },
     management: { scope: 'licenses:read', sameAs: 'GET /api/applications/:id/seats' },
-    handle: ({ params, request }): Promise<SeatLease[]> =>
-      listSeats({ ctx: request.management!, input: { applicationId: params.id } }),
+    handle: async ({ params, query, request, reply }): Promise<SeatLease[]> => {
+      const page = await listSeats({
+        ctx: request.management!,
+        input: { applicationId: params.id, ...query },
+      });
+      setPagingHeaders(reply, query, page);
+      return page.rows;
+    },
   }),
   defineRoute({
     method: 'DELETE',

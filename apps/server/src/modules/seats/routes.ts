@@ -2,11 +2,14 @@ import {
   applicationParamsSchema,
   SEAT_FREED,
   seatLeaseListSchema,
+  seatListQuerySchema,
   seatParamsSchema,
   deletedResponseSchema,
+  type SeatLease,
 } from '@latchkey/contracts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
-import { ok } from '../../http/route-contract.ts';
+import { setPagingHeaders } from '../../http/paging-headers.ts';
+import { ok, paged } from '../../http/route-contract.ts';
 import { routeDefiner } from '../../http/route-definition.ts';
 import { freeSeat } from './free-seat.ts';
 import { listSeats } from './list-seats.ts';
@@ -21,13 +24,20 @@ export const seatRoutes = [
     permission: 'signed_in',
     caller: 'owner',
     tag: 'Plans',
-    summary: 'The floating seats in use now',
+    summary: 'The floating seats in use now (paged; ?search by holder or HWID)',
     description:
       'Every live lease of the application\u2019s floating plans, oldest first: whose, on which machine, until when, and whether it is borrowed.',
     params: applicationParamsSchema,
-    responses: { 200: ok(seatLeaseListSchema) },
-    handle: ({ params, request }) =>
-      listSeats({ ctx: request.owner!, input: { applicationId: params.id } }),
+    query: seatListQuerySchema,
+    responses: { 200: paged(seatLeaseListSchema, 'Seats in use, oldest lease first.') },
+    handle: async ({ params, query, request, reply }): Promise<SeatLease[]> => {
+      const page = await listSeats({
+        ctx: request.owner!,
+        input: { applicationId: params.id, ...query },
+      });
+      setPagingHeaders(reply, query, page);
+      return page.rows;
+    },
   }),
   defineRoute({
     method: 'DELETE',
