@@ -8,7 +8,9 @@
  * logins. With BENCH_UPDATES_DAYS the plan also grants that many days of updates, and every
  * user's window is open (what login and verify pay for updates windows). With BENCH_METERS=1
  * the plan has a usage meter, `exports`, of an allowance no run uses up (what login and verify
- * pay for meters, and what meters/exports/use costs). A second
+ * pay for meters, and what meters/exports/use costs). With BENCH_FLOATING=1 the plan is floating
+ * (BENCH_FLOATING_SEATS seats a holder, 60-minute leases): every login leases a seat, and every
+ * seeded session holds one its heartbeats renew (what floating seats cost). A second
  * application has HWID lock on: its BENCH_LOCKED_USERS users each
  * have a bound device, so their logins take the device path (the stamp touches the device).
  * The first application answers KeyAuth's client libraries too (its owner id, name and secret
@@ -29,6 +31,7 @@ import {
   appUsers,
   applications,
   ownerAccounts,
+  seatLeases,
   subscriptions,
 } from '../apps/server/src/db/schema/index.ts';
 import { systemClock } from '../apps/server/src/lib/clock.ts';
@@ -49,6 +52,10 @@ const KEY_LOGINS = Number(process.env.BENCH_KEY_LOGINS ?? 2000);
 const LOCKED_USERS = Number(process.env.BENCH_LOCKED_USERS ?? 200);
 const UPDATES_DAYS = process.env.BENCH_UPDATES_DAYS ? Number(process.env.BENCH_UPDATES_DAYS) : null;
 const METERS = process.env.BENCH_METERS === '1';
+const FLOATING = process.env.BENCH_FLOATING === '1';
+/** Enough that no run's logins fill a holder's seats: each login leases one for the hour. */
+const FLOATING_SEATS = Number(process.env.BENCH_FLOATING_SEATS ?? 1000);
+const LEASE_MINUTES = 60;
 const PASSWORD = 'benchmark password';
 /**
  * `1`: the application requires verified addresses, and every seeded user has confirmed
@@ -95,6 +102,7 @@ const plan = await createPlan({
       meters: METERS
         ? [{ name: 'exports', allowance: 1_000_000_000_000, resetEvery: 'month' }]
         : [],
+      ...(FLOATING ? { floating: true, seats: FLOATING_SEATS, leaseMinutes: LEASE_MINUTES } : {}),
     }),
   },
 });
@@ -180,6 +188,19 @@ for (let start = 0; start < USERS; start += 500) {
       tokenHash: hashToken(sessionTokens[index]!),
     })),
   );
+  if (FLOATING) {
+    // The seat each seeded session's login would have leased.
+    await db.insert(seatLeases).values(
+      inserted.map((user, index) => ({
+        applicationId: application.id,
+        appUserId: user.id,
+        tokenHash: hashToken(sessionTokens[index]!),
+        leaseMinutes: LEASE_MINUTES,
+        expiresAt: new Date(now.getTime() + LEASE_MINUTES * 60_000),
+        createdAt: now,
+      })),
+    );
+  }
 }
 
 // The HWID-locked application: two seats, each user with one bound device.
