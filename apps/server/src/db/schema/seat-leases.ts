@@ -1,6 +1,5 @@
 import { index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { appUsers } from './app-users.ts';
-import { applications } from './applications.ts';
 
 /**
  * A seat of a floating plan in use: one row per login that holds one. A lease is live while
@@ -12,9 +11,9 @@ export const seatLeases = pgTable(
   'seat_leases',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    applicationId: integer('application_id')
-      .notNull()
-      .references(() => applications.id, { onDelete: 'cascade' }),
+    // No foreign key: the holder's cascades a deleted application's leases away already, and
+    // one would lock the application's row (shared by every login of it) at each lease.
+    applicationId: integer('application_id').notNull(),
     appUserId: uuid('app_user_id')
       .notNull()
       .references(() => appUsers.id, { onDelete: 'cascade' }),

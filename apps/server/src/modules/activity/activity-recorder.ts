@@ -507,7 +507,10 @@ async function writeCounters(executor: Executor, batch: Pending): Promise<void> 
     const ids = [...batch.heartbeats.keys()];
     const times = [...batch.heartbeats.values()].map((at) => at.toISOString());
     // A floating plan's seat is renewed by its session's heartbeats: a live lease (never one
-    // that lapsed, whose seat another login may hold now) runs on from the heartbeat.
+    // that lapsed, whose seat another login may hold now) runs on from the heartbeat. Only once
+    // it has run down by a minute: a program beating every few seconds then rewrites its lease
+    // (an indexed column, so a new row version and index entries) once a minute, not each time,
+    // and a lease is still never shorter than its length less a minute.
     await executor.execute(sql`
       with beat as (
         update app_user_sessions as s
@@ -521,7 +524,7 @@ async function writeCounters(executor: Executor, batch: Pending): Promise<void> 
       from beat
       where l.app_user_id = beat.app_user_id and l.token_hash = beat.token_hash
         and l.borrowed_until is null and l.expires_at > beat.at
-        and l.expires_at < beat.at + l.lease_minutes * interval '1 minute'`);
+        and l.expires_at <= beat.at + (l.lease_minutes - 1) * interval '1 minute'`);
   }
 }
 

@@ -152,6 +152,13 @@ describe('floating seats', () => {
       await track(second, application, { action: 'heartbeat', session_token: a.session_token }),
     ).toMatchObject({ code: 'OK' });
     await second.app.activity.flush();
+    // Half a minute later another heartbeat: the lease renewed a moment ago is left as it is
+    // (renewals come at most once a minute), so it still ends 25 minutes in.
+    clock.set(new Date(start.getTime() + 10.5 * MINUTE_MS));
+    expect(
+      await track(first, application, { action: 'heartbeat', session_token: a.session_token }),
+    ).toMatchObject({ code: 'OK' });
+    await first.app.activity.flush();
     // Twenty minutes on, B's lease has lapsed (its computer went away) and A's has not.
     clock.set(new Date(start.getTime() + 20 * MINUTE_MS));
     expect(await liveLeases(user)).toHaveLength(1);
