@@ -1,11 +1,8 @@
--- Hand-written. A floating plan's login takes its seat in one call instead of a transaction of
--- four statements (lock, count, insert, commit): each statement of a volatile PL/pgSQL function
--- reads with a fresh snapshot, so the count after the holder's row lock sees every lease a
--- login before it committed, and N+1 logins at once still take N seats. Its commit does not
--- wait for the WAL to reach the disk: every caller writes again before it answers (the login's
--- stamp and event, the activation's device and event), and that synchronous commit flushes the
--- WAL up to itself, the lease's commit record included. A crash before it loses a lease whose
--- login was never answered, which holds nothing anyway.
+-- Hand-written. A floating plan's seat is leased by one call instead of a transaction of four
+-- statements (lock, count, insert, commit), so login can take it inside the statement that
+-- stamps the user and writes the event (one commit for all three): each statement of a
+-- volatile PL/pgSQL function reads with a fresh snapshot, so the count after the holder's row
+-- lock sees every lease a login before it committed, and N+1 logins at once still take N seats.
 CREATE FUNCTION take_seat(
   p_application_id integer,
   p_app_user_id uuid,
@@ -22,7 +19,6 @@ DECLARE
   in_use integer;
   next_free timestamptz;
 BEGIN
-  PERFORM set_config('synchronous_commit', 'off', true);
   PERFORM 1 FROM app_users u
     WHERE u.id = p_app_user_id AND u.application_id = p_application_id
     FOR UPDATE;

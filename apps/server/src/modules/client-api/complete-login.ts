@@ -2,7 +2,7 @@ import type { ActivityEvent, ClientApiCode, ClientAuthResponse } from '@latchkey
 import { hashToken } from '../../lib/tokens.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import { bindDevice, deviceLimitOf } from '../devices/index.ts';
-import { releaseSeat, seatTermsOf, takeSeat, type SeatOutcome } from '../seats/index.ts';
+import { releaseSeat, seatTermsOf } from '../seats/index.ts';
 import type { SessionLookup } from './session-lookup.ts';
 import {
   hasPendingUpdatesWindow,
@@ -108,22 +108,6 @@ export async function completeLogin(
   if (application.hwidLockEnabled && !hwid) return refuseHwid();
 
   const sessionToken = issueSessionToken(now);
-  // A floating plan's holder leases a seat for this login, or is refused while all are leased.
-  const seat = await leaseSeatIfFloating(ctx, { user, hwid, sessionToken, now });
-  if (seat.kind === 'gone') return input.onNotWritten();
-  if (seat.kind === 'full') {
-    const refused = await refuse(
-      'NO_SEAT_AVAILABLE',
-      'seat_denied',
-      clientMessages.noSeatAvailable,
-    );
-    return { ...refused, next_free_at: seat.nextFreeAt.toISOString() };
-  }
-  // Refused after all: the seat is given back at once.
-  const giveBack = async <Answer>(answer: Answer | Promise<Answer>): Promise<Answer> => {
-    if (seat.kind === 'taken') await releaseSeat(ctx.db, seat.leaseId);
-    return answer;
-  };
   const successRecord = {
     applicationId: application.id,
     appUserId: user.id,
@@ -143,7 +127,9 @@ export async function completeLogin(
           limit: deviceLimitOf(application.maxDevices, user.held, now),
         }
       : null;
-  const stamp = () =>
+  // A floating plan's holder leases a seat for this login in the statement that stamps it.
+  const seatTerms = seatTermsOf(user.held, now);
+  const stamp = (takesSeat: boolean) =>
     ctx.statements.stampAndRecordLogin({
       userId: user.id,
       now,
@@ -153,8 +139,28 @@ export async function completeLogin(
       applicationId: application.id,
       metadata: successRecord.metadata,
       device,
+      seat:
+        takesSeat && seatTerms
+          ? { seats: seatTerms.seats, leaseMinutes: seatTerms.leaseMinutes }
+          : null,
     });
-  let written = await stamp();
+  const firstWrite = await stamp(true);
+  const { seat } = firstWrite;
+  if (seat?.kind === 'gone') return input.onNotWritten();
+  if (seat?.kind === 'full') {
+    const refused = await refuse(
+      'NO_SEAT_AVAILABLE',
+      'seat_denied',
+      clientMessages.noSeatAvailable,
+    );
+    return { ...refused, next_free_at: seat.nextFreeAt.toISOString() };
+  }
+  // Refused after all: the seat is given back at once.
+  const giveBack = async <Answer>(answer: Answer | Promise<Answer>): Promise<Answer> => {
+    if (seat?.kind === 'taken') await releaseSeat(ctx.db, seat.leaseId);
+    return answer;
+  };
+  let written = firstWrite.written;
   if (!written && device) {
     // Not bound (or beyond the seats): a first login from this machine takes a free seat.
     const bound = await bindDevice(ctx.db, {
@@ -173,7 +179,8 @@ export async function completeLogin(
     );
     if (bound.endedSessions.length > 0) ctx.sessions.announceEnded(bound.endedSessions, ctx.log);
     if (bound.records.length > 0) successRecord.metadata.hwidBound = true;
-    written = await stamp();
+    // The seat, if any, was leased by the first statement.
+    written = (await stamp(false)).written;
   }
   if (!written) return giveBack(device ? refuseHwid() : input.onNotWritten());
   activity.noteWritten(successRecord, written.queuedDeliveries);
@@ -199,24 +206,4 @@ export async function completeLogin(
     session_token: sessionToken,
     ...licensingAnswer(held, now),
   };
-}
-
-type LeasedSeat = SeatOutcome | { kind: 'not-floating' };
-
-/** The seat of a floating plan's holder; nothing for anyone else (one array walk, no query). */
-async function leaseSeatIfFloating(
-  ctx: LoginContext,
-  input: { user: IdentifiedUser; hwid: string | null; sessionToken: string; now: Date },
-): Promise<LeasedSeat> {
-  const terms = seatTermsOf(input.user.held, input.now);
-  if (!terms) return { kind: 'not-floating' };
-  return takeSeat(ctx.db, {
-    applicationId: ctx.application.id,
-    appUserId: input.user.id,
-    seats: terms.seats,
-    leaseMinutes: terms.leaseMinutes,
-    tokenHash: hashToken(input.sessionToken),
-    hwid: input.hwid,
-    now: input.now,
-  });
 }

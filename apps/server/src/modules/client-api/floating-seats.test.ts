@@ -295,6 +295,30 @@ describe('floating seats', () => {
     expect(again.statusCode).toBe(404);
   });
 
+  it('under HWID lock takes one seat for a login that binds its machine, and gives back a refused one', async () => {
+    const { application, user } = await setUp({ hwidLockEnabled: true, maxDevices: 1 });
+    // The first login binds PC-A: the seat is leased once, across the bind.
+    expect(await login(first, application, user, 'PC-A')).toMatchObject({ code: 'OK' });
+    expect(await liveLeases(user)).toHaveLength(1);
+    // PC-B is beyond the one device: refused, and the seat it leased is given back.
+    expect(await login(second, application, user, 'PC-B')).toMatchObject({
+      code: 'HWID_MISMATCH',
+    });
+    expect(await liveLeases(user)).toHaveLength(1);
+    // PC-A again: a second session, a second seat; then both seats are in use.
+    expect(await login(second, application, user, 'PC-A')).toMatchObject({ code: 'OK' });
+    expect(await liveLeases(user)).toHaveLength(2);
+    expect(await login(first, application, user, 'PC-A')).toMatchObject({
+      code: 'NO_SEAT_AVAILABLE',
+    });
+    const events = await first.database.db
+      .select({ event: activityLogs.event })
+      .from(activityLogs)
+      .where(eq(activityLogs.appUserId, user.id));
+    expect(events.filter(({ event }) => event === 'user_login')).toHaveLength(2);
+    expect(events.filter(({ event }) => event === 'seat_denied')).toHaveLength(1);
+  });
+
   it('takes no seat for a plan that is not floating', async () => {
     clock.set(start);
     const application = await createApplicationViaApi(first.app, owner);

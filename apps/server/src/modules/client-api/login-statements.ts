@@ -17,6 +17,7 @@ import {
   type HeldSubscription,
   type RawHeldSubscription,
 } from '../subscriptions/index.ts';
+import type { SeatOutcome } from '../seats/index.ts';
 import type { PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
 
 /** The user a login names, as its checks need it. */
@@ -96,8 +97,13 @@ export function createLoginStatements(connection: DatabaseConnection) {
     .from(sql`(select 1) as one`)
     .leftJoin(namedUser, sql`true`)
     .prepare('client_api_login_user');
-  const stampAndRecord = compileLoginSuccess(false);
-  const stampDeviceAndRecord = compileLoginSuccess(true);
+  // One prepared statement per shape: with or without a device to touch, with or without a seat.
+  const statements = {
+    plain: compileLoginSuccess({ isDeviceBound: false, takesSeat: false }),
+    device: compileLoginSuccess({ isDeviceBound: true, takesSeat: false }),
+    seat: compileLoginSuccess({ isDeviceBound: false, takesSeat: true }),
+    deviceSeat: compileLoginSuccess({ isDeviceBound: true, takesSeat: true }),
+  };
   return {
     /**
      * The user with this username (if any), the part of the request that is blocked, and
@@ -141,18 +147,26 @@ export function createLoginStatements(connection: DatabaseConnection) {
       };
     },
     /**
-     * A successful login's writes, in one statement and one round trip: the login stamp
-     * (what a session start must match: track-client-session.ts), under HWID lock the device's
-     * last sight (it must be bound, and within the user's seats), the `user_login` activity
-     * row and its webhook deliveries (the outbox). Atomic without BEGIN and COMMIT, so the
-     * event is acknowledged with the login itself; no row (the device is not bound, or the
-     * user was deleted) means nothing was written.
+     * A successful login's writes, in one statement and one round trip: for a floating plan's
+     * holder the seat's lease first, the login stamp (what a session start must match:
+     * track-client-session.ts), under HWID lock the device's last sight (it must be bound, and
+     * within the user's device seats), the `user_login` activity row and its webhook deliveries
+     * (the outbox). Atomic without BEGIN and COMMIT, so the event is acknowledged with the
+     * login itself; `written` undefined (the device is not bound, the user was deleted, no
+     * floating seat was free) means nothing but a lease was written.
      */
-    async stampAndRecordLogin(
-      input: LoginSuccessInput,
-    ): Promise<{ hwid: string | null; queuedDeliveries: number } | undefined> {
-      const { device } = input;
-      const statement = device === null ? stampAndRecord : stampDeviceAndRecord;
+    async stampAndRecordLogin(input: LoginSuccessInput): Promise<LoginWrite> {
+      const { device, seat } = input;
+      const statement =
+        statements[
+          device === null
+            ? seat === null
+              ? 'plain'
+              : 'seat'
+            : seat === null
+              ? 'device'
+              : 'deviceSeat'
+        ];
       const { rows } = await connection.query({
         name: statement.name,
         text: statement.text,
@@ -165,13 +179,29 @@ export function createLoginStatements(connection: DatabaseConnection) {
           input.applicationId,
           JSON.stringify(input.metadata),
           ...(device === null ? [] : [device.hwid, device.name, device.limit]),
+          ...(seat === null ? [] : [seat.seats, seat.leaseMinutes]),
         ],
       });
       const [row] = rows;
-      if (!row) return undefined;
-      return { hwid: (row.hwid as string | null) ?? null, queuedDeliveries: Number(row.queued) };
+      if (!row) throw new Error('the login statement returned no row');
+      return {
+        written: row.is_stamped
+          ? { hwid: (row.hwid as string | null) ?? null, queuedDeliveries: Number(row.queued) }
+          : undefined,
+        seat: seat === null ? null : seatOutcomeOf(row),
+      };
     },
   };
+}
+
+/**
+ * What a login's closing statement did: `written` when it stamped the user and wrote the
+ * event (nothing otherwise: the device is not bound, the user was deleted, or no seat was
+ * free); `seat`, for a floating plan's holder, the seat `take_seat` leased or refused.
+ */
+export interface LoginWrite {
+  written: { hwid: string | null; queuedDeliveries: number } | undefined;
+  seat: SeatOutcome | null;
 }
 
 interface LoginSuccessInput {
@@ -188,6 +218,12 @@ interface LoginSuccessInput {
    * binds new ones) and among the first `limit` the user bound; its name, when sent, is kept.
    */
   device: { hwid: string; name: string | null; limit: number } | null;
+  /**
+   * A floating plan's holder leases one of `seats` for this login, in the same statement (see
+   * the `take_seat` database function); nothing is stamped or written when every seat is
+   * leased. Null: no seat to take.
+   */
+  seat: { seats: number; leaseMinutes: number } | null;
 }
 
 /**
@@ -197,31 +233,51 @@ interface LoginSuccessInput {
  * bound, and fewer than `$10` of the user's devices were bound before it (a limit lowered
  * since, or a lapsed plan, leaves the newest devices out until some are released). A release
  * racing the login deletes the row first or waits for this statement: never half of both.
+ * With `takesSeat` the statement first leases a floating seat through `take_seat` (seats and
+ * lease length the last two parameters) and writes nothing else unless one was free: the
+ * seat, the stamp and the event share one commit. The function locks the user's row and
+ * counts with fresh snapshots, so racing logins count in turn; the stamp's update that
+ * follows sees the row's newest version.
  */
-function compileLoginSuccess(isDeviceBound: boolean): { name: string; text: string } {
+function compileLoginSuccess({
+  isDeviceBound,
+  takesSeat,
+}: {
+  isDeviceBound: boolean;
+  takesSeat: boolean;
+}): { name: string; text: string } {
   const deliveries = new PgDialect().sqlToQuery(deliveriesOfInsertedActivity(sql`inserted`));
   if (deliveries.params.length > 0) throw new Error('the deliveries CTE must hold no parameters');
-  return {
-    name: isDeviceBound ? 'client_api_login_success_device' : 'client_api_login_success',
-    text: `
-    with ${
-      isDeviceBound
-        ? `touched as (
+  const seatsParameter = isDeviceBound ? 11 : 8;
+  const seatTaken = takesSeat ? `and (select seat_outcome from seat) = 'taken'` : '';
+  const seat = takesSeat
+    ? `seat as (
+      select seat_outcome, seat_lease_id, seat_until
+      from take_seat($6::int, $1::uuid, $${seatsParameter}::int, $${seatsParameter + 1}::int,
+                     $5::text, $4::text, $2::timestamptz)
+    ),
+    `
+    : '';
+  const touched = isDeviceBound
+    ? `touched as (
       update app_user_devices d
       set last_seen_at = $2::timestamptz, last_ip = $3::text, name = coalesce($9::text, d.name)
-      where d.app_user_id = $1::uuid and d.hwid = $8::text
+      where d.app_user_id = $1::uuid and d.hwid = $8::text ${seatTaken}
         and (select count(*) from app_user_devices earlier
              where earlier.app_user_id = $1::uuid
                and (earlier.first_seen_at, earlier.id) < (d.first_seen_at, d.id)) < $10::int
       returning d.app_user_id
     ),
     `
-        : ''
-    }stamped as (
+    : '';
+  return {
+    name: `client_api_login_success${isDeviceBound ? '_device' : ''}${takesSeat ? '_seat' : ''}`,
+    text: `
+    with ${seat}${touched}stamped as (
       update app_users
       set last_login = $2::timestamptz, last_login_ip = $3::text,
           last_login_hwid = $4::text, last_login_token_hash = $5::text
-      where id = $1::uuid ${isDeviceBound ? 'and exists (select 1 from touched)' : ''}
+      where id = $1::uuid ${isDeviceBound ? 'and exists (select 1 from touched)' : ''} ${seatTaken}
       returning id, username, hwid
     ),
     inserted as (
@@ -235,8 +291,19 @@ function compileLoginSuccess(isDeviceBound: boolean): { name: string; text: stri
                 error_message, metadata, created_at
     ),
     queued as (${deliveries.sql})
-    select s.hwid, (select count(*) from queued)::int as queued from stamped s`,
+    select exists (select 1 from stamped) as is_stamped, (select hwid from stamped) as hwid,
+           (select count(*) from queued)::int as queued${
+             takesSeat ? ', seat.seat_outcome, seat.seat_lease_id, seat.seat_until from seat' : ''
+           }`,
   };
+}
+
+/** The row `take_seat` answered, as takeSeat's outcome. */
+function seatOutcomeOf(row: Record<string, unknown>): SeatOutcome {
+  if (row.seat_outcome === 'gone') return { kind: 'gone' };
+  const until = new Date(row.seat_until as string | Date);
+  if (row.seat_outcome === 'full') return { kind: 'full', nextFreeAt: until };
+  return { kind: 'taken', leaseId: row.seat_lease_id as string, expiresAt: until };
 }
 
 interface ThrottleRowWithKey {

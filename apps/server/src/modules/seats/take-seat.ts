@@ -17,9 +17,9 @@ interface TakeSeatRow {
  * Leases one of the holder's `seats` to a login, for `leaseMinutes`. The database function
  * `take_seat` locks the holder's row first and counts the live leases after, so every login of
  * one holder counts in turn: N+1 logins at once, on one instance or several, take N seats and
- * the last is told when the first lease lapses. One round trip, where a transaction of its
- * statements took four and cost a login a fifth more time in the database. A lapsed lease holds
- * nothing; it is not deleted here.
+ * the last is told when the first lease lapses. A client-API login calls the function inside
+ * its closing statement (login-statements.ts); this is the call on its own, for the portal's
+ * offline activation. A lapsed lease holds nothing; it is not deleted here.
  */
 export async function takeSeat(
   db: Database,
