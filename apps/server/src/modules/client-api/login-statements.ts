@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { BlacklistType } from '@latchkey/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DatabaseConnection } from '../../db/client.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import { appUsers, blacklistEntries, emailVerifiedColumn } from '../../db/schema/index.ts';
 import type { ThrottleRow } from '../../lib/failure-throttle.ts';
 import { deliveriesOfInsertedActivity } from '../../outbox/webhook-outbox.ts';
@@ -17,7 +18,7 @@ import {
   type HeldSubscription,
   type RawHeldSubscription,
 } from '../subscriptions/index.ts';
-import type { SeatOutcome } from '../seats/index.ts';
+import { seatOutcomeOf, type SeatOutcome, type TakeSeatRow } from '../seats/index.ts';
 import type { PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
 
 /** The user a login names, as its checks need it. */
@@ -167,7 +168,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
               ? 'device'
               : 'deviceSeat'
         ];
-      const { rows } = await connection.query({
+      const result = await connection.query({
         name: statement.name,
         text: statement.text,
         values: [
@@ -182,16 +183,24 @@ export function createLoginStatements(connection: DatabaseConnection) {
           ...(seat === null ? [] : [seat.seats, seat.leaseMinutes]),
         ],
       });
-      const [row] = rows;
+      // The seat's columns are there only when the statement took one.
+      const [row] = rowsOf<LoginWriteRow & TakeSeatRow>(result);
       if (!row) throw new Error('the login statement returned no row');
       return {
         written: row.is_stamped
-          ? { hwid: (row.hwid as string | null) ?? null, queuedDeliveries: Number(row.queued) }
+          ? { hwid: row.hwid ?? null, queuedDeliveries: Number(row.queued) }
           : undefined,
         seat: seat === null ? null : seatOutcomeOf(row),
       };
     },
   };
+}
+
+/** The closing statement's row, beside the `take_seat` columns of a seat-taking one. */
+interface LoginWriteRow {
+  is_stamped: boolean;
+  hwid: string | null;
+  queued: number | string;
 }
 
 /**
@@ -296,14 +305,6 @@ function compileLoginSuccess({
              takesSeat ? ', seat.seat_outcome, seat.seat_lease_id, seat.seat_until from seat' : ''
            }`,
   };
-}
-
-/** The row `take_seat` answered, as takeSeat's outcome. */
-function seatOutcomeOf(row: Record<string, unknown>): SeatOutcome {
-  if (row.seat_outcome === 'gone') return { kind: 'gone' };
-  const until = new Date(row.seat_until as string | Date);
-  if (row.seat_outcome === 'full') return { kind: 'full', nextFreeAt: until };
-  return { kind: 'taken', leaseId: row.seat_lease_id as string, expiresAt: until };
 }
 
 interface ThrottleRowWithKey {

@@ -5,4 +5,4 @@ export { listSeats } from './list-seats.ts';
 export { releaseSeat } from './release-seat.ts';
 export { seatRoutes } from './routes.ts';
 export { seatTermsOf } from './seat-terms.ts';
-export { takeSeat, type SeatOutcome } from './take-seat.ts';
+export { seatOutcomeOf, takeSeat, type SeatOutcome, type TakeSeatRow } from './take-seat.ts';

@@ -7,10 +7,19 @@ export type SeatOutcome =
   | { kind: 'full'; nextFreeAt: Date }
   | { kind: 'gone' };
 
-interface TakeSeatRow {
+/** The row the `take_seat` database function answers, alone or inside login's statement. */
+export interface TakeSeatRow {
   seat_outcome: 'taken' | 'full' | 'gone';
   seat_lease_id: string | null;
   seat_until: Date | string | null;
+}
+
+/** What a `take_seat` row says, as an outcome. */
+export function seatOutcomeOf(row: TakeSeatRow): SeatOutcome {
+  if (row.seat_outcome === 'gone') return { kind: 'gone' };
+  const until = new Date(row.seat_until!);
+  if (row.seat_outcome === 'full') return { kind: 'full', nextFreeAt: until };
+  return { kind: 'taken', leaseId: row.seat_lease_id!, expiresAt: until };
 }
 
 /**
@@ -41,8 +50,5 @@ export async function takeSeat(
         ${input.now.toISOString()}::timestamptz)`),
   );
   if (!row) throw new Error('take_seat returned no row');
-  if (row.seat_outcome === 'gone') return { kind: 'gone' };
-  const until = new Date(row.seat_until!);
-  if (row.seat_outcome === 'full') return { kind: 'full', nextFreeAt: until };
-  return { kind: 'taken', leaseId: row.seat_lease_id!, expiresAt: until };
+  return seatOutcomeOf(row);
 }
