@@ -1,31 +1,13 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEmptyPostgresDatabase } from '../../test/test-database.ts';
+import { databaseBeforeMigration } from '../../test/database-upgrade.ts';
 import { foldCounterDeltas } from '../modules/activity/index.ts';
-import { migrationsFolder, openDatabase, type DatabaseTarget } from './client.ts';
+import { openDatabase } from './client.ts';
 import { ownerAccounts } from './schema/index.ts';
 import { rowsOf } from './rows-of.ts';
 
 /** The migration that replaced the counters' sharded upserts with folded deltas. */
 const DELTAS_MIGRATION = '0035_activity_counter_deltas';
-
-/** The committed migrations before `tag`, as an installation that has not upgraded has them. */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(join(tmpdir(), 'latchkey-migrations-'));
-  cpSync(migrationsFolder, folder, { recursive: true });
-  const journalPath = join(folder, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as {
-    entries: Array<{ tag: string }>;
-  };
-  const index = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(index).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, index);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return folder;
-}
 
 describe('upgrading to folded counter deltas', () => {
   const cleanups: Array<() => Promise<void> | void> = [];
@@ -34,22 +16,11 @@ describe('upgrading to folded counter deltas', () => {
   });
 
   it('keeps every sum of the sharded counters, in one row per key', async () => {
-    const oldMigrations = migrationsBefore(DELTAS_MIGRATION);
-    cleanups.push(() => rmSync(oldMigrations, { recursive: true, force: true }));
-    let target: DatabaseTarget;
-    if (process.env.TEST_DATABASE_URL) {
-      const { url, drop } = await createEmptyPostgresDatabase(
-        process.env.TEST_DATABASE_URL,
-        'latchkey_test_deltas_upgrade',
-      );
-      cleanups.push(drop);
-      target = { kind: 'postgres', url, poolSize: 4 };
-    } else {
-      const dataDir = mkdtempSync(join(tmpdir(), 'latchkey-deltas-upgrade-'));
-      cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
-      target = { kind: 'pglite', dataDir };
-    }
-
+    const { target, oldMigrations, cleanup } = await databaseBeforeMigration(
+      DELTAS_MIGRATION,
+      'deltas_upgrade',
+    );
+    cleanups.push(cleanup);
     // Before: logins written from several backends, so each counter spread over shards.
     const before = await openDatabase({ ...target, migrationsFolder: oldMigrations });
     const [owner] = await before.db
