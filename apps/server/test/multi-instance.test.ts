@@ -8,6 +8,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseConnection } from '../src/db/client.ts';
 import { activityLogs, webhookDeliveries } from '../src/db/schema/index.ts';
+import { expectActivityCountersToMatchRows } from './activity-counters-oracle.ts';
 import { insertAppUserWithPassword, insertOwnerSessionAndApplication } from './factories.ts';
 import { findFreePortBlock } from './free-port-block.ts';
 import { startRealServer } from './real-server.ts';
@@ -471,6 +472,9 @@ describe.runIf(process.env.TEST_DATABASE_URL)('several instances on one PostgreS
       );
     const loggedIds = new Set(logged.map((row) => row.userId));
     expect(acknowledged.filter((id) => !loggedIds.has(id))).toEqual([]);
+    // The counters over the log lose nothing either: a row's deltas commit with it, so once
+    // folded they equal what the repair recounts from the rows.
+    await expectActivityCountersToMatchRows(database.db);
 
     // ...and has a webhook delivery; those the survivor can send arrive exactly once (a send
     // the killed instance had claimed waits for its lease, as webhook-dispatcher.test.ts shows).

@@ -5,6 +5,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -12,11 +13,20 @@ import {
 import { applications } from './applications.ts';
 import { appUsers } from './app-users.ts';
 
-/** One authentication event of the public client API. */
+/**
+ * One authentication event of the public client API.
+ *
+ * Partitioned on created_at into ranges of UTC days (a twelfth of the retention each), so
+ * retention drops a whole range instead of deleting its rows one by one. The partitions are not
+ * drizzle's to know: migration 0043 makes them, and the retention sweep makes the ones ahead
+ * and drops the expired ones with their counts (modules/retention/activity-log-partitions.ts).
+ * A row outside every range made so far lands in `activity_logs_default`, moved into its range
+ * when that range is made.
+ */
 export const activityLogs = pgTable(
   'activity_logs',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: bigint('id', { mode: 'number' }).notNull().generatedAlwaysAsIdentity(),
     applicationId: integer('application_id')
       .notNull()
       .references(() => applications.id, { onDelete: 'cascade' }),
@@ -31,6 +41,9 @@ export const activityLogs = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [
+    // A partitioned table's unique key must hold its partition key; id alone stays unique
+    // (one identity sequence feeds every partition).
+    primaryKey({ columns: [table.id, table.createdAt] }),
     index('activity_logs_application_created_idx').on(table.applicationId, table.createdAt),
     // The log page filtered by event type: without it, a rare event walks every row of the
     // application backwards to fill a page (179 ms against 0.3 ms at 200,000 rows each).

@@ -64,7 +64,7 @@ function newestPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
     .limit(offset + input.pageSize)
     .as('log');
   return ctx.db
-    .select({ id: log.id })
+    .select({ id: log.id, createdAt: log.createdAt })
     .from(applications)
     .innerJoinLateral(log, sql`true`)
     .where(
@@ -95,7 +95,11 @@ async function fewMatchesPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
   return rows.map((row) => row.id);
 }
 
-/** The logs of a page's ids, newest first, with their application's and end user's names. */
+/**
+ * The logs of a page's ids, newest first, with their application's and end user's names. A
+ * query of the page's keys (id and created_at) lets each row be looked up in its own day's
+ * partition alone; a list of ids (a sparse search's few) is looked up in every day's.
+ */
 async function readLogs(ctx: OwnerContext, ids: number[] | SQLWrapper): Promise<ActivityLog[]> {
   if (Array.isArray(ids) && ids.length === 0) return [];
   const rows = await ctx.db
@@ -107,7 +111,14 @@ async function readLogs(ctx: OwnerContext, ids: number[] | SQLWrapper): Promise<
     .from(activityLogs)
     .innerJoin(applications, eq(applications.id, activityLogs.applicationId))
     .leftJoin(appUsers, eq(appUsers.id, activityLogs.appUserId))
-    .where(and(inArray(activityLogs.id, ids), eq(applications.ownerAccountId, ctx.account.id)))
+    .where(
+      and(
+        Array.isArray(ids)
+          ? inArray(activityLogs.id, ids)
+          : sql`(${activityLogs.id}, ${activityLogs.createdAt}) in ${ids}`,
+        eq(applications.ownerAccountId, ctx.account.id),
+      ),
+    )
     .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id));
   return rows.map(({ log, applicationName, appUsername }) => ({
     id: log.id,

@@ -110,7 +110,7 @@ export function startOwnerEventFeed(options: {
     for (const [id, seenAt] of gaps) if (now - seenAt > GAP_WINDOW_MS) gaps.delete(id);
     const { rows } = await database.query({
       text: `with fresh as (
-               select id, application_id from activity_logs
+               select id, created_at, application_id from activity_logs
                where id > $1 or id = any($2::bigint[])
                order by id limit ${ROWS_PER_LOOK}
              )
@@ -120,7 +120,8 @@ export function startOwnerEventFeed(options: {
              from fresh f
              left join applications a
                on a.id = f.application_id and a.owner_account_id = any($3::uuid[])
-             left join activity_logs l on l.id = f.id and a.id is not null
+             left join activity_logs l
+               on l.id = f.id and l.created_at = f.created_at and a.id is not null
              left join app_users u on u.id = l.app_user_id
              order by f.id`,
       values: [cursor, [...gaps.keys()], accounts],

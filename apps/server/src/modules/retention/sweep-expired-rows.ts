@@ -25,6 +25,11 @@ import type { Context } from '../../http/request-context.ts';
 import { foldCounterDeltas } from '../activity/index.ts';
 import { CHART_HISTORY_MS } from '../activity-charts/index.ts';
 import { endSessionsWithDeliveries } from '../../outbox/end-sessions.ts';
+import {
+  createActivityLogPartitions,
+  activityLogPartitionDays,
+  dropExpiredActivityLogPartitions,
+} from './activity-log-partitions.ts';
 
 /** An upload still incomplete this long after it started was abandoned (a crash mid-upload). */
 export const INCOMPLETE_UPLOAD_MS = 60 * 60 * 1000;
@@ -46,6 +51,10 @@ export interface SweepResult {
   sessionsEnded: number;
   sessionsDeleted: number;
   activityLogsDeleted: number;
+  /** Partitions of the activity log made ahead, and dropped past retention (their rows are
+   * counted in activityLogsDeleted). */
+  activityLogPartitionsMade: number;
+  activityLogPartitionsDropped: number;
   /** Sent or failed deliveries created longer ago than the activity log retention. */
   webhookDeliveriesDeleted: number;
   /** End-user portal sessions past their expiry. */
@@ -103,6 +112,8 @@ export async function sweepExpiredRows({
     sessionsEnded: 0,
     sessionsDeleted: 0,
     activityLogsDeleted: 0,
+    activityLogPartitionsMade: 0,
+    activityLogPartitionsDropped: 0,
     webhookDeliveriesDeleted: 0,
     portalSessionsDeleted: 0,
     keyauthSessionsDeleted: 0,
@@ -316,10 +327,42 @@ export async function sweepExpiredRows({
       return deleted.length;
     });
 
+    // The activity log is partitioned by ranges of days, each a twelfth of the retention, and
+    // keeps whole partitions: a row goes with its partition, at the first sweep after the
+    // partition's end is older than the retention. An expired partition is dropped whole, its
+    // counts with it; older rows that sit elsewhere (the partition of rows kept from before the
+    // log was partitioned, the default one) are deleted below, one batch at a time. A partition
+    // the sweep could not make or drop (a lock not had in time) waits for the next sweep: its
+    // rows are not deleted one by one meanwhile.
+    let logCutoff = activityCutoff;
+    let isLogSweepable = true;
+    try {
+      result.activityLogPartitionsMade = await createActivityLogPartitions(
+        db,
+        now,
+        activityLogPartitionDays(input.activityLogMs),
+      );
+    } catch (error) {
+      ctx.log.warn(
+        { err: error },
+        'activity log partitions not made; the default one holds their rows',
+      );
+    }
+    try {
+      const dropped = await dropExpiredActivityLogPartitions(db, activityCutoff, input.shouldStop);
+      result.activityLogPartitionsDropped = dropped.partitions;
+      result.activityLogsDeleted += dropped.rows;
+      logCutoff = dropped.keptFrom;
+      if (dropped.partitions > 0) await foldCounterDeltas(db);
+    } catch (error) {
+      isLogSweepable = false;
+      ctx.log.warn({ err: error }, 'expired activity log partitions not dropped; next sweep');
+    }
+
     // Per application, so each batch is a range of the (application_id, created_at) index
     // instead of a scan of the whole log; applications are walked by id, a page at a time.
     let afterApplicationId = 0;
-    for (;;) {
+    while (isLogSweepable) {
       if (input.shouldStop?.()) break;
       const applicationIds = await db
         .select({ id: applications.id })
@@ -335,7 +378,7 @@ export async function sweepExpiredRows({
             .where(
               and(
                 eq(activityLogs.applicationId, applicationId),
-                lt(activityLogs.createdAt, activityCutoff),
+                lt(activityLogs.createdAt, logCutoff),
               ),
             )
             .limit(input.batchSize);
@@ -356,7 +399,7 @@ export async function sweepExpiredRows({
           .where(
             and(
               eq(activityHourlyCounts.applicationId, applicationId),
-              lte(activityHourlyCounts.hour, new Date(activityCutoff.getTime() - 3_600_000)),
+              lte(activityHourlyCounts.hour, new Date(logCutoff.getTime() - 3_600_000)),
             ),
           )
           .returning({ hour: activityHourlyCounts.hour });
