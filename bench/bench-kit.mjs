@@ -39,7 +39,18 @@ export async function prepareDatabase() {
   return {
     url: url.toString(),
     label: `throwaway database ${name}`,
-    drop: () => run(`drop database if exists ${name} with (force)`),
+    // An autovacuum worker busy in the database (after a bulk seed) cannot be terminated by a
+    // role that is not a superuser: it is asked again once the worker has moved on.
+    drop: async () => {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          return await run(`drop database if exists ${name} with (force)`);
+        } catch (error) {
+          if (error?.code !== '42501' || attempt === 20) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    },
   };
 }
 

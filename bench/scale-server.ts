@@ -11,6 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { buildApp } from '../apps/server/src/app.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
@@ -22,6 +23,8 @@ import { hashToken } from '../apps/server/src/lib/tokens.ts';
 import { foldCounterDeltas } from '../apps/server/src/modules/activity/fold-counter-deltas.ts';
 import { createApplication } from '../apps/server/src/modules/applications/create-application.ts';
 import { sealLicenseKey } from '../apps/server/src/modules/licenses/license-key-secrets.ts';
+import { activityLogPartitionDays } from '../apps/server/src/modules/retention/activity-log-partitions.ts';
+import { sweepExpiredRows } from '../apps/server/src/modules/retention/sweep-expired-rows.ts';
 import { benchIdentity } from './bench-app.ts';
 
 const USERS = Number(process.env.SCALE_USERS ?? 100_000);
@@ -30,10 +33,15 @@ const BLACKLIST = Number(process.env.SCALE_BLACKLIST ?? 10_000);
 const SESSIONS = Number(process.env.SCALE_SESSIONS ?? 2_000);
 const KEYS = Number(process.env.SCALE_KEYS ?? 1_000_000);
 const PLANS_FILE = process.env.SCALE_PLANS_FILE ?? '';
+/** Days of rows seeded past the retention, at the rate of the rest, for the sweep to drop. */
+const EXPIRED_DAYS = Number(process.env.SCALE_EXPIRED_DAYS ?? 30);
+const EXPIRED_LOGS = Math.round((LOGS / 80) * EXPIRED_DAYS);
+const DAY_MS = 24 * 60 * 60 * 1000;
 const PASSWORD = 'benchmark password';
 
 const config = loadConfig();
 if (config.database.kind !== 'postgres') throw new Error('bench:scale needs DATABASE_URL');
+const RETENTION_DAYS = config.retention.activityLogMs / DAY_MS;
 
 let recording: Array<{ query: string; params: unknown[] }> | null = null;
 const database = await openDatabase(config.database, undefined, (query, params) => {
@@ -82,18 +90,24 @@ await sql(
    from generate_series(1, $3::int) as i`,
   [application.id, passwordHash, USERS],
 );
-log(`Seeding ${LOGS} activity rows...`);
-// Spread over the last 80 days (inside the default 90-day retention); a realistic mix of
-// events, each naming one of the users.
+log(`Seeding ${LOGS} activity rows, and ${EXPIRED_LOGS} more past the retention...`);
+// The log's partitions for every seeded day, as the retention sweep would have made them.
 await sql(
-  `insert into activity_logs (application_id, username, event, success, ip_address, created_at)
+  `select create_activity_log_partitions(now() - ($1::int + $2::int) * interval '1 day', now(), $3)`,
+  [RETENTION_DAYS + 1, EXPIRED_DAYS, activityLogPartitionDays(config.retention.activityLogMs)],
+);
+// Spread over the last 80 days (inside the default 90-day retention); a realistic mix of
+// events, each naming one of the users. Then EXPIRED_DAYS more days at the same rate, each
+// wholly past the retention, for the sweep to take.
+const seedLogs = `insert into activity_logs (application_id, username, event, success, ip_address, created_at)
    select $1, 'user-' || (1 + i % $3::int),
           (array['user_login','user_login','user_login','login_failed','user_register','session_start','session_end'])[1 + i % 7],
           i % 7 <> 3, '203.0.113.' || (i % 250),
-          now() - (i::float8 / $2::int) * interval '80 days'
-   from generate_series(1, $2::int) as i`,
-  [application.id, LOGS, USERS],
-);
+          $4::timestamptz - (i::float8 / $2::int) * $5::int * interval '1 day'
+   from generate_series(1, $2::int) as i`;
+await sql(seedLogs, [application.id, LOGS, USERS, new Date().toISOString(), 80]);
+const expiredFrom = new Date(Date.now() - (RETENTION_DAYS + 1) * DAY_MS);
+await sql(seedLogs, [application.id, EXPIRED_LOGS, USERS, expiredFrom.toISOString(), EXPIRED_DAYS]);
 // The seed above queued its counter deltas; folded as the server's counter fold would. Then
 // the session starts and an hourly live-session sample for each of the last 31 days' hours.
 log('Folding the counter deltas...');
@@ -181,6 +195,25 @@ await foldCounterDeltas(db);
 await sql('vacuum analyze');
 log(`Seeded in ${((Date.now() - seedStartedAt) / 1000).toFixed(0)} s.`);
 
+// The retention sweep of the expired days, as the server's would run it, without pauses: its
+// time is the database's (each statement waits for PostgreSQL).
+log(`Sweeping ${EXPIRED_DAYS} days past the retention...`);
+const sweepStartedAt = performance.now();
+const swept = await sweepExpiredRows({
+  ctx: { db, database, clock: systemClock, log: pino({ level: 'silent' }) },
+  input: {
+    sessionMs: config.retention.sessionMs,
+    activityLogMs: config.retention.activityLogMs,
+    batchSize: 1000,
+    pauseMs: 0,
+  },
+});
+const retentionSweep = {
+  ms: performance.now() - sweepStartedAt,
+  rows: swept?.activityLogsDeleted ?? 0,
+  partitions: swept?.activityLogPartitionsDropped ?? 0,
+};
+
 const app = await buildApp({
   config,
   database,
@@ -229,6 +262,7 @@ process.stdout.write(
     users: sample,
     planId: plan!.id,
     keyHolderId: keyHolders[0]?.id ?? null,
+    retentionSweep,
   })}\n`,
 );
 
