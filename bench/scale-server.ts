@@ -36,6 +36,7 @@ const PLANS_FILE = process.env.SCALE_PLANS_FILE ?? '';
 /** Days of rows seeded past the retention, at the rate of the rest, for the sweep to drop. */
 const EXPIRED_DAYS = Number(process.env.SCALE_EXPIRED_DAYS ?? 30);
 const EXPIRED_LOGS = Math.round((LOGS / 80) * EXPIRED_DAYS);
+const SEED_PARTITIONS = process.env.SCALE_SEED_PARTITIONS !== '0';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const PASSWORD = 'benchmark password';
 
@@ -92,10 +93,13 @@ await sql(
 );
 log(`Seeding ${LOGS} activity rows, and ${EXPIRED_LOGS} more past the retention...`);
 // The log's partitions for every seeded day, as the retention sweep would have made them.
-await sql(
-  `select create_activity_log_partitions(now() - ($1::int + $2::int) * interval '1 day', now(), $3)`,
-  [RETENTION_DAYS + 1, EXPIRED_DAYS, activityLogPartitionDays(config.retention.activityLogMs)],
-);
+// Without (SCALE_SEED_PARTITIONS=0) every seeded row sits in the default partition, and the
+// sweep deletes the expired ones row by row, as it did before the log was partitioned.
+if (SEED_PARTITIONS)
+  await sql(
+    `select create_activity_log_partitions(now() - ($1::int + $2::int) * interval '1 day', now(), $3)`,
+    [RETENTION_DAYS + 1, EXPIRED_DAYS, activityLogPartitionDays(config.retention.activityLogMs)],
+  );
 // Spread over the last 80 days (inside the default 90-day retention); a realistic mix of
 // events, each naming one of the users. Then EXPIRED_DAYS more days at the same rate, each
 // wholly past the retention, for the sweep to take.

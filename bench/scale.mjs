@@ -4,7 +4,9 @@
 // - Starts Latchkey (bench/scale-server.ts) on a throwaway PostgreSQL database (see
 //   bench-kit.mjs) seeded with one vendor: SCALE_USERS (100,000) end users in one application,
 //   SCALE_LOGS (1,000,000) activity rows, SCALE_BLACKLIST (10,000) blacklist entries, and
-//   SCALE_EXPIRED_DAYS (30) days of rows past the retention, which it times the sweep of.
+//   SCALE_EXPIRED_DAYS (30) days of rows past the retention, which it times the sweep of
+//   (SCALE_SEED_PARTITIONS=0: all in the default partition, swept row by row as before
+//   the log was partitioned).
 // - Times each read the console makes, one request at a time (SCALE_SAMPLES each, after a
 //   warm-up), and reports p50, p95 and the answer's size.
 // - Times login and verify the same way, then verify again while SCALE_READERS loops run the
