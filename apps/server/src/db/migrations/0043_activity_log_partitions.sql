@@ -129,24 +129,31 @@ BEGIN
 END $$;--> statement-breakpoint
 -- Drops a partition already detached from activity_logs (by the retention sweep, in a transaction
 -- of its own, so the lock that detaching takes on the whole log is held for a moment only),
--- subtracting its rows from the counters first, with the grouping of
--- activity_counter_deltas_of_changed_rows. Answers how many rows it held.
+-- subtracting its rows from the counters first and answering how many it held. Its hours' chart
+-- buckets are deleted whole (every row of those hours was in it); the rest is subtracted by
+-- application, event and address (hour '-infinity', which the fold leaves out of the buckets):
+-- grouped by hour as well, a month of rows from many addresses made a million delta rows.
 CREATE FUNCTION drop_detached_activity_log_partition(name text) RETURNS bigint
 LANGUAGE plpgsql AS $$
 DECLARE
   dropped bigint;
+  bounds record;
 BEGIN
   EXECUTE format('LOCK TABLE %I IN ACCESS EXCLUSIVE MODE', name);
+  SELECT to_timestamp(coalesce(p.range_start, '-infinity'::float8) / 1000) AS first_hour,
+         to_timestamp(p.range_end / 1000) AS end_hour
+    INTO bounds FROM activity_log_partition_ranges() p WHERE p.name = drop_detached_activity_log_partition.name;
+  DELETE FROM activity_hourly_counts WHERE hour >= bounds.first_hour AND hour < bounds.end_hour;
   EXECUTE format($sql$
     WITH deltas AS (
       INSERT INTO activity_counter_deltas
         (application_id, hour, event, ip_address, row_count, success_count, login_attempts, login_successes)
-      SELECT r.application_id, date_trunc('hour', r.created_at, 'UTC'), r.event, r.ip_address,
+      SELECT r.application_id, '-infinity', r.event, r.ip_address,
              -count(*), -count(*) FILTER (WHERE r.success),
              -count(*) FILTER (WHERE counts_as_login_attempt(r.event, r.metadata)),
              -count(*) FILTER (WHERE counts_as_login_success(r.event, r.success))
       FROM %I r
-      GROUP BY 1, 2, 3, 4
+      GROUP BY r.application_id, r.event, r.ip_address
       RETURNING row_count
     )
     SELECT coalesce(-sum(row_count), 0) FROM deltas$sql$, name) INTO dropped;

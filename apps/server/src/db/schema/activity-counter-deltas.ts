@@ -19,7 +19,12 @@ import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
  */
 export const activityCounterDeltas = pgTable('activity_counter_deltas', {
   applicationId: integer('application_id').notNull(),
-  /** The UTC hour of the row's created_at (or the session's started_at). */
+  /**
+   * The UTC hour of the row's created_at (or the session's started_at). '-infinity' for the
+   * rows of a dropped partition of the log, subtracted from every counter but the hourly
+   * buckets, which the drop deletes whole (grouping by hour would make a delta row per hour,
+   * event and address: a million for a month of rows from many addresses).
+   */
   hour: timestamp('hour', { withTimezone: true }).notNull(),
   /** The activity event; null for session starts. */
   event: text('event'),

@@ -83,7 +83,7 @@ export async function foldCounterDeltas(db: Database): Promise<number> {
         insert into activity_hourly_counts as c (application_id, hour, event, row_count)
         select application_id, hour, event, sum(row_count)
         from live
-        where event is not null
+        where event is not null and hour <> '-infinity'
         group by application_id, hour, event
         having sum(row_count) <> 0
         order by application_id, hour, event

@@ -349,6 +349,9 @@ export async function sweepExpiredRows({
       );
     }
     try {
+      // A dropped partition's chart buckets are deleted whole: no delta of its rows may still
+      // be waiting to add to them.
+      await foldCounterDeltas(db);
       const dropped = await dropExpiredActivityLogPartitions(db, activityCutoff, input.shouldStop);
       result.activityLogPartitionsDropped = dropped.partitions;
       result.activityLogsDeleted += dropped.rows;
