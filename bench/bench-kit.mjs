@@ -46,7 +46,7 @@ export async function prepareDatabase() {
         try {
           return await run(`drop database if exists ${name} with (force)`);
         } catch (error) {
-          if (error?.code !== '42501' || attempt === 20) throw error;
+          if (error?.code !== '42501' || attempt === 120) throw error;
           await new Promise((resolve) => setTimeout(resolve, 500));
         }
       }
