@@ -12,7 +12,8 @@ import { writeActivityRows } from '../activity/index.ts';
 import { licenseKeyDigest, redeemLicenseKey, type LicenseRefusalCode } from '../licenses/index.ts';
 import { blockedEventOf } from './blocked-event.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
-import { completeLogin, type LoginContext } from './complete-login.ts';
+import { completeLogin, type IdentifiedUser, type LoginContext } from './complete-login.ts';
+import type { KeyAndHolder } from './login-statements.ts';
 import { loadIdentifiedUser } from './load-identified-user.ts';
 import { insertPasswordlessAccount, unknownPasswordHash } from './passwordless-account.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
@@ -75,7 +76,9 @@ export async function logInWithLicense({
     return refusal('BLACKLISTED', clientMessages.blacklisted);
   }
 
-  const found = await findKeyUser(ctx, input.license_key, now);
+  const found = await findKeyUser(ctx, input.license_key, now, 'license_login', (digest) =>
+    ctx.statements.findKeyAndHolder(application.id, digest),
+  );
   if ('code' in found) {
     return refuseLicense(ctx, {
       ...found,
@@ -86,10 +89,10 @@ export async function logInWithLicense({
       now,
     });
   }
-  const user = await loadIdentifiedUser(ctx.db, {
-    applicationId: application.id,
-    userId: found.userId,
-  });
+  // A returning key user came with the key; a first use made the user just now.
+  const user =
+    found.holder ??
+    (await loadIdentifiedUser(ctx.db, { applicationId: application.id, userId: found.userId }));
   if (!user) return refusal('LICENSE_INVALID', clientMessages.licenseInvalid);
 
   const refuse = async (code: ClientApiCode, event: ActivityEvent, message: string) => {
@@ -121,7 +124,13 @@ export async function logInWithLicense({
 }
 
 export type FoundKeyUser =
-  { userId: string } | { code: LicenseRefusalCode; licenseId: string | null };
+  | { userId: string; holder?: IdentifiedUser }
+  | { code: LicenseRefusalCode; licenseId: string | null };
+
+/** A key by its digest (the application is the lookup's), with its holder when it has one. */
+type KeyLookup = (
+  keyDigest: string,
+) => Promise<(Omit<KeyAndHolder, 'holder'> & { holder?: IdentifiedUser | null }) | undefined>;
 
 /** What finding (or creating) a key's own user needs: the application by id is enough. */
 export type KeyUserContext = Pick<
@@ -140,36 +149,41 @@ export async function findKeyUser(
   now: Date,
   /** What the events of a first use say did it. */
   action: 'license_login' | 'portal' = 'license_login',
+  /** How the key is read (key login's prepared statement, which brings the holder too). */
+  lookUp: KeyLookup = (keyDigest) => readKey(ctx, keyDigest),
 ): Promise<FoundKeyUser> {
   const text = key.trim();
-  const [row] =
+  const row =
     text === '' || text.length > 128
-      ? []
-      : await ctx.db
-          .select({
-            id: licenseKeys.id,
-            state: licenseKeys.state,
-            redeemBy: licenseKeys.redeemBy,
-            usedBy: appUsers.id,
-            usedByName: appUsers.username,
-          })
-          .from(licenseKeys)
-          .leftJoin(appUsers, eq(appUsers.id, licenseKeys.usedByUserId))
-          .where(
-            and(
-              eq(licenseKeys.applicationId, ctx.application.id),
-              eq(licenseKeys.keyDigest, licenseKeyDigest(text, ctx.serverSecret)),
-            ),
-          );
+      ? undefined
+      : await lookUp(licenseKeyDigest(text, ctx.serverSecret));
   if (!row) return { code: 'LICENSE_INVALID', licenseId: null };
   if (row.state === 'banned') return { code: 'LICENSE_BANNED', licenseId: row.id };
   if (row.state === 'used') {
     return row.usedBy && row.usedByName === keyUsername(row.id)
-      ? { userId: row.usedBy }
+      ? { userId: row.usedBy, ...(row.holder ? { holder: row.holder } : {}) }
       : { code: 'LICENSE_USED', licenseId: row.id };
   }
   if (row.redeemBy && row.redeemBy <= now) return { code: 'LICENSE_EXPIRED', licenseId: row.id };
   return createKeyUser(ctx, { licenseId: row.id, key: text, now, action });
+}
+
+/** The key alone, and the name of whoever used it (the portal's offline activation). */
+async function readKey(ctx: KeyUserContext, keyDigest: string) {
+  const [row] = await ctx.db
+    .select({
+      id: licenseKeys.id,
+      state: licenseKeys.state,
+      redeemBy: licenseKeys.redeemBy,
+      usedBy: appUsers.id,
+      usedByName: appUsers.username,
+    })
+    .from(licenseKeys)
+    .leftJoin(appUsers, eq(appUsers.id, licenseKeys.usedByUserId))
+    .where(
+      and(eq(licenseKeys.applicationId, ctx.application.id), eq(licenseKeys.keyDigest, keyDigest)),
+    );
+  return row;
 }
 
 /**
