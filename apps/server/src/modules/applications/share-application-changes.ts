@@ -118,6 +118,7 @@ export async function shareApplicationChanges(options: {
 
   const notify = (payload: object) =>
     database.query({
+      name: 'share_application_change',
       text: 'select pg_notify($1, $2)',
       values: [APPLICATION_CHANGES_CHANNEL, JSON.stringify(payload)],
     });
@@ -204,6 +205,9 @@ export async function shareApplicationChanges(options: {
       // entry when its TTL (CLIENT_API_CACHE_TTL_SECONDS) runs out.
       database
         .query({
+          // Named, so PostgreSQL plans it once per connection: every redemption and
+          // owner change announces, and planning cost more than running it (~200 µs).
+          name: 'announce_application_change',
           text: `select pg_notify($1, $2)${countOthers}`,
           values: [APPLICATION_CHANGES_CHANNEL, JSON.stringify({ ...notification, sequence })],
         })
