@@ -4,13 +4,13 @@ import type { ActivityRecord } from '../../events/activity-events.ts';
 import { bindDevice, deviceLimitOf } from '../devices/index.ts';
 import { releaseSeat, seatTermsOf } from '../seats/index.ts';
 import type { SessionLookup } from './session-lookup.ts';
+import type { IdentifiedUser } from './identified-user.ts';
 import {
   hasPendingUpdatesWindow,
   licensedUntilMs,
   licensingAnswer,
   licensingOf,
   startPendingUpdatesWindows,
-  type HeldSubscription,
 } from '../subscriptions/index.ts';
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import { judgeClientVersion } from './entitled-release.ts';
@@ -18,19 +18,6 @@ import type { ClientContext } from './client-context.ts';
 import { clientMessages, standingRefusal, type ClientOutcome } from './client-outcomes.ts';
 import type { LoginStatements } from './login-statements.ts';
 import { issueSessionToken } from './session-token.ts';
-
-/** The user a login has identified (by password or by licence key), as its last checks need. */
-export interface IdentifiedUser {
-  id: string;
-  username: string;
-  email: string | null;
-  isActive: boolean;
-  isPaused: boolean;
-  expiresAt: Date | null;
-  isEmailVerified: boolean;
-  hwid: string | null;
-  held: HeldSubscription[];
-}
 
 /** A refused login's event and answer (acknowledged means written: it waits for the commit). */
 export type RefuseLogin = (

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
 import { appUsers, emailVerifiedColumn } from '../../db/schema/index.ts';
 import { heldSubscriptionsJson, parseHeldSubscriptions } from '../subscriptions/index.ts';
-import type { IdentifiedUser } from './complete-login.ts';
+import type { IdentifiedUser } from './identified-user.ts';
 
 /**
  * The user a login found by id rather than by name and password (key login's key user, a

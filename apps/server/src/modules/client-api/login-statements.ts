@@ -25,7 +25,7 @@ import {
 } from '../subscriptions/index.ts';
 import { seatOutcomeOf, type SeatOutcome, type TakeSeatRow } from '../seats/index.ts';
 import type { PrefetchKeys, PrefetchedRows } from './login-throttles.ts';
-import type { IdentifiedUser } from './complete-login.ts';
+import type { IdentifiedUser } from './identified-user.ts';
 
 /** The user a login names, as its checks need it. */
 interface LoginUser {
