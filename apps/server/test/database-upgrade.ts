@@ -1,7 +1,9 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrationsFolder, type DatabaseTarget } from '../src/db/client.ts';
+import { sql } from 'drizzle-orm';
+import { migrationsFolder, type Database, type DatabaseTarget } from '../src/db/client.ts';
+import { ownerAccounts } from '../src/db/schema/index.ts';
 import { createEmptyPostgresDatabase } from './test-database.ts';
 
 /**
@@ -49,4 +51,28 @@ export async function databaseBeforeMigration(
       removeMigrations();
     },
   };
+}
+
+/**
+ * An owner and `count` applications in a database not yet upgraded. The applications are
+ * written by hand, with the columns every schema since the first has had: the table as the
+ * code knows it now has more, which an old database lacks.
+ */
+export async function seedOldApplications(
+  db: Database,
+  { name, count }: { name: string; count: number },
+): Promise<void> {
+  const [owner] = await db
+    .insert(ownerAccounts)
+    .values({ firebaseUid: `${name}-owner`, email: `${name}@example.com`, role: 'owner' })
+    .returning();
+  await db.execute(sql`
+    insert into applications (owner_account_id, name, api_key, login_success_message,
+      login_failed_message, account_disabled_message, account_expired_message,
+      version_mismatch_message, hwid_mismatch_message, signing_public_key,
+      signing_private_key_encrypted)
+    select ${owner!.id}, ${name} || ' app ' || i,
+      'lk_live_' || md5(${name} || i),
+      'ok', 'failed', 'disabled', 'expired', 'version', 'hwid', ${'00'.repeat(32)}, 'placeholder'
+    from generate_series(1, ${count}::int) as i`);
 }

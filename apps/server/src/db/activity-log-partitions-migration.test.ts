@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectActivityCountersToMatchRows } from '../../test/activity-counters-oracle.ts';
-import { databaseBeforeMigration } from '../../test/database-upgrade.ts';
+import { databaseBeforeMigration, seedOldApplications } from '../../test/database-upgrade.ts';
 import { openDatabase } from './client.ts';
-import { ownerAccounts } from './schema/index.ts';
 import { rowsOf } from './rows-of.ts';
 
 /** The migration that partitioned the activity log by day. */
@@ -22,19 +21,7 @@ describe('upgrading to a partitioned activity log', () => {
     );
     cleanups.push(cleanup);
     const before = await openDatabase({ ...target, migrationsFolder: oldMigrations });
-    const [owner] = await before.db
-      .insert(ownerAccounts)
-      .values({ firebaseUid: 'partition-owner', email: 'partition@example.com', role: 'owner' })
-      .returning();
-    // By hand, with the columns of that schema.
-    await before.db.execute(sql`
-      insert into applications (owner_account_id, name, api_key, login_success_message,
-        login_failed_message, account_disabled_message, account_expired_message,
-        version_mismatch_message, hwid_mismatch_message, signing_public_key,
-        signing_private_key_encrypted)
-      select ${owner!.id}, 'Partition App ' || i, 'lk_live_partition_app_' || i || '000000000000000000000000',
-        'ok', 'failed', 'disabled', 'expired', 'version', 'hwid', ${'00'.repeat(32)}, 'placeholder'
-      from generate_series(1, 2) as i`);
+    await seedOldApplications(before.db, { name: 'partition', count: 2 });
     // Two months of rows (one written "tomorrow" by a clock ahead), and ids with a gap where a
     // transaction rolled back: the new numbering must not reuse any.
     await before.db.execute(sql`

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { databaseBeforeMigration } from '../../test/database-upgrade.ts';
+import { databaseBeforeMigration, seedOldApplications } from '../../test/database-upgrade.ts';
 import { foldCounterDeltas } from '../modules/activity/index.ts';
 import { openDatabase } from './client.ts';
-import { ownerAccounts } from './schema/index.ts';
 import { rowsOf } from './rows-of.ts';
 
 /** The migration that replaced the counters' sharded upserts with folded deltas. */
@@ -23,19 +22,7 @@ describe('upgrading to folded counter deltas', () => {
     cleanups.push(cleanup);
     // Before: logins written from several backends, so each counter spread over shards.
     const before = await openDatabase({ ...target, migrationsFolder: oldMigrations });
-    const [owner] = await before.db
-      .insert(ownerAccounts)
-      .values({ firebaseUid: 'upgrade-owner', email: 'upgrade@example.com', role: 'owner' })
-      .returning();
-    // By hand, with the columns of that schema: the table as the code knows it now has more.
-    await before.db.execute(sql`
-      insert into applications (owner_account_id, name, api_key, login_success_message,
-        login_failed_message, account_disabled_message, account_expired_message,
-        version_mismatch_message, hwid_mismatch_message, signing_public_key,
-        signing_private_key_encrypted)
-      values (${owner!.id}, 'Upgrade App', 'lk_live_upgrade_app_0000000000000000000000000000',
-        'ok', 'failed', 'disabled', 'expired', 'version', 'hwid', ${'00'.repeat(32)},
-        'placeholder')`);
+    await seedOldApplications(before.db, { name: 'upgrade', count: 1 });
     await before.db.execute(sql`
       insert into activity_logs (application_id, event, success, ip_address, created_at)
       select a.id, (array['user_login', 'login_failed', 'user_register'])[1 + i % 3], i % 3 = 0,
