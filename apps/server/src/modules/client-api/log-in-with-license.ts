@@ -42,21 +42,30 @@ export async function logInWithLicense({
   const { application, activity } = ctx;
   if (!application.isActive) return appDisabled();
   const now = ctx.clock.now();
-  await ctx.licenseThrottles.admit({
+  // One statement reads the key and its holder, the blacklist match and (with the database
+  // store) the licence throttle counters; with Redis the counters come first. Either way a
+  // throttled guess is refused before anything else is answered.
+  const attempt = {
     applicationId: application.id,
     ipAddress: ctx.ipAddress,
     licenseKey: input.license_key,
-  });
-
-  const blockedBy = await ctx.blacklist.find({
-    ownerAccountId: application.ownerAccountId,
-    applicationId: application.id,
-    ipAddress: ctx.ipAddress,
-    // The user is not known yet (and a key user's name is never blacklisted by hand).
-    username: '',
-    email: null,
-    hwid: input.hwid,
-  });
+  };
+  const throttleKeys = ctx.licenseThrottles.storeKeysOf(attempt);
+  if (!throttleKeys) await ctx.licenseThrottles.admit(attempt);
+  const digest = keyDigestOf(ctx, input.license_key);
+  const lookup = await ctx.statements.findKeyAndBlock(
+    {
+      ownerAccountId: application.ownerAccountId,
+      applicationId: application.id,
+      ipAddress: ctx.ipAddress,
+      hwid: input.hwid,
+    },
+    // A text no mask makes is looked up as nothing (LICENSE_INVALID below).
+    digest ?? '',
+    throttleKeys ?? [],
+  );
+  if (throttleKeys) await ctx.licenseThrottles.admit(attempt, lookup.throttles);
+  const { blockedBy } = lookup;
   const metadata = {
     action: 'license_login',
     ...(input.hwid ? { hwid: input.hwid } : {}),
@@ -77,8 +86,12 @@ export async function logInWithLicense({
     return refusal('BLACKLISTED', clientMessages.blacklisted);
   }
 
-  const found = await findKeyUser(ctx, input.license_key, now, 'license_login', (digest) =>
-    ctx.statements.findKeyAndHolder(application.id, digest),
+  const found = await findKeyUser(
+    ctx,
+    input.license_key,
+    now,
+    'license_login',
+    async () => lookup.key,
   );
   if ('code' in found) {
     return refuseLicense(ctx, {
@@ -153,11 +166,8 @@ export async function findKeyUser(
   /** How the key is read (key login's prepared statement, which brings the holder too). */
   lookUp: KeyLookup = (keyDigest) => readKey(ctx, keyDigest),
 ): Promise<FoundKeyUser> {
-  const text = key.trim();
-  const row =
-    text === '' || text.length > 128
-      ? undefined
-      : await lookUp(licenseKeyDigest(text, ctx.serverSecret));
+  const digest = keyDigestOf(ctx, key);
+  const row = digest === null ? undefined : await lookUp(digest);
   if (!row) return { code: 'LICENSE_INVALID', licenseId: null };
   if (row.state === 'banned') return { code: 'LICENSE_BANNED', licenseId: row.id };
   if (row.state === 'used') {
@@ -166,7 +176,7 @@ export async function findKeyUser(
       : { code: 'LICENSE_USED', licenseId: row.id };
   }
   if (row.redeemBy && row.redeemBy <= now) return { code: 'LICENSE_EXPIRED', licenseId: row.id };
-  return createKeyUser(ctx, { licenseId: row.id, key: text, now, action });
+  return createKeyUser(ctx, { licenseId: row.id, key: key.trim(), now, action });
 }
 
 /** The key alone, and the name of whoever used it (the portal's offline activation). */
@@ -185,6 +195,12 @@ async function readKey(ctx: KeyUserContext, keyDigest: string) {
       and(eq(licenseKeys.applicationId, ctx.application.id), eq(licenseKeys.keyDigest, keyDigest)),
     );
   return row;
+}
+
+/** The digest a key is looked up by; null for a text no mask makes (blank, or too long). */
+function keyDigestOf(ctx: Pick<KeyUserContext, 'serverSecret'>, key: string): string | null {
+  const text = key.trim();
+  return text === '' || text.length > 128 ? null : licenseKeyDigest(text, ctx.serverSecret);
 }
 
 /**

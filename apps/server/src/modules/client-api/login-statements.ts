@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, Placeholder, sql } from 'drizzle-orm';
 import type { BlacklistType } from '@latchkey/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DatabaseConnection } from '../../db/client.ts';
@@ -43,6 +43,17 @@ interface LoginUser {
   lastLoginIp: string | null;
   held: HeldSubscription[];
 }
+
+/**
+ * The failure counters of the database store read beside a lookup (login's three keys and a
+ * licence call's four; none with Redis, which keeps them itself): live rows only, as
+ * rate-limiter-flexible reads them.
+ */
+const liveThrottleRowsJson = sql<ThrottleRowWithKey[] | null>`(
+  select json_agg(json_build_object('key', key, 'points', points, 'expire', expire))
+  from rate_limits
+  where key = any(${sql.placeholder('throttleKeys')}::text[])
+    and (expire > ${sql.placeholder('throttleNowMs')} or expire is null))`;
 
 /** Login's statements, prepared once per app: parsing and planning them per login adds up. */
 export function createLoginStatements(connection: DatabaseConnection) {
@@ -95,42 +106,39 @@ export function createLoginStatements(connection: DatabaseConnection) {
       // The failure counters of the database store (login's three keys, and a licence call's
       // four; none with Redis, which keeps them itself): live rows only, as
       // rate-limiter-flexible reads them.
-      throttles: sql<ThrottleRowWithKey[] | null>`(
-        select json_agg(json_build_object('key', key, 'points', points, 'expire', expire))
-        from rate_limits
-        where key = any(${sql.placeholder('throttleKeys')}::text[])
-          and (expire > ${sql.placeholder('throttleNowMs')} or expire is null))`,
+      throttles: liveThrottleRowsJson,
     })
     .from(sql`(select 1) as one`)
     .leftJoin(namedUser, sql`true`)
     .prepare('client_api_login_user');
-  // Key login's lookup: the key by its digest and, once it is used, its holder as a login's
-  // last checks need them, in one round trip. Prepared: planning the two statements it
-  // replaces cost PostgreSQL more than running them (~340 µs a key login).
-  const keyAndHolder = db
-    .select({
-      id: licenseKeys.id,
-      state: licenseKeys.state,
-      redeemBy: licenseKeys.redeemBy,
-      usedBy: appUsers.id,
-      usedByName: appUsers.username,
-      email: appUsers.email,
-      isActive: appUsers.isActive,
-      isPaused: appUsers.isPaused,
-      expiresAt: appUsers.expiresAt,
-      isEmailVerified: emailVerifiedColumn(),
-      hwid: appUsers.hwid,
-      held: heldSubscriptionsJson(appUsers.id),
-    })
-    .from(licenseKeys)
-    .leftJoin(appUsers, eq(appUsers.id, licenseKeys.usedByUserId))
-    .where(
-      and(
-        eq(licenseKeys.applicationId, sql.placeholder('applicationId')),
-        eq(licenseKeys.keyDigest, sql.placeholder('keyDigest')),
-      ),
-    )
-    .prepare('client_api_key_and_holder');
+  // Key login's one read: the key by its digest and, once it is used, its holder as a login's
+  // last checks need them, the blacklist's match (no user or e-mail is known yet) and, with the
+  // database store, the licence throttle counters. Exactly one row, found key or not. Raw SQL
+  // over a lateral join, which the query builder cannot prepare; prepared, since planning the
+  // two lookups it replaced cost PostgreSQL more than running them (~340 µs a key login).
+  const keyLookup = new PgDialect().sqlToQuery(sql`
+    select key_row.*,
+           (${db
+             .select({ types: sql`array_agg(distinct ${blacklistEntries.type})` })
+             .from(blacklistEntries)
+             .where(blacklistMatchCondition(sql`null::text`))}) as "blacklistedTypes",
+           ${liveThrottleRowsJson} as throttles
+    from (select 1) as one
+    left join lateral (
+      select license_keys.id, license_keys.state, license_keys.redeem_by as "redeemBy",
+             app_users.id as "usedBy", app_users.username as "usedByName",
+             app_users.email, app_users.is_active as "isActive",
+             app_users.is_paused as "isPaused", app_users.expires_at as "expiresAt",
+             ${emailVerifiedColumn()} as "isEmailVerified", app_users.hwid,
+             ${heldSubscriptionsJson(appUsers.id)} as held
+      from ${licenseKeys} left join ${appUsers} on app_users.id = license_keys.used_by_user_id
+      where license_keys.application_id = ${sql.placeholder('applicationId')}
+        and license_keys.key_digest = ${sql.placeholder('keyDigest')}
+    ) as key_row on true`);
+  // Each positional parameter: a placeholder's name, or a value the text holds (the blacklist
+  // condition's `is_active = true`).
+  const keyLookupValues = (values: Record<string, unknown>) =>
+    keyLookup.params.map((param) => (param instanceof Placeholder ? values[param.name] : param));
   // One prepared statement per shape: with or without a device to touch, with or without a seat.
   const statements = {
     plain: compileLoginSuccess({ isDeviceBound: false, takesSeat: false }),
@@ -180,34 +188,38 @@ export function createLoginStatements(connection: DatabaseConnection) {
         otherThrottles: { nowMs, rows },
       };
     },
-    /** A licence key by its digest, with its holder (null while unused, or gone). */
-    async findKeyAndHolder(
-      applicationId: number,
+    /**
+     * A licence key by its digest with its holder (null while unused, or gone), the part of the
+     * request that is blocked, and (database store) the counters of `throttleKeys`.
+     */
+    async findKeyAndBlock(
+      probe: Omit<BlacklistProbe, 'email' | 'username'>,
       keyDigest: string,
-    ): Promise<KeyAndHolder | undefined> {
-      const [row] = await keyAndHolder.execute({ applicationId, keyDigest });
-      if (!row) return undefined;
-      const { usedBy, usedByName, held, ...holder } = row;
+      throttleKeys: string[],
+    ): Promise<{
+      key: KeyAndHolder | undefined;
+      blockedBy: BlacklistType | null;
+      throttles: { nowMs: number; rows: Map<string, ThrottleRow> };
+    }> {
+      const nowMs = Date.now();
+      const values: Record<string, unknown> = {
+        // A key login names no user: the username part never matches.
+        ...blacklistProbeParameters({ ...probe, username: '' }),
+        keyDigest,
+        throttleKeys,
+        throttleNowMs: nowMs,
+      };
+      const result = await connection.query({
+        name: 'client_api_key_and_holder',
+        text: keyLookup.sql,
+        values: keyLookupValues(values),
+      });
+      const [row] = rowsOf<KeyLookupRow>(result);
+      if (!row) throw new Error('the key lookup returned no row');
       return {
-        id: row.id,
-        state: row.state,
-        redeemBy: row.redeemBy,
-        usedBy,
-        usedByName,
-        holder:
-          usedBy === null || usedByName === null
-            ? null
-            : {
-                id: usedBy,
-                username: usedByName,
-                email: holder.email,
-                isActive: holder.isActive!,
-                isPaused: holder.isPaused!,
-                expiresAt: holder.expiresAt,
-                isEmailVerified: holder.isEmailVerified,
-                hwid: holder.hwid,
-                held: parseHeldSubscriptions(held),
-              },
+        key: row.id === null ? undefined : keyAndHolderOf(row),
+        blockedBy: firstBlockedPart(row.blacklistedTypes),
+        throttles: { nowMs, rows: throttleRowsByKey(row.throttles) },
       };
     },
     /**
@@ -267,6 +279,49 @@ export interface KeyAndHolder {
   usedBy: string | null;
   usedByName: string | null;
   holder: IdentifiedUser | null;
+}
+
+/** Key login's one row: the key's columns are null when no key has the digest. */
+interface KeyLookupRow {
+  id: string | null;
+  state: KeyAndHolder['state'] | null;
+  redeemBy: Date | null;
+  usedBy: string | null;
+  usedByName: string | null;
+  email: string | null;
+  isActive: boolean | null;
+  isPaused: boolean | null;
+  expiresAt: Date | null;
+  isEmailVerified: boolean | null;
+  hwid: string | null;
+  held: RawHeldSubscription[] | null;
+  blacklistedTypes: string[] | null;
+  throttles: ThrottleRowWithKey[] | null;
+}
+
+function keyAndHolderOf(row: KeyLookupRow): KeyAndHolder {
+  const { usedBy, usedByName } = row;
+  return {
+    id: row.id!,
+    state: row.state!,
+    redeemBy: row.redeemBy,
+    usedBy,
+    usedByName,
+    holder:
+      usedBy === null || usedByName === null
+        ? null
+        : {
+            id: usedBy,
+            username: usedByName,
+            email: row.email,
+            isActive: row.isActive!,
+            isPaused: row.isPaused!,
+            expiresAt: row.expiresAt,
+            isEmailVerified: row.isEmailVerified!,
+            hwid: row.hwid,
+            held: parseHeldSubscriptions(row.held),
+          },
+  };
 }
 
 /** The closing statement's row, beside the `take_seat` columns of a seat-taking one. */
