@@ -1,4 +1,4 @@
-import { and, eq, Placeholder, sql } from 'drizzle-orm';
+import { and, eq, Placeholder, sql, type SQL } from 'drizzle-orm';
 import type { BlacklistType } from '@latchkey/contracts';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import type { DatabaseConnection } from '../../db/client.ts';
@@ -81,11 +81,12 @@ export function createLoginStatements(connection: DatabaseConnection) {
     )
     .limit(1)
     .as('login_user');
-  // The blacklist types the request matches, the user's e-mail included (null when no user).
-  const matchedTypes = db
-    .select({ types: sql`array_agg(distinct ${blacklistEntries.type})` })
-    .from(blacklistEntries)
-    .where(blacklistMatchCondition(sql`lower(${namedUser.email})`));
+  // The blacklist types a request matches, given the e-mail to check (a found user's, or null).
+  const matchedTypes = (email: SQL) =>
+    db
+      .select({ types: sql`array_agg(distinct ${blacklistEntries.type})` })
+      .from(blacklistEntries)
+      .where(blacklistMatchCondition(email));
   // One round trip for both questions, and exactly one row whether or not the user exists
   // (an unknown username can still be blacklisted by IP, name or HWID). Under load every
   // round trip costs the database and the event loop far more than the queries themselves.
@@ -102,10 +103,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
       hwid: namedUser.hwid,
       lastLoginIp: namedUser.lastLoginIp,
       held: namedUser.held,
-      blacklistedTypes: sql<string[] | null>`(${matchedTypes})`,
-      // The failure counters of the database store (login's three keys, and a licence call's
-      // four; none with Redis, which keeps them itself): live rows only, as
-      // rate-limiter-flexible reads them.
+      blacklistedTypes: sql<string[] | null>`(${matchedTypes(sql`lower(${namedUser.email})`)})`,
       throttles: liveThrottleRowsJson,
     })
     .from(sql`(select 1) as one`)
@@ -118,10 +116,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
   // two lookups it replaced cost PostgreSQL more than running them (~340 µs a key login).
   const keyLookup = new PgDialect().sqlToQuery(sql`
     select key_row.*,
-           (${db
-             .select({ types: sql`array_agg(distinct ${blacklistEntries.type})` })
-             .from(blacklistEntries)
-             .where(blacklistMatchCondition(sql`null::text`))}) as "blacklistedTypes",
+           (${matchedTypes(sql`null::text`)}) as "blacklistedTypes",
            ${liveThrottleRowsJson} as throttles
     from (select 1) as one
     left join lateral (
@@ -210,7 +205,7 @@ export function createLoginStatements(connection: DatabaseConnection) {
         throttleNowMs: nowMs,
       };
       const result = await connection.query({
-        name: 'client_api_key_and_holder',
+        name: 'client_api_key_and_block',
         text: keyLookup.sql,
         values: keyLookupValues(values),
       });
