@@ -209,10 +209,13 @@ export async function saturate({
   duration,
   amount,
   cursor = { next: 0 },
+  rate,
 }) {
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
+    // Paced instead of saturating: this many requests a second over all connections.
+    ...(rate === undefined ? {} : { overallRate: rate }),
     ...(amount === undefined ? { duration } : { amount }),
     requests: [
       {
