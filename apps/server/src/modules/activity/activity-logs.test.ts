@@ -271,6 +271,9 @@ describe('GET /api/activity-logs', () => {
     const searchedPage = await listPage(fresh, 'search=10.0.1.&page=2&pageSize=2');
     expect(names(searchedPage.rows)).toEqual(['log-4']);
     expect(searchedPage.total).toBe(3);
+    // Past the last page: no rows, and still the whole count.
+    const pastTheEnd = await listPage(fresh, 'search=10.0.1.&page=5&pageSize=2');
+    expect([pastTheEnd.rows, pastTheEnd.total, pastTheEnd.isTotalCapped]).toEqual([[], 3, false]);
 
     // The cards: every matching log, not one page.
     expect(await stats(fresh)).toEqual({

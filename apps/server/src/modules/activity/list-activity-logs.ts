@@ -1,7 +1,12 @@
-import { and, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
-import type { ActivityLog, ActivityLogFilter, Page, PageRequest } from '@latchkey/contracts';
+import { and, count, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import {
+  SEARCH_COUNT_LIMIT,
+  type ActivityLog,
+  type ActivityLogFilter,
+  type Page,
+  type PageRequest,
+} from '@latchkey/contracts';
 import { activityLogs, applications, appUsers } from '../../db/schema/index.ts';
-import { countCapped } from '../../db/count-capped.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { activityLogContentWhere, activityLogFilterWhere } from './activity-log-filter-where.ts';
@@ -27,15 +32,16 @@ export async function listActivityLogs({
     await loadOwnedApplication({ ctx, input: { applicationId: input.applicationId } });
   }
   if (input.search) {
-    // How many match decides how to find the page: a search matching few rows reads them all
-    // from its indexes; one matching more than SEARCH_COUNT_LIMIT (dense in the log) finds
-    // a page soonest by walking the log newest first.
-    const matched = await countCapped(ctx.db, activityLogs, activityLogFilterWhere(ctx, input));
-    const rows = await readLogs(
-      ctx,
-      matched.isCapped ? newestPageIds(ctx, input) : await fewMatchesPageIds(ctx, input),
-    );
-    return { rows, totalCount: matched.count, isTotalCapped: matched.isCapped };
+    // How many match decides how to find the page (as in the keys and users lists): up to
+    // SEARCH_COUNT_LIMIT matches are read from the search's indexes and sorted; more than that
+    // (dense in the log) and a page is found soonest by walking the log newest first.
+    const few = await fewMatchesPage(ctx, input);
+    if (few) return few;
+    return {
+      rows: await readLogs(ctx, newestPageIds(ctx, input)),
+      totalCount: SEARCH_COUNT_LIMIT,
+      isTotalCapped: true,
+    };
   }
   const [rows, totalCount] = await Promise.all([
     readLogs(ctx, newestPageIds(ctx, input)),
@@ -79,20 +85,43 @@ function newestPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
 }
 
 /**
- * A search matching at most SEARCH_COUNT_LIMIT rows: they come from a bitmap of the search's
- * indexes (activity-log-filter-where.ts) and are all read before the page is cut (the window
- * forces it), so the planner cannot choose to walk the whole log backwards hoping to fill a
- * page soon, which a sparse match never does.
+ * The page when a search matches at most SEARCH_COUNT_LIMIT rows, else null. One statement
+ * takes up to one more than the limit from a bitmap of the search's indexes
+ * (activity-log-filter-where.ts), counts them and cuts the page, so the search is read once:
+ * at ten million rows each reading costs ~100 ms (a trigram index's common trigrams in every
+ * partition), and a count then a page read it twice. All matches are read before the page is
+ * cut (the window forces it), so the planner cannot choose to walk the whole log backwards
+ * hoping to fill a page soon, which a sparse match never does.
  */
-async function fewMatchesPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
-  const rows = await ctx.db
-    .select({ id: activityLogs.id, matches: sql`count(*) over ()` })
+async function fewMatchesPage(
+  ctx: OwnerContext,
+  input: ActivityLogQuery,
+): Promise<Page<ActivityLog> | null> {
+  const matches = ctx.db
+    .select({ id: activityLogs.id, createdAt: activityLogs.createdAt })
     .from(activityLogs)
     .where(activityLogFilterWhere(ctx, input))
-    .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
+    .limit(SEARCH_COUNT_LIMIT + 1)
+    .as('matches');
+  const page = await ctx.db
+    .select({ id: matches.id, matched: sql<number>`count(*) over ()`.mapWith(Number) })
+    .from(matches)
+    .orderBy(desc(matches.createdAt), desc(matches.id))
     .limit(input.pageSize)
     .offset((input.page - 1) * input.pageSize);
-  return rows.map((row) => row.id);
+  // Past the last page no row carries the count: count on its own.
+  const matched =
+    page[0]?.matched ??
+    (input.page > 1 ? (await ctx.db.select({ value: count() }).from(matches))[0]!.value : 0);
+  if (matched > SEARCH_COUNT_LIMIT) return null;
+  return {
+    rows: await readLogs(
+      ctx,
+      page.map((row) => row.id),
+    ),
+    totalCount: matched,
+    isTotalCapped: false,
+  };
 }
 
 /**
