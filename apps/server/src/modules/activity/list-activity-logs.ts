@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
 import {
   SEARCH_COUNT_LIMIT,
   type ActivityLog,
@@ -6,6 +6,7 @@ import {
   type Page,
   type PageRequest,
 } from '@latchkey/contracts';
+import { fewMatchesPage as fewMatchesPageOf } from '../../db/few-matches-page.ts';
 import { activityLogs, applications, appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
@@ -85,43 +86,28 @@ function newestPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
 }
 
 /**
- * The page when a search matches at most SEARCH_COUNT_LIMIT rows, else null. One statement
- * takes up to one more than the limit from a bitmap of the search's indexes
- * (activity-log-filter-where.ts), counts them and cuts the page, so the search is read once:
- * at ten million rows each reading costs ~100 ms (a trigram index's common trigrams in every
- * partition), and a count then a page read it twice. All matches are read before the page is
- * cut (the window forces it), so the planner cannot choose to walk the whole log backwards
- * hoping to fill a page soon, which a sparse match never does.
+ * The page when a search matches at most SEARCH_COUNT_LIMIT rows, else null: the matches come
+ * from a bitmap of the search's indexes (activity-log-filter-where.ts) and the search is read
+ * once. At ten million rows one reading costs ~100 ms (a trigram index's common trigrams, in
+ * every partition).
  */
 async function fewMatchesPage(
   ctx: OwnerContext,
   input: ActivityLogQuery,
 ): Promise<Page<ActivityLog> | null> {
-  const matches = ctx.db
-    .select({ id: activityLogs.id, createdAt: activityLogs.createdAt })
-    .from(activityLogs)
-    .where(activityLogFilterWhere(ctx, input))
-    .limit(SEARCH_COUNT_LIMIT + 1)
-    .as('matches');
-  const page = await ctx.db
-    .select({ id: matches.id, matched: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(matches)
-    .orderBy(desc(matches.createdAt), desc(matches.id))
-    .limit(input.pageSize)
-    .offset((input.page - 1) * input.pageSize);
-  // Past the last page no row carries the count: count on its own.
-  const matched =
-    page[0]?.matched ??
-    (input.page > 1 ? (await ctx.db.select({ value: count() }).from(matches))[0]!.value : 0);
-  if (matched > SEARCH_COUNT_LIMIT) return null;
-  return {
-    rows: await readLogs(
-      ctx,
-      page.map((row) => row.id),
-    ),
-    totalCount: matched,
-    isTotalCapped: false,
-  };
+  const few = await fewMatchesPageOf<number>(
+    ctx.db,
+    (limit) =>
+      ctx.db
+        .select({ id: activityLogs.id, createdAt: activityLogs.createdAt })
+        .from(activityLogs)
+        .where(activityLogFilterWhere(ctx, input))
+        .limit(limit)
+        .as('matches'),
+    input,
+  );
+  if (!few) return null;
+  return { rows: await readLogs(ctx, few.ids), totalCount: few.matched, isTotalCapped: false };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, inArray, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   SEARCH_COUNT_LIMIT,
   type LicenseFilter,
@@ -6,6 +6,7 @@ import {
   type PageRequest,
 } from '@latchkey/contracts';
 import { countCapped } from '../../db/count-capped.ts';
+import { fewMatchesPage as fewMatchesPageOf } from '../../db/few-matches-page.ts';
 import { appUsers, licenseKeys } from '../../db/schema/index.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { countLicenses } from './count-licenses.ts';
@@ -82,36 +83,22 @@ function newestPageIds(ctx: LicenseContext, input: PageRequest, where: SQL) {
     .offset((input.page - 1) * input.pageSize);
 }
 
-/**
- * The page when a search matches at most SEARCH_COUNT_LIMIT keys, else null. One statement
- * takes up to one more than the limit from the indexed lookups, counts them and cuts the page:
- * a count above the limit means there are too many to sort, and the caller walks instead.
- */
+/** The page when a search matches at most SEARCH_COUNT_LIMIT keys, else null. */
 async function fewMatchesPage(
   ctx: LicenseContext,
   applicationId: number,
   input: PageRequest & LicenseFilter & { search: string },
   options: { now: Date; serverSecret: string },
 ): Promise<Page<LicenseRow> | null> {
-  const matches = licenseSearchMatches(ctx.db, applicationId, input, {
-    ...options,
-    limit: SEARCH_COUNT_LIMIT + 1,
-  });
-  const page = await ctx.db
-    .select({ id: matches.id, matched: sql<number>`count(*) over ()`.mapWith(Number) })
-    .from(matches)
-    .orderBy(desc(matches.createdAt), desc(matches.id))
-    .limit(input.pageSize)
-    .offset((input.page - 1) * input.pageSize);
-  // Past the last page no row carries the count: count on its own.
-  const matched =
-    page[0]?.matched ??
-    (input.page > 1 ? (await ctx.db.select({ value: count() }).from(matches))[0]!.value : 0);
-  if (matched > SEARCH_COUNT_LIMIT) return null;
-  const ids = page.map((row) => row.id);
+  const few = await fewMatchesPageOf<string>(
+    ctx.db,
+    (limit) => licenseSearchMatches(ctx.db, applicationId, input, { ...options, limit }),
+    input,
+  );
+  if (!few) return null;
   return {
-    rows: ids.length === 0 ? [] : await readLicenseRows(ctx, applicationId, ids),
-    totalCount: matched,
+    rows: few.ids.length === 0 ? [] : await readLicenseRows(ctx, applicationId, few.ids),
+    totalCount: few.matched,
     isTotalCapped: false,
   };
 }
