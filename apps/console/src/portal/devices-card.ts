@@ -201,6 +201,11 @@ function createReleaseDialog(): {
   );
   let pending: (() => void) | null = null;
   element.addEventListener('close', () => {
+    // The close event comes in a task of its own after the dialog closed, and input is
+    // handled first: Escape, then Enter on Release at once, opens the dialog again before the
+    // first closing's event arrives. That event is not this opening's: it must not take the
+    // release the new opening is waiting to confirm.
+    if (element.open) return;
     const onRelease = pending;
     pending = null;
     if (element.returnValue === 'release') onRelease?.();

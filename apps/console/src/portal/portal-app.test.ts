@@ -111,6 +111,47 @@ describe('the portal page', () => {
     expect(devices.textContent).toContain('You can release a device now.');
   });
 
+  it("releases a device confirmed right after a cancel, before the cancel's close event", async () => {
+    // jsdom has no modal dialogs: this stands in for the browser's, whose close event comes in
+    // a task of its own after the dialog closed, while input is handled first.
+    const closeEvents: (() => void)[] = [];
+    const prototype = HTMLDialogElement.prototype;
+    const originals = { showModal: prototype.showModal, close: prototype.close };
+    prototype.showModal = function (this: HTMLDialogElement) {
+      this.open = true;
+    };
+    prototype.close = function (this: HTMLDialogElement, returnValue?: string) {
+      this.open = false;
+      if (returnValue !== undefined) this.returnValue = returnValue;
+      closeEvents.push(() => this.dispatchEvent(new Event('close')));
+    };
+    try {
+      const released = { ...account, selfServiceReset: true, devices: [] };
+      const releaseDevice = vi.fn(async () => released);
+      await startPortal(
+        elements,
+        stubApi({ account: async () => ({ ...account, selfServiceReset: true }), releaseDevice }),
+      );
+      const devices = await screen.findByRole('region', { name: 'Devices' });
+      const release = within(devices).getByRole('button', { name: /^Release Unnamed device/ });
+      const dialog = devices.querySelector('dialog')!;
+      release.click();
+      dialog.close('cancel'); // Escape
+      release.click(); // Enter on Release again, before the cancel's close event
+      closeEvents.shift()!();
+      expect(dialog.open).toBe(true);
+      dialog.close('release');
+      closeEvents.shift()!();
+      await waitFor(() => expect(releaseDevice).toHaveBeenCalledTimes(1));
+      expect(await within(devices).findByRole('status')).toHaveProperty(
+        'textContent',
+        'Unnamed device has been released: its seat is free.',
+      );
+    } finally {
+      Object.assign(prototype, originals);
+    }
+  });
+
   it('checks the new passwords match before sending, then goes back to sign-in on a 401', async () => {
     const changePassword = vi.fn(() => Promise.reject(new PortalApiError(401, SESSION_ENDED)));
     await startPortal(elements, stubApi({ account: async () => account, changePassword }));
