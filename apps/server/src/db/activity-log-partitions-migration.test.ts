@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectActivityCountersToMatchRows } from '../../test/activity-counters-oracle.ts';
+import { expectActivityLogTermsToMatchRows } from '../../test/activity-log-terms-oracle.ts';
 import { databaseBeforeMigration, seedOldApplications } from '../../test/database-upgrade.ts';
 import { openDatabase } from './client.ts';
 import { rowsOf } from './rows-of.ts';
@@ -78,6 +79,8 @@ describe('upgrading to a partitioned activity log', () => {
       ]);
       expect(inserted[0]!.partition).toMatch(/^activity_logs_\d{8}_\d{8}$/);
       await expectActivityCountersToMatchRows(after.db);
+      // The search's terms of the rows kept (a later migration's), as of the rows written since.
+      await expectActivityLogTermsToMatchRows(after.db);
     } finally {
       await after.close();
     }

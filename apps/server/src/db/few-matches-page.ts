@@ -6,7 +6,9 @@ import type { Database } from './client.ts';
 /**
  * The ids of a search's page, newest first, and how many rows match in all, when at most
  * SEARCH_COUNT_LIMIT do; null when more do (the caller then walks its table newest first,
- * which finds a page of a dense match soonest).
+ * which finds a page of a dense match soonest). `times` are the ids' created_at as the
+ * database prints them (to the microsecond, which a Date would round), to find a row of a
+ * table partitioned by time in its own partition.
  *
  * `matchesUpTo(limit)` selects up to `limit` matching rows' `id` and `createdAt`, with no
  * order, as a subquery: one statement takes up to one more than SEARCH_COUNT_LIMIT of them,
@@ -23,12 +25,16 @@ export async function fewMatchesPage<Id>(
   db: Database,
   matchesUpTo: (limit: number) => Subquery,
   page: PageRequest,
-): Promise<{ ids: Id[]; matched: number } | null> {
+): Promise<{ ids: Id[]; times: string[]; matched: number } | null> {
   const found = matchesUpTo(SEARCH_COUNT_LIMIT + 1);
   // Every caller's subquery selects these two; the type of its selection is its own.
   const fields = found as unknown as { id: PgColumn; createdAt: PgColumn };
   const rows = await db
-    .select({ id: fields.id, matched: sql<number>`count(*) over ()`.mapWith(Number) })
+    .select({
+      id: fields.id,
+      time: sql<string>`${fields.createdAt}::text`,
+      matched: sql<number>`count(*) over ()`.mapWith(Number),
+    })
     .from(found)
     .orderBy(desc(fields.createdAt), desc(fields.id))
     .limit(page.pageSize)
@@ -38,5 +44,9 @@ export async function fewMatchesPage<Id>(
     rows[0]?.matched ??
     (page.page > 1 ? (await db.select({ value: count() }).from(found))[0]!.value : 0);
   if (matched > SEARCH_COUNT_LIMIT) return null;
-  return { ids: rows.map((row) => row.id as Id), matched };
+  return {
+    ids: rows.map((row) => row.id as Id),
+    times: rows.map((row) => row.time),
+    matched,
+  };
 }

@@ -6,7 +6,10 @@ import { systemClock } from '../lib/clock.ts';
 import { insertActivityLog, insertAppUser, insertApplication } from '../../test/factories.ts';
 import { createTestDatabase, type TestDatabase } from '../../test/test-database.ts';
 import { countActivityRows, readActivityTotals } from '../modules/activity/activity-totals.ts';
-import { activityLogFilterWhere } from '../modules/activity/activity-log-filter-where.ts';
+import {
+  activityLogFilterWhere,
+  searchMatchesWhere,
+} from '../modules/activity/activity-log-filter-where.ts';
 import { activityLogs } from '../db/schema/index.ts';
 import { countAppUsers } from '../modules/app-users/count-app-users.ts';
 import { ownedApplicationIds } from './load-owned-application.ts';
@@ -74,12 +77,12 @@ describe('ownedApplicationIds: the owner filter of statements on tables keyed by
     const foreignRows = await ownerContext.db
       .select({ id: activityLogs.id })
       .from(activityLogs)
-      .where(activityLogFilterWhere(ownerContext, foreign));
+      .where(activityLogFilterWhere(ownerContext, foreign, null));
     expect(foreignRows).toEqual([]);
     const foreignSearch = await ownerContext.db
       .select({ id: activityLogs.id })
       .from(activityLogs)
-      .where(activityLogFilterWhere(ownerContext, { ...foreign, search: 'user_' }));
+      .where((await searchMatchesWhere(ownerContext, { ...foreign, search: 'user_' }))!);
     expect(foreignSearch).toEqual([]);
 
     // The same statements do see the owner's own rows: the zeros above are the guard's.
@@ -89,7 +92,7 @@ describe('ownedApplicationIds: the owner filter of statements on tables keyed by
     const ownSearch = await ownerContext.db
       .select({ id: activityLogs.id })
       .from(activityLogs)
-      .where(activityLogFilterWhere(ownerContext, { ...own, search: 'user_' }));
+      .where((await searchMatchesWhere(ownerContext, { ...own, search: 'user_' }))!);
     expect(ownSearch).toHaveLength(1);
   });
 });

@@ -29,6 +29,11 @@ export const activityCounterDeltas = pgTable('activity_counter_deltas', {
   /** The activity event; null for session starts. */
   event: text('event'),
   ipAddress: text('ip_address'),
+  /**
+   * The rows' username, for the log's search terms (schema/activity-log-terms.ts), which the
+   * fold keeps; null for deletions and session starts.
+   */
+  username: text('username'),
   /** Rows added (negative: deleted); for session starts, the sessions started. */
   rowCount: integer('row_count').notNull(),
   successCount: integer('success_count').notNull(),

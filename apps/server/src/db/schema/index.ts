@@ -5,6 +5,7 @@ export * from './app-users.ts';
 export * from './app-user-sessions.ts';
 export * from './blacklist-entries.ts';
 export * from './activity-logs.ts';
+export * from './activity-log-terms.ts';
 export * from './rate-limits.ts';
 export * from './webhooks.ts';
 export * from './integration-samples.ts';

@@ -1,12 +1,14 @@
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import {
+  activityEventsMatching,
   activityLogListSchema,
   activityLogStatsSchema,
   MAX_PAGE_SIZE,
   pagingHeaders,
   SEARCH_COUNT_LIMIT,
 } from '@latchkey/contracts';
+import { rowsOf } from '../../db/rows-of.ts';
 import { activityLogs, appUsers } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import {
@@ -367,6 +369,87 @@ describe('GET /api/activity-logs', () => {
     expect((await stats(fresh)).totalEvents).toBe(8);
   });
 
+  it('finds through the names the log holds exactly the logs whose text matches', async () => {
+    const fresh = await signInOwner(testApp.app);
+    const first = await insertClientApplication(testApp, fresh.accountId);
+    const second = await insertClientApplication(testApp, fresh.accountId);
+    const renamed = await insertAppUserWithPassword(testApp.database.db, first.id, 'pw');
+    const kept = await insertAppUserWithPassword(testApp.database.db, second.id, 'pw');
+    // Names in mixed case, shared by both applications, %, _ and nulls; a user since renamed,
+    // and one whose logs carry another name than the user's.
+    const names = ['Mallory', 'mallory_2', 'MAL%LORY', 'carol', 'Carol.West', null];
+    await testApp.database.db.insert(activityLogs).values(
+      Array.from({ length: 24 }, (_, index) => ({
+        applicationId: index % 3 === 0 ? second.id : first.id,
+        appUserId:
+          index % 3 === 0
+            ? index % 2 === 0
+              ? kept.id
+              : null
+            : index % 5 === 0
+              ? renamed.id
+              : null,
+        username: names[index % names.length],
+        event: ['user_login', 'login_failed', 'license_redeemed'][index % 3]!,
+        success: index % 2 === 0,
+        ipAddress: index % 4 === 0 ? null : `203.0.113.${index % 6}`,
+        createdAt: new Date(Date.UTC(2026, 5, 1) + index * 60_000),
+      })),
+    );
+    await testApp.database.db
+      .update(appUsers)
+      .set({ username: 'Renamed-Now' })
+      .where(eq(appUsers.id, renamed.id));
+
+    // The truth: the text of every log of the owner, matched row by row.
+    const matchingByText = async (search: string, applicationId?: number) => {
+      const pattern = `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+      const events = activityEventsMatching(search);
+      const rows = rowsOf<{ id: number }>(
+        await testApp.database.db.execute(sql`
+          select l.id::int from activity_logs l
+          join applications a on a.id = l.application_id
+          left join app_users u on u.id = l.app_user_id
+          where a.owner_account_id = ${fresh.accountId}
+            and (${applicationId ?? null}::int is null or l.application_id = ${applicationId ?? null}::int)
+            and (l.username ilike ${pattern} or l.ip_address ilike ${pattern}
+                 or u.username ilike ${pattern}
+                 or l.event = any(${sql.param(events)}::text[]))
+          order by l.created_at desc, l.id desc`),
+      );
+      return rows.map((row) => row.id);
+    };
+    const searches = [
+      'mallory',
+      'MAL%',
+      'y_2',
+      'carol',
+      '.west',
+      'renamed-now',
+      kept.username,
+      '203.0.113.',
+      '113.5',
+      'login failed',
+      'license',
+      'nobody',
+      '_',
+    ];
+    for (const search of searches) {
+      for (const applicationId of [undefined, first.id]) {
+        const query = new URLSearchParams({ search, pageSize: '200' });
+        if (applicationId !== undefined) query.set('applicationId', String(applicationId));
+        const page = await listPage(fresh, query.toString());
+        const expected = await matchingByText(search, applicationId);
+        expect(
+          page.rows.map((row) => row.id),
+          `${search} in ${applicationId}`,
+        ).toEqual(expected);
+        expect(page.total, search).toBe(expected.length);
+        expect((await stats(fresh, query.toString())).totalEvents, search).toBe(expected.length);
+      }
+    }
+  });
+
   it(`counts a search's matches up to ${SEARCH_COUNT_LIMIT}, then says the total is a floor`, async () => {
     const fresh = await signInOwner(testApp.app);
     const application = await insertClientApplication(testApp, fresh.accountId);
@@ -398,6 +481,17 @@ describe('GET /api/activity-logs', () => {
       failed: null,
       uniqueIps: null,
       isCapped: true,
+    });
+
+    // More names match than the limit, but not with an event filter: counted, not capped.
+    const broadOfEvent = await listPage(fresh, 'search=bulk-&event=login_failed');
+    expect([broadOfEvent.total, broadOfEvent.isTotalCapped]).toEqual([0, false]);
+    expect(await stats(fresh, 'search=-&event=login_failed')).toEqual({
+      totalEvents: 2,
+      successful: 0,
+      failed: 2,
+      uniqueIps: 0,
+      isCapped: false,
     });
 
     // A search with fewer matches, and no search at all, are counted exactly.

@@ -12,7 +12,9 @@ interface FoldRow {
 }
 
 /**
- * Adds the queued counter deltas (schema/activity-counter-deltas.ts) to the counters. The
+ * Adds the queued counter deltas (schema/activity-counter-deltas.ts) to the counters, and the
+ * usernames and addresses of the rows they count to the log's search terms
+ * (schema/activity-log-terms.ts: a new term, or a newer day for a known one). The
  * statement that deletes the deltas is the one that adds them (atomic without BEGIN and
  * COMMIT, one round trip for the common case), so a delta is counted exactly once whatever
  * fails, and two folds at once (two instances, or a read and the timer) take disjoint deltas.
@@ -89,6 +91,22 @@ export async function foldCounterDeltas(db: Database): Promise<number> {
         order by application_id, hour, event
         on conflict (application_id, hour, event) do update
           set row_count = c.row_count + excluded.row_count
+        returning 1
+      ), terms as (
+        insert into activity_log_terms as t (application_id, field, value, last_seen_day)
+        select application_id, field, value, date_trunc('day', max(hour), 'UTC')
+        from (
+          select application_id, 'username' as field, username as value, hour
+          from live where event is not null and row_count > 0 and username is not null
+          union all
+          select application_id, 'ip_address', ip_address, hour
+          from live where event is not null and row_count > 0 and ip_address is not null
+        ) seen
+        group by application_id, field, value
+        order by application_id, field, value
+        on conflict (application_id, field, value) do update
+          set last_seen_day = excluded.last_seen_day
+          where t.last_seen_day < excluded.last_seen_day
         returning 1
       ), starts as (
         insert into session_start_hourly_counts as c (application_id, hour, session_count)

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql, type SQLWrapper } from 'drizzle-orm';
+import { and, desc, eq, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import {
   SEARCH_COUNT_LIMIT,
   type ActivityLog,
@@ -10,7 +10,7 @@ import { fewMatchesPage as fewMatchesPageOf } from '../../db/few-matches-page.ts
 import { activityLogs, applications, appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { activityLogContentWhere, activityLogFilterWhere } from './activity-log-filter-where.ts';
+import { activityLogContentWhere, searchMatchesWhere } from './activity-log-filter-where.ts';
 import { countActivityRows } from './activity-totals.ts';
 
 type ActivityLogQuery = ActivityLogFilter & PageRequest;
@@ -35,8 +35,10 @@ export async function listActivityLogs({
   if (input.search) {
     // How many match decides how to find the page (as in the keys and users lists): up to
     // SEARCH_COUNT_LIMIT matches are read from the search's indexes and sorted; more than that
-    // (dense in the log) and a page is found soonest by walking the log newest first.
-    const few = await fewMatchesPage(ctx, input);
+    // (dense in the log, or more matching names than that) and a page is found soonest by
+    // walking the log newest first.
+    const where = await searchMatchesWhere(ctx, { ...input, search: input.search });
+    const few = where && (await fewMatchesPage(ctx, input, where));
     if (few) return few;
     return {
       rows: await readLogs(ctx, newestPageIds(ctx, input)),
@@ -65,7 +67,10 @@ function newestPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
     .select({ id: activityLogs.id, createdAt: activityLogs.createdAt })
     .from(activityLogs)
     .where(
-      and(eq(activityLogs.applicationId, applications.id), activityLogContentWhere(ctx, input)),
+      and(
+        eq(activityLogs.applicationId, applications.id),
+        activityLogContentWhere(ctx, input, null),
+      ),
     )
     .orderBy(desc(activityLogs.createdAt), desc(activityLogs.id))
     .limit(offset + input.pageSize)
@@ -87,13 +92,13 @@ function newestPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
 
 /**
  * The page when a search matches at most SEARCH_COUNT_LIMIT rows, else null: the matches come
- * from a bitmap of the search's indexes (activity-log-filter-where.ts) and the search is read
- * once. At ten million rows one reading costs ~100 ms (a trigram index's common trigrams, in
- * every partition).
+ * from a bitmap of the search's indexes (`where`, from searchMatchesWhere) and the search is
+ * read once.
  */
 async function fewMatchesPage(
   ctx: OwnerContext,
   input: ActivityLogQuery,
+  where: SQL,
 ): Promise<Page<ActivityLog> | null> {
   const few = await fewMatchesPageOf<number>(
     ctx.db,
@@ -101,22 +106,31 @@ async function fewMatchesPage(
       ctx.db
         .select({ id: activityLogs.id, createdAt: activityLogs.createdAt })
         .from(activityLogs)
-        .where(activityLogFilterWhere(ctx, input))
+        .where(where)
         .limit(limit)
         .as('matches'),
     input,
   );
   if (!few) return null;
-  return { rows: await readLogs(ctx, few.ids), totalCount: few.matched, isTotalCapped: false };
+  return {
+    rows: await readLogs(ctx, { ids: few.ids, times: few.times }),
+    totalCount: few.matched,
+    isTotalCapped: false,
+  };
 }
 
 /**
- * The logs of a page's ids, newest first, with their application's and end user's names. A
- * query of the page's keys (id and created_at) lets each row be looked up in its own day's
- * partition alone; a list of ids (a sparse search's few) is looked up in every day's.
+ * The logs of a page's keys (id and created_at), newest first, with their application's and
+ * end user's names. The keys come as a query or as lists (a sparse search's few); either way
+ * each row is looked up in its own day's partition alone. A list of ids alone was looked up in
+ * every partition, and planned as a parallel scan whose workers took longer to start (~8 ms)
+ * than the lookups.
  */
-async function readLogs(ctx: OwnerContext, ids: number[] | SQLWrapper): Promise<ActivityLog[]> {
-  if (Array.isArray(ids) && ids.length === 0) return [];
+async function readLogs(
+  ctx: OwnerContext,
+  keys: { ids: number[]; times: string[] } | SQLWrapper,
+): Promise<ActivityLog[]> {
+  if ('ids' in keys && keys.ids.length === 0) return [];
   const rows = await ctx.db
     .select({
       log: activityLogs,
@@ -128,9 +142,9 @@ async function readLogs(ctx: OwnerContext, ids: number[] | SQLWrapper): Promise<
     .leftJoin(appUsers, eq(appUsers.id, activityLogs.appUserId))
     .where(
       and(
-        Array.isArray(ids)
-          ? inArray(activityLogs.id, ids)
-          : sql`(${activityLogs.id}, ${activityLogs.createdAt}) in ${ids}`,
+        'ids' in keys
+          ? sql`(${activityLogs.id}, ${activityLogs.createdAt}) in (select * from unnest(${sql.param(keys.ids)}::bigint[], ${sql.param(keys.times)}::timestamptz[]))`
+          : sql`(${activityLogs.id}, ${activityLogs.createdAt}) in ${keys}`,
         eq(applications.ownerAccountId, ctx.account.id),
       ),
     )

@@ -7,8 +7,17 @@ import {
 import { activityLogs } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
-import { activityLogFilterWhere } from './activity-log-filter-where.ts';
+import { searchMatchesWhere } from './activity-log-filter-where.ts';
 import { readActivityTotals } from './activity-totals.ts';
+
+/** A search matching more than SEARCH_COUNT_LIMIT logs: only that floor is given. */
+const CAPPED: ActivityLogStats = {
+  totalEvents: SEARCH_COUNT_LIMIT,
+  successful: null,
+  failed: null,
+  uniqueIps: null,
+  isCapped: true,
+};
 
 /**
  * The four stat cards of the activity log over every log the filters match,
@@ -27,6 +36,8 @@ export async function summarizeActivityLogs({
     await loadOwnedApplication({ ctx, input: { applicationId: input.applicationId } });
   }
   if (!input.search) return { ...(await readActivityTotals(ctx, input)), isCapped: false };
+  const where = await searchMatchesWhere(ctx, { ...input, search: input.search });
+  if (!where) return CAPPED;
   // One statement reads the search once (a CTE named twice is materialized): up to one more
   // than the limit of its matches, then their counts, the distinct addresses over a hashed
   // DISTINCT rather than count(DISTINCT ...), which sorts. A count, then the totals, read the
@@ -35,7 +46,7 @@ export async function summarizeActivityLogs({
     ctx.db
       .select({ success: activityLogs.success, ipAddress: activityLogs.ipAddress })
       .from(activityLogs)
-      .where(activityLogFilterWhere(ctx, input))
+      .where(where)
       .limit(SEARCH_COUNT_LIMIT + 1),
   );
   const addresses = ctx.db
@@ -50,15 +61,7 @@ export async function summarizeActivityLogs({
       uniqueIps: sql<number>`(select count(*) from (${addresses}) as addresses)`.mapWith(Number),
     })
     .from(matches);
-  if (totals!.totalEvents > SEARCH_COUNT_LIMIT) {
-    return {
-      totalEvents: SEARCH_COUNT_LIMIT,
-      successful: null,
-      failed: null,
-      uniqueIps: null,
-      isCapped: true,
-    };
-  }
+  if (totals!.totalEvents > SEARCH_COUNT_LIMIT) return CAPPED;
   const { totalEvents, successful, uniqueIps } = totals!;
   return { totalEvents, successful, failed: totalEvents - successful, uniqueIps, isCapped: false };
 }

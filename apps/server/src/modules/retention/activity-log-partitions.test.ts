@@ -4,6 +4,7 @@ import { activityLogs } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import { expectActivityCountersToMatchRows } from '../../../test/activity-counters-oracle.ts';
+import { expectActivityLogTermsToMatchRows } from '../../../test/activity-log-terms-oracle.ts';
 import { insertApplication } from '../../../test/factories.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
 import {
@@ -95,6 +96,7 @@ describe('the activity log partitions', () => {
       'activity_logs_20310623_20310701',
     ]);
     await expectActivityCountersToMatchRows(db());
+    await expectActivityLogTermsToMatchRows(db());
   });
 
   it('drops the partitions past retention whole, with their counts, and keeps the one the cutoff falls in', async () => {
@@ -122,6 +124,7 @@ describe('the activity log partitions', () => {
       'activity_logs_20310314_20310322',
     ]);
     await expectActivityCountersToMatchRows(db());
+    await expectActivityLogTermsToMatchRows(db());
 
     const result = await sweep();
     expect(result).toMatchObject({ activityLogPartitionsDropped: 1, activityLogsDeleted: 12 });
@@ -140,6 +143,7 @@ describe('the activity log partitions', () => {
     ).map((row) => row.id);
     expect(left).toEqual([sameRange, recent]);
     await expectActivityCountersToMatchRows(db());
+    await expectActivityLogTermsToMatchRows(db());
     // The chart buckets of the dropped range went with it.
     const [buckets] = rowsOf<{ count: number }>(
       await db().execute(sql`
@@ -167,6 +171,7 @@ describe('the activity log partitions', () => {
     );
     expect(leftover!.table).toBeNull();
     await expectActivityCountersToMatchRows(db());
+    await expectActivityLogTermsToMatchRows(db());
   });
 
   it('deletes old rows outside any day partition in batches, as before', async () => {
@@ -179,5 +184,6 @@ describe('the activity log partitions', () => {
     expect(result?.activityLogsDeleted).toBe(1);
     expect(await partitionsOf([stray])).toEqual([]);
     await expectActivityCountersToMatchRows(db());
+    await expectActivityLogTermsToMatchRows(db());
   });
 });

@@ -30,6 +30,7 @@ import {
   activityLogPartitionDays,
   dropExpiredActivityLogPartitions,
 } from './activity-log-partitions.ts';
+import { deleteStaleActivityLogTerms } from './stale-activity-log-terms.ts';
 
 /** An upload still incomplete this long after it started was abandoned (a crash mid-upload). */
 export const INCOMPLETE_UPLOAD_MS = 60 * 60 * 1000;
@@ -55,6 +56,8 @@ export interface SweepResult {
    * counted in activityLogsDeleted). */
   activityLogPartitionsMade: number;
   activityLogPartitionsDropped: number;
+  /** Search terms whose every log row is gone (activity_log_terms). */
+  activityLogTermsDeleted: number;
   /** Sent or failed deliveries created longer ago than the activity log retention. */
   webhookDeliveriesDeleted: number;
   /** End-user portal sessions past their expiry. */
@@ -114,6 +117,7 @@ export async function sweepExpiredRows({
     activityLogsDeleted: 0,
     activityLogPartitionsMade: 0,
     activityLogPartitionsDropped: 0,
+    activityLogTermsDeleted: 0,
     webhookDeliveriesDeleted: 0,
     portalSessionsDeleted: 0,
     keyauthSessionsDeleted: 0,
@@ -396,6 +400,14 @@ export async function sweepExpiredRows({
         // are at zero and would otherwise stay forever (folded first, or a later fold would
         // leave them below zero). Only once this application's log is swept to the cutoff.
         if (input.shouldStop?.()) break;
+        // Its search terms whose every row is gone, when this sweep removed rows.
+        if (deletedLogs > 0 || result.activityLogPartitionsDropped > 0) {
+          result.activityLogTermsDeleted += await deleteStaleActivityLogTerms(
+            db,
+            applicationId,
+            logCutoff,
+          );
+        }
         if (deletedLogs > 0) await foldCounterDeltas(db);
         const emptied = await db
           .delete(activityHourlyCounts)

@@ -1,0 +1,34 @@
+import { index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { applications } from './applications.ts';
+
+/**
+ * Every username and address each application's activity log holds, once: what the log's
+ * search reads instead of the log.
+ *
+ * Why: a search for `user-4242` through a trigram index on the log's own columns read the
+ * posting lists of `use`, `ser` and `er ` (trigrams every row shares) in every partition, ~9 ms
+ * per million rows however few rows matched. Here each name is one row whatever its number of
+ * log rows, so the trigram index is read once, over the names; the log is then probed by its
+ * btree on (application_id, username) or (application_id, ip_address) for the few that match.
+ *
+ * Kept exact by a statement trigger on activity_logs (migration 0044): a row and its terms are
+ * written by the same statement. `last_seen_day` is the UTC day of the term's newest row,
+ * moved forward at most once a day, so a sign-in normally only probes this table; the
+ * retention sweep deletes a term whose day is older than the oldest row it keeps.
+ */
+export const activityLogTerms = pgTable(
+  'activity_log_terms',
+  {
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => applications.id, { onDelete: 'cascade' }),
+    /** The log's column the term is a value of: 'username' or 'ip_address'. */
+    field: text('field').notNull(),
+    value: text('value').notNull(),
+    lastSeenDay: timestamp('last_seen_day', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.applicationId, table.field, table.value] }),
+    index('activity_log_terms_value_trgm_idx').using('gin', table.value.op('gin_trgm_ops')),
+  ],
+);
