@@ -7,6 +7,7 @@ import {
   type PageRequest,
 } from '@latchkey/contracts';
 import { fewMatchesPage as fewMatchesPageOf } from '../../db/few-matches-page.ts';
+import { withoutParallelWorkers } from '../../db/without-parallel-workers.ts';
 import { activityLogs, applications, appUsers } from '../../db/schema/index.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
@@ -92,24 +93,26 @@ function newestPageIds(ctx: OwnerContext, input: ActivityLogQuery) {
 
 /**
  * The page when a search matches at most SEARCH_COUNT_LIMIT rows, else null: the matches come
- * from a bitmap of the search's indexes (`where`, from searchMatchesWhere) and the search is
- * read once.
+ * from a bitmap of the search's indexes (`where`, from searchMatchesWhere), read once and
+ * without parallel workers.
  */
 async function fewMatchesPage(
   ctx: OwnerContext,
   input: ActivityLogQuery,
   where: SQL,
 ): Promise<Page<ActivityLog> | null> {
-  const few = await fewMatchesPageOf<number>(
-    ctx.db,
-    (limit) =>
-      ctx.db
-        .select({ id: activityLogs.id, createdAt: activityLogs.createdAt })
-        .from(activityLogs)
-        .where(where)
-        .limit(limit)
-        .as('matches'),
-    input,
+  const few = await withoutParallelWorkers(ctx.db, (tx) =>
+    fewMatchesPageOf<number>(
+      tx,
+      (limit) =>
+        tx
+          .select({ id: activityLogs.id, createdAt: activityLogs.createdAt })
+          .from(activityLogs)
+          .where(where)
+          .limit(limit)
+          .as('matches'),
+      input,
+    ),
   );
   if (!few) return null;
   return {

@@ -5,6 +5,7 @@ import {
   type ActivityLogStats,
 } from '@latchkey/contracts';
 import { activityLogs } from '../../db/schema/index.ts';
+import { withoutParallelWorkers } from '../../db/without-parallel-workers.ts';
 import type { OwnerContext } from '../../http/request-context.ts';
 import { loadOwnedApplication } from '../../ownership/load-owned-application.ts';
 import { searchMatchesWhere } from './activity-log-filter-where.ts';
@@ -41,7 +42,8 @@ export async function summarizeActivityLogs({
   // One statement reads the search once (a CTE named twice is materialized): up to one more
   // than the limit of its matches, then their counts, the distinct addresses over a hashed
   // DISTINCT rather than count(DISTINCT ...), which sorts. A count, then the totals, read the
-  // search three times: ~100 ms each at ten million rows.
+  // search three times: ~100 ms each at ten million rows. Without parallel workers, as a
+  // searched page of the log.
   const matches = ctx.db.$with('matches').as(
     ctx.db
       .select({ success: activityLogs.success, ipAddress: activityLogs.ipAddress })
@@ -53,14 +55,16 @@ export async function summarizeActivityLogs({
     .selectDistinct({ ipAddress: matches.ipAddress })
     .from(matches)
     .where(isNotNull(matches.ipAddress));
-  const [totals] = await ctx.db
-    .with(matches)
-    .select({
-      totalEvents: count(),
-      successful: sql<number>`count(*) filter (where ${matches.success})`.mapWith(Number),
-      uniqueIps: sql<number>`(select count(*) from (${addresses}) as addresses)`.mapWith(Number),
-    })
-    .from(matches);
+  const [totals] = await withoutParallelWorkers(ctx.db, (tx) =>
+    tx
+      .with(matches)
+      .select({
+        totalEvents: count(),
+        successful: sql<number>`count(*) filter (where ${matches.success})`.mapWith(Number),
+        uniqueIps: sql<number>`(select count(*) from (${addresses}) as addresses)`.mapWith(Number),
+      })
+      .from(matches),
+  );
   if (totals!.totalEvents > SEARCH_COUNT_LIMIT) return CAPPED;
   const { totalEvents, successful, uniqueIps } = totals!;
   return { totalEvents, successful, failed: totalEvents - successful, uniqueIps, isCapped: false };
