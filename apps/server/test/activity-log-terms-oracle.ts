@@ -13,9 +13,9 @@ interface TermRow {
 
 /**
  * Folds the queued deltas (which carry the terms), then checks activity_log_terms against the
- * log's truth: one term for every username and address
- * the log holds, per application, none for anything it no longer holds, each dated the UTC day
- * of its newest row. In one transaction that holds off the log's writers.
+ * log's truth: one term for every username and address the log holds, per application, none
+ * for anything it no longer holds, each dated the UTC day of its newest row. In one
+ * transaction that holds off the log's writers.
  */
 export async function expectActivityLogTermsToMatchRows(db: Database): Promise<void> {
   const { kept, truth } = await db.transaction(async (tx) => {

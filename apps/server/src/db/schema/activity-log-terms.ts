@@ -11,10 +11,11 @@ import { applications } from './applications.ts';
  * log rows, so the trigram index is read once, over the names; the log is then probed by its
  * btree on (application_id, username) or (application_id, ip_address) for the few that match.
  *
- * Kept exact by a statement trigger on activity_logs (migration 0044): a row and its terms are
- * written by the same statement. `last_seen_day` is the UTC day of the term's newest row,
- * moved forward at most once a day, so a sign-in normally only probes this table; the
- * retention sweep deletes a term whose day is older than the oldest row it keeps.
+ * Kept by the counter fold (modules/activity/fold-counter-deltas.ts) from the deltas the log's
+ * statement trigger writes with the rows, so a sign-in pays no statement for its terms; a
+ * search folds first, so it misses no row written before it. `last_seen_day` is the UTC day of
+ * the term's newest row, moved forward by the fold; the retention sweep deletes a term whose
+ * day is older than the oldest row it keeps.
  */
 export const activityLogTerms = pgTable(
   'activity_log_terms',

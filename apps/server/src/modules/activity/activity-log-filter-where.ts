@@ -23,9 +23,10 @@ export interface MatchingTerms {
 /**
  * The usernames and addresses of the filtered applications' logs that contain the search,
  * from activity_log_terms (one row per name, with a trigram index, kept by the counter fold),
- * and the end users named so now; or null when more than SEARCH_COUNT_LIMIT usernames or addresses do. Each term has
- * at least one row in the log, so null means more rows match the search than the limit,
- * before any other filter. The two lookups (a trigram index each) run side by side.
+ * and the end users named so now; or null when more than SEARCH_COUNT_LIMIT usernames or
+ * addresses do. Each term has at least one row in the log, so null means more rows match the
+ * search than the limit, before any other filter. The two lookups (a trigram index each) run
+ * side by side.
  */
 export async function findMatchingTerms(
   ctx: OwnerContext,
@@ -104,6 +105,7 @@ function activityLogSearchWhere(
   const events = activityEventsMatching(search);
   const isOneOf = (column: SQLWrapper, values: string[], type: 'text' | 'uuid') =>
     values.length > 0 ? sql`${column} = any(${sql.param(values)}::${sql.raw(type)}[])` : undefined;
+  // No term, event or end user matching leaves no arm: then no row matches.
   return (
     or(
       ...(terms
@@ -117,7 +119,7 @@ function activityLogSearchWhere(
         ? isOneOf(activityLogs.appUserId, terms.userIds, 'uuid')
         : sql`${activityLogs.appUserId} = any(array(${matchingUsers(ctx, filter, pattern)}))`,
     ) ?? sql`false`
-  ); // no term, event or end user matches: no row does
+  );
 }
 
 /**

@@ -95,7 +95,7 @@ describe('the activity log search terms', () => {
     expect((await termsOf(application.id))[0]!.day).toBe('2026-11-06');
     await log(day(1)); // an import of older logs
     expect((await termsOf(application.id))[0]!.day).toBe('2026-11-06');
-    await log(day(5)); // the same day again: the term is only read
+    await log(day(5)); // the same day again: the term stays as it was
     expect(await termsOf(application.id)).toEqual([
       { field: 'username', value: 'bob', day: '2026-11-06' },
     ]);

@@ -11,6 +11,7 @@ import {
 import { rowsOf } from '../../db/rows-of.ts';
 import { activityLogs, appUsers } from '../../db/schema/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
+import { containsPattern } from '../../lib/contains-pattern.ts';
 import {
   callClientApi,
   insertActivityLog,
@@ -403,7 +404,7 @@ describe('GET /api/activity-logs', () => {
 
     // The truth: the text of every log of the owner, matched row by row.
     const matchingByText = async (search: string, applicationId?: number) => {
-      const pattern = `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+      const pattern = containsPattern(search);
       const events = activityEventsMatching(search);
       const rows = rowsOf<{ id: number }>(
         await testApp.database.db.execute(sql`
