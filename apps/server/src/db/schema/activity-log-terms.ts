@@ -31,5 +31,9 @@ export const activityLogTerms = pgTable(
   (table) => [
     primaryKey({ columns: [table.applicationId, table.field, table.value] }),
     index('activity_log_terms_value_trgm_idx').using('gin', table.value.op('gin_trgm_ops')),
+    // The retention sweep's prune reads an application's terms older than what it keeps by
+    // this, not by a scan of all of them (a million names: ~0.3 s). The fold moves a term's day
+    // at most once a day, so the update that leaves HOT for it is a term's first row of a day.
+    index('activity_log_terms_application_day_idx').on(table.applicationId, table.lastSeenDay),
   ],
 );

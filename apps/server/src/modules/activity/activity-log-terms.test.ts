@@ -120,6 +120,35 @@ describe('the activity log search terms', () => {
     expect(left!.count).toBe(0);
   });
 
+  it("are found past the retention by their day's index, not by a scan of them all", async () => {
+    const application = await insertApplication(db(), owner.accountId);
+    // Three thousand names, all seen on one day: none is past a cutoff before it.
+    await db()
+      .insert(activityLogs)
+      .values(
+        Array.from({ length: 3000 }, (_, index) => ({
+          applicationId: application.id,
+          username: `named-${index}`,
+          event: 'user_login',
+          success: true,
+          createdAt: day(3),
+        })),
+      );
+    await foldCounterDeltas(db());
+    await db().execute(sql`analyze activity_log_terms`);
+    // The range the retention sweep's prune (retention/stale-activity-log-terms.ts) deletes.
+    const plan = rowsOf<{ 'QUERY PLAN': string }>(
+      await db().execute(sql`
+        explain select 1 from activity_log_terms
+        where application_id = ${application.id}
+          and last_seen_day < ${day(1).toISOString()}::timestamptz`),
+    )
+      .map((row) => row['QUERY PLAN'])
+      .join('\n');
+    expect(plan).toContain('activity_log_terms_application_day_idx');
+    expect(plan).not.toContain('Seq Scan');
+  });
+
   // Concurrent statements need connections of their own: PostgreSQL only.
   it.skipIf(!process.env.TEST_DATABASE_URL)(
     'keep the newest day when many transactions write the same terms at once',

@@ -50,10 +50,18 @@ describe('the activity log partitions', () => {
           sql`, `,
         )}) order by id`),
     ).map((row) => row.partition);
-  const logAt = async (applicationId: number, createdAt: Date, ipAddress = '198.51.100.7') => {
+  const logAt = async (
+    applicationId: number,
+    createdAt: Date,
+    ipAddress = '198.51.100.7',
+    kind: Pick<typeof activityLogs.$inferInsert, 'event' | 'success' | 'metadata'> = {
+      event: 'user_login',
+      success: true,
+    },
+  ) => {
     const [row] = await db()
       .insert(activityLogs)
-      .values({ applicationId, event: 'user_login', success: true, ipAddress, createdAt })
+      .values({ applicationId, ipAddress, createdAt, ...kind })
       .returning({ id: activityLogs.id });
     return row!.id;
   };
@@ -106,6 +114,12 @@ describe('the activity log partitions', () => {
     // it falls in, as sweeps then made them.
     expect(await createActivityLogPartitions(db(), daysAgo(101), 8)).toBe(1);
     expect(await createActivityLogPartitions(db(), daysAgo(93), 8)).toBe(1);
+    // Each kind of row a counter tells apart: successes, failures, a registration's login.
+    const kinds = [
+      { event: 'user_login', success: true },
+      { event: 'login_failed', success: false },
+      { event: 'user_login', success: true, metadata: { action: 'register' } },
+    ];
     const expired: number[] = [];
     for (let index = 0; index < 12; index += 1) {
       expired.push(
@@ -113,6 +127,7 @@ describe('the activity log partitions', () => {
           index % 2 ? application.id : other.id,
           daysAgo(94 + (index % 7), -index),
           `198.51.100.${index % 4}`,
+          kinds[index % kinds.length],
         ),
       );
     }
@@ -153,6 +168,20 @@ describe('the activity log partitions', () => {
     );
     expect(buckets!.count).toBe(0);
     expect((await sweep())?.activityLogPartitionsDropped).toBe(0);
+  });
+
+  // PostgreSQL plans no parallel workers for a statement that calls a function not marked
+  // PARALLEL SAFE: the grouping of a dropped partition's rows calls these two.
+  it('groups a dropped range with functions marked safe to run in parallel', async () => {
+    const marks = rowsOf<{ name: string; parallel: string }>(
+      await db().execute(sql`
+        select proname::text as name, proparallel::text as parallel from pg_proc
+        where proname in ('counts_as_login_attempt', 'counts_as_login_success') order by 1`),
+    );
+    expect(marks).toEqual([
+      { name: 'counts_as_login_attempt', parallel: 's' },
+      { name: 'counts_as_login_success', parallel: 's' },
+    ]);
   });
 
   it('finishes a partition detached by a process gone before it dropped it', async () => {
