@@ -32,7 +32,7 @@ import {
   warnOfFailures,
 } from './bench-kit.mjs';
 import { loadAtFixedRate } from './paced-load.mjs';
-import { canReadCpu, execFileSyncSafe, processCpuUs, processTimesUs } from './process-cpu.mjs';
+import { canReadCpu, postgresPids, processCpuUs, processTimesUs } from './process-cpu.mjs';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 /**
@@ -51,7 +51,7 @@ function keepToCpus(pid, cpus) {
  * running) onto `cpus`; back onto every CPU when the run ends.
  */
 function keepPostgresToCpus(cpus) {
-  for (const pid of execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean)) {
+  for (const pid of postgresPids()) {
     try {
       keepToCpus(pid, cpus);
     } catch {
@@ -109,7 +109,7 @@ const load = (options) => saturate({ duration: DURATION_SECONDS, ...options });
  */
 function cpuSnapshot(serverPid) {
   const postgres = new Map();
-  for (const pid of execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean)) {
+  for (const pid of postgresPids()) {
     postgres.set(pid, processCpuUs(pid));
   }
   const own = process.cpuUsage();

@@ -28,7 +28,7 @@ import {
   startChild,
   stopChild,
 } from './bench-kit.mjs';
-import { canReadCpu, execFileSyncSafe, processTimesUs } from './process-cpu.mjs';
+import { canReadCpu, pinPostgres, postgresPids, processTimesUs } from './process-cpu.mjs';
 
 const CALL = process.env.BENCH_DATABASE_CALL ?? 'keyLogin';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -57,7 +57,7 @@ const log = (message) => process.stderr.write(`${message}\n`);
 /** CPU times (µs) of this machine's PostgreSQL processes, by pid, with each one's kind. */
 function postgresProcesses(databaseName) {
   const processes = new Map();
-  for (const pid of execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean)) {
+  for (const pid of postgresPids()) {
     let title;
     try {
       title = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
@@ -128,13 +128,6 @@ async function statementsReader(database, databaseName) {
     }
   }
   return { unavailable: reasons.join('; ') };
-}
-
-/** Sets the CPU affinity of every PostgreSQL process (and its threads) to `cores`. */
-function pinPostgres(cores) {
-  for (const pid of execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean)) {
-    execFileSync('taskset', ['-a', '-cp', cores, pid], { stdio: 'ignore' });
-  }
 }
 
 async function main() {

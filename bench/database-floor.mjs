@@ -19,12 +19,18 @@
 // binaries: PGBENCH, else on the PATH or under /usr/lib/postgresql) and PostgreSQL on this
 // machine.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { median, prepareDatabase } from './bench-kit.mjs';
-import { canReadCpu, execFileSyncSafe } from './process-cpu.mjs';
+import {
+  canReadCpu,
+  execFileSyncSafe,
+  pinPostgres,
+  postgresPids,
+  processAndReapedCpuUs,
+} from './process-cpu.mjs';
 
 const RATES = (process.env.BENCH_FLOOR_RATES ?? '133,3000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -32,8 +38,6 @@ const DURATION_SECONDS = Number(process.env.BENCH_DURATION ?? 20);
 const PIN = process.env.BENCH_DATABASE_PIN === '1';
 const CLIENTS = 16;
 if (!canReadCpu) throw new Error('bench:database-floor reads /proc: Linux only');
-
-const TICK_US = 1e6 / Number(execFileSyncSafe('getconf', ['CLK_TCK']) || 100);
 
 const SHAPES = {
   'a read': ['select 1 from pg_class where oid = 1259;'],
@@ -61,28 +65,9 @@ function findPgbench() {
   throw new Error('pgbench not found: set PGBENCH');
 }
 
-/**
- * Every PostgreSQL process's CPU (µs) so far, with the time of the children the postmaster has
- * reaped: a backend that ended between two readings still counts.
- */
+/** Every PostgreSQL process's CPU (µs) so far, the backends that ended included. */
 function postgresCpuUs() {
-  let ticks = 0;
-  for (const pid of execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean)) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      // utime, stime, and the reaped children's cutime, cstime
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    } catch {
-      // ended meanwhile: its time is in its parent's children's times
-    }
-  }
-  return ticks * TICK_US;
-}
-
-function pinPostgres(cores) {
-  for (const pid of execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean)) {
-    execFileSync('taskset', ['-a', '-cp', cores, pid], { stdio: 'ignore' });
-  }
+  return postgresPids().reduce((sum, pid) => sum + processAndReapedCpuUs(pid), 0);
 }
 
 async function main() {
@@ -128,7 +113,13 @@ async function main() {
           process.stderr.write(`${shape} at ${rate} a second, round ${round}...\n`);
           const before = postgresCpuUs();
           const output = pgbenchCommand([
-            ...['-T', String(DURATION_SECONDS), '-R', String(rate), '-f', script, database.url],
+            '-T',
+            String(DURATION_SECONDS),
+            '-R',
+            String(rate),
+            '-f',
+            script,
+            database.url,
           ]);
           const cpuUs = postgresCpuUs() - before - startUpUs;
           const processed = Number(/actually processed: (\d+)/.exec(output)?.[1] ?? 0);

@@ -32,3 +32,34 @@ export function processCpuUs(pid, statPath) {
   const { user, kernel } = processTimesUs(pid, statPath);
   return user + kernel;
 }
+
+/**
+ * A process's CPU time (µs) with that of the children it has reaped: summed over PostgreSQL's
+ * processes, a backend that ended between two readings still counts (in the postmaster's).
+ */
+export function processAndReapedCpuUs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime, stime, cutime, cstime
+    return (
+      (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) * TICK_US
+    );
+  } catch {
+    return 0; // ended meanwhile: its time is in its parent's reaped children's
+  }
+}
+
+/** The pids of this machine's PostgreSQL processes. */
+export function postgresPids() {
+  return execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean);
+}
+
+/**
+ * Sets the CPU affinity of every PostgreSQL process (and its threads) to `cores` (Linux
+ * `taskset`; root or PostgreSQL's user). New backends inherit the postmaster's.
+ */
+export function pinPostgres(cores) {
+  for (const pid of postgresPids()) {
+    execFileSync('taskset', ['-a', '-cp', cores, pid], { stdio: 'ignore' });
+  }
+}

@@ -8,9 +8,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Deletes an application's search terms (activity_log_terms) whose every log row is gone, once
  * the log holds no row of it older than `cutoff`; answers how many. A term's day is the UTC day
  * of its newest row, so a term whose day ended by the cutoff has no row left: a range of the
- * terms' (application_id, last_seen_day) index, with no look at the log. A term of the cutoff's own day may still have rows after
- * the cutoff: the log is asked (its btrees on the application and the term), for that day's
- * terms only.
+ * terms' (application_id, last_seen_day) index, with no look at the log. A term of the cutoff's
+ * own day may still have rows after the cutoff: the log is asked (its btrees on the application
+ * and the term), for that day's terms only.
  */
 export async function deleteStaleActivityLogTerms(
   db: Database,
