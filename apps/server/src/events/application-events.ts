@@ -19,6 +19,11 @@ export type ApplicationChange =
       applicationId: number;
       userId: string;
       fromOtherInstance?: true;
+      /**
+       * The statement that made the change also sent its announcement to the other instances
+       * (`announceWithin`): this instance's listeners only drop what it made stale.
+       */
+      isAnnounced?: true;
     }
   | {
       /**
@@ -61,6 +66,30 @@ export const isEndUserChange = (
   change.kind === 'end-users-changed' ||
   change.kind === 'sessions-ended';
 
+/** A change whose announcement a statement can carry: one end user's. */
+export type InlineAnnounceableChange = Extract<ApplicationChange, { kind: 'end-user-changed' }>;
+
+/**
+ * A change's announcement to the other instances, for the statement that makes the change to
+ * send with `pg_notify(channel, payload)`: PostgreSQL delivers it when, and only if, that
+ * statement's transaction commits, so it cannot be lost between the commit and a later NOTIFY,
+ * and it costs no round trip or commit of its own (a NOTIFY of its own is a transaction that
+ * flushes the WAL). The same statement counts the other instances listening, as
+ * `(select count(*)::int - 1 from pg_stat_activity where application_name = listenerName and
+ * datname = current_database())`.
+ */
+export interface InlineAnnouncement {
+  channel: string;
+  payload: string;
+  listenerName: string;
+  /**
+   * Called once the statement has answered: with its count of other listeners if it sent the
+   * notification, or with null if it did not (it changed nothing, or failed). Resolves when
+   * the announcement is confirmed as emitChange's are, at once when it was not sent.
+   */
+  settle(otherListeners: number | null): Promise<void>;
+}
+
 /**
  * Runs synchronously and must be cheap (drop a cache entry). A listener may answer a promise
  * for work that follows (the announcement to other instances), which emitChange waits for.
@@ -82,11 +111,27 @@ export interface ApplicationEvents {
    * never rejects.
    */
   emitChange(change: ApplicationChange, log: FastifyBaseLogger): Promise<void>;
+  /**
+   * An announcement of `change` for the statement that makes it to carry; emit the change
+   * with `isAnnounced: true` once that statement has answered. Null when nothing shares
+   * changes with other instances, and then the change is emitted as any other.
+   */
+  announceWithin(change: InlineAnnounceableChange): InlineAnnouncement | null;
+  /** Who prepares those announcements (the instances' change sharing); answers its removal. */
+  setAnnouncer(announcer: (change: InlineAnnounceableChange) => InlineAnnouncement): () => void;
 }
 
 export function createApplicationEvents(): ApplicationEvents {
   const listeners = new Set<ApplicationChangeListener>();
+  let announcer: ((change: InlineAnnounceableChange) => InlineAnnouncement) | null = null;
   return {
+    announceWithin: (change) => announcer?.(change) ?? null,
+    setAnnouncer(next) {
+      announcer = next;
+      return () => {
+        if (announcer === next) announcer = null;
+      };
+    },
     onChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

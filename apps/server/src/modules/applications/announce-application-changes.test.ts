@@ -1,7 +1,14 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseConnection } from '../../db/client.ts';
-import { insertAppUser, insertApplication } from '../../../test/factories.ts';
+import {
+  callClientApi,
+  createPlanViaApi,
+  generateLicensesViaApi,
+  insertAppUser,
+  insertAppUserWithPassword,
+  insertClientApplication,
+} from '../../../test/factories.ts';
 import { createTestApp, signInOwner } from '../../../test/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../../../test/test-database.ts';
 import {
@@ -99,14 +106,68 @@ describe('announcing a change to the other instances', () => {
     }
   });
 
-  it("holds the owner's answer to a pause, a deactivation and a deletion until announced", async () => {
-    // With the echo lost, each answer takes the whole bounded wait (250 ms): proof that the
-    // owner routes wait for the announcement rather than answering beside it.
+  it('settles an announcement sent by the statement that made the change on its echo', async () => {
+    const { observed, heard } = observedDatabase(database);
+    const events = createApplicationEvents();
+    let unconfirmed = 0;
+    const stop = await shareApplicationChanges({
+      database: observed,
+      applicationEvents: events,
+      log,
+      onUnconfirmed: () => (unconfirmed += 1),
+    });
+    try {
+      const announcement = events.announceWithin(pause);
+      if (!announcement) throw new Error('no announcer while changes are shared');
+      // Emitted as announced, the change reaches this instance's listeners but is not sent
+      // again: only the statement's NOTIFY goes out.
+      await events.emitChange({ ...pause, isAnnounced: true }, log);
+      const { rows } = await observed.query({
+        text: `select pg_notify($1, $2), (select count(*)::int - 1 from pg_stat_activity
+                 where application_name = $3 and datname = current_database()) as others`,
+        values: [announcement.channel, announcement.payload, announcement.listenerName],
+      });
+      await announcement.settle(Number(rows[0]?.others ?? 0));
+      expect(heard.map((payload) => JSON.parse(payload) as unknown)).toEqual([
+        expect.objectContaining({ ...pause, sequence: 1 }),
+      ]);
+      expect(unconfirmed).toBe(0);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('settles at once, and counts no miss, an announcement its statement did not send', async () => {
+    // Echo lost: were the announcement still awaited, settling would take the bounded wait.
+    const { observed, heard } = observedDatabase(database, { isEchoLost: true });
+    const events = createApplicationEvents();
+    let unconfirmed = 0;
+    const stop = await shareApplicationChanges({
+      database: observed,
+      applicationEvents: events,
+      log,
+      onUnconfirmed: () => (unconfirmed += 1),
+      confirmTimeoutMs: 60_000,
+    });
+    try {
+      await events.announceWithin(pause)?.settle(null);
+      expect(heard).toEqual([]);
+      expect(unconfirmed).toBe(0);
+    } finally {
+      await stop();
+    }
+    // Nothing to announce without the sharing.
+    expect(events.announceWithin(pause)).toBeNull();
+  });
+
+  it("holds the answer to a redemption, and the owner's to a pause, a deactivation and a deletion, until announced", async () => {
+    // With the echo lost, each answer takes the whole bounded wait (250 ms): proof that these
+    // routes wait for the announcement rather than answering beside it.
     const { observed } = observedDatabase(database, { isEchoLost: true });
     const testApp = await createTestApp({ database: observed });
     try {
       const owner = await signInOwner(testApp.app);
-      const application = await insertApplication(database.db, owner.accountId);
+      const application = await insertClientApplication(testApp, owner.accountId);
       const user = await insertAppUser(database.db, application.id);
       const timed = async (method: 'POST' | 'PUT' | 'DELETE', url: string, payload?: object) => {
         const startedAt = performance.now();
@@ -120,6 +181,19 @@ describe('announcing a change to the other instances', () => {
         return performance.now() - startedAt;
       };
       const base = `/api/applications/${application.id}`;
+      // A client's redemption changes what verify caches of its user: its answer waits too.
+      const plan = await createPlanViaApi(testApp.app, owner, application.id, { durationDays: 30 });
+      const [key] = await generateLicensesViaApi(testApp.app, owner, application.id, {
+        planId: plan.id,
+      });
+      const redeemer = await insertAppUserWithPassword(database.db, application.id, 'pw');
+      const startedAt = performance.now();
+      const redeemed = await callClientApi(testApp.app, 'license/redeem', {
+        apiKey: application.apiKey,
+        body: { username: redeemer.username, password: 'pw', license_key: key!.key },
+      });
+      expect(redeemed.json().code, redeemed.body).toBe('OK');
+      expect(performance.now() - startedAt).toBeGreaterThanOrEqual(245);
       expect(await timed('POST', `${base}/users/${user.id}/pause`)).toBeGreaterThanOrEqual(245);
       expect(await timed('PUT', base, { isActive: false })).toBeGreaterThanOrEqual(245);
       expect(await timed('DELETE', `${base}/users/${user.id}`)).toBeGreaterThanOrEqual(245);

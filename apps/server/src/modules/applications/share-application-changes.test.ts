@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { LISTENER_NAME } from '../../db/client.ts';
 import {
   callClientApi,
+  createPlanViaApi,
+  generateLicensesViaApi,
   insertAppUserWithPassword,
   insertClientApplication,
 } from '../../../test/factories.ts';
@@ -103,6 +105,38 @@ describe('application changes across instances', () => {
       expect((await verifyOnSecond()).json().code).toBe('ACCOUNT_DISABLED');
       await changeUserOnFirst('unpause');
       expect((await verifyOnSecond()).json().code).toBe('OK');
+    }
+  });
+
+  it("a client's redemption through one instance is verified by the other as soon as its answer is back", async () => {
+    // The redemption's own statement announces it; its answer waits for the acknowledgement,
+    // as an owner's change does, so verify on the other instance never answers from the
+    // standing it cached before.
+    const { application } = await setUp();
+    const plan = await createPlanViaApi(first.app, owner, application.id, {
+      durationDays: 30,
+      entitlements: ['PRO'],
+    });
+    const keys = await generateLicensesViaApi(first.app, owner, application.id, {
+      planId: plan.id,
+      count: 5,
+    });
+    for (const { key } of keys) {
+      const user = await insertAppUserWithPassword(database.db, application.id, 'pw');
+      const verifyProOnSecond = async () =>
+        (
+          await callClientApi(second.app, 'verify', {
+            apiKey: application.apiKey,
+            body: { user_id: user.id, entitlements: ['PRO'] },
+          })
+        ).json().code as string;
+      expect(await verifyProOnSecond()).toBe('ENTITLEMENTS_MISSING'); // cached by the second
+      const redeemed = await callClientApi(first.app, 'license/redeem', {
+        apiKey: application.apiKey,
+        body: { username: user.username, password: 'pw', license_key: key },
+      });
+      expect(redeemed.json().code, redeemed.body).toBe('OK');
+      expect(await verifyProOnSecond()).toBe('OK');
     }
   });
 

@@ -73,7 +73,8 @@ interface PendingAnnouncement {
   acknowledgements: number;
   /** How many other instances were listening when it was sent; null until known. */
   expectedAcknowledgements: number | null;
-  settle(isConfirmed: boolean): void;
+  /** `isWithdrawn`: no NOTIFY was sent after all (its statement changed nothing): not a miss. */
+  settle(isConfirmed: boolean, isWithdrawn?: boolean): void;
 }
 
 /**
@@ -175,10 +176,16 @@ export async function shareApplicationChanges(options: {
             where application_name = '${LISTENER_NAME}' and datname = current_database()) as others`
       : '';
 
-  const publish = (notification: ChangeNotification): Promise<void> => {
+  /**
+   * Waits for an announcement's confirmation from now on: `confirmed` settles when it is (or
+   * when the bounded wait runs out). Send `payload`, then call `sent` with the count of other
+   * listening instances the NOTIFY's statement made, or `unsent` if no NOTIFY went out.
+   */
+  const track = (notification: ChangeNotification) => {
     lastSequence += 1;
     const sequence = lastSequence;
-    return new Promise<void>((resolve) => {
+    let announcement!: PendingAnnouncement;
+    const confirmed = new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         log.warn(
           { notification, timeoutMs: confirmTimeoutMs },
@@ -187,43 +194,70 @@ export async function shareApplicationChanges(options: {
         announcement.settle(false);
       }, confirmTimeoutMs);
       timer.unref();
-      const announcement: PendingAnnouncement = {
+      announcement = {
         isEchoed: false,
         acknowledgements: 0,
         // On PGlite every instance shares one session, whose notification reaches all their
         // listeners in one go: the echo alone confirms it.
         expectedAcknowledgements: countOthers === '' || !isAcknowledged(notification) ? 0 : null,
-        settle(isConfirmed) {
+        settle(isConfirmed, isWithdrawn = false) {
           clearTimeout(timer);
           pending.delete(sequence);
-          if (!isConfirmed) options.onUnconfirmed?.();
+          if (!isConfirmed && !isWithdrawn) options.onUnconfirmed?.();
           resolve();
         },
       };
       pending.set(sequence, announcement);
-      // After the change is committed; if this NOTIFY fails, other instances still drop the
-      // entry when its TTL (CLIENT_API_CACHE_TTL_SECONDS) runs out.
-      database
-        .query({
-          // Named, so PostgreSQL plans it once per connection: every redemption and
-          // owner change announces, and planning cost more than running it (~200 µs).
-          name: 'announce_application_change',
-          text: `select pg_notify($1, $2)${countOthers}`,
-          values: [APPLICATION_CHANGES_CHANNEL, JSON.stringify({ ...notification, sequence })],
-        })
-        .then(({ rows }) => {
-          if (announcement.expectedAcknowledgements !== null) return;
-          announcement.expectedAcknowledgements = Math.max(0, Number(rows[0]?.others ?? 0));
-          settleIfConfirmed(announcement);
-        })
-        .catch((error: unknown) => {
-          log.error({ err: error, notification }, 'could not tell other instances of a change');
-          announcement.settle(false);
-        });
     });
+    return {
+      payload: JSON.stringify({ ...notification, sequence }),
+      confirmed,
+      sent(otherListeners: number) {
+        if (announcement.expectedAcknowledgements !== null) return;
+        announcement.expectedAcknowledgements = Math.max(0, otherListeners);
+        settleIfConfirmed(announcement);
+      },
+      unsent(error?: unknown) {
+        if (error === undefined) return announcement.settle(false, true);
+        log.error({ err: error, notification }, 'could not tell other instances of a change');
+        announcement.settle(false);
+      },
+    };
   };
+
+  const publish = (notification: ChangeNotification): Promise<void> => {
+    const announcement = track(notification);
+    // After the change is committed; if this NOTIFY fails, other instances still drop the
+    // entry when its TTL (CLIENT_API_CACHE_TTL_SECONDS) runs out.
+    database
+      .query({
+        // Named, so PostgreSQL plans it once per connection: every owner change announces, and
+        // planning cost more than running it (~200 µs).
+        name: 'announce_application_change',
+        text: `select pg_notify($1, $2)${countOthers}`,
+        values: [APPLICATION_CHANGES_CHANNEL, announcement.payload],
+      })
+      .then(({ rows }) => announcement.sent(Number(rows[0]?.others ?? 0)))
+      .catch((error: unknown) => announcement.unsent(error));
+    return announcement.confirmed;
+  };
+
+  const stopAnnouncingWithin = applicationEvents.setAnnouncer((change) => {
+    const announcement = track({ ...change, instance });
+    return {
+      channel: APPLICATION_CHANGES_CHANNEL,
+      payload: announcement.payload,
+      listenerName: LISTENER_NAME,
+      settle(otherListeners) {
+        if (otherListeners === null) announcement.unsent();
+        else announcement.sent(otherListeners);
+        return announcement.confirmed;
+      },
+    };
+  });
   const stopPublishing = applicationEvents.onChange((change) => {
     if (change.kind === 'resync' || change.fromOtherInstance) return;
+    if (change.kind === 'end-user-changed' && change.isAnnounced) return;
     const chunks: Promise<void>[] = [];
     if (change.kind === 'sessions-ended') {
       for (let start = 0; start < change.sessionIds.length; start += SESSIONS_PER_NOTIFICATION) {
@@ -245,6 +279,7 @@ export async function shareApplicationChanges(options: {
 
   return async () => {
     stopPublishing();
+    stopAnnouncingWithin();
     await stopListening();
   };
 }

@@ -120,7 +120,9 @@ export async function redeemLicense({
   if (standing) return standing;
 
   // One prepared statement claims the key, stacks the subscription, writes the event with its
-  // webhook deliveries and answers the subscriptions: atomic without a transaction.
+  // webhook deliveries, answers the subscriptions and announces the user's change to the other
+  // instances (verify's and the sessions' caches hold the user's subscriptions): atomic
+  // without a transaction, and the announcement needs no commit of its own.
   const eventOf = (licenseId: string, planName: string) =>
     licenseRedeemedRecord(ctx, {
       appUserId: user.id,
@@ -130,15 +132,30 @@ export async function redeemLicense({
       action: 'redeem',
       now,
     });
-  const { redemption, held } = await ctx.redeemForClient({
+  const change = {
+    kind: 'end-user-changed',
     applicationId: application.id,
-    appUserId: user.id,
-    key: input.license_key,
-    now,
-    serverSecret: ctx.serverSecret,
-    event: eventOf('', ''),
-  });
+    userId: user.id,
+  } as const;
+  const announcement = ctx.applicationEvents.announceWithin(change);
+  let redeemed: Awaited<ReturnType<ClientRedemption>>;
+  try {
+    redeemed = await ctx.redeemForClient({
+      applicationId: application.id,
+      appUserId: user.id,
+      key: input.license_key,
+      now,
+      serverSecret: ctx.serverSecret,
+      event: eventOf('', ''),
+      announcement,
+    });
+  } catch (error) {
+    void announcement?.settle(null);
+    throw error;
+  }
+  const { redemption, held, otherListeners } = redeemed;
   if (!redemption.isRedeemed) {
+    void announcement?.settle(null);
     return refuseLicense(ctx, {
       licenseKey: input.license_key,
       code: redemption.code,
@@ -153,11 +170,15 @@ export async function redeemLicense({
     eventOf(redemption.licenseId, redemption.planName),
     redemption.queuedDeliveries,
   );
-  // Verify's and the sessions' caches hold the user's subscriptions: they must drop them.
-  await ctx.applicationEvents.emitChange(
-    { kind: 'end-user-changed', applicationId: application.id, userId: user.id },
-    ctx.log,
-  );
+  // This instance's caches drop the user now; the answer waits, as an owner's change does,
+  // until the other instances have acknowledged dropping theirs.
+  await Promise.all([
+    ctx.applicationEvents.emitChange(
+      announcement ? { ...change, isAnnounced: true } : change,
+      ctx.log,
+    ),
+    announcement?.settle(otherListeners),
+  ]);
   return {
     success: true,
     message: clientMessages.licenseRedeemed,

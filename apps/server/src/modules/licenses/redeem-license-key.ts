@@ -4,6 +4,8 @@ import type { ClientApiCode } from '@latchkey/contracts';
 import type { Database, DatabaseConnection } from '../../db/client.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
+import type { InlineAnnouncement } from '../../events/application-events.ts';
+import { inlineAnnouncementColumns } from '../../events/inline-announcement-columns.ts';
 import { deliveriesOfInsertedActivity } from '../../outbox/webhook-outbox.ts';
 import { licenseKeys, plans, subscriptions } from '../../db/schema/index.ts';
 import {
@@ -47,6 +49,10 @@ interface RedemptionValues {
   ipAddress: string | null;
   /** JSON text; the statement adds the key's id and plan name. */
   metadata: string;
+  /** The change's announcement it sends if it redeems (the client call's statement only). */
+  channel: string | null;
+  payload: string | null;
+  listenerName: string | null;
 }
 
 /** A value of the statement: a parameter now (in a transaction), or a placeholder (prepared). */
@@ -59,10 +65,19 @@ type Bind = (name: keyof RedemptionValues) => SQL;
  * Of two clients redeeming one key exactly one wins: the second waits on the row lock, then
  * finds it used and changes nothing. A key of another application is not found, exactly like
  * an unknown one. With `isClientCall` (POST /license/redeem, no transaction of its own) the
- * same statement writes the `license_redeemed` event with its webhook deliveries and answers
+ * same statement writes the `license_redeemed` event with its webhook deliveries, announces the
+ * user's change to the other instances (`inlineAnnouncementColumns`), and answers
  * the user's subscriptions as they now are (the statement's own snapshot predates its writes,
  * so the redeemed plan comes from the upsert's answer).
  */
+/** The client call's redemption announces the user's change if, and only if, it redeems. */
+const announcementOf = (bind: Bind) =>
+  inlineAnnouncementColumns({
+    channel: bind('channel'),
+    payload: bind('payload'),
+    listenerName: bind('listenerName'),
+  });
+
 function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
   const at = sql`${bind('at')}::timestamptz`;
   const appUserId = sql`${bind('appUserId')}::uuid`;
@@ -149,6 +164,7 @@ function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
     select id, plan_id as "planId", plan_name as "planName",
            ${isClientCall ? sql`(select count(*) from queued)::int` : sql`0`} as queued,
            ${isClientCall ? held : sql`null`} as held
+           ${isClientCall ? sql`, ${announcementOf(bind)}` : sql``}
     from redeemed`;
 }
 
@@ -158,6 +174,7 @@ interface RedeemedRow {
   planName: string;
   queued: number;
   held: RawHeldSubscription[] | string | null;
+  otherListeners?: number;
 }
 
 const toRedemption = (row: RedeemedRow): Redemption => ({
@@ -198,6 +215,9 @@ export async function redeemLicenseKey(
     username: null,
     ipAddress: null,
     metadata: '{}',
+    channel: null,
+    payload: null,
+    listenerName: null,
   };
   const result = await tx.execute(redemptionSql((name) => sql`${values[name]}`, false));
   const [claimed] = rowsOf<RedeemedRow>(result);
@@ -219,12 +239,20 @@ export function createClientRedemption(connection: DatabaseConnection) {
     serverSecret: string;
     /** The `license_redeemed` row's own fields (the statement adds the key and plan). */
     event: Pick<ActivityRecord, 'username' | 'ipAddress' | 'metadata'>;
-  }): Promise<{ redemption: Redemption; held: HeldSubscription[] }> {
+    /** The user's change, announced to other instances by the statement if it redeems. */
+    announcement: Pick<InlineAnnouncement, 'channel' | 'payload' | 'listenerName'> | null;
+  }): Promise<{
+    redemption: Redemption;
+    held: HeldSubscription[];
+    /** Counted by the statement that announced the change; null when it announced nothing. */
+    otherListeners: number | null;
+  }> {
     const digest = digestOf(input.key, input.serverSecret);
     if (digest === null) {
       return {
         redemption: { isRedeemed: false, code: 'LICENSE_INVALID', licenseId: null },
         held: [],
+        otherListeners: null,
       };
     }
     const values: RedemptionValues = {
@@ -235,6 +263,9 @@ export function createClientRedemption(connection: DatabaseConnection) {
       username: input.event.username,
       ipAddress: input.event.ipAddress,
       metadata: JSON.stringify(input.event.metadata),
+      channel: input.announcement?.channel ?? null,
+      payload: input.announcement?.payload ?? null,
+      listenerName: input.announcement?.listenerName ?? null,
     };
     const { rows } = await connection.query({
       name: 'client_api_license_redeem',
@@ -246,9 +277,14 @@ export function createClientRedemption(connection: DatabaseConnection) {
       return {
         redemption: await refusalFor(connection.db, input.applicationId, digest, input.now),
         held: [],
+        otherListeners: null,
       };
     }
-    return { redemption: toRedemption(claimed), held: parseHeldSubscriptions(claimed.held) };
+    return {
+      redemption: toRedemption(claimed),
+      held: parseHeldSubscriptions(claimed.held),
+      otherListeners: input.announcement ? (claimed.otherListeners ?? 0) : null,
+    };
   };
 }
 export type ClientRedemption = ReturnType<typeof createClientRedemption>;

@@ -48,6 +48,9 @@ describe('the redemption statement', () => {
       username: 'someone',
       ipAddress: '203.0.113.7',
       metadata: '{}',
+      channel: 'latchkey_application_changes',
+      payload: '{}',
+      listenerName: 'latchkey-listener',
     };
     const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
     const planText = await db.transaction(async (tx) => {
