@@ -2,7 +2,8 @@
 // `npm run bench:database`: where PostgreSQL's CPU goes for one client call at saturation.
 //
 // - Starts the bench server (bench/latchkey-server.ts) on PostgreSQL, as `npm run bench` does,
-//   and loads one call (`BENCH_DATABASE_CALL`: `keyLogin` (default), `login` or `redeem`) from
+//   and loads one call (`BENCH_DATABASE_CALL`: `keyLogin` (default), `login`, `redeem` or
+//   `meterUse`, a unit a call on every seeded session, the plan given a meter) from
 //   this process for BENCH_ROUNDS (3) rounds of BENCH_DURATION (8) s after a warm-up.
 // - Per round: calls a second, and the CPU per call of every PostgreSQL process of the server,
 //   by kind (the client backends, user and kernel time apart; the WAL writer, autovacuum, the
@@ -48,6 +49,7 @@ const PATHS = {
   keyLogin: '/api/v1/license/login',
   login: '/api/v1/login',
   redeem: '/api/v1/license/redeem',
+  meterUse: '/api/v1/meters/exports/use',
 };
 if (!(CALL in PATHS)) throw new Error(`BENCH_DATABASE_CALL must be one of ${Object.keys(PATHS)}`);
 if (!canReadCpu) throw new Error('bench:database reads /proc: Linux only');
@@ -145,7 +147,11 @@ async function main() {
     log(`Starting Latchkey on PostgreSQL (${database.label})...`);
     latchkey = await startChild(
       ['--import', 'tsx', 'bench/latchkey-server.ts'],
-      benchServerEnv({ databaseUrl: database.url, dataDir }),
+      benchServerEnv({
+        databaseUrl: database.url,
+        dataDir,
+        ...(CALL === 'meterUse' ? { BENCH_METERS: '1' } : {}),
+      }),
       { wrapper: PIN ? ['taskset', '-c', otherCores] : [] },
     );
     // The postmaster too, so that backends started later inherit the core.
@@ -153,9 +159,10 @@ async function main() {
     const reader = await statementsReader(database, databaseName);
     stats = reader.client;
     const statementsUnavailable = reader.unavailable;
-    const { port, apiKey, users, password, redeemKeys } = latchkey.info;
+    const { port, apiKey, users, password, redeemKeys, tokens } = latchkey.info;
     const bodies = {
       ...hotCallBodies(latchkey.info),
+      meterUse: tokens.map((token) => JSON.stringify({ session_token: token, amount: 1 })),
       redeem: redeemKeys.map((key, index) =>
         JSON.stringify({
           username: users[index % users.length].username,

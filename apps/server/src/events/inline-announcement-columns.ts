@@ -17,7 +17,5 @@ export function inlineAnnouncementColumns(values: {
   return sql`case when ${channel} is not null
                 then pg_notify(${channel}, ${values.payload}::text)::text end as announced,
               case when ${channel} is not null
-                then (select count(*)::int - 1 from pg_stat_activity
-                      where application_name = ${values.listenerName}::text
-                        and datname = current_database()) end as "otherListeners"`;
+                then count_other_listeners(${values.listenerName}::text) end as "otherListeners"`;
 }

@@ -171,10 +171,7 @@ export async function shareApplicationChanges(options: {
 
   /** The other instances' listeners now: those that will acknowledge (PostgreSQL only). */
   const countOthers =
-    database.kind === 'postgres'
-      ? `, (select count(*)::int - 1 from pg_stat_activity
-            where application_name = '${LISTENER_NAME}' and datname = current_database()) as others`
-      : '';
+    database.kind === 'postgres' ? `, count_other_listeners('${LISTENER_NAME}') as others` : '';
 
   /**
    * Waits for an announcement's confirmation from now on: `confirmed` settles when it is (or

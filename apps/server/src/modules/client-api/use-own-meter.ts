@@ -35,13 +35,28 @@ export async function useOwnMeter({
     (candidate) => candidate.name === input.name,
   );
   if (!meter) return refusal('METER_NOT_FOUND', clientMessages.meterNotFound);
-  const outcome = await countMeterUse(ctx.db, {
-    appUserId: live.session.userId,
-    meter,
-    amount: input.amount,
-    idempotencyKey: input.idempotency_key,
-    now,
-  });
+  // The statement that counts also announces the user's change, in its own commit.
+  const change = {
+    kind: 'end-user-changed',
+    applicationId: application.id,
+    userId: live.session.userId,
+  } as const;
+  const announcement = ctx.applicationEvents.announceWithin(change);
+  let outcome: MeterUseOutcome;
+  try {
+    outcome = await countMeterUse(ctx.db, {
+      appUserId: live.session.userId,
+      meter,
+      amount: input.amount,
+      idempotencyKey: input.idempotency_key,
+      now,
+      announcement,
+    });
+  } catch (error) {
+    void announcement?.settle(null);
+    throw error;
+  }
+  if (outcome.kind !== 'counted') void announcement?.settle(null);
   if (outcome.kind === 'key-reused') {
     throw invalidRequest('idempotency_key was already used for another meter or amount');
   }
@@ -65,10 +80,14 @@ export async function useOwnMeter({
     });
   }
   if (outcome.kind === 'counted') {
-    await ctx.applicationEvents.emitChange(
-      { kind: 'end-user-changed', applicationId: application.id, userId: live.session.userId },
-      ctx.log,
-    );
+    // This instance's caches drop the user now; the answer waits for the other instances'.
+    await Promise.all([
+      ctx.applicationEvents.emitChange(
+        announcement ? { ...change, isAnnounced: true } : change,
+        ctx.log,
+      ),
+      announcement?.settle(outcome.otherListeners),
+    ]);
   }
   return answerOf(meter, outcome);
 }

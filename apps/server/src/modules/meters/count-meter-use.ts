@@ -1,5 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.ts';
+import type { InlineAnnouncement } from '../../events/application-events.ts';
+import { inlineAnnouncementColumns } from '../../events/inline-announcement-columns.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import type { EffectiveMeter } from './effective-meters.ts';
 import { meterPeriodOf, type MeterPeriod } from './meter-periods.ts';
@@ -12,6 +14,8 @@ export type MeterUseOutcome =
       period: MeterPeriod;
       /** This increment reached the allowance, first in its period: announce it once. */
       isNewlyExhausted: boolean;
+      /** Counted by the statement that sent `announcement`; null without one. */
+      otherListeners: number | null;
     }
   | {
       kind: 'refused';
@@ -28,6 +32,7 @@ export type MeterUseOutcome =
 interface CountedRow {
   used: number;
   claimed: boolean | null;
+  otherListeners: number | null;
 }
 
 /** Thrown inside the transaction to roll back an increment another request's key already counted. */
@@ -53,9 +58,19 @@ export async function countMeterUse(
     amount: number;
     idempotencyKey: string | null;
     now: Date;
+    /**
+     * The user's change, announced to the other instances by the statement that counts, in its
+     * commit (none when it counts nothing or rolls back).
+     */
+    announcement: Pick<InlineAnnouncement, 'channel' | 'payload' | 'listenerName'> | null;
   },
 ): Promise<MeterUseOutcome> {
-  const { appUserId, meter, amount, idempotencyKey, now } = options;
+  const { appUserId, meter, amount, idempotencyKey, now, announcement } = options;
+  const announced = inlineAnnouncementColumns({
+    channel: sql`${announcement?.channel ?? null}`,
+    payload: sql`${announcement?.payload ?? null}`,
+    listenerName: sql`${announcement?.listenerName ?? null}`,
+  });
   const period = meterPeriodOf(meter.resetEvery, now);
   const countsOverage = meter.overage === 'count';
   // The stored period is "this one" when it is not older: an instance whose clock runs a
@@ -77,7 +92,8 @@ export async function countMeterUse(
   if (idempotencyKey === null) {
     [row] = rowsOf<CountedRow>(
       await db.execute(
-        sql`with counted as (${counted}) select used, null::boolean as claimed from counted`,
+        sql`with counted as (${counted})
+            select used, null::boolean as claimed, ${announced} from counted`,
       ),
     );
   } else {
@@ -95,7 +111,7 @@ export async function countMeterUse(
               on conflict (app_user_id, idempotency_key) do nothing
               returning 1
             )
-            select used, exists (select 1 from claimed) as claimed from counted`),
+            select used, exists (select 1 from claimed) as claimed, ${announced} from counted`),
         );
         if (written && !written.claimed) throw new KeyAlreadyCounted();
         return written;
@@ -124,6 +140,7 @@ export async function countMeterUse(
     period,
     isNewlyExhausted:
       hasReached && (await stampExhausted(db, { appUserId, meter, period, now })).isNewlyExhausted,
+    otherListeners: announcement ? Number(row.otherListeners ?? 0) : null,
   };
 }
 
