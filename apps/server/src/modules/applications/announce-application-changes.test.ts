@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseConnection } from '../../db/client.ts';
@@ -14,13 +15,17 @@ import { createTestDatabase, type TestDatabase } from '../../../test/test-databa
 import {
   createApplicationEvents,
   type ApplicationChange,
+  type ApplicationEvents,
 } from '../../events/application-events.ts';
+import { inlineAnnouncementColumns } from '../../events/inline-announcement-columns.ts';
+import { rowsOf } from '../../db/rows-of.ts';
 import {
   APPLICATION_CHANGES_CHANNEL,
   shareApplicationChanges,
 } from './share-application-changes.ts';
 
 const log = pino({ level: 'silent' });
+const isPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const pause: ApplicationChange = {
   kind: 'end-user-changed',
   applicationId: 1,
@@ -63,8 +68,20 @@ describe('announcing a change to the other instances', () => {
     await database?.close();
   });
 
-  it('settles the change only once its notification is back on this instance', async () => {
-    const { observed, heard } = observedDatabase(database);
+  /**
+   * Runs `body` with this instance's changes shared over `database` as observed; stops sharing
+   * after. `unconfirmed()` counts the announcements that missed their confirmation.
+   */
+  async function sharing(
+    options: { isEchoLost?: boolean; confirmTimeoutMs?: number },
+    body: (shared: {
+      events: ApplicationEvents;
+      observed: DatabaseConnection;
+      heard: string[];
+      unconfirmed: () => number;
+    }) => Promise<void>,
+  ) {
+    const { observed, heard } = observedDatabase(database, { isEchoLost: options.isEchoLost });
     const events = createApplicationEvents();
     let unconfirmed = 0;
     const stop = await shareApplicationChanges({
@@ -72,90 +89,69 @@ describe('announcing a change to the other instances', () => {
       applicationEvents: events,
       log,
       onUnconfirmed: () => (unconfirmed += 1),
+      confirmTimeoutMs: options.confirmTimeoutMs,
     });
     try {
-      await events.emitChange(pause, log);
-      expect(heard.map((payload) => JSON.parse(payload) as unknown)).toEqual([
-        expect.objectContaining({ ...pause, sequence: 1 }),
-      ]);
-      expect(unconfirmed).toBe(0);
+      await body({ events, observed, heard, unconfirmed: () => unconfirmed });
     } finally {
       await stop();
     }
+    return events;
+  }
+  const payloadsOf = (heard: string[]) => heard.map((payload) => JSON.parse(payload) as unknown);
+
+  it('settles the change only once its notification is back on this instance', async () => {
+    await sharing({}, async ({ events, heard, unconfirmed }) => {
+      await events.emitChange(pause, log);
+      expect(payloadsOf(heard)).toEqual([expect.objectContaining({ ...pause, sequence: 1 })]);
+      expect(unconfirmed()).toBe(0);
+    });
   });
 
   it('answers anyway after the bounded wait when the echo is lost, and counts it', async () => {
-    const { observed } = observedDatabase(database, { isEchoLost: true });
-    const events = createApplicationEvents();
-    let unconfirmed = 0;
-    const stop = await shareApplicationChanges({
-      database: observed,
-      applicationEvents: events,
-      log,
-      onUnconfirmed: () => (unconfirmed += 1),
-      confirmTimeoutMs: 200,
-    });
-    try {
+    await sharing({ isEchoLost: true, confirmTimeoutMs: 200 }, async ({ events, unconfirmed }) => {
       const startedAt = performance.now();
       await events.emitChange(pause, log);
       // A lower bound only: load can lengthen the wait, never shorten it.
       expect(performance.now() - startedAt).toBeGreaterThanOrEqual(195);
-      expect(unconfirmed).toBe(1);
-    } finally {
-      await stop();
-    }
+      expect(unconfirmed()).toBe(1);
+    });
   });
 
   it('settles an announcement sent by the statement that made the change on its echo', async () => {
-    const { observed, heard } = observedDatabase(database);
-    const events = createApplicationEvents();
-    let unconfirmed = 0;
-    const stop = await shareApplicationChanges({
-      database: observed,
-      applicationEvents: events,
-      log,
-      onUnconfirmed: () => (unconfirmed += 1),
-    });
-    try {
+    await sharing({}, async ({ events, observed, heard, unconfirmed }) => {
       const announcement = events.announceWithin(pause);
       if (!announcement) throw new Error('no announcer while changes are shared');
       // Emitted as announced, the change reaches this instance's listeners but is not sent
       // again: only the statement's NOTIFY goes out.
       await events.emitChange({ ...pause, isAnnounced: true }, log);
-      const { rows } = await observed.query({
-        text: `select pg_notify($1, $2), (select count(*)::int - 1 from pg_stat_activity
-                 where application_name = $3 and datname = current_database()) as others`,
-        values: [announcement.channel, announcement.payload, announcement.listenerName],
-      });
-      await announcement.settle(Number(rows[0]?.others ?? 0));
-      expect(heard.map((payload) => JSON.parse(payload) as unknown)).toEqual([
-        expect.objectContaining({ ...pause, sequence: 1 }),
-      ]);
-      expect(unconfirmed).toBe(0);
-    } finally {
-      await stop();
-    }
+      const [row] = rowsOf<{ otherListeners: number }>(
+        await observed.db.execute(
+          sql`select ${inlineAnnouncementColumns({
+            channel: sql`${announcement.channel}`,
+            payload: sql`${announcement.payload}`,
+            listenerName: sql`${announcement.listenerName}`,
+          })}`,
+        ),
+      );
+      // This instance's own listener is not another.
+      expect(row?.otherListeners).toBe(isPostgres ? 0 : -1);
+      await announcement.settle(Math.max(0, row?.otherListeners ?? 0));
+      expect(payloadsOf(heard)).toEqual([expect.objectContaining({ ...pause, sequence: 1 })]);
+      expect(unconfirmed()).toBe(0);
+    });
   });
 
   it('settles at once, and counts no miss, an announcement its statement did not send', async () => {
     // Echo lost: were the announcement still awaited, settling would take the bounded wait.
-    const { observed, heard } = observedDatabase(database, { isEchoLost: true });
-    const events = createApplicationEvents();
-    let unconfirmed = 0;
-    const stop = await shareApplicationChanges({
-      database: observed,
-      applicationEvents: events,
-      log,
-      onUnconfirmed: () => (unconfirmed += 1),
-      confirmTimeoutMs: 60_000,
-    });
-    try {
-      await events.announceWithin(pause)?.settle(null);
-      expect(heard).toEqual([]);
-      expect(unconfirmed).toBe(0);
-    } finally {
-      await stop();
-    }
+    const events = await sharing(
+      { isEchoLost: true, confirmTimeoutMs: 60_000 },
+      async ({ events, heard, unconfirmed }) => {
+        await events.announceWithin(pause)?.settle(null);
+        expect(heard).toEqual([]);
+        expect(unconfirmed()).toBe(0);
+      },
+    );
     // Nothing to announce without the sharing.
     expect(events.announceWithin(pause)).toBeNull();
   });
