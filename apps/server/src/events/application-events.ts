@@ -71,12 +71,11 @@ export type InlineAnnounceableChange = Extract<ApplicationChange, { kind: 'end-u
 
 /**
  * A change's announcement to the other instances, for the statement that makes the change to
- * send with `pg_notify(channel, payload)`: PostgreSQL delivers it when, and only if, that
+ * send (`inlineAnnouncementColumns`): PostgreSQL delivers it when, and only if, that
  * statement's transaction commits, so it cannot be lost between the commit and a later NOTIFY,
  * and it costs no round trip or commit of its own (a NOTIFY of its own is a transaction that
- * flushes the WAL). The same statement counts the other instances listening, as
- * `(select count(*)::int - 1 from pg_stat_activity where application_name = listenerName and
- * datname = current_database())`.
+ * flushes the WAL). The same statement counts the other instances listening
+ * (`count_other_listeners(listenerName)`).
  */
 export interface InlineAnnouncement {
   channel: string;
@@ -119,6 +118,31 @@ export interface ApplicationEvents {
   announceWithin(change: InlineAnnounceableChange): InlineAnnouncement | null;
   /** Who prepares those announcements (the instances' change sharing); answers its removal. */
   setAnnouncer(announcer: (change: InlineAnnounceableChange) => InlineAnnouncement): () => void;
+}
+
+/**
+ * A change that one statement makes and announces (`announceWithin`), from the caller's side:
+ * pass `announcement` to the statement, then call `made` with the statement's count of other
+ * listeners if it made the change, or `notMade` if it did not (or failed). `made` drops this
+ * instance's caches and resolves once the other instances have acknowledged, as an owner's
+ * change does; without change sharing it only drops this instance's caches.
+ */
+export function changeMadeWithin(
+  events: ApplicationEvents,
+  change: InlineAnnounceableChange,
+  log: FastifyBaseLogger,
+) {
+  const announcement = events.announceWithin(change);
+  return {
+    announcement,
+    notMade: () => void announcement?.settle(null),
+    made: async (otherListeners: number | null) => {
+      await Promise.all([
+        events.emitChange(announcement ? { ...change, isAnnounced: true } : change, log),
+        announcement?.settle(otherListeners),
+      ]);
+    },
+  };
 }
 
 export function createApplicationEvents(): ApplicationEvents {

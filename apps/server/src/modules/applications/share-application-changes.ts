@@ -176,7 +176,8 @@ export async function shareApplicationChanges(options: {
   /**
    * Waits for an announcement's confirmation from now on: `confirmed` settles when it is (or
    * when the bounded wait runs out). Send `payload`, then call `sent` with the count of other
-   * listening instances the NOTIFY's statement made, or `unsent` if no NOTIFY went out.
+   * listening instances the NOTIFY's statement made, `withdraw` if no NOTIFY went out, or
+   * `failed` if sending it failed.
    */
   const track = (notification: ChangeNotification) => {
     lastSequence += 1;
@@ -214,8 +215,9 @@ export async function shareApplicationChanges(options: {
         announcement.expectedAcknowledgements = Math.max(0, otherListeners);
         settleIfConfirmed(announcement);
       },
-      unsent(error?: unknown) {
-        if (error === undefined) return announcement.settle(false, true);
+      /** No NOTIFY went out after all (its statement changed nothing): not a miss. */
+      withdraw: () => announcement.settle(false, true),
+      failed(error: unknown) {
         log.error({ err: error, notification }, 'could not tell other instances of a change');
         announcement.settle(false);
       },
@@ -235,7 +237,7 @@ export async function shareApplicationChanges(options: {
         values: [APPLICATION_CHANGES_CHANNEL, announcement.payload],
       })
       .then(({ rows }) => announcement.sent(Number(rows[0]?.others ?? 0)))
-      .catch((error: unknown) => announcement.unsent(error));
+      .catch((error: unknown) => announcement.failed(error));
     return announcement.confirmed;
   };
 
@@ -246,7 +248,7 @@ export async function shareApplicationChanges(options: {
       payload: announcement.payload,
       listenerName: LISTENER_NAME,
       settle(otherListeners) {
-        if (otherListeners === null) announcement.unsent();
+        if (otherListeners === null) announcement.withdraw();
         else announcement.sent(otherListeners);
         return announcement.confirmed;
       },

@@ -1,6 +1,7 @@
 import type { ClientAuthResponse } from '@latchkey/contracts';
 import { verifyPassword } from '../../lib/password-hashing.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
+import { changeMadeWithin } from '../../events/application-events.ts';
 import type { ClientRedemption } from '../licenses/index.ts';
 import { licensingAnswer } from '../subscriptions/index.ts';
 import { blockedEventOf } from './blocked-event.ts';
@@ -132,30 +133,28 @@ export async function redeemLicense({
       action: 'redeem',
       now,
     });
-  const change = {
-    kind: 'end-user-changed',
-    applicationId: application.id,
-    userId: user.id,
-  } as const;
-  const announcement = ctx.applicationEvents.announceWithin(change);
-  let redeemed: Awaited<ReturnType<ClientRedemption>>;
-  try {
-    redeemed = await ctx.redeemForClient({
+  const change = changeMadeWithin(
+    ctx.applicationEvents,
+    { kind: 'end-user-changed', applicationId: application.id, userId: user.id },
+    ctx.log,
+  );
+  const redeemed = await ctx
+    .redeemForClient({
       applicationId: application.id,
       appUserId: user.id,
       key: input.license_key,
       now,
       serverSecret: ctx.serverSecret,
       event: eventOf('', ''),
-      announcement,
+      announcement: change.announcement,
+    })
+    .catch((error: unknown) => {
+      change.notMade();
+      throw error;
     });
-  } catch (error) {
-    void announcement?.settle(null);
-    throw error;
-  }
   const { redemption, held, otherListeners } = redeemed;
   if (!redemption.isRedeemed) {
-    void announcement?.settle(null);
+    change.notMade();
     return refuseLicense(ctx, {
       licenseKey: input.license_key,
       code: redemption.code,
@@ -170,15 +169,9 @@ export async function redeemLicense({
     eventOf(redemption.licenseId, redemption.planName),
     redemption.queuedDeliveries,
   );
-  // This instance's caches drop the user now; the answer waits, as an owner's change does,
-  // until the other instances have acknowledged dropping theirs.
-  await Promise.all([
-    ctx.applicationEvents.emitChange(
-      announcement ? { ...change, isAnnounced: true } : change,
-      ctx.log,
-    ),
-    announcement?.settle(otherListeners),
-  ]);
+  // The answer waits, as an owner's change does, until the other instances have
+  // acknowledged dropping what they cached of the user.
+  await change.made(otherListeners);
   return {
     success: true,
     message: clientMessages.licenseRedeemed,

@@ -1,4 +1,5 @@
 import type { ClientUseMeterInput, ClientUseMeterResponse } from '@latchkey/contracts';
+import { changeMadeWithin } from '../../events/application-events.ts';
 import { invalidRequest } from './client-api-error.ts';
 import { appDisabled, clientMessages, refusal } from './client-outcomes.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
@@ -36,27 +37,23 @@ export async function useOwnMeter({
   );
   if (!meter) return refusal('METER_NOT_FOUND', clientMessages.meterNotFound);
   // The statement that counts also announces the user's change, in its own commit.
-  const change = {
-    kind: 'end-user-changed',
-    applicationId: application.id,
-    userId: live.session.userId,
-  } as const;
-  const announcement = ctx.applicationEvents.announceWithin(change);
-  let outcome: MeterUseOutcome;
-  try {
-    outcome = await countMeterUse(ctx.db, {
-      appUserId: live.session.userId,
-      meter,
-      amount: input.amount,
-      idempotencyKey: input.idempotency_key,
-      now,
-      announcement,
-    });
-  } catch (error) {
-    void announcement?.settle(null);
+  const change = changeMadeWithin(
+    ctx.applicationEvents,
+    { kind: 'end-user-changed', applicationId: application.id, userId: live.session.userId },
+    ctx.log,
+  );
+  const outcome = await countMeterUse(ctx.db, {
+    appUserId: live.session.userId,
+    meter,
+    amount: input.amount,
+    idempotencyKey: input.idempotency_key,
+    now,
+    announcement: change.announcement,
+  }).catch((error: unknown) => {
+    change.notMade();
     throw error;
-  }
-  if (outcome.kind !== 'counted') void announcement?.settle(null);
+  });
+  if (outcome.kind !== 'counted') change.notMade();
   if (outcome.kind === 'key-reused') {
     throw invalidRequest('idempotency_key was already used for another meter or amount');
   }
@@ -80,14 +77,7 @@ export async function useOwnMeter({
     });
   }
   if (outcome.kind === 'counted') {
-    // This instance's caches drop the user now; the answer waits for the other instances'.
-    await Promise.all([
-      ctx.applicationEvents.emitChange(
-        announcement ? { ...change, isAnnounced: true } : change,
-        ctx.log,
-      ),
-      announcement?.settle(outcome.otherListeners),
-    ]);
+    await change.made(outcome.otherListeners);
   }
   return answerOf(meter, outcome);
 }

@@ -58,6 +58,14 @@ interface RedemptionValues {
 /** A value of the statement: a parameter now (in a transaction), or a placeholder (prepared). */
 type Bind = (name: keyof RedemptionValues) => SQL;
 
+/** The client call's redemption announces the user's change if, and only if, it redeems. */
+const announcementOf = (bind: Bind) =>
+  inlineAnnouncementColumns({
+    channel: bind('channel'),
+    payload: bind('payload'),
+    listenerName: bind('listenerName'),
+  });
+
 /**
  * The redemption in one statement: the key's row is locked while still unused and not past its
  * redeem-by date, the user's subscription of its plan is extended (stackedExpiry, as
@@ -70,14 +78,6 @@ type Bind = (name: keyof RedemptionValues) => SQL;
  * the user's subscriptions as they now are (the statement's own snapshot predates its writes,
  * so the redeemed plan comes from the upsert's answer).
  */
-/** The client call's redemption announces the user's change if, and only if, it redeems. */
-const announcementOf = (bind: Bind) =>
-  inlineAnnouncementColumns({
-    channel: bind('channel'),
-    payload: bind('payload'),
-    listenerName: bind('listenerName'),
-  });
-
 function redemptionSql(bind: Bind, isClientCall: boolean): SQL {
   const at = sql`${bind('at')}::timestamptz`;
   const appUserId = sql`${bind('appUserId')}::uuid`;
@@ -174,7 +174,8 @@ interface RedeemedRow {
   planName: string;
   queued: number;
   held: RawHeldSubscription[] | string | null;
-  otherListeners?: number;
+  /** Null when the statement announced nothing (no instance shares changes). */
+  otherListeners?: number | null;
 }
 
 const toRedemption = (row: RedeemedRow): Redemption => ({
@@ -283,7 +284,7 @@ export function createClientRedemption(connection: DatabaseConnection) {
     return {
       redemption: toRedemption(claimed),
       held: parseHeldSubscriptions(claimed.held),
-      otherListeners: input.announcement ? (claimed.otherListeners ?? 0) : null,
+      otherListeners: claimed.otherListeners ?? null,
     };
   };
 }

@@ -140,7 +140,7 @@ export async function countMeterUse(
     period,
     isNewlyExhausted:
       hasReached && (await stampExhausted(db, { appUserId, meter, period, now })).isNewlyExhausted,
-    otherListeners: announcement ? Number(row.otherListeners ?? 0) : null,
+    otherListeners: row.otherListeners ?? null,
   };
 }
 
