@@ -23,6 +23,11 @@ async function activityCounterRows(db: Database): Promise<Record<string, unknown
     hours: await read(sql`
       select application_id, hour, event, row_count from activity_hourly_counts
       where row_count <> 0 order by 1, 2, 3`),
+    days: await read(sql`
+      select application_id, day, event, ip_address, row_count, success_count, login_attempts,
+             login_successes from activity_day_counts
+      where row_count <> 0 or success_count <> 0 or login_attempts <> 0 or login_successes <> 0
+      order by 1, 2, 3, 4`),
   };
 }
 

@@ -2,7 +2,8 @@ import { integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Changes to the activity counters (activity_counts, activity_event_counts, the two address
- * counts, activity_hourly_counts, session_start_hourly_counts) not yet added to them.
+ * counts, activity_hourly_counts, activity_day_counts, session_start_hourly_counts) not yet
+ * added to them.
  *
  * Why a queue and not upserts: every sign-in writes an activity row and a session, and when
  * statement triggers upserted each counter directly, a sign-in paid six upserts into rows
@@ -22,8 +23,8 @@ export const activityCounterDeltas = pgTable('activity_counter_deltas', {
   /**
    * The UTC hour of the row's created_at (or the session's started_at). '-infinity' for the
    * rows of a dropped partition of the log, subtracted from every counter but the hourly
-   * buckets, which the drop deletes whole (grouping by hour would make a delta row per hour,
-   * event and address: a million for a month of rows from many addresses).
+   * buckets and the day counts, which the drop deletes whole (grouping by hour would make a
+   * delta row per hour, event and address: a million for a month of rows from many addresses).
    */
   hour: timestamp('hour', { withTimezone: true }).notNull(),
   /** The activity event; null for session starts. */

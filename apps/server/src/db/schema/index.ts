@@ -24,6 +24,7 @@ export * from './license-key-counts.ts';
 export * from './app-user-devices.ts';
 export * from './portal-sessions.ts';
 export * from './activity-buckets.ts';
+export * from './activity-day-counts.ts';
 export * from './app-variables.ts';
 export * from './api-tokens.ts';
 export * from './idempotency-keys.ts';

@@ -12,15 +12,15 @@ interface FoldRow {
 }
 
 /**
- * Adds the queued counter deltas (schema/activity-counter-deltas.ts) to the counters, and the
- * usernames and addresses of the rows they count to the log's search terms
- * (schema/activity-log-terms.ts: a new term, or a newer day for a known one). The
- * statement that deletes the deltas is the one that adds them (atomic without BEGIN and
- * COMMIT, one round trip for the common case), so a delta is counted exactly once whatever
- * fails, and two folds at once (two instances, or a read and the timer) take disjoint deltas.
- * Each counter gets one upsert of its summed deltas, in key order, so two folds lock the rows
- * they share in the same order and cannot deadlock. Deltas of an application deleted
- * meanwhile are dropped (its counters went with it).
+ * Adds the queued counter deltas (schema/activity-counter-deltas.ts) to the counters, the day
+ * counts the retention sweep subtracts among them, and the usernames and addresses of the rows
+ * they count to the log's search terms (schema/activity-log-terms.ts: a new term, or a newer
+ * day for a known one). The statement that deletes the deltas is the one that adds them
+ * (atomic without BEGIN and COMMIT, one round trip for the common case), so a delta is counted
+ * exactly once whatever fails, and two folds at once (two instances, or a read and the timer)
+ * take disjoint deltas. Each counter gets one upsert of its summed deltas, in key order, so
+ * two folds lock the rows they share in the same order and cannot deadlock. Deltas of an
+ * application deleted meanwhile are dropped (its counters went with it).
  *
  * An address whose count the fold takes to zero is deleted (the "Unique IPs" card counts the
  * rows) by a second statement, which re-checks the count under the row's lock in case another
@@ -91,6 +91,24 @@ export async function foldCounterDeltas(db: Database): Promise<number> {
         order by application_id, hour, event
         on conflict (application_id, hour, event) do update
           set row_count = c.row_count + excluded.row_count
+        returning 1
+      ), days as (
+        insert into activity_day_counts as c
+          (application_id, day, event, ip_address, row_count, success_count, login_attempts,
+           login_successes)
+        select application_id, date_trunc('day', hour, 'UTC'), event, ip_address, sum(row_count),
+               sum(success_count), sum(login_attempts), sum(login_successes)
+        from live
+        where event is not null and hour <> '-infinity'
+        group by 1, 2, 3, 4
+        having sum(row_count) <> 0 or sum(success_count) <> 0 or sum(login_attempts) <> 0
+            or sum(login_successes) <> 0
+        order by 1, 2, 3, 4
+        on conflict (application_id, day, event, ip_address) do update
+          set row_count = c.row_count + excluded.row_count,
+              success_count = c.success_count + excluded.success_count,
+              login_attempts = c.login_attempts + excluded.login_attempts,
+              login_successes = c.login_successes + excluded.login_successes
         returning 1
       ), terms as (
         insert into activity_log_terms as t (application_id, field, value, last_seen_day)

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { activityLogs } from '../../db/schema/index.ts';
 import { rowsOf } from '../../db/rows-of.ts';
+import { foldCounterDeltas } from '../activity/index.ts';
 import { createManualClock } from '../../lib/clock.ts';
 import { expectActivityCountersToMatchRows } from '../../../test/activity-counters-oracle.ts';
 import { expectActivityLogTermsToMatchRows } from '../../../test/activity-log-terms-oracle.ts';
@@ -53,7 +54,7 @@ describe('the activity log partitions', () => {
   const logAt = async (
     applicationId: number,
     createdAt: Date,
-    ipAddress = '198.51.100.7',
+    ipAddress: string | null = '198.51.100.7',
     kind: Pick<typeof activityLogs.$inferInsert, 'event' | 'success' | 'metadata'> = {
       event: 'user_login',
       success: true,
@@ -170,19 +171,103 @@ describe('the activity log partitions', () => {
     expect((await sweep())?.activityLogPartitionsDropped).toBe(0);
   });
 
-  // PostgreSQL plans no parallel workers for a statement that calls a function not marked
-  // PARALLEL SAFE: the grouping of a dropped partition's rows calls these two.
-  it('groups a dropped range with functions marked safe to run in parallel', async () => {
-    const marks = rowsOf<{ name: string; parallel: string }>(
+  /** The day counts of these applications before the given day, as [day, rows] pairs. */
+  const dayCountsBefore = async (applicationIds: number[], before: string) =>
+    rowsOf<{ day: string; rows: number }>(
       await db().execute(sql`
-        select proname::text as name, proparallel::text as parallel from pg_proc
-        where proname in ('counts_as_login_attempt', 'counts_as_login_success') order by 1`),
-    );
-    expect(marks).toEqual([
-      { name: 'counts_as_login_attempt', parallel: 's' },
-      { name: 'counts_as_login_success', parallel: 's' },
+        select to_char(day at time zone 'UTC', 'YYYY-MM-DD') as day, sum(row_count)::int as rows
+        from activity_day_counts
+        where application_id in (${sql.join(
+          applicationIds.map((id) => sql`${id}`),
+          sql`, `,
+        )}) and day < ${before}::timestamptz
+        group by 1 order by 1`),
+    ).map((row) => [row.day, row.rows]);
+
+  it('subtracts a dropped range by its day counts, its rows still queued unfolded included', async () => {
+    const application = await insertApplication(db(), owner.accountId);
+    expect(await createActivityLogPartitions(db(), daysAgo(140), 8)).toBe(1);
+    const kinds = [
+      { event: 'user_login', success: true },
+      { event: 'login_failed', success: false },
+      { event: 'user_login', success: true, metadata: { action: 'register' } },
+    ];
+    for (let index = 0; index < 6; index += 1) {
+      await logAt(
+        application.id,
+        daysAgo(139 - (index % 3)),
+        `198.51.100.${index % 2}`,
+        kinds[index % 3],
+      );
+    }
+    await foldCounterDeltas(db());
+    // The fold kept the range's rows by day, as the sweep will read them.
+    expect(await dayCountsBefore([application.id], '2031-02-03T00:00:00Z')).toEqual([
+      ['2031-01-27', 2],
+      ['2031-01-28', 2],
+      ['2031-01-29', 2],
     ]);
+    // Three more rows of the range, with no address, whose deltas no fold has taken when the
+    // range is dropped.
+    for (let index = 0; index < 3; index += 1) {
+      await logAt(application.id, daysAgo(136), null, kinds[index]);
+    }
+    const [queued] = rowsOf<{ count: number }>(
+      await db().execute(sql`
+        select count(*)::int as count from activity_counter_deltas
+        where application_id = ${application.id}`),
+    );
+    expect(queued!.count).toBeGreaterThan(0);
+
+    const result = await sweep();
+    expect(result).toMatchObject({ activityLogPartitionsDropped: 1, activityLogsDeleted: 9 });
+    expect(await dayCountsBefore([application.id], '2031-02-03T00:00:00Z')).toEqual([]);
+    await expectActivityCountersToMatchRows(db());
+    await expectActivityLogTermsToMatchRows(db());
   });
+
+  // Concurrent transactions need connections of their own: PostgreSQL only.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'waits for a fold in progress before it subtracts a dropped range',
+    async () => {
+      const application = await insertApplication(db(), owner.accountId);
+      expect(await createActivityLogPartitions(db(), daysAgo(160), 8)).toBe(1);
+      for (let index = 0; index < 4; index += 1) {
+        await logAt(application.id, daysAgo(159 - index), `198.51.100.${index}`);
+      }
+      // A fold (another instance's, say) has taken the range's deltas and not yet committed.
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => (release = resolve));
+      let taken!: () => void;
+      const hasTaken = new Promise<void>((resolve) => (taken = resolve));
+      const fold = db().transaction(async (tx) => {
+        expect(await foldCounterDeltas(tx)).toBeGreaterThan(0);
+        taken();
+        await released;
+      });
+      await hasTaken;
+      const sweeping = sweep();
+      // The drop waits on a lock (the fold's) until that fold commits.
+      await expect
+        .poll(
+          async () =>
+            rowsOf<{ count: number }>(
+              await db().execute(sql`
+                select count(*)::int as count from pg_stat_activity
+                where wait_event_type = 'Lock' and query like '%drop_detached_activity_log_partition%'`),
+            )[0]!.count,
+          { timeout: 10_000, interval: 20 },
+        )
+        .toBe(1);
+      release();
+      await fold;
+      expect(await sweeping).toMatchObject({
+        activityLogPartitionsDropped: 1,
+        activityLogsDeleted: 4,
+      });
+      await expectActivityCountersToMatchRows(db());
+    },
+  );
 
   it('finishes a partition detached by a process gone before it dropped it', async () => {
     const application = await insertApplication(db(), owner.accountId);
@@ -212,6 +297,8 @@ describe('the activity log partitions', () => {
     const result = await sweep();
     expect(result?.activityLogsDeleted).toBe(1);
     expect(await partitionsOf([stray])).toEqual([]);
+    // Its day's count, taken to zero by the deletion, went with it.
+    expect(await dayCountsBefore([application.id], daysAgo(90).toISOString())).toEqual([]);
     await expectActivityCountersToMatchRows(db());
     await expectActivityLogTermsToMatchRows(db());
   });

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, inArray, isNotNull, isNull, lt, lte, ne, sql } from '
 import { IDEMPOTENCY_WINDOW_MS } from '@latchkey/contracts';
 import type { DatabaseConnection } from '../../db/client.ts';
 import {
+  activityDayCounts,
   activityHourlyCounts,
   activityLogs,
   appFiles,
@@ -31,6 +32,8 @@ import {
   dropExpiredActivityLogPartitions,
 } from './activity-log-partitions.ts';
 import { deleteStaleActivityLogTerms } from './stale-activity-log-terms.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** An upload still incomplete this long after it started was abandoned (a crash mid-upload). */
 export const INCOMPLETE_UPLOAD_MS = 60 * 60 * 1000;
@@ -353,9 +356,8 @@ export async function sweepExpiredRows({
       );
     }
     try {
-      // A dropped partition's chart buckets are deleted whole: no delta of its rows may still
-      // be waiting to add to them.
-      await foldCounterDeltas(db);
+      // A partition's rows leave the counters as it is dropped; the deltas that subtract them
+      // are folded at once, so the totals are exact when the sweep ends.
       const dropped = await dropExpiredActivityLogPartitions(db, activityCutoff, input.shouldStop);
       result.activityLogPartitionsDropped = dropped.partitions;
       result.activityLogsDeleted += dropped.rows;
@@ -419,6 +421,16 @@ export async function sweepExpiredRows({
           )
           .returning({ hour: activityHourlyCounts.hour });
         result.chartBucketsDeleted += emptied.length;
+        // Likewise the day counts of the days now emptied (those of a dropped partition went
+        // with it).
+        await db
+          .delete(activityDayCounts)
+          .where(
+            and(
+              eq(activityDayCounts.applicationId, applicationId),
+              lte(activityDayCounts.day, new Date(logCutoff.getTime() - DAY_MS)),
+            ),
+          );
       }
       const last = applicationIds.at(-1);
       if (!last || applicationIds.length < 1000) break;
