@@ -24,13 +24,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { median, prepareDatabase } from './bench-kit.mjs';
-import {
-  canReadCpu,
-  execFileSyncSafe,
-  pinPostgres,
-  postgresPids,
-  processAndReapedCpuUs,
-} from './process-cpu.mjs';
+import { canReadCpu, execFileSyncSafe, pinPostgres, postgresCpuUs } from './process-cpu.mjs';
 
 const RATES = (process.env.BENCH_FLOOR_RATES ?? '133,3000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
@@ -63,11 +57,6 @@ function findPgbench() {
     if (existsSync(path)) return path;
   }
   throw new Error('pgbench not found: set PGBENCH');
-}
-
-/** Every PostgreSQL process's CPU (µs) so far, the backends that ended included. */
-function postgresCpuUs() {
-  return postgresPids().reduce((sum, pid) => sum + processAndReapedCpuUs(pid), 0);
 }
 
 async function main() {

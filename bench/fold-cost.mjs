@@ -14,8 +14,8 @@ import { sql } from 'drizzle-orm';
 import { openDatabase } from '../apps/server/src/db/client.ts';
 import { foldCounterDeltas } from '../apps/server/src/modules/activity/fold-counter-deltas.ts';
 import { insertOwnerSessionAndApplication } from '../apps/server/test/factories.ts';
-import { prepareDatabase } from './bench-kit.mjs';
-import { postgresPids, processAndReapedCpuUs } from './process-cpu.mjs';
+import { median, prepareDatabase } from './bench-kit.mjs';
+import { postgresCpuUs, postgresPids } from './process-cpu.mjs';
 
 const GROUPS = Number(process.env.FOLD_GROUPS ?? 5000);
 const ROUNDS = Number(process.env.FOLD_ROUNDS ?? 8);
@@ -24,9 +24,6 @@ if (postgresPids().length === 0) {
   console.error("bench:fold reads PostgreSQL's CPU from /proc: run it on the database's machine");
   process.exit(1);
 }
-const postgresCpuUs = () =>
-  postgresPids().reduce((sum, pid) => sum + processAndReapedCpuUs(pid), 0);
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const target = await prepareDatabase();
 const database = await openDatabase({ kind: 'postgres', url: target.url, poolSize: 2 });

@@ -8,4 +8,5 @@ export declare function processTimesUs(
 export declare function processCpuUs(pid: string | number, statPath?: string): number;
 export declare function processAndReapedCpuUs(pid: string | number): number;
 export declare function postgresPids(): string[];
+export declare function postgresCpuUs(): number;
 export declare function pinPostgres(cores: string): void;

@@ -54,6 +54,11 @@ export function postgresPids() {
   return execFileSyncSafe('pgrep', ['-x', 'postgres']).split(/\s+/).filter(Boolean);
 }
 
+/** Every PostgreSQL process's CPU (µs) so far, the backends that ended included. */
+export function postgresCpuUs() {
+  return postgresPids().reduce((sum, pid) => sum + processAndReapedCpuUs(pid), 0);
+}
+
 /**
  * Sets the CPU affinity of every PostgreSQL process (and its threads) to `cores` (Linux
  * `taskset`; root or PostgreSQL's user). New backends inherit the postmaster's.

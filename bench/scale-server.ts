@@ -26,7 +26,7 @@ import { sealLicenseKey } from '../apps/server/src/modules/licenses/license-key-
 import { activityLogPartitionDays } from '../apps/server/src/modules/retention/activity-log-partitions.ts';
 import { sweepExpiredRows } from '../apps/server/src/modules/retention/sweep-expired-rows.ts';
 import { benchIdentity } from './bench-app.ts';
-import { postgresPids, processAndReapedCpuUs } from './process-cpu.mjs';
+import { postgresCpuUs, postgresPids } from './process-cpu.mjs';
 
 const USERS = Number(process.env.SCALE_USERS ?? 100_000);
 const LOGS = Number(process.env.SCALE_LOGS ?? 1_000_000);
@@ -205,8 +205,6 @@ log(`Seeded in ${((Date.now() - seedStartedAt) / 1000).toFixed(0)} s.`);
 log(`Sweeping ${EXPIRED_DAYS} days past the retention...`);
 // PostgreSQL's CPU besides: a statement run by parallel workers takes less time than CPU.
 // Null when PostgreSQL runs on another machine (no process of it here).
-const postgresCpuUs = () =>
-  postgresPids().reduce((sum, pid) => sum + processAndReapedCpuUs(pid), 0);
 const isPostgresHere = postgresPids().length > 0;
 const sweepCpuStartUs = postgresCpuUs();
 const sweepStartedAt = performance.now();
