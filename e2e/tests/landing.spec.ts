@@ -2,15 +2,36 @@ import { expect, test } from './support/test.ts';
 
 test.describe('landing page (signed out)', () => {
   test('shows the splash with its status texts, then the landing content', async ({ page }) => {
-    await page.goto('/');
-    await expect(page.getByText('Initializing', { exact: false }).first()).toBeVisible();
-    await expect(page.getByRole('progressbar')).toBeVisible();
-    await expect(page.getByText('Finalizing Setup', { exact: false }).first()).toBeVisible({
-      timeout: 6_000,
+    // Each status text is up for about half a second: polling for it races a busy machine
+    // (the browser may paint it and move on between two polls). The page records every text
+    // its splash showed, in order, from before the console's first script runs.
+    await page.addInitScript(() => {
+      const shown: string[] = [];
+      Object.assign(window, { splashTextsShown: shown });
+      new MutationObserver(() => {
+        const status = document.querySelector('[data-testid="splash-screen"] [role="status"]');
+        const progressbar = document.querySelector(
+          '[data-testid="splash-screen"] [role="progressbar"]',
+        );
+        const text = status?.textContent ?? '';
+        if (progressbar && text !== '' && shown.at(-1) !== text) shown.push(text);
+      }).observe(document, { childList: true, subtree: true, characterData: true });
     });
+    await page.goto('/');
 
-    await expect(page.getByRole('link', { name: 'Get Started' })).toBeVisible({ timeout: 8_000 });
+    await expect(page.getByRole('link', { name: 'Get Started' })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByRole('progressbar')).toHaveCount(0);
+    expect(
+      await page.evaluate(
+        () => (window as unknown as { splashTextsShown: string[] }).splashTextsShown,
+      ),
+    ).toEqual([
+      'Initializing',
+      'Loading Security Protocols',
+      'Establishing Secure Connection',
+      'Authenticating Systems',
+      'Finalizing Setup',
+    ]);
     await expect(page.getByRole('button', { name: 'View Documentation' })).toBeVisible();
     await expect(page.getByText('99.9%')).toBeVisible();
     await expect(page.getByText('24/7')).toBeVisible();
