@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { hasWrk, saturateWithWrk } from './wrk-load.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -194,13 +195,36 @@ export function warnOfFailures(path, { non2xx = 0, errors = 0, timeouts = 0 }) {
 }
 
 /**
- * Saturation: one autocannon run from this process, each connection sending its next
- * request as soon as the last is answered, for `duration` seconds or `amount` requests (a
- * warm-up). Bodies rotate (from `cursor`, shared by runs that must not reuse one) so every
- * request names another user. Failed requests are counted and warned of; a caller that needs
- * every one to succeed checks `failures`. (Latency at a fixed rate is paced-load.mjs's job.)
+ * The saturating load's generator: wrk (a C program, `apt-get install wrk`) where installed,
+ * else autocannon in this process; BENCH_LOAD_GENERATOR chooses. On a machine whose cores the
+ * load shares with the server and the database, what the generator spends per request is CPU
+ * they cannot have: autocannon spends a few times what wrk does.
  */
-export async function saturate({
+export const LOAD_GENERATOR = process.env.BENCH_LOAD_GENERATOR ?? (hasWrk() ? 'wrk' : 'autocannon');
+if (!['wrk', 'autocannon'].includes(LOAD_GENERATOR)) {
+  throw new Error(`BENCH_LOAD_GENERATOR is wrk or autocannon, not ${LOAD_GENERATOR}`);
+}
+
+/**
+ * Saturation: each connection sends its next request as soon as the last is answered, for
+ * `duration` seconds or `amount` requests (a warm-up). Bodies rotate (from `cursor`, shared by
+ * runs that must not reuse one) so every request names another user. Failed requests are
+ * counted and warned of; a caller that needs every one to succeed checks `failures`. Answers
+ * requests a second, the total, p50 and p99 (ms), and the generator's CPU (`loadCpuUs`).
+ * Timed runs go through LOAD_GENERATOR; warm-ups of a number of requests and paced runs
+ * (`rate`) through autocannon, which has both. (Latency at a fixed rate is paced-load.mjs's.)
+ */
+export async function saturate(options) {
+  if (LOAD_GENERATOR === 'wrk' && options.amount === undefined && options.rate === undefined) {
+    const result = await saturateWithWrk(options);
+    warnOfFailures(options.path, { errors: result.failures });
+    return result;
+  }
+  return saturateWithAutocannon(options);
+}
+
+/** One autocannon run from this process; its CPU is this process's meanwhile. */
+async function saturateWithAutocannon({
   port,
   path,
   headers = {},
@@ -211,6 +235,7 @@ export async function saturate({
   cursor = { next: 0 },
   rate,
 }) {
+  const cpuBefore = process.cpuUsage();
   const result = await autocannon({
     url: `http://127.0.0.1:${port}`,
     connections,
@@ -229,6 +254,7 @@ export async function saturate({
       },
     ],
   });
+  const cpu = process.cpuUsage(cpuBefore);
   const { non2xx = 0, errors = 0, timeouts = 0 } = result;
   warnOfFailures(path, result);
   return {
@@ -237,5 +263,6 @@ export async function saturate({
     p50: result.latency.p50,
     p99: result.latency.p99,
     failures: non2xx + errors + timeouts,
+    loadCpuUs: cpu.user + cpu.system,
   };
 }

@@ -11,8 +11,9 @@
 //   and beside it the same route with an Ed25519-signed answer, which shows what signing alone
 //   costs (every client API answer is signed).
 // - Measures argon2id hashes a second (bench/hash-limit.ts): the ceiling for login.
-// - Loads each from this process with autocannon, interleaved over BENCH_ROUNDS rounds, and
-//   prints the medians: requests a second at saturation, p50/p99 at a fixed 1,000 a second.
+// - Loads each, interleaved over BENCH_ROUNDS rounds (at saturation from wrk where installed,
+//   else autocannon: bench-kit's LOAD_GENERATOR), and prints the medians: requests a second at
+//   saturation, p50/p99 at a fixed 1,000 a second.
 // - Licensing: every user holds a plan with entitlements and verify asks for one of them; a
 //   key redemption (password checked, so argon2id-bound like login) and a key login (each key
 //   used once before, so its user exists) are measured beside login in each round.
@@ -24,6 +25,7 @@ import pg from 'pg';
 import {
   benchServerEnv,
   hotCallBodies,
+  LOAD_GENERATOR,
   median,
   prepareDatabase,
   saturate,
@@ -103,16 +105,15 @@ async function runNode(args, env, options) {
 const load = (options) => saturate({ duration: DURATION_SECONDS, ...options });
 
 /**
- * CPU time (µs) of the server process, all PostgreSQL processes and this load generator,
- * read from /proc around a measurement: where a request's cost goes. Linux only; elsewhere
- * the CPU table is left out.
+ * CPU time (µs) of the server process and all PostgreSQL processes, read from /proc around a
+ * measurement: where a request's cost goes (the load generator's own comes with its result).
+ * Linux only; elsewhere the CPU table is left out.
  */
 function cpuSnapshot(serverPid) {
   const postgres = new Map();
   for (const pid of postgresPids()) {
     postgres.set(pid, processCpuUs(pid));
   }
-  const own = process.cpuUsage();
   const server = processTimesUs(serverPid);
   return {
     server: server.user + server.kernel,
@@ -123,7 +124,6 @@ function cpuSnapshot(serverPid) {
     // argon2id hash, which runs on the libuv pool's threads.
     serverMainThread: processCpuUs(serverPid, `/proc/${serverPid}/task/${serverPid}/stat`),
     postgres,
-    loadGenerator: own.user + own.system,
   };
 }
 async function measureCpu(serverPid, run) {
@@ -142,7 +142,7 @@ async function measureCpu(serverPid, run) {
       serverMainThread: perRequest(after.serverMainThread - before.serverMainThread),
       serverKernel: perRequest(after.serverKernel - before.serverKernel),
       postgres: perRequest(postgres),
-      loadGenerator: perRequest(after.loadGenerator - before.loadGenerator),
+      loadGenerator: perRequest(result.loadCpuUs),
     },
   };
 }
@@ -507,7 +507,7 @@ async function main() {
     const lines = [
       `Latchkey client API benchmark, ${new Date().toISOString().slice(0, 10)}`,
       `Machine: ${cpus()[0]?.model ?? 'unknown CPU'} x ${cpus().length}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB; Node ${process.version}; PostgreSQL ${pgVersion}`,
-      `${ROUNDS} interleaved rounds x ${DURATION_SECONDS} s per measurement (medians); ${CONNECTIONS} connections at saturation (${LOGIN_CONNECTIONS} for login, redeem and key login); latency at a fixed ${FIXED_RATE} req/s paced evenly over ${FIXED_RATE_CONNECTIONS} connections (login's at saturation); ${users.length} users${SERVER_CPUS === null ? '' : `; servers on CPUs ${SERVER_CPUS}`}${LOAD_CPUS === null ? '' : `, load generator and PostgreSQL on CPUs ${LOAD_CPUS}`}`,
+      `${ROUNDS} interleaved rounds x ${DURATION_SECONDS} s per measurement (medians); ${CONNECTIONS} connections at saturation from ${LOAD_GENERATOR} (${LOGIN_CONNECTIONS} for login, redeem and key login); latency at a fixed ${FIXED_RATE} req/s paced evenly over ${FIXED_RATE_CONNECTIONS} connections (login's at saturation); ${users.length} users${SERVER_CPUS === null ? '' : `; servers on CPUs ${SERVER_CPUS}`}${LOAD_CPUS === null ? '' : `, load generator and PostgreSQL on CPUs ${LOAD_CPUS}`}`,
       '',
       '| endpoint | req/s at saturation | ceiling | ratio (target) | p50 at 1,000 req/s | p99 at 1,000 req/s | ceiling p99 | p99 ratio (target) |',
       '| --- | --- | --- | --- | --- | --- | --- | --- |',
@@ -537,7 +537,7 @@ async function main() {
       const us = (value) => `${value.toFixed(0)} µs`;
       lines.push(
         '',
-        'CPU per request at saturation (medians; server process, its main thread and its kernel time, all PostgreSQL processes, this load generator):',
+        'CPU per request at saturation (medians; server process, its main thread and its kernel time, all PostgreSQL processes, the load generator):',
         '',
         '| path | server | server main thread | server kernel | server × signed (≤ 1.25×) | PostgreSQL | load generator | total |',
         '| --- | --- | --- | --- | --- | --- | --- | --- |',

@@ -9,8 +9,11 @@
 //   then starts the compiled server twice on that database: WEB_CONCURRENCY=1 and
 //   WEB_CONCURRENCY=BENCH_WORKERS (default: the cores).
 // - Loads verify and login at saturation, alternating the two settings over BENCH_ROUNDS (3)
-//   rounds of BENCH_DURATION (5) seconds after a warm-up, and prints medians and the ratios of
-//   the cluster to the single process.
+//   rounds of BENCH_DURATION (5) seconds after a warm-up, and prints medians, the ratios of the
+//   cluster to the single process, and each setting's server CPU per call (every process).
+// - The load generator (bench-kit's LOAD_GENERATOR: wrk where installed) shares the machine; the
+//   table says what it cost per request, since on two cores that is CPU the cluster's second
+//   worker cannot have.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +24,7 @@ import {
   benchServerEnv,
   freePort,
   hotCallBodies,
+  LOAD_GENERATOR,
   median,
   prepareDatabase,
   saturate,
@@ -28,6 +32,7 @@ import {
   stopChild,
   waitUntilHealthy,
 } from './bench-kit.mjs';
+import { canReadCpu, execFileSyncSafe, processCpuUs } from './process-cpu.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const compiledServer = join(root, 'dist/server/main.js');
@@ -66,6 +71,7 @@ async function startCompiled({ databaseUrl, serverSecret, workers }) {
   await waitUntilHealthy(child, `http://127.0.0.1:${port}/api/health`);
   return {
     port,
+    pid: child.pid,
     stop: async () => {
       await stopChild(child);
       rmSync(dataDir, { recursive: true, force: true });
@@ -73,11 +79,24 @@ async function startCompiled({ databaseUrl, serverSecret, workers }) {
   };
 }
 
-/** One saturation run, in which every request must succeed: it answers requests a second. */
-async function load(options) {
-  const { rps, failures } = await saturate(options);
+/** CPU time (µs) of a process and its children: the cluster's primary and its workers. */
+function processTreeCpuUs(pid) {
+  const children = execFileSyncSafe('pgrep', ['-P', String(pid)])
+    .split(/\s+/)
+    .filter(Boolean);
+  return [pid, ...children].reduce((sum, each) => sum + processCpuUs(each), 0);
+}
+
+/**
+ * One saturation run, in which every request must succeed: it answers requests a second, and
+ * per request the server's CPU (every process of the setting) and the load generator's (µs).
+ */
+async function load(setting, options) {
+  const serverBefore = processTreeCpuUs(setting.pid);
+  const { rps, total, failures, loadCpuUs } = await saturate({ port: setting.port, ...options });
+  const serverUs = processTreeCpuUs(setting.pid) - serverBefore;
   if (failures > 0) throw new Error(`${options.path}: ${failures} failed requests`);
-  return rps;
+  return { rps, serverUsPerCall: serverUs / total, loadUsPerCall: loadCpuUs / total };
 }
 
 async function main() {
@@ -114,12 +133,7 @@ async function main() {
     };
     const settings = { single, cluster };
     const run = (setting, call, options) =>
-      load({
-        port: settings[setting].port,
-        headers: { 'x-api-key': apiKey },
-        ...calls[call],
-        ...options,
-      });
+      load(settings[setting], { headers: { 'x-api-key': apiKey }, ...calls[call], ...options });
 
     for (const setting of Object.keys(settings)) {
       for (const call of Object.keys(calls)) {
@@ -129,29 +143,36 @@ async function main() {
       }
     }
 
-    const rounds = { single: { verify: [], login: [] }, cluster: { verify: [], login: [] } };
+    // Per call, per setting: one measurement a round. The two settings of a call run back to
+    // back, so their ratio is taken per round, between adjacent measurements.
+    const rounds = Object.fromEntries(
+      Object.keys(calls).map((call) => [call, { single: [], cluster: [] }]),
+    );
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const call of Object.keys(calls)) {
         for (const setting of Object.keys(settings)) {
-          const rps = await run(setting, call, { duration: DURATION_SECONDS });
-          rounds[setting][call].push(rps);
-          log(`round ${round}: ${call} on ${setting}: ${Math.round(rps)}/s`);
+          const measured = await run(setting, call, { duration: DURATION_SECONDS });
+          rounds[call][setting].push(measured);
+          log(
+            `round ${round}: ${call} on ${setting}: ${Math.round(measured.rps)}/s, server ${Math.round(measured.serverUsPerCall)} µs a call, ${LOAD_GENERATOR} ${Math.round(measured.loadUsPerCall)} µs`,
+          );
         }
       }
     }
 
+    const us = (value) => (canReadCpu ? `${Math.round(value)} µs` : '—');
     const lines = [
       `Latchkey's compiled server: one process against a cluster of ${WORKERS} workers, ${new Date().toISOString().slice(0, 10)}`,
-      `Medians of ${ROUNDS} rounds of ${DURATION_SECONDS} s at saturation, PostgreSQL on this machine, ${availableParallelism()} cores.`,
+      `Medians of ${ROUNDS} rounds of ${DURATION_SECONDS} s at saturation, PostgreSQL on this machine, ${availableParallelism()} cores, load from ${LOAD_GENERATOR} on the same cores.`,
       '',
-      '| call | 1 process | cluster | cluster / 1 process |',
-      '| --- | --- | --- | --- |',
+      `| call | 1 process | cluster | cluster / 1 process (per round) | server CPU a call: 1 process, cluster | ${LOAD_GENERATOR}'s CPU a call |`,
+      '| --- | --- | --- | --- | --- | --- |',
     ];
-    for (const call of Object.keys(calls)) {
-      const one = median(rounds.single[call]);
-      const many = median(rounds.cluster[call]);
+    for (const [call, { single: one, cluster: many }] of Object.entries(rounds)) {
+      const of = (measurements, key) => median(measurements.map((each) => each[key]));
+      const ratios = one.map((each, index) => many[index].rps / each.rps);
       lines.push(
-        `| ${call} | ${Math.round(one)}/s | ${Math.round(many)}/s | ${(many / one).toFixed(2)}× |`,
+        `| ${call} | ${Math.round(of(one, 'rps'))}/s | ${Math.round(of(many, 'rps'))}/s | ${median(ratios).toFixed(2)}× (${ratios.map((ratio) => ratio.toFixed(2)).join(', ')}) | ${us(of(one, 'serverUsPerCall'))}, ${us(of(many, 'serverUsPerCall'))} | ${us(of([...one, ...many], 'loadUsPerCall'))} |`,
       );
     }
     process.stdout.write(`${lines.join('\n')}\n`);
