@@ -19,8 +19,10 @@ export default defineConfig({
   // Runs after the web server is up: the first account signed in becomes the site owner.
   globalSetup: './tests/support/site-owner.ts',
   // Files side by side, two at a time: one browser and one server leave most of a second core
-  // idle (a spec's wall time was three times its CPU time). Every spec signs in accounts of its
-  // own, and reads site-wide lists (user management) by searching for its own names.
+  // idle (a spec's wall time was three times its CPU time). Two keep a two-core machine busy:
+  // three took longer on one (20.8 min against CI's 14.7-18.3 with two, the cores 98% busy) and
+  // failed three tests on their timeouts. Every spec signs in accounts of its own, and reads
+  // site-wide lists (user management) by searching for its own names.
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
