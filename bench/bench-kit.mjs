@@ -217,7 +217,7 @@ if (!['wrk', 'autocannon'].includes(LOAD_GENERATOR)) {
 export async function saturate(options) {
   if (LOAD_GENERATOR === 'wrk' && options.amount === undefined && options.rate === undefined) {
     const result = await saturateWithWrk(options);
-    warnOfFailures(options.path, { errors: result.failures });
+    warnOfFailures(options.path, result);
     return result;
   }
   return saturateWithAutocannon(options);

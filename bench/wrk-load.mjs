@@ -62,8 +62,8 @@ function childrenCpuUs(timesOutput) {
 /**
  * One wrk run of `duration` seconds over `connections` keep-alive connections on one thread,
  * POSTing `bodies` in turn from `cursor.next`. Answers requests a second, the total answered,
- * p50 and p99 (ms), how many failed (non-2xx or 3xx, socket errors) and the CPU wrk itself used
- * (µs), read by the shell that ran it.
+ * p50 and p99 (ms), the failures (non-2xx or 3xx answers, socket errors and timeouts, apart and
+ * summed) and the CPU wrk itself used (µs), read by the shell that ran it.
  */
 export async function saturateWithWrk({
   port,
@@ -113,10 +113,12 @@ export async function saturateWithWrk({
     const total = count(/(\S+) requests in/.exec(report)?.[1] ?? 'NaN');
     const rps = count(/Requests\/sec:\s+(\S+)/.exec(report)?.[1] ?? 'NaN');
     const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(report)?.[1] ?? 0);
-    const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
-      .exec(report)
-      ?.slice(1)
-      .reduce((sum, value) => sum + Number(value), 0);
+    const [connect = 0, read = 0, write = 0, timeouts = 0] =
+      /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+        .exec(report)
+        ?.slice(1)
+        .map(Number) ?? [];
+    const errors = connect + read + write;
     const percentile = (label) =>
       milliseconds(new RegExp(`^\\s+${label}%\\s+(\\S+)$`, 'm').exec(report)?.[1] ?? 'NaN');
     // The requests still in flight when wrk stopped (at most one a connection) were sent too:
@@ -127,7 +129,10 @@ export async function saturateWithWrk({
       total,
       p50: percentile('50'),
       p99: percentile('99'),
-      failures: non2xx + (socketErrors ?? 0),
+      non2xx,
+      errors,
+      timeouts,
+      failures: non2xx + errors + timeouts,
       loadCpuUs: childrenCpuUs(times),
     };
   } finally {
