@@ -16,6 +16,7 @@ import {
   signInOwnerForSuite,
   startTestAppForSuite,
 } from '../../../test/suite-test-app.ts';
+import { newIpv4Block } from '../../../test/fresh-addresses.ts';
 
 const PASSWORD = 'correct horse battery staple';
 /** Held guesses wait this long in these tests, so a thousand of them stay quick. */
@@ -25,7 +26,6 @@ const TEST_DELAY_MS = 1;
  * Addresses and keys unique to this run: a Redis named by TEST_REDIS_URL outlives the run,
  * and application ids repeat in every fresh database.
  */
-const newIpv4Base = () => [10, randomInt(256), randomInt(256)] as const;
 const newIpv6Prefix = () => `2001:db8:${randomInt(65_536).toString(16)}`;
 const runId = randomBytes(4).toString('hex');
 
@@ -84,7 +84,7 @@ describe.each(stores)('licence-key throttles kept in $store', ({ env, isAvailabl
       });
       // Fifty addresses, each in a /24 of its own, twenty wrong keys each, spread over the
       // three calls that take a key.
-      const [a, b, c] = newIpv4Base();
+      const [a, b, c] = newIpv4Block();
       const guessers = Array.from({ length: 50 }, (_, n) => `${a}.${b}.${(c + n) % 256}.7`);
       const guess = async (attempt: number) => {
         const address = guessers[attempt % guessers.length]!;
@@ -137,7 +137,7 @@ describe.each(stores)('licence-key throttles kept in $store', ({ env, isAvailabl
     async () => {
       const { application, keys } = await newApplication();
       const [valid, other] = await keys(2);
-      const [a, b, c] = newIpv4Base();
+      const [a, b, c] = newIpv4Block();
       const range = `${a}.${b}.${c}`;
       // Five addresses of one /24, twenty wrong keys each: each stops at its own limit...
       for (let host = 1; host <= 5; host += 1) {
@@ -202,7 +202,7 @@ describe.each(stores)('licence-key throttles kept in $store', ({ env, isAvailabl
         '192.0.2.1',
       );
       // A used key passed around: ten addresses in ten ranges try it.
-      const [a, b, c] = newIpv4Base();
+      const [a, b, c] = newIpv4Block();
       for (let n = 0; n < 10; n += 1) {
         const response = await keyLogin(application, used!.key, `${a}.${b}.${(c + n) % 256}.1`);
         expect(outcomeOf(response)).toBe('LICENSE_USED');
@@ -240,7 +240,7 @@ describe.each(stores)('licence-key throttles kept in $store', ({ env, isAvailabl
       try {
         // An application id no fresh database will have (Redis outlives the run).
         const applicationId = 1_000_000 + randomInt(1_000_000);
-        const [a, b, c] = newIpv4Base();
+        const [a, b, c] = newIpv4Block();
         const guesser = `${a}.${b}.${c}.1`;
         const attempt = (ipAddress: string, licenseKey: string) => ({
           applicationId,

@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseConnection } from '../../db/client.ts';
@@ -11,16 +11,16 @@ import {
 import { createTestApp, signInOwner, type TestApp } from '../../../test/test-app.ts';
 import { createTestDatabase } from '../../../test/test-database.ts';
 import { throttleStoresForFile } from '../../../test/test-redis.ts';
+import { newIpv4BlockPrefix } from '../../../test/fresh-addresses.ts';
 
 const PASSWORD = 'the right password';
 // Two instances must read each other's signing keys: one secret, as in a real deployment.
 const SERVER_SECRET = randomBytes(32).toString('base64url');
 
 /**
- * Addresses and usernames unique to this run: a Redis named by TEST_REDIS_URL outlives
- * the run, and application ids repeat in every fresh database.
+ * Usernames unique to this run: a Redis named by TEST_REDIS_URL outlives the run, and
+ * application ids repeat in every fresh database.
  */
-const newAddressBlock = () => `10.${randomInt(256)}.${randomInt(256)}`;
 const newName = (label: string) => `${label}-${randomBytes(4).toString('hex')}`;
 
 const stores = await throttleStoresForFile();
@@ -65,7 +65,7 @@ describe.each(stores)('failed-login throttles kept in $store', ({ env, isAvailab
       const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD, {
         username: newName('victim'),
       });
-      const block = newAddressBlock();
+      const block = newIpv4BlockPrefix();
       const outcomes: (string | number)[] = [];
       for (let address = 1; address <= 11; address += 1) {
         for (let guess = 1; guess <= 10; guess += 1) {
@@ -109,7 +109,7 @@ describe.each(stores)('failed-login throttles kept in $store', ({ env, isAvailab
     const application = await insertClientApplication(testApp, ownerAccountId);
     const sibling = await insertClientApplication(testApp, ownerAccountId);
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
-    const sprayer = `${newAddressBlock()}.1`;
+    const sprayer = `${newIpv4BlockPrefix()}.1`;
     const prefix = newName('sprayed');
     const outcomes: (string | number)[] = [];
     for (let index = 1; index <= 150; index += 1) {
@@ -130,7 +130,13 @@ describe.each(stores)('failed-login throttles kept in $store', ({ env, isAvailab
     ).toBe(429);
     expect(
       outcomeOf(
-        await login(testApp, application.apiKey, user.username, PASSWORD, `${newAddressBlock()}.2`),
+        await login(
+          testApp,
+          application.apiKey,
+          user.username,
+          PASSWORD,
+          `${newIpv4BlockPrefix()}.2`,
+        ),
       ),
     ).toBe('OK');
     expect(outcomeOf(await login(testApp, sibling.apiKey, 'nobody', 'x', sprayer))).toBe(
@@ -141,7 +147,7 @@ describe.each(stores)('failed-login throttles kept in $store', ({ env, isAvailab
   it.skipIf(!isAvailable)('clears the per-address count of a username on success', async () => {
     const application = await insertClientApplication(testApp, ownerAccountId);
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
-    const address = `${newAddressBlock()}.1`;
+    const address = `${newIpv4BlockPrefix()}.1`;
     const attempt = (password: string) =>
       login(testApp, application.apiKey, user.username, password, address).then(outcomeOf);
     for (let guess = 0; guess < 9; guess += 1)
@@ -155,7 +161,7 @@ describe.each(stores)('failed-login throttles kept in $store', ({ env, isAvailab
   it.skipIf(!isAvailable)('keeps a throttle across a restart of the instance', async () => {
     const application = await insertClientApplication(testApp, ownerAccountId);
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
-    const address = `${newAddressBlock()}.1`;
+    const address = `${newIpv4BlockPrefix()}.1`;
     const first = await startInstance();
     for (let guess = 0; guess < 10; guess += 1) {
       expect(
@@ -176,7 +182,7 @@ describe.each(stores)('failed-login throttles kept in $store', ({ env, isAvailab
   it.skipIf(!isAvailable)('shares one count between two instances running at once', async () => {
     const application = await insertClientApplication(testApp, ownerAccountId);
     const user = await insertAppUserWithPassword(database.db, application.id, PASSWORD);
-    const address = `${newAddressBlock()}.1`;
+    const address = `${newIpv4BlockPrefix()}.1`;
     const second = await startInstance();
     try {
       for (let guess = 0; guess < 10; guess += 1) {

@@ -8,13 +8,14 @@ import {
 import { createTestApp, type TestApp } from '../../../test/test-app.ts';
 import { startTestRedis } from '../../../test/test-redis.ts';
 import { signInOwnerForSuite, startTwoInstancesForSuite } from '../../../test/suite-test-app.ts';
+import { newIpv4BlockPrefix } from '../../../test/fresh-addresses.ts';
 
 const redis = await startTestRedis();
 afterAll(() => redis?.stop());
 
 const LIMIT = 10;
 /** A Redis named by TEST_REDIS_URL outlives test runs: an address of this run's own. */
-const freshAddress = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+const freshAddress = () => `${newIpv4BlockPrefix()}.${randomInt(1, 255)}`;
 
 // Two instances on one database and one Redis: an application's per-IP request budget is
 // one budget, whichever instance a request reaches.

@@ -1,12 +1,10 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { appFileSchema, clientFileResponseSchema, type Application } from '@latchkey/contracts';
 import { callClientApi, createApplicationViaApi } from '../../../test/factories.ts';
 import { throttleStoresForFile } from '../../../test/test-redis.ts';
 import { signInOwnerForSuite, startTestAppForSuite } from '../../../test/suite-test-app.ts';
-
-/** Addresses unique to this run: a Redis named by TEST_REDIS_URL outlives the run. */
-const newIpv4Base = () => [10, randomInt(256), randomInt(256)] as const;
+import { newIpv4Block } from '../../../test/fresh-addresses.ts';
 
 const stores = await throttleStoresForFile();
 
@@ -51,7 +49,7 @@ describe.each(stores)('download-link throttles kept in $store', ({ env, isAvaila
     async () => {
       const bytes = Buffer.from('the release everyone is waiting for');
       const { path, forged } = await fileWithLink(bytes);
-      const [a, b, c] = newIpv4Base();
+      const [a, b, c] = newIpv4Block();
       const guessers = Array.from({ length: 50 }, (_, n) => `${a}.${b}.${(c + n) % 256}.7`);
       const statuses: number[] = [];
       for (let attempt = 0; attempt < 1000; attempt += 1) {
@@ -72,7 +70,7 @@ describe.each(stores)('download-link throttles kept in $store', ({ env, isAvaila
       const bytes = Buffer.from('a build');
       const { path, forged } = await fileWithLink(bytes);
       const link = forged();
-      const [a, b, c] = newIpv4Base();
+      const [a, b, c] = newIpv4Block();
       for (let n = 0; n < 10; n += 1) {
         expect((await fetchFrom(link, `${a}.${b}.${(c + n) % 256}.1`)).statusCode).toBe(403);
       }
@@ -88,7 +86,7 @@ describe.each(stores)('download-link throttles kept in $store', ({ env, isAvaila
   it.skipIf(!isAvailable)('stops a /24 at 100 refused links, and not the next range', async () => {
     const bytes = Buffer.from('another build');
     const { path, forged } = await fileWithLink(bytes);
-    const [a, b, c] = newIpv4Base();
+    const [a, b, c] = newIpv4Block();
     for (let host = 1; host <= 5; host += 1) {
       for (let attempt = 0; attempt < 20; attempt += 1) {
         expect((await fetchFrom(forged(), `${a}.${b}.${c}.${host}`)).statusCode).toBe(403);
