@@ -53,4 +53,20 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // The server's test files share one module graph per worker (apps/server/vitest.config.ts):
+    // a module mocked or a global stubbed by one file would stay so, or not apply, in the next.
+    files: ['apps/server/**/*.test.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        ...['mock', 'doMock', 'stubGlobal', 'stubEnv'].map((property) => ({
+          object: 'vi',
+          property,
+          message:
+            'Server test files share their modules: pass what the test needs to the app instead.',
+        })),
+      ],
+    },
+  },
 );
