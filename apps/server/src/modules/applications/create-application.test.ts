@@ -56,10 +56,10 @@ describe('createApplication when an API key collides', () => {
   }
 
   async function attemptsSoFar(): Promise<number> {
-    const [row] = rowsOf<{ last_value: string; is_called: boolean }>(
+    const { last_value, is_called } = rowsOf<{ last_value: string; is_called: boolean }>(
       await testApp.database.db.execute(sql`select last_value, is_called from key_attempts`),
-    );
-    return row!.is_called ? Number(row!.last_value) : 0;
+    )[0]!;
+    return is_called ? Number(last_value) : 0;
   }
 
   it('retries with a fresh key', async () => {

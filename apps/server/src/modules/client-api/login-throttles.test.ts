@@ -128,16 +128,9 @@ describe.each(stores)('failed-login throttles kept in $store', ({ env, isAvailab
     expect(
       outcomeOf(await login(testApp, application.apiKey, user.username, PASSWORD, sprayer)),
     ).toBe(429);
+    const elsewhere = `${newIpv4BlockPrefix()}.2`;
     expect(
-      outcomeOf(
-        await login(
-          testApp,
-          application.apiKey,
-          user.username,
-          PASSWORD,
-          `${newIpv4BlockPrefix()}.2`,
-        ),
-      ),
+      outcomeOf(await login(testApp, application.apiKey, user.username, PASSWORD, elsewhere)),
     ).toBe('OK');
     expect(outcomeOf(await login(testApp, sibling.apiKey, 'nobody', 'x', sprayer))).toBe(
       'INVALID_CREDENTIALS',
