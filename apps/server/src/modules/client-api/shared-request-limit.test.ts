@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   callClientApi,
   insertAppUserWithPassword,
@@ -37,6 +38,25 @@ describe.runIf(redis)('the per-IP request limit with Redis', () => {
           remoteAddress,
         })
       ).statusCode;
+    // Each instance's Redis client connects in the background, and until it is ready the
+    // shared budget is skipped (the hot path does not wait for Redis): calls made before then
+    // are not counted across instances. So the tests start once a call to each instance, from
+    // an address of its own, shows up in Redis.
+    const probe = new Redis(redis!.url);
+    try {
+      for (const instance of [first, second]) {
+        await vi.waitFor(
+          async () => {
+            const address = freshAddress();
+            await verify(instance, address);
+            expect(await probe.exists(`client_api_ip:${application.id} ${address}`)).toBe(1);
+          },
+          { timeout: 10_000, interval: 50 },
+        );
+      }
+    } finally {
+      probe.disconnect();
+    }
   });
 
   it('counts requests to every instance against one budget', async () => {
