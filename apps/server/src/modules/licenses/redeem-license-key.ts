@@ -1,7 +1,7 @@
-import { and, eq, Placeholder, sql, type SQL } from 'drizzle-orm';
-import { PgDialect } from 'drizzle-orm/pg-core';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { ClientApiCode } from '@latchkey/contracts';
 import type { Database, DatabaseConnection } from '../../db/client.ts';
+import { namedValuesStatement, type BindValue } from '../../db/named-values-statement.ts';
 import { rowsOf } from '../../db/rows-of.ts';
 import type { ActivityRecord } from '../../events/activity-events.ts';
 import type { InlineAnnouncement } from '../../events/application-events.ts';
@@ -56,7 +56,7 @@ interface RedemptionValues {
 }
 
 /** A value of the statement: a parameter now (in a transaction), or a placeholder (prepared). */
-type Bind = (name: keyof RedemptionValues) => SQL;
+type Bind = BindValue<keyof RedemptionValues>;
 
 /** The client call's redemption announces the user's change if, and only if, it redeems. */
 const announcementOf = (bind: Bind) =>
@@ -231,7 +231,6 @@ export async function redeemLicenseKey(
  * subscriptions after it, in one round trip with no transaction around it.
  */
 export function createClientRedemption(connection: DatabaseConnection) {
-  const compiled = clientRedemptionStatement();
   return async function redeemForClient(input: {
     applicationId: number;
     appUserId: string;
@@ -268,11 +267,7 @@ export function createClientRedemption(connection: DatabaseConnection) {
       payload: input.announcement?.payload ?? null,
       listenerName: input.announcement?.listenerName ?? null,
     };
-    const { rows } = await connection.query({
-      name: 'client_api_license_redeem',
-      text: compiled.text,
-      values: compiled.parameterNames.map((name) => values[name]),
-    });
+    const { rows } = await clientRedemptionStatement.run(connection, values);
     const claimed = rows[0] as unknown as RedeemedRow | undefined;
     if (!claimed) {
       return {
@@ -290,20 +285,11 @@ export function createClientRedemption(connection: DatabaseConnection) {
 }
 export type ClientRedemption = ReturnType<typeof createClientRedemption>;
 
-/** POST /license/redeem's statement: its text, and which value each positional parameter is. */
-export function clientRedemptionStatement(): {
-  text: string;
-  parameterNames: (keyof RedemptionValues)[];
-} {
-  const compiled = new PgDialect().sqlToQuery(
-    redemptionSql((name) => sql`${sql.placeholder(name)}`, true),
-  );
-  const parameterNames = compiled.params.map((param) => {
-    if (!(param instanceof Placeholder)) throw new Error('a redemption value is not a placeholder');
-    return param.name as keyof RedemptionValues;
-  });
-  return { text: compiled.sql, parameterNames };
-}
+/** POST /license/redeem's statement: prepared by name, its values the redemption's. */
+export const clientRedemptionStatement = namedValuesStatement<RedemptionValues>(
+  'client_api_license_redeem',
+  (bind) => redemptionSql(bind, true),
+);
 
 /** Why a key could not be redeemed: the row as it is now (locked by nothing: a read). */
 async function refusalFor(

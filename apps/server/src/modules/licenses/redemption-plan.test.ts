@@ -39,7 +39,7 @@ describe('the redemption statement', () => {
       sql`update license_keys set state = 'unused' where application_id = ${application.id}`,
     );
 
-    const { text, parameterNames } = clientRedemptionStatement();
+    const { text, parameterNames } = clientRedemptionStatement;
     const values: Record<(typeof parameterNames)[number], string> = {
       applicationId: String(application.id),
       appUserId: '00000000-0000-4000-8000-000000000000',
