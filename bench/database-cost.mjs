@@ -3,7 +3,8 @@
 //
 // - Starts the bench server (bench/latchkey-server.ts) on PostgreSQL, as `npm run bench` does,
 //   and loads one call (`BENCH_DATABASE_CALL`: `keyLogin` (default), `login`, `redeem` or
-//   `meterUse`, a unit a call on every seeded session, the plan given a meter) from
+//   `meterUse`, a unit a call on every seeded session, the plan given a meter; or
+//   `meterUseOnce`, the same with a fresh idempotency key a call, as the SDKs send) from
 //   this process for BENCH_ROUNDS (3) rounds of BENCH_DURATION (8) s after a warm-up.
 // - Per round: calls a second, and the CPU per call of every PostgreSQL process of the server,
 //   by kind (the client backends, user and kernel time apart; the WAL writer, autovacuum, the
@@ -17,6 +18,7 @@
 //
 // Compare figures from one sitting only: this machine's noise between sittings is ±15%.
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -44,12 +46,15 @@ const CONNECTIONS = Number(process.env.BENCH_LOGIN_CONNECTIONS ?? 16);
  */
 const PIN = process.env.BENCH_DATABASE_PIN === '1';
 /** Calls a second for the rounds; unset, as many as the machine answers. */
+/** Idempotency keys made for `meterUseOnce`, one a call: more than the rounds send. */
+const METER_KEYS = Number(process.env.BENCH_METER_KEYS ?? 200_000);
 const RATE = process.env.BENCH_DATABASE_RATE ? Number(process.env.BENCH_DATABASE_RATE) : undefined;
 const PATHS = {
   keyLogin: '/api/v1/license/login',
   login: '/api/v1/login',
   redeem: '/api/v1/license/redeem',
   meterUse: '/api/v1/meters/exports/use',
+  meterUseOnce: '/api/v1/meters/exports/use',
 };
 if (!(CALL in PATHS)) throw new Error(`BENCH_DATABASE_CALL must be one of ${Object.keys(PATHS)}`);
 if (!canReadCpu) throw new Error('bench:database reads /proc: Linux only');
@@ -150,7 +155,7 @@ async function main() {
       benchServerEnv({
         databaseUrl: database.url,
         dataDir,
-        ...(CALL === 'meterUse' ? { BENCH_METERS: '1' } : {}),
+        ...(CALL.startsWith('meterUse') ? { BENCH_METERS: '1' } : {}),
       }),
       { wrapper: PIN ? ['taskset', '-c', otherCores] : [] },
     );
@@ -163,6 +168,17 @@ async function main() {
     const bodies = {
       ...hotCallBodies(latchkey.info),
       meterUse: tokens.map((token) => JSON.stringify({ session_token: token, amount: 1 })),
+      // A key a call: a body used twice would be a replay, a cheaper path than an increment.
+      meterUseOnce:
+        CALL === 'meterUseOnce'
+          ? Array.from({ length: METER_KEYS }, (_, index) =>
+              JSON.stringify({
+                session_token: tokens[index % tokens.length],
+                amount: 1,
+                idempotency_key: randomUUID(),
+              }),
+            )
+          : [],
       redeem: redeemKeys.map((key, index) =>
         JSON.stringify({
           username: users[index % users.length].username,
@@ -202,6 +218,9 @@ async function main() {
       rounds.push({ result, byKind: cpuByKind(before, postgresProcesses(databaseName)) });
       if (target.cursor.next >= bodies.redeem.length && CALL === 'redeem') {
         throw new Error('every key was redeemed before the rounds ended: raise BENCH_REDEEM_KEYS');
+      }
+      if (target.cursor.next >= bodies.meterUseOnce.length && CALL === 'meterUseOnce') {
+        throw new Error('an idempotency key was sent twice: raise BENCH_METER_KEYS');
       }
     }
     const statementsAfter = statementsUnavailable

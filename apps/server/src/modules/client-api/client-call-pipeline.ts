@@ -14,6 +14,7 @@ import type { AppMetrics } from '../../metrics/app-metrics.ts';
 import type { ActivityRecorder } from '../activity/index.ts';
 import { createBlacklistMatcher } from '../blacklist/index.ts';
 import { createClientRedemption } from '../licenses/index.ts';
+import { createMeterCounter } from '../meters/index.ts';
 import { createMailRequestThrottles, type MailOutbox } from '../mail/index.ts';
 import { invalidApiKey, invalidRequest, rateLimited } from './client-api-error.ts';
 import { createClientAppCache, type ClientApplication } from './client-app-cache.ts';
@@ -169,6 +170,7 @@ export function createClientCallPipeline(deps: ClientPipelineDependencies) {
     sessions,
     userStanding,
     redeemForClient: createClientRedemption(deps.database),
+    countMeterUse: createMeterCounter(deps.database),
     serverSecret: config.serverSecret,
     publicOrigin: config.publicOrigin,
     endUserPasswordMinLength: config.endUserPasswordMinLength,

@@ -1,6 +1,7 @@
 import type { ApplicationEvents } from '../../events/application-events.ts';
 import type { createClientRedemption } from '../licenses/index.ts';
 import type { MailOutbox, MailRequestThrottles } from '../mail/index.ts';
+import type { MeterCounter } from '../meters/index.ts';
 import type { ClientCaller } from './client-caller.ts';
 import type { ClientContext } from './client-context.ts';
 import type { LicenseClientContext } from './license-client-context.ts';
@@ -34,6 +35,7 @@ export interface ClientCallServices {
   sessions: SessionLookup;
   userStanding: UserStandingLookup;
   redeemForClient: ReturnType<typeof createClientRedemption>;
+  countMeterUse: MeterCounter;
   serverSecret: string;
   /** The deployment's public origin, when it names one (download URLs). */
   publicOrigin: string | null;

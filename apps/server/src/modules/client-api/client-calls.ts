@@ -230,7 +230,10 @@ export const clientCalls: readonly ClientCallDefinition[] = [
         'Counted (success true) or refused (METER_EXHAUSTED, METER_NOT_FOUND or the session\u2019s code), with where the meter stands.',
     },
     answer: (input, caller, services) =>
-      useOwnMeter({ ctx: services.licenseContextOf(caller), input }),
+      useOwnMeter({
+        ctx: { ...services.licenseContextOf(caller), countMeterUse: services.countMeterUse },
+        input,
+      }),
   }),
   clientCall(clientCallCatalogue.issueFileUrl, {
     docs: {

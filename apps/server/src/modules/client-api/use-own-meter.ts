@@ -6,8 +6,8 @@ import type { LicenseClientContext } from './license-client-context.ts';
 import { loadLiveSession } from './live-session.ts';
 import {
   clientMeterOf,
-  countMeterUse,
   type EffectiveMeter,
+  type MeterCounter,
   type MeterUseOutcome,
 } from '../meters/index.ts';
 import { licensingOf } from '../subscriptions/index.ts';
@@ -24,7 +24,7 @@ export async function useOwnMeter({
   ctx,
   input,
 }: {
-  ctx: LicenseClientContext;
+  ctx: LicenseClientContext & { countMeterUse: MeterCounter };
   input: ClientUseMeterInput;
 }): Promise<ClientUseMeterResponse> {
   const { application } = ctx;
@@ -42,17 +42,19 @@ export async function useOwnMeter({
     { kind: 'end-user-changed', applicationId: application.id, userId: live.session.userId },
     ctx.log,
   );
-  const outcome = await countMeterUse(ctx.db, {
-    appUserId: live.session.userId,
-    meter,
-    amount: input.amount,
-    idempotencyKey: input.idempotency_key,
-    now,
-    announcement: change.announcement,
-  }).catch((error: unknown) => {
-    change.notMade();
-    throw error;
-  });
+  const outcome = await ctx
+    .countMeterUse({
+      appUserId: live.session.userId,
+      meter,
+      amount: input.amount,
+      idempotencyKey: input.idempotency_key,
+      now,
+      announcement: change.announcement,
+    })
+    .catch((error: unknown) => {
+      change.notMade();
+      throw error;
+    });
   if (outcome.kind !== 'counted') change.notMade();
   if (outcome.kind === 'key-reused') {
     throw invalidRequest('idempotency_key was already used for another meter or amount');

@@ -1,8 +1,10 @@
-import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.ts';
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database, DatabaseConnection } from '../../db/client.ts';
+import { namedValuesStatement, type BindValue } from '../../db/named-values-statement.ts';
 import type { InlineAnnouncement } from '../../events/application-events.ts';
 import { inlineAnnouncementColumns } from '../../events/inline-announcement-columns.ts';
 import { rowsOf } from '../../db/rows-of.ts';
+import { isUniqueViolation } from '../../lib/database-errors.ts';
 import type { EffectiveMeter } from './effective-meters.ts';
 import { meterPeriodOf, type MeterPeriod } from './meter-periods.ts';
 
@@ -31,12 +33,105 @@ export type MeterUseOutcome =
 
 interface CountedRow {
   used: number;
-  claimed: boolean | null;
   otherListeners: number | null;
 }
 
-/** Thrown inside the transaction to roll back an increment another request's key already counted. */
-class KeyAlreadyCounted extends Error {}
+/** The idempotency keys' constraint: one increment per user and key. */
+const KEY_COUNTED_CONSTRAINT = 'meter_increments_app_user_id_idempotency_key_pk';
+
+/** What the counting statement is run with. */
+interface CountValues {
+  /** Recorded with the increment, so a retry is answered as the first time; null: none. */
+  idempotencyKey: string | null;
+  appUserId: string;
+  meterName: string;
+  /** The period the increment falls in, ISO 8601. */
+  periodStart: string;
+  amount: number;
+  /** ISO 8601. */
+  now: string;
+  /** An overage-counting meter counts past its allowance; a refusing one does not. */
+  countsOverage: boolean;
+  allowance: number;
+  /** The user's change, announced by the statement if it counts. */
+  channel: string | null;
+  payload: string | null;
+  listenerName: string | null;
+}
+
+/**
+ * The increment on the user's meter row. The stored period is "this one" when it is not
+ * older: an instance whose clock runs a little behind at a boundary counts into the newer
+ * period rather than resetting it.
+ */
+function countedSql(bind: BindValue<keyof CountValues>): SQL {
+  const amount = sql`${bind('amount')}::bigint`;
+  const allowance = sql`${bind('allowance')}::bigint`;
+  const countsOverage = sql`${bind('countsOverage')}::boolean`;
+  return sql`
+    insert into meter_usage as u (app_user_id, meter_name, period_start, used, exhausted_at, updated_at)
+    select ${bind('appUserId')}::uuid, ${bind('meterName')}::text,
+           ${bind('periodStart')}::timestamptz, ${amount}, null, ${bind('now')}::timestamptz
+    where ${countsOverage} or ${amount} <= ${allowance}
+    on conflict (app_user_id, meter_name) do update set
+      used = (case when u.period_start >= excluded.period_start then u.used else 0 end) + ${amount},
+      period_start = greatest(u.period_start, excluded.period_start),
+      exhausted_at = case when u.period_start >= excluded.period_start then u.exhausted_at end,
+      updated_at = excluded.updated_at
+    where ${countsOverage}
+      or (case when u.period_start >= excluded.period_start then u.used else 0 end) + ${amount} <= ${allowance}
+    returning u.used::float8 as used, u.period_start`;
+}
+
+const announcedSql = (bind: BindValue<keyof CountValues>) =>
+  inlineAnnouncementColumns({
+    channel: bind('channel'),
+    payload: bind('payload'),
+    listenerName: bind('listenerName'),
+  });
+
+/**
+ * An increment without an idempotency key: one statement, prepared once per connection (the
+ * meter's hot path; planning it on every call cost PostgreSQL more than running it).
+ */
+const keylessCountStatement = namedValuesStatement<CountValues>(
+  'client_api_meter_count',
+  (bind) => sql`with counted as (${countedSql(bind)})
+    select used, ${announcedSql(bind)} from counted`,
+);
+
+/**
+ * An increment with an idempotency key (the SDKs send one with every increment): the same
+ * statement records the key in `meter_increments`. A key recorded before fails the statement
+ * on the table's primary key, and a statement is atomic, so the count it made is undone with
+ * it: no transaction, one round trip. A copy racing the first waits for its commit, then fails
+ * the same way.
+ */
+const keyedCountStatement = namedValuesStatement<CountValues>(
+  'client_api_meter_count_once',
+  (bind) => sql`with counted as (${countedSql(bind)}),
+    recorded as (
+      insert into meter_increments
+        (app_user_id, idempotency_key, meter_name, amount, used_after, period_start, created_at)
+      select ${bind('appUserId')}::uuid, ${bind('idempotencyKey')}::text, ${bind('meterName')}::text,
+             ${bind('amount')}::bigint, used, period_start, ${bind('now')}::timestamptz
+      from counted
+    )
+    select used, ${announcedSql(bind)} from counted`,
+);
+
+export interface MeterUseRequest {
+  appUserId: string;
+  meter: EffectiveMeter;
+  amount: number;
+  idempotencyKey: string | null;
+  now: Date;
+  /**
+   * The user's change, announced to the other instances by the statement that counts, in its
+   * commit (none when it counts nothing or rolls back).
+   */
+  announcement: Pick<InlineAnnouncement, 'channel' | 'payload' | 'listenerName'> | null;
+}
 
 /**
  * Counts `amount` units of `meter` for a user, race-free and at most once per idempotency key.
@@ -47,102 +142,64 @@ class KeyAlreadyCounted extends Error {}
  * within its allowance (`WHERE used + amount <= allowance`: N concurrent increments can never
  * pass it together). With a key, the same statement records the increment in
  * `meter_increments`; when that key is already there (a retry, or two copies racing) the
- * transaction rolls back and the stored answer is given. The increment that reaches the
- * allowance, or the first refused, then stamps the period's `exhausted_at` (stampExhausted).
+ * statement fails, undoing its count, and the stored answer is given. The increment that
+ * reaches the allowance, or the first refused, then stamps the period's `exhausted_at`
+ * (stampExhausted).
  */
-export async function countMeterUse(
-  db: Database,
-  options: {
-    appUserId: string;
-    meter: EffectiveMeter;
-    amount: number;
-    idempotencyKey: string | null;
-    now: Date;
-    /**
-     * The user's change, announced to the other instances by the statement that counts, in its
-     * commit (none when it counts nothing or rolls back).
-     */
-    announcement: Pick<InlineAnnouncement, 'channel' | 'payload' | 'listenerName'> | null;
-  },
-): Promise<MeterUseOutcome> {
-  const { appUserId, meter, amount, idempotencyKey, now, announcement } = options;
-  const announced = inlineAnnouncementColumns({
-    channel: sql`${announcement?.channel ?? null}`,
-    payload: sql`${announcement?.payload ?? null}`,
-    listenerName: sql`${announcement?.listenerName ?? null}`,
-  });
-  const period = meterPeriodOf(meter.resetEvery, now);
-  const countsOverage = meter.overage === 'count';
-  // The stored period is "this one" when it is not older: an instance whose clock runs a
-  // little behind at a boundary counts into the newer period rather than resetting it.
-  const counted = sql`
-    insert into meter_usage as u (app_user_id, meter_name, period_start, used, exhausted_at, updated_at)
-    select ${appUserId}, ${meter.name}, ${period.start}, ${amount}, null, ${now}
-    where ${countsOverage} or ${amount}::bigint <= ${meter.allowance}::bigint
-    on conflict (app_user_id, meter_name) do update set
-      used = (case when u.period_start >= excluded.period_start then u.used else 0 end) + ${amount},
-      period_start = greatest(u.period_start, excluded.period_start),
-      exhausted_at = case when u.period_start >= excluded.period_start then u.exhausted_at end,
-      updated_at = excluded.updated_at
-    where ${countsOverage}
-      or (case when u.period_start >= excluded.period_start then u.used else 0 end) + ${amount} <= ${meter.allowance}::bigint
-    returning u.used::float8 as used, u.period_start`;
+export function createMeterCounter(connection: DatabaseConnection) {
+  const { db } = connection;
+  return async function countMeterUse(request: MeterUseRequest): Promise<MeterUseOutcome> {
+    const { appUserId, meter, amount, idempotencyKey, now, announcement } = request;
+    const period = meterPeriodOf(meter.resetEvery, now);
+    const values: CountValues = {
+      idempotencyKey,
+      appUserId,
+      meterName: meter.name,
+      periodStart: period.start.toISOString(),
+      amount,
+      now: now.toISOString(),
+      countsOverage: meter.overage === 'count',
+      allowance: meter.allowance,
+      channel: announcement?.channel ?? null,
+      payload: announcement?.payload ?? null,
+      listenerName: announcement?.listenerName ?? null,
+    };
 
-  let row: CountedRow | undefined;
-  if (idempotencyKey === null) {
-    [row] = rowsOf<CountedRow>(
-      await db.execute(
-        sql`with counted as (${counted})
-            select used, null::boolean as claimed, ${announced} from counted`,
-      ),
-    );
-  } else {
-    const stored = { appUserId, idempotencyKey, meter, amount, period };
+    const stored =
+      idempotencyKey === null ? null : { appUserId, idempotencyKey, meter, amount, period };
+    const statement = stored ? keyedCountStatement : keylessCountStatement;
+    let row: CountedRow | undefined;
     try {
-      row = await db.transaction(async (tx) => {
-        const [written] = rowsOf<CountedRow>(
-          await tx.execute(sql`
-            with counted as (${counted}),
-            claimed as (
-              insert into meter_increments
-                (app_user_id, idempotency_key, meter_name, amount, used_after, period_start, created_at)
-              select ${appUserId}, ${idempotencyKey}, ${meter.name}, ${amount}, used, period_start, ${now}
-              from counted
-              on conflict (app_user_id, idempotency_key) do nothing
-              returning 1
-            )
-            select used, exists (select 1 from claimed) as claimed, ${announced} from counted`),
-        );
-        if (written && !written.claimed) throw new KeyAlreadyCounted();
-        return written;
-      });
+      [row] = (await statement.run(connection, values)).rows as unknown as CountedRow[];
     } catch (error) {
-      if (!(error instanceof KeyAlreadyCounted)) throw error;
+      if (!stored || !isUniqueViolation(error, KEY_COUNTED_CONSTRAINT)) throw error;
       return (await replayOf(db, stored)) ?? { kind: 'key-reused' };
     }
     // Refused now, but perhaps a retry of an increment counted before the meter filled.
-    if (!row) {
+    if (!row && stored) {
       const replayed = await replayOf(db, stored);
       if (replayed) return replayed;
     }
-  }
-  if (!row) {
-    const stamped = await stampExhausted(db, { appUserId, meter, period, now });
-    return { kind: 'refused', period, ...stamped };
-  }
-  const used = Number(row.used);
-  // Only the increment that reached the allowance can stamp it (the row lock orders them),
-  // and only when no refusal of this period stamped it first.
-  const hasReached = used - amount < meter.allowance && used >= meter.allowance;
-  return {
-    kind: 'counted',
-    used,
-    period,
-    isNewlyExhausted:
-      hasReached && (await stampExhausted(db, { appUserId, meter, period, now })).isNewlyExhausted,
-    otherListeners: row.otherListeners ?? null,
+    if (!row) {
+      const stamped = await stampExhausted(db, { appUserId, meter, period, now });
+      return { kind: 'refused', period, ...stamped };
+    }
+    const used = Number(row.used);
+    // Only the increment that reached the allowance can stamp it (the row lock orders them),
+    // and only when no refusal of this period stamped it first.
+    const hasReached = used - amount < meter.allowance && used >= meter.allowance;
+    return {
+      kind: 'counted',
+      used,
+      period,
+      isNewlyExhausted:
+        hasReached &&
+        (await stampExhausted(db, { appUserId, meter, period, now })).isNewlyExhausted,
+      otherListeners: row.otherListeners ?? null,
+    };
   };
 }
+export type MeterCounter = ReturnType<typeof createMeterCounter>;
 
 /**
  * The answer a key counted before gave; key-reused when it counted another meter or amount;

@@ -1,4 +1,4 @@
-export { countMeterUse, type MeterUseOutcome } from './count-meter-use.ts';
+export { createMeterCounter, type MeterCounter, type MeterUseOutcome } from './count-meter-use.ts';
 export {
   clientMeterOf,
   clientMetersOf,
