@@ -1,5 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { SESSION_TOKEN_PATTERN } from '@latchkey/contracts';
+import type { Database } from '../../db/client.ts';
 import { appUserSessions, appUsers, emailVerifiedColumn } from '../../db/schema/index.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import {
@@ -21,22 +22,9 @@ export interface LiveSession {
   held: HeldSubscription[];
 }
 
-/**
- * The one rule of the calls that need a live session (license/checkout, var,
- * user-var): started with session/track start and not ended, in this application, its user
- * in good standing now. Refused as a heartbeat would be: SESSION_INVALID, or the standing's
- * own code (ACCOUNT_DISABLED, ACCOUNT_EXPIRED, NO_ACTIVE_SUBSCRIPTION) first, so the client
- * learns why an owner's pause ended its session. One indexed read, never cached: a paused
- * user's next call is refused on every instance at once.
- */
-export async function loadLiveSession(
-  ctx: Pick<ClientContext, 'application' | 'db' | 'clock'>,
-  sessionToken: string | null,
-): Promise<{ session: LiveSession; refused?: never } | { refused: ClientOutcome }> {
-  const sessionInvalid = { refused: refusal('SESSION_INVALID', clientMessages.sessionUnknown) };
-  if (sessionToken === null || !SESSION_TOKEN_PATTERN.test(sessionToken)) return sessionInvalid;
-  const { application } = ctx;
-  const [row] = await ctx.db
+/** The session's row and its holder's standing, by the token's hash, within one application. */
+function prepareSessionLookup(db: Database) {
+  return db
     .select({
       isEnded: sql<boolean>`${appUserSessions.endedAt} is not null`,
       hwid: appUserSessions.hwid,
@@ -52,10 +40,48 @@ export async function loadLiveSession(
     .innerJoin(appUsers, eq(appUsers.id, appUserSessions.appUserId))
     .where(
       and(
-        eq(appUserSessions.tokenHash, hashToken(sessionToken)),
-        eq(appUserSessions.applicationId, application.id),
+        eq(appUserSessions.tokenHash, sql.placeholder('tokenHash')),
+        eq(appUserSessions.applicationId, sql.placeholder('applicationId')),
       ),
-    );
+    )
+    .prepare('client_api_live_session');
+}
+
+/**
+ * The lookup prepared once per database (an instance has one; tests start several): planning
+ * it cost PostgreSQL four times what running it does (240 against 55 µs a call, measured with
+ * `pg_stat_statements.track_planning`).
+ */
+const sessionLookups = new WeakMap<Database, ReturnType<typeof prepareSessionLookup>>();
+
+function sessionLookupOf(db: Database) {
+  let lookup = sessionLookups.get(db);
+  if (!lookup) {
+    lookup = prepareSessionLookup(db);
+    sessionLookups.set(db, lookup);
+  }
+  return lookup;
+}
+
+/**
+ * The one rule of the calls that need a live session (license/checkout, var,
+ * user-var): started with session/track start and not ended, in this application, its user
+ * in good standing now. Refused as a heartbeat would be: SESSION_INVALID, or the standing's
+ * own code (ACCOUNT_DISABLED, ACCOUNT_EXPIRED, NO_ACTIVE_SUBSCRIPTION) first, so the client
+ * learns why an owner's pause ended its session. One indexed read, never cached: a paused
+ * user's next call is refused on every instance at once.
+ */
+export async function loadLiveSession(
+  ctx: Pick<ClientContext, 'application' | 'db' | 'clock'>,
+  sessionToken: string | null,
+): Promise<{ session: LiveSession; refused?: never } | { refused: ClientOutcome }> {
+  const sessionInvalid = { refused: refusal('SESSION_INVALID', clientMessages.sessionUnknown) };
+  if (sessionToken === null || !SESSION_TOKEN_PATTERN.test(sessionToken)) return sessionInvalid;
+  const { application } = ctx;
+  const [row] = await sessionLookupOf(ctx.db).execute({
+    tokenHash: hashToken(sessionToken),
+    applicationId: application.id,
+  });
   if (!row) return sessionInvalid;
   const held = parseHeldSubscriptions(row.held);
   const refused = standingRefusal(
