@@ -105,7 +105,8 @@ const keylessCountStatement = namedValuesStatement<CountValues>(
  * statement records the key in `meter_increments`. A key recorded before fails the statement
  * on the table's primary key, and a statement is atomic, so the count it made is undone with
  * it: no transaction, one round trip. A copy racing the first waits for its commit, then fails
- * the same way.
+ * the same way. The price is a unique-violation ERROR line in PostgreSQL's own log for each
+ * retry: retries are rare beside first tries, each of which saves two round trips.
  */
 const keyedCountStatement = namedValuesStatement<CountValues>(
   'client_api_meter_count_once',
