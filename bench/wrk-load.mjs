@@ -119,8 +119,12 @@ export async function saturateWithWrk({
         ?.slice(1)
         .map(Number) ?? [];
     const errors = connect + read + write;
-    const percentile = (label) =>
-      milliseconds(new RegExp(`^\\s+${label}%\\s+(\\S+)$`, 'm').exec(report)?.[1] ?? 'NaN');
+    const percentile = (label) => {
+      const line = new RegExp(`^\\s+${label}%\\s+(\\S+)$`, 'm').exec(report);
+      // Whole, so that the next reader sees what wrk printed instead of a bare NaN.
+      if (!line) throw new Error(`wrk's report has no ${label}% latency line:\n${report}`);
+      return milliseconds(line[1]);
+    };
     // The requests still in flight when wrk stopped (at most one a connection) were sent too:
     // the next run starts after them, so a body that may be used once is not sent twice.
     cursor.next += total + connections;
