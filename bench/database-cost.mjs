@@ -45,9 +45,9 @@ const CONNECTIONS = Number(process.env.BENCH_LOGIN_CONNECTIONS ?? 16);
  * a database on a machine of its own, as in production.
  */
 const PIN = process.env.BENCH_DATABASE_PIN === '1';
-/** Calls a second for the rounds; unset, as many as the machine answers. */
 /** Idempotency keys made for `meterUseOnce`, one a call: more than the rounds send. */
 const METER_KEYS = Number(process.env.BENCH_METER_KEYS ?? 200_000);
+/** Calls a second for the rounds; unset, as many as the machine answers. */
 const RATE = process.env.BENCH_DATABASE_RATE ? Number(process.env.BENCH_DATABASE_RATE) : undefined;
 const PATHS = {
   keyLogin: '/api/v1/license/login',
